@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import js from '@eslint/js';
+import pluginQuery from '@tanstack/eslint-plugin-query';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const features = fs.existsSync('src/features') ? fs.readdirSync('src/features', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [];
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'data'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-console': ['error', { allow: ['error', 'warn'] }],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks, 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })] },
+    rules: {
+      ...reactHooks.configs.flat['recommended-latest'].rules,
+      // Layers (bulletproof-react): contract ← api ← components ← features ← app, and a
+      // feature never reaches into another feature.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...features.map((feature) => ({
+              target: `./src/features/${feature}`,
+              from: './src/features',
+              except: [`./${feature}`],
+              message: 'A feature must not import another feature; move the shared piece to src/components, src/api or src/contract.',
+            })),
+            { target: ['./src/api', './src/contract', './src/components'], from: ['./src/features', './src/app'], message: 'Shared layers must not depend on features or the app.' },
+            { target: './src/contract', from: ['./src/api', './src/components'], message: 'The contract is pure schemas: no I/O, no UI.' },
+            { target: './src/api', from: './src/components', message: 'The fetch layer has no UI.' },
+            { target: './src/features', from: './src/app', message: 'Features do not depend on the app shell.' },
+          ],
+        },
+      ],
+    },
+  },
+  ...pluginQuery.configs['flat/recommended'],
+  {
+    files: ['src/contract/**', 'src/api/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-*', '@mantine/*', '@tanstack/react-query'], message: 'src/contract and src/api hold no React.' }] }],
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\.\\./\\.\\./src/(?!contract/)|^\\.\\./src/(?!contract/)', message: 'The server shares only src/contract with the console.' }] },
+      ],
+    },
+  },
+  {
+    files: ['server/routes/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['kysely', 'better-sqlite3', 'pg', '**/store/**', 'node:child_process'], message: 'Routes validate, call a service and map errors: no SQL or process calls here.' },
+            { regex: '^\\.\\./\\.\\./src/(?!contract/)', message: 'The server shares only src/contract with the console.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/main.ts', 'scripts/**'],
+    rules: { 'no-console': 'off' },
+  },
+);

@@ -1,0 +1,77 @@
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
+import { SESSION_KEY_HEADER } from './auth';
+import { registerErrorHandling } from './errors';
+import { registerJsonBodyParser } from './json-body';
+import { apiRoutes, type ApiServices } from './routes/api';
+import { registerConsole } from './routes/console';
+import { healthRoutes } from './routes/health';
+import { zodValidatorCompiler } from './validation';
+
+export interface AppOptions {
+  sessionKey: string;
+  services: ApiServices;
+  /** The built console; the API works without it. */
+  consoleDir: string;
+  /** Browser origins besides localhost ones that may call the API. */
+  corsOrigins?: string[];
+  logLevel?: string | false;
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Loopback origins (a console on another local port, as OpenHands allows) and configured ones. */
+function allowedOrigin(extra: string[]) {
+  return (origin: string | undefined): boolean => {
+    if (!origin) return false;
+    if (extra.includes(origin)) return true;
+    try {
+      return ['localhost', '127.0.0.1', '[::1]'].includes(new URL(origin).hostname);
+    } catch {
+      return false;
+    }
+  };
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logLevel ? { level: options.logLevel } : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // The console polls; a line per request drowns what matters. LOG_LEVEL=debug brings them back.
+    logController: new LogController({ disableRequestLogging: options.logLevel !== 'debug' }),
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerJsonBodyParser(app);
+  registerErrorHandling(app);
+
+  const isAllowed = allowedOrigin(options.corsOrigins ?? []);
+  await app.register(cors, {
+    origin: (origin, done) => done(null, isAllowed(origin)),
+    allowedHeaders: ['content-type', SESSION_KEY_HEADER],
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    maxAge: 600,
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Agent Conversation Service (Agent Console reference server)',
+        version: '0.1.0',
+        description: 'The OpenHands-compatible API served by the Agent Console reference server.',
+      },
+      components: { securitySchemes: { SessionApiKey: { type: 'apiKey', in: 'header', name: 'X-Session-API-Key' } } },
+      security: [{ SessionApiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes);
+  await app.register(apiRoutes(options.sessionKey, options.services), { prefix: '/api' });
+  await registerConsole(app, options.consoleDir);
+  return app;
+}

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './testing/test-app';
+
+let t: TestApp;
+let consoleDir: string;
+const INDEX = '<!doctype html><title>Agent Console</title>';
+
+beforeAll(async () => {
+  consoleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-dist-'));
+  fs.mkdirSync(path.join(consoleDir, 'assets'));
+  fs.writeFileSync(path.join(consoleDir, 'index.html'), INDEX);
+  fs.writeFileSync(path.join(consoleDir, 'assets', 'index-abc123.js'), 'console.log(1)');
+  fs.writeFileSync(path.join(consoleDir, 'favicon.svg'), '<svg/>');
+  t = await startTestApp({ consoleDir });
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(consoleDir, { recursive: true, force: true });
+});
+
+describe('serving the console', () => {
+  it.each(['/', '/settings', '/conversations/abc123', '/sandboxes?status=RUNNING'])('answers index.html for %s', async (url) => {
+    const response = await t.app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(INDEX);
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+
+  it('serves hashed assets with a long cache life', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('console.log(1)');
+    expect(response.headers['cache-control']).toContain('immutable');
+  });
+
+  it('serves other public files', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/favicon.svg' })).body).toBe('<svg/>');
+  });
+
+  it('answers 404, not the app shell, for a missing asset or a non-GET', async () => {
+    const missing = await t.app.inject({ method: 'GET', url: '/assets/gone.js' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ detail: 'Not Found' });
+    expect((await t.app.inject({ method: 'POST', url: '/settings' })).statusCode).toBe(404);
+  });
+
+  it('never answers the app shell under /api', async () => {
+    const response = await t.request({ method: 'GET', url: '/api/unknown' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ detail: 'Not Found' });
+  });
+});
+
+describe('without a built console', () => {
+  it('says how to build it instead of failing', async () => {
+    const bare = await startTestApp();
+    try {
+      const response = await bare.app.inject({ method: 'GET', url: '/settings' });
+      expect(response.statusCode).toBe(503);
+      expect(response.body).toMatch(/npm run build/);
+      expect((await bare.app.inject({ method: 'GET', url: '/alive' })).statusCode).toBe(200);
+    } finally {
+      await bare.close();
+    }
+  });
+});

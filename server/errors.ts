@@ -1,0 +1,65 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ValidationErrorEntry } from '../src/contract/validation-error';
+
+/** An error that is the client's to fix, answered with its status and body as they are. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(typeof body.detail === 'string' ? body.detail : `HTTP ${statusCode}`);
+  }
+}
+
+/** FastAPI's 422: `{"detail": [{type, loc, msg, input}]}`. */
+export class RequestValidationError extends HttpError {
+  constructor(readonly detail: ValidationErrorEntry[]) {
+    super(422, { detail });
+  }
+}
+
+export class NotFoundError extends HttpError {
+  constructor(body: Record<string, unknown> = { detail: 'Not Found' }) {
+    super(404, body);
+  }
+}
+
+/** A request without the body the route needs: FastAPI's `missing` at `["body"]`. */
+export class MissingBodyError extends RequestValidationError {
+  constructor() {
+    super([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
+  }
+}
+
+/** The JSON parser's complaint, shaped like FastAPI's `json_invalid`. */
+export class JsonBodyError extends RequestValidationError {
+  constructor(reason: string, position: number) {
+    super([{ type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error: reason } }]);
+  }
+}
+
+/** Maps Fastify's own errors (raised before a handler runs) to answers a client can act on. */
+function fromFastify(error: FastifyError): HttpError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HttpError(413, { detail: 'Request body is too large' });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new HttpError(415, { detail: 'Unsupported media type: send application/json' });
+  }
+  const status = error.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) return new HttpError(status, { detail: error.message });
+  return undefined;
+}
+
+/**
+ * One place that decides what an error looks like on the wire: client errors as JSON with their
+ * status, everything else as a bare 500 without internals (the log has the details).
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = error instanceof HttpError ? error : fromFastify(error);
+    if (known) return reply.status(known.statusCode).send(known.body);
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ detail: 'Internal Server Error' });
+  });
+}

@@ -1,0 +1,51 @@
+import { buildApp } from './app';
+import { ConfigError, configFromEnv } from './config';
+import { ensureDataDir, loadOrCreateKeyFile } from './data-dir';
+import { SecretBox } from './secret-box';
+import { createServices } from './services/create-services';
+import { migrateToLatest, openSqlite } from './store/database';
+
+async function main(): Promise<void> {
+  const config = configFromEnv();
+  ensureDataDir(config.dataDir);
+  const sessionKey = config.sessionApiKey ?? loadOrCreateKeyFile(config.dataDir, 'session-api-key');
+  const secrets = new SecretBox(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir, 'secrets.key'));
+
+  const db = openSqlite(config.dataDir);
+  await migrateToLatest(db);
+
+  const app = await buildApp({
+    sessionKey,
+    services: createServices(db, secrets),
+    consoleDir: config.consoleDir,
+    corsOrigins: config.corsOrigins,
+    logLevel: config.logLevel,
+  });
+  app.addHook('onClose', async () => db.destroy());
+
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const shownHost = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host;
+  const origin = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  // Jupyter-style sign-in link: the key travels in the fragment, which browsers never send.
+  console.log(`\nAgent Console is running. Open this link to sign in:\n\n    ${origin}/#key=${sessionKey}\n`);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error);
+  process.exit(1);
+});

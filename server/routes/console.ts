@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { NotFoundError } from '../errors';
+
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  // Mantine sets CSS variables through inline style attributes and one <style> element.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  // The console may be pointed at another API server from its sign-in screen.
+  "connect-src 'self' http: https:",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+/** Paths that are the API's or a built file's: a miss there is a 404, not the app shell. */
+function isApiOrAsset(url: string): boolean {
+  const pathname = url.split('?', 1)[0] ?? '';
+  return pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/assets/') || pathname === '/openapi.json';
+}
+
+/**
+ * Serves the built console: hashed assets cached for good, and `index.html` (never cached) for
+ * every other GET, so browser-history routes such as `/settings` load the app.
+ */
+export async function registerConsole(app: FastifyInstance, consoleDir: string): Promise<void> {
+  const indexFile = path.join(consoleDir, 'index.html');
+  const built = fs.existsSync(indexFile);
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: consoleDir,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || isApiOrAsset(request.url)) throw new NotFoundError();
+    if (!built) {
+      return reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does it for you).');
+    }
+    return reply
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', CONTENT_SECURITY_POLICY)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
+      .sendFile('index.html');
+  });
+}

@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { legacyErrorSchema, messageSchema } from '../../src/contract/errors';
+import { settingsResponseSchema, settingsUpdateSchema } from '../../src/contract/settings';
+import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import type { SettingsService } from '../services/settings-service';
+
+export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/settings',
+      {
+        schema: {
+          summary: 'Load settings (secret values are never returned)',
+          tags: ['Settings'],
+          response: { 200: settingsResponseSchema, 404: legacyErrorSchema },
+        },
+      },
+      async (_request, reply) => {
+        const stored = await settings.read();
+        if (!stored) return reply.status(404).send({ error: 'Settings not found' });
+        return stored;
+      },
+    );
+
+    app.post(
+      '/settings',
+      {
+        schema: {
+          summary: 'Store settings (absent fields keep their value; a blank secret clears it)',
+          tags: ['Settings'],
+          body: settingsUpdateSchema,
+          response: { 200: messageSchema, 422: validationErrorBodySchema },
+        },
+      },
+      async (request) => {
+        await settings.update(request.body);
+        return { message: 'Settings stored' };
+      },
+    );
+  };
+}

@@ -1,0 +1,178 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './testing/test-app';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await startTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+async function settings() {
+  const response = await t.getSettings();
+  expect(response.statusCode).toBe(200);
+  return response.json();
+}
+
+async function store(body: unknown) {
+  const response = await t.postSettings(body);
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.json()).toEqual({ message: 'Settings stored' });
+}
+
+describe('GET /api/settings', () => {
+  it('answers 404 like OpenHands before anything was stored', async () => {
+    const response = await t.getSettings();
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'Settings not found' });
+  });
+
+  it('returns every field, defaults included, with secrets hidden behind *_set flags', async () => {
+    await store({ llm_model: 'anthropic/claude-sonnet-4-5', llm_api_key: 'sk-live-123', search_api_key: 'tvly-456' });
+    const body = await settings();
+    expect(body).toMatchObject({
+      llm_model: 'anthropic/claude-sonnet-4-5',
+      llm_api_key: null,
+      search_api_key: null,
+      sandbox_api_key: null,
+      llm_api_key_set: true,
+      search_api_key_set: true,
+      sandbox_api_key_set: false,
+      provider_tokens_set: {},
+      enable_default_condenser: true,
+      enable_sound_notifications: false,
+      enable_proactive_conversation_starters: true,
+      enable_solvability_analysis: true,
+      condenser_max_size: null,
+      v1_enabled: null,
+      secrets_store: { provider_tokens: {}, custom_secrets: {} },
+    });
+    expect(Object.keys(body)).toEqual(expect.arrayContaining(['language', 'agent', 'max_iterations', 'email', 'email_verified', 'git_user_name', 'git_user_email', 'user_consents_to_analytics', 'sandbox_base_container_image', 'sandbox_runtime_container_image', 'remote_runtime_resource_factor', 'max_budget_per_task', 'security_analyzer', 'confirmation_mode', 'mcp_config']));
+  });
+
+  it('never carries a secret value, MCP API keys included', async () => {
+    await store({
+      llm_api_key: 'sk-secret-llm',
+      search_api_key: 'secret-search',
+      sandbox_api_key: 'secret-sandbox',
+      mcp_config: {
+        sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: 'secret-sse-key' }],
+        shttp_servers: [{ url: 'https://mcp.example.com/mcp', api_key: 'secret-shttp-key' }],
+      },
+    });
+    const raw = (await t.getSettings()).body;
+    for (const secret of ['sk-secret-llm', 'secret-search', 'secret-sandbox', 'secret-sse-key', 'secret-shttp-key']) {
+      expect(raw).not.toContain(secret);
+    }
+    const body = JSON.parse(raw);
+    expect(body.sandbox_api_key_set).toBe(true);
+    expect(body.mcp_config.sse_servers).toEqual([{ url: 'https://mcp.example.com/sse', api_key: null, api_key_set: true }]);
+    expect(body.mcp_config.shttp_servers).toEqual([{ url: 'https://mcp.example.com/mcp', api_key: null, api_key_set: true, timeout: 60 }]);
+  });
+});
+
+describe('POST /api/settings merge rules', () => {
+  it('keeps fields absent from the body and replaces present ones, even with null', async () => {
+    await store({ language: 'fr', agent: 'CodeActAgent', max_iterations: 50, git_user_name: 'ada' });
+    await store({ language: null, max_iterations: 80 });
+    expect(await settings()).toMatchObject({ language: null, agent: 'CodeActAgent', max_iterations: 80, git_user_name: 'ada' });
+  });
+
+  it('keeps a secret that is null or absent, replaces it when given, clears it with ""', async () => {
+    await store({ llm_api_key: 'first', search_api_key: 'search' });
+    await store({ llm_api_key: null });
+    expect(await settings()).toMatchObject({ llm_api_key_set: true, search_api_key_set: true });
+    await store({ language: 'de' });
+    expect(await settings()).toMatchObject({ llm_api_key_set: true });
+    await store({ llm_api_key: '' });
+    expect(await settings()).toMatchObject({ llm_api_key_set: false, search_api_key_set: true });
+  });
+
+  it('ignores read-only fields a client echoes back', async () => {
+    await store({ llm_api_key: 'keep-me' });
+    const echoed = await settings();
+    await store({ ...echoed, llm_api_key_set: false, search_api_key_set: true, provider_tokens_set: { github: null }, language: 'es' });
+    expect(await settings()).toMatchObject({ llm_api_key_set: true, search_api_key_set: false, provider_tokens_set: {}, language: 'es' });
+  });
+
+  it('echoing a GET back changes nothing', async () => {
+    await store({
+      llm_model: 'openai/gpt-5',
+      llm_api_key: 'k',
+      confirmation_mode: true,
+      condenser_max_size: 120,
+      mcp_config: { sse_servers: [{ url: 'https://a.example/sse', api_key: 'sse-key' }], stdio_servers: [{ name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'], env: { A: '1' } }] },
+    });
+    const before = await settings();
+    await store(before);
+    expect(await settings()).toEqual(before);
+  });
+
+  it('keeps an MCP key when the entry comes back with api_key null and the same URL', async () => {
+    const url = 'https://mcp.example.com/sse';
+    await store({ mcp_config: { sse_servers: [{ url, api_key: 'k1' }] } });
+    await store({ mcp_config: { sse_servers: [{ url, api_key: null }] } });
+    expect((await settings()).mcp_config.sse_servers[0].api_key_set).toBe(true);
+    // absent api_key behaves like null
+    await store({ mcp_config: { sse_servers: [{ url }] } });
+    expect((await settings()).mcp_config.sse_servers[0].api_key_set).toBe(true);
+    await store({ mcp_config: { sse_servers: [{ url, api_key: '' }] } });
+    expect((await settings()).mcp_config.sse_servers[0].api_key_set).toBe(false);
+  });
+
+  it('drops an MCP key when the URL or the kind changes', async () => {
+    await store({ mcp_config: { sse_servers: [{ url: 'https://a.example/sse', api_key: 'k1' }], shttp_servers: [{ url: 'https://b.example/mcp', api_key: 'k2' }] } });
+    await store({ mcp_config: { sse_servers: [{ url: 'https://a.example/other', api_key: null }], shttp_servers: [{ url: 'https://a.example/sse', api_key: null }] } });
+    const { mcp_config } = await settings();
+    expect(mcp_config.sse_servers[0].api_key_set).toBe(false);
+    expect(mcp_config.shttp_servers[0].api_key_set).toBe(false);
+  });
+
+  it('stores trimmed MCP names, commands and URLs and the default SHTTP timeout', async () => {
+    await store({ mcp_config: { stdio_servers: [{ name: ' fetch ', command: ' uvx ' }], shttp_servers: [{ url: ' https://x.example/mcp ' }] } });
+    expect((await settings()).mcp_config).toEqual({
+      sse_servers: [],
+      stdio_servers: [{ name: 'fetch', command: 'uvx', args: [], env: {} }],
+      shttp_servers: [{ url: 'https://x.example/mcp', api_key: null, api_key_set: false, timeout: 60 }],
+    });
+  });
+
+  it('accepts mcp_config null and shows it as null', async () => {
+    await store({ mcp_config: { stdio_servers: [{ name: 'a', command: 'b' }] } });
+    await store({ mcp_config: null });
+    expect((await settings()).mcp_config).toBeNull();
+  });
+
+  it('validates secrets_store, ignores it and always shows it empty', async () => {
+    await store({ secrets_store: { provider_tokens: { github: { token: 'ghp_x', host: null } }, custom_secrets: { API: { secret: 's', description: 'd' } } } });
+    const body = await settings();
+    expect(body.secrets_store).toEqual({ provider_tokens: {}, custom_secrets: {} });
+    expect(body.provider_tokens_set).toEqual({});
+    const bad = await t.postSettings({ secrets_store: { provider_tokens: 'nope' } });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().detail[0].loc).toEqual(['body', 'secrets_store', 'provider_tokens']);
+  });
+
+  it('keeps what a rejected save contained out of the store', async () => {
+    await store({ language: 'en' });
+    expect((await t.postSettings({ language: 'fr', max_iterations: 'many' })).statusCode).toBe(422);
+    expect(await settings()).toMatchObject({ language: 'en', max_iterations: null });
+  });
+});
+
+describe('secrets at rest', () => {
+  it('the database files hold no secret in plain text', async () => {
+    const secrets = ['sk-PLAIN-llm-key-1', 'PLAIN-search-key-2', 'PLAIN-sandbox-key-3', 'PLAIN-sse-key-4', 'PLAIN-shttp-key-5'];
+    await store({
+      llm_api_key: secrets[0],
+      search_api_key: secrets[1],
+      sandbox_api_key: secrets[2],
+      llm_model: 'visible/model-name',
+      mcp_config: { sse_servers: [{ url: 'https://s.example/sse', api_key: secrets[3] }], shttp_servers: [{ url: 'https://h.example/mcp', api_key: secrets[4] }] },
+    });
+    const bytes = t.databaseBytes();
+    expect(bytes).toContain('visible/model-name'); // proves we are reading the right files
+    for (const secret of secrets) expect(bytes).not.toContain(secret);
+  });
+});

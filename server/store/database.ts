@@ -1,0 +1,26 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { migrationProvider } from './migrations';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+
+/** Opens (creating if needed) the SQLite database in the data dir, in WAL mode. */
+export function openSqlite(dataDir: string): Db {
+  const sqlite = new SQLite(path.join(dataDir, 'agent-console.db'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/** Brings the schema up to date; a failed migration stops the server before it listens. */
+export async function migrateToLatest(db: Db): Promise<void> {
+  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+}

@@ -1,0 +1,28 @@
+import type { Db } from './database';
+
+/** Persists one settings document (JSON text) per user. */
+export class SettingsStore {
+  constructor(private readonly db: Db) {}
+
+  async load(userId: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('user_settings').select('document').where('user_id', '=', userId).executeTakeFirst();
+    return row?.document;
+  }
+
+  /**
+   * Reads, changes and writes the document in one transaction, so two saves at once can't lose
+   * each other's changes.
+   */
+  async update(userId: string, change: (current: string | undefined) => string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('user_settings').select('document').where('user_id', '=', userId).executeTakeFirst();
+      const document = change(row?.document);
+      const updated_at = new Date().toISOString();
+      await trx
+        .insertInto('user_settings')
+        .values({ user_id: userId, document, updated_at })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ document, updated_at }))
+        .execute();
+    });
+  }
+}

@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { InjectOptions } from 'fastify';
+import { buildApp } from '../app';
+import { SecretBox } from '../secret-box';
+import { createServices } from '../services/create-services';
+import { migrateToLatest, openSqlite } from '../store/database';
+
+export const TEST_SESSION_KEY = 'test-session-key-0123456789';
+export const TEST_SECRETS_KEY = 'test-secrets-key';
+
+/** A real app on a fresh SQLite database in a temp dir, driven with `fastify.inject`. */
+export async function startTestApp(options: { consoleDir?: string } = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-test-'));
+  const db = openSqlite(dataDir);
+  await migrateToLatest(db);
+  const app = await buildApp({
+    sessionKey: TEST_SESSION_KEY,
+    services: createServices(db, new SecretBox(TEST_SECRETS_KEY)),
+    consoleDir: options.consoleDir ?? path.join(dataDir, 'console-not-built'),
+    logLevel: false,
+  });
+
+  /** A request carrying the session key (pass `headers` to override). */
+  const request = (opts: InjectOptions) =>
+    app.inject({ ...opts, headers: { 'x-session-api-key': TEST_SESSION_KEY, ...opts.headers } });
+
+  return {
+    app,
+    dataDir,
+    request,
+    getSettings: () => request({ method: 'GET', url: '/api/settings' }),
+    /** POSTs `body` as JSON, whatever it is (an array, a string, null…). */
+    postSettings: (body: unknown) =>
+      request({ method: 'POST', url: '/api/settings', payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    /** Every byte SQLite has written (main file and WAL), to look for plain-text secrets. */
+    databaseBytes: () =>
+      fs
+        .readdirSync(dataDir)
+        .filter((f) => f.startsWith('agent-console.db'))
+        .map((f) => fs.readFileSync(path.join(dataDir, f)).toString('latin1'))
+        .join(''),
+    close: async () => {
+      await app.close();
+      await db.destroy();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;

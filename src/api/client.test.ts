@@ -1,0 +1,74 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import * as z from 'zod/mini';
+import { apiRequest } from './client';
+import { ApiError } from './errors';
+import { signIn } from './session';
+
+const fetchMock = vi.fn<typeof fetch>();
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', fetchMock);
+  signIn({ apiKey: 'the-key', baseUrl: 'http://api.example:3000' });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+});
+
+describe('apiRequest', () => {
+  it('calls the session server with the key header and JSON, and parses the answer with the contract', async () => {
+    fetchMock.mockResolvedValue(json(200, { message: 'ok', extra: true }));
+    const answer = await apiRequest('/api/thing', { method: 'POST', body: { a: 1 }, schema: z.object({ message: z.string() }) });
+    expect(answer).toEqual({ message: 'ok' });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('http://api.example:3000/api/thing');
+    expect(init?.headers).toMatchObject({ 'X-Session-API-Key': 'the-key', 'content-type': 'application/json' });
+    expect(init?.body).toBe('{"a":1}');
+  });
+
+  it('carries a 422 detail as validation entries', async () => {
+    const detail = [{ type: 'value_error', loc: ['body', 'llm_base_url'], msg: 'Value error, bad', input: 'x' }];
+    fetchMock.mockResolvedValue(json(422, { detail }));
+    const error = await apiRequest('/api/settings', { schema: z.unknown() }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ kind: 'http', status: 422, validation: detail, message: 'The server rejected one value' });
+  });
+
+  it.each([
+    [{ detail: 'Not Found' }, 404, 'Not Found'],
+    [{ error: 'Settings not found' }, 404, 'Settings not found'],
+    [{ message: 'Secret X already exists' }, 400, 'Secret X already exists'],
+    ['Internal Server Error', 500, 'Internal Server Error'],
+  ])('reads the message of %j', async (body, status, message) => {
+    fetchMock.mockResolvedValue(typeof body === 'string' ? new Response(body, { status }) : json(status, body));
+    await expect(apiRequest('/api/x', { schema: z.unknown() })).rejects.toMatchObject({ status, message, validation: [] });
+  });
+
+  it('marks a 401 as unauthorized', async () => {
+    fetchMock.mockResolvedValue(json(401, { detail: 'Unauthorized' }));
+    const error = (await apiRequest('/api/x', { schema: z.unknown() }).catch((e: unknown) => e)) as ApiError;
+    expect(error.isUnauthorized).toBe(true);
+  });
+
+  it('turns an unreachable server into a readable network error', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    await expect(apiRequest('/api/x', { schema: z.unknown() })).rejects.toMatchObject({ kind: 'network', status: 0, message: expect.stringContaining('Cannot reach http://api.example:3000') });
+  });
+
+  it('refuses an answer that does not match the contract, naming the field', async () => {
+    fetchMock.mockResolvedValue(json(200, { message: 42 }));
+    await expect(apiRequest('/api/x', { schema: z.object({ message: z.string() }) })).rejects.toMatchObject({
+      kind: 'invalid-response',
+      message: expect.stringContaining('message: expected string'),
+    });
+  });
+
+  it('uses explicit credentials when given', async () => {
+    fetchMock.mockResolvedValue(json(200, {}));
+    await apiRequest('/api/x', { schema: z.unknown(), session: { apiKey: 'other', baseUrl: '' } });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/x');
+    expect(init?.headers).toMatchObject({ 'X-Session-API-Key': 'other' });
+  });
+});

@@ -1,0 +1,67 @@
+import type * as z from 'zod/mini';
+import { safeParse } from 'zod/mini';
+import { ApiError, errorFromResponse } from './errors';
+import { getSession, type Session } from './session';
+
+export interface RequestOptions<S extends z.ZodMiniType> {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON. */
+  body?: unknown;
+  /** The contract schema the answer must match. */
+  schema: S;
+  signal?: AbortSignal;
+  /** Use these credentials instead of the signed-in session (to check them before signing in). */
+  session?: Session;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join('.') || '(root)'}: expected ${'expected' in issue ? String(issue.expected) : 'a different value'}`)
+    .join('; ');
+}
+
+/**
+ * The one way the console calls the API: the session's base URL and key, JSON both ways, and
+ * the answer checked against the contract, so screens only ever see well-formed data.
+ */
+export async function apiRequest<S extends z.ZodMiniType>(path: string, options: RequestOptions<S>): Promise<z.output<S>> {
+  const session = options.session ?? getSession();
+  const url = `${session?.baseUrl ?? ''}${path}`;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (session) headers['X-Session-API-Key'] = session.apiKey;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    const where = session?.baseUrl || 'the server';
+    throw new ApiError(`Cannot reach ${where}. Check that it is running and reachable.`, 'network', 0);
+  }
+
+  const body = await readBody(response);
+  if (!response.ok) throw errorFromResponse(response.status, response.statusText, body);
+
+  const parsed = safeParse(options.schema, body);
+  if (!parsed.success) {
+    throw new ApiError(`The server's answer to ${path} is not in the expected shape (${describeIssues(parsed.error.issues)})`, 'invalid-response', response.status, [], body);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,58 @@
+import { validationErrorBodySchema, type ValidationErrorEntry } from '../contract/validation-error';
+
+export type ApiErrorKind = 'http' | 'network' | 'invalid-response';
+
+/**
+ * Every failed call becomes an ApiError: an HTTP error status (with the server's `detail`), a
+ * server that could not be reached, or an answer that does not match the contract.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    message: string,
+    readonly kind: ApiErrorKind,
+    readonly status: number,
+    /** FastAPI validation entries of a 422, if that is what the server answered. */
+    readonly validation: ValidationErrorEntry[] = [],
+    readonly body?: unknown,
+  ) {
+    super(message);
+  }
+
+  get isUnauthorized(): boolean {
+    return this.kind === 'http' && this.status === 401;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** The sentence a person reads for an error answer, whatever shape the server used. */
+function messageFromBody(status: number, statusText: string, body: unknown): string {
+  if (body && typeof body === 'object') {
+    for (const key of ['detail', 'error', 'message'] as const) {
+      const value = (body as Record<string, unknown>)[key];
+      if (typeof value === 'string' && value) return value;
+    }
+  }
+  if (typeof body === 'string' && body.trim() && body.length < 300) return body.trim();
+  return `The server answered ${status}${statusText ? ` ${statusText}` : ''}`;
+}
+
+export function errorFromResponse(status: number, statusText: string, body: unknown): ApiError {
+  const parsed = validationErrorBodySchema.safeParse(body);
+  if (parsed.success) {
+    const count = parsed.data.detail.length;
+    return new ApiError(count === 1 ? 'The server rejected one value' : `The server rejected ${count} values`, 'http', status, parsed.data.detail, body);
+  }
+  return new ApiError(messageFromBody(status, statusText, body), 'http', status, [], body);
+}
+
+/** A short explanation fit for a notification or an alert. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof Error) return error.message;
+  return 'Something went wrong';
+}

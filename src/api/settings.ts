@@ -1,0 +1,43 @@
+import { messageSchema } from '../contract/errors';
+import {
+  SECRET_FIELDS,
+  settingsResponseSchema,
+  type SettingsResponse,
+  type SettingsUpdateInput,
+} from '../contract/settings';
+import { apiRequest } from './client';
+import { isApiError } from './errors';
+
+/** The stored settings, or `null` when the server has none yet (its 404). */
+export async function fetchSettings(signal?: AbortSignal): Promise<SettingsResponse | null> {
+  try {
+    return await apiRequest('/api/settings', { schema: settingsResponseSchema, signal });
+  } catch (error) {
+    if (isApiError(error) && error.kind === 'http' && error.status === 404) return null;
+    throw error;
+  }
+}
+
+export function storeSettings(body: SettingsUpdateInput): Promise<{ message: string }> {
+  return apiRequest('/api/settings', { method: 'POST', body, schema: messageSchema });
+}
+
+const READ_ONLY_FIELDS = ['llm_api_key_set', 'search_api_key_set', 'sandbox_api_key_set', 'provider_tokens_set', 'secrets_store'] as const;
+
+/**
+ * The body to POST for `changes`: the current settings as the server just returned them, with
+ * the changes on top. Every field is sent because OpenHands replaces absent fields with
+ * defaults; secrets not being changed go as `null` (keep), read-only fields are left out.
+ */
+export function settingsUpdateFrom(current: SettingsResponse | null, changes: SettingsUpdateInput): SettingsUpdateInput {
+  const base: Record<string, unknown> = { ...current };
+  for (const field of READ_ONLY_FIELDS) delete base[field];
+  for (const field of SECRET_FIELDS) base[field] = null;
+  const mcp = current?.mcp_config;
+  if (mcp) {
+    // `api_key_set` is ours alone; a real OpenHands server sends (and so gets back) the key itself.
+    const withoutFlag = <S extends { api_key_set?: boolean }>({ api_key_set: _flag, ...server }: S) => server;
+    base.mcp_config = { ...mcp, sse_servers: mcp.sse_servers.map(withoutFlag), shttp_servers: mcp.shttp_servers.map(withoutFlag) };
+  }
+  return { ...(base as SettingsUpdateInput), ...changes };
+}

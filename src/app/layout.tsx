@@ -1,0 +1,64 @@
+import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconBox, IconKey, IconLogout, IconMessages, IconSettings, IconStack2 } from '@tabler/icons-react';
+import { Suspense } from 'react';
+import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { getSession, signOut } from '../api/session';
+import { PageSkeleton } from './page-skeleton';
+
+const NAVIGATION = [
+  { to: '/settings', label: 'Settings', icon: IconSettings },
+  { to: '/git', label: 'Git & secrets', icon: IconKey },
+  { to: '/conversations', label: 'Conversations', icon: IconMessages },
+  { to: '/sandboxes', label: 'Sandboxes', icon: IconBox },
+  { to: '/sandbox-specs', label: 'Sandbox specs', icon: IconStack2 },
+];
+
+export function Layout() {
+  const [navOpen, { toggle, close }] = useDisclosure(false);
+  const { pathname } = useLocation();
+  const server = getSession()?.baseUrl || window.location.host;
+
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !navOpen } }} padding="lg">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={navOpen} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Title order={2} size="h4">
+              Agent Console
+            </Title>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <Text size="sm" c="dimmed" visibleFrom="sm" title="The API server this console talks to">
+              {server}
+            </Text>
+            <Button variant="subtle" size="compact-sm" leftSection={<IconLogout size={16} />} onClick={signOut}>
+              Sign out
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="xs" aria-label="Main">
+          {NAVIGATION.map(({ to, label, icon: Icon }) => (
+            <NavLink
+              key={to}
+              component={RouterNavLink}
+              to={to}
+              label={label}
+              leftSection={<Icon size={18} stroke={1.6} />}
+              active={pathname === to || pathname.startsWith(`${to}/`)}
+              onClick={close}
+            />
+          ))}
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Suspense fallback={<PageSkeleton />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

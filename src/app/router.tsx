@@ -1,0 +1,27 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+import { ComingSoon } from '../components/coming-soon';
+import { Layout } from './layout';
+import { NotFound, RouteError } from './route-error';
+
+/** Pages load on demand, so each route only downloads its own code. */
+export function createRouter() {
+  return createBrowserRouter([
+    {
+      element: <Layout />,
+      errorElement: <RouteError />,
+      children: [
+        { index: true, element: <Navigate to="/settings" replace /> },
+        {
+          path: 'settings',
+          lazy: async () => ({ Component: (await import('../features/settings/settings-page')).SettingsPage }),
+        },
+        { path: 'git', element: <ComingSoon title="Git & secrets" description="Git provider tokens and custom secrets will be managed here." /> },
+        { path: 'conversations', element: <ComingSoon title="Conversations" description="Start, follow and manage conversations with the agent here." /> },
+        { path: 'conversations/:conversationId', element: <ComingSoon title="Conversation" description="A conversation's events and status will show here." /> },
+        { path: 'sandboxes', element: <ComingSoon title="Sandboxes" description="Start, pause, resume and delete sandboxes here." /> },
+        { path: 'sandbox-specs', element: <ComingSoon title="Sandbox specs" description="The sandbox templates the server offers will be listed here." /> },
+        { path: '*', element: <NotFound /> },
+      ],
+    },
+  ]);
+}

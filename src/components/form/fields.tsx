@@ -1,0 +1,87 @@
+import { NativeSelect, Switch, TextInput } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { type FieldPath, type FieldValues, useController } from 'react-hook-form';
+
+/*
+ * Mantine inputs bound to react-hook-form by name: the value, the change handler, blur for
+ * touched state and the field's error message, in one line per field at the call site.
+ */
+
+interface FieldProps<T extends FieldValues> {
+  name: FieldPath<T>;
+  label: string;
+  description?: ReactNode;
+  placeholder?: string;
+}
+
+export function TextField<T extends FieldValues>({ name, ...props }: FieldProps<T> & { type?: 'text' | 'email' | 'url'; autoComplete?: string }) {
+  const { field, fieldState } = useController<T>({ name });
+  return <TextInput {...props} {...field} value={field.value ?? ''} error={fieldState.error?.message} />;
+}
+
+/** Free text with suggestions, through the browser's own `<datalist>` (no script to ship). */
+export function SuggestField<T extends FieldValues>({ name, suggestions, ...props }: FieldProps<T> & { suggestions: string[] }) {
+  const { field, fieldState } = useController<T>({ name });
+  const listId = `${name.replace(/\W/g, '-')}-suggestions`;
+  return (
+    <>
+      <TextInput {...props} {...field} value={field.value ?? ''} list={listId} autoComplete="off" error={fieldState.error?.message} />
+      <datalist id={listId}>
+        {suggestions.map((suggestion) => (
+          <option key={suggestion} value={suggestion} />
+        ))}
+      </datalist>
+    </>
+  );
+}
+
+/**
+ * A number typed as text into the browser's own number input; the value stays a string so an
+ * empty field means "not set" and the contract, not the widget, decides what is valid.
+ */
+export function NumberField<T extends FieldValues>({ name, unit, ...props }: FieldProps<T> & { min?: number; max?: number; step?: number | 'any'; unit?: string }) {
+  const { field, fieldState } = useController<T>({ name });
+  return (
+    <TextInput
+      {...props}
+      {...field}
+      type="number"
+      inputMode="decimal"
+      value={field.value ?? ''}
+      leftSection={unit}
+      error={fieldState.error?.message}
+    />
+  );
+}
+
+export function SelectField<T extends FieldValues>({ name, options, ...props }: FieldProps<T> & { options: { value: string; label: string }[] }) {
+  const { field, fieldState } = useController<T>({ name });
+  const value: string = field.value ?? '';
+  // A stored value the list doesn't know (set elsewhere) must still show, not vanish.
+  const data = value && !options.some((o) => o.value === value) ? [...options, { value, label: value }] : options;
+  const { placeholder, ...rest } = props;
+  return (
+    <NativeSelect
+      {...rest}
+      {...field}
+      value={value}
+      data={[{ value: '', label: placeholder ?? 'Not set' }, ...data]}
+      error={fieldState.error?.message}
+    />
+  );
+}
+
+export function SwitchField<T extends FieldValues>({ name, label, description }: Omit<FieldProps<T>, 'placeholder'>) {
+  const { field, fieldState } = useController<T>({ name });
+  const { value, onChange, ...rest } = field;
+  return (
+    <Switch
+      {...rest}
+      label={label}
+      description={description}
+      checked={Boolean(value)}
+      onChange={(event) => onChange(event.currentTarget.checked)}
+      error={fieldState.error?.message}
+    />
+  );
+}

@@ -1,0 +1,28 @@
+import { Button, Group, Modal, Text } from '@mantine/core';
+import { useWindowEvent } from '@mantine/hooks';
+import { useBlocker } from 'react-router';
+
+/**
+ * Asks before unsaved edits are lost: leaving the page inside the console gets a dialog, closing
+ * or reloading the tab gets the browser's own prompt.
+ */
+export function UnsavedChangesGuard({ when }: { when: boolean }) {
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname);
+  useWindowEvent('beforeunload', (event) => {
+    if (when) event.preventDefault();
+  });
+
+  return (
+    <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Discard unsaved changes?" centered>
+      <Text size="sm">You have changes that are not saved yet. Leaving this page discards them.</Text>
+      <Group justify="flex-end" mt="lg">
+        <Button variant="default" onClick={() => blocker.reset?.()} data-autofocus>
+          Stay on this page
+        </Button>
+        <Button color="red" onClick={() => blocker.proceed?.()}>
+          Discard changes
+        </Button>
+      </Group>
+    </Modal>
+  );
+}

@@ -1,0 +1,125 @@
+import * as z from 'zod/mini';
+import { ENV_NAME_PATTERN, integer, mcpUrlProblem, rule } from './rules';
+
+/*
+ * MCP server configuration, `mcp_config` of the settings (OpenHands `MCPConfig`). Two layers:
+ * the wire shape (what a GET returns, read leniently so a server with older or looser data still
+ * loads) and the request schemas, which add OpenHands' rules and messages on top.
+ */
+
+const SERVER_NAME = /^[a-zA-Z0-9_-]+$/;
+
+const url = z.string().check(z.trim(), rule(mcpUrlProblem));
+
+const serverName = z.string().check(
+  z.trim(),
+  rule((name: string) => {
+    if (name === '') return 'Server name cannot be empty';
+    if (!SERVER_NAME.test(name)) return 'Server name can only contain letters, numbers, hyphens, and underscores';
+    return undefined;
+  }),
+);
+
+const command = z.string().check(
+  z.trim(),
+  rule((cmd: string) => {
+    if (cmd === '') return 'Command cannot be empty';
+    if (cmd.includes(' ')) return 'Command should be a single executable without spaces (use arguments field for parameters)';
+    return undefined;
+  }),
+);
+
+const timeout = integer().check(
+  rule((seconds: number) => {
+    if (seconds <= 0) return 'Timeout must be positive';
+    if (seconds > 3600) return 'Timeout cannot exceed 3600 seconds';
+    return undefined;
+  }),
+);
+
+/** OpenHands validates env keys only in its `K=V` string form; we check the object form too. */
+const env = z.record(z.string(), z.string()).check(
+  z.superRefine((vars, ctx) => {
+    for (const key of Object.keys(vars)) {
+      const message =
+        key === ''
+          ? 'Environment variable key cannot be empty'
+          : ENV_NAME_PATTERN.test(key)
+            ? undefined
+            : `Invalid environment variable name '${key}'. Must start with letter or underscore, contain only alphanumeric characters and underscores`;
+      if (message) ctx.addIssue({ code: 'custom', message, input: vars });
+    }
+  }),
+);
+
+// --- wire shapes (GET) ---
+
+const sseServerShape = { url: z.string(), api_key: z.optional(z.nullable(z.string())) };
+const shttpServerShape = { ...sseServerShape, timeout: z.optional(z.nullable(integer())) };
+const stdioServerShape = {
+  name: z.string(),
+  command: z.string(),
+  args: z.array(z.string()),
+  env: z.record(z.string(), z.string()),
+};
+
+/** Our server answers `api_key: null` plus `api_key_set`; a real OpenHands server sends the key. */
+const writeOnlyKey = { api_key_set: z.optional(z.boolean()) };
+
+export const mcpConfigResponseSchema = z.object({
+  sse_servers: z._default(z.array(z.object({ ...sseServerShape, ...writeOnlyKey })), []),
+  stdio_servers: z._default(z.array(z.object(stdioServerShape)), []),
+  shttp_servers: z._default(z.array(z.object({ ...shttpServerShape, ...writeOnlyKey })), []),
+});
+export type McpConfigResponse = z.output<typeof mcpConfigResponseSchema>;
+
+// --- request schemas (POST), with OpenHands' rules ---
+
+export const mcpSseServerSchema = z.object({ ...sseServerShape, url });
+export const mcpShttpServerSchema = z.object({
+  ...shttpServerShape,
+  url,
+  timeout: z._default(z.nullable(timeout), 60),
+});
+export const mcpStdioServerSchema = z.object({
+  ...stdioServerShape,
+  name: serverName,
+  command,
+  args: z._default(z.array(z.string()), []),
+  env: z._default(env, {}),
+});
+
+export type McpSseServer = z.output<typeof mcpSseServerSchema>;
+export type McpShttpServer = z.output<typeof mcpShttpServerSchema>;
+export type McpStdioServer = z.output<typeof mcpStdioServerSchema>;
+
+/** Duplicates make a server ambiguous (which one did the agent call?), so they are refused. */
+const noDuplicates = z.superRefine(
+  (config: { sse_servers: McpSseServer[]; shttp_servers: McpShttpServer[]; stdio_servers: McpStdioServer[] }, ctx) => {
+    const names = new Set<string>();
+    config.stdio_servers.forEach((server, index) => {
+      if (names.has(server.name)) {
+        ctx.addIssue({ code: 'custom', message: `Duplicate MCP server name '${server.name}'`, input: server.name, path: ['stdio_servers', index, 'name'] });
+      }
+      names.add(server.name);
+    });
+    const urls = new Set<string>();
+    for (const kind of ['sse_servers', 'shttp_servers'] as const) {
+      config[kind].forEach((server, index) => {
+        if (urls.has(server.url)) {
+          ctx.addIssue({ code: 'custom', message: 'Duplicate MCP server URLs are not allowed', input: server.url, path: [kind, index, 'url'] });
+        }
+        urls.add(server.url);
+      });
+    }
+  },
+);
+
+export const mcpConfigSchema = z
+  .strictObject({
+    sse_servers: z._default(z.array(mcpSseServerSchema), []),
+    stdio_servers: z._default(z.array(mcpStdioServerSchema), []),
+    shttp_servers: z._default(z.array(mcpShttpServerSchema), []),
+  })
+  .check(noDuplicates);
+export type McpConfig = z.output<typeof mcpConfigSchema>;

@@ -1,0 +1,73 @@
+import * as z from 'zod/mini';
+
+/**
+ * A check that runs `problem` on the value and reports its message as a custom issue (a
+ * Pydantic `value_error` on the wire). `undefined` means the value is fine.
+ */
+export function rule<T>(problem: (value: T) => string | undefined) {
+  return z.superRefine<T>((value, ctx) => {
+    const message = problem(value);
+    if (message !== undefined) ctx.addIssue({ code: 'custom', message, input: value });
+  });
+}
+
+/** zod reports a string sent for an integer as "expected number"; this message says integer. */
+export const INTEGER_EXPECTED = 'Input should be a valid integer';
+
+/** An integer field whose type errors say "integer" (see `toValidationDetail`). */
+export const integer = () => z.int({ error: (issue) => (issue.code === 'invalid_type' && issue.input !== undefined ? INTEGER_EXPECTED : undefined) });
+
+/** Environment variable names (also the names of custom secrets, which become env vars). */
+export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):(.*)$/s;
+
+/** Splits a URL the way Python's `urllib.parse.urlparse` does, as far as OpenHands' checks need. */
+function splitUrl(url: string): { scheme: string; netloc: string } {
+  const match = SCHEME.exec(url);
+  if (!match) return { scheme: '', netloc: '' };
+  const rest = match[2] ?? '';
+  const netloc = rest.startsWith('//') ? (/^\/\/([^/?#]*)/.exec(rest)?.[1] ?? '') : '';
+  return { scheme: (match[1] ?? '').toLowerCase(), netloc };
+}
+
+/**
+ * OpenHands' `_validate_mcp_url` checks, in its order and with its messages. The value is already
+ * trimmed.
+ */
+export function mcpUrlProblem(url: string): string | undefined {
+  if (url === '') return 'URL cannot be empty';
+  const { scheme, netloc } = splitUrl(url);
+  if (!scheme) return 'URL must include a scheme (http:// or https://)';
+  if (!netloc) return 'URL must include a valid domain/host';
+  if (!['http', 'https', 'ws', 'wss'].includes(scheme)) return 'URL scheme must be http, https, ws, or wss';
+  try {
+    new URL(url);
+  } catch (error) {
+    return `Invalid URL format: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  return undefined;
+}
+
+/** An http(s) base URL such as an LLM endpoint; empty is allowed (it means "not set"). */
+export function httpUrlProblem(url: string): string | undefined {
+  if (url.trim() === '') return undefined;
+  const { scheme, netloc } = splitUrl(url.trim());
+  if (scheme !== 'http' && scheme !== 'https') return 'URL must start with http:// or https://';
+  if (!netloc) return 'URL must include a valid domain/host';
+  try {
+    new URL(url.trim());
+  } catch {
+    return 'URL is not valid';
+  }
+  return undefined;
+}
+
+// Deliberately simple: one "@", no spaces, a dot in the domain. Real validation is the inbox.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Empty is allowed (it means "not set"). */
+export function emailProblem(email: string): string | undefined {
+  if (email.trim() === '' || EMAIL.test(email.trim())) return undefined;
+  return 'Enter an email address such as name@example.com';
+}

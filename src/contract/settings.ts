@@ -1,0 +1,140 @@
+import * as z from 'zod/mini';
+import { mcpConfigResponseSchema, mcpConfigSchema } from './mcp';
+import { emailProblem, httpUrlProblem, integer, rule } from './rules';
+
+/*
+ * Settings (`/api/settings`), in three views of one shape:
+ *   - `settingsResponseSchema`: what `GET /api/settings` answers, read leniently;
+ *   - `settingsUpdateSchema`: the body of `POST /api/settings`, every field optional, with rules;
+ *   - `Settings`: a complete settings object (what is stored, what a form starts from).
+ * The write-only secrets are `SECRET_FIELDS`; a GET never carries their values.
+ */
+
+const text = z.nullable(z.string());
+const flag = z.nullable(z.boolean());
+
+/** Every field of the interface plus `condenser_max_size` and `v1_enabled`, as the wire types them. */
+const settingsShape = {
+  language: text,
+  agent: text,
+  max_iterations: z.nullable(integer()),
+  security_analyzer: text,
+  confirmation_mode: flag,
+  llm_model: text,
+  llm_api_key: text,
+  llm_base_url: text,
+  remote_runtime_resource_factor: z.nullable(integer()),
+  enable_default_condenser: z.boolean(),
+  enable_sound_notifications: z.boolean(),
+  enable_proactive_conversation_starters: z.boolean(),
+  enable_solvability_analysis: z.boolean(),
+  user_consents_to_analytics: flag,
+  sandbox_base_container_image: text,
+  sandbox_runtime_container_image: text,
+  search_api_key: text,
+  sandbox_api_key: text,
+  max_budget_per_task: z.nullable(z.number()),
+  condenser_max_size: z.nullable(integer()),
+  email: text,
+  email_verified: flag,
+  git_user_name: text,
+  git_user_email: text,
+  v1_enabled: flag,
+};
+
+export const SECRET_FIELDS = ['llm_api_key', 'search_api_key', 'sandbox_api_key'] as const;
+export type SecretField = (typeof SECRET_FIELDS)[number];
+
+/** `secrets_store` as Settings carries it; Git & secrets gives the inner entries their meaning. */
+const secretsStoreSchema = z.object({
+  provider_tokens: z.optional(
+    z.record(
+      z.string(),
+      z.object({ token: z.optional(text), host: z.optional(text), user_id: z.optional(text) }),
+    ),
+  ),
+  custom_secrets: z.optional(
+    z.record(z.string(), z.object({ secret: z.optional(text), description: z.optional(text) })),
+  ),
+});
+
+const positiveInt = z.nullable(integer().check(z.minimum(1)));
+
+/** The rules our server enforces on writes (OpenHands' own, plus format checks it lacks). */
+const settingsRules = {
+  llm_base_url: z.nullable(z.string().check(rule(httpUrlProblem))),
+  max_iterations: positiveInt,
+  remote_runtime_resource_factor: positiveInt,
+  max_budget_per_task: z.nullable(z.number().check(z.gt(0))),
+  condenser_max_size: z.nullable(
+    integer().check(rule((size: number) => (size < 20 ? 'condenser_max_size must be at least 20' : undefined))),
+  ),
+  email: z.nullable(z.string().check(rule(emailProblem))),
+  git_user_email: z.nullable(z.string().check(rule(emailProblem))),
+  mcp_config: z.nullable(mcpConfigSchema),
+  secrets_store: secretsStoreSchema,
+};
+
+/**
+ * Body of `POST /api/settings`. Unknown keys (including the read-only `*_set` fields a client
+ * echoes back) are dropped. A secret that is `null` or absent keeps the stored one; `""` clears it.
+ */
+export const settingsUpdateSchema = z.partial(z.object({ ...settingsShape, ...settingsRules }));
+export type SettingsUpdate = z.output<typeof settingsUpdateSchema>;
+export type SettingsUpdateInput = z.input<typeof settingsUpdateSchema>;
+
+/** `{provider: host | null}` for each provider with a stored token. */
+const providerTokensSetSchema = z.nullable(z.record(z.string(), z.nullable(z.string())));
+
+/** `GET /api/settings`. Fields missing from older servers read as `null`. */
+export const settingsResponseSchema = z.object({
+  ...settingsShape,
+  condenser_max_size: z._default(settingsShape.condenser_max_size, null),
+  v1_enabled: z._default(settingsShape.v1_enabled, null),
+  mcp_config: z._default(z.nullable(mcpConfigResponseSchema), null),
+  secrets_store: z.optional(secretsStoreSchema),
+  llm_api_key_set: z.boolean(),
+  search_api_key_set: z._default(z.boolean(), false),
+  /** Our extension: OpenHands does not say whether a sandbox API key is stored. */
+  sandbox_api_key_set: z.optional(z.boolean()),
+  provider_tokens_set: z._default(providerTokensSetSchema, null),
+});
+export type SettingsResponse = z.output<typeof settingsResponseSchema>;
+
+/** A complete settings object with a value for every field. */
+export type Settings = { [K in keyof typeof settingsShape]: z.output<(typeof settingsShape)[K]> } & {
+  mcp_config: z.output<typeof mcpConfigSchema> | null;
+};
+
+/** What a user has before saving anything (OpenHands' model defaults). */
+export const DEFAULT_SETTINGS: Settings = {
+  language: null,
+  agent: null,
+  max_iterations: null,
+  security_analyzer: null,
+  confirmation_mode: null,
+  llm_model: null,
+  llm_api_key: null,
+  llm_base_url: null,
+  remote_runtime_resource_factor: null,
+  enable_default_condenser: true,
+  enable_sound_notifications: false,
+  enable_proactive_conversation_starters: true,
+  enable_solvability_analysis: true,
+  user_consents_to_analytics: null,
+  sandbox_base_container_image: null,
+  sandbox_runtime_container_image: null,
+  mcp_config: null,
+  search_api_key: null,
+  sandbox_api_key: null,
+  max_budget_per_task: null,
+  condenser_max_size: null,
+  email: null,
+  email_verified: null,
+  git_user_name: null,
+  git_user_email: null,
+  v1_enabled: null,
+};
+
+/** Answer of a successful `POST /api/settings`. */
+export const settingsStoredSchema = z.object({ message: z.string() });

@@ -1,0 +1,29 @@
+import { describe, expect, it, vi } from 'vitest';
+import { getSession } from '../../api/session';
+import { signInFromLink } from './sign-in-link';
+
+function fakeLocation(url: string): Location {
+  const u = new URL(url);
+  return { pathname: u.pathname, search: u.search, hash: u.hash } as Location;
+}
+
+describe('signInFromLink', () => {
+  it('stores the key from #key= and removes it from the address bar', () => {
+    const history = { state: { idx: 0 }, replaceState: vi.fn() } as unknown as History;
+    expect(signInFromLink(fakeLocation('http://127.0.0.1:3000/settings?x=1#key=abc123'), history)).toBe(true);
+    expect(getSession()).toEqual({ apiKey: 'abc123', baseUrl: '' });
+    expect(history.replaceState).toHaveBeenCalledWith({ idx: 0 }, '', '/settings?x=1');
+  });
+
+  it('keeps other fragment parameters', () => {
+    const history = { state: null, replaceState: vi.fn() } as unknown as History;
+    signInFromLink(fakeLocation('http://h/#key=k&tab=mcp'), history);
+    expect(history.replaceState).toHaveBeenCalledWith(null, '', '/#tab=mcp');
+  });
+
+  it('does nothing without a key', () => {
+    const history = { state: null, replaceState: vi.fn() } as unknown as History;
+    expect(signInFromLink(fakeLocation('http://h/settings#section'), history)).toBe(false);
+    expect(history.replaceState).not.toHaveBeenCalled();
+  });
+});

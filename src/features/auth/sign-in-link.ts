@@ -1,0 +1,16 @@
+import { getSession, signIn } from '../../api/session';
+
+/**
+ * Signs in with a key from a `#key=<key>` link (the one the server prints at start, as Jupyter
+ * does) and takes the key out of the address bar and the history right away.
+ */
+export function signInFromLink(location: Location = window.location, history: History = window.history): boolean {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const key = params.get('key')?.trim();
+  if (!key) return false;
+  params.delete('key');
+  const rest = params.toString();
+  history.replaceState(history.state, '', `${location.pathname}${location.search}${rest ? `#${rest}` : ''}`);
+  signIn({ apiKey: key, baseUrl: getSession()?.baseUrl ?? '' });
+  return true;
+}

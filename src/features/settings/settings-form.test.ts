@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { safeParse } from 'zod/mini';
+import { issueMessage } from '../../contract/validation-error';
+import { DEFAULT_SETTINGS, type SettingsResponse } from '../../contract/settings';
+import { changedSettings, SETTINGS_FORM_FIELDS, settingsFormSchema, toFormValues, toSettingsUpdate } from './settings-form';
+
+const stored: SettingsResponse = {
+  ...DEFAULT_SETTINGS,
+  llm_model: 'openai/gpt-5',
+  max_iterations: 40,
+  max_budget_per_task: 2.5,
+  confirmation_mode: null,
+  language: 'fr',
+  mcp_config: null,
+  llm_api_key_set: true,
+  search_api_key_set: false,
+  sandbox_api_key_set: false,
+  provider_tokens_set: {},
+};
+
+describe('toFormValues', () => {
+  it('fills inputs from stored settings: null as empty text or off, numbers as text, secrets empty', () => {
+    const values = toFormValues(stored);
+    expect(values.llm_model).toBe('openai/gpt-5');
+    expect(values.llm_base_url).toBe('');
+    expect(values.max_iterations).toBe('40');
+    expect(values.max_budget_per_task).toBe('2.5');
+    expect(values.confirmation_mode).toBe(false);
+    expect(values.enable_default_condenser).toBe(true);
+    expect(values.llm_api_key).toEqual({ value: '', clear: false });
+  });
+
+  it('starts from the defaults before anything was stored', () => {
+    expect(toFormValues(null)).toMatchObject({ llm_model: '', enable_proactive_conversation_starters: true, enable_sound_notifications: false });
+  });
+
+  it('has an input for every settings field except MCP, secrets_store and the read-only ones', () => {
+    const editable = Object.keys(DEFAULT_SETTINGS).filter((key) => key !== 'mcp_config');
+    expect([...SETTINGS_FORM_FIELDS].sort()).toEqual(editable.sort());
+  });
+});
+
+describe('toSettingsUpdate', () => {
+  it('turns blank text and numbers into null, trims text and parses numbers', () => {
+    const values = { ...toFormValues(stored), llm_model: '  anthropic/claude  ', llm_base_url: '   ', max_iterations: '', max_budget_per_task: '3.75' };
+    expect(toSettingsUpdate(values)).toMatchObject({ llm_model: 'anthropic/claude', llm_base_url: null, max_iterations: null, max_budget_per_task: 3.75 });
+  });
+
+  it('sends null for a secret to keep, the value to replace and "" to clear', () => {
+    const values = { ...toFormValues(stored), llm_api_key: { value: 'sk-new', clear: false }, search_api_key: { value: '', clear: true } };
+    expect(toSettingsUpdate(values)).toMatchObject({ llm_api_key: 'sk-new', search_api_key: '', sandbox_api_key: null });
+  });
+});
+
+describe('changedSettings', () => {
+  it('keeps only the fields the user changed', () => {
+    const values = { ...toFormValues(stored), language: 'de', git_user_name: 'ada' };
+    expect(changedSettings(values, { language: true, git_user_name: true })).toEqual({ language: 'de', git_user_name: 'ada' });
+  });
+
+  it('includes a secret only when its draft changed', () => {
+    const values = { ...toFormValues(stored), llm_api_key: { value: '', clear: true } };
+    expect(changedSettings(values, { llm_api_key: { clear: true } })).toEqual({ llm_api_key: '' });
+  });
+});
+
+describe('settingsFormSchema', () => {
+  const check = (patch: Partial<ReturnType<typeof toFormValues>>) => safeParse(settingsFormSchema, { ...toFormValues(stored), ...patch }, { error: issueMessage });
+
+  it('accepts the stored values unchanged', () => {
+    expect(check({}).success).toBe(true);
+  });
+
+  it('reports the contract rules in the server words, at the field', () => {
+    const result = check({ condenser_max_size: '10', llm_base_url: 'localhost:11434', git_user_email: 'nope', max_iterations: '1.5' });
+    expect(result.success).toBe(false);
+    const byField = Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]));
+    expect(byField).toEqual({
+      condenser_max_size: 'condenser_max_size must be at least 20',
+      llm_base_url: 'URL must start with http:// or https://',
+      git_user_email: 'Enter an email address such as name@example.com',
+      max_iterations: 'Input should be a valid integer',
+    });
+  });
+
+  it('gives readable messages for bounds', () => {
+    const result = check({ max_iterations: '0', max_budget_per_task: '-1' });
+    const messages = (result.error?.issues ?? []).map((issue) => issue.message);
+    expect(messages).toEqual(['Input should be greater than or equal to 1', 'Input should be greater than 0']);
+  });
+});

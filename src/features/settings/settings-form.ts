@@ -1,0 +1,109 @@
+import * as z from 'zod/mini';
+import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
+import { DEFAULT_SETTINGS, type SettingsResponse, type SettingsUpdateInput, settingsUpdateSchema } from '../../contract/settings';
+
+/**
+ * The Settings form: its values (what the inputs hold), how they come from the server's settings
+ * and how they become the fields of a `POST /api/settings`. Form field names are the settings'
+ * own names, so a server error's `loc` names the input it belongs to.
+ */
+
+/** Number inputs hold text: '' is "not set". */
+type NumberValue = string;
+
+export interface SettingsFormValues {
+  llm_model: string;
+  llm_base_url: string;
+  llm_api_key: SecretDraft;
+  max_budget_per_task: NumberValue;
+  agent: string;
+  max_iterations: NumberValue;
+  confirmation_mode: boolean;
+  security_analyzer: string;
+  enable_default_condenser: boolean;
+  condenser_max_size: NumberValue;
+  v1_enabled: boolean;
+  sandbox_base_container_image: string;
+  sandbox_runtime_container_image: string;
+  remote_runtime_resource_factor: NumberValue;
+  sandbox_api_key: SecretDraft;
+  git_user_name: string;
+  git_user_email: string;
+  search_api_key: SecretDraft;
+  language: string;
+  enable_sound_notifications: boolean;
+  enable_proactive_conversation_starters: boolean;
+  enable_solvability_analysis: boolean;
+  user_consents_to_analytics: boolean;
+  email: string;
+  email_verified: boolean;
+}
+
+export type SettingsFormField = keyof SettingsFormValues;
+
+const TEXT_FIELDS = [
+  'llm_model',
+  'llm_base_url',
+  'agent',
+  'security_analyzer',
+  'sandbox_base_container_image',
+  'sandbox_runtime_container_image',
+  'git_user_name',
+  'git_user_email',
+  'language',
+  'email',
+] as const satisfies SettingsFormField[];
+const NUMBER_FIELDS = ['max_budget_per_task', 'max_iterations', 'condenser_max_size', 'remote_runtime_resource_factor'] as const satisfies SettingsFormField[];
+const SWITCH_FIELDS = [
+  'confirmation_mode',
+  'enable_default_condenser',
+  'v1_enabled',
+  'enable_sound_notifications',
+  'enable_proactive_conversation_starters',
+  'enable_solvability_analysis',
+  'user_consents_to_analytics',
+  'email_verified',
+] as const satisfies SettingsFormField[];
+const SECRET_INPUTS = ['llm_api_key', 'sandbox_api_key', 'search_api_key'] as const satisfies SettingsFormField[];
+
+export const SETTINGS_FORM_FIELDS: ReadonlySet<string> = new Set<string>([...TEXT_FIELDS, ...NUMBER_FIELDS, ...SWITCH_FIELDS, ...SECRET_INPUTS]);
+
+/** Inputs start from the stored settings (or the defaults before the first save); secrets empty. */
+export function toFormValues(settings: SettingsResponse | null): SettingsFormValues {
+  const source = settings ?? DEFAULT_SETTINGS;
+  const values: Record<string, unknown> = {};
+  for (const field of TEXT_FIELDS) values[field] = source[field] ?? '';
+  for (const field of NUMBER_FIELDS) values[field] = source[field] === null || source[field] === undefined ? '' : String(source[field]);
+  for (const field of SWITCH_FIELDS) values[field] = source[field] ?? false;
+  for (const field of SECRET_INPUTS) values[field] = KEEP_SECRET;
+  return values as unknown as SettingsFormValues;
+}
+
+function numberUpdate(value: NumberValue): number | string | null {
+  if (value.trim() === '') return null;
+  const n = Number(value);
+  // Leave what isn't a number as typed, so the contract names the problem at the field.
+  return Number.isNaN(n) ? value : n;
+}
+
+/** Every input as a settings field: blank text and numbers become `null`, secrets per draft. */
+export function toSettingsUpdate(values: SettingsFormValues): SettingsUpdateInput {
+  const update: Record<string, unknown> = {};
+  for (const field of TEXT_FIELDS) update[field] = values[field].trim() === '' ? null : values[field].trim();
+  for (const field of NUMBER_FIELDS) update[field] = numberUpdate(values[field]);
+  for (const field of SWITCH_FIELDS) update[field] = values[field];
+  for (const field of SECRET_INPUTS) update[field] = secretUpdate(values[field]);
+  return update as SettingsUpdateInput;
+}
+
+/** The form checked with the contract itself: the same rules and words as the server. */
+export const settingsFormSchema = z.pipe(
+  z.transform((values: SettingsFormValues) => toSettingsUpdate(values)),
+  settingsUpdateSchema,
+);
+
+/** Only what the user changed, so a save never overwrites fields they did not touch. */
+export function changedSettings(values: SettingsFormValues, dirty: Partial<Record<SettingsFormField, unknown>>): SettingsUpdateInput {
+  const update = toSettingsUpdate(values) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(update).filter(([field]) => Boolean(dirty[field as SettingsFormField]))) as SettingsUpdateInput;
+}

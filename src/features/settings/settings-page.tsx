@@ -1,0 +1,149 @@
+import { Alert, Button, Group, List, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { useHotkeys } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { FormProvider, useForm } from 'react-hook-form';
+import { describeError, isApiError } from '../../api/errors';
+import { mapValidationErrors } from '../../api/validation';
+import { LoadError } from '../../components/load-error';
+import { PageHeader } from '../../components/page-header';
+import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
+import type { SettingsResponse } from '../../contract/settings';
+import { issueMessage, readableMessage, type ValidationErrorEntry } from '../../contract/validation-error';
+import { McpServersOverview } from './mcp-servers-overview';
+import { useSaveSettings, useSettings } from './queries';
+import { changedSettings, SETTINGS_FORM_FIELDS, type SettingsFormField, settingsFormSchema, type SettingsFormValues, toFormValues } from './settings-form';
+import { AccountSection, AgentSection, GitIdentitySection, LlmSection, PreferencesSection, SandboxSection, SearchSection } from './settings-sections';
+
+export function SettingsPage() {
+  const settings = useSettings();
+  return (
+    <>
+      <PageHeader title="Settings" description="What the agent uses for every new conversation." />
+      {settings.isPending ? (
+        <SettingsSkeleton />
+      ) : settings.isError ? (
+        <LoadError what="settings" error={settings.error} onRetry={() => void settings.refetch()} />
+      ) : (
+        <SettingsForm settings={settings.data} />
+      )}
+    </>
+  );
+}
+
+function SettingsSkeleton() {
+  return (
+    <Stack aria-busy="true" aria-label="Loading settings">
+      {[180, 240, 180].map((height, i) => (
+        <Skeleton key={i} height={height} radius="md" />
+      ))}
+    </Stack>
+  );
+}
+
+/** How a failed save is shown: entries for fields are on the inputs, the rest here. */
+interface SaveProblem {
+  message: string;
+  unmatched: ValidationErrorEntry[];
+}
+
+function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
+  const serverValues = useMemo(() => toFormValues(settings), [settings]);
+  const form = useForm<SettingsFormValues>({
+    defaultValues: serverValues,
+    // A background refetch updates the fields the user has not touched and keeps the rest.
+    values: serverValues,
+    resetOptions: { keepDirtyValues: true },
+    resolver: zodResolver(settingsFormSchema, { error: issueMessage }, { raw: true }),
+    mode: 'onTouched',
+  });
+  const save = useSaveSettings();
+  const [problem, setProblem] = useState<SaveProblem | null>(null);
+  const { isDirty, isSubmitting } = form.formState;
+  // `reset` would otherwise take `resetOptions` too and keep edited fields dirty.
+  const resetTo = (values: SettingsFormValues) => form.reset(values, { keepDirtyValues: false });
+
+  const submit = form.handleSubmit(async (values) => {
+    setProblem(null);
+    try {
+      const stored = await save.mutateAsync(changedSettings(values, form.formState.dirtyFields));
+      resetTo(toFormValues(stored));
+      notifications.show({ color: 'teal', title: 'Settings saved', message: 'New conversations use them from now on.' });
+    } catch (error) {
+      if (!isApiError(error) || error.validation.length === 0) {
+        setProblem({ message: `Nothing was saved: ${describeError(error)}`, unmatched: [] });
+        return;
+      }
+      const { fieldErrors, unmatched } = mapValidationErrors(error.validation, (path) => SETTINGS_FORM_FIELDS.has(path));
+      fieldErrors.forEach(({ field, message }, index) =>
+        form.setError(field as SettingsFormField, { type: 'server', message }, { shouldFocus: index === 0 }),
+      );
+      setProblem({ message: 'Nothing was saved. The server rejected the values marked below.', unmatched });
+    }
+  });
+
+  useHotkeys([['mod+S', () => void submit()]], []);
+
+  return (
+    <FormProvider {...form}>
+      <form onSubmit={(event) => void submit(event)} noValidate aria-label="Settings">
+        <UnsavedChangesGuard when={isDirty && !isSubmitting} />
+        <Stack gap="lg">
+          {settings === null && (
+            <Alert color="blue" variant="light" icon={<IconInfoCircle />} title="Nothing stored yet">
+              These are the defaults. Save once to store your settings on the server.
+            </Alert>
+          )}
+          {problem && (
+            <Alert color="red" variant="light" icon={<IconAlertTriangle />} title="Settings not saved" role="alert" withCloseButton onClose={() => setProblem(null)}>
+              <Text size="sm">{problem.message}</Text>
+              {problem.unmatched.length > 0 && (
+                <List size="sm" mt="xs">
+                  {problem.unmatched.map((entry, i) => (
+                    <List.Item key={i}>
+                      <Text span fw={600}>{entry.loc.filter((part) => part !== 'body').join('.') || 'request'}</Text>: {readableMessage(entry)}
+                    </List.Item>
+                  ))}
+                </List>
+              )}
+            </Alert>
+          )}
+          <LlmSection stored={settings} />
+          <AgentSection />
+          <SandboxSection stored={settings} />
+          <GitIdentitySection />
+          <SearchSection stored={settings} />
+          <PreferencesSection />
+          <AccountSection />
+          <McpServersOverview config={settings?.mcp_config ?? null} />
+          <SaveBar dirty={isDirty} saving={isSubmitting} onDiscard={() => {
+              resetTo(serverValues);
+              setProblem(null);
+            }} />
+        </Stack>
+      </form>
+    </FormProvider>
+  );
+}
+
+function SaveBar({ dirty, saving, onDiscard }: { dirty: boolean; saving: boolean; onDiscard: () => void }) {
+  return (
+    <Paper withBorder shadow={dirty ? 'md' : undefined} p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }}>
+      <Group justify="space-between">
+        <Text size="sm" c={dirty ? undefined : 'dimmed'} aria-live="polite">
+          {dirty ? 'You have unsaved changes.' : 'All changes saved.'}
+        </Text>
+        <Group gap="xs">
+          <Button variant="default" onClick={onDiscard} disabled={!dirty || saving}>
+            Discard
+          </Button>
+          <Button type="submit" disabled={!dirty} loading={saving}>
+            Save changes
+          </Button>
+        </Group>
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,35 @@
+/// <reference types="vitest/config" />
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The console is served by the reference server in production; in `npm run dev` Vite proxies the
+// API to a server started separately with `npm start` (PORT 3000 by default).
+const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  plugins: [react()],
+  server: { proxy: { '/api': apiTarget, '/openapi.json': apiTarget } },
+  build: { outDir: 'dist', chunkSizeWarningLimit: 700 },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'console',
+          environment: 'jsdom',
+          include: ['src/**/*.test.{ts,tsx}'],
+          setupFiles: ['./src/test-setup.ts'],
+          css: false,
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['server/**/*.test.ts'],
+          testTimeout: 20_000,
+        },
+      },
+    ],
+  },
+});
