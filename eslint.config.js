@@ -6,7 +6,12 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const features = fs.existsSync('src/features') ? fs.readdirSync('src/features', { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [];
+const features = fs.existsSync('src/features')
+  ? fs
+      .readdirSync('src/features', { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+  : [];
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'data'] },
@@ -15,7 +20,10 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
@@ -39,7 +47,11 @@ export default tseslint.config(
               except: [`./${feature}`],
               message: 'A feature must not import another feature; move the shared piece to src/components, src/api or src/contract.',
             })),
-            { target: ['./src/api', './src/contract', './src/components'], from: ['./src/features', './src/app'], message: 'Shared layers must not depend on features or the app.' },
+            {
+              target: ['./src/api', './src/contract', './src/components'],
+              from: ['./src/features', './src/app'],
+              message: 'Shared layers must not depend on features or the app.',
+            },
             { target: './src/contract', from: ['./src/api', './src/components'], message: 'The contract is pure schemas: no I/O, no UI.' },
             { target: './src/api', from: './src/components', message: 'The fetch layer has no UI.' },
             { target: './src/features', from: './src/app', message: 'Features do not depend on the app shell.' },
@@ -52,7 +64,14 @@ export default tseslint.config(
   {
     files: ['src/contract/**', 'src/api/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-*', '@mantine/*', '@tanstack/react-query'], message: 'src/contract and src/api hold no React.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['react', 'react-*', '@mantine/*', '@tanstack/react-query'], message: 'src/contract and src/api hold no React.' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -60,7 +79,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^\\.\\./\\.\\./src/(?!contract/)|^\\.\\./src/(?!contract/)', message: 'The server shares only src/contract with the console.' }] },
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./\\.\\./src/(?!contract/)|^\\.\\./src/(?!contract/)',
+              message: 'The server shares only src/contract with the console.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -71,7 +97,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['kysely', 'better-sqlite3', 'pg', '**/store/**', 'node:child_process'], message: 'Routes validate, call a service and map errors: no SQL or process calls here.' },
+            {
+              group: ['kysely', 'better-sqlite3', 'pg', '**/store/**', 'node:child_process'],
+              message: 'Routes validate, call a service and map errors: no SQL or process calls here.',
+            },
             { regex: '^\\.\\./\\.\\./src/(?!contract/)', message: 'The server shares only src/contract with the console.' },
           ],
         },

@@ -50,7 +50,28 @@ test.describe('signing in', () => {
     const refused = page.waitForResponse((r) => r.url().endsWith('/api/settings') && r.status() === 401);
     await page.reload();
     await refused;
-    await expect(page.getByRole('heading', { name: 'Sign in to Agent Console' })).toBeVisible();
+    await expect(page.getByRole('dialog', { name: 'Sign in to Agent Console' })).toBeVisible();
+  });
+
+  test('when the server stops taking the key mid-edit, signing in again keeps the unsaved edit', async ({ page, signIn, server, api }) => {
+    await signIn(page);
+    const gitName = page.locator('input').and(page.getByLabel('Git user name', { exact: true }));
+    await gitName.fill('typed before the key changed');
+
+    await server.restart({ SESSION_API_KEY: 'rotated-key-0123456789' });
+    await page.getByRole('button', { name: 'Save changes' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Sign in to Agent Console' });
+    await expect(dialog).toContainText('no longer accepts your session key');
+    await dialog.getByLabel('Session API key').fill('rotated-key-0123456789');
+    await dialog.getByRole('button', { name: 'Sign in' }).click();
+    await expect(dialog).toBeHidden();
+
+    await expect(gitName).toHaveValue('typed before the key changed');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText('Settings saved')).toBeVisible();
+    expect(server.key).toBe('rotated-key-0123456789');
+    expect((await api('/api/settings')).json()).toMatchObject({ git_user_name: 'typed before the key changed' });
   });
 
   test('signing out forgets the key', async ({ page, signIn }) => {

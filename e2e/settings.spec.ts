@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
+import { startServer } from './support/server';
 
 const SECRETS = { llm: 'sk-e2e-llm-7f3a9c', search: 'tvly-e2e-search-2b8d', sandbox: 'sbx-e2e-sandbox-5e1f' };
 
@@ -11,6 +12,32 @@ async function save(page: Page) {
 
 /** The input labelled `label` (a section may carry the same name, e.g. "Agent"). */
 const field = (page: Page, label: string) => page.locator('input, select, textarea').and(page.getByLabel(label, { exact: true }));
+
+test('secrets never reach the server log, even with every request logged', async ({ page }) => {
+  const server = await startServer({ LOG_LEVEL: 'debug' });
+  try {
+    await page.goto(server.signInLink);
+    await field(page, 'LLM API key').fill(SECRETS.llm);
+    await field(page, 'Search API key').fill(SECRETS.search);
+    await save(page);
+    // A body the server rejects is not logged either.
+    await page.evaluate(
+      async ([key, secret]) => {
+        await fetch('/api/settings', {
+          method: 'POST',
+          headers: { 'X-Session-API-Key': key!, 'content-type': 'application/json' },
+          body: JSON.stringify({ sandbox_api_key: secret, max_iterations: 'x' }),
+        });
+      },
+      [server.key, SECRETS.sandbox],
+    );
+    const log = server.output();
+    expect(log).toContain('"url":"/api/settings"'); // requests are logged…
+    for (const secret of Object.values(SECRETS)) expect(log).not.toContain(secret); // …their secrets not
+  } finally {
+    await server.stop();
+  }
+});
 
 test('a first run shows the defaults and says nothing is stored yet', async ({ page, signIn, api }) => {
   expect((await api('/api/settings')).status).toBe(404);
@@ -85,17 +112,30 @@ test('every section can be edited, saved and is there after a reload; secrets ne
   await expect(page.getByRole('switch', { name: 'Email verified' })).toBeChecked();
 
   // Secrets: stored, shown as set, never filled in or present in the page.
-  for (const [label, testId] of [['LLM API key', 'llm_api_key'], ['Search API key', 'search_api_key'], ['Sandbox API key', 'sandbox_api_key']] as const) {
+  for (const [label, testId] of [
+    ['LLM API key', 'llm_api_key'],
+    ['Search API key', 'search_api_key'],
+    ['Sandbox API key', 'sandbox_api_key'],
+  ] as const) {
     await expect(field(page, label)).toHaveValue('');
     await expect(page.getByTestId(`${testId}-status`)).toHaveText('Set');
   }
-  const html = await page.content();
-  for (const secret of Object.values(SECRETS)) expect(html).not.toContain(secret);
+  const shown =
+    (await page.content()) +
+    (await page.locator('input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value).join('\n')));
+  for (const secret of Object.values(SECRETS)) expect(shown).not.toContain(secret);
 
   // The raw API answer carries no secret either, but says each is set.
   const raw = await api('/api/settings');
   for (const secret of Object.values(SECRETS)) expect(raw.text).not.toContain(secret);
-  expect(raw.json()).toMatchObject({ llm_api_key: null, llm_api_key_set: true, search_api_key_set: true, sandbox_api_key_set: true, max_iterations: 75, max_budget_per_task: 12.5 });
+  expect(raw.json()).toMatchObject({
+    llm_api_key: null,
+    llm_api_key_set: true,
+    search_api_key_set: true,
+    sandbox_api_key_set: true,
+    max_iterations: 75,
+    max_budget_per_task: 12.5,
+  });
 });
 
 test('"Clear" removes a stored secret, and a secret left empty is kept', async ({ page, signIn, api }) => {
@@ -169,7 +209,11 @@ test('the contract checks values before anything is sent', async ({ page, signIn
 test('saving never resets fields changed elsewhere meanwhile (OpenHands #14749, #6117)', async ({ page, signIn, api }) => {
   await api('/api/settings', {
     method: 'POST',
-    body: { agent: 'CodeActAgent', llm_base_url: 'https://one.example/v1', mcp_config: { sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: 'mcp-key' }] } },
+    body: {
+      agent: 'CodeActAgent',
+      llm_base_url: 'https://one.example/v1',
+      mcp_config: { sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: 'mcp-key' }] },
+    },
   });
   await signIn(page);
   await expect(field(page, 'Agent')).toHaveValue('CodeActAgent');

@@ -1,39 +1,21 @@
-import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
 import { SESSION_KEY_HEADER } from './auth';
 import { registerErrorHandling } from './errors';
 import { registerJsonBodyParser } from './json-body';
-import { apiRoutes, type ApiServices } from './routes/api';
+import { type ApiOptions, apiRoutes } from './routes/api';
 import { registerConsole } from './routes/console';
 import { healthRoutes } from './routes/health';
 import { zodValidatorCompiler } from './validation';
 
-export interface AppOptions {
-  sessionKey: string;
-  services: ApiServices;
+export interface AppOptions extends ApiOptions {
   /** The built console; the API works without it. */
   consoleDir: string;
-  /** Browser origins besides localhost ones that may call the API. */
-  corsOrigins?: string[];
   logLevel?: string | false;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-
-/** Loopback origins (a console on another local port, as OpenHands allows) and configured ones. */
-function allowedOrigin(extra: string[]) {
-  return (origin: string | undefined): boolean => {
-    if (!origin) return false;
-    if (extra.includes(origin)) return true;
-    try {
-      return ['localhost', '127.0.0.1', '[::1]'].includes(new URL(origin).hostname);
-    } catch {
-      return false;
-    }
-  };
-}
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -47,14 +29,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerJsonBodyParser(app);
   registerErrorHandling(app);
 
-  const isAllowed = allowedOrigin(options.corsOrigins ?? []);
-  await app.register(cors, {
-    origin: (origin, done) => done(null, isAllowed(origin)),
-    allowedHeaders: ['content-type', SESSION_KEY_HEADER],
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    maxAge: 600,
-  });
-
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -63,7 +37,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         version: '0.1.0',
         description: 'The OpenHands-compatible API served by the Agent Console reference server.',
       },
-      components: { securitySchemes: { SessionApiKey: { type: 'apiKey', in: 'header', name: 'X-Session-API-Key' } } },
+      components: { securitySchemes: { SessionApiKey: { type: 'apiKey', in: 'header', name: SESSION_KEY_HEADER } } },
       security: [{ SessionApiKey: [] }],
     },
     transform: jsonSchemaTransform,
@@ -71,7 +45,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes);
-  await app.register(apiRoutes(options.sessionKey, options.services), { prefix: '/api' });
+  await app.register(apiRoutes(options), { prefix: '/api' });
   await registerConsole(app, options.consoleDir);
   return app;
 }

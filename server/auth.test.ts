@@ -25,7 +25,10 @@ describe('session key', () => {
   });
 
   it('does not take the key from the query string', async () => {
-    const response = await t.app.inject({ method: 'GET', url: `/api/settings?X-Session-API-Key=${TEST_SESSION_KEY}&session_api_key=${TEST_SESSION_KEY}` });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/settings?X-Session-API-Key=${TEST_SESSION_KEY}&session_api_key=${TEST_SESSION_KEY}`,
+    });
     expect(response.statusCode).toBe(401);
   });
 
@@ -39,7 +42,12 @@ describe('session key', () => {
 
   it('is checked before the body is parsed or validated', async () => {
     for (const payload of ['{not json', '{"max_iterations": "x"}']) {
-      const response = await t.app.inject({ method: 'POST', url: '/api/settings', payload, headers: { 'content-type': 'application/json' } });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/settings',
+        payload,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(response.statusCode).toBe(401);
     }
   });
@@ -58,7 +66,11 @@ describe('session key', () => {
     const response = await t.app.inject({
       method: 'OPTIONS',
       url: '/api/settings',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-session-api-key,content-type' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-session-api-key,content-type',
+      },
     });
     expect(response.statusCode).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe('http://localhost:5173');
@@ -92,12 +104,30 @@ describe('other statuses', () => {
   });
 
   it('answers 415 for a body that is not JSON', async () => {
-    const response = await t.request({ method: 'POST', url: '/api/settings', payload: 'language=fr', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/settings',
+      payload: 'language=fr',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(response.statusCode).toBe(415);
     expect(response.json().detail).toMatch(/application\/json/);
   });
 
   it('marks API answers as not cacheable', async () => {
     expect((await t.getSettings()).headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('every method under /api needs the key', () => {
+  it.each(['OPTIONS', 'HEAD', 'PUT', 'PATCH', 'DELETE'] as const)('%s without the key is a 401', async (method) => {
+    const response = await t.app.inject({ method, url: '/api/settings' });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('an oversized body without the key is a 401, not a 413', async () => {
+    const payload = JSON.stringify({ language: 'x'.repeat(2 * 1024 * 1024) });
+    const response = await t.app.inject({ method: 'POST', url: '/api/settings', payload, headers: { 'content-type': 'application/json' } });
+    expect(response.statusCode).toBe(401);
   });
 });

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export const SESSION_KEY_HEADER = 'x-session-api-key';
+export const SESSION_KEY_HEADER = 'X-Session-API-Key';
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
@@ -15,7 +15,7 @@ function digest(value: string): Buffer {
 export function requireSessionKey(sessionKey: string) {
   const expected = digest(sessionKey);
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const given = request.headers[SESSION_KEY_HEADER];
+    const given = request.headers[SESSION_KEY_HEADER.toLowerCase()];
     if (typeof given === 'string' && timingSafeEqual(digest(given), expected)) return;
     return reply.status(401).send({ detail: 'Unauthorized' });
   };

@@ -5,6 +5,7 @@ import path from 'node:path';
 /** Creates the data directory readable by its owner only (it holds keys and secrets). */
 export function ensureDataDir(dataDir: string): void {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dataDir, 0o700);
 }
 
 /**

@@ -3,7 +3,7 @@ import { ConfigError, configFromEnv } from './config';
 import { ensureDataDir, loadOrCreateKeyFile } from './data-dir';
 import { SecretBox } from './secret-box';
 import { createServices } from './services/create-services';
-import { migrateToLatest, openSqlite } from './store/database';
+import { openDatabase } from './startup';
 
 async function main(): Promise<void> {
   const config = configFromEnv();
@@ -11,8 +11,7 @@ async function main(): Promise<void> {
   const sessionKey = config.sessionApiKey ?? loadOrCreateKeyFile(config.dataDir, 'session-api-key');
   const secrets = new SecretBox(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir, 'secrets.key'));
 
-  const db = openSqlite(config.dataDir);
-  await migrateToLatest(db);
+  const db = await openDatabase(config.dataDir, secrets);
 
   const app = await buildApp({
     sessionKey,

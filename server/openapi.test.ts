@@ -19,7 +19,9 @@ describe('GET /openapi.json', () => {
 
     const post = doc.paths['/api/settings'].post;
     const body = post.requestBody.content['application/json'].schema;
-    expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['llm_model', 'llm_api_key', 'mcp_config', 'condenser_max_size', 'v1_enabled', 'secrets_store']));
+    expect(Object.keys(body.properties)).toEqual(
+      expect.arrayContaining(['llm_model', 'llm_api_key', 'mcp_config', 'condenser_max_size', 'v1_enabled', 'secrets_store']),
+    );
     expect(post.responses['422']).toBeDefined();
 
     const get = doc.paths['/api/settings'].get;

@@ -48,7 +48,25 @@ describe('GET /api/settings', () => {
       v1_enabled: null,
       secrets_store: { provider_tokens: {}, custom_secrets: {} },
     });
-    expect(Object.keys(body)).toEqual(expect.arrayContaining(['language', 'agent', 'max_iterations', 'email', 'email_verified', 'git_user_name', 'git_user_email', 'user_consents_to_analytics', 'sandbox_base_container_image', 'sandbox_runtime_container_image', 'remote_runtime_resource_factor', 'max_budget_per_task', 'security_analyzer', 'confirmation_mode', 'mcp_config']));
+    expect(Object.keys(body)).toEqual(
+      expect.arrayContaining([
+        'language',
+        'agent',
+        'max_iterations',
+        'email',
+        'email_verified',
+        'git_user_name',
+        'git_user_email',
+        'user_consents_to_analytics',
+        'sandbox_base_container_image',
+        'sandbox_runtime_container_image',
+        'remote_runtime_resource_factor',
+        'max_budget_per_task',
+        'security_analyzer',
+        'confirmation_mode',
+        'mcp_config',
+      ]),
+    );
   });
 
   it('never carries a secret value, MCP API keys included', async () => {
@@ -80,12 +98,16 @@ describe('POST /api/settings merge rules', () => {
   });
 
   it('keeps a secret that is null or absent, replaces it when given, clears it with ""', async () => {
+    const stored = async () => (await t.services.settings.readWithSecrets())!;
     await store({ llm_api_key: 'first', search_api_key: 'search' });
     await store({ llm_api_key: null });
-    expect(await settings()).toMatchObject({ llm_api_key_set: true, search_api_key_set: true });
+    expect(await stored()).toMatchObject({ llm_api_key: 'first', search_api_key: 'search' });
     await store({ language: 'de' });
-    expect(await settings()).toMatchObject({ llm_api_key_set: true });
+    expect(await stored()).toMatchObject({ llm_api_key: 'first' });
+    await store({ llm_api_key: 'second' });
+    expect(await stored()).toMatchObject({ llm_api_key: 'second', search_api_key: 'search' });
     await store({ llm_api_key: '' });
+    expect(await stored()).toMatchObject({ llm_api_key: null, search_api_key: 'search' });
     expect(await settings()).toMatchObject({ llm_api_key_set: false, search_api_key_set: true });
   });
 
@@ -102,7 +124,10 @@ describe('POST /api/settings merge rules', () => {
       llm_api_key: 'k',
       confirmation_mode: true,
       condenser_max_size: 120,
-      mcp_config: { sse_servers: [{ url: 'https://a.example/sse', api_key: 'sse-key' }], stdio_servers: [{ name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'], env: { A: '1' } }] },
+      mcp_config: {
+        sse_servers: [{ url: 'https://a.example/sse', api_key: 'sse-key' }],
+        stdio_servers: [{ name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'], env: { A: '1' } }],
+      },
     });
     const before = await settings();
     await store(before);
@@ -121,16 +146,44 @@ describe('POST /api/settings merge rules', () => {
     expect((await settings()).mcp_config.sse_servers[0].api_key_set).toBe(false);
   });
 
+  it('keeps and replaces streamable-HTTP keys the same way', async () => {
+    const url = 'https://mcp.example.com/mcp';
+    await store({ mcp_config: { shttp_servers: [{ url, api_key: 'k1', timeout: null }] } });
+    await store({ mcp_config: { shttp_servers: [{ url, api_key: null, timeout: 90 }] } });
+    expect((await t.services.settings.readWithSecrets())!.mcp_config!.shttp_servers).toEqual([{ url, api_key: 'k1', timeout: 90 }]);
+    await store({ mcp_config: { shttp_servers: [{ url, api_key: 'k2', timeout: null }] } });
+    expect((await t.services.settings.readWithSecrets())!.mcp_config!.shttp_servers).toEqual([{ url, api_key: 'k2', timeout: null }]);
+  });
+
+  it('accepts ws and wss MCP URLs', async () => {
+    await store({
+      mcp_config: { sse_servers: [{ url: 'ws://localhost:8080/sse' }], shttp_servers: [{ url: 'wss://mcp.example.com/mcp' }] },
+    });
+    expect((await settings()).mcp_config.sse_servers[0].url).toBe('ws://localhost:8080/sse');
+  });
+
   it('drops an MCP key when the URL or the kind changes', async () => {
-    await store({ mcp_config: { sse_servers: [{ url: 'https://a.example/sse', api_key: 'k1' }], shttp_servers: [{ url: 'https://b.example/mcp', api_key: 'k2' }] } });
-    await store({ mcp_config: { sse_servers: [{ url: 'https://a.example/other', api_key: null }], shttp_servers: [{ url: 'https://a.example/sse', api_key: null }] } });
+    await store({
+      mcp_config: {
+        sse_servers: [{ url: 'https://a.example/sse', api_key: 'k1' }],
+        shttp_servers: [{ url: 'https://b.example/mcp', api_key: 'k2' }],
+      },
+    });
+    await store({
+      mcp_config: {
+        sse_servers: [{ url: 'https://a.example/other', api_key: null }],
+        shttp_servers: [{ url: 'https://a.example/sse', api_key: null }],
+      },
+    });
     const { mcp_config } = await settings();
     expect(mcp_config.sse_servers[0].api_key_set).toBe(false);
     expect(mcp_config.shttp_servers[0].api_key_set).toBe(false);
   });
 
   it('stores trimmed MCP names, commands and URLs and the default SHTTP timeout', async () => {
-    await store({ mcp_config: { stdio_servers: [{ name: ' fetch ', command: ' uvx ' }], shttp_servers: [{ url: ' https://x.example/mcp ' }] } });
+    await store({
+      mcp_config: { stdio_servers: [{ name: ' fetch ', command: ' uvx ' }], shttp_servers: [{ url: ' https://x.example/mcp ' }] },
+    });
     expect((await settings()).mcp_config).toEqual({
       sse_servers: [],
       stdio_servers: [{ name: 'fetch', command: 'uvx', args: [], env: {} }],
@@ -145,7 +198,12 @@ describe('POST /api/settings merge rules', () => {
   });
 
   it('validates secrets_store, ignores it and always shows it empty', async () => {
-    await store({ secrets_store: { provider_tokens: { github: { token: 'ghp_x', host: null } }, custom_secrets: { API: { secret: 's', description: 'd' } } } });
+    await store({
+      secrets_store: {
+        provider_tokens: { github: { token: 'ghp_x', host: null } },
+        custom_secrets: { API: { secret: 's', description: 'd' } },
+      },
+    });
     const body = await settings();
     expect(body.secrets_store).toEqual({ provider_tokens: {}, custom_secrets: {} });
     expect(body.provider_tokens_set).toEqual({});
@@ -162,6 +220,19 @@ describe('POST /api/settings merge rules', () => {
 });
 
 describe('secrets at rest', () => {
+  it('refuses to start with another secrets key, and starts again with the right one', async () => {
+    await store({ llm_api_key: 'sealed-with-the-first-key' });
+    await expect(startTestApp({ dataDir: t.dataDir, secretsKey: 'a-different-key' })).rejects.toThrow(
+      /not the one the stored secrets were sealed with/,
+    );
+    const again = await startTestApp({ dataDir: t.dataDir });
+    try {
+      expect((await again.getSettings()).json()).toMatchObject({ llm_api_key_set: true });
+    } finally {
+      await again.close({ keepData: true });
+    }
+  });
+
   it('the database files hold no secret in plain text', async () => {
     const secrets = ['sk-PLAIN-llm-key-1', 'PLAIN-search-key-2', 'PLAIN-sandbox-key-3', 'PLAIN-sse-key-4', 'PLAIN-shttp-key-5'];
     await store({
@@ -169,7 +240,10 @@ describe('secrets at rest', () => {
       search_api_key: secrets[1],
       sandbox_api_key: secrets[2],
       llm_model: 'visible/model-name',
-      mcp_config: { sse_servers: [{ url: 'https://s.example/sse', api_key: secrets[3] }], shttp_servers: [{ url: 'https://h.example/mcp', api_key: secrets[4] }] },
+      mcp_config: {
+        sse_servers: [{ url: 'https://s.example/sse', api_key: secrets[3] }],
+        shttp_servers: [{ url: 'https://h.example/mcp', api_key: secrets[4] }],
+      },
     });
     const bytes = t.databaseBytes();
     expect(bytes).toContain('visible/model-name'); // proves we are reading the right files

@@ -21,39 +21,179 @@ const valueError = (loc: (string | number)[], message: string, input: unknown) =
 const BAD_BODIES: [string, unknown, unknown[]][] = [
   ['an array body', [1, 2], [{ type: 'dict_type', loc: ['body'], msg: 'Input should be a valid dictionary', input: [1, 2] }]],
   ['a string body', 'settings', [{ type: 'dict_type', loc: ['body'], msg: 'Input should be a valid dictionary', input: 'settings' }]],
-  ['a number where a string goes', { llm_model: 42 }, [{ type: 'string_type', loc: ['body', 'llm_model'], msg: 'Input should be a valid string', input: 42 }]],
-  ['a string where an integer goes', { max_iterations: 'ten' }, [{ type: 'int_type', loc: ['body', 'max_iterations'], msg: 'Input should be a valid integer', input: 'ten' }]],
-  ['a fraction where an integer goes', { max_iterations: 2.5 }, [{ type: 'int_from_float', loc: ['body', 'max_iterations'], msg: 'Input should be a valid integer, got a number with a fractional part', input: 2.5 }]],
-  ['a string where a boolean goes', { confirmation_mode: 'yes' }, [{ type: 'bool_type', loc: ['body', 'confirmation_mode'], msg: 'Input should be a valid boolean', input: 'yes' }]],
-  ['null for a non-nullable boolean', { enable_default_condenser: null }, [{ type: 'bool_type', loc: ['body', 'enable_default_condenser'], msg: 'Input should be a valid boolean', input: null }]],
-  ['a string for max_budget_per_task', { max_budget_per_task: '5' }, [{ type: 'float_type', loc: ['body', 'max_budget_per_task'], msg: 'Input should be a valid number', input: '5' }]],
-  ['condenser_max_size below 20', { condenser_max_size: 10 }, [valueError(['condenser_max_size'], 'condenser_max_size must be at least 20', 10)]],
-  ['max_iterations of 0', { max_iterations: 0 }, [{ type: 'greater_than_equal', loc: ['body', 'max_iterations'], msg: 'Input should be greater than or equal to 1', input: 0, ctx: { ge: 1 } }]],
-  ['an LLM base URL without a scheme', { llm_base_url: 'localhost:11434' }, [valueError(['llm_base_url'], 'URL must start with http:// or https://', 'localhost:11434')]],
-  ['a git email without @', { git_user_email: 'ada' }, [valueError(['git_user_email'], 'Enter an email address such as name@example.com', 'ada')]],
-  ['mcp_config that is a list', { mcp_config: [] }, [{ type: 'dict_type', loc: ['body', 'mcp_config'], msg: 'Input should be a valid dictionary', input: [] }]],
-  ['an extra key in mcp_config', { mcp_config: { foo: 1 } }, [{ type: 'extra_forbidden', loc: ['body', 'mcp_config', 'foo'], msg: 'Extra inputs are not permitted', input: 1 }]],
-  ['sse_servers null', { mcp_config: { sse_servers: null } }, [{ type: 'list_type', loc: ['body', 'mcp_config', 'sse_servers'], msg: 'Input should be a valid list', input: null }]],
-  ['an SSE URL without a scheme', { mcp_config: { sse_servers: [{ url: 'example.com' }] } }, [valueError(['mcp_config', 'sse_servers', 0, 'url'], 'URL must include a scheme (http:// or https://)', 'example.com')]],
-  ['an SSE URL with an ftp scheme', { mcp_config: { sse_servers: [{ url: 'ftp://files.example.com' }] } }, [valueError(['mcp_config', 'sse_servers', 0, 'url'], 'URL scheme must be http, https, ws, or wss', 'ftp://files.example.com')]],
-  ['an SHTTP URL that is blank', { mcp_config: { shttp_servers: [{ url: '   ' }] } }, [valueError(['mcp_config', 'shttp_servers', 0, 'url'], 'URL cannot be empty', '')]],
-  ['an SHTTP URL that is not a string', { mcp_config: { shttp_servers: [{ url: 8080 }] } }, [{ type: 'string_type', loc: ['body', 'mcp_config', 'shttp_servers', 0, 'url'], msg: 'Input should be a valid string', input: 8080 }]],
-  ['SHTTP timeout 0', { mcp_config: { shttp_servers: [{ url: 'https://a.example/mcp', timeout: 0 }] } }, [valueError(['mcp_config', 'shttp_servers', 0, 'timeout'], 'Timeout must be positive', 0)]],
-  ['SHTTP timeout 3601', { mcp_config: { shttp_servers: [{ url: 'https://a.example/mcp', timeout: 3601 }] } }, [valueError(['mcp_config', 'shttp_servers', 0, 'timeout'], 'Timeout cannot exceed 3600 seconds', 3601)]],
-  ['a stdio name with a space', { mcp_config: { stdio_servers: [{ name: 'my server', command: 'uvx' }] } }, [valueError(['mcp_config', 'stdio_servers', 0, 'name'], 'Server name can only contain letters, numbers, hyphens, and underscores', 'my server')]],
-  ['a stdio name that is not a string', { mcp_config: { stdio_servers: [{ name: null, command: 'uvx' }] } }, [{ type: 'string_type', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'name'], msg: 'Input should be a valid string', input: null }]],
-  ['a stdio command with a space', { mcp_config: { stdio_servers: [{ name: 'fetch', command: 'npx -y fetch' }] } }, [valueError(['mcp_config', 'stdio_servers', 0, 'command'], 'Command should be a single executable without spaces (use arguments field for parameters)', 'npx -y fetch')]],
-  ['a stdio entry without a command', { mcp_config: { stdio_servers: [{ name: 'fetch' }] } }, [{ type: 'missing', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'command'], msg: 'Field required', input: null }]],
-  ['stdio args null', { mcp_config: { stdio_servers: [{ name: 'fetch', command: 'uvx', args: null }] } }, [{ type: 'list_type', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'args'], msg: 'Input should be a valid list', input: null }]],
+  [
+    'a number where a string goes',
+    { llm_model: 42 },
+    [{ type: 'string_type', loc: ['body', 'llm_model'], msg: 'Input should be a valid string', input: 42 }],
+  ],
+  [
+    'a string where an integer goes',
+    { max_iterations: 'ten' },
+    [{ type: 'int_type', loc: ['body', 'max_iterations'], msg: 'Input should be a valid integer', input: 'ten' }],
+  ],
+  [
+    'a fraction where an integer goes',
+    { max_iterations: 2.5 },
+    [
+      {
+        type: 'int_from_float',
+        loc: ['body', 'max_iterations'],
+        msg: 'Input should be a valid integer, got a number with a fractional part',
+        input: 2.5,
+      },
+    ],
+  ],
+  [
+    'a string where a boolean goes',
+    { confirmation_mode: 'yes' },
+    [{ type: 'bool_type', loc: ['body', 'confirmation_mode'], msg: 'Input should be a valid boolean', input: 'yes' }],
+  ],
+  [
+    'null for a non-nullable boolean',
+    { enable_default_condenser: null },
+    [{ type: 'bool_type', loc: ['body', 'enable_default_condenser'], msg: 'Input should be a valid boolean', input: null }],
+  ],
+  [
+    'a string for max_budget_per_task',
+    { max_budget_per_task: '5' },
+    [{ type: 'float_type', loc: ['body', 'max_budget_per_task'], msg: 'Input should be a valid number', input: '5' }],
+  ],
+  [
+    'condenser_max_size below 20',
+    { condenser_max_size: 10 },
+    [valueError(['condenser_max_size'], 'condenser_max_size must be at least 20', 10)],
+  ],
+  [
+    'max_iterations of 0',
+    { max_iterations: 0 },
+    [
+      {
+        type: 'greater_than_equal',
+        loc: ['body', 'max_iterations'],
+        msg: 'Input should be greater than or equal to 1',
+        input: 0,
+        ctx: { ge: 1 },
+      },
+    ],
+  ],
+  [
+    'an LLM base URL without a scheme',
+    { llm_base_url: 'localhost:11434' },
+    [valueError(['llm_base_url'], 'URL must start with http:// or https://', 'localhost:11434')],
+  ],
+  [
+    'a git email without @',
+    { git_user_email: 'ada' },
+    [valueError(['git_user_email'], 'Enter an email address such as name@example.com', 'ada')],
+  ],
+  [
+    'mcp_config that is a list',
+    { mcp_config: [] },
+    [{ type: 'dict_type', loc: ['body', 'mcp_config'], msg: 'Input should be a valid dictionary', input: [] }],
+  ],
+  [
+    'an extra key in mcp_config',
+    { mcp_config: { foo: 1 } },
+    [{ type: 'extra_forbidden', loc: ['body', 'mcp_config', 'foo'], msg: 'Extra inputs are not permitted', input: 1 }],
+  ],
+  [
+    'sse_servers null',
+    { mcp_config: { sse_servers: null } },
+    [{ type: 'list_type', loc: ['body', 'mcp_config', 'sse_servers'], msg: 'Input should be a valid list', input: null }],
+  ],
+  [
+    'an SSE URL without a scheme',
+    { mcp_config: { sse_servers: [{ url: 'example.com' }] } },
+    [valueError(['mcp_config', 'sse_servers', 0, 'url'], 'URL must include a scheme (http:// or https://)', 'example.com')],
+  ],
+  [
+    'an SSE URL with an ftp scheme',
+    { mcp_config: { sse_servers: [{ url: 'ftp://files.example.com' }] } },
+    [valueError(['mcp_config', 'sse_servers', 0, 'url'], 'URL scheme must be http, https, ws, or wss', 'ftp://files.example.com')],
+  ],
+  [
+    'an SHTTP URL that is blank',
+    { mcp_config: { shttp_servers: [{ url: '   ' }] } },
+    [valueError(['mcp_config', 'shttp_servers', 0, 'url'], 'URL cannot be empty', '')],
+  ],
+  [
+    'an SHTTP URL that is not a string',
+    { mcp_config: { shttp_servers: [{ url: 8080 }] } },
+    [{ type: 'string_type', loc: ['body', 'mcp_config', 'shttp_servers', 0, 'url'], msg: 'Input should be a valid string', input: 8080 }],
+  ],
+  [
+    'SHTTP timeout 0',
+    { mcp_config: { shttp_servers: [{ url: 'https://a.example/mcp', timeout: 0 }] } },
+    [valueError(['mcp_config', 'shttp_servers', 0, 'timeout'], 'Timeout must be positive', 0)],
+  ],
+  [
+    'SHTTP timeout 3601',
+    { mcp_config: { shttp_servers: [{ url: 'https://a.example/mcp', timeout: 3601 }] } },
+    [valueError(['mcp_config', 'shttp_servers', 0, 'timeout'], 'Timeout cannot exceed 3600 seconds', 3601)],
+  ],
+  [
+    'a stdio name with a space',
+    { mcp_config: { stdio_servers: [{ name: 'my server', command: 'uvx' }] } },
+    [
+      valueError(
+        ['mcp_config', 'stdio_servers', 0, 'name'],
+        'Server name can only contain letters, numbers, hyphens, and underscores',
+        'my server',
+      ),
+    ],
+  ],
+  [
+    'a stdio name that is not a string',
+    { mcp_config: { stdio_servers: [{ name: null, command: 'uvx' }] } },
+    [{ type: 'string_type', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'name'], msg: 'Input should be a valid string', input: null }],
+  ],
+  [
+    'a stdio command with a space',
+    { mcp_config: { stdio_servers: [{ name: 'fetch', command: 'npx -y fetch' }] } },
+    [
+      valueError(
+        ['mcp_config', 'stdio_servers', 0, 'command'],
+        'Command should be a single executable without spaces (use arguments field for parameters)',
+        'npx -y fetch',
+      ),
+    ],
+  ],
+  [
+    'a stdio entry without a command',
+    { mcp_config: { stdio_servers: [{ name: 'fetch' }] } },
+    [{ type: 'missing', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'command'], msg: 'Field required', input: null }],
+  ],
+  [
+    'stdio args null',
+    { mcp_config: { stdio_servers: [{ name: 'fetch', command: 'uvx', args: null }] } },
+    [{ type: 'list_type', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'args'], msg: 'Input should be a valid list', input: null }],
+  ],
   [
     'a bad env key in object form',
     { mcp_config: { stdio_servers: [{ name: 'fetch', command: 'uvx', env: { '1BAD': 'x' } }] } },
-    [valueError(['mcp_config', 'stdio_servers', 0, 'env'], "Invalid environment variable name '1BAD'. Must start with letter or underscore, contain only alphanumeric characters and underscores", { '1BAD': 'x' })],
+    [
+      valueError(
+        ['mcp_config', 'stdio_servers', 0, 'env'],
+        "Invalid environment variable name '1BAD'. Must start with letter or underscore, contain only alphanumeric characters and underscores",
+        { '1BAD': 'x' },
+      ),
+    ],
   ],
-  ['a non-string env value', { mcp_config: { stdio_servers: [{ name: 'fetch', command: 'uvx', env: { A: 1 } }] } }, [{ type: 'string_type', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'env', 'A'], msg: 'Input should be a valid string', input: 1 }]],
+  [
+    'a non-string env value',
+    { mcp_config: { stdio_servers: [{ name: 'fetch', command: 'uvx', env: { A: 1 } }] } },
+    [{ type: 'string_type', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'env', 'A'], msg: 'Input should be a valid string', input: 1 }],
+  ],
   [
     'duplicate stdio names',
-    { mcp_config: { stdio_servers: [{ name: 'fetch', command: 'uvx' }, { name: 'fetch', command: 'npx' }] } },
+    {
+      mcp_config: {
+        stdio_servers: [
+          { name: 'fetch', command: 'uvx' },
+          { name: 'fetch', command: 'npx' },
+        ],
+      },
+    },
     [valueError(['mcp_config', 'stdio_servers', 1, 'name'], "Duplicate MCP server name 'fetch'", 'fetch')],
   ],
   [
@@ -71,7 +211,11 @@ describe('422 answers, shaped like FastAPI', () => {
   });
 
   it('reports every problem of a body, not only the first', async () => {
-    const response = await t.postSettings({ llm_model: 1, max_iterations: 'x', mcp_config: { stdio_servers: [{ name: '', command: '' }] } });
+    const response = await t.postSettings({
+      llm_model: 1,
+      max_iterations: 'x',
+      mcp_config: { stdio_servers: [{ name: '', command: '' }] },
+    });
     const locs = response.json().detail.map((d: { loc: unknown[] }) => d.loc);
     expect(locs).toHaveLength(4);
     expect(locs).toEqual(
@@ -96,7 +240,12 @@ describe('422 answers, shaped like FastAPI', () => {
   });
 
   it('refuses prototype poisoning as invalid JSON', async () => {
-    const response = await t.request({ method: 'POST', url: '/api/settings', payload: '{"__proto__": {"admin": true}}', headers: { 'content-type': 'application/json' } });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/settings',
+      payload: '{"__proto__": {"admin": true}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.statusCode).toBe(422);
     expect(response.json().detail[0].type).toBe('json_invalid');
   });
@@ -112,9 +261,25 @@ describe('422 answers, shaped like FastAPI', () => {
   });
 
   it('never answers 5xx to a sample of odd bodies', async () => {
-    const odd = [0, true, '""', '[]', '{"mcp_config": {"stdio_servers": [[]]}}', '{"mcp_config": {"sse_servers": [null]}}', '{"secrets_store": null}', '{"max_budget_per_task": 1e400}', '"\\u0000"', '{"a":'.repeat(50)];
+    const odd = [
+      0,
+      true,
+      '""',
+      '[]',
+      '{"mcp_config": {"stdio_servers": [[]]}}',
+      '{"mcp_config": {"sse_servers": [null]}}',
+      '{"secrets_store": null}',
+      '{"max_budget_per_task": 1e400}',
+      '"\\u0000"',
+      '{"a":'.repeat(50),
+    ];
     for (const payload of odd) {
-      const response = await t.request({ method: 'POST', url: '/api/settings', payload: String(payload), headers: { 'content-type': 'application/json' } });
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/settings',
+        payload: String(payload),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(response.statusCode, String(payload)).toBeGreaterThanOrEqual(400);
       expect(response.statusCode, String(payload)).toBeLessThan(500);
     }

@@ -11,12 +11,65 @@ export interface RunningServer {
   /** The link exactly as printed: `http://HOST:PORT/#key=<key>`. */
   signInLink: string;
   dataDir: string;
-  /** Everything the server wrote to stdout and stderr so far. */
+  /** Everything the server wrote to stdout and stderr so far (all runs). */
   output: () => string;
+  /** Stops the process and starts it again on the same port and data dir, with `env` added. */
+  restart: (env?: Record<string, string>) => Promise<void>;
   stop: () => Promise<void>;
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+
+interface Process {
+  child: ChildProcess;
+  link: string;
+}
+
+async function spawnServer(dataDir: string, port: number, env: Record<string, string>, log: (text: string) => void): Promise<Process> {
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      CONSOLE_DIR: path.join(ROOT, 'dist'),
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    log(chunk.toString());
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+
+  const link = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 20_000);
+    child.stdout?.on('data', () => {
+      const match = /(http:\/\/\S+\/#key=\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  return { child, link };
+}
+
+async function stopProcess({ child }: Process): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
 
 /**
  * Starts the real server (`server/main.ts`, as `npm start` does after building) on a fresh data
@@ -24,45 +77,31 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-e2e-'));
-  const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, CONSOLE_DIR: path.join(ROOT, 'dist'), LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const log = (text: string) => (output += text);
+  let current = await spawnServer(dataDir, 0, env, log);
 
-  const link = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 20_000);
-    const check = () => {
-      const match = /(http:\/\/\S+\/#key=(\S+))/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout?.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-
-  const url = new URL(link);
-  return {
-    url: url.origin,
-    key: decodeURIComponent(link.split('#key=')[1] ?? ''),
-    signInLink: link,
+  const server: RunningServer = {
+    url: '',
+    key: '',
+    signInLink: '',
     dataDir,
     output: () => output,
+    restart: async (extraEnv = {}) => {
+      await stopProcess(current);
+      current = await spawnServer(dataDir, Number(new URL(server.url).port), { ...env, ...extraEnv }, log);
+      describe(current.link);
+    },
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await stopProcess(current);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  const describe = (link: string) => {
+    server.signInLink = link;
+    server.url = new URL(link).origin;
+    server.key = decodeURIComponent(link.split('#key=')[1] ?? '');
+  };
+  describe(current.link);
+  return server;
 }

@@ -1,19 +1,45 @@
+import cors from '@fastify/cors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireSessionKey } from '../auth';
+import { requireSessionKey, SESSION_KEY_HEADER } from '../auth';
 import { NotFoundError } from '../errors';
-import type { SettingsService } from '../services/settings-service';
+import type { ApiServices } from '../services/create-services';
 import { settingsRoutes } from './settings';
 
-export interface ApiServices {
-  settings: SettingsService;
+export interface ApiOptions {
+  sessionKey: string;
+  services: ApiServices;
+  /** Browser origins besides localhost ones that may call the API. */
+  corsOrigins?: string[];
+}
+
+/** Loopback origins (a console on another local port, as OpenHands allows) and configured ones. */
+function allowedOrigin(extra: string[]) {
+  return (origin: string | undefined): boolean => {
+    if (!origin) return false;
+    if (extra.includes(origin)) return true;
+    try {
+      return ['localhost', '127.0.0.1', '[::1]'].includes(new URL(origin).hostname);
+    } catch {
+      return false;
+    }
+  };
 }
 
 /**
  * Everything under `/api`. The session key is checked for every request in this scope, unknown
- * paths included, before the body is read.
+ * paths included, before the body is read. Only CORS preflights (which browsers send without
+ * custom headers) are answered before that, by the CORS hook registered first.
  */
-export function apiRoutes(sessionKey: string, services: ApiServices): FastifyPluginAsyncZod {
+export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions): FastifyPluginAsyncZod {
   return async (api) => {
+    const isAllowed = allowedOrigin(corsOrigins);
+    await api.register(cors, {
+      origin: (origin, done) => done(null, isAllowed(origin)),
+      allowedHeaders: ['content-type', SESSION_KEY_HEADER.toLowerCase()],
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      strictPreflight: true,
+      maxAge: 600,
+    });
     api.addHook('onRequest', requireSessionKey(sessionKey));
     api.addHook('onSend', async (_request, reply) => {
       reply.header('cache-control', 'no-store');

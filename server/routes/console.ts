@@ -17,11 +17,8 @@ const CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
 ].join('; ');
 
-/** Paths that are the API's or a built file's: a miss there is a 404, not the app shell. */
-function isApiOrAsset(url: string): boolean {
-  const pathname = url.split('?', 1)[0] ?? '';
-  return pathname === '/api' || pathname.startsWith('/api/') || pathname.startsWith('/assets/') || pathname === '/openapi.json';
-}
+/** A built file's path: a miss there is a 404, not the app shell. (`/api` has its own 404.) */
+const isAsset = (url: string) => url.startsWith('/assets/');
 
 /**
  * Serves the built console: hashed assets cached for good, and `index.html` (never cached) for
@@ -30,6 +27,12 @@ function isApiOrAsset(url: string): boolean {
 export async function registerConsole(app: FastifyInstance, consoleDir: string): Promise<void> {
   const indexFile = path.join(consoleDir, 'index.html');
   const built = fs.existsSync(indexFile);
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
+      reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+  });
   if (built) {
     await app.register(fastifyStatic, {
       root: consoleDir,
@@ -43,15 +46,10 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
   }
 
   app.setNotFoundHandler(async (request, reply) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || isApiOrAsset(request.url)) throw new NotFoundError();
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || isAsset(request.url)) throw new NotFoundError();
     if (!built) {
       return reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does it for you).');
     }
-    return reply
-      .header('cache-control', 'no-cache')
-      .header('content-security-policy', CONTENT_SECURITY_POLICY)
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'no-referrer')
-      .sendFile('index.html');
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 }

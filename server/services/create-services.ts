@@ -1,8 +1,11 @@
-import type { ApiServices } from '../routes/api';
 import type { SecretBox } from '../secret-box';
 import type { Db } from '../store/database';
 import { SettingsStore } from '../store/settings-store';
 import { SettingsService } from './settings-service';
+
+export interface ApiServices {
+  settings: SettingsService;
+}
 
 /** Wires each service to its store; the one place where the object graph is built. */
 export function createServices(db: Db, secrets: SecretBox): ApiServices {

@@ -1,37 +1,32 @@
-import {
-  DEFAULT_SETTINGS,
-  SECRET_FIELDS,
-  type Settings,
-  type SettingsResponse,
-  type SettingsUpdate,
-} from '../../src/contract/settings';
 import type { McpConfig } from '../../src/contract/mcp';
+import { DEFAULT_SETTINGS, SECRET_FIELDS, type Settings, type SettingsResponse, type SettingsUpdate } from '../../src/contract/settings';
 import type { SecretBox } from '../secret-box';
 import type { SettingsStore } from '../store/settings-store';
 
 /** The reference server has one user, as OpenHands in OSS mode does. */
 export const DEFAULT_USER = 'default';
 
-type KeyedServer = { url: string; api_key?: string | null };
+/** The MCP server kinds that carry an API key. */
 type KeyedKind = 'sse_servers' | 'shttp_servers';
+type KeyedServer = { url: string; api_key?: string | null };
+type WithChangedServers<M, Extra> = {
+  [K in keyof M]: K extends KeyedKind ? (M[K] extends (infer S)[] ? Omit<S, keyof Extra> & Extra : never)[] : M[K];
+};
+
+/** Rewrites every SSE and SHTTP server with the fields `change` returns for it. */
+function mapKeyedServers<M extends Record<KeyedKind, KeyedServer[]>, Extra extends object>(
+  mcp: M,
+  change: (server: KeyedServer, kind: KeyedKind) => Extra,
+): WithChangedServers<M, Extra> {
+  const changed = (kind: KeyedKind) => mcp[kind].map((server) => ({ ...server, ...change(server, kind) }));
+  // The spread keeps each server's own fields; TypeScript can't follow that through `map`.
+  return { ...mcp, sse_servers: changed('sse_servers'), shttp_servers: changed('shttp_servers') } as WithChangedServers<M, Extra>;
+}
 
 /** `null`/absent keeps the stored secret, a blank string clears it, anything else replaces it. */
 function nextSecret(incoming: string | null | undefined, stored: string | null): string | null {
   if (incoming === undefined || incoming === null) return stored;
   return incoming.trim() === '' ? null : incoming;
-}
-
-/**
- * An MCP server sent with `api_key: null` keeps the key stored for the same kind and URL; a
- * server whose URL or kind changed starts without one.
- */
-function mergeMcpConfig(incoming: McpConfig, stored: McpConfig | null): McpConfig {
-  const keep = <S extends KeyedServer>(kind: KeyedKind, servers: S[]): S[] =>
-    servers.map((server) => {
-      const previous = stored?.[kind].find((s) => s.url === server.url)?.api_key ?? null;
-      return { ...server, api_key: nextSecret(server.api_key, previous) };
-    });
-  return { ...incoming, sse_servers: keep('sse_servers', incoming.sse_servers), shttp_servers: keep('shttp_servers', incoming.shttp_servers) };
 }
 
 /** Applies a POST body to stored settings: present fields replace, secrets follow `nextSecret`. */
@@ -43,25 +38,31 @@ export function applyUpdate(current: Settings, update: SettingsUpdate): Settings
     if (value !== undefined) (next as Record<string, unknown>)[key] = value;
   }
   for (const field of SECRET_FIELDS) next[field] = nextSecret(update[field], current[field]);
-  if (mcp_config !== undefined) next.mcp_config = mcp_config && mergeMcpConfig(mcp_config, current.mcp_config);
+  if (mcp_config !== undefined) next.mcp_config = mcp_config && keepMcpKeys(mcp_config, current.mcp_config);
   return next;
+}
+
+/**
+ * An MCP server sent with `api_key: null` keeps the key stored for the same kind and URL; a
+ * server whose URL or kind changed starts without one.
+ */
+function keepMcpKeys(incoming: McpConfig, stored: McpConfig | null): McpConfig {
+  return mapKeyedServers(incoming, (server, kind) => ({
+    api_key: nextSecret(server.api_key, stored?.[kind].find((s) => s.url === server.url)?.api_key ?? null),
+  }));
 }
 
 const isSet = (secret: string | null | undefined): boolean => typeof secret === 'string' && secret.trim() !== '';
 
 /** What a GET shows: every secret value replaced by `null` and a `*_set` flag. */
 export function toResponse(settings: Settings): SettingsResponse {
-  const mcp = settings.mcp_config;
   return {
     ...settings,
     llm_api_key: null,
     search_api_key: null,
     sandbox_api_key: null,
-    mcp_config: mcp && {
-      ...mcp,
-      sse_servers: mcp.sse_servers.map((s) => ({ ...s, api_key: null, api_key_set: isSet(s.api_key) })),
-      shttp_servers: mcp.shttp_servers.map((s) => ({ ...s, api_key: null, api_key_set: isSet(s.api_key) })),
-    },
+    mcp_config:
+      settings.mcp_config && mapKeyedServers(settings.mcp_config, (server) => ({ api_key: null, api_key_set: isSet(server.api_key) })),
     secrets_store: { provider_tokens: {}, custom_secrets: {} },
     llm_api_key_set: isSet(settings.llm_api_key),
     search_api_key_set: isSet(settings.search_api_key),
@@ -73,11 +74,9 @@ export function toResponse(settings: Settings): SettingsResponse {
 /** Applies `transform` to every secret value in the settings (to seal or open them). */
 function mapSecrets(settings: Settings, transform: (secret: string) => string): Settings {
   const apply = (secret: string | null | undefined) => (secret ? transform(secret) : null);
-  const applyToKeys = <S extends KeyedServer>(servers: S[]): S[] => servers.map((s) => ({ ...s, api_key: apply(s.api_key) }));
   const next: Settings = { ...settings };
   for (const field of SECRET_FIELDS) next[field] = apply(settings[field]);
-  const mcp = settings.mcp_config;
-  if (mcp) next.mcp_config = { ...mcp, sse_servers: applyToKeys(mcp.sse_servers), shttp_servers: applyToKeys(mcp.shttp_servers) };
+  if (settings.mcp_config) next.mcp_config = mapKeyedServers(settings.mcp_config, (server) => ({ api_key: apply(server.api_key) }));
   return next;
 }
 
@@ -92,6 +91,12 @@ export class SettingsService {
   async read(): Promise<SettingsResponse | undefined> {
     const document = await this.store.load(this.userId);
     return document === undefined ? undefined : toResponse(this.#open(document));
+  }
+
+  /** The settings with secret values, for the server's own use; never answer this to a client. */
+  async readWithSecrets(): Promise<Settings | undefined> {
+    const document = await this.store.load(this.userId);
+    return document === undefined ? undefined : this.#open(document);
   }
 
   async update(update: SettingsUpdate): Promise<void> {

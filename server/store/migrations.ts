@@ -18,6 +18,18 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('user_settings').execute();
     },
   },
+  '0002_server_meta': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('server_meta')
+        .addColumn('key', 'text', (col) => col.primaryKey())
+        .addColumn('value', 'text', (col) => col.notNull())
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('server_meta').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

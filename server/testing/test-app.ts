@@ -5,30 +5,31 @@ import type { InjectOptions } from 'fastify';
 import { buildApp } from '../app';
 import { SecretBox } from '../secret-box';
 import { createServices } from '../services/create-services';
-import { migrateToLatest, openSqlite } from '../store/database';
+import { openDatabase } from '../startup';
 
 export const TEST_SESSION_KEY = 'test-session-key-0123456789';
 export const TEST_SECRETS_KEY = 'test-secrets-key';
 
 /** A real app on a fresh SQLite database in a temp dir, driven with `fastify.inject`. */
-export async function startTestApp(options: { consoleDir?: string } = {}) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-test-'));
-  const db = openSqlite(dataDir);
-  await migrateToLatest(db);
+export async function startTestApp(options: { consoleDir?: string; dataDir?: string; secretsKey?: string } = {}) {
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-test-'));
+  const secrets = new SecretBox(options.secretsKey ?? TEST_SECRETS_KEY);
+  const db = await openDatabase(dataDir, secrets);
+  const services = createServices(db, secrets);
   const app = await buildApp({
     sessionKey: TEST_SESSION_KEY,
-    services: createServices(db, new SecretBox(TEST_SECRETS_KEY)),
+    services,
     consoleDir: options.consoleDir ?? path.join(dataDir, 'console-not-built'),
     logLevel: false,
   });
 
   /** A request carrying the session key (pass `headers` to override). */
-  const request = (opts: InjectOptions) =>
-    app.inject({ ...opts, headers: { 'x-session-api-key': TEST_SESSION_KEY, ...opts.headers } });
+  const request = (opts: InjectOptions) => app.inject({ ...opts, headers: { 'x-session-api-key': TEST_SESSION_KEY, ...opts.headers } });
 
   return {
     app,
     dataDir,
+    services,
     request,
     getSettings: () => request({ method: 'GET', url: '/api/settings' }),
     /** POSTs `body` as JSON, whatever it is (an array, a string, null…). */
@@ -41,10 +42,10 @@ export async function startTestApp(options: { consoleDir?: string } = {}) {
         .filter((f) => f.startsWith('agent-console.db'))
         .map((f) => fs.readFileSync(path.join(dataDir, f)).toString('latin1'))
         .join(''),
-    close: async () => {
+    close: async ({ keepData = false } = {}) => {
       await app.close();
       await db.destroy();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

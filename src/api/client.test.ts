@@ -5,7 +5,8 @@ import { ApiError } from './errors';
 import { signIn } from './session';
 
 const fetchMock = vi.fn<typeof fetch>();
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 beforeEach(() => {
   vi.stubGlobal('fetch', fetchMock);
@@ -53,7 +54,11 @@ describe('apiRequest', () => {
 
   it('turns an unreachable server into a readable network error', async () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
-    await expect(apiRequest('/api/x', { schema: z.unknown() })).rejects.toMatchObject({ kind: 'network', status: 0, message: expect.stringContaining('Cannot reach http://api.example:3000') });
+    await expect(apiRequest('/api/x', { schema: z.unknown() })).rejects.toMatchObject({
+      kind: 'network',
+      status: 0,
+      message: expect.stringContaining('Cannot reach http://api.example:3000'),
+    });
   });
 
   it('refuses an answer that does not match the contract, naming the field', async () => {

@@ -61,7 +61,13 @@ export async function apiRequest<S extends z.ZodMiniType>(path: string, options:
 
   const parsed = safeParse(options.schema, body);
   if (!parsed.success) {
-    throw new ApiError(`The server's answer to ${path} is not in the expected shape (${describeIssues(parsed.error.issues)})`, 'invalid-response', response.status, [], body);
+    throw new ApiError(
+      `The server's answer to ${path} is not in the expected shape (${describeIssues(parsed.error.issues)})`,
+      'invalid-response',
+      response.status,
+      [],
+      body,
+    );
   }
   return parsed.data;
 }

@@ -45,14 +45,19 @@ export function errorFromResponse(status: number, statusText: string, body: unkn
   const parsed = validationErrorBodySchema.safeParse(body);
   if (parsed.success) {
     const count = parsed.data.detail.length;
-    return new ApiError(count === 1 ? 'The server rejected one value' : `The server rejected ${count} values`, 'http', status, parsed.data.detail, body);
+    return new ApiError(
+      count === 1 ? 'The server rejected one value' : `The server rejected ${count} values`,
+      'http',
+      status,
+      parsed.data.detail,
+      body,
+    );
   }
   return new ApiError(messageFromBody(status, statusText, body), 'http', status, [], body);
 }
 
 /** A short explanation fit for a notification or an alert. */
 export function describeError(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
   if (error instanceof Error) return error.message;
   return 'Something went wrong';
 }

@@ -8,11 +8,17 @@ export interface Session {
   baseUrl: string;
 }
 
+export interface SessionState {
+  session: Session | null;
+  /** Set when the server refused the key mid-use (the page should stay): which server it was. */
+  expired: { baseUrl: string } | null;
+}
+
 const STORAGE_KEY = 'agent-console.session';
 const listeners = new Set<() => void>();
-let cached: Session | null | undefined;
+let state: SessionState | undefined;
 
-function read(): Session | null {
+function readStored(): Session | null {
   try {
     const parsed: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
     if (parsed && typeof parsed === 'object' && 'apiKey' in parsed && typeof parsed.apiKey === 'string' && parsed.apiKey) {
@@ -25,30 +31,44 @@ function read(): Session | null {
   return null;
 }
 
-export function getSession(): Session | null {
-  if (cached === undefined) cached = read();
-  return cached;
+/** The current state; the same object until something changes (for useSyncExternalStore). */
+export function getSessionState(): SessionState {
+  state ??= { session: readStored(), expired: null };
+  return state;
 }
 
-function publish(next: Session | null): void {
-  cached = next;
+export function getSession(): Session | null {
+  return getSessionState().session;
+}
+
+function publish(next: SessionState): void {
+  state = next;
   for (const listener of listeners) listener();
 }
 
 export function signIn(session: Session): void {
   localStorage.setItem(STORAGE_KEY, JSON.stringify(session));
-  publish(session);
+  publish({ session, expired: null });
 }
 
+/** The user signs out: forget the key. */
 export function signOut(): void {
   localStorage.removeItem(STORAGE_KEY);
-  publish(null);
+  publish({ session: null, expired: null });
+}
+
+/** The server refused the key (a 401): forget it, and remember that it was not the user's choice. */
+export function expireSession(): void {
+  const session = getSession();
+  if (!session) return;
+  localStorage.removeItem(STORAGE_KEY);
+  publish({ session: null, expired: { baseUrl: session.baseUrl } });
 }
 
 export function subscribeToSession(listener: () => void): () => void {
   listeners.add(listener);
   const onStorage = (event: StorageEvent) => {
-    if (event.key === STORAGE_KEY) publish(read());
+    if (event.key === STORAGE_KEY) publish({ session: readStored(), expired: null });
   };
   window.addEventListener('storage', onStorage);
   return () => {

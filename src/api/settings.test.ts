@@ -43,7 +43,10 @@ describe('settingsUpdateFrom', () => {
   });
 
   it('lets a change replace a secret or clear it', () => {
-    expect(settingsUpdateFrom(current, { llm_api_key: 'sk-new', search_api_key: '' })).toMatchObject({ llm_api_key: 'sk-new', search_api_key: '' });
+    expect(settingsUpdateFrom(current, { llm_api_key: 'sk-new', search_api_key: '' })).toMatchObject({
+      llm_api_key: 'sk-new',
+      search_api_key: '',
+    });
   });
 
   it('starts from nothing before the first save', () => {

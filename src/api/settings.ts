@@ -1,10 +1,5 @@
 import { messageSchema } from '../contract/errors';
-import {
-  SECRET_FIELDS,
-  settingsResponseSchema,
-  type SettingsResponse,
-  type SettingsUpdateInput,
-} from '../contract/settings';
+import { SECRET_FIELDS, settingsResponseSchema, type SettingsResponse, type SettingsUpdateInput } from '../contract/settings';
 import { apiRequest } from './client';
 import { isApiError } from './errors';
 

@@ -1,20 +1,42 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { RouterProvider } from 'react-router';
-import { SignInPage } from '../features/auth/sign-in-page';
-import { useSession } from '../features/auth/use-session';
+import { SessionExpiredDialog, SignInPage } from '../features/auth/sign-in-page';
+import { useSessionState } from '../features/auth/use-session';
 import { AppProviders } from './providers';
 import { createRouter } from './router';
 
-function SessionGate() {
-  const session = useSession();
-  const [router] = useState(createRouter);
+/** Cached data belongs to one server: it goes on sign-out and when another server is chosen. */
+function useCacheFollowsSession(baseUrl: string | undefined, expired: boolean) {
   const queryClient = useQueryClient();
-  // Data read with one key (or from one server) must not show after signing out.
+  const cachedFrom = useRef<string | undefined>(baseUrl);
   useEffect(() => {
-    if (!session) queryClient.clear();
-  }, [session, queryClient]);
-  return session ? <RouterProvider router={router} /> : <SignInPage />;
+    if (baseUrl === undefined) {
+      if (!expired) {
+        queryClient.clear();
+        cachedFrom.current = undefined;
+      }
+      return;
+    }
+    if (cachedFrom.current !== undefined && cachedFrom.current !== baseUrl) queryClient.clear();
+    else void queryClient.invalidateQueries(); // back after an expiry: refresh what failed
+    cachedFrom.current = baseUrl;
+  }, [baseUrl, expired, queryClient]);
+}
+
+function SessionGate() {
+  const { session, expired } = useSessionState();
+  const [router] = useState(createRouter);
+  useCacheFollowsSession(session?.baseUrl, expired !== null);
+
+  if (!session && !expired) return <SignInPage />;
+  // One tree shape whether or not the dialog shows, so the page under it stays mounted.
+  return (
+    <>
+      <RouterProvider router={router} />
+      {!session && expired && <SessionExpiredDialog baseUrl={expired.baseUrl} />}
+    </>
+  );
 }
 
 export function App() {

@@ -3,7 +3,8 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconBox, IconKey, IconLogout, IconMessages, IconSettings, IconStack2 } from '@tabler/icons-react';
 import { Suspense } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
-import { getSession, signOut } from '../api/session';
+import { signOut } from '../api/session';
+import { useSessionState } from '../features/auth/use-session';
 import { PageSkeleton } from './page-skeleton';
 
 const NAVIGATION = [
@@ -17,7 +18,8 @@ const NAVIGATION = [
 export function Layout() {
   const [navOpen, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
-  const server = getSession()?.baseUrl || window.location.host;
+  const { session, expired } = useSessionState();
+  const server = (session ?? expired)?.baseUrl || window.location.host;
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !navOpen } }} padding="lg">
@@ -41,17 +43,17 @@ export function Layout() {
       </AppShell.Header>
 
       <AppShell.Navbar p="xs" aria-label="Main">
-          {NAVIGATION.map(({ to, label, icon: Icon }) => (
-            <NavLink
-              key={to}
-              component={RouterNavLink}
-              to={to}
-              label={label}
-              leftSection={<Icon size={18} stroke={1.6} />}
-              active={pathname === to || pathname.startsWith(`${to}/`)}
-              onClick={close}
-            />
-          ))}
+        {NAVIGATION.map(({ to, label, icon: Icon }) => (
+          <NavLink
+            key={to}
+            component={RouterNavLink}
+            to={to}
+            label={label}
+            leftSection={<Icon size={18} stroke={1.6} />}
+            active={pathname === to || pathname.startsWith(`${to}/`)}
+            onClick={close}
+          />
+        ))}
       </AppShell.Navbar>
 
       <AppShell.Main>

@@ -1,16 +1,16 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { isApiError } from '../api/errors';
-import { signOut } from '../api/session';
+import { expireSession } from '../api/session';
 
-/** A 401 from anywhere means the key is no longer good: back to the sign-in screen. */
-function signOutOnUnauthorized(error: unknown): void {
-  if (isApiError(error) && error.isUnauthorized) signOut();
+/** A 401 from anywhere means the key is no longer good: ask for it again. */
+function expireOnUnauthorized(error: unknown): void {
+  if (isApiError(error) && error.isUnauthorized) expireSession();
 }
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
-    queryCache: new QueryCache({ onError: signOutOnUnauthorized }),
-    mutationCache: new MutationCache({ onError: signOutOnUnauthorized }),
+    queryCache: new QueryCache({ onError: expireOnUnauthorized }),
+    mutationCache: new MutationCache({ onError: expireOnUnauthorized }),
     defaultOptions: {
       queries: {
         staleTime: 10_000,

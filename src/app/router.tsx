@@ -15,11 +15,23 @@ export function createRouter() {
           path: 'settings',
           lazy: async () => ({ Component: (await import('../features/settings/settings-page')).SettingsPage }),
         },
-        { path: 'git', element: <ComingSoon title="Git & secrets" description="Git provider tokens and custom secrets will be managed here." /> },
-        { path: 'conversations', element: <ComingSoon title="Conversations" description="Start, follow and manage conversations with the agent here." /> },
-        { path: 'conversations/:conversationId', element: <ComingSoon title="Conversation" description="A conversation's events and status will show here." /> },
+        {
+          path: 'git',
+          element: <ComingSoon title="Git & secrets" description="Git provider tokens and custom secrets will be managed here." />,
+        },
+        {
+          path: 'conversations',
+          element: <ComingSoon title="Conversations" description="Start, follow and manage conversations with the agent here." />,
+        },
+        {
+          path: 'conversations/:conversationId',
+          element: <ComingSoon title="Conversation" description="A conversation's events and status will show here." />,
+        },
         { path: 'sandboxes', element: <ComingSoon title="Sandboxes" description="Start, pause, resume and delete sandboxes here." /> },
-        { path: 'sandbox-specs', element: <ComingSoon title="Sandbox specs" description="The sandbox templates the server offers will be listed here." /> },
+        {
+          path: 'sandbox-specs',
+          element: <ComingSoon title="Sandbox specs" description="The sandbox templates the server offers will be listed here." />,
+        },
         { path: '*', element: <NotFound /> },
       ],
     },

@@ -99,7 +99,12 @@ const noDuplicates = z.superRefine(
     const names = new Set<string>();
     config.stdio_servers.forEach((server, index) => {
       if (names.has(server.name)) {
-        ctx.addIssue({ code: 'custom', message: `Duplicate MCP server name '${server.name}'`, input: server.name, path: ['stdio_servers', index, 'name'] });
+        ctx.addIssue({
+          code: 'custom',
+          message: `Duplicate MCP server name '${server.name}'`,
+          input: server.name,
+          path: ['stdio_servers', index, 'name'],
+        });
       }
       names.add(server.name);
     });
@@ -107,7 +112,12 @@ const noDuplicates = z.superRefine(
     for (const kind of ['sse_servers', 'shttp_servers'] as const) {
       config[kind].forEach((server, index) => {
         if (urls.has(server.url)) {
-          ctx.addIssue({ code: 'custom', message: 'Duplicate MCP server URLs are not allowed', input: server.url, path: [kind, index, 'url'] });
+          ctx.addIssue({
+            code: 'custom',
+            message: 'Duplicate MCP server URLs are not allowed',
+            input: server.url,
+            path: [kind, index, 'url'],
+          });
         }
         urls.add(server.url);
       });

@@ -15,7 +15,8 @@ export function rule<T>(problem: (value: T) => string | undefined) {
 export const INTEGER_EXPECTED = 'Input should be a valid integer';
 
 /** An integer field whose type errors say "integer" (see `toValidationDetail`). */
-export const integer = () => z.int({ error: (issue) => (issue.code === 'invalid_type' && issue.input !== undefined ? INTEGER_EXPECTED : undefined) });
+export const integer = () =>
+  z.int({ error: (issue) => (issue.code === 'invalid_type' && issue.input !== undefined ? INTEGER_EXPECTED : undefined) });
 
 /** Environment variable names (also the names of custom secrets, which become env vars). */
 export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;

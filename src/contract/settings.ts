@@ -43,19 +43,13 @@ const settingsShape = {
 };
 
 export const SECRET_FIELDS = ['llm_api_key', 'search_api_key', 'sandbox_api_key'] as const;
-export type SecretField = (typeof SECRET_FIELDS)[number];
 
 /** `secrets_store` as Settings carries it; Git & secrets gives the inner entries their meaning. */
 const secretsStoreSchema = z.object({
   provider_tokens: z.optional(
-    z.record(
-      z.string(),
-      z.object({ token: z.optional(text), host: z.optional(text), user_id: z.optional(text) }),
-    ),
+    z.record(z.string(), z.object({ token: z.optional(text), host: z.optional(text), user_id: z.optional(text) })),
   ),
-  custom_secrets: z.optional(
-    z.record(z.string(), z.object({ secret: z.optional(text), description: z.optional(text) })),
-  ),
+  custom_secrets: z.optional(z.record(z.string(), z.object({ secret: z.optional(text), description: z.optional(text) }))),
 });
 
 const positiveInt = z.nullable(integer().check(z.minimum(1)));
@@ -135,6 +129,3 @@ export const DEFAULT_SETTINGS: Settings = {
   git_user_email: null,
   v1_enabled: null,
 };
-
-/** Answer of a successful `POST /api/settings`. */
-export const settingsStoredSchema = z.object({ message: z.string() });

@@ -16,7 +16,6 @@ export const validationErrorEntrySchema = z.object({
 export type ValidationErrorEntry = z.infer<typeof validationErrorEntrySchema>;
 
 export const validationErrorBodySchema = z.object({ detail: z.array(validationErrorEntrySchema) });
-export type ValidationErrorBody = z.infer<typeof validationErrorBodySchema>;
 
 export type Loc = ValidationErrorEntry['loc'];
 
@@ -67,8 +66,12 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
       if (issue.origin === 'number' || issue.origin === 'int') {
         const small = issue.code === 'too_small';
         const [type, key, words] = small
-          ? issue.inclusive ? ['greater_than_equal', 'ge', 'greater than or equal to'] : ['greater_than', 'gt', 'greater than']
-          : issue.inclusive ? ['less_than_equal', 'le', 'less than or equal to'] : ['less_than', 'lt', 'less than'];
+          ? issue.inclusive
+            ? ['greater_than_equal', 'ge', 'greater than or equal to']
+            : ['greater_than', 'gt', 'greater than']
+          : issue.inclusive
+            ? ['less_than_equal', 'le', 'less than or equal to']
+            : ['less_than', 'lt', 'less than'];
         return [{ type, loc, msg: `Input should be ${words} ${limit}`, input, ctx: { [key]: limit } }];
       }
       const unit = issue.origin === 'string' ? 'characters' : 'items';
@@ -77,11 +80,18 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
     }
     case 'unrecognized_keys': {
       const parent = (input ?? {}) as Record<string, unknown>;
-      return issue.keys.map((key) => ({ type: 'extra_forbidden', loc: [...loc, key], msg: 'Extra inputs are not permitted', input: parent[key] }));
+      return issue.keys.map((key) => ({
+        type: 'extra_forbidden',
+        loc: [...loc, key],
+        msg: 'Extra inputs are not permitted',
+        input: parent[key],
+      }));
     }
     case 'invalid_value': {
       const expected = describeValues(issue.values);
-      return [{ type: issue.values.length > 1 ? 'enum' : 'literal_error', loc, msg: `Input should be ${expected}`, input, ctx: { expected } }];
+      return [
+        { type: issue.values.length > 1 ? 'enum' : 'literal_error', loc, msg: `Input should be ${expected}`, input, ctx: { expected } },
+      ];
     }
     case 'custom':
       return [{ type: 'value_error', loc, msg: `${VALUE_ERROR_PREFIX}${issue.message}`, input, ctx: { error: {} } }];

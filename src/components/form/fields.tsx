@@ -14,7 +14,10 @@ interface FieldProps<T extends FieldValues> {
   placeholder?: string;
 }
 
-export function TextField<T extends FieldValues>({ name, ...props }: FieldProps<T> & { type?: 'text' | 'email' | 'url'; autoComplete?: string }) {
+export function TextField<T extends FieldValues>({
+  name,
+  ...props
+}: FieldProps<T> & { type?: 'text' | 'email' | 'url'; autoComplete?: string }) {
   const { field, fieldState } = useController<T>({ name });
   return <TextInput {...props} {...field} value={field.value ?? ''} error={fieldState.error?.message} />;
 }
@@ -39,7 +42,11 @@ export function SuggestField<T extends FieldValues>({ name, suggestions, ...prop
  * A number typed as text into the browser's own number input; the value stays a string so an
  * empty field means "not set" and the contract, not the widget, decides what is valid.
  */
-export function NumberField<T extends FieldValues>({ name, unit, ...props }: FieldProps<T> & { min?: number; max?: number; step?: number | 'any'; unit?: string }) {
+export function NumberField<T extends FieldValues>({
+  name,
+  unit,
+  ...props
+}: FieldProps<T> & { min?: number; max?: number; step?: number | 'any'; unit?: string }) {
   const { field, fieldState } = useController<T>({ name });
   return (
     <TextInput
@@ -54,7 +61,11 @@ export function NumberField<T extends FieldValues>({ name, unit, ...props }: Fie
   );
 }
 
-export function SelectField<T extends FieldValues>({ name, options, ...props }: FieldProps<T> & { options: { value: string; label: string }[] }) {
+export function SelectField<T extends FieldValues>({
+  name,
+  options,
+  ...props
+}: FieldProps<T> & { options: { value: string; label: string }[] }) {
   const { field, fieldState } = useController<T>({ name });
   const value: string = field.value ?? '';
   // A stored value the list doesn't know (set elsewhere) must still show, not vanish.

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { getSession } from '../../api/session';
+import { getSession, signIn } from '../../api/session';
 import { signInFromLink } from './sign-in-link';
 
 function fakeLocation(url: string): Location {
@@ -13,6 +13,13 @@ describe('signInFromLink', () => {
     expect(signInFromLink(fakeLocation('http://127.0.0.1:3000/settings?x=1#key=abc123'), history)).toBe(true);
     expect(getSession()).toEqual({ apiKey: 'abc123', baseUrl: '' });
     expect(history.replaceState).toHaveBeenCalledWith({ idx: 0 }, '', '/settings?x=1');
+  });
+
+  it('sends the key to the server that served the link, not a server chosen earlier', () => {
+    signIn({ apiKey: 'old', baseUrl: 'http://elsewhere.example:3000' });
+    const history = { state: null, replaceState: vi.fn() } as unknown as History;
+    signInFromLink(fakeLocation('http://127.0.0.1:3000/#key=new'), history);
+    expect(getSession()).toEqual({ apiKey: 'new', baseUrl: '' });
   });
 
   it('keeps other fragment parameters', () => {

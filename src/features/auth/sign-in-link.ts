@@ -1,8 +1,9 @@
-import { getSession, signIn } from '../../api/session';
+import { signIn } from '../../api/session';
 
 /**
  * Signs in with a key from a `#key=<key>` link (the one the server prints at start, as Jupyter
- * does) and takes the key out of the address bar and the history right away.
+ * does) and takes the key out of the address bar and the history right away. The link belongs
+ * to the server that served this page, so the key is never sent anywhere else.
  */
 export function signInFromLink(location: Location = window.location, history: History = window.history): boolean {
   const params = new URLSearchParams(location.hash.replace(/^#/, ''));
@@ -11,6 +12,6 @@ export function signInFromLink(location: Location = window.location, history: Hi
   params.delete('key');
   const rest = params.toString();
   history.replaceState(history.state, '', `${location.pathname}${location.search}${rest ? `#${rest}` : ''}`);
-  signIn({ apiKey: key, baseUrl: getSession()?.baseUrl ?? '' });
+  signIn({ apiKey: key, baseUrl: '' });
   return true;
 }

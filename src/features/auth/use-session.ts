@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { getSession, type Session, subscribeToSession } from '../../api/session';
+import { getSessionState, type SessionState, subscribeToSession } from '../../api/session';
 
-export function useSession(): Session | null {
-  return useSyncExternalStore(subscribeToSession, getSession);
+export function useSessionState(): SessionState {
+  return useSyncExternalStore(subscribeToSession, getSessionState);
 }

@@ -12,7 +12,12 @@ interface Row {
 function rows(config: McpConfigResponse | null): Row[] {
   if (!config) return [];
   return [
-    ...config.stdio_servers.map((s): Row => ({ kind: 'stdio', name: s.name, details: [s.command, ...s.args].join(' '), keySet: undefined })),
+    ...config.stdio_servers.map((s): Row => ({
+      kind: 'stdio',
+      name: s.name,
+      details: [s.command, ...s.args].join(' '),
+      keySet: undefined,
+    })),
     ...config.sse_servers.map((s): Row => ({ kind: 'SSE', name: s.url, details: s.url, keySet: s.api_key_set ?? Boolean(s.api_key) })),
     ...config.shttp_servers.map((s): Row => ({
       kind: 'Streamable HTTP',

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fetchSettings, settingsUpdateFrom, storeSettings } from '../../api/settings';
-import type { SettingsUpdateInput } from '../../contract/settings';
+import type { SettingsResponse, SettingsUpdateInput } from '../../contract/settings';
 
 export const settingsKeys = {
   all: ['settings'] as const,
@@ -17,17 +17,24 @@ export function useSettings() {
   return useQuery(settingsQuery());
 }
 
+export type SaveOutcome = { reloaded: true; settings: SettingsResponse | null } | { reloaded: false; error: unknown };
+
 /**
  * Saves `changes` on top of settings read fresh from the server at that moment (never the copy
- * the page rendered from), then answers the settings as stored, so the form resets to them.
+ * the page rendered from), then reads back what was stored so the form can show it. A failed
+ * read-back does not make the save a failure: the outcome says so instead.
  */
 export function useSaveSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (changes: SettingsUpdateInput) => {
+    mutationFn: async (changes: SettingsUpdateInput): Promise<SaveOutcome> => {
       const current = await queryClient.fetchQuery({ ...settingsQuery(), staleTime: 0 });
       await storeSettings(settingsUpdateFrom(current, changes));
-      return queryClient.fetchQuery({ ...settingsQuery(), staleTime: 0 });
+      try {
+        return { reloaded: true, settings: await queryClient.fetchQuery({ ...settingsQuery(), staleTime: 0 }) };
+      } catch (error) {
+        return { reloaded: false, error };
+      }
     },
   });
 }

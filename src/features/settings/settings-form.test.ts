@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { safeParse } from 'zod/mini';
 import { issueMessage } from '../../contract/validation-error';
 import { DEFAULT_SETTINGS, type SettingsResponse } from '../../contract/settings';
-import { changedSettings, SETTINGS_FORM_FIELDS, settingsFormSchema, toFormValues, toSettingsUpdate } from './settings-form';
+import {
+  changedSettings,
+  SETTINGS_FORM_FIELDS,
+  settingsFormSchema,
+  settingsResolver,
+  toFormValues,
+  toSettingsUpdate,
+} from './settings-form';
 
 const stored: SettingsResponse = {
   ...DEFAULT_SETTINGS,
@@ -31,7 +38,11 @@ describe('toFormValues', () => {
   });
 
   it('starts from the defaults before anything was stored', () => {
-    expect(toFormValues(null)).toMatchObject({ llm_model: '', enable_proactive_conversation_starters: true, enable_sound_notifications: false });
+    expect(toFormValues(null)).toMatchObject({
+      llm_model: '',
+      enable_proactive_conversation_starters: true,
+      enable_sound_notifications: false,
+    });
   });
 
   it('has an input for every settings field except MCP, secrets_store and the read-only ones', () => {
@@ -42,8 +53,19 @@ describe('toFormValues', () => {
 
 describe('toSettingsUpdate', () => {
   it('turns blank text and numbers into null, trims text and parses numbers', () => {
-    const values = { ...toFormValues(stored), llm_model: '  anthropic/claude  ', llm_base_url: '   ', max_iterations: '', max_budget_per_task: '3.75' };
-    expect(toSettingsUpdate(values)).toMatchObject({ llm_model: 'anthropic/claude', llm_base_url: null, max_iterations: null, max_budget_per_task: 3.75 });
+    const values = {
+      ...toFormValues(stored),
+      llm_model: '  anthropic/claude  ',
+      llm_base_url: '   ',
+      max_iterations: '',
+      max_budget_per_task: '3.75',
+    };
+    expect(toSettingsUpdate(values)).toMatchObject({
+      llm_model: 'anthropic/claude',
+      llm_base_url: null,
+      max_iterations: null,
+      max_budget_per_task: 3.75,
+    });
   });
 
   it('sends null for a secret to keep, the value to replace and "" to clear', () => {
@@ -65,7 +87,8 @@ describe('changedSettings', () => {
 });
 
 describe('settingsFormSchema', () => {
-  const check = (patch: Partial<ReturnType<typeof toFormValues>>) => safeParse(settingsFormSchema, { ...toFormValues(stored), ...patch }, { error: issueMessage });
+  const check = (patch: Partial<ReturnType<typeof toFormValues>>) =>
+    safeParse(settingsFormSchema, { ...toFormValues(stored), ...patch }, { error: issueMessage });
 
   it('accepts the stored values unchanged', () => {
     expect(check({}).success).toBe(true);
@@ -87,5 +110,21 @@ describe('settingsFormSchema', () => {
     const result = check({ max_iterations: '0', max_budget_per_task: '-1' });
     const messages = (result.error?.issues ?? []).map((issue) => issue.message);
     expect(messages).toEqual(['Input should be greater than or equal to 1', 'Input should be greater than 0']);
+  });
+});
+
+describe('settingsResolver', () => {
+  const resolverOptions = { fields: {}, shouldUseNativeValidation: false } as Parameters<ReturnType<typeof settingsResolver>>[2];
+
+  it('lets an untouched stored value that breaks a rule through, but reports it once changed', async () => {
+    // e.g. a base URL another client stored without a scheme
+    const original = { ...toFormValues(stored), llm_base_url: 'localhost:11434' };
+    const resolve = settingsResolver(original);
+
+    const untouched = await resolve({ ...original, git_user_name: 'ada' }, undefined, resolverOptions);
+    expect(untouched.errors).toEqual({});
+
+    const edited = await resolve({ ...original, llm_base_url: 'still-bad' }, undefined, resolverOptions);
+    expect(edited.errors).toHaveProperty('llm_base_url');
   });
 });

@@ -1,6 +1,9 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { Resolver } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import { DEFAULT_SETTINGS, type SettingsResponse, type SettingsUpdateInput, settingsUpdateSchema } from '../../contract/settings';
+import { issueMessage } from '../../contract/validation-error';
 
 /**
  * The Settings form: its values (what the inputs hold), how they come from the server's settings
@@ -53,7 +56,12 @@ const TEXT_FIELDS = [
   'language',
   'email',
 ] as const satisfies SettingsFormField[];
-const NUMBER_FIELDS = ['max_budget_per_task', 'max_iterations', 'condenser_max_size', 'remote_runtime_resource_factor'] as const satisfies SettingsFormField[];
+const NUMBER_FIELDS = [
+  'max_budget_per_task',
+  'max_iterations',
+  'condenser_max_size',
+  'remote_runtime_resource_factor',
+] as const satisfies SettingsFormField[];
 const SWITCH_FIELDS = [
   'confirmation_mode',
   'enable_default_condenser',
@@ -66,7 +74,12 @@ const SWITCH_FIELDS = [
 ] as const satisfies SettingsFormField[];
 const SECRET_INPUTS = ['llm_api_key', 'sandbox_api_key', 'search_api_key'] as const satisfies SettingsFormField[];
 
-export const SETTINGS_FORM_FIELDS: ReadonlySet<string> = new Set<string>([...TEXT_FIELDS, ...NUMBER_FIELDS, ...SWITCH_FIELDS, ...SECRET_INPUTS]);
+export const SETTINGS_FORM_FIELDS: ReadonlySet<string> = new Set<string>([
+  ...TEXT_FIELDS,
+  ...NUMBER_FIELDS,
+  ...SWITCH_FIELDS,
+  ...SECRET_INPUTS,
+]);
 
 /** Inputs start from the stored settings (or the defaults before the first save); secrets empty. */
 export function toFormValues(settings: SettingsResponse | null): SettingsFormValues {
@@ -101,6 +114,31 @@ export const settingsFormSchema = z.pipe(
   z.transform((values: SettingsFormValues) => toSettingsUpdate(values)),
   settingsUpdateSchema,
 );
+
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Checks the form with the contract, but reports only fields the user changed: a stored value
+ * today's rules refuse (set by another client, say) must not block saving anything else. The
+ * server still checks the whole body and its answer lands on the field either way.
+ */
+export function settingsResolver(original: SettingsFormValues): Resolver<SettingsFormValues> {
+  const checkAll = zodResolver(settingsFormSchema, { error: issueMessage }, { raw: true });
+  return async (values, context, options) => {
+    const result = await checkAll(values, context, options);
+    const errors = Object.fromEntries(
+      Object.entries(result.errors).filter(
+        ([field]) => !sameValue(values[field as SettingsFormField], original[field as SettingsFormField]),
+      ),
+    );
+    return Object.keys(errors).length > 0 ? { values: {}, errors } : { values, errors: {} };
+  };
+}
+
+/** After a save: what was typed is now stored, and secret inputs go back to empty ("keep"). */
+export function savedFormValues(values: SettingsFormValues): SettingsFormValues {
+  return { ...values, llm_api_key: KEEP_SECRET, sandbox_api_key: KEEP_SECRET, search_api_key: KEEP_SECRET };
+}
 
 /** Only what the user changed, so a save never overwrites fields they did not touch. */
 export function changedSettings(values: SettingsFormValues, dirty: Partial<Record<SettingsFormField, unknown>>): SettingsUpdateInput {

@@ -1,33 +1,49 @@
 import { Alert, Button, Group, List, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { describeError, isApiError } from '../../api/errors';
-import { mapValidationErrors } from '../../api/validation';
+import { mapValidationErrors } from '../../components/form/validation-errors';
 import { LoadError } from '../../components/load-error';
 import { PageHeader } from '../../components/page-header';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import type { SettingsResponse } from '../../contract/settings';
-import { issueMessage, readableMessage, type ValidationErrorEntry } from '../../contract/validation-error';
+import { readableMessage, type ValidationErrorEntry } from '../../contract/validation-error';
 import { McpServersOverview } from './mcp-servers-overview';
 import { useSaveSettings, useSettings } from './queries';
-import { changedSettings, SETTINGS_FORM_FIELDS, type SettingsFormField, settingsFormSchema, type SettingsFormValues, toFormValues } from './settings-form';
-import { AccountSection, AgentSection, GitIdentitySection, LlmSection, PreferencesSection, SandboxSection, SearchSection } from './settings-sections';
+import {
+  changedSettings,
+  savedFormValues,
+  SETTINGS_FORM_FIELDS,
+  type SettingsFormField,
+  type SettingsFormValues,
+  settingsResolver,
+  toFormValues,
+} from './settings-form';
+import {
+  AccountSection,
+  AgentSection,
+  GitIdentitySection,
+  LlmSection,
+  PreferencesSection,
+  SandboxSection,
+  SearchSection,
+} from './settings-sections';
 
 export function SettingsPage() {
   const settings = useSettings();
   return (
     <>
       <PageHeader title="Settings" description="What the agent uses for every new conversation." />
-      {settings.isPending ? (
-        <SettingsSkeleton />
+      {/* Data first: a failed background refresh must not take the form (and its edits) away. */}
+      {settings.data !== undefined ? (
+        <SettingsForm settings={settings.data} />
       ) : settings.isError ? (
         <LoadError what="settings" error={settings.error} onRetry={() => void settings.refetch()} />
       ) : (
-        <SettingsForm settings={settings.data} />
+        <SettingsSkeleton />
       )}
     </>
   );
@@ -56,7 +72,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
     // A background refetch updates the fields the user has not touched and keeps the rest.
     values: serverValues,
     resetOptions: { keepDirtyValues: true },
-    resolver: zodResolver(settingsFormSchema, { error: issueMessage }, { raw: true }),
+    resolver: settingsResolver(serverValues),
     mode: 'onTouched',
   });
   const save = useSaveSettings();
@@ -68,9 +84,18 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
   const submit = form.handleSubmit(async (values) => {
     setProblem(null);
     try {
-      const stored = await save.mutateAsync(changedSettings(values, form.formState.dirtyFields));
-      resetTo(toFormValues(stored));
-      notifications.show({ color: 'teal', title: 'Settings saved', message: 'New conversations use them from now on.' });
+      const outcome = await save.mutateAsync(changedSettings(values, form.formState.dirtyFields));
+      if (outcome.reloaded) {
+        resetTo(toFormValues(outcome.settings));
+        notifications.show({ color: 'teal', title: 'Settings saved', message: 'New conversations use them from now on.' });
+      } else {
+        resetTo(savedFormValues(values));
+        notifications.show({
+          color: 'yellow',
+          title: 'Settings saved',
+          message: `They could not be read back (${describeError(outcome.error)}); reload to see them.`,
+        });
+      }
     } catch (error) {
       if (!isApiError(error) || error.validation.length === 0) {
         setProblem({ message: `Nothing was saved: ${describeError(error)}`, unmatched: [] });
@@ -84,7 +109,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
     }
   });
 
-  useHotkeys([['mod+S', () => void submit()]], []);
+  useHotkeys([['mod+S', () => isDirty && !isSubmitting && void submit()]], []);
 
   return (
     <FormProvider {...form}>
@@ -93,17 +118,28 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
         <Stack gap="lg">
           {settings === null && (
             <Alert color="blue" variant="light" icon={<IconInfoCircle />} title="Nothing stored yet">
-              These are the defaults. Save once to store your settings on the server.
+              These are the defaults. They are stored on the server with your first saved change.
             </Alert>
           )}
           {problem && (
-            <Alert color="red" variant="light" icon={<IconAlertTriangle />} title="Settings not saved" role="alert" withCloseButton onClose={() => setProblem(null)}>
+            <Alert
+              color="red"
+              variant="light"
+              icon={<IconAlertTriangle />}
+              title="Settings not saved"
+              role="alert"
+              withCloseButton
+              onClose={() => setProblem(null)}
+            >
               <Text size="sm">{problem.message}</Text>
               {problem.unmatched.length > 0 && (
                 <List size="sm" mt="xs">
                   {problem.unmatched.map((entry, i) => (
                     <List.Item key={i}>
-                      <Text span fw={600}>{entry.loc.filter((part) => part !== 'body').join('.') || 'request'}</Text>: {readableMessage(entry)}
+                      <Text span fw={600}>
+                        {entry.loc.filter((part) => part !== 'body').join('.') || 'request'}
+                      </Text>
+                      : {readableMessage(entry)}
                     </List.Item>
                   ))}
                 </List>
@@ -118,10 +154,14 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
           <PreferencesSection />
           <AccountSection />
           <McpServersOverview config={settings?.mcp_config ?? null} />
-          <SaveBar dirty={isDirty} saving={isSubmitting} onDiscard={() => {
+          <SaveBar
+            dirty={isDirty}
+            saving={isSubmitting}
+            onDiscard={() => {
               resetTo(serverValues);
               setProblem(null);
-            }} />
+            }}
+          />
         </Stack>
       </form>
     </FormProvider>

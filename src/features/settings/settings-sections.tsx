@@ -6,7 +6,17 @@ import type { SettingsResponse } from '../../contract/settings';
 import type { SettingsFormValues } from './settings-form';
 import { AGENT_SUGGESTIONS, LANGUAGES, LLM_MODEL_SUGGESTIONS, SECURITY_ANALYZER_SUGGESTIONS } from './suggestions';
 
-export function SettingsSection({ id, title, description, children }: { id: string; title: string; description?: string; children: ReactNode }) {
+export function SettingsSection({
+  id,
+  title,
+  description,
+  children,
+}: {
+  id: string;
+  title: string;
+  description?: string;
+  children: ReactNode;
+}) {
   return (
     <Paper component="section" withBorder p="lg" radius="md" aria-labelledby={`${id}-title`} id={id}>
       <Stack gap="md">
@@ -47,9 +57,22 @@ export function LlmSection({ stored }: { stored: Stored }) {
           placeholder="anthropic/claude-sonnet-4-5-20250929"
           suggestions={LLM_MODEL_SUGGESTIONS}
         />
-        <TextField<SettingsFormValues> name="llm_base_url" label="LLM base URL" type="url" description="Leave empty for the provider's own endpoint" placeholder="https://api.example.com/v1" />
+        <TextField<SettingsFormValues>
+          name="llm_base_url"
+          label="LLM base URL"
+          type="url"
+          description="Leave empty for the provider's own endpoint"
+          placeholder="https://api.example.com/v1"
+        />
         <SecretField<SettingsFormValues> name="llm_api_key" label="LLM API key" isSet={stored?.llm_api_key_set ?? false} />
-        <NumberField<SettingsFormValues> name="max_budget_per_task" label="Max budget per task" description="In US dollars; empty for no limit" min={0} step="any" unit="$" />
+        <NumberField<SettingsFormValues>
+          name="max_budget_per_task"
+          label="Max budget per task"
+          description="In US dollars; empty for no limit"
+          min={0}
+          step="any"
+          unit="$"
+        />
       </Fields>
     </SettingsSection>
   );
@@ -60,14 +83,44 @@ export function AgentSection() {
     <SettingsSection id="agent" title="Agent" description="How the agent works through a task.">
       <Fields>
         <SuggestField<SettingsFormValues> name="agent" label="Agent" placeholder="CodeActAgent" suggestions={AGENT_SUGGESTIONS} />
-        <NumberField<SettingsFormValues> name="max_iterations" label="Max iterations" description="Steps before the agent stops; empty for the server default" min={1} step={1} />
-        <SuggestField<SettingsFormValues> name="security_analyzer" label="Security analyzer" description="Rates risky actions when confirmation mode is on" placeholder="llm" suggestions={SECURITY_ANALYZER_SUGGESTIONS} />
-        <NumberField<SettingsFormValues> name="condenser_max_size" label="Condenser max size" description="Events kept before the history is condensed (at least 20)" min={20} step={1} />
+        <NumberField<SettingsFormValues>
+          name="max_iterations"
+          label="Max iterations"
+          description="Steps before the agent stops; empty for the server default"
+          min={1}
+          step={1}
+        />
+        <SuggestField<SettingsFormValues>
+          name="security_analyzer"
+          label="Security analyzer"
+          description="Rates risky actions when confirmation mode is on"
+          placeholder="llm"
+          suggestions={SECURITY_ANALYZER_SUGGESTIONS}
+        />
+        <NumberField<SettingsFormValues>
+          name="condenser_max_size"
+          label="Condenser max size"
+          description="Events kept before the history is condensed (at least 20)"
+          min={20}
+          step={1}
+        />
       </Fields>
       <Stack gap="sm">
-        <SwitchField<SettingsFormValues> name="confirmation_mode" label="Confirmation mode" description="Ask before the agent runs an action" />
-        <SwitchField<SettingsFormValues> name="enable_default_condenser" label="Default condenser" description="Summarise long histories to stay within the context window" />
-        <SwitchField<SettingsFormValues> name="v1_enabled" label="V1 conversations" description="Run new conversations on the V1 agent server" />
+        <SwitchField<SettingsFormValues>
+          name="confirmation_mode"
+          label="Confirmation mode"
+          description="Ask before the agent runs an action"
+        />
+        <SwitchField<SettingsFormValues>
+          name="enable_default_condenser"
+          label="Default condenser"
+          description="Summarise long histories to stay within the context window"
+        />
+        <SwitchField<SettingsFormValues>
+          name="v1_enabled"
+          label="V1 conversations"
+          description="Run new conversations on the V1 agent server"
+        />
       </Stack>
     </SettingsSection>
   );
@@ -77,10 +130,28 @@ export function SandboxSection({ stored }: { stored: Stored }) {
   return (
     <SettingsSection id="sandbox" title="Sandbox" description="Where the agent's commands run.">
       <Fields>
-        <TextField<SettingsFormValues> name="sandbox_base_container_image" label="Sandbox base image" placeholder="nikolaik/python-nodejs:python3.12-nodejs22" />
-        <TextField<SettingsFormValues> name="sandbox_runtime_container_image" label="Sandbox runtime image" placeholder="ghcr.io/openhands/runtime:latest" />
-        <NumberField<SettingsFormValues> name="remote_runtime_resource_factor" label="Remote runtime resource factor" description="Multiplies CPU and memory of remote sandboxes" min={1} step={1} />
-        <SecretField<SettingsFormValues> name="sandbox_api_key" label="Sandbox API key" isSet={stored ? stored.sandbox_api_key_set : false} />
+        <TextField<SettingsFormValues>
+          name="sandbox_base_container_image"
+          label="Sandbox base image"
+          placeholder="nikolaik/python-nodejs:python3.12-nodejs22"
+        />
+        <TextField<SettingsFormValues>
+          name="sandbox_runtime_container_image"
+          label="Sandbox runtime image"
+          placeholder="ghcr.io/openhands/runtime:latest"
+        />
+        <NumberField<SettingsFormValues>
+          name="remote_runtime_resource_factor"
+          label="Remote runtime resource factor"
+          description="Multiplies CPU and memory of remote sandboxes"
+          min={1}
+          step={1}
+        />
+        <SecretField<SettingsFormValues>
+          name="sandbox_api_key"
+          label="Sandbox API key"
+          isSet={stored ? stored.sandbox_api_key_set : false}
+        />
       </Fields>
     </SettingsSection>
   );
@@ -91,7 +162,13 @@ export function GitIdentitySection() {
     <SettingsSection id="git" title="Git identity" description="The author of the agent's commits.">
       <Fields>
         <TextField<SettingsFormValues> name="git_user_name" label="Git user name" placeholder="openhands" autoComplete="name" />
-        <TextField<SettingsFormValues> name="git_user_email" label="Git user email" type="email" placeholder="openhands@all-hands.dev" autoComplete="email" />
+        <TextField<SettingsFormValues>
+          name="git_user_email"
+          label="Git user email"
+          type="email"
+          placeholder="openhands@all-hands.dev"
+          autoComplete="email"
+        />
       </Fields>
     </SettingsSection>
   );
@@ -114,10 +191,26 @@ export function PreferencesSection() {
         <SelectField<SettingsFormValues> name="language" label="Language" placeholder="Server default" options={LANGUAGES} />
       </Fields>
       <Stack gap="sm">
-        <SwitchField<SettingsFormValues> name="enable_sound_notifications" label="Sound notifications" description="Play a sound when the agent needs you" />
-        <SwitchField<SettingsFormValues> name="enable_proactive_conversation_starters" label="Proactive conversation starters" description="Suggest tasks for your repositories" />
-        <SwitchField<SettingsFormValues> name="enable_solvability_analysis" label="Solvability analysis" description="Estimate whether an issue can be solved before starting" />
-        <SwitchField<SettingsFormValues> name="user_consents_to_analytics" label="Analytics consent" description="Share anonymous usage data" />
+        <SwitchField<SettingsFormValues>
+          name="enable_sound_notifications"
+          label="Sound notifications"
+          description="Play a sound when the agent needs you"
+        />
+        <SwitchField<SettingsFormValues>
+          name="enable_proactive_conversation_starters"
+          label="Proactive conversation starters"
+          description="Suggest tasks for your repositories"
+        />
+        <SwitchField<SettingsFormValues>
+          name="enable_solvability_analysis"
+          label="Solvability analysis"
+          description="Estimate whether an issue can be solved before starting"
+        />
+        <SwitchField<SettingsFormValues>
+          name="user_consents_to_analytics"
+          label="Analytics consent"
+          description="Share anonymous usage data"
+        />
       </Stack>
     </SettingsSection>
   );

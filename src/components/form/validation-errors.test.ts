@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapValidationErrors } from './validation';
+import { mapValidationErrors } from './validation-errors';
 
 const fields = new Set(['llm_model', 'max_iterations', 'mcp_config.stdio_servers.0.name', 'mcp_config.stdio_servers.0.env']);
 const isField = (path: string) => fields.has(path);
@@ -9,7 +9,12 @@ describe('mapValidationErrors', () => {
     const result = mapValidationErrors(
       [
         { type: 'string_type', loc: ['body', 'llm_model'], msg: 'Input should be a valid string', input: 1 },
-        { type: 'value_error', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'name'], msg: 'Value error, Server name cannot be empty', input: '' },
+        {
+          type: 'value_error',
+          loc: ['body', 'mcp_config', 'stdio_servers', 0, 'name'],
+          msg: 'Value error, Server name cannot be empty',
+          input: '',
+        },
       ],
       isField,
     );
@@ -21,7 +26,10 @@ describe('mapValidationErrors', () => {
   });
 
   it('uses the nearest enclosing field for deeper locs', () => {
-    const result = mapValidationErrors([{ type: 'string_type', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'env', 'A'], msg: 'Input should be a valid string' }], isField);
+    const result = mapValidationErrors(
+      [{ type: 'string_type', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'env', 'A'], msg: 'Input should be a valid string' }],
+      isField,
+    );
     expect(result.fieldErrors).toEqual([{ field: 'mcp_config.stdio_servers.0.env', message: 'Input should be a valid string' }]);
   });
 
@@ -49,6 +57,8 @@ describe('mapValidationErrors', () => {
   });
 
   it('accepts locs without the body prefix (client-side issues)', () => {
-    expect(mapValidationErrors([{ type: 'x', loc: ['llm_model'], msg: 'Bad' }], isField).fieldErrors).toEqual([{ field: 'llm_model', message: 'Bad' }]);
+    expect(mapValidationErrors([{ type: 'x', loc: ['llm_model'], msg: 'Bad' }], isField).fieldErrors).toEqual([
+      { field: 'llm_model', message: 'Bad' },
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { readableMessage, type ValidationErrorEntry } from '../contract/validation-error';
+import { readableMessage, type ValidationErrorEntry } from '../../contract/validation-error';
 
 export interface FieldError {
   /** Dotted form path, e.g. `mcp_config.stdio_servers.0.name`. */

@@ -1,0 +1,40 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_SETTINGS } from '../contract/settings';
+import { verifySession } from './auth';
+
+const fetchMock = vi.fn<typeof fetch>();
+const answer = (status: number, body: unknown) => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
+const session = { apiKey: 'k', baseUrl: 'http://api.example' };
+
+beforeEach(() => vi.stubGlobal('fetch', fetchMock));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  fetchMock.mockReset();
+});
+
+describe('verifySession', () => {
+  it('accepts settings from the server', async () => {
+    fetchMock.mockResolvedValue(answer(200, { ...DEFAULT_SETTINGS, llm_api_key_set: false }));
+    await expect(verifySession(session)).resolves.toBeUndefined();
+    expect(fetchMock.mock.calls[0]?.[1]?.headers).toMatchObject({ 'X-Session-API-Key': 'k' });
+  });
+
+  it("accepts OpenHands' first-run 404", async () => {
+    fetchMock.mockResolvedValue(answer(404, { error: 'Settings not found' }));
+    await expect(verifySession(session)).resolves.toBeUndefined();
+  });
+
+  it('refuses a 401 as such', async () => {
+    fetchMock.mockResolvedValue(answer(401, { detail: 'Unauthorized' }));
+    await expect(verifySession(session)).rejects.toMatchObject({ isUnauthorized: true });
+  });
+
+  it.each([
+    ['a 404 from some other web server', answer(404, '<html>Not Found</html>')],
+    ['a 500', answer(500, 'Internal Server Error')],
+    ['a 200 that is not settings', answer(200, '<html>hello</html>')],
+  ])('refuses %s, saying this is not the API', async (_name, response) => {
+    fetchMock.mockResolvedValue(response);
+    await expect(verifySession(session)).rejects.toThrow(/does not answer like an Agent Conversation Service/);
+  });
+});
