@@ -231,25 +231,6 @@ test('saving never resets fields changed elsewhere meanwhile (OpenHands #14749, 
   await expect(field(page, 'Agent')).toHaveValue('BrowsingAgent');
 });
 
-test('MCP servers are listed read-only', async ({ page, signIn, api }) => {
-  await api('/api/settings', {
-    method: 'POST',
-    body: {
-      mcp_config: {
-        stdio_servers: [{ name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'] }],
-        sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: 'k' }],
-        shttp_servers: [{ url: 'https://mcp.example.com/mcp', timeout: 30 }],
-      },
-    },
-  });
-  await signIn(page);
-  const table = page.getByRole('table', { name: 'MCP servers' });
-  await expect(table.getByRole('row')).toHaveCount(4);
-  await expect(table.getByRole('row', { name: /stdio fetch uvx mcp-server-fetch/ })).toBeVisible();
-  await expect(table.getByRole('row', { name: /SSE https:\/\/mcp\.example\.com\/sse .* Set$/ })).toBeVisible();
-  await expect(table.getByRole('row', { name: /Streamable HTTP .*timeout 30 s.* Not set$/ })).toBeVisible();
-});
-
 test('leaving with unsaved changes asks first', async ({ page, signIn }) => {
   await signIn(page);
   await field(page, 'Git user name').fill('unsaved');

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireSessionKey, SESSION_KEY_HEADER } from '../auth';
 import { NotFoundError } from '../errors';
 import type { ApiServices } from '../services/create-services';
+import { mcpRoutes } from './mcp';
 import { settingsRoutes } from './settings';
 
 export interface ApiOptions {
@@ -48,5 +49,6 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
       throw new NotFoundError();
     });
     await api.register(settingsRoutes(services.settings));
+    await api.register(mcpRoutes(services.mcpTest));
   };
 }

@@ -1,5 +1,6 @@
 import { messageSchema } from '../contract/errors';
 import { SECRET_FIELDS, settingsResponseSchema, type SettingsResponse, type SettingsUpdateInput } from '../contract/settings';
+import type { McpConfigInput, McpConfigResponse } from '../contract/mcp';
 import { apiRequest } from './client';
 import { isApiError } from './errors';
 
@@ -20,6 +21,15 @@ export function storeSettings(body: SettingsUpdateInput): Promise<{ message: str
 const READ_ONLY_FIELDS = ['llm_api_key_set', 'search_api_key_set', 'sandbox_api_key_set', 'provider_tokens_set', 'secrets_store'] as const;
 
 /**
+ * MCP servers as a POST takes them: without our read-only `api_key_set`. A key a real OpenHands
+ * server sent in plain text stays, so posting it back keeps it.
+ */
+export function mcpConfigForUpdate(mcp: McpConfigResponse): McpConfigInput {
+  const withoutFlag = <S extends { api_key_set?: boolean }>({ api_key_set: _flag, ...server }: S) => server;
+  return { ...mcp, sse_servers: mcp.sse_servers.map(withoutFlag), shttp_servers: mcp.shttp_servers.map(withoutFlag) };
+}
+
+/**
  * The body to POST for `changes`: the current settings as the server just returned them, with
  * the changes on top. Every field is sent because OpenHands replaces absent fields with
  * defaults; secrets not being changed go as `null` (keep), read-only fields are left out.
@@ -28,11 +38,6 @@ export function settingsUpdateFrom(current: SettingsResponse | null, changes: Se
   const base: Record<string, unknown> = { ...current };
   for (const field of READ_ONLY_FIELDS) delete base[field];
   for (const field of SECRET_FIELDS) base[field] = null;
-  const mcp = current?.mcp_config;
-  if (mcp) {
-    // `api_key_set` is ours alone; a real OpenHands server sends (and so gets back) the key itself.
-    const withoutFlag = <S extends { api_key_set?: boolean }>({ api_key_set: _flag, ...server }: S) => server;
-    base.mcp_config = { ...mcp, sse_servers: mcp.sse_servers.map(withoutFlag), shttp_servers: mcp.shttp_servers.map(withoutFlag) };
-  }
+  if (current?.mcp_config) base.mcp_config = mcpConfigForUpdate(current.mcp_config);
   return { ...(base as SettingsUpdateInput), ...changes };
 }

@@ -16,6 +16,10 @@ export function createRouter() {
           lazy: async () => ({ Component: (await import('../features/settings/settings-page')).SettingsPage }),
         },
         {
+          path: 'settings/mcp',
+          lazy: async () => ({ Component: (await import('../features/settings/mcp/mcp-servers-page')).McpServersPage }),
+        },
+        {
           path: 'git',
           element: <ComingSoon title="Git & secrets" description="Git provider tokens and custom secrets will be managed here." />,
         },

@@ -133,3 +133,32 @@ export const mcpConfigSchema = z
   })
   .check(noDuplicates);
 export type McpConfig = z.output<typeof mcpConfigSchema>;
+export type McpConfigInput = z.input<typeof mcpConfigSchema>;
+
+// --- connection test (`POST /api/mcp/test`, our extension) ---
+
+export const MCP_KINDS = ['stdio', 'sse', 'shttp'] as const;
+export type McpKind = (typeof MCP_KINDS)[number];
+
+/** One server entry exactly as in `mcp_config`, plus which kind it is. */
+export const mcpTestRequestSchema = z.discriminatedUnion('kind', [
+  z.extend(mcpStdioServerSchema, { kind: z.literal('stdio') }),
+  z.extend(mcpSseServerSchema, { kind: z.literal('sse') }),
+  z.extend(mcpShttpServerSchema, { kind: z.literal('shttp') }),
+]);
+export type McpTestRequest = z.output<typeof mcpTestRequestSchema>;
+export type McpTestRequestInput = z.input<typeof mcpTestRequestSchema>;
+
+export const MCP_TEST_DEFAULT_SECONDS = 10;
+export const MCP_TEST_MAX_SECONDS = 60;
+
+export const mcpTestQuerySchema = z.object({
+  /** Seconds the whole handshake may take. */
+  timeout: z._default(z.coerce.number().check(z.gte(1), z.lte(MCP_TEST_MAX_SECONDS)), MCP_TEST_DEFAULT_SECONDS),
+});
+
+export const mcpTestResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), tools: z.array(z.object({ name: z.string(), description: z.nullable(z.string()) })) }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]);
+export type McpTestResult = z.output<typeof mcpTestResultSchema>;

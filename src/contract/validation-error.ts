@@ -95,8 +95,24 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
     }
     case 'custom':
       return [{ type: 'value_error', loc, msg: `${VALUE_ERROR_PREFIX}${issue.message}`, input, ctx: { error: {} } }];
-    case 'invalid_union':
+    case 'invalid_union': {
+      // A discriminated union names its tag; say which values it takes, as Pydantic does.
+      const tagged = issue as typeof issue & { discriminator?: string; options?: unknown[] };
+      if (tagged.discriminator && tagged.options) {
+        const tag = (input as Record<string, unknown> | null)?.[tagged.discriminator];
+        const expected = describeValues(tagged.options);
+        return [
+          {
+            type: 'union_tag_invalid',
+            loc,
+            msg: `Input should be ${expected}`,
+            input: tag,
+            ctx: { discriminator: `'${tagged.discriminator}'`, expected },
+          },
+        ];
+      }
       return [{ type: 'union_error', loc, msg: 'Input does not match any of the allowed shapes', input }];
+    }
     case 'invalid_key':
       return issue.issues.flatMap((inner) => fromIssue({ ...inner, path: [] } as z.core.$ZodIssue, loc));
     case 'invalid_element':

@@ -1,6 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { fetchSettings, settingsUpdateFrom, storeSettings } from '../../api/settings';
+import { testMcpServer } from '../../api/mcp';
+import { fetchSettings, mcpConfigForUpdate, settingsUpdateFrom, storeSettings } from '../../api/settings';
+import type { McpConfigResponse, McpTestRequestInput } from '../../contract/mcp';
 import type { SettingsResponse, SettingsUpdateInput } from '../../contract/settings';
+import { EMPTY_MCP_CONFIG } from './mcp/mcp-model';
 
 export const settingsKeys = {
   all: ['settings'] as const,
@@ -36,5 +39,38 @@ export function useSaveSettings() {
         return { reloaded: false, error };
       }
     },
+  });
+}
+
+/**
+ * Saves an edit of the MCP servers: `apply` gets `mcp_config` as the server has it right now and
+ * answers the new one; every other setting is sent back as it was read.
+ */
+export function useSaveMcpConfig() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (apply: (current: McpConfigResponse) => McpConfigResponse) => {
+      const current = await queryClient.fetchQuery({ ...settingsQuery(), staleTime: 0 });
+      const next = apply(current?.mcp_config ?? EMPTY_MCP_CONFIG);
+      await storeSettings(settingsUpdateFrom(current, { mcp_config: mcpConfigForUpdate(next) }));
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.all }),
+  });
+}
+
+/** A test of an entry as typed in a form, run on request. */
+export function useTestMcpServer() {
+  return useMutation({ mutationFn: (entry: McpTestRequestInput) => testMcpServer(entry) });
+}
+
+/** A test of a saved server, run when shown; each run starts real processes, so nothing is cached. */
+export function useSavedMcpServerTest(entry: McpTestRequestInput) {
+  return useQuery({
+    queryKey: ['mcp-test', entry],
+    queryFn: () => testMcpServer(entry),
+    gcTime: 0,
+    staleTime: Infinity,
+    retry: false,
+    refetchOnWindowFocus: false,
   });
 }

@@ -11,8 +11,8 @@ import { PageHeader } from '../../components/page-header';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import type { SettingsResponse } from '../../contract/settings';
 import { readableMessage, type ValidationErrorEntry } from '../../contract/validation-error';
-import { McpServersOverview } from './mcp-servers-overview';
 import { useSaveSettings, useSettings } from './queries';
+import { SettingsTabs } from './settings-tabs';
 import {
   changedSettings,
   savedFormValues,
@@ -37,6 +37,7 @@ export function SettingsPage() {
   return (
     <>
       <PageHeader title="Settings" description="What the agent uses for every new conversation." />
+      <SettingsTabs active="general" />
       {/* Data first: a failed background refresh must not take the form (and its edits) away. */}
       {settings.data !== undefined ? (
         <SettingsForm settings={settings.data} />
@@ -73,7 +74,9 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
     values: serverValues,
     resetOptions: { keepDirtyValues: true },
     resolver: settingsResolver(serverValues),
-    mode: 'onTouched',
+    // Errors appear on submit, then update as the user types: no layout shift on blur
+    // that moves the button someone is about to click.
+    mode: 'onSubmit',
   });
   const save = useSaveSettings();
   const [problem, setProblem] = useState<SaveProblem | null>(null);
@@ -153,7 +156,6 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
           <SearchSection stored={settings} />
           <PreferencesSection />
           <AccountSection />
-          <McpServersOverview config={settings?.mcp_config ?? null} />
           <SaveBar
             dirty={isDirty}
             saving={isSubmitting}

@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+const STDERR_TAIL_BYTES = 2000;
+const GRACE_MS = 1000;
+
+export interface ProcessParams {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/**
+ * MCP over stdio with a process of our own, like the SDK's StdioClientTransport but started in
+ * its own process group, so closing it ends everything it started (an `npx` wrapper and the
+ * server below it alike): SIGTERM to the group, then SIGKILL after a grace period.
+ */
+export class ProcessGroupTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  #child: ChildProcess | undefined;
+  #exited: Promise<void> | undefined;
+  #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  #stderr = '';
+  readonly #buffer = new ReadBuffer();
+
+  constructor(private readonly params: ProcessParams) {}
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.params.command, this.params.args, {
+        env: { ...getDefaultEnvironment(), ...this.params.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      });
+      this.#child = child;
+      this.#exited = new Promise((done) => child.once('exit', () => done()));
+      child.once('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once('spawn', () => resolve());
+      child.once('exit', (code, signal) => {
+        this.#exit = { code, signal };
+        this.onclose?.();
+      });
+      child.stdout?.on('data', (chunk: Buffer) => {
+        this.#buffer.append(chunk);
+        for (let message = this.#read(); message; message = this.#read()) this.onmessage?.(message);
+      });
+      child.stderr?.on('data', (chunk: Buffer) => {
+        this.#stderr = (this.#stderr + chunk.toString()).slice(-STDERR_TAIL_BYTES);
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+    });
+  }
+
+  #read(): JSONRPCMessage | null {
+    try {
+      return this.#buffer.readMessage();
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return null;
+    }
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.#child?.stdin;
+    if (!stdin?.writable) throw new Error('The MCP server process is not running');
+    stdin.write(serializeMessage(message));
+  }
+
+  /** How the process ended, with the end of what it wrote to stderr; undefined while it runs. */
+  get exitDescription(): string | undefined {
+    if (!this.#exit) return undefined;
+    const how = this.#exit.signal ? `was killed by ${this.#exit.signal}` : `exited with code ${this.#exit.code}`;
+    const stderr = this.#stderr.trim();
+    return stderr ? `process ${how}: ${stderr.split('\n').slice(-3).join(' ')}` : `process ${how}`;
+  }
+
+  async close(): Promise<void> {
+    const child = this.#child;
+    if (!child?.pid) return;
+    this.#child = undefined;
+    const group = -child.pid;
+    signalGroup(group, 'SIGTERM');
+    await Promise.race([this.#exited, new Promise((resolve) => setTimeout(resolve, GRACE_MS))]);
+    // Whatever is left of the group (the leader or what it started) goes now.
+    signalGroup(group, 'SIGKILL');
+  }
+}
+
+function signalGroup(group: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(group, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}

@@ -1,0 +1,82 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SseError, SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpTestRequest, McpTestResult } from '../../src/contract/mcp';
+import { ProcessGroupTransport } from './process-transport';
+
+const MAX_TOOL_PAGES = 20;
+
+class TestTimeout extends Error {}
+
+/** Why a connection failed, in the words an operator searches for (ENOENT, ECONNREFUSED, HTTP 401…). */
+function describeFailure(error: unknown, transport: Transport, seconds: number): string {
+  if (error instanceof TestTimeout) return `timeout after ${seconds} s`;
+  const exited = transport instanceof ProcessGroupTransport ? transport.exitDescription : undefined;
+  if (exited) return exited;
+  if (error instanceof StreamableHTTPError || error instanceof SseError) {
+    const status = typeof error.code === 'number' && error.code >= 100 ? `HTTP ${error.code}` : undefined;
+    const detail = error.message.replace(/^(Streamable HTTP|SSE) error: /, '').trim();
+    return status ? `${status}${detail ? `: ${detail}` : ''}` : detail;
+  }
+  const cause = error instanceof Error ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
+  if (cause?.code) return `${cause.code}: ${cause.message}`;
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (typeof code === 'string' && error instanceof Error) {
+    return code === 'ENOENT' ? `${error.message} (command not found)` : error.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+function transportFor(server: McpTestRequest): Transport {
+  if (server.kind === 'stdio') return new ProcessGroupTransport({ command: server.command, args: server.args, env: server.env });
+  const url = new URL(server.url);
+  const headers: Record<string, string> = server.api_key ? { Authorization: `Bearer ${server.api_key}` } : {};
+  return server.kind === 'sse'
+    ? new SSEClientTransport(url, {
+        requestInit: { headers },
+        eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, ...headers } }) },
+      })
+    : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+}
+
+/**
+ * Connects to one MCP server as the agent would (`initialize`, then `tools/list`) and says what
+ * it offers or why it failed. Everything is over within `seconds`, and the connection (for stdio,
+ * the whole process group) is closed whatever happens.
+ */
+export async function testMcpConnection(server: McpTestRequest, seconds: number): Promise<McpTestResult> {
+  if (server.kind !== 'stdio' && /^wss?:/i.test(server.url)) {
+    return { ok: false, error: 'WebSocket (ws://, wss://) servers cannot be tested here' };
+  }
+  const transport = transportFor(server);
+  const client = new Client({ name: 'agent-console', version: '0.1.0' });
+  const timeoutMs = seconds * 1000;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TestTimeout()), timeoutMs);
+  });
+
+  const handshake = async () => {
+    await client.connect(transport, { timeout: timeoutMs });
+    const tools: { name: string; description: string | null }[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+      tools.push(...result.tools.map((tool) => ({ name: tool.name, description: tool.description ?? null })));
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
+  };
+
+  try {
+    return { ok: true, tools: await Promise.race([handshake(), deadline]) };
+  } catch (error) {
+    return { ok: false, error: describeFailure(error, transport, seconds) };
+  } finally {
+    clearTimeout(timer);
+    await client.close().catch(() => undefined);
+    await transport.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,142 @@
+import { Alert, Badge, Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMemo, useState } from 'react';
+import { describeError, isApiError } from '../../../api/errors';
+import type { McpConfigResponse } from '../../../contract/mcp';
+import { readableMessage } from '../../../contract/validation-error';
+import { useSaveMcpConfig } from '../queries';
+import { type ImportItem, parseMcpServersJson } from './import-export';
+import { errorsAt, KIND_LABEL, type Position, withServers } from './mcp-model';
+
+const EXAMPLE = `{
+  "mcpServers": {
+    "fetch": { "command": "uvx", "args": ["mcp-server-fetch"] },
+    "docs": { "type": "http", "url": "https://docs.example.com/mcp" }
+  }
+}`;
+
+function Status({ item, serverError }: { item: ImportItem; serverError: string | undefined }) {
+  const error = serverError ?? item.error;
+  if (error) {
+    return (
+      <Text size="sm" c="red">
+        {error}
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={2}>
+      <Badge color="teal" variant="light" w="fit-content">
+        Will be added
+      </Badge>
+      {item.warning && (
+        <Text size="xs" c="orange.9">
+          {item.warning}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** Paste a `{"mcpServers": …}` block, see what each entry becomes, add the valid ones. */
+export function ImportDialog({ config, onClose }: { config: McpConfigResponse | null; onClose: () => void }) {
+  const [text, setText] = useState('');
+  const [serverErrors, setServerErrors] = useState<Map<number, string>>(new Map());
+  const [failure, setFailure] = useState<string | null>(null);
+  const save = useSaveMcpConfig();
+  const parsed = useMemo(() => (text.trim() ? parseMcpServersJson(text, config) : null), [text, config]);
+  const items = parsed?.ok ? parsed.items : [];
+  const addable = items.filter((item) => item.entry && !item.error);
+
+  const add = async () => {
+    setServerErrors(new Map());
+    setFailure(null);
+    const entries = addable.map((item) => item.entry!);
+    let positions: Position[] = [];
+    try {
+      await save.mutateAsync((fresh) => {
+        const next = withServers(fresh, entries);
+        positions = next.positions;
+        return next.config;
+      });
+      notifications.show({ color: 'teal', title: 'MCP servers imported', message: `${entries.length} added` });
+      onClose();
+    } catch (error) {
+      if (!isApiError(error) || error.validation.length === 0) {
+        setFailure(`Nothing was added: ${describeError(error)}`);
+        return;
+      }
+      // Each rejected entry is shown at its row; the import is all or nothing.
+      const byRow = new Map<number, string>();
+      positions.forEach((position, index) => {
+        const own = errorsAt(error.validation, position).own;
+        if (own.length)
+          byRow.set(items.indexOf(addable[index]!), own.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; '));
+      });
+      setServerErrors(byRow);
+      setFailure(
+        byRow.size
+          ? 'Nothing was added. The server rejected the entries marked below.'
+          : `Nothing was added: ${error.validation.map(readableMessage).join('; ')}`,
+      );
+    }
+  };
+
+  return (
+    <Modal opened onClose={onClose} title="Import MCP servers" size="xl">
+      <Stack>
+        <Textarea
+          label="JSON"
+          description="The mcpServers block from Claude Desktop, Cursor or VS Code"
+          placeholder={EXAMPLE}
+          autosize
+          minRows={6}
+          maxRows={16}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          value={text}
+          onChange={(event) => {
+            setText(event.currentTarget.value);
+            setServerErrors(new Map());
+            setFailure(null);
+          }}
+          error={parsed && !parsed.ok ? parsed.error : undefined}
+        />
+        {failure && (
+          <Alert color="red" variant="light" role="alert">
+            {failure}
+          </Alert>
+        )}
+        {items.length > 0 && (
+          <Table aria-label="Import preview" verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Type</Table.Th>
+                <Table.Th>Result</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((item, index) => (
+                <Table.Tr key={item.name}>
+                  <Table.Td>{item.name}</Table.Td>
+                  <Table.Td>{item.entry ? KIND_LABEL[item.entry.kind] : '—'}</Table.Td>
+                  <Table.Td>
+                    <Status item={item} serverError={serverErrors.get(index)} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={() => void add()} disabled={addable.length === 0} loading={save.isPending}>
+            {addable.length === 1 ? 'Add 1 server' : `Add ${addable.length} servers`}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

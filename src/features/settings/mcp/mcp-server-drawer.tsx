@@ -1,0 +1,203 @@
+import { Alert, Button, Drawer, Group, Input, List, SegmentedControl, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconAlertTriangle, IconPlugConnected } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { FormProvider, useForm, useWatch } from 'react-hook-form';
+import { describeError, isApiError } from '../../../api/errors';
+import { NumberField, TextField } from '../../../components/form/fields';
+import { SecretField } from '../../../components/form/secret-field';
+import type { McpConfigResponse, McpKind } from '../../../contract/mcp';
+import { readableMessage, type ValidationErrorEntry } from '../../../contract/validation-error';
+import { useSaveMcpConfig, useTestMcpServer } from '../queries';
+import { ArgsEditor } from './args-editor';
+import { EnvEditor } from './env-editor';
+import { mcpServerResolver } from './mcp-form';
+import {
+  describeLoc,
+  dropsStoredKey,
+  entryFor,
+  errorsAt,
+  formFieldFor,
+  formValuesFor,
+  KIND_LABEL,
+  type McpServerFormValues,
+  type McpServerRow,
+  type Position,
+  withServer,
+} from './mcp-model';
+import { TestResult } from './test-result';
+
+const KIND_OPTIONS = (['stdio', 'sse', 'shttp'] as const).map((kind) => ({ value: kind, label: KIND_LABEL[kind] }));
+
+interface Props {
+  /** The server being edited, `null` to add one. */
+  row: McpServerRow | null;
+  rows: readonly McpServerRow[];
+  config: McpConfigResponse | null;
+  onClose: () => void;
+}
+
+/** Add or edit one MCP server. Saving writes it at once; a failed save keeps everything typed. */
+export function McpServerDrawer({ row, rows, config, onClose }: Props) {
+  const others = useMemo(() => rows.filter((r) => r.id !== row?.id), [rows, row]);
+  const form = useForm<McpServerFormValues>({
+    defaultValues: formValuesFor(row),
+    resolver: mcpServerResolver(others),
+    // Errors appear on submit, then update as the user types: no layout shift on blur
+    // that moves the button someone is about to click.
+    mode: 'onSubmit',
+  });
+  const save = useSaveMcpConfig();
+  const test = useTestMcpServer();
+  const [problem, setProblem] = useState<{ message: string; others: ValidationErrorEntry[] } | null>(null);
+  const values = useWatch({ control: form.control }) as McpServerFormValues;
+  const kind = values.kind;
+  // The stored key belongs to the original kind and URL; it means nothing for others.
+  const storedKeyApplies = row !== null && row.kind === kind && row.label === values.url.trim();
+
+  const submit = form.handleSubmit(async (current) => {
+    setProblem(null);
+    const entry = entryFor(current, row);
+    // The form is locked while saving, so rows are where they were when sent.
+    const argRows = current.args.map((_, index) => String(index));
+    let position: Position | undefined;
+    try {
+      await save.mutateAsync((fresh) => {
+        const next = withServer(fresh, row?.id ?? null, entry);
+        position = next.position;
+        return next.config;
+      });
+      notifications.show({
+        color: 'teal',
+        title: row ? 'MCP server saved' : 'MCP server added',
+        message: entry.kind === 'stdio' ? entry.name : entry.url,
+      });
+      onClose();
+    } catch (error) {
+      if (!isApiError(error) || error.validation.length === 0 || !position) {
+        setProblem({ message: `Nothing was saved: ${describeError(error)}`, others: [] });
+        return;
+      }
+      const { own, others: elsewhere } = errorsAt(error.validation, position);
+      const envKeys = form.getValues('env').map((row) => row.key.trim());
+      own.forEach(({ path, message }, index) =>
+        form.setError(
+          formFieldFor(path, message, argRows, argRows, envKeys) as never,
+          { type: 'server', message },
+          { shouldFocus: index === 0 },
+        ),
+      );
+      setProblem({ message: 'Nothing was saved. The server rejected the values marked below.', others: elsewhere });
+    }
+  });
+
+  const runTest = async () => {
+    test.reset();
+    if (await form.trigger()) test.mutate(entryFor(form.getValues(), row));
+  };
+
+  return (
+    <Drawer opened onClose={onClose} position="right" size="lg" title={row ? `Edit ${row.label}` : 'Add MCP server'}>
+      <FormProvider {...form}>
+        <form onSubmit={(event) => void submit(event)} noValidate aria-label={row ? `Edit ${row.label}` : 'Add MCP server'}>
+          {/* Locked while saving, so an error that comes back finds its row where it was. */}
+          <fieldset disabled={form.formState.isSubmitting} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+            <Stack gap="md">
+              {problem && (
+                <Alert color="red" variant="light" icon={<IconAlertTriangle />} title="Server not saved" role="alert">
+                  <Text size="sm">{problem.message}</Text>
+                  {problem.others.length > 0 && (
+                    <List size="sm" mt="xs">
+                      {problem.others.map((entry, index) => (
+                        <List.Item key={index}>
+                          {describeLoc(entry.loc, config)}: {readableMessage(entry)}
+                        </List.Item>
+                      ))}
+                    </List>
+                  )}
+                </Alert>
+              )}
+              <Input.Wrapper label="Type" error={form.formState.errors.root?.server?.message}>
+                <SegmentedControl
+                  fullWidth
+                  mt={4}
+                  data={KIND_OPTIONS}
+                  value={kind}
+                  onChange={(next) => {
+                    form.setValue('kind', next as McpKind, { shouldDirty: true });
+                    test.reset();
+                  }}
+                />
+              </Input.Wrapper>
+              {kind === 'stdio' ? (
+                <>
+                  <TextField<McpServerFormValues> name="name" label="Name" description="Letters, digits, - and _" placeholder="fetch" />
+                  <TextField<McpServerFormValues>
+                    name="command"
+                    label="Command"
+                    description="One executable; arguments go below"
+                    placeholder="uvx"
+                  />
+                  <ArgsEditor />
+                  <EnvEditor />
+                </>
+              ) : (
+                <>
+                  <TextField<McpServerFormValues>
+                    name="url"
+                    label="URL"
+                    type="url"
+                    placeholder={kind === 'sse' ? 'https://mcp.example.com/sse' : 'https://mcp.example.com/mcp'}
+                  />
+                  <SecretField<McpServerFormValues>
+                    name="api_key"
+                    label="API key"
+                    description="Sent as a bearer token"
+                    isSet={storedKeyApplies ? row.keySet : false}
+                  />
+                  {dropsStoredKey(values, row) && (
+                    <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} role="status">
+                      The stored API key belongs to the old {row?.kind === kind ? 'URL' : 'type'} and will not be kept. Enter it again to
+                      keep using one.
+                    </Alert>
+                  )}
+                  {kind === 'shttp' && (
+                    <NumberField<McpServerFormValues>
+                      name="timeout"
+                      label="Timeout"
+                      description="Seconds per request, 1 to 3600 (60 when empty)"
+                      min={1}
+                      max={3600}
+                      step={1}
+                    />
+                  )}
+                </>
+              )}
+
+              <TestResult pending={test.isPending} result={test.data} error={test.error} />
+
+              <Group justify="space-between">
+                <Button
+                  variant="default"
+                  leftSection={<IconPlugConnected size={16} />}
+                  onClick={() => void runTest()}
+                  loading={test.isPending}
+                >
+                  Test connection
+                </Button>
+                <Group gap="xs">
+                  <Button variant="default" onClick={onClose}>
+                    Cancel
+                  </Button>
+                  <Button type="submit" loading={form.formState.isSubmitting}>
+                    {row ? 'Save' : 'Add server'}
+                  </Button>
+                </Group>
+              </Group>
+            </Stack>
+          </fieldset>
+        </form>
+      </FormProvider>
+    </Drawer>
+  );
+}

@@ -1,0 +1,227 @@
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Code,
+  Group,
+  Modal,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconDownload, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { describeError } from '../../../api/errors';
+import { LoadError } from '../../../components/load-error';
+import { PageHeader } from '../../../components/page-header';
+import { useSavedMcpServerTest, useSaveMcpConfig, useSettings } from '../queries';
+import { SettingsTabs } from '../settings-tabs';
+import { ExportDialog } from './export-dialog';
+import { ImportDialog } from './import-dialog';
+import { entryFor, formValuesFor, KIND_LABEL, type McpServerRow, serverRows, withoutServer } from './mcp-model';
+import { McpServerDrawer } from './mcp-server-drawer';
+import { TestResult } from './test-result';
+
+type Dialog =
+  | { type: 'edit'; row: McpServerRow | null }
+  | { type: 'delete'; row: McpServerRow }
+  | { type: 'test'; row: McpServerRow }
+  | { type: 'import' }
+  | { type: 'export' };
+
+export function McpServersPage() {
+  const settings = useSettings();
+  const config = settings.data?.mcp_config ?? null;
+  const rows = useMemo(() => serverRows(config), [config]);
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const close = () => setDialog(null);
+
+  return (
+    <>
+      <PageHeader title="Settings" description="What the agent uses for every new conversation." />
+      <SettingsTabs active="mcp" />
+      <Group justify="space-between" mb="md">
+        <div>
+          <Title order={2} size="h3">
+            MCP servers
+          </Title>
+          <Text size="sm" c="dimmed">
+            Tools the agent can call: local servers it starts (stdio) and remote ones (SSE, streamable HTTP).
+          </Text>
+        </div>
+        <Group gap="xs">
+          <Button
+            variant="default"
+            leftSection={<IconUpload size={16} />}
+            onClick={() => setDialog({ type: 'import' })}
+            disabled={settings.data === undefined}
+          >
+            Import
+          </Button>
+          <Button
+            variant="default"
+            leftSection={<IconDownload size={16} />}
+            onClick={() => setDialog({ type: 'export' })}
+            disabled={rows.length === 0}
+          >
+            Export
+          </Button>
+          <Button
+            leftSection={<IconPlus size={16} />}
+            onClick={() => setDialog({ type: 'edit', row: null })}
+            disabled={settings.data === undefined}
+          >
+            Add server
+          </Button>
+        </Group>
+      </Group>
+
+      {settings.data === undefined ? (
+        settings.isError ? (
+          <LoadError what="MCP servers" error={settings.error} onRetry={() => void settings.refetch()} />
+        ) : (
+          <Skeleton height={160} radius="md" aria-label="Loading MCP servers" />
+        )
+      ) : rows.length === 0 ? (
+        <Paper withBorder p="xl" radius="md" ta="center">
+          <Text fw={600}>No MCP servers yet</Text>
+          <Text size="sm" c="dimmed" mt={4}>
+            Add one, or import the mcpServers block you already use with another tool.
+          </Text>
+        </Paper>
+      ) : (
+        <ServersTable rows={rows} onAction={setDialog} />
+      )}
+
+      {dialog?.type === 'edit' && (
+        <McpServerDrawer key={dialog.row?.id ?? 'new'} row={dialog.row} rows={rows} config={config} onClose={close} />
+      )}
+      {dialog?.type === 'delete' && <DeleteDialog row={dialog.row} onClose={close} />}
+      {dialog?.type === 'test' && <TestDialog row={dialog.row} onClose={close} />}
+      {dialog?.type === 'import' && <ImportDialog config={config} onClose={close} />}
+      {dialog?.type === 'export' && <ExportDialog config={config} onClose={close} />}
+    </>
+  );
+}
+
+function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dialog: Dialog) => void }) {
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table striped highlightOnHover aria-label="MCP servers" verticalSpacing="sm">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Type</Table.Th>
+            <Table.Th>Name or URL</Table.Th>
+            <Table.Th>Details</Table.Th>
+            <Table.Th>API key</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={row.id} data-server-id={row.id}>
+              <Table.Td>
+                <Badge variant="light" color={row.kind === 'stdio' ? 'gray' : 'blue'}>
+                  {KIND_LABEL[row.kind]}
+                </Badge>
+              </Table.Td>
+              <Table.Td style={{ wordBreak: 'break-all' }}>{row.label}</Table.Td>
+              <Table.Td>
+                <Code style={{ wordBreak: 'break-all' }}>{row.details}</Code>
+              </Table.Td>
+              <Table.Td>{row.keySet === undefined ? '—' : row.keySet ? 'Set' : 'Not set'}</Table.Td>
+              <Table.Td>
+                <Group gap={4} wrap="nowrap" justify="flex-end">
+                  <ActionIcon
+                    variant="subtle"
+                    aria-label={`Test ${row.label}`}
+                    title="Test connection"
+                    onClick={() => onAction({ type: 'test', row })}
+                  >
+                    <IconPlugConnected size={18} />
+                  </ActionIcon>
+                  <ActionIcon
+                    variant="subtle"
+                    aria-label={`Edit ${row.label}`}
+                    title="Edit"
+                    onClick={() => onAction({ type: 'edit', row })}
+                  >
+                    <IconPencil size={18} />
+                  </ActionIcon>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Delete ${row.label}`}
+                    title="Delete"
+                    onClick={() => onAction({ type: 'delete', row })}
+                  >
+                    <IconTrash size={18} />
+                  </ActionIcon>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function DeleteDialog({ row, onClose }: { row: McpServerRow; onClose: () => void }) {
+  const save = useSaveMcpConfig();
+  const remove = () =>
+    save.mutate((fresh) => withoutServer(fresh, row.id), {
+      onSuccess: () => {
+        notifications.show({ color: 'teal', title: 'MCP server deleted', message: row.label });
+        onClose();
+      },
+    });
+  return (
+    <Modal opened onClose={onClose} title="Delete MCP server?" centered>
+      <Stack>
+        <Text size="sm">
+          The agent will no longer be able to use <b>{row.label}</b> ({KIND_LABEL[row.kind]}).
+          {row.keySet ? ' Its stored API key is deleted with it.' : ''}
+        </Text>
+        {save.error && (
+          <Alert color="red" variant="light" role="alert">
+            Not deleted: {describeError(save.error)}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} data-autofocus>
+            Cancel
+          </Button>
+          <Button color="red" onClick={remove} loading={save.isPending}>
+            Delete
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function TestDialog({ row, onClose }: { row: McpServerRow; onClose: () => void }) {
+  const test = useSavedMcpServerTest(useMemo(() => entryFor(formValuesFor(row), row), [row]));
+  return (
+    <Modal opened onClose={onClose} title={`Test connection: ${row.label}`} size="lg">
+      <Stack>
+        <TestResult pending={test.isFetching} result={test.isFetching ? undefined : test.data} error={test.error} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => void test.refetch()} loading={test.isFetching}>
+            Test again
+          </Button>
+          <Button onClick={onClose}>Close</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
