@@ -96,6 +96,26 @@ test('add one server of each kind, reload, edit, change kind and delete', async 
   await expect(form).toBeHidden();
   await expect(table.getByRole('row', { name: /stdio files bunx/ })).toBeVisible();
 
+  // a new URL would not carry the stored key over either; Clear removes a stored key
+  await page.getByRole('button', { name: 'Edit https://sse.example.com/sse' }).click();
+  form = drawer(page, 'Edit https://sse.example.com/sse');
+  await input(form, 'URL').fill('https://sse.example.com/v2/sse');
+  await expect(form.getByText('The stored API key belongs to the old URL and will not be kept')).toBeVisible();
+  await input(form, 'URL').fill('https://sse.example.com/sse');
+  await expect(form.getByText('will not be kept')).toBeHidden();
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Edit https://sse.example.com/sse' }).click();
+  await form.getByRole('button', { name: 'Clear API key' }).click();
+  await expect(form.getByTestId('api_key-status')).toHaveText('Will be cleared');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  await expect(table.getByRole('row', { name: /SSE https:\/\/sse\.example\.com\/sse .* Not set/ })).toBeVisible();
+  await api('/api/settings', {
+    method: 'POST',
+    body: { mcp_config: { ...(await storedMcp(api)), sse_servers: [{ url: 'https://sse.example.com/sse', api_key: 'sse-key-456' }] } },
+  });
+  await page.reload();
+
   // change kind: the stored key would not carry over, and the form says so
   await page.getByRole('button', { name: 'Edit https://sse.example.com/sse' }).click();
   form = drawer(page, 'Edit https://sse.example.com/sse');
@@ -139,7 +159,7 @@ test('the form shows every problem at its field before anything is sent', async 
   await input(form, 'Variable 3 name').fill('2FA');
   await form.getByRole('button', { name: 'Add server' }).click();
 
-  await expect(form.getByText('Another server is named taken')).toBeVisible();
+  await expect(form.getByText("Duplicate MCP server name 'taken'")).toBeVisible();
   await expect(form.getByText('Command should be a single executable without spaces (use arguments field for parameters)')).toBeVisible();
   await expect(form.getByText('API_KEY is already set above')).toBeVisible();
   await expect(form.getByText('Use letters, digits and underscores, not starting with a digit')).toBeVisible();
@@ -223,7 +243,7 @@ test('import a JSON block with three servers, then export and compare', async ({
     mcpServers: {
       fetch: { command: 'uvx', args: ['mcp-server-fetch'] },
       'mcp-linear-app-sse': { type: 'sse', url: 'https://mcp.linear.app/sse' },
-      'docs-example-com-mcp': { type: 'http', url: 'https://docs.example.com/mcp' },
+      'docs-example-com-mcp': { type: 'http', url: 'https://docs.example.com/mcp', timeout: 60 },
     },
   });
   expect(JSON.stringify(exported)).not.toContain('lin_api_abc');

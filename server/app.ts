@@ -46,6 +46,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes);
   await app.register(apiRoutes(options), { prefix: '/api' });
+  app.addHook('onClose', () => options.services.mcpTest.close());
   await registerConsole(app, options.consoleDir);
   return app;
 }

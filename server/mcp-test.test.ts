@@ -42,7 +42,14 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const running = (pattern: string) => {
+async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
+  for (const start = Date.now(); !condition();) {
+    if (Date.now() - start > ms) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const runningProcess = (pattern: string) => {
   try {
     return execFileSync('pgrep', ['-f', pattern]).toString().trim();
   } catch {
@@ -61,7 +68,7 @@ describe('POST /api/mcp/test', () => {
         { name: 'clock', description: 'Tells the time' },
       ],
     });
-    expect(running(STDIO_SERVER)).toBe('');
+    expect(runningProcess(STDIO_SERVER)).toBe('');
   });
 
   it('passes the entry’s env to the process', async () => {
@@ -93,7 +100,7 @@ describe('POST /api/mcp/test', () => {
   it('stops at the time limit and kills the whole process group', async () => {
     const { body } = await test({ kind: 'stdio', name: 'silent', command: 'sh', args: ['-c', 'sleep 987 & sleep 986'] }, '?timeout=2');
     expect(body).toEqual({ ok: false, error: 'timeout after 2 s' });
-    expect(running('sleep 98[67]')).toBe('');
+    expect(runningProcess('sleep 98[67]')).toBe('');
   });
 
   it('uses the API key stored for the same URL when the entry keeps it (api_key null)', async () => {
@@ -151,7 +158,22 @@ describe('POST /api/mcp/test', () => {
     ]);
   });
 
-  it.each(['0', '61', 'soon'])('answers 422 for ?timeout=%s', async (timeout) => {
+  it('runs at most four tests at once, and the server stopping ends those still running', async () => {
+    const hang = (n: number) => ({ kind: 'stdio', name: `hang${n}`, command: 'sh', args: ['-c', `sleep 97${n}`] });
+    const running = [0, 1, 2, 3].map((n) => test(hang(n), '?timeout=60'));
+    await waitFor(() => [0, 1, 2, 3].every((n) => runningProcess(`sleep 97${n}`) !== ''));
+    expect((await test(hang(4), '?timeout=60')).body).toEqual({
+      ok: false,
+      error: '4 connection tests are already running; try again in a moment',
+    });
+
+    await t.app.close(); // as on SIGTERM or Ctrl-C
+    for (const result of await Promise.all(running))
+      expect(result.body).toEqual({ ok: false, error: 'cancelled: the server is shutting down' });
+    expect(runningProcess('sleep 97[0-4]')).toBe('');
+  });
+
+  it.each(['0', '61', '2.5', 'soon'])('answers 422 for ?timeout=%s', async (timeout) => {
     const { status, body } = await test({ kind: 'stdio', name: 'x', command: 'true' }, `?timeout=${timeout}`);
     expect(status).toBe(422);
     expect(body.detail[0].loc).toEqual(['query', 'timeout']);

@@ -45,7 +45,8 @@ export class ProcessGroupTransport implements Transport {
         this.onerror?.(error);
       });
       child.once('spawn', () => resolve());
-      child.once('exit', (code, signal) => {
+      // 'close' comes after stdout and stderr ended, so the stderr tail is complete by then.
+      child.once('close', (code, signal) => {
         this.#exit = { code, signal };
         this.onclose?.();
       });

@@ -8,19 +8,24 @@ import { ProcessGroupTransport } from './process-transport';
 const MAX_TOOL_PAGES = 20;
 
 class TestTimeout extends Error {}
+class TestCancelled extends Error {}
+
+const MAX_DETAIL = 300;
+const truncate = (text: string) => (text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text);
 
 /** Why a connection failed, in the words an operator searches for (ENOENT, ECONNREFUSED, HTTP 401…). */
 function describeFailure(error: unknown, transport: Transport, seconds: number): string {
   if (error instanceof TestTimeout) return `timeout after ${seconds} s`;
+  if (error instanceof TestCancelled) return 'cancelled: the server is shutting down';
   const exited = transport instanceof ProcessGroupTransport ? transport.exitDescription : undefined;
   if (exited) return exited;
   if (error instanceof StreamableHTTPError || error instanceof SseError) {
     const status = typeof error.code === 'number' && error.code >= 100 ? `HTTP ${error.code}` : undefined;
-    const detail = error.message.replace(/^(Streamable HTTP|SSE) error: /, '').trim();
+    const detail = truncate(error.message.replace(/^(Streamable HTTP|SSE) error: /, '').trim());
     return status ? `${status}${detail ? `: ${detail}` : ''}` : detail;
   }
   const cause = error instanceof Error ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
-  if (cause?.code) return `${cause.code}: ${cause.message}`;
+  if (cause?.code) return cause.message.includes(cause.code) ? cause.message : `${cause.code}: ${cause.message}`;
   const code = (error as NodeJS.ErrnoException)?.code;
   if (typeof code === 'string' && error instanceof Error) {
     return code === 'ENOENT' ? `${error.message} (command not found)` : error.message;
@@ -31,21 +36,20 @@ function describeFailure(error: unknown, transport: Transport, seconds: number):
 function transportFor(server: McpTestRequest): Transport {
   if (server.kind === 'stdio') return new ProcessGroupTransport({ command: server.command, args: server.args, env: server.env });
   const url = new URL(server.url);
-  const headers: Record<string, string> = server.api_key ? { Authorization: `Bearer ${server.api_key}` } : {};
+  // A blank key means none, as it does when saving.
+  const headers: Record<string, string> = server.api_key?.trim() ? { Authorization: `Bearer ${server.api_key}` } : {};
+  // The SDK sends `requestInit.headers` on the SSE event stream and on every POST alike.
   return server.kind === 'sse'
-    ? new SSEClientTransport(url, {
-        requestInit: { headers },
-        eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, ...headers } }) },
-      })
+    ? new SSEClientTransport(url, { requestInit: { headers } })
     : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
 }
 
 /**
  * Connects to one MCP server as the agent would (`initialize`, then `tools/list`) and says what
- * it offers or why it failed. Everything is over within `seconds`, and the connection (for stdio,
- * the whole process group) is closed whatever happens.
+ * it offers or why it failed. Everything is over within `seconds` (or when `signal` aborts), and
+ * the connection (for stdio, the whole process group) is closed whatever happens.
  */
-export async function testMcpConnection(server: McpTestRequest, seconds: number): Promise<McpTestResult> {
+export async function testMcpConnection(server: McpTestRequest, seconds: number, signal?: AbortSignal): Promise<McpTestResult> {
   if (server.kind !== 'stdio' && /^wss?:/i.test(server.url)) {
     return { ok: false, error: 'WebSocket (ws://, wss://) servers cannot be tested here' };
   }
@@ -55,6 +59,8 @@ export async function testMcpConnection(server: McpTestRequest, seconds: number)
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new TestTimeout()), timeoutMs);
+    if (signal?.aborted) reject(new TestCancelled());
+    signal?.addEventListener('abort', () => reject(new TestCancelled()), { once: true });
   });
 
   const handshake = async () => {
@@ -77,6 +83,7 @@ export async function testMcpConnection(server: McpTestRequest, seconds: number)
   } finally {
     clearTimeout(timer);
     await client.close().catch(() => undefined);
+    // Idempotent; covers a connect that failed before the client took the transport over.
     await transport.close().catch(() => undefined);
   }
 }

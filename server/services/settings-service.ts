@@ -99,6 +99,13 @@ export class SettingsService {
     return document === undefined ? undefined : this.#open(document);
   }
 
+  /** The API key stored for an SSE or SHTTP server of this kind and URL, if any. */
+  async storedMcpKey(kind: 'sse' | 'shttp', url: string): Promise<string | null> {
+    const mcp = (await this.readWithSecrets())?.mcp_config;
+    const servers = kind === 'sse' ? mcp?.sse_servers : mcp?.shttp_servers;
+    return servers?.find((server) => server.url === url)?.api_key ?? null;
+  }
+
   async update(update: SettingsUpdate): Promise<void> {
     await this.store.update(this.userId, (document) => {
       const current = document === undefined ? DEFAULT_SETTINGS : this.#open(document);

@@ -30,6 +30,32 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('server_meta').execute();
     },
   },
+  '0003_git_providers_and_secrets': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('provider_tokens')
+        .addColumn('user_id', 'text', (col) => col.notNull())
+        .addColumn('provider', 'text', (col) => col.notNull())
+        .addColumn('token', 'text', (col) => col.notNull())
+        .addColumn('host', 'text')
+        .addColumn('updated_at', 'text', (col) => col.notNull())
+        .addPrimaryKeyConstraint('provider_tokens_pk', ['user_id', 'provider'])
+        .execute();
+      await db.schema
+        .createTable('custom_secrets')
+        .addColumn('user_id', 'text', (col) => col.notNull())
+        .addColumn('name', 'text', (col) => col.notNull())
+        .addColumn('value', 'text', (col) => col.notNull())
+        .addColumn('description', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addPrimaryKeyConstraint('custom_secrets_pk', ['user_id', 'name'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('custom_secrets').execute();
+      await db.schema.dropTable('provider_tokens').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -154,7 +154,7 @@ export const MCP_TEST_MAX_SECONDS = 60;
 
 export const mcpTestQuerySchema = z.object({
   /** Seconds the whole handshake may take. */
-  timeout: z._default(z.coerce.number().check(z.gte(1), z.lte(MCP_TEST_MAX_SECONDS)), MCP_TEST_DEFAULT_SECONDS),
+  timeout: z._default(z.coerce.number().check(z.multipleOf(1), z.gte(1), z.lte(MCP_TEST_MAX_SECONDS)), MCP_TEST_DEFAULT_SECONDS),
 });
 
 export const mcpTestResultSchema = z.discriminatedUnion('ok', [

@@ -18,6 +18,12 @@ export const INTEGER_EXPECTED = 'Input should be a valid integer';
 export const integer = () =>
   z.int({ error: (issue) => (issue.code === 'invalid_type' && issue.input !== undefined ? INTEGER_EXPECTED : undefined) });
 
+/** `'a', 'b' or 'c'`, as Pydantic lists allowed values. */
+export function describeValues(values: readonly unknown[]): string {
+  const quoted = values.map((v) => (typeof v === 'string' ? `'${v}'` : String(v)));
+  return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+}
+
 /** Environment variable names (also the names of custom secrets, which become env vars). */
 export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

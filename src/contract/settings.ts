@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { mcpConfigResponseSchema, mcpConfigSchema } from './mcp';
+import { secretsStoreSchema } from './secrets';
 import { emailProblem, httpUrlProblem, integer, rule } from './rules';
 
 /*
@@ -44,12 +45,10 @@ const settingsShape = {
 
 export const SECRET_FIELDS = ['llm_api_key', 'search_api_key', 'sandbox_api_key'] as const;
 
-/** `secrets_store` as Settings carries it; Git & secrets gives the inner entries their meaning. */
-const secretsStoreSchema = z.object({
-  provider_tokens: z.optional(
-    z.record(z.string(), z.object({ token: z.optional(text), host: z.optional(text), user_id: z.optional(text) })),
-  ),
-  custom_secrets: z.optional(z.record(z.string(), z.object({ secret: z.optional(text), description: z.optional(text) }))),
+/** `secrets_store` in a GET: OpenHands answers it empty (and without custom_secrets); we answer both maps empty. */
+const secretsStoreResponseSchema = z.object({
+  provider_tokens: z.optional(z.record(z.string(), z.unknown())),
+  custom_secrets: z.optional(z.record(z.string(), z.unknown())),
 });
 
 const positiveInt = z.nullable(integer().check(z.minimum(1)));
@@ -86,7 +85,7 @@ export const settingsResponseSchema = z.object({
   condenser_max_size: z._default(settingsShape.condenser_max_size, null),
   v1_enabled: z._default(settingsShape.v1_enabled, null),
   mcp_config: z._default(z.nullable(mcpConfigResponseSchema), null),
-  secrets_store: z.optional(secretsStoreSchema),
+  secrets_store: z.optional(secretsStoreResponseSchema),
   llm_api_key_set: z.boolean(),
   search_api_key_set: z._default(z.boolean(), false),
   /** Our extension: OpenHands does not say whether a sandbox API key is stored. */

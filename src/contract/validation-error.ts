@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { INTEGER_EXPECTED } from './rules';
+import { describeValues, INTEGER_EXPECTED } from './rules';
 
 /**
  * One entry of a FastAPI/Pydantic validation error, the shape OpenHands answers 422s with:
@@ -38,11 +38,6 @@ const TYPE_NAMES: Record<string, [type: string, msg: string]> = {
 
 function pathToLoc(path: readonly PropertyKey[]): Loc {
   return path.filter((p): p is string | number => typeof p !== 'symbol');
-}
-
-function describeValues(values: readonly unknown[]): string {
-  const quoted = values.map((v) => (typeof v === 'string' ? `'${v}'` : String(v)));
-  return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
 }
 
 function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[] {
@@ -96,7 +91,7 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
     case 'custom':
       return [{ type: 'value_error', loc, msg: `${VALUE_ERROR_PREFIX}${issue.message}`, input, ctx: { error: {} } }];
     case 'invalid_union': {
-      // A discriminated union names its tag; say which values it takes, as Pydantic does.
+      // A discriminated union's tag is wrong: name the values it takes (Pydantic's union_tag_invalid, worded as an enum error).
       const tagged = issue as typeof issue & { discriminator?: string; options?: unknown[] };
       if (tagged.discriminator && tagged.options) {
         const tag = (input as Record<string, unknown> | null)?.[tagged.discriminator];
@@ -114,7 +109,8 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
       return [{ type: 'union_error', loc, msg: 'Input does not match any of the allowed shapes', input }];
     }
     case 'invalid_key':
-      return issue.issues.flatMap((inner) => fromIssue({ ...inner, path: [] } as z.core.$ZodIssue, loc));
+      // Pydantic names a map key's own problem at `[…, key, "[key]"]`.
+      return issue.issues.flatMap((inner) => fromIssue({ ...inner, path: [] } as z.core.$ZodIssue, [...loc, '[key]']));
     case 'invalid_element':
       return issue.issues.flatMap((inner) => fromIssue({ ...inner, path: [] } as z.core.$ZodIssue, loc));
     case 'invalid_format':

@@ -18,7 +18,8 @@ export function ExportDialog({ config, onClose }: { config: McpConfigResponse | 
     <Modal opened onClose={onClose} title="Export MCP servers" size="xl">
       <Stack>
         <Text size="sm" c="dimmed">
-          The format Claude Desktop, Cursor and VS Code read. API keys are not included.
+          The format Claude Desktop, Cursor and VS Code read. API keys are left out; environment variable values are included, as they are
+          part of how a server is started.
         </Text>
         <Code block aria-label="Exported JSON" data-testid="mcp-export">
           {text}

@@ -97,9 +97,9 @@ describe('parseMcpServersJson', () => {
     if (!result.ok) throw new Error(result.error);
     const byName = Object.fromEntries(result.items.map((item) => [item.name, item]));
     expect(byName['my server']?.error).toBe('name: Server name can only contain letters, numbers, hyphens, and underscores');
-    expect(byName.fetch?.error).toBe('A server named "fetch" exists already');
+    expect(byName.fetch?.error).toBe("name: Duplicate MCP server name 'fetch'");
     expect(byName.spaced?.error).toBe('command: Command should be a single executable without spaces (use arguments field for parameters)');
-    expect(byName.remote?.error).toBe('A server with URL https://taken.example/sse exists already');
+    expect(byName.remote?.error).toBe('url: Duplicate MCP server URLs are not allowed');
     expect(byName.odd?.error).toBe('Unsupported type "grpc"');
     expect(byName.nothing?.error).toBe('Expected "command" (a local server) or "url" (a remote one)');
     expect(byName.keyed).toMatchObject({ entry: { kind: 'shttp', api_key: null }, warning: expect.stringContaining('X-Api-Key') });
@@ -117,10 +117,7 @@ describe('parseMcpServersJson', () => {
       '{"mcpServers": {"a": {"url": "https://same.example/mcp"}, "b": {"url": "https://same.example/mcp"}}}',
       null,
     );
-    expect(result.ok && result.items.map((item) => item.error)).toEqual([
-      undefined,
-      'A server with URL https://same.example/mcp exists already',
-    ]);
+    expect(result.ok && result.items.map((item) => item.error)).toEqual([undefined, 'url: Duplicate MCP server URLs are not allowed']);
   });
 });
 
@@ -129,14 +126,14 @@ describe('toMcpServersJson', () => {
     const config: McpConfigResponse = {
       stdio_servers: [{ name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'], env: { A: '1' } }],
       sse_servers: [{ url: 'https://a.example/sse', api_key: null, api_key_set: true }],
-      shttp_servers: [{ url: 'https://b.example/mcp', api_key: 'plain', timeout: 60 }],
+      shttp_servers: [{ url: 'https://b.example/mcp', api_key: 'plain', timeout: 45 }],
     };
     const text = toMcpServersJson(config);
     expect(JSON.parse(text)).toEqual({
       mcpServers: {
         fetch: { command: 'uvx', args: ['mcp-server-fetch'], env: { A: '1' } },
         'a-example-sse': { type: 'sse', url: 'https://a.example/sse' },
-        'b-example-mcp': { type: 'http', url: 'https://b.example/mcp' },
+        'b-example-mcp': { type: 'http', url: 'https://b.example/mcp', timeout: 45 },
       },
     });
     expect(text).not.toContain('plain');
@@ -144,7 +141,7 @@ describe('toMcpServersJson', () => {
     expect(back.ok && back.items.map((item) => item.entry)).toEqual([
       { kind: 'stdio', name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'], env: { A: '1' } },
       { kind: 'sse', url: 'https://a.example/sse', api_key: null },
-      { kind: 'shttp', url: 'https://b.example/mcp', api_key: null },
+      { kind: 'shttp', url: 'https://b.example/mcp', api_key: null, timeout: 45 },
     ]);
   });
 });

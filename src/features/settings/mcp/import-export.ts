@@ -1,7 +1,5 @@
-import { safeParse } from 'zod/mini';
-import { type McpConfigResponse, type McpTestRequestInput, mcpTestRequestSchema } from '../../../contract/mcp';
-import { issueMessage, readableMessage, toValidationDetail } from '../../../contract/validation-error';
-import { serverRows } from './mcp-model';
+import type { McpConfigResponse, McpTestRequestInput } from '../../../contract/mcp';
+import { EMPTY_MCP_CONFIG, problemsAdding, serverRows, withServer } from './mcp-model';
 
 /*
  * The `{"mcpServers": {"<name>": {...}}}` format that Claude Desktop, Cursor and VS Code (there
@@ -41,9 +39,11 @@ function toEntry(name: string, spec: unknown): ImportItem {
     const auth = Object.entries(headers).find(([header]) => header.toLowerCase() === 'authorization')?.[1];
     const bearer = typeof auth === 'string' ? /^Bearer\s+(.+)$/i.exec(auth)?.[1] : undefined;
     const dropped = Object.keys(headers).filter((header) => header.toLowerCase() !== 'authorization' || !bearer);
+    // `timeout` is ours (seconds, streamable HTTP); other tools ignore it.
+    const timeout = kind === 'shttp' && spec.timeout !== undefined ? { timeout: spec.timeout as number } : {};
     return {
       name,
-      entry: { kind, url: spec.url, api_key: bearer ?? null },
+      entry: { kind, url: spec.url, api_key: bearer ?? null, ...timeout },
       ...(dropped.length
         ? { warning: `Headers other than "Authorization: Bearer …" are not supported; left out: ${dropped.join(', ')}` }
         : {}),
@@ -64,18 +64,9 @@ function toEntry(name: string, spec: unknown): ImportItem {
   return { name, error: 'Expected "command" (a local server) or "url" (a remote one)' };
 }
 
-/** Checks an entry with the contract; answers every problem in one line. */
-function contractProblems(entry: McpTestRequestInput): string | undefined {
-  const result = safeParse(mcpTestRequestSchema, entry, { error: issueMessage, reportInput: true });
-  if (result.success) return undefined;
-  return toValidationDetail(result.error.issues)
-    .map((problem) => `${problem.loc.filter((part) => part !== 'kind').join('.') || 'entry'}: ${readableMessage(problem)}`)
-    .join('; ');
-}
-
 /**
- * Reads pasted JSON into servers to add, each checked with the contract and against the servers
- * already there (`existing`) and earlier ones in the paste.
+ * Reads pasted JSON into servers to add, each checked with the contract together with the
+ * servers already there (`existing`) and the earlier ones in the paste.
  */
 export function parseMcpServersJson(text: string, existing: McpConfigResponse | null): ImportParse {
   let parsed: unknown;
@@ -87,19 +78,13 @@ export function parseMcpServersJson(text: string, existing: McpConfigResponse | 
   const servers = isObject(parsed) ? (parsed.mcpServers ?? parsed.servers) : undefined;
   if (!isObject(servers)) return { ok: false, error: 'Expected an object with "mcpServers": { "<name>": { … } }' };
 
-  const taken = new Set(serverRows(existing).map((row) => row.label));
-  const items = Object.entries(servers).map(([name, spec]) => {
+  let accepted = existing ?? EMPTY_MCP_CONFIG;
+  const items = Object.entries(servers).map(([name, spec]): ImportItem => {
     const item = toEntry(name, spec);
     if (!item.entry) return item;
-    const error = contractProblems(item.entry);
-    if (error) return { name, error };
-    const key = item.entry.kind === 'stdio' ? item.entry.name.trim() : item.entry.url.trim();
-    if (taken.has(key))
-      return {
-        name,
-        error: item.entry.kind === 'stdio' ? `A server named "${key}" exists already` : `A server with URL ${key} exists already`,
-      };
-    taken.add(key);
+    const problems = problemsAdding(accepted, item.entry);
+    if (problems.length > 0) return { name, error: problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ') };
+    accepted = withServer(accepted, null, item.entry).config;
     return item;
   });
   return { ok: true, items };
@@ -115,7 +100,10 @@ function slug(url: string): string {
   }
 }
 
-/** The servers in the common format, without API keys, with `type` so the kind survives a round trip. */
+/**
+ * The servers in the common format, without API keys, with `type` (and `timeout`) so a round trip
+ * gives the same servers back. Environment values are included: they are the server's config.
+ */
 export function toMcpServersJson(config: McpConfigResponse | null): string {
   const out: Record<string, unknown> = {};
   const unique = (name: string) => {
@@ -128,7 +116,8 @@ export function toMcpServersJson(config: McpConfigResponse | null): string {
       const { name, command, args, env } = value.server;
       out[unique(name)] = { command, args, ...(Object.keys(env).length ? { env } : {}) };
     } else {
-      out[unique(slug(value.server.url))] = { type: value.kind === 'sse' ? 'sse' : 'http', url: value.server.url };
+      const timeout = value.kind === 'shttp' && value.server.timeout != null ? { timeout: value.server.timeout } : {};
+      out[unique(slug(value.server.url))] = { type: value.kind === 'sse' ? 'sse' : 'http', url: value.server.url, ...timeout };
     }
   }
   return `${JSON.stringify({ mcpServers: out }, null, 2)}\n`;

@@ -1,41 +1,27 @@
 import { toNestErrors } from '@hookform/resolvers';
 import type { FieldError, Resolver } from 'react-hook-form';
-import { safeParse } from 'zod/mini';
-import { mcpTestRequestSchema } from '../../../contract/mcp';
-import { issueMessage, readableMessage, toValidationDetail } from '../../../contract/validation-error';
+import type { McpConfigResponse, McpTestRequestInput } from '../../../contract/mcp';
 import { envRowProblems } from './env';
-import { entryFor, formFieldFor, type McpServerFormValues, type McpServerRow } from './mcp-model';
+import { EMPTY_MCP_CONFIG, entryFor, formFieldFor, type McpServerFormValues, problemsAdding, withoutServer } from './mcp-model';
 
 /**
- * Checks one server's form: the contract's rules for its kind (the server's own words), each
- * env row on its own (names, repeats), and that no other server has the same name or URL.
- * Every problem is reported at its input, all at once.
+ * Checks one server's form with the contract, on the config it would produce (so the same rules,
+ * duplicates included, and the server's own words), plus each env row on its own. Every problem
+ * is reported at its input, all at once.
  */
-export function mcpServerResolver(others: readonly McpServerRow[]): Resolver<McpServerFormValues> {
+export function mcpServerResolver(config: McpConfigResponse | null, originalId: string | null): Resolver<McpServerFormValues> {
   return async (values, _context, options) => {
     const errors: Record<string, FieldError> = {};
     const report = (field: string, message: string) => {
       errors[field] ??= { type: 'validate', message };
     };
-
-    const result = safeParse(mcpTestRequestSchema, entryFor(values, null), { error: issueMessage, reportInput: true });
-    if (!result.success) {
-      const rowIds = values.args.map((_, index) => String(index));
-      for (const entry of toValidationDetail(result.error.issues)) {
-        const path = entry.loc.join('.');
-        if (path === 'env' || path.startsWith('env.')) continue; // the rows below say it per row
-        report(formFieldFor(path, readableMessage(entry), rowIds, rowIds, []), readableMessage(entry));
-      }
+    const others = originalId === null ? (config ?? EMPTY_MCP_CONFIG) : withoutServer(config ?? EMPTY_MCP_CONFIG, originalId);
+    const entry: McpTestRequestInput = entryFor(values, null);
+    for (const { path, message } of problemsAdding(others, entry)) {
+      if (path === 'env' || path.startsWith('env.')) continue; // the rows below say it per row
+      report(formFieldFor(path, message, []), message);
     }
-    if (values.kind === 'stdio') {
-      for (const [index, message] of envRowProblems(values.env)) report(`env.${index}.key`, message);
-      const name = values.name.trim();
-      if (name && others.some((row) => row.kind === 'stdio' && row.label === name)) report('name', `Another server is named ${name}`);
-    } else {
-      const url = values.url.trim();
-      if (url && others.some((row) => row.kind !== 'stdio' && row.label === url)) report('url', 'Another server has this URL');
-    }
-
+    if (values.kind === 'stdio') for (const [index, message] of envRowProblems(values.env)) report(`env.${index}.key`, message);
     return Object.keys(errors).length > 0 ? { values: {}, errors: toNestErrors(errors, options) } : { values, errors: {} };
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { McpConfigResponse } from '../../../contract/mcp';
 import {
+  describeLoc,
   dropsStoredKey,
   entryFor,
   errorsAt,
@@ -159,22 +160,31 @@ describe('placing a 422', () => {
     expect(others.map((entry) => entry.loc.at(-1))).toEqual(['name', 'foo']);
   });
 
-  it('finds the argument row that was sent at that index after the rows were reordered', () => {
-    const sent = ['row-a', 'row-b', 'row-c'];
-    const now = ['row-c', 'row-a', 'row-b']; // moved while the save was on its way
-    expect(formFieldFor('args.1', 'bad arg', sent, now, [])).toBe('args.2.value');
-    expect(formFieldFor('args.2', 'x', sent, now, [])).toBe('args.0.value');
-    expect(formFieldFor('args.1', 'x', sent, ['row-a', 'row-c'], [])).toBe('args.root'); // removed since
+  it('puts an argument error on the row at that index (rows are locked while saving)', () => {
+    expect(formFieldFor('args.1', 'bad arg', [])).toBe('args.1.value');
+    expect(formFieldFor('args', 'Input should be a valid list', [])).toBe('args.root');
   });
 
   it('finds the env row by key, from the loc or the message', () => {
-    expect(formFieldFor('env.B', 'x', [], [], ['A', 'B'])).toBe('env.1.key');
-    expect(formFieldFor('env', "Invalid environment variable name 'B-AD'.", [], [], ['OK', 'B-AD'])).toBe('env.1.key');
-    expect(formFieldFor('env', 'Input should be a valid dictionary', [], [], ['A'])).toBe('env.root');
+    expect(formFieldFor('env.B', 'x', ['A', 'B'])).toBe('env.1.key');
+    expect(formFieldFor('env', "Invalid environment variable name 'B-AD'.", ['OK', 'B-AD'])).toBe('env.1.key');
+    expect(formFieldFor('env', 'Input should be a valid dictionary', ['A'])).toBe('env.root');
   });
 
   it('keeps other fields as they are, and the entry itself as a form error', () => {
-    expect(formFieldFor('url', 'x', [], [], [])).toBe('url');
-    expect(formFieldFor('', 'x', [], [], [])).toBe('root.server');
+    expect(formFieldFor('url', 'x', [])).toBe('url');
+    expect(formFieldFor('', 'x', [])).toBe('root.server');
+  });
+});
+
+describe('describeLoc', () => {
+  it('names the server a loc points at in the config that was sent', () => {
+    expect(describeLoc(['body', 'mcp_config', 'stdio_servers', 1, 'name'], config)).toBe('stdio server “git” › name');
+    expect(describeLoc(['body', 'mcp_config', 'shttp_servers', 0, 'timeout'], config)).toBe(
+      'Streamable HTTP server “https://b.example/mcp” › timeout',
+    );
+    expect(describeLoc(['body', 'mcp_config', 'sse_servers', 5, 'url'], config)).toBe('SSE server 6 › url');
+    expect(describeLoc(['body', 'mcp_config', 'foo'], config)).toBe('mcp_config.foo');
+    expect(describeLoc(['body', 'language'], null)).toBe('language');
   });
 });

@@ -1,6 +1,7 @@
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../../components/form/secret-field';
-import type { McpConfigResponse, McpKind, McpTestRequestInput } from '../../../contract/mcp';
-import { readableMessage, type ValidationErrorEntry } from '../../../contract/validation-error';
+import { safeParse } from 'zod/mini';
+import { type McpConfigResponse, type McpKind, type McpTestRequestInput, mcpConfigSchema } from '../../../contract/mcp';
+import { issueMessage, readableMessage, toValidationDetail, type ValidationErrorEntry } from '../../../contract/validation-error';
 import { type EnvRow, envToRows, rowsToEnv } from './env';
 
 /*
@@ -94,11 +95,16 @@ export function formValuesFor(row: McpServerRow | null, kind: McpKind = 'stdio')
   return { ...values, kind: value.kind, url: value.server.url, timeout };
 }
 
+/** A stored key belongs to its server's kind and URL: it still applies while both are unchanged. */
+export function storedKeyApplies(values: McpServerFormValues, original: McpServerRow | null): original is McpServerRow {
+  return original !== null && original.kind !== 'stdio' && original.kind === values.kind && original.label === values.url.trim();
+}
+
 /** Whether saving these values drops the stored API key: the URL or kind changed and no new key was given. */
 export function dropsStoredKey(values: McpServerFormValues, original: McpServerRow | null): boolean {
   if (!original?.keySet || values.kind === 'stdio') return false;
   if (values.api_key.value !== '' || values.api_key.clear) return false;
-  return values.kind !== original.kind || values.url.trim() !== original.label;
+  return !storedKeyApplies(values, original);
 }
 
 /**
@@ -115,9 +121,7 @@ export function entryFor(values: McpServerFormValues, original: McpServerRow | n
       env: rowsToEnv(values.env),
     };
   }
-  const url = values.url.trim();
-  const unchanged = original && original.kind === values.kind && original.label === url && original.value.kind !== 'stdio';
-  const keptKey = unchanged && original.value.kind !== 'stdio' ? (original.value.server.api_key ?? null) : null;
+  const keptKey = storedKeyApplies(values, original) && original.value.kind !== 'stdio' ? (original.value.server.api_key ?? null) : null;
   const draft = secretUpdate(values.api_key);
   const api_key = draft === null ? keptKey : draft;
   if (values.kind === 'sse') return { kind: 'sse', url: values.url, api_key };
@@ -216,6 +220,16 @@ export function errorsAt(
   return { own, others };
 }
 
+/**
+ * What the contract says about adding `entry` to `config`: the problems of that entry only (it
+ * goes last, so a duplicate is always reported at it, not at the server it repeats).
+ */
+export function problemsAdding(config: McpConfigResponse, entry: McpTestRequestInput): ServerError[] {
+  const { config: next, position } = withServer(config, null, entry);
+  const result = safeParse(mcpConfigSchema, next, { error: issueMessage, reportInput: true });
+  return result.success ? [] : errorsAt(toValidationDetail(result.error.issues, ['mcp_config']), position).own;
+}
+
 /** A loc a person can read: "stdio server 2 › name" rather than `["body","mcp_config",…]`. */
 export function describeLoc(loc: ValidationErrorEntry['loc'], config: McpConfigResponse | null): string {
   const parts = loc[0] === 'body' ? loc.slice(1) : loc;
@@ -229,22 +243,13 @@ export function describeLoc(loc: ValidationErrorEntry['loc'], config: McpConfigR
 }
 
 /**
- * The form field for a server error's `path`. Argument errors name the index that was sent; rows
- * may have moved since, so the row is found by the id it had then. Env errors find their row by
- * key. Anything else that has no input of its own lands on the list (`args.root`, `env.root`).
+ * The form field for a server error's `path` (the form is locked while saving, so indices are
+ * still those that were sent). Env errors find their row by key, from the loc or the message.
+ * Anything else without an input of its own lands on the list (`args.root`, `env.root`) or the form.
  */
-export function formFieldFor(
-  path: string,
-  message: string,
-  sentArgIds: readonly string[],
-  currentArgIds: readonly string[],
-  envKeys: readonly string[],
-): string {
+export function formFieldFor(path: string, message: string, envKeys: readonly string[]): string {
   const [field, item] = path.split('.', 2);
-  if (field === 'args') {
-    const row = item === undefined ? -1 : currentArgIds.indexOf(sentArgIds[Number(item)] ?? '');
-    return row === -1 ? 'args.root' : `args.${row}.value`;
-  }
+  if (field === 'args') return item === undefined ? 'args.root' : `args.${item}.value`;
   if (field === 'env') {
     const key = item ?? /'([^']+)'/.exec(message)?.[1];
     const row = key === undefined ? -1 : envKeys.indexOf(key);

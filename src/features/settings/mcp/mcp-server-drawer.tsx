@@ -1,12 +1,12 @@
 import { Alert, Button, Drawer, Group, Input, List, SegmentedControl, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconPlugConnected } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { describeError, isApiError } from '../../../api/errors';
 import { NumberField, TextField } from '../../../components/form/fields';
 import { SecretField } from '../../../components/form/secret-field';
-import type { McpConfigResponse, McpKind } from '../../../contract/mcp';
+import { MCP_KINDS, type McpConfigResponse, type McpKind } from '../../../contract/mcp';
 import { readableMessage, type ValidationErrorEntry } from '../../../contract/validation-error';
 import { useSaveMcpConfig, useTestMcpServer } from '../queries';
 import { ArgsEditor } from './args-editor';
@@ -23,49 +23,53 @@ import {
   type McpServerFormValues,
   type McpServerRow,
   type Position,
+  storedKeyApplies,
   withServer,
 } from './mcp-model';
 import { TestResult } from './test-result';
 
-const KIND_OPTIONS = (['stdio', 'sse', 'shttp'] as const).map((kind) => ({ value: kind, label: KIND_LABEL[kind] }));
+const KIND_OPTIONS = MCP_KINDS.map((kind) => ({ value: kind, label: KIND_LABEL[kind] }));
 
 interface Props {
   /** The server being edited, `null` to add one. */
   row: McpServerRow | null;
-  rows: readonly McpServerRow[];
   config: McpConfigResponse | null;
   onClose: () => void;
 }
 
+interface SaveProblem {
+  message: string;
+  /** Entries about other servers, described against the config that was sent. */
+  others: ValidationErrorEntry[];
+  sent: McpConfigResponse | null;
+}
+
 /** Add or edit one MCP server. Saving writes it at once; a failed save keeps everything typed. */
-export function McpServerDrawer({ row, rows, config, onClose }: Props) {
-  const others = useMemo(() => rows.filter((r) => r.id !== row?.id), [rows, row]);
+export function McpServerDrawer({ row, config, onClose }: Props) {
   const form = useForm<McpServerFormValues>({
     defaultValues: formValuesFor(row),
-    resolver: mcpServerResolver(others),
+    resolver: mcpServerResolver(config, row?.id ?? null),
     // Errors appear on submit, then update as the user types: no layout shift on blur
     // that moves the button someone is about to click.
     mode: 'onSubmit',
   });
   const save = useSaveMcpConfig();
   const test = useTestMcpServer();
-  const [problem, setProblem] = useState<{ message: string; others: ValidationErrorEntry[] } | null>(null);
+  const [problem, setProblem] = useState<SaveProblem | null>(null);
+  // A test result belongs to the entry that was tested; after any edit it no longer applies.
+  const [testedEntry, setTestedEntry] = useState<string | null>(null);
   const values = useWatch({ control: form.control }) as McpServerFormValues;
   const kind = values.kind;
-  // The stored key belongs to the original kind and URL; it means nothing for others.
-  const storedKeyApplies = row !== null && row.kind === kind && row.label === values.url.trim();
+  const testApplies = testedEntry === JSON.stringify(entryFor(values, row));
 
   const submit = form.handleSubmit(async (current) => {
     setProblem(null);
     const entry = entryFor(current, row);
-    // The form is locked while saving, so rows are where they were when sent.
-    const argRows = current.args.map((_, index) => String(index));
-    let position: Position | undefined;
+    let sent: { config: McpConfigResponse; position: Position } | undefined;
     try {
       await save.mutateAsync((fresh) => {
-        const next = withServer(fresh, row?.id ?? null, entry);
-        position = next.position;
-        return next.config;
+        sent = withServer(fresh, row?.id ?? null, entry);
+        return sent.config;
       });
       notifications.show({
         color: 'teal',
@@ -74,33 +78,32 @@ export function McpServerDrawer({ row, rows, config, onClose }: Props) {
       });
       onClose();
     } catch (error) {
-      if (!isApiError(error) || error.validation.length === 0 || !position) {
-        setProblem({ message: `Nothing was saved: ${describeError(error)}`, others: [] });
+      if (!isApiError(error) || error.validation.length === 0 || !sent) {
+        setProblem({ message: `Nothing was saved: ${describeError(error)}`, others: [], sent: null });
         return;
       }
-      const { own, others: elsewhere } = errorsAt(error.validation, position);
-      const envKeys = form.getValues('env').map((row) => row.key.trim());
+      const { own, others } = errorsAt(error.validation, sent.position);
+      const envKeys = form.getValues('env').map((env) => env.key.trim());
+      // The form is locked while saving, so every row is still where it was when sent.
       own.forEach(({ path, message }, index) =>
-        form.setError(
-          formFieldFor(path, message, argRows, argRows, envKeys) as never,
-          { type: 'server', message },
-          { shouldFocus: index === 0 },
-        ),
+        form.setError(formFieldFor(path, message, envKeys) as never, { type: 'server', message }, { shouldFocus: index === 0 }),
       );
-      setProblem({ message: 'Nothing was saved. The server rejected the values marked below.', others: elsewhere });
+      setProblem({ message: 'Nothing was saved. The server rejected the values marked below.', others, sent: sent.config });
     }
   });
 
   const runTest = async () => {
     test.reset();
-    if (await form.trigger()) test.mutate(entryFor(form.getValues(), row));
+    if (!(await form.trigger())) return;
+    const entry = entryFor(form.getValues(), row);
+    setTestedEntry(JSON.stringify(entry));
+    test.mutate(entry);
   };
 
   return (
     <Drawer opened onClose={onClose} position="right" size="lg" title={row ? `Edit ${row.label}` : 'Add MCP server'}>
       <FormProvider {...form}>
         <form onSubmit={(event) => void submit(event)} noValidate aria-label={row ? `Edit ${row.label}` : 'Add MCP server'}>
-          {/* Locked while saving, so an error that comes back finds its row where it was. */}
           <fieldset disabled={form.formState.isSubmitting} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
             <Stack gap="md">
               {problem && (
@@ -110,7 +113,7 @@ export function McpServerDrawer({ row, rows, config, onClose }: Props) {
                     <List size="sm" mt="xs">
                       {problem.others.map((entry, index) => (
                         <List.Item key={index}>
-                          {describeLoc(entry.loc, config)}: {readableMessage(entry)}
+                          {describeLoc(entry.loc, problem.sent)}: {readableMessage(entry)}
                         </List.Item>
                       ))}
                     </List>
@@ -123,10 +126,7 @@ export function McpServerDrawer({ row, rows, config, onClose }: Props) {
                   mt={4}
                   data={KIND_OPTIONS}
                   value={kind}
-                  onChange={(next) => {
-                    form.setValue('kind', next as McpKind, { shouldDirty: true });
-                    test.reset();
-                  }}
+                  onChange={(next) => form.setValue('kind', next as McpKind, { shouldDirty: true })}
                 />
               </Input.Wrapper>
               {kind === 'stdio' ? (
@@ -153,7 +153,7 @@ export function McpServerDrawer({ row, rows, config, onClose }: Props) {
                     name="api_key"
                     label="API key"
                     description="Sent as a bearer token"
-                    isSet={storedKeyApplies ? row.keySet : false}
+                    isSet={storedKeyApplies(values, row) ? row.keySet : false}
                   />
                   {dropsStoredKey(values, row) && (
                     <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} role="status">
@@ -174,7 +174,7 @@ export function McpServerDrawer({ row, rows, config, onClose }: Props) {
                 </>
               )}
 
-              <TestResult pending={test.isPending} result={test.data} error={test.error} />
+              {testApplies && <TestResult pending={test.isPending} result={test.data} error={test.error} />}
 
               <Group justify="space-between">
                 <Button

@@ -99,9 +99,7 @@ export function McpServersPage() {
         <ServersTable rows={rows} onAction={setDialog} />
       )}
 
-      {dialog?.type === 'edit' && (
-        <McpServerDrawer key={dialog.row?.id ?? 'new'} row={dialog.row} rows={rows} config={config} onClose={close} />
-      )}
+      {dialog?.type === 'edit' && <McpServerDrawer key={dialog.row?.id ?? 'new'} row={dialog.row} config={config} onClose={close} />}
       {dialog?.type === 'delete' && <DeleteDialog row={dialog.row} onClose={close} />}
       {dialog?.type === 'test' && <TestDialog row={dialog.row} onClose={close} />}
       {dialog?.type === 'import' && <ImportDialog config={config} onClose={close} />}

@@ -1,0 +1,111 @@
+import * as z from 'zod/mini';
+import { mcpConfigSchema } from './mcp';
+import { describeValues, ENV_NAME_PATTERN, rule } from './rules';
+
+/*
+ * Git provider tokens and custom secrets (`/api/add-git-providers`, `/api/secrets`, and
+ * `secrets_store` in the settings). Token and secret values are write-only: no answer carries them.
+ */
+
+export const PROVIDERS = ['github', 'gitlab', 'bitbucket', 'azure_devops', 'enterprise_sso'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+export const providerSchema = z.enum(PROVIDERS);
+
+export const PROVIDER_NAMES: Record<Provider, string> = {
+  github: 'GitHub',
+  gitlab: 'GitLab',
+  bitbucket: 'Bitbucket',
+  azure_devops: 'Azure DevOps',
+  enterprise_sso: 'Enterprise SSO',
+};
+
+/** Where each provider lives when no host is given. */
+export const PUBLIC_HOSTS: Record<Provider, string | null> = {
+  github: 'github.com',
+  gitlab: 'gitlab.com',
+  bitbucket: 'bitbucket.org',
+  azure_devops: 'dev.azure.com',
+  enterprise_sso: null,
+};
+
+const DOMAIN = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?$/;
+
+/** A bare domain (`gitlab.example.com`, optionally `:port`) or an http(s) base URL; empty means the public service. */
+export function hostProblem(host: string): string | undefined {
+  if (host === '' || DOMAIN.test(host)) return undefined;
+  try {
+    const url = new URL(host);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname && !url.search && !url.hash) return undefined;
+  } catch {
+    // not a URL either
+  }
+  return 'Host must be a domain such as gitlab.example.com (optionally with :port) or an http(s) URL';
+}
+
+const token = z.string().check(rule((value: string) => (/\s/.test(value) ? 'Token must not contain spaces or line breaks' : undefined)));
+const host = z.string().check(z.trim(), rule(hostProblem));
+
+export const providerTokenSchema = z.object({
+  token: z.optional(z.nullable(token)),
+  host: z.optional(z.nullable(host)),
+  user_id: z.optional(z.nullable(z.string())),
+});
+export type ProviderTokenInput = z.input<typeof providerTokenSchema>;
+
+export const isProvider = (key: string): key is Provider => (PROVIDERS as readonly string[]).includes(key);
+
+// A plain string key with its own check (not an enum key), so an unknown provider is reported at
+// `[…, "<key>", "[key]"]` naming the providers, as Pydantic does.
+const providerKey = z.string().check(rule((key: string) => (isProvider(key) ? undefined : `Input should be ${describeValues(PROVIDERS)}`)));
+
+/** `{<provider>: {token, host}}` for any of the providers. */
+export const providerTokensSchema = z.record(providerKey, providerTokenSchema);
+export type ProviderTokens = z.output<typeof providerTokensSchema>;
+
+/** Body of `POST /api/add-git-providers`. `mcp_config` is validated and otherwise ignored, as OpenHands does. */
+export const addGitProvidersSchema = z.object({
+  provider_tokens: z._default(providerTokensSchema, {}),
+  mcp_config: z.optional(z.nullable(mcpConfigSchema)),
+});
+export type AddGitProvidersInput = z.input<typeof addGitProvidersSchema>;
+
+const secretName = z
+  .string()
+  .check(
+    rule((name: string) =>
+      ENV_NAME_PATTERN.test(name)
+        ? undefined
+        : 'Secret names become environment variables: use letters, digits and underscores, not starting with a digit',
+    ),
+  );
+
+export const createSecretSchema = z.object({
+  name: secretName,
+  value: z.string(),
+  description: z.optional(z.nullable(z.string())),
+});
+export type CreateSecretInput = z.input<typeof createSecretSchema>;
+
+/** `PUT /api/secrets/{name}`: rename, describe and (unlike OpenHands) change the value. */
+export const updateSecretSchema = z.object({
+  name: z.optional(secretName),
+  description: z.optional(z.nullable(z.string())),
+  value: z.optional(z.string()),
+});
+export type UpdateSecretInput = z.input<typeof updateSecretSchema>;
+
+export const secretPathSchema = z.object({ name: z.string() });
+
+export const customSecretsSchema = z.object({
+  custom_secrets: z._default(z.array(z.object({ name: z.string(), description: z._default(z.nullable(z.string()), null) })), []),
+});
+export type CustomSecrets = z.output<typeof customSecretsSchema>;
+
+/** `secrets_store` in `POST /api/settings`: merged into the stored tokens and secrets. */
+export const secretsStoreSchema = z.object({
+  provider_tokens: z.optional(providerTokensSchema),
+  custom_secrets: z.optional(
+    z.record(secretName, z.object({ secret: z.optional(z.nullable(z.string())), description: z.optional(z.nullable(z.string())) })),
+  ),
+});
+export type SecretsStoreUpdate = z.output<typeof secretsStoreSchema>;
