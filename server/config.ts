@@ -14,6 +14,8 @@ export interface ServerConfig {
   secretsKey: string | undefined;
   /** Extra browser origins allowed to call the API (the console served elsewhere). */
   corsOrigins: string[];
+  /** Check new git provider tokens against the provider's API (VERIFY_GIT_TOKENS=1). */
+  verifyGitTokens: boolean;
   logLevel: string;
 }
 
@@ -42,6 +44,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
+    verifyGitTokens: ['1', 'true', 'yes'].includes((env.VERIFY_GIT_TOKENS ?? '').trim().toLowerCase()),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
   };
 }

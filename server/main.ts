@@ -15,7 +15,7 @@ async function main(): Promise<void> {
 
   const app = await buildApp({
     sessionKey,
-    services: createServices(db, secrets),
+    services: createServices(db, secrets, { verifyGitTokens: config.verifyGitTokens }),
     consoleDir: config.consoleDir,
     corsOrigins: config.corsOrigins,
     logLevel: config.logLevel,

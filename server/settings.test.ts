@@ -197,7 +197,7 @@ describe('POST /api/settings merge rules', () => {
     expect((await settings()).mcp_config).toBeNull();
   });
 
-  it('validates secrets_store, ignores it and always shows it empty', async () => {
+  it('validates secrets_store and always shows it empty (its contents go to the secrets)', async () => {
     await store({
       secrets_store: {
         provider_tokens: { github: { token: 'ghp_x', host: null } },
@@ -206,7 +206,7 @@ describe('POST /api/settings merge rules', () => {
     });
     const body = await settings();
     expect(body.secrets_store).toEqual({ provider_tokens: {}, custom_secrets: {} });
-    expect(body.provider_tokens_set).toEqual({});
+    expect(body.provider_tokens_set).toEqual({ github: null });
     const bad = await t.postSettings({ secrets_store: { provider_tokens: 'nope' } });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().detail[0].loc).toEqual(['body', 'secrets_store', 'provider_tokens']);

@@ -3,6 +3,7 @@ import { legacyErrorSchema, messageSchema } from '../../src/contract/errors';
 import { settingsResponseSchema, settingsUpdateSchema } from '../../src/contract/settings';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
 import type { SettingsService } from '../services/settings-service';
+import { rethrowAsHttp } from './secrets';
 
 export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod {
   return async (app) => {
@@ -33,7 +34,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod
         },
       },
       async (request) => {
-        await settings.update(request.body);
+        await settings.update(request.body).catch(rethrowAsHttp(['body', 'secrets_store']));
         return { message: 'Settings stored' };
       },
     );

@@ -2,9 +2,8 @@ import type { McpConfig } from '../../src/contract/mcp';
 import { DEFAULT_SETTINGS, SECRET_FIELDS, type Settings, type SettingsResponse, type SettingsUpdate } from '../../src/contract/settings';
 import type { SecretBox } from '../secret-box';
 import type { SettingsStore } from '../store/settings-store';
-
-/** The reference server has one user, as OpenHands in OSS mode does. */
-export const DEFAULT_USER = 'default';
+import type { SecretsService } from './secrets-service';
+import { DEFAULT_USER } from './users';
 
 /** The MCP server kinds that carry an API key. */
 type KeyedKind = 'sse_servers' | 'shttp_servers';
@@ -55,7 +54,7 @@ function keepMcpKeys(incoming: McpConfig, stored: McpConfig | null): McpConfig {
 const isSet = (secret: string | null | undefined): boolean => typeof secret === 'string' && secret.trim() !== '';
 
 /** What a GET shows: every secret value replaced by `null` and a `*_set` flag. */
-export function toResponse(settings: Settings): SettingsResponse {
+export function toResponse(settings: Settings, providerHosts: Record<string, string | null>): SettingsResponse {
   return {
     ...settings,
     llm_api_key: null,
@@ -67,7 +66,7 @@ export function toResponse(settings: Settings): SettingsResponse {
     llm_api_key_set: isSet(settings.llm_api_key),
     search_api_key_set: isSet(settings.search_api_key),
     sandbox_api_key_set: isSet(settings.sandbox_api_key),
-    provider_tokens_set: {},
+    provider_tokens_set: providerHosts,
   };
 }
 
@@ -83,14 +82,15 @@ function mapSecrets(settings: Settings, transform: (secret: string) => string): 
 export class SettingsService {
   constructor(
     private readonly store: SettingsStore,
-    private readonly secrets: SecretBox,
+    private readonly box: SecretBox,
+    private readonly secrets: SecretsService,
     private readonly userId: string = DEFAULT_USER,
   ) {}
 
   /** The stored settings with secrets hidden, or `undefined` before anything was stored. */
   async read(): Promise<SettingsResponse | undefined> {
     const document = await this.store.load(this.userId);
-    return document === undefined ? undefined : toResponse(this.#open(document));
+    return document === undefined ? undefined : toResponse(this.#open(document), await this.secrets.providerHosts());
   }
 
   /** The settings with secret values, for the server's own use; never answer this to a client. */
@@ -106,16 +106,21 @@ export class SettingsService {
     return servers?.find((server) => server.url === url)?.api_key ?? null;
   }
 
+  /**
+   * Stores a POST body. Its `secrets_store` goes to the secrets first: that is where a value can
+   * still be refused (a token the provider rejects), and then nothing else has changed yet.
+   */
   async update(update: SettingsUpdate): Promise<void> {
+    if (update.secrets_store) await this.secrets.mergeSecretsStore(update.secrets_store);
     await this.store.update(this.userId, (document) => {
       const current = document === undefined ? DEFAULT_SETTINGS : this.#open(document);
-      return JSON.stringify(mapSecrets(applyUpdate(current, update), (s) => this.secrets.seal(s)));
+      return JSON.stringify(mapSecrets(applyUpdate(current, update), (s) => this.box.seal(s)));
     });
   }
 
   /** Stored documents gain fields over time; defaults fill what an older document lacks. */
   #open(document: string): Settings {
     const stored = JSON.parse(document) as Partial<Settings>;
-    return mapSecrets({ ...DEFAULT_SETTINGS, ...stored }, (s) => this.secrets.open(s));
+    return mapSecrets({ ...DEFAULT_SETTINGS, ...stored }, (s) => this.box.open(s));
   }
 }

@@ -11,11 +11,13 @@ export const TEST_SESSION_KEY = 'test-session-key-0123456789';
 export const TEST_SECRETS_KEY = 'test-secrets-key';
 
 /** A real app on a fresh SQLite database in a temp dir, driven with `fastify.inject`. */
-export async function startTestApp(options: { consoleDir?: string; dataDir?: string; secretsKey?: string } = {}) {
+export async function startTestApp(
+  options: { consoleDir?: string; dataDir?: string; secretsKey?: string; verifyGitTokens?: boolean } = {},
+) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-test-'));
   const secrets = new SecretBox(options.secretsKey ?? TEST_SECRETS_KEY);
   const db = await openDatabase(dataDir, secrets);
-  const services = createServices(db, secrets);
+  const services = createServices(db, secrets, { verifyGitTokens: options.verifyGitTokens ?? false });
   const app = await buildApp({
     sessionKey: TEST_SESSION_KEY,
     services,

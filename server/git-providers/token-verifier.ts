@@ -1,0 +1,71 @@
+import { type Provider, PROVIDER_NAMES, PUBLIC_HOSTS } from '../../src/contract/secrets';
+
+/** Asks a provider whether a token is good; answers why not, or `undefined` when it is. */
+export type TokenVerifier = (provider: Provider, token: string, host: string | null) => Promise<string | undefined>;
+
+const TIMEOUT_MS = 8000;
+
+/** The base URL for a host: an http(s) URL as given, a bare domain over https. */
+function baseUrl(host: string): string {
+  return /^https?:\/\//i.test(host) ? host.replace(/\/+$/, '') : `https://${host}`;
+}
+
+const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
+
+/** The "who am I" request of each provider's API, at its public address or at `host`. */
+function identityRequest(provider: Provider, token: string, host: string | null): { url: string; authorization: string } | undefined {
+  const custom = host && host !== PUBLIC_HOSTS[provider] ? baseUrl(host) : undefined;
+  switch (provider) {
+    case 'github':
+      return { url: custom ? `${custom}/api/v3/user` : 'https://api.github.com/user', authorization: `Bearer ${token}` };
+    case 'gitlab':
+      return { url: `${custom ?? 'https://gitlab.com'}/api/v4/user`, authorization: `Bearer ${token}` };
+    case 'bitbucket': {
+      // App passwords come as "username:password" (Basic); other tokens are bearer tokens.
+      const authorization = token.includes(':') ? basic(token) : `Bearer ${token}`;
+      const url = custom
+        ? /^https?:\/\//i.test(host ?? '')
+          ? `${custom}/2.0/user`
+          : `https://api.${host}/2.0/user`
+        : 'https://api.bitbucket.org/2.0/user';
+      return { url, authorization };
+    }
+    case 'azure_devops':
+      return {
+        url: custom ? `${custom}/_apis/connectionData` : 'https://app.vssps.visualstudio.com/_apis/profile/profiles/me?api-version=7.1',
+        authorization: basic(`:${token}`),
+      };
+    case 'enterprise_sso':
+      return undefined; // no API to ask: accepted as given
+  }
+}
+
+async function providerMessage(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { message?: unknown; error?: unknown; error_description?: unknown };
+    const message = body.message ?? body.error_description ?? body.error;
+    return typeof message === 'string' ? message : '';
+  } catch {
+    return '';
+  }
+}
+
+/** Checks tokens against the provider's API (VERIFY_GIT_TOKENS=1). */
+export const verifyTokenOverHttp: TokenVerifier = async (provider, token, host) => {
+  const request = identityRequest(provider, token, host);
+  if (!request) return undefined;
+  const name = PROVIDER_NAMES[provider];
+  let response: Response;
+  try {
+    response = await fetch(request.url, {
+      headers: { Authorization: request.authorization, Accept: 'application/json', 'User-Agent': 'agent-console' },
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error instanceof Error ? error.name : 'error');
+    return `Could not reach ${name} at ${request.url} to check the token (${cause})`;
+  }
+  if (response.ok) return undefined;
+  const message = await providerMessage(response);
+  return `${name} rejected the token (HTTP ${response.status}${message ? `: ${message}` : ''})`;
+};

@@ -1,0 +1,130 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { legacyErrorSchema, messageSchema } from '../../src/contract/errors';
+import {
+  addGitProvidersSchema,
+  createSecretSchema,
+  customSecretsSchema,
+  secretPathSchema,
+  updateSecretSchema,
+} from '../../src/contract/secrets';
+import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import { HttpError, NotFoundError, RequestValidationError } from '../errors';
+import { SecretExistsError, SecretNotFoundError, SecretsProblemError, type SecretsService } from '../services/secrets-service';
+
+/** The service's refusals as OpenHands answers them; `loc` of a problem starts at `prefix`. */
+function secretsHttpError(error: unknown, prefix: (string | number)[] = ['body']): unknown {
+  if (error instanceof SecretsProblemError) {
+    return new RequestValidationError(
+      error.problems.map(({ path, message }) => ({
+        type: 'value_error',
+        loc: [...prefix, ...path],
+        msg: `Value error, ${message}`,
+        input: null,
+        ctx: { error: {} },
+      })),
+    );
+  }
+  if (error instanceof SecretExistsError) return new HttpError(400, { message: error.message });
+  if (error instanceof SecretNotFoundError) return new NotFoundError({ error: error.message });
+  return error;
+}
+
+export const rethrowAsHttp =
+  (prefix?: (string | number)[]) =>
+  (error: unknown): never => {
+    throw secretsHttpError(error, prefix);
+  };
+
+const validation = { 422: validationErrorBodySchema };
+
+export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/add-git-providers',
+      {
+        schema: {
+          summary: 'Store git provider tokens (the set is replaced; an empty token keeps the stored one)',
+          tags: ['Git providers'],
+          body: addGitProvidersSchema,
+          response: { 200: messageSchema, ...validation },
+        },
+      },
+      async (request) => {
+        await secrets.replaceProviderTokens(request.body.provider_tokens).catch(rethrowAsHttp());
+        return { message: 'Git providers stored' };
+      },
+    );
+
+    app.post(
+      '/unset-provider-tokens',
+      {
+        schema: {
+          summary: 'Remove every git provider token (custom secrets stay)',
+          tags: ['Git providers'],
+          response: { 200: messageSchema },
+        },
+      },
+      async () => {
+        await secrets.unsetProviderTokens();
+        return { message: 'Unset Git provider tokens' };
+      },
+    );
+
+    app.get(
+      '/secrets',
+      {
+        schema: { summary: 'List custom secrets (names and descriptions only)', tags: ['Secrets'], response: { 200: customSecretsSchema } },
+      },
+      async () => secrets.listCustomSecrets(),
+    );
+
+    app.post(
+      '/secrets',
+      {
+        schema: {
+          summary: 'Create a custom secret',
+          tags: ['Secrets'],
+          body: createSecretSchema,
+          response: { 201: messageSchema, 400: messageSchema, ...validation },
+        },
+      },
+      async (request, reply) => {
+        await secrets.createCustomSecret(request.body).catch(rethrowAsHttp());
+        return reply.status(201).send({ message: 'Secret created successfully' });
+      },
+    );
+
+    app.put(
+      '/secrets/:name',
+      {
+        schema: {
+          summary: 'Rename, describe or change the value of a custom secret',
+          tags: ['Secrets'],
+          params: secretPathSchema,
+          body: updateSecretSchema,
+          response: { 200: messageSchema, 400: messageSchema, 404: legacyErrorSchema, ...validation },
+        },
+      },
+      async (request) => {
+        await secrets.updateCustomSecret(request.params.name, request.body).catch(rethrowAsHttp());
+        return { message: 'Secret updated successfully' };
+      },
+    );
+
+    app.delete(
+      '/secrets/:name',
+      {
+        schema: {
+          summary: 'Delete a custom secret',
+          tags: ['Secrets'],
+          params: secretPathSchema,
+          response: { 200: messageSchema, 404: legacyErrorSchema },
+        },
+      },
+      async (request) => {
+        await secrets.deleteCustomSecret(request.params.name).catch(rethrowAsHttp());
+        return { message: 'Secret deleted successfully' };
+      },
+    );
+  };
+}

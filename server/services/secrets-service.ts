@@ -1,0 +1,151 @@
+import { type CustomSecrets, type Provider, type ProviderTokens, type SecretsStoreUpdate, isProvider } from '../../src/contract/secrets';
+import type { TokenVerifier } from '../git-providers/token-verifier';
+import type { SecretBox } from '../secret-box';
+import type { SecretsStore, StoredProviderToken } from '../store/secrets-store';
+import { DEFAULT_USER } from './users';
+
+export class SecretExistsError extends Error {
+  constructor(readonly secretName: string) {
+    super(`Secret ${secretName} already exists`);
+  }
+}
+
+export class SecretNotFoundError extends Error {
+  constructor(readonly secretName: string) {
+    super(`Secret with ID ${secretName} not found`);
+  }
+}
+
+/** Values the contract let through but this service refuses (a rejected token, a new secret without value). */
+export class SecretsProblemError extends Error {
+  constructor(readonly problems: { path: (string | number)[]; message: string }[]) {
+    super(problems.map((p) => p.message).join('; '));
+  }
+}
+
+/**
+ * Git provider tokens and custom secrets: sealed at rest, never answered. Tokens can be checked
+ * against the provider (`verify`, from VERIFY_GIT_TOKENS) when they are new or move to a new host.
+ */
+export class SecretsService {
+  constructor(
+    private readonly store: SecretsStore,
+    private readonly box: SecretBox,
+    private readonly verify: TokenVerifier | null,
+    private readonly userId: string = DEFAULT_USER,
+  ) {}
+
+  /** `{provider: host | null}` for each provider with a stored token. */
+  async providerHosts(): Promise<Record<string, string | null>> {
+    const tokens = await this.store.listProviderTokens(this.userId);
+    return Object.fromEntries(tokens.map((t) => [t.provider, t.host]));
+  }
+
+  /**
+   * `POST /api/add-git-providers`: the stored set becomes the request's. A provider sent with an
+   * empty token keeps its stored token (with the new host); providers left out are removed.
+   */
+  replaceProviderTokens(tokens: ProviderTokens): Promise<void> {
+    return this.#applyTokens(tokens, false);
+  }
+
+  /** `secrets_store.provider_tokens` of a settings save: like a replace, but others stay. */
+  mergeProviderTokens(tokens: ProviderTokens): Promise<void> {
+    return this.#applyTokens(tokens, true);
+  }
+
+  async unsetProviderTokens(): Promise<void> {
+    await this.store.replaceProviderTokens(this.userId, []);
+  }
+
+  async #applyTokens(incoming: ProviderTokens, keepOthers: boolean): Promise<void> {
+    const current = new Map((await this.store.listProviderTokens(this.userId)).map((t) => [t.provider, t]));
+    const next = new Map<string, StoredProviderToken>(keepOthers ? current : []);
+    const checks: { provider: Provider; token: string; host: string | null }[] = [];
+
+    for (const [provider, given] of Object.entries(incoming)) {
+      if (!given || !isProvider(provider)) continue;
+      const stored = current.get(provider);
+      const newToken = given.token ? given.token : undefined;
+      const host = given.host === undefined ? (stored?.host ?? null) : given.host || null;
+      if (!newToken && !stored) {
+        next.delete(provider); // nothing to keep: OpenHands drops entries without a token
+        continue;
+      }
+      if (newToken || host !== (stored?.host ?? null)) checks.push({ provider, token: newToken ?? this.box.open(stored!.token), host });
+      next.set(provider, { provider, token: newToken ? this.box.seal(newToken) : stored!.token, host });
+    }
+
+    if (this.verify) {
+      const verify = this.verify;
+      const reasons = await Promise.all(checks.map((c) => verify(c.provider, c.token, c.host)));
+      const problems = checks.flatMap((c, i) =>
+        reasons[i] ? [{ path: ['provider_tokens', c.provider, 'token'], message: reasons[i] }] : [],
+      );
+      if (problems.length > 0) throw new SecretsProblemError(problems);
+    }
+    await this.store.replaceProviderTokens(this.userId, [...next.values()]);
+  }
+
+  /** Token values, for the server's own use (cloning repositories); never answer them. */
+  async readProviderTokens(): Promise<{ provider: string; token: string; host: string | null }[]> {
+    return (await this.store.listProviderTokens(this.userId)).map((t) => ({ ...t, token: this.box.open(t.token) }));
+  }
+
+  async listCustomSecrets(): Promise<CustomSecrets> {
+    const secrets = await this.store.listCustomSecrets(this.userId);
+    return { custom_secrets: secrets.map(({ name, description }) => ({ name, description })) };
+  }
+
+  async createCustomSecret(input: { name: string; value: string; description?: string | null }): Promise<void> {
+    const created = await this.store.insertCustomSecret(this.userId, {
+      name: input.name,
+      value: this.box.seal(input.value),
+      description: input.description ?? '',
+    });
+    if (!created) throw new SecretExistsError(input.name);
+  }
+
+  async updateCustomSecret(name: string, input: { name?: string; description?: string | null; value?: string }): Promise<void> {
+    const outcome = await this.store.updateCustomSecret(this.userId, name, {
+      ...(input.name === undefined ? {} : { name: input.name }),
+      ...(input.description === undefined ? {} : { description: input.description ?? '' }),
+      ...(input.value === undefined ? {} : { value: this.box.seal(input.value) }),
+    });
+    if (outcome === 'not-found') throw new SecretNotFoundError(name);
+    if (outcome === 'name-taken') throw new SecretExistsError(input.name ?? name);
+  }
+
+  async deleteCustomSecret(name: string): Promise<void> {
+    if (!(await this.store.deleteCustomSecret(this.userId, name))) throw new SecretNotFoundError(name);
+  }
+
+  /** Custom secret values, for the server's own use (a sandbox's environment); never answer them. */
+  async readCustomSecrets(): Promise<{ name: string; value: string }[]> {
+    return (await this.store.listCustomSecrets(this.userId)).map((s) => ({ name: s.name, value: this.box.open(s.value) }));
+  }
+
+  /**
+   * `secrets_store` of a settings save: tokens merge as above; each named secret is added or
+   * changed (an empty or missing value keeps the stored one; a new secret needs one).
+   */
+  async mergeSecretsStore(update: SecretsStoreUpdate): Promise<void> {
+    const secrets = Object.entries(update.custom_secrets ?? {});
+    const existing = new Set((await this.store.listCustomSecrets(this.userId)).map((s) => s.name));
+    const missing = secrets.filter(([name, s]) => !existing.has(name) && !s.secret);
+    if (missing.length > 0) {
+      throw new SecretsProblemError(
+        missing.map(([name]) => ({ path: ['custom_secrets', name, 'secret'], message: 'A new secret needs a value' })),
+      );
+    }
+    if (update.provider_tokens) await this.mergeProviderTokens(update.provider_tokens);
+    await this.store.upsertCustomSecrets(
+      this.userId,
+      secrets.map(([name, s]) => ({
+        name,
+        ...(s.secret ? { value: this.box.seal(s.secret) } : {}),
+        ...(s.description === undefined ? {} : { description: s.description ?? '' }),
+      })),
+    );
+  }
+}

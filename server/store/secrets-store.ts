@@ -1,0 +1,119 @@
+import type { Db } from './database';
+
+/** A provider's token as stored: the token sealed. */
+export interface StoredProviderToken {
+  provider: string;
+  token: string;
+  host: string | null;
+}
+
+/** A custom secret as stored: the value sealed. */
+export interface StoredCustomSecret {
+  name: string;
+  value: string;
+  description: string;
+}
+
+export type SecretUpdateOutcome = 'updated' | 'not-found' | 'name-taken';
+
+/** Git provider tokens and custom secrets, one row each per user. */
+export class SecretsStore {
+  constructor(private readonly db: Db) {}
+
+  listProviderTokens(userId: string): Promise<StoredProviderToken[]> {
+    return this.db
+      .selectFrom('provider_tokens')
+      .select(['provider', 'token', 'host'])
+      .where('user_id', '=', userId)
+      .orderBy('provider')
+      .execute();
+  }
+
+  /** Replaces the user's whole set of tokens. */
+  async replaceProviderTokens(userId: string, tokens: StoredProviderToken[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('provider_tokens').where('user_id', '=', userId).execute();
+      if (tokens.length === 0) return;
+      const updated_at = new Date().toISOString();
+      await trx
+        .insertInto('provider_tokens')
+        .values(tokens.map((token) => ({ user_id: userId, ...token, updated_at })))
+        .execute();
+    });
+  }
+
+  listCustomSecrets(userId: string): Promise<StoredCustomSecret[]> {
+    return this.db
+      .selectFrom('custom_secrets')
+      .select(['name', 'value', 'description'])
+      .where('user_id', '=', userId)
+      .orderBy('created_at')
+      .orderBy('name')
+      .execute();
+  }
+
+  /** Adds a secret; `false` when one with that name exists. */
+  async insertCustomSecret(userId: string, secret: StoredCustomSecret): Promise<boolean> {
+    const result = await this.db
+      .insertInto('custom_secrets')
+      .values({ user_id: userId, ...secret, created_at: new Date().toISOString() })
+      .onConflict((oc) => oc.columns(['user_id', 'name']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** Renames, describes or re-values a secret; a rename keeps its place in the list. */
+  async updateCustomSecret(userId: string, name: string, changes: Partial<StoredCustomSecret>): Promise<SecretUpdateOutcome> {
+    return this.db.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom('custom_secrets')
+        .select('name')
+        .where('user_id', '=', userId)
+        .where('name', '=', name)
+        .executeTakeFirst();
+      if (!existing) return 'not-found';
+      if (changes.name !== undefined && changes.name !== name) {
+        const taken = await trx
+          .selectFrom('custom_secrets')
+          .select('name')
+          .where('user_id', '=', userId)
+          .where('name', '=', changes.name)
+          .executeTakeFirst();
+        if (taken) return 'name-taken';
+      }
+      await trx.updateTable('custom_secrets').set(changes).where('user_id', '=', userId).where('name', '=', name).execute();
+      return 'updated';
+    });
+  }
+
+  /** Sets each secret in `secrets` (adding the new ones); values left `undefined` keep theirs. */
+  async upsertCustomSecrets(userId: string, secrets: { name: string; value?: string; description?: string }[]): Promise<void> {
+    if (secrets.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const { name, value, description } of secrets) {
+        const existing = await trx
+          .selectFrom('custom_secrets')
+          .select('name')
+          .where('user_id', '=', userId)
+          .where('name', '=', name)
+          .executeTakeFirst();
+        if (existing) {
+          const set = { ...(value === undefined ? {} : { value }), ...(description === undefined ? {} : { description }) };
+          if (Object.keys(set).length > 0)
+            await trx.updateTable('custom_secrets').set(set).where('user_id', '=', userId).where('name', '=', name).execute();
+        } else if (value !== undefined) {
+          await trx
+            .insertInto('custom_secrets')
+            .values({ user_id: userId, name, value, description: description ?? '', created_at: new Date().toISOString() })
+            .execute();
+        }
+      }
+    });
+  }
+
+  /** `false` when there was no such secret. */
+  async deleteCustomSecret(userId: string, name: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('custom_secrets').where('user_id', '=', userId).where('name', '=', name).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}
