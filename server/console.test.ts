@@ -38,6 +38,15 @@ describe('serving the console', () => {
     expect(response.headers['cache-control']).toContain('immutable');
   });
 
+  it('serves assets of a build made after the server started', async () => {
+    fs.writeFileSync(path.join(consoleDir, 'assets', 'index-new456.js'), 'console.log(2)');
+    const response = await t.app.inject({ method: 'GET', url: '/assets/index-new456.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('console.log(2)');
+    expect(response.headers['cache-control']).toContain('immutable');
+    expect((await t.app.inject({ method: 'GET', url: '/assets/..%2Findex.html' })).statusCode).toBe(404);
+  });
+
   it('serves other public files', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/favicon.svg' })).body).toBe('<svg/>');
   });

@@ -26,6 +26,14 @@ const addProviders = (provider_tokens: unknown, extra: Record<string, unknown> =
   json('POST', '/api/add-git-providers', { provider_tokens, ...extra });
 
 describe('POST /api/add-git-providers', () => {
+  it('makes GET /api/settings answer (with defaults) once a provider is connected, even before any settings save', async () => {
+    expect((await t.getSettings()).statusCode).toBe(404);
+    await addProviders({ github: { token: 'ghp_first' } });
+    const response = await t.getSettings();
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ provider_tokens_set: { github: null }, llm_model: null, enable_default_condenser: true });
+  });
+
   it('stores tokens and hosts, shown only as provider_tokens_set', async () => {
     const response = await addProviders({
       github: { token: 'ghp_first', host: null },
@@ -293,7 +301,7 @@ describe('VERIFY_GIT_TOKENS', () => {
       const moved = await post({ github: { token: '', host: 'http://127.0.0.1:9' } });
       expect(moved.statusCode).toBe(422);
       expect(moved.json().detail[0].msg).toMatch(/Could not reach GitHub at http:\/\/127\.0\.0\.1:9\/api\/v3\/user/);
-      expect((await v.getSettings()).statusCode).toBe(404); // nothing else was stored meanwhile
+      expect((await v.getSettings()).json().provider_tokens_set).toEqual({ github: provider.url }); // the move was not stored
 
       // Bitbucket and Azure DevOps use their own endpoints and auth.
       expect(

@@ -17,8 +17,13 @@ const CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
 ].join('; ');
 
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 /** A built file's path: a miss there is a 404, not the app shell. (`/api` has its own 404.) */
 const isAsset = (url: string) => url.startsWith('/assets/');
+
+/** The file name of an asset URL, if it is a plain name (no traversal, no query). */
+const assetName = (url: string) => /^\/assets\/([\w.-]+)$/.exec(url.split('?', 1)[0] ?? '')?.[1];
 
 /**
  * Serves the built console: hashed assets cached for good, and `index.html` (never cached) for
@@ -40,13 +45,21 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
       index: false,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.header('cache-control', immutable ? IMMUTABLE : 'no-cache');
       },
     });
   }
 
   app.setNotFoundHandler(async (request, reply) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || isAsset(request.url)) throw new NotFoundError();
+    if (request.method !== 'GET' && request.method !== 'HEAD') throw new NotFoundError();
+    if (isAsset(request.url)) {
+      // Files of a build made while the server runs have no route yet; serve them all the same.
+      const name = assetName(request.url);
+      if (built && name && fs.existsSync(path.join(consoleDir, 'assets', name))) {
+        return reply.header('cache-control', IMMUTABLE).sendFile(path.join('assets', name));
+      }
+      throw new NotFoundError();
+    }
     if (!built) {
       return reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does it for you).');
     }

@@ -87,10 +87,15 @@ export class SettingsService {
     private readonly userId: string = DEFAULT_USER,
   ) {}
 
-  /** The stored settings with secrets hidden, or `undefined` before anything was stored. */
+  /**
+   * The stored settings with secrets hidden, or `undefined` before anything was stored. Git
+   * providers connected before the first settings save count as stored: the answer then has the
+   * default settings, so a client still learns about them.
+   */
   async read(): Promise<SettingsResponse | undefined> {
-    const document = await this.store.load(this.userId);
-    return document === undefined ? undefined : toResponse(this.#open(document), await this.secrets.providerHosts());
+    const [document, hosts] = await Promise.all([this.store.load(this.userId), this.secrets.providerHosts()]);
+    if (document === undefined && Object.keys(hosts).length === 0) return undefined;
+    return toResponse(document === undefined ? DEFAULT_SETTINGS : this.#open(document), hosts);
   }
 
   /** The settings with secret values, for the server's own use; never answer this to a client. */

@@ -4,6 +4,9 @@ import type { McpConfigInput, McpConfigResponse } from '../contract/mcp';
 import { apiRequest } from './client';
 import { isApiError } from './errors';
 
+/** The one cache key for the settings, shared by every page that reads them. */
+export const settingsQueryKey = ['settings', 'current'] as const;
+
 /** The stored settings, or `null` when the server has none yet (its 404). */
 export async function fetchSettings(signal?: AbortSignal): Promise<SettingsResponse | null> {
   try {

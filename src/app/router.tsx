@@ -1,6 +1,7 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { ComingSoon } from '../components/coming-soon';
 import { Layout } from './layout';
+import { PageSkeleton } from './page-skeleton';
 import { NotFound, RouteError } from './route-error';
 
 /** Pages load on demand, so each route only downloads its own code. */
@@ -9,6 +10,7 @@ export function createRouter() {
     {
       element: <Layout />,
       errorElement: <RouteError />,
+      HydrateFallback: PageSkeleton,
       children: [
         { index: true, element: <Navigate to="/settings" replace /> },
         {
@@ -21,7 +23,7 @@ export function createRouter() {
         },
         {
           path: 'git',
-          element: <ComingSoon title="Git & secrets" description="Git provider tokens and custom secrets will be managed here." />,
+          lazy: async () => ({ Component: (await import('../features/git-secrets/git-secrets-page')).GitSecretsPage }),
         },
         {
           path: 'conversations',

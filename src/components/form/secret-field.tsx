@@ -24,6 +24,9 @@ interface SecretFieldProps<T extends FieldValues> {
   /** Whether the server has a value stored; `undefined` when the server doesn't say. */
   isSet: boolean | undefined;
   description?: string;
+  /** Offer "Clear" for a stored value (off where removing has its own action). */
+  clearable?: boolean;
+  placeholder?: string;
 }
 
 function status(draft: SecretDraft, isSet: boolean | undefined): { text: string; color: string } | null {
@@ -37,20 +40,31 @@ function status(draft: SecretDraft, isSet: boolean | undefined): { text: string;
  * A password field for a secret the server never sends back. It shows whether one is stored;
  * leaving it empty keeps it, and "Clear" removes it on save (with "Undo" until then).
  */
-export function SecretField<T extends FieldValues>({ name, label, isSet, description }: SecretFieldProps<T>) {
+export function SecretField<T extends FieldValues>({
+  name,
+  label,
+  isSet,
+  description,
+  clearable = true,
+  placeholder: emptyPlaceholder = 'Not set',
+}: SecretFieldProps<T>) {
   const {
     field: { ref, value, onChange, onBlur },
     fieldState,
   } = useController<T>({ name });
   const draft: SecretDraft = value ?? KEEP_SECRET;
   const badge = status(draft, isSet);
-  const placeholder = draft.clear ? 'Will be removed when you save' : isSet ? 'Stored — type to replace, leave empty to keep' : 'Not set';
+  const placeholder = draft.clear
+    ? 'Will be removed when you save'
+    : isSet
+      ? 'Stored — type to replace, leave empty to keep'
+      : emptyPlaceholder;
 
   const action = draft.clear ? (
     <Button variant="default" onClick={() => onChange(KEEP_SECRET)} aria-label={`Undo clearing ${label}`}>
       Undo
     </Button>
-  ) : isSet ? (
+  ) : isSet && clearable ? (
     <Button variant="default" color="red" onClick={() => onChange({ value: '', clear: true })} aria-label={`Clear ${label}`}>
       Clear
     </Button>

@@ -1,18 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { testMcpServer } from '../../api/mcp';
-import { fetchSettings, mcpConfigForUpdate, settingsUpdateFrom, storeSettings } from '../../api/settings';
+import { fetchSettings, mcpConfigForUpdate, settingsQueryKey, settingsUpdateFrom, storeSettings } from '../../api/settings';
 import type { McpConfigResponse, McpTestRequestInput } from '../../contract/mcp';
 import type { SettingsResponse, SettingsUpdateInput } from '../../contract/settings';
 import { EMPTY_MCP_CONFIG } from './mcp/mcp-model';
 
-export const settingsKeys = {
-  all: ['settings'] as const,
-  current: () => [...settingsKeys.all, 'current'] as const,
-};
-
 export const settingsQuery = () =>
   queryOptions({
-    queryKey: settingsKeys.current(),
+    queryKey: settingsQueryKey,
     queryFn: ({ signal }) => fetchSettings(signal),
   });
 
@@ -54,7 +49,7 @@ export function useSaveMcpConfig() {
       const next = apply(current?.mcp_config ?? EMPTY_MCP_CONFIG);
       await storeSettings(settingsUpdateFrom(current, { mcp_config: mcpConfigForUpdate(next) }));
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.all }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: settingsQueryKey }),
   });
 }
 

@@ -1,23 +1,8 @@
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Code,
-  Group,
-  Modal,
-  Paper,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Badge, Button, Code, Group, Modal, Paper, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { describeError } from '../../../api/errors';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { LoadError } from '../../../components/load-error';
 import { PageHeader } from '../../../components/page-header';
 import { useSavedMcpServerTest, useSaveMcpConfig, useSettings } from '../queries';
@@ -183,27 +168,17 @@ function DeleteDialog({ row, onClose }: { row: McpServerRow; onClose: () => void
       },
     });
   return (
-    <Modal opened onClose={onClose} title="Delete MCP server?" centered>
-      <Stack>
-        <Text size="sm">
-          The agent will no longer be able to use <b>{row.label}</b> ({KIND_LABEL[row.kind]}).
-          {row.keySet ? ' Its stored API key is deleted with it.' : ''}
-        </Text>
-        {save.error && (
-          <Alert color="red" variant="light" role="alert">
-            Not deleted: {describeError(save.error)}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} data-autofocus>
-            Cancel
-          </Button>
-          <Button color="red" onClick={remove} loading={save.isPending}>
-            Delete
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmDialog
+      title="Delete MCP server?"
+      confirmLabel="Delete"
+      onConfirm={remove}
+      onClose={onClose}
+      pending={save.isPending}
+      error={save.error}
+    >
+      The agent will no longer be able to use <b>{row.label}</b> ({KIND_LABEL[row.kind]}).
+      {row.keySet ? ' Its stored API key is deleted with it.' : ''}
+    </ConfirmDialog>
   );
 }
 

@@ -1,0 +1,149 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+
+const input = (scope: Page | Locator, label: string) => scope.locator('input, textarea').and(scope.getByLabel(label, { exact: true }));
+const card = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+
+async function openGit(page: Page, signIn: (page: Page) => Promise<void>) {
+  await signIn(page);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Git & secrets' }).click();
+  await expect(page.getByRole('heading', { name: 'Git & secrets', level: 1 })).toBeVisible();
+}
+
+test('connect GitHub and a self-hosted GitLab, reload, disconnect one', async ({ page, signIn, api }) => {
+  await openGit(page, signIn);
+
+  const github = card(page, 'GitHub');
+  await expect(github.getByTestId('github-status')).toHaveText('Not connected');
+  await input(github, 'GitHub token').fill('ghp_e2eGithubToken123');
+  await github.getByRole('button', { name: 'Connect' }).click();
+  await expect(github.getByTestId('github-status')).toHaveText('Connected');
+
+  const gitlab = card(page, 'GitLab');
+  await input(gitlab, 'GitLab token').fill('glpat-e2eGitlabToken456');
+  await input(gitlab, 'GitLab host').fill('gitlab.mycorp.com');
+  await gitlab.getByRole('button', { name: 'Connect' }).click();
+  await expect(gitlab.getByTestId('gitlab-status')).toHaveText('Connected · gitlab.mycorp.com');
+
+  await page.reload();
+  await expect(github.getByTestId('github-status')).toHaveText('Connected');
+  await expect(gitlab.getByTestId('gitlab-status')).toHaveText('Connected · gitlab.mycorp.com');
+  await expect(input(gitlab, 'GitLab host')).toHaveValue('gitlab.mycorp.com');
+  await expect(input(gitlab, 'GitLab token')).toHaveValue('');
+  await expect(gitlab.getByTestId('token-status')).toHaveText('Set');
+  const raw = await api('/api/settings');
+  expect(raw.text).not.toContain('ghp_e2eGithubToken123');
+  expect(raw.text).not.toContain('glpat-e2eGitlabToken456');
+  expect(raw.json()).toMatchObject({ provider_tokens_set: { github: null, gitlab: 'gitlab.mycorp.com' } });
+
+  // Disconnecting GitHub leaves GitLab (and its token) alone.
+  await github.getByRole('button', { name: 'Disconnect' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Disconnect GitHub?' });
+  await dialog.getByRole('button', { name: 'Disconnect' }).click();
+  await expect(github.getByTestId('github-status')).toHaveText('Not connected');
+  await expect(gitlab.getByTestId('gitlab-status')).toHaveText('Connected · gitlab.mycorp.com');
+  expect((await api('/api/settings')).json()).toMatchObject({ provider_tokens_set: { gitlab: 'gitlab.mycorp.com' } });
+
+  // Changing only GitLab's host keeps its token.
+  await input(gitlab, 'GitLab host').fill('https://git.mycorp.com');
+  await gitlab.getByRole('button', { name: 'Save' }).click();
+  await expect(gitlab.getByTestId('gitlab-status')).toHaveText('Connected · https://git.mycorp.com');
+
+  await page.getByRole('button', { name: 'Disconnect all' }).click();
+  await page.getByRole('dialog', { name: 'Disconnect all git providers?' }).getByRole('button', { name: 'Disconnect all' }).click();
+  await expect(gitlab.getByTestId('gitlab-status')).toHaveText('Not connected');
+});
+
+test('a bad host is shown at that field, whether the form or the server finds it', async ({ page, signIn, api }) => {
+  await openGit(page, signIn);
+  const gitlab = card(page, 'GitLab');
+  await input(gitlab, 'GitLab token').fill('glpat-abc');
+  await input(gitlab, 'GitLab host').fill('gitlab.mycorp.com/some/path');
+  await gitlab.getByRole('button', { name: 'Connect' }).click();
+  await expect(gitlab.getByText('Host must be a domain such as gitlab.example.com')).toBeVisible();
+  await expect(input(gitlab, 'GitLab host')).toHaveAttribute('aria-invalid', 'true');
+
+  // The server's own 422 lands in the same place, and what was typed stays.
+  await input(gitlab, 'GitLab host').fill('gitlab.mycorp.com');
+  await page.route('**/api/add-git-providers', async (route) => {
+    const body = route.request().postDataJSON();
+    body.provider_tokens.gitlab.host = 'ftp://gitlab.mycorp.com';
+    await route.continue({ postData: JSON.stringify(body) });
+  });
+  await gitlab.getByRole('button', { name: 'Connect' }).click();
+  await expect(gitlab.getByText('Host must be a domain such as gitlab.example.com')).toBeVisible();
+  await expect(input(gitlab, 'GitLab host')).toHaveValue('gitlab.mycorp.com');
+  await expect(input(gitlab, 'GitLab token')).toHaveValue('glpat-abc');
+  expect((await api('/api/settings')).status).toBe(404);
+});
+
+test('custom secrets: create, duplicate name, rename, change the value, delete', async ({ page, signIn, api }) => {
+  await openGit(page, signIn);
+  await expect(page.getByText('No custom secrets yet')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Add secret' }).click();
+  let dialog = page.getByRole('dialog', { name: 'Add secret' });
+  await input(dialog, 'Name').fill('API_TOKEN');
+  await input(dialog, 'Value').fill('first-secret-value');
+  await input(dialog, 'Description').fill('Staging API');
+  await dialog.getByRole('button', { name: 'Add secret' }).click();
+  await expect(dialog).toBeHidden();
+  const table = page.getByRole('table', { name: 'Custom secrets' });
+  await expect(table.getByRole('row', { name: /API_TOKEN Staging API/ })).toBeVisible();
+
+  // the same name again: the server's 400 at the name field, everything typed kept
+  await page.getByRole('button', { name: 'Add secret' }).click();
+  dialog = page.getByRole('dialog', { name: 'Add secret' });
+  await input(dialog, 'Name').fill('API_TOKEN');
+  await input(dialog, 'Value').fill('another');
+  await dialog.getByRole('button', { name: 'Add secret' }).click();
+  await expect(dialog.getByText('Secret API_TOKEN already exists')).toBeVisible();
+  await expect(input(dialog, 'Name')).toHaveAttribute('aria-invalid', 'true');
+  await expect(input(dialog, 'Value')).toHaveValue('another');
+  // and a name that cannot be an environment variable, checked before sending
+  await input(dialog, 'Name').fill('MY-TOKEN');
+  await dialog.getByRole('button', { name: 'Add secret' }).click();
+  await expect(dialog.getByText('Secret names become environment variables')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+  // rename and change the value
+  await page.getByRole('button', { name: 'Edit API_TOKEN' }).click();
+  dialog = page.getByRole('dialog', { name: 'Edit API_TOKEN' });
+  await input(dialog, 'Name').fill('SERVICE_TOKEN');
+  await input(dialog, 'New value').fill('second-secret-value');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(table.getByRole('row', { name: /SERVICE_TOKEN Staging API/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /API_TOKEN/ }).filter({ hasNotText: 'SERVICE' })).toHaveCount(0);
+
+  const secrets = await api('/api/secrets');
+  expect(secrets.json()).toEqual({ custom_secrets: [{ name: 'SERVICE_TOKEN', description: 'Staging API' }] });
+  expect(secrets.text).not.toContain('secret-value');
+
+  // delete, after a confirmation
+  await page.getByRole('button', { name: 'Delete SERVICE_TOKEN' }).click();
+  await page.getByRole('dialog', { name: 'Delete SERVICE_TOKEN?' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('No custom secrets yet')).toBeVisible();
+  expect((await api('/api/secrets')).json()).toEqual({ custom_secrets: [] });
+});
+
+test('a delete that fails puts the secret back and says why', async ({ page, signIn, api }) => {
+  await api('/api/secrets', { method: 'POST', body: { name: 'KEEP_ME', value: 'v' } });
+  await openGit(page, signIn);
+  const row = page.getByRole('table', { name: 'Custom secrets' }).getByRole('row', { name: /KEEP_ME/ });
+  await expect(row).toBeVisible();
+
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/secrets/KEEP_ME', async (route) => {
+    await held; // hold the request so the optimistic removal can be seen
+    await route.abort('connectionrefused');
+  });
+  await page.getByRole('button', { name: 'Delete KEEP_ME' }).click();
+  await page.getByRole('dialog', { name: 'Delete KEEP_ME?' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(row).toBeHidden(); // gone at once
+  release();
+  await expect(row).toBeVisible(); // back when the request failed
+  await expect(page.getByText('KEEP_ME was not deleted')).toBeVisible();
+  expect((await api('/api/secrets')).json()).toEqual({ custom_secrets: [{ name: 'KEEP_ME', description: '' }] });
+});

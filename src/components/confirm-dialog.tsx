@@ -1,0 +1,41 @@
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { describeError } from '../api/errors';
+
+interface ConfirmDialogProps {
+  title: string;
+  children: ReactNode;
+  /** The destructive action, e.g. "Delete". */
+  confirmLabel: string;
+  onConfirm: () => void;
+  onClose: () => void;
+  pending?: boolean;
+  /** Why the last attempt failed, shown in the dialog so it can be tried again. */
+  error?: unknown;
+}
+
+/** Asks before something destructive; Cancel has the focus, so Enter never destroys by accident. */
+export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose, pending = false, error }: ConfirmDialogProps) {
+  return (
+    <Modal opened onClose={onClose} title={title} centered>
+      <Stack>
+        <Text size="sm" component="div">
+          {children}
+        </Text>
+        {error ? (
+          <Alert color="red" variant="light" role="alert">
+            {describeError(error)}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} data-autofocus>
+            Cancel
+          </Button>
+          <Button color="red" onClick={onConfirm} loading={pending}>
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

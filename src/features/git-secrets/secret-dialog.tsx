@@ -1,0 +1,135 @@
+import { Alert, Button, Group, Modal, PasswordInput, Stack, Textarea } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { FormProvider, useController, useForm } from 'react-hook-form';
+import * as z from 'zod/mini';
+import { describeError, isApiError } from '../../api/errors';
+import { TextField } from '../../components/form/fields';
+import { mapValidationErrors } from '../../components/form/validation-errors';
+import { createSecretSchema, updateSecretSchema } from '../../contract/secrets';
+import { issueMessage } from '../../contract/validation-error';
+import { useCreateSecret, useUpdateSecret } from './queries';
+
+interface SecretFormValues {
+  name: string;
+  value: string;
+  description: string;
+}
+
+type Existing = { name: string; description: string | null };
+
+const FIELDS = new Set(['name', 'value', 'description']);
+
+const createBody = (values: SecretFormValues) => ({
+  name: values.name.trim(),
+  value: values.value,
+  description: values.description.trim() || null,
+});
+
+/** An edit sends only what changed; an empty value keeps the stored one. */
+function updateBody(values: SecretFormValues, existing: Existing) {
+  const { name, description } = createBody(values);
+  return {
+    ...(name !== existing.name ? { name } : {}),
+    ...(description !== (existing.description || null) ? { description } : {}),
+    ...(values.value !== '' ? { value: values.value } : {}),
+  };
+}
+
+function resolverFor(existing: Existing | null) {
+  const schema = existing
+    ? z.pipe(
+        z.transform((values: SecretFormValues) => updateBody(values, existing)),
+        updateSecretSchema,
+      )
+    : z.pipe(
+        z.transform((values: SecretFormValues): z.input<typeof createSecretSchema> => createBody(values)),
+        createSecretSchema,
+      );
+  return zodResolver(schema as z.ZodMiniType<unknown, SecretFormValues>, { error: issueMessage }, { raw: true });
+}
+
+function ValueField({ existing }: { existing: Existing | null }) {
+  const { field, fieldState } = useController<SecretFormValues, 'value'>({ name: 'value' });
+  return (
+    <PasswordInput
+      {...field}
+      label={existing ? 'New value' : 'Value'}
+      description={existing ? 'Leave empty to keep the stored value' : 'Stored encrypted; never shown again'}
+      autoComplete="new-password"
+      error={fieldState.error?.message}
+    />
+  );
+}
+
+function DescriptionField() {
+  const { field, fieldState } = useController<SecretFormValues, 'description'>({ name: 'description' });
+  return <Textarea {...field} label="Description" autosize minRows={2} error={fieldState.error?.message} />;
+}
+
+/** Create a secret, or rename, describe and re-value one. A failed save keeps what was typed. */
+export function SecretDialog({ existing, onClose }: { existing: Existing | null; onClose: () => void }) {
+  const form = useForm<SecretFormValues>({
+    defaultValues: { name: existing?.name ?? '', value: '', description: existing?.description ?? '' },
+    resolver: resolverFor(existing),
+    mode: 'onSubmit',
+  });
+  const create = useCreateSecret();
+  const update = useUpdateSecret();
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const submit = form.handleSubmit(async (values) => {
+    setProblem(null);
+    try {
+      if (existing) await update.mutateAsync({ name: existing.name, changes: updateBody(values, existing) });
+      else await create.mutateAsync(createBody(values));
+      notifications.show({ color: 'teal', title: existing ? 'Secret saved' : 'Secret added', message: values.name.trim() });
+      onClose();
+    } catch (error) {
+      if (isApiError(error) && error.status === 400) {
+        form.setError('name', { type: 'server', message: error.message }, { shouldFocus: true });
+      } else if (isApiError(error) && error.validation.length > 0) {
+        const { fieldErrors, unmatched } = mapValidationErrors(error.validation, (path) => FIELDS.has(path));
+        fieldErrors.forEach(({ field, message }) => form.setError(field as keyof SecretFormValues, { type: 'server', message }));
+        if (unmatched.length) setProblem(`Not saved: ${unmatched.map((entry) => entry.msg).join('; ')}`);
+      } else if (isApiError(error) && error.status === 404) {
+        setProblem('This secret was deleted meanwhile. Close this dialog to see the current list.');
+      } else {
+        setProblem(`Not saved: ${describeError(error)}`);
+      }
+    }
+  });
+
+  return (
+    <Modal opened onClose={onClose} title={existing ? `Edit ${existing.name}` : 'Add secret'}>
+      <FormProvider {...form}>
+        <form onSubmit={(event) => void submit(event)} noValidate>
+          <Stack>
+            {problem && (
+              <Alert color="red" variant="light" role="alert">
+                {problem}
+              </Alert>
+            )}
+            <TextField<SecretFormValues>
+              name="name"
+              label="Name"
+              description="Becomes an environment variable: letters, digits, _"
+              placeholder="API_TOKEN"
+            />
+            <ValueField existing={existing} />
+            <DescriptionField />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={form.formState.isSubmitting}>
+                {existing ? 'Save' : 'Add secret'}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </FormProvider>
+    </Modal>
+  );
+}
