@@ -14,7 +14,7 @@ const features = fs.existsSync('src/features')
   : [];
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'data'] },
+  { ignores: ['dist', 'build', 'node_modules', 'test-results', 'playwright-report', 'data'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -108,7 +108,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/main.ts', 'scripts/**'],
+    files: ['server/main.ts', 'server/agent-server/**', 'scripts/**', 'test-support/**'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -24,8 +24,10 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     try {
       done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch (error) {
-      const reason = error instanceof Error ? error.message : 'Invalid JSON';
-      done(new JsonBodyError(reason, errorPosition(reason, text)), undefined);
+      const message = error instanceof Error ? error.message : 'Invalid JSON';
+      // V8 quotes a piece of the body ('Unexpected token …, "ghp_abc" is not valid JSON'); it may be a secret.
+      const reason = message.includes('is not valid JSON') ? `${message.split(',', 1)[0]} (not valid JSON)` : message;
+      done(new JsonBodyError(reason, errorPosition(message, text)), undefined);
     }
   });
 }

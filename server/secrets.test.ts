@@ -49,8 +49,9 @@ describe('POST /api/add-git-providers', () => {
     await addProviders({ github: { token: '', host: 'ghe.mycorp.com' } });
     expect(await providers()).toEqual({ github: 'ghe.mycorp.com' });
     expect(await t.services.secrets.readProviderTokens()).toEqual([{ provider: 'github', token: 'ghp_first', host: 'ghe.mycorp.com' }]);
+    // The host is always the one sent: absent means the public host, as in OpenHands.
     await addProviders({ github: { token: 'ghp_second' } });
-    expect(await t.services.secrets.readProviderTokens()).toEqual([{ provider: 'github', token: 'ghp_second', host: 'ghe.mycorp.com' }]);
+    expect(await t.services.secrets.readProviderTokens()).toEqual([{ provider: 'github', token: 'ghp_second', host: null }]);
   });
 
   it('drops a provider sent without a token when none is stored, and clears all with {}', async () => {
@@ -179,6 +180,12 @@ describe('custom secrets', () => {
     expect(rename.json()).toEqual({ message: 'Secret ONE already exists' });
   });
 
+  it('takes an edit that changes nothing', async () => {
+    await json('POST', '/api/secrets', { name: 'SAME', value: 'x' });
+    expect((await json('PUT', '/api/secrets/SAME', {})).statusCode).toBe(200);
+    expect((await json('PUT', '/api/secrets/SAME', { name: 'SAME', description: null })).statusCode).toBe(200);
+  });
+
   it('answers 404 for an unknown name', async () => {
     for (const method of ['PUT', 'DELETE'] as const) {
       const response = await json(method, '/api/secrets/NOPE', method === 'PUT' ? { description: 'x' } : undefined);
@@ -245,6 +252,24 @@ describe('secrets_store in POST /api/settings', () => {
 });
 
 describe('secret values at rest and on the wire', () => {
+  it('are not echoed by a 422, not even in the JSON error', async () => {
+    const answers = [
+      await addProviders({ github: { token: 'ghp_ECHO 1' } }),
+      await addProviders({ github: 'ghp_ECHO_2' }),
+      await json('POST', '/api/secrets', { name: 'BAD-NAME', value: 5 }),
+      await t.postSettings({ llm_api_key: 42, mcp_config: { stdio_servers: [{ name: 'x', command: 'y', env: { A: 7 } }] } }),
+      await t.request({
+        method: 'POST',
+        url: '/api/secrets',
+        payload: '{"name": "X", "value": ghp_ECHO_3}',
+        headers: { 'content-type': 'application/json' },
+      }),
+    ];
+    for (const answer of answers) expect(answer.statusCode).toBe(422);
+    const wire = answers.map((a) => a.body).join('\n');
+    for (const echoed of ['ghp_ECHO', '"input":42', '"input":7', '"input":5']) expect(wire).not.toContain(echoed);
+  });
+
   it('are in no answer and not in the database in plain text', async () => {
     const values = ['ghp_PLAIN_token_1', 'glpat-PLAIN-token-2', 'PLAIN-secret-value-3', 'PLAIN-secret-value-4', 'PLAIN-secret-value-5'];
     const answers = [
@@ -300,6 +325,7 @@ describe('VERIFY_GIT_TOKENS', () => {
       // A stored token moving to another host is checked there; an unreachable host says so.
       const moved = await post({ github: { token: '', host: 'http://127.0.0.1:9' } });
       expect(moved.statusCode).toBe(422);
+      expect(moved.json().detail[0].loc).toEqual(['body', 'provider_tokens', 'github', 'host']); // the host was changed, not the token
       expect(moved.json().detail[0].msg).toMatch(/Could not reach GitHub at http:\/\/127\.0\.0\.1:9\/api\/v3\/user/);
       expect((await v.getSettings()).json().provider_tokens_set).toEqual({ github: provider.url }); // the move was not stored
 

@@ -1,7 +1,28 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import { type $ZodType, safeParse } from 'zod/v4/core';
-import { toValidationDetail } from '../src/contract/validation-error';
+import { toValidationDetail, type ValidationErrorEntry } from '../src/contract/validation-error';
 import { MissingBodyError, RequestValidationError } from './errors';
+
+/** Where a refused value may be a secret: its `input` is not sent back (it would end up in logs and screenshots). */
+const SECRET_LOCS = new Set([
+  'token',
+  'value',
+  'secret',
+  'api_key',
+  'llm_api_key',
+  'search_api_key',
+  'sandbox_api_key',
+  'provider_tokens',
+  'custom_secrets',
+  'secrets_store',
+  'env',
+]);
+
+export function withoutSecretInputs(detail: ValidationErrorEntry[]): ValidationErrorEntry[] {
+  return detail.map((entry) =>
+    entry.loc.some((part) => typeof part === 'string' && SECRET_LOCS.has(part)) ? { ...entry, input: null } : entry,
+  );
+}
 
 /** Where FastAPI says a bad value came from (`loc[0]`), by Fastify's name for the request part. */
 const LOC_ROOT: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
@@ -20,5 +41,5 @@ export const zodValidatorCompiler: FastifySchemaCompiler<$ZodType> =
     const result = safeParse(schema, data, { reportInput: true });
     if (result.success) return { value: result.data };
     const root = LOC_ROOT[httpPart ?? 'body'] ?? 'body';
-    return { error: new RequestValidationError(toValidationDetail(result.error.issues, [root])) };
+    return { error: new RequestValidationError(withoutSecretInputs(toValidationDetail(result.error.issues, [root]))) };
   };

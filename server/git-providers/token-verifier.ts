@@ -12,9 +12,21 @@ function baseUrl(host: string): string {
 
 const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
 
+/** `https://GitHub.com/` and `github.com` are the same public host. */
+const bareHost = (host: string) =>
+  host
+    .toLowerCase()
+    .replace(/^https:\/\//, '')
+    .replace(/\/+$/, '');
+
 /** The "who am I" request of each provider's API, at its public address or at `host`. */
-function identityRequest(provider: Provider, token: string, host: string | null): { url: string; authorization: string } | undefined {
-  const custom = host && host !== PUBLIC_HOSTS[provider] ? baseUrl(host) : undefined;
+export function identityRequest(
+  provider: Provider,
+  token: string,
+  host: string | null,
+): { url: string; authorization: string } | undefined {
+  const publicHost = PUBLIC_HOSTS[provider];
+  const custom = host && (!publicHost || bareHost(host) !== publicHost) ? baseUrl(host) : undefined;
   switch (provider) {
     case 'github':
       return { url: custom ? `${custom}/api/v3/user` : 'https://api.github.com/user', authorization: `Bearer ${token}` };
@@ -59,13 +71,21 @@ export const verifyTokenOverHttp: TokenVerifier = async (provider, token, host) 
   try {
     response = await fetch(request.url, {
       headers: { Authorization: request.authorization, Accept: 'application/json', 'User-Agent': 'agent-console' },
+      // A redirect (to a login page, say) is no answer about the token, and must not carry it elsewhere.
+      redirect: 'manual',
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error instanceof Error ? error.name : 'error');
     return `Could not reach ${name} at ${request.url} to check the token (${cause})`;
   }
-  if (response.ok) return undefined;
+  if (response.ok) {
+    // A real API answers the identity as JSON; an HTML page that says 200 is not one.
+    const identity = await response.json().catch(() => undefined);
+    return identity && typeof identity === 'object' ? undefined : `${name} at ${request.url} did not answer like the ${name} API`;
+  }
+  if (response.status >= 300 && response.status < 400)
+    return `${name} at ${request.url} redirected instead of answering (is the host right?)`;
   const message = await providerMessage(response);
   return `${name} rejected the token (HTTP ${response.status}${message ? `: ${message}` : ''})`;
 };

@@ -23,7 +23,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const isAsset = (url: string) => url.startsWith('/assets/');
 
 /** The file name of an asset URL, if it is a plain name (no traversal, no query). */
-const assetName = (url: string) => /^\/assets\/([\w.-]+)$/.exec(url.split('?', 1)[0] ?? '')?.[1];
+const assetName = (url: string) => /^\/assets\/(\w[\w.-]*)$/.exec(url.split('?', 1)[0] ?? '')?.[1];
 
 /**
  * Serves the built console: hashed assets cached for good, and `index.html` (never cached) for

@@ -3,7 +3,7 @@ import { legacyErrorSchema, messageSchema } from '../../src/contract/errors';
 import { settingsResponseSchema, settingsUpdateSchema } from '../../src/contract/settings';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
 import type { SettingsService } from '../services/settings-service';
-import { rethrowAsHttp } from './secrets';
+import { rethrowAsHttp } from './secrets-errors';
 
 export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod {
   return async (app) => {

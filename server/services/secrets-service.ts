@@ -1,18 +1,18 @@
 import { type CustomSecrets, type Provider, type ProviderTokens, type SecretsStoreUpdate, isProvider } from '../../src/contract/secrets';
 import type { TokenVerifier } from '../git-providers/token-verifier';
 import type { SecretBox } from '../secret-box';
-import type { SecretsStore, StoredProviderToken } from '../store/secrets-store';
+import type { SecretsStore } from '../store/secrets-store';
 import { DEFAULT_USER } from './users';
 
 export class SecretExistsError extends Error {
-  constructor(readonly secretName: string) {
-    super(`Secret ${secretName} already exists`);
+  constructor(name: string) {
+    super(`Secret ${name} already exists`);
   }
 }
 
 export class SecretNotFoundError extends Error {
-  constructor(readonly secretName: string) {
-    super(`Secret with ID ${secretName} not found`);
+  constructor(name: string) {
+    super(`Secret with ID ${name} not found`);
   }
 }
 
@@ -55,36 +55,49 @@ export class SecretsService {
   }
 
   async unsetProviderTokens(): Promise<void> {
-    await this.store.replaceProviderTokens(this.userId, []);
+    await this.store.updateProviderTokens(this.userId, () => []);
   }
 
   async #applyTokens(incoming: ProviderTokens, keepOthers: boolean): Promise<void> {
-    const current = new Map((await this.store.listProviderTokens(this.userId)).map((t) => [t.provider, t]));
-    const next = new Map<string, StoredProviderToken>(keepOthers ? current : []);
-    const checks: { provider: Provider; token: string; host: string | null }[] = [];
+    // An empty token keeps the stored one; the host is always the one sent (absent means the public host).
+    const changes = Object.entries(incoming)
+      .filter((entry): entry is [Provider, NonNullable<(typeof entry)[1]>] => isProvider(entry[0]))
+      .map(([provider, given]) => ({ provider, token: given.token || undefined, host: given.host || null }));
 
-    for (const [provider, given] of Object.entries(incoming)) {
-      if (!given || !isProvider(provider)) continue;
-      const stored = current.get(provider);
-      const newToken = given.token ? given.token : undefined;
-      const host = given.host === undefined ? (stored?.host ?? null) : given.host || null;
-      if (!newToken && !stored) {
-        next.delete(provider); // nothing to keep: OpenHands drops entries without a token
-        continue;
+    if (this.verify) await this.#check(changes);
+
+    // Applied to the set as it is when written, so nothing done meanwhile (a disconnect) is undone.
+    const sealed = new Map(changes.map((c) => [c.provider, c.token ? this.box.seal(c.token) : undefined]));
+    await this.store.updateProviderTokens(this.userId, (current) => {
+      const stored = new Map(current.map((t) => [t.provider, t]));
+      const next = new Map(keepOthers ? stored : []);
+      for (const change of changes) {
+        const token = sealed.get(change.provider) ?? stored.get(change.provider)?.token;
+        if (token) next.set(change.provider, { provider: change.provider, token, host: change.host });
+        else next.delete(change.provider); // nothing to keep: OpenHands drops entries without a token
       }
-      if (newToken || host !== (stored?.host ?? null)) checks.push({ provider, token: newToken ?? this.box.open(stored!.token), host });
-      next.set(provider, { provider, token: newToken ? this.box.seal(newToken) : stored!.token, host });
-    }
+      return [...next.values()];
+    });
+  }
 
-    if (this.verify) {
-      const verify = this.verify;
-      const reasons = await Promise.all(checks.map((c) => verify(c.provider, c.token, c.host)));
-      const problems = checks.flatMap((c, i) =>
-        reasons[i] ? [{ path: ['provider_tokens', c.provider, 'token'], message: reasons[i] }] : [],
-      );
-      if (problems.length > 0) throw new SecretsProblemError(problems);
-    }
-    await this.store.replaceProviderTokens(this.userId, [...next.values()]);
+  /**
+   * Asks the providers about new tokens, and about stored tokens moving to a new host (a refusal
+   * then belongs to the host the user changed). Runs before any write: it may take seconds.
+   */
+  async #check(changes: { provider: Provider; token: string | undefined; host: string | null }[]): Promise<void> {
+    const verify = this.verify!;
+    const stored = new Map((await this.store.listProviderTokens(this.userId)).map((t) => [t.provider, t]));
+    const checks = changes.flatMap((change) => {
+      const before = stored.get(change.provider);
+      if (change.token) return [{ ...change, token: change.token, field: 'token' }];
+      if (before && change.host !== before.host) return [{ ...change, token: this.box.open(before.token), field: 'host' }];
+      return [];
+    });
+    const reasons = await Promise.all(checks.map((c) => verify(c.provider, c.token, c.host)));
+    const problems = checks.flatMap((c, i) =>
+      reasons[i] ? [{ path: ['provider_tokens', c.provider, c.field], message: reasons[i] }] : [],
+    );
+    if (problems.length > 0) throw new SecretsProblemError(problems);
   }
 
   /** Token values, for the server's own use (cloning repositories); never answer them. */

@@ -30,7 +30,7 @@ function nextSecret(incoming: string | null | undefined, stored: string | null):
 
 /** Applies a POST body to stored settings: present fields replace, secrets follow `nextSecret`. */
 export function applyUpdate(current: Settings, update: SettingsUpdate): Settings {
-  // secrets_store is validated by the contract but has no meaning here yet (Git & secrets).
+  // secrets_store is not part of the settings document: SecretsService stores it (see update).
   const { secrets_store: _ignored, mcp_config, ...fields } = update;
   const next: Settings = { ...current };
   for (const [key, value] of Object.entries(fields) as [keyof typeof fields, unknown][]) {

@@ -56,6 +56,26 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('provider_tokens').execute();
     },
   },
+  '0004_sandboxes': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('sandboxes')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('spec_id', 'text', (col) => col.notNull())
+        .addColumn('command', 'text', (col) => col.notNull())
+        .addColumn('port', 'integer', (col) => col.notNull())
+        .addColumn('session_key', 'text', (col) => col.notNull())
+        .addColumn('pid', 'integer')
+        .addColumn('process_start', 'text')
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('started_at', 'text', (col) => col.notNull())
+        .addColumn('exit_detail', 'text')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('sandboxes').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

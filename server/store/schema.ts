@@ -6,6 +6,28 @@ export interface Database {
   server_meta: ServerMetaTable;
   provider_tokens: ProviderTokensTable;
   custom_secrets: CustomSecretsTable;
+  sandboxes: SandboxesTable;
+}
+
+/**
+ * The sandbox registry: every process the server started, so it can find them again after a
+ * restart. `pid` with `process_start` names one process for good (pids get reused).
+ */
+export interface SandboxesTable {
+  id: string;
+  spec_id: string;
+  /** The command line it was started with, as JSON. */
+  command: string;
+  port: number;
+  /** Sealed. */
+  session_key: string;
+  pid: number | null;
+  process_start: string | null;
+  created_at: string;
+  /** Last start or resume: the start timeout counts from here. */
+  started_at: string;
+  /** Why it is not running when it should be: a spawn error or how it exited. */
+  exit_detail: string | null;
 }
 
 /** One git provider's token per user; `token` is sealed. */

@@ -29,9 +29,11 @@ export class SecretsStore {
       .execute();
   }
 
-  /** Replaces the user's whole set of tokens. */
-  async replaceProviderTokens(userId: string, tokens: StoredProviderToken[]): Promise<void> {
+  /** Replaces the user's whole set of tokens with what `change` makes of the current set, in one transaction. */
+  async updateProviderTokens(userId: string, change: (current: StoredProviderToken[]) => StoredProviderToken[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      const current = await trx.selectFrom('provider_tokens').select(['provider', 'token', 'host']).where('user_id', '=', userId).execute();
+      const tokens = change(current);
       await trx.deleteFrom('provider_tokens').where('user_id', '=', userId).execute();
       if (tokens.length === 0) return;
       const updated_at = new Date().toISOString();
@@ -81,7 +83,9 @@ export class SecretsStore {
           .executeTakeFirst();
         if (taken) return 'name-taken';
       }
-      await trx.updateTable('custom_secrets').set(changes).where('user_id', '=', userId).where('name', '=', name).execute();
+      // Nothing to change (an edit saved as it was) is fine; an empty SET is not valid SQL.
+      if (Object.keys(changes).length > 0)
+        await trx.updateTable('custom_secrets').set(changes).where('user_id', '=', userId).where('name', '=', name).execute();
       return 'updated';
     });
   }

@@ -77,3 +77,15 @@ describe('apiRequest', () => {
     expect(init?.headers).toMatchObject({ 'X-Session-API-Key': 'other' });
   });
 });
+
+describe('ApiError.isUnauthorized', () => {
+  it('is about the session key, not a 401 OpenHands gives for a rejected git token', () => {
+    expect(new ApiError('x', 'http', 401, [], { detail: 'Unauthorized' }).isUnauthorized).toBe(true);
+    expect(new ApiError('x', 'http', 401, [], undefined).isUnauthorized).toBe(true);
+    expect(
+      new ApiError('Invalid token', 'http', 401, [], { error: 'Invalid token. Please make sure it is a valid github token.' })
+        .isUnauthorized,
+    ).toBe(false);
+    expect(new ApiError('x', 'http', 403, [], { detail: 'Forbidden' }).isUnauthorized).toBe(false);
+  });
+});

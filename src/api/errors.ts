@@ -20,8 +20,13 @@ export class ApiError extends Error {
     super(message);
   }
 
+  /**
+   * The server refused the session key. OpenHands also answers 401 `{"error": …}` for other
+   * things (a git token a provider rejected): those are not about the session.
+   */
   get isUnauthorized(): boolean {
-    return this.kind === 'http' && this.status === 401;
+    if (this.kind !== 'http' || this.status !== 401) return false;
+    return !(this.body && typeof this.body === 'object' && typeof (this.body as { error?: unknown }).error === 'string');
   }
 }
 

@@ -35,6 +35,7 @@ export function hostProblem(host: string): string | undefined {
   if (host === '' || DOMAIN.test(host)) return undefined;
   try {
     const url = new URL(host);
+    if (url.username || url.password) return 'Host must not contain a user name or password; the token is the credential';
     if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname && !url.search && !url.hash) return undefined;
   } catch {
     // not a URL either
@@ -50,7 +51,6 @@ export const providerTokenSchema = z.object({
   host: z.optional(z.nullable(host)),
   user_id: z.optional(z.nullable(z.string())),
 });
-export type ProviderTokenInput = z.input<typeof providerTokenSchema>;
 
 export const isProvider = (key: string): key is Provider => (PROVIDERS as readonly string[]).includes(key);
 

@@ -58,6 +58,8 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
     mode: 'onSubmit',
   });
   const save = useSaveProvider();
+  // Its own mutation, so a failed save never shows up as a disconnect error.
+  const disconnectProvider = useSaveProvider();
   const [problem, setProblem] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
 
@@ -73,6 +75,11 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
         message: host ? `Host ${host}` : `Using ${publicHost ?? 'the default host'}`,
       });
     } catch (error) {
+      if (isApiError(error) && error.status === 401 && !error.isUnauthorized) {
+        // OpenHands refuses a token the provider rejects with 401 {"error": "Invalid token…"}.
+        form.setError('token', { type: 'server', message: error.message }, { shouldFocus: true });
+        return;
+      }
       if (!isApiError(error) || error.validation.length === 0) {
         setProblem(`Not saved: ${describeError(error)}`);
         return;
@@ -93,7 +100,7 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
   });
 
   const disconnect = () =>
-    save.mutate(
+    disconnectProvider.mutate(
       { provider, remove: true },
       {
         onSuccess: () => {
@@ -143,7 +150,14 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
             />
             <Group justify="space-between">
               {connected ? (
-                <Button variant="subtle" color="red" onClick={() => setConfirming(true)}>
+                <Button
+                  variant="subtle"
+                  color="red"
+                  onClick={() => {
+                    disconnectProvider.reset();
+                    setConfirming(true);
+                  }}
+                >
                   Disconnect
                 </Button>
               ) : (
@@ -164,8 +178,8 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
           confirmLabel="Disconnect"
           onConfirm={disconnect}
           onClose={() => setConfirming(false)}
-          pending={save.isPending}
-          error={save.error}
+          pending={disconnectProvider.isPending}
+          error={disconnectProvider.error}
         >
           The {name} token is removed from the server. The agent can no longer use {name}
           {connectedHost ? ` at ${connectedHost}` : ''} until you connect it again.

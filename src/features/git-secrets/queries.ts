@@ -1,4 +1,5 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { isApiError } from '../../api/errors';
 import {
   createCustomSecret,
   customSecretsQueryKey,
@@ -8,20 +9,27 @@ import {
   unsetProviderTokens,
   updateCustomSecret,
 } from '../../api/secrets';
-import { fetchSettings, settingsQueryKey } from '../../api/settings';
+import { settingsQuery, settingsQueryKey, storeSettings } from '../../api/settings';
 import type { CreateSecretInput, CustomSecrets, UpdateSecretInput } from '../../contract/secrets';
 import { type ProviderChange, providerTokensFor } from './providers';
 
-export const gitSecretsKeys = {
-  /** Connected providers come with the settings (`provider_tokens_set`). */
-  settings: settingsQueryKey,
-  secrets: customSecretsQueryKey,
-};
-
-const settingsQuery = () => queryOptions({ queryKey: gitSecretsKeys.settings, queryFn: ({ signal }) => fetchSettings(signal) });
+/** Connected providers come with the settings (`provider_tokens_set`); custom secrets have their own list. */
+export const gitSecretsKeys = { settings: settingsQueryKey, secrets: customSecretsQueryKey };
 
 export function useConnectedProviders() {
-  return useQuery({ ...settingsQuery(), select: (settings) => settings?.provider_tokens_set ?? {} });
+  return useQuery({ ...queryOptions(settingsQuery), select: (settings) => settings?.provider_tokens_set ?? {} });
+}
+
+/** The providers the server has right now. */
+async function freshConnectedProviders(queryClient: QueryClient) {
+  let settings = await queryClient.fetchQuery({ ...queryOptions(settingsQuery), staleTime: 0 });
+  if (settings === null) {
+    // OpenHands answers 404 until settings exist, and then says nothing about the stored
+    // providers either: saving one would drop the others. Settings with defaults fix that.
+    await storeSettings({});
+    settings = await queryClient.fetchQuery({ ...queryOptions(settingsQuery), staleTime: 0 });
+  }
+  return settings?.provider_tokens_set ?? {};
 }
 
 /** Connects, updates or disconnects one provider, on top of the providers the server has right now. */
@@ -29,8 +37,7 @@ export function useSaveProvider() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (change: ProviderChange) => {
-      const fresh = await queryClient.fetchQuery({ ...settingsQuery(), staleTime: 0 });
-      await storeGitProviders({ provider_tokens: providerTokensFor(fresh?.provider_tokens_set ?? {}, change) });
+      await storeGitProviders({ provider_tokens: providerTokensFor(await freshConnectedProviders(queryClient), change) });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: gitSecretsKeys.settings }),
   });
@@ -64,21 +71,35 @@ export function useUpdateSecret() {
   });
 }
 
-/** Deletes at once on screen; if the server refuses, the secret comes back. */
+/**
+ * Deletes at once on screen; if the server refuses, that secret (only that one: other deletes may
+ * be under way) comes back where it was. One that is gone already counts as deleted.
+ */
 export function useDeleteSecret() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => deleteCustomSecret(name),
+    mutationFn: async (name: string) => {
+      try {
+        await deleteCustomSecret(name);
+      } catch (error) {
+        if (!(isApiError(error) && error.status === 404)) throw error;
+      }
+    },
     onMutate: async (name) => {
       await queryClient.cancelQueries({ queryKey: gitSecretsKeys.secrets });
-      const previous = queryClient.getQueryData<CustomSecrets>(gitSecretsKeys.secrets);
-      queryClient.setQueryData<CustomSecrets>(gitSecretsKeys.secrets, (current) =>
-        current ? { custom_secrets: current.custom_secrets.filter((secret) => secret.name !== name) } : current,
-      );
-      return { previous };
+      const list = queryClient.getQueryData<CustomSecrets>(gitSecretsKeys.secrets)?.custom_secrets ?? [];
+      const index = list.findIndex((secret) => secret.name === name);
+      queryClient.setQueryData<CustomSecrets>(gitSecretsKeys.secrets, { custom_secrets: list.filter((secret) => secret.name !== name) });
+      return { removed: list[index], index };
     },
     onError: (_error, _name, context) => {
-      if (context?.previous) queryClient.setQueryData(gitSecretsKeys.secrets, context.previous);
+      const removed = context?.removed;
+      if (!removed) return;
+      queryClient.setQueryData<CustomSecrets>(gitSecretsKeys.secrets, (current) => {
+        const list = [...(current?.custom_secrets ?? [])];
+        list.splice(Math.min(context.index, list.length), 0, removed);
+        return { custom_secrets: list };
+      });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: gitSecretsKeys.secrets }),
   });

@@ -27,20 +27,23 @@ const createBody = (values: SecretFormValues) => ({
   description: values.description.trim() || null,
 });
 
-/** An edit sends only what changed; an empty value keeps the stored one. */
-function updateBody(values: SecretFormValues, existing: Existing) {
+/**
+ * An edit sends name and description always (OpenHands requires the name and would clear a
+ * description left out) and a value only when one was typed (empty keeps the stored value).
+ */
+function updateBody(values: SecretFormValues) {
   const { name, description } = createBody(values);
-  return {
-    ...(name !== existing.name ? { name } : {}),
-    ...(description !== (existing.description || null) ? { description } : {}),
-    ...(values.value !== '' ? { value: values.value } : {}),
-  };
+  return { name, description, ...(values.value !== '' ? { value: values.value } : {}) };
 }
 
+/** Checks with the contract; an unchanged name is not checked (a secret made elsewhere may have any name). */
 function resolverFor(existing: Existing | null) {
   const schema = existing
     ? z.pipe(
-        z.transform((values: SecretFormValues) => updateBody(values, existing)),
+        z.transform((values: SecretFormValues): z.input<typeof updateSecretSchema> => {
+          const { name, ...rest } = updateBody(values);
+          return name === existing.name ? rest : { name, ...rest };
+        }),
         updateSecretSchema,
       )
     : z.pipe(
@@ -56,7 +59,11 @@ function ValueField({ existing }: { existing: Existing | null }) {
     <PasswordInput
       {...field}
       label={existing ? 'New value' : 'Value'}
-      description={existing ? 'Leave empty to keep the stored value' : 'Stored encrypted; never shown again'}
+      description={
+        existing
+          ? 'Leave empty to keep the stored value. (A real OpenHands server cannot change values: delete and add the secret there.)'
+          : 'Stored encrypted; never shown again'
+      }
       autoComplete="new-password"
       error={fieldState.error?.message}
     />
@@ -82,7 +89,7 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
   const submit = form.handleSubmit(async (values) => {
     setProblem(null);
     try {
-      if (existing) await update.mutateAsync({ name: existing.name, changes: updateBody(values, existing) });
+      if (existing) await update.mutateAsync({ name: existing.name, changes: updateBody(values) });
       else await create.mutateAsync(createBody(values));
       notifications.show({ color: 'teal', title: existing ? 'Secret saved' : 'Secret added', message: values.name.trim() });
       onClose();
@@ -123,7 +130,7 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
               <Button variant="default" onClick={onClose}>
                 Cancel
               </Button>
-              <Button type="submit" loading={form.formState.isSubmitting}>
+              <Button type="submit" loading={form.formState.isSubmitting} disabled={existing !== null && !form.formState.isDirty}>
                 {existing ? 'Save' : 'Add secret'}
               </Button>
             </Group>

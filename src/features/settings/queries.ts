@@ -1,15 +1,17 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { testMcpServer } from '../../api/mcp';
-import { fetchSettings, mcpConfigForUpdate, settingsQueryKey, settingsUpdateFrom, storeSettings } from '../../api/settings';
+import {
+  mcpConfigForUpdate,
+  settingsQuery as sharedSettingsQuery,
+  settingsQueryKey,
+  settingsUpdateFrom,
+  storeSettings,
+} from '../../api/settings';
 import type { McpConfigResponse, McpTestRequestInput } from '../../contract/mcp';
 import type { SettingsResponse, SettingsUpdateInput } from '../../contract/settings';
 import { EMPTY_MCP_CONFIG } from './mcp/mcp-model';
 
-export const settingsQuery = () =>
-  queryOptions({
-    queryKey: settingsQueryKey,
-    queryFn: ({ signal }) => fetchSettings(signal),
-  });
+const settingsQuery = () => queryOptions(sharedSettingsQuery);
 
 export function useSettings() {
   return useQuery(settingsQuery());

@@ -1,0 +1,52 @@
+// The agent server: what runs inside each sandbox. For now it answers health checks and tells
+// about itself; the Conversations issues give it conversations. Built to plain JavaScript
+// (`npm run build:agent`) so a sandbox starts in milliseconds, without a TypeScript loader.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+
+const VERSION = '0.1.0';
+const port = Number(process.env.PORT);
+const sessionKey = process.env.SESSION_API_KEY ?? '';
+const startedAt = Date.now();
+
+if (!Number.isInteger(port) || port <= 0 || !sessionKey) {
+  console.error('agent-server: PORT and SESSION_API_KEY must be set');
+  process.exit(2);
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+const expectedKey = digest(sessionKey);
+
+function authorized(request: http.IncomingMessage): boolean {
+  const given = request.headers['x-session-api-key'];
+  return typeof given === 'string' && timingSafeEqual(digest(given), expectedKey);
+}
+
+function send(response: http.ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+const server = http.createServer((request, response) => {
+  const path = (request.url ?? '/').split('?', 1)[0];
+  if (request.method === 'GET' && path === '/alive') return send(response, 200, { status: 'ok' });
+  if (request.method === 'GET' && path === '/health') return send(response, 200, 'OK');
+  if (!authorized(request)) return send(response, 401, { detail: 'Unauthorized' });
+  if (request.method === 'GET' && path === '/server_info') {
+    return send(response, 200, {
+      version: VERSION,
+      uptime_seconds: Math.round((Date.now() - startedAt) / 1000),
+      working_dir: process.cwd(),
+    });
+  }
+  return send(response, 404, { detail: 'Not Found' });
+});
+
+server.listen(port, '127.0.0.1', () => console.log(`agent-server ${VERSION} listening on 127.0.0.1:${port} in ${process.cwd()}`));
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    console.log(`agent-server: ${signal}, shutting down`);
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 1000).unref();
+  });
+}
