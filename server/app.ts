@@ -46,7 +46,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes);
   await app.register(apiRoutes(options), { prefix: '/api' });
-  app.addHook('onClose', () => options.services.mcpTest.close());
+  app.addHook('onClose', async () => {
+    await options.services.mcpTest.close();
+    // Sandboxes outlive the server, like containers outlive their engine's client: only the watching stops.
+    options.services.sandboxes.close();
+  });
   await registerConsole(app, options.consoleDir);
   return app;
 }

@@ -16,6 +16,14 @@ export interface ServerConfig {
   corsOrigins: string[];
   /** Check new git provider tokens against the provider's API (VERIFY_GIT_TOKENS=1). */
   verifyGitTokens: boolean;
+  /** More sandbox specs besides the agent server (SANDBOX_SPECS_FILE, JSON). */
+  sandboxSpecsFile: string | undefined;
+  maxSandboxes: number;
+  maxRunningSandboxes: number;
+  /** Seconds a sandbox may take to answer its health check before it is in ERROR. */
+  sandboxStartTimeout: number;
+  /** Seconds a deleted sandbox has to exit after SIGTERM before SIGKILL. */
+  sandboxStopGrace: number;
   logLevel: string;
 }
 
@@ -25,6 +33,13 @@ function port(value: string | undefined): number {
   if (value === undefined || value === '') return 3000;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`PORT must be a port number, got "${value}"`);
+  return n;
+}
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive number, got "${value}"`);
   return n;
 }
 
@@ -45,6 +60,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       .map((o) => o.trim())
       .filter(Boolean),
     verifyGitTokens: ['1', 'true', 'yes'].includes((env.VERIFY_GIT_TOKENS ?? '').trim().toLowerCase()),
+    sandboxSpecsFile: nonEmpty(env.SANDBOX_SPECS_FILE),
+    maxSandboxes: Math.floor(positive('MAX_SANDBOXES', env.MAX_SANDBOXES, 20)),
+    maxRunningSandboxes: Math.floor(positive('MAX_RUNNING_SANDBOXES', env.MAX_RUNNING_SANDBOXES, 5)),
+    sandboxStartTimeout: positive('SANDBOX_START_TIMEOUT', env.SANDBOX_START_TIMEOUT, 30),
+    sandboxStopGrace: positive('SANDBOX_STOP_GRACE', env.SANDBOX_STOP_GRACE, 5),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
   };
 }

@@ -3,6 +3,7 @@ import { ConfigError, configFromEnv } from './config';
 import { ensureDataDir, loadOrCreateKeyFile } from './data-dir';
 import { SecretBox } from './secret-box';
 import { createServices } from './services/create-services';
+import { loadSandboxSpecs } from './sandboxes/specs';
 import { openDatabase } from './startup';
 
 async function main(): Promise<void> {
@@ -12,10 +13,23 @@ async function main(): Promise<void> {
   const secrets = new SecretBox(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir, 'secrets.key'));
 
   const db = await openDatabase(config.dataDir, secrets);
+  const services = createServices(db, secrets, {
+    dataDir: config.dataDir,
+    sandboxSpecs: loadSandboxSpecs(config.sandboxSpecsFile),
+    sandboxLimits: {
+      maxSandboxes: config.maxSandboxes,
+      maxRunning: config.maxRunningSandboxes,
+      startTimeoutMs: config.sandboxStartTimeout * 1000,
+      stopGraceMs: config.sandboxStopGrace * 1000,
+    },
+    verifyGitTokens: config.verifyGitTokens,
+  });
+  // Sandboxes of an earlier run are still in the registry: watch their health again.
+  services.sandboxes.startMonitoring();
 
   const app = await buildApp({
     sessionKey,
-    services: createServices(db, secrets, { verifyGitTokens: config.verifyGitTokens }),
+    services,
     consoleDir: config.consoleDir,
     corsOrigins: config.corsOrigins,
     logLevel: config.logLevel,

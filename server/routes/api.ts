@@ -4,6 +4,7 @@ import { requireSessionKey, SESSION_KEY_HEADER } from '../auth';
 import { NotFoundError } from '../errors';
 import type { ApiServices } from '../services/create-services';
 import { mcpRoutes } from './mcp';
+import { sandboxRoutes } from './sandboxes';
 import { secretsRoutes } from './secrets';
 import { settingsRoutes } from './settings';
 
@@ -52,5 +53,6 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     await api.register(settingsRoutes(services.settings));
     await api.register(mcpRoutes(services.mcpTest));
     await api.register(secretsRoutes(services.secrets));
+    await api.register(sandboxRoutes(services.sandboxes));
   };
 }

@@ -48,6 +48,7 @@ const migrations: Record<string, Migration> = {
         .addColumn('value', 'text', (col) => col.notNull())
         .addColumn('description', 'text', (col) => col.notNull())
         .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('seq', 'integer', (col) => col.notNull())
         .addPrimaryKeyConstraint('custom_secrets_pk', ['user_id', 'name'])
         .execute();
     },

@@ -46,6 +46,8 @@ export interface CustomSecretsTable {
   value: string;
   description: string;
   created_at: string;
+  /** Insertion order (the list's order); timestamps can tie within a millisecond. */
+  seq: number;
 }
 
 /** Facts about the installation itself, such as the secrets key check. */

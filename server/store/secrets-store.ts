@@ -1,4 +1,15 @@
+import type { Kysely } from 'kysely';
 import type { Db } from './database';
+import type { Database } from './schema';
+
+async function nextSeq(db: Kysely<Database>, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('custom_secrets')
+    .select((eb) => eb.fn.max('seq').as('last'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(row?.last ?? 0) + 1;
+}
 
 /** A provider's token as stored: the token sealed. */
 export interface StoredProviderToken {
@@ -49,19 +60,20 @@ export class SecretsStore {
       .selectFrom('custom_secrets')
       .select(['name', 'value', 'description'])
       .where('user_id', '=', userId)
-      .orderBy('created_at')
-      .orderBy('name')
+      .orderBy('seq')
       .execute();
   }
 
   /** Adds a secret; `false` when one with that name exists. */
   async insertCustomSecret(userId: string, secret: StoredCustomSecret): Promise<boolean> {
-    const result = await this.db
-      .insertInto('custom_secrets')
-      .values({ user_id: userId, ...secret, created_at: new Date().toISOString() })
-      .onConflict((oc) => oc.columns(['user_id', 'name']).doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .insertInto('custom_secrets')
+        .values({ user_id: userId, ...secret, created_at: new Date().toISOString(), seq: await nextSeq(trx, userId) })
+        .onConflict((oc) => oc.columns(['user_id', 'name']).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    });
   }
 
   /** Renames, describes or re-values a secret; a rename keeps its place in the list. */
@@ -108,7 +120,14 @@ export class SecretsStore {
         } else if (value !== undefined) {
           await trx
             .insertInto('custom_secrets')
-            .values({ user_id: userId, name, value, description: description ?? '', created_at: new Date().toISOString() })
+            .values({
+              user_id: userId,
+              name,
+              value,
+              description: description ?? '',
+              created_at: new Date().toISOString(),
+              seq: await nextSeq(trx, userId),
+            })
             .execute();
         }
       }

@@ -4,20 +4,36 @@ import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { buildApp } from '../app';
 import { SecretBox } from '../secret-box';
+import type { SandboxSpec } from '../../src/contract/sandboxes';
+import { loadSandboxSpecs } from '../sandboxes/specs';
 import { createServices } from '../services/create-services';
+import type { SandboxLimits } from '../services/sandbox-service';
 import { openDatabase } from '../startup';
 
 export const TEST_SESSION_KEY = 'test-session-key-0123456789';
 export const TEST_SECRETS_KEY = 'test-secrets-key';
 
+export interface TestAppOptions {
+  consoleDir?: string;
+  dataDir?: string;
+  secretsKey?: string;
+  verifyGitTokens?: boolean;
+  sandboxSpecs?: SandboxSpec[];
+  sandboxLimits?: Partial<SandboxLimits>;
+}
+
 /** A real app on a fresh SQLite database in a temp dir, driven with `fastify.inject`. */
-export async function startTestApp(
-  options: { consoleDir?: string; dataDir?: string; secretsKey?: string; verifyGitTokens?: boolean } = {},
-) {
+export async function startTestApp(options: TestAppOptions = {}) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-test-'));
   const secrets = new SecretBox(options.secretsKey ?? TEST_SECRETS_KEY);
   const db = await openDatabase(dataDir, secrets);
-  const services = createServices(db, secrets, { verifyGitTokens: options.verifyGitTokens ?? false });
+  const services = createServices(db, secrets, {
+    dataDir,
+    sandboxSpecs: options.sandboxSpecs ?? loadSandboxSpecs(undefined),
+    sandboxLimits: { maxSandboxes: 20, maxRunning: 5, startTimeoutMs: 15_000, stopGraceMs: 2000, ...options.sandboxLimits },
+    verifyGitTokens: options.verifyGitTokens ?? false,
+  });
+  services.sandboxes.startMonitoring();
   const app = await buildApp({
     sessionKey: TEST_SESSION_KEY,
     services,
@@ -31,6 +47,8 @@ export async function startTestApp(
   return {
     app,
     dataDir,
+    /** The database itself, to arrange or check what the API doesn't show. */
+    db,
     services,
     request,
     getSettings: () => request({ method: 'GET', url: '/api/settings' }),

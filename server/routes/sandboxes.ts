@@ -1,0 +1,207 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import {
+  batchIdsQuerySchema,
+  MAX_PAGE_SIZE,
+  pageQuerySchema,
+  sandboxActionResultSchema,
+  sandboxIdParamsSchema,
+  sandboxInfoSchema,
+  sandboxLogsQuerySchema,
+  sandboxLogsSchema,
+  sandboxPageSchema,
+  sandboxSearchQuerySchema,
+  sandboxSpecPageSchema,
+  sandboxSpecSchema,
+  startedSandboxSchema,
+  startSandboxQuerySchema,
+} from '../../src/contract/sandboxes';
+import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import { HttpError, NotFoundError } from '../errors';
+import { decodePageId, encodePageId } from '../services/paging';
+import { SandboxLimitError, type SandboxService, SandboxSpecNotFoundError } from '../services/sandbox-service';
+
+const detail = z.object({ detail: z.string() });
+const errors = { 404: detail, 422: validationErrorBodySchema };
+
+/** Which sandboxes a start or resume paused to stay under MAX_RUNNING_SANDBOXES, also as a header. */
+const PAUSED_HEADER = 'x-paused-sandboxes';
+
+function tooMany(ids: string[], what: string): void {
+  if (ids.length > MAX_PAGE_SIZE)
+    throw new HttpError(400, { detail: `Cannot request more than ${MAX_PAGE_SIZE} ${what} at once, got ${ids.length}` });
+}
+
+export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['Sandboxes'];
+
+    app.get(
+      '/v1/sandboxes/search',
+      {
+        schema: {
+          summary: 'Sandboxes, newest first (filters status__eq and sandbox_spec_id__eq are ours)',
+          tags,
+          querystring: sandboxSearchQuerySchema,
+          response: { 200: sandboxPageSchema, 422: validationErrorBodySchema },
+        },
+      },
+      async (request) => sandboxes.search(request.query),
+    );
+
+    app.get(
+      '/v1/sandboxes',
+      {
+        schema: {
+          summary: 'Sandboxes by id (repeat ?id=), in that order, null for unknown ids',
+          tags,
+          querystring: batchIdsQuerySchema,
+          response: { 200: z.array(z.nullable(sandboxInfoSchema)), 400: detail, 422: validationErrorBodySchema },
+        },
+      },
+      async (request) => {
+        tooMany(request.query.id, 'sandboxes');
+        return sandboxes.getMany(request.query.id);
+      },
+    );
+
+    app.post(
+      '/v1/sandboxes',
+      {
+        schema: {
+          summary: 'Start a sandbox from a spec (the default spec when sandbox_spec_id is absent)',
+          tags,
+          querystring: startSandboxQuerySchema,
+          response: { 200: startedSandboxSchema, 409: detail, ...errors },
+        },
+      },
+      async (request, reply) => {
+        try {
+          const { sandbox, pausedIds } = await sandboxes.start(request.query.sandbox_spec_id);
+          if (pausedIds.length > 0) reply.header(PAUSED_HEADER, pausedIds.join(','));
+          return { ...sandbox, paused_sandbox_ids: pausedIds };
+        } catch (error) {
+          if (error instanceof SandboxSpecNotFoundError) throw new NotFoundError({ detail: error.message });
+          if (error instanceof SandboxLimitError) throw new HttpError(409, { detail: error.message });
+          throw error;
+        }
+      },
+    );
+
+    app.post(
+      '/v1/sandboxes/:sandbox_id/pause',
+      {
+        schema: {
+          summary: 'Pause (SIGSTOP the process group); pausing a paused sandbox is fine',
+          tags,
+          params: sandboxIdParamsSchema,
+          response: { 200: sandboxActionResultSchema, ...errors },
+        },
+      },
+      async (request) => {
+        if (!(await sandboxes.pause(request.params.sandbox_id))) throw new NotFoundError();
+        return { success: true };
+      },
+    );
+
+    app.post(
+      '/v1/sandboxes/:sandbox_id/resume',
+      {
+        schema: {
+          summary: 'Resume (SIGCONT); may pause the oldest running sandbox to stay under the cap',
+          tags,
+          params: sandboxIdParamsSchema,
+          response: { 200: sandboxActionResultSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const resumed = await sandboxes.resume(request.params.sandbox_id);
+        if (!resumed) throw new NotFoundError();
+        if (resumed.pausedIds.length > 0) reply.header(PAUSED_HEADER, resumed.pausedIds.join(','));
+        return { success: true, paused_sandbox_ids: resumed.pausedIds };
+      },
+    );
+
+    const remove = async (id: string) => {
+      if (!(await sandboxes.delete(id))) throw new NotFoundError();
+      return { success: true };
+    };
+    app.delete(
+      '/v1/sandboxes/:sandbox_id',
+      {
+        schema: {
+          summary: 'Delete: stop the processes, remove the directory',
+          tags,
+          params: sandboxIdParamsSchema,
+          response: { 200: sandboxActionResultSchema, ...errors },
+        },
+      },
+      async (request) => remove(request.params.sandbox_id),
+    );
+    app.delete(
+      '/v1/sandboxes',
+      {
+        schema: {
+          summary: 'Delete, with the id as ?sandbox_id= (as the pinned OpenHands takes it)',
+          tags,
+          querystring: z.object({ sandbox_id: z.string() }),
+          response: { 200: sandboxActionResultSchema, ...errors },
+        },
+      },
+      async (request) => remove(request.query.sandbox_id),
+    );
+
+    app.get(
+      '/v1/sandboxes/:sandbox_id/logs',
+      {
+        schema: {
+          summary: "The last lines of the sandbox's stdout and stderr (ours)",
+          tags,
+          params: sandboxIdParamsSchema,
+          querystring: sandboxLogsQuerySchema,
+          response: { 200: sandboxLogsSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const lines = await sandboxes.logs(request.params.sandbox_id, request.query.tail);
+        if (!lines) throw new NotFoundError();
+        return { sandbox_id: request.params.sandbox_id, lines };
+      },
+    );
+
+    app.get(
+      '/v1/sandbox-specs/search',
+      {
+        schema: {
+          summary: 'Sandbox specs, the default first',
+          tags: ['Sandbox specs'],
+          querystring: pageQuerySchema,
+          response: { 200: sandboxSpecPageSchema, 422: validationErrorBodySchema },
+        },
+      },
+      async (request) => {
+        const specs = sandboxes.listSpecs();
+        const offset = decodePageId(request.query.page_id);
+        const end = offset + request.query.limit;
+        return { items: specs.slice(offset, end), next_page_id: end < specs.length ? encodePageId(end) : null };
+      },
+    );
+
+    app.get(
+      '/v1/sandbox-specs',
+      {
+        schema: {
+          summary: 'Sandbox specs by id (repeat ?id=), null for unknown ids',
+          tags: ['Sandbox specs'],
+          querystring: batchIdsQuerySchema,
+          response: { 200: z.array(z.nullable(sandboxSpecSchema)), 400: detail, 422: validationErrorBodySchema },
+        },
+      },
+      async (request) => {
+        tooMany(request.query.id, 'sandbox specs');
+        const specs = sandboxes.listSpecs();
+        return request.query.id.map((id) => specs.find((spec) => spec.id === id) ?? null);
+      },
+    );
+  };
+}

@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+
+/** What `/proc/<pid>/stat` says about a process (Linux). */
+export interface ProcStat {
+  pid: number;
+  /** One letter: R running, S sleeping, T stopped, Z zombie… */
+  state: string;
+  pgrp: number;
+  /** Clock ticks after boot when the process started: with the pid, it names one process for good. */
+  startTime: string;
+}
+
+/** Reads `/proc/<pid>/stat`; `undefined` when there is no such process. */
+export function readProcStat(pid: number): ProcStat | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The command name (field 2) may hold spaces and parentheses: the fields after it start after the last ")".
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const [state, , pgrp] = fields;
+  const startTime = fields[19];
+  if (!state || !pgrp || !startTime) return undefined;
+  return { pid, state, pgrp: Number(pgrp), startTime };
+}
+
+/** The process `pid` if it still is the one that started at `startTime` (pids get reused) and has not exited. */
+export function liveProcess(pid: number | null, startTime: string | null): ProcStat | undefined {
+  if (pid === null || startTime === null) return undefined;
+  const stat = readProcStat(pid);
+  return stat && stat.startTime === startTime && stat.state !== 'Z' && stat.state !== 'X' ? stat : undefined;
+}
+
+/** Every live process in process group `pgrp`. */
+export function processGroup(pgrp: number): ProcStat[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => readProcStat(Number(name)))
+    .filter((stat): stat is ProcStat => stat !== undefined && stat.pgrp === pgrp && stat.state !== 'Z');
+}

@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import * as z from 'zod/mini';
+import { declaredSandboxSpecSchema, type SandboxSpec } from '../../src/contract/sandboxes';
+import { toValidationDetail } from '../../src/contract/validation-error';
+import { ConfigError } from '../config';
+
+export const AGENT_SERVER_SPEC_ID = 'agent-server';
+
+/** Where the build puts the agent server (`npm run build:agent`). */
+export const AGENT_SERVER_SCRIPT = path.resolve(import.meta.dirname, '../../build/agent-server/main.js');
+
+/**
+ * The sandbox specs: our agent server first (the default), then any declared in
+ * SANDBOX_SPECS_FILE (a JSON list of `{id, command, initial_env, working_dir}`).
+ */
+export function loadSandboxSpecs(specsFile: string | undefined, now = new Date()): SandboxSpec[] {
+  const created_at = now.toISOString();
+  const builtIn: SandboxSpec = {
+    id: AGENT_SERVER_SPEC_ID,
+    command: [process.execPath, AGENT_SERVER_SCRIPT],
+    created_at,
+    initial_env: {},
+    working_dir: '',
+  };
+  if (!specsFile) return [builtIn];
+
+  let declared: unknown;
+  try {
+    declared = JSON.parse(fs.readFileSync(specsFile, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(
+      `SANDBOX_SPECS_FILE ${specsFile} cannot be read as JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const result = z.array(declaredSandboxSpecSchema).safeParse(declared, { reportInput: true });
+  if (!result.success) {
+    const problems = toValidationDetail(result.error.issues).map((d) => `${d.loc.join('.')}: ${d.msg}`);
+    throw new ConfigError(`SANDBOX_SPECS_FILE ${specsFile}: ${problems.join('; ')}`);
+  }
+  const specs = [builtIn, ...result.data.map((spec) => ({ ...spec, created_at }))];
+  const ids = specs.map((spec) => spec.id);
+  const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
+  if (repeated) throw new ConfigError(`SANDBOX_SPECS_FILE ${specsFile}: spec id "${repeated}" is used twice`);
+  for (const spec of specs) {
+    if (path.isAbsolute(spec.working_dir) || spec.working_dir.split(/[\\/]/).includes('..')) {
+      throw new ConfigError(`SANDBOX_SPECS_FILE ${specsFile}: working_dir of "${spec.id}" must be a path inside the sandbox directory`);
+    }
+  }
+  return specs;
+}

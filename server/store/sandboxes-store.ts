@@ -1,0 +1,39 @@
+import type { Selectable } from 'kysely';
+import type { Db } from './database';
+import type { SandboxesTable } from './schema';
+
+export type SandboxRecord = Selectable<SandboxesTable>;
+
+/** The sandbox registry. */
+export class SandboxesStore {
+  constructor(private readonly db: Db) {}
+
+  /** Every sandbox, newest first. */
+  list(): Promise<SandboxRecord[]> {
+    return this.db.selectFrom('sandboxes').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  }
+
+  get(id: string): Promise<SandboxRecord | undefined> {
+    return this.db.selectFrom('sandboxes').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('sandboxes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async insert(record: SandboxRecord): Promise<void> {
+    await this.db.insertInto('sandboxes').values(record).execute();
+  }
+
+  async update(id: string, changes: Partial<Omit<SandboxRecord, 'id'>>): Promise<void> {
+    await this.db.updateTable('sandboxes').set(changes).where('id', '=', id).execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('sandboxes').where('id', '=', id).execute();
+  }
+}

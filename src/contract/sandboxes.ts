@@ -1,0 +1,93 @@
+import * as z from 'zod/mini';
+import { integer } from './rules';
+
+/*
+ * Sandboxes and sandbox specs (`/api/v1/sandboxes`, `/api/v1/sandbox-specs`), as OpenHands
+ * answers them, plus our extensions: `status_detail` (why a sandbox is in ERROR) and
+ * `paused_sandbox_ids` (which sandboxes a start or resume paused to stay under the cap).
+ */
+
+export const SANDBOX_STATUSES = ['STARTING', 'RUNNING', 'PAUSED', 'ERROR', 'MISSING'] as const;
+export const sandboxStatusSchema = z.enum(SANDBOX_STATUSES);
+export type SandboxStatus = (typeof SANDBOX_STATUSES)[number];
+
+export const exposedUrlSchema = z.object({ name: z.string(), url: z.string(), port: z.optional(integer()) });
+
+export const sandboxInfoSchema = z.object({
+  id: z.string(),
+  created_by_user_id: z._default(z.nullable(z.string()), null),
+  sandbox_spec_id: z.string(),
+  status: sandboxStatusSchema,
+  /** Only while RUNNING: the key the sandbox's agent server takes. */
+  session_api_key: z._default(z.nullable(z.string()), null),
+  exposed_urls: z._default(z.nullable(z.array(exposedUrlSchema)), null),
+  created_at: z.string(),
+  /** Ours: why the sandbox is in ERROR (or MISSING), in words. */
+  status_detail: z.optional(z.nullable(z.string())),
+});
+export type SandboxInfo = z.output<typeof sandboxInfoSchema>;
+
+/** `POST /api/v1/sandboxes`: the new sandbox, and which sandboxes were paused to make room. */
+export const startedSandboxSchema = z.extend(sandboxInfoSchema, { paused_sandbox_ids: z.optional(z.array(z.string())) });
+
+export const sandboxPageSchema = z.object({ items: z.array(sandboxInfoSchema), next_page_id: z._default(z.nullable(z.string()), null) });
+export type SandboxPage = z.output<typeof sandboxPageSchema>;
+
+/** `{"success": true}` of pause, resume and delete; resume also says which sandboxes it paused. */
+export const sandboxActionResultSchema = z.object({ success: z.boolean(), paused_sandbox_ids: z.optional(z.array(z.string())) });
+export type SandboxActionResult = z.output<typeof sandboxActionResultSchema>;
+
+export const sandboxSpecSchema = z.object({
+  id: z.string(),
+  command: z.nullable(z.array(z.string())),
+  created_at: z.string(),
+  initial_env: z._default(z.record(z.string(), z.string()), {}),
+  working_dir: z._default(z.string(), ''),
+});
+export type SandboxSpec = z.output<typeof sandboxSpecSchema>;
+
+export const sandboxSpecPageSchema = z.object({
+  items: z.array(sandboxSpecSchema),
+  next_page_id: z._default(z.nullable(z.string()), null),
+});
+
+export const MAX_PAGE_SIZE = 100;
+
+/** Paging of every `/search` endpoint: `limit` 1..100 (422 outside, never 500 as OpenHands does). */
+export const pageQuerySchema = z.object({
+  page_id: z.optional(z.string()),
+  limit: z._default(z.coerce.number().check(z.multipleOf(1), z.gte(1), z.lte(MAX_PAGE_SIZE)), MAX_PAGE_SIZE),
+});
+
+export const sandboxSearchQuerySchema = z.extend(pageQuerySchema, {
+  status__eq: z.optional(sandboxStatusSchema),
+  sandbox_spec_id__eq: z.optional(z.string()),
+});
+export type SandboxSearchQuery = z.output<typeof sandboxSearchQuerySchema>;
+
+/** `?id=a&id=b`: one or many ids (a single one arrives as a string). */
+export const batchIdsQuerySchema = z.object({
+  id: z.pipe(
+    z.union([z.string(), z.array(z.string())]),
+    z.transform((ids: string | string[]) => (Array.isArray(ids) ? ids : [ids])),
+  ),
+});
+
+export const sandboxIdParamsSchema = z.object({ sandbox_id: z.string() });
+
+export const sandboxLogsQuerySchema = z.object({
+  tail: z._default(z.coerce.number().check(z.multipleOf(1), z.gte(1), z.lte(5000)), 200),
+});
+export const sandboxLogsSchema = z.object({ sandbox_id: z.string(), lines: z.array(z.string()) });
+export type SandboxLogs = z.output<typeof sandboxLogsSchema>;
+
+export const startSandboxQuerySchema = z.object({ sandbox_spec_id: z.optional(z.string()) });
+
+/** A spec as declared in SANDBOX_SPECS_FILE. */
+export const declaredSandboxSpecSchema = z.strictObject({
+  id: z.string().check(z.minLength(1)),
+  command: z.array(z.string()).check(z.minLength(1)),
+  initial_env: z._default(z.record(z.string(), z.string()), {}),
+  working_dir: z._default(z.string(), ''),
+});
+export type DeclaredSandboxSpec = z.output<typeof declaredSandboxSpecSchema>;
