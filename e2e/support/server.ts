@@ -71,6 +71,12 @@ async function stopProcess({ child }: Process): Promise<void> {
   await exited;
 }
 
+async function deleteAllSandboxes({ url, key }: { url: string; key: string }): Promise<void> {
+  const headers = { 'X-Session-API-Key': key };
+  const page = (await (await fetch(`${url}/api/v1/sandboxes/search?limit=100`, { headers })).json()) as { items: { id: string }[] };
+  for (const { id } of page.items) await fetch(`${url}/api/v1/sandboxes/${id}`, { method: 'DELETE', headers });
+}
+
 /**
  * Starts the real server (`server/main.ts`, as `npm start` does after building) on a fresh data
  * dir and a free port, and waits for its sign-in link.
@@ -93,6 +99,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       describe(current.link);
     },
     stop: async () => {
+      // Sandboxes outlive their server by design: delete them first, so no test leaves processes behind.
+      await deleteAllSandboxes(server).catch(() => undefined);
       await stopProcess(current);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

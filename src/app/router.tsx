@@ -33,10 +33,13 @@ export function createRouter() {
           path: 'conversations/:conversationId',
           element: <ComingSoon title="Conversation" description="A conversation's events and status will show here." />,
         },
-        { path: 'sandboxes', element: <ComingSoon title="Sandboxes" description="Start, pause, resume and delete sandboxes here." /> },
+        {
+          path: 'sandboxes',
+          lazy: async () => ({ Component: (await import('../features/sandboxes/sandboxes-page')).SandboxesPage }),
+        },
         {
           path: 'sandbox-specs',
-          element: <ComingSoon title="Sandbox specs" description="The sandbox templates the server offers will be listed here." />,
+          lazy: async () => ({ Component: (await import('../features/sandboxes/specs-page')).SandboxSpecsPage }),
         },
         { path: '*', element: <NotFound /> },
       ],

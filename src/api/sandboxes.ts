@@ -1,0 +1,61 @@
+import * as z from 'zod/mini';
+import {
+  type SandboxStatus,
+  sandboxActionResultSchema,
+  sandboxInfoSchema,
+  sandboxLogsSchema,
+  sandboxPageSchema,
+  sandboxSpecPageSchema,
+  startedSandboxSchema,
+} from '../contract/sandboxes';
+import { apiRequest } from './client';
+
+export const sandboxesQueryKey = ['sandboxes'] as const;
+
+export interface SandboxFilters {
+  status?: SandboxStatus;
+  specId?: string;
+  pageId?: string;
+  limit?: number;
+}
+
+export function searchSandboxes({ status, specId, pageId, limit = 50 }: SandboxFilters, signal?: AbortSignal) {
+  const query = new URLSearchParams({ limit: String(limit) });
+  if (status) query.set('status__eq', status);
+  if (specId) query.set('sandbox_spec_id__eq', specId);
+  if (pageId) query.set('page_id', pageId);
+  return apiRequest(`/api/v1/sandboxes/search?${query}`, { schema: sandboxPageSchema, signal });
+}
+
+export function getSandboxes(ids: string[], signal?: AbortSignal) {
+  const query = new URLSearchParams(ids.map((id) => ['id', id]));
+  return apiRequest(`/api/v1/sandboxes?${query}`, { schema: z.array(z.nullable(sandboxInfoSchema)), signal });
+}
+
+/** Starts a sandbox; the answer says which sandboxes were paused to make room. */
+export function startSandbox(specId?: string) {
+  const query = specId ? `?${new URLSearchParams({ sandbox_spec_id: specId })}` : '';
+  return apiRequest(`/api/v1/sandboxes${query}`, { method: 'POST', schema: startedSandboxSchema });
+}
+
+const sandboxPath = (id: string) => `/api/v1/sandboxes/${encodeURIComponent(id)}`;
+
+export function pauseSandbox(id: string) {
+  return apiRequest(`${sandboxPath(id)}/pause`, { method: 'POST', body: {}, schema: sandboxActionResultSchema });
+}
+
+export function resumeSandbox(id: string) {
+  return apiRequest(`${sandboxPath(id)}/resume`, { method: 'POST', body: {}, schema: sandboxActionResultSchema });
+}
+
+export function deleteSandbox(id: string) {
+  return apiRequest(sandboxPath(id), { method: 'DELETE', schema: sandboxActionResultSchema });
+}
+
+export function sandboxLogs(id: string, tail: number, signal?: AbortSignal) {
+  return apiRequest(`${sandboxPath(id)}/logs?tail=${tail}`, { schema: sandboxLogsSchema, signal });
+}
+
+export function searchSandboxSpecs(signal?: AbortSignal) {
+  return apiRequest('/api/v1/sandbox-specs/search?limit=100', { schema: sandboxSpecPageSchema, signal });
+}

@@ -1,0 +1,47 @@
+import { ActionIcon, CopyButton, Group, Text } from '@mantine/core';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+
+/**
+ * A value with a copy button. `masked` shows dots instead (a key), but copies the real value; the
+ * full text of an unmasked value is in the page, shortened only visually.
+ */
+export function CopyValue({
+  value,
+  label,
+  masked = false,
+  maxWidth = 180,
+}: {
+  value: string;
+  label: string;
+  masked?: boolean;
+  maxWidth?: number;
+}) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Text
+        span
+        ff="monospace"
+        size="sm"
+        maw={maxWidth}
+        truncate="end"
+        title={masked ? undefined : value}
+        data-testid={masked ? undefined : 'copy-value'}
+      >
+        {masked ? '••••••••' : value}
+      </Text>
+      <CopyButton value={value} timeout={1500}>
+        {({ copied, copy }) => (
+          <ActionIcon
+            variant="subtle"
+            size="sm"
+            color={copied ? 'teal' : 'gray'}
+            onClick={copy}
+            aria-label={copied ? `${label} copied` : `Copy ${label}`}
+          >
+            {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+          </ActionIcon>
+        )}
+      </CopyButton>
+    </Group>
+  );
+}

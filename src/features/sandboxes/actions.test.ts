@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { SandboxInfo, SandboxStatus } from '../../contract/sandboxes';
+import { canApply, pausedNotice, planBulk, pollInterval } from './actions';
+
+const sandbox = (id: string, status: SandboxStatus): SandboxInfo => ({
+  id,
+  status,
+  created_by_user_id: null,
+  sandbox_spec_id: 'agent-server',
+  session_api_key: null,
+  exposed_urls: null,
+  created_at: '2026-11-25T10:00:00Z',
+});
+
+describe('actions by state', () => {
+  it.each([
+    ['pause', 'RUNNING', true],
+    ['pause', 'STARTING', true],
+    ['pause', 'PAUSED', false],
+    ['resume', 'PAUSED', true],
+    ['resume', 'RUNNING', false],
+    ['delete', 'MISSING', true],
+    ['delete', 'ERROR', true],
+  ] as const)('%s on %s: %s', (action, status, allowed) => {
+    expect(canApply(action, status)).toBe(allowed);
+  });
+
+  it('plans a bulk action on the rows in a valid state only', () => {
+    const rows = [sandbox('a', 'RUNNING'), sandbox('b', 'PAUSED'), sandbox('c', 'STARTING'), sandbox('d', 'ERROR')];
+    const plan = planBulk('pause', rows);
+    expect(plan.apply.map((s) => s.id)).toEqual(['a', 'c']);
+    expect(plan.skip.map((s) => s.id)).toEqual(['b', 'd']);
+  });
+});
+
+describe('pausedNotice', () => {
+  it('names the paused sandboxes, or says nothing', () => {
+    expect(pausedNotice([])).toBeUndefined();
+    expect(pausedNotice(['0123456789abcdef'])).toBe(
+      'Sandbox 01234567 was paused to stay within the number of sandboxes that may run at once.',
+    );
+    expect(pausedNotice(['aaaaaaaa11', 'bbbbbbbb22'])).toMatch(/^Sandboxes aaaaaaaa, bbbbbbbb were paused/);
+  });
+});
+
+describe('pollInterval', () => {
+  it('is 2 s while a sandbox starts or an action runs, 30 s otherwise', () => {
+    expect(pollInterval([sandbox('a', 'RUNNING')], false)).toBe(30_000);
+    expect(pollInterval([sandbox('a', 'STARTING')], false)).toBe(2000);
+    expect(pollInterval([sandbox('a', 'PAUSED')], true)).toBe(2000);
+    expect(pollInterval(undefined, false)).toBe(30_000);
+  });
+});

@@ -1,0 +1,41 @@
+import type { SandboxInfo, SandboxStatus } from '../../contract/sandboxes';
+
+export type SandboxAction = 'pause' | 'resume' | 'delete';
+
+/** Which states each action makes sense in (delete: any). */
+const VALID_IN: Record<SandboxAction, readonly SandboxStatus[] | 'any'> = {
+  pause: ['RUNNING', 'STARTING'],
+  resume: ['PAUSED'],
+  delete: 'any',
+};
+
+export function canApply(action: SandboxAction, status: SandboxStatus): boolean {
+  const valid = VALID_IN[action];
+  return valid === 'any' || valid.includes(status);
+}
+
+export const ACTION_LABEL: Record<SandboxAction, { verb: string; doing: string; done: string }> = {
+  pause: { verb: 'Pause', doing: 'Pausing…', done: 'Paused' },
+  resume: { verb: 'Resume', doing: 'Resuming…', done: 'Resumed' },
+  delete: { verb: 'Delete', doing: 'Deleting…', done: 'Deleted' },
+};
+
+/** A bulk action on a selection: the sandboxes it applies to, and those it skips (wrong state). */
+export function planBulk(action: SandboxAction, selected: readonly SandboxInfo[]): { apply: SandboxInfo[]; skip: SandboxInfo[] } {
+  const apply = selected.filter((sandbox) => canApply(action, sandbox.status));
+  return { apply, skip: selected.filter((sandbox) => !apply.includes(sandbox)) };
+}
+
+/** The tell-the-user sentence when a start or resume paused other sandboxes to stay under the cap. */
+export function pausedNotice(pausedIds: readonly string[] | undefined): string | undefined {
+  if (!pausedIds?.length) return undefined;
+  const names = pausedIds.map((id) => id.slice(0, 8)).join(', ');
+  return pausedIds.length === 1
+    ? `Sandbox ${names} was paused to stay within the number of sandboxes that may run at once.`
+    : `Sandboxes ${names} were paused to stay within the number of sandboxes that may run at once.`;
+}
+
+/** How often to ask for fresh statuses: fast while anything is changing, slowly otherwise. */
+export function pollInterval(sandboxes: readonly SandboxInfo[] | undefined, anythingInFlight: boolean): number {
+  return anythingInFlight || sandboxes?.some((sandbox) => sandbox.status === 'STARTING') ? 2000 : 30_000;
+}

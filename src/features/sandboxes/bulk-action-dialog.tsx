@@ -1,0 +1,108 @@
+import { Alert, Button, Group, List, Modal, Progress, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { describeError } from '../../api/errors';
+import type { SandboxInfo } from '../../contract/sandboxes';
+import { ACTION_LABEL, planBulk, type SandboxAction } from './actions';
+import { useSandboxAction } from './queries';
+
+interface Failure {
+  id: string;
+  reason: string;
+}
+
+/**
+ * One confirmation for an action on many sandboxes: it applies to the rows in a valid state,
+ * says which it skips, shows "3 of 10" while it works, and sums up the failures at the end.
+ */
+export function BulkActionDialog({
+  action,
+  selected,
+  onClose,
+}: {
+  action: SandboxAction;
+  selected: SandboxInfo[];
+  onClose: (finished: boolean) => void;
+}) {
+  const [plan] = useState(() => planBulk(action, selected));
+  const run = useSandboxAction();
+  const [done, setDone] = useState<number | null>(null);
+  const [failures, setFailures] = useState<Failure[]>([]);
+  const label = ACTION_LABEL[action];
+  const total = plan.apply.length;
+  const finished = done === total;
+
+  const start = async () => {
+    setDone(0);
+    for (const [index, sandbox] of plan.apply.entries()) {
+      try {
+        await run.mutateAsync({ action, id: sandbox.id });
+      } catch (error) {
+        setFailures((list) => [...list, { id: sandbox.id, reason: describeError(error) }]);
+      }
+      setDone(index + 1);
+    }
+  };
+
+  const noun = (n: number) => (n === 1 ? '1 sandbox' : `${n} sandboxes`);
+  return (
+    <Modal opened onClose={() => onClose(finished)} title={`${label.verb} ${noun(total)}?`} closeOnClickOutside={done === null || finished}>
+      <Stack>
+        {done === null ? (
+          <>
+            <Text size="sm" component="div">
+              {action === 'delete' ? 'These sandboxes and their files are deleted for good:' : `${label.verb}:`}
+              <List size="sm" mt={4} ff="monospace">
+                {plan.apply.map((sandbox) => (
+                  <List.Item key={sandbox.id}>{sandbox.id}</List.Item>
+                ))}
+              </List>
+            </Text>
+            {plan.skip.length > 0 && (
+              <Text size="sm" c="dimmed">
+                {noun(plan.skip.length)} of the selection {plan.skip.length === 1 ? 'is' : 'are'} left out:{' '}
+                {action === 'resume' ? 'not paused' : 'not running'}.
+              </Text>
+            )}
+          </>
+        ) : (
+          <>
+            <Progress value={total ? (done / total) * 100 : 100} aria-label="Progress" />
+            <Text size="sm" role="status">
+              {finished ? `${label.done} ${noun(total - failures.length)}.` : `${label.doing} ${done} of ${total}`}
+            </Text>
+            {finished && failures.length > 0 && (
+              <Alert color="red" variant="light" title={`${noun(failures.length)} failed`} role="alert">
+                <List size="sm">
+                  {failures.map((failure) => (
+                    <List.Item key={failure.id}>
+                      <Text span ff="monospace" size="sm">
+                        {failure.id}
+                      </Text>
+                      : {failure.reason}
+                    </List.Item>
+                  ))}
+                </List>
+              </Alert>
+            )}
+          </>
+        )}
+        <Group justify="flex-end">
+          {done === null ? (
+            <>
+              <Button variant="default" onClick={() => onClose(false)} data-autofocus>
+                Cancel
+              </Button>
+              <Button color={action === 'delete' ? 'red' : undefined} onClick={() => void start()} disabled={total === 0}>
+                {label.verb} {noun(total)}
+              </Button>
+            </>
+          ) : (
+            <Button onClick={() => onClose(true)} disabled={!finished}>
+              Close
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,163 @@
+import { ActionIcon, Button, Code, Drawer, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconEye, IconEyeOff, IconPlayerPlay } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { describeError } from '../../api/errors';
+import { LoadError } from '../../components/load-error';
+import { PageHeader } from '../../components/page-header';
+import { RelativeTime } from '../../components/relative-time';
+import type { SandboxSpec } from '../../contract/sandboxes';
+import { pausedNotice } from './actions';
+import { useSandboxSpecs, useStartSandbox } from './queries';
+
+const commandLine = (spec: SandboxSpec) => (spec.command ?? []).join(' ');
+
+export function SandboxSpecsPage() {
+  const specs = useSandboxSpecs();
+  const [open, setOpen] = useState<SandboxSpec | null>(null);
+  return (
+    <>
+      <PageHeader title="Sandbox specs" description="The templates sandboxes start from. The first is the default." />
+      {specs.data === undefined ? (
+        specs.isError ? (
+          <LoadError what="sandbox specs" error={specs.error} onRetry={() => void specs.refetch()} />
+        ) : (
+          <Skeleton height={120} radius="md" />
+        )
+      ) : specs.data.items.length === 0 ? (
+        <Paper withBorder p="xl" ta="center">
+          <Text>The server offers no sandbox specs.</Text>
+        </Paper>
+      ) : (
+        <Table highlightOnHover aria-label="Sandbox specs" verticalSpacing="sm">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>ID</Table.Th>
+              <Table.Th>Command</Table.Th>
+              <Table.Th>Working dir</Table.Th>
+              <Table.Th>Created</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {specs.data.items.map((spec, index) => (
+              <Table.Tr key={spec.id}>
+                <Table.Td>
+                  <Text size="sm" ff="monospace">
+                    {spec.id}
+                  </Text>
+                  {index === 0 && (
+                    <Text size="xs" c="dimmed">
+                      default
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" ff="monospace" maw={380} truncate="end" title={commandLine(spec)}>
+                    {commandLine(spec) || '—'}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" ff="monospace">
+                    {spec.working_dir || '(sandbox directory)'}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <RelativeTime iso={spec.created_at} />
+                </Table.Td>
+                <Table.Td>
+                  <Button size="compact-sm" variant="default" onClick={() => setOpen(spec)} aria-label={`Details of ${spec.id}`}>
+                    Details
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {open && <SpecDrawer spec={open} onClose={() => setOpen(null)} />}
+    </>
+  );
+}
+
+/** Environment values may be secrets: hidden until asked for, one at a time. */
+function EnvValue({ name, value }: { name: string; value: string }) {
+  const [shown, setShown] = useState(false);
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+        {shown ? value : '••••••••'}
+      </Text>
+      <ActionIcon variant="subtle" size="sm" onClick={() => setShown(!shown)} aria-label={shown ? `Hide ${name}` : `Show ${name}`}>
+        {shown ? <IconEyeOff size={14} /> : <IconEye size={14} />}
+      </ActionIcon>
+    </Group>
+  );
+}
+
+function SpecDrawer({ spec, onClose }: { spec: SandboxSpec; onClose: () => void }) {
+  const start = useStartSandbox();
+  const navigate = useNavigate();
+  const env = Object.entries(spec.initial_env);
+  const startFromSpec = () =>
+    start.mutate(spec.id, {
+      onSuccess: (sandbox) => {
+        notifications.show({ color: 'teal', title: 'Sandbox started', message: `${sandbox.id} from ${spec.id}` });
+        const paused = pausedNotice(sandbox.paused_sandbox_ids);
+        if (paused) notifications.show({ color: 'yellow', title: 'Another sandbox was paused', message: paused, autoClose: 10_000 });
+        void navigate('/sandboxes');
+      },
+      onError: (error) => notifications.show({ color: 'red', title: 'Sandbox not started', message: describeError(error) }),
+    });
+  return (
+    <Drawer opened onClose={onClose} position="right" size="lg" title={`Spec ${spec.id}`}>
+      <Stack>
+        <div>
+          <Title order={3} size="h5">
+            Command
+          </Title>
+          <Code block mt={4} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+            {commandLine(spec) || '(none)'}
+          </Code>
+        </div>
+        <div>
+          <Title order={3} size="h5">
+            Working directory
+          </Title>
+          <Text size="sm" ff="monospace">
+            {spec.working_dir || '(the sandbox directory itself)'}
+          </Text>
+        </div>
+        <div>
+          <Title order={3} size="h5">
+            Environment
+          </Title>
+          {env.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No variables besides SESSION_API_KEY and PORT, which every sandbox gets.
+            </Text>
+          ) : (
+            <Table aria-label="Environment">
+              <Table.Tbody>
+                {env.map(([name, value]) => (
+                  <Table.Tr key={name}>
+                    <Table.Td ff="monospace">{name}</Table.Td>
+                    <Table.Td>
+                      <EnvValue name={name} value={value} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </div>
+        <Group>
+          <Button leftSection={<IconPlayerPlay size={16} />} onClick={startFromSpec} loading={start.isPending}>
+            Start sandbox from this spec
+          </Button>
+        </Group>
+      </Stack>
+    </Drawer>
+  );
+}

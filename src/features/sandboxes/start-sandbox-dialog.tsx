@@ -1,0 +1,57 @@
+import { Alert, Button, Group, Modal, NativeSelect, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { describeError } from '../../api/errors';
+import { pausedNotice } from './actions';
+import { useSandboxSpecs, useStartSandbox } from './queries';
+
+/** Start a sandbox from a spec of the user's choice (the default spec first). */
+export function StartSandboxDialog({ onClose, initialSpec }: { onClose: () => void; initialSpec?: string }) {
+  const specs = useSandboxSpecs();
+  const start = useStartSandbox();
+  const [specId, setSpecId] = useState(initialSpec ?? '');
+  const options = specs.data?.items.map((spec) => ({ value: spec.id, label: spec.id })) ?? [];
+  const chosen = specId || options[0]?.value;
+
+  const submit = () =>
+    start.mutate(chosen, {
+      onSuccess: (sandbox) => {
+        notifications.show({ color: 'teal', title: 'Sandbox started', message: `${sandbox.id} from ${sandbox.sandbox_spec_id}` });
+        const paused = pausedNotice(sandbox.paused_sandbox_ids);
+        if (paused) notifications.show({ color: 'yellow', title: 'Another sandbox was paused', message: paused, autoClose: 10_000 });
+        onClose();
+      },
+    });
+
+  return (
+    <Modal opened onClose={onClose} title="Start sandbox">
+      <Stack>
+        <NativeSelect
+          label="Spec"
+          description="The template it starts from; the first is the default"
+          data={options}
+          value={chosen ?? ''}
+          onChange={(event) => setSpecId(event.currentTarget.value)}
+          disabled={!specs.data}
+          error={specs.isError ? describeError(specs.error) : undefined}
+        />
+        {start.error ? (
+          <Alert color="red" variant="light" role="alert">
+            Not started: {describeError(start.error)}
+          </Alert>
+        ) : null}
+        <Text size="xs" c="dimmed">
+          If too many sandboxes run already, the oldest running one is paused.
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={submit} loading={start.isPending} disabled={!chosen}>
+            Start
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
