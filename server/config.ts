@@ -43,6 +43,12 @@ function positive(name: string, value: string | undefined, fallback: number): nu
   return n;
 }
 
+function count(name: string, value: string | undefined, fallback: number): number {
+  const n = positive(name, value, fallback);
+  if (!Number.isInteger(n)) throw new ConfigError(`${name} must be a whole number, got "${value}"`);
+  return n;
+}
+
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
@@ -61,8 +67,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
       .filter(Boolean),
     verifyGitTokens: ['1', 'true', 'yes'].includes((env.VERIFY_GIT_TOKENS ?? '').trim().toLowerCase()),
     sandboxSpecsFile: nonEmpty(env.SANDBOX_SPECS_FILE),
-    maxSandboxes: Math.floor(positive('MAX_SANDBOXES', env.MAX_SANDBOXES, 20)),
-    maxRunningSandboxes: Math.floor(positive('MAX_RUNNING_SANDBOXES', env.MAX_RUNNING_SANDBOXES, 5)),
+    maxSandboxes: count('MAX_SANDBOXES', env.MAX_SANDBOXES, 20),
+    maxRunningSandboxes: count('MAX_RUNNING_SANDBOXES', env.MAX_RUNNING_SANDBOXES, 5),
     sandboxStartTimeout: positive('SANDBOX_START_TIMEOUT', env.SANDBOX_START_TIMEOUT, 30),
     sandboxStopGrace: positive('SANDBOX_STOP_GRACE', env.SANDBOX_STOP_GRACE, 5),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',

@@ -24,8 +24,8 @@ async function main(): Promise<void> {
     },
     verifyGitTokens: config.verifyGitTokens,
   });
-  // Sandboxes of an earlier run are still in the registry: watch their health again.
-  services.sandboxes.startMonitoring();
+  // Sandboxes of an earlier run are still in the registry: find them and watch their health again.
+  await services.sandboxes.startMonitoring();
 
   const app = await buildApp({
     sessionKey,

@@ -137,7 +137,7 @@ describe('a sandbox, with real processes', () => {
     });
     const broken = (await start(t, 'broken')).json();
     expect(broken.status).toBe('ERROR');
-    expect(broken.status_detail).toMatch(/^The process exited with code 3 right after starting: config file missing/);
+    expect(broken.status_detail).toBe('The process exited with code 3: config file missing');
     expect(processGroup(await pidOf(t, broken.id))).toEqual([]); // its background sleep too
     expect((await call(t, 'GET', `/api/v1/sandboxes/${broken.id}/logs`)).json().lines).toEqual([
       'config file missing',
@@ -213,30 +213,81 @@ describe('limits', () => {
 });
 
 describe('a server restart', () => {
-  it('finds its sandboxes again with the same status, and never signals a process whose pid was reused', async () => {
-    const first = await startTestApp();
+  it('finds its sandboxes again with the same status at once, and never signals a process whose pid was reused', async () => {
+    const first = await app();
     const a = (await start(first)).json().id;
     const b = (await start(first)).json().id;
     await running(first, a);
     await running(first, b);
     await call(first, 'POST', `/api/v1/sandboxes/${b}/pause`);
     const pidA = await pidOf(first, a);
+    apps.splice(apps.indexOf(first), 1);
     await first.close({ keepData: true }); // as on SIGTERM: the sandboxes keep running
     expect(readProcStat(pidA)?.state).toBeDefined();
 
     const second = await app({ dataDir: first.dataDir });
-    expect((await running(second, a)).status).toBe('RUNNING');
+    // Right away, without waiting: the first health checks ran before the server answered.
+    expect((await info(second, a)).status).toBe('RUNNING');
     expect((await info(second, b)).status).toBe('PAUSED');
     expect((await call(second, 'POST', `/api/v1/sandboxes/${b}/resume`)).statusCode).toBe(200);
     expect((await running(second, b)).status).toBe('RUNNING');
 
-    // A registry row whose pid now belongs to another process (this one) is MISSING and left alone.
+    // A registry row whose pid now belongs to another process (this one) is MISSING, and that
+    // process is never signalled; deleting the sandbox still ends its own processes, found by marker.
     await second.db.updateTable('sandboxes').set({ pid: process.pid, process_start: '1' }).where('id', '=', a).execute();
     expect((await info(second, a)).status).toBe('MISSING');
     expect((await call(second, 'DELETE', `/api/v1/sandboxes/${a}`)).statusCode).toBe(200);
     expect(readProcStat(process.pid)).toBeDefined(); // we are still alive
-    // …and the real process of `a` is still ours to clean up
-    process.kill(-pidA, 'SIGKILL');
+    expect(processGroup(pidA)).toEqual([]);
+  });
+
+  it('finds a sandbox whose pid was never recorded (the server stopped in between) by its marker', async () => {
+    const first = await app();
+    const { id } = (await start(first)).json();
+    await running(first, id);
+    const pid = await pidOf(first, id);
+    await first.db.updateTable('sandboxes').set({ pid: null, process_start: null }).where('id', '=', id).execute();
+    apps.splice(apps.indexOf(first), 1);
+    await first.close({ keepData: true });
+
+    const second = await app({ dataDir: first.dataDir });
+    expect(await pidOf(second, id)).toBe(pid);
+    expect((await running(second, id)).status).toBe('RUNNING');
+  });
+});
+
+describe('processes that end on their own', () => {
+  it('takes the rest of the group along when the leader exits, and shows why', async () => {
+    const t = await app({ sandboxSpecs: [shellSpec('leaves-children', 'sleep 964 & sleep 1; echo "giving up" >&2; exit 4')] });
+    const { id } = (await start(t)).json();
+    const pid = await pidOf(t, id);
+    expect(processGroup(pid).length).toBeGreaterThanOrEqual(2); // the shell and its background sleep (and the foreground one)
+    const failed = await until(
+      () => info(t, id),
+      (s) => s.status === 'ERROR',
+      5000,
+    );
+    expect(failed.status_detail).toBe('The process exited with code 4: giving up');
+    expect(processGroup(pid)).toEqual([]); // the background sleep went with it
+  });
+
+  it('counts a live sandbox toward the running cap whatever its health', async () => {
+    const t = await app({
+      sandboxSpecs: [...loadSandboxSpecs(undefined), shellSpec('mute', 'exec sleep 963')],
+      sandboxLimits: { maxRunning: 1, startTimeoutMs: 500 },
+    });
+    const mute = (await start(t, 'mute')).json().id;
+    expect(
+      (
+        await until(
+          () => info(t, mute),
+          (s) => s.status === 'ERROR',
+          5000,
+        )
+      ).status,
+    ).toBe('ERROR');
+    const next = (await start(t)).json();
+    expect(next.paused_sandbox_ids).toEqual([mute]);
   });
 });
 

@@ -18,7 +18,6 @@ import {
 } from '../../src/contract/sandboxes';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
 import { HttpError, NotFoundError } from '../errors';
-import { decodePageId, encodePageId } from '../services/paging';
 import { SandboxLimitError, type SandboxService, SandboxSpecNotFoundError } from '../services/sandbox-service';
 
 const detail = z.object({ detail: z.string() });
@@ -179,12 +178,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
           response: { 200: sandboxSpecPageSchema, 422: validationErrorBodySchema },
         },
       },
-      async (request) => {
-        const specs = sandboxes.listSpecs();
-        const offset = decodePageId(request.query.page_id);
-        const end = offset + request.query.limit;
-        return { items: specs.slice(offset, end), next_page_id: end < specs.length ? encodePageId(end) : null };
-      },
+      async (request) => sandboxes.searchSpecs(request.query.page_id, request.query.limit),
     );
 
     app.get(
@@ -199,8 +193,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
       },
       async (request) => {
         tooMany(request.query.id, 'sandbox specs');
-        const specs = sandboxes.listSpecs();
-        return request.query.id.map((id) => specs.find((spec) => spec.id === id) ?? null);
+        return sandboxes.getSpecs(request.query.id);
       },
     );
   };

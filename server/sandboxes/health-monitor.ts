@@ -1,27 +1,43 @@
 const PROBE_TIMEOUT_MS = 900;
+/** Failed checks in a row before a sandbox that answered before counts as not answering. */
+const FAILURES_TO_TRIP = 3;
 
 export interface HealthTarget {
   id: string;
   port: number;
 }
 
+interface Health {
+  /** It has answered at least once since it was last started or resumed. */
+  answered: boolean;
+  /** Failed checks since the last good one. */
+  failures: number;
+}
+
 /**
  * Checks each live sandbox's agent server (`GET /alive`) about once a second, in the background,
- * so a status is never older than ~2 s and no request ever waits on a health check.
+ * so a status is never older than ~2 s and no request ever waits on a health check. One slow
+ * answer does not make a healthy sandbox unhealthy: it takes a few in a row.
  */
 export class HealthMonitor {
-  readonly #healthy = new Map<string, boolean>();
+  readonly #health = new Map<string, Health>();
+  /** Bumped by `forget`, so a check that was under way meanwhile does not write back. */
+  readonly #epoch = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
-  #probing = false;
+  #round: Promise<void> | undefined;
 
   constructor(
     private readonly targets: () => Promise<HealthTarget[]>,
     private readonly intervalMs = 1000,
   ) {}
 
-  start(): void {
-    this.#timer ??= setInterval(() => void this.probeAll(), this.intervalMs);
-    this.#timer.unref();
+  /** Starts checking; resolves once the first round is done, so the first answers are right. */
+  async start(): Promise<void> {
+    if (!this.#timer) {
+      this.#timer = setInterval(() => void this.probeAll(), this.intervalMs);
+      this.#timer.unref();
+    }
+    await this.probeAll();
   }
 
   stop(): void {
@@ -29,17 +45,21 @@ export class HealthMonitor {
     this.#timer = undefined;
   }
 
-  /** Whether the last check answered; `undefined` before the first one. */
+  /** `true` answering, `false` not answering, `undefined` not checked yet. */
   healthy(id: string): boolean | undefined {
-    return this.#healthy.get(id);
+    const health = this.#health.get(id);
+    if (!health) return undefined;
+    return health.answered ? health.failures < FAILURES_TO_TRIP : false;
   }
 
   /** Forget what is known (after a pause, resume or delete, the next check decides). */
   forget(id: string): void {
-    this.#healthy.delete(id);
+    this.#health.delete(id);
+    this.#epoch.set(id, (this.#epoch.get(id) ?? 0) + 1);
   }
 
-  async probe({ id, port }: HealthTarget): Promise<boolean> {
+  async #probe({ id, port }: HealthTarget): Promise<void> {
+    const epoch = this.#epoch.get(id) ?? 0;
     let ok: boolean;
     try {
       const response = await fetch(`http://127.0.0.1:${port}/alive`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
@@ -47,19 +67,25 @@ export class HealthMonitor {
     } catch {
       ok = false;
     }
-    this.#healthy.set(id, ok);
-    return ok;
+    if ((this.#epoch.get(id) ?? 0) !== epoch) return;
+    const before = this.#health.get(id) ?? { answered: false, failures: 0 };
+    this.#health.set(id, ok ? { answered: true, failures: 0 } : { answered: before.answered, failures: before.failures + 1 });
   }
 
-  async probeAll(): Promise<void> {
-    if (this.#probing) return; // the previous round is still waiting on a slow sandbox
-    this.#probing = true;
-    try {
-      await Promise.all((await this.targets()).map((target) => this.probe(target)));
-    } catch {
-      // a failed round (the database closing at shutdown) is simply skipped
-    } finally {
-      this.#probing = false;
-    }
+  /** One round over every target; a round still running (a slow sandbox) is joined, not doubled. */
+  probeAll(): Promise<void> {
+    this.#round ??= (async () => {
+      try {
+        const targets = await this.targets();
+        const live = new Set(targets.map((t) => t.id));
+        for (const id of this.#health.keys()) if (!live.has(id)) this.#health.delete(id);
+        await Promise.all(targets.map((target) => this.#probe(target)));
+      } catch {
+        // a failed round (the database closing at shutdown) is simply skipped
+      } finally {
+        this.#round = undefined;
+      }
+    })();
+    return this.#round;
   }
 }

@@ -41,3 +41,27 @@ export function processGroup(pgrp: number): ProcStat[] {
     .map((name) => readProcStat(Number(name)))
     .filter((stat): stat is ProcStat => stat !== undefined && stat.pgrp === pgrp && stat.state !== 'Z');
 }
+
+/** Set in every sandbox's environment, so its processes can be told apart from any others. */
+export const SANDBOX_MARKER = 'AGENT_CONSOLE_SANDBOX_ID';
+
+/** The sandbox id in a process's environment, if it has one (and we may read it). */
+export function sandboxMarker(pid: number): string | undefined {
+  try {
+    const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
+    const entry = environ.split('\0').find((item) => item.startsWith(`${SANDBOX_MARKER}=`));
+    return entry?.slice(SANDBOX_MARKER.length + 1);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every live process that belongs to sandbox `id`, found by its marker (even without a recorded pid). */
+export function sandboxProcesses(id: string): ProcStat[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => sandboxMarker(Number(name)) === id)
+    .map((name) => readProcStat(Number(name)))
+    .filter((stat): stat is ProcStat => stat !== undefined && stat.state !== 'Z');
+}

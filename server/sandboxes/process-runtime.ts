@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import { liveProcess, processGroup, readProcStat } from './proc';
+import { liveProcess, processGroup, readProcStat, sandboxMarker } from './proc';
 
 /** A free loopback port for a sandbox's agent server. */
 export function freePort(): Promise<number> {
@@ -24,16 +24,28 @@ export interface Launch {
 
 export type Launched = { ok: true; pid: number; startTime: string } | { ok: false; error: string };
 
-/** How a process ended, in words. */
-export const describeExit = (code: number | null, signal: NodeJS.Signals | null) =>
-  signal ? `was killed by ${signal}` : `exited with code ${code}`;
+/** How a process ended: its exit code (0 is a clean exit) or the signal that ended it. */
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export const describeExit = ({ code, signal }: Exit) => (signal ? `was killed by ${signal}` : `exited with code ${code}`);
+
+/** Opens the sandbox's log without following a symlink the sandbox may have put in its place. */
+const openLog = (logFile: string, flags: number) => fs.openSync(logFile, flags | fs.constants.O_NOFOLLOW, 0o600);
 
 /** A line of our own in the sandbox's log; the sandbox (and its log) may be deleted already. */
 function appendLog(logFile: string, line: string): void {
   try {
-    fs.appendFileSync(logFile, `[agent-console] ${line}\n`);
+    const fd = openLog(logFile, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT);
+    try {
+      fs.writeSync(fd, `[agent-console] ${line}\n`);
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
-    // deleted with its directory: nobody is left to read it
+    // deleted with its directory, or not a plain file any more: nobody is to read it
   }
 }
 
@@ -42,32 +54,40 @@ function appendLog(logFile: string, line: string): void {
  * and stopped as one), writing stdout and stderr to `logFile`. It is not tied to this server:
  * it keeps running when the server stops. `onExit` hears how it ended, while this server runs.
  */
-export function launch({ command, cwd, env, logFile }: Launch, onExit: (detail: string) => void): Promise<Launched> {
+export async function launch({ command, cwd, env, logFile }: Launch, onExit: (exit: Exit) => void): Promise<Launched> {
   const [file, ...args] = command;
-  if (!file) return Promise.resolve({ ok: false, error: 'The spec has no command' });
-  const log = fs.openSync(logFile, 'a');
-  return new Promise<Launched>((resolve) => {
-    const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', log, log] });
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      const reason = error.code === 'ENOENT' ? `${error.message} (command not found)` : error.message;
-      appendLog(logFile, `could not start: ${reason}`);
-      resolve({ ok: false, error: reason });
+  if (!file) return { ok: false, error: 'The spec has no command' };
+  let log: number;
+  try {
+    log = openLog(logFile, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT);
+  } catch (error) {
+    return { ok: false, error: `Cannot open its log: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  try {
+    return await new Promise<Launched>((resolve) => {
+      const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', log, log] });
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        const reason = error.code === 'ENOENT' ? `${error.message} (command not found)` : error.message;
+        appendLog(logFile, `could not start: ${reason}`);
+        resolve({ ok: false, error: reason });
+      });
+      child.once('spawn', () => {
+        const stat = child.pid === undefined ? undefined : readProcStat(child.pid);
+        resolve(
+          stat
+            ? { ok: true, pid: stat.pid, startTime: stat.startTime }
+            : { ok: false, error: 'The process ended before it could be recorded' },
+        );
+      });
+      child.once('exit', (code, signal) => {
+        appendLog(logFile, `process ${describeExit({ code, signal })}`);
+        onExit({ code, signal });
+      });
+      child.unref();
     });
-    child.once('spawn', () => {
-      const stat = child.pid === undefined ? undefined : readProcStat(child.pid);
-      resolve(
-        stat
-          ? { ok: true, pid: stat.pid, startTime: stat.startTime }
-          : { ok: false, error: 'The process ended before it could be recorded' },
-      );
-    });
-    child.once('exit', (code, signal) => {
-      const detail = describeExit(code, signal);
-      appendLog(logFile, `process ${detail}`);
-      onExit(detail);
-    });
-    child.unref();
-  }).finally(() => fs.closeSync(log));
+  } finally {
+    fs.closeSync(log);
+  }
 }
 
 /**
@@ -75,9 +95,13 @@ export function launch({ command, cwd, env, logFile }: Launch, onExit: (detail: 
  * started at `startTime`, so a reused pid is never signalled. Answers whether it was sent.
  */
 export function signalGroup(pid: number | null, startTime: string | null, signal: NodeJS.Signals): boolean {
-  if (!liveProcess(pid, startTime) || pid === null) return false;
+  if (pid === null || !liveProcess(pid, startTime)) return false;
+  return killGroup(pid, signal);
+}
+
+function killGroup(pgrp: number, signal: NodeJS.Signals): boolean {
   try {
-    process.kill(-pid, signal);
+    process.kill(-pgrp, signal);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
@@ -85,24 +109,20 @@ export function signalGroup(pid: number | null, startTime: string | null, signal
   }
 }
 
-function killGroup(pgrp: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgrp, signal);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-  }
+/** The group is sandbox `id`'s: its leader is the recorded process, or its members carry the sandbox's marker. */
+function isSandboxGroup(pid: number, startTime: string | null, id: string): boolean {
+  if (liveProcess(pid, startTime)) return true;
+  const members = processGroup(pid);
+  return members.length > 0 && members.every((member) => sandboxMarker(member.pid) === id);
 }
 
 /**
- * Ends a sandbox's processes: SIGTERM and SIGCONT (a paused group must run to exit), up to
- * `graceMs` to finish, then SIGKILL for whatever of the group is left. The group is ended even
- * when its leader is gone already (a shell that exited and left a server behind).
+ * Ends sandbox `id`'s process group: SIGTERM and SIGCONT (a paused group must run to exit), up to
+ * `graceMs` to finish, then SIGKILL for whatever is left. This also works when the leader is gone
+ * and left processes behind, as long as they are the sandbox's own.
  */
-export async function stopGroup(pid: number | null, startTime: string | null, graceMs: number): Promise<void> {
-  if (pid === null) return;
-  // The leader is ours (same start time), or gone with members of its group still there.
-  const ours = liveProcess(pid, startTime) !== undefined || (readProcStat(pid) === undefined && processGroup(pid).length > 0);
-  if (!ours) return;
+export async function stopGroup(pid: number | null, startTime: string | null, graceMs: number, id: string): Promise<void> {
+  if (pid === null || !isSandboxGroup(pid, startTime, id)) return;
   killGroup(pid, 'SIGTERM');
   killGroup(pid, 'SIGCONT');
   for (const deadline = Date.now() + graceMs; Date.now() < deadline && processGroup(pid).length > 0;) {
@@ -113,11 +133,11 @@ export async function stopGroup(pid: number | null, startTime: string | null, gr
   for (let tries = 0; tries < 40 && processGroup(pid).length > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
 }
 
-/** The last `count` lines of a log file (only its end is read). */
+/** The last `count` lines of a log file (only its end is read; a symlink is not followed). */
 export function tailLines(file: string, count: number): string[] {
   let fd: number;
   try {
-    fd = fs.openSync(file, 'r');
+    fd = openLog(file, fs.constants.O_RDONLY);
   } catch {
     return [];
   }

@@ -5,9 +5,9 @@ import { RequestValidationError } from '../errors';
  * one by hand. A page_id that isn't one of ours is a 422, not a silent first page.
  */
 
-export const encodePageId = (offset: number) => Buffer.from(`offset:${offset}`).toString('base64url');
+const encodePageId = (offset: number) => Buffer.from(`offset:${offset}`).toString('base64url');
 
-export function decodePageId(pageId: string | undefined): number {
+function decodePageId(pageId: string | undefined): number {
   if (pageId === undefined || pageId === '') return 0;
   const match = /^offset:(\d+)$/.exec(Buffer.from(pageId, 'base64url').toString());
   if (!match) {
@@ -22,4 +22,11 @@ export function decodePageId(pageId: string | undefined): number {
     ]);
   }
   return Number(match[1]);
+}
+
+/** One page of `items` and the id of the next page, if there is one. */
+export function paginate<T>(items: readonly T[], pageId: string | undefined, limit: number): { items: T[]; next_page_id: string | null } {
+  const offset = decodePageId(pageId);
+  const end = offset + limit;
+  return { items: items.slice(offset, end), next_page_id: end < items.length ? encodePageId(end) : null };
 }

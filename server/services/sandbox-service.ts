@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SandboxInfo, SandboxSearchQuery, SandboxSpec } from '../../src/contract/sandboxes';
 import { HealthMonitor } from '../sandboxes/health-monitor';
-import { liveProcess } from '../sandboxes/proc';
-import { freePort, launch, signalGroup, stopGroup, tailLines } from '../sandboxes/process-runtime';
+import { liveProcess, SANDBOX_MARKER, sandboxProcesses } from '../sandboxes/proc';
+import { describeExit, type Exit, freePort, launch, signalGroup, stopGroup, tailLines } from '../sandboxes/process-runtime';
 import { sandboxStatus } from '../sandboxes/status';
 import type { SecretBox } from '../secret-box';
 import type { SandboxesStore, SandboxRecord } from '../store/sandboxes-store';
-import { decodePageId, encodePageId } from './paging';
+import { paginate } from './paging';
 
 export class SandboxSpecNotFoundError extends Error {
   constructor(readonly specId: string) {
@@ -32,22 +32,41 @@ export interface SandboxLimits {
 /** How long a start waits to catch a command that fails at once. */
 const EARLY_EXIT_MS = 300;
 
-/** The environment a sandbox gets from the server: enough to run, none of the server's secrets. */
-const INHERITED_ENV = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
+/** What a sandbox gets of the server's environment: enough to run, none of the server's secrets. */
+const INHERITED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
 
 const sandboxId = () => randomBytes(16).toString('hex');
 const sessionKey = () => randomBytes(32).toString('base64url');
+const logFile = (directory: string) => path.join(directory, 'sandbox.log');
+
+/** Runs one operation at a time per key. */
+class Locks {
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, operation: () => Promise<T>): Promise<T> {
+    const next = (this.#tails.get(key) ?? Promise.resolve()).then(operation, operation);
+    const tail = next.catch(() => undefined);
+    this.#tails.set(key, tail);
+    void tail.then(() => {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
+    return next;
+  }
+}
+
+/** Starts and resumes take this too: the running cap is about all sandboxes at once. */
+const CAP = '*cap*';
 
 /**
  * Sandboxes as real process groups: started from a spec in their own directory, paused with
  * SIGSTOP, resumed with SIGCONT, deleted with SIGTERM then SIGKILL. Their status is read from the
  * process itself each time and from a health check that runs in the background. The registry is
- * in the database, so sandboxes outlive a server restart and are found again.
+ * in the database, so sandboxes outlive a server restart and are found again. Sandboxes run as
+ * the server's own user: they hold the agent's work, they are not a security boundary.
  */
 export class SandboxService {
   readonly #monitor: HealthMonitor;
-  /** Lifecycle changes one at a time, so limits and the running cap hold under concurrent calls. */
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #locks = new Locks();
 
   constructor(
     private readonly store: SandboxesStore,
@@ -57,18 +76,19 @@ export class SandboxService {
     private readonly limits: SandboxLimits,
   ) {
     this.#monitor = new HealthMonitor(async () =>
-      (await this.store.list())
-        .filter((record) => {
-          const proc = liveProcess(record.pid, record.process_start);
-          return proc !== undefined && proc.state !== 'T';
-        })
-        .map(({ id, port }) => ({ id, port })),
+      (await this.store.list()).filter((record) => this.#runs(record)).map(({ id, port }) => ({ id, port })),
     );
   }
 
-  /** Starts watching the health of the sandboxes in the registry (those of earlier runs too). */
-  startMonitoring(): void {
-    this.#monitor.start();
+  /**
+   * Finds the sandboxes of earlier runs again and starts watching their health; resolves after
+   * the first round of checks, so the first answers already have the right status.
+   */
+  async startMonitoring(): Promise<void> {
+    for (const record of await this.store.list()) {
+      if (record.pid === null && !record.exit_detail) await this.#recover(record);
+    }
+    await this.#monitor.start();
   }
 
   /** Stops watching; the sandboxes themselves keep running. */
@@ -76,19 +96,30 @@ export class SandboxService {
     this.#monitor.stop();
   }
 
-  #serially<T>(operation: () => Promise<T>): Promise<T> {
-    const next = this.#queue.then(operation, operation);
-    this.#queue = next.catch(() => undefined);
-    return next;
+  /**
+   * A sandbox whose process was started but not recorded (the server stopped in between): found
+   * by the marker in its environment, or given up as failed.
+   */
+  async #recover(record: SandboxRecord): Promise<void> {
+    const leader = sandboxProcesses(record.id).find((p) => p.pid === p.pgrp);
+    if (leader) await this.store.update(record.id, { pid: leader.pid, process_start: leader.startTime });
+    else await this.store.update(record.id, { exit_detail: 'Its process was not recorded before the server stopped, and is gone' });
   }
 
   #directory(id: string): string {
     return path.join(this.dataDir, 'sandboxes', id);
   }
 
+  /** Whether its process is alive and not stopped: what the running cap counts, whatever its health. */
+  #runs(record: SandboxRecord): boolean {
+    const proc = liveProcess(record.pid, record.process_start);
+    return proc !== undefined && proc.state !== 'T';
+  }
+
   #info(record: SandboxRecord): SandboxInfo {
     const { status, detail } = sandboxStatus({
       process: liveProcess(record.pid, record.process_start),
+      recorded: record.pid !== null,
       healthy: this.#monitor.healthy(record.id),
       exitDetail: record.exit_detail,
       sinceStart: Date.now() - Date.parse(record.started_at),
@@ -107,26 +138,23 @@ export class SandboxService {
     };
   }
 
-  listSpecs(): SandboxSpec[] {
-    return this.specs;
+  searchSpecs(pageId: string | undefined, limit: number) {
+    return paginate(this.specs, pageId, limit);
   }
 
-  async search(query: SandboxSearchQuery): Promise<{ items: SandboxInfo[]; next_page_id: string | null }> {
-    const all = (await this.store.list())
+  getSpecs(ids: string[]): (SandboxSpec | null)[] {
+    return ids.map((id) => this.specs.find((spec) => spec.id === id) ?? null);
+  }
+
+  async search(query: SandboxSearchQuery) {
+    const matching = (await this.store.list())
       .map((record) => this.#info(record))
       .filter(
         (info) =>
           (!query.status__eq || info.status === query.status__eq) &&
           (!query.sandbox_spec_id__eq || info.sandbox_spec_id === query.sandbox_spec_id__eq),
       );
-    const offset = decodePageId(query.page_id);
-    const items = all.slice(offset, offset + query.limit);
-    return { items, next_page_id: offset + query.limit < all.length ? encodePageId(offset + query.limit) : null };
-  }
-
-  async get(id: string): Promise<SandboxInfo | undefined> {
-    const record = await this.store.get(id);
-    return record && this.#info(record);
+    return paginate(matching, query.page_id, query.limit);
   }
 
   async getMany(ids: string[]): Promise<(SandboxInfo | null)[]> {
@@ -137,24 +165,46 @@ export class SandboxService {
     });
   }
 
+  async get(id: string): Promise<SandboxInfo | undefined> {
+    const record = await this.store.get(id);
+    return record && this.#info(record);
+  }
+
   /**
-   * Pauses the oldest running sandboxes until fewer than MAX_RUNNING_SANDBOXES run (besides
-   * `except`), as OpenHands does; answers which ones it paused.
+   * Pauses the oldest running sandboxes until fewer than MAX_RUNNING_SANDBOXES run besides
+   * `except`, as OpenHands does; answers which ones it paused.
    */
-  async #makeRoom(except?: string): Promise<string[]> {
+  async #makeRoom(except: string): Promise<string[]> {
     const running = (await this.store.list())
-      .filter((record) => record.id !== except && ['RUNNING', 'STARTING'].includes(this.#info(record).status))
+      .filter((record) => record.id !== except && this.#runs(record))
       .sort((a, b) => a.created_at.localeCompare(b.created_at));
     const paused: string[] = [];
     for (const record of running.slice(0, Math.max(0, running.length - this.limits.maxRunning + 1))) {
-      if (signalGroup(record.pid, record.process_start, 'SIGSTOP')) paused.push(record.id);
+      if (signalGroup(record.pid, record.process_start, 'SIGSTOP')) {
+        this.#monitor.forget(record.id);
+        paused.push(record.id);
+      }
     }
     return paused;
   }
 
+  /**
+   * What becomes of a sandbox whose leader process ended: the rest of its group goes too, and an
+   * unclean end is recorded as its error, with the last lines it wrote.
+   */
+  async #exited(id: string, pid: number, startTime: string, exit: Exit): Promise<void> {
+    await stopGroup(pid, startTime, 0, id).catch(() => undefined);
+    if (exit.code === 0) return;
+    const tail = tailLines(logFile(this.#directory(id)), 4).filter((line) => !line.startsWith('[agent-console]'));
+    // Recorded only when it ended on its own: a deleted sandbox is gone from the registry.
+    await this.store
+      .update(id, { exit_detail: `The process ${describeExit(exit)}${tail.length ? `: ${tail.join(' ')}` : ''}` })
+      .catch(() => undefined);
+  }
+
   /** Starts a sandbox from `specId` (the default spec when absent). */
   start(specId: string | undefined): Promise<{ sandbox: SandboxInfo; pausedIds: string[] }> {
-    return this.#serially(async () => {
+    return this.#locks.run(CAP, async () => {
       const spec = specId === undefined ? this.specs[0] : this.specs.find((s) => s.id === specId);
       if (!spec?.command) throw new SandboxSpecNotFoundError(specId ?? '(default)');
       if ((await this.store.count()) >= this.limits.maxSandboxes) {
@@ -162,21 +212,19 @@ export class SandboxService {
           `At most ${this.limits.maxSandboxes} sandboxes may exist at once (MAX_SANDBOXES); delete one to start another`,
         );
       }
-      const pausedIds = await this.#makeRoom();
 
       const id = sandboxId();
       const directory = this.#directory(id);
       const cwd = path.join(directory, spec.working_dir);
       fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
       const key = sessionKey();
-      const port = await freePort();
       const now = new Date().toISOString();
-      // In the registry before the process exists, so no process is ever started unrecorded.
+      // In the registry before the process exists, so no process is ever started unrecorded;
+      // the marker in its environment finds it should the pid not get recorded.
       await this.store.insert({
         id,
         spec_id: spec.id,
-        command: JSON.stringify(spec.command),
-        port,
+        port: await freePort(),
         session_key: this.box.seal(key),
         pid: null,
         process_start: null,
@@ -184,37 +232,48 @@ export class SandboxService {
         started_at: now,
         exit_detail: null,
       });
+      const record = (await this.store.get(id))!;
 
-      const env: Record<string, string> = {};
+      const env: Record<string, string> = { HOME: directory };
       for (const name of INHERITED_ENV) if (process.env[name]) env[name] = process.env[name]!;
-      Object.assign(env, spec.initial_env, { SESSION_API_KEY: key, PORT: String(port) });
-      let exited: string | undefined;
-      const launched = await launch({ command: spec.command, cwd, env, logFile: path.join(directory, 'sandbox.log') }, (detail) => {
-        exited = detail;
-        // Recorded only when it ended on its own: a deleted sandbox is gone from the registry.
-        void this.store.update(id, { exit_detail: `The process ${detail}` }).catch(() => undefined);
-      });
+      Object.assign(env, spec.initial_env, { SESSION_API_KEY: key, PORT: String(record.port), [SANDBOX_MARKER]: id });
+
+      // What the exit handler needs and learns; it may fire before the pid is recorded.
+      const watch: { started?: { pid: number; startTime: string }; earlyExit?: Exit; exited?: Promise<void> } = {};
+      const onExit = (exit: Exit) => {
+        if (watch.started) watch.exited = this.#exited(id, watch.started.pid, watch.started.startTime, exit);
+        else watch.earlyExit = exit;
+      };
+      const launched = await launch({ command: spec.command, cwd, env, logFile: logFile(directory) }, onExit).catch((error: unknown) => ({
+        ok: false as const,
+        error: error instanceof Error ? error.message : String(error),
+      }));
       if (!launched.ok) {
         await this.store.update(id, { exit_detail: `Could not start: ${launched.error}` });
-      } else {
-        await this.store.update(id, { pid: launched.pid, process_start: launched.startTime });
-        // A command that fails at once should say so in this answer, not in the next one.
-        for (const deadline = Date.now() + EARLY_EXIT_MS; !exited && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 25));
-        if (exited) {
-          await stopGroup(launched.pid, launched.startTime, 0); // whatever it left behind
-          const tail = tailLines(path.join(directory, 'sandbox.log'), 3).filter((line) => !line.startsWith('[agent-console]'));
-          await this.store.update(id, {
-            exit_detail: `The process ${exited} right after starting${tail.length ? `: ${tail.join(' ')}` : ''}`,
-          });
-        }
+        return { sandbox: (await this.get(id))!, pausedIds: [] };
       }
+      watch.started = { pid: launched.pid, startTime: launched.startTime };
+      try {
+        await this.store.update(id, { pid: launched.pid, process_start: launched.startTime });
+      } catch (error) {
+        await stopGroup(launched.pid, launched.startTime, 0, id); // never a process that is not in the registry
+        throw error;
+      }
+      if (watch.earlyExit) watch.exited = this.#exited(id, launched.pid, launched.startTime, watch.earlyExit);
+
+      // A command that fails at once should say so in this answer, not in the next one.
+      for (const deadline = Date.now() + EARLY_EXIT_MS; !watch.exited && Date.now() < deadline;)
+        await new Promise((r) => setTimeout(r, 25));
+      await watch.exited;
+      // Room is made only for a sandbox that really started.
+      const pausedIds = watch.exited ? [] : await this.#makeRoom(id);
       return { sandbox: (await this.get(id))!, pausedIds };
     });
   }
 
   /** SIGSTOP for the whole group; `false` for an unknown id. Pausing a paused sandbox is fine. */
   pause(id: string): Promise<boolean> {
-    return this.#serially(async () => {
+    return this.#locks.run(id, async () => {
       const record = await this.store.get(id);
       if (!record) return false;
       signalGroup(record.pid, record.process_start, 'SIGSTOP');
@@ -225,25 +284,30 @@ export class SandboxService {
 
   /** SIGCONT for the whole group, after making room; `undefined` for an unknown id. */
   resume(id: string): Promise<{ pausedIds: string[] } | undefined> {
-    return this.#serially(async () => {
-      const record = await this.store.get(id);
-      if (!record) return undefined;
-      const proc = liveProcess(record.pid, record.process_start);
-      if (!proc || proc.state !== 'T') return { pausedIds: [] }; // running already, or gone: nothing to resume
-      const pausedIds = await this.#makeRoom(id);
-      this.#monitor.forget(id);
-      await this.store.update(id, { started_at: new Date().toISOString() });
-      signalGroup(record.pid, record.process_start, 'SIGCONT');
-      return { pausedIds };
-    });
+    return this.#locks.run(id, () =>
+      this.#locks.run(CAP, async () => {
+        const record = await this.store.get(id);
+        if (!record) return undefined;
+        const proc = liveProcess(record.pid, record.process_start);
+        if (!proc || proc.state !== 'T') return { pausedIds: [] }; // running already, or gone: nothing to resume
+        const pausedIds = await this.#makeRoom(id);
+        this.#monitor.forget(id);
+        await this.store.update(id, { started_at: new Date().toISOString() });
+        signalGroup(record.pid, record.process_start, 'SIGCONT');
+        return { pausedIds };
+      }),
+    );
   }
 
   /** Stops the processes, removes the directory and the record; `false` for an unknown id. */
   delete(id: string): Promise<boolean> {
-    return this.#serially(async () => {
+    return this.#locks.run(id, async () => {
       const record = await this.store.get(id);
       if (!record) return false;
-      await stopGroup(record.pid, record.process_start, this.limits.stopGraceMs);
+      await stopGroup(record.pid, record.process_start, this.limits.stopGraceMs, id);
+      // A process whose pid never got recorded is found by its marker.
+      for (const leader of sandboxProcesses(id).filter((p) => p.pid === p.pgrp))
+        await stopGroup(leader.pid, leader.startTime, this.limits.stopGraceMs, id);
       fs.rmSync(this.#directory(id), { recursive: true, force: true });
       await this.store.delete(id);
       this.#monitor.forget(id);
@@ -254,6 +318,6 @@ export class SandboxService {
   /** The last `tail` lines of the sandbox's stdout and stderr; `undefined` for an unknown id. */
   async logs(id: string, tail: number): Promise<string[] | undefined> {
     const record = await this.store.get(id);
-    return record ? tailLines(path.join(this.#directory(id), 'sandbox.log'), tail) : undefined;
+    return record ? tailLines(logFile(this.#directory(id)), tail) : undefined;
   }
 }

@@ -63,7 +63,6 @@ const migrations: Record<string, Migration> = {
         .createTable('sandboxes')
         .addColumn('id', 'text', (col) => col.primaryKey())
         .addColumn('spec_id', 'text', (col) => col.notNull())
-        .addColumn('command', 'text', (col) => col.notNull())
         .addColumn('port', 'integer', (col) => col.notNull())
         .addColumn('session_key', 'text', (col) => col.notNull())
         .addColumn('pid', 'integer')

@@ -16,8 +16,6 @@ export interface Database {
 export interface SandboxesTable {
   id: string;
   spec_id: string;
-  /** The command line it was started with, as JSON. */
-  command: string;
   port: number;
   /** Sealed. */
   session_key: string;

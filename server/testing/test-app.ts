@@ -33,7 +33,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     sandboxLimits: { maxSandboxes: 20, maxRunning: 5, startTimeoutMs: 15_000, stopGraceMs: 2000, ...options.sandboxLimits },
     verifyGitTokens: options.verifyGitTokens ?? false,
   });
-  services.sandboxes.startMonitoring();
+  await services.sandboxes.startMonitoring();
   const app = await buildApp({
     sessionKey: TEST_SESSION_KEY,
     services,

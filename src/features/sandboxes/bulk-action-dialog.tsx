@@ -2,7 +2,7 @@ import { Alert, Button, Group, List, Modal, Progress, Stack, Text } from '@manti
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
 import type { SandboxInfo } from '../../contract/sandboxes';
-import { ACTION_LABEL, planBulk, type SandboxAction } from './actions';
+import { ACTION_LABEL, pausedNotice, planBulk, type SandboxAction } from './actions';
 import { useSandboxAction } from './queries';
 
 interface Failure {
@@ -27,6 +27,7 @@ export function BulkActionDialog({
   const run = useSandboxAction();
   const [done, setDone] = useState<number | null>(null);
   const [failures, setFailures] = useState<Failure[]>([]);
+  const [pausedOthers, setPausedOthers] = useState<string[]>([]);
   const label = ACTION_LABEL[action];
   const total = plan.apply.length;
   const finished = done === total;
@@ -35,7 +36,9 @@ export function BulkActionDialog({
     setDone(0);
     for (const [index, sandbox] of plan.apply.entries()) {
       try {
-        await run.mutateAsync({ action, id: sandbox.id });
+        const result = await run.mutateAsync({ action, id: sandbox.id });
+        // Resuming more than may run at once pauses others (maybe ones resumed a moment ago).
+        if (result.paused_sandbox_ids?.length) setPausedOthers((list) => [...list, ...result.paused_sandbox_ids!]);
       } catch (error) {
         setFailures((list) => [...list, { id: sandbox.id, reason: describeError(error) }]);
       }
@@ -44,8 +47,17 @@ export function BulkActionDialog({
   };
 
   const noun = (n: number) => (n === 1 ? '1 sandbox' : `${n} sandboxes`);
+  const running = done !== null && !finished;
   return (
-    <Modal opened onClose={() => onClose(finished)} title={`${label.verb} ${noun(total)}?`} closeOnClickOutside={done === null || finished}>
+    <Modal
+      opened
+      onClose={() => onClose(finished)}
+      title={`${label.verb} ${noun(total)}?`}
+      // Not while it works: the summary at the end is the point.
+      closeOnClickOutside={!running}
+      closeOnEscape={!running}
+      withCloseButton={!running}
+    >
       <Stack>
         {done === null ? (
           <>
@@ -70,6 +82,11 @@ export function BulkActionDialog({
             <Text size="sm" role="status">
               {finished ? `${label.done} ${noun(total - failures.length)}.` : `${label.doing} ${done} of ${total}`}
             </Text>
+            {finished && pausedOthers.length > 0 && (
+              <Alert color="yellow" variant="light" role="status">
+                {pausedNotice([...new Set(pausedOthers)])}
+              </Alert>
+            )}
             {finished && failures.length > 0 && (
               <Alert color="red" variant="light" title={`${noun(failures.length)} failed`} role="alert">
                 <List size="sm">

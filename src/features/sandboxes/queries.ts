@@ -76,7 +76,10 @@ export function useSandboxAction() {
     mutationFn: ({ action, id }: { action: SandboxAction; id: string }) => CALLS[action](id),
     onMutate: async ({ action, id }) => {
       await queryClient.cancelQueries({ queryKey: sandboxKeys.lists() });
-      const snapshot = queryClient.getQueriesData<SandboxPage>({ queryKey: sandboxKeys.lists() });
+      const before = queryClient
+        .getQueriesData<SandboxPage>({ queryKey: sandboxKeys.lists() })
+        .flatMap(([, page]) => page?.items ?? [])
+        .find((s) => s.id === id);
       const status = OPTIMISTIC[action];
       if (status) {
         patchLists((page) => ({
@@ -84,13 +87,15 @@ export function useSandboxAction() {
           items: page.items.map((s) => (s.id === id ? { ...s, status, session_api_key: null, exposed_urls: null } : s)),
         }));
       }
-      return { snapshot };
+      return { before };
     },
     onSuccess: (_result, { action, id }) => {
       if (action === 'delete') patchLists((page) => ({ ...page, items: page.items.filter((s) => s.id !== id) }));
     },
-    onError: (_error, _variables, context) => {
-      for (const [key, page] of context?.snapshot ?? []) queryClient.setQueryData(key, page);
+    onError: (_error, { id }, context) => {
+      // Only this sandbox goes back: other rows may be mid-action themselves.
+      const before = context?.before;
+      if (before) patchLists((page) => ({ ...page, items: page.items.map((s) => (s.id === id ? before : s)) }));
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: sandboxKeys.lists() }),
   });

@@ -10,9 +10,10 @@ import { LoadError } from '../../components/load-error';
 import { PageHeader } from '../../components/page-header';
 import { RelativeTime } from '../../components/relative-time';
 import { type SandboxInfo, type SandboxStatus, SANDBOX_STATUSES } from '../../contract/sandboxes';
-import { ACTION_LABEL, canApply, pausedNotice, type SandboxAction } from './actions';
+import { ACTION_LABEL, canApply, type SandboxAction } from './actions';
 import { BulkActionDialog } from './bulk-action-dialog';
 import { LogsDrawer } from './logs-drawer';
+import { notifyPausedOthers } from './notices';
 import { useActionsInFlight, useSandboxAction, useSandboxes, useSandboxSpecs } from './queries';
 import { StartSandboxDialog } from './start-sandbox-dialog';
 import { STATUS_OPTIONS, StatusBadge } from './status-badge';
@@ -64,10 +65,7 @@ export function SandboxesPage() {
     act.mutate(
       { action, id: sandbox.id },
       {
-        onSuccess: (result) => {
-          const paused = pausedNotice(result.paused_sandbox_ids);
-          if (paused) notifications.show({ color: 'yellow', title: 'Another sandbox was paused', message: paused, autoClose: 10_000 });
-        },
+        onSuccess: (result) => notifyPausedOthers(result.paused_sandbox_ids),
         onError: (error) =>
           notifications.show({ color: 'red', title: `Could not ${action} ${sandbox.id.slice(0, 8)}`, message: describeError(error) }),
       },

@@ -8,7 +8,7 @@ import { LoadError } from '../../components/load-error';
 import { PageHeader } from '../../components/page-header';
 import { RelativeTime } from '../../components/relative-time';
 import type { SandboxSpec } from '../../contract/sandboxes';
-import { pausedNotice } from './actions';
+import { notifyStarted } from './notices';
 import { useSandboxSpecs, useStartSandbox } from './queries';
 
 const commandLine = (spec: SandboxSpec) => (spec.command ?? []).join(' ');
@@ -103,9 +103,7 @@ function SpecDrawer({ spec, onClose }: { spec: SandboxSpec; onClose: () => void 
   const startFromSpec = () =>
     start.mutate(spec.id, {
       onSuccess: (sandbox) => {
-        notifications.show({ color: 'teal', title: 'Sandbox started', message: `${sandbox.id} from ${spec.id}` });
-        const paused = pausedNotice(sandbox.paused_sandbox_ids);
-        if (paused) notifications.show({ color: 'yellow', title: 'Another sandbox was paused', message: paused, autoClose: 10_000 });
+        notifyStarted(sandbox);
         void navigate('/sandboxes');
       },
       onError: (error) => notifications.show({ color: 'red', title: 'Sandbox not started', message: describeError(error) }),

@@ -1,8 +1,7 @@
 import { Alert, Button, Group, Modal, NativeSelect, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
-import { pausedNotice } from './actions';
+import { notifyStarted } from './notices';
 import { useSandboxSpecs, useStartSandbox } from './queries';
 
 /** Start a sandbox from a spec of the user's choice (the default spec first). */
@@ -16,9 +15,7 @@ export function StartSandboxDialog({ onClose, initialSpec }: { onClose: () => vo
   const submit = () =>
     start.mutate(chosen, {
       onSuccess: (sandbox) => {
-        notifications.show({ color: 'teal', title: 'Sandbox started', message: `${sandbox.id} from ${sandbox.sandbox_spec_id}` });
-        const paused = pausedNotice(sandbox.paused_sandbox_ids);
-        if (paused) notifications.show({ color: 'yellow', title: 'Another sandbox was paused', message: paused, autoClose: 10_000 });
+        notifyStarted(sandbox);
         onClose();
       },
     });
