@@ -11,6 +11,26 @@ async function nextSeq(db: Kysely<Database>, userId: string): Promise<number> {
   return Number(row?.last ?? 0) + 1;
 }
 
+function selectProviderTokens(db: Kysely<Database>, userId: string) {
+  return db.selectFrom('provider_tokens').select(['provider', 'token', 'host']).where('user_id', '=', userId);
+}
+
+async function customSecretExists(db: Kysely<Database>, userId: string, name: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('custom_secrets')
+    .select('name')
+    .where('user_id', '=', userId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+async function setCustomSecret(db: Kysely<Database>, userId: string, name: string, changes: Partial<StoredCustomSecret>): Promise<void> {
+  // Nothing to change (an edit saved as it was) is fine; an empty SET is not valid SQL.
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable('custom_secrets').set(changes).where('user_id', '=', userId).where('name', '=', name).execute();
+}
+
 /** A provider's token as stored: the token sealed. */
 export interface StoredProviderToken {
   provider: string;
@@ -32,18 +52,13 @@ export class SecretsStore {
   constructor(private readonly db: Db) {}
 
   listProviderTokens(userId: string): Promise<StoredProviderToken[]> {
-    return this.db
-      .selectFrom('provider_tokens')
-      .select(['provider', 'token', 'host'])
-      .where('user_id', '=', userId)
-      .orderBy('provider')
-      .execute();
+    return selectProviderTokens(this.db, userId).orderBy('provider').execute();
   }
 
   /** Replaces the user's whole set of tokens with what `change` makes of the current set, in one transaction. */
   async updateProviderTokens(userId: string, change: (current: StoredProviderToken[]) => StoredProviderToken[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('provider_tokens').select(['provider', 'token', 'host']).where('user_id', '=', userId).execute();
+      const current = await selectProviderTokens(trx, userId).execute();
       const tokens = change(current);
       await trx.deleteFrom('provider_tokens').where('user_id', '=', userId).execute();
       if (tokens.length === 0) return;
@@ -79,25 +94,9 @@ export class SecretsStore {
   /** Renames, describes or re-values a secret; a rename keeps its place in the list. */
   async updateCustomSecret(userId: string, name: string, changes: Partial<StoredCustomSecret>): Promise<SecretUpdateOutcome> {
     return this.db.transaction().execute(async (trx) => {
-      const existing = await trx
-        .selectFrom('custom_secrets')
-        .select('name')
-        .where('user_id', '=', userId)
-        .where('name', '=', name)
-        .executeTakeFirst();
-      if (!existing) return 'not-found';
-      if (changes.name !== undefined && changes.name !== name) {
-        const taken = await trx
-          .selectFrom('custom_secrets')
-          .select('name')
-          .where('user_id', '=', userId)
-          .where('name', '=', changes.name)
-          .executeTakeFirst();
-        if (taken) return 'name-taken';
-      }
-      // Nothing to change (an edit saved as it was) is fine; an empty SET is not valid SQL.
-      if (Object.keys(changes).length > 0)
-        await trx.updateTable('custom_secrets').set(changes).where('user_id', '=', userId).where('name', '=', name).execute();
+      if (!(await customSecretExists(trx, userId, name))) return 'not-found';
+      if (changes.name !== undefined && changes.name !== name && (await customSecretExists(trx, userId, changes.name))) return 'name-taken';
+      await setCustomSecret(trx, userId, name, changes);
       return 'updated';
     });
   }
@@ -107,16 +106,11 @@ export class SecretsStore {
     if (secrets.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
       for (const { name, value, description } of secrets) {
-        const existing = await trx
-          .selectFrom('custom_secrets')
-          .select('name')
-          .where('user_id', '=', userId)
-          .where('name', '=', name)
-          .executeTakeFirst();
-        if (existing) {
-          const set = { ...(value === undefined ? {} : { value }), ...(description === undefined ? {} : { description }) };
-          if (Object.keys(set).length > 0)
-            await trx.updateTable('custom_secrets').set(set).where('user_id', '=', userId).where('name', '=', name).execute();
+        if (await customSecretExists(trx, userId, name)) {
+          await setCustomSecret(trx, userId, name, {
+            ...(value === undefined ? {} : { value }),
+            ...(description === undefined ? {} : { description }),
+          });
         } else if (value !== undefined) {
           await trx
             .insertInto('custom_secrets')

@@ -1,4 +1,4 @@
-import { Anchor, Button, Checkbox, Group, Menu, NativeSelect, Paper, Skeleton, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, Menu, NativeSelect, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDots, IconFileText, IconPlayerPause, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -6,9 +6,11 @@ import { useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyValue } from '../../components/copy-value';
-import { LoadError } from '../../components/load-error';
+import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { QueryContent } from '../../components/query-content';
 import { RelativeTime } from '../../components/relative-time';
+import { RowActionsHeader } from '../../components/row-actions';
 import { type SandboxInfo, type SandboxStatus, SANDBOX_STATUSES } from '../../contract/sandboxes';
 import { ACTION_LABEL, canApply, type SandboxAction } from './actions';
 import { BulkActionDialog } from './bulk-action-dialog';
@@ -133,37 +135,32 @@ export function SandboxesPage() {
         </Paper>
       )}
 
-      {sandboxes.data === undefined ? (
-        sandboxes.isError ? (
-          <LoadError what="sandboxes" error={sandboxes.error} onRetry={() => void sandboxes.refetch()} />
-        ) : (
-          <Skeleton height={180} radius="md" aria-label="Loading sandboxes" />
-        )
-      ) : items.length === 0 ? (
-        <Paper withBorder p="xl" radius="md" ta="center">
-          <Stack align="center" gap="xs">
-            <Text fw={600}>{filtered ? 'No sandboxes match these filters' : 'No sandboxes yet'}</Text>
-            {filtered ? (
-              <Button variant="default" onClick={() => changeFilters({ status: undefined, spec: undefined })}>
-                Clear filters
-              </Button>
-            ) : (
-              <Button leftSection={<IconPlus size={16} />} onClick={() => setDialog({ type: 'start' })}>
-                Start sandbox
-              </Button>
-            )}
-          </Stack>
-        </Paper>
-      ) : (
-        <SandboxesTable
-          items={items}
-          inFlight={inFlight}
-          selected={selected}
-          onSelect={setSelected}
-          onAction={(action, sandbox) => (action === 'delete' ? setDialog({ type: 'delete', sandbox }) : perform(action, sandbox))}
-          onLogs={(id) => setDialog({ type: 'logs', id })}
-        />
-      )}
+      <QueryContent query={sandboxes} what="sandboxes" skeleton={<Skeleton height={180} radius="md" aria-label="Loading sandboxes" />}>
+        {() =>
+          items.length === 0 ? (
+            <EmptyState title={filtered ? 'No sandboxes match these filters' : 'No sandboxes yet'}>
+              {filtered ? (
+                <Button variant="default" onClick={() => changeFilters({ status: undefined, spec: undefined })}>
+                  Clear filters
+                </Button>
+              ) : (
+                <Button leftSection={<IconPlus size={16} />} onClick={() => setDialog({ type: 'start' })}>
+                  Start sandbox
+                </Button>
+              )}
+            </EmptyState>
+          ) : (
+            <SandboxesTable
+              items={items}
+              inFlight={inFlight}
+              selected={selected}
+              onSelect={setSelected}
+              onAction={(action, sandbox) => (action === 'delete' ? setDialog({ type: 'delete', sandbox }) : perform(action, sandbox))}
+              onLogs={(id) => setDialog({ type: 'logs', id })}
+            />
+          )
+        }
+      </QueryContent>
 
       {(filters.pageId || sandboxes.data?.next_page_id) && (
         <Group justify="flex-end" mt="sm">
@@ -247,9 +244,7 @@ function SandboxesTable({ items, inFlight, selected, onSelect, onAction, onLogs 
             <Table.Th>Created</Table.Th>
             <Table.Th>Agent server</Table.Th>
             <Table.Th>Session key</Table.Th>
-            <Table.Th>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
+            <RowActionsHeader />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

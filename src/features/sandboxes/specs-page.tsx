@@ -1,11 +1,12 @@
-import { ActionIcon, Button, Code, Drawer, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Button, Code, Drawer, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconEye, IconEyeOff, IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { describeError } from '../../api/errors';
-import { LoadError } from '../../components/load-error';
+import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { QueryContent } from '../../components/query-content';
 import { RelativeTime } from '../../components/relative-time';
 import type { SandboxSpec } from '../../contract/sandboxes';
 import { notifyStarted } from './notices';
@@ -19,63 +20,59 @@ export function SandboxSpecsPage() {
   return (
     <>
       <PageHeader title="Sandbox specs" description="The templates sandboxes start from. The first is the default." />
-      {specs.data === undefined ? (
-        specs.isError ? (
-          <LoadError what="sandbox specs" error={specs.error} onRetry={() => void specs.refetch()} />
-        ) : (
-          <Skeleton height={120} radius="md" />
-        )
-      ) : specs.data.items.length === 0 ? (
-        <Paper withBorder p="xl" ta="center">
-          <Text>The server offers no sandbox specs.</Text>
-        </Paper>
-      ) : (
-        <Table highlightOnHover aria-label="Sandbox specs" verticalSpacing="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>ID</Table.Th>
-              <Table.Th>Command</Table.Th>
-              <Table.Th>Working dir</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {specs.data.items.map((spec, index) => (
-              <Table.Tr key={spec.id}>
-                <Table.Td>
-                  <Text size="sm" ff="monospace">
-                    {spec.id}
-                  </Text>
-                  {index === 0 && (
-                    <Text size="xs" c="dimmed">
-                      default
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" ff="monospace" maw={380} truncate="end" title={commandLine(spec)}>
-                    {commandLine(spec) || '—'}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" ff="monospace">
-                    {spec.working_dir || '(sandbox directory)'}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <RelativeTime iso={spec.created_at} />
-                </Table.Td>
-                <Table.Td>
-                  <Button size="compact-sm" variant="default" onClick={() => setOpen(spec)} aria-label={`Details of ${spec.id}`}>
-                    Details
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      )}
+      <QueryContent query={specs} what="sandbox specs">
+        {({ items }) =>
+          items.length === 0 ? (
+            <EmptyState title="The server offers no sandbox specs" />
+          ) : (
+            <Table highlightOnHover aria-label="Sandbox specs" verticalSpacing="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>ID</Table.Th>
+                  <Table.Th>Command</Table.Th>
+                  <Table.Th>Working dir</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {items.map((spec, index) => (
+                  <Table.Tr key={spec.id}>
+                    <Table.Td>
+                      <Text size="sm" ff="monospace">
+                        {spec.id}
+                      </Text>
+                      {index === 0 && (
+                        <Text size="xs" c="dimmed">
+                          default
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm" ff="monospace" maw={380} truncate="end" title={commandLine(spec)}>
+                        {commandLine(spec) || '—'}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm" ff="monospace">
+                        {spec.working_dir || '(sandbox directory)'}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <RelativeTime iso={spec.created_at} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Button size="compact-sm" variant="default" onClick={() => setOpen(spec)} aria-label={`Details of ${spec.id}`}>
+                        Details
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )
+        }
+      </QueryContent>
       {open && <SpecDrawer spec={open} onClose={() => setOpen(null)} />}
     </>
   );

@@ -6,8 +6,8 @@ import { useMemo, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { describeError, isApiError } from '../../api/errors';
 import { mapValidationErrors } from '../../components/form/validation-errors';
-import { LoadError } from '../../components/load-error';
 import { PageHeader } from '../../components/page-header';
+import { QueryContent } from '../../components/query-content';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import type { SettingsResponse } from '../../contract/settings';
 import { readableMessage, type ValidationErrorEntry } from '../../contract/validation-error';
@@ -38,14 +38,9 @@ export function SettingsPage() {
     <>
       <PageHeader title="Settings" description="What the agent uses for every new conversation." />
       <SettingsTabs active="general" />
-      {/* Data first: a failed background refresh must not take the form (and its edits) away. */}
-      {settings.data !== undefined ? (
-        <SettingsForm settings={settings.data} />
-      ) : settings.isError ? (
-        <LoadError what="settings" error={settings.error} onRetry={() => void settings.refetch()} />
-      ) : (
-        <SettingsSkeleton />
-      )}
+      <QueryContent query={settings} what="settings" skeleton={<SettingsSkeleton />}>
+        {(data) => <SettingsForm settings={data} />}
+      </QueryContent>
     </>
   );
 }

@@ -1,7 +1,8 @@
-import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Paper, SimpleGrid, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { NumberField, SelectField, SuggestField, SwitchField, TextField } from '../../components/form/fields';
 import { SecretField } from '../../components/form/secret-field';
+import { SectionHeader } from '../../components/section-header';
 import type { SettingsResponse } from '../../contract/settings';
 import type { SettingsFormValues } from './settings-form';
 import { AGENT_SUGGESTIONS, LANGUAGES, LLM_MODEL_SUGGESTIONS, SECURITY_ANALYZER_SUGGESTIONS } from './suggestions';
@@ -20,16 +21,7 @@ export function SettingsSection({
   return (
     <Paper component="section" withBorder p="lg" radius="md" aria-labelledby={`${id}-title`} id={id}>
       <Stack gap="md">
-        <div>
-          <Title order={2} size="h4" id={`${id}-title`}>
-            {title}
-          </Title>
-          {description && (
-            <Text size="sm" c="dimmed">
-              {description}
-            </Text>
-          )}
-        </div>
+        <SectionHeader id={`${id}-title`} title={title} description={description} size="h4" />
         {children}
       </Stack>
     </Paper>

@@ -1,10 +1,13 @@
-import { ActionIcon, Badge, Button, Code, Group, Modal, Paper, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Code, Group, Modal, Stack, Table } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { LoadError } from '../../../components/load-error';
+import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
+import { QueryContent } from '../../../components/query-content';
+import { RowActions, RowActionsHeader } from '../../../components/row-actions';
+import { SectionHeader } from '../../../components/section-header';
 import { useSavedMcpServerTest, useSaveMcpConfig, useSettings } from '../queries';
 import { SettingsTabs } from '../settings-tabs';
 import { ExportDialog } from './export-dialog';
@@ -31,58 +34,50 @@ export function McpServersPage() {
     <>
       <PageHeader title="Settings" description="What the agent uses for every new conversation." />
       <SettingsTabs active="mcp" />
-      <Group justify="space-between" mb="md">
-        <div>
-          <Title order={2} size="h3">
-            MCP servers
-          </Title>
-          <Text size="sm" c="dimmed">
-            Tools the agent can call: local servers it starts (stdio) and remote ones (SSE, streamable HTTP).
-          </Text>
-        </div>
-        <Group gap="xs">
-          <Button
-            variant="default"
-            leftSection={<IconUpload size={16} />}
-            onClick={() => setDialog({ type: 'import' })}
-            disabled={settings.data === undefined}
-          >
-            Import
-          </Button>
-          <Button
-            variant="default"
-            leftSection={<IconDownload size={16} />}
-            onClick={() => setDialog({ type: 'export' })}
-            disabled={rows.length === 0}
-          >
-            Export
-          </Button>
-          <Button
-            leftSection={<IconPlus size={16} />}
-            onClick={() => setDialog({ type: 'edit', row: null })}
-            disabled={settings.data === undefined}
-          >
-            Add server
-          </Button>
-        </Group>
-      </Group>
+      <SectionHeader
+        title="MCP servers"
+        description="Tools the agent can call: local servers it starts (stdio) and remote ones (SSE, streamable HTTP)."
+        actions={
+          <>
+            <Button
+              variant="default"
+              leftSection={<IconUpload size={16} />}
+              onClick={() => setDialog({ type: 'import' })}
+              disabled={settings.data === undefined}
+            >
+              Import
+            </Button>
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={16} />}
+              onClick={() => setDialog({ type: 'export' })}
+              disabled={rows.length === 0}
+            >
+              Export
+            </Button>
+            <Button
+              leftSection={<IconPlus size={16} />}
+              onClick={() => setDialog({ type: 'edit', row: null })}
+              disabled={settings.data === undefined}
+            >
+              Add server
+            </Button>
+          </>
+        }
+      />
 
-      {settings.data === undefined ? (
-        settings.isError ? (
-          <LoadError what="MCP servers" error={settings.error} onRetry={() => void settings.refetch()} />
-        ) : (
-          <Skeleton height={160} radius="md" aria-label="Loading MCP servers" />
-        )
-      ) : rows.length === 0 ? (
-        <Paper withBorder p="xl" radius="md" ta="center">
-          <Text fw={600}>No MCP servers yet</Text>
-          <Text size="sm" c="dimmed" mt={4}>
-            Add one, or import the mcpServers block you already use with another tool.
-          </Text>
-        </Paper>
-      ) : (
-        <ServersTable rows={rows} onAction={setDialog} />
-      )}
+      <QueryContent query={settings} what="MCP servers">
+        {() =>
+          rows.length === 0 ? (
+            <EmptyState
+              title="No MCP servers yet"
+              description="Add one, or import the mcpServers block you already use with another tool."
+            />
+          ) : (
+            <ServersTable rows={rows} onAction={setDialog} />
+          )
+        }
+      </QueryContent>
 
       {dialog?.type === 'edit' && <McpServerDrawer key={dialog.row?.id ?? 'new'} row={dialog.row} config={config} onClose={close} />}
       {dialog?.type === 'delete' && <DeleteDialog row={dialog.row} onClose={close} />}
@@ -103,9 +98,7 @@ function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dia
             <Table.Th>Name or URL</Table.Th>
             <Table.Th>Details</Table.Th>
             <Table.Th>API key</Table.Th>
-            <Table.Th>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
+            <RowActionsHeader />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -122,33 +115,19 @@ function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dia
               </Table.Td>
               <Table.Td>{row.keySet === undefined ? '—' : row.keySet ? 'Set' : 'Not set'}</Table.Td>
               <Table.Td>
-                <Group gap={4} wrap="nowrap" justify="flex-end">
-                  <ActionIcon
-                    variant="subtle"
-                    aria-label={`Test ${row.label}`}
-                    title="Test connection"
-                    onClick={() => onAction({ type: 'test', row })}
-                  >
-                    <IconPlugConnected size={18} />
-                  </ActionIcon>
-                  <ActionIcon
-                    variant="subtle"
-                    aria-label={`Edit ${row.label}`}
-                    title="Edit"
-                    onClick={() => onAction({ type: 'edit', row })}
-                  >
-                    <IconPencil size={18} />
-                  </ActionIcon>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    aria-label={`Delete ${row.label}`}
-                    title="Delete"
-                    onClick={() => onAction({ type: 'delete', row })}
-                  >
-                    <IconTrash size={18} />
-                  </ActionIcon>
-                </Group>
+                <RowActions
+                  name={row.label}
+                  actions={[
+                    {
+                      verb: 'Test',
+                      title: 'Test connection',
+                      icon: <IconPlugConnected size={18} />,
+                      onClick: () => onAction({ type: 'test', row }),
+                    },
+                    { verb: 'Edit', icon: <IconPencil size={18} />, onClick: () => onAction({ type: 'edit', row }) },
+                    { verb: 'Delete', icon: <IconTrash size={18} />, danger: true, onClick: () => onAction({ type: 'delete', row }) },
+                  ]}
+                />
               </Table.Td>
             </Table.Tr>
           ))}

@@ -1,0 +1,41 @@
+import { ActionIcon, Group, Table, VisuallyHidden } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+export interface RowActionItem {
+  /** The verb; with the row's name it makes the button's accessible name ("Delete fetch"). */
+  verb: string;
+  /** The tooltip, when the verb alone says too little ("Test connection"). */
+  title?: string;
+  icon: ReactNode;
+  danger?: boolean;
+  onClick: () => void;
+}
+
+/** The icon buttons at the end of a table row, each named for what it does to which row. */
+export function RowActions({ name, actions }: { name: string; actions: RowActionItem[] }) {
+  return (
+    <Group gap={4} justify="flex-end" wrap="nowrap">
+      {actions.map(({ verb, title, icon, danger = false, onClick }) => (
+        <ActionIcon
+          key={verb}
+          variant="subtle"
+          color={danger ? 'red' : undefined}
+          aria-label={`${verb} ${name}`}
+          title={title ?? verb}
+          onClick={onClick}
+        >
+          {icon}
+        </ActionIcon>
+      ))}
+    </Group>
+  );
+}
+
+/** The header cell above a column of row actions: unlabelled on screen, named for screen readers. */
+export function RowActionsHeader() {
+  return (
+    <Table.Th>
+      <VisuallyHidden>Actions</VisuallyHidden>
+    </Table.Th>
+  );
+}
