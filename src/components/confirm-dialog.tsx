@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { describeError } from '../api/errors';
+import { ErrorAlert } from './error-alert';
 
 interface ConfirmDialogProps {
   title: string;
@@ -22,11 +23,7 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
         <Text size="sm" component="div">
           {children}
         </Text>
-        {error ? (
-          <Alert color="red" variant="light" role="alert">
-            {describeError(error)}
-          </Alert>
-        ) : null}
+        {error ? <ErrorAlert>{describeError(error)}</ErrorAlert> : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} data-autofocus>
             Cancel

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconBrandAzure, IconBrandBitbucket, IconBrandGithub, IconBrandGitlab, IconLock } from '@tabler/icons-react';
@@ -7,6 +7,7 @@ import { FormProvider, useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { describeError, isApiError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ErrorAlert } from '../../components/error-alert';
 import { TextField } from '../../components/form/fields';
 import { KEEP_SECRET, type SecretDraft, SecretField, secretUpdate } from '../../components/form/secret-field';
 import { mapValidationErrors } from '../../components/form/validation-errors';
@@ -128,11 +129,7 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
                 {connected ? `Connected${connectedHost ? ` · ${connectedHost}` : ''}` : 'Not connected'}
               </Badge>
             </Group>
-            {problem && (
-              <Alert color="red" variant="light" role="alert">
-                {problem}
-              </Alert>
-            )}
+            {problem && <ErrorAlert>{problem}</ErrorAlert>}
             <SecretField<ProviderFormValues>
               name="token"
               label={`${name} token`}

@@ -1,10 +1,11 @@
-import { Alert, Button, Group, Modal, PasswordInput, Stack, Textarea } from '@mantine/core';
+import { Button, Group, Modal, PasswordInput, Stack, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { FormProvider, useController, useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { describeError, isApiError } from '../../api/errors';
+import { ErrorAlert } from '../../components/error-alert';
 import { TextField } from '../../components/form/fields';
 import { mapValidationErrors } from '../../components/form/validation-errors';
 import { createSecretSchema, updateSecretSchema } from '../../contract/secrets';
@@ -113,11 +114,7 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
       <FormProvider {...form}>
         <form onSubmit={(event) => void submit(event)} noValidate>
           <Stack>
-            {problem && (
-              <Alert color="red" variant="light" role="alert">
-                {problem}
-              </Alert>
-            )}
+            {problem && <ErrorAlert>{problem}</ErrorAlert>}
             <TextField<SecretFormValues>
               name="name"
               label="Name"

@@ -1,6 +1,7 @@
-import { Alert, Button, Code, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, Code, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { describeError } from '../../api/errors';
+import { ErrorAlert } from '../../components/error-alert';
 import { useSandboxLogs } from './queries';
 
 /** The end of a sandbox's stdout and stderr, refreshed on request. */
@@ -26,9 +27,7 @@ export function LogsDrawer({ sandboxId, onClose }: { sandboxId: string; onClose:
         {logs.isPending ? (
           <Loader size="sm" />
         ) : logs.isError ? (
-          <Alert color="red" variant="light" role="alert">
-            {describeError(logs.error)}
-          </Alert>
+          <ErrorAlert>{describeError(logs.error)}</ErrorAlert>
         ) : logs.data.lines.length === 0 ? (
           <Text c="dimmed">Nothing written yet.</Text>
         ) : (

@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Modal, NativeSelect, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, NativeSelect, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
+import { ErrorAlert } from '../../components/error-alert';
 import { notifyStarted } from './notices';
 import { useSandboxSpecs, useStartSandbox } from './queries';
 
@@ -32,11 +33,7 @@ export function StartSandboxDialog({ onClose, initialSpec }: { onClose: () => vo
           disabled={!specs.data}
           error={specs.isError ? describeError(specs.error) : undefined}
         />
-        {start.error ? (
-          <Alert color="red" variant="light" role="alert">
-            Not started: {describeError(start.error)}
-          </Alert>
-        ) : null}
+        {start.error ? <ErrorAlert>Not started: {describeError(start.error)}</ErrorAlert> : null}
         <Text size="xs" c="dimmed">
           If too many sandboxes run already, the oldest running one is paused.
         </Text>

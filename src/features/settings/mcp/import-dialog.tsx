@@ -1,7 +1,8 @@
-import { Alert, Badge, Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Badge, Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
 import { describeError, isApiError } from '../../../api/errors';
+import { ErrorAlert } from '../../../components/error-alert';
 import type { McpConfigResponse } from '../../../contract/mcp';
 import { readableMessage } from '../../../contract/validation-error';
 import { useSaveMcpConfig } from '../queries';
@@ -101,11 +102,7 @@ export function ImportDialog({ config, onClose }: { config: McpConfigResponse | 
           }}
           error={parsed && !parsed.ok ? parsed.error : undefined}
         />
-        {failure && (
-          <Alert color="red" variant="light" role="alert">
-            {failure}
-          </Alert>
-        )}
+        {failure && <ErrorAlert>{failure}</ErrorAlert>}
         {items.length > 0 && (
           <Table aria-label="Import preview" verticalSpacing="xs">
             <Table.Thead>
