@@ -33,6 +33,9 @@ export function liveProcess(pid: number | null, startTime: string | null): ProcS
   return stat && stat.startTime === startTime && stat.state !== 'Z' && stat.state !== 'X' ? stat : undefined;
 }
 
+/** Stopped by a signal (T) or by a tracer (t): a paused sandbox. */
+export const isStopped = (stat: ProcStat) => stat.state === 'T' || stat.state === 't';
+
 /** Every live process in process group `pgrp`. */
 export function processGroup(pgrp: number): ProcStat[] {
   return fs

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import { liveProcess, processGroup, readProcStat, sandboxMarker } from './proc';
+import { isStopped, liveProcess, processGroup, readProcStat, sandboxMarker } from './proc';
 
 /** A free loopback port for a sandbox's agent server. */
 export function freePort(): Promise<number> {
@@ -94,9 +94,24 @@ export async function launch({ command, cwd, env, logFile }: Launch, onExit: (ex
  * Sends `signal` to the process group led by `pid`, but only while `pid` is still the process that
  * started at `startTime`, so a reused pid is never signalled. Answers whether it was sent.
  */
-export function signalGroup(pid: number | null, startTime: string | null, signal: NodeJS.Signals): boolean {
+function signalGroup(pid: number | null, startTime: string | null, signal: NodeJS.Signals): boolean {
   if (pid === null || !liveProcess(pid, startTime)) return false;
   return killGroup(pid, signal);
+}
+
+/**
+ * Pauses (SIGSTOP) or resumes (SIGCONT) the group led by `pid` and waits, briefly, until `/proc`
+ * shows its leader stopped or running: signals arrive asynchronously, and the answer to a pause
+ * must not still read as running. Answers whether the signal was sent.
+ */
+export async function setGroupStopped(pid: number | null, startTime: string | null, stop: boolean): Promise<boolean> {
+  if (!signalGroup(pid, startTime, stop ? 'SIGSTOP' : 'SIGCONT')) return false;
+  for (let tries = 0; tries < 100; tries++) {
+    const leader = liveProcess(pid, startTime);
+    if (!leader || isStopped(leader) === stop) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return true;
 }
 
 function killGroup(pgrp: number, signal: NodeJS.Signals): boolean {

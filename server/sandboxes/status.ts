@@ -1,5 +1,5 @@
 import type { SandboxStatus } from '../../src/contract/sandboxes';
-import type { ProcStat } from './proc';
+import { isStopped, type ProcStat } from './proc';
 
 export interface Observation {
   /** The sandbox's process as `/proc` shows it now; `undefined` when it is gone or not there yet. */
@@ -24,7 +24,7 @@ export interface Observation {
 export function sandboxStatus(o: Observation): { status: SandboxStatus; detail: string | null } {
   if (o.exitDetail) return { status: 'ERROR', detail: o.exitDetail };
   if (!o.process) return o.recorded ? { status: 'MISSING', detail: null } : { status: 'STARTING', detail: null };
-  if (o.process.state === 'T' || o.process.state === 't') return { status: 'PAUSED', detail: null };
+  if (isStopped(o.process)) return { status: 'PAUSED', detail: null };
   if (o.healthy) return { status: 'RUNNING', detail: null };
   if (o.healthy === undefined || o.sinceStart < o.startTimeoutMs) return { status: 'STARTING', detail: null };
   return { status: 'ERROR', detail: `The agent server has not answered on /alive for ${Math.round(o.startTimeoutMs / 1000)} s` };

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SandboxInfo, SandboxSearchQuery, SandboxSpec } from '../../src/contract/sandboxes';
 import { HealthMonitor } from '../sandboxes/health-monitor';
-import { liveProcess, SANDBOX_MARKER, sandboxProcesses } from '../sandboxes/proc';
-import { describeExit, type Exit, freePort, launch, signalGroup, stopGroup, tailLines } from '../sandboxes/process-runtime';
+import { isStopped, liveProcess, SANDBOX_MARKER, sandboxProcesses } from '../sandboxes/proc';
+import { describeExit, type Exit, freePort, launch, setGroupStopped, stopGroup, tailLines } from '../sandboxes/process-runtime';
 import { sandboxStatus } from '../sandboxes/status';
 import type { SecretBox } from '../secret-box';
 import type { SandboxesStore, SandboxRecord } from '../store/sandboxes-store';
@@ -180,7 +180,7 @@ export class SandboxService {
       .sort((a, b) => a.created_at.localeCompare(b.created_at));
     const paused: string[] = [];
     for (const record of running.slice(0, Math.max(0, running.length - this.limits.maxRunning + 1))) {
-      if (signalGroup(record.pid, record.process_start, 'SIGSTOP')) {
+      if (await setGroupStopped(record.pid, record.process_start, true)) {
         this.#monitor.forget(record.id);
         paused.push(record.id);
       }
@@ -276,7 +276,7 @@ export class SandboxService {
     return this.#locks.run(id, async () => {
       const record = await this.store.get(id);
       if (!record) return false;
-      signalGroup(record.pid, record.process_start, 'SIGSTOP');
+      await setGroupStopped(record.pid, record.process_start, true);
       this.#monitor.forget(id);
       return true;
     });
@@ -289,11 +289,11 @@ export class SandboxService {
         const record = await this.store.get(id);
         if (!record) return undefined;
         const proc = liveProcess(record.pid, record.process_start);
-        if (!proc || proc.state !== 'T') return { pausedIds: [] }; // running already, or gone: nothing to resume
+        if (!proc || !isStopped(proc)) return { pausedIds: [] }; // running already, or gone: nothing to resume
         const pausedIds = await this.#makeRoom(id);
         this.#monitor.forget(id);
         await this.store.update(id, { started_at: new Date().toISOString() });
-        signalGroup(record.pid, record.process_start, 'SIGCONT');
+        await setGroupStopped(record.pid, record.process_start, false);
         return { pausedIds };
       }),
     );
