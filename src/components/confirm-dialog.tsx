@@ -1,7 +1,8 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { describeError } from '../api/errors';
 import { ErrorAlert } from './error-alert';
+import { Dialog } from './dialog';
 
 interface ConfirmDialogProps {
   title: string;
@@ -18,7 +19,7 @@ interface ConfirmDialogProps {
 /** Asks before something destructive; Cancel has the focus, so Enter never destroys by accident. */
 export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose, pending = false, error }: ConfirmDialogProps) {
   return (
-    <Modal opened onClose={onClose} title={title} centered>
+    <Dialog opened onClose={onClose} title={title} centered>
       <Stack>
         <Text size="sm" component="div">
           {children}
@@ -33,6 +34,6 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

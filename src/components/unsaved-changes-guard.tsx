@@ -1,6 +1,7 @@
-import { Button, Group, Modal, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { useWindowEvent } from '@mantine/hooks';
 import { useBlocker } from 'react-router';
+import { Dialog } from './dialog';
 
 /**
  * Asks before unsaved edits are lost: leaving the page inside the console gets a dialog, closing
@@ -13,7 +14,7 @@ export function UnsavedChangesGuard({ when }: { when: boolean }) {
   });
 
   return (
-    <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Discard unsaved changes?" centered>
+    <Dialog opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Discard unsaved changes?" centered>
       <Text size="sm">You have changes that are not saved yet. Leaving this page discards them.</Text>
       <Group justify="flex-end" mt="lg">
         <Button variant="default" onClick={() => blocker.reset?.()} data-autofocus>
@@ -23,6 +24,6 @@ export function UnsavedChangesGuard({ when }: { when: boolean }) {
           Discard changes
         </Button>
       </Group>
-    </Modal>
+    </Dialog>
   );
 }

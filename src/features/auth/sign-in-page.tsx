@@ -1,5 +1,6 @@
-import { Center, Modal, Paper, Text, Title } from '@mantine/core';
+import { Center, Paper, Text, Title } from '@mantine/core';
 import { SignInForm } from './sign-in-form';
+import { Dialog } from '../../components/dialog';
 
 /** The whole screen, before the console is used. */
 export function SignInPage() {
@@ -24,7 +25,7 @@ export function SignInPage() {
  */
 export function SessionExpiredDialog({ baseUrl }: { baseUrl: string }) {
   return (
-    <Modal
+    <Dialog
       opened
       onClose={() => {}}
       withCloseButton={false}
@@ -37,6 +38,6 @@ export function SessionExpiredDialog({ baseUrl }: { baseUrl: string }) {
         The server no longer accepts your session key. Sign in again to continue; unsaved changes on this page are kept.
       </Text>
       <SignInForm baseUrl={baseUrl} />
-    </Modal>
+    </Dialog>
   );
 }

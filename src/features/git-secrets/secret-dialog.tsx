@@ -1,4 +1,4 @@
-import { Button, Group, Modal, PasswordInput, Stack, Textarea } from '@mantine/core';
+import { Button, Group, PasswordInput, Stack, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
@@ -11,6 +11,7 @@ import { mapValidationErrors } from '../../components/form/validation-errors';
 import { createSecretSchema, updateSecretSchema } from '../../contract/secrets';
 import { issueMessage } from '../../contract/validation-error';
 import { useCreateSecret, useUpdateSecret } from './queries';
+import { Dialog } from '../../components/dialog';
 
 interface SecretFormValues {
   name: string;
@@ -110,7 +111,7 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
   });
 
   return (
-    <Modal opened onClose={onClose} title={existing ? `Edit ${existing.name}` : 'Add secret'}>
+    <Dialog opened onClose={onClose} title={existing ? `Edit ${existing.name}` : 'Add secret'}>
       <FormProvider {...form}>
         <form onSubmit={(event) => void submit(event)} noValidate>
           <Stack>
@@ -134,6 +135,6 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
           </Stack>
         </form>
       </FormProvider>
-    </Modal>
+    </Dialog>
   );
 }

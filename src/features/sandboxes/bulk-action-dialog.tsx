@@ -1,9 +1,10 @@
-import { Alert, Button, Group, List, Modal, Progress, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Progress, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
 import type { SandboxInfo } from '../../contract/sandboxes';
 import { ACTION_LABEL, pausedNotice, planBulk, type SandboxAction } from './actions';
 import { useSandboxAction } from './queries';
+import { Dialog } from '../../components/dialog';
 
 interface Failure {
   id: string;
@@ -49,7 +50,7 @@ export function BulkActionDialog({
   const noun = (n: number) => (n === 1 ? '1 sandbox' : `${n} sandboxes`);
   const running = done !== null && !finished;
   return (
-    <Modal
+    <Dialog
       opened
       onClose={() => onClose(finished)}
       title={`${label.verb} ${noun(total)}?`}
@@ -120,6 +121,6 @@ export function BulkActionDialog({
           )}
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,9 +1,10 @@
-import { Button, Group, Modal, NativeSelect, Stack, Text } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
 import { ErrorAlert } from '../../components/error-alert';
 import { notifyStarted } from './notices';
 import { useSandboxSpecs, useStartSandbox } from './queries';
+import { Dialog } from '../../components/dialog';
 
 /** Start a sandbox from a spec of the user's choice (the default spec first). */
 export function StartSandboxDialog({ onClose, initialSpec }: { onClose: () => void; initialSpec?: string }) {
@@ -22,7 +23,7 @@ export function StartSandboxDialog({ onClose, initialSpec }: { onClose: () => vo
     });
 
   return (
-    <Modal opened onClose={onClose} title="Start sandbox">
+    <Dialog opened onClose={onClose} title="Start sandbox">
       <Stack>
         <NativeSelect
           label="Spec"
@@ -46,6 +47,6 @@ export function StartSandboxDialog({ onClose, initialSpec }: { onClose: () => vo
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

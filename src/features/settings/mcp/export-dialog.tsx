@@ -1,8 +1,9 @@
-import { Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
 import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import type { McpConfigResponse } from '../../../contract/mcp';
 import { toMcpServersJson } from './import-export';
+import { Dialog } from '../../../components/dialog';
 
 function download(text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
@@ -15,7 +16,7 @@ function download(text: string) {
 export function ExportDialog({ config, onClose }: { config: McpConfigResponse | null; onClose: () => void }) {
   const text = useMemo(() => toMcpServersJson(config), [config]);
   return (
-    <Modal opened onClose={onClose} title="Export MCP servers" size="xl">
+    <Dialog opened onClose={onClose} title="Export MCP servers" size="xl">
       <Stack>
         <Text size="sm" c="dimmed">
           The format Claude Desktop, Cursor and VS Code read. API keys are left out; environment variable values are included, as they are
@@ -37,6 +38,6 @@ export function ExportDialog({ config, onClose }: { config: McpConfigResponse | 
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Badge, Button, Group, Stack, Table, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
 import { describeError, isApiError } from '../../../api/errors';
@@ -8,6 +8,7 @@ import { readableMessage } from '../../../contract/validation-error';
 import { useSaveMcpConfig } from '../queries';
 import { type ImportItem, parseMcpServersJson } from './import-export';
 import { errorsAt, KIND_LABEL, type Position, withServers } from './mcp-model';
+import { Dialog } from '../../../components/dialog';
 
 const EXAMPLE = `{
   "mcpServers": {
@@ -84,7 +85,7 @@ export function ImportDialog({ config, onClose }: { config: McpConfigResponse | 
   };
 
   return (
-    <Modal opened onClose={onClose} title="Import MCP servers" size="xl">
+    <Dialog opened onClose={onClose} title="Import MCP servers" size="xl">
       <Stack>
         <Textarea
           label="JSON"
@@ -134,6 +135,6 @@ export function ImportDialog({ config, onClose }: { config: McpConfigResponse | 
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Code, Group, Modal, Stack, Table } from '@mantine/core';
+import { Badge, Button, Code, Group, Stack, Table } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -15,6 +15,7 @@ import { ImportDialog } from './import-dialog';
 import { entryFor, formValuesFor, KIND_LABEL, type McpServerRow, serverRows, withoutServer } from './mcp-model';
 import { McpServerDrawer } from './mcp-server-drawer';
 import { TestResult } from './test-result';
+import { Dialog } from '../../../components/dialog';
 
 type Dialog =
   | { type: 'edit'; row: McpServerRow | null }
@@ -164,7 +165,7 @@ function DeleteDialog({ row, onClose }: { row: McpServerRow; onClose: () => void
 function TestDialog({ row, onClose }: { row: McpServerRow; onClose: () => void }) {
   const test = useSavedMcpServerTest(useMemo(() => entryFor(formValuesFor(row), row), [row]));
   return (
-    <Modal opened onClose={onClose} title={`Test connection: ${row.label}`} size="lg">
+    <Dialog opened onClose={onClose} title={`Test connection: ${row.label}`} size="lg">
       <Stack>
         <TestResult pending={test.isFetching} result={test.isFetching ? undefined : test.data} error={test.error} />
         <Group justify="flex-end">
@@ -174,6 +175,6 @@ function TestDialog({ row, onClose }: { row: McpServerRow; onClose: () => void }
           <Button onClick={onClose}>Close</Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

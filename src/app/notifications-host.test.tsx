@@ -1,0 +1,32 @@
+import { MantineProvider } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { act, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { NotificationsHost } from './notifications-host';
+
+afterEach(() => act(() => notifications.clean()));
+
+describe('NotificationsHost', () => {
+  it('mounts no container before the first notification', () => {
+    render(
+      <MantineProvider>
+        <NotificationsHost />
+      </MantineProvider>,
+    );
+    expect(document.querySelector('.mantine-Notifications-root')).toBeNull();
+  });
+
+  it('shows a notification made before its container had loaded', async () => {
+    render(
+      <MantineProvider>
+        <NotificationsHost />
+      </MantineProvider>,
+    );
+    act(() => {
+      notifications.show({ title: 'Secret deleted', message: 'GITHUB_TOKEN' });
+    });
+    expect(await screen.findByText('Secret deleted')).toBeInTheDocument();
+    expect(screen.getByText('GITHUB_TOKEN')).toBeInTheDocument();
+    expect(document.querySelector('.mantine-Notifications-root')).not.toBeNull();
+  });
+});
