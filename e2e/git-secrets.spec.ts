@@ -127,6 +127,21 @@ test('custom secrets: create, duplicate name, rename, change the value, delete',
   expect((await api('/api/secrets')).json()).toEqual({ custom_secrets: [] });
 });
 
+test('notifications still show when their code cannot be fetched (the server was updated meanwhile)', async ({ page, signIn }) => {
+  await page.route('**/assets/notifications-container-*.js', (route) => route.fulfill({ status: 404, body: 'Not Found' }));
+  await openGit(page, signIn);
+  await page.getByRole('button', { name: 'Add secret' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add secret' });
+  await input(dialog, 'Name').fill('API_TOKEN');
+  await input(dialog, 'Value').fill('a-value');
+  await dialog.getByRole('button', { name: 'Add secret' }).click();
+  const notice = page.getByRole('alert').filter({ hasText: 'Secret added' });
+  await expect(notice).toContainText('API_TOKEN');
+  await notice.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(notice).toBeHidden();
+  await expect(page.getByRole('table', { name: 'Custom secrets' }).getByRole('row', { name: /API_TOKEN/ })).toBeVisible();
+});
+
 test('a delete that fails puts the secret back and says why', async ({ page, signIn, api }) => {
   await api('/api/secrets', { method: 'POST', body: { name: 'KEEP_ME', value: 'v' } });
   await openGit(page, signIn);

@@ -245,6 +245,22 @@ test('leaving with unsaved changes asks first', async ({ page, signIn }) => {
   await expect(page.getByRole('heading', { name: 'Sandboxes', level: 1 })).toBeVisible();
 });
 
+test('the question is still asked when the dialog code cannot be fetched (the server was updated meanwhile)', async ({ page, signIn }) => {
+  await page.route('**/assets/dialog-modal-*.js', (route) => route.fulfill({ status: 404, body: 'Not Found' }));
+  await signIn(page);
+  await field(page, 'Git user name').fill('unsaved');
+  await page.getByRole('link', { name: 'Sandboxes' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Discard unsaved changes?' });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(field(page, 'Git user name')).toHaveValue('unsaved');
+
+  await page.getByRole('link', { name: 'Sandboxes' }).click();
+  await dialog.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(page.getByRole('heading', { name: 'Sandboxes', level: 1 })).toBeVisible();
+});
+
 test('Ctrl+S saves from the keyboard', async ({ page, signIn, api }) => {
   await signIn(page);
   await field(page, 'Git user name').fill('keyboard');

@@ -1,11 +1,19 @@
-import { useNotifications } from '@mantine/notifications';
-import { lazy, Suspense, useState } from 'react';
+import { CloseButton, Paper, Text } from '@mantine/core';
+import { notifications as notificationsApi, useNotifications } from '@mantine/notifications';
+import { type ComponentType, lazy, Suspense, useState } from 'react';
+
+interface ContainerProps {
+  position: 'top-right';
+}
 
 /**
  * Mantine's notifications container, loaded with the first notification: most visits show none.
- * Notifications shown before it arrives wait in the store and appear when it mounts.
+ * Notifications shown before it arrives wait in the store and appear when it mounts. Should its
+ * code fail to load (the server was updated while this tab was open), a plain list stands in.
  */
-const Notifications = lazy(() => import('./notifications-container'));
+const Notifications = lazy((): Promise<{ default: ComponentType<ContainerProps> }> =>
+  import('./notifications-container').catch(() => ({ default: PlainNotifications })),
+);
 
 export function NotificationsHost() {
   const { notifications, queue } = useNotifications();
@@ -16,5 +24,24 @@ export function NotificationsHost() {
     <Suspense fallback={null}>
       <Notifications position="top-right" />
     </Suspense>
+  );
+}
+
+function PlainNotifications() {
+  const { notifications } = useNotifications();
+  return (
+    <div style={{ position: 'fixed', top: 16, right: 16, zIndex: 1000, display: 'grid', gap: 8, width: 'min(24rem, 100vw - 2rem)' }}>
+      {notifications.map(({ id, title, message }) => (
+        <Paper key={id} role="alert" withBorder shadow="md" p="sm" style={{ display: 'flex', gap: 8 }}>
+          <div style={{ flex: 1 }}>
+            <Text fw={600} size="sm">
+              {title}
+            </Text>
+            <Text size="sm">{message}</Text>
+          </div>
+          <CloseButton aria-label="Dismiss" onClick={() => id && notificationsApi.hide(id)} />
+        </Paper>
+      ))}
+    </div>
   );
 }

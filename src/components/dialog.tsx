@@ -1,11 +1,15 @@
 import type { ModalProps } from '@mantine/core';
-import { lazy, Suspense, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useRef, useState } from 'react';
 
 /**
  * Mantine's Modal, loaded the first time a dialog opens. Most visits open none, and the modal's
  * focus trap, scroll lock, portal and transitions are a large part of a page's JavaScript.
+ * Should its code fail to load (the server was updated while this tab was open), the browser's
+ * own dialog stands in, so the question is still asked and nothing on the page is lost.
  */
-const Modal = lazy(() => import('./dialog-modal'));
+const Modal = lazy((): Promise<{ default: ComponentType<ModalProps> }> =>
+  import('./dialog-modal').catch(() => ({ default: NativeDialog })),
+);
 
 export function Dialog(props: ModalProps) {
   const [needed, setNeeded] = useState(props.opened);
@@ -15,5 +19,36 @@ export function Dialog(props: ModalProps) {
     <Suspense fallback={null}>
       <Modal {...props} />
     </Suspense>
+  );
+}
+
+function NativeDialog({ opened, onClose, title, children, closeOnEscape = true }: ModalProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (opened && !dialog?.open) dialog?.showModal();
+    if (!opened && dialog?.open) dialog.close();
+  }, [opened]);
+  return (
+    <dialog
+      ref={ref}
+      aria-label={typeof title === 'string' ? title : undefined}
+      style={{
+        maxWidth: 'min(40rem, 100vw - 2rem)',
+        padding: 'var(--mantine-spacing-lg)',
+        border: 'none',
+        borderRadius: 'var(--mantine-radius-md)',
+        boxShadow: 'var(--mantine-shadow-xl)',
+        background: 'var(--mantine-color-body)',
+        color: 'var(--mantine-color-text)',
+      }}
+      onCancel={(event) => {
+        event.preventDefault();
+        if (closeOnEscape) onClose();
+      }}
+    >
+      {title ? <h2 style={{ marginTop: 0, fontSize: 'var(--mantine-font-size-lg)' }}>{title}</h2> : null}
+      {children}
+    </dialog>
   );
 }
