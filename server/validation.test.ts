@@ -267,6 +267,17 @@ describe('422 answers, shaped like FastAPI', () => {
     expect(response.json()).toEqual({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
   });
 
+  it('takes an empty JSON body as none on a route that needs no body', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/unset-provider-tokens',
+      payload: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: 'Unset Git provider tokens' });
+  });
+
   it('never answers 5xx to a sample of odd bodies', async () => {
     const odd = [
       0,
