@@ -100,15 +100,13 @@ function signalGroup(pid: number | null, startTime: string | null, signal: NodeJ
 }
 
 /**
- * Pauses (SIGSTOP) or resumes (SIGCONT) the group led by `pid` and waits, briefly, until `/proc`
- * shows its leader stopped or running: signals arrive asynchronously, and the answer to a pause
- * must not still read as running. Answers whether the signal was sent.
+ * Pauses (SIGSTOP) or resumes (SIGCONT) the group led by `pid` and waits, up to a second, until
+ * `/proc` shows every process of it stopped or running: signals arrive asynchronously, and the
+ * answer to a pause must not still read as running. Answers whether the signal was sent.
  */
 export async function setGroupStopped(pid: number | null, startTime: string | null, stop: boolean): Promise<boolean> {
-  if (!signalGroup(pid, startTime, stop ? 'SIGSTOP' : 'SIGCONT')) return false;
-  for (let tries = 0; tries < 100; tries++) {
-    const leader = liveProcess(pid, startTime);
-    if (!leader || isStopped(leader) === stop) break;
+  if (pid === null || !signalGroup(pid, startTime, stop ? 'SIGSTOP' : 'SIGCONT')) return false;
+  for (let tries = 0; tries < 100 && processGroup(pid).some((member) => isStopped(member) !== stop); tries++) {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return true;
