@@ -1,6 +1,6 @@
 import { Center, Paper, Text, Title } from '@mantine/core';
-import { SignInForm } from './sign-in-form';
 import { Dialog } from '../../components/dialog';
+import { SignInForm } from './sign-in-form';
 
 /** The whole screen, before the console is used. */
 export function SignInPage() {

@@ -5,13 +5,13 @@ import { useState } from 'react';
 import { FormProvider, useController, useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { describeError, isApiError } from '../../api/errors';
+import { Dialog } from '../../components/dialog';
 import { ErrorAlert } from '../../components/error-alert';
 import { TextField } from '../../components/form/fields';
 import { mapValidationErrors } from '../../components/form/validation-errors';
 import { createSecretSchema, updateSecretSchema } from '../../contract/secrets';
 import { issueMessage } from '../../contract/validation-error';
 import { useCreateSecret, useUpdateSecret } from './queries';
-import { Dialog } from '../../components/dialog';
 
 interface SecretFormValues {
   name: string;

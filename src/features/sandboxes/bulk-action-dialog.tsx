@@ -1,10 +1,10 @@
 import { Alert, Button, Group, List, Progress, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
+import { Dialog } from '../../components/dialog';
 import type { SandboxInfo } from '../../contract/sandboxes';
 import { ACTION_LABEL, pausedNotice, planBulk, type SandboxAction } from './actions';
 import { useSandboxAction } from './queries';
-import { Dialog } from '../../components/dialog';
 
 interface Failure {
   id: string;

@@ -1,10 +1,10 @@
 import { Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
+import { Dialog } from '../../components/dialog';
 import { ErrorAlert } from '../../components/error-alert';
 import { notifyStarted } from './notices';
 import { useSandboxSpecs, useStartSandbox } from './queries';
-import { Dialog } from '../../components/dialog';
 
 /** Start a sandbox from a spec of the user's choice (the default spec first). */
 export function StartSandboxDialog({ onClose, initialSpec }: { onClose: () => void; initialSpec?: string }) {

@@ -1,9 +1,9 @@
 import { Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
 import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import { useMemo } from 'react';
+import { Dialog } from '../../../components/dialog';
 import type { McpConfigResponse } from '../../../contract/mcp';
 import { toMcpServersJson } from './import-export';
-import { Dialog } from '../../../components/dialog';
 
 function download(text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));

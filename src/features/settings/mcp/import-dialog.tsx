@@ -2,13 +2,13 @@ import { Badge, Button, Group, Stack, Table, Text, Textarea } from '@mantine/cor
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
 import { describeError, isApiError } from '../../../api/errors';
+import { Dialog } from '../../../components/dialog';
 import { ErrorAlert } from '../../../components/error-alert';
 import type { McpConfigResponse } from '../../../contract/mcp';
 import { readableMessage } from '../../../contract/validation-error';
 import { useSaveMcpConfig } from '../queries';
 import { type ImportItem, parseMcpServersJson } from './import-export';
 import { errorsAt, KIND_LABEL, type Position, withServers } from './mcp-model';
-import { Dialog } from '../../../components/dialog';
 
 const EXAMPLE = `{
   "mcpServers": {

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { Dialog } from '../../../components/dialog';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
 import { QueryContent } from '../../../components/query-content';
@@ -15,7 +16,6 @@ import { ImportDialog } from './import-dialog';
 import { entryFor, formValuesFor, KIND_LABEL, type McpServerRow, serverRows, withoutServer } from './mcp-model';
 import { McpServerDrawer } from './mcp-server-drawer';
 import { TestResult } from './test-result';
-import { Dialog } from '../../../components/dialog';
 
 type Dialog =
   | { type: 'edit'; row: McpServerRow | null }
