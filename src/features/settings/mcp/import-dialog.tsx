@@ -32,7 +32,7 @@ function Status({ item, serverError }: { item: ImportItem; serverError: string |
         Will be added
       </Badge>
       {item.warning && (
-        <Text size="xs" c="orange.9">
+        <Text size="xs" c="var(--mantine-color-orange-light-color)">
           {item.warning}
         </Text>
       )}
