@@ -16,8 +16,9 @@ export const theme = createTheme({
 });
 
 /**
- * Colours that keep text at WCAG AA (4.5:1) in the light scheme, where Mantine's do not:
- * - "dimmed" grey is too faint on white; one step darker passes;
+ * Colours that keep text at WCAG AA (4.5:1) where Mantine's do not:
+ * - "dimmed" grey is too faint on white (and on the dark scheme's background, 4.0:1); one step
+ *   darker (lighter in the dark scheme) passes;
  * - the hover shade of light blue (blue 2) leaves blue text at 4.0:1 (the active navigation link
  *   under the pointer); a shade between blue 1 and 2 passes and still shows the hover;
  * - the text of light badges and alerts in teal, yellow, orange, red and green is 2.5–4.3:1 on
@@ -38,5 +39,5 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
     '--mantine-color-blue-light-hover': '#c3e5ff',
     ...Object.fromEntries(Object.entries(LIGHT_TEXT).map(([color, text]) => [`--mantine-color-${color}-light-color`, text])),
   },
-  dark: {},
+  dark: { '--mantine-color-dimmed': t.colors.dark[1] ?? '#b8b8b8' },
 });
