@@ -284,7 +284,7 @@ test('test connection works against real MCP servers and fails clearly otherwise
     const result = page.getByRole('dialog', { name: `Test connection: ${http.url}` });
     await expect(result.getByRole('status').filter({ hasText: 'Connected: 2 tools' })).toBeVisible();
     expect(http.authorizations.at(-1)).toBe('Bearer http-token');
-    await result.getByRole('button', { name: 'Close' }).click();
+    await result.getByRole('button', { name: 'Close', exact: true }).click();
 
     // a URL that refuses connections
     await http.close();

@@ -98,7 +98,7 @@ test('bulk pause two sandboxes, with progress and a summary, and filters that su
   await expect(dialog).toContainText(ids[0]!);
   await dialog.getByRole('button', { name: 'Pause 2 sandboxes' }).click();
   await expect(dialog.getByRole('status')).toHaveText('Paused 2 sandboxes.');
-  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(status(page, ids[0]!)).toHaveText('Paused');
   await expect(status(page, ids[1]!)).toHaveText('Paused');
   await expect(status(page, ids[2]!)).toHaveText('Running');

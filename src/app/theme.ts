@@ -9,8 +9,8 @@ export const theme = createTheme({
   // The × of dialogs, drawers and notifications has no name of its own. (Plain objects, not Modal.extend(), so
   // the theme does not pull the components into every page's first download.)
   components: {
-    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
-    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } },
   },
 });

@@ -1,5 +1,6 @@
 import type { ModalProps } from '@mantine/core';
 import { type ComponentType, lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useReturnFocus } from './use-return-focus';
 
 /**
  * Mantine's Modal, loaded the first time a dialog opens. Most visits open none, and the modal's
@@ -12,6 +13,7 @@ const Modal = lazy((): Promise<{ default: ComponentType<ModalProps> }> =>
 );
 
 export function Dialog(props: ModalProps) {
+  useReturnFocus(props.opened);
   const [needed, setNeeded] = useState(props.opened);
   if (props.opened && !needed) setNeeded(true);
   if (!needed) return null;

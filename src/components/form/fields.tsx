@@ -12,6 +12,8 @@ interface FieldProps<T extends FieldValues> {
   label: string;
   description?: ReactNode;
   placeholder?: string;
+  /** The field a dialog or drawer focuses when it opens (instead of its close button). */
+  'data-autofocus'?: boolean;
 }
 
 export function TextField<T extends FieldValues>({

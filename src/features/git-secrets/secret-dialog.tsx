@@ -121,6 +121,7 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
               label="Name"
               description="Becomes an environment variable: letters, digits, _"
               placeholder="API_TOKEN"
+              data-autofocus
             />
             <ValueField existing={existing} />
             <DescriptionField />

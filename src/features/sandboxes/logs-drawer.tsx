@@ -1,14 +1,15 @@
-import { Button, Code, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, Code, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { describeError } from '../../api/errors';
 import { ErrorAlert } from '../../components/error-alert';
+import { SidePanel } from '../../components/side-panel';
 import { useSandboxLogs } from './queries';
 
 /** The end of a sandbox's stdout and stderr, refreshed on request. */
 export function LogsDrawer({ sandboxId, onClose }: { sandboxId: string; onClose: () => void }) {
   const logs = useSandboxLogs(sandboxId);
   return (
-    <Drawer opened onClose={onClose} position="right" size="xl" title={`Logs of ${sandboxId}`}>
+    <SidePanel opened onClose={onClose} size="xl" title={`Logs of ${sandboxId}`}>
       <Stack>
         <Group justify="space-between">
           <Text size="sm" c="dimmed">
@@ -36,6 +37,6 @@ export function LogsDrawer({ sandboxId, onClose }: { sandboxId: string; onClose:
           </Code>
         )}
       </Stack>
-    </Drawer>
+    </SidePanel>
   );
 }

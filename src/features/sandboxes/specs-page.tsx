@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Code, Drawer, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Button, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconEye, IconEyeOff, IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -8,6 +8,7 @@ import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { QueryContent } from '../../components/query-content';
 import { RelativeTime } from '../../components/relative-time';
+import { SidePanel } from '../../components/side-panel';
 import type { SandboxSpec } from '../../contract/sandboxes';
 import { notifyStarted } from './notices';
 import { useSandboxSpecs, useStartSandbox } from './queries';
@@ -106,7 +107,7 @@ function SpecDrawer({ spec, onClose }: { spec: SandboxSpec; onClose: () => void 
       onError: (error) => notifications.show({ color: 'red', title: 'Sandbox not started', message: describeError(error) }),
     });
   return (
-    <Drawer opened onClose={onClose} position="right" size="lg" title={`Spec ${spec.id}`}>
+    <SidePanel opened onClose={onClose} size="lg" title={`Spec ${spec.id}`}>
       <Stack>
         <div>
           <Title order={3} size="h5">
@@ -153,6 +154,6 @@ function SpecDrawer({ spec, onClose }: { spec: SandboxSpec; onClose: () => void 
           </Button>
         </Group>
       </Stack>
-    </Drawer>
+    </SidePanel>
   );
 }

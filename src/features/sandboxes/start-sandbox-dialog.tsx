@@ -27,6 +27,7 @@ export function StartSandboxDialog({ onClose, initialSpec }: { onClose: () => vo
       <Stack>
         <NativeSelect
           label="Spec"
+          data-autofocus
           description="The template it starts from; the first is the default"
           data={options}
           value={chosen ?? ''}

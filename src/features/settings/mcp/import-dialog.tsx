@@ -89,6 +89,7 @@ export function ImportDialog({ config, onClose }: { config: McpConfigResponse | 
       <Stack>
         <Textarea
           label="JSON"
+          data-autofocus
           description="The mcpServers block from Claude Desktop, Cursor or VS Code"
           placeholder={EXAMPLE}
           autosize

@@ -1,4 +1,4 @@
-import { Alert, Button, Drawer, Group, Input, List, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Input, List, SegmentedControl, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconPlugConnected } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -6,6 +6,7 @@ import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { describeError, isApiError } from '../../../api/errors';
 import { NumberField, TextField } from '../../../components/form/fields';
 import { SecretField } from '../../../components/form/secret-field';
+import { SidePanel } from '../../../components/side-panel';
 import { MCP_KINDS, type McpConfigResponse, type McpKind } from '../../../contract/mcp';
 import { readableMessage, type ValidationErrorEntry } from '../../../contract/validation-error';
 import { useSaveMcpConfig, useTestMcpServer } from '../queries';
@@ -101,7 +102,7 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
   };
 
   return (
-    <Drawer opened onClose={onClose} position="right" size="lg" title={row ? `Edit ${row.label}` : 'Add MCP server'}>
+    <SidePanel opened onClose={onClose} size="lg" title={row ? `Edit ${row.label}` : 'Add MCP server'}>
       <FormProvider {...form}>
         <form onSubmit={(event) => void submit(event)} noValidate aria-label={row ? `Edit ${row.label}` : 'Add MCP server'}>
           <fieldset disabled={form.formState.isSubmitting} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
@@ -131,7 +132,13 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
               </Input.Wrapper>
               {kind === 'stdio' ? (
                 <>
-                  <TextField<McpServerFormValues> name="name" label="Name" description="Letters, digits, - and _" placeholder="fetch" />
+                  <TextField<McpServerFormValues>
+                    name="name"
+                    label="Name"
+                    description="Letters, digits, - and _"
+                    placeholder="fetch"
+                    data-autofocus
+                  />
                   <TextField<McpServerFormValues>
                     name="command"
                     label="Command"
@@ -147,6 +154,7 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
                     name="url"
                     label="URL"
                     type="url"
+                    data-autofocus
                     placeholder={kind === 'sse' ? 'https://mcp.example.com/sse' : 'https://mcp.example.com/mcp'}
                   />
                   <SecretField<McpServerFormValues>
@@ -198,6 +206,6 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
           </fieldset>
         </form>
       </FormProvider>
-    </Drawer>
+    </SidePanel>
   );
 }
