@@ -44,6 +44,9 @@ test('start from the specs page, watch it start, pause, resume, read its logs an
     await page.getByRole('button', { name: 'Details of slow-agent' }).click();
     const drawer = page.getByRole('dialog', { name: 'Spec slow-agent' });
     await expect(drawer).toContainText('sleep 2; exec');
+    await expect(page).toHaveURL(/\/sandbox-specs\?spec=slow-agent$/); // a link to these details…
+    await page.reload();
+    await expect(drawer).toContainText('sleep 2; exec'); // …that opens them again
     await expect(drawer.getByText('••••••••')).toBeVisible(); // env values hidden…
     await drawer.getByRole('button', { name: 'Show MODE' }).click();
     await expect(drawer.getByText('slow', { exact: true })).toBeVisible(); // …until asked for
@@ -67,9 +70,13 @@ test('start from the specs page, watch it start, pause, resume, read its logs an
     await page.getByRole('menuitem', { name: 'Logs' }).click();
     const logs = page.getByRole('dialog', { name: `Logs of ${id}` });
     await expect(logs.getByLabel('Log lines')).toContainText('agent-server 0.1.0 listening');
+    await expect(page).toHaveURL(new RegExp(`/sandboxes\\?logs=${id}$`));
+    await page.reload();
+    await expect(logs.getByLabel('Log lines')).toContainText('agent-server 0.1.0 listening');
     await logs.getByRole('button', { name: 'Refresh' }).click();
     await expect(logs.getByLabel('Log lines')).toContainText('listening');
     await page.keyboard.press('Escape');
+    await expect(page).toHaveURL(/\/sandboxes$/);
 
     await page.getByRole('button', { name: `More actions for ${id}` }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();

@@ -2,7 +2,6 @@ import { Anchor, Button, Checkbox, Group, Menu, NativeSelect, Paper, Skeleton, S
 import { notifications } from '@mantine/notifications';
 import { IconDots, IconFileText, IconPlayerPause, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyValue } from '../../components/copy-value';
@@ -11,6 +10,7 @@ import { PageHeader } from '../../components/page-header';
 import { QueryContent } from '../../components/query-content';
 import { RelativeTime } from '../../components/relative-time';
 import { RowActionsHeader } from '../../components/row-actions';
+import { useUrlParams } from '../../components/use-url-params';
 import { type SandboxInfo, type SandboxStatus, SANDBOX_STATUSES } from '../../contract/sandboxes';
 import { ACTION_LABEL, canApply, type SandboxAction } from './actions';
 import { BulkActionDialog } from './bulk-action-dialog';
@@ -20,34 +20,28 @@ import { useActionsInFlight, useSandboxAction, useSandboxes, useSandboxSpecs } f
 import { StartSandboxDialog } from './start-sandbox-dialog';
 import { STATUS_OPTIONS, StatusBadge } from './status-badge';
 
-type Dialog =
-  { type: 'start' } | { type: 'logs'; id: string } | { type: 'delete'; sandbox: SandboxInfo } | { type: 'bulk'; action: SandboxAction };
+type Dialog = { type: 'start' } | { type: 'delete'; sandbox: SandboxInfo } | { type: 'bulk'; action: SandboxAction };
 
 const isStatus = (value: string | null): value is SandboxStatus => SANDBOX_STATUSES.includes(value as SandboxStatus);
 
-/** Filters and the page cursor live in the URL, so a view can be shared and survives a reload. */
-function useFilters() {
-  const [params, setParams] = useSearchParams();
+/**
+ * Filters, the page cursor and the sandbox whose logs are open live in the URL, so a view can be
+ * shared and survives a reload.
+ */
+function useViewParams() {
+  const [params, update] = useUrlParams<'status' | 'spec' | 'page' | 'logs'>();
   const status = params.get('status');
   const filters = {
     status: isStatus(status) ? status : undefined,
     specId: params.get('spec') ?? undefined,
     pageId: params.get('page') ?? undefined,
   };
-  const update = (changes: Record<'status' | 'spec' | 'page', string | undefined>) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      for (const [key, value] of Object.entries(changes)) {
-        if (value) next.set(key, value);
-        else next.delete(key);
-      }
-      return next;
-    });
-  return { filters, update };
+  const logsId = params.get('logs') ?? undefined;
+  return { filters, logsId, update };
 }
 
 export function SandboxesPage() {
-  const { filters, update } = useFilters();
+  const { filters, logsId, update } = useViewParams();
   const inFlight = useActionsInFlight();
   const sandboxes = useSandboxes(filters, inFlight.size > 0);
   const specs = useSandboxSpecs();
@@ -156,7 +150,7 @@ export function SandboxesPage() {
               selected={selected}
               onSelect={setSelected}
               onAction={(action, sandbox) => (action === 'delete' ? setDialog({ type: 'delete', sandbox }) : perform(action, sandbox))}
-              onLogs={(id) => setDialog({ type: 'logs', id })}
+              onLogs={(id) => update({ logs: id })}
             />
           )
         }
@@ -179,7 +173,7 @@ export function SandboxesPage() {
       )}
 
       {dialog?.type === 'start' && <StartSandboxDialog onClose={() => setDialog(null)} initialSpec={filters.specId} />}
-      {dialog?.type === 'logs' && <LogsDrawer sandboxId={dialog.id} onClose={() => setDialog(null)} />}
+      {logsId && <LogsDrawer sandboxId={logsId} onClose={() => update({ logs: undefined })} />}
       {dialog?.type === 'delete' && (
         <ConfirmDialog
           title="Delete sandbox?"

@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/page-header';
 import { QueryContent } from '../../components/query-content';
 import { RelativeTime } from '../../components/relative-time';
 import { SidePanel } from '../../components/side-panel';
+import { useUrlParams } from '../../components/use-url-params';
 import type { SandboxSpec } from '../../contract/sandboxes';
 import { notifyStarted } from './notices';
 import { useSandboxSpecs, useStartSandbox } from './queries';
@@ -17,7 +18,9 @@ const commandLine = (spec: SandboxSpec) => (spec.command ?? []).join(' ');
 
 export function SandboxSpecsPage() {
   const specs = useSandboxSpecs();
-  const [open, setOpen] = useState<SandboxSpec | null>(null);
+  // The open spec is in the URL, so its details can be shared and survive a reload.
+  const [params, update] = useUrlParams<'spec'>();
+  const open = specs.data?.items.find((spec) => spec.id === params.get('spec'));
   return (
     <>
       <PageHeader title="Sandbox specs" description="The templates sandboxes start from. The first is the default." />
@@ -63,7 +66,12 @@ export function SandboxSpecsPage() {
                       <RelativeTime iso={spec.created_at} />
                     </Table.Td>
                     <Table.Td>
-                      <Button size="compact-sm" variant="default" onClick={() => setOpen(spec)} aria-label={`Details of ${spec.id}`}>
+                      <Button
+                        size="compact-sm"
+                        variant="default"
+                        onClick={() => update({ spec: spec.id })}
+                        aria-label={`Details of ${spec.id}`}
+                      >
                         Details
                       </Button>
                     </Table.Td>
@@ -74,7 +82,7 @@ export function SandboxSpecsPage() {
           )
         }
       </QueryContent>
-      {open && <SpecDrawer spec={open} onClose={() => setOpen(null)} />}
+      {open && <SpecDrawer spec={open} onClose={() => update({ spec: undefined })} />}
     </>
   );
 }
