@@ -6,8 +6,8 @@ export const theme = createTheme({
   primaryShade: { light: 8, dark: 8 },
   defaultRadius: 'md',
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-  // The × of dialogs, drawers and notifications has no name of its own. (Plain objects, not Modal.extend(), so
-  // the theme does not pull the components into every page's first download.)
+  // The × of dialogs, drawers and notifications has no name of its own. (Plain objects, not
+  // Modal.extend(), so the theme does not pull the components into every page's first download.)
   components: {
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
