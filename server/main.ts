@@ -26,6 +26,8 @@ async function main(): Promise<void> {
   });
   // Sandboxes of an earlier run are still in the registry: find them and watch their health again.
   await services.sandboxes.startMonitoring();
+  // MCP servers an earlier run was testing when it was killed are not: they go.
+  const leftovers = services.mcpTest.endLeftovers();
 
   const app = await buildApp({
     sessionKey,
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
     logLevel: config.logLevel,
   });
   app.addHook('onClose', async () => db.destroy());
+  if (leftovers > 0) app.log.warn({ groups: leftovers }, 'ended MCP test processes an earlier run left behind');
 
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();

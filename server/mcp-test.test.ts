@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
@@ -171,6 +171,34 @@ describe('POST /api/mcp/test', () => {
     for (const result of await Promise.all(running))
       expect(result.body).toEqual({ ok: false, error: 'cancelled: the server is shutting down' });
     expect(runningProcess('sleep 97[0-4]')).toBe('');
+  });
+
+  it('marks the processes it starts with its data dir', async () => {
+    const script = 'echo "marker=$AGENT_CONSOLE_MCP_TEST" >&2; exit 3';
+    const { body } = await test({ kind: 'stdio', name: 'marked', command: 'sh', args: ['-c', script] });
+    expect(body.ok).toBe(false);
+    expect(body.error).toContain(`marker=${t.dataDir}`);
+  });
+
+  it('ends what a killed server on the same data dir left running, and nothing else', async () => {
+    const orphan = (marker: string, script: string) =>
+      spawn('sh', ['-c', script], { detached: true, stdio: 'ignore', env: { ...process.env, AGENT_CONSOLE_MCP_TEST: marker } });
+    const left = orphan(t.dataDir, 'sleep 961 & exec sleep 962');
+    const other = orphan('/another/data/dir', 'exec sleep 963');
+    try {
+      await waitFor(() => runningProcess('sleep 96[1-3]').split('\n').length === 3);
+      expect(t.services.mcpTest.endLeftovers()).toBe(1);
+      await waitFor(() => runningProcess('sleep 96[12]') === '');
+      expect(runningProcess('sleep 963')).not.toBe('');
+    } finally {
+      for (const child of [left, other]) {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
   });
 
   it.each(['0', '61', '2.5', 'soon'])('answers 422 for ?timeout=%s', async (timeout) => {

@@ -45,26 +45,32 @@ export function processGroup(pgrp: number): ProcStat[] {
     .filter((stat): stat is ProcStat => stat !== undefined && stat.pgrp === pgrp && stat.state !== 'Z');
 }
 
-/** Set in every sandbox's environment, so its processes can be told apart from any others. */
-export const SANDBOX_MARKER = 'AGENT_CONSOLE_SANDBOX_ID';
-
-/** The sandbox id in a process's environment, if it has one (and we may read it). */
-export function sandboxMarker(pid: number): string | undefined {
+/** The value of variable `name` in a process's environment, if it has it (and we may read it). */
+export function environValue(pid: number, name: string): string | undefined {
   try {
     const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
-    const entry = environ.split('\0').find((item) => item.startsWith(`${SANDBOX_MARKER}=`));
-    return entry?.slice(SANDBOX_MARKER.length + 1);
+    const entry = environ.split('\0').find((item) => item.startsWith(`${name}=`));
+    return entry?.slice(name.length + 1);
   } catch {
     return undefined;
   }
 }
 
-/** Every live process that belongs to sandbox `id`, found by its marker (even without a recorded pid). */
-export function sandboxProcesses(id: string): ProcStat[] {
+/** Every live process whose environment has `name=value`: the marks the server gives what it starts. */
+export function markedProcesses(name: string, value: string): ProcStat[] {
   return fs
     .readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((name) => sandboxMarker(Number(name)) === id)
-    .map((name) => readProcStat(Number(name)))
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => environValue(Number(entry), name) === value)
+    .map((entry) => readProcStat(Number(entry)))
     .filter((stat): stat is ProcStat => stat !== undefined && stat.state !== 'Z');
 }
+
+/** Set in every sandbox's environment, so its processes can be told apart from any others. */
+export const SANDBOX_MARKER = 'AGENT_CONSOLE_SANDBOX_ID';
+
+/** The sandbox id in a process's environment, if it has one. */
+export const sandboxMarker = (pid: number) => environValue(pid, SANDBOX_MARKER);
+
+/** Every live process that belongs to sandbox `id`, found by its marker (even without a recorded pid). */
+export const sandboxProcesses = (id: string) => markedProcesses(SANDBOX_MARKER, id);

@@ -18,7 +18,7 @@ export interface ApiServices {
 }
 
 export interface ServiceOptions {
-  /** Sandbox directories live under here. */
+  /** Sandbox directories live under here; it also names the processes MCP tests start. */
   dataDir: string;
   sandboxSpecs: SandboxSpec[];
   sandboxLimits: SandboxLimits;
@@ -32,5 +32,5 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const secrets = new SecretsService(new SecretsStore(db), box, verify);
   const settings = new SettingsService(new SettingsStore(db), box, secrets);
   const sandboxes = new SandboxService(new SandboxesStore(db), box, options.sandboxSpecs, options.dataDir, options.sandboxLimits);
-  return { settings, secrets, mcpTest: new McpTestService(settings), sandboxes };
+  return { settings, secrets, mcpTest: new McpTestService(settings, options.dataDir), sandboxes };
 }
