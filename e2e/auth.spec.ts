@@ -74,6 +74,22 @@ test.describe('signing in', () => {
     expect((await api('/api/settings')).json()).toMatchObject({ git_user_name: 'typed before the key changed' });
   });
 
+  test('signing out with unsaved changes asks first', async ({ page, signIn }) => {
+    await signIn(page);
+    const gitName = page.getByLabel('Git user name', { exact: true });
+    await gitName.fill('not saved yet');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Discard unsaved changes?' });
+    await dialog.getByRole('button', { name: 'Stay on this page' }).click();
+    await expect(gitName).toHaveValue('not saved yet');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await dialog.getByRole('button', { name: 'Discard changes' }).click();
+    await expect(page.getByRole('heading', { name: 'Sign in to Agent Console' })).toBeVisible();
+    await signIn(page); // and back at Settings, not at a sign-out address
+    await expect(page).toHaveURL(/\/settings$/);
+  });
+
   test('signing out forgets the key', async ({ page, signIn }) => {
     await signIn(page);
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -2,8 +2,7 @@ import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/
 import { useDisclosure } from '@mantine/hooks';
 import { IconBox, IconKey, IconLogout, IconMessages, IconSettings, IconStack2 } from '@tabler/icons-react';
 import { Suspense } from 'react';
-import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
-import { signOut } from '../api/session';
+import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSessionState } from '../features/auth/use-session';
 import { PageSkeleton } from './page-skeleton';
 
@@ -18,6 +17,7 @@ const NAVIGATION = [
 export function Layout() {
   const [navOpen, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
+  const navigate = useNavigate();
   const { session, expired } = useSessionState();
   const server = (session ?? expired)?.baseUrl || window.location.host;
 
@@ -35,7 +35,7 @@ export function Layout() {
             <Text size="sm" c="dimmed" visibleFrom="sm" title="The API server this console talks to">
               {server}
             </Text>
-            <Button variant="subtle" size="compact-sm" leftSection={<IconLogout size={16} />} onClick={signOut}>
+            <Button variant="subtle" size="compact-sm" leftSection={<IconLogout size={16} />} onClick={() => void navigate('/sign-out')}>
               Sign out
             </Button>
           </Group>

@@ -1,5 +1,6 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { ComingSoon } from '../components/coming-soon';
+import { SignOutRoute } from '../features/auth/sign-out-route';
 import { Layout } from './layout';
 import { PageSkeleton } from './page-skeleton';
 import { NotFound, RouteError } from './route-error';
@@ -41,6 +42,7 @@ export function createRouter() {
           path: 'sandbox-specs',
           lazy: async () => ({ Component: (await import('../features/sandboxes/specs-page')).SandboxSpecsPage }),
         },
+        { path: 'sign-out', element: <SignOutRoute /> },
         { path: '*', element: <NotFound /> },
       ],
     },
