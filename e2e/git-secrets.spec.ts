@@ -105,6 +105,7 @@ test('custom secrets: create, duplicate name, rename, change the value, delete',
   await dialog.getByRole('button', { name: 'Add secret' }).click();
   await expect(dialog.getByText('Secret names become environment variables')).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('dialog', { name: 'Discard unsaved changes?' }).getByRole('button', { name: 'Discard changes' }).click();
 
   // rename and change the value
   await page.getByRole('button', { name: 'Edit API_TOKEN' }).click();
@@ -140,6 +141,20 @@ test('notifications still show when their code cannot be fetched (the server was
   await notice.getByRole('button', { name: 'Dismiss' }).click();
   await expect(notice).toBeHidden();
   await expect(page.getByRole('table', { name: 'Custom secrets' }).getByRole('row', { name: /API_TOKEN/ })).toBeVisible();
+});
+
+test('closing the secret dialog with something typed asks first', async ({ page, signIn }) => {
+  await openGit(page, signIn);
+  await page.getByRole('button', { name: 'Add secret' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add secret' });
+  await input(dialog, 'Value').fill('pasted-and-not-saved');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  const discard = page.getByRole('dialog', { name: 'Discard unsaved changes?' });
+  await discard.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(input(dialog, 'Value')).toHaveValue('pasted-and-not-saved');
+  await page.keyboard.press('Escape');
+  await discard.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(dialog).toBeHidden();
 });
 
 test('a delete that fails puts the secret back and says why', async ({ page, signIn, api }) => {

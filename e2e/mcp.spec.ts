@@ -295,3 +295,31 @@ test('test connection works against real MCP servers and fails clearly otherwise
     await http.close();
   }
 });
+
+test('closing or leaving the editor with unsaved changes asks first', async ({ page, signIn }) => {
+  await openMcp(page, signIn);
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const form = drawer(page);
+  await input(form, 'Name').fill('half-done');
+  const discard = page.getByRole('dialog', { name: 'Discard unsaved changes?' });
+
+  await page.keyboard.press('Escape');
+  await discard.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(discard).toBeHidden();
+  await expect(input(form, 'Name')).toHaveValue('half-done');
+
+  await page.evaluate(() => history.back()); // the Back button: the only way out past the open drawer
+  await discard.getByRole('button', { name: 'Stay on this page' }).click();
+  await expect(page).toHaveURL(/\/settings\/mcp$/);
+  await expect(input(form, 'Name')).toHaveValue('half-done');
+
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await discard.getByRole('button', { name: 'Discard changes' }).click();
+  await expect(form).toBeHidden();
+
+  // Nothing typed: it closes at once.
+  await page.getByRole('button', { name: 'Add server' }).click();
+  await page.keyboard.press('Escape');
+  await expect(form).toBeHidden();
+  await expect(discard).toBeHidden();
+});

@@ -9,6 +9,8 @@ interface ConfirmDialogProps {
   children: ReactNode;
   /** The destructive action, e.g. "Delete". */
   confirmLabel: string;
+  /** The safe way out, "Cancel" unless said otherwise. */
+  cancelLabel?: string;
   onConfirm: () => void;
   onClose: () => void;
   pending?: boolean;
@@ -17,7 +19,16 @@ interface ConfirmDialogProps {
 }
 
 /** Asks before something destructive; Cancel has the focus, so Enter never destroys by accident. */
-export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose, pending = false, error }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  onConfirm,
+  onClose,
+  pending = false,
+  error,
+}: ConfirmDialogProps) {
   return (
     <Dialog opened onClose={onClose} title={title} centered>
       <Stack>
@@ -27,7 +38,7 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
         {error ? <ErrorAlert>{describeError(error)}</ErrorAlert> : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} data-autofocus>
-            Cancel
+            {cancelLabel}
           </Button>
           <Button color="red" onClick={onConfirm} loading={pending}>
             {confirmLabel}

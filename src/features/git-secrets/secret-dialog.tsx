@@ -9,6 +9,7 @@ import { Dialog } from '../../components/dialog';
 import { ErrorAlert } from '../../components/error-alert';
 import { TextField } from '../../components/form/fields';
 import { mapValidationErrors } from '../../components/form/validation-errors';
+import { useConfirmDiscard } from '../../components/use-confirm-discard';
 import { createSecretSchema, updateSecretSchema } from '../../contract/secrets';
 import { issueMessage } from '../../contract/validation-error';
 import { useCreateSecret, useUpdateSecret } from './queries';
@@ -110,8 +111,11 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
     }
   });
 
+  const { requestClose, confirmation } = useConfirmDiscard(form.formState.isDirty, onClose);
+
   return (
-    <Dialog opened onClose={onClose} title={existing ? `Edit ${existing.name}` : 'Add secret'}>
+    <Dialog opened onClose={requestClose} title={existing ? `Edit ${existing.name}` : 'Add secret'}>
+      {confirmation}
       <FormProvider {...form}>
         <form onSubmit={(event) => void submit(event)} noValidate>
           <Stack>
@@ -126,7 +130,7 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
             <ValueField existing={existing} />
             <DescriptionField />
             <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>
+              <Button variant="default" onClick={requestClose}>
                 Cancel
               </Button>
               <Button type="submit" loading={form.formState.isSubmitting} disabled={existing !== null && !form.formState.isDirty}>

@@ -7,6 +7,8 @@ import { describeError, isApiError } from '../../../api/errors';
 import { NumberField, TextField } from '../../../components/form/fields';
 import { SecretField } from '../../../components/form/secret-field';
 import { SidePanel } from '../../../components/side-panel';
+import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard';
+import { useConfirmDiscard } from '../../../components/use-confirm-discard';
 import { MCP_KINDS, type McpConfigResponse, type McpKind } from '../../../contract/mcp';
 import { readableMessage, type ValidationErrorEntry } from '../../../contract/validation-error';
 import { useSaveMcpConfig, useTestMcpServer } from '../queries';
@@ -93,6 +95,8 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
     }
   });
 
+  const { requestClose, confirmation } = useConfirmDiscard(form.formState.isDirty, onClose);
+
   const runTest = async () => {
     test.reset();
     if (!(await form.trigger())) return;
@@ -102,7 +106,9 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
   };
 
   return (
-    <SidePanel opened onClose={onClose} size="lg" title={row ? `Edit ${row.label}` : 'Add MCP server'}>
+    <SidePanel opened onClose={requestClose} size="lg" title={row ? `Edit ${row.label}` : 'Add MCP server'}>
+      <UnsavedChangesGuard when={form.formState.isDirty && !form.formState.isSubmitting} />
+      {confirmation}
       <FormProvider {...form}>
         <form onSubmit={(event) => void submit(event)} noValidate aria-label={row ? `Edit ${row.label}` : 'Add MCP server'}>
           <fieldset disabled={form.formState.isSubmitting} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
@@ -194,7 +200,7 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
                   Test connection
                 </Button>
                 <Group gap="xs">
-                  <Button variant="default" onClick={onClose}>
+                  <Button variant="default" onClick={requestClose}>
                     Cancel
                   </Button>
                   <Button type="submit" loading={form.formState.isSubmitting}>

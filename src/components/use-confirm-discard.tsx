@@ -1,0 +1,25 @@
+import { type ReactNode, useState } from 'react';
+import { ConfirmDialog } from './confirm-dialog';
+
+/**
+ * Closing a form that has unsaved changes asks first. `requestClose` is for Cancel, Escape and
+ * the ×; a successful save closes directly. `confirmation` is rendered next to the form.
+ */
+export function useConfirmDiscard(dirty: boolean, close: () => void): { requestClose: () => void; confirmation: ReactNode } {
+  const [asking, setAsking] = useState(false);
+  const confirmation = asking ? (
+    <ConfirmDialog
+      title="Discard unsaved changes?"
+      confirmLabel="Discard changes"
+      cancelLabel="Keep editing"
+      onConfirm={() => {
+        setAsking(false);
+        close();
+      }}
+      onClose={() => setAsking(false)}
+    >
+      What you changed here is not saved yet.
+    </ConfirmDialog>
+  ) : null;
+  return { requestClose: () => (dirty ? setAsking(true) : close()), confirmation };
+}
