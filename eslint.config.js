@@ -98,8 +98,26 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['kysely', 'better-sqlite3', 'pg', '**/store/**', 'node:child_process'],
-              message: 'Routes validate, call a service and map errors: no SQL or process calls here.',
+              group: ['kysely', 'better-sqlite3', 'pg', '**/store/**', '**/processes/**', '**/sandboxes/**', 'node:child_process'],
+              message: 'Routes validate and call a service: no SQL or process calls here.',
+            },
+            { regex: '^\\.\\./\\.\\./src/(?!contract/)', message: 'The server shares only src/contract with the console.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/{services,store,sandboxes,processes,mcp,git-providers}/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['fastify', '**/http-errors', '**/error-answers', '**/routes/**'],
+              message: 'Below the routes there is no HTTP: throw a domain error (server/domain-errors.ts).',
             },
             { regex: '^\\.\\./\\.\\./src/(?!contract/)', message: 'The server shares only src/contract with the console.' },
           ],

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { type RunningServer, startServer } from './support/server';
+import type { RunningServer } from './support/server';
 
 /** A spec whose agent server takes two seconds to come up, so STARTING can be seen. */
 function specsFile(): string {
@@ -18,15 +18,6 @@ function specsFile(): string {
   return file;
 }
 
-async function withServer(env: Record<string, string>, body: (server: RunningServer) => Promise<void>) {
-  const server = await startServer(env);
-  try {
-    await body(server);
-  } finally {
-    await server.stop();
-  }
-}
-
 const api = async (server: RunningServer, method: string, url: string) => {
   const response = await fetch(`${server.url}${url}`, { method, headers: { 'X-Session-API-Key': server.key } });
   return response.json() as Promise<{ id: string; items: { id: string }[] }>;
@@ -35,8 +26,10 @@ const api = async (server: RunningServer, method: string, url: string) => {
 const row = (page: Page, id: string) => page.getByRole('table', { name: 'Sandboxes' }).locator(`tr[data-sandbox-id="${id}"]`);
 const status = (page: Page, id: string) => row(page, id).locator('[data-status]');
 
-test('start from the specs page, watch it start, pause, resume, read its logs and delete it', async ({ page }) => {
-  await withServer({ SANDBOX_SPECS_FILE: specsFile() }, async (server) => {
+test.describe('with a spec that starts slowly', () => {
+  test.use({ serverEnv: { SANDBOX_SPECS_FILE: specsFile() } });
+
+  test('start from the specs page, watch it start, pause, resume, read its logs and delete it', async ({ page, server }) => {
     await page.goto(server.signInLink);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sandbox specs' }).click();
     const specs = page.getByRole('table', { name: 'Sandbox specs' });
@@ -121,8 +114,10 @@ test('bulk pause two sandboxes, with progress and a summary, and filters that su
   await expect(row(page, ids[2]!)).toBeVisible();
 });
 
-test('says when a start paused another sandbox, and rolls back a refused action with the reason', async ({ page }) => {
-  await withServer({ MAX_RUNNING_SANDBOXES: '1' }, async (server) => {
+test.describe('with one sandbox running at a time', () => {
+  test.use({ serverEnv: { MAX_RUNNING_SANDBOXES: '1' } });
+
+  test('says when a start paused another sandbox, and rolls back a refused action with the reason', async ({ page, server }) => {
     const first = (await api(server, 'POST', '/api/v1/sandboxes')).id;
     await page.goto(server.signInLink);
     await page.goto(`${server.url}/sandboxes`);
@@ -135,11 +130,25 @@ test('says when a start paused another sandbox, and rolls back a refused action 
     ).toBeVisible();
     await expect(status(page, first)).toHaveText('Paused');
 
-    // Deleted behind the console's back: its Resume is refused, and the row goes back as it was.
-    await api(server, 'DELETE', `/api/v1/sandboxes/${first}`);
+    // The server refuses the resume, and the list cannot be refreshed meanwhile: only the
+    // rollback can put the row back to Paused.
+    const isSearch = (url: URL) => url.pathname === '/api/v1/sandboxes/search';
+    await page.route(isSearch, (route) => route.fulfill({ status: 400, json: { detail: 'No refresh in this test' } }));
+    let refuse!: () => void;
+    const refused = new Promise<void>((resolve) => (refuse = resolve));
+    await page.route(
+      (url) => url.pathname === `/api/v1/sandboxes/${first}/resume`,
+      async (route) => {
+        await refused;
+        await route.fulfill({ status: 409, json: { detail: 'The sandbox cannot be resumed right now' } });
+      },
+    );
     await page.getByRole('button', { name: `Resume ${first}` }).click();
+    await expect(status(page, first)).toHaveText('Resuming…'); // shown at once…
+    refuse();
     await expect(page.getByText(`Could not resume ${first.slice(0, 8)}`)).toBeVisible();
-    await expect(page.getByText('Not Found')).toBeVisible();
-    await expect(row(page, first)).toHaveCount(0); // and the next refresh shows it is gone
+    await expect(page.getByText('The sandbox cannot be resumed right now')).toBeVisible();
+    await expect(status(page, first)).toHaveText('Paused'); // …and taken back
+    await page.unroute(isSearch);
   });
 });

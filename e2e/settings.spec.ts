@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { startServer } from './support/server';
 
 const SECRETS = { llm: 'sk-e2e-llm-7f3a9c', search: 'tvly-e2e-search-2b8d', sandbox: 'sbx-e2e-sandbox-5e1f' };
 
@@ -13,9 +12,10 @@ async function save(page: Page) {
 /** The input labelled `label` (a section may carry the same name, e.g. "Agent"). */
 const field = (page: Page, label: string) => page.locator('input, select, textarea').and(page.getByLabel(label, { exact: true }));
 
-test('secrets never reach the server log, even with every request logged', async ({ page }) => {
-  const server = await startServer({ LOG_LEVEL: 'debug' });
-  try {
+test.describe('with every request logged', () => {
+  test.use({ serverEnv: { LOG_LEVEL: 'debug' } });
+
+  test('secrets never reach the server log', async ({ page, server }) => {
     await page.goto(server.signInLink);
     await field(page, 'LLM API key').fill(SECRETS.llm);
     await field(page, 'Search API key').fill(SECRETS.search);
@@ -34,9 +34,7 @@ test('secrets never reach the server log, even with every request logged', async
     const log = server.output();
     expect(log).toContain('"url":"/api/settings"'); // requests are logged…
     for (const secret of Object.values(SECRETS)) expect(log).not.toContain(secret); // …their secrets not
-  } finally {
-    await server.stop();
-  }
+  });
 });
 
 test('a first run shows the defaults and says nothing is stored yet', async ({ page, signIn, api }) => {

@@ -16,7 +16,8 @@ const TARGETS = [
   {
     name: 'the agent server',
     output: 'build/agent-server/main.js',
-    inputs: ['server/agent-server', 'vite.agent-server.config.ts', 'package-lock.json'],
+    // Everything the agent server imports.
+    inputs: ['server/agent-server', 'server/session-key.ts', 'vite.agent-server.config.ts', 'package-lock.json'],
     args: ['build', '-c', 'vite.agent-server.config.ts', '--logLevel', 'warn'],
   },
 ];

@@ -1,8 +1,9 @@
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
 import { SESSION_KEY_HEADER } from './auth';
-import { registerErrorHandling } from './errors';
+import { registerErrorHandling } from './http-errors';
+import type { Logger } from './logger';
 import { registerJsonBodyParser } from './json-body';
 import { type ApiOptions, apiRoutes } from './routes/api';
 import { registerConsole } from './routes/console';
@@ -12,17 +13,20 @@ import { zodValidatorCompiler } from './validation';
 export interface AppOptions extends ApiOptions {
   /** The built console; the API works without it. */
   consoleDir: string;
-  logLevel?: string | false;
+  /** The server's logger (see `createLogger`); requests are logged at `debug`. */
+  log: Logger;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  // Typed as Fastify's logger, so the app keeps the instance type its plugins are written for.
+  const loggerInstance: FastifyBaseLogger = options.log;
   const app = Fastify({
-    logger: options.logLevel ? { level: options.logLevel } : false,
+    loggerInstance,
     bodyLimit: BODY_LIMIT_BYTES,
     // The console polls; a line per request drowns what matters. LOG_LEVEL=debug brings them back.
-    logController: new LogController({ disableRequestLogging: options.logLevel !== 'debug' }),
+    logController: new LogController({ disableRequestLogging: !options.log.isLevelEnabled('debug') }),
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

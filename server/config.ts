@@ -4,7 +4,7 @@ import path from 'node:path';
 export interface ServerConfig {
   host: string;
   port: number;
-  /** Database, key files and (later) sandbox directories live here. */
+  /** The database, the key files and the sandboxes' directories live here. */
   dataDir: string;
   /** The built console (`vite build` output) served next to the API. */
   consoleDir: string;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { JsonBodyError } from './errors';
+import { JsonBodyError } from './http-errors';
 
 /** Byte offset of a JSON syntax error, as V8 reports it, so the 422 can point at it. */
 function errorPosition(message: string, text: string): number {

@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, configFromEnv } from './config';
 import { ensureDataDir, loadOrCreateKeyFile } from './data-dir';
+import { createLogger } from './logger';
 import { SecretBox } from './secret-box';
 import { createServices } from './services/create-services';
 import { loadSandboxSpecs } from './sandboxes/specs';
@@ -12,8 +13,10 @@ async function main(): Promise<void> {
   const sessionKey = config.sessionApiKey ?? loadOrCreateKeyFile(config.dataDir, 'session-api-key');
   const secrets = new SecretBox(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir, 'secrets.key'));
 
+  const log = createLogger(config.logLevel);
   const db = await openDatabase(config.dataDir, secrets);
   const services = createServices(db, secrets, {
+    log,
     dataDir: config.dataDir,
     sandboxSpecs: loadSandboxSpecs(config.sandboxSpecsFile),
     sandboxLimits: {
@@ -34,7 +37,7 @@ async function main(): Promise<void> {
     services,
     consoleDir: config.consoleDir,
     corsOrigins: config.corsOrigins,
-    logLevel: config.logLevel,
+    log,
   });
   app.addHook('onClose', async () => db.destroy());
   if (leftovers > 0) app.log.warn({ groups: leftovers }, 'ended MCP test processes an earlier run left behind');

@@ -1,8 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { type HttpMcpServer, startHttpMcpServer } from '../test-support/mcp/http-server';
+import { markedProcesses } from './processes/proc';
+import { MCP_TEST_MARKER } from './services/mcp-test-service';
 import { startTestApp, type TestApp } from './testing/test-app';
 
 const TSX = path.resolve('node_modules/.bin/tsx');
@@ -49,13 +52,21 @@ async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
-const runningProcess = (pattern: string) => {
+const commandLine = (pid: number) => {
   try {
-    return execFileSync('pgrep', ['-f', pattern]).toString().trim();
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
   } catch {
-    return ''; // pgrep exits 1 when nothing matches
+    return ''; // gone meanwhile
   }
 };
+
+/**
+ * Live processes whose command line matches `pattern`, among those marked as this test's (by
+ * default, started for the test app's data dir): another checkout's tests on the machine can't
+ * make a test here fail.
+ */
+const testProcesses = (pattern: RegExp, marker = t.dataDir) =>
+  markedProcesses(MCP_TEST_MARKER, marker).filter((p) => pattern.test(commandLine(p.pid)));
 
 describe('POST /api/mcp/test', () => {
   it('lists the tools of a real stdio MCP server, and leaves no process behind', async () => {
@@ -68,7 +79,7 @@ describe('POST /api/mcp/test', () => {
         { name: 'clock', description: 'Tells the time' },
       ],
     });
-    expect(runningProcess(STDIO_SERVER)).toBe('');
+    expect(testProcesses(/stdio-server/)).toEqual([]);
   });
 
   it('passes the entry’s env to the process', async () => {
@@ -100,7 +111,7 @@ describe('POST /api/mcp/test', () => {
   it('stops at the time limit and kills the whole process group', async () => {
     const { body } = await test({ kind: 'stdio', name: 'silent', command: 'sh', args: ['-c', 'sleep 987 & sleep 986'] }, '?timeout=2');
     expect(body).toEqual({ ok: false, error: 'timeout after 2 s' });
-    expect(runningProcess('sleep 98[67]')).toBe('');
+    expect(testProcesses(/sleep 98[67]/)).toEqual([]);
   });
 
   it('uses the API key stored for the same URL when the entry keeps it (api_key null)', async () => {
@@ -161,7 +172,7 @@ describe('POST /api/mcp/test', () => {
   it('runs at most four tests at once, and the server stopping ends those still running', async () => {
     const hang = (n: number) => ({ kind: 'stdio', name: `hang${n}`, command: 'sh', args: ['-c', `sleep 97${n}`] });
     const running = [0, 1, 2, 3].map((n) => test(hang(n), '?timeout=60'));
-    await waitFor(() => [0, 1, 2, 3].every((n) => runningProcess(`sleep 97${n}`) !== ''));
+    await waitFor(() => [0, 1, 2, 3].every((n) => testProcesses(new RegExp(`sleep 97${n}`)).length > 0));
     expect((await test(hang(4), '?timeout=60')).body).toEqual({
       ok: false,
       error: '4 connection tests are already running; try again in a moment',
@@ -170,7 +181,7 @@ describe('POST /api/mcp/test', () => {
     await t.app.close(); // as on SIGTERM or Ctrl-C
     for (const result of await Promise.all(running))
       expect(result.body).toEqual({ ok: false, error: 'cancelled: the server is shutting down' });
-    expect(runningProcess('sleep 97[0-4]')).toBe('');
+    expect(testProcesses(/sleep 97[0-4]/)).toEqual([]);
   });
 
   it('marks the processes it starts with its data dir', async () => {
@@ -184,12 +195,13 @@ describe('POST /api/mcp/test', () => {
     const orphan = (marker: string, script: string) =>
       spawn('sh', ['-c', script], { detached: true, stdio: 'ignore', env: { ...process.env, AGENT_CONSOLE_MCP_TEST: marker } });
     const left = orphan(t.dataDir, 'sleep 961 & exec sleep 962');
-    const other = orphan('/another/data/dir', 'exec sleep 963');
+    const otherDataDir = `${t.dataDir}-another-server`;
+    const other = orphan(otherDataDir, 'exec sleep 963');
     try {
-      await waitFor(() => runningProcess('sleep 96[1-3]').split('\n').length === 3);
+      await waitFor(() => testProcesses(/sleep 96[12]/).length === 2 && testProcesses(/sleep 963/, otherDataDir).length === 1);
       expect(t.services.mcpTest.endLeftovers()).toBe(1);
-      await waitFor(() => runningProcess('sleep 96[12]') === '');
-      expect(runningProcess('sleep 963')).not.toBe('');
+      await waitFor(() => testProcesses(/sleep 96[12]/).length === 0);
+      expect(testProcesses(/sleep 963/, otherDataDir)).toHaveLength(1);
     } finally {
       for (const child of [left, other]) {
         try {

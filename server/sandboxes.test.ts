@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSandboxSpecs } from './sandboxes/specs';
-import { processGroup, readProcStat } from './sandboxes/proc';
+import { Conflict, Invalid, NotFound } from './domain-errors';
+import { markedProcesses, processGroup, readProcStat } from './processes/proc';
+import { SANDBOX_MARKER } from './sandboxes/process-runtime';
 import { startTestApp, type TestApp, type TestAppOptions } from './testing/test-app';
 
 const apps: TestApp[] = [];
@@ -271,6 +273,28 @@ describe('processes that end on their own', () => {
     expect(processGroup(pid)).toEqual([]); // the background sleep went with it
   });
 
+  it('logs the end with the sandbox id, without what the sandbox wrote', async () => {
+    let log = '';
+    const t = await app({
+      sandboxSpecs: [shellSpec('failing', 'echo "secret-looking output" >&2; exit 5')],
+      logStream: { write: (line: string) => void (log += line) },
+    });
+    const { id } = (await start(t)).json();
+    await until(
+      () => info(t, id),
+      (s) => s.status === 'ERROR',
+      5000,
+    );
+    const lines = log
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ sandbox: id, component: 'sandboxes', msg: 'sandbox process ended with an error' }),
+    );
+    expect(log).not.toContain('secret-looking output');
+  });
+
   it('counts a live sandbox toward the running cap whatever its health', async () => {
     const t = await app({
       sandboxSpecs: [...loadSandboxSpecs(undefined), shellSpec('mute', 'exec sleep 963')],
@@ -288,6 +312,70 @@ describe('processes that end on their own', () => {
     ).toBe('ERROR');
     const next = (await start(t)).json();
     expect(next.paused_sandbox_ids).toEqual([mute]);
+  });
+});
+
+describe('running a command inside a sandbox (exec)', () => {
+  /** Its processes outside its main group: what commands run in it left behind. */
+  const leftovers = (id: string, mainPid: number) => markedProcesses(SANDBOX_MARKER, id).filter((p) => p.pgrp !== mainPid);
+  const idleSpec = { ...shellSpec('idle', 'exec sleep 955'), initial_env: { GREETING: 'hello' }, working_dir: 'work' };
+
+  it('runs in the working directory with the sandbox environment, and answers exit code and output', async () => {
+    const t = await app({ sandboxSpecs: [idleSpec] });
+    const { id } = (await start(t)).json();
+    const script = 'pwd; echo "$GREETING $EXTRA $HOME"; echo "to stderr" >&2; exit 3';
+    const result = await t.services.sandboxes.exec(id, ['sh', '-c', script], { env: { EXTRA: 'there' }, timeoutMs: 5000 });
+    const home = path.join(t.dataDir, 'sandboxes', id);
+    expect(result.exitCode).toBe(3);
+    expect(result.timedOut).toBe(false);
+    expect(result.output).toContain(`${path.join(home, 'work')}\nhello there ${home}\n`);
+    expect(result.output).toContain('to stderr\n');
+
+    const elsewhere = await t.services.sandboxes.exec(id, ['pwd'], { cwd: '.', timeoutMs: 5000 });
+    expect(elsewhere).toEqual({ exitCode: 0, output: `${home}\n`, timedOut: false });
+  });
+
+  it('ends the command and everything it started at the timeout', async () => {
+    const t = await app({ sandboxSpecs: [idleSpec] });
+    const { id } = (await start(t)).json();
+    const result = await t.services.sandboxes.exec(id, ['sh', '-c', 'echo started; sleep 954 & sleep 953'], { timeoutMs: 300 });
+    expect(result).toMatchObject({ exitCode: null, timedOut: true, output: 'started\n' });
+    const pid = await pidOf(t, id);
+    expect(
+      await until(
+        async () => leftovers(id, pid),
+        (left) => left.length === 0,
+        3000,
+      ),
+    ).toEqual([]);
+    expect(processGroup(pid).length).toBe(1); // the sandbox itself runs on
+  });
+
+  it('leaves background processes to the sandbox: paused with it, ended by its delete', async () => {
+    const t = await app({ sandboxSpecs: [idleSpec] });
+    const { id } = (await start(t)).json();
+    const pid = await pidOf(t, id);
+    const result = await t.services.sandboxes.exec(id, ['sh', '-c', 'sleep 952 > /dev/null 2>&1 &'], { timeoutMs: 5000 });
+    expect(result.exitCode).toBe(0);
+    expect(leftovers(id, pid)).toHaveLength(1);
+
+    await t.services.sandboxes.pause(id);
+    expect(leftovers(id, pid).map((p) => p.state)).toEqual(['T']);
+    await t.services.sandboxes.resume(id);
+    expect(leftovers(id, pid).map((p) => p.state)).not.toEqual(['T']);
+
+    await t.services.sandboxes.delete(id);
+    expect(markedProcesses(SANDBOX_MARKER, id)).toEqual([]);
+  });
+
+  it('refuses a paused or unknown sandbox and a directory outside the sandbox, saying what to do', async () => {
+    const t = await app({ sandboxSpecs: [idleSpec] });
+    const { id } = (await start(t)).json();
+    const exec = (sandbox: string, cwd?: string) => t.services.sandboxes.exec(sandbox, ['true'], { cwd, timeoutMs: 5000 });
+    await expect(exec(id, '../..')).rejects.toEqual(new Invalid(['cwd'], '../.. is outside the sandbox'));
+    await expect(exec('nope')).rejects.toBeInstanceOf(NotFound);
+    await t.services.sandboxes.pause(id);
+    await expect(exec(id)).rejects.toEqual(new Conflict(`Sandbox ${id} is paused; resume it first`));
   });
 });
 

@@ -219,6 +219,89 @@ describe('POST /api/settings merge rules', () => {
   });
 });
 
+describe('stored settings that no longer fit the contract', () => {
+  /** The stored document itself, as the database has it. */
+  const storedDocument = async (app: TestApp) =>
+    JSON.parse((await app.db.selectFrom('user_settings').select('document').executeTakeFirstOrThrow()).document) as Record<string, unknown>;
+
+  async function withLog(body: (app: TestApp, lines: () => Record<string, unknown>[]) => Promise<void>) {
+    let text = '';
+    const app = await startTestApp({ logStream: { write: (chunk: string) => void (text += chunk) } });
+    try {
+      await body(app, () =>
+        text
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as Record<string, unknown>),
+      );
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('serves the fields that read, the default for one that does not, and logs where (never its value)', async () => {
+    await withLog(async (app, lines) => {
+      expect((await app.postSettings({ llm_model: 'gpt-4o', max_iterations: 50, llm_api_key: 'sk-kept' })).statusCode).toBe(200);
+      const stored = await storedDocument(app);
+      await app.db
+        .updateTable('user_settings')
+        .set({ document: JSON.stringify({ ...stored, max_iterations: 'very-odd-value', confirmation_mode: 'yes' }) })
+        .execute();
+
+      const response = await app.getSettings();
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ llm_model: 'gpt-4o', max_iterations: null, confirmation_mode: null, llm_api_key_set: true });
+
+      const warnings = lines().filter((line) => line.msg === 'a stored setting does not read; serving its default');
+      expect(warnings.map((line) => line.field)).toEqual(['max_iterations', 'confirmation_mode']);
+      expect(JSON.stringify(lines())).not.toContain('very-odd-value');
+      // Reading rewrote nothing.
+      expect((await storedDocument(app)).max_iterations).toBe('very-odd-value');
+    });
+  });
+
+  it('a save of another field keeps every other stored field as it was, the unreadable one included', async () => {
+    await withLog(async (app) => {
+      await app.postSettings({
+        llm_model: 'gpt-4o',
+        llm_api_key: 'sk-kept',
+        mcp_config: { sse_servers: [{ url: 'https://mcp.example/sse', api_key: 'k' }] },
+      });
+      const stored = await storedDocument(app);
+      await app.db
+        .updateTable('user_settings')
+        .set({ document: JSON.stringify({ ...stored, max_iterations: 'very-odd-value' }) })
+        .execute();
+
+      expect((await app.postSettings({ language: 'fr' })).statusCode).toBe(200);
+      const after = await storedDocument(app);
+      expect(after).toEqual({ ...stored, max_iterations: 'very-odd-value', language: 'fr' });
+      expect((await app.getSettings()).json()).toMatchObject({
+        language: 'fr',
+        llm_model: 'gpt-4o',
+        llm_api_key_set: true,
+        mcp_config: { sse_servers: [{ url: 'https://mcp.example/sse', api_key_set: true }] },
+      });
+
+      // Setting that field again replaces the unreadable value.
+      await app.postSettings({ max_iterations: 30 });
+      expect((await storedDocument(app)).max_iterations).toBe(30);
+    });
+  });
+
+  it('reads a document that is not JSON as the defaults, and a save starts it afresh', async () => {
+    await withLog(async (app, lines) => {
+      await app.postSettings({ llm_model: 'gpt-4o' });
+      await app.db.updateTable('user_settings').set({ document: '{not json' }).execute();
+      expect((await app.getSettings()).json()).toMatchObject({ llm_model: null, enable_default_condenser: true });
+      expect(lines().some((line) => String(line.msg).includes('not a JSON object'))).toBe(true);
+      await app.postSettings({ language: 'de' });
+      expect((await app.getSettings()).json()).toMatchObject({ language: 'de', llm_model: null });
+    });
+  });
+});
+
 describe('secrets at rest', () => {
   it('refuses to start with another secrets key, and starts again with the right one', async () => {
     await store({ llm_api_key: 'sealed-with-the-first-key' });

@@ -1,7 +1,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import { type $ZodType, safeParse } from 'zod/v4/core';
 import { toValidationDetail, type ValidationErrorEntry } from '../src/contract/validation-error';
-import { MissingBodyError, RequestValidationError } from './errors';
+import { MissingBodyError, RequestValidationError } from './http-errors';
 
 /** Where a refused value may be a secret: its `input` is not sent back (it would end up in logs and screenshots). */
 const SECRET_LOCS = new Set([

@@ -2,7 +2,9 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { type RunningServer, startServer } from './server';
 
 interface Fixtures {
-  /** A real server with an empty data dir, for this test only. */
+  /** Environment of the test's server, e.g. `test.use({ serverEnv: { MAX_RUNNING_SANDBOXES: '1' } })`. */
+  serverEnv: Record<string, string>;
+  /** A real server with an empty data dir, for this test only (the one `page` and `baseURL` use). */
   server: RunningServer;
   /** Calls the API directly with the session key (to arrange or check state). */
   api: (path: string, init?: { method?: string; body?: unknown }) => Promise<{ status: number; text: string; json: () => unknown }>;
@@ -11,9 +13,9 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures>({
-  // eslint-disable-next-line no-empty-pattern
-  server: async ({}, use) => {
-    const server = await startServer();
+  serverEnv: [{}, { option: true }],
+  server: async ({ serverEnv }, use) => {
+    const server = await startServer(serverEnv);
     await use(server);
     await server.stop();
   },

@@ -1,8 +1,8 @@
 // The agent server: what runs inside each sandbox. For now it answers health checks and tells
 // about itself; the Conversations issues give it conversations. Built to plain JavaScript
 // (`npm run build:agent`) so a sandbox starts in milliseconds, without a TypeScript loader.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
+import { SESSION_KEY_HEADER, sessionKeyCheck } from '../session-key';
 
 const VERSION = '0.1.0';
 const port = Number(process.env.PORT);
@@ -14,13 +14,8 @@ if (!Number.isInteger(port) || port <= 0 || !sessionKey) {
   process.exit(2);
 }
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-const expectedKey = digest(sessionKey);
-
-function authorized(request: http.IncomingMessage): boolean {
-  const given = request.headers['x-session-api-key'];
-  return typeof given === 'string' && timingSafeEqual(digest(given), expectedKey);
-}
+const isSessionKey = sessionKeyCheck(sessionKey);
+const authorized = (request: http.IncomingMessage) => isSessionKey(request.headers[SESSION_KEY_HEADER.toLowerCase()]);
 
 function send(response: http.ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));

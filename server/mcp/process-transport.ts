@@ -1,8 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { describeExit, type Exit } from '../processes/exit';
+import { endGroup, spawnGroup } from '../processes/group';
 
 const STDERR_TAIL_BYTES = 2000;
 const GRACE_MS = 1000;
@@ -24,8 +26,7 @@ export class ProcessGroupTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   #child: ChildProcess | undefined;
-  #exited: Promise<void> | undefined;
-  #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  #exit: Exit | undefined;
   #stderr = '';
   readonly #buffer = new ReadBuffer();
 
@@ -33,13 +34,11 @@ export class ProcessGroupTransport implements Transport {
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.params.command, this.params.args, {
+      const child = spawnGroup(this.params.command, this.params.args, {
         env: { ...getDefaultEnvironment(), ...this.params.env },
         stdio: ['pipe', 'pipe', 'pipe'],
-        detached: true,
       });
       this.#child = child;
-      this.#exited = new Promise((done) => child.once('exit', () => done()));
       child.once('error', (error) => {
         reject(error);
         this.onerror?.(error);
@@ -79,27 +78,15 @@ export class ProcessGroupTransport implements Transport {
   /** How the process ended, with the end of what it wrote to stderr; undefined while it runs. */
   get exitDescription(): string | undefined {
     if (!this.#exit) return undefined;
-    const how = this.#exit.signal ? `was killed by ${this.#exit.signal}` : `exited with code ${this.#exit.code}`;
+    const how = `process ${describeExit(this.#exit)}`;
     const stderr = this.#stderr.trim();
-    return stderr ? `process ${how}: ${stderr.split('\n').slice(-3).join(' ')}` : `process ${how}`;
+    return stderr ? `${how}: ${stderr.split('\n').slice(-3).join(' ')}` : how;
   }
 
   async close(): Promise<void> {
     const child = this.#child;
     if (!child?.pid) return;
     this.#child = undefined;
-    const group = -child.pid;
-    signalGroup(group, 'SIGTERM');
-    await Promise.race([this.#exited, new Promise((resolve) => setTimeout(resolve, GRACE_MS))]);
-    // Whatever is left of the group (the leader or what it started) goes now.
-    signalGroup(group, 'SIGKILL');
-  }
-}
-
-function signalGroup(group: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(group, signal);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    await endGroup(child.pid, GRACE_MS);
   }
 }

@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireSessionKey, SESSION_KEY_HEADER } from '../auth';
-import { NotFoundError } from '../errors';
+import { NotFound } from '../domain-errors';
 import type { ApiServices } from '../services/create-services';
 import { mcpRoutes } from './mcp';
 import { sandboxRoutes } from './sandboxes';
@@ -48,7 +48,7 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
       reply.header('cache-control', 'no-store');
     });
     api.setNotFoundHandler(() => {
-      throw new NotFoundError();
+      throw new NotFound('Not Found');
     });
     await api.register(settingsRoutes(services.settings));
     await api.register(mcpRoutes(services.mcpTest));

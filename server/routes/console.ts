@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { NotFoundError } from '../errors';
+import { NotFound } from '../domain-errors';
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -51,14 +51,14 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
   }
 
   app.setNotFoundHandler(async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') throw new NotFoundError();
+    if (request.method !== 'GET' && request.method !== 'HEAD') throw new NotFound('Not Found');
     if (isAsset(request.url)) {
       // Files of a build made while the server runs have no route yet; serve them all the same.
       const name = assetName(request.url);
       if (built && name && fs.existsSync(path.join(consoleDir, 'assets', name))) {
         return reply.header('cache-control', IMMUTABLE).sendFile(path.join('assets', name));
       }
-      throw new NotFoundError();
+      throw new NotFound('Not Found');
     }
     if (!built) {
       return reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does it for you).');

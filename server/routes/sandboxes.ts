@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import {
   batchIdsQuerySchema,
-  MAX_PAGE_SIZE,
   pageQuerySchema,
   sandboxActionResultSchema,
   sandboxIdParamsSchema,
@@ -17,19 +16,13 @@ import {
   startSandboxQuerySchema,
 } from '../../src/contract/sandboxes';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
-import { HttpError, NotFoundError } from '../errors';
-import { SandboxLimitError, type SandboxService, SandboxSpecNotFoundError } from '../services/sandbox-service';
+import type { SandboxService } from '../services/sandbox-service';
 
 const detail = z.object({ detail: z.string() });
 const errors = { 404: detail, 422: validationErrorBodySchema };
 
 /** Which sandboxes a start or resume paused to stay under MAX_RUNNING_SANDBOXES, also as a header. */
 const PAUSED_HEADER = 'x-paused-sandboxes';
-
-function tooMany(ids: string[], what: string): void {
-  if (ids.length > MAX_PAGE_SIZE)
-    throw new HttpError(400, { detail: `Cannot request more than ${MAX_PAGE_SIZE} ${what} at once, got ${ids.length}` });
-}
 
 export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod {
   return async (app) => {
@@ -58,10 +51,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
           response: { 200: z.array(z.nullable(sandboxInfoSchema)), 400: detail, 422: validationErrorBodySchema },
         },
       },
-      async (request) => {
-        tooMany(request.query.id, 'sandboxes');
-        return sandboxes.getMany(request.query.id);
-      },
+      async (request) => sandboxes.getMany(request.query.id),
     );
 
     app.post(
@@ -75,15 +65,9 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
         },
       },
       async (request, reply) => {
-        try {
-          const { sandbox, pausedIds } = await sandboxes.start(request.query.sandbox_spec_id);
-          if (pausedIds.length > 0) reply.header(PAUSED_HEADER, pausedIds.join(','));
-          return { ...sandbox, paused_sandbox_ids: pausedIds };
-        } catch (error) {
-          if (error instanceof SandboxSpecNotFoundError) throw new NotFoundError({ detail: error.message });
-          if (error instanceof SandboxLimitError) throw new HttpError(409, { detail: error.message });
-          throw error;
-        }
+        const { sandbox, pausedIds } = await sandboxes.start(request.query.sandbox_spec_id);
+        if (pausedIds.length > 0) reply.header(PAUSED_HEADER, pausedIds.join(','));
+        return { ...sandbox, paused_sandbox_ids: pausedIds };
       },
     );
 
@@ -98,7 +82,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
         },
       },
       async (request) => {
-        if (!(await sandboxes.pause(request.params.sandbox_id))) throw new NotFoundError();
+        await sandboxes.pause(request.params.sandbox_id);
         return { success: true };
       },
     );
@@ -114,15 +98,14 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
         },
       },
       async (request, reply) => {
-        const resumed = await sandboxes.resume(request.params.sandbox_id);
-        if (!resumed) throw new NotFoundError();
-        if (resumed.pausedIds.length > 0) reply.header(PAUSED_HEADER, resumed.pausedIds.join(','));
-        return { success: true, paused_sandbox_ids: resumed.pausedIds };
+        const { pausedIds } = await sandboxes.resume(request.params.sandbox_id);
+        if (pausedIds.length > 0) reply.header(PAUSED_HEADER, pausedIds.join(','));
+        return { success: true, paused_sandbox_ids: pausedIds };
       },
     );
 
     const remove = async (id: string) => {
-      if (!(await sandboxes.delete(id))) throw new NotFoundError();
+      await sandboxes.delete(id);
       return { success: true };
     };
     app.delete(
@@ -161,11 +144,10 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
           response: { 200: sandboxLogsSchema, ...errors },
         },
       },
-      async (request) => {
-        const lines = await sandboxes.logs(request.params.sandbox_id, request.query.tail);
-        if (!lines) throw new NotFoundError();
-        return { sandbox_id: request.params.sandbox_id, lines };
-      },
+      async (request) => ({
+        sandbox_id: request.params.sandbox_id,
+        lines: await sandboxes.logs(request.params.sandbox_id, request.query.tail),
+      }),
     );
 
     app.get(
@@ -191,10 +173,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
           response: { 200: z.array(z.nullable(sandboxSpecSchema)), 400: detail, 422: validationErrorBodySchema },
         },
       },
-      async (request) => {
-        tooMany(request.query.id, 'sandbox specs');
-        return sandboxes.getSpecs(request.query.id);
-      },
+      async (request) => sandboxes.getSpecs(request.query.id),
     );
   };
 }

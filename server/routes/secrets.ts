@@ -9,7 +9,6 @@ import {
 } from '../../src/contract/secrets';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
 import type { SecretsService } from '../services/secrets-service';
-import { rethrowAsHttp } from './secrets-errors';
 
 const validation = { 422: validationErrorBodySchema };
 
@@ -26,7 +25,7 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await secrets.replaceProviderTokens(request.body.provider_tokens).catch(rethrowAsHttp());
+        await secrets.replaceProviderTokens(request.body.provider_tokens);
         return { message: 'Git providers stored' };
       },
     );
@@ -65,7 +64,7 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await secrets.createCustomSecret(request.body).catch(rethrowAsHttp());
+        await secrets.createCustomSecret(request.body);
         return reply.status(201).send({ message: 'Secret created successfully' });
       },
     );
@@ -82,7 +81,7 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await secrets.updateCustomSecret(request.params.name, request.body).catch(rethrowAsHttp());
+        await secrets.updateCustomSecret(request.params.name, request.body);
         return { message: 'Secret updated successfully' };
       },
     );
@@ -98,7 +97,7 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await secrets.deleteCustomSecret(request.params.name).catch(rethrowAsHttp());
+        await secrets.deleteCustomSecret(request.params.name);
         return { message: 'Secret deleted successfully' };
       },
     );

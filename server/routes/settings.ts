@@ -3,7 +3,6 @@ import { legacyErrorSchema, messageSchema } from '../../src/contract/errors';
 import { settingsResponseSchema, settingsUpdateSchema } from '../../src/contract/settings';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
 import type { SettingsService } from '../services/settings-service';
-import { rethrowAsHttp } from './secrets-errors';
 
 export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod {
   return async (app) => {
@@ -16,11 +15,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod
           response: { 200: settingsResponseSchema, 404: legacyErrorSchema },
         },
       },
-      async (_request, reply) => {
-        const stored = await settings.read();
-        if (!stored) return reply.status(404).send({ error: 'Settings not found' });
-        return stored;
-      },
+      async () => settings.read(),
     );
 
     app.post(
@@ -34,7 +29,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod
         },
       },
       async (request) => {
-        await settings.update(request.body).catch(rethrowAsHttp(['body', 'secrets_store']));
+        await settings.update(request.body);
         return { message: 'Settings stored' };
       },
     );

@@ -1,10 +1,13 @@
+import type { Logger } from '../logger';
+
 const PROBE_TIMEOUT_MS = 900;
 /** Failed checks in a row before a sandbox that answered before counts as not answering. */
 const FAILURES_TO_TRIP = 3;
 
 export interface HealthTarget {
   id: string;
-  port: number;
+  /** Where its agent server answers, e.g. `http://127.0.0.1:41234`. */
+  url: string;
 }
 
 interface Health {
@@ -28,6 +31,7 @@ export class HealthMonitor {
 
   constructor(
     private readonly targets: () => Promise<HealthTarget[]>,
+    private readonly log: Logger,
     private readonly intervalMs = 1000,
   ) {}
 
@@ -58,11 +62,11 @@ export class HealthMonitor {
     this.#epoch.set(id, (this.#epoch.get(id) ?? 0) + 1);
   }
 
-  async #probe({ id, port }: HealthTarget): Promise<void> {
+  async #probe({ id, url }: HealthTarget): Promise<void> {
     const epoch = this.#epoch.get(id) ?? 0;
     let ok: boolean;
     try {
-      const response = await fetch(`http://127.0.0.1:${port}/alive`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+      const response = await fetch(`${url}/alive`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
       ok = response.ok && ((await response.json()) as { status?: unknown }).status === 'ok';
     } catch {
       ok = false;
@@ -80,8 +84,9 @@ export class HealthMonitor {
         const live = new Set(targets.map((t) => t.id));
         for (const id of this.#health.keys()) if (!live.has(id)) this.#health.delete(id);
         await Promise.all(targets.map((target) => this.#probe(target)));
-      } catch {
-        // a failed round (the database closing at shutdown) is simply skipped
+      } catch (error) {
+        // The round is skipped; the next one may well work (the database was busy, or closing at shutdown).
+        this.log.warn({ err: error }, 'a round of sandbox health checks failed');
       } finally {
         this.#round = undefined;
       }

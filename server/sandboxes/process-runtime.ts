@@ -1,10 +1,24 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import { isStopped, liveProcess, processGroup, readProcStat, sandboxMarker } from './proc';
+import path from 'node:path';
+import { Invalid } from '../domain-errors';
+import { describeExit, type Exit } from '../processes/exit';
+import { endGroup, setGroupStopped, spawnGroup } from '../processes/group';
+import { isStopped, liveProcess, markedProcesses, processGroup, readProcStat, environValue } from '../processes/proc';
+import { runInGroup } from '../processes/run';
+import type { Logger } from '../logger';
+import type { SandboxRecord } from '../store/sandboxes-store';
+import type { ExecOptions, ExecResult, RuntimeHandle, RuntimeState, SandboxLaunch, SandboxRuntime, Started } from './runtime';
+import { appendLog, isOwnLine, openLogForAppend, tailLines } from './sandbox-log';
+
+/** Set in the environment of every process of a sandbox, so they can be told apart from any others. */
+export const SANDBOX_MARKER = 'AGENT_CONSOLE_SANDBOX_ID';
+
+/** What a sandbox gets of the server's environment: enough to run, none of the server's secrets. */
+const INHERITED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
 
 /** A free loopback port for a sandbox's agent server. */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -15,155 +29,166 @@ export function freePort(): Promise<number> {
   });
 }
 
-export interface Launch {
-  command: string[];
-  cwd: string;
-  env: Record<string, string>;
-  logFile: string;
+/** `relative` resolved inside `root`; `undefined` when it leads out of it. */
+function inside(root: string, relative: string): string | undefined {
+  const resolved = path.resolve(root, relative);
+  return resolved === root || resolved.startsWith(`${root}${path.sep}`) ? resolved : undefined;
 }
 
-export type Launched = { ok: true; pid: number; startTime: string } | { ok: false; error: string };
-
-/** How a process ended: its exit code (0 is a clean exit) or the signal that ended it. */
-export interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
+export interface ProcessRuntimeOptions {
+  /** Each sandbox's home is `<dataDir>/sandboxes/<id>`. */
+  dataDir: string;
+  /** How long a removed sandbox has to exit after SIGTERM before SIGKILL. */
+  stopGraceMs: number;
+  log: Logger;
 }
 
-export const describeExit = ({ code, signal }: Exit) => (signal ? `was killed by ${signal}` : `exited with code ${code}`);
+/**
+ * Sandboxes as process groups on this machine: each started in a home directory of its own with
+ * its output in `sandbox.log` there, paused with SIGSTOP, resumed with SIGCONT, removed with
+ * SIGTERM then SIGKILL. They run as the server's own user: they hold the agent's work, they are
+ * not a security boundary. They are not tied to the server: they keep running when it stops.
+ */
+export class ProcessRuntime implements SandboxRuntime {
+  constructor(private readonly options: ProcessRuntimeOptions) {}
 
-/** Opens the sandbox's log without following a symlink the sandbox may have put in its place. */
-const openLog = (logFile: string, flags: number) => fs.openSync(logFile, flags | fs.constants.O_NOFOLLOW, 0o600);
+  #home(id: string): string {
+    return path.join(this.options.dataDir, 'sandboxes', id);
+  }
 
-/** A line of our own in the sandbox's log; the sandbox (and its log) may be deleted already. */
-function appendLog(logFile: string, line: string): void {
-  try {
-    const fd = openLog(logFile, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT);
+  #logFile(id: string): string {
+    return path.join(this.#home(id), 'sandbox.log');
+  }
+
+  /** The environment every process of the sandbox starts from. */
+  #baseEnv(id: string): Record<string, string> {
+    const env: Record<string, string> = { HOME: this.#home(id) };
+    for (const name of INHERITED_ENV) if (process.env[name]) env[name] = process.env[name]!;
+    return env;
+  }
+
+  async prepare(id: string): Promise<{ port: number }> {
+    fs.mkdirSync(this.#home(id), { recursive: true, mode: 0o700 });
+    return { port: await freePort() };
+  }
+
+  async start({ id, command, workingDir, env, sessionKey, port, onExit }: SandboxLaunch): Promise<Started> {
+    const [file, ...args] = command;
+    if (!file) return { ok: false, error: 'The spec has no command' };
+    const logFile = this.#logFile(id);
+    const cwd = inside(this.#home(id), workingDir);
+    if (!cwd) return { ok: false, error: `Its working directory ${workingDir} is outside the sandbox` };
+    let log: number;
     try {
-      fs.writeSync(fd, `[agent-console] ${line}\n`);
-    } finally {
-      fs.closeSync(fd);
+      fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
+      log = openLogForAppend(logFile);
+    } catch (error) {
+      return { ok: false, error: `Cannot prepare its directory: ${error instanceof Error ? error.message : String(error)}` };
     }
-  } catch {
-    // deleted with its directory, or not a plain file any more: nobody is to read it
+    const fullEnv = { ...this.#baseEnv(id), ...env, SESSION_API_KEY: sessionKey, PORT: String(port), [SANDBOX_MARKER]: id };
+    try {
+      return await new Promise<Started>((resolve) => {
+        const child = spawnGroup(file, args, { cwd, env: fullEnv, stdio: ['ignore', log, log] });
+        let started: RuntimeHandle | undefined;
+        child.once('error', (error: NodeJS.ErrnoException) => {
+          const reason = error.code === 'ENOENT' ? `${error.message} (command not found)` : error.message;
+          appendLog(logFile, `could not start: ${reason}`);
+          resolve({ ok: false, error: reason });
+        });
+        child.once('spawn', () => {
+          const stat = child.pid === undefined ? undefined : readProcStat(child.pid);
+          started = stat && { pid: stat.pid, process_start: stat.startTime };
+          resolve(started ? { ok: true, handle: started } : { ok: false, error: 'The process ended before it could be recorded' });
+        });
+        child.once('exit', (code, signal) => {
+          const exit = { code, signal };
+          appendLog(logFile, `process ${describeExit(exit)}`);
+          this.#exited(id, started, exit).then(onExit, (error: unknown) => {
+            this.options.log.error({ sandbox: id, err: error }, 'could not clean up after a sandbox process ended');
+            onExit(exit.code === 0 ? null : `The process ${describeExit(exit)}`);
+          });
+        });
+        child.unref();
+      });
+    } finally {
+      fs.closeSync(log);
+    }
   }
-}
 
-/**
- * Starts `command` as the leader of a new process group (so the group can be paused, resumed
- * and stopped as one), writing stdout and stderr to `logFile`. It is not tied to this server:
- * it keeps running when the server stops. `onExit` hears how it ended, while this server runs.
- */
-export async function launch({ command, cwd, env, logFile }: Launch, onExit: (exit: Exit) => void): Promise<Launched> {
-  const [file, ...args] = command;
-  if (!file) return { ok: false, error: 'The spec has no command' };
-  let log: number;
-  try {
-    log = openLog(logFile, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT);
-  } catch (error) {
-    return { ok: false, error: `Cannot open its log: ${error instanceof Error ? error.message : String(error)}` };
+  /** When the main process ends, the rest of its group goes with it; an unclean end says why, with its last words. */
+  async #exited(id: string, handle: RuntimeHandle | undefined, exit: Exit): Promise<string | null> {
+    if (handle?.pid && this.#isOwnGroup(handle.pid, id)) await endGroup(handle.pid, 0);
+    if (exit.code === 0) return null;
+    const tail = tailLines(this.#logFile(id), 4).filter((line) => !isOwnLine(line));
+    return `The process ${describeExit(exit)}${tail.length ? `: ${tail.join(' ')}` : ''}`;
   }
-  try {
-    return await new Promise<Launched>((resolve) => {
-      const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', log, log] });
-      child.once('error', (error: NodeJS.ErrnoException) => {
-        const reason = error.code === 'ENOENT' ? `${error.message} (command not found)` : error.message;
-        appendLog(logFile, `could not start: ${reason}`);
-        resolve({ ok: false, error: reason });
-      });
-      child.once('spawn', () => {
-        const stat = child.pid === undefined ? undefined : readProcStat(child.pid);
-        resolve(
-          stat
-            ? { ok: true, pid: stat.pid, startTime: stat.startTime }
-            : { ok: false, error: 'The process ended before it could be recorded' },
-        );
-      });
-      child.once('exit', (code, signal) => {
-        appendLog(logFile, `process ${describeExit({ code, signal })}`);
-        onExit({ code, signal });
-      });
-      child.unref();
+
+  adopt(id: string): RuntimeHandle | undefined {
+    const leader = markedProcesses(SANDBOX_MARKER, id).find((p) => p.pid === p.pgrp);
+    return leader && { pid: leader.pid, process_start: leader.startTime };
+  }
+
+  state(record: SandboxRecord): RuntimeState {
+    const leader = liveProcess(record.pid, record.process_start);
+    if (!leader) return record.pid === null ? 'pending' : 'missing';
+    return isStopped(leader) ? 'paused' : 'running';
+  }
+
+  /** Every process of group `pgrp` carries the sandbox's marker (a leader that is gone can't vouch for it). */
+  #isOwnGroup(pgrp: number, id: string): boolean {
+    return pgrp > 1 && processGroup(pgrp).every((member) => environValue(member.pid, SANDBOX_MARKER) === id);
+  }
+
+  /**
+   * Every process group of the sandbox: its main group while its leader is the recorded process
+   * (a reused pid is never signalled), and groups made only of processes carrying its marker
+   * (commands run in it, or a main process that was never recorded).
+   */
+  #groups(record: SandboxRecord): number[] {
+    const groups = new Set<number>();
+    if (record.pid !== null && liveProcess(record.pid, record.process_start)) groups.add(record.pid);
+    for (const { pgrp } of markedProcesses(SANDBOX_MARKER, record.id)) {
+      if (this.#isOwnGroup(pgrp, record.id)) groups.add(pgrp);
+    }
+    return [...groups];
+  }
+
+  async #setStopped(record: SandboxRecord, stop: boolean): Promise<boolean> {
+    if (this.state(record) !== (stop ? 'running' : 'paused')) return false;
+    const results = await Promise.all(this.#groups(record).map((group) => setGroupStopped(group, stop)));
+    return results.some(Boolean);
+  }
+
+  pause(record: SandboxRecord): Promise<boolean> {
+    return this.#setStopped(record, true);
+  }
+
+  resume(record: SandboxRecord): Promise<boolean> {
+    return this.#setStopped(record, false);
+  }
+
+  async remove(record: SandboxRecord): Promise<void> {
+    await Promise.all(this.#groups(record).map((group) => endGroup(group, this.options.stopGraceMs)));
+    fs.rmSync(this.#home(record.id), { recursive: true, force: true });
+  }
+
+  logs(record: SandboxRecord, tail: number): string[] {
+    return tailLines(this.#logFile(record.id), tail);
+  }
+
+  agentServerUrl(record: SandboxRecord): string {
+    return `http://127.0.0.1:${record.port}`;
+  }
+
+  async exec(record: SandboxRecord, command: string[], { cwd, env, timeoutMs, signal }: ExecOptions): Promise<ExecResult> {
+    const directory = inside(this.#home(record.id), cwd);
+    if (!directory) throw new Invalid(['cwd'], `${cwd} is outside the sandbox`);
+    const result = await runInGroup(command, {
+      cwd: directory,
+      env: { ...this.#baseEnv(record.id), ...env, [SANDBOX_MARKER]: record.id },
+      timeoutMs,
+      signal,
     });
-  } finally {
-    fs.closeSync(log);
-  }
-}
-
-/**
- * Sends `signal` to the process group led by `pid`, but only while `pid` is still the process that
- * started at `startTime`, so a reused pid is never signalled. Answers whether it was sent.
- */
-function signalGroup(pid: number | null, startTime: string | null, signal: NodeJS.Signals): boolean {
-  if (pid === null || !liveProcess(pid, startTime)) return false;
-  return killGroup(pid, signal);
-}
-
-/**
- * Pauses (SIGSTOP) or resumes (SIGCONT) the group led by `pid` and waits, up to a second, until
- * `/proc` shows every process of it stopped or running: signals arrive asynchronously, and the
- * answer to a pause must not still read as running. Answers whether the signal was sent.
- */
-export async function setGroupStopped(pid: number | null, startTime: string | null, stop: boolean): Promise<boolean> {
-  if (pid === null || !signalGroup(pid, startTime, stop ? 'SIGSTOP' : 'SIGCONT')) return false;
-  for (let tries = 0; tries < 100 && processGroup(pid).some((member) => isStopped(member) !== stop); tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return true;
-}
-
-function killGroup(pgrp: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pgrp, signal);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
-    throw error;
-  }
-}
-
-/** The group is sandbox `id`'s: its leader is the recorded process, or its members carry the sandbox's marker. */
-function isSandboxGroup(pid: number, startTime: string | null, id: string): boolean {
-  if (liveProcess(pid, startTime)) return true;
-  const members = processGroup(pid);
-  return members.length > 0 && members.every((member) => sandboxMarker(member.pid) === id);
-}
-
-/**
- * Ends sandbox `id`'s process group: SIGTERM and SIGCONT (a paused group must run to exit), up to
- * `graceMs` to finish, then SIGKILL for whatever is left. This also works when the leader is gone
- * and left processes behind, as long as they are the sandbox's own.
- */
-export async function stopGroup(pid: number | null, startTime: string | null, graceMs: number, id: string): Promise<void> {
-  if (pid === null || !isSandboxGroup(pid, startTime, id)) return;
-  killGroup(pid, 'SIGTERM');
-  killGroup(pid, 'SIGCONT');
-  for (const deadline = Date.now() + graceMs; Date.now() < deadline && processGroup(pid).length > 0;) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  if (processGroup(pid).length === 0) return;
-  killGroup(pid, 'SIGKILL');
-  for (let tries = 0; tries < 40 && processGroup(pid).length > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 25));
-}
-
-/** The last `count` lines of a log file (only its end is read; a symlink is not followed). */
-export function tailLines(file: string, count: number): string[] {
-  let fd: number;
-  try {
-    fd = openLog(file, fs.constants.O_RDONLY);
-  } catch {
-    return [];
-  }
-  try {
-    const size = fs.fstatSync(fd).size;
-    const length = Math.min(size, Math.max(64 * 1024, count * 400));
-    const buffer = Buffer.alloc(length);
-    fs.readSync(fd, buffer, 0, length, size - length);
-    const lines = buffer.toString('utf8').split('\n');
-    if (lines.at(-1) === '') lines.pop();
-    if (length < size) lines.shift(); // the first line is probably cut
-    return lines.slice(-count);
-  } finally {
-    fs.closeSync(fd);
+    return { exitCode: result.exitCode, output: result.output, timedOut: result.timedOut };
   }
 }

@@ -36,22 +36,16 @@ describe('loadSandboxSpecs', () => {
 });
 
 describe('sandboxStatus', () => {
-  const alive = (state: string) => ({ pid: 1, state, pgrp: 1, startTime: '1' });
-  const base = { recorded: true, healthy: undefined, exitDetail: null, sinceStart: 0, startTimeoutMs: 30_000 };
-
+  const base = { state: 'running', healthy: undefined, exitDetail: null, sinceStart: 0, startTimeoutMs: 30_000 } as const;
   it.each([
-    ['stopped', { ...base, process: alive('T') }, 'PAUSED'],
-    ['answering', { ...base, process: alive('S'), healthy: true }, 'RUNNING'],
-    ['not answering yet', { ...base, process: alive('S'), healthy: false, sinceStart: 5000 }, 'STARTING'],
-    ['not answering after the timeout', { ...base, process: alive('R'), healthy: false, sinceStart: 31_000 }, 'ERROR'],
-    [
-      'not checked yet, long after its start (just after a server restart)',
-      { ...base, process: alive('S'), sinceStart: 600_000 },
-      'STARTING',
-    ],
-    ['started but its pid not recorded yet', { ...base, process: undefined, recorded: false }, 'STARTING'],
-    ['gone after failing', { ...base, process: undefined, exitDetail: 'The process exited with code 1' }, 'ERROR'],
-    ['gone', { ...base, process: undefined }, 'MISSING'],
+    ['paused', { ...base, state: 'paused' }, 'PAUSED'],
+    ['answering', { ...base, healthy: true }, 'RUNNING'],
+    ['not answering yet', { ...base, healthy: false, sinceStart: 5000 }, 'STARTING'],
+    ['not answering after the timeout', { ...base, healthy: false, sinceStart: 31_000 }, 'ERROR'],
+    ['not checked yet, long after its start (just after a server restart)', { ...base, sinceStart: 600_000 }, 'STARTING'],
+    ['started but not recorded yet', { ...base, state: 'pending' }, 'STARTING'],
+    ['gone after failing', { ...base, state: 'missing', exitDetail: 'The process exited with code 1' }, 'ERROR'],
+    ['gone', { ...base, state: 'missing' }, 'MISSING'],
   ] as const)('%s → %s', (_name, observation, status) => {
     expect(sandboxStatus(observation).status).toBe(status);
   });

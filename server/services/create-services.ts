@@ -1,5 +1,7 @@
 import type { SandboxSpec } from '../../src/contract/sandboxes';
 import { type TokenVerifier, verifyTokenOverHttp } from '../git-providers/token-verifier';
+import type { Logger } from '../logger';
+import { ProcessRuntime } from '../sandboxes/process-runtime';
 import type { SecretBox } from '../secret-box';
 import type { Db } from '../store/database';
 import { SandboxesStore } from '../store/sandboxes-store';
@@ -24,13 +26,19 @@ export interface ServiceOptions {
   sandboxLimits: SandboxLimits;
   /** Checks new git provider tokens with the provider: `true` for the real HTTP check. */
   verifyGitTokens?: boolean | TokenVerifier;
+  /** Each service logs through a child of this one. */
+  log: Logger;
 }
 
 /** Wires each service to its store; the one place where the object graph is built. */
 export function createServices(db: Db, box: SecretBox, options: ServiceOptions): ApiServices {
+  const { log } = options;
   const verify = options.verifyGitTokens === true ? verifyTokenOverHttp : options.verifyGitTokens || null;
   const secrets = new SecretsService(new SecretsStore(db), box, verify);
-  const settings = new SettingsService(new SettingsStore(db), box, secrets);
-  const sandboxes = new SandboxService(new SandboxesStore(db), box, options.sandboxSpecs, options.dataDir, options.sandboxLimits);
-  return { settings, secrets, mcpTest: new McpTestService(settings, options.dataDir), sandboxes };
+  const settings = new SettingsService(new SettingsStore(db), box, secrets, log.child({ component: 'settings' }));
+  const sandboxLog = log.child({ component: 'sandboxes' });
+  const runtime = new ProcessRuntime({ dataDir: options.dataDir, stopGraceMs: options.sandboxLimits.stopGraceMs, log: sandboxLog });
+  const sandboxes = new SandboxService(new SandboxesStore(db), box, runtime, options.sandboxSpecs, options.sandboxLimits, sandboxLog);
+  const mcpTest = new McpTestService(settings, options.dataDir, log.child({ component: 'mcp-test' }));
+  return { settings, secrets, mcpTest, sandboxes };
 }

@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { McpTestRequest, McpTestResult } from '../../src/contract/mcp';
+import type { Logger } from '../logger';
 import { testMcpConnection } from '../mcp/test-connection';
-import { markedProcesses } from '../sandboxes/proc';
+import { signalGroup } from '../processes/group';
+import { markedProcesses } from '../processes/proc';
 import type { SettingsService } from './settings-service';
 
 /** More at once would let one client fill the machine with server processes. */
@@ -21,6 +24,7 @@ export class McpTestService {
   constructor(
     private readonly settings: SettingsService,
     private readonly dataDir: string,
+    private readonly log: Logger,
   ) {}
 
   /** Kills the process groups of stdio servers an earlier run on this data dir left behind; answers how many. */
@@ -28,9 +32,9 @@ export class McpTestService {
     const groups = new Set(markedProcesses(MCP_TEST_MARKER, this.dataDir).map((process) => process.pgrp));
     for (const group of groups) {
       try {
-        if (group > 1) process.kill(-group, 'SIGKILL');
-      } catch {
-        // gone meanwhile
+        signalGroup(group, 'SIGKILL');
+      } catch (error) {
+        this.log.warn({ group, err: error }, 'could not end an MCP test process group an earlier run left behind');
       }
     }
     return groups.size;
@@ -40,16 +44,20 @@ export class McpTestService {
     if (this.#running.size >= MAX_CONCURRENT_TESTS) {
       return { ok: false, error: `${MAX_CONCURRENT_TESTS} connection tests are already running; try again in a moment` };
     }
-    const run = this.#run(request, seconds);
+    const log = this.log.child({ test: randomBytes(4).toString('hex'), kind: request.kind });
+    const run = this.#run(request, seconds, log);
     this.#running.add(run);
     try {
-      return await run;
+      const result = await run;
+      // The reason is the server's or the transport's words; it names no key (keys travel in headers).
+      log.debug(result.ok ? { tools: result.tools.length } : { reason: result.error }, 'MCP connection test done');
+      return result;
     } finally {
       this.#running.delete(run);
     }
   }
 
-  async #run(request: McpTestRequest, seconds: number): Promise<McpTestResult> {
+  async #run(request: McpTestRequest, seconds: number, log: Logger): Promise<McpTestResult> {
     if (request.kind === 'stdio') {
       return testMcpConnection({ ...request, env: { ...request.env, [MCP_TEST_MARKER]: this.dataDir } }, seconds, this.#shutdown.signal);
     }
@@ -58,6 +66,7 @@ export class McpTestService {
       try {
         server = { ...request, api_key: await this.settings.storedMcpKey(request.kind, request.url) };
       } catch (error) {
+        log.error({ err: error }, 'the stored MCP API key could not be read');
         return { ok: false, error: `The stored API key could not be read: ${error instanceof Error ? error.message : String(error)}` };
       }
     }

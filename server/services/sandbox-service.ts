@@ -1,22 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import type { SandboxInfo, SandboxSearchQuery, SandboxSpec } from '../../src/contract/sandboxes';
+import { MAX_PAGE_SIZE, type SandboxInfo, type SandboxSearchQuery, type SandboxSpec } from '../../src/contract/sandboxes';
+import { Conflict, Invalid, NotFound } from '../domain-errors';
+import type { Logger } from '../logger';
 import { HealthMonitor } from '../sandboxes/health-monitor';
-import { isStopped, liveProcess, SANDBOX_MARKER, sandboxProcesses } from '../sandboxes/proc';
-import { describeExit, type Exit, freePort, launch, setGroupStopped, stopGroup, tailLines } from '../sandboxes/process-runtime';
+import type { ExecResult, SandboxRuntime } from '../sandboxes/runtime';
 import { sandboxStatus } from '../sandboxes/status';
 import type { SecretBox } from '../secret-box';
 import type { SandboxesStore, SandboxRecord } from '../store/sandboxes-store';
+import { Locks } from './locks';
 import { paginate } from './paging';
-
-export class SandboxSpecNotFoundError extends Error {
-  constructor(readonly specId: string) {
-    super(`Sandbox spec ${specId} not found`);
-  }
-}
-
-export class SandboxLimitError extends Error {}
 
 export interface SandboxLimits {
   /** How many may exist at once (MAX_SANDBOXES). */
@@ -29,40 +21,33 @@ export interface SandboxLimits {
   stopGraceMs: number;
 }
 
+export interface ExecRequest {
+  /** Relative to the sandbox's home; the spec's working directory when absent. */
+  cwd?: string;
+  /** Added to the spec's environment. */
+  env?: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
 /** How long a start waits to catch a command that fails at once. */
 const EARLY_EXIT_MS = 300;
 
-/** What a sandbox gets of the server's environment: enough to run, none of the server's secrets. */
-const INHERITED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
-
 const sandboxId = () => randomBytes(16).toString('hex');
 const sessionKey = () => randomBytes(32).toString('base64url');
-const logFile = (directory: string) => path.join(directory, 'sandbox.log');
-
-/** Runs one operation at a time per key. */
-class Locks {
-  readonly #tails = new Map<string, Promise<unknown>>();
-
-  run<T>(key: string, operation: () => Promise<T>): Promise<T> {
-    const next = (this.#tails.get(key) ?? Promise.resolve()).then(operation, operation);
-    const tail = next.catch(() => undefined);
-    this.#tails.set(key, tail);
-    void tail.then(() => {
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
-    });
-    return next;
-  }
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts and resumes take this too: the running cap is about all sandboxes at once. */
 const CAP = '*cap*';
 
+function refuseTooMany(ids: string[], what: string): void {
+  if (ids.length > MAX_PAGE_SIZE) throw new Invalid(['id'], `Cannot request more than ${MAX_PAGE_SIZE} ${what} at once, got ${ids.length}`);
+}
+
 /**
- * Sandboxes as real process groups: started from a spec in their own directory, paused with
- * SIGSTOP, resumed with SIGCONT, deleted with SIGTERM then SIGKILL. Their status is read from the
- * process itself each time and from a health check that runs in the background. The registry is
- * in the database, so sandboxes outlive a server restart and are found again. Sandboxes run as
- * the server's own user: they hold the agent's work, they are not a security boundary.
+ * Sandboxes: the registry (in the database, so they outlive a server restart and are found
+ * again), the caps, and a health check of each one's agent server that runs in the background.
+ * What needs the machine (processes, containers) is the runtime's.
  */
 export class SandboxService {
   readonly #monitor: HealthMonitor;
@@ -71,12 +56,17 @@ export class SandboxService {
   constructor(
     private readonly store: SandboxesStore,
     private readonly box: SecretBox,
+    private readonly runtime: SandboxRuntime,
     private readonly specs: SandboxSpec[],
-    private readonly dataDir: string,
     private readonly limits: SandboxLimits,
+    private readonly log: Logger,
   ) {
-    this.#monitor = new HealthMonitor(async () =>
-      (await this.store.list()).filter((record) => this.#runs(record)).map(({ id, port }) => ({ id, port })),
+    this.#monitor = new HealthMonitor(
+      async () =>
+        (await this.store.list())
+          .filter((record) => this.#runs(record))
+          .map((record) => ({ id: record.id, url: runtime.agentServerUrl(record) })),
+      log,
     );
   }
 
@@ -96,30 +86,31 @@ export class SandboxService {
     this.#monitor.stop();
   }
 
-  /**
-   * A sandbox whose process was started but not recorded (the server stopped in between): found
-   * by the marker in its environment, or given up as failed.
-   */
+  /** A sandbox that was started but not recorded (the server stopped in between): adopted, or given up as failed. */
   async #recover(record: SandboxRecord): Promise<void> {
-    const leader = sandboxProcesses(record.id).find((p) => p.pid === p.pgrp);
-    if (leader) await this.store.update(record.id, { pid: leader.pid, process_start: leader.startTime });
-    else await this.store.update(record.id, { exit_detail: 'Its process was not recorded before the server stopped, and is gone' });
+    const handle = this.runtime.adopt(record.id);
+    if (handle) {
+      this.log.info({ sandbox: record.id }, 'adopted a sandbox whose start was not recorded');
+      await this.store.update(record.id, handle);
+    } else {
+      await this.store.update(record.id, { exit_detail: 'Its process was not recorded before the server stopped, and is gone' });
+    }
   }
 
-  #directory(id: string): string {
-    return path.join(this.dataDir, 'sandboxes', id);
+  async #record(id: string): Promise<SandboxRecord> {
+    const record = await this.store.get(id);
+    if (!record) throw new NotFound(`Sandbox ${id} not found`);
+    return record;
   }
 
-  /** Whether its process is alive and not stopped: what the running cap counts, whatever its health. */
+  /** Whether it runs (not paused, not gone): what the running cap counts, whatever its health. */
   #runs(record: SandboxRecord): boolean {
-    const proc = liveProcess(record.pid, record.process_start);
-    return proc !== undefined && proc.state !== 'T';
+    return this.runtime.state(record) === 'running';
   }
 
   #info(record: SandboxRecord): SandboxInfo {
     const { status, detail } = sandboxStatus({
-      process: liveProcess(record.pid, record.process_start),
-      recorded: record.pid !== null,
+      state: this.runtime.state(record),
       healthy: this.#monitor.healthy(record.id),
       exitDetail: record.exit_detail,
       sinceStart: Date.now() - Date.parse(record.started_at),
@@ -132,7 +123,7 @@ export class SandboxService {
       sandbox_spec_id: record.spec_id,
       status,
       session_api_key: running ? this.box.open(record.session_key) : null,
-      exposed_urls: running ? [{ name: 'AGENT_SERVER', url: `http://127.0.0.1:${record.port}`, port: record.port }] : null,
+      exposed_urls: running ? [{ name: 'AGENT_SERVER', url: this.runtime.agentServerUrl(record), port: record.port }] : null,
       created_at: record.created_at,
       status_detail: detail,
     };
@@ -143,6 +134,7 @@ export class SandboxService {
   }
 
   getSpecs(ids: string[]): (SandboxSpec | null)[] {
+    refuseTooMany(ids, 'sandbox specs');
     return ids.map((id) => this.specs.find((spec) => spec.id === id) ?? null);
   }
 
@@ -158,6 +150,7 @@ export class SandboxService {
   }
 
   async getMany(ids: string[]): Promise<(SandboxInfo | null)[]> {
+    refuseTooMany(ids, 'sandboxes');
     const byId = new Map((await this.store.list()).map((record) => [record.id, record]));
     return ids.map((id) => {
       const record = byId.get(id);
@@ -165,9 +158,8 @@ export class SandboxService {
     });
   }
 
-  async get(id: string): Promise<SandboxInfo | undefined> {
-    const record = await this.store.get(id);
-    return record && this.#info(record);
+  async get(id: string): Promise<SandboxInfo> {
+    return this.#info(await this.#record(id));
   }
 
   /**
@@ -180,7 +172,7 @@ export class SandboxService {
       .sort((a, b) => a.created_at.localeCompare(b.created_at));
     const paused: string[] = [];
     for (const record of running.slice(0, Math.max(0, running.length - this.limits.maxRunning + 1))) {
-      if (await setGroupStopped(record.pid, record.process_start, true)) {
+      if (await this.runtime.pause(record)) {
         this.#monitor.forget(record.id);
         paused.push(record.id);
       }
@@ -188,43 +180,35 @@ export class SandboxService {
     return paused;
   }
 
-  /**
-   * What becomes of a sandbox whose leader process ended: the rest of its group goes too, and an
-   * unclean end is recorded as its error, with the last lines it wrote.
-   */
-  async #exited(id: string, pid: number, startTime: string, exit: Exit): Promise<void> {
-    await stopGroup(pid, startTime, 0, id).catch(() => undefined);
-    if (exit.code === 0) return;
-    const tail = tailLines(logFile(this.#directory(id)), 4).filter((line) => !line.startsWith('[agent-console]'));
-    // Recorded only when it ended on its own: a deleted sandbox is gone from the registry.
-    await this.store
-      .update(id, { exit_detail: `The process ${describeExit(exit)}${tail.length ? `: ${tail.join(' ')}` : ''}` })
-      .catch(() => undefined);
+  /** Records why a sandbox's main process ended, when it did not end cleanly. */
+  async #exited(id: string, failure: string | null): Promise<void> {
+    if (failure === null) return;
+    this.log.info({ sandbox: id }, 'sandbox process ended with an error');
+    // A deleted sandbox is gone from the registry, and this changes nothing.
+    await this.store.update(id, { exit_detail: failure }).catch((error: unknown) => {
+      this.log.error({ sandbox: id, err: error }, 'could not record how a sandbox ended');
+    });
   }
 
   /** Starts a sandbox from `specId` (the default spec when absent). */
   start(specId: string | undefined): Promise<{ sandbox: SandboxInfo; pausedIds: string[] }> {
     return this.#locks.run(CAP, async () => {
       const spec = specId === undefined ? this.specs[0] : this.specs.find((s) => s.id === specId);
-      if (!spec?.command) throw new SandboxSpecNotFoundError(specId ?? '(default)');
+      if (!spec?.command) throw new NotFound(`Sandbox spec ${specId ?? '(default)'} not found`);
       if ((await this.store.count()) >= this.limits.maxSandboxes) {
-        throw new SandboxLimitError(
-          `At most ${this.limits.maxSandboxes} sandboxes may exist at once (MAX_SANDBOXES); delete one to start another`,
-        );
+        throw new Conflict(`At most ${this.limits.maxSandboxes} sandboxes may exist at once (MAX_SANDBOXES); delete one to start another`);
       }
 
       const id = sandboxId();
-      const directory = this.#directory(id);
-      const cwd = path.join(directory, spec.working_dir);
-      fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
       const key = sessionKey();
       const now = new Date().toISOString();
-      // In the registry before the process exists, so no process is ever started unrecorded;
-      // the marker in its environment finds it should the pid not get recorded.
+      const { port } = await this.runtime.prepare(id);
+      // In the registry before anything runs, so nothing is ever started unrecorded; the
+      // runtime finds a start whose handle did not get recorded (`adopt`).
       await this.store.insert({
         id,
         spec_id: spec.id,
-        port: await freePort(),
+        port,
         session_key: this.box.seal(key),
         pid: null,
         process_start: null,
@@ -232,92 +216,86 @@ export class SandboxService {
         started_at: now,
         exit_detail: null,
       });
-      const record = (await this.store.get(id))!;
 
-      const env: Record<string, string> = { HOME: directory };
-      for (const name of INHERITED_ENV) if (process.env[name]) env[name] = process.env[name]!;
-      Object.assign(env, spec.initial_env, { SESSION_API_KEY: key, PORT: String(record.port), [SANDBOX_MARKER]: id });
-
-      // What the exit handler needs and learns; it may fire before the pid is recorded.
-      const watch: { started?: { pid: number; startTime: string }; earlyExit?: Exit; exited?: Promise<void> } = {};
-      const onExit = (exit: Exit) => {
-        if (watch.started) watch.exited = this.#exited(id, watch.started.pid, watch.started.startTime, exit);
-        else watch.earlyExit = exit;
-      };
-      const launched = await launch({ command: spec.command, cwd, env, logFile: logFile(directory) }, onExit).catch((error: unknown) => ({
-        ok: false as const,
-        error: error instanceof Error ? error.message : String(error),
-      }));
-      if (!launched.ok) {
-        await this.store.update(id, { exit_detail: `Could not start: ${launched.error}` });
-        return { sandbox: (await this.get(id))!, pausedIds: [] };
+      let exited: Promise<void> | undefined;
+      const started = await this.runtime.start({
+        id,
+        command: spec.command,
+        workingDir: spec.working_dir,
+        env: spec.initial_env,
+        sessionKey: key,
+        port,
+        onExit: (failure) => (exited = this.#exited(id, failure)),
+      });
+      if (!started.ok) {
+        await this.store.update(id, { exit_detail: `Could not start: ${started.error}` });
+        return { sandbox: await this.get(id), pausedIds: [] };
       }
-      watch.started = { pid: launched.pid, startTime: launched.startTime };
       try {
-        await this.store.update(id, { pid: launched.pid, process_start: launched.startTime });
+        await this.store.update(id, started.handle);
       } catch (error) {
-        await stopGroup(launched.pid, launched.startTime, 0, id); // never a process that is not in the registry
+        await this.runtime.remove({ ...(await this.#record(id)), ...started.handle }); // never a sandbox that is not in the registry
         throw error;
       }
-      if (watch.earlyExit) watch.exited = this.#exited(id, launched.pid, launched.startTime, watch.earlyExit);
 
       // A command that fails at once should say so in this answer, not in the next one.
-      for (const deadline = Date.now() + EARLY_EXIT_MS; !watch.exited && Date.now() < deadline;)
-        await new Promise((r) => setTimeout(r, 25));
-      await watch.exited;
+      for (const deadline = Date.now() + EARLY_EXIT_MS; !exited && Date.now() < deadline;) await sleep(25);
+      await exited;
       // Room is made only for a sandbox that really started.
-      const pausedIds = watch.exited ? [] : await this.#makeRoom(id);
-      return { sandbox: (await this.get(id))!, pausedIds };
+      const pausedIds = exited ? [] : await this.#makeRoom(id);
+      return { sandbox: await this.get(id), pausedIds };
     });
   }
 
-  /** SIGSTOP for the whole group; `false` for an unknown id. Pausing a paused sandbox is fine. */
-  pause(id: string): Promise<boolean> {
+  /** Pauses every process of it. Pausing a paused sandbox is fine. */
+  pause(id: string): Promise<void> {
     return this.#locks.run(id, async () => {
-      const record = await this.store.get(id);
-      if (!record) return false;
-      await setGroupStopped(record.pid, record.process_start, true);
+      await this.runtime.pause(await this.#record(id));
       this.#monitor.forget(id);
-      return true;
     });
   }
 
-  /** SIGCONT for the whole group, after making room; `undefined` for an unknown id. */
-  resume(id: string): Promise<{ pausedIds: string[] } | undefined> {
+  /** Resumes it, after making room; answers which sandboxes were paused for it. */
+  resume(id: string): Promise<{ pausedIds: string[] }> {
     return this.#locks.run(id, () =>
       this.#locks.run(CAP, async () => {
-        const record = await this.store.get(id);
-        if (!record) return undefined;
-        const proc = liveProcess(record.pid, record.process_start);
-        if (!proc || !isStopped(proc)) return { pausedIds: [] }; // running already, or gone: nothing to resume
+        const record = await this.#record(id);
+        if (this.runtime.state(record) !== 'paused') return { pausedIds: [] }; // running already, or gone: nothing to resume
         const pausedIds = await this.#makeRoom(id);
         this.#monitor.forget(id);
         await this.store.update(id, { started_at: new Date().toISOString() });
-        await setGroupStopped(record.pid, record.process_start, false);
+        await this.runtime.resume(record);
         return { pausedIds };
       }),
     );
   }
 
-  /** Stops the processes, removes the directory and the record; `false` for an unknown id. */
-  delete(id: string): Promise<boolean> {
+  /** Ends its processes, removes what it stored and its record. */
+  delete(id: string): Promise<void> {
     return this.#locks.run(id, async () => {
-      const record = await this.store.get(id);
-      if (!record) return false;
-      await stopGroup(record.pid, record.process_start, this.limits.stopGraceMs, id);
-      // A process whose pid never got recorded is found by its marker.
-      for (const leader of sandboxProcesses(id).filter((p) => p.pid === p.pgrp))
-        await stopGroup(leader.pid, leader.startTime, this.limits.stopGraceMs, id);
-      fs.rmSync(this.#directory(id), { recursive: true, force: true });
+      await this.runtime.remove(await this.#record(id));
       await this.store.delete(id);
       this.#monitor.forget(id);
-      return true;
     });
   }
 
-  /** The last `tail` lines of the sandbox's stdout and stderr; `undefined` for an unknown id. */
-  async logs(id: string, tail: number): Promise<string[] | undefined> {
-    const record = await this.store.get(id);
-    return record ? tailLines(logFile(this.#directory(id)), tail) : undefined;
+  /** The last `tail` lines of the sandbox's output. */
+  async logs(id: string, tail: number): Promise<string[]> {
+    return this.runtime.logs(await this.#record(id), tail);
+  }
+
+  /** Runs `command` inside a running sandbox, as its own processes run (cloning a repository, a setup script). */
+  async exec(id: string, command: string[], { cwd, env, timeoutMs, signal }: ExecRequest): Promise<ExecResult> {
+    const record = await this.#record(id);
+    const state = this.runtime.state(record);
+    if (state === 'paused') throw new Conflict(`Sandbox ${id} is paused; resume it first`);
+    if (state !== 'running') throw new Conflict(`Sandbox ${id} is not running`);
+    const spec = this.specs.find((s) => s.id === record.spec_id);
+    return this.runtime.exec(record, command, {
+      cwd: cwd ?? spec?.working_dir ?? '',
+      env: { ...spec?.initial_env, ...env },
+      timeoutMs,
+      signal,
+    });
   }
 }

@@ -3,25 +3,10 @@ import type { TokenVerifier } from '../git-providers/token-verifier';
 import type { SecretBox } from '../secret-box';
 import type { SecretsStore } from '../store/secrets-store';
 import { DEFAULT_USER } from './users';
+import { Conflict, Invalid, NotFound } from '../domain-errors';
 
-export class SecretExistsError extends Error {
-  constructor(name: string) {
-    super(`Secret ${name} already exists`);
-  }
-}
-
-export class SecretNotFoundError extends Error {
-  constructor(name: string) {
-    super(`Secret with ID ${name} not found`);
-  }
-}
-
-/** Values the contract let through but this service refuses (a rejected token, a new secret without value). */
-export class SecretsProblemError extends Error {
-  constructor(readonly problems: { path: (string | number)[]; message: string }[]) {
-    super(problems.map((p) => p.message).join('; '));
-  }
-}
+const secretExists = (name: string) => new Conflict(`Secret ${name} already exists`);
+const secretNotFound = (name: string) => new NotFound(`Secret with ID ${name} not found`);
 
 /**
  * Git provider tokens and custom secrets: sealed at rest, never answered. Tokens can be checked
@@ -94,10 +79,8 @@ export class SecretsService {
       return [];
     });
     const reasons = await Promise.all(checks.map((c) => verify(c.provider, c.token, c.host)));
-    const problems = checks.flatMap((c, i) =>
-      reasons[i] ? [{ path: ['provider_tokens', c.provider, c.field], message: reasons[i] }] : [],
-    );
-    if (problems.length > 0) throw new SecretsProblemError(problems);
+    const problems = checks.flatMap((c, i) => (reasons[i] ? [{ loc: ['provider_tokens', c.provider, c.field], msg: reasons[i] }] : []));
+    if (problems.length > 0) throw new Invalid(problems);
   }
 
   /** Token values, for the server's own use (cloning repositories); never answer them. */
@@ -116,7 +99,7 @@ export class SecretsService {
       value: this.box.seal(input.value),
       description: input.description ?? '',
     });
-    if (!created) throw new SecretExistsError(input.name);
+    if (!created) throw secretExists(input.name);
   }
 
   async updateCustomSecret(name: string, input: { name?: string; description?: string | null; value?: string }): Promise<void> {
@@ -125,12 +108,12 @@ export class SecretsService {
       ...(input.description === undefined ? {} : { description: input.description ?? '' }),
       ...(input.value === undefined ? {} : { value: this.box.seal(input.value) }),
     });
-    if (outcome === 'not-found') throw new SecretNotFoundError(name);
-    if (outcome === 'name-taken') throw new SecretExistsError(input.name ?? name);
+    if (outcome === 'not-found') throw secretNotFound(name);
+    if (outcome === 'name-taken') throw secretExists(input.name ?? name);
   }
 
   async deleteCustomSecret(name: string): Promise<void> {
-    if (!(await this.store.deleteCustomSecret(this.userId, name))) throw new SecretNotFoundError(name);
+    if (!(await this.store.deleteCustomSecret(this.userId, name))) throw secretNotFound(name);
   }
 
   /** Custom secret values, for the server's own use (a sandbox's environment); never answer them. */
@@ -147,9 +130,7 @@ export class SecretsService {
     const existing = new Set((await this.store.listCustomSecrets(this.userId)).map((s) => s.name));
     const missing = secrets.filter(([name, s]) => !existing.has(name) && !s.secret);
     if (missing.length > 0) {
-      throw new SecretsProblemError(
-        missing.map(([name]) => ({ path: ['custom_secrets', name, 'secret'], message: 'A new secret needs a value' })),
-      );
+      throw new Invalid(missing.map(([name]) => ({ loc: ['custom_secrets', name, 'secret'], msg: 'A new secret needs a value' })));
     }
     if (update.provider_tokens) await this.mergeProviderTokens(update.provider_tokens);
     await this.store.upsertCustomSecrets(

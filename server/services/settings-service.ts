@@ -1,26 +1,13 @@
 import type { McpConfig } from '../../src/contract/mcp';
 import { DEFAULT_SETTINGS, SECRET_FIELDS, type Settings, type SettingsResponse, type SettingsUpdate } from '../../src/contract/settings';
+import { Invalid, NotFound } from '../domain-errors';
+import type { Logger } from '../logger';
 import type { SecretBox } from '../secret-box';
 import type { SettingsStore } from '../store/settings-store';
 import type { SecretsService } from './secrets-service';
+import { mapKeyedServers } from './mcp-keys';
+import { isSecretField, readStoredSettings, type StoredSettings, writeStoredSettings } from './stored-settings';
 import { DEFAULT_USER } from './users';
-
-/** The MCP server kinds that carry an API key. */
-type KeyedKind = 'sse_servers' | 'shttp_servers';
-type KeyedServer = { url: string; api_key?: string | null };
-type WithChangedServers<M, Extra> = {
-  [K in keyof M]: K extends KeyedKind ? (M[K] extends (infer S)[] ? Omit<S, keyof Extra> & Extra : never)[] : M[K];
-};
-
-/** Rewrites every SSE and SHTTP server with the fields `change` returns for it. */
-function mapKeyedServers<M extends Record<KeyedKind, KeyedServer[]>, Extra extends object>(
-  mcp: M,
-  change: (server: KeyedServer, kind: KeyedKind) => Extra,
-): WithChangedServers<M, Extra> {
-  const changed = (kind: KeyedKind) => mcp[kind].map((server) => ({ ...server, ...change(server, kind) }));
-  // The spread keeps each server's own fields; TypeScript can't follow that through `map`.
-  return { ...mcp, sse_servers: changed('sse_servers'), shttp_servers: changed('shttp_servers') } as WithChangedServers<M, Extra>;
-}
 
 /** `null`/absent keeps the stored secret, a blank string clears it, anything else replaces it. */
 function nextSecret(incoming: string | null | undefined, stored: string | null): string | null {
@@ -70,13 +57,11 @@ export function toResponse(settings: Settings, providerHosts: Record<string, str
   };
 }
 
-/** Applies `transform` to every secret value in the settings (to seal or open them). */
-function mapSecrets(settings: Settings, transform: (secret: string) => string): Settings {
-  const apply = (secret: string | null | undefined) => (secret ? transform(secret) : null);
-  const next: Settings = { ...settings };
-  for (const field of SECRET_FIELDS) next[field] = apply(settings[field]);
-  if (settings.mcp_config) next.mcp_config = mapKeyedServers(settings.mcp_config, (server) => ({ api_key: apply(server.api_key) }));
-  return next;
+/** The stored fields a POST body changes: present ones, except secrets that keep their value. */
+function changedFields(update: SettingsUpdate): (keyof Settings)[] {
+  return (Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]).filter((field) =>
+    isSecretField(field) ? typeof update[field] === 'string' : update[field] !== undefined,
+  );
 }
 
 export class SettingsService {
@@ -84,24 +69,25 @@ export class SettingsService {
     private readonly store: SettingsStore,
     private readonly box: SecretBox,
     private readonly secrets: SecretsService,
+    private readonly log: Logger,
     private readonly userId: string = DEFAULT_USER,
   ) {}
 
   /**
-   * The stored settings with secrets hidden, or `undefined` before anything was stored. Git
-   * providers connected before the first settings save count as stored: the answer then has the
-   * default settings, so a client still learns about them.
+   * The stored settings with secrets hidden. Git providers connected before the first settings
+   * save count as stored: the answer then has the default settings, so a client still learns
+   * about them. Before anything was stored: NotFound.
    */
-  async read(): Promise<SettingsResponse | undefined> {
+  async read(): Promise<SettingsResponse> {
     const [document, hosts] = await Promise.all([this.store.load(this.userId), this.secrets.providerHosts()]);
-    if (document === undefined && Object.keys(hosts).length === 0) return undefined;
-    return toResponse(document === undefined ? DEFAULT_SETTINGS : this.#open(document), hosts);
+    if (document === undefined && Object.keys(hosts).length === 0) throw new NotFound('Settings not found');
+    return toResponse(this.#read(document).settings, hosts);
   }
 
   /** The settings with secret values, for the server's own use; never answer this to a client. */
   async readWithSecrets(): Promise<Settings | undefined> {
     const document = await this.store.load(this.userId);
-    return document === undefined ? undefined : this.#open(document);
+    return document === undefined ? undefined : this.#read(document).settings;
   }
 
   /** The API key stored for an SSE or SHTTP server of this kind and URL, if any. */
@@ -116,16 +102,18 @@ export class SettingsService {
    * still be refused (a token the provider rejects), and then nothing else has changed yet.
    */
   async update(update: SettingsUpdate): Promise<void> {
-    if (update.secrets_store) await this.secrets.mergeSecretsStore(update.secrets_store);
+    if (update.secrets_store) {
+      await this.secrets.mergeSecretsStore(update.secrets_store).catch((error: unknown) => {
+        throw error instanceof Invalid ? error.within('secrets_store') : error;
+      });
+    }
     await this.store.update(this.userId, (document) => {
-      const current = document === undefined ? DEFAULT_SETTINGS : this.#open(document);
-      return JSON.stringify(mapSecrets(applyUpdate(current, update), (s) => this.box.seal(s)));
+      const stored = this.#read(document);
+      return writeStoredSettings(stored, applyUpdate(stored.settings, update), changedFields(update), this.box);
     });
   }
 
-  /** Stored documents gain fields over time; defaults fill what an older document lacks. */
-  #open(document: string): Settings {
-    const stored = JSON.parse(document) as Partial<Settings>;
-    return mapSecrets({ ...DEFAULT_SETTINGS, ...stored }, (s) => this.box.open(s));
+  #read(document: string | undefined): StoredSettings {
+    return readStoredSettings(document, this.box, this.log);
   }
 }

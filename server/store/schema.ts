@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** Tables as Kysely sees them. Each migration in `migrations/` moves this shape forward. */
+/** Tables as Kysely sees them. Each migration in `migrations.ts` moves this shape forward. */
 export interface Database {
   user_settings: UserSettingsTable;
   server_meta: ServerMetaTable;

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../app';
+import { createLogger } from '../logger';
 import { SecretBox } from '../secret-box';
 import type { SandboxSpec } from '../../src/contract/sandboxes';
 import { loadSandboxSpecs } from '../sandboxes/specs';
@@ -20,14 +22,18 @@ export interface TestAppOptions {
   verifyGitTokens?: boolean;
   sandboxSpecs?: SandboxSpec[];
   sandboxLimits?: Partial<SandboxLimits>;
+  /** Where log lines go (at `debug`); none are written without it. */
+  logStream?: DestinationStream;
 }
 
 /** A real app on a fresh SQLite database in a temp dir, driven with `fastify.inject`. */
 export async function startTestApp(options: TestAppOptions = {}) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-test-'));
   const secrets = new SecretBox(options.secretsKey ?? TEST_SECRETS_KEY);
+  const log = createLogger(options.logStream ? 'debug' : false, options.logStream);
   const db = await openDatabase(dataDir, secrets);
   const services = createServices(db, secrets, {
+    log,
     dataDir,
     sandboxSpecs: options.sandboxSpecs ?? loadSandboxSpecs(undefined),
     sandboxLimits: { maxSandboxes: 20, maxRunning: 5, startTimeoutMs: 15_000, stopGraceMs: 2000, ...options.sandboxLimits },
@@ -38,7 +44,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     sessionKey: TEST_SESSION_KEY,
     services,
     consoleDir: options.consoleDir ?? path.join(dataDir, 'console-not-built'),
-    logLevel: false,
+    log,
   });
 
   /** A request carrying the session key (pass `headers` to override). */

@@ -73,6 +73,16 @@ export const mcpConfigResponseSchema = z.object({
 });
 export type McpConfigResponse = z.output<typeof mcpConfigResponseSchema>;
 
+/** `mcp_config` as our server stores it: the wire shapes without OpenHands' rules, so older or looser data still reads. */
+export const mcpConfigStoredSchema = z.object({
+  sse_servers: z._default(z.array(z.object(sseServerShape)), []),
+  stdio_servers: z._default(
+    z.array(z.object({ ...stdioServerShape, args: z._default(stdioServerShape.args, []), env: z._default(stdioServerShape.env, {}) })),
+    [],
+  ),
+  shttp_servers: z._default(z.array(z.object({ ...shttpServerShape, timeout: z._default(z.nullable(integer()), 60) })), []),
+});
+
 // --- request schemas (POST), with OpenHands' rules ---
 
 export const mcpSseServerSchema = z.object({ ...sseServerShape, url });

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { mcpConfigResponseSchema, mcpConfigSchema } from './mcp';
+import { mcpConfigResponseSchema, mcpConfigSchema, mcpConfigStoredSchema } from './mcp';
 import { secretsStoreSchema } from './secrets';
 import { emailProblem, httpUrlProblem, integer, rule } from './rules';
 
@@ -44,6 +44,12 @@ const settingsShape = {
 };
 
 export const SECRET_FIELDS = ['llm_api_key', 'search_api_key', 'sandbox_api_key'] as const;
+
+/**
+ * Each field as the server stores it, to be read one by one: the wire types without the rules of
+ * a write, so a value stored under older or looser rules still reads.
+ */
+export const storedSettingsFields = { ...settingsShape, mcp_config: z.nullable(mcpConfigStoredSchema) };
 
 /** `secrets_store` in a GET: OpenHands answers it empty (and without custom_secrets); we answer both maps empty. */
 const secretsStoreResponseSchema = z.object({

@@ -1,5 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ValidationErrorEntry } from '../src/contract/validation-error';
+import { DomainError } from './domain-errors';
+import { answerFor } from './error-answers';
+
+/*
+ * Errors of the HTTP layer itself (a body that is not JSON, a request the contract refuses), and
+ * the one handler that turns every error into an answer: HTTP errors as they are, services'
+ * domain errors through the route's table, anything else as a bare 500 (the log has the rest).
+ */
 
 /** An error that is the client's to fix, answered with its status and body as they are. */
 export class HttpError extends Error {
@@ -15,12 +23,6 @@ export class HttpError extends Error {
 export class RequestValidationError extends HttpError {
   constructor(readonly detail: ValidationErrorEntry[]) {
     super(422, { detail });
-  }
-}
-
-export class NotFoundError extends HttpError {
-  constructor(body: Record<string, unknown> = { detail: 'Not Found' }) {
-    super(404, body);
   }
 }
 
@@ -51,12 +53,19 @@ function fromFastify(error: FastifyError): HttpError | undefined {
   return undefined;
 }
 
-/**
- * One place that decides what an error looks like on the wire: client errors as JSON with their
- * status, everything else as a bare 500 without internals (the log has the details).
- */
+/** "POST /api/secrets/:name": the route a request matched, as the answer table names it. */
+function routeOf(request: FastifyRequest): string {
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  return `${method} ${request.routeOptions.url ?? request.url.split('?', 1)[0]}`;
+}
+
+/** The one place that decides what an error looks like on the wire. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof DomainError) {
+      const { status, body } = answerFor(routeOf(request), error);
+      return reply.status(status).send(body);
+    }
     const known = error instanceof HttpError ? error : fromFastify(error);
     if (known) return reply.status(known.statusCode).send(known.body);
     request.log.error({ err: error }, 'request failed');

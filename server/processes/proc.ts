@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 
-/** What `/proc/<pid>/stat` says about a process (Linux). */
+/*
+ * What Linux's /proc tells about processes. Read fresh on every call: a process's state is the
+ * truth about a sandbox, and it changes behind the server's back.
+ */
+
+/** What `/proc/<pid>/stat` says about a process. */
 export interface ProcStat {
   pid: number;
   /** One letter: R running, S sleeping, T stopped, Z zombie… */
@@ -26,24 +31,29 @@ export function readProcStat(pid: number): ProcStat | undefined {
   return { pid, state, pgrp: Number(pgrp), startTime };
 }
 
+const isGone = (stat: ProcStat) => stat.state === 'Z' || stat.state === 'X';
+
 /** The process `pid` if it still is the one that started at `startTime` (pids get reused) and has not exited. */
 export function liveProcess(pid: number | null, startTime: string | null): ProcStat | undefined {
   if (pid === null || startTime === null) return undefined;
   const stat = readProcStat(pid);
-  return stat && stat.startTime === startTime && stat.state !== 'Z' && stat.state !== 'X' ? stat : undefined;
+  return stat && stat.startTime === startTime && !isGone(stat) ? stat : undefined;
 }
 
-/** Stopped by a signal (T) or by a tracer (t): a paused sandbox. */
+/** Stopped by a signal (T) or by a tracer (t). */
 export const isStopped = (stat: ProcStat) => stat.state === 'T' || stat.state === 't';
 
-/** Every live process in process group `pgrp`. */
-export function processGroup(pgrp: number): ProcStat[] {
+/** Every live process, read from /proc. */
+function liveProcesses(): ProcStat[] {
   return fs
     .readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .map((name) => readProcStat(Number(name)))
-    .filter((stat): stat is ProcStat => stat !== undefined && stat.pgrp === pgrp && stat.state !== 'Z');
+    .filter((stat): stat is ProcStat => stat !== undefined && !isGone(stat));
 }
+
+/** Every live process in process group `pgrp`. */
+export const processGroup = (pgrp: number): ProcStat[] => liveProcesses().filter((stat) => stat.pgrp === pgrp);
 
 /** The value of variable `name` in a process's environment, if it has it (and we may read it). */
 export function environValue(pid: number, name: string): string | undefined {
@@ -56,21 +66,9 @@ export function environValue(pid: number, name: string): string | undefined {
   }
 }
 
-/** Every live process whose environment has `name=value`: the marks the server gives what it starts. */
-export function markedProcesses(name: string, value: string): ProcStat[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => environValue(Number(entry), name) === value)
-    .map((entry) => readProcStat(Number(entry)))
-    .filter((stat): stat is ProcStat => stat !== undefined && stat.state !== 'Z');
-}
-
-/** Set in every sandbox's environment, so its processes can be told apart from any others. */
-export const SANDBOX_MARKER = 'AGENT_CONSOLE_SANDBOX_ID';
-
-/** The sandbox id in a process's environment, if it has one. */
-export const sandboxMarker = (pid: number) => environValue(pid, SANDBOX_MARKER);
-
-/** Every live process that belongs to sandbox `id`, found by its marker (even without a recorded pid). */
-export const sandboxProcesses = (id: string) => markedProcesses(SANDBOX_MARKER, id);
+/**
+ * Every live process whose environment has `name=value`. The server marks what it starts this
+ * way, so it finds its processes again even when it stopped before recording them.
+ */
+export const markedProcesses = (name: string, value: string): ProcStat[] =>
+  liveProcesses().filter((stat) => environValue(stat.pid, name) === value);

@@ -1,0 +1,53 @@
+/*
+ * What services throw when they refuse: the kind of refusal and a sentence for a person, never
+ * an HTTP status. Which status and body each kind becomes is decided per route in one table
+ * (`http-errors.ts`), since OpenHands answers the same refusal differently on different routes.
+ */
+
+export type DomainErrorKind = 'not_found' | 'conflict' | 'invalid' | 'unavailable';
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: DomainErrorKind;
+}
+
+/** The thing asked for does not exist. */
+export class NotFound extends DomainError {
+  readonly kind = 'not_found';
+}
+
+/** The request clashes with the state of things: a name that is taken, a limit that is reached. */
+export class Conflict extends DomainError {
+  readonly kind = 'conflict';
+}
+
+/** One value the service refused, at `loc` within the input it was given (not the HTTP request). */
+export interface Problem {
+  loc: (string | number)[];
+  msg: string;
+  /** The refused value, when it may be shown back (never a secret). */
+  input?: unknown;
+}
+
+/** Values that passed the contract but the service refuses (a token the provider rejects). */
+export class Invalid extends DomainError {
+  readonly kind = 'invalid';
+  readonly problems: Problem[];
+
+  constructor(problems: Problem[]);
+  constructor(loc: (string | number)[], msg: string, input?: unknown);
+  constructor(first: Problem[] | (string | number)[], msg?: string, input?: unknown) {
+    const problems = msg === undefined ? (first as Problem[]) : [{ loc: first as (string | number)[], msg, input }];
+    super(problems.map((p) => p.msg).join('; '));
+    this.problems = problems;
+  }
+
+  /** The same problems, found in a part of a larger input: their locs start with `prefix`. */
+  within(...prefix: (string | number)[]): Invalid {
+    return new Invalid(this.problems.map((p) => ({ ...p, loc: [...prefix, ...p.loc] })));
+  }
+}
+
+/** Something the service depends on cannot do its part now (a sandbox that is paused, a provider that is down). */
+export class Unavailable extends DomainError {
+  readonly kind = 'unavailable';
+}

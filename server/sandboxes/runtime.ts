@@ -1,0 +1,77 @@
+import type { SandboxRecord } from '../store/sandboxes-store';
+
+/*
+ * Where sandboxes run. The sandbox service keeps the registry, the caps and the health checks;
+ * a runtime does what needs the machine: process groups today (`ProcessRuntime`), containers
+ * with the Docker issue. Services talk to this interface only.
+ */
+
+/** What a runtime sees of a sandbox, without asking the sandbox anything. */
+export type RuntimeState =
+  /** Its processes run. */
+  | 'running'
+  /** Its processes are stopped, all of them. */
+  | 'paused'
+  /** It was started but is not recorded yet (the registry learns of it right after the start). */
+  | 'pending'
+  /** It is gone. */
+  | 'missing';
+
+/** What the registry keeps of a started sandbox so the runtime finds it again, also after a restart. */
+export type RuntimeHandle = Pick<SandboxRecord, 'pid' | 'process_start'>;
+
+export interface SandboxLaunch {
+  id: string;
+  command: string[];
+  /** Relative to the sandbox's home. */
+  workingDir: string;
+  env: Record<string, string>;
+  /** The key its agent server takes (SESSION_API_KEY). */
+  sessionKey: string;
+  /** What `prepare` reserved for its agent server. */
+  port: number;
+  /** Hears how its main process ended, while this server runs: `null` for a clean exit, else why. */
+  onExit: (failure: string | null) => void;
+}
+
+export type Started = { ok: true; handle: RuntimeHandle } | { ok: false; error: string };
+
+export interface ExecOptions {
+  /** A directory inside the sandbox, relative to its home. */
+  cwd: string;
+  /** The environment of the sandbox's own processes plus these. */
+  env: Record<string, string>;
+  timeoutMs: number;
+  /** Aborting ends the command, as the timeout does. */
+  signal?: AbortSignal;
+}
+
+export interface ExecResult {
+  /** `null` when it did not exit on its own (a signal, the timeout). */
+  exitCode: number | null;
+  /** stdout and stderr as they interleaved; only the end when there was much. */
+  output: string;
+  timedOut: boolean;
+}
+
+export interface SandboxRuntime {
+  /** Reserves what a new sandbox needs before anything of it runs (its home, a port). */
+  prepare(id: string): Promise<{ port: number }>;
+  /** Starts its main process; a command that cannot start is `ok: false` with the reason. */
+  start(launch: SandboxLaunch): Promise<Started>;
+  /** Finds a sandbox that was started but not recorded (the server stopped in between). */
+  adopt(id: string): RuntimeHandle | undefined;
+  state(record: SandboxRecord): RuntimeState;
+  /** Stops every process of it; `false` when nothing was running. */
+  pause(record: SandboxRecord): Promise<boolean>;
+  /** Continues every process of it; `false` when nothing was paused. */
+  resume(record: SandboxRecord): Promise<boolean>;
+  /** Ends its processes and removes what it stored. */
+  remove(record: SandboxRecord): Promise<void>;
+  /** The last `tail` lines of its output. */
+  logs(record: SandboxRecord, tail: number): string[];
+  /** Where its agent server answers, from this server. */
+  agentServerUrl(record: SandboxRecord): string;
+  /** Runs `command` inside it, as its own processes run, and waits for the end. */
+  exec(record: SandboxRecord, command: string[], options: ExecOptions): Promise<ExecResult>;
+}

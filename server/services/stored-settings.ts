@@ -1,0 +1,86 @@
+import * as z from 'zod/mini';
+import { DEFAULT_SETTINGS, SECRET_FIELDS, type Settings, storedSettingsFields } from '../../src/contract/settings';
+import type { Logger } from '../logger';
+import type { SecretBox } from '../secret-box';
+import { mapKeyedServers } from './mcp-keys';
+
+/*
+ * The settings document as stored: one JSON object per user, secret values sealed. It is read
+ * field by field, so one value that no longer fits the contract (stored by an older version, or
+ * edited by hand) costs that field, not the whole page; and a save writes back only the fields
+ * it changes, so such a value stays as it was until the user sets that field again.
+ */
+
+export interface StoredSettings {
+  /** Every field, with its default where the stored value could not be read. */
+  settings: Settings;
+  /** The document exactly as stored, secrets sealed. */
+  document: Record<string, unknown>;
+}
+
+type SettingsField = keyof Settings;
+const FIELDS = Object.keys(DEFAULT_SETTINGS) as SettingsField[];
+export const isSecretField = (field: SettingsField): field is (typeof SECRET_FIELDS)[number] =>
+  (SECRET_FIELDS as readonly string[]).includes(field);
+
+function parseDocument(text: string | undefined, log: Logger): Record<string, unknown> {
+  if (text === undefined) return { ...DEFAULT_SETTINGS };
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  log.warn('the stored settings document is not a JSON object; serving the defaults until the next save');
+  return {};
+}
+
+/** One stored field, its secrets opened; `undefined` (and a log line naming where) when it does not read. */
+function readField<K extends SettingsField>(field: K, value: unknown, box: SecretBox, log: Logger): Settings[K] | undefined {
+  const result = z.safeParse(storedSettingsFields[field], value);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      log.warn({ field: [field, ...issue.path].join('.'), problem: issue.code }, 'a stored setting does not read; serving its default');
+    }
+    return undefined;
+  }
+  try {
+    // The schemas are keyed as Settings is; TypeScript can't follow that through the index.
+    return openSecrets(field, result.data as Settings[K], box);
+  } catch {
+    log.warn({ field }, 'a stored secret setting cannot be opened; serving its default');
+    return undefined;
+  }
+}
+
+function openSecrets<K extends SettingsField>(field: K, value: Settings[K], box: SecretBox): Settings[K] {
+  return transformSecrets(field, value, (secret) => box.open(secret));
+}
+
+/** `value` of `field` with `transform` applied to every secret in it (sealing or opening). */
+function transformSecrets<K extends SettingsField>(field: K, value: Settings[K], transform: (secret: string) => string): Settings[K] {
+  const apply = (secret: string | null | undefined) => (secret ? transform(secret) : null);
+  if (isSecretField(field)) return apply(value as string | null) as Settings[K];
+  if (field === 'mcp_config' && value) {
+    return mapKeyedServers(value as NonNullable<Settings['mcp_config']>, (server) => ({ api_key: apply(server.api_key) })) as Settings[K];
+  }
+  return value;
+}
+
+export function readStoredSettings(text: string | undefined, box: SecretBox, log: Logger): StoredSettings {
+  const document = parseDocument(text, log);
+  const settings: Settings = { ...DEFAULT_SETTINGS };
+  for (const field of FIELDS) {
+    if (!(field in document)) continue; // a field added after this document was written
+    const value = readField(field, document[field], box, log);
+    if (value !== undefined) (settings as Record<SettingsField, unknown>)[field] = value;
+  }
+  return { settings, document };
+}
+
+/** The document to store: `stored` with the `changed` fields taken from `next`, sealed. */
+export function writeStoredSettings(stored: StoredSettings, next: Settings, changed: SettingsField[], box: SecretBox): string {
+  const document = { ...stored.document };
+  for (const field of changed) document[field] = transformSecrets(field, next[field], (secret) => box.seal(secret));
+  return JSON.stringify(document);
+}
