@@ -17,7 +17,7 @@ const TARGETS = [
     name: 'the agent server',
     output: 'build/agent-server/main.js',
     // Everything the agent server imports.
-    inputs: ['server/agent-server', 'server/session-key.ts', 'vite.agent-server.config.ts', 'package-lock.json'],
+    inputs: ['server/agent-server', 'server/session-key.ts', 'src/contract', 'vite.agent-server.config.ts', 'package-lock.json'],
     args: ['build', '-c', 'vite.agent-server.config.ts', '--logLevel', 'warn'],
   },
 ];

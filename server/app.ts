@@ -52,6 +52,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(apiRoutes(options), { prefix: '/api' });
   app.addHook('onClose', async () => {
     await options.services.mcpTest.close();
+    await options.services.startTasks.close();
     // Sandboxes outlive the server, like containers outlive their engine's client: only the watching stops.
     options.services.sandboxes.close();
   });

@@ -24,6 +24,8 @@ export interface ServerConfig {
   sandboxStartTimeout: number;
   /** Seconds a deleted sandbox has to exit after SIGTERM before SIGKILL. */
   sandboxStopGrace: number;
+  /** Seconds a repository's `.openhands/setup.sh` may run when a conversation starts. */
+  setupScriptTimeout: number;
   logLevel: string;
 }
 
@@ -71,6 +73,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     maxRunningSandboxes: count('MAX_RUNNING_SANDBOXES', env.MAX_RUNNING_SANDBOXES, 5),
     sandboxStartTimeout: positive('SANDBOX_START_TIMEOUT', env.SANDBOX_START_TIMEOUT, 30),
     sandboxStopGrace: positive('SANDBOX_STOP_GRACE', env.SANDBOX_STOP_GRACE, 5),
+    setupScriptTimeout: positive('SETUP_SCRIPT_TIMEOUT', env.SETUP_SCRIPT_TIMEOUT, 300),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
   };
 }

@@ -7,30 +7,35 @@ import type { DomainError, DomainErrorKind, Invalid } from './domain-errors';
  * secrets routes — and not always the same status for the same refusal.
  */
 
-interface Answer {
-  status: number;
-  body: (error: DomainError) => Record<string, unknown>;
-}
+type Answer = (error: DomainError) => { status: number; body: Record<string, unknown> };
 
-const detail = (status: number): Answer => ({ status, body: (error) => ({ detail: error.message }) });
-const legacyError = (status: number): Answer => ({ status, body: (error) => ({ error: error.message }) });
-const message = (status: number): Answer => ({ status, body: (error) => ({ message: error.message }) });
+const detail =
+  (status: number): Answer =>
+  (error) => ({ status, body: { detail: error.message } });
+const legacyError =
+  (status: number): Answer =>
+  (error) => ({ status, body: { error: error.message } });
+const message =
+  (status: number): Answer =>
+  (error) => ({ status, body: { message: error.message } });
 /** FastAPI's own 404 for a path parameter that names nothing. */
-const fastApiNotFound: Answer = { status: 404, body: () => ({ detail: 'Not Found' }) };
+const fastApiNotFound: Answer = () => ({ status: 404, body: { detail: 'Not Found' } });
 
 /** FastAPI's 422 for values refused in request part `part` (`body`, `query`, `path`). */
-const validation = (part: string): Answer => ({
-  status: 422,
-  body: (error) => ({
-    detail: (error as Invalid).problems.map(({ loc, msg, input }): ValidationErrorEntry => ({
-      type: 'value_error',
-      loc: [part, ...loc],
-      msg: `Value error, ${msg}`,
-      input: input ?? null,
-      ctx: { error: {} },
-    })),
-  }),
-});
+const validation =
+  (part: string): Answer =>
+  (error) => ({
+    status: 422,
+    body: {
+      detail: (error as Invalid).problems.map(({ loc, msg, input }): ValidationErrorEntry => ({
+        type: 'value_error',
+        loc: [part, ...loc],
+        msg: `Value error, ${msg}`,
+        input: input ?? null,
+        ctx: { error: {} },
+      })),
+    },
+  });
 
 type Answers = Record<DomainErrorKind, Answer>;
 
@@ -42,8 +47,13 @@ const DEFAULT: Answers = {
 };
 
 const sandboxAction = { not_found: fastApiNotFound };
+/** Too many ids in a batch get: a 400 that says how many may be asked for. */
 const batch = { invalid: detail(400) };
 const search = { invalid: validation('query') };
+/** A route that is a batch get with `ids` and a search without. */
+const batchOrSearch: Partial<Answers> = {
+  invalid: (error) => ((error as Invalid).problems.some((p) => p.loc[0] === 'ids') ? batch : search).invalid(error),
+};
 
 /** Where a route answers otherwise than DEFAULT, keyed "METHOD /path" as the route is declared. */
 const BY_ROUTE: Record<string, Partial<Answers>> = {
@@ -60,6 +70,10 @@ const BY_ROUTE: Record<string, Partial<Answers>> = {
   'GET /api/v1/sandboxes/:sandbox_id/logs': sandboxAction,
   'GET /api/v1/sandbox-specs/search': search,
   'GET /api/v1/sandbox-specs': batch,
+  'GET /api/v1/app-conversations': batchOrSearch,
+  'GET /api/v1/app-conversations/search': search,
+  'GET /api/v1/app-conversations/start-tasks': batch,
+  'GET /api/v1/app-conversations/start-tasks/search': search,
 };
 
 /** The routes BY_ROUTE names, for a test that each is a route the server has. */
@@ -67,5 +81,5 @@ export const routesWithOwnAnswers = (): string[] => Object.keys(BY_ROUTE);
 
 export function answerFor(route: string, error: DomainError): { status: number; body: Record<string, unknown> } {
   const answer = BY_ROUTE[route]?.[error.kind] ?? DEFAULT[error.kind];
-  return { status: answer.status, body: answer.body(error) };
+  return answer(error);
 }

@@ -26,9 +26,12 @@ async function main(): Promise<void> {
       stopGraceMs: config.sandboxStopGrace * 1000,
     },
     verifyGitTokens: config.verifyGitTokens,
+    setupScriptTimeoutMs: config.setupScriptTimeout * 1000,
   });
   // Sandboxes of an earlier run are still in the registry: find them and watch their health again.
   await services.sandboxes.startMonitoring();
+  // Conversation starts an earlier run left mid-way do not go on: they say so.
+  const interrupted = await services.startTasks.markInterrupted();
   // MCP servers an earlier run was testing when it was killed are not: they go.
   const leftovers = services.mcpTest.endLeftovers();
 
@@ -40,6 +43,7 @@ async function main(): Promise<void> {
     log,
   });
   app.addHook('onClose', async () => db.destroy());
+  if (interrupted > 0) app.log.warn({ tasks: interrupted }, 'conversation starts were interrupted by the restart');
   if (leftovers > 0) app.log.warn({ groups: leftovers }, 'ended MCP test processes an earlier run left behind');
 
   await app.listen({ host: config.host, port: config.port });

@@ -1,13 +1,15 @@
-// The agent server: what runs inside each sandbox. For now it answers health checks and tells
-// about itself; the Conversations issues give it conversations. Built to plain JavaScript
-// (`npm run build:agent`) so a sandbox starts in milliseconds, without a TypeScript loader.
+// The agent server: what runs inside each sandbox. It answers health checks, tells about itself
+// and holds the sandbox's conversations; the Agent issue gives them a loop. Built to plain
+// JavaScript (`npm run build:agent`) so a sandbox starts in milliseconds, without a TypeScript loader.
 import http from 'node:http';
 import { SESSION_KEY_HEADER, sessionKeyCheck } from '../session-key';
+import { Conversations } from './conversations';
+import { send } from './router';
+import { agentRoutes } from './routes';
 
 const VERSION = '0.1.0';
 const port = Number(process.env.PORT);
 const sessionKey = process.env.SESSION_API_KEY ?? '';
-const startedAt = Date.now();
 
 if (!Number.isInteger(port) || port <= 0 || !sessionKey) {
   console.error('agent-server: PORT and SESSION_API_KEY must be set');
@@ -15,25 +17,16 @@ if (!Number.isInteger(port) || port <= 0 || !sessionKey) {
 }
 
 const isSessionKey = sessionKeyCheck(sessionKey);
-const authorized = (request: http.IncomingMessage) => isSessionKey(request.headers[SESSION_KEY_HEADER.toLowerCase()]);
-
-function send(response: http.ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
+const router = agentRoutes({ version: VERSION, startedAt: Date.now(), conversations: new Conversations() });
 
 const server = http.createServer((request, response) => {
   const path = (request.url ?? '/').split('?', 1)[0];
   if (request.method === 'GET' && path === '/alive') return send(response, 200, { status: 'ok' });
   if (request.method === 'GET' && path === '/health') return send(response, 200, 'OK');
-  if (!authorized(request)) return send(response, 401, { detail: 'Unauthorized' });
-  if (request.method === 'GET' && path === '/server_info') {
-    return send(response, 200, {
-      version: VERSION,
-      uptime_seconds: Math.round((Date.now() - startedAt) / 1000),
-      working_dir: process.cwd(),
-    });
-  }
-  return send(response, 404, { detail: 'Not Found' });
+  if (!isSessionKey(request.headers[SESSION_KEY_HEADER.toLowerCase()])) return send(response, 401, { detail: 'Unauthorized' });
+  void router.handle(request, response).then((handled) => {
+    if (!handled) send(response, 404, { detail: 'Not Found' });
+  });
 });
 
 server.listen(port, '127.0.0.1', () => console.log(`agent-server ${VERSION} listening on 127.0.0.1:${port} in ${process.cwd()}`));

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireSessionKey, SESSION_KEY_HEADER } from '../auth';
 import { NotFound } from '../domain-errors';
 import type { ApiServices } from '../services/create-services';
+import { conversationRoutes } from './conversations';
 import { mcpRoutes } from './mcp';
 import { sandboxRoutes } from './sandboxes';
 import { secretsRoutes } from './secrets';
@@ -54,5 +55,6 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     await api.register(mcpRoutes(services.mcpTest));
     await api.register(secretsRoutes(services.secrets));
     await api.register(sandboxRoutes(services.sandboxes));
+    await api.register(conversationRoutes(services.conversations, services.startTasks));
   };
 }

@@ -4,19 +4,25 @@ import type { Logger } from '../logger';
 import { ProcessRuntime } from '../sandboxes/process-runtime';
 import type { SecretBox } from '../secret-box';
 import type { Db } from '../store/database';
+import { ConversationsStore } from '../store/conversations-store';
 import { SandboxesStore } from '../store/sandboxes-store';
 import { SecretsStore } from '../store/secrets-store';
 import { SettingsStore } from '../store/settings-store';
+import { StartTasksStore } from '../store/start-tasks-store';
+import { ConversationService } from './conversation-service';
 import { McpTestService } from './mcp-test-service';
 import { type SandboxLimits, SandboxService } from './sandbox-service';
 import { SecretsService } from './secrets-service';
 import { SettingsService } from './settings-service';
+import { StartTaskService } from './start-task-service';
 
 export interface ApiServices {
   settings: SettingsService;
   secrets: SecretsService;
   mcpTest: McpTestService;
   sandboxes: SandboxService;
+  startTasks: StartTaskService;
+  conversations: ConversationService;
 }
 
 export interface ServiceOptions {
@@ -26,6 +32,8 @@ export interface ServiceOptions {
   sandboxLimits: SandboxLimits;
   /** Checks new git provider tokens with the provider: `true` for the real HTTP check. */
   verifyGitTokens?: boolean | TokenVerifier;
+  /** How long a repository's setup script may run when a conversation starts. */
+  setupScriptTimeoutMs: number;
   /** Each service logs through a child of this one. */
   log: Logger;
 }
@@ -40,5 +48,18 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const runtime = new ProcessRuntime({ dataDir: options.dataDir, stopGraceMs: options.sandboxLimits.stopGraceMs, log: sandboxLog });
   const sandboxes = new SandboxService(new SandboxesStore(db), box, runtime, options.sandboxSpecs, options.sandboxLimits, sandboxLog);
   const mcpTest = new McpTestService(settings, options.dataDir, log.child({ component: 'mcp-test' }));
-  return { settings, secrets, mcpTest, sandboxes };
+  const conversationLog = log.child({ component: 'conversations' });
+  const conversationsStore = new ConversationsStore(db);
+  const tasksStore = new StartTasksStore(db);
+  const startTasks = new StartTaskService(
+    tasksStore,
+    conversationsStore,
+    sandboxes,
+    secrets,
+    settings,
+    { setupScriptTimeoutMs: options.setupScriptTimeoutMs },
+    conversationLog,
+  );
+  const conversations = new ConversationService(conversationsStore, tasksStore, startTasks, sandboxes, conversationLog);
+  return { settings, secrets, mcpTest, sandboxes, startTasks, conversations };
 }

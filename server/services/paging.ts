@@ -22,3 +22,14 @@ export function paginate<T>(items: readonly T[], pageId: string | undefined, lim
   const end = offset + limit;
   return { items: items.slice(offset, end), next_page_id: end < items.length ? encodePageId(end) : null };
 }
+
+/** One page that `fetch` reads from a store at an offset, answering its items and whether more follow. */
+export async function paginateOffset<T>(
+  pageId: string | undefined,
+  limit: number,
+  fetch: (offset: number, limit: number) => Promise<{ items: T[]; more: boolean }>,
+): Promise<{ items: T[]; next_page_id: string | null }> {
+  const offset = decodePageId(pageId);
+  const { items, more } = await fetch(offset, limit);
+  return { items, next_page_id: more ? encodePageId(offset + limit) : null };
+}

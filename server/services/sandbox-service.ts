@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MAX_PAGE_SIZE, type SandboxInfo, type SandboxSearchQuery, type SandboxSpec } from '../../src/contract/sandboxes';
+import type { ExecutionStatus } from '../../src/contract/conversations';
 import { Conflict, Invalid, NotFound } from '../domain-errors';
 import type { Logger } from '../logger';
 import { HealthMonitor } from '../sandboxes/health-monitor';
@@ -65,7 +66,7 @@ export class SandboxService {
       async () =>
         (await this.store.list())
           .filter((record) => this.#runs(record))
-          .map((record) => ({ id: record.id, url: runtime.agentServerUrl(record) })),
+          .map((record) => ({ id: record.id, url: runtime.agentServerUrl(record), sessionKey: box.open(record.session_key) })),
       log,
     );
   }
@@ -127,6 +128,16 @@ export class SandboxService {
       created_at: record.created_at,
       status_detail: detail,
     };
+  }
+
+  /** How a conversation in sandbox `id` is doing, as its agent server last told the health check. */
+  executionStatus(id: string, conversationId: string): ExecutionStatus | undefined {
+    return this.#monitor.executionStatus(id, conversationId);
+  }
+
+  /** The spec a new sandbox would start from; `undefined` for an unknown id. */
+  spec(specId: string | undefined): SandboxSpec | undefined {
+    return specId === undefined ? this.specs[0] : this.specs.find((s) => s.id === specId);
   }
 
   searchSpecs(pageId: string | undefined, limit: number) {
@@ -193,7 +204,7 @@ export class SandboxService {
   /** Starts a sandbox from `specId` (the default spec when absent). */
   start(specId: string | undefined): Promise<{ sandbox: SandboxInfo; pausedIds: string[] }> {
     return this.#locks.run(CAP, async () => {
-      const spec = specId === undefined ? this.specs[0] : this.specs.find((s) => s.id === specId);
+      const spec = this.spec(specId);
       if (!spec?.command) throw new NotFound(`Sandbox spec ${specId ?? '(default)'} not found`);
       if ((await this.store.count()) >= this.limits.maxSandboxes) {
         throw new Conflict(`At most ${this.limits.maxSandboxes} sandboxes may exist at once (MAX_SANDBOXES); delete one to start another`);

@@ -76,6 +76,75 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('sandboxes').execute();
     },
   },
+  '0005_conversations': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('app_conversations')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('user_id', 'text', (col) => col.notNull())
+        .addColumn('sandbox_id', 'text', (col) => col.notNull())
+        .addColumn('sandbox_created', 'integer', (col) => col.notNull())
+        .addColumn('selected_repository', 'text')
+        .addColumn('selected_branch', 'text')
+        .addColumn('git_provider', 'text')
+        .addColumn('title', 'text', (col) => col.notNull())
+        .addColumn('trigger', 'text')
+        .addColumn('pr_number', 'text', (col) => col.notNull())
+        .addColumn('llm_model', 'text')
+        .addColumn('metrics', 'text')
+        .addColumn('parent_conversation_id', 'text')
+        .addColumn('skills', 'text', (col) => col.notNull())
+        .addColumn('archived', 'integer', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('updated_at', 'text', (col) => col.notNull())
+        .execute();
+      // One index per sort order (keyset pages walk them), led by the columns every search filters on.
+      for (const column of ['created_at', 'updated_at', 'title']) {
+        await db.schema
+          .createIndex(`app_conversations_by_${column}`)
+          .on('app_conversations')
+          .columns(['user_id', 'archived', column, 'id'])
+          .execute();
+      }
+      await db.schema.createIndex('app_conversations_by_sandbox').on('app_conversations').columns(['sandbox_id']).execute();
+      // Title search ("contains") through a trigram index, kept in step by triggers.
+      await sql`CREATE VIRTUAL TABLE app_conversation_titles USING fts5(title, content='app_conversations', content_rowid='rowid', tokenize='trigram')`.execute(
+        db,
+      );
+      await sql`CREATE TRIGGER app_conversation_titles_insert AFTER INSERT ON app_conversations BEGIN
+        INSERT INTO app_conversation_titles(rowid, title) VALUES (new.rowid, new.title); END`.execute(db);
+      await sql`CREATE TRIGGER app_conversation_titles_delete AFTER DELETE ON app_conversations BEGIN
+        INSERT INTO app_conversation_titles(app_conversation_titles, rowid, title) VALUES ('delete', old.rowid, old.title); END`.execute(
+        db,
+      );
+      await sql`CREATE TRIGGER app_conversation_titles_update AFTER UPDATE OF title ON app_conversations BEGIN
+        INSERT INTO app_conversation_titles(app_conversation_titles, rowid, title) VALUES ('delete', old.rowid, old.title);
+        INSERT INTO app_conversation_titles(rowid, title) VALUES (new.rowid, new.title); END`.execute(db);
+
+      await db.schema
+        .createTable('start_tasks')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('user_id', 'text', (col) => col.notNull())
+        .addColumn('status', 'text', (col) => col.notNull())
+        .addColumn('detail', 'text')
+        .addColumn('app_conversation_id', 'text')
+        .addColumn('sandbox_id', 'text')
+        .addColumn('agent_server_url', 'text')
+        .addColumn('request', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('updated_at', 'text', (col) => col.notNull())
+        .execute();
+      for (const column of ['created_at', 'updated_at']) {
+        await db.schema.createIndex(`start_tasks_by_${column}`).on('start_tasks').columns(['user_id', column, 'id']).execute();
+      }
+      await db.schema.createIndex('start_tasks_by_conversation').on('start_tasks').columns(['app_conversation_id']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`DROP TABLE app_conversation_titles`.execute(db);
+      await db.schema.dropTable('app_conversations').execute();
+      await db.schema.dropTable('start_tasks').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

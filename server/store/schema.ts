@@ -7,6 +7,48 @@ export interface Database {
   provider_tokens: ProviderTokensTable;
   custom_secrets: CustomSecretsTable;
   sandboxes: SandboxesTable;
+  app_conversations: AppConversationsTable;
+  start_tasks: StartTasksTable;
+}
+
+/** A conversation as stored; its live state (sandbox and agent status) is looked up when answered. */
+export interface AppConversationsTable {
+  id: string;
+  user_id: string;
+  sandbox_id: string;
+  /** 1 when this conversation's start task created its sandbox (a delete then removes it too, if unused). */
+  sandbox_created: number;
+  selected_repository: string | null;
+  selected_branch: string | null;
+  git_provider: string | null;
+  title: string;
+  trigger: string | null;
+  /** JSON list of numbers. */
+  pr_number: string;
+  llm_model: string | null;
+  /** JSON `MetricsSnapshot`, or null. */
+  metrics: string | null;
+  parent_conversation_id: string | null;
+  /** JSON list of skill names. */
+  skills: string;
+  archived: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A start task, saved at each step so a client can follow it (and a restart finds it). */
+export interface StartTasksTable {
+  id: string;
+  user_id: string;
+  status: string;
+  detail: string | null;
+  app_conversation_id: string | null;
+  sandbox_id: string | null;
+  agent_server_url: string | null;
+  /** The `AppConversationStartRequest` as JSON. */
+  request: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /**

@@ -22,6 +22,7 @@ export interface TestAppOptions {
   verifyGitTokens?: boolean;
   sandboxSpecs?: SandboxSpec[];
   sandboxLimits?: Partial<SandboxLimits>;
+  setupScriptTimeoutMs?: number;
   /** Where log lines go (at `debug`); none are written without it. */
   logStream?: DestinationStream;
 }
@@ -38,7 +39,9 @@ export async function startTestApp(options: TestAppOptions = {}) {
     sandboxSpecs: options.sandboxSpecs ?? loadSandboxSpecs(undefined),
     sandboxLimits: { maxSandboxes: 20, maxRunning: 5, startTimeoutMs: 15_000, stopGraceMs: 2000, ...options.sandboxLimits },
     verifyGitTokens: options.verifyGitTokens ?? false,
+    setupScriptTimeoutMs: options.setupScriptTimeoutMs ?? 30_000,
   });
+  await services.startTasks.markInterrupted();
   await services.sandboxes.startMonitoring();
   const app = await buildApp({
     sessionKey: TEST_SESSION_KEY,
@@ -68,8 +71,12 @@ export async function startTestApp(options: TestAppOptions = {}) {
         .filter((f) => f.startsWith('agent-console.db'))
         .map((f) => fs.readFileSync(path.join(dataDir, f)).toString('latin1'))
         .join(''),
+    /** Stops the app; unless `keepData`, its sandboxes (processes and all) and its data dir go too. */
     close: async ({ keepData = false } = {}) => {
       await app.close();
+      if (!keepData) {
+        for (const sandbox of (await services.sandboxes.search({ limit: 100 })).items) await services.sandboxes.delete(sandbox.id);
+      }
       await db.destroy();
       if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     },

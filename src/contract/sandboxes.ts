@@ -65,13 +65,14 @@ export const sandboxSearchQuerySchema = z.extend(pageQuerySchema, {
 });
 export type SandboxSearchQuery = z.output<typeof sandboxSearchQuerySchema>;
 
-/** `?id=a&id=b`: one or many ids (a single one arrives as a string). */
-export const batchIdsQuerySchema = z.object({
-  id: z.pipe(
-    z.union([z.string(), z.array(z.string())]),
-    z.transform((ids: string | string[]) => (Array.isArray(ids) ? ids : [ids])),
-  ),
-});
+/** A query parameter that may be repeated (`?id=a&id=b`), as a list: a single one arrives as a string. */
+export const repeatedQueryParam = z.pipe(
+  z.union([z.string(), z.array(z.string())]),
+  z.transform((values: string | string[]) => (Array.isArray(values) ? values : [values])),
+);
+
+/** `?id=a&id=b`: one or many ids. */
+export const batchIdsQuerySchema = z.object({ id: repeatedQueryParam });
 
 export const sandboxIdParamsSchema = z.object({ sandbox_id: z.string() });
 

@@ -1,0 +1,112 @@
+import type http from 'node:http';
+import type * as z from 'zod/mini';
+import { toValidationDetail } from '../../src/contract/validation-error';
+
+/*
+ * A small router for the agent server: routes by method and path pattern (`:name` segments),
+ * JSON bodies checked with the contract, FastAPI-shaped errors. It stays dependency-free so the
+ * agent server starts in milliseconds inside a sandbox.
+ */
+
+export interface Request {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+  headers: http.IncomingHttpHeaders;
+}
+
+export interface Answer {
+  status?: number;
+  body: unknown;
+}
+
+type Handler = (request: Request) => Promise<Answer> | Answer;
+
+/** An answer a handler throws: status and body as they are. */
+export class HttpAnswer extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`HTTP ${status}`);
+  }
+}
+
+const MAX_BODY = 1024 * 1024;
+
+/** `schema`'s output for `value`, or a 422 as FastAPI words it. */
+export function parse<S extends z.ZodMiniType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> {
+  if (where === 'body' && (value === undefined || value === null)) {
+    throw new HttpAnswer(422, { detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
+  }
+  const result = schema.safeParse(value, { reportInput: true });
+  if (!result.success) throw new HttpAnswer(422, { detail: toValidationDetail(result.error.issues, [where]) });
+  return result.data;
+}
+
+async function readBody(request: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw new HttpAnswer(413, { detail: 'Request body is too large' });
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpAnswer(422, { detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {} }] });
+  }
+}
+
+export class Router {
+  readonly #routes: { method: string; parts: string[]; handler: Handler }[] = [];
+
+  add(method: string, pattern: string, handler: Handler): this {
+    this.#routes.push({ method, parts: pattern.split('/'), handler });
+    return this;
+  }
+
+  #match(method: string, path: string): { handler: Handler; params: Record<string, string> } | undefined {
+    const parts = path.split('/');
+    for (const route of this.#routes) {
+      if (route.method !== method || route.parts.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      const matches = route.parts.every((part, i) => {
+        if (part.startsWith(':')) {
+          params[part.slice(1)] = decodeURIComponent(parts[i] ?? '');
+          return true;
+        }
+        return part === parts[i];
+      });
+      if (matches) return { handler: route.handler, params };
+    }
+    return undefined;
+  }
+
+  /** Answers `request`; `false` when no route matches (the caller answers 404). */
+  async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<boolean> {
+    const url = new URL(request.url ?? '/', 'http://agent-server');
+    const found = this.#match(request.method ?? 'GET', url.pathname);
+    if (!found) return false;
+    let answer: Answer;
+    try {
+      const body = request.method === 'GET' ? undefined : await readBody(request);
+      answer = await found.handler({ params: found.params, query: url.searchParams, body, headers: request.headers });
+    } catch (error) {
+      if (error instanceof HttpAnswer) answer = { status: error.status, body: error.body };
+      else {
+        console.error('agent-server: request failed', error);
+        answer = { status: 500, body: { detail: 'Internal Server Error' } };
+      }
+    }
+    send(response, answer.status ?? 200, answer.body);
+    return true;
+  }
+}
+
+export function send(response: http.ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}

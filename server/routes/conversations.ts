@@ -1,0 +1,211 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import {
+  appConversationPageSchema,
+  appConversationSchema,
+  batchConversationIdsQuerySchema,
+  conversationFilterSchema,
+  conversationIdParamsSchema,
+  conversationPatchSchema,
+  conversationSearchQuerySchema,
+  legacyRenameSchema,
+  startRequestSchema,
+  type StartTask,
+  startTaskPageSchema,
+  startTaskSchema,
+  taskFilterSchema,
+  taskSearchQuerySchema,
+} from '../../src/contract/conversations';
+import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import type { ConversationService } from '../services/conversation-service';
+import type { StartTaskService } from '../services/start-task-service';
+
+const detail = z.object({ detail: z.string() });
+const validation = { 422: validationErrorBodySchema };
+const tags = ['Conversations'];
+
+/** `GET /app-conversations`: by `ids` as OpenHands has it, or (ours) the first page as `/search` answers it. */
+const listQuerySchema = z.extend(conversationSearchQuerySchema, { ids: z.optional(batchConversationIdsQuerySchema.shape.ids) });
+
+const isFinal = (task: StartTask) => task.status === 'READY' || task.status === 'ERROR';
+
+export function conversationRoutes(conversations: ConversationService, startTasks: StartTaskService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/v1/app-conversations',
+      {
+        schema: {
+          summary: 'Start a conversation: answers the start task in WORKING; the rest goes on in the background',
+          tags,
+          body: startRequestSchema,
+          response: { 200: startTaskSchema, 404: detail, 409: detail, ...validation },
+        },
+      },
+      async (request) => startTasks.start(request.body),
+    );
+
+    app.post(
+      '/v1/app-conversations/stream-start',
+      {
+        schema: {
+          summary: 'Start a conversation, answered as a JSON array of every state of its start task as it happens',
+          description:
+            'The array is streamed: one `AppConversationStartTask` per state, up to READY or ERROR. Refusals (404, 409, 422) as for POST /api/v1/app-conversations.',
+          tags,
+          body: startRequestSchema,
+        },
+      },
+      async (request, reply) => {
+        const stream = new PassThrough();
+        const first = await startTasks.start(request.body, (task) => {
+          stream.write(`,\n${JSON.stringify(task)}`);
+          if (isFinal(task)) stream.end('\n]');
+        });
+        stream.write(`[\n${JSON.stringify(first)}`);
+        return reply.type('application/json; charset=utf-8').send(stream);
+      },
+    );
+
+    app.get(
+      '/v1/app-conversations/start-tasks',
+      {
+        schema: {
+          summary: 'Start tasks by id (repeat ?ids=), in that order, null for unknown ids',
+          tags,
+          querystring: batchConversationIdsQuerySchema,
+          response: { 200: z.array(z.nullable(startTaskSchema)), 400: detail, ...validation },
+        },
+      },
+      async (request) => startTasks.getMany(request.query.ids),
+    );
+
+    app.get(
+      '/v1/app-conversations/start-tasks/search',
+      {
+        schema: {
+          summary: 'Start tasks, newest first by default',
+          tags,
+          querystring: taskSearchQuerySchema,
+          response: { 200: startTaskPageSchema, ...validation },
+        },
+      },
+      async (request) => startTasks.search(request.query),
+    );
+
+    app.get(
+      '/v1/app-conversations/start-tasks/count',
+      {
+        schema: {
+          summary: 'How many start tasks match',
+          tags,
+          querystring: taskFilterSchema,
+          response: { 200: z.number(), ...validation },
+        },
+      },
+      async (request) => startTasks.count(request.query),
+    );
+
+    app.get(
+      '/v1/app-conversations/search',
+      {
+        schema: {
+          summary: 'Conversations, newest first by default (sort_order, sandbox_id__eq and archived are ours)',
+          tags,
+          querystring: conversationSearchQuerySchema,
+          response: { 200: appConversationPageSchema, ...validation },
+        },
+      },
+      async (request) => conversations.search(request.query),
+    );
+
+    app.get(
+      '/v1/app-conversations/count',
+      {
+        schema: {
+          summary: 'How many conversations match: exactly what /search pages through',
+          tags,
+          querystring: conversationFilterSchema,
+          response: { 200: z.number(), ...validation },
+        },
+      },
+      async (request) => conversations.count(request.query),
+    );
+
+    app.get(
+      '/v1/app-conversations',
+      {
+        schema: {
+          summary: 'Conversations by id (repeat ?ids=), in that order, null for unknown ids; without ids, the first page of /search',
+          tags,
+          querystring: listQuerySchema,
+          response: { 200: z.union([z.array(z.nullable(appConversationSchema)), appConversationPageSchema]), 400: detail, ...validation },
+        },
+      },
+      async (request) => (request.query.ids ? conversations.getMany(request.query.ids) : conversations.search(request.query)),
+    );
+
+    app.patch(
+      '/v1/app-conversations/:conversation_id',
+      {
+        schema: {
+          summary: 'Rename or (un)archive a conversation (ours)',
+          tags,
+          params: conversationIdParamsSchema,
+          body: conversationPatchSchema,
+          response: { 200: appConversationSchema, 404: detail, ...validation },
+        },
+      },
+      async (request) => conversations.update(request.params.conversation_id, request.body),
+    );
+
+    app.delete(
+      '/v1/app-conversations/:conversation_id',
+      {
+        schema: {
+          summary: 'Delete a conversation, its start tasks, and its sandbox when it started one nobody else uses (ours)',
+          tags,
+          params: conversationIdParamsSchema,
+          response: { 200: z.object({ success: z.boolean() }), 404: detail },
+        },
+      },
+      async (request) => {
+        await conversations.delete(request.params.conversation_id);
+        return { success: true };
+      },
+    );
+
+    app.patch(
+      '/conversations/:conversation_id',
+      {
+        schema: {
+          summary: "Rename a conversation (OpenHands' legacy route, which its web client uses)",
+          tags,
+          params: conversationIdParamsSchema,
+          body: legacyRenameSchema,
+          response: { 200: z.boolean(), 404: detail, ...validation },
+        },
+      },
+      async (request) => {
+        await conversations.update(request.params.conversation_id, { title: request.body.title });
+        return true;
+      },
+    );
+
+    app.delete(
+      '/conversations/:conversation_id',
+      {
+        schema: {
+          summary: "Delete a conversation (OpenHands' legacy route, which its web client uses)",
+          tags,
+          params: conversationIdParamsSchema,
+          response: { 200: z.boolean(), 404: detail },
+        },
+      },
+      async (request) => {
+        await conversations.delete(request.params.conversation_id);
+        return true;
+      },
+    );
+  };
+}

@@ -1,0 +1,144 @@
+import { CompiledQuery, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { ConversationFilter, ConversationSortOrder } from '../../src/contract/conversations';
+import type { Db } from './database';
+import type { AppConversationsTable, Database } from './schema';
+
+export type ConversationRecord = Selectable<AppConversationsTable>;
+
+/** Where a keyset page starts: after the row with this sort value and id. */
+export interface Cursor {
+  value: string;
+  id: string;
+}
+
+const SORTS: Record<ConversationSortOrder, { column: 'created_at' | 'updated_at' | 'title'; descending: boolean }> = {
+  CREATED_AT: { column: 'created_at', descending: false },
+  CREATED_AT_DESC: { column: 'created_at', descending: true },
+  UPDATED_AT: { column: 'updated_at', descending: false },
+  UPDATED_AT_DESC: { column: 'updated_at', descending: true },
+  TITLE: { column: 'title', descending: false },
+  TITLE_DESC: { column: 'title', descending: true },
+};
+
+export const sortColumn = (sort: ConversationSortOrder) => SORTS[sort].column;
+
+/** The trigram index matches runs of three characters; a shorter term is looked for row by row. */
+const TRIGRAM = 3;
+
+/** `term` as one FTS5 phrase: quotes doubled, so it is matched as text, never as query syntax. */
+const ftsPhrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
+/** `term` for LIKE, with its own % and _ taken literally. */
+const likeContains = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+type ConversationQuery = SelectQueryBuilder<Database, 'app_conversations', object>;
+
+function applyFilter(query: ConversationQuery, userId: string, filter: ConversationFilter): ConversationQuery {
+  let q = query.where('user_id', '=', userId).where('archived', '=', filter.archived ? 1 : 0);
+  const term = filter.title__contains;
+  if (term) {
+    q =
+      term.length >= TRIGRAM
+        ? q.where(
+            sql<SqlBool>`app_conversations.rowid IN (SELECT rowid FROM app_conversation_titles WHERE app_conversation_titles MATCH ${ftsPhrase(term)})`,
+          )
+        : q.where(sql<SqlBool>`title LIKE ${likeContains(term)} ESCAPE '\\'`);
+  }
+  if (filter.created_at__gte) q = q.where('created_at', '>=', filter.created_at__gte);
+  if (filter.created_at__lt) q = q.where('created_at', '<', filter.created_at__lt);
+  if (filter.updated_at__gte) q = q.where('updated_at', '>=', filter.updated_at__gte);
+  if (filter.updated_at__lt) q = q.where('updated_at', '<', filter.updated_at__lt);
+  if (filter.sandbox_id__eq) q = q.where('sandbox_id', '=', filter.sandbox_id__eq);
+  return q;
+}
+
+/** App conversations, one row each; search pages with keyset cursors over an index per sort order. */
+export class ConversationsStore {
+  constructor(private readonly db: Db) {}
+
+  async insert(record: ConversationRecord): Promise<void> {
+    await this.db.insertInto('app_conversations').values(record).execute();
+  }
+
+  get(userId: string, id: string): Promise<ConversationRecord | undefined> {
+    return this.db.selectFrom('app_conversations').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  }
+
+  async getMany(userId: string, ids: string[]): Promise<ConversationRecord[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('app_conversations').selectAll().where('user_id', '=', userId).where('id', 'in', ids).execute();
+  }
+
+  async update(userId: string, id: string, changes: Partial<Omit<ConversationRecord, 'id' | 'user_id'>>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('app_conversations')
+      .set(changes)
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async delete(userId: string, id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('app_conversations').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** How many conversations (of anyone) use sandbox `sandboxId`. */
+  async countUsingSandbox(sandboxId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('app_conversations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('sandbox_id', '=', sandboxId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** One page in `sort` order after `cursor`, plus whether more follow. */
+  async search(
+    userId: string,
+    filter: ConversationFilter,
+    sort: ConversationSortOrder,
+    cursor: Cursor | undefined,
+    limit: number,
+  ): Promise<{ rows: ConversationRecord[]; more: boolean }> {
+    const { column, descending } = SORTS[sort];
+    const direction = descending ? 'desc' : 'asc';
+    let query = applyFilter(this.db.selectFrom('app_conversations'), userId, filter);
+    if (cursor) {
+      const beyond = descending ? '<' : '>';
+      query = query.where((eb) =>
+        eb.or([eb(column, beyond, cursor.value), eb.and([eb(column, '=', cursor.value), eb('id', beyond, cursor.id)])]),
+      );
+    }
+    const rows = await query
+      .selectAll()
+      .orderBy(column, direction)
+      .orderBy('id', direction)
+      .limit(limit + 1)
+      .execute();
+    return { rows: rows.slice(0, limit), more: rows.length > limit };
+  }
+
+  async count(userId: string, filter: ConversationFilter): Promise<number> {
+    const row = await applyFilter(this.db.selectFrom('app_conversations'), userId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The query plan SQLite chooses for a search, for a test that every sort is served by an index. */
+  async explainSearch(userId: string, filter: ConversationFilter, sort: ConversationSortOrder): Promise<string[]> {
+    const { column, descending } = SORTS[sort];
+    const direction = descending ? 'desc' : 'asc';
+    const compiled = applyFilter(this.db.selectFrom('app_conversations'), userId, filter)
+      .selectAll()
+      .orderBy(column, direction)
+      .orderBy('id', direction)
+      .limit(101)
+      .compile();
+    const plan = await this.db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]),
+    );
+    return plan.rows.map((row) => row.detail);
+  }
+}

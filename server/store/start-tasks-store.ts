@@ -1,0 +1,71 @@
+import type { Selectable } from 'kysely';
+import type { TaskFilter } from '../../src/contract/conversations';
+import type { Db } from './database';
+import type { StartTasksTable } from './schema';
+
+export type StartTaskRecord = Selectable<StartTasksTable>;
+
+export type TaskSort = 'CREATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_AT' | 'UPDATED_AT_DESC';
+
+/** Start tasks of conversations, saved at every step. */
+export class StartTasksStore {
+  constructor(private readonly db: Db) {}
+
+  async insert(record: StartTaskRecord): Promise<void> {
+    await this.db.insertInto('start_tasks').values(record).execute();
+  }
+
+  get(userId: string, id: string): Promise<StartTaskRecord | undefined> {
+    return this.db.selectFrom('start_tasks').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  }
+
+  async getMany(userId: string, ids: string[]): Promise<StartTaskRecord[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('start_tasks').selectAll().where('user_id', '=', userId).where('id', 'in', ids).execute();
+  }
+
+  async update(id: string, changes: Partial<Omit<StartTaskRecord, 'id' | 'user_id' | 'created_at'>>): Promise<void> {
+    await this.db.updateTable('start_tasks').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Tasks that were neither READY nor in ERROR: what a server that stopped mid-way left. */
+  unfinished(): Promise<StartTaskRecord[]> {
+    return this.db.selectFrom('start_tasks').selectAll().where('status', 'not in', ['READY', 'ERROR']).execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('start_tasks').where('id', '=', id).execute();
+  }
+
+  async deleteForConversation(userId: string, conversationId: string): Promise<void> {
+    await this.db.deleteFrom('start_tasks').where('user_id', '=', userId).where('app_conversation_id', '=', conversationId).execute();
+  }
+
+  #filtered(userId: string, filter: TaskFilter) {
+    let query = this.db.selectFrom('start_tasks').where('user_id', '=', userId);
+    if (filter.conversation_id__eq) query = query.where('app_conversation_id', '=', filter.conversation_id__eq);
+    if (filter.created_at__gte) query = query.where('created_at', '>=', filter.created_at__gte);
+    return query;
+  }
+
+  /** One page by offset (tasks are few and short-lived; OpenHands pages them by offset too). */
+  async search(userId: string, filter: TaskFilter, sort: TaskSort, offset: number, limit: number) {
+    const column = sort.startsWith('UPDATED_AT') ? 'updated_at' : 'created_at';
+    const direction = sort.endsWith('_DESC') ? 'desc' : 'asc';
+    const rows = await this.#filtered(userId, filter)
+      .selectAll()
+      .orderBy(column, direction)
+      .orderBy('id', direction)
+      .offset(offset)
+      .limit(limit + 1)
+      .execute();
+    return { rows: rows.slice(0, limit), more: rows.length > limit };
+  }
+
+  async count(userId: string, filter: TaskFilter): Promise<number> {
+    const row = await this.#filtered(userId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}
