@@ -202,6 +202,37 @@ describe('starting a conversation', () => {
     expect(failing.detail).toContain('missing dependency foo');
   });
 
+  it('a delete cancels a start still under way, and removes the sandbox it started', async () => {
+    const served = await repo(
+      { 'octo/slow': { files: { '.openhands/setup.sh': 'while [ ! -f "$HOME/go" ]; do sleep 0.1; done\n' } } },
+      'tok',
+    );
+    const t = await app();
+    await json(t, 'POST', '/api/add-git-providers', { provider_tokens: { github: { token: 'tok', host: served.host } } });
+    const id = 'd'.repeat(32);
+    const started: StartTask = (
+      await json(t, 'POST', '/api/v1/app-conversations', { conversation_id: id, selected_repository: 'octo/slow' })
+    ).json();
+    const waiting = await until(
+      () => task(t, started.id),
+      (current) => current.status === 'RUNNING_SETUP_SCRIPT',
+    );
+    expect(waiting.status).toBe('RUNNING_SETUP_SCRIPT');
+
+    expect((await json(t, 'DELETE', `/api/v1/app-conversations/${id}`)).json()).toEqual({ success: true });
+    expect(await task(t, started.id)).toBeNull();
+    expect(await conversation(t, id)).toBeNull();
+    expect((await json(t, 'GET', `/api/v1/sandboxes?id=${waiting.sandbox_id}`)).json()).toEqual([null]);
+  });
+
+  it('names the sandboxes it paused to stay within the running cap', async () => {
+    const t = await app({ sandboxLimits: { maxRunning: 1 } });
+    const first = (await json(t, 'POST', '/api/v1/sandboxes')).json();
+    const done = await startAndWait(t, {});
+    expect(done.status).toBe('READY');
+    expect(done.detail).toBe(`Paused ${first.id} to stay within MAX_RUNNING_SANDBOXES`);
+  });
+
   it('ends in ERROR naming the limit when no more sandboxes may exist', async () => {
     const t = await app({ sandboxLimits: { maxSandboxes: 1 } });
     await json(t, 'POST', '/api/v1/sandboxes');
