@@ -4,15 +4,6 @@ import type { McpConfigInput, McpConfigResponse } from '../contract/mcp';
 import { apiRequest } from './client';
 import { isApiError } from './errors';
 
-/** The one cache key for the settings, shared by every page that reads them. */
-export const settingsQueryKey = ['settings', 'current'] as const;
-
-/** Key and fetcher for the settings query, for every page that reads them (`queryOptions(settingsQuery)`). */
-export const settingsQuery = {
-  queryKey: settingsQueryKey,
-  queryFn: ({ signal }: { signal?: AbortSignal }) => fetchSettings(signal),
-};
-
 /** The stored settings, or `null` when the server has none yet (its 404). */
 export async function fetchSettings(signal?: AbortSignal): Promise<SettingsResponse | null> {
   try {

@@ -2,6 +2,7 @@ import { Badge, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@man
 import { notifications } from '@mantine/notifications';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconBrandAzure, IconBrandBitbucket, IconBrandGithub, IconBrandGitlab, IconLock } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
@@ -13,7 +14,7 @@ import { KEEP_SECRET, type SecretDraft, SecretField, secretUpdate } from '../../
 import { mapValidationErrors } from '../../components/form/validation-errors';
 import { type Provider, PROVIDER_NAMES, providerTokenSchema, PUBLIC_HOSTS } from '../../contract/secrets';
 import { issueMessage, readableMessage } from '../../contract/validation-error';
-import { useSaveProvider } from './queries';
+import { saveProviderMutation } from '../../queries/git-providers';
 
 const ICONS: Record<Provider, typeof IconBrandGithub> = {
   github: IconBrandGithub,
@@ -58,9 +59,10 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
     resolver: resolverFor(connected),
     mode: 'onSubmit',
   });
-  const save = useSaveProvider();
+  const queryClient = useQueryClient();
+  const save = useMutation(saveProviderMutation(queryClient));
   // Its own mutation, so a failed save never shows up as a disconnect error.
-  const disconnectProvider = useSaveProvider();
+  const disconnectProvider = useMutation(saveProviderMutation(queryClient));
   const [problem, setProblem] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
 

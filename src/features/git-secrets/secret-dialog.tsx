@@ -1,6 +1,7 @@
 import { Button, Group, PasswordInput, Stack, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormProvider, useController, useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
@@ -12,7 +13,8 @@ import { mapValidationErrors } from '../../components/form/validation-errors';
 import { useConfirmDiscard } from '../../components/use-confirm-discard';
 import { createSecretSchema, updateSecretSchema } from '../../contract/secrets';
 import { issueMessage } from '../../contract/validation-error';
-import { useCreateSecret, useUpdateSecret } from './queries';
+import { createSecretMutation, updateSecretMutation } from '../../queries/secrets';
+import { secretValueUpdateQuery } from '../../queries/server-capabilities';
 
 interface SecretFormValues {
   name: string;
@@ -56,17 +58,19 @@ function resolverFor(existing: Existing | null) {
   return zodResolver(schema as z.ZodMiniType<unknown, SecretFormValues>, { error: issueMessage }, { raw: true });
 }
 
-function ValueField({ existing }: { existing: Existing | null }) {
+function valueHelp(existing: Existing | null, inPlace: boolean): string {
+  if (!existing) return 'Stored encrypted; never shown again';
+  if (inPlace) return 'Leave empty to keep the stored value.';
+  return 'Leave empty to keep the stored value. This server cannot change values in place, so a new value replaces the secret (it is deleted and added again).';
+}
+
+function ValueField({ existing, inPlace }: { existing: Existing | null; inPlace: boolean }) {
   const { field, fieldState } = useController<SecretFormValues, 'value'>({ name: 'value' });
   return (
     <PasswordInput
       {...field}
       label={existing ? 'New value' : 'Value'}
-      description={
-        existing
-          ? 'Leave empty to keep the stored value. (A real OpenHands server cannot change values: delete and add the secret there.)'
-          : 'Stored encrypted; never shown again'
-      }
+      description={valueHelp(existing, inPlace)}
       autoComplete="new-password"
       error={fieldState.error?.message}
     />
@@ -85,8 +89,10 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
     resolver: resolverFor(existing),
     mode: 'onSubmit',
   });
-  const create = useCreateSecret();
-  const update = useUpdateSecret();
+  const queryClient = useQueryClient();
+  const create = useMutation(createSecretMutation(queryClient));
+  const update = useMutation(updateSecretMutation(queryClient));
+  const inPlace = useQuery(secretValueUpdateQuery()).data ?? true;
   const [problem, setProblem] = useState<string | null>(null);
 
   const submit = form.handleSubmit(async (values) => {
@@ -127,7 +133,7 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
               placeholder="API_TOKEN"
               data-autofocus
             />
-            <ValueField existing={existing} />
+            <ValueField existing={existing} inPlace={inPlace} />
             <DescriptionField />
             <Group justify="flex-end">
               <Button variant="default" onClick={requestClose}>

@@ -1,8 +1,10 @@
 import { Anchor, Button, Checkbox, Group, Menu, NativeSelect, Paper, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDots, IconFileText, IconPlayerPause, IconPlayerPlay, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { describeError } from '../../api/errors';
+import type { SandboxAction } from '../../api/sandboxes';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyValue } from '../../components/copy-value';
 import { EmptyState } from '../../components/empty-state';
@@ -12,12 +14,14 @@ import { RelativeTime } from '../../components/relative-time';
 import { RowActionsHeader } from '../../components/row-actions';
 import { useUrlParams } from '../../components/use-url-params';
 import { type SandboxInfo, type SandboxStatus, SANDBOX_STATUSES } from '../../contract/sandboxes';
-import { ACTION_LABEL, canApply, type SandboxAction } from './actions';
+import { sandboxSpecsQuery } from '../../queries/sandbox-specs';
+import { sandboxActionMutation, sandboxesQuery } from '../../queries/sandboxes';
+import { ACTION_LABEL, canApply } from './actions';
 import { BulkActionDialog } from './bulk-action-dialog';
 import { LogsDrawer } from './logs-drawer';
 import { notifyPausedOthers } from './notices';
-import { useActionsInFlight, useSandboxAction, useSandboxes, useSandboxSpecs } from './queries';
 import { StartSandboxDialog } from './start-sandbox-dialog';
+import { useActionsInFlight } from './use-actions-in-flight';
 import { STATUS_OPTIONS, StatusBadge } from './status-badge';
 
 type Dialog = { type: 'start' } | { type: 'delete'; sandbox: SandboxInfo } | { type: 'bulk'; action: SandboxAction };
@@ -43,9 +47,9 @@ function useViewParams() {
 export function SandboxesPage() {
   const { filters, logsId, update } = useViewParams();
   const inFlight = useActionsInFlight();
-  const sandboxes = useSandboxes(filters, inFlight.size > 0);
-  const specs = useSandboxSpecs();
-  const act = useSandboxAction();
+  const sandboxes = useQuery(sandboxesQuery(filters, inFlight.size > 0));
+  const specs = useQuery(sandboxSpecsQuery());
+  const act = useMutation(sandboxActionMutation(useQueryClient()));
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const items = useMemo(() => sandboxes.data?.items ?? [], [sandboxes.data]);

@@ -2,6 +2,7 @@ import { Alert, Button, Group, List, Paper, Skeleton, Stack, Text } from '@manti
 import { useHotkeys } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { describeError, isApiError } from '../../api/errors';
@@ -11,7 +12,7 @@ import { QueryContent } from '../../components/query-content';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import type { SettingsResponse } from '../../contract/settings';
 import { readableMessage, type ValidationErrorEntry } from '../../contract/validation-error';
-import { useSaveSettings, useSettings } from './queries';
+import { saveSettingsMutation, settingsQuery } from '../../queries/settings';
 import { SettingsTabs } from './settings-tabs';
 import {
   changedSettings,
@@ -33,12 +34,12 @@ import {
 } from './settings-sections';
 
 export function SettingsPage() {
-  const settings = useSettings();
+  const stored = useQuery(settingsQuery());
   return (
     <>
       <PageHeader title="Settings" description="What the agent uses for every new conversation." />
       <SettingsTabs active="general" />
-      <QueryContent query={settings} what="settings" skeleton={<SettingsSkeleton />}>
+      <QueryContent query={stored} what="settings" skeleton={<SettingsSkeleton />}>
         {(data) => <SettingsForm settings={data} />}
       </QueryContent>
     </>
@@ -73,7 +74,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
     // that moves the button someone is about to click.
     mode: 'onSubmit',
   });
-  const save = useSaveSettings();
+  const save = useMutation(saveSettingsMutation(useQueryClient()));
   const [problem, setProblem] = useState<SaveProblem | null>(null);
   const { isDirty, isSubmitting } = form.formState;
   // `reset` would otherwise take `resetOptions` too and keep edited fields dirty.

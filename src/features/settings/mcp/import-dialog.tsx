@@ -1,14 +1,15 @@
 import { Badge, Button, Group, Stack, Table, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { describeError, isApiError } from '../../../api/errors';
 import { Dialog } from '../../../components/dialog';
 import { ErrorAlert } from '../../../components/error-alert';
 import type { McpConfigResponse } from '../../../contract/mcp';
 import { readableMessage } from '../../../contract/validation-error';
-import { useSaveMcpConfig } from '../queries';
+import { saveMcpConfigMutation } from '../../../queries/settings';
 import { type ImportItem, parseMcpServersJson } from './import-export';
-import { errorsAt, KIND_LABEL, type Position, withServers } from './mcp-model';
+import { EMPTY_MCP_CONFIG, errorsAt, KIND_LABEL, type Position, withServers } from './mcp-model';
 
 const EXAMPLE = `{
   "mcpServers": {
@@ -45,7 +46,7 @@ export function ImportDialog({ config, onClose }: { config: McpConfigResponse | 
   const [text, setText] = useState('');
   const [serverErrors, setServerErrors] = useState<Map<number, string>>(new Map());
   const [failure, setFailure] = useState<string | null>(null);
-  const save = useSaveMcpConfig();
+  const save = useMutation(saveMcpConfigMutation(useQueryClient()));
   const parsed = useMemo(() => (text.trim() ? parseMcpServersJson(text, config) : null), [text, config]);
   const items = parsed?.ok ? parsed.items : [];
   const addable = items.filter((item) => item.entry && !item.error);
@@ -57,7 +58,7 @@ export function ImportDialog({ config, onClose }: { config: McpConfigResponse | 
     let positions: Position[] = [];
     try {
       await save.mutateAsync((fresh) => {
-        const next = withServers(fresh, entries);
+        const next = withServers(fresh ?? EMPTY_MCP_CONFIG, entries);
         positions = next.positions;
         return next.config;
       });

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Input, List, SegmentedControl, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconPlugConnected } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { describeError, isApiError } from '../../../api/errors';
@@ -11,13 +12,15 @@ import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard';
 import { useConfirmDiscard } from '../../../components/use-confirm-discard';
 import { MCP_KINDS, type McpConfigResponse, type McpKind } from '../../../contract/mcp';
 import { readableMessage, type ValidationErrorEntry } from '../../../contract/validation-error';
-import { useSaveMcpConfig, useTestMcpServer } from '../queries';
+import { testMcpServerMutation } from '../../../queries/mcp';
+import { saveMcpConfigMutation } from '../../../queries/settings';
 import { ArgsEditor } from './args-editor';
 import { EnvEditor } from './env-editor';
 import { mcpServerResolver } from './mcp-form';
 import {
   describeLoc,
   dropsStoredKey,
+  EMPTY_MCP_CONFIG,
   entryFor,
   errorsAt,
   formFieldFor,
@@ -56,8 +59,8 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
     // that moves the button someone is about to click.
     mode: 'onSubmit',
   });
-  const save = useSaveMcpConfig();
-  const test = useTestMcpServer();
+  const save = useMutation(saveMcpConfigMutation(useQueryClient()));
+  const test = useMutation(testMcpServerMutation());
   const [problem, setProblem] = useState<SaveProblem | null>(null);
   // A test result belongs to the entry that was tested; after any edit it no longer applies.
   const [testedEntry, setTestedEntry] = useState<string | null>(null);
@@ -71,7 +74,7 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
     let sent: { config: McpConfigResponse; position: Position } | undefined;
     try {
       await save.mutateAsync((fresh) => {
-        sent = withServer(fresh, row?.id ?? null, entry);
+        sent = withServer(fresh ?? EMPTY_MCP_CONFIG, row?.id ?? null, entry);
         return sent.config;
       });
       notifications.show({

@@ -1,6 +1,7 @@
 import { Badge, Button, Code, Group, Stack, Table } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { Dialog } from '../../../components/dialog';
@@ -9,11 +10,12 @@ import { PageHeader } from '../../../components/page-header';
 import { QueryContent } from '../../../components/query-content';
 import { RowActions, RowActionsHeader } from '../../../components/row-actions';
 import { SectionHeader } from '../../../components/section-header';
-import { useSavedMcpServerTest, useSaveMcpConfig, useSettings } from '../queries';
+import { savedMcpServerTestQuery } from '../../../queries/mcp';
+import { saveMcpConfigMutation, settingsQuery } from '../../../queries/settings';
 import { SettingsTabs } from '../settings-tabs';
 import { ExportDialog } from './export-dialog';
 import { ImportDialog } from './import-dialog';
-import { entryFor, formValuesFor, KIND_LABEL, type McpServerRow, serverRows, withoutServer } from './mcp-model';
+import { EMPTY_MCP_CONFIG, entryFor, formValuesFor, KIND_LABEL, type McpServerRow, serverRows, withoutServer } from './mcp-model';
 import { McpServerDrawer } from './mcp-server-drawer';
 import { TestResult } from './test-result';
 
@@ -25,7 +27,7 @@ type Dialog =
   | { type: 'export' };
 
 export function McpServersPage() {
-  const settings = useSettings();
+  const settings = useQuery(settingsQuery());
   const config = settings.data?.mcp_config ?? null;
   const rows = useMemo(() => serverRows(config), [config]);
   const [dialog, setDialog] = useState<Dialog | null>(null);
@@ -139,9 +141,9 @@ function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dia
 }
 
 function DeleteDialog({ row, onClose }: { row: McpServerRow; onClose: () => void }) {
-  const save = useSaveMcpConfig();
+  const save = useMutation(saveMcpConfigMutation(useQueryClient()));
   const remove = () =>
-    save.mutate((fresh) => withoutServer(fresh, row.id), {
+    save.mutate((fresh) => withoutServer(fresh ?? EMPTY_MCP_CONFIG, row.id), {
       onSuccess: () => {
         notifications.show({ color: 'teal', title: 'MCP server deleted', message: row.label });
         onClose();
@@ -163,7 +165,7 @@ function DeleteDialog({ row, onClose }: { row: McpServerRow; onClose: () => void
 }
 
 function TestDialog({ row, onClose }: { row: McpServerRow; onClose: () => void }) {
-  const test = useSavedMcpServerTest(useMemo(() => entryFor(formValuesFor(row), row), [row]));
+  const test = useQuery(savedMcpServerTestQuery(useMemo(() => entryFor(formValuesFor(row), row), [row])));
   return (
     <Dialog opened onClose={onClose} title={`Test connection: ${row.label}`} size="lg">
       <Stack>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { providerTokensFor } from './providers';
+import { providerTokensFor } from './read-fresh-then-write';
 
 describe('providerTokensFor', () => {
   const connected = { github: null, gitlab: 'gitlab.mycorp.com' };

@@ -1,64 +1,46 @@
-import { keepPreviousData, useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  deleteSandbox,
-  pauseSandbox,
-  resumeSandbox,
-  type SandboxFilters,
-  sandboxesQueryKey,
-  sandboxLogs,
-  searchSandboxes,
-  searchSandboxSpecs,
-  startSandbox,
-} from '../../api/sandboxes';
-import type { SandboxInfo, SandboxPage } from '../../contract/sandboxes';
-import { type SandboxAction, pollInterval } from './actions';
+import { keepPreviousData, mutationOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
+import { runSandboxAction, type SandboxAction, type SandboxFilters, sandboxLogs, searchSandboxes, startSandbox } from '../api/sandboxes';
+import type { SandboxInfo, SandboxPage } from '../contract/sandboxes';
 
 export const sandboxKeys = {
-  all: sandboxesQueryKey,
-  lists: () => [...sandboxKeys.all, 'search'] as const,
+  all: ['sandboxes'] as const,
+  lists: () => [...sandboxKeys.all, 'list'] as const,
   list: (filters: SandboxFilters) => [...sandboxKeys.lists(), filters] as const,
-  logs: (id: string) => [...sandboxKeys.all, 'logs', id] as const,
-  specs: () => ['sandbox-specs'] as const,
+  details: () => [...sandboxKeys.all, 'detail'] as const,
+  detail: (id: string) => [...sandboxKeys.details(), id] as const,
+  logs: (id: string) => [...sandboxKeys.detail(id), 'logs'] as const,
+  /** The key of every pause, resume and delete, so the page can show what is under way. */
+  actions: () => [...sandboxKeys.all, 'action'] as const,
 };
 
-const actionKey = ['sandbox-action'] as const;
-
-/** Actions under way, for "Pausing…" badges; straight from the mutation cache, so nothing to keep in sync. */
-export function useActionsInFlight(): Map<string, SandboxAction> {
-  const pending = useMutationState({
-    filters: { mutationKey: actionKey, status: 'pending' },
-    select: (mutation) => mutation.state.variables as { action: SandboxAction; id: string },
-  });
-  return new Map(pending.map(({ id, action }) => [id, action]));
+/** How often to ask for fresh statuses: fast while anything is changing, slowly otherwise. */
+export function pollInterval(sandboxes: readonly SandboxInfo[] | undefined, anythingInFlight: boolean): number {
+  return anythingInFlight || sandboxes?.some((sandbox) => sandbox.status === 'STARTING') ? 2000 : 30_000;
 }
 
 /** One page of sandboxes; polled every 2 s while anything changes, every 30 s otherwise (not while the tab is hidden). */
-export function useSandboxes(filters: SandboxFilters, anythingInFlight: boolean) {
-  return useQuery({
+export const sandboxesQuery = (filters: SandboxFilters, anythingInFlight: boolean) =>
+  queryOptions({
     queryKey: sandboxKeys.list(filters),
     queryFn: ({ signal }) => searchSandboxes(filters, signal),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => pollInterval(query.state.data?.items, anythingInFlight),
   });
-}
 
-export function useSandboxSpecs() {
-  return useQuery({ queryKey: sandboxKeys.specs(), queryFn: ({ signal }) => searchSandboxSpecs(signal), staleTime: 60_000 });
-}
+/** The end of a sandbox's output; always read fresh when shown. */
+export const sandboxLogsQuery = (id: string) =>
+  queryOptions({ queryKey: sandboxKeys.logs(id), queryFn: ({ signal }) => sandboxLogs(id, 500, signal), staleTime: 0 });
 
-export function useStartSandbox() {
-  const queryClient = useQueryClient();
-  return useMutation({
+export const startSandboxMutation = (queryClient: QueryClient) =>
+  mutationOptions({
     mutationFn: (specId: string | undefined) => startSandbox(specId),
     onSettled: () => queryClient.invalidateQueries({ queryKey: sandboxKeys.lists() }),
   });
-}
 
-const CALLS: Record<SandboxAction, (id: string) => ReturnType<typeof pauseSandbox>> = {
-  pause: pauseSandbox,
-  resume: resumeSandbox,
-  delete: deleteSandbox,
-};
+export interface SandboxActionVariables {
+  action: SandboxAction;
+  id: string;
+}
 
 /** What the list shows at once, before the server confirms: paused, or starting again. */
 const OPTIMISTIC: Partial<Record<SandboxAction, SandboxInfo['status']>> = { pause: 'PAUSED', resume: 'STARTING' };
@@ -67,13 +49,12 @@ const OPTIMISTIC: Partial<Record<SandboxAction, SandboxInfo['status']>> = { paus
  * Pause, resume or delete one sandbox. Pause and resume show their outcome at once and roll back
  * if the server refuses; a delete takes the row away only once it is done.
  */
-export function useSandboxAction() {
-  const queryClient = useQueryClient();
+export const sandboxActionMutation = (queryClient: QueryClient) => {
   const patchLists = (update: (page: SandboxPage) => SandboxPage) =>
     queryClient.setQueriesData<SandboxPage>({ queryKey: sandboxKeys.lists() }, (page) => page && update(page));
-  return useMutation({
-    mutationKey: actionKey,
-    mutationFn: ({ action, id }: { action: SandboxAction; id: string }) => CALLS[action](id),
+  return mutationOptions({
+    mutationKey: sandboxKeys.actions(),
+    mutationFn: ({ action, id }: SandboxActionVariables) => runSandboxAction(action, id),
     onMutate: async ({ action, id }) => {
       await queryClient.cancelQueries({ queryKey: sandboxKeys.lists() });
       const before = queryClient
@@ -99,8 +80,4 @@ export function useSandboxAction() {
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: sandboxKeys.lists() }),
   });
-}
-
-export function useSandboxLogs(id: string) {
-  return useQuery({ queryKey: sandboxKeys.logs(id), queryFn: ({ signal }) => sandboxLogs(id, 500, signal), staleTime: 0 });
-}
+};
