@@ -6,14 +6,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
-import { describeError, isApiError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { ErrorAlert } from '../../components/error-alert';
 import { TextField } from '../../components/form/fields';
 import { KEEP_SECRET, type SecretDraft, SecretField, secretUpdate } from '../../components/form/secret-field';
-import { mapValidationErrors } from '../../components/form/validation-errors';
+import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
+import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { type Provider, PROVIDER_NAMES, providerTokenSchema, PUBLIC_HOSTS } from '../../contract/secrets';
-import { issueMessage, readableMessage } from '../../contract/validation-error';
+import { issueMessage } from '../../contract/validation-error';
 import { saveProviderMutation } from '../../queries/git-providers';
 
 const ICONS: Record<Provider, typeof IconBrandGithub> = {
@@ -63,7 +62,7 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
   const save = useMutation(saveProviderMutation(queryClient));
   // Its own mutation, so a failed save never shows up as a disconnect error.
   const disconnectProvider = useMutation(saveProviderMutation(queryClient));
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<SaveProblem | null>(null);
   const [confirming, setConfirming] = useState(false);
 
   const submit = form.handleSubmit(async (current) => {
@@ -78,26 +77,14 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
         message: host ? `Host ${host}` : `Using ${publicHost ?? 'the default host'}`,
       });
     } catch (error) {
-      if (isApiError(error) && error.status === 401 && !error.isUnauthorized) {
-        // OpenHands refuses a token the provider rejects with 401 {"error": "Invalid token…"}.
-        form.setError('token', { type: 'server', message: error.message }, { shouldFocus: true });
-        return;
-      }
-      if (!isApiError(error) || error.validation.length === 0) {
-        setProblem(`Not saved: ${describeError(error)}`);
-        return;
-      }
-      const ours = error.validation.filter((entry) => entry.loc[2] === provider);
-      const { fieldErrors } = mapValidationErrors(
-        ours.map((entry) => ({ ...entry, loc: entry.loc.slice(3) })),
-        (path) => path === 'token' || path === 'host',
-      );
-      fieldErrors.forEach(({ field, message }) => form.setError(field as keyof ProviderFormValues, { type: 'server', message }));
-      const others = error.validation.filter((entry) => !ours.includes(entry));
       setProblem(
-        others.length
-          ? `Not saved: ${others.map((entry) => `${entry.loc.slice(1).join('.')}: ${readableMessage(entry)}`).join('; ')}`
-          : null,
+        applyServerErrors(form, error, {
+          isField: (path) => path === 'token' || path === 'host',
+          locPrefix: ['body', 'provider_tokens', provider],
+          // OpenHands refuses a token the provider rejects with 401 {"error": "Invalid token…"}.
+          statusField: { 401: 'token' },
+          verdict: 'Not saved',
+        }),
       );
     }
   });
@@ -131,7 +118,7 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
                 {connected ? `Connected${connectedHost ? ` · ${connectedHost}` : ''}` : 'Not connected'}
               </Badge>
             </Group>
-            {problem && <ErrorAlert>{problem}</ErrorAlert>}
+            {problem && <SaveProblemAlert problem={problem} />}
             <SecretField<ProviderFormValues>
               name="token"
               label={`${name} token`}

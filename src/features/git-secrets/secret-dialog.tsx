@@ -5,11 +5,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormProvider, useController, useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
-import { describeError, isApiError } from '../../api/errors';
 import { Dialog } from '../../components/dialog';
-import { ErrorAlert } from '../../components/error-alert';
 import { TextField } from '../../components/form/fields';
-import { mapValidationErrors } from '../../components/form/validation-errors';
+import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
+import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { useConfirmDiscard } from '../../components/use-confirm-discard';
 import { createSecretSchema, updateSecretSchema } from '../../contract/secrets';
 import { issueMessage } from '../../contract/validation-error';
@@ -93,7 +92,7 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
   const create = useMutation(createSecretMutation(queryClient));
   const update = useMutation(updateSecretMutation(queryClient));
   const inPlace = useQuery(secretValueUpdateQuery()).data ?? true;
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<SaveProblem | null>(null);
 
   const submit = form.handleSubmit(async (values) => {
     setProblem(null);
@@ -103,17 +102,15 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
       notifications.show({ color: 'teal', title: existing ? 'Secret saved' : 'Secret added', message: values.name.trim() });
       onClose();
     } catch (error) {
-      if (isApiError(error) && error.status === 400) {
-        form.setError('name', { type: 'server', message: error.message }, { shouldFocus: true });
-      } else if (isApiError(error) && error.validation.length > 0) {
-        const { fieldErrors, unmatched } = mapValidationErrors(error.validation, (path) => FIELDS.has(path));
-        fieldErrors.forEach(({ field, message }) => form.setError(field as keyof SecretFormValues, { type: 'server', message }));
-        if (unmatched.length) setProblem(`Not saved: ${unmatched.map((entry) => entry.msg).join('; ')}`);
-      } else if (isApiError(error) && error.status === 404) {
-        setProblem('This secret was deleted meanwhile. Close this dialog to see the current list.');
-      } else {
-        setProblem(`Not saved: ${describeError(error)}`);
-      }
+      setProblem(
+        applyServerErrors(form, error, {
+          isField: (path) => FIELDS.has(path),
+          // A name that exists already: OpenHands and our server answer 400.
+          statusField: { 400: 'name' },
+          statusMessage: { 404: 'This secret was deleted meanwhile. Close this dialog to see the current list.' },
+          verdict: 'Not saved',
+        }),
+      );
     }
   });
 
@@ -125,7 +122,7 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
       <FormProvider {...form}>
         <form onSubmit={(event) => void submit(event)} noValidate>
           <Stack>
-            {problem && <ErrorAlert>{problem}</ErrorAlert>}
+            {problem && <SaveProblemAlert problem={problem} />}
             <TextField<SecretFormValues>
               name="name"
               label="Name"

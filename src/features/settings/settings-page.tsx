@@ -1,24 +1,23 @@
-import { Alert, Button, Group, List, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
+import { IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
-import { describeError, isApiError } from '../../api/errors';
-import { mapValidationErrors } from '../../components/form/validation-errors';
+import { describeError } from '../../api/errors';
+import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
+import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { PageHeader } from '../../components/page-header';
 import { QueryContent } from '../../components/query-content';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import type { SettingsResponse } from '../../contract/settings';
-import { readableMessage, type ValidationErrorEntry } from '../../contract/validation-error';
 import { saveSettingsMutation, settingsQuery } from '../../queries/settings';
 import { SettingsTabs } from './settings-tabs';
 import {
   changedSettings,
   savedFormValues,
   SETTINGS_FORM_FIELDS,
-  type SettingsFormField,
   type SettingsFormValues,
   settingsResolver,
   toFormValues,
@@ -56,12 +55,6 @@ function SettingsSkeleton() {
   );
 }
 
-/** How a failed save is shown: entries for fields are on the inputs, the rest here. */
-interface SaveProblem {
-  message: string;
-  unmatched: ValidationErrorEntry[];
-}
-
 function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
   const serverValues = useMemo(() => toFormValues(settings), [settings]);
   const form = useForm<SettingsFormValues>({
@@ -96,15 +89,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
         });
       }
     } catch (error) {
-      if (!isApiError(error) || error.validation.length === 0) {
-        setProblem({ message: `Nothing was saved: ${describeError(error)}`, unmatched: [] });
-        return;
-      }
-      const { fieldErrors, unmatched } = mapValidationErrors(error.validation, (path) => SETTINGS_FORM_FIELDS.has(path));
-      fieldErrors.forEach(({ field, message }, index) =>
-        form.setError(field as SettingsFormField, { type: 'server', message }, { shouldFocus: index === 0 }),
-      );
-      setProblem({ message: 'Nothing was saved. The server rejected the values marked below.', unmatched });
+      setProblem(applyServerErrors(form, error, { isField: (path) => SETTINGS_FORM_FIELDS.has(path) }));
     }
   });
 
@@ -120,31 +105,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
               These are the defaults. They are stored on the server with your first saved change.
             </Alert>
           )}
-          {problem && (
-            <Alert
-              color="red"
-              variant="light"
-              icon={<IconAlertTriangle />}
-              title="Settings not saved"
-              role="alert"
-              withCloseButton
-              onClose={() => setProblem(null)}
-            >
-              <Text size="sm">{problem.message}</Text>
-              {problem.unmatched.length > 0 && (
-                <List size="sm" mt="xs">
-                  {problem.unmatched.map((entry, i) => (
-                    <List.Item key={i}>
-                      <Text span fw={600}>
-                        {entry.loc.filter((part) => part !== 'body').join('.') || 'request'}
-                      </Text>
-                      : {readableMessage(entry)}
-                    </List.Item>
-                  ))}
-                </List>
-              )}
-            </Alert>
-          )}
+          {problem && <SaveProblemAlert problem={problem} title="Settings not saved" onClose={() => setProblem(null)} />}
           <LlmSection stored={settings} />
           <AgentSection />
           <SandboxSection stored={settings} />

@@ -2,14 +2,13 @@ import { Badge, Button, Group, Stack, Table, Text, Textarea } from '@mantine/cor
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { describeError, isApiError } from '../../../api/errors';
 import { Dialog } from '../../../components/dialog';
-import { ErrorAlert } from '../../../components/error-alert';
+import { applyServerErrors, type SaveProblem } from '../../../components/form/apply-server-errors';
+import { SaveProblemAlert } from '../../../components/form/save-problem-alert';
 import type { McpConfigResponse } from '../../../contract/mcp';
-import { readableMessage } from '../../../contract/validation-error';
 import { saveMcpConfigMutation } from '../../../queries/settings';
 import { type ImportItem, parseMcpServersJson } from './import-export';
-import { EMPTY_MCP_CONFIG, errorsAt, KIND_LABEL, type Position, withServers } from './mcp-model';
+import { EMPTY_MCP_CONFIG, KIND_KEY, KIND_LABEL, type Position, withServers } from './mcp-model';
 
 const EXAMPLE = `{
   "mcpServers": {
@@ -45,7 +44,7 @@ function Status({ item, serverError }: { item: ImportItem; serverError: string |
 export function ImportDialog({ config, onClose }: { config: McpConfigResponse | null; onClose: () => void }) {
   const [text, setText] = useState('');
   const [serverErrors, setServerErrors] = useState<Map<number, string>>(new Map());
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<SaveProblem | null>(null);
   const save = useMutation(saveMcpConfigMutation(useQueryClient()));
   const parsed = useMemo(() => (text.trim() ? parseMcpServersJson(text, config) : null), [text, config]);
   const items = parsed?.ok ? parsed.items : [];
@@ -65,23 +64,32 @@ export function ImportDialog({ config, onClose }: { config: McpConfigResponse | 
       notifications.show({ color: 'teal', title: 'MCP servers imported', message: `${entries.length} added` });
       onClose();
     } catch (error) {
-      if (!isApiError(error) || error.validation.length === 0) {
-        setFailure(`Nothing was added: ${describeError(error)}`);
-        return;
-      }
-      // Each rejected entry is shown at its row; the import is all or nothing.
+      // Each rejected entry is shown at its row (the preview is the "form": its fields are
+      // `<row>.<path in the entry>`); the import is all or nothing.
       const byRow = new Map<number, string>();
-      positions.forEach((position, index) => {
-        const own = errorsAt(error.validation, position).own;
-        if (own.length)
-          byRow.set(items.indexOf(addable[index]!), own.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; '));
-      });
-      setServerErrors(byRow);
-      setFailure(
-        byRow.size
-          ? 'Nothing was added. The server rejected the entries marked below.'
-          : `Nothing was added: ${error.validation.map(readableMessage).join('; ')}`,
+      const rowFor = (kindKey: string | undefined, index: number) =>
+        items.indexOf(addable[positions.findIndex((p) => KIND_KEY[p.kind] === kindKey && p.index === index)]!);
+      const problem = applyServerErrors<Record<string, string>>(
+        {
+          setError: (field, { message = '' }) => {
+            const [row, ...path] = field.split('.');
+            const text = path.length > 0 ? `${path.join('.')}: ${message}` : message;
+            byRow.set(Number(row), [byRow.get(Number(row)), text].filter(Boolean).join('; '));
+          },
+        },
+        error,
+        {
+          locPrefix: ['body', 'mcp_config'],
+          fieldFor: (path) => {
+            const [kindKey, index, ...rest] = path.split('.');
+            const row = rowFor(kindKey, Number(index));
+            return row === -1 ? undefined : [row, ...rest].join('.');
+          },
+          verdict: 'Nothing was added',
+        },
       );
+      setServerErrors(byRow);
+      setFailure(problem ?? { message: 'Nothing was added. The server rejected the entries marked below.', unmatched: [] });
     }
   };
 
@@ -105,7 +113,7 @@ export function ImportDialog({ config, onClose }: { config: McpConfigResponse | 
           }}
           error={parsed && !parsed.ok ? parsed.error : undefined}
         />
-        {failure && <ErrorAlert>{failure}</ErrorAlert>}
+        {failure && <SaveProblemAlert problem={failure} />}
         {items.length > 0 && (
           <Table aria-label="Import preview" verticalSpacing="xs">
             <Table.Thead>

@@ -1,17 +1,17 @@
-import { Alert, Button, Group, Input, List, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Input, SegmentedControl, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconPlugConnected } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
-import { describeError, isApiError } from '../../../api/errors';
+import { applyServerErrors, type SaveProblem } from '../../../components/form/apply-server-errors';
 import { NumberField, TextField } from '../../../components/form/fields';
+import { SaveProblemAlert } from '../../../components/form/save-problem-alert';
 import { SecretField } from '../../../components/form/secret-field';
 import { SidePanel } from '../../../components/side-panel';
 import { UnsavedChangesGuard } from '../../../components/unsaved-changes-guard';
 import { useConfirmDiscard } from '../../../components/use-confirm-discard';
 import { MCP_KINDS, type McpConfigResponse, type McpKind } from '../../../contract/mcp';
-import { readableMessage, type ValidationErrorEntry } from '../../../contract/validation-error';
 import { testMcpServerMutation } from '../../../queries/mcp';
 import { saveMcpConfigMutation } from '../../../queries/settings';
 import { ArgsEditor } from './args-editor';
@@ -22,7 +22,7 @@ import {
   dropsStoredKey,
   EMPTY_MCP_CONFIG,
   entryFor,
-  errorsAt,
+  KIND_KEY,
   formFieldFor,
   formValuesFor,
   KIND_LABEL,
@@ -43,10 +43,9 @@ interface Props {
   onClose: () => void;
 }
 
-interface SaveProblem {
-  message: string;
-  /** Entries about other servers, described against the config that was sent. */
-  others: ValidationErrorEntry[];
+/** A failed save; entries about other servers are described against the config that was sent. */
+interface FailedSave {
+  problem: SaveProblem;
   sent: McpConfigResponse | null;
 }
 
@@ -61,7 +60,7 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
   });
   const save = useMutation(saveMcpConfigMutation(useQueryClient()));
   const test = useMutation(testMcpServerMutation());
-  const [problem, setProblem] = useState<SaveProblem | null>(null);
+  const [failed, setFailed] = useState<FailedSave | null>(null);
   // A test result belongs to the entry that was tested; after any edit it no longer applies.
   const [testedEntry, setTestedEntry] = useState<string | null>(null);
   const values = useWatch({ control: form.control }) as McpServerFormValues;
@@ -69,7 +68,7 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
   const testApplies = testedEntry === JSON.stringify(entryFor(values, row));
 
   const submit = form.handleSubmit(async (current) => {
-    setProblem(null);
+    setFailed(null);
     const entry = entryFor(current, row);
     let sent: { config: McpConfigResponse; position: Position } | undefined;
     try {
@@ -84,17 +83,14 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
       });
       onClose();
     } catch (error) {
-      if (!isApiError(error) || error.validation.length === 0 || !sent) {
-        setProblem({ message: `Nothing was saved: ${describeError(error)}`, others: [], sent: null });
-        return;
-      }
-      const { own, others } = errorsAt(error.validation, sent.position);
       const envKeys = form.getValues('env').map((env) => env.key.trim());
+      const position = sent?.position;
       // The form is locked while saving, so every row is still where it was when sent.
-      own.forEach(({ path, message }, index) =>
-        form.setError(formFieldFor(path, message, envKeys) as never, { type: 'server', message }, { shouldFocus: index === 0 }),
-      );
-      setProblem({ message: 'Nothing was saved. The server rejected the values marked below.', others, sent: sent.config });
+      const problem = applyServerErrors(form, error, {
+        locPrefix: position ? ['body', 'mcp_config', KIND_KEY[position.kind], position.index] : ['body', 'mcp_config'],
+        fieldFor: (path, { msg }) => (position ? formFieldFor(path, msg, envKeys) : undefined),
+      });
+      setFailed(problem && { problem, sent: sent?.config ?? null });
     }
   });
 
@@ -116,19 +112,8 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
         <form onSubmit={(event) => void submit(event)} noValidate aria-label={row ? `Edit ${row.label}` : 'Add MCP server'}>
           <fieldset disabled={form.formState.isSubmitting} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
             <Stack gap="md">
-              {problem && (
-                <Alert color="red" variant="light" icon={<IconAlertTriangle />} title="Server not saved" role="alert">
-                  <Text size="sm">{problem.message}</Text>
-                  {problem.others.length > 0 && (
-                    <List size="sm" mt="xs">
-                      {problem.others.map((entry, index) => (
-                        <List.Item key={index}>
-                          {describeLoc(entry.loc, problem.sent)}: {readableMessage(entry)}
-                        </List.Item>
-                      ))}
-                    </List>
-                  )}
-                </Alert>
+              {failed && (
+                <SaveProblemAlert problem={failed.problem} title="Server not saved" describeLoc={(loc) => describeLoc(loc, failed.sent)} />
               )}
               <Input.Wrapper label="Type" error={form.formState.errors.root?.server?.message}>
                 <SegmentedControl
