@@ -8,12 +8,10 @@ import { FormProvider, useForm } from 'react-hook-form';
 import { describeError } from '../../api/errors';
 import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
-import { PageHeader } from '../../components/page-header';
 import { QueryContent } from '../../components/query-content';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import type { SettingsResponse } from '../../contract/settings';
 import { saveSettingsMutation, settingsQuery } from '../../queries/settings';
-import { SettingsTabs } from './settings-tabs';
 import {
   changedSettings,
   savedFormValues,
@@ -36,8 +34,6 @@ export function SettingsPage() {
   const stored = useQuery(settingsQuery());
   return (
     <>
-      <PageHeader title="Settings" description="What the agent uses for every new conversation." />
-      <SettingsTabs active="general" />
       <QueryContent query={stored} what="settings" skeleton={<SettingsSkeleton />}>
         {(data) => <SettingsForm settings={data} />}
       </QueryContent>

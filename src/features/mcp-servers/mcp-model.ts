@@ -1,7 +1,7 @@
-import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../../components/form/secret-field';
+import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import { safeParse } from 'zod/mini';
-import { type McpConfigResponse, type McpKind, type McpTestRequestInput, mcpConfigSchema } from '../../../contract/mcp';
-import { issueMessage, readableMessage, toValidationDetail, type ValidationErrorEntry } from '../../../contract/validation-error';
+import { type McpConfigResponse, type McpKind, type McpTestRequestInput, mcpConfigSchema } from '../../contract/mcp';
+import { issueMessage, readableMessage, toValidationDetail, type ValidationErrorEntry } from '../../contract/validation-error';
 import { type EnvRow, envToRows, rowsToEnv } from './env';
 
 /*

@@ -1,6 +1,6 @@
 import { toNestErrors } from '@hookform/resolvers';
 import type { FieldError, Resolver } from 'react-hook-form';
-import type { McpConfigResponse, McpTestRequestInput } from '../../../contract/mcp';
+import type { McpConfigResponse, McpTestRequestInput } from '../../contract/mcp';
 import { envRowProblems } from './env';
 import { EMPTY_MCP_CONFIG, entryFor, formFieldFor, type McpServerFormValues, problemsAdding, withoutServer } from './mcp-model';
 

@@ -1,7 +1,7 @@
 import { Alert, List, Loader, Group, Text } from '@mantine/core';
 import { IconCircleCheck, IconPlugConnectedX } from '@tabler/icons-react';
-import { describeError } from '../../../api/errors';
-import type { McpTestResult } from '../../../contract/mcp';
+import { describeError } from '../../api/errors';
+import type { McpTestResult } from '../../contract/mcp';
 
 /** What a connection test found: the tools, or why it failed, or that it is still running. */
 export function TestResult({ pending, result, error }: { pending: boolean; result: McpTestResult | undefined; error: unknown }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { McpConfigResponse } from '../../../contract/mcp';
+import type { McpConfigResponse } from '../../contract/mcp';
 import {
   describeLoc,
   dropsStoredKey,

@@ -3,16 +3,14 @@ import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { Dialog } from '../../../components/dialog';
-import { EmptyState } from '../../../components/empty-state';
-import { PageHeader } from '../../../components/page-header';
-import { QueryContent } from '../../../components/query-content';
-import { RowActions, RowActionsHeader } from '../../../components/row-actions';
-import { SectionHeader } from '../../../components/section-header';
-import { savedMcpServerTestQuery } from '../../../queries/mcp';
-import { saveMcpConfigMutation, settingsQuery } from '../../../queries/settings';
-import { SettingsTabs } from '../settings-tabs';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Dialog } from '../../components/dialog';
+import { EmptyState } from '../../components/empty-state';
+import { QueryContent } from '../../components/query-content';
+import { RowActions, RowActionsHeader } from '../../components/row-actions';
+import { SectionHeader } from '../../components/section-header';
+import { savedMcpServerTestQuery } from '../../queries/mcp';
+import { saveMcpConfigMutation, settingsQuery } from '../../queries/settings';
 import { ExportDialog } from './export-dialog';
 import { ImportDialog } from './import-dialog';
 import { EMPTY_MCP_CONFIG, entryFor, formValuesFor, KIND_LABEL, type McpServerRow, serverRows, withoutServer } from './mcp-model';
@@ -35,8 +33,6 @@ export function McpServersPage() {
 
   return (
     <>
-      <PageHeader title="Settings" description="What the agent uses for every new conversation." />
-      <SettingsTabs active="mcp" />
       <SectionHeader
         title="MCP servers"
         description="Tools the agent can call: local servers it starts (stdio) and remote ones (SSE, streamable HTTP)."

@@ -2,11 +2,11 @@ import { Badge, Button, Group, Stack, Table, Text, Textarea } from '@mantine/cor
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { Dialog } from '../../../components/dialog';
-import { applyServerErrors, type SaveProblem } from '../../../components/form/apply-server-errors';
-import { SaveProblemAlert } from '../../../components/form/save-problem-alert';
-import type { McpConfigResponse } from '../../../contract/mcp';
-import { saveMcpConfigMutation } from '../../../queries/settings';
+import { Dialog } from '../../components/dialog';
+import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
+import { SaveProblemAlert } from '../../components/form/save-problem-alert';
+import type { McpConfigResponse } from '../../contract/mcp';
+import { saveMcpConfigMutation } from '../../queries/settings';
 import { type ImportItem, parseMcpServersJson } from './import-export';
 import { EMPTY_MCP_CONFIG, KIND_KEY, KIND_LABEL, type Position, withServers } from './mcp-model';
 

@@ -1,8 +1,8 @@
 import { Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
 import { IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import { useMemo } from 'react';
-import { Dialog } from '../../../components/dialog';
-import type { McpConfigResponse } from '../../../contract/mcp';
+import { Dialog } from '../../components/dialog';
+import type { McpConfigResponse } from '../../contract/mcp';
 import { toMcpServersJson } from './import-export';
 
 function download(text: string) {

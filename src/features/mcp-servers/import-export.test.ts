@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { McpConfigResponse } from '../../../contract/mcp';
+import type { McpConfigResponse } from '../../contract/mcp';
 import { splitCommandLine } from './args';
 import { envRowProblems, envToRows, rowsToEnv } from './env';
 import { parseMcpServersJson, toMcpServersJson } from './import-export';

@@ -1,4 +1,4 @@
-import { ENV_NAME_PATTERN } from '../../../contract/rules';
+import { ENV_NAME_PATTERN } from '../../contract/rules';
 
 export interface EnvRow {
   key: string;

@@ -1,4 +1,4 @@
-import type { McpConfigResponse, McpTestRequestInput } from '../../../contract/mcp';
+import type { McpConfigResponse, McpTestRequestInput } from '../../contract/mcp';
 import { EMPTY_MCP_CONFIG, problemsAdding, serverRows, withServer } from './mcp-model';
 
 /*
