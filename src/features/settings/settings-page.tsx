@@ -20,15 +20,7 @@ import {
   settingsResolver,
   toFormValues,
 } from './settings-form';
-import {
-  AccountSection,
-  AgentSection,
-  GitIdentitySection,
-  LlmSection,
-  PreferencesSection,
-  SandboxSection,
-  SearchSection,
-} from './settings-sections';
+import { SettingsSections } from './settings-sections';
 
 export function SettingsPage() {
   const stored = useQuery(settingsQuery());
@@ -102,13 +94,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
             </Alert>
           )}
           {problem && <SaveProblemAlert problem={problem} title="Settings not saved" onClose={() => setProblem(null)} />}
-          <LlmSection stored={settings} />
-          <AgentSection />
-          <SandboxSection stored={settings} />
-          <GitIdentitySection />
-          <SearchSection stored={settings} />
-          <PreferencesSection />
-          <AccountSection />
+          <SettingsSections stored={settings} />
           <SaveBar
             dirty={isDirty}
             saving={isSubmitting}
