@@ -1,13 +1,11 @@
-import { Alert, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { Skeleton, Stack } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconInfoCircle } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { describeError } from '../../api/errors';
 import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
-import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { QueryContent } from '../../components/query-content';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import type { SettingsResponse } from '../../contract/settings';
@@ -20,16 +18,14 @@ import {
   settingsResolver,
   toFormValues,
 } from './settings-form';
-import { SettingsSections } from './settings-sections';
+import { SettingsFormView } from './settings-form-view';
 
 export function SettingsPage() {
   const stored = useQuery(settingsQuery());
   return (
-    <>
-      <QueryContent query={stored} what="settings" skeleton={<SettingsSkeleton />}>
-        {(data) => <SettingsForm settings={data} />}
-      </QueryContent>
-    </>
+    <QueryContent query={stored} what="settings" skeleton={<SettingsSkeleton />}>
+      {(data) => <SettingsForm settings={data} />}
+    </QueryContent>
   );
 }
 
@@ -84,47 +80,19 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
   useHotkeys([['mod+S', () => isDirty && !isSubmitting && void submit()]], []);
 
   return (
-    <FormProvider {...form}>
-      <form onSubmit={(event) => void submit(event)} noValidate aria-label="Settings">
-        <UnsavedChangesGuard when={isDirty && !isSubmitting} />
-        <Stack gap="lg">
-          {settings === null && (
-            <Alert color="blue" variant="light" icon={<IconInfoCircle />} title="Nothing stored yet">
-              These are the defaults. They are stored on the server with your first saved change.
-            </Alert>
-          )}
-          {problem && <SaveProblemAlert problem={problem} title="Settings not saved" onClose={() => setProblem(null)} />}
-          <SettingsSections stored={settings} />
-          <SaveBar
-            dirty={isDirty}
-            saving={isSubmitting}
-            onDiscard={() => {
-              resetTo(serverValues);
-              setProblem(null);
-            }}
-          />
-        </Stack>
-      </form>
-    </FormProvider>
-  );
-}
-
-function SaveBar({ dirty, saving, onDiscard }: { dirty: boolean; saving: boolean; onDiscard: () => void }) {
-  return (
-    <Paper withBorder shadow={dirty ? 'md' : undefined} p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }}>
-      <Group justify="space-between">
-        <Text size="sm" c={dirty ? undefined : 'dimmed'} aria-live="polite">
-          {dirty ? 'You have unsaved changes.' : 'All changes saved.'}
-        </Text>
-        <Group gap="xs">
-          <Button variant="default" onClick={onDiscard} disabled={!dirty || saving}>
-            Discard
-          </Button>
-          <Button type="submit" disabled={!dirty} loading={saving}>
-            Save changes
-          </Button>
-        </Group>
-      </Group>
-    </Paper>
+    <>
+      <UnsavedChangesGuard when={isDirty && !isSubmitting} />
+      <SettingsFormView
+        form={form}
+        stored={settings}
+        problem={problem}
+        onSubmit={(event) => void submit(event)}
+        onDiscard={() => {
+          resetTo(serverValues);
+          setProblem(null);
+        }}
+        onDismissProblem={() => setProblem(null)}
+      />
+    </>
   );
 }
