@@ -89,12 +89,13 @@ function GitProviders() {
   );
 }
 
-type Dialog = { type: 'edit'; secret: { name: string; description: string | null } | null } | { type: 'delete'; name: string };
+/** The dialog or drawer open over the page. */
+type OpenDialog = { type: 'edit'; secret: { name: string; description: string | null } | null } | { type: 'delete'; name: string };
 
 function CustomSecrets() {
   const secrets = useQuery(secretsQuery());
   const remove = useMutation(deleteSecretMutation(useQueryClient()));
-  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [dialog, setDialog] = useState<OpenDialog | null>(null);
 
   const confirmDelete = (name: string) => {
     setDialog(null);

@@ -1,45 +1,13 @@
-import { Badge, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { IconBrandAzure, IconBrandBitbucket, IconBrandGithub, IconBrandGitlab, IconLock } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
-import * as z from 'zod/mini';
+import { useForm } from 'react-hook-form';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { TextField } from '../../components/form/fields';
-import { KEEP_SECRET, type SecretDraft, SecretField, secretUpdate } from '../../components/form/secret-field';
 import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
-import { SaveProblemAlert } from '../../components/form/save-problem-alert';
-import { type Provider, PROVIDER_NAMES, providerTokenSchema, PUBLIC_HOSTS } from '../../contract/secrets';
-import { issueMessage } from '../../contract/validation-error';
+import { type Provider, PROVIDER_NAMES, PUBLIC_HOSTS } from '../../contract/secrets';
 import { saveProviderMutation } from '../../queries/git-providers';
-
-const ICONS: Record<Provider, typeof IconBrandGithub> = {
-  github: IconBrandGithub,
-  gitlab: IconBrandGitlab,
-  bitbucket: IconBrandBitbucket,
-  azure_devops: IconBrandAzure,
-  enterprise_sso: IconLock,
-};
-
-interface ProviderFormValues {
-  token: SecretDraft;
-  host: string;
-}
-
-const toEntry = (values: ProviderFormValues) => ({ token: secretUpdate(values.token), host: values.host.trim() || null });
-
-/** The contract's checks for one provider entry, plus: connecting needs a token. */
-function resolverFor(connected: boolean) {
-  const schema = z.pipe(
-    z.transform((values: ProviderFormValues): z.input<typeof providerTokenSchema> => toEntry(values)),
-    providerTokenSchema.check(
-      z.refine((entry) => connected || Boolean(entry.token), { message: 'Paste a token to connect', path: ['token'] }),
-    ),
-  );
-  return zodResolver(schema, { error: issueMessage }, { raw: true });
-}
+import { ProviderCardView } from './provider-card-view';
+import { type ProviderFormValues, providerFormValues, resolverFor, toEntry } from './provider-form';
 
 /**
  * One git provider: its token (write-only; empty keeps the stored one) and host, saved on its
@@ -48,9 +16,8 @@ function resolverFor(connected: boolean) {
 export function ProviderCard({ provider, connectedHost }: { provider: Provider; connectedHost: string | null | undefined }) {
   const connected = connectedHost !== undefined;
   const name = PROVIDER_NAMES[provider];
-  const Icon = ICONS[provider];
   const publicHost = PUBLIC_HOSTS[provider];
-  const values = { token: KEEP_SECRET, host: connectedHost ?? '' };
+  const values = providerFormValues(connectedHost);
   const form = useForm<ProviderFormValues>({
     defaultValues: values,
     values,
@@ -70,7 +37,7 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
     const { token, host } = toEntry(current);
     try {
       await save.mutateAsync({ provider, token, host });
-      form.reset({ token: KEEP_SECRET, host: host ?? '' }, { keepDirtyValues: false });
+      form.reset(providerFormValues(host), { keepDirtyValues: false });
       notifications.show({
         color: 'teal',
         title: `${name} saved`,
@@ -101,63 +68,18 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
     );
 
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-label={name}>
-      <FormProvider {...form}>
-        <form onSubmit={(event) => void submit(event)} noValidate aria-label={`${name} token`}>
-          <Stack gap="sm">
-            <Group justify="space-between" wrap="nowrap">
-              <Group gap="sm" wrap="nowrap">
-                <ThemeIcon variant="light" size="lg" radius="md" color="gray">
-                  <Icon size={20} />
-                </ThemeIcon>
-                <Title order={3} size="h5">
-                  {name}
-                </Title>
-              </Group>
-              <Badge variant="light" color={connected ? 'teal' : 'gray'} data-testid={`${provider}-status`}>
-                {connected ? `Connected${connectedHost ? ` · ${connectedHost}` : ''}` : 'Not connected'}
-              </Badge>
-            </Group>
-            {problem && <SaveProblemAlert problem={problem} />}
-            <SecretField<ProviderFormValues>
-              name="token"
-              label={`${name} token`}
-              isSet={connected}
-              clearable={false}
-              placeholder="Paste a token to connect"
-            />
-            <TextField<ProviderFormValues>
-              name="host"
-              label={`${name} host`}
-              description={
-                publicHost ? `Empty for ${publicHost}; a domain or URL for a self-hosted server` : 'The domain or URL of your server'
-              }
-              placeholder={publicHost ?? 'sso.example.com'}
-            />
-            <Group justify="space-between">
-              {connected ? (
-                <Button
-                  variant="subtle"
-                  color="red"
-                  onClick={() => {
-                    disconnectProvider.reset();
-                    setConfirming(true);
-                  }}
-                >
-                  Disconnect
-                </Button>
-              ) : (
-                <Text size="xs" c="dimmed">
-                  Tokens are stored encrypted and never shown again.
-                </Text>
-              )}
-              <Button type="submit" disabled={!form.formState.isDirty} loading={form.formState.isSubmitting}>
-                {connected ? 'Save' : 'Connect'}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </FormProvider>
+    <>
+      <ProviderCardView
+        provider={provider}
+        connectedHost={connectedHost}
+        form={form}
+        problem={problem}
+        onSubmit={(event) => void submit(event)}
+        onDisconnect={() => {
+          disconnectProvider.reset();
+          setConfirming(true);
+        }}
+      />
       {confirming && (
         <ConfirmDialog
           title={`Disconnect ${name}?`}
@@ -171,6 +93,6 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
           {connectedHost ? ` at ${connectedHost}` : ''} until you connect it again.
         </ConfirmDialog>
       )}
-    </Paper>
+    </>
   );
 }

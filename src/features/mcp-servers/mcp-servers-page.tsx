@@ -17,7 +17,8 @@ import { EMPTY_MCP_CONFIG, entryFor, formValuesFor, KIND_LABEL, type McpServerRo
 import { McpServerDrawer } from './mcp-server-drawer';
 import { TestResult } from './test-result';
 
-type Dialog =
+/** The dialog or drawer open over the page. */
+type OpenDialog =
   | { type: 'edit'; row: McpServerRow | null }
   | { type: 'delete'; row: McpServerRow }
   | { type: 'test'; row: McpServerRow }
@@ -28,7 +29,7 @@ export function McpServersPage() {
   const settings = useQuery(settingsQuery());
   const config = settings.data?.mcp_config ?? null;
   const rows = useMemo(() => serverRows(config), [config]);
-  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const close = () => setDialog(null);
 
   return (
@@ -87,7 +88,7 @@ export function McpServersPage() {
   );
 }
 
-function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dialog: Dialog) => void }) {
+function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dialog: OpenDialog) => void }) {
   return (
     <Table.ScrollContainer minWidth={640}>
       <Table striped highlightOnHover aria-label="MCP servers" verticalSpacing="sm">
