@@ -17,7 +17,7 @@ export async function storeSettingsOnFresh(changes: (current: SettingsResponse |
 }
 
 /** Stored providers as GET /api/settings reports them: `{provider: host | null}`. */
-export type ConnectedProviders = Record<string, string | null>;
+type ConnectedProviders = Record<string, string | null>;
 
 export type ProviderChange = { provider: Provider; token: string | null; host: string | null } | { provider: Provider; remove: true };
 

@@ -16,7 +16,7 @@ import {
 import type { SettingsFormValues } from './settings-form';
 
 /** What the page knows of the stored secrets: whether each one is set. */
-export type StoredSecrets = Pick<SettingsResponse, `${FieldsOfKind<'secret'>}_set`> | null;
+type StoredSecrets = Pick<SettingsResponse, `${FieldsOfKind<'secret'>}_set`> | null;
 
 function SettingsSection({ id, title, description, children }: { id: string; title: string; description?: string; children: ReactNode }) {
   return (
