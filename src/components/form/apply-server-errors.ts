@@ -42,15 +42,17 @@ export function applyServerErrors<T extends FieldValues>(
   options: ServerErrorOptions<T>,
 ): SaveProblem | null {
   const verdict = options.verdict ?? 'Nothing was saved';
-  if (!isApiError(error) || error.validation.length === 0) {
-    const status = isApiError(error) && error.kind === 'http' && !error.isUnauthorized ? error.status : undefined;
+  if (!isApiError(error)) return { message: `${verdict}: ${describeError(error)}`, unmatched: [] };
+  if (error.validation.length === 0) {
+    // A 401 about the session key is not about any field: the sign-in dialog handles it.
+    const status = error.kind === 'http' && !error.isUnauthorized ? error.status : undefined;
     const field = status === undefined ? undefined : options.statusField?.[status];
     if (field !== undefined) {
-      form.setError(field, { type: 'server', message: error instanceof Error ? error.message : String(error) }, { shouldFocus: true });
+      form.setError(field, { type: 'server', message: error.message }, { shouldFocus: true });
       return null;
     }
     const message = status === undefined ? undefined : options.statusMessage?.[status];
-    return { message: message ?? `${verdict}: ${describeError(error)}`, unmatched: [] };
+    return { message: message ?? `${verdict}: ${error.message}`, unmatched: [] };
   }
 
   const prefix = options.locPrefix ?? ['body'];

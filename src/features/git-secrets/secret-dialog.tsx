@@ -91,7 +91,8 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
   const queryClient = useQueryClient();
   const create = useMutation(createSecretMutation(queryClient));
   const update = useMutation(updateSecretMutation(queryClient));
-  const inPlace = useQuery(secretValueUpdateQuery()).data ?? true;
+  // Only an edit can change a value; until the server says otherwise, it changes in place.
+  const inPlace = useQuery({ ...secretValueUpdateQuery(), enabled: existing !== null }).data ?? true;
   const [problem, setProblem] = useState<SaveProblem | null>(null);
 
   const submit = form.handleSubmit(async (values) => {
