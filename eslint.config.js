@@ -35,8 +35,8 @@ export default tseslint.config(
     settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })] },
     rules: {
       ...reactHooks.configs.flat['recommended-latest'].rules,
-      // Layers (bulletproof-react): contract ← api ← components ← features ← app, and a
-      // feature never reaches into another feature.
+      // Layers (bulletproof-react): contract ← api ← queries ← features ← app, components
+      // beside the queries, and a feature never reaches into another feature.
       'import-x/no-restricted-paths': [
         'error',
         {
@@ -48,10 +48,16 @@ export default tseslint.config(
               message: 'A feature must not import another feature; move the shared piece to src/components, src/api or src/contract.',
             })),
             {
-              target: ['./src/api', './src/contract', './src/components'],
+              target: ['./src/api', './src/contract', './src/components', './src/queries'],
               from: ['./src/features', './src/app'],
               message: 'Shared layers must not depend on features or the app.',
             },
+            {
+              target: ['./src/api', './src/contract', './src/components'],
+              from: './src/queries',
+              message: 'The query layer sits above the fetch layer and beside the components: only features and the app use it.',
+            },
+            { target: './src/queries', from: './src/components', message: 'The query layer has no UI.' },
             { target: './src/contract', from: ['./src/api', './src/components'], message: 'The contract is pure schemas: no I/O, no UI.' },
             { target: './src/api', from: './src/components', message: 'The fetch layer has no UI.' },
             { target: './src/features', from: './src/app', message: 'Features do not depend on the app shell.' },
@@ -69,6 +75,22 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['react', 'react-*', '@mantine/*', '@tanstack/react-query'], message: 'src/contract and src/api hold no React.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/queries/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(react|react-dom|react-router)(/|$)|^@mantine/|^@tabler/',
+              message: 'src/queries holds query and mutation options, no components.',
+            },
           ],
         },
       ],

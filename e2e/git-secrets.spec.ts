@@ -128,6 +128,47 @@ test('custom secrets: create, duplicate name, rename, change the value, delete',
   expect((await api('/api/secrets')).json()).toEqual({ custom_secrets: [] });
 });
 
+test('where the server cannot change a value in place (OpenHands), a new value replaces the secret', async ({ page, signIn, api }) => {
+  await api('/api/secrets', { method: 'POST', body: { name: 'API_TOKEN', value: 'old-value', description: 'Staging API' } });
+  // An OpenAPI document like OpenHands': the PUT body offers no value.
+  await page.route('**/openapi.json', (route) =>
+    route.fulfill({
+      json: {
+        openapi: '3.1.0',
+        paths: {
+          '/api/secrets/{name}': {
+            put: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/POSTCustomSecrets' } } } } },
+          },
+        },
+        components: { schemas: { POSTCustomSecrets: { properties: { name: {}, description: {} } } } },
+      },
+    }),
+  );
+  const writes: { method: string; path: string; body: unknown }[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/api/secrets') && request.method() !== 'GET') {
+      writes.push({ method: request.method(), path: pathname, body: request.postDataJSON() });
+    }
+  });
+  await openGit(page, signIn);
+
+  await page.getByRole('button', { name: 'Edit API_TOKEN' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit API_TOKEN' });
+  await expect(dialog.getByText('This server cannot change values in place')).toBeVisible();
+  await input(dialog, 'New value').fill('second-value');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+
+  // Deleted, then created again with the new value: no PUT the server would ignore.
+  expect(writes).toEqual([
+    { method: 'DELETE', path: '/api/secrets/API_TOKEN', body: null },
+    { method: 'POST', path: '/api/secrets', body: { name: 'API_TOKEN', value: 'second-value', description: 'Staging API' } },
+  ]);
+  expect((await api('/api/secrets')).json()).toEqual({ custom_secrets: [{ name: 'API_TOKEN', description: 'Staging API' }] });
+  await expect(page.getByRole('table', { name: 'Custom secrets' }).getByRole('row', { name: /API_TOKEN Staging API/ })).toBeVisible();
+});
+
 test('notifications still show when their code cannot be fetched (the server was updated meanwhile)', async ({ page, signIn }) => {
   await page.route('**/assets/notifications-container-*.js', (route) => route.fulfill({ status: 404, body: 'Not Found' }));
   await openGit(page, signIn);

@@ -10,8 +10,6 @@ import {
 } from '../contract/sandboxes';
 import { apiRequest } from './client';
 
-export const sandboxesQueryKey = ['sandboxes'] as const;
-
 export interface SandboxFilters {
   status?: SandboxStatus;
   specId?: string;
@@ -48,8 +46,26 @@ export function resumeSandbox(id: string) {
   return apiRequest(`${sandboxPath(id)}/resume`, { method: 'POST', body: {}, schema: sandboxActionResultSchema });
 }
 
+/**
+ * The id goes in the path and in the query: OpenHands (at the pinned commit) reads it from the
+ * query and answers the path-only form with 422; our server takes either.
+ */
 export function deleteSandbox(id: string) {
-  return apiRequest(sandboxPath(id), { method: 'DELETE', schema: sandboxActionResultSchema });
+  const query = new URLSearchParams({ sandbox_id: id });
+  return apiRequest(`${sandboxPath(id)}?${query}`, { method: 'DELETE', schema: sandboxActionResultSchema });
+}
+
+export type SandboxAction = 'pause' | 'resume' | 'delete';
+
+const ACTIONS: Record<SandboxAction, (id: string) => ReturnType<typeof pauseSandbox>> = {
+  pause: pauseSandbox,
+  resume: resumeSandbox,
+  delete: deleteSandbox,
+};
+
+/** Pauses, resumes or deletes one sandbox. */
+export function runSandboxAction(action: SandboxAction, id: string) {
+  return ACTIONS[action](id);
 }
 
 export function sandboxLogs(id: string, tail: number, signal?: AbortSignal) {

@@ -2,8 +2,6 @@ import { messageSchema } from '../contract/errors';
 import { type AddGitProvidersInput, type CreateSecretInput, customSecretsSchema, type UpdateSecretInput } from '../contract/secrets';
 import { apiRequest } from './client';
 
-export const customSecretsQueryKey = ['secrets'] as const;
-
 export function fetchCustomSecrets(signal?: AbortSignal) {
   return apiRequest('/api/secrets', { schema: customSecretsSchema, signal });
 }

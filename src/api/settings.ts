@@ -4,15 +4,6 @@ import type { McpConfigInput, McpConfigResponse } from '../contract/mcp';
 import { apiRequest } from './client';
 import { isApiError } from './errors';
 
-/** The one cache key for the settings, shared by every page that reads them. */
-export const settingsQueryKey = ['settings', 'current'] as const;
-
-/** Key and fetcher for the settings query, for every page that reads them (`queryOptions(settingsQuery)`). */
-export const settingsQuery = {
-  queryKey: settingsQueryKey,
-  queryFn: ({ signal }: { signal?: AbortSignal }) => fetchSettings(signal),
-};
-
 /** The stored settings, or `null` when the server has none yet (its 404). */
 export async function fetchSettings(signal?: AbortSignal): Promise<SettingsResponse | null> {
   try {
@@ -27,7 +18,8 @@ export function storeSettings(body: SettingsUpdateInput): Promise<{ message: str
   return apiRequest('/api/settings', { method: 'POST', body, schema: messageSchema });
 }
 
-const READ_ONLY_FIELDS = ['llm_api_key_set', 'search_api_key_set', 'sandbox_api_key_set', 'provider_tokens_set', 'secrets_store'] as const;
+/** What a GET answers besides the settings: whether each secret is set, the providers, the store. */
+const READ_ONLY_FIELDS = [...SECRET_FIELDS.map((field) => `${field}_set` as const), 'provider_tokens_set', 'secrets_store'];
 
 /**
  * MCP servers as a POST takes them: without our read-only `api_key_set`. A key a real OpenHands

@@ -16,11 +16,17 @@ export function createRouter() {
         { index: true, element: <Navigate to="/settings" replace /> },
         {
           path: 'settings',
-          lazy: async () => ({ Component: (await import('../features/settings/settings-page')).SettingsPage }),
-        },
-        {
-          path: 'settings/mcp',
-          lazy: async () => ({ Component: (await import('../features/settings/mcp/mcp-servers-page')).McpServersPage }),
+          lazy: async () => ({ Component: (await import('./settings-layout')).SettingsLayout }),
+          children: [
+            {
+              index: true,
+              lazy: async () => ({ Component: (await import('../features/settings/settings-page')).SettingsPage }),
+            },
+            {
+              path: 'mcp',
+              lazy: async () => ({ Component: (await import('../features/mcp-servers/mcp-servers-page')).McpServersPage }),
+            },
+          ],
         },
         {
           path: 'git',

@@ -34,6 +34,8 @@ describe('Dialog', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
     await userEvent.click(screen.getByRole('button', { name: 'Open' }));
-    expect(await screen.findByRole('dialog', { name: 'Delete everything?' })).toBeVisible();
+    // It fades in: visible once the transition has run, however loaded the machine is.
+    const dialog = await screen.findByRole('dialog', { name: 'Delete everything?' });
+    await waitFor(() => expect(dialog).toBeVisible());
   });
 });

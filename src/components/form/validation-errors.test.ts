@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mapValidationErrors } from './validation-errors';
+import { mapValidationErrors, nearestField } from './validation-errors';
 
 const fields = new Set(['llm_model', 'max_iterations', 'mcp_config.stdio_servers.0.name', 'mcp_config.stdio_servers.0.env']);
-const isField = (path: string) => fields.has(path);
+const isField = nearestField((path: string) => fields.has(path));
 
 describe('mapValidationErrors', () => {
   it('maps body locs onto fields and strips the "Value error, " prefix', () => {

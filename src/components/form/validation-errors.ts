@@ -1,4 +1,5 @@
-import { readableMessage, type ValidationErrorEntry } from '../../contract/validation-error';
+import type { ValidationErrorEntry } from '../../contract/validation-error';
+import { serverMessage } from './server-message';
 
 export interface FieldError {
   /** Dotted form path, e.g. `mcp_config.stdio_servers.0.name`. */
@@ -12,23 +13,33 @@ export interface MappedValidation {
   unmatched: ValidationErrorEntry[];
 }
 
+/** The form field a `loc` path (dotted, without `"body"`) belongs to, if any. */
+export type FieldFor = (path: string, entry: ValidationErrorEntry) => string | undefined;
+
+/** The nearest enclosing path that is a field (an error inside `env.KEY` lands on `env`). */
+export const nearestField =
+  (isField: (path: string) => boolean): FieldFor =>
+  (path) => {
+    const parts = path.split('.');
+    for (let length = parts.length; length > 0; length--) {
+      const candidate = parts.slice(0, length).join('.');
+      if (isField(candidate)) return candidate;
+    }
+    return undefined;
+  };
+
 /**
- * Puts each entry of a 422 `detail` on the form field its `loc` names: the leading `"body"` is
- * dropped and the nearest enclosing field is used (an error inside `env.KEY` lands on `env`).
- * Several messages for one field are joined.
+ * Puts each entry of a 422 `detail` on the form field its `loc` names (a leading `"body"` is
+ * dropped), in the console's words. Several messages for one field are joined.
  */
-export function mapValidationErrors(detail: readonly ValidationErrorEntry[], isField: (path: string) => boolean): MappedValidation {
+export function mapValidationErrors(detail: readonly ValidationErrorEntry[], fieldFor: FieldFor): MappedValidation {
   const messages = new Map<string, string[]>();
   const unmatched: ValidationErrorEntry[] = [];
   for (const entry of detail) {
     const loc = entry.loc[0] === 'body' ? entry.loc.slice(1) : entry.loc;
-    let field: string | undefined;
-    for (let length = loc.length; length > 0 && field === undefined; length--) {
-      const candidate = loc.slice(0, length).join('.');
-      if (isField(candidate)) field = candidate;
-    }
+    const field = fieldFor(loc.join('.'), entry);
     if (field === undefined) unmatched.push(entry);
-    else messages.set(field, [...(messages.get(field) ?? []), readableMessage(entry)]);
+    else messages.set(field, [...(messages.get(field) ?? []), serverMessage(entry)]);
   }
   return {
     fieldErrors: [...messages].map(([field, list]) => ({ field, message: [...new Set(list)].join(' ') })),

@@ -1,6 +1,7 @@
 import { Button, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -10,8 +11,9 @@ import { QueryContent } from '../../components/query-content';
 import { RowActions, RowActionsHeader } from '../../components/row-actions';
 import { SectionHeader } from '../../components/section-header';
 import { PROVIDERS } from '../../contract/secrets';
+import { connectedProvidersQuery, disconnectAllProvidersMutation } from '../../queries/git-providers';
+import { deleteSecretMutation, secretsQuery } from '../../queries/secrets';
 import { ProviderCard } from './provider-card';
-import { useConnectedProviders, useCustomSecrets, useDeleteSecret, useDisconnectAllProviders } from './queries';
 import { SecretDialog } from './secret-dialog';
 
 export function GitSecretsPage() {
@@ -30,8 +32,8 @@ export function GitSecretsPage() {
 }
 
 function GitProviders() {
-  const connected = useConnectedProviders();
-  const disconnectAll = useDisconnectAllProviders();
+  const connected = useQuery(connectedProvidersQuery());
+  const disconnectAll = useMutation(disconnectAllProvidersMutation(useQueryClient()));
   const [confirming, setConfirming] = useState(false);
   const anyConnected = Object.keys(connected.data ?? {}).length > 0;
 
@@ -87,12 +89,13 @@ function GitProviders() {
   );
 }
 
-type Dialog = { type: 'edit'; secret: { name: string; description: string | null } | null } | { type: 'delete'; name: string };
+/** The dialog or drawer open over the page. */
+type OpenDialog = { type: 'edit'; secret: { name: string; description: string | null } | null } | { type: 'delete'; name: string };
 
 function CustomSecrets() {
-  const secrets = useCustomSecrets();
-  const remove = useDeleteSecret();
-  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const secrets = useQuery(secretsQuery());
+  const remove = useMutation(deleteSecretMutation(useQueryClient()));
+  const [dialog, setDialog] = useState<OpenDialog | null>(null);
 
   const confirmDelete = (name: string) => {
     setDialog(null);

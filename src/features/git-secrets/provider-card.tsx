@@ -1,45 +1,13 @@
-import { Badge, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { IconBrandAzure, IconBrandBitbucket, IconBrandGithub, IconBrandGitlab, IconLock } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
-import * as z from 'zod/mini';
-import { describeError, isApiError } from '../../api/errors';
+import { useForm } from 'react-hook-form';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { ErrorAlert } from '../../components/error-alert';
-import { TextField } from '../../components/form/fields';
-import { KEEP_SECRET, type SecretDraft, SecretField, secretUpdate } from '../../components/form/secret-field';
-import { mapValidationErrors } from '../../components/form/validation-errors';
-import { type Provider, PROVIDER_NAMES, providerTokenSchema, PUBLIC_HOSTS } from '../../contract/secrets';
-import { issueMessage, readableMessage } from '../../contract/validation-error';
-import { useSaveProvider } from './queries';
-
-const ICONS: Record<Provider, typeof IconBrandGithub> = {
-  github: IconBrandGithub,
-  gitlab: IconBrandGitlab,
-  bitbucket: IconBrandBitbucket,
-  azure_devops: IconBrandAzure,
-  enterprise_sso: IconLock,
-};
-
-interface ProviderFormValues {
-  token: SecretDraft;
-  host: string;
-}
-
-const toEntry = (values: ProviderFormValues) => ({ token: secretUpdate(values.token), host: values.host.trim() || null });
-
-/** The contract's checks for one provider entry, plus: connecting needs a token. */
-function resolverFor(connected: boolean) {
-  const schema = z.pipe(
-    z.transform((values: ProviderFormValues): z.input<typeof providerTokenSchema> => toEntry(values)),
-    providerTokenSchema.check(
-      z.refine((entry) => connected || Boolean(entry.token), { message: 'Paste a token to connect', path: ['token'] }),
-    ),
-  );
-  return zodResolver(schema, { error: issueMessage }, { raw: true });
-}
+import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
+import { type Provider, PROVIDER_NAMES, PUBLIC_HOSTS } from '../../contract/secrets';
+import { saveProviderMutation } from '../../queries/git-providers';
+import { ProviderCardView } from './provider-card-view';
+import { type ProviderFormValues, providerFormValues, resolverFor, toEntry } from './provider-form';
 
 /**
  * One git provider: its token (write-only; empty keeps the stored one) and host, saved on its
@@ -48,9 +16,8 @@ function resolverFor(connected: boolean) {
 export function ProviderCard({ provider, connectedHost }: { provider: Provider; connectedHost: string | null | undefined }) {
   const connected = connectedHost !== undefined;
   const name = PROVIDER_NAMES[provider];
-  const Icon = ICONS[provider];
   const publicHost = PUBLIC_HOSTS[provider];
-  const values = { token: KEEP_SECRET, host: connectedHost ?? '' };
+  const values = providerFormValues(connectedHost);
   const form = useForm<ProviderFormValues>({
     defaultValues: values,
     values,
@@ -58,10 +25,11 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
     resolver: resolverFor(connected),
     mode: 'onSubmit',
   });
-  const save = useSaveProvider();
+  const queryClient = useQueryClient();
+  const save = useMutation(saveProviderMutation(queryClient));
   // Its own mutation, so a failed save never shows up as a disconnect error.
-  const disconnectProvider = useSaveProvider();
-  const [problem, setProblem] = useState<string | null>(null);
+  const disconnectProvider = useMutation(saveProviderMutation(queryClient));
+  const [problem, setProblem] = useState<SaveProblem | null>(null);
   const [confirming, setConfirming] = useState(false);
 
   const submit = form.handleSubmit(async (current) => {
@@ -69,33 +37,21 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
     const { token, host } = toEntry(current);
     try {
       await save.mutateAsync({ provider, token, host });
-      form.reset({ token: KEEP_SECRET, host: host ?? '' }, { keepDirtyValues: false });
+      form.reset(providerFormValues(host), { keepDirtyValues: false });
       notifications.show({
         color: 'teal',
         title: `${name} saved`,
         message: host ? `Host ${host}` : `Using ${publicHost ?? 'the default host'}`,
       });
     } catch (error) {
-      if (isApiError(error) && error.status === 401 && !error.isUnauthorized) {
-        // OpenHands refuses a token the provider rejects with 401 {"error": "Invalid token…"}.
-        form.setError('token', { type: 'server', message: error.message }, { shouldFocus: true });
-        return;
-      }
-      if (!isApiError(error) || error.validation.length === 0) {
-        setProblem(`Not saved: ${describeError(error)}`);
-        return;
-      }
-      const ours = error.validation.filter((entry) => entry.loc[2] === provider);
-      const { fieldErrors } = mapValidationErrors(
-        ours.map((entry) => ({ ...entry, loc: entry.loc.slice(3) })),
-        (path) => path === 'token' || path === 'host',
-      );
-      fieldErrors.forEach(({ field, message }) => form.setError(field as keyof ProviderFormValues, { type: 'server', message }));
-      const others = error.validation.filter((entry) => !ours.includes(entry));
       setProblem(
-        others.length
-          ? `Not saved: ${others.map((entry) => `${entry.loc.slice(1).join('.')}: ${readableMessage(entry)}`).join('; ')}`
-          : null,
+        applyServerErrors(form, error, {
+          isField: (path) => path === 'token' || path === 'host',
+          locPrefix: ['body', 'provider_tokens', provider],
+          // OpenHands refuses a token the provider rejects with 401 {"error": "Invalid token…"}.
+          statusField: { 401: 'token' },
+          verdict: 'Not saved',
+        }),
       );
     }
   });
@@ -112,63 +68,18 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
     );
 
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-label={name}>
-      <FormProvider {...form}>
-        <form onSubmit={(event) => void submit(event)} noValidate aria-label={`${name} token`}>
-          <Stack gap="sm">
-            <Group justify="space-between" wrap="nowrap">
-              <Group gap="sm" wrap="nowrap">
-                <ThemeIcon variant="light" size="lg" radius="md" color="gray">
-                  <Icon size={20} />
-                </ThemeIcon>
-                <Title order={3} size="h5">
-                  {name}
-                </Title>
-              </Group>
-              <Badge variant="light" color={connected ? 'teal' : 'gray'} data-testid={`${provider}-status`}>
-                {connected ? `Connected${connectedHost ? ` · ${connectedHost}` : ''}` : 'Not connected'}
-              </Badge>
-            </Group>
-            {problem && <ErrorAlert>{problem}</ErrorAlert>}
-            <SecretField<ProviderFormValues>
-              name="token"
-              label={`${name} token`}
-              isSet={connected}
-              clearable={false}
-              placeholder="Paste a token to connect"
-            />
-            <TextField<ProviderFormValues>
-              name="host"
-              label={`${name} host`}
-              description={
-                publicHost ? `Empty for ${publicHost}; a domain or URL for a self-hosted server` : 'The domain or URL of your server'
-              }
-              placeholder={publicHost ?? 'sso.example.com'}
-            />
-            <Group justify="space-between">
-              {connected ? (
-                <Button
-                  variant="subtle"
-                  color="red"
-                  onClick={() => {
-                    disconnectProvider.reset();
-                    setConfirming(true);
-                  }}
-                >
-                  Disconnect
-                </Button>
-              ) : (
-                <Text size="xs" c="dimmed">
-                  Tokens are stored encrypted and never shown again.
-                </Text>
-              )}
-              <Button type="submit" disabled={!form.formState.isDirty} loading={form.formState.isSubmitting}>
-                {connected ? 'Save' : 'Connect'}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </FormProvider>
+    <>
+      <ProviderCardView
+        provider={provider}
+        connectedHost={connectedHost}
+        form={form}
+        problem={problem}
+        onSubmit={(event) => void submit(event)}
+        onDisconnect={() => {
+          disconnectProvider.reset();
+          setConfirming(true);
+        }}
+      />
       {confirming && (
         <ConfirmDialog
           title={`Disconnect ${name}?`}
@@ -182,6 +93,6 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
           {connectedHost ? ` at ${connectedHost}` : ''} until you connect it again.
         </ConfirmDialog>
       )}
-    </Paper>
+    </>
   );
 }

@@ -1,18 +1,19 @@
 import { Button, Group, PasswordInput, Stack, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormProvider, useController, useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
-import { describeError, isApiError } from '../../api/errors';
 import { Dialog } from '../../components/dialog';
-import { ErrorAlert } from '../../components/error-alert';
 import { TextField } from '../../components/form/fields';
-import { mapValidationErrors } from '../../components/form/validation-errors';
+import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
+import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { useConfirmDiscard } from '../../components/use-confirm-discard';
 import { createSecretSchema, updateSecretSchema } from '../../contract/secrets';
 import { issueMessage } from '../../contract/validation-error';
-import { useCreateSecret, useUpdateSecret } from './queries';
+import { createSecretMutation, updateSecretMutation } from '../../queries/secrets';
+import { secretValueUpdateQuery } from '../../queries/server-capabilities';
 
 interface SecretFormValues {
   name: string;
@@ -56,17 +57,19 @@ function resolverFor(existing: Existing | null) {
   return zodResolver(schema as z.ZodMiniType<unknown, SecretFormValues>, { error: issueMessage }, { raw: true });
 }
 
-function ValueField({ existing }: { existing: Existing | null }) {
+function valueHelp(existing: Existing | null, inPlace: boolean): string {
+  if (!existing) return 'Stored encrypted; never shown again';
+  if (inPlace) return 'Leave empty to keep the stored value.';
+  return 'Leave empty to keep the stored value. This server cannot change values in place, so a new value replaces the secret (it is deleted and added again).';
+}
+
+function ValueField({ existing, inPlace }: { existing: Existing | null; inPlace: boolean }) {
   const { field, fieldState } = useController<SecretFormValues, 'value'>({ name: 'value' });
   return (
     <PasswordInput
       {...field}
       label={existing ? 'New value' : 'Value'}
-      description={
-        existing
-          ? 'Leave empty to keep the stored value. (A real OpenHands server cannot change values: delete and add the secret there.)'
-          : 'Stored encrypted; never shown again'
-      }
+      description={valueHelp(existing, inPlace)}
       autoComplete="new-password"
       error={fieldState.error?.message}
     />
@@ -85,9 +88,12 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
     resolver: resolverFor(existing),
     mode: 'onSubmit',
   });
-  const create = useCreateSecret();
-  const update = useUpdateSecret();
-  const [problem, setProblem] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const create = useMutation(createSecretMutation(queryClient));
+  const update = useMutation(updateSecretMutation(queryClient));
+  // Only an edit can change a value; until the server says otherwise, it changes in place.
+  const inPlace = useQuery({ ...secretValueUpdateQuery(), enabled: existing !== null }).data ?? true;
+  const [problem, setProblem] = useState<SaveProblem | null>(null);
 
   const submit = form.handleSubmit(async (values) => {
     setProblem(null);
@@ -97,17 +103,15 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
       notifications.show({ color: 'teal', title: existing ? 'Secret saved' : 'Secret added', message: values.name.trim() });
       onClose();
     } catch (error) {
-      if (isApiError(error) && error.status === 400) {
-        form.setError('name', { type: 'server', message: error.message }, { shouldFocus: true });
-      } else if (isApiError(error) && error.validation.length > 0) {
-        const { fieldErrors, unmatched } = mapValidationErrors(error.validation, (path) => FIELDS.has(path));
-        fieldErrors.forEach(({ field, message }) => form.setError(field as keyof SecretFormValues, { type: 'server', message }));
-        if (unmatched.length) setProblem(`Not saved: ${unmatched.map((entry) => entry.msg).join('; ')}`);
-      } else if (isApiError(error) && error.status === 404) {
-        setProblem('This secret was deleted meanwhile. Close this dialog to see the current list.');
-      } else {
-        setProblem(`Not saved: ${describeError(error)}`);
-      }
+      setProblem(
+        applyServerErrors(form, error, {
+          isField: (path) => FIELDS.has(path),
+          // A name that exists already: OpenHands and our server answer 400.
+          statusField: { 400: 'name' },
+          statusMessage: { 404: 'This secret was deleted meanwhile. Close this dialog to see the current list.' },
+          verdict: 'Not saved',
+        }),
+      );
     }
   });
 
@@ -119,7 +123,7 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
       <FormProvider {...form}>
         <form onSubmit={(event) => void submit(event)} noValidate>
           <Stack>
-            {problem && <ErrorAlert>{problem}</ErrorAlert>}
+            {problem && <SaveProblemAlert problem={problem} />}
             <TextField<SecretFormValues>
               name="name"
               label="Name"
@@ -127,7 +131,7 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
               placeholder="API_TOKEN"
               data-autofocus
             />
-            <ValueField existing={existing} />
+            <ValueField existing={existing} inPlace={inPlace} />
             <DescriptionField />
             <Group justify="flex-end">
               <Button variant="default" onClick={requestClose}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SandboxInfo, SandboxStatus } from '../../contract/sandboxes';
-import { canApply, pausedNotice, planBulk, pollInterval } from './actions';
+import { canApply, pausedNotice, planBulk } from './actions';
 
 const sandbox = (id: string, status: SandboxStatus): SandboxInfo => ({
   id,
@@ -40,14 +40,5 @@ describe('pausedNotice', () => {
       'Sandbox 01234567 was paused to stay within the number of sandboxes that may run at once.',
     );
     expect(pausedNotice(['aaaaaaaa11', 'bbbbbbbb22'])).toMatch(/^Sandboxes aaaaaaaa, bbbbbbbb were paused/);
-  });
-});
-
-describe('pollInterval', () => {
-  it('is 2 s while a sandbox starts or an action runs, 30 s otherwise', () => {
-    expect(pollInterval([sandbox('a', 'RUNNING')], false)).toBe(30_000);
-    expect(pollInterval([sandbox('a', 'STARTING')], false)).toBe(2000);
-    expect(pollInterval([sandbox('a', 'PAUSED')], true)).toBe(2000);
-    expect(pollInterval(undefined, false)).toBe(30_000);
   });
 });

@@ -1,6 +1,5 @@
+import type { SandboxAction } from '../../api/sandboxes';
 import type { SandboxInfo, SandboxStatus } from '../../contract/sandboxes';
-
-export type SandboxAction = 'pause' | 'resume' | 'delete';
 
 /** Which states each action makes sense in (delete: any). */
 const VALID_IN: Record<SandboxAction, readonly SandboxStatus[] | 'any'> = {
@@ -33,9 +32,4 @@ export function pausedNotice(pausedIds: readonly string[] | undefined): string |
   return pausedIds.length === 1
     ? `Sandbox ${names} was paused to stay within the number of sandboxes that may run at once.`
     : `Sandboxes ${names} were paused to stay within the number of sandboxes that may run at once.`;
-}
-
-/** How often to ask for fresh statuses: fast while anything is changing, slowly otherwise. */
-export function pollInterval(sandboxes: readonly SandboxInfo[] | undefined, anythingInFlight: boolean): number {
-  return anythingInFlight || sandboxes?.some((sandbox) => sandbox.status === 'STARTING') ? 2000 : 30_000;
 }

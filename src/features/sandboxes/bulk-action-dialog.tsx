@@ -1,10 +1,12 @@
 import { Alert, Button, Group, List, Progress, Stack, Text } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
+import type { SandboxAction } from '../../api/sandboxes';
 import { Dialog } from '../../components/dialog';
 import type { SandboxInfo } from '../../contract/sandboxes';
-import { ACTION_LABEL, pausedNotice, planBulk, type SandboxAction } from './actions';
-import { useSandboxAction } from './queries';
+import { sandboxActionMutation } from '../../queries/sandboxes';
+import { ACTION_LABEL, pausedNotice, planBulk } from './actions';
 
 interface Failure {
   id: string;
@@ -25,7 +27,7 @@ export function BulkActionDialog({
   onClose: (finished: boolean) => void;
 }) {
   const [plan] = useState(() => planBulk(action, selected));
-  const run = useSandboxAction();
+  const run = useMutation(sandboxActionMutation(useQueryClient()));
   const [done, setDone] = useState<number | null>(null);
   const [failures, setFailures] = useState<Failure[]>([]);
   const [pausedOthers, setPausedOthers] = useState<string[]>([]);

@@ -1,13 +1,14 @@
 import { Button, Code, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { describeError } from '../../api/errors';
 import { ErrorAlert } from '../../components/error-alert';
 import { SidePanel } from '../../components/side-panel';
-import { useSandboxLogs } from './queries';
+import { sandboxLogsQuery } from '../../queries/sandboxes';
 
 /** The end of a sandbox's stdout and stderr, refreshed on request. */
 export function LogsDrawer({ sandboxId, onClose }: { sandboxId: string; onClose: () => void }) {
-  const logs = useSandboxLogs(sandboxId);
+  const logs = useQuery(sandboxLogsQuery(sandboxId));
   return (
     <SidePanel opened onClose={onClose} size="xl" title={`Logs of ${sandboxId}`}>
       <Stack>

@@ -1,6 +1,7 @@
 import { ActionIcon, Button, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconEye, IconEyeOff, IconPlayerPlay } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { describeError } from '../../api/errors';
@@ -12,12 +13,13 @@ import { SidePanel } from '../../components/side-panel';
 import { useUrlParams } from '../../components/use-url-params';
 import type { SandboxSpec } from '../../contract/sandboxes';
 import { notifyStarted } from './notices';
-import { useSandboxSpecs, useStartSandbox } from './queries';
+import { sandboxSpecsQuery } from '../../queries/sandbox-specs';
+import { startSandboxMutation } from '../../queries/sandboxes';
 
 const commandLine = (spec: SandboxSpec) => (spec.command ?? []).join(' ');
 
 export function SandboxSpecsPage() {
-  const specs = useSandboxSpecs();
+  const specs = useQuery(sandboxSpecsQuery());
   // The open spec is in the URL, so its details can be shared and survive a reload.
   const [params, update] = useUrlParams<'spec'>();
   const open = specs.data?.items.find((spec) => spec.id === params.get('spec'));
@@ -103,7 +105,7 @@ function EnvValue({ name, value }: { name: string; value: string }) {
 }
 
 function SpecDrawer({ spec, onClose }: { spec: SandboxSpec; onClose: () => void }) {
-  const start = useStartSandbox();
+  const start = useMutation(startSandboxMutation(useQueryClient()));
   const navigate = useNavigate();
   const env = Object.entries(spec.initial_env);
   const startFromSpec = () =>

@@ -1,15 +1,17 @@
 import { Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
 import { Dialog } from '../../components/dialog';
 import { ErrorAlert } from '../../components/error-alert';
 import { notifyStarted } from './notices';
-import { useSandboxSpecs, useStartSandbox } from './queries';
+import { sandboxSpecsQuery } from '../../queries/sandbox-specs';
+import { startSandboxMutation } from '../../queries/sandboxes';
 
 /** Start a sandbox from a spec of the user's choice (the default spec first). */
 export function StartSandboxDialog({ onClose, initialSpec }: { onClose: () => void; initialSpec?: string }) {
-  const specs = useSandboxSpecs();
-  const start = useStartSandbox();
+  const specs = useQuery(sandboxSpecsQuery());
+  const start = useMutation(startSandboxMutation(useQueryClient()));
   const [specId, setSpecId] = useState(initialSpec ?? '');
   const options = specs.data?.items.map((spec) => ({ value: spec.id, label: spec.id })) ?? [];
   const chosen = specId || options[0]?.value;

@@ -1,6 +1,7 @@
 import { Badge, Loader } from '@mantine/core';
+import type { SandboxAction } from '../../api/sandboxes';
 import type { SandboxStatus } from '../../contract/sandboxes';
-import { ACTION_LABEL, type SandboxAction } from './actions';
+import { ACTION_LABEL } from './actions';
 
 const STATUS: Record<SandboxStatus, { label: string; color: string }> = {
   STARTING: { label: 'Starting', color: 'blue' },

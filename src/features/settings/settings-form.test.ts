@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { safeParse } from 'zod/mini';
+import { KEEP_SECRET } from '../../components/form/secret-field';
 import { issueMessage } from '../../contract/validation-error';
 import { DEFAULT_SETTINGS, type SettingsResponse } from '../../contract/settings';
 import {
   changedSettings,
+  savedFormValues,
   SETTINGS_FORM_FIELDS,
   settingsFormSchema,
   settingsResolver,
@@ -48,6 +50,23 @@ describe('toFormValues', () => {
   it('has an input for every settings field except MCP, secrets_store and the read-only ones', () => {
     const editable = Object.keys(DEFAULT_SETTINGS).filter((key) => key !== 'mcp_config');
     expect([...SETTINGS_FORM_FIELDS].sort()).toEqual(editable.sort());
+  });
+});
+
+describe('savedFormValues', () => {
+  it('empties every secret input (now stored) and keeps the rest as typed', () => {
+    const typed = {
+      ...toFormValues(stored),
+      language: 'de',
+      llm_api_key: { value: 'sk', clear: false },
+      search_api_key: { value: '', clear: true },
+    };
+    expect(savedFormValues(typed)).toEqual({
+      ...typed,
+      llm_api_key: KEEP_SECRET,
+      search_api_key: KEEP_SECRET,
+      sandbox_api_key: KEEP_SECRET,
+    });
   });
 });
 

@@ -4,82 +4,33 @@ import * as z from 'zod/mini';
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import { DEFAULT_SETTINGS, type SettingsResponse, type SettingsUpdateInput, settingsUpdateSchema } from '../../contract/settings';
 import { issueMessage } from '../../contract/validation-error';
+import { FIELD_NAMES, fieldsOfKind, type SETTINGS_FIELDS, type SettingsFormField } from './settings-fields';
 
 /**
  * The Settings form: its values (what the inputs hold), how they come from the server's settings
  * and how they become the fields of a `POST /api/settings`. Form field names are the settings'
- * own names, so a server error's `loc` names the input it belongs to.
+ * own names, so a server error's `loc` names the input it belongs to. The fields themselves are
+ * declared in `settings-fields.ts`.
  */
 
-/** Number inputs hold text: '' is "not set". */
-type NumberValue = string;
-
-export interface SettingsFormValues {
-  llm_model: string;
-  llm_base_url: string;
-  llm_api_key: SecretDraft;
-  max_budget_per_task: NumberValue;
-  agent: string;
-  max_iterations: NumberValue;
-  confirmation_mode: boolean;
-  security_analyzer: string;
-  enable_default_condenser: boolean;
-  condenser_max_size: NumberValue;
-  v1_enabled: boolean;
-  sandbox_base_container_image: string;
-  sandbox_runtime_container_image: string;
-  remote_runtime_resource_factor: NumberValue;
-  sandbox_api_key: SecretDraft;
-  git_user_name: string;
-  git_user_email: string;
-  search_api_key: SecretDraft;
-  language: string;
-  enable_sound_notifications: boolean;
-  enable_proactive_conversation_starters: boolean;
-  enable_solvability_analysis: boolean;
-  user_consents_to_analytics: boolean;
-  email: string;
-  email_verified: boolean;
+/** What each kind of input holds. Number inputs hold text: '' is "not set". */
+interface FormValueOfKind {
+  text: string;
+  suggest: string;
+  select: string;
+  number: string;
+  switch: boolean;
+  secret: SecretDraft;
 }
 
-export type SettingsFormField = keyof SettingsFormValues;
+export type SettingsFormValues = { [F in SettingsFormField]: FormValueOfKind[(typeof SETTINGS_FIELDS)[F]['kind']] };
 
-const TEXT_FIELDS = [
-  'llm_model',
-  'llm_base_url',
-  'agent',
-  'security_analyzer',
-  'sandbox_base_container_image',
-  'sandbox_runtime_container_image',
-  'git_user_name',
-  'git_user_email',
-  'language',
-  'email',
-] as const satisfies SettingsFormField[];
-const NUMBER_FIELDS = [
-  'max_budget_per_task',
-  'max_iterations',
-  'condenser_max_size',
-  'remote_runtime_resource_factor',
-] as const satisfies SettingsFormField[];
-const SWITCH_FIELDS = [
-  'confirmation_mode',
-  'enable_default_condenser',
-  'v1_enabled',
-  'enable_sound_notifications',
-  'enable_proactive_conversation_starters',
-  'enable_solvability_analysis',
-  'user_consents_to_analytics',
-  'email_verified',
-] as const satisfies SettingsFormField[];
-const SECRET_INPUTS = ['llm_api_key', 'sandbox_api_key', 'search_api_key'] as const satisfies SettingsFormField[];
+const TEXT_FIELDS = fieldsOfKind('text', 'suggest', 'select');
+const NUMBER_FIELDS = fieldsOfKind('number');
+const SWITCH_FIELDS = fieldsOfKind('switch');
+const SECRET_INPUTS = fieldsOfKind('secret');
 
-export const SETTINGS_FORM_FIELDS: ReadonlySet<string> = new Set<string>([
-  ...TEXT_FIELDS,
-  ...NUMBER_FIELDS,
-  ...SWITCH_FIELDS,
-  ...SECRET_INPUTS,
-]);
+export const SETTINGS_FORM_FIELDS: ReadonlySet<string> = new Set<string>(FIELD_NAMES);
 
 /** Inputs start from the stored settings (or the defaults before the first save); secrets empty. */
 export function toFormValues(settings: SettingsResponse | null): SettingsFormValues {
@@ -89,10 +40,10 @@ export function toFormValues(settings: SettingsResponse | null): SettingsFormVal
   for (const field of NUMBER_FIELDS) values[field] = source[field] === null || source[field] === undefined ? '' : String(source[field]);
   for (const field of SWITCH_FIELDS) values[field] = source[field] ?? false;
   for (const field of SECRET_INPUTS) values[field] = KEEP_SECRET;
-  return values as unknown as SettingsFormValues;
+  return values as SettingsFormValues;
 }
 
-function numberUpdate(value: NumberValue): number | string | null {
+function numberUpdate(value: string): number | string | null {
   if (value.trim() === '') return null;
   const n = Number(value);
   // Leave what isn't a number as typed, so the contract names the problem at the field.
@@ -137,7 +88,9 @@ export function settingsResolver(original: SettingsFormValues): Resolver<Setting
 
 /** After a save: what was typed is now stored, and secret inputs go back to empty ("keep"). */
 export function savedFormValues(values: SettingsFormValues): SettingsFormValues {
-  return { ...values, llm_api_key: KEEP_SECRET, sandbox_api_key: KEEP_SECRET, search_api_key: KEEP_SECRET };
+  const saved = { ...values };
+  for (const field of SECRET_INPUTS) saved[field] = KEEP_SECRET;
+  return saved;
 }
 
 /** Only what the user changed, so a save never overwrites fields they did not touch. */

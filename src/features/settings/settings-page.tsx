@@ -1,47 +1,31 @@
-import { Alert, Button, Group, List, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { Skeleton, Stack } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
-import { describeError, isApiError } from '../../api/errors';
-import { mapValidationErrors } from '../../components/form/validation-errors';
-import { PageHeader } from '../../components/page-header';
+import { useForm } from 'react-hook-form';
+import { describeError } from '../../api/errors';
+import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
 import { QueryContent } from '../../components/query-content';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import type { SettingsResponse } from '../../contract/settings';
-import { readableMessage, type ValidationErrorEntry } from '../../contract/validation-error';
-import { useSaveSettings, useSettings } from './queries';
-import { SettingsTabs } from './settings-tabs';
+import { saveSettingsMutation, settingsQuery } from '../../queries/settings';
 import {
   changedSettings,
   savedFormValues,
   SETTINGS_FORM_FIELDS,
-  type SettingsFormField,
   type SettingsFormValues,
   settingsResolver,
   toFormValues,
 } from './settings-form';
-import {
-  AccountSection,
-  AgentSection,
-  GitIdentitySection,
-  LlmSection,
-  PreferencesSection,
-  SandboxSection,
-  SearchSection,
-} from './settings-sections';
+import { SettingsFormView } from './settings-form-view';
 
 export function SettingsPage() {
-  const settings = useSettings();
+  const stored = useQuery(settingsQuery());
   return (
-    <>
-      <PageHeader title="Settings" description="What the agent uses for every new conversation." />
-      <SettingsTabs active="general" />
-      <QueryContent query={settings} what="settings" skeleton={<SettingsSkeleton />}>
-        {(data) => <SettingsForm settings={data} />}
-      </QueryContent>
-    </>
+    <QueryContent query={stored} what="settings" skeleton={<SettingsSkeleton />}>
+      {(data) => <SettingsForm settings={data} />}
+    </QueryContent>
   );
 }
 
@@ -53,12 +37,6 @@ function SettingsSkeleton() {
       ))}
     </Stack>
   );
-}
-
-/** How a failed save is shown: entries for fields are on the inputs, the rest here. */
-interface SaveProblem {
-  message: string;
-  unmatched: ValidationErrorEntry[];
 }
 
 function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
@@ -73,7 +51,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
     // that moves the button someone is about to click.
     mode: 'onSubmit',
   });
-  const save = useSaveSettings();
+  const save = useMutation(saveSettingsMutation(useQueryClient()));
   const [problem, setProblem] = useState<SaveProblem | null>(null);
   const { isDirty, isSubmitting } = form.formState;
   // `reset` would otherwise take `resetOptions` too and keep edited fields dirty.
@@ -95,92 +73,26 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
         });
       }
     } catch (error) {
-      if (!isApiError(error) || error.validation.length === 0) {
-        setProblem({ message: `Nothing was saved: ${describeError(error)}`, unmatched: [] });
-        return;
-      }
-      const { fieldErrors, unmatched } = mapValidationErrors(error.validation, (path) => SETTINGS_FORM_FIELDS.has(path));
-      fieldErrors.forEach(({ field, message }, index) =>
-        form.setError(field as SettingsFormField, { type: 'server', message }, { shouldFocus: index === 0 }),
-      );
-      setProblem({ message: 'Nothing was saved. The server rejected the values marked below.', unmatched });
+      setProblem(applyServerErrors(form, error, { isField: (path) => SETTINGS_FORM_FIELDS.has(path) }));
     }
   });
 
   useHotkeys([['mod+S', () => isDirty && !isSubmitting && void submit()]], []);
 
   return (
-    <FormProvider {...form}>
-      <form onSubmit={(event) => void submit(event)} noValidate aria-label="Settings">
-        <UnsavedChangesGuard when={isDirty && !isSubmitting} />
-        <Stack gap="lg">
-          {settings === null && (
-            <Alert color="blue" variant="light" icon={<IconInfoCircle />} title="Nothing stored yet">
-              These are the defaults. They are stored on the server with your first saved change.
-            </Alert>
-          )}
-          {problem && (
-            <Alert
-              color="red"
-              variant="light"
-              icon={<IconAlertTriangle />}
-              title="Settings not saved"
-              role="alert"
-              withCloseButton
-              onClose={() => setProblem(null)}
-            >
-              <Text size="sm">{problem.message}</Text>
-              {problem.unmatched.length > 0 && (
-                <List size="sm" mt="xs">
-                  {problem.unmatched.map((entry, i) => (
-                    <List.Item key={i}>
-                      <Text span fw={600}>
-                        {entry.loc.filter((part) => part !== 'body').join('.') || 'request'}
-                      </Text>
-                      : {readableMessage(entry)}
-                    </List.Item>
-                  ))}
-                </List>
-              )}
-            </Alert>
-          )}
-          <LlmSection stored={settings} />
-          <AgentSection />
-          <SandboxSection stored={settings} />
-          <GitIdentitySection />
-          <SearchSection stored={settings} />
-          <PreferencesSection />
-          <AccountSection />
-          <SaveBar
-            dirty={isDirty}
-            saving={isSubmitting}
-            onDiscard={() => {
-              resetTo(serverValues);
-              setProblem(null);
-            }}
-          />
-        </Stack>
-      </form>
-    </FormProvider>
-  );
-}
-
-function SaveBar({ dirty, saving, onDiscard }: { dirty: boolean; saving: boolean; onDiscard: () => void }) {
-  return (
-    <Paper withBorder shadow={dirty ? 'md' : undefined} p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }}>
-      <Group justify="space-between">
-        <Text size="sm" c={dirty ? undefined : 'dimmed'} aria-live="polite">
-          {dirty ? 'You have unsaved changes.' : 'All changes saved.'}
-        </Text>
-        <Group gap="xs">
-          <Button variant="default" onClick={onDiscard} disabled={!dirty || saving}>
-            Discard
-          </Button>
-          <Button type="submit" disabled={!dirty} loading={saving}>
-            Save changes
-          </Button>
-        </Group>
-      </Group>
-    </Paper>
+    <>
+      <UnsavedChangesGuard when={isDirty && !isSubmitting} />
+      <SettingsFormView
+        form={form}
+        stored={settings}
+        problem={problem}
+        onSubmit={(event) => void submit(event)}
+        onDiscard={() => {
+          resetTo(serverValues);
+          setProblem(null);
+        }}
+        onDismissProblem={() => setProblem(null)}
+      />
+    </>
   );
 }

@@ -1,0 +1,52 @@
+import type { AddGitProvidersInput, Provider } from '../contract/secrets';
+import type { SettingsResponse, SettingsUpdateInput } from '../contract/settings';
+import { storeGitProviders } from './secrets';
+import { fetchSettings, settingsUpdateFrom, storeSettings } from './settings';
+
+/*
+ * OpenHands replaces on POST: `POST /api/settings` stores the body as the whole settings (absent
+ * fields fall back to defaults) and `POST /api/add-git-providers` stores the body as the whole
+ * set of providers. A write built from the copy a page rendered would undo what changed
+ * elsewhere since, so each write here is built on what the server has right before it is sent.
+ */
+
+/** Stores `changes(current)` on top of the settings as the server has them right now. */
+export async function storeSettingsOnFresh(changes: (current: SettingsResponse | null) => SettingsUpdateInput): Promise<void> {
+  const current = await fetchSettings();
+  await storeSettings(settingsUpdateFrom(current, changes(current)));
+}
+
+/** Stored providers as GET /api/settings reports them: `{provider: host | null}`. */
+type ConnectedProviders = Record<string, string | null>;
+
+export type ProviderChange = { provider: Provider; token: string | null; host: string | null } | { provider: Provider; remove: true };
+
+/**
+ * The `provider_tokens` for `POST /api/add-git-providers`: every other connected provider goes
+ * along with an empty token (keep it) and its host.
+ */
+export function providerTokensFor(connected: ConnectedProviders, change: ProviderChange): AddGitProvidersInput['provider_tokens'] {
+  const tokens: NonNullable<AddGitProvidersInput['provider_tokens']> = {};
+  for (const [provider, host] of Object.entries(connected)) {
+    if (provider !== change.provider) tokens[provider] = { token: '', host };
+  }
+  if (!('remove' in change)) tokens[change.provider] = { token: change.token ?? '', host: change.host };
+  return tokens;
+}
+
+/** The providers the server has right now. */
+async function freshConnectedProviders(): Promise<ConnectedProviders> {
+  let settings = await fetchSettings();
+  if (settings === null) {
+    // OpenHands answers 404 until settings exist, and then says nothing about the stored
+    // providers either: saving one would drop the others. Settings with defaults fix that.
+    await storeSettings({});
+    settings = await fetchSettings();
+  }
+  return settings?.provider_tokens_set ?? {};
+}
+
+/** Connects, updates or disconnects one provider, keeping the others the server has right now. */
+export async function storeProviderOnFresh(change: ProviderChange): Promise<void> {
+  await storeGitProviders({ provider_tokens: providerTokensFor(await freshConnectedProviders(), change) });
+}

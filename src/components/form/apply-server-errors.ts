@@ -1,0 +1,78 @@
+import type { FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
+import { describeError, isApiError } from '../../api/errors';
+import type { Loc, ValidationErrorEntry } from '../../contract/validation-error';
+import { type FieldFor, mapValidationErrors, nearestField } from './validation-errors';
+
+/** What a failed save shows above the form: a sentence, and the 422 entries no input took. */
+export interface SaveProblem {
+  message: string;
+  unmatched: ValidationErrorEntry[];
+}
+
+export type ServerErrorOptions<T extends FieldValues> = (
+  | {
+      /** Whether the form has an input at a dotted path; an error lands on the nearest enclosing one. */
+      isField: (path: string) => boolean;
+    }
+  | {
+      /** The form field for a dotted path, for forms whose fields are not named as the body is (rows). */
+      fieldFor: FieldFor;
+    }
+) & {
+  /** Where the form's values sit in a 422 `loc` (default `["body"]`); entries elsewhere are not the form's. */
+  locPrefix?: Loc;
+  /** Answers other than a 422 that belong to one field, by status: `{ 400: 'name' }`. */
+  statusField?: Partial<Record<number, FieldPath<T>>>;
+  /** Answers other than a 422 that have a sentence of their own, by status. */
+  statusMessage?: Partial<Record<number, string>>;
+  /** How the alert starts: "Nothing was saved" unless the action is not a save. */
+  verdict?: string;
+};
+
+const startsWith = (loc: Loc, prefix: Loc) => prefix.every((part, index) => loc[index] === part);
+
+/**
+ * Puts a failed save's server error on the form: 422 entries on the inputs their `loc` names,
+ * other answers on the field they belong to (`statusField`), and answers what is left for a
+ * `<SaveProblemAlert>`, or `null` when every part of the error found its input.
+ */
+export function applyServerErrors<T extends FieldValues>(
+  form: { setError: UseFormSetError<T> },
+  error: unknown,
+  options: ServerErrorOptions<T>,
+): SaveProblem | null {
+  const verdict = options.verdict ?? 'Nothing was saved';
+  if (!isApiError(error)) return { message: `${verdict}: ${describeError(error)}`, unmatched: [] };
+  if (error.validation.length === 0) {
+    // A 401 about the session key is not about any field: the sign-in dialog handles it.
+    const status = error.kind === 'http' && !error.isUnauthorized ? error.status : undefined;
+    const field = status === undefined ? undefined : options.statusField?.[status];
+    if (field !== undefined) {
+      form.setError(field, { type: 'server', message: error.message }, { shouldFocus: true });
+      return null;
+    }
+    const message = status === undefined ? undefined : options.statusMessage?.[status];
+    return { message: message ?? `${verdict}: ${error.message}`, unmatched: [] };
+  }
+
+  const prefix = options.locPrefix ?? ['body'];
+  const fieldFor = 'fieldFor' in options ? options.fieldFor : nearestField(options.isField);
+  const original = new Map<ValidationErrorEntry, ValidationErrorEntry>();
+  const outside: ValidationErrorEntry[] = [];
+  for (const entry of error.validation) {
+    if (!startsWith(entry.loc, prefix)) {
+      outside.push(entry);
+      continue;
+    }
+    const own = { ...entry, loc: entry.loc.slice(prefix.length) };
+    original.set(own, entry);
+  }
+  const { fieldErrors, unmatched } = mapValidationErrors([...original.keys()], fieldFor);
+  fieldErrors.forEach(({ field, message }, index) =>
+    form.setError(field as FieldPath<T>, { type: 'server', message }, { shouldFocus: index === 0 }),
+  );
+  const rest = [...unmatched.map((entry) => original.get(entry) ?? entry), ...outside];
+  if (rest.length === 0) return null;
+  const marked = fieldErrors.length > 0 ? ' the values marked below, and' : '';
+  return { message: `${verdict}. The server rejected${marked} these:`, unmatched: rest };
+}

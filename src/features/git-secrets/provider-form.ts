@@ -1,0 +1,30 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import * as z from 'zod/mini';
+import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
+import { providerTokenSchema } from '../../contract/secrets';
+import { issueMessage } from '../../contract/validation-error';
+
+/** One provider card's form: a write-only token and the host. */
+export interface ProviderFormValues {
+  token: SecretDraft;
+  host: string;
+}
+
+export const toEntry = (values: ProviderFormValues) => ({ token: secretUpdate(values.token), host: values.host.trim() || null });
+
+/** The contract's checks for one provider entry, plus: connecting needs a token. */
+export function resolverFor(connected: boolean) {
+  const schema = z.pipe(
+    z.transform((values: ProviderFormValues): z.input<typeof providerTokenSchema> => toEntry(values)),
+    providerTokenSchema.check(
+      z.refine((entry) => connected || Boolean(entry.token), { message: 'Paste a token to connect', path: ['token'] }),
+    ),
+  );
+  return zodResolver(schema, { error: issueMessage }, { raw: true });
+}
+
+/** What a card's form starts from: an empty token (keep the stored one) and the stored host. */
+export const providerFormValues = (connectedHost: string | null | undefined): ProviderFormValues => ({
+  token: KEEP_SECRET,
+  host: connectedHost ?? '',
+});

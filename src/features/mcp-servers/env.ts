@@ -1,0 +1,35 @@
+import { ENV_NAME_PATTERN } from '../../contract/rules';
+
+export interface EnvRow {
+  key: string;
+  value: string;
+}
+
+export function envToRows(env: Record<string, string>): EnvRow[] {
+  return Object.entries(env).map(([key, value]) => ({ key, value }));
+}
+
+/** Rows as the env object; rows without a key (a blank row) are left out. */
+export function rowsToEnv(rows: readonly EnvRow[]): Record<string, string> {
+  return Object.fromEntries(rows.filter((row) => row.key.trim() !== '').map((row) => [row.key.trim(), row.value]));
+}
+
+/** What is wrong with each row's key, by row index: bad names and repeats (the later ones). */
+export function envRowProblems(rows: readonly EnvRow[]): Map<number, string> {
+  const problems = new Map<number, string>();
+  const seen = new Set<string>();
+  rows.forEach((row, index) => {
+    const key = row.key.trim();
+    if (key === '') {
+      if (row.value !== '') problems.set(index, 'Give this variable a name');
+      return;
+    }
+    if (!ENV_NAME_PATTERN.test(key)) {
+      problems.set(index, 'Use letters, digits and underscores, not starting with a digit');
+    } else if (seen.has(key)) {
+      problems.set(index, `${key} is already set above`);
+    }
+    seen.add(key);
+  });
+  return problems;
+}

@@ -1,0 +1,99 @@
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { applyServerErrors } from '../../components/form/apply-server-errors';
+import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
+import { useConfirmDiscard } from '../../components/use-confirm-discard';
+import type { McpConfigResponse } from '../../contract/mcp';
+import { testMcpServerMutation } from '../../queries/mcp';
+import { saveMcpConfigMutation } from '../../queries/settings';
+import { mcpServerResolver } from './mcp-form';
+import {
+  EMPTY_MCP_CONFIG,
+  entryFor,
+  formFieldFor,
+  formValuesFor,
+  KIND_KEY,
+  type McpServerFormValues,
+  type McpServerRow,
+  type Position,
+  withServer,
+} from './mcp-model';
+import { type FailedSave, McpServerDrawerView } from './mcp-server-drawer-view';
+
+interface Props {
+  /** The server being edited, `null` to add one. */
+  row: McpServerRow | null;
+  config: McpConfigResponse | null;
+  onClose: () => void;
+}
+
+/** Add or edit one MCP server. Saving writes it at once; a failed save keeps everything typed. */
+export function McpServerDrawer({ row, config, onClose }: Props) {
+  const form = useForm<McpServerFormValues>({
+    defaultValues: formValuesFor(row),
+    resolver: mcpServerResolver(config, row?.id ?? null),
+    // Errors appear on submit, then update as the user types: no layout shift on blur
+    // that moves the button someone is about to click.
+    mode: 'onSubmit',
+  });
+  const save = useMutation(saveMcpConfigMutation(useQueryClient()));
+  const test = useMutation(testMcpServerMutation());
+  const [failed, setFailed] = useState<FailedSave | null>(null);
+  // A test result belongs to the entry that was tested; after any edit it no longer applies.
+  const [testedEntry, setTestedEntry] = useState<string | null>(null);
+
+  const submit = form.handleSubmit(async (current) => {
+    setFailed(null);
+    const entry = entryFor(current, row);
+    let sent: { config: McpConfigResponse; position: Position } | undefined;
+    try {
+      await save.mutateAsync((fresh) => {
+        sent = withServer(fresh ?? EMPTY_MCP_CONFIG, row?.id ?? null, entry);
+        return sent.config;
+      });
+      notifications.show({
+        color: 'teal',
+        title: row ? 'MCP server saved' : 'MCP server added',
+        message: entry.kind === 'stdio' ? entry.name : entry.url,
+      });
+      onClose();
+    } catch (error) {
+      const envKeys = form.getValues('env').map((env) => env.key.trim());
+      const position = sent?.position;
+      // The form is locked while saving, so every row is still where it was when sent.
+      const problem = applyServerErrors(form, error, {
+        locPrefix: position ? ['body', 'mcp_config', KIND_KEY[position.kind], position.index] : ['body', 'mcp_config'],
+        fieldFor: (path, { msg }) => (position ? formFieldFor(path, msg, envKeys) : undefined),
+      });
+      setFailed(problem && { problem, sent: sent?.config ?? null });
+    }
+  });
+
+  const { requestClose, confirmation } = useConfirmDiscard(form.formState.isDirty, onClose);
+
+  const runTest = async () => {
+    test.reset();
+    if (!(await form.trigger())) return;
+    const entry = entryFor(form.getValues(), row);
+    setTestedEntry(JSON.stringify(entry));
+    test.mutate(entry);
+  };
+
+  return (
+    <>
+      <UnsavedChangesGuard when={form.formState.isDirty && !form.formState.isSubmitting} />
+      {confirmation}
+      <McpServerDrawerView
+        form={form}
+        row={row}
+        failed={failed}
+        test={{ entry: testedEntry, pending: test.isPending, result: test.data, error: test.error }}
+        onSubmit={(event) => void submit(event)}
+        onTest={() => void runTest()}
+        onClose={requestClose}
+      />
+    </>
+  );
+}

@@ -1,0 +1,126 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/errors';
+import type { SandboxInfo, SandboxStatus } from '../../contract/sandboxes';
+import { renderView } from '../../testing/render';
+import { SandboxesView, type SandboxesViewProps } from './sandboxes-view';
+
+const sandbox = (id: string, status: SandboxStatus): SandboxInfo => ({
+  id,
+  status,
+  created_by_user_id: null,
+  sandbox_spec_id: 'agent-server',
+  session_api_key: null,
+  exposed_urls: null,
+  created_at: '2026-11-25T10:00:00Z',
+});
+
+function setup(props: Partial<SandboxesViewProps> = {}) {
+  const callbacks = {
+    onRetry: vi.fn(),
+    onSelect: vi.fn(),
+    onFiltersChange: vi.fn(),
+    onStart: vi.fn(),
+    onAction: vi.fn(),
+    onBulk: vi.fn(),
+    onLogs: vi.fn(),
+  };
+  const view = renderView(
+    <SandboxesView
+      filters={{}}
+      page={{ items: [], next_page_id: null }}
+      error={null}
+      specIds={['agent-server']}
+      inFlight={new Map()}
+      selected={new Set()}
+      {...callbacks}
+      {...props}
+    />,
+  );
+  return { ...view, ...callbacks };
+}
+
+describe('SandboxesView', () => {
+  it('shows a skeleton while the list loads', () => {
+    setup({ page: undefined });
+    expect(screen.getByLabelText('Loading sandboxes')).toBeInTheDocument();
+  });
+
+  it('offers to start the first sandbox when there is none', async () => {
+    const { user, onStart } = setup();
+    expect(screen.getByText('No sandboxes yet')).toBeInTheDocument();
+    for (const button of screen.getAllByRole('button', { name: 'Start sandbox' })) await user.click(button);
+    expect(onStart).toHaveBeenCalledTimes(2);
+  });
+
+  it('offers to clear filters that match nothing', async () => {
+    const { user, onFiltersChange } = setup({ filters: { status: 'PAUSED' } });
+    expect(screen.getByText('No sandboxes match these filters')).toBeInTheDocument();
+    await user.click(screen.getAllByRole('button', { name: 'Clear filters' })[0]!);
+    expect(onFiltersChange).toHaveBeenCalledWith({ status: undefined, spec: undefined });
+  });
+
+  it('shows a load error with a retry', async () => {
+    const { user, onRetry } = setup({ page: undefined, error: new ApiError('Cannot reach the server', 'network', 0) });
+    expect(screen.getByRole('alert')).toHaveTextContent('Could not load sandboxes');
+    expect(screen.getByRole('alert')).toHaveTextContent('Cannot reach the server');
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(onRetry).toHaveBeenCalled();
+  });
+
+  it('lists the sandboxes, each with its actions', async () => {
+    const running = sandbox('run-1', 'RUNNING');
+    const paused = sandbox('pau-2', 'PAUSED');
+    const { user, onAction, onSelect } = setup({ page: { items: [running, paused], next_page_id: null } });
+    const table = screen.getByRole('table', { name: 'Sandboxes' });
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+
+    await user.click(screen.getByRole('button', { name: 'Pause run-1' }));
+    expect(onAction).toHaveBeenLastCalledWith('pause', running);
+    await user.click(screen.getByRole('button', { name: 'Resume pau-2' }));
+    expect(onAction).toHaveBeenLastCalledWith('resume', paused);
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select run-1' }));
+    expect(onSelect).toHaveBeenLastCalledWith(new Set(['run-1']));
+    await user.click(screen.getByRole('checkbox', { name: 'Select all sandboxes on this page' }));
+    expect(onSelect).toHaveBeenLastCalledWith(new Set(['run-1', 'pau-2']));
+  });
+
+  it.each([
+    ['Logs', 'onLogs', ['run-1']],
+    ['Delete', 'onAction', ['delete', sandbox('run-1', 'RUNNING')]],
+  ] as const)('offers %s in a row’s menu', async (item, callback, args) => {
+    const view = setup({ page: { items: [sandbox('run-1', 'RUNNING')], next_page_id: null } });
+    await view.user.click(screen.getByRole('button', { name: 'More actions for run-1' }));
+    await view.user.click(await screen.findByRole('menuitem', { name: item }));
+    expect(view[callback]).toHaveBeenCalledWith(...args);
+  });
+
+  it('offers the bulk actions that apply to the selection', async () => {
+    const { user, onBulk } = setup({
+      page: { items: [sandbox('a', 'RUNNING'), sandbox('b', 'PAUSED')], next_page_id: null },
+      selected: new Set(['a']),
+    });
+    const toolbar = screen.getByRole('toolbar', { name: 'Selected sandboxes' });
+    expect(within(toolbar).getByRole('button', { name: 'Resume (0)' })).toBeDisabled();
+    await user.click(within(toolbar).getByRole('button', { name: 'Pause (1)' }));
+    expect(onBulk).toHaveBeenCalledWith('pause');
+  });
+
+  it('changes filters and pages through callbacks', async () => {
+    const { user, onStart, onFiltersChange } = setup({
+      filters: { pageId: 'p1' },
+      page: { items: [sandbox('a', 'RUNNING')], next_page_id: 'p2' },
+    });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'PAUSED');
+    expect(onFiltersChange).toHaveBeenLastCalledWith({ status: 'PAUSED' });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Spec' }), 'agent-server');
+    expect(onFiltersChange).toHaveBeenLastCalledWith({ spec: 'agent-server' });
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(onFiltersChange).toHaveBeenLastCalledWith({ page: 'p2' });
+    await user.click(screen.getByRole('button', { name: 'First page' }));
+    expect(onFiltersChange).toHaveBeenLastCalledWith({ page: undefined });
+    await user.click(screen.getByRole('button', { name: 'Start sandbox' }));
+    expect(onStart).toHaveBeenCalled();
+  });
+});

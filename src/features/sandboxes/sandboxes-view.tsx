@@ -1,0 +1,155 @@
+import { Button, Group, NativeSelect, Paper, Skeleton, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import type { SandboxAction, SandboxFilters } from '../../api/sandboxes';
+import { EmptyState } from '../../components/empty-state';
+import { PageHeader } from '../../components/page-header';
+import { LoadedContent } from '../../components/query-content';
+import type { SandboxInfo, SandboxPage } from '../../contract/sandboxes';
+import { ACTION_LABEL, canApply } from './actions';
+import { SandboxesTable } from './sandboxes-table';
+import { STATUS_OPTIONS } from './status-badge';
+
+export type FilterChange = Partial<Record<'status' | 'spec' | 'page', string | undefined>>;
+
+export interface SandboxesViewProps {
+  filters: SandboxFilters;
+  /** The page of sandboxes, `undefined` while it loads. */
+  page: SandboxPage | undefined;
+  /** Why the list could not be loaded. */
+  error: unknown;
+  onRetry: () => void;
+  specIds: string[];
+  inFlight: Map<string, SandboxAction>;
+  selected: Set<string>;
+  onSelect: (selected: Set<string>) => void;
+  onFiltersChange: (changes: FilterChange) => void;
+  onStart: () => void;
+  onAction: (action: SandboxAction, sandbox: SandboxInfo) => void;
+  onBulk: (action: SandboxAction) => void;
+  onLogs: (id: string) => void;
+}
+
+/** The sandboxes list as it looks: filters, the selection's actions, the table and the pages. */
+export function SandboxesView({
+  filters,
+  page,
+  error,
+  onRetry,
+  specIds,
+  inFlight,
+  selected,
+  onSelect,
+  onFiltersChange,
+  onStart,
+  onAction,
+  onBulk,
+  onLogs,
+}: SandboxesViewProps) {
+  const items = page?.items ?? [];
+  const selection = items.filter((sandbox) => selected.has(sandbox.id));
+  const filtered = Boolean(filters.status || filters.specId);
+  const clearFilters = () => onFiltersChange({ status: undefined, spec: undefined });
+  const startButton = (
+    <Button leftSection={<IconPlus size={16} />} onClick={onStart}>
+      Start sandbox
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Sandboxes"
+        description="The environments conversations run in. Paused sandboxes keep their state and use no CPU."
+        actions={startButton}
+      />
+      <Group mb="md" align="flex-end">
+        <NativeSelect
+          label="Status"
+          data={[{ value: '', label: 'All statuses' }, ...STATUS_OPTIONS]}
+          value={filters.status ?? ''}
+          onChange={(event) => onFiltersChange({ status: event.currentTarget.value || undefined })}
+        />
+        <NativeSelect
+          label="Spec"
+          data={[
+            { value: '', label: 'All specs' },
+            ...specIds.map((id) => ({ value: id, label: id })),
+            ...(filters.specId && !specIds.includes(filters.specId) ? [{ value: filters.specId, label: filters.specId }] : []),
+          ]}
+          value={filters.specId ?? ''}
+          onChange={(event) => onFiltersChange({ spec: event.currentTarget.value || undefined })}
+        />
+        {filtered && (
+          <Button variant="subtle" onClick={clearFilters}>
+            Clear filters
+          </Button>
+        )}
+      </Group>
+
+      {selection.length > 0 && (
+        <Paper withBorder p="xs" mb="sm" radius="md" role="toolbar" aria-label="Selected sandboxes">
+          <Group justify="space-between">
+            <Text size="sm">{selection.length} selected</Text>
+            <Group gap="xs">
+              {(['pause', 'resume', 'delete'] as const).map((action) => {
+                const count = selection.filter((sandbox) => canApply(action, sandbox.status)).length;
+                return (
+                  <Button
+                    key={action}
+                    size="xs"
+                    variant={action === 'delete' ? 'light' : 'default'}
+                    color={action === 'delete' ? 'red' : undefined}
+                    disabled={count === 0}
+                    onClick={() => onBulk(action)}
+                  >
+                    {ACTION_LABEL[action].verb} ({count})
+                  </Button>
+                );
+              })}
+            </Group>
+          </Group>
+        </Paper>
+      )}
+
+      <LoadedContent
+        data={page}
+        error={error}
+        onRetry={onRetry}
+        what="sandboxes"
+        skeleton={<Skeleton height={180} radius="md" aria-label="Loading sandboxes" />}
+      >
+        {() =>
+          items.length === 0 ? (
+            <EmptyState title={filtered ? 'No sandboxes match these filters' : 'No sandboxes yet'}>
+              {filtered ? (
+                <Button variant="default" onClick={clearFilters}>
+                  Clear filters
+                </Button>
+              ) : (
+                startButton
+              )}
+            </EmptyState>
+          ) : (
+            <SandboxesTable items={items} inFlight={inFlight} selected={selected} onSelect={onSelect} onAction={onAction} onLogs={onLogs} />
+          )
+        }
+      </LoadedContent>
+
+      {(filters.pageId || page?.next_page_id) && (
+        <Group justify="flex-end" mt="sm">
+          <Button variant="default" size="xs" disabled={!filters.pageId} onClick={() => onFiltersChange({ page: undefined })}>
+            First page
+          </Button>
+          <Button
+            variant="default"
+            size="xs"
+            disabled={!page?.next_page_id}
+            onClick={() => onFiltersChange({ page: page?.next_page_id ?? undefined })}
+          >
+            Next page
+          </Button>
+        </Group>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,175 @@
+import type { SECRET_FIELDS, Settings } from '../../contract/settings';
+import { AGENT_SUGGESTIONS, LANGUAGES, LLM_MODEL_SUGGESTIONS, SECURITY_ANALYZER_SUGGESTIONS } from './suggestions';
+
+/*
+ * Every field of the Settings form, declared once: how it is edited (its kind), where it shows
+ * (its section) and what it says. The form values, their conversion from and to the API, the
+ * sections and the secret lists are all derived from this table, in its order.
+ */
+
+export const SECTIONS = {
+  llm: { title: 'LLM', description: 'The model the agent thinks with and how to reach it.' },
+  agent: { title: 'Agent', description: 'How the agent works through a task.' },
+  sandbox: { title: 'Sandbox', description: "Where the agent's commands run." },
+  git: { title: 'Git identity', description: "The author of the agent's commits." },
+  search: { title: 'Search', description: 'Web search for the agent (Tavily).' },
+  preferences: { title: 'Preferences', description: undefined },
+  account: { title: 'Account', description: undefined },
+} as const satisfies Record<string, { title: string; description: string | undefined }>;
+
+export type SectionId = keyof typeof SECTIONS;
+
+interface Common {
+  label: string;
+  section: SectionId;
+  help?: string;
+}
+
+/** The kinds of input a setting can have; each decides the form value and the wire value. */
+export type FieldSpec = Common &
+  (
+    | { kind: 'text'; type?: 'text' | 'url' | 'email'; placeholder?: string; autoComplete?: string }
+    | { kind: 'suggest'; placeholder?: string; suggestions: string[] }
+    | { kind: 'select'; placeholder?: string; options: { value: string; label: string }[] }
+    | { kind: 'number'; min?: number; step?: number | 'any'; unit?: string }
+    | { kind: 'switch' }
+    | { kind: 'secret' }
+  );
+
+/** Every setting the form edits: all but the MCP servers, which have their own page. */
+export type SettingsFormField = Exclude<keyof Settings, 'mcp_config'>;
+
+export const SETTINGS_FIELDS = {
+  llm_model: {
+    kind: 'suggest',
+    section: 'llm',
+    label: 'LLM model',
+    help: 'provider/model, as LiteLLM names it',
+    placeholder: 'anthropic/claude-sonnet-4-5-20250929',
+    suggestions: LLM_MODEL_SUGGESTIONS,
+  },
+  llm_base_url: {
+    kind: 'text',
+    section: 'llm',
+    label: 'LLM base URL',
+    type: 'url',
+    help: "Leave empty for the provider's own endpoint",
+    placeholder: 'https://api.example.com/v1',
+  },
+  llm_api_key: { kind: 'secret', section: 'llm', label: 'LLM API key' },
+  max_budget_per_task: {
+    kind: 'number',
+    section: 'llm',
+    label: 'Max budget per task',
+    help: 'In US dollars; empty for no limit',
+    min: 0,
+    step: 'any',
+    unit: '$',
+  },
+  agent: { kind: 'suggest', section: 'agent', label: 'Agent', placeholder: 'CodeActAgent', suggestions: AGENT_SUGGESTIONS },
+  max_iterations: {
+    kind: 'number',
+    section: 'agent',
+    label: 'Max iterations',
+    help: 'Steps before the agent stops; empty for the server default',
+    min: 1,
+    step: 1,
+  },
+  security_analyzer: {
+    kind: 'suggest',
+    section: 'agent',
+    label: 'Security analyzer',
+    help: 'Rates risky actions when confirmation mode is on',
+    placeholder: 'llm',
+    suggestions: SECURITY_ANALYZER_SUGGESTIONS,
+  },
+  condenser_max_size: {
+    kind: 'number',
+    section: 'agent',
+    label: 'Condenser max size',
+    help: 'Events kept before the history is condensed (at least 20)',
+    min: 20,
+    step: 1,
+  },
+  confirmation_mode: { kind: 'switch', section: 'agent', label: 'Confirmation mode', help: 'Ask before the agent runs an action' },
+  enable_default_condenser: {
+    kind: 'switch',
+    section: 'agent',
+    label: 'Default condenser',
+    help: 'Summarise long histories to stay within the context window',
+  },
+  v1_enabled: { kind: 'switch', section: 'agent', label: 'V1 conversations', help: 'Run new conversations on the V1 agent server' },
+  sandbox_base_container_image: {
+    kind: 'text',
+    section: 'sandbox',
+    label: 'Sandbox base image',
+    placeholder: 'nikolaik/python-nodejs:python3.12-nodejs22',
+  },
+  sandbox_runtime_container_image: {
+    kind: 'text',
+    section: 'sandbox',
+    label: 'Sandbox runtime image',
+    placeholder: 'ghcr.io/openhands/runtime:latest',
+  },
+  remote_runtime_resource_factor: {
+    kind: 'number',
+    section: 'sandbox',
+    label: 'Remote runtime resource factor',
+    help: 'Multiplies CPU and memory of remote sandboxes',
+    min: 1,
+    step: 1,
+  },
+  sandbox_api_key: { kind: 'secret', section: 'sandbox', label: 'Sandbox API key' },
+  git_user_name: { kind: 'text', section: 'git', label: 'Git user name', placeholder: 'openhands', autoComplete: 'name' },
+  git_user_email: {
+    kind: 'text',
+    section: 'git',
+    label: 'Git user email',
+    type: 'email',
+    placeholder: 'openhands@all-hands.dev',
+    autoComplete: 'email',
+  },
+  search_api_key: { kind: 'secret', section: 'search', label: 'Search API key' },
+  language: { kind: 'select', section: 'preferences', label: 'Language', placeholder: 'Server default', options: LANGUAGES },
+  enable_sound_notifications: {
+    kind: 'switch',
+    section: 'preferences',
+    label: 'Sound notifications',
+    help: 'Play a sound when the agent needs you',
+  },
+  enable_proactive_conversation_starters: {
+    kind: 'switch',
+    section: 'preferences',
+    label: 'Proactive conversation starters',
+    help: 'Suggest tasks for your repositories',
+  },
+  enable_solvability_analysis: {
+    kind: 'switch',
+    section: 'preferences',
+    label: 'Solvability analysis',
+    help: 'Estimate whether an issue can be solved before starting',
+  },
+  user_consents_to_analytics: {
+    kind: 'switch',
+    section: 'preferences',
+    label: 'Analytics consent',
+    help: 'Share anonymous usage data',
+  },
+  email: { kind: 'text', section: 'account', label: 'Email', type: 'email', autoComplete: 'email', placeholder: 'you@example.com' },
+  email_verified: { kind: 'switch', section: 'account', label: 'Email verified' },
+} as const satisfies Record<SettingsFormField, FieldSpec>;
+
+type Specs = typeof SETTINGS_FIELDS;
+export type FieldKind = FieldSpec['kind'];
+export type FieldsOfKind<K extends FieldKind> = { [F in SettingsFormField]: Specs[F]['kind'] extends K ? F : never }[SettingsFormField];
+
+/** The fields in table order (the order the page shows them). */
+export const FIELD_NAMES = Object.keys(SETTINGS_FIELDS) as SettingsFormField[];
+
+export function fieldsOfKind<K extends FieldKind>(...kinds: K[]): FieldsOfKind<K>[] {
+  return FIELD_NAMES.filter((field): field is FieldsOfKind<K> => (kinds as FieldKind[]).includes(SETTINGS_FIELDS[field].kind));
+}
+
+/** Compile time: the table's secrets are exactly the contract's write-only fields. */
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _secretsMatchContract: Exactly<FieldsOfKind<'secret'>, (typeof SECRET_FIELDS)[number]> = true;

@@ -1,0 +1,99 @@
+import { screen, within } from '@testing-library/react';
+import { useForm } from 'react-hook-form';
+import { describe, expect, it, vi } from 'vitest';
+import type { SaveProblem } from '../../components/form/apply-server-errors';
+import { DEFAULT_SETTINGS, type SettingsResponse } from '../../contract/settings';
+import { renderView } from '../../testing/render';
+import { type SettingsFormValues, toFormValues } from './settings-form';
+import { SettingsFormView } from './settings-form-view';
+
+const stored: SettingsResponse = {
+  ...DEFAULT_SETTINGS,
+  llm_model: 'openai/gpt-5',
+  max_iterations: 40,
+  mcp_config: null,
+  llm_api_key_set: true,
+  search_api_key_set: false,
+  sandbox_api_key_set: false,
+  provider_tokens_set: {},
+};
+
+function Harness({
+  settings,
+  problem,
+  callbacks,
+}: {
+  settings: SettingsResponse | null;
+  problem: SaveProblem | null;
+  callbacks: Callbacks;
+}) {
+  const form = useForm<SettingsFormValues>({ defaultValues: toFormValues(settings) });
+  return (
+    <SettingsFormView
+      form={form}
+      stored={settings}
+      problem={problem}
+      onSubmit={(event) => {
+        event.preventDefault();
+        callbacks.onSubmit();
+      }}
+      onDiscard={callbacks.onDiscard}
+      onDismissProblem={callbacks.onDismissProblem}
+    />
+  );
+}
+
+type Callbacks = Record<'onSubmit' | 'onDiscard' | 'onDismissProblem', () => void>;
+
+function setup(settings: SettingsResponse | null, problem: SaveProblem | null = null) {
+  const callbacks = { onSubmit: vi.fn(), onDiscard: vi.fn(), onDismissProblem: vi.fn() };
+  return { ...renderView(<Harness settings={settings} problem={problem} callbacks={callbacks} />), ...callbacks };
+}
+
+const input = (label: string) => screen.getByLabelText(label, { selector: 'input' });
+
+describe('SettingsFormView', () => {
+  it('says when nothing is stored yet, and shows the defaults', () => {
+    setup(null);
+    expect(screen.getByText('Nothing stored yet')).toBeInTheDocument();
+    expect(input('LLM model')).toHaveValue('');
+    expect(screen.getByRole('switch', { name: /^Default condenser/ })).toBeChecked();
+  });
+
+  it('shows every section with the stored values and which secrets are set', () => {
+    setup(stored);
+    expect(screen.queryByText('Nothing stored yet')).not.toBeInTheDocument();
+    for (const title of ['LLM', 'Agent', 'Sandbox', 'Git identity', 'Search', 'Preferences', 'Account']) {
+      expect(screen.getByRole('region', { name: title })).toBeInTheDocument();
+    }
+    expect(input('LLM model')).toHaveValue('openai/gpt-5');
+    expect(input('Max iterations')).toHaveValue(40);
+    expect(screen.getByTestId('llm_api_key-status')).toHaveTextContent('Set');
+    expect(screen.getByTestId('search_api_key-status')).toHaveTextContent('Not set');
+  });
+
+  it('shows a save problem with what matched no field, and dismisses it', async () => {
+    const problem = {
+      message: 'Nothing was saved. The server rejected these:',
+      unmatched: [{ type: 'extra_forbidden', loc: ['body', 'mcp_config', 'foo'], msg: 'Extra inputs are not permitted' }],
+    };
+    const { user, onDismissProblem } = setup(stored, problem);
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('Settings not saved');
+    expect(alert).toHaveTextContent('mcp_config.foo: Extra inputs are not permitted');
+    await user.click(within(alert).getByRole('button'));
+    expect(onDismissProblem).toHaveBeenCalled();
+  });
+
+  it('saves and discards only once something changed', async () => {
+    const { user, onSubmit, onDiscard } = setup(stored);
+    expect(screen.getByRole('button', { name: 'Save changes' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Discard' })).toBeDisabled();
+    await user.type(input('Git user name'), 'ada');
+    expect(screen.getByText('You have unsaved changes.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    await user.click(screen.getByRole('button', { name: 'Discard' }));
+    expect(onDiscard).toHaveBeenCalledTimes(1);
+  });
+});

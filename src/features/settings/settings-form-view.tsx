@@ -1,0 +1,61 @@
+import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
+import type { FormEvent } from 'react';
+import { FormProvider, type UseFormReturn } from 'react-hook-form';
+import type { SaveProblem } from '../../components/form/apply-server-errors';
+import { SaveProblemAlert } from '../../components/form/save-problem-alert';
+import type { SettingsResponse } from '../../contract/settings';
+import type { SettingsFormValues } from './settings-form';
+import { SettingsSections } from './settings-sections';
+
+export interface SettingsFormViewProps {
+  form: UseFormReturn<SettingsFormValues>;
+  /** The stored settings, `null` before anything was stored. */
+  stored: SettingsResponse | null;
+  /** Why the last save failed, for what has no input of its own. */
+  problem: SaveProblem | null;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  onDiscard: () => void;
+  onDismissProblem: () => void;
+}
+
+/** The Settings form as it looks: every section, the save problem, and the save bar. */
+export function SettingsFormView({ form, stored, problem, onSubmit, onDiscard, onDismissProblem }: SettingsFormViewProps) {
+  const { isDirty, isSubmitting } = form.formState;
+  return (
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label="Settings">
+        <Stack gap="lg">
+          {stored === null && (
+            <Alert color="blue" variant="light" icon={<IconInfoCircle />} title="Nothing stored yet">
+              These are the defaults. They are stored on the server with your first saved change.
+            </Alert>
+          )}
+          {problem && <SaveProblemAlert problem={problem} title="Settings not saved" onClose={onDismissProblem} />}
+          <SettingsSections stored={stored} />
+          <SaveBar dirty={isDirty} saving={isSubmitting} onDiscard={onDiscard} />
+        </Stack>
+      </form>
+    </FormProvider>
+  );
+}
+
+function SaveBar({ dirty, saving, onDiscard }: { dirty: boolean; saving: boolean; onDiscard: () => void }) {
+  return (
+    <Paper withBorder shadow={dirty ? 'md' : undefined} p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }}>
+      <Group justify="space-between">
+        <Text size="sm" c={dirty ? undefined : 'dimmed'} aria-live="polite">
+          {dirty ? 'You have unsaved changes.' : 'All changes saved.'}
+        </Text>
+        <Group gap="xs">
+          <Button variant="default" onClick={onDiscard} disabled={!dirty || saving}>
+            Discard
+          </Button>
+          <Button type="submit" disabled={!dirty} loading={saving}>
+            Save changes
+          </Button>
+        </Group>
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,118 @@
+import { MutationObserver } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, type SettingsResponse } from '../contract/settings';
+import { fakeApi, json, testQueryClient } from '../testing/fake-api';
+import { saveMcpConfigMutation, saveSettingsMutation, settingsKeys, settingsQuery } from './settings';
+
+const stored: SettingsResponse = {
+  ...DEFAULT_SETTINGS,
+  llm_model: 'openai/gpt-5',
+  mcp_config: null,
+  llm_api_key_set: true,
+  search_api_key_set: false,
+  provider_tokens_set: {},
+};
+
+describe('settingsKeys', () => {
+  it('nests the current settings under one root', () => {
+    expect(settingsKeys.all).toEqual(['settings']);
+    expect(settingsKeys.current()).toEqual(['settings', 'current']);
+  });
+});
+
+describe('settingsQuery', () => {
+  it('reads the settings into the cache under its key', async () => {
+    fakeApi({ 'GET /api/settings': () => json(200, stored) });
+    const queryClient = testQueryClient();
+    await expect(queryClient.fetchQuery(settingsQuery())).resolves.toMatchObject({ llm_model: 'openai/gpt-5' });
+    expect(queryClient.getQueryData(settingsKeys.current())).toMatchObject({ llm_model: 'openai/gpt-5' });
+  });
+
+  it("is null before anything was stored (OpenHands' 404)", async () => {
+    fakeApi({ 'GET /api/settings': () => json(404, { error: 'Settings not found' }) });
+    await expect(testQueryClient().fetchQuery(settingsQuery())).resolves.toBeNull();
+  });
+});
+
+describe('saveSettingsMutation', () => {
+  it('posts the changes on top of settings read fresh, then answers the settings read back', async () => {
+    let current = stored;
+    const api = fakeApi({
+      'GET /api/settings': () => json(200, current),
+      'POST /api/settings': (request) => {
+        current = { ...current, ...(request.body as Partial<SettingsResponse>) };
+        return json(200, { message: 'Settings stored' });
+      },
+    });
+    const queryClient = testQueryClient();
+    queryClient.setQueryData(settingsKeys.current(), { ...stored, llm_model: 'stale/copy' });
+
+    const outcome = await new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ language: 'de' });
+
+    expect(api.calls()).toEqual(['GET /api/settings', 'POST /api/settings', 'GET /api/settings']);
+    expect(api.requests[1]?.body).toMatchObject({ llm_model: 'openai/gpt-5', language: 'de', llm_api_key: null });
+    expect(outcome).toMatchObject({ reloaded: true, settings: { language: 'de' } });
+    expect(queryClient.getQueryData(settingsKeys.current())).toMatchObject({ language: 'de', llm_model: 'openai/gpt-5' });
+  });
+
+  it('counts a save whose read-back failed as saved, and says so', async () => {
+    let reads = 0;
+    fakeApi({
+      'GET /api/settings': () => (++reads === 1 ? json(200, stored) : json(500, { detail: 'down' })),
+      'POST /api/settings': () => json(200, { message: 'Settings stored' }),
+    });
+    const queryClient = testQueryClient();
+    const outcome = await new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ language: 'de' });
+    expect(outcome).toMatchObject({ reloaded: false, error: { status: 500 } });
+  });
+
+  it('fails with the server’s 422 and writes nothing else', async () => {
+    const detail = [{ type: 'value_error', loc: ['body', 'llm_base_url'], msg: 'Value error, bad' }];
+    const api = fakeApi({
+      'GET /api/settings': () => json(200, stored),
+      'POST /api/settings': () => json(422, { detail }),
+    });
+    const queryClient = testQueryClient();
+    const saving = new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ llm_base_url: 'x' });
+    await expect(saving).rejects.toMatchObject({ status: 422, validation: detail });
+    expect(api.calls()).toEqual(['GET /api/settings', 'POST /api/settings']);
+  });
+});
+
+describe('saveMcpConfigMutation', () => {
+  it('applies the edit to mcp_config as read fresh, sends the rest as read, and invalidates the settings', async () => {
+    const fresh = { ...stored, mcp_config: { sse_servers: [], stdio_servers: [], shttp_servers: [] } };
+    const api = fakeApi({
+      'GET /api/settings': () => json(200, fresh),
+      'POST /api/settings': () => json(200, { message: 'Settings stored' }),
+    });
+    const queryClient = testQueryClient();
+    queryClient.setQueryData(settingsKeys.current(), stored);
+    const server = { name: 'fetch', command: 'uvx', args: [], env: {} };
+
+    await new MutationObserver(queryClient, saveMcpConfigMutation(queryClient)).mutate((current) => ({
+      ...current!,
+      stdio_servers: [server],
+    }));
+
+    expect(api.requests[1]?.body).toMatchObject({
+      llm_model: 'openai/gpt-5',
+      mcp_config: { stdio_servers: [server], sse_servers: [], shttp_servers: [] },
+    });
+    expect(queryClient.getQueryState(settingsKeys.current())?.isInvalidated).toBe(true);
+  });
+
+  it('gives the edit null when no MCP servers are stored', async () => {
+    fakeApi({
+      'GET /api/settings': () => json(200, stored),
+      'POST /api/settings': () => json(200, { message: 'Settings stored' }),
+    });
+    const queryClient = testQueryClient();
+    const seen: unknown[] = [];
+    await new MutationObserver(queryClient, saveMcpConfigMutation(queryClient)).mutate((current) => {
+      seen.push(current);
+      return { sse_servers: [], stdio_servers: [], shttp_servers: [] };
+    });
+    expect(seen).toEqual([null]);
+  });
+});

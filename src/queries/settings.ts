@@ -1,0 +1,44 @@
+import { mutationOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
+import { storeSettingsOnFresh } from '../api/read-fresh-then-write';
+import { fetchSettings, mcpConfigForUpdate } from '../api/settings';
+import type { McpConfigResponse } from '../contract/mcp';
+import type { SettingsResponse, SettingsUpdateInput } from '../contract/settings';
+
+/** The settings are one object per user: the key factory has no lists. */
+export const settingsKeys = {
+  all: ['settings'] as const,
+  current: () => [...settingsKeys.all, 'current'] as const,
+};
+
+/** The stored settings, or `null` before anything was stored (OpenHands' 404). */
+export const settingsQuery = () => queryOptions({ queryKey: settingsKeys.current(), queryFn: ({ signal }) => fetchSettings(signal) });
+
+export type SaveOutcome = { reloaded: true; settings: SettingsResponse | null } | { reloaded: false; error: unknown };
+
+/**
+ * Saves the changed fields on top of settings read fresh from the server, then reads back what
+ * was stored so the form can show it. A failed read-back does not make the save a failure: the
+ * outcome says so instead.
+ */
+export const saveSettingsMutation = (queryClient: QueryClient) =>
+  mutationOptions({
+    mutationFn: async (changes: SettingsUpdateInput): Promise<SaveOutcome> => {
+      await storeSettingsOnFresh(() => changes);
+      try {
+        return { reloaded: true, settings: await queryClient.fetchQuery({ ...settingsQuery(), staleTime: 0 }) };
+      } catch (error) {
+        return { reloaded: false, error };
+      }
+    },
+  });
+
+/**
+ * Saves an edit of the MCP servers: `apply` gets `mcp_config` as the server has it right now
+ * (`null` when none is stored) and answers the new one; every other setting is sent back as read.
+ */
+export const saveMcpConfigMutation = (queryClient: QueryClient) =>
+  mutationOptions({
+    mutationFn: (apply: (current: McpConfigResponse | null) => McpConfigResponse) =>
+      storeSettingsOnFresh((current) => ({ mcp_config: mcpConfigForUpdate(apply(current?.mcp_config ?? null)) })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.all }),
+  });
