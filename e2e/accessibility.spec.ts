@@ -64,6 +64,25 @@ for (const colorScheme of ['light', 'dark'] as const) {
       expect(await seriousViolations(page)).toEqual([]);
     });
 
+    test('the Conversations page, a start that failed, the new conversation form and a conversation', async ({ page, signIn, api }) => {
+      await api('/api/v1/app-conversations', { method: 'POST', body: { title: 'Needs a provider', selected_repository: 'octo/hello' } });
+      await signIn(page);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
+      await expect(page.getByRole('group', { name: 'Start of Needs a provider' }).getByRole('alert')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'New conversation' }).first().click();
+      await expect(page.getByRole('dialog', { name: 'New conversation' })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+
+      const started = (await api('/api/v1/app-conversations/stream-start', { method: 'POST', body: { title: 'Ready one' } })).json() as {
+        app_conversation_id: string | null;
+      }[];
+      await page.goto(`/conversations/${started.at(-1)!.app_conversation_id}`);
+      await expect(page.getByRole('heading', { name: 'Ready one', level: 1 })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+
     test('the Sandboxes page, with its status badges and a notification', async ({ page, signIn }) => {
       await signIn(page);
       await page.getByRole('link', { name: 'Sandboxes' }).click();

@@ -200,6 +200,12 @@ describe('starting a conversation', () => {
     expect(failing.status).toBe('ERROR');
     expect(failing.detail).toContain('The setup script .openhands/setup.sh exited with code 7');
     expect(failing.detail).toContain('missing dependency foo');
+    // The sandboxes these starts made go with them: they hold nothing.
+    const sandboxes = await until(
+      async () => (await json(t, 'GET', '/api/v1/sandboxes/search')).json().items,
+      (items: unknown[]) => items.length === 0,
+    );
+    expect(sandboxes).toEqual([]);
   });
 
   it('a delete cancels a start still under way, and removes the sandbox it started', async () => {

@@ -196,6 +196,8 @@ export class StartTaskService {
       await this.#save(taskId, { status, ...changes });
     };
     try {
+      // Known before any sandbox starts, so a start that cannot clone fails at once.
+      const repository = request.selected_repository ? await this.#repository(request) : undefined;
       const { sandboxId, created, pausedIds } = await this.#sandbox(request);
       running.sandboxId = sandboxId;
       running.sandboxCreated = created;
@@ -204,7 +206,6 @@ export class StartTaskService {
       const sandbox = await this.#untilRunning(sandboxId, signal);
 
       const env = Object.fromEntries((await this.secrets.readCustomSecrets()).map(({ name, value }) => [name, value]));
-      const repository = request.selected_repository ? await this.#repository(request) : undefined;
       const directory = `workspaces/${conversationId}/${repository ? repositoryDirName(repository.name) : 'workspace'}`;
       const workspace = new WorkspaceSetup(
         (command, options) => this.sandboxes.exec(sandboxId, command, { ...options, signal }),
@@ -250,7 +251,15 @@ export class StartTaskService {
       await this.#save(taskId, { status: 'READY', app_conversation_id: conversationId });
     } catch (error) {
       await this.#failed(taskId, signal.aborted ? new TaskCancelled(CANCELLED[signal.reason as CancelReason]) : error);
+      // A sandbox this start made holds nothing yet: it does not stay to count against the limits.
+      if (running.sandboxId && running.sandboxCreated && !signal.aborted) await this.#removeSandbox(taskId, running.sandboxId);
     }
+  }
+
+  async #removeSandbox(taskId: string, sandboxId: string): Promise<void> {
+    await this.sandboxes.delete(sandboxId).catch((error: unknown) => {
+      this.log.error({ task: taskId, sandbox: sandboxId, err: error }, 'could not delete the sandbox of a failed conversation start');
+    });
   }
 
   async #failed(taskId: string, error: unknown): Promise<void> {

@@ -1,5 +1,4 @@
 import { createBrowserRouter, Navigate } from 'react-router';
-import { ComingSoon } from '../components/coming-soon';
 import { SignOutRoute } from '../features/auth/sign-out-route';
 import { Layout } from './layout';
 import { PageSkeleton } from './page-skeleton';
@@ -34,11 +33,11 @@ export function createRouter() {
         },
         {
           path: 'conversations',
-          element: <ComingSoon title="Conversations" description="Start, follow and manage conversations with the agent here." />,
+          lazy: async () => ({ Component: (await import('../features/conversations/conversations-page')).ConversationsPage }),
         },
         {
           path: 'conversations/:conversationId',
-          element: <ComingSoon title="Conversation" description="A conversation's events and status will show here." />,
+          lazy: async () => ({ Component: (await import('../features/conversations/conversation-page')).ConversationPage }),
         },
         {
           path: 'sandboxes',

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { startDumbHttpRepo } from '../test-support/git/dumb-http-repo';
+import { expect, test } from './support/fixtures';
+
+test('start a conversation: a failed start says why and Retry works once fixed; follow the steps, land on it, rename, find, archive and delete it', async ({
+  page,
+  signIn,
+  api,
+}) => {
+  test.setTimeout(90_000);
+  // The setup script waits for a file the test creates, so its step is seen without racing.
+  const go = `/tmp/agent-console-e2e-go-${randomUUID()}`;
+  const repo = await startDumbHttpRepo(
+    { 'octo/hello': { files: { 'README.md': '# hello\n', '.openhands/setup.sh': `while [ ! -f ${go} ]; do sleep 0.1; done\n` } } },
+    'ghp_e2e_token',
+  );
+  try {
+    await signIn(page);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
+    await expect(page.getByText('No conversations yet')).toBeVisible();
+
+    await page.getByRole('button', { name: 'New conversation' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New conversation' });
+    await dialog.getByLabel('What should the agent do?').fill('Refactor the parser module\nand keep the tests green');
+    await dialog.getByLabel('Repository').fill('octo/hello');
+    await dialog.getByRole('button', { name: 'Start' }).click();
+
+    // No provider is connected yet: the start fails and says so.
+    const start = page.getByRole('group', { name: 'Start of Refactor the parser module' });
+    await expect(start.getByRole('alert')).toContainText('Choose a git provider for octo/hello: none is connected');
+
+    // Once it is connected, Retry starts it again; the steps show, up to the setup script.
+    await api('/api/add-git-providers', {
+      method: 'POST',
+      body: { provider_tokens: { github: { token: 'ghp_e2e_token', host: repo.host } } },
+    });
+    await start.getByRole('button', { name: 'Retry' }).click();
+    await expect(start.locator('[data-step]')).toHaveAttribute('data-step', 'RUNNING_SETUP_SCRIPT', { timeout: 20_000 });
+    await expect(start).toContainText('Step 4 of 7: Running the setup script');
+    fs.writeFileSync(go, '');
+
+    // Ready: its page opens.
+    await expect(page.getByRole('heading', { name: 'Refactor the parser module', level: 1 })).toBeVisible({ timeout: 20_000 });
+    await expect(page).toHaveURL(/\/conversations\/[0-9a-f]{32}$/);
+    const url = page.url();
+    await expect(page.getByText('octo/hello', { exact: true })).toBeVisible();
+    await expect(page.locator('[data-status]').first()).toHaveText('Running');
+
+    // Rename inline: the page and the list agree at once, and after a reload.
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('textbox', { name: 'Title' }).fill('Parser refactor');
+    await page.getByRole('textbox', { name: 'Title' }).press('Enter');
+    await expect(page.getByRole('heading', { name: 'Parser refactor', level: 1 })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Parser refactor', level: 1 })).toBeVisible();
+    await page.getByRole('link', { name: '← Conversations' }).click();
+    const table = page.getByRole('table', { name: 'Conversations' });
+    await expect(table.getByRole('link', { name: 'Parser refactor' })).toBeVisible();
+    await expect(page.getByText('1 conversation', { exact: true })).toBeVisible();
+
+    // Search by a word of the title; the filter is in the URL and survives a reload.
+    await page.getByLabel('Search titles').fill('zzz');
+    await expect(page.getByText('No conversations match these filters')).toBeVisible();
+    await page.getByLabel('Search titles').fill('PARSER');
+    await expect(page).toHaveURL(/q=PARSER/);
+    await page.reload();
+    await expect(page.getByLabel('Search titles')).toHaveValue('PARSER');
+    await expect(table.getByRole('link', { name: 'Parser refactor' })).toBeVisible();
+
+    // Archive hides it until "Archived" is on.
+    await page.getByRole('checkbox', { name: 'Select Parser refactor' }).check();
+    await page.getByRole('toolbar', { name: 'Selected conversations' }).getByRole('button', { name: 'Archive (1)' }).click();
+    await page.getByRole('dialog', { name: 'Archive 1 conversation?' }).getByRole('button', { name: 'Archive 1' }).click();
+    await expect(page.getByText('No conversations match these filters')).toBeVisible();
+    await page.getByRole('switch', { name: 'Archived' }).check();
+    await expect(page).toHaveURL(/archived=true/);
+    await expect(table.getByRole('link', { name: 'Parser refactor' })).toBeVisible();
+
+    // Delete asks, then it is gone, and so is the sandbox it started.
+    await page.goto(url);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete conversation?' });
+    await expect(confirm).toContainText('Parser refactor');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(page).toHaveURL(/\/conversations$/);
+    expect((await api('/api/v1/app-conversations/count?archived=true')).json()).toBe(0);
+    expect((await api('/api/v1/sandboxes/search')).json()).toMatchObject({ items: [] });
+  } finally {
+    fs.rmSync(go, { force: true });
+    await repo.close();
+  }
+});

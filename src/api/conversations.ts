@@ -1,0 +1,75 @@
+import * as z from 'zod/mini';
+import {
+  appConversationPageSchema,
+  appConversationSchema,
+  type ConversationSortOrder,
+  type StartRequestInput,
+  startTaskPageSchema,
+  startTaskSchema,
+} from '../contract/conversations';
+import { apiRequest } from './client';
+
+export interface ConversationFilters {
+  title?: string;
+  /** ISO date-times. */
+  createdFrom?: string;
+  createdBefore?: string;
+  sort?: ConversationSortOrder;
+  archived?: boolean;
+  sandboxId?: string;
+}
+
+/** The query string `/search` and `/count` share, so the count is of what search pages through. */
+function filterQuery({ title, createdFrom, createdBefore, archived, sandboxId }: ConversationFilters): URLSearchParams {
+  const query = new URLSearchParams();
+  if (title) query.set('title__contains', title);
+  if (createdFrom) query.set('created_at__gte', createdFrom);
+  if (createdBefore) query.set('created_at__lt', createdBefore);
+  if (archived) query.set('archived', 'true');
+  if (sandboxId) query.set('sandbox_id__eq', sandboxId);
+  return query;
+}
+
+const BASE = '/api/v1/app-conversations';
+
+export function searchConversations(filters: ConversationFilters, pageId: string | undefined, limit: number, signal?: AbortSignal) {
+  const query = filterQuery(filters);
+  query.set('limit', String(limit));
+  if (filters.sort) query.set('sort_order', filters.sort);
+  if (pageId) query.set('page_id', pageId);
+  return apiRequest(`${BASE}/search?${query}`, { schema: appConversationPageSchema, signal });
+}
+
+export function countConversations(filters: ConversationFilters, signal?: AbortSignal) {
+  return apiRequest(`${BASE}/count?${filterQuery(filters)}`, { schema: z.number(), signal });
+}
+
+export function getConversations(ids: string[], signal?: AbortSignal) {
+  const query = new URLSearchParams(ids.map((id) => ['ids', id]));
+  return apiRequest(`${BASE}?${query}`, { schema: z.array(z.nullable(appConversationSchema)), signal });
+}
+
+export function startConversation(request: StartRequestInput) {
+  return apiRequest(BASE, { method: 'POST', body: request, schema: startTaskSchema });
+}
+
+export function getStartTasks(ids: string[], signal?: AbortSignal) {
+  const query = new URLSearchParams(ids.map((id) => ['ids', id]));
+  return apiRequest(`${BASE}/start-tasks?${query}`, { schema: z.array(z.nullable(startTaskSchema)), signal });
+}
+
+/** Start tasks created since `since` (ISO), newest first: the ones a list shows while they run. */
+export function recentStartTasks(since: string, signal?: AbortSignal) {
+  const query = new URLSearchParams({ created_at__gte: since, limit: '100' });
+  return apiRequest(`${BASE}/start-tasks/search?${query}`, { schema: startTaskPageSchema, signal });
+}
+
+const conversationPath = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
+
+export function updateConversation(id: string, changes: { title?: string; archived?: boolean }) {
+  return apiRequest(conversationPath(id), { method: 'PATCH', body: changes, schema: appConversationSchema });
+}
+
+export function deleteConversation(id: string) {
+  return apiRequest(conversationPath(id), { method: 'DELETE', schema: z.object({ success: z.boolean() }) });
+}

@@ -1,0 +1,112 @@
+import { screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import type { AppConversation } from '../../contract/conversations';
+import { renderView } from '../../testing/render';
+import { ConversationView, type ConversationViewProps } from './conversation-view';
+
+const conversation: AppConversation = {
+  id: 'a'.repeat(32),
+  title: 'Fix the tests',
+  archived: false,
+  created_by_user_id: null,
+  sandbox_id: 'b'.repeat(32),
+  selected_repository: 'octo/hello',
+  selected_branch: 'main',
+  git_provider: 'github',
+  trigger: 'gui',
+  pr_number: [],
+  llm_model: 'openai/gpt-4o',
+  metrics: {
+    model_name: 'gpt-4o',
+    accumulated_cost: 0.0421,
+    max_budget_per_task: null,
+    accumulated_token_usage: {
+      model: '',
+      prompt_tokens: 12000,
+      completion_tokens: 800,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      reasoning_tokens: 0,
+      context_window: 0,
+      per_turn_token: 0,
+      response_id: '',
+    },
+  },
+  parent_conversation_id: null,
+  sub_conversation_ids: [],
+  created_at: '2026-11-26T10:00:00Z',
+  updated_at: '2026-11-26T10:00:00Z',
+  sandbox_status: 'RUNNING',
+  execution_status: 'idle',
+  conversation_url: 'http://127.0.0.1:4000/api/conversations/aaa',
+  session_api_key: 'key',
+  skills: ['docs', 'testing'],
+};
+
+function setup(props: Partial<ConversationViewProps> = {}) {
+  const callbacks = { onRename: vi.fn(), onArchive: vi.fn(), onSandboxAction: vi.fn(), onDelete: vi.fn() };
+  const view = renderView(
+    <MemoryRouter>
+      <ConversationView
+        conversation={conversation}
+        renaming={false}
+        sandboxAction="pause"
+        sandboxActionPending={false}
+        {...callbacks}
+        {...props}
+      />
+    </MemoryRouter>,
+  );
+  return { ...view, ...callbacks };
+}
+
+describe('ConversationView', () => {
+  it('shows every field it has, both statuses, cost and tokens', () => {
+    setup();
+    expect(screen.getByRole('heading', { name: 'Fix the tests' })).toBeInTheDocument();
+    for (const text of [
+      'octo/hello',
+      'main',
+      'GitHub',
+      'gui',
+      'openai/gpt-4o',
+      'docs, testing',
+      '$0.0421',
+      '12,000 in, 800 out',
+      'Running',
+      'Idle',
+    ]) {
+      expect(screen.getByText(text)).toBeInTheDocument();
+    }
+  });
+
+  it('renames inline: Enter saves what was typed, Escape keeps the title', async () => {
+    const { user, onRename } = setup();
+    await user.click(screen.getByRole('button', { name: 'Rename' }));
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('heading', { name: 'Fix the tests' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Rename' }));
+    const title = screen.getByRole('textbox', { name: 'Title' });
+    await user.clear(title);
+    expect(screen.getByText('A title cannot be empty')).toBeInTheDocument();
+    await user.type(title, ' Better title {Enter}');
+    expect(onRename).toHaveBeenCalledWith('Better title');
+  });
+
+  it('calls back for each action', async () => {
+    const { user, onArchive, onSandboxAction, onDelete } = setup();
+    await user.click(screen.getByRole('button', { name: 'Pause sandbox' }));
+    await user.click(screen.getByRole('button', { name: 'Archive' }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(onSandboxAction).toHaveBeenCalledWith('pause');
+    expect(onArchive).toHaveBeenCalledWith(true);
+    expect(onDelete).toHaveBeenCalled();
+  });
+
+  it('offers no sandbox action while its sandbox can do none', () => {
+    setup({ sandboxAction: undefined, conversation: { ...conversation, sandbox_status: 'MISSING', execution_status: null } });
+    expect(screen.queryByRole('button', { name: /sandbox$/ })).toBeNull();
+    expect(screen.getByText('Missing')).toBeInTheDocument();
+  });
+});

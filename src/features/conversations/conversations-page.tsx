@@ -1,0 +1,212 @@
+import { useDebouncedCallback } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { ConversationFilters } from '../../api/conversations';
+import { describeError } from '../../api/errors';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { useUrlParams } from '../../components/use-url-params';
+import { CONVERSATION_SORT_ORDERS, type ConversationSortOrder, type StartTask } from '../../contract/conversations';
+import {
+  conversationCountQuery,
+  conversationKeys,
+  conversationsQuery,
+  deleteConversationMutation,
+  startConversationMutation,
+  startTaskQuery,
+  tasksInFlightQuery,
+  updateConversationMutation,
+} from '../../queries/conversations';
+import { type BulkAction, ConversationsView, type ListFilters } from './conversations-view';
+import { NewConversationDialog } from './new-conversation-dialog';
+
+const isSort = (value: string | null): value is ConversationSortOrder => CONVERSATION_SORT_ORDERS.includes(value as ConversationSortOrder);
+/** Starts of the last hour show at the top while they run (or failed). */
+const TASK_WINDOW_MS = 60 * 60 * 1000;
+
+/** `yyyy-mm-dd` (local) as the ISO moment it starts; `days` later for the end of a range. */
+const startOfDay = (date: string, days = 0) => {
+  if (!date) return undefined;
+  const moment = new Date(`${date}T00:00:00`);
+  moment.setDate(moment.getDate() + days);
+  return Number.isNaN(moment.getTime()) ? undefined : moment.toISOString();
+};
+
+/** Filters and sort live in the URL, so a view can be shared and survives a reload. */
+function useListFilters() {
+  const [params, update] = useUrlParams<'q' | 'from' | 'to' | 'sort' | 'archived'>();
+  const sort = params.get('sort');
+  const filters: ListFilters = {
+    title: params.get('q') ?? '',
+    from: params.get('from') ?? '',
+    to: params.get('to') ?? '',
+    sort: isSort(sort) ? sort : 'CREATED_AT_DESC',
+    archived: params.get('archived') === 'true',
+  };
+  const change = (changes: Partial<ListFilters>) => {
+    const next = { ...filters, ...changes };
+    update({
+      q: next.title || undefined,
+      from: next.from || undefined,
+      to: next.to || undefined,
+      sort: next.sort === 'CREATED_AT_DESC' ? undefined : next.sort,
+      archived: next.archived ? 'true' : undefined,
+    });
+  };
+  return [filters, change] as const;
+}
+
+const BULK = {
+  archive: { verb: 'Archive', done: 'Archived' },
+  unarchive: { verb: 'Unarchive', done: 'Unarchived' },
+  delete: { verb: 'Delete', done: 'Deleted' },
+} as const;
+
+export function ConversationsPage() {
+  const queryClient = useQueryClient();
+  const [filters, changeFilters] = useListFilters();
+  const [titleInput, setTitleInput] = useState(filters.title);
+  const searchTitle = useDebouncedCallback((title: string) => changeFilters({ title: title.trim() }), 300);
+  const typeTitle = (title: string) => {
+    setTitleInput(title);
+    searchTitle(title);
+  };
+  // The URL's title changing otherwise (Back, Clear filters) shows in the box.
+  const [shownTitle, setShownTitle] = useState(filters.title);
+  if (filters.title !== shownTitle) {
+    setShownTitle(filters.title);
+    if (titleInput.trim() !== filters.title) setTitleInput(filters.title);
+  }
+
+  const apiFilters: ConversationFilters = {
+    title: filters.title || undefined,
+    createdFrom: startOfDay(filters.from),
+    createdBefore: startOfDay(filters.to, 1),
+    sort: filters.sort,
+    archived: filters.archived,
+  };
+  const list = useInfiniteQuery(conversationsQuery(apiFilters));
+  const { sort: _sort, ...countFilters } = apiFilters;
+  const count = useQuery(conversationCountQuery(countFilters));
+
+  const [since] = useState(() => new Date(Date.now() - TASK_WINDOW_MS).toISOString());
+  const tasks = useQuery(tasksInFlightQuery(since));
+  const [dismissed, setDismissed] = useState<Set<string>>(new Set());
+  const shownTasks = (tasks.data ?? []).filter((task) => !dismissed.has(task.id));
+  const underWay = (tasks.data ?? []).filter((task) => task.status !== 'ERROR').length;
+  // A start that has just become READY leaves the tasks and joins the list.
+  useEffect(() => {
+    void queryClient.invalidateQueries({ queryKey: conversationKeys.lists() });
+    void queryClient.invalidateQueries({ queryKey: conversationKeys.counts() });
+  }, [underWay, queryClient]);
+
+  // A start made here is followed: once READY, its conversation opens.
+  const navigate = useNavigate();
+  const [following, setFollowing] = useState<string | null>(null);
+  const followed = useQuery({ ...startTaskQuery(following ?? ''), enabled: following !== null });
+  const ready = followed.data?.status === 'READY' ? followed.data.app_conversation_id : null;
+  useEffect(() => {
+    if (ready) void navigate(`/conversations/${ready}`);
+  }, [ready, navigate]);
+
+  const retry = useMutation(startConversationMutation(queryClient));
+  const retryTask = (task: StartTask) =>
+    retry.mutate(task.request, {
+      onSuccess: (started) => {
+        setDismissed((current) => new Set(current).add(task.id));
+        setFollowing(started.id);
+      },
+      onError: (error) => notifications.show({ color: 'red', title: 'Could not start it again', message: describeError(error) }),
+    });
+
+  const update = useMutation(updateConversationMutation(queryClient));
+  const remove = useMutation(deleteConversationMutation(queryClient));
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [newOpen, setNewOpen] = useState(false);
+  const [bulk, setBulk] = useState<BulkAction | null>(null);
+  const [bulkRunning, setBulkRunning] = useState(false);
+  const items = useMemo(() => list.data?.pages.flatMap((page) => page.items), [list.data]);
+  const selection = (items ?? []).filter((item) => selected.has(item.id));
+
+  const runBulk = async (action: BulkAction) => {
+    setBulkRunning(true);
+    const failures: string[] = [];
+    for (const conversation of selection) {
+      try {
+        if (action === 'delete') await remove.mutateAsync(conversation.id);
+        else await update.mutateAsync({ id: conversation.id, archived: action === 'archive' });
+      } catch (error) {
+        failures.push(`${conversation.title ?? conversation.id}: ${describeError(error)}`);
+      }
+    }
+    setBulkRunning(false);
+    setBulk(null);
+    setSelected(new Set());
+    const done = selection.length - failures.length;
+    notifications.show(
+      failures.length === 0
+        ? { color: 'teal', title: `${BULK[action].done} ${done} ${done === 1 ? 'conversation' : 'conversations'}`, message: '' }
+        : { color: 'red', title: `${BULK[action].done} ${done} of ${selection.length}`, message: failures.join('\n') },
+    );
+  };
+
+  return (
+    <>
+      <ConversationsView
+        filters={filters}
+        titleInput={titleInput}
+        onTitleInput={typeTitle}
+        onFiltersChange={(changes) => {
+          setSelected(new Set()); // a selection belongs to the rows it was made on
+          changeFilters(changes);
+        }}
+        items={items}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        count={count.data}
+        hasMore={list.hasNextPage}
+        loadingMore={list.isFetchingNextPage}
+        onLoadMore={() => void list.fetchNextPage()}
+        tasks={shownTasks}
+        retryingTask={retry.isPending ? shownTasks.find((task) => task.request === retry.variables)?.id : undefined}
+        onRetryTask={retryTask}
+        onDismissTask={(task) => setDismissed((current) => new Set(current).add(task.id))}
+        selected={selected}
+        onSelect={setSelected}
+        onBulk={setBulk}
+        onNew={() => setNewOpen(true)}
+      />
+      {newOpen && (
+        <NewConversationDialog
+          onClose={() => setNewOpen(false)}
+          onStarted={(task) => {
+            setNewOpen(false);
+            setFollowing(task.id);
+          }}
+        />
+      )}
+      {bulk && (
+        <ConfirmDialog
+          title={`${BULK[bulk].verb} ${selection.length} ${selection.length === 1 ? 'conversation' : 'conversations'}?`}
+          confirmLabel={`${BULK[bulk].verb} ${selection.length}`}
+          pending={bulkRunning}
+          onClose={() => setBulk(null)}
+          onConfirm={() => void runBulk(bulk)}
+        >
+          {bulk === 'delete'
+            ? 'Each is deleted with its start tasks, and with its sandbox when it started one no other conversation uses. This cannot be undone.'
+            : bulk === 'archive'
+              ? 'Archived conversations are hidden from the list until "Archived" is on.'
+              : 'They come back to the list.'}
+          <ul>
+            {selection.slice(0, 10).map((conversation) => (
+              <li key={conversation.id}>{conversation.title ?? conversation.id}</li>
+            ))}
+            {selection.length > 10 && <li>and {selection.length - 10} more</li>}
+          </ul>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}

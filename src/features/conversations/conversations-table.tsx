@@ -1,0 +1,78 @@
+import { Anchor, Checkbox, Table, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { RelativeTime } from '../../components/relative-time';
+import { SandboxStatusBadge } from '../../components/sandbox-status-badge';
+import type { AppConversation } from '../../contract/conversations';
+import { ExecutionBadge } from './execution-badge';
+import { repositoryLabel } from './labels';
+
+interface ConversationsTableProps {
+  items: AppConversation[];
+  selected: Set<string>;
+  onSelect: (selected: Set<string>) => void;
+}
+
+export function ConversationsTable({ items, selected, onSelect }: ConversationsTableProps) {
+  const allSelected = items.length > 0 && items.every((item) => selected.has(item.id));
+  const toggle = (id: string) => {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    onSelect(next);
+  };
+  return (
+    <Table.ScrollContainer minWidth={720}>
+      <Table aria-label="Conversations" highlightOnHover verticalSpacing="xs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={36}>
+              <Checkbox
+                aria-label="Select all conversations"
+                checked={allSelected}
+                indeterminate={!allSelected && items.some((item) => selected.has(item.id))}
+                onChange={() => onSelect(allSelected ? new Set() : new Set(items.map((item) => item.id)))}
+              />
+            </Table.Th>
+            <Table.Th>Title</Table.Th>
+            <Table.Th>Repository</Table.Th>
+            <Table.Th>Sandbox</Table.Th>
+            <Table.Th>Agent</Table.Th>
+            <Table.Th>Created</Table.Th>
+            <Table.Th>Updated</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {items.map((item) => (
+            <Table.Tr key={item.id} data-conversation-id={item.id}>
+              <Table.Td>
+                <Checkbox aria-label={`Select ${item.title ?? item.id}`} checked={selected.has(item.id)} onChange={() => toggle(item.id)} />
+              </Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={`/conversations/${item.id}`} fw={500}>
+                  {item.title ?? item.id}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" c={item.selected_repository ? undefined : 'dimmed'}>
+                  {repositoryLabel(item) ?? 'No repository'}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <SandboxStatusBadge status={item.sandbox_status} />
+              </Table.Td>
+              <Table.Td>
+                <ExecutionBadge status={item.execution_status} />
+              </Table.Td>
+              <Table.Td>
+                <RelativeTime iso={item.created_at} />
+              </Table.Td>
+              <Table.Td>
+                <RelativeTime iso={item.updated_at} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

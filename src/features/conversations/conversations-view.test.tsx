@@ -1,0 +1,144 @@
+import { screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/errors';
+import type { AppConversation, StartTask } from '../../contract/conversations';
+import { renderView } from '../../testing/render';
+import { ConversationsView, type ConversationsViewProps } from './conversations-view';
+
+const conversation = (id: string, title: string): AppConversation => ({
+  id,
+  title,
+  archived: false,
+  created_by_user_id: null,
+  sandbox_id: 'sandbox-1',
+  selected_repository: 'octo/hello',
+  selected_branch: 'main',
+  git_provider: 'github',
+  trigger: 'gui',
+  pr_number: [],
+  llm_model: null,
+  metrics: null,
+  parent_conversation_id: null,
+  sub_conversation_ids: [],
+  created_at: '2026-11-26T10:00:00Z',
+  updated_at: '2026-11-26T10:00:00Z',
+  sandbox_status: 'RUNNING',
+  execution_status: 'idle',
+  conversation_url: null,
+  session_api_key: null,
+  skills: [],
+});
+
+const task = (id: string, status: StartTask['status'], detail: string | null = null) =>
+  ({
+    id,
+    status,
+    detail,
+    created_by_user_id: null,
+    app_conversation_id: null,
+    sandbox_id: null,
+    agent_server_url: null,
+    request: { title: `Task ${id}`, initial_message: null, selected_repository: null },
+    created_at: '2026-11-26T10:00:00Z',
+    updated_at: '2026-11-26T10:00:00Z',
+  }) as StartTask;
+
+function setup(props: Partial<ConversationsViewProps> = {}) {
+  const callbacks = {
+    onTitleInput: vi.fn(),
+    onFiltersChange: vi.fn(),
+    onRetry: vi.fn(),
+    onLoadMore: vi.fn(),
+    onRetryTask: vi.fn(),
+    onDismissTask: vi.fn(),
+    onSelect: vi.fn(),
+    onBulk: vi.fn(),
+    onNew: vi.fn(),
+  };
+  const view = renderView(
+    <MemoryRouter>
+      <ConversationsView
+        filters={{ title: '', from: '', to: '', sort: 'CREATED_AT_DESC', archived: false }}
+        titleInput=""
+        items={[]}
+        error={null}
+        count={0}
+        hasMore={false}
+        loadingMore={false}
+        tasks={[]}
+        retryingTask={undefined}
+        selected={new Set()}
+        {...callbacks}
+        {...props}
+      />
+    </MemoryRouter>,
+  );
+  return { ...view, ...callbacks };
+}
+
+describe('ConversationsView', () => {
+  it('shows a skeleton while the first page loads, and the error with a retry when it fails', async () => {
+    const { rerender } = setup({ items: undefined });
+    expect(screen.getByLabelText('Loading conversations')).toBeInTheDocument();
+    rerender(<div />);
+    const { user, onRetry } = setup({ items: undefined, error: new ApiError('Cannot reach the server', 'network', 0) });
+    expect(screen.getByText(/Cannot reach the server/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /Try again|Retry/ }));
+    expect(onRetry).toHaveBeenCalled();
+  });
+
+  it('offers to start the first conversation when there is none', async () => {
+    const { user, onNew } = setup();
+    expect(screen.getByText('No conversations yet')).toBeInTheDocument();
+    for (const button of screen.getAllByRole('button', { name: 'New conversation' })) await user.click(button);
+    expect(onNew).toHaveBeenCalledTimes(2);
+  });
+
+  it('lists conversations with their repository and statuses, counts them, and loads more', async () => {
+    const { user, onLoadMore, onSelect } = setup({
+      items: [conversation('a', 'Fix it'), conversation('b', 'Ship it')],
+      count: 7,
+      hasMore: true,
+    });
+    const table = screen.getByRole('table', { name: 'Conversations' });
+    expect(within(table).getByRole('link', { name: 'Fix it' })).toHaveAttribute('href', '/conversations/a');
+    expect(within(table).getAllByText('octo/hello@main (GitHub)')).toHaveLength(2);
+    expect(within(table).getAllByText('Running')).toHaveLength(2);
+    expect(screen.getByText('7 conversations')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(onLoadMore).toHaveBeenCalled();
+    await user.click(screen.getByRole('checkbox', { name: 'Select Fix it' }));
+    expect(onSelect).toHaveBeenCalledWith(new Set(['a']));
+  });
+
+  it('passes what is typed and chosen to its callbacks', async () => {
+    const { user, onTitleInput, onFiltersChange } = setup();
+    await user.type(screen.getByLabelText('Search titles'), 'x');
+    expect(onTitleInput).toHaveBeenCalledWith('x');
+    await user.selectOptions(screen.getByLabelText('Sort'), 'TITLE');
+    expect(onFiltersChange).toHaveBeenCalledWith({ sort: 'TITLE' });
+    await user.click(screen.getByRole('switch', { name: 'Archived' }));
+    expect(onFiltersChange).toHaveBeenCalledWith({ archived: true });
+  });
+
+  it('acts on the selection', async () => {
+    const { user, onBulk } = setup({ items: [conversation('a', 'Fix it')], selected: new Set(['a']) });
+    const toolbar = screen.getByRole('toolbar', { name: 'Selected conversations' });
+    await user.click(within(toolbar).getByRole('button', { name: 'Archive (1)' }));
+    await user.click(within(toolbar).getByRole('button', { name: 'Delete (1)' }));
+    expect(onBulk.mock.calls).toEqual([['archive'], ['delete']]);
+  });
+
+  it('shows starts under way step by step, and a failed one with its reason, Retry and Dismiss', async () => {
+    const failed = task('2', 'ERROR', 'Choose a git provider for octo/hello: none is connected');
+    const { user, onRetryTask, onDismissTask } = setup({ tasks: [task('1', 'RUNNING_SETUP_SCRIPT'), failed] });
+    expect(screen.getByRole('group', { name: 'Start of Task 1' })).toHaveTextContent('Step 4 of 7: Running the setup script');
+    const error = screen.getByRole('group', { name: 'Start of Task 2' });
+    expect(within(error).getByRole('alert')).toHaveTextContent('none is connected');
+    await user.click(within(error).getByRole('button', { name: 'Retry' }));
+    await user.click(within(error).getByRole('button', { name: 'Dismiss' }));
+    expect(onRetryTask).toHaveBeenCalledWith(failed);
+    expect(onDismissTask).toHaveBeenCalledWith(failed);
+  });
+});

@@ -1,0 +1,183 @@
+import { Button, Group, NativeSelect, Paper, Skeleton, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { EmptyState } from '../../components/empty-state';
+import { PageHeader } from '../../components/page-header';
+import { LoadedContent } from '../../components/query-content';
+import type { AppConversation, ConversationSortOrder, StartTask } from '../../contract/conversations';
+import { ConversationsTable } from './conversations-table';
+import { SORT_OPTIONS } from './labels';
+import { TaskProgress } from './task-progress';
+
+/** The list's filters as the URL holds them: dates as `yyyy-mm-dd`. */
+export interface ListFilters {
+  title: string;
+  from: string;
+  to: string;
+  sort: ConversationSortOrder;
+  archived: boolean;
+}
+
+export type BulkAction = 'archive' | 'unarchive' | 'delete';
+
+export interface ConversationsViewProps {
+  filters: ListFilters;
+  /** What is typed in the search box (it reaches the filters a moment later). */
+  titleInput: string;
+  onTitleInput: (title: string) => void;
+  onFiltersChange: (changes: Partial<ListFilters>) => void;
+  /** The rows loaded so far, `undefined` while the first page loads. */
+  items: AppConversation[] | undefined;
+  error: unknown;
+  onRetry: () => void;
+  count: number | undefined;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+  tasks: StartTask[];
+  retryingTask: string | undefined;
+  onRetryTask: (task: StartTask) => void;
+  onDismissTask: (task: StartTask) => void;
+  selected: Set<string>;
+  onSelect: (selected: Set<string>) => void;
+  onBulk: (action: BulkAction) => void;
+  onNew: () => void;
+}
+
+const filtered = (filters: ListFilters) => Boolean(filters.title || filters.from || filters.to);
+
+/** The conversations list as it looks: starts under way, filters, the table and "Load more". */
+export function ConversationsView(props: ConversationsViewProps) {
+  const { filters, items, selected } = props;
+  const selection = (items ?? []).filter((item) => selected.has(item.id));
+  const newButton = (
+    <Button leftSection={<IconPlus size={16} />} onClick={props.onNew}>
+      New conversation
+    </Button>
+  );
+  const clearFilters = () => {
+    props.onTitleInput('');
+    props.onFiltersChange({ title: '', from: '', to: '' });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Conversations"
+        description="Tasks for the agent, each in a sandbox of its own or a shared one."
+        actions={newButton}
+      />
+
+      {props.tasks.length > 0 && (
+        <Stack gap="xs" mb="md" aria-label="Starts under way">
+          {props.tasks.map((task) => (
+            <TaskProgress
+              key={task.id}
+              task={task}
+              onRetry={props.onRetryTask}
+              onDismiss={props.onDismissTask}
+              retrying={props.retryingTask === task.id}
+            />
+          ))}
+        </Stack>
+      )}
+
+      <Group mb="md" align="flex-end" wrap="wrap">
+        <TextInput
+          label="Search titles"
+          leftSection={<IconSearch size={16} />}
+          value={props.titleInput}
+          onChange={(event) => props.onTitleInput(event.currentTarget.value)}
+          w={260}
+        />
+        <TextInput
+          label="Created from"
+          type="date"
+          value={filters.from}
+          onChange={(event) => props.onFiltersChange({ from: event.currentTarget.value })}
+        />
+        <TextInput
+          label="Created until"
+          type="date"
+          value={filters.to}
+          onChange={(event) => props.onFiltersChange({ to: event.currentTarget.value })}
+        />
+        <NativeSelect
+          label="Sort"
+          data={SORT_OPTIONS}
+          value={filters.sort}
+          onChange={(event) => props.onFiltersChange({ sort: event.currentTarget.value as ConversationSortOrder })}
+        />
+        <Switch
+          label="Archived"
+          checked={filters.archived}
+          onChange={(event) => props.onFiltersChange({ archived: event.currentTarget.checked })}
+          mb={8}
+        />
+        {filtered(filters) && (
+          <Button variant="subtle" onClick={clearFilters}>
+            Clear filters
+          </Button>
+        )}
+      </Group>
+
+      {selection.length > 0 && (
+        <Paper withBorder p="xs" mb="sm" radius="md" role="toolbar" aria-label="Selected conversations">
+          <Group justify="space-between">
+            <Text size="sm">{selection.length} selected</Text>
+            <Group gap="xs">
+              <Button size="xs" variant="default" onClick={() => props.onBulk(filters.archived ? 'unarchive' : 'archive')}>
+                {filters.archived ? 'Unarchive' : 'Archive'} ({selection.length})
+              </Button>
+              <Button size="xs" variant="light" color="red" onClick={() => props.onBulk('delete')}>
+                Delete ({selection.length})
+              </Button>
+            </Group>
+          </Group>
+        </Paper>
+      )}
+
+      <LoadedContent
+        data={items}
+        error={props.error}
+        onRetry={props.onRetry}
+        what="conversations"
+        skeleton={<Skeleton height={180} radius="md" aria-label="Loading conversations" />}
+      >
+        {(rows) =>
+          rows.length === 0 ? (
+            <EmptyState
+              title={
+                filtered(filters)
+                  ? 'No conversations match these filters'
+                  : filters.archived
+                    ? 'No archived conversations'
+                    : 'No conversations yet'
+              }
+            >
+              {filtered(filters) ? (
+                <Button variant="default" onClick={clearFilters}>
+                  Clear filters
+                </Button>
+              ) : (
+                !filters.archived && newButton
+              )}
+            </EmptyState>
+          ) : (
+            <ConversationsTable items={rows} selected={selected} onSelect={props.onSelect} />
+          )
+        }
+      </LoadedContent>
+
+      <Group justify="space-between" mt="sm">
+        <Text size="sm" c="dimmed" aria-live="polite">
+          {props.count === undefined ? '' : `${props.count} ${props.count === 1 ? 'conversation' : 'conversations'}`}
+        </Text>
+        {props.hasMore && (
+          <Button variant="default" size="xs" onClick={props.onLoadMore} loading={props.loadingMore}>
+            Load more
+          </Button>
+        )}
+      </Group>
+    </>
+  );
+}

@@ -1,0 +1,162 @@
+import { Button, Group, NativeSelect, Stack, Textarea } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormProvider, useController, useForm } from 'react-hook-form';
+import { Dialog } from '../../components/dialog';
+import { SelectField, TextField } from '../../components/form/fields';
+import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
+import { SaveProblemAlert } from '../../components/form/save-problem-alert';
+import { useConfirmDiscard } from '../../components/use-confirm-discard';
+import type { StartRequestInput, StartTask } from '../../contract/conversations';
+import { isProvider, PROVIDER_NAMES } from '../../contract/secrets';
+import { startConversationMutation } from '../../queries/conversations';
+import { connectedProvidersQuery } from '../../queries/git-providers';
+import { sandboxSpecsQuery } from '../../queries/sandbox-specs';
+import { sandboxesQuery } from '../../queries/sandboxes';
+import { settingsQuery } from '../../queries/settings';
+
+interface NewConversationValues {
+  message: string;
+  repository: string;
+  branch: string;
+  provider: string;
+  model: string;
+  /** `new:<spec id>` or `existing:<sandbox id>`. */
+  sandbox: string;
+}
+
+const FIELDS: Record<string, keyof NewConversationValues> = {
+  initial_message: 'message',
+  selected_repository: 'repository',
+  selected_branch: 'branch',
+  git_provider: 'provider',
+  llm_model: 'model',
+  sandbox_id: 'sandbox',
+  sandbox_spec_id: 'sandbox',
+};
+
+/** The start request the form's values make: empty fields are left to the server's defaults. */
+export function toStartRequest(values: NewConversationValues): StartRequestInput {
+  const text = values.message.trim();
+  const [kind, id] = values.sandbox.split(/:(.*)/s) as [string, string | undefined];
+  return {
+    ...(text ? { initial_message: { role: 'user', content: [{ type: 'text', text }], run: true } } : {}),
+    ...(values.repository.trim() ? { selected_repository: values.repository.trim() } : {}),
+    ...(values.branch.trim() ? { selected_branch: values.branch.trim() } : {}),
+    ...(isProvider(values.provider) ? { git_provider: values.provider } : {}),
+    ...(values.model.trim() ? { llm_model: values.model.trim() } : {}),
+    ...(kind === 'existing' && id ? { sandbox_id: id } : {}),
+    ...(kind === 'new' && id ? { sandbox_spec_id: id } : {}),
+    trigger: 'gui',
+  };
+}
+
+function MessageField() {
+  const { field, fieldState } = useController<NewConversationValues, 'message'>({ name: 'message' });
+  return (
+    <Textarea
+      {...field}
+      label="What should the agent do?"
+      placeholder="Fix the failing test in utils and open a pull request"
+      autosize
+      minRows={3}
+      error={fieldState.error?.message}
+      data-autofocus
+    />
+  );
+}
+
+/** Starts a conversation; the list shows its start step by step. A refused start keeps the form. */
+export function NewConversationDialog({ onClose, onStarted }: { onClose: () => void; onStarted: (task: StartTask) => void }) {
+  const queryClient = useQueryClient();
+  const start = useMutation(startConversationMutation(queryClient));
+  const settings = useQuery(settingsQuery());
+  const providers = useQuery(connectedProvidersQuery());
+  const specs = useQuery(sandboxSpecsQuery());
+  const sandboxes = useQuery(sandboxesQuery({}, false));
+  const [problem, setProblem] = useState<SaveProblem | null>(null);
+  const defaultSpec = specs.data?.items[0]?.id ?? '';
+  const form = useForm<NewConversationValues>({
+    defaultValues: { message: '', repository: '', branch: '', provider: '', model: '', sandbox: '' },
+  });
+
+  const connected = Object.keys(providers.data ?? {}).filter(isProvider);
+  const sandboxOptions = [
+    ...(specs.data?.items ?? []).map((spec) => ({ value: `new:${spec.id}`, label: `New sandbox from ${spec.id}` })),
+    ...(sandboxes.data?.items ?? [])
+      .filter((sandbox) => sandbox.status === 'RUNNING' || sandbox.status === 'PAUSED')
+      .map((sandbox) => ({ value: `existing:${sandbox.id}`, label: `${sandbox.id.slice(0, 8)} (${sandbox.status.toLowerCase()})` })),
+  ];
+
+  const submit = form.handleSubmit(async (values) => {
+    setProblem(null);
+    try {
+      const task = await start.mutateAsync(toStartRequest({ ...values, sandbox: values.sandbox || `new:${defaultSpec}` }));
+      notifications.show({ color: 'teal', title: 'Conversation starting', message: 'It opens once it is ready.' });
+      onStarted(task);
+    } catch (error) {
+      setProblem(
+        applyServerErrors(form, error, {
+          fieldFor: (path) => FIELDS[path.split('.', 1)[0] ?? ''],
+          statusField: { 404: 'sandbox', 409: 'sandbox' },
+          verdict: 'Not started',
+        }),
+      );
+    }
+  });
+  const { requestClose, confirmation } = useConfirmDiscard(form.formState.isDirty, onClose);
+
+  return (
+    <Dialog opened onClose={requestClose} title="New conversation" size="lg">
+      {confirmation}
+      <FormProvider {...form}>
+        <form onSubmit={(event) => void submit(event)} noValidate>
+          <Stack>
+            {problem && <SaveProblemAlert problem={problem} />}
+            <MessageField />
+            <Group grow align="flex-start">
+              <TextField<NewConversationValues> name="repository" label="Repository" placeholder="owner/repo" />
+              <TextField<NewConversationValues> name="branch" label="Branch" placeholder="The default branch" />
+            </Group>
+            <Group grow align="flex-start">
+              <SelectField<NewConversationValues>
+                name="provider"
+                label="Git provider"
+                placeholder={connected.length === 1 ? `${PROVIDER_NAMES[connected[0]!]} (the only one connected)` : 'Choose'}
+                options={connected.map((provider) => ({ value: provider, label: PROVIDER_NAMES[provider] }))}
+              />
+              <TextField<NewConversationValues>
+                name="model"
+                label="LLM model"
+                placeholder={settings.data?.llm_model ?? 'The model in Settings'}
+              />
+            </Group>
+            <SandboxField options={sandboxOptions} />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={requestClose}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={form.formState.isSubmitting}>
+                Start
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </FormProvider>
+    </Dialog>
+  );
+}
+
+function SandboxField({ options }: { options: { value: string; label: string }[] }) {
+  const { field, fieldState } = useController<NewConversationValues, 'sandbox'>({ name: 'sandbox' });
+  return (
+    <NativeSelect
+      {...field}
+      label="Sandbox"
+      description="A new sandbox, or one that runs or is paused (a paused one is resumed)"
+      data={options}
+      error={fieldState.error?.message}
+    />
+  );
+}

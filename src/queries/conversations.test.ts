@@ -1,0 +1,195 @@
+import { type InfiniteData, MutationObserver } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import type { AppConversation, AppConversationPage, StartTask } from '../contract/conversations';
+import { deferred, fakeApi, json, testQueryClient } from '../testing/fake-api';
+import {
+  conversationKeys,
+  conversationQuery,
+  conversationsQuery,
+  deleteConversationMutation,
+  startConversationMutation,
+  tasksInFlightQuery,
+  updateConversationMutation,
+} from './conversations';
+
+const conversation = (id: string, title: string, archived = false): AppConversation => ({
+  id,
+  title,
+  archived,
+  created_by_user_id: null,
+  sandbox_id: 'sandbox-1',
+  selected_repository: null,
+  selected_branch: null,
+  git_provider: null,
+  trigger: null,
+  pr_number: [],
+  llm_model: null,
+  metrics: null,
+  parent_conversation_id: null,
+  sub_conversation_ids: [],
+  created_at: '2026-11-26T10:00:00Z',
+  updated_at: '2026-11-26T10:00:00Z',
+  sandbox_status: 'RUNNING',
+  execution_status: 'idle',
+  conversation_url: null,
+  session_api_key: null,
+  skills: [],
+});
+
+const task = (id: string, status: StartTask['status']): StartTask => ({
+  id,
+  status,
+  created_by_user_id: null,
+  detail: null,
+  app_conversation_id: null,
+  sandbox_id: null,
+  agent_server_url: null,
+  request: {
+    sandbox_id: null,
+    conversation_id: null,
+    initial_message: null,
+    system_message_suffix: null,
+    processors: null,
+    llm_model: null,
+    selected_repository: null,
+    selected_branch: null,
+    git_provider: null,
+    title: null,
+    trigger: null,
+    pr_number: [],
+    parent_conversation_id: null,
+    agent_type: 'default',
+  },
+  created_at: '2026-11-26T10:00:00Z',
+  updated_at: '2026-11-26T10:00:00Z',
+});
+
+type Pages = InfiniteData<AppConversationPage, string | undefined>;
+const titles = (data: Pages | undefined) => data?.pages.flatMap((page) => page.items.map((item) => item.title));
+
+describe('conversationKeys', () => {
+  it('nests lists, counts, details and tasks under one root', () => {
+    expect(conversationKeys.list({ title: 'x' })).toEqual(['conversations', 'list', { title: 'x' }]);
+    expect(conversationKeys.count({})).toEqual(['conversations', 'count', {}]);
+    expect(conversationKeys.detail('a')).toEqual(['conversations', 'detail', 'a']);
+    expect(conversationKeys.task('t')).toEqual(['conversations', 'start-tasks', 't']);
+  });
+});
+
+describe('conversationsQuery', () => {
+  it('pages with the cursor the server gave, filters and sort in the query', async () => {
+    const api = fakeApi({
+      'GET /api/v1/app-conversations/search': ({ url }) =>
+        json(
+          200,
+          url.includes('page_id=')
+            ? { items: [conversation('b', 'B')], next_page_id: null }
+            : { items: [conversation('a', 'A')], next_page_id: 'next' },
+        ),
+    });
+    const queryClient = testQueryClient();
+    const options = conversationsQuery({ title: 'fix', sort: 'TITLE', archived: true });
+    await queryClient.fetchInfiniteQuery(options);
+    await queryClient.fetchInfiniteQuery({ ...options, pages: 2 });
+    expect(api.calls()).toEqual([
+      'GET /api/v1/app-conversations/search?title__contains=fix&archived=true&limit=50&sort_order=TITLE',
+      'GET /api/v1/app-conversations/search?title__contains=fix&archived=true&limit=50&sort_order=TITLE',
+      'GET /api/v1/app-conversations/search?title__contains=fix&archived=true&limit=50&sort_order=TITLE&page_id=next',
+    ]);
+    expect(titles(queryClient.getQueryData(options.queryKey))).toEqual(['A', 'B']);
+  });
+});
+
+describe('conversationQuery', () => {
+  it('is a 404 for an id the server does not know', async () => {
+    fakeApi({ 'GET /api/v1/app-conversations': () => json(200, [null]) });
+    await expect(testQueryClient().fetchQuery(conversationQuery('nope'))).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe('tasksInFlightQuery', () => {
+  it('keeps the starts that are not READY, and polls while one is under way', async () => {
+    fakeApi({
+      'GET /api/v1/app-conversations/start-tasks/search': () =>
+        json(200, { items: [task('1', 'READY'), task('2', 'RUNNING_SETUP_SCRIPT'), task('3', 'ERROR')], next_page_id: null }),
+    });
+    const queryClient = testQueryClient();
+    const options = tasksInFlightQuery('2026-11-26T09:00:00Z');
+    const tasks = await queryClient.fetchQuery(options);
+    expect(tasks.map((t) => t.id)).toEqual(['2', '3']);
+    const interval = options.refetchInterval;
+    const query = queryClient.getQueryCache().find({ queryKey: options.queryKey })!;
+    expect(typeof interval === 'function' ? interval(query as never) : interval).toBe(2000);
+  });
+});
+
+describe('startConversationMutation', () => {
+  it('posts the request and refreshes the tasks', async () => {
+    const api = fakeApi({
+      'POST /api/v1/app-conversations': () => json(200, task('9', 'WORKING')),
+      'GET /api/v1/app-conversations/start-tasks/search': () => json(200, { items: [], next_page_id: null }),
+    });
+    const queryClient = testQueryClient();
+    await queryClient.fetchQuery(tasksInFlightQuery('since'));
+    const observer = new MutationObserver(queryClient, startConversationMutation(queryClient));
+    await observer.mutate({ selected_repository: 'octo/hello' });
+    expect(api.requests.find((r) => r.method === 'POST')?.body).toEqual({ selected_repository: 'octo/hello' });
+    expect(queryClient.getQueryState(tasksInFlightQuery('since').queryKey)?.isInvalidated).toBe(true);
+  });
+});
+
+describe('updateConversationMutation', () => {
+  async function withList() {
+    const held = deferred<Response>();
+    fakeApi({
+      'GET /api/v1/app-conversations/search': () =>
+        json(200, { items: [conversation('a', 'Old'), conversation('b', 'Other')], next_page_id: null }),
+      'PATCH /api/v1/app-conversations/a': () => held.promise,
+    });
+    const queryClient = testQueryClient();
+    const list = conversationsQuery({});
+    await queryClient.fetchInfiniteQuery(list);
+    return { queryClient, list, held };
+  }
+
+  it('renames at once in the list, and puts it back when the server refuses', async () => {
+    const { queryClient, list, held } = await withList();
+    const observer = new MutationObserver(queryClient, updateConversationMutation(queryClient));
+    const done = observer.mutate({ id: 'a', title: 'New' }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(titles(queryClient.getQueryData(list.queryKey))).toEqual(['New', 'Other']);
+    held.resolve(json(409, { detail: 'no' }));
+    await done;
+    expect(titles(queryClient.getQueryData(list.queryKey))).toEqual(['Old', 'Other']);
+  });
+
+  it('takes an archived conversation out of a list of unarchived ones at once', async () => {
+    const { queryClient, list, held } = await withList();
+    const observer = new MutationObserver(queryClient, updateConversationMutation(queryClient));
+    const done = observer.mutate({ id: 'a', archived: true });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(titles(queryClient.getQueryData(list.queryKey))).toEqual(['Other']);
+    held.resolve(json(200, conversation('a', 'Old', true)));
+    await done;
+  });
+});
+
+describe('deleteConversationMutation', () => {
+  it('removes it at once and brings it back when the server refuses', async () => {
+    const held = deferred<Response>();
+    fakeApi({
+      'GET /api/v1/app-conversations/search': () => json(200, { items: [conversation('a', 'A')], next_page_id: null }),
+      'DELETE /api/v1/app-conversations/a': () => held.promise,
+    });
+    const queryClient = testQueryClient();
+    const list = conversationsQuery({});
+    await queryClient.fetchInfiniteQuery(list);
+    const observer = new MutationObserver(queryClient, deleteConversationMutation(queryClient));
+    const done = observer.mutate('a').catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(titles(queryClient.getQueryData(list.queryKey))).toEqual([]);
+    held.resolve(json(500, { detail: 'Internal Server Error' }));
+    await done;
+    expect(titles(queryClient.getQueryData(list.queryKey))).toEqual(['A']);
+  });
+});

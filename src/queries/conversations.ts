@@ -1,0 +1,160 @@
+import { infiniteQueryOptions, mutationOptions, type QueryClient, queryOptions, type InfiniteData } from '@tanstack/react-query';
+import {
+  type ConversationFilters,
+  countConversations,
+  deleteConversation,
+  getConversations,
+  getStartTasks,
+  recentStartTasks,
+  searchConversations,
+  startConversation,
+  updateConversation,
+} from '../api/conversations';
+import { ApiError } from '../api/errors';
+import type { AppConversation, AppConversationPage, StartRequestInput, StartTask } from '../contract/conversations';
+
+export const conversationKeys = {
+  all: ['conversations'] as const,
+  lists: () => [...conversationKeys.all, 'list'] as const,
+  list: (filters: ConversationFilters) => [...conversationKeys.lists(), filters] as const,
+  counts: () => [...conversationKeys.all, 'count'] as const,
+  count: (filters: ConversationFilters) => [...conversationKeys.counts(), filters] as const,
+  details: () => [...conversationKeys.all, 'detail'] as const,
+  detail: (id: string) => [...conversationKeys.details(), id] as const,
+  tasks: () => [...conversationKeys.all, 'start-tasks'] as const,
+  recentTasks: (since: string) => [...conversationKeys.tasks(), 'recent', since] as const,
+  task: (id: string) => [...conversationKeys.tasks(), id] as const,
+};
+
+const PAGE_SIZE = 50;
+const isFinished = (task: StartTask) => task.status === 'READY' || task.status === 'ERROR';
+/** Live statuses (sandbox, agent) change behind the list's back: it is read again now and then. */
+const LIVE_MS = 15_000;
+
+/** Conversations matching `filters`, a page at a time ("Load more"). */
+export const conversationsQuery = (filters: ConversationFilters) =>
+  infiniteQueryOptions({
+    queryKey: conversationKeys.list(filters),
+    queryFn: ({ pageParam, signal }) => searchConversations(filters, pageParam, PAGE_SIZE, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next_page_id ?? undefined,
+    refetchInterval: LIVE_MS,
+  });
+
+/** How many conversations match `filters`: exactly what the list pages through. */
+export const conversationCountQuery = (filters: ConversationFilters) =>
+  queryOptions({ queryKey: conversationKeys.count(filters), queryFn: ({ signal }) => countConversations(filters, signal) });
+
+/** One conversation; an id the server does not know is a 404, as a page shows it. */
+export const conversationQuery = (id: string) =>
+  queryOptions({
+    queryKey: conversationKeys.detail(id),
+    queryFn: async ({ signal }) => {
+      const [conversation] = await getConversations([id], signal);
+      if (!conversation) throw new ApiError(`Conversation ${id} not found`, 'http', 404);
+      return conversation;
+    },
+    refetchInterval: LIVE_MS,
+  });
+
+/**
+ * Start tasks since `since` that are not READY yet (the ones in ERROR stay, with their reason);
+ * polled every 2 s while any is under way.
+ */
+export const tasksInFlightQuery = (since: string) =>
+  queryOptions({
+    queryKey: conversationKeys.recentTasks(since),
+    queryFn: async ({ signal }) => (await recentStartTasks(since, signal)).items.filter((task) => task.status !== 'READY'),
+    refetchInterval: (query) => (query.state.data?.some((task) => !isFinished(task)) ? 2000 : false),
+  });
+
+/** One start task, polled every 2 s until READY or ERROR. */
+export const startTaskQuery = (id: string) =>
+  queryOptions({
+    queryKey: conversationKeys.task(id),
+    queryFn: async ({ signal }) => (await getStartTasks([id], signal))[0] ?? null,
+    refetchInterval: (query) => (query.state.data && isFinished(query.state.data) ? false : 2000),
+  });
+
+export const startConversationMutation = (queryClient: QueryClient) =>
+  mutationOptions({
+    mutationFn: (request: StartRequestInput) => startConversation(request),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.tasks() }),
+  });
+
+type Pages = InfiniteData<AppConversationPage, string | undefined>;
+
+/**
+ * Every cached copy of conversation `id` (lists and detail) changed by `change`; `null` takes it
+ * out of the lists, and so does an archived state the list does not show.
+ */
+function patchEverywhere(queryClient: QueryClient, id: string, change: (conversation: AppConversation) => AppConversation | null) {
+  for (const [key, data] of queryClient.getQueriesData<Pages>({ queryKey: conversationKeys.lists() })) {
+    if (!data) continue;
+    const filters = (key[2] ?? {}) as ConversationFilters;
+    const keep = (item: AppConversation) => {
+      if (item.id !== id) return [item];
+      const changed = change(item);
+      return changed && changed.archived === Boolean(filters.archived) ? [changed] : [];
+    };
+    queryClient.setQueryData<Pages>(key, { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.flatMap(keep) })) });
+  }
+  queryClient.setQueryData<AppConversation>(conversationKeys.detail(id), (current) => (current ? (change(current) ?? current) : current));
+}
+
+/** What each cached copy of conversation `id` was, to put back. */
+function snapshot(queryClient: QueryClient, id: string) {
+  return [
+    ...queryClient.getQueriesData<Pages>({ queryKey: conversationKeys.lists() }),
+    [conversationKeys.detail(id), queryClient.getQueryData(conversationKeys.detail(id))] as const,
+  ];
+}
+
+async function optimistically(queryClient: QueryClient, id: string, change: (conversation: AppConversation) => AppConversation | null) {
+  await queryClient.cancelQueries({ queryKey: conversationKeys.all });
+  const before = snapshot(queryClient, id);
+  patchEverywhere(queryClient, id, change);
+  return { before };
+}
+
+function rollBack(queryClient: QueryClient, context: { before: ReturnType<typeof snapshot> } | undefined) {
+  for (const [key, data] of context?.before ?? []) queryClient.setQueryData(key, data);
+}
+
+export interface ConversationChange {
+  id: string;
+  title?: string;
+  archived?: boolean;
+}
+
+/**
+ * Renames or (un)archives a conversation: list and detail show it at once, and go back if the
+ * server refuses. An archived conversation leaves the lists that hide archived ones.
+ */
+export const updateConversationMutation = (queryClient: QueryClient) =>
+  mutationOptions({
+    mutationFn: ({ id, ...changes }: ConversationChange) => updateConversation(id, changes),
+    onMutate: ({ id, ...changes }: ConversationChange) =>
+      optimistically(queryClient, id, (conversation) => ({ ...conversation, ...changes })),
+    onError: (_error, _variables, context) => rollBack(queryClient, context),
+    onSuccess: (conversation) => queryClient.setQueryData(conversationKeys.detail(conversation.id), conversation),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: conversationKeys.lists() }),
+        queryClient.invalidateQueries({ queryKey: conversationKeys.counts() }),
+      ]),
+  });
+
+/** Deletes a conversation: it leaves the lists at once and comes back if the server refuses. */
+export const deleteConversationMutation = (queryClient: QueryClient) =>
+  mutationOptions({
+    mutationFn: (id: string) => deleteConversation(id),
+    onMutate: (id: string) => optimistically(queryClient, id, () => null),
+    onError: (_error, _id, context) => rollBack(queryClient, context),
+    onSuccess: (_result, id) => queryClient.removeQueries({ queryKey: conversationKeys.detail(id) }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: conversationKeys.lists() }),
+        queryClient.invalidateQueries({ queryKey: conversationKeys.counts() }),
+      ]),
+  });
