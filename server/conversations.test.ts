@@ -233,10 +233,10 @@ describe('starting a conversation', () => {
 
   it('names the sandboxes it paused to stay within the running cap', async () => {
     const t = await app({ sandboxLimits: { maxRunning: 1 } });
-    const first = (await json(t, 'POST', '/api/v1/sandboxes')).json();
+    const first = await startAndWait(t, { title: 'First conversation' });
     const done = await startAndWait(t, {});
     expect(done.status).toBe('READY');
-    expect(done.detail).toBe(`Paused ${first.id} to stay within MAX_RUNNING_SANDBOXES`);
+    expect(done.detail).toBe(`Paused sandbox ${first.sandbox_id} ("First conversation") to stay within MAX_RUNNING_SANDBOXES`);
   });
 
   it('ends in ERROR naming the limit when no more sandboxes may exist', async () => {

@@ -201,8 +201,7 @@ export class StartTaskService {
       const { sandboxId, created, pausedIds } = await this.#sandbox(request);
       running.sandboxId = sandboxId;
       running.sandboxCreated = created;
-      const paused = pausedIds.length > 0 ? `Paused ${pausedIds.join(', ')} to stay within MAX_RUNNING_SANDBOXES` : null;
-      await step('WAITING_FOR_SANDBOX', { sandbox_id: sandboxId, detail: paused });
+      await step('WAITING_FOR_SANDBOX', { sandbox_id: sandboxId, detail: await this.#pausedNotice(pausedIds) });
       const sandbox = await this.#untilRunning(sandboxId, signal);
 
       const env = Object.fromEntries((await this.secrets.readCustomSecrets()).map(({ name, value }) => [name, value]));
@@ -260,6 +259,17 @@ export class StartTaskService {
     await this.sandboxes.delete(sandboxId).catch((error: unknown) => {
       this.log.error({ task: taskId, sandbox: sandboxId, err: error }, 'could not delete the sandbox of a failed conversation start');
     });
+  }
+
+  /** Which sandboxes (and so which conversations) were paused for this one, in words; `null` for none. */
+  async #pausedNotice(pausedIds: string[]): Promise<string | null> {
+    if (pausedIds.length === 0) return null;
+    const titles = await this.conversations.titlesBySandbox(this.userId, pausedIds);
+    const named = pausedIds.map((id) => {
+      const of = titles.get(id);
+      return of ? `${id} (${of.map((title) => `"${title}"`).join(', ')})` : id;
+    });
+    return `Paused sandbox ${named.join(', ')} to stay within MAX_RUNNING_SANDBOXES`;
   }
 
   async #failed(taskId: string, error: unknown): Promise<void> {

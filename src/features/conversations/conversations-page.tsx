@@ -105,9 +105,12 @@ export function ConversationsPage() {
   const navigate = useNavigate();
   const [following, setFollowing] = useState<string | null>(null);
   const followed = useQuery({ ...startTaskQuery(following ?? ''), enabled: following !== null });
-  const ready = followed.data?.status === 'READY' ? followed.data.app_conversation_id : null;
+  const ready = followed.data?.status === 'READY' ? followed.data : null;
   useEffect(() => {
-    if (ready) void navigate(`/conversations/${ready}`);
+    if (!ready) return;
+    // The running cap may have paused others for this one: the task names them.
+    if (ready.detail) notifications.show({ color: 'yellow', title: 'Other conversations were paused', message: ready.detail });
+    void navigate(`/conversations/${ready.app_conversation_id}`);
   }, [ready, navigate]);
 
   const retry = useMutation(startConversationMutation(queryClient));
