@@ -23,6 +23,7 @@ describe('configFromEnv', () => {
       SESSION_API_KEY: ' k ',
       SECRETS_KEY: 's',
       CORS_ORIGINS: 'https://a.example, https://b.example',
+      ALLOWED_HOSTS: 'console.example, 10.0.0.5',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -31,6 +32,7 @@ describe('configFromEnv', () => {
       sessionApiKey: 'k',
       secretsKey: 's',
       corsOrigins: ['https://a.example', 'https://b.example'],
+      allowedHosts: ['console.example', '10.0.0.5'],
     });
   });
 

@@ -14,6 +14,8 @@ export interface ServerConfig {
   secretsKey: string | undefined;
   /** Extra browser origins allowed to call the API (the console served elsewhere). */
   corsOrigins: string[];
+  /** Names the server answers to (Host header) besides loopback ones and HOST (ALLOWED_HOSTS). */
+  allowedHosts: string[];
   /** Check new git provider tokens against the provider's API (VERIFY_GIT_TOKENS=1). */
   verifyGitTokens: boolean;
   /** More sandbox specs besides the agent server (SANDBOX_SPECS_FILE, JSON). */
@@ -53,6 +55,13 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
+/** A comma-separated list, blanks dropped. */
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
@@ -61,10 +70,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     consoleDir: path.resolve(nonEmpty(env.CONSOLE_DIR) ?? 'dist'),
     sessionApiKey: nonEmpty(env.SESSION_API_KEY),
     secretsKey: nonEmpty(env.SECRETS_KEY),
-    corsOrigins: (env.CORS_ORIGINS ?? '')
-      .split(',')
-      .map((o) => o.trim())
-      .filter(Boolean),
+    corsOrigins: list(env.CORS_ORIGINS),
+    allowedHosts: list(env.ALLOWED_HOSTS),
     verifyGitTokens: ['1', 'true', 'yes'].includes((env.VERIFY_GIT_TOKENS ?? '').trim().toLowerCase()),
     sandboxSpecsFile: nonEmpty(env.SANDBOX_SPECS_FILE),
     maxSandboxes: count('MAX_SANDBOXES', env.MAX_SANDBOXES, 20),

@@ -37,6 +37,8 @@ async function main(): Promise<void> {
     services,
     consoleDir: config.consoleDir,
     corsOrigins: config.corsOrigins,
+    // Process sandboxes are handed 127.0.0.1 addresses, which are loopback already.
+    allowedHosts: [config.host, ...config.allowedHosts],
     log,
   });
   app.addHook('onClose', async () => db.destroy());

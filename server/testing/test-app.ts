@@ -24,6 +24,8 @@ export interface TestAppOptions {
   sandboxLimits?: Partial<SandboxLimits>;
   /** Where log lines go (at `debug`); none are written without it. */
   logStream?: DestinationStream;
+  allowedHosts?: string[];
+  corsOrigins?: string[];
 }
 
 /** A real app on a fresh SQLite database in a temp dir, driven with `fastify.inject`. */
@@ -45,6 +47,8 @@ export async function startTestApp(options: TestAppOptions = {}) {
     services,
     consoleDir: options.consoleDir ?? path.join(dataDir, 'console-not-built'),
     log,
+    allowedHosts: options.allowedHosts,
+    corsOrigins: options.corsOrigins,
   });
 
   /** A request carrying the session key (pass `headers` to override). */
