@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { Invalid } from '../domain-errors';
@@ -9,6 +9,7 @@ import { runInGroup } from '../processes/run';
 import type { Logger } from '../logger';
 import type { SandboxRecord } from '../store/sandboxes-store';
 import type { ExecOptions, ExecResult, RuntimeHandle, RuntimeState, SandboxLaunch, SandboxRuntime, Started } from './runtime';
+import { LeftoverRemoval } from './leftover-removal';
 import { appendLog, isOwnLine, openLogForAppend, tailLines } from './sandbox-log';
 
 /** Set in the environment of every process of a sandbox, so they can be told apart from any others. */
@@ -41,6 +42,8 @@ export interface ProcessRuntimeOptions {
   /** How long a removed sandbox has to exit after SIGTERM before SIGKILL. */
   stopGraceMs: number;
   log: Logger;
+  /** Removes deleted sandboxes' directories (a default one under the data dir when absent). */
+  removal?: LeftoverRemoval;
 }
 
 /**
@@ -50,14 +53,19 @@ export interface ProcessRuntimeOptions {
  * not a security boundary. They are not tied to the server: they keep running when it stops.
  */
 export class ProcessRuntime implements SandboxRuntime {
-  constructor(private readonly options: ProcessRuntimeOptions) {}
+  readonly #removal: LeftoverRemoval;
+
+  constructor(private readonly options: ProcessRuntimeOptions) {
+    this.#removal = options.removal ?? new LeftoverRemoval(path.join(options.dataDir, 'sandboxes', '.trash'), options.log);
+  }
 
   #home(id: string): string {
     return path.join(this.options.dataDir, 'sandboxes', id);
   }
 
+  /** Outside its home: the sandbox's own processes have no business there. */
   #logFile(id: string): string {
-    return path.join(this.#home(id), 'sandbox.log');
+    return path.join(this.options.dataDir, 'sandbox-logs', `${id}.log`);
   }
 
   /** The environment every process of the sandbox starts from. */
@@ -68,7 +76,8 @@ export class ProcessRuntime implements SandboxRuntime {
   }
 
   async prepare(id: string): Promise<{ port: number }> {
-    fs.mkdirSync(this.#home(id), { recursive: true, mode: 0o700 });
+    await fs.mkdir(this.#home(id), { recursive: true, mode: 0o700 });
+    await fs.mkdir(path.dirname(this.#logFile(id)), { recursive: true, mode: 0o700 });
     return { port: await freePort() };
   }
 
@@ -78,22 +87,22 @@ export class ProcessRuntime implements SandboxRuntime {
     const logFile = this.#logFile(id);
     const cwd = inside(this.#home(id), workingDir);
     if (!cwd) return { ok: false, error: `Its working directory ${workingDir} is outside the sandbox` };
-    let log: number;
+    let log: fs.FileHandle;
     try {
-      fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
-      log = openLogForAppend(logFile);
+      await fs.mkdir(cwd, { recursive: true, mode: 0o700 });
+      log = await openLogForAppend(logFile);
     } catch (error) {
       return { ok: false, error: `Cannot prepare its directory: ${error instanceof Error ? error.message : String(error)}` };
     }
     const fullEnv = { ...this.#baseEnv(id), ...env, SESSION_API_KEY: sessionKey, PORT: String(port), [SANDBOX_MARKER]: id };
     try {
       return await new Promise<Started>((resolve) => {
-        const child = spawnGroup(file, args, { cwd, env: fullEnv, stdio: ['ignore', log, log] });
+        const child = spawnGroup(file, args, { cwd, env: fullEnv, stdio: ['ignore', log.fd, log.fd] });
         let started: RuntimeHandle | undefined;
         child.once('error', (error: NodeJS.ErrnoException) => {
           const reason = error.code === 'ENOENT' ? `${error.message} (command not found)` : error.message;
-          appendLog(logFile, `could not start: ${reason}`);
           resolve({ ok: false, error: reason });
+          void appendLog(logFile, `could not start: ${reason}`);
         });
         child.once('spawn', () => {
           const stat = child.pid === undefined ? undefined : readProcStat(child.pid);
@@ -102,8 +111,8 @@ export class ProcessRuntime implements SandboxRuntime {
         });
         child.once('exit', (code, signal) => {
           const exit = { code, signal };
-          appendLog(logFile, `process ${describeExit(exit)}`);
-          this.#exited(id, started, exit).then(onExit, (error: unknown) => {
+          const ended = appendLog(logFile, `process ${describeExit(exit)}`).then(() => this.#exited(id, started, exit));
+          ended.then(onExit, (error: unknown) => {
             this.options.log.error({ sandbox: id, err: error }, 'could not clean up after a sandbox process ended');
             onExit(exit.code === 0 ? null : `The process ${describeExit(exit)}`);
           });
@@ -111,7 +120,7 @@ export class ProcessRuntime implements SandboxRuntime {
         child.unref();
       });
     } finally {
-      fs.closeSync(log);
+      await log.close();
     }
   }
 
@@ -119,7 +128,7 @@ export class ProcessRuntime implements SandboxRuntime {
   async #exited(id: string, handle: RuntimeHandle | undefined, exit: Exit): Promise<string | null> {
     if (handle?.pid && this.#isOwnGroup(handle.pid, id)) await endGroup(handle.pid, 0);
     if (exit.code === 0) return null;
-    const tail = tailLines(this.#logFile(id), 4).filter((line) => !isOwnLine(line));
+    const tail = (await tailLines(this.#logFile(id), 4)).filter((line) => !isOwnLine(line));
     return `The process ${describeExit(exit)}${tail.length ? `: ${tail.join(' ')}` : ''}`;
   }
 
@@ -167,12 +176,22 @@ export class ProcessRuntime implements SandboxRuntime {
     return this.#setStopped(record, false);
   }
 
+  /** Ends its processes, then moves its files out of the way; removing them happens in the background and never fails the delete. */
   async remove(record: SandboxRecord): Promise<void> {
     await Promise.all(this.#groups(record).map((group) => endGroup(group, this.options.stopGraceMs)));
-    fs.rmSync(this.#home(record.id), { recursive: true, force: true });
+    await this.#removal.remove(this.#home(record.id));
+    await this.#removal.remove(this.#logFile(record.id));
   }
 
-  logs(record: SandboxRecord, tail: number): string[] {
+  sweep(): Promise<void> {
+    return this.#removal.sweep();
+  }
+
+  close(): void {
+    this.#removal.close();
+  }
+
+  logs(record: SandboxRecord, tail: number): Promise<string[]> {
     return tailLines(this.#logFile(record.id), tail);
   }
 
