@@ -27,6 +27,8 @@ async function main(): Promise<void> {
     },
     verifyGitTokens: config.verifyGitTokens,
   });
+  // MCP env values stored before they were sealed at rest are sealed now.
+  await services.settings.sealPlainMcpEnv();
   // Sandboxes of an earlier run are still in the registry: find them and watch their health again.
   await services.sandboxes.startMonitoring();
   // MCP servers an earlier run was testing when it was killed are not: they go.
