@@ -40,6 +40,15 @@ describe('configFromEnv', () => {
     expect(configFromEnv({ SESSION_API_KEY: '  ' }).sessionApiKey).toBeUndefined();
   });
 
+  it.each(['0', '1000', 'x', '4294967295'])('refuses SANDBOX_UID_BASE=%s (system and people uids, or no room above)', (value) => {
+    expect(() => configFromEnv({ SANDBOX_UID_BASE: value })).toThrow(ConfigError);
+  });
+
+  it('takes SANDBOX_UID_BASE, 200000 by default', () => {
+    expect(configFromEnv({}).sandboxUidBase).toBe(200_000);
+    expect(configFromEnv({ SANDBOX_UID_BASE: '300000' }).sandboxUidBase).toBe(300_000);
+  });
+
   it.each(['http', '-1', '70000', '80.5'])('refuses PORT=%s with a clear message', (value) => {
     expect(() => configFromEnv({ PORT: value })).toThrow(ConfigError);
     expect(() => configFromEnv({ PORT: value })).toThrow(`PORT must be a port number, got "${value}"`);

@@ -27,6 +27,8 @@ export interface ServerConfig {
   /** Seconds a deleted sandbox has to exit after SIGTERM before SIGKILL. */
   sandboxStopGrace: number;
   logLevel: string;
+  /** First uid of the users process sandboxes run as when the server is root (SANDBOX_UID_BASE). */
+  sandboxUidBase: number;
 }
 
 export class ConfigError extends Error {}
@@ -48,6 +50,14 @@ function positive(name: string, value: string | undefined, fallback: number): nu
 function count(name: string, value: string | undefined, fallback: number): number {
   const n = positive(name, value, fallback);
   if (!Number.isInteger(n)) throw new ConfigError(`${name} must be a whole number, got "${value}"`);
+  return n;
+}
+
+/** Sandboxes take uids from here up; MCP tests the one below. Low uids belong to the system and to people. */
+function uidBase(value: string | undefined): number {
+  const n = count('SANDBOX_UID_BASE', value, 200_000);
+  if (n < 1001 || n > 2 ** 32 - 2 - 65_536)
+    throw new ConfigError(`SANDBOX_UID_BASE must be a uid from 1001 to ${2 ** 32 - 2 - 65_536}, got "${value}"`);
   return n;
 }
 
@@ -79,5 +89,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     sandboxStartTimeout: positive('SANDBOX_START_TIMEOUT', env.SANDBOX_START_TIMEOUT, 30),
     sandboxStopGrace: positive('SANDBOX_STOP_GRACE', env.SANDBOX_STOP_GRACE, 5),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
+    sandboxUidBase: uidBase(env.SANDBOX_UID_BASE),
   };
 }

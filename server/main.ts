@@ -1,6 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, configFromEnv } from './config';
 import { ensureDataDir, loadOrCreateKeyFile } from './data-dir';
+import { canSwitchUsers } from './processes/process-user';
 import { createLogger } from './logger';
 import { SecretBox } from './secret-box';
 import { createServices } from './services/create-services';
@@ -9,11 +10,18 @@ import { openDatabase } from './startup';
 
 async function main(): Promise<void> {
   const config = configFromEnv();
-  ensureDataDir(config.dataDir);
+  // As root, each sandbox runs as a user of its own; they pass through DATA_DIR to their homes.
+  const isolated = canSwitchUsers();
+  ensureDataDir(config.dataDir, { traversable: isolated });
   const sessionKey = config.sessionApiKey ?? loadOrCreateKeyFile(config.dataDir, 'session-api-key');
   const secrets = new SecretBox(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir, 'secrets.key'));
 
   const log = createLogger(config.logLevel);
+  if (!isolated) {
+    log.warn(
+      "Process sandboxes are not isolated: they run as this server's user and can read DATA_DIR (keys, database) and this process's environment. Run the server as root to give each sandbox a uid of its own (SANDBOX_UID_BASE), or use the Docker runtime for untrusted agents.",
+    );
+  }
   const db = await openDatabase(config.dataDir, secrets);
   const services = createServices(db, secrets, {
     log,
@@ -26,6 +34,7 @@ async function main(): Promise<void> {
       stopGraceMs: config.sandboxStopGrace * 1000,
     },
     verifyGitTokens: config.verifyGitTokens,
+    sandboxUidBase: isolated ? config.sandboxUidBase : undefined,
   });
   // MCP env values stored before they were sealed at rest are sealed now.
   await services.settings.sealPlainMcpEnv();

@@ -5,18 +5,20 @@ import { Invalid } from '../domain-errors';
 import { describeExit, type Exit } from '../processes/exit';
 import { endGroup, setGroupStopped, spawnGroup } from '../processes/group';
 import { isStopped, liveProcess, markedProcesses, processGroup, readProcStat, environValue } from '../processes/proc';
+import { pathForOtherUsers, type ProcessUser } from '../processes/process-user';
 import { runInGroup } from '../processes/run';
 import type { Logger } from '../logger';
 import type { SandboxRecord } from '../store/sandboxes-store';
 import type { ExecOptions, ExecResult, RuntimeHandle, RuntimeState, SandboxLaunch, SandboxRuntime, Started } from './runtime';
 import { LeftoverRemoval } from './leftover-removal';
 import { appendLog, isOwnLine, openLogForAppend, tailLines } from './sandbox-log';
+import type { SandboxUsers } from './sandbox-users';
 
 /** Set in the environment of every process of a sandbox, so they can be told apart from any others. */
 export const SANDBOX_MARKER = 'AGENT_CONSOLE_SANDBOX_ID';
 
 /** What a sandbox gets of the server's environment: enough to run, none of the server's secrets. */
-const INHERITED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
+const INHERITED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ'];
 
 /** A free loopback port for a sandbox's agent server. */
 function freePort(): Promise<number> {
@@ -44,6 +46,26 @@ export interface ProcessRuntimeOptions {
   log: Logger;
   /** Removes deleted sandboxes' directories (a default one under the data dir when absent). */
   removal?: LeftoverRemoval;
+  /** Each sandbox runs as a user of its own (the server must be root); absent: as the server's user. */
+  users?: SandboxUsers;
+}
+
+/**
+ * Creates `relative` (a path inside `root`) directory by directory, each new one owned by `user`,
+ * so a sandbox owns every directory made for it.
+ */
+async function makeDirs(root: string, relative: string, user: ProcessUser | undefined): Promise<void> {
+  let current = root;
+  for (const part of relative.split(path.sep).filter(Boolean)) {
+    current = path.join(current, part);
+    try {
+      await fs.mkdir(current, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw error;
+    }
+    if (user) await fs.chown(current, user.uid, user.gid);
+  }
 }
 
 /**
@@ -59,8 +81,17 @@ export class ProcessRuntime implements SandboxRuntime {
     this.#removal = options.removal ?? new LeftoverRemoval(path.join(options.dataDir, 'sandboxes', '.trash'), options.log);
   }
 
+  #homes(): string {
+    return path.join(this.options.dataDir, 'sandboxes');
+  }
+
   #home(id: string): string {
-    return path.join(this.options.dataDir, 'sandboxes', id);
+    return path.join(this.#homes(), id);
+  }
+
+  /** The user its processes run as; `undefined` when sandboxes are not isolated. */
+  async #userOf(id: string): Promise<ProcessUser | undefined> {
+    return this.options.users?.of(this.#home(id));
   }
 
   /** Outside its home: the sandbox's own processes have no business there. */
@@ -70,13 +101,18 @@ export class ProcessRuntime implements SandboxRuntime {
 
   /** The environment every process of the sandbox starts from. */
   #baseEnv(id: string): Record<string, string> {
-    const env: Record<string, string> = { HOME: this.#home(id) };
+    const env: Record<string, string> = { HOME: this.#home(id), TMPDIR: path.join(this.#home(id), 'tmp') };
     for (const name of INHERITED_ENV) if (process.env[name]) env[name] = process.env[name]!;
+    if (this.options.users && env.PATH) env.PATH = pathForOtherUsers(env.PATH);
     return env;
   }
 
   async prepare(id: string): Promise<{ port: number }> {
-    await fs.mkdir(this.#home(id), { recursive: true, mode: 0o700 });
+    const { users } = this.options;
+    // Sandboxes running as other users pass through the homes directory to their own, without listing it.
+    await fs.mkdir(this.#homes(), { recursive: true, mode: users ? 0o711 : 0o700 });
+    const user = await users?.allocate(this.#homes());
+    await makeDirs(this.#homes(), path.join(id, 'tmp'), user);
     await fs.mkdir(path.dirname(this.#logFile(id)), { recursive: true, mode: 0o700 });
     return { port: await freePort() };
   }
@@ -88,8 +124,10 @@ export class ProcessRuntime implements SandboxRuntime {
     const cwd = inside(this.#home(id), workingDir);
     if (!cwd) return { ok: false, error: `Its working directory ${workingDir} is outside the sandbox` };
     let log: fs.FileHandle;
+    let user: ProcessUser | undefined;
     try {
-      await fs.mkdir(cwd, { recursive: true, mode: 0o700 });
+      user = await this.#userOf(id);
+      await makeDirs(this.#home(id), path.relative(this.#home(id), cwd), user);
       log = await openLogForAppend(logFile);
     } catch (error) {
       return { ok: false, error: `Cannot prepare its directory: ${error instanceof Error ? error.message : String(error)}` };
@@ -97,7 +135,7 @@ export class ProcessRuntime implements SandboxRuntime {
     const fullEnv = { ...this.#baseEnv(id), ...env, SESSION_API_KEY: sessionKey, PORT: String(port), [SANDBOX_MARKER]: id };
     try {
       return await new Promise<Started>((resolve) => {
-        const child = spawnGroup(file, args, { cwd, env: fullEnv, stdio: ['ignore', log.fd, log.fd] });
+        const child = spawnGroup(file, args, { cwd, env: fullEnv, stdio: ['ignore', log.fd, log.fd], ...user });
         let started: RuntimeHandle | undefined;
         child.once('error', (error: NodeJS.ErrnoException) => {
           const reason = error.code === 'ENOENT' ? `${error.message} (command not found)` : error.message;
@@ -203,6 +241,7 @@ export class ProcessRuntime implements SandboxRuntime {
     const directory = inside(this.#home(record.id), cwd);
     if (!directory) throw new Invalid(['cwd'], `${cwd} is outside the sandbox`);
     const result = await runInGroup(command, {
+      user: await this.#userOf(record.id),
       cwd: directory,
       env: { ...this.#baseEnv(record.id), ...env, [SANDBOX_MARKER]: record.id },
       timeoutMs,

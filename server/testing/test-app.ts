@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../app';
+import { ensureDataDir } from '../data-dir';
+import { canSwitchUsers } from '../processes/process-user';
 import { createLogger } from '../logger';
 import { SecretBox } from '../secret-box';
 import type { SandboxSpec } from '../../src/contract/sandboxes';
@@ -14,6 +16,7 @@ import { openDatabase } from '../startup';
 
 export const TEST_SESSION_KEY = 'test-session-key-0123456789';
 export const TEST_SECRETS_KEY = 'test-secrets-key';
+export const TEST_SANDBOX_UID_BASE = 200_000;
 
 export interface TestAppOptions {
   consoleDir?: string;
@@ -26,11 +29,16 @@ export interface TestAppOptions {
   logStream?: DestinationStream;
   allowedHosts?: string[];
   corsOrigins?: string[];
+  /** First uid of the sandboxes' users; `null` runs them as the test's own user. Default: isolated when root, as the server does. */
+  sandboxUidBase?: number | null;
 }
 
 /** A real app on a fresh SQLite database in a temp dir, driven with `fastify.inject`. */
 export async function startTestApp(options: TestAppOptions = {}) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-test-'));
+  const sandboxUidBase =
+    options.sandboxUidBase === undefined ? (canSwitchUsers() ? TEST_SANDBOX_UID_BASE : undefined) : (options.sandboxUidBase ?? undefined);
+  ensureDataDir(dataDir, { traversable: sandboxUidBase !== undefined });
   const secrets = new SecretBox(options.secretsKey ?? TEST_SECRETS_KEY);
   const log = createLogger(options.logStream ? 'debug' : false, options.logStream);
   const db = await openDatabase(dataDir, secrets);
@@ -40,6 +48,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     sandboxSpecs: options.sandboxSpecs ?? loadSandboxSpecs(undefined),
     sandboxLimits: { maxSandboxes: 20, maxRunning: 5, startTimeoutMs: 15_000, stopGraceMs: 2000, ...options.sandboxLimits },
     verifyGitTokens: options.verifyGitTokens ?? false,
+    sandboxUidBase,
   });
   await services.sandboxes.startMonitoring();
   const app = await buildApp({
