@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Invalid } from '../domain-errors';
 import { describeExit, type Exit } from '../processes/exit';
 import { endGroup, setGroupStopped, spawnGroup } from '../processes/group';
-import { isStopped, liveProcess, markedProcesses, processGroup, readProcStat, environValue } from '../processes/proc';
+import { isStopped, liveProcess, markedProcesses, processesOfUser, processGroup, readProcStat, environValue } from '../processes/proc';
 import { pathForOtherUsers, type ProcessUser } from '../processes/process-user';
 import { runInGroup } from '../processes/run';
 import type { Logger } from '../logger';
@@ -217,8 +217,30 @@ export class ProcessRuntime implements SandboxRuntime {
   /** Ends its processes, then moves its files out of the way; removing them happens in the background and never fails the delete. */
   async remove(record: SandboxRecord): Promise<void> {
     await Promise.all(this.#groups(record).map((group) => endGroup(group, this.options.stopGraceMs)));
+    await this.#endUserProcesses(record.id);
     await this.#removal.remove(this.#home(record.id));
     await this.#removal.remove(this.#logFile(record.id));
+  }
+
+  /**
+   * Isolated, a sandbox's uid is its own: whatever still runs as it escaped its groups (a fork
+   * that started a session of its own and dropped the marker) and goes now.
+   */
+  async #endUserProcesses(id: string): Promise<void> {
+    if (!this.options.users) return;
+    let user: ProcessUser;
+    try {
+      user = await this.options.users.of(this.#home(id));
+    } catch {
+      return; // no home (removed already): no uid to look for
+    }
+    for (const stat of processesOfUser(user.uid)) {
+      try {
+        process.kill(stat.pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
   }
 
   sweep(): Promise<void> {
