@@ -1,11 +1,12 @@
+import path from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, configFromEnv } from './config';
 import { ensureDataDir, loadOrCreateKeyFile } from './data-dir';
-import { canSwitchUsers } from './processes/process-user';
+import { canSwitchUsers, searchableByOthers } from './processes/process-user';
 import { createLogger } from './logger';
 import { SecretBox } from './secret-box';
 import { createServices } from './services/create-services';
-import { loadSandboxSpecs } from './sandboxes/specs';
+import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './sandboxes/specs';
 import { openDatabase } from './startup';
 
 async function main(): Promise<void> {
@@ -17,6 +18,16 @@ async function main(): Promise<void> {
   const secrets = new SecretBox(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir, 'secrets.key'));
 
   const log = createLogger(config.logLevel);
+  // Sandboxes run Node and the agent server as other users: under /root (nvm, a checkout there) they cannot.
+  const unreachable = [path.dirname(process.execPath), path.resolve(AGENT_SERVER_SCRIPT, '../../..')].filter(
+    (dir) => !searchableByOthers(dir),
+  );
+  if (isolated && unreachable.length > 0) {
+    log.warn(
+      { directories: unreachable },
+      'sandbox users cannot reach these directories, so the agent server spec will not start; install Node and the project where other users can read them',
+    );
+  }
   if (!isolated) {
     log.warn(
       "Process sandboxes are not isolated: they run as this server's user and can read DATA_DIR (keys, database) and this process's environment. Run the server as root to give each sandbox a uid of its own (SANDBOX_UID_BASE), or use the Docker runtime for untrusted agents.",

@@ -11,7 +11,7 @@ export interface ProcessUser {
 export const canSwitchUsers = (): boolean => process.getuid?.() === 0;
 
 /** Whether every directory from `/` down to `dir` lets others through (o+x), so any user reaches it. */
-function searchableByOthers(dir: string): boolean {
+export function searchableByOthers(dir: string): boolean {
   const parts = path.resolve(dir).split(path.sep).filter(Boolean);
   for (let i = 0; i <= parts.length; i++) {
     try {

@@ -69,10 +69,11 @@ async function makeDirs(root: string, relative: string, user: ProcessUser | unde
 }
 
 /**
- * Sandboxes as process groups on this machine: each started in a home directory of its own with
- * its output in `sandbox.log` there, paused with SIGSTOP, resumed with SIGCONT, removed with
- * SIGTERM then SIGKILL. They run as the server's own user: they hold the agent's work, they are
- * not a security boundary. They are not tied to the server: they keep running when it stops.
+ * Sandboxes as process groups on this machine: each started in a home directory of its own, its
+ * output in `sandbox-logs/<id>.log` (where only the server writes), paused with SIGSTOP, resumed
+ * with SIGCONT, removed with SIGTERM then SIGKILL. With `users` (the server is root) each runs as
+ * a uid of its own; without, as the server's own user, and then they are no security boundary.
+ * They are not tied to the server: they keep running when it stops.
  */
 export class ProcessRuntime implements SandboxRuntime {
   readonly #removal: LeftoverRemoval;
