@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from './data-dir';
 import { canSwitchUsers } from './processes/process-user';
 import { deleteAllSandboxes, shellSpec, startSandbox, until } from './testing/sandbox-helpers';
-import { startTestApp, TEST_SANDBOX_UID_BASE, type TestApp } from './testing/test-app';
+import { startTestApp, type TestApp } from './testing/test-app';
 
 /**
  * Issue 13, finding 5: as root, each process sandbox (and every MCP test process) runs as a uid
@@ -70,8 +70,8 @@ describe(canSwitchUsers() ? 'as root, process sandboxes' : 'not as root, process
       expect(uidOf(one)).toBe(process.getuid?.());
       return;
     }
-    expect(uidOf(one)).toBeGreaterThanOrEqual(TEST_SANDBOX_UID_BASE);
-    expect(uidOf(two)).toBeGreaterThanOrEqual(TEST_SANDBOX_UID_BASE);
+    expect(uidOf(one)).toBeGreaterThanOrEqual(t.sandboxUidBase!);
+    expect(uidOf(two)).toBeGreaterThanOrEqual(t.sandboxUidBase!);
     expect(uidOf(one)).not.toBe(uidOf(two));
     expect(one).toContain(`uid=${uidOf(one)} gid=${uidOf(one)} groups=${uidOf(one)}`);
     for (const log of [one, two]) {
@@ -106,7 +106,7 @@ describe(canSwitchUsers() ? 'as root, process sandboxes' : 'not as root, process
       url: '/api/mcp/test?timeout=5',
       payload: { kind: 'stdio', name: 'whoami', command: 'sh', args: ['-c', 'echo "uid $(id -u) home $HOME" >&2; exit 1'] },
     });
-    const expected = canSwitchUsers() ? TEST_SANDBOX_UID_BASE - 1 : process.getuid?.();
+    const expected = canSwitchUsers() ? t.sandboxUidBase! - 1 : process.getuid?.();
     expect(response.json().error).toContain(`uid ${expected}`);
     if (canSwitchUsers()) expect(response.json().error).toContain(`home ${path.join(t.dataDir, 'mcp-test-home')}`);
   });

@@ -17,6 +17,8 @@ import { report, size } from './soak';
 
 const MANY_FILES = size(20_000, 200_000);
 const NOBODY = 65534;
+/** Sandbox uids of this suite's servers: a block no other test's sandboxes use (each server ends whatever runs as its sandboxes' uids). */
+const UID_BASE = 3_000_000;
 
 /** Each spec is one attack; `ready` is the line it prints once it has done its part. */
 const ATTACKS = {
@@ -62,27 +64,55 @@ const servers: ServerProcess[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.kill();
+  // Sandboxes outlive their server: after a failure, end what is left before removing its files.
+  for (const dir of dirs) for (const pid of processesIn(dir)) killQuietly(pid);
   for (const dir of dirs.splice(0)) {
     fs.chmodSync(dir, 0o700);
     fs.rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
   }
 });
 
-/** Live processes whose command line is `sleep 36xx` (the escapers) or that run as a sandbox uid. */
-function leftovers(isolated: boolean): string[] {
-  const found: string[] = [];
-  for (const name of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone meanwhile
+  }
+}
+
+/** Live processes whose working directory is under `dir` (a sandbox's home, also once moved to the trash). */
+function processesIn(dir: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readProcStat(Number(pid))?.state !== 'Z' && fs.readlinkSync(`/proc/${pid}/cwd`).startsWith(dir);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** What a run left: processes working in its data dir, or running as one of its sandboxes' uids (wherever they went). */
+function leftovers(dataDir: string, uids: Set<number>): string[] {
+  const found = new Set(processesIn(dataDir));
+  for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
-      const stat = readProcStat(Number(name));
-      if (!stat || stat.state === 'Z') continue;
-      const cmdline = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      const uid = Number(/^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${name}/status`, 'utf8'))?.[1]);
-      if (/^sleep 360[12]/.test(cmdline) || (isolated && uid >= 200_000 && uid < 200_000 + 65_536)) found.push(`${name} ${cmdline}`);
+      const uid = Number(/^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+      if (uids.has(uid) && readProcStat(Number(pid))?.state !== 'Z') found.add(Number(pid));
     } catch {
       // gone meanwhile
     }
   }
-  return found;
+  return [...found].map((pid) => {
+    try {
+      return `${pid} ${fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ')}`;
+    } catch {
+      return `${pid}`;
+    }
+  });
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
@@ -104,6 +134,7 @@ async function attackServer(isolated: boolean) {
     env: {
       SANDBOX_SPECS_FILE: specsFile(dataDir, isolated),
       MAX_SANDBOXES: '20',
+      SANDBOX_UID_BASE: String(UID_BASE),
       MAX_RUNNING_SANDBOXES: '20',
       SANDBOX_STOP_GRACE: '1',
       LOG_LEVEL: 'debug',
@@ -133,11 +164,13 @@ async function attackServer(isolated: boolean) {
         return { info: info.body, logs: logs.body };
       },
       ({ info, logs }) => (exits ? info.includes('"ERROR"') : logs.includes('ready')),
-      60_000,
+      size(60_000, 300_000),
     );
     expect(exits ? seen.info : seen.logs, attack).toContain(exits ? 'The process exited with code 3' : 'ready');
     bodies.push(seen.info, seen.logs);
   }
+  // Isolated, each sandbox's uid is the owner of its home: whatever runs as it afterwards was left behind.
+  const uids = new Set(isolated ? attacks.map((attack) => fs.statSync(path.join(dataDir, 'sandboxes', ids[attack])).uid) : []);
   const deleteStarted = Date.now();
   for (const attack of attacks) {
     const deleted = await server.call('DELETE', `/api/v1/sandboxes/${ids[attack]}`);
@@ -145,7 +178,7 @@ async function attackServer(isolated: boolean) {
   }
   const deleteSeconds = (Date.now() - deleteStarted) / 1000;
   const left = await until(
-    async () => leftovers(isolated),
+    async () => leftovers(dataDir, uids),
     (found) => found.length === 0,
     5000,
   );

@@ -16,7 +16,13 @@ import { openDatabase } from '../startup';
 
 export const TEST_SESSION_KEY = 'test-session-key-0123456789';
 export const TEST_SECRETS_KEY = 'test-secrets-key';
-export const TEST_SANDBOX_UID_BASE = 200_000;
+
+let appsStarted = 0;
+/**
+ * A block of 100 sandbox uids of this app's own. A server ends whatever runs as a deleted
+ * sandbox's uid, and test files run in parallel: apps sharing uids would end each other's sandboxes.
+ */
+const ownUidBase = () => 10_000_000 + (process.pid % 100_000) * 1_000 + (appsStarted++ % 10) * 100;
 
 export interface TestAppOptions {
   consoleDir?: string;
@@ -37,7 +43,7 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-test-'));
   const sandboxUidBase =
-    options.sandboxUidBase === undefined ? (canSwitchUsers() ? TEST_SANDBOX_UID_BASE : undefined) : (options.sandboxUidBase ?? undefined);
+    options.sandboxUidBase === undefined ? (canSwitchUsers() ? ownUidBase() : undefined) : (options.sandboxUidBase ?? undefined);
   ensureDataDir(dataDir, { traversable: sandboxUidBase !== undefined });
   const secrets = new SecretBox(options.secretsKey ?? TEST_SECRETS_KEY);
   const log = createLogger(options.logStream ? 'debug' : false, options.logStream);
@@ -66,6 +72,8 @@ export async function startTestApp(options: TestAppOptions = {}) {
   return {
     app,
     dataDir,
+    /** The first uid its sandboxes run as; `undefined` when they are not isolated. */
+    sandboxUidBase,
     /** The database itself, to arrange or check what the API doesn't show. */
     db,
     services,
