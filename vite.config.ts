@@ -31,6 +31,15 @@ export default defineConfig({
           testTimeout: 20_000,
         },
       },
+      {
+        // `npm run soak` only: the long suites (load), next to the full runs of the server's reliability suites.
+        test: {
+          name: 'soak',
+          environment: 'node',
+          include: ['server/**/*.soak.ts'],
+          testTimeout: 600_000,
+        },
+      },
     ],
   },
 });

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
 import { SESSION_KEY_HEADER } from './auth';
+import { registerHostCheck } from './host-check';
 import { registerErrorHandling } from './http-errors';
 import type { Logger } from './logger';
 import { registerJsonBodyParser } from './json-body';
@@ -15,6 +16,8 @@ export interface AppOptions extends ApiOptions {
   consoleDir: string;
   /** The server's logger (see `createLogger`); requests are logged at `debug`. */
   log: Logger;
+  /** Names (Host header) the server answers to besides loopback ones: HOST, ALLOWED_HOSTS, what sandboxes are told. */
+  allowedHosts?: string[];
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -30,6 +33,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  registerHostCheck(app, options.allowedHosts ?? []);
   registerJsonBodyParser(app);
   registerErrorHandling(app);
 

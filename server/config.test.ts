@@ -23,6 +23,7 @@ describe('configFromEnv', () => {
       SESSION_API_KEY: ' k ',
       SECRETS_KEY: 's',
       CORS_ORIGINS: 'https://a.example, https://b.example',
+      ALLOWED_HOSTS: 'console.example, 10.0.0.5',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -31,11 +32,21 @@ describe('configFromEnv', () => {
       sessionApiKey: 'k',
       secretsKey: 's',
       corsOrigins: ['https://a.example', 'https://b.example'],
+      allowedHosts: ['console.example', '10.0.0.5'],
     });
   });
 
   it('treats blank keys as unset, so a key is generated rather than accepting an empty one', () => {
     expect(configFromEnv({ SESSION_API_KEY: '  ' }).sessionApiKey).toBeUndefined();
+  });
+
+  it.each(['0', '1000', 'x', '4294967295'])('refuses SANDBOX_UID_BASE=%s (system and people uids, or no room above)', (value) => {
+    expect(() => configFromEnv({ SANDBOX_UID_BASE: value })).toThrow(ConfigError);
+  });
+
+  it('takes SANDBOX_UID_BASE, 200000 by default', () => {
+    expect(configFromEnv({}).sandboxUidBase).toBe(200_000);
+    expect(configFromEnv({ SANDBOX_UID_BASE: '300000' }).sandboxUidBase).toBe(300_000);
   });
 
   it.each(['http', '-1', '70000', '80.5'])('refuses PORT=%s with a clear message', (value) => {

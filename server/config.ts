@@ -14,6 +14,8 @@ export interface ServerConfig {
   secretsKey: string | undefined;
   /** Extra browser origins allowed to call the API (the console served elsewhere). */
   corsOrigins: string[];
+  /** Names the server answers to (Host header) besides loopback ones and HOST (ALLOWED_HOSTS). */
+  allowedHosts: string[];
   /** Check new git provider tokens against the provider's API (VERIFY_GIT_TOKENS=1). */
   verifyGitTokens: boolean;
   /** More sandbox specs besides the agent server (SANDBOX_SPECS_FILE, JSON). */
@@ -27,6 +29,8 @@ export interface ServerConfig {
   /** Seconds a repository's `.openhands/setup.sh` may run when a conversation starts. */
   setupScriptTimeout: number;
   logLevel: string;
+  /** First uid of the users process sandboxes run as when the server is root (SANDBOX_UID_BASE). */
+  sandboxUidBase: number;
 }
 
 export class ConfigError extends Error {}
@@ -51,9 +55,24 @@ function count(name: string, value: string | undefined, fallback: number): numbe
   return n;
 }
 
+/** Sandboxes take uids from here up; MCP tests the one below. Low uids belong to the system and to people. */
+function uidBase(value: string | undefined): number {
+  const n = count('SANDBOX_UID_BASE', value, 200_000);
+  if (n < 1001 || n > 2 ** 32 - 2 - 65_536)
+    throw new ConfigError(`SANDBOX_UID_BASE must be a uid from 1001 to ${2 ** 32 - 2 - 65_536}, got "${value}"`);
+  return n;
+}
+
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
+
+/** A comma-separated list, blanks dropped. */
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
@@ -63,10 +82,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     consoleDir: path.resolve(nonEmpty(env.CONSOLE_DIR) ?? 'dist'),
     sessionApiKey: nonEmpty(env.SESSION_API_KEY),
     secretsKey: nonEmpty(env.SECRETS_KEY),
-    corsOrigins: (env.CORS_ORIGINS ?? '')
-      .split(',')
-      .map((o) => o.trim())
-      .filter(Boolean),
+    corsOrigins: list(env.CORS_ORIGINS),
+    allowedHosts: list(env.ALLOWED_HOSTS),
     verifyGitTokens: ['1', 'true', 'yes'].includes((env.VERIFY_GIT_TOKENS ?? '').trim().toLowerCase()),
     sandboxSpecsFile: nonEmpty(env.SANDBOX_SPECS_FILE),
     maxSandboxes: count('MAX_SANDBOXES', env.MAX_SANDBOXES, 20),
@@ -75,5 +92,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     sandboxStopGrace: positive('SANDBOX_STOP_GRACE', env.SANDBOX_STOP_GRACE, 5),
     setupScriptTimeout: positive('SETUP_SCRIPT_TIMEOUT', env.SETUP_SCRIPT_TIMEOUT, 300),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
+    sandboxUidBase: uidBase(env.SANDBOX_UID_BASE),
   };
 }

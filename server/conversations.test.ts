@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,6 +57,10 @@ async function startAndWait(t: TestApp, body: unknown): Promise<StartTask> {
 }
 
 const conversation = async (t: TestApp, id: string) => (await json(t, 'GET', `/api/v1/app-conversations?ids=${id}`)).json()[0];
+
+/** The branch checked out in `dir`, as git in the sandbox sees it (the files are the sandbox user's). */
+const branchIn = async (t: TestApp, sandboxId: string, dir: string) =>
+  (await t.services.sandboxes.exec(sandboxId, ['git', 'rev-parse', '--abbrev-ref', 'HEAD'], { cwd: dir, timeoutMs: 10_000 })).output.trim();
 
 const message = (text: string) => ({ role: 'user', content: [{ type: 'text', text }], run: true });
 
@@ -139,7 +142,7 @@ describe('starting a conversation', () => {
 
     const workspace = path.join(t.dataDir, 'sandboxes', done.sandbox_id!, 'workspaces', started.id, 'hello');
     expect(fs.readFileSync(path.join(workspace, 'feature.txt'), 'utf8')).toBe('on the branch\n');
-    expect(execFileSync('git', ['-C', workspace, 'rev-parse', '--abbrev-ref', 'HEAD']).toString().trim()).toBe('feature');
+    expect(await branchIn(t, done.sandbox_id!, `workspaces/${started.id}/hello`)).toBe('feature');
     expect(fs.readFileSync(path.join(workspace, 'setup-ran.txt'), 'utf8')).toBe('setup ran with custom-secret-value\n');
     expect(fs.statSync(path.join(workspace, '.git/hooks/pre-commit')).mode & 0o111).not.toBe(0);
 
@@ -154,8 +157,7 @@ describe('starting a conversation', () => {
     await json(t, 'POST', '/api/add-git-providers', { provider_tokens: { gitlab: { token: 'tok', host: served.host } } });
     const done = await startAndWait(t, { selected_repository: 'octo/plain', selected_branch: 'new-work' });
     expect(done.status).toBe('READY');
-    const workspace = path.join(t.dataDir, 'sandboxes', done.sandbox_id!, 'workspaces', done.app_conversation_id!, 'plain');
-    expect(execFileSync('git', ['-C', workspace, 'rev-parse', '--abbrev-ref', 'HEAD']).toString().trim()).toBe('new-work');
+    expect(await branchIn(t, done.sandbox_id!, `workspaces/${done.app_conversation_id}/plain`)).toBe('new-work');
   });
 
   it('starts into a paused sandbox by resuming it', async () => {

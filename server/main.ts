@@ -1,19 +1,38 @@
+import path from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, configFromEnv } from './config';
 import { ensureDataDir, loadOrCreateKeyFile } from './data-dir';
+import { canSwitchUsers, searchableByOthers } from './processes/process-user';
 import { createLogger } from './logger';
 import { SecretBox } from './secret-box';
 import { createServices } from './services/create-services';
-import { loadSandboxSpecs } from './sandboxes/specs';
+import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './sandboxes/specs';
 import { openDatabase } from './startup';
 
 async function main(): Promise<void> {
   const config = configFromEnv();
-  ensureDataDir(config.dataDir);
+  // As root, each sandbox runs as a user of its own; they pass through DATA_DIR to their homes.
+  const isolated = canSwitchUsers();
+  ensureDataDir(config.dataDir, { traversable: isolated });
   const sessionKey = config.sessionApiKey ?? loadOrCreateKeyFile(config.dataDir, 'session-api-key');
   const secrets = new SecretBox(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir, 'secrets.key'));
 
   const log = createLogger(config.logLevel);
+  // Sandboxes run Node and the agent server as other users: under /root (nvm, a checkout there) they cannot.
+  const unreachable = [path.dirname(process.execPath), path.resolve(AGENT_SERVER_SCRIPT, '../../..')].filter(
+    (dir) => !searchableByOthers(dir),
+  );
+  if (isolated && unreachable.length > 0) {
+    log.warn(
+      { directories: unreachable },
+      'sandbox users cannot reach these directories, so the agent server spec will not start; install Node and the project where other users can read them',
+    );
+  }
+  if (!isolated) {
+    log.warn(
+      "Process sandboxes are not isolated: they run as this server's user and can read DATA_DIR (keys, database) and this process's environment. Run the server as root to give each sandbox a uid of its own (SANDBOX_UID_BASE), or use the Docker runtime for untrusted agents.",
+    );
+  }
   const db = await openDatabase(config.dataDir, secrets);
   const services = createServices(db, secrets, {
     log,
@@ -27,7 +46,10 @@ async function main(): Promise<void> {
     },
     verifyGitTokens: config.verifyGitTokens,
     setupScriptTimeoutMs: config.setupScriptTimeout * 1000,
+    sandboxUidBase: isolated ? config.sandboxUidBase : undefined,
   });
+  // MCP env values stored before they were sealed at rest are sealed now.
+  await services.settings.sealPlainMcpEnv();
   // Sandboxes of an earlier run are still in the registry: find them and watch their health again.
   await services.sandboxes.startMonitoring();
   // Conversation starts an earlier run left mid-way do not go on: they say so.
@@ -40,6 +62,8 @@ async function main(): Promise<void> {
     services,
     consoleDir: config.consoleDir,
     corsOrigins: config.corsOrigins,
+    // Process sandboxes are handed 127.0.0.1 addresses, which are loopback already.
+    allowedHosts: [config.host, ...config.allowedHosts],
     log,
   });
   app.addHook('onClose', async () => db.destroy());

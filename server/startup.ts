@@ -1,3 +1,4 @@
+import { protectDatabaseFiles } from './data-dir';
 import type { SecretBox } from './secret-box';
 import { checkSecretsKey } from './secrets-key-check';
 import { type Db, migrateToLatest, openSqlite } from './store/database';
@@ -8,6 +9,7 @@ import { MetaStore } from './store/meta-store';
  * open what is stored. Any failure closes the database and stops the start.
  */
 export async function openDatabase(dataDir: string, secrets: SecretBox): Promise<Db> {
+  protectDatabaseFiles(dataDir);
   const db = openSqlite(dataDir);
   try {
     await migrateToLatest(db);

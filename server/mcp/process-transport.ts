@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describeExit, type Exit } from '../processes/exit';
 import { endGroup, spawnGroup } from '../processes/group';
+import type { ProcessUser } from '../processes/process-user';
 
 const STDERR_TAIL_BYTES = 2000;
 const GRACE_MS = 1000;
@@ -13,6 +14,8 @@ export interface ProcessParams {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** Runs it as this user (the server must be root). */
+  user?: ProcessUser;
 }
 
 /**
@@ -37,6 +40,7 @@ export class ProcessGroupTransport implements Transport {
       const child = spawnGroup(this.params.command, this.params.args, {
         env: { ...getDefaultEnvironment(), ...this.params.env },
         stdio: ['pipe', 'pipe', 'pipe'],
+        ...this.params.user,
       });
       this.#child = child;
       child.once('error', (error) => {

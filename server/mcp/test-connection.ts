@@ -3,6 +3,7 @@ import { SseError, SSEClientTransport } from '@modelcontextprotocol/sdk/client/s
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpTestRequest, McpTestResult } from '../../src/contract/mcp';
+import type { ProcessUser } from '../processes/process-user';
 import { ProcessGroupTransport } from './process-transport';
 
 const MAX_TOOL_PAGES = 20;
@@ -33,8 +34,8 @@ function describeFailure(error: unknown, transport: Transport, seconds: number):
   return error instanceof Error ? error.message : String(error);
 }
 
-function transportFor(server: McpTestRequest): Transport {
-  if (server.kind === 'stdio') return new ProcessGroupTransport({ command: server.command, args: server.args, env: server.env });
+function transportFor(server: McpTestRequest, user: ProcessUser | undefined): Transport {
+  if (server.kind === 'stdio') return new ProcessGroupTransport({ command: server.command, args: server.args, env: server.env, user });
   const url = new URL(server.url);
   // A blank key means none, as it does when saving.
   const headers: Record<string, string> = server.api_key?.trim() ? { Authorization: `Bearer ${server.api_key}` } : {};
@@ -49,11 +50,17 @@ function transportFor(server: McpTestRequest): Transport {
  * it offers or why it failed. Everything is over within `seconds` (or when `signal` aborts), and
  * the connection (for stdio, the whole process group) is closed whatever happens.
  */
-export async function testMcpConnection(server: McpTestRequest, seconds: number, signal?: AbortSignal): Promise<McpTestResult> {
+export async function testMcpConnection(
+  server: McpTestRequest,
+  seconds: number,
+  signal?: AbortSignal,
+  /** The user a stdio server runs as (the server must be root). */
+  user?: ProcessUser,
+): Promise<McpTestResult> {
   if (server.kind !== 'stdio' && /^wss?:/i.test(server.url)) {
     return { ok: false, error: 'WebSocket (ws://, wss://) servers cannot be tested here' };
   }
-  const transport = transportFor(server);
+  const transport = transportFor(server, user);
   const client = new Client({ name: 'agent-console', version: '0.1.0' });
   const timeoutMs = seconds * 1000;
   let timer: NodeJS.Timeout | undefined;

@@ -72,3 +72,16 @@ export function environValue(pid: number, name: string): string | undefined {
  */
 export const markedProcesses = (name: string, value: string): ProcStat[] =>
   liveProcesses().filter((stat) => environValue(stat.pid, name) === value);
+
+/** The real uid a process runs as; `undefined` when it is gone. */
+function uidOf(pid: number): number | undefined {
+  try {
+    const match = /^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every live process running as `uid` (a sandbox's own user: whatever it started, wherever it went). */
+export const processesOfUser = (uid: number): ProcStat[] => liveProcesses().filter((stat) => uidOf(stat.pid) === uid);

@@ -1,4 +1,5 @@
 import { endGroup, spawnGroup } from './group';
+import type { ProcessUser } from './process-user';
 
 export interface RunOptions {
   cwd: string;
@@ -8,6 +9,8 @@ export interface RunOptions {
   maxOutputBytes?: number;
   /** Aborting ends the command as a timeout does. */
   signal?: AbortSignal;
+  /** Runs it as this user (the server must be root). */
+  user?: ProcessUser;
 }
 
 export interface RunResult {
@@ -33,7 +36,7 @@ export function runInGroup(command: readonly string[], options: RunOptions): Pro
   if (!file) return Promise.reject(new Error('An empty command cannot be run'));
   const limit = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
   return new Promise((resolve, reject) => {
-    const child = spawnGroup(file, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnGroup(file, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], ...options.user });
     let output = Buffer.alloc(0);
     const collect = (chunk: Buffer) => {
       output = Buffer.concat([output, chunk]);

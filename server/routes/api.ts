@@ -2,6 +2,7 @@ import cors from '@fastify/cors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireSessionKey, SESSION_KEY_HEADER } from '../auth';
 import { NotFound } from '../domain-errors';
+import { originAllowed } from '../host-check';
 import type { ApiServices } from '../services/create-services';
 import { conversationRoutes } from './conversations';
 import { mcpRoutes } from './mcp';
@@ -12,21 +13,8 @@ import { settingsRoutes } from './settings';
 export interface ApiOptions {
   sessionKey: string;
   services: ApiServices;
-  /** Browser origins besides localhost ones that may call the API. */
+  /** Browser origins besides http(s) loopback ones that may call the API. */
   corsOrigins?: string[];
-}
-
-/** Loopback origins (a console on another local port, as OpenHands allows) and configured ones. */
-function allowedOrigin(extra: string[]) {
-  return (origin: string | undefined): boolean => {
-    if (!origin) return false;
-    if (extra.includes(origin)) return true;
-    try {
-      return ['localhost', '127.0.0.1', '[::1]'].includes(new URL(origin).hostname);
-    } catch {
-      return false;
-    }
-  };
 }
 
 /**
@@ -36,7 +24,7 @@ function allowedOrigin(extra: string[]) {
  */
 export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions): FastifyPluginAsyncZod {
   return async (api) => {
-    const isAllowed = allowedOrigin(corsOrigins);
+    const isAllowed = originAllowed(corsOrigins);
     await api.register(cors, {
       origin: (origin, done) => done(null, isAllowed(origin)),
       allowedHeaders: ['content-type', SESSION_KEY_HEADER.toLowerCase()],

@@ -1,21 +1,24 @@
-import fs from 'node:fs';
+import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { Invalid } from '../domain-errors';
 import { describeExit, type Exit } from '../processes/exit';
 import { endGroup, setGroupStopped, spawnGroup } from '../processes/group';
-import { isStopped, liveProcess, markedProcesses, processGroup, readProcStat, environValue } from '../processes/proc';
+import { isStopped, liveProcess, markedProcesses, processesOfUser, processGroup, readProcStat, environValue } from '../processes/proc';
+import { pathForOtherUsers, type ProcessUser } from '../processes/process-user';
 import { runInGroup } from '../processes/run';
 import type { Logger } from '../logger';
 import type { SandboxRecord } from '../store/sandboxes-store';
 import type { ExecOptions, ExecResult, RuntimeHandle, RuntimeState, SandboxLaunch, SandboxRuntime, Started } from './runtime';
+import { LeftoverRemoval } from './leftover-removal';
 import { appendLog, isOwnLine, openLogForAppend, tailLines } from './sandbox-log';
+import type { SandboxUsers } from './sandbox-users';
 
 /** Set in the environment of every process of a sandbox, so they can be told apart from any others. */
 export const SANDBOX_MARKER = 'AGENT_CONSOLE_SANDBOX_ID';
 
 /** What a sandbox gets of the server's environment: enough to run, none of the server's secrets. */
-const INHERITED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
+const INHERITED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ'];
 
 /** A free loopback port for a sandbox's agent server. */
 function freePort(): Promise<number> {
@@ -41,34 +44,77 @@ export interface ProcessRuntimeOptions {
   /** How long a removed sandbox has to exit after SIGTERM before SIGKILL. */
   stopGraceMs: number;
   log: Logger;
+  /** Removes deleted sandboxes' directories (a default one under the data dir when absent). */
+  removal?: LeftoverRemoval;
+  /** Each sandbox runs as a user of its own (the server must be root); absent: as the server's user. */
+  users?: SandboxUsers;
 }
 
 /**
- * Sandboxes as process groups on this machine: each started in a home directory of its own with
- * its output in `sandbox.log` there, paused with SIGSTOP, resumed with SIGCONT, removed with
- * SIGTERM then SIGKILL. They run as the server's own user: they hold the agent's work, they are
- * not a security boundary. They are not tied to the server: they keep running when it stops.
+ * Creates `relative` (a path inside `root`) directory by directory, each new one owned by `user`,
+ * so a sandbox owns every directory made for it.
+ */
+async function makeDirs(root: string, relative: string, user: ProcessUser | undefined): Promise<void> {
+  let current = root;
+  for (const part of relative.split(path.sep).filter(Boolean)) {
+    current = path.join(current, part);
+    try {
+      await fs.mkdir(current, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw error;
+    }
+    if (user) await fs.chown(current, user.uid, user.gid);
+  }
+}
+
+/**
+ * Sandboxes as process groups on this machine: each started in a home directory of its own, its
+ * output in `sandbox-logs/<id>.log` (where only the server writes), paused with SIGSTOP, resumed
+ * with SIGCONT, removed with SIGTERM then SIGKILL. With `users` (the server is root) each runs as
+ * a uid of its own; without, as the server's own user, and then they are no security boundary.
+ * They are not tied to the server: they keep running when it stops.
  */
 export class ProcessRuntime implements SandboxRuntime {
-  constructor(private readonly options: ProcessRuntimeOptions) {}
+  readonly #removal: LeftoverRemoval;
 
-  #home(id: string): string {
-    return path.join(this.options.dataDir, 'sandboxes', id);
+  constructor(private readonly options: ProcessRuntimeOptions) {
+    this.#removal = options.removal ?? new LeftoverRemoval(path.join(options.dataDir, 'sandboxes', '.trash'), options.log);
   }
 
+  #homes(): string {
+    return path.join(this.options.dataDir, 'sandboxes');
+  }
+
+  #home(id: string): string {
+    return path.join(this.#homes(), id);
+  }
+
+  /** The user its processes run as; `undefined` when sandboxes are not isolated. */
+  async #userOf(id: string): Promise<ProcessUser | undefined> {
+    return this.options.users?.of(this.#home(id));
+  }
+
+  /** Outside its home: the sandbox's own processes have no business there. */
   #logFile(id: string): string {
-    return path.join(this.#home(id), 'sandbox.log');
+    return path.join(this.options.dataDir, 'sandbox-logs', `${id}.log`);
   }
 
   /** The environment every process of the sandbox starts from. */
   #baseEnv(id: string): Record<string, string> {
-    const env: Record<string, string> = { HOME: this.#home(id) };
+    const env: Record<string, string> = { HOME: this.#home(id), TMPDIR: path.join(this.#home(id), 'tmp') };
     for (const name of INHERITED_ENV) if (process.env[name]) env[name] = process.env[name]!;
+    if (this.options.users && env.PATH) env.PATH = pathForOtherUsers(env.PATH);
     return env;
   }
 
   async prepare(id: string): Promise<{ port: number }> {
-    fs.mkdirSync(this.#home(id), { recursive: true, mode: 0o700 });
+    const { users } = this.options;
+    // Sandboxes running as other users pass through the homes directory to their own, without listing it.
+    await fs.mkdir(this.#homes(), { recursive: true, mode: users ? 0o711 : 0o700 });
+    const user = await users?.allocate(this.#homes());
+    await makeDirs(this.#homes(), path.join(id, 'tmp'), user);
+    await fs.mkdir(path.dirname(this.#logFile(id)), { recursive: true, mode: 0o700 });
     return { port: await freePort() };
   }
 
@@ -78,22 +124,24 @@ export class ProcessRuntime implements SandboxRuntime {
     const logFile = this.#logFile(id);
     const cwd = inside(this.#home(id), workingDir);
     if (!cwd) return { ok: false, error: `Its working directory ${workingDir} is outside the sandbox` };
-    let log: number;
+    let log: fs.FileHandle;
+    let user: ProcessUser | undefined;
     try {
-      fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
-      log = openLogForAppend(logFile);
+      user = await this.#userOf(id);
+      await makeDirs(this.#home(id), path.relative(this.#home(id), cwd), user);
+      log = await openLogForAppend(logFile);
     } catch (error) {
       return { ok: false, error: `Cannot prepare its directory: ${error instanceof Error ? error.message : String(error)}` };
     }
     const fullEnv = { ...this.#baseEnv(id), ...env, SESSION_API_KEY: sessionKey, PORT: String(port), [SANDBOX_MARKER]: id };
     try {
       return await new Promise<Started>((resolve) => {
-        const child = spawnGroup(file, args, { cwd, env: fullEnv, stdio: ['ignore', log, log] });
+        const child = spawnGroup(file, args, { cwd, env: fullEnv, stdio: ['ignore', log.fd, log.fd], ...user });
         let started: RuntimeHandle | undefined;
         child.once('error', (error: NodeJS.ErrnoException) => {
           const reason = error.code === 'ENOENT' ? `${error.message} (command not found)` : error.message;
-          appendLog(logFile, `could not start: ${reason}`);
           resolve({ ok: false, error: reason });
+          void appendLog(logFile, `could not start: ${reason}`);
         });
         child.once('spawn', () => {
           const stat = child.pid === undefined ? undefined : readProcStat(child.pid);
@@ -102,8 +150,8 @@ export class ProcessRuntime implements SandboxRuntime {
         });
         child.once('exit', (code, signal) => {
           const exit = { code, signal };
-          appendLog(logFile, `process ${describeExit(exit)}`);
-          this.#exited(id, started, exit).then(onExit, (error: unknown) => {
+          const ended = appendLog(logFile, `process ${describeExit(exit)}`).then(() => this.#exited(id, started, exit));
+          ended.then(onExit, (error: unknown) => {
             this.options.log.error({ sandbox: id, err: error }, 'could not clean up after a sandbox process ended');
             onExit(exit.code === 0 ? null : `The process ${describeExit(exit)}`);
           });
@@ -111,7 +159,7 @@ export class ProcessRuntime implements SandboxRuntime {
         child.unref();
       });
     } finally {
-      fs.closeSync(log);
+      await log.close();
     }
   }
 
@@ -119,7 +167,7 @@ export class ProcessRuntime implements SandboxRuntime {
   async #exited(id: string, handle: RuntimeHandle | undefined, exit: Exit): Promise<string | null> {
     if (handle?.pid && this.#isOwnGroup(handle.pid, id)) await endGroup(handle.pid, 0);
     if (exit.code === 0) return null;
-    const tail = tailLines(this.#logFile(id), 4).filter((line) => !isOwnLine(line));
+    const tail = (await tailLines(this.#logFile(id), 4)).filter((line) => !isOwnLine(line));
     return `The process ${describeExit(exit)}${tail.length ? `: ${tail.join(' ')}` : ''}`;
   }
 
@@ -167,12 +215,44 @@ export class ProcessRuntime implements SandboxRuntime {
     return this.#setStopped(record, false);
   }
 
+  /** Ends its processes, then moves its files out of the way; removing them happens in the background and never fails the delete. */
   async remove(record: SandboxRecord): Promise<void> {
     await Promise.all(this.#groups(record).map((group) => endGroup(group, this.options.stopGraceMs)));
-    fs.rmSync(this.#home(record.id), { recursive: true, force: true });
+    await this.#endUserProcesses(record.id);
+    await this.#removal.remove(this.#home(record.id));
+    await this.#removal.remove(this.#logFile(record.id));
   }
 
-  logs(record: SandboxRecord, tail: number): string[] {
+  /**
+   * Isolated, a sandbox's uid is its own: whatever still runs as it escaped its groups (a fork
+   * that started a session of its own and dropped the marker) and goes now.
+   */
+  async #endUserProcesses(id: string): Promise<void> {
+    if (!this.options.users) return;
+    let user: ProcessUser;
+    try {
+      user = await this.options.users.of(this.#home(id));
+    } catch {
+      return; // no home (removed already): no uid to look for
+    }
+    for (const stat of processesOfUser(user.uid)) {
+      try {
+        process.kill(stat.pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+
+  sweep(): Promise<void> {
+    return this.#removal.sweep();
+  }
+
+  close(): void {
+    this.#removal.close();
+  }
+
+  logs(record: SandboxRecord, tail: number): Promise<string[]> {
     return tailLines(this.#logFile(record.id), tail);
   }
 
@@ -184,6 +264,7 @@ export class ProcessRuntime implements SandboxRuntime {
     const directory = inside(this.#home(record.id), cwd);
     if (!directory) throw new Invalid(['cwd'], `${cwd} is outside the sandbox`);
     const result = await runInGroup(command, {
+      user: await this.#userOf(record.id),
       cwd: directory,
       env: { ...this.#baseEnv(record.id), ...env, [SANDBOX_MARKER]: record.id },
       timeoutMs,

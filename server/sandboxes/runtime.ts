@@ -66,10 +66,17 @@ export interface SandboxRuntime {
   pause(record: SandboxRecord): Promise<boolean>;
   /** Continues every process of it; `false` when nothing was paused. */
   resume(record: SandboxRecord): Promise<boolean>;
-  /** Ends its processes and removes what it stored. */
+  /**
+   * Ends its processes and removes what it stored. Files that cannot be removed do not make it
+   * fail: they are logged and removed later (see `sweep`).
+   */
   remove(record: SandboxRecord): Promise<void>;
+  /** Removes, in the background, what deleted sandboxes left behind (called once at start). */
+  sweep?(): Promise<void>;
+  /** Stops background work (at shutdown). */
+  close?(): void;
   /** The last `tail` lines of its output. */
-  logs(record: SandboxRecord, tail: number): string[];
+  logs(record: SandboxRecord, tail: number): Promise<string[]>;
   /** Where its agent server answers, from this server. */
   agentServerUrl(record: SandboxRecord): string;
   /** Runs `command` inside it, as its own processes run, and waits for the end. */

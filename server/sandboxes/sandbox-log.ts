@@ -1,48 +1,67 @@
-import fs from 'node:fs';
+import { constants } from 'node:fs';
+import fs from 'node:fs/promises';
 
 /*
- * A process sandbox's output file. The sandbox owns the directory it is in, so it may have put
- * anything in the file's place: a symlink is never followed.
+ * A process sandbox's output file. The server keeps it outside the sandbox's home, but a sandbox
+ * running as the server's own user (no uid isolation) can still reach it and put anything in its
+ * place: a directory, a named pipe, a link. So it is opened without following a link and without
+ * waiting for a pipe's other end, used only if it is a regular file, and read and written
+ * asynchronously, so no such trick can block or crash the server.
  */
 
-export const openLog = (file: string, flags: number) => fs.openSync(file, flags | fs.constants.O_NOFOLLOW, 0o600);
+const SAFE = constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-export const openLogForAppend = (file: string) => openLog(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT);
+/** Opens `file` with `flags`, answering only a regular file (it throws otherwise). */
+async function openRegular(file: string, flags: number): Promise<fs.FileHandle> {
+  const handle = await fs.open(file, flags | SAFE, 0o600);
+  try {
+    if (!(await handle.stat()).isFile()) throw new Error(`${file} is not a regular file`);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** The log opened for appending (created if needed); its fd becomes the sandbox's stdout and stderr. */
+export const openLogForAppend = (file: string) => openRegular(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
 
 /** A line of our own in the log; the sandbox (and its log) may be deleted already. */
-export function appendLog(file: string, line: string): void {
+export async function appendLog(file: string, line: string): Promise<void> {
   try {
-    const fd = openLogForAppend(file);
+    const handle = await openLogForAppend(file);
     try {
-      fs.writeSync(fd, `[agent-console] ${line}\n`);
+      await handle.write(`[agent-console] ${line}\n`);
     } finally {
-      fs.closeSync(fd);
+      await handle.close();
     }
   } catch {
-    // deleted with its directory, or not a plain file any more: nobody is to read it
+    // deleted with its sandbox, or not a regular file any more: nobody is to read it
   }
 }
 
 export const isOwnLine = (line: string) => line.startsWith('[agent-console]');
 
-/** The last `count` lines of the log (only its end is read). */
-export function tailLines(file: string, count: number): string[] {
-  let fd: number;
+/** The last `count` lines of the log (only its end is read); none when it is missing or not a regular file. */
+export async function tailLines(file: string, count: number): Promise<string[]> {
+  let handle: fs.FileHandle;
   try {
-    fd = openLog(file, fs.constants.O_RDONLY);
+    handle = await openRegular(file, constants.O_RDONLY);
   } catch {
     return [];
   }
   try {
-    const size = fs.fstatSync(fd).size;
+    const size = (await handle.stat()).size;
     const length = Math.min(size, Math.max(64 * 1024, count * 400));
     const buffer = Buffer.alloc(length);
-    fs.readSync(fd, buffer, 0, length, size - length);
-    const lines = buffer.toString('utf8').split('\n');
+    const { bytesRead } = await handle.read(buffer, 0, length, size - length);
+    const lines = buffer.subarray(0, bytesRead).toString('utf8').split('\n');
     if (lines.at(-1) === '') lines.pop();
     if (length < size) lines.shift(); // the first line is probably cut
     return lines.slice(-count);
+  } catch {
+    return [];
   } finally {
-    fs.closeSync(fd);
+    await handle.close();
   }
 }

@@ -2,6 +2,7 @@ import type { SandboxSpec } from '../../src/contract/sandboxes';
 import { type TokenVerifier, verifyTokenOverHttp } from '../git-providers/token-verifier';
 import type { Logger } from '../logger';
 import { ProcessRuntime } from '../sandboxes/process-runtime';
+import { SandboxUsers } from '../sandboxes/sandbox-users';
 import type { SecretBox } from '../secret-box';
 import type { Db } from '../store/database';
 import { ConversationsStore } from '../store/conversations-store';
@@ -36,6 +37,8 @@ export interface ServiceOptions {
   setupScriptTimeoutMs: number;
   /** Each service logs through a child of this one. */
   log: Logger;
+  /** First uid of the users sandboxes run as (the server must be root); absent: they run as the server's user. */
+  sandboxUidBase?: number;
 }
 
 /** Wires each service to its store; the one place where the object graph is built. */
@@ -45,9 +48,11 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const secrets = new SecretsService(new SecretsStore(db), box, verify);
   const settings = new SettingsService(new SettingsStore(db), box, secrets, log.child({ component: 'settings' }));
   const sandboxLog = log.child({ component: 'sandboxes' });
-  const runtime = new ProcessRuntime({ dataDir: options.dataDir, stopGraceMs: options.sandboxLimits.stopGraceMs, log: sandboxLog });
+  const users = options.sandboxUidBase === undefined ? undefined : new SandboxUsers(options.sandboxUidBase);
+  const { dataDir } = options;
+  const runtime = new ProcessRuntime({ dataDir, stopGraceMs: options.sandboxLimits.stopGraceMs, log: sandboxLog, users });
   const sandboxes = new SandboxService(new SandboxesStore(db), box, runtime, options.sandboxSpecs, options.sandboxLimits, sandboxLog);
-  const mcpTest = new McpTestService(settings, options.dataDir, log.child({ component: 'mcp-test' }));
+  const mcpTest = new McpTestService(settings, dataDir, log.child({ component: 'mcp-test' }), users?.mcpTestUser);
   const conversationLog = log.child({ component: 'conversations' });
   const conversationsStore = new ConversationsStore(db);
   const tasksStore = new StartTasksStore(db);

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { McpTestRequest, McpTestResult } from '../../src/contract/mcp';
 import type { Logger } from '../logger';
 import { testMcpConnection } from '../mcp/test-connection';
 import { signalGroup } from '../processes/group';
 import { markedProcesses } from '../processes/proc';
+import { pathForOtherUsers, type ProcessUser } from '../processes/process-user';
 import type { SettingsService } from './settings-service';
 
 /** More at once would let one client fill the machine with server processes. */
@@ -25,7 +28,17 @@ export class McpTestService {
     private readonly settings: SettingsService,
     private readonly dataDir: string,
     private readonly log: Logger,
+    /** The user stdio servers run as, when the server is root (never root itself, nor a sandbox's). */
+    private readonly user?: ProcessUser,
   ) {}
+
+  /** HOME and TMPDIR of stdio servers run as `user`: a directory of their own, which `npx` and `uvx` can write to. */
+  async #isolatedEnv(user: ProcessUser): Promise<Record<string, string>> {
+    const home = path.join(this.dataDir, 'mcp-test-home');
+    await fs.mkdir(home, { recursive: true, mode: 0o700 });
+    await fs.chown(home, user.uid, user.gid);
+    return { HOME: home, TMPDIR: home, PATH: pathForOtherUsers(process.env.PATH ?? '') };
+  }
 
   /** Kills the process groups of stdio servers an earlier run on this data dir left behind; answers how many. */
   endLeftovers(): number {
@@ -59,7 +72,9 @@ export class McpTestService {
 
   async #run(request: McpTestRequest, seconds: number, log: Logger): Promise<McpTestResult> {
     if (request.kind === 'stdio') {
-      return testMcpConnection({ ...request, env: { ...request.env, [MCP_TEST_MARKER]: this.dataDir } }, seconds, this.#shutdown.signal);
+      const own = this.user ? await this.#isolatedEnv(this.user) : {};
+      const env = { ...own, ...request.env, [MCP_TEST_MARKER]: this.dataDir };
+      return testMcpConnection({ ...request, env }, seconds, this.#shutdown.signal, this.user);
     }
     let server = request;
     if (request.api_key === null || request.api_key === undefined) {

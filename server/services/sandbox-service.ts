@@ -76,6 +76,7 @@ export class SandboxService {
    * the first round of checks, so the first answers already have the right status.
    */
   async startMonitoring(): Promise<void> {
+    await this.runtime.sweep?.();
     for (const record of await this.store.list()) {
       if (record.pid === null && !record.exit_detail) await this.#recover(record);
     }
@@ -85,6 +86,7 @@ export class SandboxService {
   /** Stops watching; the sandboxes themselves keep running. */
   close(): void {
     this.#monitor.stop();
+    this.runtime.close?.();
   }
 
   /** A sandbox that was started but not recorded (the server stopped in between): adopted, or given up as failed. */

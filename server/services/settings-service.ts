@@ -6,7 +6,7 @@ import type { SecretBox } from '../secret-box';
 import type { SettingsStore } from '../store/settings-store';
 import type { SecretsService } from './secrets-service';
 import { mapKeyedServers } from './mcp-keys';
-import { isSecretField, readStoredSettings, type StoredSettings, writeStoredSettings } from './stored-settings';
+import { hasPlainMcpEnv, isSecretField, readStoredSettings, type StoredSettings, writeStoredSettings } from './stored-settings';
 import { DEFAULT_USER } from './users';
 
 /** `null`/absent keeps the stored secret, a blank string clears it, anything else replaces it. */
@@ -111,6 +111,29 @@ export class SettingsService {
       const stored = this.#read(document);
       return writeStoredSettings(stored, applyUpdate(stored.settings, update), changedFields(update), this.box);
     });
+  }
+
+  /**
+   * Seals MCP stdio env values stored in plain text by a version before they were sealed; only
+   * `mcp_config` is written, and only when it has such values. Answers whether it wrote.
+   */
+  async sealPlainMcpEnv(): Promise<boolean> {
+    let sealed = false;
+    const document = await this.store.load(this.userId);
+    if (document === undefined || !this.#hasPlainMcpEnv(this.#read(document))) return false;
+    await this.store.update(this.userId, (current) => {
+      const stored = this.#read(current);
+      if (current === undefined || !this.#hasPlainMcpEnv(stored)) return current ?? '{}';
+      sealed = true;
+      return writeStoredSettings(stored, stored.settings, ['mcp_config'], this.box);
+    });
+    if (sealed) this.log.info('sealed MCP stdio env values stored in plain text');
+    return sealed;
+  }
+
+  /** Plain env values in an `mcp_config` that reads (one that does not is left as it is, not replaced by its default). */
+  #hasPlainMcpEnv(stored: StoredSettings): boolean {
+    return stored.settings.mcp_config !== null && hasPlainMcpEnv(stored, this.box);
   }
 
   #read(document: string | undefined): StoredSettings {

@@ -54,17 +54,52 @@ function readField<K extends SettingsField>(field: K, value: unknown, box: Secre
 }
 
 function openSecrets<K extends SettingsField>(field: K, value: Settings[K], box: SecretBox): Settings[K] {
-  return transformSecrets(field, value, (secret) => box.open(secret));
+  return transformSecrets(
+    field,
+    value,
+    (secret) => box.open(secret),
+    (envValue) => openEnvValue(envValue, box),
+  );
 }
 
-/** `value` of `field` with `transform` applied to every secret in it (sealing or opening). */
-function transformSecrets<K extends SettingsField>(field: K, value: Settings[K], transform: (secret: string) => string): Settings[K] {
+/**
+ * An MCP stdio env value as stored: sealed since issue 13, plain before. A plain one reads as it
+ * is (it is sealed when the MCP servers are next saved, or by `hasPlainMcpEnv`'s caller at start).
+ */
+function openEnvValue(stored: string, box: SecretBox): string {
+  try {
+    return box.open(stored);
+  } catch {
+    return stored;
+  }
+}
+
+/** `value` of `field` with `transform` applied to every secret in it (sealing or opening); MCP stdio env values get `envTransform`. */
+function transformSecrets<K extends SettingsField>(
+  field: K,
+  value: Settings[K],
+  transform: (secret: string) => string,
+  envTransform: (envValue: string) => string = transform,
+): Settings[K] {
   const apply = (secret: string | null | undefined) => (secret ? transform(secret) : null);
   if (isSecretField(field)) return apply(value as string | null) as Settings[K];
   if (field === 'mcp_config' && value) {
-    return mapKeyedServers(value as NonNullable<Settings['mcp_config']>, (server) => ({ api_key: apply(server.api_key) })) as Settings[K];
+    const mcp = mapKeyedServers(value as NonNullable<Settings['mcp_config']>, (server) => ({ api_key: apply(server.api_key) }));
+    // Env values often are keys (GITHUB_TOKEN=…): sealed like them, though the console gets them back for its editor.
+    const stdio_servers = mcp.stdio_servers.map((server) => ({
+      ...server,
+      env: Object.fromEntries(Object.entries(server.env).map(([name, envValue]) => [name, envTransform(envValue)])),
+    }));
+    return { ...mcp, stdio_servers } as Settings[K];
   }
   return value;
+}
+
+/** Whether the stored document still has MCP stdio env values in plain text (stored before they were sealed). */
+export function hasPlainMcpEnv(stored: StoredSettings, box: SecretBox): boolean {
+  const raw = z.safeParse(storedSettingsFields.mcp_config, stored.document.mcp_config);
+  if (!raw.success || !raw.data) return false;
+  return raw.data.stdio_servers.some((server) => Object.values(server.env).some((envValue) => openEnvValue(envValue, box) === envValue));
 }
 
 export function readStoredSettings(text: string | undefined, box: SecretBox, log: Logger): StoredSettings {

@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../app';
+import { ensureDataDir } from '../data-dir';
+import { canSwitchUsers } from '../processes/process-user';
 import { createLogger } from '../logger';
 import { SecretBox } from '../secret-box';
 import type { SandboxSpec } from '../../src/contract/sandboxes';
@@ -15,6 +17,13 @@ import { openDatabase } from '../startup';
 export const TEST_SESSION_KEY = 'test-session-key-0123456789';
 export const TEST_SECRETS_KEY = 'test-secrets-key';
 
+let appsStarted = 0;
+/**
+ * A block of 100 sandbox uids of this app's own. A server ends whatever runs as a deleted
+ * sandbox's uid, and test files run in parallel: apps sharing uids would end each other's sandboxes.
+ */
+const ownUidBase = () => 10_000_000 + (process.pid % 100_000) * 1_000 + (appsStarted++ % 10) * 100;
+
 export interface TestAppOptions {
   consoleDir?: string;
   dataDir?: string;
@@ -25,11 +34,18 @@ export interface TestAppOptions {
   setupScriptTimeoutMs?: number;
   /** Where log lines go (at `debug`); none are written without it. */
   logStream?: DestinationStream;
+  allowedHosts?: string[];
+  corsOrigins?: string[];
+  /** First uid of the sandboxes' users; `null` runs them as the test's own user. Default: isolated when root, as the server does. */
+  sandboxUidBase?: number | null;
 }
 
 /** A real app on a fresh SQLite database in a temp dir, driven with `fastify.inject`. */
 export async function startTestApp(options: TestAppOptions = {}) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-test-'));
+  const sandboxUidBase =
+    options.sandboxUidBase === undefined ? (canSwitchUsers() ? ownUidBase() : undefined) : (options.sandboxUidBase ?? undefined);
+  ensureDataDir(dataDir, { traversable: sandboxUidBase !== undefined });
   const secrets = new SecretBox(options.secretsKey ?? TEST_SECRETS_KEY);
   const log = createLogger(options.logStream ? 'debug' : false, options.logStream);
   const db = await openDatabase(dataDir, secrets);
@@ -40,6 +56,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     sandboxLimits: { maxSandboxes: 20, maxRunning: 5, startTimeoutMs: 15_000, stopGraceMs: 2000, ...options.sandboxLimits },
     verifyGitTokens: options.verifyGitTokens ?? false,
     setupScriptTimeoutMs: options.setupScriptTimeoutMs ?? 30_000,
+    sandboxUidBase,
   });
   await services.startTasks.markInterrupted();
   await services.sandboxes.startMonitoring();
@@ -48,6 +65,8 @@ export async function startTestApp(options: TestAppOptions = {}) {
     services,
     consoleDir: options.consoleDir ?? path.join(dataDir, 'console-not-built'),
     log,
+    allowedHosts: options.allowedHosts,
+    corsOrigins: options.corsOrigins,
   });
 
   /** A request carrying the session key (pass `headers` to override). */
@@ -56,6 +75,8 @@ export async function startTestApp(options: TestAppOptions = {}) {
   return {
     app,
     dataDir,
+    /** The first uid its sandboxes run as; `undefined` when they are not isolated. */
+    sandboxUidBase,
     /** The database itself, to arrange or check what the API doesn't show. */
     db,
     services,

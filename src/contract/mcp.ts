@@ -1,5 +1,14 @@
 import * as z from 'zod/mini';
-import { ENV_NAME_PATTERN, integer, mcpUrlProblem, rule } from './rules';
+import {
+  ENV_NAME_PATTERN,
+  integer,
+  MAX_ARGS,
+  MAX_ENV_ENTRIES,
+  MAX_MCP_SERVERS_PER_KIND,
+  MAX_NAME_LENGTH,
+  mcpUrlProblem,
+  rule,
+} from './rules';
 
 /*
  * MCP server configuration, `mcp_config` of the settings (OpenHands `MCPConfig`). Two layers:
@@ -13,6 +22,7 @@ const url = z.string().check(z.trim(), rule(mcpUrlProblem));
 
 const serverName = z.string().check(
   z.trim(),
+  z.maxLength(MAX_NAME_LENGTH),
   rule((name: string) => {
     if (name === '') return 'Server name cannot be empty';
     if (!SERVER_NAME.test(name)) return 'Server name can only contain letters, numbers, hyphens, and underscores';
@@ -40,13 +50,20 @@ const timeout = integer().check(
 /** OpenHands validates env keys only in its `K=V` string form; we check the object form too. */
 const env = z.record(z.string(), z.string()).check(
   z.superRefine((vars, ctx) => {
-    for (const key of Object.keys(vars)) {
+    const keys = Object.keys(vars);
+    if (keys.length > MAX_ENV_ENTRIES) {
+      ctx.addIssue({ code: 'custom', message: `At most ${MAX_ENV_ENTRIES} environment variables`, input: null });
+      return;
+    }
+    for (const key of keys) {
       const message =
         key === ''
           ? 'Environment variable key cannot be empty'
-          : ENV_NAME_PATTERN.test(key)
-            ? undefined
-            : `Invalid environment variable name '${key}'. Must start with letter or underscore, contain only alphanumeric characters and underscores`;
+          : key.length > MAX_NAME_LENGTH
+            ? `Environment variable names have at most ${MAX_NAME_LENGTH} characters`
+            : ENV_NAME_PATTERN.test(key)
+              ? undefined
+              : `Invalid environment variable name '${key}'. Must start with letter or underscore, contain only alphanumeric characters and underscores`;
       if (message) ctx.addIssue({ code: 'custom', message, input: vars });
     }
   }),
@@ -95,7 +112,7 @@ export const mcpStdioServerSchema = z.object({
   ...stdioServerShape,
   name: serverName,
   command,
-  args: z._default(z.array(z.string()), []),
+  args: z._default(z.array(z.string()).check(z.maxLength(MAX_ARGS)), []),
   env: z._default(env, {}),
 });
 
@@ -137,9 +154,9 @@ const noDuplicates = z.superRefine(
 
 export const mcpConfigSchema = z
   .strictObject({
-    sse_servers: z._default(z.array(mcpSseServerSchema), []),
-    stdio_servers: z._default(z.array(mcpStdioServerSchema), []),
-    shttp_servers: z._default(z.array(mcpShttpServerSchema), []),
+    sse_servers: z._default(z.array(mcpSseServerSchema).check(z.maxLength(MAX_MCP_SERVERS_PER_KIND)), []),
+    stdio_servers: z._default(z.array(mcpStdioServerSchema).check(z.maxLength(MAX_MCP_SERVERS_PER_KIND)), []),
+    shttp_servers: z._default(z.array(mcpShttpServerSchema).check(z.maxLength(MAX_MCP_SERVERS_PER_KIND)), []),
   })
   .check(noDuplicates);
 export type McpConfig = z.output<typeof mcpConfigSchema>;

@@ -24,6 +24,22 @@ export function describeValues(values: readonly unknown[]): string {
   return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
 }
 
+/*
+ * Sizes a request may have (never applied to stored data or to answers read by the console, so
+ * data stored before these limits still loads). More would make pages unusable (10,000 MCP
+ * servers took the MCP page 46 s to render) without serving anyone.
+ */
+export const MAX_NAME_LENGTH = 255;
+export const MAX_DESCRIPTION_LENGTH = 1000;
+export const MAX_MCP_SERVERS_PER_KIND = 100;
+/** Arguments of one stdio server, and environment variables of one. */
+export const MAX_ARGS = 100;
+export const MAX_ENV_ENTRIES = 100;
+export const MAX_CUSTOM_SECRETS = 500;
+
+/** A description a request may set. */
+export const description = () => z.string().check(z.maxLength(MAX_DESCRIPTION_LENGTH));
+
 /** Environment variable names (also the names of custom secrets, which become env vars). */
 export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

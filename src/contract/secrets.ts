@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { mcpConfigSchema } from './mcp';
-import { describeValues, ENV_NAME_PATTERN, rule } from './rules';
+import { description, describeValues, ENV_NAME_PATTERN, MAX_CUSTOM_SECRETS, MAX_NAME_LENGTH, rule } from './rules';
 
 /*
  * Git provider tokens and custom secrets (`/api/add-git-providers`, `/api/secrets`, and
@@ -69,27 +69,26 @@ export const addGitProvidersSchema = z.object({
 });
 export type AddGitProvidersInput = z.input<typeof addGitProvidersSchema>;
 
-const secretName = z
-  .string()
-  .check(
-    rule((name: string) =>
-      ENV_NAME_PATTERN.test(name)
-        ? undefined
-        : 'Secret names become environment variables: use letters, digits and underscores, not starting with a digit',
-    ),
-  );
+const secretName = z.string().check(
+  z.maxLength(MAX_NAME_LENGTH),
+  rule((name: string) =>
+    ENV_NAME_PATTERN.test(name)
+      ? undefined
+      : 'Secret names become environment variables: use letters, digits and underscores, not starting with a digit',
+  ),
+);
 
 export const createSecretSchema = z.object({
   name: secretName,
   value: z.string(),
-  description: z.optional(z.nullable(z.string())),
+  description: z.optional(z.nullable(description())),
 });
 export type CreateSecretInput = z.input<typeof createSecretSchema>;
 
 /** `PUT /api/secrets/{name}`: rename, describe and (unlike OpenHands) change the value. */
 export const updateSecretSchema = z.object({
   name: z.optional(secretName),
-  description: z.optional(z.nullable(z.string())),
+  description: z.optional(z.nullable(description())),
   value: z.optional(z.string()),
 });
 export type UpdateSecretInput = z.input<typeof updateSecretSchema>;
@@ -105,7 +104,13 @@ export type CustomSecrets = z.output<typeof customSecretsSchema>;
 export const secretsStoreSchema = z.object({
   provider_tokens: z.optional(providerTokensSchema),
   custom_secrets: z.optional(
-    z.record(secretName, z.object({ secret: z.optional(z.nullable(z.string())), description: z.optional(z.nullable(z.string())) })),
+    z
+      .record(secretName, z.object({ secret: z.optional(z.nullable(z.string())), description: z.optional(z.nullable(description())) }))
+      .check(
+        rule((secrets: Record<string, unknown>) =>
+          Object.keys(secrets).length > MAX_CUSTOM_SECRETS ? `At most ${MAX_CUSTOM_SECRETS} custom secrets at once` : undefined,
+        ),
+      ),
   ),
 });
 export type SecretsStoreUpdate = z.output<typeof secretsStoreSchema>;

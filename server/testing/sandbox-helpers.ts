@@ -1,0 +1,42 @@
+import type { SandboxSpec } from '../../src/contract/sandboxes';
+import type { TestApp } from './test-app';
+
+/** A spec that runs `script` with `sh -c` in the sandbox's home. */
+export const shellSpec = (id: string, script: string): SandboxSpec => ({
+  id,
+  command: ['sh', '-c', script],
+  created_at: new Date().toISOString(),
+  initial_env: {},
+  working_dir: '',
+});
+
+/** Reads until `done` holds, at most `ms` (then answers the last value, for the assertion to show). */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
+  for (const deadline = Date.now() + ms; ;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export async function startSandbox(t: TestApp, spec: string): Promise<{ id: string; status: string }> {
+  const response = await t.request({ method: 'POST', url: `/api/v1/sandboxes?sandbox_spec_id=${spec}` });
+  if (response.statusCode !== 200) throw new Error(`starting ${spec}: ${response.statusCode} ${response.body}`);
+  return response.json();
+}
+
+export async function sandboxInfo(t: TestApp, id: string): Promise<{ status: string; status_detail: string | null } | null> {
+  return (await t.request({ method: 'GET', url: `/api/v1/sandboxes?id=${id}` })).json()[0];
+}
+
+export const statusBecomes = (t: TestApp, id: string, status: string, ms = 10_000) =>
+  until(
+    () => sandboxInfo(t, id),
+    (info) => info?.status === status,
+    ms,
+  );
+
+/** Deletes every sandbox of the app (processes and all). */
+export async function deleteAllSandboxes(t: TestApp): Promise<void> {
+  for (const sandbox of (await t.services.sandboxes.search({ limit: 100 })).items) await t.services.sandboxes.delete(sandbox.id);
+}
