@@ -1,7 +1,7 @@
 import { useDebouncedCallback } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { ConversationFilters } from '../../api/conversations';
 import { describeError } from '../../api/errors';
@@ -19,7 +19,18 @@ import {
   updateConversationMutation,
 } from '../../queries/conversations';
 import { type BulkAction, ConversationsView, type ListFilters } from './conversations-view';
-import { NewConversationDialog } from './new-conversation-dialog';
+import { UnavailableDialog } from './unavailable-dialog';
+
+/**
+ * The form (and react-hook-form with it) loads when first opened: most visits to the list start
+ * nothing. Should its code fail to load (the server was updated meanwhile), a dialog says so.
+ */
+const NewConversationDialog = lazy(() =>
+  import('./new-conversation-dialog').then(
+    (module) => ({ default: module.NewConversationDialog }),
+    () => ({ default: UnavailableDialog }),
+  ),
+);
 
 const isSort = (value: string | null): value is ConversationSortOrder => CONVERSATION_SORT_ORDERS.includes(value as ConversationSortOrder);
 /** Starts of the last hour show at the top while they run (or failed). */
@@ -181,13 +192,15 @@ export function ConversationsPage() {
         onNew={() => setNewOpen(true)}
       />
       {newOpen && (
-        <NewConversationDialog
-          onClose={() => setNewOpen(false)}
-          onStarted={(task) => {
-            setNewOpen(false);
-            setFollowing(task.id);
-          }}
-        />
+        <Suspense fallback={null}>
+          <NewConversationDialog
+            onClose={() => setNewOpen(false)}
+            onStarted={(task) => {
+              setNewOpen(false);
+              setFollowing(task.id);
+            }}
+          />
+        </Suspense>
       )}
       {bulk && (
         <ConfirmDialog

@@ -123,11 +123,13 @@ describe('ConversationsView', () => {
   });
 
   it('acts on the selection', async () => {
-    const { user, onBulk } = setup({ items: [conversation('a', 'Fix it')], selected: new Set(['a']) });
+    const { user, onBulk, onSelect } = setup({ items: [conversation('a', 'Fix it')], selected: new Set(['a']) });
     const toolbar = screen.getByRole('toolbar', { name: 'Selected conversations' });
     await user.click(within(toolbar).getByRole('button', { name: 'Archive (1)' }));
     await user.click(within(toolbar).getByRole('button', { name: 'Delete (1)' }));
     expect(onBulk.mock.calls).toEqual([['archive'], ['delete']]);
+    await user.click(within(toolbar).getByRole('button', { name: 'Clear selection' }));
+    expect(onSelect).toHaveBeenCalledWith(new Set());
   });
 
   it('shows starts under way step by step, and a failed one with its reason, Retry and Dismiss', async () => {

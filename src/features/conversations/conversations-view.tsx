@@ -125,6 +125,9 @@ export function ConversationsView(props: ConversationsViewProps) {
           <Group justify="space-between">
             <Text size="sm">{selection.length} selected</Text>
             <Group gap="xs">
+              <Button size="xs" variant="subtle" onClick={() => props.onSelect(new Set())}>
+                Clear selection
+              </Button>
               <Button size="xs" variant="default" onClick={() => props.onBulk(filters.archived ? 'unarchive' : 'archive')}>
                 {filters.archived ? 'Unarchive' : 'Archive'} ({selection.length})
               </Button>
