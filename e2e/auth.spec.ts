@@ -122,7 +122,7 @@ test.describe('navigation', () => {
 
     // A deep link loads directly (the server answers index.html for it).
     await page.goto('/conversations/abc123');
-    await expect(page.getByRole('heading', { name: 'Conversation', level: 1 })).toBeVisible();
+    await expect(page.getByText('Conversation not found')).toBeVisible();
     await page.goto('/no/such/page');
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
     await page.goto('/');
