@@ -21,13 +21,15 @@ let requests = 0;
 let refused = 0;
 let snapshot = '';
 
+/** Every stored row the API's routes write, as stored (secrets sealed: a rewrite shows even where GETs hide values). */
 const stored = async () => {
-  const [settings, secrets, sandboxes] = await Promise.all([
-    t.request({ method: 'GET', url: '/api/settings' }),
-    t.request({ method: 'GET', url: '/api/secrets' }),
-    t.request({ method: 'GET', url: '/api/v1/sandboxes/search' }),
+  const [settings, tokens, secrets, sandboxes] = await Promise.all([
+    t.db.selectFrom('user_settings').select(['user_id', 'document']).execute(),
+    t.db.selectFrom('provider_tokens').select(['provider', 'token', 'host']).orderBy('provider').execute(),
+    t.db.selectFrom('custom_secrets').select(['name', 'value', 'description', 'seq']).orderBy('seq').execute(),
+    t.db.selectFrom('sandboxes').select(['id']).orderBy('id').execute(),
   ]);
-  return [settings.body, secrets.body, sandboxes.body].join('\n');
+  return JSON.stringify({ settings, tokens, secrets, sandboxes });
 };
 
 beforeAll(async () => {
