@@ -10,11 +10,12 @@ import { type ServerProcess, startServerProcess } from '../testing/server-proces
 import { report, size } from './soak';
 
 /**
- * Issue 13, suite 2: 1,000 writes at once (new secrets and whole-settings saves), the server
- * SIGKILLed when about half are answered. After each trial the database passes SQLite's
- * integrity check, every acknowledged secret is there, and the settings document is exactly one
- * of the saves sent — never a mix of two. A save that was not acknowledged may only be there if
- * it was under way when the server died (committed, its answer lost with the connection).
+ * Issue 13, suite 2: 1,000 writes at once (new secrets, whole-settings saves and conversation
+ * renames), the server SIGKILLed when about half are answered. After each trial the database
+ * passes SQLite's integrity check, every acknowledged secret and rename is there, and the
+ * settings document is exactly one of the saves sent — never a mix of two. A save that was not
+ * acknowledged may only be there if it was under way when the server died (committed, its answer
+ * lost with the connection).
  */
 
 const TRIALS = size(2, 10);
@@ -28,6 +29,26 @@ afterEach(async () => {
 });
 
 /** Save `i` sets every field from `i`, so a document mixing two saves shows. */
+/** Write `i` is of one of three kinds. */
+const kind = (i: number) => (['secret', 'settings', 'rename'] as const)[i % 3]!;
+/** The conversation write `i` renames: one of its own, so which rename won is never in doubt. */
+const conversationId = (i: number) => i.toString(16).padStart(32, '0');
+
+/** Conversations for the renames, put straight into the database the server has open. */
+function seedConversations(dataDir: string): void {
+  const db = new SQLite(path.join(dataDir, DATABASE_FILE));
+  db.pragma('busy_timeout = 5000');
+  const insert = db.prepare(
+    `INSERT INTO app_conversations (id, user_id, sandbox_id, sandbox_created, title, pr_number, skills, archived, created_at, updated_at)
+     VALUES (?, 'default', 'gone', 0, ?, '[]', '[]', 0, ?, ?)`,
+  );
+  const now = new Date().toISOString();
+  db.transaction(() => {
+    for (let i = 0; i < WRITES; i++) if (kind(i) === 'rename') insert.run(conversationId(i), `seeded-${i}`, now, now);
+  })();
+  db.close();
+}
+
 const save = (i: number) => ({
   llm_model: `model-${i}`,
   agent: `agent-${i}`,
@@ -38,13 +59,13 @@ const save = (i: number) => ({
 
 type Outcome = 'acknowledged' | 'refused' | 'lost';
 
-function post(agent: http.Agent, url: string, key: string, route: string, body: unknown): Promise<Outcome> {
+function send(agent: http.Agent, url: string, key: string, method: string, route: string, body: unknown): Promise<Outcome> {
   return new Promise((resolve) => {
     const payload = JSON.stringify(body);
     const request = http.request(
       `${url}${route}`,
       {
-        method: 'POST',
+        method,
         agent,
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'x-session-api-key': key },
       },
@@ -64,15 +85,19 @@ async function trial(index: number) {
   dirs.push(dataDir);
   const server = await startServerProcess({ dataDir });
   servers.push(server);
+  seedConversations(dataDir);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const outcomes = new Map<number, Outcome>();
   let answered = 0;
   let killed: Promise<void> | undefined;
   const writes = Array.from({ length: WRITES }, async (_, i) => {
-    const outcome =
-      i % 2 === 0
-        ? await post(agent, server.url, server.key, '/api/secrets', { name: `SECRET_${i}`, value: `value-${i}` })
-        : await post(agent, server.url, server.key, '/api/settings', save(i));
+    const write = {
+      secret: () => send(agent, server.url, server.key, 'POST', '/api/secrets', { name: `SECRET_${i}`, value: `value-${i}` }),
+      settings: () => send(agent, server.url, server.key, 'POST', '/api/settings', save(i)),
+      rename: () =>
+        send(agent, server.url, server.key, 'PATCH', `/api/v1/app-conversations/${conversationId(i)}`, { title: `renamed-${i}` }),
+    }[kind(i)];
+    const outcome = await write();
     outcomes.set(i, outcome);
     if (outcome !== 'lost' && ++answered >= WRITES / 2) killed ??= server.kill();
   });
@@ -86,11 +111,22 @@ async function trial(index: number) {
   try {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     const names = new Set((db.prepare('SELECT name FROM custom_secrets').all() as { name: string }[]).map((row) => row.name));
-    const lostSecrets = [...outcomes].filter(([i, o]) => i % 2 === 0 && o === 'acknowledged' && !names.has(`SECRET_${i}`));
+    const lostSecrets = [...outcomes].filter(([i, o]) => kind(i) === 'secret' && o === 'acknowledged' && !names.has(`SECRET_${i}`));
     expect(lostSecrets).toEqual([]);
+    const titles = new Map(
+      (db.prepare('SELECT id, title FROM app_conversations').all() as { id: string; title: string }[]).map((r) => [r.id, r.title]),
+    );
+    const lostRenames = [...outcomes].filter(
+      ([i, o]) => kind(i) === 'rename' && o === 'acknowledged' && titles.get(conversationId(i)) !== `renamed-${i}`,
+    );
+    expect(lostRenames).toEqual([]);
+    const strangeTitles = [...outcomes].filter(
+      ([i]) => kind(i) === 'rename' && ![`seeded-${i}`, `renamed-${i}`].includes(titles.get(conversationId(i)) ?? ''),
+    );
+    expect(strangeTitles).toEqual([]);
 
     const row = db.prepare('SELECT document FROM user_settings').get() as { document: string } | undefined;
-    const acknowledgedSaves = [...outcomes].filter(([i, o]) => i % 2 === 1 && o === 'acknowledged').map(([i]) => i);
+    const acknowledgedSaves = [...outcomes].filter(([i, o]) => kind(i) === 'settings' && o === 'acknowledged').map(([i]) => i);
     let committedUnanswered = false;
     if (row) {
       const document = JSON.parse(row.document) as Record<string, unknown>;
