@@ -20,16 +20,20 @@ let t: TestApp;
 let requests = 0;
 let refused = 0;
 let snapshot = '';
+/** A stored conversation the PATCH routes are tried on. */
+const KEPT_CONVERSATION = 'c'.repeat(32);
 
 /** Every stored row the API's routes write, as stored (secrets sealed: a rewrite shows even where GETs hide values). */
 const stored = async () => {
-  const [settings, tokens, secrets, sandboxes] = await Promise.all([
+  const [settings, tokens, secrets, sandboxes, conversations, tasks] = await Promise.all([
     t.db.selectFrom('user_settings').select(['user_id', 'document']).execute(),
     t.db.selectFrom('provider_tokens').select(['provider', 'token', 'host']).orderBy('provider').execute(),
     t.db.selectFrom('custom_secrets').select(['name', 'value', 'description', 'seq']).orderBy('seq').execute(),
     t.db.selectFrom('sandboxes').select(['id']).orderBy('id').execute(),
+    t.db.selectFrom('app_conversations').select(['id', 'title', 'archived']).orderBy('id').execute(),
+    t.db.selectFrom('start_tasks').select(['id']).orderBy('id').execute(),
   ]);
-  return JSON.stringify({ settings, tokens, secrets, sandboxes });
+  return JSON.stringify({ settings, tokens, secrets, sandboxes, conversations, tasks });
 };
 
 beforeAll(async () => {
@@ -37,6 +41,22 @@ beforeAll(async () => {
   // Something stored, so a refused request has something to spoil.
   await t.postSettings({ llm_model: 'kept', mcp_config: { stdio_servers: [{ name: 'kept', command: 'no-such-command' }] } });
   await t.request({ method: 'POST', url: '/api/secrets', payload: { name: 'KEPT', value: 'v' } });
+  const now = new Date().toISOString();
+  await t.db
+    .insertInto('app_conversations')
+    .values({
+      id: KEPT_CONVERSATION,
+      user_id: 'default',
+      sandbox_id: 'gone',
+      sandbox_created: 0,
+      title: 'kept',
+      pr_number: '[]',
+      skills: '[]',
+      archived: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
   snapshot = await stored();
 }, 30_000);
 afterAll(async () => {
@@ -47,7 +67,7 @@ afterAll(async () => {
 const otherBody = z.object({ detail: z.optional(z.unknown()), error: z.optional(z.string()), message: z.optional(z.string()) });
 
 interface Sent {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   payload?: string | Buffer;
   contentType?: string;
@@ -210,7 +230,23 @@ const segment = fc
 const query = fc
   .array(
     fc.tuple(
-      fc.constantFrom('limit', 'page_id', 'id', 'tail', 'timeout', 'status__eq', 'sandbox_spec_id__eq', 'x'),
+      fc.constantFrom(
+        'limit',
+        'page_id',
+        'id',
+        'ids',
+        'tail',
+        'timeout',
+        'status__eq',
+        'sandbox_spec_id__eq',
+        'title__contains',
+        'created_at__gte',
+        'updated_at__lt',
+        'sort_order',
+        'archived',
+        'conversation_id__eq',
+        'x',
+      ),
       fc.string({ maxLength: 20 }),
     ),
     { maxLength: 4 },
@@ -223,6 +259,9 @@ const specId = fc
   .map(encodeURIComponent);
 
 const json = (body: unknown): Sent['payload'] => JSON.stringify(body);
+
+/** A rename or an archive, with wrong values too. (Starting conversations is left out: a valid start runs real sandboxes.) */
+const conversationPatchBody = fc.record({ title: fc.oneof(anyValue, nameLike), archived: anyValue }, { requiredKeys: [] });
 
 /** Runs a property over `arbitrary`, with the seed of the run (printed by fast-check when it fails). */
 const fuzz = <T>(arbitrary: fc.Arbitrary<T>, send: (value: T) => Sent) =>
@@ -240,6 +279,8 @@ const BODY_ROUTES: { method: Sent['method']; url: string; shaped?: fc.Arbitrary<
   { method: 'POST', url: '/api/unset-provider-tokens' },
   { method: 'POST', url: '/api/v1/sandboxes?sandbox_spec_id=no-such-spec' },
   { method: 'POST', url: '/api/v1/sandboxes/no-such-id/pause' },
+  { method: 'PATCH', url: `/api/v1/app-conversations/${KEPT_CONVERSATION}`, shaped: conversationPatchBody },
+  { method: 'PATCH', url: `/api/conversations/${KEPT_CONVERSATION}`, shaped: conversationPatchBody },
 ];
 
 describe('fuzzing every route', () => {
@@ -279,6 +320,14 @@ describe('fuzzing every route', () => {
     await fuzz(fc.tuple(action, segment, query), ([make, id, q]) => make(id, q));
   });
 
+  it('conversations by id: PATCH and DELETE with odd ids', async () => {
+    await fuzz(fc.tuple(segment, fc.constantFrom<Sent['method']>('PATCH', 'DELETE'), conversationPatchBody), ([id, method, body]) => ({
+      method,
+      url: `/api/v1/app-conversations/${id}`,
+      ...(method === 'PATCH' ? { payload: json(body), contentType: 'application/json' } : {}),
+    }));
+  });
+
   it('starting a sandbox from a spec that does not exist', async () => {
     await fuzz(fc.tuple(specId, query), ([spec, q]) => ({ method: 'POST', url: `/api/v1/sandboxes?sandbox_spec_id=${spec}&${q}` }));
   });
@@ -291,6 +340,12 @@ describe('fuzzing every route', () => {
       '/api/v1/sandboxes',
       '/api/v1/sandbox-specs/search',
       '/api/v1/sandbox-specs',
+      '/api/v1/app-conversations/search',
+      '/api/v1/app-conversations/count',
+      '/api/v1/app-conversations',
+      '/api/v1/app-conversations/start-tasks',
+      '/api/v1/app-conversations/start-tasks/search',
+      '/api/v1/app-conversations/start-tasks/count',
       '/alive',
       '/health',
       '/openapi.json',
