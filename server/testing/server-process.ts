@@ -44,15 +44,14 @@ export async function startServerProcess({ dataDir, env = {}, asUser }: ServerPr
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const link = await new Promise<RegExpExecArray>((resolve, reject) => {
+  const [url, key] = await new Promise<[string, string]>((resolve, reject) => {
     const look = () => {
       const match = /(http:\/\/127\.0\.0\.1:\d+)\/#key=(\S+)/.exec(output);
-      if (match) resolve(match);
+      if (match?.[1] && match[2]) resolve([match[1], match[2]]);
     };
     child.stdout!.on('data', look);
     child.once('exit', () => reject(new Error(`the server exited before it listened:\n${output}`)));
   });
-  const [, url, key] = link as unknown as [string, string, string];
   const call = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${url}${path}`, {
       method,
