@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './testing/test-app';
 
@@ -14,6 +15,12 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(consoleDir, 'index.html'), INDEX);
   fs.writeFileSync(path.join(consoleDir, 'assets', 'index-abc123.js'), 'console.log(1)');
   fs.writeFileSync(path.join(consoleDir, 'favicon.svg'), '<svg/>');
+  // What the build's precompress step writes beside each file.
+  for (const file of ['index.html', 'assets/index-abc123.js']) {
+    const content = fs.readFileSync(path.join(consoleDir, file));
+    fs.writeFileSync(path.join(consoleDir, `${file}.br`), zlib.brotliCompressSync(content));
+    fs.writeFileSync(path.join(consoleDir, `${file}.gz`), zlib.gzipSync(content));
+  }
   t = await startTestApp({ consoleDir });
 });
 afterAll(async () => {
@@ -36,6 +43,22 @@ describe('serving the console', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('console.log(1)');
     expect(response.headers['cache-control']).toContain('immutable');
+  });
+
+  it.each([
+    ['br', (body: Buffer) => zlib.brotliDecompressSync(body)],
+    ['gzip', (body: Buffer) => zlib.gunzipSync(body)],
+  ] as const)('sends the %s copy the build made to a browser that takes it, and says the answer varies', async (encoding, decode) => {
+    for (const url of ['/assets/index-abc123.js', '/settings']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': `${encoding}, identity` } });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-encoding'], url).toBe(encoding);
+      expect(response.headers.vary, url).toMatch(/accept-encoding/i);
+      expect(decode(response.rawPayload).toString(), url).toBe(url === '/settings' ? INDEX : 'console.log(1)');
+    }
+    const plain = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
   });
 
   it('serves assets of a build made after the server started', async () => {

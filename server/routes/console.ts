@@ -43,6 +43,8 @@ export async function registerConsole(app: FastifyInstance, consoleDir: string):
       root: consoleDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each file (scripts/precompress.ts): nothing is compressed per request.
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? IMMUTABLE : 'no-cache');
