@@ -82,6 +82,21 @@ test.describe('with a spec that starts slowly', () => {
   });
 });
 
+test.describe('with a spec whose command fails', () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-specs-')), 'specs.json');
+  fs.writeFileSync(file, JSON.stringify([{ id: 'broken', command: ['sh', '-c', 'echo "config file missing" >&2; exit 3'] }]));
+  test.use({ serverEnv: { SANDBOX_SPECS_FILE: file } });
+
+  test('a start that fails at once says so, with the reason, instead of "started"', async ({ page, server }) => {
+    await page.goto(server.signInLink);
+    await page.goto(`${server.url}/sandbox-specs?spec=broken`);
+    await page.getByRole('dialog', { name: 'Spec broken' }).getByRole('button', { name: 'Start sandbox from this spec' }).click();
+    await expect(page.getByText('Sandbox did not start')).toBeVisible();
+    await expect(page.getByText(/from broken: The process exited with code 3: config file missing/)).toBeVisible();
+    await expect(page.getByText('Sandbox started')).toHaveCount(0);
+  });
+});
+
 test('bulk pause two sandboxes, with progress and a summary, and filters that survive a reload', async ({ page, server, signIn }) => {
   const ids = [];
   for (let i = 0; i < 3; i++) ids.push((await api(server, 'POST', '/api/v1/sandboxes')).id);

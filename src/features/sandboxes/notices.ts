@@ -14,7 +14,20 @@ export function notifyPausedOthers(pausedIds: readonly string[] | undefined): vo
     });
 }
 
+/**
+ * What a start answered: started, or (a command that failed at once comes back in ERROR) not
+ * started, with the reason the server gave.
+ */
 export function notifyStarted(sandbox: SandboxInfo & { paused_sandbox_ids?: string[] }): void {
+  if (sandbox.status === 'ERROR') {
+    notifications.show({
+      color: 'red',
+      title: 'Sandbox did not start',
+      message: `${sandbox.id} from ${sandbox.sandbox_spec_id}: ${sandbox.status_detail ?? 'it failed at once'}`,
+      autoClose: false,
+    });
+    return;
+  }
   notifications.show({ color: 'teal', title: 'Sandbox started', message: `${sandbox.id} from ${sandbox.sandbox_spec_id}` });
   notifyPausedOthers(sandbox.paused_sandbox_ids);
 }
