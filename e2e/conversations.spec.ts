@@ -58,6 +58,7 @@ test('start a conversation: a failed start says why and Retry works once fixed; 
     const table = page.getByRole('table', { name: 'Conversations' });
     await expect(table.getByRole('link', { name: 'Parser refactor' })).toBeVisible();
     await expect(page.getByText('1 conversation', { exact: true })).toBeVisible();
+    await expect(page.getByTestId('sandbox-capacity')).toHaveText('1 of 5 sandboxes running · 1 of 20 exist');
 
     // Search by a word of the title; the filter is in the URL and survives a reload.
     await page.getByLabel('Search titles').fill('zzz');

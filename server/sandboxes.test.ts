@@ -419,6 +419,25 @@ describe('lists and lookups', () => {
     expect(response.json().detail[0].loc).toEqual(loc);
   });
 
+  it('tells how many run and exist, against the caps', async () => {
+    const t = await app({ sandboxSpecs: [shellSpec('idle', 'exec sleep 968')], sandboxLimits: { maxRunning: 3, maxSandboxes: 7 } });
+    expect((await call(t, 'GET', '/api/v1/sandboxes/capacity')).json()).toEqual({
+      running: 0,
+      max_running: 3,
+      sandboxes: 0,
+      max_sandboxes: 7,
+    });
+    const first = (await start(t)).json().id;
+    await start(t);
+    await call(t, 'POST', `/api/v1/sandboxes/${first}/pause`);
+    expect((await call(t, 'GET', '/api/v1/sandboxes/capacity')).json()).toEqual({
+      running: 1,
+      max_running: 3,
+      sandboxes: 2,
+      max_sandboxes: 7,
+    });
+  });
+
   it('answers batches in request order with null for unknown ids, and refuses more than 100', async () => {
     const t = await app();
     const { id } = (await start(t)).json();

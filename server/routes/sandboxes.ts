@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import {
   batchIdsQuerySchema,
   pageQuerySchema,
+  sandboxCapacitySchema,
   sandboxActionResultSchema,
   sandboxIdParamsSchema,
   sandboxInfoSchema,
@@ -39,6 +40,18 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
         },
       },
       async (request) => sandboxes.search(request.query),
+    );
+
+    app.get(
+      '/v1/sandboxes/capacity',
+      {
+        schema: {
+          summary: 'How many sandboxes run and exist, against MAX_RUNNING_SANDBOXES and MAX_SANDBOXES (ours)',
+          tags,
+          response: { 200: sandboxCapacitySchema },
+        },
+      },
+      async () => sandboxes.capacity(),
     );
 
     app.get(

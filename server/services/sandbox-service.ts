@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { MAX_PAGE_SIZE, type SandboxInfo, type SandboxSearchQuery, type SandboxSpec } from '../../src/contract/sandboxes';
+import {
+  MAX_PAGE_SIZE,
+  type SandboxCapacity,
+  type SandboxInfo,
+  type SandboxSearchQuery,
+  type SandboxSpec,
+} from '../../src/contract/sandboxes';
 import type { ExecutionStatus } from '../../src/contract/conversations';
 import { Conflict, Invalid, NotFound } from '../domain-errors';
 import type { Logger } from '../logger';
@@ -160,6 +166,17 @@ export class SandboxService {
           (!query.sandbox_spec_id__eq || info.sandbox_spec_id === query.sandbox_spec_id__eq),
       );
     return paginate(matching, query.page_id, query.limit);
+  }
+
+  /** How many run and exist, against the caps (the console shows it, so a pause for the cap is no surprise). */
+  async capacity(): Promise<SandboxCapacity> {
+    const records = await this.store.list();
+    return {
+      running: records.filter((record) => this.#runs(record)).length,
+      max_running: this.limits.maxRunning,
+      sandboxes: records.length,
+      max_sandboxes: this.limits.maxSandboxes,
+    };
   }
 
   async getMany(ids: string[]): Promise<(SandboxInfo | null)[]> {

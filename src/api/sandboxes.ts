@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import {
   type SandboxStatus,
   sandboxActionResultSchema,
+  sandboxCapacitySchema,
   sandboxInfoSchema,
   sandboxLogsSchema,
   sandboxPageSchema,
@@ -70,6 +71,11 @@ export function runSandboxAction(action: SandboxAction, id: string) {
 
 export function sandboxLogs(id: string, tail: number, signal?: AbortSignal) {
   return apiRequest(`${sandboxPath(id)}/logs?tail=${tail}`, { schema: sandboxLogsSchema, signal });
+}
+
+/** How many sandboxes run and exist, against the caps (ours; a server without it answers 404). */
+export function sandboxCapacity(signal?: AbortSignal) {
+  return apiRequest('/api/v1/sandboxes/capacity', { schema: sandboxCapacitySchema, signal });
 }
 
 export function searchSandboxSpecs(signal?: AbortSignal) {

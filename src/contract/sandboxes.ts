@@ -74,6 +74,15 @@ export const repeatedQueryParam = z.pipe(
 /** `?id=a&id=b`: one or many ids. */
 export const batchIdsQuerySchema = z.object({ id: repeatedQueryParam });
 
+/** `GET /api/v1/sandboxes/capacity` (ours): how many run and exist, against MAX_RUNNING_SANDBOXES and MAX_SANDBOXES. */
+export const sandboxCapacitySchema = z.object({
+  running: integer(),
+  max_running: integer(),
+  sandboxes: integer(),
+  max_sandboxes: integer(),
+});
+export type SandboxCapacity = z.output<typeof sandboxCapacitySchema>;
+
 export const sandboxIdParamsSchema = z.object({ sandbox_id: z.string() });
 
 export const sandboxLogsQuerySchema = z.object({

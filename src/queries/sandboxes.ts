@@ -1,5 +1,13 @@
 import { keepPreviousData, mutationOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
-import { runSandboxAction, type SandboxAction, type SandboxFilters, sandboxLogs, searchSandboxes, startSandbox } from '../api/sandboxes';
+import {
+  runSandboxAction,
+  sandboxCapacity,
+  type SandboxAction,
+  type SandboxFilters,
+  sandboxLogs,
+  searchSandboxes,
+  startSandbox,
+} from '../api/sandboxes';
 import type { SandboxInfo, SandboxPage } from '../contract/sandboxes';
 
 export const sandboxKeys = {
@@ -9,6 +17,7 @@ export const sandboxKeys = {
   details: () => [...sandboxKeys.all, 'detail'] as const,
   detail: (id: string) => [...sandboxKeys.details(), id] as const,
   logs: (id: string) => [...sandboxKeys.detail(id), 'logs'] as const,
+  capacity: () => [...sandboxKeys.all, 'capacity'] as const,
   /** The key of every pause, resume and delete, so the page can show what is under way. */
   actions: () => [...sandboxKeys.all, 'action'] as const,
 };
@@ -25,6 +34,15 @@ export const sandboxesQuery = (filters: SandboxFilters, anythingInFlight: boolea
     queryFn: ({ signal }) => searchSandboxes(filters, signal),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => pollInterval(query.state.data?.items, anythingInFlight),
+  });
+
+/** How many run and exist against the caps; read again now and then, as sandboxes start and stop elsewhere too. */
+export const sandboxCapacityQuery = () =>
+  queryOptions({
+    queryKey: sandboxKeys.capacity(),
+    queryFn: ({ signal }) => sandboxCapacity(signal),
+    refetchInterval: 10_000,
+    retry: false,
   });
 
 /** The end of a sandbox's output; always read fresh when shown. */

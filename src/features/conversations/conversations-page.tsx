@@ -18,6 +18,7 @@ import {
   tasksInFlightQuery,
   updateConversationMutation,
 } from '../../queries/conversations';
+import { sandboxCapacityQuery } from '../../queries/sandboxes';
 import { type BulkAction, ConversationsView, type ListFilters } from './conversations-view';
 import { UnavailableDialog } from './unavailable-dialog';
 
@@ -103,6 +104,7 @@ export function ConversationsPage() {
 
   const [since] = useState(() => new Date(Date.now() - TASK_WINDOW_MS).toISOString());
   const tasks = useQuery(tasksInFlightQuery(since));
+  const capacity = useQuery(sandboxCapacityQuery());
   const [dismissed, setDismissed] = useState<Set<string>>(new Set());
   const shownTasks = (tasks.data ?? []).filter((task) => !dismissed.has(task.id));
   const underWay = (tasks.data ?? []).filter((task) => task.status !== 'ERROR').length;
@@ -190,6 +192,7 @@ export function ConversationsPage() {
         onSelect={setSelected}
         onBulk={setBulk}
         onNew={() => setNewOpen(true)}
+        capacity={capacity.data}
       />
       {newOpen && (
         <Suspense fallback={null}>

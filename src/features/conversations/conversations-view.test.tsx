@@ -112,6 +112,13 @@ describe('ConversationsView', () => {
     expect(onSelect).toHaveBeenCalledWith(new Set(['a']));
   });
 
+  it('shows how many sandboxes run against the cap, and what one more start does then', () => {
+    setup({ capacity: { running: 5, max_running: 5, sandboxes: 6, max_sandboxes: 20 } });
+    expect(screen.getByTestId('sandbox-capacity')).toHaveTextContent(
+      '5 of 5 sandboxes running · 6 of 20 exist — starting another pauses the oldest running one',
+    );
+  });
+
   it('passes what is typed and chosen to its callbacks', async () => {
     const { user, onTitleInput, onFiltersChange } = setup();
     await user.type(screen.getByLabelText('Search titles'), 'x');

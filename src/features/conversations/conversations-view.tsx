@@ -2,8 +2,10 @@ import { Button, Group, NativeSelect, Paper, Skeleton, Stack, Switch, Text, Text
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { SandboxCapacityLine } from '../../components/sandbox-capacity';
 import { LoadedContent } from '../../components/query-content';
 import type { AppConversation, ConversationSortOrder, StartTask } from '../../contract/conversations';
+import type { SandboxCapacity } from '../../contract/sandboxes';
 import { ConversationsTable } from './conversations-table';
 import { SORT_OPTIONS } from './labels';
 import { TaskProgress } from './task-progress';
@@ -41,6 +43,8 @@ export interface ConversationsViewProps {
   onSelect: (selected: Set<string>) => void;
   onBulk: (action: BulkAction) => void;
   onNew: () => void;
+  /** How many sandboxes run and exist against the caps, when the server says. */
+  capacity?: SandboxCapacity;
 }
 
 const filtered = (filters: ListFilters) => Boolean(filters.title || filters.from || filters.to);
@@ -66,6 +70,7 @@ export function ConversationsView(props: ConversationsViewProps) {
         description="Tasks for the agent, each in a sandbox of its own or a shared one."
         actions={newButton}
       />
+      <SandboxCapacityLine capacity={props.capacity} />
 
       {props.tasks.length > 0 && (
         <Stack gap="xs" mb="md" aria-label="Starts under way">

@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { useUrlParams } from '../../components/use-url-params';
 import { type SandboxInfo, type SandboxStatus, SANDBOX_STATUSES } from '../../contract/sandboxes';
 import { sandboxSpecsQuery } from '../../queries/sandbox-specs';
-import { sandboxActionMutation, sandboxesQuery } from '../../queries/sandboxes';
+import { sandboxActionMutation, sandboxCapacityQuery, sandboxesQuery } from '../../queries/sandboxes';
 import { BulkActionDialog } from './bulk-action-dialog';
 import { LogsDrawer } from './logs-drawer';
 import { notifyPausedOthers } from './notices';
@@ -41,6 +41,7 @@ export function SandboxesPage() {
   const inFlight = useActionsInFlight();
   const sandboxes = useQuery(sandboxesQuery(filters, inFlight.size > 0));
   const specs = useQuery(sandboxSpecsQuery());
+  const capacity = useQuery(sandboxCapacityQuery());
   const act = useMutation(sandboxActionMutation(useQueryClient()));
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -78,6 +79,7 @@ export function SandboxesPage() {
         onAction={(action, sandbox) => (action === 'delete' ? setDialog({ type: 'delete', sandbox }) : perform(action, sandbox))}
         onBulk={(action) => setDialog({ type: 'bulk', action })}
         onLogs={(id) => update({ logs: id })}
+        capacity={capacity.data}
       />
 
       {dialog?.type === 'start' && <StartSandboxDialog onClose={() => setDialog(null)} initialSpec={filters.specId} />}

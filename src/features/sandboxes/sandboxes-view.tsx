@@ -3,8 +3,9 @@ import { IconPlus } from '@tabler/icons-react';
 import type { SandboxAction, SandboxFilters } from '../../api/sandboxes';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { SandboxCapacityLine } from '../../components/sandbox-capacity';
 import { LoadedContent } from '../../components/query-content';
-import type { SandboxInfo, SandboxPage } from '../../contract/sandboxes';
+import type { SandboxCapacity, SandboxInfo, SandboxPage } from '../../contract/sandboxes';
 import { ACTION_LABEL, canApply } from './actions';
 import { SandboxesTable } from './sandboxes-table';
 import { STATUS_OPTIONS } from './status-badge';
@@ -27,6 +28,8 @@ export interface SandboxesViewProps {
   onAction: (action: SandboxAction, sandbox: SandboxInfo) => void;
   onBulk: (action: SandboxAction) => void;
   onLogs: (id: string) => void;
+  /** How many sandboxes run and exist against the caps, when the server says. */
+  capacity?: SandboxCapacity;
 }
 
 /** The sandboxes list as it looks: filters, the selection's actions, the table and the pages. */
@@ -44,6 +47,7 @@ export function SandboxesView({
   onAction,
   onBulk,
   onLogs,
+  capacity,
 }: SandboxesViewProps) {
   const items = page?.items ?? [];
   const selection = items.filter((sandbox) => selected.has(sandbox.id));
@@ -62,6 +66,7 @@ export function SandboxesView({
         description="The environments conversations run in. Paused sandboxes keep their state and use no CPU."
         actions={startButton}
       />
+      <SandboxCapacityLine capacity={capacity} />
       <Group mb="md" align="flex-end">
         <NativeSelect
           label="Status"
