@@ -70,12 +70,15 @@ test('start a conversation: a failed start says why and Retry works once fixed; 
     await expect(table.getByRole('link', { name: 'Parser refactor' })).toBeVisible();
 
     // Archive hides it until "Archived" is on.
-    await page.getByRole('checkbox', { name: 'Select Parser refactor' }).check();
+    await page.getByRole('checkbox', { name: 'Select Parser refactor' }).click();
+    await expect(page.getByRole('checkbox', { name: 'Select Parser refactor' })).toBeChecked();
     await page.getByRole('toolbar', { name: 'Selected conversations' }).getByRole('button', { name: 'Archive (1)' }).click();
     await page.getByRole('dialog', { name: 'Archive 1 conversation?' }).getByRole('button', { name: 'Archive 1' }).click();
     await expect(page.getByText('No conversations match these filters')).toBeVisible();
-    await page.getByRole('switch', { name: 'Archived' }).check();
+    // The switch follows the URL, which changes a moment after the click: no .check() here.
+    await page.getByRole('switch', { name: 'Archived' }).click();
     await expect(page).toHaveURL(/archived=true/);
+    await expect(page.getByRole('switch', { name: 'Archived' })).toBeChecked();
     await expect(table.getByRole('link', { name: 'Parser refactor' })).toBeVisible();
 
     // Delete asks, then it is gone, and so is the sandbox it started.
