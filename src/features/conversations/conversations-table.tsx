@@ -1,3 +1,4 @@
+import { rowSelection } from '../../components/row-selection';
 import { Anchor, Checkbox, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { RelativeTime } from '../../components/relative-time';
@@ -13,25 +14,18 @@ interface ConversationsTableProps {
 }
 
 export function ConversationsTable({ items, selected, onSelect }: ConversationsTableProps) {
-  const allSelected = items.length > 0 && items.every((item) => selected.has(item.id));
-  const toggle = (id: string) => {
-    const next = new Set(selected);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    onSelect(next);
-  };
+  const { all, some, toggle, toggleAll } = rowSelection(
+    items.map((item) => item.id),
+    selected,
+    onSelect,
+  );
   return (
     <Table.ScrollContainer minWidth={720}>
       <Table aria-label="Conversations" highlightOnHover verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={36}>
-              <Checkbox
-                aria-label="Select all conversations"
-                checked={allSelected}
-                indeterminate={!allSelected && items.some((item) => selected.has(item.id))}
-                onChange={() => onSelect(allSelected ? new Set() : new Set(items.map((item) => item.id)))}
-              />
+              <Checkbox aria-label="Select all conversations" checked={all} indeterminate={some} onChange={toggleAll} />
             </Table.Th>
             <Table.Th>Title</Table.Th>
             <Table.Th>Repository</Table.Th>

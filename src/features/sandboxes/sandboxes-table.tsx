@@ -1,3 +1,4 @@
+import { rowSelection } from '../../components/row-selection';
 import { Anchor, Button, Checkbox, Group, Menu, Stack, Table, Text } from '@mantine/core';
 import { IconDots, IconFileText, IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
 import type { SandboxAction } from '../../api/sandboxes';
@@ -18,25 +19,18 @@ interface TableProps {
 }
 
 export function SandboxesTable({ items, inFlight, selected, onSelect, onAction, onLogs }: TableProps) {
-  const all = items.length > 0 && items.every((sandbox) => selected.has(sandbox.id));
-  const toggle = (id: string) => {
-    const next = new Set(selected);
-    if (next.has(id)) next.delete(id);
-    else next.add(id);
-    onSelect(next);
-  };
+  const { all, some, toggle, toggleAll } = rowSelection(
+    items.map((sandbox) => sandbox.id),
+    selected,
+    onSelect,
+  );
   return (
     <Table.ScrollContainer minWidth={900}>
       <Table highlightOnHover aria-label="Sandboxes" verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={40}>
-              <Checkbox
-                aria-label="Select all sandboxes on this page"
-                checked={all}
-                indeterminate={!all && selected.size > 0}
-                onChange={() => onSelect(all ? new Set() : new Set(items.map((sandbox) => sandbox.id)))}
-              />
+              <Checkbox aria-label="Select all sandboxes on this page" checked={all} indeterminate={some} onChange={toggleAll} />
             </Table.Th>
             <Table.Th>ID</Table.Th>
             <Table.Th>Spec</Table.Th>
