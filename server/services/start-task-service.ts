@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { AgentStartConversationInput } from '../../src/contract/agent-server';
 import {
   type StartRequest,
   type StartTask,
@@ -16,6 +15,7 @@ import type { Logger } from '../logger';
 import { SESSION_KEY_HEADER } from '../session-key';
 import type { ConversationsStore } from '../store/conversations-store';
 import type { StartTaskRecord, StartTasksStore } from '../store/start-tasks-store';
+import { agentStartRequest } from './agent-start-request';
 import { normaliseId, refuseTooMany } from './ids';
 import { paginateOffset } from './paging';
 import type { SandboxService } from './sandbox-service';
@@ -343,16 +343,12 @@ export class StartTaskService {
     workingDir: string,
     signal: AbortSignal,
   ): Promise<string | null> {
-    const settings = await this.settings.readWithSecrets();
-    const model = request.llm_model ?? settings?.llm_model ?? null;
-    const body: AgentStartConversationInput = {
-      conversation_id: conversationId,
-      agent: { llm: { model, base_url: settings?.llm_base_url ?? null, api_key: settings?.llm_api_key ?? null } },
-      workspace: { working_dir: workingDir },
-      confirmation_policy: { kind: settings?.confirmation_mode ? 'AlwaysConfirm' : 'NeverConfirm' },
-      initial_message: request.initial_message,
-      max_iterations: settings?.max_iterations ?? 500,
-    };
+    const body = await agentStartRequest(this.settings, this.secrets, {
+      conversationId,
+      workingDir,
+      llmModel: request.llm_model,
+      initialMessage: request.initial_message,
+    });
     let response: Response;
     try {
       response = await fetch(`${agentUrl}/api/conversations`, {
@@ -366,7 +362,7 @@ export class StartTaskService {
       throw new StepFailed(`The sandbox's agent server did not answer: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (!response.ok) throw new StepFailed(`The sandbox's agent server refused the conversation (HTTP ${response.status})`);
-    return model;
+    return body.agent.llm.model;
   }
 
   /**

@@ -143,6 +143,8 @@ export const metricsSchema = z.object({
   accumulated_cost: z._default(z.number(), 0),
   max_budget_per_task: z._default(z.nullable(z.number()), null),
   accumulated_token_usage: z._default(z.nullable(tokenUsageSchema), null),
+  /** Ours: `false` when the model has no known price, so `accumulated_cost` says nothing and a budget cannot apply. */
+  cost_known: z._default(z.boolean(), true),
 });
 export type Metrics = z.output<typeof metricsSchema>;
 

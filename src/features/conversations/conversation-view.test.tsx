@@ -21,6 +21,7 @@ const conversation: AppConversation = {
     model_name: 'gpt-4o',
     accumulated_cost: 0.0421,
     max_budget_per_task: null,
+    cost_known: true,
     accumulated_token_usage: {
       model: '',
       prompt_tokens: 12000,
