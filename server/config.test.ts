@@ -24,6 +24,7 @@ describe('configFromEnv', () => {
       SECRETS_KEY: 's',
       CORS_ORIGINS: 'https://a.example, https://b.example',
       ALLOWED_HOSTS: 'console.example, 10.0.0.5',
+      LLM_PRICES_FILE: ' /etc/agent-console/prices.json ',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -33,6 +34,7 @@ describe('configFromEnv', () => {
       secretsKey: 's',
       corsOrigins: ['https://a.example', 'https://b.example'],
       allowedHosts: ['console.example', '10.0.0.5'],
+      llmPricesFile: '/etc/agent-console/prices.json',
     });
   });
 

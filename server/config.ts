@@ -20,6 +20,8 @@ export interface ServerConfig {
   verifyGitTokens: boolean;
   /** More sandbox specs besides the agent server (SANDBOX_SPECS_FILE, JSON). */
   sandboxSpecsFile: string | undefined;
+  /** Model prices replacing or adding to the shipped ones (LLM_PRICES_FILE, JSON). */
+  llmPricesFile: string | undefined;
   maxSandboxes: number;
   maxRunningSandboxes: number;
   /** Seconds a sandbox may take to answer its health check before it is in ERROR. */
@@ -86,6 +88,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     allowedHosts: list(env.ALLOWED_HOSTS),
     verifyGitTokens: ['1', 'true', 'yes'].includes((env.VERIFY_GIT_TOKENS ?? '').trim().toLowerCase()),
     sandboxSpecsFile: nonEmpty(env.SANDBOX_SPECS_FILE),
+    llmPricesFile: nonEmpty(env.LLM_PRICES_FILE),
     maxSandboxes: count('MAX_SANDBOXES', env.MAX_SANDBOXES, 20),
     maxRunningSandboxes: count('MAX_RUNNING_SANDBOXES', env.MAX_RUNNING_SANDBOXES, 5),
     sandboxStartTimeout: positive('SANDBOX_START_TIMEOUT', env.SANDBOX_START_TIMEOUT, 30),

@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { ConfigError, configFromEnv } from './config';
 import { ensureDataDir, loadOrCreateKeyFile } from './data-dir';
 import { canSwitchUsers, searchableByOthers } from './processes/process-user';
+import { loadLlmPrices } from './llm-prices';
 import { createLogger } from './logger';
 import { SecretBox } from './secret-box';
 import { createServices } from './services/create-services';
@@ -11,6 +12,7 @@ import { openDatabase } from './startup';
 
 async function main(): Promise<void> {
   const config = configFromEnv();
+  const llmPrices = loadLlmPrices(config.llmPricesFile);
   // As root, each sandbox runs as a user of its own; they pass through DATA_DIR to their homes.
   const isolated = canSwitchUsers();
   ensureDataDir(config.dataDir, { traversable: isolated });
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
     },
     verifyGitTokens: config.verifyGitTokens,
     setupScriptTimeoutMs: config.setupScriptTimeout * 1000,
+    llmPrices,
     sandboxUidBase: isolated ? config.sandboxUidBase : undefined,
   });
   // MCP env values stored before they were sealed at rest are sealed now.

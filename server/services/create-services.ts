@@ -1,5 +1,6 @@
 import type { SandboxSpec } from '../../src/contract/sandboxes';
 import { type TokenVerifier, verifyTokenOverHttp } from '../git-providers/token-verifier';
+import { LlmPrices } from '../llm-prices';
 import type { Logger } from '../logger';
 import { ProcessRuntime } from '../sandboxes/process-runtime';
 import { SandboxUsers } from '../sandboxes/sandbox-users';
@@ -35,6 +36,8 @@ export interface ServiceOptions {
   verifyGitTokens?: boolean | TokenVerifier;
   /** How long a repository's setup script may run when a conversation starts. */
   setupScriptTimeoutMs: number;
+  /** What models cost (`loadLlmPrices`); absent: the shipped prices. */
+  llmPrices?: LlmPrices;
   /** Each service logs through a child of this one. */
   log: Logger;
   /** First uid of the users sandboxes run as (the server must be root); absent: they run as the server's user. */
@@ -62,7 +65,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     sandboxes,
     secrets,
     settings,
-    { setupScriptTimeoutMs: options.setupScriptTimeoutMs },
+    { setupScriptTimeoutMs: options.setupScriptTimeoutMs, llmPrices: options.llmPrices ?? new LlmPrices() },
     conversationLog,
   );
   const conversations = new ConversationService(conversationsStore, tasksStore, startTasks, sandboxes, conversationLog);

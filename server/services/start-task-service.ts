@@ -11,6 +11,7 @@ import {
 import { isProvider, type Provider, PROVIDER_NAMES } from '../../src/contract/secrets';
 import { Conflict, DomainError, NotFound } from '../domain-errors';
 import { cloneSource, repositoryDirName } from '../git-providers/clone';
+import type { LlmPrices } from '../llm-prices';
 import type { Logger } from '../logger';
 import { SESSION_KEY_HEADER } from '../session-key';
 import type { ConversationsStore } from '../store/conversations-store';
@@ -27,6 +28,8 @@ import { StepFailed, WorkspaceSetup } from './workspace-setup';
 export interface StartTaskOptions {
   /** How long `.openhands/setup.sh` may run (SETUP_SCRIPT_TIMEOUT). */
   setupScriptTimeoutMs: number;
+  /** What models cost, sent to the agent server with the model (LLM_PRICES_FILE). */
+  llmPrices: LlmPrices;
 }
 
 /** What a cancelled start had got as far as. */
@@ -343,12 +346,12 @@ export class StartTaskService {
     workingDir: string,
     signal: AbortSignal,
   ): Promise<string | null> {
-    const body = await agentStartRequest(this.settings, this.secrets, {
-      conversationId,
-      workingDir,
-      llmModel: request.llm_model,
-      initialMessage: request.initial_message,
-    });
+    const body = await agentStartRequest(
+      this.settings,
+      this.secrets,
+      { conversationId, workingDir, llmModel: request.llm_model, initialMessage: request.initial_message },
+      this.options.llmPrices,
+    );
     let response: Response;
     try {
       response = await fetch(`${agentUrl}/api/conversations`, {
