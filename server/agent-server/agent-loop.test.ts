@@ -176,11 +176,15 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
   });
 
   it('reports a rejected key as LLM_AUTH, without retrying', async () => {
-    const { id } = await start([{ status: 401 }]);
+    // Some providers quote the key in their answer: the event shows it masked.
+    const { id } = await start([
+      { status: 401, body: { error: { message: `Incorrect API key provided: ${LLM_KEY}`, code: 'invalid_api_key' } } },
+    ]);
     await server.status(id, 'error');
     const error = errorOf(await server.events(id));
     expect(error?.code).toBe('LLM_AUTH');
     expect(error?.detail).toContain('The LLM rejected the key (Settings › LLM)');
+    expect(error?.detail).toContain('Incorrect API key provided: <secret:LLM_API_KEY>');
     expect(llm!.requests).toHaveLength(1);
   });
 
