@@ -151,7 +151,16 @@ function ActionRow({ item, expanded, onToggle }: RowProps & { item: Extract<Time
     .trim();
   const { color } = STATUS[item.status];
   return (
-    <Paper withBorder radius="md" px="md" py="xs" ml={28} role="group" aria-label={`Action: ${summary.text}`} data-status={item.status}>
+    <Paper
+      withBorder
+      radius="md"
+      px="md"
+      py="xs"
+      ml={28}
+      role="group"
+      aria-label={`Action: ${summary.text}`}
+      data-action-status={item.status}
+    >
       <Stack gap={6}>
         {thought && (
           <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>

@@ -76,7 +76,7 @@ export function NoModelNotice({ onUseDemo }: { onUseDemo: () => void }) {
       <Stack gap="xs" align="flex-start">
         <Text size="sm">
           Set the model and its key in{' '}
-          <Anchor component={Link} to="/settings#llm" size="sm">
+          <Anchor component={Link} to="/settings#llm" size="sm" c="inherit" underline="always" fw={600}>
             Settings › LLM
           </Anchor>
           , name one below, or try the demo model: a scripted session that needs no LLM and no key.
@@ -89,7 +89,6 @@ export function NoModelNotice({ onUseDemo }: { onUseDemo: () => void }) {
   );
 }
 
-const NO_MODEL = 'Choose a model: set one in Settings › LLM, name one here, or use the demo model';
 const DEMO_DESCRIPTION = 'The demo model: a scripted session, no LLM and no key';
 
 /** Starts a conversation; the list shows its start step by step. A refused start keeps the form. */
@@ -120,10 +119,6 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
 
   const submit = form.handleSubmit(async (values) => {
     setProblem(null);
-    if (noModelInSettings && !values.model.trim()) {
-      form.setError('model', { message: NO_MODEL });
-      return;
-    }
     try {
       const task = await start.mutateAsync(toStartRequest({ ...values, sandbox: values.sandbox || `new:${defaultSpec}` }));
       notifications.show({ color: 'teal', title: 'Conversation starting', message: 'It opens once it is ready.' });
