@@ -6,7 +6,7 @@ import { CopyValue } from '../../components/copy-value';
 import { RelativeTime } from '../../components/relative-time';
 import { SandboxStatusBadge } from '../../components/sandbox-status-badge';
 import type { AppConversation, Metrics } from '../../contract/conversations';
-import { DEMO_MODEL } from '../../contract/events';
+import { DEMO_MODEL } from '../../contract/demo-model';
 import { isProvider, PROVIDER_NAMES } from '../../contract/secrets';
 import { ExecutionBadge } from './execution-badge';
 

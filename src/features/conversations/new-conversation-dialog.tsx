@@ -10,7 +10,7 @@ import { applyServerErrors, type SaveProblem } from '../../components/form/apply
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { useConfirmDiscard } from '../../components/use-confirm-discard';
 import type { StartRequestInput, StartTask } from '../../contract/conversations';
-import { DEMO_MODEL } from '../../contract/events';
+import { DEMO_MODEL } from '../../contract/demo-model';
 import { isProvider, PROVIDER_NAMES } from '../../contract/secrets';
 import { startConversationMutation } from '../../queries/conversations';
 import { connectedProvidersQuery } from '../../queries/git-providers';

@@ -1,4 +1,4 @@
-import { DEMO_MODEL } from '../../contract/events';
+import { DEMO_MODEL } from '../../contract/demo-model';
 
 /** Values offered while typing; every field also takes any other value. */
 
