@@ -259,5 +259,4 @@ export const confirmationResponseSchema = z.object({
 });
 export type ConfirmationResponse = z.output<typeof confirmationResponseSchema>;
 
-/** The demo model: a scripted session, no LLM and no key. */
-export const DEMO_MODEL = 'demo/scripted';
+export { DEMO_MODEL } from './demo-model';

@@ -1,15 +1,39 @@
-import { Button, Skeleton } from '@mantine/core';
+import { Button, Skeleton, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { describeError, isApiError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
 import { QueryContent } from '../../components/query-content';
+import type { AppConversation } from '../../contract/conversations';
+import { type Confirmation, confirmActionsMutation, pauseAgentMutation, runAgentMutation, sendMessageMutation } from '../../queries/agent';
 import { conversationKeys, conversationQuery, deleteConversationMutation, updateConversationMutation } from '../../queries/conversations';
+import { eventCountQuery } from '../../queries/events';
 import { sandboxActionMutation } from '../../queries/sandboxes';
+import { AgentControls, type AgentRequest } from './agent-controls';
 import { ConversationView } from './conversation-view';
+import { buildTimeline, summarizeAction, type TimelineItem, waitingActions } from './timeline';
+import { useConversationEvents } from './use-conversation-events';
+
+/**
+ * The timeline (with its virtualizer, the heaviest part) loads while the conversation's events
+ * stream in, so the page itself opens sooner. Should its code fail to load (the server was
+ * updated meanwhile), the page says so.
+ */
+const EventTimeline = lazy(() =>
+  import('./event-timeline').then(
+    (module) => ({ default: module.EventTimeline }),
+    () => ({
+      default: () => (
+        <Text c="red" size="sm">
+          The events could not be shown: reload the page.
+        </Text>
+      ),
+    }),
+  ),
+);
 
 const SANDBOX_ACTIONS = { RUNNING: 'pause', STARTING: 'pause', PAUSED: 'resume' } as const;
 
@@ -25,6 +49,7 @@ export function ConversationPage() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.detail(conversationId) }),
   });
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const agent = useAgent(conversationId, conversation.data);
 
   const failed = (what: string) => (error: unknown) =>
     notifications.show({ color: 'red', title: `Could not ${what}`, message: describeError(error) });
@@ -67,7 +92,18 @@ export function ConversationPage() {
             sandboxActionPending={sandbox.isPending}
             onSandboxAction={(action) => sandbox.mutate({ action, id: c.sandbox_id }, { onError: failed(`${action} its sandbox`) })}
             onDelete={() => setConfirmDelete(true)}
-          />
+          >
+            <Suspense fallback={<Skeleton height={320} radius="md" aria-label="Loading the events" />}>
+              <EventTimeline items={agent.items} connection={agent.connection} history={agent.history} />
+            </Suspense>
+            <AgentControls
+              {...agent.controls}
+              sandboxStatus={c.sandbox_status}
+              executionStatus={c.execution_status}
+              onResumeSandbox={() => sandbox.mutate({ action: 'resume', id: c.sandbox_id }, { onError: failed('resume its sandbox') })}
+              resumingSandbox={sandbox.isPending}
+            />
+          </ConversationView>
         )}
       </QueryContent>
       {confirmDelete && conversation.data && (
@@ -96,4 +132,66 @@ export function ConversationPage() {
       )}
     </>
   );
+}
+
+/** The agent's side of a conversation: its events, live, and what a person can ask of it. */
+function useAgent(conversationId: string, conversation: AppConversation | undefined) {
+  const queryClient = useQueryClient();
+  const events = useConversationEvents(conversationId);
+  const count = useQuery(eventCountQuery({ conversationId }));
+  const send = useMutation(sendMessageMutation(queryClient, conversationId));
+  const pause = useMutation(pauseAgentMutation(queryClient, conversationId));
+  const run = useMutation(runAgentMutation(queryClient, conversationId));
+  const confirm = useMutation(confirmActionsMutation(queryClient, conversationId));
+
+  const executionStatus = conversation?.execution_status ?? null;
+  const stored = useMemo(() => buildTimeline(events.events, executionStatus), [events.events, executionStatus]);
+  const items = useMemo<TimelineItem[]>(
+    () => [
+      ...stored,
+      ...[...events.streaming].map(([responseId, text]) => ({ type: 'streaming' as const, key: `streaming-${responseId}`, text })),
+    ],
+    [stored, events.streaming],
+  );
+  const waiting = useMemo(() => waitingActions(stored).map((action) => summarizeAction(action).text), [stored]);
+
+  /** A new request clears what the last one said. */
+  const clearRequests = () => {
+    for (const mutation of [pause, run, confirm]) mutation.reset();
+  };
+  const pending: AgentRequest | null = pause.isPending
+    ? 'pause'
+    : run.isPending
+      ? 'run'
+      : confirm.isPending
+        ? confirm.variables.accept
+          ? 'approve'
+          : 'reject'
+        : null;
+
+  return {
+    items,
+    connection: events.connection,
+    history: count.data === undefined ? null : { received: events.events.length, total: count.data },
+    controls: {
+      waiting,
+      onSend: (text: string) => send.mutateAsync(text),
+      sending: send.isPending,
+      sendError: send.error,
+      onPause: () => {
+        clearRequests();
+        pause.mutate();
+      },
+      onRun: () => {
+        clearRequests();
+        run.mutate();
+      },
+      onConfirm: (confirmation: Confirmation) => {
+        clearRequests();
+        confirm.mutate(confirmation);
+      },
+      pending,
+      requestError: pause.error ?? run.error ?? confirm.error,
+    },
+  };
 }

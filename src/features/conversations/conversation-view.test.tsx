@@ -105,6 +105,24 @@ describe('ConversationView', () => {
     expect(onDelete).toHaveBeenCalled();
   });
 
+  it('shows a cost against its budget; an unknown price says the budget cannot apply', () => {
+    const metrics = conversation.metrics!;
+    const { unmount } = setup({ conversation: { ...conversation, metrics: { ...metrics, max_budget_per_task: 5 } } });
+    expect(screen.getByText('of a $5.00 budget')).toBeInTheDocument();
+    unmount();
+    setup({ conversation: { ...conversation, metrics: { ...metrics, cost_known: false, max_budget_per_task: 5 } } });
+    expect(screen.getByText('unknown')).toBeInTheDocument();
+    expect(screen.getByText("This model's price is unknown, so the $5.00 budget can't apply.")).toBeInTheDocument();
+    expect(screen.queryByText('$0.0421')).toBeNull();
+  });
+
+  it('says the demo model is the demo, and shows the agent part it is given', () => {
+    setup({ conversation: { ...conversation, llm_model: 'demo/scripted' }, children: <p>The events</p> });
+    expect(screen.getByText('Demo model')).toBeInTheDocument();
+    expect(screen.getByText('The demo model: a scripted session, no LLM.')).toBeInTheDocument();
+    expect(screen.getByText('The events')).toBeInTheDocument();
+  });
+
   it('offers no sandbox action while its sandbox can do none', () => {
     setup({ sandboxAction: undefined, conversation: { ...conversation, sandbox_status: 'MISSING', execution_status: null } });
     expect(screen.queryByRole('button', { name: /sandbox$/ })).toBeNull();

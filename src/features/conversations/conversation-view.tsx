@@ -5,7 +5,8 @@ import { Link } from 'react-router';
 import { CopyValue } from '../../components/copy-value';
 import { RelativeTime } from '../../components/relative-time';
 import { SandboxStatusBadge } from '../../components/sandbox-status-badge';
-import type { AppConversation } from '../../contract/conversations';
+import type { AppConversation, Metrics } from '../../contract/conversations';
+import { DEMO_MODEL } from '../../contract/demo-model';
 import { isProvider, PROVIDER_NAMES } from '../../contract/secrets';
 import { ExecutionBadge } from './execution-badge';
 
@@ -19,6 +20,8 @@ export interface ConversationViewProps {
   sandboxActionPending: boolean;
   onSandboxAction: (action: 'pause' | 'resume') => void;
   onDelete: () => void;
+  /** The agent's part (events and controls), between the header and the details. */
+  children?: ReactNode;
 }
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -85,6 +88,47 @@ function EditableTitle({ title, pending, onRename }: { title: string; pending: b
   );
 }
 
+const dollars = (amount: number) => `$${amount.toFixed(amount < 1 ? 4 : 2)}`;
+
+/** What it cost so far, against its budget; a model without a known price has no known cost, and no budget can apply to it. */
+function Cost({ metrics }: { metrics: Metrics }) {
+  const budget = metrics.max_budget_per_task;
+  if (!metrics.cost_known) {
+    return (
+      <Stack gap={2}>
+        <Text size="sm">unknown</Text>
+        <Text size="xs" c="dimmed">
+          {budget === null
+            ? "This model's price is unknown."
+            : `This model's price is unknown, so the ${dollars(budget)} budget can't apply.`}
+        </Text>
+      </Stack>
+    );
+  }
+  return (
+    <Group gap={6}>
+      <Text size="sm">{dollars(metrics.accumulated_cost)}</Text>
+      {budget !== null && (
+        <Text size="sm" c="dimmed">
+          of a {dollars(budget)} budget
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+function Model({ model }: { model: string | null }) {
+  if (model !== DEMO_MODEL) return text(model);
+  return (
+    <Stack gap={2}>
+      <Text size="sm">{model}</Text>
+      <Text size="xs" c="dimmed">
+        The demo model: a scripted session, no LLM.
+      </Text>
+    </Stack>
+  );
+}
+
 /** Everything known about one conversation, with what can be done to it. */
 export function ConversationView({ conversation: c, ...props }: ConversationViewProps) {
   const tokens = c.metrics?.accumulated_token_usage;
@@ -99,6 +143,11 @@ export function ConversationView({ conversation: c, ...props }: ConversationView
           <Group gap="xs">
             <SandboxStatusBadge status={c.sandbox_status} />
             <ExecutionBadge status={c.execution_status} />
+            {c.llm_model === DEMO_MODEL && (
+              <Badge variant="light" color="grape">
+                Demo model
+              </Badge>
+            )}
             {c.archived && (
               <Badge variant="light" color="gray">
                 Archived
@@ -121,7 +170,9 @@ export function ConversationView({ conversation: c, ...props }: ConversationView
         </Group>
       </Group>
 
-      <Paper withBorder p="md" radius="md">
+      {props.children}
+
+      <Paper withBorder p="md" radius="md" component="section" aria-label="Details">
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="md" verticalSpacing="md">
           <Field label="Conversation id">
             <CopyValue value={c.id} label="conversation id" maxWidth={260} />
@@ -142,9 +193,11 @@ export function ConversationView({ conversation: c, ...props }: ConversationView
             {text(c.git_provider && isProvider(c.git_provider) ? PROVIDER_NAMES[c.git_provider] : c.git_provider)}
           </Field>
           <Field label="Trigger">{text(c.trigger)}</Field>
-          <Field label="LLM model">{text(c.llm_model)}</Field>
+          <Field label="LLM model">
+            <Model model={c.llm_model} />
+          </Field>
           <Field label="Skills">{text(c.skills.length > 0 ? c.skills.join(', ') : null)}</Field>
-          <Field label="Cost">{c.metrics ? <Text size="sm">${c.metrics.accumulated_cost.toFixed(4)}</Text> : none}</Field>
+          <Field label="Cost">{c.metrics ? <Cost metrics={c.metrics} /> : none}</Field>
           <Field label="Tokens">
             {tokens ? (
               <Text size="sm">
@@ -162,9 +215,6 @@ export function ConversationView({ conversation: c, ...props }: ConversationView
           </Field>
         </SimpleGrid>
       </Paper>
-      <Text size="sm" c="dimmed">
-        The agent's events will show here once the agent runs (the next step of this console).
-      </Text>
     </Stack>
   );
 }

@@ -1,14 +1,16 @@
-import { Button, Group, NativeSelect, Stack, Textarea } from '@mantine/core';
+import { Alert, Anchor, Button, Group, NativeSelect, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { FormProvider, useController, useForm } from 'react-hook-form';
+import { FormProvider, useController, useForm, useWatch } from 'react-hook-form';
+import { Link } from 'react-router';
 import { Dialog } from '../../components/dialog';
 import { SelectField, TextField } from '../../components/form/fields';
 import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { useConfirmDiscard } from '../../components/use-confirm-discard';
 import type { StartRequestInput, StartTask } from '../../contract/conversations';
+import { DEMO_MODEL } from '../../contract/demo-model';
 import { isProvider, PROVIDER_NAMES } from '../../contract/secrets';
 import { startConversationMutation } from '../../queries/conversations';
 import { connectedProvidersQuery } from '../../queries/git-providers';
@@ -67,6 +69,28 @@ function MessageField() {
   );
 }
 
+/** Without a model in Settings or in the form, the agent has nothing to think with: how to get one. */
+export function NoModelNotice({ onUseDemo }: { onUseDemo: () => void }) {
+  return (
+    <Alert color="yellow" variant="light" title="No LLM is set up">
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">
+          Set the model and its key in{' '}
+          <Anchor component={Link} to="/settings#llm" size="sm" c="inherit" underline="always" fw={600}>
+            Settings › LLM
+          </Anchor>
+          , name one below, or try the demo model: a scripted session that needs no LLM and no key.
+        </Text>
+        <Button size="xs" variant="light" onClick={onUseDemo}>
+          Use the demo model
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}
+
+const DEMO_DESCRIPTION = 'The demo model: a scripted session, no LLM and no key';
+
 /** Starts a conversation; the list shows its start step by step. A refused start keeps the form. */
 export function NewConversationDialog({ onClose, onStarted }: { onClose: () => void; onStarted: (task: StartTask) => void }) {
   const queryClient = useQueryClient();
@@ -80,6 +104,10 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
   const form = useForm<NewConversationValues>({
     defaultValues: { message: '', repository: '', branch: '', provider: '', model: '', sandbox: '' },
   });
+
+  const model = useWatch({ control: form.control, name: 'model' }).trim();
+  const noModelInSettings = settings.isSuccess && !settings.data?.llm_model;
+  const useDemo = () => form.setValue('model', DEMO_MODEL, { shouldDirty: true, shouldValidate: true });
 
   const connected = Object.keys(providers.data ?? {}).filter(isProvider);
   const sandboxOptions = [
@@ -114,6 +142,7 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
         <form onSubmit={(event) => void submit(event)} noValidate>
           <Stack>
             {problem && <SaveProblemAlert problem={problem} />}
+            {noModelInSettings && !model && <NoModelNotice onUseDemo={useDemo} />}
             <MessageField />
             <Group grow align="flex-start">
               <TextField<NewConversationValues> name="repository" label="Repository" placeholder="owner/repo" />
@@ -130,6 +159,7 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
                 name="model"
                 label="LLM model"
                 placeholder={settings.data?.llm_model ?? 'The model in Settings'}
+                description={model === DEMO_MODEL ? DEMO_DESCRIPTION : undefined}
               />
             </Group>
             <SandboxField options={sandboxOptions} />

@@ -2,8 +2,9 @@ import { Skeleton, Stack } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useLocation } from 'react-router';
 import { describeError } from '../../api/errors';
 import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
 import { QueryContent } from '../../components/query-content';
@@ -76,6 +77,12 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
       setProblem(applyServerErrors(form, error, { isField: (path) => SETTINGS_FORM_FIELDS.has(path) }));
     }
   });
+
+  // A link to a section (`/settings#llm`) opens the page at it.
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (/^#[a-z]+$/.test(hash)) document.getElementById(hash.slice(1))?.scrollIntoView();
+  }, [hash]);
 
   useHotkeys([['mod+S', () => isDirty && !isSubmitting && void submit()]], []);
 

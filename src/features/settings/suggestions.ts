@@ -1,3 +1,5 @@
+import { DEMO_MODEL } from '../../contract/demo-model';
+
 /** Values offered while typing; every field also takes any other value. */
 
 export const LLM_MODEL_SUGGESTIONS = [
@@ -9,6 +11,8 @@ export const LLM_MODEL_SUGGESTIONS = [
   'mistral/devstral-medium-2507',
   'openhands/claude-sonnet-4-5-20250929',
   'ollama/qwen3-coder:30b',
+  /** The built-in demo: a scripted session, no LLM and no key. */
+  DEMO_MODEL,
 ];
 
 export const AGENT_SUGGESTIONS = ['CodeActAgent', 'BrowsingAgent', 'ReadOnlyAgent', 'LocAgent', 'VisualBrowsingAgent'];

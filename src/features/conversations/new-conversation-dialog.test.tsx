@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { toStartRequest } from './new-conversation-dialog';
+import { screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { renderView } from '../../testing/render';
+import { NoModelNotice, toStartRequest } from './new-conversation-dialog';
 
 const empty = { message: '', repository: '', branch: '', provider: '', model: '', sandbox: '' };
 
@@ -31,5 +34,19 @@ describe('toStartRequest', () => {
 
   it('starts into an existing sandbox, and ignores a provider it does not know', () => {
     expect(toStartRequest({ ...empty, sandbox: 'existing:abc', provider: 'svn' })).toEqual({ sandbox_id: 'abc', trigger: 'gui' });
+  });
+});
+
+describe('NoModelNotice', () => {
+  it('links to Settings › LLM and offers the demo model', async () => {
+    const onUseDemo = vi.fn();
+    const { user } = renderView(
+      <MemoryRouter>
+        <NoModelNotice onUseDemo={onUseDemo} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByRole('link', { name: 'Settings › LLM' })).toHaveAttribute('href', '/settings#llm');
+    await user.click(screen.getByRole('button', { name: 'Use the demo model' }));
+    expect(onUseDemo).toHaveBeenCalled();
   });
 });

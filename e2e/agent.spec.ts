@@ -1,0 +1,94 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+
+/*
+ * The agent at work, on the built-in demo model (`demo/scripted`): a scripted session of a
+ * message, a terminal action (`ls -la`) with its real output, a file edit and a finish, so no
+ * LLM is needed.
+ */
+
+async function startConversation(page: Page, message: string, { useDemo }: { useDemo: boolean }) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
+  await page.getByRole('button', { name: 'New conversation' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'New conversation' });
+  if (useDemo) {
+    // No model in Settings: the dialog says how to set one, or offers the demo.
+    await expect(dialog.getByRole('link', { name: 'Settings › LLM' })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Use the demo model' }).click();
+    await expect(dialog.getByLabel('LLM model')).toHaveValue('demo/scripted');
+  }
+  await dialog.getByLabel('What should the agent do?').fill(message);
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByRole('heading', { name: message, level: 1 })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText('Demo model', { exact: true })).toBeVisible();
+}
+
+const action = (page: Page, name: string | RegExp) =>
+  page.getByRole('group', { name: typeof name === 'string' ? `Action: ${name}` : name });
+
+test('the demo model: its scripted events arrive live, and it answers a message', async ({ page, signIn }) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  await startConversation(page, 'Show me around the workspace', { useDemo: true });
+
+  const log = page.getByRole('log', { name: 'Conversation events' });
+  await expect(log.getByRole('group', { name: 'Your message' })).toContainText('Show me around the workspace');
+  await expect(log.getByRole('group', { name: "Agent's message" }).first()).toContainText(/demo/i, { timeout: 30_000 });
+
+  // The terminal action ran in the sandbox: its real output is one click away.
+  const ls = action(page, 'ls -la');
+  await expect(ls).toContainText('Done · exit code 0', { timeout: 30_000 });
+  await ls.getByRole('button', { name: 'Output' }).click();
+  await expect(ls.locator('pre')).toContainText('total');
+
+  await expect(action(page, /^Action: (Create|Edit|Insert into) /)).toContainText('Done', { timeout: 30_000 });
+  await expect(log.getByRole('group', { name: "Agent's final message" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('[data-execution]')).toHaveAttribute('data-execution', 'finished');
+
+  // A message: the composer empties once it is sent, and the answer follows it.
+  const composer = page.getByRole('textbox', { name: 'Message to the agent' });
+  await composer.fill('What did you change?');
+  await composer.press('ControlOrMeta+Enter');
+  await expect(composer).toHaveValue('');
+  await expect(log.getByRole('group', { name: 'Your message' }).last()).toContainText('What did you change?');
+  await expect(
+    log
+      .locator('[data-index]')
+      .last()
+      .getByRole('group', { name: /^Agent's (final )?message$/ }),
+  ).toBeVisible({
+    timeout: 30_000,
+  });
+
+  // Live means live: a reload shows the same history, from the stored events.
+  await page.reload();
+  await expect(log.getByRole('group', { name: 'Your message' }).last()).toContainText('What did you change?');
+});
+
+test('confirmation mode: an action waits for approval, Stop and Continue keep it waiting, Approve runs it', async ({
+  page,
+  signIn,
+  api,
+}) => {
+  test.setTimeout(120_000);
+  await api('/api/settings', { method: 'POST', body: { llm_model: 'demo/scripted', confirmation_mode: true } });
+  await signIn(page);
+  await startConversation(page, 'List the workspace files', { useDemo: false });
+
+  const approval = page.getByRole('region', { name: 'Waiting for approval' });
+  await expect(approval).toContainText('ls -la', { timeout: 30_000 });
+  await expect(action(page, 'ls -la')).toContainText('Waiting for approval');
+  const status = page.locator('[data-execution]');
+  await expect(status).toHaveAttribute('data-execution', 'waiting_for_confirmation');
+
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(status).toHaveAttribute('data-execution', 'paused');
+  // The PauseEvent on the timeline (the badge says "Paused" too).
+  await expect(page.getByRole('log', { name: 'Conversation events' }).getByRole('note')).toHaveText('Paused');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(status).toHaveAttribute('data-execution', 'waiting_for_confirmation');
+  await expect(approval).toContainText('ls -la');
+
+  await approval.getByRole('button', { name: 'Approve' }).click();
+  await expect(action(page, 'ls -la')).toContainText('Done · exit code 0', { timeout: 30_000 });
+});

@@ -1,0 +1,153 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeApi, json } from '../testing/fake-api';
+import { countEvents, searchEvents, type StreamConnection, type StreamFrame, streamEvents } from './events';
+import { signIn } from './session';
+
+const event = (id: string, kind = 'MessageEvent') => ({
+  kind,
+  id,
+  timestamp: '2026-11-26T10:00:00Z',
+  source: 'agent',
+  llm_message: { role: 'assistant', content: [{ type: 'text', text: `hello ${id}` }] },
+});
+
+const sse = (data: unknown, id?: string) => `${id ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
+
+const aborted = () => new DOMException('The operation was aborted', 'AbortError');
+
+/** A streaming answer whose chunks the test pushes, and which it can end or break; aborting the request breaks it, as fetch does. */
+function streamingResponse() {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  const encoder = new TextEncoder();
+  return {
+    response: (signal: AbortSignal) => {
+      signal.addEventListener('abort', () => controller.error(aborted()), { once: true });
+      return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    },
+    push: (text: string) => controller.enqueue(encoder.encode(text)),
+    pushBytes: (bytes: Uint8Array) => controller.enqueue(bytes),
+    end: () => controller.close(),
+    fail: () => controller.error(new TypeError('network error')),
+  };
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('searchEvents and countEvents', () => {
+  it('send the filters, sort and paging as the app server names them', async () => {
+    const api = fakeApi({
+      'GET /api/v1/events/search': () => json(200, { items: [event('e1')], next_page_id: 'p2' }),
+      'GET /api/v1/events/count': () => json(200, 3),
+    });
+    const page = await searchEvents(
+      { conversationId: 'c1', kind: 'MessageEvent', from: '2026-11-26T00:00:00Z' },
+      { sort: 'TIMESTAMP_DESC', pageId: 'p1', limit: 10 },
+    );
+    expect(page.items.map((item) => item.id)).toEqual(['e1']);
+    expect(page.next_page_id).toBe('p2');
+    expect(await countEvents({ conversationId: 'c1', before: '2026-11-27T00:00:00Z' })).toBe(3);
+    expect(api.calls()).toEqual([
+      'GET /api/v1/events/search?conversation_id__eq=c1&kind__eq=MessageEvent&timestamp__gte=2026-11-26T00%3A00%3A00Z&limit=10&sort_order=TIMESTAMP_DESC&page_id=p1',
+      'GET /api/v1/events/count?conversation_id__eq=c1&timestamp__lt=2026-11-27T00%3A00%3A00Z',
+    ]);
+  });
+});
+
+describe('streamEvents', () => {
+  /** Each request gets the next answer; once they are used up, requests hang until aborted. */
+  function setup(responses: ((signal: AbortSignal) => Response)[]) {
+    signIn({ apiKey: 'stream-key', baseUrl: 'http://api.test' });
+    const fetchMock = vi.fn<typeof fetch>(async (_url, init) => {
+      const signal = init!.signal!;
+      const next = responses.shift();
+      if (next) return next(signal);
+      return new Promise<Response>((_resolve, reject) => signal.addEventListener('abort', () => reject(aborted()), { once: true }));
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const frames: StreamFrame[] = [];
+    const connections: StreamConnection['state'][] = [];
+    const controller = new AbortController();
+    const done = streamEvents('c1', {
+      signal: controller.signal,
+      onFrame: (frame) => frames.push(frame),
+      onConnection: (connection) => connections.push(connection.state),
+      retryDelay: () => 0,
+    });
+    const headers = (call: number) => new Headers(fetchMock.mock.calls[call]?.[1]?.headers);
+    return { fetchMock, frames, connections, controller, done, headers };
+  }
+
+  it('reads events, state and partial text across chunk boundaries, with the key in a header only', async () => {
+    const first = streamingResponse();
+    const { fetchMock, frames, controller, done, headers } = setup([first.response]);
+    const text =
+      sse(event('e1'), 'e1') +
+      sse({ kind: 'StreamingDelta', conversation_id: 'c1', llm_response_id: 'r1', delta: 'Hé' }) +
+      sse({ kind: 'ConversationState', conversation_id: 'c1', execution_status: 'running', metrics: null });
+    // Cut in the middle of a JSON text, and of the two bytes of "é".
+    const bytes = new TextEncoder().encode(text);
+    const cut = text.indexOf('Hé') + 2;
+    first.pushBytes(bytes.slice(0, 17));
+    first.pushBytes(bytes.slice(17, cut));
+    first.pushBytes(bytes.slice(cut));
+    await vi.waitFor(() => expect(frames).toHaveLength(3));
+    controller.abort();
+    await done;
+
+    expect(frames.map((frame) => frame.type)).toEqual(['event', 'delta', 'state']);
+    expect(frames[0]).toMatchObject({ event: { id: 'e1', kind: 'MessageEvent' } });
+    expect(frames[1]).toMatchObject({ delta: { delta: 'Hé' } });
+    expect(frames[2]).toMatchObject({ state: { execution_status: 'running' } });
+    const [url] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('http://api.test/api/v1/app-conversations/c1/events/stream');
+    expect(headers(0).get('X-Session-API-Key')).toBe('stream-key');
+    expect(headers(0).get('Last-Event-ID')).toBeNull();
+  });
+
+  it('after a drop, reconnects from the last stored event (not from a transient frame)', async () => {
+    const first = streamingResponse();
+    const second = streamingResponse();
+    const { fetchMock, frames, connections, controller, done, headers } = setup([first.response, second.response]);
+    first.push(sse(event('e1'), 'e1') + sse(event('e2'), 'e2'));
+    first.push(sse({ kind: 'StreamingDelta', conversation_id: 'c1', llm_response_id: 'r1', delta: 'partial' }));
+    await vi.waitFor(() => expect(frames).toHaveLength(3));
+    first.fail();
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    second.push(sse(event('e3'), 'e3'));
+    await vi.waitFor(() => expect(frames).toHaveLength(4));
+    second.end();
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(3));
+    controller.abort();
+    await done;
+
+    expect(headers(1).get('Last-Event-ID')).toBe('e2');
+    expect(headers(2).get('Last-Event-ID')).toBe('e3');
+    expect(connections.slice(0, 5)).toEqual(['connecting', 'open', 'retrying', 'connecting', 'open']);
+  });
+
+  it('retries a refused answer (a 401 included) and gives up on an unknown conversation', async () => {
+    const { fetchMock, connections, done } = setup([
+      () => json(401, { detail: 'Unauthorized' }),
+      () => json(503, { detail: 'The agent server is not answering' }),
+      () => json(404, { detail: 'Conversation not found' }),
+    ]);
+    await done;
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(connections).toEqual(['connecting', 'retrying', 'connecting', 'retrying', 'connecting', 'failed']);
+  });
+
+  it('starts after the event it is given, and ends when aborted', async () => {
+    signIn({ apiKey: 'stream-key', baseUrl: 'http://api.test' });
+    const fetchMock = vi.fn<typeof fetch>(
+      (_url, init) => new Promise<Response>((_resolve, reject) => init!.signal!.addEventListener('abort', () => reject(aborted()))),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const controller = new AbortController();
+    const done = streamEvents('c1', { lastEventId: 'e9', signal: controller.signal, onFrame: () => {} });
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    controller.abort();
+    await done;
+    expect(new Headers(fetchMock.mock.calls[0]![1]!.headers).get('Last-Event-ID')).toBe('e9');
+  });
+});

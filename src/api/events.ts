@@ -1,0 +1,199 @@
+import * as z from 'zod/mini';
+import {
+  type AgentEvent,
+  type ConversationState,
+  conversationStateSchema,
+  type EVENT_SORT_ORDERS,
+  eventPageSchema,
+  eventSchema,
+  type StreamingDelta,
+  streamingDeltaSchema,
+} from '../contract/events';
+import { apiRequest } from './client';
+import { ApiError, errorFromResponse } from './errors';
+import { getSession } from './session';
+import { createSseParser } from './sse';
+
+export interface EventFilters {
+  conversationId: string;
+  kind?: string;
+  /** ISO date-times. */
+  from?: string;
+  before?: string;
+}
+
+function filterQuery({ conversationId, kind, from, before }: EventFilters): URLSearchParams {
+  const query = new URLSearchParams({ conversation_id__eq: conversationId });
+  if (kind) query.set('kind__eq', kind);
+  if (from) query.set('timestamp__gte', from);
+  if (before) query.set('timestamp__lt', before);
+  return query;
+}
+
+export interface EventPageRequest {
+  sort?: (typeof EVENT_SORT_ORDERS)[number];
+  pageId?: string;
+  limit?: number;
+}
+
+/** One page of a conversation's stored events. */
+export function searchEvents(filters: EventFilters, { sort, pageId, limit = 100 }: EventPageRequest = {}, signal?: AbortSignal) {
+  const query = filterQuery(filters);
+  query.set('limit', String(limit));
+  if (sort) query.set('sort_order', sort);
+  if (pageId) query.set('page_id', pageId);
+  return apiRequest(`/api/v1/events/search?${query}`, { schema: eventPageSchema, signal });
+}
+
+/** How many stored events match: exactly what search pages through. */
+export function countEvents(filters: EventFilters, signal?: AbortSignal) {
+  return apiRequest(`/api/v1/events/count?${filterQuery(filters)}`, { schema: z.number(), signal });
+}
+
+/** What the event stream carries: stored events, and transient state changes and partial text. */
+export type StreamFrame =
+  { type: 'event'; event: AgentEvent } | { type: 'state'; state: ConversationState } | { type: 'delta'; delta: StreamingDelta };
+
+export type StreamConnection =
+  | { state: 'connecting' }
+  | { state: 'open' }
+  /** Lost (or never made): it tries again by itself. */
+  | { state: 'retrying'; error: ApiError }
+  /** Given up: the conversation is not there. */
+  | { state: 'failed'; error: ApiError };
+
+export interface StreamOptions {
+  /** Only the stored events after this one (then live); every stored event when absent. */
+  lastEventId?: string;
+  /** Ends the stream; `streamEvents` then resolves. */
+  signal: AbortSignal;
+  onFrame: (frame: StreamFrame) => void;
+  onConnection?: (connection: StreamConnection) => void;
+  /** How long to wait before try number `attempt` (1, 2, …) after a drop. */
+  retryDelay?: (attempt: number) => number;
+}
+
+const BACKOFF_MS = [500, 1000, 2000, 5000, 10_000];
+const defaultRetryDelay = (attempt: number) => BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length) - 1]!;
+
+/** The frame a stream message's data holds, or `null` for one this console does not know. */
+function toFrame(data: string): StreamFrame | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const kind = value && typeof value === 'object' ? (value as { kind?: unknown }).kind : undefined;
+  if (kind === 'ConversationState') {
+    const state = conversationStateSchema.safeParse(value);
+    return state.success ? { type: 'state', state: state.data } : null;
+  }
+  if (kind === 'StreamingDelta') {
+    const delta = streamingDeltaSchema.safeParse(value);
+    return delta.success ? { type: 'delta', delta: delta.data } : null;
+  }
+  const event = eventSchema.safeParse(value);
+  return event.success ? { type: 'event', event: event.data } : null;
+}
+
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
+
+/**
+ * Reads a conversation's event stream (`text/event-stream`) with `fetch`, so the session key
+ * travels in a header and never in a URL. After a drop it reconnects by itself, from the last
+ * stored event it saw (`Last-Event-ID`). A refused key (401) is retried like any other failure
+ * and never signs anyone out: the stream is a view of the conversation, not the session's judge.
+ */
+export async function streamEvents(conversationId: string, options: StreamOptions): Promise<void> {
+  const { signal, onFrame, onConnection = () => {}, retryDelay = defaultRetryDelay } = options;
+  let lastEventId = options.lastEventId;
+  let attempt = 0;
+  const parser = () =>
+    createSseParser((message) => {
+      const frame = toFrame(message.data);
+      if (message.id) lastEventId = message.id;
+      else if (frame?.type === 'event') lastEventId = frame.event.id;
+      if (frame) onFrame(frame);
+    });
+
+  while (!signal.aborted) {
+    onConnection({ state: 'connecting' });
+    try {
+      await readOnce(conversationId, lastEventId, signal, parser(), () => {
+        attempt = 0;
+        onConnection({ state: 'open' });
+      });
+      if (signal.aborted) return;
+      // The server ended the stream (a restart, a proxy's timeout): connect again.
+      throw new ApiError('The event stream ended', 'network', 0);
+    } catch (error) {
+      if (signal.aborted || isAbort(error)) return;
+      const failure = error instanceof ApiError ? error : new ApiError('The event stream broke off', 'network', 0);
+      if (failure.kind === 'http' && failure.status === 404) {
+        onConnection({ state: 'failed', error: failure });
+        return;
+      }
+      onConnection({ state: 'retrying', error: failure });
+      attempt += 1;
+      await wait(retryDelay(attempt), signal);
+    }
+  }
+}
+
+async function readOnce(
+  conversationId: string,
+  lastEventId: string | undefined,
+  signal: AbortSignal,
+  parser: ReturnType<typeof createSseParser>,
+  onOpen: () => void,
+): Promise<void> {
+  const session = getSession();
+  const headers: Record<string, string> = { accept: 'text/event-stream' };
+  if (session) headers['X-Session-API-Key'] = session.apiKey;
+  if (lastEventId) headers['Last-Event-ID'] = lastEventId;
+  const url = `${session?.baseUrl ?? ''}/api/v1/app-conversations/${encodeURIComponent(conversationId)}/events/stream`;
+  let response: Response;
+  try {
+    response = await fetch(url, { headers, signal, cache: 'no-store' });
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new ApiError(`Cannot reach ${session?.baseUrl || 'the server'} for live events`, 'network', 0);
+  }
+  if (!response.ok) {
+    const text = await response.text().catch(() => '');
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not JSON: the text is the message.
+    }
+    throw errorFromResponse(response.status, response.statusText, body);
+  }
+  if (!response.body) throw new ApiError('The event stream has no body', 'invalid-response', response.status);
+  onOpen();
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.push(decoder.decode(value, { stream: true }));
+    }
+    parser.push(decoder.decode());
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,103 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/errors';
+import { renderView } from '../../testing/render';
+import { AgentControls, type AgentControlsProps } from './agent-controls';
+
+function setup(props: Partial<AgentControlsProps> = {}) {
+  const callbacks = {
+    onSend: vi.fn<AgentControlsProps['onSend']>(() => Promise.resolve()),
+    onPause: vi.fn(),
+    onRun: vi.fn(),
+    onConfirm: vi.fn(),
+    onResumeSandbox: vi.fn(),
+  };
+  const view = renderView(
+    <AgentControls
+      executionStatus="idle"
+      sandboxStatus="RUNNING"
+      waiting={[]}
+      sending={false}
+      sendError={null}
+      pending={null}
+      requestError={null}
+      resumingSandbox={false}
+      {...callbacks}
+      {...props}
+    />,
+  );
+  return { ...view, ...callbacks };
+}
+
+const composer = () => screen.getByRole('textbox', { name: 'Message to the agent' });
+
+describe('AgentControls', () => {
+  it('sends with Ctrl+Enter or Cmd+Enter, and empties the composer once sent', async () => {
+    const { user, onSend } = setup();
+    await user.type(composer(), 'List the files');
+    await user.keyboard('{Enter}');
+    expect(onSend).not.toHaveBeenCalled();
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect(onSend).toHaveBeenCalledWith('List the files');
+    expect(composer()).toHaveValue('');
+    await user.type(composer(), 'And the tests');
+    await user.keyboard('{Meta>}{Enter}{/Meta}');
+    expect(onSend).toHaveBeenLastCalledWith('And the tests');
+  });
+
+  it('keeps the text when sending fails, and shows why', async () => {
+    const error = new ApiError('The sandbox is paused: resume it first', 'http', 409);
+    const onSend = vi.fn(() => Promise.reject(error));
+    const { user } = setup({ onSend, sendError: error });
+    await user.type(composer(), 'Go on');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledWith('Go on');
+    expect(composer()).toHaveValue('Go on');
+    expect(screen.getByRole('alert')).toHaveTextContent('The sandbox is paused: resume it first');
+  });
+
+  it('offers Stop while the agent works and Continue while it is paused', async () => {
+    const running = setup({ executionStatus: 'running' });
+    await running.user.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(running.onPause).toHaveBeenCalled();
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
+    running.unmount();
+
+    const paused = setup({ executionStatus: 'paused', requestError: new ApiError('Conversation already running', 'http', 409) });
+    await paused.user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(paused.onRun).toHaveBeenCalled();
+    expect(screen.getByRole('alert')).toHaveTextContent('Conversation already running');
+    paused.unmount();
+
+    setup({ executionStatus: 'finished' });
+    expect(screen.queryByRole('button', { name: /Stop|Continue/ })).toBeNull();
+  });
+
+  it('approves, or rejects with an optional reason, what waits for approval', async () => {
+    const { user, onConfirm } = setup({ executionStatus: 'waiting_for_confirmation', waiting: ['$ rm -rf build'] });
+    const region = screen.getByRole('region', { name: 'Waiting for approval' });
+    expect(region).toHaveTextContent('The agent waits for your approval to run this action:');
+    expect(region).toHaveTextContent('$ rm -rf build');
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(onConfirm).toHaveBeenLastCalledWith({ accept: true });
+
+    await user.click(screen.getByRole('button', { name: 'Reject' }));
+    await user.click(screen.getByRole('button', { name: 'Confirm rejection' }));
+    expect(onConfirm).toHaveBeenLastCalledWith({ accept: false, reason: undefined });
+    await user.type(screen.getByRole('textbox', { name: /Why not/ }), 'Keep the build');
+    await user.click(screen.getByRole('button', { name: 'Confirm rejection' }));
+    expect(onConfirm).toHaveBeenLastCalledWith({ accept: false, reason: 'Keep the build' });
+  });
+
+  it('offers to resume a paused sandbox instead of the composer, and says when the sandbox is gone', async () => {
+    const paused = setup({ sandboxStatus: 'PAUSED', executionStatus: null });
+    expect(screen.queryByRole('textbox', { name: 'Message to the agent' })).toBeNull();
+    await paused.user.click(screen.getByRole('button', { name: 'Resume sandbox' }));
+    expect(paused.onResumeSandbox).toHaveBeenCalled();
+    paused.unmount();
+
+    setup({ sandboxStatus: 'MISSING', executionStatus: null });
+    expect(screen.getByText(/Its sandbox is gone/)).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Message to the agent' })).toBeNull();
+  });
+});

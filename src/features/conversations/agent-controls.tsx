@@ -1,0 +1,198 @@
+import { Alert, Button, Group, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { IconPlayerPlay, IconPlayerStop, IconSend } from '@tabler/icons-react';
+import { useState } from 'react';
+import { describeError } from '../../api/errors';
+import { ErrorAlert } from '../../components/error-alert';
+import type { ExecutionStatus } from '../../contract/conversations';
+import type { SandboxStatus } from '../../contract/sandboxes';
+
+export type AgentRequest = 'pause' | 'run' | 'approve' | 'reject';
+
+export interface AgentControlsProps {
+  executionStatus: ExecutionStatus | null;
+  sandboxStatus: SandboxStatus;
+  /** What each action waiting for approval does, one line each. */
+  waiting: readonly string[];
+  /** Resolves once the message is sent (the composer then empties); rejects when it is not. */
+  onSend: (text: string) => Promise<unknown>;
+  sending: boolean;
+  sendError: unknown;
+  onPause: () => void;
+  onRun: () => void;
+  onConfirm: (confirmation: { accept: boolean; reason?: string }) => void;
+  /** The pause, run or confirmation under way. */
+  pending: AgentRequest | null;
+  /** Why the last pause, run or confirmation failed. */
+  requestError: unknown;
+  onResumeSandbox: () => void;
+  resumingSandbox: boolean;
+}
+
+function SandboxNotice({ status, onResume, resuming }: { status: SandboxStatus; onResume: () => void; resuming: boolean }) {
+  if (status === 'PAUSED')
+    return (
+      <Alert color="yellow" variant="light" title="Its sandbox is paused">
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">The agent can neither work nor read messages until its sandbox runs again.</Text>
+          <Button size="xs" onClick={onResume} loading={resuming}>
+            Resume sandbox
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  const text: Record<Exclude<SandboxStatus, 'RUNNING' | 'PAUSED'>, string> = {
+    STARTING: 'Its sandbox is starting; you can write to the agent once it runs.',
+    ERROR: 'Its sandbox failed, so the agent cannot go on. Its logs are on the Sandboxes page.',
+    MISSING: 'Its sandbox is gone, so this conversation cannot go on. Its events stay readable here.',
+  };
+  return (
+    <Alert color={status === 'STARTING' ? 'blue' : 'gray'} variant="light">
+      {text[status as keyof typeof text]}
+    </Alert>
+  );
+}
+
+function Confirmation({ waiting, onConfirm, pending }: Pick<AgentControlsProps, 'waiting' | 'onConfirm' | 'pending'>) {
+  const [rejecting, setRejecting] = useState(false);
+  const [reason, setReason] = useState('');
+  const count = waiting.length === 1 ? 'this action' : `these ${waiting.length} actions`;
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p="sm"
+      style={{ borderColor: 'var(--mantine-color-orange-5)' }}
+      role="region"
+      aria-label="Waiting for approval"
+    >
+      <Stack gap="xs">
+        <Text size="sm" fw={600}>
+          The agent waits for your approval to run {count}:
+        </Text>
+        {waiting.map((line, index) => (
+          <Text key={index} size="sm" ff="monospace" truncate="end" title={line}>
+            {line}
+          </Text>
+        ))}
+        {rejecting ? (
+          <Group align="flex-end">
+            <TextInput
+              label="Why not? (optional, the agent reads it)"
+              value={reason}
+              onChange={(event) => setReason(event.currentTarget.value)}
+              maxLength={2000}
+              style={{ flex: 1 }}
+              data-autofocus
+            />
+            <Button
+              color="red"
+              loading={pending === 'reject'}
+              onClick={() => onConfirm({ accept: false, reason: reason.trim() || undefined })}
+            >
+              Confirm rejection
+            </Button>
+            <Button variant="default" onClick={() => setRejecting(false)}>
+              Cancel
+            </Button>
+          </Group>
+        ) : (
+          <Group>
+            <Button
+              color="teal"
+              loading={pending === 'approve'}
+              disabled={pending === 'reject'}
+              onClick={() => onConfirm({ accept: true })}
+            >
+              Approve
+            </Button>
+            <Button variant="default" color="red" disabled={pending === 'approve'} onClick={() => setRejecting(true)}>
+              Reject
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function Composer({ onSend, sending, sendError }: Pick<AgentControlsProps, 'onSend' | 'sending' | 'sendError'>) {
+  const [draft, setDraft] = useState('');
+  const send = () => {
+    const text = draft.trim();
+    if (!text || sending) return;
+    // The text stays until the server has it: a failed send loses nothing.
+    onSend(text).then(
+      () => setDraft(''),
+      () => {},
+    );
+  };
+  return (
+    <Stack gap="xs">
+      {Boolean(sendError) && <ErrorAlert title="Not sent">{describeError(sendError)}</ErrorAlert>}
+      <Textarea
+        aria-label="Message to the agent"
+        placeholder="Tell the agent what to do next (Ctrl+Enter or ⌘+Enter sends)"
+        autosize
+        minRows={2}
+        maxRows={10}
+        value={draft}
+        onChange={(event) => setDraft(event.currentTarget.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+            event.preventDefault();
+            send();
+          }
+        }}
+      />
+      <Group justify="flex-end">
+        <Button leftSection={<IconSend size={16} />} onClick={send} loading={sending} disabled={!draft.trim()}>
+          Send
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * What a person can do with the agent: answer it, stop or continue it, approve or reject what it
+ * wants to run. While its sandbox does not run, there is no agent to talk to: it says so, and
+ * offers to resume a paused one.
+ */
+export function AgentControls(props: AgentControlsProps) {
+  const { executionStatus: status, pending } = props;
+  if (props.sandboxStatus !== 'RUNNING') {
+    return <SandboxNotice status={props.sandboxStatus} onResume={props.onResumeSandbox} resuming={props.resumingSandbox} />;
+  }
+  const canStop = status === 'running' || status === 'waiting_for_confirmation';
+  return (
+    <Stack gap="sm">
+      {Boolean(props.requestError) && <ErrorAlert title="Not done">{describeError(props.requestError)}</ErrorAlert>}
+      {status === 'waiting_for_confirmation' && props.waiting.length > 0 && (
+        <Confirmation waiting={props.waiting} onConfirm={props.onConfirm} pending={pending} />
+      )}
+      {(canStop || status === 'paused') && (
+        <Group>
+          {canStop ? (
+            <Button
+              variant="default"
+              color="red"
+              leftSection={<IconPlayerStop size={16} />}
+              loading={pending === 'pause'}
+              onClick={props.onPause}
+            >
+              Stop
+            </Button>
+          ) : (
+            <Button leftSection={<IconPlayerPlay size={16} />} loading={pending === 'run'} onClick={props.onRun}>
+              Continue
+            </Button>
+          )}
+          <Text size="sm" c="dimmed">
+            {canStop ? 'Stop pauses the agent; Continue picks up where it stopped.' : 'The agent is paused.'}
+          </Text>
+        </Group>
+      )}
+      <Composer onSend={props.onSend} sending={props.sending} sendError={props.sendError} />
+    </Stack>
+  );
+}

@@ -1,0 +1,145 @@
+import { screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/errors';
+import {
+  agentError,
+  agentMessage,
+  conversationError,
+  fileEditAction,
+  fileObservation,
+  finishAction,
+  pause,
+  rejection,
+  systemPrompt,
+  terminalAction,
+  terminalObservation,
+  userMessage,
+} from '../../testing/events';
+import { renderView } from '../../testing/render';
+import { EventTimeline, type EventTimelineProps } from './event-timeline';
+import { buildTimeline, receive, type TimelineItem } from './timeline';
+
+// jsdom lays nothing out: the scroll area gets a height, so the virtualizer has rows to show.
+beforeEach(() => {
+  vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(600);
+});
+afterEach(() => vi.restoreAllMocks());
+
+const ALL_KINDS = buildTimeline(
+  [
+    systemPrompt('s'),
+    userMessage('u', 'List the files'),
+    agentMessage('m', 'Here is **the plan**:\n\n```sh\nls -la\n```'),
+    terminalAction('a1', 'ls -la', 'Let me look around.'),
+    terminalObservation('o1', 'a1', 'total 8\nREADME.md', 0),
+    terminalAction('a2', 'cat missing'),
+    terminalObservation('o2', 'a2', 'cat: missing: No such file', 1),
+    fileEditAction('a3', 'create', '/workspace/notes.md'),
+    fileObservation('o3', 'a3', 'File created'),
+    terminalAction('a4', 'rm -rf build'),
+    rejection('x4', 'a4', 'Keep the build'),
+    terminalAction('a5', 'make'),
+    agentError('e5', 'call-a5', 'The terminal crashed'),
+    conversationError('c', 'LLM_AUTH', 'The LLM rejected the key (Settings › LLM)'),
+    pause('p1'),
+    pause('p2', 'sandbox_paused'),
+    finishAction('f', 'All done: see notes.md'),
+    terminalAction('a6', 'npm test'),
+  ].map(receive),
+  'waiting_for_confirmation',
+);
+
+function setup(props: Partial<EventTimelineProps> = {}) {
+  return renderView(
+    <MemoryRouter>
+      <EventTimeline items={ALL_KINDS} connection={{ state: 'open' }} history={null} {...props} />
+    </MemoryRouter>,
+  );
+}
+
+const action = (name: string) => screen.getByRole('group', { name: `Action: ${name}` });
+
+describe('EventTimeline', () => {
+  it("shows messages on their sides, the agent's in markdown with code blocks", async () => {
+    setup();
+    expect(within(screen.getByRole('group', { name: 'Your message' })).getByText('List the files')).toBeInTheDocument();
+    const agent = screen.getByRole('group', { name: "Agent's message" });
+    expect(await within(agent).findByText('the plan')).toHaveProperty('tagName', 'STRONG');
+    expect(agent.querySelector('pre code')).toHaveTextContent('ls -la');
+    expect(
+      await within(screen.getByRole('group', { name: "Agent's final message" })).findByText('All done: see notes.md'),
+    ).toBeInTheDocument();
+  });
+
+  it('shows each action with its tool, command or file, and status', () => {
+    setup();
+    expect(within(action('ls -la')).getByText('$ ls -la')).toBeInTheDocument();
+    expect(within(action('ls -la')).getByLabelText('Terminal')).toBeInTheDocument();
+    expect(within(action('ls -la')).getByText('Let me look around.')).toBeInTheDocument();
+    expect(within(action('ls -la')).getByText('Done · exit code 0')).toBeInTheDocument();
+    expect(within(action('cat missing')).getByText('Failed · exit code 1')).toBeInTheDocument();
+    expect(within(action('Create /workspace/notes.md')).getByLabelText('File editor')).toBeInTheDocument();
+    expect(within(action('Create /workspace/notes.md')).getByText('Done')).toBeInTheDocument();
+    expect(within(action('rm -rf build')).getByText('Rejected')).toBeInTheDocument();
+    expect(within(action('rm -rf build')).getByText('Rejected: Keep the build')).toBeInTheDocument();
+    expect(within(action('make')).getByText('Error')).toBeInTheDocument();
+    expect(within(action('make')).getByText('The terminal crashed')).toBeInTheDocument();
+    expect(within(action('npm test')).getByText('Waiting for approval')).toBeInTheDocument();
+  });
+
+  it('folds output away; opened, it shows in a monospace block, an error highlighted', async () => {
+    const { user } = setup();
+    const output = within(action('ls -la')).getByRole('button', { name: 'Output' });
+    expect(output).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByText(/README\.md/)).toBeNull();
+    await user.click(output);
+    expect(output).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByText(/README\.md/).tagName).toBe('PRE');
+    await user.click(within(action('cat missing')).getByRole('button', { name: 'Output (error)' }));
+    expect(screen.getByText('cat: missing: No such file')).toHaveAttribute('data-error', 'true');
+    await user.click(output);
+    expect(screen.queryByText(/README\.md/)).toBeNull();
+  });
+
+  it('highlights a conversation error with its detail and a way to Settings › LLM; shows both pauses; folds the system prompt', async () => {
+    const { user } = setup();
+    const error = screen.getByRole('alert');
+    expect(error).toHaveTextContent('The LLM rejected the key');
+    expect(within(error).getByRole('link', { name: 'Settings › LLM' })).toHaveAttribute('href', '/settings#llm');
+    expect(screen.getByText('Paused')).toBeInTheDocument();
+    expect(screen.getByText('Paused because its sandbox was paused')).toBeInTheDocument();
+    expect(screen.queryByText('You are a helpful agent.')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'System prompt · 3 tools' }));
+    expect(screen.getByText('You are a helpful agent.')).toBeInTheDocument();
+  });
+
+  it('shows partial text as it streams, and what the connection is doing', () => {
+    const streaming: TimelineItem = { type: 'streaming', key: 'streaming-r9', text: 'I will now' };
+    setup({
+      items: [...ALL_KINDS, streaming],
+      connection: { state: 'retrying', error: new ApiError('Cannot reach the server', 'network', 0) },
+      history: { received: 18, total: 40 },
+    });
+    expect(within(screen.getByRole('group', { name: 'The agent is writing' })).getByText('I will now')).toBeInTheDocument();
+    expect(screen.getByText('Live updates interrupted (Cannot reach the server); reconnecting…')).toBeInTheDocument();
+    expect(screen.getByText('Loading the history: 18 of 40 events')).toBeInTheDocument();
+  });
+
+  it('says when there is nothing yet', () => {
+    setup({ items: [] });
+    expect(screen.getByText('No events yet. A message starts the agent.')).toBeInTheDocument();
+  });
+
+  it('puts only the rows in view in the page, however long the history', () => {
+    vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(100);
+    const long = buildTimeline(
+      Array.from({ length: 1000 }, (_, i) => receive(userMessage(`u${i}`, `Message ${i}`))),
+      'idle',
+    );
+    setup({ items: long });
+    const rows = screen.getByRole('log', { name: 'Conversation events' }).querySelectorAll('[data-index]');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThan(40);
+  });
+});

@@ -1,0 +1,200 @@
+import type { ExecutionStatus } from '../../contract/conversations';
+import {
+  type ActionEvent,
+  type AgentEvent,
+  type KnownEvent,
+  knownEventSchema,
+  type MessageEvent,
+  type ObservationEvent,
+} from '../../contract/events';
+
+/*
+ * A conversation's events as a person reads them: messages, each action with what came of it,
+ * errors, pauses. Built from the stored events in order; partial text that is still streaming
+ * comes last.
+ */
+
+/** An event as it arrived, with its known shape when it has one (parsed once, on arrival). */
+export interface ReceivedEvent {
+  event: AgentEvent;
+  known: KnownEvent | null;
+}
+
+export function receive(event: AgentEvent): ReceivedEvent {
+  const known = knownEventSchema.safeParse(event);
+  return { event, known: known.success ? known.data : null };
+}
+
+export type ActionStatus = 'waiting' | 'running' | 'pending' | 'done' | 'failed' | 'rejected' | 'error';
+
+export type ActionOutcome =
+  | { kind: 'observation'; output: string; exitCode: number | null; isError: boolean }
+  | { kind: 'rejected'; reason: string }
+  | { kind: 'error'; error: string };
+
+export type TimelineItem =
+  | { type: 'message'; key: string; role: 'user' | 'agent'; text: string; timestamp: string }
+  | { type: 'streaming'; key: string; text: string }
+  | { type: 'action'; key: string; action: ActionEvent; status: ActionStatus; outcome: ActionOutcome | null }
+  | { type: 'finish'; key: string; text: string; timestamp: string }
+  | { type: 'observation'; key: string; toolName: string; outcome: ActionOutcome }
+  | { type: 'error'; key: string; code: string | null; title: string; detail: string; timestamp: string }
+  | { type: 'paused'; key: string; bySandbox: boolean; timestamp: string }
+  | { type: 'system-prompt'; key: string; text: string; toolCount: number }
+  | { type: 'other'; key: string; kind: string; timestamp: string };
+
+const texts = (content: readonly { type: string; text?: string }[]) =>
+  content
+    .flatMap((part) => (part.type === 'text' && part.text ? [part.text] : []))
+    .join('\n')
+    .trim();
+
+export const messageText = (event: MessageEvent) => texts(event.llm_message.content);
+
+function observationOutcome(event: ObservationEvent): ActionOutcome {
+  const { observation } = event;
+  const exitCode = typeof observation.exit_code === 'number' ? observation.exit_code : null;
+  return {
+    kind: 'observation',
+    output: texts(observation.content),
+    exitCode,
+    isError: observation.is_error || (exitCode !== null && exitCode !== 0),
+  };
+}
+
+function statusOf(outcome: ActionOutcome | null, execution: ExecutionStatus | null): ActionStatus {
+  if (outcome?.kind === 'observation') return outcome.isError ? 'failed' : 'done';
+  if (outcome) return outcome.kind;
+  if (execution === 'waiting_for_confirmation') return 'waiting';
+  return execution === 'running' ? 'running' : 'pending';
+}
+
+/** What each `ConversationErrorEvent` code means to a person (the codes are in src/contract/events.ts). */
+export const ERROR_TITLES: Record<string, string> = {
+  LLM_AUTH: 'The LLM rejected the key',
+  LLM_UNAVAILABLE: 'The LLM is not answering',
+  LLM_CONTEXT: "The conversation outgrew the model's context",
+  LLM_ERROR: 'The LLM call failed',
+  NO_MODEL: 'No LLM model is set',
+  MAX_ITERATIONS: 'Stopped at the iteration limit',
+  BUDGET_EXCEEDED: 'Stopped: the budget is spent',
+};
+
+/** Observations, rejections and tool errors, by the action they answer. */
+function outcomesByAction(events: readonly ReceivedEvent[]) {
+  const byActionId = new Map<string, ActionOutcome>();
+  const byToolCall = new Map<string, ActionOutcome>();
+  for (const { known } of events) {
+    if (known?.kind === 'ObservationEvent') byActionId.set(known.action_id, observationOutcome(known));
+    if (known?.kind === 'UserRejectObservation') byActionId.set(known.action_id, { kind: 'rejected', reason: known.rejection_reason });
+    if (known?.kind === 'AgentErrorEvent' && known.tool_call_id) byToolCall.set(known.tool_call_id, { kind: 'error', error: known.error });
+  }
+  return { byActionId, byToolCall };
+}
+
+export function buildTimeline(events: readonly ReceivedEvent[], execution: ExecutionStatus | null): TimelineItem[] {
+  const { byActionId, byToolCall } = outcomesByAction(events);
+  const actionIds = new Set<string>();
+  const toolCallIds = new Set<string>();
+  const items: TimelineItem[] = [];
+  for (const { event, known } of events) {
+    const key = event.id;
+    if (!known) {
+      items.push({ type: 'other', key, kind: event.kind, timestamp: event.timestamp });
+      continue;
+    }
+    switch (known.kind) {
+      case 'MessageEvent': {
+        const text = messageText(known);
+        if (text)
+          items.push({
+            type: 'message',
+            key,
+            role: known.llm_message.role === 'user' ? 'user' : 'agent',
+            text,
+            timestamp: known.timestamp,
+          });
+        break;
+      }
+      case 'ActionEvent': {
+        actionIds.add(known.id);
+        toolCallIds.add(known.tool_call_id);
+        const outcome = byActionId.get(known.id) ?? byToolCall.get(known.tool_call_id) ?? null;
+        const message = known.action?.kind === 'FinishAction' ? known.action.message : undefined;
+        if (typeof message === 'string') items.push({ type: 'finish', key, text: message, timestamp: known.timestamp });
+        else items.push({ type: 'action', key, action: known, status: statusOf(outcome, execution), outcome });
+        break;
+      }
+      case 'ObservationEvent':
+        if (!actionIds.has(known.action_id))
+          items.push({ type: 'observation', key, toolName: known.tool_name, outcome: observationOutcome(known) });
+        break;
+      case 'UserRejectObservation':
+        if (!actionIds.has(known.action_id))
+          items.push({
+            type: 'observation',
+            key,
+            toolName: known.tool_name,
+            outcome: { kind: 'rejected', reason: known.rejection_reason },
+          });
+        break;
+      case 'AgentErrorEvent':
+        if (!toolCallIds.has(known.tool_call_id))
+          items.push({
+            type: 'error',
+            key,
+            code: null,
+            title: `The agent hit an error (${known.tool_name})`,
+            detail: known.error,
+            timestamp: known.timestamp,
+          });
+        break;
+      case 'ConversationErrorEvent':
+        items.push({
+          type: 'error',
+          key,
+          code: known.code,
+          title: ERROR_TITLES[known.code] ?? known.code,
+          detail: known.detail,
+          timestamp: known.timestamp,
+        });
+        break;
+      case 'PauseEvent':
+        items.push({ type: 'paused', key, bySandbox: known.reason === 'sandbox_paused', timestamp: known.timestamp });
+        break;
+      case 'SystemPromptEvent':
+        items.push({ type: 'system-prompt', key, text: known.system_prompt.text, toolCount: known.tools.length });
+        break;
+    }
+  }
+  return items;
+}
+
+/** The actions waiting for the user's approval (the agent server confirms or rejects them together). */
+export const waitingActions = (items: readonly TimelineItem[]) =>
+  items.flatMap((item) => (item.type === 'action' && item.status === 'waiting' ? [item.action] : []));
+
+const FILE_VERBS: Record<string, string> = {
+  view: 'View',
+  create: 'Create',
+  str_replace: 'Edit',
+  insert: 'Insert into',
+  undo_edit: 'Undo the last edit of',
+};
+
+export interface ActionSummary {
+  tool: 'terminal' | 'file' | 'other';
+  /** The command, or what is done to which file, or the tool and its arguments. */
+  text: string;
+}
+
+/** One line that says what an action does. */
+export function summarizeAction({ action, tool_name, tool_call }: ActionEvent): ActionSummary {
+  const fields = (action ?? {}) as Record<string, unknown>;
+  if (action?.kind === 'TerminalAction' && typeof fields.command === 'string') return { tool: 'terminal', text: fields.command };
+  if (action?.kind === 'FileEditorAction' && typeof fields.path === 'string') {
+    const verb = typeof fields.command === 'string' ? (FILE_VERBS[fields.command] ?? fields.command) : 'Edit';
+    return { tool: 'file', text: `${verb} ${fields.path}` };
+  }
+  return { tool: 'other', text: `${tool_name} ${tool_call.arguments}`.trim() };
+}

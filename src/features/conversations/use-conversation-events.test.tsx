@@ -1,0 +1,57 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { renderHook, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signIn } from '../../api/session';
+import type { AppConversation } from '../../contract/conversations';
+import { agentMessage, userMessage } from '../../testing/events';
+import { testQueryClient } from '../../testing/fake-api';
+import { conversationKeys } from '../../queries/conversations';
+import { useConversationEvents } from './use-conversation-events';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const sse = (data: unknown, id?: string) => `${id ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
+
+/** The stream the hook opens, fed by the test. */
+function stubStream() {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
+  vi.stubGlobal(
+    'fetch',
+    vi.fn<typeof fetch>(async (_url, init) => {
+      init?.signal?.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+      return new Response(body, { status: 200 });
+    }),
+  );
+  signIn({ apiKey: 'k', baseUrl: 'http://api.test' });
+  return (text: string) => controller.enqueue(new TextEncoder().encode(text));
+}
+
+describe('useConversationEvents', () => {
+  it('adds events as they come (once each), shows partial text until its message, and puts state changes into the conversation', async () => {
+    const push = stubStream();
+    const queryClient = testQueryClient();
+    queryClient.setQueryData(conversationKeys.detail('c1'), { id: 'c1', execution_status: 'idle', metrics: null } as AppConversation);
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+    const { result, unmount } = renderHook(() => useConversationEvents('c1'), { wrapper });
+
+    const first = userMessage('u1', 'Hello');
+    push(sse(first, 'u1') + sse(first, 'u1'));
+    await waitFor(() => expect(result.current.events.map(({ event }) => event.id)).toEqual(['u1']));
+    expect(result.current.connection.state).toBe('open');
+
+    push(sse({ kind: 'StreamingDelta', conversation_id: 'c1', llm_response_id: 'r1', delta: 'Hi ' }));
+    push(sse({ kind: 'StreamingDelta', conversation_id: 'c1', llm_response_id: 'r1', delta: 'there' }));
+    await waitFor(() => expect([...result.current.streaming.values()]).toEqual(['Hi there']));
+
+    push(sse({ kind: 'ConversationState', conversation_id: 'c1', execution_status: 'running', metrics: null }));
+    await waitFor(() => expect(queryClient.getQueryData<AppConversation>(conversationKeys.detail('c1'))?.execution_status).toBe('running'));
+
+    push(sse(agentMessage('m1', 'Hi there', 'r1'), 'm1'));
+    await waitFor(() => expect(result.current.events).toHaveLength(2));
+    expect(result.current.streaming.size).toBe(0);
+    expect(result.current.events[1]?.known?.kind).toBe('MessageEvent');
+    unmount();
+  });
+});

@@ -1,0 +1,85 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useReducer } from 'react';
+import { type StreamConnection, type StreamFrame, streamEvents } from '../../api/events';
+import type { AppConversation } from '../../contract/conversations';
+import { conversationKeys } from '../../queries/conversations';
+import { receive, type ReceivedEvent } from './timeline';
+
+interface EventsState {
+  events: ReceivedEvent[];
+  ids: ReadonlySet<string>;
+  /** Partial text of replies still streaming, by LLM response id, in the order they began. */
+  streaming: ReadonlyMap<string, string>;
+  connection: StreamConnection;
+}
+
+type EventsAction =
+  | { type: 'reset' }
+  /** The frames one chunk of the stream held: applied together, so a long history is not copied once per event. */
+  | { type: 'frames'; frames: readonly StreamFrame[] }
+  | { type: 'connection'; connection: StreamConnection };
+
+const initial: EventsState = { events: [], ids: new Set(), streaming: new Map(), connection: { state: 'connecting' } };
+
+function applyFrames(state: EventsState, frames: readonly StreamFrame[]): EventsState {
+  const events = [...state.events];
+  const ids = new Set(state.ids);
+  const streaming = new Map(state.streaming);
+  for (const frame of frames) {
+    if (frame.type === 'delta') {
+      const { llm_response_id: responseId, delta } = frame.delta;
+      streaming.set(responseId, (streaming.get(responseId) ?? '') + delta);
+    } else if (frame.type === 'event' && !ids.has(frame.event.id)) {
+      ids.add(frame.event.id);
+      events.push(receive(frame.event));
+      // Its stored message (or action) replaces the partial text of the same reply.
+      const responseId = (frame.event as { llm_response_id?: unknown }).llm_response_id;
+      if (typeof responseId === 'string') streaming.delete(responseId);
+    }
+  }
+  return { ...state, events, ids, streaming };
+}
+
+function reduce(state: EventsState, action: EventsAction): EventsState {
+  if (action.type === 'reset') return initial;
+  if (action.type === 'frames') return applyFrames(state, action.frames);
+  // Partial text from before a drop would miss what came meanwhile: its stored message replaces it.
+  const streaming = action.connection.state === 'open' ? new Map<string, string>() : state.streaming;
+  return { ...state, connection: action.connection, streaming };
+}
+
+/**
+ * A conversation's events, live: every stored event, then each new one as it happens, with the
+ * partial text of a reply while it streams. State changes on the stream (execution status,
+ * metrics) go straight into the cached conversation, so its badges and cost follow too.
+ */
+export function useConversationEvents(conversationId: string) {
+  const queryClient = useQueryClient();
+  const [state, dispatch] = useReducer(reduce, initial);
+
+  useEffect(() => {
+    dispatch({ type: 'reset' });
+    const controller = new AbortController();
+    let buffer: StreamFrame[] = [];
+    const flush = () => {
+      const frames = buffer;
+      buffer = [];
+      if (!controller.signal.aborted) dispatch({ type: 'frames', frames });
+    };
+    void streamEvents(conversationId, {
+      signal: controller.signal,
+      onConnection: (connection) => dispatch({ type: 'connection', connection }),
+      onFrame: (frame) => {
+        if (frame.type === 'state') {
+          const { execution_status, metrics } = frame.state;
+          queryClient.setQueryData<AppConversation>(conversationKeys.detail(conversationId), (current) =>
+            current ? { ...current, execution_status, metrics: metrics ?? current.metrics } : current,
+          );
+        } else if (buffer.push(frame) === 1) queueMicrotask(flush);
+      },
+    });
+    return () => controller.abort();
+  }, [conversationId, queryClient]);
+
+  return state;
+}

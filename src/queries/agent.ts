@@ -1,0 +1,34 @@
+import { mutationOptions, type QueryClient } from '@tanstack/react-query';
+import { confirmActions, pauseAgent, runAgent, sendMessage } from '../api/agent';
+import { conversationKeys } from './conversations';
+
+/*
+ * What a person asks of a conversation's agent. Each reads the conversation again when done,
+ * so its execution status shows what the agent does now (the event stream updates it too).
+ */
+
+const refresh = (queryClient: QueryClient, conversationId: string) =>
+  queryClient.invalidateQueries({ queryKey: conversationKeys.detail(conversationId) });
+
+export const sendMessageMutation = (queryClient: QueryClient, conversationId: string) =>
+  mutationOptions({
+    mutationFn: (text: string) => sendMessage(conversationId, text),
+    onSettled: () => refresh(queryClient, conversationId),
+  });
+
+export const pauseAgentMutation = (queryClient: QueryClient, conversationId: string) =>
+  mutationOptions({ mutationFn: () => pauseAgent(conversationId), onSettled: () => refresh(queryClient, conversationId) });
+
+export const runAgentMutation = (queryClient: QueryClient, conversationId: string) =>
+  mutationOptions({ mutationFn: () => runAgent(conversationId), onSettled: () => refresh(queryClient, conversationId) });
+
+export interface Confirmation {
+  accept: boolean;
+  reason?: string;
+}
+
+export const confirmActionsMutation = (queryClient: QueryClient, conversationId: string) =>
+  mutationOptions({
+    mutationFn: (confirmation: Confirmation) => confirmActions(conversationId, confirmation),
+    onSettled: () => refresh(queryClient, conversationId),
+  });

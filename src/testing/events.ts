@@ -1,0 +1,106 @@
+import type { AgentEvent } from '../contract/events';
+
+/*
+ * Events as our agent server writes them, one of each kind the console draws, for unit tests.
+ */
+
+let clock = Date.parse('2026-11-26T10:00:00Z');
+const envelope = (kind: string, id: string, source: AgentEvent['source']) => {
+  clock += 1000;
+  return { kind, id, source, timestamp: new Date(clock).toISOString() };
+};
+const text = (value: string) => [{ type: 'text', text: value, cache_prompt: false }];
+
+export const userMessage = (id: string, value: string): AgentEvent => ({
+  ...envelope('MessageEvent', id, 'user'),
+  llm_message: { role: 'user', content: text(value) },
+});
+
+export const agentMessage = (id: string, value: string, responseId = `r-${id}`): AgentEvent => ({
+  ...envelope('MessageEvent', id, 'agent'),
+  llm_message: { role: 'assistant', content: text(value) },
+  llm_response_id: responseId,
+});
+
+const toolCall = (id: string, name: string, args: unknown) => ({
+  id: `call-${id}`,
+  name,
+  arguments: JSON.stringify(args),
+  origin: 'completion',
+});
+
+export const terminalAction = (id: string, command: string, thought = ''): AgentEvent => ({
+  ...envelope('ActionEvent', id, 'agent'),
+  thought: thought ? text(thought) : [],
+  action: { kind: 'TerminalAction', command, is_input: false, timeout: null, reset: false },
+  tool_name: 'terminal',
+  tool_call_id: `call-${id}`,
+  tool_call: toolCall(id, 'terminal', { command }),
+  llm_response_id: `r-${id}`,
+});
+
+export const fileEditAction = (id: string, command: string, path: string): AgentEvent => ({
+  ...envelope('ActionEvent', id, 'agent'),
+  action: { kind: 'FileEditorAction', command, path },
+  tool_name: 'file_editor',
+  tool_call_id: `call-${id}`,
+  tool_call: toolCall(id, 'file_editor', { command, path }),
+  llm_response_id: `r-${id}`,
+});
+
+export const finishAction = (id: string, message: string): AgentEvent => ({
+  ...envelope('ActionEvent', id, 'agent'),
+  action: { kind: 'FinishAction', message },
+  tool_name: 'finish',
+  tool_call_id: `call-${id}`,
+  tool_call: toolCall(id, 'finish', { message }),
+  llm_response_id: `r-${id}`,
+});
+
+export const terminalObservation = (id: string, actionId: string, output: string, exitCode: number): AgentEvent => ({
+  ...envelope('ObservationEvent', id, 'environment'),
+  tool_name: 'terminal',
+  tool_call_id: `call-${actionId}`,
+  observation: { kind: 'TerminalObservation', content: text(output), is_error: false, command: 'ls', exit_code: exitCode, timeout: false },
+  action_id: actionId,
+});
+
+export const fileObservation = (id: string, actionId: string, output: string): AgentEvent => ({
+  ...envelope('ObservationEvent', id, 'environment'),
+  tool_name: 'file_editor',
+  tool_call_id: `call-${actionId}`,
+  observation: { kind: 'FileEditorObservation', content: text(output), is_error: false, path: '/workspace/x' },
+  action_id: actionId,
+});
+
+export const rejection = (id: string, actionId: string, reason: string): AgentEvent => ({
+  ...envelope('UserRejectObservation', id, 'user'),
+  tool_name: 'terminal',
+  tool_call_id: `call-${actionId}`,
+  rejection_reason: reason,
+  action_id: actionId,
+});
+
+export const agentError = (id: string, toolCallId: string, error: string): AgentEvent => ({
+  ...envelope('AgentErrorEvent', id, 'agent'),
+  tool_name: 'terminal',
+  tool_call_id: toolCallId,
+  error,
+});
+
+export const conversationError = (id: string, code: string, detail: string): AgentEvent => ({
+  ...envelope('ConversationErrorEvent', id, 'environment'),
+  code,
+  detail,
+});
+
+export const pause = (id: string, reason?: 'sandbox_paused'): AgentEvent => ({
+  ...envelope('PauseEvent', id, 'user'),
+  ...(reason ? { reason } : {}),
+});
+
+export const systemPrompt = (id: string): AgentEvent => ({
+  ...envelope('SystemPromptEvent', id, 'agent'),
+  system_prompt: { type: 'text', text: 'You are a helpful agent.', cache_prompt: false },
+  tools: [{ type: 'function' }, { type: 'function' }, { type: 'function' }],
+});
