@@ -10,7 +10,11 @@ import { SandboxesStore } from '../store/sandboxes-store';
 import { SecretsStore } from '../store/secrets-store';
 import { SettingsStore } from '../store/settings-store';
 import { StartTasksStore } from '../store/start-tasks-store';
+import { EventsStore } from '../store/events-store';
+import { AgentConversations } from './agent-conversations';
 import { ConversationService } from './conversation-service';
+import { EventCollector } from './event-collector';
+import { EventService } from './event-service';
 import { McpTestService } from './mcp-test-service';
 import { type SandboxLimits, SandboxService } from './sandbox-service';
 import { SecretsService } from './secrets-service';
@@ -24,6 +28,11 @@ export interface ApiServices {
   sandboxes: SandboxService;
   startTasks: StartTaskService;
   conversations: ConversationService;
+  events: EventService;
+  /** A conversation's agent server: its actions, forwarded. */
+  agents: AgentConversations;
+  /** Collects every conversation's events from its agent server; `start()` it once the sandboxes are watched. */
+  collector: EventCollector;
 }
 
 export interface ServiceOptions {
@@ -65,6 +74,10 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     { setupScriptTimeoutMs: options.setupScriptTimeoutMs },
     conversationLog,
   );
-  const conversations = new ConversationService(conversationsStore, tasksStore, startTasks, sandboxes, conversationLog);
-  return { settings, secrets, mcpTest, sandboxes, startTasks, conversations };
+  const eventLog = log.child({ component: 'events' });
+  const events = new EventService(new EventsStore(db), conversationsStore, eventLog);
+  const conversations = new ConversationService(conversationsStore, tasksStore, startTasks, sandboxes, events, conversationLog);
+  const agents = new AgentConversations(conversationsStore, sandboxes, settings, secrets, conversationLog);
+  const collector = new EventCollector(sandboxes, conversationsStore, events, agents, eventLog);
+  return { settings, secrets, mcpTest, sandboxes, startTasks, conversations, events, agents, collector };
 }

@@ -246,6 +246,7 @@ export class StartTaskService {
         archived: 0,
         created_at: now,
         updated_at: now,
+        working_dir: workingDir,
       });
       await this.#save(taskId, { status: 'READY', app_conversation_id: conversationId });
     } catch (error) {
