@@ -1,8 +1,10 @@
 import { defineConfig } from 'vite';
 
-// The agent server that runs inside each sandbox, bundled to one plain ESM file for Node.
+// The agent server that runs inside each sandbox, bundled with its dependencies (openai, ws, zod)
+// into one plain ESM file for Node, so a sandbox needs no node_modules.
 export default defineConfig({
   publicDir: false,
+  ssr: { noExternal: true, target: 'node' },
   build: {
     ssr: 'server/agent-server/main.ts',
     outDir: 'build/agent-server',

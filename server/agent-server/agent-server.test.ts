@@ -55,7 +55,6 @@ const start = (id: string) => ({
   conversation_id: id,
   agent: { llm: { model: 'openai/gpt-4o', base_url: null, api_key: LLM_KEY } },
   workspace: { working_dir: workDir },
-  initial_message: { content: [{ type: 'text', text: 'hello' }] },
 });
 
 describe('the agent server', () => {

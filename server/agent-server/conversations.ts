@@ -1,33 +1,51 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import type { AgentConversationInfo, AgentStartConversation } from '../../src/contract/agent-server';
-import type { SendMessageRequest } from '../../src/contract/conversations';
-
-interface Conversation {
-  info: AgentConversationInfo;
-  /** In memory only: never written to a file or a log. */
-  llmApiKey: string | null;
-  messages: SendMessageRequest[];
-}
-
-const now = () => new Date().toISOString();
+import { Conversation } from './conversation';
+import { ConversationFiles } from './conversation-files';
+import { newEvent } from './event-factory';
+import { configureGitIdentity } from './git-identity';
+import { systemPrompt } from './system-prompt';
+import { TOOL_DEFINITIONS } from './tools/tools';
 
 /**
- * The conversations this agent server holds. They live in its memory: after a restart of the
- * sandbox the app server creates them again (with the LLM key, which is never stored here).
+ * The conversations this agent server holds. Their events and info are on disk (under `root`);
+ * the LLM key and secret values only in memory: after a restart the app server POSTs the
+ * start request again, which restores the conversation with its history.
  */
 export class Conversations {
   readonly #byId = new Map<string, Conversation>();
 
-  /** Creates a conversation, or answers the existing one for a repeated id (a retried start). */
-  start(request: AgentStartConversation): AgentConversationInfo {
+  constructor(
+    private readonly root: string,
+    private readonly sessionKey: string,
+  ) {}
+
+  /**
+   * Creates a conversation; for a known id (a re-sent start, after a restart of either server)
+   * it takes the request's LLM, secrets and limits and keeps its history.
+   */
+  async start(request: AgentStartConversation): Promise<AgentConversationInfo> {
     const id = request.conversation_id ?? randomUUID().replaceAll('-', '');
+    const credentials = { sessionKey: this.sessionKey };
     const existing = this.#byId.get(id);
-    if (existing) return existing.info;
-    const at = now();
+    if (existing) {
+      existing.configure(request, credentials);
+      return existing.info;
+    }
+    const files = new ConversationFiles(this.root, id);
+    if (files.exists()) {
+      const { info, log } = files.restore();
+      // A run does not survive a restart: it waits, paused, for Continue.
+      const status = info.execution_status === 'running' ? 'paused' : info.execution_status;
+      const conversation = new Conversation({ ...info, execution_status: status }, files, log, request, credentials);
+      this.#byId.set(id, conversation);
+      return conversation.info;
+    }
+    const at = new Date().toISOString();
     const info: AgentConversationInfo = {
       id,
       title: null,
-      // The agent loop comes with the Agent issue; until then a conversation waits for it, idle.
       execution_status: 'idle',
       agent: { llm: { model: request.agent.llm.model, base_url: request.agent.llm.base_url } },
       workspace: request.workspace,
@@ -37,19 +55,31 @@ export class Conversations {
       created_at: at,
       updated_at: at,
     };
-    this.#byId.set(id, {
-      info,
-      llmApiKey: request.agent.llm.api_key,
-      messages: request.initial_message ? [request.initial_message] : [],
-    });
-    return info;
+    fs.mkdirSync(request.workspace.working_dir, { recursive: true });
+    await configureGitIdentity(request.workspace.working_dir, request.environment);
+    const conversation = new Conversation(info, files, files.create(), request, credentials);
+    this.#byId.set(id, conversation);
+    conversation.append(
+      newEvent('SystemPromptEvent', 'agent', {
+        system_prompt: { type: 'text', text: systemPrompt(request.workspace.working_dir), cache_prompt: false },
+        tools: TOOL_DEFINITIONS,
+      }),
+    );
+    // As the SDK does, the first message runs the agent.
+    if (request.initial_message) conversation.sendMessage({ ...request.initial_message, run: true });
+    return conversation.info;
   }
 
-  get(id: string): AgentConversationInfo | undefined {
-    return this.#byId.get(id)?.info;
+  get(id: string): Conversation | undefined {
+    return this.#byId.get(id);
   }
 
-  all(): AgentConversationInfo[] {
-    return [...this.#byId.values()].map((conversation) => conversation.info);
+  all(): Conversation[] {
+    return [...this.#byId.values()];
+  }
+
+  /** The sandbox was resumed after a pause: runs that were going on stop, paused. */
+  sandboxResumed(): void {
+    for (const conversation of this.#byId.values()) conversation.sandboxResumed();
   }
 }

@@ -1,13 +1,14 @@
-// The agent server: what runs inside each sandbox. It answers health checks, tells about itself
-// and holds the sandbox's conversations; the Agent issue gives them a loop. Built to plain
-// JavaScript (`npm run build:agent`) so a sandbox starts in milliseconds, without a TypeScript loader.
+// The agent server: what runs inside each sandbox. It answers health checks, holds the sandbox's
+// conversations and runs their agent. Built to one plain JavaScript file with its dependencies
+// (`npm run build:agent`) so a sandbox starts in milliseconds, without node_modules.
 import http from 'node:http';
 import { SESSION_KEY_HEADER, sessionKeyCheck } from '../session-key';
 import { Conversations } from './conversations';
 import { send } from './router';
 import { agentRoutes } from './routes';
+import { attachEventSockets } from './sockets';
 
-const VERSION = '0.1.0';
+const VERSION = '0.2.0';
 const port = Number(process.env.PORT);
 const sessionKey = process.env.SESSION_API_KEY ?? '';
 
@@ -17,7 +18,8 @@ if (!Number.isInteger(port) || port <= 0 || !sessionKey) {
 }
 
 const isSessionKey = sessionKeyCheck(sessionKey);
-const router = agentRoutes({ version: VERSION, startedAt: Date.now(), conversations: new Conversations() });
+const conversations = new Conversations(process.cwd(), sessionKey);
+const router = agentRoutes({ version: VERSION, startedAt: Date.now(), conversations });
 
 const server = http.createServer((request, response) => {
   const path = (request.url ?? '/').split('?', 1)[0];
@@ -28,8 +30,13 @@ const server = http.createServer((request, response) => {
     if (!handled) send(response, 404, { detail: 'Not Found' });
   });
 });
+attachEventSockets(server, conversations, isSessionKey);
 
 server.listen(port, '127.0.0.1', () => console.log(`agent-server ${VERSION} listening on 127.0.0.1:${port} in ${process.cwd()}`));
+
+// The sandbox runtime pauses a sandbox with SIGSTOP and resumes it with SIGCONT: a run that was
+// going on stops, paused, and says why.
+process.on('SIGCONT', () => conversations.sandboxResumed());
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {

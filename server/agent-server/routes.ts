@@ -1,8 +1,11 @@
 import * as z from 'zod/mini';
-import { agentStartConversationSchema } from '../../src/contract/agent-server';
-import { conversationIdSchema } from '../../src/contract/conversations';
+import { agentStartConversationSchema, updateConversationSchema } from '../../src/contract/agent-server';
+import { conversationIdSchema, sendMessageRequestSchema } from '../../src/contract/conversations';
+import { confirmationResponseSchema } from '../../src/contract/events';
+import { type Conversation, ConversationConflict } from './conversation';
 import type { Conversations } from './conversations';
-import { HttpAnswer, parse, Router } from './router';
+import { eventSearchQuerySchema, searchEvents } from './event-search';
+import { HttpAnswer, parse, type Request, Router } from './router';
 
 export interface AgentServerState {
   version: string;
@@ -11,22 +14,60 @@ export interface AgentServerState {
 }
 
 const idsQuery = z.object({ ids: z.array(conversationIdSchema) });
+const SUCCESS = { body: { success: true } };
 
 /** The agent server's API behind the session key, as the agent SDK's server shapes it. */
 export function agentRoutes({ version, startedAt, conversations }: AgentServerState): Router {
+  const conversationOf = ({ params }: Request): Conversation => {
+    const id = conversationIdSchema.safeParse(params.id ?? '');
+    const conversation = id.success ? conversations.get(id.data) : undefined;
+    if (!conversation) throw new HttpAnswer(404, { detail: 'Not Found' });
+    return conversation;
+  };
+  /** A state conflict as a 409 that says what to do. */
+  const acting = (act: () => void) => {
+    try {
+      act();
+    } catch (error) {
+      if (error instanceof ConversationConflict) throw new HttpAnswer(409, { detail: error.message });
+      throw error;
+    }
+    return SUCCESS;
+  };
+
   return new Router()
     .add('GET', '/server_info', () => ({
       body: { version, uptime_seconds: Math.round((Date.now() - startedAt) / 1000), working_dir: process.cwd() },
     }))
-    .add('POST', '/api/conversations', ({ body }) => ({ body: conversations.start(parse(agentStartConversationSchema, body, 'body')) }))
+    .add('POST', '/api/conversations', async ({ body }) => ({
+      body: await conversations.start(parse(agentStartConversationSchema, body, 'body')),
+    }))
     .add('GET', '/api/conversations', ({ query }) => {
-      if (!query.has('ids')) return { body: conversations.all() };
+      if (!query.has('ids')) return { body: conversations.all().map((conversation) => conversation.info) };
       const { ids } = parse(idsQuery, { ids: query.getAll('ids') }, 'query');
-      return { body: ids.map((id) => conversations.get(id) ?? null) };
+      return { body: ids.map((id) => conversations.get(id)?.info ?? null) };
     })
-    .add('GET', '/api/conversations/:id', ({ params }) => {
-      const conversation = conversations.get(params.id ?? '');
-      if (!conversation) throw new HttpAnswer(404, { detail: 'Not Found' });
-      return { body: conversation };
-    });
+    .add('GET', '/api/conversations/:id', (request) => ({ body: conversationOf(request).info }))
+    .add('PATCH', '/api/conversations/:id', (request) => {
+      const conversation = conversationOf(request);
+      conversation.setTitle(parse(updateConversationSchema, request.body, 'body').title);
+      return SUCCESS;
+    })
+    .add('GET', '/api/conversations/:id/events/search', (request) => {
+      const conversation = conversationOf(request);
+      const query = parse(eventSearchQuerySchema, Object.fromEntries(request.query), 'query');
+      return { body: searchEvents(conversation.events(), query) };
+    })
+    .add('POST', '/api/conversations/:id/events', (request) => {
+      const conversation = conversationOf(request);
+      const message = parse(sendMessageRequestSchema, request.body, 'body');
+      return acting(() => conversation.sendMessage(message));
+    })
+    .add('POST', '/api/conversations/:id/events/respond_to_confirmation', (request) => {
+      const conversation = conversationOf(request);
+      const { accept, reason } = parse(confirmationResponseSchema, request.body, 'body');
+      return acting(() => conversation.respondToConfirmation(accept, reason));
+    })
+    .add('POST', '/api/conversations/:id/pause', (request) => acting(() => conversationOf(request).pause()))
+    .add('POST', '/api/conversations/:id/run', (request) => acting(() => conversationOf(request).run()));
 }

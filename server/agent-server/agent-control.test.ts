@@ -1,0 +1,307 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentConversationInfo } from '../../src/contract/agent-server';
+import { type AgentEvent, DEMO_MODEL, type EventPage } from '../../src/contract/events';
+import { type AgentServerProcess, startAgentServer } from '../testing/agent-server-process';
+import { type OpenAiStub, startOpenAiStub, type StubReply } from '../testing/openai-stub';
+
+const LLM_KEY = 'sk-control-test-llm-key-93be1f';
+let server: AgentServerProcess;
+let root: string;
+let llm: OpenAiStub | undefined;
+let counter = 0;
+
+beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-control-'));
+  server = await startAgentServer(root);
+});
+afterEach(async () => {
+  await llm?.close();
+  llm = undefined;
+});
+afterAll(async () => {
+  await server.stop();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const startBody = (model: string, extra: object = {}) => {
+  const workspace = path.join(root, 'workspaces', `w${++counter}`);
+  fs.mkdirSync(workspace, { recursive: true });
+  return {
+    agent: { llm: { model, base_url: llm?.baseUrl ?? null, api_key: model === DEMO_MODEL ? null : LLM_KEY } },
+    workspace: { working_dir: workspace },
+    initial_message: { content: [{ type: 'text', text: 'Go.' }] },
+    ...extra,
+  };
+};
+
+async function start(body: object, on: AgentServerProcess = server): Promise<string> {
+  const created = await on.call('POST', '/api/conversations', body);
+  expect(created.status).toBe(200);
+  return (created.body as AgentConversationInfo).id;
+}
+
+const terminal = (command: string): StubReply => ({ toolCalls: [{ name: 'terminal', arguments: { command } }] });
+const kinds = (events: AgentEvent[]) => events.map((event) => event.kind);
+
+/** Every frame of a socket until `last` matches one (or it closes). */
+function frames(socket: ReturnType<AgentServerProcess['socket']>, last: (frame: Record<string, unknown>) => boolean) {
+  const seen: Record<string, unknown>[] = [];
+  return new Promise<Record<string, unknown>[]>((resolve) => {
+    socket.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as Record<string, unknown>;
+      seen.push(frame);
+      if (last(frame)) {
+        socket.close();
+        resolve(seen);
+      }
+    });
+    socket.on('close', () => resolve(seen));
+  });
+}
+
+describe('pausing and running', () => {
+  it('pauses after the current step, answers 409 to run while running, and goes on with run', async () => {
+    llm = await startOpenAiStub();
+    llm.otherwise(terminal('true'));
+    const id = await start(startBody('openai/stub'));
+    await llm.waitForRequests(1);
+    expect(await server.call('POST', `/api/conversations/${id}/run`)).toEqual({
+      status: 409,
+      body: { detail: 'Conversation already running. Wait for completion or pause first.' },
+    });
+    expect(await server.call('POST', `/api/conversations/${id}/pause`)).toEqual({ status: 200, body: { success: true } });
+    await server.status(id, 'paused');
+    const paused = await server.events(id);
+    expect(paused.filter((event) => event.kind === 'PauseEvent')).toEqual([expect.objectContaining({ source: 'user' })]);
+    const calls = llm.requests.length;
+    expect((await server.call('POST', `/api/conversations/${id}/run`)).status).toBe(200);
+    await llm.waitForRequests(calls + 1);
+    await server.call('POST', `/api/conversations/${id}/pause`);
+    await server.status(id, 'paused');
+  });
+
+  it('comes back paused, saying why, when the sandbox was paused mid-run (SIGSTOP, SIGCONT)', async () => {
+    llm = await startOpenAiStub([{ hang: true }, { text: 'Back again.' }]);
+    const id = await start(startBody('openai/stub'));
+    await llm.waitForRequests(1);
+    process.kill(server.child.pid!, 'SIGSTOP');
+    process.kill(server.child.pid!, 'SIGCONT');
+    await server.status(id, 'paused');
+    const events = await server.events(id);
+    expect(events.at(-1)).toMatchObject({ kind: 'PauseEvent', reason: 'sandbox_paused' });
+    expect(events.some((event) => event.kind === 'ConversationErrorEvent')).toBe(false);
+    // Continue makes the dropped call again.
+    expect((await server.call('POST', `/api/conversations/${id}/run`)).status).toBe(200);
+    await server.status(id, 'finished');
+    expect(llm.requests).toHaveLength(2);
+    expect(llm.requests[1]?.messages).toEqual(llm.requests[0]?.messages);
+  });
+
+  it('answers 404 for an unknown conversation and 422 for a bad message', async () => {
+    const unknown = 'c'.repeat(32);
+    for (const [method, route] of [
+      ['POST', 'pause'],
+      ['POST', 'run'],
+      ['GET', 'events/search'],
+      ['POST', 'events'],
+    ] as const) {
+      expect((await server.call(method, `/api/conversations/${unknown}/${route}`, method === 'POST' ? {} : undefined)).status).toBe(404);
+    }
+    expect((await server.call('PATCH', `/api/conversations/${unknown}`, { title: 'x' })).status).toBe(404);
+    const id = await start(startBody(DEMO_MODEL, { initial_message: null }));
+    expect((await server.call('POST', `/api/conversations/${id}/events`, { content: 'not a list' })).status).toBe(422);
+    expect((await server.call('PATCH', `/api/conversations/${id}`, { title: '' })).status).toBe(422);
+    expect(await server.call('PATCH', `/api/conversations/${id}`, { title: 'Renamed' })).toEqual({ status: 200, body: { success: true } });
+    expect((await server.call('GET', `/api/conversations/${id}`)).body).toMatchObject({ title: 'Renamed' });
+  });
+});
+
+describe('the event socket', () => {
+  it('closes 4001 on a bad or missing key and 4004 on an unknown conversation', async () => {
+    const id = await start(startBody(DEMO_MODEL, { initial_message: null }));
+    const closeOf = (socket: ReturnType<AgentServerProcess['socket']>) =>
+      new Promise<[number, string]>((resolve) => socket.on('close', (code, reason) => resolve([code, String(reason)])));
+    expect(await closeOf(server.socket(`/sockets/events/${id}?session_api_key=wrong`))).toEqual([4001, 'Authentication failed']);
+    expect(await closeOf(server.socket(`/sockets/events/${id}`))).toEqual([4001, 'Authentication failed']);
+    expect((await closeOf(server.socket(`/sockets/events/${'d'.repeat(32)}`, { 'X-Session-API-Key': server.key })))[0]).toBe(4004);
+  });
+
+  it('sends the full state first, replays every stored event in order with resend_all, then live ones', async () => {
+    const id = await start(startBody(DEMO_MODEL));
+    await server.status(id, 'finished');
+    const stored = await server.events(id);
+    const socket = server.socket(`/sockets/events/${id}?resend_all=true&session_api_key=${server.key}`);
+    const done = frames(socket, (frame) => frame.kind === 'ConversationStateUpdateEvent' && frame.value === 'finished');
+    await new Promise((resolve) => socket.once('open', resolve));
+    await server.call('POST', `/api/conversations/${id}/events`, { content: [{ type: 'text', text: 'And now?' }], run: true });
+    const seen = await done;
+    expect(seen[0]).toMatchObject({ kind: 'ConversationStateUpdateEvent', key: 'full_state', value: { id, execution_status: 'finished' } });
+    const storedKinds = ['SystemPromptEvent', 'MessageEvent', 'ActionEvent', 'ObservationEvent'];
+    const replayedAndLive = seen.filter((frame) => storedKinds.includes(String(frame.kind)) || frame.kind === 'PauseEvent');
+    const after = await server.events(id);
+    // Every stored event exactly once, in the stored order: the replay, then the live ones.
+    expect(replayedAndLive.map((frame) => frame.id)).toEqual(after.map((event) => event.id));
+    expect(after.slice(0, stored.length)).toEqual(stored);
+    expect(seen.some((frame) => frame.kind === 'StreamingDelta')).toBe(true);
+  });
+});
+
+describe('events/search', () => {
+  it('filters by kind, source and time, sorts, and pages with an inclusive page_id', async () => {
+    const id = await start(startBody(DEMO_MODEL));
+    await server.status(id, 'finished');
+    const all = await server.events(id);
+    const search = async (query: string) => {
+      const answer = await server.call('GET', `/api/conversations/${id}/events/search?${query}`);
+      expect(answer.status, query).toBe(200);
+      return answer.body as EventPage;
+    };
+    const messages = all.filter((event) => event.kind === 'MessageEvent');
+    expect((await search('kind=openhands.sdk.event.llm_convertible.message.MessageEvent')).items).toEqual(messages);
+    expect((await search('kind=MessageEvent')).items).toEqual(messages);
+    expect((await search('source=environment')).items).toEqual(all.filter((event) => event.source === 'environment'));
+    expect((await search('sort_order=TIMESTAMP_DESC')).items).toEqual([...all].reverse());
+
+    const first = await search('limit=2');
+    expect(first.items).toEqual(all.slice(0, 2));
+    expect(first.next_page_id).toBe(all[2]?.id);
+    const second = await search(`limit=2&page_id=${first.next_page_id}`);
+    expect(second.items).toEqual(all.slice(2, 4));
+
+    const middle = all[3]!;
+    const naive = middle.timestamp.replace(/Z$/, '');
+    expect((await search(`timestamp__gte=${encodeURIComponent(naive)}`)).items.every((event) => event.timestamp >= middle.timestamp)).toBe(
+      true,
+    );
+    expect(
+      (await search(`timestamp__lt=${encodeURIComponent(middle.timestamp)}`)).items.every((event) => event.timestamp < middle.timestamp),
+    ).toBe(true);
+    expect((await search(`timestamp__gte=${encodeURIComponent(middle.timestamp)}`)).items).toContainEqual(middle);
+
+    for (const bad of ['limit=0', 'limit=101', 'limit=x', 'sort_order=NEWEST', 'timestamp__gte=yesterday', 'source=robot']) {
+      const answer = await server.call('GET', `/api/conversations/${id}/events/search?${bad}`);
+      expect(answer.status, bad).toBe(422);
+      expect(answer.body, bad).toMatchObject({ detail: [{ loc: ['query', bad.split('=')[0]] }] });
+    }
+  });
+});
+
+describe('the demo model', () => {
+  it('plays a scripted session that really runs in the workspace, and a scripted answer later', async () => {
+    const body = startBody(DEMO_MODEL);
+    const id = await start(body);
+    await server.status(id, 'finished');
+    const events = await server.events(id);
+    expect(kinds(events)).toEqual([
+      'SystemPromptEvent',
+      'MessageEvent',
+      'MessageEvent',
+      'ActionEvent',
+      'ObservationEvent',
+      'MessageEvent',
+      'ActionEvent',
+      'ObservationEvent',
+      'ActionEvent',
+      'ObservationEvent',
+    ]);
+    expect(JSON.stringify(events[2])).toContain('demo model');
+    expect(events[3]).toMatchObject({ tool_name: 'terminal', action: { kind: 'TerminalAction', command: 'ls -la' } });
+    expect(events[4]).toMatchObject({
+      observation: { kind: 'TerminalObservation', exit_code: 0, content: [{ text: expect.stringContaining('total') }] },
+    });
+    expect(events[6]).toMatchObject({ action: { kind: 'FileEditorAction', command: 'create', path: 'demo-notes.md' } });
+    expect(fs.readFileSync(path.join(body.workspace.working_dir, 'demo-notes.md'), 'utf8')).toContain('demo model');
+    expect(events[9]).toMatchObject({ observation: { kind: 'FinishObservation' } });
+    for (const event of events) expect(event.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    for (const event of events) expect(event.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect((await server.call('GET', `/api/conversations/${id}`)).body).toMatchObject({
+      metrics: { model_name: DEMO_MODEL, cost_known: true, accumulated_cost: 0 },
+    });
+
+    await server.call('POST', `/api/conversations/${id}/events`, { content: [{ type: 'text', text: 'What now?' }], run: true });
+    const later = await server.until(
+      id,
+      (found) => found.length > events.length + 2 && found.at(-1)?.kind === 'ObservationEvent',
+      'the scripted answer',
+    );
+    expect(JSON.stringify(later.slice(events.length))).toContain('demo model');
+    await server.status(id, 'finished');
+  });
+
+  it('waits for each action in confirmation mode', async () => {
+    const body = startBody(DEMO_MODEL, { confirmation_policy: { kind: 'AlwaysConfirm' } });
+    const id = await start(body);
+    for (const expected of ['ls -la', 'create', undefined]) {
+      await server.status(id, 'waiting_for_confirmation');
+      const pending = (await server.events(id)).at(-1) as unknown as { kind: string; action: { command?: string } };
+      expect(pending.kind).toBe('ActionEvent');
+      expect(pending.action.command).toBe(expected);
+      await server.call('POST', `/api/conversations/${id}/events/respond_to_confirmation`, { accept: true });
+    }
+    await server.status(id, 'finished');
+  });
+
+  it('stops at max_iterations like any model', async () => {
+    const id = await start(startBody(DEMO_MODEL, { max_iterations: 1 }));
+    await server.status(id, 'error');
+    const events = await server.events(id);
+    expect(events.at(-1)).toMatchObject({ kind: 'ConversationErrorEvent', code: 'MAX_ITERATIONS' });
+  });
+});
+
+describe('a restarted agent server', () => {
+  it('restores a conversation with its history when the start request comes again, and a cut run waits paused', async () => {
+    const cwd = fs.mkdtempSync(path.join(root, 'restart-'));
+    let first = await startAgentServer(cwd);
+    llm = await startOpenAiStub([{ text: 'First answer.' }, { hang: true }, { text: 'After the restart.' }]);
+    const body = { ...startBody('openai/stub'), conversation_id: 'e'.repeat(32) };
+    const id = await start(body, first);
+    await first.status(id, 'finished');
+    await first.call('POST', `/api/conversations/${id}/events`, { content: [{ type: 'text', text: 'More.' }], run: true });
+    await llm.waitForRequests(2);
+    const before = await first.events(id);
+    await first.stop();
+
+    first = await startAgentServer(cwd);
+    try {
+      expect((await first.call('GET', `/api/conversations/${id}`)).status).toBe(404);
+      const restored = await first.call('POST', '/api/conversations', { ...body, initial_message: null });
+      expect(restored.body).toMatchObject({ id, execution_status: 'paused' });
+      expect(await first.events(id)).toEqual(before);
+      expect((await first.call('POST', `/api/conversations/${id}/run`)).status).toBe(200);
+      await first.status(id, 'finished');
+      expect(llm.requests[2]?.authorization).toBe(`Bearer ${LLM_KEY}`);
+      expect(JSON.stringify(llm.requests[2]?.messages)).toContain('First answer.');
+      expect(first.output()).not.toContain(LLM_KEY);
+    } finally {
+      await first.stop();
+    }
+  });
+});
+
+describe('the git identity', () => {
+  it('is set in a workspace that is a git repository', async () => {
+    const body = startBody(DEMO_MODEL, {
+      initial_message: null,
+      environment: { GIT_AUTHOR_NAME: 'Ada Agent', GIT_AUTHOR_EMAIL: 'ada@example.com' },
+    });
+    execFileSync('git', ['init', '-q'], { cwd: body.workspace.working_dir });
+    await start(body);
+    const config = (key: string) => execFileSync('git', ['config', key], { cwd: body.workspace.working_dir }).toString().trim();
+    expect([config('user.name'), config('user.email')]).toEqual(['Ada Agent', 'ada@example.com']);
+  });
+});
+
+describe('secrets', () => {
+  it('has written the LLM key nowhere: not in its output, an event or a file', async () => {
+    expect(server.output()).not.toContain(LLM_KEY);
+    for (const file of fs.readdirSync(root, { recursive: true }).map(String)) {
+      const full = path.join(root, file);
+      if (fs.statSync(full).isFile()) expect(fs.readFileSync(full, 'utf8'), file).not.toContain(LLM_KEY);
+    }
+  });
+});

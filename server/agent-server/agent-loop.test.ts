@@ -1,0 +1,264 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentConversationInfo, AgentStartConversationInput } from '../../src/contract/agent-server';
+import type { AgentEvent } from '../../src/contract/events';
+import { type AgentServerProcess, startAgentServer } from '../testing/agent-server-process';
+import { contextOverflow, type OpenAiStub, startOpenAiStub, type StubReply } from '../testing/openai-stub';
+
+const LLM_KEY = 'sk-loop-test-llm-key-7f3a9c';
+const SECRET = 'tok-custom-secret-5b8e1d';
+let server: AgentServerProcess;
+let root: string;
+let llm: OpenAiStub | undefined;
+let counter = 0;
+
+beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-loop-'));
+  server = await startAgentServer(root);
+});
+afterEach(async () => {
+  await llm?.close();
+  llm = undefined;
+});
+afterAll(async () => {
+  await server.stop();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** A conversation on the LLM stub, in a workspace of its own; answers its id and workspace. */
+async function start(script: StubReply[], overrides: Partial<AgentStartConversationInput> & { price?: object | null } = {}) {
+  llm = await startOpenAiStub(script);
+  const workspace = path.join(root, 'workspaces', `w${++counter}`);
+  fs.mkdirSync(workspace, { recursive: true });
+  const { price = null, ...rest } = overrides;
+  const created = await server.call('POST', '/api/conversations', {
+    agent: { llm: { model: 'openai/stub-model', base_url: llm.baseUrl, api_key: LLM_KEY, price } },
+    workspace: { working_dir: workspace },
+    initial_message: { content: [{ type: 'text', text: 'Please do the task.' }] },
+    ...rest,
+  });
+  expect(created.status).toBe(200);
+  return { id: (created.body as AgentConversationInfo).id, workspace };
+}
+
+const info = async (id: string) => (await server.call('GET', `/api/conversations/${id}`)).body as AgentConversationInfo;
+const ofKind = (events: AgentEvent[], kind: string) => events.filter((event) => event.kind === kind);
+const terminal = (command: string): StubReply => ({ toolCalls: [{ name: 'terminal', arguments: { command } }] });
+const errorOf = (events: AgentEvent[]) => ofKind(events, 'ConversationErrorEvent').at(-1) as { code: string; detail: string } | undefined;
+
+describe('the agent loop on an OpenAI-compatible LLM', () => {
+  it('sends the key and the model, runs the terminal in the workspace and masks secrets', async () => {
+    const { id, workspace } = await start([terminal('echo "token:$MY_TOKEN" && pwd && echo made > made.txt'), { text: 'All done.' }], {
+      secrets: { MY_TOKEN: { kind: 'StaticSecret', value: SECRET } },
+      price: { input: 1, output: 2 },
+    });
+    await server.status(id, 'finished');
+    const stub = llm!;
+    expect(stub.requests).toHaveLength(2);
+    expect(stub.requests[0]).toMatchObject({ model: 'stub-model', authorization: `Bearer ${LLM_KEY}`, stream: true });
+    expect(stub.requests[0]?.body.stream_options).toEqual({ include_usage: true });
+    expect(stub.requests[0]?.messages.map((message) => message.role)).toEqual(['system', 'user']);
+
+    const events = await server.events(id);
+    const observation = ofKind(events, 'ObservationEvent')[0] as unknown as {
+      observation: { kind: string; exit_code: number; content: { text: string }[] };
+    };
+    expect(observation.observation).toMatchObject({ kind: 'TerminalObservation', exit_code: 0 });
+    const output = observation.observation.content[0]?.text ?? '';
+    expect(output).toContain('token:<secret:MY_TOKEN>');
+    expect(output).toContain(workspace);
+    expect(fs.readFileSync(path.join(workspace, 'made.txt'), 'utf8')).toBe('made\n');
+    // The LLM sees the observation masked too.
+    expect(JSON.stringify(stub.requests[1]?.messages)).toContain('token:<secret:MY_TOKEN>');
+    expect(ofKind(events, 'MessageEvent').at(-1)).toMatchObject({ source: 'agent', llm_message: { content: [{ text: 'All done.' }] } });
+
+    // The socket's replay is masked as well.
+    const frames = await collectFrames(
+      `/sockets/events/${id}?resend_all=true`,
+      (frame) => frame.kind === 'MessageEvent' && frame.source === 'agent',
+    );
+    expect(JSON.stringify(frames)).toContain('<secret:MY_TOKEN>');
+    expect(JSON.stringify([events, frames])).not.toContain(SECRET);
+
+    // 2 calls × (1000 prompt tokens at $1/M + 100 completion tokens at $2/M).
+    const { metrics } = await info(id);
+    expect(metrics).toMatchObject({
+      model_name: 'openai/stub-model',
+      cost_known: true,
+      accumulated_token_usage: { prompt_tokens: 2000, completion_tokens: 200 },
+    });
+    expect(metrics?.accumulated_cost).toBeCloseTo(0.0024, 8);
+  });
+
+  it('streams partial text on the socket and stores the whole message once', async () => {
+    llm = await startOpenAiStub([{ text: 'A fairly long answer, streamed in small pieces.' }]);
+    const workspace = fs.mkdtempSync(path.join(root, 'stream-'));
+    const created = await server.call('POST', '/api/conversations', {
+      agent: { llm: { model: 'litellm_proxy/stub-model', base_url: llm.baseUrl, api_key: LLM_KEY } },
+      workspace: { working_dir: workspace },
+    });
+    const id = (created.body as AgentConversationInfo).id;
+    const socket = server.socket(`/sockets/events/${id}`, { 'X-Session-API-Key': server.key });
+    const frames: Record<string, unknown>[] = [];
+    await new Promise((resolve) => socket.once('open', resolve));
+    const finished = new Promise<void>((resolve) =>
+      socket.on('message', (data) => {
+        const frame = JSON.parse(String(data)) as Record<string, unknown>;
+        frames.push(frame);
+        if (frame.key === 'execution_status' && frame.value === 'finished') resolve();
+      }),
+    );
+    // A text frame from the client is a user message that runs the agent.
+    socket.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'Tell me something.' }] }));
+    await finished;
+    socket.close();
+    expect(llm.requests[0]?.model).toBe('stub-model');
+    const message = frames.find((frame) => frame.kind === 'MessageEvent' && frame.source === 'agent') as { llm_response_id: string };
+    const deltas = frames.filter((frame) => frame.kind === 'StreamingDelta') as { delta: string; llm_response_id: string }[];
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.map((delta) => delta.delta).join('')).toBe('A fairly long answer, streamed in small pieces.');
+    expect(new Set(deltas.map((delta) => delta.llm_response_id))).toEqual(new Set([message.llm_response_id]));
+    const stored = await server.events(id);
+    expect(stored.some((event) => event.kind === 'StreamingDelta' || event.kind === 'ConversationStateUpdateEvent')).toBe(false);
+    expect(ofKind(stored, 'MessageEvent').map((event) => event.source)).toEqual(['user', 'agent']);
+    expect(frames.some((frame) => frame.kind === 'ConversationStateUpdateEvent' && frame.key === 'metrics')).toBe(true);
+  });
+
+  it('asks before each action in confirmation mode: a rejected one does not run, an approved one does', async () => {
+    const { id, workspace } = await start([terminal('touch rejected.txt'), terminal('touch approved.txt'), { text: 'Finished.' }], {
+      confirmation_policy: { kind: 'AlwaysConfirm' },
+    });
+    await server.status(id, 'waiting_for_confirmation');
+    const confirm = (body: object) => server.call('POST', `/api/conversations/${id}/events/respond_to_confirmation`, body);
+    expect((await confirm({ accept: false, reason: 'Not that file, please.' })).status).toBe(200);
+    const events = await server.until(id, (found) => ofKind(found, 'ActionEvent').length === 2, 'the second action');
+    expect(ofKind(events, 'UserRejectObservation')[0]).toMatchObject({ source: 'user', rejection_reason: 'Not that file, please.' });
+    expect(fs.existsSync(path.join(workspace, 'rejected.txt'))).toBe(false);
+    expect(JSON.stringify(llm!.requests[1]?.messages)).toContain('Not that file, please.');
+    await server.status(id, 'waiting_for_confirmation');
+    expect((await confirm({ accept: true })).status).toBe(200);
+    await server.status(id, 'finished');
+    expect(fs.existsSync(path.join(workspace, 'approved.txt'))).toBe(true);
+    expect(await confirm({ accept: true })).toEqual({ status: 409, body: { detail: 'No action is waiting for confirmation.' } });
+  });
+
+  it('stops at max_iterations with an event that says so', async () => {
+    const { id } = await start([], { max_iterations: 2 });
+    llm!.otherwise(terminal('true'));
+    await server.status(id, 'error');
+    expect(llm!.requests).toHaveLength(2);
+    expect(errorOf(await server.events(id))).toMatchObject({ code: 'MAX_ITERATIONS' });
+  });
+
+  it('stops when the cost passes the budget, before running the last actions', async () => {
+    // $1000 per million tokens: one call of 1100 tokens costs $1.10.
+    const { id, workspace } = await start([terminal('touch over-budget.txt')], {
+      price: { input: 1000, output: 1000 },
+      max_budget_per_task: 1,
+    });
+    await server.status(id, 'error');
+    expect(errorOf(await server.events(id))).toMatchObject({ code: 'BUDGET_EXCEEDED' });
+    expect(llm!.requests).toHaveLength(1);
+    expect(fs.existsSync(path.join(workspace, 'over-budget.txt'))).toBe(false);
+    expect((await info(id)).metrics).toMatchObject({ accumulated_cost: 1.1, max_budget_per_task: 1, cost_known: true });
+  });
+
+  it('says the cost is unknown for a model without a price, and the budget does not apply', async () => {
+    const { id } = await start([terminal('true'), { text: 'Done.' }], { max_budget_per_task: 0.000001 });
+    await server.status(id, 'finished');
+    expect((await info(id)).metrics).toMatchObject({
+      cost_known: false,
+      accumulated_cost: 0,
+      accumulated_token_usage: { prompt_tokens: 2000 },
+    });
+  });
+
+  it('reports a rejected key as LLM_AUTH, without retrying', async () => {
+    const { id } = await start([{ status: 401 }]);
+    await server.status(id, 'error');
+    const error = errorOf(await server.events(id));
+    expect(error?.code).toBe('LLM_AUTH');
+    expect(error?.detail).toContain('The LLM rejected the key (Settings › LLM)');
+    expect(llm!.requests).toHaveLength(1);
+  });
+
+  it('retries a rate limit three times and goes on when it passes', async () => {
+    const { id } = await start([{ status: 429 }, { status: 429 }, { status: 503 }, { text: 'Made it.' }]);
+    await server.status(id, 'finished');
+    expect(llm!.requests).toHaveLength(4);
+    expect(errorOf(await server.events(id))).toBeUndefined();
+  });
+
+  it('gives up on a rate limit that lasts, as LLM_UNAVAILABLE', async () => {
+    const { id } = await start([]);
+    llm!.otherwise({ status: 429 });
+    await server.status(id, 'error');
+    expect(llm!.requests).toHaveLength(4);
+    expect(errorOf(await server.events(id))?.code).toBe('LLM_UNAVAILABLE');
+  });
+
+  it('explains a context overflow as LLM_CONTEXT', async () => {
+    const { id } = await start([contextOverflow()]);
+    await server.status(id, 'error');
+    expect(errorOf(await server.events(id))?.detail).toMatch(/no longer fits in the model's context window/);
+  });
+
+  it('says to pick a model when none is set', async () => {
+    const workspace = fs.mkdtempSync(path.join(root, 'no-model-'));
+    const created = await server.call('POST', '/api/conversations', {
+      agent: { llm: { model: null } },
+      workspace: { working_dir: workspace },
+      initial_message: { content: [{ type: 'text', text: 'Hello?' }] },
+    });
+    const id = (created.body as AgentConversationInfo).id;
+    await server.status(id, 'error');
+    expect(errorOf(await server.events(id))).toMatchObject({ code: 'NO_MODEL', detail: expect.stringContaining('Settings') });
+  });
+
+  it('turns a bad tool call into an error the agent sees, not a crash', async () => {
+    const { id } = await start([
+      { toolCalls: [{ name: 'teleport', arguments: {} }] },
+      { toolCalls: [{ name: 'file_editor', arguments: { command: 'view', path: '../../..' } }] },
+      { text: 'OK.' },
+    ]);
+    await server.status(id, 'finished');
+    const events = await server.events(id);
+    expect(ofKind(events, 'AgentErrorEvent')[0]).toMatchObject({
+      tool_name: 'teleport',
+      error: expect.stringContaining('no tool named teleport'),
+    });
+    expect(ofKind(events, 'ObservationEvent')[0]).toMatchObject({ observation: { kind: 'FileEditorObservation', is_error: true } });
+  });
+
+  it('has written the LLM key nowhere: not in its output, an event or a file', async () => {
+    expect(server.output()).not.toContain(LLM_KEY);
+    expect(server.output()).not.toContain(SECRET);
+    for (const file of fs.readdirSync(root, { recursive: true }).map(String)) {
+      const full = path.join(root, file);
+      if (fs.statSync(full).isFile()) {
+        const content = fs.readFileSync(full, 'utf8');
+        expect(content, file).not.toContain(LLM_KEY);
+        expect(content, file).not.toContain(SECRET);
+      }
+    }
+  });
+});
+
+/** Frames of a socket until `last` matches one. */
+async function collectFrames(url: string, last: (frame: Record<string, unknown>) => boolean): Promise<Record<string, unknown>[]> {
+  const socket = server.socket(`${url}${url.includes('?') ? '&' : '?'}session_api_key=${server.key}`);
+  const frames: Record<string, unknown>[] = [];
+  await new Promise<void>((resolve, reject) => {
+    socket.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as Record<string, unknown>;
+      frames.push(frame);
+      if (last(frame)) resolve();
+    });
+    socket.on('close', () => reject(new Error('closed early')));
+  });
+  socket.removeAllListeners('close');
+  socket.close();
+  return frames;
+}

@@ -1,0 +1,300 @@
+import type { AgentConversationInfo, AgentStartConversation, LlmPrice } from '../../src/contract/agent-server';
+import type { ExecutionStatus, Metrics, SendMessageRequest } from '../../src/contract/conversations';
+import { type AgentEvent, DEMO_MODEL } from '../../src/contract/events';
+import type { ConversationFiles } from './conversation-files';
+import { demoModel } from './demo-model';
+import type { EventLog } from './event-log';
+import { newEvent, stateUpdate } from './event-factory';
+import { openAiModel } from './llm';
+import { runAgent } from './loop';
+import { Masker, MaskedStream } from './masking';
+import { initialMetrics } from './metrics';
+import type { Model } from './model';
+import { Tools } from './tools/tools';
+
+/** A request the conversation's state does not allow: answered 409 with `message`. */
+export class ConversationConflict extends Error {}
+
+/** A frame on the event socket: a stored event, or a transient one (state update, streaming delta). */
+export type Frame = Record<string, unknown>;
+
+/** What a conversation holds in memory only: never written to a file or a log. */
+export interface Credentials {
+  llm: AgentStartConversation['agent']['llm'];
+  secrets: Record<string, string>;
+  /** The sandbox's own key, masked too in case a command prints it. */
+  sessionKey: string;
+}
+
+/** Why a run stops at the next step. */
+type StopReason = 'user' | 'sandbox_paused';
+
+const DEMO_PRICE: LlmPrice = { input: 0, output: 0, cache_read: 0 };
+
+/**
+ * One conversation: its info, its event log, the agent's run and the sockets that follow it.
+ * Every event passes `append`, which masks secret values before it is stored or sent.
+ */
+export class Conversation {
+  #info: AgentConversationInfo;
+  #credentials!: Credentials;
+  #settings!: Pick<AgentStartConversation, 'max_budget_per_task' | 'environment'>;
+  #masker!: Masker;
+  #model: Model | null = null;
+  readonly #listeners = new Set<(frame: Frame) => void>();
+  readonly tools: Tools;
+
+  #run: Promise<void> | null = null;
+  #stop: StopReason | null = null;
+  #abort = new AbortController();
+  /** Actions the user approved (confirmation mode). */
+  readonly #approved = new Set<string>();
+  /** A user message came in while the agent was running: the turn goes on for it. */
+  userMessageArrived = false;
+
+  constructor(
+    info: AgentConversationInfo,
+    private readonly files: ConversationFiles,
+    private readonly log: EventLog,
+    request: AgentStartConversation,
+    credentials: Pick<Credentials, 'sessionKey'>,
+  ) {
+    this.#info = info;
+    this.tools = new Tools(() => ({ workingDir: this.#info.workspace.working_dir, env: this.#terminalEnv() }));
+    this.configure(request, credentials);
+  }
+
+  /** Takes the start request's LLM, secrets and limits (again after a restart or a re-sent start). */
+  configure(request: AgentStartConversation, credentials: Pick<Credentials, 'sessionKey'>): void {
+    const { llm } = request.agent;
+    this.#credentials = {
+      llm,
+      ...credentials,
+      secrets: Object.fromEntries(Object.entries(request.secrets).map(([name, secret]) => [name, secret.value])),
+    };
+    this.#settings = { max_budget_per_task: request.max_budget_per_task, environment: request.environment };
+    this.#masker = new Masker({ ...this.#credentials.secrets, LLM_API_KEY: llm.api_key, SESSION_API_KEY: credentials.sessionKey });
+    this.#model = llm.model === null ? null : llm.model === DEMO_MODEL ? demoModel() : openAiModel({ ...llm, model: llm.model });
+    const metrics = this.#info.metrics ?? initialMetrics(llm.model, this.price, request.max_budget_per_task);
+    this.#info = {
+      ...this.#info,
+      agent: { llm: { model: llm.model, base_url: llm.base_url } },
+      workspace: request.workspace,
+      confirmation_policy: request.confirmation_policy,
+      max_iterations: request.max_iterations,
+      metrics: {
+        ...metrics,
+        model_name: llm.model ?? 'default',
+        max_budget_per_task: request.max_budget_per_task,
+        cost_known: this.price !== null,
+      },
+    };
+    this.#save();
+  }
+
+  get id(): string {
+    return this.#info.id;
+  }
+
+  get info(): AgentConversationInfo {
+    return this.#info;
+  }
+
+  get model(): Model | null {
+    return this.#model;
+  }
+
+  get price(): LlmPrice | null {
+    return this.#info.agent.llm.model === DEMO_MODEL ? DEMO_PRICE : this.#credentials.llm.price;
+  }
+
+  get confirming(): boolean {
+    return this.#info.confirmation_policy.kind === 'AlwaysConfirm';
+  }
+
+  get running(): boolean {
+    return this.#run !== null;
+  }
+
+  events(): readonly AgentEvent[] {
+    return this.log.all();
+  }
+
+  /** Follows every stored event and transient frame from now on. */
+  subscribe(listener: (frame: Frame) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Stores `event` (masked) and sends it to the sockets. */
+  append<E extends AgentEvent>(event: E): E {
+    const masked = this.#masker.deep(event);
+    this.log.append(masked);
+    this.#touch();
+    this.#broadcast(masked);
+    return masked;
+  }
+
+  /** A text stream whose masked deltas go out as `StreamingDelta` frames (never stored). */
+  streamText(responseId: string): (chunk: string) => void {
+    const stream = new MaskedStream(this.#masker);
+    return (chunk) => {
+      const delta = stream.push(chunk);
+      if (delta) this.#broadcast({ kind: 'StreamingDelta', conversation_id: this.id, llm_response_id: responseId, delta });
+    };
+  }
+
+  setStatus(status: ExecutionStatus): void {
+    if (this.#info.execution_status === status) return;
+    this.#info = { ...this.#info, execution_status: status };
+    this.#touch();
+    this.#broadcast(stateUpdate('execution_status', status));
+  }
+
+  setMetrics(metrics: Metrics): void {
+    this.#info = { ...this.#info, metrics };
+    this.#touch();
+    this.#broadcast(stateUpdate('metrics', metrics));
+  }
+
+  setTitle(title: string): void {
+    this.#info = { ...this.#info, title };
+    this.#touch();
+  }
+
+  /** A `ConversationErrorEvent` and status `error`: the run cannot go on. */
+  fail(code: string, detail: string): void {
+    this.append(newEvent('ConversationErrorEvent', 'environment', { code, detail }));
+    this.setStatus('error');
+  }
+
+  /** Actions stored but not yet answered by an observation, a rejection or an error. */
+  pendingActions(): AgentEvent[] {
+    const answered = new Set<unknown>();
+    const actions: AgentEvent[] = [];
+    for (const event of this.log.all()) {
+      if (event.kind === 'ActionEvent' && event.action) actions.push(event);
+      else if (['ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent'].includes(event.kind)) answered.add(event.tool_call_id);
+    }
+    return actions.filter((action) => !answered.has(action.tool_call_id));
+  }
+
+  isApproved(actionId: string): boolean {
+    return !this.confirming || this.#approved.has(actionId);
+  }
+
+  /** Why the run should stop now, if it should. */
+  get stopReason(): StopReason | null {
+    return this.#stop;
+  }
+
+  /** Cancels an in-flight LLM call (the sandbox was paused under it). */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  sendMessage(request: SendMessageRequest): void {
+    if (this.#info.execution_status === 'waiting_for_confirmation' && !this.running) {
+      this.#reject(this.pendingActions(), 'The user sent a new message instead of answering.');
+    }
+    this.append(
+      newEvent('MessageEvent', 'user', {
+        llm_message: {
+          role: request.role,
+          content: request.content,
+          tool_calls: null,
+          tool_call_id: null,
+          name: null,
+          reasoning_content: null,
+        },
+        llm_response_id: null,
+        activated_skills: [],
+        extended_content: [],
+        sender: null,
+      }),
+    );
+    if (this.running) this.userMessageArrived = true;
+    else if (request.run) this.run();
+  }
+
+  /** Starts the agent; a conflict when it is already running. */
+  run(): void {
+    if (this.#run) throw new ConversationConflict('Conversation already running. Wait for completion or pause first.');
+    this.#stop = null;
+    this.userMessageArrived = false;
+    this.#abort = new AbortController();
+    this.setStatus('running');
+    this.#run = runAgent(this)
+      .catch((error: unknown) => {
+        console.error(`agent-server: the run of conversation ${this.id} failed:`, (error as Error).message);
+        this.fail('AGENT_ERROR', `The agent stopped on an internal error: ${(error as Error).message}`);
+      })
+      .finally(() => {
+        this.#run = null;
+      });
+  }
+
+  /** Stops the agent after its current step (now, when it is not running). */
+  pause(): void {
+    if (this.#info.execution_status === 'paused' && !this.running) return;
+    this.append(newEvent('PauseEvent', 'user', {}));
+    if (this.running) this.#stop ??= 'user';
+    else this.setStatus('paused');
+  }
+
+  /**
+   * The sandbox was paused (SIGSTOP) and resumed (SIGCONT) under a run: the run stops, its
+   * in-flight LLM call is dropped (made again on the next run) and a `PauseEvent` says why.
+   */
+  sandboxResumed(): void {
+    if (!this.running) return;
+    this.#stop = 'sandbox_paused';
+    this.#abort.abort();
+  }
+
+  /** Called by the loop when it stops for a pause. */
+  stopped(reason: StopReason): void {
+    if (reason === 'sandbox_paused') this.append(newEvent('PauseEvent', 'user', { reason: 'sandbox_paused' }));
+    this.setStatus('paused');
+  }
+
+  respondToConfirmation(accept: boolean, reason: string): void {
+    const pending = this.pendingActions().filter((action) => !this.isApproved(action.id));
+    if (this.running || pending.length === 0) throw new ConversationConflict('No action is waiting for confirmation.');
+    if (accept) for (const action of pending) this.#approved.add(action.id);
+    else this.#reject(pending, reason);
+    this.run();
+  }
+
+  #reject(actions: AgentEvent[], reason: string): void {
+    for (const action of actions) {
+      this.append(
+        newEvent('UserRejectObservation', 'user', {
+          tool_name: action.tool_name,
+          tool_call_id: action.tool_call_id,
+          rejection_reason: reason,
+          action_id: action.id,
+        }),
+      );
+    }
+  }
+
+  #terminalEnv(): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(process.env)) if (value !== undefined && name !== 'SESSION_API_KEY') env[name] = value;
+    return { ...env, ...this.#settings.environment, ...this.#credentials.secrets };
+  }
+
+  #broadcast(frame: Frame): void {
+    for (const listener of this.#listeners) listener(frame);
+  }
+
+  #touch(): void {
+    this.#info = { ...this.#info, updated_at: new Date().toISOString() };
+    this.#save();
+  }
+
+  #save(): void {
+    this.files.writeInfo(this.#info);
+  }
+}

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { DEMO_MODEL } from '../../src/contract/events';
+import { type Model, ModelAborted, type ModelReply, type ToolCall } from './model';
+
+/** A pause that ends early (with `ModelAborted`) when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new ModelAborted('aborted'));
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new ModelAborted('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const NOTES = `# Demo notes
+
+This file was written by the demo model (${DEMO_MODEL}) of Agent Console.
+It plays a short scripted session so you can see how an agent works in its sandbox:
+a message, a terminal command, a file edit and a finish.
+
+Choose a real LLM in Settings › LLM to have an agent work on your tasks.
+`;
+
+const call = (name: string, args: object): ToolCall => ({
+  id: `demo_call_${randomUUID().replaceAll('-', '')}`,
+  name,
+  arguments: JSON.stringify(args),
+});
+
+const textOf = (message: ChatCompletionMessageParam | undefined): string => {
+  const content = message?.content;
+  if (typeof content === 'string') return content;
+  return (content ?? []).map((part) => ('text' in part ? part.text : '')).join('');
+};
+
+/** The next scripted reply, from where the conversation is. */
+function nextReply(messages: ChatCompletionMessageParam[]): { text: string; toolCalls: ToolCall[] } {
+  const userIndexes = messages.flatMap((message, i) => (message.role === 'user' ? [i] : []));
+  const lastUser = userIndexes.at(-1) ?? -1;
+  const repliesSince = messages.slice(lastUser + 1).filter((message) => message.role === 'assistant').length;
+  if (userIndexes.length <= 1) {
+    switch (repliesSince) {
+      case 0:
+        return {
+          text: `Hello! I am the demo model (${DEMO_MODEL}): no LLM is involved, I play a short scripted session so you can watch an agent at work. First, a look at the workspace.`,
+          toolCalls: [call('terminal', { command: 'ls -la' })],
+        };
+      case 1:
+        return {
+          text: 'Now I leave a small note in the workspace.',
+          toolCalls: [call('file_editor', { command: 'create', path: 'demo-notes.md', file_text: NOTES })],
+        };
+      case 2:
+        return {
+          text: '',
+          toolCalls: [
+            call('finish', {
+              message: `Demo done: I listed the workspace and wrote demo-notes.md. This was the demo model (${DEMO_MODEL}); choose an LLM in Settings › LLM for real work.`,
+            }),
+          ],
+        };
+      default:
+        return { text: `The demo script (${DEMO_MODEL}) is over.`, toolCalls: [] };
+    }
+  }
+  if (repliesSince > 0) return { text: `The demo script (${DEMO_MODEL}) has nothing more to say here.`, toolCalls: [] };
+  const asked = textOf(messages[lastUser]).trim().slice(0, 200);
+  return {
+    text: `This is the demo model (${DEMO_MODEL}), so my answers are scripted. You wrote: “${asked}”. To have an agent work on that, choose an LLM in Settings › LLM.`,
+    toolCalls: [call('finish', { message: 'Scripted demo answer given.' })],
+  };
+}
+
+/**
+ * The built-in demo model: a scripted session with no LLM, no key and no network. Its tool calls
+ * really run (confirmation, pause and max_iterations apply as with any model); short pauses let
+ * people watch it live. It costs nothing.
+ */
+export function demoModel(): Model {
+  return {
+    async complete({ messages }, onText, signal): Promise<ModelReply> {
+      const reply = nextReply(messages);
+      const responseId = `demo-${randomUUID()}`;
+      await pause(300 + Math.floor(Math.random() * 200), signal);
+      const words = reply.text.split(/(?<= )/);
+      for (let i = 0; i < words.length; i += 4) {
+        onText(words.slice(i, i + 4).join(''), responseId);
+        await pause(40, signal);
+      }
+      return {
+        responseId,
+        ...reply,
+        usage: { prompt_tokens: 0, completion_tokens: 0, cache_read_tokens: 0, reasoning_tokens: 0 },
+      };
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import type { Conversation } from './conversation';
+import { newEvent } from './event-factory';
+import { chatMessages } from './history';
+import { addUsage, overBudget } from './metrics';
+import { ModelAborted, ModelFailure, type ModelReply } from './model';
+import { type Action, parseToolCall, TOOL_DEFINITIONS } from './tools/tools';
+
+/** The run's text with the budget, for the error event. */
+const budgetDetail = (conversation: Conversation) => {
+  const metrics = conversation.info.metrics;
+  return `The cost so far ($${metrics?.accumulated_cost.toFixed(4)}) passed the budget per task ($${metrics?.max_budget_per_task}). Raise the budget in Settings, or start a new conversation.`;
+};
+
+/**
+ * The agent's loop for one run: run the actions that may run, ask the model, store its message
+ * and actions, and again, until the model answers without a tool call, calls `finish`, waits for
+ * a confirmation, is paused or hits a limit. Every step is an event.
+ */
+export async function runAgent(conversation: Conversation): Promise<void> {
+  let calls = 0;
+  for (;;) {
+    const stop = conversation.stopReason;
+    if (stop) return conversation.stopped(stop);
+
+    const pending = conversation.pendingActions();
+    if (pending.length > 0) {
+      if (pending.some((action) => !conversation.isApproved(action.id))) return conversation.setStatus('waiting_for_confirmation');
+      for (const action of pending) {
+        if (conversation.stopReason) break;
+        const observation = await conversation.tools.run(action.action as unknown as Action);
+        conversation.append(
+          newEvent('ObservationEvent', 'environment', {
+            tool_name: action.tool_name,
+            tool_call_id: action.tool_call_id,
+            observation,
+            action_id: action.id,
+          }),
+        );
+        if (observation.kind === 'FinishObservation') return conversation.setStatus('finished');
+      }
+      continue;
+    }
+
+    const model = conversation.model;
+    if (!model) {
+      return conversation.fail(
+        'NO_MODEL',
+        'No LLM is chosen for this conversation. Pick a model in Settings › LLM, or use the demo model (demo/scripted).',
+      );
+    }
+    if (calls >= conversation.info.max_iterations) {
+      return conversation.fail(
+        'MAX_ITERATIONS',
+        `The agent reached its limit of ${conversation.info.max_iterations} LLM calls for this run (Settings › max iterations). Press Continue to let it go on.`,
+      );
+    }
+    if (conversation.info.metrics && overBudget(conversation.info.metrics))
+      return conversation.fail('BUDGET_EXCEEDED', budgetDetail(conversation));
+
+    calls++;
+    conversation.userMessageArrived = false;
+    let reply: ModelReply;
+    let stream: { responseId: string; push: (chunk: string) => void } | undefined;
+    const onText = (chunk: string, responseId: string) => {
+      if (stream?.responseId !== responseId) stream = { responseId, push: conversation.streamText(responseId) };
+      stream.push(chunk);
+    };
+    try {
+      reply = await model.complete({ messages: chatMessages(conversation.events()), tools: TOOL_DEFINITIONS }, onText, conversation.signal);
+    } catch (error) {
+      // A dropped call (the sandbox was paused) is made again on the next run.
+      if (error instanceof ModelAborted) continue;
+      if (error instanceof ModelFailure) return conversation.fail(error.code, error.detail);
+      throw error;
+    }
+    conversation.setMetrics(addUsage(conversation.info.metrics!, reply.usage, reply.responseId, conversation.price));
+    storeReply(conversation, reply);
+
+    if (reply.toolCalls.length === 0) {
+      if (conversation.userMessageArrived) continue;
+      return conversation.setStatus('finished');
+    }
+    if (overBudget(conversation.info.metrics!)) return conversation.fail('BUDGET_EXCEEDED', budgetDetail(conversation));
+  }
+}
+
+/** The reply's text as a `MessageEvent` (replacing its streamed deltas), its tool calls as `ActionEvent`s. */
+function storeReply(conversation: Conversation, reply: ModelReply): void {
+  if (reply.text) {
+    conversation.append(
+      newEvent('MessageEvent', 'agent', {
+        llm_message: {
+          role: 'assistant',
+          content: [{ type: 'text', text: reply.text, cache_prompt: false }],
+          tool_calls: null,
+          tool_call_id: null,
+          name: null,
+          reasoning_content: null,
+        },
+        llm_response_id: reply.responseId,
+        activated_skills: [],
+        extended_content: [],
+        sender: null,
+      }),
+    );
+  }
+  for (const call of reply.toolCalls) {
+    const parsed = parseToolCall(call.name, call.arguments);
+    conversation.append(
+      newEvent('ActionEvent', 'agent', {
+        thought: [],
+        reasoning_content: null,
+        action: 'action' in parsed ? parsed.action : null,
+        tool_name: call.name,
+        tool_call_id: call.id,
+        tool_call: { id: call.id, name: call.name, arguments: call.arguments, origin: 'completion' },
+        llm_response_id: reply.responseId,
+        security_risk: 'UNKNOWN',
+      }),
+    );
+    if ('error' in parsed) {
+      conversation.append(newEvent('AgentErrorEvent', 'agent', { tool_name: call.name, tool_call_id: call.id, error: parsed.error }));
+    }
+  }
+}

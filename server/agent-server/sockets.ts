@@ -1,0 +1,65 @@
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { conversationIdSchema, sendMessageRequestSchema } from '../../src/contract/conversations';
+import { SESSION_KEY_HEADER } from '../session-key';
+import type { Conversations } from './conversations';
+import { stateUpdate } from './event-factory';
+
+const PATH = /^\/sockets\/events\/([^/]+)$/;
+
+/**
+ * The event WebSocket, `/sockets/events/{id}`, as the agent SDK's server has it: the key in the
+ * `X-Session-API-Key` header or the `session_api_key` query (close 4001 otherwise), 4004 for an
+ * unknown conversation; first the conversation's `full_state`, then with `resend_all=true`
+ * every stored event in order, then live frames. A text frame `{role, content}` is a user
+ * message that runs the agent.
+ */
+export function attachEventSockets(
+  server: http.Server,
+  conversations: Conversations,
+  isSessionKey: (key: string | undefined) => boolean,
+): void {
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+
+  server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://agent-server');
+    const match = PATH.exec(url.pathname);
+    if (!match) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      const header = request.headers[SESSION_KEY_HEADER.toLowerCase()];
+      const key = (typeof header === 'string' ? header : undefined) ?? url.searchParams.get('session_api_key') ?? undefined;
+      if (!isSessionKey(key)) return ws.close(4001, 'Authentication failed');
+      const id = conversationIdSchema.safeParse(decodeURIComponent(match[1] ?? ''));
+      const conversation = id.success ? conversations.get(id.data) : undefined;
+      if (!conversation) return ws.close(4004, 'Conversation not found');
+      follow(ws, conversation, url.searchParams.get('resend_all') === 'true');
+    });
+  });
+}
+
+function follow(ws: WebSocket, conversation: NonNullable<ReturnType<Conversations['get']>>, resendAll: boolean): void {
+  const send = (frame: unknown) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+  };
+  // One synchronous block: no event can land between the replay and the live frames.
+  send(stateUpdate('full_state', conversation.info));
+  if (resendAll) for (const event of conversation.events()) send(event);
+  const unsubscribe = conversation.subscribe(send);
+  ws.on('close', unsubscribe);
+  ws.on('error', unsubscribe);
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(String(data));
+    } catch {
+      return;
+    }
+    const message = sendMessageRequestSchema.safeParse(parsed);
+    if (message.success) conversation.sendMessage({ ...message.data, run: true });
+  });
+}

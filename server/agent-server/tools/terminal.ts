@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { type Observation, text, type ToolContext } from './observation';
+
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+export const MAX_TIMEOUT_SECONDS = 1800;
+export const MAX_OUTPUT_CHARS = 30_000;
+
+export interface TerminalAction {
+  kind: 'TerminalAction';
+  command: string;
+  is_input: boolean;
+  timeout: number | null;
+  reset: boolean;
+}
+
+/** The head and the tail of `output`, saying how much was cut between them. */
+export function capOutput(output: string): string {
+  if (output.length <= MAX_OUTPUT_CHARS) return output;
+  const half = MAX_OUTPUT_CHARS / 2;
+  const cut = output.length - MAX_OUTPUT_CHARS;
+  return `${output.slice(0, half)}\n[… output cut: ${cut} characters left out of ${output.length} …]\n${output.slice(-half)}`;
+}
+
+/** Every process below `pid` (Linux /proc), so a timed-out command's children go too. */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const found: number[] = [];
+  const visit = (id: number) => {
+    for (const child of children.get(id) ?? []) {
+      found.push(child);
+      visit(child);
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+function killTree(pid: number): void {
+  for (const id of [pid, ...descendants(pid)]) {
+    try {
+      process.kill(id, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/**
+ * Runs a bash command in the workspace. Each command starts a fresh shell in the working
+ * directory (the SDK keeps one session; `cd` does not carry over here). The command stays in the
+ * agent server's process group so pausing the sandbox pauses it too.
+ */
+export function runTerminal(action: TerminalAction, context: ToolContext): Promise<Observation> {
+  const observation = (output: string, exitCode: number, timedOut: boolean, isError = false): Observation => ({
+    kind: 'TerminalObservation',
+    content: text(output),
+    is_error: isError,
+    command: action.command,
+    exit_code: exitCode,
+    timeout: timedOut,
+  });
+  if (action.is_input)
+    return Promise.resolve(
+      observation('Sending input to a running command is not supported: each command runs on its own.', -1, false, true),
+    );
+  const seconds = Math.min(action.timeout && action.timeout > 0 ? action.timeout : DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS);
+  return new Promise((resolve) => {
+    let output = '';
+    let timedOut = false;
+    const child = spawn('bash', ['-c', action.command], { cwd: context.workingDir, env: context.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      // Keep memory bounded for endless output: the head and a generous tail.
+      if (output.length > MAX_OUTPUT_CHARS * 4) output = output.slice(0, MAX_OUTPUT_CHARS) + output.slice(-MAX_OUTPUT_CHARS * 2);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid) killTree(child.pid);
+    }, seconds * 1000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve(observation(`The command could not start: ${error.message}`, -1, false, true));
+    });
+    const finish = (code: number | null) => {
+      clearTimeout(timer);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      if (timedOut)
+        resolve(observation(`${capOutput(output)}\n[The command timed out after ${seconds} s and was stopped.]`, -1, true, true));
+      else resolve(observation(capOutput(output), code ?? -1, false));
+    };
+    child.on('close', finish);
+    // A background process (`server &`) may hold the output open after the shell exits.
+    child.on('exit', (code) => setTimeout(() => finish(code), 200).unref());
+  });
+}

@@ -1,0 +1,122 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import WebSocket from 'ws';
+import type { AgentEvent, EventPage } from '../../src/contract/events';
+import { AGENT_SERVER_SCRIPT } from '../sandboxes/specs';
+
+/*
+ * The built agent server (`npm run build:agent`) as a sandbox runs it: its own process, a
+ * working directory, a session key. For tests of the agent server and of what talks to it.
+ */
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+export interface AgentServerProcess {
+  base: string;
+  key: string;
+  child: ChildProcess;
+  /** Everything it printed (stdout and stderr) so far. */
+  output(): string;
+  call(method: string, url: string, body?: unknown, key?: string | null): Promise<Answer>;
+  /** Every stored event of a conversation, in order (pages through events/search). */
+  events(id: string): Promise<AgentEvent[]>;
+  /** Waits until `check` holds for the conversation's events (polling events/search). */
+  until(id: string, check: (events: AgentEvent[]) => boolean, what: string, timeoutMs?: number): Promise<AgentEvent[]>;
+  /** Waits for a conversation's execution status. */
+  status(id: string, wanted: string, timeoutMs?: number): Promise<void>;
+  socket(path: string, headers?: Record<string, string>): WebSocket;
+  stop(): Promise<void>;
+}
+
+export async function startAgentServer(cwd: string, key = 'agent-test-key-0123456789'): Promise<AgentServerProcess> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let printed = '';
+  const child = spawn(process.execPath, [AGENT_SERVER_SCRIPT], {
+    cwd,
+    env: { PATH: process.env.PATH, PORT: String(port), SESSION_API_KEY: key },
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  for (let tries = 0; tries < 200 && !printed.includes('listening'); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!printed.includes('listening')) throw new Error(`The agent server did not start: ${printed}`);
+
+  const call = async (method: string, url: string, body?: unknown, given: string | null = key): Promise<Answer> => {
+    const response = await fetch(`${base}${url}`, {
+      method,
+      headers: {
+        ...(given === null ? {} : { 'X-Session-API-Key': given }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+  const events = async (id: string): Promise<AgentEvent[]> => {
+    const all: AgentEvent[] = [];
+    let page: string | null = null;
+    do {
+      const answer = await call('GET', `/api/conversations/${id}/events/search?limit=100${page ? `&page_id=${page}` : ''}`);
+      if (answer.status !== 200) throw new Error(`events/search answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      const body = answer.body as EventPage;
+      all.push(...body.items);
+      page = body.next_page_id;
+    } while (page);
+    return all;
+  };
+  const waitUntil = async <T>(probe: () => Promise<T | undefined>, what: () => string, timeoutMs: number): Promise<T> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = await probe();
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  return {
+    base,
+    key,
+    child,
+    output: () => printed,
+    call,
+    events,
+    until: (id, check, what, timeoutMs = 15_000) =>
+      waitUntil(
+        async () => {
+          const found = await events(id);
+          return check(found) ? found : undefined;
+        },
+        () => what,
+        timeoutMs,
+      ),
+    status: async (id, wanted, timeoutMs = 15_000) => {
+      let last = '';
+      await waitUntil(
+        async () => {
+          last = ((await call('GET', `/api/conversations/${id}`)).body as { execution_status: string }).execution_status;
+          return last === wanted ? true : undefined;
+        },
+        () => `status ${wanted} (last: ${last})`,
+        timeoutMs,
+      );
+    },
+    socket: (path, headers = {}) => new WebSocket(`ws://127.0.0.1:${port}${path}`, { headers }),
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
