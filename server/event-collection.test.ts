@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppConversation, StartTask } from '../src/contract/conversations';
 import { type AgentEvent, DEMO_MODEL } from '../src/contract/events';
+import { SecretBox } from './secret-box';
 import { statusBecomes, until } from './testing/sandbox-helpers';
-import { startTestApp, type TestApp, type TestAppOptions } from './testing/test-app';
+import { startTestApp, TEST_SECRETS_KEY, type TestApp, type TestAppOptions } from './testing/test-app';
 
 /*
  * Events collected from real agent servers (the demo model, no LLM): each stored once, in the
@@ -268,6 +269,24 @@ describe('collection survives restarts', SLOW, () => {
     );
     const events = await inStep(t, lost, agent);
     expect(events.map((event) => event.kind)).toEqual(['SystemPromptEvent']); // no initial message the second time
+  });
+});
+
+describe('an agent server that refuses', SLOW, () => {
+  it('the key it was given: a 503 that says so, never a 401 that would sign the user out', async () => {
+    const t = await app();
+    const id = await startDemo(t);
+    await statusIs(t, id, ['finished']);
+    const { sandbox_id: sandboxId } = await conversation(t, id);
+    // The registry now holds another key than the one the sandbox's agent server was started with.
+    await t.db
+      .updateTable('sandboxes')
+      .set({ session_key: new SecretBox(TEST_SECRETS_KEY).seal('not-the-sandbox-key') })
+      .where('id', '=', sandboxId)
+      .execute();
+    const refused = await json(t, 'POST', `/api/v1/app-conversations/${id}/send-message`, text('Hello?'));
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().detail).toMatch(/refused the sandbox's key/);
   });
 });
 

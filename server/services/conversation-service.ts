@@ -139,7 +139,8 @@ export class ConversationService {
     const cancelled = await this.startTasks.cancelFor(hex);
     const record = await this.store.get(this.userId, hex);
     if (!record && !cancelled) throw new NotFound(`Conversation ${id} not found`);
-    if (record) await this.store.delete(this.userId, hex);
+    if (record) await this.store.delete(this.userId, hex); // its events go with it (foreign key)
+    this.events.forgetLive(hex);
     await this.tasks.deleteForConversation(this.userId, hex);
     if (cancelled) await this.tasks.delete(cancelled.taskId);
     const sandboxId = record?.sandbox_id ?? cancelled?.sandboxId;
