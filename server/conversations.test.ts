@@ -101,7 +101,7 @@ describe('starting a conversation', () => {
     const agent = await fetch(started.conversation_url, { headers: { 'X-Session-API-Key': started.session_api_key } });
     expect(agent.status).toBe(200);
     expect(await agent.json()).toMatchObject({ id: started.id });
-    // The initial message runs the agent; no LLM is named in Settings, so the run stops in error (an event says why).
+    // No model in Settings: the first message runs the agent, which stops and says to pick one (NO_MODEL).
     const withStatus = await until(
       () => conversation(t, started.id),
       (c) => c.execution_status === 'error',

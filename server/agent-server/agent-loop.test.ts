@@ -176,11 +176,15 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
   });
 
   it('reports a rejected key as LLM_AUTH, without retrying', async () => {
-    const { id } = await start([{ status: 401 }]);
+    // Some providers quote the key in their answer: the event shows it masked.
+    const { id } = await start([
+      { status: 401, body: { error: { message: `Incorrect API key provided: ${LLM_KEY}`, code: 'invalid_api_key' } } },
+    ]);
     await server.status(id, 'error');
     const error = errorOf(await server.events(id));
     expect(error?.code).toBe('LLM_AUTH');
     expect(error?.detail).toContain('The LLM rejected the key (Settings › LLM)');
+    expect(error?.detail).toContain('Incorrect API key provided: <secret:LLM_API_KEY>');
     expect(llm!.requests).toHaveLength(1);
   });
 
@@ -230,6 +234,36 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
       error: expect.stringContaining('no tool named teleport'),
     });
     expect(ofKind(events, 'ObservationEvent')[0]).toMatchObject({ observation: { kind: 'FileEditorObservation', is_error: true } });
+  });
+
+  it('stops a command at its timeout, cuts long output, and replaces only a unique string', async () => {
+    // The workspace `start` makes next; the editor takes absolute paths inside it too.
+    const next = path.join(root, 'workspaces', `w${counter + 1}`);
+    const { id, workspace } = await start([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo started; sleep 30', timeout: 0.5 } }] },
+      terminal("head -c 40000 /dev/zero | tr '\\0' a"),
+      { toolCalls: [{ name: 'file_editor', arguments: { command: 'create', path: 'notes.txt', file_text: 'one two two\n' } }] },
+      { toolCalls: [{ name: 'file_editor', arguments: { command: 'str_replace', path: 'notes.txt', old_str: 'two', new_str: '2' } }] },
+      {
+        toolCalls: [
+          { name: 'file_editor', arguments: { command: 'str_replace', path: `${next}/notes.txt`, old_str: 'one', new_str: '1' } },
+        ],
+      },
+      { toolCalls: [{ name: 'finish', arguments: { message: 'Edited.' } }] },
+    ]);
+    await server.status(id, 'finished');
+    const observations = ofKind(await server.events(id), 'ObservationEvent').map(
+      (event) =>
+        (event as unknown as { observation: { exit_code?: number; timeout?: boolean; is_error: boolean; content: { text: string }[] } })
+          .observation,
+    );
+    expect(observations[0]).toMatchObject({ exit_code: -1, timeout: true, content: [{ text: expect.stringContaining('started') }] });
+    expect(observations[1]?.content[0]?.text).toContain('output cut: 10000 characters left out of 40000');
+    expect(observations[1]?.content[0]?.text.length).toBeLessThan(31_000);
+    expect(observations[3]).toMatchObject({ is_error: true, content: [{ text: expect.stringContaining('appears 2 times') }] });
+    expect(observations[4]).toMatchObject({ is_error: false });
+    expect(fs.readFileSync(path.join(workspace, 'notes.txt'), 'utf8')).toBe('1 two two\n');
+    expect(observations[5]).toMatchObject({ kind: 'FinishObservation', content: [{ text: 'Edited.' }] });
   });
 
   it('has written the LLM key nowhere: not in its output, an event or a file', async () => {

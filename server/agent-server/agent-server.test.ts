@@ -1,55 +1,25 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_MODEL } from '../../src/contract/events';
 import { AGENT_SERVER_SCRIPT } from '../sandboxes/specs';
+import { type AgentServerProcess, startAgentServer } from '../testing/agent-server-process';
 
-const KEY = 'agent-test-key-0123456789';
 const LLM_KEY = 'sk-agent-server-test-llm-key';
-let child: ChildProcess;
-let base: string;
+let server: AgentServerProcess;
 let workDir: string;
-let output = '';
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** The built agent server (`npm run build:agent`), as a sandbox runs it. */
 beforeAll(async () => {
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-server-'));
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, [AGENT_SERVER_SCRIPT], {
-    cwd: workDir,
-    env: { PATH: process.env.PATH, PORT: String(port), SESSION_API_KEY: KEY },
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  for (let tries = 0; tries < 100 && !output.includes('listening'); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+  server = await startAgentServer(workDir);
 });
-afterAll(() => {
-  child.kill('SIGKILL');
+afterAll(async () => {
+  await server.stop();
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-const call = async (method: string, url: string, body?: unknown, key: string | null = KEY) => {
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      ...(key === null ? {} : { 'X-Session-API-Key': key }),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as unknown };
-};
+const call = (method: string, url: string, body?: unknown, key?: string | null) => server.call(method, url, body, key);
 
 const start = (id: string) => ({
   conversation_id: id,
@@ -87,7 +57,7 @@ describe('the agent server', () => {
       const full = path.join(workDir, file);
       if (fs.statSync(full).isFile()) expect(fs.readFileSync(full, 'utf8')).not.toContain(LLM_KEY);
     }
-    expect(output).not.toContain(LLM_KEY);
+    expect(server.output()).not.toContain(LLM_KEY);
   });
 
   it('refuses a body that is not a start request, as FastAPI words it', async () => {
@@ -96,5 +66,29 @@ describe('the agent server', () => {
     expect(missing.body).toMatchObject({ detail: [{ type: 'missing', loc: ['body', 'agent'] }] });
     expect((await call('POST', '/api/conversations')).body).toMatchObject({ detail: [{ type: 'missing', loc: ['body'] }] });
     expect((await call('GET', '/api/conversations?ids=not-an-id')).status).toBe(422);
+  });
+
+  it('is one file that runs without node_modules: openai, ws and zod are bundled in', async () => {
+    const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-server-alone-'));
+    const copy = path.join(alone, 'agent-server.js');
+    fs.copyFileSync(AGENT_SERVER_SCRIPT, copy);
+    const lonely = await startAgentServer(alone, 'alone-key-0123456789', copy);
+    try {
+      const created = await lonely.call('POST', '/api/conversations', {
+        agent: { llm: { model: DEMO_MODEL } },
+        workspace: { working_dir: path.join(alone, 'workspace') },
+        initial_message: { content: [{ type: 'text', text: 'hi' }] },
+      });
+      expect(created.status).toBe(200);
+      const id = (created.body as { id: string }).id;
+      const socket = lonely.socket(`/sockets/events/${id}?session_api_key=alone-key-0123456789`);
+      const first = await new Promise((resolve) => socket.once('message', (data) => resolve(JSON.parse(String(data)))));
+      socket.close();
+      expect(first).toMatchObject({ kind: 'ConversationStateUpdateEvent', key: 'full_state' });
+      await lonely.status(id, 'finished');
+    } finally {
+      await lonely.stop();
+      fs.rmSync(alone, { recursive: true, force: true });
+    }
   });
 });

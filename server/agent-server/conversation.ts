@@ -226,8 +226,13 @@ export class Conversation {
     this.setStatus('running');
     this.#run = runAgent(this)
       .catch((error: unknown) => {
-        console.error(`agent-server: the run of conversation ${this.id} failed:`, (error as Error).message);
-        this.fail('AGENT_ERROR', `The agent stopped on an internal error: ${(error as Error).message}`);
+        console.error(`agent-server: the run of conversation ${this.id} failed:`, this.#masker.text(String((error as Error).message)));
+        try {
+          this.fail('AGENT_ERROR', `The agent stopped on an internal error: ${(error as Error).message}`);
+        } catch {
+          // Storing failed too (a full disk): the status stays in memory.
+          this.setStatus('error');
+        }
       })
       .finally(() => {
         this.#run = null;

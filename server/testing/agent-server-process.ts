@@ -39,11 +39,16 @@ export interface AgentServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startAgentServer(cwd: string, key = 'agent-test-key-0123456789'): Promise<AgentServerProcess> {
+/** `script`: the built agent server by default; a copy elsewhere shows it needs no node_modules. */
+export async function startAgentServer(
+  cwd: string,
+  key = 'agent-test-key-0123456789',
+  script = AGENT_SERVER_SCRIPT,
+): Promise<AgentServerProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   let printed = '';
-  const child = spawn(process.execPath, [AGENT_SERVER_SCRIPT], {
+  const child = spawn(process.execPath, [script], {
     cwd,
     env: { PATH: process.env.PATH, PORT: String(port), SESSION_API_KEY: key },
   });

@@ -36,7 +36,11 @@ export const agentStartConversationSchema = z.object({
   conversation_id: z._default(z.nullable(conversationIdSchema), null),
   agent: z.object({
     llm: z.object({
-      /** `null` until the user names a model in Settings; `demo/scripted` is the built-in demo. */
+      /**
+       * `null` until the user names a model in Settings; `demo/scripted` is the built-in demo. A
+       * leading `openai/` or `litellm_proxy/` (LiteLLM's provider prefix) is dropped before the
+       * name goes to the OpenAI-compatible endpoint; other prefixes are sent as they are.
+       */
       model: z.nullable(z.string()),
       base_url: z._default(z.nullable(z.string()), null),
       /** Kept in the agent server's memory only, never written anywhere. */

@@ -182,7 +182,13 @@ export const conversationErrorEventSchema = z.looseObject({
   detail: z.string(),
 });
 
-export const pauseEventSchema = z.looseObject({ ...base, kind: z.literal('PauseEvent'), source: z.literal('user') });
+export const pauseEventSchema = z.looseObject({
+  ...base,
+  kind: z.literal('PauseEvent'),
+  source: z.literal('user'),
+  /** Ours: `sandbox_paused` when the sandbox was paused under a run (absent when a person paused it). */
+  reason: z.optional(z.string()),
+});
 
 export const systemPromptEventSchema = z.looseObject({
   ...base,
