@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentStartConversationSchema } from '../src/contract/agent-server';
 import { DEMO_MODEL } from '../src/contract/events';
 import { LlmPrices } from './llm-prices';
-import { agentStartRequest } from './services/agent-start-request';
+import { AgentStartRequests } from './services/agent-start-request';
 import { startTestApp, type TestApp } from './testing/test-app';
 
 let t: TestApp;
@@ -20,9 +20,9 @@ const post = async (url: string, body: unknown) => {
 
 const spec = { conversationId: 'a'.repeat(32), workingDir: '/sandbox/workspace', llmModel: null, initialMessage: null };
 const startRequest = (prices = new LlmPrices(), llmModel: string | null = null) =>
-  agentStartRequest(t.services.settings, t.services.secrets, { ...spec, llmModel }, prices);
+  new AgentStartRequests(t.services.settings, t.services.secrets, prices).build({ ...spec, llmModel });
 
-describe('agentStartRequest', () => {
+describe('AgentStartRequests', () => {
   it("sends the user's model with its price, budget, git identity, custom secrets and git token", async () => {
     await post('/api/settings', {
       llm_model: 'anthropic/claude-sonnet-4-5-20250929',

@@ -57,6 +57,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     await options.services.mcpTest.close();
     await options.services.startTasks.close();
+    await options.services.collector.close();
     // Sandboxes outlive the server, like containers outlive their engine's client: only the watching stops.
     options.services.sandboxes.close();
   });

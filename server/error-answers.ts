@@ -74,6 +74,8 @@ const BY_ROUTE: Record<string, Partial<Answers>> = {
   'GET /api/v1/app-conversations/search': search,
   'GET /api/v1/app-conversations/start-tasks': batch,
   'GET /api/v1/app-conversations/start-tasks/search': search,
+  'GET /api/v1/events/search': search,
+  'GET /api/v1/events': batch,
 };
 
 /** The routes BY_ROUTE names, for a test that each is a route the server has. */

@@ -55,6 +55,8 @@ async function main(): Promise<void> {
   await services.settings.sealPlainMcpEnv();
   // Sandboxes of an earlier run are still in the registry: find them and watch their health again.
   await services.sandboxes.startMonitoring();
+  // Events the agents wrote while this server was down are caught up, then followed live.
+  await services.collector.start();
   // Conversation starts an earlier run left mid-way do not go on: they say so.
   const interrupted = await services.startTasks.markInterrupted();
   // MCP servers an earlier run was testing when it was killed are not: they go.

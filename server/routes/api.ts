@@ -4,7 +4,9 @@ import { requireSessionKey, SESSION_KEY_HEADER } from '../auth';
 import { NotFound } from '../domain-errors';
 import { originAllowed } from '../host-check';
 import type { ApiServices } from '../services/create-services';
+import { conversationAgentRoutes } from './conversation-agent';
 import { conversationRoutes } from './conversations';
+import { eventRoutes } from './events';
 import { mcpRoutes } from './mcp';
 import { sandboxRoutes } from './sandboxes';
 import { secretsRoutes } from './secrets';
@@ -44,5 +46,7 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     await api.register(secretsRoutes(services.secrets));
     await api.register(sandboxRoutes(services.sandboxes));
     await api.register(conversationRoutes(services.conversations, services.startTasks));
+    await api.register(conversationAgentRoutes(services.agents, services.events));
+    await api.register(eventRoutes(services.events, services.sandboxes));
   };
 }

@@ -51,29 +51,32 @@ function gitIdentity(settings: Settings | undefined): Record<string, string> {
 /**
  * What the app server POSTs to a sandbox's agent server to create (or re-create) a
  * conversation: the user's LLM, key, limits, secrets and git identity from Settings, read at
- * that moment, and the model's price from `prices`.
+ * that moment, and the model's price. Conversation starts and re-creations share it.
  */
-export async function agentStartRequest(
-  settings: SettingsService,
-  secrets: SecretsService,
-  spec: AgentConversationSpec,
-  prices: LlmPrices,
-): Promise<AgentStartConversationInput & Pick<AgentStartConversation, 'agent'>> {
-  const [stored, secretsByName] = await Promise.all([settings.readWithSecrets(), terminalSecrets(secrets)]);
-  const model = spec.llmModel ?? stored?.llm_model ?? null;
-  const budget = stored?.max_budget_per_task;
-  return {
-    conversation_id: spec.conversationId,
-    agent: {
-      llm: { model, base_url: stored?.llm_base_url ?? null, api_key: stored?.llm_api_key ?? null, price: prices.priceOf(model) },
-    },
-    workspace: { working_dir: spec.workingDir },
-    confirmation_policy: { kind: stored?.confirmation_mode ? 'AlwaysConfirm' : 'NeverConfirm' },
-    initial_message: spec.initialMessage,
-    max_iterations: stored?.max_iterations ?? 500,
-    secrets: secretsByName,
-    // Stored settings are read without the write's rules: a budget not above 0 means none.
-    max_budget_per_task: budget !== null && budget !== undefined && budget > 0 ? budget : null,
-    environment: gitIdentity(stored),
-  };
+export class AgentStartRequests {
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly secrets: SecretsService,
+    private readonly prices: LlmPrices,
+  ) {}
+
+  async build(spec: AgentConversationSpec): Promise<AgentStartConversationInput & Pick<AgentStartConversation, 'agent'>> {
+    const [stored, secretsByName] = await Promise.all([this.settings.readWithSecrets(), terminalSecrets(this.secrets)]);
+    const model = spec.llmModel ?? stored?.llm_model ?? null;
+    const budget = stored?.max_budget_per_task;
+    return {
+      conversation_id: spec.conversationId,
+      agent: {
+        llm: { model, base_url: stored?.llm_base_url ?? null, api_key: stored?.llm_api_key ?? null, price: this.prices.priceOf(model) },
+      },
+      workspace: { working_dir: spec.workingDir },
+      confirmation_policy: { kind: stored?.confirmation_mode ? 'AlwaysConfirm' : 'NeverConfirm' },
+      initial_message: spec.initialMessage,
+      max_iterations: stored?.max_iterations ?? 500,
+      secrets: secretsByName,
+      // Stored settings are read without the write's rules: a budget not above 0 means none.
+      max_budget_per_task: budget !== null && budget !== undefined && budget > 0 ? budget : null,
+      environment: gitIdentity(stored),
+    };
+  }
 }

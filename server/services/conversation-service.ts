@@ -14,6 +14,7 @@ import { sortColumn } from '../store/conversations-store';
 import type { StartTasksStore } from '../store/start-tasks-store';
 import { normaliseId, refuseTooMany } from './ids';
 import { decodeCursor, encodeCursor } from './page-cursor';
+import type { EventService } from './event-service';
 import type { SandboxService } from './sandbox-service';
 import type { StartTaskService } from './start-task-service';
 import { DEFAULT_USER } from './users';
@@ -38,6 +39,7 @@ export class ConversationService {
     private readonly tasks: StartTasksStore,
     private readonly startTasks: StartTaskService,
     private readonly sandboxes: SandboxService,
+    private readonly events: EventService,
     private readonly log: Logger,
     private readonly userId: string = DEFAULT_USER,
   ) {}
@@ -68,7 +70,10 @@ export class ConversationService {
         created_at: record.created_at,
         updated_at: record.updated_at,
         sandbox_status: sandbox?.status ?? 'MISSING',
-        execution_status: running ? (this.sandboxes.executionStatus(record.sandbox_id, record.id) ?? null) : null,
+        // What the event socket last said; the health check's word until it has said something.
+        execution_status: running
+          ? (this.events.executionStatus(record.id) ?? this.sandboxes.executionStatus(record.sandbox_id, record.id) ?? null)
+          : null,
         conversation_url: agentUrl ? `${agentUrl}/api/conversations/${record.id}` : null,
         session_api_key: running ? sandbox.session_api_key : null,
         archived: record.archived === 1,
@@ -134,7 +139,8 @@ export class ConversationService {
     const cancelled = await this.startTasks.cancelFor(hex);
     const record = await this.store.get(this.userId, hex);
     if (!record && !cancelled) throw new NotFound(`Conversation ${id} not found`);
-    if (record) await this.store.delete(this.userId, hex);
+    if (record) await this.store.delete(this.userId, hex); // its events go with it (foreign key)
+    this.events.forgetLive(hex);
     await this.tasks.deleteForConversation(this.userId, hex);
     if (cancelled) await this.tasks.delete(cancelled.taskId);
     const sandboxId = record?.sandbox_id ?? cancelled?.sandboxId;

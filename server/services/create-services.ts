@@ -11,7 +11,12 @@ import { SandboxesStore } from '../store/sandboxes-store';
 import { SecretsStore } from '../store/secrets-store';
 import { SettingsStore } from '../store/settings-store';
 import { StartTasksStore } from '../store/start-tasks-store';
+import { EventsStore } from '../store/events-store';
+import { AgentStartRequests } from './agent-start-request';
+import { AgentConversations } from './agent-conversations';
 import { ConversationService } from './conversation-service';
+import { EventCollector } from './event-collector';
+import { EventService } from './event-service';
 import { McpTestService } from './mcp-test-service';
 import { type SandboxLimits, SandboxService } from './sandbox-service';
 import { SecretsService } from './secrets-service';
@@ -25,6 +30,11 @@ export interface ApiServices {
   sandboxes: SandboxService;
   startTasks: StartTaskService;
   conversations: ConversationService;
+  events: EventService;
+  /** A conversation's agent server: its actions, forwarded. */
+  agents: AgentConversations;
+  /** Collects every conversation's events from its agent server; `start()` it once the sandboxes are watched. */
+  collector: EventCollector;
 }
 
 export interface ServiceOptions {
@@ -59,15 +69,20 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const conversationLog = log.child({ component: 'conversations' });
   const conversationsStore = new ConversationsStore(db);
   const tasksStore = new StartTasksStore(db);
+  const startRequests = new AgentStartRequests(settings, secrets, options.llmPrices ?? new LlmPrices());
   const startTasks = new StartTaskService(
     tasksStore,
     conversationsStore,
     sandboxes,
     secrets,
     settings,
-    { setupScriptTimeoutMs: options.setupScriptTimeoutMs, llmPrices: options.llmPrices ?? new LlmPrices() },
+    { setupScriptTimeoutMs: options.setupScriptTimeoutMs, startRequests },
     conversationLog,
   );
-  const conversations = new ConversationService(conversationsStore, tasksStore, startTasks, sandboxes, conversationLog);
-  return { settings, secrets, mcpTest, sandboxes, startTasks, conversations };
+  const eventLog = log.child({ component: 'events' });
+  const events = new EventService(new EventsStore(db), conversationsStore, eventLog);
+  const conversations = new ConversationService(conversationsStore, tasksStore, startTasks, sandboxes, events, conversationLog);
+  const agents = new AgentConversations(conversationsStore, sandboxes, startRequests, conversationLog);
+  const collector = new EventCollector(sandboxes, conversationsStore, events, agents, eventLog);
+  return { settings, secrets, mcpTest, sandboxes, startTasks, conversations, events, agents, collector };
 }

@@ -13,6 +13,7 @@ import { HealthMonitor } from '../sandboxes/health-monitor';
 import type { ExecResult, SandboxRuntime } from '../sandboxes/runtime';
 import { sandboxStatus } from '../sandboxes/status';
 import type { SecretBox } from '../secret-box';
+import { sessionKeyCheck } from '../session-key';
 import type { SandboxesStore, SandboxRecord } from '../store/sandboxes-store';
 import { Locks } from './locks';
 import { paginate } from './paging';
@@ -136,6 +137,12 @@ export class SandboxService {
       created_at: record.created_at,
       status_detail: detail,
     };
+  }
+
+  /** Whether `given` is sandbox `id`'s session key (what its agent server shows when it pushes to a webhook). */
+  async sessionKeyMatches(id: string, given: string | string[] | undefined): Promise<boolean> {
+    const record = await this.store.get(id);
+    return record !== undefined && sessionKeyCheck(this.box.open(record.session_key))(given);
   }
 
   /** How a conversation in sandbox `id` is doing, as its agent server last told the health check. */

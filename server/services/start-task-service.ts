@@ -11,12 +11,11 @@ import {
 import { isProvider, type Provider, PROVIDER_NAMES } from '../../src/contract/secrets';
 import { Conflict, DomainError, NotFound } from '../domain-errors';
 import { cloneSource, repositoryDirName } from '../git-providers/clone';
-import type { LlmPrices } from '../llm-prices';
 import type { Logger } from '../logger';
 import { SESSION_KEY_HEADER } from '../session-key';
 import type { ConversationsStore } from '../store/conversations-store';
 import type { StartTaskRecord, StartTasksStore } from '../store/start-tasks-store';
-import { agentStartRequest } from './agent-start-request';
+import type { AgentStartRequests } from './agent-start-request';
 import { normaliseId, refuseTooMany } from './ids';
 import { paginateOffset } from './paging';
 import type { SandboxService } from './sandbox-service';
@@ -28,8 +27,8 @@ import { StepFailed, WorkspaceSetup } from './workspace-setup';
 export interface StartTaskOptions {
   /** How long `.openhands/setup.sh` may run (SETUP_SCRIPT_TIMEOUT). */
   setupScriptTimeoutMs: number;
-  /** What models cost, sent to the agent server with the model (LLM_PRICES_FILE). */
-  llmPrices: LlmPrices;
+  /** The agent server's create-conversation body (the user's LLM, limits, secrets). */
+  startRequests: AgentStartRequests;
 }
 
 /** What a cancelled start had got as far as. */
@@ -249,6 +248,7 @@ export class StartTaskService {
         archived: 0,
         created_at: now,
         updated_at: now,
+        working_dir: workingDir,
       });
       await this.#save(taskId, { status: 'READY', app_conversation_id: conversationId });
     } catch (error) {
@@ -346,12 +346,12 @@ export class StartTaskService {
     workingDir: string,
     signal: AbortSignal,
   ): Promise<string | null> {
-    const body = await agentStartRequest(
-      this.settings,
-      this.secrets,
-      { conversationId, workingDir, llmModel: request.llm_model, initialMessage: request.initial_message },
-      this.options.llmPrices,
-    );
+    const body = await this.options.startRequests.build({
+      conversationId,
+      workingDir,
+      llmModel: request.llm_model,
+      initialMessage: request.initial_message,
+    });
     let response: Response;
     try {
       response = await fetch(`${agentUrl}/api/conversations`, {

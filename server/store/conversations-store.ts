@@ -98,6 +98,12 @@ export class ConversationsStore {
     return titles;
   }
 
+  /** The conversations (of anyone) in the sandboxes `sandboxIds`. */
+  async inSandboxes(sandboxIds: string[]): Promise<ConversationRecord[]> {
+    if (sandboxIds.length === 0) return [];
+    return this.db.selectFrom('app_conversations').selectAll().where('sandbox_id', 'in', sandboxIds).execute();
+  }
+
   /** How many conversations (of anyone) use sandbox `sandboxId`. */
   async countUsingSandbox(sandboxId: string): Promise<number> {
     const row = await this.db

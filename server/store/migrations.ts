@@ -145,6 +145,43 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('start_tasks').execute();
     },
   },
+  '0006_conversation_events': {
+    async up(db: Kysely<unknown>) {
+      // Where the conversation lives in its sandbox: needed to create it again after the sandbox restarts.
+      await db.schema.alterTable('app_conversations').addColumn('working_dir', 'text').execute();
+      await db.schema
+        .createTable('conversation_events')
+        // Storage order: the order the agent server sent them in, which is the order a stream replays.
+        .addColumn('seq', 'integer', (col) => col.primaryKey().autoIncrement())
+        .addColumn('user_id', 'text', (col) => col.notNull())
+        .addColumn('conversation_id', 'text', (col) => col.notNull().references('app_conversations.id').onDelete('cascade'))
+        .addColumn('event_id', 'text', (col) => col.notNull())
+        .addColumn('kind', 'text', (col) => col.notNull())
+        .addColumn('source', 'text', (col) => col.notNull())
+        // UTC ISO (naive SDK times read as UTC), so text order is time order.
+        .addColumn('timestamp', 'text', (col) => col.notNull())
+        .addColumn('body', 'text', (col) => col.notNull())
+        .addUniqueConstraint('conversation_events_once', ['conversation_id', 'event_id'])
+        .execute();
+      await db.schema
+        .createIndex('conversation_events_by_time')
+        .on('conversation_events')
+        .columns(['conversation_id', 'timestamp', 'seq'])
+        .execute();
+      await db.schema
+        .createIndex('conversation_events_by_user_time')
+        .on('conversation_events')
+        .columns(['user_id', 'timestamp', 'seq'])
+        .execute();
+      await db.schema.createIndex('conversation_events_by_id').on('conversation_events').columns(['event_id']).execute();
+      // (conversation_id, seq): a stream replays a conversation in storage order from a position.
+      await db.schema.createIndex('conversation_events_by_conversation').on('conversation_events').columns(['conversation_id']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('conversation_events').execute();
+      await db.schema.alterTable('app_conversations').dropColumn('working_dir').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -9,6 +9,21 @@ export interface Database {
   sandboxes: SandboxesTable;
   app_conversations: AppConversationsTable;
   start_tasks: StartTasksTable;
+  conversation_events: ConversationEventsTable;
+}
+
+/** One event of a conversation, as an agent server sent it, stored once (by its id). */
+export interface ConversationEventsTable {
+  seq: Generated<number>;
+  user_id: string;
+  conversation_id: string;
+  event_id: string;
+  kind: string;
+  source: string;
+  /** UTC ISO 8601, for filtering and sorting (the event's own `timestamp` stays in `body`). */
+  timestamp: string;
+  /** The event as JSON. */
+  body: string;
 }
 
 /** A conversation as stored; its live state (sandbox and agent status) is looked up when answered. */
@@ -34,6 +49,8 @@ export interface AppConversationsTable {
   archived: number;
   created_at: string;
   updated_at: string;
+  /** The workspace's absolute path in the sandbox; null for conversations started before it was recorded. */
+  working_dir: string | null;
 }
 
 /** A start task, saved at each step so a client can follow it (and a restart finds it). */

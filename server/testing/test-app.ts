@@ -60,6 +60,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
   });
   await services.startTasks.markInterrupted();
   await services.sandboxes.startMonitoring();
+  await services.collector.start();
   const app = await buildApp({
     sessionKey: TEST_SESSION_KEY,
     services,

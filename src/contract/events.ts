@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
-import { executionStatusSchema, metricsSchema } from './conversations';
+import { conversationIdSchema, executionStatusSchema, metricsSchema, sendMessageRequestSchema } from './conversations';
 import { integer } from './rules';
+import { pageQuerySchema, repeatedQueryParam } from './sandboxes';
 
 /*
  * Conversation events, as the agent SDK (v1.3.0) shapes them: every event has `kind` (its class
@@ -260,3 +261,65 @@ export const confirmationResponseSchema = z.object({
 export type ConfirmationResponse = z.output<typeof confirmationResponseSchema>;
 
 export { DEMO_MODEL } from './demo-model';
+
+/*
+ * The app server's event routes (`/api/v1/events`), as OpenHands has them, and our live stream
+ * (`/api/v1/app-conversations/{id}/events/stream`).
+ */
+
+/** Bare SDK event class names (OpenHands' `EventKind`): what `kind__eq` takes. */
+export const EVENT_KINDS = [
+  'MessageEvent',
+  'ActionEvent',
+  'ObservationEvent',
+  'UserRejectObservation',
+  'AgentErrorEvent',
+  'SystemPromptEvent',
+  'PauseEvent',
+  'Condensation',
+  'CondensationRequest',
+  'CondensationSummaryEvent',
+  'ConversationStateUpdateEvent',
+  'ConversationErrorEvent',
+  'TokenEvent',
+  'LLMCompletionLogEvent',
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** Frames the agent server sends that are news of the moment, never stored with the events. */
+export const TRANSIENT_EVENT_KINDS: readonly string[] = ['ConversationStateUpdateEvent', 'StreamingDelta'];
+
+const eventTimeQuery = z.pipe(
+  z.string().check(z.refine((value) => !Number.isNaN(eventTime(value)), { error: 'Input should be a valid datetime' })),
+  z.transform((value: string) => new Date(eventTime(value)).toISOString()),
+);
+
+/** The filters `/events/search` and `/events/count` share. Times without a zone are UTC, as event times are. */
+export const eventFilterSchema = z.object({
+  conversation_id__eq: z.optional(conversationIdSchema),
+  kind__eq: z.optional(z.enum(EVENT_KINDS)),
+  timestamp__gte: z.optional(eventTimeQuery),
+  timestamp__lt: z.optional(eventTimeQuery),
+});
+export type EventFilter = z.output<typeof eventFilterSchema>;
+
+export const eventSearchQuerySchema = z.extend(pageQuerySchema, {
+  ...eventFilterSchema.shape,
+  sort_order: z._default(z.enum(EVENT_SORT_ORDERS), 'TIMESTAMP'),
+});
+export type EventSearchQuery = z.output<typeof eventSearchQuerySchema>;
+
+/** `/events/count` takes a `sort_order` too (OpenHands ignores it). */
+export const eventCountQuerySchema = z.extend(eventFilterSchema, { sort_order: z.optional(z.enum(EVENT_SORT_ORDERS)) });
+
+/** `GET /api/v1/events?id=a&id=b`. */
+export const eventIdsQuerySchema = z.object({ id: repeatedQueryParam });
+
+/** `POST /api/v1/app-conversations/{id}/send-message` (ours): the agent runs unless `run` is false. */
+export const appSendMessageSchema = z.extend(sendMessageRequestSchema, { run: z._default(z.boolean(), true) });
+export type AppSendMessage = z.output<typeof appSendMessageSchema>;
+
+export const successSchema = z.object({ success: z.boolean() });
+
+/** `POST /api/v1/webhooks/{sandbox_id}/events/{conversation_id}`. */
+export const webhookEventsParamsSchema = z.object({ sandbox_id: z.string(), conversation_id: z.string() });

@@ -1,0 +1,113 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import { conversationIdParamsSchema } from '../../src/contract/conversations';
+import { appSendMessageSchema, confirmationResponseSchema, successSchema } from '../../src/contract/events';
+import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import type { AgentConversations } from '../services/agent-conversations';
+import type { EventService } from '../services/event-service';
+import { EventStreams, sseFrame } from './event-stream';
+
+const detail = z.object({ detail: z.string() });
+/** 409: the conversation's state does not allow it (the detail says what to do); 503: its agent server cannot do it now. */
+const refusals = { 404: detail, 409: detail, 503: detail };
+
+/** What a person does with a conversation's agent (ours), forwarded to its agent server, and its live event stream. */
+export function conversationAgentRoutes(agents: AgentConversations, events: EventService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['Conversations'];
+    const params = conversationIdParamsSchema;
+    const streams = new EventStreams();
+    app.addHook('preClose', async () => streams.endAll());
+
+    app.post(
+      '/v1/app-conversations/:conversation_id/send-message',
+      {
+        schema: {
+          summary: 'Send the agent a message; it runs unless `run` is false (ours)',
+          tags,
+          params,
+          body: appSendMessageSchema,
+          response: { 200: successSchema, ...refusals, 422: validationErrorBodySchema },
+        },
+      },
+      async (request) => {
+        await agents.sendMessage(request.params.conversation_id, request.body);
+        return { success: true };
+      },
+    );
+
+    app.post(
+      '/v1/app-conversations/:conversation_id/pause',
+      { schema: { summary: 'Stop the agent after its current step (ours)', tags, params, response: { 200: successSchema, ...refusals } } },
+      async (request) => {
+        await agents.pause(request.params.conversation_id);
+        return { success: true };
+      },
+    );
+
+    app.post(
+      '/v1/app-conversations/:conversation_id/run',
+      {
+        schema: {
+          summary: 'Let the agent continue; 409 when it is running already (ours)',
+          tags,
+          params,
+          response: { 200: successSchema, ...refusals },
+        },
+      },
+      async (request) => {
+        await agents.run(request.params.conversation_id);
+        return { success: true };
+      },
+    );
+
+    app.post(
+      '/v1/app-conversations/:conversation_id/confirm',
+      {
+        schema: {
+          summary: 'Approve (accept: true) or reject the action waiting for confirmation (ours)',
+          tags,
+          params,
+          body: confirmationResponseSchema,
+          response: { 200: successSchema, ...refusals, 422: validationErrorBodySchema },
+        },
+      },
+      async (request) => {
+        await agents.confirm(request.params.conversation_id, request.body);
+        return { success: true };
+      },
+    );
+
+    app.get(
+      '/v1/app-conversations/:conversation_id/events/stream',
+      {
+        schema: {
+          summary: 'The conversation live, as text/event-stream: stored events (with ids) after Last-Event-ID, then each frame as it comes',
+          description:
+            'Without a Last-Event-ID header every stored event comes first. Stored events carry `id:`; transient frames (`ConversationState`, `StreamingDelta`) do not. A comment line comes every 15 s.',
+          tags,
+          params,
+          headers: z.looseObject({ 'last-event-id': z.optional(z.string()) }),
+          response: { 200: z.string(), 404: detail },
+        },
+      },
+      async (request, reply) => {
+        const lastEventId = request.headers['last-event-id'];
+        await events.ensureConversation(request.params.conversation_id);
+        let stop: (() => void) | undefined;
+        let ended = false;
+        const stream = streams.open(reply, () => {
+          ended = true;
+          stop?.();
+        });
+        try {
+          stop = await events.follow(request.params.conversation_id, lastEventId, (frame) => stream.write(sseFrame(frame)));
+          if (ended) stop();
+        } catch (error) {
+          request.log.warn({ err: error }, 'an event stream ended early');
+          stream.end();
+        }
+      },
+    );
+  };
+}

@@ -1,0 +1,59 @@
+import type { FastifyReply } from 'fastify';
+import type { LiveFrame } from '../services/event-service';
+
+/** A comment line now and then keeps proxies and browsers from dropping a quiet stream. */
+const HEARTBEAT_MS = 15_000;
+
+/** One frame in `text/event-stream`: a stored event with its id (so a client can resume), a transient one without. */
+export function sseFrame(frame: LiveFrame): string {
+  if (frame.seq === undefined) return `data: ${JSON.stringify(frame.frame)}\n\n`;
+  // An id is one line: a line break in it would end the field.
+  return `id: ${frame.event.id.replace(/[\r\n]/g, '')}\ndata: ${JSON.stringify(frame.event)}\n\n`;
+}
+
+/**
+ * The open event streams, so the server can end them when it stops (they never end on their
+ * own, and a stop waits for every open response).
+ */
+export class EventStreams {
+  readonly #open = new Set<() => void>();
+
+  /**
+   * Takes over `reply` as an event stream: headers now (those hooks set so far, such as CORS,
+   * included), then what `write` is given, a heartbeat, and `onEnd` once the client or the
+   * server ends it. Answers how to write to it and how to end it.
+   */
+  open(reply: FastifyReply, onEnd: () => void): { write: (text: string) => void; end: () => void } {
+    reply.hijack();
+    const raw = reply.raw;
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) raw.setHeader(name, value);
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    raw.flushHeaders();
+    const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    heartbeat.unref();
+    const end = () => {
+      if (!this.#open.delete(end)) return;
+      clearInterval(heartbeat);
+      onEnd();
+      raw.end();
+    };
+    this.#open.add(end);
+    raw.on('close', end);
+    return {
+      write: (text) => {
+        if (this.#open.has(end)) raw.write(text);
+      },
+      end,
+    };
+  }
+
+  /** Ends every open stream (the server is stopping). */
+  endAll(): void {
+    for (const end of [...this.#open]) end();
+  }
+}

@@ -1,0 +1,151 @@
+import type { ConfirmationResponse, AppSendMessage } from '../../src/contract/events';
+import type { SandboxInfo } from '../../src/contract/sandboxes';
+import { Conflict, NotFound, Unavailable } from '../domain-errors';
+import type { Logger } from '../logger';
+import { SESSION_KEY_HEADER } from '../session-key';
+import type { ConversationRecord, ConversationsStore } from '../store/conversations-store';
+import type { AgentStartRequests } from './agent-start-request';
+import { normaliseId } from './ids';
+import type { SandboxService } from './sandbox-service';
+import { DEFAULT_USER } from './users';
+
+/** A sandbox's agent server: where it answers and the key it takes. */
+export interface AgentEndpoint {
+  url: string;
+  key: string;
+}
+
+const AGENT_TIMEOUT_MS = 15_000;
+
+/** The agent server of a sandbox that is RUNNING; `undefined` otherwise. */
+export function agentEndpoint(sandbox: SandboxInfo | null | undefined): AgentEndpoint | undefined {
+  const url = sandbox?.status === 'RUNNING' ? sandbox.exposed_urls?.find((u) => u.name === 'AGENT_SERVER')?.url : undefined;
+  return url && sandbox?.session_api_key ? { url, key: sandbox.session_api_key } : undefined;
+}
+
+/** What a refusal of an agent server says, in its own words when it has some. */
+async function agentDetail(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  try {
+    const detail = (JSON.parse(text) as { detail?: unknown }).detail;
+    if (typeof detail === 'string' && detail) return detail;
+  } catch {
+    // not JSON: the status says it
+  }
+  return `HTTP ${response.status}`;
+}
+
+/** Why a sandbox that is not RUNNING cannot take a conversation's action, and what to do. */
+function notRunning(conversationId: string, sandbox: SandboxInfo | null): Conflict {
+  const of = `Conversation ${conversationId}'s sandbox${sandbox ? ` ${sandbox.id}` : ''}`;
+  switch (sandbox?.status) {
+    case 'PAUSED':
+      return new Conflict(`${of} is paused; resume its sandbox first (POST /api/v1/sandboxes/${sandbox.id}/resume)`);
+    case 'STARTING':
+      return new Conflict(`${of} is still starting; try again once it is RUNNING`);
+    case 'ERROR':
+      return new Conflict(`${of} is in error${sandbox.status_detail ? ` (${sandbox.status_detail})` : ''}; start a new conversation`);
+    default:
+      return new Conflict(`${of} no longer exists; start a new conversation`);
+  }
+}
+
+/**
+ * What the app server asks of a conversation's agent server: its actions (message, pause, run,
+ * confirm), forwarded, and creating it again when the agent server no longer knows it (its
+ * sandbox restarted). An agent server's refusal of its key never becomes a 401 of our API (the
+ * console would sign its user out): it is Unavailable.
+ */
+export class AgentConversations {
+  constructor(
+    private readonly conversations: ConversationsStore,
+    private readonly sandboxes: SandboxService,
+    private readonly startRequests: AgentStartRequests,
+    private readonly log: Logger,
+    private readonly userId: string = DEFAULT_USER,
+  ) {}
+
+  /** The conversation and its running agent server; NotFound or Conflict (saying what to do) otherwise. */
+  async #target(id: string): Promise<{ record: ConversationRecord; endpoint: AgentEndpoint }> {
+    const hex = normaliseId(id);
+    const record = hex ? await this.conversations.get(this.userId, hex) : undefined;
+    if (!record) throw new NotFound(`Conversation ${id} not found`);
+    const [sandbox] = await this.sandboxes.getMany([record.sandbox_id]);
+    const endpoint = agentEndpoint(sandbox);
+    if (!endpoint) throw notRunning(record.id, sandbox ?? null);
+    return { record, endpoint };
+  }
+
+  async #post(endpoint: AgentEndpoint, path: string, body: unknown): Promise<Response> {
+    try {
+      return await fetch(`${endpoint.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SESSION_KEY_HEADER]: endpoint.key },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(AGENT_TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new Unavailable(`The sandbox's agent server did not answer: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** POSTs an action about conversation `id`; one the agent server does not know is created again, once. */
+  async #act(id: string, action: string, body: unknown): Promise<void> {
+    const { record, endpoint } = await this.#target(id);
+    const path = `/api/conversations/${record.id}${action}`;
+    let response = await this.#post(endpoint, path, body);
+    if (response.status === 404) {
+      await response.body?.cancel();
+      await this.recreate(record, endpoint);
+      response = await this.#post(endpoint, path, body);
+    }
+    if (response.ok) {
+      await response.body?.cancel();
+      return;
+    }
+    const detail = await agentDetail(response);
+    if (response.status === 409 || response.status === 400) throw new Conflict(detail);
+    if (response.status === 401 || response.status === 403) {
+      throw new Unavailable(`The sandbox's agent server refused the sandbox's key (HTTP ${response.status}); restart the sandbox`);
+    }
+    throw new Unavailable(`The sandbox's agent server could not do it: ${detail}`);
+  }
+
+  sendMessage(id: string, message: AppSendMessage): Promise<void> {
+    return this.#act(id, '/events', message);
+  }
+
+  pause(id: string): Promise<void> {
+    return this.#act(id, '/pause', {});
+  }
+
+  run(id: string): Promise<void> {
+    return this.#act(id, '/run', {});
+  }
+
+  confirm(id: string, response: ConfirmationResponse): Promise<void> {
+    return this.#act(id, '/events/respond_to_confirmation', response);
+  }
+
+  /**
+   * Creates conversation `record` again in its agent server, which lost it (its sandbox
+   * restarted), with the user's LLM settings as they are now and no initial message; its events
+   * stored here stay.
+   */
+  async recreate(record: ConversationRecord, endpoint: AgentEndpoint): Promise<void> {
+    if (!record.working_dir) throw new Unavailable(`Conversation ${record.id} cannot be created again: its workspace was not recorded`);
+    const body = await this.startRequests.build({
+      conversationId: record.id,
+      workingDir: record.working_dir,
+      llmModel: record.llm_model,
+      initialMessage: null,
+    });
+    const response = await this.#post(endpoint, '/api/conversations', body);
+    if (!response.ok) {
+      const detail = await agentDetail(response);
+      throw new Unavailable(`The sandbox's agent server refused to create conversation ${record.id} again: ${detail}`);
+    }
+    await response.body?.cancel();
+    this.log.info({ conversation: record.id, sandbox: record.sandbox_id }, 'created a conversation again in its restarted agent server');
+  }
+}

@@ -1,0 +1,107 @@
+import type { Selectable, SelectQueryBuilder } from 'kysely';
+import type { EventFilter } from '../../src/contract/events';
+import type { Db } from './database';
+import type { ConversationEventsTable, Database } from './schema';
+
+export type EventRecord = Selectable<ConversationEventsTable>;
+export type NewEvent = Omit<EventRecord, 'seq'>;
+
+/** Where a search page starts: after the row with this timestamp and seq (in the page's direction). */
+export interface EventCursor {
+  timestamp: string;
+  seq: number;
+}
+
+type EventQuery = SelectQueryBuilder<Database, 'conversation_events', object>;
+
+function applyFilter(query: EventQuery, userId: string, filter: EventFilter): EventQuery {
+  let q = query.where('user_id', '=', userId);
+  if (filter.conversation_id__eq) q = q.where('conversation_id', '=', filter.conversation_id__eq);
+  if (filter.kind__eq) q = q.where('kind', '=', filter.kind__eq);
+  if (filter.timestamp__gte) q = q.where('timestamp', '>=', filter.timestamp__gte);
+  if (filter.timestamp__lt) q = q.where('timestamp', '<', filter.timestamp__lt);
+  return q;
+}
+
+/** Conversation events, each stored once per conversation (by its id), in the order they came. */
+export class EventsStore {
+  constructor(private readonly db: Db) {}
+
+  /** Inserts those not stored yet, in order, in one transaction; answers the ones that were new (with their seq). */
+  async insertNew(events: NewEvent[]): Promise<EventRecord[]> {
+    if (events.length === 0) return [];
+    return this.db.transaction().execute(async (trx) => {
+      const inserted: EventRecord[] = [];
+      for (const event of events) {
+        const row = await trx
+          .insertInto('conversation_events')
+          .values(event)
+          .onConflict((oc) => oc.columns(['conversation_id', 'event_id']).doNothing())
+          .returning('seq')
+          .executeTakeFirst();
+        if (row) inserted.push({ ...event, seq: row.seq });
+      }
+      return inserted;
+    });
+  }
+
+  /** One page in time order (ties in storage order) after `cursor`, plus whether more follow. */
+  async search(
+    userId: string,
+    filter: EventFilter,
+    descending: boolean,
+    cursor: EventCursor | undefined,
+    limit: number,
+  ): Promise<{ rows: EventRecord[]; more: boolean }> {
+    const direction = descending ? 'desc' : 'asc';
+    let query = applyFilter(this.db.selectFrom('conversation_events'), userId, filter);
+    if (cursor) {
+      const beyond = descending ? '<' : '>';
+      query = query.where((eb) =>
+        eb.or([eb('timestamp', beyond, cursor.timestamp), eb.and([eb('timestamp', '=', cursor.timestamp), eb('seq', beyond, cursor.seq)])]),
+      );
+    }
+    const rows = await query
+      .selectAll()
+      .orderBy('timestamp', direction)
+      .orderBy('seq', direction)
+      .limit(limit + 1)
+      .execute();
+    return { rows: rows.slice(0, limit), more: rows.length > limit };
+  }
+
+  async count(userId: string, filter: EventFilter): Promise<number> {
+    const row = await applyFilter(this.db.selectFrom('conversation_events'), userId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async getMany(userId: string, eventIds: string[]): Promise<EventRecord[]> {
+    if (eventIds.length === 0) return [];
+    return this.db.selectFrom('conversation_events').selectAll().where('user_id', '=', userId).where('event_id', 'in', eventIds).execute();
+  }
+
+  /** The storage position of event `eventId` of conversation `conversationId`; `undefined` when it is not stored. */
+  async seqOf(conversationId: string, eventId: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('conversation_events')
+      .select('seq')
+      .where('conversation_id', '=', conversationId)
+      .where('event_id', '=', eventId)
+      .executeTakeFirst();
+    return row?.seq;
+  }
+
+  /** Up to `limit` events of a conversation stored after position `afterSeq`, in storage order. */
+  after(conversationId: string, afterSeq: number, limit: number): Promise<EventRecord[]> {
+    return this.db
+      .selectFrom('conversation_events')
+      .selectAll()
+      .where('conversation_id', '=', conversationId)
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+  }
+}
