@@ -84,6 +84,19 @@ describe('pausing and running', () => {
     await server.status(id, 'paused');
   });
 
+  it('stops at once when paused while the LLM has not answered, and asks again on run', async () => {
+    llm = await startOpenAiStub([{ hang: true }, { text: 'Answered this time.' }]);
+    const id = await start(startBody('openai/stub'));
+    await llm.waitForRequests(1);
+    expect((await server.call('POST', `/api/conversations/${id}/pause`)).status).toBe(200);
+    await server.status(id, 'paused');
+    expect((await server.call('POST', `/api/conversations/${id}/run`)).status).toBe(200);
+    await server.status(id, 'finished');
+    expect(llm.requests).toHaveLength(2);
+    expect(llm.requests[1]?.messages).toEqual(llm.requests[0]?.messages);
+    expect((await server.events(id)).filter((event) => event.kind === 'ConversationErrorEvent')).toEqual([]);
+  });
+
   it('comes back paused, saying why, when the sandbox was paused mid-run (SIGSTOP, SIGCONT)', async () => {
     llm = await startOpenAiStub([{ hang: true }, { text: 'Back again.' }]);
     const id = await start(startBody('openai/stub'));

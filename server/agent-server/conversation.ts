@@ -188,7 +188,7 @@ export class Conversation {
     return this.#stop;
   }
 
-  /** Cancels an in-flight LLM call (the sandbox was paused under it). */
+  /** Cancels an in-flight LLM call (a pause, or the sandbox was paused under it). */
   get signal(): AbortSignal {
     return this.#abort.signal;
   }
@@ -239,12 +239,16 @@ export class Conversation {
       });
   }
 
-  /** Stops the agent after its current step (now, when it is not running). */
+  /**
+   * Stops the agent: at once when it waits on the LLM (the call is dropped and made again on
+   * Continue), after the tool it is running otherwise.
+   */
   pause(): void {
     if (this.#info.execution_status === 'paused' && !this.running) return;
     this.append(newEvent('PauseEvent', 'user', {}));
-    if (this.running) this.#stop ??= 'user';
-    else this.setStatus('paused');
+    if (!this.running) return this.setStatus('paused');
+    this.#stop ??= 'user';
+    this.#abort.abort();
   }
 
   /**

@@ -54,4 +54,18 @@ describe('useConversationEvents', () => {
     expect(result.current.events[1]?.known?.kind).toBe('MessageEvent');
     unmount();
   });
+
+  it('drops the partial text of a reply cut short when the agent stops running (a pause, an LLM failure)', async () => {
+    const push = stubStream();
+    const queryClient = testQueryClient();
+    queryClient.setQueryData(conversationKeys.detail('c1'), { id: 'c1', execution_status: 'running', metrics: null } as AppConversation);
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+    const { result, unmount } = renderHook(() => useConversationEvents('c1'), { wrapper });
+
+    push(sse({ kind: 'StreamingDelta', conversation_id: 'c1', llm_response_id: 'r1', delta: 'Half a rep' }));
+    await waitFor(() => expect([...result.current.streaming.values()]).toEqual(['Half a rep']));
+    push(sse({ kind: 'ConversationState', conversation_id: 'c1', execution_status: 'paused', metrics: null }));
+    await waitFor(() => expect(result.current.streaming.size).toBe(0));
+    unmount();
+  });
 });

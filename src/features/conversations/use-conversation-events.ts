@@ -17,7 +17,9 @@ type EventsAction =
   | { type: 'reset' }
   /** The frames one chunk of the stream held: applied together, so a long history is not copied once per event. */
   | { type: 'frames'; frames: readonly StreamFrame[] }
-  | { type: 'connection'; connection: StreamConnection };
+  | { type: 'connection'; connection: StreamConnection }
+  /** The agent stopped running: a reply cut short (a pause, an LLM failure) never gets its message. */
+  | { type: 'stopped' };
 
 const initial: EventsState = { events: [], ids: new Set(), streaming: new Map(), connection: { state: 'connecting' } };
 
@@ -43,6 +45,7 @@ function applyFrames(state: EventsState, frames: readonly StreamFrame[]): Events
 function reduce(state: EventsState, action: EventsAction): EventsState {
   if (action.type === 'reset') return initial;
   if (action.type === 'frames') return applyFrames(state, action.frames);
+  if (action.type === 'stopped') return state.streaming.size === 0 ? state : { ...state, streaming: new Map() };
   // Partial text from before a drop would miss what came meanwhile: its stored message replaces it.
   const streaming = action.connection.state === 'open' ? new Map<string, string>() : state.streaming;
   return { ...state, connection: action.connection, streaming };
@@ -75,6 +78,10 @@ export function useConversationEvents(conversationId: string) {
           queryClient.setQueryData<AppConversation>(conversationKeys.detail(conversationId), (current) =>
             current ? { ...current, execution_status, metrics: metrics ?? current.metrics } : current,
           );
+          if (execution_status !== 'running') {
+            flush();
+            dispatch({ type: 'stopped' });
+          }
         } else if (buffer.push(frame) === 1) queueMicrotask(flush);
       },
     });
