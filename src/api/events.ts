@@ -12,7 +12,7 @@ import {
 import { apiRequest } from './client';
 import { ApiError, errorFromResponse } from './errors';
 import { getSession } from './session';
-import { createSseParser } from './sse';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 
 export interface EventFilters {
   conversationId: string;
@@ -122,11 +122,13 @@ export async function streamEvents(conversationId: string, options: StreamOption
   let lastEventId = options.lastEventId;
   let attempt = 0;
   const parser = () =>
-    createSseParser((message) => {
-      const frame = toFrame(message.data);
-      if (message.id) lastEventId = message.id;
-      else if (frame?.type === 'event') lastEventId = frame.event.id;
-      if (frame) onFrame(frame);
+    createParser({
+      onEvent: (message) => {
+        const frame = toFrame(message.data);
+        if (message.id) lastEventId = message.id;
+        else if (frame?.type === 'event') lastEventId = frame.event.id;
+        if (frame) onFrame(frame);
+      },
     });
 
   while (!signal.aborted) {
@@ -157,7 +159,7 @@ async function readOnce(
   conversationId: string,
   lastEventId: string | undefined,
   signal: AbortSignal,
-  parser: ReturnType<typeof createSseParser>,
+  parser: EventSourceParser,
   onOpen: () => void,
 ): Promise<void> {
   const session = getSession();
@@ -190,9 +192,9 @@ async function readOnce(
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      parser.push(decoder.decode(value, { stream: true }));
+      parser.feed(decoder.decode(value, { stream: true }));
     }
-    parser.push(decoder.decode());
+    parser.feed(decoder.decode());
   } finally {
     reader.releaseLock();
   }
