@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { ConfirmationResponse } from '../contract/events';
+import type { Confirmation } from '../contract/events';
 import type { SendMessageRequest } from '../contract/conversations';
 import { apiRequest } from './client';
 
@@ -29,8 +29,8 @@ export function runAgent(conversationId: string) {
 }
 
 /** Approves or rejects the actions waiting for confirmation. */
-export function confirmActions(conversationId: string, response: { accept: boolean; reason?: string }) {
-  const body: Partial<ConfirmationResponse> = { accept: response.accept };
+export function confirmActions(conversationId: string, response: Confirmation) {
+  const body: Confirmation = { accept: response.accept };
   if (response.reason) body.reason = response.reason;
   return apiRequest(agentPath(conversationId, 'confirm'), { method: 'POST', body, schema: acceptedSchema });
 }

@@ -3,8 +3,6 @@ import {
   type AgentEvent,
   type ConversationState,
   conversationStateSchema,
-  type EVENT_SORT_ORDERS,
-  eventPageSchema,
   eventSchema,
   type StreamingDelta,
   streamingDeltaSchema,
@@ -28,21 +26,6 @@ function filterQuery({ conversationId, kind, from, before }: EventFilters): URLS
   if (from) query.set('timestamp__gte', from);
   if (before) query.set('timestamp__lt', before);
   return query;
-}
-
-export interface EventPageRequest {
-  sort?: (typeof EVENT_SORT_ORDERS)[number];
-  pageId?: string;
-  limit?: number;
-}
-
-/** One page of a conversation's stored events. */
-export function searchEvents(filters: EventFilters, { sort, pageId, limit = 100 }: EventPageRequest = {}, signal?: AbortSignal) {
-  const query = filterQuery(filters);
-  query.set('limit', String(limit));
-  if (sort) query.set('sort_order', sort);
-  if (pageId) query.set('page_id', pageId);
-  return apiRequest(`/api/v1/events/search?${query}`, { schema: eventPageSchema, signal });
 }
 
 /** How many stored events match: exactly what search pages through. */

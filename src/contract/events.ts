@@ -259,6 +259,8 @@ export const confirmationResponseSchema = z.object({
   reason: z._default(z.string().check(z.maxLength(2000)), 'User rejected the action.'),
 });
 export type ConfirmationResponse = z.output<typeof confirmationResponseSchema>;
+/** What a client sends: `reason` may be left out. */
+export type Confirmation = z.input<typeof confirmationResponseSchema>;
 
 export { DEMO_MODEL } from './demo-model';
 
@@ -285,9 +287,6 @@ export const EVENT_KINDS = [
   'LLMCompletionLogEvent',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
-
-/** Frames the agent server sends that are news of the moment, never stored with the events. */
-export const TRANSIENT_EVENT_KINDS: readonly string[] = ['ConversationStateUpdateEvent', 'StreamingDelta'];
 
 const eventTimeQuery = z.pipe(
   z.string().check(z.refine((value) => !Number.isNaN(eventTime(value)), { error: 'Input should be a valid datetime' })),

@@ -1,5 +1,6 @@
 import { mutationOptions, type QueryClient } from '@tanstack/react-query';
 import { confirmActions, pauseAgent, runAgent, sendMessage } from '../api/agent';
+import type { Confirmation } from '../contract/events';
 import { conversationKeys } from './conversations';
 
 /*
@@ -21,11 +22,6 @@ export const pauseAgentMutation = (queryClient: QueryClient, conversationId: str
 
 export const runAgentMutation = (queryClient: QueryClient, conversationId: string) =>
   mutationOptions({ mutationFn: () => runAgent(conversationId), onSettled: () => refresh(queryClient, conversationId) });
-
-export interface Confirmation {
-  accept: boolean;
-  reason?: string;
-}
 
 export const confirmActionsMutation = (queryClient: QueryClient, conversationId: string) =>
   mutationOptions({

@@ -5,6 +5,7 @@ import { describeError } from '../../api/errors';
 import { ErrorAlert } from '../../components/error-alert';
 import type { ExecutionStatus } from '../../contract/conversations';
 import type { SandboxStatus } from '../../contract/sandboxes';
+import type { Confirmation as ConfirmationAnswer } from '../../contract/events';
 
 export type AgentRequest = 'pause' | 'run' | 'approve' | 'reject';
 
@@ -19,7 +20,7 @@ export interface AgentControlsProps {
   sendError: unknown;
   onPause: () => void;
   onRun: () => void;
-  onConfirm: (confirmation: { accept: boolean; reason?: string }) => void;
+  onConfirm: (confirmation: ConfirmationAnswer) => void;
   /** The pause, run or confirmation under way. */
   pending: AgentRequest | null;
   /** Why the last pause, run or confirmation failed. */

@@ -55,7 +55,7 @@ describe('useConversationEvents', () => {
     unmount();
   });
 
-  it('drops the partial text of a reply cut short when the agent stops running (a pause, an LLM failure)', async () => {
+  it('keeps the status a frame without one does not tell, and drops the partial text of a reply cut short when the agent stops (a pause, an LLM failure)', async () => {
     const push = stubStream();
     const queryClient = testQueryClient();
     queryClient.setQueryData(conversationKeys.detail('c1'), { id: 'c1', execution_status: 'running', metrics: null } as AppConversation);
@@ -64,6 +64,12 @@ describe('useConversationEvents', () => {
 
     push(sse({ kind: 'StreamingDelta', conversation_id: 'c1', llm_response_id: 'r1', delta: 'Half a rep' }));
     await waitFor(() => expect([...result.current.streaming.values()]).toEqual(['Half a rep']));
+    // Metrics without a status (the server knows only those yet) keep the status it has.
+    const metrics = { model_name: 'm', accumulated_cost: 0.5, max_budget_per_task: null, accumulated_token_usage: null, cost_known: true };
+    push(sse({ kind: 'ConversationState', conversation_id: 'c1', execution_status: null, metrics }));
+    await waitFor(() => expect(queryClient.getQueryData<AppConversation>(conversationKeys.detail('c1'))?.metrics).toEqual(metrics));
+    expect(queryClient.getQueryData<AppConversation>(conversationKeys.detail('c1'))?.execution_status).toBe('running');
+    expect(result.current.streaming.size).toBe(1);
     push(sse({ kind: 'ConversationState', conversation_id: 'c1', execution_status: 'paused', metrics: null }));
     await waitFor(() => expect(result.current.streaming.size).toBe(0));
     unmount();

@@ -76,9 +76,11 @@ export function useConversationEvents(conversationId: string) {
         if (frame.type === 'state') {
           const { execution_status, metrics } = frame.state;
           queryClient.setQueryData<AppConversation>(conversationKeys.detail(conversationId), (current) =>
-            current ? { ...current, execution_status, metrics: metrics ?? current.metrics } : current,
+            current
+              ? { ...current, execution_status: execution_status ?? current.execution_status, metrics: metrics ?? current.metrics }
+              : current,
           );
-          if (execution_status !== 'running') {
+          if (execution_status && execution_status !== 'running') {
             flush();
             dispatch({ type: 'stopped' });
           }
