@@ -1,0 +1,30 @@
+import fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { AGENT_SERVER_SCRIPT } from '../specs';
+
+/** Every module the bundle loads by name: static imports, `import("…")` and `require("…")`. */
+function specifiers(source: string): string[] {
+  const patterns = [
+    /^import\s[^;]*?from\s*["']([^"']+)["']/gm,
+    /^import\s*["']([^"']+)["']/gm,
+    /\bimport\(\s*["']([^"']+)["']\s*\)/g,
+    /\brequire\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!));
+}
+
+const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builtinModules.includes(specifier);
+
+// The default sandbox image has node and this one file, no node_modules (`npm run build:agent` first).
+describe('the agent server bundle', () => {
+  it('loads nothing but Node built-ins', () => {
+    const found = specifiers(fs.readFileSync(AGENT_SERVER_SCRIPT, 'utf8'));
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.filter((specifier) => !isBuiltin(specifier))).toEqual([]);
+  });
+
+  it('is told apart from a bundle with a bare import', () => {
+    expect(specifiers('import x from "openai";\nconst y = require("ws");').filter((s) => !isBuiltin(s))).toEqual(['openai', 'ws']);
+  });
+});

@@ -1,0 +1,193 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type Docker from 'dockerode';
+import type { Logger } from '../../logger';
+import { AGENT_SERVER_SCRIPT } from '../specs';
+import { firstExisting, sharedLibraries } from './host-files';
+
+/*
+ * The default sandbox image, built from files on this machine (no registry is reachable): the
+ * host's node, bash (the agent's terminal runs `bash -c`), busybox for sh and the usual
+ * commands, git with its https helper, each with the libraries `ldd` lists, the host's CA bundle,
+ * and the agent server bundle. Its tag is a hash of all of that, so any change gives a new image.
+ */
+
+export const IMAGE_REPOSITORY = 'agent-console-sandbox';
+/** On the default images only, so older ones can be found and removed. */
+export const DEFAULT_IMAGE_LABEL = 'agent-console.default-image';
+/** Where the agent server listens inside a container. */
+export const AGENT_SERVER_CONTAINER_PORT = 8000;
+/** The sandbox's home, a volume of its own. */
+export const CONTAINER_HOME = '/workspace';
+/** The uid sandbox processes run as inside the container. */
+const SANDBOX_UID = 1000;
+const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
+const AGENT_SERVER_IN_IMAGE = '/opt/agent-server/main.js';
+
+/** The command the default image runs: its agent server. */
+export const AGENT_SERVER_CONTAINER_COMMAND = ['/usr/bin/node', AGENT_SERVER_IN_IMAGE];
+
+type Entry =
+  | { path: string; file: string; mode?: number }
+  | { path: string; text: string }
+  | { path: string; link: string }
+  | { path: string; directory: true; mode: number };
+
+const run = promisify(execFile);
+
+const dockerfile = (tag: string) => `FROM scratch
+COPY rootfs/ /
+COPY --chown=${SANDBOX_UID}:${SANDBOX_UID} home/ ${CONTAINER_HOME}/
+COPY --chown=${SANDBOX_UID}:${SANDBOX_UID} home/ /tmp/
+ENV PATH=/usr/local/bin:/usr/bin:/bin HOME=${CONTAINER_HOME} TMPDIR=/tmp NODE_EXTRA_CA_CERTS=${CA_BUNDLE} GIT_SSL_CAINFO=${CA_BUNDLE} SSL_CERT_FILE=${CA_BUNDLE}
+USER ${SANDBOX_UID}:${SANDBOX_UID}
+WORKDIR ${CONTAINER_HOME}
+EXPOSE ${AGENT_SERVER_CONTAINER_PORT}
+LABEL ${DEFAULT_IMAGE_LABEL}=1 agent-console.image-tag=${tag}
+CMD ${JSON.stringify(AGENT_SERVER_CONTAINER_COMMAND)}
+`;
+
+/** A binary at `inImage` from `host`, with every library it loads at the path `ldd` gives. */
+async function binaryWithLibraries(host: string, inImage: string): Promise<Entry[]> {
+  const libraries = await sharedLibraries(host);
+  return [{ path: inImage, file: host, mode: 0o755 }, ...libraries.map((library) => ({ path: library, file: library, mode: 0o755 }))];
+}
+
+/** Everything the image holds. */
+export async function imageEntries(): Promise<Entry[]> {
+  const busybox = firstExisting('static busybox (apt-get install busybox-static)', ['/bin/busybox', '/usr/bin/busybox']);
+  if ((await sharedLibraries(busybox)).length > 0) throw new Error(`${busybox} is not the static busybox (apt-get install busybox-static)`);
+  const git = firstExisting('git', ['/usr/bin/git']);
+  const gitCore = path.dirname(firstExisting('git-remote-http', ['/usr/lib/git-core/git-remote-http']));
+  const entries: Entry[] = [
+    ...(await binaryWithLibraries(await fs.realpath(process.execPath), '/usr/bin/node')),
+    ...(await binaryWithLibraries(firstExisting('bash', ['/bin/bash', '/usr/bin/bash']), '/bin/bash')),
+    ...(await binaryWithLibraries(git, '/usr/bin/git')),
+    ...(await binaryWithLibraries(path.join(gitCore, 'git-remote-http'), '/usr/lib/git-core/git-remote-http')),
+    { path: '/usr/lib/git-core/git-remote-https', link: 'git-remote-http' },
+    { path: '/usr/lib/git-core/git', link: '/usr/bin/git' },
+    { path: '/bin/busybox', file: busybox, mode: 0o755 },
+    { path: CA_BUNDLE, file: firstExisting('CA bundle', [CA_BUNDLE]) },
+    { path: AGENT_SERVER_IN_IMAGE, file: AGENT_SERVER_SCRIPT },
+    {
+      path: '/etc/passwd',
+      text: `root:x:0:0:root:/root:/bin/sh\nsandbox:x:${SANDBOX_UID}:${SANDBOX_UID}:sandbox:${CONTAINER_HOME}:/bin/bash\n`,
+    },
+    { path: '/etc/group', text: `root:x:0:\nsandbox:x:${SANDBOX_UID}:\n` },
+    // git warns on every clone without it
+    { path: '/usr/share/git-core/templates', directory: true, mode: 0o755 },
+  ];
+  const taken = new Set(entries.map((entry) => entry.path));
+  const { stdout } = await run(busybox, ['--list']);
+  for (const applet of stdout.split('\n').filter(Boolean)) {
+    const at = `/bin/${applet}`;
+    if (!taken.has(at) && !taken.has(`/usr/bin/${applet}`)) entries.push({ path: at, link: 'busybox' });
+  }
+  // one entry per path (libraries are shared between binaries), in a fixed order for the hash
+  const unique = new Map(entries.map((entry) => [entry.path, entry]));
+  return [...unique.values()].sort((a, b) => a.path.localeCompare(b.path));
+}
+
+function fileHash(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(file)
+      .on('error', reject)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('end', () => resolve(hash.digest('hex')));
+  });
+}
+
+/** `agent-console-sandbox:<hash of every input>`. */
+export async function defaultImageTag(entries: Entry[]): Promise<string> {
+  const hash = createHash('sha256').update(dockerfile(''));
+  for (const entry of entries) {
+    const content =
+      'file' in entry ? await fileHash(entry.file) : 'text' in entry ? entry.text : 'link' in entry ? `-> ${entry.link}` : 'dir';
+    hash.update(`${entry.path}\0${'mode' in entry ? entry.mode : ''}\0${content}\n`);
+  }
+  return `${IMAGE_REPOSITORY}:${hash.digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * The build context: `rootfs/`, an empty `home/` and the Dockerfile, in a new temp dir. The
+ * sandbox's home and /tmp come from `home/` so they belong to its uid (its only user).
+ */
+async function stage(entries: Entry[], tag: string): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-console-image-'));
+  const root = path.join(dir, 'rootfs');
+  await fs.mkdir(path.join(dir, 'home'));
+  for (const entry of entries) {
+    const target = path.join(root, entry.path);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    if ('file' in entry) {
+      await fs.copyFile(entry.file, target);
+      await fs.chmod(target, entry.mode ?? 0o644);
+    } else if ('text' in entry) await fs.writeFile(target, entry.text, { mode: 0o644 });
+    else if ('link' in entry) await fs.symlink(entry.link, target);
+    else {
+      await fs.mkdir(target, { recursive: true });
+      await fs.chmod(target, entry.mode);
+    }
+  }
+  await fs.writeFile(path.join(dir, 'Dockerfile'), dockerfile(tag));
+  return dir;
+}
+
+/** Builds `tag` from `entries` through the Engine API (the legacy builder: no BuildKit, no registry). */
+async function build(docker: Docker, entries: Entry[], tag: string): Promise<void> {
+  const context = await stage(entries, tag);
+  try {
+    const stream = await docker.buildImage({ context, src: ['Dockerfile', 'rootfs', 'home'] }, { t: tag, rm: true, forcerm: true });
+    const output = await new Promise<{ error?: string; stream?: string }[]>((resolve, reject) =>
+      docker.modem.followProgress(stream, (error: Error | null, result: { error?: string }[]) => (error ? reject(error) : resolve(result))),
+    );
+    const failed = output.find((line) => line.error);
+    if (failed) throw new Error(`Building ${tag} failed: ${failed.error}`);
+  } finally {
+    await fs.rm(context, { recursive: true, force: true });
+  }
+}
+
+const statusCode = (error: unknown) => (error as { statusCode?: number }).statusCode;
+
+/** Removes default images other than `keep`; one a container still uses stays. */
+async function removeOlder(docker: Docker, keep: string, log: Logger): Promise<void> {
+  const images = await docker.listImages({ filters: JSON.stringify({ label: [`${DEFAULT_IMAGE_LABEL}=1`] }) });
+  for (const image of images) {
+    if ((image.RepoTags ?? []).includes(keep)) continue;
+    try {
+      await docker.getImage(image.Id).remove();
+      log.info({ image: image.RepoTags ?? image.Id }, 'removed an older default sandbox image');
+    } catch (error) {
+      if (statusCode(error) !== 409 && statusCode(error) !== 404) throw error;
+      log.info({ image: image.RepoTags ?? image.Id }, 'an older default sandbox image is still in use; it stays');
+    }
+  }
+}
+
+/** The default image's tag, built first when the engine lacks it; older default images go. */
+export async function ensureDefaultImage(docker: Docker, log: Logger): Promise<string> {
+  try {
+    await fs.access(AGENT_SERVER_SCRIPT);
+  } catch {
+    throw new Error(`The agent server is not built (${AGENT_SERVER_SCRIPT}); run npm run build:agent`);
+  }
+  const entries = await imageEntries();
+  const tag = await defaultImageTag(entries);
+  try {
+    await docker.getImage(tag).inspect();
+  } catch (error) {
+    if (statusCode(error) !== 404) throw error;
+    log.info({ image: tag }, 'building the default sandbox image');
+    await build(docker, entries, tag);
+    log.info({ image: tag }, 'built the default sandbox image');
+  }
+  await removeOlder(docker, tag, log);
+  return tag;
+}
