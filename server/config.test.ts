@@ -3,6 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, configFromEnv } from './config';
 
 describe('configFromEnv', () => {
+  it('runs sandboxes as processes unless told, with container limits of 2 GiB, 1 CPU and 512 processes', () => {
+    expect(configFromEnv({})).toMatchObject({ sandboxRuntime: 'process', sandboxMemory: 2 * 2 ** 30, sandboxCpus: 1, sandboxPids: 512 });
+    expect(configFromEnv({ SANDBOX_RUNTIME: 'docker', SANDBOX_MEMORY: '512m', SANDBOX_CPUS: '0.5', SANDBOX_PIDS: '64' })).toMatchObject({
+      sandboxRuntime: 'docker',
+      sandboxMemory: 512 * 2 ** 20,
+      sandboxCpus: 0.5,
+      sandboxPids: 64,
+    });
+    expect(() => configFromEnv({ SANDBOX_RUNTIME: 'podman' })).toThrow('SANDBOX_RUNTIME must be process or docker, got "podman"');
+    expect(() => configFromEnv({ SANDBOX_MEMORY: 'lots' })).toThrow(/SANDBOX_MEMORY must be an amount of memory/);
+    expect(() => configFromEnv({ SANDBOX_MEMORY: '1m' })).toThrow(/6m or more/);
+  });
+
   it('has defaults for a plain start', () => {
     expect(configFromEnv({})).toMatchObject({
       host: '127.0.0.1',

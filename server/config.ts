@@ -33,6 +33,14 @@ export interface ServerConfig {
   logLevel: string;
   /** First uid of the users process sandboxes run as when the server is root (SANDBOX_UID_BASE). */
   sandboxUidBase: number;
+  /** Where sandboxes run: process groups on this machine, or containers on its Docker engine (SANDBOX_RUNTIME). */
+  sandboxRuntime: 'process' | 'docker';
+  /** The Docker engine (DOCKER_HOST); its default socket when absent. */
+  dockerHost: string | undefined;
+  /** Each container's limits: bytes of memory (SANDBOX_MEMORY, e.g. 2g), CPUs (SANDBOX_CPUS), processes (SANDBOX_PIDS). */
+  sandboxMemory: number;
+  sandboxCpus: number;
+  sandboxPids: number;
 }
 
 export class ConfigError extends Error {}
@@ -63,6 +71,28 @@ function uidBase(value: string | undefined): number {
   if (n < 1001 || n > 2 ** 32 - 2 - 65_536)
     throw new ConfigError(`SANDBOX_UID_BASE must be a uid from 1001 to ${2 ** 32 - 2 - 65_536}, got "${value}"`);
   return n;
+}
+
+const RUNTIMES = ['process', 'docker'] as const;
+
+function runtime(value: string | undefined): ServerConfig['sandboxRuntime'] {
+  const name = (value ?? '').trim() || 'process';
+  const known = RUNTIMES.find((runtime) => runtime === name);
+  if (!known) throw new ConfigError(`SANDBOX_RUNTIME must be process or docker, got "${value}"`);
+  return known;
+}
+
+const UNITS: Record<string, number> = { '': 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30 };
+
+/** Bytes, from `2g`, `512m`, `1.5G` or a plain number of bytes. */
+function memory(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 2 * 2 ** 30;
+  const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)i?b?$/i.exec(value.trim());
+  const bytes = match ? Math.floor(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!) : NaN;
+  // below 6 MiB the engine refuses to start a container
+  if (!(bytes >= 6 * 2 ** 20))
+    throw new ConfigError(`SANDBOX_MEMORY must be an amount of memory of 6m or more (like 512m or 2g), got "${value}"`);
+  return bytes;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -96,5 +126,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     setupScriptTimeout: positive('SETUP_SCRIPT_TIMEOUT', env.SETUP_SCRIPT_TIMEOUT, 300),
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     sandboxUidBase: uidBase(env.SANDBOX_UID_BASE),
+    sandboxRuntime: runtime(env.SANDBOX_RUNTIME),
+    dockerHost: nonEmpty(env.DOCKER_HOST),
+    sandboxMemory: memory(env.SANDBOX_MEMORY),
+    sandboxCpus: positive('SANDBOX_CPUS', env.SANDBOX_CPUS, 1),
+    sandboxPids: count('SANDBOX_PIDS', env.SANDBOX_PIDS, 512),
   };
 }

@@ -1,25 +1,27 @@
 import path from 'node:path';
 import { buildApp } from './app';
-import { ConfigError, configFromEnv } from './config';
+import { ConfigError, configFromEnv, type ServerConfig } from './config';
 import { ensureDataDir, loadOrCreateKeyFile } from './data-dir';
 import { canSwitchUsers, searchableByOthers } from './processes/process-user';
 import { loadLlmPrices } from './llm-prices';
-import { createLogger } from './logger';
+import { createLogger, type Logger } from './logger';
 import { SecretBox } from './secret-box';
 import { createServices } from './services/create-services';
 import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './sandboxes/specs';
+import { checkEngine, dockerFromEnv } from './sandboxes/docker/engine';
+import { ensureDefaultImage } from './sandboxes/docker/sandbox-image';
 import { openDatabase } from './startup';
 
-async function main(): Promise<void> {
-  const config = configFromEnv();
-  const llmPrices = loadLlmPrices(config.llmPricesFile);
-  // As root, each sandbox runs as a user of its own; they pass through DATA_DIR to their homes.
-  const isolated = canSwitchUsers();
-  ensureDataDir(config.dataDir, { traversable: isolated });
-  const sessionKey = config.sessionApiKey ?? loadOrCreateKeyFile(config.dataDir, 'session-api-key');
-  const secrets = new SecretBox(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir, 'secrets.key'));
+/** The engine, checked, and the default image, built when missing; the server does not start without them. */
+async function dockerSandboxes(config: ServerConfig, log: Logger) {
+  const engine = dockerFromEnv(config.dockerHost);
+  await checkEngine(engine);
+  const image = await ensureDefaultImage(engine, log);
+  log.info({ image }, 'sandboxes run as Docker containers');
+  return { engine, image, limits: { memoryBytes: config.sandboxMemory, cpus: config.sandboxCpus, pids: config.sandboxPids } };
+}
 
-  const log = createLogger(config.logLevel);
+function warnAboutProcessSandboxes(isolated: boolean, log: Logger): void {
   // Sandboxes run Node and the agent server as other users: under /root (nvm, a checkout there) they cannot.
   const unreachable = [path.dirname(process.execPath), path.resolve(AGENT_SERVER_SCRIPT, '../../..')].filter(
     (dir) => !searchableByOthers(dir),
@@ -35,6 +37,20 @@ async function main(): Promise<void> {
       "Process sandboxes are not isolated: they run as this server's user and can read DATA_DIR (keys, database) and this process's environment. Run the server as root to give each sandbox a uid of its own (SANDBOX_UID_BASE), or use the Docker runtime for untrusted agents.",
     );
   }
+}
+
+async function main(): Promise<void> {
+  const config = configFromEnv();
+  const llmPrices = loadLlmPrices(config.llmPricesFile);
+  // As root, each sandbox runs as a user of its own; they pass through DATA_DIR to their homes.
+  const isolated = canSwitchUsers();
+  ensureDataDir(config.dataDir, { traversable: isolated });
+  const sessionKey = config.sessionApiKey ?? loadOrCreateKeyFile(config.dataDir, 'session-api-key');
+  const secrets = new SecretBox(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir, 'secrets.key'));
+
+  const log = createLogger(config.logLevel);
+  const docker = config.sandboxRuntime === 'docker' ? await dockerSandboxes(config, log) : undefined;
+  if (!docker) warnAboutProcessSandboxes(isolated, log);
   const db = await openDatabase(config.dataDir, secrets);
   const services = createServices(db, secrets, {
     log,
@@ -50,6 +66,7 @@ async function main(): Promise<void> {
     setupScriptTimeoutMs: config.setupScriptTimeout * 1000,
     llmPrices,
     sandboxUidBase: isolated ? config.sandboxUidBase : undefined,
+    docker,
   });
   // MCP env values stored before they were sealed at rest are sealed now.
   await services.settings.sealPlainMcpEnv();

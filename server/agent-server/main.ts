@@ -11,6 +11,8 @@ import { attachEventSockets } from './sockets';
 const VERSION = '0.2.0';
 const port = Number(process.env.PORT);
 const sessionKey = process.env.SESSION_API_KEY ?? '';
+// Loopback unless told (in a container it listens on the port Docker publishes).
+const host = process.env.HOST ?? '127.0.0.1';
 
 if (!Number.isInteger(port) || port <= 0 || !sessionKey) {
   console.error('agent-server: PORT and SESSION_API_KEY must be set');
@@ -32,7 +34,7 @@ const server = http.createServer((request, response) => {
 });
 attachEventSockets(server, conversations, isSessionKey);
 
-server.listen(port, '127.0.0.1', () => console.log(`agent-server ${VERSION} listening on 127.0.0.1:${port} in ${process.cwd()}`));
+server.listen(port, host, () => console.log(`agent-server ${VERSION} listening on ${host}:${port} in ${process.cwd()}`));
 
 // The sandbox runtime pauses a sandbox with SIGSTOP and resumes it with SIGCONT: a run that was
 // going on stops, paused, and says why.

@@ -171,12 +171,16 @@ export class ProcessRuntime implements SandboxRuntime {
     return `The process ${describeExit(exit)}${tail.length ? `: ${tail.join(' ')}` : ''}`;
   }
 
-  adopt(id: string): RuntimeHandle | undefined {
+  async adopt(id: string): Promise<RuntimeHandle | undefined> {
     const leader = markedProcesses(SANDBOX_MARKER, id).find((p) => p.pid === p.pgrp);
     return leader && { pid: leader.pid, process_start: leader.startTime };
   }
 
-  state(record: SandboxRecord): RuntimeState {
+  async state(record: SandboxRecord): Promise<RuntimeState> {
+    return this.#state(record);
+  }
+
+  #state(record: SandboxRecord): RuntimeState {
     const leader = liveProcess(record.pid, record.process_start);
     if (!leader) return record.pid === null ? 'pending' : 'missing';
     return isStopped(leader) ? 'paused' : 'running';
@@ -202,7 +206,7 @@ export class ProcessRuntime implements SandboxRuntime {
   }
 
   async #setStopped(record: SandboxRecord, stop: boolean): Promise<boolean> {
-    if (this.state(record) !== (stop ? 'running' : 'paused')) return false;
+    if (this.#state(record) !== (stop ? 'running' : 'paused')) return false;
     const results = await Promise.all(this.#groups(record).map((group) => setGroupStopped(group, stop)));
     return results.some(Boolean);
   }
@@ -256,7 +260,7 @@ export class ProcessRuntime implements SandboxRuntime {
     return tailLines(this.#logFile(record.id), tail);
   }
 
-  agentServerUrl(record: SandboxRecord): string {
+  async agentServerUrl(record: SandboxRecord): Promise<string> {
     return `http://127.0.0.1:${record.port}`;
   }
 

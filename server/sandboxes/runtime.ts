@@ -2,22 +2,25 @@ import type { SandboxRecord } from '../store/sandboxes-store';
 
 /*
  * Where sandboxes run. The sandbox service keeps the registry, the caps and the health checks;
- * a runtime does what needs the machine: process groups today (`ProcessRuntime`), containers
- * with the Docker issue. Services talk to this interface only.
+ * a runtime does what needs the machine: process groups (`ProcessRuntime`) or containers on a
+ * local Docker engine (`DockerRuntime`). Services talk to this interface only.
  */
 
 /** What a runtime sees of a sandbox, without asking the sandbox anything. */
 export type RuntimeState =
   /** Its processes run. */
   | 'running'
-  /** Its processes are stopped, all of them. */
+  /** Its processes are stopped, all of them (or its container stopped): resuming continues it. */
   | 'paused'
   /** It was started but is not recorded yet (the registry learns of it right after the start). */
   | 'pending'
   /** It is gone. */
   | 'missing';
 
-/** What the registry keeps of a started sandbox so the runtime finds it again, also after a restart. */
+/**
+ * What the registry keeps of a started sandbox so the runtime finds it again, also after a
+ * restart: a process's pid and start time, or (docker) pid 0 and the container's id.
+ */
 export type RuntimeHandle = Pick<SandboxRecord, 'pid' | 'process_start'>;
 
 export interface SandboxLaunch {
@@ -60,11 +63,11 @@ export interface SandboxRuntime {
   /** Starts its main process; a command that cannot start is `ok: false` with the reason. */
   start(launch: SandboxLaunch): Promise<Started>;
   /** Finds a sandbox that was started but not recorded (the server stopped in between). */
-  adopt(id: string): RuntimeHandle | undefined;
-  state(record: SandboxRecord): RuntimeState;
+  adopt(id: string): Promise<RuntimeHandle | undefined>;
+  state(record: SandboxRecord): Promise<RuntimeState>;
   /** Stops every process of it; `false` when nothing was running. */
   pause(record: SandboxRecord): Promise<boolean>;
-  /** Continues every process of it; `false` when nothing was paused. */
+  /** Continues every process of it (a container that stopped starts again); `false` when nothing was paused. */
   resume(record: SandboxRecord): Promise<boolean>;
   /**
    * Ends its processes and removes what it stored. Files that cannot be removed do not make it
@@ -77,8 +80,8 @@ export interface SandboxRuntime {
   close?(): void;
   /** The last `tail` lines of its output. */
   logs(record: SandboxRecord, tail: number): Promise<string[]>;
-  /** Where its agent server answers, from this server. */
-  agentServerUrl(record: SandboxRecord): string;
+  /** Where its agent server answers, from this server (a container's host port changes when it starts again). */
+  agentServerUrl(record: SandboxRecord): Promise<string>;
   /** Runs `command` inside it, as its own processes run, and waits for the end. */
   exec(record: SandboxRecord, command: string[], options: ExecOptions): Promise<ExecResult>;
 }

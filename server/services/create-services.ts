@@ -2,7 +2,11 @@ import type { SandboxSpec } from '../../src/contract/sandboxes';
 import { type TokenVerifier, verifyTokenOverHttp } from '../git-providers/token-verifier';
 import { LlmPrices } from '../llm-prices';
 import type { Logger } from '../logger';
+import type Docker from 'dockerode';
+import { type ContainerLimits, DockerRuntime } from '../sandboxes/docker-runtime';
+import { specsForContainers } from '../sandboxes/docker/container-specs';
 import { ProcessRuntime } from '../sandboxes/process-runtime';
+import type { SandboxRuntime } from '../sandboxes/runtime';
 import { SandboxUsers } from '../sandboxes/sandbox-users';
 import type { SecretBox } from '../secret-box';
 import type { Db } from '../store/database';
@@ -52,6 +56,8 @@ export interface ServiceOptions {
   log: Logger;
   /** First uid of the users sandboxes run as (the server must be root); absent: they run as the server's user. */
   sandboxUidBase?: number;
+  /** Sandboxes run as containers on this engine, from `image`; absent: as process groups. */
+  docker?: { engine: Docker; image: string; limits: ContainerLimits };
 }
 
 /** Wires each service to its store; the one place where the object graph is built. */
@@ -63,8 +69,13 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const sandboxLog = log.child({ component: 'sandboxes' });
   const users = options.sandboxUidBase === undefined ? undefined : new SandboxUsers(options.sandboxUidBase);
   const { dataDir } = options;
-  const runtime = new ProcessRuntime({ dataDir, stopGraceMs: options.sandboxLimits.stopGraceMs, log: sandboxLog, users });
-  const sandboxes = new SandboxService(new SandboxesStore(db), box, runtime, options.sandboxSpecs, options.sandboxLimits, sandboxLog);
+  const { stopGraceMs } = options.sandboxLimits;
+  const { docker } = options;
+  const runtime: SandboxRuntime = docker
+    ? new DockerRuntime({ docker: docker.engine, dataDir, image: docker.image, limits: docker.limits, stopGraceMs, log: sandboxLog })
+    : new ProcessRuntime({ dataDir, stopGraceMs, log: sandboxLog, users });
+  const specs = docker ? specsForContainers(options.sandboxSpecs) : options.sandboxSpecs;
+  const sandboxes = new SandboxService(new SandboxesStore(db), box, runtime, specs, options.sandboxLimits, sandboxLog);
   const mcpTest = new McpTestService(settings, dataDir, log.child({ component: 'mcp-test' }), users?.mcpTestUser);
   const conversationLog = log.child({ component: 'conversations' });
   const conversationsStore = new ConversationsStore(db);

@@ -71,9 +71,13 @@ export class SandboxService {
   ) {
     this.#monitor = new HealthMonitor(
       async () =>
-        (await this.store.list())
-          .filter((record) => this.#runs(record))
-          .map((record) => ({ id: record.id, url: runtime.agentServerUrl(record), sessionKey: box.open(record.session_key) })),
+        Promise.all(
+          (await this.#running(await this.store.list())).map(async (record) => ({
+            id: record.id,
+            url: await runtime.agentServerUrl(record),
+            sessionKey: box.open(record.session_key),
+          })),
+        ),
       log,
     );
   }
@@ -98,7 +102,7 @@ export class SandboxService {
 
   /** A sandbox that was started but not recorded (the server stopped in between): adopted, or given up as failed. */
   async #recover(record: SandboxRecord): Promise<void> {
-    const handle = this.runtime.adopt(record.id);
+    const handle = await this.runtime.adopt(record.id);
     if (handle) {
       this.log.info({ sandbox: record.id }, 'adopted a sandbox whose start was not recorded');
       await this.store.update(record.id, handle);
@@ -113,14 +117,15 @@ export class SandboxService {
     return record;
   }
 
-  /** Whether it runs (not paused, not gone): what the running cap counts, whatever its health. */
-  #runs(record: SandboxRecord): boolean {
-    return this.runtime.state(record) === 'running';
+  /** Those that run (not paused, not gone): what the running cap counts, whatever their health. */
+  async #running(records: SandboxRecord[]): Promise<SandboxRecord[]> {
+    const states = await Promise.all(records.map((record) => this.runtime.state(record)));
+    return records.filter((_, index) => states[index] === 'running');
   }
 
-  #info(record: SandboxRecord): SandboxInfo {
+  async #info(record: SandboxRecord): Promise<SandboxInfo> {
     const { status, detail } = sandboxStatus({
-      state: this.runtime.state(record),
+      state: await this.runtime.state(record),
       healthy: this.#monitor.healthy(record.id),
       exitDetail: record.exit_detail,
       sinceStart: Date.now() - Date.parse(record.started_at),
@@ -133,7 +138,7 @@ export class SandboxService {
       sandbox_spec_id: record.spec_id,
       status,
       session_api_key: running ? this.box.open(record.session_key) : null,
-      exposed_urls: running ? [{ name: 'AGENT_SERVER', url: this.runtime.agentServerUrl(record), port: record.port }] : null,
+      exposed_urls: running ? [{ name: 'AGENT_SERVER', url: await this.runtime.agentServerUrl(record), port: record.port }] : null,
       created_at: record.created_at,
       status_detail: detail,
     };
@@ -165,13 +170,11 @@ export class SandboxService {
   }
 
   async search(query: SandboxSearchQuery) {
-    const matching = (await this.store.list())
-      .map((record) => this.#info(record))
-      .filter(
-        (info) =>
-          (!query.status__eq || info.status === query.status__eq) &&
-          (!query.sandbox_spec_id__eq || info.sandbox_spec_id === query.sandbox_spec_id__eq),
-      );
+    const matching = (await Promise.all((await this.store.list()).map((record) => this.#info(record)))).filter(
+      (info) =>
+        (!query.status__eq || info.status === query.status__eq) &&
+        (!query.sandbox_spec_id__eq || info.sandbox_spec_id === query.sandbox_spec_id__eq),
+    );
     return paginate(matching, query.page_id, query.limit);
   }
 
@@ -179,7 +182,7 @@ export class SandboxService {
   async capacity(): Promise<SandboxCapacity> {
     const records = await this.store.list();
     return {
-      running: records.filter((record) => this.#runs(record)).length,
+      running: (await this.#running(records)).length,
       max_running: this.limits.maxRunning,
       sandboxes: records.length,
       max_sandboxes: this.limits.maxSandboxes,
@@ -189,10 +192,12 @@ export class SandboxService {
   async getMany(ids: string[]): Promise<(SandboxInfo | null)[]> {
     refuseTooMany(ids, 'sandboxes');
     const byId = new Map((await this.store.list()).map((record) => [record.id, record]));
-    return ids.map((id) => {
-      const record = byId.get(id);
-      return record ? this.#info(record) : null;
-    });
+    return Promise.all(
+      ids.map((id) => {
+        const record = byId.get(id);
+        return record ? this.#info(record) : null;
+      }),
+    );
   }
 
   async get(id: string): Promise<SandboxInfo> {
@@ -204,9 +209,9 @@ export class SandboxService {
    * `except`, as OpenHands does; answers which ones it paused.
    */
   async #makeRoom(except: string): Promise<string[]> {
-    const running = (await this.store.list())
-      .filter((record) => record.id !== except && this.#runs(record))
-      .sort((a, b) => a.created_at.localeCompare(b.created_at));
+    const running = (await this.#running((await this.store.list()).filter((record) => record.id !== except))).sort((a, b) =>
+      a.created_at.localeCompare(b.created_at),
+    );
     const paused: string[] = [];
     for (const record of running.slice(0, Math.max(0, running.length - this.limits.maxRunning + 1))) {
       if (await this.runtime.pause(record)) {
@@ -297,10 +302,11 @@ export class SandboxService {
     return this.#locks.run(id, () =>
       this.#locks.run(CAP, async () => {
         const record = await this.#record(id);
-        if (this.runtime.state(record) !== 'paused') return { pausedIds: [] }; // running already, or gone: nothing to resume
+        if ((await this.runtime.state(record)) !== 'paused') return { pausedIds: [] }; // running already, or gone: nothing to resume
         const pausedIds = await this.#makeRoom(id);
         this.#monitor.forget(id);
-        await this.store.update(id, { started_at: new Date().toISOString() });
+        // A stopped container starts again: how it stopped is history then.
+        await this.store.update(id, { started_at: new Date().toISOString(), exit_detail: null });
         await this.runtime.resume(record);
         return { pausedIds };
       }),
@@ -324,7 +330,7 @@ export class SandboxService {
   /** Runs `command` inside a running sandbox, as its own processes run (cloning a repository, a setup script). */
   async exec(id: string, command: string[], { cwd, env, timeoutMs, signal }: ExecRequest): Promise<ExecResult> {
     const record = await this.#record(id);
-    const state = this.runtime.state(record);
+    const state = await this.runtime.state(record);
     if (state === 'paused') throw new Conflict(`Sandbox ${id} is paused; resume it first`);
     if (state !== 'running') throw new Conflict(`Sandbox ${id} is not running`);
     const spec = this.specs.find((s) => s.id === record.spec_id);

@@ -13,6 +13,7 @@ import { loadSandboxSpecs } from '../sandboxes/specs';
 import { createServices } from '../services/create-services';
 import type { SandboxLimits } from '../services/sandbox-service';
 import { openDatabase } from '../startup';
+import { defaultImage, localEngine, removeDockerLeftovers, type RuntimeName } from './docker-engine';
 
 export const TEST_SESSION_KEY = 'test-session-key-0123456789';
 export const TEST_SECRETS_KEY = 'test-secrets-key';
@@ -38,6 +39,15 @@ export interface TestAppOptions {
   corsOrigins?: string[];
   /** First uid of the sandboxes' users; `null` runs them as the test's own user. Default: isolated when root, as the server does. */
   sandboxUidBase?: number | null;
+  /** Where its sandboxes run: process groups (the default) or containers on the local engine. */
+  sandboxRuntime?: RuntimeName;
+}
+
+async function dockerSandboxes() {
+  const engine = await localEngine();
+  if (!engine) throw new Error('sandboxRuntime docker: no Docker engine answers');
+  // small limits: tests start many at once on a small machine
+  return { engine, image: await defaultImage(engine), limits: { memoryBytes: 512 * 2 ** 20, cpus: 1, pids: 256 } };
 }
 
 /** A real app on a fresh SQLite database in a temp dir, driven with `fastify.inject`. */
@@ -49,6 +59,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
   const secrets = new SecretBox(options.secretsKey ?? TEST_SECRETS_KEY);
   const log = createLogger(options.logStream ? 'debug' : false, options.logStream);
   const db = await openDatabase(dataDir, secrets);
+  const docker = options.sandboxRuntime === 'docker' ? await dockerSandboxes() : undefined;
   const services = createServices(db, secrets, {
     log,
     dataDir,
@@ -57,6 +68,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     verifyGitTokens: options.verifyGitTokens ?? false,
     setupScriptTimeoutMs: options.setupScriptTimeoutMs ?? 30_000,
     sandboxUidBase,
+    docker,
   });
   await services.startTasks.markInterrupted();
   await services.sandboxes.startMonitoring();
@@ -100,6 +112,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
         for (const sandbox of (await services.sandboxes.search({ limit: 100 })).items) await services.sandboxes.delete(sandbox.id);
       }
       await db.destroy();
+      if (docker && !keepData) await removeDockerLeftovers(docker.engine, dataDir);
       if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,229 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Invalid } from './domain-errors';
+import { localEngine, runtimesUnderTest, type RuntimeName } from './testing/docker-engine';
+import { shellSpec, until } from './testing/sandbox-helpers';
+import { startTestApp, TEST_SECRETS_KEY, type TestApp, type TestAppOptions } from './testing/test-app';
+
+/*
+ * What every sandbox runtime must do alike, run on each (docker when an engine answers), and what
+ * only containers give: isolation from the server, the freezer, limits, re-adoption by label.
+ */
+
+const runtimes = await runtimesUnderTest('server/sandbox-runtimes.test.ts');
+const apps: TestApp[] = [];
+afterEach(async () => {
+  for (const t of apps.splice(0)) await t.close();
+});
+
+const call = (t: TestApp, method: 'GET' | 'POST' | 'DELETE', url: string) => t.request({ method, url });
+const info = async (t: TestApp, id: string) => (await call(t, 'GET', `/api/v1/sandboxes?id=${id}`)).json()[0];
+const becomes = (t: TestApp, id: string, status: string, ms = 20_000) =>
+  until(
+    () => info(t, id),
+    (s) => s?.status === status,
+    ms,
+  );
+
+async function start(t: TestApp, spec?: string): Promise<string> {
+  const response = await call(t, 'POST', `/api/v1/sandboxes${spec ? `?sandbox_spec_id=${spec}` : ''}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().id;
+}
+
+describe.each(runtimes)('sandboxes on the %s runtime', (runtime: RuntimeName) => {
+  async function app(options: TestAppOptions = {}) {
+    const t = await startTestApp({ sandboxRuntime: runtime, ...options });
+    apps.push(t);
+    return t;
+  }
+
+  it('starts its agent server, pauses, resumes, and is deleted', async () => {
+    const t = await app();
+    const id = await start(t);
+    const run = await becomes(t, id, 'RUNNING');
+    expect(run.status).toBe('RUNNING');
+    const [agent] = run.exposed_urls;
+    expect(agent.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await (await fetch(`${agent.url}/alive`)).json()).toEqual({ status: 'ok' });
+    expect((await fetch(`${agent.url}/server_info`)).status).toBe(401);
+    expect((await fetch(`${agent.url}/server_info`, { headers: { 'X-Session-API-Key': run.session_api_key } })).status).toBe(200);
+
+    expect((await call(t, 'POST', `/api/v1/sandboxes/${id}/pause`)).json()).toEqual({ success: true });
+    expect(await info(t, id)).toMatchObject({ status: 'PAUSED', session_api_key: null, exposed_urls: null });
+    expect((await call(t, 'POST', `/api/v1/sandboxes/${id}/resume`)).json()).toEqual({ success: true, paused_sandbox_ids: [] });
+    expect((await becomes(t, id, 'RUNNING')).status).toBe('RUNNING');
+
+    expect((await call(t, 'DELETE', `/api/v1/sandboxes/${id}`)).json()).toEqual({ success: true });
+    expect(await info(t, id)).toBeNull();
+    expect((await call(t, 'GET', `/api/v1/sandboxes/${id}/logs`)).statusCode).toBe(404);
+  });
+
+  it('shows why a command that exits at once failed, and tails its log', async () => {
+    const t = await app({ sandboxSpecs: [shellSpec('broken', 'echo "config file missing" >&2; exit 3')] });
+    const id = await start(t);
+    const failed = await becomes(t, id, 'ERROR');
+    expect(failed.status_detail).toBe('The process exited with code 3: config file missing');
+    const { lines } = (await call(t, 'GET', `/api/v1/sandboxes/${id}/logs`)).json();
+    expect(lines.some((line: string) => line.endsWith('config file missing'))).toBe(true);
+  });
+
+  it('runs commands inside with the sandbox environment, in its directories, and ends them at the timeout', async () => {
+    const t = await app({
+      sandboxSpecs: [{ ...shellSpec('idle', 'exec sleep 955'), initial_env: { GREETING: 'hello' }, working_dir: 'work' }],
+    });
+    const id = await start(t);
+    await until(
+      async () => (await call(t, 'GET', '/api/v1/sandboxes/capacity')).json().running,
+      (n) => n === 1,
+    );
+    const exec = (command: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}) =>
+      t.services.sandboxes.exec(id, command, { timeoutMs: 10_000, ...options });
+
+    const result = await exec(['sh', '-c', 'echo "$GREETING $EXTRA"; echo "to stderr" >&2; exit 3'], { env: { EXTRA: 'there' } });
+    expect(result).toMatchObject({ exitCode: 3, timedOut: false });
+    expect(result.output).toContain('hello there\n');
+    expect(result.output).toContain('to stderr\n');
+    const work = (await exec(['pwd'])).output.trim();
+    expect(path.basename(work)).toBe('work');
+    expect((await exec(['pwd'], { cwd: '.' })).output.trim()).toBe(path.dirname(work));
+    await expect(exec(['true'], { cwd: '../..' })).rejects.toEqual(new Invalid(['cwd'], '../.. is outside the sandbox'));
+
+    const slow = await exec(['sh', '-c', 'echo started; sleep 954 & sleep 953'], { timeoutMs: 500 });
+    expect(slow).toMatchObject({ exitCode: null, timedOut: true, output: 'started\n' });
+    const left = await until(
+      async () => (await exec(['sh', '-c', 'ps -o args 2>/dev/null || ps ax -o args'])).output,
+      (ps) => !/sleep 95[34]/.test(ps),
+    );
+    expect(left).not.toMatch(/sleep 95[34]/);
+  });
+
+  it('finds its sandboxes again after a restart, running and paused', async () => {
+    const first = await app();
+    const a = await start(first);
+    const b = await start(first);
+    await becomes(first, a, 'RUNNING');
+    await becomes(first, b, 'RUNNING');
+    await call(first, 'POST', `/api/v1/sandboxes/${b}/pause`);
+    apps.splice(apps.indexOf(first), 1);
+    await first.close({ keepData: true });
+
+    const second = await app({ dataDir: first.dataDir });
+    expect((await info(second, a)).status).toBe('RUNNING');
+    expect((await info(second, b)).status).toBe('PAUSED');
+    await call(second, 'POST', `/api/v1/sandboxes/${b}/resume`);
+    expect((await becomes(second, b, 'RUNNING')).status).toBe('RUNNING');
+  });
+});
+
+describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containers (%s)', (runtime) => {
+  async function app(options: TestAppOptions = {}) {
+    const t = await startTestApp({ sandboxRuntime: runtime, ...options });
+    apps.push(t);
+    return t;
+  }
+  const idle = shellSpec('idle', 'exec sleep 951');
+
+  async function runningIdle(t: TestApp): Promise<string> {
+    const id = await start(t);
+    await until(
+      async () => (await t.services.sandboxes.exec(id, ['true'], { timeoutMs: 10_000 }).catch(() => undefined))?.exitCode,
+      (code) => code === 0,
+    );
+    return id;
+  }
+
+  it("keeps the server's data dir, keys and environment out of reach", async () => {
+    process.env.SECRETS_KEY = 'must-not-leak';
+    try {
+      const t = await app({ sandboxSpecs: [idle] });
+      const id = await runningIdle(t);
+      const probe = await t.services.sandboxes.exec(
+        id,
+        ['sh', '-c', `ls ${t.dataDir} 2>&1; cat ${path.join(t.dataDir, 'agent-console.db')} 2>&1; env; cat /proc/1/environ 2>&1`],
+        { timeoutMs: 10_000 },
+      );
+      expect(fs.existsSync(t.dataDir)).toBe(true);
+      expect(probe.output).toContain('No such file or directory');
+      expect(probe.output).not.toContain('must-not-leak');
+      expect(probe.output).not.toContain(TEST_SECRETS_KEY);
+    } finally {
+      delete process.env.SECRETS_KEY;
+    }
+  });
+
+  it('freezes a process that left with setsid and a cleared environment, and ends it on delete', async () => {
+    const t = await app({ sandboxSpecs: [idle] });
+    const id = await runningIdle(t);
+    await t.services.sandboxes.exec(
+      id,
+      ['sh', '-c', 'setsid env -i sh -c "while :; do date +%s%N > /tmp/beat; sleep 0.1; done" >/dev/null 2>&1 &'],
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    const engine = (await localEngine())!;
+    const [container] = await engine.listContainers({ filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) });
+    const beat = async () => (await t.services.sandboxes.exec(id, ['cat', '/tmp/beat'], { timeoutMs: 10_000 })).output;
+    await until(beat, (b) => b !== '');
+
+    await t.services.sandboxes.pause(id);
+    const top = await engine.getContainer(container!.Id).top();
+    expect(top.Processes.some((p: string[]) => p.join(' ').includes('while'))).toBe(true);
+    const frozen = fs.readFileSync(`/sys/fs/cgroup/freezer/docker/${container!.Id}/freezer.state`, 'utf8').trim();
+    expect(frozen).toBe('FROZEN');
+    await t.services.sandboxes.resume(id);
+    const before = await beat();
+    expect(await until(beat, (b) => b !== before)).not.toBe(before);
+
+    await t.services.sandboxes.delete(id);
+    expect(await engine.listContainers({ all: true, filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) })).toEqual([]);
+    expect((await engine.listVolumes({ filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) })).Volumes ?? []).toEqual([]);
+  });
+
+  it('kills a memory hog and says so', async () => {
+    const t = await app({ sandboxSpecs: [shellSpec('hog', 'exec node -e "const a = []; for (;;) a.push(Buffer.alloc(1 << 20, 1))"')] });
+    const id = await start(t);
+    const failed = await becomes(t, id, 'ERROR', 30_000);
+    expect(failed.status_detail).toBe('The container ran out of memory (SANDBOX_MEMORY, 512 MiB) and was killed');
+  });
+
+  it('finds a container restarted behind its back on its new host port', async () => {
+    const t = await app();
+    const id = await start(t);
+    const before = (await becomes(t, id, 'RUNNING')).exposed_urls[0].url;
+    const engine = (await localEngine())!;
+    const [container] = await engine.listContainers({ filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) });
+    await engine.getContainer(container!.Id).restart({ t: 1 });
+    const after = await until(
+      async () => (await info(t, id)).exposed_urls?.[0]?.url,
+      (url) => url !== undefined && url !== before,
+    );
+    expect(after).not.toBe(before);
+    // the engine publishes the port before the agent server listens: it answers soon after
+    const alive = () =>
+      fetch(`${after}/alive`, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.status,
+        () => 0,
+      );
+    expect(await until(alive, (status) => status === 200)).toBe(200);
+  });
+
+  it("never touches another server's containers", async () => {
+    const first = await app({ sandboxSpecs: [idle] });
+    const second = await app({ sandboxSpecs: [idle] });
+    const mine = await runningIdle(first);
+    const theirs = await runningIdle(second);
+    // the other server's id in this one's registry: not found by label, so MISSING, and its delete leaves it alone
+    const row = await second.db.selectFrom('sandboxes').selectAll().where('id', '=', theirs).executeTakeFirstOrThrow();
+    await first.db
+      .insertInto('sandboxes')
+      .values({ ...row, session_key: (await first.db.selectFrom('sandboxes').select('session_key').executeTakeFirstOrThrow()).session_key })
+      .execute();
+    expect((await info(first, theirs)).status).toBe('MISSING');
+    expect((await call(first, 'DELETE', `/api/v1/sandboxes/${theirs}`)).statusCode).toBe(200);
+    expect((await second.services.sandboxes.exec(theirs, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
+    expect((await info(first, mine)).status).not.toBe('MISSING');
+  });
+});

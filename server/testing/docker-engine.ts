@@ -1,0 +1,53 @@
+import type Docker from 'dockerode';
+import { createLogger } from '../logger';
+import { DATA_DIR_LABEL } from '../sandboxes/docker-runtime';
+import { checkEngine, dockerFromEnv } from '../sandboxes/docker/engine';
+import { ensureDefaultImage } from '../sandboxes/docker/sandbox-image';
+
+export type RuntimeName = 'process' | 'docker';
+
+let engine: Promise<Docker | undefined> | undefined;
+
+/** The local engine (DOCKER_HOST), or `undefined` when none answers. */
+export function localEngine(): Promise<Docker | undefined> {
+  engine ??= (async () => {
+    try {
+      const docker = dockerFromEnv(process.env.DOCKER_HOST);
+      await checkEngine(docker);
+      return docker;
+    } catch {
+      return undefined;
+    }
+  })();
+  return engine;
+}
+
+let image: Promise<string> | undefined;
+
+/** The default sandbox image, built once per test process when missing. */
+export function defaultImage(docker: Docker): Promise<string> {
+  image ??= ensureDefaultImage(docker, createLogger(false));
+  return image;
+}
+
+/**
+ * The runtimes sandbox tests run on: docker too when an engine answers. With CI=1 it must; without,
+ * one line says the docker suite is not collected (`npm run test:docker` sets an engine up).
+ */
+export async function runtimesUnderTest(file: string): Promise<RuntimeName[]> {
+  if (await localEngine()) return ['process', 'docker'];
+  if (process.env.CI) throw new Error(`CI=1 but no Docker engine answers: the docker runtime's tests in ${file} must run`);
+  console.warn(`${file}: no Docker engine answers, the docker runtime's tests are not collected (npm run test:docker runs them)`);
+  return ['process'];
+}
+
+/** Removes every container and volume labelled with `dataDir`: what a test made, also when it failed. */
+export async function removeDockerLeftovers(docker: Docker, dataDir: string): Promise<void> {
+  const filters = JSON.stringify({ label: [`${DATA_DIR_LABEL}=${dataDir}`] });
+  for (const container of await docker.listContainers({ all: true, filters })) {
+    await docker.getContainer(container.Id).remove({ force: true });
+  }
+  for (const volume of (await docker.listVolumes({ filters })).Volumes ?? []) {
+    await docker.getVolume(volume.Name).remove();
+  }
+}
