@@ -60,7 +60,11 @@ export class Conversation {
     credentials: Pick<Credentials, 'sessionKey'>,
   ) {
     this.#info = info;
-    this.tools = new Tools(() => ({ workingDir: this.#info.workspace.working_dir, env: this.#terminalEnv() }));
+    this.tools = new Tools(() => ({
+      workingDir: this.#info.workspace.working_dir,
+      env: this.#terminalEnv(),
+      mask: (text) => this.mask(text),
+    }));
     this.configure(request, credentials);
   }
 
@@ -133,6 +137,11 @@ export class Conversation {
     this.#touch();
     this.#broadcast(masked);
     return masked;
+  }
+
+  /** `text` with the secret values replaced: for anything that leaves without `append` (a log line). */
+  mask(text: string): string {
+    return this.#masker.text(text);
   }
 
   /** A text stream whose masked deltas go out as `StreamingDelta` frames (never stored). */
