@@ -31,7 +31,15 @@ const startBody = (model: string, extra: object = {}) => {
   const workspace = path.join(root, 'workspaces', `w${++counter}`);
   fs.mkdirSync(workspace, { recursive: true });
   return {
-    agent: { llm: { model, base_url: llm?.baseUrl ?? null, api_key: model === DEMO_MODEL ? null : LLM_KEY } },
+    agent: {
+      llm: {
+        model,
+        base_url: llm?.baseUrl ?? null,
+        api_key: model === DEMO_MODEL ? null : LLM_KEY,
+        // As the app server sends it: it knows the prices, the demo model's too.
+        price: model === DEMO_MODEL ? { input: 0, output: 0, cache_read: 0 } : null,
+      },
+    },
     workspace: { working_dir: workspace },
     initial_message: { content: [{ type: 'text', text: 'Go.' }] },
     ...extra,

@@ -29,8 +29,6 @@ export interface Credentials {
 /** Why a run stops at the next step. */
 type StopReason = 'user' | 'sandbox_paused';
 
-const DEMO_PRICE: LlmPrice = { input: 0, output: 0, cache_read: 0 };
-
 /**
  * One conversation: its info, its event log, the agent's run and the sockets that follow it.
  * Every event passes `append`, which masks secret values before it is stored or sent.
@@ -108,8 +106,9 @@ export class Conversation {
     return this.#model;
   }
 
+  /** The app server knows the prices (the demo model's too) and sends them: null is an unknown cost. */
   get price(): LlmPrice | null {
-    return this.#info.agent.llm.model === DEMO_MODEL ? DEMO_PRICE : this.#credentials.llm.price;
+    return this.#credentials.llm.price;
   }
 
   get confirming(): boolean {

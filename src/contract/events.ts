@@ -289,7 +289,8 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 /** Frames the agent server sends that are news of the moment, never stored with the events. */
 export const TRANSIENT_EVENT_KINDS: readonly string[] = ['ConversationStateUpdateEvent', 'StreamingDelta'];
 
-const eventTimeQuery = z.pipe(
+/** A date-time in a query, as an ISO time in UTC; one without a zone is UTC, as event times are. */
+export const eventTimeQuery = z.pipe(
   z.string().check(z.refine((value) => !Number.isNaN(eventTime(value)), { error: 'Input should be a valid datetime' })),
   z.transform((value: string) => new Date(eventTime(value)).toISOString()),
 );
