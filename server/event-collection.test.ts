@@ -358,7 +358,7 @@ describe('secrets', SLOW, () => {
     await statusIs(t, id, ['finished']);
     const events = await inStep(t, id, await agentOf(t, id));
     expect(llm.requests.length).toBeGreaterThanOrEqual(3);
-    for (const request of llm.requests) expect(request.authorization).toBe(`Bearer ${llmKey}`);
+    for (const request of llm.requests) expect([request.authorization, request.model]).toEqual([`Bearer ${llmKey}`, 'stub-model']);
 
     const storedText = (await t.db.selectFrom('conversation_events').select('body').execute()).map((row) => row.body).join('\n');
     const answers = [
