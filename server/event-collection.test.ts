@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppConversation, StartTask } from '../src/contract/conversations';
 import { type AgentEvent, DEMO_MODEL } from '../src/contract/events';
 import { SecretBox } from './secret-box';
+import { startOpenAiStub, type OpenAiStub } from './testing/openai-stub';
 import { statusBecomes, until } from './testing/sandbox-helpers';
-import { startTestApp, TEST_SECRETS_KEY, type TestApp, type TestAppOptions } from './testing/test-app';
+import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp, type TestAppOptions } from './testing/test-app';
 
 /*
  * Events collected from real agent servers (the demo model, no LLM): each stored once, in the
@@ -13,9 +18,28 @@ import { startTestApp, TEST_SECRETS_KEY, type TestApp, type TestAppOptions } fro
  */
 
 const apps: TestApp[] = [];
+const stubs: OpenAiStub[] = [];
 afterEach(async () => {
   for (const t of apps.splice(0)) await t.close();
+  for (const stub of stubs.splice(0)) await stub.close();
 });
+
+async function llmStub() {
+  const stub = await startOpenAiStub();
+  stubs.push(stub);
+  return stub;
+}
+
+/** An app whose log lines (pino JSON, at debug) are kept. */
+async function loggingApp() {
+  const lines: string[] = [];
+  const t = await app({ logStream: { write: (line: string) => void lines.push(line) } });
+  const logged = (message: RegExp) =>
+    lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((l) => message.test(l.msg));
+  return { t, lines, logged };
+}
+
+const WARN = 40;
 
 async function app(options: TestAppOptions = {}) {
   const t = await startTestApp(options);
@@ -27,7 +51,7 @@ const WAIT_MS = 20_000;
 /** Each test waits for several things a demo run does; a busy machine makes them slow. */
 const SLOW = { timeout: 90_000 };
 
-const json = (t: TestApp, method: 'GET' | 'POST', url: string, body?: unknown) =>
+const json = (t: TestApp, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) =>
   t.request({
     method,
     url,
@@ -38,8 +62,13 @@ const text = (words: string) => ({ role: 'user', content: [{ type: 'text', text:
 
 async function startDemo(t: TestApp, settings: Record<string, unknown> = {}): Promise<string> {
   expect((await t.postSettings({ llm_model: DEMO_MODEL, ...settings })).statusCode).toBe(200);
+  return startConversation(t);
+}
+
+/** Starts a conversation with the Settings as they are (and `request`'s fields); answers its id once it is READY. */
+async function startConversation(t: TestApp, request: Record<string, unknown> = {}): Promise<string> {
   const started: StartTask = (
-    await json(t, 'POST', '/api/v1/app-conversations', { initial_message: { ...text('Show me around'), run: true } })
+    await json(t, 'POST', '/api/v1/app-conversations', { initial_message: { ...text('Show me around'), run: true }, ...request })
   ).json();
   const task = await until(
     async (): Promise<StartTask> => (await json(t, 'GET', `/api/v1/app-conversations/start-tasks?ids=${started.id}`)).json()[0],
@@ -126,6 +155,9 @@ const statusIs = (t: TestApp, id: string, wanted: string[]) =>
     (current) => current.execution_status !== null && wanted.includes(current.execution_status),
     WAIT_MS,
   );
+
+const errorCodes = (events: AgentEvent[]) =>
+  events.filter((event) => event.kind === 'ConversationErrorEvent').map((event) => (event as { code?: string }).code);
 
 const isFinish = (event: AgentEvent) => event.kind === 'ActionEvent' && (event.action as { kind?: string } | null)?.kind === 'FinishAction';
 
@@ -311,5 +343,148 @@ describe('secrets', SLOW, () => {
       expect(lines.join('')).not.toContain(secret);
       expect(storedText).not.toContain(secret);
     }
+  });
+
+  it('the LLM key an LLM gets is in no log line, stored event, API answer or sandbox file', async () => {
+    const llm = await llmStub();
+    llm.enqueue({ toolCalls: [{ name: 'terminal', arguments: { command: 'env' } }] }, { text: 'Done.' });
+    const { t, lines } = await loggingApp();
+    const llmKey = `sk-proj-${randomUUID().replaceAll('-', '')}`;
+    const settings = { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: llmKey };
+    expect((await t.postSettings(settings)).statusCode).toBe(200);
+    const id = await startConversation(t);
+    await statusIs(t, id, ['finished']);
+    expect((await json(t, 'POST', `/api/v1/app-conversations/${id}/send-message`, text('Anything else?'))).statusCode).toBe(200);
+    await statusIs(t, id, ['finished']);
+    const events = await inStep(t, id, await agentOf(t, id));
+    expect(llm.requests.length).toBeGreaterThanOrEqual(3);
+    for (const request of llm.requests) expect([request.authorization, request.model]).toEqual([`Bearer ${llmKey}`, 'stub-model']);
+
+    const storedText = (await t.db.selectFrom('conversation_events').select('body').execute()).map((row) => row.body).join('\n');
+    const answers = [
+      JSON.stringify(events),
+      (await json(t, 'GET', `/api/v1/app-conversations?ids=${id}`)).body,
+      (await json(t, 'GET', `/api/v1/app-conversations/search`)).body,
+      (await t.getSettings()).body,
+    ];
+    const sandboxFiles = filesUnder(path.join(t.dataDir, 'sandboxes'));
+    expect(events.some((event) => event.kind === 'ObservationEvent')).toBe(true);
+    expect(sandboxFiles.length).toBeGreaterThan(0);
+    expect(lines.join('')).not.toContain(llmKey);
+    expect(storedText).not.toContain(llmKey);
+    for (const answer of answers) expect(answer).not.toContain(llmKey);
+    for (const file of sandboxFiles) expect(fs.readFileSync(file).toString('latin1'), file).not.toContain(llmKey);
+  });
+});
+
+/** Every regular file under `dir`, however deep. */
+function filesUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+describe('Settings reach a conversation that exists', SLOW, () => {
+  it('a model chosen after a NO_MODEL error runs on Continue', async () => {
+    const t = await app();
+    const id = await startConversation(t); // no model in Settings
+    await statusIs(t, id, ['error']);
+    const agent = await agentOf(t, id);
+    expect(errorCodes(await inStep(t, id, agent))).toEqual(['NO_MODEL']);
+
+    expect((await t.postSettings({ llm_model: DEMO_MODEL })).statusCode).toBe(200);
+    expect((await json(t, 'POST', `/api/v1/app-conversations/${id}/run`)).statusCode).toBe(200);
+    await statusIs(t, id, ['finished']);
+    const events = await inStep(t, id, agent);
+    expect(events.some(isFinish)).toBe(true);
+    expect(errorCodes(events)).toEqual(['NO_MODEL']);
+  });
+
+  it('a key fixed after an LLM_AUTH error is the one the LLM gets next', async () => {
+    const llm = await llmStub();
+    llm.enqueue({ status: 401 });
+    const t = await app();
+    expect((await t.postSettings({ llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-wrong' })).statusCode).toBe(
+      200,
+    );
+    const id = await startConversation(t);
+    await statusIs(t, id, ['error']);
+    expect(errorCodes(await inStep(t, id, await agentOf(t, id)))).toEqual(['LLM_AUTH']);
+
+    expect((await t.postSettings({ llm_api_key: 'sk-right' })).statusCode).toBe(200);
+    expect((await json(t, 'POST', `/api/v1/app-conversations/${id}/send-message`, text('Try again'))).statusCode).toBe(200);
+    await statusIs(t, id, ['finished']);
+    expect(llm.requests.map((request) => request.authorization)).toEqual(['Bearer sk-wrong', 'Bearer sk-right']);
+  });
+});
+
+describe('a deleted conversation whose sandbox stays', SLOW, () => {
+  it('has its agent paused, its stream ended and its events no longer collected', async () => {
+    const { t, logged } = await loggingApp();
+    const kept = await startDemo(t);
+    const { sandbox_id: sandboxId } = await conversation(t, kept);
+    const gone = await startConversation(t, { sandbox_id: sandboxId });
+    await statusIs(t, gone, ['finished']);
+    const agent = await agentOf(t, gone);
+    await inStep(t, gone, agent);
+
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const stream = await fetch(`${base}/api/v1/app-conversations/${gone}/events/stream`, {
+      headers: { 'x-session-api-key': TEST_SESSION_KEY },
+    });
+    expect(stream.status).toBe(200);
+    const streamed = stream.text(); // resolves once the stream ends
+
+    expect((await json(t, 'DELETE', `/api/v1/app-conversations/${gone}`)).statusCode).toBe(200);
+    await streamed;
+    expect(((await callAgent(agent, 'GET', '')).body as { execution_status: string }).execution_status).toBe('paused');
+    expect((await conversation(t, kept)).sandbox_status).toBe('RUNNING');
+
+    // What its agent does now is not collected (its socket is closed): no event fails to be stored.
+    expect((await callAgent(agent, 'POST', '/events', { ...text('Still there?'), run: false })).status).toBe(200);
+    await t.services.collector.sync();
+    await t.services.collector.sync();
+    expect(logged(/could not store an event/)).toEqual([]);
+    expect(await t.db.selectFrom('conversation_events').select('event_id').where('conversation_id', '=', gone).execute()).toEqual([]);
+  });
+});
+
+describe('collection failures', SLOW, () => {
+  it('an event that could not be stored is stored in order once storing works again', async () => {
+    const { t, logged } = await loggingApp();
+    // Storing observations fails until the trigger goes.
+    await sql`CREATE TRIGGER refuse_observations BEFORE INSERT ON conversation_events WHEN NEW.kind = 'ObservationEvent'
+      BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`.execute(t.db);
+    const id = await startDemo(t);
+    await until(
+      async () => logged(/could not store an event/).length,
+      (n) => n > 0,
+      WAIT_MS,
+    );
+    await sql`DROP TRIGGER refuse_observations`.execute(t.db);
+    await statusIs(t, id, ['finished']);
+    const events = await inStep(t, id, await agentOf(t, id));
+    expect(events.some((event) => event.kind === 'ObservationEvent')).toBe(true);
+  });
+
+  it('a conversation that cannot be created again is warned of once, then at debug', async () => {
+    const { t, logged } = await loggingApp();
+    const known = await startDemo(t);
+    const record = await t.db.selectFrom('app_conversations').selectAll().where('id', '=', known).executeTakeFirstOrThrow();
+    // From before workspaces were recorded: it cannot be created again.
+    const lost = randomUUID().replaceAll('-', '');
+    await t.db
+      .insertInto('app_conversations')
+      .values({ ...record, id: lost, title: 'lost', working_dir: null, sandbox_created: 0, metrics: null })
+      .execute();
+    const tries = await until(
+      async () => logged(/could not create a conversation again/),
+      (lines) => lines.length >= 3,
+      WAIT_MS,
+    );
+    expect(tries.length).toBeGreaterThanOrEqual(3);
+    expect(tries.filter((line) => line.level >= WARN)).toHaveLength(1);
   });
 });

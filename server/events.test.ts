@@ -403,6 +403,24 @@ describe('the live event stream', () => {
   });
 });
 
+describe('a deleted conversation', () => {
+  it('ends its live streams, and events that come after are not stored', async () => {
+    const t = await app();
+    const base = await listen(t);
+    const { sandboxId, conversationId, key } = await setup(t);
+    const stream = await openStream(base, conversationId);
+    expect(stream.response.status).toBe(200);
+    expect((await t.request({ method: 'DELETE', url: `/api/v1/app-conversations/${conversationId}` })).statusCode).toBe(200);
+    await until(
+      async () => stream.ended(),
+      (ended) => ended,
+    );
+    expect(stream.ended()).toBe(true);
+    expect((await postWebhook(t, sandboxId, conversationId, [message('too late')], key)).statusCode).toBe(404);
+    expect(stream.frames).toEqual([]);
+  });
+});
+
 describe('actions on a conversation', () => {
   const send = (t: TestApp, id: string, action: string, body?: unknown) =>
     t.request({

@@ -31,7 +31,15 @@ const startBody = (model: string, extra: object = {}) => {
   const workspace = path.join(root, 'workspaces', `w${++counter}`);
   fs.mkdirSync(workspace, { recursive: true });
   return {
-    agent: { llm: { model, base_url: llm?.baseUrl ?? null, api_key: model === DEMO_MODEL ? null : LLM_KEY } },
+    agent: {
+      llm: {
+        model,
+        base_url: llm?.baseUrl ?? null,
+        api_key: model === DEMO_MODEL ? null : LLM_KEY,
+        // As the app server sends it: it knows the prices, the demo model's too.
+        price: model === DEMO_MODEL ? { input: 0, output: 0, cache_read: 0 } : null,
+      },
+    },
     workspace: { working_dir: workspace },
     initial_message: { content: [{ type: 'text', text: 'Go.' }] },
     ...extra,
@@ -133,6 +141,53 @@ describe('pausing and running', () => {
   });
 });
 
+describe('starting a conversation', () => {
+  const storedEvents = (id: string) =>
+    fs
+      .readFileSync(path.join(root, 'conversations', id, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as AgentEvent);
+
+  it('makes one conversation of two starts of the same id at once', async () => {
+    // Setting the git identity makes the start wait on git: the second start comes in meanwhile.
+    const body = { ...startBody(DEMO_MODEL, { environment: { GIT_AUTHOR_NAME: 'Ada Agent' } }), conversation_id: '1'.repeat(32) };
+    execFileSync('git', ['init', '-q'], { cwd: body.workspace.working_dir });
+    const [first, second] = await Promise.all([
+      server.call('POST', '/api/conversations', body),
+      server.call('POST', '/api/conversations', body),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect((second.body as AgentConversationInfo).id).toBe(body.conversation_id);
+    const id = body.conversation_id;
+    await server.status(id, 'finished');
+    for (const events of [await server.events(id), storedEvents(id)]) {
+      expect(kinds(events).filter((kind) => kind === 'SystemPromptEvent')).toHaveLength(1);
+      expect(events.filter((event) => event.kind === 'MessageEvent' && event.source === 'user')).toHaveLength(1);
+    }
+  });
+
+  it('takes a start sent again while the agent runs: the run goes on with the new key', async () => {
+    llm = await startOpenAiStub([terminal('until [ -f go ]; do sleep 0.05; done'), { text: 'Done with the new key.' }]);
+    const body = { ...startBody('openai/stub'), conversation_id: '2'.repeat(32) };
+    const id = await start(body);
+    await server.until(id, (events) => kinds(events).includes('ActionEvent'), 'the action');
+    const rotated = `${LLM_KEY}-rotated`;
+    const again = await server.call('POST', '/api/conversations', {
+      ...body,
+      agent: { llm: { ...body.agent.llm, api_key: rotated } },
+      max_iterations: 7,
+    });
+    expect(again.body).toMatchObject({ id, execution_status: 'running', max_iterations: 7 });
+    fs.writeFileSync(path.join(body.workspace.working_dir, 'go'), '');
+    await server.status(id, 'finished');
+    expect(llm.requests.map((request) => request.authorization)).toEqual([`Bearer ${LLM_KEY}`, `Bearer ${rotated}`]);
+    const events = await server.events(id);
+    expect(kinds(events)).toEqual(['SystemPromptEvent', 'MessageEvent', 'ActionEvent', 'ObservationEvent', 'MessageEvent']);
+    expect(storedEvents(id)).toEqual(events);
+  });
+});
+
 describe('the event socket', () => {
   it('closes 4001 on a bad or missing key and 4004 on an unknown conversation', async () => {
     const id = await start(startBody(DEMO_MODEL, { initial_message: null }));
@@ -141,6 +196,24 @@ describe('the event socket', () => {
     expect(await closeOf(server.socket(`/sockets/events/${id}?session_api_key=wrong`))).toEqual([4001, 'Authentication failed']);
     expect(await closeOf(server.socket(`/sockets/events/${id}`))).toEqual([4001, 'Authentication failed']);
     expect((await closeOf(server.socket(`/sockets/events/${'d'.repeat(32)}`, { 'X-Session-API-Key': server.key })))[0]).toBe(4004);
+  });
+
+  it('ignores a frame that is no message, and closes 1011 on a message it cannot store, staying up', async () => {
+    const id = await start(startBody(DEMO_MODEL, { initial_message: null }));
+    const socket = server.socket(`/sockets/events/${id}`, { 'X-Session-API-Key': server.key });
+    const closed = new Promise<[number, string]>((resolve) => socket.on('close', (code, reason) => resolve([code, String(reason)])));
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(Buffer.from([1, 2, 3]), { binary: true });
+    socket.send('not json');
+    socket.send(JSON.stringify({ content: 'not a list' }));
+    // A directory where the event log should be: storing the message fails.
+    const eventsFile = path.join(root, 'conversations', id, 'events.jsonl');
+    fs.rmSync(eventsFile);
+    fs.mkdirSync(eventsFile);
+    socket.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'Store me.' }] }));
+    expect(await closed).toEqual([1011, 'The message could not be handled.']);
+    expect(await server.call('GET', '/alive')).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(server.output()).toContain(`a message on the socket of conversation ${id} failed`);
   });
 
   it('sends the full state first, replays every stored event in order with resend_all, then live ones', async () => {
@@ -311,6 +384,12 @@ describe('the git identity', () => {
 
 describe('secrets', () => {
   it('has written the LLM key nowhere: not in its output, an event or a file', async () => {
+    // A run of its own on the key, so the check holds when this test runs alone.
+    llm = await startOpenAiStub([terminal('true'), { text: 'Done.' }]);
+    const id = await start(startBody('openai/stub'));
+    await server.status(id, 'finished');
+    expect(llm.requests.map((request) => request.authorization)).toEqual([`Bearer ${LLM_KEY}`, `Bearer ${LLM_KEY}`]);
+    expect(JSON.stringify(await server.events(id))).not.toContain(LLM_KEY);
     expect(server.output()).not.toContain(LLM_KEY);
     for (const file of fs.readdirSync(root, { recursive: true }).map(String)) {
       const full = path.join(root, file);

@@ -266,7 +266,78 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     expect(observations[5]).toMatchObject({ kind: 'FinishObservation', content: [{ text: 'Edited.' }] });
   });
 
-  it('has written the LLM key nowhere: not in its output, an event or a file', async () => {
+  it('masks a secret that the output cap of the terminal or the file view cuts in two', async () => {
+    const filler = (count: number, char: string) => `head -c ${count} /dev/zero | tr '\\0' ${char}`;
+    // The secret spans both cut points of the terminal (15 000 characters from each end of its output)…
+    const printed = `${filler(14_990, 'a')}; printf %s "$MY_TOKEN"; ${filler(20_000, 'b')}; printf %s "$MY_TOKEN"; ${filler(14_990, 'c')}`;
+    // …and the file view's cut at 30 000 characters (its line numbers come first).
+    const written = `{ ${filler(29_980, 'a')}; printf %s "$MY_TOKEN"; ${filler(100, 'b')}; } > long.txt`;
+    const { id, workspace } = await start(
+      [
+        terminal(`${written}; ${printed}`),
+        { toolCalls: [{ name: 'file_editor', arguments: { command: 'view', path: 'long.txt' } }] },
+        { text: 'Done.' },
+      ],
+      { secrets: { MY_TOKEN: { kind: 'StaticSecret', value: SECRET } } },
+    );
+    await server.status(id, 'finished');
+    const observations = ofKind(await server.events(id), 'ObservationEvent');
+    expect(JSON.stringify(observations[0])).toContain('output cut');
+    expect(JSON.stringify(observations[1])).toContain('cut: view a range of lines');
+    const stored = JSON.stringify(observations);
+    for (let at = 0; at + 8 <= SECRET.length; at++) expect(stored).not.toContain(SECRET.slice(at, at + 8));
+    expect(JSON.stringify(llm!.requests)).not.toContain(SECRET.slice(0, 8));
+    // The agent wrote the secret there itself; the last test looks for it in every file.
+    fs.rmSync(path.join(workspace, 'long.txt'));
+  });
+
+  it('keeps multi-byte characters whole across chunks of output', async () => {
+    // 75 000 bytes: more than one pipe read, and 3-byte characters do not fit a 64 KiB chunk evenly.
+    const { id } = await start([terminal("yes '€' | head -n 25000 | tr -d '\\n'"), { text: 'Done.' }]);
+    await server.status(id, 'finished');
+    const observation = ofKind(await server.events(id), 'ObservationEvent')[0] as unknown as {
+      observation: { content: { text: string }[] };
+    };
+    expect(observation.observation.content[0]?.text).toBe('€'.repeat(25_000));
+  });
+
+  it('answers a message that came in while a reply with [terminal, finish] was running', async () => {
+    // The command waits for the test to let it end, so the message surely arrives while it runs.
+    const { id, workspace } = await start([
+      {
+        toolCalls: [
+          { name: 'terminal', arguments: { command: 'until [ -f go ]; do sleep 0.05; done' } },
+          { name: 'finish', arguments: { message: 'First task done.' } },
+        ],
+      },
+      { text: 'Answering the later message.' },
+    ]);
+    await server.until(id, (found) => ofKind(found, 'ActionEvent').length === 2, 'the two actions');
+    const sent = await server.call('POST', `/api/conversations/${id}/events`, {
+      content: [{ type: 'text', text: 'One more thing.' }],
+      run: true,
+    });
+    expect(sent.status).toBe(200);
+    fs.writeFileSync(path.join(workspace, 'go'), '');
+    await llm!.waitForRequests(2);
+    expect(JSON.stringify(llm!.requests[1]?.messages)).toContain('One more thing.');
+    await server.status(id, 'finished');
+    const events = await server.events(id);
+    expect(ofKind(events, 'MessageEvent').at(-1)).toMatchObject({
+      source: 'agent',
+      llm_message: { content: [{ text: 'Answering the later message.' }] },
+    });
+    expect(llm!.requests).toHaveLength(2);
+  });
+
+  it('has written the LLM key and secrets nowhere: not in its output, an event or a file', async () => {
+    // A run of its own, so the check holds when this test runs alone.
+    const { id } = await start([terminal('echo "token:$MY_TOKEN"'), { text: 'Checked.' }], {
+      secrets: { MY_TOKEN: { kind: 'StaticSecret', value: SECRET } },
+    });
+    await server.status(id, 'finished');
+    expect(llm!.requests.map((request) => request.authorization)).toEqual([`Bearer ${LLM_KEY}`, `Bearer ${LLM_KEY}`]);
+    expect(JSON.stringify(await server.events(id))).toContain('token:<secret:MY_TOKEN>');
     expect(server.output()).not.toContain(LLM_KEY);
     expect(server.output()).not.toContain(SECRET);
     for (const file of fs.readdirSync(root, { recursive: true }).map(String)) {

@@ -29,8 +29,6 @@ export interface Credentials {
 /** Why a run stops at the next step. */
 type StopReason = 'user' | 'sandbox_paused';
 
-const DEMO_PRICE: LlmPrice = { input: 0, output: 0, cache_read: 0 };
-
 /**
  * One conversation: its info, its event log, the agent's run and the sockets that follow it.
  * Every event passes `append`, which masks secret values before it is stored or sent.
@@ -60,7 +58,11 @@ export class Conversation {
     credentials: Pick<Credentials, 'sessionKey'>,
   ) {
     this.#info = info;
-    this.tools = new Tools(() => ({ workingDir: this.#info.workspace.working_dir, env: this.#terminalEnv() }));
+    this.tools = new Tools(() => ({
+      workingDir: this.#info.workspace.working_dir,
+      env: this.#terminalEnv(),
+      mask: (text) => this.mask(text),
+    }));
     this.configure(request, credentials);
   }
 
@@ -104,8 +106,9 @@ export class Conversation {
     return this.#model;
   }
 
+  /** The app server knows the prices (the demo model's too) and sends them: null is an unknown cost. */
   get price(): LlmPrice | null {
-    return this.#info.agent.llm.model === DEMO_MODEL ? DEMO_PRICE : this.#credentials.llm.price;
+    return this.#credentials.llm.price;
   }
 
   get confirming(): boolean {
@@ -133,6 +136,11 @@ export class Conversation {
     this.#touch();
     this.#broadcast(masked);
     return masked;
+  }
+
+  /** `text` with the secret values replaced: for anything that leaves without `append` (a log line). */
+  mask(text: string): string {
+    return this.#masker.text(text);
   }
 
   /** A text stream whose masked deltas go out as `StreamingDelta` frames (never stored). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { AgentConversationInfo, AgentStartConversation } from '../../src/contract/agent-server';
-import { Conversation } from './conversation';
+import { Conversation, type Credentials } from './conversation';
 import { ConversationFiles } from './conversation-files';
 import { newEvent } from './event-factory';
 import { configureGitIdentity } from './git-identity';
@@ -15,6 +15,8 @@ import { TOOL_DEFINITIONS } from './tools/tools';
  */
 export class Conversations {
   readonly #byId = new Map<string, Conversation>();
+  /** Starts of new conversations still under way, by id. */
+  readonly #creating = new Map<string, Promise<Conversation>>();
 
   constructor(
     private readonly root: string,
@@ -23,16 +25,29 @@ export class Conversations {
 
   /**
    * Creates a conversation; for a known id (a re-sent start, after a restart of either server)
-   * it takes the request's LLM, secrets and limits and keeps its history.
+   * it takes the request's LLM, secrets and limits and keeps its history (a run going on goes on).
+   * The app server may send the same start twice at once: the second waits for the first's
+   * conversation instead of making another.
    */
   async start(request: AgentStartConversation): Promise<AgentConversationInfo> {
     const id = request.conversation_id ?? randomUUID().replaceAll('-', '');
     const credentials = { sessionKey: this.sessionKey };
-    const existing = this.#byId.get(id);
-    if (existing) {
-      existing.configure(request, credentials);
-      return existing.info;
+    const creating = this.#creating.get(id);
+    const known = this.#byId.get(id) ?? (creating ? await creating : undefined);
+    if (known) {
+      known.configure(request, credentials);
+      return known.info;
     }
+    const created = this.#create(id, request, credentials);
+    this.#creating.set(id, created);
+    try {
+      return (await created).info;
+    } finally {
+      this.#creating.delete(id);
+    }
+  }
+
+  async #create(id: string, request: AgentStartConversation, credentials: Pick<Credentials, 'sessionKey'>): Promise<Conversation> {
     const files = new ConversationFiles(this.root, id);
     if (files.exists()) {
       const { info, log } = files.restore();
@@ -40,7 +55,7 @@ export class Conversations {
       const status = info.execution_status === 'running' ? 'paused' : info.execution_status;
       const conversation = new Conversation({ ...info, execution_status: status }, files, log, request, credentials);
       this.#byId.set(id, conversation);
-      return conversation.info;
+      return conversation;
     }
     const at = new Date().toISOString();
     const info: AgentConversationInfo = {
@@ -67,7 +82,7 @@ export class Conversations {
     );
     // As the SDK does, the first message runs the agent.
     if (request.initial_message) conversation.sendMessage({ ...request.initial_message, run: true });
-    return conversation.info;
+    return conversation;
   }
 
   get(id: string): Conversation | undefined {

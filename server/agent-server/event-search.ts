@@ -1,20 +1,14 @@
 import * as z from 'zod/mini';
-import { type AgentEvent, EVENT_SORT_ORDERS, EVENT_SOURCES, type EventPage, eventTime } from '../../src/contract/events';
+import { type AgentEvent, EVENT_SORT_ORDERS, EVENT_SOURCES, type EventPage, eventTime, eventTimeQuery } from '../../src/contract/events';
 import { MAX_PAGE_SIZE } from '../../src/contract/sandboxes';
-
-/** A date-time in a query, in milliseconds; a naive one (no zone) is UTC, as event timestamps are. */
-const timeQuery = z.pipe(
-  z.string().check(z.refine((value) => !Number.isNaN(eventTime(value)), { error: 'Input should be a valid datetime' })),
-  z.transform((value: string) => eventTime(value)),
-);
 
 /** `GET /api/conversations/{id}/events/search`, as the agent SDK's server takes it. */
 export const eventSearchQuerySchema = z.object({
   /** Module-qualified (`openhands.sdk.event.llm_convertible.message.MessageEvent`) or bare. */
   kind: z.optional(z.string()),
   source: z.optional(z.enum(EVENT_SOURCES)),
-  timestamp__gte: z.optional(timeQuery),
-  timestamp__lt: z.optional(timeQuery),
+  timestamp__gte: z.optional(eventTimeQuery),
+  timestamp__lt: z.optional(eventTimeQuery),
   sort_order: z._default(z.enum(EVENT_SORT_ORDERS), 'TIMESTAMP'),
   /** The id of the first event of the page (inclusive). */
   page_id: z.optional(z.string()),
@@ -25,12 +19,14 @@ export type EventSearchQuery = z.output<typeof eventSearchQuerySchema>;
 /** One page of `events` (stored in order) that match `query`. */
 export function searchEvents(events: readonly AgentEvent[], query: EventSearchQuery): EventPage {
   const kind = query.kind?.split('.').at(-1);
+  const from = query.timestamp__gte === undefined ? undefined : eventTime(query.timestamp__gte);
+  const before = query.timestamp__lt === undefined ? undefined : eventTime(query.timestamp__lt);
   const matching = events.filter((event) => {
     if (kind !== undefined && event.kind !== kind) return false;
     if (query.source !== undefined && event.source !== query.source) return false;
     const time = eventTime(event.timestamp);
-    if (query.timestamp__gte !== undefined && !(time >= query.timestamp__gte)) return false;
-    if (query.timestamp__lt !== undefined && !(time < query.timestamp__lt)) return false;
+    if (from !== undefined && !(time >= from)) return false;
+    if (before !== undefined && !(time < before)) return false;
     return true;
   });
   // Stored order is time order (several events may share a millisecond).

@@ -36,7 +36,11 @@ export async function runAgent(conversation: Conversation): Promise<void> {
             action_id: action.id,
           }),
         );
-        if (observation.kind === 'FinishObservation') return conversation.setStatus('finished');
+        if (observation.kind === 'FinishObservation') {
+          // A message that came in meanwhile is answered before the run ends.
+          if (conversation.userMessageArrived) break;
+          return conversation.setStatus('finished');
+        }
       }
       continue;
     }

@@ -13,7 +13,8 @@ const PATH = /^\/sockets\/events\/([^/]+)$/;
  * `X-Session-API-Key` header or the `session_api_key` query (close 4001 otherwise), 4004 for an
  * unknown conversation; first the conversation's `full_state`, then with `resend_all=true`
  * every stored event in order, then live frames. A text frame `{role, content}` is a user
- * message that runs the agent.
+ * message that runs the agent; any other frame is ignored, and a message that cannot be taken
+ * (its event cannot be stored) closes the socket with 1011.
  */
 export function attachEventSockets(
   server: http.Server,
@@ -60,6 +61,16 @@ function follow(ws: WebSocket, conversation: NonNullable<ReturnType<Conversation
       return;
     }
     const message = sendMessageRequestSchema.safeParse(parsed);
-    if (message.success) conversation.sendMessage({ ...message.data, run: true });
+    if (!message.success) return;
+    // A throw here would be uncaught and end the agent server: only this socket goes.
+    try {
+      conversation.sendMessage({ ...message.data, run: true });
+    } catch (error) {
+      console.error(
+        `agent-server: a message on the socket of conversation ${conversation.id} failed:`,
+        conversation.mask(String((error as Error).message)),
+      );
+      ws.close(1011, 'The message could not be handled.');
+    }
   });
 }

@@ -93,7 +93,8 @@ export function conversationAgentRoutes(agents: AgentConversations, events: Even
       },
       async (request, reply) => {
         const lastEventId = request.headers['last-event-id'];
-        await events.ensureConversation(request.params.conversation_id);
+        // Looked up before the stream opens, so an unknown one is a 404.
+        const conversationId = await events.ensureConversation(request.params.conversation_id);
         let stop: (() => void) | undefined;
         let ended = false;
         const stream = streams.open(reply, () => {
@@ -101,7 +102,8 @@ export function conversationAgentRoutes(agents: AgentConversations, events: Even
           stop?.();
         });
         try {
-          stop = await events.follow(request.params.conversation_id, lastEventId, (frame) => stream.write(sseFrame(frame)));
+          // A deleted conversation's stream ends.
+          stop = await events.follow(conversationId, lastEventId, (frame) => stream.write(sseFrame(frame)), stream.end);
           if (ended) stop();
         } catch (error) {
           request.log.warn({ err: error }, 'an event stream ended early');

@@ -16,6 +16,8 @@ export interface AgentEndpoint {
 }
 
 const AGENT_TIMEOUT_MS = 15_000;
+/** A deleted conversation's agent is paused in passing: the delete does not wait long for it. */
+const PAUSE_ON_DELETE_TIMEOUT_MS = 2_000;
 
 /** The agent server of a sandbox that is RUNNING; `undefined` otherwise. */
 export function agentEndpoint(sandbox: SandboxInfo | null | undefined): AgentEndpoint | undefined {
@@ -33,6 +35,16 @@ async function agentDetail(response: Response): Promise<string> {
     // not JSON: the status says it
   }
   return `HTTP ${response.status}`;
+}
+
+/** An agent server's refusal as our answer; its refusal of the sandbox's key is never a 401 of ours. */
+async function refusal(response: Response, what: string): Promise<Conflict | Unavailable> {
+  const detail = await agentDetail(response);
+  if (response.status === 409 || response.status === 400) return new Conflict(detail);
+  if (response.status === 401 || response.status === 403) {
+    return new Unavailable(`The sandbox's agent server refused the sandbox's key (HTTP ${response.status}); restart the sandbox`);
+  }
+  return new Unavailable(`The sandbox's agent server ${what}: ${detail}`);
 }
 
 /** Why a sandbox that is not RUNNING cannot take a conversation's action, and what to do. */
@@ -76,22 +88,29 @@ export class AgentConversations {
     return { record, endpoint };
   }
 
-  async #post(endpoint: AgentEndpoint, path: string, body: unknown): Promise<Response> {
+  async #post(endpoint: AgentEndpoint, path: string, body: unknown, timeoutMs = AGENT_TIMEOUT_MS): Promise<Response> {
     try {
       return await fetch(`${endpoint.url}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [SESSION_KEY_HEADER]: endpoint.key },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(AGENT_TIMEOUT_MS),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       throw new Unavailable(`The sandbox's agent server did not answer: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
-  /** POSTs an action about conversation `id`; one the agent server does not know is created again, once. */
-  async #act(id: string, action: string, body: unknown): Promise<void> {
+  /**
+   * POSTs an action about conversation `id`; one the agent server does not know is created again,
+   * once. With `withSettings`, the conversation's create body goes first (the agent server takes
+   * it again for a conversation it knows), so the agent runs with the user's Settings as they are
+   * now: its errors (no model, a rejected key, a budget spent) tell the user to fix them there.
+   */
+  async #act(id: string, action: string, body: unknown, withSettings = false): Promise<void> {
     const { record, endpoint } = await this.#target(id);
+    // A conversation from before its workspace was recorded cannot be sent again: it keeps what it has.
+    if (withSettings && record.working_dir) await this.#create(record, record.working_dir, endpoint);
     const path = `/api/conversations/${record.id}${action}`;
     let response = await this.#post(endpoint, path, body);
     if (response.status === 404) {
@@ -99,20 +118,12 @@ export class AgentConversations {
       await this.recreate(record, endpoint);
       response = await this.#post(endpoint, path, body);
     }
-    if (response.ok) {
-      await response.body?.cancel();
-      return;
-    }
-    const detail = await agentDetail(response);
-    if (response.status === 409 || response.status === 400) throw new Conflict(detail);
-    if (response.status === 401 || response.status === 403) {
-      throw new Unavailable(`The sandbox's agent server refused the sandbox's key (HTTP ${response.status}); restart the sandbox`);
-    }
-    throw new Unavailable(`The sandbox's agent server could not do it: ${detail}`);
+    if (!response.ok) throw await refusal(response, 'could not do it');
+    await response.body?.cancel();
   }
 
   sendMessage(id: string, message: AppSendMessage): Promise<void> {
-    return this.#act(id, '/events', message);
+    return this.#act(id, '/events', message, true);
   }
 
   pause(id: string): Promise<void> {
@@ -120,11 +131,40 @@ export class AgentConversations {
   }
 
   run(id: string): Promise<void> {
-    return this.#act(id, '/run', {});
+    return this.#act(id, '/run', {}, true);
   }
 
   confirm(id: string, response: ConfirmationResponse): Promise<void> {
     return this.#act(id, '/events/respond_to_confirmation', response);
+  }
+
+  /**
+   * Pauses the agent of conversation `record`, which is being deleted while its sandbox may stay:
+   * best effort and briefly, the delete goes on whatever the agent server answers.
+   */
+  async pauseForDelete(record: ConversationRecord): Promise<void> {
+    try {
+      const [sandbox] = await this.sandboxes.getMany([record.sandbox_id]);
+      const endpoint = agentEndpoint(sandbox);
+      if (!endpoint) return;
+      const response = await this.#post(endpoint, `/api/conversations/${record.id}/pause`, {}, PAUSE_ON_DELETE_TIMEOUT_MS);
+      await response.body?.cancel();
+    } catch (error) {
+      this.log.debug({ conversation: record.id, err: error }, 'could not pause the agent of a deleted conversation');
+    }
+  }
+
+  /** POSTs the conversation's create body, from the user's Settings as they are now and no initial message. */
+  async #create(record: ConversationRecord, workingDir: string, endpoint: AgentEndpoint): Promise<void> {
+    const body = await this.startRequests.build({
+      conversationId: record.id,
+      workingDir,
+      llmModel: record.llm_model,
+      initialMessage: null,
+    });
+    const response = await this.#post(endpoint, '/api/conversations', body);
+    if (!response.ok) throw await refusal(response, `refused conversation ${record.id}'s settings`);
+    await response.body?.cancel();
   }
 
   /**
@@ -134,18 +174,7 @@ export class AgentConversations {
    */
   async recreate(record: ConversationRecord, endpoint: AgentEndpoint): Promise<void> {
     if (!record.working_dir) throw new Unavailable(`Conversation ${record.id} cannot be created again: its workspace was not recorded`);
-    const body = await this.startRequests.build({
-      conversationId: record.id,
-      workingDir: record.working_dir,
-      llmModel: record.llm_model,
-      initialMessage: null,
-    });
-    const response = await this.#post(endpoint, '/api/conversations', body);
-    if (!response.ok) {
-      const detail = await agentDetail(response);
-      throw new Unavailable(`The sandbox's agent server refused to create conversation ${record.id} again: ${detail}`);
-    }
-    await response.body?.cancel();
+    await this.#create(record, record.working_dir, endpoint);
     this.log.info({ conversation: record.id, sandbox: record.sandbox_id }, 'created a conversation again in its restarted agent server');
   }
 }

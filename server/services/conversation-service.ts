@@ -14,6 +14,8 @@ import { sortColumn } from '../store/conversations-store';
 import type { StartTasksStore } from '../store/start-tasks-store';
 import { normaliseId, refuseTooMany } from './ids';
 import { decodeCursor, encodeCursor } from './page-cursor';
+import type { AgentConversations } from './agent-conversations';
+import type { EventCollector } from './event-collector';
 import type { EventService } from './event-service';
 import type { SandboxService } from './sandbox-service';
 import type { StartTaskService } from './start-task-service';
@@ -40,6 +42,8 @@ export class ConversationService {
     private readonly startTasks: StartTaskService,
     private readonly sandboxes: SandboxService,
     private readonly events: EventService,
+    private readonly agents: AgentConversations,
+    private readonly collector: EventCollector,
     private readonly log: Logger,
     private readonly userId: string = DEFAULT_USER,
   ) {}
@@ -130,8 +134,9 @@ export class ConversationService {
   }
 
   /**
-   * Removes it and its start tasks; a start still under way for it is cancelled first. Its
-   * sandbox goes too when this conversation's start created it and no other conversation uses it.
+   * Removes it and its start tasks; a start still under way for it is cancelled first. Its agent
+   * is paused (its sandbox may stay), its events are no longer collected and its live streams
+   * end. Its sandbox goes too when this conversation's start created it and no other conversation uses it.
    */
   async delete(id: string): Promise<void> {
     const hex = normaliseId(id);
@@ -139,8 +144,13 @@ export class ConversationService {
     const cancelled = await this.startTasks.cancelFor(hex);
     const record = await this.store.get(this.userId, hex);
     if (!record && !cancelled) throw new NotFound(`Conversation ${id} not found`);
-    if (record) await this.store.delete(this.userId, hex); // its events go with it (foreign key)
-    this.events.forgetLive(hex);
+    if (record) {
+      await this.agents.pauseForDelete(record);
+      await this.store.delete(this.userId, hex); // its events go with it (foreign key)
+    }
+    // At once: events that come now have no conversation to be stored in.
+    this.collector.drop(hex);
+    this.events.close(hex);
     await this.tasks.deleteForConversation(this.userId, hex);
     if (cancelled) await this.tasks.delete(cancelled.taskId);
     const sandboxId = record?.sandbox_id ?? cancelled?.sandboxId;

@@ -92,8 +92,17 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   );
   const eventLog = log.child({ component: 'events' });
   const events = new EventService(new EventsStore(db), conversationsStore, eventLog);
-  const conversations = new ConversationService(conversationsStore, tasksStore, startTasks, sandboxes, events, conversationLog);
   const agents = new AgentConversations(conversationsStore, sandboxes, startRequests, conversationLog);
   const collector = new EventCollector(sandboxes, conversationsStore, events, agents, eventLog);
+  const conversations = new ConversationService(
+    conversationsStore,
+    tasksStore,
+    startTasks,
+    sandboxes,
+    events,
+    agents,
+    collector,
+    conversationLog,
+  );
   return { settings, secrets, mcpTest, sandboxes, startTasks, conversations, events, agents, collector };
 }

@@ -16,7 +16,12 @@ interface Connection {
   socket: WebSocket;
   endpoint: AgentEndpoint;
   closed: Promise<void>;
+  /** Let go on purpose (its conversation deleted): once closed, it is neither retried nor created again. */
+  dropped: boolean;
 }
+
+/** What keeps failing for a conversation: each kind is warned of once, then logged at debug. */
+type FailureKind = 'connect' | 'recreate' | 'store';
 
 const sameEndpoint = (a: AgentEndpoint, b: AgentEndpoint) => a.url === b.url && a.key === b.key;
 
@@ -32,6 +37,8 @@ export class EventCollector {
   /** Conversations not to connect to before this time (ms), after a failed connection. */
   readonly #retryAt = new Map<string, { at: number; failures: number }>();
   readonly #recreating = new Set<string>();
+  /** The failure kinds already warned of, per conversation, since a connection last worked. */
+  readonly #warned = new Map<string, Set<FailureKind>>();
   #timer: NodeJS.Timeout | undefined;
   #sync: Promise<void> | undefined;
   #closed = false;
@@ -63,6 +70,24 @@ export class EventCollector {
     await Promise.all(closing.map((connection) => connection.closed));
   }
 
+  /**
+   * Lets go of conversation `conversationId` at once (it is being deleted): its socket closes
+   * and is not opened again, and what it had sent but not yet stored is not stored.
+   */
+  drop(conversationId: string): void {
+    const connection = this.#connections.get(conversationId);
+    if (connection) {
+      connection.dropped = true;
+      connection.socket.terminate();
+    }
+    this.#forget(conversationId);
+  }
+
+  #forget(conversationId: string): void {
+    this.#retryAt.delete(conversationId);
+    this.#warned.delete(conversationId);
+  }
+
   /** One round: connects where it should, lets go where it should not; a round under way is joined. */
   sync(): Promise<void> {
     this.#sync ??= this.#round()
@@ -79,6 +104,8 @@ export class EventCollector {
     const records = await this.conversations.inSandboxes([...endpoints.keys()]);
     if (this.#closed) return;
     const wanted = new Map(records.map((record) => [record.id, record]));
+    // Conversations deleted, or of sandboxes no longer running, start afresh if they come back.
+    for (const id of new Set([...this.#retryAt.keys(), ...this.#warned.keys()])) if (!wanted.has(id)) this.#forget(id);
     for (const [id, connection] of this.#connections) {
       const record = wanted.get(id);
       const endpoint = record && endpoints.get(record.sandbox_id);
@@ -114,23 +141,30 @@ export class EventCollector {
     const socket = new WebSocket(url, { headers: { [SESSION_KEY_HEADER]: endpoint.key } });
     let unknown = false;
     let refusal: string | undefined;
+    // Frames are stored one after the other; after a failure none is: the next connection sends them all again, in order.
+    let storing = Promise.resolve();
+    let storeFailed = false;
     const closed = new Promise<void>((resolve) => {
       socket.on('close', (code) => {
         this.#connections.delete(id);
         this.events.forgetLive(id);
         if (code === UNKNOWN_CONVERSATION) unknown = true;
         resolve();
-        if (this.#closed) return;
+        if (this.#closed || connection.dropped) return;
         if (unknown) void this.#recreate(record, endpoint);
         else this.#backOff(id, refusal);
       });
     });
-    socket.on('open', () => {
-      this.#retryAt.delete(id);
-      this.log.debug({ conversation: id, sandbox: record.sandbox_id }, 'collecting the events of a conversation');
-    });
+    let heard = false;
     socket.on('message', (data, isBinary) => {
       if (isBinary) return;
+      // Known at its first frame (one it does not know opens, then closes with 4004): failures in a row end here.
+      if (!heard) {
+        heard = true;
+        this.#retryAt.delete(id);
+        this.#warned.delete(id);
+        this.log.debug({ conversation: id, sandbox: record.sandbox_id }, 'collecting the events of a conversation');
+      }
       let frame: unknown;
       try {
         frame = JSON.parse(data.toString());
@@ -138,8 +172,16 @@ export class EventCollector {
         this.log.warn({ conversation: id }, 'an agent server sent a frame that is not JSON');
         return;
       }
-      this.events.receive(id, [frame]).catch((error: unknown) => {
-        this.log.error({ conversation: id, err: error }, 'could not store an event of a conversation');
+      storing = storing.then(async () => {
+        if (storeFailed || connection.dropped) return;
+        try {
+          await this.events.receive(id, [frame]);
+        } catch (error) {
+          storeFailed = true;
+          socket.terminate();
+          if (connection.dropped) return; // its conversation is gone: nothing to store it in
+          this.#warnOnce(id, 'store', { err: error }, 'could not store an event of a conversation; collecting its events again');
+        }
       });
     });
     socket.on('error', (error) => {
@@ -148,7 +190,8 @@ export class EventCollector {
       if (status === '404') unknown = true;
       else refusal = status ? `HTTP ${status}` : error.message;
     });
-    this.#connections.set(id, { socket, endpoint, closed });
+    const connection: Connection = { socket, endpoint, closed, dropped: false };
+    this.#connections.set(id, connection);
   }
 
   /** Waits longer after each failure in a row before connecting again. */
@@ -156,7 +199,16 @@ export class EventCollector {
     const failures = (this.#retryAt.get(id)?.failures ?? 0) + 1;
     const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** failures);
     this.#retryAt.set(id, { at: Date.now() + delay, failures });
-    if (refusal && failures === 3) this.log.warn({ conversation: id, reason: refusal }, "cannot connect to a conversation's event socket");
+    if (refusal && failures >= 3) this.#warnOnce(id, 'connect', { reason: refusal }, "cannot connect to a conversation's event socket");
+  }
+
+  /** A failure that may repeat every round: a warning the first time, debug lines after. */
+  #warnOnce(id: string, kind: FailureKind, details: object, message: string): void {
+    const warned = this.#warned.get(id) ?? new Set<FailureKind>();
+    this.#warned.set(id, warned);
+    const level = warned.has(kind) ? 'debug' : 'warn';
+    warned.add(kind);
+    this.log[level]({ conversation: id, ...details }, message);
   }
 
   async #recreate(record: ConversationRecord, endpoint: AgentEndpoint): Promise<void> {
@@ -164,7 +216,7 @@ export class EventCollector {
     try {
       await this.agents.recreate(record, endpoint);
     } catch (error) {
-      this.log.warn({ conversation: record.id, err: error }, 'could not create a conversation again in its agent server');
+      this.#warnOnce(record.id, 'recreate', { err: error }, 'could not create a conversation again in its agent server');
     } finally {
       // Until a connection opens, each try waits longer: an agent server that never knows it is not asked in a loop.
       this.#backOff(record.id, undefined);

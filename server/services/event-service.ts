@@ -25,6 +25,12 @@ export type LiveFrame = { seq: number; event: AgentEvent } | { seq?: undefined; 
 
 type Listener = (frame: LiveFrame) => void;
 
+interface Subscription {
+  listener: Listener;
+  /** Called when the conversation is closed (deleted): nothing more will come. */
+  onClose?: () => void;
+}
+
 interface LiveState {
   executionStatus: ExecutionStatus | null;
   metrics: Metrics | null;
@@ -48,7 +54,7 @@ function storedTime(timestamp: string): string {
  * metrics (stored with the conversation), and both kinds go to live listeners.
  */
 export class EventService {
-  readonly #listeners = new Map<string, Set<Listener>>();
+  readonly #subscriptions = new Map<string, Set<Subscription>>();
   readonly #live = new Map<string, LiveState>();
   /** Per conversation, so the events of two senders (collector, webhook) are stored and told in one order. */
   readonly #chains = new Map<string, Promise<void>>();
@@ -148,7 +154,7 @@ export class EventService {
   }
 
   #tell(conversationId: string, frame: LiveFrame): void {
-    for (const listener of this.#listeners.get(conversationId) ?? []) {
+    for (const { listener } of this.#subscriptions.get(conversationId) ?? []) {
       try {
         listener(frame);
       } catch (error) {
@@ -167,15 +173,33 @@ export class EventService {
     this.#live.delete(conversationId);
   }
 
-  /** Calls `listener` with every frame of conversation `conversationId` from now on; answers how to stop. */
-  subscribe(conversationId: string, listener: Listener): () => void {
-    const listeners = this.#listeners.get(conversationId) ?? new Set<Listener>();
-    listeners.add(listener);
-    this.#listeners.set(conversationId, listeners);
+  /**
+   * Calls `listener` with every frame of conversation `conversationId` from now on, and `onClose`
+   * if the conversation is closed; answers how to stop.
+   */
+  subscribe(conversationId: string, listener: Listener, onClose?: () => void): () => void {
+    const subscriptions = this.#subscriptions.get(conversationId) ?? new Set<Subscription>();
+    const subscription: Subscription = { listener, onClose };
+    subscriptions.add(subscription);
+    this.#subscriptions.set(conversationId, subscriptions);
     return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0 && this.#listeners.get(conversationId) === listeners) this.#listeners.delete(conversationId);
+      subscriptions.delete(subscription);
+      if (subscriptions.size === 0 && this.#subscriptions.get(conversationId) === subscriptions) this.#subscriptions.delete(conversationId);
     };
+  }
+
+  /** Conversation `conversationId` is gone: its live state is forgotten and its listeners are told and let go. */
+  close(conversationId: string): void {
+    this.#live.delete(conversationId);
+    const subscriptions = this.#subscriptions.get(conversationId);
+    this.#subscriptions.delete(conversationId);
+    for (const { onClose } of subscriptions ?? []) {
+      try {
+        onClose?.();
+      } catch (error) {
+        this.log.error({ conversation: conversationId, err: error }, 'a live event listener failed to close');
+      }
+    }
   }
 
   /** The stored id of a conversation of this user; NotFound otherwise. */
@@ -186,12 +210,17 @@ export class EventService {
   }
 
   /**
-   * Follows conversation `id`: every stored event after `lastEventId` (all of them without it,
-   * or when that event is not one of its), then each frame as it comes, with no gap and no
-   * event twice. Answers how to stop following.
+   * Follows conversation `conversationId` (a stored id, as `ensureConversation` answers it):
+   * every stored event after `lastEventId` (all of them without it, or when that event is not one
+   * of its), then each frame as it comes, with no gap and no event twice, until the conversation
+   * is closed (`onClose`). Answers how to stop following.
    */
-  async follow(id: string, lastEventId: string | undefined, send: (frame: LiveFrame) => void): Promise<() => void> {
-    const conversationId = await this.ensureConversation(id);
+  async follow(
+    conversationId: string,
+    lastEventId: string | undefined,
+    send: (frame: LiveFrame) => void,
+    onClose: () => void,
+  ): Promise<() => void> {
     let sentSeq = (lastEventId ? await this.store.seqOf(conversationId, lastEventId) : undefined) ?? 0;
     let pending: LiveFrame[] | undefined = [];
     const deliver = (frame: LiveFrame) => {
@@ -202,7 +231,7 @@ export class EventService {
       send(frame);
     };
     // Listening first, then reading what is stored: what arrives meanwhile waits, and what was read already is skipped.
-    const stop = this.subscribe(conversationId, (frame) => (pending ? pending.push(frame) : deliver(frame)));
+    const stop = this.subscribe(conversationId, (frame) => (pending ? pending.push(frame) : deliver(frame)), onClose);
     try {
       for (;;) {
         const records = await this.store.after(conversationId, sentSeq, REPLAY_BATCH);

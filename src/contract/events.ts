@@ -288,7 +288,8 @@ export const EVENT_KINDS = [
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-const eventTimeQuery = z.pipe(
+/** A date-time in a query, as an ISO time in UTC; one without a zone is UTC, as event times are. */
+export const eventTimeQuery = z.pipe(
   z.string().check(z.refine((value) => !Number.isNaN(eventTime(value)), { error: 'Input should be a valid datetime' })),
   z.transform((value: string) => new Date(eventTime(value)).toISOString()),
 );

@@ -55,7 +55,7 @@ export class FileEditor {
     const base = { kind: 'FileEditorObservation', command: action.command, path: action.path };
     try {
       const file = resolveInside(context.workingDir, action.path);
-      const result = this.#run(action, file);
+      const result = this.#run(action, file, context.mask);
       return {
         ...base,
         content: text(result.output),
@@ -70,7 +70,11 @@ export class FileEditor {
     }
   }
 
-  #run(action: FileEditorAction, file: string): { output: string; prevExist: boolean; old: string | null; new: string | null } {
+  #run(
+    action: FileEditorAction,
+    file: string,
+    mask: ToolContext['mask'],
+  ): { output: string; prevExist: boolean; old: string | null; new: string | null } {
     const exists = fs.existsSync(file);
     const read = () => {
       if (!exists) throw new EditorError(`${file} does not exist.`);
@@ -89,7 +93,8 @@ export class FileEditor {
         const [start = 1, end = -1] = action.view_range ?? [];
         const lines = content.split('\n');
         const shown = lines.slice(start - 1, end === -1 ? undefined : end).join('\n');
-        const output = numbered(shown, start);
+        // Masked before the cut: a secret cut in two would no longer be found.
+        const output = mask(numbered(shown, start));
         return {
           output:
             output.length > MAX_VIEW_CHARS ? `${output.slice(0, MAX_VIEW_CHARS)}\n[… cut: view a range of lines to see more …]` : output,

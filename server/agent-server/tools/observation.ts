@@ -13,4 +13,6 @@ export interface ToolContext {
   workingDir: string;
   /** The terminal's environment: the sandbox's, the conversation's `environment` and secrets. */
   env: Record<string, string>;
+  /** Replaces the conversation's secret values in `text`: for output a tool cuts before it is stored. */
+  mask: (text: string) => string;
 }

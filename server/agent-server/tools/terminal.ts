@@ -79,13 +79,15 @@ export function runTerminal(action: TerminalAction, context: ToolContext): Promi
     let output = '';
     let timedOut = false;
     const child = spawn('bash', ['-c', action.command], { cwd: context.workingDir, env: context.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      // Keep memory bounded for endless output: the head and a generous tail.
+    const collect = (chunk: string) => {
+      output += chunk;
+      // Keep memory bounded for endless output: the head and a generous tail. What goes lies
+      // inside the part `capOutput` leaves out, so it cuts no text that is shown.
       if (output.length > MAX_OUTPUT_CHARS * 4) output = output.slice(0, MAX_OUTPUT_CHARS) + output.slice(-MAX_OUTPUT_CHARS * 2);
     };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
+    // Decoded per stream, so a character split between two chunks stays whole.
+    child.stdout.setEncoding('utf8').on('data', collect);
+    child.stderr.setEncoding('utf8').on('data', collect);
     const timer = setTimeout(() => {
       timedOut = true;
       if (child.pid) killTree(child.pid);
@@ -98,9 +100,10 @@ export function runTerminal(action: TerminalAction, context: ToolContext): Promi
       clearTimeout(timer);
       child.stdout.destroy();
       child.stderr.destroy();
-      if (timedOut)
-        resolve(observation(`${capOutput(output)}\n[The command timed out after ${seconds} s and was stopped.]`, -1, true, true));
-      else resolve(observation(capOutput(output), code ?? -1, false));
+      // Masked before the cut: a secret cut in two would no longer be found.
+      const shown = capOutput(context.mask(output));
+      if (timedOut) resolve(observation(`${shown}\n[The command timed out after ${seconds} s and was stopped.]`, -1, true, true));
+      else resolve(observation(shown, code ?? -1, false));
     };
     child.on('close', finish);
     // A background process (`server &`) may hold the output open after the shell exits.
