@@ -30,6 +30,7 @@ export default defineConfig({
           environment: 'node',
           include: ['server/**/*.test.ts'],
           testTimeout: 20_000,
+          globalSetup: ['./server/testing/docker-global-setup.ts'],
         },
       },
       {

@@ -1,27 +1,37 @@
 #!/usr/bin/env bash
 # Makes sure a Docker engine answers on this machine (Debian, no systemd, run as root): installs
-# docker.io and busybox-static when missing, starts dockerd when no engine answers, waits for it.
-# Idempotent. dockerd's log and pid go to $STATE_DIR (default /tmp/agent-console-docker).
+# docker.io, busybox-static, git and the CA bundle (what the sandbox image is built from) when
+# missing, starts dockerd when no engine answers, waits until it does. Idempotent.
+# dockerd's log and pid go to $STATE_DIR (default /tmp/agent-console-docker).
 set -euo pipefail
 STATE_DIR=${STATE_DIR:-/tmp/agent-console-docker}
 SOCK=/var/run/docker.sock
-answers() { curl -fsS --max-time 2 --unix-socket "$SOCK" http://localhost/_ping >/dev/null 2>&1; }
+# node, not curl: a fresh Debian may have no curl, and npm needs node anyway
+answers() {
+  node -e 'require("http").get({ socketPath: process.argv[1], path: "/_ping", timeout: 2000 }, (r) => process.exit(r.statusCode === 200 ? 0 : 1)).on("error", () => process.exit(1)).on("timeout", () => process.exit(1))' "$SOCK"
+}
 
-if answers; then exit 0; fi
-if [ "$(id -u)" -ne 0 ]; then echo "no Docker engine answers on $SOCK; setting one up needs root" >&2; exit 1; fi
+missing=()
+for package in docker.io busybox-static git ca-certificates; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ] && answers; then exit 0; fi
+if [ "$(id -u)" -ne 0 ]; then echo "no Docker engine answers on $SOCK (or ${missing[*]} missing); setting one up needs root" >&2; exit 1; fi
 
-if ! command -v dockerd >/dev/null || [ ! -x /bin/busybox ]; then
-  echo "--- installing docker.io and busybox-static"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "--- installing ${missing[*]}"
   # no init system: package scripts must not try to start services
   [ -x /usr/sbin/policy-rc.d ] || { printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; }
   export DEBIAN_FRONTEND=noninteractive
   apt-get -q -o DPkg::Lock::Timeout=600 update
-  apt-get -q -o DPkg::Lock::Timeout=600 install -y --no-install-recommends docker.io busybox-static
+  apt-get -q -o DPkg::Lock::Timeout=600 install -y --no-install-recommends "${missing[@]}"
 fi
+if answers; then exit 0; fi
 
 echo "--- starting dockerd"
 mkdir -p "$STATE_DIR"
-nohup /usr/sbin/dockerd --host "unix://$SOCK" >"$STATE_DIR/dockerd.log" 2>&1 &
+# a session of its own: it outlives the shell (and process group) that started it
+setsid nohup /usr/sbin/dockerd --host "unix://$SOCK" >"$STATE_DIR/dockerd.log" 2>&1 </dev/null &
 echo $! >"$STATE_DIR/dockerd.pid"
 for _ in $(seq 1 120); do
   if answers; then exit 0; fi

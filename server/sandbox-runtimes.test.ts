@@ -11,7 +11,7 @@ import { startTestApp, TEST_SECRETS_KEY, type TestApp, type TestAppOptions } fro
  * only containers give: isolation from the server, the freezer, limits, re-adoption by label.
  */
 
-const runtimes = await runtimesUnderTest('server/sandbox-runtimes.test.ts');
+const runtimes = runtimesUnderTest('server/sandbox-runtimes.test.ts');
 const apps: TestApp[] = [];
 afterEach(async () => {
   for (const t of apps.splice(0)) await t.close();
