@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Invalid } from './domain-errors';
-import { localEngine, runtimesUnderTest, type RuntimeName } from './testing/docker-engine';
+import { hostAddressFor, localEngine, runtimesUnderTest, type RuntimeName } from './testing/docker-engine';
+import { type OpenAiStub, startOpenAiStub } from './testing/openai-stub';
 import { shellSpec, until } from './testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, type TestApp, type TestAppOptions } from './testing/test-app';
 
@@ -17,7 +18,31 @@ afterEach(async () => {
   for (const t of apps.splice(0)) await t.close();
 });
 
+const stubs: OpenAiStub[] = [];
+afterEach(async () => {
+  for (const stub of stubs.splice(0)) await stub.close();
+});
+
 const call = (t: TestApp, method: 'GET' | 'POST' | 'DELETE', url: string) => t.request({ method, url });
+const conversation = async (t: TestApp, id: string) => (await call(t, 'GET', `/api/v1/app-conversations?ids=${id}`)).json()[0];
+
+/** Starts a conversation whose agent runs at once; answers its id once it is READY. */
+async function startConversation(t: TestApp): Promise<string> {
+  const started = await t.request({
+    method: 'POST',
+    url: '/api/v1/app-conversations',
+    payload: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Hello' }], run: true } }),
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(started.statusCode, started.body).toBe(200);
+  const task = await until(
+    async () => (await call(t, 'GET', `/api/v1/app-conversations/start-tasks?ids=${started.json().id}`)).json()[0],
+    (current) => current.status === 'READY' || current.status === 'ERROR',
+    30_000,
+  );
+  expect(task.status, task.detail ?? '').toBe('READY');
+  return task.app_conversation_id;
+}
 const info = async (t: TestApp, id: string) => (await call(t, 'GET', `/api/v1/sandboxes?id=${id}`)).json()[0];
 const becomes = (t: TestApp, id: string, status: string, ms = 20_000) =>
   until(
@@ -97,6 +122,27 @@ describe.each(runtimes)('sandboxes on the %s runtime', (runtime: RuntimeName) =>
       (ps) => !/sleep 95[34]/.test(ps),
     );
     expect(left).not.toMatch(/sleep 95[34]/);
+  });
+
+  it("stops its agent's run when the sandbox was paused under it, and says why", async () => {
+    const llm = await startOpenAiStub([{ hang: true }], await hostAddressFor(runtime));
+    stubs.push(llm);
+    const t = await app();
+    const settings = { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-test' };
+    expect((await t.postSettings(settings)).statusCode).toBe(200);
+    const id = await startConversation(t);
+    await llm.waitForRequests(1, 30_000);
+    const { sandbox_id: sandbox } = await conversation(t, id);
+    await call(t, 'POST', `/api/v1/sandboxes/${sandbox}/pause`);
+    await call(t, 'POST', `/api/v1/sandboxes/${sandbox}/resume`);
+
+    const events = await until(
+      async () => (await call(t, 'GET', `/api/v1/events/search?conversation_id__eq=${id}&sort_order=TIMESTAMP_DESC&limit=5`)).json().items,
+      (items: { kind: string }[]) => items.some((event) => event.kind === 'PauseEvent'),
+      20_000,
+    );
+    expect(events.find((event: { kind: string }) => event.kind === 'PauseEvent')).toMatchObject({ reason: 'sandbox_paused' });
+    expect((await conversation(t, id)).execution_status).toBe('paused');
   });
 
   it('finds its sandboxes again after a restart, running and paused', async () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentConversationInfo } from '../../src/contract/agent-server';
+import { type AgentConversationInfo, SANDBOX_RESUMED_PATH } from '../../src/contract/agent-server';
 import { type AgentEvent, DEMO_MODEL, type EventPage } from '../../src/contract/events';
 import { type AgentServerProcess, startAgentServer } from '../testing/agent-server-process';
 import { type OpenAiStub, startOpenAiStub, type StubReply } from '../testing/openai-stub';
@@ -105,12 +105,13 @@ describe('pausing and running', () => {
     expect((await server.events(id)).filter((event) => event.kind === 'ConversationErrorEvent')).toEqual([]);
   });
 
-  it('comes back paused, saying why, when the sandbox was paused mid-run (SIGSTOP, SIGCONT)', async () => {
+  it('comes back paused, saying why, when told its sandbox was paused mid-run', async () => {
     llm = await startOpenAiStub([{ hang: true }, { text: 'Back again.' }]);
     const id = await start(startBody('openai/stub'));
     await llm.waitForRequests(1);
     process.kill(server.child.pid!, 'SIGSTOP');
     process.kill(server.child.pid!, 'SIGCONT');
+    expect(await server.call('POST', SANDBOX_RESUMED_PATH)).toEqual({ status: 200, body: { success: true } });
     await server.status(id, 'paused');
     const events = await server.events(id);
     expect(events.at(-1)).toMatchObject({ kind: 'PauseEvent', reason: 'sandbox_paused' });

@@ -260,7 +260,7 @@ export class Conversation {
   }
 
   /**
-   * The sandbox was paused (SIGSTOP) and resumed (SIGCONT) under a run: the run stops, its
+   * The sandbox was paused and resumed under a run (the app server says so): the run stops, its
    * in-flight LLM call is dropped (made again on the next run) and a `PauseEvent` says why.
    */
   sandboxResumed(): void {

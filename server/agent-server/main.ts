@@ -36,10 +36,6 @@ attachEventSockets(server, conversations, isSessionKey);
 
 server.listen(port, host, () => console.log(`agent-server ${VERSION} listening on ${host}:${port} in ${process.cwd()}`));
 
-// The sandbox runtime pauses a sandbox with SIGSTOP and resumes it with SIGCONT: a run that was
-// going on stops, paused, and says why.
-process.on('SIGCONT', () => conversations.sandboxResumed());
-
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     console.log(`agent-server: ${signal}, shutting down`);

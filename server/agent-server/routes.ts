@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { agentStartConversationSchema, updateConversationSchema } from '../../src/contract/agent-server';
+import { agentStartConversationSchema, SANDBOX_RESUMED_PATH, updateConversationSchema } from '../../src/contract/agent-server';
 import { conversationIdSchema, sendMessageRequestSchema } from '../../src/contract/conversations';
 import { confirmationResponseSchema } from '../../src/contract/events';
 import { type Conversation, ConversationConflict } from './conversation';
@@ -69,5 +69,9 @@ export function agentRoutes({ version, startedAt, conversations }: AgentServerSt
       return acting(() => conversation.respondToConfirmation(accept, reason));
     })
     .add('POST', '/api/conversations/:id/pause', (request) => acting(() => conversationOf(request).pause()))
-    .add('POST', '/api/conversations/:id/run', (request) => acting(() => conversationOf(request).run()));
+    .add('POST', '/api/conversations/:id/run', (request) => acting(() => conversationOf(request).run()))
+    .add('POST', SANDBOX_RESUMED_PATH, () => {
+      conversations.sandboxResumed();
+      return SUCCESS;
+    });
 }

@@ -6,6 +6,7 @@ import {
   type SandboxSearchQuery,
   type SandboxSpec,
 } from '../../src/contract/sandboxes';
+import { SANDBOX_RESUMED_PATH } from '../../src/contract/agent-server';
 import type { ExecutionStatus } from '../../src/contract/conversations';
 import { Conflict, Invalid, NotFound } from '../domain-errors';
 import type { Logger } from '../logger';
@@ -13,7 +14,7 @@ import { HealthMonitor } from '../sandboxes/health-monitor';
 import type { ExecResult, SandboxRuntime } from '../sandboxes/runtime';
 import { sandboxStatus } from '../sandboxes/status';
 import type { SecretBox } from '../secret-box';
-import { sessionKeyCheck } from '../session-key';
+import { SESSION_KEY_HEADER, sessionKeyCheck } from '../session-key';
 import type { SandboxesStore, SandboxRecord } from '../store/sandboxes-store';
 import { Locks } from './locks';
 import { paginate } from './paging';
@@ -40,6 +41,8 @@ export interface ExecRequest {
 
 /** How long a start waits to catch a command that fails at once. */
 const EARLY_EXIT_MS = 300;
+/** How long a resumed agent server has to take the news. */
+const RESUMED_NOTICE_MS = 3000;
 
 const sandboxId = () => randomBytes(16).toString('hex');
 const sessionKey = () => randomBytes(32).toString('base64url');
@@ -308,9 +311,28 @@ export class SandboxService {
         // A stopped container starts again: how it stopped is history then.
         await this.store.update(id, { started_at: new Date().toISOString(), exit_detail: null });
         await this.runtime.resume(record);
+        await this.#tellResumed(record);
         return { pausedIds };
       }),
     );
+  }
+
+  /**
+   * Tells a resumed sandbox's agent server that it was paused, so a run it was doing stops, paused,
+   * and says why: one path for every runtime (a frozen container gets no SIGCONT to notice it by).
+   * Best effort: one that does not answer (a stopped container starting over) has no run to stop.
+   */
+  async #tellResumed(record: SandboxRecord): Promise<void> {
+    try {
+      const response = await fetch(`${await this.runtime.agentServerUrl(record)}${SANDBOX_RESUMED_PATH}`, {
+        method: 'POST',
+        headers: { [SESSION_KEY_HEADER]: this.box.open(record.session_key) },
+        signal: AbortSignal.timeout(RESUMED_NOTICE_MS),
+      });
+      await response.body?.cancel();
+    } catch (error) {
+      this.log.debug({ sandbox: record.id, err: error }, 'a resumed sandbox did not take the news of its pause');
+    }
   }
 
   /** Ends its processes, removes what it stored and its record. */

@@ -113,7 +113,16 @@ function streamChunks(reply: ReturnType<typeof completion>, includeUsage: boolea
   return chunks;
 }
 
-export async function startOpenAiStub(script: StubReply[] = []): Promise<OpenAiStub> {
+/** Where it listens, and the name clients reach that address by (a container: `host.docker.internal`). */
+export interface StubAddress {
+  host: string;
+  reachedAs: string;
+}
+
+export async function startOpenAiStub(
+  script: StubReply[] = [],
+  address: StubAddress = { host: '127.0.0.1', reachedAs: '127.0.0.1' },
+): Promise<OpenAiStub> {
   const queue = [...script];
   let fallback: StubReply = { text: 'Done.' };
   const requests: StubRequest[] = [];
@@ -178,11 +187,11 @@ export async function startOpenAiStub(script: StubReply[] = []): Promise<OpenAiS
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, address.host, resolve));
   const { port } = server.address() as net.AddressInfo;
 
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `http://${address.reachedAs}:${port}/v1`,
     requests,
     enqueue: (...replies) => queue.push(...replies),
     otherwise: (reply) => (fallback = reply),

@@ -17,7 +17,12 @@ import { integer } from './rules';
  *   POST  /api/conversations/{id}/events/respond_to_confirmation  {accept, reason} → {success}
  *   WS    /sockets/events/{id}?resend_all=true              events (and transient frames) as JSON;
  *         key in `X-Session-API-Key` or `session_api_key`; close 4001 bad key, 4004 unknown id
+ *   POST  /api/sandbox/resumed                              {success}; ours: the app server says its
+ *         sandbox was paused and resumed (a frozen container cannot tell), so runs stop, paused
  */
+
+/** Our extension: the app server calls it after each resume of the agent server's sandbox. */
+export const SANDBOX_RESUMED_PATH = '/api/sandbox/resumed';
 
 export const confirmationPolicySchema = z.object({ kind: z.enum(['NeverConfirm', 'AlwaysConfirm']) });
 
