@@ -1,8 +1,11 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Invalid } from './domain-errors';
-import { hostAddressFor, localEngine, runtimesUnderTest, type RuntimeName } from './testing/docker-engine';
+import { DATA_DIR_LABEL } from './sandboxes/docker-runtime';
+import { hostAddressFor, localEngine, removeDockerLeftovers, runtimesUnderTest, type RuntimeName } from './testing/docker-engine';
+import { type ServerProcess, startServerProcess } from './testing/server-process';
 import { type OpenAiStub, startOpenAiStub } from './testing/openai-stub';
 import { shellSpec, until } from './testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, type TestApp, type TestAppOptions } from './testing/test-app';
@@ -254,6 +257,79 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
         () => 0,
       );
     expect(await until(alive, (status) => status === 200)).toBe(200);
+  });
+
+  it('is MISSING when its container was removed behind its back, and its delete still removes its volume', async () => {
+    const t = await app();
+    const id = await start(t);
+    await becomes(t, id, 'RUNNING');
+    const engine = (await localEngine())!;
+    const label = JSON.stringify({ label: [`agent-console.sandbox=${id}`] });
+    const [container] = await engine.listContainers({ filters: label });
+    await engine.getContainer(container!.Id).remove({ force: true });
+    expect(await becomes(t, id, 'MISSING')).toMatchObject({ status: 'MISSING', status_detail: null });
+    expect((await call(t, 'DELETE', `/api/v1/sandboxes/${id}`)).json()).toEqual({ success: true });
+    expect((await engine.listVolumes({ filters: label })).Volumes ?? []).toEqual([]);
+  });
+
+  it('adopts its running and paused containers after a SIGKILL of the server', async () => {
+    const engine = (await localEngine())!;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-docker-kill-'));
+    const servers: ServerProcess[] = [];
+    const server = async () => {
+      const started = await startServerProcess({ dataDir, env: { SANDBOX_RUNTIME: 'docker' } });
+      servers.push(started);
+      return started;
+    };
+    const status = async (s: ServerProcess, id: string) => JSON.parse((await s.call('GET', `/api/v1/sandboxes?id=${id}`)).body)[0]?.status;
+    const containerIds = async () =>
+      (await engine.listContainers({ all: true, filters: JSON.stringify({ label: [`${DATA_DIR_LABEL}=${dataDir}`] }) }))
+        .map((c) => c.Id)
+        .sort();
+    try {
+      const first = await server();
+      const [a, b] = await Promise.all(
+        [0, 1].map(async () => JSON.parse((await first.call('POST', '/api/v1/sandboxes')).body).id as string),
+      );
+      await until(
+        () => status(first, a!),
+        (s) => s === 'RUNNING',
+        30_000,
+      );
+      await until(
+        () => status(first, b!),
+        (s) => s === 'RUNNING',
+        30_000,
+      );
+      expect((await first.call('POST', `/api/v1/sandboxes/${b}/pause`)).status).toBe(200);
+      const before = await containerIds();
+      expect(before).toHaveLength(2);
+      await first.kill();
+
+      const second = await server();
+      expect(
+        await until(
+          () => status(second, a!),
+          (s) => s === 'RUNNING',
+          30_000,
+        ),
+      ).toBe('RUNNING');
+      expect(await status(second, b!)).toBe('PAUSED');
+      expect(await containerIds()).toEqual(before);
+      expect((await second.call('POST', `/api/v1/sandboxes/${b}/resume`)).status).toBe(200);
+      expect(
+        await until(
+          () => status(second, b!),
+          (s) => s === 'RUNNING',
+          30_000,
+        ),
+      ).toBe('RUNNING');
+      expect(await containerIds()).toEqual(before);
+    } finally {
+      for (const s of servers) await s.kill();
+      await removeDockerLeftovers(engine, dataDir);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it("never touches another server's containers", async () => {
