@@ -332,6 +332,25 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     }
   });
 
+  it('tells why a container ended while the server was down, and one that ends after its restart', async () => {
+    const specs = [shellSpec('soon', 'echo "gone soon" >&2; exit 3'), shellSpec('later', 'sleep 8; echo "gone later" >&2; exit 4')];
+    const first = await app({ sandboxSpecs: specs });
+    const soon = await start(first, 'soon');
+    const later = await start(first, 'later');
+    apps.splice(apps.indexOf(first), 1);
+    await first.close({ keepData: true });
+    const engine = (await localEngine())!;
+    const [container] = await engine.listContainers({ all: true, filters: JSON.stringify({ label: [`agent-console.sandbox=${soon}`] }) });
+    await until(
+      async () => (await engine.getContainer(container!.Id).inspect()).State.Running,
+      (running) => !running,
+    );
+
+    const second = await app({ dataDir: first.dataDir, sandboxSpecs: specs });
+    expect(await becomes(second, soon, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 3: gone soon' });
+    expect(await becomes(second, later, 'ERROR', 30_000)).toMatchObject({ status_detail: 'The process exited with code 4: gone later' });
+  });
+
   it("never touches another server's containers", async () => {
     const first = await app({ sandboxSpecs: [idle] });
     const second = await app({ sandboxSpecs: [idle] });

@@ -200,6 +200,15 @@ export class DockerRuntime implements SandboxRuntime {
     return found && { pid: 0, process_start: found.Id };
   }
 
+  async watchAgain(record: SandboxRecord, onExit: SandboxLaunch['onExit']): Promise<void> {
+    const info = record.process_start ? await this.#inspect(record.process_start, record.id) : undefined;
+    if (!info) return;
+    this.#onExit.set(record.id, onExit);
+    // a paused container is Running too
+    if (info.State.Running) this.#watch(record.id, this.options.docker.getContainer(info.Id));
+    else onExit(await this.#exitDetail(record.id, info.Id));
+  }
+
   async state(record: SandboxRecord): Promise<RuntimeState> {
     if (record.process_start === null) return 'pending';
     const info = await this.#inspect(record.process_start, record.id);

@@ -74,6 +74,11 @@ export interface SandboxRuntime {
    * fail: they are logged and removed later (see `sweep`).
    */
   remove(record: SandboxRecord): Promise<void>;
+  /**
+   * Hears again how a sandbox found after a restart ends; one that ended while no server watched
+   * is told at once. Containers only: a process's exit status was its parent's, the server that stopped.
+   */
+  watchAgain?(record: SandboxRecord, onExit: SandboxLaunch['onExit']): Promise<void>;
   /** Removes, in the background, what deleted sandboxes left behind (called once at start). */
   sweep?(): Promise<void>;
   /** Stops background work (at shutdown). */

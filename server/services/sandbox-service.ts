@@ -94,6 +94,14 @@ export class SandboxService {
     for (const record of await this.store.list()) {
       if (record.pid === null && !record.exit_detail) await this.#recover(record);
     }
+    for (const record of await this.store.list()) {
+      if (record.process_start === null || record.exit_detail) continue;
+      await this.runtime
+        .watchAgain?.(record, (failure) => void this.#exited(record.id, failure))
+        .catch((error: unknown) => {
+          this.log.warn({ sandbox: record.id, err: error }, 'could not watch a sandbox found again');
+        });
+    }
     await this.#monitor.start();
   }
 
