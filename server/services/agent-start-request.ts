@@ -58,16 +58,19 @@ export class AgentStartRequests {
     private readonly settings: SettingsService,
     private readonly secrets: SecretsService,
     private readonly prices: LlmPrices,
+    /** The LLM's base URL as the sandbox reaches it (a container: the host's loopback by its name). */
+    private readonly urlFromSandbox: (url: string) => string = (url) => url,
   ) {}
 
   async build(spec: AgentConversationSpec): Promise<AgentStartConversationInput & Pick<AgentStartConversation, 'agent'>> {
     const [stored, secretsByName] = await Promise.all([this.settings.readWithSecrets(), terminalSecrets(this.secrets)]);
     const model = spec.llmModel ?? stored?.llm_model ?? null;
     const budget = stored?.max_budget_per_task;
+    const baseUrl = stored?.llm_base_url ? this.urlFromSandbox(stored.llm_base_url) : null;
     return {
       conversation_id: spec.conversationId,
       agent: {
-        llm: { model, base_url: stored?.llm_base_url ?? null, api_key: stored?.llm_api_key ?? null, price: this.prices.priceOf(model) },
+        llm: { model, base_url: baseUrl, api_key: stored?.llm_api_key ?? null, price: this.prices.priceOf(model) },
       },
       workspace: { working_dir: spec.workingDir },
       confirmation_policy: { kind: stored?.confirmation_mode ? 'AlwaysConfirm' : 'NeverConfirm' },

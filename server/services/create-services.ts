@@ -5,6 +5,7 @@ import type { Logger } from '../logger';
 import type Docker from 'dockerode';
 import { type ContainerLimits, DockerRuntime } from '../sandboxes/docker-runtime';
 import { specsForContainers } from '../sandboxes/docker/container-specs';
+import { reachableFromContainer } from '../sandboxes/docker/host-alias';
 import { ProcessRuntime } from '../sandboxes/process-runtime';
 import type { SandboxRuntime } from '../sandboxes/runtime';
 import { SandboxUsers } from '../sandboxes/sandbox-users';
@@ -80,7 +81,12 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const conversationLog = log.child({ component: 'conversations' });
   const conversationsStore = new ConversationsStore(db);
   const tasksStore = new StartTasksStore(db);
-  const startRequests = new AgentStartRequests(settings, secrets, options.llmPrices ?? new LlmPrices());
+  const startRequests = new AgentStartRequests(
+    settings,
+    secrets,
+    options.llmPrices ?? new LlmPrices(),
+    docker ? reachableFromContainer : undefined,
+  );
   const startTasks = new StartTaskService(
     tasksStore,
     conversationsStore,

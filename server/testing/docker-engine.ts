@@ -54,12 +54,14 @@ export async function removeDockerLeftovers(docker: Docker, dataDir: string): Pr
 
 /**
  * Where a test's stub on the host listens so the sandboxes of `runtime` reach it: loopback for
- * processes; for containers the bridge's gateway on the host, which they call `host.docker.internal`.
+ * processes; for containers the bridge's gateway on the host, which they call `host.docker.internal`
+ * (the server rewrites a `localhost` LLM URL to it).
  */
 export async function hostAddressFor(runtime: RuntimeName): Promise<{ host: string; reachedAs: string }> {
   if (runtime === 'process') return { host: '127.0.0.1', reachedAs: '127.0.0.1' };
   const bridge = await (await localEngine())!.getNetwork('bridge').inspect();
   const gateway = (bridge as { IPAM?: { Config?: { Gateway?: string }[] } }).IPAM?.Config?.[0]?.Gateway;
   if (!gateway) throw new Error("The Docker engine's bridge network has no gateway address");
-  return { host: gateway, reachedAs: 'host.docker.internal' };
+  // named as a user would, on localhost: the server rewrites it for containers
+  return { host: gateway, reachedAs: 'localhost' };
 }
