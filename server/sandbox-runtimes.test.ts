@@ -145,7 +145,13 @@ describe.each(runtimes)('sandboxes on the %s runtime', (runtime: RuntimeName) =>
       20_000,
     );
     expect(events.find((event: { kind: string }) => event.kind === 'PauseEvent')).toMatchObject({ reason: 'sandbox_paused' });
-    expect((await conversation(t, id)).execution_status).toBe('paused');
+    // The status follows the event on the stream, and the sandbox's own status settles after resume.
+    const status = await until(
+      async () => (await conversation(t, id)).execution_status,
+      (value) => value === 'paused',
+      20_000,
+    );
+    expect(status).toBe('paused');
   });
 
   it('finds its sandboxes again after a restart, running and paused', async () => {
