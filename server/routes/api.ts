@@ -7,6 +7,7 @@ import type { ApiServices } from '../services/create-services';
 import { conversationAgentRoutes } from './conversation-agent';
 import { conversationRoutes } from './conversations';
 import { eventRoutes } from './events';
+import { llmRoutes } from './llm';
 import { mcpRoutes } from './mcp';
 import { sandboxRoutes } from './sandboxes';
 import { secretsRoutes } from './secrets';
@@ -42,6 +43,7 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
       throw new NotFound('Not Found');
     });
     await api.register(settingsRoutes(services.settings));
+    await api.register(llmRoutes(services.llmTest));
     await api.register(mcpRoutes(services.mcpTest));
     await api.register(secretsRoutes(services.secrets));
     await api.register(sandboxRoutes(services.sandboxes));

@@ -22,6 +22,7 @@ import { AgentConversations } from './agent-conversations';
 import { ConversationService } from './conversation-service';
 import { EventCollector } from './event-collector';
 import { EventService } from './event-service';
+import { LlmTestService } from './llm-test-service';
 import { McpTestService } from './mcp-test-service';
 import { type SandboxLimits, SandboxService } from './sandbox-service';
 import { SecretsService } from './secrets-service';
@@ -32,6 +33,7 @@ export interface ApiServices {
   settings: SettingsService;
   secrets: SecretsService;
   mcpTest: McpTestService;
+  llmTest: LlmTestService;
   sandboxes: SandboxService;
   startTasks: StartTaskService;
   conversations: ConversationService;
@@ -78,6 +80,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const specs = docker ? specsForContainers(options.sandboxSpecs) : options.sandboxSpecs;
   const sandboxes = new SandboxService(new SandboxesStore(db), box, runtime, specs, options.sandboxLimits, sandboxLog);
   const mcpTest = new McpTestService(settings, dataDir, log.child({ component: 'mcp-test' }), users?.mcpTestUser);
+  const llmTest = new LlmTestService(settings, log.child({ component: 'llm-test' }));
   const conversationLog = log.child({ component: 'conversations' });
   const conversationsStore = new ConversationsStore(db);
   const tasksStore = new StartTasksStore(db);
@@ -110,5 +113,5 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     collector,
     conversationLog,
   );
-  return { settings, secrets, mcpTest, sandboxes, startTasks, conversations, events, agents, collector };
+  return { settings, secrets, mcpTest, llmTest, sandboxes, startTasks, conversations, events, agents, collector };
 }

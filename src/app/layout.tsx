@@ -1,10 +1,12 @@
-import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { IconBox, IconKey, IconLogout, IconMessages, IconSettings, IconStack2 } from '@tabler/icons-react';
+import { ActionIcon, AppShell, Burger, Button, Group, NavLink, Text, Title, Tooltip } from '@mantine/core';
+import { useDisclosure, useLocalStorage } from '@mantine/hooks';
+import { IconBox, IconKey, IconKeyboard, IconLogout, IconMessages, IconSettings, IconStack2 } from '@tabler/icons-react';
 import { Suspense } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSessionState } from '../features/auth/use-session';
 import { PageSkeleton } from './page-skeleton';
+import { ShortcutsDialog } from './shortcuts/shortcuts-dialog';
+import { useShortcuts } from './shortcuts/use-shortcuts';
 
 const NAVIGATION = [
   { to: '/settings', label: 'Settings', icon: IconSettings },
@@ -20,6 +22,13 @@ export function Layout() {
   const navigate = useNavigate();
   const { session, expired } = useSessionState();
   const server = (session ?? expired)?.baseUrl || window.location.host;
+  const [shortcutsOn, setShortcutsOn] = useLocalStorage({
+    key: 'agent-console:shortcuts',
+    defaultValue: true,
+    getInitialValueInEffect: false,
+  });
+  const [helpOpen, help] = useDisclosure(false);
+  useShortcuts(shortcutsOn, help.open);
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !navOpen } }} padding="lg">
@@ -35,6 +44,11 @@ export function Layout() {
             <Text size="sm" c="dimmed" visibleFrom="sm" title="The API server this console talks to">
               {server}
             </Text>
+            <Tooltip label="Keyboard shortcuts (?)">
+              <ActionIcon variant="subtle" color="gray" onClick={help.open} aria-label="Keyboard shortcuts">
+                <IconKeyboard size={18} />
+              </ActionIcon>
+            </Tooltip>
             <Button variant="subtle" size="compact-sm" leftSection={<IconLogout size={16} />} onClick={() => void navigate('/sign-out')}>
               Sign out
             </Button>
@@ -61,6 +75,7 @@ export function Layout() {
           <Outlet />
         </Suspense>
       </AppShell.Main>
+      <ShortcutsDialog opened={helpOpen} onClose={help.close} enabled={shortcutsOn} onEnabledChange={setShortcutsOn} />
     </AppShell>
   );
 }

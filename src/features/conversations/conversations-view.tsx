@@ -2,6 +2,7 @@ import { Button, Group, NativeSelect, Paper, Skeleton, Stack, Switch, Text, Text
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { PAGE_SEARCH } from '../../components/page-search';
 import { SandboxCapacityLine } from '../../components/sandbox-capacity';
 import { LoadedContent } from '../../components/query-content';
 import type { AppConversation, ConversationSortOrder, StartTask } from '../../contract/conversations';
@@ -88,6 +89,7 @@ export function ConversationsView(props: ConversationsViewProps) {
 
       <Group mb="md" align="flex-end" wrap="wrap">
         <TextInput
+          {...PAGE_SEARCH}
           label="Search titles"
           leftSection={<IconSearch size={16} />}
           value={props.titleInput}

@@ -3,6 +3,7 @@ import { IconPlus } from '@tabler/icons-react';
 import type { SandboxAction, SandboxFilters } from '../../api/sandboxes';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { PAGE_SEARCH } from '../../components/page-search';
 import { SandboxCapacityLine } from '../../components/sandbox-capacity';
 import { LoadedContent } from '../../components/query-content';
 import type { SandboxCapacity, SandboxInfo, SandboxPage } from '../../contract/sandboxes';
@@ -69,6 +70,7 @@ export function SandboxesView({
       <SandboxCapacityLine capacity={capacity} />
       <Group mb="md" align="flex-end">
         <NativeSelect
+          {...PAGE_SEARCH}
           label="Status"
           data={[{ value: '', label: 'All statuses' }, ...STATUS_OPTIONS]}
           value={filters.status ?? ''}

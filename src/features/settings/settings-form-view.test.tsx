@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { SaveProblem } from '../../components/form/apply-server-errors';
 import { DEFAULT_SETTINGS, type SettingsResponse } from '../../contract/settings';
 import { renderView } from '../../testing/render';
-import { type SettingsFormValues, toFormValues } from './settings-form';
+import type { LlmTest } from './llm-test-panel';
+import { llmTestRequest, type SettingsFormValues, toFormValues } from './settings-form';
 import { SettingsFormView } from './settings-form-view';
 
 const stored: SettingsResponse = {
@@ -21,10 +22,12 @@ const stored: SettingsResponse = {
 function Harness({
   settings,
   problem,
+  llmTest,
   callbacks,
 }: {
   settings: SettingsResponse | null;
   problem: SaveProblem | null;
+  llmTest: LlmTest;
   callbacks: Callbacks;
 }) {
   const form = useForm<SettingsFormValues>({ defaultValues: toFormValues(settings) });
@@ -39,15 +42,26 @@ function Harness({
       }}
       onDiscard={callbacks.onDiscard}
       onDismissProblem={callbacks.onDismissProblem}
+      llmTest={llmTest}
+      onTestLlm={callbacks.onTestLlm}
     />
   );
 }
 
-type Callbacks = Record<'onSubmit' | 'onDiscard' | 'onDismissProblem', () => void>;
+type Callbacks = Record<'onSubmit' | 'onDiscard' | 'onDismissProblem' | 'onTestLlm', () => void>;
 
-function setup(settings: SettingsResponse | null, problem: SaveProblem | null = null) {
-  const callbacks = { onSubmit: vi.fn(), onDiscard: vi.fn(), onDismissProblem: vi.fn() };
-  return { ...renderView(<Harness settings={settings} problem={problem} callbacks={callbacks} />), ...callbacks };
+const NO_TEST: LlmTest = { request: null, pending: false, result: undefined, error: null };
+/** A finished test of the stored LLM fields as the form starts with them. */
+const testOfStored = (result: LlmTest['result']): LlmTest => ({
+  request: JSON.stringify(llmTestRequest(toFormValues(stored))),
+  pending: false,
+  result,
+  error: null,
+});
+
+function setup(settings: SettingsResponse | null, problem: SaveProblem | null = null, llmTest: LlmTest = NO_TEST) {
+  const callbacks = { onSubmit: vi.fn(), onDiscard: vi.fn(), onDismissProblem: vi.fn(), onTestLlm: vi.fn() };
+  return { ...renderView(<Harness settings={settings} problem={problem} llmTest={llmTest} callbacks={callbacks} />), ...callbacks };
 }
 
 const input = (label: string) => screen.getByLabelText(label, { selector: 'input' });
@@ -95,5 +109,29 @@ describe('SettingsFormView', () => {
     expect(onSubmit).toHaveBeenCalledTimes(1);
     await user.click(screen.getByRole('button', { name: 'Discard' }));
     expect(onDiscard).toHaveBeenCalledTimes(1);
+  });
+
+  it('tests the LLM on request, once a model is chosen', async () => {
+    const { user, onTestLlm } = setup(stored);
+    await user.click(screen.getByRole('button', { name: 'Test LLM' }));
+    expect(onTestLlm).toHaveBeenCalledTimes(1);
+    await user.clear(input('LLM model'));
+    expect(screen.getByRole('button', { name: 'Test LLM' })).toBeDisabled();
+  });
+
+  it("shows the model's reply", () => {
+    setup(stored, null, testOfStored({ ok: true, model: 'gpt-5', reply: 'Ready to help.' }));
+    const llm = screen.getByRole('region', { name: 'LLM' });
+    expect(within(llm).getByRole('status')).toHaveTextContent('gpt-5 answered');
+    expect(within(llm).getByRole('status')).toHaveTextContent('Ready to help.');
+  });
+
+  it("shows the provider's refusal in words, until the tested fields change", async () => {
+    const { user } = setup(stored, null, testOfStored({ ok: false, error: 'The provider rejected the API key (HTTP 401: bad key).' }));
+    const llm = screen.getByRole('region', { name: 'LLM' });
+    expect(within(llm).getByRole('alert')).toHaveTextContent('The LLM did not answer');
+    expect(within(llm).getByRole('alert')).toHaveTextContent('The provider rejected the API key (HTTP 401: bad key).');
+    await user.type(input('LLM base URL'), 'http://localhost:4000/v1');
+    expect(within(llm).queryByRole('alert')).not.toBeInTheDocument();
   });
 });

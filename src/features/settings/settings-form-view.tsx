@@ -5,7 +5,8 @@ import { FormProvider, type UseFormReturn } from 'react-hook-form';
 import type { SaveProblem } from '../../components/form/apply-server-errors';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import type { SettingsResponse } from '../../contract/settings';
-import type { SettingsFormValues } from './settings-form';
+import { llmTestRequest, type SettingsFormValues } from './settings-form';
+import { type LlmTest, LlmTestPanel } from './llm-test-panel';
 import { SettingsSections } from './settings-sections';
 
 export interface SettingsFormViewProps {
@@ -17,11 +18,25 @@ export interface SettingsFormViewProps {
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   onDiscard: () => void;
   onDismissProblem: () => void;
+  /** The last test of the LLM fields. */
+  llmTest: LlmTest;
+  onTestLlm: () => void;
 }
 
 /** The Settings form as it looks: every section, the save problem, and the save bar. */
-export function SettingsFormView({ form, stored, problem, onSubmit, onDiscard, onDismissProblem }: SettingsFormViewProps) {
+export function SettingsFormView({
+  form,
+  stored,
+  problem,
+  onSubmit,
+  onDiscard,
+  onDismissProblem,
+  llmTest,
+  onTestLlm,
+}: SettingsFormViewProps) {
   const { isDirty, isSubmitting } = form.formState;
+  const [llm_model, llm_base_url, llm_api_key] = form.watch(['llm_model', 'llm_base_url', 'llm_api_key']);
+  const llmRequest = llmTestRequest({ llm_model, llm_base_url, llm_api_key });
   return (
     <FormProvider {...form}>
       <form onSubmit={onSubmit} noValidate aria-label="Settings">
@@ -32,7 +47,19 @@ export function SettingsFormView({ form, stored, problem, onSubmit, onDiscard, o
             </Alert>
           )}
           {problem && <SaveProblemAlert problem={problem} title="Settings not saved" onClose={onDismissProblem} />}
-          <SettingsSections stored={stored} />
+          <SettingsSections
+            stored={stored}
+            extras={{
+              llm: (
+                <LlmTestPanel
+                  test={llmTest}
+                  applies={llmTest.request === JSON.stringify(llmRequest)}
+                  canTest={llmRequest.model !== ''}
+                  onTest={onTestLlm}
+                />
+              ),
+            }}
+          />
           <SaveBar dirty={isDirty} saving={isSubmitting} onDiscard={onDiscard} />
         </Stack>
       </form>

@@ -3,6 +3,7 @@ import type { Resolver } from 'react-hook-form';
 import * as z from 'zod/mini';
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import { DEFAULT_SETTINGS, type SettingsResponse, type SettingsUpdateInput, settingsUpdateSchema } from '../../contract/settings';
+import type { LlmTestRequestInput } from '../../contract/llm-test';
 import { issueMessage } from '../../contract/validation-error';
 import { FIELD_NAMES, fieldsOfKind, type SETTINGS_FIELDS, type SettingsFormField } from './settings-fields';
 
@@ -97,4 +98,13 @@ export function savedFormValues(values: SettingsFormValues): SettingsFormValues 
 export function changedSettings(values: SettingsFormValues, dirty: Partial<Record<SettingsFormField, unknown>>): SettingsUpdateInput {
   const update = toSettingsUpdate(values) as Record<string, unknown>;
   return Object.fromEntries(Object.entries(update).filter(([field]) => Boolean(dirty[field as SettingsFormField]))) as SettingsUpdateInput;
+}
+
+/** The LLM as the form has it, for a test: an empty key field stands for the stored key (`null`). */
+export function llmTestRequest(values: Pick<SettingsFormValues, 'llm_model' | 'llm_base_url' | 'llm_api_key'>): LlmTestRequestInput {
+  return {
+    model: values.llm_model.trim(),
+    base_url: values.llm_base_url.trim() === '' ? null : values.llm_base_url.trim(),
+    api_key: secretUpdate(values.llm_api_key),
+  };
 }

@@ -10,9 +10,11 @@ import { applyServerErrors, type SaveProblem } from '../../components/form/apply
 import { QueryContent } from '../../components/query-content';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import type { SettingsResponse } from '../../contract/settings';
+import { testLlmMutation } from '../../queries/llm';
 import { saveSettingsMutation, settingsQuery } from '../../queries/settings';
 import {
   changedSettings,
+  llmTestRequest,
   savedFormValues,
   SETTINGS_FORM_FIELDS,
   type SettingsFormValues,
@@ -84,6 +86,16 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
     if (/^#[a-z]+$/.test(hash)) document.getElementById(hash.slice(1))?.scrollIntoView();
   }, [hash]);
 
+  const llmTest = useMutation(testLlmMutation());
+  // A result belongs to the fields that were tested: the view shows it while they are unchanged.
+  const [testedLlm, setTestedLlm] = useState<string | null>(null);
+  const testLlm = () => {
+    const request = llmTestRequest(form.getValues());
+    llmTest.reset();
+    setTestedLlm(JSON.stringify(request));
+    llmTest.mutate(request);
+  };
+
   useHotkeys([['mod+S', () => isDirty && !isSubmitting && void submit()]], []);
 
   return (
@@ -99,6 +111,8 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
           setProblem(null);
         }}
         onDismissProblem={() => setProblem(null)}
+        llmTest={{ request: testedLlm, pending: llmTest.isPending, result: llmTest.data, error: llmTest.error }}
+        onTestLlm={testLlm}
       />
     </>
   );

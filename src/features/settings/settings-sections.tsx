@@ -50,7 +50,7 @@ function SettingField({ name, stored }: { name: SettingsFormField; stored: Store
 }
 
 /** One section: its inputs in a grid, then its switches. */
-function Section({ id, stored }: { id: SectionId; stored: StoredSecrets }) {
+function Section({ id, stored, extra }: { id: SectionId; stored: StoredSecrets; extra: ReactNode }) {
   const fields = FIELD_NAMES.filter((name) => SETTINGS_FIELDS[name].section === id);
   const inputs = fields.filter((name) => SETTINGS_FIELDS[name].kind !== 'switch');
   const switches = fields.filter((name) => SETTINGS_FIELDS[name].kind === 'switch');
@@ -71,11 +71,12 @@ function Section({ id, stored }: { id: SectionId; stored: StoredSecrets }) {
           ))}
         </Stack>
       )}
+      {extra}
     </SettingsSection>
   );
 }
 
-/** Every section of the Settings form, in the table's order. */
-export function SettingsSections({ stored }: { stored: StoredSecrets }) {
-  return (Object.keys(SECTIONS) as SectionId[]).map((id) => <Section key={id} id={id} stored={stored} />);
+/** Every section of the Settings form, in the table's order, each with its `extras` (actions beyond its fields) last. */
+export function SettingsSections({ stored, extras = {} }: { stored: StoredSecrets; extras?: Partial<Record<SectionId, ReactNode>> }) {
+  return (Object.keys(SECTIONS) as SectionId[]).map((id) => <Section key={id} id={id} stored={stored} extra={extras[id]} />);
 }

@@ -1,0 +1,23 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { llmTestRequestSchema, llmTestResultSchema } from '../../src/contract/llm-test';
+import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import type { LlmTestService } from '../services/llm-test-service';
+
+export function llmRoutes(tester: LlmTestService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/llm/test',
+      {
+        schema: {
+          summary: 'Test LLM settings with one tiny chat request (our extension)',
+          description:
+            '`api_key: null` uses the stored key, `""` sends none. Failures answer 200 with `ok: false` and the reason in words; the key is never part of an answer.',
+          tags: ['Settings'],
+          body: llmTestRequestSchema,
+          response: { 200: llmTestResultSchema, 422: validationErrorBodySchema },
+        },
+      },
+      async (request) => tester.test(request.body),
+    );
+  };
+}

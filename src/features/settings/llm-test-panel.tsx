@@ -1,0 +1,84 @@
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconCircleCheck, IconPlugConnected, IconPlugConnectedX } from '@tabler/icons-react';
+import { describeError } from '../../api/errors';
+import type { LlmTestResult } from '../../contract/llm-test';
+
+/** The last LLM test: of which request (as JSON), and how it went. */
+export interface LlmTest {
+  request: string | null;
+  pending: boolean;
+  result: LlmTestResult | undefined;
+  error: unknown;
+}
+
+function Outcome({ test }: { test: LlmTest }) {
+  if (test.pending) {
+    return (
+      <Group gap="xs" role="status">
+        <Loader size="xs" />
+        <Text size="sm">Asking the model…</Text>
+      </Group>
+    );
+  }
+  if (test.error) {
+    return (
+      <Alert color="red" variant="light" title="Could not run the test" icon={<IconPlugConnectedX />} role="alert">
+        {describeError(test.error)}
+      </Alert>
+    );
+  }
+  if (!test.result) return null;
+  if (!test.result.ok) {
+    return (
+      <Alert color="red" variant="light" title="The LLM did not answer" icon={<IconPlugConnectedX />} role="alert">
+        <Text size="sm" style={{ wordBreak: 'break-word' }}>
+          {test.result.error}
+        </Text>
+      </Alert>
+    );
+  }
+  return (
+    <Alert color="teal" variant="light" title={`${test.result.model} answered`} icon={<IconCircleCheck />} role="status">
+      <Text size="sm" style={{ wordBreak: 'break-word', whiteSpace: 'pre-wrap' }}>
+        {test.result.reply}
+      </Text>
+    </Alert>
+  );
+}
+
+/**
+ * "Test LLM" and what the test found. A result is shown only while the fields still hold what
+ * was tested (`applies`): after an edit it no longer says anything about them.
+ */
+export function LlmTestPanel({
+  test,
+  applies,
+  canTest,
+  onTest,
+}: {
+  test: LlmTest;
+  applies: boolean;
+  canTest: boolean;
+  onTest: () => void;
+}) {
+  return (
+    <Stack gap="sm">
+      {applies && <Outcome test={test} />}
+      <Group>
+        <Button
+          type="button"
+          variant="default"
+          leftSection={<IconPlugConnected size={16} />}
+          onClick={onTest}
+          loading={test.pending}
+          disabled={!canTest}
+        >
+          Test LLM
+        </Button>
+        <Text size="xs" c="dimmed">
+          Sends one short message with the model, base URL and key above (the stored key when the field is empty); nothing is saved.
+        </Text>
+      </Group>
+    </Stack>
+  );
+}
