@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
+import { wireModelName } from '../../src/contract/agent-server';
 import { type Model, ModelAborted, ModelFailure, type ModelReply, type ToolCall } from './model';
-
-/** Provider prefixes (LiteLLM style) an OpenAI-compatible endpoint does not know: dropped before sending. */
-const PROVIDER_PREFIXES = ['openai/', 'litellm_proxy/'];
-
-/** The model name to send: `openai/gpt-4o` → `gpt-4o`; other prefixes (`anthropic/…`) stay, as proxies expect them. */
-export function wireModelName(model: string): string {
-  const prefix = PROVIDER_PREFIXES.find((candidate) => model.startsWith(candidate));
-  return prefix ? model.slice(prefix.length) : model;
-}
 
 const CONTEXT_OVERFLOW = /context_length_exceeded|maximum context length|context window|too many tokens/i;
 

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { DEMO_MODEL } from '../../src/contract/demo-model';
 import { LLM_TEST_SECONDS, type LlmTestRequest, type LlmTestResult } from '../../src/contract/llm-test';
-import { wireModelName } from '../agent-server/llm';
+import { wireModelName } from '../../src/contract/agent-server';
 import type { Logger } from '../logger';
 import type { SettingsService } from './settings-service';
 

@@ -84,3 +84,14 @@ export const agentConversationInfoSchema = z.object({
 export type AgentConversationInfo = z.output<typeof agentConversationInfoSchema>;
 
 export const updateConversationSchema = z.object({ title: z.string().check(z.minLength(1), z.maxLength(200)) });
+
+const PROVIDER_PREFIXES = ['openai/', 'litellm_proxy/'];
+
+/**
+ * The model name an OpenAI-compatible API gets (the agent's calls and Test LLM alike):
+ * `openai/gpt-4o` → `gpt-4o`; other prefixes (`anthropic/…`) stay, as proxies expect them.
+ */
+export function wireModelName(model: string): string {
+  const prefix = PROVIDER_PREFIXES.find((candidate) => model.startsWith(candidate));
+  return prefix ? model.slice(prefix.length) : model;
+}
