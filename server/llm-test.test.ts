@@ -45,7 +45,7 @@ async function closedPort(): Promise<number> {
 
 describe('POST /api/llm/test', () => {
   it("shows the model's reply, sent with the stored key when none is typed", async () => {
-    await t.postSettings({ llm_model: 'openai/other-model', llm_api_key: STORED_KEY });
+    await t.postSettings({ llm_model: 'openai/other-model', llm_base_url: llm.baseUrl, llm_api_key: STORED_KEY });
     llm.enqueue({ text: 'Ready when you are.' });
     const before = llm.requests.length;
     const { status, body } = await testLlm({ model: 'openai/gpt-test', base_url: llm.baseUrl, api_key: null });
@@ -69,7 +69,7 @@ describe('POST /api/llm/test', () => {
   });
 
   it('says in words that the key was rejected, never naming the key', async () => {
-    await t.postSettings({ llm_api_key: STORED_KEY });
+    await t.postSettings({ llm_base_url: llm.baseUrl, llm_api_key: STORED_KEY });
     // Some providers quote the key they refuse.
     llm.enqueue({ status: 401, body: { error: { message: `Incorrect API key provided: ${STORED_KEY}`, type: 'invalid_request_error' } } });
     const { status, body, text } = await testLlm({ model: 'gpt-test', base_url: llm.baseUrl });
@@ -79,6 +79,26 @@ describe('POST /api/llm/test', () => {
     expect(text).not.toContain(STORED_KEY);
     expect(log).toContain('LLM test done');
     expect(log).not.toContain(STORED_KEY);
+  });
+
+  it('never sends the stored key to a base URL other than the stored one', async () => {
+    await t.postSettings({ llm_base_url: 'https://llm.example.test/v1', llm_api_key: STORED_KEY });
+    const before = llm.requests.length;
+    const { status, body, text } = await testLlm({ model: 'gpt-test', base_url: llm.baseUrl, api_key: null });
+    expect(status).toBe(422);
+    expect(body.detail[0].loc).toEqual(['body', 'api_key']);
+    expect(text).not.toContain(STORED_KEY);
+    expect(llm.requests.length).toBe(before);
+  });
+
+  it('shows and logs a base URL without the credentials or query it may carry', async () => {
+    const url = `http://user:hunter2-pass@127.0.0.1:${await closedPort()}/v1?api-key=query-secret-77`;
+    const { body, text } = await testLlm({ model: 'gpt-test', base_url: url, api_key: TYPED_KEY });
+    expect(body.ok).toBe(false);
+    for (const secret of ['hunter2-pass', 'query-secret-77', TYPED_KEY]) {
+      expect(text).not.toContain(secret);
+      expect(log).not.toContain(secret);
+    }
   });
 
   it('says a model the endpoint does not know was not found', async () => {

@@ -37,6 +37,13 @@ export interface DockerRuntimeOptions {
 }
 
 const statusCode = (error: unknown) => (error as { statusCode?: number }).statusCode;
+/** `value` for an engine error that says the container is gone (404) or not in a state for it (409); others go on. */
+const ifGone =
+  <T>(value: T) =>
+  (error: unknown): T => {
+    if (statusCode(error) === 404 || statusCode(error) === 409) return value;
+    throw error;
+  };
 const message = (error: unknown) =>
   (error as { json?: { message?: string } }).json?.message ?? (error instanceof Error ? error.message : String(error));
 
@@ -228,19 +235,26 @@ export class DockerRuntime implements SandboxRuntime {
 
   async pause(record: SandboxRecord): Promise<boolean> {
     if ((await this.state(record)) !== 'running' || !record.process_start) return false;
-    await this.options.docker.getContainer(record.process_start).pause();
-    return true;
+    // It may have ended or gone since its state was read: then there is nothing to pause.
+    return this.options.docker
+      .getContainer(record.process_start)
+      .pause()
+      .then(() => true, ifGone(false));
   }
 
   async resume(record: SandboxRecord): Promise<boolean> {
     if (!record.process_start) return false;
     const info = await this.#inspect(record.process_start, record.id);
     const container = this.options.docker.getContainer(record.process_start);
-    if (info?.State.Status === 'paused') await container.unpause();
-    else if (info?.State.Status === 'exited' || info?.State.Status === 'created') {
-      await container.start();
-      this.#watch(record.id, container);
-    } else return false;
+    try {
+      if (info?.State.Status === 'paused') await container.unpause();
+      else if (info?.State.Status === 'exited' || info?.State.Status === 'created') {
+        await container.start();
+        this.#watch(record.id, container);
+      } else return false;
+    } catch (error) {
+      return ifGone(false)(error);
+    }
     return true;
   }
 
@@ -271,7 +285,10 @@ export class DockerRuntime implements SandboxRuntime {
       const { Labels } = await volume.inspect();
       if (Labels?.[SANDBOX_LABEL] === id && Labels[DATA_DIR_LABEL] === this.options.dataDir) await volume.remove();
     } catch (error) {
-      if (statusCode(error) !== 404) throw error;
+      if (statusCode(error) === 404) return;
+      // Still in use for a moment after its container went: the sandbox is gone all the same.
+      if (statusCode(error) === 409) return this.options.log.warn({ sandbox: id, err: error }, 'could not remove a sandbox volume yet');
+      throw error;
     }
   }
 
@@ -334,6 +351,7 @@ export class DockerRuntime implements SandboxRuntime {
     };
     const timer = setTimeout(kill, timeoutMs);
     signal?.addEventListener('abort', kill, { once: true });
+    if (signal?.aborted) kill();
     try {
       await new Promise<void>((resolve, reject) => {
         stream.once('end', resolve);

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { DEMO_MODEL } from '../../src/contract/demo-model';
 import { LLM_TEST_SECONDS, type LlmTestRequest, type LlmTestResult } from '../../src/contract/llm-test';
 import { wireModelName } from '../../src/contract/agent-server';
+import { Invalid } from '../domain-errors';
 import type { Logger } from '../logger';
 import type { SettingsService } from './settings-service';
 
@@ -39,6 +40,19 @@ function describeFailure(error: unknown, model: string, url: string): string {
   return `The test request failed: ${rootCause(error)}.`;
 }
 
+/** The endpoint a base URL names, for comparing: no trailing slash, none for the provider's own. */
+const endpoint = (url: string | null | undefined) => (url ?? '').trim().replace(/\/+$/, '') || OPENAI_URL;
+
+/** A URL as it may be shown or logged: without user, password, query or fragment, which can hold keys. */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '(an invalid URL)';
+  }
+}
+
 /** `text` with every occurrence of `secret` masked: providers sometimes quote the key they refuse. */
 const masked = (text: string, secret: string | null) => (secret ? text.replaceAll(secret, '***') : text);
 
@@ -56,10 +70,21 @@ export class LlmTestService {
 
   async test(request: LlmTestRequest): Promise<LlmTestResult> {
     if (request.model === DEMO_MODEL) return { ok: true, model: DEMO_MODEL, reply: DEMO_REPLY };
-    const apiKey = request.api_key ?? (await this.settings.readWithSecrets())?.llm_api_key ?? null;
-    const url = request.base_url || OPENAI_URL;
+    const url = endpoint(request.base_url);
+    let apiKey = request.api_key;
+    if (apiKey === null) {
+      const stored = await this.settings.readWithSecrets();
+      apiKey = stored?.llm_api_key ?? null;
+      // Else anyone with the session key could send the stored key to a server of their choosing.
+      if (apiKey && endpoint(stored?.llm_base_url) !== url) {
+        throw new Invalid(['api_key'], 'Type the key to test another base URL: the stored key only goes to the stored base URL');
+      }
+    }
     const result = await this.#send(request.model, url, apiKey || null);
-    this.log.info({ model: request.model, url, ok: result.ok, ...(result.ok ? {} : { reason: result.error }) }, 'LLM test done');
+    this.log.info(
+      { model: request.model, url: shownUrl(url), ok: result.ok, ...(result.ok ? {} : { reason: result.error }) },
+      'LLM test done',
+    );
     return result;
   }
 
@@ -80,7 +105,9 @@ export class LlmTestService {
       const reply = completion.choices[0]?.message.content ?? '';
       return { ok: true, model: completion.model || model, reply: masked(reply, apiKey) };
     } catch (error) {
-      return { ok: false, error: masked(describeFailure(error, model, url), apiKey) };
+      // Client errors quote the URL they were given, credentials and query included.
+      const words = describeFailure(error, model, shownUrl(url)).replace(/https?:\/\/[^\s)]+/g, shownUrl);
+      return { ok: false, error: masked(words, apiKey) };
     }
   }
 }

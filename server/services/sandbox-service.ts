@@ -316,9 +316,10 @@ export class SandboxService {
         if ((await this.runtime.state(record)) !== 'paused') return { pausedIds: [] }; // running already, or gone: nothing to resume
         const pausedIds = await this.#makeRoom(id);
         this.#monitor.forget(id);
+        // First, so how it stopped stays known when the engine refuses to start it again.
+        await this.runtime.resume(record);
         // A stopped container starts again: how it stopped is history then.
         await this.store.update(id, { started_at: new Date().toISOString(), exit_detail: null });
-        await this.runtime.resume(record);
         await this.#tellResumed(record);
         return { pausedIds };
       }),

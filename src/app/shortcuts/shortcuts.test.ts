@@ -59,14 +59,18 @@ describe('ignoredPress', () => {
     expect(ignoredPress(press({ repeat: true }))).toBe(true);
   });
 
-  it('ignores presses in inputs, textareas, selects, editable content and dialogs', () => {
+  it('ignores presses in inputs, textareas, selects, editable content, and while a dialog is open', () => {
     document.body.innerHTML = `
       <input id="input" /><textarea id="textarea"></textarea><select id="select"></select>
-      <div contenteditable="true"><span id="editable">text</span></div><button id="button">ok</button>
-      <div role="dialog" aria-modal="true"><button id="in-dialog">Cancel</button></div>`;
-    for (const id of ['input', 'textarea', 'select', 'editable', 'in-dialog']) {
+      <div contenteditable="true"><span id="editable">text</span></div><button id="button">ok</button>`;
+    for (const id of ['input', 'textarea', 'select', 'editable']) {
       expect(ignoredPress(press({ target: document.getElementById(id) })), id).toBe(true);
     }
     expect(ignoredPress(press({ target: document.getElementById('button') }))).toBe(false);
+
+    document.body.insertAdjacentHTML('beforeend', '<div role="dialog" aria-modal="true"><button id="in-dialog">Cancel</button></div>');
+    // Also a press from outside it (focus left the dialog): the page under it stays where it is.
+    for (const id of ['in-dialog', 'button']) expect(ignoredPress(press({ target: document.getElementById(id) })), id).toBe(true);
+    expect(ignoredPress(press({ target: document.body }))).toBe(true);
   });
 });

@@ -40,9 +40,11 @@ function takesTyping(target: EventTarget | null): boolean {
   return target.closest('input, textarea, select, [contenteditable=""], [contenteditable="true"], [role="textbox"]') !== null;
 }
 
-/** Whether `target` is in an open dialog, which owns the keyboard until it closes. */
+/** Whether a dialog is open (the press may come from outside it, when focus left it): it owns the keyboard until it closes. */
 function inDialog(target: EventTarget | null): boolean {
-  return typeof Element !== 'undefined' && target instanceof Element && target.closest('[aria-modal="true"]') !== null;
+  if (typeof Element === 'undefined') return false;
+  if (target instanceof Element && target.closest('[aria-modal="true"]') !== null) return true;
+  return typeof document !== 'undefined' && document.querySelector('[aria-modal="true"]') !== null;
 }
 
 /**
