@@ -1,6 +1,7 @@
 import { type InfiniteData, MutationObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import type { AppConversation, AppConversationPage, StartTask } from '../contract/conversations';
+import type { AppConversationPage, StartTask } from '../contract/conversations';
+import { appConversation, startTask } from '../testing/conversations';
 import { deferred, fakeApi, json, testQueryClient } from '../testing/fake-api';
 import {
   conversationKeys,
@@ -12,57 +13,9 @@ import {
   updateConversationMutation,
 } from './conversations';
 
-const conversation = (id: string, title: string, archived = false): AppConversation => ({
-  id,
-  title,
-  archived,
-  created_by_user_id: null,
-  sandbox_id: 'sandbox-1',
-  selected_repository: null,
-  selected_branch: null,
-  git_provider: null,
-  trigger: null,
-  pr_number: [],
-  llm_model: null,
-  metrics: null,
-  parent_conversation_id: null,
-  sub_conversation_ids: [],
-  created_at: '2026-11-26T10:00:00Z',
-  updated_at: '2026-11-26T10:00:00Z',
-  sandbox_status: 'RUNNING',
-  execution_status: 'idle',
-  conversation_url: null,
-  session_api_key: null,
-  skills: [],
-});
+const conversation = (id: string, title: string, archived = false) => appConversation({ id, title, archived });
 
-const task = (id: string, status: StartTask['status']): StartTask => ({
-  id,
-  status,
-  created_by_user_id: null,
-  detail: null,
-  app_conversation_id: null,
-  sandbox_id: null,
-  agent_server_url: null,
-  request: {
-    sandbox_id: null,
-    conversation_id: null,
-    initial_message: null,
-    system_message_suffix: null,
-    processors: null,
-    llm_model: null,
-    selected_repository: null,
-    selected_branch: null,
-    git_provider: null,
-    title: null,
-    trigger: null,
-    pr_number: [],
-    parent_conversation_id: null,
-    agent_type: 'default',
-  },
-  created_at: '2026-11-26T10:00:00Z',
-  updated_at: '2026-11-26T10:00:00Z',
-});
+const task = (id: string, status: StartTask['status']) => startTask(status, { id });
 
 type Pages = InfiniteData<AppConversationPage, string | undefined>;
 const titles = (data: Pages | undefined) => data?.pages.flatMap((page) => page.items.map((item) => item.title));

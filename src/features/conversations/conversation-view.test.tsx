@@ -1,21 +1,18 @@
 import { screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import type { AppConversation } from '../../contract/conversations';
+import { appConversation } from '../../testing/conversations';
 import { renderView } from '../../testing/render';
 import { ConversationView, type ConversationViewProps } from './conversation-view';
 
-const conversation: AppConversation = {
+const conversation = appConversation({
   id: 'a'.repeat(32),
   title: 'Fix the tests',
-  archived: false,
-  created_by_user_id: null,
   sandbox_id: 'b'.repeat(32),
   selected_repository: 'octo/hello',
   selected_branch: 'main',
   git_provider: 'github',
   trigger: 'gui',
-  pr_number: [],
   llm_model: 'openai/gpt-4o',
   metrics: {
     model_name: 'gpt-4o',
@@ -34,16 +31,10 @@ const conversation: AppConversation = {
       response_id: '',
     },
   },
-  parent_conversation_id: null,
-  sub_conversation_ids: [],
-  created_at: '2026-11-26T10:00:00Z',
-  updated_at: '2026-11-26T10:00:00Z',
-  sandbox_status: 'RUNNING',
-  execution_status: 'idle',
   conversation_url: 'http://127.0.0.1:4000/api/conversations/aaa',
   session_api_key: 'key',
   skills: ['docs', 'testing'],
-};
+});
 
 function setup(props: Partial<ConversationViewProps> = {}) {
   const callbacks = { onRename: vi.fn(), onArchive: vi.fn(), onSandboxAction: vi.fn(), onDelete: vi.fn() };

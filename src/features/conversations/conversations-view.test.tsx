@@ -2,47 +2,16 @@ import { screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/errors';
-import type { AppConversation, StartTask } from '../../contract/conversations';
+import type { StartTask } from '../../contract/conversations';
+import { appConversation, startTask } from '../../testing/conversations';
 import { renderView } from '../../testing/render';
 import { ConversationsView, type ConversationsViewProps } from './conversations-view';
 
-const conversation = (id: string, title: string): AppConversation => ({
-  id,
-  title,
-  archived: false,
-  created_by_user_id: null,
-  sandbox_id: 'sandbox-1',
-  selected_repository: 'octo/hello',
-  selected_branch: 'main',
-  git_provider: 'github',
-  trigger: 'gui',
-  pr_number: [],
-  llm_model: null,
-  metrics: null,
-  parent_conversation_id: null,
-  sub_conversation_ids: [],
-  created_at: '2026-11-26T10:00:00Z',
-  updated_at: '2026-11-26T10:00:00Z',
-  sandbox_status: 'RUNNING',
-  execution_status: 'idle',
-  conversation_url: null,
-  session_api_key: null,
-  skills: [],
-});
+const conversation = (id: string, title: string) =>
+  appConversation({ id, title, selected_repository: 'octo/hello', selected_branch: 'main', git_provider: 'github', trigger: 'gui' });
 
 const task = (id: string, status: StartTask['status'], detail: string | null = null) =>
-  ({
-    id,
-    status,
-    detail,
-    created_by_user_id: null,
-    app_conversation_id: null,
-    sandbox_id: null,
-    agent_server_url: null,
-    request: { title: `Task ${id}`, initial_message: null, selected_repository: null },
-    created_at: '2026-11-26T10:00:00Z',
-    updated_at: '2026-11-26T10:00:00Z',
-  }) as StartTask;
+  startTask(status, { id, detail, request: { title: `Task ${id}` } });
 
 function setup(props: Partial<ConversationsViewProps> = {}) {
   const callbacks = {

@@ -1,0 +1,61 @@
+import type { AppConversation, StartTask } from '../contract/conversations';
+
+/** A conversation as the server answers it: a running sandbox, an idle agent, nothing else set; `overrides` change that. */
+export const appConversation = (overrides: Partial<AppConversation> = {}): AppConversation => ({
+  id: 'c1',
+  title: 'A conversation',
+  archived: false,
+  created_by_user_id: null,
+  sandbox_id: 'sandbox-1',
+  selected_repository: null,
+  selected_branch: null,
+  git_provider: null,
+  trigger: null,
+  pr_number: [],
+  llm_model: null,
+  metrics: null,
+  parent_conversation_id: null,
+  sub_conversation_ids: [],
+  created_at: '2026-11-26T10:00:00Z',
+  updated_at: '2026-11-26T10:00:00Z',
+  sandbox_status: 'RUNNING',
+  execution_status: 'idle',
+  conversation_url: null,
+  session_api_key: null,
+  skills: [],
+  ...overrides,
+});
+
+/** A start task for an empty request (`{}`), in `status`; `request` fields are merged into that request. */
+export const startTask = (
+  status: StartTask['status'],
+  { request, ...overrides }: Partial<Omit<StartTask, 'request'>> & { request?: Partial<StartTask['request']> } = {},
+): StartTask => ({
+  id: 't1',
+  status,
+  created_by_user_id: null,
+  detail: null,
+  app_conversation_id: null,
+  sandbox_id: null,
+  agent_server_url: null,
+  request: {
+    sandbox_id: null,
+    conversation_id: null,
+    initial_message: null,
+    system_message_suffix: null,
+    processors: null,
+    llm_model: null,
+    selected_repository: null,
+    selected_branch: null,
+    git_provider: null,
+    title: null,
+    trigger: null,
+    pr_number: [],
+    parent_conversation_id: null,
+    agent_type: 'default',
+    ...request,
+  },
+  created_at: '2026-11-26T10:00:00Z',
+  updated_at: '2026-11-26T10:00:00Z',
+  ...overrides,
+});
