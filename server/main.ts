@@ -42,6 +42,7 @@ function warnAboutProcessSandboxes(isolated: boolean, log: Logger): void {
 async function main(): Promise<void> {
   const config = configFromEnv();
   const llmPrices = loadLlmPrices(config.llmPricesFile);
+  const sandboxSpecs = loadSandboxSpecs(config.sandboxSpecsFile, { runtime: config.sandboxRuntime });
   // As root, each sandbox runs as a user of its own; they pass through DATA_DIR to their homes.
   const isolated = canSwitchUsers();
   ensureDataDir(config.dataDir, { traversable: isolated });
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
   const services = createServices(db, secrets, {
     log,
     dataDir: config.dataDir,
-    sandboxSpecs: loadSandboxSpecs(config.sandboxSpecsFile),
+    sandboxSpecs,
     sandboxLimits: {
       maxSandboxes: config.maxSandboxes,
       maxRunning: config.maxRunningSandboxes,

@@ -3,8 +3,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Invalid } from './domain-errors';
+import { createLogger } from './logger';
 import { DATA_DIR_LABEL } from './sandboxes/docker-runtime';
-import { hostAddressFor, localEngine, removeDockerLeftovers, runtimesUnderTest, type RuntimeName } from './testing/docker-engine';
+import { SPEC_IMAGE_LABEL } from './sandboxes/docker/labelled-images';
+import { ensureDefaultImage } from './sandboxes/docker/sandbox-image';
+import { loadSandboxSpecs } from './sandboxes/specs';
+import {
+  buildTestImage,
+  defaultImage,
+  hostAddressFor,
+  localEngine,
+  removeDockerLeftovers,
+  runtimesUnderTest,
+  type RuntimeName,
+} from './testing/docker-engine';
 import { type ServerProcess, startServerProcess } from './testing/server-process';
 import { type OpenAiStub, startOpenAiStub } from './testing/openai-stub';
 import { shellSpec, until } from './testing/sandbox-helpers';
@@ -69,6 +81,7 @@ describe.each(runtimes)('sandboxes on the %s runtime', (runtime: RuntimeName) =>
 
   it('starts its agent server, pauses, resumes, and is deleted', async () => {
     const t = await app();
+    expect((await call(t, 'GET', '/api/v1/sandboxes/capacity')).json().runtime).toBe(runtime);
     const id = await start(t);
     const run = await becomes(t, id, 'RUNNING');
     expect(run.status).toBe('RUNNING');
@@ -188,6 +201,72 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     );
     return id;
   }
+
+  /** The image a sandbox's container runs. */
+  async function imageOf(id: string): Promise<string | undefined> {
+    const engine = (await localEngine())!;
+    const [container] = await engine.listContainers({ all: true, filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) });
+    return container?.Image;
+  }
+
+  /** Runs `test` with an image built from the default one; the test's apps and containers go first, then the image. */
+  async function withTestImage(name: string, lines: string[], test: (tag: string) => Promise<void>): Promise<void> {
+    const engine = (await localEngine())!;
+    const tag = await buildTestImage(engine, name, lines);
+    try {
+      await test(tag);
+    } finally {
+      for (const t of apps.splice(0)) await t.close();
+      await engine.getImage(tag).remove();
+    }
+  }
+
+  it('lists the images labelled agent-console.spec=1 as specs and runs sandboxes from them, and from a declared image', () =>
+    withTestImage('spec', [`LABEL ${SPEC_IMAGE_LABEL}=1`], async (tag) => {
+      const engine = (await localEngine())!;
+      // Built FROM the default image, it carries its labels: a server starting now keeps it all the same.
+      await ensureDefaultImage(engine, createLogger(false));
+      const t = await app({ sandboxSpecs: [...loadSandboxSpecs(undefined), { ...shellSpec('declared', 'exec sleep 957'), image: tag }] });
+      const specs: { id: string }[] = (await call(t, 'GET', '/api/v1/sandbox-specs/search')).json().items;
+      expect(specs.slice(0, 2)).toMatchObject([
+        { id: 'agent-server', image: await defaultImage(engine), command: ['/usr/bin/node', '/opt/agent-server/main.js'] },
+        { id: 'declared', image: tag, command: ['sh', '-c', 'exec sleep 957'] },
+      ]);
+      expect(specs.find((spec) => spec.id === tag)).toMatchObject({ image: tag, command: null, working_dir: '', initial_env: {} });
+
+      const fromLabel = await start(t, tag);
+      expect(await becomes(t, fromLabel, 'RUNNING', 30_000)).toMatchObject({ status: 'RUNNING', sandbox_spec_id: tag });
+      expect(await imageOf(fromLabel)).toBe(tag);
+      const declared = await start(t, 'declared');
+      expect(await imageOf(declared)).toBe(tag);
+    }));
+
+  it('starts the agent server spec from the Settings image, and names it when it does not run the agent server', () =>
+    withTestImage('mute', ['CMD ["sh", "-c", "exec sleep 958"]'], async (tag) => {
+      const t = await app({ sandboxLimits: { startTimeoutMs: 3000 } });
+      expect((await t.postSettings({ sandbox_runtime_container_image: tag })).statusCode).toBe(200);
+      const [spec] = (await call(t, 'GET', '/api/v1/sandbox-specs/search')).json().items;
+      expect(spec).toMatchObject({ id: 'agent-server', image: tag, command: null });
+
+      const id = await start(t);
+      expect(await imageOf(id)).toBe(tag);
+      const detail = `The image ${tag} did not start the agent server (no answer on /alive for 3 s)`;
+      expect(await becomes(t, id, 'ERROR')).toMatchObject({ status: 'ERROR', status_detail: detail });
+      // the image it started from, whatever Settings say now
+      expect((await t.postSettings({ sandbox_runtime_container_image: null })).statusCode).toBe(200);
+      expect((await info(t, id)).status_detail).toBe(detail);
+      expect(await imageOf(await start(t))).toBe(await defaultImage((await localEngine())!));
+    }));
+
+  it('fails the start clearly when the Settings image is not on the engine (nothing is pulled)', async () => {
+    const t = await app();
+    expect((await t.postSettings({ sandbox_runtime_container_image: 'agent-console-test-absent:1' })).statusCode).toBe(200);
+    const started = (await call(t, 'POST', '/api/v1/sandboxes')).json();
+    expect(started).toMatchObject({
+      status: 'ERROR',
+      status_detail: expect.stringMatching(/^Could not start: The image agent-console-test-absent:1 is not on the Docker engine/),
+    });
+  });
 
   it("keeps the server's data dir, keys and environment out of reach", async () => {
     process.env.SECRETS_KEY = 'must-not-leak';

@@ -426,6 +426,7 @@ describe('lists and lookups', () => {
       max_running: 3,
       sandboxes: 0,
       max_sandboxes: 7,
+      runtime: 'process',
     });
     const first = (await start(t)).json().id;
     await start(t);
@@ -435,6 +436,7 @@ describe('lists and lookups', () => {
       max_running: 3,
       sandboxes: 2,
       max_sandboxes: 7,
+      runtime: 'process',
     });
   });
 
@@ -465,6 +467,14 @@ describe('lists and lookups', () => {
     expect(page.items[0].command.at(-1)).toMatch(/build\/agent-server\/main\.js$/);
     const batch = (await call(t, 'GET', '/api/v1/sandbox-specs?id=idle&id=nope')).json();
     expect(batch.map((s: { id: string } | null) => s?.id ?? null)).toEqual(['idle', null]);
+  });
+
+  it("runs no spec in an image: Settings' sandbox_runtime_container_image is the Docker runtime's", async () => {
+    const t = await app();
+    expect((await t.postSettings({ sandbox_runtime_container_image: 'my/agent:2' })).statusCode).toBe(200);
+    const [spec] = (await call(t, 'GET', '/api/v1/sandbox-specs/search')).json().items;
+    expect(spec.image).toBeUndefined();
+    expect(spec.command.at(-1)).toMatch(/build\/agent-server\/main\.js$/);
   });
 
   it('tails the log', async () => {

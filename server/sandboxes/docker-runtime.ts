@@ -28,7 +28,7 @@ export interface DockerRuntimeOptions {
   docker: Docker;
   /** Labels what this server makes, so it finds its own again and never another server's. */
   dataDir: string;
-  /** What sandboxes start from. */
+  /** What sandboxes start from unless their launch names another image. */
   image: string;
   limits: ContainerLimits;
   /** How long a removed container has to exit after SIGTERM before SIGKILL. */
@@ -83,6 +83,7 @@ const KILL_MARKED = `for d in /proc/[0-9]*; do if tr '\\0' '\\n' < "$d/environ" 
  * data dir) is inside. Pause is the engine's (the cgroup freezer stops every process in it).
  */
 export class DockerRuntime implements SandboxRuntime {
+  readonly name = 'docker';
   /** How each container's main process ending is told, while this server runs. */
   readonly #onExit = new Map<string, SandboxLaunch['onExit']>();
   /** The waits on running containers, ended at close. */
@@ -122,17 +123,18 @@ export class DockerRuntime implements SandboxRuntime {
     return { port: AGENT_SERVER_CONTAINER_PORT };
   }
 
-  async start({ id, command, workingDir, env, sessionKey, onExit }: SandboxLaunch): Promise<Started> {
+  async start({ id, command, image: launchImage, workingDir, env, sessionKey, onExit }: SandboxLaunch): Promise<Started> {
     const cwd = inHome(workingDir);
     if (!cwd) return { ok: false, error: `Its working directory ${workingDir} is outside the sandbox` };
-    const { docker, image, limits } = this.options;
+    const { docker, limits } = this.options;
+    const image = launchImage ?? this.options.image;
     const fullEnv = { ...env, SESSION_API_KEY: sessionKey, PORT: String(AGENT_SERVER_CONTAINER_PORT), HOST: '0.0.0.0' };
     let container: Docker.Container;
     try {
       container = await docker.createContainer({
         name: `agent-console-${id}`,
         Image: image,
-        Cmd: command,
+        Cmd: command ?? undefined, // the image's own
         Env: Object.entries(fullEnv).map(([name, value]) => `${name}=${value}`),
         WorkingDir: cwd,
         Labels: this.#labels(id),

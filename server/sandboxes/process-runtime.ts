@@ -76,6 +76,7 @@ async function makeDirs(root: string, relative: string, user: ProcessUser | unde
  * They are not tied to the server: they keep running when it stops.
  */
 export class ProcessRuntime implements SandboxRuntime {
+  readonly name = 'process';
   readonly #removal: LeftoverRemoval;
 
   constructor(private readonly options: ProcessRuntimeOptions) {
@@ -119,7 +120,7 @@ export class ProcessRuntime implements SandboxRuntime {
   }
 
   async start({ id, command, workingDir, env, sessionKey, port, onExit }: SandboxLaunch): Promise<Started> {
-    const [file, ...args] = command;
+    const [file, ...args] = command ?? [];
     if (!file) return { ok: false, error: 'The spec has no command' };
     const logFile = this.#logFile(id);
     const cwd = inside(this.#home(id), workingDir);

@@ -1,3 +1,4 @@
+import type { SandboxRuntimeName } from '../../src/contract/sandboxes';
 import type { SandboxRecord } from '../store/sandboxes-store';
 
 /*
@@ -25,7 +26,10 @@ export type RuntimeHandle = Pick<SandboxRecord, 'pid' | 'process_start'>;
 
 export interface SandboxLaunch {
   id: string;
-  command: string[];
+  /** `null`: the image's own (a container's). */
+  command: string[] | null;
+  /** The image it runs in (containers only); `null`: the runtime's default. */
+  image: string | null;
   /** Relative to the sandbox's home. */
   workingDir: string;
   env: Record<string, string>;
@@ -58,6 +62,8 @@ export interface ExecResult {
 }
 
 export interface SandboxRuntime {
+  /** Which one it is (SANDBOX_RUNTIME), for the console to show. */
+  readonly name: SandboxRuntimeName;
   /** Reserves what a new sandbox needs before anything of it runs (its home, a port). */
   prepare(id: string): Promise<{ port: number }>;
   /** Starts its main process; a command that cannot start is `ok: false` with the reason. */

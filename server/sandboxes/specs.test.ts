@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { SandboxSpec } from '../../src/contract/sandboxes';
 import { ConfigError } from '../config';
+import { ContainerSpecCatalog } from './docker/container-specs';
+import { AGENT_SERVER_CONTAINER_COMMAND } from './docker/sandbox-image';
+import { fixedSpecCatalog } from './spec-catalog';
 import { AGENT_SERVER_SPEC_ID, loadSandboxSpecs } from './specs';
 import { sandboxStatus } from './status';
 
@@ -21,22 +25,94 @@ describe('loadSandboxSpecs', () => {
     expect(specs[1]).toMatchObject({ command: ['python3', '-m', 'http.server'], initial_env: { A: '1' }, working_dir: 'work' });
   });
 
+  it("takes specs with an image on the docker runtime, with the image's own command when they name none", () => {
+    const file = specsFile([
+      { id: 'python', image: 'python:3.12' },
+      { id: 'web', image: 'nginx:1', command: ['nginx', '-g', 'daemon off;'] },
+    ]);
+    const specs = loadSandboxSpecs(file, { runtime: 'docker' });
+    expect(specs.slice(1)).toMatchObject([
+      { id: 'python', image: 'python:3.12', command: null },
+      { id: 'web', image: 'nginx:1', command: ['nginx', '-g', 'daemon off;'] },
+    ]);
+  });
+
+  it('refuses a spec with an image on the process runtime', () => {
+    const file = specsFile([{ id: 'python', image: 'python:3.12' }]);
+    expect(() => loadSandboxSpecs(file)).toThrow(ConfigError);
+    expect(() => loadSandboxSpecs(file, { runtime: 'process' })).toThrow(
+      `SANDBOX_SPECS_FILE ${file}: spec "python" has an image, which needs SANDBOX_RUNTIME=docker`,
+    );
+  });
+
   it.each([
     ['not JSON', '{', /cannot be read as JSON/],
-    ['a spec without a command', [{ id: 'x' }], /0\.command: Field required/],
+    ['a spec without a command or an image', [{ id: 'x' }], /0\.command: A spec without an image needs a command$/],
     ['an empty command', [{ id: 'x', command: [] }], /0\.command/],
-    ['an unknown field', [{ id: 'x', command: ['y'], image: 'z' }], /0\.image: Extra inputs are not permitted/],
+    ['an empty image', [{ id: 'x', image: '' }], /0\.image/],
+    ['an unknown field', [{ id: 'x', command: ['y'], entrypoint: 'z' }], /0\.entrypoint: Extra inputs are not permitted/],
     ['a repeated id', [{ id: 'agent-server', command: ['y'] }], /"agent-server" is used twice/],
     ['a working_dir outside the sandbox', [{ id: 'x', command: ['y'], working_dir: '../../etc' }], /inside the sandbox directory/],
     ['an absolute working_dir', [{ id: 'x', command: ['y'], working_dir: '/etc' }], /inside the sandbox directory/],
   ])('refuses %s with a clear message', (_name, content, message) => {
-    expect(() => loadSandboxSpecs(specsFile(content))).toThrow(ConfigError);
-    expect(() => loadSandboxSpecs(specsFile(content))).toThrow(message);
+    expect(() => loadSandboxSpecs(specsFile(content), { runtime: 'docker' })).toThrow(ConfigError);
+    expect(() => loadSandboxSpecs(specsFile(content), { runtime: 'docker' })).toThrow(message);
+  });
+});
+
+describe('ContainerSpecCatalog', () => {
+  const spec = (id: string, fields: Partial<SandboxSpec> = {}): SandboxSpec => ({
+    id,
+    command: ['sh', '-c', 'exec sleep 1'],
+    created_at: '2026-11-26T10:00:00.000Z',
+    initial_env: {},
+    working_dir: '',
+    ...fields,
+  });
+  const declared = [
+    ...loadSandboxSpecs(undefined),
+    spec('shell'),
+    spec('python', { image: 'python:3.12', command: null }),
+    spec('taken:1', { image: 'declared:1' }),
+  ];
+  const catalog = (settingsImage: string | null, labelled: SandboxSpec[] = []) =>
+    new ContainerSpecCatalog({
+      declared,
+      defaultImage: 'agent-console-sandbox:abc',
+      settingsImage: async () => settingsImage,
+      labelled: fixedSpecCatalog(labelled),
+    });
+
+  it("runs the agent server spec on the default image's agent server, specs without an image in the default image", async () => {
+    expect(await catalog(null).list()).toMatchObject([
+      { id: AGENT_SERVER_SPEC_ID, image: 'agent-console-sandbox:abc', command: AGENT_SERVER_CONTAINER_COMMAND },
+      { id: 'shell', image: 'agent-console-sandbox:abc', command: ['sh', '-c', 'exec sleep 1'] },
+      { id: 'python', image: 'python:3.12', command: null },
+      { id: 'taken:1', image: 'declared:1' },
+    ]);
+  });
+
+  it('runs the agent server spec from the Settings image, with its own command, and nothing else from it', async () => {
+    const specs = await catalog('my/agent:2').list();
+    expect(specs[0]).toMatchObject({ id: AGENT_SERVER_SPEC_ID, image: 'my/agent:2', command: null });
+    expect(specs[1]).toMatchObject({ id: 'shell', image: 'agent-console-sandbox:abc' });
+  });
+
+  it('lists the labelled images after the others; an id already used keeps its meaning', async () => {
+    const labelled = [spec('tools:1', { image: 'tools:1', command: null }), spec('taken:1', { image: 'taken:1', command: null })];
+    const specs = await catalog(null, labelled).list();
+    expect(specs.map((s) => [s.id, s.image])).toEqual([
+      [AGENT_SERVER_SPEC_ID, 'agent-console-sandbox:abc'],
+      ['shell', 'agent-console-sandbox:abc'],
+      ['python', 'python:3.12'],
+      ['taken:1', 'declared:1'],
+      ['tools:1', 'tools:1'],
+    ]);
   });
 });
 
 describe('sandboxStatus', () => {
-  const base = { state: 'running', healthy: undefined, exitDetail: null, sinceStart: 0, startTimeoutMs: 30_000 } as const;
+  const base = { state: 'running', healthy: undefined, exitDetail: null, sinceStart: 0, startTimeoutMs: 30_000, image: null } as const;
   it.each([
     ['paused', { ...base, state: 'paused' }, 'PAUSED'],
     ['answering', { ...base, healthy: true }, 'RUNNING'],
@@ -48,5 +124,14 @@ describe('sandboxStatus', () => {
     ['gone', { ...base, state: 'missing' }, 'MISSING'],
   ] as const)('%s → %s', (_name, observation, status) => {
     expect(sandboxStatus(observation).status).toBe(status);
+  });
+
+  it('names the image that was to run the agent server when it never answers', () => {
+    const observation = { ...base, healthy: false, sinceStart: 31_000, image: 'my/agent:2' };
+    expect(sandboxStatus(observation)).toEqual({
+      status: 'ERROR',
+      detail: 'The image my/agent:2 did not start the agent server (no answer on /alive for 30 s)',
+    });
+    expect(sandboxStatus({ ...observation, image: null }).detail).toBe('The agent server has not answered on /alive for 30 s');
   });
 });

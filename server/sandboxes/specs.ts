@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
-import { declaredSandboxSpecSchema, type SandboxSpec } from '../../src/contract/sandboxes';
-import { toValidationDetail } from '../../src/contract/validation-error';
+import { declaredSandboxSpecSchema, type SandboxRuntimeName, type SandboxSpec } from '../../src/contract/sandboxes';
+import { readableMessage, toValidationDetail } from '../../src/contract/validation-error';
 import { ConfigError } from '../config';
 
 export const AGENT_SERVER_SPEC_ID = 'agent-server';
@@ -12,9 +12,13 @@ export const AGENT_SERVER_SCRIPT = path.resolve(import.meta.dirname, '../../buil
 
 /**
  * The sandbox specs: our agent server first (the default), then any declared in
- * SANDBOX_SPECS_FILE (a JSON list of `{id, command, initial_env, working_dir}`).
+ * SANDBOX_SPECS_FILE (a JSON list of `{id, command, initial_env, working_dir, image}`). A spec
+ * with an `image` runs in a container: only the docker runtime has one.
  */
-export function loadSandboxSpecs(specsFile: string | undefined, now = new Date()): SandboxSpec[] {
+export function loadSandboxSpecs(
+  specsFile: string | undefined,
+  { runtime = 'process', now = new Date() }: { runtime?: SandboxRuntimeName; now?: Date } = {},
+): SandboxSpec[] {
   const created_at = now.toISOString();
   const builtIn: SandboxSpec = {
     id: AGENT_SERVER_SPEC_ID,
@@ -35,13 +39,17 @@ export function loadSandboxSpecs(specsFile: string | undefined, now = new Date()
   }
   const result = z.array(declaredSandboxSpecSchema).safeParse(declared, { reportInput: true });
   if (!result.success) {
-    const problems = toValidationDetail(result.error.issues).map((d) => `${d.loc.join('.')}: ${d.msg}`);
+    const problems = toValidationDetail(result.error.issues).map((d) => `${d.loc.join('.')}: ${readableMessage(d)}`);
     throw new ConfigError(`SANDBOX_SPECS_FILE ${specsFile}: ${problems.join('; ')}`);
   }
   const specs = [builtIn, ...result.data.map((spec) => ({ ...spec, created_at }))];
   const ids = specs.map((spec) => spec.id);
   const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
   if (repeated) throw new ConfigError(`SANDBOX_SPECS_FILE ${specsFile}: spec id "${repeated}" is used twice`);
+  const inImage = specs.find((spec) => spec.image);
+  if (inImage && runtime !== 'docker') {
+    throw new ConfigError(`SANDBOX_SPECS_FILE ${specsFile}: spec "${inImage.id}" has an image, which needs SANDBOX_RUNTIME=docker`);
+  }
   for (const spec of specs) {
     if (path.isAbsolute(spec.working_dir) || spec.working_dir.split(/[\\/]/).includes('..')) {
       throw new ConfigError(`SANDBOX_SPECS_FILE ${specsFile}: working_dir of "${spec.id}" must be a path inside the sandbox directory`);

@@ -11,13 +11,16 @@ export interface Observation {
   /** Milliseconds since the last start or resume. */
   sinceStart: number;
   startTimeoutMs: number;
+  /** The image whose own command it runs, when that is what should have started the agent server. */
+  image: string | null;
 }
 
 /**
  * A sandbox's status from what its runtime sees: paused is PAUSED; running and answering is
  * RUNNING; running and not answering yet is STARTING until the start timeout, ERROR after it;
  * gone is ERROR when it failed or exited on its own, MISSING otherwise. What is not known yet (a
- * start not recorded or not checked yet) is STARTING, never an error.
+ * start not recorded or not checked yet) is STARTING, never an error. An image that was to run the
+ * agent server by itself and never answers is named: it is the wrong image.
  */
 export function sandboxStatus(o: Observation): { status: SandboxStatus; detail: string | null } {
   if (o.exitDetail) return { status: 'ERROR', detail: o.exitDetail };
@@ -26,5 +29,9 @@ export function sandboxStatus(o: Observation): { status: SandboxStatus; detail: 
   if (o.state === 'paused') return { status: 'PAUSED', detail: null };
   if (o.healthy) return { status: 'RUNNING', detail: null };
   if (o.healthy === undefined || o.sinceStart < o.startTimeoutMs) return { status: 'STARTING', detail: null };
-  return { status: 'ERROR', detail: `The agent server has not answered on /alive for ${Math.round(o.startTimeoutMs / 1000)} s` };
+  const seconds = Math.round(o.startTimeoutMs / 1000);
+  const detail = o.image
+    ? `The image ${o.image} did not start the agent server (no answer on /alive for ${seconds} s)`
+    : `The agent server has not answered on /alive for ${seconds} s`;
+  return { status: 'ERROR', detail };
 }

@@ -4,10 +4,12 @@ import { LlmPrices } from '../llm-prices';
 import type { Logger } from '../logger';
 import type Docker from 'dockerode';
 import { type ContainerLimits, DockerRuntime } from '../sandboxes/docker-runtime';
-import { specsForContainers } from '../sandboxes/docker/container-specs';
+import { ContainerSpecCatalog } from '../sandboxes/docker/container-specs';
+import { LabelledImageSpecs } from '../sandboxes/docker/labelled-images';
 import { reachableFromContainer } from '../sandboxes/docker/host-alias';
 import { ProcessRuntime } from '../sandboxes/process-runtime';
 import type { SandboxRuntime } from '../sandboxes/runtime';
+import { fixedSpecCatalog } from '../sandboxes/spec-catalog';
 import { SandboxUsers } from '../sandboxes/sandbox-users';
 import type { SecretBox } from '../secret-box';
 import type { Db } from '../store/database';
@@ -59,7 +61,7 @@ export interface ServiceOptions {
   log: Logger;
   /** First uid of the users sandboxes run as (the server must be root); absent: they run as the server's user. */
   sandboxUidBase?: number;
-  /** Sandboxes run as containers on this engine, from `image`; absent: as process groups. */
+  /** Sandboxes run as containers on this engine, from `image` unless their spec or Settings name another; absent: as process groups. */
   docker?: { engine: Docker; image: string; limits: ContainerLimits };
 }
 
@@ -77,7 +79,14 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const runtime: SandboxRuntime = docker
     ? new DockerRuntime({ docker: docker.engine, dataDir, image: docker.image, limits: docker.limits, stopGraceMs, log: sandboxLog })
     : new ProcessRuntime({ dataDir, stopGraceMs, log: sandboxLog, users });
-  const specs = docker ? specsForContainers(options.sandboxSpecs) : options.sandboxSpecs;
+  const specs = docker
+    ? new ContainerSpecCatalog({
+        declared: options.sandboxSpecs,
+        defaultImage: docker.image,
+        settingsImage: () => settings.sandboxRuntimeImage(),
+        labelled: new LabelledImageSpecs(docker.engine, sandboxLog),
+      })
+    : fixedSpecCatalog(options.sandboxSpecs);
   const sandboxes = new SandboxService(new SandboxesStore(db), box, runtime, specs, options.sandboxLimits, sandboxLog);
   const mcpTest = new McpTestService(settings, dataDir, log.child({ component: 'mcp-test' }), users?.mcpTestUser);
   const llmTest = new LlmTestService(settings, log.child({ component: 'llm-test' }));

@@ -12,6 +12,7 @@ import { Conflict, Invalid, NotFound } from '../domain-errors';
 import type { Logger } from '../logger';
 import { HealthMonitor } from '../sandboxes/health-monitor';
 import type { ExecResult, SandboxRuntime } from '../sandboxes/runtime';
+import type { SpecCatalog } from '../sandboxes/spec-catalog';
 import { sandboxStatus } from '../sandboxes/status';
 import type { SecretBox } from '../secret-box';
 import { SESSION_KEY_HEADER, sessionKeyCheck } from '../session-key';
@@ -68,7 +69,7 @@ export class SandboxService {
     private readonly store: SandboxesStore,
     private readonly box: SecretBox,
     private readonly runtime: SandboxRuntime,
-    private readonly specs: SandboxSpec[],
+    private readonly specs: SpecCatalog,
     private readonly limits: SandboxLimits,
     private readonly log: Logger,
   ) {
@@ -141,6 +142,7 @@ export class SandboxService {
       exitDetail: record.exit_detail,
       sinceStart: Date.now() - Date.parse(record.started_at),
       startTimeoutMs: this.limits.startTimeoutMs,
+      image: record.image,
     });
     const running = status === 'RUNNING';
     return {
@@ -167,17 +169,19 @@ export class SandboxService {
   }
 
   /** The spec a new sandbox would start from; `undefined` for an unknown id. */
-  spec(specId: string | undefined): SandboxSpec | undefined {
-    return specId === undefined ? this.specs[0] : this.specs.find((s) => s.id === specId);
+  async spec(specId: string | undefined): Promise<SandboxSpec | undefined> {
+    const specs = await this.specs.list();
+    return specId === undefined ? specs[0] : specs.find((s) => s.id === specId);
   }
 
-  searchSpecs(pageId: string | undefined, limit: number) {
-    return paginate(this.specs, pageId, limit);
+  async searchSpecs(pageId: string | undefined, limit: number) {
+    return paginate(await this.specs.list(), pageId, limit);
   }
 
-  getSpecs(ids: string[]): (SandboxSpec | null)[] {
+  async getSpecs(ids: string[]): Promise<(SandboxSpec | null)[]> {
     refuseTooMany(ids, 'sandbox specs');
-    return ids.map((id) => this.specs.find((spec) => spec.id === id) ?? null);
+    const specs = await this.specs.list();
+    return ids.map((id) => specs.find((spec) => spec.id === id) ?? null);
   }
 
   async search(query: SandboxSearchQuery) {
@@ -197,6 +201,7 @@ export class SandboxService {
       max_running: this.limits.maxRunning,
       sandboxes: records.length,
       max_sandboxes: this.limits.maxSandboxes,
+      runtime: this.runtime.name,
     };
   }
 
@@ -246,8 +251,8 @@ export class SandboxService {
   /** Starts a sandbox from `specId` (the default spec when absent). */
   start(specId: string | undefined): Promise<{ sandbox: SandboxInfo; pausedIds: string[] }> {
     return this.#locks.run(CAP, async () => {
-      const spec = this.spec(specId);
-      if (!spec?.command) throw new NotFound(`Sandbox spec ${specId ?? '(default)'} not found`);
+      const spec = await this.spec(specId);
+      if (!spec) throw new NotFound(`Sandbox spec ${specId ?? '(default)'} not found`);
       if ((await this.store.count()) >= this.limits.maxSandboxes) {
         throw new Conflict(`At most ${this.limits.maxSandboxes} sandboxes may exist at once (MAX_SANDBOXES); delete one to start another`);
       }
@@ -268,12 +273,14 @@ export class SandboxService {
         created_at: now,
         started_at: now,
         exit_detail: null,
+        image: spec.command === null ? (spec.image ?? null) : null,
       });
 
       let exited: Promise<void> | undefined;
       const started = await this.runtime.start({
         id,
         command: spec.command,
+        image: spec.image ?? null,
         workingDir: spec.working_dir,
         env: spec.initial_env,
         sessionKey: key,
@@ -364,7 +371,7 @@ export class SandboxService {
     const state = await this.runtime.state(record);
     if (state === 'paused') throw new Conflict(`Sandbox ${id} is paused; resume it first`);
     if (state !== 'running') throw new Conflict(`Sandbox ${id} is not running`);
-    const spec = this.specs.find((s) => s.id === record.spec_id);
+    const spec = (await this.specs.list()).find((s) => s.id === record.spec_id);
     return this.runtime.exec(record, command, {
       cwd: cwd ?? spec?.working_dir ?? '',
       env: { ...spec?.initial_env, ...env },

@@ -90,6 +90,11 @@ export class SettingsService {
     return document === undefined ? undefined : this.#read(document).settings;
   }
 
+  /** Settings' sandbox_runtime_container_image, `null` when blank: the image Docker sandboxes of the agent server spec start from. */
+  async sandboxRuntimeImage(): Promise<string | null> {
+    return (await this.readWithSecrets())?.sandbox_runtime_container_image?.trim() || null;
+  }
+
   /** The API key stored for an SSE or SHTTP server of this kind and URL, if any. */
   async storedMcpKey(kind: 'sse' | 'shttp', url: string): Promise<string | null> {
     const mcp = (await this.readWithSecrets())?.mcp_config;

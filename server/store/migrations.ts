@@ -182,6 +182,15 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('app_conversations').dropColumn('working_dir').execute();
     },
   },
+  '0007_sandbox_image': {
+    async up(db: Kysely<unknown>) {
+      // The Settings image can change after a start: the status names the one the sandbox started from.
+      await db.schema.alterTable('sandboxes').addColumn('image', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('sandboxes').dropColumn('image').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

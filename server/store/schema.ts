@@ -85,6 +85,11 @@ export interface SandboxesTable {
   started_at: string;
   /** Why it is not running when it should be: a spawn error or how it exited. */
   exit_detail: string | null;
+  /**
+   * The image whose own command it runs (a container from the Settings image or a spec's image),
+   * named when that never answers on /alive; `null` when a spec's command runs (or no image: a process).
+   */
+  image: string | null;
 }
 
 /** One git provider's token per user; `token` is sealed. */

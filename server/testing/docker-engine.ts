@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type Docker from 'dockerode';
 import { inject } from 'vitest';
 import { createLogger } from '../logger';
@@ -64,4 +68,25 @@ export async function hostAddressFor(runtime: RuntimeName): Promise<{ host: stri
   if (!gateway) throw new Error("The Docker engine's bridge network has no gateway address");
   // named as a user would, on localhost: the server rewrites it for containers
   return { host: gateway, reachedAs: 'localhost' };
+}
+
+/**
+ * Builds an image `FROM` the default one with `lines` added to its Dockerfile (LABEL, CMD…),
+ * through the Engine API as the default image is built; answers its tag. The test removes it.
+ */
+export async function buildTestImage(docker: Docker, name: string, lines: string[]): Promise<string> {
+  const tag = `agent-console-test-${name}:${randomBytes(6).toString('hex')}`;
+  const context = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-console-test-image-'));
+  try {
+    await fs.writeFile(path.join(context, 'Dockerfile'), [`FROM ${await defaultImage(docker)}`, ...lines, ''].join('\n'));
+    const stream = await docker.buildImage({ context, src: ['Dockerfile'] }, { t: tag, rm: true, forcerm: true });
+    const output = await new Promise<{ error?: string }[]>((resolve, reject) =>
+      docker.modem.followProgress(stream, (error: Error | null, result: { error?: string }[]) => (error ? reject(error) : resolve(result))),
+    );
+    const failed = output.find((line) => line.error);
+    if (failed) throw new Error(`Building ${tag} failed: ${failed.error}`);
+    return tag;
+  } finally {
+    await fs.rm(context, { recursive: true, force: true });
+  }
 }

@@ -3,8 +3,9 @@ import { integer } from './rules';
 
 /*
  * Sandboxes and sandbox specs (`/api/v1/sandboxes`, `/api/v1/sandbox-specs`), as OpenHands
- * answers them, plus our extensions: `status_detail` (why a sandbox is in ERROR) and
- * `paused_sandbox_ids` (which sandboxes a start or resume paused to stay under the cap).
+ * answers them, plus our extensions: `status_detail` (why a sandbox is in ERROR),
+ * `paused_sandbox_ids` (which sandboxes a start or resume paused to stay under the cap), a spec's
+ * `image` and the capacity's `runtime`.
  */
 
 export const SANDBOX_STATUSES = ['STARTING', 'RUNNING', 'PAUSED', 'ERROR', 'MISSING'] as const;
@@ -43,6 +44,8 @@ export const sandboxSpecSchema = z.object({
   created_at: z.string(),
   initial_env: z._default(z.record(z.string(), z.string()), {}),
   working_dir: z._default(z.string(), ''),
+  /** Ours: the container image it runs in (Docker runtime); OpenHands answers without it. `command` null: the image's own. */
+  image: z.optional(z.nullable(z.string())),
 });
 export type SandboxSpec = z.output<typeof sandboxSpecSchema>;
 
@@ -74,12 +77,19 @@ export const repeatedQueryParam = z.pipe(
 /** `?id=a&id=b`: one or many ids. */
 export const batchIdsQuerySchema = z.object({ id: repeatedQueryParam });
 
-/** `GET /api/v1/sandboxes/capacity` (ours): how many run and exist, against MAX_RUNNING_SANDBOXES and MAX_SANDBOXES. */
+export const SANDBOX_RUNTIMES = ['process', 'docker'] as const;
+export type SandboxRuntimeName = (typeof SANDBOX_RUNTIMES)[number];
+
+/**
+ * `GET /api/v1/sandboxes/capacity` (ours): how many run and exist, against MAX_RUNNING_SANDBOXES
+ * and MAX_SANDBOXES, and where sandboxes run (SANDBOX_RUNTIME; absent from servers before it).
+ */
 export const sandboxCapacitySchema = z.object({
   running: integer(),
   max_running: integer(),
   sandboxes: integer(),
   max_sandboxes: integer(),
+  runtime: z.optional(z.enum(SANDBOX_RUNTIMES)),
 });
 export type SandboxCapacity = z.output<typeof sandboxCapacitySchema>;
 
@@ -93,11 +103,24 @@ export type SandboxLogs = z.output<typeof sandboxLogsSchema>;
 
 export const startSandboxQuerySchema = z.object({ sandbox_spec_id: z.optional(z.string()) });
 
-/** A spec as declared in SANDBOX_SPECS_FILE. */
-export const declaredSandboxSpecSchema = z.strictObject({
-  id: z.string().check(z.minLength(1)),
-  command: z.array(z.string()).check(z.minLength(1)),
-  initial_env: z._default(z.record(z.string(), z.string()), {}),
-  working_dir: z._default(z.string(), ''),
-});
+/**
+ * A spec as declared in SANDBOX_SPECS_FILE. `image` (Docker runtime only) is the image it runs in,
+ * with the image's own command when `command` is absent; without one it runs in the default image
+ * (Docker) or on the server's machine (process), and needs a command.
+ */
+export const declaredSandboxSpecSchema = z
+  .strictObject({
+    id: z.string().check(z.minLength(1)),
+    command: z._default(z.nullable(z.array(z.string()).check(z.minLength(1))), null),
+    initial_env: z._default(z.record(z.string(), z.string()), {}),
+    working_dir: z._default(z.string(), ''),
+    image: z.optional(z.string().check(z.minLength(1))),
+  })
+  .check(
+    z.superRefine((spec, ctx) => {
+      if (spec.command === null && spec.image === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'A spec without an image needs a command', path: ['command'], input: spec.command });
+      }
+    }),
+  );
 export type DeclaredSandboxSpec = z.output<typeof declaredSandboxSpecSchema>;

@@ -20,6 +20,8 @@ import { firstExisting, sharedLibraries } from './host-files';
 export const IMAGE_REPOSITORY = 'agent-console-sandbox';
 /** On the default images only, so older ones can be found and removed. */
 export const DEFAULT_IMAGE_LABEL = 'agent-console.default-image';
+/** The tag a default image was built as (images built `FROM` it inherit its labels, with this value). */
+const IMAGE_TAG_LABEL = 'agent-console.image-tag';
 /** Where the agent server listens inside a container. */
 export const AGENT_SERVER_CONTAINER_PORT = 8000;
 /** The sandbox's home, a volume of its own. */
@@ -48,7 +50,7 @@ ENV PATH=/usr/local/bin:/usr/bin:/bin HOME=${CONTAINER_HOME} TMPDIR=/tmp NODE_EX
 USER ${SANDBOX_UID}:${SANDBOX_UID}
 WORKDIR ${CONTAINER_HOME}
 EXPOSE ${AGENT_SERVER_CONTAINER_PORT}
-LABEL ${DEFAULT_IMAGE_LABEL}=1 agent-console.image-tag=${tag}
+LABEL ${DEFAULT_IMAGE_LABEL}=1 ${IMAGE_TAG_LABEL}=${tag}
 CMD ${JSON.stringify(AGENT_SERVER_CONTAINER_COMMAND)}
 `;
 
@@ -156,11 +158,17 @@ async function build(docker: Docker, entries: Entry[], tag: string): Promise<voi
 
 const statusCode = (error: unknown) => (error as { statusCode?: number }).statusCode;
 
-/** Removes default images other than `keep`; one a container still uses stays. */
+/**
+ * Removes default images other than `keep`; one a container still uses stays. An image someone
+ * built `FROM` a default one (a spec image) carries its labels too, but not under the tag they name: it stays.
+ */
 async function removeOlder(docker: Docker, keep: string, log: Logger): Promise<void> {
   const images = await docker.listImages({ filters: JSON.stringify({ label: [`${DEFAULT_IMAGE_LABEL}=1`] }) });
   for (const image of images) {
-    if ((image.RepoTags ?? []).includes(keep)) continue;
+    const tags = (image.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>');
+    const builtAs = image.Labels[IMAGE_TAG_LABEL];
+    const derived = tags.length > 0 && builtAs !== undefined && !tags.includes(builtAs);
+    if (tags.includes(keep) || derived) continue;
     try {
       await docker.getImage(image.Id).remove();
       log.info({ image: image.RepoTags ?? image.Id }, 'removed an older default sandbox image');
