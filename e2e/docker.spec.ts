@@ -32,6 +32,29 @@ if (engineAnswers) {
     test.use({ serverEnv: { SANDBOX_RUNTIME: 'docker' } });
     test.afterEach(async ({ server }) => removeContainers(docker, server.dataDir));
 
+    test('the console says sandboxes are containers, shows the image of each spec, and which runtime reads which Settings image', async ({
+      page,
+      signIn,
+    }) => {
+      await signIn(page);
+      await expect(page.getByText('Docker runtime only: new sandboxes of the default spec start from it')).toBeVisible();
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Sandboxes', exact: true }).click();
+      await expect(page.getByTestId('sandbox-runtime')).toHaveText(
+        "Runtime: Docker — each sandbox is a container on the server's Docker engine.",
+      );
+
+      await nav.getByRole('link', { name: 'Sandbox specs' }).click();
+      const specs = page.getByRole('table', { name: 'Sandbox specs' });
+      await expect(specs.getByRole('columnheader').nth(1)).toHaveText('Image');
+      const agentServer = specs.getByRole('row').filter({ hasText: 'agent-server' });
+      await expect(agentServer.getByRole('cell').nth(1)).toHaveText(/^agent-console-sandbox:[0-9a-f]{16}$/);
+      await agentServer.getByRole('button', { name: 'Details of agent-server' }).click();
+      const drawer = page.getByRole('dialog', { name: 'Spec agent-server' });
+      await expect(drawer.getByRole('heading', { name: 'Image' })).toBeVisible();
+      await expect(drawer).toContainText('/usr/bin/node /opt/agent-server/main.js');
+    });
+
     test("the demo model's events from a conversation in a container arrive on its page", async ({ page, signIn, api, server }) => {
       test.setTimeout(180_000);
       expect((await api('/api/settings', { method: 'POST', body: { llm_model: 'demo/scripted' } })).status).toBe(200);

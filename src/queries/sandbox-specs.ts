@@ -7,6 +7,6 @@ export const sandboxSpecKeys = {
   list: () => [...sandboxSpecKeys.lists()] as const,
 };
 
-/** Specs change only when the server is reconfigured. */
+/** Specs change with the server's configuration, and on Docker with its labelled images and the Settings image: seldom. */
 export const sandboxSpecsQuery = () =>
   queryOptions({ queryKey: sandboxSpecKeys.list(), queryFn: ({ signal }) => searchSandboxSpecs(signal), staleTime: 60_000 });

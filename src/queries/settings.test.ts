@@ -2,6 +2,7 @@ import { MutationObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type SettingsResponse } from '../contract/settings';
 import { fakeApi, json, testQueryClient } from '../testing/fake-api';
+import { sandboxSpecKeys } from './sandbox-specs';
 import { saveMcpConfigMutation, saveSettingsMutation, settingsKeys, settingsQuery } from './settings';
 
 const stored: SettingsResponse = {
@@ -46,6 +47,7 @@ describe('saveSettingsMutation', () => {
     });
     const queryClient = testQueryClient();
     queryClient.setQueryData(settingsKeys.current(), { ...stored, llm_model: 'stale/copy' });
+    queryClient.setQueryData(sandboxSpecKeys.list(), { items: [], next_page_id: null });
 
     const outcome = await new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ language: 'de' });
 
@@ -53,6 +55,8 @@ describe('saveSettingsMutation', () => {
     expect(api.requests[1]?.body).toMatchObject({ llm_model: 'openai/gpt-5', language: 'de', llm_api_key: null });
     expect(outcome).toMatchObject({ reloaded: true, settings: { language: 'de' } });
     expect(queryClient.getQueryData(settingsKeys.current())).toMatchObject({ language: 'de', llm_model: 'openai/gpt-5' });
+    // on Docker the Settings image is the default spec's
+    expect(queryClient.getQueryState(sandboxSpecKeys.list())?.isInvalidated).toBe(true);
   });
 
   it('counts a save whose read-back failed as saved, and says so', async () => {

@@ -3,6 +3,7 @@ import { storeSettingsOnFresh } from '../api/read-fresh-then-write';
 import { fetchSettings, mcpConfigForUpdate } from '../api/settings';
 import type { McpConfigResponse } from '../contract/mcp';
 import type { SettingsResponse, SettingsUpdateInput } from '../contract/settings';
+import { sandboxSpecKeys } from './sandbox-specs';
 
 /** The settings are one object per user: the key factory has no lists. */
 export const settingsKeys = {
@@ -18,7 +19,7 @@ export type SaveOutcome = { reloaded: true; settings: SettingsResponse | null } 
 /**
  * Saves the changed fields on top of settings read fresh from the server, then reads back what
  * was stored so the form can show it. A failed read-back does not make the save a failure: the
- * outcome says so instead.
+ * outcome says so instead. The specs are read again: on Docker the Settings image is the default spec's.
  */
 export const saveSettingsMutation = (queryClient: QueryClient) =>
   mutationOptions({
@@ -30,6 +31,7 @@ export const saveSettingsMutation = (queryClient: QueryClient) =>
         return { reloaded: false, error };
       }
     },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: sandboxSpecKeys.all }),
   });
 
 /**

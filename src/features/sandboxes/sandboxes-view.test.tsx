@@ -41,6 +41,22 @@ function setup(props: Partial<SandboxesViewProps> = {}) {
 }
 
 describe('SandboxesView', () => {
+  const capacity = { running: 1, max_running: 5, sandboxes: 2, max_sandboxes: 20 };
+
+  it.each([
+    ['docker', "Runtime: Docker — each sandbox is a container on the server's Docker engine."],
+    ['process', "Runtime: process — each sandbox is a group of processes on the server's machine."],
+  ] as const)('says where sandboxes run: %s', (runtime, text) => {
+    setup({ capacity: { ...capacity, runtime } });
+    expect(screen.getByTestId('sandbox-runtime')).toHaveTextContent(text);
+  });
+
+  it('says nothing of the runtime when the server does not (OpenHands)', () => {
+    setup({ capacity });
+    expect(screen.getByTestId('sandbox-capacity')).toBeInTheDocument();
+    expect(screen.queryByTestId('sandbox-runtime')).toBeNull();
+  });
+
   it('shows a skeleton while the list loads', () => {
     setup({ page: undefined });
     expect(screen.getByLabelText('Loading sandboxes')).toBeInTheDocument();

@@ -8,6 +8,7 @@ import { SandboxCapacityLine } from '../../components/sandbox-capacity';
 import { LoadedContent } from '../../components/query-content';
 import type { SandboxCapacity, SandboxInfo, SandboxPage } from '../../contract/sandboxes';
 import { ACTION_LABEL, canApply } from './actions';
+import { SandboxRuntimeLine } from './runtime-line';
 import { SandboxesTable } from './sandboxes-table';
 import { STATUS_OPTIONS } from './status-badge';
 
@@ -29,7 +30,7 @@ export interface SandboxesViewProps {
   onAction: (action: SandboxAction, sandbox: SandboxInfo) => void;
   onBulk: (action: SandboxAction) => void;
   onLogs: (id: string) => void;
-  /** How many sandboxes run and exist against the caps, when the server says. */
+  /** How many sandboxes run and exist against the caps, and where they run, when the server says. */
   capacity?: SandboxCapacity;
 }
 
@@ -68,6 +69,7 @@ export function SandboxesView({
         actions={startButton}
       />
       <SandboxCapacityLine capacity={capacity} />
+      <SandboxRuntimeLine runtime={capacity?.runtime} />
       <Group mb="md" align="flex-end">
         <NativeSelect
           {...PAGE_SEARCH}

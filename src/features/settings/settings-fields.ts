@@ -53,7 +53,7 @@ export const SETTINGS_FIELDS = {
     section: 'llm',
     label: 'LLM base URL',
     type: 'url',
-    help: "Leave empty for the provider's own endpoint",
+    help: "Leave empty for the provider's own endpoint. Docker sandboxes reach localhost and 127.0.0.1 as host.docker.internal (the server rewrites it)",
     placeholder: 'https://api.example.com/v1',
   },
   llm_api_key: { kind: 'secret', section: 'llm', label: 'LLM API key' },
@@ -103,12 +103,14 @@ export const SETTINGS_FIELDS = {
     kind: 'text',
     section: 'sandbox',
     label: 'Sandbox base image',
+    help: "Read by neither of this server's runtimes; kept for OpenHands",
     placeholder: 'nikolaik/python-nodejs:python3.12-nodejs22',
   },
   sandbox_runtime_container_image: {
     kind: 'text',
     section: 'sandbox',
     label: 'Sandbox runtime image',
+    help: 'Docker runtime only: new sandboxes of the default spec start from it, and it must run the agent server. Empty: the default image',
     placeholder: 'ghcr.io/openhands/runtime:latest',
   },
   remote_runtime_resource_factor: {

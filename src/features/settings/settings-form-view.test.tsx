@@ -99,6 +99,17 @@ describe('SettingsFormView', () => {
     expect(onDismissProblem).toHaveBeenCalled();
   });
 
+  it('says which runtime reads which sandbox image, and how Docker sandboxes reach a local LLM', () => {
+    setup(stored);
+    expect(input('Sandbox runtime image')).toHaveAccessibleDescription(
+      'Docker runtime only: new sandboxes of the default spec start from it, and it must run the agent server. Empty: the default image',
+    );
+    expect(input('Sandbox base image')).toHaveAccessibleDescription("Read by neither of this server's runtimes; kept for OpenHands");
+    expect(input('LLM base URL')).toHaveAccessibleDescription(
+      /Docker sandboxes reach localhost and 127\.0\.0\.1 as host\.docker\.internal/,
+    );
+  });
+
   it('saves and discards only once something changed', async () => {
     const { user, onSubmit, onDiscard } = setup(stored);
     expect(screen.getByRole('button', { name: 'Save changes' })).toBeDisabled();
