@@ -182,7 +182,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('app_conversations').dropColumn('working_dir').execute();
     },
   },
-  '0007_provider_token_checks': {
+  '0008_provider_token_checks': {
     async up(db: Kysely<unknown>) {
       // When the provider last accepted the stored token (null: saved, never checked, or refused since).
       await db.schema.alterTable('provider_tokens').addColumn('checked_at', 'text').execute();
