@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { startFakeProvider } from '../test-support/git/fake-provider';
 import { expect, test } from './support/fixtures';
 
 const input = (scope: Page | Locator, label: string) => scope.locator('input, textarea').and(scope.getByLabel(label, { exact: true }));
@@ -10,6 +11,13 @@ async function openGit(page: Page, signIn: (page: Page) => Promise<void>) {
   await expect(page.getByRole('heading', { name: 'Git & secrets', level: 1 })).toBeVisible();
 }
 
+/** The custom secrets tab, one click from the page (and its own URL). */
+async function openSecrets(page: Page, signIn: (page: Page) => Promise<void>) {
+  await openGit(page, signIn);
+  await page.getByRole('tab', { name: /Custom secrets/ }).click();
+  await expect(page).toHaveURL(/[?&]tab=secrets/);
+}
+
 test('connect GitHub and a self-hosted GitLab, reload, disconnect one', async ({ page, signIn, api }) => {
   await openGit(page, signIn);
 
@@ -17,20 +25,23 @@ test('connect GitHub and a self-hosted GitLab, reload, disconnect one', async ({
   await expect(github.getByTestId('github-status')).toHaveText('Not connected');
   await input(github, 'GitHub token').fill('ghp_e2eGithubToken123');
   await github.getByRole('button', { name: 'Connect' }).click();
-  await expect(github.getByTestId('github-status')).toHaveText('Connected');
+  // Nothing asked GitHub: saved, not verified.
+  await expect(github.getByTestId('github-status')).toHaveText('Saved, not verified');
+  await expect(github.getByTestId('github-host')).toHaveText('github.com');
 
   const gitlab = card(page, 'GitLab');
   await input(gitlab, 'GitLab token').fill('glpat-e2eGitlabToken456');
   await input(gitlab, 'GitLab host').fill('gitlab.mycorp.com');
   await gitlab.getByRole('button', { name: 'Connect' }).click();
-  await expect(gitlab.getByTestId('gitlab-status')).toHaveText('Connected · gitlab.mycorp.com');
+  await expect(gitlab.getByTestId('gitlab-host')).toHaveText('gitlab.mycorp.com');
 
   await page.reload();
-  await expect(github.getByTestId('github-status')).toHaveText('Connected');
-  await expect(gitlab.getByTestId('gitlab-status')).toHaveText('Connected · gitlab.mycorp.com');
+  await expect(github.getByTestId('github-status')).toHaveText('Saved, not verified');
+  await expect(gitlab.getByTestId('gitlab-status')).toHaveText('Saved, not verified');
+  await expect(gitlab.getByTestId('gitlab-host')).toHaveText('gitlab.mycorp.com');
   await expect(input(gitlab, 'GitLab host')).toHaveValue('gitlab.mycorp.com');
   await expect(input(gitlab, 'GitLab token')).toHaveValue('');
-  await expect(gitlab.getByTestId('token-status')).toHaveText('Set');
+  await expect(gitlab.getByTestId('token-status')).toHaveCount(0); // one status badge per card
   const raw = await api('/api/settings');
   expect(raw.text).not.toContain('ghp_e2eGithubToken123');
   expect(raw.text).not.toContain('glpat-e2eGitlabToken456');
@@ -41,17 +52,68 @@ test('connect GitHub and a self-hosted GitLab, reload, disconnect one', async ({
   const dialog = page.getByRole('dialog', { name: 'Disconnect GitHub?' });
   await dialog.getByRole('button', { name: 'Disconnect' }).click();
   await expect(github.getByTestId('github-status')).toHaveText('Not connected');
-  await expect(gitlab.getByTestId('gitlab-status')).toHaveText('Connected · gitlab.mycorp.com');
+  await expect(gitlab.getByTestId('gitlab-host')).toHaveText('gitlab.mycorp.com');
   expect((await api('/api/settings')).json()).toMatchObject({ provider_tokens_set: { gitlab: 'gitlab.mycorp.com' } });
 
   // Changing only GitLab's host keeps its token.
   await input(gitlab, 'GitLab host').fill('https://git.mycorp.com');
   await gitlab.getByRole('button', { name: 'Save' }).click();
-  await expect(gitlab.getByTestId('gitlab-status')).toHaveText('Connected · https://git.mycorp.com');
+  await expect(gitlab.getByTestId('gitlab-host')).toHaveText('https://git.mycorp.com');
 
   await page.getByRole('button', { name: 'Disconnect all' }).click();
   await page.getByRole('dialog', { name: 'Disconnect all git providers?' }).getByRole('button', { name: 'Disconnect all' }).click();
   await expect(gitlab.getByTestId('gitlab-status')).toHaveText('Not connected');
+});
+
+test('Verify asks the provider about the stored token and shows its verdict; a new token is unverified again', async ({
+  page,
+  signIn,
+  api,
+}) => {
+  const provider = await startFakeProvider(['ghp_good']);
+  try {
+    await api('/api/add-git-providers', {
+      method: 'POST',
+      body: { provider_tokens: { github: { token: 'ghp_good', host: provider.url } } },
+    });
+    await openGit(page, signIn);
+    const github = card(page, 'GitHub');
+    await expect(github.getByTestId('github-status')).toHaveText('Saved, not verified');
+
+    await github.getByRole('button', { name: 'Verify' }).click();
+    await expect(github.getByRole('status')).toHaveText('GitHub accepted the token');
+    await expect(github.getByTestId('github-status')).toHaveText('Verified');
+    await expect(github.getByTestId('github-host')).toContainText(`${provider.url} · verified`);
+    expect(provider.requests.at(-1)).toEqual({ path: '/api/v3/user', authorization: 'Bearer ghp_good' });
+    await page.reload();
+    await expect(github.getByTestId('github-status')).toHaveText('Verified'); // kept by the server
+
+    // A new token the provider refuses: saved, then Verify says why.
+    await input(github, 'GitHub token').fill('ghp_revoked');
+    await github.getByRole('button', { name: 'Save' }).click();
+    await expect(github.getByTestId('github-status')).toHaveText('Saved, not verified');
+    await github.getByRole('button', { name: 'Verify' }).click();
+    await expect(github.getByRole('status')).toHaveText('GitHub rejected the token (HTTP 401: Bad credentials)');
+    await expect(github.getByTestId('github-status')).toHaveText('Saved, not verified');
+  } finally {
+    await provider.close();
+  }
+});
+
+test('Enterprise SSO needs its host, in the form as on the server, and says it cannot be verified', async ({ page, signIn }) => {
+  await openGit(page, signIn);
+  const sso = card(page, 'Enterprise SSO');
+  await input(sso, 'Enterprise SSO token').fill('sso-token');
+  await sso.getByRole('button', { name: 'Connect' }).click();
+  await expect(sso.getByText('Enterprise SSO needs the host of your SSO server')).toBeVisible();
+  await expect(sso.getByTestId('enterprise_sso-status')).toHaveText('Not connected');
+
+  // marked as needed (an asterisk)
+  await sso.getByRole('textbox', { name: /^Enterprise SSO host/ }).fill('sso.mycorp.com');
+  await sso.getByRole('button', { name: 'Connect' }).click();
+  await expect(sso.getByTestId('enterprise_sso-status')).toHaveText('Saved, not verified');
+  await sso.getByRole('button', { name: 'Verify' }).click();
+  await expect(sso.getByRole('status')).toHaveText('Enterprise SSO has no API to check a token with: it is used as given');
 });
 
 test('a bad host is shown at that field, whether the form or the server finds it', async ({ page, signIn, api }) => {
@@ -78,7 +140,7 @@ test('a bad host is shown at that field, whether the form or the server finds it
 });
 
 test('custom secrets: create, duplicate name, rename, change the value, delete', async ({ page, signIn, api }) => {
-  await openGit(page, signIn);
+  await openSecrets(page, signIn);
   await expect(page.getByText('No custom secrets yet')).toBeVisible();
 
   await page.getByRole('button', { name: 'Add secret' }).click();
@@ -151,7 +213,7 @@ test('where the server cannot change a value in place (OpenHands), a new value r
       writes.push({ method: request.method(), path: pathname, body: request.postDataJSON() });
     }
   });
-  await openGit(page, signIn);
+  await openSecrets(page, signIn);
 
   await page.getByRole('button', { name: 'Edit API_TOKEN' }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit API_TOKEN' });
@@ -171,7 +233,7 @@ test('where the server cannot change a value in place (OpenHands), a new value r
 
 test('notifications still show when their code cannot be fetched (the server was updated meanwhile)', async ({ page, signIn }) => {
   await page.route('**/assets/notifications-container-*.js', (route) => route.fulfill({ status: 404, body: 'Not Found' }));
-  await openGit(page, signIn);
+  await openSecrets(page, signIn);
   await page.getByRole('button', { name: 'Add secret' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add secret' });
   await input(dialog, 'Name').fill('API_TOKEN');
@@ -185,7 +247,7 @@ test('notifications still show when their code cannot be fetched (the server was
 });
 
 test('closing the secret dialog with something typed asks first', async ({ page, signIn }) => {
-  await openGit(page, signIn);
+  await openSecrets(page, signIn);
   await page.getByRole('button', { name: 'Add secret' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add secret' });
   await input(dialog, 'Value').fill('pasted-and-not-saved');
@@ -200,7 +262,7 @@ test('closing the secret dialog with something typed asks first', async ({ page,
 
 test('a delete that fails puts the secret back and says why', async ({ page, signIn, api }) => {
   await api('/api/secrets', { method: 'POST', body: { name: 'KEEP_ME', value: 'v' } });
-  await openGit(page, signIn);
+  await openSecrets(page, signIn);
   const row = page.getByRole('table', { name: 'Custom secrets' }).getByRole('row', { name: /KEEP_ME/ });
   await expect(row).toBeVisible();
 

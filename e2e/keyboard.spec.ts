@@ -16,6 +16,7 @@ test('dialogs and drawers work from the keyboard and give the focus back to what
 
   // A dialog with a form: opened with Enter, the first field has the focus, Escape closes it.
   await page.getByRole('link', { name: 'Git & secrets' }).click();
+  await page.getByRole('tab', { name: /Custom secrets/ }).click();
   const addSecret = page.getByRole('button', { name: 'Add secret' });
   await addSecret.focus();
   await page.keyboard.press('Enter');

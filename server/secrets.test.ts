@@ -290,6 +290,91 @@ describe('secret values at rest and on the wire', () => {
   });
 });
 
+describe('Verify (POST /api/git-providers/{provider}/verify)', () => {
+  const statuses = async () => (await json('GET', '/api/git-providers')).json().providers;
+  const verify = (provider: string) => json('POST', `/api/git-providers/${provider}/verify`);
+
+  it("answers the provider's verdict on the stored token and remembers an acceptance, never the token", async () => {
+    const provider = await startFakeProvider(['good-token']);
+    try {
+      expect((await addProviders({ github: { token: 'good-token', host: provider.url } })).statusCode).toBe(200);
+      expect(await statuses()).toEqual([{ provider: 'github', host: provider.url, checked_at: null }]); // saved, not verified
+
+      const accepted = await verify('github');
+      expect(accepted.statusCode).toBe(200);
+      expect(accepted.json()).toEqual({
+        provider: 'github',
+        outcome: 'accepted',
+        detail: 'GitHub accepted the token',
+        checked_at: expect.any(String),
+      });
+      expect(provider.requests.at(-1)).toEqual({ path: '/api/v3/user', authorization: 'Bearer good-token' });
+      expect(accepted.body).not.toContain('good-token');
+      expect(await statuses()).toEqual([{ provider: 'github', host: provider.url, checked_at: accepted.json().checked_at }]);
+
+      // Saved again as it was: still verified. A new token is not, until checked.
+      expect((await addProviders({ github: { token: '', host: provider.url } })).statusCode).toBe(200);
+      expect((await statuses())[0].checked_at).toBe(accepted.json().checked_at);
+      expect((await addProviders({ github: { token: 'revoked-token', host: provider.url } })).statusCode).toBe(200);
+      expect((await statuses())[0].checked_at).toBeNull();
+
+      const refused = (await verify('github')).json();
+      expect(refused).toEqual({
+        provider: 'github',
+        outcome: 'refused',
+        detail: 'GitHub rejected the token (HTTP 401: Bad credentials)',
+        checked_at: null,
+      });
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('keeps an acceptance when the provider cannot be reached, and says so', async () => {
+    const provider = await startFakeProvider(['good-token']);
+    expect((await addProviders({ gitlab: { token: 'good-token', host: provider.url } })).statusCode).toBe(200);
+    const { checked_at } = (await verify('gitlab')).json();
+    await provider.close();
+    const unreachable = (await verify('gitlab')).json();
+    expect(unreachable.outcome).toBe('unreachable');
+    expect(unreachable.detail).toMatch(/^Could not reach GitLab at http:\/\/127\.0\.0\.1:\d+\/api\/v4\/user to check the token/);
+    expect(unreachable.checked_at).toBe(checked_at);
+  });
+
+  it('says Enterprise SSO cannot be checked, and answers 404 for a provider not connected, 422 for an unknown one', async () => {
+    expect((await addProviders({ enterprise_sso: { token: 'sso-token', host: 'sso.example.com' } })).statusCode).toBe(200);
+    expect((await verify('enterprise_sso')).json()).toEqual({
+      provider: 'enterprise_sso',
+      outcome: 'uncheckable',
+      detail: 'Enterprise SSO has no API to check a token with: it is used as given',
+      checked_at: null,
+    });
+    const missing = await verify('github');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ detail: 'GitHub is not connected' });
+    const unknown = await verify('gitea');
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().detail[0].loc).toEqual(['path', 'provider']);
+  });
+});
+
+describe('Enterprise SSO', () => {
+  it('needs a host, on add-git-providers and in secrets_store alike', async () => {
+    const added = await addProviders({ enterprise_sso: { token: 'sso-token' } });
+    expect(added.statusCode).toBe(422);
+    expect(added.json().detail).toEqual([
+      expect.objectContaining({
+        loc: ['body', 'provider_tokens', 'enterprise_sso', 'host'],
+        msg: 'Value error, Enterprise SSO needs the host of your SSO server',
+      }),
+    ]);
+    const merged = await t.postSettings({ secrets_store: { provider_tokens: { enterprise_sso: { token: 'sso-token', host: ' ' } } } });
+    expect(merged.statusCode).toBe(422);
+    expect(merged.json().detail[0].loc).toEqual(['body', 'secrets_store', 'provider_tokens', 'enterprise_sso', 'host']);
+    expect(await providers()).toEqual({});
+  });
+});
+
 describe('VERIFY_GIT_TOKENS', () => {
   it('checks new tokens with the provider and refuses rejected ones at their token', async () => {
     const provider = await startFakeProvider(['good-token']);
@@ -305,6 +390,9 @@ describe('VERIFY_GIT_TOKENS', () => {
 
       expect((await post({ github: { token: 'good-token', host: provider.url } })).statusCode).toBe(200);
       expect(provider.requests.at(-1)).toEqual({ path: '/api/v3/user', authorization: 'Bearer good-token' });
+      // Checked on save: verified at once.
+      const [github] = (await v.request({ method: 'GET', url: '/api/git-providers' })).json().providers;
+      expect(github.checked_at).toEqual(expect.any(String));
 
       const rejected = await post({
         github: { token: 'good-token', host: provider.url },

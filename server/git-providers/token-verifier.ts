@@ -1,7 +1,10 @@
-import { type Provider, PROVIDER_NAMES, PUBLIC_HOSTS } from '../../src/contract/secrets';
+import { type Provider, PROVIDER_NAMES, PUBLIC_HOSTS, type TokenCheckOutcome } from '../../src/contract/secrets';
 
-/** Asks a provider whether a token is good; answers why not, or `undefined` when it is. */
-export type TokenVerifier = (provider: Provider, token: string, host: string | null) => Promise<string | undefined>;
+/** What a provider said about a token, in words (`reason`) unless it accepted it. */
+export type TokenVerdict = { outcome: 'accepted' } | { outcome: Exclude<TokenCheckOutcome, 'accepted'>; reason: string };
+
+/** Asks a provider whether a token is good. */
+export type TokenVerifier = (provider: Provider, token: string, host: string | null) => Promise<TokenVerdict>;
 
 const TIMEOUT_MS = 8000;
 
@@ -62,11 +65,11 @@ async function providerMessage(response: Response): Promise<string> {
   }
 }
 
-/** Checks tokens against the provider's API (VERIFY_GIT_TOKENS=1). */
+/** Checks tokens against the provider's API (on save with VERIFY_GIT_TOKENS=1, and on Verify). */
 export const verifyTokenOverHttp: TokenVerifier = async (provider, token, host) => {
-  const request = identityRequest(provider, token, host);
-  if (!request) return undefined;
   const name = PROVIDER_NAMES[provider];
+  const request = identityRequest(provider, token, host);
+  if (!request) return { outcome: 'uncheckable', reason: `${name} has no API to check a token with: it is used as given` };
   let response: Response;
   try {
     response = await fetch(request.url, {
@@ -77,15 +80,17 @@ export const verifyTokenOverHttp: TokenVerifier = async (provider, token, host) 
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error instanceof Error ? error.name : 'error');
-    return `Could not reach ${name} at ${request.url} to check the token (${cause})`;
+    return { outcome: 'unreachable', reason: `Could not reach ${name} at ${request.url} to check the token (${cause})` };
   }
   if (response.ok) {
     // A real API answers the identity as JSON; an HTML page that says 200 is not one.
     const identity = await response.json().catch(() => undefined);
-    return identity && typeof identity === 'object' ? undefined : `${name} at ${request.url} did not answer like the ${name} API`;
+    return identity && typeof identity === 'object'
+      ? { outcome: 'accepted' }
+      : { outcome: 'unreachable', reason: `${name} at ${request.url} did not answer like the ${name} API` };
   }
   if (response.status >= 300 && response.status < 400)
-    return `${name} at ${request.url} redirected instead of answering (is the host right?)`;
+    return { outcome: 'unreachable', reason: `${name} at ${request.url} redirected instead of answering (is the host right?)` };
   const message = await providerMessage(response);
-  return `${name} rejected the token (HTTP ${response.status}${message ? `: ${message}` : ''})`;
+  return { outcome: 'refused', reason: `${name} rejected the token (HTTP ${response.status}${message ? `: ${message}` : ''})` };
 };

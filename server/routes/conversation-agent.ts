@@ -6,8 +6,9 @@ import { validationErrorBodySchema } from '../../src/contract/validation-error';
 import type { AgentConversations } from '../services/agent-conversations';
 import type { EventService } from '../services/event-service';
 import { EventStreams, sseFrame } from './event-stream';
+import { detailErrorSchema } from '../../src/contract/errors';
 
-const detail = z.object({ detail: z.string() });
+const detail = detailErrorSchema;
 /** 409: the conversation's state does not allow it (the detail says what to do); 503: its agent server cannot do it now. */
 const refusals = { 404: detail, 409: detail, 503: detail };
 

@@ -20,8 +20,9 @@ import {
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
 import type { ConversationService } from '../services/conversation-service';
 import type { StartTaskService } from '../services/start-task-service';
+import { detailErrorSchema } from '../../src/contract/errors';
 
-const detail = z.object({ detail: z.string() });
+const detail = detailErrorSchema;
 const validation = { 422: validationErrorBodySchema };
 const tags = ['Conversations'];
 

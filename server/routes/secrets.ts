@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { legacyErrorSchema, messageSchema } from '../../src/contract/errors';
+import { detailErrorSchema, legacyErrorSchema, messageSchema } from '../../src/contract/errors';
 import {
   addGitProvidersSchema,
   createSecretSchema,
   customSecretsSchema,
+  gitProviderStatusesSchema,
+  providerPathSchema,
   secretPathSchema,
+  tokenCheckSchema,
   updateSecretSchema,
 } from '../../src/contract/secrets';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
@@ -43,6 +46,31 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
         await secrets.unsetProviderTokens();
         return { message: 'Unset Git provider tokens' };
       },
+    );
+
+    app.get(
+      '/git-providers',
+      {
+        schema: {
+          summary: 'Connected git providers: host and when the provider last accepted the token (ours; never the token)',
+          tags: ['Git providers'],
+          response: { 200: gitProviderStatusesSchema },
+        },
+      },
+      async () => ({ providers: await secrets.providerStatuses() }),
+    );
+
+    app.post(
+      '/git-providers/:provider/verify',
+      {
+        schema: {
+          summary: 'Ask the provider about the stored token now and answer its verdict (ours; never the token)',
+          tags: ['Git providers'],
+          params: providerPathSchema,
+          response: { 200: tokenCheckSchema, 404: detailErrorSchema, 422: validationErrorBodySchema },
+        },
+      },
+      async (request) => secrets.checkProviderToken(request.params.provider),
     );
 
     app.get(

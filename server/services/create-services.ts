@@ -1,5 +1,5 @@
 import type { SandboxSpec } from '../../src/contract/sandboxes';
-import { type TokenVerifier, verifyTokenOverHttp } from '../git-providers/token-verifier';
+import { verifyTokenOverHttp } from '../git-providers/token-verifier';
 import { LlmPrices } from '../llm-prices';
 import type { Logger } from '../logger';
 import type Docker from 'dockerode';
@@ -51,8 +51,8 @@ export interface ServiceOptions {
   dataDir: string;
   sandboxSpecs: SandboxSpec[];
   sandboxLimits: SandboxLimits;
-  /** Checks new git provider tokens with the provider: `true` for the real HTTP check. */
-  verifyGitTokens?: boolean | TokenVerifier;
+  /** Checks new git provider tokens with the provider when they are saved (VERIFY_GIT_TOKENS). */
+  verifyGitTokens?: boolean;
   /** How long a repository's setup script may run when a conversation starts. */
   setupScriptTimeoutMs: number;
   /** What models cost (`loadLlmPrices`); absent: the shipped prices. */
@@ -68,8 +68,7 @@ export interface ServiceOptions {
 /** Wires each service to its store; the one place where the object graph is built. */
 export function createServices(db: Db, box: SecretBox, options: ServiceOptions): ApiServices {
   const { log } = options;
-  const verify = options.verifyGitTokens === true ? verifyTokenOverHttp : options.verifyGitTokens || null;
-  const secrets = new SecretsService(new SecretsStore(db), box, verify);
+  const secrets = new SecretsService(new SecretsStore(db), box, verifyTokenOverHttp, options.verifyGitTokens ?? false);
   const settings = new SettingsService(new SettingsStore(db), box, secrets, log.child({ component: 'settings' }));
   const sandboxLog = log.child({ component: 'sandboxes' });
   const users = options.sandboxUidBase === undefined ? undefined : new SandboxUsers(options.sandboxUidBase);

@@ -1,4 +1,13 @@
-import { type CustomSecrets, type Provider, type ProviderTokens, type SecretsStoreUpdate, isProvider } from '../../src/contract/secrets';
+import {
+  type CustomSecrets,
+  type GitProviderStatus,
+  type Provider,
+  PROVIDER_NAMES,
+  type ProviderTokens,
+  type SecretsStoreUpdate,
+  type TokenCheck,
+  isProvider,
+} from '../../src/contract/secrets';
 import type { TokenVerifier } from '../git-providers/token-verifier';
 import type { SecretBox } from '../secret-box';
 import type { SecretsStore } from '../store/secrets-store';
@@ -9,14 +18,16 @@ const secretExists = (name: string) => new Conflict(`Secret ${name} already exis
 const secretNotFound = (name: string) => new NotFound(`Secret with ID ${name} not found`);
 
 /**
- * Git provider tokens and custom secrets: sealed at rest, never answered. Tokens can be checked
- * against the provider (`verify`, from VERIFY_GIT_TOKENS) when they are new or move to a new host.
+ * Git provider tokens and custom secrets: sealed at rest, never answered. Tokens are checked
+ * against the provider on Verify, and on save (`checkOnSave`, VERIFY_GIT_TOKENS) when they are new
+ * or move to a new host; the last time the provider accepted one is kept.
  */
 export class SecretsService {
   constructor(
     private readonly store: SecretsStore,
     private readonly box: SecretBox,
-    private readonly verify: TokenVerifier | null,
+    private readonly verify: TokenVerifier,
+    private readonly checkOnSave: boolean,
     private readonly userId: string = DEFAULT_USER,
   ) {}
 
@@ -24,6 +35,26 @@ export class SecretsService {
   async providerHosts(): Promise<Record<string, string | null>> {
     const tokens = await this.store.listProviderTokens(this.userId);
     return Object.fromEntries(tokens.map((t) => [t.provider, t.host]));
+  }
+
+  /** Each connected provider with its host and when the provider last accepted its token. */
+  async providerStatuses(): Promise<GitProviderStatus[]> {
+    const tokens = await this.store.listProviderTokens(this.userId);
+    return tokens.flatMap(({ provider, host, checked_at }) => (isProvider(provider) ? [{ provider, host, checked_at }] : []));
+  }
+
+  /** Asks the provider about its stored token now, and remembers an acceptance (or forgets one on a refusal). */
+  async checkProviderToken(provider: Provider): Promise<TokenCheck> {
+    const stored = (await this.store.listProviderTokens(this.userId)).find((t) => t.provider === provider);
+    if (!stored) throw new NotFound(`${PROVIDER_NAMES[provider]} is not connected`);
+    const verdict = await this.verify(provider, this.box.open(stored.token), stored.host);
+    let checkedAt = stored.checked_at;
+    if (verdict.outcome === 'accepted' || verdict.outcome === 'refused') {
+      checkedAt = verdict.outcome === 'accepted' ? new Date().toISOString() : null;
+      await this.store.recordProviderCheck(this.userId, provider, stored.token, checkedAt);
+    }
+    const detail = verdict.outcome === 'accepted' ? `${PROVIDER_NAMES[provider]} accepted the token` : verdict.reason;
+    return { provider, outcome: verdict.outcome, detail, checked_at: checkedAt };
   }
 
   /**
@@ -49,16 +80,21 @@ export class SecretsService {
       .filter((entry): entry is [Provider, NonNullable<(typeof entry)[1]>] => isProvider(entry[0]))
       .map(([provider, given]) => ({ provider, token: given.token || undefined, host: given.host || null }));
 
-    if (this.verify) await this.#check(changes);
+    const accepted = this.checkOnSave ? await this.#check(changes) : new Set<Provider>();
 
     // Applied to the set as it is when written, so nothing done meanwhile (a disconnect) is undone.
     const sealed = new Map(changes.map((c) => [c.provider, c.token ? this.box.seal(c.token) : undefined]));
+    const checkedNow = new Date().toISOString();
     await this.store.updateProviderTokens(this.userId, (current) => {
       const stored = new Map(current.map((t) => [t.provider, t]));
       const next = new Map(keepOthers ? stored : []);
       for (const change of changes) {
-        const token = sealed.get(change.provider) ?? stored.get(change.provider)?.token;
-        if (token) next.set(change.provider, { provider: change.provider, token, host: change.host });
+        const before = stored.get(change.provider);
+        const token = sealed.get(change.provider) ?? before?.token;
+        // An acceptance holds for the token and host it was given for.
+        const unchanged = !sealed.get(change.provider) && before?.host === change.host;
+        const checked_at = accepted.has(change.provider) ? checkedNow : unchanged ? (before?.checked_at ?? null) : null;
+        if (token) next.set(change.provider, { provider: change.provider, token, host: change.host, checked_at });
         else next.delete(change.provider); // nothing to keep: OpenHands drops entries without a token
       }
       return [...next.values()];
@@ -68,9 +104,9 @@ export class SecretsService {
   /**
    * Asks the providers about new tokens, and about stored tokens moving to a new host (a refusal
    * then belongs to the host the user changed). Runs before any write: it may take seconds.
+   * Answers the providers that accepted theirs.
    */
-  async #check(changes: { provider: Provider; token: string | undefined; host: string | null }[]): Promise<void> {
-    const verify = this.verify!;
+  async #check(changes: { provider: Provider; token: string | undefined; host: string | null }[]): Promise<Set<Provider>> {
     const stored = new Map((await this.store.listProviderTokens(this.userId)).map((t) => [t.provider, t]));
     const checks = changes.flatMap((change) => {
       const before = stored.get(change.provider);
@@ -78,14 +114,25 @@ export class SecretsService {
       if (before && change.host !== before.host) return [{ ...change, token: this.box.open(before.token), field: 'host' }];
       return [];
     });
-    const reasons = await Promise.all(checks.map((c) => verify(c.provider, c.token, c.host)));
-    const problems = checks.flatMap((c, i) => (reasons[i] ? [{ loc: ['provider_tokens', c.provider, c.field], msg: reasons[i] }] : []));
+    const verdicts = await Promise.all(checks.map((c) => this.verify(c.provider, c.token, c.host)));
+    const problems = checks.flatMap((c, i) => {
+      const verdict = verdicts[i]!;
+      // Nothing to ask (Enterprise SSO) is no reason to refuse.
+      return verdict.outcome === 'accepted' || verdict.outcome === 'uncheckable'
+        ? []
+        : [{ loc: ['provider_tokens', c.provider, c.field], msg: verdict.reason }];
+    });
     if (problems.length > 0) throw new Invalid(problems);
+    return new Set(checks.filter((_, i) => verdicts[i]!.outcome === 'accepted').map((c) => c.provider));
   }
 
   /** Token values, for the server's own use (cloning repositories); never answer them. */
   async readProviderTokens(): Promise<{ provider: string; token: string; host: string | null }[]> {
-    return (await this.store.listProviderTokens(this.userId)).map((t) => ({ ...t, token: this.box.open(t.token) }));
+    return (await this.store.listProviderTokens(this.userId)).map((t) => ({
+      provider: t.provider,
+      token: this.box.open(t.token),
+      host: t.host,
+    }));
   }
 
   async listCustomSecrets(): Promise<CustomSecrets> {

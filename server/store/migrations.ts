@@ -191,6 +191,15 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('sandboxes').dropColumn('image').execute();
     },
   },
+  '0008_provider_token_checks': {
+    async up(db: Kysely<unknown>) {
+      // When the provider last accepted the stored token (null: saved, never checked, or refused since).
+      await db.schema.alterTable('provider_tokens').addColumn('checked_at', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('provider_tokens').dropColumn('checked_at').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -99,6 +99,8 @@ export interface ProviderTokensTable {
   token: string;
   host: string | null;
   updated_at: string;
+  /** When the provider last accepted this token for this host; null when never (or not since it changed). */
+  checked_at: string | null;
 }
 
 /** Named secrets a user's agent gets as environment variables; `value` is sealed. */

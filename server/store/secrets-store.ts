@@ -12,7 +12,7 @@ async function nextSeq(db: Kysely<Database>, userId: string): Promise<number> {
 }
 
 function selectProviderTokens(db: Kysely<Database>, userId: string) {
-  return db.selectFrom('provider_tokens').select(['provider', 'token', 'host']).where('user_id', '=', userId);
+  return db.selectFrom('provider_tokens').select(['provider', 'token', 'host', 'checked_at']).where('user_id', '=', userId);
 }
 
 async function customSecretExists(db: Kysely<Database>, userId: string, name: string): Promise<boolean> {
@@ -36,6 +36,8 @@ export interface StoredProviderToken {
   provider: string;
   token: string;
   host: string | null;
+  /** When the provider last accepted it (see `checked_at` in the schema). */
+  checked_at: string | null;
 }
 
 /** A custom secret as stored: the value sealed. */
@@ -68,6 +70,20 @@ export class SecretsStore {
         .values(tokens.map((token) => ({ user_id: userId, ...token, updated_at })))
         .execute();
     });
+  }
+
+  /**
+   * Records a check of a provider's token: `checkedAt` when the provider accepted it, null when it
+   * refused. Only while the stored token is still `token` (a save meanwhile has its own state).
+   */
+  async recordProviderCheck(userId: string, provider: string, token: string, checkedAt: string | null): Promise<void> {
+    await this.db
+      .updateTable('provider_tokens')
+      .set({ checked_at: checkedAt })
+      .where('user_id', '=', userId)
+      .where('provider', '=', provider)
+      .where('token', '=', token)
+      .execute();
   }
 
   listCustomSecrets(userId: string): Promise<StoredCustomSecret[]> {

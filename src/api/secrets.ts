@@ -1,6 +1,16 @@
 import { messageSchema } from '../contract/errors';
-import { type AddGitProvidersInput, type CreateSecretInput, customSecretsSchema, type UpdateSecretInput } from '../contract/secrets';
+import {
+  type AddGitProvidersInput,
+  type CreateSecretInput,
+  customSecretsSchema,
+  type GitProviderStatus,
+  gitProviderStatusesSchema,
+  type Provider,
+  tokenCheckSchema,
+  type UpdateSecretInput,
+} from '../contract/secrets';
 import { apiRequest } from './client';
+import { ApiError } from './errors';
 
 export function fetchCustomSecrets(signal?: AbortSignal) {
   return apiRequest('/api/secrets', { schema: customSecretsSchema, signal });
@@ -25,4 +35,22 @@ export function storeGitProviders(body: AddGitProvidersInput) {
 
 export function unsetProviderTokens() {
   return apiRequest('/api/unset-provider-tokens', { method: 'POST', schema: messageSchema });
+}
+
+/**
+ * Connected providers with when each token was last verified (ours); `null` from a server that
+ * does not keep that (OpenHands answers 404).
+ */
+export async function fetchGitProviderStatuses(signal?: AbortSignal): Promise<GitProviderStatus[] | null> {
+  try {
+    return (await apiRequest('/api/git-providers', { schema: gitProviderStatusesSchema, signal })).providers;
+  } catch (error) {
+    if (error instanceof ApiError && error.kind === 'http' && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** Asks the server to check the stored token with the provider now; answers the verdict. */
+export function verifyGitProvider(provider: Provider) {
+  return apiRequest(`/api/git-providers/${provider}/verify`, { method: 'POST', schema: tokenCheckSchema });
 }

@@ -3,8 +3,15 @@ import { notifications as notificationsApi, useNotifications } from '@mantine/no
 import { type ComponentType, lazy, Suspense, useState } from 'react';
 
 interface ContainerProps {
-  position: 'top-right';
+  position: 'bottom-left';
+  containerWidth: number;
 }
+
+/**
+ * Bottom left, as wide as the navigation: on a wide screen they sit below its links and cover no
+ * control (top right they covered Sign out, the page's main button and a drawer's close button).
+ */
+const PLACE: ContainerProps = { position: 'bottom-left', containerWidth: 224 };
 
 /**
  * Mantine's notifications container, loaded with the first notification: most visits show none.
@@ -22,7 +29,7 @@ export function NotificationsHost() {
   if (!needed) return null;
   return (
     <Suspense fallback={null}>
-      <Notifications position="top-right" />
+      <Notifications {...PLACE} />
     </Suspense>
   );
 }
@@ -30,7 +37,7 @@ export function NotificationsHost() {
 function PlainNotifications() {
   const { notifications } = useNotifications();
   return (
-    <div style={{ position: 'fixed', top: 16, right: 16, zIndex: 1000, display: 'grid', gap: 8, width: 'min(24rem, 100vw - 2rem)' }}>
+    <div style={{ position: 'fixed', bottom: 16, left: 8, zIndex: 1000, display: 'grid', gap: 8, width: PLACE.containerWidth }}>
       {notifications.map(({ id, title, message }) => (
         <Paper key={id} role="alert" withBorder shadow="md" p="sm" style={{ display: 'flex', gap: 8 }}>
           <div style={{ flex: 1 }}>

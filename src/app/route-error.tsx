@@ -1,11 +1,29 @@
-import { Alert, Button, Code, Stack, Text } from '@mantine/core';
+import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { PageHeader } from '../components/page-header';
+
+/** A page's code that could not be fetched: the server is down or unreachable (each browser words it its own way). */
+export const isModuleLoadFailure = (error: unknown) =>
+  error instanceof Error &&
+  /dynamically imported module|Importing a module script failed|Unable to preload CSS|error loading dynamically imported/i.test(
+    error.message,
+  );
+
+/** Whether the server the console came from answers again (its start page needs no key). */
+async function serverAnswers(): Promise<boolean> {
+  try {
+    return (await fetch('/', { cache: 'no-store' })).ok;
+  } catch {
+    return false;
+  }
+}
 
 /** What a broken or unknown page shows instead of a blank screen. */
 export function RouteError() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  if (isModuleLoadFailure(error)) return <ServerUnreachable />;
   return (
     <Stack p="lg">
       <Alert color="red" title="This page failed to load" role="alert">
@@ -18,6 +36,39 @@ export function RouteError() {
         Go to Settings
       </Button>
     </Stack>
+  );
+}
+
+/** The page's code did not arrive: say so, and load it again once the server answers. */
+function ServerUnreachable() {
+  const [checking, setChecking] = useState(false);
+  const [stillDown, setStillDown] = useState(false);
+  const retry = async () => {
+    setChecking(true);
+    if (await serverAnswers()) {
+      window.location.reload(); // a failed page import is not tried again in place
+      return;
+    }
+    setChecking(false);
+    setStillDown(true);
+  };
+  return (
+    <Alert color="orange" title="Server unreachable" role="alert">
+      <Text size="sm">
+        This page could not be loaded from the server. Check that it is running and reachable, then retry; the other pages you opened still
+        work.
+      </Text>
+      {stillDown && (
+        <Text size="sm" mt="xs" fw={500}>
+          Still no answer from the server.
+        </Text>
+      )}
+      <Group mt="sm">
+        <Button onClick={() => void retry()} loading={checking}>
+          Retry
+        </Button>
+      </Group>
+    </Alert>
   );
 }
 

@@ -19,9 +19,9 @@ export function formatRelative(iso: string, now = Date.now()): string {
   return relative.format(Math.round(seconds / size), unit);
 }
 
-export function RelativeTime({ iso }: { iso: string }) {
+export function RelativeTime({ iso, size = 'sm' }: { iso: string; size?: 'xs' | 'sm' }) {
   return (
-    <Text span size="sm" title={exact.format(new Date(iso))}>
+    <Text span size={size} title={exact.format(new Date(iso))}>
       <time dateTime={iso}>{formatRelative(iso)}</time>
     </Text>
   );

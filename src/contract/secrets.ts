@@ -46,6 +46,10 @@ export function hostProblem(host: string): string | undefined {
 const token = z.string().check(rule((value: string) => (/\s/.test(value) ? 'Token must not contain spaces or line breaks' : undefined)));
 const host = z.string().check(z.trim(), rule(hostProblem));
 
+/** Enterprise SSO has no public host: a token for it means nothing without one. */
+export const hostRequiredProblem = (provider: string, host: string | null | undefined): string | undefined =>
+  provider === 'enterprise_sso' && !host?.trim() ? 'Enterprise SSO needs the host of your SSO server' : undefined;
+
 export const providerTokenSchema = z.object({
   token: z.optional(z.nullable(token)),
   host: z.optional(z.nullable(host)),
@@ -59,7 +63,14 @@ export const isProvider = (key: string): key is Provider => (PROVIDERS as readon
 const providerKey = z.string().check(rule((key: string) => (isProvider(key) ? undefined : `Input should be ${describeValues(PROVIDERS)}`)));
 
 /** `{<provider>: {token, host}}` for any of the providers. */
-export const providerTokensSchema = z.record(providerKey, providerTokenSchema);
+export const providerTokensSchema = z.record(providerKey, providerTokenSchema).check(
+  z.superRefine((tokens, ctx) => {
+    for (const [provider, entry] of Object.entries(tokens)) {
+      const problem = hostRequiredProblem(provider, entry.host);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [provider, 'host'], input: entry.host ?? null });
+    }
+  }),
+);
 export type ProviderTokens = z.output<typeof providerTokensSchema>;
 
 /** Body of `POST /api/add-git-providers`. `mcp_config` is validated and otherwise ignored, as OpenHands does. */
@@ -114,3 +125,28 @@ export const secretsStoreSchema = z.object({
   ),
 });
 export type SecretsStoreUpdate = z.output<typeof secretsStoreSchema>;
+
+/** `GET /api/git-providers` (ours): each connected provider, its host, and when the provider last accepted its token. */
+export const gitProviderStatusSchema = z.object({
+  provider: providerSchema,
+  host: z.nullable(z.string()),
+  /** `null`: saved but not verified (never checked, or refused or changed since). */
+  checked_at: z.nullable(z.string()),
+});
+export type GitProviderStatus = z.output<typeof gitProviderStatusSchema>;
+export const gitProviderStatusesSchema = z.object({ providers: z.array(gitProviderStatusSchema) });
+
+export const TOKEN_CHECK_OUTCOMES = ['accepted', 'refused', 'unreachable', 'uncheckable'] as const;
+export type TokenCheckOutcome = (typeof TOKEN_CHECK_OUTCOMES)[number];
+
+/** `POST /api/git-providers/{provider}/verify` (ours): the provider's verdict on the stored token (never the token). */
+export const tokenCheckSchema = z.object({
+  provider: providerSchema,
+  /** `unreachable`: no answer about the token; `uncheckable`: the provider has no API to ask (Enterprise SSO). */
+  outcome: z.enum(TOKEN_CHECK_OUTCOMES),
+  detail: z.string(),
+  checked_at: z.nullable(z.string()),
+});
+export type TokenCheck = z.output<typeof tokenCheckSchema>;
+
+export const providerPathSchema = z.object({ provider: providerSchema });

@@ -12,6 +12,8 @@ interface FieldProps<T extends FieldValues> {
   label: string;
   description?: ReactNode;
   placeholder?: string;
+  /** Marks it as needed (an asterisk); the schema still says why when it is empty. */
+  required?: boolean;
   /** The field a dialog or drawer focuses when it opens (instead of its close button). */
   'data-autofocus'?: boolean;
 }

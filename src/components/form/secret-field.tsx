@@ -27,6 +27,8 @@ interface SecretFieldProps<T extends FieldValues> {
   /** Offer "Clear" for a stored value (off where removing has its own action). */
   clearable?: boolean;
   placeholder?: string;
+  /** Show whether one is stored beside the label (off where the surrounding card already says so). */
+  showStatus?: boolean;
 }
 
 function status(draft: SecretDraft, isSet: boolean | undefined): { text: string; color: string } | null {
@@ -47,13 +49,14 @@ export function SecretField<T extends FieldValues>({
   description,
   clearable = true,
   placeholder: emptyPlaceholder = 'Not set',
+  showStatus = true,
 }: SecretFieldProps<T>) {
   const {
     field: { ref, value, onChange, onBlur },
     fieldState,
   } = useController<T>({ name });
   const draft: SecretDraft = value ?? KEEP_SECRET;
-  const badge = status(draft, isSet);
+  const badge = showStatus ? status(draft, isSet) : null;
   const placeholder = draft.clear
     ? 'Will be removed when you save'
     : isSet

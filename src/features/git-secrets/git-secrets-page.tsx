@@ -1,4 +1,4 @@
-import { Button, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, SimpleGrid, Skeleton, Table, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -10,29 +10,59 @@ import { PageHeader } from '../../components/page-header';
 import { QueryContent } from '../../components/query-content';
 import { RowActions, RowActionsHeader } from '../../components/row-actions';
 import { SectionHeader } from '../../components/section-header';
+import { useUrlParams } from '../../components/use-url-params';
 import { PROVIDERS } from '../../contract/secrets';
-import { connectedProvidersQuery, disconnectAllProvidersMutation } from '../../queries/git-providers';
+import { connectedProvidersQuery, disconnectAllProvidersMutation, providerStatusesQuery } from '../../queries/git-providers';
 import { deleteSecretMutation, secretsQuery } from '../../queries/secrets';
 import { ProviderCard } from './provider-card';
 import { SecretDialog } from './secret-dialog';
 
+/** Tabs, so custom secrets are one click away, not below five provider cards; the tab is in the URL (`?tab=secrets`). */
 export function GitSecretsPage() {
+  const [params, update] = useUrlParams<'tab'>();
+  const tab = params.get('tab') === 'secrets' ? 'secrets' : 'providers';
+  const connected = useQuery(connectedProvidersQuery());
+  const secrets = useQuery(secretsQuery());
+  const count = (n: number | undefined) =>
+    n === undefined ? null : (
+      <Badge size="sm" variant="light" color="gray" circle>
+        {n}
+      </Badge>
+    );
   return (
     <>
       <PageHeader
         title="Git & secrets"
         description="Tokens the agent clones and pushes with, and secrets it gets as environment variables."
       />
-      <Stack gap="xl">
-        <GitProviders />
-        <CustomSecrets />
-      </Stack>
+      <Tabs value={tab} onChange={(next) => update({ tab: next === 'secrets' ? 'secrets' : undefined })}>
+        <Tabs.List mb="lg">
+          <Tabs.Tab value="providers" rightSection={count(connected.data && Object.keys(connected.data).length)}>
+            Git providers
+          </Tabs.Tab>
+          <Tabs.Tab value="secrets" rightSection={count(secrets.data?.custom_secrets.length)}>
+            Custom secrets
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="providers">
+          <GitProviders />
+        </Tabs.Panel>
+        <Tabs.Panel value="secrets">
+          <CustomSecrets />
+        </Tabs.Panel>
+      </Tabs>
     </>
   );
 }
 
 function GitProviders() {
   const connected = useQuery(connectedProvidersQuery());
+  const statuses = useQuery(providerStatusesQuery());
+  /** `undefined` while the server has not said (or cannot say: OpenHands keeps no verification). */
+  const checkedAt = (provider: string) => {
+    const known = statuses.data?.find((status) => status.provider === provider);
+    return known ? known.checked_at : undefined;
+  };
   const disconnectAll = useMutation(disconnectAllProvidersMutation(useQueryClient()));
   const [confirming, setConfirming] = useState(false);
   const anyConnected = Object.keys(connected.data ?? {}).length > 0;
@@ -57,7 +87,12 @@ function GitProviders() {
         {(hosts) => (
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             {PROVIDERS.map((provider) => (
-              <ProviderCard key={provider} provider={provider} connectedHost={provider in hosts ? hosts[provider] : undefined} />
+              <ProviderCard
+                key={provider}
+                provider={provider}
+                connectedHost={provider in hosts ? hosts[provider] : undefined}
+                checkedAt={checkedAt(provider)}
+              />
             ))}
           </SimpleGrid>
         )}

@@ -2,19 +2,27 @@ import { screen, within } from '@testing-library/react';
 import { useForm } from 'react-hook-form';
 import { describe, expect, it, vi } from 'vitest';
 import type { SaveProblem } from '../../components/form/apply-server-errors';
+import type { TokenCheck } from '../../contract/secrets';
 import { renderView } from '../../testing/render';
 import { ProviderCardView } from './provider-card-view';
 import { type ProviderFormValues, providerFormValues } from './provider-form';
 
-type Callbacks = Record<'onSubmit' | 'onDisconnect', () => void>;
+type Callbacks = Record<'onSubmit' | 'onDisconnect' | 'onVerify', () => void>;
+
+interface Options {
+  problem?: SaveProblem | null;
+  checkedAt?: string | null;
+  result?: TokenCheck;
+  error?: unknown;
+}
 
 function Harness({
   connectedHost,
-  problem,
+  options: { problem = null, checkedAt, result, error = null },
   callbacks,
 }: {
   connectedHost: string | null | undefined;
-  problem: SaveProblem | null;
+  options: Options;
   callbacks: Callbacks;
 }) {
   const form = useForm<ProviderFormValues>({ defaultValues: providerFormValues(connectedHost) });
@@ -22,6 +30,8 @@ function Harness({
     <ProviderCardView
       provider="gitlab"
       connectedHost={connectedHost}
+      checkedAt={checkedAt}
+      verification={{ onVerify: callbacks.onVerify, pending: false, result, error }}
       form={form}
       problem={problem}
       onSubmit={(event) => {
@@ -33,9 +43,9 @@ function Harness({
   );
 }
 
-function setup(connectedHost: string | null | undefined, problem: SaveProblem | null = null) {
-  const callbacks = { onSubmit: vi.fn(), onDisconnect: vi.fn() };
-  const view = renderView(<Harness connectedHost={connectedHost} problem={problem} callbacks={callbacks} />);
+function setup(connectedHost: string | null | undefined, options: Options = {}) {
+  const callbacks = { onSubmit: vi.fn(), onDisconnect: vi.fn(), onVerify: vi.fn() };
+  const view = renderView(<Harness connectedHost={connectedHost} options={options} callbacks={callbacks} />);
   return { ...view, ...callbacks, card: screen.getByRole('region', { name: 'GitLab' }) };
 }
 
@@ -52,17 +62,53 @@ describe('ProviderCardView', () => {
     expect(onDisconnect).not.toHaveBeenCalled();
   });
 
-  it('shows a connected provider with its host, and disconnects it', async () => {
-    const { user, card, onDisconnect } = setup('gitlab.mycorp.com');
-    expect(within(card).getByTestId('gitlab-status')).toHaveTextContent('Connected · gitlab.mycorp.com');
+  it('shows a token saved but never checked as such, with its host and one status badge, and disconnects it', async () => {
+    const { user, card, onDisconnect, onVerify } = setup('gitlab.mycorp.com', { checkedAt: null });
+    expect(within(card).getByTestId('gitlab-status')).toHaveTextContent('Saved, not verified');
+    expect(within(card).getByTestId('gitlab-host')).toHaveTextContent('gitlab.mycorp.com');
     expect(within(card).getByLabelText('GitLab host', { selector: 'input' })).toHaveValue('gitlab.mycorp.com');
-    expect(within(card).getByTestId('token-status')).toHaveTextContent('Set');
+    expect(within(card).queryByTestId('token-status')).not.toBeInTheDocument();
     await user.click(within(card).getByRole('button', { name: 'Disconnect' }));
     expect(onDisconnect).toHaveBeenCalled();
+    expect(onVerify).not.toHaveBeenCalled();
+  });
+
+  it('says a verified token is verified, and when; the public host when none is stored', () => {
+    const { card } = setup(null, { checkedAt: new Date(Date.now() - 5 * 60_000).toISOString() });
+    expect(within(card).getByTestId('gitlab-status')).toHaveTextContent('Verified');
+    expect(within(card).getByTestId('gitlab-host')).toHaveTextContent('gitlab.com · verified 5 minutes ago');
+  });
+
+  it('says only "Saved" when the server does not tell whether the token was verified', () => {
+    const { card } = setup(null);
+    expect(within(card).getByTestId('gitlab-status')).toHaveTextContent(/^Saved$/);
+  });
+
+  it("verifies on request and shows the provider's verdict, or why it could not ask", async () => {
+    const refused: TokenCheck = {
+      provider: 'gitlab',
+      outcome: 'refused',
+      detail: 'GitLab rejected the token (HTTP 401)',
+      checked_at: null,
+    };
+    const { user, card, onVerify } = setup(null, { checkedAt: null, result: refused });
+    await user.click(within(card).getByRole('button', { name: 'Verify' }));
+    expect(onVerify).toHaveBeenCalled();
+    expect(within(card).getByRole('status')).toHaveTextContent('GitLab rejected the token (HTTP 401)');
+  });
+
+  it('says why it could not verify', () => {
+    const { card } = setup(null, { checkedAt: null, error: new Error('The server answered 404 Not Found') });
+    expect(within(card).getByRole('alert')).toHaveTextContent('Could not verify');
+  });
+
+  it('offers no Verify before a token is saved', () => {
+    const { card } = setup(undefined);
+    expect(within(card).queryByRole('button', { name: 'Verify' })).not.toBeInTheDocument();
   });
 
   it('shows a save problem', () => {
-    const { card } = setup(null, { message: 'Not saved: Cannot reach the server', unmatched: [] });
+    const { card } = setup(null, { problem: { message: 'Not saved: Cannot reach the server', unmatched: [] } });
     expect(within(card).getByRole('alert')).toHaveTextContent('Not saved: Cannot reach the server');
   });
 });

@@ -1,12 +1,15 @@
-import { Badge, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBrandAzure, IconBrandBitbucket, IconBrandGithub, IconBrandGitlab, IconLock } from '@tabler/icons-react';
 import type { FormEvent } from 'react';
 import { FormProvider, type UseFormReturn } from 'react-hook-form';
+import { describeError } from '../../api/errors';
+import { ErrorAlert } from '../../components/error-alert';
 import type { SaveProblem } from '../../components/form/apply-server-errors';
 import { TextField } from '../../components/form/fields';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { SecretField } from '../../components/form/secret-field';
-import { type Provider, PROVIDER_NAMES, PUBLIC_HOSTS } from '../../contract/secrets';
+import { RelativeTime } from '../../components/relative-time';
+import { type Provider, PROVIDER_NAMES, PUBLIC_HOSTS, type TokenCheck, type TokenCheckOutcome } from '../../contract/secrets';
 import type { ProviderFormValues } from './provider-form';
 
 const ICONS: Record<Provider, typeof IconBrandGithub> = {
@@ -17,51 +20,100 @@ const ICONS: Record<Provider, typeof IconBrandGithub> = {
   enterprise_sso: IconLock,
 };
 
+const VERDICT_COLORS: Record<TokenCheckOutcome, string> = {
+  accepted: 'teal',
+  refused: 'red',
+  unreachable: 'orange',
+  uncheckable: 'gray',
+};
+
 export interface ProviderCardViewProps {
   provider: Provider;
   /** The stored host (`null` for the public service), `undefined` when not connected. */
   connectedHost: string | null | undefined;
+  /** When the provider last accepted the stored token; `null`: not verified; `undefined`: the server does not say. */
+  checkedAt: string | null | undefined;
   form: UseFormReturn<ProviderFormValues>;
   problem: SaveProblem | null;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   onDisconnect: () => void;
+  /** Checking the stored token with the provider: its last answer, or why it could not be asked. */
+  verification: { onVerify: () => void; pending: boolean; result: TokenCheck | undefined; error: unknown };
 }
 
-/** One provider's card: whether it is connected, its token and host, connect and disconnect. */
-export function ProviderCardView({ provider, connectedHost, form, problem, onSubmit, onDisconnect }: ProviderCardViewProps) {
+function status(connected: boolean, checkedAt: string | null | undefined): { text: string; color: string } {
+  if (!connected) return { text: 'Not connected', color: 'gray' };
+  if (checkedAt) return { text: 'Verified', color: 'teal' };
+  return checkedAt === null ? { text: 'Saved, not verified', color: 'yellow' } : { text: 'Saved', color: 'blue' };
+}
+
+/** One provider's card: its status, host, token, and connect, verify and disconnect. */
+export function ProviderCardView({
+  provider,
+  connectedHost,
+  checkedAt,
+  form,
+  problem,
+  onSubmit,
+  onDisconnect,
+  verification,
+}: ProviderCardViewProps) {
   const connected = connectedHost !== undefined;
   const name = PROVIDER_NAMES[provider];
   const Icon = ICONS[provider];
   const publicHost = PUBLIC_HOSTS[provider];
+  const badge = status(connected, checkedAt);
+  const { result, error } = verification;
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-label={name}>
       <FormProvider {...form}>
         <form onSubmit={onSubmit} noValidate aria-label={`${name} token`}>
           <Stack gap="sm">
-            <Group justify="space-between" wrap="nowrap">
+            <Group justify="space-between" wrap="nowrap" align="flex-start">
               <Group gap="sm" wrap="nowrap">
                 <ThemeIcon variant="light" size="lg" radius="md" color="gray">
                   <Icon size={20} />
                 </ThemeIcon>
-                <Title order={3} size="h5">
-                  {name}
-                </Title>
+                <div>
+                  <Title order={3} size="h5">
+                    {name}
+                  </Title>
+                  {connected && (
+                    <Text size="xs" c="dimmed" data-testid={`${provider}-host`}>
+                      {connectedHost ?? publicHost}
+                      {checkedAt && (
+                        <>
+                          {' · verified '}
+                          <RelativeTime iso={checkedAt} size="xs" />
+                        </>
+                      )}
+                    </Text>
+                  )}
+                </div>
               </Group>
-              <Badge variant="light" color={connected ? 'teal' : 'gray'} data-testid={`${provider}-status`}>
-                {connected ? `Connected${connectedHost ? ` · ${connectedHost}` : ''}` : 'Not connected'}
+              <Badge variant="light" color={badge.color} data-testid={`${provider}-status`} style={{ flexShrink: 0 }}>
+                {badge.text}
               </Badge>
             </Group>
             {problem && <SaveProblemAlert problem={problem} />}
+            {result && (
+              <Alert variant="light" color={VERDICT_COLORS[result.outcome]} role="status" data-testid={`${provider}-verdict`}>
+                {result.detail}
+              </Alert>
+            )}
+            {error ? <ErrorAlert>{`Could not verify: ${describeError(error)}`}</ErrorAlert> : null}
             <SecretField<ProviderFormValues>
               name="token"
               label={`${name} token`}
               isSet={connected}
               clearable={false}
+              showStatus={false}
               placeholder="Paste a token to connect"
             />
             <TextField<ProviderFormValues>
               name="host"
               label={`${name} host`}
+              required={!publicHost}
               description={
                 publicHost ? `Empty for ${publicHost}; a domain or URL for a self-hosted server` : 'The domain or URL of your server'
               }
@@ -69,9 +121,14 @@ export function ProviderCardView({ provider, connectedHost, form, problem, onSub
             />
             <Group justify="space-between">
               {connected ? (
-                <Button variant="subtle" color="red" onClick={onDisconnect}>
-                  Disconnect
-                </Button>
+                <Group gap="xs">
+                  <Button variant="subtle" color="red" onClick={onDisconnect}>
+                    Disconnect
+                  </Button>
+                  <Button variant="default" onClick={verification.onVerify} loading={verification.pending}>
+                    Verify
+                  </Button>
+                </Group>
               ) : (
                 <Text size="xs" c="dimmed">
                   Tokens are stored encrypted and never shown again.

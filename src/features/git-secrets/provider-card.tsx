@@ -5,15 +5,22 @@ import { useForm } from 'react-hook-form';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
 import { type Provider, PROVIDER_NAMES, PUBLIC_HOSTS } from '../../contract/secrets';
-import { saveProviderMutation } from '../../queries/git-providers';
+import { saveProviderMutation, verifyProviderMutation } from '../../queries/git-providers';
 import { ProviderCardView } from './provider-card-view';
 import { type ProviderFormValues, providerFormValues, resolverFor, toEntry } from './provider-form';
 
+interface ProviderCardProps {
+  provider: Provider;
+  connectedHost: string | null | undefined;
+  /** When the provider last accepted the stored token (`null`: not verified; `undefined`: the server does not say). */
+  checkedAt: string | null | undefined;
+}
+
 /**
  * One git provider: its token (write-only; empty keeps the stored one) and host, saved on its
- * own, and a disconnect that removes just this provider.
+ * own, a check of the stored token with the provider, and a disconnect that removes just this provider.
  */
-export function ProviderCard({ provider, connectedHost }: { provider: Provider; connectedHost: string | null | undefined }) {
+export function ProviderCard({ provider, connectedHost, checkedAt }: ProviderCardProps) {
   const connected = connectedHost !== undefined;
   const name = PROVIDER_NAMES[provider];
   const publicHost = PUBLIC_HOSTS[provider];
@@ -22,18 +29,20 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
     defaultValues: values,
     values,
     resetOptions: { keepDirtyValues: true },
-    resolver: resolverFor(connected),
+    resolver: resolverFor(provider, connected),
     mode: 'onSubmit',
   });
   const queryClient = useQueryClient();
   const save = useMutation(saveProviderMutation(queryClient));
   // Its own mutation, so a failed save never shows up as a disconnect error.
   const disconnectProvider = useMutation(saveProviderMutation(queryClient));
+  const verify = useMutation(verifyProviderMutation(queryClient));
   const [problem, setProblem] = useState<SaveProblem | null>(null);
   const [confirming, setConfirming] = useState(false);
 
   const submit = form.handleSubmit(async (current) => {
     setProblem(null);
+    verify.reset(); // a verdict on the token that was stored before
     const { token, host } = toEntry(current);
     try {
       await save.mutateAsync({ provider, token, host });
@@ -62,6 +71,7 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
       {
         onSuccess: () => {
           setConfirming(false);
+          verify.reset();
           notifications.show({ color: 'teal', title: `${name} disconnected`, message: 'Its token was removed from the server.' });
         },
       },
@@ -72,6 +82,7 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
       <ProviderCardView
         provider={provider}
         connectedHost={connectedHost}
+        checkedAt={checkedAt}
         form={form}
         problem={problem}
         onSubmit={(event) => void submit(event)}
@@ -79,6 +90,7 @@ export function ProviderCard({ provider, connectedHost }: { provider: Provider; 
           disconnectProvider.reset();
           setConfirming(true);
         }}
+        verification={{ onVerify: () => verify.mutate(provider), pending: verify.isPending, result: verify.data, error: verify.error }}
       />
       {confirming && (
         <ConfirmDialog

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import * as z from 'zod/mini';
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
-import { providerTokenSchema } from '../../contract/secrets';
+import { hostRequiredProblem, type Provider, providerTokenSchema } from '../../contract/secrets';
 import { issueMessage } from '../../contract/validation-error';
 
 /** One provider card's form: a write-only token and the host. */
@@ -12,12 +12,16 @@ export interface ProviderFormValues {
 
 export const toEntry = (values: ProviderFormValues) => ({ token: secretUpdate(values.token), host: values.host.trim() || null });
 
-/** The contract's checks for one provider entry, plus: connecting needs a token. */
-export function resolverFor(connected: boolean) {
+/** The contract's checks for one provider entry (a host where one is needed), plus: connecting needs a token. */
+export function resolverFor(provider: Provider, connected: boolean) {
   const schema = z.pipe(
     z.transform((values: ProviderFormValues): z.input<typeof providerTokenSchema> => toEntry(values)),
     providerTokenSchema.check(
       z.refine((entry) => connected || Boolean(entry.token), { message: 'Paste a token to connect', path: ['token'] }),
+      z.refine((entry) => !hostRequiredProblem(provider, entry.host), {
+        message: hostRequiredProblem(provider, null),
+        path: ['host'],
+      }),
     ),
   );
   return zodResolver(schema, { error: issueMessage }, { raw: true });

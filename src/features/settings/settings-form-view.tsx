@@ -60,25 +60,26 @@ export function SettingsFormView({
               ),
             }}
           />
-          <SaveBar dirty={isDirty} saving={isSubmitting} onDiscard={onDiscard} />
+          {/* Only when there is something to save: a bar that says "saved" costs a phone screen its bottom. */}
+          {isDirty && <SaveBar saving={isSubmitting} onDiscard={onDiscard} />}
         </Stack>
       </form>
     </FormProvider>
   );
 }
 
-function SaveBar({ dirty, saving, onDiscard }: { dirty: boolean; saving: boolean; onDiscard: () => void }) {
+function SaveBar({ saving, onDiscard }: { saving: boolean; onDiscard: () => void }) {
   return (
-    <Paper withBorder shadow={dirty ? 'md' : undefined} p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }}>
+    <Paper withBorder shadow="md" p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }}>
       <Group justify="space-between">
-        <Text size="sm" c={dirty ? undefined : 'dimmed'} aria-live="polite">
-          {dirty ? 'You have unsaved changes.' : 'All changes saved.'}
+        <Text size="sm" role="status">
+          You have unsaved changes.
         </Text>
         <Group gap="xs">
-          <Button variant="default" onClick={onDiscard} disabled={!dirty || saving}>
+          <Button variant="default" onClick={onDiscard} disabled={saving}>
             Discard
           </Button>
-          <Button type="submit" disabled={!dirty} loading={saving}>
+          <Button type="submit" loading={saving}>
             Save changes
           </Button>
         </Group>

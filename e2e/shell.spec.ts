@@ -1,0 +1,69 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+
+/*
+ * The shell around every page: notifications that cover no control, and a page whose code the
+ * server cannot deliver failing inside the shell (navigation kept, retry) instead of replacing it.
+ */
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** The names of visible controls outside `notice` whose boxes `notice` overlaps. */
+async function controlsCoveredBy(page: Page, notice: Locator): Promise<string[]> {
+  const box = (await notice.boundingBox())!;
+  const noticeElement = await notice.elementHandle();
+  const covered: string[] = [];
+  for (const control of await page.locator('button:visible, a:visible, input:visible, [role="tab"]:visible').all()) {
+    if (await control.evaluate((element, container) => container!.contains(element), noticeElement)) continue; // its own close button
+    const controlBox = await control.boundingBox();
+    if (controlBox && overlap(box, controlBox)) covered.push((await control.getAttribute('aria-label')) ?? (await control.innerText()));
+  }
+  return covered;
+}
+
+test("a notification covers no control: not Sign out, not the page's main button, not the navigation", async ({ page, signIn }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await signIn(page);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Git & secrets' }).click();
+  await page.getByRole('tab', { name: /Custom secrets/ }).click();
+  for (const name of ['FIRST_TOKEN', 'SECOND_TOKEN']) {
+    await page.getByRole('button', { name: 'Add secret' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add secret' });
+    await dialog
+      .locator('input')
+      .and(dialog.getByLabel('Name', { exact: true }))
+      .fill(name);
+    await dialog
+      .locator('input, textarea')
+      .and(dialog.getByLabel('Value', { exact: true }))
+      .fill('a-value');
+    await dialog.getByRole('button', { name: 'Add secret' }).click();
+    await expect(dialog).toBeHidden();
+  }
+  const notices = page.getByRole('alert').filter({ hasText: 'Secret added' });
+  await expect(notices).toHaveCount(2);
+  for (const notice of await notices.all()) expect(await controlsCoveredBy(page, notice)).toEqual([]);
+});
+
+test('a page whose code cannot be fetched fails inside the shell, says the server is unreachable, and retries', async ({
+  page,
+  signIn,
+}) => {
+  await signIn(page);
+  await page.route('**/assets/specs-page-*.js', (route) => route.abort('connectionrefused'));
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sandbox specs' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'Server unreachable' });
+  await expect(alert).toBeVisible();
+  // The shell stays: navigation and Sign out still there and working.
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+
+  await page.unroute('**/assets/specs-page-*.js');
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('heading', { name: 'Sandbox specs', level: 1 })).toBeVisible();
+
+  // Another page still opens from the navigation after a failure.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Git & secrets' }).click();
+  await expect(page.getByRole('heading', { name: 'Git & secrets', level: 1 })).toBeVisible();
+});
