@@ -76,7 +76,7 @@ test('add one server of each kind, reload, edit, change kind and delete', async 
   await page.reload();
   const table = page.getByRole('table', { name: 'MCP servers' });
   await expect(table.getByRole('row')).toHaveCount(4);
-  await expect(table.getByRole('row', { name: /stdio files npx -y \/my docs @modelcontextprotocol\/server-filesystem/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /stdio files npx -y '\/my docs' @modelcontextprotocol\/server-filesystem/ })).toBeVisible();
   await expect(table.getByRole('row', { name: /SSE https:\/\/sse\.example\.com\/sse .* Set/ })).toBeVisible();
   await expect(table.getByRole('row', { name: /Streamable HTTP .*timeout 45 s.* Not set/ })).toBeVisible();
   expect(await storedMcp(api)).toEqual({
@@ -224,6 +224,8 @@ test('import a JSON block with three servers, then export and compare', async ({
   await expect(preview.getByRole('row', { name: /fetch stdio Will be added/ })).toBeVisible();
   await expect(preview.getByRole('row', { name: /linear SSE Will be added/ })).toBeVisible();
   await expect(preview.getByRole('row', { name: /docs Streamable HTTP Will be added/ })).toBeVisible();
+  // OpenHands keeps remote servers by URL only: their names cannot come along, and the preview says so.
+  await expect(preview.getByRole('row', { name: /linear/ })).toContainText('The name "linear" is not kept');
   await expect(preview.getByRole('row', { name: /bad name .* Server name can only contain/ })).toBeVisible();
   await dialog.getByRole('button', { name: 'Add 3 servers' }).click();
   await expect(dialog).toBeHidden();
@@ -289,7 +291,7 @@ test('test connection works against real MCP servers and fails clearly otherwise
     // a URL that refuses connections
     await http.close();
     await page.getByRole('button', { name: `Test ${http.url}` }).click();
-    await expect(result.getByRole('alert')).toContainText('ECONNREFUSED');
+    await expect(result.getByRole('alert')).toContainText(`Connection refused at ${new URL(http.url).host} (ECONNREFUSED)`);
     expect((await api('/api/settings')).text).not.toContain('http-token');
   } finally {
     await http.close();
@@ -322,4 +324,48 @@ test('closing or leaving the editor with unsaved changes asks first', async ({ p
   await page.keyboard.press('Escape');
   await expect(form).toBeHidden();
   await expect(discard).toBeHidden();
+});
+
+test('the list reads at a glance: quoted arguments, each URL once, whole type badges, tooltips; narrow screens and long forms', async ({
+  page,
+  signIn,
+  api,
+}) => {
+  await api('/api/settings', {
+    method: 'POST',
+    body: {
+      mcp_config: {
+        stdio_servers: [{ name: 'notes', command: 'npx', args: ['-y', 'server-files', '/home/ada/My Notes'] }],
+        shttp_servers: [{ url: 'https://docs.example.com/mcp', timeout: 30 }],
+      },
+    },
+  });
+  await openMcp(page, signIn);
+  const table = page.getByRole('table', { name: 'MCP servers' });
+  const notes = table.getByRole('row').filter({ hasText: 'notes' });
+  await expect(notes).toContainText("npx -y server-files '/home/ada/My Notes'");
+  const docs = table.getByRole('row').filter({ hasText: 'docs.example.com' });
+  expect((await docs.innerText()).split('https://docs.example.com/mcp')).toHaveLength(2); // the URL once
+  await expect(docs).toContainText('timeout 30 s');
+  const badge = docs.getByText('Streamable HTTP', { exact: true });
+  expect(await badge.evaluate((label) => label.scrollWidth <= label.clientWidth)).toBe(true); // not cut off
+
+  // An icon button says what it does on keyboard focus too.
+  await page.getByRole('button', { name: 'Test https://docs.example.com/mcp' }).focus();
+  await page.keyboard.press('Shift+Tab'); // focus by keyboard (programmatic focus is not :focus-visible)
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('tooltip').filter({ hasText: 'Test connection' })).toBeVisible();
+
+  // A narrow screen: the page never scrolls sideways.
+  await page.setViewportSize({ width: 375, height: 740 });
+  await expect(table).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+  // A long form on a short screen: the test result is scrolled into view.
+  await page.setViewportSize({ width: 1280, height: 480 });
+  await page.getByRole('button', { name: 'Edit notes' }).click();
+  const form = drawer(page, 'Edit notes');
+  await input(form, 'Command').fill('no-such-mcp-command');
+  await form.getByRole('button', { name: 'Test connection' }).click();
+  await expect(form.getByRole('alert')).toBeInViewport();
 });

@@ -141,8 +141,15 @@ describe('POST /api/mcp/test', () => {
     const url = `http://127.0.0.1:${await closedPort()}/mcp`;
     const { status, body } = await test({ kind, url });
     expect(status).toBe(200);
-    expect(body.ok).toBe(false);
-    expect(body.error).toContain('ECONNREFUSED');
+    expect(body).toEqual({ ok: false, error: `Connection refused at ${new URL(url).host} (ECONNREFUSED)` });
+  });
+
+  it('says a command that exits cleanly before answering may not be an MCP server', async () => {
+    const { body } = await test({ kind: 'stdio', name: 'not-mcp', command: 'sh', args: ['-c', 'echo "usage: tool [options]" >&2'] });
+    expect(body).toEqual({
+      ok: false,
+      error: 'process exited with code 0 before answering — is this an MCP server? It wrote: usage: tool [options]',
+    });
   });
 
   it.each([

@@ -82,9 +82,13 @@ export class ProcessGroupTransport implements Transport {
   /** How the process ended, with the end of what it wrote to stderr; undefined while it runs. */
   get exitDescription(): string | undefined {
     if (!this.#exit) return undefined;
+    const stderr = this.#stderr.trim().split('\n').slice(-3).join(' ');
+    // A clean exit before answering is most often a command that is not an MCP server (a CLI that printed its help).
+    if (this.#exit.code === 0 && !this.#exit.signal) {
+      return `process exited with code 0 before answering — is this an MCP server?${stderr ? ` It wrote: ${stderr}` : ''}`;
+    }
     const how = `process ${describeExit(this.#exit)}`;
-    const stderr = this.#stderr.trim();
-    return stderr ? `${how}: ${stderr.split('\n').slice(-3).join(' ')}` : how;
+    return stderr ? `${how}: ${stderr}` : how;
   }
 
   async close(): Promise<void> {

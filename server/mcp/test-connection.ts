@@ -14,12 +14,41 @@ class TestCancelled extends Error {}
 const MAX_DETAIL = 300;
 const truncate = (text: string) => (text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text);
 
-/** Why a connection failed, in the words an operator searches for (ENOENT, ECONNREFUSED, HTTP 401…). */
-function describeFailure(error: unknown, transport: Transport, seconds: number): string {
+/** Network errors in words; the code stays beside them, as operators search for it. */
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'Connection refused',
+  ECONNRESET: 'Connection reset by the server',
+  ETIMEDOUT: 'Connection timed out',
+  EHOSTUNREACH: 'Host unreachable',
+  ENETUNREACH: 'Network unreachable',
+  ENOTFOUND: 'Host not found',
+  EAI_AGAIN: 'Host name lookup failed (DNS)',
+  EPROTO: 'TLS handshake failed',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'Self-signed TLS certificate not trusted',
+  SELF_SIGNED_CERT_IN_CHAIN: 'Self-signed TLS certificate in the chain not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate could not be verified',
+  CERT_HAS_EXPIRED: 'TLS certificate expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate is for another host',
+};
+
+/** The first errno-style code in an error, its causes (fetch wraps them) or its message (the SSE client flattens them). */
+function networkCode(error: unknown): { code: string; address?: string } | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const { code, address, port } = current as NodeJS.ErrnoException & { address?: string; port?: number };
+    if (typeof code === 'string' && code in NETWORK_WORDS) return { code, address: address && (port ? `${address}:${port}` : address) };
+  }
+  const named = error instanceof Error ? Object.keys(NETWORK_WORDS).find((code) => error.message.includes(code)) : undefined;
+  return named ? { code: named } : undefined;
+}
+
+/** Why a connection failed, in words and with the terms an operator searches for (ENOENT, ECONNREFUSED, HTTP 401…). */
+function describeFailure(error: unknown, transport: Transport, server: McpTestRequest, seconds: number): string {
   if (error instanceof TestTimeout) return `timeout after ${seconds} s`;
   if (error instanceof TestCancelled) return 'cancelled: the server is shutting down';
   const exited = transport instanceof ProcessGroupTransport ? transport.exitDescription : undefined;
   if (exited) return exited;
+  const network = server.kind === 'stdio' ? undefined : networkCode(error);
+  if (network) return `${NETWORK_WORDS[network.code]} at ${network.address ?? new URL(server.url).host} (${network.code})`;
   if (error instanceof StreamableHTTPError || error instanceof SseError) {
     const status = typeof error.code === 'number' && error.code >= 100 ? `HTTP ${error.code}` : undefined;
     const detail = truncate(error.message.replace(/^(Streamable HTTP|SSE) error: /, '').trim());
@@ -86,7 +115,7 @@ export async function testMcpConnection(
   try {
     return { ok: true, tools: await Promise.race([handshake(), deadline]) };
   } catch (error) {
-    return { ok: false, error: describeFailure(error, transport, seconds) };
+    return { ok: false, error: describeFailure(error, transport, server, seconds) };
   } finally {
     clearTimeout(timer);
     await client.close().catch(() => undefined);

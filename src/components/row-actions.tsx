@@ -1,4 +1,4 @@
-import { ActionIcon, Group, Table, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Group, Table, Tooltip, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 export interface RowActionItem {
@@ -11,21 +11,19 @@ export interface RowActionItem {
   onClick: () => void;
 }
 
-/** The icon buttons at the end of a table row, each named for what it does to which row. */
+/**
+ * The icon buttons at the end of a table row, each named for what it does to which row, with a
+ * tooltip on hover and on keyboard focus (an icon alone says too little).
+ */
 export function RowActions({ name, actions }: { name: string; actions: RowActionItem[] }) {
   return (
     <Group gap={4} justify="flex-end" wrap="nowrap">
       {actions.map(({ verb, title, icon, danger = false, onClick }) => (
-        <ActionIcon
-          key={verb}
-          variant="subtle"
-          color={danger ? 'red' : undefined}
-          aria-label={`${verb} ${name}`}
-          title={title ?? verb}
-          onClick={onClick}
-        >
-          {icon}
-        </ActionIcon>
+        <Tooltip key={verb} label={title ?? verb} events={{ hover: true, focus: true, touch: false }} openDelay={300} withinPortal>
+          <ActionIcon variant="subtle" color={danger ? 'red' : undefined} aria-label={`${verb} ${name}`} onClick={onClick}>
+            {icon}
+          </ActionIcon>
+        </Tooltip>
       ))}
     </Group>
   );

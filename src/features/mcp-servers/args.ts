@@ -1,4 +1,4 @@
-import { split } from 'shlex';
+import { join, split } from 'shlex';
 
 export type SplitResult = { ok: true; args: string[] } | { ok: false; error: string };
 
@@ -14,3 +14,6 @@ export function splitCommandLine(line: string): SplitResult {
     return { ok: false, error: /quoted string/.test(reason) ? 'A quote is not closed' : reason };
   }
 }
+
+/** Arguments as one command line a shell (and `splitCommandLine`) reads back the same: spaces and quotes quoted. */
+export const joinCommandLine = (args: readonly string[]): string => join(args);

@@ -73,8 +73,16 @@ describe('parseMcpServersJson', () => {
             env: { GITHUB_TOKEN: 'x' },
           },
         },
-        { name: 'linear', entry: { kind: 'sse', url: 'https://mcp.linear.app/sse', api_key: 'lin_123' } },
-        { name: 'docs', entry: { kind: 'shttp', url: 'https://docs.example/mcp', api_key: null } },
+        {
+          name: 'linear',
+          entry: { kind: 'sse', url: 'https://mcp.linear.app/sse', api_key: 'lin_123' },
+          warning: 'The name "linear" is not kept: remote servers are stored by their URL only',
+        },
+        {
+          name: 'docs',
+          entry: { kind: 'shttp', url: 'https://docs.example/mcp', api_key: null },
+          warning: 'The name "docs" is not kept: remote servers are stored by their URL only',
+        },
       ],
     });
   });

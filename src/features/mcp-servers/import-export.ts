@@ -13,7 +13,7 @@ export interface ImportItem {
   /** The server to add; absent when the entry can't be added. */
   entry?: McpTestRequestInput;
   error?: string;
-  /** Something left out on the way in (unsupported headers). */
+  /** What is left out on the way in: a remote server's name, unsupported headers. */
   warning?: string;
 }
 
@@ -41,13 +41,12 @@ function toEntry(name: string, spec: unknown): ImportItem {
     const dropped = Object.keys(headers).filter((header) => header.toLowerCase() !== 'authorization' || !bearer);
     // `timeout` is ours (seconds, streamable HTTP); other tools ignore it.
     const timeout = kind === 'shttp' && spec.timeout !== undefined ? { timeout: spec.timeout as number } : {};
-    return {
-      name,
-      entry: { kind, url: spec.url, api_key: bearer ?? null, ...timeout },
-      ...(dropped.length
-        ? { warning: `Headers other than "Authorization: Bearer …" are not supported; left out: ${dropped.join(', ')}` }
-        : {}),
-    };
+    const warnings = [
+      // OpenHands' mcp_config has no name for SSE and streamable HTTP servers: say so rather than drop it quietly.
+      `The name "${name}" is not kept: remote servers are stored by their URL only`,
+      ...(dropped.length ? [`Headers other than "Authorization: Bearer …" are not supported; left out: ${dropped.join(', ')}`] : []),
+    ];
+    return { name, entry: { kind, url: spec.url, api_key: bearer ?? null, ...timeout }, warning: warnings.join('. ') };
   }
   if ('command' in spec) {
     return {

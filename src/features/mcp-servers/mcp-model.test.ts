@@ -3,6 +3,7 @@ import type { McpConfigResponse } from '../../contract/mcp';
 import {
   describeLoc,
   dropsStoredKey,
+  EMPTY_MCP_CONFIG,
   entryFor,
   errorsAt,
   formFieldFor,
@@ -12,6 +13,7 @@ import {
   withServer,
   withServers,
 } from './mcp-model';
+import { splitCommandLine } from './args';
 
 const config: McpConfigResponse = {
   stdio_servers: [
@@ -27,9 +29,16 @@ describe('serverRows', () => {
     expect(serverRows(config).map(({ id, label, details, keySet }) => ({ id, label, details, keySet }))).toEqual([
       { id: 'stdio:fetch', label: 'fetch', details: 'uvx mcp-server-fetch', keySet: undefined },
       { id: 'stdio:git', label: 'git', details: 'uvx mcp-server-git --repository .', keySet: undefined },
-      { id: 'sse:https://a.example/sse', label: 'https://a.example/sse', details: 'https://a.example/sse', keySet: true },
-      { id: 'shttp:https://b.example/mcp', label: 'https://b.example/mcp', details: 'https://b.example/mcp (timeout 30 s)', keySet: false },
+      { id: 'sse:https://a.example/sse', label: 'https://a.example/sse', details: '', keySet: true },
+      { id: 'shttp:https://b.example/mcp', label: 'https://b.example/mcp', details: 'timeout 30 s', keySet: false },
     ]);
+  });
+
+  it('quotes arguments with spaces or quotes, so the command line reads as it runs', () => {
+    const notes = { name: 'notes', command: 'npx', args: ['-y', 'server-files', '/home/ada/My Notes', "it's"], env: {} };
+    const [row] = serverRows({ ...EMPTY_MCP_CONFIG, stdio_servers: [notes] });
+    expect(row!.details).toBe(`npx -y server-files '/home/ada/My Notes' 'it'"'"'s'`);
+    expect(splitCommandLine(row!.details)).toEqual({ ok: true, args: ['npx', ...notes.args] });
   });
 
   it('keeps ids unique even for duplicates another server let through', () => {

@@ -2,6 +2,7 @@ import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/fo
 import { safeParse } from 'zod/mini';
 import { type McpConfigResponse, type McpKind, type McpTestRequestInput, mcpConfigSchema } from '../../contract/mcp';
 import { issueMessage, readableMessage, toValidationDetail, type ValidationErrorEntry } from '../../contract/validation-error';
+import { joinCommandLine } from './args';
 import { type EnvRow, envToRows, rowsToEnv } from './env';
 
 /*
@@ -29,7 +30,7 @@ export interface McpServerRow {
   kind: McpKind;
   /** Name of a stdio server, URL of the others. */
   label: string;
-  /** Command line, or URL and timeout. */
+  /** The command line of a stdio server (quoted as a shell reads it), a remote server's timeout; '' when nothing more. */
   details: string;
   /** Whether an API key is stored; `undefined` for stdio servers, which have none. */
   keySet: boolean | undefined;
@@ -53,12 +54,13 @@ export function serverRows(config: McpConfigResponse | null): McpServerRow[] {
     const base = `${item.kind}:${identity(item)}`;
     const count = (seen.get(base) ?? 0) + 1;
     seen.set(base, count);
+    // The URL is the label of a remote server: not said twice.
     const details =
       item.kind === 'stdio'
-        ? [item.server.command, ...item.server.args].join(' ')
+        ? joinCommandLine([item.server.command, ...item.server.args])
         : item.kind === 'shttp' && item.server.timeout
-          ? `${item.server.url} (timeout ${item.server.timeout} s)`
-          : item.server.url;
+          ? `timeout ${item.server.timeout} s`
+          : '';
     return {
       id: count === 1 ? base : `${base}#${count}`,
       kind: item.kind,

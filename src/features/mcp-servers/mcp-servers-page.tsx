@@ -1,4 +1,4 @@
-import { Badge, Button, Code, Group, Stack, Table } from '@mantine/core';
+import { Badge, Button, Code, Group, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -95,8 +95,8 @@ function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dia
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Type</Table.Th>
-            <Table.Th>Name or URL</Table.Th>
-            <Table.Th>Details</Table.Th>
+            <Table.Th>Server</Table.Th>
+            <Table.Th>Command or options</Table.Th>
             <Table.Th>API key</Table.Th>
             <RowActionsHeader />
           </Table.Tr>
@@ -104,14 +104,21 @@ function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dia
         <Table.Tbody>
           {rows.map((row) => (
             <Table.Tr key={row.id} data-server-id={row.id}>
-              <Table.Td>
-                <Badge variant="light" color={row.kind === 'stdio' ? 'gray' : 'blue'}>
+              {/* As wide as its badge: "Streamable HTTP" whole, never cut to "Streamable…" */}
+              <Table.Td style={{ width: '1%', whiteSpace: 'nowrap' }}>
+                <Badge variant="light" color={row.kind === 'stdio' ? 'gray' : 'blue'} styles={{ label: { overflow: 'visible' } }}>
                   {KIND_LABEL[row.kind]}
                 </Badge>
               </Table.Td>
               <Table.Td style={{ wordBreak: 'break-all' }}>{row.label}</Table.Td>
               <Table.Td>
-                <Code style={{ wordBreak: 'break-all' }}>{row.details}</Code>
+                {row.details ? (
+                  <Code style={{ wordBreak: 'break-all' }}>{row.details}</Code>
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    —
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>{row.keySet === undefined ? '—' : row.keySet ? 'Set' : 'Not set'}</Table.Td>
               <Table.Td>

@@ -1,10 +1,29 @@
 import { Alert, List, Loader, Group, Text } from '@mantine/core';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { IconCircleCheck, IconPlugConnectedX } from '@tabler/icons-react';
 import { describeError } from '../../api/errors';
 import type { McpTestResult } from '../../contract/mcp';
 
-/** What a connection test found: the tools, or why it failed, or that it is still running. */
-export function TestResult({ pending, result, error }: { pending: boolean; result: McpTestResult | undefined; error: unknown }) {
+interface TestResultProps {
+  pending: boolean;
+  result: McpTestResult | undefined;
+  error: unknown;
+}
+
+/** What a connection test found, scrolled into view as it changes (the Test button sits below a long form). */
+export function TestResult(props: TestResultProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  const { pending, result, error } = props;
+  useEffect(() => {
+    // jsdom has no scrollIntoView
+    ref.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }, [pending, result, error]);
+  const content = describeResult(props);
+  return content && <div ref={ref}>{content}</div>;
+}
+
+/** The tools, or why it failed, or that it is still running. */
+function describeResult({ pending, result, error }: TestResultProps): ReactNode {
   if (pending) {
     return (
       <Group gap="xs" role="status">
