@@ -47,7 +47,7 @@ function describeFailure(error: unknown, transport: Transport, server: McpTestRe
   if (error instanceof TestCancelled) return 'cancelled: the server is shutting down';
   const exited = transport instanceof ProcessGroupTransport ? transport.exitDescription : undefined;
   if (exited) return exited;
-  const network = server.kind === 'stdio' ? undefined : networkCode(error);
+  const network = server.kind !== 'stdio' && networkCode(error);
   if (network) return `${NETWORK_WORDS[network.code]} at ${network.address ?? new URL(server.url).host} (${network.code})`;
   if (error instanceof StreamableHTTPError || error instanceof SseError) {
     const status = typeof error.code === 'number' && error.code >= 100 ? `HTTP ${error.code}` : undefined;
