@@ -52,14 +52,31 @@ const SHIPPED: Record<string, LlmPrice> = {
 
 const FREE = price(0, 0, 0);
 
+/** The LiteLLM provider prefix of a shipped model name, so a suggestion can be used as it is. */
+function withProvider(model: string): string {
+  if (/^(gpt-|o\d)/.test(model)) return `openai/${model}`;
+  if (model.startsWith('claude-')) return `anthropic/${model}`;
+  if (model.startsWith('gemini-')) return `gemini/${model}`;
+  if (model.startsWith('deepseek-')) return `deepseek/${model}`;
+  if (model.startsWith('mistral-')) return `mistral/${model}`;
+  return model;
+}
+
 /** What each model costs; the agent reports the cost of a model without a price as unknown. */
 export class LlmPrices {
   readonly #byModel: ReadonlyMap<string, LlmPrice>;
+  readonly #overridden: readonly string[];
 
   /** The shipped prices, with `overrides` replacing or adding entries. Names match case-insensitively. */
   constructor(overrides: Record<string, LlmPrice> = {}) {
     const entries = [...Object.entries(SHIPPED), ...Object.entries(overrides)];
     this.#byModel = new Map(entries.map(([model, p]) => [model.toLowerCase(), p]));
+    this.#overridden = Object.keys(overrides);
+  }
+
+  /** Every model with a price, as Settings offers them (shipped ones with their provider), and the demo model. */
+  modelNames(): string[] {
+    return [...new Set([...Object.keys(SHIPPED).map(withProvider), ...this.#overridden, DEMO_MODEL])];
   }
 
   /**

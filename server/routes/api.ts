@@ -9,6 +9,7 @@ import { conversationRoutes } from './conversations';
 import { eventRoutes } from './events';
 import { llmRoutes } from './llm';
 import { mcpRoutes } from './mcp';
+import { optionsRoutes } from './options';
 import { sandboxRoutes } from './sandboxes';
 import { secretsRoutes } from './secrets';
 import { settingsRoutes } from './settings';
@@ -45,6 +46,7 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     await api.register(settingsRoutes(services.settings));
     await api.register(llmRoutes(services.llmTest));
     await api.register(mcpRoutes(services.mcpTest));
+    await api.register(optionsRoutes(services.options));
     await api.register(secretsRoutes(services.secrets));
     await api.register(sandboxRoutes(services.sandboxes));
     await api.register(conversationRoutes(services.conversations, services.startTasks));

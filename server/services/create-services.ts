@@ -27,6 +27,7 @@ import { EventService } from './event-service';
 import { LlmTestService } from './llm-test-service';
 import { McpTestService } from './mcp-test-service';
 import { type SandboxLimits, SandboxService } from './sandbox-service';
+import { OptionsService } from './options-service';
 import { SecretsService } from './secrets-service';
 import { SettingsService } from './settings-service';
 import { StartTaskService } from './start-task-service';
@@ -36,6 +37,8 @@ export interface ApiServices {
   secrets: SecretsService;
   mcpTest: McpTestService;
   llmTest: LlmTestService;
+  /** What Settings may choose from (`/api/options/*`). */
+  options: OptionsService;
   sandboxes: SandboxService;
   startTasks: StartTaskService;
   conversations: ConversationService;
@@ -92,12 +95,8 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const conversationLog = log.child({ component: 'conversations' });
   const conversationsStore = new ConversationsStore(db);
   const tasksStore = new StartTasksStore(db);
-  const startRequests = new AgentStartRequests(
-    settings,
-    secrets,
-    options.llmPrices ?? new LlmPrices(),
-    docker ? reachableFromContainer : undefined,
-  );
+  const prices = options.llmPrices ?? new LlmPrices();
+  const startRequests = new AgentStartRequests(settings, secrets, prices, docker ? reachableFromContainer : undefined);
   const startTasks = new StartTaskService(
     tasksStore,
     conversationsStore,
@@ -121,5 +120,17 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     collector,
     conversationLog,
   );
-  return { settings, secrets, mcpTest, llmTest, sandboxes, startTasks, conversations, events, agents, collector };
+  return {
+    settings,
+    secrets,
+    mcpTest,
+    llmTest,
+    options: new OptionsService(prices),
+    sandboxes,
+    startTasks,
+    conversations,
+    events,
+    agents,
+    collector,
+  };
 }

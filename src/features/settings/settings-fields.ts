@@ -1,5 +1,6 @@
+import type { OptionKind } from '../../contract/options';
 import type { SECRET_FIELDS, Settings } from '../../contract/settings';
-import { AGENT_SUGGESTIONS, LANGUAGES, LLM_MODEL_SUGGESTIONS, SECURITY_ANALYZER_SUGGESTIONS } from './suggestions';
+import { LANGUAGES, LLM_MODEL_SUGGESTIONS } from './suggestions';
 
 /*
  * Every field of the Settings form, declared once: how it is edited (its kind), where it shows
@@ -29,8 +30,10 @@ interface Common {
 export type FieldSpec = Common &
   (
     | { kind: 'text'; type?: 'text' | 'url' | 'email'; placeholder?: string; autoComplete?: string }
-    | { kind: 'suggest'; placeholder?: string; suggestions: string[] }
-    | { kind: 'select'; placeholder?: string; options: { value: string; label: string }[] }
+    /** `suggestionsFrom`: the server's list (`/api/options/<kind>`) adds to `suggestions`. */
+    | { kind: 'suggest'; placeholder?: string; suggestions: string[]; suggestionsFrom?: OptionKind }
+    /** `placeholder` names the empty choice; `optionsFrom`: the choices are the server's list. */
+    | { kind: 'select'; placeholder?: string; options: { value: string; label: string }[]; optionsFrom?: OptionKind }
     | { kind: 'number'; min?: number; step?: number | 'any'; unit?: string }
     | { kind: 'switch' }
     | { kind: 'secret' }
@@ -47,6 +50,7 @@ export const SETTINGS_FIELDS = {
     help: 'provider/model, as LiteLLM names it',
     placeholder: 'anthropic/claude-sonnet-4-5-20250929',
     suggestions: LLM_MODEL_SUGGESTIONS,
+    suggestionsFrom: 'models',
   },
   llm_base_url: {
     kind: 'text',
@@ -66,7 +70,7 @@ export const SETTINGS_FIELDS = {
     step: 'any',
     unit: '$',
   },
-  agent: { kind: 'suggest', section: 'agent', label: 'Agent', placeholder: 'CodeActAgent', suggestions: AGENT_SUGGESTIONS },
+  agent: { kind: 'select', section: 'agent', label: 'Agent', placeholder: 'Server default', options: [], optionsFrom: 'agents' },
   max_iterations: {
     kind: 'number',
     section: 'agent',
@@ -76,13 +80,15 @@ export const SETTINGS_FIELDS = {
     step: 1,
   },
   security_analyzer: {
-    kind: 'suggest',
+    kind: 'select',
     section: 'agent',
     label: 'Security analyzer',
     help: 'Rates risky actions when confirmation mode is on',
-    placeholder: 'llm',
-    suggestions: SECURITY_ANALYZER_SUGGESTIONS,
+    placeholder: 'None',
+    options: [],
+    optionsFrom: 'security-analyzers',
   },
+
   condenser_max_size: {
     kind: 'number',
     section: 'agent',

@@ -7,6 +7,7 @@ import { renderView } from '../../testing/render';
 import type { LlmTest } from './llm-test-panel';
 import { llmTestRequest, type SettingsFormValues, toFormValues } from './settings-form';
 import { SettingsFormView } from './settings-form-view';
+import type { SettingsChoices } from './settings-sections';
 
 const stored: SettingsResponse = {
   ...DEFAULT_SETTINGS,
@@ -24,11 +25,13 @@ function Harness({
   problem,
   llmTest,
   callbacks,
+  choices,
 }: {
   settings: SettingsResponse | null;
   problem: SaveProblem | null;
   llmTest: LlmTest;
   callbacks: Callbacks;
+  choices?: SettingsChoices;
 }) {
   const form = useForm<SettingsFormValues>({ defaultValues: toFormValues(settings) });
   return (
@@ -44,6 +47,7 @@ function Harness({
       onDismissProblem={callbacks.onDismissProblem}
       llmTest={llmTest}
       onTestLlm={callbacks.onTestLlm}
+      choices={choices}
     />
   );
 }
@@ -59,14 +63,51 @@ const testOfStored = (result: LlmTest['result']): LlmTest => ({
   error: null,
 });
 
-function setup(settings: SettingsResponse | null, problem: SaveProblem | null = null, llmTest: LlmTest = NO_TEST) {
+function setup(
+  settings: SettingsResponse | null,
+  problem: SaveProblem | null = null,
+  llmTest: LlmTest = NO_TEST,
+  choices?: SettingsChoices,
+) {
   const callbacks = { onSubmit: vi.fn(), onDiscard: vi.fn(), onDismissProblem: vi.fn(), onTestLlm: vi.fn() };
-  return { ...renderView(<Harness settings={settings} problem={problem} llmTest={llmTest} callbacks={callbacks} />), ...callbacks };
+  return {
+    ...renderView(<Harness settings={settings} problem={problem} llmTest={llmTest} callbacks={callbacks} choices={choices} />),
+    ...callbacks,
+  };
 }
 
 const input = (label: string) => screen.getByLabelText(label, { selector: 'input' });
 
 describe('SettingsFormView', () => {
+  it("offers the server's agents and security analyzers as choices, keeps a stored one it does not offer, and says when it offers none", () => {
+    setup({ ...stored, agent: 'BrowsingAgent' }, null, NO_TEST, { agents: ['CodeActAgent'], 'security-analyzers': [] });
+    const agent = screen.getByRole('combobox', { name: 'Agent' });
+    expect(
+      within(agent)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Server default', 'CodeActAgent', 'BrowsingAgent']);
+    expect(agent).toHaveValue('BrowsingAgent');
+    const analyzer = screen.getByRole('combobox', { name: 'Security analyzer' });
+    expect(
+      within(analyzer)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['None']);
+    expect(analyzer).toHaveAccessibleDescription('Rates risky actions when confirmation mode is on. This server offers none');
+  });
+
+  it("suggests the server's models too, and placeholders read as examples, not values", () => {
+    setup(null, null, NO_TEST, { models: ['ollama/qwen3-coder:30b'] });
+    const model = input('LLM model');
+    expect(model).toHaveAttribute('placeholder', 'e.g. anthropic/claude-sonnet-4-5-20250929');
+    const suggestions = document.getElementById(model.getAttribute('list') ?? '');
+    expect([...(suggestions?.querySelectorAll('option') ?? [])].map((option) => option.getAttribute('value'))).toContain(
+      'ollama/qwen3-coder:30b',
+    );
+    expect(input('Git user name')).toHaveAttribute('placeholder', 'e.g. openhands');
+  });
+
   it('says when nothing is stored yet, and shows the defaults', () => {
     setup(null);
     expect(screen.getByText('Nothing stored yet')).toBeInTheDocument();

@@ -7,7 +7,7 @@ import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import type { SettingsResponse } from '../../contract/settings';
 import { llmTestRequest, type SettingsFormValues } from './settings-form';
 import { type LlmTest, LlmTestPanel } from './llm-test-panel';
-import { SettingsSections } from './settings-sections';
+import { type SettingsChoices, SettingsSections } from './settings-sections';
 
 export interface SettingsFormViewProps {
   form: UseFormReturn<SettingsFormValues>;
@@ -21,6 +21,8 @@ export interface SettingsFormViewProps {
   /** The last test of the LLM fields. */
   llmTest: LlmTest;
   onTestLlm: () => void;
+  /** The server's lists for the fields that choose from them. */
+  choices?: SettingsChoices;
 }
 
 /** The Settings form as it looks: every section, the save problem, and the save bar. */
@@ -33,6 +35,7 @@ export function SettingsFormView({
   onDismissProblem,
   llmTest,
   onTestLlm,
+  choices,
 }: SettingsFormViewProps) {
   const { isDirty, isSubmitting } = form.formState;
   const [llm_model, llm_base_url, llm_api_key] = form.watch(['llm_model', 'llm_base_url', 'llm_api_key']);
@@ -49,6 +52,7 @@ export function SettingsFormView({
           {problem && <SaveProblemAlert problem={problem} title="Settings not saved" onClose={onDismissProblem} />}
           <SettingsSections
             stored={stored}
+            choices={choices}
             extras={{
               llm: (
                 <LlmTestPanel

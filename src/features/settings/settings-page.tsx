@@ -1,7 +1,9 @@
 import { Skeleton, Stack } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { OPTION_KINDS } from '../../contract/options';
+import { optionsQuery } from '../../queries/options';
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'react-router';
@@ -22,6 +24,7 @@ import {
   toFormValues,
 } from './settings-form';
 import { SettingsFormView } from './settings-form-view';
+import type { SettingsChoices } from './settings-sections';
 
 export function SettingsPage() {
   const stored = useQuery(settingsQuery());
@@ -40,6 +43,12 @@ function SettingsSkeleton() {
       ))}
     </Stack>
   );
+}
+
+/** The server's lists for Settings' choices, as they arrive (none from a server that has no such list). */
+function useSettingsChoices(): SettingsChoices {
+  const results = useQueries({ queries: OPTION_KINDS.map((kind) => optionsQuery(kind)) });
+  return Object.fromEntries(OPTION_KINDS.flatMap((kind, index) => (results[index]?.data ? [[kind, results[index].data]] : [])));
 }
 
 function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
@@ -86,6 +95,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
     if (/^#[a-z]+$/.test(hash)) document.getElementById(hash.slice(1))?.scrollIntoView();
   }, [hash]);
 
+  const choices = useSettingsChoices();
   const llmTest = useMutation(testLlmMutation());
   // A result belongs to the fields that were tested: the view shows it while they are unchanged.
   const [testedLlm, setTestedLlm] = useState<string | null>(null);
@@ -113,6 +123,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
         onDismissProblem={() => setProblem(null)}
         llmTest={{ request: testedLlm, pending: llmTest.isPending, result: llmTest.data, error: llmTest.error }}
         onTestLlm={testLlm}
+        choices={choices}
       />
     </>
   );

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { NumberField, SelectField, SuggestField, SwitchField, TextField } from '../../components/form/fields';
 import { SecretField } from '../../components/form/secret-field';
 import { SectionHeader } from '../../components/section-header';
+import type { OptionKind } from '../../contract/options';
 import type { SettingsResponse } from '../../contract/settings';
 import {
   FIELD_NAMES,
@@ -18,6 +19,12 @@ import type { SettingsFormValues } from './settings-form';
 /** What the page knows of the stored secrets: whether each one is set. */
 type StoredSecrets = Pick<SettingsResponse, `${FieldsOfKind<'secret'>}_set`> | null;
 
+/** The server's lists (`/api/options/*`) each field may choose from; absent while loading or when the server has none. */
+export type SettingsChoices = Partial<Record<OptionKind, string[]>>;
+
+/** A placeholder that cannot be taken for a stored value. */
+const example = (placeholder: string | undefined) => placeholder && `e.g. ${placeholder}`;
+
 function SettingsSection({ id, title, description, children }: { id: string; title: string; description?: string; children: ReactNode }) {
   return (
     <Paper component="section" withBorder p="lg" radius="md" aria-labelledby={`${id}-title`} id={id}>
@@ -29,17 +36,36 @@ function SettingsSection({ id, title, description, children }: { id: string; tit
   );
 }
 
+interface FieldContext {
+  stored: StoredSecrets;
+  choices: SettingsChoices;
+}
+
 /** The input for one field, as its entry in the table says. */
-function SettingField({ name, stored }: { name: SettingsFormField; stored: StoredSecrets }) {
+function SettingField({ name, stored, choices }: FieldContext & { name: SettingsFormField }) {
   const spec: FieldSpec = SETTINGS_FIELDS[name];
   const common = { name, label: spec.label, description: spec.help };
   switch (spec.kind) {
     case 'text':
-      return <TextField<SettingsFormValues> {...common} type={spec.type} placeholder={spec.placeholder} autoComplete={spec.autoComplete} />;
-    case 'suggest':
-      return <SuggestField<SettingsFormValues> {...common} placeholder={spec.placeholder} suggestions={spec.suggestions} />;
-    case 'select':
-      return <SelectField<SettingsFormValues> {...common} placeholder={spec.placeholder} options={spec.options} />;
+      return (
+        <TextField<SettingsFormValues>
+          {...common}
+          type={spec.type}
+          placeholder={example(spec.placeholder)}
+          autoComplete={spec.autoComplete}
+        />
+      );
+    case 'suggest': {
+      const fromServer = spec.suggestionsFrom ? (choices[spec.suggestionsFrom] ?? []) : [];
+      const suggestions = [...new Set([...spec.suggestions, ...fromServer])];
+      return <SuggestField<SettingsFormValues> {...common} placeholder={example(spec.placeholder)} suggestions={suggestions} />;
+    }
+    case 'select': {
+      const offered = spec.optionsFrom ? choices[spec.optionsFrom] : undefined;
+      const options = offered ? offered.map((value) => ({ value, label: value })) : spec.options;
+      const description = offered?.length === 0 ? `${spec.help ? `${spec.help}. ` : ''}This server offers none` : spec.help;
+      return <SelectField<SettingsFormValues> {...common} description={description} placeholder={spec.placeholder} options={options} />;
+    }
     case 'number':
       return <NumberField<SettingsFormValues> {...common} min={spec.min} step={spec.step} unit={spec.unit} />;
     case 'switch':
@@ -50,7 +76,7 @@ function SettingField({ name, stored }: { name: SettingsFormField; stored: Store
 }
 
 /** One section: its inputs in a grid, then its switches. */
-function Section({ id, stored, extra }: { id: SectionId; stored: StoredSecrets; extra: ReactNode }) {
+function Section({ id, extra, ...context }: FieldContext & { id: SectionId; extra: ReactNode }) {
   const fields = FIELD_NAMES.filter((name) => SETTINGS_FIELDS[name].section === id);
   const inputs = fields.filter((name) => SETTINGS_FIELDS[name].kind !== 'switch');
   const switches = fields.filter((name) => SETTINGS_FIELDS[name].kind === 'switch');
@@ -60,14 +86,14 @@ function Section({ id, stored, extra }: { id: SectionId; stored: StoredSecrets; 
       {inputs.length > 0 && (
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" verticalSpacing="md">
           {inputs.map((name) => (
-            <SettingField key={name} name={name} stored={stored} />
+            <SettingField key={name} name={name} {...context} />
           ))}
         </SimpleGrid>
       )}
       {switches.length > 0 && (
         <Stack gap="sm">
           {switches.map((name) => (
-            <SettingField key={name} name={name} stored={stored} />
+            <SettingField key={name} name={name} {...context} />
           ))}
         </Stack>
       )}
@@ -77,6 +103,16 @@ function Section({ id, stored, extra }: { id: SectionId; stored: StoredSecrets; 
 }
 
 /** Every section of the Settings form, in the table's order, each with its `extras` (actions beyond its fields) last. */
-export function SettingsSections({ stored, extras = {} }: { stored: StoredSecrets; extras?: Partial<Record<SectionId, ReactNode>> }) {
-  return (Object.keys(SECTIONS) as SectionId[]).map((id) => <Section key={id} id={id} stored={stored} extra={extras[id]} />);
+export function SettingsSections({
+  stored,
+  choices = {},
+  extras = {},
+}: {
+  stored: StoredSecrets;
+  choices?: SettingsChoices;
+  extras?: Partial<Record<SectionId, ReactNode>>;
+}) {
+  return (Object.keys(SECTIONS) as SectionId[]).map((id) => (
+    <Section key={id} id={id} stored={stored} choices={choices} extra={extras[id]} />
+  ));
 }

@@ -15,10 +15,6 @@ export const LLM_MODEL_SUGGESTIONS = [
   DEMO_MODEL,
 ];
 
-export const AGENT_SUGGESTIONS = ['CodeActAgent', 'BrowsingAgent', 'ReadOnlyAgent', 'LocAgent', 'VisualBrowsingAgent'];
-
-export const SECURITY_ANALYZER_SUGGESTIONS = ['llm', 'invariant'];
-
 /** The languages OpenHands' own console offers. */
 export const LANGUAGES = [
   { value: 'en', label: 'English' },

@@ -1,0 +1,21 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { OPTION_KINDS, optionNamesSchema } from '../../src/contract/options';
+import type { OptionsService } from '../services/options-service';
+
+const SUMMARIES = {
+  models: 'Models Settings suggests (those with a known price, and the demo model)',
+  agents: 'Agents the agent server can run',
+  'security-analyzers': 'Security analyzers the agent server has',
+} as const;
+
+export function optionsRoutes(options: OptionsService): FastifyPluginAsyncZod {
+  return async (app) => {
+    for (const kind of OPTION_KINDS) {
+      app.get(
+        `/options/${kind}`,
+        { schema: { summary: SUMMARIES[kind], tags: ['Settings'], response: { 200: optionNamesSchema } } },
+        async () => options.list(kind),
+      );
+    }
+  };
+}
