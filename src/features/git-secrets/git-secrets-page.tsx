@@ -168,7 +168,10 @@ function CustomSecrets() {
               <Table.Tbody>
                 {list.map((secret) => (
                   <Table.Tr key={secret.name}>
-                    <Table.Td ff="monospace">{secret.name}</Table.Td>
+                    {/* a long name wraps rather than pushing the actions off a phone's screen */}
+                    <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
+                      {secret.name}
+                    </Table.Td>
                     <Table.Td>{secret.description || <Text c="dimmed">—</Text>}</Table.Td>
                     <Table.Td>
                       <RowActions

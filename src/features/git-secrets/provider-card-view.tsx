@@ -70,11 +70,12 @@ export function ProviderCardView({
         <form onSubmit={onSubmit} noValidate aria-label={`${name} token`}>
           <Stack gap="sm">
             <Group justify="space-between" wrap="nowrap" align="flex-start">
-              <Group gap="sm" wrap="nowrap">
+              {/* may shrink: a long host wraps instead of pushing the status off a phone's screen */}
+              <Group gap="sm" wrap="nowrap" miw={0}>
                 <ThemeIcon variant="light" size="lg" radius="md" color="gray">
                   <Icon size={20} />
                 </ThemeIcon>
-                <div>
+                <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
                   <Title order={3} size="h5">
                     {name}
                   </Title>

@@ -1,0 +1,83 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+
+/*
+ * Every page on a phone (375 px, light scheme), with data: nothing scrolls sideways and axe finds
+ * nothing serious. (The Sandboxes and Sandbox specs pages have their own in sandboxes.spec.ts.)
+ */
+
+test.use({ viewport: { width: 375, height: 740 }, colorScheme: 'light' });
+
+/** Axe's serious and critical findings, and how far the page scrolls sideways. */
+async function check(page: Page): Promise<{ overflow: number; violations: string[] }> {
+  const scan = await new AxeBuilder({ page }).analyze();
+  const violations = scan.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  return { overflow, violations };
+}
+
+const OK = { overflow: 0, violations: [] };
+
+async function open(page: Page, link: string) {
+  await page.getByRole('button', { name: 'Toggle navigation' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
+}
+
+test('Settings and MCP servers', async ({ page, signIn, api }) => {
+  await api('/api/settings', {
+    method: 'POST',
+    body: {
+      llm_model: 'demo/scripted',
+      mcp_config: {
+        stdio_servers: [{ name: 'files', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/ada/My Notes'] }],
+        shttp_servers: [{ url: 'https://mcp.example.com/a/rather/long/path/to/the/mcp', timeout: 30 }],
+      },
+    },
+  });
+  await signIn(page);
+  await expect(page.getByLabel('LLM model', { exact: true })).toHaveValue('demo/scripted');
+  expect(await check(page)).toEqual(OK);
+  await page.getByRole('tab', { name: 'MCP servers' }).click();
+  await expect(page.getByRole('table', { name: 'MCP servers' })).toBeVisible();
+  expect(await check(page)).toEqual(OK);
+});
+
+test('Git & secrets, both tabs', async ({ page, signIn, api }) => {
+  await api('/api/add-git-providers', {
+    method: 'POST',
+    body: {
+      provider_tokens: { github: { token: 'ghp_example' }, gitlab: { token: 'glpat-x', host: 'gitlab.a-long-company-name.example.com' } },
+    },
+  });
+  await api('/api/secrets', {
+    method: 'POST',
+    body: { name: 'A_RATHER_LONG_SECRET_NAME_FOR_STAGING', value: 'v', description: 'Staging API' },
+  });
+  await signIn(page);
+  await open(page, 'Git & secrets');
+  await expect(page.getByTestId('gitlab-status')).toHaveText('Saved, not verified');
+  expect(await check(page)).toEqual(OK);
+  await page.getByRole('tab', { name: /Custom secrets/ }).click();
+  await expect(page.getByRole('table', { name: 'Custom secrets' })).toBeVisible();
+  expect(await check(page)).toEqual(OK);
+});
+
+test('Conversations and a conversation', async ({ page, signIn, api }) => {
+  test.setTimeout(90_000);
+  await api('/api/settings', { method: 'POST', body: { llm_model: 'demo/scripted' } });
+  const started = (
+    await api('/api/v1/app-conversations/stream-start', { method: 'POST', body: { title: 'Fix the flaky login test' } })
+  ).json() as {
+    app_conversation_id: string | null;
+  }[];
+  await signIn(page);
+  await open(page, 'Conversations');
+  await expect(page.getByText('Fix the flaky login test').first()).toBeVisible();
+  expect(await check(page)).toEqual(OK);
+  await page.goto(`/conversations/${started.at(-1)!.app_conversation_id}`);
+  await expect(page.getByRole('heading', { name: 'Fix the flaky login test', level: 1 })).toBeVisible();
+  expect(await check(page)).toEqual(OK);
+});
