@@ -92,7 +92,7 @@ export async function seedDemo(services: ApiServices, clock: DemoClock, { reposi
     if (group.end === 'deleted') await services.sandboxes.delete(id);
     if (group.end === 'paused') await services.sandboxes.pause(id);
     seeded += group.conversations.length;
-    progress(`${seeded} of ${plan.length} conversations`);
+    if (group.conversations.length > 0) progress(`${seeded} of ${plan.length} conversations`);
   }
 
   signal.throwIfAborted();

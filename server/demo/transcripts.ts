@@ -26,6 +26,13 @@ const NODE: Toolchain = {
 };
 
 const TOOLCHAINS: Record<string, Toolchain> = {
+  'acme/mobile-app': {
+    ...NODE,
+    file: 'App.tsx',
+    check: 'npx jest --silent',
+    checkOutput: 'Tests:       96 passed, 96 total\nTime:        14.2 s',
+  },
+  'acme/design-system': { ...NODE, file: 'src/Button.tsx' },
   'acme/payments-api': {
     look: 'git log --oneline -5 && ls internal',
     lookOutput: 'e5f0b21 Add payout batch metrics\n19ac7d3 Refactor ledger client\nbilling  ledger  payouts  refunds  webhooks',
@@ -164,7 +171,6 @@ function metricsFrame(model: string, calls: number) {
 export function transcript(conversation: PlannedConversation): object[] {
   const recorder = new Recorder(conversation.createdAt);
   const repository = conversation.repository?.name;
-  const lower = conversation.title.charAt(0).toLowerCase() + conversation.title.slice(1);
   recorder.message('user', repository ? `${conversation.title} in ${repository}.` : `${conversation.title}.`, 1);
 
   if (!repository) {
@@ -183,7 +189,7 @@ export function transcript(conversation: PlannedConversation): object[] {
   }
 
   const tools = TOOLCHAINS[repository] ?? NODE;
-  recorder.message('agent', `I'll look at the repository first, then ${lower}.`, 6);
+  recorder.message('agent', `I'll look at how ${repository} is laid out first, then at ${tools.file}.`, 6);
   recorder.terminal(tools.look, tools.lookOutput, 2);
   recorder.tool(
     'file_editor',
@@ -242,7 +248,7 @@ export function transcript(conversation: PlannedConversation): object[] {
     `3f9c1d2 ${conversation.title}`,
     2,
   );
-  const summary = `Done: ${lower}. The checks pass (\`${tools.check}\`); the change is committed on \`${conversation.branch ?? 'main'}\`.`;
+  const summary = `Done. The checks pass (\`${tools.check}\`); the change is committed on \`${conversation.branch ?? 'main'}\`.`;
   recorder.tool(
     'finish',
     { kind: 'FinishAction', message: summary },
