@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, configFromEnv, type ServerConfig } from '../config';
-import { onStopSignal, openServer } from '../run-server';
+import { onStopSignal, type OpenedServer, openServer } from '../run-server';
 import type { ApiServices } from '../services/create-services';
 import { DemoClock } from './demo-clock';
 import { writeSpecsFile } from './sandbox-specs';
@@ -42,12 +42,17 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-demo-'));
   const removeDataDir = () => fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 });
   const clock = new DemoClock();
-  const server = await openServer(demoConfig(dataDir), { clock: clock.now }).catch((error: unknown) => {
-    removeDataDir();
+  let server: OpenedServer;
+  let served: Awaited<ReturnType<OpenedServer['serve']>>;
+  try {
+    server = await openServer(demoConfig(dataDir), { clock: clock.now });
+    served = await server.serve();
+  } catch (error) {
+    removeDataDir(); // nothing runs yet: a bad setting, or the port is taken
     throw error;
-  });
+  }
   const { services } = server;
-  const { app, signInLink } = await server.serve();
+  const { app, signInLink } = served;
   const stopping = new AbortController();
   const started = Date.now();
   console.log(`Seeding the demo in ${dataDir} …`);
