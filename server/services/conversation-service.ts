@@ -7,6 +7,7 @@ import {
   metricsSchema,
 } from '../../src/contract/conversations';
 import type { SandboxInfo } from '../../src/contract/sandboxes';
+import { type Clock, systemClock } from '../clock';
 import { NotFound } from '../domain-errors';
 import type { Logger } from '../logger';
 import type { ConversationRecord, ConversationsStore } from '../store/conversations-store';
@@ -45,6 +46,7 @@ export class ConversationService {
     private readonly agents: AgentConversations,
     private readonly collector: EventCollector,
     private readonly log: Logger,
+    private readonly clock: Clock = systemClock,
     private readonly userId: string = DEFAULT_USER,
   ) {}
 
@@ -127,7 +129,7 @@ export class ConversationService {
     const changes = {
       ...(patch.title === undefined ? {} : { title: patch.title }),
       ...(patch.archived === undefined ? {} : { archived: patch.archived ? 1 : 0 }),
-      updated_at: new Date().toISOString(),
+      updated_at: this.clock().toISOString(),
     };
     if (!hex || !(await this.store.update(this.userId, hex, changes))) throw new NotFound(`Conversation ${id} not found`);
     return this.get(hex);

@@ -1,4 +1,5 @@
 import type { SandboxSpec } from '../../src/contract/sandboxes';
+import type { Clock } from '../clock';
 import { verifyTokenOverHttp } from '../git-providers/token-verifier';
 import { LlmPrices } from '../llm-prices';
 import type { Logger } from '../logger';
@@ -66,11 +67,13 @@ export interface ServiceOptions {
   sandboxUidBase?: number;
   /** Sandboxes run as containers on this engine, from `image` unless their spec or Settings name another; absent: as process groups. */
   docker?: { engine: Docker; image: string; limits: ContainerLimits };
+  /** Stamps what services record (sandboxes, starts, conversations); the system's clock when absent. */
+  clock?: Clock;
 }
 
 /** Wires each service to its store; the one place where the object graph is built. */
 export function createServices(db: Db, box: SecretBox, options: ServiceOptions): ApiServices {
-  const { log } = options;
+  const { log, clock } = options;
   const secrets = new SecretsService(new SecretsStore(db), box, verifyTokenOverHttp, options.verifyGitTokens ?? false);
   const settings = new SettingsService(new SettingsStore(db), box, secrets, log.child({ component: 'settings' }));
   const sandboxLog = log.child({ component: 'sandboxes' });
@@ -89,7 +92,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
         labelled: new LabelledImageSpecs(docker.engine, sandboxLog),
       })
     : fixedSpecCatalog(options.sandboxSpecs);
-  const sandboxes = new SandboxService(new SandboxesStore(db), box, runtime, specs, options.sandboxLimits, sandboxLog);
+  const sandboxes = new SandboxService(new SandboxesStore(db), box, runtime, specs, options.sandboxLimits, sandboxLog, clock);
   const mcpTest = new McpTestService(settings, dataDir, log.child({ component: 'mcp-test' }), users?.mcpTestUser);
   const llmTest = new LlmTestService(settings, log.child({ component: 'llm-test' }));
   const conversationLog = log.child({ component: 'conversations' });
@@ -103,7 +106,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     sandboxes,
     secrets,
     settings,
-    { setupScriptTimeoutMs: options.setupScriptTimeoutMs, startRequests },
+    { setupScriptTimeoutMs: options.setupScriptTimeoutMs, startRequests, clock },
     conversationLog,
   );
   const eventLog = log.child({ component: 'events' });
@@ -119,6 +122,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     agents,
     collector,
     conversationLog,
+    clock,
   );
   return {
     settings,

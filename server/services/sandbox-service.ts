@@ -8,6 +8,7 @@ import {
 } from '../../src/contract/sandboxes';
 import { SANDBOX_RESUMED_PATH } from '../../src/contract/agent-server';
 import type { ExecutionStatus } from '../../src/contract/conversations';
+import { type Clock, systemClock } from '../clock';
 import { Conflict, Invalid, NotFound } from '../domain-errors';
 import type { Logger } from '../logger';
 import { HealthMonitor } from '../sandboxes/health-monitor';
@@ -72,6 +73,8 @@ export class SandboxService {
     private readonly specs: SpecCatalog,
     private readonly limits: SandboxLimits,
     private readonly log: Logger,
+    /** Stamps `created_at`; the start timeout always counts in real time. */
+    private readonly clock: Clock = systemClock,
   ) {
     this.#monitor = new HealthMonitor(
       async () =>
@@ -270,7 +273,7 @@ export class SandboxService {
         session_key: this.box.seal(key),
         pid: null,
         process_start: null,
-        created_at: now,
+        created_at: this.clock().toISOString(),
         started_at: now,
         exit_detail: null,
         image: spec.command === null ? (spec.image ?? null) : null,

@@ -9,6 +9,7 @@ import {
   type TaskStatus,
 } from '../../src/contract/conversations';
 import { isProvider, type Provider, PROVIDER_NAMES } from '../../src/contract/secrets';
+import { type Clock, systemClock } from '../clock';
 import { Conflict, DomainError, NotFound } from '../domain-errors';
 import { cloneSource, repositoryDirName } from '../git-providers/clone';
 import type { Logger } from '../logger';
@@ -29,6 +30,8 @@ export interface StartTaskOptions {
   setupScriptTimeoutMs: number;
   /** The agent server's create-conversation body (the user's LLM, limits, secrets). */
   startRequests: AgentStartRequests;
+  /** Stamps tasks and conversations; the system's clock when absent. */
+  clock?: Clock;
 }
 
 /** What a cancelled start had got as far as. */
@@ -92,6 +95,7 @@ function titleFor(request: StartRequest, conversationId: string): string {
 export class StartTaskService {
   readonly #running = new Map<string, Running>();
   readonly #updates = new EventEmitter();
+  readonly #now: () => string;
 
   constructor(
     private readonly tasks: StartTasksStore,
@@ -104,6 +108,8 @@ export class StartTaskService {
     private readonly userId: string = DEFAULT_USER,
   ) {
     this.#updates.setMaxListeners(0);
+    const clock = options.clock ?? systemClock;
+    this.#now = () => clock().toISOString();
   }
 
   /** Tasks a stopped server left mid-way end in ERROR: nothing goes on with them. */
@@ -113,7 +119,7 @@ export class StartTaskService {
       await this.tasks.update(task.id, {
         status: 'ERROR',
         detail: 'Interrupted by a server restart; start it again',
-        updated_at: new Date().toISOString(),
+        updated_at: this.#now(),
       });
     }
     return unfinished.length;
@@ -129,7 +135,7 @@ export class StartTaskService {
     if (this.#running.has(conversationId) || (await this.conversations.get(this.userId, conversationId))) {
       throw new Conflict(`Conversation ${conversationId} already exists`);
     }
-    const now = new Date().toISOString();
+    const now = this.#now();
     const record: StartTaskRecord = {
       id: randomUUID().replaceAll('-', ''),
       user_id: this.userId,
@@ -186,7 +192,7 @@ export class StartTaskService {
   }
 
   async #save(taskId: string, changes: Partial<Omit<StartTaskRecord, 'id' | 'user_id' | 'created_at'>>): Promise<void> {
-    await this.tasks.update(taskId, { ...changes, updated_at: new Date().toISOString() });
+    await this.tasks.update(taskId, { ...changes, updated_at: this.#now() });
     const record = await this.tasks.get(this.userId, taskId);
     if (record) this.#updates.emit('task', toTask(record));
   }
@@ -229,7 +235,7 @@ export class StartTaskService {
       const llmModel = await this.#startAgentConversation(agentUrl, sandbox.session_api_key, conversationId, request, workingDir, signal);
 
       if (signal.aborted) throw new TaskCancelled();
-      const now = new Date().toISOString();
+      const now = this.#now();
       await this.conversations.insert({
         id: conversationId,
         user_id: this.userId,

@@ -1,0 +1,156 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, type Page, test } from '@playwright/test';
+import { type DemoProcess, startDemo } from '../scripts/demo-process';
+import { screenshotFiles } from '../scripts/screenshot-pages';
+
+// `npm run demo` as a person runs it: its own process on a temporary data dir, seeded, then
+// Ctrl+C. One test: seeding takes half a minute, and every check reads the same demo.
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const DAY_MS = 86_400_000;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+interface Items<T> {
+  items: T[];
+}
+interface Sandbox {
+  id: string;
+  sandbox_spec_id: string;
+  status: string;
+  status_detail: string | null;
+}
+interface Conversation {
+  id: string;
+  title: string;
+  created_at: string;
+  selected_repository: string | null;
+  llm_model: string | null;
+  execution_status: string | null;
+}
+
+/** Pids of processes that carry one of `sandboxIds` as their sandbox marker. */
+function sandboxProcesses(sandboxIds: string[]): number[] {
+  const markers = sandboxIds.map((id) => `AGENT_CONSOLE_SANDBOX_ID=${id}`);
+  return fs.readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      const environ = fs.readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0');
+      return markers.some((marker) => environ.includes(marker)) ? [Number(entry)] : [];
+    } catch {
+      return []; // gone meanwhile, or not ours to read
+    }
+  });
+}
+
+async function checkApi(demo: DemoProcess): Promise<Sandbox[]> {
+  const settings = await demo.get<{
+    llm_model: string;
+    confirmation_mode: boolean;
+    mcp_config: { sse_servers: unknown[]; stdio_servers: unknown[]; shttp_servers: unknown[] };
+    provider_tokens_set: Record<string, string | null>;
+  }>('/api/settings');
+  expect(settings.llm_model).toBe('demo/scripted');
+  expect(settings.confirmation_mode).toBe(true);
+  expect(settings.mcp_config.sse_servers.length).toBeGreaterThan(0);
+  expect(settings.mcp_config.stdio_servers.length).toBeGreaterThan(0);
+  expect(settings.mcp_config.shttp_servers.length).toBeGreaterThan(0);
+  expect(settings.provider_tokens_set).toEqual({ github: null, gitlab: 'gitlab.acme.example' });
+  expect((await demo.get<{ custom_secrets: unknown[] }>('/api/secrets')).custom_secrets.length).toBeGreaterThanOrEqual(3);
+  expect((await demo.get<Items<unknown>>('/api/v1/sandbox-specs/search')).items.length).toBeGreaterThanOrEqual(4);
+
+  const sandboxes = (await demo.get<Items<Sandbox>>('/api/v1/sandboxes/search?limit=100')).items;
+  expect(new Set(sandboxes.map((sandbox) => sandbox.status))).toEqual(new Set(['RUNNING', 'PAUSED', 'STARTING', 'ERROR', 'MISSING']));
+  expect(sandboxes.find((sandbox) => sandbox.status === 'ERROR')?.status_detail).toContain('No space left on device');
+
+  const active = await demo.get<number>('/api/v1/app-conversations/count');
+  const archived = await demo.get<number>('/api/v1/app-conversations/count?archived=true');
+  expect(active + archived).toBe(201); // 200 of the last 90 days, and the one on the demo model
+  expect(archived).toBeGreaterThan(0);
+  const [oldest] = (await demo.get<Items<Conversation>>('/api/v1/app-conversations/search?sort_order=CREATED_AT&limit=1')).items;
+  const age = Date.now() - Date.parse(oldest!.created_at);
+  expect(age).toBeGreaterThan(75 * DAY_MS);
+  expect(age).toBeLessThan(92 * DAY_MS);
+  const newest = (await demo.get<Items<Conversation>>('/api/v1/app-conversations/search?limit=100')).items;
+  expect(new Set(newest.map((conversation) => conversation.selected_repository)).size).toBeGreaterThanOrEqual(5);
+  expect(await demo.get<number>('/api/v1/events/count?kind__eq=ActionEvent')).toBeGreaterThan(100);
+
+  const [midRun] = (await demo.get<Items<Conversation>>('/api/v1/app-conversations/search?title__contains=tour%20of%20the%20storefront'))
+    .items;
+  expect(midRun).toMatchObject({ llm_model: 'demo/scripted', execution_status: 'waiting_for_confirmation' });
+  return sandboxes;
+}
+
+async function checkPages(page: Page, demo: DemoProcess): Promise<void> {
+  await page.goto(demo.signInLink);
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  await expect(page.getByLabel('LLM model')).toHaveValue('demo/scripted');
+
+  await page.goto(`${demo.url}/settings/mcp`);
+  await expect(page.getByRole('cell', { name: 'postgres-readonly', exact: true })).toBeVisible();
+  await page.goto(`${demo.url}/git`);
+  await expect(page.getByText('Connected · gitlab.acme.example', { exact: false })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'STAGING_DB_URL', exact: true })).toBeVisible();
+
+  await page.goto(`${demo.url}/conversations`);
+  await expect(page.getByText('3 of 5 sandboxes running')).toBeVisible();
+  const tour = page.getByRole('link', { name: 'Give me a tour of the storefront repository' });
+  await expect(page.getByRole('link', { name: 'Triage the overnight Sentry alerts' }).first()).toBeVisible();
+  await tour.click();
+  await expect(page.getByText('I am the demo model')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Approve' })).toBeVisible();
+
+  await page.goto(`${demo.url}/sandboxes`);
+  await expect(page.getByText('No space left on device')).toBeVisible();
+  const statuses = {
+    'node-22-frontend': 'Running',
+    'python-3.12-data': 'Paused',
+    'gpu-training': 'Starting',
+    'postgres-15': 'Error',
+    'nightly-e2e': 'Missing',
+  };
+  for (const [spec, status] of Object.entries(statuses)) {
+    await expect(page.getByRole('row', { name: `${spec} ${status}` })).toBeVisible();
+  }
+  await page.goto(`${demo.url}/sandbox-specs`);
+  await expect(page.getByRole('cell', { name: 'gpu-training', exact: true })).toBeVisible();
+}
+
+test('npm run demo: every page shows the seeded team, npm run screenshots shoots each, Ctrl+C removes its sandboxes and data dir', async ({
+  page,
+}) => {
+  test.setTimeout(360_000);
+  const demo = await startDemo();
+  let sandboxes: Sandbox[] = [];
+  try {
+    await test.step('the API the pages read has the seeded data', async () => {
+      sandboxes = await checkApi(demo);
+    });
+    await test.step('the pages show it', () => checkPages(page, demo));
+    await test.step('npm run screenshots writes each page in both schemes', async () => {
+      const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-screenshots-'));
+      try {
+        await promisify(execFile)(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/screenshots.ts', outDir], {
+          cwd: ROOT,
+          env: { ...process.env, DEMO_SIGN_IN_LINK: demo.signInLink },
+        });
+        expect(fs.readdirSync(outDir).sort()).toEqual(screenshotFiles().sort());
+        for (const file of fs.readdirSync(outDir)) {
+          expect(fs.readFileSync(path.join(outDir, file)).subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+        }
+      } finally {
+        fs.rmSync(outDir, { recursive: true, force: true });
+      }
+    });
+  } finally {
+    await test.step('Ctrl+C deletes its sandboxes and its data dir', async () => {
+      expect(await demo.stop('SIGINT')).toBe(0);
+    });
+  }
+  expect(demo.dataDir).toMatch(/agent-console-demo-/);
+  expect(fs.existsSync(demo.dataDir)).toBe(false);
+  expect(sandboxProcesses(sandboxes.map((sandbox) => sandbox.id))).toEqual([]);
+});

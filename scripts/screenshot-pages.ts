@@ -1,0 +1,64 @@
+// The README's tour: each page of the demo in the light and the dark scheme, one PNG each.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import type { DemoConnection } from './demo-process';
+
+export const SCHEMES = ['light', 'dark'] as const;
+
+interface Shot {
+  name: string;
+  path: string;
+  /** Shown once the page has what is worth seeing. */
+  ready: (page: Page) => Promise<void>;
+  /** The whole page, not only what fits the window. */
+  fullPage?: boolean;
+}
+
+const visible = (page: Page, text: string) => page.getByText(text).first().waitFor();
+const inTable = (page: Page, text: string) => page.getByRole('cell').filter({ hasText: text }).first().waitFor();
+
+/** The pages the README's tour shows, in its order; `conversation` is the one on the demo model. */
+export function shots(conversationId: string): Shot[] {
+  return [
+    { name: 'settings', path: '/settings', ready: (page) => visible(page, 'Confirmation mode') },
+    { name: 'mcp-servers', path: '/settings/mcp', ready: (page) => inTable(page, 'postgres-readonly') },
+    { name: 'git-secrets', path: '/git', ready: (page) => inTable(page, 'STAGING_DB_URL'), fullPage: true },
+    { name: 'conversations', path: '/conversations', ready: (page) => visible(page, 'Give me a tour of the storefront repository') },
+    { name: 'conversation', path: `/conversations/${conversationId}`, ready: (page) => visible(page, 'I am the demo model') },
+    { name: 'sandboxes', path: '/sandboxes', ready: (page) => visible(page, 'No space left on device') },
+    { name: 'sandbox-specs', path: '/sandbox-specs', ready: (page) => inTable(page, 'gpu-training') },
+  ];
+}
+
+/** Every file `takeScreenshots` writes. */
+export const screenshotFiles = () => shots('').flatMap((shot) => SCHEMES.map((scheme) => `${shot.name}-${scheme}.png`));
+
+/** The id of the conversation on the demo model that waits for an approval. */
+async function demoConversationId(demo: DemoConnection): Promise<string> {
+  const page = await demo.get<{ items: { id: string }[] }>('/api/v1/app-conversations/search?title__contains=tour%20of%20the%20storefront');
+  const id = page.items[0]?.id;
+  if (!id) throw new Error('The demo has no conversation on the demo model');
+  return id;
+}
+
+export async function takeScreenshots(browser: Browser, demo: DemoConnection, outDir: string): Promise<string[]> {
+  fs.mkdirSync(outDir, { recursive: true });
+  const written: string[] = [];
+  const conversationId = await demoConversationId(demo);
+  for (const scheme of SCHEMES) {
+    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 }, baseURL: demo.url });
+    const page = await context.newPage();
+    await page.goto(demo.signInLink);
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    for (const shot of shots(conversationId)) {
+      await page.goto(shot.path);
+      await shot.ready(page);
+      const file = path.join(outDir, `${shot.name}-${scheme}.png`);
+      await page.screenshot({ path: file, animations: 'disabled', fullPage: shot.fullPage });
+      written.push(file);
+    }
+    await context.close();
+  }
+  return written;
+}

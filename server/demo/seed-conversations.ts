@@ -1,0 +1,75 @@
+import { type StartRequestInput, type StartTask, startRequestSchema } from '../../src/contract/conversations';
+import type { ApiServices } from '../services/create-services';
+import type { PlannedConversation } from './conversation-plan';
+import type { DemoClock } from './demo-clock';
+import { transcript } from './transcripts';
+
+const DAY_MS = 86_400_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` until it answers something, for at most `timeoutMs`. */
+export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
+    const value = await check();
+    if (value !== undefined) return value;
+  }
+  throw new Error(`The demo waited in vain for ${what}`);
+}
+
+/** Starts a conversation as `POST /api/v1/app-conversations` does, and waits until it is READY; answers its id. */
+export async function startConversation(services: ApiServices, clock: DemoClock, at: Date, input: StartRequestInput): Promise<string> {
+  const request = startRequestSchema.parse(input);
+  const task = await new Promise<StartTask>((resolve, reject) => {
+    clock
+      .at(at, () =>
+        services.startTasks.start(request, (update) => {
+          if (update.status === 'READY' || update.status === 'ERROR') resolve(update);
+        }),
+      )
+      .catch(reject);
+  });
+  if (task.status !== 'READY' || !task.app_conversation_id) throw new Error(`A demo conversation did not start: ${task.detail}`);
+  return task.app_conversation_id;
+}
+
+/**
+ * One past conversation in sandbox `sandboxId`: started at its date; its events (when it has
+ * some) told as its agent server's webhook would, after the system prompt its agent server
+ * sent; archived a few days later.
+ */
+export async function seedConversation(
+  services: ApiServices,
+  clock: DemoClock,
+  sandboxId: string,
+  planned: PlannedConversation,
+): Promise<void> {
+  const id = await startConversation(services, clock, planned.createdAt, {
+    sandbox_id: sandboxId,
+    title: planned.title,
+    selected_repository: planned.repository?.name ?? null,
+    selected_branch: planned.branch,
+    git_provider: planned.repository?.provider ?? null,
+    llm_model: planned.llmModel,
+    trigger: planned.trigger,
+    pr_number: planned.prNumber,
+  });
+  if (planned.withEvents) {
+    await until('a system prompt', async () =>
+      (await services.events.count({ conversation_id__eq: id, kind__eq: 'SystemPromptEvent' })) > 0 ? true : undefined,
+    );
+    await services.events.receiveFromSandbox(sandboxId, id, transcript(planned));
+  }
+  if (planned.archived) {
+    await clock.at(new Date(planned.createdAt.getTime() + 3 * DAY_MS), () => services.conversations.update(id, { archived: true }));
+  }
+}
+
+/** Runs `work` on every item, at most `parallel` at a time; stops at the first failure. */
+export async function inParallel<T>(items: T[], parallel: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, items.length) }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
+}

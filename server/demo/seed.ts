@@ -1,0 +1,118 @@
+import type { SandboxStatus } from '../../src/contract/sandboxes';
+import { DEMO_MODEL } from '../../src/contract/demo-model';
+import type { ApiServices } from '../services/create-services';
+import { type PlannedConversation, planConversations } from './conversation-plan';
+import type { DemoClock } from './demo-clock';
+import { cloneFromDemoRepositories, createRepositories } from './repositories';
+import { SPEC } from './sandbox-specs';
+import { inParallel, seedConversation, startConversation, until } from './seed-conversations';
+import { seedSettings } from './settings-data';
+
+/*
+ * The demo's data, made the way people make it: settings, git providers and secrets; 200
+ * conversations started over the last 90 days in the sandboxes they ran in (the old ones'
+ * sandboxes deleted since, the last weeks' paused, today's running); sandboxes that wait, failed
+ * and ended; and one conversation on the demo model that waits for its next step to be approved.
+ */
+
+const DAY_MS = 86_400_000;
+const FRONTEND = new Set(['acme/storefront', 'acme/mobile-app', 'acme/design-system']);
+
+/** Conversations that shared a sandbox, and what became of it. */
+interface SandboxGroup {
+  spec: string | undefined;
+  conversations: PlannedConversation[];
+  end: 'deleted' | 'paused' | 'running';
+}
+
+/** Where the conversation on the demo model runs. */
+const TODAY = 'today';
+
+/** The plan's conversations by the sandbox they ran in, oldest first: what runs is started last. */
+function sandboxGroups(plan: PlannedConversation[], now: Date): Map<string, SandboxGroup> {
+  const groups = new Map<string, SandboxGroup>();
+  const add = (key: string, group: Omit<SandboxGroup, 'conversations'>, conversation?: PlannedConversation) => {
+    const existing = groups.get(key) ?? { ...group, conversations: [] };
+    if (conversation) existing.conversations.push(conversation);
+    groups.set(key, existing);
+  };
+  for (const conversation of plan) {
+    const days = (now.getTime() - conversation.createdAt.getTime()) / DAY_MS;
+    if (days >= 14) add(`history-${Math.floor((days - 14) / 15)}`, { spec: undefined, end: 'deleted' }, conversation);
+    else if (days >= 7) add('last-week', { spec: SPEC.data, end: 'paused' }, conversation);
+    else if (days >= 1) add('this-week', { spec: undefined, end: 'paused' }, conversation);
+    else if (FRONTEND.has(conversation.repository?.name ?? ''))
+      add('today-frontend', { spec: SPEC.frontend, end: 'running' }, conversation);
+    else add(TODAY, { spec: undefined, end: 'running' }, conversation);
+  }
+  add(TODAY, { spec: undefined, end: 'running' });
+  return groups;
+}
+
+async function statusOf(services: ApiServices, id: string): Promise<SandboxStatus> {
+  return (await services.sandboxes.get(id)).status;
+}
+
+const reach = (services: ApiServices, id: string, status: SandboxStatus) =>
+  until(`sandbox ${id} to be ${status}`, async () => ((await statusOf(services, id)) === status ? true : undefined));
+
+/** Starts a sandbox from `spec` as of `at`; answers its id. */
+async function startSandbox(services: ApiServices, clock: DemoClock, spec: string | undefined, at: Date): Promise<string> {
+  const { sandbox } = await clock.at(at, () => services.sandboxes.start(spec));
+  return sandbox.id;
+}
+
+export interface SeedOptions {
+  /** Where the demo's git repositories go. */
+  repositoriesDir: string;
+  now: Date;
+  /** Told how far it got. */
+  progress: (message: string) => void;
+  /** Stops the seeding between two steps. */
+  signal: AbortSignal;
+}
+
+export async function seedDemo(services: ApiServices, clock: DemoClock, { repositoriesDir, now, progress, signal }: SeedOptions) {
+  await seedSettings(services);
+  createRepositories(repositoriesDir);
+  const plan = planConversations(now);
+  let seeded = 0;
+  const sandboxIds = new Map<string, string>();
+  for (const [key, group] of sandboxGroups(plan, now)) {
+    signal.throwIfAborted();
+    const first = group.conversations[0]?.createdAt ?? new Date(now.getTime() - 2 * 60 * 60_000);
+    const id = await startSandbox(services, clock, group.spec, new Date(first.getTime() - 5 * 60_000));
+    sandboxIds.set(key, id);
+    await reach(services, id, 'RUNNING');
+    await cloneFromDemoRepositories(services, id, repositoriesDir);
+    await inParallel(group.conversations, 4, async (conversation) => {
+      signal.throwIfAborted();
+      await seedConversation(services, clock, id, conversation);
+    });
+    if (group.end === 'deleted') await services.sandboxes.delete(id);
+    if (group.end === 'paused') await services.sandboxes.pause(id);
+    seeded += group.conversations.length;
+    if (group.conversations.length > 0) progress(`${seeded} of ${plan.length} conversations`);
+  }
+
+  signal.throwIfAborted();
+  // A database that cannot initialise, since yesterday; a nightly job that ended; a sandbox waiting for a GPU.
+  const failed = await startSandbox(services, clock, SPEC.postgres, new Date(now.getTime() - DAY_MS));
+  const ended = await startSandbox(services, clock, SPEC.nightly, new Date(now.getTime() - 6 * 60 * 60_000));
+  await startSandbox(services, clock, SPEC.gpu, new Date());
+  await reach(services, failed, 'ERROR');
+  await reach(services, ended, 'MISSING');
+
+  const midRun = await startConversation(services, clock, new Date(), {
+    sandbox_id: sandboxIds.get(TODAY)!,
+    title: 'Give me a tour of the storefront repository',
+    initial_message: { content: [{ type: 'text', text: 'Give me a quick tour of this repository: what is where, and how do I run it?' }] },
+    selected_repository: 'acme/storefront',
+    git_provider: 'github',
+    llm_model: DEMO_MODEL,
+  });
+  await until('the demo model to ask for an approval', async () =>
+    (await services.conversations.get(midRun)).execution_status === 'waiting_for_confirmation' ? true : undefined,
+  );
+  progress('sandboxes in every status, and a conversation on the demo model waiting for an approval');
+}

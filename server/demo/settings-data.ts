@@ -1,0 +1,76 @@
+import { DEMO_MODEL } from '../../src/contract/demo-model';
+import { addGitProvidersSchema, createSecretSchema } from '../../src/contract/secrets';
+import { settingsUpdateSchema } from '../../src/contract/settings';
+import type { ApiServices } from '../services/create-services';
+
+/*
+ * What a small team's admin has set up: the demo model (so new conversations work without a key),
+ * confirmation mode, MCP servers of every kind, GitHub and a self-hosted GitLab, and the secrets
+ * their agents need. Every value is made up; hosts are under `.example`, which never resolves.
+ * Each body goes through the contract's schema, as the route's would.
+ */
+
+export const GITLAB_HOST = 'gitlab.acme.example';
+
+const settings = settingsUpdateSchema.parse({
+  language: 'en',
+  llm_model: DEMO_MODEL,
+  llm_base_url: null,
+  max_iterations: 120,
+  confirmation_mode: true,
+  max_budget_per_task: 5,
+  enable_default_condenser: true,
+  condenser_max_size: 120,
+  email: 'maya.lindqvist@acme.example',
+  git_user_name: 'Acme Agent',
+  git_user_email: 'agent@acme.example',
+  search_api_key: 'tvly-demo-0000000000000000',
+  sandbox_api_key: 'sbx-demo-0000000000000000',
+  mcp_config: {
+    sse_servers: [
+      { url: 'https://mcp.linear.acme.example/sse', api_key: 'lin_demo_0000000000000000' },
+      { url: 'https://sentry.acme.example/mcp/sse', api_key: 'sntrys_demo_0000000000000000' },
+    ],
+    shttp_servers: [
+      { url: 'https://mcp.notion.acme.example/mcp', api_key: 'ntn_demo_0000000000000000', timeout: 60 },
+      { url: 'https://grafana.acme.example/api/mcp', api_key: null, timeout: 30 },
+    ],
+    stdio_servers: [
+      {
+        name: 'filesystem',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-filesystem', '/workspace'],
+        env: {},
+      },
+      {
+        name: 'postgres-readonly',
+        command: 'uvx',
+        args: ['mcp-server-postgres', '--read-only'],
+        env: { DATABASE_URL: 'postgresql://readonly:demo-password@db.acme.example:5432/orders' },
+      },
+      { name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'], env: {} },
+    ],
+  },
+});
+
+const gitProviders = addGitProvidersSchema.parse({
+  provider_tokens: {
+    github: { token: 'ghp_demoDemoDemoDemoDemoDemoDemoDemo0000', host: null },
+    gitlab: { token: 'glpat-demoDemoDemoDemo0000', host: GITLAB_HOST },
+  },
+});
+
+const customSecrets = [
+  { name: 'NPM_TOKEN', value: 'npm_demo0000000000000000000000000000', description: 'Read-only token for the private npm registry' },
+  { name: 'SENTRY_AUTH_TOKEN', value: 'sntrys_demo_0000000000000000', description: 'Uploads source maps on release builds' },
+  { name: 'STRIPE_TEST_KEY', value: 'sk_test_demo0000000000000000', description: 'Stripe test mode only, for payments-api tests' },
+  { name: 'DATADOG_API_KEY', value: 'dd-demo-00000000000000000000', description: null },
+  { name: 'STAGING_DB_URL', value: 'postgresql://agent:demo@staging-db.acme.example/orders', description: 'Staging database, read/write' },
+].map((secret) => createSecretSchema.parse(secret));
+
+/** Settings, git providers and custom secrets, through the services their routes call. */
+export async function seedSettings(services: ApiServices): Promise<void> {
+  await services.settings.update(settings);
+  await services.secrets.replaceProviderTokens(gitProviders.provider_tokens);
+  for (const secret of customSecrets) await services.secrets.createCustomSecret(secret);
+}

@@ -1,0 +1,142 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import type { Clock } from './clock';
+import type { ServerConfig } from './config';
+import { ensureDataDir, loadOrCreateKeyFile } from './data-dir';
+import { canSwitchUsers, searchableByOthers } from './processes/process-user';
+import { loadLlmPrices } from './llm-prices';
+import { createLogger, type Logger } from './logger';
+import { SecretBox } from './secret-box';
+import { type ApiServices, createServices } from './services/create-services';
+import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './sandboxes/specs';
+import { checkEngine, dockerFromEnv } from './sandboxes/docker/engine';
+import { ensureDefaultImage } from './sandboxes/docker/sandbox-image';
+import { openDatabase } from './startup';
+
+/** The engine, checked, and the default image, built when missing; the server does not start without them. */
+async function dockerSandboxes(config: ServerConfig, log: Logger) {
+  const engine = dockerFromEnv(config.dockerHost);
+  await checkEngine(engine);
+  const image = await ensureDefaultImage(engine, log);
+  log.info({ image }, 'sandboxes run as Docker containers');
+  return { engine, image, limits: { memoryBytes: config.sandboxMemory, cpus: config.sandboxCpus, pids: config.sandboxPids } };
+}
+
+function warnAboutProcessSandboxes(isolated: boolean, log: Logger): void {
+  // Sandboxes run Node and the agent server as other users: under /root (nvm, a checkout there) they cannot.
+  const unreachable = [path.dirname(process.execPath), path.resolve(AGENT_SERVER_SCRIPT, '../../..')].filter(
+    (dir) => !searchableByOthers(dir),
+  );
+  if (isolated && unreachable.length > 0) {
+    log.warn(
+      { directories: unreachable },
+      'sandbox users cannot reach these directories, so the agent server spec will not start; install Node and the project where other users can read them',
+    );
+  }
+  if (!isolated) {
+    log.warn(
+      "Process sandboxes are not isolated: they run as this server's user and can read DATA_DIR (keys, database) and this process's environment. Run the server as root to give each sandbox a uid of its own (SANDBOX_UID_BASE), or use the Docker runtime for untrusted agents.",
+    );
+  }
+}
+
+/** A server whose services run (sandboxes watched again) but which collects no events and serves nothing yet. */
+export interface OpenedServer {
+  config: ServerConfig;
+  log: Logger;
+  sessionKey: string;
+  services: ApiServices;
+  /** Collects events, ends what an earlier run left, listens; answers the app and its sign-in link. */
+  serve: () => Promise<{ app: FastifyInstance; signInLink: string }>;
+}
+
+/**
+ * Everything `npm start` does up to listening: the data dir, the keys, the database, the
+ * services, the sandboxes of an earlier run found again. `clock` stamps what the services record.
+ */
+export async function openServer(config: ServerConfig, { clock }: { clock?: Clock } = {}): Promise<OpenedServer> {
+  const llmPrices = loadLlmPrices(config.llmPricesFile);
+  const sandboxSpecs = loadSandboxSpecs(config.sandboxSpecsFile, { runtime: config.sandboxRuntime });
+  // As root, each sandbox runs as a user of its own; they pass through DATA_DIR to their homes.
+  const isolated = canSwitchUsers();
+  ensureDataDir(config.dataDir, { traversable: isolated });
+  const sessionKey = config.sessionApiKey ?? loadOrCreateKeyFile(config.dataDir, 'session-api-key');
+  const secrets = new SecretBox(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir, 'secrets.key'));
+
+  const log = createLogger(config.logLevel);
+  const docker = config.sandboxRuntime === 'docker' ? await dockerSandboxes(config, log) : undefined;
+  if (!docker) warnAboutProcessSandboxes(isolated, log);
+  const db = await openDatabase(config.dataDir, secrets);
+  const services = createServices(db, secrets, {
+    log,
+    dataDir: config.dataDir,
+    sandboxSpecs,
+    sandboxLimits: {
+      maxSandboxes: config.maxSandboxes,
+      maxRunning: config.maxRunningSandboxes,
+      startTimeoutMs: config.sandboxStartTimeout * 1000,
+      stopGraceMs: config.sandboxStopGrace * 1000,
+    },
+    verifyGitTokens: config.verifyGitTokens,
+    setupScriptTimeoutMs: config.setupScriptTimeout * 1000,
+    llmPrices,
+    sandboxUidBase: isolated ? config.sandboxUidBase : undefined,
+    docker,
+    clock,
+  });
+  // MCP env values stored before they were sealed at rest are sealed now.
+  await services.settings.sealPlainMcpEnv();
+  // Sandboxes of an earlier run are still in the registry: find them and watch their health again.
+  await services.sandboxes.startMonitoring();
+
+  const serve = async () => {
+    // Events the agents wrote while this server was down are caught up, then followed live.
+    await services.collector.start();
+    // Conversation starts an earlier run left mid-way do not go on: they say so.
+    const interrupted = await services.startTasks.markInterrupted();
+    // MCP servers an earlier run was testing when it was killed are not: they go.
+    const leftovers = services.mcpTest.endLeftovers();
+
+    const app = await buildApp({
+      sessionKey,
+      services,
+      consoleDir: config.consoleDir,
+      corsOrigins: config.corsOrigins,
+      // Process sandboxes are handed 127.0.0.1 addresses, which are loopback already.
+      allowedHosts: [config.host, ...config.allowedHosts],
+      log,
+    });
+    app.addHook('onClose', async () => db.destroy());
+    if (interrupted > 0) app.log.warn({ tasks: interrupted }, 'conversation starts were interrupted by the restart');
+    if (leftovers > 0) app.log.warn({ groups: leftovers }, 'ended MCP test processes an earlier run left behind');
+
+    await app.listen({ host: config.host, port: config.port });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const shownHost = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host;
+    const origin = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+    // Jupyter-style sign-in link: the key travels in the fragment, which browsers never send.
+    return { app, signInLink: `${origin}/#key=${sessionKey}` };
+  };
+  return { config, log, sessionKey, services, serve };
+}
+
+/** Runs `shutdown` once, on the first SIGTERM or SIGINT (Ctrl+C), then exits: 0 when it went well. */
+export function onStopSignal(log: Logger, shutdown: () => Promise<void>): void {
+  let closing = false;
+  const stop = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    shutdown().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'the shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
