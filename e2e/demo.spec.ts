@@ -92,7 +92,8 @@ async function checkPages(page: Page, demo: DemoProcess): Promise<void> {
   await page.goto(`${demo.url}/settings/mcp`);
   await expect(page.getByRole('cell', { name: 'postgres-readonly', exact: true })).toBeVisible();
   await page.goto(`${demo.url}/git`);
-  await expect(page.getByText('Connected · gitlab.acme.example', { exact: false })).toBeVisible();
+  await expect(page.getByTestId('gitlab-host')).toHaveText('gitlab.acme.example');
+  await page.goto(`${demo.url}/git?tab=secrets`);
   await expect(page.getByRole('cell', { name: 'STAGING_DB_URL', exact: true })).toBeVisible();
 
   await page.goto(`${demo.url}/conversations`);

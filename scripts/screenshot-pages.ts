@@ -23,7 +23,8 @@ export function shots(conversationId: string): Shot[] {
   return [
     { name: 'settings', path: '/settings', ready: (page) => visible(page, 'Confirmation mode') },
     { name: 'mcp-servers', path: '/settings/mcp', ready: (page) => inTable(page, 'postgres-readonly') },
-    { name: 'git-secrets', path: '/git', ready: (page) => inTable(page, 'STAGING_DB_URL'), fullPage: true },
+    { name: 'git-secrets', path: '/git', ready: (page) => visible(page, 'gitlab.acme.example'), fullPage: true },
+    { name: 'custom-secrets', path: '/git?tab=secrets', ready: (page) => inTable(page, 'STAGING_DB_URL') },
     { name: 'conversations', path: '/conversations', ready: (page) => visible(page, 'Give me a tour of the storefront repository') },
     { name: 'conversation', path: `/conversations/${conversationId}`, ready: (page) => visible(page, 'I am the demo model') },
     { name: 'sandboxes', path: '/sandboxes', ready: (page) => visible(page, 'No space left on device') },
