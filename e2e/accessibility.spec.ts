@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
@@ -9,6 +12,25 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target} ${n.failureSummary}`).join(', ')}`);
 }
+
+/** A SANDBOX_SPECS_FILE with a spec whose command fails at once: a sandbox in ERROR. */
+function failingSpecFile(): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-specs-')), 'specs.json');
+  fs.writeFileSync(file, JSON.stringify([{ id: 'broken', command: ['sh', '-c', 'echo "config file missing" >&2; exit 3'] }]));
+  return file;
+}
+
+type Api = (path: string, init?: { method?: string }) => Promise<{ json: () => unknown }>;
+
+/** Three sandboxes: one running, one paused, one failed; their ids in that order. */
+async function startSandboxes(api: Api): Promise<[string, string, string]> {
+  const start = async (query = '') => ((await api(`/api/v1/sandboxes${query}`, { method: 'POST' })).json() as { id: string }).id;
+  const [running, paused, failed] = [await start(), await start(), await start('?sandbox_spec_id=broken')];
+  await api(`/api/v1/sandboxes/${paused}/pause`, { method: 'POST' });
+  return [running, paused, failed];
+}
+
+const status = (page: Page, id: string) => page.locator(`[data-sandbox-id="${id}"] [data-status]`);
 
 // One test per page, so each stays well within the time limit.
 for (const colorScheme of ['light', 'dark'] as const) {
@@ -55,17 +77,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
       expect(await seriousViolations(page)).toEqual([]);
     });
 
-    test('the Sandbox specs page and its details', async ({ page, signIn }) => {
-      await signIn(page);
-      await page.getByRole('link', { name: 'Sandbox specs' }).click();
-      await page
-        .getByRole('button', { name: /^Details of / })
-        .first()
-        .click();
-      await expect(page.getByRole('dialog')).toBeVisible();
-      expect(await seriousViolations(page)).toEqual([]);
-    });
-
     test('the Conversations page, a start that failed, the new conversation form and a conversation', async ({ page, signIn, api }) => {
       await api('/api/v1/app-conversations', { method: 'POST', body: { title: 'Needs a provider', selected_repository: 'octo/hello' } });
       await signIn(page);
@@ -85,22 +96,119 @@ for (const colorScheme of ['light', 'dark'] as const) {
       expect(await seriousViolations(page)).toEqual([]);
     });
 
-    test('the Sandboxes page, with its status badges and a notification', async ({ page, signIn }) => {
-      await signIn(page);
-      await page.getByRole('link', { name: 'Sandboxes' }).click();
-      await page.getByRole('button', { name: 'Start sandbox' }).first().click();
-      const dialog = page.getByRole('dialog', { name: 'Start sandbox' });
-      await expect(dialog).toBeVisible();
-      expect(await seriousViolations(page)).toEqual([]);
-      await dialog.getByRole('button', { name: 'Start' }).click();
+    test.describe('with sandboxes running, paused and failed', () => {
+      test.use({ serverEnv: { SANDBOX_SPECS_FILE: failingSpecFile() } });
 
-      const table = page.getByRole('table', { name: 'Sandboxes' });
-      await expect(table.getByText('Running')).toBeVisible({ timeout: 10_000 });
-      await expect(page.getByText('Sandbox started')).toBeVisible();
-      expect(await seriousViolations(page)).toEqual([]);
-      await table.getByRole('button', { name: /^Pause / }).click();
-      await expect(table.getByText('Paused')).toBeVisible();
-      expect(await seriousViolations(page)).toEqual([]);
+      test('the Sandboxes page: loading, running, paused and failed rows, the start dialog and a notification', async ({
+        page,
+        signIn,
+        api,
+      }) => {
+        const [running, paused, failed] = await startSandboxes(api);
+        await signIn(page);
+        // Loading: the skeleton, while the list is held back.
+        let load!: () => void;
+        const loaded = new Promise<void>((resolve) => (load = resolve));
+        const isSearch = (url: URL) => url.pathname === '/api/v1/sandboxes/search';
+        await page.route(isSearch, async (route) => {
+          await loaded;
+          await route.fallback();
+        });
+        await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sandboxes' }).click();
+        await expect(page.getByLabel('Loading sandboxes')).toBeVisible();
+        expect(await seriousViolations(page)).toEqual([]);
+        load();
+        await page.unroute(isSearch);
+
+        // Running (with its agent server and key), paused, and failed (with the reason).
+        await expect(status(page, running)).toHaveText('Running', { timeout: 10_000 });
+        await expect(status(page, paused)).toHaveText('Paused');
+        await expect(status(page, failed)).toHaveText('Error');
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.getByRole('button', { name: 'Start sandbox' }).first().click();
+        const dialog = page.getByRole('dialog', { name: 'Start sandbox' });
+        await expect(dialog).toBeVisible();
+        expect(await seriousViolations(page)).toEqual([]);
+        await dialog.getByRole('button', { name: 'Start' }).click();
+        await expect(page.getByText('Sandbox started')).toBeVisible();
+        expect(await seriousViolations(page)).toEqual([]);
+      });
+
+      test('the Sandboxes page: selected rows, the bulk dialog, an action under way and the logs', async ({ page, signIn, api }) => {
+        const [running, , failed] = await startSandboxes(api);
+        await signIn(page);
+        await page.goto('/sandboxes');
+        await expect(status(page, running)).toHaveText('Running', { timeout: 10_000 });
+        await page.getByRole('checkbox', { name: `Select ${running}` }).check();
+        await page.getByRole('checkbox', { name: `Select ${failed}` }).check();
+        await expect(page.getByRole('toolbar', { name: 'Selected sandboxes' })).toBeVisible();
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.getByRole('button', { name: 'Delete (2)' }).click();
+        await expect(page.getByRole('dialog', { name: 'Delete 2 sandboxes?' })).toBeVisible();
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.getByRole('button', { name: 'Cancel' }).click();
+
+        // An action under way, held until scanned.
+        let answer!: () => void;
+        const answered = new Promise<void>((resolve) => (answer = resolve));
+        await page.route(
+          (url) => url.pathname === `/api/v1/sandboxes/${running}/pause`,
+          async (route) => {
+            await answered;
+            await route.fallback();
+          },
+        );
+        await page.getByRole('button', { name: `Pause ${running}` }).click();
+        await expect(status(page, running)).toHaveText('Pausing…');
+        expect(await seriousViolations(page)).toEqual([]);
+        answer();
+        await expect(status(page, running)).toHaveText('Paused');
+
+        await page.getByRole('button', { name: `More actions for ${failed}` }).click();
+        await page.getByRole('menuitem', { name: 'Logs' }).click();
+        await expect(page.getByRole('dialog').getByLabel('Log lines')).toContainText('config file missing');
+        expect(await seriousViolations(page)).toEqual([]);
+      });
+
+      test('the Sandbox specs page and a spec’s details', async ({ page, signIn }) => {
+        await signIn(page);
+        await page.getByRole('link', { name: 'Sandbox specs' }).click();
+        await expect(page.getByRole('table', { name: 'Sandbox specs' }).getByRole('row')).toHaveCount(3);
+        expect(await seriousViolations(page)).toEqual([]);
+        await page.getByRole('button', { name: 'Details of broken' }).click();
+        await expect(page.getByRole('dialog', { name: 'Spec broken' })).toBeVisible();
+        expect(await seriousViolations(page)).toEqual([]);
+      });
     });
   });
 }
+
+test.describe('at 375 px in the light scheme, no serious accessibility violations on', () => {
+  test.use({ colorScheme: 'light', viewport: { width: 375, height: 740 }, serverEnv: { SANDBOX_SPECS_FILE: failingSpecFile() } });
+
+  test('the Sandboxes page as cards, with a selection and the logs', async ({ page, signIn, api }) => {
+    const [running, paused, failed] = await startSandboxes(api);
+    await signIn(page);
+    await page.goto('/sandboxes');
+    await expect(status(page, running)).toHaveText('Running', { timeout: 10_000 });
+    await expect(status(page, paused)).toHaveText('Paused');
+    await expect(status(page, failed)).toHaveText('Error');
+    await page.getByRole('checkbox', { name: `Select ${failed}` }).check();
+    await expect(page.getByRole('toolbar', { name: 'Selected sandboxes' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: `More actions for ${running}` }).click();
+    await page.getByRole('menuitem', { name: 'Logs' }).click();
+    await expect(page.getByRole('dialog').getByLabel('Log lines')).toContainText('listening');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('the Sandbox specs page as cards, and a spec’s details', async ({ page, signIn }) => {
+    await signIn(page);
+    await page.goto('/sandbox-specs');
+    await expect(page.getByRole('list', { name: 'Sandbox specs' }).getByRole('listitem')).toHaveCount(2);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Details of broken' }).click();
+    await expect(page.getByRole('dialog', { name: 'Spec broken' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});

@@ -2,18 +2,21 @@ import { ActionIcon, CopyButton, Group, Text } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 
 /**
- * A value with a copy button. `masked` shows dots instead (a key), but copies the real value; the
- * full text of an unmasked value is in the page, shortened only visually.
+ * A value with a copy button. `masked` shows dots instead (a key), but copies the real value;
+ * `display` shows a shorter text (a short id) with the full value on hover. Otherwise the full
+ * text is in the page, shortened only visually.
  */
 export function CopyValue({
   value,
   label,
   masked = false,
+  display,
   maxWidth = 180,
 }: {
   value: string;
   label: string;
   masked?: boolean;
+  display?: string;
   maxWidth?: number;
 }) {
   return (
@@ -27,7 +30,7 @@ export function CopyValue({
         title={masked ? undefined : value}
         data-testid={masked ? undefined : 'copy-value'}
       >
-        {masked ? '••••••••' : value}
+        {masked ? '••••••••' : (display ?? value)}
       </Text>
       <CopyButton value={value} timeout={1500}>
         {({ copied, copy }) => (

@@ -21,7 +21,7 @@ interface LoadedContentProps<T> {
 export function LoadedContent<T>({ data, error, onRetry, what, skeleton, children }: LoadedContentProps<T>) {
   if (data !== undefined) return children(data);
   if (error) return <LoadError what={what} error={error} onRetry={onRetry} />;
-  return skeleton ?? <Skeleton height={160} radius="md" aria-label={`Loading ${what}`} />;
+  return skeleton ?? <Skeleton height={160} radius="md" role="status" aria-label={`Loading ${what}`} />;
 }
 
 /** `LoadedContent` for a query. */

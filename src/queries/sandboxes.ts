@@ -45,9 +45,14 @@ export const sandboxCapacityQuery = () =>
     retry: false,
   });
 
-/** The end of a sandbox's output; always read fresh when shown. */
+/** The end of a sandbox's output; always read fresh when shown, and again every 2 s while shown, to follow it. */
 export const sandboxLogsQuery = (id: string) =>
-  queryOptions({ queryKey: sandboxKeys.logs(id), queryFn: ({ signal }) => sandboxLogs(id, 500, signal), staleTime: 0 });
+  queryOptions({
+    queryKey: sandboxKeys.logs(id),
+    queryFn: ({ signal }) => sandboxLogs(id, 500, signal),
+    staleTime: 0,
+    refetchInterval: 2000,
+  });
 
 export const startSandboxMutation = (queryClient: QueryClient) =>
   mutationOptions({

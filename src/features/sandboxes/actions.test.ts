@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SandboxInfo, SandboxStatus } from '../../contract/sandboxes';
-import { canApply, pausedNotice, planBulk } from './actions';
+import { bulkDone, canApply, hasEnded, pausedNotice, planBulk } from './actions';
 
 const sandbox = (id: string, status: SandboxStatus): SandboxInfo => ({
   id,
@@ -23,6 +23,21 @@ describe('actions by state', () => {
     ['delete', 'ERROR', true],
   ] as const)('%s on %s: %s', (action, status, allowed) => {
     expect(canApply(action, status)).toBe(allowed);
+  });
+
+  it.each([
+    ['ERROR', true],
+    ['MISSING', true],
+    ['RUNNING', false],
+    ['PAUSED', false],
+    ['STARTING', false],
+  ] as const)('%s has ended: %s', (status, ended) => {
+    expect(hasEnded(status)).toBe(ended);
+  });
+
+  it('says what a bulk action did', () => {
+    expect(bulkDone('pause', 2)).toBe('Paused 2 sandboxes');
+    expect(bulkDone('delete', 1)).toBe('Deleted 1 sandbox');
   });
 
   it('plans a bulk action on the rows in a valid state only', () => {

@@ -1,4 +1,5 @@
 import type { SandboxAction } from '../../api/sandboxes';
+import { shortId } from '../../components/short-id';
 import type { SandboxInfo, SandboxStatus } from '../../contract/sandboxes';
 
 /** Which states each action makes sense in (delete: any). */
@@ -28,8 +29,18 @@ export function planBulk(action: SandboxAction, selected: readonly SandboxInfo[]
 /** The tell-the-user sentence when a start or resume paused other sandboxes to stay under the cap. */
 export function pausedNotice(pausedIds: readonly string[] | undefined): string | undefined {
   if (!pausedIds?.length) return undefined;
-  const names = pausedIds.map((id) => id.slice(0, 8)).join(', ');
+  const names = pausedIds.map(shortId).join(', ');
   return pausedIds.length === 1
     ? `Sandbox ${names} was paused to stay within the number of sandboxes that may run at once.`
     : `Sandboxes ${names} were paused to stay within the number of sandboxes that may run at once.`;
+}
+
+/** Gone or failed: nothing left to pause or resume, only to delete or start afresh. */
+export function hasEnded(status: SandboxStatus): boolean {
+  return status === 'ERROR' || status === 'MISSING';
+}
+
+/** What a bulk action did, e.g. "Paused 2 sandboxes". */
+export function bulkDone(action: SandboxAction, count: number): string {
+  return `${ACTION_LABEL[action].done} ${count === 1 ? '1 sandbox' : `${count} sandboxes`}`;
 }

@@ -1,12 +1,14 @@
 import { Alert, Button, Group, List, Progress, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
 import type { SandboxAction } from '../../api/sandboxes';
 import { Dialog } from '../../components/dialog';
+import { ShortId, shortId } from '../../components/short-id';
 import type { SandboxInfo } from '../../contract/sandboxes';
 import { sandboxActionMutation } from '../../queries/sandboxes';
-import { ACTION_LABEL, pausedNotice, planBulk } from './actions';
+import { ACTION_LABEL, bulkDone, pausedNotice, planBulk } from './actions';
 
 interface Failure {
   id: string;
@@ -15,7 +17,9 @@ interface Failure {
 
 /**
  * One confirmation for an action on many sandboxes: it applies to the rows in a valid state,
- * says which it skips, shows "3 of 10" while it works, and sums up the failures at the end.
+ * says which it skips and shows "3 of 10" while it works. When all went well it closes by itself
+ * with a notification; when something failed, or other sandboxes were paused to make room, it
+ * stays open with the summary.
  */
 export function BulkActionDialog({
   action,
@@ -37,15 +41,25 @@ export function BulkActionDialog({
 
   const start = async () => {
     setDone(0);
+    let troubles = 0;
     for (const [index, sandbox] of plan.apply.entries()) {
       try {
         const result = await run.mutateAsync({ action, id: sandbox.id });
         // Resuming more than may run at once pauses others (maybe ones resumed a moment ago).
-        if (result.paused_sandbox_ids?.length) setPausedOthers((list) => [...list, ...result.paused_sandbox_ids!]);
+        if (result.paused_sandbox_ids?.length) {
+          troubles++;
+          setPausedOthers((list) => [...list, ...result.paused_sandbox_ids!]);
+        }
       } catch (error) {
+        troubles++;
         setFailures((list) => [...list, { id: sandbox.id, reason: describeError(error) }]);
       }
       setDone(index + 1);
+    }
+    if (troubles === 0) {
+      const ids = plan.apply.map((sandbox) => shortId(sandbox.id)).join(', ');
+      notifications.show({ color: 'teal', title: bulkDone(action, total), message: ids });
+      onClose(true);
     }
   };
 
@@ -66,9 +80,11 @@ export function BulkActionDialog({
           <>
             <Text size="sm" component="div">
               {action === 'delete' ? 'These sandboxes and their files are deleted for good:' : `${label.verb}:`}
-              <List size="sm" mt={4} ff="monospace">
+              <List size="sm" mt={4}>
                 {plan.apply.map((sandbox) => (
-                  <List.Item key={sandbox.id}>{sandbox.id}</List.Item>
+                  <List.Item key={sandbox.id}>
+                    <ShortId id={sandbox.id} /> ({sandbox.sandbox_spec_id})
+                  </List.Item>
                 ))}
               </List>
             </Text>
@@ -83,7 +99,7 @@ export function BulkActionDialog({
           <>
             <Progress value={total ? (done / total) * 100 : 100} aria-label="Progress" />
             <Text size="sm" role="status">
-              {finished ? `${label.done} ${noun(total - failures.length)}.` : `${label.doing} ${done} of ${total}`}
+              {finished ? `${bulkDone(action, total - failures.length)}.` : `${label.doing} ${done} of ${total}`}
             </Text>
             {finished && pausedOthers.length > 0 && (
               <Alert color="yellow" variant="light" role="status">
@@ -95,10 +111,7 @@ export function BulkActionDialog({
                 <List size="sm">
                   {failures.map((failure) => (
                     <List.Item key={failure.id}>
-                      <Text span ff="monospace" size="sm">
-                        {failure.id}
-                      </Text>
-                      : {failure.reason}
+                      <ShortId id={failure.id} />: {failure.reason}
                     </List.Item>
                   ))}
                 </List>

@@ -1,30 +1,54 @@
 import { Button, Code, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconRefresh } from '@tabler/icons-react';
+import { IconArrowDown, IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { describeError } from '../../api/errors';
 import { ErrorAlert } from '../../components/error-alert';
+import { ShortId } from '../../components/short-id';
 import { SidePanel } from '../../components/side-panel';
+import { useFollowBottom } from '../../components/use-follow-bottom';
 import { sandboxLogsQuery } from '../../queries/sandboxes';
 
-/** The end of a sandbox's stdout and stderr, refreshed on request. */
+/**
+ * The end of a sandbox's stdout and stderr, read again every 2 s while open. It stays at the
+ * newest line unless the reader scrolls up, and follows again once they scroll back down.
+ */
 export function LogsDrawer({ sandboxId, onClose }: { sandboxId: string; onClose: () => void }) {
   const logs = useQuery(sandboxLogsQuery(sandboxId));
+  const area = useRef<HTMLPreElement>(null);
+  const { atBottom, onScroll, scrollToBottom } = useFollowBottom(area, logs.dataUpdatedAt);
   return (
-    <SidePanel opened onClose={onClose} size="xl" title={`Logs of ${sandboxId}`}>
+    <SidePanel
+      opened
+      onClose={onClose}
+      size="xl"
+      title={
+        <>
+          Logs of <ShortId id={sandboxId} />
+        </>
+      }
+    >
       <Stack>
         <Group justify="space-between">
           <Text size="sm" c="dimmed">
-            The last 500 lines of its output.
+            The last 500 lines of its output, as they come.
           </Text>
-          <Button
-            variant="default"
-            size="xs"
-            leftSection={<IconRefresh size={14} />}
-            onClick={() => void logs.refetch()}
-            loading={logs.isFetching}
-          >
-            Refresh
-          </Button>
+          <Group gap="xs">
+            {!atBottom && (
+              <Button variant="light" size="xs" leftSection={<IconArrowDown size={14} />} onClick={scrollToBottom}>
+                Newest
+              </Button>
+            )}
+            <Button
+              variant="default"
+              size="xs"
+              leftSection={<IconRefresh size={14} />}
+              onClick={() => void logs.refetch()}
+              loading={logs.isFetching}
+            >
+              Refresh
+            </Button>
+          </Group>
         </Group>
         {logs.isPending ? (
           <Loader size="sm" />
@@ -33,7 +57,18 @@ export function LogsDrawer({ sandboxId, onClose }: { sandboxId: string; onClose:
         ) : logs.data.lines.length === 0 ? (
           <Text c="dimmed">Nothing written yet.</Text>
         ) : (
-          <Code block aria-label="Log lines" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+          <Code
+            block
+            ref={area}
+            onScroll={onScroll}
+            // A log, scrollable from the keyboard; not announced: it is read again whole every 2 s.
+            role="log"
+            aria-live="off"
+            aria-label="Log lines"
+            tabIndex={0}
+            mah="calc(100dvh - 150px)"
+            style={{ overflowY: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+          >
             {logs.data.lines.join('\n')}
           </Code>
         )}

@@ -1,4 +1,5 @@
 import { notifications } from '@mantine/notifications';
+import { shortId } from '../../components/short-id';
 import type { SandboxInfo } from '../../contract/sandboxes';
 import { pausedNotice } from './actions';
 
@@ -23,11 +24,11 @@ export function notifyStarted(sandbox: SandboxInfo & { paused_sandbox_ids?: stri
     notifications.show({
       color: 'red',
       title: 'Sandbox did not start',
-      message: `${sandbox.id} from ${sandbox.sandbox_spec_id}: ${sandbox.status_detail ?? 'it failed at once'}`,
+      message: `${shortId(sandbox.id)} from ${sandbox.sandbox_spec_id}: ${sandbox.status_detail ?? 'it failed at once'}`,
       autoClose: false,
     });
     return;
   }
-  notifications.show({ color: 'teal', title: 'Sandbox started', message: `${sandbox.id} from ${sandbox.sandbox_spec_id}` });
+  notifications.show({ color: 'teal', title: 'Sandbox started', message: `${shortId(sandbox.id)} from ${sandbox.sandbox_spec_id}` });
   notifyPausedOthers(sandbox.paused_sandbox_ids);
 }

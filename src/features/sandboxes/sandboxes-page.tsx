@@ -4,16 +4,18 @@ import { useMemo, useState } from 'react';
 import { describeError } from '../../api/errors';
 import type { SandboxAction } from '../../api/sandboxes';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ShortId, shortId } from '../../components/short-id';
 import { useUrlParams } from '../../components/use-url-params';
 import { type SandboxInfo, type SandboxStatus, SANDBOX_STATUSES } from '../../contract/sandboxes';
 import { sandboxSpecsQuery } from '../../queries/sandbox-specs';
-import { sandboxActionMutation, sandboxCapacityQuery, sandboxesQuery } from '../../queries/sandboxes';
+import { sandboxActionMutation, sandboxCapacityQuery, sandboxesQuery, startSandboxMutation } from '../../queries/sandboxes';
 import { BulkActionDialog } from './bulk-action-dialog';
 import { LogsDrawer } from './logs-drawer';
-import { notifyPausedOthers } from './notices';
+import { notifyPausedOthers, notifyStarted } from './notices';
 import { type FilterChange, SandboxesView } from './sandboxes-view';
 import { StartSandboxDialog } from './start-sandbox-dialog';
 import { useActionsInFlight } from './use-actions-in-flight';
+import { useCardLayout } from './use-card-layout';
 
 /** The dialog or drawer open over the list. */
 type OpenDialog = { type: 'start' } | { type: 'delete'; sandbox: SandboxInfo } | { type: 'bulk'; action: SandboxAction };
@@ -42,7 +44,11 @@ export function SandboxesPage() {
   const sandboxes = useQuery(sandboxesQuery(filters, inFlight.size > 0));
   const specs = useQuery(sandboxSpecsQuery());
   const capacity = useQuery(sandboxCapacityQuery());
-  const act = useMutation(sandboxActionMutation(useQueryClient()));
+  const queryClient = useQueryClient();
+  const act = useMutation(sandboxActionMutation(queryClient));
+  const start = useMutation(startSandboxMutation(queryClient));
+  const [startingAgainId, setStartingAgainId] = useState<string>();
+  const layout = useCardLayout();
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const items = useMemo(() => sandboxes.data?.items ?? [], [sandboxes.data]);
@@ -59,13 +65,24 @@ export function SandboxesPage() {
       {
         onSuccess: (result) => notifyPausedOthers(result.paused_sandbox_ids),
         onError: (error) =>
-          notifications.show({ color: 'red', title: `Could not ${action} ${sandbox.id.slice(0, 8)}`, message: describeError(error) }),
+          notifications.show({ color: 'red', title: `Could not ${action} ${shortId(sandbox.id)}`, message: describeError(error) }),
       },
     );
+
+  /** A new sandbox from the spec of one that failed or is gone (which stays until deleted). */
+  const startAgain = (sandbox: SandboxInfo) => {
+    setStartingAgainId(sandbox.id);
+    start.mutate(sandbox.sandbox_spec_id, {
+      onSuccess: notifyStarted,
+      onError: (error) => notifications.show({ color: 'red', title: 'Sandbox not started', message: describeError(error) }),
+      onSettled: () => setStartingAgainId(undefined),
+    });
+  };
 
   return (
     <>
       <SandboxesView
+        layout={layout}
         filters={filters}
         page={sandboxes.data}
         error={sandboxes.error}
@@ -77,6 +94,8 @@ export function SandboxesPage() {
         onFiltersChange={changeFilters}
         onStart={() => setDialog({ type: 'start' })}
         onAction={(action, sandbox) => (action === 'delete' ? setDialog({ type: 'delete', sandbox }) : perform(action, sandbox))}
+        onStartAgain={startAgain}
+        startingAgainId={startingAgainId}
         onBulk={(action) => setDialog({ type: 'bulk', action })}
         onLogs={(id) => update({ logs: id })}
         capacity={capacity.data}
@@ -94,8 +113,11 @@ export function SandboxesPage() {
             setDialog(null);
           }}
         >
-          Sandbox <b style={{ fontFamily: 'var(--mantine-font-family-monospace)' }}>{dialog.sandbox.id}</b> (
-          {dialog.sandbox.sandbox_spec_id}) is stopped and its files are deleted. This cannot be undone.
+          Sandbox{' '}
+          <b>
+            <ShortId id={dialog.sandbox.id} />
+          </b>{' '}
+          ({dialog.sandbox.sandbox_spec_id}) is stopped and its files are deleted. This cannot be undone.
         </ConfirmDialog>
       )}
       {dialog?.type === 'bulk' && (

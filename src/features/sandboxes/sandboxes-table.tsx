@@ -1,24 +1,25 @@
-import { rowSelection } from '../../components/row-selection';
-import { Anchor, Button, Checkbox, Group, Menu, Stack, Table, Text } from '@mantine/core';
-import { IconDots, IconFileText, IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
-import type { SandboxAction } from '../../api/sandboxes';
+import { Checkbox, Table, Text } from '@mantine/core';
 import { CopyValue } from '../../components/copy-value';
 import { RelativeTime } from '../../components/relative-time';
 import { RowActionsHeader } from '../../components/row-actions';
-import type { SandboxInfo } from '../../contract/sandboxes';
-import { ACTION_LABEL, canApply } from './actions';
-import { StatusBadge } from './status-badge';
+import { rowSelection } from '../../components/row-selection';
+import { shortId } from '../../components/short-id';
+import { AgentServerUrl, SessionKey } from './agent-server';
+import { SandboxActions } from './sandbox-actions';
+import type { SandboxListProps } from './sandbox-list';
+import { SandboxStatus } from './sandbox-status';
 
-interface TableProps {
-  items: SandboxInfo[];
-  inFlight: Map<string, SandboxAction>;
-  selected: Set<string>;
-  onSelect: (selected: Set<string>) => void;
-  onAction: (action: SandboxAction, sandbox: SandboxInfo) => void;
-  onLogs: (id: string) => void;
-}
-
-export function SandboxesTable({ items, inFlight, selected, onSelect, onAction, onLogs }: TableProps) {
+export function SandboxesTable({
+  items,
+  inFlight,
+  startingAgainId,
+  runtime,
+  selected,
+  onSelect,
+  onAction,
+  onStartAgain,
+  onLogs,
+}: SandboxListProps) {
   const { all, some, toggle, toggleAll } = rowSelection(
     items.map((sandbox) => sandbox.id),
     selected,
@@ -44,7 +45,6 @@ export function SandboxesTable({ items, inFlight, selected, onSelect, onAction, 
         <Table.Tbody>
           {items.map((sandbox) => {
             const busy = inFlight.get(sandbox.id);
-            const agentUrl = sandbox.exposed_urls?.find((url) => url.name === 'AGENT_SERVER')?.url;
             return (
               <Table.Tr
                 key={sandbox.id}
@@ -55,46 +55,32 @@ export function SandboxesTable({ items, inFlight, selected, onSelect, onAction, 
                   <Checkbox aria-label={`Select ${sandbox.id}`} checked={selected.has(sandbox.id)} onChange={() => toggle(sandbox.id)} />
                 </Table.Td>
                 <Table.Td>
-                  <CopyValue value={sandbox.id} label="sandbox id" maxWidth={130} />
+                  <CopyValue value={sandbox.id} display={shortId(sandbox.id)} label={`id of ${sandbox.id}`} />
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm">{sandbox.sandbox_spec_id}</Text>
                 </Table.Td>
                 <Table.Td>
-                  <Stack gap={2}>
-                    <StatusBadge status={sandbox.status} inFlight={busy} />
-                    {sandbox.status_detail && !busy && (
-                      <Text size="xs" c="red.8" maw={260}>
-                        {sandbox.status_detail}
-                      </Text>
-                    )}
-                  </Stack>
+                  <SandboxStatus sandbox={sandbox} inFlight={busy} runtime={runtime} />
                 </Table.Td>
                 <Table.Td>
                   <RelativeTime iso={sandbox.created_at} />
                 </Table.Td>
                 <Table.Td>
-                  {agentUrl ? (
-                    <Anchor href={agentUrl} target="_blank" rel="noreferrer" size="sm" ff="monospace">
-                      {agentUrl.replace(/^https?:\/\//, '')}
-                    </Anchor>
-                  ) : (
-                    <Text size="sm" c="dimmed">
-                      —
-                    </Text>
-                  )}
+                  <AgentServerUrl sandbox={sandbox} />
                 </Table.Td>
                 <Table.Td>
-                  {sandbox.session_api_key ? (
-                    <CopyValue value={sandbox.session_api_key} label={`session key of ${sandbox.id}`} masked />
-                  ) : (
-                    <Text size="sm" c="dimmed">
-                      —
-                    </Text>
-                  )}
+                  <SessionKey sandbox={sandbox} />
                 </Table.Td>
                 <Table.Td>
-                  <SandboxRowActions sandbox={sandbox} busy={busy !== undefined} onAction={onAction} onLogs={onLogs} />
+                  <SandboxActions
+                    sandbox={sandbox}
+                    busy={busy !== undefined}
+                    startingAgain={startingAgainId === sandbox.id}
+                    onAction={onAction}
+                    onStartAgain={onStartAgain}
+                    onLogs={onLogs}
+                  />
                 </Table.Td>
               </Table.Tr>
             );
@@ -102,49 +88,5 @@ export function SandboxesTable({ items, inFlight, selected, onSelect, onAction, 
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
-  );
-}
-
-function SandboxRowActions({
-  sandbox,
-  busy,
-  onAction,
-  onLogs,
-}: {
-  sandbox: SandboxInfo;
-  busy: boolean;
-  onAction: TableProps['onAction'];
-  onLogs: (id: string) => void;
-}) {
-  const paused = sandbox.status === 'PAUSED';
-  const primary: SandboxAction = paused ? 'resume' : 'pause';
-  return (
-    <Group gap={4} wrap="nowrap" justify="flex-end">
-      <Button
-        size="compact-sm"
-        variant="default"
-        leftSection={paused ? <IconPlayerPlay size={14} /> : <IconPlayerPause size={14} />}
-        disabled={busy || !canApply(primary, sandbox.status)}
-        onClick={() => onAction(primary, sandbox)}
-        aria-label={`${ACTION_LABEL[primary].verb} ${sandbox.id}`}
-      >
-        {ACTION_LABEL[primary].verb}
-      </Button>
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <Button size="compact-sm" variant="subtle" aria-label={`More actions for ${sandbox.id}`} px={6}>
-            <IconDots size={16} />
-          </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item leftSection={<IconFileText size={14} />} onClick={() => onLogs(sandbox.id)}>
-            Logs
-          </Menu.Item>
-          <Menu.Item leftSection={<IconTrash size={14} />} color="red" disabled={busy} onClick={() => onAction('delete', sandbox)}>
-            Delete
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
-    </Group>
   );
 }

@@ -5,7 +5,7 @@ import type { SandboxInfo, SandboxStatus } from '../../contract/sandboxes';
 import { renderView } from '../../testing/render';
 import { SandboxesView, type SandboxesViewProps } from './sandboxes-view';
 
-const sandbox = (id: string, status: SandboxStatus): SandboxInfo => ({
+const sandbox = (id: string, status: SandboxStatus, fields: Partial<SandboxInfo> = {}): SandboxInfo => ({
   id,
   status,
   created_by_user_id: null,
@@ -13,7 +13,15 @@ const sandbox = (id: string, status: SandboxStatus): SandboxInfo => ({
   session_api_key: null,
   exposed_urls: null,
   created_at: '2026-11-25T10:00:00Z',
+  ...fields,
 });
+
+const LONG_ID = '0123456789abcdef0123456789abcdef';
+const running = (id = LONG_ID) =>
+  sandbox(id, 'RUNNING', {
+    session_api_key: 'the-key',
+    exposed_urls: [{ name: 'AGENT_SERVER', url: 'http://127.0.0.1:41011', port: 41011 }],
+  });
 
 function setup(props: Partial<SandboxesViewProps> = {}) {
   const callbacks = {
@@ -22,6 +30,7 @@ function setup(props: Partial<SandboxesViewProps> = {}) {
     onFiltersChange: vi.fn(),
     onStart: vi.fn(),
     onAction: vi.fn(),
+    onStartAgain: vi.fn(),
     onBulk: vi.fn(),
     onLogs: vi.fn(),
   };
@@ -138,5 +147,77 @@ describe('SandboxesView', () => {
     expect(onFiltersChange).toHaveBeenLastCalledWith({ page: undefined });
     await user.click(screen.getByRole('button', { name: 'Start sandbox' }));
     expect(onStart).toHaveBeenCalled();
+  });
+
+  it('says how many run and exist against the caps', () => {
+    setup({ capacity: { running: 3, max_running: 5, sandboxes: 12, max_sandboxes: 20 } });
+    expect(screen.getByTestId('sandbox-capacity')).toHaveTextContent('3 of 5 sandboxes running · 12 of 20 exist');
+  });
+
+  it('shows a short id, the full one on hover and in the copy button', async () => {
+    const { user } = setup({ page: { items: [running()], next_page_id: null } });
+    const id = within(screen.getByRole('table', { name: 'Sandboxes' })).getAllByTestId('copy-value')[0]!;
+    expect(id).toHaveTextContent(/^01234567$/);
+    expect(id).toHaveAttribute('title', LONG_ID);
+    await user.click(screen.getByRole('button', { name: `Copy id of ${LONG_ID}` }));
+    expect(await navigator.clipboard.readText()).toBe(LONG_ID);
+  });
+
+  it('shows the agent server URL as text to copy, not a link, with the key and how to call it', async () => {
+    const { user } = setup({ page: { items: [running()], next_page_id: null } });
+    expect(screen.queryByRole('link')).toBeNull();
+    expect(screen.getByText('127.0.0.1:41011')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: `Copy agent server URL of ${LONG_ID}` }));
+    expect(await navigator.clipboard.readText()).toBe('http://127.0.0.1:41011');
+    await user.click(screen.getByRole('button', { name: `Copy session key of ${LONG_ID}` }));
+    expect(await navigator.clipboard.readText()).toBe('the-key');
+    expect(screen.queryByText('the-key')).toBeNull();
+    expect(screen.getByTestId('agent-server-hint')).toHaveTextContent('X-Session-API-Key');
+  });
+
+  it('has no agent server hint when no sandbox runs', () => {
+    setup({ page: { items: [sandbox('p', 'PAUSED')], next_page_id: null } });
+    expect(screen.queryByTestId('agent-server-hint')).toBeNull();
+  });
+
+  it.each([
+    ['ERROR', 'The process exited with code 3: config file missing', 'process', 'The process exited with code 3: config file missing'],
+    ['MISSING', null, 'process', 'Its processes are gone: they ended, or were ended outside Agent Console'],
+    ['MISSING', null, 'docker', 'Its container is gone (removed outside Agent Console)'],
+    ['MISSING', null, undefined, 'It is gone (removed outside Agent Console)'],
+  ] as const)('offers Delete and Start again for a sandbox in %s, and says why (%s, %s)', async (status, detail, runtime, why) => {
+    const ended = sandbox('end-1', status, { status_detail: detail });
+    const { user, onAction, onStartAgain } = setup({
+      page: { items: [ended], next_page_id: null },
+      capacity: { running: 0, max_running: 5, sandboxes: 1, max_sandboxes: 20, runtime },
+    });
+    expect(screen.getByTestId('status-reason')).toHaveTextContent(why);
+    expect(screen.queryByRole('button', { name: 'Pause end-1' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Delete end-1' }));
+    expect(onAction).toHaveBeenLastCalledWith('delete', ended);
+    await user.click(screen.getByRole('button', { name: 'Start again end-1' }));
+    expect(onStartAgain).toHaveBeenCalledWith(ended);
+  });
+
+  it('shows a start again under way', () => {
+    setup({ page: { items: [sandbox('end-1', 'ERROR')], next_page_id: null }, startingAgainId: 'end-1' });
+    expect(screen.getByRole('button', { name: 'Start again end-1' })).toHaveAttribute('data-loading', 'true');
+  });
+
+  it('shows cards on a narrow screen, each with its status, why, and main action', async () => {
+    const failed = sandbox(`oh-agent-server-${LONG_ID}`, 'ERROR', { status_detail: 'exited with code 3' });
+    const { user, onAction, onSelect } = setup({ layout: 'cards', page: { items: [running(), failed], next_page_id: null } });
+    expect(screen.queryByRole('table')).toBeNull();
+    const [first, second] = within(screen.getByRole('list', { name: 'Sandboxes' })).getAllByRole('listitem');
+    expect(within(first!).getByText('Running')).toBeInTheDocument();
+    expect(within(first!).getByText('127.0.0.1:41011')).toBeInTheDocument();
+    await user.click(within(first!).getByRole('button', { name: `Pause ${LONG_ID}` }));
+    expect(onAction).toHaveBeenLastCalledWith('pause', running());
+    expect(within(second!).getByTestId('copy-value')).toHaveTextContent(/^01234567$/); // OpenHands' prefix left out
+    expect(within(second!).getByText('Error')).toBeInTheDocument();
+    expect(within(second!).getByTestId('status-reason')).toHaveTextContent('exited with code 3');
+    expect(within(second!).getByRole('button', { name: `Delete ${failed.id}` })).toBeVisible();
+    await user.click(screen.getByRole('checkbox', { name: 'Select all sandboxes on this page' }));
+    expect(onSelect).toHaveBeenLastCalledWith(new Set([LONG_ID, failed.id]));
   });
 });

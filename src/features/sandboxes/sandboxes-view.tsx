@@ -8,7 +8,9 @@ import { SandboxCapacityLine } from '../../components/sandbox-capacity';
 import { LoadedContent } from '../../components/query-content';
 import type { SandboxCapacity, SandboxInfo, SandboxPage } from '../../contract/sandboxes';
 import { ACTION_LABEL, canApply } from './actions';
+import { AgentServerHint, agentServerUrl } from './agent-server';
 import { SandboxRuntimeLine } from './runtime-line';
+import { SandboxCards } from './sandbox-cards';
 import { SandboxesTable } from './sandboxes-table';
 import { STATUS_OPTIONS } from './status-badge';
 
@@ -28,10 +30,16 @@ export interface SandboxesViewProps {
   onFiltersChange: (changes: FilterChange) => void;
   onStart: () => void;
   onAction: (action: SandboxAction, sandbox: SandboxInfo) => void;
+  /** A new sandbox from the spec of one that failed or is gone. */
+  onStartAgain: (sandbox: SandboxInfo) => void;
+  /** The sandbox whose "Start again" is under way. */
+  startingAgainId?: string;
   onBulk: (action: SandboxAction) => void;
   onLogs: (id: string) => void;
   /** How many sandboxes run and exist against the caps, and where they run, when the server says. */
   capacity?: SandboxCapacity;
+  /** Cards instead of a table, for narrow screens. */
+  layout?: 'table' | 'cards';
 }
 
 /** The sandboxes list as it looks: filters, the selection's actions, the table and the pages. */
@@ -47,11 +55,15 @@ export function SandboxesView({
   onFiltersChange,
   onStart,
   onAction,
+  onStartAgain,
+  startingAgainId,
   onBulk,
   onLogs,
   capacity,
+  layout = 'table',
 }: SandboxesViewProps) {
   const items = page?.items ?? [];
+  const List = layout === 'cards' ? SandboxCards : SandboxesTable;
   const selection = items.filter((sandbox) => selected.has(sandbox.id));
   const filtered = Boolean(filters.status || filters.specId);
   const clearFilters = () => onFiltersChange({ status: undefined, spec: undefined });
@@ -125,7 +137,7 @@ export function SandboxesView({
         error={error}
         onRetry={onRetry}
         what="sandboxes"
-        skeleton={<Skeleton height={180} radius="md" aria-label="Loading sandboxes" />}
+        skeleton={<Skeleton height={180} radius="md" role="status" aria-label="Loading sandboxes" />}
       >
         {() =>
           items.length === 0 ? (
@@ -139,7 +151,20 @@ export function SandboxesView({
               )}
             </EmptyState>
           ) : (
-            <SandboxesTable items={items} inFlight={inFlight} selected={selected} onSelect={onSelect} onAction={onAction} onLogs={onLogs} />
+            <>
+              <List
+                items={items}
+                inFlight={inFlight}
+                startingAgainId={startingAgainId}
+                runtime={capacity?.runtime}
+                selected={selected}
+                onSelect={onSelect}
+                onAction={onAction}
+                onStartAgain={onStartAgain}
+                onLogs={onLogs}
+              />
+              {items.some(agentServerUrl) && <AgentServerHint />}
+            </>
           )
         }
       </LoadedContent>

@@ -7,17 +7,32 @@ import { PageHeader } from '../../components/page-header';
 import { QueryContent } from '../../components/query-content';
 import { SidePanel } from '../../components/side-panel';
 import { useUrlParams } from '../../components/use-url-params';
-import type { SandboxSpec } from '../../contract/sandboxes';
-import { notifyStarted } from './notices';
 import { sandboxSpecsQuery } from '../../queries/sandbox-specs';
 import { startSandboxMutation } from '../../queries/sandboxes';
-import { SandboxSpecsTable, SpecDetails } from './specs-view';
+import { notifyStarted } from './notices';
+import { SpecDetails } from './spec-details';
+import { SandboxSpecsList } from './specs-view';
+import { useCardLayout } from './use-card-layout';
 
 export function SandboxSpecsPage() {
   const specs = useQuery(sandboxSpecsQuery());
   // The open spec is in the URL, so its details can be shared and survive a reload.
   const [params, update] = useUrlParams<'spec'>();
   const open = specs.data?.items.find((spec) => spec.id === params.get('spec'));
+  const layout = useCardLayout();
+  const start = useMutation(startSandboxMutation(useQueryClient()));
+  const navigate = useNavigate();
+  // From a row or from the details alike: started (or why not), then the sandbox in its list.
+  const startFrom = (specId: string) =>
+    start.mutate(specId, {
+      onSuccess: (sandbox) => {
+        notifyStarted(sandbox);
+        void navigate('/sandboxes');
+      },
+      onError: (error) => notifications.show({ color: 'red', title: 'Sandbox not started', message: describeError(error) }),
+    });
+  const startingId = start.isPending ? start.variables : undefined;
+
   return (
     <>
       <PageHeader title="Sandbox specs" description="The templates sandboxes start from. The first is the default." />
@@ -26,29 +41,21 @@ export function SandboxSpecsPage() {
           items.length === 0 ? (
             <EmptyState title="The server offers no sandbox specs" />
           ) : (
-            <SandboxSpecsTable specs={items} onDetails={(id) => update({ spec: id })} />
+            <SandboxSpecsList
+              specs={items}
+              layout={layout}
+              onDetails={(id) => update({ spec: id })}
+              onStart={startFrom}
+              startingId={startingId}
+            />
           )
         }
       </QueryContent>
-      {open && <SpecDrawer spec={open} onClose={() => update({ spec: undefined })} />}
+      {open && (
+        <SidePanel opened onClose={() => update({ spec: undefined })} size="lg" title={`Spec ${open.id}`}>
+          <SpecDetails spec={open} onStart={() => startFrom(open.id)} starting={startingId === open.id} />
+        </SidePanel>
+      )}
     </>
-  );
-}
-
-function SpecDrawer({ spec, onClose }: { spec: SandboxSpec; onClose: () => void }) {
-  const start = useMutation(startSandboxMutation(useQueryClient()));
-  const navigate = useNavigate();
-  const startFromSpec = () =>
-    start.mutate(spec.id, {
-      onSuccess: (sandbox) => {
-        notifyStarted(sandbox);
-        void navigate('/sandboxes');
-      },
-      onError: (error) => notifications.show({ color: 'red', title: 'Sandbox not started', message: describeError(error) }),
-    });
-  return (
-    <SidePanel opened onClose={onClose} size="lg" title={`Spec ${spec.id}`}>
-      <SpecDetails spec={spec} onStart={startFromSpec} starting={start.isPending} />
-    </SidePanel>
   );
 }

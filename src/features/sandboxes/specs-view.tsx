@@ -1,23 +1,58 @@
-import { ActionIcon, Button, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
-import { IconEye, IconEyeOff, IconPlayerPlay } from '@tabler/icons-react';
-import { useState } from 'react';
+import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { IconPlayerPlay } from '@tabler/icons-react';
 import { RelativeTime } from '../../components/relative-time';
+import { RowActionsHeader } from '../../components/row-actions';
 import type { SandboxSpec } from '../../contract/sandboxes';
+import { commandLine } from './command-line';
 
-/** Its command as a line; a spec without one runs its image's own (a Docker spec). */
-function commandLine(spec: SandboxSpec): string | undefined {
-  if (spec.command && spec.command.length > 0) return spec.command.join(' ');
-  return spec.image ? "(the image's own)" : undefined;
-}
-
-export interface SandboxSpecsTableProps {
+export interface SandboxSpecsListProps {
   /** The specs, the default first. */
   specs: SandboxSpec[];
   onDetails: (id: string) => void;
+  /** Starts a sandbox from the spec at once. */
+  onStart: (id: string) => void;
+  /** The spec a sandbox is being started from. */
+  startingId?: string;
+  /** Cards instead of a table, for narrow screens. */
+  layout?: 'table' | 'cards';
 }
 
-/** The specs, each with its image when the server runs it in one (Docker), and a way to its details. */
-export function SandboxSpecsTable({ specs, onDetails }: SandboxSpecsTableProps) {
+/** The specs, each with its image when the server runs it in one (Docker), a start and a way to its details. */
+export function SandboxSpecsList({ layout = 'table', ...props }: SandboxSpecsListProps) {
+  return layout === 'cards' ? <SpecCards {...props} /> : <SpecsTable {...props} />;
+}
+
+type ListProps = Omit<SandboxSpecsListProps, 'layout'>;
+
+/** Start and Details, named for their spec. */
+function SpecActions({ spec, onDetails, onStart, startingId }: Omit<ListProps, 'specs'> & { spec: SandboxSpec }) {
+  return (
+    <Group gap={4} wrap="nowrap" justify="flex-end">
+      <Button
+        size="compact-sm"
+        variant="default"
+        leftSection={<IconPlayerPlay size={14} />}
+        loading={startingId === spec.id}
+        disabled={startingId !== undefined && startingId !== spec.id}
+        onClick={() => onStart(spec.id)}
+        aria-label={`Start a sandbox from ${spec.id}`}
+      >
+        Start
+      </Button>
+      <Button size="compact-sm" variant="default" onClick={() => onDetails(spec.id)} aria-label={`Details of ${spec.id}`}>
+        Details
+      </Button>
+    </Group>
+  );
+}
+
+const DefaultMark = () => (
+  <Text size="xs" c="dimmed">
+    default
+  </Text>
+);
+
+function SpecsTable({ specs, ...actions }: ListProps) {
   const withImages = specs.some((spec) => spec.image);
   return (
     <Table highlightOnHover aria-label="Sandbox specs" verticalSpacing="sm">
@@ -28,21 +63,17 @@ export function SandboxSpecsTable({ specs, onDetails }: SandboxSpecsTableProps) 
           <Table.Th>Command</Table.Th>
           <Table.Th>Working dir</Table.Th>
           <Table.Th>Created</Table.Th>
-          <Table.Th />
+          <RowActionsHeader />
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
         {specs.map((spec, index) => (
-          <Table.Tr key={spec.id}>
+          <Table.Tr key={spec.id} data-spec-id={spec.id}>
             <Table.Td>
               <Text size="sm" ff="monospace">
                 {spec.id}
               </Text>
-              {index === 0 && (
-                <Text size="xs" c="dimmed">
-                  default
-                </Text>
-              )}
+              {index === 0 && <DefaultMark />}
             </Table.Td>
             {withImages && (
               <Table.Td>
@@ -65,9 +96,7 @@ export function SandboxSpecsTable({ specs, onDetails }: SandboxSpecsTableProps) 
               <RelativeTime iso={spec.created_at} />
             </Table.Td>
             <Table.Td>
-              <Button size="compact-sm" variant="default" onClick={() => onDetails(spec.id)} aria-label={`Details of ${spec.id}`}>
-                Details
-              </Button>
+              <SpecActions spec={spec} {...actions} />
             </Table.Td>
           </Table.Tr>
         ))}
@@ -76,86 +105,35 @@ export function SandboxSpecsTable({ specs, onDetails }: SandboxSpecsTableProps) 
   );
 }
 
-/** Environment values may be secrets: hidden until asked for, one at a time. */
-function EnvValue({ name, value }: { name: string; value: string }) {
-  const [shown, setShown] = useState(false);
+/** On a narrow screen: a card each, its command wrapped rather than cut, Start in view. */
+function SpecCards({ specs, ...actions }: ListProps) {
   return (
-    <Group gap={4} wrap="nowrap">
-      <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
-        {shown ? value : '••••••••'}
-      </Text>
-      <ActionIcon variant="subtle" size="sm" onClick={() => setShown(!shown)} aria-label={shown ? `Hide ${name}` : `Show ${name}`}>
-        {shown ? <IconEyeOff size={14} /> : <IconEye size={14} />}
-      </ActionIcon>
-    </Group>
-  );
-}
-
-export interface SpecDetailsProps {
-  spec: SandboxSpec;
-  onStart: () => void;
-  starting: boolean;
-}
-
-/** One spec in full: its image, command, working directory and environment, and a start from it. */
-export function SpecDetails({ spec, onStart, starting }: SpecDetailsProps) {
-  const env = Object.entries(spec.initial_env);
-  return (
-    <Stack>
-      {spec.image && (
-        <div>
-          <Title order={3} size="h5">
-            Image
-          </Title>
-          <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
-            {spec.image}
-          </Text>
-        </div>
-      )}
-      <div>
-        <Title order={3} size="h5">
-          Command
-        </Title>
-        <Code block mt={4} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-          {commandLine(spec) ?? '(none)'}
-        </Code>
-      </div>
-      <div>
-        <Title order={3} size="h5">
-          Working directory
-        </Title>
-        <Text size="sm" ff="monospace">
-          {spec.working_dir || '(the sandbox directory itself)'}
-        </Text>
-      </div>
-      <div>
-        <Title order={3} size="h5">
-          Environment
-        </Title>
-        {env.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            No variables besides SESSION_API_KEY and PORT, which every sandbox gets.
-          </Text>
-        ) : (
-          <Table aria-label="Environment">
-            <Table.Tbody>
-              {env.map(([name, value]) => (
-                <Table.Tr key={name}>
-                  <Table.Td ff="monospace">{name}</Table.Td>
-                  <Table.Td>
-                    <EnvValue name={name} value={value} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </div>
-      <Group>
-        <Button leftSection={<IconPlayerPlay size={16} />} onClick={onStart} loading={starting}>
-          Start sandbox from this spec
-        </Button>
-      </Group>
+    <Stack component="ul" aria-label="Sandbox specs" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
+      {specs.map((spec, index) => (
+        <Paper component="li" key={spec.id} withBorder radius="md" p="sm" data-spec-id={spec.id}>
+          <Stack gap={6}>
+            <Group gap="xs">
+              <Text size="sm" ff="monospace" fw={600} style={{ wordBreak: 'break-all' }}>
+                {spec.id}
+              </Text>
+              {index === 0 && (
+                <Badge variant="light" color="gray" size="sm">
+                  default
+                </Badge>
+              )}
+            </Group>
+            {spec.image && (
+              <Text size="xs" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }}>
+                Image: {spec.image}
+              </Text>
+            )}
+            <Text size="xs" ff="monospace" lineClamp={3} style={{ wordBreak: 'break-all' }} title={commandLine(spec)}>
+              {commandLine(spec) ?? '(no command)'}
+            </Text>
+            <SpecActions spec={spec} {...actions} />
+          </Stack>
+        </Paper>
+      ))}
     </Stack>
   );
 }

@@ -1,0 +1,37 @@
+import { Code, Text } from '@mantine/core';
+import { CopyValue } from '../../components/copy-value';
+import type { SandboxInfo } from '../../contract/sandboxes';
+
+/** Where a running sandbox's agent server answers. */
+export const agentServerUrl = (sandbox: SandboxInfo) => sandbox.exposed_urls?.find((url) => url.name === 'AGENT_SERVER')?.url;
+
+const none = (
+  <Text size="sm" c="dimmed">
+    —
+  </Text>
+);
+
+/**
+ * The agent server's URL as text to copy, not a link: opened in a browser it only answers
+ * "Unauthorized", as it wants the session key in a header.
+ */
+export function AgentServerUrl({ sandbox }: { sandbox: SandboxInfo }) {
+  const url = agentServerUrl(sandbox);
+  if (!url) return none;
+  return <CopyValue value={url} display={url.replace(/^https?:\/\//, '')} label={`agent server URL of ${sandbox.id}`} maxWidth={200} />;
+}
+
+export function SessionKey({ sandbox }: { sandbox: SandboxInfo }) {
+  if (!sandbox.session_api_key) return none;
+  return <CopyValue value={sandbox.session_api_key} label={`session key of ${sandbox.id}`} masked />;
+}
+
+/** How to call an agent server, once under the list of sandboxes that have one. */
+export function AgentServerHint() {
+  return (
+    <Text size="xs" c="dimmed" mt="xs" data-testid="agent-server-hint">
+      Call an agent server with its session key in the <Code>X-Session-API-Key</Code> header, e.g.{' '}
+      <Code>curl -H &quot;X-Session-API-Key: $KEY&quot; $URL/server_info</Code>
+    </Text>
+  );
+}

@@ -1,0 +1,85 @@
+import { Button, Group, Menu } from '@mantine/core';
+import { IconDots, IconFileText, IconPlayerPause, IconPlayerPlay, IconRefresh, IconTrash } from '@tabler/icons-react';
+import type { SandboxAction } from '../../api/sandboxes';
+import type { SandboxInfo } from '../../contract/sandboxes';
+import { ACTION_LABEL, canApply, hasEnded } from './actions';
+
+export interface SandboxActionsProps {
+  sandbox: SandboxInfo;
+  /** An action on it is under way. */
+  busy: boolean;
+  /** A new sandbox from its spec is being started. */
+  startingAgain: boolean;
+  onAction: (action: SandboxAction, sandbox: SandboxInfo) => void;
+  onStartAgain: (sandbox: SandboxInfo) => void;
+  onLogs: (id: string) => void;
+}
+
+/**
+ * A sandbox's main action in view, the rest in a menu. A running or paused one pauses or resumes;
+ * one that failed or is gone has nothing to pause: it is deleted, or started afresh from its spec.
+ * Accessible names carry the full id, so each row's buttons have names of their own.
+ */
+export function SandboxActions({ sandbox, busy, startingAgain, onAction, onStartAgain, onLogs }: SandboxActionsProps) {
+  const ended = hasEnded(sandbox.status);
+  const paused = sandbox.status === 'PAUSED';
+  const primary: SandboxAction = paused ? 'resume' : 'pause';
+  return (
+    <Group gap={4} wrap="nowrap" justify="flex-end">
+      {ended ? (
+        <>
+          <Button
+            size="compact-sm"
+            variant="light"
+            color="red"
+            leftSection={<IconTrash size={14} />}
+            disabled={busy}
+            onClick={() => onAction('delete', sandbox)}
+            aria-label={`Delete ${sandbox.id}`}
+          >
+            Delete
+          </Button>
+          <Button
+            size="compact-sm"
+            variant="default"
+            leftSection={<IconRefresh size={14} />}
+            loading={startingAgain}
+            onClick={() => onStartAgain(sandbox)}
+            aria-label={`Start again ${sandbox.id}`}
+            title={`Start a new sandbox from ${sandbox.sandbox_spec_id}`}
+          >
+            Start again
+          </Button>
+        </>
+      ) : (
+        <Button
+          size="compact-sm"
+          variant="default"
+          leftSection={paused ? <IconPlayerPlay size={14} /> : <IconPlayerPause size={14} />}
+          disabled={busy || !canApply(primary, sandbox.status)}
+          onClick={() => onAction(primary, sandbox)}
+          aria-label={`${ACTION_LABEL[primary].verb} ${sandbox.id}`}
+        >
+          {ACTION_LABEL[primary].verb}
+        </Button>
+      )}
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Button size="compact-sm" variant="subtle" aria-label={`More actions for ${sandbox.id}`} px={6}>
+            <IconDots size={16} />
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item leftSection={<IconFileText size={14} />} onClick={() => onLogs(sandbox.id)}>
+            Logs
+          </Menu.Item>
+          {!ended && (
+            <Menu.Item leftSection={<IconTrash size={14} />} color="red" disabled={busy} onClick={() => onAction('delete', sandbox)}>
+              Delete
+            </Menu.Item>
+          )}
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
+  );
+}

@@ -1,0 +1,95 @@
+import { Checkbox, Group, Paper, Stack, Text } from '@mantine/core';
+import { CopyValue } from '../../components/copy-value';
+import { RelativeTime } from '../../components/relative-time';
+import { rowSelection } from '../../components/row-selection';
+import { shortId } from '../../components/short-id';
+import { AgentServerUrl, agentServerUrl, SessionKey } from './agent-server';
+import { SandboxActions } from './sandbox-actions';
+import type { SandboxListProps } from './sandbox-list';
+import { StatusReason } from './sandbox-status';
+import { StatusBadge } from './status-badge';
+
+/** The sandboxes on a narrow screen: a card each, its status and main action in view. */
+export function SandboxCards({
+  items,
+  inFlight,
+  startingAgainId,
+  runtime,
+  selected,
+  onSelect,
+  onAction,
+  onStartAgain,
+  onLogs,
+}: SandboxListProps) {
+  const { all, some, toggle, toggleAll } = rowSelection(
+    items.map((sandbox) => sandbox.id),
+    selected,
+    onSelect,
+  );
+  return (
+    <Stack gap="xs">
+      <Checkbox
+        label="Select all"
+        aria-label="Select all sandboxes on this page"
+        checked={all}
+        indeterminate={some}
+        onChange={toggleAll}
+        ml="sm"
+      />
+      <Stack component="ul" aria-label="Sandboxes" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
+        {items.map((sandbox) => {
+          const busy = inFlight.get(sandbox.id);
+          return (
+            <Paper
+              component="li"
+              key={sandbox.id}
+              withBorder
+              radius="md"
+              p="sm"
+              data-sandbox-id={sandbox.id}
+              bg={selected.has(sandbox.id) ? 'var(--mantine-primary-color-light)' : undefined}
+            >
+              <Stack gap={6}>
+                <Group justify="space-between" wrap="nowrap">
+                  <Group gap="xs" wrap="nowrap">
+                    <Checkbox aria-label={`Select ${sandbox.id}`} checked={selected.has(sandbox.id)} onChange={() => toggle(sandbox.id)} />
+                    <CopyValue value={sandbox.id} display={shortId(sandbox.id)} label={`id of ${sandbox.id}`} />
+                  </Group>
+                  <StatusBadge status={sandbox.status} inFlight={busy} />
+                </Group>
+                <Text size="sm" c="dimmed">
+                  {sandbox.sandbox_spec_id} · <RelativeTime iso={sandbox.created_at} />
+                </Text>
+                <StatusReason sandbox={sandbox} inFlight={busy} runtime={runtime} />
+                {agentServerUrl(sandbox) && (
+                  <Group gap="md" wrap="wrap">
+                    <Group gap={4} wrap="nowrap">
+                      <Text size="xs" c="dimmed">
+                        Agent server
+                      </Text>
+                      <AgentServerUrl sandbox={sandbox} />
+                    </Group>
+                    <Group gap={4} wrap="nowrap">
+                      <Text size="xs" c="dimmed">
+                        Key
+                      </Text>
+                      <SessionKey sandbox={sandbox} />
+                    </Group>
+                  </Group>
+                )}
+                <SandboxActions
+                  sandbox={sandbox}
+                  busy={busy !== undefined}
+                  startingAgain={startingAgainId === sandbox.id}
+                  onAction={onAction}
+                  onStartAgain={onStartAgain}
+                  onLogs={onLogs}
+                />
+              </Stack>
+            </Paper>
+          );
+        })}
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,17 @@
+import type { SandboxAction } from '../../api/sandboxes';
+import type { SandboxInfo, SandboxRuntimeName } from '../../contract/sandboxes';
+
+/** What the table and the cards (narrow screens) both show and do. */
+export interface SandboxListProps {
+  items: SandboxInfo[];
+  inFlight: Map<string, SandboxAction>;
+  /** The sandbox whose "Start again" is under way. */
+  startingAgainId: string | undefined;
+  /** Where sandboxes run, to say how one went missing. */
+  runtime: SandboxRuntimeName | undefined;
+  selected: Set<string>;
+  onSelect: (selected: Set<string>) => void;
+  onAction: (action: SandboxAction, sandbox: SandboxInfo) => void;
+  onStartAgain: (sandbox: SandboxInfo) => void;
+  onLogs: (id: string) => void;
+}
