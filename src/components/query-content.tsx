@@ -10,18 +10,25 @@ interface LoadedContentProps<T> {
   onRetry: () => void;
   /** What is loading, for the error ("Could not load …") and the skeleton's label. */
   what: string;
+  /** What shows while it loads: a skeleton of `skeletonHeight` px unless given. */
   skeleton?: ReactNode;
+  skeletonHeight?: number;
   children: (data: T) => ReactNode;
+}
+
+/** A placeholder block announced as "Loading …" (a role, so its label is allowed and read). */
+export function LoadingSkeleton({ what, height = 160 }: { what: string; height?: number }) {
+  return <Skeleton height={height} radius="md" role="status" aria-label={`Loading ${what}`} />;
 }
 
 /**
  * The data once there is some, else the load error with a retry, else a skeleton. Data comes
  * first: a failed background refresh must not take away what is on screen (or a form's edits).
  */
-export function LoadedContent<T>({ data, error, onRetry, what, skeleton, children }: LoadedContentProps<T>) {
+export function LoadedContent<T>({ data, error, onRetry, what, skeleton, skeletonHeight, children }: LoadedContentProps<T>) {
   if (data !== undefined) return children(data);
   if (error) return <LoadError what={what} error={error} onRetry={onRetry} />;
-  return skeleton ?? <Skeleton height={160} radius="md" role="status" aria-label={`Loading ${what}`} />;
+  return skeleton ?? <LoadingSkeleton what={what} height={skeletonHeight} />;
 }
 
 /** `LoadedContent` for a query. */

@@ -1,4 +1,4 @@
-import { Button, Skeleton, Text } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
@@ -6,7 +6,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { describeError, isApiError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
-import { QueryContent } from '../../components/query-content';
+import { LoadingSkeleton, QueryContent } from '../../components/query-content';
 import type { AppConversation } from '../../contract/conversations';
 import type { Confirmation } from '../../contract/events';
 import { confirmActionsMutation, pauseAgentMutation, runAgentMutation, sendMessageMutation } from '../../queries/agent';
@@ -67,11 +67,7 @@ export function ConversationPage() {
 
   return (
     <>
-      <QueryContent
-        query={conversation}
-        what="the conversation"
-        skeleton={<Skeleton height={240} radius="md" aria-label="Loading the conversation" />}
-      >
+      <QueryContent query={conversation} what="the conversation" skeletonHeight={240}>
         {(c) => (
           <ConversationView
             conversation={c}
@@ -94,7 +90,7 @@ export function ConversationPage() {
             onSandboxAction={(action) => sandbox.mutate({ action, id: c.sandbox_id }, { onError: failed(`${action} its sandbox`) })}
             onDelete={() => setConfirmDelete(true)}
           >
-            <Suspense fallback={<Skeleton height={320} radius="md" aria-label="Loading the events" />}>
+            <Suspense fallback={<LoadingSkeleton what="the events" height={320} />}>
               <EventTimeline items={agent.items} connection={agent.connection} history={agent.history} />
             </Suspense>
             <AgentControls

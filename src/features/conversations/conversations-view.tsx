@@ -1,4 +1,4 @@
-import { Button, Group, NativeSelect, Paper, Skeleton, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, Paper, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
@@ -146,13 +146,7 @@ export function ConversationsView(props: ConversationsViewProps) {
         </Paper>
       )}
 
-      <LoadedContent
-        data={items}
-        error={props.error}
-        onRetry={props.onRetry}
-        what="conversations"
-        skeleton={<Skeleton height={180} radius="md" aria-label="Loading conversations" />}
-      >
+      <LoadedContent data={items} error={props.error} onRetry={props.onRetry} what="conversations" skeletonHeight={180}>
         {(rows) =>
           rows.length === 0 ? (
             <EmptyState

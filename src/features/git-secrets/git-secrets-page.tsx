@@ -1,4 +1,4 @@
-import { Badge, Button, SimpleGrid, Skeleton, Table, Tabs, Text } from '@mantine/core';
+import { Badge, Button, SimpleGrid, Table, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -79,11 +79,7 @@ function GitProviders() {
           </Button>
         }
       />
-      <QueryContent
-        query={connected}
-        what="git providers"
-        skeleton={<Skeleton height={220} radius="md" aria-label="Loading git providers" />}
-      >
+      <QueryContent query={connected} what="git providers" skeletonHeight={220}>
         {(hosts) => (
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             {PROVIDERS.map((provider) => (

@@ -1,4 +1,4 @@
-import { Button, Group, NativeSelect, Paper, Skeleton, Text } from '@mantine/core';
+import { Button, Group, NativeSelect, Paper, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { SandboxAction, SandboxFilters } from '../../api/sandboxes';
 import { EmptyState } from '../../components/empty-state';
@@ -132,13 +132,7 @@ export function SandboxesView({
         </Paper>
       )}
 
-      <LoadedContent
-        data={page}
-        error={error}
-        onRetry={onRetry}
-        what="sandboxes"
-        skeleton={<Skeleton height={180} radius="md" role="status" aria-label="Loading sandboxes" />}
-      >
+      <LoadedContent data={page} error={error} onRetry={onRetry} what="sandboxes" skeletonHeight={180}>
         {() =>
           items.length === 0 ? (
             <EmptyState title={filtered ? 'No sandboxes match these filters' : 'No sandboxes yet'}>
