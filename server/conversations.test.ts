@@ -1,17 +1,26 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DumbHttpRepo, type RepoFiles, startDumbHttpRepo } from '../test-support/git/dumb-http-repo';
 import type { StartTask } from '../src/contract/conversations';
+import { CONTAINER_HOME } from './sandboxes/docker/sandbox-image';
 import { loadSandboxSpecs } from './sandboxes/specs';
 import { ConversationsStore } from './store/conversations-store';
+import { hostAddressFor, runtimesUnderTest } from './testing/docker-engine';
+import { type OpenAiStub, startOpenAiStub } from './testing/openai-stub';
 import { startTestApp, type TestApp, type TestAppOptions } from './testing/test-app';
 
+/*
+ * What a runtime changes (the sandbox a start waits for, git and the setup script run in it, a
+ * resume, a cancelled command) runs on each runtime; the rest once, on processes.
+ */
+
+const runtimes = runtimesUnderTest('server/conversations.test.ts');
 const apps: TestApp[] = [];
 const repos: DumbHttpRepo[] = [];
+const stubs: OpenAiStub[] = [];
 afterEach(async () => {
   for (const t of apps.splice(0)) await t.close();
   for (const repo of repos.splice(0)) await repo.close();
+  for (const stub of stubs.splice(0)) await stub.close();
 });
 
 async function app(options: TestAppOptions = {}) {
@@ -20,8 +29,9 @@ async function app(options: TestAppOptions = {}) {
   return t;
 }
 
-async function repo(content: Record<string, RepoFiles>, token: string) {
-  const served = await startDumbHttpRepo(content, token);
+/** Served on `address`: loopback, or where containers reach the host (`hostAddressFor`). */
+async function repo(content: Record<string, RepoFiles>, token: string, address?: string) {
+  const served = await startDumbHttpRepo(content, token, address);
   repos.push(served);
   return served;
 }
@@ -64,18 +74,17 @@ const branchIn = async (t: TestApp, sandboxId: string, dir: string) =>
 
 const message = (text: string) => ({ role: 'user', content: [{ type: 'text', text }], run: true });
 
-/** Every file under `dir`, read as text. */
-function allText(dir: string): string {
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name)).toString('latin1'))
-    .join('\n');
-}
+/** Runs `command` in a directory of the sandbox, as its own processes run. */
+const runIn = (t: TestApp, sandboxId: string, dir: string, command: string[]) =>
+  t.services.sandboxes.exec(sandboxId, command, { cwd: dir, timeoutMs: 10_000 });
 
-describe('starting a conversation', () => {
+describe.each(runtimes)('starting a conversation on the %s runtime', (runtime) => {
+  const appOn = (options: TestAppOptions = {}) => app({ sandboxRuntime: runtime, ...options });
+  /** Where the test's git host listens for this runtime's sandboxes to reach it (git URLs are not rewritten for containers). */
+  const gitHost = async () => (await hostAddressFor(runtime)).host;
+
   it('streams every step in order, and ends READY with a conversation its agent server knows', async () => {
-    const t = await app();
+    const t = await appOn();
     const response = await json(t, 'POST', '/api/v1/app-conversations/stream-start', {
       initial_message: message('Fix the tests\nthen report'),
     });
@@ -125,8 +134,9 @@ describe('starting a conversation', () => {
         },
       },
       token,
+      await gitHost(),
     );
-    const t = await app();
+    const t = await appOn();
     await json(t, 'POST', '/api/add-git-providers', { provider_tokens: { github: { token, host: served.host } } });
     await json(t, 'POST', '/api/secrets', { name: 'API_TOKEN', value: 'custom-secret-value' });
 
@@ -141,28 +151,22 @@ describe('starting a conversation', () => {
       skills: ['docs', 'testing'],
     });
 
-    const workspace = path.join(t.dataDir, 'sandboxes', done.sandbox_id!, 'workspaces', started.id, 'hello');
-    expect(fs.readFileSync(path.join(workspace, 'feature.txt'), 'utf8')).toBe('on the branch\n');
-    expect(await branchIn(t, done.sandbox_id!, `workspaces/${started.id}/hello`)).toBe('feature');
-    expect(fs.readFileSync(path.join(workspace, 'setup-ran.txt'), 'utf8')).toBe('setup ran with custom-secret-value\n');
-    expect(fs.statSync(path.join(workspace, '.git/hooks/pre-commit')).mode & 0o111).not.toBe(0);
+    const workspace = `workspaces/${started.id}/hello`;
+    const inWorkspace = (command: string[]) => runIn(t, done.sandbox_id!, workspace, command);
+    expect((await inWorkspace(['cat', 'feature.txt'])).output).toBe('on the branch\n');
+    expect(await branchIn(t, done.sandbox_id!, workspace)).toBe('feature');
+    expect((await inWorkspace(['cat', 'setup-ran.txt'])).output).toBe('setup ran with custom-secret-value\n');
+    expect((await inWorkspace(['test', '-x', '.git/hooks/pre-commit'])).exitCode).toBe(0);
 
     expect(served.authorizations).toContain(`Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`);
-    expect(allText(path.join(t.dataDir, 'sandboxes', done.sandbox_id!))).not.toContain(token);
+    // grep answers 1 when it read every file of the sandbox's home and temp dir and found the token in none
+    const grep = await runIn(t, done.sandbox_id!, '.', ['sh', '-c', 'grep -rqaF "$0" . "$TMPDIR"', token]);
+    expect(grep).toMatchObject({ exitCode: 1, output: '' });
     expect(JSON.stringify(await task(t, done.id))).not.toContain(token);
   });
 
-  it('creates the branch when the repository does not have it', async () => {
-    const served = await repo({ 'octo/plain': { files: { 'a.txt': 'a\n' } } }, 'tok');
-    const t = await app();
-    await json(t, 'POST', '/api/add-git-providers', { provider_tokens: { gitlab: { token: 'tok', host: served.host } } });
-    const done = await startAndWait(t, { selected_repository: 'octo/plain', selected_branch: 'new-work' });
-    expect(done.status).toBe('READY');
-    expect(await branchIn(t, done.sandbox_id!, `workspaces/${done.app_conversation_id}/plain`)).toBe('new-work');
-  });
-
   it('starts into a paused sandbox by resuming it', async () => {
-    const t = await app();
+    const t = await appOn();
     const sandbox = (await json(t, 'POST', '/api/v1/sandboxes')).json();
     await until(
       async () => (await json(t, 'GET', `/api/v1/sandboxes?id=${sandbox.id}`)).json()[0].status,
@@ -174,25 +178,13 @@ describe('starting a conversation', () => {
     expect((await conversation(t, done.app_conversation_id!)).sandbox_status).toBe('RUNNING');
   });
 
-  it.each([
-    ['a sandbox that does not exist', { sandbox_id: 'no-such-sandbox' }, 'Sandbox no-such-sandbox does not exist (any more)'],
-    [
-      'a repository without a connected provider',
-      { selected_repository: 'octo/hello' },
-      'Choose a git provider for octo/hello: none is connected',
-    ],
-  ])('ends in ERROR with a readable detail for %s', async (_name, body, detail) => {
-    const t = await app();
-    const done = await startAndWait(t, body);
-    expect(done).toMatchObject({ status: 'ERROR', detail });
-  });
-
   it('says which repository could not be cloned, and why a setup script failed', async () => {
     const served = await repo(
       { 'octo/broken': { files: { '.openhands/setup.sh': 'echo preparing\necho "missing dependency foo" >&2\nexit 7\n' } } },
       'tok',
+      await gitHost(),
     );
-    const t = await app();
+    const t = await appOn();
     await json(t, 'POST', '/api/add-git-providers', { provider_tokens: { github: { token: 'tok', host: served.host } } });
 
     const unknown = await startAndWait(t, { selected_repository: 'octo/missing' });
@@ -215,8 +207,9 @@ describe('starting a conversation', () => {
     const served = await repo(
       { 'octo/slow': { files: { '.openhands/setup.sh': 'while [ ! -f "$HOME/go" ]; do sleep 0.1; done\n' } } },
       'tok',
+      await gitHost(),
     );
-    const t = await app();
+    const t = await appOn();
     await json(t, 'POST', '/api/add-git-providers', { provider_tokens: { github: { token: 'tok', host: served.host } } });
     const id = 'd'.repeat(32);
     const started: StartTask = (
@@ -232,6 +225,56 @@ describe('starting a conversation', () => {
     expect(await task(t, started.id)).toBeNull();
     expect(await conversation(t, id)).toBeNull();
     expect((await json(t, 'GET', `/api/v1/sandboxes?id=${waiting.sandbox_id}`)).json()).toEqual([null]);
+  });
+});
+
+describe.each(runtimes.filter((runtime) => runtime === 'docker'))('a conversation in a %s sandbox', (runtime) => {
+  it("clones the test repository into its container, and its agent reaches the test's stub LLM on the host", async () => {
+    const address = await hostAddressFor(runtime);
+    const token = 'ghp_docker_clone_token_5d2';
+    const served = await repo({ 'octo/hello': { files: { 'README.md': '# hello from the host\n' } } }, token, address.host);
+    const llm = await startOpenAiStub([{ toolCalls: [{ name: 'terminal', arguments: { command: 'pwd; cat README.md' } }] }], address);
+    stubs.push(llm);
+    const t = await app({ sandboxRuntime: runtime });
+    await json(t, 'POST', '/api/add-git-providers', { provider_tokens: { github: { token, host: served.host } } });
+    // named on localhost, as a user would: the server rewrites it for containers
+    const settings = { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-docker-test' };
+    expect((await t.postSettings(settings)).statusCode).toBe(200);
+
+    const done = await startAndWait(t, { selected_repository: 'octo/hello', initial_message: message('What does the README say?') });
+    expect(done).toMatchObject({ status: 'READY', detail: null });
+    expect(served.authorizations).toContain(`Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`);
+    await llm.waitForRequests(2, 30_000);
+    expect(llm.requests[0]).toMatchObject({ model: 'stub-model', authorization: 'Bearer sk-docker-test' });
+    // what the agent's terminal answered, sent back on its next call: the clone, in the container's workspace
+    const observation = JSON.stringify(llm.requests[1]!.messages.filter((m) => m.role === 'tool').map((m) => m.content));
+    expect(observation).toContain(`${CONTAINER_HOME}/workspaces/${done.app_conversation_id}/hello`);
+    expect(observation).toContain('# hello from the host');
+  });
+});
+
+// What the runtime does not change: the registry, the caps, validation; run once, on processes.
+describe('starting a conversation', () => {
+  it('creates the branch when the repository does not have it', async () => {
+    const served = await repo({ 'octo/plain': { files: { 'a.txt': 'a\n' } } }, 'tok');
+    const t = await app();
+    await json(t, 'POST', '/api/add-git-providers', { provider_tokens: { gitlab: { token: 'tok', host: served.host } } });
+    const done = await startAndWait(t, { selected_repository: 'octo/plain', selected_branch: 'new-work' });
+    expect(done.status).toBe('READY');
+    expect(await branchIn(t, done.sandbox_id!, `workspaces/${done.app_conversation_id}/plain`)).toBe('new-work');
+  });
+
+  it.each([
+    ['a sandbox that does not exist', { sandbox_id: 'no-such-sandbox' }, 'Sandbox no-such-sandbox does not exist (any more)'],
+    [
+      'a repository without a connected provider',
+      { selected_repository: 'octo/hello' },
+      'Choose a git provider for octo/hello: none is connected',
+    ],
+  ])('ends in ERROR with a readable detail for %s', async (_name, body, detail) => {
+    const t = await app();
+    const done = await startAndWait(t, body);
+    expect(done).toMatchObject({ status: 'ERROR', detail });
   });
 
   it('names the sandboxes it paused to stay within the running cap', async () => {

@@ -40,3 +40,9 @@ export const statusBecomes = (t: TestApp, id: string, status: string, ms = 10_00
 export async function deleteAllSandboxes(t: TestApp): Promise<void> {
   for (const sandbox of (await t.services.sandboxes.search({ limit: 100 })).items) await t.services.sandboxes.delete(sandbox.id);
 }
+
+/** The last `tail` lines of its log, without the time the engine puts before each line of a container. */
+export async function logLines(t: TestApp, id: string, tail = 100): Promise<string[]> {
+  const response = await t.request({ method: 'GET', url: `/api/v1/sandboxes/${id}/logs?tail=${tail}` });
+  return (response.json().lines as string[]).map((line) => line.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z /, ''));
+}

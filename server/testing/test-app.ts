@@ -88,6 +88,8 @@ export async function startTestApp(options: TestAppOptions = {}) {
   return {
     app,
     dataDir,
+    /** Where its sandboxes run. */
+    sandboxRuntime: options.sandboxRuntime ?? 'process',
     /** The first uid its sandboxes run as; `undefined` when they are not isolated. */
     sandboxUidBase,
     /** The database itself, to arrange or check what the API doesn't show. */

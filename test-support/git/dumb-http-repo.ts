@@ -63,9 +63,10 @@ function bareRepository(root: string, owner: string, name: string, content: Repo
 
 /**
  * Git's dumb HTTP protocol from bare repositories made for the test: plain files, served only
- * to a request that carries `token` (as HTTP Basic, the way git sends an extra header).
+ * to a request that carries `token` (as HTTP Basic, the way git sends an extra header). It
+ * listens on `address` (loopback; a container reaches the host on its bridge's gateway).
  */
-export async function startDumbHttpRepo(repos: Record<string, RepoFiles>, token: string): Promise<DumbHttpRepo> {
+export async function startDumbHttpRepo(repos: Record<string, RepoFiles>, token: string, address = '127.0.0.1'): Promise<DumbHttpRepo> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dumb-http-'));
   for (const [fullName, content] of Object.entries(repos)) {
     const [owner, name] = fullName.split('/') as [string, string];
@@ -87,10 +88,10 @@ export async function startDumbHttpRepo(repos: Record<string, RepoFiles>, token:
     }
     response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(fs.readFileSync(file));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, address, resolve));
   const { port } = server.address() as net.AddressInfo;
   return {
-    host: `http://127.0.0.1:${port}`,
+    host: `http://${address}:${port}`,
     authorizations,
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
