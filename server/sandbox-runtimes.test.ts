@@ -250,7 +250,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
 
       const id = await start(t);
       expect(await imageOf(id)).toBe(tag);
-      const detail = `The image ${tag} did not start the agent server (no answer on /alive for 3 s)`;
+      const detail = `The image ${tag} did not start the agent server (no answer on /alive for 3 s); its processes still run (Delete ends them)`;
       expect(await becomes(t, id, 'ERROR')).toMatchObject({ status: 'ERROR', status_detail: detail });
       // the image it started from, whatever Settings say now
       expect((await t.postSettings({ sandbox_runtime_container_image: null })).statusCode).toBe(200);

@@ -130,8 +130,11 @@ describe('sandboxStatus', () => {
     const observation = { ...base, healthy: false, sinceStart: 31_000, image: 'my/agent:2' };
     expect(sandboxStatus(observation)).toEqual({
       status: 'ERROR',
-      detail: 'The image my/agent:2 did not start the agent server (no answer on /alive for 30 s)',
+      detail:
+        'The image my/agent:2 did not start the agent server (no answer on /alive for 30 s); its processes still run (Delete ends them)',
     });
-    expect(sandboxStatus({ ...observation, image: null }).detail).toBe('The agent server has not answered on /alive for 30 s');
+    expect(sandboxStatus({ ...observation, image: null }).detail).toBe(
+      'The agent server has not answered on /alive for 30 s; its processes still run (Delete ends them)',
+    );
   });
 });

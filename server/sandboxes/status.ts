@@ -20,7 +20,8 @@ export interface Observation {
  * RUNNING; running and not answering yet is STARTING until the start timeout, ERROR after it;
  * gone is ERROR when it failed or exited on its own, MISSING otherwise. What is not known yet (a
  * start not recorded or not checked yet) is STARTING, never an error. An image that was to run the
- * agent server by itself and never answers is named: it is the wrong image.
+ * agent server by itself and never answers is named: it is the wrong image. An ERROR whose
+ * processes still run says so: they hold memory until Delete ends them.
  */
 export function sandboxStatus(o: Observation): { status: SandboxStatus; detail: string | null } {
   if (o.exitDetail) return { status: 'ERROR', detail: o.exitDetail };
@@ -33,5 +34,5 @@ export function sandboxStatus(o: Observation): { status: SandboxStatus; detail: 
   const detail = o.image
     ? `The image ${o.image} did not start the agent server (no answer on /alive for ${seconds} s)`
     : `The agent server has not answered on /alive for ${seconds} s`;
-  return { status: 'ERROR', detail };
+  return { status: 'ERROR', detail: `${detail}; its processes still run (Delete ends them)` };
 }
