@@ -105,7 +105,7 @@ test('Enterprise SSO needs its host, in the form as on the server, and says it c
   const sso = card(page, 'Enterprise SSO');
   await input(sso, 'Enterprise SSO token').fill('sso-token');
   await sso.getByRole('button', { name: 'Connect' }).click();
-  await expect(sso.getByText('Enterprise SSO needs the host of your SSO server')).toBeVisible();
+  await expect(sso.getByText('Enterprise SSO needs the host of your server')).toBeVisible();
   await expect(sso.getByTestId('enterprise_sso-status')).toHaveText('Not connected');
 
   // marked as needed (an asterisk)

@@ -267,3 +267,14 @@ test('Ctrl+S saves from the keyboard', async ({ page, signIn, api }) => {
   await expect(page.getByText('Settings saved')).toBeVisible();
   expect((await api('/api/settings')).json()).toMatchObject({ git_user_name: 'keyboard' });
 });
+
+test('a stored choice the server does not offer is shown and kept by a save of other fields', async ({ page, signIn, api }) => {
+  await api('/api/settings', { method: 'POST', body: { security_analyzer: 'invariant' } });
+  await signIn(page);
+  await expect(field(page, 'Security analyzer')).toHaveValue('invariant');
+  await field(page, 'Git user name').fill('Grace');
+  await save(page);
+  await page.reload();
+  await expect(field(page, 'Security analyzer')).toHaveValue('invariant');
+  expect((await api('/api/settings')).json()).toMatchObject({ security_analyzer: 'invariant', git_user_name: 'Grace' });
+});

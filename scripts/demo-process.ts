@@ -54,7 +54,11 @@ export async function startDemo(env: Record<string, string> = {}): Promise<DemoP
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const signInLink = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the demo did not start in time:\n${output}`)), SEED_TIMEOUT_MS);
+    // Stopped, not left seeding: its Ctrl+C handler deletes its sandboxes and data dir.
+    const timer = setTimeout(() => {
+      child.kill('SIGINT');
+      void exited.then(() => reject(new Error(`the demo did not start in time:\n${output}`)));
+    }, SEED_TIMEOUT_MS);
     child.stdout?.on('data', () => {
       const link = /(http:\/\/\S+\/#key=\S+)/.exec(output)?.[1];
       if (link) {

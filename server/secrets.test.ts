@@ -365,7 +365,7 @@ describe('Enterprise SSO', () => {
     expect(added.json().detail).toEqual([
       expect.objectContaining({
         loc: ['body', 'provider_tokens', 'enterprise_sso', 'host'],
-        msg: 'Value error, Enterprise SSO needs the host of your SSO server',
+        msg: 'Value error, Enterprise SSO needs the host of your server',
       }),
     ]);
     const merged = await t.postSettings({ secrets_store: { provider_tokens: { enterprise_sso: { token: 'sso-token', host: ' ' } } } });

@@ -8,9 +8,8 @@ import type { EventService } from '../services/event-service';
 import { EventStreams, sseFrame } from './event-stream';
 import { detailErrorSchema } from '../../src/contract/errors';
 
-const detail = detailErrorSchema;
 /** 409: the conversation's state does not allow it (the detail says what to do); 503: its agent server cannot do it now. */
-const refusals = { 404: detail, 409: detail, 503: detail };
+const refusals = { 404: detailErrorSchema, 409: detailErrorSchema, 503: detailErrorSchema };
 
 /** What a person does with a conversation's agent (ours), forwarded to its agent server, and its live event stream. */
 export function conversationAgentRoutes(agents: AgentConversations, events: EventService): FastifyPluginAsyncZod {
@@ -89,7 +88,7 @@ export function conversationAgentRoutes(agents: AgentConversations, events: Even
           tags,
           params,
           headers: z.looseObject({ 'last-event-id': z.optional(z.string()) }),
-          response: { 200: z.string(), 404: detail },
+          response: { 200: z.string(), 404: detailErrorSchema },
         },
       },
       async (request, reply) => {

@@ -22,7 +22,6 @@ import type { ConversationService } from '../services/conversation-service';
 import type { StartTaskService } from '../services/start-task-service';
 import { detailErrorSchema } from '../../src/contract/errors';
 
-const detail = detailErrorSchema;
 const validation = { 422: validationErrorBodySchema };
 const tags = ['Conversations'];
 
@@ -40,7 +39,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           summary: 'Start a conversation: answers the start task in WORKING; the rest goes on in the background',
           tags,
           body: startRequestSchema,
-          response: { 200: startTaskSchema, 404: detail, 409: detail, ...validation },
+          response: { 200: startTaskSchema, 404: detailErrorSchema, 409: detailErrorSchema, ...validation },
         },
       },
       async (request) => startTasks.start(request.body),
@@ -75,7 +74,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           summary: 'Start tasks by id (repeat ?ids=), in that order, null for unknown ids',
           tags,
           querystring: batchConversationIdsQuerySchema,
-          response: { 200: z.array(z.nullable(startTaskSchema)), 400: detail, ...validation },
+          response: { 200: z.array(z.nullable(startTaskSchema)), 400: detailErrorSchema, ...validation },
         },
       },
       async (request) => startTasks.getMany(request.query.ids),
@@ -140,7 +139,11 @@ export function conversationRoutes(conversations: ConversationService, startTask
           summary: 'Conversations by id (repeat ?ids=), in that order, null for unknown ids; without ids, the first page of /search',
           tags,
           querystring: listQuerySchema,
-          response: { 200: z.union([z.array(z.nullable(appConversationSchema)), appConversationPageSchema]), 400: detail, ...validation },
+          response: {
+            200: z.union([z.array(z.nullable(appConversationSchema)), appConversationPageSchema]),
+            400: detailErrorSchema,
+            ...validation,
+          },
         },
       },
       async (request) => (request.query.ids ? conversations.getMany(request.query.ids) : conversations.search(request.query)),
@@ -154,7 +157,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           tags,
           params: conversationIdParamsSchema,
           body: conversationPatchSchema,
-          response: { 200: appConversationSchema, 404: detail, ...validation },
+          response: { 200: appConversationSchema, 404: detailErrorSchema, ...validation },
         },
       },
       async (request) => conversations.update(request.params.conversation_id, request.body),
@@ -167,7 +170,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           summary: 'Delete a conversation, its start tasks, and its sandbox when it started one nobody else uses (ours)',
           tags,
           params: conversationIdParamsSchema,
-          response: { 200: z.object({ success: z.boolean() }), 404: detail },
+          response: { 200: z.object({ success: z.boolean() }), 404: detailErrorSchema },
         },
       },
       async (request) => {
@@ -184,7 +187,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           tags,
           params: conversationIdParamsSchema,
           body: legacyRenameSchema,
-          response: { 200: z.boolean(), 404: detail, ...validation },
+          response: { 200: z.boolean(), 404: detailErrorSchema, ...validation },
         },
       },
       async (request) => {
@@ -200,7 +203,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           summary: "Delete a conversation (OpenHands' legacy route, which its web client uses)",
           tags,
           params: conversationIdParamsSchema,
-          response: { 200: z.boolean(), 404: detail },
+          response: { 200: z.boolean(), 404: detailErrorSchema },
         },
       },
       async (request) => {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { detailErrorSchema } from '../../src/contract/errors';
 import * as z from 'zod/mini';
 import {
   eventCountQuerySchema,
@@ -14,7 +15,6 @@ import { SESSION_KEY_HEADER } from '../auth';
 import type { EventService } from '../services/event-service';
 import type { SandboxService } from '../services/sandbox-service';
 
-const detail = z.object({ detail: z.string() });
 const validation = { 422: validationErrorBodySchema };
 
 /** OpenHands' event routes: search, count and get of stored events, and the webhook agent servers may push to. */
@@ -55,7 +55,7 @@ export function eventRoutes(events: EventService, sandboxes: SandboxService): Fa
           summary: 'Events by id (repeat ?id=, at most 100), in that order, null for unknown ids',
           tags,
           querystring: eventIdsQuerySchema,
-          response: { 200: z.array(z.nullable(eventSchema)), 400: detail, ...validation },
+          response: { 200: z.array(z.nullable(eventSchema)), 400: detailErrorSchema, ...validation },
         },
       },
       async (request) => events.getMany(request.query.id),
@@ -75,7 +75,7 @@ export function eventRoutes(events: EventService, sandboxes: SandboxService): Fa
           tags,
           params: webhookEventsParamsSchema,
           body: z.array(eventSchema),
-          response: { 200: successSchema, 401: detail, 404: detail, ...validation },
+          response: { 200: successSchema, 401: detailErrorSchema, 404: detailErrorSchema, ...validation },
         },
       },
       async (request) => {

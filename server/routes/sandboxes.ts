@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { detailErrorSchema } from '../../src/contract/errors';
 import * as z from 'zod/mini';
 import {
   batchIdsQuerySchema,
@@ -19,8 +20,7 @@ import {
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
 import type { SandboxService } from '../services/sandbox-service';
 
-const detail = z.object({ detail: z.string() });
-const errors = { 404: detail, 422: validationErrorBodySchema };
+const errors = { 404: detailErrorSchema, 422: validationErrorBodySchema };
 
 /** Which sandboxes a start or resume paused to stay under MAX_RUNNING_SANDBOXES, also as a header. */
 const PAUSED_HEADER = 'x-paused-sandboxes';
@@ -61,7 +61,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
           summary: 'Sandboxes by id (repeat ?id=), in that order, null for unknown ids',
           tags,
           querystring: batchIdsQuerySchema,
-          response: { 200: z.array(z.nullable(sandboxInfoSchema)), 400: detail, 422: validationErrorBodySchema },
+          response: { 200: z.array(z.nullable(sandboxInfoSchema)), 400: detailErrorSchema, 422: validationErrorBodySchema },
         },
       },
       async (request) => sandboxes.getMany(request.query.id),
@@ -74,7 +74,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
           summary: 'Start a sandbox from a spec (the default spec when sandbox_spec_id is absent)',
           tags,
           querystring: startSandboxQuerySchema,
-          response: { 200: startedSandboxSchema, 409: detail, ...errors },
+          response: { 200: startedSandboxSchema, 409: detailErrorSchema, ...errors },
         },
       },
       async (request, reply) => {
@@ -183,7 +183,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
           summary: 'Sandbox specs by id (repeat ?id=), null for unknown ids',
           tags: ['Sandbox specs'],
           querystring: batchIdsQuerySchema,
-          response: { 200: z.array(z.nullable(sandboxSpecSchema)), 400: detail, 422: validationErrorBodySchema },
+          response: { 200: z.array(z.nullable(sandboxSpecSchema)), 400: detailErrorSchema, 422: validationErrorBodySchema },
         },
       },
       async (request) => sandboxes.getSpecs(request.query.id),

@@ -2,7 +2,7 @@ import type { OptionKind } from '../../src/contract/options';
 import type { LlmPrices } from '../llm-prices';
 
 /** The agent our agent server runs (it has no other). */
-export const AGENT_NAME = 'CodeActAgent';
+const AGENT_NAME = 'CodeActAgent';
 
 /**
  * What Settings may choose from on this server: models it knows prices for (and the demo model),

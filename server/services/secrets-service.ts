@@ -51,7 +51,7 @@ export class SecretsService {
     let checkedAt = stored.checked_at;
     if (verdict.outcome === 'accepted' || verdict.outcome === 'refused') {
       checkedAt = verdict.outcome === 'accepted' ? new Date().toISOString() : null;
-      await this.store.recordProviderCheck(this.userId, provider, stored.token, checkedAt);
+      await this.store.recordProviderCheck(this.userId, stored, checkedAt);
     }
     const detail = verdict.outcome === 'accepted' ? `${PROVIDER_NAMES[provider]} accepted the token` : verdict.reason;
     return { provider, outcome: verdict.outcome, detail, checked_at: checkedAt };

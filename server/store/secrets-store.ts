@@ -74,15 +74,20 @@ export class SecretsStore {
 
   /**
    * Records a check of a provider's token: `checkedAt` when the provider accepted it, null when it
-   * refused. Only while the stored token is still `token` (a save meanwhile has its own state).
+   * refused. Only while the stored token and host are still the ones checked (a save meanwhile has its own state).
    */
-  async recordProviderCheck(userId: string, provider: string, token: string, checkedAt: string | null): Promise<void> {
+  async recordProviderCheck(
+    userId: string,
+    checked: Pick<StoredProviderToken, 'provider' | 'token' | 'host'>,
+    checkedAt: string | null,
+  ): Promise<void> {
     await this.db
       .updateTable('provider_tokens')
       .set({ checked_at: checkedAt })
       .where('user_id', '=', userId)
-      .where('provider', '=', provider)
-      .where('token', '=', token)
+      .where('provider', '=', checked.provider)
+      .where('token', '=', checked.token)
+      .where('host', 'is', checked.host)
       .execute();
   }
 

@@ -46,9 +46,11 @@ export function hostProblem(host: string): string | undefined {
 const token = z.string().check(rule((value: string) => (/\s/.test(value) ? 'Token must not contain spaces or line breaks' : undefined)));
 const host = z.string().check(z.trim(), rule(hostProblem));
 
-/** Enterprise SSO has no public host: a token for it means nothing without one. */
+/** A provider without a public host (Enterprise SSO): a token for it means nothing without one. */
 export const hostRequiredProblem = (provider: string, host: string | null | undefined): string | undefined =>
-  provider === 'enterprise_sso' && !host?.trim() ? 'Enterprise SSO needs the host of your SSO server' : undefined;
+  isProvider(provider) && PUBLIC_HOSTS[provider] === null && !host?.trim()
+    ? `${PROVIDER_NAMES[provider]} needs the host of your server`
+    : undefined;
 
 export const providerTokenSchema = z.object({
   token: z.optional(z.nullable(token)),

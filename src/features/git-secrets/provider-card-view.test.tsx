@@ -97,6 +97,12 @@ describe('ProviderCardView', () => {
     expect(within(card).getByRole('status')).toHaveTextContent('GitLab rejected the token (HTTP 401)');
   });
 
+  it('drops a verdict once the provider is disconnected', () => {
+    const accepted: TokenCheck = { provider: 'gitlab', outcome: 'accepted', detail: 'GitLab accepted the token', checked_at: null };
+    const { card } = setup(undefined, { result: accepted });
+    expect(within(card).queryByRole('status')).not.toBeInTheDocument();
+  });
+
   it('says why it could not verify', () => {
     const { card } = setup(null, { checkedAt: null, error: new Error('The server answered 404 Not Found') });
     expect(within(card).getByRole('alert')).toHaveTextContent('Could not verify');

@@ -97,7 +97,8 @@ export function ProviderCardView({
               </Badge>
             </Group>
             {problem && <SaveProblemAlert problem={problem} />}
-            {result && (
+            {/* a verdict on a token that was since removed no longer applies */}
+            {connected && result && (
               <Alert variant="light" color={VERDICT_COLORS[result.outcome]} role="status" data-testid={`${provider}-verdict`}>
                 {result.detail}
               </Alert>

@@ -10,7 +10,7 @@ const resolve = (provider: Parameters<typeof resolverFor>[0], connected: boolean
 describe('resolverFor', () => {
   it('needs a host for Enterprise SSO, as the server does', async () => {
     const { errors } = await resolve('enterprise_sso', false, 'sso-token', '  ');
-    expect(errors.host?.message).toBe('Enterprise SSO needs the host of your SSO server');
+    expect(errors.host?.message).toBe('Enterprise SSO needs the host of your server');
     expect((await resolve('enterprise_sso', false, 'sso-token', 'sso.example.com')).errors).toEqual({});
   });
 

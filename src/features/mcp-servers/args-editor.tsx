@@ -2,7 +2,7 @@ import { ActionIcon, Button, Group, Input, Stack, Text, TextInput } from '@manti
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useFieldArray, useFormContext } from 'react-hook-form';
-import { splitCommandLine } from './args';
+import { splitCommandLine } from '../../components/command-line';
 import type { McpServerFormValues } from './mcp-model';
 
 /** Arguments as ordered rows (add, remove, move), plus a line to paste a whole command line into. */

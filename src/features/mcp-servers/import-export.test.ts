@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { McpConfigResponse } from '../../contract/mcp';
-import { splitCommandLine } from './args';
+import { splitCommandLine } from '../../components/command-line';
 import { envRowProblems, envToRows, rowsToEnv } from './env';
 import { parseMcpServersJson, toMcpServersJson } from './import-export';
 

@@ -13,7 +13,7 @@ import {
   withServer,
   withServers,
 } from './mcp-model';
-import { splitCommandLine } from './args';
+import { splitCommandLine } from '../../components/command-line';
 
 const config: McpConfigResponse = {
   stdio_servers: [

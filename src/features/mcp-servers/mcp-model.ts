@@ -2,7 +2,7 @@ import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/fo
 import { safeParse } from 'zod/mini';
 import { type McpConfigResponse, type McpKind, type McpTestRequestInput, mcpConfigSchema } from '../../contract/mcp';
 import { issueMessage, readableMessage, toValidationDetail, type ValidationErrorEntry } from '../../contract/validation-error';
-import { joinCommandLine } from './args';
+import { joinCommandLine } from '../../components/command-line';
 import { type EnvRow, envToRows, rowsToEnv } from './env';
 
 /*

@@ -10,6 +10,8 @@ export interface SandboxActionsProps {
   busy: boolean;
   /** A new sandbox from its spec is being started. */
   startingAgain: boolean;
+  /** One from any row's spec is: one start at a time, so each gets its notice. */
+  anyStartingAgain: boolean;
   onAction: (action: SandboxAction, sandbox: SandboxInfo) => void;
   onStartAgain: (sandbox: SandboxInfo) => void;
   onLogs: (id: string) => void;
@@ -20,7 +22,7 @@ export interface SandboxActionsProps {
  * one that failed or is gone has nothing to pause: it is deleted, or started afresh from its spec.
  * Accessible names carry the full id, so each row's buttons have names of their own.
  */
-export function SandboxActions({ sandbox, busy, startingAgain, onAction, onStartAgain, onLogs }: SandboxActionsProps) {
+export function SandboxActions({ sandbox, busy, startingAgain, anyStartingAgain, onAction, onStartAgain, onLogs }: SandboxActionsProps) {
   const ended = hasEnded(sandbox.status);
   const paused = sandbox.status === 'PAUSED';
   const primary: SandboxAction = paused ? 'resume' : 'pause';
@@ -44,6 +46,7 @@ export function SandboxActions({ sandbox, busy, startingAgain, onAction, onStart
             variant="default"
             leftSection={<IconRefresh size={14} />}
             loading={startingAgain}
+            disabled={anyStartingAgain && !startingAgain}
             onClick={() => onStartAgain(sandbox)}
             aria-label={`Start again ${sandbox.id}`}
             title={`Start a new sandbox from ${sandbox.sandbox_spec_id}`}

@@ -81,6 +81,7 @@ export function SandboxCards({
                   sandbox={sandbox}
                   busy={busy !== undefined}
                   startingAgain={startingAgainId === sandbox.id}
+                  anyStartingAgain={startingAgainId !== undefined}
                   onAction={onAction}
                   onStartAgain={onStartAgain}
                   onLogs={onLogs}

@@ -77,6 +77,7 @@ export function SandboxesTable({
                     sandbox={sandbox}
                     busy={busy !== undefined}
                     startingAgain={startingAgainId === sandbox.id}
+                    anyStartingAgain={startingAgainId !== undefined}
                     onAction={onAction}
                     onStartAgain={onStartAgain}
                     onLogs={onLogs}

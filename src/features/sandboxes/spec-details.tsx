@@ -62,7 +62,7 @@ export function SpecDetails({ spec, onStart, starting }: SpecDetailsProps) {
         </Title>
         {env.length === 0 ? (
           <Text size="sm" c="dimmed">
-            No variables besides SESSION_API_KEY and PORT, which every sandbox gets.
+            No variables besides SESSION_API_KEY and PORT (and HOST in a container), which every sandbox gets.
           </Text>
         ) : (
           <Table aria-label="Environment">
