@@ -1,10 +1,14 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import Docker from 'dockerode';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Invalid } from './domain-errors';
 import { createLogger } from './logger';
-import { DATA_DIR_LABEL } from './sandboxes/docker-runtime';
+import { DATA_DIR_LABEL, DockerRuntime, SANDBOX_LABEL } from './sandboxes/docker-runtime';
+import { type ContainerAction, ContainerEvents } from './sandboxes/docker/container-events';
+import { dockerFromEnv } from './sandboxes/docker/engine';
 import { SPEC_IMAGE_LABEL } from './sandboxes/docker/labelled-images';
 import { ensureDefaultImage } from './sandboxes/docker/sandbox-image';
 import { loadSandboxSpecs } from './sandboxes/specs';
@@ -192,6 +196,14 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     return t;
   }
   const idle = shellSpec('idle', 'exec sleep 951');
+  const byLabel = (name: string, value: string) => JSON.stringify({ label: [`${name}=${value}`] });
+
+  /** The container of sandbox `id`, as the engine has it. */
+  async function containerOf(id: string) {
+    const engine = (await localEngine())!;
+    const [found] = await engine.listContainers({ all: true, filters: byLabel(SANDBOX_LABEL, id) });
+    return engine.getContainer(found!.Id);
+  }
 
   async function runningIdle(t: TestApp): Promise<string> {
     const id = await start(t);
@@ -417,23 +429,237 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     }
   });
 
-  it('tells why a container ended while the server was down, and one that ends after its restart', async () => {
-    const specs = [shellSpec('soon', 'echo "gone soon" >&2; exit 3'), shellSpec('later', 'sleep 8; echo "gone later" >&2; exit 4')];
+  it('tells why a container ended while the server was down, one that ends after its restart, and one that failed, was started again and failed again', async () => {
+    const waitForEnd = 'until [ -f end ]; do sleep 0.1; done';
+    const specs = [
+      shellSpec('soon', 'echo "gone soon" >&2; exit 3'),
+      shellSpec('later', `${waitForEnd}; echo "gone later" >&2; exit 4`),
+      shellSpec(
+        'again',
+        `if [ -f ran ]; then ${waitForEnd}; echo "failed again" >&2; exit 5; fi; touch ran; echo "failed once" >&2; exit 6`,
+      ),
+    ];
     const first = await app({ sandboxSpecs: specs });
     const soon = await start(first, 'soon');
     const later = await start(first, 'later');
+    const again = await start(first, 'again');
+    expect(await becomes(first, again, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 6: failed once' });
     apps.splice(apps.indexOf(first), 1);
     await first.close({ keepData: true });
-    const engine = (await localEngine())!;
-    const [container] = await engine.listContainers({ all: true, filters: JSON.stringify({ label: [`agent-console.sandbox=${soon}`] }) });
+    const ended = await containerOf(soon);
     await until(
-      async () => (await engine.getContainer(container!.Id).inspect()).State.Running,
+      async () => (await ended.inspect()).State.Running,
       (running) => !running,
     );
+    // started again behind the back of a server that is down
+    await (await containerOf(again)).start();
 
     const second = await app({ dataDir: first.dataDir, sandboxSpecs: specs });
     expect(await becomes(second, soon, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 3: gone soon' });
-    expect(await becomes(second, later, 'ERROR', 30_000)).toMatchObject({ status_detail: 'The process exited with code 4: gone later' });
+    // it runs again: how it failed before is history
+    expect(await becomes(second, again, 'STARTING')).toMatchObject({ status_detail: null });
+    for (const id of [later, again]) await second.services.sandboxes.exec(id, ['touch', 'end'], { timeoutMs: 10_000 });
+    expect(await becomes(second, later, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 4: gone later' });
+    const failedAgain = await becomes(second, again, 'ERROR');
+    expect(failedAgain.status_detail).toMatch(/^The process exited with code 5: .*failed again$/);
+  });
+
+  it('takes a container stopped or killed behind its back for a stop it can resume, and a crash on its own for an error', async () => {
+    const crash = shellSpec('crash', 'until [ -f crash-now ]; do sleep 0.1; done; rm crash-now; echo "boom" >&2; exit 5');
+    const t = await app({ sandboxSpecs: [idle, crash] });
+    const stopped = await runningIdle(t);
+    const crashing = await start(t, 'crash');
+    const container = await containerOf(stopped);
+    const crasher = await containerOf(crashing);
+    /** Crashes the other sandbox: its end comes after what was done before on the engine's event stream, so once it shows, that was taken in. */
+    const crashAfterwards = async () => {
+      await t.services.sandboxes.exec(crashing, ['touch', 'crash-now'], { timeoutMs: 10_000 });
+      const crashed = await becomes(t, crashing, 'ERROR');
+      expect(crashed.status_detail).toMatch(/^The process exited with code 5: .*boom$/);
+    };
+
+    await container.stop({ t: 5 });
+    expect((await container.inspect()).State).toMatchObject({ ExitCode: 143, OOMKilled: false, Error: '' });
+    await crashAfterwards();
+    expect(await info(t, stopped)).toMatchObject({ status: 'PAUSED', status_detail: null, exposed_urls: null });
+
+    // started again behind its back, it runs (its spec has no agent server: STARTING, not failed)
+    await container.start();
+    expect(await becomes(t, stopped, 'STARTING')).toMatchObject({ status_detail: null });
+    expect((await t.services.sandboxes.exec(stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
+
+    await container.kill();
+    expect((await container.inspect()).State).toMatchObject({ ExitCode: 137, OOMKilled: false });
+    await crasher.start();
+    expect(await becomes(t, crashing, 'STARTING')).toMatchObject({ status_detail: null });
+    await crashAfterwards();
+    expect(await info(t, stopped)).toMatchObject({ status: 'PAUSED', status_detail: null });
+
+    expect((await call(t, 'POST', `/api/v1/sandboxes/${stopped}/resume`)).json()).toEqual({ success: true, paused_sandbox_ids: [] });
+    expect(await becomes(t, stopped, 'STARTING')).toMatchObject({ status_detail: null });
+    expect((await t.services.sandboxes.exec(stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
+  });
+
+  it('follows a pause and an unpause behind its back, and tells the agent server as after its own resume', async () => {
+    const llm = await startOpenAiStub([{ hang: true }], await hostAddressFor(runtime));
+    stubs.push(llm);
+    const t = await app();
+    const settings = { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-test' };
+    expect((await t.postSettings(settings)).statusCode).toBe(200);
+    const id = await startConversation(t);
+    await llm.waitForRequests(1, 30_000);
+    const { sandbox_id: sandbox } = await conversation(t, id);
+    const container = await containerOf(sandbox);
+
+    await container.pause();
+    expect(await becomes(t, sandbox, 'PAUSED', 3000)).toMatchObject({ status: 'PAUSED', exposed_urls: null });
+    await container.unpause();
+    expect((await becomes(t, sandbox, 'RUNNING', 5000)).status).toBe('RUNNING');
+    const events = await until(
+      async () => (await call(t, 'GET', `/api/v1/events/search?conversation_id__eq=${id}&sort_order=TIMESTAMP_DESC&limit=5`)).json().items,
+      (items: { kind: string }[]) => items.some((event) => event.kind === 'PauseEvent'),
+      20_000,
+    );
+    expect(events.find((event: { kind: string }) => event.kind === 'PauseEvent')).toMatchObject({ reason: 'sandbox_paused' });
+    const status = await until(
+      async () => (await conversation(t, id)).execution_status,
+      (value) => value === 'paused',
+      20_000,
+    );
+    expect(status).toBe('paused');
+  });
+
+  it('answers a resume the engine refuses with its reason, not a 500, and still deletes the sandbox', async () => {
+    const t = await app({ sandboxSpecs: [idle] });
+    const id = await runningIdle(t);
+    await (await containerOf(id)).stop({ t: 5 });
+    await becomes(t, id, 'PAUSED');
+    // the engine cannot mount its home any more: it refuses to start the container
+    const engine = (await localEngine())!;
+    fs.rmSync((await engine.getVolume(`agent-console-${id}`).inspect()).Mountpoint, { recursive: true, force: true });
+
+    const refused = await call(t, 'POST', `/api/v1/sandboxes/${id}/resume`);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().detail).toMatch(new RegExp(`^The Docker engine could not resume sandbox ${id}: .*no such file or directory`));
+    expect((await call(t, 'DELETE', `/api/v1/sandboxes/${id}`)).json()).toEqual({ success: true });
+    expect(await engine.listContainers({ all: true, filters: byLabel(SANDBOX_LABEL, id) })).toEqual([]);
+  });
+
+  it('sees all its sandboxes with one listing, and gives no address for a stopped one', async () => {
+    const t = await app({ sandboxSpecs: [idle] });
+    const running = await runningIdle(t);
+    const stopped = await runningIdle(t);
+    await (await containerOf(stopped)).stop({ t: 5 });
+    const docker = dockerFromEnv(process.env.DOCKER_HOST);
+    const runtime = new DockerRuntime({
+      docker,
+      dataDir: t.dataDir,
+      image: 'unused',
+      limits: { memoryBytes: 2 ** 29, cpus: 1, pids: 64 },
+      stopGraceMs: 1000,
+      log: createLogger(false),
+    });
+    const records = await t.db.selectFrom('sandboxes').selectAll().orderBy('created_at').execute();
+    const listings = vi.spyOn(docker, 'listContainers');
+    const perContainer = vi.spyOn(docker, 'getContainer');
+
+    const seen = await Promise.all(records.map(async (record) => Promise.all([runtime.state(record), runtime.agentServerUrl(record)])));
+    expect(new Map(records.map((record, index) => [record.id, seen[index]]))).toEqual(
+      new Map([
+        [running, ['running', expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/)]],
+        [stopped, ['paused', undefined]],
+      ]),
+    );
+    expect(listings).toHaveBeenCalledTimes(1);
+    expect(perContainer).not.toHaveBeenCalled();
+  });
+
+  it('removes, at start, the containers and volumes of its data dir that no sandbox in its registry owns, and nothing of another data dir', async () => {
+    const engine = (await localEngine())!;
+    const first = await app({ sandboxSpecs: [idle] });
+    const kept = await runningIdle(first);
+    const halfDeleted = await runningIdle(first);
+    await first.db.deleteFrom('sandboxes').where('id', '=', halfDeleted).execute();
+    apps.splice(apps.indexOf(first), 1);
+    await first.close({ keepData: true });
+    // a start whose server stopped before it recorded it: only its volume was made
+    const labels = (dataDir: string, id: string) => ({ [SANDBOX_LABEL]: id, [DATA_DIR_LABEL]: dataDir });
+    await engine.createVolume({
+      Name: `agent-console-test-unrecorded-${path.basename(first.dataDir)}`,
+      Labels: labels(first.dataDir, 'unrecorded'),
+    });
+    // another server's, of a sandbox this one does not know either
+    const otherDir = `${first.dataDir}-other`;
+    await engine.createVolume({ Name: `agent-console-test-other-${path.basename(first.dataDir)}`, Labels: labels(otherDir, 'theirs') });
+    await engine.createContainer({ Image: await defaultImage(engine), Cmd: ['true'], Labels: labels(otherDir, 'theirs') });
+    try {
+      const second = await app({ dataDir: first.dataDir, sandboxSpecs: [idle] });
+      const volumesOf = async (id: string) => ((await engine.listVolumes({ filters: byLabel(SANDBOX_LABEL, id) })).Volumes ?? []).length;
+      const containersOf = async (id: string) => (await engine.listContainers({ all: true, filters: byLabel(SANDBOX_LABEL, id) })).length;
+      const left = () => Promise.all([containersOf(halfDeleted), volumesOf(halfDeleted), volumesOf('unrecorded')]);
+      expect(await until(left, (counts) => counts.every((n) => n === 0))).toEqual([0, 0, 0]);
+      expect([await containersOf(kept), await volumesOf(kept), await containersOf('theirs'), await volumesOf('theirs')]).toEqual([
+        1, 1, 1, 1,
+      ]);
+      expect((await info(second, kept)).status).not.toBe('MISSING');
+    } finally {
+      await removeDockerLeftovers(engine, otherDir);
+    }
+  });
+
+  it("follows the engine's events again when their stream breaks, with those of the gap and none twice", async () => {
+    const t = await app({ sandboxSpecs: [idle] });
+    const container = await containerOf(await runningIdle(t));
+    const engine = (await localEngine())!;
+    // a way to the engine whose connections the test can cut
+    const proxyPath = path.join(t.dataDir, 'engine.sock');
+    const links = new Set<net.Socket>();
+    const proxy = net.createServer((client) => {
+      const upstream = net.connect((engine.modem as unknown as { socketPath: string }).socketPath);
+      client.pipe(upstream).pipe(client);
+      for (const end of [client, upstream]) {
+        links.add(end);
+        end.on('error', () => undefined);
+        end.on('close', () => {
+          links.delete(end);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+    });
+    await new Promise<void>((resolve) => proxy.listen(proxyPath, resolve));
+    const seen: ContainerAction[] = [];
+    const events = new ContainerEvents(
+      new Docker({ socketPath: proxyPath, version: 'v1.41' }),
+      `${DATA_DIR_LABEL}=${t.dataDir}`,
+      async ({ action }) => void seen.push(action),
+      createLogger(false),
+    );
+    try {
+      await events.follow();
+      // SIGWINCH: a signal its processes ignore
+      await container.kill({ signal: 'SIGWINCH' });
+      expect(
+        await until(
+          async () => [...seen],
+          (actions) => actions.length === 1,
+        ),
+      ).toEqual(['kill']);
+      for (const link of links) link.destroy();
+      await container.kill({ signal: 'SIGWINCH' });
+      await container.pause();
+      await container.unpause();
+      expect(
+        await until(
+          async () => [...seen],
+          (actions) => actions.includes('unpause'),
+        ),
+      ).toEqual(['kill', 'kill', 'unpause']);
+    } finally {
+      events.close();
+      await new Promise((resolve) => proxy.close(resolve));
+      for (const link of links) link.destroy();
+    }
   });
 
   it("never touches another server's containers", async () => {

@@ -20,7 +20,8 @@ import {
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
 import type { SandboxService } from '../services/sandbox-service';
 
-const errors = { 404: detailErrorSchema, 422: validationErrorBodySchema };
+/** 503: the Docker engine could not do it (its own words in the detail). */
+const errors = { 404: detailErrorSchema, 422: validationErrorBodySchema, 503: detailErrorSchema };
 
 /** Which sandboxes a start or resume paused to stay under MAX_RUNNING_SANDBOXES, also as a header. */
 const PAUSED_HEADER = 'x-paused-sandboxes';

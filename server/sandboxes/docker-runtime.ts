@@ -6,8 +6,19 @@ import { Invalid } from '../domain-errors';
 import type { Logger } from '../logger';
 import type { SandboxRecord } from '../store/sandboxes-store';
 import { AGENT_SERVER_CONTAINER_PORT, CONTAINER_HOME } from './docker/sandbox-image';
+import { type ContainerEvent, ContainerEvents } from './docker/container-events';
+import { engineFailure, engineMessage, isGone, statusCode } from './docker/engine-errors';
 import { demultiplex } from './docker/log-frames';
-import type { ExecOptions, ExecResult, RuntimeHandle, RuntimeState, SandboxLaunch, SandboxRuntime, Started } from './runtime';
+import type {
+  ExecOptions,
+  ExecResult,
+  OutsideChange,
+  RuntimeHandle,
+  RuntimeState,
+  SandboxLaunch,
+  SandboxRuntime,
+  Started,
+} from './runtime';
 
 /** On every container and volume of a sandbox: which one it is. */
 export const SANDBOX_LABEL = 'agent-console.sandbox';
@@ -36,16 +47,10 @@ export interface DockerRuntimeOptions {
   log: Logger;
 }
 
-const statusCode = (error: unknown) => (error as { statusCode?: number }).statusCode;
-/** `value` for an engine error that says the container is gone (404) or not in a state for it (409); others go on. */
-const ifGone =
-  <T>(value: T) =>
-  (error: unknown): T => {
-    if (statusCode(error) === 404 || statusCode(error) === 409) return value;
-    throw error;
-  };
-const message = (error: unknown) =>
-  (error as { json?: { message?: string } }).json?.message ?? (error instanceof Error ? error.message : String(error));
+/** What a container's main process exits with when SIGTERM ended it: a stop (the engine's, or its own shutdown), not a crash. */
+const STOPPED_BY_SIGTERM = 143;
+/** How long an action of this server waits for its own event on the stream (it never takes that long). */
+const OWN_EVENT_MS = 30_000;
 
 /** Keeps the last MAX_OUTPUT bytes written to it. */
 class OutputTail extends Writable {
@@ -81,17 +86,38 @@ const KILL_MARKED = `for d in /proc/[0-9]*; do if tr '\\0' '\\n' < "$d/environ" 
  * every use (it changes when the container starts again). Every capability dropped, no new
  * privileges, limits on memory, CPU and processes; nothing of the server (its environment, its
  * data dir) is inside. Pause is the engine's (the cgroup freezer stops every process in it).
+ *
+ * One stream of the engine's events for all of this server's containers says how each ended
+ * (who stopped it: a `kill` before its `die` is a stop, not a crash) and what was done to them
+ * outside this server (`docker unpause`, `docker start`). What each sandbox is doing comes from
+ * one listing of this server's containers, shared by every question asked while it runs.
  */
 export class DockerRuntime implements SandboxRuntime {
   readonly name = 'docker';
-  /** How each container's main process ending is told, while this server runs. */
-  readonly #onExit = new Map<string, SandboxLaunch['onExit']>();
-  /** The waits on running containers, ended at close. */
-  readonly #waits = new Map<string, AbortController>();
+  /** The sandboxes whose end is told, while this server runs: their container and whom to tell. */
+  readonly #watched = new Map<string, { containerId: string; onExit: SandboxLaunch['onExit'] }>();
   /** Sandboxes being removed: their end is no failure. */
   readonly #removing = new Set<string>();
+  /** Containers sent a signal through the engine since they last started (`docker stop`, `docker kill`): their end is a stop. */
+  readonly #signalled = new Set<string>();
+  /** `container:action` this server did and has not seen on the stream yet, with when to stop waiting for it. */
+  readonly #own = new Map<string, number>();
+  /** Sandboxes this server prepared: never swept, whatever the registry said when the sweep began. */
+  readonly #prepared = new Set<string>();
+  readonly #events: ContainerEvents;
+  #outside: ((id: string, change: OutsideChange) => void) | undefined;
+  /** The listing under way, if any, and the count of changes (made here, or heard of) when it began. */
+  #listing: { changes: number; containers: Promise<Map<string, Docker.ContainerInfo>> } | undefined;
+  #changes = 0;
 
-  constructor(private readonly options: DockerRuntimeOptions) {}
+  constructor(private readonly options: DockerRuntimeOptions) {
+    this.#events = new ContainerEvents(
+      options.docker,
+      `${DATA_DIR_LABEL}=${options.dataDir}`,
+      (event) => this.#onEvent(event),
+      options.log,
+    );
+  }
 
   #labels(id: string): Record<string, string> {
     return { [SANDBOX_LABEL]: id, [DATA_DIR_LABEL]: this.options.dataDir };
@@ -118,7 +144,98 @@ export class DockerRuntime implements SandboxRuntime {
     return this.options.docker.listContainers({ all: true, filters: JSON.stringify({ label }) });
   }
 
+  /**
+   * Every container of this server by id, from one listing: a question asked while one is under
+   * way shares it, unless a container changed since it began (this server changed it, or the
+   * event stream told of a change): then it would be stale.
+   */
+  #listed(): Promise<Map<string, Docker.ContainerInfo>> {
+    if (this.#listing?.changes !== this.#changes) {
+      const filters = JSON.stringify({ label: [`${DATA_DIR_LABEL}=${this.options.dataDir}`] });
+      const containers = this.options.docker.listContainers({ all: true, filters }).then(
+        (found) => new Map(found.map((container) => [container.Id, container])),
+        (error: unknown) => {
+          throw engineFailure("list this server's containers", error);
+        },
+      );
+      const listing = { changes: this.#changes, containers };
+      this.#listing = listing;
+      void containers
+        .finally(() => {
+          if (this.#listing === listing) this.#listing = undefined;
+        })
+        .catch(() => undefined);
+    }
+    return this.#listing!.containers;
+  }
+
+  /** The recorded container of a sandbox, as the listing shows it. */
+  async #listedContainer(record: SandboxRecord): Promise<Docker.ContainerInfo | undefined> {
+    if (!record.process_start) return undefined;
+    const container = (await this.#listed()).get(record.process_start);
+    return container?.Labels[SANDBOX_LABEL] === record.id ? container : undefined;
+  }
+
+  /** Runs a change this server makes to a container; what was listed before it is not used after it. */
+  async #change<T>(containerId: string, action: 'start' | 'unpause' | undefined, making: () => Promise<T>): Promise<T> {
+    const key = action && `${containerId}:${action}`;
+    if (key) this.#own.set(key, Date.now() + OWN_EVENT_MS);
+    try {
+      return await making();
+    } catch (error) {
+      if (key) this.#own.delete(key);
+      throw error;
+    } finally {
+      this.#changes++;
+    }
+  }
+
+  /** Whether this server did `action` to the container itself (its event is then taken). */
+  #wasOwn(containerId: string, action: 'start' | 'unpause'): boolean {
+    const key = `${containerId}:${action}`;
+    const until = this.#own.get(key);
+    this.#own.delete(key);
+    return until !== undefined && until > Date.now();
+  }
+
+  async #onEvent({ action, containerId, attributes }: ContainerEvent): Promise<void> {
+    const id = attributes[SANDBOX_LABEL] ?? '';
+    const watched = this.#watched.get(id);
+    const ours = watched?.containerId === containerId;
+    this.#changes++; // what was listed before it is stale
+    switch (action) {
+      case 'kill':
+        this.#signalled.add(containerId);
+        return;
+      case 'start':
+      case 'unpause':
+        if (action === 'start') this.#signalled.delete(containerId);
+        if (this.#wasOwn(containerId, action) || !ours) return;
+        // The engine tells before its listing shows it: an inspect waits until the change is done.
+        await this.#inspect(containerId, id).catch(() => undefined);
+        this.#changes++;
+        this.#outside?.(id, action === 'start' ? 'started' : 'unpaused');
+        return;
+      case 'die': {
+        const stopped = this.#signalled.delete(containerId);
+        if (watched && ours && !this.#removing.has(id)) watched.onExit(stopped ? null : await this.#exitDetail(id, containerId));
+        return;
+      }
+      case 'destroy':
+        this.#signalled.delete(containerId);
+        this.#own.delete(`${containerId}:start`);
+        this.#own.delete(`${containerId}:unpause`);
+        return;
+    }
+  }
+
+  async watchOutside(listener: (id: string, change: OutsideChange) => void): Promise<void> {
+    this.#outside = listener;
+    await this.#events.follow();
+  }
+
   async prepare(id: string): Promise<{ port: number }> {
+    this.#prepared.add(id);
     await this.options.docker.createVolume({ Name: this.#volume(id), Labels: this.#labels(id) });
     return { port: AGENT_SERVER_CONTAINER_PORT };
   }
@@ -154,42 +271,26 @@ export class DockerRuntime implements SandboxRuntime {
         },
       });
     } catch (error) {
-      const reason = statusCode(error) === 404 ? `The image ${image} is not on the Docker engine` : message(error);
+      const reason = statusCode(error) === 404 ? `The image ${image} is not on the Docker engine` : engineMessage(error);
       return { ok: false, error: reason };
     }
-    this.#onExit.set(id, onExit);
+    this.#watched.set(id, { containerId: container.id, onExit });
     try {
-      await container.start();
+      await this.#events.follow(); // so its end is heard, however soon it comes
+      await this.#change(container.id, 'start', () => container.start());
     } catch (error) {
-      this.#onExit.delete(id);
+      this.#watched.delete(id);
       await container.remove({ force: true }).catch(() => undefined);
-      return { ok: false, error: message(error) };
+      return { ok: false, error: engineMessage(error) };
     }
-    this.#watch(id, container);
     return { ok: true, handle: { pid: 0, process_start: container.id } };
   }
 
-  /** Waits for the container's main process to end, and tells why when it was not clean. */
-  #watch(id: string, container: Docker.Container): void {
-    const onExit = this.#onExit.get(id);
-    if (!onExit || this.#waits.has(id)) return;
-    const abort = new AbortController();
-    this.#waits.set(id, abort);
-    container
-      .wait({ abortSignal: abort.signal })
-      .then(async () => {
-        this.#waits.delete(id);
-        if (this.#removing.has(id)) return;
-        const failure = await this.#exitDetail(id, container.id);
-        onExit(failure);
-      })
-      .catch((error: unknown) => {
-        this.#waits.delete(id);
-        if (!abort.signal.aborted) this.options.log.warn({ sandbox: id, err: error }, 'lost the wait on a sandbox container');
-      });
-  }
-
-  /** Why a stopped container stopped: out of memory, an exit code with its last words, the engine's error; `null` when clean. */
+  /**
+   * Why a container that ended ended: out of memory, the engine's error, an exit code with its
+   * last words; `null` when clean, or stopped (SIGTERM ended it: `docker stop`, or the engine
+   * stopping its containers as it shut down).
+   */
   async #exitDetail(id: string, containerId: string): Promise<string | null> {
     const info = await this.#inspect(containerId, id);
     if (!info || info.State.Running) return null; // gone with a delete, or started again already
@@ -199,7 +300,7 @@ export class DockerRuntime implements SandboxRuntime {
       return `The container ran out of memory (SANDBOX_MEMORY, ${mib} MiB) and was killed`;
     }
     if (engineError) return `The container failed: ${engineError}`;
-    if (ExitCode === 0) return null;
+    if (ExitCode === 0 || ExitCode === STOPPED_BY_SIGTERM) return null;
     const tail = (await this.#logLines(containerId, 4, false)).join(' ');
     return `The process exited with code ${ExitCode}${tail ? `: ${tail}` : ''}`;
   }
@@ -212,16 +313,15 @@ export class DockerRuntime implements SandboxRuntime {
   async watchAgain(record: SandboxRecord, onExit: SandboxLaunch['onExit']): Promise<void> {
     const info = record.process_start ? await this.#inspect(record.process_start, record.id) : undefined;
     if (!info) return;
-    this.#onExit.set(record.id, onExit);
-    // a paused container is Running too
-    if (info.State.Running) this.#watch(record.id, this.options.docker.getContainer(info.Id));
-    else onExit(await this.#exitDetail(record.id, info.Id));
+    this.#watched.set(record.id, { containerId: info.Id, onExit });
+    // a paused container is Running too; one that runs after the end the registry holds was started again outside
+    if (!info.State.Running) onExit(await this.#exitDetail(record.id, info.Id));
+    else if (record.exit_detail !== null) this.#outside?.(record.id, 'started');
   }
 
   async state(record: SandboxRecord): Promise<RuntimeState> {
     if (record.process_start === null) return 'pending';
-    const info = await this.#inspect(record.process_start, record.id);
-    switch (info?.State.Status) {
+    switch ((await this.#listedContainer(record))?.State) {
       case 'running':
       case 'restarting':
         return 'running';
@@ -236,26 +336,29 @@ export class DockerRuntime implements SandboxRuntime {
   }
 
   async pause(record: SandboxRecord): Promise<boolean> {
-    if ((await this.state(record)) !== 'running' || !record.process_start) return false;
-    // It may have ended or gone since its state was read: then there is nothing to pause.
-    return this.options.docker
-      .getContainer(record.process_start)
-      .pause()
-      .then(() => true, ifGone(false));
+    const listed = await this.#listedContainer(record);
+    if (listed?.State !== 'running') return false;
+    try {
+      await this.#change(listed.Id, undefined, () => this.options.docker.getContainer(listed.Id).pause());
+    } catch (error) {
+      // It may have ended or gone since it was listed: then there is nothing to pause.
+      if (isGone(error)) return false;
+      throw engineFailure(`pause sandbox ${record.id}`, error);
+    }
+    return true;
   }
 
   async resume(record: SandboxRecord): Promise<boolean> {
-    if (!record.process_start) return false;
-    const info = await this.#inspect(record.process_start, record.id);
-    const container = this.options.docker.getContainer(record.process_start);
+    const listed = await this.#listedContainer(record);
+    if (!listed) return false;
+    const container = this.options.docker.getContainer(listed.Id);
     try {
-      if (info?.State.Status === 'paused') await container.unpause();
-      else if (info?.State.Status === 'exited' || info?.State.Status === 'created') {
-        await container.start();
-        this.#watch(record.id, container);
-      } else return false;
+      if (listed.State === 'paused') await this.#change(listed.Id, 'unpause', () => container.unpause());
+      else if (listed.State === 'exited' || listed.State === 'created') await this.#change(listed.Id, 'start', () => container.start());
+      else return false;
     } catch (error) {
-      return ifGone(false)(error);
+      if (isGone(error)) return false;
+      throw engineFailure(`resume sandbox ${record.id}`, error);
     }
     return true;
   }
@@ -268,21 +371,25 @@ export class DockerRuntime implements SandboxRuntime {
         const container = this.options.docker.getContainer(id);
         // stopped first, so its processes get the grace a process sandbox gets
         await container.stop({ t: Math.ceil(this.options.stopGraceMs / 1000) }).catch(() => undefined);
+        // gone already, or being removed by another call: either way it goes
         await container.remove({ force: true }).catch((error: unknown) => {
-          if (statusCode(error) !== 404) throw error;
+          if (!isGone(error)) throw error;
         });
       }
       await this.#removeVolume(record.id);
+    } catch (error) {
+      throw engineFailure(`delete sandbox ${record.id}`, error);
     } finally {
+      this.#changes++;
       this.#removing.delete(record.id);
-      this.#onExit.delete(record.id);
-      this.#waits.get(record.id)?.abort();
+      this.#watched.delete(record.id);
+      this.#prepared.delete(record.id);
     }
   }
 
   /** Its volume, when it is this server's (the name alone does not say whose it is). */
-  async #removeVolume(id: string): Promise<void> {
-    const volume = this.options.docker.getVolume(this.#volume(id));
+  async #removeVolume(id: string, name = this.#volume(id)): Promise<void> {
+    const volume = this.options.docker.getVolume(name);
     try {
       const { Labels } = await volume.inspect();
       if (Labels?.[SANDBOX_LABEL] === id && Labels[DATA_DIR_LABEL] === this.options.dataDir) await volume.remove();
@@ -294,9 +401,39 @@ export class DockerRuntime implements SandboxRuntime {
     }
   }
 
+  sweep(registered: ReadonlySet<string>): Promise<void> {
+    void this.#sweep(registered).catch((error: unknown) =>
+      this.options.log.warn({ err: error }, 'could not remove what sandboxes that are not in the registry left'),
+    );
+    return Promise.resolve();
+  }
+
+  /** Containers first: a volume in use cannot go. */
+  async #sweep(registered: ReadonlySet<string>): Promise<void> {
+    const { docker, dataDir, log } = this.options;
+    const leftBehind = (id: string | undefined): id is string => id !== undefined && !registered.has(id) && !this.#prepared.has(id);
+    const filters = JSON.stringify({ label: [`${DATA_DIR_LABEL}=${dataDir}`] });
+    for (const container of await docker.listContainers({ all: true, filters })) {
+      const id = container.Labels[SANDBOX_LABEL];
+      if (!leftBehind(id)) continue;
+      log.info({ sandbox: id, container: container.Id }, 'removing the container of a sandbox that is not in the registry');
+      await docker
+        .getContainer(container.Id)
+        .remove({ force: true })
+        .catch((error: unknown) => {
+          if (!isGone(error)) throw error;
+        });
+    }
+    for (const volume of (await docker.listVolumes({ filters })).Volumes ?? []) {
+      const id = volume.Labels?.[SANDBOX_LABEL];
+      if (!leftBehind(id)) continue;
+      log.info({ sandbox: id, volume: volume.Name }, 'removing the volume of a sandbox that is not in the registry');
+      await this.#removeVolume(id, volume.Name);
+    }
+  }
+
   close(): void {
-    for (const abort of this.#waits.values()) abort.abort();
-    this.#waits.clear();
+    this.#events.close();
   }
 
   /** The container's log lines (`withTimes`: each after its time); none when it is gone. */
@@ -320,11 +457,13 @@ export class DockerRuntime implements SandboxRuntime {
     return found ? this.#logLines(found.Id, tail, true) : [];
   }
 
-  async agentServerUrl(record: SandboxRecord): Promise<string> {
-    const info = record.process_start ? await this.#inspect(record.process_start, record.id) : undefined;
-    // Not running (stopped meanwhile): port 0, where nothing answers.
-    const hostPort = info?.NetworkSettings.Ports?.[PORT_KEY]?.[0]?.HostPort ?? '0';
-    return `http://127.0.0.1:${hostPort}`;
+  async agentServerUrl(record: SandboxRecord): Promise<string | undefined> {
+    const listed = await this.#listedContainer(record);
+    if (listed?.State !== 'running') return undefined;
+    const published = listed.Ports.find(
+      (port) => port.PrivatePort === AGENT_SERVER_CONTAINER_PORT && port.Type === 'tcp' && port.PublicPort,
+    );
+    return published && `http://127.0.0.1:${published.PublicPort}`;
   }
 
   async exec(record: SandboxRecord, command: string[], { cwd, env, timeoutMs, signal }: ExecOptions): Promise<ExecResult> {

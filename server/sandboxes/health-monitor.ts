@@ -1,7 +1,4 @@
-import * as z from 'zod/mini';
-import { type ExecutionStatus, executionStatusSchema } from '../../src/contract/conversations';
 import type { Logger } from '../logger';
-import { SESSION_KEY_HEADER } from '../session-key';
 
 const PROBE_TIMEOUT_MS = 900;
 /** Failed checks in a row before a sandbox that answered before counts as not answering. */
@@ -11,8 +8,6 @@ export interface HealthTarget {
   id: string;
   /** Where its agent server answers, e.g. `http://127.0.0.1:41234`. */
   url: string;
-  /** Its agent server's key, to ask how its conversations are doing. */
-  sessionKey: string;
 }
 
 interface Health {
@@ -20,18 +15,13 @@ interface Health {
   answered: boolean;
   /** Failed checks since the last good one. */
   failures: number;
-  /** Each conversation's execution status, as last told. */
-  conversations: Map<string, ExecutionStatus>;
 }
-
-const conversationListSchema = z.array(z.object({ id: z.string(), execution_status: executionStatusSchema }));
 
 /**
  * Checks each live sandbox's agent server (`GET /alive`) about once a second, in the background,
  * so a status is never older than ~2 s and no request ever waits on a health check. One slow
- * answer does not make a healthy sandbox unhealthy: it takes a few in a row. An agent server that
- * answers is also asked how its conversations are doing, so lists of conversations show their
- * execution status without waiting on any sandbox either.
+ * answer does not make a healthy sandbox unhealthy: it takes a few in a row. (How its
+ * conversations are doing comes live over their event sockets: see EventCollector.)
  */
 export class HealthMonitor {
   readonly #health = new Map<string, Health>();
@@ -67,18 +57,13 @@ export class HealthMonitor {
     return health.answered ? health.failures < FAILURES_TO_TRIP : false;
   }
 
-  /** The execution status of conversation `conversationId` in sandbox `id`, as last told; `undefined` when unknown. */
-  executionStatus(id: string, conversationId: string): ExecutionStatus | undefined {
-    return this.#health.get(id)?.conversations.get(conversationId);
-  }
-
   /** Forget what is known (after a pause, resume or delete, the next check decides). */
   forget(id: string): void {
     this.#health.delete(id);
     this.#epoch.set(id, (this.#epoch.get(id) ?? 0) + 1);
   }
 
-  async #probe({ id, url, sessionKey }: HealthTarget): Promise<void> {
+  async #probe({ id, url }: HealthTarget): Promise<void> {
     const epoch = this.#epoch.get(id) ?? 0;
     let ok: boolean;
     try {
@@ -87,30 +72,9 @@ export class HealthMonitor {
     } catch {
       ok = false;
     }
-    const conversations = ok ? await this.#conversations(url, sessionKey) : undefined;
     if ((this.#epoch.get(id) ?? 0) !== epoch) return;
-    const before = this.#health.get(id) ?? { answered: false, failures: 0, conversations: new Map() };
-    this.#health.set(
-      id,
-      ok
-        ? { answered: true, failures: 0, conversations: conversations ?? before.conversations }
-        : { ...before, failures: before.failures + 1 },
-    );
-  }
-
-  /** What its agent server says of its conversations; `undefined` when it does not say (a spec that is no agent server). */
-  async #conversations(url: string, sessionKey: string): Promise<Map<string, ExecutionStatus> | undefined> {
-    try {
-      const response = await fetch(`${url}/api/conversations`, {
-        headers: { [SESSION_KEY_HEADER]: sessionKey },
-        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-      });
-      if (!response.ok) return undefined;
-      const list = conversationListSchema.safeParse(await response.json());
-      return list.success ? new Map(list.data.map((c) => [c.id, c.execution_status])) : undefined;
-    } catch {
-      return undefined;
-    }
+    const before = this.#health.get(id) ?? { answered: false, failures: 0 };
+    this.#health.set(id, ok ? { answered: true, failures: 0 } : { ...before, failures: before.failures + 1 });
   }
 
   /** One round over every target; a round still running (a slow sandbox) is joined, not doubled. */

@@ -43,6 +43,9 @@ export interface SandboxLaunch {
 
 export type Started = { ok: true; handle: RuntimeHandle } | { ok: false; error: string };
 
+/** What was done to a sandbox outside this server: its container unpaused, or started again (`docker start`, `docker restart`). */
+export type OutsideChange = 'unpaused' | 'started';
+
 export interface ExecOptions {
   /** A directory inside the sandbox, relative to its home. */
   cwd: string;
@@ -82,17 +85,30 @@ export interface SandboxRuntime {
   remove(record: SandboxRecord): Promise<void>;
   /**
    * Hears again how a sandbox found after a restart ends; one that ended while no server watched
-   * is told at once. Containers only: a process's exit status was its parent's, the server that stopped.
+   * is told at once (`null` when it was stopped, not failed). Containers only: a process's exit
+   * status was its parent's, the server that stopped.
    */
   watchAgain?(record: SandboxRecord, onExit: SandboxLaunch['onExit']): Promise<void>;
-  /** Removes, in the background, what deleted sandboxes left behind (called once at start). */
-  sweep?(): Promise<void>;
+  /**
+   * Tells `listener` from now on of what is done to its sandboxes outside this server; resolves
+   * once it listens (before `watchAgain`, so nothing falls in between). Containers only.
+   */
+  watchOutside?(listener: (id: string, change: OutsideChange) => void): Promise<void>;
+  /**
+   * Removes, in the background, what sandboxes that are not in the registry left behind (a delete
+   * that failed half-way, a start the server did not live to record); called once at start with
+   * the ids the registry holds.
+   */
+  sweep?(registered: ReadonlySet<string>): Promise<void>;
   /** Stops background work (at shutdown). */
   close?(): void;
   /** The last `tail` lines of its output. */
   logs(record: SandboxRecord, tail: number): Promise<string[]>;
-  /** Where its agent server answers, from this server (a container's host port changes when it starts again). */
-  agentServerUrl(record: SandboxRecord): Promise<string>;
+  /**
+   * Where its agent server answers, from this server (a container's host port changes when it
+   * starts again); `undefined` when it does not run (a container that stopped meanwhile).
+   */
+  agentServerUrl(record: SandboxRecord): Promise<string | undefined>;
   /** Runs `command` inside it, as its own processes run, and waits for the end. */
   exec(record: SandboxRecord, command: string[], options: ExecOptions): Promise<ExecResult>;
 }

@@ -76,10 +76,8 @@ export class ConversationService {
         created_at: record.created_at,
         updated_at: record.updated_at,
         sandbox_status: sandbox?.status ?? 'MISSING',
-        // What the event socket last said; the health check's word until it has said something.
-        execution_status: running
-          ? (this.events.executionStatus(record.id) ?? this.sandboxes.executionStatus(record.sandbox_id, record.id) ?? null)
-          : null,
+        // What its agent server last said on the event socket (its full state comes first on every connection).
+        execution_status: running ? (this.events.executionStatus(record.id) ?? null) : null,
         conversation_url: agentUrl ? `${agentUrl}/api/conversations/${record.id}` : null,
         session_api_key: running ? sandbox.session_api_key : null,
         archived: record.archived === 1,

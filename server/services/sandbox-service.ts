@@ -7,12 +7,11 @@ import {
   type SandboxSpec,
 } from '../../src/contract/sandboxes';
 import { SANDBOX_RESUMED_PATH } from '../../src/contract/agent-server';
-import type { ExecutionStatus } from '../../src/contract/conversations';
 import { type Clock, systemClock } from '../clock';
 import { Conflict, Invalid, NotFound } from '../domain-errors';
 import type { Logger } from '../logger';
 import { HealthMonitor } from '../sandboxes/health-monitor';
-import type { ExecResult, SandboxRuntime } from '../sandboxes/runtime';
+import type { ExecResult, OutsideChange, RuntimeState, SandboxRuntime } from '../sandboxes/runtime';
 import type { SpecCatalog } from '../sandboxes/spec-catalog';
 import { sandboxStatus } from '../sandboxes/status';
 import type { SecretBox } from '../secret-box';
@@ -76,30 +75,36 @@ export class SandboxService {
     /** Stamps `created_at`; the start timeout always counts in real time. */
     private readonly clock: Clock = systemClock,
   ) {
-    this.#monitor = new HealthMonitor(
-      async () =>
-        Promise.all(
-          (await this.#running(await this.store.list())).map(async (record) => ({
-            id: record.id,
-            url: await runtime.agentServerUrl(record),
-            sessionKey: box.open(record.session_key),
-          })),
-        ),
-      log,
-    );
+    this.#monitor = new HealthMonitor(async () => {
+      const seen = await Promise.all((await this.store.list()).map(async (record) => ({ id: record.id, ...(await this.#look(record)) })));
+      return seen.flatMap(({ id, state, url }) => (state === 'running' && url ? [{ id, url }] : []));
+    }, log);
   }
 
   /**
-   * Finds the sandboxes of earlier runs again and starts watching their health; resolves after
-   * the first round of checks, so the first answers already have the right status.
+   * What the runtime sees of a sandbox and where its agent server answers, asked together (a
+   * runtime answers the questions asked at once about all sandboxes with one look at them).
+   */
+  async #look(record: SandboxRecord): Promise<{ state: RuntimeState; url: string | undefined }> {
+    const [state, url] = await Promise.all([this.runtime.state(record), this.runtime.agentServerUrl(record)]);
+    return { state, url };
+  }
+
+  /**
+   * Finds the sandboxes of earlier runs again (also how those that ended meanwhile ended), starts
+   * removing what unregistered ones left, and starts watching their health; resolves after the
+   * first round of checks, so the first answers already have the right status.
    */
   async startMonitoring(): Promise<void> {
-    await this.runtime.sweep?.();
+    await this.runtime.watchOutside?.((id, change) => void this.#changedOutside(id, change));
     for (const record of await this.store.list()) {
       if (record.pid === null && !record.exit_detail) await this.#recover(record);
     }
-    for (const record of await this.store.list()) {
-      if (record.process_start === null || record.exit_detail) continue;
+    const records = await this.store.list();
+    await this.runtime.sweep?.(new Set(records.map((record) => record.id)));
+    // Also those with an exit detail: they may have been started again since, and end again.
+    for (const record of records) {
+      if (record.process_start === null) continue;
       await this.runtime
         .watchAgain?.(record, (failure) => void this.#exited(record.id, failure))
         .catch((error: unknown) => {
@@ -139,22 +144,23 @@ export class SandboxService {
   }
 
   async #info(record: SandboxRecord): Promise<SandboxInfo> {
+    const { state, url } = await this.#look(record);
     const { status, detail } = sandboxStatus({
-      state: await this.runtime.state(record),
+      state,
       healthy: this.#monitor.healthy(record.id),
       exitDetail: record.exit_detail,
       sinceStart: Date.now() - Date.parse(record.started_at),
       startTimeoutMs: this.limits.startTimeoutMs,
       image: record.image,
     });
-    const running = status === 'RUNNING';
+    const running = status === 'RUNNING' && url !== undefined;
     return {
       id: record.id,
       created_by_user_id: null,
       sandbox_spec_id: record.spec_id,
       status,
       session_api_key: running ? this.box.open(record.session_key) : null,
-      exposed_urls: running ? [{ name: 'AGENT_SERVER', url: await this.runtime.agentServerUrl(record), port: record.port }] : null,
+      exposed_urls: running ? [{ name: 'AGENT_SERVER', url, port: record.port }] : null,
       created_at: record.created_at,
       status_detail: detail,
     };
@@ -164,11 +170,6 @@ export class SandboxService {
   async sessionKeyMatches(id: string, given: string | string[] | undefined): Promise<boolean> {
     const record = await this.store.get(id);
     return record !== undefined && sessionKeyCheck(this.box.open(record.session_key))(given);
-  }
-
-  /** How a conversation in sandbox `id` is doing, as its agent server last told the health check. */
-  executionStatus(id: string, conversationId: string): ExecutionStatus | undefined {
-    return this.#monitor.executionStatus(id, conversationId);
   }
 
   /** The spec a new sandbox would start from; `undefined` for an unknown id. */
@@ -241,14 +242,39 @@ export class SandboxService {
     return paused;
   }
 
-  /** Records why a sandbox's main process ended, when it did not end cleanly. */
-  async #exited(id: string, failure: string | null): Promise<void> {
-    if (failure === null) return;
-    this.log.info({ sandbox: id }, 'sandbox process ended with an error');
+  /**
+   * Records how a sandbox's main process ended: why, when it failed; no detail when it ended
+   * cleanly or was stopped (an earlier failure is history then). In turn with what else is done
+   * to the sandbox, so a later change is never overwritten by an earlier end.
+   */
+  #exited(id: string, failure: string | null): Promise<void> {
+    if (failure !== null) this.log.info({ sandbox: id }, 'sandbox process ended with an error');
     // A deleted sandbox is gone from the registry, and this changes nothing.
-    await this.store.update(id, { exit_detail: failure }).catch((error: unknown) => {
-      this.log.error({ sandbox: id, err: error }, 'could not record how a sandbox ended');
-    });
+    return this.#locks
+      .run(id, () => this.store.update(id, { exit_detail: failure }))
+      .catch((error: unknown) => {
+        this.log.error({ sandbox: id, err: error }, 'could not record how a sandbox ended');
+      });
+  }
+
+  /**
+   * A sandbox unpaused or started again outside this server (the docker CLI) goes on as after a
+   * resume: its health is checked afresh, a start makes how it stopped history, and its agent
+   * server hears that it was paused.
+   */
+  #changedOutside(id: string, change: OutsideChange): Promise<void> {
+    return this.#locks
+      .run(id, async () => {
+        const record = await this.store.get(id);
+        if (!record) return;
+        this.log.info({ sandbox: id, change }, 'a sandbox was resumed outside this server');
+        this.#monitor.forget(id);
+        if (change === 'started') await this.store.update(id, { started_at: new Date().toISOString(), exit_detail: null });
+        await this.#tellResumed(record);
+      })
+      .catch((error: unknown) => {
+        this.log.error({ sandbox: id, err: error }, 'could not take in a sandbox resumed outside this server');
+      });
   }
 
   /** Starts a sandbox from `specId` (the default spec when absent). */
@@ -343,7 +369,9 @@ export class SandboxService {
    */
   async #tellResumed(record: SandboxRecord): Promise<void> {
     try {
-      const response = await fetch(`${await this.runtime.agentServerUrl(record)}${SANDBOX_RESUMED_PATH}`, {
+      const url = await this.runtime.agentServerUrl(record);
+      if (!url) return; // it stopped again meanwhile: no run to stop
+      const response = await fetch(`${url}${SANDBOX_RESUMED_PATH}`, {
         method: 'POST',
         headers: { [SESSION_KEY_HEADER]: this.box.open(record.session_key) },
         signal: AbortSignal.timeout(RESUMED_NOTICE_MS),
