@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import Docker from 'dockerode';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Invalid } from './domain-errors';
 import { createLogger } from './logger';
 import { DATA_DIR_LABEL, DockerRuntime, SANDBOX_LABEL } from './sandboxes/docker-runtime';
 import { type ContainerAction, ContainerEvents } from './sandboxes/docker/container-events';
@@ -83,67 +82,6 @@ describe.each(runtimes)('sandboxes on the %s runtime', (runtime: RuntimeName) =>
     return t;
   }
 
-  it('starts its agent server, pauses, resumes, and is deleted', async () => {
-    const t = await app();
-    expect((await call(t, 'GET', '/api/v1/sandboxes/capacity')).json().runtime).toBe(runtime);
-    const id = await start(t);
-    const run = await becomes(t, id, 'RUNNING');
-    expect(run.status).toBe('RUNNING');
-    const [agent] = run.exposed_urls;
-    expect(agent.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(await (await fetch(`${agent.url}/alive`)).json()).toEqual({ status: 'ok' });
-    expect((await fetch(`${agent.url}/server_info`)).status).toBe(401);
-    expect((await fetch(`${agent.url}/server_info`, { headers: { 'X-Session-API-Key': run.session_api_key } })).status).toBe(200);
-
-    expect((await call(t, 'POST', `/api/v1/sandboxes/${id}/pause`)).json()).toEqual({ success: true });
-    expect(await info(t, id)).toMatchObject({ status: 'PAUSED', session_api_key: null, exposed_urls: null });
-    expect((await call(t, 'POST', `/api/v1/sandboxes/${id}/resume`)).json()).toEqual({ success: true, paused_sandbox_ids: [] });
-    expect((await becomes(t, id, 'RUNNING')).status).toBe('RUNNING');
-
-    expect((await call(t, 'DELETE', `/api/v1/sandboxes/${id}`)).json()).toEqual({ success: true });
-    expect(await info(t, id)).toBeNull();
-    expect((await call(t, 'GET', `/api/v1/sandboxes/${id}/logs`)).statusCode).toBe(404);
-  });
-
-  it('shows why a command that exits at once failed, and tails its log', async () => {
-    const t = await app({ sandboxSpecs: [shellSpec('broken', 'echo "config file missing" >&2; exit 3')] });
-    const id = await start(t);
-    const failed = await becomes(t, id, 'ERROR');
-    expect(failed.status_detail).toBe('The process exited with code 3: config file missing');
-    const { lines } = (await call(t, 'GET', `/api/v1/sandboxes/${id}/logs`)).json();
-    expect(lines.some((line: string) => line.endsWith('config file missing'))).toBe(true);
-  });
-
-  it('runs commands inside with the sandbox environment, in its directories, and ends them at the timeout', async () => {
-    const t = await app({
-      sandboxSpecs: [{ ...shellSpec('idle', 'exec sleep 955'), initial_env: { GREETING: 'hello' }, working_dir: 'work' }],
-    });
-    const id = await start(t);
-    await until(
-      async () => (await call(t, 'GET', '/api/v1/sandboxes/capacity')).json().running,
-      (n) => n === 1,
-    );
-    const exec = (command: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}) =>
-      t.services.sandboxes.exec(id, command, { timeoutMs: 10_000, ...options });
-
-    const result = await exec(['sh', '-c', 'echo "$GREETING $EXTRA"; echo "to stderr" >&2; exit 3'], { env: { EXTRA: 'there' } });
-    expect(result).toMatchObject({ exitCode: 3, timedOut: false });
-    expect(result.output).toContain('hello there\n');
-    expect(result.output).toContain('to stderr\n');
-    const work = (await exec(['pwd'])).output.trim();
-    expect(path.basename(work)).toBe('work');
-    expect((await exec(['pwd'], { cwd: '.' })).output.trim()).toBe(path.dirname(work));
-    await expect(exec(['true'], { cwd: '../..' })).rejects.toEqual(new Invalid(['cwd'], '../.. is outside the sandbox'));
-
-    const slow = await exec(['sh', '-c', 'echo started; sleep 954 & sleep 953'], { timeoutMs: 500 });
-    expect(slow).toMatchObject({ exitCode: null, timedOut: true, output: 'started\n' });
-    const left = await until(
-      async () => (await exec(['sh', '-c', 'ps -o args 2>/dev/null || ps ax -o args'])).output,
-      (ps) => !/sleep 95[34]/.test(ps),
-    );
-    expect(left).not.toMatch(/sleep 95[34]/);
-  });
-
   it("stops its agent's run when the sandbox was paused under it, and says why", async () => {
     const llm = await startOpenAiStub([{ hang: true }], await hostAddressFor(runtime));
     stubs.push(llm);
@@ -169,23 +107,6 @@ describe.each(runtimes)('sandboxes on the %s runtime', (runtime: RuntimeName) =>
       20_000,
     );
     expect(status).toBe('paused');
-  });
-
-  it('finds its sandboxes again after a restart, running and paused', async () => {
-    const first = await app();
-    const a = await start(first);
-    const b = await start(first);
-    await becomes(first, a, 'RUNNING');
-    await becomes(first, b, 'RUNNING');
-    await call(first, 'POST', `/api/v1/sandboxes/${b}/pause`);
-    apps.splice(apps.indexOf(first), 1);
-    await first.close({ keepData: true });
-
-    const second = await app({ dataDir: first.dataDir });
-    expect((await info(second, a)).status).toBe('RUNNING');
-    expect((await info(second, b)).status).toBe('PAUSED');
-    await call(second, 'POST', `/api/v1/sandboxes/${b}/resume`);
-    expect((await becomes(second, b, 'RUNNING')).status).toBe('RUNNING');
   });
 });
 
