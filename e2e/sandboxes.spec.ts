@@ -302,7 +302,7 @@ test.describe('on a 375 px wide screen', () => {
     await expect(status(page, running)).toHaveText('Running', { timeout: 10_000 });
     await expect(status(page, paused)).toHaveText('Paused');
     await expect(status(page, failed)).toHaveText('Error');
-    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
+    await expect.poll(() => pageWidth(page)).toBeLessThanOrEqual(375);
     for (const [id, main] of [
       [running, 'Pause'],
       [paused, 'Resume'],
@@ -316,7 +316,7 @@ test.describe('on a 375 px wide screen', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sandbox specs' }).click();
     const specs = page.getByRole('list', { name: 'Sandbox specs' }).getByRole('listitem');
     await expect(specs).toHaveCount(5);
-    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
+    await expect.poll(() => pageWidth(page)).toBeLessThanOrEqual(375);
     for (const spec of ['agent-server', 'slow-agent', 'chatty', 'broken', 'gone']) {
       await expectInView(page.getByRole('button', { name: `Start a sandbox from ${spec}` }));
     }
