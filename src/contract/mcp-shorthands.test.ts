@@ -7,7 +7,7 @@ describe('OpenHands’ MCP shorthands', () => {
   it.each([
     ['-y mcp-remote https://x', ['-y', 'mcp-remote', 'https://x']],
     ['--config "path with spaces" --debug', ['--config', 'path with spaces', '--debug']],
-    ['"it\'s" o\'k\'', ["it's", 'ok']],
+    ["\"it's\" o'k'", ["it's", 'ok']],
     ['a\\ b "c\\"d"', ['a b', 'c"d']],
     ['  one  ', ['one']],
     ['   ', []],
