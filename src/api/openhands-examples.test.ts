@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { fakeApi, json } from '../testing/fake-api';
@@ -22,8 +20,6 @@ import { fetchSettings, storeSettings } from './settings';
  * `apiRequest`), or, for an error answer, by the console's error parser.
  */
 
-const FIXTURES = path.resolve(__dirname, '../contract/fixtures/openhands');
-
 const fixtureSchema = z.object({
   route: z.string(),
   status: z.number(),
@@ -32,10 +28,11 @@ const fixtureSchema = z.object({
   body: z.unknown(),
 });
 
-const fixtures = fs
-  .readdirSync(FIXTURES)
-  .filter((file) => file.endsWith('.json'))
-  .map((file) => ({ file, ...z.parse(fixtureSchema, JSON.parse(fs.readFileSync(path.join(FIXTURES, file), 'utf8'))) }));
+const files = import.meta.glob('../contract/fixtures/openhands/*.json', { eager: true, import: 'default' });
+const fixtures = Object.entries(files).map(([file, content]) => ({
+  file: file.split('/').at(-1) ?? file,
+  ...z.parse(fixtureSchema, content),
+}));
 
 /** The id every call below uses, for the `{id}` of a route. */
 const ID = 'x1';

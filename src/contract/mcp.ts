@@ -208,13 +208,14 @@ export const mcpTestRequestSchema = z.discriminatedUnion('kind', [
 ]);
 export type McpTestRequest = z.output<typeof mcpTestRequestSchema>;
 
+export type McpTestRequestInput = z.input<typeof mcpTestRequestSchema>;
+
 /** The body the server takes: a stdio entry may use the `args` and `env` shorthands. */
 export const mcpTestRequestBodySchema = z.discriminatedUnion('kind', [
   z.extend(mcpStdioServerRequestSchema, { kind: z.literal('stdio') }),
   z.extend(mcpSseServerSchema, { kind: z.literal('sse') }),
   z.extend(mcpShttpServerSchema, { kind: z.literal('shttp') }),
 ]);
-export type McpTestRequestInput = z.input<typeof mcpTestRequestSchema>;
 
 export const MCP_TEST_DEFAULT_SECONDS = 10;
 export const MCP_TEST_MAX_SECONDS = 60;
