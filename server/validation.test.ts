@@ -29,7 +29,14 @@ const BAD_BODIES: [string, unknown, unknown[]][] = [
   [
     'a string where an integer goes',
     { max_iterations: 'ten' },
-    [{ type: 'int_type', loc: ['body', 'max_iterations'], msg: 'Input should be a valid integer', input: 'ten' }],
+    [
+      {
+        type: 'int_parsing',
+        loc: ['body', 'max_iterations'],
+        msg: 'Input should be a valid integer, unable to parse string as an integer',
+        input: 'ten',
+      },
+    ],
   ],
   [
     'a fraction where an integer goes',
@@ -45,8 +52,15 @@ const BAD_BODIES: [string, unknown, unknown[]][] = [
   ],
   [
     'a string where a boolean goes',
-    { confirmation_mode: 'yes' },
-    [{ type: 'bool_type', loc: ['body', 'confirmation_mode'], msg: 'Input should be a valid boolean', input: 'yes' }],
+    { confirmation_mode: 'sometimes' },
+    [
+      {
+        type: 'bool_parsing',
+        loc: ['body', 'confirmation_mode'],
+        msg: 'Input should be a valid boolean, unable to interpret input',
+        input: 'sometimes',
+      },
+    ],
   ],
   [
     'null for a non-nullable boolean',
@@ -55,8 +69,15 @@ const BAD_BODIES: [string, unknown, unknown[]][] = [
   ],
   [
     'a string for max_budget_per_task',
-    { max_budget_per_task: '5' },
-    [{ type: 'float_type', loc: ['body', 'max_budget_per_task'], msg: 'Input should be a valid number', input: '5' }],
+    { max_budget_per_task: 'five' },
+    [
+      {
+        type: 'float_parsing',
+        loc: ['body', 'max_budget_per_task'],
+        msg: 'Input should be a valid number, unable to parse string as a number',
+        input: 'five',
+      },
+    ],
   ],
   [
     'condenser_max_size below 20',
@@ -164,9 +185,9 @@ const BAD_BODIES: [string, unknown, unknown[]][] = [
     [{ type: 'missing', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'command'], msg: 'Field required', input: null }],
   ],
   [
-    'stdio args null',
-    { mcp_config: { stdio_servers: [{ name: 'fetch', command: 'uvx', args: null }] } },
-    [{ type: 'list_type', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'args'], msg: 'Input should be a valid list', input: null }],
+    'stdio args that are a number',
+    { mcp_config: { stdio_servers: [{ name: 'fetch', command: 'uvx', args: 3 }] } },
+    [{ type: 'list_type', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'args'], msg: 'Input should be a valid list', input: 3 }],
   ],
   [
     'a bad env key in object form',

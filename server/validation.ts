@@ -1,5 +1,6 @@
 import type { FastifySchemaCompiler } from 'fastify';
-import { type $ZodType, safeParse } from 'zod/v4/core';
+import { type $ZodIssue, type $ZodType, safeParse } from 'zod/v4/core';
+import { laxInput } from '../src/contract/lax-input';
 import { toValidationDetail, type ValidationErrorEntry } from '../src/contract/validation-error';
 import { MissingBodyError, RequestValidationError } from './http-errors';
 
@@ -24,12 +25,26 @@ export function withoutSecretInputs(detail: ValidationErrorEntry[]): ValidationE
   );
 }
 
+const valueAt = (root: unknown, path: readonly PropertyKey[]): unknown =>
+  path.reduce<unknown>(
+    (value, key) => (typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined),
+    root,
+  );
+
+/** A converted value refused all the same (`"0"` where at least 1 goes) is reported as it was sent, as Pydantic does. */
+function withSentInput(issue: $ZodIssue, sent: unknown, converted: unknown): $ZodIssue {
+  if (typeof issue.input !== 'number' && typeof issue.input !== 'boolean') return issue;
+  const before = valueAt(sent, issue.path);
+  return before !== issue.input && valueAt(converted, issue.path) === issue.input ? ({ ...issue, input: before } as $ZodIssue) : issue;
+}
+
 /** Where FastAPI says a bad value came from (`loc[0]`), by Fastify's name for the request part. */
 const LOC_ROOT: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
 /**
  * Validates request parts with the zod contract and answers failures the way FastAPI does, with
- * every issue, its `loc` and the offending `input`.
+ * every issue, its `loc` and the offending `input`. Numbers and booleans are first read as
+ * Pydantic's lax mode reads them (`"5"`, `"yes"`, `1`), so clients written for OpenHands work.
  */
 export const zodValidatorCompiler: FastifySchemaCompiler<$ZodType> =
   ({ schema, httpPart }) =>
@@ -38,8 +53,10 @@ export const zodValidatorCompiler: FastifySchemaCompiler<$ZodType> =
     if (httpPart === 'body' && (data === undefined || data === null)) {
       return { error: new MissingBodyError() };
     }
-    const result = safeParse(schema, data, { reportInput: true });
+    const converted = laxInput(schema, data);
+    const result = safeParse(schema, converted, { reportInput: true });
     if (result.success) return { value: result.data };
     const root = LOC_ROOT[httpPart ?? 'body'] ?? 'body';
-    return { error: new RequestValidationError(withoutSecretInputs(toValidationDetail(result.error.issues, [root]))) };
+    const issues = result.error.issues.map((issue) => withSentInput(issue, data, converted));
+    return { error: new RequestValidationError(withoutSecretInputs(toValidationDetail(issues, [root]))) };
   };

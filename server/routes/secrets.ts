@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { detailErrorSchema, legacyErrorSchema, messageSchema } from '../../src/contract/errors';
 import {
-  addGitProvidersSchema,
+  addGitProvidersRequestSchema,
   createSecretSchema,
   customSecretsSchema,
   gitProviderStatusesSchema,
@@ -23,7 +23,7 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
         schema: {
           summary: 'Store git provider tokens (the set is replaced; an empty token keeps the stored one)',
           tags: ['Git providers'],
-          body: addGitProvidersSchema,
+          body: addGitProvidersRequestSchema,
           response: { 200: messageSchema, ...validation },
         },
       },

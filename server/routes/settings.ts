@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { legacyErrorSchema, messageSchema } from '../../src/contract/errors';
-import { settingsResponseSchema, settingsUpdateSchema } from '../../src/contract/settings';
+import { settingsResponseSchema, settingsUpdateRequestSchema } from '../../src/contract/settings';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
 import type { SettingsService } from '../services/settings-service';
 
@@ -24,7 +24,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod
         schema: {
           summary: 'Store settings (absent fields keep their value; a blank secret clears it)',
           tags: ['Settings'],
-          body: settingsUpdateSchema,
+          body: settingsUpdateRequestSchema,
           response: { 200: messageSchema, 422: validationErrorBodySchema },
         },
       },

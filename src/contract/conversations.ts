@@ -189,10 +189,6 @@ const dateTimeQuery = z.pipe(
   z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)), { error: 'Input should be a valid datetime' })),
   z.transform((value: string) => new Date(value).toISOString()),
 );
-const booleanQuery = z.pipe(
-  z.enum(['true', 'false', '1', '0']),
-  z.transform((value: 'true' | 'false' | '1' | '0') => value === 'true' || value === '1'),
-);
 
 /** The filters `/search` and `/count` share, so a count counts exactly what search pages through. */
 export const conversationFilterSchema = z.object({
@@ -203,8 +199,8 @@ export const conversationFilterSchema = z.object({
   updated_at__lt: z.optional(dateTimeQuery),
   /** Ours. */
   sandbox_id__eq: z.optional(z.string()),
-  /** Ours: archived conversations are hidden unless asked for. */
-  archived: z._default(booleanQuery, false),
+  /** Ours: archived conversations are hidden unless asked for (`true`, `1`, `yes`, … as Pydantic reads a boolean). */
+  archived: z._default(z.boolean(), false),
 });
 export type ConversationFilter = z.output<typeof conversationFilterSchema>;
 

@@ -9,6 +9,7 @@ import {
   mcpUrlProblem,
   rule,
 } from './rules';
+import { type Expanded, expandArgs, expandEnv, expandServer } from './mcp-shorthands';
 
 /*
  * MCP server configuration, `mcp_config` of the settings (OpenHands `MCPConfig`). Two layers:
@@ -152,15 +153,47 @@ const noDuplicates = z.superRefine(
   },
 );
 
-export const mcpConfigSchema = z
-  .strictObject({
-    sse_servers: z._default(z.array(mcpSseServerSchema).check(z.maxLength(MAX_MCP_SERVERS_PER_KIND)), []),
-    stdio_servers: z._default(z.array(mcpStdioServerSchema).check(z.maxLength(MAX_MCP_SERVERS_PER_KIND)), []),
-    shttp_servers: z._default(z.array(mcpShttpServerSchema).check(z.maxLength(MAX_MCP_SERVERS_PER_KIND)), []),
-  })
-  .check(noDuplicates);
+const serverList = <T extends z.ZodMiniType>(server: T) => z._default(z.array(server).check(z.maxLength(MAX_MCP_SERVERS_PER_KIND)), []);
+
+function mcpConfigOf<
+  Sse extends z.ZodMiniType<McpSseServer>,
+  Stdio extends z.ZodMiniType<McpStdioServer>,
+  Shttp extends z.ZodMiniType<McpShttpServer>,
+>(sse: Sse, stdio: Stdio, shttp: Shttp) {
+  return z
+    .strictObject({ sse_servers: serverList(sse), stdio_servers: serverList(stdio), shttp_servers: serverList(shttp) })
+    .check(noDuplicates);
+}
+
+export const mcpConfigSchema = mcpConfigOf(mcpSseServerSchema, mcpStdioServerSchema, mcpShttpServerSchema);
 export type McpConfig = z.output<typeof mcpConfigSchema>;
 export type McpConfigInput = z.input<typeof mcpConfigSchema>;
+
+// --- OpenHands' shorthands, accepted by the server's request schemas (the console sends the full forms) ---
+
+/** `schema` after `expand`, whose problem is a value error at that place. */
+const expanding = <T extends z.ZodMiniType>(expand: (value: unknown) => Expanded<unknown>, schema: T) =>
+  z.pipe(
+    z.transform((value: unknown, ctx) => {
+      const expanded = expand(value);
+      if ('value' in expanded) return expanded.value;
+      ctx.issues.push({ code: 'custom', message: expanded.problem, input: value });
+      return z.NEVER;
+    }),
+    schema,
+  );
+
+export const mcpStdioServerRequestSchema = z.extend(mcpStdioServerSchema, {
+  args: z._default(expanding(expandArgs, mcpStdioServerSchema.shape.args), []),
+  env: z._default(expanding(expandEnv, mcpStdioServerSchema.shape.env), {}),
+});
+
+/** `mcp_config` in a request: servers may also be a URL string (SSE, SHTTP), `args` a command line, `env` `"A=1,B=2"`. */
+export const mcpConfigRequestSchema = mcpConfigOf(
+  expanding(expandServer, mcpSseServerSchema),
+  mcpStdioServerRequestSchema,
+  expanding(expandServer, mcpShttpServerSchema),
+);
 
 // --- connection test (`POST /api/mcp/test`, our extension) ---
 
@@ -174,14 +207,22 @@ export const mcpTestRequestSchema = z.discriminatedUnion('kind', [
   z.extend(mcpShttpServerSchema, { kind: z.literal('shttp') }),
 ]);
 export type McpTestRequest = z.output<typeof mcpTestRequestSchema>;
+
 export type McpTestRequestInput = z.input<typeof mcpTestRequestSchema>;
+
+/** The body the server takes: a stdio entry may use the `args` and `env` shorthands. */
+export const mcpTestRequestBodySchema = z.discriminatedUnion('kind', [
+  z.extend(mcpStdioServerRequestSchema, { kind: z.literal('stdio') }),
+  z.extend(mcpSseServerSchema, { kind: z.literal('sse') }),
+  z.extend(mcpShttpServerSchema, { kind: z.literal('shttp') }),
+]);
 
 export const MCP_TEST_DEFAULT_SECONDS = 10;
 export const MCP_TEST_MAX_SECONDS = 60;
 
 export const mcpTestQuerySchema = z.object({
   /** Seconds the whole handshake may take. */
-  timeout: z._default(z.coerce.number().check(z.multipleOf(1), z.gte(1), z.lte(MCP_TEST_MAX_SECONDS)), MCP_TEST_DEFAULT_SECONDS),
+  timeout: z._default(integer().check(z.gte(1), z.lte(MCP_TEST_MAX_SECONDS)), MCP_TEST_DEFAULT_SECONDS),
 });
 
 export const mcpTestResultSchema = z.discriminatedUnion('ok', [

@@ -59,7 +59,7 @@ export const MAX_PAGE_SIZE = 100;
 /** Paging of every `/search` endpoint: `limit` 1..100 (422 outside, never 500 as OpenHands does). */
 export const pageQuerySchema = z.object({
   page_id: z.optional(z.string()),
-  limit: z._default(z.coerce.number().check(z.multipleOf(1), z.gte(1), z.lte(MAX_PAGE_SIZE)), MAX_PAGE_SIZE),
+  limit: z._default(integer().check(z.gte(1), z.lte(MAX_PAGE_SIZE)), MAX_PAGE_SIZE),
 });
 
 export const sandboxSearchQuerySchema = z.extend(pageQuerySchema, {
@@ -96,7 +96,7 @@ export type SandboxCapacity = z.output<typeof sandboxCapacitySchema>;
 export const sandboxIdParamsSchema = z.object({ sandbox_id: z.string() });
 
 export const sandboxLogsQuerySchema = z.object({
-  tail: z._default(z.coerce.number().check(z.multipleOf(1), z.gte(1), z.lte(5000)), 200),
+  tail: z._default(integer().check(z.gte(1), z.lte(5000)), 200),
 });
 export const sandboxLogsSchema = z.object({ sandbox_id: z.string(), lines: z.array(z.string()) });
 export type SandboxLogs = z.output<typeof sandboxLogsSchema>;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { mcpConfigResponseSchema, mcpConfigSchema, mcpConfigStoredSchema } from './mcp';
+import { mcpConfigRequestSchema, mcpConfigResponseSchema, mcpConfigSchema, mcpConfigStoredSchema } from './mcp';
 import { secretsStoreSchema } from './secrets';
 import { emailProblem, httpUrlProblem, integer, rule } from './rules';
 
@@ -81,6 +81,9 @@ const settingsRules = {
 export const settingsUpdateSchema = z.partial(z.object({ ...settingsShape, ...settingsRules }));
 export type SettingsUpdate = z.output<typeof settingsUpdateSchema>;
 export type SettingsUpdateInput = z.input<typeof settingsUpdateSchema>;
+
+/** What the server takes: also OpenHands' MCP shorthands (see `mcpConfigRequestSchema`). */
+export const settingsUpdateRequestSchema = z.extend(settingsUpdateSchema, { mcp_config: z.optional(z.nullable(mcpConfigRequestSchema)) });
 
 /** `{provider: host | null}` for each provider with a stored token. */
 const providerTokensSetSchema = z.nullable(z.record(z.string(), z.nullable(z.string())));

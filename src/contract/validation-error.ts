@@ -36,6 +36,20 @@ const TYPE_NAMES: Record<string, [type: string, msg: string]> = {
   null: ['none_required', 'Input should be None'],
 };
 
+/** Pydantic's words when lax mode could not convert a string (or, for a boolean, a number). */
+const PARSING_MESSAGES = {
+  int_parsing: 'Input should be a valid integer, unable to parse string as an integer',
+  float_parsing: 'Input should be a valid number, unable to parse string as a number',
+  bool_parsing: 'Input should be a valid boolean, unable to interpret input',
+} as const;
+
+/** A form needs no "unable to parse string": the console words these as the plain type error. */
+const CONSOLE_WORDS: Record<string, string> = {
+  int_parsing: INTEGER_EXPECTED,
+  float_parsing: 'Input should be a valid number',
+  bool_parsing: 'Input should be a valid boolean',
+};
+
 function pathToLoc(path: readonly PropertyKey[]): Loc {
   return path.filter((p): p is string | number => typeof p !== 'symbol');
 }
@@ -43,13 +57,29 @@ function pathToLoc(path: readonly PropertyKey[]): Loc {
 function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[] {
   const loc = [...prefix, ...pathToLoc(issue.path)];
   const input = issue.input;
+  // An absent required field, whatever it should have been (a union of shapes, a choice of values).
+  if (input === undefined && (issue.code === 'invalid_union' || issue.code === 'invalid_value') && 'input' in issue) {
+    return [{ type: 'missing', loc, msg: 'Field required', input: null }];
+  }
   switch (issue.code) {
     case 'invalid_type': {
       if (input === undefined) return [{ type: 'missing', loc, msg: 'Field required', input: null }];
-      if (issue.expected === 'int' || issue.message === INTEGER_EXPECTED) {
-        return typeof input === 'number' && Number.isFinite(input)
+      const integer = issue.expected === 'int' || issue.message === INTEGER_EXPECTED;
+      if ((integer || issue.expected === 'number') && typeof input === 'number' && !Number.isFinite(input)) {
+        return [{ type: 'finite_number', loc, msg: 'Input should be a finite number', input }];
+      }
+      if (integer) {
+        if (typeof input === 'string') return [{ type: 'int_parsing', loc, msg: PARSING_MESSAGES.int_parsing, input }];
+        return typeof input === 'number'
           ? [{ type: 'int_from_float', loc, msg: 'Input should be a valid integer, got a number with a fractional part', input }]
           : [{ type: 'int_type', loc, msg: INTEGER_EXPECTED, input }];
+      }
+      // Strings (and, for booleans, numbers) are what Pydantic's lax mode tries to convert: it says it could not.
+      if (issue.expected === 'number' && typeof input === 'string') {
+        return [{ type: 'float_parsing', loc, msg: PARSING_MESSAGES.float_parsing, input }];
+      }
+      if (issue.expected === 'boolean' && (typeof input === 'string' || typeof input === 'number')) {
+        return [{ type: 'bool_parsing', loc, msg: PARSING_MESSAGES.bool_parsing, input }];
       }
       const [type, msg] = TYPE_NAMES[issue.expected] ?? [`${issue.expected}_type`, `Input should be a valid ${issue.expected}`];
       return [{ type, loc, msg, input }];
@@ -135,5 +165,5 @@ export function toValidationDetail(issues: readonly z.core.$ZodIssue[], prefix: 
  */
 export function issueMessage(issue: Omit<z.core.$ZodRawIssue, 'path'> & { path?: PropertyKey[] }): string | undefined {
   const [entry] = fromIssue({ ...issue, path: [], message: '' } as unknown as z.core.$ZodIssue, []);
-  return entry ? readableMessage(entry) : undefined;
+  return entry ? (CONSOLE_WORDS[entry.type] ?? readableMessage(entry)) : undefined;
 }
