@@ -11,21 +11,27 @@ const STATUS_OF_SANDBOX: Record<SandboxStatus, LegacyConversation['status']> = {
   MISSING: 'ARCHIVED',
 };
 
-/** While the sandbox runs: ready unless the agent failed or is stuck (or has no status to tell). */
+/**
+ * While the sandbox runs: ready unless the agent failed or is stuck. OpenHands also says ERROR
+ * for no status (its agent server did not answer); ours has none yet just after a start, when
+ * the runtime is up all the same.
+ */
 const runtimeStatus = (execution: ExecutionStatus | null) =>
-  execution === null || execution === 'error' || execution === 'stuck' ? 'STATUS$ERROR' : 'STATUS$READY';
+  execution === 'error' || execution === 'stuck' ? 'STATUS$ERROR' : 'STATUS$READY';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** The id's bytes in base62, as OpenHands titles a conversation that has none. */
+/** The id's bytes in base62, as OpenHands titles a conversation that has none (pybase62 `encodebytes`). */
 function base62(hexId: string): string {
+  // Leading zero bytes are "0" and a digit for how many, since the number alone drops them.
+  const zeros = /^(?:00)*/.exec(hexId)![0].length / 2;
   let value = BigInt(`0x${hexId}`);
   let digits = '';
   while (value > 0n) {
     digits = BASE62[Number(value % 62n)] + digits;
     value /= 62n;
   }
-  return digits || '0';
+  return (zeros > 0 ? `0${BASE62[zeros]}` : '') + digits;
 }
 
 /** A conversation as OpenHands' legacy `/api/conversations` routes answer it (`_to_conversation_info`). */
