@@ -12,18 +12,21 @@ declare module 'fastify' {
 }
 
 /**
- * An `onRequest` hook that admits a request with the session key in `X-Session-API-Key`, or with
- * the session cookie from a page of this server's own origin (a cookie sent from another origin
- * is refused with 403). It runs before body parsing, so nothing about a route leaks without the
- * key. Routes marked `ownAuth` check their own key in their own `onRequest` hook.
+ * An `onRequest` hook that admits a request with the session key in `X-Session-API-Key`, or,
+ * without that header, with the session cookie from a page of this server's own origin (the
+ * cookie sent from another origin is refused with 403). It runs before body parsing, so nothing
+ * about a route leaks without the key. Routes marked `ownAuth` check their own key in their own
+ * `onRequest` hook.
  */
 export function requireSessionKey(sessionKey: string) {
   const matches = sessionKeyCheck(sessionKey);
   const hasCookie = sessionCookieCheck(sessionKey);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.routeOptions.config.ownAuth === true) return;
-    if (matches(request.headers[SESSION_KEY_HEADER.toLowerCase()])) return;
-    if (hasCookie(request)) {
+    const key = request.headers[SESSION_KEY_HEADER.toLowerCase()];
+    if (matches(key)) return;
+    // A key that is given decides: a stale key in a script is not rescued by the browser's cookie.
+    if (key === undefined && hasCookie(request)) {
       if (fromOwnOrigin(request)) return;
       return reply
         .status(403)

@@ -94,7 +94,12 @@ describe('the API with the session cookie', () => {
     });
     expect(saved.statusCode, saved.body).toBe(200);
     // A same-origin GET: browsers send no Origin, but say where it comes from (or nothing, outside a browser).
-    for (const headers of [{ cookie, 'sec-fetch-site': 'same-origin' }, { cookie }]) {
+    // A form of a page served with Referrer-Policy: no-referrer sends `Origin: null`.
+    for (const headers of [
+      { cookie, 'sec-fetch-site': 'same-origin' },
+      { cookie },
+      { cookie, origin: 'null', 'sec-fetch-site': 'same-origin' },
+    ]) {
       const read = await send({ method: 'GET', url: '/api/settings', headers });
       expect(read.statusCode).toBe(200);
       expect(read.json().language).toBe('de');
@@ -106,6 +111,7 @@ describe('the API with the session cookie', () => {
     for (const headers of [
       { cookie, origin: OTHER_ORIGIN },
       { cookie, origin: 'null' },
+      { cookie, origin: 'null', 'sec-fetch-site': 'cross-site' },
       { cookie, 'sec-fetch-site': 'same-site' },
       { cookie, 'sec-fetch-site': 'cross-site' },
     ]) {
@@ -119,6 +125,8 @@ describe('the API with the session cookie', () => {
     const cookie = await signedInCookie();
     const value = cookie.split('=')[1]!;
     expect((await send({ method: 'GET', url: '/api/settings', headers: { 'x-session-api-key': value } })).statusCode).toBe(401);
+    // A wrong key header is refused even beside a good cookie.
+    expect((await send({ method: 'GET', url: '/api/settings', headers: { cookie, 'x-session-api-key': 'stale' } })).statusCode).toBe(401);
     const otherKeys = `agent_console_session=${cookieValueFor('another-session-key')}`;
     expect((await send({ method: 'GET', url: '/api/settings', headers: { cookie: otherKeys } })).statusCode).toBe(401);
     expect((await send({ method: 'GET', url: '/api/settings' })).statusCode).toBe(401);

@@ -33,19 +33,22 @@ export function cookieOf(request: FastifyRequest, name: string): string | undefi
 
 /**
  * Whether the request comes from a page of this server. A browser names the page's origin in
- * `Origin` (always on cross-origin requests and on same-origin writes) or says `Sec-Fetch-Site`;
- * a request with neither is not from a browser page, which is no cross-origin risk.
+ * `Origin` (always on cross-origin requests and on same-origin writes) and says `Sec-Fetch-Site`;
+ * a request with neither is not from a browser page, which is no cross-origin risk. `Origin: null`
+ * is what a form of a page served with `Referrer-Policy: no-referrer` (ours) sends: then only a
+ * same-origin `Sec-Fetch-Site` will do.
  */
 export function fromOwnOrigin(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
+  const site = request.headers['sec-fetch-site'];
+  if (origin === 'null') return site === 'same-origin';
   if (origin !== undefined) {
     try {
       return new URL(origin).host === request.headers.host?.toLowerCase();
     } catch {
-      return false; // "null" (a sandboxed frame, a file) or garbage
+      return false;
     }
   }
-  const site = request.headers['sec-fetch-site'];
   return site === undefined || site === 'same-origin' || site === 'none';
 }
 

@@ -1,15 +1,13 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import * as z from 'zod/mini';
+import { signInBodySchema, signInResultSchema } from '../../src/contract/browser-session';
+import { detailErrorSchema } from '../../src/contract/errors';
 import { clearedSessionCookieHeader, fromOwnOrigin, sessionCookieHeader } from '../session-cookie';
 import { sessionKeyCheck } from '../session-key';
 import { STRICT_CONTENT_SECURITY_POLICY } from './console';
 import { signInPage } from './sign-in-page';
 
 const FORM = 'application/x-www-form-urlencoded';
-const signInBodySchema = z.object({ key: z.string() });
-const successSchema = z.object({ success: z.boolean() });
-const detailSchema = z.object({ detail: z.string() });
 
 /** The sign-in page: ours whatever console is served, so always under the strict policy. */
 const sendPage = (reply: FastifyReply, status: number, error?: string) =>
@@ -43,7 +41,7 @@ export function signInRoutes(sessionKey: string): FastifyPluginAsyncZod {
           security: [],
           consumes: ['application/json', FORM],
           body: signInBodySchema,
-          response: { 200: successSchema, 401: detailSchema, 403: detailSchema },
+          response: { 200: signInResultSchema, 401: detailErrorSchema, 403: detailErrorSchema },
         },
       },
       async (request, reply) => {
@@ -66,7 +64,7 @@ export function signInRoutes(sessionKey: string): FastifyPluginAsyncZod {
           summary: 'Sign a browser out: removes the session cookie',
           tags: ['Session'],
           security: [],
-          response: { 200: successSchema, 403: detailSchema },
+          response: { 200: signInResultSchema, 403: detailErrorSchema },
         },
       },
       async (request, reply) => {
