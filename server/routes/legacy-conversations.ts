@@ -50,7 +50,7 @@ export function legacyConversationRoutes(conversations: ConversationService): Fa
       async () => {
         throw new Invalid(
           [],
-          'This server starts conversations with POST /api/v1/app-conversations (V1) only; turn on the V1 conversation API in the client',
+          "This server starts conversations with POST /api/v1/app-conversations (V1) only. In OpenHands' web client, turn that on: localStorage FEATURE_USE_V1_CONVERSATION_API = 'true'",
         );
       },
     );
