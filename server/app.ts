@@ -9,6 +9,7 @@ import { registerJsonBodyParser } from './json-body';
 import { type ApiOptions, apiRoutes } from './routes/api';
 import { registerConsole } from './routes/console';
 import { healthRoutes } from './routes/health';
+import { signInRoutes } from './routes/sign-in';
 import { zodValidatorCompiler } from './validation';
 
 export interface AppOptions extends ApiOptions {
@@ -16,6 +17,8 @@ export interface AppOptions extends ApiOptions {
   consoleDir: string;
   /** The server's logger (see `createLogger`); requests are logged at `debug`. */
   log: Logger;
+  /** The Content-Security-Policy of the console's pages (CONSOLE_CSP); the strict one when absent. */
+  consoleContentSecurityPolicy?: string;
   /** Names (Host header) the server answers to besides loopback ones: HOST, ALLOWED_HOSTS, what sandboxes are told. */
   allowedHosts?: string[];
 }
@@ -54,6 +57,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes);
   await app.register(apiRoutes(options), { prefix: '/api' });
+  await app.register(signInRoutes(options.sessionKey));
   app.addHook('onClose', async () => {
     await options.services.mcpTest.close();
     await options.services.startTasks.close();
@@ -61,6 +65,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Sandboxes outlive the server, like containers outlive their engine's client: only the watching stops.
     options.services.sandboxes.close();
   });
-  await registerConsole(app, options.consoleDir);
+  await registerConsole(app, options.consoleDir, options.consoleContentSecurityPolicy);
   return app;
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { fromOwnOrigin, sessionCookieCheck } from './session-cookie';
 import { SESSION_KEY_HEADER, sessionKeyCheck } from './session-key';
 
 export { SESSION_KEY_HEADER };
@@ -11,15 +12,26 @@ declare module 'fastify' {
 }
 
 /**
- * An `onRequest` hook that admits a request only with the session key in `X-Session-API-Key`.
- * It runs before body parsing, so nothing about a route leaks without the key. Routes marked
- * `ownAuth` check their own key in their own `onRequest` hook.
+ * An `onRequest` hook that admits a request with the session key in `X-Session-API-Key`, or,
+ * without that header, with the session cookie from a page of this server's own origin (the
+ * cookie sent from another origin is refused with 403). It runs before body parsing, so nothing
+ * about a route leaks without the key. Routes marked `ownAuth` check their own key in their own
+ * `onRequest` hook.
  */
 export function requireSessionKey(sessionKey: string) {
   const matches = sessionKeyCheck(sessionKey);
+  const hasCookie = sessionCookieCheck(sessionKey);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.routeOptions.config.ownAuth === true) return;
-    if (matches(request.headers[SESSION_KEY_HEADER.toLowerCase()])) return;
+    const key = request.headers[SESSION_KEY_HEADER.toLowerCase()];
+    if (matches(key)) return;
+    // A key that is given decides: a stale key in a script is not rescued by the browser's cookie.
+    if (key === undefined && hasCookie(request)) {
+      if (fromOwnOrigin(request)) return;
+      return reply
+        .status(403)
+        .send({ detail: 'Cross-origin request refused: the session cookie is accepted only from pages of this server' });
+    }
     return reply.status(401).send({ detail: 'Unauthorized' });
   };
 }

@@ -12,6 +12,8 @@ export interface ServerConfig {
   sessionApiKey: string | undefined;
   /** Key material for secrets at rest; when absent one is generated and kept in the data dir. */
   secretsKey: string | undefined;
+  /** Content-Security-Policy for the served console (CONSOLE_CSP), for a console of another make; the strict one when absent. */
+  consoleContentSecurityPolicy: string | undefined;
   /** Extra browser origins allowed to call the API (the console served elsewhere). */
   corsOrigins: string[];
   /** Names the server answers to (Host header) besides loopback ones and HOST (ALLOWED_HOSTS). */
@@ -112,6 +114,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     port: port(env.PORT),
     dataDir: path.resolve(nonEmpty(env.DATA_DIR) ?? 'data'),
     consoleDir: path.resolve(nonEmpty(env.CONSOLE_DIR) ?? 'dist'),
+    consoleContentSecurityPolicy: nonEmpty(env.CONSOLE_CSP),
     sessionApiKey: nonEmpty(env.SESSION_API_KEY),
     secretsKey: nonEmpty(env.SECRETS_KEY),
     corsOrigins: list(env.CORS_ORIGINS),

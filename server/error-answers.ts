@@ -70,6 +70,7 @@ const BY_ROUTE: Record<string, Partial<Answers>> = {
   'GET /api/v1/sandboxes/:sandbox_id/logs': sandboxAction,
   'GET /api/v1/sandbox-specs/search': search,
   'GET /api/v1/sandbox-specs': batch,
+  'GET /api/conversations': search,
   'GET /api/v1/app-conversations': batchOrSearch,
   'GET /api/v1/app-conversations/search': search,
   'GET /api/v1/app-conversations/start-tasks': batch,

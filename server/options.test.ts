@@ -27,6 +27,18 @@ describe('GET /api/options/*', () => {
     expect((await t.request({ method: 'GET', url: '/api/options/security-analyzers' })).json()).toEqual([]);
   });
 
+  it("answers the config OpenHands' web client reads first: oss mode, no client ids or keys, every feature flag off", async () => {
+    const response = await t.request({ method: 'GET', url: '/api/options/config' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      APP_MODE: 'oss',
+      GITHUB_CLIENT_ID: '',
+      POSTHOG_CLIENT_KEY: '',
+      FEATURE_FLAGS: { ENABLE_BILLING: false, HIDE_LLM_SETTINGS: false, ENABLE_JIRA: false, ENABLE_JIRA_DC: false, ENABLE_LINEAR: false },
+    });
+    expect((await t.app.inject({ method: 'GET', url: '/api/options/config' })).statusCode).toBe(401);
+  });
+
   it('needs the session key', async () => {
     const response = await t.request({ method: 'GET', url: '/api/options/agents', headers: { 'X-Session-API-Key': 'wrong' } });
     expect(response.statusCode).toBe(401);

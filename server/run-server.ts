@@ -102,6 +102,7 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
       sessionKey,
       services,
       consoleDir: config.consoleDir,
+      consoleContentSecurityPolicy: config.consoleContentSecurityPolicy,
       corsOrigins: config.corsOrigins,
       // Process sandboxes are handed 127.0.0.1 addresses, which are loopback already.
       allowedHosts: [config.host, ...config.allowedHosts],

@@ -22,19 +22,30 @@ const bareHost = (host: string) =>
     .replace(/^https:\/\//, '')
     .replace(/\/+$/, '');
 
+/** The base URL of a self-hosted provider's web address, or undefined for its public service. */
+function customBase(provider: Provider, host: string | null): string | undefined {
+  const publicHost = PUBLIC_HOSTS[provider];
+  return host && (!publicHost || bareHost(host) !== publicHost) ? baseUrl(host) : undefined;
+}
+
+/** Where the REST API of GitHub or GitLab answers, at its public address or at `host`. */
+export function restApiBase(provider: 'github' | 'gitlab', host: string | null): string {
+  const custom = customBase(provider, host);
+  if (provider === 'github') return custom ? `${custom}/api/v3` : 'https://api.github.com';
+  return `${custom ?? 'https://gitlab.com'}/api/v4`;
+}
+
 /** The "who am I" request of each provider's API, at its public address or at `host`. */
 export function identityRequest(
   provider: Provider,
   token: string,
   host: string | null,
 ): { url: string; authorization: string } | undefined {
-  const publicHost = PUBLIC_HOSTS[provider];
-  const custom = host && (!publicHost || bareHost(host) !== publicHost) ? baseUrl(host) : undefined;
+  const custom = customBase(provider, host);
   switch (provider) {
     case 'github':
-      return { url: custom ? `${custom}/api/v3/user` : 'https://api.github.com/user', authorization: `Bearer ${token}` };
     case 'gitlab':
-      return { url: `${custom ?? 'https://gitlab.com'}/api/v4/user`, authorization: `Bearer ${token}` };
+      return { url: `${restApiBase(provider, host)}/user`, authorization: `Bearer ${token}` };
     case 'bitbucket': {
       // App passwords come as "username:password" (Basic); other tokens are bearer tokens.
       const authorization = token.includes(':') ? basic(token) : `Bearer ${token}`;

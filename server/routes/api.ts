@@ -7,6 +7,8 @@ import type { ApiServices } from '../services/create-services';
 import { conversationAgentRoutes } from './conversation-agent';
 import { conversationRoutes } from './conversations';
 import { eventRoutes } from './events';
+import { gitUserRoutes } from './git-user';
+import { legacyConversationRoutes } from './legacy-conversations';
 import { llmRoutes } from './llm';
 import { mcpRoutes } from './mcp';
 import { optionsRoutes } from './options';
@@ -50,6 +52,8 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     await api.register(secretsRoutes(services.secrets));
     await api.register(sandboxRoutes(services.sandboxes));
     await api.register(conversationRoutes(services.conversations, services.startTasks));
+    await api.register(legacyConversationRoutes(services.conversations));
+    await api.register(gitUserRoutes(services.gitUser));
     await api.register(conversationAgentRoutes(services.agents, services.events));
     await api.register(eventRoutes(services.events, services.sandboxes));
   };

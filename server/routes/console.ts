@@ -4,7 +4,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { NotFound } from '../domain-errors';
 
-const CONTENT_SECURITY_POLICY = [
+/** The policy for our own console (and the sign-in page); CONSOLE_CSP replaces it for another console. */
+export const STRICT_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   // Mantine sets CSS variables through inline style attributes and one <style> element.
@@ -29,14 +30,19 @@ const assetName = (url: string) => /^\/assets\/(\w[\w.-]*)$/.exec(url.split('?',
  * Serves the built console: hashed assets cached for good, and `index.html` (never cached) for
  * every other GET, so browser-history routes such as `/settings` load the app.
  */
-export async function registerConsole(app: FastifyInstance, consoleDir: string): Promise<void> {
+export async function registerConsole(
+  app: FastifyInstance,
+  consoleDir: string,
+  contentSecurityPolicy = STRICT_CONTENT_SECURITY_POLICY,
+): Promise<void> {
   const indexFile = path.join(consoleDir, 'index.html');
   const built = fs.existsSync(indexFile);
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
-    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
-      reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    // A page that set its own policy (the sign-in page) keeps it.
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html') && !reply.hasHeader('content-security-policy'))
+      reply.header('content-security-policy', contentSecurityPolicy);
   });
   if (built) {
     await app.register(fastifyStatic, {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { OPTION_KINDS, optionNamesSchema } from '../../src/contract/options';
+import { OPTION_KINDS, optionNamesSchema, serverConfigSchema } from '../../src/contract/options';
 import type { OptionsService } from '../services/options-service';
 
 const SUMMARIES = {
@@ -17,5 +17,16 @@ export function optionsRoutes(options: OptionsService): FastifyPluginAsyncZod {
         async () => options.list(kind),
       );
     }
+    app.get(
+      '/options/config',
+      {
+        schema: {
+          summary: "What OpenHands' web client reads first: the server's mode (always oss) and feature flags (all off)",
+          tags: ['Settings'],
+          response: { 200: serverConfigSchema },
+        },
+      },
+      async () => options.config(),
+    );
   };
 }

@@ -25,6 +25,7 @@ import { AgentConversations } from './agent-conversations';
 import { ConversationService } from './conversation-service';
 import { EventCollector } from './event-collector';
 import { EventService } from './event-service';
+import { GitUserService } from './git-user-service';
 import { LlmTestService } from './llm-test-service';
 import { McpTestService } from './mcp-test-service';
 import { type SandboxLimits, SandboxService } from './sandbox-service';
@@ -40,6 +41,8 @@ export interface ApiServices {
   llmTest: LlmTestService;
   /** What Settings may choose from (`/api/options/*`). */
   options: OptionsService;
+  /** The connected git provider's view of its user (`/api/user/*`). */
+  gitUser: GitUserService;
   sandboxes: SandboxService;
   startTasks: StartTaskService;
   conversations: ConversationService;
@@ -130,6 +133,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     mcpTest,
     llmTest,
     options: new OptionsService(prices),
+    gitUser: new GitUserService(secrets, log.child({ component: 'git-user' })),
     sandboxes,
     startTasks,
     conversations,

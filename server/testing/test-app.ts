@@ -27,6 +27,7 @@ const ownUidBase = () => 10_000_000 + (process.pid % 100_000) * 1_000 + (appsSta
 
 export interface TestAppOptions {
   consoleDir?: string;
+  consoleContentSecurityPolicy?: string;
   dataDir?: string;
   secretsKey?: string;
   verifyGitTokens?: boolean;
@@ -77,6 +78,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     sessionKey: TEST_SESSION_KEY,
     services,
     consoleDir: options.consoleDir ?? path.join(dataDir, 'console-not-built'),
+    consoleContentSecurityPolicy: options.consoleContentSecurityPolicy,
     log,
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,

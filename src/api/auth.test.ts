@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../contract/settings';
-import { verifySession } from './auth';
+import { endCookieSession, startCookieSession, verifySession } from './auth';
 
 const fetchMock = vi.fn<typeof fetch>();
 const answer = (status: number, body: unknown) => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
@@ -36,5 +36,29 @@ describe('verifySession', () => {
   ])('refuses %s, saying this is not the API', async (_name, response) => {
     fetchMock.mockResolvedValue(response);
     await expect(verifySession(session)).rejects.toThrow(/does not answer like an Agent Conversation Service/);
+  });
+});
+
+describe('the session cookie', () => {
+  it("is asked of the console's own server with the key", async () => {
+    fetchMock.mockResolvedValue(answer(200, { success: true }));
+    await startCookieSession({ apiKey: 'k', baseUrl: '' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/sign-in');
+    expect(fetchMock.mock.calls[0]?.[1]).toMatchObject({ method: 'POST', body: JSON.stringify({ key: 'k' }) });
+  });
+
+  it("is not asked of another server (the cookie is this origin's), nor missed when a server has no such route", async () => {
+    await startCookieSession(session);
+    expect(fetchMock).not.toHaveBeenCalled();
+    fetchMock.mockResolvedValue(answer(404, { detail: 'Not Found' }));
+    await expect(startCookieSession({ apiKey: 'k', baseUrl: '' })).resolves.toBeUndefined();
+  });
+
+  it('is removed on sign-out', async () => {
+    fetchMock.mockResolvedValue(answer(200, { success: true }));
+    await endCookieSession();
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/sign-out');
+    expect(fetchMock.mock.calls[0]?.[1]).toMatchObject({ method: 'POST' });
   });
 });

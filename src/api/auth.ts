@@ -1,3 +1,4 @@
+import { signInResultSchema } from '../contract/browser-session';
 import { legacyErrorSchema } from '../contract/errors';
 import { settingsResponseSchema } from '../contract/settings';
 import { apiRequest } from './client';
@@ -21,5 +22,29 @@ export async function verifySession(session: Session): Promise<void> {
       error.kind,
       error.status,
     );
+  }
+}
+
+/**
+ * Asks the server that serves this page for its HttpOnly session cookie as well, so other pages
+ * of this server that cannot send the key (OpenHands' web client served beside it) are signed
+ * in too. Only this page's own server is asked: the cookie belongs to this origin. A server
+ * without the route (OpenHands itself) is no failure: the console goes on with the header.
+ */
+export async function startCookieSession(session: Session): Promise<void> {
+  if (session.baseUrl !== '') return;
+  try {
+    await apiRequest('/sign-in', { method: 'POST', body: { key: session.apiKey }, schema: signInResultSchema, session });
+  } catch {
+    // The header still works; only the cookie is missing.
+  }
+}
+
+/** Removes this origin's session cookie (sign-out), whichever server the console talked to. */
+export async function endCookieSession(): Promise<void> {
+  try {
+    await fetch('/sign-out', { method: 'POST', headers: { accept: 'application/json' } });
+  } catch {
+    // Nothing to remove when the server is gone.
   }
 }

@@ -1,7 +1,7 @@
 import { Anchor, Button, Collapse, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
-import { verifySession } from '../../api/auth';
+import { startCookieSession, verifySession } from '../../api/auth';
 import { describeError, isApiError } from '../../api/errors';
 import { normaliseBaseUrl, type Session, signIn } from '../../api/session';
 
@@ -31,6 +31,7 @@ export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string 
     }
     setChecking(true);
     const problem = await problemWith(session);
+    if (!problem) await startCookieSession(session);
     setChecking(false);
     if (problem) setError(problem);
     else signIn(session);

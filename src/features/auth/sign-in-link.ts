@@ -1,3 +1,4 @@
+import { startCookieSession } from '../../api/auth';
 import { signIn } from '../../api/session';
 
 /**
@@ -12,6 +13,8 @@ export function signInFromLink(location: Location = window.location, history: Hi
   params.delete('key');
   const rest = params.toString();
   history.replaceState(history.state, '', `${location.pathname}${location.search}${rest ? `#${rest}` : ''}`);
-  signIn({ apiKey: key, baseUrl: '' });
+  const session = { apiKey: key, baseUrl: '' };
+  signIn(session);
+  void startCookieSession(session);
   return true;
 }

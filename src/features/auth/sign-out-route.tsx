@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
+import { endCookieSession } from '../../api/auth';
 import { signOut } from '../../api/session';
 
 /**
@@ -11,6 +12,7 @@ export function SignOutRoute() {
   useEffect(() => {
     void navigate('/', { replace: true });
     signOut();
+    void endCookieSession();
   }, [navigate]);
   return null;
 }

@@ -1,0 +1,71 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
+import { conversationIdParamsSchema } from '../../src/contract/conversations';
+import { detailErrorSchema } from '../../src/contract/errors';
+import {
+  legacyConversationPageSchema,
+  legacyConversationQuerySchema,
+  legacyConversationSchema,
+} from '../../src/contract/legacy-conversations';
+import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import { Invalid } from '../domain-errors';
+import type { ConversationService } from '../services/conversation-service';
+import { toLegacyConversation } from '../services/legacy-conversations';
+
+const tags = ['Conversations'];
+
+/**
+ * OpenHands' legacy reads of conversations, which its web client's home and conversation pages
+ * use (rename and delete are in `conversations.ts`). This server has V1 conversations only.
+ */
+export function legacyConversationRoutes(conversations: ConversationService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/conversations',
+      {
+        schema: {
+          summary: "Conversations, newest first, in OpenHands' legacy shape (`next_page_id` goes back as `page_id`)",
+          tags,
+          querystring: legacyConversationQuerySchema,
+          response: { 200: legacyConversationPageSchema, 422: validationErrorBodySchema },
+        },
+      },
+      async (request) => {
+        const { page_id, limit } = request.query;
+        const page = await conversations.search({ page_id, limit, sort_order: 'CREATED_AT_DESC', archived: false });
+        return { results: page.items.map(toLegacyConversation), next_page_id: page.next_page_id };
+      },
+    );
+
+    app.post(
+      '/conversations',
+      {
+        schema: {
+          summary: "OpenHands' legacy (V0) start, which this server does not have: answers 422 pointing to POST /api/v1/app-conversations",
+          tags,
+          body: z.optional(z.unknown()),
+          response: { 422: validationErrorBodySchema },
+        },
+      },
+      async () => {
+        throw new Invalid(
+          [],
+          "This server starts conversations with POST /api/v1/app-conversations (V1) only. In OpenHands' web client, turn that on: localStorage FEATURE_USE_V1_CONVERSATION_API = 'true'",
+        );
+      },
+    );
+
+    app.get(
+      '/conversations/:conversation_id',
+      {
+        schema: {
+          summary: "A conversation in OpenHands' legacy shape, its status mapped from its sandbox's",
+          tags,
+          params: conversationIdParamsSchema,
+          response: { 200: legacyConversationSchema, 404: detailErrorSchema },
+        },
+      },
+      async (request) => toLegacyConversation(await conversations.get(request.params.conversation_id)),
+    );
+  };
+}

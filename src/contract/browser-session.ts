@@ -1,0 +1,9 @@
+import * as z from 'zod/mini';
+
+/*
+ * `POST /sign-in` and `POST /sign-out` (ours): the HttpOnly session cookie a browser page uses
+ * instead of the `X-Session-API-Key` header. The body may also come from an HTML form.
+ */
+
+export const signInBodySchema = z.object({ key: z.string() });
+export const signInResultSchema = z.object({ success: z.boolean() });

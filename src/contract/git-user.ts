@@ -1,0 +1,55 @@
+import * as z from 'zod/mini';
+import { integer } from './rules';
+import { providerSchema } from './secrets';
+
+/*
+ * `/api/user/*`: what the connected git provider says about its user, as OpenHands answers it
+ * (`openhands/integrations/service_types.py` at the pinned commit). Its web client reads these.
+ */
+
+export const gitUserSchema = z.object({
+  id: z.string(),
+  login: z.string(),
+  avatar_url: z.string(),
+  company: z.nullable(z.string()),
+  name: z.nullable(z.string()),
+  email: z.nullable(z.string()),
+});
+export type GitUser = z.output<typeof gitUserSchema>;
+
+export const repositorySchema = z.object({
+  id: z.string(),
+  full_name: z.string(),
+  git_provider: providerSchema,
+  is_public: z.boolean(),
+  stargazers_count: z.nullable(integer()),
+  /** The provider's `Link` header of the page, on its first item: the client reads the next page from it. */
+  link_header: z.nullable(z.string()),
+  pushed_at: z.nullable(z.string()),
+  owner_type: z.nullable(z.enum(['user', 'organization'])),
+  main_branch: z.nullable(z.string()),
+});
+export type Repository = z.output<typeof repositorySchema>;
+
+export const SUGGESTED_TASK_TYPES = ['MERGE_CONFLICTS', 'FAILING_CHECKS', 'UNRESOLVED_COMMENTS', 'OPEN_ISSUE', 'OPEN_PR'] as const;
+
+export const suggestedTaskSchema = z.object({
+  git_provider: providerSchema,
+  task_type: z.enum(SUGGESTED_TASK_TYPES),
+  repo: z.string(),
+  issue_number: integer(),
+  title: z.string(),
+});
+export type SuggestedTask = z.output<typeof suggestedTaskSchema>;
+
+const pageNumber = z.optional(z.coerce.number().check(z.multipleOf(1), z.gte(1), z.lte(1000)));
+
+/** `GET /api/user/repositories?selected_provider=github&sort=pushed&page=1&per_page=30`. */
+export const repositoriesQuerySchema = z.object({
+  selected_provider: z.optional(providerSchema),
+  sort: z._default(z.enum(['pushed', 'updated', 'created', 'full_name']), 'pushed'),
+  page: pageNumber,
+  per_page: z.optional(z.coerce.number().check(z.multipleOf(1), z.gte(1), z.lte(100))),
+  installation_id: z.optional(z.string()),
+});
+export type RepositoriesQuery = z.output<typeof repositoriesQuerySchema>;

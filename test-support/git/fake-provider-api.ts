@@ -1,0 +1,95 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeProviderApi {
+  /** Base URL to use as a provider host, e.g. http://127.0.0.1:40123 */
+  url: string;
+  /** Path and query of each request it answered. */
+  requests: string[];
+  close: () => Promise<void>;
+}
+
+type Routes = Record<string, { body: unknown; link?: string }>;
+
+/** What GitHub's REST API (under /api/v3, as on GitHub Enterprise) answers for user "ada". */
+function githubRoutes(base: string): Routes {
+  return {
+    '/api/v3/user': {
+      body: { id: 42, login: 'ada', avatar_url: 'https://avatars.example/ada.png', company: 'Analytical', name: 'Ada L', email: null },
+    },
+    '/api/v3/user/repos': {
+      body: [
+        {
+          id: 7,
+          full_name: 'ada/engine',
+          private: false,
+          stargazers_count: 3,
+          pushed_at: '2025-11-20T10:00:00Z',
+          owner: { type: 'User' },
+          default_branch: 'main',
+        },
+        { id: 8, full_name: 'lovelace-org/notes', private: true, stargazers_count: 0, pushed_at: null, owner: { type: 'Organization' } },
+      ],
+      link: `<${base}/api/v3/user/repos?page=2&per_page=30>; rel="next"`,
+    },
+    '/api/v3/search/issues': { body: { total_count: 0, items: [] } },
+  };
+}
+
+/** What GitLab's REST API answers for user "grace". */
+const gitlabRoutes: Routes = {
+  '/api/v4/user': {
+    body: { id: 9, username: 'grace', avatar_url: 'https://gitlab.example/grace.png', name: 'Grace H', organization: null },
+  },
+  '/api/v4/projects': {
+    body: [
+      {
+        id: 11,
+        path_with_namespace: 'navy/cobol',
+        visibility: 'private',
+        star_count: 1,
+        last_activity_at: '2025-11-21T09:00:00Z',
+        namespace: { kind: 'group' },
+        default_branch: 'master',
+      },
+    ],
+  },
+  '/api/v4/merge_requests': { body: [{ iid: 5, title: 'Add compiler', references: { full: 'navy/cobol!5' } }] },
+  '/api/v4/issues': { body: [{ iid: 3, title: 'Moth in relay', references: { full: 'navy/cobol#3' } }] },
+};
+
+/**
+ * A local HTTP server that plays the GitHub and GitLab REST APIs for one user each: it answers
+ * for `goodToken` (as a bearer token), the provider's 401 for any other, and
+ * `searchResults` for GitHub's issue search (by whether the query is about PRs).
+ */
+export async function startFakeProviderApi(
+  goodToken: string,
+  searchResults: { prs?: unknown[]; issues?: unknown[] } = {},
+): Promise<FakeProviderApi> {
+  const requests: string[] = [];
+  let routes: Routes = {};
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    requests.push(url);
+    const path = url.split('?')[0] ?? '/';
+    const route = routes[path];
+    if (!route) return res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
+    if (req.headers.authorization !== `Bearer ${goodToken}`)
+      return res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"Bad credentials"}');
+    let body = route.body;
+    if (path === '/api/v3/search/issues') {
+      const query = new URL(url, 'http://x').searchParams.get('q') ?? '';
+      body = { items: (query.includes('is:pr') ? searchResults.prs : searchResults.issues) ?? [] };
+    }
+    res.writeHead(200, { 'content-type': 'application/json', ...(route.link ? { link: route.link } : {}) }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  routes = { ...githubRoutes(base), ...gitlabRoutes };
+  return {
+    url: base,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
