@@ -37,19 +37,98 @@ function offersProperty(document: unknown, schema: unknown, property: string, de
   });
 }
 
+/** Which server the console talks to: ours, OpenHands, or one whose document could not be read. */
+export type ServerKind = 'agent-console' | 'openhands' | 'unknown';
+
 /**
- * Whether `PUT /api/secrets/{name}` can change a secret's value. OpenHands ignores `value` there
- * (and still answers 200); its document says so by leaving `value` out of the request body.
+ * What the server offers beyond what OpenHands and our server share. Against OpenHands the
+ * console hides what it lacks (rather than failing) and works around what it does differently.
  */
-export async function canUpdateSecretValue(signal?: AbortSignal): Promise<boolean> {
-  let document: unknown;
+export interface ServerFeatures {
+  kind: ServerKind;
+  /** `PUT /api/secrets/{name}` changes a value (OpenHands ignores `value` there and still answers 200). */
+  secretValueUpdate: boolean;
+  /** `GET …/{id}/events/stream` (ours); without it events come from polling `/api/v1/events/search`. */
+  eventStream: boolean;
+  /** `GET /api/v1/sandboxes/{id}/logs` (ours). */
+  sandboxLogs: boolean;
+  /** `POST /api/mcp/test` (ours). */
+  mcpTest: boolean;
+  /** `PATCH /api/v1/app-conversations/{id}` (ours): archiving, alone and in bulk. */
+  conversationArchive: boolean;
+  /** `/api/v1/sandboxes/search` filters by `status__eq` and `sandbox_spec_id__eq` (OpenHands ignores both). */
+  sandboxFilters: boolean;
+  /** `POST /api/settings` keeps what it is not sent (ours); OpenHands resets it, so a save must send everything. */
+  settingsMerge: boolean;
+}
+
+/** A server whose document cannot be read is assumed to be ours: everything shows, as before. */
+const ASSUMED: ServerFeatures = {
+  kind: 'unknown',
+  secretValueUpdate: true,
+  eventStream: true,
+  sandboxLogs: true,
+  mcpTest: true,
+  conversationArchive: true,
+  sandboxFilters: true,
+  settingsMerge: true,
+};
+
+const OUR_STREAM = '/api/v1/app-conversations/{conversation_id}/events/stream';
+
+/** The names of a route's query parameters, `$ref`s followed. */
+function queryParameters(document: unknown, route: unknown): string[] {
+  const parameters = member(route, 'parameters');
+  if (!Array.isArray(parameters)) return [];
+  return parameters
+    .map((parameter) => resolve(document, parameter))
+    .filter((parameter) => member(parameter, 'in') === 'query')
+    .map((parameter) => String(member(parameter, 'name')));
+}
+
+/** The features a server's OpenAPI document (`GET /openapi.json`, open without a key; OpenHands serves one too) shows. */
+export function featuresFromDocument(document: unknown): ServerFeatures {
+  const paths = member(document, 'paths');
+  if (paths === undefined || paths === null || typeof paths !== 'object') return ASSUMED; // not an OpenAPI document
+  const route = (path: string, method: string) => at(paths, path, method);
+  const has = (path: string, method: string) => route(path, method) !== undefined;
+  const secretBody = at(route('/api/secrets/{name}', 'put'), 'requestBody', 'content', 'application/json', 'schema');
+  const searchFilters = queryParameters(document, route('/api/v1/sandboxes/search', 'get'));
+  const ours = has(OUR_STREAM, 'get');
+  return {
+    kind: ours ? 'agent-console' : 'openhands',
+    secretValueUpdate: offersProperty(document, secretBody, 'value'),
+    eventStream: ours,
+    sandboxLogs: has('/api/v1/sandboxes/{sandbox_id}/logs', 'get'),
+    mcpTest: has('/api/mcp/test', 'post'),
+    conversationArchive: has('/api/v1/app-conversations/{conversation_id}', 'patch'),
+    sandboxFilters: searchFilters.includes('status__eq') && searchFilters.includes('sandbox_spec_id__eq'),
+    settingsMerge: ours,
+  };
+}
+
+/** Reads the server's features once; a document that cannot be read means "assume it can". */
+export async function readServerFeatures(signal?: AbortSignal): Promise<ServerFeatures> {
   try {
-    document = await apiRequest('/openapi.json', { schema: z.unknown(), signal });
+    return featuresFromDocument(await apiRequest('/openapi.json', { schema: z.unknown(), signal }));
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    return true;
+    return ASSUMED;
   }
-  if (member(document, 'paths') === undefined) return true; // not an OpenAPI document
-  const body = at(document, 'paths', '/api/secrets/{name}', 'put', 'requestBody', 'content', 'application/json', 'schema');
-  return offersProperty(document, body, 'value');
+}
+
+/**
+ * The OpenHands this console's own server forwards to (upstream mode: `GET /upstream.json` on the
+ * console's origin), or `null` when it forwards nowhere (any other answer).
+ */
+export async function readUpstream(signal?: AbortSignal): Promise<string | null> {
+  try {
+    const response = await fetch('/upstream.json', { headers: { accept: 'application/json' }, signal });
+    if (!response.ok || !String(response.headers.get('content-type')).includes('json')) return null;
+    const parsed = z.object({ url: z.string() }).safeParse(await response.json());
+    return parsed.success ? parsed.data.url : null;
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    return null;
+  }
 }
