@@ -92,7 +92,9 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
   if (paths === undefined || paths === null || typeof paths !== 'object') return ASSUMED; // not an OpenAPI document
   const route = (path: string, method: string) => at(paths, path, method);
   const has = (path: string, method: string) => route(path, method) !== undefined;
-  const secretBody = at(route('/api/secrets/{name}', 'put'), 'requestBody', 'content', 'application/json', 'schema');
+  // Ours names the parameter {name}, OpenHands {secret_id}.
+  const secretPath = Object.keys(paths).find((path) => /^\/api\/secrets\/\{[^}]+\}$/.test(path)) ?? '';
+  const secretBody = at(route(secretPath, 'put'), 'requestBody', 'content', 'application/json', 'schema');
   const searchFilters = queryParameters(document, route('/api/v1/sandboxes/search', 'get'));
   const ours = has(OUR_STREAM, 'get');
   return {

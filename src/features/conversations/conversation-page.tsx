@@ -11,6 +11,7 @@ import type { AppConversation } from '../../contract/conversations';
 import type { Confirmation } from '../../contract/events';
 import { confirmActionsMutation, pauseAgentMutation, runAgentMutation, sendMessageMutation } from '../../queries/agent';
 import { conversationKeys, conversationQuery, deleteConversationMutation, updateConversationMutation } from '../../queries/conversations';
+import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { eventCountQuery } from '../../queries/events';
 import { sandboxActionMutation } from '../../queries/sandboxes';
 import { AgentControls, type AgentRequest } from './agent-controls';
@@ -50,6 +51,7 @@ export function ConversationPage() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.detail(conversationId) }),
   });
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const canArchive = useQuery(serverFeaturesQuery()).data?.conversationArchive !== false;
   const agent = useAgent(conversationId, conversation.data);
 
   const failed = (what: string) => (error: unknown) =>
@@ -73,15 +75,18 @@ export function ConversationPage() {
             conversation={c}
             renaming={update.isPending && update.variables.title !== undefined}
             onRename={(title) => update.mutate({ id: c.id, title }, { onError: failed('rename it') })}
-            onArchive={(archived) =>
-              update.mutate(
-                { id: c.id, archived },
-                {
-                  onSuccess: () =>
-                    notifications.show({ color: 'teal', title: archived ? 'Archived' : 'Unarchived', message: c.title ?? c.id }),
-                  onError: failed(archived ? 'archive it' : 'unarchive it'),
-                },
-              )
+            onArchive={
+              canArchive
+                ? (archived) =>
+                    update.mutate(
+                      { id: c.id, archived },
+                      {
+                        onSuccess: () =>
+                          notifications.show({ color: 'teal', title: archived ? 'Archived' : 'Unarchived', message: c.title ?? c.id }),
+                        onError: failed(archived ? 'archive it' : 'unarchive it'),
+                      },
+                    )
+                : undefined
             }
             sandboxAction={
               c.sandbox_status in SANDBOX_ACTIONS ? SANDBOX_ACTIONS[c.sandbox_status as keyof typeof SANDBOX_ACTIONS] : undefined
