@@ -87,6 +87,17 @@ test('the header names the OpenHands behind the server; settings start from defa
   await expect(servers.getByRole('row', { name: /mcp\.example\.com/ })).toContainText('Set');
   await expect(page.getByText('mcp-plain-key')).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Test/ })).toHaveCount(0);
+
+  // A secret's new value reaches OpenHands, whose PUT would ignore it: replaced, not updated.
+  openhands.state.secrets.push({ name: 'API_TOKEN', value: 'old-value', description: 'Staging API' });
+  await page.goto('/git?tab=secrets');
+  await page.getByRole('button', { name: 'Edit API_TOKEN' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit API_TOKEN' });
+  await expect(dialog.getByText('This server cannot change values in place')).toBeVisible();
+  await field(dialog.page(), 'New value').fill('new-value');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  expect(openhands.state.secrets).toEqual([{ name: 'API_TOKEN', value: 'new-value', description: 'Staging API' }]);
 });
 
 test('sandboxes: filters OpenHands ignores apply on the page, and say so; no logs; delete goes through', async ({
@@ -147,6 +158,8 @@ test('conversations: events come from polling the search, rename and delete use 
   await expect(page.getByText('Please fix the parser')).toBeVisible();
   await expect(page.getByText('Looking at it now')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Archive' })).toHaveCount(0);
+  // No composer for routes OpenHands does not have: a note says where to write to the agent.
+  await expect(page.getByText('This server has no routes to write to the agent from here')).toBeVisible();
   // A new event arrives with the next look.
   addMessage(openhands.state, conversation.id, 'agent', 'The parser is fixed');
   await expect(page.getByText('The parser is fixed')).toBeVisible();

@@ -67,6 +67,7 @@ describe('featuresFromDocument', () => {
       conversationArchive: false,
       sandboxFilters: false,
       settingsMerge: false,
+      agentControls: false,
     });
   });
 
@@ -79,9 +80,10 @@ describe('featuresFromDocument', () => {
         '/api/v1/sandboxes/search': { get: route(['status__eq', 'sandbox_spec_id__eq']) },
         '/api/v1/sandboxes/{sandbox_id}/logs': { get: {} },
         '/api/mcp/test': { post: {} },
+        '/api/v1/app-conversations/{conversation_id}/send-message': { post: {} },
         '/api/secrets/{name}': { put: { requestBody: { content: { 'application/json': { schema: { properties: { value: {} } } } } } } },
       },
     };
-    expect(Object.values(featuresFromDocument(document))).toEqual(['agent-console', true, true, true, true, true, true, true]);
+    expect(Object.values(featuresFromDocument(document))).toEqual(['agent-console', true, true, true, true, true, true, true, true]);
   });
 });

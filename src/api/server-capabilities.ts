@@ -60,6 +60,8 @@ export interface ServerFeatures {
   sandboxFilters: boolean;
   /** `POST /api/settings` keeps what it is not sent (ours); OpenHands resets it, so a save must send everything. */
   settingsMerge: boolean;
+  /** `POST …/{id}/send-message` and the other agent routes (ours); OpenHands' client talks to the sandbox instead. */
+  agentControls: boolean;
 }
 
 /** A server whose document cannot be read is assumed to be ours: everything shows, as before. */
@@ -72,6 +74,7 @@ const ASSUMED: ServerFeatures = {
   conversationArchive: true,
   sandboxFilters: true,
   settingsMerge: true,
+  agentControls: true,
 };
 
 const OUR_STREAM = '/api/v1/app-conversations/{conversation_id}/events/stream';
@@ -106,6 +109,7 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
     conversationArchive: has('/api/v1/app-conversations/{conversation_id}', 'patch'),
     sandboxFilters: searchFilters.includes('status__eq') && searchFilters.includes('sandbox_spec_id__eq'),
     settingsMerge: ours,
+    agentControls: has('/api/v1/app-conversations/{conversation_id}/send-message', 'post'),
   };
 }
 

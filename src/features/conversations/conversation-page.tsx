@@ -1,4 +1,4 @@
-import { Button, Text } from '@mantine/core';
+import { Alert, Button, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
@@ -51,7 +51,9 @@ export function ConversationPage() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.detail(conversationId) }),
   });
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const canArchive = useQuery(serverFeaturesQuery()).data?.conversationArchive !== false;
+  const features = useQuery(serverFeaturesQuery()).data;
+  const canArchive = features?.conversationArchive !== false;
+  const agentControls = features?.agentControls !== false;
   const agent = useAgent(conversationId, conversation.data);
 
   const failed = (what: string) => (error: unknown) =>
@@ -98,13 +100,20 @@ export function ConversationPage() {
             <Suspense fallback={<LoadingSkeleton what="the events" height={320} />}>
               <EventTimeline items={agent.items} connection={agent.connection} history={agent.history} />
             </Suspense>
-            <AgentControls
-              {...agent.controls}
-              sandboxStatus={c.sandbox_status}
-              executionStatus={c.execution_status}
-              onResumeSandbox={() => sandbox.mutate({ action: 'resume', id: c.sandbox_id }, { onError: failed('resume its sandbox') })}
-              resumingSandbox={sandbox.isPending}
-            />
+            {agentControls ? (
+              <AgentControls
+                {...agent.controls}
+                sandboxStatus={c.sandbox_status}
+                executionStatus={c.execution_status}
+                onResumeSandbox={() => sandbox.mutate({ action: 'resume', id: c.sandbox_id }, { onError: failed('resume its sandbox') })}
+                resumingSandbox={sandbox.isPending}
+              />
+            ) : (
+              <Alert color="gray" variant="light">
+                This server has no routes to write to the agent from here (OpenHands&apos; own client talks to the sandbox directly): use it
+                to send messages. New events still show here.
+              </Alert>
+            )}
           </ConversationView>
         )}
       </QueryContent>
