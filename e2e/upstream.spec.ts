@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { addConversation, addMessage, addSandbox, OTHER_SPEC_ID } from '../test-support/fake-openhands/state';
 import { type FakeOpenHands, startFakeOpenHands } from '../test-support/fake-openhands/fake-openhands';
 import { storeSettings } from '../test-support/fake-openhands/settings';
+import { featuresFromDocument } from '../src/api/server-features';
 import { expect, test as base } from './support/fixtures';
 import { startServer } from './support/server';
 
@@ -148,6 +149,7 @@ test('conversations: events come from polling the search, rename and delete use 
   const table = page.getByRole('table', { name: 'Conversations' });
   await expect(table.getByRole('link', { name: 'Fix the parser' })).toBeVisible();
   await expect(page.getByRole('switch', { name: 'Archived' })).toHaveCount(0);
+  await expect(page.getByLabel('Sort')).toHaveCount(0);
   await page.getByRole('checkbox', { name: 'Select Fix the parser' }).click();
   const toolbar = page.getByRole('toolbar', { name: 'Selected conversations' });
   await expect(toolbar.getByRole('button', { name: 'Delete (1)' })).toBeVisible();
@@ -178,4 +180,12 @@ test('conversations: events come from polling the search, rename and delete use 
   await expect(table.getByRole('link', { name: 'Another one' })).toBeVisible();
   await expect(table.getByRole('link', { name: 'Parser fixed' })).toHaveCount(0);
   expect(openhands.requests).toContain(`DELETE /api/conversations/${conversation.id}`);
+});
+
+base('against our own server the console hides nothing, and the header says which server it is', async ({ page, signIn, server }) => {
+  const { kind, ...features } = featuresFromDocument(await (await fetch(`${server.url}/openapi.json`)).json());
+  expect(kind).toBe('agent-console');
+  expect(Object.entries(features).filter(([, offered]) => !offered)).toEqual([]);
+  await signIn(page);
+  await expect(page.getByTestId('server-badge')).toHaveText(`Agent Console server at ${new URL(server.url).host}`);
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeApi, json } from '../testing/fake-api';
-import { featuresFromDocument, readServerFeatures } from './server-capabilities';
+import { readServerFeatures } from './server-capabilities';
+import { featuresFromDocument } from './server-features';
 
 const documentWithPutBody = (schema: unknown, schemas: Record<string, unknown> = {}) => ({
   openapi: '3.1.0',
@@ -66,6 +67,7 @@ describe('featuresFromDocument', () => {
       mcpTest: false,
       conversationArchive: false,
       sandboxFilters: false,
+      conversationSort: false,
       settingsMerge: false,
       agentControls: false,
     });
@@ -78,12 +80,13 @@ describe('featuresFromDocument', () => {
         '/api/v1/app-conversations/{conversation_id}/events/stream': { get: {} },
         '/api/v1/app-conversations/{conversation_id}': { patch: {} },
         '/api/v1/sandboxes/search': { get: route(['status__eq', 'sandbox_spec_id__eq']) },
+        '/api/v1/app-conversations/search': { get: route(['sort_order']) },
         '/api/v1/sandboxes/{sandbox_id}/logs': { get: {} },
         '/api/mcp/test': { post: {} },
         '/api/v1/app-conversations/{conversation_id}/send-message': { post: {} },
         '/api/secrets/{name}': { put: { requestBody: { content: { 'application/json': { schema: { properties: { value: {} } } } } } } },
       },
     };
-    expect(Object.values(featuresFromDocument(document))).toEqual(['agent-console', true, true, true, true, true, true, true, true]);
+    expect(Object.values(featuresFromDocument(document))).toEqual(['agent-console', true, true, true, true, true, true, true, true, true]);
   });
 });

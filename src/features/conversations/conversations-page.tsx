@@ -138,7 +138,8 @@ export function ConversationsPage() {
     });
 
   const update = useMutation(updateConversationMutation(queryClient));
-  const canArchive = useQuery(serverFeaturesQuery()).data?.conversationArchive !== false;
+  const features = useQuery(serverFeaturesQuery()).data;
+  const canArchive = features?.conversationArchive !== false;
   const remove = useMutation(deleteConversationMutation(queryClient));
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [newOpen, setNewOpen] = useState(false);
@@ -173,6 +174,7 @@ export function ConversationsPage() {
     <>
       <ConversationsView
         canArchive={canArchive}
+        canSort={features?.conversationSort !== false}
         filters={filters}
         titleInput={titleInput}
         onTitleInput={typeTitle}

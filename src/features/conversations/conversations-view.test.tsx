@@ -116,6 +116,11 @@ describe('ConversationsView', () => {
     expect(screen.queryByRole('switch', { name: 'Archived' })).not.toBeInTheDocument();
   });
 
+  it('offers no Sort where the server always sorts newest first (OpenHands)', () => {
+    setup({ canSort: false });
+    expect(screen.queryByLabelText('Sort')).not.toBeInTheDocument();
+  });
+
   it('shows starts under way step by step, and a failed one with its reason, Retry and Dismiss', async () => {
     const failed = task('2', 'ERROR', 'Choose a git provider for octo/hello: none is connected');
     const { user, onRetryTask, onDismissTask } = setup({ tasks: [task('1', 'RUNNING_SETUP_SCRIPT'), failed] });

@@ -45,6 +45,8 @@ export interface ConversationsViewProps {
   onBulk: (action: BulkAction) => void;
   /** The server can archive (OpenHands cannot): the Archived filter and the bulk (un)archive show. */
   canArchive?: boolean;
+  /** The server sorts as asked (OpenHands always shows the newest first): the Sort choice shows. */
+  canSort?: boolean;
   onNew: () => void;
   /** How many sandboxes run and exist against the caps, when the server says. */
   capacity?: SandboxCapacity;
@@ -54,7 +56,7 @@ const filtered = (filters: ListFilters) => Boolean(filters.title || filters.from
 
 /** The conversations list as it looks: starts under way, filters, the table and "Load more". */
 export function ConversationsView(props: ConversationsViewProps) {
-  const { filters, items, selected, canArchive = true } = props;
+  const { filters, items, selected, canArchive = true, canSort = true } = props;
   const selection = (items ?? []).filter((item) => selected.has(item.id));
   const newButton = (
     <Button leftSection={<IconPlus size={16} />} onClick={props.onNew}>
@@ -110,12 +112,14 @@ export function ConversationsView(props: ConversationsViewProps) {
           value={filters.to}
           onChange={(event) => props.onFiltersChange({ to: event.currentTarget.value })}
         />
-        <NativeSelect
-          label="Sort"
-          data={SORT_OPTIONS}
-          value={filters.sort}
-          onChange={(event) => props.onFiltersChange({ sort: event.currentTarget.value as ConversationSortOrder })}
-        />
+        {canSort && (
+          <NativeSelect
+            label="Sort"
+            data={SORT_OPTIONS}
+            value={filters.sort}
+            onChange={(event) => props.onFiltersChange({ sort: event.currentTarget.value as ConversationSortOrder })}
+          />
+        )}
         {canArchive && (
           <Switch
             label="Archived"

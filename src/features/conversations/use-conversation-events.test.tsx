@@ -8,7 +8,7 @@ import { agentMessage, userMessage } from '../../testing/events';
 import { fakeApi, json, testQueryClient } from '../../testing/fake-api';
 import { conversationKeys } from '../../queries/conversations';
 import { serverCapabilityKeys } from '../../queries/server-capabilities';
-import { featuresFromDocument } from '../../api/server-capabilities';
+import { featuresFromDocument } from '../../api/server-features';
 import { useConversationEvents } from './use-conversation-events';
 
 afterEach(() => vi.unstubAllGlobals());
