@@ -43,6 +43,8 @@ export interface ServerConfig {
   sandboxMemory: number;
   sandboxCpus: number;
   sandboxPids: number;
+  /** A real OpenHands to forward `/api/**` to (UPSTREAM_URL); then nothing is stored here. */
+  upstreamUrl: URL | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -97,6 +99,16 @@ function memory(value: string | undefined): number {
   return bytes;
 }
 
+/** An http(s) base URL, e.g. `http://openhands:3000`. */
+function upstream(value: string | undefined): URL | undefined {
+  const text = nonEmpty(value);
+  if (text === undefined) return undefined;
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash)
+    throw new ConfigError(`UPSTREAM_URL must be an http(s) URL such as http://127.0.0.1:3000, got "${value}"`);
+  return url;
+}
+
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
@@ -134,5 +146,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     sandboxMemory: memory(env.SANDBOX_MEMORY),
     sandboxCpus: positive('SANDBOX_CPUS', env.SANDBOX_CPUS, 1),
     sandboxPids: count('SANDBOX_PIDS', env.SANDBOX_PIDS, 512),
+    upstreamUrl: upstream(env.UPSTREAM_URL),
   };
 }

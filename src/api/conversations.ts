@@ -8,6 +8,7 @@ import {
   startTaskSchema,
 } from '../contract/conversations';
 import { apiRequest } from './client';
+import { ApiError } from './errors';
 
 export interface ConversationFilters {
   title?: string;
@@ -66,10 +67,25 @@ export function recentStartTasks(since: string, signal?: AbortSignal) {
 
 const conversationPath = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
 
-export function updateConversation(id: string, changes: { title?: string; archived?: boolean }) {
-  return apiRequest(conversationPath(id), { method: 'PATCH', body: changes, schema: appConversationSchema });
+/** OpenHands' legacy routes: its V1 API has no PATCH or DELETE at the pinned commit; ours has both kinds. */
+const legacyPath = (id: string) => `/api/conversations/${encodeURIComponent(id)}`;
+
+/** `false` from a legacy route: the server found nothing to change. */
+function mustSucceed(done: boolean, what: string): void {
+  if (!done) throw new ApiError(`The server did not ${what} the conversation`, 'http', 404);
 }
 
-export function deleteConversation(id: string) {
-  return apiRequest(conversationPath(id), { method: 'DELETE', schema: z.object({ success: z.boolean() }) });
+/** Archives or unarchives (ours only: `PATCH /api/v1/app-conversations/{id}`). */
+export function archiveConversation(id: string, archived: boolean) {
+  return apiRequest(conversationPath(id), { method: 'PATCH', body: { archived }, schema: appConversationSchema });
+}
+
+/** Renames through the legacy route, which OpenHands and our server both have. */
+export async function renameConversation(id: string, title: string): Promise<void> {
+  mustSucceed(await apiRequest(legacyPath(id), { method: 'PATCH', body: { title }, schema: z.boolean() }), 'rename');
+}
+
+/** Deletes through the legacy route, which OpenHands and our server both have. */
+export async function deleteConversation(id: string): Promise<void> {
+  mustSucceed(await apiRequest(legacyPath(id), { method: 'DELETE', schema: z.boolean() }), 'delete');
 }

@@ -3,6 +3,7 @@ import {
   type AgentEvent,
   type ConversationState,
   conversationStateSchema,
+  eventPageSchema,
   eventSchema,
   type StreamingDelta,
   streamingDeltaSchema,
@@ -135,6 +136,61 @@ export async function streamEvents(conversationId: string, options: StreamOption
       attempt += 1;
       await wait(retryDelay(attempt), signal);
     }
+  }
+}
+
+export interface PollOptions {
+  signal: AbortSignal;
+  onFrame: (frame: StreamFrame) => void;
+  onConnection?: (connection: StreamConnection) => void;
+  /** How long to wait between two looks for new events. */
+  intervalMs?: number;
+}
+
+const PAGE_LIMIT = 100;
+
+/** One look: every stored event from `since` on (that one included), a page at a time. */
+async function readEventsSince(conversationId: string, since: string | undefined, signal: AbortSignal, onFrame: PollOptions['onFrame']) {
+  let from = since;
+  let pageId: string | undefined;
+  for (;;) {
+    const query = new URLSearchParams({ conversation_id__eq: conversationId, sort_order: 'TIMESTAMP', limit: String(PAGE_LIMIT) });
+    if (from) query.set('timestamp__gte', from);
+    if (pageId) query.set('page_id', pageId);
+    const page = await apiRequest(`/api/v1/events/search?${query}`, { schema: eventPageSchema, signal });
+    for (const event of page.items) onFrame({ type: 'event', event });
+    const last = page.items.at(-1)?.timestamp;
+    if (!page.next_page_id || !last) return last ?? from;
+    // OpenHands skips one event at each page boundary: the next page starts at the last time seen
+    // instead (repeats are dropped by id), unless a whole page had that one time.
+    if (last !== from) {
+      from = last;
+      pageId = undefined;
+    } else pageId = page.next_page_id;
+  }
+}
+
+/**
+ * A conversation's events for a server without our stream (OpenHands): `/api/v1/events/search`
+ * read again every few seconds from the newest event seen. The same frames as `streamEvents`
+ * (stored events only; the same event may come twice, as on a stream after a reconnect).
+ */
+export async function pollEvents(conversationId: string, options: PollOptions): Promise<void> {
+  const { signal, onFrame, onConnection = () => {}, intervalMs = 3000 } = options;
+  let since: string | undefined;
+  onConnection({ state: 'connecting' });
+  while (!signal.aborted) {
+    try {
+      since = await readEventsSince(conversationId, since, signal, onFrame);
+      onConnection({ state: 'open' });
+    } catch (error) {
+      if (signal.aborted || isAbort(error)) return;
+      onConnection({
+        state: 'retrying',
+        error: error instanceof ApiError ? error : new ApiError('Reading the events failed', 'network', 0),
+      });
+    }
+    await wait(intervalMs, signal);
   }
 }
 

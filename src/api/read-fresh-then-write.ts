@@ -1,7 +1,7 @@
 import type { AddGitProvidersInput, Provider } from '../contract/secrets';
 import type { SettingsResponse, SettingsUpdateInput } from '../contract/settings';
 import { storeGitProviders } from './secrets';
-import { fetchSettings, settingsUpdateFrom, storeSettings } from './settings';
+import { fetchSettings, type SecretField, secretsDroppedBy, settingsUpdateFrom, storeSettings } from './settings';
 
 /*
  * OpenHands replaces on POST: `POST /api/settings` stores the body as the whole settings (absent
@@ -10,10 +10,19 @@ import { fetchSettings, settingsUpdateFrom, storeSettings } from './settings';
  * elsewhere since, so each write here is built on what the server has right before it is sent.
  */
 
-/** Stores `changes(current)` on top of the settings as the server has them right now. */
-export async function storeSettingsOnFresh(changes: (current: SettingsResponse | null) => SettingsUpdateInput): Promise<void> {
+/**
+ * Stores `changes(current)` on top of the settings as the server has them right now. Answers the
+ * secrets the save dropped, which a person must enter again: none unless the server `replaces`
+ * what it is not sent (OpenHands).
+ */
+export async function storeSettingsOnFresh(
+  changes: (current: SettingsResponse | null) => SettingsUpdateInput,
+  { replaces = false }: { replaces?: boolean } = {},
+): Promise<SecretField[]> {
   const current = await fetchSettings();
-  await storeSettings(settingsUpdateFrom(current, changes(current)));
+  const body = settingsUpdateFrom(current, changes(current));
+  await storeSettings(body);
+  return replaces ? secretsDroppedBy(current, body) : [];
 }
 
 /** Stored providers as GET /api/settings reports them: `{provider: host | null}`. */

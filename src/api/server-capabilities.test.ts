@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeApi, json } from '../testing/fake-api';
-import { canUpdateSecretValue } from './server-capabilities';
+import { readServerFeatures } from './server-capabilities';
+import { featuresFromDocument } from './server-features';
 
 const documentWithPutBody = (schema: unknown, schemas: Record<string, unknown> = {}) => ({
   openapi: '3.1.0',
@@ -8,7 +9,7 @@ const documentWithPutBody = (schema: unknown, schemas: Record<string, unknown> =
   components: { schemas },
 });
 
-describe('canUpdateSecretValue', () => {
+describe('readServerFeatures: secret values', () => {
   it.each([
     ['offered inline', documentWithPutBody({ type: 'object', properties: { name: {}, value: {} } }), true],
     [
@@ -32,7 +33,7 @@ describe('canUpdateSecretValue', () => {
     ['a document without the route', { openapi: '3.1.0', paths: {} }, false],
   ])('reads the PUT body: value %s', async (_name, document, expected) => {
     const api = fakeApi({ 'GET /openapi.json': () => json(200, document) });
-    await expect(canUpdateSecretValue()).resolves.toBe(expected);
+    await expect(readServerFeatures()).resolves.toMatchObject({ secretValueUpdate: expected });
     expect(api.calls()).toEqual(['GET /openapi.json']);
   });
 
@@ -42,6 +43,50 @@ describe('canUpdateSecretValue', () => {
     ['is unreachable', () => Promise.reject(new TypeError('Failed to fetch'))],
   ])('assumes values change in place when the document %s', async (_name, answer) => {
     fakeApi({ 'GET /openapi.json': answer });
-    await expect(canUpdateSecretValue()).resolves.toBe(true);
+    await expect(readServerFeatures()).resolves.toMatchObject({ kind: 'unknown', secretValueUpdate: true, eventStream: true });
+  });
+});
+
+describe('featuresFromDocument', () => {
+  const route = (parameters: string[] = []) => ({ parameters: parameters.map((name) => ({ name, in: 'query' })) });
+
+  it('reads OpenHands: no stream, logs, MCP test or archive; sandbox filters ignored', () => {
+    const document = {
+      openapi: '3.1.0',
+      paths: {
+        '/api/v1/sandboxes/search': { get: route(['page_id', 'limit']) },
+        '/api/v1/events/search': { get: route(['conversation_id__eq']) },
+        '/api/conversations/{conversation_id}': { patch: {}, delete: {} },
+      },
+    };
+    expect(featuresFromDocument(document)).toEqual({
+      kind: 'openhands',
+      secretValueUpdate: false,
+      eventStream: false,
+      sandboxLogs: false,
+      mcpTest: false,
+      conversationArchive: false,
+      sandboxFilters: false,
+      conversationSort: false,
+      settingsMerge: false,
+      agentControls: false,
+    });
+  });
+
+  it('reads ours: every feature', () => {
+    const document = {
+      openapi: '3.1.0',
+      paths: {
+        '/api/v1/app-conversations/{conversation_id}/events/stream': { get: {} },
+        '/api/v1/app-conversations/{conversation_id}': { patch: {} },
+        '/api/v1/sandboxes/search': { get: route(['status__eq', 'sandbox_spec_id__eq']) },
+        '/api/v1/app-conversations/search': { get: route(['sort_order']) },
+        '/api/v1/sandboxes/{sandbox_id}/logs': { get: {} },
+        '/api/mcp/test': { post: {} },
+        '/api/v1/app-conversations/{conversation_id}/send-message': { post: {} },
+        '/api/secrets/{name}': { put: { requestBody: { content: { 'application/json': { schema: { properties: { value: {} } } } } } } },
+      },
+    };
+    expect(Object.values(featuresFromDocument(document))).toEqual(['agent-console', true, true, true, true, true, true, true, true, true]);
   });
 });

@@ -1,55 +1,31 @@
 import * as z from 'zod/mini';
 import { apiRequest } from './client';
+import { ASSUMED, featuresFromDocument, type ServerFeatures } from './server-features';
 
-/*
- * What the server can do, read from its OpenAPI document (`GET /openapi.json`, open without a
- * key; OpenHands serves one too). A document that cannot be read means "assume it can".
- */
+export type { ServerFeatures, ServerKind } from './server-features';
 
-type JsonObject = Record<string, unknown>;
-
-const member = (value: unknown, key: string): unknown =>
-  value !== null && typeof value === 'object' ? (value as JsonObject)[key] : undefined;
-
-const at = (value: unknown, ...keys: string[]): unknown => keys.reduce(member, value);
-
-/** Follows a local `$ref` (`#/components/schemas/…`) to the schema it names. */
-function resolve(document: unknown, schema: unknown): unknown {
-  const ref = member(schema, '$ref');
-  if (typeof ref !== 'string' || !ref.startsWith('#/')) return schema;
-  return at(
-    document,
-    ...ref
-      .slice(2)
-      .split('/')
-      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~')),
-  );
-}
-
-/** Whether an object schema offers `property`, also through `allOf`/`anyOf`/`oneOf` (as Pydantic nests them). */
-function offersProperty(document: unknown, schema: unknown, property: string, depth = 0): boolean {
-  const resolved = resolve(document, schema);
-  if (depth > 8 || resolved === undefined) return false;
-  if (at(resolved, 'properties', property) !== undefined) return true;
-  return ['allOf', 'anyOf', 'oneOf'].some((key) => {
-    const parts = member(resolved, key);
-    return Array.isArray(parts) && parts.some((part) => offersProperty(document, part, property, depth + 1));
-  });
+/** Reads the server's features once; a document that cannot be read means "assume it can". */
+export async function readServerFeatures(signal?: AbortSignal): Promise<ServerFeatures> {
+  try {
+    return featuresFromDocument(await apiRequest('/openapi.json', { schema: z.unknown(), signal }));
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    return ASSUMED;
+  }
 }
 
 /**
- * Whether `PUT /api/secrets/{name}` can change a secret's value. OpenHands ignores `value` there
- * (and still answers 200); its document says so by leaving `value` out of the request body.
+ * The OpenHands this console's own server forwards to (upstream mode: `GET /upstream.json` on the
+ * console's origin), or `null` when it forwards nowhere (any other answer).
  */
-export async function canUpdateSecretValue(signal?: AbortSignal): Promise<boolean> {
-  let document: unknown;
+export async function readUpstream(signal?: AbortSignal): Promise<string | null> {
   try {
-    document = await apiRequest('/openapi.json', { schema: z.unknown(), signal });
+    const response = await fetch('/upstream.json', { headers: { accept: 'application/json' }, signal });
+    if (!response.ok || !String(response.headers.get('content-type')).includes('json')) return null;
+    const parsed = z.object({ url: z.string() }).safeParse(await response.json());
+    return parsed.success ? parsed.data.url : null;
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    return true;
+    return null;
   }
-  if (member(document, 'paths') === undefined) return true; // not an OpenAPI document
-  const body = at(document, 'paths', '/api/secrets/{name}', 'put', 'requestBody', 'content', 'application/json', 'schema');
-  return offersProperty(document, body, 'value');
 }

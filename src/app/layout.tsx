@@ -1,10 +1,11 @@
-import { ActionIcon, AppShell, Burger, Button, Group, NavLink, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, AppShell, Burger, Button, Group, NavLink, Title, Tooltip } from '@mantine/core';
 import { useDisclosure, useLocalStorage } from '@mantine/hooks';
 import { IconBox, IconKey, IconKeyboard, IconLogout, IconMessages, IconSettings, IconStack2 } from '@tabler/icons-react';
 import { Suspense } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSessionState } from '../features/auth/use-session';
 import { PageSkeleton } from './page-skeleton';
+import { ServerBadge } from './server-badge';
 import { ShortcutsDialog } from './shortcuts/shortcuts-dialog';
 import { useShortcuts } from './shortcuts/use-shortcuts';
 
@@ -21,7 +22,7 @@ export function Layout() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const { session, expired } = useSessionState();
-  const server = (session ?? expired)?.baseUrl || window.location.host;
+  const baseUrl = (session ?? expired)?.baseUrl ?? '';
   const [shortcutsOn, setShortcutsOn] = useLocalStorage({
     key: 'agent-console:shortcuts',
     defaultValue: true,
@@ -41,9 +42,7 @@ export function Layout() {
             </Title>
           </Group>
           <Group gap="sm" wrap="nowrap">
-            <Text size="sm" c="dimmed" visibleFrom="sm" title="The API server this console talks to">
-              {server}
-            </Text>
+            <ServerBadge baseUrl={baseUrl} />
             <Tooltip label="Keyboard shortcuts (?)">
               <ActionIcon variant="subtle" color="gray" onClick={help.open} aria-label="Keyboard shortcuts">
                 <IconKeyboard size={18} />

@@ -98,6 +98,7 @@ describe('updateConversationMutation', () => {
       'GET /api/v1/app-conversations/search': () =>
         json(200, { items: [conversation('a', 'Old'), conversation('b', 'Other')], next_page_id: null }),
       'PATCH /api/v1/app-conversations/a': () => held.promise,
+      'PATCH /api/conversations/a': () => held.promise,
     });
     const queryClient = testQueryClient();
     const list = conversationsQuery({});
@@ -132,7 +133,7 @@ describe('deleteConversationMutation', () => {
     const held = deferred<Response>();
     fakeApi({
       'GET /api/v1/app-conversations/search': () => json(200, { items: [conversation('a', 'A')], next_page_id: null }),
-      'DELETE /api/v1/app-conversations/a': () => held.promise,
+      'DELETE /api/conversations/a': () => held.promise,
     });
     const queryClient = testQueryClient();
     const list = conversationsQuery({});

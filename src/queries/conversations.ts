@@ -2,13 +2,14 @@ import { infiniteQueryOptions, mutationOptions, type QueryClient, queryOptions, 
 import {
   type ConversationFilters,
   countConversations,
+  archiveConversation,
   deleteConversation,
   getConversations,
   getStartTasks,
   recentStartTasks,
   searchConversations,
+  renameConversation,
   startConversation,
-  updateConversation,
 } from '../api/conversations';
 import { ApiError } from '../api/errors';
 import type { AppConversation, AppConversationPage, StartRequestInput, StartTask } from '../contract/conversations';
@@ -133,13 +134,19 @@ export interface ConversationChange {
  */
 export const updateConversationMutation = (queryClient: QueryClient) =>
   mutationOptions({
-    mutationFn: ({ id, ...changes }: ConversationChange) => updateConversation(id, changes),
+    mutationFn: async ({ id, title, archived }: ConversationChange) => {
+      if (title !== undefined) await renameConversation(id, title);
+      return archived === undefined ? null : archiveConversation(id, archived);
+    },
     onMutate: ({ id, ...changes }: ConversationChange) =>
       optimistically(queryClient, id, (conversation) => ({ ...conversation, ...changes })),
     onError: (_error, _variables, context) => rollBack(queryClient, context),
-    onSuccess: (conversation) => queryClient.setQueryData(conversationKeys.detail(conversation.id), conversation),
-    onSettled: () =>
+    onSuccess: (conversation) => {
+      if (conversation) queryClient.setQueryData(conversationKeys.detail(conversation.id), conversation);
+    },
+    onSettled: (_result, _error, { id }) =>
       Promise.all([
+        queryClient.invalidateQueries({ queryKey: conversationKeys.detail(id) }),
         queryClient.invalidateQueries({ queryKey: conversationKeys.lists() }),
         queryClient.invalidateQueries({ queryKey: conversationKeys.counts() }),
       ]),

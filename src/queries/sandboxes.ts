@@ -27,13 +27,23 @@ export function pollInterval(sandboxes: readonly SandboxInfo[] | undefined, anyt
   return anythingInFlight || sandboxes?.some((sandbox) => sandbox.status === 'STARTING') ? 2000 : 30_000;
 }
 
-/** One page of sandboxes; polled every 2 s while anything changes, every 30 s otherwise (not while the tab is hidden). */
-export const sandboxesQuery = (filters: SandboxFilters, anythingInFlight: boolean) =>
+/** The sandboxes of `page` that match `filters`, for a server that ignores them (OpenHands). */
+export function matchingSandboxes(page: SandboxPage, { status, specId }: SandboxFilters): SandboxPage {
+  const items = page.items.filter((sandbox) => (!status || sandbox.status === status) && (!specId || sandbox.sandbox_spec_id === specId));
+  return { ...page, items };
+}
+
+/**
+ * One page of sandboxes; polled every 2 s while anything changes, every 30 s otherwise (not while
+ * the tab is hidden). `filterOnClient`: the server ignores the filters, so they apply to the page here.
+ */
+export const sandboxesQuery = (filters: SandboxFilters, anythingInFlight: boolean, filterOnClient = false) =>
   queryOptions({
     queryKey: sandboxKeys.list(filters),
     queryFn: ({ signal }) => searchSandboxes(filters, signal),
     placeholderData: keepPreviousData,
     refetchInterval: (query) => pollInterval(query.state.data?.items, anythingInFlight),
+    select: filterOnClient ? (page: SandboxPage) => matchingSandboxes(page, filters) : undefined,
   });
 
 /** How many run and exist against the caps; read again now and then, as sandboxes start and stop elsewhere too. */

@@ -2,7 +2,7 @@ import { mutationOptions, type QueryClient, queryOptions } from '@tanstack/react
 import { createCustomSecret, fetchCustomSecrets } from '../api/secrets';
 import { deleteSecretUnlessGone, replaceOrUpdateSecret } from '../api/secret-update';
 import type { CreateSecretInput, CustomSecrets, UpdateSecretInput } from '../contract/secrets';
-import { secretValueUpdateQuery } from './server-capabilities';
+import { serverFeaturesQuery } from './server-capabilities';
 
 /** Custom secrets are one list without parameters: the key factory has no details. */
 export const secretKeys = {
@@ -23,7 +23,7 @@ export const createSecretMutation = (queryClient: QueryClient) =>
 export const updateSecretMutation = (queryClient: QueryClient) =>
   mutationOptions({
     mutationFn: async ({ name, changes }: { name: string; changes: UpdateSecretInput }) =>
-      replaceOrUpdateSecret(name, changes, await queryClient.fetchQuery(secretValueUpdateQuery())),
+      replaceOrUpdateSecret(name, changes, (await queryClient.fetchQuery(serverFeaturesQuery())).secretValueUpdate),
     onSettled: () => queryClient.invalidateQueries({ queryKey: secretKeys.lists() }),
   });
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { fakeApi, json, testQueryClient } from '../testing/fake-api';
-import { secretValueUpdateQuery, serverCapabilityKeys } from './server-capabilities';
+import { serverCapabilityKeys, serverFeaturesQuery } from './server-capabilities';
 
-describe('secretValueUpdateQuery', () => {
+describe('serverFeaturesQuery', () => {
   it('reads the OpenAPI document once per session', async () => {
     const api = fakeApi({ 'GET /openapi.json': () => json(200, { openapi: '3.1.0', paths: {} }) });
     const queryClient = testQueryClient();
-    await expect(queryClient.fetchQuery(secretValueUpdateQuery())).resolves.toBe(false);
-    await queryClient.fetchQuery(secretValueUpdateQuery());
+    await expect(queryClient.fetchQuery(serverFeaturesQuery())).resolves.toMatchObject({ secretValueUpdate: false });
+    await queryClient.fetchQuery(serverFeaturesQuery());
     expect(api.calls()).toEqual(['GET /openapi.json']);
-    expect(queryClient.getQueryData(serverCapabilityKeys.secretValueUpdate())).toBe(false);
+    expect(queryClient.getQueryData(serverCapabilityKeys.features())).toMatchObject({ kind: 'openhands', secretValueUpdate: false });
   });
 });

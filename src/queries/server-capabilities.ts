@@ -1,15 +1,24 @@
 import { queryOptions } from '@tanstack/react-query';
-import { canUpdateSecretValue } from '../api/server-capabilities';
+import { readServerFeatures, readUpstream, type ServerFeatures } from '../api/server-capabilities';
 
 export const serverCapabilityKeys = {
   all: ['server-capabilities'] as const,
-  secretValueUpdate: () => [...serverCapabilityKeys.all, 'secret-value-update'] as const,
+  features: () => [...serverCapabilityKeys.all, 'features'] as const,
+  upstream: () => [...serverCapabilityKeys.all, 'upstream'] as const,
 };
 
-/** Whether the server changes a secret's value in place; a server does not change while signed in. */
-export const secretValueUpdateQuery = () =>
+/** What the server offers, read once: a server does not change while signed in. */
+export const serverFeaturesQuery = () =>
   queryOptions({
-    queryKey: serverCapabilityKeys.secretValueUpdate(),
-    queryFn: ({ signal }) => canUpdateSecretValue(signal),
+    queryKey: serverCapabilityKeys.features(),
+    queryFn: ({ signal }) => readServerFeatures(signal),
     staleTime: Infinity,
   });
+
+/** Whether the server changes a secret's value in place. */
+export const secretValueUpdateQuery = () =>
+  queryOptions({ ...serverFeaturesQuery(), select: (features: ServerFeatures) => features.secretValueUpdate });
+
+/** The OpenHands the console's own server forwards to, if it does (upstream mode). */
+export const upstreamQuery = () =>
+  queryOptions({ queryKey: serverCapabilityKeys.upstream(), queryFn: ({ signal }) => readUpstream(signal), staleTime: Infinity });

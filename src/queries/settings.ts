@@ -1,9 +1,10 @@
 import { mutationOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { storeSettingsOnFresh } from '../api/read-fresh-then-write';
-import { fetchSettings, mcpConfigForUpdate } from '../api/settings';
+import { fetchSettings, mcpConfigForUpdate, type SecretField } from '../api/settings';
 import type { McpConfigResponse } from '../contract/mcp';
 import type { SettingsResponse, SettingsUpdateInput } from '../contract/settings';
 import { sandboxSpecKeys } from './sandbox-specs';
+import { serverFeaturesQuery } from './server-capabilities';
 
 /** The settings are one object per user: the key factory has no lists. */
 export const settingsKeys = {
@@ -14,7 +15,10 @@ export const settingsKeys = {
 /** The stored settings, or `null` before anything was stored (OpenHands' 404). */
 export const settingsQuery = () => queryOptions({ queryKey: settingsKeys.current(), queryFn: ({ signal }) => fetchSettings(signal) });
 
-export type SaveOutcome = { reloaded: true; settings: SettingsResponse | null } | { reloaded: false; error: unknown };
+/** `dropped`: the secrets the server lost on this save (OpenHands), to be entered again. */
+export type SaveOutcome = { dropped: SecretField[] } & (
+  { reloaded: true; settings: SettingsResponse | null } | { reloaded: false; error: unknown }
+);
 
 /**
  * Saves the changed fields on top of settings read fresh from the server, then reads back what
@@ -24,11 +28,12 @@ export type SaveOutcome = { reloaded: true; settings: SettingsResponse | null } 
 export const saveSettingsMutation = (queryClient: QueryClient) =>
   mutationOptions({
     mutationFn: async (changes: SettingsUpdateInput): Promise<SaveOutcome> => {
-      await storeSettingsOnFresh(() => changes);
+      const { settingsMerge } = await queryClient.fetchQuery(serverFeaturesQuery());
+      const dropped = await storeSettingsOnFresh(() => changes, { replaces: !settingsMerge });
       try {
-        return { reloaded: true, settings: await queryClient.fetchQuery({ ...settingsQuery(), staleTime: 0 }) };
+        return { dropped, reloaded: true, settings: await queryClient.fetchQuery({ ...settingsQuery(), staleTime: 0 }) };
       } catch (error) {
-        return { reloaded: false, error };
+        return { dropped, reloaded: false, error };
       }
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: sandboxSpecKeys.all }),
@@ -40,7 +45,11 @@ export const saveSettingsMutation = (queryClient: QueryClient) =>
  */
 export const saveMcpConfigMutation = (queryClient: QueryClient) =>
   mutationOptions({
-    mutationFn: (apply: (current: McpConfigResponse | null) => McpConfigResponse) =>
-      storeSettingsOnFresh((current) => ({ mcp_config: mcpConfigForUpdate(apply(current?.mcp_config ?? null)) })),
+    mutationFn: async (apply: (current: McpConfigResponse | null) => McpConfigResponse): Promise<SecretField[]> => {
+      const { settingsMerge } = await queryClient.fetchQuery(serverFeaturesQuery());
+      return storeSettingsOnFresh((current) => ({ mcp_config: mcpConfigForUpdate(apply(current?.mcp_config ?? null)) }), {
+        replaces: !settingsMerge,
+      });
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.all }),
   });

@@ -1,4 +1,4 @@
-import { Button, Text } from '@mantine/core';
+import { Alert, Button, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
@@ -11,6 +11,7 @@ import type { AppConversation } from '../../contract/conversations';
 import type { Confirmation } from '../../contract/events';
 import { confirmActionsMutation, pauseAgentMutation, runAgentMutation, sendMessageMutation } from '../../queries/agent';
 import { conversationKeys, conversationQuery, deleteConversationMutation, updateConversationMutation } from '../../queries/conversations';
+import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { eventCountQuery } from '../../queries/events';
 import { sandboxActionMutation } from '../../queries/sandboxes';
 import { AgentControls, type AgentRequest } from './agent-controls';
@@ -50,6 +51,9 @@ export function ConversationPage() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.detail(conversationId) }),
   });
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const features = useQuery(serverFeaturesQuery()).data;
+  const canArchive = features?.conversationArchive !== false;
+  const agentControls = features?.agentControls !== false;
   const agent = useAgent(conversationId, conversation.data);
 
   const failed = (what: string) => (error: unknown) =>
@@ -73,15 +77,18 @@ export function ConversationPage() {
             conversation={c}
             renaming={update.isPending && update.variables.title !== undefined}
             onRename={(title) => update.mutate({ id: c.id, title }, { onError: failed('rename it') })}
-            onArchive={(archived) =>
-              update.mutate(
-                { id: c.id, archived },
-                {
-                  onSuccess: () =>
-                    notifications.show({ color: 'teal', title: archived ? 'Archived' : 'Unarchived', message: c.title ?? c.id }),
-                  onError: failed(archived ? 'archive it' : 'unarchive it'),
-                },
-              )
+            onArchive={
+              canArchive
+                ? (archived) =>
+                    update.mutate(
+                      { id: c.id, archived },
+                      {
+                        onSuccess: () =>
+                          notifications.show({ color: 'teal', title: archived ? 'Archived' : 'Unarchived', message: c.title ?? c.id }),
+                        onError: failed(archived ? 'archive it' : 'unarchive it'),
+                      },
+                    )
+                : undefined
             }
             sandboxAction={
               c.sandbox_status in SANDBOX_ACTIONS ? SANDBOX_ACTIONS[c.sandbox_status as keyof typeof SANDBOX_ACTIONS] : undefined
@@ -93,13 +100,20 @@ export function ConversationPage() {
             <Suspense fallback={<LoadingSkeleton what="the events" height={320} />}>
               <EventTimeline items={agent.items} connection={agent.connection} history={agent.history} />
             </Suspense>
-            <AgentControls
-              {...agent.controls}
-              sandboxStatus={c.sandbox_status}
-              executionStatus={c.execution_status}
-              onResumeSandbox={() => sandbox.mutate({ action: 'resume', id: c.sandbox_id }, { onError: failed('resume its sandbox') })}
-              resumingSandbox={sandbox.isPending}
-            />
+            {agentControls ? (
+              <AgentControls
+                {...agent.controls}
+                sandboxStatus={c.sandbox_status}
+                executionStatus={c.execution_status}
+                onResumeSandbox={() => sandbox.mutate({ action: 'resume', id: c.sandbox_id }, { onError: failed('resume its sandbox') })}
+                resumingSandbox={sandbox.isPending}
+              />
+            ) : (
+              <Alert color="gray" variant="light">
+                This server has no routes to write to the agent from here (OpenHands&apos; own client talks to the sandbox directly): use it
+                to send messages. New events still show here.
+              </Alert>
+            )}
           </ConversationView>
         )}
       </QueryContent>

@@ -119,4 +119,11 @@ describe('ConversationView', () => {
     expect(screen.queryByRole('button', { name: /sandbox$/ })).toBeNull();
     expect(screen.getByText('Missing')).toBeInTheDocument();
   });
+
+  it('offers no Archive when the server cannot archive (OpenHands), and still Rename and Delete', () => {
+    setup({ onArchive: undefined });
+    expect(screen.queryByRole('button', { name: 'Archive' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Rename' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+  });
 });

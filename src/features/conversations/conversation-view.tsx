@@ -14,7 +14,8 @@ export interface ConversationViewProps {
   conversation: AppConversation;
   renaming: boolean;
   onRename: (title: string) => void;
-  onArchive: (archived: boolean) => void;
+  /** Absent when the server cannot archive (OpenHands): no Archive button then. */
+  onArchive?: (archived: boolean) => void;
   /** `pause` or `resume` its sandbox; `undefined` while its sandbox can do neither. */
   sandboxAction: 'pause' | 'resume' | undefined;
   sandboxActionPending: boolean;
@@ -161,9 +162,11 @@ export function ConversationView({ conversation: c, ...props }: ConversationView
               {props.sandboxAction === 'pause' ? 'Pause sandbox' : 'Resume sandbox'}
             </Button>
           )}
-          <Button variant="default" onClick={() => props.onArchive(!c.archived)}>
-            {c.archived ? 'Unarchive' : 'Archive'}
-          </Button>
+          {props.onArchive && (
+            <Button variant="default" onClick={() => props.onArchive?.(!c.archived)}>
+              {c.archived ? 'Unarchive' : 'Archive'}
+            </Button>
+          )}
           <Button color="red" variant="light" onClick={props.onDelete}>
             Delete
           </Button>

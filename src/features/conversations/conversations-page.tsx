@@ -18,6 +18,7 @@ import {
   tasksInFlightQuery,
   updateConversationMutation,
 } from '../../queries/conversations';
+import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { sandboxCapacityQuery } from '../../queries/sandboxes';
 import { type BulkAction, ConversationsView, type ListFilters } from './conversations-view';
 import { UnavailableDialog } from './unavailable-dialog';
@@ -137,6 +138,8 @@ export function ConversationsPage() {
     });
 
   const update = useMutation(updateConversationMutation(queryClient));
+  const features = useQuery(serverFeaturesQuery()).data;
+  const canArchive = features?.conversationArchive !== false;
   const remove = useMutation(deleteConversationMutation(queryClient));
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [newOpen, setNewOpen] = useState(false);
@@ -170,6 +173,8 @@ export function ConversationsPage() {
   return (
     <>
       <ConversationsView
+        canArchive={canArchive}
+        canSort={features?.conversationSort !== false}
         filters={filters}
         titleInput={titleInput}
         onTitleInput={typeTitle}

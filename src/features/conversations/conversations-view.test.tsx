@@ -108,6 +108,19 @@ describe('ConversationsView', () => {
     expect(onSelect).toHaveBeenCalledWith(new Set());
   });
 
+  it('without archiving (OpenHands): no Archived switch and no bulk archive', () => {
+    setup({ items: [conversation('a', 'Fix it')], selected: new Set(['a']), canArchive: false });
+    const toolbar = screen.getByRole('toolbar', { name: 'Selected conversations' });
+    expect(within(toolbar).getByRole('button', { name: 'Delete (1)' })).toBeInTheDocument();
+    expect(within(toolbar).queryByRole('button', { name: /Archive/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('switch', { name: 'Archived' })).not.toBeInTheDocument();
+  });
+
+  it('offers no Sort where the server always sorts newest first (OpenHands)', () => {
+    setup({ canSort: false });
+    expect(screen.queryByLabelText('Sort')).not.toBeInTheDocument();
+  });
+
   it('shows starts under way step by step, and a failed one with its reason, Retry and Dismiss', async () => {
     const failed = task('2', 'ERROR', 'Choose a git provider for octo/hello: none is connected');
     const { user, onRetryTask, onDismissTask } = setup({ tasks: [task('1', 'RUNNING_SETUP_SCRIPT'), failed] });

@@ -43,6 +43,10 @@ export interface ConversationsViewProps {
   selected: Set<string>;
   onSelect: (selected: Set<string>) => void;
   onBulk: (action: BulkAction) => void;
+  /** The server can archive (OpenHands cannot): the Archived filter and the bulk (un)archive show. */
+  canArchive?: boolean;
+  /** The server sorts as asked (OpenHands always shows the newest first): the Sort choice shows. */
+  canSort?: boolean;
   onNew: () => void;
   /** How many sandboxes run and exist against the caps, when the server says. */
   capacity?: SandboxCapacity;
@@ -52,7 +56,7 @@ const filtered = (filters: ListFilters) => Boolean(filters.title || filters.from
 
 /** The conversations list as it looks: starts under way, filters, the table and "Load more". */
 export function ConversationsView(props: ConversationsViewProps) {
-  const { filters, items, selected } = props;
+  const { filters, items, selected, canArchive = true, canSort = true } = props;
   const selection = (items ?? []).filter((item) => selected.has(item.id));
   const newButton = (
     <Button leftSection={<IconPlus size={16} />} onClick={props.onNew}>
@@ -108,18 +112,22 @@ export function ConversationsView(props: ConversationsViewProps) {
           value={filters.to}
           onChange={(event) => props.onFiltersChange({ to: event.currentTarget.value })}
         />
-        <NativeSelect
-          label="Sort"
-          data={SORT_OPTIONS}
-          value={filters.sort}
-          onChange={(event) => props.onFiltersChange({ sort: event.currentTarget.value as ConversationSortOrder })}
-        />
-        <Switch
-          label="Archived"
-          checked={filters.archived}
-          onChange={(event) => props.onFiltersChange({ archived: event.currentTarget.checked })}
-          mb={8}
-        />
+        {canSort && (
+          <NativeSelect
+            label="Sort"
+            data={SORT_OPTIONS}
+            value={filters.sort}
+            onChange={(event) => props.onFiltersChange({ sort: event.currentTarget.value as ConversationSortOrder })}
+          />
+        )}
+        {canArchive && (
+          <Switch
+            label="Archived"
+            checked={filters.archived}
+            onChange={(event) => props.onFiltersChange({ archived: event.currentTarget.checked })}
+            mb={8}
+          />
+        )}
         {filtered(filters) && (
           <Button variant="subtle" onClick={clearFilters}>
             Clear filters
@@ -135,9 +143,11 @@ export function ConversationsView(props: ConversationsViewProps) {
               <Button size="xs" variant="subtle" onClick={() => props.onSelect(new Set())}>
                 Clear selection
               </Button>
-              <Button size="xs" variant="default" onClick={() => props.onBulk(filters.archived ? 'unarchive' : 'archive')}>
-                {filters.archived ? 'Unarchive' : 'Archive'} ({selection.length})
-              </Button>
+              {canArchive && (
+                <Button size="xs" variant="default" onClick={() => props.onBulk(filters.archived ? 'unarchive' : 'archive')}>
+                  {filters.archived ? 'Unarchive' : 'Archive'} ({selection.length})
+                </Button>
+              )}
               <Button size="xs" variant="light" color="red" onClick={() => props.onBulk('delete')}>
                 Delete ({selection.length})
               </Button>

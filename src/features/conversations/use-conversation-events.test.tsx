@@ -5,8 +5,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signIn } from '../../api/session';
 import type { AppConversation } from '../../contract/conversations';
 import { agentMessage, userMessage } from '../../testing/events';
-import { testQueryClient } from '../../testing/fake-api';
+import { fakeApi, json, testQueryClient } from '../../testing/fake-api';
 import { conversationKeys } from '../../queries/conversations';
+import { serverCapabilityKeys } from '../../queries/server-capabilities';
+import { featuresFromDocument } from '../../api/server-features';
 import { useConversationEvents } from './use-conversation-events';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -28,10 +30,21 @@ function stubStream() {
   return (text: string) => controller.enqueue(new TextEncoder().encode(text));
 }
 
+/** A query client that already knows the server's features: ours, with the event stream. */
+function streamingServerClient() {
+  const queryClient = testQueryClient();
+  queryClient.setQueryData(serverCapabilityKeys.features(), {
+    ...featuresFromDocument({ paths: {} }),
+    kind: 'agent-console',
+    eventStream: true,
+  });
+  return queryClient;
+}
+
 describe('useConversationEvents', () => {
   it('adds events as they come (once each), shows partial text until its message, and puts state changes into the conversation', async () => {
     const push = stubStream();
-    const queryClient = testQueryClient();
+    const queryClient = streamingServerClient();
     queryClient.setQueryData(conversationKeys.detail('c1'), { id: 'c1', execution_status: 'idle', metrics: null } as AppConversation);
     const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
     const { result, unmount } = renderHook(() => useConversationEvents('c1'), { wrapper });
@@ -57,7 +70,7 @@ describe('useConversationEvents', () => {
 
   it('keeps the status a frame without one does not tell, and drops the partial text of a reply cut short when the agent stops (a pause, an LLM failure)', async () => {
     const push = stubStream();
-    const queryClient = testQueryClient();
+    const queryClient = streamingServerClient();
     queryClient.setQueryData(conversationKeys.detail('c1'), { id: 'c1', execution_status: 'running', metrics: null } as AppConversation);
     const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
     const { result, unmount } = renderHook(() => useConversationEvents('c1'), { wrapper });
@@ -72,6 +85,35 @@ describe('useConversationEvents', () => {
     expect(result.current.streaming.size).toBe(1);
     push(sse({ kind: 'ConversationState', conversation_id: 'c1', execution_status: 'paused', metrics: null }));
     await waitFor(() => expect(result.current.streaming.size).toBe(0));
+    unmount();
+  });
+});
+
+describe('useConversationEvents without a stream route (OpenHands)', () => {
+  it('reads /api/v1/events/search from the newest event seen, page after page, without losing the one at a page boundary', async () => {
+    const events = [userMessage('u1', 'Hello'), agentMessage('m1', 'Hi', 'r1'), agentMessage('m2', 'Done', 'r2')].map((event, index) => ({
+      ...event,
+      timestamp: `2026-11-26T10:00:0${index}`,
+    }));
+    const api = fakeApi({
+      'GET /openapi.json': () => json(200, { openapi: '3.1.0', paths: {} }),
+      'GET /api/v1/events/search': ({ url }) => {
+        const since = new URL(url, 'http://x').searchParams.get('timestamp__gte');
+        const newer = events.filter((event) => !since || event.timestamp >= since);
+        // Two to a page, as if the limit were 2, with OpenHands' page id.
+        return json(200, { items: newer.slice(0, 2), next_page_id: newer.length > 2 ? 'next' : null });
+      },
+    });
+    const queryClient = testQueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+    const { result, unmount } = renderHook(() => useConversationEvents('c1'), { wrapper });
+    await waitFor(() => expect(result.current.events.map(({ event }) => event.id)).toEqual(['u1', 'm1', 'm2']));
+    expect(result.current.connection.state).toBe('open');
+    const searches = api.calls().filter((call) => call.includes('/events/search'));
+    expect(searches[0]).toContain('conversation_id__eq=c1');
+    expect(searches[0]).not.toContain('timestamp__gte');
+    expect(searches[1]).toContain(`timestamp__gte=${encodeURIComponent('2026-11-26T10:00:01')}`);
+    expect(api.calls()).not.toContainEqual(expect.stringContaining('/events/stream'));
     unmount();
   });
 });

@@ -1,8 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useReducer } from 'react';
-import { type StreamConnection, type StreamFrame, streamEvents } from '../../api/events';
+import { pollEvents, type StreamConnection, type StreamFrame, streamEvents } from '../../api/events';
 import type { AppConversation } from '../../contract/conversations';
 import { conversationKeys } from '../../queries/conversations';
+import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { receive, type ReceivedEvent } from './timeline';
 
 interface EventsState {
@@ -59,8 +60,12 @@ function reduce(state: EventsState, action: EventsAction): EventsState {
 export function useConversationEvents(conversationId: string) {
   const queryClient = useQueryClient();
   const [state, dispatch] = useReducer(reduce, initial);
+  // Which way to read is known once the server's features are; until then nothing is read.
+  const features = useQuery(serverFeaturesQuery()).data;
+  const follow = features === undefined ? undefined : features.eventStream ? streamEvents : pollEvents;
 
   useEffect(() => {
+    if (!follow) return;
     dispatch({ type: 'reset' });
     const controller = new AbortController();
     let buffer: StreamFrame[] = [];
@@ -69,7 +74,7 @@ export function useConversationEvents(conversationId: string) {
       buffer = [];
       if (!controller.signal.aborted) dispatch({ type: 'frames', frames });
     };
-    void streamEvents(conversationId, {
+    void follow(conversationId, {
       signal: controller.signal,
       onConnection: (connection) => dispatch({ type: 'connection', connection }),
       onFrame: (frame) => {
@@ -88,7 +93,7 @@ export function useConversationEvents(conversationId: string) {
       },
     });
     return () => controller.abort();
-  }, [conversationId, queryClient]);
+  }, [conversationId, queryClient, follow]);
 
   return state;
 }

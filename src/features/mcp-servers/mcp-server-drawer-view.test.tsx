@@ -19,11 +19,13 @@ function Harness({
   failed,
   test,
   callbacks,
+  canTest,
 }: {
   row: McpServerRow | null;
   failed: FailedSave | null;
   test: ConnectionTest;
   callbacks: Callbacks;
+  canTest: boolean;
 }) {
   const form = useForm<McpServerFormValues>({ defaultValues: formValuesFor(row) });
   return (
@@ -36,7 +38,7 @@ function Harness({
         event.preventDefault();
         callbacks.onSubmit();
       }}
-      onTest={callbacks.onTest}
+      onTest={canTest ? callbacks.onTest : undefined}
       onClose={callbacks.onClose}
     />
   );
@@ -48,13 +50,15 @@ async function setup({
   row = null,
   failed = null,
   test = noTest,
+  canTest = true,
 }: {
   row?: McpServerRow | null;
   failed?: FailedSave | null;
   test?: ConnectionTest;
+  canTest?: boolean;
 }) {
   const callbacks = { onSubmit: vi.fn(), onTest: vi.fn(), onClose: vi.fn() };
-  const view = renderView(<Harness row={row} failed={failed} test={test} callbacks={callbacks} />);
+  const view = renderView(<Harness row={row} failed={failed} test={test} callbacks={callbacks} canTest={canTest} />);
   const drawer = await screen.findByRole('dialog');
   return { ...view, ...callbacks, drawer };
 }
@@ -72,6 +76,12 @@ describe('McpServerDrawerView', () => {
     expect(onSubmit).toHaveBeenCalled();
     await user.click(within(drawer).getByRole('button', { name: 'Cancel' }));
     expect(onClose).toHaveBeenCalled();
+  });
+
+  it('has no Test connection when the server cannot test (OpenHands)', async () => {
+    const { drawer } = await setup({ row: sseRow, canTest: false });
+    expect(within(drawer).getByRole('button', { name: 'Save' })).toBeInTheDocument();
+    expect(within(drawer).queryByRole('button', { name: 'Test connection' })).not.toBeInTheDocument();
   });
 
   it('edits a stdio server with its command and arguments', async () => {

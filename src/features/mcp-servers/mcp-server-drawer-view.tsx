@@ -44,7 +44,8 @@ export interface McpServerDrawerViewProps {
   failed: FailedSave | null;
   test: ConnectionTest;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
-  onTest: () => void;
+  /** Absent when the server cannot test MCP servers (OpenHands): no Test button then. */
+  onTest?: () => void;
   onClose: () => void;
 }
 
@@ -127,10 +128,12 @@ export function McpServerDrawerView({ form, row, failed, test, onSubmit, onTest,
 
               {testApplies && <TestResult pending={test.pending} result={test.result} error={test.error} />}
 
-              <Group justify="space-between">
-                <Button variant="default" leftSection={<IconPlugConnected size={16} />} onClick={onTest} loading={test.pending}>
-                  Test connection
-                </Button>
+              <Group justify={onTest ? 'space-between' : 'flex-end'}>
+                {onTest && (
+                  <Button variant="default" leftSection={<IconPlugConnected size={16} />} onClick={onTest} loading={test.pending}>
+                    Test connection
+                  </Button>
+                )}
                 <Group gap="xs">
                   <Button variant="default" onClick={onClose}>
                     Cancel

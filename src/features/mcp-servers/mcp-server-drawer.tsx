@@ -1,12 +1,14 @@
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { notifyDroppedSecrets } from '../../components/dropped-secrets-notice';
 import { applyServerErrors } from '../../components/form/apply-server-errors';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import { useConfirmDiscard } from '../../components/use-confirm-discard';
 import type { McpConfigResponse } from '../../contract/mcp';
 import { testMcpServerMutation } from '../../queries/mcp';
+import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { saveMcpConfigMutation } from '../../queries/settings';
 import { mcpServerResolver } from './mcp-form';
 import {
@@ -38,8 +40,9 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
     // that moves the button someone is about to click.
     mode: 'onSubmit',
   });
-  const save = useMutation(saveMcpConfigMutation(useQueryClient()));
+  const save = useMutation({ ...saveMcpConfigMutation(useQueryClient()), onSuccess: notifyDroppedSecrets });
   const test = useMutation(testMcpServerMutation());
+  const canTest = useQuery(serverFeaturesQuery()).data?.mcpTest !== false;
   const [failed, setFailed] = useState<FailedSave | null>(null);
   // A test result belongs to the entry that was tested; after any edit it no longer applies.
   const [testedEntry, setTestedEntry] = useState<string | null>(null);
@@ -91,7 +94,7 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
         failed={failed}
         test={{ entry: testedEntry, pending: test.isPending, result: test.data, error: test.error }}
         onSubmit={(event) => void submit(event)}
-        onTest={() => void runTest()}
+        onTest={canTest ? () => void runTest() : undefined}
         onClose={requestClose}
       />
     </>

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { notifyDroppedSecrets } from '../../components/dropped-secrets-notice';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Dialog } from '../../components/dialog';
 import { EmptyState } from '../../components/empty-state';
@@ -10,6 +11,7 @@ import { QueryContent } from '../../components/query-content';
 import { RowActions, RowActionsHeader } from '../../components/row-actions';
 import { SectionHeader } from '../../components/section-header';
 import { savedMcpServerTestQuery } from '../../queries/mcp';
+import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { saveMcpConfigMutation, settingsQuery } from '../../queries/settings';
 import { ExportDialog } from './export-dialog';
 import { ImportDialog } from './import-dialog';
@@ -27,6 +29,7 @@ type OpenDialog =
 
 export function McpServersPage() {
   const settings = useQuery(settingsQuery());
+  const features = useQuery(serverFeaturesQuery()).data;
   const config = settings.data?.mcp_config ?? null;
   const rows = useMemo(() => serverRows(config), [config]);
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
@@ -74,7 +77,7 @@ export function McpServersPage() {
               description="Add one, or import the mcpServers block you already use with another tool."
             />
           ) : (
-            <ServersTable rows={rows} onAction={setDialog} />
+            <ServersTable rows={rows} onAction={setDialog} canTest={features?.mcpTest !== false} />
           )
         }
       </QueryContent>
@@ -88,7 +91,8 @@ export function McpServersPage() {
   );
 }
 
-function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dialog: OpenDialog) => void }) {
+/** `canTest`: the server can test MCP servers (OpenHands cannot). */
+function ServersTable({ rows, onAction, canTest }: { rows: McpServerRow[]; onAction: (dialog: OpenDialog) => void; canTest: boolean }) {
   return (
     <Table.ScrollContainer minWidth={640}>
       <Table striped highlightOnHover aria-label="MCP servers" verticalSpacing="sm">
@@ -125,12 +129,16 @@ function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dia
                 <RowActions
                   name={row.label}
                   actions={[
-                    {
-                      verb: 'Test',
-                      title: 'Test connection',
-                      icon: <IconPlugConnected size={18} />,
-                      onClick: () => onAction({ type: 'test', row }),
-                    },
+                    ...(canTest
+                      ? [
+                          {
+                            verb: 'Test',
+                            title: 'Test connection',
+                            icon: <IconPlugConnected size={18} />,
+                            onClick: () => onAction({ type: 'test', row }),
+                          },
+                        ]
+                      : []),
                     { verb: 'Edit', icon: <IconPencil size={18} />, onClick: () => onAction({ type: 'edit', row }) },
                     { verb: 'Delete', icon: <IconTrash size={18} />, danger: true, onClick: () => onAction({ type: 'delete', row }) },
                   ]}
@@ -145,7 +153,7 @@ function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dia
 }
 
 function DeleteDialog({ row, onClose }: { row: McpServerRow; onClose: () => void }) {
-  const save = useMutation(saveMcpConfigMutation(useQueryClient()));
+  const save = useMutation({ ...saveMcpConfigMutation(useQueryClient()), onSuccess: notifyDroppedSecrets });
   const remove = () =>
     save.mutate((fresh) => withoutServer(fresh ?? EMPTY_MCP_CONFIG, row.id), {
       onSuccess: () => {

@@ -14,7 +14,8 @@ export interface SandboxActionsProps {
   anyStartingAgain: boolean;
   onAction: (action: SandboxAction, sandbox: SandboxInfo) => void;
   onStartAgain: (sandbox: SandboxInfo) => void;
-  onLogs: (id: string) => void;
+  /** Absent when the server has no logs route (OpenHands): no Logs item then. */
+  onLogs?: (id: string) => void;
 }
 
 /**
@@ -66,23 +67,27 @@ export function SandboxActions({ sandbox, busy, startingAgain, anyStartingAgain,
           {ACTION_LABEL[primary].verb}
         </Button>
       )}
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <Button size="compact-sm" variant="subtle" aria-label={`More actions for ${sandbox.id}`} px={6}>
-            <IconDots size={16} />
-          </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item leftSection={<IconFileText size={14} />} onClick={() => onLogs(sandbox.id)}>
-            Logs
-          </Menu.Item>
-          {!ended && (
-            <Menu.Item leftSection={<IconTrash size={14} />} color="red" disabled={busy} onClick={() => onAction('delete', sandbox)}>
-              Delete
-            </Menu.Item>
-          )}
-        </Menu.Dropdown>
-      </Menu>
+      {(onLogs || !ended) && (
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <Button size="compact-sm" variant="subtle" aria-label={`More actions for ${sandbox.id}`} px={6}>
+              <IconDots size={16} />
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            {onLogs && (
+              <Menu.Item leftSection={<IconFileText size={14} />} onClick={() => onLogs(sandbox.id)}>
+                Logs
+              </Menu.Item>
+            )}
+            {!ended && (
+              <Menu.Item leftSection={<IconTrash size={14} />} color="red" disabled={busy} onClick={() => onAction('delete', sandbox)}>
+                Delete
+              </Menu.Item>
+            )}
+          </Menu.Dropdown>
+        </Menu>
+      )}
     </Group>
   );
 }

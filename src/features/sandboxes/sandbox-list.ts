@@ -13,5 +13,6 @@ export interface SandboxListProps {
   onSelect: (selected: Set<string>) => void;
   onAction: (action: SandboxAction, sandbox: SandboxInfo) => void;
   onStartAgain: (sandbox: SandboxInfo) => void;
-  onLogs: (id: string) => void;
+  /** Absent when the server has no sandbox logs (OpenHands). */
+  onLogs?: (id: string) => void;
 }

@@ -8,6 +8,7 @@ import { ShortId, shortId } from '../../components/short-id';
 import { useUrlParams } from '../../components/use-url-params';
 import { type SandboxInfo, type SandboxStatus, SANDBOX_STATUSES } from '../../contract/sandboxes';
 import { sandboxSpecsQuery } from '../../queries/sandbox-specs';
+import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { sandboxActionMutation, sandboxCapacityQuery, sandboxesQuery, startSandboxMutation } from '../../queries/sandboxes';
 import { BulkActionDialog } from './bulk-action-dialog';
 import { LogsDrawer } from './logs-drawer';
@@ -41,7 +42,9 @@ function useViewParams() {
 export function SandboxesPage() {
   const { filters, logsId, update } = useViewParams();
   const inFlight = useActionsInFlight();
-  const sandboxes = useQuery(sandboxesQuery(filters, inFlight.size > 0));
+  const features = useQuery(serverFeaturesQuery()).data;
+  const filtersOnClient = features?.sandboxFilters === false;
+  const sandboxes = useQuery(sandboxesQuery(filters, inFlight.size > 0, filtersOnClient));
   const specs = useQuery(sandboxSpecsQuery());
   const capacity = useQuery(sandboxCapacityQuery());
   const queryClient = useQueryClient();
@@ -97,12 +100,13 @@ export function SandboxesPage() {
         onStartAgain={startAgain}
         startingAgainId={startingAgainId}
         onBulk={(action) => setDialog({ type: 'bulk', action })}
-        onLogs={(id) => update({ logs: id })}
+        onLogs={features?.sandboxLogs === false ? undefined : (id) => update({ logs: id })}
+        filtersOnClient={filtersOnClient}
         capacity={capacity.data}
       />
 
       {dialog?.type === 'start' && <StartSandboxDialog onClose={() => setDialog(null)} initialSpec={filters.specId} />}
-      {logsId && <LogsDrawer sandboxId={logsId} onClose={() => update({ logs: undefined })} />}
+      {logsId && features?.sandboxLogs !== false && <LogsDrawer sandboxId={logsId} onClose={() => update({ logs: undefined })} />}
       {dialog?.type === 'delete' && (
         <ConfirmDialog
           title="Delete sandbox?"

@@ -121,6 +121,24 @@ describe('SandboxesView', () => {
     expect(view[callback]).toHaveBeenCalledWith(...args);
   });
 
+  it('against a server without logs or filters (OpenHands): no Logs item, and filters that apply to the page say so', async () => {
+    const view = setup({
+      page: { items: [sandbox('run-1', 'RUNNING')], next_page_id: null },
+      filters: { status: 'RUNNING' },
+      filtersOnClient: true,
+      onLogs: undefined,
+    });
+    expect(screen.getByText(/This server ignores sandbox filters/)).toBeInTheDocument();
+    await view.user.click(screen.getByRole('button', { name: 'More actions for run-1' }));
+    expect(await screen.findByRole('menuitem', { name: 'Delete' })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Logs' })).not.toBeInTheDocument();
+  });
+
+  it('says nothing of filters applied on the page while none is set', () => {
+    setup({ page: { items: [sandbox('run-1', 'RUNNING')], next_page_id: null }, filtersOnClient: true });
+    expect(screen.queryByText(/This server ignores sandbox filters/)).not.toBeInTheDocument();
+  });
+
   it('offers the bulk actions that apply to the selection', async () => {
     const { user, onBulk } = setup({
       page: { items: [sandbox('a', 'RUNNING'), sandbox('b', 'PAUSED')], next_page_id: null },

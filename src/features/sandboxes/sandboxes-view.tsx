@@ -35,7 +35,10 @@ export interface SandboxesViewProps {
   /** The sandbox whose "Start again" is under way. */
   startingAgainId?: string;
   onBulk: (action: SandboxAction) => void;
-  onLogs: (id: string) => void;
+  /** Absent when the server has no sandbox logs (OpenHands). */
+  onLogs?: (id: string) => void;
+  /** The server ignores the filters (OpenHands): the console applies them to each page it loads. */
+  filtersOnClient?: boolean;
   /** How many sandboxes run and exist against the caps, and where they run, when the server says. */
   capacity?: SandboxCapacity;
   /** Cards instead of a table, for narrow screens. */
@@ -59,6 +62,7 @@ export function SandboxesView({
   startingAgainId,
   onBulk,
   onLogs,
+  filtersOnClient = false,
   capacity,
   layout = 'table',
 }: SandboxesViewProps) {
@@ -106,6 +110,13 @@ export function SandboxesView({
           </Button>
         )}
       </Group>
+
+      {filtered && filtersOnClient && (
+        <Text size="sm" c="dimmed" mb="sm">
+          This server ignores sandbox filters, so the console applies them to each page it loads: a page may show fewer sandboxes than it
+          holds.
+        </Text>
+      )}
 
       {selection.length > 0 && (
         <Paper withBorder p="xs" mb="sm" radius="md" role="toolbar" aria-label="Selected sandboxes">

@@ -9,6 +9,7 @@ import { useForm } from 'react-hook-form';
 import { useLocation } from 'react-router';
 import { describeError } from '../../api/errors';
 import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
+import { notifyDroppedSecrets } from '../../components/dropped-secrets-notice';
 import { QueryContent } from '../../components/query-content';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import type { SettingsResponse } from '../../contract/settings';
@@ -73,6 +74,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
     setProblem(null);
     try {
       const outcome = await save.mutateAsync(changedSettings(values, form.formState.dirtyFields));
+      notifyDroppedSecrets(outcome.dropped);
       if (outcome.reloaded) {
         resetTo(toFormValues(outcome.settings));
         notifications.show({ color: 'teal', title: 'Settings saved', message: 'New conversations use them from now on.' });

@@ -1,0 +1,115 @@
+/*
+ * What the server can do, read from its OpenAPI document (`GET /openapi.json`, open without a
+ * key; OpenHands serves one too). A document that cannot be read means "assume it can".
+ */
+
+type JsonObject = Record<string, unknown>;
+
+const member = (value: unknown, key: string): unknown =>
+  value !== null && typeof value === 'object' ? (value as JsonObject)[key] : undefined;
+
+const at = (value: unknown, ...keys: string[]): unknown => keys.reduce(member, value);
+
+/** Follows a local `$ref` (`#/components/schemas/…`) to the schema it names. */
+function resolve(document: unknown, schema: unknown): unknown {
+  const ref = member(schema, '$ref');
+  if (typeof ref !== 'string' || !ref.startsWith('#/')) return schema;
+  return at(
+    document,
+    ...ref
+      .slice(2)
+      .split('/')
+      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~')),
+  );
+}
+
+/** Whether an object schema offers `property`, also through `allOf`/`anyOf`/`oneOf` (as Pydantic nests them). */
+function offersProperty(document: unknown, schema: unknown, property: string, depth = 0): boolean {
+  const resolved = resolve(document, schema);
+  if (depth > 8 || resolved === undefined) return false;
+  if (at(resolved, 'properties', property) !== undefined) return true;
+  return ['allOf', 'anyOf', 'oneOf'].some((key) => {
+    const parts = member(resolved, key);
+    return Array.isArray(parts) && parts.some((part) => offersProperty(document, part, property, depth + 1));
+  });
+}
+
+/** Which server the console talks to: ours, OpenHands, or one whose document could not be read. */
+export type ServerKind = 'agent-console' | 'openhands' | 'unknown';
+
+/**
+ * What the server offers beyond what OpenHands and our server share. Against OpenHands the
+ * console hides what it lacks (rather than failing) and works around what it does differently.
+ */
+export interface ServerFeatures {
+  kind: ServerKind;
+  /** `PUT /api/secrets/{name}` changes a value (OpenHands ignores `value` there and still answers 200). */
+  secretValueUpdate: boolean;
+  /** `GET …/{id}/events/stream` (ours); without it events come from polling `/api/v1/events/search`. */
+  eventStream: boolean;
+  /** `GET /api/v1/sandboxes/{id}/logs` (ours). */
+  sandboxLogs: boolean;
+  /** `POST /api/mcp/test` (ours). */
+  mcpTest: boolean;
+  /** `PATCH /api/v1/app-conversations/{id}` (ours): archiving, alone and in bulk. */
+  conversationArchive: boolean;
+  /** `/api/v1/sandboxes/search` filters by `status__eq` and `sandbox_spec_id__eq` (OpenHands ignores both). */
+  sandboxFilters: boolean;
+  /** `/api/v1/app-conversations/search` takes `sort_order` (ours); OpenHands always sorts newest first. */
+  conversationSort: boolean;
+  /** `POST /api/settings` keeps what it is not sent (ours); OpenHands resets it, so a save must send everything. */
+  settingsMerge: boolean;
+  /** `POST …/{id}/send-message` and the other agent routes (ours); OpenHands' client talks to the sandbox instead. */
+  agentControls: boolean;
+}
+
+/** A server whose document cannot be read is assumed to be ours: everything shows, as before. */
+export const ASSUMED: ServerFeatures = {
+  kind: 'unknown',
+  secretValueUpdate: true,
+  eventStream: true,
+  sandboxLogs: true,
+  mcpTest: true,
+  conversationArchive: true,
+  sandboxFilters: true,
+  conversationSort: true,
+  settingsMerge: true,
+  agentControls: true,
+};
+
+const OUR_STREAM = '/api/v1/app-conversations/{conversation_id}/events/stream';
+
+/** The names of a route's query parameters, `$ref`s followed. */
+function queryParameters(document: unknown, route: unknown): string[] {
+  const parameters = member(route, 'parameters');
+  if (!Array.isArray(parameters)) return [];
+  return parameters
+    .map((parameter) => resolve(document, parameter))
+    .filter((parameter) => member(parameter, 'in') === 'query')
+    .map((parameter) => String(member(parameter, 'name')));
+}
+
+/** The features a server's OpenAPI document (`GET /openapi.json`, open without a key; OpenHands serves one too) shows. */
+export function featuresFromDocument(document: unknown): ServerFeatures {
+  const paths = member(document, 'paths');
+  if (paths === undefined || paths === null || typeof paths !== 'object') return ASSUMED; // not an OpenAPI document
+  const route = (path: string, method: string) => at(paths, path, method);
+  const has = (path: string, method: string) => route(path, method) !== undefined;
+  // Ours names the parameter {name}, OpenHands {secret_id}.
+  const secretPath = Object.keys(paths).find((path) => /^\/api\/secrets\/\{[^}]+\}$/.test(path)) ?? '';
+  const secretBody = at(route(secretPath, 'put'), 'requestBody', 'content', 'application/json', 'schema');
+  const searchFilters = queryParameters(document, route('/api/v1/sandboxes/search', 'get'));
+  const ours = has(OUR_STREAM, 'get');
+  return {
+    kind: ours ? 'agent-console' : 'openhands',
+    secretValueUpdate: offersProperty(document, secretBody, 'value'),
+    eventStream: ours,
+    sandboxLogs: has('/api/v1/sandboxes/{sandbox_id}/logs', 'get'),
+    mcpTest: has('/api/mcp/test', 'post'),
+    conversationArchive: has('/api/v1/app-conversations/{conversation_id}', 'patch'),
+    sandboxFilters: searchFilters.includes('status__eq') && searchFilters.includes('sandbox_spec_id__eq'),
+    conversationSort: queryParameters(document, route('/api/v1/app-conversations/search', 'get')).includes('sort_order'),
+    settingsMerge: ours,
+    agentControls: has('/api/v1/app-conversations/{conversation_id}/send-message', 'post'),
+  };
+}

@@ -1,0 +1,35 @@
+import { Badge, Text, Tooltip } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { ServerKind } from '../api/server-capabilities';
+import { serverFeaturesQuery, upstreamQuery } from '../queries/server-capabilities';
+
+const KIND_NAME: Record<ServerKind, string> = { 'agent-console': 'Agent Console server', openhands: 'OpenHands', unknown: 'API server' };
+
+const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : url);
+
+/**
+ * Which server the console talks to, in the header: its kind (from its OpenAPI document) and
+ * where it is. Behind our server in upstream mode that is the OpenHands it forwards to.
+ */
+export function ServerBadge({ baseUrl }: { baseUrl: string }) {
+  const features = useQuery(serverFeaturesQuery()).data;
+  // Only the server that served the console can be forwarding for it.
+  const upstream = useQuery({ ...upstreamQuery(), enabled: baseUrl === '' }).data;
+  const where = upstream ? hostOf(upstream) : baseUrl ? hostOf(baseUrl) : window.location.host;
+  if (!features) {
+    return (
+      <Text size="sm" c="dimmed" visibleFrom="sm" title="The API server this console talks to">
+        {where}
+      </Text>
+    );
+  }
+  const label = `${KIND_NAME[features.kind]} at ${where}`;
+  const via = upstream ? ` through this console's server (${window.location.host})` : '';
+  return (
+    <Tooltip label={`The console talks to ${label}${via}`}>
+      <Badge variant="light" color={features.kind === 'openhands' ? 'grape' : 'gray'} tt="none" visibleFrom="sm" data-testid="server-badge">
+        {label}
+      </Badge>
+    </Tooltip>
+  );
+}
