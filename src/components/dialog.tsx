@@ -24,7 +24,14 @@ export function Dialog(props: ModalProps) {
   );
 }
 
-function NativeDialog({ opened, onClose, title, children, closeOnEscape = true }: ModalProps) {
+/** The browser's own dialog, for when a Mantine overlay's code could not be fetched. */
+export function NativeDialog({
+  opened,
+  onClose,
+  title,
+  children,
+  closeOnEscape = true,
+}: Pick<ModalProps, 'opened' | 'onClose' | 'title' | 'children' | 'closeOnEscape'>) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;

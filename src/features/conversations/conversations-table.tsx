@@ -1,3 +1,4 @@
+import { TableScroll } from '../../components/table-scroll';
 import { rowSelection } from '../../components/row-selection';
 import { Anchor, Checkbox, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
@@ -20,7 +21,7 @@ export function ConversationsTable({ items, selected, onSelect }: ConversationsT
     onSelect,
   );
   return (
-    <Table.ScrollContainer minWidth={720}>
+    <TableScroll minWidth={720}>
       <Table aria-label="Conversations" highlightOnHover verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
@@ -67,6 +68,6 @@ export function ConversationsTable({ items, selected, onSelect }: ConversationsT
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScroll>
   );
 }

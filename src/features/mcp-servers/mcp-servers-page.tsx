@@ -1,3 +1,4 @@
+import { TableScroll } from '../../components/table-scroll';
 import { Badge, Button, Code, Group, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
@@ -90,7 +91,7 @@ export function McpServersPage() {
 
 function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dialog: OpenDialog) => void }) {
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <TableScroll minWidth={640}>
       <Table striped highlightOnHover aria-label="MCP servers" verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
@@ -140,7 +141,7 @@ function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dia
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScroll>
   );
 }
 

@@ -1,3 +1,4 @@
+import { TableScroll } from '../../components/table-scroll';
 import { Checkbox, Table, Text } from '@mantine/core';
 import { CopyValue } from '../../components/copy-value';
 import { RelativeTime } from '../../components/relative-time';
@@ -26,7 +27,7 @@ export function SandboxesTable({
     onSelect,
   );
   return (
-    <Table.ScrollContainer minWidth={900}>
+    <TableScroll minWidth={900}>
       <Table highlightOnHover aria-label="Sandboxes" verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
@@ -88,6 +89,6 @@ export function SandboxesTable({
           })}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScroll>
   );
 }
