@@ -131,6 +131,17 @@ export class SandboxService {
     }
   }
 
+  /** Asks a sandbox that was just started or resumed until it answers (see HealthMonitor.watchStarting); whether it did. */
+  async #watchStarting(id: string): Promise<boolean> {
+    try {
+      const record = await this.store.get(id);
+      const url = record && (await this.runtime.agentServerUrl(record));
+      return url ? await this.#monitor.watchStarting({ id, url }, this.limits.startTimeoutMs) : false;
+    } catch {
+      return false; // the health rounds find out instead
+    }
+  }
+
   async #record(id: string): Promise<SandboxRecord> {
     const record = await this.store.get(id);
     if (!record) throw new NotFound(`Sandbox ${id} not found`);
@@ -306,6 +317,8 @@ export class SandboxService {
       });
 
       let exited: Promise<void> | undefined;
+      let noticeExit = () => {};
+      const exitNoticed = new Promise<void>((resolve) => (noticeExit = resolve));
       const started = await this.runtime.start({
         id,
         command: spec.command,
@@ -314,7 +327,10 @@ export class SandboxService {
         env: spec.initial_env,
         sessionKey: key,
         port,
-        onExit: (failure) => (exited = this.#exited(id, failure)),
+        onExit: (failure) => {
+          exited = this.#exited(id, failure);
+          noticeExit();
+        },
       });
       if (!started.ok) {
         await this.store.update(id, { exit_detail: `Could not start: ${started.error}` });
@@ -327,8 +343,10 @@ export class SandboxService {
         throw error;
       }
 
-      // A command that fails at once should say so in this answer, not in the next one.
-      for (const deadline = Date.now() + EARLY_EXIT_MS; !exited && Date.now() < deadline;) await sleep(25);
+      // A command that fails at once should say so in this answer, not in the next one; one whose
+      // agent server answers is not failing, and the answer says RUNNING without waiting longer.
+      const answered = this.#watchStarting(id);
+      await Promise.race([exitNoticed, sleep(EARLY_EXIT_MS), answered.then((ok) => (ok ? undefined : sleep(EARLY_EXIT_MS)))]);
       await exited;
       // Room is made only for a sandbox that really started.
       const pausedIds = exited ? [] : await this.#makeRoom(id);
@@ -356,6 +374,7 @@ export class SandboxService {
         await this.runtime.resume(record);
         // A stopped container starts again: how it stopped is history then.
         await this.store.update(id, { started_at: new Date().toISOString(), exit_detail: null });
+        void this.#watchStarting(id);
         await this.#tellResumed(record);
         return { pausedIds };
       }),

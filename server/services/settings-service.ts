@@ -81,7 +81,8 @@ export class SettingsService {
   async read(): Promise<SettingsResponse> {
     const [document, hosts] = await Promise.all([this.store.load(this.userId), this.secrets.providerHosts()]);
     if (document === undefined && Object.keys(hosts).length === 0) throw new NotFound('Settings not found');
-    return toResponse(this.#read(document).settings, hosts);
+    // Only whether each secret is set is answered: none is decrypted for it.
+    return toResponse(readStoredSettings(document, this.box, this.log, 'sealed').settings, hosts);
   }
 
   /** The settings with secret values, for the server's own use; never answer this to a client. */

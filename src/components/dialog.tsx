@@ -9,7 +9,10 @@ import { useReturnFocus } from './use-return-focus';
  * own dialog stands in, so the question is still asked and nothing on the page is lost.
  */
 const Modal = lazy((): Promise<{ default: ComponentType<ModalProps> }> =>
-  import('./dialog-modal').catch(() => ({ default: NativeDialog })),
+  import('./overlays').then(
+    ({ Modal }) => ({ default: Modal }),
+    () => ({ default: NativeDialog }),
+  ),
 );
 
 export function Dialog(props: ModalProps) {

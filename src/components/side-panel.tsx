@@ -9,7 +9,10 @@ import { useReturnFocus } from './use-return-focus';
  * Should its code fail to load, the browser's own dialog stands in.
  */
 const Drawer = lazy((): Promise<{ default: ComponentType<DrawerProps> }> =>
-  import('./drawer-loaded').catch(() => ({ default: NativeDialog })),
+  import('./overlays').then(
+    ({ Drawer }) => ({ default: Drawer }),
+    () => ({ default: NativeDialog }),
+  ),
 );
 
 /** A drawer from the right, for a row's details or its editor; the focus returns to what opened it. */
