@@ -44,6 +44,7 @@ export async function throughput(servers: BenchServers, name: string, pathAndQue
   const runs: { real: Load; bare: Load }[] = [];
   for (let i = 0; i < 3; i++)
     runs.push({ real: await load(real, servers.key, SECONDS, CONNECTIONS), bare: await load(bare, servers.key, SECONDS, CONNECTIONS) });
+  if (process.env.BENCH_PROFILE) await profile(servers, name, () => load(real, servers.key, SECONDS, CONNECTIONS));
   const of = (side: 'real' | 'bare', figure: keyof Load) => median(runs.map((run) => run[side][figure]));
   const ratio = of('real', 'requests') / of('bare', 'requests');
   const describe = (side: 'real' | 'bare') =>
