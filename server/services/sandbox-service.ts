@@ -63,6 +63,8 @@ function refuseTooMany(ids: string[], what: string): void {
  */
 export class SandboxService {
   readonly #monitor: HealthMonitor;
+  /** Session keys opened, by their sealed text: every search answers each running sandbox's key. */
+  readonly #openedKeys = new Map<string, string>();
   readonly #locks = new Locks();
 
   constructor(
@@ -131,6 +133,16 @@ export class SandboxService {
     }
   }
 
+  #sessionKey(sealed: string): string {
+    let key = this.#openedKeys.get(sealed);
+    if (key === undefined) {
+      if (this.#openedKeys.size >= 1000) this.#openedKeys.clear(); // keys of sandboxes deleted long ago
+      key = this.box.open(sealed);
+      this.#openedKeys.set(sealed, key);
+    }
+    return key;
+  }
+
   /** Asks a sandbox that was just started or resumed until it answers (see HealthMonitor.watchStarting); whether it did. */
   async #watchStarting(id: string): Promise<boolean> {
     try {
@@ -170,7 +182,7 @@ export class SandboxService {
       created_by_user_id: null,
       sandbox_spec_id: record.spec_id,
       status,
-      session_api_key: running ? this.box.open(record.session_key) : null,
+      session_api_key: running ? this.#sessionKey(record.session_key) : null,
       exposed_urls: running ? [{ name: 'AGENT_SERVER', url, port: record.port }] : null,
       created_at: record.created_at,
       status_detail: detail,
@@ -180,7 +192,7 @@ export class SandboxService {
   /** Whether `given` is sandbox `id`'s session key (what its agent server shows when it pushes to a webhook). */
   async sessionKeyMatches(id: string, given: string | string[] | undefined): Promise<boolean> {
     const record = await this.store.get(id);
-    return record !== undefined && sessionKeyCheck(this.box.open(record.session_key))(given);
+    return record !== undefined && sessionKeyCheck(this.#sessionKey(record.session_key))(given);
   }
 
   /** The spec a new sandbox would start from; `undefined` for an unknown id. */
