@@ -4,9 +4,10 @@ const STUB = '\0agent-console:table-scroll-area';
 
 /**
  * Mantine's Table imports `Table.ScrollContainer`, which imports Mantine's custom ScrollArea and,
- * with it, a positioning library: about 20 KiB of gzip on every page with a table. The console
- * never uses that container (src/components/table-scroll.tsx scrolls natively), so its import of
- * ScrollArea is answered with a plain element.
+ * with it, a positioning library: about 20 KiB of gzip on every page with a table. The console's
+ * tables scroll natively (`type="native"`, and `pos="relative"` so their visually hidden column
+ * names scroll with them instead of widening the page), so its import of ScrollArea is answered
+ * with a plain element.
  */
 export function tableWithoutScrollArea(): Plugin {
   return {

@@ -1,4 +1,3 @@
-import { TableScroll } from '../../components/table-scroll';
 import { rowSelection } from '../../components/row-selection';
 import { Anchor, Checkbox, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
@@ -21,7 +20,7 @@ export function ConversationsTable({ items, selected, onSelect }: ConversationsT
     onSelect,
   );
   return (
-    <TableScroll minWidth={720}>
+    <Table.ScrollContainer minWidth={720} type="native" pos="relative">
       <Table aria-label="Conversations" highlightOnHover verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
@@ -68,6 +67,6 @@ export function ConversationsTable({ items, selected, onSelect }: ConversationsT
           ))}
         </Table.Tbody>
       </Table>
-    </TableScroll>
+    </Table.ScrollContainer>
   );
 }

@@ -1,4 +1,3 @@
-import { TableScroll } from '../../components/table-scroll';
 import { Badge, Button, Code, Group, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
@@ -91,7 +90,7 @@ export function McpServersPage() {
 
 function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dialog: OpenDialog) => void }) {
   return (
-    <TableScroll minWidth={640}>
+    <Table.ScrollContainer minWidth={640} type="native" pos="relative">
       <Table striped highlightOnHover aria-label="MCP servers" verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
@@ -141,7 +140,7 @@ function ServersTable({ rows, onAction }: { rows: McpServerRow[]; onAction: (dia
           ))}
         </Table.Tbody>
       </Table>
-    </TableScroll>
+    </Table.ScrollContainer>
   );
 }
 

@@ -1,4 +1,3 @@
-import { TableScroll } from '../../components/table-scroll';
 import { Checkbox, Table, Text } from '@mantine/core';
 import { CopyValue } from '../../components/copy-value';
 import { RelativeTime } from '../../components/relative-time';
@@ -27,7 +26,7 @@ export function SandboxesTable({
     onSelect,
   );
   return (
-    <TableScroll minWidth={900}>
+    <Table.ScrollContainer minWidth={900} type="native" pos="relative">
       <Table highlightOnHover aria-label="Sandboxes" verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
@@ -89,6 +88,6 @@ export function SandboxesTable({
           })}
         </Table.Tbody>
       </Table>
-    </TableScroll>
+    </Table.ScrollContainer>
   );
 }
