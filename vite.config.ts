@@ -2,13 +2,14 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from './scripts/precompress';
+import { tableWithoutScrollArea } from './scripts/table-without-scroll-area';
 
 // The console is served by the reference server in production; in `npm run dev` Vite proxies the
 // API to a server started separately with `npm start` (PORT 3000 by default).
 const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), tableWithoutScrollArea(), precompress()],
   server: { proxy: { '/api': apiTarget, '/openapi.json': apiTarget } },
   // The manifest tells `npm run size` which chunks each page loads.
   build: { outDir: 'dist', chunkSizeWarningLimit: 700, manifest: true },

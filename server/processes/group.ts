@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, type SpawnOptions } from 'node:child_process';
-import { isStopped, processGroup } from './proc';
+import { isStopped, processGroup, readProcStat } from './proc';
 
 /*
  * Process groups: everything the server starts on the machine (sandboxes, commands run in them,
@@ -41,8 +41,14 @@ async function poll(done: () => boolean, everyMs: number, tries: number): Promis
  * not still read as running. Answers whether the signal was sent.
  */
 export async function setGroupStopped(pgrp: number, stop: boolean): Promise<boolean> {
+  // Its members are found once (a look at every process); then only theirs are read, every millisecond.
+  const members = processGroup(pgrp).map((member) => member.pid);
   if (!signalGroup(pgrp, stop ? 'SIGSTOP' : 'SIGCONT')) return false;
-  await poll(() => processGroup(pgrp).every((member) => isStopped(member) === stop), 10, 100);
+  const settled = (pid: number) => {
+    const stat = readProcStat(pid);
+    return !stat || stat.pgrp !== pgrp || isStopped(stat) === stop;
+  };
+  await poll(() => members.every(settled), 1, 1000);
   return true;
 }
 

@@ -3,6 +3,10 @@ import type { Logger } from '../logger';
 const PROBE_TIMEOUT_MS = 900;
 /** Failed checks in a row before a sandbox that answered before counts as not answering. */
 const FAILURES_TO_TRIP = 3;
+/** How often a sandbox that is starting is asked until it first answers (a refused connection costs about a millisecond). */
+const STARTING_RETRY_MS = 10;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface HealthTarget {
   id: string;
@@ -15,6 +19,16 @@ interface Health {
   answered: boolean;
   /** Failed checks since the last good one. */
   failures: number;
+}
+
+/** Whether the agent server at `url` says it is alive. */
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${url}/alive`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    return response.ok && ((await response.json()) as { status?: unknown }).status === 'ok';
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -63,15 +77,27 @@ export class HealthMonitor {
     this.#epoch.set(id, (this.#epoch.get(id) ?? 0) + 1);
   }
 
+  /**
+   * Asks a sandbox that is starting (or resuming) right away, and again every few milliseconds
+   * until it first answers, `timeoutMs` passes or it is forgotten: its status turns RUNNING as soon
+   * as its agent server listens, not at the next round. Resolves whether it answered.
+   */
+  async watchStarting({ id, url }: HealthTarget, timeoutMs: number): Promise<boolean> {
+    const epoch = this.#epoch.get(id) ?? 0;
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(STARTING_RETRY_MS)) {
+      const ok = await answers(url);
+      if ((this.#epoch.get(id) ?? 0) !== epoch) return false;
+      if (ok) {
+        this.#health.set(id, { answered: true, failures: 0 });
+        return true;
+      }
+    }
+    return false;
+  }
+
   async #probe({ id, url }: HealthTarget): Promise<void> {
     const epoch = this.#epoch.get(id) ?? 0;
-    let ok: boolean;
-    try {
-      const response = await fetch(`${url}/alive`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-      ok = response.ok && ((await response.json()) as { status?: unknown }).status === 'ok';
-    } catch {
-      ok = false;
-    }
+    const ok = await answers(url);
     if ((this.#epoch.get(id) ?? 0) !== epoch) return;
     const before = this.#health.get(id) ?? { answered: false, failures: 0 };
     this.#health.set(id, ok ? { answered: true, failures: 0 } : { ...before, failures: before.failures + 1 });

@@ -68,6 +68,9 @@ async function makeDirs(root: string, relative: string, user: ProcessUser | unde
   }
 }
 
+/** How long a look at /proc stands for a sandbox's state (see ProcessRuntime.state). */
+const STATE_FRESH_MS = 100;
+
 /**
  * Sandboxes as process groups on this machine: each started in a home directory of its own, its
  * output in `sandbox-logs/<id>.log` (where only the server writes), paused with SIGSTOP, resumed
@@ -78,6 +81,8 @@ async function makeDirs(root: string, relative: string, user: ProcessUser | unde
 export class ProcessRuntime implements SandboxRuntime {
   readonly name = 'process';
   readonly #removal: LeftoverRemoval;
+  /** The last look at each sandbox's processes (see `state`). */
+  readonly #seen = new Map<string, { key: string; at: number; state: RuntimeState }>();
 
   constructor(private readonly options: ProcessRuntimeOptions) {
     this.#removal = options.removal ?? new LeftoverRemoval(path.join(options.dataDir, 'sandboxes', '.trash'), options.log);
@@ -177,8 +182,18 @@ export class ProcessRuntime implements SandboxRuntime {
     return leader && { pid: leader.pid, process_start: leader.startTime };
   }
 
+  /**
+   * Its state as /proc showed it at most STATE_FRESH_MS ago: a search asks about every sandbox, many
+   * times a second, and reading /proc for each was most of its time. What this server does to a
+   * sandbox (pause, resume, remove) is seen at once; what happens behind its back, that soon.
+   */
   async state(record: SandboxRecord): Promise<RuntimeState> {
-    return this.#state(record);
+    const key = `${record.pid}/${record.process_start}`;
+    const seen = this.#seen.get(record.id);
+    if (seen && seen.key === key && performance.now() - seen.at < STATE_FRESH_MS) return seen.state;
+    const state = this.#state(record);
+    this.#seen.set(record.id, { key, at: performance.now(), state });
+    return state;
   }
 
   #state(record: SandboxRecord): RuntimeState {
@@ -207,8 +222,10 @@ export class ProcessRuntime implements SandboxRuntime {
   }
 
   async #setStopped(record: SandboxRecord, stop: boolean): Promise<boolean> {
+    this.#seen.delete(record.id);
     if (this.#state(record) !== (stop ? 'running' : 'paused')) return false;
     const results = await Promise.all(this.#groups(record).map((group) => setGroupStopped(group, stop)));
+    this.#seen.delete(record.id); // a look taken while the signals went out
     return results.some(Boolean);
   }
 
@@ -222,6 +239,7 @@ export class ProcessRuntime implements SandboxRuntime {
 
   /** Ends its processes, then moves its files out of the way; removing them happens in the background and never fails the delete. */
   async remove(record: SandboxRecord): Promise<void> {
+    this.#seen.delete(record.id);
     await Promise.all(this.#groups(record).map((group) => endGroup(group, this.options.stopGraceMs)));
     await this.#endUserProcesses(record.id);
     await this.#removal.remove(this.#home(record.id));

@@ -63,6 +63,8 @@ function refuseTooMany(ids: string[], what: string): void {
  */
 export class SandboxService {
   readonly #monitor: HealthMonitor;
+  /** Session keys opened, by their sealed text: every search answers each running sandbox's key. */
+  readonly #openedKeys = new Map<string, string>();
   readonly #locks = new Locks();
 
   constructor(
@@ -131,6 +133,27 @@ export class SandboxService {
     }
   }
 
+  #sessionKey(sealed: string): string {
+    let key = this.#openedKeys.get(sealed);
+    if (key === undefined) {
+      if (this.#openedKeys.size >= 1000) this.#openedKeys.clear(); // keys of sandboxes deleted long ago
+      key = this.box.open(sealed);
+      this.#openedKeys.set(sealed, key);
+    }
+    return key;
+  }
+
+  /** Asks a sandbox that was just started or resumed until it answers (see HealthMonitor.watchStarting); whether it did. */
+  async #watchStarting(id: string): Promise<boolean> {
+    try {
+      const record = await this.store.get(id);
+      const url = record && (await this.runtime.agentServerUrl(record));
+      return url ? await this.#monitor.watchStarting({ id, url }, this.limits.startTimeoutMs) : false;
+    } catch {
+      return false; // the health rounds find out instead
+    }
+  }
+
   async #record(id: string): Promise<SandboxRecord> {
     const record = await this.store.get(id);
     if (!record) throw new NotFound(`Sandbox ${id} not found`);
@@ -159,7 +182,7 @@ export class SandboxService {
       created_by_user_id: null,
       sandbox_spec_id: record.spec_id,
       status,
-      session_api_key: running ? this.box.open(record.session_key) : null,
+      session_api_key: running ? this.#sessionKey(record.session_key) : null,
       exposed_urls: running ? [{ name: 'AGENT_SERVER', url, port: record.port }] : null,
       created_at: record.created_at,
       status_detail: detail,
@@ -169,7 +192,7 @@ export class SandboxService {
   /** Whether `given` is sandbox `id`'s session key (what its agent server shows when it pushes to a webhook). */
   async sessionKeyMatches(id: string, given: string | string[] | undefined): Promise<boolean> {
     const record = await this.store.get(id);
-    return record !== undefined && sessionKeyCheck(this.box.open(record.session_key))(given);
+    return record !== undefined && sessionKeyCheck(this.#sessionKey(record.session_key))(given);
   }
 
   /** The spec a new sandbox would start from; `undefined` for an unknown id. */
@@ -306,6 +329,8 @@ export class SandboxService {
       });
 
       let exited: Promise<void> | undefined;
+      let noticeExit = () => {};
+      const exitNoticed = new Promise<void>((resolve) => (noticeExit = resolve));
       const started = await this.runtime.start({
         id,
         command: spec.command,
@@ -314,7 +339,10 @@ export class SandboxService {
         env: spec.initial_env,
         sessionKey: key,
         port,
-        onExit: (failure) => (exited = this.#exited(id, failure)),
+        onExit: (failure) => {
+          exited = this.#exited(id, failure);
+          noticeExit();
+        },
       });
       if (!started.ok) {
         await this.store.update(id, { exit_detail: `Could not start: ${started.error}` });
@@ -327,8 +355,10 @@ export class SandboxService {
         throw error;
       }
 
-      // A command that fails at once should say so in this answer, not in the next one.
-      for (const deadline = Date.now() + EARLY_EXIT_MS; !exited && Date.now() < deadline;) await sleep(25);
+      // A command that fails at once should say so in this answer, not in the next one; one whose
+      // agent server answers is not failing, and the answer says RUNNING without waiting longer.
+      const answered = this.#watchStarting(id);
+      await Promise.race([exitNoticed, sleep(EARLY_EXIT_MS), answered.then((ok) => (ok ? undefined : sleep(EARLY_EXIT_MS)))]);
       await exited;
       // Room is made only for a sandbox that really started.
       const pausedIds = exited ? [] : await this.#makeRoom(id);
@@ -356,6 +386,7 @@ export class SandboxService {
         await this.runtime.resume(record);
         // A stopped container starts again: how it stopped is history then.
         await this.store.update(id, { started_at: new Date().toISOString(), exit_detail: null });
+        void this.#watchStarting(id);
         await this.#tellResumed(record);
         return { pausedIds };
       }),

@@ -35,8 +35,21 @@ function parseDocument(text: string | undefined, log: Logger): Record<string, un
   return {};
 }
 
-/** One stored field, its secrets opened; `undefined` (and a log line naming where) when it does not read. */
-function readField<K extends SettingsField>(field: K, value: unknown, box: SecretBox, log: Logger): Settings[K] | undefined {
+/**
+ * How secrets are read: `open`, for the server's own use; `sealed`, for an answer that only says
+ * whether each is set (a sealed value is never blank), so a GET decrypts none of them. MCP stdio
+ * env values are opened either way: the console edits them.
+ */
+export type SecretsRead = 'open' | 'sealed';
+
+/** One stored field, its secrets read as `secrets` says; `undefined` (and a log line naming where) when it does not read. */
+function readField<K extends SettingsField>(
+  field: K,
+  value: unknown,
+  box: SecretBox,
+  log: Logger,
+  secrets: SecretsRead,
+): Settings[K] | undefined {
   const result = z.safeParse(storedSettingsFields[field], value);
   if (!result.success) {
     for (const issue of result.error.issues) {
@@ -46,19 +59,16 @@ function readField<K extends SettingsField>(field: K, value: unknown, box: Secre
   }
   try {
     // The schemas are keyed as Settings is; TypeScript can't follow that through the index.
-    return openSecrets(field, result.data as Settings[K], box);
+    return openSecrets(field, result.data as Settings[K], box, secrets);
   } catch {
     log.warn({ field }, 'a stored secret setting cannot be opened; serving its default');
     return undefined;
   }
 }
 
-function openSecrets<K extends SettingsField>(field: K, value: Settings[K], box: SecretBox): Settings[K] {
-  return transformSecrets(
-    field,
-    value,
-    (secret) => box.open(secret),
-    (envValue) => openEnvValue(envValue, box),
+function openSecrets<K extends SettingsField>(field: K, value: Settings[K], box: SecretBox, secrets: SecretsRead): Settings[K] {
+  return transformSecrets(field, value, secrets === 'open' ? (secret) => box.open(secret) : (sealed) => sealed, (envValue) =>
+    openEnvValue(envValue, box),
   );
 }
 
@@ -102,12 +112,12 @@ export function hasPlainMcpEnv(stored: StoredSettings, box: SecretBox): boolean 
   return raw.data.stdio_servers.some((server) => Object.values(server.env).some((envValue) => openEnvValue(envValue, box) === envValue));
 }
 
-export function readStoredSettings(text: string | undefined, box: SecretBox, log: Logger): StoredSettings {
+export function readStoredSettings(text: string | undefined, box: SecretBox, log: Logger, secrets: SecretsRead = 'open'): StoredSettings {
   const document = parseDocument(text, log);
   const settings: Settings = { ...DEFAULT_SETTINGS };
   for (const field of FIELDS) {
     if (!(field in document)) continue; // a field added after this document was written
-    const value = readField(field, document[field], box, log);
+    const value = readField(field, document[field], box, log, secrets);
     if (value !== undefined) (settings as Record<SettingsField, unknown>)[field] = value;
   }
   return { settings, document };

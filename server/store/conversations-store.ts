@@ -127,9 +127,9 @@ export class ConversationsStore {
     let query = applyFilter(this.db.selectFrom('app_conversations'), userId, filter);
     if (cursor) {
       const beyond = descending ? '<' : '>';
-      query = query.where((eb) =>
-        eb.or([eb(column, beyond, cursor.value), eb.and([eb(column, '=', cursor.value), eb('id', beyond, cursor.id)])]),
-      );
+      // A row value, so SQLite seeks the sort index to the cursor; the same test spelled with OR
+      // made it walk the index from the first row, slower the deeper the page.
+      query = query.where((eb) => eb(eb.refTuple(column, 'id'), beyond, eb.tuple(cursor.value, cursor.id)));
     }
     const rows = await query
       .selectAll()

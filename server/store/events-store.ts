@@ -57,9 +57,8 @@ export class EventsStore {
     let query = applyFilter(this.db.selectFrom('conversation_events'), userId, filter);
     if (cursor) {
       const beyond = descending ? '<' : '>';
-      query = query.where((eb) =>
-        eb.or([eb('timestamp', beyond, cursor.timestamp), eb.and([eb('timestamp', '=', cursor.timestamp), eb('seq', beyond, cursor.seq)])]),
-      );
+      // A row value, so SQLite seeks the index to the cursor instead of walking it from the first row.
+      query = query.where((eb) => eb(eb.refTuple('timestamp', 'seq'), beyond, eb.tuple(cursor.timestamp, cursor.seq)));
     }
     const rows = await query
       .selectAll()

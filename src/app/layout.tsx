@@ -1,13 +1,15 @@
-import { ActionIcon, AppShell, Burger, Button, Group, NavLink, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, AppShell, Burger, Button, Group, NavLink, Title } from '@mantine/core';
 import { useDisclosure, useLocalStorage } from '@mantine/hooks';
 import { IconBox, IconKey, IconKeyboard, IconLogout, IconMessages, IconSettings, IconStack2 } from '@tabler/icons-react';
-import { Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSessionState } from '../features/auth/use-session';
 import { PageSkeleton } from './page-skeleton';
 import { ServerBadge } from './server-badge';
-import { ShortcutsDialog } from './shortcuts/shortcuts-dialog';
 import { useShortcuts } from './shortcuts/use-shortcuts';
+
+/** Loaded when first opened: its table and switch are not part of any page's first download. */
+const ShortcutsDialog = lazy(async () => ({ default: (await import('./shortcuts/shortcuts-dialog')).ShortcutsDialog }));
 
 const NAVIGATION = [
   { to: '/settings', label: 'Settings', icon: IconSettings },
@@ -29,6 +31,8 @@ export function Layout() {
     getInitialValueInEffect: false,
   });
   const [helpOpen, help] = useDisclosure(false);
+  const [helpNeeded, setHelpNeeded] = useState(false);
+  if (helpOpen && !helpNeeded) setHelpNeeded(true);
   useShortcuts(shortcutsOn, help.open);
 
   return (
@@ -43,11 +47,10 @@ export function Layout() {
           </Group>
           <Group gap="sm" wrap="nowrap">
             <ServerBadge baseUrl={baseUrl} />
-            <Tooltip label="Keyboard shortcuts (?)">
-              <ActionIcon variant="subtle" color="gray" onClick={help.open} aria-label="Keyboard shortcuts">
-                <IconKeyboard size={18} />
-              </ActionIcon>
-            </Tooltip>
+            {/* The browser's own tooltip: Mantine's would bring its positioning library into every page's first download. */}
+            <ActionIcon variant="subtle" color="gray" onClick={help.open} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+              <IconKeyboard size={18} />
+            </ActionIcon>
             <Button variant="subtle" size="compact-sm" leftSection={<IconLogout size={16} />} onClick={() => void navigate('/sign-out')}>
               Sign out
             </Button>
@@ -74,7 +77,11 @@ export function Layout() {
           <Outlet />
         </Suspense>
       </AppShell.Main>
-      <ShortcutsDialog opened={helpOpen} onClose={help.close} enabled={shortcutsOn} onEnabledChange={setShortcutsOn} />
+      {helpNeeded && (
+        <Suspense fallback={null}>
+          <ShortcutsDialog opened={helpOpen} onClose={help.close} enabled={shortcutsOn} onEnabledChange={setShortcutsOn} />
+        </Suspense>
+      )}
     </AppShell>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Text, Tooltip } from '@mantine/core';
+import { Badge, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ServerKind } from '../api/server-capabilities';
 import { serverFeaturesQuery, upstreamQuery } from '../queries/server-capabilities';
@@ -26,10 +26,16 @@ export function ServerBadge({ baseUrl }: { baseUrl: string }) {
   const label = `${KIND_NAME[features.kind]} at ${where}`;
   const via = upstream ? ` through this console's server (${window.location.host})` : '';
   return (
-    <Tooltip label={`The console talks to ${label}${via}`}>
-      <Badge variant="light" color={features.kind === 'openhands' ? 'grape' : 'gray'} tt="none" visibleFrom="sm" data-testid="server-badge">
-        {label}
-      </Badge>
-    </Tooltip>
+    // The browser's own tooltip: Mantine's would bring its positioning library into every page's first download.
+    <Badge
+      variant="light"
+      color={features.kind === 'openhands' ? 'grape' : 'gray'}
+      tt="none"
+      visibleFrom="sm"
+      data-testid="server-badge"
+      title={`The console talks to ${label}${via}`}
+    >
+      {label}
+    </Badge>
   );
 }

@@ -9,7 +9,10 @@ import { useReturnFocus } from './use-return-focus';
  * own dialog stands in, so the question is still asked and nothing on the page is lost.
  */
 const Modal = lazy((): Promise<{ default: ComponentType<ModalProps> }> =>
-  import('./dialog-modal').catch(() => ({ default: NativeDialog })),
+  import('./overlays').then(
+    ({ Modal }) => ({ default: Modal }),
+    () => ({ default: NativeDialog }),
+  ),
 );
 
 export function Dialog(props: ModalProps) {
@@ -24,7 +27,14 @@ export function Dialog(props: ModalProps) {
   );
 }
 
-function NativeDialog({ opened, onClose, title, children, closeOnEscape = true }: ModalProps) {
+/** The browser's own dialog, for when a Mantine overlay's code could not be fetched. */
+export function NativeDialog({
+  opened,
+  onClose,
+  title,
+  children,
+  closeOnEscape = true,
+}: Pick<ModalProps, 'opened' | 'onClose' | 'title' | 'children' | 'closeOnEscape'>) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;

@@ -1,5 +1,6 @@
-import { ActionIcon, Group, Table, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Group, Table, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { DeferredTooltip } from './deferred-tooltip';
 
 export interface RowActionItem {
   /** The verb; with the row's name it makes the button's accessible name ("Delete fetch"). */
@@ -19,11 +20,11 @@ export function RowActions({ name, actions }: { name: string; actions: RowAction
   return (
     <Group gap={4} justify="flex-end" wrap="nowrap">
       {actions.map(({ verb, title, icon, danger = false, onClick }) => (
-        <Tooltip key={verb} label={title ?? verb} events={{ hover: true, focus: true, touch: false }} openDelay={300} withinPortal>
+        <DeferredTooltip key={verb} label={title ?? verb} events={{ hover: true, focus: true, touch: false }} openDelay={300} withinPortal>
           <ActionIcon variant="subtle" color={danger ? 'red' : undefined} aria-label={`${verb} ${name}`} onClick={onClick}>
             {icon}
           </ActionIcon>
-        </Tooltip>
+        </DeferredTooltip>
       ))}
     </Group>
   );

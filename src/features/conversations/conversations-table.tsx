@@ -20,7 +20,7 @@ export function ConversationsTable({ items, selected, onSelect }: ConversationsT
     onSelect,
   );
   return (
-    <Table.ScrollContainer minWidth={720}>
+    <Table.ScrollContainer minWidth={720} type="native" pos="relative">
       <Table aria-label="Conversations" highlightOnHover verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>

@@ -94,7 +94,7 @@ export function McpServersPage() {
 /** `canTest`: the server can test MCP servers (OpenHands cannot). */
 function ServersTable({ rows, onAction, canTest }: { rows: McpServerRow[]; onAction: (dialog: OpenDialog) => void; canTest: boolean }) {
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <Table.ScrollContainer minWidth={640} type="native" pos="relative">
       <Table striped highlightOnHover aria-label="MCP servers" verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>

@@ -26,7 +26,7 @@ export function SandboxesTable({
     onSelect,
   );
   return (
-    <Table.ScrollContainer minWidth={900}>
+    <Table.ScrollContainer minWidth={900} type="native" pos="relative">
       <Table highlightOnHover aria-label="Sandboxes" verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>

@@ -1,0 +1,134 @@
+/**
+ * `npm run bench`: the figures of issue 14 in one table, each beside a baseline measured in the
+ * same run on the same machine (it is shared and noisy, so only ratios mean anything), written to
+ * bench/results.json too. Needs a production build (`npm run bench` makes one).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bytesOnTheWire, consoleTimings, launchChromium } from './browser';
+import { dockerLifecycle, processLifecycle } from './lifecycle';
+import { printTable, type Row } from './results';
+import { RARE_WORD } from './seed-words';
+import { startServers } from './servers';
+import { latencyP50, throughput } from './throughput';
+import { createLogger } from '../../server/logger';
+import { checkEngine, dockerFromEnv } from '../../server/sandboxes/docker/engine';
+import { ensureDefaultImage } from '../../server/sandboxes/docker/sandbox-image';
+
+/** BENCH_SECTIONS=2,3 runs only those sections (while working on them); the table needs all. */
+const only = process.env.BENCH_SECTIONS?.split(',');
+const runs = (section: number) => !only || only.includes(String(section));
+const rows: Row[] = [];
+const step = (what: string) => console.error(`bench: ${what}…`);
+const began = Date.now();
+
+const servers = await startServers();
+try {
+  step('50 sandboxes, settings');
+  await servers.send({ cmd: 'settings' });
+  await servers.send({ cmd: 'sandboxes', count: 50 });
+
+  // 3: conversation search as the table grows.
+  const search = '/api/v1/app-conversations/search?limit=100';
+  const scaling: Record<number, { first: number; deep: number }> = {};
+  for (const size of [1_000, 10_000, 100_000]) {
+    step(`${size} conversations`);
+    await servers.send({ cmd: 'conversations', total: size });
+    if (!runs(3)) continue;
+    const pageId = (await servers.send({ cmd: 'deep-cursor', position: Math.floor(size * 0.9) })) as string;
+    scaling[size] = { first: await latencyP50(servers, search), deep: await latencyP50(servers, `${search}&page_id=${pageId}`) };
+  }
+  for (const page of runs(3) ? (['first', 'deep'] as const) : []) {
+    const growth = scaling[100_000]![page] / scaling[1_000]![page];
+    rows.push({
+      section: '3 scaling',
+      measure: `conversation search, ${page === 'first' ? 'first page' : 'page at row 90 %'}: p50 at 1k / 10k / 100k`,
+      value: `${scaling[1_000]![page].toFixed(2)} / ${scaling[10_000]![page].toFixed(2)} / ${scaling[100_000]![page].toFixed(2)} ms`,
+      baseline: '1k rows',
+      ratio: growth,
+      goal: '≤ 1.5',
+      met: growth <= 1.5,
+      data: Object.fromEntries(Object.entries(scaling).map(([size, figures]) => [size, figures[page]])),
+    });
+  }
+
+  step('events');
+  const conversationId = (await servers.send({ cmd: 'events', count: 10_000 })) as string;
+
+  // 2: throughput beside a bare route.
+  if (runs(2)) {
+    step('throughput');
+    rows.push(await throughput(servers, 'GET /api/settings', '/api/settings', 0.5));
+    rows.push(await throughput(servers, 'sandbox search, 50 sandboxes', '/api/v1/sandboxes/search?limit=100', 0.5));
+    rows.push(await throughput(servers, 'conversation search, 100,000', search, 0.3));
+    rows.push(
+      await throughput(servers, `conversation search, title__contains=${RARE_WORD} (1 %)`, `${search}&title__contains=${RARE_WORD}`, 0.3),
+    );
+    rows.push(
+      await throughput(
+        servers,
+        'event search, 10,000 events',
+        `/api/v1/events/search?conversation_id__eq=${conversationId}&limit=100`,
+        0.3,
+      ),
+    );
+  }
+
+  // 1 and 5: the console in Chromium.
+  if (runs(1) || runs(5)) {
+    step('Chromium');
+    const browser = await launchChromium();
+    try {
+      if (runs(1)) rows.push(...(await bytesOnTheWire(browser, servers, conversationId)));
+      if (runs(5)) rows.push(...(await consoleTimings(browser, servers)));
+    } finally {
+      await browser.close();
+    }
+  }
+} finally {
+  await servers.close();
+}
+
+// 4: sandbox lifecycle, on servers of their own (no stand-in sandboxes around).
+if (runs(4)) {
+  step('process sandboxes');
+  const processServers = await startServers('process');
+  try {
+    rows.push(...(await processLifecycle(processServers)));
+  } finally {
+    await processServers.close();
+  }
+}
+const engine = dockerFromEnv(process.env.DOCKER_HOST);
+const engineAnswers = await checkEngine(engine).then(
+  () => true,
+  () => false,
+);
+if (runs(4) && engineAnswers) {
+  step('docker sandboxes');
+  const image = await ensureDefaultImage(engine, createLogger(false));
+  const dockerServers = await startServers('docker');
+  try {
+    rows.push(...(await dockerLifecycle(dockerServers, engine, image)));
+  } finally {
+    await dockerServers.close();
+  }
+} else if (runs(4)) {
+  console.error('bench: no Docker engine answers; the docker lifecycle rows are left out');
+}
+
+rows.sort((a, b) => a.section.localeCompare(b.section)); // stable: each section keeps its order
+printTable(rows);
+const machine = {
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model,
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+};
+console.log(
+  `\n${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; ${Math.round((Date.now() - began) / 1000)} s`,
+);
+const out = path.resolve(import.meta.dirname, '../../bench/results.json');
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), machine, rows }, null, 2)}\n`);

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import type { Row } from './results';
+import type { BenchServers } from './servers';
+import { median, timings } from './stats';
+
+interface Load {
+  requests: number;
+  p50: number;
+  p99: number;
+}
+
+async function load(url: string, key: string, seconds: number, connections: number): Promise<Load> {
+  const result = await autocannon({ url, connections, duration: seconds, headers: { 'x-session-api-key': key } });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} answers not 2xx, ${result.errors} errors`);
+  return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/** BENCH_PROFILE=<dir>: a CPU profile of the real server under this load, to see where the time goes (not counted). */
+async function profile(servers: BenchServers, name: string, run: () => Promise<unknown>): Promise<void> {
+  const dir = process.env.BENCH_PROFILE!;
+  fs.mkdirSync(dir, { recursive: true });
+  await servers.send({ cmd: 'profile-start' });
+  await run();
+  await servers.send({ cmd: 'profile-stop', file: path.resolve(dir, `${name.replace(/[^\w]+/g, '-')}.cpuprofile`) });
+}
+
+const SECONDS = 3;
+const CONNECTIONS = 20;
+
+/**
+ * Requests per second of `pathAndQuery` on the real server beside the bare route answering the
+ * same body: medians of three alternating 3 s runs with 20 connections, after a 1 s warm-up each.
+ */
+export async function throughput(servers: BenchServers, name: string, pathAndQuery: string, goal: number): Promise<Row> {
+  const sample = await servers.get(pathAndQuery);
+  if (sample.status !== 200) throw new Error(`${pathAndQuery}: ${sample.status} ${sample.body.slice(0, 300)}`);
+  await servers.send({ cmd: 'bare', body: JSON.parse(sample.body) });
+  const real = `${servers.url}${pathAndQuery}`;
+  const bare = `${servers.bareUrl}/bare`;
+  await load(real, servers.key, 1, CONNECTIONS);
+  await load(bare, servers.key, 1, CONNECTIONS);
+  const runs: { real: Load; bare: Load }[] = [];
+  for (let i = 0; i < 3; i++)
+    runs.push({ real: await load(real, servers.key, SECONDS, CONNECTIONS), bare: await load(bare, servers.key, SECONDS, CONNECTIONS) });
+  if (process.env.BENCH_PROFILE) await profile(servers, name, () => load(real, servers.key, SECONDS, CONNECTIONS));
+  const of = (side: 'real' | 'bare', figure: keyof Load) => median(runs.map((run) => run[side][figure]));
+  const ratio = of('real', 'requests') / of('bare', 'requests');
+  const describe = (side: 'real' | 'bare') =>
+    `${Math.round(of(side, 'requests'))} req/s, p50 ${of(side, 'p50')} ms, p99 ${of(side, 'p99')} ms`;
+  return {
+    section: '2 throughput',
+    measure: `${name} (${sample.body.length} B)`,
+    value: describe('real'),
+    baseline: describe('bare'),
+    ratio,
+    goal: `≥ ${goal}`,
+    met: ratio >= goal,
+    data: { path: pathAndQuery, bodyBytes: sample.body.length, runs },
+  };
+}
+
+/** The median time of one request for `pathAndQuery`, asked 200 times in a row (after 20 to warm up). */
+export async function latencyP50(servers: BenchServers, pathAndQuery: string): Promise<number> {
+  const ask = async () => {
+    const response = await servers.get(pathAndQuery);
+    if (response.status !== 200) throw new Error(`${pathAndQuery}: ${response.status} ${response.body.slice(0, 300)}`);
+  };
+  await timings(20, ask);
+  return median(await timings(200, ask));
+}
