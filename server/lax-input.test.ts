@@ -9,23 +9,27 @@ import { startTestApp, type TestApp } from './testing/test-app';
 let t: TestApp;
 const CONVERSATION = 'd'.repeat(32);
 
+/** Two more conversations, in another sandbox, to page through. */
+const PAGED = ['e'.repeat(32), 'f'.repeat(32)];
+
 beforeAll(async () => {
   t = await startTestApp();
   const now = new Date().toISOString();
+  const conversation = (id: string, sandbox_id: string) => ({
+    id,
+    user_id: 'default',
+    sandbox_id,
+    sandbox_created: 0,
+    title: 'kept',
+    pr_number: '[]',
+    skills: '[]',
+    archived: 0,
+    created_at: now,
+    updated_at: now,
+  });
   await t.db
     .insertInto('app_conversations')
-    .values({
-      id: CONVERSATION,
-      user_id: 'default',
-      sandbox_id: 'gone',
-      sandbox_created: 0,
-      title: 'kept',
-      pr_number: '[]',
-      skills: '[]',
-      archived: 0,
-      created_at: now,
-      updated_at: now,
-    })
+    .values([conversation(CONVERSATION, 'gone'), ...PAGED.map((id) => conversation(id, 'paged'))])
     .execute();
 });
 afterAll(async () => {
@@ -71,21 +75,31 @@ describe('lax numbers and booleans', () => {
   });
 
   it('takes a boolean word in a query and in a conversation patch', async () => {
-    expect((await get('/api/v1/app-conversations/search?archived=no')).json().items).toHaveLength(1);
+    const search = async (archived: string) =>
+      (await get(`/api/v1/app-conversations/search?sandbox_id__eq=gone&archived=${archived}`)).json().items as { id: string }[];
+    expect(await search('no')).toHaveLength(1);
     expect((await send('PATCH', `/api/v1/app-conversations/${CONVERSATION}`, { archived: 'yes' })).statusCode).toBe(200);
-    expect((await get('/api/v1/app-conversations/search?archived=On')).json().items).toHaveLength(1);
-    expect((await get('/api/v1/app-conversations/search?archived=0')).json().items).toHaveLength(0);
+    expect(await search('On')).toHaveLength(1);
+    expect(await search('0')).toHaveLength(0);
     expect((await send('PATCH', `/api/v1/app-conversations/${CONVERSATION}`, { archived: 0 })).statusCode).toBe(200);
+    expect((await search('false')).map((item) => item.id)).toEqual([CONVERSATION]);
+    expect(await search('true')).toHaveLength(0);
   });
 
-  it.each(['5', '5.0', '+5', '005', ' 5 '])('takes limit=%s', async (limit) => {
-    const response = await get(`/api/v1/sandboxes/search?limit=${encodeURIComponent(limit)}`);
+  it.each(['1', '1.0', '+1', '001', ' 1 '])('takes limit=%j', async (limit) => {
+    const response = await get(`/api/v1/app-conversations/search?sandbox_id__eq=paged&limit=${encodeURIComponent(limit)}`);
     expect(response.statusCode, response.body).toBe(200);
+    const page = response.json();
+    expect(page.items).toHaveLength(1);
+    expect(PAGED).toContain(page.items[0].id);
+    expect(page.next_page_id).not.toBeNull();
   });
 });
 
+type Refusal = [body: Record<string, unknown>, expected: Record<string, unknown>];
+
 describe("Pydantic's error types", () => {
-  it.each([
+  it.each<Refusal>([
     [
       { max_iterations: '5.5' },
       entry('int_parsing', ['body', 'max_iterations'], 'Input should be a valid integer, unable to parse string as an integer', '5.5'),
@@ -107,6 +121,24 @@ describe("Pydantic's error types", () => {
       entry('bool_parsing', ['body', 'confirmation_mode'], 'Input should be a valid boolean, unable to interpret input', ' yes'),
     ],
     [{ confirmation_mode: [] }, entry('bool_type', ['body', 'confirmation_mode'], 'Input should be a valid boolean', [])],
+    // only whole numbers other than 0 and 1 are "unable to interpret"
+    [{ confirmation_mode: 0.5 }, entry('bool_type', ['body', 'confirmation_mode'], 'Input should be a valid boolean', 0.5)],
+    ...['inf', '-Infinity', 'nan', '1e400'].map((input): Refusal => [
+      { max_budget_per_task: input },
+      entry('finite_number', ['body', 'max_budget_per_task'], 'Input should be a finite number', input),
+    ]),
+    ...['9007199254740992', 9007199254740992].map((input): Refusal => [
+      { max_iterations: input },
+      {
+        ...entry(
+          'less_than_equal',
+          ['body', 'max_iterations'],
+          'Input is too large: integers must be between -9007199254740991 and 9007199254740991 (2^53 - 1) here',
+          input,
+        ),
+        ctx: { le: 9007199254740991 },
+      },
+    ]),
     [
       // false is 0 to Pydantic, and 0 is too few
       { max_iterations: false },
@@ -167,6 +199,10 @@ describe('MCP shorthands', () => {
           { name: 'fetch', command: 'uvx', args: '-y "mcp server" --path=a\\ b', env: 'A=1, B = two=2 ,,' },
           { name: 'plain', command: 'npx', args: null, env: null },
           { name: 'blank', command: 'npx', args: '   ', env: '' },
+          // OpenHands' `v or []` / `v or {}`
+          { name: 'falsy', command: 'npx', args: false, env: 0 },
+          { name: 'zero', command: 'npx', args: 0, env: false },
+          { name: 'shell', command: 'npx', args: `a $'x\\ty' $"q"` },
         ],
       },
     });
@@ -181,6 +217,10 @@ describe('MCP shorthands', () => {
         { name: 'fetch', command: 'uvx', args: ['-y', 'mcp server', '--path=a b'], env: { A: '1', B: ' two=2' } },
         { name: 'plain', command: 'npx', args: [], env: {} },
         { name: 'blank', command: 'npx', args: [], env: {} },
+        { name: 'falsy', command: 'npx', args: [], env: {} },
+        { name: 'zero', command: 'npx', args: [], env: {} },
+        // shlex.split has no $'…' quoting
+        { name: 'shell', command: 'npx', args: ['a', '$x\\ty', '$q'], env: {} },
       ],
     });
   });
@@ -196,10 +236,10 @@ describe('MCP shorthands', () => {
         type: 'value_error',
         loc: at('args'),
         msg: `Value error, Invalid argument format: No closing quotation. Use shell-like format, e.g., "arg1 arg2" or '--config "value with spaces"'`,
-        input: '--config "unclosed',
+        // a command line may carry a token: its input is never echoed, as env's is not
+        input: null,
         ctx: { error: {} },
       },
-      // env may hold secrets: its input is never echoed
       {
         type: 'value_error',
         loc: at('env'),
@@ -249,5 +289,20 @@ describe('MCP shorthands', () => {
       mcp_config: { sse_servers: ['https://a.example/sse'] },
     });
     expect(providers.statusCode, providers.body).toBe(200);
+    // add-git-providers checks mcp_config and otherwise ignores it, as OpenHands does: the stored servers stay
+    expect((await t.getSettings()).json().mcp_config.sse_servers).toEqual([
+      { url: 'https://mcp.example.com/sse', api_key: null, api_key_set: false },
+    ]);
+    // the string is checked as the URL of a full entry
+    const refused = await send('POST', '/api/add-git-providers', { provider_tokens: {}, mcp_config: { sse_servers: ['example.com'] } });
+    expect(refused.json().detail).toEqual([
+      {
+        type: 'value_error',
+        loc: ['body', 'mcp_config', 'sse_servers', 0, 'url'],
+        msg: 'Value error, URL must include a scheme (http:// or https://)',
+        input: 'example.com',
+        ctx: { error: {} },
+      },
+    ]);
   });
 });

@@ -187,7 +187,8 @@ const BAD_BODIES: [string, unknown, unknown[]][] = [
   [
     'stdio args that are a number',
     { mcp_config: { stdio_servers: [{ name: 'fetch', command: 'uvx', args: 3 }] } },
-    [{ type: 'list_type', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'args'], msg: 'Input should be a valid list', input: 3 }],
+    // a command line may carry a token: not sent back
+    [{ type: 'list_type', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'args'], msg: 'Input should be a valid list', input: null }],
   ],
   [
     'a bad env key in object form',

@@ -1,6 +1,6 @@
 import type { FastifySchemaCompiler } from 'fastify';
-import { type $ZodIssue, type $ZodType, safeParse } from 'zod/v4/core';
-import { laxInput } from '../src/contract/lax-input';
+import type { $ZodType } from 'zod/v4/core';
+import { laxSafeParse } from '../src/contract/lax-input';
 import { toValidationDetail, type ValidationErrorEntry } from '../src/contract/validation-error';
 import { MissingBodyError, RequestValidationError } from './http-errors';
 
@@ -17,25 +17,14 @@ const SECRET_LOCS = new Set([
   'custom_secrets',
   'secrets_store',
   'env',
+  // a stdio server's command line often carries a token (`--api-key …`)
+  'args',
 ]);
 
 export function withoutSecretInputs(detail: ValidationErrorEntry[]): ValidationErrorEntry[] {
   return detail.map((entry) =>
     entry.loc.some((part) => typeof part === 'string' && SECRET_LOCS.has(part)) ? { ...entry, input: null } : entry,
   );
-}
-
-const valueAt = (root: unknown, path: readonly PropertyKey[]): unknown =>
-  path.reduce<unknown>(
-    (value, key) => (typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined),
-    root,
-  );
-
-/** A converted value refused all the same (`"0"` where at least 1 goes) is reported as it was sent, as Pydantic does. */
-function withSentInput(issue: $ZodIssue, sent: unknown, converted: unknown): $ZodIssue {
-  if (typeof issue.input !== 'number' && typeof issue.input !== 'boolean') return issue;
-  const before = valueAt(sent, issue.path);
-  return before !== issue.input && valueAt(converted, issue.path) === issue.input ? ({ ...issue, input: before } as $ZodIssue) : issue;
 }
 
 /** Where FastAPI says a bad value came from (`loc[0]`), by Fastify's name for the request part. */
@@ -53,10 +42,8 @@ export const zodValidatorCompiler: FastifySchemaCompiler<$ZodType> =
     if (httpPart === 'body' && (data === undefined || data === null)) {
       return { error: new MissingBodyError() };
     }
-    const converted = laxInput(schema, data);
-    const result = safeParse(schema, converted, { reportInput: true });
+    const result = laxSafeParse(schema, data);
     if (result.success) return { value: result.data };
     const root = LOC_ROOT[httpPart ?? 'body'] ?? 'body';
-    const issues = result.error.issues.map((issue) => withSentInput(issue, data, converted));
-    return { error: new RequestValidationError(withoutSecretInputs(toValidationDetail(issues, [root]))) };
+    return { error: new RequestValidationError(withoutSecretInputs(toValidationDetail(result.issues, [root]))) };
   };

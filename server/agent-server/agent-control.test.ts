@@ -258,6 +258,8 @@ describe('events/search', () => {
     expect(first.next_page_id).toBe(all[2]?.id);
     const second = await search(`limit=2&page_id=${first.next_page_id}`);
     expect(second.items).toEqual(all.slice(2, 4));
+    // Pydantic's lax integers, as OpenHands' agent server takes them
+    for (const limit of ['2.0', '+2', '002']) expect(await search(`limit=${encodeURIComponent(limit)}`), limit).toEqual(first);
 
     const middle = all[3]!;
     const naive = middle.timestamp.replace(/Z$/, '');
@@ -274,6 +276,19 @@ describe('events/search', () => {
       expect(answer.status, bad).toBe(422);
       expect(answer.body, bad).toMatchObject({ detail: [{ loc: ['query', bad.split('=')[0]] }] });
     }
+    const refusals = async (query: string) => (await server.call('GET', `/api/conversations/${id}/events/search?${query}`)).body;
+    expect(await refusals('limit=2.5')).toEqual({
+      detail: [
+        {
+          type: 'int_parsing',
+          loc: ['query', 'limit'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: '2.5',
+        },
+      ],
+    });
+    expect(await refusals('limit=')).toMatchObject({ detail: [{ type: 'int_parsing', input: '' }] });
+    expect(await refusals('limit=0')).toMatchObject({ detail: [{ type: 'greater_than_equal', input: '0' }] });
   });
 });
 

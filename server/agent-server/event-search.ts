@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { type AgentEvent, EVENT_SORT_ORDERS, EVENT_SOURCES, type EventPage, eventTime, eventTimeQuery } from '../../src/contract/events';
+import { integer } from '../../src/contract/rules';
 import { MAX_PAGE_SIZE } from '../../src/contract/sandboxes';
 
-/** `GET /api/conversations/{id}/events/search`, as the agent SDK's server takes it. */
+/** `GET /api/conversations/{id}/events/search`, as the agent SDK's server takes it; `limit` is read by the router's lax pre-pass. */
 export const eventSearchQuerySchema = z.object({
   /** Module-qualified (`openhands.sdk.event.llm_convertible.message.MessageEvent`) or bare. */
   kind: z.optional(z.string()),
@@ -12,7 +13,7 @@ export const eventSearchQuerySchema = z.object({
   sort_order: z._default(z.enum(EVENT_SORT_ORDERS), 'TIMESTAMP'),
   /** The id of the first event of the page (inclusive). */
   page_id: z.optional(z.string()),
-  limit: z._default(z.coerce.number().check(z.multipleOf(1), z.gte(1), z.lte(MAX_PAGE_SIZE)), MAX_PAGE_SIZE),
+  limit: z._default(integer().check(z.gte(1), z.lte(MAX_PAGE_SIZE)), MAX_PAGE_SIZE),
 });
 export type EventSearchQuery = z.output<typeof eventSearchQuerySchema>;
 

@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import type * as z from 'zod/mini';
+import { laxSafeParse } from '../../src/contract/lax-input';
 import { toValidationDetail } from '../../src/contract/validation-error';
 
 /*
@@ -39,8 +40,9 @@ export function parse<S extends z.ZodMiniType>(schema: S, value: unknown, where:
   if (where === 'body' && (value === undefined || value === null)) {
     throw new HttpAnswer(422, { detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
   }
-  const result = schema.safeParse(value, { reportInput: true });
-  if (!result.success) throw new HttpAnswer(422, { detail: toValidationDetail(result.error.issues, [where]) });
+  // OpenHands' agent server is Pydantic too: its lax numbers and booleans (`limit=5`, `"true"`) are taken.
+  const result = laxSafeParse(schema, value);
+  if (!result.success) throw new HttpAnswer(422, { detail: toValidationDetail(result.issues, [where]) });
   return result.data;
 }
 

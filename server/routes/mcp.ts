@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { mcpTestQuerySchema, mcpTestRequestBodySchema, mcpTestResultSchema } from '../../src/contract/mcp';
+import { mcpTestQuerySchema, mcpTestRequestSchema, mcpTestResultSchema } from '../../src/contract/mcp';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
 import type { McpTestService } from '../services/mcp-test-service';
 
@@ -14,7 +14,7 @@ export function mcpRoutes(tester: McpTestService): FastifyPluginAsyncZod {
             'The body is one server entry as in mcp_config plus its `kind`. An SSE/SHTTP entry with `api_key: null` is tested with the key stored for the same kind and URL. Failures answer 200 with `ok: false` and the reason.',
           tags: ['MCP'],
           querystring: mcpTestQuerySchema,
-          body: mcpTestRequestBodySchema,
+          body: mcpTestRequestSchema,
           response: { 200: mcpTestResultSchema, 422: validationErrorBodySchema },
         },
       },

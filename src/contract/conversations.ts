@@ -199,7 +199,10 @@ export const conversationFilterSchema = z.object({
   updated_at__lt: z.optional(dateTimeQuery),
   /** Ours. */
   sandbox_id__eq: z.optional(z.string()),
-  /** Ours: archived conversations are hidden unless asked for (`true`, `1`, `yes`, … as Pydantic reads a boolean). */
+  /**
+   * Ours: archived conversations are hidden unless asked for. A query string holds only strings: this works behind the
+   * server's lax pre-pass (`laxInput`), which reads `true`, `1`, `yes`, … as Pydantic does.
+   */
   archived: z._default(z.boolean(), false),
 });
 export type ConversationFilter = z.output<typeof conversationFilterSchema>;

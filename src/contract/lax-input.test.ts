@@ -43,8 +43,19 @@ describe('lax conversions', () => {
     expect(laxNumber(input)).toBe(expected);
   });
 
-  it.each(['five', '1,5', '', '0x10', 'inf', 'NaN', '1__0', '_1'])('leaves %j for a number as it came', (input) => {
+  it.each(['five', '1,5', '', '0x10', 'infinite', '1__0', '_1'])('leaves %j for a number as it came', (input) => {
     expect(laxNumber(input)).toBe(input);
+  });
+
+  // read as Rust's f64 parser reads them, so that the schema refuses them as not finite
+  it.each([
+    ['inf', Infinity],
+    [' +Infinity ', Infinity],
+    ['-inf', -Infinity],
+    ['NaN', NaN],
+    ['1e400', Infinity],
+  ])('reads %j as the number %j', (input, expected) => {
+    expect(laxNumber(input)).toBe(expected);
   });
 
   it.each([

@@ -1,5 +1,5 @@
-import type { $ZodType } from 'zod/v4/core';
-import { safeParse } from 'zod/v4/core';
+import { type $ZodIssue, type $ZodType, type output, safeParse } from 'zod/v4/core';
+import { withEntry } from './own-entry';
 
 /*
  * Pydantic's lax mode (what OpenHands' models accept), for a request about to be checked by a
@@ -10,10 +10,12 @@ import { safeParse } from 'zod/v4/core';
  * The schemas stay strict: the console's forms and response parsing never see these inputs.
  */
 
-/** A decimal integer as Python's `int()` reads it: sign, digits with single underscores between, and `.0…` allowed. */
+/** A decimal integer as pydantic-core's `clean_int_str` reads it: sign, digits with single underscores between, and `.0…` allowed. */
 const INT_STRING = /^[+-]?\d+(?:_\d+)*(?:\.0+)?$/;
-/** What Rust's `f64::from_str` reads, finite values only (`inf` and `nan` stay strings and are refused). */
+/** What Rust's `f64::from_str` reads. */
 const FLOAT_STRING = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** Its words for the values that are not finite, read as such so that they are refused as `finite_number`. */
+const NOT_FINITE_STRING = /^([+-]?)(?:(inf|infinity)|nan)$/i;
 const TRUE_WORDS = new Set(['t', 'y', 'on', 'yes', 'true']);
 const FALSE_WORDS = new Set(['f', 'n', 'no', 'off', 'false']);
 
@@ -36,6 +38,8 @@ export function laxNumber(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const trimmed = value.trim();
   if (FLOAT_STRING.test(trimmed)) return Number(trimmed);
+  const notFinite = NOT_FINITE_STRING.exec(trimmed);
+  if (notFinite) return notFinite[2] ? (notFinite[1] === '-' ? -Infinity : Infinity) : NaN;
   const stripped = withoutUnderscores(value);
   return stripped !== undefined && FLOAT_STRING.test(stripped) ? Number(stripped) : value;
 }
@@ -67,11 +71,6 @@ interface Def {
 
 const defOf = (schema: $ZodType) => schema._zod.def as unknown as Def;
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Sets a key as an own property, so a key such as `__proto__` stays data. */
-function withEntry(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 /** The option of a discriminated union the value's tag names. */
 function taggedOption(options: $ZodType[], discriminator: string, value: Record<string, unknown>): $ZodType | undefined {
@@ -148,4 +147,29 @@ export function laxInput(schema: $ZodType, value: unknown): unknown {
     default:
       return value;
   }
+}
+
+const valueAt = (root: unknown, path: readonly PropertyKey[]): unknown =>
+  path.reduce<unknown>(
+    (value, key) => (typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined),
+    root,
+  );
+
+/** A converted value refused all the same (`"0"` where at least 1 goes) is reported as it was sent, as Pydantic does. */
+function withSentInput(issue: $ZodIssue, sent: unknown, converted: unknown): $ZodIssue {
+  if (typeof issue.input !== 'number' && typeof issue.input !== 'boolean') return issue;
+  const before = valueAt(sent, issue.path);
+  const wasConverted = !Object.is(before, issue.input) && Object.is(valueAt(converted, issue.path), issue.input);
+  return wasConverted ? ({ ...issue, input: before } as $ZodIssue) : issue;
+}
+
+/** `schema` checking `value` after `laxInput`, its issues (with their `input`) naming the values as they were sent. */
+export function laxSafeParse<S extends $ZodType>(
+  schema: S,
+  value: unknown,
+): { success: true; data: output<S> } | { success: false; issues: $ZodIssue[] } {
+  const converted = laxInput(schema, value);
+  const result = safeParse(schema, converted, { reportInput: true });
+  if (result.success) return { success: true, data: result.data };
+  return { success: false, issues: result.error.issues.map((issue) => withSentInput(issue, value, converted)) };
 }

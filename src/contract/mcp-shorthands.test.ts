@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { mcpConfigRequestSchema, mcpConfigSchema, mcpTestRequestBodySchema } from './mcp';
+import { mcpConfigRequestSchema, mcpConfigSchema, mcpTestRequestSchema } from './mcp';
 import { expandArgs, expandEnv, expandServer } from './mcp-shorthands';
 
 describe('OpenHands’ MCP shorthands', () => {
@@ -13,6 +13,10 @@ describe('OpenHands’ MCP shorthands', () => {
     ['   ', []],
     ['', []],
     [null, []],
+    // OpenHands' `v or []`
+    [false, []],
+    [0, []],
+    ["a $'b c'", ['a', '$b c']],
     [
       ['kept', 'as is'],
       ['kept', 'as is'],
@@ -37,6 +41,9 @@ describe('OpenHands’ MCP shorthands', () => {
     ['', {}],
     ['  ', {}],
     [null, {}],
+    // OpenHands' `v or {}`
+    [false, {}],
+    [0, {}],
     [{ KEPT: 'x' }, { KEPT: 'x' }],
   ])('env %j', (env, expected) => {
     expect(expandEnv(env)).toEqual({ value: expected });
@@ -69,7 +76,7 @@ describe('OpenHands’ MCP shorthands', () => {
       shttp_servers: [],
     });
     expect(z.safeParse(mcpConfigSchema, shorthand).success).toBe(false);
-    expect(z.parse(mcpTestRequestBodySchema, { kind: 'stdio', name: 'n', command: 'c', args: 'a b', env: null })).toMatchObject({
+    expect(z.parse(mcpTestRequestSchema, { kind: 'stdio', name: 'n', command: 'c', args: 'a b', env: null })).toMatchObject({
       args: ['a', 'b'],
       env: {},
     });

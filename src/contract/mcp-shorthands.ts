@@ -1,38 +1,37 @@
-import { split } from 'shlex';
+import { withEntry } from './own-entry';
 import { ENV_NAME_PATTERN } from './rules';
+import { ShlexError, shlexSplit } from './shlex-split';
 
 /*
  * The shorter forms OpenHands' MCP models accept in a request (`openhands/core/config/mcp_config.py`,
  * its before-validators), with its messages: a URL string for an SSE or SHTTP server, `args` as
- * one command line, `env` as `"A=1,B=2"`, and `null` args or env as none.
+ * one command line, `env` as `"A=1,B=2"`, and, as its `v or []` / `v or {}` reads them, `null`,
+ * `false`, `0` or `""` args or env as none.
  */
 
-export type Expanded<T> = { value: T } | { problem: string };
+export type Expanded = { value: unknown } | { problem: string };
 
-/** Python's `shlex` words for the two ways a split fails. */
-const SHLEX_PROBLEMS: Record<string, string> = {
-  'Got EOF while in a quoted string': 'No closing quotation',
-  'Got EOF while in an escape sequence': 'No escaped character',
-};
+/** What Python's `not v` holds for among the JSON values a list or map field may be sent. */
+const isFalsy = (value: unknown): boolean => value === null || value === false || value === 0 || value === '';
 
-/** `args` as a list: a string is split as `shlex.split` does (blank: none), `null` is none, anything else is left to the schema. */
-export function expandArgs(args: unknown): Expanded<unknown> {
-  if (args === null) return { value: [] };
+/** `args` as a list: a string is split as `shlex.split` does (blank: none), a falsy value is none, anything else is left to the schema. */
+export function expandArgs(args: unknown): Expanded {
+  if (isFalsy(args)) return { value: [] };
   if (typeof args !== 'string') return { value: args };
   if (args.trim() === '') return { value: [] };
   try {
-    return { value: split(args.trim()) };
+    return { value: shlexSplit(args.trim()) };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof ShlexError)) throw error;
     return {
-      problem: `Invalid argument format: ${SHLEX_PROBLEMS[reason] ?? reason}. Use shell-like format, e.g., "arg1 arg2" or '--config "value with spaces"'`,
+      problem: `Invalid argument format: ${error.message}. Use shell-like format, e.g., "arg1 arg2" or '--config "value with spaces"'`,
     };
   }
 }
 
-/** `env` as a map: `"A=1,B=2"` is read as OpenHands reads it (blank and empty pairs skipped), `null` is none. */
-export function expandEnv(env: unknown): Expanded<unknown> {
-  if (env === null) return { value: {} };
+/** `env` as a map: `"A=1,B=2"` is read as OpenHands reads it (blank and empty pairs skipped), a falsy value is none. */
+export function expandEnv(env: unknown): Expanded {
+  if (isFalsy(env)) return { value: {} };
   if (typeof env !== 'string') return { value: env };
   const vars: Record<string, string> = {};
   for (const raw of env.split(',')) {
@@ -47,10 +46,10 @@ export function expandEnv(env: unknown): Expanded<unknown> {
         problem: `Invalid environment variable name '${key}'. Must start with letter or underscore, contain only alphanumeric characters and underscores`,
       };
     }
-    Object.defineProperty(vars, key, { value: pair.slice(equals + 1), enumerable: true, writable: true, configurable: true });
+    withEntry(vars, key, pair.slice(equals + 1));
   }
   return { value: vars };
 }
 
 /** An SSE or SHTTP server given as its URL alone. */
-export const expandServer = (server: unknown): Expanded<unknown> => ({ value: typeof server === 'string' ? { url: server } : server });
+export const expandServer = (server: unknown): Expanded => ({ value: typeof server === 'string' ? { url: server } : server });

@@ -172,7 +172,7 @@ export type McpConfigInput = z.input<typeof mcpConfigSchema>;
 // --- OpenHands' shorthands, accepted by the server's request schemas (the console sends the full forms) ---
 
 /** `schema` after `expand`, whose problem is a value error at that place. */
-const expanding = <T extends z.ZodMiniType>(expand: (value: unknown) => Expanded<unknown>, schema: T) =>
+const expanding = <T extends z.ZodMiniType>(expand: (value: unknown) => Expanded, schema: T) =>
   z.pipe(
     z.transform((value: unknown, ctx) => {
       const expanded = expand(value);
@@ -200,28 +200,26 @@ export const mcpConfigRequestSchema = mcpConfigOf(
 export const MCP_KINDS = ['stdio', 'sse', 'shttp'] as const;
 export type McpKind = (typeof MCP_KINDS)[number];
 
-/** One server entry exactly as in `mcp_config`, plus which kind it is. */
-export const mcpTestRequestSchema = z.discriminatedUnion('kind', [
-  z.extend(mcpStdioServerSchema, { kind: z.literal('stdio') }),
-  z.extend(mcpSseServerSchema, { kind: z.literal('sse') }),
-  z.extend(mcpShttpServerSchema, { kind: z.literal('shttp') }),
-]);
-export type McpTestRequest = z.output<typeof mcpTestRequestSchema>;
+const mcpTestOf = <Stdio extends z.ZodMiniObject>(stdio: Stdio) =>
+  z.discriminatedUnion('kind', [
+    z.extend(stdio, { kind: z.literal('stdio') }),
+    z.extend(mcpSseServerSchema, { kind: z.literal('sse') }),
+    z.extend(mcpShttpServerSchema, { kind: z.literal('shttp') }),
+  ]);
 
-export type McpTestRequestInput = z.input<typeof mcpTestRequestSchema>;
+/** One server entry exactly as in `mcp_config`, plus which kind it is. */
+export const mcpTestSchema = mcpTestOf(mcpStdioServerSchema);
+export type McpTestRequest = z.output<typeof mcpTestSchema>;
+export type McpTestRequestInput = z.input<typeof mcpTestSchema>;
 
 /** The body the server takes: a stdio entry may use the `args` and `env` shorthands. */
-export const mcpTestRequestBodySchema = z.discriminatedUnion('kind', [
-  z.extend(mcpStdioServerRequestSchema, { kind: z.literal('stdio') }),
-  z.extend(mcpSseServerSchema, { kind: z.literal('sse') }),
-  z.extend(mcpShttpServerSchema, { kind: z.literal('shttp') }),
-]);
+export const mcpTestRequestSchema = mcpTestOf(mcpStdioServerRequestSchema);
 
 export const MCP_TEST_DEFAULT_SECONDS = 10;
 export const MCP_TEST_MAX_SECONDS = 60;
 
 export const mcpTestQuerySchema = z.object({
-  /** Seconds the whole handshake may take. */
+  /** Seconds the whole handshake may take (read from its query string by the server's lax pre-pass, `laxInput`). */
   timeout: z._default(integer().check(z.gte(1), z.lte(MCP_TEST_MAX_SECONDS)), MCP_TEST_DEFAULT_SECONDS),
 });
 

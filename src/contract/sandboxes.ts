@@ -56,7 +56,10 @@ export const sandboxSpecPageSchema = z.object({
 
 export const MAX_PAGE_SIZE = 100;
 
-/** Paging of every `/search` endpoint: `limit` 1..100 (422 outside, never 500 as OpenHands does). */
+/**
+ * Paging of every `/search` endpoint: `limit` 1..100 (422 outside, never 500 as OpenHands does). Query values are
+ * strings: the number schemas here work only behind the server's lax pre-pass (`laxInput`), which reads `"5"` as 5.
+ */
 export const pageQuerySchema = z.object({
   page_id: z.optional(z.string()),
   limit: z._default(integer().check(z.gte(1), z.lte(MAX_PAGE_SIZE)), MAX_PAGE_SIZE),
@@ -95,6 +98,7 @@ export type SandboxCapacity = z.output<typeof sandboxCapacitySchema>;
 
 export const sandboxIdParamsSchema = z.object({ sandbox_id: z.string() });
 
+/** `tail` is read from its query string by the server's lax pre-pass (`laxInput`). */
 export const sandboxLogsQuerySchema = z.object({
   tail: z._default(integer().check(z.gte(1), z.lte(5000)), 200),
 });

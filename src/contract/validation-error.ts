@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { laxBoolean, laxInteger, laxNumber } from './lax-input';
 import { describeValues, INTEGER_EXPECTED } from './rules';
 
 /**
@@ -26,28 +27,56 @@ export function readableMessage(entry: Pick<ValidationErrorEntry, 'msg'>): strin
   return entry.msg.startsWith(VALUE_ERROR_PREFIX) ? entry.msg.slice(VALUE_ERROR_PREFIX.length) : entry.msg;
 }
 
-const TYPE_NAMES: Record<string, [type: string, msg: string]> = {
-  string: ['string_type', 'Input should be a valid string'],
-  number: ['float_type', 'Input should be a valid number'],
-  boolean: ['bool_type', 'Input should be a valid boolean'],
-  array: ['list_type', 'Input should be a valid list'],
-  object: ['dict_type', 'Input should be a valid dictionary'],
-  record: ['dict_type', 'Input should be a valid dictionary'],
-  null: ['none_required', 'Input should be None'],
+/** Pydantic's type and message for a value of the wrong type, by zod's `expected`. */
+const TYPE_NAMES: Record<string, string> = {
+  string: 'string_type',
+  number: 'float_type',
+  boolean: 'bool_type',
+  array: 'list_type',
+  object: 'dict_type',
+  record: 'dict_type',
+  null: 'none_required',
 };
 
-/** Pydantic's words when lax mode could not convert a string (or, for a boolean, a number). */
+const TYPE_MESSAGES: Record<string, string> = {
+  int_type: INTEGER_EXPECTED,
+  float_type: 'Input should be a valid number',
+  bool_type: 'Input should be a valid boolean',
+  string_type: 'Input should be a valid string',
+  list_type: 'Input should be a valid list',
+  dict_type: 'Input should be a valid dictionary',
+  none_required: 'Input should be None',
+};
+
+/** Pydantic's words when lax mode could not convert a string (or, for a boolean, a whole number). */
 const PARSING_MESSAGES = {
   int_parsing: 'Input should be a valid integer, unable to parse string as an integer',
   float_parsing: 'Input should be a valid number, unable to parse string as a number',
   bool_parsing: 'Input should be a valid boolean, unable to interpret input',
 } as const;
 
-/** A form needs no "unable to parse string": the console words these as the plain type error. */
-const CONSOLE_WORDS: Record<string, string> = {
-  int_parsing: INTEGER_EXPECTED,
-  float_parsing: 'Input should be a valid number',
-  bool_parsing: 'Input should be a valid boolean',
+const entryOf = (type: string, loc: Loc, input: unknown): ValidationErrorEntry => ({
+  type,
+  loc,
+  msg: TYPE_MESSAGES[type] ?? `Input should be a valid ${type.replace(/_type$/, '')}`,
+  input,
+});
+
+/**
+ * Pydantic's `*_parsing` when its lax conversion could not read the input either (`"ten"`), its
+ * `*_type` when it would have (`"5"` where the value was not first converted, as in a config file).
+ */
+function parsingOrType(parsing: keyof typeof PARSING_MESSAGES, lax: (value: unknown) => unknown, loc: Loc, input: unknown) {
+  const type = parsing.replace('_parsing', '_type');
+  return lax(input) === input ? { type: parsing, loc, msg: PARSING_MESSAGES[parsing], input } : entryOf(type, loc, input);
+}
+
+const TOO_LARGE = `Input is too large: integers must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER} (2^53 - 1) here`;
+
+/** An input that lax mode reads as an infinite or undefined value (for a number also `"inf"`, `"nan"`, `"1e400"`). */
+const notFinite = (input: unknown, lax: (value: unknown) => unknown): boolean => {
+  const number = lax(input);
+  return typeof number === 'number' && !Number.isFinite(number);
 };
 
 function pathToLoc(path: readonly PropertyKey[]): Loc {
@@ -61,28 +90,32 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
   if (input === undefined && (issue.code === 'invalid_union' || issue.code === 'invalid_value') && 'input' in issue) {
     return [{ type: 'missing', loc, msg: 'Field required', input: null }];
   }
+  // z.int()'s own bounds: a JavaScript number holds integers exactly up to 2^53 - 1 only (Pydantic takes any size).
+  if (issue.code === 'too_big' && issue.origin === 'int' && issue.maximum === Number.MAX_SAFE_INTEGER) {
+    return [{ type: 'less_than_equal', loc, msg: TOO_LARGE, input, ctx: { le: Number.MAX_SAFE_INTEGER } }];
+  }
+  if (issue.code === 'too_small' && issue.origin === 'int' && issue.minimum === Number.MIN_SAFE_INTEGER) {
+    return [{ type: 'greater_than_equal', loc, msg: TOO_LARGE, input, ctx: { ge: Number.MIN_SAFE_INTEGER } }];
+  }
   switch (issue.code) {
     case 'invalid_type': {
       if (input === undefined) return [{ type: 'missing', loc, msg: 'Field required', input: null }];
       const integer = issue.expected === 'int' || issue.message === INTEGER_EXPECTED;
-      if ((integer || issue.expected === 'number') && typeof input === 'number' && !Number.isFinite(input)) {
+      if ((integer || issue.expected === 'number') && notFinite(input, integer ? laxInteger : laxNumber)) {
         return [{ type: 'finite_number', loc, msg: 'Input should be a finite number', input }];
       }
       if (integer) {
-        if (typeof input === 'string') return [{ type: 'int_parsing', loc, msg: PARSING_MESSAGES.int_parsing, input }];
+        if (typeof input === 'string') return [parsingOrType('int_parsing', laxInteger, loc, input)];
         return typeof input === 'number'
           ? [{ type: 'int_from_float', loc, msg: 'Input should be a valid integer, got a number with a fractional part', input }]
-          : [{ type: 'int_type', loc, msg: INTEGER_EXPECTED, input }];
+          : [entryOf('int_type', loc, input)];
       }
-      // Strings (and, for booleans, numbers) are what Pydantic's lax mode tries to convert: it says it could not.
-      if (issue.expected === 'number' && typeof input === 'string') {
-        return [{ type: 'float_parsing', loc, msg: PARSING_MESSAGES.float_parsing, input }];
+      // Strings (and, for booleans, whole numbers) are what Pydantic's lax mode tries to convert.
+      if (issue.expected === 'number' && typeof input === 'string') return [parsingOrType('float_parsing', laxNumber, loc, input)];
+      if (issue.expected === 'boolean' && (typeof input === 'string' || Number.isInteger(input))) {
+        return [parsingOrType('bool_parsing', laxBoolean, loc, input)];
       }
-      if (issue.expected === 'boolean' && (typeof input === 'string' || typeof input === 'number')) {
-        return [{ type: 'bool_parsing', loc, msg: PARSING_MESSAGES.bool_parsing, input }];
-      }
-      const [type, msg] = TYPE_NAMES[issue.expected] ?? [`${issue.expected}_type`, `Input should be a valid ${issue.expected}`];
-      return [{ type, loc, msg, input }];
+      return [entryOf(TYPE_NAMES[issue.expected] ?? `${issue.expected}_type`, loc, input)];
     }
     case 'too_small':
     case 'too_big': {
@@ -165,5 +198,34 @@ export function toValidationDetail(issues: readonly z.core.$ZodIssue[], prefix: 
  */
 export function issueMessage(issue: Omit<z.core.$ZodRawIssue, 'path'> & { path?: PropertyKey[] }): string | undefined {
   const [entry] = fromIssue({ ...issue, path: [], message: '' } as unknown as z.core.$ZodIssue, []);
-  return entry ? (CONSOLE_WORDS[entry.type] ?? readableMessage(entry)) : undefined;
+  return entry ? serverMessage(entry) : undefined;
+}
+
+type Context = Record<string, unknown>;
+
+const bound = (key: string, words: string) => (ctx: Context) =>
+  ctx[key] === undefined ? undefined : `Input should be ${words} ${String(ctx[key])}`;
+
+/**
+ * The console's words for the problems Pydantic (OpenHands) and our server both report, by
+ * `type` and `ctx`, so its own checks (`issueMessage`) and a server's 422 read the same. Pydantic
+ * adds detail such as "unable to parse string as an integer" that a form does not need.
+ */
+const BY_TYPE: Record<string, (ctx: Context) => string | undefined> = {
+  missing: () => 'Field required',
+  ...Object.fromEntries(Object.entries(TYPE_MESSAGES).map(([type, msg]) => [type, () => msg])),
+  ...Object.fromEntries(Object.keys(PARSING_MESSAGES).map((type) => [type, () => TYPE_MESSAGES[type.replace('_parsing', '_type')]])),
+  greater_than_equal: bound('ge', 'greater than or equal to'),
+  greater_than: bound('gt', 'greater than'),
+  less_than_equal: bound('le', 'less than or equal to'),
+  less_than: bound('lt', 'less than'),
+  string_too_short: (ctx) => (ctx.min_length === undefined ? undefined : `Should have at least ${String(ctx.min_length)} characters`),
+  string_too_long: (ctx) => (ctx.max_length === undefined ? undefined : `Should have at most ${String(ctx.max_length)} characters`),
+  enum: (ctx) => (typeof ctx.expected === 'string' ? `Input should be ${ctx.expected}` : undefined),
+  literal_error: (ctx) => (typeof ctx.expected === 'string' ? `Input should be ${ctx.expected}` : undefined),
+};
+
+/** What a person reads for a 422 entry, whichever server sent it; falls back to its `msg`. */
+export function serverMessage(entry: ValidationErrorEntry): string {
+  return BY_TYPE[entry.type]?.(entry.ctx ?? {}) ?? readableMessage(entry);
 }

@@ -1,8 +1,7 @@
 import { List, Text } from '@mantine/core';
-import type { Loc } from '../../contract/validation-error';
+import { type Loc, serverMessage } from '../../contract/validation-error';
 import { ErrorAlert } from '../error-alert';
 import type { SaveProblem } from './apply-server-errors';
-import { serverMessage } from './server-message';
 
 const dottedLoc = (loc: Loc) => loc.filter((part) => part !== 'body').join('.') || 'request';
 

@@ -1,5 +1,4 @@
-import type { ValidationErrorEntry } from '../../contract/validation-error';
-import { serverMessage } from './server-message';
+import { serverMessage, type ValidationErrorEntry } from '../../contract/validation-error';
 
 export interface FieldError {
   /** Dotted form path, e.g. `mcp_config.stdio_servers.0.name`. */
