@@ -17,7 +17,11 @@ const SECRET_LOCS = new Set([
   'custom_secrets',
   'secrets_store',
   'env',
+  'key',
 ]);
+
+/** Routes whose whole body is a secret (a bare JSON string there is the key itself). */
+const SECRET_BODY_ROUTES = new Set(['/sign-in']);
 
 export function withoutSecretInputs(detail: ValidationErrorEntry[]): ValidationErrorEntry[] {
   return detail.map((entry) =>
@@ -47,7 +51,7 @@ const LOC_ROOT: Record<string, string> = { body: 'body', querystring: 'query', p
  * Pydantic's lax mode reads them (`"5"`, `"yes"`, `1`), so clients written for OpenHands work.
  */
 export const zodValidatorCompiler: FastifySchemaCompiler<$ZodType> =
-  ({ schema, httpPart }) =>
+  ({ schema, httpPart, url }) =>
   (data) => {
     // FastAPI's word for a request without a body; zod alone would say "not an object".
     if (httpPart === 'body' && (data === undefined || data === null)) {
@@ -58,5 +62,7 @@ export const zodValidatorCompiler: FastifySchemaCompiler<$ZodType> =
     if (result.success) return { value: result.data };
     const root = LOC_ROOT[httpPart ?? 'body'] ?? 'body';
     const issues = result.error.issues.map((issue) => withSentInput(issue, data, converted));
-    return { error: new RequestValidationError(withoutSecretInputs(toValidationDetail(issues, [root]))) };
+    const detail = withoutSecretInputs(toValidationDetail(issues, [root]));
+    const secretBody = root === 'body' && SECRET_BODY_ROUTES.has(url);
+    return { error: new RequestValidationError(secretBody ? detail.map((entry) => ({ ...entry, input: null })) : detail) };
   };
