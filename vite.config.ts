@@ -10,7 +10,7 @@ const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
   plugins: [react(), tableWithoutScrollArea(), precompress()],
-  server: { proxy: { '/api': apiTarget, '/openapi.json': apiTarget } },
+  server: { proxy: { '/api': apiTarget, '/openapi.json': apiTarget, '/sign-in': apiTarget, '/sign-out': apiTarget } },
   // The manifest tells `npm run size` which chunks each page loads.
   build: { outDir: 'dist', chunkSizeWarningLimit: 700, manifest: true },
   test: {

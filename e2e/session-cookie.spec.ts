@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import { expect, test } from './support/fixtures';
+import { SESSION_COOKIE } from '../server/session-cookie';
+import { expect, test as onLoopbackAddress } from './support/fixtures';
 
 /*
  * The HttpOnly session cookie, which pages that cannot send the key header (OpenHands' web
@@ -7,8 +8,11 @@ import { expect, test } from './support/fixtures';
  * sign-in page sets it, and signing out clears it.
  */
 
-const sessionCookie = async (context: BrowserContext) =>
-  (await context.cookies()).find((cookie) => cookie.name === 'agent_console_session');
+const sessionCookie = async (context: BrowserContext) => (await context.cookies()).find((cookie) => cookie.name === SESSION_COOKIE);
+
+/** The test server on `localhost`: on 127.0.0.1, where sandboxes are published, the server sets no cookie. */
+const onLocalhost = (url: string) => url.replace('//127.0.0.1:', '//localhost:');
+const test = onLoopbackAddress.extend({ baseURL: async ({ server }, use) => use(onLocalhost(server.url)) });
 
 /** What `/api/settings` answers a script of the page that sends no key header (the cookie goes by itself). */
 const statusWithoutHeader = (page: Page) => page.evaluate(async () => (await fetch('/api/settings', { method: 'GET' })).status);
@@ -33,14 +37,15 @@ test.describe('the session cookie', () => {
     expect(await statusWithoutHeader(page)).toBe(401);
   });
 
-  test('is set by the sign-in link', async ({ page, context, signIn }) => {
-    await signIn(page);
+  test('is set by the sign-in link', async ({ page, context, server }) => {
+    await page.goto(onLocalhost(server.signInLink));
+    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
     await expect.poll(() => sessionCookie(context)).toBeDefined();
     expect(await statusWithoutHeader(page)).toBe(404);
   });
 
   test("is set by the server's own sign-in page, which works without any script", async ({ browser, server }) => {
-    const context = await browser.newContext({ baseURL: server.url, javaScriptEnabled: false });
+    const context = await browser.newContext({ baseURL: onLocalhost(server.url), javaScriptEnabled: false });
     try {
       const page = await context.newPage();
       await page.goto('/sign-in');
@@ -51,7 +56,7 @@ test.describe('the session cookie', () => {
 
       await page.getByLabel('Session API key').fill(server.key);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect(page).toHaveURL(`${server.url}/`);
+      await expect(page).toHaveURL(`${onLocalhost(server.url)}/`);
       expect(await sessionCookie(context)).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
       // The cookie alone opens the API to this origin's pages.
       const settings = await context.request.get('/api/settings', { headers: { 'sec-fetch-site': 'same-origin' } });
@@ -60,4 +65,18 @@ test.describe('the session cookie', () => {
       await context.close();
     }
   });
+});
+
+onLoopbackAddress.describe('on 127.0.0.1', () => {
+  onLoopbackAddress(
+    'the console signs in with the header alone, and the sign-in page points to localhost',
+    async ({ page, context, signIn, server }) => {
+      await signIn(page);
+      expect(await sessionCookie(context)).toBeUndefined();
+      await page.goto('/sign-in');
+      await expect(page.getByRole('alert')).toContainText(
+        `Open ${onLocalhost(server.url)}/sign-in: on 127.0.0.1 the cookie would also reach the sandboxes`,
+      );
+    },
+  );
 });

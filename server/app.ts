@@ -21,6 +21,8 @@ export interface AppOptions extends ApiOptions {
   consoleContentSecurityPolicy?: string;
   /** Names (Host header) the server answers to besides loopback ones: HOST, ALLOWED_HOSTS, what sandboxes are told. */
   allowedHosts?: string[];
+  /** COOKIE_SECURE: the session cookie is always Secure. */
+  cookieSecure?: boolean;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -57,7 +59,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes);
   await app.register(apiRoutes(options), { prefix: '/api' });
-  await app.register(signInRoutes(options.sessionKey));
+  await app.register(
+    signInRoutes({
+      sessionKey: options.sessionKey,
+      browserSessions: options.services.browserSessions,
+      cookieSecure: options.cookieSecure ?? false,
+    }),
+  );
   app.addHook('onClose', async () => {
     await options.services.mcpTest.close();
     await options.services.startTasks.close();

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { fromOwnOrigin, sessionCookieCheck } from './session-cookie';
+import type { BrowserSessions } from './services/browser-sessions';
+import { fromOwnOrigin, sessionCookieValues } from './session-cookie';
 import { SESSION_KEY_HEADER, sessionKeyCheck } from './session-key';
 
 export { SESSION_KEY_HEADER };
@@ -18,15 +19,15 @@ declare module 'fastify' {
  * about a route leaks without the key. Routes marked `ownAuth` check their own key in their own
  * `onRequest` hook.
  */
-export function requireSessionKey(sessionKey: string) {
+export function requireSessionKey(sessionKey: string, browserSessions: BrowserSessions) {
   const matches = sessionKeyCheck(sessionKey);
-  const hasCookie = sessionCookieCheck(sessionKey);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.routeOptions.config.ownAuth === true) return;
     const key = request.headers[SESSION_KEY_HEADER.toLowerCase()];
-    if (matches(key)) return;
+    // Trimmed, as /sign-in trims the key it is given: one rule for both ways in.
+    if (matches(typeof key === 'string' ? key.trim() : key)) return;
     // A key that is given decides: a stale key in a script is not rescued by the browser's cookie.
-    if (key === undefined && hasCookie(request)) {
+    if (key === undefined && (await browserSessions.accepts(sessionKey, sessionCookieValues(request)))) {
       if (fromOwnOrigin(request)) return;
       return reply
         .status(403)

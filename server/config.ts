@@ -14,6 +14,8 @@ export interface ServerConfig {
   secretsKey: string | undefined;
   /** Content-Security-Policy for the served console (CONSOLE_CSP), for a console of another make; the strict one when absent. */
   consoleContentSecurityPolicy: string | undefined;
+  /** COOKIE_SECURE: the session cookie is always Secure (behind a TLS proxy whose pages' Origin may not say https). */
+  cookieSecure: boolean;
   /** Extra browser origins allowed to call the API (the console served elsewhere). */
   corsOrigins: string[];
   /** Names the server answers to (Host header) besides loopback ones and HOST (ALLOWED_HOSTS). */
@@ -120,6 +122,9 @@ const list = (value: string | undefined): string[] =>
     .map((item) => item.trim())
     .filter(Boolean);
 
+/** An on/off setting: `1`, `true` or `yes` is on. */
+const flag = (value: string | undefined) => ['1', 'true', 'yes'].includes((value ?? '').trim().toLowerCase());
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
@@ -131,7 +136,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     secretsKey: nonEmpty(env.SECRETS_KEY),
     corsOrigins: list(env.CORS_ORIGINS),
     allowedHosts: list(env.ALLOWED_HOSTS),
-    verifyGitTokens: ['1', 'true', 'yes'].includes((env.VERIFY_GIT_TOKENS ?? '').trim().toLowerCase()),
+    verifyGitTokens: flag(env.VERIFY_GIT_TOKENS),
+    cookieSecure: flag(env.COOKIE_SECURE),
     sandboxSpecsFile: nonEmpty(env.SANDBOX_SPECS_FILE),
     llmPricesFile: nonEmpty(env.LLM_PRICES_FILE),
     maxSandboxes: count('MAX_SANDBOXES', env.MAX_SANDBOXES, 20),

@@ -107,6 +107,18 @@ describe('/api/user/* with a GitHub token', () => {
       expect(response.json().detail).toBe('GitHub refused the stored token (HTTP 401): connect a new one under Settings → Git');
     }
   });
+
+  it.each([403, 429] as const)('takes a spent rate limit (HTTP %i) for a provider out of reach, not a refused token', async (status) => {
+    api!.rateLimit(status);
+    const info = await get('/api/user/info');
+    expect(info.statusCode).toBe(503);
+    expect(info.json().detail).toBe(`GitHub is rate limiting requests with the stored token (HTTP ${status}): try again later`);
+    for (const url of ['/api/user/repositories', '/api/user/suggested-tasks']) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.json(), url).toEqual([]);
+    }
+  });
 });
 
 describe('/api/user/* with a GitLab token', () => {

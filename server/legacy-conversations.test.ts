@@ -32,18 +32,20 @@ const sample: AppConversation = {
 };
 
 describe('toLegacyConversation (OpenHands V1 shim)', () => {
-  it.each([
+  const mapping = [
     ['RUNNING', 'RUNNING', 'STATUS$READY'],
     ['STARTING', 'STARTING', null],
     ['PAUSED', 'STOPPED', null],
     ['ERROR', 'ERROR', null],
     ['MISSING', 'ARCHIVED', null],
-  ] as const)('maps a %s sandbox to %s (runtime %s)', (sandbox_status, status, runtime_status) => {
+  ] as const;
+
+  it.each(mapping)('maps a %s sandbox to %s (runtime %s)', (sandbox_status, status, runtime_status) => {
     expect(toLegacyConversation({ ...sample, sandbox_status })).toMatchObject({ status, runtime_status });
   });
 
-  it('covers every sandbox status', () => {
-    for (const sandbox_status of SANDBOX_STATUSES) expect(toLegacyConversation({ ...sample, sandbox_status }).status).toBeTruthy();
+  it('has a row above for every sandbox status', () => {
+    expect(mapping.map(([sandbox_status]) => sandbox_status).sort()).toEqual([...SANDBOX_STATUSES].sort());
   });
 
   it('says STATUS$ERROR for a running sandbox whose agent failed or is stuck', () => {

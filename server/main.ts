@@ -6,8 +6,9 @@ async function main(): Promise<void> {
   const config = configFromEnv();
   if (config.upstreamUrl) return mainUpstream({ ...config, upstreamUrl: config.upstreamUrl });
   const server = await openServer(config);
-  const { app, signInLink } = await server.serve();
+  const { app, signInLink, cookieSignInPage } = await server.serve();
   console.log(`\nAgent Console is running. Open this link to sign in:\n\n    ${signInLink}\n`);
+  console.log(`Pages that cannot send the key (OpenHands' web client) sign in at:\n\n    ${cookieSignInPage}\n`);
   onStopSignal(server.log, () => app.close());
 }
 

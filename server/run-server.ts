@@ -13,6 +13,7 @@ import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './sandboxes/specs';
 import { checkEngine, dockerFromEnv } from './sandboxes/docker/engine';
 import { ensureDefaultImage } from './sandboxes/docker/sandbox-image';
 import { openDatabase } from './startup';
+import { SANDBOX_PUBLISHED_HOST } from './sandboxes/published-host';
 
 /** The engine, checked, and the default image, built when missing; the server does not start without them. */
 async function dockerSandboxes(config: ServerConfig, log: Logger) {
@@ -47,8 +48,11 @@ export interface OpenedServer {
   log: Logger;
   sessionKey: string;
   services: ApiServices;
-  /** Collects events, ends what an earlier run left, listens; answers the app and its sign-in link. */
-  serve: () => Promise<{ app: FastifyInstance; signInLink: string }>;
+  /**
+   * Collects events, ends what an earlier run left, listens; answers the app, the console's
+   * sign-in link, and the sign-in page for the session cookie (on `localhost`, not on 127.0.0.1).
+   */
+  serve: () => Promise<{ app: FastifyInstance; signInLink: string; cookieSignInPage: string }>;
 }
 
 /**
@@ -103,6 +107,7 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
       services,
       consoleDir: config.consoleDir,
       consoleContentSecurityPolicy: config.consoleContentSecurityPolicy,
+      cookieSecure: config.cookieSecure,
       corsOrigins: config.corsOrigins,
       // Process sandboxes are handed 127.0.0.1 addresses, which are loopback already.
       allowedHosts: [config.host, ...config.allowedHosts],
@@ -118,7 +123,10 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
     const shownHost = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host;
     const origin = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
     // Jupyter-style sign-in link: the key travels in the fragment, which browsers never send.
-    return { app, signInLink: `${origin}/#key=${sessionKey}` };
+    // The cookie is never set on the name sandboxes are published on: their ports would get it too.
+    const cookieHost = shownHost === SANDBOX_PUBLISHED_HOST ? 'localhost' : shownHost;
+    const cookieSignInPage = `http://${cookieHost.includes(':') ? `[${cookieHost}]` : cookieHost}:${port}/sign-in`;
+    return { app, signInLink: `${origin}/#key=${sessionKey}`, cookieSignInPage };
   };
   return { config, log, sessionKey, services, serve };
 }

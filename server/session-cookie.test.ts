@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STRICT_CONTENT_SECURITY_POLICY } from './routes/console';
-import { cookieValueFor } from './session-cookie';
+import { cookieValue, SESSION_COOKIE_MAX_AGE_S } from './session-cookie';
+import { MetaStore } from './store/meta-store';
 import { startTestApp, TEST_SESSION_KEY, type TestApp } from './testing/test-app';
 
 /*
@@ -12,10 +13,10 @@ import { startTestApp, TEST_SESSION_KEY, type TestApp } from './testing/test-app
  * client) gets in. Requests here carry no key header unless they say so.
  */
 
-const HOST = '127.0.0.1:3000';
+const HOST = 'localhost:3000';
 const OWN_ORIGIN = `http://${HOST}`;
 /** Same site (same host name), other origin: SameSite=Strict does not stop it, the Origin check must. */
-const OTHER_ORIGIN = 'http://127.0.0.1:5173';
+const OTHER_ORIGIN = 'http://localhost:5173';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -25,17 +26,33 @@ afterEach(async () => {
   await t.close();
 });
 
-const send = (options: InjectOptions) => t.app.inject({ ...options, headers: { host: HOST, ...options.headers } });
+const send = (options: InjectOptions, app = t) => app.app.inject({ ...options, headers: { host: HOST, ...options.headers } });
 
-const signIn = (key: string, origin = OWN_ORIGIN) =>
-  send({ method: 'POST', url: '/sign-in', payload: JSON.stringify({ key }), headers: { 'content-type': 'application/json', origin } });
+const signIn = (key: string, origin = OWN_ORIGIN, app = t) =>
+  send({ method: 'POST', url: '/sign-in', payload: JSON.stringify({ key }), headers: { 'content-type': 'application/json', origin } }, app);
 
 /** The `name=value` part of the Set-Cookie header, to send back as a browser would. */
-async function signedInCookie(): Promise<string> {
-  const response = await signIn(TEST_SESSION_KEY);
+async function signedInCookie(app = t): Promise<string> {
+  const response = await signIn(TEST_SESSION_KEY, OWN_ORIGIN, app);
   expect(response.statusCode, response.body).toBe(200);
   return String(response.headers['set-cookie']).split(';')[0]!;
 }
+
+/** The status of an /api read with `cookie` (200 once it gets in). */
+const readStatus = (cookie: string, app = t) =>
+  send({ method: 'GET', url: '/api/options/config', headers: { cookie } }, app).then((r) => r.statusCode);
+
+const signInForm = (key: string, headers: Record<string, string> = { origin: OWN_ORIGIN }) =>
+  send({
+    method: 'POST',
+    url: '/sign-in',
+    payload: new URLSearchParams({ key }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  });
+
+/** The secret the server signs cookies with, as stored. */
+const storedSecret = async () => (await new MetaStore(t.db).get('session_cookie_secret'))!;
+const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 describe('signing in with the session key', () => {
   it('sets an HttpOnly, SameSite=Strict session cookie that is not the key itself', async () => {
@@ -43,7 +60,7 @@ describe('signing in with the session key', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ success: true });
     const cookie = String(response.headers['set-cookie']);
-    expect(cookie).toMatch(/^agent_console_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(cookie).toMatch(/^agent_console_session=\d+\.[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
     expect(cookie).not.toContain(TEST_SESSION_KEY);
   });
 
@@ -64,19 +81,12 @@ describe('signing in with the session key', () => {
     expect(page.body).toContain('<form method="post" action="/sign-in">');
     expect(page.body).not.toContain('<script');
 
-    const form = (key: string) =>
-      send({
-        method: 'POST',
-        url: '/sign-in',
-        payload: new URLSearchParams({ key }).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: OWN_ORIGIN },
-      });
-    const refused = await form('guess');
+    const refused = await signInForm('guess');
     expect(refused.statusCode).toBe(401);
     expect(refused.body).toContain('That key was not accepted');
     expect(refused.headers['set-cookie']).toBeUndefined();
 
-    const accepted = await form(TEST_SESSION_KEY);
+    const accepted = await signInForm(TEST_SESSION_KEY);
     expect(accepted.statusCode).toBe(303);
     expect(accepted.headers.location).toBe('/');
     expect(String(accepted.headers['set-cookie'])).toMatch(/^agent_console_session=/);
@@ -127,16 +137,150 @@ describe('the API with the session cookie', () => {
     expect((await send({ method: 'GET', url: '/api/settings', headers: { 'x-session-api-key': value } })).statusCode).toBe(401);
     // A wrong key header is refused even beside a good cookie.
     expect((await send({ method: 'GET', url: '/api/settings', headers: { cookie, 'x-session-api-key': 'stale' } })).statusCode).toBe(401);
-    const otherKeys = `agent_console_session=${cookieValueFor('another-session-key')}`;
-    expect((await send({ method: 'GET', url: '/api/settings', headers: { cookie: otherKeys } })).statusCode).toBe(401);
+    // The stored secret with another session key: what a cookie from before a key change is.
+    const otherKeys = `agent_console_session=${cookieValue(await storedSecret(), 'another-session-key', nowSeconds())}`;
+    expect(await readStatus(otherKeys)).toBe(401);
     expect((await send({ method: 'GET', url: '/api/settings' })).statusCode).toBe(401);
   });
 
-  it('signing out clears the cookie', async () => {
+  it('signing out clears the cookie and ends every cookie session; a form gets a redirect to the sign-in page', async () => {
+    const cookie = await signedInCookie();
+    const other = await signedInCookie();
+    expect((await send({ method: 'POST', url: '/sign-out', headers: { origin: OTHER_ORIGIN } })).statusCode).toBe(403);
+    expect(await readStatus(other)).toBe(200);
+
     const response = await send({ method: 'POST', url: '/sign-out', headers: { origin: OWN_ORIGIN } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['set-cookie']).toBe('agent_console_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0');
-    expect((await send({ method: 'POST', url: '/sign-out', headers: { origin: OTHER_ORIGIN } })).statusCode).toBe(403);
+    // A copy kept (another browser, or a replay) is no longer accepted.
+    expect(await readStatus(cookie)).toBe(401);
+    expect(await readStatus(other)).toBe(401);
+
+    const form = await send({
+      method: 'POST',
+      url: '/sign-out',
+      payload: '',
+      headers: { origin: 'null', 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(form.statusCode).toBe(303);
+    expect(form.headers.location).toBe('/sign-in');
+    expect(form.headers['set-cookie']).toMatch(/Max-Age=0$/);
+  });
+
+  it('ends a cookie after its max age, which the cookie carries too', async () => {
+    await signedInCookie();
+    const secret = await storedSecret();
+    const issued = (age: number) => `agent_console_session=${cookieValue(secret, TEST_SESSION_KEY, nowSeconds() - age)}`;
+    expect(await readStatus(issued(60))).toBe(200);
+    expect(await readStatus(issued(SESSION_COOKIE_MAX_AGE_S + 1))).toBe(401);
+    // One made with another secret (a guess, or one from before a sign-out) is no cookie of ours.
+    expect(await readStatus(`agent_console_session=${cookieValue('another-secret', TEST_SESSION_KEY, nowSeconds())}`)).toBe(401);
+  });
+
+  it('is accepted when any of several cookies of its name is good (another page may plant one to lock the user out)', async () => {
+    const cookie = await signedInCookie();
+    expect(await readStatus(`agent_console_session=junk; ${cookie}`)).toBe(200);
+    expect(await readStatus(`${cookie}; agent_console_session=junk`)).toBe(200);
+    expect(await readStatus('agent_console_session=junk; agent_console_session=')).toBe(401);
+  });
+
+  it('refuses writes that say neither Origin nor Sec-Fetch-Site, and cross-origin forms, saving nothing', async () => {
+    const cookie = await signedInCookie();
+    const refused: InjectOptions[] = [
+      { payload: JSON.stringify({ language: 'de' }), headers: { cookie, 'content-type': 'application/json' } },
+      { payload: 'language=de', headers: { cookie, origin: OTHER_ORIGIN, 'content-type': 'application/x-www-form-urlencoded' } },
+      { payload: '{"language":"de"}', headers: { cookie, origin: OTHER_ORIGIN, 'content-type': 'text/plain' } },
+      { payload: '{"language":"de"}', headers: { cookie, origin: 'null', 'sec-fetch-site': 'same-site', 'content-type': 'text/plain' } },
+    ];
+    for (const options of refused) {
+      const response = await send({ method: 'POST', url: '/api/settings', ...options });
+      expect(response.statusCode, JSON.stringify(options.headers)).toBe(403);
+    }
+    // First run: nothing was saved, so there are no settings yet.
+    expect((await t.getSettings()).statusCode).toBe(404);
+  });
+
+  it('is shared by instances on one database, and a sign-out on one ends it on all', async () => {
+    const second = await startTestApp({ dataDir: t.dataDir });
+    try {
+      const cookie = await signedInCookie();
+      expect(await readStatus(cookie, second)).toBe(200);
+      expect((await send({ method: 'POST', url: '/sign-out', headers: { origin: OWN_ORIGIN } }, second)).statusCode).toBe(200);
+      expect(await readStatus(cookie)).toBe(401);
+    } finally {
+      await second.close({ keepData: true });
+    }
+  });
+});
+
+describe('the cookie on 127.0.0.1, where sandboxes are published', () => {
+  const onLoopbackAddress = (options: InjectOptions) => send({ ...options, headers: { host: '127.0.0.1:3000', ...options.headers } });
+
+  it('is never set: the sign-in page sends the user to the same port on localhost', async () => {
+    const page = await onLoopbackAddress({ method: 'GET', url: '/sign-in' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(
+      'Open <a href="http://localhost:3000/sign-in">http://localhost:3000/sign-in</a>: on 127.0.0.1 the cookie would also reach the sandboxes',
+    );
+    expect(page.body).not.toContain('<form');
+
+    const form = await onLoopbackAddress({
+      method: 'POST',
+      url: '/sign-in',
+      payload: new URLSearchParams({ key: TEST_SESSION_KEY }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://127.0.0.1:3000' },
+    });
+    expect(form.statusCode).toBe(409);
+    expect(form.body).toContain('http://localhost:3000/sign-in');
+    expect(form.headers['set-cookie']).toBeUndefined();
+
+    // Our console's sign-in asks too, and goes on with the header.
+    const json = await onLoopbackAddress({
+      method: 'POST',
+      url: '/sign-in',
+      payload: JSON.stringify({ key: TEST_SESSION_KEY }),
+      headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:3000' },
+    });
+    expect(json.statusCode).toBe(409);
+    expect(json.json().detail).toMatch(/^Open http:\/\/localhost:3000\/sign-in to get the session cookie/);
+    expect(json.headers['set-cookie']).toBeUndefined();
+  });
+});
+
+describe('the cookie attributes and the key', () => {
+  it('is Secure when the page is served over https, or always with COOKIE_SECURE', async () => {
+    const overHttps = await signIn(TEST_SESSION_KEY, `https://${HOST}`);
+    expect(overHttps.statusCode).toBe(200);
+    expect(String(overHttps.headers['set-cookie'])).toMatch(/; SameSite=Strict; Secure; Max-Age=43200$/);
+
+    const secure = await startTestApp({ cookieSecure: true });
+    try {
+      const response = await signIn(TEST_SESSION_KEY, OWN_ORIGIN, secure);
+      expect(String(response.headers['set-cookie'])).toMatch(/; SameSite=Strict; Secure; Max-Age=43200$/);
+      const signOut = await send({ method: 'POST', url: '/sign-out', headers: { origin: OWN_ORIGIN } }, secure);
+      expect(signOut.headers['set-cookie']).toBe('agent_console_session=; Path=/; HttpOnly; SameSite=Strict; Secure; Max-Age=0');
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('never echoes the key in a 422, whatever the body is', async () => {
+    for (const payload of [JSON.stringify(TEST_SESSION_KEY), JSON.stringify({ key: [TEST_SESSION_KEY] })]) {
+      const response = await send({
+        method: 'POST',
+        url: '/sign-in',
+        payload,
+        headers: { 'content-type': 'application/json', origin: OWN_ORIGIN },
+      });
+      expect(response.statusCode, payload).toBe(422);
+      expect(response.body, payload).not.toContain(TEST_SESSION_KEY);
+    }
+  });
+
+  it('takes the key with surrounding blanks at sign-in and in the header alike', async () => {
+    expect((await signIn(` ${TEST_SESSION_KEY} `)).statusCode).toBe(200);
+    const header = await send({ method: 'GET', url: '/api/settings', headers: { 'x-session-api-key': ` ${TEST_SESSION_KEY} ` } });
+    expect(header.statusCode).toBe(404);
   });
 });
 

@@ -1,6 +1,7 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { sessionKeyCheck } from './session-key';
+import { hostnameOf } from './host-check';
+import { SANDBOX_PUBLISHED_HOST } from './sandboxes/published-host';
 
 /*
  * The way in for a browser page that cannot send `X-Session-API-Key` (OpenHands' own web client
@@ -9,34 +10,59 @@ import { sessionKeyCheck } from './session-key';
  * origin (a page on another port of the same host is "same-site", so the Origin decides).
  */
 
+/** The cookie's name (the e2e tests look for it). */
 export const SESSION_COOKIE = 'agent_console_session';
 
-/** The cookie's value: derived from the key (not the key itself), so it changes when the key does and cannot be used as one. */
-export function cookieValueFor(sessionKey: string): string {
-  return createHmac('sha256', sessionKey).update('agent-console session cookie v1').digest('base64url');
+/** How long a signed-in browser stays in (seconds): in the cookie's Max-Age and checked on its value. */
+export const SESSION_COOKIE_MAX_AGE_S = 12 * 60 * 60;
+
+/** A clock a little ahead on another instance sharing the database is no reason to refuse. */
+const CLOCK_SKEW_S = 60;
+
+const mac = (secret: string, sessionKey: string, issuedAt: number) =>
+  createHmac('sha256', secret)
+    // The key's hash is mixed in: a new session key ends every cookie the old one gave.
+    .update(`${issuedAt}.${createHash('sha256').update(sessionKey).digest('hex')}`)
+    .digest('base64url');
+
+/**
+ * The cookie's value: when it was issued (seconds) and a MAC over that, keyed by a random server
+ * secret (not the key: a cookie gives nothing to guess the key offline with). Rotating the secret
+ * ends every cookie.
+ */
+export function cookieValue(secret: string, sessionKey: string, issuedAt: number): string {
+  return `${issuedAt}.${mac(secret, sessionKey, issuedAt)}`;
 }
 
-/** A check of a request's cookie against the value the current key gives. */
-export function sessionCookieCheck(sessionKey: string): (request: FastifyRequest) => boolean {
-  const matches = sessionKeyCheck(cookieValueFor(sessionKey));
-  return (request) => matches(cookieOf(request, SESSION_COOKIE));
+/** Whether `value` is a cookie `secret` and `sessionKey` gave, and not older than the max age at `now` (seconds). */
+export function cookieValueValid(value: string, secret: string, sessionKey: string, now: number): boolean {
+  const parsed = /^(\d{1,12})\.([\w-]{43})$/.exec(value);
+  if (!parsed) return false;
+  const issuedAt = Number(parsed[1]);
+  if (issuedAt > now + CLOCK_SKEW_S || now - issuedAt >= SESSION_COOKIE_MAX_AGE_S) return false;
+  return timingSafeEqual(Buffer.from(parsed[2]!), Buffer.from(mac(secret, sessionKey, issuedAt)));
 }
 
-/** The value of cookie `name` in the request's Cookie header. */
-export function cookieOf(request: FastifyRequest, name: string): string | undefined {
+/**
+ * Every value of the session cookie in the request's Cookie header. A page on another port of
+ * this host can plant one of the same name with a longer path, which the browser sends first:
+ * each is tried, so a planted one cannot lock the user out.
+ */
+export function sessionCookieValues(request: FastifyRequest): string[] {
+  const values: string[] = [];
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const separator = part.indexOf('=');
-    if (separator > 0 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
+    if (separator > 0 && part.slice(0, separator).trim() === SESSION_COOKIE) values.push(part.slice(separator + 1).trim());
   }
-  return undefined;
+  return values;
 }
 
 /**
  * Whether the request comes from a page of this server. A browser names the page's origin in
- * `Origin` (always on cross-origin requests and on same-origin writes) and says `Sec-Fetch-Site`;
- * a request with neither is not from a browser page, which is no cross-origin risk. `Origin: null`
- * is what a form of a page served with `Referrer-Policy: no-referrer` (ours) sends: then only a
- * same-origin `Sec-Fetch-Site` will do.
+ * `Origin` (always on cross-origin requests and on same-origin writes) and says `Sec-Fetch-Site`.
+ * A read with neither is not from a browser page, which is no cross-origin risk; a write needs
+ * one of them. `Origin: null` is what a form of a page served with `Referrer-Policy: no-referrer`
+ * (ours) sends: then only a same-origin `Sec-Fetch-Site` will do.
  */
 export function fromOwnOrigin(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
@@ -49,15 +75,33 @@ export function fromOwnOrigin(request: FastifyRequest): boolean {
       return false;
     }
   }
-  return site === undefined || site === 'same-origin' || site === 'none';
+  if (site === 'same-origin') return true;
+  const read = request.method === 'GET' || request.method === 'HEAD';
+  return read && (site === undefined || site === 'none');
 }
 
-const ATTRIBUTES = 'Path=/; HttpOnly; SameSite=Strict';
+/**
+ * Where the cookie must not be set: on the host name sandboxes are published on, a cookie
+ * would also be sent to every sandbox's port, to code that could replay it. There, the same
+ * port on `localhost` is the way (`undefined` when the request's host is fine).
+ */
+export function cookieFreeHostAlternative(request: FastifyRequest): string | undefined {
+  const host = request.headers.host ?? '';
+  if (hostnameOf(host) !== SANDBOX_PUBLISHED_HOST) return undefined;
+  const port = /:(\d+)$/.exec(host)?.[1];
+  return `http://localhost${port ? `:${port}` : ''}`;
+}
 
-/** `Set-Cookie` for a signed-in browser: a session cookie (it ends with the browser), Secure over https. */
-export function sessionCookieHeader(sessionKey: string, request: FastifyRequest): string {
-  return `${SESSION_COOKIE}=${cookieValueFor(sessionKey)}; ${ATTRIBUTES}${request.protocol === 'https' ? '; Secure' : ''}`;
+/** Secure when the page is served over https (its Origin says so) or COOKIE_SECURE is set. */
+const attributes = (request: FastifyRequest, alwaysSecure: boolean) =>
+  `Path=/; HttpOnly; SameSite=Strict${alwaysSecure || request.headers.origin?.startsWith('https:') ? '; Secure' : ''}`;
+
+/** `Set-Cookie` for a signed-in browser. */
+export function sessionCookieHeader(value: string, request: FastifyRequest, alwaysSecure: boolean): string {
+  return `${SESSION_COOKIE}=${value}; ${attributes(request, alwaysSecure)}; Max-Age=${SESSION_COOKIE_MAX_AGE_S}`;
 }
 
 /** `Set-Cookie` that removes it (sign-out). */
-export const clearedSessionCookieHeader = `${SESSION_COOKIE}=; ${ATTRIBUTES}; Max-Age=0`;
+export function clearedSessionCookieHeader(request: FastifyRequest, alwaysSecure: boolean): string {
+  return `${SESSION_COOKIE}=; ${attributes(request, alwaysSecure)}; Max-Age=0`;
+}

@@ -19,7 +19,11 @@ const SECRET_LOCS = new Set([
   'env',
   // a stdio server's command line often carries a token (`--api-key …`)
   'args',
+  'key',
 ]);
+
+/** Routes whose whole body is a secret (a bare JSON string there is the key itself). */
+const SECRET_BODY_ROUTES = new Set(['/sign-in']);
 
 export function withoutSecretInputs(detail: ValidationErrorEntry[]): ValidationErrorEntry[] {
   return detail.map((entry) =>
@@ -36,7 +40,7 @@ const LOC_ROOT: Record<string, string> = { body: 'body', querystring: 'query', p
  * Pydantic's lax mode reads them (`"5"`, `"yes"`, `1`), so clients written for OpenHands work.
  */
 export const zodValidatorCompiler: FastifySchemaCompiler<$ZodType> =
-  ({ schema, httpPart }) =>
+  ({ schema, httpPart, url }) =>
   (data) => {
     // FastAPI's word for a request without a body; zod alone would say "not an object".
     if (httpPart === 'body' && (data === undefined || data === null)) {
@@ -45,5 +49,7 @@ export const zodValidatorCompiler: FastifySchemaCompiler<$ZodType> =
     const result = laxSafeParse(schema, data);
     if (result.success) return { value: result.data };
     const root = LOC_ROOT[httpPart ?? 'body'] ?? 'body';
-    return { error: new RequestValidationError(withoutSecretInputs(toValidationDetail(result.issues, [root]))) };
+    const detail = withoutSecretInputs(toValidationDetail(result.issues, [root]));
+    const secretBody = root === 'body' && SECRET_BODY_ROUTES.has(url);
+    return { error: new RequestValidationError(secretBody ? detail.map((entry) => ({ ...entry, input: null })) : detail) };
   };

@@ -30,7 +30,8 @@ const trace: { requests: TraceRequest[] } = JSON.parse(
 
 /** The token the person typed on the Git page: the fake provider takes it. */
 const TRACED_GITHUB_TOKEN = 'ghp_ohfeFakeToken123';
-const HOST = '127.0.0.1:3000';
+// localhost: on 127.0.0.1 (where sandboxes are published) the server sets no cookie.
+const HOST = 'localhost:3000';
 const ORIGIN = `http://${HOST}`;
 
 const apps: TestApp[] = [];
@@ -141,7 +142,9 @@ function expectWhatTheClientNeeds(request: TraceRequest, response: LightMyReques
       return;
     case 'GET /api/user/suggested-tasks':
       expect(response.statusCode, what).toBe(200);
-      expect(json(), what).toEqual(expect.any(Array));
+      expect(json(), what).toEqual([
+        { git_provider: 'github', task_type: 'OPEN_PR', repo: 'ada/engine', issue_number: 12, title: 'Faster engine' },
+      ]);
       return;
     case 'POST /api/conversations':
       // Its V0 start: refused with where to go instead.
@@ -160,7 +163,9 @@ function expectWhatTheClientNeeds(request: TraceRequest, response: LightMyReques
 
 describe("OpenHands' web client, replayed from its trace", () => {
   it('gets every answer it needs, signed in with the session cookie only', async () => {
-    provider = await startFakeProviderApi(TRACED_GITHUB_TOKEN);
+    provider = await startFakeProviderApi(TRACED_GITHUB_TOKEN, {
+      prs: [{ number: 12, title: 'Faster engine', repository_url: 'https://api.github.com/repos/ada/engine', pull_request: {} }],
+    });
     // Run D had a data dir of its own; B, B2 and B3 went on with one (B2 edits what B made).
     const runs = [trace.requests.filter((r) => r.run === 'D'), trace.requests.filter((r) => r.run !== 'D')];
     for (const requests of runs) {

@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const { services } = server;
-  const { app, signInLink } = served;
+  const { app, signInLink, cookieSignInPage } = served;
   const stopping = new AbortController();
   const started = Date.now();
   console.log(`Seeding the demo in ${dataDir} …`);
@@ -82,6 +82,7 @@ async function main(): Promise<void> {
   }
   console.log(`Seeded in ${Math.round((Date.now() - started) / 1000)} s.`);
   console.log(`\nAgent Console demo is running. Open this link to sign in:\n\n    ${signInLink}\n`);
+  console.log(`Pages that cannot send the key (OpenHands' web client) sign in at:\n\n    ${cookieSignInPage}\n`);
   console.log(`Press Ctrl+C to stop it: its sandboxes and ${dataDir} are deleted.\n`);
 }
 

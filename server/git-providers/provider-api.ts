@@ -20,6 +20,8 @@ export interface ProviderAccount {
 
 /** The provider could not be asked, or did not answer like its API. */
 export class ProviderUnreachable extends Error {}
+/** The provider is rate limiting this token: the lists are empty for now, the token is fine. */
+class ProviderRateLimited extends ProviderUnreachable {}
 /** The provider answered, and refused the token. */
 export class ProviderRefusedToken extends Error {}
 
@@ -45,6 +47,9 @@ async function getJson(account: ProviderAccount, path: string): Promise<ApiAnswe
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error instanceof Error ? error.name : 'error');
     throw new ProviderUnreachable(`Could not reach ${name} at ${url} (${cause})`);
   }
+  // GitHub says a spent rate limit with a 403 (or 429) and `x-ratelimit-remaining: 0`: no refused token.
+  if (response.status === 429 || (response.status === 403 && response.headers.get('x-ratelimit-remaining') === '0'))
+    throw new ProviderRateLimited(`${name} is rate limiting requests with the stored token (HTTP ${response.status}): try again later`);
   if (response.status === 401 || response.status === 403)
     throw new ProviderRefusedToken(`${name} refused the stored token (HTTP ${response.status}): connect a new one under Settings → Git`);
   if (!response.ok) throw new ProviderUnreachable(`${name} at ${url} answered HTTP ${response.status}`);

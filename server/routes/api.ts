@@ -38,7 +38,7 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
       strictPreflight: true,
       maxAge: 600,
     });
-    api.addHook('onRequest', requireSessionKey(sessionKey));
+    api.addHook('onRequest', requireSessionKey(sessionKey, services.browserSessions));
     api.addHook('onSend', async (_request, reply) => {
       reply.header('cache-control', 'no-store');
     });

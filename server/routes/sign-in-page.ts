@@ -1,12 +1,27 @@
-/** Escapes text for HTML. */
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+/** What the page shows besides its form, or instead of it. */
+export interface SignInPageState {
+  /** Why the last try failed (a sentence of ours, never the request's text). */
+  error?: string;
+  /** Where to sign in instead: this host name must not get the cookie (see `cookieFreeHostAlternative`). */
+  elsewhere?: string;
+}
+
+const FORM = `<form method="post" action="/sign-in">
+<label for="key">Session API key</label>
+<input id="key" name="key" type="password" autocomplete="current-password" required autofocus>
+<button type="submit">Sign in</button>
+</form>`;
+
+/** `origin` is built from digits and constants only, so it is safe in HTML as it is. */
+const elsewhereNote = (origin: string) =>
+  `<p role="alert">Open <a href="${origin}/sign-in">${origin}/sign-in</a>: on 127.0.0.1 the cookie would also reach the sandboxes, whose agent servers are published there.</p>`;
 
 /**
  * The server's own sign-in page: a form that posts the key to `/sign-in`, which sets the session
  * cookie and goes to `/`. No script, so it works whatever console `CONSOLE_DIR` holds.
  */
-export function signInPage(error?: string): string {
+export function signInPage({ error, elsewhere }: SignInPageState = {}): string {
+  const form = error ? FORM.replace('required autofocus', 'required autofocus aria-describedby="error" aria-invalid="true"') : FORM;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -26,12 +41,13 @@ button { margin-top: 1rem; width: 100%; padding: 0.6rem; font: inherit; cursor: 
 <body>
 <main>
 <h1>Sign in</h1>
-<p>Paste the session API key the server printed when it started.</p>
-<form method="post" action="/sign-in">
-<label for="key">Session API key</label>
-<input id="key" name="key" type="password" autocomplete="current-password" required autofocus${error ? ' aria-describedby="error" aria-invalid="true"' : ''}>
-${error ? `<p class="error" id="error" role="alert">${escape(error)}</p>\n` : ''}<button type="submit">Sign in</button>
-</form>
+${
+  elsewhere
+    ? elsewhereNote(elsewhere)
+    : `<p>Paste the session API key the server printed when it started.</p>
+${form}
+${error ? `<p class="error" id="error" role="alert">${error}</p>` : ''}`
+}
 </main>
 </body>
 </html>

@@ -9,6 +9,7 @@ import { AGENT_SERVER_CONTAINER_PORT, CONTAINER_HOME } from './docker/sandbox-im
 import { type ContainerEvent, ContainerEvents } from './docker/container-events';
 import { engineFailure, engineMessage, isGone, statusCode } from './docker/engine-errors';
 import { demultiplex } from './docker/log-frames';
+import { SANDBOX_PUBLISHED_HOST } from './published-host';
 import type {
   ExecOptions,
   ExecResult,
@@ -265,7 +266,7 @@ export class DockerRuntime implements SandboxRuntime {
           MemorySwap: limits.memoryBytes, // no swap: the limit is the limit
           NanoCpus: Math.round(limits.cpus * 1e9),
           PidsLimit: limits.pids,
-          PortBindings: { [PORT_KEY]: [{ HostIp: '127.0.0.1', HostPort: '' }] },
+          PortBindings: { [PORT_KEY]: [{ HostIp: SANDBOX_PUBLISHED_HOST, HostPort: '' }] },
           Mounts: [{ Type: 'volume', Source: this.#volume(id), Target: CONTAINER_HOME }],
           ExtraHosts: ['host.docker.internal:host-gateway'],
         },
@@ -463,7 +464,7 @@ export class DockerRuntime implements SandboxRuntime {
     const published = listed.Ports.find(
       (port) => port.PrivatePort === AGENT_SERVER_CONTAINER_PORT && port.Type === 'tcp' && port.PublicPort,
     );
-    return published && `http://127.0.0.1:${published.PublicPort}`;
+    return published && `http://${SANDBOX_PUBLISHED_HOST}:${published.PublicPort}`;
   }
 
   async exec(record: SandboxRecord, command: string[], { cwd, env, timeoutMs, signal }: ExecOptions): Promise<ExecResult> {

@@ -12,6 +12,7 @@ import type { SandboxRecord } from '../store/sandboxes-store';
 import type { ExecOptions, ExecResult, RuntimeHandle, RuntimeState, SandboxLaunch, SandboxRuntime, Started } from './runtime';
 import { LeftoverRemoval } from './leftover-removal';
 import { appendLog, isOwnLine, openLogForAppend, tailLines } from './sandbox-log';
+import { SANDBOX_PUBLISHED_HOST } from './published-host';
 import type { SandboxUsers } from './sandbox-users';
 
 /** Set in the environment of every process of a sandbox, so they can be told apart from any others. */
@@ -25,7 +26,7 @@ function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(0, SANDBOX_PUBLISHED_HOST, () => {
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
@@ -280,7 +281,7 @@ export class ProcessRuntime implements SandboxRuntime {
   }
 
   async agentServerUrl(record: SandboxRecord): Promise<string> {
-    return `http://127.0.0.1:${record.port}`;
+    return `http://${SANDBOX_PUBLISHED_HOST}:${record.port}`;
   }
 
   async exec(record: SandboxRecord, command: string[], { cwd, env, timeoutMs, signal }: ExecOptions): Promise<ExecResult> {

@@ -20,8 +20,10 @@ import { SecretsStore } from '../store/secrets-store';
 import { SettingsStore } from '../store/settings-store';
 import { StartTasksStore } from '../store/start-tasks-store';
 import { EventsStore } from '../store/events-store';
+import { MetaStore } from '../store/meta-store';
 import { AgentStartRequests } from './agent-start-request';
 import { AgentConversations } from './agent-conversations';
+import { BrowserSessions } from './browser-sessions';
 import { ConversationService } from './conversation-service';
 import { EventCollector } from './event-collector';
 import { EventService } from './event-service';
@@ -51,6 +53,8 @@ export interface ApiServices {
   agents: AgentConversations;
   /** Collects every conversation's events from its agent server; `start()` it once the sandboxes are watched. */
   collector: EventCollector;
+  /** Browsers signed in with the session cookie. */
+  browserSessions: BrowserSessions;
 }
 
 export interface ServiceOptions {
@@ -140,5 +144,6 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     events,
     agents,
     collector,
+    browserSessions: new BrowserSessions(new MetaStore(db)),
   };
 }

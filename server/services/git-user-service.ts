@@ -18,8 +18,8 @@ const isApiProvider = (provider: string): provider is ApiProvider => (API_PROVID
 
 /**
  * `/api/user/*`: the connected provider's view of its user, for OpenHands' web client. No
- * token is a 404 (user) or an empty list; a provider that cannot be reached is a 503 (user) or
- * an empty list, as OpenHands answers; a refused token is a 409 that says to connect a new one.
+ * token is a 404 (user) or an empty list; a provider that cannot be reached or is rate limiting
+ * is a 503 (user) or an empty list, as OpenHands answers; a refused token is a 409 that says to connect a new one.
  */
 export class GitUserService {
   constructor(

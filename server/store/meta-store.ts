@@ -18,4 +18,13 @@ export class MetaStore {
       .execute();
     return (await this.get(key)) ?? value;
   }
+
+  /** Stores `value`, replacing the one stored. */
+  async set(key: string, value: string): Promise<void> {
+    await this.db
+      .insertInto('server_meta')
+      .values({ key, value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute();
+  }
 }

@@ -28,6 +28,7 @@ const ownUidBase = () => 10_000_000 + (process.pid % 100_000) * 1_000 + (appsSta
 export interface TestAppOptions {
   consoleDir?: string;
   consoleContentSecurityPolicy?: string;
+  cookieSecure?: boolean;
   dataDir?: string;
   secretsKey?: string;
   verifyGitTokens?: boolean;
@@ -79,6 +80,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     services,
     consoleDir: options.consoleDir ?? path.join(dataDir, 'console-not-built'),
     consoleContentSecurityPolicy: options.consoleContentSecurityPolicy,
+    cookieSecure: options.cookieSecure,
     log,
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,

@@ -1,4 +1,4 @@
-import { signInResultSchema } from '../contract/browser-session';
+import { browserSessionResultSchema } from '../contract/browser-session';
 import { legacyErrorSchema } from '../contract/errors';
 import { settingsResponseSchema } from '../contract/settings';
 import { apiRequest } from './client';
@@ -34,7 +34,7 @@ export async function verifySession(session: Session): Promise<void> {
 export async function startCookieSession(session: Session): Promise<void> {
   if (session.baseUrl !== '') return;
   try {
-    await apiRequest('/sign-in', { method: 'POST', body: { key: session.apiKey }, schema: signInResultSchema, session });
+    await apiRequest('/sign-in', { method: 'POST', body: { key: session.apiKey }, schema: browserSessionResultSchema, session });
   } catch {
     // The header still works; only the cookie is missing.
   }

@@ -6,4 +6,5 @@ import * as z from 'zod/mini';
  */
 
 export const signInBodySchema = z.object({ key: z.string() });
-export const signInResultSchema = z.object({ success: z.boolean() });
+/** What both answer a script (a form gets a redirect). */
+export const browserSessionResultSchema = z.object({ success: z.boolean() });

@@ -6,6 +6,8 @@ export interface FakeProviderApi {
   url: string;
   /** Path and query of each request it answered. */
   requests: string[];
+  /** From now on, answers every request as a spent rate limit: GitHub's 403 with `x-ratelimit-remaining: 0`, or a 429. */
+  rateLimit: (status: 403 | 429) => void;
   close: () => Promise<void>;
 }
 
@@ -69,11 +71,16 @@ export async function startFakeProviderApi(
 ): Promise<FakeProviderApi> {
   const requests: string[] = [];
   let routes: Routes = {};
+  let rateLimitStatus: 403 | 429 | undefined;
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     requests.push(url);
     const path = url.split('?')[0] ?? '/';
     const route = routes[path];
+    if (rateLimitStatus)
+      return res
+        .writeHead(rateLimitStatus, { 'content-type': 'application/json', 'x-ratelimit-remaining': '0' })
+        .end('{"message":"API rate limit exceeded"}');
     if (!route) return res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
     if (req.headers.authorization !== `Bearer ${goodToken}`)
       return res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"Bad credentials"}');
@@ -90,6 +97,9 @@ export async function startFakeProviderApi(
   return {
     url: base,
     requests,
+    rateLimit: (status) => {
+      rateLimitStatus = status;
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
