@@ -12,6 +12,8 @@ export interface ServerConfig {
   sessionApiKey: string | undefined;
   /** Key material for secrets at rest; when absent one is generated and kept in the data dir. */
   secretsKey: string | undefined;
+  /** PostgreSQL in place of the SQLite file in the data dir (DATABASE_URL, postgres://…). */
+  databaseUrl: string | undefined;
   /** Extra browser origins allowed to call the API (the console served elsewhere). */
   corsOrigins: string[];
   /** Names the server answers to (Host header) besides loopback ones and HOST (ALLOWED_HOSTS). */
@@ -106,6 +108,24 @@ const list = (value: string | undefined): string[] =>
     .map((item) => item.trim())
     .filter(Boolean);
 
+/**
+ * DATABASE_URL, checked: a postgres:// URL, and then fixed keys, since every instance on the
+ * database must accept the same session key and open what another sealed.
+ */
+function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const url = nonEmpty(env.DATABASE_URL);
+  if (url === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset to use SQLite in DATA_DIR)');
+  const missing = ['SESSION_API_KEY', 'SECRETS_KEY'].filter((name) => nonEmpty(env[name]) === undefined);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `DATABASE_URL needs ${missing.join(' and ')} set: every instance on a shared database must accept the same session key and open the secrets another sealed, so keys generated in DATA_DIR will not do`,
+    );
+  }
+  return url;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
@@ -114,6 +134,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     consoleDir: path.resolve(nonEmpty(env.CONSOLE_DIR) ?? 'dist'),
     sessionApiKey: nonEmpty(env.SESSION_API_KEY),
     secretsKey: nonEmpty(env.SECRETS_KEY),
+    databaseUrl: databaseUrl(env),
     corsOrigins: list(env.CORS_ORIGINS),
     allowedHosts: list(env.ALLOWED_HOSTS),
     verifyGitTokens: ['1', 'true', 'yes'].includes((env.VERIFY_GIT_TOKENS ?? '').trim().toLowerCase()),

@@ -67,7 +67,7 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
   const log = createLogger(config.logLevel);
   const docker = config.sandboxRuntime === 'docker' ? await dockerSandboxes(config, log) : undefined;
   if (!docker) warnAboutProcessSandboxes(isolated, log);
-  const db = await openDatabase(config.dataDir, secrets);
+  const db = await openDatabase(config.dataDir, secrets, config.databaseUrl);
   const services = createServices(db, secrets, {
     log,
     dataDir: config.dataDir,
