@@ -80,7 +80,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     const log = fs.existsSync(path.join(root, 'log')) ? fs.readFileSync(path.join(root, 'log'), 'utf8') : '';
     const output = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
     stop();
-    throw new Error(`PostgreSQL did not start: ${output}\n${log}`);
+    throw new Error(`PostgreSQL did not start: ${output}\n${log}`, { cause: error });
   }
   return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
 }
