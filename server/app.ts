@@ -59,7 +59,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await options.services.startTasks.close();
     await options.services.collector.close();
     // Sandboxes outlive the server, like containers outlive their engine's client: only the watching stops.
-    options.services.sandboxes.close();
+    await options.services.sandboxes.close();
   });
   await registerConsole(app, options.consoleDir);
   return app;

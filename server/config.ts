@@ -14,6 +14,8 @@ export interface ServerConfig {
   secretsKey: string | undefined;
   /** PostgreSQL in place of the SQLite file in the data dir (DATABASE_URL, postgres://…). */
   databaseUrl: string | undefined;
+  /** Where the other instances on the database reach this one (INSTANCE_URL); where it listens when absent. */
+  instanceUrl: string | undefined;
   /** Extra browser origins allowed to call the API (the console served elsewhere). */
   corsOrigins: string[];
   /** Names the server answers to (Host header) besides loopback ones and HOST (ALLOWED_HOSTS). */
@@ -135,6 +137,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     sessionApiKey: nonEmpty(env.SESSION_API_KEY),
     secretsKey: nonEmpty(env.SECRETS_KEY),
     databaseUrl: databaseUrl(env),
+    instanceUrl: nonEmpty(env.INSTANCE_URL)?.replace(/\/+$/, ''),
     corsOrigins: list(env.CORS_ORIGINS),
     allowedHosts: list(env.ALLOWED_HOSTS),
     verifyGitTokens: ['1', 'true', 'yes'].includes((env.VERIFY_GIT_TOKENS ?? '').trim().toLowerCase()),

@@ -84,6 +84,8 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
     sandboxUidBase: isolated ? config.sandboxUidBase : undefined,
     docker,
     clock,
+    // One id per data dir: restarted, the instance owns its sandboxes again.
+    instance: { id: loadOrCreateKeyFile(config.dataDir, 'instance-id'), sessionKey },
   });
   // MCP env values stored before they were sealed at rest are sealed now.
   await services.settings.sealPlainMcpEnv();
@@ -116,6 +118,7 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
     const port = typeof address === 'object' && address ? address.port : config.port;
     const shownHost = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host;
     const origin = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+    await services.instances.announce(config.instanceUrl ?? origin);
     // Jupyter-style sign-in link: the key travels in the fragment, which browsers never send.
     return { app, signInLink: `${origin}/#key=${sessionKey}` };
   };

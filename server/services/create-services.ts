@@ -20,11 +20,14 @@ import { SecretsStore } from '../store/secrets-store';
 import { SettingsStore } from '../store/settings-store';
 import { StartTasksStore } from '../store/start-tasks-store';
 import { EventsStore } from '../store/events-store';
+import { InstancesStore } from '../store/instances-store';
 import { AgentStartRequests } from './agent-start-request';
 import { AgentConversations } from './agent-conversations';
 import { ConversationService } from './conversation-service';
 import { EventCollector } from './event-collector';
 import { EventService } from './event-service';
+import { DEFAULT_INSTANCE_TIMING, InstanceRegistry, type InstanceTiming } from './instance-registry';
+import { OwnerClient } from './owner-client';
 import { LlmTestService } from './llm-test-service';
 import { McpTestService } from './mcp-test-service';
 import { type SandboxLimits, SandboxService } from './sandbox-service';
@@ -48,6 +51,8 @@ export interface ApiServices {
   agents: AgentConversations;
   /** Collects every conversation's events from its agent server; `start()` it once the sandboxes are watched. */
   collector: EventCollector;
+  /** This instance in the registry; tell it where it listens (`announce`). */
+  instances: InstanceRegistry;
 }
 
 export interface ServiceOptions {
@@ -69,6 +74,11 @@ export interface ServiceOptions {
   docker?: { engine: Docker; image: string; limits: ContainerLimits };
   /** Stamps what services record (sandboxes, starts, conversations); the system's clock when absent. */
   clock?: Clock;
+  /**
+   * This server among several on one database: its id (stable per data dir), the session key the
+   * others take when it asks them about their sandboxes, and how often it tells it runs.
+   */
+  instance: { id: string; sessionKey: string; timing?: InstanceTiming };
 }
 
 /** Wires each service to its store; the one place where the object graph is built. */
@@ -92,7 +102,16 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
         labelled: new LabelledImageSpecs(docker.engine, sandboxLog),
       })
     : fixedSpecCatalog(options.sandboxSpecs);
-  const sandboxes = new SandboxService(new SandboxesStore(db), box, runtime, specs, options.sandboxLimits, sandboxLog, clock);
+  const instances = {
+    registry: new InstanceRegistry(
+      new InstancesStore(db),
+      options.instance.id,
+      options.instance.timing ?? DEFAULT_INSTANCE_TIMING,
+      sandboxLog,
+    ),
+    client: new OwnerClient(options.instance.sessionKey),
+  };
+  const sandboxes = new SandboxService(new SandboxesStore(db), box, runtime, specs, options.sandboxLimits, sandboxLog, clock, instances);
   const mcpTest = new McpTestService(settings, dataDir, log.child({ component: 'mcp-test' }), users?.mcpTestUser);
   const llmTest = new LlmTestService(settings, log.child({ component: 'llm-test' }));
   const conversationLog = log.child({ component: 'conversations' });
@@ -136,5 +155,6 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     events,
     agents,
     collector,
+    instances: instances.registry,
   };
 }

@@ -208,6 +208,24 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('provider_tokens').dropColumn('checked_at').execute();
     },
   },
+  '0009_server_instances': {
+    async up(db: Kysely<unknown>) {
+      // Several server instances on one PostgreSQL database: each registers itself and owns the sandboxes its runtime runs.
+      await db.schema
+        .createTable('server_instances')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('address', 'text')
+        .addColumn('started_at', 'text', (col) => col.notNull())
+        .addColumn('heartbeat_at', 'text', (col) => col.notNull())
+        .addColumn('stopped_at', 'text')
+        .execute();
+      await db.schema.alterTable('sandboxes').addColumn('owner_instance', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('sandboxes').dropColumn('owner_instance').execute();
+      await db.schema.dropTable('server_instances').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -167,6 +167,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
       started_at: '2026-01-01T00:00:00.000Z',
       exit_detail: null,
       image: null,
+      owner_instance: null,
     };
     await sandboxes.insert(record);
     await sandboxes.update('sb1', { pid: 4321, process_start: '987654' });

@@ -1,17 +1,19 @@
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../app';
-import { ensureDataDir } from '../data-dir';
+import { ensureDataDir, loadOrCreateKeyFile } from '../data-dir';
 import { canSwitchUsers } from '../processes/process-user';
 import { createLogger } from '../logger';
 import { SecretBox } from '../secret-box';
 import type { SandboxSpec } from '../../src/contract/sandboxes';
 import { loadSandboxSpecs } from '../sandboxes/specs';
 import { createServices } from '../services/create-services';
+import type { InstanceTiming } from '../services/instance-registry';
 import type { SandboxLimits } from '../services/sandbox-service';
 import { openDatabase } from '../startup';
 import type { Db } from '../store/database';
@@ -48,6 +50,10 @@ export interface TestAppOptions {
   database?: DatabaseName;
   /** This PostgreSQL database (another app's `databaseUrl`: a restart, or a second instance); never dropped by this app. */
   databaseUrl?: string;
+  /** Listens on a loopback port and tells the instance registry, so other instances can forward to it. */
+  listen?: boolean;
+  /** How often it writes its heartbeat and when another counts as quiet. */
+  instanceTiming?: InstanceTiming;
 }
 
 async function dockerSandboxes() {
@@ -89,6 +95,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     setupScriptTimeoutMs: options.setupScriptTimeoutMs ?? 30_000,
     sandboxUidBase,
     docker,
+    instance: { id: loadOrCreateKeyFile(dataDir, 'instance-id'), sessionKey: TEST_SESSION_KEY, timing: options.instanceTiming },
   });
   await services.startTasks.markInterrupted();
   await services.sandboxes.startMonitoring();
@@ -101,6 +108,11 @@ export async function startTestApp(options: TestAppOptions = {}) {
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,
   });
+
+  if (options.listen) {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    await services.instances.announce(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
+  }
 
   /** A request carrying the session key (pass `headers` to override). */
   const request = (opts: InjectOptions) => app.inject({ ...opts, headers: { 'x-session-api-key': TEST_SESSION_KEY, ...opts.headers } });
@@ -135,7 +147,9 @@ export async function startTestApp(options: TestAppOptions = {}) {
     close: async ({ keepData = false } = {}) => {
       await app.close();
       if (!keepData) {
-        for (const sandbox of (await services.sandboxes.search({ limit: 100 })).items) await services.sandboxes.delete(sandbox.id);
+        // Its own: another instance on the same database deletes its own.
+        const own = await db.selectFrom('sandboxes').select('id').where('owner_instance', '=', services.instances.id).execute();
+        for (const { id } of own) await services.sandboxes.delete(id);
       }
       await db.destroy();
       if (ownDatabase && !keepData) await ownDatabase.drop();

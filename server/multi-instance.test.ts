@@ -1,0 +1,105 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { freshPostgresDatabase } from './testing/databases';
+import { logLines, sandboxInfo, shellSpec, startSandbox, statusBecomes, until } from './testing/sandbox-helpers';
+import { startTestApp, type TestApp, type TestAppOptions } from './testing/test-app';
+
+/*
+ * Two server instances on one PostgreSQL database, as behind a load balancer: each with its own
+ * data dir and runtime, both listening so that each can forward to the other.
+ */
+
+const CHATTY = shellSpec('chatty', 'echo hello-from-its-owner; sleep 600');
+
+let database: { url: string; drop: () => Promise<void> };
+const apps: TestApp[] = [];
+beforeEach(async () => {
+  database = await freshPostgresDatabase();
+});
+afterEach(async () => {
+  for (const t of apps.splice(0).reverse()) await t.close();
+  await database.drop();
+});
+
+async function instance(options: TestAppOptions = {}): Promise<TestApp> {
+  const t = await startTestApp({ databaseUrl: database.url, listen: true, sandboxSpecs: [CHATTY], ...options });
+  apps.push(t);
+  return t;
+}
+
+const postSettings = (t: TestApp, body: unknown) => t.postSettings(body);
+
+describe('two instances on one PostgreSQL database', () => {
+  it('what one writes the other reads; saves through both at once lose nothing', async () => {
+    const [a, b] = [await instance(), await instance()];
+    expect((await postSettings(a, { llm_model: 'openai/gpt-4o', llm_api_key: 'sk-from-a' })).statusCode).toBe(200);
+    expect((await b.getSettings()).json()).toMatchObject({ llm_model: 'openai/gpt-4o', llm_api_key_set: true });
+
+    const fields = ['language', 'agent', 'max_iterations', 'confirmation_mode'] as const;
+    const values = { language: 'fr', agent: 'CodeActAgent', max_iterations: 42, confirmation_mode: true };
+    const answers = await Promise.all(fields.map((field, i) => postSettings(i % 2 ? b : a, { [field]: values[field] })));
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    expect((await a.getSettings()).json()).toMatchObject({ ...values, llm_model: 'openai/gpt-4o' });
+    expect((await b.getSettings()).json()).toMatchObject(values);
+  });
+
+  it('a sandbox of one is shown, paused, resumed, read and deleted through the other', async () => {
+    let ownerLog = '';
+    const a = await instance({ logStream: { write: (line: string) => void (ownerLog += line) } });
+    const b = await instance();
+    /** What the owner was asked (the other instance forwards to it; both run on this machine, so only this tells). */
+    const ownerWasAsked = (method: string, url: string) => ownerLog.includes(`"method":"${method}","url":"${url}"`);
+    const { id } = await startSandbox(a, 'chatty');
+    expect(await a.db.selectFrom('sandboxes').select('owner_instance').where('id', '=', id).executeTakeFirstOrThrow()).toEqual({
+      owner_instance: a.services.instances.id,
+    });
+    const [throughA, throughB] = [await sandboxInfo(a, id), await sandboxInfo(b, id)];
+    expect(throughB).toEqual(throughA);
+    expect(
+      await until(
+        () => logLines(b, id),
+        (lines) => lines.includes('hello-from-its-owner'),
+      ),
+    ).toContain('hello-from-its-owner');
+
+    expect(ownerWasAsked('GET', `/api/v1/sandboxes?id=${id}`)).toBe(true);
+    expect((await b.request({ method: 'POST', url: `/api/v1/sandboxes/${id}/pause` })).statusCode).toBe(200);
+    expect(ownerWasAsked('POST', `/api/v1/sandboxes/${id}/pause`)).toBe(true);
+    expect((await sandboxInfo(a, id))?.status).toBe('PAUSED');
+    expect((await sandboxInfo(b, id))?.status).toBe('PAUSED');
+    expect((await b.request({ method: 'POST', url: `/api/v1/sandboxes/${id}/resume` })).json()).toMatchObject({ success: true });
+    expect((await sandboxInfo(a, id))?.status).not.toBe('PAUSED');
+
+    expect(ownerWasAsked('POST', `/api/v1/sandboxes/${id}/resume`)).toBe(true);
+    expect((await b.request({ method: 'DELETE', url: `/api/v1/sandboxes/${id}` })).json()).toEqual({ success: true });
+    expect(ownerWasAsked('DELETE', `/api/v1/sandboxes/${id}`)).toBe(true);
+    expect(await sandboxInfo(a, id)).toBeNull();
+    expect((await b.request({ method: 'POST', url: `/api/v1/sandboxes/${id}/pause` })).statusCode).toBe(404);
+  });
+
+  it('a sandbox whose instance stopped or went quiet is MISSING on the other, with the reason', async () => {
+    const a = await startTestApp({ databaseUrl: database.url, listen: true, sandboxSpecs: [CHATTY] });
+    const b = await instance({ instanceTiming: { heartbeatMs: 60_000, quietMs: 2_000 } });
+    const { id } = await startSandbox(a, 'chatty');
+    expect((await sandboxInfo(b, id))?.status).not.toBe('MISSING');
+
+    await a.close({ keepData: true }); // its sandbox runs on, unwatched
+    const stopped = await sandboxInfo(b, id);
+    expect(stopped).toMatchObject({ status: 'MISSING', status_detail: expect.stringMatching(/^Its server instance \S+ stopped at /) });
+    const refused = await b.request({ method: 'POST', url: `/api/v1/sandboxes/${id}/pause` });
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().detail).toMatch(/runs on another server instance\. Its server instance \S+ stopped at/);
+
+    // Started again on its data dir, it owns the sandbox again; then it goes quiet.
+    const again = await instance({ dataDir: a.dataDir, instanceTiming: { heartbeatMs: 60_000, quietMs: 30_000 } });
+    await statusBecomes(b, id, 'STARTING');
+    await again.db
+      .updateTable('server_instances')
+      .set({ heartbeat_at: new Date(Date.now() - 60_000).toISOString() })
+      .where('id', '=', again.services.instances.id)
+      .execute();
+    expect(await sandboxInfo(b, id)).toMatchObject({
+      status: 'MISSING',
+      status_detail: expect.stringMatching(/has not been heard from since/),
+    });
+  });
+});
