@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SecretBox } from './secret-box';
 import { freshPostgresDatabase } from './testing/databases';
 import { logLines, sandboxInfo, shellSpec, startSandbox, statusBecomes, until } from './testing/sandbox-helpers';
-import { startTestApp, type TestApp, type TestAppOptions } from './testing/test-app';
+import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp, type TestAppOptions } from './testing/test-app';
 
 /*
  * Two server instances on one PostgreSQL database, as behind a load balancer: each with its own
@@ -27,6 +29,71 @@ async function instance(options: TestAppOptions = {}): Promise<TestApp> {
 }
 
 const postSettings = (t: TestApp, body: unknown) => t.postSettings(body);
+
+/** Conversation `id` in sandbox `sandboxId`, stored as a start leaves it. */
+async function conversationIn(t: TestApp, sandboxId: string): Promise<string> {
+  const id = randomUUID().replaceAll('-', '');
+  const now = new Date().toISOString();
+  await t.db
+    .insertInto('app_conversations')
+    .values({
+      id,
+      user_id: 'default',
+      sandbox_id: sandboxId,
+      sandbox_created: 0,
+      title: 'followed',
+      pr_number: '[]',
+      skills: '[]',
+      archived: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+/** Pushes events to an instance's webhook as the sandbox's agent server would. */
+async function push(t: TestApp, sandboxId: string, conversationId: string, texts: string[]): Promise<string[]> {
+  const row = await t.db.selectFrom('sandboxes').select('session_key').where('id', '=', sandboxId).executeTakeFirstOrThrow();
+  const events = texts.map((text) => ({
+    kind: 'MessageEvent',
+    id: randomUUID(),
+    timestamp: new Date().toISOString(),
+    source: 'user',
+    llm_message: { role: 'user', content: [{ type: 'text', text }] },
+  }));
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/webhooks/${sandboxId}/events/${conversationId}`,
+    headers: { 'content-type': 'application/json', 'x-session-api-key': new SecretBox(TEST_SECRETS_KEY).open(row.session_key) },
+    payload: JSON.stringify(events),
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return events.map((event) => event.id);
+}
+
+/** The ids of the events a listening instance streams for a conversation, as they come. */
+async function openStream(t: TestApp, conversationId: string) {
+  const controller = new AbortController();
+  const response = await fetch(`${t.address}/api/v1/app-conversations/${conversationId}/events/stream`, {
+    headers: { 'x-session-api-key': TEST_SESSION_KEY },
+    signal: controller.signal,
+  });
+  expect(response.status).toBe(200);
+  const ids: string[] = [];
+  void (async () => {
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      for (const match of buffer.matchAll(/^id: (.+)$/gm)) if (!ids.includes(match[1]!)) ids.push(match[1]!);
+    }
+  })().catch(() => undefined);
+  return { ids, close: () => controller.abort() };
+}
 
 describe('two instances on one PostgreSQL database', () => {
   it('what one writes the other reads; saves through both at once lose nothing', async () => {
@@ -101,5 +168,27 @@ describe('two instances on one PostgreSQL database', () => {
       status: 'MISSING',
       status_detail: expect.stringMatching(/has not been heard from since/),
     });
+  });
+
+  it("a conversation's events stream through the instance that does not collect them, live", async () => {
+    const [a, b] = [await instance(), await instance()];
+    const { id: sandboxId } = await startSandbox(a, 'chatty');
+    const conversationId = await conversationIn(a, sandboxId);
+    const before = await push(a, sandboxId, conversationId, ['one', 'two']);
+
+    const stream = await openStream(b, conversationId);
+    await until(
+      async () => stream.ids.length,
+      (n) => n >= 2,
+    );
+    // Stored by the owner from now on: the other instance hears of it (LISTEN/NOTIFY) and streams it.
+    const after = await push(a, sandboxId, conversationId, ['three']);
+    const more = await push(a, sandboxId, conversationId, ['four', 'five']);
+    await until(
+      async () => stream.ids.length,
+      (n) => n >= 5,
+    );
+    expect(stream.ids).toEqual([...before, ...after, ...more]);
+    stream.close();
   });
 });

@@ -86,6 +86,7 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
     clock,
     // One id per data dir: restarted, the instance owns its sandboxes again.
     instance: { id: loadOrCreateKeyFile(config.dataDir, 'instance-id'), sessionKey },
+    databaseUrl: config.databaseUrl,
   });
   // MCP env values stored before they were sealed at rest are sealed now.
   await services.settings.sealPlainMcpEnv();
@@ -94,6 +95,7 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
 
   const serve = async () => {
     // Events the agents wrote while this server was down are caught up, then followed live.
+    await services.events.listenForNotices();
     await services.collector.start();
     // Conversation starts an earlier run left mid-way do not go on: they say so.
     const interrupted = await services.startTasks.markInterrupted();

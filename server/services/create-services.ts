@@ -19,6 +19,7 @@ import { SandboxesStore } from '../store/sandboxes-store';
 import { SecretsStore } from '../store/secrets-store';
 import { SettingsStore } from '../store/settings-store';
 import { StartTasksStore } from '../store/start-tasks-store';
+import { EventNotices } from '../store/event-notices';
 import { EventsStore } from '../store/events-store';
 import { InstancesStore } from '../store/instances-store';
 import { AgentStartRequests } from './agent-start-request';
@@ -79,6 +80,8 @@ export interface ServiceOptions {
    * others take when it asks them about their sandboxes, and how often it tells it runs.
    */
   instance: { id: string; sessionKey: string; timing?: InstanceTiming };
+  /** The PostgreSQL database `db` is on, to hear of the events other instances store; absent on SQLite. */
+  databaseUrl?: string;
 }
 
 /** Wires each service to its store; the one place where the object graph is built. */
@@ -125,11 +128,12 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     sandboxes,
     secrets,
     settings,
-    { setupScriptTimeoutMs: options.setupScriptTimeoutMs, startRequests, clock },
+    { setupScriptTimeoutMs: options.setupScriptTimeoutMs, startRequests, clock, instanceId: options.instance.id },
     conversationLog,
   );
   const eventLog = log.child({ component: 'events' });
-  const events = new EventService(new EventsStore(db), conversationsStore, eventLog);
+  const notices = options.databaseUrl ? new EventNotices(options.databaseUrl, eventLog) : undefined;
+  const events = new EventService(new EventsStore(db), conversationsStore, eventLog, notices);
   const agents = new AgentConversations(conversationsStore, sandboxes, startRequests, conversationLog);
   const collector = new EventCollector(sandboxes, conversationsStore, events, agents, eventLog);
   const conversations = new ConversationService(

@@ -243,8 +243,18 @@ export class SandboxService {
     return ids.map((id) => specs.find((spec) => spec.id === id) ?? null);
   }
 
-  async search(query: SandboxSearchQuery) {
-    const matching = (await Promise.all((await this.store.list()).map((record) => this.#info(record)))).filter(
+  /** Sandboxes of every instance (another's as it answers for them). */
+  search(query: SandboxSearchQuery) {
+    return this.#search(query, this.store.list());
+  }
+
+  /** Only those this instance runs: what it does the per-sandbox work of (collecting events). */
+  async searchOwn(query: SandboxSearchQuery) {
+    return this.#search(query, this.#own());
+  }
+
+  async #search(query: SandboxSearchQuery, listed: Promise<SandboxRecord[]>) {
+    const matching = (await Promise.all((await listed).map((record) => this.#info(record)))).filter(
       (info) =>
         (!query.status__eq || info.status === query.status__eq) &&
         (!query.sandbox_spec_id__eq || info.sandbox_spec_id === query.sandbox_spec_id__eq),

@@ -32,6 +32,8 @@ export interface StartTaskOptions {
   startRequests: AgentStartRequests;
   /** Stamps tasks and conversations; the system's clock when absent. */
   clock?: Clock;
+  /** The server instance that runs the starts asked of it (see `server_instances`). */
+  instanceId: string;
 }
 
 /** What a cancelled start had got as far as. */
@@ -112,9 +114,9 @@ export class StartTaskService {
     this.#now = () => clock().toISOString();
   }
 
-  /** Tasks a stopped server left mid-way end in ERROR: nothing goes on with them. */
+  /** Tasks this instance left mid-way when it stopped end in ERROR: nothing goes on with them (another instance's go on). */
   async markInterrupted(): Promise<number> {
-    const unfinished = await this.tasks.unfinished();
+    const unfinished = await this.tasks.unfinished(this.options.instanceId);
     for (const task of unfinished) {
       await this.tasks.update(task.id, {
         status: 'ERROR',
@@ -147,6 +149,7 @@ export class StartTaskService {
       request: JSON.stringify(request),
       created_at: now,
       updated_at: now,
+      owner_instance: this.options.instanceId,
     };
     await this.tasks.insert(record);
     const running: Running = {

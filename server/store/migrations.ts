@@ -220,8 +220,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('stopped_at', 'text')
         .execute();
       await db.schema.alterTable('sandboxes').addColumn('owner_instance', 'text').execute();
+      // A start runs on the instance it was asked of: a restart of another does not interrupt it.
+      await db.schema.alterTable('start_tasks').addColumn('owner_instance', 'text').execute();
     },
     async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('start_tasks').dropColumn('owner_instance').execute();
       await db.schema.alterTable('sandboxes').dropColumn('owner_instance').execute();
       await db.schema.dropTable('server_instances').execute();
     },

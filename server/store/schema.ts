@@ -80,6 +80,8 @@ export interface StartTasksTable {
   request: string;
   created_at: string;
   updated_at: string;
+  /** The server instance that runs it; null for tasks from before instances were recorded. */
+  owner_instance: string | null;
 }
 
 /**

@@ -28,9 +28,14 @@ export class StartTasksStore {
     await this.db.updateTable('start_tasks').set(changes).where('id', '=', id).execute();
   }
 
-  /** Tasks that were neither READY nor in ERROR: what a server that stopped mid-way left. */
-  unfinished(): Promise<StartTaskRecord[]> {
-    return this.db.selectFrom('start_tasks').selectAll().where('status', 'not in', ['READY', 'ERROR']).execute();
+  /** Tasks of instance `instanceId` (or of none) that were neither READY nor in ERROR: what it left when it stopped mid-way. */
+  unfinished(instanceId: string): Promise<StartTaskRecord[]> {
+    return this.db
+      .selectFrom('start_tasks')
+      .selectAll()
+      .where('status', 'not in', ['READY', 'ERROR'])
+      .where((eb) => eb.or([eb('owner_instance', '=', instanceId), eb('owner_instance', 'is', null)]))
+      .execute();
   }
 
   async delete(id: string): Promise<void> {

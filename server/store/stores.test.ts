@@ -133,7 +133,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
 
   it('start tasks and the sandbox registry: nulls, integers, unfinished tasks', async () => {
     const tasks = new StartTasksStore(db);
-    const task = (id: string, status: string, minute: number) => ({
+    const task = (id: string, status: string, minute: number, owner: string | null = 'me') => ({
       id,
       user_id: 'default',
       status,
@@ -144,16 +144,21 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
       request: '{}',
       created_at: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
       updated_at: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
+      owner_instance: owner,
     });
     await tasks.insert(task('t1', 'READY', 1));
     await tasks.insert(task('t2', 'WAITING_FOR_SANDBOX', 2));
-    expect((await tasks.unfinished()).map((t) => t.id)).toEqual(['t2']);
+    await tasks.insert(task('t3', 'WORKING', 3, 'another'));
+    await tasks.insert(task('t4', 'WORKING', 4, null));
+    // Its own and those of no instance; another instance's go on.
+    expect((await tasks.unfinished('me')).map((t) => t.id).sort()).toEqual(['t2', 't4']);
     await tasks.update('t2', { status: 'ERROR', detail: 'interrupted' });
-    expect(await tasks.unfinished()).toEqual([]);
+    await tasks.update('t4', { status: 'ERROR', detail: 'interrupted' });
+    expect(await tasks.unfinished('me')).toEqual([]);
     const page = await tasks.search('default', {}, 'CREATED_AT_DESC', 0, 1);
-    expect(page.rows.map((t) => t.id)).toEqual(['t2']);
+    expect(page.rows.map((t) => t.id)).toEqual(['t4']);
     expect(page.more).toBe(true);
-    expect(await tasks.count('default', {})).toBe(2);
+    expect(await tasks.count('default', {})).toBe(4);
 
     const sandboxes = new SandboxesStore(db);
     const record = {

@@ -96,9 +96,11 @@ export async function startTestApp(options: TestAppOptions = {}) {
     sandboxUidBase,
     docker,
     instance: { id: loadOrCreateKeyFile(dataDir, 'instance-id'), sessionKey: TEST_SESSION_KEY, timing: options.instanceTiming },
+    databaseUrl,
   });
   await services.startTasks.markInterrupted();
   await services.sandboxes.startMonitoring();
+  await services.events.listenForNotices();
   await services.collector.start();
   const app = await buildApp({
     sessionKey: TEST_SESSION_KEY,
@@ -109,9 +111,11 @@ export async function startTestApp(options: TestAppOptions = {}) {
     corsOrigins: options.corsOrigins,
   });
 
+  let address: string | undefined;
   if (options.listen) {
     await app.listen({ host: '127.0.0.1', port: 0 });
-    await services.instances.announce(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`);
+    address = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    await services.instances.announce(address);
   }
 
   /** A request carrying the session key (pass `headers` to override). */
@@ -128,6 +132,8 @@ export async function startTestApp(options: TestAppOptions = {}) {
     db,
     /** Its PostgreSQL database; `undefined` on SQLite. */
     databaseUrl,
+    /** Where it listens (`listen`). */
+    address,
     services,
     request,
     getSettings: () => request({ method: 'GET', url: '/api/settings' }),
