@@ -137,6 +137,26 @@ describe('two instances on one PostgreSQL database', () => {
     expect((await sandboxInfo(a, id))?.status).not.toBe('PAUSED');
 
     expect(ownerWasAsked('POST', `/api/v1/sandboxes/${id}/resume`)).toBe(true);
+
+    // A message to the agent of a conversation in it: the owner talks to its agent server, and its refusal comes back.
+    const conversationId = await conversationIn(a, id);
+    const message = { role: 'user', content: [{ type: 'text', text: 'hello' }] };
+    const sent = await b.request({
+      method: 'POST',
+      url: `/api/v1/app-conversations/${conversationId}/send-message`,
+      payload: JSON.stringify(message),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(ownerWasAsked('POST', `/api/v1/app-conversations/${conversationId}/send-message`)).toBe(true);
+    const ownAnswer = await a.request({
+      method: 'POST',
+      url: `/api/v1/app-conversations/${conversationId}/send-message`,
+      payload: JSON.stringify(message),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(ownAnswer.statusCode).toBe(409); // its sandbox runs no agent server
+    expect({ status: sent.statusCode, body: sent.json() }).toEqual({ status: 409, body: ownAnswer.json() });
+
     expect((await b.request({ method: 'DELETE', url: `/api/v1/sandboxes/${id}` })).json()).toEqual({ success: true });
     expect(ownerWasAsked('DELETE', `/api/v1/sandboxes/${id}`)).toBe(true);
     expect(await sandboxInfo(a, id)).toBeNull();

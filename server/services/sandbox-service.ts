@@ -107,6 +107,20 @@ export class SandboxService {
     return owner;
   }
 
+  /**
+   * Where per-sandbox work about sandbox `id` goes when another instance runs it (`forward` it
+   * there); `undefined` when this instance does, or no sandbox has that id.
+   */
+  async ownerElsewhere(id: string): Promise<(Owner & { reachable: true }) | undefined> {
+    const record = await this.store.get(id);
+    return record && !this.#mine(record) ? this.#reachableOwner(record) : undefined;
+  }
+
+  /** Asks `owner`'s API (another instance) to do what was asked of this one. */
+  forward<T>(owner: Owner & { reachable: true }, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    return this.instances!.client.call<T>(owner, method, path, body);
+  }
+
   /** A sandbox of another instance, as that instance answers for it; MISSING, with the reason, when it cannot. */
   async #foreignInfo(record: SandboxRecord): Promise<SandboxInfo> {
     const owner = await this.instances!.registry.owner(record.owner_instance!);
