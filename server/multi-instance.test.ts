@@ -211,4 +211,29 @@ describe('two instances on one PostgreSQL database', () => {
     expect(stream.ids).toEqual([...before, ...after, ...more]);
     stream.close();
   });
+
+  it('a conversation started through one in a sandbox of the other is started by the owner, and followed through the first', async () => {
+    let ownerLog = '';
+    // The sandbox runs no agent server: the start ends in ERROR once its start timeout is over.
+    const a = await instance({ logStream: { write: (line: string) => void (ownerLog += line) }, sandboxLimits: { startTimeoutMs: 1_000 } });
+    const b = await instance();
+    const { id } = await startSandbox(a, 'chatty');
+    const streamed = await b.request({
+      method: 'POST',
+      url: '/api/v1/app-conversations/stream-start',
+      payload: JSON.stringify({ sandbox_id: id, title: 'started elsewhere' }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(streamed.statusCode, streamed.body).toBe(200);
+    const states = streamed.json() as { id: string; status: string; detail: string | null }[];
+    expect(ownerLog).toContain('"method":"POST","url":"/api/v1/app-conversations"');
+    expect(states[0]?.status).toBe('WORKING');
+    expect(states.at(-1)).toMatchObject({ status: 'ERROR', detail: expect.any(String) });
+    const task = await b.db
+      .selectFrom('start_tasks')
+      .select(['owner_instance', 'status'])
+      .where('id', '=', states[0]!.id)
+      .executeTakeFirstOrThrow();
+    expect(task).toEqual({ owner_instance: a.services.instances.id, status: 'ERROR' });
+  });
 });

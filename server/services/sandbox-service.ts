@@ -506,10 +506,8 @@ export class SandboxService {
   /** Runs `command` inside a running sandbox, as its own processes run (cloning a repository, a setup script). */
   async exec(id: string, command: string[], { cwd, env, timeoutMs, signal }: ExecRequest): Promise<ExecResult> {
     const record = await this.#record(id);
-    if (!this.#mine(record))
-      throw new Conflict(
-        `Sandbox ${id} runs on another server instance (${record.owner_instance}); start the conversation through that one`,
-      );
+    // A start into another instance's sandbox runs on that instance (StartTaskService): not here.
+    if (!this.#mine(record)) throw new Conflict(`Sandbox ${id} runs on another server instance (${record.owner_instance})`);
     const state = await this.runtime.state(record);
     if (state === 'paused') throw new Conflict(`Sandbox ${id} is paused; resume it first`);
     if (state !== 'running') throw new Conflict(`Sandbox ${id} is not running`);

@@ -63,6 +63,8 @@ const CANCELLED: Record<CancelReason, string> = {
 
 const TITLE_FROM_MESSAGE = 80;
 const AGENT_TIMEOUT_MS = 15_000;
+/** How often a start another instance runs is read again, for a stream on this one. */
+const FOLLOW_ELSEWHERE_MS = 500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function toTask(record: StartTaskRecord): StartTask {
@@ -133,6 +135,13 @@ export class StartTaskService {
    */
   async start(input: StartRequest, onUpdate?: (task: StartTask) => void): Promise<StartTask> {
     const request = await this.#withParent(input);
+    // Into a sandbox another instance runs: that one runs the start (it can reach the sandbox).
+    const owner = request.sandbox_id ? await this.sandboxes.ownerElsewhere(request.sandbox_id) : undefined;
+    if (owner) {
+      const task = await this.sandboxes.forward<StartTask>(owner, 'POST', '/v1/app-conversations', input);
+      if (onUpdate) void this.#followElsewhere(task, onUpdate);
+      return task;
+    }
     const conversationId = request.conversation_id ?? randomUUID().replaceAll('-', '');
     if (this.#running.has(conversationId) || (await this.conversations.get(this.userId, conversationId))) {
       throw new Conflict(`Conversation ${conversationId} already exists`);
@@ -168,6 +177,19 @@ export class StartTaskService {
     }
     running.done = this.#run(record.id, request, conversationId, running).finally(() => this.#running.delete(conversationId));
     return toTask(record);
+  }
+
+  /** Tells `onUpdate` each state another instance saves of its task, up to READY or ERROR, read from the database. */
+  async #followElsewhere(task: StartTask, onUpdate: (task: StartTask) => void): Promise<void> {
+    let last = task;
+    while (last.status !== 'READY' && last.status !== 'ERROR') {
+      await sleep(FOLLOW_ELSEWHERE_MS);
+      const record = await this.tasks.get(this.userId, task.id).catch(() => undefined);
+      if (!record) return;
+      const now = toTask(record);
+      if (now.status !== last.status || now.updated_at !== last.updated_at) onUpdate(now);
+      last = now;
+    }
   }
 
   /** A sub-conversation takes what its request leaves unset from its parent, which must exist. */
