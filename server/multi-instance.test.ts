@@ -236,4 +236,43 @@ describe('two instances on one PostgreSQL database', () => {
       .executeTakeFirstOrThrow();
     expect(task).toEqual({ owner_instance: a.services.instances.id, status: 'ERROR' });
   });
+
+  it('what an instance that went quiet left mid-way is ended by the one holding the global lock', async () => {
+    const a = await instance();
+    const b = await instance({ instanceTiming: { heartbeatMs: 100, quietMs: 1_000 } });
+    const now = new Date().toISOString();
+    const task = (id: string, owner: string) => ({
+      id,
+      user_id: 'default',
+      status: 'PREPARING_REPOSITORY',
+      detail: null,
+      app_conversation_id: null,
+      sandbox_id: null,
+      agent_server_url: null,
+      request: '{}',
+      created_at: now,
+      updated_at: now,
+      owner_instance: owner,
+    });
+    await a.db
+      .insertInto('start_tasks')
+      .values([task('of-a', a.services.instances.id), task('of-b', b.services.instances.id)])
+      .execute();
+    // a's heartbeat stops being written (as when its process hangs or its machine goes away)
+    await a.services.sandboxes.close();
+    await a.db
+      .updateTable('server_instances')
+      .set({ heartbeat_at: new Date(Date.now() - 60_000).toISOString(), stopped_at: null })
+      .where('id', '=', a.services.instances.id)
+      .execute();
+
+    const statusOf = async (id: string) =>
+      await b.db.selectFrom('start_tasks').select(['status', 'detail']).where('id', '=', id).executeTakeFirstOrThrow();
+    const ended = await until(
+      () => statusOf('of-a'),
+      (row) => row.status === 'ERROR',
+    );
+    expect(ended).toEqual({ status: 'ERROR', detail: expect.stringMatching(/^Interrupted: the server instance that ran it stopped/) });
+    expect(await statusOf('of-b')).toEqual({ status: 'PREPARING_REPOSITORY', detail: null }); // its own goes on
+  });
 });

@@ -131,6 +131,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     { setupScriptTimeoutMs: options.setupScriptTimeoutMs, startRequests, clock, instanceId: options.instance.id },
     conversationLog,
   );
+  instances.registry.addGlobalWork((quietSince) => startTasks.interruptTasksOfGoneInstances(quietSince));
   const eventLog = log.child({ component: 'events' });
   const notices = options.databaseUrl ? new EventNotices(options.databaseUrl, eventLog) : undefined;
   const events = new EventService(new EventsStore(db), conversationsStore, eventLog, notices);

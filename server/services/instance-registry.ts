@@ -19,6 +19,7 @@ export type Owner = { reachable: true; id: string; address: string } | { reachab
  */
 export class InstanceRegistry {
   #heartbeat: NodeJS.Timeout | undefined;
+  readonly #globalWork: ((quietSince: string) => Promise<void>)[] = [];
 
   constructor(
     private readonly store: InstancesStore,
@@ -34,11 +35,28 @@ export class InstanceRegistry {
     const claimed = await this.store.claimUnowned(this.id);
     if (claimed > 0) this.log.info({ sandboxes: claimed, instance: this.id }, 'took over sandboxes no instance owned yet');
     this.#heartbeat = setInterval(() => {
-      this.store.update(this.id, { heartbeat_at: new Date().toISOString() }).catch((error: unknown) => {
-        this.log.warn({ err: error }, 'could not write the instance heartbeat');
+      this.#beat().catch((error: unknown) => {
+        this.log.warn({ err: error }, 'could not write the instance heartbeat or do the global work');
       });
     }, this.timing.heartbeatMs);
     this.#heartbeat.unref();
+  }
+
+  /**
+   * Work about every instance (what the ones that went quiet left), done at each heartbeat by one
+   * instance at a time: the holder of an advisory lock. It gets the time before which a heartbeat is quiet.
+   */
+  addGlobalWork(work: (quietSince: string) => Promise<void>): void {
+    this.#globalWork.push(work);
+  }
+
+  async #beat(): Promise<void> {
+    await this.store.update(this.id, { heartbeat_at: new Date().toISOString() });
+    if (this.#globalWork.length === 0) return;
+    const quietSince = new Date(Date.now() - this.timing.quietMs).toISOString();
+    await this.store.asGlobalWork(async () => {
+      for (const work of this.#globalWork) await work(quietSince);
+    });
   }
 
   /** Where the other instances reach this one's API, once it listens. */

@@ -129,6 +129,13 @@ export class StartTaskService {
     return unfinished.length;
   }
 
+  /** Global work: what instances that stopped or went quiet (`quietSince`) left mid-way ends in ERROR, saying why. */
+  async interruptTasksOfGoneInstances(quietSince: string): Promise<void> {
+    const detail = 'Interrupted: the server instance that ran it stopped or stopped answering; start it again';
+    const count = await this.tasks.interruptOfGoneInstances(this.options.instanceId, quietSince, detail, this.#now());
+    if (count > 0) this.log.warn({ tasks: count }, 'ended the conversation starts of server instances that are gone');
+  }
+
   /**
    * Validates and saves the task, starts its work in the background, and answers it in WORKING.
    * `onUpdate` hears every later state, up to READY or ERROR.

@@ -1,5 +1,6 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from './database';
+import { isPostgres } from './dialect';
 import type { ServerInstancesTable } from './schema';
 
 export type InstanceRecord = Selectable<ServerInstancesTable>;
@@ -38,5 +39,25 @@ export class InstancesStore {
       .where('owner_instance', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
+  }
+
+  /**
+   * Runs `work` on one instance at a time, the holder of a PostgreSQL advisory lock (transaction
+   * scoped: it ends with the work); answers whether this instance ran it. SQLite has one instance.
+   */
+  async asGlobalWork(work: () => Promise<void>): Promise<boolean> {
+    if (!isPostgres(this.db)) {
+      await work();
+      return true;
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{
+        locked: boolean;
+      }>`SELECT pg_try_advisory_xact_lock(hashtext('agent-console:global-work')) AS locked`.execute(trx);
+      if (!rows[0]?.locked) return false;
+      // Other instances skip it meanwhile: the lock is held until this transaction ends, after the work.
+      await work();
+      return true;
+    });
   }
 }

@@ -38,6 +38,23 @@ export class StartTasksStore {
       .execute();
   }
 
+  /** Ends in ERROR the unfinished tasks of every instance other than `instanceId` that stopped or is quiet since `quietSince`. */
+  async interruptOfGoneInstances(instanceId: string, quietSince: string, detail: string, now: string): Promise<number> {
+    const result = await this.db
+      .updateTable('start_tasks')
+      .set({ status: 'ERROR', detail, updated_at: now })
+      .where('status', 'not in', ['READY', 'ERROR'])
+      .where('owner_instance', 'in', (eb) =>
+        eb
+          .selectFrom('server_instances')
+          .select('id')
+          .where('id', '!=', instanceId)
+          .where((w) => w.or([w('stopped_at', 'is not', null), w('heartbeat_at', '<', quietSince)])),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom('start_tasks').where('id', '=', id).execute();
   }
