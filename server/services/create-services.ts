@@ -114,7 +114,17 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     ),
     client: new OwnerClient(options.instance.sessionKey),
   };
-  const sandboxes = new SandboxService(new SandboxesStore(db), box, runtime, specs, options.sandboxLimits, sandboxLog, clock, instances);
+  // Several instances share a PostgreSQL database; with SQLite this one is alone and runs every sandbox.
+  const sandboxes = new SandboxService(
+    new SandboxesStore(db),
+    box,
+    runtime,
+    specs,
+    options.sandboxLimits,
+    sandboxLog,
+    clock,
+    options.databaseUrl ? instances : undefined,
+  );
   const mcpTest = new McpTestService(settings, dataDir, log.child({ component: 'mcp-test' }), users?.mcpTestUser);
   const llmTest = new LlmTestService(settings, log.child({ component: 'llm-test' }));
   const conversationLog = log.child({ component: 'conversations' });

@@ -104,8 +104,21 @@ export async function createDatabase(adminUrl: string): Promise<string> {
   return url.toString();
 }
 
-/** Drops the database at `url`, closing whatever still connects to it. */
+/** How long a dropped database's closed pools have to be gone before their connections are ended. */
+const DROP_WAIT_MS = 5_000;
+
+/**
+ * Drops the database at `url`. Connections its pools closed may still be on their way out; ending
+ * them then would reach a client as an uncaught error, so they are waited for, and ended only after a while.
+ */
 export async function dropDatabase(adminUrl: string, url: string): Promise<void> {
   const name = new URL(url).pathname.slice(1);
-  await asAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  await asAdmin(adminUrl, async (client) => {
+    for (const deadline = Date.now() + DROP_WAIT_MS; Date.now() < deadline;) {
+      const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+      if (Number(rows[0]?.n) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
 }

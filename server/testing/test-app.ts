@@ -153,8 +153,12 @@ export async function startTestApp(options: TestAppOptions = {}) {
     close: async ({ keepData = false } = {}) => {
       await app.close();
       if (!keepData) {
-        // Its own: another instance on the same database deletes its own.
-        const own = await db.selectFrom('sandboxes').select('id').where('owner_instance', '=', services.instances.id).execute();
+        // Its own (all of them on SQLite): another instance on the same database deletes its own.
+        const own = await db
+          .selectFrom('sandboxes')
+          .select('id')
+          .where((eb) => eb.or([eb('owner_instance', '=', services.instances.id), eb('owner_instance', 'is', null)]))
+          .execute();
         for (const { id } of own) await services.sandboxes.delete(id);
       }
       await db.destroy();
