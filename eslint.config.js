@@ -148,7 +148,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/main.ts', 'server/demo/main.ts', 'server/agent-server/**', 'scripts/**', 'test-support/**'],
+    files: [
+      'server/main.ts',
+      'server/demo/main.ts',
+      'server/migrate-to-postgres.ts',
+      'server/agent-server/**',
+      'scripts/**',
+      'test-support/**',
+    ],
     rules: { 'no-console': 'off' },
   },
 );

@@ -31,7 +31,7 @@ export default defineConfig({
           environment: 'node',
           include: ['server/**/*.test.ts'],
           testTimeout: 20_000,
-          globalSetup: ['./server/testing/docker-global-setup.ts'],
+          globalSetup: ['./server/testing/docker-global-setup.ts', './server/testing/postgres-global-setup.ts'],
         },
       },
       {

@@ -70,8 +70,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await options.services.mcpTest.close();
     await options.services.startTasks.close();
     await options.services.collector.close();
+    await options.services.events.stopNotices();
     // Sandboxes outlive the server, like containers outlive their engine's client: only the watching stops.
-    options.services.sandboxes.close();
+    await options.services.sandboxes.close();
   });
   await registerConsole(app, options.consoleDir, options.consoleContentSecurityPolicy);
   return app;

@@ -16,6 +16,19 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ SANDBOX_MEMORY: '1m' })).toThrow(/6m or more/);
   });
 
+  it('takes DATABASE_URL only with both keys fixed, and says why', () => {
+    const url = 'postgres://console@db.example:5432/console';
+    expect(configFromEnv({}).databaseUrl).toBeUndefined();
+    expect(configFromEnv({ DATABASE_URL: url, SESSION_API_KEY: 'k', SECRETS_KEY: 's' }).databaseUrl).toBe(url);
+    expect(() => configFromEnv({ DATABASE_URL: url })).toThrow(
+      /DATABASE_URL needs SESSION_API_KEY and SECRETS_KEY set: every instance on a shared database must accept the same session key/,
+    );
+    expect(() => configFromEnv({ DATABASE_URL: url, SESSION_API_KEY: 'k', SECRETS_KEY: ' ' })).toThrow(
+      /DATABASE_URL needs SECRETS_KEY set/,
+    );
+    expect(() => configFromEnv({ DATABASE_URL: 'mysql://x/y', SESSION_API_KEY: 'k', SECRETS_KEY: 's' })).toThrow(ConfigError);
+  });
+
   it('has defaults for a plain start', () => {
     expect(configFromEnv({})).toMatchObject({
       host: '127.0.0.1',

@@ -16,6 +16,10 @@ export interface ServerConfig {
   consoleContentSecurityPolicy: string | undefined;
   /** COOKIE_SECURE: the session cookie is always Secure (behind a TLS proxy whose pages' Origin may not say https). */
   cookieSecure: boolean;
+  /** PostgreSQL in place of the SQLite file in the data dir (DATABASE_URL, postgres://…). */
+  databaseUrl: string | undefined;
+  /** Where the other instances on the database reach this one (INSTANCE_URL); where it listens when absent. */
+  instanceUrl: string | undefined;
   /** Extra browser origins allowed to call the API (the console served elsewhere). */
   corsOrigins: string[];
   /** Names the server answers to (Host header) besides loopback ones and HOST (ALLOWED_HOSTS). */
@@ -125,6 +129,24 @@ const list = (value: string | undefined): string[] =>
 /** An on/off setting: `1`, `true` or `yes` is on. */
 const flag = (value: string | undefined) => ['1', 'true', 'yes'].includes((value ?? '').trim().toLowerCase());
 
+/**
+ * DATABASE_URL, checked: a postgres:// URL, and then fixed keys, since every instance on the
+ * database must accept the same session key and open what another sealed.
+ */
+function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const url = nonEmpty(env.DATABASE_URL);
+  if (url === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset to use SQLite in DATA_DIR)');
+  const missing = ['SESSION_API_KEY', 'SECRETS_KEY'].filter((name) => nonEmpty(env[name]) === undefined);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `DATABASE_URL needs ${missing.join(' and ')} set: every instance on a shared database must accept the same session key and open the secrets another sealed, so keys generated in DATA_DIR will not do`,
+    );
+  }
+  return url;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
@@ -134,6 +156,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     consoleContentSecurityPolicy: nonEmpty(env.CONSOLE_CSP),
     sessionApiKey: nonEmpty(env.SESSION_API_KEY),
     secretsKey: nonEmpty(env.SECRETS_KEY),
+    databaseUrl: databaseUrl(env),
+    instanceUrl: nonEmpty(env.INSTANCE_URL)?.replace(/\/+$/, ''),
     corsOrigins: list(env.CORS_ORIGINS),
     allowedHosts: list(env.ALLOWED_HOSTS),
     verifyGitTokens: flag(env.VERIFY_GIT_TOKENS),

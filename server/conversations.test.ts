@@ -4,6 +4,7 @@ import type { StartTask } from '../src/contract/conversations';
 import { CONTAINER_HOME } from './sandboxes/docker/sandbox-image';
 import { loadSandboxSpecs } from './sandboxes/specs';
 import { ConversationsStore } from './store/conversations-store';
+import { databasesUnderTest } from './testing/databases';
 import { hostAddressFor, runtimesUnderTest } from './testing/docker-engine';
 import { type OpenAiStub, startOpenAiStub } from './testing/openai-stub';
 import { startTestApp, type TestApp, type TestAppOptions } from './testing/test-app';
@@ -373,64 +374,65 @@ describe('a conversation, once started', () => {
   });
 });
 
-describe('search and count', () => {
-  const DAY = 86_400_000;
-  const base = Date.parse('2026-01-01T00:00:00Z');
-  const words = ['Alpha', 'beta', 'Gamma', 'delta'];
+/* Search and count: rows seeded straight into the store. */
+const DAY = 86_400_000;
+const base = Date.parse('2026-01-01T00:00:00Z');
+const words = ['Alpha', 'beta', 'Gamma', 'delta'];
 
-  /** `count` conversations with titles "<word> task <n>", one minute apart, updated in reverse order. */
-  async function seed(t: TestApp, count: number, from = 0) {
-    const rows = Array.from({ length: count }, (_, i) => {
-      const n = from + i;
-      return {
-        id: n.toString(16).padStart(32, '0'),
-        user_id: 'default',
-        sandbox_id: `sandbox-${n % 3}`,
-        sandbox_created: 0,
-        selected_repository: null,
-        selected_branch: null,
-        git_provider: null,
-        title: `${words[n % words.length]} task ${n}`,
-        trigger: null,
-        pr_number: '[]',
-        llm_model: null,
-        metrics: null,
-        parent_conversation_id: null,
-        skills: '[]',
-        archived: n % 10 === 9 ? 1 : 0,
-        created_at: new Date(base + n * 60_000).toISOString(),
-        updated_at: new Date(base + DAY - n * 60_000).toISOString(),
-      };
-    });
-    for (let i = 0; i < rows.length; i += 200)
-      await t.db
-        .insertInto('app_conversations')
-        .values(rows.slice(i, i + 200))
-        .execute();
+/** `count` conversations with titles "<word> task <n>", one minute apart, updated in reverse order. */
+async function seed(t: TestApp, count: number, from = 0) {
+  const rows = Array.from({ length: count }, (_, i) => {
+    const n = from + i;
+    return {
+      id: n.toString(16).padStart(32, '0'),
+      user_id: 'default',
+      sandbox_id: `sandbox-${n % 3}`,
+      sandbox_created: 0,
+      selected_repository: null,
+      selected_branch: null,
+      git_provider: null,
+      title: `${words[n % words.length]} task ${n}`,
+      trigger: null,
+      pr_number: '[]',
+      llm_model: null,
+      metrics: null,
+      parent_conversation_id: null,
+      skills: '[]',
+      archived: n % 10 === 9 ? 1 : 0,
+      created_at: new Date(base + n * 60_000).toISOString(),
+      updated_at: new Date(base + DAY - n * 60_000).toISOString(),
+    };
+  });
+  for (let i = 0; i < rows.length; i += 200)
+    await t.db
+      .insertInto('app_conversations')
+      .values(rows.slice(i, i + 200))
+      .execute();
+}
+
+const search = async (t: TestApp, query: string) => {
+  const response = await json(t, 'GET', `/api/v1/app-conversations/search?${query}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as { items: { id: string; title: string; created_at: string }[]; next_page_id: string | null };
+};
+const count = async (t: TestApp, query: string) => (await json(t, 'GET', `/api/v1/app-conversations/count?${query}`)).json() as number;
+
+async function all(t: TestApp, query: string, during?: (page: number) => Promise<void>) {
+  const ids: string[] = [];
+  let pageId: string | null = null;
+  for (let page = 0; page < 100; page++) {
+    const result = await search(t, `${query}&limit=100${pageId ? `&page_id=${pageId}` : ''}`);
+    ids.push(...result.items.map((item) => item.id));
+    await during?.(page);
+    pageId = result.next_page_id;
+    if (!pageId) break;
   }
+  return ids;
+}
 
-  const search = async (t: TestApp, query: string) => {
-    const response = await json(t, 'GET', `/api/v1/app-conversations/search?${query}`);
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json() as { items: { id: string; title: string; created_at: string }[]; next_page_id: string | null };
-  };
-  const count = async (t: TestApp, query: string) => (await json(t, 'GET', `/api/v1/app-conversations/count?${query}`)).json() as number;
-
-  async function all(t: TestApp, query: string, during?: (page: number) => Promise<void>) {
-    const ids: string[] = [];
-    let pageId: string | null = null;
-    for (let page = 0; page < 100; page++) {
-      const result = await search(t, `${query}&limit=100${pageId ? `&page_id=${pageId}` : ''}`);
-      ids.push(...result.items.map((item) => item.id));
-      await during?.(page);
-      pageId = result.next_page_id;
-      if (!pageId) break;
-    }
-    return ids;
-  }
-
+describe.each(databasesUnderTest())('search and count on %s', (database) => {
   it('pages through 1,000 rows in every order without gaps or repeats, also while rows are added, and counts what it pages', async () => {
-    const t = await app();
+    const t = await app({ database });
     await seed(t, 1000);
     const visible = 900; // every tenth is archived
 
@@ -451,7 +453,7 @@ describe('search and count', () => {
   });
 
   it('filters by title (any case, short terms too), dates, sandbox and archived, and counts exactly what search finds', async () => {
-    const t = await app();
+    const t = await app({ database });
     await seed(t, 200);
     for (const query of [
       'title__contains=alpha',
@@ -480,21 +482,8 @@ describe('search and count', () => {
     expect(window).toHaveLength(9); // 50…59, less the archived 59
   });
 
-  it('uses an index for every sort order and the trigram index for title search (no full scan)', async () => {
-    const t = await app();
-    await seed(t, 300);
-    const store = new ConversationsStore(t.db);
-    for (const sort of ['CREATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT', 'UPDATED_AT_DESC', 'TITLE', 'TITLE_DESC'] as const) {
-      const plan = await store.explainSearch('default', { archived: false }, sort);
-      expect(plan.join('\n'), sort).toMatch(/USING (COVERING )?INDEX app_conversations_by_/);
-      expect(plan.join('\n'), sort).not.toMatch(/^SCAN app_conversations$|TEMP B-TREE/m);
-    }
-    const titlePlan = await store.explainSearch('default', { archived: false, title__contains: 'alpha' }, 'CREATED_AT_DESC');
-    expect(titlePlan.join('\n')).toMatch(/VIRTUAL TABLE INDEX/);
-  });
-
   it('answers batch gets in request order with null for unknown ids, and refuses bad paging', async () => {
-    const t = await app();
+    const t = await app({ database });
     await seed(t, 3);
     const ids = ['2'.padStart(32, '0'), 'f'.repeat(32), '00000000-0000-0000-0000-000000000000'];
     const batch = (await json(t, 'GET', `/api/v1/app-conversations?${ids.map((id) => `ids=${id}`).join('&')}`)).json();
@@ -515,6 +504,21 @@ describe('search and count', () => {
     }
     const byTitle = (await search(t, 'sort_order=TITLE&limit=1')).next_page_id!;
     expect((await json(t, 'GET', `/api/v1/app-conversations/search?sort_order=CREATED_AT&page_id=${byTitle}`)).statusCode).toBe(422);
+  });
+});
+
+describe('search plans on SQLite', () => {
+  it('uses an index for every sort order and the trigram index for title search (no full scan)', async () => {
+    const t = await app();
+    await seed(t, 300);
+    const store = new ConversationsStore(t.db);
+    for (const sort of ['CREATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT', 'UPDATED_AT_DESC', 'TITLE', 'TITLE_DESC'] as const) {
+      const plan = await store.explainSearch('default', { archived: false }, sort);
+      expect(plan.join('\n'), sort).toMatch(/USING (COVERING )?INDEX app_conversations_by_/);
+      expect(plan.join('\n'), sort).not.toMatch(/^SCAN app_conversations$|TEMP B-TREE/m);
+    }
+    const titlePlan = await store.explainSearch('default', { archived: false, title__contains: 'alpha' }, 'CREATED_AT_DESC');
+    expect(titlePlan.join('\n')).toMatch(/VIRTUAL TABLE INDEX/);
   });
 });
 

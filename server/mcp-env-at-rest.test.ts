@@ -17,7 +17,7 @@ describe('MCP stdio env values', () => {
   it('are stored sealed and answered opened', async () => {
     t = await startTestApp();
     expect((await t.postSettings({ mcp_config: { stdio_servers: [server] } })).statusCode).toBe(200);
-    expect(t.databaseBytes()).not.toContain(ENV_VALUE);
+    expect(await t.databaseText()).not.toContain(ENV_VALUE);
     expect(await storedDocument()).not.toContain(ENV_VALUE);
     expect((await t.getSettings()).json().mcp_config.stdio_servers).toEqual([server]);
     expect((await t.services.settings.readWithSecrets())!.mcp_config!.stdio_servers[0]!.env).toEqual(server.env);

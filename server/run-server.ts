@@ -71,7 +71,7 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
   const log = createLogger(config.logLevel);
   const docker = config.sandboxRuntime === 'docker' ? await dockerSandboxes(config, log) : undefined;
   if (!docker) warnAboutProcessSandboxes(isolated, log);
-  const db = await openDatabase(config.dataDir, secrets);
+  const db = await openDatabase(config.dataDir, secrets, config.databaseUrl);
   const services = createServices(db, secrets, {
     log,
     dataDir: config.dataDir,
@@ -88,6 +88,9 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
     sandboxUidBase: isolated ? config.sandboxUidBase : undefined,
     docker,
     clock,
+    // One id per data dir: restarted, the instance owns its sandboxes again.
+    instance: { id: loadOrCreateKeyFile(config.dataDir, 'instance-id'), sessionKey },
+    databaseUrl: config.databaseUrl,
   });
   // MCP env values stored before they were sealed at rest are sealed now.
   await services.settings.sealPlainMcpEnv();
@@ -96,6 +99,7 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
 
   const serve = async () => {
     // Events the agents wrote while this server was down are caught up, then followed live.
+    await services.events.listenForNotices();
     await services.collector.start();
     // Conversation starts an earlier run left mid-way do not go on: they say so.
     const interrupted = await services.startTasks.markInterrupted();
@@ -122,6 +126,7 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
     const port = typeof address === 'object' && address ? address.port : config.port;
     const shownHost = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host;
     const origin = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+    await services.instances.announce(config.instanceUrl ?? origin);
     // Jupyter-style sign-in link: the key travels in the fragment, which browsers never send.
     // The cookie is never set on the name sandboxes are published on: their ports would get it too.
     const cookieHost = shownHost === SANDBOX_PUBLISHED_HOST ? 'localhost' : shownHost;

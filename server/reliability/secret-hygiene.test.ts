@@ -139,9 +139,9 @@ describe('secret hygiene', () => {
     expect(occurrences([{ where: 'the log', text: log }], { ...SECRETS, ...AT_REST_ONLY })).toEqual([]);
   });
 
-  it('no secret, MCP env values included, in the database files or the sandbox directories and logs', () => {
+  it('no secret, MCP env values included, in the database files or the sandbox directories and logs', async () => {
     const places = [
-      { where: 'the database', text: t.databaseBytes() },
+      { where: 'the database', text: await t.databaseText() },
       ...[path.join(t.dataDir, 'sandboxes'), path.join(t.dataDir, 'sandbox-logs')].flatMap((dir) =>
         filesUnder(dir).map(({ file, text }) => ({ where: file, text })),
       ),

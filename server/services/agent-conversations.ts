@@ -62,6 +62,14 @@ function notRunning(conversationId: string, sandbox: SandboxInfo | null): Confli
   }
 }
 
+/** Each action: its path at the agent server (under /api/conversations/{id}), and our route for it (under /v1/app-conversations/{id}/). */
+const ACTIONS = {
+  message: { agentPath: '/events', route: 'send-message' },
+  pause: { agentPath: '/pause', route: 'pause' },
+  run: { agentPath: '/run', route: 'run' },
+  confirm: { agentPath: '/events/respond_to_confirmation', route: 'confirm' },
+} as const;
+
 /**
  * What the app server asks of a conversation's agent server: its actions (message, pause, run,
  * confirm), forwarded, and creating it again when the agent server no longer knows it (its
@@ -107,11 +115,20 @@ export class AgentConversations {
    * it again for a conversation it knows), so the agent runs with the user's Settings as they are
    * now: its errors (no model, a rejected key, a budget spent) tell the user to fix them there.
    */
-  async #act(id: string, action: string, body: unknown, withSettings = false): Promise<void> {
+  async #act(id: string, action: keyof typeof ACTIONS, body: unknown, withSettings = false): Promise<void> {
+    const { agentPath, route } = ACTIONS[action];
+    const hex = normaliseId(id);
+    const stored = hex ? await this.conversations.get(this.userId, hex) : undefined;
+    // Its sandbox runs on another instance: that one talks to its agent server (this one may not reach it).
+    const owner = stored && (await this.sandboxes.ownerElsewhere(stored.sandbox_id));
+    if (stored && owner) {
+      await this.sandboxes.forward(owner, 'POST', `/v1/app-conversations/${stored.id}/${route}`, body);
+      return;
+    }
     const { record, endpoint } = await this.#target(id);
     // A conversation from before its workspace was recorded cannot be sent again: it keeps what it has.
     if (withSettings && record.working_dir) await this.#create(record, record.working_dir, endpoint);
-    const path = `/api/conversations/${record.id}${action}`;
+    const path = `/api/conversations/${record.id}${agentPath}`;
     let response = await this.#post(endpoint, path, body);
     if (response.status === 404) {
       await response.body?.cancel();
@@ -123,19 +140,19 @@ export class AgentConversations {
   }
 
   sendMessage(id: string, message: AppSendMessage): Promise<void> {
-    return this.#act(id, '/events', message, true);
+    return this.#act(id, 'message', message, true);
   }
 
   pause(id: string): Promise<void> {
-    return this.#act(id, '/pause', {});
+    return this.#act(id, 'pause', {});
   }
 
   run(id: string): Promise<void> {
-    return this.#act(id, '/run', {}, true);
+    return this.#act(id, 'run', {}, true);
   }
 
   confirm(id: string, response: ConfirmationResponse): Promise<void> {
-    return this.#act(id, '/events/respond_to_confirmation', response);
+    return this.#act(id, 'confirm', response);
   }
 
   /**

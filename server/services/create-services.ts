@@ -19,8 +19,10 @@ import { SandboxesStore } from '../store/sandboxes-store';
 import { SecretsStore } from '../store/secrets-store';
 import { SettingsStore } from '../store/settings-store';
 import { StartTasksStore } from '../store/start-tasks-store';
+import { EventNotices } from '../store/event-notices';
 import { EventsStore } from '../store/events-store';
 import { MetaStore } from '../store/meta-store';
+import { InstancesStore } from '../store/instances-store';
 import { AgentStartRequests } from './agent-start-request';
 import { AgentConversations } from './agent-conversations';
 import { BrowserSessions } from './browser-sessions';
@@ -28,6 +30,8 @@ import { ConversationService } from './conversation-service';
 import { EventCollector } from './event-collector';
 import { EventService } from './event-service';
 import { GitUserService } from './git-user-service';
+import { DEFAULT_INSTANCE_TIMING, InstanceRegistry, type InstanceTiming } from './instance-registry';
+import { OwnerClient } from './owner-client';
 import { LlmTestService } from './llm-test-service';
 import { McpTestService } from './mcp-test-service';
 import { type SandboxLimits, SandboxService } from './sandbox-service';
@@ -55,6 +59,8 @@ export interface ApiServices {
   collector: EventCollector;
   /** Browsers signed in with the session cookie. */
   browserSessions: BrowserSessions;
+  /** This instance in the registry; tell it where it listens (`announce`). */
+  instances: InstanceRegistry;
 }
 
 export interface ServiceOptions {
@@ -76,6 +82,13 @@ export interface ServiceOptions {
   docker?: { engine: Docker; image: string; limits: ContainerLimits };
   /** Stamps what services record (sandboxes, starts, conversations); the system's clock when absent. */
   clock?: Clock;
+  /**
+   * This server among several on one database: its id (stable per data dir), the session key the
+   * others take when it asks them about their sandboxes, and how often it tells it runs.
+   */
+  instance: { id: string; sessionKey: string; timing?: InstanceTiming };
+  /** The PostgreSQL database `db` is on, to hear of the events other instances store; absent on SQLite. */
+  databaseUrl?: string;
 }
 
 /** Wires each service to its store; the one place where the object graph is built. */
@@ -99,7 +112,26 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
         labelled: new LabelledImageSpecs(docker.engine, sandboxLog),
       })
     : fixedSpecCatalog(options.sandboxSpecs);
-  const sandboxes = new SandboxService(new SandboxesStore(db), box, runtime, specs, options.sandboxLimits, sandboxLog, clock);
+  const instances = {
+    registry: new InstanceRegistry(
+      new InstancesStore(db),
+      options.instance.id,
+      options.instance.timing ?? DEFAULT_INSTANCE_TIMING,
+      sandboxLog,
+    ),
+    client: new OwnerClient(options.instance.sessionKey),
+  };
+  // Several instances share a PostgreSQL database; with SQLite this one is alone and runs every sandbox.
+  const sandboxes = new SandboxService(
+    new SandboxesStore(db),
+    box,
+    runtime,
+    specs,
+    options.sandboxLimits,
+    sandboxLog,
+    clock,
+    options.databaseUrl ? instances : undefined,
+  );
   const mcpTest = new McpTestService(settings, dataDir, log.child({ component: 'mcp-test' }), users?.mcpTestUser);
   const llmTest = new LlmTestService(settings, log.child({ component: 'llm-test' }));
   const conversationLog = log.child({ component: 'conversations' });
@@ -113,11 +145,13 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     sandboxes,
     secrets,
     settings,
-    { setupScriptTimeoutMs: options.setupScriptTimeoutMs, startRequests, clock },
+    { setupScriptTimeoutMs: options.setupScriptTimeoutMs, startRequests, clock, instanceId: options.instance.id },
     conversationLog,
   );
+  instances.registry.addGlobalWork((quietSince) => startTasks.interruptTasksOfGoneInstances(quietSince));
   const eventLog = log.child({ component: 'events' });
-  const events = new EventService(new EventsStore(db), conversationsStore, eventLog);
+  const notices = options.databaseUrl ? new EventNotices(options.databaseUrl, eventLog) : undefined;
+  const events = new EventService(new EventsStore(db), conversationsStore, eventLog, notices);
   const agents = new AgentConversations(conversationsStore, sandboxes, startRequests, conversationLog);
   const collector = new EventCollector(sandboxes, conversationsStore, events, agents, eventLog);
   const conversations = new ConversationService(
@@ -145,5 +179,6 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     agents,
     collector,
     browserSessions: new BrowserSessions(new MetaStore(db)),
+    instances: instances.registry,
   };
 }

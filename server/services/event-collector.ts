@@ -125,7 +125,8 @@ export class EventCollector {
     const endpoints = new Map<string, AgentEndpoint>();
     let pageId: string | undefined;
     do {
-      const page = await this.sandboxes.search({ status__eq: 'RUNNING', limit: 100, page_id: pageId });
+      // Another instance collects from the sandboxes it runs.
+      const page = await this.sandboxes.searchOwn({ status__eq: 'RUNNING', limit: 100, page_id: pageId });
       for (const sandbox of page.items) {
         const endpoint = agentEndpoint(sandbox);
         if (endpoint) endpoints.set(sandbox.id, endpoint);

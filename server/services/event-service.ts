@@ -15,6 +15,7 @@ import { MAX_PAGE_SIZE } from '../../src/contract/sandboxes';
 import { Invalid, NotFound } from '../domain-errors';
 import type { Logger } from '../logger';
 import type { ConversationsStore } from '../store/conversations-store';
+import type { EventNotices } from '../store/event-notices';
 import type { EventRecord, EventsStore, NewEvent } from '../store/events-store';
 import { normaliseId } from './ids';
 import { decodeCursor, encodeCursor } from './page-cursor';
@@ -56,6 +57,9 @@ function storedTime(timestamp: string): string {
 export class EventService {
   readonly #subscriptions = new Map<string, Set<Subscription>>();
   readonly #live = new Map<string, LiveState>();
+  /** By followed conversation: the storage position of the last event its listeners were told. */
+  readonly #toldSeq = new Map<string, number>();
+  readonly #catchUps = new Map<string, Promise<void>>();
   /** Per conversation, so the events of two senders (collector, webhook) are stored and told in one order. */
   readonly #chains = new Map<string, Promise<void>>();
 
@@ -63,8 +67,44 @@ export class EventService {
     private readonly store: EventsStore,
     private readonly conversations: ConversationsStore,
     private readonly log: Logger,
+    /** Events other instances stored (PostgreSQL); absent with one instance. */
+    private readonly notices?: EventNotices,
     private readonly userId: string = DEFAULT_USER,
   ) {}
+
+  /** Follows what other instances store, for the streams on this one. */
+  async listenForNotices(): Promise<void> {
+    await this.notices?.listen(
+      (conversationId) => this.#catchUp(conversationId),
+      () => {
+        for (const conversationId of this.#subscriptions.keys()) this.#catchUp(conversationId);
+      },
+    );
+  }
+
+  async stopNotices(): Promise<void> {
+    await this.notices?.close();
+  }
+
+  /** Tells the listeners of a conversation what was stored after what they were told (by another instance, say). */
+  #catchUp(conversationId: string): void {
+    if (!this.#subscriptions.has(conversationId)) return;
+    const previous = this.#catchUps.get(conversationId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      for (;;) {
+        const records = await this.store.after(conversationId, this.#toldSeq.get(conversationId) ?? 0, REPLAY_BATCH);
+        for (const record of records) this.#tell(conversationId, { seq: record.seq, event: toEvent(record) });
+        if (records.length < REPLAY_BATCH) return;
+      }
+    });
+    const settled = next.catch((error: unknown) => {
+      this.log.warn({ conversation: conversationId, err: error }, 'could not read events another instance stored');
+    });
+    this.#catchUps.set(conversationId, settled);
+    void settled.then(() => {
+      if (this.#catchUps.get(conversationId) === settled) this.#catchUps.delete(conversationId);
+    });
+  }
 
   /**
    * Takes what an agent server sent for conversation `conversationId`, in order: events are stored
@@ -154,6 +194,9 @@ export class EventService {
   }
 
   #tell(conversationId: string, frame: LiveFrame): void {
+    if (frame.seq !== undefined && this.#subscriptions.has(conversationId)) {
+      this.#toldSeq.set(conversationId, Math.max(frame.seq, this.#toldSeq.get(conversationId) ?? 0));
+    }
     for (const { listener } of this.#subscriptions.get(conversationId) ?? []) {
       try {
         listener(frame);
@@ -184,7 +227,10 @@ export class EventService {
     this.#subscriptions.set(conversationId, subscriptions);
     return () => {
       subscriptions.delete(subscription);
-      if (subscriptions.size === 0 && this.#subscriptions.get(conversationId) === subscriptions) this.#subscriptions.delete(conversationId);
+      if (subscriptions.size === 0 && this.#subscriptions.get(conversationId) === subscriptions) {
+        this.#subscriptions.delete(conversationId);
+        this.#toldSeq.delete(conversationId);
+      }
     };
   }
 
@@ -245,6 +291,7 @@ export class EventService {
     const waiting = pending;
     pending = undefined;
     for (const frame of waiting) deliver(frame);
+    this.#toldSeq.set(conversationId, Math.max(sentSeq, this.#toldSeq.get(conversationId) ?? 0));
     return stop;
   }
 

@@ -8,7 +8,7 @@ import {
 } from '../../src/contract/sandboxes';
 import { SANDBOX_RESUMED_PATH } from '../../src/contract/agent-server';
 import { type Clock, systemClock } from '../clock';
-import { Conflict, Invalid, NotFound } from '../domain-errors';
+import { Conflict, Invalid, NotFound, Unavailable } from '../domain-errors';
 import type { Logger } from '../logger';
 import { HealthMonitor } from '../sandboxes/health-monitor';
 import type { ExecResult, OutsideChange, RuntimeState, SandboxRuntime } from '../sandboxes/runtime';
@@ -17,7 +17,9 @@ import { sandboxStatus } from '../sandboxes/status';
 import type { SecretBox } from '../secret-box';
 import { SESSION_KEY_HEADER, sessionKeyCheck } from '../session-key';
 import type { SandboxesStore, SandboxRecord } from '../store/sandboxes-store';
+import type { InstanceRegistry, Owner } from './instance-registry';
 import { Locks } from './locks';
+import type { OwnerClient } from './owner-client';
 import { paginate } from './paging';
 
 export interface SandboxLimits {
@@ -56,6 +58,12 @@ function refuseTooMany(ids: string[], what: string): void {
   if (ids.length > MAX_PAGE_SIZE) throw new Invalid(['id'], `Cannot request more than ${MAX_PAGE_SIZE} ${what} at once, got ${ids.length}`);
 }
 
+/** This instance among others on one database: sandboxes of another are asked of it over HTTP. */
+export interface Instances {
+  registry: InstanceRegistry;
+  client: OwnerClient;
+}
+
 /**
  * Sandboxes: the registry (in the database, so they outlive a server restart and are found
  * again), the caps, and a health check of each one's agent server that runs in the background.
@@ -76,11 +84,68 @@ export class SandboxService {
     private readonly log: Logger,
     /** Stamps `created_at`; the start timeout always counts in real time. */
     private readonly clock: Clock = systemClock,
+    private readonly instances?: Instances,
   ) {
     this.#monitor = new HealthMonitor(async () => {
-      const seen = await Promise.all((await this.store.list()).map(async (record) => ({ id: record.id, ...(await this.#look(record)) })));
+      const seen = await Promise.all((await this.#own()).map(async (record) => ({ id: record.id, ...(await this.#look(record)) })));
       return seen.flatMap(({ id, state, url }) => (state === 'running' && url ? [{ id, url }] : []));
     }, log);
+  }
+
+  /** Whether this instance's runtime runs it (with one instance: all of them). */
+  #mine(record: SandboxRecord): boolean {
+    return !this.instances || record.owner_instance === null || record.owner_instance === this.instances.registry.id;
+  }
+
+  /** The sandboxes this instance's runtime runs: what it watches, recovers and counts against its caps. */
+  async #own(): Promise<SandboxRecord[]> {
+    return (await this.store.list()).filter((record) => this.#mine(record));
+  }
+
+  /** The instance that runs `record`, reachable, or the refusal that says why it is not. */
+  async #reachableOwner(record: SandboxRecord): Promise<Owner & { reachable: true }> {
+    const owner = await this.instances!.registry.owner(record.owner_instance!);
+    if (!owner.reachable) throw new Unavailable(`Sandbox ${record.id} runs on another server instance. ${owner.detail}.`);
+    return owner;
+  }
+
+  /**
+   * Where per-sandbox work about sandbox `id` goes when another instance runs it (`forward` it
+   * there); `undefined` when this instance does, or no sandbox has that id.
+   */
+  async ownerElsewhere(id: string): Promise<(Owner & { reachable: true }) | undefined> {
+    const record = await this.store.get(id);
+    return record && !this.#mine(record) ? this.#reachableOwner(record) : undefined;
+  }
+
+  /** Asks `owner`'s API (another instance) to do what was asked of this one. */
+  forward<T>(owner: Owner & { reachable: true }, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    return this.instances!.client.call<T>(owner, method, path, body);
+  }
+
+  /** A sandbox of another instance, as that instance answers for it; MISSING, with the reason, when it cannot. */
+  async #foreignInfo(record: SandboxRecord): Promise<SandboxInfo> {
+    const owner = await this.instances!.registry.owner(record.owner_instance!);
+    let detail = owner.reachable ? '' : owner.detail;
+    if (owner.reachable) {
+      try {
+        const [info] = await this.instances!.client.call<(SandboxInfo | null)[]>(owner, 'GET', `/v1/sandboxes?id=${record.id}`);
+        if (info) return info;
+        detail = `Its server instance ${owner.id} does not know it`;
+      } catch (error) {
+        detail = (error as Error).message;
+      }
+    }
+    return {
+      id: record.id,
+      created_by_user_id: null,
+      sandbox_spec_id: record.spec_id,
+      status: 'MISSING',
+      session_api_key: null,
+      exposed_urls: null,
+      created_at: record.created_at,
+      status_detail: detail,
+    };
   }
 
   /**
@@ -99,11 +164,13 @@ export class SandboxService {
    */
   async startMonitoring(): Promise<void> {
     await this.runtime.watchOutside?.((id, change) => void this.#changedOutside(id, change));
-    for (const record of await this.store.list()) {
+    await this.instances?.registry.start();
+    for (const record of await this.#own()) {
       if (record.pid === null && !record.exit_detail) await this.#recover(record);
     }
-    const records = await this.store.list();
-    await this.runtime.sweep?.(new Set(records.map((record) => record.id)));
+    // What any instance registered is not a leftover (instances may share an engine).
+    await this.runtime.sweep?.(new Set((await this.store.list()).map((record) => record.id)));
+    const records = await this.#own();
     // Also those with an exit detail: they may have been started again since, and end again.
     for (const record of records) {
       if (record.process_start === null) continue;
@@ -116,10 +183,11 @@ export class SandboxService {
     await this.#monitor.start();
   }
 
-  /** Stops watching; the sandboxes themselves keep running. */
-  close(): void {
+  /** Stops watching (and says so in the instance registry); the sandboxes themselves keep running. */
+  async close(): Promise<void> {
     this.#monitor.stop();
     this.runtime.close?.();
+    await this.instances?.registry.stop();
   }
 
   /** A sandbox that was started but not recorded (the server stopped in between): adopted, or given up as failed. */
@@ -167,6 +235,7 @@ export class SandboxService {
   }
 
   async #info(record: SandboxRecord): Promise<SandboxInfo> {
+    if (!this.#mine(record)) return this.#foreignInfo(record);
     const { state, url } = await this.#look(record);
     const { status, detail } = sandboxStatus({
       state,
@@ -211,8 +280,18 @@ export class SandboxService {
     return ids.map((id) => specs.find((spec) => spec.id === id) ?? null);
   }
 
-  async search(query: SandboxSearchQuery) {
-    const matching = (await Promise.all((await this.store.list()).map((record) => this.#info(record)))).filter(
+  /** Sandboxes of every instance (another's as it answers for them). */
+  search(query: SandboxSearchQuery) {
+    return this.#search(query, this.store.list());
+  }
+
+  /** Only those this instance runs: what it does the per-sandbox work of (collecting events). */
+  async searchOwn(query: SandboxSearchQuery) {
+    return this.#search(query, this.#own());
+  }
+
+  async #search(query: SandboxSearchQuery, listed: Promise<SandboxRecord[]>) {
+    const matching = (await Promise.all((await listed).map((record) => this.#info(record)))).filter(
       (info) =>
         (!query.status__eq || info.status === query.status__eq) &&
         (!query.sandbox_spec_id__eq || info.sandbox_spec_id === query.sandbox_spec_id__eq),
@@ -222,7 +301,7 @@ export class SandboxService {
 
   /** How many run and exist, against the caps (the console shows it, so a pause for the cap is no surprise). */
   async capacity(): Promise<SandboxCapacity> {
-    const records = await this.store.list();
+    const records = await this.#own();
     return {
       running: (await this.#running(records)).length,
       max_running: this.limits.maxRunning,
@@ -252,7 +331,7 @@ export class SandboxService {
    * `except`, as OpenHands does; answers which ones it paused.
    */
   async #makeRoom(except: string): Promise<string[]> {
-    const running = (await this.#running((await this.store.list()).filter((record) => record.id !== except))).sort((a, b) =>
+    const running = (await this.#running((await this.#own()).filter((record) => record.id !== except))).sort((a, b) =>
       a.created_at.localeCompare(b.created_at),
     );
     const paused: string[] = [];
@@ -326,6 +405,7 @@ export class SandboxService {
         started_at: now,
         exit_detail: null,
         image: spec.command === null ? (spec.image ?? null) : null,
+        owner_instance: this.instances?.registry.id ?? null,
       });
 
       let exited: Promise<void> | undefined;
@@ -369,7 +449,12 @@ export class SandboxService {
   /** Pauses every process of it. Pausing a paused sandbox is fine. */
   pause(id: string): Promise<void> {
     return this.#locks.run(id, async () => {
-      await this.runtime.pause(await this.#record(id));
+      const record = await this.#record(id);
+      if (!this.#mine(record)) {
+        await this.instances!.client.call(await this.#reachableOwner(record), 'POST', `/v1/sandboxes/${id}/pause`);
+        return;
+      }
+      await this.runtime.pause(record);
       this.#monitor.forget(id);
     });
   }
@@ -379,6 +464,14 @@ export class SandboxService {
     return this.#locks.run(id, () =>
       this.#locks.run(CAP, async () => {
         const record = await this.#record(id);
+        if (!this.#mine(record)) {
+          const answer = await this.instances!.client.call<{ paused_sandbox_ids?: string[] }>(
+            await this.#reachableOwner(record),
+            'POST',
+            `/v1/sandboxes/${id}/resume`,
+          );
+          return { pausedIds: answer.paused_sandbox_ids ?? [] };
+        }
         if ((await this.runtime.state(record)) !== 'paused') return { pausedIds: [] }; // running already, or gone: nothing to resume
         const pausedIds = await this.#makeRoom(id);
         this.#monitor.forget(id);
@@ -416,7 +509,12 @@ export class SandboxService {
   /** Ends its processes, removes what it stored and its record. */
   delete(id: string): Promise<void> {
     return this.#locks.run(id, async () => {
-      await this.runtime.remove(await this.#record(id));
+      const record = await this.#record(id);
+      if (!this.#mine(record)) {
+        await this.instances!.client.call(await this.#reachableOwner(record), 'DELETE', `/v1/sandboxes/${id}`);
+        return;
+      }
+      await this.runtime.remove(record);
       await this.store.delete(id);
       this.#monitor.forget(id);
     });
@@ -424,12 +522,23 @@ export class SandboxService {
 
   /** The last `tail` lines of the sandbox's output. */
   async logs(id: string, tail: number): Promise<string[]> {
-    return this.runtime.logs(await this.#record(id), tail);
+    const record = await this.#record(id);
+    if (!this.#mine(record)) {
+      const answer = await this.instances!.client.call<{ lines: string[] }>(
+        await this.#reachableOwner(record),
+        'GET',
+        `/v1/sandboxes/${id}/logs?tail=${tail}`,
+      );
+      return answer.lines;
+    }
+    return this.runtime.logs(record, tail);
   }
 
   /** Runs `command` inside a running sandbox, as its own processes run (cloning a repository, a setup script). */
   async exec(id: string, command: string[], { cwd, env, timeoutMs, signal }: ExecRequest): Promise<ExecResult> {
     const record = await this.#record(id);
+    // A start into another instance's sandbox runs on that instance (StartTaskService): not here.
+    if (!this.#mine(record)) throw new Conflict(`Sandbox ${id} runs on another server instance (${record.owner_instance})`);
     const state = await this.runtime.state(record);
     if (state === 'paused') throw new Conflict(`Sandbox ${id} is paused; resume it first`);
     if (state !== 'running') throw new Conflict(`Sandbox ${id} is not running`);

@@ -32,6 +32,8 @@ export interface StartTaskOptions {
   startRequests: AgentStartRequests;
   /** Stamps tasks and conversations; the system's clock when absent. */
   clock?: Clock;
+  /** The server instance that runs the starts asked of it (see `server_instances`). */
+  instanceId: string;
 }
 
 /** What a cancelled start had got as far as. */
@@ -61,6 +63,8 @@ const CANCELLED: Record<CancelReason, string> = {
 
 const TITLE_FROM_MESSAGE = 80;
 const AGENT_TIMEOUT_MS = 15_000;
+/** How often a start another instance runs is read again, for a stream on this one. */
+const FOLLOW_ELSEWHERE_MS = 500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function toTask(record: StartTaskRecord): StartTask {
@@ -112,9 +116,9 @@ export class StartTaskService {
     this.#now = () => clock().toISOString();
   }
 
-  /** Tasks a stopped server left mid-way end in ERROR: nothing goes on with them. */
+  /** Tasks this instance left mid-way when it stopped end in ERROR: nothing goes on with them (another instance's go on). */
   async markInterrupted(): Promise<number> {
-    const unfinished = await this.tasks.unfinished();
+    const unfinished = await this.tasks.unfinished(this.options.instanceId);
     for (const task of unfinished) {
       await this.tasks.update(task.id, {
         status: 'ERROR',
@@ -125,12 +129,26 @@ export class StartTaskService {
     return unfinished.length;
   }
 
+  /** Global work: what instances that stopped or went quiet (`quietSince`) left mid-way ends in ERROR, saying why. */
+  async interruptTasksOfGoneInstances(quietSince: string): Promise<void> {
+    const detail = 'Interrupted: the server instance that ran it stopped or stopped answering; start it again';
+    const count = await this.tasks.interruptOfGoneInstances(this.options.instanceId, quietSince, detail, this.#now());
+    if (count > 0) this.log.warn({ tasks: count }, 'ended the conversation starts of server instances that are gone');
+  }
+
   /**
    * Validates and saves the task, starts its work in the background, and answers it in WORKING.
    * `onUpdate` hears every later state, up to READY or ERROR.
    */
   async start(input: StartRequest, onUpdate?: (task: StartTask) => void): Promise<StartTask> {
     const request = await this.#withParent(input);
+    // Into a sandbox another instance runs: that one runs the start (it can reach the sandbox).
+    const owner = request.sandbox_id ? await this.sandboxes.ownerElsewhere(request.sandbox_id) : undefined;
+    if (owner) {
+      const task = await this.sandboxes.forward<StartTask>(owner, 'POST', '/v1/app-conversations', input);
+      if (onUpdate) void this.#followElsewhere(task, onUpdate);
+      return task;
+    }
     const conversationId = request.conversation_id ?? randomUUID().replaceAll('-', '');
     if (this.#running.has(conversationId) || (await this.conversations.get(this.userId, conversationId))) {
       throw new Conflict(`Conversation ${conversationId} already exists`);
@@ -147,6 +165,7 @@ export class StartTaskService {
       request: JSON.stringify(request),
       created_at: now,
       updated_at: now,
+      owner_instance: this.options.instanceId,
     };
     await this.tasks.insert(record);
     const running: Running = {
@@ -165,6 +184,19 @@ export class StartTaskService {
     }
     running.done = this.#run(record.id, request, conversationId, running).finally(() => this.#running.delete(conversationId));
     return toTask(record);
+  }
+
+  /** Tells `onUpdate` each state another instance saves of its task, up to READY or ERROR, read from the database. */
+  async #followElsewhere(task: StartTask, onUpdate: (task: StartTask) => void): Promise<void> {
+    let last = task;
+    while (last.status !== 'READY' && last.status !== 'ERROR') {
+      await sleep(FOLLOW_ELSEWHERE_MS);
+      const record = await this.tasks.get(this.userId, task.id).catch(() => undefined);
+      if (!record) return;
+      const now = toTask(record);
+      if (now.status !== last.status || now.updated_at !== last.updated_at) onUpdate(now);
+      last = now;
+    }
   }
 
   /** A sub-conversation takes what its request leaves unset from its parent, which must exist. */

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { ConversationFilter, ConversationSortOrder } from '../../src/contract/conversations';
 import type { Db } from './database';
+import { isPostgres } from './dialect';
 import type { AppConversationsTable, Database } from './schema';
 
 export type ConversationRecord = Selectable<AppConversationsTable>;
@@ -32,17 +33,19 @@ const likeContains = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c
 
 type ConversationQuery = SelectQueryBuilder<Database, 'app_conversations', object>;
 
-function applyFilter(query: ConversationQuery, userId: string, filter: ConversationFilter): ConversationQuery {
+/** Titles containing `term`, case-insensitively: SQLite's LIKE and its trigram index are; PostgreSQL has ILIKE. */
+function titleContains(query: ConversationQuery, term: string, postgres: boolean): ConversationQuery {
+  if (postgres) return query.where(sql<SqlBool>`title ILIKE ${likeContains(term)} ESCAPE '\\'`);
+  return term.length >= TRIGRAM
+    ? query.where(
+        sql<SqlBool>`app_conversations.rowid IN (SELECT rowid FROM app_conversation_titles WHERE app_conversation_titles MATCH ${ftsPhrase(term)})`,
+      )
+    : query.where(sql<SqlBool>`title LIKE ${likeContains(term)} ESCAPE '\\'`);
+}
+
+function applyFilter(query: ConversationQuery, userId: string, filter: ConversationFilter, postgres: boolean): ConversationQuery {
   let q = query.where('user_id', '=', userId).where('archived', '=', filter.archived ? 1 : 0);
-  const term = filter.title__contains;
-  if (term) {
-    q =
-      term.length >= TRIGRAM
-        ? q.where(
-            sql<SqlBool>`app_conversations.rowid IN (SELECT rowid FROM app_conversation_titles WHERE app_conversation_titles MATCH ${ftsPhrase(term)})`,
-          )
-        : q.where(sql<SqlBool>`title LIKE ${likeContains(term)} ESCAPE '\\'`);
-  }
+  if (filter.title__contains) q = titleContains(q, filter.title__contains, postgres);
   if (filter.created_at__gte) q = q.where('created_at', '>=', filter.created_at__gte);
   if (filter.created_at__lt) q = q.where('created_at', '<', filter.created_at__lt);
   if (filter.updated_at__gte) q = q.where('updated_at', '>=', filter.updated_at__gte);
@@ -53,7 +56,11 @@ function applyFilter(query: ConversationQuery, userId: string, filter: Conversat
 
 /** App conversations, one row each; search pages with keyset cursors over an index per sort order. */
 export class ConversationsStore {
-  constructor(private readonly db: Db) {}
+  readonly #postgres: boolean;
+
+  constructor(private readonly db: Db) {
+    this.#postgres = isPostgres(db);
+  }
 
   async insert(record: ConversationRecord): Promise<void> {
     await this.db.insertInto('app_conversations').values(record).execute();
@@ -124,7 +131,7 @@ export class ConversationsStore {
   ): Promise<{ rows: ConversationRecord[]; more: boolean }> {
     const { column, descending } = SORTS[sort];
     const direction = descending ? 'desc' : 'asc';
-    let query = applyFilter(this.db.selectFrom('app_conversations'), userId, filter);
+    let query = applyFilter(this.db.selectFrom('app_conversations'), userId, filter, this.#postgres);
     if (cursor) {
       const beyond = descending ? '<' : '>';
       // A row value, so SQLite seeks the sort index to the cursor; the same test spelled with OR
@@ -141,7 +148,7 @@ export class ConversationsStore {
   }
 
   async count(userId: string, filter: ConversationFilter): Promise<number> {
-    const row = await applyFilter(this.db.selectFrom('app_conversations'), userId, filter)
+    const row = await applyFilter(this.db.selectFrom('app_conversations'), userId, filter, this.#postgres)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
@@ -151,7 +158,7 @@ export class ConversationsStore {
   async explainSearch(userId: string, filter: ConversationFilter, sort: ConversationSortOrder): Promise<string[]> {
     const { column, descending } = SORTS[sort];
     const direction = descending ? 'desc' : 'asc';
-    const compiled = applyFilter(this.db.selectFrom('app_conversations'), userId, filter)
+    const compiled = applyFilter(this.db.selectFrom('app_conversations'), userId, filter, this.#postgres)
       .selectAll()
       .orderBy(column, direction)
       .orderBy('id', direction)

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import pg from 'pg';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
 
@@ -37,6 +38,11 @@ export function openSqlite(dataDir: string): Db {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+}
+
+/** A pool on the PostgreSQL database at `url` (postgres://…); nothing connects until the first query. */
+export function openPostgres(url: string): Db {
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
 }
 
 /** Brings the schema up to date; a failed migration stops the server before it listens. */

@@ -1,6 +1,8 @@
-import type { Selectable, SelectQueryBuilder } from 'kysely';
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { EventFilter } from '../../src/contract/events';
 import type { Db } from './database';
+import { isPostgres } from './dialect';
+import { EVENTS_CHANNEL } from './event-notices';
 import type { ConversationEventsTable, Database } from './schema';
 
 export type EventRecord = Selectable<ConversationEventsTable>;
@@ -25,7 +27,11 @@ function applyFilter(query: EventQuery, userId: string, filter: EventFilter): Ev
 
 /** Conversation events, each stored once per conversation (by its id), in the order they came. */
 export class EventsStore {
-  constructor(private readonly db: Db) {}
+  readonly #postgres: boolean;
+
+  constructor(private readonly db: Db) {
+    this.#postgres = isPostgres(db);
+  }
 
   /** Inserts those not stored yet, in order, in one transaction; answers the ones that were new (with their seq). */
   async insertNew(events: NewEvent[]): Promise<EventRecord[]> {
@@ -40,6 +46,12 @@ export class EventsStore {
           .returning('seq')
           .executeTakeFirst();
         if (row) inserted.push({ ...event, seq: row.seq });
+      }
+      // Delivered at commit, to every instance listening (see event-notices).
+      if (this.#postgres) {
+        for (const id of new Set(inserted.map((event) => event.conversation_id))) {
+          await sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${id})`.execute(trx);
+        }
       }
       return inserted;
     });

@@ -1,4 +1,21 @@
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+import { isPostgres } from './dialect';
+
+/** SQLite's title search ("contains"): a trigram FTS5 index, kept in step by triggers. */
+async function createTitleSearch(db: Kysely<unknown>): Promise<void> {
+  await sql`CREATE VIRTUAL TABLE app_conversation_titles USING fts5(title, content='app_conversations', content_rowid='rowid', tokenize='trigram')`.execute(
+    db,
+  );
+  await sql`CREATE TRIGGER app_conversation_titles_insert AFTER INSERT ON app_conversations BEGIN
+        INSERT INTO app_conversation_titles(rowid, title) VALUES (new.rowid, new.title); END`.execute(db);
+  await sql`CREATE TRIGGER app_conversation_titles_delete AFTER DELETE ON app_conversations BEGIN
+        INSERT INTO app_conversation_titles(app_conversation_titles, rowid, title) VALUES ('delete', old.rowid, old.title); END`.execute(
+    db,
+  );
+  await sql`CREATE TRIGGER app_conversation_titles_update AFTER UPDATE OF title ON app_conversations BEGIN
+        INSERT INTO app_conversation_titles(app_conversation_titles, rowid, title) VALUES ('delete', old.rowid, old.title);
+        INSERT INTO app_conversation_titles(rowid, title) VALUES (new.rowid, new.title); END`.execute(db);
+}
 
 /**
  * Every migration, in order. Kept in code (not read from a folder) so the server runs the same
@@ -107,19 +124,8 @@ const migrations: Record<string, Migration> = {
           .execute();
       }
       await db.schema.createIndex('app_conversations_by_sandbox').on('app_conversations').columns(['sandbox_id']).execute();
-      // Title search ("contains") through a trigram index, kept in step by triggers.
-      await sql`CREATE VIRTUAL TABLE app_conversation_titles USING fts5(title, content='app_conversations', content_rowid='rowid', tokenize='trigram')`.execute(
-        db,
-      );
-      await sql`CREATE TRIGGER app_conversation_titles_insert AFTER INSERT ON app_conversations BEGIN
-        INSERT INTO app_conversation_titles(rowid, title) VALUES (new.rowid, new.title); END`.execute(db);
-      await sql`CREATE TRIGGER app_conversation_titles_delete AFTER DELETE ON app_conversations BEGIN
-        INSERT INTO app_conversation_titles(app_conversation_titles, rowid, title) VALUES ('delete', old.rowid, old.title); END`.execute(
-        db,
-      );
-      await sql`CREATE TRIGGER app_conversation_titles_update AFTER UPDATE OF title ON app_conversations BEGIN
-        INSERT INTO app_conversation_titles(app_conversation_titles, rowid, title) VALUES ('delete', old.rowid, old.title);
-        INSERT INTO app_conversation_titles(rowid, title) VALUES (new.rowid, new.title); END`.execute(db);
+      // PostgreSQL searches titles with ILIKE (see conversations-store); FTS5 is SQLite's.
+      if (!isPostgres(db)) await createTitleSearch(db);
 
       await db.schema
         .createTable('start_tasks')
@@ -140,7 +146,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('start_tasks_by_conversation').on('start_tasks').columns(['app_conversation_id']).execute();
     },
     async down(db: Kysely<unknown>) {
-      await sql`DROP TABLE app_conversation_titles`.execute(db);
+      if (!isPostgres(db)) await sql`DROP TABLE app_conversation_titles`.execute(db);
       await db.schema.dropTable('app_conversations').execute();
       await db.schema.dropTable('start_tasks').execute();
     },
@@ -152,7 +158,9 @@ const migrations: Record<string, Migration> = {
       await db.schema
         .createTable('conversation_events')
         // Storage order: the order the agent server sent them in, which is the order a stream replays.
-        .addColumn('seq', 'integer', (col) => col.primaryKey().autoIncrement())
+        .addColumn('seq', isPostgres(db) ? 'serial' : 'integer', (col) =>
+          isPostgres(db) ? col.primaryKey() : col.primaryKey().autoIncrement(),
+        )
         .addColumn('user_id', 'text', (col) => col.notNull())
         .addColumn('conversation_id', 'text', (col) => col.notNull().references('app_conversations.id').onDelete('cascade'))
         .addColumn('event_id', 'text', (col) => col.notNull())
@@ -198,6 +206,27 @@ const migrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.alterTable('provider_tokens').dropColumn('checked_at').execute();
+    },
+  },
+  '0009_server_instances': {
+    async up(db: Kysely<unknown>) {
+      // Several server instances on one PostgreSQL database: each registers itself and owns the sandboxes its runtime runs.
+      await db.schema
+        .createTable('server_instances')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('address', 'text')
+        .addColumn('started_at', 'text', (col) => col.notNull())
+        .addColumn('heartbeat_at', 'text', (col) => col.notNull())
+        .addColumn('stopped_at', 'text')
+        .execute();
+      await db.schema.alterTable('sandboxes').addColumn('owner_instance', 'text').execute();
+      // A start runs on the instance it was asked of: a restart of another does not interrupt it.
+      await db.schema.alterTable('start_tasks').addColumn('owner_instance', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('start_tasks').dropColumn('owner_instance').execute();
+      await db.schema.alterTable('sandboxes').dropColumn('owner_instance').execute();
+      await db.schema.dropTable('server_instances').execute();
     },
   },
 };

@@ -10,6 +10,20 @@ export interface Database {
   app_conversations: AppConversationsTable;
   start_tasks: StartTasksTable;
   conversation_events: ConversationEventsTable;
+  server_instances: ServerInstancesTable;
+}
+
+/** The server instances on this database (one with SQLite; several with PostgreSQL). */
+export interface ServerInstancesTable {
+  /** Stable per data dir (DATA_DIR/instance-id), so a restarted instance owns its sandboxes again. */
+  id: string;
+  /** Where the other instances reach its API (INSTANCE_URL, else where it listens); null until it listens. */
+  address: string | null;
+  started_at: string;
+  /** Written every few seconds while it runs: an old one means it has gone quiet. */
+  heartbeat_at: string;
+  /** When it stopped on purpose; null while it runs (or when it died). */
+  stopped_at: string | null;
 }
 
 /** One event of a conversation, as an agent server sent it, stored once (by its id). */
@@ -66,6 +80,8 @@ export interface StartTasksTable {
   request: string;
   created_at: string;
   updated_at: string;
+  /** The server instance that runs it; null for tasks from before instances were recorded. */
+  owner_instance: string | null;
 }
 
 /**
@@ -90,6 +106,8 @@ export interface SandboxesTable {
    * named when that never answers on /alive; `null` when a spec's command runs (or no image: a process).
    */
   image: string | null;
+  /** The server instance whose runtime runs it (see `server_instances`); null before one claimed it. */
+  owner_instance: string | null;
 }
 
 /** One git provider's token per user; `token` is sealed. */

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Db } from './database';
+import { lockForUpdate } from './dialect';
 import type { Database } from './schema';
 
 async function nextSeq(db: Kysely<Database>, userId: string): Promise<number> {
@@ -60,6 +61,7 @@ export class SecretsStore {
   /** Replaces the user's whole set of tokens with what `change` makes of the current set, in one transaction. */
   async updateProviderTokens(userId: string, change: (current: StoredProviderToken[]) => StoredProviderToken[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await lockForUpdate(trx, `provider_tokens:${userId}`);
       const current = await selectProviderTokens(trx, userId).execute();
       const tokens = change(current);
       await trx.deleteFrom('provider_tokens').where('user_id', '=', userId).execute();
@@ -87,7 +89,7 @@ export class SecretsStore {
       .where('user_id', '=', userId)
       .where('provider', '=', checked.provider)
       .where('token', '=', checked.token)
-      .where('host', 'is', checked.host)
+      .where('host', 'is not distinct from', checked.host)
       .execute();
   }
 
@@ -103,6 +105,7 @@ export class SecretsStore {
   /** Adds a secret; `false` when one with that name exists. */
   async insertCustomSecret(userId: string, secret: StoredCustomSecret): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      await lockForUpdate(trx, `custom_secrets:${userId}`);
       const result = await trx
         .insertInto('custom_secrets')
         .values({ user_id: userId, ...secret, created_at: new Date().toISOString(), seq: await nextSeq(trx, userId) })
@@ -115,6 +118,7 @@ export class SecretsStore {
   /** Renames, describes or re-values a secret; a rename keeps its place in the list. */
   async updateCustomSecret(userId: string, name: string, changes: Partial<StoredCustomSecret>): Promise<SecretUpdateOutcome> {
     return this.db.transaction().execute(async (trx) => {
+      await lockForUpdate(trx, `custom_secrets:${userId}`);
       if (!(await customSecretExists(trx, userId, name))) return 'not-found';
       if (changes.name !== undefined && changes.name !== name && (await customSecretExists(trx, userId, changes.name))) return 'name-taken';
       await setCustomSecret(trx, userId, name, changes);
@@ -126,6 +130,7 @@ export class SecretsStore {
   async upsertCustomSecrets(userId: string, secrets: { name: string; value?: string; description?: string }[]): Promise<void> {
     if (secrets.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
+      await lockForUpdate(trx, `custom_secrets:${userId}`);
       for (const { name, value, description } of secrets) {
         if (await customSecretExists(trx, userId, name)) {
           await setCustomSecret(trx, userId, name, {

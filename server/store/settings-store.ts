@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import { lockForUpdate } from './dialect';
 
 /** Persists one settings document (JSON text) per user. */
 export class SettingsStore {
@@ -11,10 +12,11 @@ export class SettingsStore {
 
   /**
    * Reads, changes and writes the document in one transaction, so two saves at once can't lose
-   * each other's changes.
+   * each other's changes (on PostgreSQL, not even from two instances).
    */
   async update(userId: string, change: (current: string | undefined) => string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await lockForUpdate(trx, `user_settings:${userId}`);
       const row = await trx.selectFrom('user_settings').select('document').where('user_id', '=', userId).executeTakeFirst();
       const document = change(row?.document);
       const updated_at = new Date().toISOString();

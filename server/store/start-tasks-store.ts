@@ -28,9 +28,31 @@ export class StartTasksStore {
     await this.db.updateTable('start_tasks').set(changes).where('id', '=', id).execute();
   }
 
-  /** Tasks that were neither READY nor in ERROR: what a server that stopped mid-way left. */
-  unfinished(): Promise<StartTaskRecord[]> {
-    return this.db.selectFrom('start_tasks').selectAll().where('status', 'not in', ['READY', 'ERROR']).execute();
+  /** Tasks of instance `instanceId` (or of none) that were neither READY nor in ERROR: what it left when it stopped mid-way. */
+  unfinished(instanceId: string): Promise<StartTaskRecord[]> {
+    return this.db
+      .selectFrom('start_tasks')
+      .selectAll()
+      .where('status', 'not in', ['READY', 'ERROR'])
+      .where((eb) => eb.or([eb('owner_instance', '=', instanceId), eb('owner_instance', 'is', null)]))
+      .execute();
+  }
+
+  /** Ends in ERROR the unfinished tasks of every instance other than `instanceId` that stopped or is quiet since `quietSince`. */
+  async interruptOfGoneInstances(instanceId: string, quietSince: string, detail: string, now: string): Promise<number> {
+    const result = await this.db
+      .updateTable('start_tasks')
+      .set({ status: 'ERROR', detail, updated_at: now })
+      .where('status', 'not in', ['READY', 'ERROR'])
+      .where('owner_instance', 'in', (eb) =>
+        eb
+          .selectFrom('server_instances')
+          .select('id')
+          .where('id', '!=', instanceId)
+          .where((w) => w.or([w('stopped_at', 'is not', null), w('heartbeat_at', '<', quietSince)])),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   async delete(id: string): Promise<void> {

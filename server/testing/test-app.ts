@@ -1,18 +1,23 @@
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
+import { sql } from 'kysely';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../app';
-import { ensureDataDir } from '../data-dir';
+import { ensureDataDir, loadOrCreateKeyFile } from '../data-dir';
 import { canSwitchUsers } from '../processes/process-user';
 import { createLogger } from '../logger';
 import { SecretBox } from '../secret-box';
 import type { SandboxSpec } from '../../src/contract/sandboxes';
 import { loadSandboxSpecs } from '../sandboxes/specs';
 import { createServices } from '../services/create-services';
+import type { InstanceTiming } from '../services/instance-registry';
 import type { SandboxLimits } from '../services/sandbox-service';
 import { openDatabase } from '../startup';
+import type { Db } from '../store/database';
+import { type DatabaseName, freshPostgresDatabase } from './databases';
 import { defaultImage, localEngine, removeDockerLeftovers, type RuntimeName } from './docker-engine';
 
 export const TEST_SESSION_KEY = 'test-session-key-0123456789';
@@ -43,6 +48,14 @@ export interface TestAppOptions {
   sandboxUidBase?: number | null;
   /** Where its sandboxes run: process groups (the default) or containers on the local engine. */
   sandboxRuntime?: RuntimeName;
+  /** SQLite in the data dir (the default), or a fresh PostgreSQL database, dropped on close unless `keepData`. */
+  database?: DatabaseName;
+  /** This PostgreSQL database (another app's `databaseUrl`: a restart, or a second instance); never dropped by this app. */
+  databaseUrl?: string;
+  /** Listens on a loopback port and tells the instance registry, so other instances can forward to it. */
+  listen?: boolean;
+  /** How often it writes its heartbeat and when another counts as quiet. */
+  instanceTiming?: InstanceTiming;
 }
 
 async function dockerSandboxes() {
@@ -52,7 +65,18 @@ async function dockerSandboxes() {
   return { engine, image: await defaultImage(engine), limits: { memoryBytes: 512 * 2 ** 20, cpus: 1, pids: 256 } };
 }
 
-/** A real app on a fresh SQLite database in a temp dir, driven with `fastify.inject`. */
+/** Every stored row, as text, to look for plain-text secrets. */
+async function postgresText(db: Db): Promise<string> {
+  const tables = await db.introspection.getTables();
+  const texts = await Promise.all(
+    tables.map(async (table) =>
+      (await sql<{ row: string }>`SELECT t::text AS row FROM ${sql.table(table.name)} t`.execute(db)).rows.map((r) => r.row),
+    ),
+  );
+  return texts.flat().join('\n');
+}
+
+/** A real app on a fresh SQLite database in a temp dir (or PostgreSQL: `database`), driven with `fastify.inject`. */
 export async function startTestApp(options: TestAppOptions = {}) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-test-'));
   const sandboxUidBase =
@@ -60,7 +84,9 @@ export async function startTestApp(options: TestAppOptions = {}) {
   ensureDataDir(dataDir, { traversable: sandboxUidBase !== undefined });
   const secrets = new SecretBox(options.secretsKey ?? TEST_SECRETS_KEY);
   const log = createLogger(options.logStream ? 'debug' : false, options.logStream);
-  const db = await openDatabase(dataDir, secrets);
+  const ownDatabase = options.database === 'postgres' && !options.databaseUrl ? await freshPostgresDatabase() : undefined;
+  const databaseUrl = options.databaseUrl ?? ownDatabase?.url;
+  const db = await openDatabase(dataDir, secrets, databaseUrl);
   const docker = options.sandboxRuntime === 'docker' ? await dockerSandboxes() : undefined;
   const services = createServices(db, secrets, {
     log,
@@ -71,9 +97,12 @@ export async function startTestApp(options: TestAppOptions = {}) {
     setupScriptTimeoutMs: options.setupScriptTimeoutMs ?? 30_000,
     sandboxUidBase,
     docker,
+    instance: { id: loadOrCreateKeyFile(dataDir, 'instance-id'), sessionKey: TEST_SESSION_KEY, timing: options.instanceTiming },
+    databaseUrl,
   });
   await services.startTasks.markInterrupted();
   await services.sandboxes.startMonitoring();
+  await services.events.listenForNotices();
   await services.collector.start();
   const app = await buildApp({
     sessionKey: TEST_SESSION_KEY,
@@ -85,6 +114,13 @@ export async function startTestApp(options: TestAppOptions = {}) {
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,
   });
+
+  let address: string | undefined;
+  if (options.listen) {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    address = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    await services.instances.announce(address);
+  }
 
   /** A request carrying the session key (pass `headers` to override). */
   const request = (opts: InjectOptions) => app.inject({ ...opts, headers: { 'x-session-api-key': TEST_SESSION_KEY, ...opts.headers } });
@@ -98,26 +134,39 @@ export async function startTestApp(options: TestAppOptions = {}) {
     sandboxUidBase,
     /** The database itself, to arrange or check what the API doesn't show. */
     db,
+    /** Its PostgreSQL database; `undefined` on SQLite. */
+    databaseUrl,
+    /** Where it listens (`listen`). */
+    address,
     services,
     request,
     getSettings: () => request({ method: 'GET', url: '/api/settings' }),
     /** POSTs `body` as JSON, whatever it is (an array, a string, null…). */
     postSettings: (body: unknown) =>
       request({ method: 'POST', url: '/api/settings', payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-    /** Every byte SQLite has written (main file and WAL), to look for plain-text secrets. */
-    databaseBytes: () =>
-      fs
-        .readdirSync(dataDir)
-        .filter((f) => f.startsWith('agent-console.db'))
-        .map((f) => fs.readFileSync(path.join(dataDir, f)).toString('latin1'))
-        .join(''),
+    /** Every byte SQLite has written (main file and WAL), or every row PostgreSQL holds, to look for plain-text secrets. */
+    databaseText: async () =>
+      databaseUrl
+        ? postgresText(db)
+        : fs
+            .readdirSync(dataDir)
+            .filter((f) => f.startsWith('agent-console.db'))
+            .map((f) => fs.readFileSync(path.join(dataDir, f)).toString('latin1'))
+            .join(''),
     /** Stops the app; unless `keepData`, its sandboxes (processes and all) and its data dir go too. */
     close: async ({ keepData = false } = {}) => {
       await app.close();
       if (!keepData) {
-        for (const sandbox of (await services.sandboxes.search({ limit: 100 })).items) await services.sandboxes.delete(sandbox.id);
+        // Its own (all of them on SQLite): another instance on the same database deletes its own.
+        const own = await db
+          .selectFrom('sandboxes')
+          .select('id')
+          .where((eb) => eb.or([eb('owner_instance', '=', services.instances.id), eb('owner_instance', 'is', null)]))
+          .execute();
+        for (const { id } of own) await services.sandboxes.delete(id);
       }
       await db.destroy();
+      if (ownDatabase && !keepData) await ownDatabase.drop();
       if (docker && !keepData) await removeDockerLeftovers(docker.engine, dataDir);
       if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -29,6 +29,7 @@ const record: SandboxRecord = {
   started_at: '2026-01-01T00:00:00.000Z',
   exit_detail: null,
   image: null,
+  owner_instance: null,
 };
 
 describe("the Docker engine's failures", () => {

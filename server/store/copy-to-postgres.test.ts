@@ -1,0 +1,129 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SecretBox } from '../secret-box';
+import { freshPostgresDatabase } from '../testing/databases';
+import { startTestApp, TEST_SECRETS_KEY, type TestApp } from '../testing/test-app';
+import { copySqliteToPostgres } from './copy-to-postgres';
+import { EventsStore } from './events-store';
+
+const cleanUps: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanUp of cleanUps.splice(0).reverse()) await cleanUp();
+});
+
+async function app(options: Parameters<typeof startTestApp>[0]): Promise<TestApp> {
+  const t = await startTestApp(options);
+  cleanUps.push(() => t.close());
+  return t;
+}
+
+const post = (t: TestApp, url: string, body: unknown) =>
+  t.request({ method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+
+const migrate = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  promisify(execFile)('npx', ['tsx', 'server/migrate-to-postgres.ts', ...args], { env: { ...process.env, ...env } });
+
+/** A SQLite data dir with settings, secrets, a conversation and its events, left as a stopped server leaves it. */
+async function sqliteDataDir(): Promise<string> {
+  const t = await startTestApp();
+  expect((await t.postSettings({ llm_model: 'openai/gpt-4o', llm_api_key: 'sk-copied-key' })).statusCode).toBe(200);
+  expect((await post(t, '/api/secrets', { name: 'DEPLOY_TOKEN', value: 'copied-secret', description: 'kept' })).statusCode).toBe(201);
+  expect((await post(t, '/api/add-git-providers', { provider_tokens: { github: { token: 'ghp-copied' } } })).statusCode).toBe(200);
+  await t.db
+    .insertInto('app_conversations')
+    .values({
+      id: 'a'.repeat(32),
+      user_id: 'default',
+      sandbox_id: 'gone',
+      sandbox_created: 0,
+      selected_repository: null,
+      selected_branch: null,
+      git_provider: null,
+      title: 'Copied conversation',
+      trigger: null,
+      pr_number: '[]',
+      llm_model: null,
+      metrics: null,
+      parent_conversation_id: null,
+      skills: '[]',
+      archived: 0,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+      working_dir: null,
+    })
+    .execute();
+  await new EventsStore(t.db).insertNew(
+    ['e1', 'e2', 'e3'].map((id, i) => ({
+      user_id: 'default',
+      conversation_id: 'a'.repeat(32),
+      event_id: id,
+      kind: 'MessageEvent',
+      source: 'user',
+      timestamp: `2026-01-01T00:00:0${i}.000Z`,
+      body: JSON.stringify({ id }),
+    })),
+  );
+  await t.close({ keepData: true });
+  cleanUps.push(async () => fs.rmSync(t.dataDir, { recursive: true, force: true }));
+  return t.dataDir;
+}
+
+describe('npm run migrate-to-postgres', () => {
+  it('copies a SQLite data dir, secrets still sealed, and refuses a second run', async () => {
+    const dataDir = await sqliteDataDir();
+    const target = await freshPostgresDatabase();
+    cleanUps.push(target.drop);
+
+    const { stdout } = await migrate(['--from', dataDir, '--to', target.url], { SECRETS_KEY: TEST_SECRETS_KEY });
+    expect(stdout).toContain('conversation_events 3');
+    expect(stdout).not.toContain(TEST_SECRETS_KEY);
+
+    const t = await app({ databaseUrl: target.url });
+    expect((await t.getSettings()).json()).toMatchObject({ llm_model: 'openai/gpt-4o', llm_api_key_set: true });
+    expect(await t.services.secrets.readCustomSecrets()).toEqual([{ name: 'DEPLOY_TOKEN', value: 'copied-secret' }]);
+    expect((await t.request({ method: 'GET', url: '/api/v1/app-conversations/search' })).json().items).toEqual([
+      expect.objectContaining({ id: 'a'.repeat(32), title: 'Copied conversation' }),
+    ]);
+    expect((await t.request({ method: 'GET', url: '/api/v1/events/count' })).json()).toBe(3);
+    // Stored sealed: the rows hold no plain secret.
+    const text = await t.databaseText();
+    for (const secret of ['sk-copied-key', 'copied-secret', 'ghp-copied']) expect(text).not.toContain(secret);
+    // New events are numbered after the copied ones.
+    const [next] = await new EventsStore(t.db).insertNew([
+      {
+        user_id: 'default',
+        conversation_id: 'a'.repeat(32),
+        event_id: 'e4',
+        kind: 'MessageEvent',
+        source: 'user',
+        timestamp: '2026-01-01T00:00:09.000Z',
+        body: '{}',
+      },
+    ]);
+    expect(next!.seq).toBe(4);
+
+    const second = migrate(['--from', dataDir, '--to', target.url], { SECRETS_KEY: TEST_SECRETS_KEY });
+    await expect(second).rejects.toMatchObject({ stderr: expect.stringContaining('already holds data'), code: 1 });
+    expect((await t.request({ method: 'GET', url: '/api/v1/events/count' })).json()).toBe(4);
+  });
+
+  it('refuses a key the data dir was not sealed with, and copies nothing', async () => {
+    const dataDir = await sqliteDataDir();
+    const target = await freshPostgresDatabase();
+    cleanUps.push(target.drop);
+    const wrong = migrate(['--from', dataDir, '--to', target.url], { SECRETS_KEY: 'another-key' });
+    await expect(wrong).rejects.toMatchObject({ stderr: expect.stringContaining('not the one the stored secrets were sealed with') });
+    // Nothing copied: a run with the right key goes through.
+    const counts = await copySqliteToPostgres(dataDir, target.url, new SecretBox(TEST_SECRETS_KEY));
+    expect(counts).toMatchObject({ app_conversations: 1, conversation_events: 3, custom_secrets: 1, provider_tokens: 1 });
+  });
+
+  it('says how to call it', async () => {
+    await expect(migrate(['--from', path.join('/nonexistent', 'data')], { DATABASE_URL: '' })).rejects.toMatchObject({
+      stderr: expect.stringContaining('Usage: npm run migrate-to-postgres -- --from DATA_DIR --to postgres://'),
+    });
+  });
+});

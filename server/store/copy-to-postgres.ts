@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { DATABASE_FILE } from '../data-dir';
+import type { SecretBox } from '../secret-box';
+import { checkSecretsKey } from '../secrets-key-check';
+import { type Db, migrateToLatest, openPostgres, openSqlite } from './database';
+import { MetaStore } from './meta-store';
+import type { Database } from './schema';
+
+/** Parents before children (events reference conversations). */
+const TABLES: (keyof Database)[] = [
+  'server_meta',
+  'user_settings',
+  'provider_tokens',
+  'custom_secrets',
+  'sandboxes',
+  'app_conversations',
+  'start_tasks',
+  'conversation_events',
+];
+
+/** Rows per INSERT: well under PostgreSQL's 65,535 parameters for the widest table. */
+const BATCH = 500;
+
+export class CopyRefused extends Error {}
+
+export type CopyCounts = Partial<Record<keyof Database, number>>;
+
+async function rowCount(db: Db, table: keyof Database): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Copies one table in batches, in the source's rowid order (events keep their seq, so their order). */
+async function copyTable(from: Db, to: Db, table: keyof Database): Promise<number> {
+  let copied = 0;
+  for (let offset = 0; ; offset += BATCH) {
+    const rows = await sql<
+      Record<string, unknown>
+    >`SELECT * FROM ${sql.table(table)} ORDER BY rowid LIMIT ${BATCH} OFFSET ${offset}`.execute(from);
+    if (rows.rows.length === 0) return copied;
+    await to.insertInto(table).values(rows.rows).execute();
+    copied += rows.rows.length;
+  }
+}
+
+/**
+ * Copies the SQLite database of `dataDir` into the PostgreSQL database at `url`, row for row:
+ * sealed secrets stay sealed, so instances on PostgreSQL need the same SECRETS_KEY (`secrets`,
+ * checked first). Refused when the target already holds data, so a second run changes nothing.
+ */
+export async function copySqliteToPostgres(dataDir: string, url: string, secrets: SecretBox): Promise<CopyCounts> {
+  if (!fs.existsSync(path.join(dataDir, DATABASE_FILE))) throw new CopyRefused(`No ${DATABASE_FILE} in ${dataDir}: nothing to copy.`);
+  const from = openSqlite(dataDir);
+  const to = openPostgres(url);
+  try {
+    // Both at the same schema: the copy is column for column.
+    await migrateToLatest(from);
+    await checkSecretsKey(new MetaStore(from), secrets);
+    await migrateToLatest(to);
+    return await to.transaction().execute(async (trx) => {
+      // Two runs at once: the second waits here, then finds the first one's rows.
+      await sql`LOCK TABLE server_meta IN EXCLUSIVE MODE`.execute(trx);
+      for (const table of TABLES) {
+        if ((await rowCount(trx, table)) > 0) {
+          throw new CopyRefused(`The PostgreSQL database already holds data (table ${table}): copy into an empty database only.`);
+        }
+      }
+      const counts: CopyCounts = {};
+      for (const table of TABLES) counts[table] = await copyTable(from, trx, table);
+      // New events are numbered after the copied ones.
+      await sql`SELECT setval(pg_get_serial_sequence('conversation_events', 'seq'), COALESCE(MAX(seq), 0) + 1, false) FROM conversation_events`.execute(
+        trx,
+      );
+      return counts;
+    });
+  } finally {
+    await from.destroy();
+    await to.destroy();
+  }
+}

@@ -1,0 +1,63 @@
+import { type Selectable, sql } from 'kysely';
+import type { Db } from './database';
+import { isPostgres } from './dialect';
+import type { ServerInstancesTable } from './schema';
+
+export type InstanceRecord = Selectable<ServerInstancesTable>;
+
+/** The registry of server instances, and which sandboxes each owns. */
+export class InstancesStore {
+  constructor(private readonly db: Db) {}
+
+  /** Registers (or registers again, after a restart) instance `id`, running from `now`. */
+  async register(id: string, now: string): Promise<void> {
+    const running = { address: null, started_at: now, heartbeat_at: now, stopped_at: null };
+    await this.db
+      .insertInto('server_instances')
+      .values({ id, ...running })
+      .onConflict((oc) => oc.column('id').doUpdateSet(running))
+      .execute();
+  }
+
+  async update(id: string, changes: Partial<Omit<InstanceRecord, 'id'>>): Promise<void> {
+    await this.db.updateTable('server_instances').set(changes).where('id', '=', id).execute();
+  }
+
+  get(id: string): Promise<InstanceRecord | undefined> {
+    return this.db.selectFrom('server_instances').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  list(): Promise<InstanceRecord[]> {
+    return this.db.selectFrom('server_instances').selectAll().orderBy('started_at').execute();
+  }
+
+  /** Sandboxes recorded before instances owned any (an upgrade, a copy from SQLite) become `id`'s. */
+  async claimUnowned(id: string): Promise<number> {
+    const result = await this.db
+      .updateTable('sandboxes')
+      .set({ owner_instance: id })
+      .where('owner_instance', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /**
+   * Runs `work` on one instance at a time, the holder of a PostgreSQL advisory lock (transaction
+   * scoped: it ends with the work); answers whether this instance ran it. SQLite has one instance.
+   */
+  async asGlobalWork(work: () => Promise<void>): Promise<boolean> {
+    if (!isPostgres(this.db)) {
+      await work();
+      return true;
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{
+        locked: boolean;
+      }>`SELECT pg_try_advisory_xact_lock(hashtext('agent-console:global-work')) AS locked`.execute(trx);
+      if (!rows[0]?.locked) return false;
+      // Other instances skip it meanwhile: the lock is held until this transaction ends, after the work.
+      await work();
+      return true;
+    });
+  }
+}

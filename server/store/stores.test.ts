@@ -1,0 +1,253 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { databasesUnderTest, freshPostgresDatabase } from '../testing/databases';
+import { ConversationsStore, type ConversationRecord } from './conversations-store';
+import { type Db, migrateToLatest, openPostgres, openSqlite } from './database';
+import { isPostgres } from './dialect';
+import { EventsStore, type NewEvent } from './events-store';
+import { MetaStore } from './meta-store';
+import { SandboxesStore } from './sandboxes-store';
+import { SecretsStore } from './secrets-store';
+import { SettingsStore } from './settings-store';
+import { StartTasksStore } from './start-tasks-store';
+
+/*
+ * The stores straight on each database: what SQL differs between SQLite and PostgreSQL (title
+ * search, integer and null comparisons, upserts, `returning`, concurrent read-modify-writes) answers alike.
+ */
+
+describe.each(databasesUnderTest())('stores on %s', (database) => {
+  let db: Db;
+  let cleanUp: () => Promise<void>;
+  beforeEach(async () => {
+    if (database === 'postgres') {
+      const { url, drop } = await freshPostgresDatabase();
+      db = openPostgres(url);
+      cleanUp = drop;
+    } else {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
+      db = openSqlite(dir);
+      cleanUp = async () => fs.rmSync(dir, { recursive: true, force: true });
+    }
+    await migrateToLatest(db);
+  });
+  afterEach(async () => {
+    await db.destroy();
+    await cleanUp();
+  });
+
+  it('speaks the dialect it was opened with', () => {
+    expect(isPostgres(db)).toBe(database === 'postgres');
+  });
+
+  const conversation = (n: number, title: string): ConversationRecord => ({
+    id: `c${String(n).padStart(3, '0')}`,
+    user_id: 'default',
+    sandbox_id: `s${n % 2}`,
+    sandbox_created: 0,
+    selected_repository: null,
+    selected_branch: null,
+    git_provider: null,
+    title,
+    trigger: null,
+    pr_number: '[]',
+    llm_model: null,
+    metrics: null,
+    parent_conversation_id: null,
+    skills: '[]',
+    archived: 0,
+    created_at: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(),
+    updated_at: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(),
+    working_dir: null,
+  });
+
+  it('conversations: title search in any case with % and _ taken literally, title order, counts as numbers', async () => {
+    const store = new ConversationsStore(db);
+    const titles = ['Fix the Build', 'fix tests', 'Deploy 100% done', 'snake_case names', 'Zebra', 'apple'];
+    for (const [n, title] of titles.entries()) await store.insert(conversation(n, title));
+    const found = async (term: string) =>
+      (await store.search('default', { archived: false, title__contains: term }, 'TITLE', undefined, 50)).rows.map((r) => r.title);
+
+    expect(await found('FIX')).toEqual(['Fix the Build', 'fix tests']);
+    expect(await found('fi')).toEqual(['Fix the Build', 'fix tests']); // shorter than a trigram
+    expect(await found('0%')).toEqual(['Deploy 100% done']);
+    expect(await found('e_c')).toEqual(['snake_case names']);
+    expect(await found('%')).toEqual(['Deploy 100% done']);
+    expect(await found('"x" OR 1')).toEqual([]);
+    expect(await store.count('default', { archived: false, title__contains: 'fix' })).toBe(2);
+    expect(await store.countUsingSandbox('s0')).toBe(3);
+
+    // Code-point order (upper case first) and keyset pages that neither skip nor repeat.
+    const firstPage = await store.search('default', { archived: false }, 'TITLE', undefined, 3);
+    expect(firstPage.rows.map((r) => r.title)).toEqual(['Deploy 100% done', 'Fix the Build', 'Zebra']);
+    expect(firstPage.more).toBe(true);
+    const last = firstPage.rows.at(-1)!;
+    const secondPage = await store.search('default', { archived: false }, 'TITLE', { value: last.title, id: last.id }, 3);
+    expect(secondPage.rows.map((r) => r.title)).toEqual(['apple', 'fix tests', 'snake_case names']);
+    expect(secondPage.more).toBe(false);
+
+    expect(await store.update('default', 'c000', { title: 'Renamed', archived: 1 })).toBe(true);
+    expect(await found('build')).toEqual([]);
+    expect(await store.count('default', { archived: true })).toBe(1);
+    expect(await store.delete('default', 'c000')).toBe(true);
+    expect(await store.delete('default', 'c000')).toBe(false);
+    expect(await store.get('default', 'c000')).toBeUndefined();
+  });
+
+  it('events: stored once each, seq as numbers in arrival order, pages and counts', async () => {
+    await new ConversationsStore(db).insert(conversation(1, 'events'));
+    const store = new EventsStore(db);
+    const event = (id: string, second: number): NewEvent => ({
+      user_id: 'default',
+      conversation_id: 'c001',
+      event_id: id,
+      kind: 'MessageEvent',
+      source: 'user',
+      timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString(),
+      body: JSON.stringify({ id }),
+    });
+    const first = await store.insertNew([event('a', 2), event('b', 1)]);
+    expect(first.map((e) => e.event_id)).toEqual(['a', 'b']);
+    expect(first.every((e) => typeof e.seq === 'number')).toBe(true);
+    const again = await store.insertNew([event('b', 1), event('c', 3)]);
+    expect(again.map((e) => e.event_id)).toEqual(['c']);
+
+    expect((await store.after('c001', 0, 10)).map((e) => e.event_id)).toEqual(['a', 'b', 'c']);
+    expect((await store.after('c001', first[0]!.seq, 10)).map((e) => e.event_id)).toEqual(['b', 'c']);
+    expect(await store.seqOf('c001', 'c')).toBe(again[0]!.seq);
+    expect(await store.seqOf('c001', 'nope')).toBeUndefined();
+
+    const byTime = await store.search('default', {}, false, undefined, 2);
+    expect(byTime.rows.map((e) => e.event_id)).toEqual(['b', 'a']);
+    expect(byTime.more).toBe(true);
+    const rest = await store.search('default', {}, false, { timestamp: byTime.rows[1]!.timestamp, seq: byTime.rows[1]!.seq }, 2);
+    expect(rest.rows.map((e) => e.event_id)).toEqual(['c']);
+    expect(await store.count('default', { conversation_id__eq: 'c001' })).toBe(3);
+
+    // A conversation's events go with it.
+    await new ConversationsStore(db).delete('default', 'c001');
+    expect(await store.count('default', {})).toBe(0);
+  });
+
+  it('start tasks and the sandbox registry: nulls, integers, unfinished tasks', async () => {
+    const tasks = new StartTasksStore(db);
+    const task = (id: string, status: string, minute: number, owner: string | null = 'me') => ({
+      id,
+      user_id: 'default',
+      status,
+      detail: null,
+      app_conversation_id: null,
+      sandbox_id: null,
+      agent_server_url: null,
+      request: '{}',
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
+      updated_at: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
+      owner_instance: owner,
+    });
+    await tasks.insert(task('t1', 'READY', 1));
+    await tasks.insert(task('t2', 'WAITING_FOR_SANDBOX', 2));
+    await tasks.insert(task('t3', 'WORKING', 3, 'another'));
+    await tasks.insert(task('t4', 'WORKING', 4, null));
+    // Its own and those of no instance; another instance's go on.
+    expect((await tasks.unfinished('me')).map((t) => t.id).sort()).toEqual(['t2', 't4']);
+    await tasks.update('t2', { status: 'ERROR', detail: 'interrupted' });
+    await tasks.update('t4', { status: 'ERROR', detail: 'interrupted' });
+    expect(await tasks.unfinished('me')).toEqual([]);
+    const page = await tasks.search('default', {}, 'CREATED_AT_DESC', 0, 1);
+    expect(page.rows.map((t) => t.id)).toEqual(['t4']);
+    expect(page.more).toBe(true);
+    expect(await tasks.count('default', {})).toBe(4);
+
+    const sandboxes = new SandboxesStore(db);
+    const record = {
+      id: 'sb1',
+      spec_id: 'agent-server',
+      port: 40_123,
+      session_key: 'sealed',
+      pid: null,
+      process_start: null,
+      created_at: '2026-01-01T00:00:00.000Z',
+      started_at: '2026-01-01T00:00:00.000Z',
+      exit_detail: null,
+      image: null,
+      owner_instance: null,
+    };
+    await sandboxes.insert(record);
+    await sandboxes.update('sb1', { pid: 4321, process_start: '987654' });
+    expect(await sandboxes.get('sb1')).toEqual({ ...record, pid: 4321, process_start: '987654' });
+    expect(await sandboxes.count()).toBe(1);
+    await sandboxes.delete('sb1');
+    expect(await sandboxes.list()).toEqual([]);
+  });
+
+  it('secrets: a check is recorded only for the token and host checked, null hosts included; upserts keep the order', async () => {
+    const store = new SecretsStore(db);
+    await store.updateProviderTokens('default', () => [
+      { provider: 'github', token: 'sealed-1', host: null, checked_at: null },
+      { provider: 'gitlab', token: 'sealed-2', host: 'gitlab.example', checked_at: null },
+    ]);
+    await store.recordProviderCheck('default', { provider: 'github', token: 'sealed-1', host: null }, '2026-01-01T00:00:00.000Z');
+    await store.recordProviderCheck(
+      'default',
+      { provider: 'gitlab', token: 'sealed-2', host: 'other.example' },
+      '2026-01-01T00:00:00.000Z',
+    );
+    expect(await store.listProviderTokens('default')).toEqual([
+      { provider: 'github', token: 'sealed-1', host: null, checked_at: '2026-01-01T00:00:00.000Z' },
+      { provider: 'gitlab', token: 'sealed-2', host: 'gitlab.example', checked_at: null },
+    ]);
+
+    expect(await store.insertCustomSecret('default', { name: 'A', value: 'v', description: '' })).toBe(true);
+    expect(await store.insertCustomSecret('default', { name: 'A', value: 'w', description: '' })).toBe(false);
+    await store.upsertCustomSecrets('default', [
+      { name: 'B', value: 'b' },
+      { name: 'A', description: 'first' },
+    ]);
+    expect(await store.updateCustomSecret('default', 'B', { name: 'A' })).toBe('name-taken');
+    expect(await store.updateCustomSecret('default', 'A', { name: 'C' })).toBe('updated');
+    expect(await store.listCustomSecrets('default')).toEqual([
+      { name: 'C', value: 'v', description: 'first' },
+      { name: 'B', value: 'b', description: '' },
+    ]);
+    expect(await store.deleteCustomSecret('default', 'C')).toBe(true);
+    expect(await store.deleteCustomSecret('default', 'C')).toBe(false);
+  });
+
+  it('meta: the first value set stays', async () => {
+    const meta = new MetaStore(db);
+    expect(await meta.getOrSet('k', 'first')).toBe('first');
+    expect(await meta.getOrSet('k', 'second')).toBe('first');
+  });
+
+  it('concurrent read-modify-writes lose no update: settings, provider tokens and custom secrets', async () => {
+    const settings = new SettingsStore(db);
+    const secrets = new SecretsStore(db);
+    const slow = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const n = 20;
+    await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        Promise.all([
+          settings.update('default', (current) => {
+            const document = JSON.parse(current ?? '{"saves":[]}') as { saves: number[] };
+            return JSON.stringify({ saves: [...document.saves, i] });
+          }),
+          // the change is async in spirit: a slow writer must still not be overtaken
+          slow().then(() =>
+            secrets.updateProviderTokens('default', (current) => [
+              ...current,
+              { provider: `p${i}`, token: 'sealed', host: null, checked_at: null },
+            ]),
+          ),
+          secrets.insertCustomSecret('default', { name: `S${i}`, value: 'v', description: '' }),
+        ]),
+      ),
+    );
+    const saves = (JSON.parse((await settings.load('default'))!) as { saves: number[] }).saves;
+    expect([...saves].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i));
+    expect(await secrets.listProviderTokens('default')).toHaveLength(n);
+    const seqs = await db.selectFrom('custom_secrets').select('seq').execute();
+    expect(new Set(seqs.map((row) => row.seq)).size).toBe(n); // each its own place in the list
+  });
+});
