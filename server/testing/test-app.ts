@@ -82,6 +82,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     log,
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,
+    checkBuiltAnswers: true,
   });
 
   /** A request carrying the session key (pass `headers` to override). */
