@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { answerSerializerCompiler } from './answer-serializer';
 import { SESSION_KEY_HEADER } from './auth';
 import { registerHostCheck } from './host-check';
 import { registerErrorHandling } from './http-errors';
@@ -23,6 +24,8 @@ export interface AppOptions extends ApiOptions {
   allowedHosts?: string[];
   /** COOKIE_SECURE: the session cookie is always Secure. */
   cookieSecure?: boolean;
+  /** Encode `builtToSchema` answers with their schema too and fail those that differ (tests). */
+  checkBuiltAnswers?: boolean;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -37,7 +40,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: !options.log.isLevelEnabled('debug') }),
   });
   app.setValidatorCompiler(zodValidatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializerCompiler({ checked: options.checkBuiltAnswers ?? false }));
   registerHostCheck(app, options.allowedHosts ?? []);
   registerJsonBodyParser(app);
   registerErrorHandling(app);

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { builtToSchema } from '../answer-serializer';
 import * as z from 'zod/mini';
 import {
   appConversationPageSchema,
@@ -113,7 +114,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           summary: 'Conversations, newest first by default (sort_order, sandbox_id__eq and archived are ours)',
           tags,
           querystring: conversationSearchQuerySchema,
-          response: { 200: appConversationPageSchema, ...validation },
+          response: { 200: builtToSchema(appConversationPageSchema), ...validation },
         },
       },
       async (request) => conversations.search(request.query),

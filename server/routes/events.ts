@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { builtToSchema } from '../answer-serializer';
 import { detailErrorSchema } from '../../src/contract/errors';
 import * as z from 'zod/mini';
 import {
@@ -29,7 +30,7 @@ export function eventRoutes(events: EventService, sandboxes: SandboxService): Fa
           summary: 'Stored events, oldest first by default; every event is on exactly one page',
           tags,
           querystring: eventSearchQuerySchema,
-          response: { 200: eventPageSchema, ...validation },
+          response: { 200: builtToSchema(eventPageSchema), ...validation },
         },
       },
       async (request) => events.search(request.query),

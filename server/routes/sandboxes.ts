@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { builtToSchema } from '../answer-serializer';
 import { detailErrorSchema } from '../../src/contract/errors';
 import * as z from 'zod/mini';
 import {
@@ -37,7 +38,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
           summary: 'Sandboxes, newest first (filters status__eq and sandbox_spec_id__eq are ours)',
           tags,
           querystring: sandboxSearchQuerySchema,
-          response: { 200: sandboxPageSchema, 422: validationErrorBodySchema },
+          response: { 200: builtToSchema(sandboxPageSchema), 422: validationErrorBodySchema },
         },
       },
       async (request) => sandboxes.search(request.query),

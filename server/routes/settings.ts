@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { builtToSchema } from '../answer-serializer';
 import { legacyErrorSchema, messageSchema } from '../../src/contract/errors';
 import { settingsResponseSchema, settingsUpdateRequestSchema } from '../../src/contract/settings';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
@@ -12,7 +13,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod
         schema: {
           summary: 'Load settings (secret values are never returned)',
           tags: ['Settings'],
-          response: { 200: settingsResponseSchema, 404: legacyErrorSchema },
+          response: { 200: builtToSchema(settingsResponseSchema), 404: legacyErrorSchema },
         },
       },
       async () => settings.read(),

@@ -58,7 +58,8 @@ export class ConversationService {
       const sandbox = sandboxes.get(record.sandbox_id);
       const running = sandbox?.status === 'RUNNING';
       const agentUrl = running ? sandbox.exposed_urls?.find((url) => url.name === 'AGENT_SERVER')?.url : undefined;
-      const metrics = metricsSchema.safeParse(parseJson(record.metrics, null));
+      // Most rows have none: parsing null only to fail would cost an error object per row.
+      const metrics = record.metrics === null ? undefined : metricsSchema.safeParse(parseJson(record.metrics, null));
       return {
         id: record.id,
         created_by_user_id: null,
@@ -70,7 +71,7 @@ export class ConversationService {
         trigger: record.trigger,
         pr_number: parseJson<number[]>(record.pr_number, []),
         llm_model: record.llm_model,
-        metrics: record.metrics !== null && metrics.success ? metrics.data : null,
+        metrics: metrics?.success ? metrics.data : null,
         parent_conversation_id: record.parent_conversation_id,
         sub_conversation_ids: [],
         created_at: record.created_at,

@@ -113,6 +113,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     log,
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,
+    checkBuiltAnswers: true,
   });
 
   let address: string | undefined;
