@@ -41,7 +41,7 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
   });
   const save = useMutation(saveMcpConfigMutation(useQueryClient()));
   const test = useMutation(testMcpServerMutation());
-  const canTest = useQuery(serverFeaturesQuery()).data?.mcpTest !== false;
+  const canTest = useQuery(serverFeaturesQuery()).data?.mcpTest === true;
   const [failed, setFailed] = useState<FailedSave | null>(null);
   // A test result belongs to the entry that was tested; after any edit it no longer applies.
   const [testedEntry, setTestedEntry] = useState<string | null>(null);

@@ -76,7 +76,7 @@ export function McpServersPage() {
               description="Add one, or import the mcpServers block you already use with another tool."
             />
           ) : (
-            <ServersTable rows={rows} onAction={setDialog} canTest={features?.mcpTest !== false} />
+            <ServersTable rows={rows} onAction={setDialog} canTest={features?.mcpTest === true} />
           )
         }
       </QueryContent>
