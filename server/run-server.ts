@@ -13,6 +13,7 @@ import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './sandboxes/specs';
 import { checkEngine, dockerFromEnv } from './sandboxes/docker/engine';
 import { ensureDefaultImage } from './sandboxes/docker/sandbox-image';
 import { openDatabase } from './startup';
+import { signInLinkFor } from './sign-in-link';
 
 /** The engine, checked, and the default image, built when missing; the server does not start without them. */
 async function dockerSandboxes(config: ServerConfig, log: Logger) {
@@ -113,12 +114,7 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
     if (leftovers > 0) app.log.warn({ groups: leftovers }, 'ended MCP test processes an earlier run left behind');
 
     await app.listen({ host: config.host, port: config.port });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const shownHost = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host;
-    const origin = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
-    // Jupyter-style sign-in link: the key travels in the fragment, which browsers never send.
-    return { app, signInLink: `${origin}/#key=${sessionKey}` };
+    return { app, signInLink: signInLinkFor(app, config.host, config.port, sessionKey) };
   };
   return { config, log, sessionKey, services, serve };
 }
