@@ -9,7 +9,7 @@ import {
   streamingDeltaSchema,
 } from '../contract/events';
 import { apiRequest } from './client';
-import { ApiError, errorFromResponse } from './errors';
+import { ApiError, errorFromResponse, isAbort } from './errors';
 import { getSession } from './session';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 
@@ -92,8 +92,6 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
     }
   });
 }
-
-const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 
 /**
  * Reads a conversation's event stream (`text/event-stream`) with `fetch`, so the session key

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { apiRequest } from './client';
-import { ApiError } from './errors';
+import { ApiError, isAbort } from './errors';
 import { ASSUMED, featuresFromDocument, type ServerFeatures } from './server-features';
 
 export type { ServerFeatures, ServerKind } from './server-features';
@@ -30,7 +30,7 @@ export async function readUpstream(signal?: AbortSignal): Promise<string | null>
     const parsed = z.object({ url: z.string() }).safeParse(await response.json());
     return parsed.success ? parsed.data.url : null;
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    if (isAbort(error)) throw error;
     return null;
   }
 }
