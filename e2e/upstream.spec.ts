@@ -34,7 +34,7 @@ const test = base.extend<{ openhands: FakeOpenHands }>({
 const field = (page: Page, label: string) => page.locator('input, select, textarea').and(page.getByLabel(label, { exact: true }));
 const row = (page: Page, id: string) => page.locator(`[data-sandbox-id="${id}"]`);
 
-test('the header names the OpenHands behind the server; settings start from defaults, and a save keeps what it read and says which secret to enter again', async ({
+test('the header names the OpenHands behind the server; settings start from defaults, and a save keeps what it read; the sandbox key is said to be unstorable', async ({
   page,
   signIn,
   openhands,
