@@ -112,6 +112,9 @@ function upstream(value: string | undefined): URL | undefined {
   const url = URL.canParse(text) ? new URL(text) : undefined;
   if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash)
     throw new ConfigError(`UPSTREAM_URL must be an http(s) URL such as http://127.0.0.1:3000, got "${value}"`);
+  // The proxy would drop them (and the origin is printed and shown in the console): OpenHands' key goes in the sign-in link.
+  if (url.username || url.password)
+    throw new ConfigError("UPSTREAM_URL must not carry a user name or password; sign in with OpenHands' session key instead");
   return url;
 }
 

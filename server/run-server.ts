@@ -14,6 +14,7 @@ import { checkEngine, dockerFromEnv } from './sandboxes/docker/engine';
 import { ensureDefaultImage } from './sandboxes/docker/sandbox-image';
 import { openDatabase } from './startup';
 import { SANDBOX_PUBLISHED_HOST } from './sandboxes/published-host';
+import { originOf, shownAddress, signInLinkFor } from './sign-in-link';
 
 /** The engine, checked, and the default image, built when missing; the server does not start without them. */
 async function dockerSandboxes(config: ServerConfig, log: Logger) {
@@ -122,16 +123,15 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
     if (leftovers > 0) app.log.warn({ groups: leftovers }, 'ended MCP test processes an earlier run left behind');
 
     await app.listen({ host: config.host, port: config.port });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const shownHost = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host;
-    const origin = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
-    await services.instances.announce(config.instanceUrl ?? origin);
-    // Jupyter-style sign-in link: the key travels in the fragment, which browsers never send.
+    const shown = shownAddress(app, config.host, config.port);
+    await services.instances.announce(config.instanceUrl ?? originOf(shown.host, shown.port));
     // The cookie is never set on the name sandboxes are published on: their ports would get it too.
-    const cookieHost = shownHost === SANDBOX_PUBLISHED_HOST ? 'localhost' : shownHost;
-    const cookieSignInPage = `http://${cookieHost.includes(':') ? `[${cookieHost}]` : cookieHost}:${port}/sign-in`;
-    return { app, signInLink: `${origin}/#key=${sessionKey}`, cookieSignInPage };
+    const cookieHost = shown.host === SANDBOX_PUBLISHED_HOST ? 'localhost' : shown.host;
+    return {
+      app,
+      signInLink: signInLinkFor(app, config.host, config.port, sessionKey),
+      cookieSignInPage: `${originOf(cookieHost, shown.port)}/sign-in`,
+    };
   };
   return { config, log, sessionKey, services, serve };
 }

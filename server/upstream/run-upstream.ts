@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../config';
 import { createLogger } from '../logger';
+import { signInLinkFor } from '../sign-in-link';
 import { buildUpstreamApp } from './upstream-app';
 
 /**
@@ -19,9 +20,5 @@ export async function serveUpstream(
   });
   await app.listen({ host: config.host, port: config.port });
   log.info({ upstream: config.upstreamUrl.origin }, 'forwarding /api to OpenHands; nothing is stored here');
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const shownHost = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host;
-  const origin = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
-  return { app, log, signInLink: config.sessionApiKey ? `${origin}/#key=${config.sessionApiKey}` : `${origin}/` };
+  return { app, log, signInLink: signInLinkFor(app, config.host, config.port, config.sessionApiKey) };
 }

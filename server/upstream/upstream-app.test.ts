@@ -11,6 +11,7 @@ interface Seen {
   url: string;
   key: string | undefined;
   body: string;
+  headers: http.IncomingHttpHeaders;
 }
 
 /** A stand-in OpenHands that records what reaches it; `/api/slow` sends one chunk and holds the rest until told. */
@@ -21,14 +22,20 @@ async function startUpstream() {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', key: req.headers['x-session-api-key'] as string | undefined, body });
+      const key = req.headers['x-session-api-key'] as string | undefined;
+      seen.push({ method: req.method ?? '', url: req.url ?? '', key, body, headers: req.headers });
+      if (req.url?.endsWith('/api/busy')) {
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
+        res.end('{"detail": "busy"}');
+        return;
+      }
       if (req.url?.endsWith('/api/slow')) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write('data: first\n\n');
         finishSlow = () => res.end('data: last\n\n');
         return;
       }
-      res.writeHead(req.url?.includes('missing') ? 404 : 200, { 'content-type': 'application/json' });
+      res.writeHead(req.url?.includes('missing') ? 404 : 200, { 'content-type': 'application/json', 'keep-alive': 'timeout=5' });
       res.end(JSON.stringify({ echoed: req.url }));
     });
   });
@@ -47,13 +54,20 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-async function setUp(path = '') {
+/** Log lines the app wrote, parsed. */
+function logLines() {
+  const lines: { level: number; msg?: string }[] = [];
+  const destination = { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg?: string }) };
+  return { lines, log: createLogger('info', destination) };
+}
+
+async function setUp(path = '', log = createLogger(false)) {
   const upstream = await startUpstream();
   closers.push(upstream.close);
   const app: FastifyInstance = await buildUpstreamApp({
     upstreamUrl: new URL(`${upstream.url}${path}`),
     consoleDir: '/nonexistent',
-    log: createLogger(false),
+    log,
   });
   closers.push(() => app.close());
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -70,12 +84,56 @@ describe('upstream mode', () => {
     expect(await posted.json()).toEqual({ echoed: '/api/settings?x=1&x=2' });
     const missing = await fetch(`${origin}/api/v1/missing`, { method: 'DELETE', headers });
     expect(missing.status).toBe(404);
+    await fetch(`${origin}/openapi.json`, { headers: { 'X-Session-API-Key': 'oh-key' } });
     await fetch(`${origin}/openapi.json`);
-    expect(upstream.seen).toEqual([
+    expect(upstream.seen.map(({ headers: _headers, ...request }) => request)).toEqual([
       { method: 'POST', url: '/api/settings?x=1&x=2', key: 'oh-key', body: '{"language": "fr"}' },
       { method: 'DELETE', url: '/api/v1/missing', key: 'oh-key', body: '' },
+      { method: 'GET', url: '/openapi.json', key: 'oh-key', body: '' },
       { method: 'GET', url: '/openapi.json', key: undefined, body: '' },
     ]);
+  });
+
+  it("drops hop-by-hop headers both ways and leaves OpenHands' answers without the console's own headers", async () => {
+    const { upstream, origin } = await setUp();
+    const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const headers = { te: 'gzip', 'proxy-authorization': 'Basic cHJveHk6cGFzcw==', 'x-session-api-key': 'oh-key' };
+      http.get(`${origin}/api/settings`, { headers }, resolve).on('error', reject);
+    });
+    answer.resume();
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['keep-alive']).toBeUndefined();
+    expect(answer.headers['x-content-type-options']).toBeUndefined();
+    expect(answer.headers['referrer-policy']).toBeUndefined();
+    const [seen] = upstream.seen;
+    expect(seen?.headers['x-session-api-key']).toBe('oh-key');
+    expect(seen?.headers['proxy-authorization']).toBeUndefined();
+    expect(seen?.headers.te).toBeUndefined();
+    await new Promise<void>((resolve, reject) =>
+      http
+        .get(`${origin}/api/settings`, { headers: { te: 'trailers' } }, (response) => response.resume().on('end', resolve))
+        .on('error', reject),
+    );
+    expect(upstream.seen[1]?.headers.te).toBe('trailers');
+  });
+
+  it("passes OpenHands' 503 on as it is, asking once", async () => {
+    const { upstream, origin } = await setUp();
+    const busy = await fetch(`${origin}/api/busy`);
+    expect(busy.status).toBe(503);
+    expect(await busy.json()).toEqual({ detail: 'busy' });
+    expect(upstream.seen).toHaveLength(1);
+  });
+
+  it('answers 502 saying OpenHands cannot be reached when it is down, without an error log line', async () => {
+    const { lines, log } = logLines();
+    const { upstream, origin } = await setUp('', log);
+    await upstream.close();
+    const answer = await fetch(`${origin}/api/v1/conversations/search`);
+    expect(answer.status).toBe(502);
+    expect(await answer.json()).toEqual({ detail: `OpenHands at ${upstream.url} cannot be reached: ECONNREFUSED` });
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    expect(lines.filter((line) => line.level === 30 && line.msg !== 'Server listening at ' + origin)).toEqual([]);
   });
 
   it('passes a streamed answer on as it comes, not once it ends', async () => {
@@ -96,7 +154,9 @@ describe('upstream mode', () => {
     await fetch(`${origin}/api/v1/sandboxes/search`);
     expect(upstream.seen.map((request) => request.url)).toEqual(['/openhands/api/v1/sandboxes/search']);
     expect(await (await fetch(`${origin}/upstream.json`)).json()).toEqual({ url: `${upstream.url}/openhands` });
-    expect((await fetch(`${origin}/settings`)).status).toBe(503); // the console is not built here
+    const consolePage = await fetch(`${origin}/settings`);
+    expect(consolePage.status).toBe(503); // the console is not built here
+    expect(consolePage.headers.get('x-content-type-options')).toBe('nosniff');
     expect(upstream.seen).toHaveLength(1);
   });
 });
@@ -105,6 +165,7 @@ describe('UPSTREAM_URL', () => {
   it('is an http(s) URL, or absent', () => {
     expect(configFromEnv({}).upstreamUrl).toBeUndefined();
     expect(configFromEnv({ UPSTREAM_URL: ' http://openhands:3000 ' }).upstreamUrl?.href).toBe('http://openhands:3000/');
+    expect(() => configFromEnv({ UPSTREAM_URL: 'http://user:pass@openhands:3000' })).toThrow(/must not carry a user name or password/);
     for (const bad of ['openhands:3000', 'ftp://x', 'http://x/?a=1', 'not a url']) {
       expect(() => configFromEnv({ UPSTREAM_URL: bad })).toThrow(ConfigError);
     }

@@ -1,5 +1,6 @@
 import httpProxy from '@fastify/http-proxy';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { registerHostCheck } from '../host-check';
 import { registerErrorHandling } from '../http-errors';
 import type { Logger } from '../logger';
@@ -19,29 +20,76 @@ export const UPSTREAM_INFO_PATH = '/upstream.json';
 /** `http://oh:3000/base/` → `/base`: the upstream's own prefix, put in front of every forwarded path. */
 const basePath = (url: URL) => url.pathname.replace(/\/+$/, '');
 
+/** reply-from's errors for a request that timed out (504); every other failure to reach OpenHands is a 502. */
+const TIMEOUT_CODES = new Set([
+  'FST_REPLY_FROM_TIMEOUT',
+  'FST_REPLY_FROM_GATEWAY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+]);
+
+/** The code that says why OpenHands could not be reached: the network error's own (ECONNREFUSED) when there is one. */
+function failureCode(error: Error & { code?: string; cause?: unknown }): string {
+  const cause = error.cause as { code?: unknown } | undefined;
+  return typeof cause?.code === 'string' ? cause.code : (error.code ?? error.message);
+}
+
+/** Hop-by-hop request headers that must not reach OpenHands: `TE` other than trailers, and a proxy's own credentials. */
+function upstreamRequestHeaders<Headers extends IncomingHttpHeaders>(headers: Headers): Headers {
+  const { 'proxy-authorization': _proxyAuthorization, te, ...kept } = headers;
+  return (te === 'trailers' ? { ...kept, te } : kept) as Headers;
+}
+
+/** Hop-by-hop answer headers that describe OpenHands' connection, not ours. */
+function downstreamHeaders<Headers extends IncomingHttpHeaders>(headers: Headers): Headers {
+  const { 'keep-alive': _keepAlive, ...kept } = headers;
+  return kept as Headers;
+}
+
+/** The part of a reply the error answer needs (reply-from types it for any raw server). */
+interface ErrorReply {
+  code(status: number): { send(body: unknown): unknown };
+}
+
 /**
  * Upstream mode: the console's files from here, and `/api/**` and `/openapi.json` forwarded to a
- * real OpenHands as they are (method, query, headers with the session key, body; answers piped
- * back as they arrive, so streamed ones stay streamed). Nothing is stored or checked here.
+ * real OpenHands (method, query, headers with the session key, body; answers piped back as they
+ * arrive with OpenHands' headers, so streamed ones stay streamed; hop-by-hop headers dropped).
+ * Nothing is stored or checked here.
  */
 export async function buildUpstreamApp(options: UpstreamAppOptions): Promise<FastifyInstance> {
   const loggerInstance: FastifyBaseLogger = options.log;
-  const app = Fastify({
-    loggerInstance,
-    logController: new LogController({ disableRequestLogging: !options.log.isLevelEnabled('debug') }),
-  });
+  // Per-request lines (ours and the proxy's) only when asked for with LOG_LEVEL=debug.
+  const disableRequestLogging = !options.log.isLevelEnabled('debug');
+  const app = Fastify({ loggerInstance, logController: new LogController({ disableRequestLogging }) });
   registerHostCheck(app, options.allowedHosts ?? []);
   registerErrorHandling(app);
 
   const upstream = options.upstreamUrl.origin;
   const base = basePath(options.upstreamUrl);
-  // A long answer (a streamed start, an event stream) may stay quiet for minutes: no body timeout.
-  const undici = { bodyTimeout: 0 };
-  await app.register(httpProxy, { upstream, prefix: '/api', rewritePrefix: `${base}/api`, undici });
-  await app.register(httpProxy, { upstream, prefix: '/openapi.json', rewritePrefix: `${base}/openapi.json`, undici });
+  const cannotReach = (reply: ErrorReply, { error }: { error: Error & { code?: string } }) => {
+    const status = TIMEOUT_CODES.has(error.code ?? '') ? 504 : 502;
+    void reply.code(status).send({ detail: `OpenHands at ${upstream} cannot be reached: ${failureCode(error)}` });
+  };
+  const proxyOptions = {
+    upstream,
+    // A long answer (a streamed start, an event stream) may stay quiet for minutes: no body timeout.
+    undici: { bodyTimeout: 0 },
+    // reply-from retries GETs (up to 10 times on a 503): OpenHands' answer is passed on as it is, once.
+    retryMethods: [],
+    disableRequestLogging,
+    replyOptions: {
+      onError: cannotReach,
+      rewriteRequestHeaders: (_request: unknown, headers: IncomingHttpHeaders) => upstreamRequestHeaders(headers),
+      rewriteHeaders: downstreamHeaders,
+    },
+  };
+  await app.register(httpProxy, { ...proxyOptions, prefix: '/api', rewritePrefix: `${base}/api` });
+  await app.register(httpProxy, { ...proxyOptions, prefix: '/openapi.json', rewritePrefix: `${base}/openapi.json` });
 
   const shown = `${options.upstreamUrl.origin}${base}`;
   app.get(UPSTREAM_INFO_PATH, async (_request, reply) => reply.header('cache-control', 'no-cache').send({ url: shown }));
-  await registerConsole(app, options.consoleDir);
+  // In its own scope, so the console's headers (CSP, nosniff, referrer policy) stay off OpenHands' answers.
+  await app.register(async (scope) => registerConsole(scope, options.consoleDir));
   return app;
 }

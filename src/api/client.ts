@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { safeParse } from 'zod/mini';
-import { ApiError, errorFromResponse } from './errors';
+import { ApiError, errorFromResponse, isAbort } from './errors';
 import { getSession, type Session } from './session';
 
 export interface RequestOptions<S extends z.ZodMiniType> {
@@ -51,7 +51,7 @@ export async function apiRequest<S extends z.ZodMiniType>(path: string, options:
       signal: options.signal,
     });
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    if (isAbort(error)) throw error;
     const where = session?.baseUrl || 'the server';
     throw new ApiError(`Cannot reach ${where}. Check that it is running and reachable.`, 'network', 0);
   }

@@ -66,3 +66,6 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message;
   return 'Something went wrong';
 }
+
+/** A request ended by its AbortSignal (a page left, a query cancelled): not a failure to show. */
+export const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';

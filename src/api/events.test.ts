@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, json } from '../testing/fake-api';
-import { countEvents, type StreamConnection, type StreamFrame, streamEvents } from './events';
+import { openHandsEventPage } from '../../test-support/fake-openhands/event-search';
+import { countEvents, pollEvents, type StreamConnection, type StreamFrame, streamEvents } from './events';
 import { signIn } from './session';
 
 const event = (id: string, kind = 'MessageEvent') => ({
@@ -137,5 +138,60 @@ describe('streamEvents', () => {
     controller.abort();
     await done;
     expect(new Headers(fetchMock.mock.calls[0]![1]!.headers).get('Last-Event-ID')).toBe('e9');
+  });
+});
+
+describe('pollEvents', () => {
+  /** Five events, two sharing a time, paged by OpenHands' own (skipping) logic with the console's limit. */
+  const stored = ['e1', 'e2', 'e3', 'e4', 'e5'].map((id, index) => ({
+    ...event(id),
+    timestamp: `2026-11-26T10:00:0${Math.min(index, 3)}Z`,
+  }));
+
+  it('reads every event past OpenHands’ page-boundary skip, starts each look at the newest time, retries a failure and stops when aborted', async () => {
+    const events = stored.slice(0, 3);
+    let failNext = false;
+    const api = fakeApi({
+      'GET /api/v1/events/search': ({ url }) => {
+        if (failNext) {
+          failNext = false;
+          return json(500, { detail: 'boom' });
+        }
+        const query = new URL(url, 'http://x').searchParams;
+        // A page of two, so that boundaries come up with these few events.
+        const page = openHandsEventPage(events, {
+          since: query.get('timestamp__gte') ?? undefined,
+          limit: Math.min(2, Number(query.get('limit'))),
+          pageId: query.get('page_id') ?? undefined,
+        });
+        return json(200, page);
+      },
+    });
+    const controller = new AbortController();
+    const seen = new Set<string>();
+    const states: string[] = [];
+    const done = pollEvents('c1', {
+      signal: controller.signal,
+      intervalMs: 5,
+      onFrame: (frame) => frame.type === 'event' && seen.add(frame.event.id),
+      onConnection: (connection) => states.push(connection.state),
+    });
+    await vi.waitFor(() => expect([...seen]).toEqual(['e1', 'e2', 'e3']));
+    events.push(...stored.slice(3));
+    failNext = true;
+    await vi.waitFor(() => expect([...seen]).toEqual(['e1', 'e2', 'e3', 'e4', 'e5']));
+    controller.abort();
+    await done;
+    const asked = api.calls().length;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(api.calls()).toHaveLength(asked);
+
+    expect(states.slice(0, 2)).toEqual(['connecting', 'open']);
+    expect(states).toContain('retrying');
+    expect(states.filter((state, index) => state === 'open' && states[index - 1] === 'open')).toEqual([]);
+    const searches = api.requests.map(({ url }) => new URL(url, 'http://x').searchParams);
+    expect(searches[0]?.get('timestamp__gte')).toBeNull();
+    // A later look starts from the newest time seen, not from the beginning.
+    expect(searches.at(-1)?.get('timestamp__gte')).toBe('2026-11-26T10:00:03Z');
   });
 });

@@ -9,7 +9,7 @@ import {
   streamingDeltaSchema,
 } from '../contract/events';
 import { apiRequest } from './client';
-import { ApiError, errorFromResponse } from './errors';
+import { ApiError, errorFromResponse, isAbort } from './errors';
 import { getSession } from './session';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 
@@ -93,8 +93,6 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
-
 /**
  * Reads a conversation's event stream (`text/event-stream`) with `fetch`, so the session key
  * travels in a header and never in a URL. After a drop it reconnects by itself, from the last
@@ -162,7 +160,8 @@ async function readEventsSince(conversationId: string, since: string | undefined
     const last = page.items.at(-1)?.timestamp;
     if (!page.next_page_id || !last) return last ?? from;
     // OpenHands skips one event at each page boundary: the next page starts at the last time seen
-    // instead (repeats are dropped by id), unless a whole page had that one time.
+    // instead (repeats are dropped by id). When a whole page has that one time, only page_id moves
+    // on, and the event at that boundary may be missed (README: Use with OpenHands).
     if (last !== from) {
       from = last;
       pageId = undefined;
@@ -178,13 +177,17 @@ async function readEventsSince(conversationId: string, since: string | undefined
 export async function pollEvents(conversationId: string, options: PollOptions): Promise<void> {
   const { signal, onFrame, onConnection = () => {}, intervalMs = 3000 } = options;
   let since: string | undefined;
+  let open = false;
   onConnection({ state: 'connecting' });
   while (!signal.aborted) {
     try {
       since = await readEventsSince(conversationId, since, signal, onFrame);
-      onConnection({ state: 'open' });
+      // Said once per change, not at every look: each one would re-render the page.
+      if (!open) onConnection({ state: 'open' });
+      open = true;
     } catch (error) {
       if (signal.aborted || isAbort(error)) return;
+      open = false;
       onConnection({
         state: 'retrying',
         error: error instanceof ApiError ? error : new ApiError('Reading the events failed', 'network', 0),

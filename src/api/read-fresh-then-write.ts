@@ -1,7 +1,7 @@
 import type { AddGitProvidersInput, Provider } from '../contract/secrets';
 import type { SettingsResponse, SettingsUpdateInput } from '../contract/settings';
 import { storeGitProviders } from './secrets';
-import { fetchSettings, type SecretField, secretsDroppedBy, settingsUpdateFrom, storeSettings } from './settings';
+import { fetchSettings, settingsUpdateFrom, storeSettings } from './settings';
 
 /*
  * OpenHands replaces on POST: `POST /api/settings` stores the body as the whole settings (absent
@@ -10,19 +10,10 @@ import { fetchSettings, type SecretField, secretsDroppedBy, settingsUpdateFrom, 
  * elsewhere since, so each write here is built on what the server has right before it is sent.
  */
 
-/**
- * Stores `changes(current)` on top of the settings as the server has them right now. Answers the
- * secrets the save dropped, which a person must enter again: none unless the server `replaces`
- * what it is not sent (OpenHands).
- */
-export async function storeSettingsOnFresh(
-  changes: (current: SettingsResponse | null) => SettingsUpdateInput,
-  { replaces = false }: { replaces?: boolean } = {},
-): Promise<SecretField[]> {
+/** Stores `changes(current)` on top of the settings as the server has them right now. */
+export async function storeSettingsOnFresh(changes: (current: SettingsResponse | null) => SettingsUpdateInput): Promise<void> {
   const current = await fetchSettings();
-  const body = settingsUpdateFrom(current, changes(current));
-  await storeSettings(body);
-  return replaces ? secretsDroppedBy(current, body) : [];
+  await storeSettings(settingsUpdateFrom(current, changes(current)));
 }
 
 /** Stored providers as GET /api/settings reports them: `{provider: host | null}`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeApi, json } from '../testing/fake-api';
 import { readServerFeatures } from './server-capabilities';
-import { featuresFromDocument } from './server-features';
+import { ASSUMED, featuresFromDocument } from './server-features';
 
 const documentWithPutBody = (schema: unknown, schemas: Record<string, unknown> = {}) => ({
   openapi: '3.1.0',
@@ -38,16 +38,25 @@ describe('readServerFeatures: secret values', () => {
   });
 
   it.each([
-    ['cannot be fetched', () => json(404, { detail: 'Not Found' })],
+    ['is not there (404)', () => json(404, { detail: 'Not Found' })],
     ['is not JSON', () => new Response('<html></html>', { status: 200 })],
-    ['is unreachable', () => Promise.reject(new TypeError('Failed to fetch'))],
+    ['has no paths', () => json(200, { openapi: '3.1.0' })],
   ])('assumes values change in place when the document %s', async (_name, answer) => {
     fakeApi({ 'GET /openapi.json': answer });
     await expect(readServerFeatures()).resolves.toMatchObject({ kind: 'unknown', secretValueUpdate: true, eventStream: true });
   });
+
+  it.each([
+    ['is unreachable', () => Promise.reject(new TypeError('Failed to fetch')), 'network'],
+    ['fails on the server (502)', () => json(502, { detail: 'OpenHands at http://oh cannot be reached: ECONNREFUSED' }), 'http'],
+  ])('throws, rather than guessing, when the document %s', async (_name, answer, kind) => {
+    fakeApi({ 'GET /openapi.json': answer });
+    await expect(readServerFeatures()).rejects.toMatchObject({ kind });
+  });
 });
 
 describe('featuresFromDocument', () => {
+  const bodySchema = (schema: unknown) => ({ requestBody: { content: { 'application/json': { schema } } } });
   const route = (parameters: string[] = []) => ({ parameters: parameters.map((name) => ({ name, in: 'query' })) });
 
   it('reads OpenHands: no stream, logs, MCP test or archive; sandbox filters ignored', () => {
@@ -68,8 +77,8 @@ describe('featuresFromDocument', () => {
       conversationArchive: false,
       sandboxFilters: false,
       conversationSort: false,
-      settingsMerge: false,
       agentControls: false,
+      sandboxApiKeyStored: false,
     });
   });
 
@@ -78,15 +87,30 @@ describe('featuresFromDocument', () => {
       openapi: '3.1.0',
       paths: {
         '/api/v1/app-conversations/{conversation_id}/events/stream': { get: {} },
-        '/api/v1/app-conversations/{conversation_id}': { patch: {} },
+        '/api/v1/app-conversations/{conversation_id}': { patch: bodySchema({ $ref: '#/components/schemas/Patch' }) },
         '/api/v1/sandboxes/search': { get: route(['status__eq', 'sandbox_spec_id__eq']) },
         '/api/v1/app-conversations/search': { get: route(['sort_order']) },
         '/api/v1/sandboxes/{sandbox_id}/logs': { get: {} },
         '/api/mcp/test': { post: {} },
         '/api/v1/app-conversations/{conversation_id}/send-message': { post: {} },
-        '/api/secrets/{name}': { put: { requestBody: { content: { 'application/json': { schema: { properties: { value: {} } } } } } } },
+        '/api/v1/app-conversations/{conversation_id}/pause': { post: {} },
+        '/api/v1/app-conversations/{conversation_id}/run': { post: {} },
+        '/api/v1/app-conversations/{conversation_id}/confirm': { post: {} },
+        '/api/secrets/{name}': { put: bodySchema({ properties: { value: {} } }) },
+      },
+      components: { schemas: { Patch: { properties: { archived: { type: 'boolean' } } } } },
+    };
+    expect(featuresFromDocument(document)).toEqual({ ...ASSUMED, kind: 'agent-console' });
+  });
+
+  it('reads a newer OpenHands: a PATCH without `archived` and send-message alone offer neither archiving nor agent controls', () => {
+    const document = {
+      openapi: '3.1.0',
+      paths: {
+        '/api/v1/app-conversations/{conversation_id}': { patch: bodySchema({ properties: { title: {} } }), delete: {} },
+        '/api/v1/app-conversations/{conversation_id}/send-message': { post: {} },
       },
     };
-    expect(Object.values(featuresFromDocument(document))).toEqual(['agent-console', true, true, true, true, true, true, true, true, true]);
+    expect(featuresFromDocument(document)).toMatchObject({ kind: 'openhands', conversationArchive: false, agentControls: false });
   });
 });

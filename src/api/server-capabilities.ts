@@ -1,16 +1,21 @@
 import * as z from 'zod/mini';
 import { apiRequest } from './client';
+import { ApiError, isAbort } from './errors';
 import { ASSUMED, featuresFromDocument, type ServerFeatures } from './server-features';
 
 export type { ServerFeatures, ServerKind } from './server-features';
 
-/** Reads the server's features once; a document that cannot be read means "assume it can". */
+/**
+ * Reads the server's features. A server that definitely has no document (404; an answer that is
+ * not JSON or has no `paths`) is assumed to be ours; a failure that may pass (network, 5xx) is
+ * thrown, so the query tries again rather than keeping a guess for the whole session.
+ */
 export async function readServerFeatures(signal?: AbortSignal): Promise<ServerFeatures> {
   try {
     return featuresFromDocument(await apiRequest('/openapi.json', { schema: z.unknown(), signal }));
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    return ASSUMED;
+    if (error instanceof ApiError && error.kind === 'http' && error.status === 404) return ASSUMED;
+    throw error;
   }
 }
 
@@ -25,7 +30,7 @@ export async function readUpstream(signal?: AbortSignal): Promise<string | null>
     const parsed = z.object({ url: z.string() }).safeParse(await response.json());
     return parsed.success ? parsed.data.url : null;
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    if (isAbort(error)) throw error;
     return null;
   }
 }

@@ -51,16 +51,19 @@ export interface ServerFeatures {
   sandboxLogs: boolean;
   /** `POST /api/mcp/test` (ours). */
   mcpTest: boolean;
-  /** `PATCH /api/v1/app-conversations/{id}` (ours): archiving, alone and in bulk. */
+  /** `PATCH /api/v1/app-conversations/{id}` taking `archived` (ours; a newer OpenHands has the route, without it): archiving, alone and in bulk. */
   conversationArchive: boolean;
   /** `/api/v1/sandboxes/search` filters by `status__eq` and `sandbox_spec_id__eq` (OpenHands ignores both). */
   sandboxFilters: boolean;
   /** `/api/v1/app-conversations/search` takes `sort_order` (ours); OpenHands always sorts newest first. */
   conversationSort: boolean;
-  /** `POST /api/settings` keeps what it is not sent (ours); OpenHands resets it, so a save must send everything. */
-  settingsMerge: boolean;
-  /** `POST …/{id}/send-message` and the other agent routes (ours); OpenHands' client talks to the sandbox instead. */
+  /**
+   * `POST …/{id}/send-message`, `pause`, `run` and `confirm` (ours); OpenHands' client talks to the
+   * sandbox instead (a newer OpenHands has send-message alone, which is not enough to drive the agent).
+   */
   agentControls: boolean;
+  /** `sandbox_api_key` is stored as sent (ours); OpenHands stores a sent key as its mask `**********`. */
+  sandboxApiKeyStored: boolean;
 }
 
 /** A server whose document cannot be read is assumed to be ours: everything shows, as before. */
@@ -73,11 +76,14 @@ export const ASSUMED: ServerFeatures = {
   conversationArchive: true,
   sandboxFilters: true,
   conversationSort: true,
-  settingsMerge: true,
   agentControls: true,
+  sandboxApiKeyStored: true,
 };
 
 const OUR_STREAM = '/api/v1/app-conversations/{conversation_id}/events/stream';
+
+/** The agent routes the conversation page drives (`src/api/agent.ts`). */
+const AGENT_ACTIONS = ['send-message', 'pause', 'run', 'confirm'];
 
 /** The names of a route's query parameters, `$ref`s followed. */
 function queryParameters(document: unknown, route: unknown): string[] {
@@ -95,10 +101,12 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
   if (paths === undefined || paths === null || typeof paths !== 'object') return ASSUMED; // not an OpenAPI document
   const route = (path: string, method: string) => at(paths, path, method);
   const has = (path: string, method: string) => route(path, method) !== undefined;
+  const requestBody = (path: string, method: string) => at(route(path, method), 'requestBody', 'content', 'application/json', 'schema');
   // Ours names the parameter {name}, OpenHands {secret_id}.
   const secretPath = Object.keys(paths).find((path) => /^\/api\/secrets\/\{[^}]+\}$/.test(path)) ?? '';
-  const secretBody = at(route(secretPath, 'put'), 'requestBody', 'content', 'application/json', 'schema');
+  const secretBody = requestBody(secretPath, 'put');
   const searchFilters = queryParameters(document, route('/api/v1/sandboxes/search', 'get'));
+  // Only our server has the event stream route: it tells ours from OpenHands for `kind` and what follows from it.
   const ours = has(OUR_STREAM, 'get');
   return {
     kind: ours ? 'agent-console' : 'openhands',
@@ -106,10 +114,10 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
     eventStream: ours,
     sandboxLogs: has('/api/v1/sandboxes/{sandbox_id}/logs', 'get'),
     mcpTest: has('/api/mcp/test', 'post'),
-    conversationArchive: has('/api/v1/app-conversations/{conversation_id}', 'patch'),
+    conversationArchive: offersProperty(document, requestBody('/api/v1/app-conversations/{conversation_id}', 'patch'), 'archived'),
     sandboxFilters: searchFilters.includes('status__eq') && searchFilters.includes('sandbox_spec_id__eq'),
     conversationSort: queryParameters(document, route('/api/v1/app-conversations/search', 'get')).includes('sort_order'),
-    settingsMerge: ours,
-    agentControls: has('/api/v1/app-conversations/{conversation_id}/send-message', 'post'),
+    agentControls: AGENT_ACTIONS.every((action) => has(`/api/v1/app-conversations/{conversation_id}/${action}`, 'post')),
+    sandboxApiKeyStored: ours,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type SettingsResponse } from '../contract/settings';
-import { secretsDroppedBy, settingsUpdateFrom } from './settings';
+import { settingsUpdateFrom } from './settings';
 
 const current: SettingsResponse = {
   ...DEFAULT_SETTINGS,
@@ -51,15 +51,5 @@ describe('settingsUpdateFrom', () => {
 
   it('starts from nothing before the first save', () => {
     expect(settingsUpdateFrom(null, { llm_model: 'x/y' })).toMatchObject({ llm_model: 'x/y', llm_api_key: null });
-  });
-});
-
-describe('secretsDroppedBy', () => {
-  const stored = { ...DEFAULT_SETTINGS, mcp_config: null, llm_api_key_set: true, search_api_key_set: true, provider_tokens_set: {} };
-  it('names the sandbox key a replacing save loses, unless it is sent or known to be unset, or nothing was stored', () => {
-    expect(secretsDroppedBy(stored, { language: 'de', sandbox_api_key: null })).toEqual(['sandbox_api_key']);
-    expect(secretsDroppedBy(stored, { sandbox_api_key: 'sbx' })).toEqual([]);
-    expect(secretsDroppedBy({ ...stored, sandbox_api_key_set: false }, {})).toEqual([]);
-    expect(secretsDroppedBy(null, {})).toEqual([]);
   });
 });

@@ -30,19 +30,6 @@ export function mcpConfigForUpdate(mcp: McpConfigResponse): McpConfigInput {
   return { ...mcp, sse_servers: mcp.sse_servers.map(withoutFlag), shttp_servers: mcp.shttp_servers.map(withoutFlag) };
 }
 
-export type SecretField = (typeof SECRET_FIELDS)[number];
-
-/**
- * The secrets a server that replaces on POST (OpenHands) drops from stored settings when the
- * body does not carry them: it keeps only the LLM and search keys (and MCP keys, which go back as
- * read). The sandbox key is lost unless it was sent, or the server says none is stored.
- */
-export function secretsDroppedBy(current: SettingsResponse | null, body: SettingsUpdateInput): SecretField[] {
-  if (current === null) return [];
-  const sent = body.sandbox_api_key !== null && body.sandbox_api_key !== undefined;
-  return sent || current.sandbox_api_key_set === false ? [] : ['sandbox_api_key'];
-}
-
 /**
  * The body to POST for `changes`: the current settings as the server just returned them, with
  * the changes on top. Every field is sent because OpenHands replaces absent fields with

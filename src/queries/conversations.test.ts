@@ -94,7 +94,7 @@ describe('startConversationMutation', () => {
 describe('updateConversationMutation', () => {
   async function withList() {
     const held = deferred<Response>();
-    fakeApi({
+    const api = fakeApi({
       'GET /api/v1/app-conversations/search': () =>
         json(200, { items: [conversation('a', 'Old'), conversation('b', 'Other')], next_page_id: null }),
       'PATCH /api/v1/app-conversations/a': () => held.promise,
@@ -103,17 +103,30 @@ describe('updateConversationMutation', () => {
     const queryClient = testQueryClient();
     const list = conversationsQuery({});
     await queryClient.fetchInfiniteQuery(list);
-    return { queryClient, list, held };
+    return { queryClient, list, held, api };
   }
 
   it('renames at once in the list, and puts it back when the server refuses', async () => {
-    const { queryClient, list, held } = await withList();
+    const { queryClient, list, held, api } = await withList();
     const observer = new MutationObserver(queryClient, updateConversationMutation(queryClient));
     const done = observer.mutate({ id: 'a', title: 'New' }).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(titles(queryClient.getQueryData(list.queryKey))).toEqual(['New', 'Other']);
     held.resolve(json(409, { detail: 'no' }));
     await done;
+    expect(titles(queryClient.getQueryData(list.queryKey))).toEqual(['Old', 'Other']);
+    // The legacy route, which OpenHands has too.
+    expect(api.requests.filter(({ method }) => method === 'PATCH')).toEqual([
+      { method: 'PATCH', url: '/api/conversations/a', body: { title: 'New' } },
+    ]);
+  });
+
+  it('fails, and puts the title back, when the legacy route answers false (nothing renamed)', async () => {
+    const { queryClient, list, held } = await withList();
+    const observer = new MutationObserver(queryClient, updateConversationMutation(queryClient));
+    const done = observer.mutate({ id: 'a', title: 'New' });
+    held.resolve(json(200, false));
+    await expect(done).rejects.toMatchObject({ status: 404, message: 'The server did not rename the conversation' });
     expect(titles(queryClient.getQueryData(list.queryKey))).toEqual(['Old', 'Other']);
   });
 

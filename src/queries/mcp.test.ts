@@ -19,12 +19,9 @@ describe('savedMcpServerTestQuery', () => {
 });
 
 describe('testMcpServerMutation', () => {
-  it('answers a server without the endpoint as a failed test', async () => {
+  it('fails on a server without the endpoint (the console offers no test there)', async () => {
     fakeApi({});
     const queryClient = testQueryClient();
-    await expect(new MutationObserver(queryClient, testMcpServerMutation()).mutate(entry)).resolves.toEqual({
-      ok: false,
-      error: 'This server cannot test MCP connections (it has no /api/mcp/test)',
-    });
+    await expect(new MutationObserver(queryClient, testMcpServerMutation()).mutate(entry)).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -2,7 +2,15 @@ import { MutationObserver, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import type { SandboxInfo, SandboxPage, SandboxStatus } from '../contract/sandboxes';
 import { deferred, fakeApi, json, testQueryClient } from '../testing/fake-api';
-import { pollInterval, sandboxActionMutation, sandboxesQuery, sandboxKeys, sandboxLogsQuery, startSandboxMutation } from './sandboxes';
+import {
+  matchingSandboxes,
+  pollInterval,
+  sandboxActionMutation,
+  sandboxesQuery,
+  sandboxKeys,
+  sandboxLogsQuery,
+  startSandboxMutation,
+} from './sandboxes';
 
 const sandbox = (id: string, status: SandboxStatus): SandboxInfo => ({
   id,
@@ -42,6 +50,20 @@ describe('sandboxesQuery', () => {
     await queryClient.fetchQuery(options);
     expect(api.calls()).toEqual(['GET /api/v1/sandboxes/search?limit=50&status__eq=PAUSED&sandbox_spec_id__eq=agent-server']);
     expect(options.placeholderData).toBeDefined();
+  });
+
+  it('filters the page itself where the server ignores the filters (OpenHands)', async () => {
+    const other = { ...sandbox('c', 'PAUSED'), sandbox_spec_id: 'other' };
+    fakeApi({ 'GET /api/v1/sandboxes/search': () => json(200, page(sandbox('a', 'PAUSED'), sandbox('b', 'RUNNING'), other)) });
+    const queryClient = testQueryClient();
+    const filters = { status: 'PAUSED', specId: 'agent-server' } as const;
+    const observer = new QueryObserver(queryClient, sandboxesQuery(filters, false, true));
+    const stop = observer.subscribe(() => {});
+    await vi.waitFor(() => expect(statuses(observer.getCurrentResult().data)).toEqual(['a:PAUSED']));
+    stop();
+    expect(matchingSandboxes(page(sandbox('a', 'PAUSED'), sandbox('b', 'RUNNING'), other), {}).items).toHaveLength(3);
+    expect(matchingSandboxes(page(sandbox('a', 'PAUSED'), other), { specId: 'other' }).items).toEqual([other]);
+    expect(sandboxesQuery(filters, false).select).toBeUndefined();
   });
 
   it('polls fast while a sandbox starts', async () => {

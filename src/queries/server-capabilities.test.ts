@@ -11,4 +11,15 @@ describe('serverFeaturesQuery', () => {
     expect(api.calls()).toEqual(['GET /openapi.json']);
     expect(queryClient.getQueryData(serverCapabilityKeys.features())).toMatchObject({ kind: 'openhands', secretValueUpdate: false });
   });
+
+  it('tries again after a failed read instead of keeping a guess', async () => {
+    let answers = 0;
+    const api = fakeApi({
+      'GET /openapi.json': () =>
+        answers++ === 0 ? json(502, { detail: 'cannot be reached' }) : json(200, { openapi: '3.1.0', paths: {} }),
+    });
+    const queryClient = testQueryClient();
+    await expect(queryClient.fetchQuery(serverFeaturesQuery())).resolves.toMatchObject({ kind: 'openhands' });
+    expect(api.calls()).toEqual(['GET /openapi.json', 'GET /openapi.json']);
+  });
 });

@@ -13,6 +13,8 @@ export const serverFeaturesQuery = () =>
     queryKey: serverCapabilityKeys.features(),
     queryFn: ({ signal }) => readServerFeatures(signal),
     staleTime: Infinity,
+    // A failed read (network, 5xx) is not kept: tried a few times, then again on the next mount.
+    retry: 3,
   });
 
 /** Whether the server changes a secret's value in place. */

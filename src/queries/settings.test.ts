@@ -51,9 +51,9 @@ describe('saveSettingsMutation', () => {
 
     const outcome = await new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ language: 'de' });
 
-    expect(api.calls()).toEqual(['GET /openapi.json', 'GET /api/settings', 'POST /api/settings', 'GET /api/settings']);
-    expect(api.requests[2]?.body).toMatchObject({ llm_model: 'openai/gpt-5', language: 'de', llm_api_key: null });
-    expect(outcome).toMatchObject({ dropped: [], reloaded: true, settings: { language: 'de' } });
+    expect(api.calls()).toEqual(['GET /api/settings', 'POST /api/settings', 'GET /api/settings']);
+    expect(api.requests[1]?.body).toMatchObject({ llm_model: 'openai/gpt-5', language: 'de', llm_api_key: null });
+    expect(outcome).toMatchObject({ reloaded: true, settings: { language: 'de' } });
     expect(queryClient.getQueryData(settingsKeys.current())).toMatchObject({ language: 'de', llm_model: 'openai/gpt-5' });
     // on Docker the Settings image is the default spec's
     expect(queryClient.getQueryState(sandboxSpecKeys.list())?.isInvalidated).toBe(true);
@@ -70,18 +70,6 @@ describe('saveSettingsMutation', () => {
     expect(outcome).toMatchObject({ reloaded: false, error: { status: 500 } });
   });
 
-  it('against OpenHands (it replaces on POST) says the sandbox key was dropped, unless it was sent', async () => {
-    fakeApi({
-      'GET /openapi.json': () => json(200, { openapi: '3.1.0', paths: {} }),
-      'GET /api/settings': () => json(200, stored),
-      'POST /api/settings': () => json(200, { message: 'Settings stored' }),
-    });
-    const queryClient = testQueryClient();
-    const save = (changes: object) => new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate(changes);
-    await expect(save({ language: 'de' })).resolves.toMatchObject({ dropped: ['sandbox_api_key'] });
-    await expect(save({ sandbox_api_key: 'sbx-new' })).resolves.toMatchObject({ dropped: [] });
-  });
-
   it('fails with the server’s 422 and writes nothing else', async () => {
     const detail = [{ type: 'value_error', loc: ['body', 'llm_base_url'], msg: 'Value error, bad' }];
     const api = fakeApi({
@@ -91,7 +79,7 @@ describe('saveSettingsMutation', () => {
     const queryClient = testQueryClient();
     const saving = new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ llm_base_url: 'x' });
     await expect(saving).rejects.toMatchObject({ status: 422, validation: detail });
-    expect(api.calls()).toEqual(['GET /openapi.json', 'GET /api/settings', 'POST /api/settings']);
+    expect(api.calls()).toEqual(['GET /api/settings', 'POST /api/settings']);
   });
 });
 
@@ -111,7 +99,7 @@ describe('saveMcpConfigMutation', () => {
       stdio_servers: [server],
     }));
 
-    expect(api.requests[2]?.body).toMatchObject({
+    expect(api.requests[1]?.body).toMatchObject({
       llm_model: 'openai/gpt-5',
       mcp_config: { stdio_servers: [server], sse_servers: [], shttp_servers: [] },
     });

@@ -1,10 +1,9 @@
 import { mutationOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { storeSettingsOnFresh } from '../api/read-fresh-then-write';
-import { fetchSettings, mcpConfigForUpdate, type SecretField } from '../api/settings';
+import { fetchSettings, mcpConfigForUpdate } from '../api/settings';
 import type { McpConfigResponse } from '../contract/mcp';
 import type { SettingsResponse, SettingsUpdateInput } from '../contract/settings';
 import { sandboxSpecKeys } from './sandbox-specs';
-import { serverFeaturesQuery } from './server-capabilities';
 
 /** The settings are one object per user: the key factory has no lists. */
 export const settingsKeys = {
@@ -15,10 +14,7 @@ export const settingsKeys = {
 /** The stored settings, or `null` before anything was stored (OpenHands' 404). */
 export const settingsQuery = () => queryOptions({ queryKey: settingsKeys.current(), queryFn: ({ signal }) => fetchSettings(signal) });
 
-/** `dropped`: the secrets the server lost on this save (OpenHands), to be entered again. */
-export type SaveOutcome = { dropped: SecretField[] } & (
-  { reloaded: true; settings: SettingsResponse | null } | { reloaded: false; error: unknown }
-);
+export type SaveOutcome = { reloaded: true; settings: SettingsResponse | null } | { reloaded: false; error: unknown };
 
 /**
  * Saves the changed fields on top of settings read fresh from the server, then reads back what
@@ -28,12 +24,11 @@ export type SaveOutcome = { dropped: SecretField[] } & (
 export const saveSettingsMutation = (queryClient: QueryClient) =>
   mutationOptions({
     mutationFn: async (changes: SettingsUpdateInput): Promise<SaveOutcome> => {
-      const { settingsMerge } = await queryClient.fetchQuery(serverFeaturesQuery());
-      const dropped = await storeSettingsOnFresh(() => changes, { replaces: !settingsMerge });
+      await storeSettingsOnFresh(() => changes);
       try {
-        return { dropped, reloaded: true, settings: await queryClient.fetchQuery({ ...settingsQuery(), staleTime: 0 }) };
+        return { reloaded: true, settings: await queryClient.fetchQuery({ ...settingsQuery(), staleTime: 0 }) };
       } catch (error) {
-        return { dropped, reloaded: false, error };
+        return { reloaded: false, error };
       }
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: sandboxSpecKeys.all }),
@@ -45,11 +40,7 @@ export const saveSettingsMutation = (queryClient: QueryClient) =>
  */
 export const saveMcpConfigMutation = (queryClient: QueryClient) =>
   mutationOptions({
-    mutationFn: async (apply: (current: McpConfigResponse | null) => McpConfigResponse): Promise<SecretField[]> => {
-      const { settingsMerge } = await queryClient.fetchQuery(serverFeaturesQuery());
-      return storeSettingsOnFresh((current) => ({ mcp_config: mcpConfigForUpdate(apply(current?.mcp_config ?? null)) }), {
-        replaces: !settingsMerge,
-      });
-    },
+    mutationFn: (apply: (current: McpConfigResponse | null) => McpConfigResponse) =>
+      storeSettingsOnFresh((current) => ({ mcp_config: mcpConfigForUpdate(apply(current?.mcp_config ?? null)) })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.all }),
   });

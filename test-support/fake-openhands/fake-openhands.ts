@@ -1,6 +1,7 @@
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { OPENHANDS_OPENAPI } from './openapi';
+import { openHandsEventPage } from './event-search';
 import { readSettings, storeSettings } from './settings';
 import { DEFAULT_SPEC_ID, emptyState, type FakeOpenHandsState, OTHER_SPEC_ID, addSandbox } from './state';
 
@@ -196,16 +197,10 @@ export async function startFakeOpenHands({ sessionKey }: { sessionKey: string })
     const events = state.events.get((one(query.conversation_id__eq) ?? '').replaceAll('-', '')) ?? [];
     return events.filter((event) => !since || event.timestamp >= since);
   };
-  app.get<{ Querystring: Query }>('/api/v1/events/search', async (request) => {
-    const events = eventsOf(request.query);
-    const limit = Number(one(request.query.limit) ?? 100);
-    const pageId = one(request.query.page_id);
-    // The page id names the first event of the next page, but the next page starts after it: one
-    // event is skipped at every page boundary (the pinned commit's bug).
-    const start = pageId ? events.findIndex((event) => event.id === pageId) + 1 : 0;
-    const items = events.slice(start, start + limit);
-    const next = events[start + limit];
-    return { items, next_page_id: next ? next.id : null };
+  app.get<{ Querystring: Query }>('/api/v1/events/search', async ({ query }) => {
+    const events = state.events.get((one(query.conversation_id__eq) ?? '').replaceAll('-', '')) ?? [];
+    const limit = Number(one(query.limit) ?? 100);
+    return openHandsEventPage(events, { since: one(query.timestamp__gte), limit, pageId: one(query.page_id) });
   });
   app.get<{ Querystring: Query }>('/api/v1/events/count', async (request) => eventsOf(request.query).length);
 

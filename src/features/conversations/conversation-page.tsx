@@ -52,8 +52,8 @@ export function ConversationPage() {
   });
   const [confirmDelete, setConfirmDelete] = useState(false);
   const features = useQuery(serverFeaturesQuery()).data;
-  const canArchive = features?.conversationArchive !== false;
-  const agentControls = features?.agentControls !== false;
+  const canArchive = features?.conversationArchive === true;
+  const agentControls = features?.agentControls === true;
   const agent = useAgent(conversationId, conversation.data);
 
   const failed = (what: string) => (error: unknown) =>

@@ -92,12 +92,15 @@ export function ConversationsPage() {
     if (titleInput.trim() !== filters.title) setTitleInput(filters.title);
   }
 
+  const features = useQuery(serverFeaturesQuery()).data;
+  const canArchive = features?.conversationArchive === true;
   const apiFilters: ConversationFilters = {
     title: filters.title || undefined,
     createdFrom: startOfDay(filters.from),
     createdBefore: startOfDay(filters.to, 1),
     sort: filters.sort,
-    archived: filters.archived,
+    // `archived=true` in a URL means nothing to a server that cannot archive (OpenHands).
+    archived: filters.archived && canArchive,
   };
   const list = useInfiniteQuery(conversationsQuery(apiFilters));
   const { sort: _sort, ...countFilters } = apiFilters;
@@ -138,8 +141,6 @@ export function ConversationsPage() {
     });
 
   const update = useMutation(updateConversationMutation(queryClient));
-  const features = useQuery(serverFeaturesQuery()).data;
-  const canArchive = features?.conversationArchive !== false;
   const remove = useMutation(deleteConversationMutation(queryClient));
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [newOpen, setNewOpen] = useState(false);
@@ -174,7 +175,7 @@ export function ConversationsPage() {
     <>
       <ConversationsView
         canArchive={canArchive}
-        canSort={features?.conversationSort !== false}
+        canSort={features?.conversationSort === true}
         filters={filters}
         titleInput={titleInput}
         onTitleInput={typeTitle}

@@ -2,7 +2,6 @@ import { Badge, Button, Group, Stack, Table, Text, Textarea } from '@mantine/cor
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { notifyDroppedSecrets } from '../../components/dropped-secrets-notice';
 import { Dialog } from '../../components/dialog';
 import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
@@ -46,7 +45,7 @@ export function ImportDialog({ config, onClose }: { config: McpConfigResponse | 
   const [text, setText] = useState('');
   const [serverErrors, setServerErrors] = useState<Map<number, string>>(new Map());
   const [failure, setFailure] = useState<SaveProblem | null>(null);
-  const save = useMutation({ ...saveMcpConfigMutation(useQueryClient()), onSuccess: notifyDroppedSecrets });
+  const save = useMutation(saveMcpConfigMutation(useQueryClient()));
   const parsed = useMemo(() => (text.trim() ? parseMcpServersJson(text, config) : null), [text, config]);
   const items = parsed?.ok ? parsed.items : [];
   const addable = items.filter((item) => item.entry && !item.error);

@@ -2,7 +2,6 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { notifyDroppedSecrets } from '../../components/dropped-secrets-notice';
 import { applyServerErrors } from '../../components/form/apply-server-errors';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import { useConfirmDiscard } from '../../components/use-confirm-discard';
@@ -40,9 +39,9 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
     // that moves the button someone is about to click.
     mode: 'onSubmit',
   });
-  const save = useMutation({ ...saveMcpConfigMutation(useQueryClient()), onSuccess: notifyDroppedSecrets });
+  const save = useMutation(saveMcpConfigMutation(useQueryClient()));
   const test = useMutation(testMcpServerMutation());
-  const canTest = useQuery(serverFeaturesQuery()).data?.mcpTest !== false;
+  const canTest = useQuery(serverFeaturesQuery()).data?.mcpTest === true;
   const [failed, setFailed] = useState<FailedSave | null>(null);
   // A test result belongs to the entry that was tested; after any edit it no longer applies.
   const [testedEntry, setTestedEntry] = useState<string | null>(null);

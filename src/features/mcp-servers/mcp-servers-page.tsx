@@ -3,7 +3,6 @@ import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { notifyDroppedSecrets } from '../../components/dropped-secrets-notice';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Dialog } from '../../components/dialog';
 import { EmptyState } from '../../components/empty-state';
@@ -77,7 +76,7 @@ export function McpServersPage() {
               description="Add one, or import the mcpServers block you already use with another tool."
             />
           ) : (
-            <ServersTable rows={rows} onAction={setDialog} canTest={features?.mcpTest !== false} />
+            <ServersTable rows={rows} onAction={setDialog} canTest={features?.mcpTest === true} />
           )
         }
       </QueryContent>
@@ -153,7 +152,7 @@ function ServersTable({ rows, onAction, canTest }: { rows: McpServerRow[]; onAct
 }
 
 function DeleteDialog({ row, onClose }: { row: McpServerRow; onClose: () => void }) {
-  const save = useMutation({ ...saveMcpConfigMutation(useQueryClient()), onSuccess: notifyDroppedSecrets });
+  const save = useMutation(saveMcpConfigMutation(useQueryClient()));
   const remove = () =>
     save.mutate((fresh) => withoutServer(fresh ?? EMPTY_MCP_CONFIG, row.id), {
       onSuccess: () => {

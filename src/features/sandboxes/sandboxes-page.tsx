@@ -106,7 +106,7 @@ export function SandboxesPage() {
       />
 
       {dialog?.type === 'start' && <StartSandboxDialog onClose={() => setDialog(null)} initialSpec={filters.specId} />}
-      {logsId && features?.sandboxLogs !== false && <LogsDrawer sandboxId={logsId} onClose={() => update({ logs: undefined })} />}
+      {logsId && features?.sandboxLogs === true && <LogsDrawer sandboxId={logsId} onClose={() => update({ logs: undefined })} />}
       {dialog?.type === 'delete' && (
         <ConfirmDialog
           title="Delete sandbox?"

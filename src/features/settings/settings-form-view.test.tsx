@@ -26,12 +26,14 @@ function Harness({
   llmTest,
   callbacks,
   choices,
+  unstorable,
 }: {
   settings: SettingsResponse | null;
   problem: SaveProblem | null;
   llmTest: LlmTest;
   callbacks: Callbacks;
   choices?: SettingsChoices;
+  unstorable?: 'sandbox_api_key'[];
 }) {
   const form = useForm<SettingsFormValues>({ defaultValues: toFormValues(settings) });
   return (
@@ -48,6 +50,7 @@ function Harness({
       llmTest={llmTest}
       onTestLlm={callbacks.onTestLlm}
       choices={choices}
+      unstorable={unstorable}
     />
   );
 }
@@ -125,6 +128,19 @@ describe('SettingsFormView', () => {
     expect(input('Max iterations')).toHaveValue(40);
     expect(screen.getByTestId('llm_api_key-status')).toHaveTextContent('Set');
     expect(screen.getByTestId('search_api_key-status')).toHaveTextContent('Not set');
+  });
+
+  it('says the sandbox API key cannot be stored, instead of offering it, where the server cannot store it (OpenHands)', () => {
+    const callbacks = { onSubmit: vi.fn(), onDiscard: vi.fn(), onDismissProblem: vi.fn(), onTestLlm: vi.fn() };
+    const view = renderView(
+      <Harness settings={stored} problem={null} llmTest={NO_TEST} callbacks={callbacks} unstorable={['sandbox_api_key']} />,
+    );
+    const sandbox = screen.getByRole('region', { name: 'Sandbox' });
+    expect(within(sandbox).getByText('Sandbox API key: this server (OpenHands) cannot store it.')).toBeInTheDocument();
+    expect(within(sandbox).queryByLabelText('Sandbox API key')).not.toBeInTheDocument();
+    view.unmount();
+    setup(stored);
+    expect(within(screen.getByRole('region', { name: 'Sandbox' })).getByLabelText('Sandbox API key')).toBeInTheDocument();
   });
 
   it('shows a save problem with what matched no field, and dismisses it', async () => {

@@ -7,6 +7,7 @@ import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import type { SettingsResponse } from '../../contract/settings';
 import { llmTestRequest, type SettingsFormValues } from './settings-form';
 import { type LlmTest, LlmTestPanel } from './llm-test-panel';
+import type { FieldsOfKind } from './settings-fields';
 import { type SettingsChoices, SettingsSections } from './settings-sections';
 
 export interface SettingsFormViewProps {
@@ -23,6 +24,8 @@ export interface SettingsFormViewProps {
   onTestLlm: () => void;
   /** The server's lists for the fields that choose from them. */
   choices?: SettingsChoices;
+  /** Secrets the server cannot store (OpenHands: the sandbox API key), shown as a line instead of an input. */
+  unstorable?: readonly FieldsOfKind<'secret'>[];
 }
 
 /** The Settings form as it looks: every section, the save problem, and the save bar. */
@@ -36,6 +39,7 @@ export function SettingsFormView({
   llmTest,
   onTestLlm,
   choices,
+  unstorable,
 }: SettingsFormViewProps) {
   const { isDirty, isSubmitting } = form.formState;
   const [llm_model, llm_base_url, llm_api_key] = form.watch(['llm_model', 'llm_base_url', 'llm_api_key']);
@@ -53,6 +57,7 @@ export function SettingsFormView({
           <SettingsSections
             stored={stored}
             choices={choices}
+            unstorable={unstorable}
             extras={{
               llm: (
                 <LlmTestPanel

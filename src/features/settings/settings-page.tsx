@@ -9,11 +9,11 @@ import { useForm } from 'react-hook-form';
 import { useLocation } from 'react-router';
 import { describeError } from '../../api/errors';
 import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
-import { notifyDroppedSecrets } from '../../components/dropped-secrets-notice';
 import { QueryContent } from '../../components/query-content';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import type { SettingsResponse } from '../../contract/settings';
 import { testLlmMutation } from '../../queries/llm';
+import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { saveSettingsMutation, settingsQuery } from '../../queries/settings';
 import {
   changedSettings,
@@ -74,7 +74,6 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
     setProblem(null);
     try {
       const outcome = await save.mutateAsync(changedSettings(values, form.formState.dirtyFields));
-      notifyDroppedSecrets(outcome.dropped);
       if (outcome.reloaded) {
         resetTo(toFormValues(outcome.settings));
         notifications.show({ color: 'teal', title: 'Settings saved', message: 'New conversations use them from now on.' });
@@ -98,6 +97,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
   }, [hash]);
 
   const choices = useSettingsChoices();
+  const sandboxKeyStored = useQuery(serverFeaturesQuery()).data?.sandboxApiKeyStored;
   const llmTest = useMutation(testLlmMutation());
   // A result belongs to the fields that were tested: the view shows it while they are unchanged.
   const [testedLlm, setTestedLlm] = useState<string | null>(null);
@@ -126,6 +126,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
         llmTest={{ request: testedLlm, pending: llmTest.isPending, result: llmTest.data, error: llmTest.error }}
         onTestLlm={testLlm}
         choices={choices}
+        unstorable={sandboxKeyStored === false ? ['sandbox_api_key'] : []}
       />
     </>
   );

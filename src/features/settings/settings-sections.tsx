@@ -1,4 +1,4 @@
-import { Paper, SimpleGrid, Stack } from '@mantine/core';
+import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { NumberField, SelectField, SuggestField, SwitchField, TextField } from '../../components/form/fields';
 import { SecretField } from '../../components/form/secret-field';
@@ -39,10 +39,12 @@ function SettingsSection({ id, title, description, children }: { id: string; tit
 interface FieldContext {
   stored: StoredSecrets;
   choices: SettingsChoices;
+  /** Secrets the server cannot store (OpenHands: the sandbox API key): a line says so instead of an input. */
+  unstorable: readonly FieldsOfKind<'secret'>[];
 }
 
 /** The input for one field, as its entry in the table says. */
-function SettingField({ name, stored, choices }: FieldContext & { name: SettingsFormField }) {
+function SettingField({ name, stored, choices, unstorable }: FieldContext & { name: SettingsFormField }) {
   const spec: FieldSpec = SETTINGS_FIELDS[name];
   const common = { name, label: spec.label, description: spec.help };
   switch (spec.kind) {
@@ -71,6 +73,12 @@ function SettingField({ name, stored, choices }: FieldContext & { name: Settings
     case 'switch':
       return <SwitchField<SettingsFormValues> {...common} />;
     case 'secret':
+      if (unstorable.includes(name as FieldsOfKind<'secret'>))
+        return (
+          <Text size="sm" c="dimmed">
+            {spec.label}: this server (OpenHands) cannot store it.
+          </Text>
+        );
       return <SecretField<SettingsFormValues> {...common} isSet={stored ? stored[`${name as FieldsOfKind<'secret'>}_set`] : false} />;
   }
 }
@@ -107,12 +115,14 @@ export function SettingsSections({
   stored,
   choices = {},
   extras = {},
+  unstorable = [],
 }: {
   stored: StoredSecrets;
   choices?: SettingsChoices;
   extras?: Partial<Record<SectionId, ReactNode>>;
+  unstorable?: readonly FieldsOfKind<'secret'>[];
 }) {
   return (Object.keys(SECTIONS) as SectionId[]).map((id) => (
-    <Section key={id} id={id} stored={stored} choices={choices} extra={extras[id]} />
+    <Section key={id} id={id} stored={stored} choices={choices} unstorable={unstorable} extra={extras[id]} />
   ));
 }
