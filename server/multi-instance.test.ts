@@ -190,6 +190,21 @@ describe('two instances on one PostgreSQL database', () => {
     });
   });
 
+  it('a sandbox of an instance that announced the same address as this one is MISSING, not forwarded round and round', async () => {
+    const a = await instance();
+    const b = await instance();
+    const { id } = await startSandbox(a, 'chatty');
+    await b.services.instances.announce(a.address!); // as two hosts that both announce 127.0.0.1:3000
+
+    expect(await sandboxInfo(b, id)).toMatchObject({
+      status: 'MISSING',
+      status_detail: expect.stringMatching(/announced this instance's own address .*give each instance an INSTANCE_URL of its own/),
+    });
+    const refused = await b.request({ method: 'POST', url: `/api/v1/sandboxes/${id}/pause` });
+    expect(refused.statusCode).toBe(503);
+    expect((await sandboxInfo(a, id))?.status).toBe('RUNNING');
+  });
+
   it("a conversation's events stream through the instance that does not collect them, live", async () => {
     const [a, b] = [await instance(), await instance()];
     const { id: sandboxId } = await startSandbox(a, 'chatty');

@@ -19,6 +19,7 @@ export type Owner = { reachable: true; id: string; address: string } | { reachab
  */
 export class InstanceRegistry {
   #heartbeat: NodeJS.Timeout | undefined;
+  #address: string | undefined;
   readonly #globalWork: ((quietSince: string) => Promise<void>)[] = [];
 
   constructor(
@@ -61,6 +62,7 @@ export class InstanceRegistry {
 
   /** Where the other instances reach this one's API, once it listens. */
   announce(address: string): Promise<void> {
+    this.#address = address;
     return this.store.update(this.id, { address });
   }
 
@@ -85,6 +87,15 @@ export class InstanceRegistry {
       return { reachable: false, id, detail: `Its server instance ${id} has not been heard from since ${record.heartbeat_at}` };
     }
     if (!record.address) return { reachable: false, id, detail: `Its server instance ${id} is starting and does not listen yet` };
+    // Forwarding to our own address would come back here and go round for ever (instances on
+    // several hosts that all announce 127.0.0.1, or all the load balancer's address).
+    if (id !== this.id && record.address === this.#address) {
+      return {
+        reachable: false,
+        id,
+        detail: `Its server instance ${id} announced this instance's own address (${record.address}): give each instance an INSTANCE_URL of its own`,
+      };
+    }
     return { reachable: true, id, address: record.address };
   }
 }

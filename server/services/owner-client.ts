@@ -19,6 +19,8 @@ export class OwnerClient {
         headers: { [SESSION_KEY_HEADER]: this.sessionKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(TIMEOUT_MS),
+        // A redirect would carry the session key to an address that is not an instance.
+        redirect: 'error',
       });
     } catch (error) {
       throw new Unavailable(`Its server instance ${owner.id} at ${owner.address} does not answer: ${(error as Error).message}`);
