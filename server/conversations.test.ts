@@ -4,6 +4,7 @@ import type { StartTask } from '../src/contract/conversations';
 import { CONTAINER_HOME } from './sandboxes/docker/sandbox-image';
 import { loadSandboxSpecs } from './sandboxes/specs';
 import { ConversationsStore } from './store/conversations-store';
+import { conversationRecord } from './testing/conversation-records';
 import { databasesUnderTest } from './testing/databases';
 import { hostAddressFor, runtimesUnderTest } from './testing/docker-engine';
 import { type OpenAiStub, startOpenAiStub } from './testing/openai-stub';
@@ -383,25 +384,14 @@ const words = ['Alpha', 'beta', 'Gamma', 'delta'];
 async function seed(t: TestApp, count: number, from = 0) {
   const rows = Array.from({ length: count }, (_, i) => {
     const n = from + i;
-    return {
+    return conversationRecord({
       id: n.toString(16).padStart(32, '0'),
-      user_id: 'default',
       sandbox_id: `sandbox-${n % 3}`,
-      sandbox_created: 0,
-      selected_repository: null,
-      selected_branch: null,
-      git_provider: null,
       title: `${words[n % words.length]} task ${n}`,
-      trigger: null,
-      pr_number: '[]',
-      llm_model: null,
-      metrics: null,
-      parent_conversation_id: null,
-      skills: '[]',
       archived: n % 10 === 9 ? 1 : 0,
       created_at: new Date(base + n * 60_000).toISOString(),
       updated_at: new Date(base + DAY - n * 60_000).toISOString(),
-    };
+    });
   });
   for (let i = 0; i < rows.length; i += 200)
     await t.db

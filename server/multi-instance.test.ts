@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SecretBox } from './secret-box';
+import { conversationRecord } from './testing/conversation-records';
 import { freshPostgresDatabase } from './testing/databases';
 import { logLines, sandboxInfo, shellSpec, startSandbox, statusBecomes, until } from './testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp, type TestAppOptions } from './testing/test-app';
@@ -33,21 +34,9 @@ const postSettings = (t: TestApp, body: unknown) => t.postSettings(body);
 /** Conversation `id` in sandbox `sandboxId`, stored as a start leaves it. */
 async function conversationIn(t: TestApp, sandboxId: string): Promise<string> {
   const id = randomUUID().replaceAll('-', '');
-  const now = new Date().toISOString();
   await t.db
     .insertInto('app_conversations')
-    .values({
-      id,
-      user_id: 'default',
-      sandbox_id: sandboxId,
-      sandbox_created: 0,
-      title: 'followed',
-      pr_number: '[]',
-      skills: '[]',
-      archived: 0,
-      created_at: now,
-      updated_at: now,
-    })
+    .values(conversationRecord({ id, sandbox_id: sandboxId, title: 'followed' }))
     .execute();
   return id;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SecretBox } from '../secret-box';
+import { conversationRecord } from '../testing/conversation-records';
 import { freshPostgresDatabase } from '../testing/databases';
 import { startTestApp, TEST_SECRETS_KEY, type TestApp } from '../testing/test-app';
 import { copySqliteToPostgres } from './copy-to-postgres';
@@ -34,26 +35,15 @@ async function sqliteDataDir(): Promise<string> {
   expect((await post(t, '/api/add-git-providers', { provider_tokens: { github: { token: 'ghp-copied' } } })).statusCode).toBe(200);
   await t.db
     .insertInto('app_conversations')
-    .values({
-      id: 'a'.repeat(32),
-      user_id: 'default',
-      sandbox_id: 'gone',
-      sandbox_created: 0,
-      selected_repository: null,
-      selected_branch: null,
-      git_provider: null,
-      title: 'Copied conversation',
-      trigger: null,
-      pr_number: '[]',
-      llm_model: null,
-      metrics: null,
-      parent_conversation_id: null,
-      skills: '[]',
-      archived: 0,
-      created_at: '2026-01-01T00:00:00.000Z',
-      updated_at: '2026-01-01T00:00:00.000Z',
-      working_dir: null,
-    })
+    .values(
+      conversationRecord({
+        id: 'a'.repeat(32),
+        sandbox_id: 'gone',
+        title: 'Copied conversation',
+        created_at: '2026-01-01T00:00:00.000Z',
+        updated_at: '2026-01-01T00:00:00.000Z',
+      }),
+    )
     .execute();
   await new EventsStore(t.db).insertNew(
     ['e1', 'e2', 'e3'].map((id, i) => ({

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { conversationRecord } from '../testing/conversation-records';
 import { databasesUnderTest, freshPostgresDatabase } from '../testing/databases';
 import { ConversationsStore, type ConversationRecord } from './conversations-store';
 import { type Db, migrateToLatest, openPostgres, openSqlite } from './database';
@@ -42,26 +43,10 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     expect(isPostgres(db)).toBe(database === 'postgres');
   });
 
-  const conversation = (n: number, title: string): ConversationRecord => ({
-    id: `c${String(n).padStart(3, '0')}`,
-    user_id: 'default',
-    sandbox_id: `s${n % 2}`,
-    sandbox_created: 0,
-    selected_repository: null,
-    selected_branch: null,
-    git_provider: null,
-    title,
-    trigger: null,
-    pr_number: '[]',
-    llm_model: null,
-    metrics: null,
-    parent_conversation_id: null,
-    skills: '[]',
-    archived: 0,
-    created_at: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(),
-    updated_at: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(),
-    working_dir: null,
-  });
+  const conversation = (n: number, title: string): ConversationRecord => {
+    const at = new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString();
+    return conversationRecord({ id: `c${String(n).padStart(3, '0')}`, sandbox_id: `s${n % 2}`, title, created_at: at, updated_at: at });
+  };
 
   it('conversations: title search in any case with % and _ taken literally, title order, counts as numbers', async () => {
     const store = new ConversationsStore(db);

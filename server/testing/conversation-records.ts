@@ -1,0 +1,29 @@
+import type { ConversationRecord } from '../store/conversations-store';
+
+/**
+ * A stored conversation as a start leaves it, for tests that write rows straight into the store:
+ * `fields` sets what the test is about, the rest is empty.
+ */
+export function conversationRecord(fields: Pick<ConversationRecord, 'id'> & Partial<ConversationRecord>): ConversationRecord {
+  const now = new Date().toISOString();
+  return {
+    user_id: 'default',
+    sandbox_id: 'sandbox',
+    sandbox_created: 0,
+    selected_repository: null,
+    selected_branch: null,
+    git_provider: null,
+    title: 'A conversation',
+    trigger: null,
+    pr_number: '[]',
+    llm_model: null,
+    metrics: null,
+    parent_conversation_id: null,
+    skills: '[]',
+    archived: 0,
+    created_at: now,
+    updated_at: now,
+    working_dir: null,
+    ...fields,
+  };
+}
