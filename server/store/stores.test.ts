@@ -155,7 +155,14 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     // Its own and those of no instance; another instance's go on.
     expect((await tasks.unfinished('me')).map((t) => t.id).sort()).toEqual(['t2', 't4']);
     await tasks.update('t2', { status: 'ERROR', detail: 'interrupted' });
-    await tasks.update('t4', { status: 'ERROR', detail: 'interrupted' });
+    expect(await tasks.update('t4', { status: 'ERROR', detail: 'interrupted' })).toBe(true);
+    // Ended (here by another instance), a task stays so whatever its runner saves after.
+    expect(await tasks.update('t4', { status: 'READY', detail: null })).toBe(false);
+    expect(await tasks.update('t1', { status: 'WORKING' })).toBe(false);
+    expect((await tasks.getMany('default', ['t1', 't4'])).map((t) => [t.id, t.status, t.detail]).sort()).toEqual([
+      ['t1', 'READY', null],
+      ['t4', 'ERROR', 'interrupted'],
+    ]);
     expect(await tasks.unfinished('me')).toEqual([]);
     const page = await tasks.search('default', {}, 'CREATED_AT_DESC', 0, 1);
     expect(page.rows.map((t) => t.id)).toEqual(['t4']);
