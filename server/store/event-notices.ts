@@ -42,16 +42,16 @@ export class EventNotices {
       if (message.channel === EVENTS_CHANNEL && message.payload) onNotice(message.payload);
     });
     client.on('error', (error) => this.log.warn({ err: error }, 'the connection that hears of new events failed'));
-    // Known before it connects, so a `close` meanwhile ends it too.
-    this.#client = client;
     try {
       await client.connect();
       await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      // A `close` while it connected did not end it (pg never settles a connect ended midway): it ends here.
       if (this.#closed) throw new Error('Event notices are closed');
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;
     }
+    this.#client = client;
     return client;
   }
 
