@@ -218,6 +218,17 @@ describe('two instances on one PostgreSQL database', () => {
     stream.close();
   });
 
+  it("a conversation deleted through one has its agent paused by the owner of its sandbox, whose addresses are on the owner's host", async () => {
+    let ownerLog = '';
+    const a = await instance({ logStream: { write: (line: string) => void (ownerLog += line) } });
+    const b = await instance();
+    const { id: sandboxId } = await startSandbox(a, 'chatty');
+    const conversationId = await conversationIn(a, sandboxId);
+    const deleted = await b.request({ method: 'DELETE', url: `/api/v1/app-conversations/${conversationId}` });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(ownerLog).toContain(`"method":"POST","url":"/api/v1/app-conversations/${conversationId}/pause"`);
+  });
+
   it('a conversation started through one in a sandbox of the other is started by the owner, and followed through the first', async () => {
     let ownerLog = '';
     // The sandbox runs no agent server: the start ends in ERROR once its start timeout is over.

@@ -101,37 +101,43 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
   const serve = async () => {
     // Events the agents wrote while this server was down are caught up, then followed live.
     await services.events.listenForNotices();
-    await services.collector.start();
-    // Conversation starts an earlier run left mid-way do not go on: they say so.
-    const interrupted = await services.startTasks.markInterrupted();
-    // MCP servers an earlier run was testing when it was killed are not: they go.
-    const leftovers = services.mcpTest.endLeftovers();
+    try {
+      await services.collector.start();
+      // Conversation starts an earlier run left mid-way do not go on: they say so.
+      const interrupted = await services.startTasks.markInterrupted();
+      // MCP servers an earlier run was testing when it was killed are not: they go.
+      const leftovers = services.mcpTest.endLeftovers();
 
-    const app = await buildApp({
-      sessionKey,
-      services,
-      consoleDir: config.consoleDir,
-      consoleContentSecurityPolicy: config.consoleContentSecurityPolicy,
-      cookieSecure: config.cookieSecure,
-      corsOrigins: config.corsOrigins,
-      // Process sandboxes are handed 127.0.0.1 addresses, which are loopback already.
-      allowedHosts: [config.host, ...config.allowedHosts],
-      log,
-    });
-    app.addHook('onClose', async () => db.destroy());
-    if (interrupted > 0) app.log.warn({ tasks: interrupted }, 'conversation starts were interrupted by the restart');
-    if (leftovers > 0) app.log.warn({ groups: leftovers }, 'ended MCP test processes an earlier run left behind');
+      const app = await buildApp({
+        sessionKey,
+        services,
+        consoleDir: config.consoleDir,
+        consoleContentSecurityPolicy: config.consoleContentSecurityPolicy,
+        cookieSecure: config.cookieSecure,
+        corsOrigins: config.corsOrigins,
+        // Process sandboxes are handed 127.0.0.1 addresses, which are loopback already.
+        allowedHosts: [config.host, ...config.allowedHosts],
+        log,
+      });
+      app.addHook('onClose', async () => db.destroy());
+      if (interrupted > 0) app.log.warn({ tasks: interrupted }, 'conversation starts were interrupted by the restart');
+      if (leftovers > 0) app.log.warn({ groups: leftovers }, 'ended MCP test processes an earlier run left behind');
 
-    await app.listen({ host: config.host, port: config.port });
-    const shown = shownAddress(app, config.host, config.port);
-    await services.instances.announce(config.instanceUrl ?? originOf(shown.host, shown.port));
-    // The cookie is never set on the name sandboxes are published on: their ports would get it too.
-    const cookieHost = shown.host === SANDBOX_PUBLISHED_HOST ? 'localhost' : shown.host;
-    return {
-      app,
-      signInLink: signInLinkFor(app, config.host, config.port, sessionKey),
-      cookieSignInPage: `${originOf(cookieHost, shown.port)}/sign-in`,
-    };
+      await app.listen({ host: config.host, port: config.port });
+      const shown = shownAddress(app, config.host, config.port);
+      await services.instances.announce(config.instanceUrl ?? originOf(shown.host, shown.port));
+      // The cookie is never set on the name sandboxes are published on: their ports would get it too.
+      const cookieHost = shown.host === SANDBOX_PUBLISHED_HOST ? 'localhost' : shown.host;
+      return {
+        app,
+        signInLink: signInLinkFor(app, config.host, config.port, sessionKey),
+        cookieSignInPage: `${originOf(cookieHost, shown.port)}/sign-in`,
+      };
+    } catch (error) {
+      // Not served: nothing else stops hearing of new events (the app's close does when it is).
+      await services.events.stopNotices();
+      throw error;
+    }
   };
   return { config, log, sessionKey, services, serve };
 }

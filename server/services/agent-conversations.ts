@@ -161,6 +161,13 @@ export class AgentConversations {
    */
   async pauseForDelete(record: ConversationRecord): Promise<void> {
     try {
+      // Another instance runs its sandbox: its addresses are on that host, so that instance pauses it
+      // (unreachable, it is not paused: the refusal is logged below).
+      const owner = await this.sandboxes.ownerElsewhere(record.sandbox_id);
+      if (owner) {
+        await this.sandboxes.forward(owner, 'POST', `/v1/app-conversations/${record.id}/pause`, {});
+        return;
+      }
       const [sandbox] = await this.sandboxes.getMany([record.sandbox_id]);
       const endpoint = agentEndpoint(sandbox);
       if (!endpoint) return;

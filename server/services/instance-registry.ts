@@ -32,7 +32,7 @@ export class InstanceRegistry {
 
   /** Registers this instance (again, after a restart), takes the sandboxes nobody owns yet, and keeps the heartbeat going. */
   async start(): Promise<void> {
-    await this.store.register(this.id, new Date().toISOString());
+    await this.store.register(this.id, await this.store.now());
     const claimed = await this.store.claimUnowned(this.id);
     if (claimed > 0) this.log.info({ sandboxes: claimed, instance: this.id }, 'took over sandboxes no instance owned yet');
     this.#heartbeat = setInterval(() => {
@@ -52,9 +52,11 @@ export class InstanceRegistry {
   }
 
   async #beat(): Promise<void> {
-    await this.store.update(this.id, { heartbeat_at: new Date().toISOString() });
+    // Written and compared by the database's clock, the one clock every instance shares.
+    const now = await this.store.now();
+    await this.store.update(this.id, { heartbeat_at: now });
     if (this.#globalWork.length === 0) return;
-    const quietSince = new Date(Date.now() - this.timing.quietMs).toISOString();
+    const quietSince = new Date(Date.parse(now) - this.timing.quietMs).toISOString();
     await this.store.asGlobalWork(async () => {
       for (const work of this.#globalWork) await work(quietSince);
     });
@@ -69,7 +71,7 @@ export class InstanceRegistry {
   /** Stops the heartbeat and says this instance stopped, so its sandboxes show why at once. */
   async stop(): Promise<void> {
     clearInterval(this.#heartbeat);
-    await this.store.update(this.id, { stopped_at: new Date().toISOString() });
+    await this.store.update(this.id, { stopped_at: await this.store.now() });
   }
 
   /** Instance `id`, the owner of a sandbox: where it answers, or why it does not. */
@@ -83,7 +85,7 @@ export class InstanceRegistry {
         detail: `Its server instance ${id} stopped at ${record.stopped_at}; the sandbox shows again when it runs`,
       };
     }
-    if (Date.now() - Date.parse(record.heartbeat_at) > this.timing.quietMs) {
+    if (Date.parse(await this.store.now()) - Date.parse(record.heartbeat_at) > this.timing.quietMs) {
       return { reachable: false, id, detail: `Its server instance ${id} has not been heard from since ${record.heartbeat_at}` };
     }
     if (!record.address) return { reachable: false, id, detail: `Its server instance ${id} is starting and does not listen yet` };

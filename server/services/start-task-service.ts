@@ -224,7 +224,8 @@ export class StartTaskService {
   }
 
   async #save(taskId: string, changes: Partial<Omit<StartTaskRecord, 'id' | 'user_id' | 'created_at'>>): Promise<void> {
-    await this.tasks.update(taskId, { ...changes, updated_at: this.#now() });
+    if (!(await this.tasks.update(taskId, { ...changes, updated_at: this.#now() })))
+      this.log.warn({ task: taskId, status: changes.status }, 'a conversation start was ended elsewhere; its progress is not saved');
     const record = await this.tasks.get(this.userId, taskId);
     if (record) this.#updates.emit('task', toTask(record));
   }

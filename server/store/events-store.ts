@@ -1,7 +1,7 @@
-import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import { type QueryExecutorProvider, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { EventFilter } from '../../src/contract/events';
 import type { Db } from './database';
-import { isPostgres } from './dialect';
+import { isPostgres, lockForUpdate } from './dialect';
 import { EVENTS_CHANNEL } from './event-notices';
 import type { ConversationEventsTable, Database } from './schema';
 
@@ -25,6 +25,10 @@ function applyFilter(query: EventQuery, userId: string, filter: EventFilter): Ev
   return q;
 }
 
+/** Holds, until the transaction ends, the right to add events to conversation `conversationId` (PostgreSQL; SQLite writes one at a time). */
+export const lockConversationEvents = (trx: QueryExecutorProvider, conversationId: string): Promise<void> =>
+  lockForUpdate(trx, `conversation-events:${conversationId}`);
+
 /** Conversation events, each stored once per conversation (by its id), in the order they came. */
 export class EventsStore {
   readonly #postgres: boolean;
@@ -37,6 +41,10 @@ export class EventsStore {
   async insertNew(events: NewEvent[]): Promise<EventRecord[]> {
     if (events.length === 0) return [];
     return this.db.transaction().execute(async (trx) => {
+      // PostgreSQL hands out seq at insert but shows rows at commit: two transactions on one
+      // conversation committing out of order would let a stream reading after a seq skip one. One
+      // at a time per conversation (locks in one order, so two batches never deadlock).
+      for (const id of [...new Set(events.map((event) => event.conversation_id))].sort()) await lockConversationEvents(trx, id);
       const inserted: EventRecord[] = [];
       for (const event of events) {
         const row = await trx

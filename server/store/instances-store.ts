@@ -19,6 +19,18 @@ export class InstancesStore {
       .execute();
   }
 
+  /**
+   * The time by the database's clock (ISO, UTC, milliseconds), by which every instance writes and
+   * compares heartbeats: the machines' own clocks may differ. SQLite's instance is its only reader.
+   */
+  async now(): Promise<string> {
+    if (!isPostgres(this.db)) return new Date().toISOString();
+    const { rows } = await sql<{
+      now: string;
+    }>`SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS now`.execute(this.db);
+    return rows[0]!.now;
+  }
+
   async update(id: string, changes: Partial<Omit<InstanceRecord, 'id'>>): Promise<void> {
     await this.db.updateTable('server_instances').set(changes).where('id', '=', id).execute();
   }

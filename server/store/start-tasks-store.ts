@@ -24,8 +24,19 @@ export class StartTasksStore {
     return this.db.selectFrom('start_tasks').selectAll().where('user_id', '=', userId).where('id', 'in', ids).execute();
   }
 
-  async update(id: string, changes: Partial<Omit<StartTaskRecord, 'id' | 'user_id' | 'created_at'>>): Promise<void> {
-    await this.db.updateTable('start_tasks').set(changes).where('id', '=', id).execute();
+  /**
+   * Saves the progress of task `id` while it is unfinished; answers whether it was. A task READY or
+   * in ERROR stays so: the holder of global work may have ended it (its instance went quiet) while
+   * its instance still ran it.
+   */
+  async update(id: string, changes: Partial<Omit<StartTaskRecord, 'id' | 'user_id' | 'created_at'>>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('start_tasks')
+      .set(changes)
+      .where('id', '=', id)
+      .where('status', 'not in', ['READY', 'ERROR'])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** Tasks of instance `instanceId` (or of none) that were neither READY nor in ERROR: what it left when it stopped mid-way. */

@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { conversationRecord } from '../testing/conversation-records';
 import { databasesUnderTest, freshPostgresDatabase } from '../testing/databases';
 import { ConversationsStore, type ConversationRecord } from './conversations-store';
 import { type Db, migrateToLatest, openPostgres, openSqlite } from './database';
 import { isPostgres } from './dialect';
-import { EventsStore, type NewEvent } from './events-store';
+import { EventsStore, lockConversationEvents, type NewEvent } from './events-store';
 import { MetaStore } from './meta-store';
 import { SandboxesStore } from './sandboxes-store';
 import { SecretsStore } from './secrets-store';
@@ -18,6 +19,12 @@ import { StartTasksStore } from './start-tasks-store';
  * The stores straight on each database: what SQL differs between SQLite and PostgreSQL (title
  * search, integer and null comparisons, upserts, `returning`, concurrent read-modify-writes) answers alike.
  */
+
+/** Conversation c00n, with title `title`, created n minutes into 2026. */
+const conversation = (n: number, title: string): ConversationRecord => {
+  const at = new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString();
+  return conversationRecord({ id: `c${String(n).padStart(3, '0')}`, sandbox_id: `s${n % 2}`, title, created_at: at, updated_at: at });
+};
 
 describe.each(databasesUnderTest())('stores on %s', (database) => {
   let db: Db;
@@ -42,11 +49,6 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
   it('speaks the dialect it was opened with', () => {
     expect(isPostgres(db)).toBe(database === 'postgres');
   });
-
-  const conversation = (n: number, title: string): ConversationRecord => {
-    const at = new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString();
-    return conversationRecord({ id: `c${String(n).padStart(3, '0')}`, sandbox_id: `s${n % 2}`, title, created_at: at, updated_at: at });
-  };
 
   it('conversations: title search in any case with % and _ taken literally, title order, counts as numbers', async () => {
     const store = new ConversationsStore(db);
@@ -138,7 +140,14 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     // Its own and those of no instance; another instance's go on.
     expect((await tasks.unfinished('me')).map((t) => t.id).sort()).toEqual(['t2', 't4']);
     await tasks.update('t2', { status: 'ERROR', detail: 'interrupted' });
-    await tasks.update('t4', { status: 'ERROR', detail: 'interrupted' });
+    expect(await tasks.update('t4', { status: 'ERROR', detail: 'interrupted' })).toBe(true);
+    // Ended (here by another instance), a task stays so whatever its runner saves after.
+    expect(await tasks.update('t4', { status: 'READY', detail: null })).toBe(false);
+    expect(await tasks.update('t1', { status: 'WORKING' })).toBe(false);
+    expect((await tasks.getMany('default', ['t1', 't4'])).map((t) => [t.id, t.status, t.detail]).sort()).toEqual([
+      ['t1', 'READY', null],
+      ['t4', 'ERROR', 'interrupted'],
+    ]);
     expect(await tasks.unfinished('me')).toEqual([]);
     const page = await tasks.search('default', {}, 'CREATED_AT_DESC', 0, 1);
     expect(page.rows.map((t) => t.id)).toEqual(['t4']);
@@ -236,3 +245,51 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     expect(new Set(seqs.map((row) => row.seq)).size).toBe(n); // each its own place in the list
   });
 });
+
+describe('events on postgres', () => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  beforeEach(async () => {
+    const fresh = await freshPostgresDatabase();
+    db = openPostgres(fresh.url);
+    drop = fresh.drop;
+    await migrateToLatest(db);
+  });
+  afterEach(async () => {
+    await db.destroy();
+    await drop();
+  });
+
+  it('an insert into a conversation waits for one under way, so a stream reading after a seq skips none', async () => {
+    await new ConversationsStore(db).insert(conversation(1, 'events'));
+    const store = new EventsStore(db);
+    const event = (id: string): NewEvent => ({
+      user_id: 'default',
+      conversation_id: 'c001',
+      event_id: id,
+      kind: 'MessageEvent',
+      source: 'user',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      body: JSON.stringify({ id }),
+    });
+    let later: Promise<unknown> | undefined;
+    // Another instance's insert, under way: its seq is taken, its row not yet shown.
+    await db.transaction().execute(async (trx) => {
+      await lockConversationEvents(trx, 'c001');
+      await trx.insertInto('conversation_events').values(event('first')).execute();
+      later = store.insertNew([event('second')]);
+      await expect.poll(() => waitingForLock(db), { timeout: 10_000 }).toBe(true);
+      expect(await store.after('c001', 0, 10)).toEqual([]);
+    });
+    await later;
+    const seen = await store.after('c001', 0, 10);
+    expect(seen.map((e) => e.event_id)).toEqual(['first', 'second']);
+  });
+});
+
+async function waitingForLock(db: Db): Promise<boolean> {
+  const { rows } = await sql<{ waiting: number }>`
+    SELECT count(*)::int AS waiting FROM pg_stat_activity
+    WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%'`.execute(db);
+  return rows[0]!.waiting > 0;
+}
