@@ -254,6 +254,40 @@ describe('two instances on one PostgreSQL database', () => {
     expect(task).toEqual({ owner_instance: a.services.instances.id, status: 'ERROR' });
   });
 
+  it('restart recovery of what a stopped instance left is global work: done by the instance that takes the lock, at its start, and by no other', async () => {
+    const slow = { heartbeatMs: 60_000, quietMs: 30_000 }; // no heartbeat comes during the test
+    const gone = await startTestApp({ databaseUrl: database.url, instanceTiming: slow });
+    const now = new Date().toISOString();
+    await gone.db
+      .insertInto('start_tasks')
+      .values({
+        id: 'left-mid-way',
+        user_id: 'default',
+        status: 'PREPARING_REPOSITORY',
+        detail: null,
+        app_conversation_id: null,
+        sandbox_id: null,
+        agent_server_url: null,
+        request: '{}',
+        created_at: now,
+        updated_at: now,
+        owner_instance: gone.services.instances.id,
+      })
+      .execute();
+    await gone.close();
+    const statusOf = async (t: TestApp) =>
+      await t.db.selectFrom('start_tasks').select(['status', 'detail']).where('id', '=', 'left-mid-way').executeTakeFirstOrThrow();
+
+    const holder = await instance({ instanceTiming: slow });
+    expect(holder.services.instances.holdsGlobalWork).toBe(true);
+    expect(await statusOf(holder)).toEqual({
+      status: 'ERROR',
+      detail: expect.stringMatching(/^Interrupted: the server instance that ran it stopped/),
+    });
+    const other = await instance({ instanceTiming: slow });
+    expect(other.services.instances.holdsGlobalWork).toBe(false);
+  });
+
   it('what an instance that went quiet left mid-way is ended by the one holding the global lock', async () => {
     const a = await instance();
     const b = await instance({ instanceTiming: { heartbeatMs: 100, quietMs: 1_000 } });

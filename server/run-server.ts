@@ -95,6 +95,16 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
   });
   // MCP env values stored before they were sealed at rest are sealed now.
   await services.settings.sealPlainMcpEnv();
+  /*
+   * Restart recovery and clean-up, split by who can do them. This instance's own, here: its
+   * sandboxes found again (only its runtime sees their processes or containers), its starts left
+   * mid-way (only it knows it restarted), and its host's leftovers (its DATA_DIR's trash, containers
+   * labelled with its DATA_DIR, MCP test processes marked with it); another instance could not
+   * reach them. Global (what instances that stopped or went quiet left): only the holder of the
+   * global-work lock, at once when it takes it and at each heartbeat (InstanceRegistry.addGlobalWork).
+   * All of it only once the instance holds the lock on its own id (startMonitoring): never for a
+   * live twin on the same data dir.
+   */
   // Sandboxes of an earlier run are still in the registry: find them and watch their health again.
   await services.sandboxes.startMonitoring();
 

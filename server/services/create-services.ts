@@ -23,6 +23,7 @@ import { EventNotices } from '../store/event-notices';
 import { EventsStore } from '../store/events-store';
 import { MetaStore } from '../store/meta-store';
 import { InstancesStore } from '../store/instances-store';
+import { InstanceLocks } from '../store/instance-locks';
 import { AgentStartRequests } from './agent-start-request';
 import { AgentConversations } from './agent-conversations';
 import { BrowserSessions } from './browser-sessions';
@@ -118,6 +119,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
       options.instance.id,
       options.instance.timing ?? DEFAULT_INSTANCE_TIMING,
       sandboxLog,
+      options.databaseUrl ? new InstanceLocks(options.databaseUrl, sandboxLog) : undefined,
     ),
     client: new OwnerClient(options.instance.sessionKey),
   };

@@ -1,39 +1,136 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger';
 import { type Db, migrateToLatest, openPostgres } from '../store/database';
+import { InstanceLocks } from '../store/instance-locks';
 import { InstancesStore } from '../store/instances-store';
+import { StartTasksStore } from '../store/start-tasks-store';
 import { freshPostgresDatabase } from '../testing/databases';
-import { DEFAULT_INSTANCE_TIMING, InstanceRegistry } from './instance-registry';
+import { until } from '../testing/sandbox-helpers';
+import { DEFAULT_INSTANCE_TIMING, InstanceRegistry, type InstanceTiming } from './instance-registry';
 
-/** Instances on several machines, whose clocks differ: heartbeats go by the database's clock. */
+/** Instances on several machines (their own sessions, their own clocks) on one PostgreSQL database. */
 describe('instance registry on postgres', () => {
   let db: Db;
+  let url: string;
   let drop: () => Promise<void>;
+  const registries: InstanceRegistry[] = [];
   beforeEach(async () => {
     const fresh = await freshPostgresDatabase();
-    db = openPostgres(fresh.url);
+    url = fresh.url;
+    db = openPostgres(url);
     drop = fresh.drop;
     await migrateToLatest(db);
   });
   afterEach(async () => {
     vi.useRealTimers();
+    for (const registry of registries.splice(0)) await registry.stop();
     await db.destroy();
     await drop();
   });
 
+  const log = createLogger(false);
+  function registry(id: string, timing: InstanceTiming = DEFAULT_INSTANCE_TIMING): InstanceRegistry {
+    const created = new InstanceRegistry(new InstancesStore(db), id, timing, log, new InstanceLocks(url, log));
+    registries.push(created);
+    return created;
+  }
+
+  /** Sessions holding a lock of `space` (the first of the two advisory lock keys). */
+  const holders = async (space: number) =>
+    (
+      await sql<{
+        pid: number;
+      }>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = ${space} AND objsubid = 2 AND granted`.execute(db)
+    ).rows.map((row) => row.pid);
+
   it("an instance whose clock runs ahead of another's does not take the other for quiet, nor the other it", async () => {
-    const store = new InstancesStore(db);
-    const [a, b] = ['a', 'b'].map((id) => new InstanceRegistry(store, id, DEFAULT_INSTANCE_TIMING, createLogger(false)));
-    await a!.start();
-    await a!.announce('http://a.example');
+    const [a, b] = [registry('a'), registry('b')];
+    await a.start();
+    await a.announce('http://a.example');
     // b's machine is an hour ahead.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 3_600_000 });
-    await b!.start();
-    await b!.announce('http://b.example');
-    expect(await b!.owner('a')).toEqual({ reachable: true, id: 'a', address: 'http://a.example' });
+    await b.start();
+    await b.announce('http://b.example');
+    expect(await b.owner('a')).toEqual({ reachable: true, id: 'a', address: 'http://a.example' });
     vi.useRealTimers();
-    expect(await a!.owner('b')).toEqual({ reachable: true, id: 'b', address: 'http://b.example' });
-    await a!.stop();
-    await b!.stop();
+    expect(await a.owner('b')).toEqual({ reachable: true, id: 'b', address: 'http://b.example' });
+  });
+
+  it('both try for the global work; exactly one holds it and does it, and when it stops the other takes over', async () => {
+    const tasks = new StartTasksStore(db);
+    const rounds: string[] = [];
+    const [a, b] = ['a', 'b'].map((id) => {
+      const created = registry(id, { heartbeatMs: 50, quietMs: 30_000 });
+      created.addGlobalWork(async (quietSince) => {
+        rounds.push(id);
+        await tasks.interruptOfGoneInstances(id, quietSince, 'Ended by the holder of the global work', new Date().toISOString());
+      });
+      return created;
+    }) as [InstanceRegistry, InstanceRegistry];
+    await Promise.all([a.start(), b.start()]);
+
+    // Both write heartbeats (and try for the lock at each) a few times over.
+    const beats = async () => (await new InstancesStore(db).list()).map((record) => record.heartbeat_at);
+    const first = await beats();
+    for (let i = 0; i < 3; i++) {
+      const before = await beats();
+      await until(beats, (now) => now.every((at, index) => at > before[index]!));
+    }
+    expect((await beats()).every((at, index) => at > first[index]!)).toBe(true);
+    const holder = [a, b].filter((r) => r.holdsGlobalWork);
+    expect(holder).toHaveLength(1);
+    const [other] = [a, b].filter((r) => !r.holdsGlobalWork);
+    expect(await holders(0x4163_0002)).toHaveLength(1);
+    expect(new Set(rounds)).toEqual(new Set([holder[0]!.id]));
+
+    const now = new Date().toISOString();
+    await tasks.insert({
+      id: 'left-by-the-holder',
+      user_id: 'default',
+      status: 'PREPARING_REPOSITORY',
+      detail: null,
+      app_conversation_id: null,
+      sandbox_id: null,
+      agent_server_url: null,
+      request: '{}',
+      created_at: now,
+      updated_at: now,
+      owner_instance: holder[0]!.id,
+    });
+    await holder[0]!.stop();
+    expect(await until(async () => other!.holdsGlobalWork, Boolean)).toBe(true);
+    const ended = await until(
+      async () => (await tasks.get('default', 'left-by-the-holder'))!,
+      (task) => task.status === 'ERROR',
+    );
+    expect(ended).toMatchObject({ status: 'ERROR', detail: 'Ended by the holder of the global work' });
+    expect(rounds.at(-1)).toBe(other!.id);
+    expect(await holders(0x4163_0002)).toHaveLength(1);
+  });
+
+  it('a second process with the same instance id is refused while the first runs, and may start once it is gone', async () => {
+    const first = registry('same-data-dir');
+    await first.start();
+    const twin = registry('same-data-dir');
+    await expect(twin.start()).rejects.toThrow(
+      'Another running server instance has the id same-data-dir (DATA_DIR/instance-id): give each instance a DATA_DIR of its own',
+    );
+    await first.stop();
+    await twin.start();
+
+    // A process that dies (its session ends without a stop) frees its id too.
+    const [session] = await holders(0x4163_0001);
+    await sql`SELECT pg_terminate_backend(${session})`.execute(db);
+    const after = registry('same-data-dir');
+    await until(
+      () =>
+        after.start().then(
+          () => true,
+          () => false,
+        ),
+      Boolean,
+    );
+    expect(await holders(0x4163_0001)).toHaveLength(1);
   });
 });

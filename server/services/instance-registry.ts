@@ -1,4 +1,6 @@
+import { ConfigError } from '../config';
 import type { Logger } from '../logger';
+import type { InstanceLocks } from '../store/instance-locks';
 import type { InstancesStore } from '../store/instances-store';
 
 export interface InstanceTiming {
@@ -20,6 +22,7 @@ export type Owner = { reachable: true; id: string; address: string } | { reachab
 export class InstanceRegistry {
   #heartbeat: NodeJS.Timeout | undefined;
   #address: string | undefined;
+  #stopped = false;
   readonly #globalWork: ((quietSince: string) => Promise<void>)[] = [];
 
   constructor(
@@ -28,38 +31,62 @@ export class InstanceRegistry {
     readonly id: string,
     private readonly timing: InstanceTiming,
     private readonly log: Logger,
+    /** Its PostgreSQL session's locks; absent on SQLite, where this instance is alone and is never started. */
+    private readonly locks?: InstanceLocks,
   ) {}
 
-  /** Registers this instance (again, after a restart), takes the sandboxes nobody owns yet, and keeps the heartbeat going. */
+  /**
+   * Registers this instance (again, after a restart) and keeps the heartbeat going; refused while
+   * another live process runs as the same instance (its id is its data dir's: they would end each
+   * other's sandboxes and starts). Takes the global work at once when no other instance holds it.
+   */
   async start(): Promise<void> {
+    if (this.locks && !(await this.locks.claimId(this.id))) {
+      throw new ConfigError(
+        `Another running server instance has the id ${this.id} (DATA_DIR/instance-id): give each instance a DATA_DIR of its own`,
+      );
+    }
+    this.#stopped = false;
     await this.store.register(this.id, await this.store.now());
-    const claimed = await this.store.claimUnowned(this.id);
-    if (claimed > 0) this.log.info({ sandboxes: claimed, instance: this.id }, 'took over sandboxes no instance owned yet');
     this.#heartbeat = setInterval(() => {
       this.#beat().catch((error: unknown) => {
         this.log.warn({ err: error }, 'could not write the instance heartbeat or do the global work');
       });
     }, this.timing.heartbeatMs);
     this.#heartbeat.unref();
+    await this.#globalWorkRound(await this.store.now());
   }
 
   /**
-   * Work about every instance (what the ones that went quiet left), done at each heartbeat by one
-   * instance at a time: the holder of an advisory lock. It gets the time before which a heartbeat is quiet.
+   * Work about every instance (what the ones that went quiet left, what no instance owns), done by
+   * one instance only: the holder of an advisory lock, at once when it takes it and at each
+   * heartbeat after. It gets the time before which a heartbeat is quiet. The work must bear being
+   * done twice: a holder whose session broke may finish a round while the next holder starts one.
    */
   addGlobalWork(work: (quietSince: string) => Promise<void>): void {
     this.#globalWork.push(work);
   }
 
+  /** Whether this instance does the global work now. */
+  get holdsGlobalWork(): boolean {
+    return this.locks?.holdsGlobalWork ?? false;
+  }
+
   async #beat(): Promise<void> {
+    if (this.#stopped) return;
+    if (this.locks?.lost && !(await this.locks.claimId(this.id))) {
+      this.log.error({ instance: this.id }, 'another process runs as this instance now (its id lock was lost): stop one of them');
+    }
     // Written and compared by the database's clock, the one clock every instance shares.
     const now = await this.store.now();
     await this.store.update(this.id, { heartbeat_at: now });
-    if (this.#globalWork.length === 0) return;
+    await this.#globalWorkRound(now);
+  }
+
+  async #globalWorkRound(now: string): Promise<void> {
+    if (this.#stopped || !this.locks || !(await this.locks.holdGlobalWork())) return;
     const quietSince = new Date(Date.parse(now) - this.timing.quietMs).toISOString();
-    await this.store.asGlobalWork(async () => {
-      for (const work of this.#globalWork) await work(quietSince);
-    });
+    for (const work of this.#globalWork) await work(quietSince);
   }
 
   /** Where the other instances reach this one's API, once it listens. */
@@ -70,8 +97,11 @@ export class InstanceRegistry {
 
   /** Stops the heartbeat and says this instance stopped, so its sandboxes show why at once. */
   async stop(): Promise<void> {
+    this.#stopped = true;
     clearInterval(this.#heartbeat);
     await this.store.update(this.id, { stopped_at: await this.store.now() });
+    // Its locks go: another instance takes the global work, and this id may run again.
+    await this.locks?.release();
   }
 
   /** Instance `id`, the owner of a sandbox: where it answers, or why it does not. */

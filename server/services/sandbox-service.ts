@@ -92,9 +92,12 @@ export class SandboxService {
     }, log);
   }
 
-  /** Whether this instance's runtime runs it (with one instance: all of them). */
+  /**
+   * Whether this instance's runtime runs it (with one instance: all of them). Among several, only
+   * what it owns: a sandbox copied from SQLite is its data dir's instance's (copy-to-postgres).
+   */
   #mine(record: SandboxRecord): boolean {
-    return !this.instances || record.owner_instance === null || record.owner_instance === this.instances.registry.id;
+    return !this.instances || record.owner_instance === this.instances.registry.id;
   }
 
   /** The sandboxes this instance's runtime runs: what it watches, recovers and counts against its caps. */

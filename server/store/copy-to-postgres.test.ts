@@ -111,6 +111,66 @@ describe('npm run migrate-to-postgres', () => {
     expect(counts).toMatchObject({ app_conversations: 1, conversation_events: 3, custom_secrets: 1, provider_tokens: 1 });
   });
 
+  it("copied sandboxes and unfinished starts are the instance's that starts on the copied data dir, whichever instance starts first", async () => {
+    const sqlite = await startTestApp();
+    const now = new Date().toISOString();
+    await sqlite.db
+      .insertInto('sandboxes')
+      .values({
+        id: 'copied-sandbox',
+        spec_id: 'shell',
+        port: 1,
+        session_key: new SecretBox(TEST_SECRETS_KEY).seal('its-key'),
+        pid: null,
+        process_start: null,
+        created_at: now,
+        started_at: now,
+        exit_detail: 'Ended before the copy',
+        image: null,
+        owner_instance: null, // a single SQLite server records no owner
+      })
+      .execute();
+    await sqlite.db
+      .insertInto('start_tasks')
+      .values({
+        id: 'copied-task',
+        user_id: 'default',
+        status: 'WORKING',
+        detail: null,
+        app_conversation_id: null,
+        sandbox_id: null,
+        agent_server_url: null,
+        request: '{}',
+        created_at: now,
+        updated_at: now,
+        owner_instance: null, // a task from before instances had owners
+      })
+      .execute();
+    await sqlite.close({ keepData: true });
+    cleanUps.push(async () => fs.rmSync(sqlite.dataDir, { recursive: true, force: true }));
+    const target = await freshPostgresDatabase();
+    cleanUps.push(target.drop);
+    await copySqliteToPostgres(sqlite.dataDir, target.url, new SecretBox(TEST_SECRETS_KEY));
+
+    const owners = async (t: TestApp) => ({
+      sandbox: (await t.db.selectFrom('sandboxes').select('owner_instance').executeTakeFirstOrThrow()).owner_instance,
+      task: (await t.db.selectFrom('start_tasks').select('owner_instance').executeTakeFirstOrThrow()).owner_instance,
+    });
+    // An instance on another host starts first: the sandbox is not its own (its processes are not there).
+    const elsewhere = await app({ databaseUrl: target.url });
+    const dataDirInstance = fs.readFileSync(path.join(sqlite.dataDir, 'instance-id'), 'utf8').trim();
+    expect(await owners(elsewhere)).toEqual({ sandbox: dataDirInstance, task: dataDirInstance });
+    expect((await elsewhere.request({ method: 'GET', url: '/api/v1/sandboxes?id=copied-sandbox' })).json()).toEqual([
+      expect.objectContaining({ status: 'MISSING', status_detail: expect.stringContaining('not registered') }),
+    ]);
+
+    const onTheDataDir = await app({ databaseUrl: target.url, dataDir: sqlite.dataDir });
+    expect(onTheDataDir.services.instances.id).toBe(dataDirInstance);
+    expect((await onTheDataDir.request({ method: 'GET', url: '/api/v1/sandboxes?id=copied-sandbox' })).json()).toEqual([
+      expect.objectContaining({ status: 'ERROR', status_detail: 'Ended before the copy' }),
+    ]);
+  });
+
   it('says how to call it', async () => {
     await expect(migrate(['--from', path.join('/nonexistent', 'data')], { DATABASE_URL: '' })).rejects.toMatchObject({
       stderr: expect.stringContaining('Usage: npm run migrate-to-postgres -- --from DATA_DIR --to postgres://'),

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { DATABASE_FILE } from '../data-dir';
+import { DATABASE_FILE, loadOrCreateKeyFile } from '../data-dir';
 import type { SecretBox } from '../secret-box';
 import { checkSecretsKey } from '../secrets-key-check';
 import { type Db, migrateToLatest, openPostgres, openSqlite } from './database';
@@ -72,6 +72,12 @@ export async function copySqliteToPostgres(dataDir: string, url: string, secrets
       }
       const counts: CopyCounts = {};
       for (const table of TABLES) counts[table] = await copyTable(from, trx, table);
+      // The copied sandboxes run on this data dir's host (their processes, containers and homes are
+      // there), so they are the instance's that starts on it (DATA_DIR/instance-id), whichever starts
+      // first; so are starts it left unfinished. A single SQLite server records no owner.
+      const owner = loadOrCreateKeyFile(dataDir, 'instance-id');
+      await trx.updateTable('sandboxes').set({ owner_instance: owner }).where('owner_instance', 'is', null).execute();
+      await trx.updateTable('start_tasks').set({ owner_instance: owner }).where('owner_instance', 'is', null).execute();
       // New events are numbered after the copied ones.
       await sql`SELECT setval(pg_get_serial_sequence('conversation_events', 'seq'), COALESCE(MAX(seq), 0) + 1, false) FROM conversation_events`.execute(
         trx,

@@ -42,34 +42,4 @@ export class InstancesStore {
   list(): Promise<InstanceRecord[]> {
     return this.db.selectFrom('server_instances').selectAll().orderBy('started_at').execute();
   }
-
-  /** Sandboxes recorded before instances owned any (an upgrade, a copy from SQLite) become `id`'s. */
-  async claimUnowned(id: string): Promise<number> {
-    const result = await this.db
-      .updateTable('sandboxes')
-      .set({ owner_instance: id })
-      .where('owner_instance', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
-  }
-
-  /**
-   * Runs `work` on one instance at a time, the holder of a PostgreSQL advisory lock (transaction
-   * scoped: it ends with the work); answers whether this instance ran it. SQLite has one instance.
-   */
-  async asGlobalWork(work: () => Promise<void>): Promise<boolean> {
-    if (!isPostgres(this.db)) {
-      await work();
-      return true;
-    }
-    return this.db.transaction().execute(async (trx) => {
-      const { rows } = await sql<{
-        locked: boolean;
-      }>`SELECT pg_try_advisory_xact_lock(hashtext('agent-console:global-work')) AS locked`.execute(trx);
-      if (!rows[0]?.locked) return false;
-      // Other instances skip it meanwhile: the lock is held until this transaction ends, after the work.
-      await work();
-      return true;
-    });
-  }
 }
