@@ -5,7 +5,7 @@ import { CONTAINER_HOME } from './sandboxes/docker/sandbox-image';
 import { loadSandboxSpecs } from './sandboxes/specs';
 import { ConversationsStore } from './store/conversations-store';
 import { conversationRecord } from './testing/conversation-records';
-import { databasesUnderTest } from './testing/databases';
+import { databasesUnderTest, freshPostgresDatabase } from './testing/databases';
 import { hostAddressFor, runtimesUnderTest } from './testing/docker-engine';
 import { type OpenAiStub, startOpenAiStub } from './testing/openai-stub';
 import { startTestApp, type TestApp, type TestAppOptions } from './testing/test-app';
@@ -266,19 +266,6 @@ describe('starting a conversation', () => {
     expect(await branchIn(t, done.sandbox_id!, `workspaces/${done.app_conversation_id}/plain`)).toBe('new-work');
   });
 
-  it.each([
-    ['a sandbox that does not exist', { sandbox_id: 'no-such-sandbox' }, 'Sandbox no-such-sandbox does not exist (any more)'],
-    [
-      'a repository without a connected provider',
-      { selected_repository: 'octo/hello' },
-      'Choose a git provider for octo/hello: none is connected',
-    ],
-  ])('ends in ERROR with a readable detail for %s', async (_name, body, detail) => {
-    const t = await app();
-    const done = await startAndWait(t, body);
-    expect(done).toMatchObject({ status: 'ERROR', detail });
-  });
-
   it('names the sandboxes it paused to stay within the running cap', async () => {
     const t = await app({ sandboxLimits: { maxRunning: 1 } });
     const first = await startAndWait(t, { title: 'First conversation' });
@@ -293,32 +280,6 @@ describe('starting a conversation', () => {
     const done = await startAndWait(t, {});
     expect(done.status).toBe('ERROR');
     expect(done.detail).toContain('MAX_SANDBOXES');
-  });
-
-  it('marks a start a stopped server left mid-way as interrupted', async () => {
-    const first = await startTestApp();
-    const now = new Date().toISOString();
-    await first.db
-      .insertInto('start_tasks')
-      .values({
-        id: 'a'.repeat(32),
-        user_id: 'default',
-        status: 'RUNNING_SETUP_SCRIPT',
-        detail: null,
-        app_conversation_id: null,
-        sandbox_id: null,
-        agent_server_url: null,
-        request: '{}',
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await first.close({ keepData: true });
-    const second = await app({ dataDir: first.dataDir });
-    expect(await task(second, 'a'.repeat(32))).toMatchObject({
-      status: 'ERROR',
-      detail: 'Interrupted by a server restart; start it again',
-    });
   });
 
   it('refuses what it cannot start before any work: 422, 404 for an unknown parent, 409 for a taken id', async () => {
@@ -512,9 +473,10 @@ describe('search plans on SQLite', () => {
   });
 });
 
-describe('start tasks', () => {
+// The start tasks' registry: on both databases.
+describe.each(databasesUnderTest())('start tasks on %s', (database) => {
   it('are searched, sorted and counted', async () => {
-    const t = await app();
+    const t = await app({ database });
     const first = await startAndWait(t, { title: 'one' });
     const second = await startAndWait(t, { title: 'two' });
     const page = (await json(t, 'GET', '/api/v1/app-conversations/start-tasks/search')).json();
@@ -526,5 +488,51 @@ describe('start tasks', () => {
     const byConversation = `conversation_id__eq=${first.app_conversation_id}`;
     expect((await json(t, 'GET', `/api/v1/app-conversations/start-tasks/count?${byConversation}`)).json()).toBe(1);
     expect((await json(t, 'GET', `/api/v1/app-conversations/start-tasks/search?${byConversation}`)).json().items[0].id).toBe(first.id);
+  });
+
+  it.each([
+    ['a sandbox that does not exist', { sandbox_id: 'no-such-sandbox' }, 'Sandbox no-such-sandbox does not exist (any more)'],
+    [
+      'a repository without a connected provider',
+      { selected_repository: 'octo/hello' },
+      'Choose a git provider for octo/hello: none is connected',
+    ],
+  ])('ends in ERROR with a readable detail for %s', async (_name, body, detail) => {
+    const t = await app({ database });
+    const done = await startAndWait(t, body);
+    expect(done).toMatchObject({ status: 'ERROR', detail });
+  });
+
+  it('marks a start a stopped server left mid-way as interrupted', async () => {
+    const own = database === 'postgres' ? await freshPostgresDatabase() : undefined;
+    const first = await startTestApp({ databaseUrl: own?.url });
+    const now = new Date().toISOString();
+    await first.db
+      .insertInto('start_tasks')
+      .values({
+        id: 'a'.repeat(32),
+        user_id: 'default',
+        status: 'RUNNING_SETUP_SCRIPT',
+        detail: null,
+        app_conversation_id: null,
+        sandbox_id: null,
+        agent_server_url: null,
+        request: '{}',
+        created_at: now,
+        updated_at: now,
+        owner_instance: first.services.instances.id,
+      })
+      .execute();
+    await first.close({ keepData: true });
+    const second = await startTestApp({ dataDir: first.dataDir, databaseUrl: own?.url });
+    try {
+      expect(await task(second, 'a'.repeat(32))).toMatchObject({
+        status: 'ERROR',
+        detail: 'Interrupted by a server restart; start it again',
+      });
+    } finally {
+      await second.close();
+      await own?.drop();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { loadSandboxSpecs } from './sandboxes/specs';
 import { Conflict, Invalid, NotFound } from './domain-errors';
 import { processGroup, readProcStat } from './processes/proc';
 import { AGENT_SERVER_CONTAINER_PORT } from './sandboxes/docker/sandbox-image';
+import { databasesUnderTest } from './testing/databases';
 import { runtimesUnderTest } from './testing/docker-engine';
 import { logLines, shellSpec, until } from './testing/sandbox-helpers';
 import { homeOf, processesOf, tracesOf } from './testing/sandbox-processes';
@@ -374,10 +375,10 @@ describe('process sandboxes', () => {
   });
 });
 
-// The registry's own answers: no runtime plays a part in them.
-describe('lists, lookups and the sandbox cap', () => {
+// The registry's own answers: no runtime plays a part in them; stored on either database.
+describe.each(databasesUnderTest())('lists, lookups and the sandbox cap on %s', (database) => {
   it('refuses more than MAX_SANDBOXES with a 409 that says so', async () => {
-    const t = await app({ sandboxLimits: { maxSandboxes: 2 } });
+    const t = await app({ database, sandboxLimits: { maxSandboxes: 2 } });
     await start(t);
     await start(t);
     const third = await call(t, 'POST', '/api/v1/sandboxes');
@@ -386,7 +387,7 @@ describe('lists, lookups and the sandbox cap', () => {
   });
 
   it('searches newest first with filters and opaque page ids', async () => {
-    const t = await app({ sandboxSpecs: [...loadSandboxSpecs(undefined), shellSpec('idle', 'exec sleep 967')] });
+    const t = await app({ database, sandboxSpecs: [...loadSandboxSpecs(undefined), shellSpec('idle', 'exec sleep 967')] });
     const ids = [];
     for (const spec of ['agent-server', 'idle', 'idle']) ids.push((await start(t, spec)).json().id);
     await call(t, 'POST', `/api/v1/sandboxes/${ids[1]}/pause`);
@@ -409,6 +410,28 @@ describe('lists, lookups and the sandbox cap', () => {
     ).toEqual([ids[0]]);
   });
 
+  it('answers batches in request order with null for unknown ids, and refuses more than 100', async () => {
+    const t = await app({ database });
+    const { id } = (await start(t)).json();
+    const batch = (await call(t, 'GET', `/api/v1/sandboxes?id=nope&id=${id}`)).json();
+    expect(batch[0]).toBeNull();
+    expect(batch[1].id).toBe(id);
+    const many = Array.from({ length: 101 }, (_, i) => `id=x${i}`).join('&');
+    const tooMany = await call(t, 'GET', `/api/v1/sandboxes?${many}`);
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json()).toEqual({ detail: 'Cannot request more than 100 sandboxes at once, got 101' });
+  });
+
+  it('answers 404 with a readable detail for an unknown spec, and for unknown sandbox ids', async () => {
+    const t = await app({ database });
+    const response = await call(t, 'POST', '/api/v1/sandboxes?sandbox_spec_id=gpu-large');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ detail: 'Sandbox spec gpu-large not found' });
+    expect((await call(t, 'DELETE', '/api/v1/sandboxes?sandbox_id=nope')).statusCode).toBe(404);
+  });
+});
+
+describe('spec lookups and validation', () => {
   it.each([
     ['/api/v1/sandboxes/search?limit=0', 422, ['query', 'limit']],
     ['/api/v1/sandboxes/search?limit=101', 422, ['query', 'limit']],
@@ -422,26 +445,6 @@ describe('lists, lookups and the sandbox cap', () => {
     const response = await call(t, 'GET', url);
     expect(response.statusCode).toBe(status);
     expect(response.json().detail[0].loc).toEqual(loc);
-  });
-
-  it('answers batches in request order with null for unknown ids, and refuses more than 100', async () => {
-    const t = await app();
-    const { id } = (await start(t)).json();
-    const batch = (await call(t, 'GET', `/api/v1/sandboxes?id=nope&id=${id}`)).json();
-    expect(batch[0]).toBeNull();
-    expect(batch[1].id).toBe(id);
-    const many = Array.from({ length: 101 }, (_, i) => `id=x${i}`).join('&');
-    const tooMany = await call(t, 'GET', `/api/v1/sandboxes?${many}`);
-    expect(tooMany.statusCode).toBe(400);
-    expect(tooMany.json()).toEqual({ detail: 'Cannot request more than 100 sandboxes at once, got 101' });
-  });
-
-  it('answers 404 with a readable detail for an unknown spec, and for unknown sandbox ids', async () => {
-    const t = await app();
-    const response = await call(t, 'POST', '/api/v1/sandboxes?sandbox_spec_id=gpu-large');
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ detail: 'Sandbox spec gpu-large not found' });
-    expect((await call(t, 'DELETE', '/api/v1/sandboxes?sandbox_id=nope')).statusCode).toBe(404);
   });
 
   it('finds specs by id', async () => {
