@@ -109,6 +109,29 @@ describe('instance registry on postgres', () => {
     expect(await holders(0x4163_0002)).toHaveLength(1);
   });
 
+  it('a holder that went quiet while its session lives on (a hung process) loses the global work to another', async () => {
+    const hung = registry('hung', { heartbeatMs: 60_000, quietMs: 30_000 }); // writes no heartbeat after its start
+    await hung.start();
+    expect(hung.holdsGlobalWork).toBe(true);
+    const rounds: string[] = [];
+    const other = registry('other', { heartbeatMs: 50, quietMs: 1_000 });
+    other.addGlobalWork(async () => void rounds.push('other'));
+    await other.start();
+    expect(other.holdsGlobalWork).toBe(false);
+    expect(await until(async () => other.holdsGlobalWork, Boolean)).toBe(true);
+    expect(
+      await until(
+        async () => hung.holdsGlobalWork,
+        (holds) => !holds,
+      ),
+    ).toBe(false);
+    await until(
+      async () => rounds.length,
+      (n) => n > 0,
+    );
+    expect(rounds.length).toBeGreaterThan(0);
+  });
+
   it('a second process with the same instance id is refused while the first runs, and may start once it is gone', async () => {
     const first = registry('same-data-dir');
     await first.start();

@@ -84,8 +84,16 @@ export class InstanceRegistry {
   }
 
   async #globalWorkRound(now: string): Promise<void> {
-    if (this.#stopped || !this.locks || !(await this.locks.holdGlobalWork())) return;
+    if (this.#stopped || !this.locks) return;
     const quietSince = new Date(Date.parse(now) - this.timing.quietMs).toISOString();
+    if (!(await this.locks.holdGlobalWork())) {
+      // A holder gone quiet whose session lives on (its process hangs) would keep the work for ever: it loses it.
+      await this.locks.endGoneHolder(async (id) => {
+        const holder = await this.store.get(id);
+        return holder !== undefined && (holder.stopped_at !== null || holder.heartbeat_at < quietSince);
+      });
+      return;
+    }
     for (const work of this.#globalWork) await work(quietSince);
   }
 

@@ -4,6 +4,8 @@ import type { Logger } from '../logger';
 /** Advisory lock keys (the two-integer space): one per instance id, and one for the global work. */
 const INSTANCE_ID_LOCKS = 0x4163_0001;
 const GLOBAL_WORK_LOCK = [0x4163_0002, 0] as const;
+/** Names the session in pg_stat_activity, so the others can tell whose session holds the global work. */
+const SESSION_NAME = 'agent-console instance ';
 
 /*
  * A dead peer's locks go when PostgreSQL drops its session: at once when its process ends, within
@@ -28,7 +30,7 @@ export class InstanceLocks {
 
   /** Takes the lock on instance `id`; answers false (and keeps no session) when a live process holds it. */
   async claimId(id: string): Promise<boolean> {
-    const client = new pg.Client({ connectionString: this.url, keepAlive: true });
+    const client = new pg.Client({ connectionString: this.url, keepAlive: true, application_name: `${SESSION_NAME}${id}` });
     client.on('error', (error) => this.log.warn({ err: error }, 'the session that holds the instance locks failed'));
     try {
       await client.connect();
@@ -70,6 +72,26 @@ export class InstanceLocks {
 
   get holdsGlobalWork(): boolean {
     return this.#holdsGlobal;
+  }
+
+  /**
+   * Ends the session that holds the global work when `gone` says its instance is gone (it stopped
+   * writing heartbeats while its session lives on: a hung process keeps its connection). Answers
+   * whether it did; the global work is free then.
+   */
+  async endGoneHolder(gone: (instanceId: string) => Promise<boolean>): Promise<boolean> {
+    const client = this.#client;
+    if (!client) return false;
+    const { rows } = await client.query<{ pid: number; name: string }>(
+      `SELECT l.pid, a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+       WHERE l.locktype = 'advisory' AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 2 AND l.granted`,
+      [...GLOBAL_WORK_LOCK],
+    );
+    const holder = rows[0];
+    if (!holder?.name.startsWith(SESSION_NAME) || !(await gone(holder.name.slice(SESSION_NAME.length)))) return false;
+    this.log.warn({ instance: holder.name.slice(SESSION_NAME.length) }, 'ended the session of a quiet instance that held the global work');
+    await client.query('SELECT pg_terminate_backend($1)', [holder.pid]);
+    return true;
   }
 
   /** Ends the session, and with it every lock it held. */
