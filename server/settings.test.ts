@@ -320,11 +320,13 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       await expect(
         startTestApp({ database, dataDir: t.dataDir, databaseUrl: t.databaseUrl, secretsKey: 'a-different-key' }),
       ).rejects.toThrow(/not the one the stored secrets were sealed with/);
-      const again = await startTestApp({ database, dataDir: t.dataDir, databaseUrl: t.databaseUrl });
+      // On PostgreSQL, a second instance needs a data dir of its own while the first runs (its id is the data dir's).
+      const sqlite = database === 'sqlite';
+      const again = await startTestApp({ database, dataDir: sqlite ? t.dataDir : undefined, databaseUrl: t.databaseUrl });
       try {
         expect((await again.getSettings()).json()).toMatchObject({ llm_api_key_set: true });
       } finally {
-        await again.close({ keepData: true });
+        await again.close({ keepData: sqlite });
       }
     });
 
