@@ -58,7 +58,7 @@ export class InstanceRegistry {
   }
 
   /**
-   * Work about every instance (what the ones that went quiet left, what no instance owns), done by
+   * Work about every instance (what the ones that stopped or went quiet left mid-way), done by
    * one instance only: the holder of an advisory lock, at once when it takes it and at each
    * heartbeat after. It gets the time before which a heartbeat is quiet. The work must bear being
    * done twice: a holder whose session broke may finish a round while the next holder starts one.
