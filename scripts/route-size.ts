@@ -3,11 +3,13 @@
  * chunk and the page's own chunk, each with the chunks they import statically. Chunks loaded on
  * demand (dialogs, drawers, tooltips, notifications) are not counted. Reads the manifest of the
  * last `vite build`. With `--check` it fails when a page is over its budget (issue 14: the unit
- * is the one of OpenHands' 394,298 B before its settings page is usable).
+ * is the one of OpenHands' 394,298 B before its settings page is usable). With `--why` it builds
+ * again with source maps and says, for each page, which packages and folders its bytes come from.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { buildWithSourceMaps, composition } from './route-size-why';
 
 interface ManifestChunk {
   file: string;
@@ -20,7 +22,8 @@ const KIB = 1024;
 /** Budgets in gzip bytes: the settings page, and every other page. */
 export const BUDGETS = { 'settings-page': 160 * KIB, default: 200 * KIB } as const;
 
-const dist = path.resolve(import.meta.dirname, '..', 'dist');
+const why = process.argv.includes('--why');
+const dist = why ? buildWithSourceMaps() : path.resolve(import.meta.dirname, '..', 'dist');
 const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
 
 function staticClosure(key: string, seen = new Set<string>()): Set<string> {
@@ -30,7 +33,8 @@ function staticClosure(key: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
-const gzipSize = (key: string) => zlib.gzipSync(fs.readFileSync(path.join(dist, manifest[key]!.file)), { level: 9 }).length;
+const gzipSizeOfFile = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
+const gzipSize = (key: string) => gzipSizeOfFile(manifest[key]!.file);
 const kib = (bytes: number) => `${(bytes / KIB).toFixed(1)} KiB`;
 
 const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
@@ -54,7 +58,14 @@ for (const page of pages.sort()) {
   const verdict = total > budget ? `OVER the budget of ${kib(budget)}` : `budget ${kib(budget)}`;
   if (total > budget) over.push(name);
   console.log(`  ${name.padEnd(20)} ${kib(total).padStart(10)}  in ${String(chunks.size).padStart(2)} files  ${verdict}`);
+  if (why) {
+    const files = [...chunks].map((key) => manifest[key]!.file);
+    for (const [group, bytes] of composition(dist, files, gzipSizeOfFile).filter(([, bytes]) => bytes >= KIB / 2)) {
+      console.log(`      ${kib(bytes).padStart(10)}  ${group}`);
+    }
+  }
 }
+if (why) fs.rmSync(dist, { recursive: true });
 if (check && over.length > 0) {
   console.error(`Over budget: ${over.join(', ')}`);
   process.exitCode = 1;

@@ -1,9 +1,10 @@
-import { ActionIcon, AppShell, Burger, Button, Group, NavLink, Title } from '@mantine/core';
+import { ActionIcon, Burger, Button, Group, NavLink, Title } from '@mantine/core';
 import { useDisclosure, useLocalStorage } from '@mantine/hooks';
 import { IconBox, IconKey, IconKeyboard, IconLogout, IconMessages, IconSettings, IconStack2 } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSessionState } from '../features/auth/use-session';
+import classes from './layout.module.css';
 import { PageSkeleton } from './page-skeleton';
 import { ServerBadge } from './server-badge';
 import { useShortcuts } from './shortcuts/use-shortcuts';
@@ -36,8 +37,9 @@ export function Layout() {
   useShortcuts(shortcutsOn, help.open);
 
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !navOpen } }} padding="lg">
-      <AppShell.Header>
+    <>
+      {/* react-remove-scroll's class: while a dialog locks the page's scroll, the header keeps its place. */}
+      <header className={`${classes.header} right-scroll-bar-position`}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={navOpen} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
@@ -56,9 +58,9 @@ export function Layout() {
             </Button>
           </Group>
         </Group>
-      </AppShell.Header>
+      </header>
 
-      <AppShell.Navbar p="xs" aria-label="Main">
+      <nav className={classes.navbar} data-open={navOpen || undefined} aria-label="Main">
         {NAVIGATION.map(({ to, label, icon: Icon }) => (
           <NavLink
             key={to}
@@ -70,18 +72,18 @@ export function Layout() {
             onClick={close}
           />
         ))}
-      </AppShell.Navbar>
+      </nav>
 
-      <AppShell.Main>
+      <main className={classes.main}>
         <Suspense fallback={<PageSkeleton />}>
           <Outlet />
         </Suspense>
-      </AppShell.Main>
+      </main>
       {helpNeeded && (
         <Suspense fallback={null}>
           <ShortcutsDialog opened={helpOpen} onClose={help.close} enabled={shortcutsOn} onEnabledChange={setShortcutsOn} />
         </Suspense>
       )}
-    </AppShell>
+    </>
   );
 }

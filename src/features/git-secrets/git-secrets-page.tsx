@@ -2,7 +2,7 @@ import { Badge, Button, SimpleGrid, Table, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { describeError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
@@ -15,7 +15,9 @@ import { PROVIDERS } from '../../contract/secrets';
 import { connectedProvidersQuery, disconnectAllProvidersMutation, providerStatusesQuery } from '../../queries/git-providers';
 import { deleteSecretMutation, secretsQuery } from '../../queries/secrets';
 import { ProviderCard } from './provider-card';
-import { SecretDialog } from './secret-dialog';
+
+/** Loaded when first opened: the secrets table shows without it. */
+const SecretDialog = lazy(async () => ({ default: (await import('./secret-dialog')).SecretDialog }));
 
 /** Tabs, so custom secrets are one click away, not below five provider cards; the tab is in the URL (`?tab=secrets`). */
 export function GitSecretsPage() {
@@ -191,7 +193,9 @@ function CustomSecrets() {
         }
       </QueryContent>
       {dialog?.type === 'edit' && (
-        <SecretDialog key={dialog.secret?.name ?? 'new'} existing={dialog.secret} onClose={() => setDialog(null)} />
+        <Suspense fallback={null}>
+          <SecretDialog key={dialog.secret?.name ?? 'new'} existing={dialog.secret} onClose={() => setDialog(null)} />
+        </Suspense>
       )}
       {dialog?.type === 'delete' && (
         <ConfirmDialog

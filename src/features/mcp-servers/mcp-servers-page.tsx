@@ -2,7 +2,7 @@ import { Badge, Button, Code, Group, Stack, Table, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Dialog } from '../../components/dialog';
 import { EmptyState } from '../../components/empty-state';
@@ -12,11 +12,14 @@ import { SectionHeader } from '../../components/section-header';
 import { savedMcpServerTestQuery } from '../../queries/mcp';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { saveMcpConfigMutation, settingsQuery } from '../../queries/settings';
-import { ExportDialog } from './export-dialog';
-import { ImportDialog } from './import-dialog';
 import { EMPTY_MCP_CONFIG, entryFor, formValuesFor, KIND_LABEL, type McpServerRow, serverRows, withoutServer } from './mcp-model';
-import { McpServerDrawer } from './mcp-server-drawer';
 import { TestResult } from './test-result';
+
+// Loaded when first opened: the editor's form library and the import and export dialogs are not
+// needed to show the table.
+const McpServerDrawer = lazy(async () => ({ default: (await import('./mcp-server-drawer')).McpServerDrawer }));
+const ImportDialog = lazy(async () => ({ default: (await import('./import-dialog')).ImportDialog }));
+const ExportDialog = lazy(async () => ({ default: (await import('./export-dialog')).ExportDialog }));
 
 /** The dialog or drawer open over the page. */
 type OpenDialog =
@@ -81,11 +84,13 @@ export function McpServersPage() {
         }
       </QueryContent>
 
-      {dialog?.type === 'edit' && <McpServerDrawer key={dialog.row?.id ?? 'new'} row={dialog.row} config={config} onClose={close} />}
-      {dialog?.type === 'delete' && <DeleteDialog row={dialog.row} onClose={close} />}
-      {dialog?.type === 'test' && <TestDialog row={dialog.row} onClose={close} />}
-      {dialog?.type === 'import' && <ImportDialog config={config} onClose={close} />}
-      {dialog?.type === 'export' && <ExportDialog config={config} onClose={close} />}
+      <Suspense fallback={null}>
+        {dialog?.type === 'edit' && <McpServerDrawer key={dialog.row?.id ?? 'new'} row={dialog.row} config={config} onClose={close} />}
+        {dialog?.type === 'delete' && <DeleteDialog row={dialog.row} onClose={close} />}
+        {dialog?.type === 'test' && <TestDialog row={dialog.row} onClose={close} />}
+        {dialog?.type === 'import' && <ImportDialog config={config} onClose={close} />}
+        {dialog?.type === 'export' && <ExportDialog config={config} onClose={close} />}
+      </Suspense>
     </>
   );
 }

@@ -1,6 +1,7 @@
-import { Button, Group, Menu } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { IconDots, IconFileText, IconPlayerPause, IconPlayerPlay, IconRefresh, IconTrash } from '@tabler/icons-react';
 import type { SandboxAction } from '../../api/sandboxes';
+import { ActionMenu } from '../../components/action-menu';
 import type { SandboxInfo } from '../../contract/sandboxes';
 import { ACTION_LABEL, canApply, hasEnded } from './actions';
 
@@ -68,25 +69,27 @@ export function SandboxActions({ sandbox, busy, startingAgain, anyStartingAgain,
         </Button>
       )}
       {(onLogs || !ended) && (
-        <Menu position="bottom-end" withinPortal>
-          <Menu.Target>
+        <ActionMenu
+          target={
             <Button size="compact-sm" variant="subtle" aria-label={`More actions for ${sandbox.id}`} px={6}>
               <IconDots size={16} />
             </Button>
-          </Menu.Target>
-          <Menu.Dropdown>
-            {onLogs && (
-              <Menu.Item leftSection={<IconFileText size={14} />} onClick={() => onLogs(sandbox.id)}>
-                Logs
-              </Menu.Item>
-            )}
-            {!ended && (
-              <Menu.Item leftSection={<IconTrash size={14} />} color="red" disabled={busy} onClick={() => onAction('delete', sandbox)}>
-                Delete
-              </Menu.Item>
-            )}
-          </Menu.Dropdown>
-        </Menu>
+          }
+          items={[
+            ...(onLogs ? [{ label: 'Logs', icon: <IconFileText size={14} />, onClick: () => onLogs(sandbox.id) }] : []),
+            ...(ended
+              ? []
+              : [
+                  {
+                    label: 'Delete',
+                    icon: <IconTrash size={14} />,
+                    danger: true,
+                    disabled: busy,
+                    onClick: () => onAction('delete', sandbox),
+                  },
+                ]),
+          ]}
+        />
       )}
     </Group>
   );
