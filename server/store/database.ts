@@ -1,35 +1,12 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
+import { QueuedSqliteDialect } from './sqlite-driver';
 
 export type Db = Kysely<Database>;
-
-/** Prepared statements kept per connection; the server's queries are a few hundred distinct texts at most. */
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * The connection as Kysely sees it, with the statements it prepares kept: Kysely prepares each
- * query anew, and preparing was a good part of every API request's time. Kysely runs one
- * statement at a time on the connection (and never iterates one here), so sharing them is safe.
- */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare: (sql) => {
-      let statement = statements.get(sql);
-      if (!statement) {
-        statement = sqlite.prepare(sql);
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
-        statements.set(sql, statement);
-      }
-      return statement;
-    },
-  };
-}
 
 /** Opens (creating if needed) the SQLite database in the data dir, in WAL mode. */
 export function openSqlite(dataDir: string): Db {
@@ -37,7 +14,7 @@ export function openSqlite(dataDir: string): Db {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({ dialect: new QueuedSqliteDialect(sqlite) });
 }
 
 /** A pool on the PostgreSQL database at `url` (postgres://…); nothing connects until the first query. */
