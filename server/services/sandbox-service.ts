@@ -313,7 +313,8 @@ export class SandboxService {
 
   async getMany(ids: string[]): Promise<(SandboxInfo | null)[]> {
     refuseTooMany(ids, 'sandboxes');
-    const byId = new Map((await this.store.list()).map((record) => [record.id, record]));
+    // Only those asked for: a page of conversations asks for its sandboxes, most of them long gone.
+    const byId = new Map((await this.store.getMany([...new Set(ids)])).map((record) => [record.id, record]));
     return Promise.all(
       ids.map((id) => {
         const record = byId.get(id);

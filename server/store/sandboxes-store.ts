@@ -17,6 +17,12 @@ export class SandboxesStore {
     return this.db.selectFrom('sandboxes').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Those of `ids` that exist, in no particular order. */
+  async getMany(ids: string[]): Promise<SandboxRecord[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom('sandboxes').selectAll().where('id', 'in', ids).execute();
+  }
+
   async count(): Promise<number> {
     const row = await this.db
       .selectFrom('sandboxes')

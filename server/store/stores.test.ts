@@ -172,6 +172,8 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     await sandboxes.update('sb1', { pid: 4321, process_start: '987654' });
     expect(await sandboxes.get('sb1')).toEqual({ ...record, pid: 4321, process_start: '987654' });
     expect(await sandboxes.count()).toBe(1);
+    expect(await sandboxes.getMany(['gone', 'sb1', 'sb1'])).toEqual([{ ...record, pid: 4321, process_start: '987654' }]);
+    expect(await sandboxes.getMany([])).toEqual([]);
     await sandboxes.delete('sb1');
     expect(await sandboxes.list()).toEqual([]);
   });
