@@ -4,9 +4,18 @@ import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
-import { QueuedSqliteDialect } from './sqlite-driver';
+import { QueuedSqliteDialect, sqliteChangeCount } from './sqlite-driver';
 
 export type Db = Kysely<Database>;
+
+const changeCounts = new WeakMap<Db, () => string>();
+
+/**
+ * The change count of `db` (see sqliteChangeCount): a read kept with the count it was taken at
+ * stands while the count is the same. `undefined` on PostgreSQL, where other instances write
+ * unseen: read every time there.
+ */
+export const changeCountOf = (db: Db): (() => string) | undefined => changeCounts.get(db);
 
 /** Opens (creating if needed) the SQLite database in the data dir, in WAL mode. */
 export function openSqlite(dataDir: string): Db {
@@ -14,7 +23,9 @@ export function openSqlite(dataDir: string): Db {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new QueuedSqliteDialect(sqlite) });
+  const db = new Kysely<Database>({ dialect: new QueuedSqliteDialect(sqlite) });
+  changeCounts.set(db, sqliteChangeCount(sqlite));
+  return db;
 }
 
 /** A pool on the PostgreSQL database at `url` (postgres://…); nothing connects until the first query. */

@@ -1,16 +1,24 @@
 import type { Selectable } from 'kysely';
 import type { Db } from './database';
+import { keptWhileUnchanged } from './kept-read';
 import type { SandboxesTable } from './schema';
 
 export type SandboxRecord = Selectable<SandboxesTable>;
 
 /** The sandbox registry. */
 export class SandboxesStore {
-  constructor(private readonly db: Db) {}
+  /** Every sandbox search, conversation page and health round asks for the list; it changes seldom. */
+  readonly #list: (key: string) => Promise<SandboxRecord[]>;
 
-  /** Every sandbox, newest first. */
-  list(): Promise<SandboxRecord[]> {
-    return this.db.selectFrom('sandboxes').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  constructor(private readonly db: Db) {
+    this.#list = keptWhileUnchanged(db, () =>
+      db.selectFrom('sandboxes').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+    );
+  }
+
+  /** Every sandbox, newest first (frozen: the same list may be answered again). */
+  list(): Promise<readonly SandboxRecord[]> {
+    return this.#list('');
   }
 
   get(id: string): Promise<SandboxRecord | undefined> {

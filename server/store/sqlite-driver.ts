@@ -109,6 +109,16 @@ class QueuedSqliteDriver implements Driver {
   }
 }
 
+/**
+ * A count that differs whenever the database may have changed since it was last read: rows this
+ * connection changed (`total_changes()`, uncommitted and rolled-back ones included) and commits
+ * of other connections (`data_version`). Reads kept while it stays the same are never stale.
+ */
+export function sqliteChangeCount(sqlite: SQLite.Database): () => string {
+  const statement = sqlite.prepare('SELECT total_changes(), data_version FROM pragma_data_version').raw(true);
+  return () => (statement.get() as [number, number]).join(':');
+}
+
 /** Kysely's SQLite dialect (compiler, adapter, introspector) over the queued driver above. */
 export class QueuedSqliteDialect extends SqliteDialect {
   constructor(private readonly sqlite: SQLite.Database) {

@@ -28,15 +28,19 @@ const conversation = (n: number, title: string): ConversationRecord => {
 
 describe.each(databasesUnderTest())('stores on %s', (database) => {
   let db: Db;
+  /** Another connection to the same database (another process, or another instance). */
+  let openAnother: () => Db;
   let cleanUp: () => Promise<void>;
   beforeEach(async () => {
     if (database === 'postgres') {
       const { url, drop } = await freshPostgresDatabase();
       db = openPostgres(url);
+      openAnother = () => openPostgres(url);
       cleanUp = drop;
     } else {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
       db = openSqlite(dir);
+      openAnother = () => openSqlite(dir);
       cleanUp = async () => fs.rmSync(dir, { recursive: true, force: true });
     }
     await migrateToLatest(db);
@@ -176,6 +180,79 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     expect(await sandboxes.getMany([])).toEqual([]);
     await sandboxes.delete('sb1');
     expect(await sandboxes.list()).toEqual([]);
+  });
+
+  it('the sandbox list sees every write at once: through the store, in plain SQL, rolled back, from another connection', async () => {
+    const sandboxes = new SandboxesStore(db);
+    const record = (id: string, created_at: string) => ({
+      id,
+      spec_id: 'agent-server',
+      port: 40_123,
+      session_key: 'sealed',
+      pid: null,
+      process_start: null,
+      created_at,
+      started_at: created_at,
+      exit_detail: null,
+      image: null,
+      owner_instance: null,
+    });
+    const ids = async () => (await sandboxes.list()).map((r) => `${r.id}:${r.port}`);
+    expect(await ids()).toEqual([]);
+    await sandboxes.insert(record('sb1', '2026-01-01T00:00:00.000Z'));
+    expect(await ids()).toEqual(['sb1:40123']);
+    expect(await ids()).toEqual(['sb1:40123']);
+    await sql`UPDATE sandboxes SET port = 1 WHERE id = 'sb1'`.execute(db);
+    expect(await ids()).toEqual(['sb1:1']);
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.updateTable('sandboxes').set({ port: 2 }).execute();
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await ids()).toEqual(['sb1:1']);
+    const another = openAnother();
+    try {
+      await new SandboxesStore(another).insert(record('sb2', '2026-01-02T00:00:00.000Z'));
+      expect(await ids()).toEqual(['sb2:40123', 'sb1:1']);
+      await another.updateTable('sandboxes').set({ port: 3 }).where('id', '=', 'sb1').execute();
+      expect(await ids()).toEqual(['sb2:40123', 'sb1:3']);
+      await another.deleteFrom('sandboxes').execute();
+      expect(await ids()).toEqual([]);
+    } finally {
+      await another.destroy();
+    }
+    await sandboxes.insert(record('sb3', '2026-01-03T00:00:00.000Z'));
+    const [listed] = await sandboxes.list();
+    // The same list may be answered again: nobody may change it.
+    expect(Object.isFrozen(listed)).toBe(true);
+  });
+
+  it('settings and provider tokens, read on most requests, see writes at once, also from another connection', async () => {
+    const settings = new SettingsStore(db);
+    const secrets = new SecretsStore(db);
+    const hosts = async () => (await secrets.listProviderTokens('default')).map((t) => `${t.provider}@${t.host}`);
+    expect(await settings.load('default')).toBeUndefined();
+    expect(await hosts()).toEqual([]);
+    await settings.update('default', () => '{"a":1}');
+    await secrets.updateProviderTokens('default', () => [{ provider: 'github', token: 'sealed', host: null, checked_at: null }]);
+    expect(await settings.load('default')).toBe('{"a":1}');
+    expect(await settings.load('other')).toBeUndefined();
+    expect(await settings.load('default')).toBe('{"a":1}');
+    expect(await hosts()).toEqual(['github@null']);
+    const another = openAnother();
+    try {
+      await new SettingsStore(another).update('default', () => '{"a":2}');
+      await new SecretsStore(another).updateProviderTokens('default', (current) => [
+        ...current,
+        { provider: 'gitlab', token: 's', host: 'gl.example', checked_at: null },
+      ]);
+      expect(await settings.load('default')).toBe('{"a":2}');
+      expect(await hosts()).toEqual(['github@null', 'gitlab@gl.example']);
+    } finally {
+      await another.destroy();
+    }
+    expect(Object.isFrozen((await secrets.listProviderTokens('default'))[0])).toBe(true);
   });
 
   it('secrets: a check is recorded only for the token and host checked, null hosts included; upserts keep the order', async () => {
