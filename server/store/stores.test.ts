@@ -111,10 +111,11 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     expect(await store.seqOf('c001', 'nope')).toBeUndefined();
 
     const byTime = await store.search('default', {}, false, undefined, 2);
-    expect(byTime.rows.map((e) => e.event_id)).toEqual(['b', 'a']);
+    const eventIds = (rows: { body: string }[]) => rows.map((e) => (JSON.parse(e.body) as { id: string }).id);
+    expect(eventIds(byTime.rows)).toEqual(['b', 'a']);
     expect(byTime.more).toBe(true);
     const rest = await store.search('default', {}, false, { timestamp: byTime.rows[1]!.timestamp, seq: byTime.rows[1]!.seq }, 2);
-    expect(rest.rows.map((e) => e.event_id)).toEqual(['c']);
+    expect(eventIds(rest.rows)).toEqual(['c']);
     expect(await store.count('default', { conversation_id__eq: 'c001' })).toBe(3);
 
     // A conversation's events go with it.
@@ -372,3 +373,21 @@ async function waitingForLock(db: Db): Promise<boolean> {
     WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%'`.execute(db);
   return rows[0]!.waiting > 0;
 }
+
+describe('event search plan on SQLite', () => {
+  it("reads one conversation's page from that conversation's index, not the user's whole timeline", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
+    const db = openSqlite(dir);
+    try {
+      await migrateToLatest(db);
+      const store = new EventsStore(db);
+      const plan = (await store.explainSearch('default', { conversation_id__eq: 'c001' })).join('\n');
+      expect(plan).toMatch(/USING INDEX conversation_events_by_time \(conversation_id=\?\)/);
+      // Without a conversation, the user's timeline is the index to take.
+      expect((await store.explainSearch('default', {})).join('\n')).toMatch(/USING INDEX conversation_events_by_user_time/);
+    } finally {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
