@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Db } from './database';
+import { changeCountOf, type Db } from './database';
 import { keptWhileUnchanged } from './kept-read';
 import type { SandboxesTable } from './schema';
 
@@ -10,7 +10,10 @@ export class SandboxesStore {
   /** Every sandbox search, conversation page and health round asks for the list; it changes seldom. */
   readonly #list: (key: string) => Promise<SandboxRecord[]>;
 
+  readonly #listKept: boolean;
+
   constructor(private readonly db: Db) {
+    this.#listKept = changeCountOf(db) !== undefined;
     this.#list = keptWhileUnchanged(db, () =>
       db.selectFrom('sandboxes').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
     );
@@ -25,9 +28,14 @@ export class SandboxesStore {
     return this.db.selectFrom('sandboxes').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Those of `ids` that exist, in no particular order. */
-  async getMany(ids: string[]): Promise<SandboxRecord[]> {
+  /** Those of `ids` that exist, in no particular order (frozen, as the list's). */
+  async getMany(ids: string[]): Promise<readonly SandboxRecord[]> {
     if (ids.length === 0) return [];
+    // Where the list is kept (SQLite), picking from it is cheaper than binding a hundred ids.
+    if (this.#listKept) {
+      const wanted = new Set(ids);
+      return (await this.list()).filter((record) => wanted.has(record.id));
+    }
     return this.db.selectFrom('sandboxes').selectAll().where('id', 'in', ids).execute();
   }
 
