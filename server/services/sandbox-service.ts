@@ -290,7 +290,7 @@ export class SandboxService {
     return this.#search(query, this.#own());
   }
 
-  async #search(query: SandboxSearchQuery, listed: Promise<SandboxRecord[]>) {
+  async #search(query: SandboxSearchQuery, listed: Promise<readonly SandboxRecord[]>) {
     const matching = (await Promise.all((await listed).map((record) => this.#info(record)))).filter(
       (info) =>
         (!query.status__eq || info.status === query.status__eq) &&
