@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { answerSerializerCompiler, builtToSchema } from './answer-serializer';
+import { answerSerializerCompiler, builtToSchema, StoredJsonList } from './answer-serializer';
 
 const route = (schema: z.ZodMiniType) => ({ schema, method: 'GET', url: '/things', httpStatus: '200' });
 const pageSchema = z.object({ items: z.array(z.object({ id: z.string(), size: z.number() })) });
@@ -22,5 +22,19 @@ describe('answer serializer', () => {
     expect(serialize({ items: [{ id: 'a', size: 1 }] })).toBe('{"items":[{"id":"a","size":1}]}');
     expect(() => serialize({ items: [{ id: 'a', size: 1, secret: 's' }] })).toThrow();
     expect(() => serialize({ items: [{ id: 'a', size: '1' }] })).toThrow();
+  });
+
+  it('splices stored JSON lists in as they are, the rest as JSON.stringify writes it; checked, they are held to the schema too', () => {
+    const stored = [
+      { id: 'a', size: 1 },
+      { id: 'b "quoted" \u2028', size: 2.5 },
+    ];
+    const answer = { items: new StoredJsonList(stored.map((item) => JSON.stringify(item))), next: null, left: undefined };
+    const expected = JSON.stringify({ items: stored, next: null });
+    expect(answerSerializerCompiler({ checked: false })(route(builtPageSchema))(answer)).toBe(expected);
+    const checkedSchema = builtToSchema(z.object({ items: z.array(z.object({ id: z.string(), size: z.number() })), next: z.null() }));
+    expect(answerSerializerCompiler({ checked: true })(route(checkedSchema))(answer)).toBe(expected);
+    const undeclared = { items: new StoredJsonList(['{"id":"a","size":1,"secret":"s"}']), next: null };
+    expect(() => answerSerializerCompiler({ checked: true })(route(checkedSchema))(undeclared)).toThrow();
   });
 });

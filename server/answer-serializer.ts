@@ -8,10 +8,51 @@ import type * as z from 'zod/mini';
  * Answers whose service builds every field itself, from values already read through a schema,
  * are marked `builtToSchema` and sent as they are. Tests keep the check: with `checked` each
  * such answer is encoded too and must come out unchanged (nothing undeclared, no wrong type),
- * or the request fails as an unmarked answer that does not fit its schema fails.
+ * or the request fails as an unmarked answer that does not fit its schema fails. Stored JSON
+ * (events) is spliced in as it is, not parsed and written again (see StoredJsonList).
  */
 
 const builtSchemas = new WeakSet<object>();
+
+/**
+ * A list of JSON texts as the store keeps them, each written by `JSON.stringify` (so parsing and
+ * writing it again gives the same text): a marked answer sends them spliced in as they are.
+ */
+export class StoredJsonList<Item> {
+  declare readonly item?: Item;
+  constructor(readonly texts: string[]) {}
+
+  /** What the texts stand for, where an answer is encoded with its schema (tests). */
+  toJSON(): Item[] {
+    return this.texts.map((text) => JSON.parse(text) as Item);
+  }
+}
+
+/** An answer of type `T` whose top-level lists may be stored texts (see StoredJsonList). */
+export type WithStoredLists<T> = { [K in keyof T]: T[K] extends (infer Item)[] ? T[K] | StoredJsonList<Item> : T[K] };
+
+/** A marked answer with stored lists, typed as the answer it is sent as (the serializer splices the lists). */
+export const storedAnswer = <T>(answer: WithStoredLists<T>): T => answer as T;
+
+const hasStoredList = (data: unknown): data is Record<string, unknown> =>
+  typeof data === 'object' && data !== null && Object.values(data).some((value) => value instanceof StoredJsonList);
+
+/** `JSON.stringify(data)`, with stored lists at its top level spliced in as they are. */
+function stringifyAnswer(data: unknown): string {
+  if (!hasStoredList(data)) return JSON.stringify(data);
+  const members: string[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    const text = value instanceof StoredJsonList ? `[${value.texts.join(',')}]` : (JSON.stringify(value) as string | undefined);
+    if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${members.join(',')}}`;
+}
+
+/** `data` with its stored lists read, for the schema's encoder. */
+const withListsRead = (data: unknown): unknown =>
+  hasStoredList(data)
+    ? Object.fromEntries(Object.entries(data).map(([key, value]) => [key, value instanceof StoredJsonList ? value.toJSON() : value]))
+    : data;
 
 /** Marks a response schema whose answers the service builds to it (see above); the same schema back. */
 export function builtToSchema<Schema extends z.ZodMiniType>(schema: Schema): Schema {
@@ -26,10 +67,10 @@ export function answerSerializerCompiler({ checked }: { checked: boolean }): Ser
   return (route) => {
     const encode = serializerCompiler(route);
     if (!builtSchemas.has(route.schema as object)) return encode;
-    if (!checked) return (data) => JSON.stringify(data);
+    if (!checked) return stringifyAnswer;
     return (data) => {
-      const encoded = encode(data);
-      const sent = JSON.stringify(data);
+      const encoded = encode(withListsRead(data));
+      const sent = stringifyAnswer(data);
       if (!isDeepStrictEqual(JSON.parse(encoded), JSON.parse(sent)))
         throw new Error(
           `${route.method} ${route.url}: the answer differs from its schema's encoding: ${encoded.slice(0, 300)} ≠ ${sent.slice(0, 300)}`,

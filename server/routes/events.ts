@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { builtToSchema } from '../answer-serializer';
+import { builtToSchema, storedAnswer } from '../answer-serializer';
 import { detailErrorSchema } from '../../src/contract/errors';
 import * as z from 'zod/mini';
 import {
@@ -8,6 +8,7 @@ import {
   eventPageSchema,
   eventSchema,
   eventSearchQuerySchema,
+  type EventPage,
   successSchema,
   webhookEventsParamsSchema,
 } from '../../src/contract/events';
@@ -33,7 +34,7 @@ export function eventRoutes(events: EventService, sandboxes: SandboxService): Fa
           response: { 200: builtToSchema(eventPageSchema), ...validation },
         },
       },
-      async (request) => events.search(request.query),
+      async (request) => storedAnswer<EventPage>(await events.search(request.query)),
     );
 
     app.get(

@@ -13,6 +13,7 @@ import {
 } from '../../src/contract/events';
 import { MAX_PAGE_SIZE } from '../../src/contract/sandboxes';
 import { Invalid, NotFound } from '../domain-errors';
+import { StoredJsonList, type WithStoredLists } from '../answer-serializer';
 import type { Logger } from '../logger';
 import type { ConversationsStore } from '../store/conversations-store';
 import type { EventNotices } from '../store/event-notices';
@@ -295,7 +296,8 @@ export class EventService {
     return stop;
   }
 
-  async search(query: EventSearchQuery): Promise<EventPage> {
+  /** A page whose events are their stored texts (see StoredJsonList). */
+  async search(query: EventSearchQuery): Promise<WithStoredLists<EventPage>> {
     const descending = query.sort_order === 'TIMESTAMP_DESC';
     const decoded = decodeCursor(query.sort_order, query.page_id);
     const seq = decoded ? Number(decoded.id) : undefined;
@@ -304,7 +306,7 @@ export class EventService {
     const { rows, more } = await this.store.search(this.userId, query, descending, cursor, query.limit);
     const last = rows.at(-1);
     return {
-      items: rows.map(toEvent),
+      items: new StoredJsonList<AgentEvent>(rows.map((row) => row.body)),
       next_page_id: more && last ? encodeCursor(query.sort_order, { value: last.timestamp, id: String(last.seq) }) : null,
     };
   }

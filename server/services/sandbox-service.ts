@@ -293,7 +293,7 @@ export class SandboxService {
     return this.#search(query, this.#own());
   }
 
-  async #search(query: SandboxSearchQuery, listed: Promise<SandboxRecord[]>) {
+  async #search(query: SandboxSearchQuery, listed: Promise<readonly SandboxRecord[]>) {
     const matching = (await Promise.all((await listed).map((record) => this.#info(record)))).filter(
       (info) =>
         (!query.status__eq || info.status === query.status__eq) &&
@@ -316,7 +316,8 @@ export class SandboxService {
 
   async getMany(ids: string[]): Promise<(SandboxInfo | null)[]> {
     refuseTooMany(ids, 'sandboxes');
-    const byId = new Map((await this.store.list()).map((record) => [record.id, record]));
+    // Only those asked for: a page of conversations asks for its sandboxes, most of them long gone.
+    const byId = new Map((await this.store.getMany([...new Set(ids)])).map((record) => [record.id, record]));
     return Promise.all(
       ids.map((id) => {
         const record = byId.get(id);

@@ -1,35 +1,21 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
+import { QueuedSqliteDialect, sqliteChangeCount } from './sqlite-driver';
 
 export type Db = Kysely<Database>;
 
-/** Prepared statements kept per connection; the server's queries are a few hundred distinct texts at most. */
-const STATEMENT_CACHE_SIZE = 500;
+const changeCounts = new WeakMap<Db, () => string>();
 
 /**
- * The connection as Kysely sees it, with the statements it prepares kept: Kysely prepares each
- * query anew, and preparing was a good part of every API request's time. Kysely runs one
- * statement at a time on the connection (and never iterates one here), so sharing them is safe.
+ * The change count of `db` (see sqliteChangeCount): a read kept with the count it was taken at
+ * stands while the count is the same. `undefined` on PostgreSQL, where other instances write
+ * unseen: read every time there.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare: (sql) => {
-      let statement = statements.get(sql);
-      if (!statement) {
-        statement = sqlite.prepare(sql);
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
-        statements.set(sql, statement);
-      }
-      return statement;
-    },
-  };
-}
+export const changeCountOf = (db: Db): (() => string) | undefined => changeCounts.get(db);
 
 /** Opens (creating if needed) the SQLite database in the data dir, in WAL mode. */
 export function openSqlite(dataDir: string): Db {
@@ -37,7 +23,9 @@ export function openSqlite(dataDir: string): Db {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new QueuedSqliteDialect(sqlite) });
+  changeCounts.set(db, sqliteChangeCount(sqlite));
+  return db;
 }
 
 /** A pool on the PostgreSQL database at `url` (postgres://…); nothing connects until the first query. */

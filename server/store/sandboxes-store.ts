@@ -1,20 +1,42 @@
 import type { Selectable } from 'kysely';
-import type { Db } from './database';
+import { changeCountOf, type Db } from './database';
+import { keptWhileUnchanged } from './kept-read';
 import type { SandboxesTable } from './schema';
 
 export type SandboxRecord = Selectable<SandboxesTable>;
 
 /** The sandbox registry. */
 export class SandboxesStore {
-  constructor(private readonly db: Db) {}
+  /** Every sandbox search, conversation page and health round asks for the list; it changes seldom. */
+  readonly #list: (key: string) => Promise<SandboxRecord[]>;
 
-  /** Every sandbox, newest first. */
-  list(): Promise<SandboxRecord[]> {
-    return this.db.selectFrom('sandboxes').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  readonly #listKept: boolean;
+
+  constructor(private readonly db: Db) {
+    this.#listKept = changeCountOf(db) !== undefined;
+    this.#list = keptWhileUnchanged(db, () =>
+      db.selectFrom('sandboxes').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+    );
+  }
+
+  /** Every sandbox, newest first (frozen: the same list may be answered again). */
+  list(): Promise<readonly SandboxRecord[]> {
+    return this.#list('');
   }
 
   get(id: string): Promise<SandboxRecord | undefined> {
     return this.db.selectFrom('sandboxes').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Those of `ids` that exist, in no particular order (frozen, as the list's). */
+  async getMany(ids: string[]): Promise<readonly SandboxRecord[]> {
+    if (ids.length === 0) return [];
+    // Where the list is kept (SQLite), picking from it is cheaper than binding a hundred ids.
+    if (this.#listKept) {
+      const wanted = new Set(ids);
+      return (await this.list()).filter((record) => wanted.has(record.id));
+    }
+    return this.db.selectFrom('sandboxes').selectAll().where('id', 'in', ids).execute();
   }
 
   async count(): Promise<number> {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from './database';
 import { lockForUpdate } from './dialect';
+import { keptWhileUnchanged } from './kept-read';
 import type { Database } from './schema';
 
 async function nextSeq(db: Kysely<Database>, userId: string): Promise<number> {
@@ -52,10 +53,16 @@ export type SecretUpdateOutcome = 'updated' | 'not-found' | 'name-taken';
 
 /** Git provider tokens and custom secrets, one row each per user. */
 export class SecretsStore {
-  constructor(private readonly db: Db) {}
+  /** Settings and several other routes read the tokens (their hosts) on every request; they change seldom. */
+  readonly #providerTokens: (userId: string) => Promise<readonly StoredProviderToken[]>;
 
-  listProviderTokens(userId: string): Promise<StoredProviderToken[]> {
-    return selectProviderTokens(this.db, userId).orderBy('provider').execute();
+  constructor(private readonly db: Db) {
+    this.#providerTokens = keptWhileUnchanged(db, (userId) => selectProviderTokens(db, userId).orderBy('provider').execute());
+  }
+
+  /** Frozen: the same list may be answered again. */
+  listProviderTokens(userId: string): Promise<readonly StoredProviderToken[]> {
+    return this.#providerTokens(userId);
   }
 
   /** Replaces the user's whole set of tokens with what `change` makes of the current set, in one transaction. */

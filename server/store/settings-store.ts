@@ -1,13 +1,21 @@
 import type { Db } from './database';
 import { lockForUpdate } from './dialect';
+import { keptWhileUnchanged } from './kept-read';
 
 /** Persists one settings document (JSON text) per user. */
 export class SettingsStore {
-  constructor(private readonly db: Db) {}
+  /** Most requests read the settings; they change seldom. */
+  readonly #load: (userId: string) => Promise<string | undefined>;
 
-  async load(userId: string): Promise<string | undefined> {
-    const row = await this.db.selectFrom('user_settings').select('document').where('user_id', '=', userId).executeTakeFirst();
-    return row?.document;
+  constructor(private readonly db: Db) {
+    this.#load = keptWhileUnchanged(db, async (userId) => {
+      const row = await db.selectFrom('user_settings').select('document').where('user_id', '=', userId).executeTakeFirst();
+      return row?.document;
+    });
+  }
+
+  load(userId: string): Promise<string | undefined> {
+    return this.#load(userId);
   }
 
   /**

@@ -28,15 +28,19 @@ const conversation = (n: number, title: string): ConversationRecord => {
 
 describe.each(databasesUnderTest())('stores on %s', (database) => {
   let db: Db;
+  /** Another connection to the same database (another process, or another instance). */
+  let openAnother: () => Db;
   let cleanUp: () => Promise<void>;
   beforeEach(async () => {
     if (database === 'postgres') {
       const { url, drop } = await freshPostgresDatabase();
       db = openPostgres(url);
+      openAnother = () => openPostgres(url);
       cleanUp = drop;
     } else {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
       db = openSqlite(dir);
+      openAnother = () => openSqlite(dir);
       cleanUp = async () => fs.rmSync(dir, { recursive: true, force: true });
     }
     await migrateToLatest(db);
@@ -107,10 +111,11 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     expect(await store.seqOf('c001', 'nope')).toBeUndefined();
 
     const byTime = await store.search('default', {}, false, undefined, 2);
-    expect(byTime.rows.map((e) => e.event_id)).toEqual(['b', 'a']);
+    const eventIds = (rows: { body: string }[]) => rows.map((e) => (JSON.parse(e.body) as { id: string }).id);
+    expect(eventIds(byTime.rows)).toEqual(['b', 'a']);
     expect(byTime.more).toBe(true);
     const rest = await store.search('default', {}, false, { timestamp: byTime.rows[1]!.timestamp, seq: byTime.rows[1]!.seq }, 2);
-    expect(rest.rows.map((e) => e.event_id)).toEqual(['c']);
+    expect(eventIds(rest.rows)).toEqual(['c']);
     expect(await store.count('default', { conversation_id__eq: 'c001' })).toBe(3);
 
     // A conversation's events go with it.
@@ -172,8 +177,83 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     await sandboxes.update('sb1', { pid: 4321, process_start: '987654' });
     expect(await sandboxes.get('sb1')).toEqual({ ...record, pid: 4321, process_start: '987654' });
     expect(await sandboxes.count()).toBe(1);
+    expect(await sandboxes.getMany(['gone', 'sb1', 'sb1'])).toEqual([{ ...record, pid: 4321, process_start: '987654' }]);
+    expect(await sandboxes.getMany([])).toEqual([]);
     await sandboxes.delete('sb1');
     expect(await sandboxes.list()).toEqual([]);
+  });
+
+  it('the sandbox list sees every write at once: through the store, in plain SQL, rolled back, from another connection', async () => {
+    const sandboxes = new SandboxesStore(db);
+    const record = (id: string, created_at: string) => ({
+      id,
+      spec_id: 'agent-server',
+      port: 40_123,
+      session_key: 'sealed',
+      pid: null,
+      process_start: null,
+      created_at,
+      started_at: created_at,
+      exit_detail: null,
+      image: null,
+      owner_instance: null,
+    });
+    const ids = async () => (await sandboxes.list()).map((r) => `${r.id}:${r.port}`);
+    expect(await ids()).toEqual([]);
+    await sandboxes.insert(record('sb1', '2026-01-01T00:00:00.000Z'));
+    expect(await ids()).toEqual(['sb1:40123']);
+    expect(await ids()).toEqual(['sb1:40123']);
+    await sql`UPDATE sandboxes SET port = 1 WHERE id = 'sb1'`.execute(db);
+    expect(await ids()).toEqual(['sb1:1']);
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.updateTable('sandboxes').set({ port: 2 }).execute();
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await ids()).toEqual(['sb1:1']);
+    const another = openAnother();
+    try {
+      await new SandboxesStore(another).insert(record('sb2', '2026-01-02T00:00:00.000Z'));
+      expect(await ids()).toEqual(['sb2:40123', 'sb1:1']);
+      await another.updateTable('sandboxes').set({ port: 3 }).where('id', '=', 'sb1').execute();
+      expect(await ids()).toEqual(['sb2:40123', 'sb1:3']);
+      await another.deleteFrom('sandboxes').execute();
+      expect(await ids()).toEqual([]);
+    } finally {
+      await another.destroy();
+    }
+    await sandboxes.insert(record('sb3', '2026-01-03T00:00:00.000Z'));
+    const [listed] = await sandboxes.list();
+    // The same list may be answered again: nobody may change it.
+    expect(Object.isFrozen(listed)).toBe(true);
+  });
+
+  it('settings and provider tokens, read on most requests, see writes at once, also from another connection', async () => {
+    const settings = new SettingsStore(db);
+    const secrets = new SecretsStore(db);
+    const hosts = async () => (await secrets.listProviderTokens('default')).map((t) => `${t.provider}@${t.host}`);
+    expect(await settings.load('default')).toBeUndefined();
+    expect(await hosts()).toEqual([]);
+    await settings.update('default', () => '{"a":1}');
+    await secrets.updateProviderTokens('default', () => [{ provider: 'github', token: 'sealed', host: null, checked_at: null }]);
+    expect(await settings.load('default')).toBe('{"a":1}');
+    expect(await settings.load('other')).toBeUndefined();
+    expect(await settings.load('default')).toBe('{"a":1}');
+    expect(await hosts()).toEqual(['github@null']);
+    const another = openAnother();
+    try {
+      await new SettingsStore(another).update('default', () => '{"a":2}');
+      await new SecretsStore(another).updateProviderTokens('default', (current) => [
+        ...current,
+        { provider: 'gitlab', token: 's', host: 'gl.example', checked_at: null },
+      ]);
+      expect(await settings.load('default')).toBe('{"a":2}');
+      expect(await hosts()).toEqual(['github@null', 'gitlab@gl.example']);
+    } finally {
+      await another.destroy();
+    }
+    expect(Object.isFrozen((await secrets.listProviderTokens('default'))[0])).toBe(true);
   });
 
   it('secrets: a check is recorded only for the token and host checked, null hosts included; upserts keep the order', async () => {
@@ -293,3 +373,21 @@ async function waitingForLock(db: Db): Promise<boolean> {
     WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%pg_advisory_xact_lock%'`.execute(db);
   return rows[0]!.waiting > 0;
 }
+
+describe('event search plan on SQLite', () => {
+  it("reads one conversation's page from that conversation's index, not the user's whole timeline", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
+    const db = openSqlite(dir);
+    try {
+      await migrateToLatest(db);
+      const store = new EventsStore(db);
+      const plan = (await store.explainSearch('default', { conversation_id__eq: 'c001' })).join('\n');
+      expect(plan).toMatch(/USING INDEX conversation_events_by_time \(conversation_id=\?\)/);
+      // Without a conversation, the user's timeline is the index to take.
+      expect((await store.explainSearch('default', {})).join('\n')).toMatch(/USING INDEX conversation_events_by_user_time/);
+    } finally {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
