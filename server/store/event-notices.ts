@@ -147,7 +147,8 @@ export class EventNotices {
 
   /** One NOTIFY round at a time, so they arrive in order; what comes meanwhile goes in the next. */
   #flush(): void {
-    if (this.#sending || this.#outbox.length === 0) return;
+    // Once closed, what is left goes nowhere: the pool it would go through is closing too.
+    if (this.#closed || this.#sending || this.#outbox.length === 0) return;
     const notices = this.#outbox.splice(0);
     this.#sending = this.#send(notices).finally(() => {
       this.#sending = undefined;
