@@ -61,7 +61,10 @@ async function push(t: TestApp, sandboxId: string, conversationId: string, texts
   return events.map((event) => event.id);
 }
 
-/** The ids of the events a listening instance streams for a conversation, as they come. */
+/**
+ * What a listening instance streams for a conversation, as it comes: the ids of the stored
+ * events, and every frame in order (a stored event as its id, a transient one as sent).
+ */
 async function openStream(t: TestApp, conversationId: string) {
   const controller = new AbortController();
   const response = await fetch(`${t.address}/api/v1/app-conversations/${conversationId}/events/stream`, {
@@ -70,6 +73,7 @@ async function openStream(t: TestApp, conversationId: string) {
   });
   expect(response.status).toBe(200);
   const ids: string[] = [];
+  const frames: unknown[] = [];
   void (async () => {
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
@@ -78,10 +82,17 @@ async function openStream(t: TestApp, conversationId: string) {
       const { value, done } = await reader.read();
       if (done) return;
       buffer += decoder.decode(value, { stream: true });
-      for (const match of buffer.matchAll(/^id: (.+)$/gm)) if (!ids.includes(match[1]!)) ids.push(match[1]!);
+      const blocks = buffer.split('\n\n');
+      buffer = blocks.pop()!;
+      for (const block of blocks) {
+        const id = /^id: (.+)$/m.exec(block)?.[1];
+        const data = /^data: (.+)$/m.exec(block)?.[1];
+        if (id && !ids.includes(id)) ids.push(id);
+        if (data) frames.push(id ? { id } : JSON.parse(data));
+      }
     }
   })().catch(() => undefined);
-  return { ids, close: () => controller.abort() };
+  return { ids, frames, close: () => controller.abort() };
 }
 
 describe('two instances on one PostgreSQL database', () => {
@@ -216,6 +227,68 @@ describe('two instances on one PostgreSQL database', () => {
     );
     expect(stream.ids).toEqual([...before, ...after, ...more]);
     stream.close();
+  });
+
+  it("a running agent's state and streaming text reach a stream through the other instance as they reach the owner's", async () => {
+    const [a, b] = [await instance(), await instance()];
+    const { id: sandboxId } = await startSandbox(a, 'chatty');
+    const conversationId = await conversationIn(a, sandboxId);
+    const [first] = await push(a, sandboxId, conversationId, ['one']);
+    const [throughOwner, throughOther] = [await openStream(a, conversationId), await openStream(b, conversationId)];
+    for (const stream of [throughOwner, throughOther]) {
+      await until(
+        async () => stream.ids,
+        (ids) => ids.includes(first!),
+      );
+    }
+
+    // What the owner's collector hands on from the agent server's socket, in its order.
+    const stateUpdate = (status: string) => ({
+      kind: 'ConversationStateUpdateEvent',
+      id: randomUUID(),
+      timestamp: new Date().toISOString(),
+      source: 'environment',
+      key: 'execution_status',
+      value: status,
+    });
+    const delta = (text: string) => ({ kind: 'StreamingDelta', conversation_id: conversationId, llm_response_id: 'reply-1', delta: text });
+    const reply = {
+      kind: 'MessageEvent',
+      id: randomUUID(),
+      timestamp: new Date().toISOString(),
+      source: 'agent',
+      llm_response_id: 'reply-1',
+      llm_message: { role: 'assistant', content: [{ type: 'text', text: 'Hello there' }] },
+    };
+    await a.services.events.receive(conversationId, [
+      stateUpdate('running'),
+      delta('Hel'),
+      delta('lo there'),
+      reply,
+      stateUpdate('finished'),
+    ]);
+    // A delta larger than a NOTIFY may carry goes in pieces of the same reply.
+    const long = 'é😀 "quoted"\n'.repeat(1_500);
+    await a.services.events.receive(conversationId, [delta(long)]);
+
+    const settled = (frames: unknown[]) => frames.some((frame) => (frame as { delta?: string }).delta?.endsWith('"quoted"\n'));
+    const [owner, other] = [await until(async () => throughOwner.frames, settled), await until(async () => throughOther.frames, settled)];
+    const state = (status: string) => ({
+      kind: 'ConversationState',
+      conversation_id: conversationId,
+      execution_status: status,
+      metrics: null,
+    });
+    const expected = [{ id: first }, state('running'), delta('Hel'), delta('lo there'), { id: reply.id }, state('finished')];
+    expect(owner).toEqual([...expected, delta(long)]);
+    expect(other.slice(0, expected.length)).toEqual(expected);
+    const pieces = other.slice(expected.length) as ReturnType<typeof delta>[];
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.every((piece) => piece.kind === 'StreamingDelta' && piece.llm_response_id === 'reply-1')).toBe(true);
+    expect(pieces.map((piece) => piece.delta).join('')).toBe(long);
+    // The other instance knows the agent's status as the owner does.
+    expect(b.services.events.executionStatus(conversationId)).toBe('finished');
+    // The streams are left open: each instance ends its own as it stops.
   });
 
   it("a conversation deleted through one has its agent paused by the owner of its sandbox, whose addresses are on the owner's host", async () => {

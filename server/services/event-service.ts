@@ -16,7 +16,7 @@ import { Invalid, NotFound } from '../domain-errors';
 import { StoredJsonList, type WithStoredLists } from '../answer-serializer';
 import type { Logger } from '../logger';
 import type { ConversationsStore } from '../store/conversations-store';
-import type { EventNotices } from '../store/event-notices';
+import type { EventNotices, LiveNotice } from '../store/event-notices';
 import type { EventRecord, EventsStore, NewEvent } from '../store/events-store';
 import { normaliseId } from './ids';
 import { decodeCursor, encodeCursor } from './page-cursor';
@@ -53,7 +53,8 @@ function storedTime(timestamp: string): string {
  * Conversation events: stored once each (by id) in the order agent servers send them, searched
  * as OpenHands does, and followed live. Transient frames (state updates, streaming text) are
  * never stored: a state update sets the conversation's execution status (kept in memory) and
- * metrics (stored with the conversation), and both kinds go to live listeners.
+ * metrics (stored with the conversation), and both kinds go to live listeners, on the other
+ * instances too (PostgreSQL: their `EventNotices` relay them).
  */
 export class EventService {
   readonly #subscriptions = new Map<string, Set<Subscription>>();
@@ -73,12 +74,15 @@ export class EventService {
     private readonly userId: string = DEFAULT_USER,
   ) {}
 
-  /** Follows what other instances store, for the streams on this one. */
+  /** Follows what other instances store, and what their running agents say, for the streams on this one. */
   async listenForNotices(): Promise<void> {
     await this.notices?.listen(
       (conversationId) => this.#catchUp(conversationId),
       () => {
         for (const conversationId of this.#subscriptions.keys()) this.#catchUp(conversationId);
+      },
+      (notices) => {
+        for (const notice of notices) this.#relay(notice);
       },
     );
   }
@@ -89,15 +93,33 @@ export class EventService {
 
   /** Tells the listeners of a conversation what was stored after what they were told (by another instance, say). */
   #catchUp(conversationId: string): void {
-    if (!this.#subscriptions.has(conversationId)) return;
-    const previous = this.#catchUps.get(conversationId) ?? Promise.resolve();
-    const next = previous.then(async () => {
+    this.#afterCatchUps(conversationId, async () => {
       for (;;) {
         const records = await this.store.after(conversationId, this.#toldSeq.get(conversationId) ?? 0, REPLAY_BATCH);
         for (const record of records) this.#tell(conversationId, { seq: record.seq, event: toEvent(record) });
         if (records.length < REPLAY_BATCH) return;
       }
     });
+  }
+
+  /**
+   * What the owner of a conversation's agent told its own listeners, for this instance's: its
+   * state is kept as if told here (so the conversation shows it); each frame goes to listeners
+   * after the events stored before it (announced before it), as on the owner.
+   */
+  #relay({ conversationId, frame }: LiveNotice): void {
+    if (frame === null) this.#live.delete(conversationId);
+    else if (frame.kind === 'ConversationState') {
+      this.#live.set(conversationId, { executionStatus: frame.execution_status, metrics: frame.metrics });
+    }
+    if (frame !== null) this.#afterCatchUps(conversationId, () => this.#tell(conversationId, { frame }));
+  }
+
+  /** Runs `work` for the listeners of a conversation (if any) after the catch-ups and relays before it. */
+  #afterCatchUps(conversationId: string, work: () => Promise<void> | void): void {
+    if (!this.#subscriptions.has(conversationId)) return;
+    const previous = this.#catchUps.get(conversationId) ?? Promise.resolve();
+    const next = previous.then(work);
     const settled = next.catch((error: unknown) => {
       this.log.warn({ conversation: conversationId, err: error }, 'could not read events another instance stored');
     });
@@ -127,6 +149,7 @@ export class EventService {
     let batch: NewEvent[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
+      await this.notices?.sent();
       const inserted = await this.store.insertNew(batch);
       batch = [];
       for (const record of inserted) this.#tell(conversationId, { seq: record.seq, event: toEvent(record) });
@@ -139,7 +162,7 @@ export class EventService {
       } else if (kind === 'StreamingDelta') {
         await flush();
         const delta = streamingDeltaSchema.safeParse(frame);
-        if (delta.success) this.#tell(conversationId, { frame: delta.data });
+        if (delta.success) this.#tellLive(conversationId, delta.data);
       } else {
         const event = eventSchema.safeParse(frame);
         if (!event.success) {
@@ -184,14 +207,18 @@ export class EventService {
     if (state.metrics && JSON.stringify(state.metrics) !== JSON.stringify(before?.metrics ?? null)) {
       await this.conversations.update(this.userId, conversationId, { metrics: JSON.stringify(state.metrics) });
     }
-    this.#tell(conversationId, {
-      frame: {
-        kind: 'ConversationState',
-        conversation_id: conversationId,
-        execution_status: state.executionStatus,
-        metrics: state.metrics,
-      },
+    this.#tellLive(conversationId, {
+      kind: 'ConversationState',
+      conversation_id: conversationId,
+      execution_status: state.executionStatus,
+      metrics: state.metrics,
     });
+  }
+
+  /** A transient frame: to the listeners here, and to the other instances'. */
+  #tellLive(conversationId: string, frame: ConversationState | StreamingDelta): void {
+    this.#tell(conversationId, { frame });
+    this.notices?.announce({ conversationId, frame });
   }
 
   #tell(conversationId: string, frame: LiveFrame): void {
@@ -215,6 +242,7 @@ export class EventService {
   /** Forgets the live state of a conversation (its socket closed: what it said may be stale). */
   forgetLive(conversationId: string): void {
     this.#live.delete(conversationId);
+    this.notices?.announce({ conversationId, frame: null });
   }
 
   /**

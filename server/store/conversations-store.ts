@@ -33,6 +33,29 @@ const likeContains = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c
 
 type ConversationQuery = SelectQueryBuilder<Database, 'app_conversations', object>;
 
+/**
+ * The rows of `query` in `sort` order after `cursor` (a row value, so the sort index is sought to
+ * it, not walked to it). Titles sort as SQLite's BINARY compares them, bytes (code points), on
+ * PostgreSQL too: its "C" collation does so whatever locale the database has (an en_US one would
+ * put `apple` before `Zebra`, and the pages of the two would differ). The index of migration
+ * 0010 has that collation, so pages walk it. Times and ids need none: ASCII in one fixed format,
+ * which every locale orders alike.
+ */
+function inOrder(query: ConversationQuery, sort: ConversationSortOrder, cursor: Cursor | undefined, postgres: boolean): ConversationQuery {
+  const { column, descending } = SORTS[sort];
+  const byCodePoint = postgres && column === 'title';
+  const key = (name: string) => (byCodePoint ? sql.raw(`${name} COLLATE "C"`) : sql.ref(name));
+  const [first, second] = [key(column), key('id')];
+  const direction = sql.raw(descending ? 'DESC' : 'ASC');
+  let q = query;
+  if (cursor) {
+    const beyond = sql.raw(descending ? '<' : '>');
+    // Spelled with OR instead, SQLite walked the index from the first row: slower the deeper the page.
+    q = q.where(sql<SqlBool>`(${first}, ${second}) ${beyond} (${cursor.value}, ${cursor.id})`);
+  }
+  return q.orderBy(sql`${first} ${direction}`).orderBy(sql`${second} ${direction}`);
+}
+
 /** Titles containing `term`, case-insensitively: SQLite's LIKE and its trigram index are; PostgreSQL has ILIKE. */
 function titleContains(query: ConversationQuery, term: string, postgres: boolean): ConversationQuery {
   if (postgres) return query.where(sql<SqlBool>`title ILIKE ${likeContains(term)} ESCAPE '\\'`);
@@ -129,19 +152,9 @@ export class ConversationsStore {
     cursor: Cursor | undefined,
     limit: number,
   ): Promise<{ rows: ConversationRecord[]; more: boolean }> {
-    const { column, descending } = SORTS[sort];
-    const direction = descending ? 'desc' : 'asc';
-    let query = applyFilter(this.db.selectFrom('app_conversations'), userId, filter, this.#postgres);
-    if (cursor) {
-      const beyond = descending ? '<' : '>';
-      // A row value, so SQLite seeks the sort index to the cursor; the same test spelled with OR
-      // made it walk the index from the first row, slower the deeper the page.
-      query = query.where((eb) => eb(eb.refTuple(column, 'id'), beyond, eb.tuple(cursor.value, cursor.id)));
-    }
-    const rows = await query
+    const filtered = applyFilter(this.db.selectFrom('app_conversations'), userId, filter, this.#postgres);
+    const rows = await inOrder(filtered, sort, cursor, this.#postgres)
       .selectAll()
-      .orderBy(column, direction)
-      .orderBy('id', direction)
       .limit(limit + 1)
       .execute();
     return { rows: rows.slice(0, limit), more: rows.length > limit };
@@ -154,16 +167,26 @@ export class ConversationsStore {
     return Number(row.n);
   }
 
-  /** The query plan SQLite chooses for a search, for a test that every sort is served by an index. */
-  async explainSearch(userId: string, filter: ConversationFilter, sort: ConversationSortOrder): Promise<string[]> {
-    const { column, descending } = SORTS[sort];
-    const direction = descending ? 'desc' : 'asc';
-    const compiled = applyFilter(this.db.selectFrom('app_conversations'), userId, filter, this.#postgres)
+  /**
+   * The query plan the database chooses for a search (a page after `cursor`, if given), one line
+   * each, for a test that every sort is served by an index.
+   */
+  async explainSearch(userId: string, filter: ConversationFilter, sort: ConversationSortOrder, cursor?: Cursor): Promise<string[]> {
+    const compiled = inOrder(
+      applyFilter(this.db.selectFrom('app_conversations'), userId, filter, this.#postgres),
+      sort,
+      cursor,
+      this.#postgres,
+    )
       .selectAll()
-      .orderBy(column, direction)
-      .orderBy('id', direction)
       .limit(101)
       .compile();
+    if (this.#postgres) {
+      const plan = await this.db.executeQuery<{ 'QUERY PLAN': string }>(
+        CompiledQuery.raw(`EXPLAIN ${compiled.sql}`, [...compiled.parameters]),
+      );
+      return plan.rows.map((row) => row['QUERY PLAN']);
+    }
     const plan = await this.db.executeQuery<{ detail: string }>(
       CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]),
     );

@@ -229,6 +229,22 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('server_instances').execute();
     },
   },
+  '0010_title_order_by_code_point': {
+    async up(db: Kysely<unknown>) {
+      // PostgreSQL: titles sort as SQLite's BINARY does, whatever the database's locale (see
+      // conversations-store); the index keyset pages walk must have that collation. SQLite's has.
+      if (!isPostgres(db)) return;
+      await sql`DROP INDEX app_conversations_by_title`.execute(db);
+      await sql`CREATE INDEX app_conversations_by_title ON app_conversations (user_id, archived, title COLLATE "C", id COLLATE "C")`.execute(
+        db,
+      );
+    },
+    async down(db: Kysely<unknown>) {
+      if (!isPostgres(db)) return;
+      await sql`DROP INDEX app_conversations_by_title`.execute(db);
+      await sql`CREATE INDEX app_conversations_by_title ON app_conversations (user_id, archived, title, id)`.execute(db);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -326,6 +326,86 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
   });
 });
 
+describe('title order on a PostgreSQL database with an en-US collation', () => {
+  let sqlite: Db;
+  let postgres: Db;
+  let cleanUp: () => Promise<void>;
+  beforeEach(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
+    // As production databases are made (en_US.UTF-8); this machine has no such libc locale, ICU has.
+    const fresh = await freshPostgresDatabase('en-US');
+    [sqlite, postgres] = [openSqlite(dir), openPostgres(fresh.url)];
+    cleanUp = async () => {
+      await Promise.all([sqlite.destroy(), postgres.destroy()]);
+      await fresh.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
+    await Promise.all([migrateToLatest(sqlite), migrateToLatest(postgres)]);
+  });
+  afterEach(async () => cleanUp());
+
+  const TITLES = [
+    'apple',
+    'Zebra',
+    'Apple',
+    'Ärger',
+    'a-b',
+    'ab',
+    'a b',
+    '_x',
+    'B',
+    'b',
+    '10',
+    '9',
+    'é',
+    'e',
+    'E',
+    'émile',
+    'same',
+    'same',
+  ];
+
+  /** Every title in `sort` order, read page by page (two rows a page) with the cursors a client would send. */
+  async function paged(db: Db, sort: 'TITLE' | 'TITLE_DESC'): Promise<string[]> {
+    const store = new ConversationsStore(db);
+    const seen: string[] = [];
+    let cursor: { value: string; id: string } | undefined;
+    for (;;) {
+      const page = await store.search('default', { archived: false }, sort, cursor, 2);
+      seen.push(...page.rows.map((row) => `${row.title} ${row.id}`));
+      const last = page.rows.at(-1);
+      if (!page.more || !last) return seen;
+      cursor = { value: last.title, id: last.id };
+    }
+  }
+
+  it("is SQLite's (code point, upper case first), page by page, walking an index", async () => {
+    for (const db of [sqlite, postgres]) {
+      const store = new ConversationsStore(db);
+      for (const [n, title] of TITLES.entries()) await store.insert(conversation(n, title));
+    }
+    const { rows: localeOrder } = await sql<{ title: string }>`SELECT title FROM app_conversations ORDER BY title, id`.execute(postgres);
+    const codePointOrder = [...TITLES].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    expect(localeOrder.map((row) => row.title)).not.toEqual(codePointOrder); // the locale does order otherwise
+
+    for (const sort of ['TITLE', 'TITLE_DESC'] as const) {
+      const expected = await paged(sqlite, sort);
+      expect(expected.map((line) => line.split(' c')[0])).toEqual(sort === 'TITLE' ? codePointOrder : [...codePointOrder].reverse());
+      expect(await paged(postgres, sort)).toEqual(expected);
+
+      // Pages walk the index (no sort of every row of the user), the first one and those after a cursor.
+      for (const cursor of [undefined, { value: 'b', id: 'c009' }]) {
+        const plan = await postgres.transaction().execute(async (trx) => {
+          await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+          return new ConversationsStore(trx).explainSearch('default', { archived: false }, sort, cursor);
+        });
+        expect(plan.join('\n')).toMatch(/Index Scan( Backward)? using app_conversations_by_title/);
+        expect(plan.join('\n')).not.toMatch(/Sort/);
+      }
+    }
+  });
+});
+
 describe('events on postgres', () => {
   let db: Db;
   let drop: () => Promise<void>;

@@ -95,10 +95,15 @@ async function asAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise
   }
 }
 
-/** A new, empty database on the cluster; answers its URL. */
-export async function createDatabase(adminUrl: string): Promise<string> {
+/**
+ * A new, empty database on the cluster; answers its URL. With `icuLocale` (such as `en-US`) its
+ * text sorts by that locale's rules, as a production database's usually does, instead of the
+ * cluster's C (the machine may have no such libc locale, ICU has them all).
+ */
+export async function createDatabase(adminUrl: string, icuLocale?: string): Promise<string> {
   const name = `test_${randomBytes(6).toString('hex')}`;
-  await asAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const locale = icuLocale ? ` TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${icuLocale.replace(/[^\w-]/g, '')}'` : '';
+  await asAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}${locale}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
