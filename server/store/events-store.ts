@@ -1,4 +1,4 @@
-import { CompiledQuery, type QueryExecutorProvider, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type QueryExecutorProvider, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { EventFilter } from '../../src/contract/events';
 import type { Db } from './database';
 import { isPostgres, lockForUpdate } from './dialect';
@@ -71,22 +71,6 @@ export class EventsStore {
     });
   }
 
-  #searchQuery(userId: string, filter: EventFilter, descending: boolean, cursor: EventCursor | undefined, limit: number) {
-    const direction = descending ? 'desc' : 'asc';
-    let query = applyFilter(this.db.selectFrom('conversation_events'), userId, filter, this.#postgres);
-    if (cursor) {
-      const beyond = descending ? '<' : '>';
-      // A row value, so SQLite seeks the index to the cursor instead of walking it from the first row.
-      query = query.where((eb) => eb(eb.refTuple('timestamp', 'seq'), beyond, eb.tuple(cursor.timestamp, cursor.seq)));
-    }
-    // Only what a page is made of: the other columns were half the time of reading a page.
-    return query
-      .select(['seq', 'timestamp', 'body'])
-      .orderBy('timestamp', direction)
-      .orderBy('seq', direction)
-      .limit(limit + 1);
-  }
-
   /** One page in time order (ties in storage order) after `cursor`, plus whether more follow. */
   async search(
     userId: string,
@@ -95,17 +79,21 @@ export class EventsStore {
     cursor: EventCursor | undefined,
     limit: number,
   ): Promise<{ rows: SearchedEvent[]; more: boolean }> {
-    const rows = await this.#searchQuery(userId, filter, descending, cursor, limit).execute();
+    const direction = descending ? 'desc' : 'asc';
+    let query = applyFilter(this.db.selectFrom('conversation_events'), userId, filter, this.#postgres);
+    if (cursor) {
+      const beyond = descending ? '<' : '>';
+      // A row value, so SQLite seeks the index to the cursor instead of walking it from the first row.
+      query = query.where((eb) => eb(eb.refTuple('timestamp', 'seq'), beyond, eb.tuple(cursor.timestamp, cursor.seq)));
+    }
+    // Only what a page is made of: the other columns were half the time of reading a page.
+    const rows = await query
+      .select(['seq', 'timestamp', 'body'])
+      .orderBy('timestamp', direction)
+      .orderBy('seq', direction)
+      .limit(limit + 1)
+      .execute();
     return { rows: rows.slice(0, limit), more: rows.length > limit };
-  }
-
-  /** The query plan SQLite chooses for a search, for a test that one conversation's page reads only that conversation's index. */
-  async explainSearch(userId: string, filter: EventFilter): Promise<string[]> {
-    const compiled = this.#searchQuery(userId, filter, false, undefined, 100).compile();
-    const plan = await this.db.executeQuery<{ detail: string }>(
-      CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]),
-    );
-    return plan.rows.map((row) => row.detail);
   }
 
   async count(userId: string, filter: EventFilter): Promise<number> {

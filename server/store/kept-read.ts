@@ -19,6 +19,8 @@ export function keptWhileUnchanged<T>(db: Db, read: (key: string) => Promise<T>)
   return (key) => {
     // Counted before reading: a write between the count and the read only makes the next call read again.
     const at = changeCount();
+    // In a transaction of this connection's: read after it, through the queue, and keep nothing.
+    if (at === undefined) return read(key).then(frozen);
     if (kept && kept.key === key && kept.at === at) return kept.value;
     const value = read(key).then(frozen);
     const entry = { key, at, value };

@@ -28,7 +28,7 @@ export class SandboxesStore {
     return this.db.selectFrom('sandboxes').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Those of `ids` that exist, in no particular order (frozen, as the list's). */
+  /** Those of `ids` that exist, in no particular order; on SQLite, the kept list's (frozen) rows. */
   async getMany(ids: string[]): Promise<readonly SandboxRecord[]> {
     if (ids.length === 0) return [];
     // Where the list is kept (SQLite), picking from it is cheaper than binding a hundred ids.

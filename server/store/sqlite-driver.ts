@@ -4,12 +4,10 @@ import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, 
 /** Prepared statements kept per connection; the server's queries are a few hundred distinct texts at most. */
 const STATEMENT_CACHE_SIZE = 500;
 
-const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
-
 /** A prepared statement; a reader's rows come as arrays, made into objects here (see `rowObject`). */
 interface Prepared {
   statement: SQLite.Statement;
-  /** A reader's column names, in order. */
+  /** A reader's column names, in order, as of its first run (see `columnsOf`). */
   columns?: string[];
 }
 
@@ -25,21 +23,43 @@ function rowObject(columns: string[], values: unknown[]): Record<string, unknown
 }
 
 /**
+ * Taken after a run, not at prepare: a connection that has not yet seen another's schema change
+ * prepares with the old schema, and SQLite prepares the statement again (new names) when it runs.
+ */
+function columnsOf(prepared: Prepared): string[] {
+  return (prepared.columns ??= prepared.statement.columns().map((column) => column.name));
+}
+
+/**
  * The one SQLite connection, with the statements it prepares kept: Kysely prepares each query
  * anew, and preparing was a good part of every API request's time. One statement runs at a time
- * (and none is iterated while another runs), so sharing them is safe.
+ * (and none is iterated while another runs), so sharing them is safe. A kept statement's column
+ * names hold while the schema version does: it is looked at whenever the connection is taken (for
+ * other connections' schema changes) and after each statement that is not a query (for this
+ * connection's own, rolled back ones included).
  */
 class SqliteConnection implements DatabaseConnection {
   readonly #statements = new Map<string, Prepared>();
+  readonly #schemaVersion: SQLite.Statement;
+  #schemaVersionSeen: unknown;
 
-  constructor(private readonly sqlite: SQLite.Database) {}
+  constructor(private readonly sqlite: SQLite.Database) {
+    this.#schemaVersion = sqlite.prepare('PRAGMA schema_version').pluck();
+    this.#schemaVersionSeen = this.#schemaVersion.get();
+  }
+
+  /** Forgets the kept statements when the schema changed since last looked at. */
+  checkSchema(): void {
+    const version = this.#schemaVersion.get();
+    if (version !== this.#schemaVersionSeen) this.#statements.clear();
+    this.#schemaVersionSeen = version;
+  }
 
   #prepare(sql: string): Prepared {
     let prepared = this.#statements.get(sql);
     if (!prepared) {
       const statement = this.sqlite.prepare(sql);
-      const columns = statement.reader ? statement.columns().map((column) => column.name) : undefined;
-      prepared = columns ? { statement: statement.raw(true), columns } : { statement };
+      prepared = { statement: statement.reader ? statement.raw(true) : statement };
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.delete(this.#statements.keys().next().value!);
       this.#statements.set(sql, prepared);
     }
@@ -47,19 +67,22 @@ class SqliteConnection implements DatabaseConnection {
   }
 
   executeQuery<R>({ sql, parameters }: CompiledQuery): Promise<QueryResult<R>> {
-    const { statement, columns } = this.#prepare(sql);
-    if (columns)
-      return Promise.resolve({ rows: (statement.all(parameters) as unknown[][]).map((values) => rowObject(columns, values) as R) });
+    const prepared = this.#prepare(sql);
+    const { statement } = prepared;
+    if (statement.reader) {
+      const rows = statement.all(parameters) as unknown[][];
+      const columns = columnsOf(prepared);
+      return Promise.resolve({ rows: rows.map((values) => rowObject(columns, values) as R) });
+    }
     const { changes, lastInsertRowid } = statement.run(parameters);
-    // A statement prepared before keeps the column names it had (SQLite prepares it again itself).
-    if (SCHEMA_CHANGE.test(sql)) this.#statements.clear();
+    this.checkSchema();
     return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
   }
 
   async *streamQuery<R>({ sql, parameters }: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    const { statement, columns } = this.#prepare(sql);
-    if (!columns) throw new Error('Only a query that answers rows can be streamed');
-    for (const values of statement.iterate(parameters)) yield { rows: [rowObject(columns, values as unknown[]) as R] };
+    const prepared = this.#prepare(sql);
+    if (!prepared.statement.reader) throw new Error('Only a query that answers rows can be streamed');
+    for (const values of prepared.statement.iterate(parameters)) yield { rows: [rowObject(columnsOf(prepared), values as unknown[]) as R] };
   }
 }
 
@@ -82,6 +105,7 @@ class QueuedSqliteDriver implements Driver {
   async acquireConnection(): Promise<DatabaseConnection> {
     if (this.#busy) await new Promise<void>((resolve) => this.#waiting.push(resolve));
     this.#busy = true;
+    this.#connection.checkSchema();
     return this.#connection;
   }
 
@@ -112,15 +136,18 @@ class QueuedSqliteDriver implements Driver {
 /**
  * A count that differs whenever the database may have changed since it was last read: rows this
  * connection changed (`total_changes()`, uncommitted and rolled-back ones included) and commits
- * of other connections (`data_version`). Reads kept while it stays the same are never stale.
+ * of other connections (`data_version`). `undefined` while this connection is in a transaction:
+ * `data_version` would then tell that transaction's snapshot (and would take one early for a
+ * transaction begun but not yet reading), so a read then goes through the queue.
  */
-export function sqliteChangeCount(sqlite: SQLite.Database): () => string {
+export function sqliteChangeCount(sqlite: SQLite.Database): () => string | undefined {
   const ownChanges = sqlite.prepare('SELECT total_changes()').pluck();
   const othersCommits = sqlite.prepare('PRAGMA data_version').pluck();
   // data_version costs a look at the WAL index; one look serves what runs before the next
   // microtask (the reads a request asks for at once). Taken earlier, it is still taken before each read.
   let others: number | undefined;
   return () => {
+    if (sqlite.inTransaction) return undefined;
     if (others === undefined) {
       others = othersCommits.get() as number;
       queueMicrotask(() => (others = undefined));

@@ -1,18 +1,22 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import SQLite from 'better-sqlite3';
+import { CompiledQuery, Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { conversationRecord } from '../testing/conversation-records';
 import { databasesUnderTest, freshPostgresDatabase } from '../testing/databases';
 import { ConversationsStore, type ConversationRecord } from './conversations-store';
+import type { EventFilter } from '../../src/contract/events';
 import { type Db, migrateToLatest, openPostgres, openSqlite } from './database';
 import { isPostgres } from './dialect';
 import { EventsStore, lockConversationEvents, type NewEvent } from './events-store';
 import { MetaStore } from './meta-store';
+import type { Database } from './schema';
 import { SandboxesStore } from './sandboxes-store';
 import { SecretsStore } from './secrets-store';
 import { SettingsStore } from './settings-store';
+import { QueuedSqliteDialect } from './sqlite-driver';
 import { StartTasksStore } from './start-tasks-store';
 
 /*
@@ -25,6 +29,20 @@ const conversation = (n: number, title: string): ConversationRecord => {
   const at = new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString();
   return conversationRecord({ id: `c${String(n).padStart(3, '0')}`, sandbox_id: `s${n % 2}`, title, created_at: at, updated_at: at });
 };
+
+const sandboxRecord = (id: string, created_at: string) => ({
+  id,
+  spec_id: 'agent-server',
+  port: 40_123,
+  session_key: 'sealed',
+  pid: null,
+  process_start: null,
+  created_at,
+  started_at: created_at,
+  exit_detail: null,
+  image: null,
+  owner_instance: null,
+});
 
 describe.each(databasesUnderTest())('stores on %s', (database) => {
   let db: Db;
@@ -185,36 +203,27 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
 
   it('the sandbox list sees every write at once: through the store, in plain SQL, rolled back, from another connection', async () => {
     const sandboxes = new SandboxesStore(db);
-    const record = (id: string, created_at: string) => ({
-      id,
-      spec_id: 'agent-server',
-      port: 40_123,
-      session_key: 'sealed',
-      pid: null,
-      process_start: null,
-      created_at,
-      started_at: created_at,
-      exit_detail: null,
-      image: null,
-      owner_instance: null,
-    });
     const ids = async () => (await sandboxes.list()).map((r) => `${r.id}:${r.port}`);
     expect(await ids()).toEqual([]);
-    await sandboxes.insert(record('sb1', '2026-01-01T00:00:00.000Z'));
+    await sandboxes.insert(sandboxRecord('sb1', '2026-01-01T00:00:00.000Z'));
     expect(await ids()).toEqual(['sb1:40123']);
     expect(await ids()).toEqual(['sb1:40123']);
     await sql`UPDATE sandboxes SET port = 1 WHERE id = 'sb1'`.execute(db);
     expect(await ids()).toEqual(['sb1:1']);
+    let duringTransaction: Promise<string[]> | undefined;
     await expect(
       db.transaction().execute(async (trx) => {
         await trx.updateTable('sandboxes').set({ port: 2 }).execute();
+        // Asked while the change is not yet rolled back: the list must not be read, or kept, as it stands inside.
+        duringTransaction = ids();
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
+    expect(await duringTransaction).toEqual(['sb1:1']);
     expect(await ids()).toEqual(['sb1:1']);
     const another = openAnother();
     try {
-      await new SandboxesStore(another).insert(record('sb2', '2026-01-02T00:00:00.000Z'));
+      await new SandboxesStore(another).insert(sandboxRecord('sb2', '2026-01-02T00:00:00.000Z'));
       expect(await ids()).toEqual(['sb2:40123', 'sb1:1']);
       await another.updateTable('sandboxes').set({ port: 3 }).where('id', '=', 'sb1').execute();
       expect(await ids()).toEqual(['sb2:40123', 'sb1:3']);
@@ -223,10 +232,36 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     } finally {
       await another.destroy();
     }
-    await sandboxes.insert(record('sb3', '2026-01-03T00:00:00.000Z'));
+    await sandboxes.insert(sandboxRecord('sb3', '2026-01-03T00:00:00.000Z'));
     const [listed] = await sandboxes.list();
     // The same list may be answered again: nobody may change it.
     expect(Object.isFrozen(listed)).toBe(true);
+  });
+
+  it("the sandbox list is read again after the server's own transaction, during which another connection committed", async () => {
+    const sandboxes = new SandboxesStore(db);
+    expect(await sandboxes.list()).toEqual([]);
+    let finish!: () => void;
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    let entered!: () => void;
+    const inTransaction = new Promise<void>((resolve) => (entered = resolve));
+    const transaction = db.transaction().execute(async (trx) => {
+      // Its snapshot is taken here: what others commit later is not seen inside it.
+      await trx.selectFrom('sandboxes').selectAll().execute();
+      entered();
+      await held;
+    });
+    await inTransaction;
+    const another = openAnother();
+    try {
+      await new SandboxesStore(another).insert(sandboxRecord('sb1', '2026-01-01T00:00:00.000Z'));
+      const listed = sandboxes.list();
+      finish();
+      await transaction;
+      expect((await listed).map((r) => r.id)).toEqual(['sb1']);
+    } finally {
+      await another.destroy();
+    }
   });
 
   it('settings and provider tokens, read on most requests, see writes at once, also from another connection', async () => {
@@ -457,14 +492,26 @@ async function waitingForLock(db: Db): Promise<boolean> {
 describe('event search plan on SQLite', () => {
   it("reads one conversation's page from that conversation's index, not the user's whole timeline", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
-    const db = openSqlite(dir);
+    let lastQuery: CompiledQuery | undefined;
+    const db: Db = new Kysely<Database>({
+      dialect: new QueuedSqliteDialect(new SQLite(path.join(dir, 'agent-console.db'))),
+      log: (event) => {
+        lastQuery = event.query;
+      },
+    });
+    /** The plan SQLite chooses for the query a search runs. */
+    const searchPlan = async (filter: EventFilter) => {
+      await store.search('default', filter, false, undefined, 100);
+      const { sql: text, parameters } = lastQuery!;
+      const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${text}`, [...parameters]));
+      return plan.rows.map((row) => row.detail).join('\n');
+    };
+    const store = new EventsStore(db);
     try {
       await migrateToLatest(db);
-      const store = new EventsStore(db);
-      const plan = (await store.explainSearch('default', { conversation_id__eq: 'c001' })).join('\n');
-      expect(plan).toMatch(/USING INDEX conversation_events_by_time \(conversation_id=\?\)/);
+      expect(await searchPlan({ conversation_id__eq: 'c001' })).toMatch(/USING INDEX conversation_events_by_time \(conversation_id=\?\)/);
       // Without a conversation, the user's timeline is the index to take.
-      expect((await store.explainSearch('default', {})).join('\n')).toMatch(/USING INDEX conversation_events_by_user_time/);
+      expect(await searchPlan({})).toMatch(/USING INDEX conversation_events_by_user_time/);
     } finally {
       await db.destroy();
       fs.rmSync(dir, { recursive: true, force: true });
