@@ -72,7 +72,7 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
   const log = createLogger(config.logLevel);
   const docker = config.sandboxRuntime === 'docker' ? await dockerSandboxes(config, log) : undefined;
   if (!docker) warnAboutProcessSandboxes(isolated, log);
-  const db = await openDatabase(config.dataDir, secrets, config.databaseUrl);
+  const db = await openDatabase(config.dataDir, secrets, config.databaseUrl, log);
   const services = createServices(db, secrets, {
     log,
     dataDir: config.dataDir,

@@ -86,7 +86,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
   const log = createLogger(options.logStream ? 'debug' : false, options.logStream);
   const ownDatabase = options.database === 'postgres' && !options.databaseUrl ? await freshPostgresDatabase() : undefined;
   const databaseUrl = options.databaseUrl ?? ownDatabase?.url;
-  const db = await openDatabase(dataDir, secrets, databaseUrl);
+  const db = await openDatabase(dataDir, secrets, databaseUrl, log);
   const docker = options.sandboxRuntime === 'docker' ? await dockerSandboxes() : undefined;
   const services = createServices(db, secrets, {
     log,
