@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger';
@@ -151,6 +152,61 @@ describe('instance registry on postgres', () => {
         (n) => n > 0,
       ),
     ).toBeGreaterThan(0);
+  });
+
+  /** A TCP relay to the database that can go silent (forward nothing, close nothing), as a network that fails does. */
+  async function relay(): Promise<{ url: string; goSilent: () => void; close: () => Promise<void> }> {
+    const target = new URL(url);
+    const sockets: net.Socket[] = [];
+    let silent = false;
+    const server = net.createServer((client) => {
+      sockets.push(client);
+      if (silent) return;
+      const upstream = net.connect(Number(target.port), target.hostname);
+      sockets.push(upstream);
+      for (const [from, to] of [
+        [client, upstream],
+        [upstream, client],
+      ] as const) {
+        from.on('data', (chunk) => void (silent || to.write(chunk)));
+        from.on('error', () => undefined);
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const through = new URL(url);
+    through.port = String((server.address() as net.AddressInfo).port);
+    return {
+      url: through.toString(),
+      goSilent: () => void (silent = true),
+      close: () =>
+        new Promise((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(() => resolve());
+        }),
+    };
+  }
+
+  it('a holder whose connection went silent finds out it lost the global work, while another takes it', { timeout: 40_000 }, async () => {
+    const network = await relay();
+    alsoDropped.unshift(network.close);
+    const cut = registry(instanceId(), { heartbeatMs: 50, quietMs: 30_000 }, { db, url: network.url });
+    await cut.start();
+    expect(cut.holdsGlobalWork).toBe(true);
+
+    // Its network fails, and the database ends its session (as keepalive does): it hears nothing of it.
+    network.goSilent();
+    const [session] = await holders(0x4163_0002);
+    await sql`SELECT pg_terminate_backend(${session})`.execute(db);
+    const other = registry(instanceId(), { heartbeatMs: 50, quietMs: 30_000 });
+    await other.start();
+    expect(other.holdsGlobalWork).toBe(true);
+    expect(
+      await until(
+        async () => cut.holdsGlobalWork,
+        (holds) => !holds,
+        30_000,
+      ),
+    ).toBe(false);
   });
 
   it('a second process with the same instance id is refused while the first runs, and may start once it is gone', async () => {

@@ -15,7 +15,7 @@ const NAME_LIMIT = 63;
  * A dead peer's locks go when PostgreSQL drops its session: at once when its process ends, within
  * about a minute when its machine is gone (by TCP keepalive, not the system's two hours). The
  * same holds this side: keepalive probes after 10 s idle, and no query waits for ever on a
- * connection that went silent.
+ * connection that went silent, nor any connection attempt.
  */
 const KEEPALIVE = ['SET tcp_keepalives_idle = 20', 'SET tcp_keepalives_interval = 10', 'SET tcp_keepalives_count = 3'];
 const KEEPALIVE_DELAY_MS = 10_000;
@@ -61,6 +61,7 @@ export class InstanceLocks {
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
       query_timeout: QUERY_TIMEOUT_MS,
+      connectionTimeoutMillis: QUERY_TIMEOUT_MS,
       application_name: name,
     });
     client.on('error', (error) => this.log.warn({ err: error }, 'the session that holds the instance locks failed'));
