@@ -209,6 +209,40 @@ describe('instance registry on postgres', () => {
     ).toBe(false);
   });
 
+  it('an instance that lost its session while a twin took its id is told so at its next heartbeat', async () => {
+    const id = instanceId();
+    const first = registry(id, { heartbeatMs: 1_000, quietMs: 30_000 });
+    const taken: string[] = [];
+    first.whenIdTaken((message) => void taken.push(message));
+    await first.start();
+    // Right after a heartbeat, so that the next is a second away.
+    const beat = async () => (await new InstancesStore(db).get(id))!.heartbeat_at;
+    const before = await beat();
+    await until(beat, (at) => at > before);
+    const [session] = await holders(0x4163_0001);
+    await sql`SELECT pg_terminate_backend(${session})`.execute(db);
+    const twin = registry(id);
+    expect(
+      await until(
+        () =>
+          twin.start().then(
+            () => true,
+            () => false,
+          ),
+        Boolean,
+      ),
+    ).toBe(true);
+
+    expect(
+      await until(
+        async () => taken,
+        (messages) => messages.length > 0,
+      ),
+    ).toEqual([
+      `Another process runs as server instance ${id} now: this one lost its database session and the other took its id. Each instance needs a DATA_DIR of its own.`,
+    ]);
+  });
+
   it('a second process with the same instance id is refused while the first runs, and may start once it is gone', async () => {
     await instanceOnAnotherDatabase();
     const id = instanceId();

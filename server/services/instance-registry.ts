@@ -24,6 +24,7 @@ export class InstanceRegistry {
   #address: string | undefined;
   #stopped = false;
   readonly #globalWork: ((quietSince: string) => Promise<void>)[] = [];
+  #idTaken = (message: string) => this.log.error({ instance: this.id }, message);
 
   constructor(
     private readonly store: InstancesStore,
@@ -85,6 +86,15 @@ export class InstanceRegistry {
     this.#globalWork.push(work);
   }
 
+  /**
+   * What happens when this instance lost its session and another process took its id meanwhile:
+   * both would look after the same sandboxes and starts. The server exits (run-server.ts); by
+   * default it is logged.
+   */
+  whenIdTaken(handler: (message: string) => void): void {
+    this.#idTaken = handler;
+  }
+
   /** Whether this instance did the global work at its last round; read by tests. */
   get holdsGlobalWork(): boolean {
     return this.locks?.holdsGlobalWork ?? false;
@@ -99,7 +109,10 @@ export class InstanceRegistry {
     if (this.locks?.lost) {
       try {
         if (!(await this.locks.reclaimId(this.id)) && !this.#stopped) {
-          this.log.error({ instance: this.id }, 'another process runs as this instance now (its id lock was lost): stop one of them');
+          this.#idTaken(
+            `Another process runs as server instance ${this.id} now: this one lost its database session and the other took its id. ` +
+              'Each instance needs a DATA_DIR of its own.',
+          );
         }
       } catch (error) {
         this.log.warn({ err: error }, 'could not take the lock on this instance id again');

@@ -166,8 +166,9 @@ export class SandboxService {
    * first round of checks, so the first answers already have the right status.
    */
   async startMonitoring(): Promise<void> {
-    await this.runtime.watchOutside?.((id, change) => void this.#changedOutside(id, change));
+    // First the lock on this instance's id: nothing of its sandboxes is touched for a live twin.
     await this.instances?.registry.start();
+    await this.runtime.watchOutside?.((id, change) => void this.#changedOutside(id, change));
     for (const record of await this.#own()) {
       if (record.pid === null && !record.exit_detail) await this.#recover(record);
     }

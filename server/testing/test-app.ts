@@ -100,7 +100,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     instance: { id: loadOrCreateKeyFile(dataDir, 'instance-id'), sessionKey: TEST_SESSION_KEY, timing: options.instanceTiming },
     databaseUrl,
   });
-  // In the server's order: its own starts are ended only once it holds its id (startMonitoring).
+  // As in the server, its own starts are ended only once it holds its id (startMonitoring).
   await services.sandboxes.startMonitoring();
   await services.startTasks.markInterrupted();
   await services.events.listenForNotices();
