@@ -249,7 +249,7 @@ describe('instance registry on postgres', () => {
     const first = registry(id);
     await first.start();
     const twin = registry(id);
-    await expect(twin.start()).rejects.toThrow(`Another running server instance has the id ${id} (DATA_DIR/instance-id)`);
+    await expect(twin.start()).rejects.toThrow(`The server instance id ${id} (DATA_DIR/instance-id) is in use: another running instance`);
     await first.stop();
     await twin.start();
 

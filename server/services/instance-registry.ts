@@ -44,9 +44,9 @@ export class InstanceRegistry {
   async start(): Promise<void> {
     if (this.locks && !(await this.locks.claimId(this.id))) {
       throw new ConfigError(
-        `Another running server instance has the id ${this.id} (DATA_DIR/instance-id), or one that ran here lately ` +
-          'and whose host died (its session is dropped within about a minute: start again then); ' +
-          'give each instance a DATA_DIR of its own',
+        `The server instance id ${this.id} (DATA_DIR/instance-id) is in use: another running instance has it ` +
+          '(give each instance a DATA_DIR of its own), or this instance ran on a host that died and PostgreSQL ' +
+          'has not dropped its session yet (it does within about a minute: start again then)',
       );
     }
     this.#stopped = false;
