@@ -154,7 +154,16 @@ export class InstanceRegistry {
   }
 
   /** Instance `id`, the owner of a sandbox: where it answers, or why it does not. */
-  async owner(id: string): Promise<Owner> {
+  async owner(id: string | null): Promise<Owner> {
+    if (id === null) {
+      return {
+        reachable: false,
+        id: '',
+        detail:
+          'No server instance owns it: an earlier migrate-to-postgres copied it without an owner; ' +
+          'set its owner_instance to the id in the copied DATA_DIR/instance-id',
+      };
+    }
     const record = await this.store.get(id);
     if (!record) return { reachable: false, id, detail: `Its server instance ${id} is not registered` };
     if (record.stopped_at) {

@@ -107,7 +107,7 @@ export class SandboxService {
 
   /** The instance that runs `record`, reachable, or the refusal that says why it is not. */
   async #reachableOwner(record: SandboxRecord): Promise<Owner & { reachable: true }> {
-    const owner = await this.instances!.registry.owner(record.owner_instance!);
+    const owner = await this.instances!.registry.owner(record.owner_instance);
     if (!owner.reachable) throw new Unavailable(`Sandbox ${record.id} runs on another server instance. ${owner.detail}.`);
     return owner;
   }
@@ -128,7 +128,7 @@ export class SandboxService {
 
   /** A sandbox of another instance, as that instance answers for it; MISSING, with the reason, when it cannot. */
   async #foreignInfo(record: SandboxRecord): Promise<SandboxInfo> {
-    const owner = await this.instances!.registry.owner(record.owner_instance!);
+    const owner = await this.instances!.registry.owner(record.owner_instance);
     let detail = owner.reachable ? '' : owner.detail;
     if (owner.reachable) {
       try {
