@@ -243,6 +243,25 @@ describe('instance registry on postgres', () => {
     ]);
   });
 
+  it('a start that fails after taking the id lock lets the id go', async () => {
+    // Its registry table is missing: registering fails once the lock is held.
+    const unmigrated = await freshPostgresDatabase();
+    const unmigratedDb = openPostgres(unmigrated.url);
+    alsoDropped.push(async () => {
+      await unmigratedDb.destroy();
+      await unmigrated.drop();
+    });
+    const failing = new InstanceRegistry(
+      new InstancesStore(unmigratedDb),
+      instanceId(),
+      DEFAULT_INSTANCE_TIMING,
+      log,
+      new InstanceLocks(url, log),
+    );
+    await expect(failing.start()).rejects.toThrow('server_instances');
+    expect(await holders(0x4163_0001)).toEqual([]);
+  });
+
   it('a second process with the same instance id is refused while the first runs, and may start once it is gone', async () => {
     await instanceOnAnotherDatabase();
     const id = instanceId();
