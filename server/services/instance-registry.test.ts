@@ -209,6 +209,21 @@ describe('instance registry on postgres', () => {
     ).toBe(false);
   });
 
+  it('an instance that cannot take its id lock again (the database refuses its connections) keeps writing its heartbeat', async () => {
+    const network = await relay();
+    alsoDropped.unshift(network.close);
+    const id = instanceId();
+    const cut = registry(id, { heartbeatMs: 50, quietMs: 30_000 }, { db, url: network.url });
+    await cut.start();
+    await network.close(); // its session ends, and every connection to take the lock again is refused
+
+    const beat = async () => (await new InstancesStore(db).get(id))!.heartbeat_at;
+    for (let i = 0; i < 3; i++) {
+      const before = await beat();
+      expect(await until(beat, (at) => at > before)).not.toBe(before);
+    }
+  });
+
   it('an instance that lost its session while a twin took its id is told so at its next heartbeat', async () => {
     const id = instanceId();
     const first = registry(id, { heartbeatMs: 1_000, quietMs: 30_000 });
