@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DumbHttpRepo, type RepoFiles, startDumbHttpRepo } from '../test-support/git/dumb-http-repo';
 import type { StartTask } from '../src/contract/conversations';
@@ -505,33 +506,43 @@ describe.each(databasesUnderTest())('start tasks on %s', (database) => {
 
   it('marks a start a stopped server left mid-way as interrupted', async () => {
     const own = database === 'postgres' ? await freshPostgresDatabase() : undefined;
-    const first = await startTestApp({ databaseUrl: own?.url });
-    const now = new Date().toISOString();
-    await first.db
-      .insertInto('start_tasks')
-      .values({
-        id: 'a'.repeat(32),
-        user_id: 'default',
-        status: 'RUNNING_SETUP_SCRIPT',
-        detail: null,
-        app_conversation_id: null,
-        sandbox_id: null,
-        agent_server_url: null,
-        request: '{}',
-        created_at: now,
-        updated_at: now,
-        owner_instance: first.services.instances.id,
-      })
-      .execute();
-    await first.close({ keepData: true });
-    const second = await startTestApp({ dataDir: first.dataDir, databaseUrl: own?.url });
+    let dataDir: string | undefined;
     try {
-      expect(await task(second, 'a'.repeat(32))).toMatchObject({
-        status: 'ERROR',
-        detail: 'Interrupted by a server restart; start it again',
-      });
+      const first = await startTestApp({ databaseUrl: own?.url });
+      dataDir = first.dataDir;
+      const now = new Date().toISOString();
+      try {
+        await first.db
+          .insertInto('start_tasks')
+          .values({
+            id: 'a'.repeat(32),
+            user_id: 'default',
+            status: 'RUNNING_SETUP_SCRIPT',
+            detail: null,
+            app_conversation_id: null,
+            sandbox_id: null,
+            agent_server_url: null,
+            request: '{}',
+            created_at: now,
+            updated_at: now,
+            owner_instance: first.services.instances.id,
+          })
+          .execute();
+      } finally {
+        await first.close({ keepData: true });
+      }
+      const second = await startTestApp({ dataDir, databaseUrl: own?.url });
+      dataDir = undefined; // its close removes it
+      try {
+        expect(await task(second, 'a'.repeat(32))).toMatchObject({
+          status: 'ERROR',
+          detail: 'Interrupted by a server restart; start it again',
+        });
+      } finally {
+        await second.close();
+      }
     } finally {
-      await second.close();
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
       await own?.drop();
     }
   });

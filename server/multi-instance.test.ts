@@ -327,7 +327,7 @@ describe('two instances on one PostgreSQL database', () => {
     expect(task).toEqual({ owner_instance: a.services.instances.id, status: 'ERROR' });
   });
 
-  it('restart recovery of what a stopped instance left is global work: done by the instance that takes the lock, at its start, and by no other', async () => {
+  it('restart recovery of what a stopped instance left is global work: done by the instance that takes the lock, at its start; one started after does not hold it', async () => {
     const slow = { heartbeatMs: 60_000, quietMs: 30_000 }; // no heartbeat comes during the test
     const gone = await startTestApp({ databaseUrl: database.url, instanceTiming: slow });
     const now = new Date().toISOString();

@@ -72,7 +72,7 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
   const log = createLogger(config.logLevel);
   const docker = config.sandboxRuntime === 'docker' ? await dockerSandboxes(config, log) : undefined;
   if (!docker) warnAboutProcessSandboxes(isolated, log);
-  const db = await openDatabase(config.dataDir, secrets, config.databaseUrl);
+  const db = await openDatabase(config.dataDir, secrets, config.databaseUrl, log);
   const services = createServices(db, secrets, {
     log,
     dataDir: config.dataDir,
@@ -102,9 +102,14 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
    * labelled with its DATA_DIR, MCP test processes marked with it); another instance could not
    * reach them. Global (what instances that stopped or went quiet left): only the holder of the
    * global-work lock, at once when it takes it and at each heartbeat (InstanceRegistry.addGlobalWork).
-   * All of it only once the instance holds the lock on its own id (startMonitoring): never for a
-   * live twin on the same data dir.
+   * All of it only once the instance holds the lock on its own id (startMonitoring takes it before
+   * it touches a sandbox): never for a live twin on the same data dir.
    */
+  services.instances.whenIdTaken((message) => {
+    // Two processes looking after the same sandboxes would end each other's work: this one goes.
+    log.fatal(message);
+    process.exit(1);
+  });
   // Sandboxes of an earlier run are still in the registry: find them and watch their health again.
   await services.sandboxes.startMonitoring();
 

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger';
@@ -15,6 +17,7 @@ describe('instance registry on postgres', () => {
   let url: string;
   let drop: () => Promise<void>;
   const registries: InstanceRegistry[] = [];
+  const alsoDropped: (() => Promise<void>)[] = [];
   beforeEach(async () => {
     const fresh = await freshPostgresDatabase();
     url = fresh.url;
@@ -27,21 +30,37 @@ describe('instance registry on postgres', () => {
     for (const registry of registries.splice(0)) await registry.stop();
     await db.destroy();
     await drop();
+    for (const other of alsoDropped.splice(0)) await other();
   });
 
   const log = createLogger(false);
-  function registry(id: string, timing: InstanceTiming = DEFAULT_INSTANCE_TIMING): InstanceRegistry {
-    const created = new InstanceRegistry(new InstancesStore(db), id, timing, log, new InstanceLocks(url, log));
+  function registry(id: string, timing: InstanceTiming = DEFAULT_INSTANCE_TIMING, on = { db, url }): InstanceRegistry {
+    const created = new InstanceRegistry(new InstancesStore(on.db), id, timing, log, new InstanceLocks(on.url, log));
     registries.push(created);
     return created;
   }
+  /** An id as long as a real one (DATA_DIR/instance-id). */
+  const instanceId = () => randomBytes(32).toString('base64url');
 
-  /** Sessions holding a lock of `space` (the first of the two advisory lock keys). */
+  /** An instance on another database of the same cluster, holding that database's global work. */
+  async function instanceOnAnotherDatabase(): Promise<void> {
+    const other = await freshPostgresDatabase();
+    const otherDb = openPostgres(other.url);
+    alsoDropped.push(async () => {
+      await otherDb.destroy();
+      await other.drop();
+    });
+    await migrateToLatest(otherDb);
+    const elsewhere = registry(instanceId(), DEFAULT_INSTANCE_TIMING, { db: otherDb, url: other.url });
+    await elsewhere.start();
+    expect(elsewhere.holdsGlobalWork).toBe(true);
+  }
+
+  /** Sessions holding a lock of `space` (the first of the two advisory lock keys) on this test's database. */
   const holders = async (space: number) =>
     (
-      await sql<{
-        pid: number;
-      }>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = ${space} AND objsubid = 2 AND granted`.execute(db)
+      await sql<{ pid: number }>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = ${space} AND objsubid = 2 AND granted
+        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`.execute(db)
     ).rows.map((row) => row.pid);
 
   it("an instance whose clock runs ahead of another's does not take the other for quiet, nor the other it", async () => {
@@ -60,7 +79,8 @@ describe('instance registry on postgres', () => {
   it('both try for the global work; exactly one holds it and does it, and when it stops the other takes over', async () => {
     const tasks = new StartTasksStore(db);
     const rounds: string[] = [];
-    const [a, b] = ['a', 'b'].map((id) => {
+    await instanceOnAnotherDatabase();
+    const [a, b] = [instanceId(), instanceId()].map((id) => {
       const created = registry(id, { heartbeatMs: 50, quietMs: 30_000 });
       created.addGlobalWork(async (quietSince) => {
         rounds.push(id);
@@ -110,11 +130,12 @@ describe('instance registry on postgres', () => {
   });
 
   it('a holder that went quiet while its session lives on (a hung process) loses the global work to another', async () => {
-    const hung = registry('hung', { heartbeatMs: 60_000, quietMs: 30_000 }); // writes no heartbeat after its start
+    await instanceOnAnotherDatabase();
+    const hung = registry(instanceId(), { heartbeatMs: 60_000, quietMs: 30_000 }); // writes no heartbeat after its start
     await hung.start();
     expect(hung.holdsGlobalWork).toBe(true);
     const rounds: string[] = [];
-    const other = registry('other', { heartbeatMs: 50, quietMs: 1_000 });
+    const other = registry(instanceId(), { heartbeatMs: 50, quietMs: 1_000 });
     other.addGlobalWork(async () => void rounds.push('other'));
     await other.start();
     expect(other.holdsGlobalWork).toBe(false);
@@ -125,35 +146,161 @@ describe('instance registry on postgres', () => {
         (holds) => !holds,
       ),
     ).toBe(false);
-    await until(
-      async () => rounds.length,
-      (n) => n > 0,
+    expect(
+      await until(
+        async () => rounds.length,
+        (n) => n > 0,
+      ),
+    ).toBeGreaterThan(0);
+  });
+
+  /** A TCP relay to the database that can go silent (forward nothing, close nothing), as a network that fails does. */
+  async function relay(): Promise<{ url: string; goSilent: () => void; close: () => Promise<void> }> {
+    const target = new URL(url);
+    const sockets: net.Socket[] = [];
+    let silent = false;
+    const server = net.createServer((client) => {
+      sockets.push(client);
+      if (silent) return;
+      const upstream = net.connect(Number(target.port), target.hostname);
+      sockets.push(upstream);
+      for (const [from, to] of [
+        [client, upstream],
+        [upstream, client],
+      ] as const) {
+        from.on('data', (chunk) => void (silent || to.write(chunk)));
+        from.on('error', () => undefined);
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const through = new URL(url);
+    through.port = String((server.address() as net.AddressInfo).port);
+    return {
+      url: through.toString(),
+      goSilent: () => void (silent = true),
+      close: () =>
+        new Promise((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(() => resolve());
+        }),
+    };
+  }
+
+  it('a holder whose connection went silent finds out it lost the global work, while another takes it', { timeout: 40_000 }, async () => {
+    const network = await relay();
+    alsoDropped.unshift(network.close);
+    const cut = registry(instanceId(), { heartbeatMs: 50, quietMs: 30_000 }, { db, url: network.url });
+    await cut.start();
+    expect(cut.holdsGlobalWork).toBe(true);
+
+    // Its network fails, and the database ends its session (as keepalive does): it hears nothing of it.
+    network.goSilent();
+    const [session] = await holders(0x4163_0002);
+    await sql`SELECT pg_terminate_backend(${session})`.execute(db);
+    const other = registry(instanceId(), { heartbeatMs: 50, quietMs: 30_000 });
+    await other.start();
+    expect(other.holdsGlobalWork).toBe(true);
+    expect(
+      await until(
+        async () => cut.holdsGlobalWork,
+        (holds) => !holds,
+        30_000,
+      ),
+    ).toBe(false);
+  });
+
+  it('an instance that cannot take its id lock again (the database refuses its connections) keeps writing its heartbeat', async () => {
+    const network = await relay();
+    alsoDropped.unshift(network.close);
+    const id = instanceId();
+    const cut = registry(id, { heartbeatMs: 50, quietMs: 30_000 }, { db, url: network.url });
+    await cut.start();
+    await network.close(); // its session ends, and every connection to take the lock again is refused
+
+    const beat = async () => (await new InstancesStore(db).get(id))!.heartbeat_at;
+    for (let i = 0; i < 3; i++) {
+      const before = await beat();
+      expect(await until(beat, (at) => at > before)).not.toBe(before);
+    }
+  });
+
+  it('an instance that lost its session while a twin took its id is told so at its next heartbeat', async () => {
+    const id = instanceId();
+    const first = registry(id, { heartbeatMs: 1_000, quietMs: 30_000 });
+    const taken: string[] = [];
+    first.whenIdTaken((message) => void taken.push(message));
+    await first.start();
+    // Right after a heartbeat, so that the next is a second away.
+    const beat = async () => (await new InstancesStore(db).get(id))!.heartbeat_at;
+    const before = await beat();
+    await until(beat, (at) => at > before);
+    const [session] = await holders(0x4163_0001);
+    await sql`SELECT pg_terminate_backend(${session})`.execute(db);
+    const twin = registry(id);
+    expect(
+      await until(
+        () =>
+          twin.start().then(
+            () => true,
+            () => false,
+          ),
+        Boolean,
+      ),
+    ).toBe(true);
+
+    expect(
+      await until(
+        async () => taken,
+        (messages) => messages.length > 0,
+      ),
+    ).toEqual([
+      `Another process runs as server instance ${id} now: this one lost its database session and the other took its id. Each instance needs a DATA_DIR of its own.`,
+    ]);
+  });
+
+  it('a start that fails after taking the id lock lets the id go', async () => {
+    // Its registry table is missing: registering fails once the lock is held.
+    const unmigrated = await freshPostgresDatabase();
+    const unmigratedDb = openPostgres(unmigrated.url);
+    alsoDropped.push(async () => {
+      await unmigratedDb.destroy();
+      await unmigrated.drop();
+    });
+    const failing = new InstanceRegistry(
+      new InstancesStore(unmigratedDb),
+      instanceId(),
+      DEFAULT_INSTANCE_TIMING,
+      log,
+      new InstanceLocks(url, log),
     );
-    expect(rounds.length).toBeGreaterThan(0);
+    await expect(failing.start()).rejects.toThrow('server_instances');
+    expect(await holders(0x4163_0001)).toEqual([]);
   });
 
   it('a second process with the same instance id is refused while the first runs, and may start once it is gone', async () => {
-    const first = registry('same-data-dir');
+    await instanceOnAnotherDatabase();
+    const id = instanceId();
+    const first = registry(id);
     await first.start();
-    const twin = registry('same-data-dir');
-    await expect(twin.start()).rejects.toThrow(
-      'Another running server instance has the id same-data-dir (DATA_DIR/instance-id): give each instance a DATA_DIR of its own',
-    );
+    const twin = registry(id);
+    await expect(twin.start()).rejects.toThrow(`The server instance id ${id} (DATA_DIR/instance-id) is in use: another running instance`);
     await first.stop();
     await twin.start();
 
     // A process that dies (its session ends without a stop) frees its id too.
     const [session] = await holders(0x4163_0001);
     await sql`SELECT pg_terminate_backend(${session})`.execute(db);
-    const after = registry('same-data-dir');
-    await until(
-      () =>
-        after.start().then(
-          () => true,
-          () => false,
-        ),
-      Boolean,
-    );
+    const after = registry(id);
+    expect(
+      await until(
+        () =>
+          after.start().then(
+            () => true,
+            () => false,
+          ),
+        Boolean,
+      ),
+    ).toBe(true);
     expect(await holders(0x4163_0001)).toHaveLength(1);
   });
 });

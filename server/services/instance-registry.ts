@@ -24,6 +24,7 @@ export class InstanceRegistry {
   #address: string | undefined;
   #stopped = false;
   readonly #globalWork: ((quietSince: string) => Promise<void>)[] = [];
+  #idTaken = (message: string) => this.log.error({ instance: this.id }, message);
 
   constructor(
     private readonly store: InstancesStore,
@@ -43,18 +44,36 @@ export class InstanceRegistry {
   async start(): Promise<void> {
     if (this.locks && !(await this.locks.claimId(this.id))) {
       throw new ConfigError(
-        `Another running server instance has the id ${this.id} (DATA_DIR/instance-id): give each instance a DATA_DIR of its own`,
+        `The server instance id ${this.id} (DATA_DIR/instance-id) is in use: another running instance has it ` +
+          '(give each instance a DATA_DIR of its own), or this instance ran on a host that died and PostgreSQL ' +
+          'has not dropped its session yet (it does within about a minute: start again then)',
       );
     }
     this.#stopped = false;
-    await this.store.register(this.id, await this.store.now());
-    this.#heartbeat = setInterval(() => {
-      this.#beat().catch((error: unknown) => {
-        this.log.warn({ err: error }, 'could not write the instance heartbeat or do the global work');
+    try {
+      await this.store.register(this.id, await this.store.now());
+      // A failed first round is retried at each heartbeat, as any later one: the database answered just now.
+      await this.#globalWorkRound(await this.store.now()).catch((error: unknown) => {
+        this.log.warn({ err: error }, 'could not do the global work');
       });
+    } catch (error) {
+      await this.locks?.release();
+      throw error;
+    }
+    this.#scheduleBeat();
+  }
+
+  /** One beat at a time: the next is timed from the end of the last, however long that took. */
+  #scheduleBeat(): void {
+    if (this.#stopped) return;
+    this.#heartbeat = setTimeout(() => {
+      this.#beat()
+        .catch((error: unknown) => {
+          this.log.warn({ err: error }, 'could not write the instance heartbeat or do the global work');
+        })
+        .finally(() => this.#scheduleBeat());
     }, this.timing.heartbeatMs);
     this.#heartbeat.unref();
-    await this.#globalWorkRound(await this.store.now());
   }
 
   /**
@@ -67,19 +86,38 @@ export class InstanceRegistry {
     this.#globalWork.push(work);
   }
 
-  /** Whether this instance does the global work now. */
+  /**
+   * What happens when this instance lost its session and another process took its id meanwhile:
+   * both would look after the same sandboxes and starts. The server exits (run-server.ts); by
+   * default it is logged.
+   */
+  whenIdTaken(handler: (message: string) => void): void {
+    this.#idTaken = handler;
+  }
+
+  /** Whether this instance did the global work at its last round; read by tests. */
   get holdsGlobalWork(): boolean {
     return this.locks?.holdsGlobalWork ?? false;
   }
 
   async #beat(): Promise<void> {
     if (this.#stopped) return;
-    if (this.locks?.lost && !(await this.locks.claimId(this.id))) {
-      this.log.error({ instance: this.id }, 'another process runs as this instance now (its id lock was lost): stop one of them');
-    }
-    // Written and compared by the database's clock, the one clock every instance shares.
+    // The heartbeat first, written and compared by the database's clock (the one clock every
+    // instance shares): whatever fails after it, the others still see this instance live.
     const now = await this.store.now();
     await this.store.update(this.id, { heartbeat_at: now });
+    if (this.locks?.lost) {
+      try {
+        if (!(await this.locks.reclaimId(this.id)) && !this.#stopped) {
+          this.#idTaken(
+            `Another process runs as server instance ${this.id} now: this one lost its database session and the other took its id. ` +
+              'Each instance needs a DATA_DIR of its own.',
+          );
+        }
+      } catch (error) {
+        this.log.warn({ err: error }, 'could not take the lock on this instance id again');
+      }
+    }
     await this.#globalWorkRound(now);
   }
 
@@ -106,14 +144,26 @@ export class InstanceRegistry {
   /** Stops the heartbeat and says this instance stopped, so its sandboxes show why at once. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    clearInterval(this.#heartbeat);
-    await this.store.update(this.id, { stopped_at: await this.store.now() });
-    // Its locks go: another instance takes the global work, and this id may run again.
-    await this.locks?.release();
+    clearTimeout(this.#heartbeat);
+    try {
+      await this.store.update(this.id, { stopped_at: await this.store.now() });
+    } finally {
+      // Its locks go: another instance takes the global work, and this id may run again.
+      await this.locks?.release();
+    }
   }
 
   /** Instance `id`, the owner of a sandbox: where it answers, or why it does not. */
-  async owner(id: string): Promise<Owner> {
+  async owner(id: string | null): Promise<Owner> {
+    if (id === null) {
+      return {
+        reachable: false,
+        id: '',
+        detail:
+          'No server instance owns it: an earlier migrate-to-postgres copied it without an owner; ' +
+          'set its owner_instance to the id in the copied DATA_DIR/instance-id',
+      };
+    }
     const record = await this.store.get(id);
     if (!record) return { reachable: false, id, detail: `Its server instance ${id} is not registered` };
     if (record.stopped_at) {

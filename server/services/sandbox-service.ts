@@ -107,7 +107,7 @@ export class SandboxService {
 
   /** The instance that runs `record`, reachable, or the refusal that says why it is not. */
   async #reachableOwner(record: SandboxRecord): Promise<Owner & { reachable: true }> {
-    const owner = await this.instances!.registry.owner(record.owner_instance!);
+    const owner = await this.instances!.registry.owner(record.owner_instance);
     if (!owner.reachable) throw new Unavailable(`Sandbox ${record.id} runs on another server instance. ${owner.detail}.`);
     return owner;
   }
@@ -128,7 +128,7 @@ export class SandboxService {
 
   /** A sandbox of another instance, as that instance answers for it; MISSING, with the reason, when it cannot. */
   async #foreignInfo(record: SandboxRecord): Promise<SandboxInfo> {
-    const owner = await this.instances!.registry.owner(record.owner_instance!);
+    const owner = await this.instances!.registry.owner(record.owner_instance);
     let detail = owner.reachable ? '' : owner.detail;
     if (owner.reachable) {
       try {
@@ -166,8 +166,9 @@ export class SandboxService {
    * first round of checks, so the first answers already have the right status.
    */
   async startMonitoring(): Promise<void> {
-    await this.runtime.watchOutside?.((id, change) => void this.#changedOutside(id, change));
+    // First the lock on this instance's id: nothing of its sandboxes is touched for a live twin.
     await this.instances?.registry.start();
+    await this.runtime.watchOutside?.((id, change) => void this.#changedOutside(id, change));
     for (const record of await this.#own()) {
       if (record.pid === null && !record.exit_detail) await this.#recover(record);
     }

@@ -163,6 +163,20 @@ describe('npm run migrate-to-postgres', () => {
     expect((await elsewhere.request({ method: 'GET', url: '/api/v1/sandboxes?id=copied-sandbox' })).json()).toEqual([
       expect.objectContaining({ status: 'MISSING', status_detail: expect.stringContaining('not registered') }),
     ]);
+    // The SQLite server that ran the start has stopped: the start does not wait for ever.
+    expect(await elsewhere.db.selectFrom('start_tasks').select(['status', 'detail']).executeTakeFirstOrThrow()).toEqual({
+      status: 'ERROR',
+      detail: 'Interrupted: copied to PostgreSQL while unfinished; start it again',
+    });
+    // An earlier copy gave sandboxes no owner.
+    await elsewhere.db.updateTable('sandboxes').set({ owner_instance: null }).where('id', '=', 'copied-sandbox').execute();
+    expect((await elsewhere.request({ method: 'GET', url: '/api/v1/sandboxes?id=copied-sandbox' })).json()).toEqual([
+      expect.objectContaining({
+        status: 'MISSING',
+        status_detail: expect.stringMatching(/^No server instance owns it: an earlier migrate-to-postgres/),
+      }),
+    ]);
+    await elsewhere.db.updateTable('sandboxes').set({ owner_instance: dataDirInstance }).where('id', '=', 'copied-sandbox').execute();
 
     const onTheDataDir = await app({ databaseUrl: target.url, dataDir: sqlite.dataDir });
     expect(onTheDataDir.services.instances.id).toBe(dataDirInstance);

@@ -78,6 +78,16 @@ export async function copySqliteToPostgres(dataDir: string, url: string, secrets
       const owner = loadOrCreateKeyFile(dataDir, 'instance-id');
       await trx.updateTable('sandboxes').set({ owner_instance: owner }).where('owner_instance', 'is', null).execute();
       await trx.updateTable('start_tasks').set({ owner_instance: owner }).where('owner_instance', 'is', null).execute();
+      // The SQLite server that ran the unfinished starts has stopped: nothing goes on with them.
+      await trx
+        .updateTable('start_tasks')
+        .set({
+          status: 'ERROR',
+          detail: 'Interrupted: copied to PostgreSQL while unfinished; start it again',
+          updated_at: new Date().toISOString(),
+        })
+        .where('status', 'not in', ['READY', 'ERROR'])
+        .execute();
       // New events are numbered after the copied ones.
       await sql`SELECT setval(pg_get_serial_sequence('conversation_events', 'seq'), COALESCE(MAX(seq), 0) + 1, false) FROM conversation_events`.execute(
         trx,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import type { Logger } from '../logger';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
 import { QueuedSqliteDialect, sqliteChangeCount } from './sqlite-driver';
@@ -29,8 +30,15 @@ export function openSqlite(dataDir: string): Db {
 }
 
 /** A pool on the PostgreSQL database at `url` (postgres://…); nothing connects until the first query. */
-export function openPostgres(url: string): Db {
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
+export function openPostgres(url: string, log?: Logger): Db {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  /*
+   * An idle connection that breaks (PostgreSQL restarted, its session was ended) is an 'error' on
+   * the pool, which would end the process unheard; the pool drops it and connects anew. The
+   * message only: the error never carries the URL, but nothing of the connection is logged.
+   */
+  pool.on('error', (error) => log?.warn({ reason: error.message }, 'a database connection broke; a new one is opened when needed'));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
 /** Brings the schema up to date; a failed migration stops the server before it listens. */

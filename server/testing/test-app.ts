@@ -86,7 +86,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
   const log = createLogger(options.logStream ? 'debug' : false, options.logStream);
   const ownDatabase = options.database === 'postgres' && !options.databaseUrl ? await freshPostgresDatabase() : undefined;
   const databaseUrl = options.databaseUrl ?? ownDatabase?.url;
-  const db = await openDatabase(dataDir, secrets, databaseUrl);
+  const db = await openDatabase(dataDir, secrets, databaseUrl, log);
   const docker = options.sandboxRuntime === 'docker' ? await dockerSandboxes() : undefined;
   const services = createServices(db, secrets, {
     log,
@@ -100,7 +100,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     instance: { id: loadOrCreateKeyFile(dataDir, 'instance-id'), sessionKey: TEST_SESSION_KEY, timing: options.instanceTiming },
     databaseUrl,
   });
-  // In the server's order: its own starts are ended only once it holds its id (startMonitoring).
+  // As in the server, its own starts are ended only once it holds its id (startMonitoring).
   await services.sandboxes.startMonitoring();
   await services.startTasks.markInterrupted();
   await services.events.listenForNotices();

@@ -1,0 +1,50 @@
+import { sql } from 'kysely';
+import { afterEach, expect, it } from 'vitest';
+import { until } from './testing/sandbox-helpers';
+import { startTestApp, type TestApp } from './testing/test-app';
+
+/*
+ * PostgreSQL ends the server's connections (a restart, an administrator, a proxy's idle timeout):
+ * the server goes on, and takes its locks again.
+ */
+
+let t: TestApp | undefined;
+/** A request that reads the database. */
+const searchSandboxes = async (app: TestApp) => (await app.request({ method: 'GET', url: '/api/v1/sandboxes/search' })).statusCode;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+/** Sessions on the app's database holding an advisory lock of `space` (the first of the two keys). */
+const lockHolders = async (app: TestApp, space: number) =>
+  (
+    await sql<{ pid: number }>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = ${space} AND objsubid = 2 AND granted
+      AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`.execute(app.db)
+  ).rows.length;
+
+it('survives PostgreSQL ending every connection it has, answers again, and takes its locks again', async () => {
+  t = await startTestApp({ database: 'postgres', listen: true, instanceTiming: { heartbeatMs: 100, quietMs: 30_000 } });
+  const app = t;
+  expect(await searchSandboxes(app)).toBe(200);
+  expect(app.services.instances.holdsGlobalWork).toBe(true);
+
+  const ended = await sql<{ ended: boolean }>`SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
+    WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(app.db);
+  // The pool's idle connections, the session holding the locks, and the one hearing of new events.
+  expect(ended.rows.length).toBeGreaterThanOrEqual(2);
+
+  expect(
+    await until(
+      async () => searchSandboxes(app),
+      (status) => status === 200,
+    ),
+  ).toBe(200);
+  expect(
+    await until(
+      async () => [await lockHolders(app, 0x4163_0001), await lockHolders(app, 0x4163_0002)],
+      (counts) => counts.every((n) => n === 1),
+    ),
+  ).toEqual([1, 1]);
+  expect(await until(async () => app.services.instances.holdsGlobalWork, Boolean)).toBe(true);
+});
