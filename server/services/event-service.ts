@@ -69,7 +69,7 @@ export class EventService {
     private readonly store: EventsStore,
     private readonly conversations: ConversationsStore,
     private readonly log: Logger,
-    /** Events other instances stored (PostgreSQL); absent with one instance. */
+    /** What other instances store and relay (PostgreSQL); absent with SQLite. */
     private readonly notices?: EventNotices,
     private readonly userId: string = DEFAULT_USER,
   ) {}
@@ -121,7 +121,7 @@ export class EventService {
     const previous = this.#catchUps.get(conversationId) ?? Promise.resolve();
     const next = previous.then(work);
     const settled = next.catch((error: unknown) => {
-      this.log.warn({ conversation: conversationId, err: error }, 'could not read events another instance stored');
+      this.log.warn({ conversation: conversationId, err: error }, 'could not tell listeners what another instance stored or relayed');
     });
     this.#catchUps.set(conversationId, settled);
     void settled.then(() => {
@@ -149,7 +149,9 @@ export class EventService {
     let batch: NewEvent[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
-      await this.notices?.sent();
+      // No microtask when nothing of this conversation is on its way (nor ever with SQLite).
+      const relayed = this.notices?.sent(conversationId);
+      if (relayed) await relayed;
       const inserted = await this.store.insertNew(batch);
       batch = [];
       for (const record of inserted) this.#tell(conversationId, { seq: record.seq, event: toEvent(record) });
