@@ -59,6 +59,8 @@ function storedTime(timestamp: string): string {
 export class EventService {
   readonly #subscriptions = new Map<string, Set<Subscription>>();
   readonly #live = new Map<string, LiveState>();
+  /** The conversations whose `#live` state the owner of their agent (another instance) relayed. */
+  readonly #relayedLive = new Set<string>();
   /** By followed conversation: the storage position of the last event its listeners were told. */
   readonly #toldSeq = new Map<string, number>();
   readonly #catchUps = new Map<string, Promise<void>>();
@@ -79,6 +81,9 @@ export class EventService {
     await this.notices?.listen(
       (conversationId) => this.#catchUp(conversationId),
       () => {
+        // Listening again: what was relayed meanwhile (a `null`, say) was missed, so what was heard before may be stale.
+        for (const conversationId of this.#relayedLive) this.#live.delete(conversationId);
+        this.#relayedLive.clear();
         for (const conversationId of this.#subscriptions.keys()) this.#catchUp(conversationId);
       },
       (notices) => {
@@ -108,9 +113,12 @@ export class EventService {
    * after the events stored before it (announced before it), as on the owner.
    */
   #relay({ conversationId, frame }: LiveNotice): void {
-    if (frame === null) this.#live.delete(conversationId);
-    else if (frame.kind === 'ConversationState') {
+    if (frame === null) {
+      this.#live.delete(conversationId);
+      this.#relayedLive.delete(conversationId);
+    } else if (frame.kind === 'ConversationState') {
       this.#live.set(conversationId, { executionStatus: frame.execution_status, metrics: frame.metrics });
+      this.#relayedLive.add(conversationId);
     }
     if (frame !== null) this.#afterCatchUps(conversationId, () => this.#tell(conversationId, { frame }));
   }
@@ -206,6 +214,7 @@ export class EventService {
     else return;
     const before = this.#live.get(conversationId);
     this.#live.set(conversationId, state);
+    this.#relayedLive.delete(conversationId);
     if (state.metrics && JSON.stringify(state.metrics) !== JSON.stringify(before?.metrics ?? null)) {
       await this.conversations.update(this.userId, conversationId, { metrics: JSON.stringify(state.metrics) });
     }
@@ -244,6 +253,7 @@ export class EventService {
   /** Forgets the live state of a conversation (its socket closed: what it said may be stale). */
   forgetLive(conversationId: string): void {
     this.#live.delete(conversationId);
+    this.#relayedLive.delete(conversationId);
     this.notices?.announce({ conversationId, frame: null });
   }
 
@@ -268,6 +278,7 @@ export class EventService {
   /** Conversation `conversationId` is gone: its live state is forgotten and its listeners are told and let go. */
   close(conversationId: string): void {
     this.#live.delete(conversationId);
+    this.#relayedLive.delete(conversationId);
     const subscriptions = this.#subscriptions.get(conversationId);
     this.#subscriptions.delete(conversationId);
     for (const { onClose } of subscriptions ?? []) {
