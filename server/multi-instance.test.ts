@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SecretBox } from './secret-box';
 import { conversationRecord } from './testing/conversation-records';
@@ -288,6 +289,23 @@ describe('two instances on one PostgreSQL database', () => {
     expect(pieces.map((piece) => piece.delta).join('')).toBe(long);
     // The other instance knows the agent's status as the owner does.
     expect(b.services.events.executionStatus(conversationId)).toBe('finished');
+
+    // Each loses the connection it hears notices on: what the other relayed meanwhile is missed, so
+    // it forgets what it was told once it listens again; what the owner heard itself, it keeps.
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'agent-console notices'`);
+    } finally {
+      await admin.end();
+    }
+    expect(
+      await until(
+        async () => b.services.events.executionStatus(conversationId),
+        (status) => status === undefined,
+      ),
+    ).toBeUndefined();
+    expect(a.services.events.executionStatus(conversationId)).toBe('finished');
     // The streams are left open: each instance ends its own as it stops.
   });
 

@@ -152,7 +152,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   );
   instances.registry.addGlobalWork((quietSince) => startTasks.interruptTasksOfGoneInstances(quietSince));
   const eventLog = log.child({ component: 'events' });
-  const notices = options.databaseUrl ? new EventNotices(options.databaseUrl, db, eventLog) : undefined;
+  const notices = options.databaseUrl ? new EventNotices(options.databaseUrl, eventLog) : undefined;
   const events = new EventService(new EventsStore(db), conversationsStore, eventLog, notices);
   const agents = new AgentConversations(conversationsStore, sandboxes, startRequests, conversationLog);
   const collector = new EventCollector(sandboxes, conversationsStore, events, agents, eventLog);

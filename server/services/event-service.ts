@@ -59,6 +59,8 @@ function storedTime(timestamp: string): string {
 export class EventService {
   readonly #subscriptions = new Map<string, Set<Subscription>>();
   readonly #live = new Map<string, LiveState>();
+  /** The conversations whose `#live` state the owner of their agent (another instance) relayed. */
+  readonly #relayedLive = new Set<string>();
   /** By followed conversation: the storage position of the last event its listeners were told. */
   readonly #toldSeq = new Map<string, number>();
   readonly #catchUps = new Map<string, Promise<void>>();
@@ -69,7 +71,7 @@ export class EventService {
     private readonly store: EventsStore,
     private readonly conversations: ConversationsStore,
     private readonly log: Logger,
-    /** Events other instances stored (PostgreSQL); absent with one instance. */
+    /** What other instances store and relay (PostgreSQL); absent with SQLite. */
     private readonly notices?: EventNotices,
     private readonly userId: string = DEFAULT_USER,
   ) {}
@@ -79,6 +81,9 @@ export class EventService {
     await this.notices?.listen(
       (conversationId) => this.#catchUp(conversationId),
       () => {
+        // Listening again: what was relayed meanwhile (a `null`, say) was missed, so what was heard before may be stale.
+        for (const conversationId of this.#relayedLive) this.#live.delete(conversationId);
+        this.#relayedLive.clear();
         for (const conversationId of this.#subscriptions.keys()) this.#catchUp(conversationId);
       },
       (notices) => {
@@ -108,9 +113,12 @@ export class EventService {
    * after the events stored before it (announced before it), as on the owner.
    */
   #relay({ conversationId, frame }: LiveNotice): void {
-    if (frame === null) this.#live.delete(conversationId);
-    else if (frame.kind === 'ConversationState') {
+    if (frame === null) {
+      this.#live.delete(conversationId);
+      this.#relayedLive.delete(conversationId);
+    } else if (frame.kind === 'ConversationState') {
       this.#live.set(conversationId, { executionStatus: frame.execution_status, metrics: frame.metrics });
+      this.#relayedLive.add(conversationId);
     }
     if (frame !== null) this.#afterCatchUps(conversationId, () => this.#tell(conversationId, { frame }));
   }
@@ -121,7 +129,7 @@ export class EventService {
     const previous = this.#catchUps.get(conversationId) ?? Promise.resolve();
     const next = previous.then(work);
     const settled = next.catch((error: unknown) => {
-      this.log.warn({ conversation: conversationId, err: error }, 'could not read events another instance stored');
+      this.log.warn({ conversation: conversationId, err: error }, 'could not tell listeners what another instance stored or relayed');
     });
     this.#catchUps.set(conversationId, settled);
     void settled.then(() => {
@@ -149,7 +157,9 @@ export class EventService {
     let batch: NewEvent[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
-      await this.notices?.sent();
+      // No microtask when nothing of this conversation is on its way (nor ever with SQLite).
+      const relayed = this.notices?.sent(conversationId);
+      if (relayed) await relayed;
       const inserted = await this.store.insertNew(batch);
       batch = [];
       for (const record of inserted) this.#tell(conversationId, { seq: record.seq, event: toEvent(record) });
@@ -204,6 +214,7 @@ export class EventService {
     else return;
     const before = this.#live.get(conversationId);
     this.#live.set(conversationId, state);
+    this.#relayedLive.delete(conversationId);
     if (state.metrics && JSON.stringify(state.metrics) !== JSON.stringify(before?.metrics ?? null)) {
       await this.conversations.update(this.userId, conversationId, { metrics: JSON.stringify(state.metrics) });
     }
@@ -242,6 +253,7 @@ export class EventService {
   /** Forgets the live state of a conversation (its socket closed: what it said may be stale). */
   forgetLive(conversationId: string): void {
     this.#live.delete(conversationId);
+    this.#relayedLive.delete(conversationId);
     this.notices?.announce({ conversationId, frame: null });
   }
 
@@ -266,6 +278,7 @@ export class EventService {
   /** Conversation `conversationId` is gone: its live state is forgotten and its listeners are told and let go. */
   close(conversationId: string): void {
     this.#live.delete(conversationId);
+    this.#relayedLive.delete(conversationId);
     const subscriptions = this.#subscriptions.get(conversationId);
     this.#subscriptions.delete(conversationId);
     for (const { onClose } of subscriptions ?? []) {

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import pg from 'pg';
 import * as z from 'zod/mini';
 import { type ConversationState, conversationStateSchema, type StreamingDelta, streamingDeltaSchema } from '../../src/contract/events';
 import type { Logger } from '../logger';
-import type { Db } from './database';
 
 /** The PostgreSQL channel on which a stored event is announced (its payload: the conversation id). */
 export const EVENTS_CHANNEL = 'conversation_events';
@@ -17,6 +15,16 @@ const MAX_PAYLOAD_BYTES = 7_999;
 const MIN_PIECE_BYTES = 64;
 
 const RECONNECT_MS = 1_000;
+/** How long a NOTIFY (or the LISTEN) may take before it counts as failed: the connection hangs, say. */
+const QUERY_TIMEOUT_MS = 2_000;
+/** How long storing an event waits for the relay of what came before it: storing matters more than order. */
+const SENT_WAIT_MS = 1_000;
+/** Notices waiting for their round beyond this: deltas are dropped, each conversation's latest state kept. */
+const MAX_WAITING = 1_000;
+/** The SQLSTATE of a statement that ran past its `statement_timeout`. */
+const QUERY_CANCELED = '57014';
+/** Names the session in pg_stat_activity. */
+const SESSION_NAME = 'agent-console notices';
 
 /**
  * A frame a running agent's owner told its own streams (a conversation's state, streaming text),
@@ -37,6 +45,30 @@ const liveNoticeSchema = z.object({
 const livePayloadSchema = z.object({ from: z.string(), notices: z.array(liveNoticeSchema) });
 
 const bytes = (text: string) => Buffer.byteLength(text);
+
+/** Settles when `promise` does, or after `ms` at the latest. */
+function atMost(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** Notices that go out together, one NOTIFY round; `done` once they went (or failed to). */
+interface Round {
+  notices: LiveNotice[];
+  done: Promise<void>;
+  finish: () => void;
+}
+
+function newRound(): Round {
+  let finish = () => undefined as void;
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  return { notices: [], done, finish };
+}
 
 /**
  * `notice` as it can go in payloads of `room` bytes: itself, or a delta too long cut into
@@ -98,7 +130,8 @@ export function livePayloads(from: string, notices: LiveNotice[]): { payloads: s
  *
  * What is never stored (a running agent's state, its streaming text) goes from the owner of its
  * sandbox to the others as it comes (`announce`), in order, several frames a NOTIFY when they come
- * faster than one is sent. A notice missed while the connection was down is not caught up: the
+ * faster than one is sent, over that same connection (not the pool: a busy pool must not hold
+ * them up, nor they it). A notice missed while the connection was down is not caught up: the
  * next state frame says all there is to know.
  */
 export class EventNotices {
@@ -107,13 +140,18 @@ export class EventNotices {
   #closed = false;
   /** Tells this instance's own notices from the others'. */
   readonly #from = randomUUID();
-  #outbox: LiveNotice[] = [];
-  #sending: Promise<void> | undefined;
+  /** How each payload of this instance's begins (see `livePayloads`): its own are dropped unread. */
+  readonly #ownPrefix = `{"from":${JSON.stringify(this.#from)},`;
+  /** The notices announced while a round is out: they go in the next. */
+  #waiting: Round | undefined;
+  #sending: Round | undefined;
+  /** By conversation: the round that carries the last notice announced of it, until that round is done. */
+  readonly #lastRound = new Map<string, Round>();
   #sendFailing = false;
+  #overflowing = false;
 
   constructor(
     private readonly url: string,
-    private readonly db: Db,
     private readonly log: Logger,
   ) {}
 
@@ -125,53 +163,101 @@ export class EventNotices {
   /** Sends `notice` to the other instances' `onLive`, after those announced before it. */
   announce(notice: LiveNotice): void {
     if (this.#closed) return;
-    this.#outbox.push(notice);
+    const round = (this.#waiting ??= newRound());
+    if (round.notices.length >= MAX_WAITING && !this.#makeRoom(round, notice)) return;
+    round.notices.push(notice);
+    this.#lastRound.set(notice.conversationId, round);
     this.#flush();
   }
 
   /**
-   * Once every notice announced so far is sent: an event stored after them is then announced
-   * after them too, so the others stream both in the order this one did (a reply's streaming text
-   * before its stored message, which replaces that text).
+   * Once the notices announced so far of conversation `conversationId` are sent (`undefined` when
+   * none is on its way): an event of it stored after them is then announced after them too, so the
+   * others stream both in the order this one did (a reply's streaming text before its stored
+   * message, which replaces that text). Not longer than `SENT_WAIT_MS`, though: a relay that hangs
+   * must not stop events being stored.
    */
-  async sent(): Promise<void> {
-    while (this.#sending) await this.#sending;
+  sent(conversationId: string): Promise<void> | undefined {
+    const round = this.#lastRound.get(conversationId);
+    return round && atMost(round.done, SENT_WAIT_MS);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#reconnect);
-    await this.#client?.end();
-    await this.#sending;
+    // What is left goes nowhere: the connection it would go through is ending.
+    this.#waiting?.finish();
+    this.#waiting = undefined;
+    this.#lastRound.clear();
+    // A connection that hangs never ends cleanly: its socket is left to TCP keepalive then.
+    const ended = this.#client?.end().catch(() => undefined);
+    if (ended) await atMost(ended, QUERY_TIMEOUT_MS);
+    await this.#sending?.done;
+  }
+
+  /**
+   * A full outbox (the database is slow or away): a delta is dropped (the stored message replaces
+   * its text), a state or `null` replaces the ones waiting of its conversation. Answers whether
+   * `notice` goes in.
+   */
+  #makeRoom(round: Round, notice: LiveNotice): boolean {
+    if (!this.#overflowing) this.log.warn('live frames come faster than they can be relayed: some are dropped');
+    this.#overflowing = true;
+    if (notice.frame?.kind === 'StreamingDelta') return false;
+    round.notices = round.notices.filter(
+      (waiting) => waiting.conversationId !== notice.conversationId || waiting.frame?.kind === 'StreamingDelta',
+    );
+    return true;
   }
 
   /** One NOTIFY round at a time, so they arrive in order; what comes meanwhile goes in the next. */
   #flush(): void {
-    // Once closed, what is left goes nowhere: the pool it would go through is closing too.
-    if (this.#closed || this.#sending || this.#outbox.length === 0) return;
-    const notices = this.#outbox.splice(0);
-    this.#sending = this.#send(notices).finally(() => {
+    const round = this.#waiting;
+    if (this.#closed || this.#sending || !round) return;
+    [this.#waiting, this.#sending] = [undefined, round];
+    void this.#send(round.notices).finally(() => {
+      round.finish();
+      for (const { conversationId } of round.notices) {
+        if (this.#lastRound.get(conversationId) === round) this.#lastRound.delete(conversationId);
+      }
       this.#sending = undefined;
       this.#flush();
     });
   }
 
+  /**
+   * A round's payloads one after the other (so they arrive in order), each failing on its own; a
+   * failing connection (no answer within `QUERY_TIMEOUT_MS`, say) ends the round: the rest would
+   * wait for it too.
+   */
   async #send(notices: LiveNotice[]): Promise<void> {
     const { payloads, dropped } = livePayloads(this.#from, notices);
     for (const notice of dropped) {
       this.log.warn({ conversation: notice.conversationId, kind: notice.frame?.kind }, 'a live frame too large for NOTIFY was not relayed');
     }
-    try {
-      for (const payload of payloads) await sql`SELECT pg_notify(${LIVE_CHANNEL}, ${payload})`.execute(this.db);
-      this.#sendFailing = false;
-    } catch (error) {
-      // Every delta would log it while the database is away: once until a send works again.
-      if (!this.#sendFailing) this.log.warn({ err: error }, 'could not relay live frames to the other instances');
+    const client = this.#client;
+    let failure: unknown;
+    for (const payload of payloads) {
+      try {
+        if (!client) throw new Error('not listening');
+        await client.query('SELECT pg_notify($1, $2)', [LIVE_CHANNEL, payload]);
+      } catch (error) {
+        failure = error;
+        // PostgreSQL refused this payload: the next may go. Anything else (a timeout) is the connection's.
+        if (!(error instanceof pg.DatabaseError) || error.code === QUERY_CANCELED) break;
+      }
+    }
+    if (failure === undefined) {
+      [this.#sendFailing, this.#overflowing] = [false, false];
+    } else if (!this.#sendFailing && !this.#closed) {
+      // Every delta would log it while the database is away: once until a round goes out whole again.
+      this.log.warn({ err: failure }, 'could not relay live frames to the other instances');
       this.#sendFailing = true;
     }
   }
 
   #received(payload: string, onLive: OnLive): void {
+    if (payload.startsWith(this.#ownPrefix)) return;
     let parsed: z.output<typeof livePayloadSchema> | undefined;
     try {
       const result = livePayloadSchema.safeParse(JSON.parse(payload));
@@ -180,13 +266,20 @@ export class EventNotices {
       // not ours: dropped below
     }
     if (!parsed) this.log.warn('dropped a live notice that is not one');
-    else if (parsed.from !== this.#from) onLive(parsed.notices);
+    else onLive(parsed.notices);
   }
 
   /** A connection that LISTENs; none is left open when that fails or `close` came meanwhile. */
   async #connect(onNotice: OnNotice, onLive: OnLive): Promise<pg.Client> {
     if (this.#closed) throw new Error('Event notices are closed');
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new pg.Client({
+      connectionString: this.url,
+      application_name: SESSION_NAME,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 20_000,
+      statement_timeout: QUERY_TIMEOUT_MS,
+      query_timeout: QUERY_TIMEOUT_MS,
+    });
     client.on('notification', (message) => {
       if (!message.payload) return;
       if (message.channel === EVENTS_CHANNEL) onNotice(message.payload);

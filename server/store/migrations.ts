@@ -233,16 +233,19 @@ const migrations: Record<string, Migration> = {
     async up(db: Kysely<unknown>) {
       // PostgreSQL: titles sort as SQLite's BINARY does, whatever the database's locale (see
       // conversations-store); the index keyset pages walk must have that collation. SQLite's has.
+      // Built beside the old one first: the DROP takes the table's exclusive lock, only for a moment then.
       if (!isPostgres(db)) return;
-      await sql`DROP INDEX app_conversations_by_title`.execute(db);
-      await sql`CREATE INDEX app_conversations_by_title ON app_conversations (user_id, archived, title COLLATE "C", id COLLATE "C")`.execute(
+      await sql`CREATE INDEX app_conversations_by_title_c ON app_conversations (user_id, archived, title COLLATE "C", id COLLATE "C")`.execute(
         db,
       );
+      await sql`DROP INDEX app_conversations_by_title`.execute(db);
+      await sql`ALTER INDEX app_conversations_by_title_c RENAME TO app_conversations_by_title`.execute(db);
     },
     async down(db: Kysely<unknown>) {
       if (!isPostgres(db)) return;
+      await sql`CREATE INDEX app_conversations_by_title_locale ON app_conversations (user_id, archived, title, id)`.execute(db);
       await sql`DROP INDEX app_conversations_by_title`.execute(db);
-      await sql`CREATE INDEX app_conversations_by_title ON app_conversations (user_id, archived, title, id)`.execute(db);
+      await sql`ALTER INDEX app_conversations_by_title_locale RENAME TO app_conversations_by_title`.execute(db);
     },
   },
 };

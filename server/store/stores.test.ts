@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, Kysely, sql } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, sql } from 'kysely';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { conversationRecord } from '../testing/conversation-records';
 import { databasesUnderTest, freshPostgresDatabase } from '../testing/databases';
@@ -10,6 +11,7 @@ import { ConversationsStore, type ConversationRecord } from './conversations-sto
 import type { EventFilter } from '../../src/contract/events';
 import { type Db, migrateToLatest, openPostgres, openSqlite } from './database';
 import { isPostgres } from './dialect';
+import { migrationProvider } from './migrations';
 import { EventsStore, lockConversationEvents, type NewEvent } from './events-store';
 import { MetaStore } from './meta-store';
 import type { Database } from './schema';
@@ -479,6 +481,53 @@ describe('events on postgres', () => {
     await later;
     const seen = await store.after('c001', 0, 10);
     expect(seen.map((e) => e.event_id)).toEqual(['first', 'second']);
+  });
+});
+
+describe('title index migration on postgres', () => {
+  it('builds the code-point index beside the old one: conversations can be read while it waits to build', async () => {
+    const { url, drop } = await freshPostgresDatabase();
+    const db = openPostgres(url);
+    const writer = new pg.Client({ connectionString: url });
+    const reader = new pg.Client({ connectionString: url });
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo('0009_server_instances')).error).toBeUndefined();
+      await Promise.all([writer.connect(), reader.connect()]);
+      // A write under way: building an index waits for it.
+      await writer.query('BEGIN');
+      await writer.query('LOCK TABLE app_conversations IN ROW EXCLUSIVE MODE');
+      const migrating = migrator.migrateToLatest();
+      const waiting = async () => {
+        const { rows } = await reader.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'app_conversations'::regclass`,
+        );
+        return rows[0]!.n;
+      };
+      await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
+      // Not behind an exclusive lock the migration waits for (as a DROP INDEX first would be).
+      await reader.query(`SET lock_timeout = '5s'`);
+      expect((await reader.query('SELECT count(*)::int AS n FROM app_conversations')).rows).toEqual([{ n: 0 }]);
+      await writer.query('COMMIT');
+      expect((await migrating).error).toBeUndefined();
+      const definition = async () =>
+        (
+          await reader.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE indexname LIKE 'app_conversations_by_title%'`)
+        ).rows.map((row) => row.indexdef);
+      expect(await definition()).toEqual([
+        expect.stringContaining(
+          'app_conversations_by_title ON public.app_conversations USING btree (user_id, archived, title COLLATE "C", id COLLATE "C")',
+        ),
+      ]);
+      expect((await migrator.migrateDown()).error).toBeUndefined();
+      expect(await definition()).toEqual([
+        expect.stringContaining('app_conversations_by_title ON public.app_conversations USING btree (user_id, archived, title, id)'),
+      ]);
+    } finally {
+      await Promise.all([writer.end(), reader.end()]);
+      await db.destroy();
+      await drop();
+    }
   });
 });
 
