@@ -1,11 +1,25 @@
 import { Menu } from '@mantine/core';
-import type { ActionMenuProps } from './action-menu';
+import { cloneElement, useEffect, useRef, useState } from 'react';
+import type { LoadedMenuProps } from './action-menu';
 
-/** Loaded on demand by ./action-menu: Mantine's Menu and the positioning library it brings. */
-export default function ActionMenuLoaded({ target, items, opened }: ActionMenuProps & { opened: boolean }) {
+/**
+ * Loaded on demand by ./action-menu: Mantine's Menu and the positioning library it brings.
+ * It always mounts closed: Mantine returns the focus to the target on close only for a menu it
+ * saw open, so one clicked before its code arrived is opened here, from the target, once mounted.
+ */
+export default function ActionMenuLoaded({ target, items, openedEarly }: LoadedMenuProps) {
+  // Only the value at arrival counts: the waiting target's blur on its removal must not close it.
+  const [openOnArrival] = useState(openedEarly);
+  const targetRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!openOnArrival) return;
+    // The user's click, replayed on the mounted target: Mantine then records where the focus goes back to.
+    targetRef.current?.focus();
+    targetRef.current?.click();
+  }, [openOnArrival]);
   return (
-    <Menu position="bottom-end" withinPortal defaultOpened={opened}>
-      <Menu.Target>{target}</Menu.Target>
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>{cloneElement(target, { ref: targetRef })}</Menu.Target>
       <Menu.Dropdown>
         {items.map(({ label, icon, danger, disabled, onClick }) => (
           <Menu.Item key={label} leftSection={icon} color={danger ? 'red' : undefined} disabled={disabled} onClick={onClick}>
