@@ -38,7 +38,11 @@ export function reactRouterProduction(): Plugin {
       const entry = PRODUCTION_ENTRIES[source];
       if (entry && existsSync(entry)) return entry;
       if (source === 'react-router' || source.startsWith('react-router/'))
-        this.error(`react-router layout changed: no production build of ${source} (expected ${entry ?? 'an entry here'})`);
+        this.error(
+          entry
+            ? `react-router layout changed: no production build of ${source} at ${entry}`
+            : `no production build known for ${source}: add it to PRODUCTION_ENTRIES in scripts/react-router-production.ts`,
+        );
       return null;
     },
     transform: {
