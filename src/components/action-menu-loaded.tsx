@@ -7,16 +7,16 @@ import type { LoadedMenuProps } from './action-menu';
  * It always mounts closed: Mantine returns the focus to the target on close only for a menu it
  * saw open, so one clicked before its code arrived is opened here, from the target, once mounted.
  */
-export default function ActionMenuLoaded({ target, items, openedEarly }: LoadedMenuProps) {
-  // Only the value at arrival counts: the waiting target's blur on its removal must not close it.
-  const [openOnArrival] = useState(openedEarly);
+export default function ActionMenuLoaded({ target, items, onArrival }: LoadedMenuProps) {
+  // Only the value at arrival counts: the waiting target's blur on its removal must not change it.
+  const [onMount] = useState(onArrival);
   const targetRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (!openOnArrival) return;
-    // The user's click, replayed on the mounted target: Mantine then records where the focus goes back to.
+    if (onMount === 'nothing') return;
+    // The focus the waiting target held, then the user's click replayed: Mantine records where the focus goes back to.
     targetRef.current?.focus();
-    targetRef.current?.click();
-  }, [openOnArrival]);
+    if (onMount === 'open') targetRef.current?.click();
+  }, [onMount]);
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>{cloneElement(target, { ref: targetRef })}</Menu.Target>

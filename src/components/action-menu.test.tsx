@@ -57,6 +57,17 @@ describe('ActionMenu', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'More actions for sb-1' })).toHaveFocus());
   });
 
+  it('keeps the focus on its button, closed, when the code arrives while the button has the focus', async () => {
+    const { user } = await renderMenu();
+    await user.tab();
+
+    await codeArrives();
+    const target = screen.getByRole('button', { name: 'More actions for sb-1' });
+    expect(target).toHaveAttribute('aria-haspopup', 'menu');
+    expect(target).toHaveFocus();
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+  });
+
   it('stays closed when the user pressed Escape after an early click', async () => {
     const { user } = await renderMenu();
     await user.tab();

@@ -26,15 +26,21 @@ export interface ActionMenuProps {
     'aria-label'?: string;
     ref?: Ref<HTMLButtonElement>;
     onClick?: () => void;
+    onFocus?: (event: FocusEvent) => void;
     onBlur?: (event: FocusEvent) => void;
     onKeyDown?: (event: KeyboardEvent) => void;
   }>;
   items: ActionMenuItem[];
 }
 
+/**
+ * What the waiting target leaves to the loaded menu, which replaces it: the focus it holds, and
+ * whether it was clicked (and has kept the focus since, no Escape): then the menu opens at once.
+ */
+export type OnArrival = 'nothing' | 'focus' | 'open';
+
 export interface LoadedMenuProps extends ActionMenuProps {
-  /** The target was clicked before the code arrived and has kept the focus since: open at once. */
-  openedEarly: boolean;
+  onArrival: OnArrival;
 }
 
 /** Should the menu's code fail to load (the server was updated), its items stand in a row. */
@@ -75,25 +81,29 @@ const LoadedMenu = lazy(() => menuCode);
  * pops open later would take the focus from whatever they are doing.
  */
 export function ActionMenu(props: ActionMenuProps) {
-  const [clickedEarly, setClickedEarly] = useState(false);
-  const { onClick, onBlur, onKeyDown } = props.target.props;
+  const [onArrival, setOnArrival] = useState<OnArrival>('nothing');
+  const { onClick, onFocus, onBlur, onKeyDown } = props.target.props;
   const waitingTarget = cloneElement(props.target, {
     onClick: () => {
       onClick?.();
-      setClickedEarly(true);
+      setOnArrival('open');
+    },
+    onFocus: (event: FocusEvent) => {
+      onFocus?.(event);
+      setOnArrival('focus');
     },
     onBlur: (event: FocusEvent) => {
       onBlur?.(event);
-      setClickedEarly(false);
+      setOnArrival('nothing');
     },
     onKeyDown: (event: KeyboardEvent) => {
       onKeyDown?.(event);
-      if (event.key === 'Escape') setClickedEarly(false);
+      if (event.key === 'Escape') setOnArrival('focus');
     },
   });
   return (
     <Suspense fallback={waitingTarget}>
-      <LoadedMenu {...props} openedEarly={clickedEarly} />
+      <LoadedMenu {...props} onArrival={onArrival} />
     </Suspense>
   );
 }
