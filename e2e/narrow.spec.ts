@@ -103,6 +103,7 @@ test('the navigation leaves the Tab order while closed, Escape closes it, and a 
   await expect(page.locator('nav a:focus')).toHaveCount(0);
 
   await page.reload();
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to content' });
   await expect(skip).toBeFocused();
