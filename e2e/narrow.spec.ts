@@ -81,3 +81,32 @@ test('Conversations and a conversation', async ({ page, signIn, api }) => {
   await expect(page.getByRole('heading', { name: 'Fix the flaky login test', level: 1 })).toBeVisible();
   expect(await check(page)).toEqual(OK);
 });
+
+test('the navigation leaves the Tab order while closed, Escape closes it, and a skip link leads to the page', async ({ page, signIn }) => {
+  await signIn(page);
+  const burger = page.getByRole('button', { name: 'Toggle navigation' });
+  const sandboxes = page.locator('nav').getByRole('link', { name: 'Sandboxes' });
+  await expect(burger).toHaveAttribute('aria-expanded', 'false');
+  await expect(burger).toHaveAttribute('aria-controls', 'main-navigation');
+  await expect(sandboxes).toBeHidden();
+
+  await burger.click();
+  await expect(burger).toHaveAttribute('aria-expanded', 'true');
+  await sandboxes.focus();
+  await page.keyboard.press('Escape');
+  await expect(burger).toHaveAttribute('aria-expanded', 'false');
+  await expect(burger).toBeFocused();
+  await expect(sandboxes).toBeHidden();
+  // Tab from the header's last button skips the closed navigation.
+  await page.getByRole('button', { name: 'Sign out' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(page.locator('nav a:focus')).toHaveCount(0);
+
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('main')).toBeFocused();
+});

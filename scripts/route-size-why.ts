@@ -1,7 +1,7 @@
 /**
  * `npm run size -- --why`: what each page's first JavaScript is made of. Builds once more with
- * hidden source maps into a temporary directory, counts each minified byte for the source file it
- * came from, and shares each file's gzip size among those sources by their part of its bytes
+ * hidden source maps into a temporary directory, attributes each character of the built chunks
+ * to the source file its source map traces it to, and shares each file's gzip size among those sources by their part of its bytes
  * (an estimate: code compresses unevenly). Sources are summed per package, and per folder of `src/`.
  */
 import { execFileSync } from 'node:child_process';

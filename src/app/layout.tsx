@@ -1,7 +1,7 @@
 import { ActionIcon, Burger, Button, Group, NavLink, Title } from '@mantine/core';
 import { useDisclosure, useLocalStorage } from '@mantine/hooks';
 import { IconBox, IconKey, IconKeyboard, IconLogout, IconMessages, IconSettings, IconStack2 } from '@tabler/icons-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSessionState } from '../features/auth/use-session';
 import classes from './layout.module.css';
@@ -11,6 +11,9 @@ import { useShortcuts } from './shortcuts/use-shortcuts';
 
 /** Loaded when first opened: its table and switch are not part of any page's first download. */
 const ShortcutsDialog = lazy(async () => ({ default: (await import('./shortcuts/shortcuts-dialog')).ShortcutsDialog }));
+
+const NAVIGATION_ID = 'main-navigation';
+const MAIN_ID = 'main-content';
 
 const NAVIGATION = [
   { to: '/settings', label: 'Settings', icon: IconSettings },
@@ -35,14 +38,46 @@ export function Layout() {
   const [helpNeeded, setHelpNeeded] = useState(false);
   if (helpOpen && !helpNeeded) setHelpNeeded(true);
   useShortcuts(shortcutsOn, help.open);
+  const burger = useRef<HTMLButtonElement>(null);
+  // Escape closes the narrow screen's navigation, and the focus goes back to its button.
+  useEffect(() => {
+    if (!navOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      close();
+      burger.current?.focus();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [navOpen, close]);
 
   return (
     <>
+      <a
+        className={classes.skipLink}
+        href={`#${MAIN_ID}`}
+        onClick={(event) => {
+          // Focus, not a hash in the URL: the router would take that for a navigation.
+          event.preventDefault();
+          document.getElementById(MAIN_ID)?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       {/* react-remove-scroll's class: while a dialog locks the page's scroll, the header keeps its place. */}
       <header className={`${classes.header} right-scroll-bar-position`}>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={navOpen} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Burger
+              ref={burger}
+              opened={navOpen}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Toggle navigation"
+              aria-expanded={navOpen}
+              aria-controls={NAVIGATION_ID}
+            />
             <Title order={2} size="h4">
               Agent Console
             </Title>
@@ -60,7 +95,7 @@ export function Layout() {
         </Group>
       </header>
 
-      <nav className={classes.navbar} data-open={navOpen || undefined} aria-label="Main">
+      <nav id={NAVIGATION_ID} className={classes.navbar} data-open={navOpen || undefined} aria-label="Main">
         {NAVIGATION.map(({ to, label, icon: Icon }) => (
           <NavLink
             key={to}
@@ -74,7 +109,7 @@ export function Layout() {
         ))}
       </nav>
 
-      <main className={classes.main}>
+      <main id={MAIN_ID} tabIndex={-1} className={classes.main}>
         <Suspense fallback={<PageSkeleton />}>
           <Outlet />
         </Suspense>

@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import type { ConversationFilters } from '../../api/conversations';
 import { describeError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { unavailable } from '../../components/unavailable-dialog';
 import { useUrlParams } from '../../components/use-url-params';
 import { CONVERSATION_SORT_ORDERS, type ConversationSortOrder, type StartTask } from '../../contract/conversations';
 import {
@@ -21,7 +22,6 @@ import {
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { sandboxCapacityQuery } from '../../queries/sandboxes';
 import { type BulkAction, ConversationsView, type ListFilters } from './conversations-view';
-import { UnavailableDialog } from './unavailable-dialog';
 
 /**
  * The form (and react-hook-form with it) loads when first opened: most visits to the list start
@@ -30,7 +30,7 @@ import { UnavailableDialog } from './unavailable-dialog';
 const NewConversationDialog = lazy(() =>
   import('./new-conversation-dialog').then(
     (module) => ({ default: module.NewConversationDialog }),
-    () => ({ default: UnavailableDialog }),
+    () => unavailable('New conversation'),
   ),
 );
 

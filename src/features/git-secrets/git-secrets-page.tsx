@@ -10,14 +10,21 @@ import { PageHeader } from '../../components/page-header';
 import { QueryContent } from '../../components/query-content';
 import { RowActions, RowActionsHeader } from '../../components/row-actions';
 import { SectionHeader } from '../../components/section-header';
+import { unavailable } from '../../components/unavailable-dialog';
 import { useUrlParams } from '../../components/use-url-params';
 import { PROVIDERS } from '../../contract/secrets';
 import { connectedProvidersQuery, disconnectAllProvidersMutation, providerStatusesQuery } from '../../queries/git-providers';
 import { deleteSecretMutation, secretsQuery } from '../../queries/secrets';
 import { ProviderCard } from './provider-card';
+import type { SecretDialog as SecretDialogLoaded } from './secret-dialog';
 
-/** Loaded when first opened: the secrets table shows without it. */
-const SecretDialog = lazy(async () => ({ default: (await import('./secret-dialog')).SecretDialog }));
+/** Loaded when first opened: the secrets table shows without it. Should its code fail to load, a dialog says so. */
+const SecretDialog = lazy((): Promise<{ default: typeof SecretDialogLoaded }> =>
+  import('./secret-dialog').then(
+    (module) => ({ default: module.SecretDialog }),
+    () => unavailable('Secret'),
+  ),
+);
 
 /** Tabs, so custom secrets are one click away, not below five provider cards; the tab is in the URL (`?tab=secrets`). */
 export function GitSecretsPage() {

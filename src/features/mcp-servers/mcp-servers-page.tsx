@@ -9,17 +9,36 @@ import { EmptyState } from '../../components/empty-state';
 import { QueryContent } from '../../components/query-content';
 import { RowActions, RowActionsHeader } from '../../components/row-actions';
 import { SectionHeader } from '../../components/section-header';
+import { unavailable } from '../../components/unavailable-dialog';
 import { savedMcpServerTestQuery } from '../../queries/mcp';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { saveMcpConfigMutation, settingsQuery } from '../../queries/settings';
 import { EMPTY_MCP_CONFIG, entryFor, formValuesFor, KIND_LABEL, type McpServerRow, serverRows, withoutServer } from './mcp-model';
+import type { ExportDialog as ExportDialogLoaded } from './export-dialog';
+import type { ImportDialog as ImportDialogLoaded } from './import-dialog';
+import type { McpServerDrawer as McpServerDrawerLoaded } from './mcp-server-drawer';
 import { TestResult } from './test-result';
 
 // Loaded when first opened: the editor's form library and the import and export dialogs are not
-// needed to show the table.
-const McpServerDrawer = lazy(async () => ({ default: (await import('./mcp-server-drawer')).McpServerDrawer }));
-const ImportDialog = lazy(async () => ({ default: (await import('./import-dialog')).ImportDialog }));
-const ExportDialog = lazy(async () => ({ default: (await import('./export-dialog')).ExportDialog }));
+// needed to show the table. Should one's code fail to load (the server was updated), a dialog says so.
+const McpServerDrawer = lazy((): Promise<{ default: typeof McpServerDrawerLoaded }> =>
+  import('./mcp-server-drawer').then(
+    (module) => ({ default: module.McpServerDrawer }),
+    () => unavailable('MCP server'),
+  ),
+);
+const ImportDialog = lazy((): Promise<{ default: typeof ImportDialogLoaded }> =>
+  import('./import-dialog').then(
+    (module) => ({ default: module.ImportDialog }),
+    () => unavailable('Import MCP servers'),
+  ),
+);
+const ExportDialog = lazy((): Promise<{ default: typeof ExportDialogLoaded }> =>
+  import('./export-dialog').then(
+    (module) => ({ default: module.ExportDialog }),
+    () => unavailable('Export MCP servers'),
+  ),
+);
 
 /** The dialog or drawer open over the page. */
 type OpenDialog =
