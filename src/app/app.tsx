@@ -26,7 +26,8 @@ function useCacheFollowsSession(baseUrl: string | undefined, expired: boolean) {
 
 function SessionGate() {
   const { session, expired } = useSessionState();
-  const [router] = useState(createRouter);
+  const queryClient = useQueryClient();
+  const [router] = useState(() => createRouter(queryClient));
   useCacheFollowsSession(session?.baseUrl, expired !== null);
 
   if (!session && !expired) return <SignInPage />;
