@@ -33,7 +33,9 @@ const prefetched = (queryClient: QueryClient, load: PrefetchModule) => ({
  * Pages load on demand, so each route only downloads its own code. A page that fails (its code
  * could not be fetched, say) fails inside the layout: the shell and navigation stay.
  */
-export function createRouter(queryClient: QueryClient) {
+export type AppRouter = ReturnType<typeof createBrowserRouter>;
+
+export function createRouter(queryClient: QueryClient): AppRouter {
   const routes: RouteObject[] = [
     {
       element: <Layout />,
