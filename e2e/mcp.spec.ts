@@ -370,3 +370,24 @@ test('the list reads at a glance: quoted arguments, each URL once, whole type ba
   await form.getByRole('button', { name: 'Test connection' }).click();
   await expect(form.getByRole('alert')).toBeInViewport();
 });
+
+test('hundreds of servers: only the rows in view are rendered, and Tab and scrolling reach every one', async ({ page, signIn, api }) => {
+  // As many as a config may hold of two kinds: stdio rows come first.
+  const name = (i: number) => `server-${String(i).padStart(3, '0')}`;
+  const stdio_servers = Array.from({ length: 100 }, (_, i) => ({ name: name(i), command: 'npx', args: ['-y', `package-${i}`] }));
+  const sse_servers = Array.from({ length: 100 }, (_, i) => ({ url: `https://mcp-${i}.example.com/sse` }));
+  expect((await api('/api/settings', { method: 'POST', body: { mcp_config: { stdio_servers, sse_servers } } })).status).toBe(200);
+  await openMcp(page, signIn);
+  const table = page.getByRole('table', { name: 'MCP servers' });
+  await expect(table.getByRole('row').filter({ hasText: name(0) })).toBeVisible();
+  expect(await table.locator('tr[data-server-id]').count()).toBeLessThan(60);
+
+  // Focus moves on row by row past the rows first rendered (three actions a row).
+  await page.getByRole('button', { name: `Delete ${name(0)}` }).focus();
+  for (let i = 0; i < 3 * 80; i++) await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: `Delete ${name(80)}` })).toBeFocused();
+
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(table.getByRole('row').filter({ hasText: 'https://mcp-99.example.com/sse' })).toBeInViewport();
+  expect(await table.locator('tr[data-server-id]').count()).toBeLessThan(60);
+});

@@ -1,10 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { RouterProvider } from 'react-router';
 import { SessionExpiredDialog, SignInPage } from '../features/auth/sign-in-page';
 import { useSessionState } from '../features/auth/use-session';
 import { AppProviders } from './providers';
-import { createRouter } from './router';
+import type { AppRouter } from './router';
 
 /** Cached data belongs to one server: it goes on sign-out and when another server is chosen. */
 function useCacheFollowsSession(baseUrl: string | undefined, expired: boolean) {
@@ -24,9 +24,8 @@ function useCacheFollowsSession(baseUrl: string | undefined, expired: boolean) {
   }, [baseUrl, expired, queryClient]);
 }
 
-function SessionGate() {
+function SessionGate({ router }: { router: AppRouter }) {
   const { session, expired } = useSessionState();
-  const [router] = useState(createRouter);
   useCacheFollowsSession(session?.baseUrl, expired !== null);
 
   if (!session && !expired) return <SignInPage />;
@@ -39,10 +38,10 @@ function SessionGate() {
   );
 }
 
-export function App() {
+export function App({ queryClient, router }: { queryClient: QueryClient; router: AppRouter }) {
   return (
-    <AppProviders>
-      <SessionGate />
+    <AppProviders queryClient={queryClient}>
+      <SessionGate router={router} />
     </AppProviders>
   );
 }

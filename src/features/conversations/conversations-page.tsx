@@ -3,12 +3,11 @@ import { notifications } from '@mantine/notifications';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { ConversationFilters } from '../../api/conversations';
 import { describeError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { unavailable } from '../../components/unavailable-dialog';
 import { useUrlParams } from '../../components/use-url-params';
-import { CONVERSATION_SORT_ORDERS, type ConversationSortOrder, type StartTask } from '../../contract/conversations';
+import type { StartTask } from '../../contract/conversations';
 import {
   conversationCountQuery,
   conversationKeys,
@@ -22,6 +21,7 @@ import {
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { sandboxCapacityQuery } from '../../queries/sandboxes';
 import { type BulkAction, ConversationsView, type ListFilters } from './conversations-view';
+import { apiFiltersFrom, listFiltersFrom } from './list-filters';
 
 /**
  * The form (and react-hook-form with it) loads when first opened: most visits to the list start
@@ -34,29 +34,13 @@ const NewConversationDialog = lazy(() =>
   ),
 );
 
-const isSort = (value: string | null): value is ConversationSortOrder => CONVERSATION_SORT_ORDERS.includes(value as ConversationSortOrder);
 /** Starts of the last hour show at the top while they run (or failed). */
 const TASK_WINDOW_MS = 60 * 60 * 1000;
-
-/** `yyyy-mm-dd` (local) as the ISO moment it starts; `days` later for the end of a range. */
-const startOfDay = (date: string, days = 0) => {
-  if (!date) return undefined;
-  const moment = new Date(`${date}T00:00:00`);
-  moment.setDate(moment.getDate() + days);
-  return Number.isNaN(moment.getTime()) ? undefined : moment.toISOString();
-};
 
 /** Filters and sort live in the URL, so a view can be shared and survives a reload. */
 function useListFilters() {
   const [params, update] = useUrlParams<'q' | 'from' | 'to' | 'sort' | 'archived'>();
-  const sort = params.get('sort');
-  const filters: ListFilters = {
-    title: params.get('q') ?? '',
-    from: params.get('from') ?? '',
-    to: params.get('to') ?? '',
-    sort: isSort(sort) ? sort : 'CREATED_AT_DESC',
-    archived: params.get('archived') === 'true',
-  };
+  const filters = listFiltersFrom(params);
   const change = (changes: Partial<ListFilters>) => {
     const next = { ...filters, ...changes };
     update({
@@ -94,14 +78,7 @@ export function ConversationsPage() {
 
   const features = useQuery(serverFeaturesQuery()).data;
   const canArchive = features?.conversationArchive === true;
-  const apiFilters: ConversationFilters = {
-    title: filters.title || undefined,
-    createdFrom: startOfDay(filters.from),
-    createdBefore: startOfDay(filters.to, 1),
-    sort: filters.sort,
-    // `archived=true` in a URL means nothing to a server that cannot archive (OpenHands).
-    archived: filters.archived && canArchive,
-  };
+  const apiFilters = apiFiltersFrom(filters, canArchive);
   const list = useInfiniteQuery(conversationsQuery(apiFilters));
   const { sort: _sort, ...countFilters } = apiFilters;
   const count = useQuery(conversationCountQuery(countFilters));

@@ -10,6 +10,7 @@ import { QueryContent } from '../../components/query-content';
 import { RowActions, RowActionsHeader } from '../../components/row-actions';
 import { SectionHeader } from '../../components/section-header';
 import { unavailable } from '../../components/unavailable-dialog';
+import { useWindowRows } from '../../components/use-window-rows';
 import { savedMcpServerTestQuery } from '../../queries/mcp';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { saveMcpConfigMutation, settingsQuery } from '../../queries/settings';
@@ -114,8 +115,17 @@ export function McpServersPage() {
   );
 }
 
-/** `canTest`: the server can test MCP servers (OpenHands cannot). */
+/** An empty row that stands in for rows not rendered (see useWindowRows). */
+const Spacer = ({ height }: { height: number }) => <tr aria-hidden="true" style={{ height }} />;
+
+/** `canTest`: the server can test MCP servers (OpenHands cannot). Only the rows in view are rendered (a config can hold hundreds). */
 function ServersTable({ rows, onAction, canTest }: { rows: McpServerRow[]; onAction: (dialog: OpenDialog) => void; canTest: boolean }) {
+  const {
+    bodyRef,
+    rows: shown,
+    measureRow,
+    spacers,
+  } = useWindowRows(rows.length, { estimateSize: 53, getKey: (index) => rows[index]!.id });
   return (
     <Table.ScrollContainer minWidth={640} type="native" pos="relative">
       <Table striped highlightOnHover aria-label="MCP servers" verticalSpacing="sm">
@@ -128,47 +138,54 @@ function ServersTable({ rows, onAction, canTest }: { rows: McpServerRow[]; onAct
             <RowActionsHeader />
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={row.id} data-server-id={row.id}>
-              {/* As wide as its badge: "Streamable HTTP" whole, never cut to "Streamable…" */}
-              <Table.Td style={{ width: '1%', whiteSpace: 'nowrap' }}>
-                <Badge variant="light" color={row.kind === 'stdio' ? 'gray' : 'blue'} styles={{ label: { overflow: 'visible' } }}>
-                  {KIND_LABEL[row.kind]}
-                </Badge>
-              </Table.Td>
-              <Table.Td style={{ wordBreak: 'break-all' }}>{row.label}</Table.Td>
-              <Table.Td>
-                {row.details ? (
-                  <Code style={{ wordBreak: 'break-all' }}>{row.details}</Code>
-                ) : (
-                  <Text size="sm" c="dimmed">
-                    —
-                  </Text>
-                )}
-              </Table.Td>
-              <Table.Td>{row.keySet === undefined ? '—' : row.keySet ? 'Set' : 'Not set'}</Table.Td>
-              <Table.Td>
-                <RowActions
-                  name={row.label}
-                  actions={[
-                    ...(canTest
-                      ? [
-                          {
-                            verb: 'Test',
-                            title: 'Test connection',
-                            icon: <IconPlugConnected size={18} />,
-                            onClick: () => onAction({ type: 'test', row }),
-                          },
-                        ]
-                      : []),
-                    { verb: 'Edit', icon: <IconPencil size={18} />, onClick: () => onAction({ type: 'edit', row }) },
-                    { verb: 'Delete', icon: <IconTrash size={18} />, danger: true, onClick: () => onAction({ type: 'delete', row }) },
-                  ]}
-                />
-              </Table.Td>
-            </Table.Tr>
+        <Table.Tbody ref={bodyRef}>
+          {spacers.above.map((height, i) => (
+            <Spacer key={i} height={height} />
           ))}
+          {shown.map(({ index, key }) => {
+            const row = rows[index]!;
+            return (
+              <Table.Tr key={key} data-server-id={row.id} data-index={index} ref={measureRow}>
+                {/* As wide as its badge: "Streamable HTTP" whole, never cut to "Streamable…" */}
+                <Table.Td style={{ width: '1%', whiteSpace: 'nowrap' }}>
+                  <Badge variant="light" color={row.kind === 'stdio' ? 'gray' : 'blue'} styles={{ label: { overflow: 'visible' } }}>
+                    {KIND_LABEL[row.kind]}
+                  </Badge>
+                </Table.Td>
+                <Table.Td style={{ wordBreak: 'break-all' }}>{row.label}</Table.Td>
+                <Table.Td>
+                  {row.details ? (
+                    <Code style={{ wordBreak: 'break-all' }}>{row.details}</Code>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      —
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>{row.keySet === undefined ? '—' : row.keySet ? 'Set' : 'Not set'}</Table.Td>
+                <Table.Td>
+                  <RowActions
+                    name={row.label}
+                    actions={[
+                      ...(canTest
+                        ? [
+                            {
+                              verb: 'Test',
+                              title: 'Test connection',
+                              icon: <IconPlugConnected size={18} />,
+                              onClick: () => onAction({ type: 'test', row }),
+                            },
+                          ]
+                        : []),
+                      { verb: 'Edit', icon: <IconPencil size={18} />, onClick: () => onAction({ type: 'edit', row }) },
+                      { verb: 'Delete', icon: <IconTrash size={18} />, danger: true, onClick: () => onAction({ type: 'delete', row }) },
+                    ]}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+          <Spacer height={spacers.below} />
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
