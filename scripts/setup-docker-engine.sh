@@ -31,7 +31,14 @@ if answers; then exit 0; fi
 echo "--- starting dockerd"
 mkdir -p "$STATE_DIR"
 # a session of its own: it outlives the shell (and process group) that started it
-setsid nohup /usr/sbin/dockerd --host "unix://$SOCK" >"$STATE_DIR/dockerd.log" 2>&1 </dev/null &
+# Without the caller's other open files: a daemon holding a caller's `flock` would hold it forever.
+(
+  for fd in /proc/$BASHPID/fd/*; do
+    fd=${fd##*/}
+    if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
+  done
+  exec setsid nohup /usr/sbin/dockerd --host "unix://$SOCK" >"$STATE_DIR/dockerd.log" 2>&1 </dev/null
+) &
 echo $! >"$STATE_DIR/dockerd.pid"
 for _ in $(seq 1 120); do
   if answers; then exit 0; fi

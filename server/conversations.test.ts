@@ -5,7 +5,7 @@ import type { StartTask } from '../src/contract/conversations';
 import { CONTAINER_HOME } from './sandboxes/docker/sandbox-image';
 import { loadSandboxSpecs } from './sandboxes/specs';
 import { ConversationsStore } from './store/conversations-store';
-import { conversationRecord } from './testing/conversation-records';
+import { conversationRecord, startTaskRecord } from './testing/conversation-records';
 import { databasesUnderTest, freshPostgresDatabase } from './testing/databases';
 import { hostAddressFor, runtimesUnderTest } from './testing/docker-engine';
 import { type OpenAiStub, startOpenAiStub } from './testing/openai-stub';
@@ -510,23 +510,10 @@ describe.each(databasesUnderTest())('start tasks on %s', (database) => {
     try {
       const first = await startTestApp({ databaseUrl: own?.url });
       dataDir = first.dataDir;
-      const now = new Date().toISOString();
       try {
         await first.db
           .insertInto('start_tasks')
-          .values({
-            id: 'a'.repeat(32),
-            user_id: 'default',
-            status: 'RUNNING_SETUP_SCRIPT',
-            detail: null,
-            app_conversation_id: null,
-            sandbox_id: null,
-            agent_server_url: null,
-            request: '{}',
-            created_at: now,
-            updated_at: now,
-            owner_instance: first.services.instances.id,
-          })
+          .values(startTaskRecord({ id: 'a'.repeat(32), status: 'RUNNING_SETUP_SCRIPT', owner_instance: first.services.instances.id }))
           .execute();
       } finally {
         await first.close({ keepData: true });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SecretBox } from './secret-box';
-import { conversationRecord } from './testing/conversation-records';
+import { conversationRecord, startTaskRecord } from './testing/conversation-records';
 import { freshPostgresDatabase } from './testing/databases';
 import { logLines, sandboxInfo, shellSpec, startSandbox, statusBecomes, until } from './testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp, type TestAppOptions } from './testing/test-app';
@@ -348,22 +348,9 @@ describe('two instances on one PostgreSQL database', () => {
   it('restart recovery of what a stopped instance left is global work: done by the instance that takes the lock, at its start; one started after does not hold it', async () => {
     const slow = { heartbeatMs: 60_000, quietMs: 30_000 }; // no heartbeat comes during the test
     const gone = await startTestApp({ databaseUrl: database.url, instanceTiming: slow });
-    const now = new Date().toISOString();
     await gone.db
       .insertInto('start_tasks')
-      .values({
-        id: 'left-mid-way',
-        user_id: 'default',
-        status: 'PREPARING_REPOSITORY',
-        detail: null,
-        app_conversation_id: null,
-        sandbox_id: null,
-        agent_server_url: null,
-        request: '{}',
-        created_at: now,
-        updated_at: now,
-        owner_instance: gone.services.instances.id,
-      })
+      .values(startTaskRecord({ id: 'left-mid-way', status: 'PREPARING_REPOSITORY', owner_instance: gone.services.instances.id }))
       .execute();
     await gone.close();
     const statusOf = async (t: TestApp) =>
@@ -382,20 +369,7 @@ describe('two instances on one PostgreSQL database', () => {
   it('what an instance that went quiet left mid-way is ended by the one holding the global lock', async () => {
     const a = await instance();
     const b = await instance({ instanceTiming: { heartbeatMs: 100, quietMs: 1_000 } });
-    const now = new Date().toISOString();
-    const task = (id: string, owner: string) => ({
-      id,
-      user_id: 'default',
-      status: 'PREPARING_REPOSITORY',
-      detail: null,
-      app_conversation_id: null,
-      sandbox_id: null,
-      agent_server_url: null,
-      request: '{}',
-      created_at: now,
-      updated_at: now,
-      owner_instance: owner,
-    });
+    const task = (id: string, owner: string) => startTaskRecord({ id, status: 'PREPARING_REPOSITORY', owner_instance: owner });
     await a.db
       .insertInto('start_tasks')
       .values([task('of-a', a.services.instances.id), task('of-b', b.services.instances.id)])

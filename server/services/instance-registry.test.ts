@@ -7,6 +7,7 @@ import { type Db, migrateToLatest, openPostgres } from '../store/database';
 import { InstanceLocks } from '../store/instance-locks';
 import { InstancesStore } from '../store/instances-store';
 import { StartTasksStore } from '../store/start-tasks-store';
+import { startTaskRecord } from '../testing/conversation-records';
 import { freshPostgresDatabase } from '../testing/databases';
 import { until } from '../testing/sandbox-helpers';
 import { DEFAULT_INSTANCE_TIMING, InstanceRegistry, type InstanceTiming } from './instance-registry';
@@ -104,20 +105,7 @@ describe('instance registry on postgres', () => {
     expect(await holders(0x4163_0002)).toHaveLength(1);
     expect(new Set(rounds)).toEqual(new Set([holder[0]!.id]));
 
-    const now = new Date().toISOString();
-    await tasks.insert({
-      id: 'left-by-the-holder',
-      user_id: 'default',
-      status: 'PREPARING_REPOSITORY',
-      detail: null,
-      app_conversation_id: null,
-      sandbox_id: null,
-      agent_server_url: null,
-      request: '{}',
-      created_at: now,
-      updated_at: now,
-      owner_instance: holder[0]!.id,
-    });
+    await tasks.insert(startTaskRecord({ id: 'left-by-the-holder', status: 'PREPARING_REPOSITORY', owner_instance: holder[0]!.id }));
     await holder[0]!.stop();
     expect(await until(async () => other!.holdsGlobalWork, Boolean)).toBe(true);
     const ended = await until(

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SecretBox } from '../secret-box';
-import { conversationRecord } from '../testing/conversation-records';
+import { conversationRecord, startTaskRecord } from '../testing/conversation-records';
 import { freshPostgresDatabase } from '../testing/databases';
 import { startTestApp, TEST_SECRETS_KEY, type TestApp } from '../testing/test-app';
 import { copySqliteToPostgres } from './copy-to-postgres';
@@ -132,19 +132,8 @@ describe('npm run migrate-to-postgres', () => {
       .execute();
     await sqlite.db
       .insertInto('start_tasks')
-      .values({
-        id: 'copied-task',
-        user_id: 'default',
-        status: 'WORKING',
-        detail: null,
-        app_conversation_id: null,
-        sandbox_id: null,
-        agent_server_url: null,
-        request: '{}',
-        created_at: now,
-        updated_at: now,
-        owner_instance: null, // a task from before instances had owners
-      })
+      // a task from before instances had owners
+      .values(startTaskRecord({ id: 'copied-task', status: 'WORKING', owner_instance: null }))
       .execute();
     await sqlite.close({ keepData: true });
     cleanUps.push(async () => fs.rmSync(sqlite.dataDir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { conversationRecord } from '../testing/conversation-records';
+import { conversationRecord, startTaskRecord } from '../testing/conversation-records';
 import { databasesUnderTest, freshPostgresDatabase } from '../testing/databases';
 import { ConversationsStore, type ConversationRecord } from './conversations-store';
 import type { EventFilter } from '../../src/contract/events';
@@ -145,19 +145,10 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
 
   it('start tasks and the sandbox registry: nulls, integers, unfinished tasks', async () => {
     const tasks = new StartTasksStore(db);
-    const task = (id: string, status: string, minute: number, owner: string | null = 'me') => ({
-      id,
-      user_id: 'default',
-      status,
-      detail: null,
-      app_conversation_id: null,
-      sandbox_id: null,
-      agent_server_url: null,
-      request: '{}',
-      created_at: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
-      updated_at: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
-      owner_instance: owner,
-    });
+    const task = (id: string, status: string, minute: number, owner: string | null = 'me') => {
+      const at = new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+      return startTaskRecord({ id, status, created_at: at, updated_at: at, owner_instance: owner });
+    };
     await tasks.insert(task('t1', 'READY', 1));
     await tasks.insert(task('t2', 'WAITING_FOR_SANDBOX', 2));
     await tasks.insert(task('t3', 'WORKING', 3, 'another'));

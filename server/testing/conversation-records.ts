@@ -1,4 +1,5 @@
 import type { ConversationRecord } from '../store/conversations-store';
+import type { StartTaskRecord } from '../store/start-tasks-store';
 
 /**
  * A stored conversation as a start leaves it, for tests that write rows straight into the store:
@@ -24,6 +25,24 @@ export function conversationRecord(fields: Pick<ConversationRecord, 'id'> & Part
     created_at: now,
     updated_at: now,
     working_dir: null,
+    ...fields,
+  };
+}
+
+/** A stored start task just asked for, for tests that write rows straight into the store. */
+export function startTaskRecord(fields: Pick<StartTaskRecord, 'id'> & Partial<StartTaskRecord>): StartTaskRecord {
+  const now = new Date().toISOString();
+  return {
+    user_id: 'default',
+    status: 'WORKING',
+    detail: null,
+    app_conversation_id: null,
+    sandbox_id: null,
+    agent_server_url: null,
+    request: '{}',
+    created_at: now,
+    updated_at: now,
+    owner_instance: null,
     ...fields,
   };
 }
