@@ -7,6 +7,7 @@ import { registerHostCheck } from './host-check';
 import { registerErrorHandling } from './http-errors';
 import type { Logger } from './logger';
 import { registerJsonBodyParser } from './json-body';
+import { openApiDocumentHandler } from './openapi-document';
 import { type ApiOptions, apiRoutes } from './routes/api';
 import { registerConsole } from './routes/console';
 import { healthRoutes } from './routes/health';
@@ -58,7 +59,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get(
+    '/openapi.json',
+    { schema: { hide: true } },
+    openApiDocumentHandler(() => app.swagger()),
+  );
 
   await app.register(healthRoutes);
   await app.register(apiRoutes(options), { prefix: '/api' });
