@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { stateUpdate } from './agent-server/event-factory';
 import { SecretBox } from './secret-box';
 import { type DatabaseName, databasesUnderTest } from './testing/databases';
 import { shellSpec, startSandbox, statusBecomes, until } from './testing/sandbox-helpers';
@@ -248,16 +249,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
         max_budget_per_task: null,
         accumulated_token_usage: { model: 'demo/scripted', prompt_tokens: 120, completion_tokens: 30 },
       };
-      await push([
-        {
-          kind: 'ConversationStateUpdateEvent',
-          id: randomUUID(),
-          timestamp: new Date().toISOString(),
-          source: 'environment',
-          key: 'metrics',
-          value: metrics,
-        },
-      ]);
+      await push([stateUpdate('metrics', metrics)]);
       const conversation = (await t.request({ method: 'GET', url: `/api/v1/app-conversations?ids=${conversationId}` })).json()[0];
       expect(conversation.metrics).toMatchObject({
         accumulated_cost: 0.25,
@@ -366,16 +358,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       const base = await listen(t);
       const { conversationId, push } = await setup(t);
       const stream = await openStream(base, conversationId);
-      await push([
-        {
-          kind: 'ConversationStateUpdateEvent',
-          id: randomUUID(),
-          timestamp: new Date().toISOString(),
-          source: 'environment',
-          key: 'execution_status',
-          value: 'running',
-        },
-      ]);
+      await push([stateUpdate('execution_status', 'running')]);
       await until(
         async () => stream.frames.length,
         (n) => n >= 1,

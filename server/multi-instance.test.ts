@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { stateUpdate } from './agent-server/event-factory';
 import { SecretBox } from './secret-box';
 import { conversationRecord, startTaskRecord } from './testing/conversation-records';
 import { freshPostgresDatabase } from './testing/databases';
@@ -244,14 +245,7 @@ describe('two instances on one PostgreSQL database', () => {
     }
 
     // What the owner's collector hands on from the agent server's socket, in its order.
-    const stateUpdate = (status: string) => ({
-      kind: 'ConversationStateUpdateEvent',
-      id: randomUUID(),
-      timestamp: new Date().toISOString(),
-      source: 'environment',
-      key: 'execution_status',
-      value: status,
-    });
+    const statusUpdate = (status: string) => stateUpdate('execution_status', status);
     const delta = (text: string) => ({ kind: 'StreamingDelta', conversation_id: conversationId, llm_response_id: 'reply-1', delta: text });
     const reply = {
       kind: 'MessageEvent',
@@ -262,11 +256,11 @@ describe('two instances on one PostgreSQL database', () => {
       llm_message: { role: 'assistant', content: [{ type: 'text', text: 'Hello there' }] },
     };
     await a.services.events.receive(conversationId, [
-      stateUpdate('running'),
+      statusUpdate('running'),
       delta('Hel'),
       delta('lo there'),
       reply,
-      stateUpdate('finished'),
+      statusUpdate('finished'),
     ]);
     // A delta larger than a NOTIFY may carry goes in pieces of the same reply.
     const long = 'é😀 "quoted"\n'.repeat(1_500);

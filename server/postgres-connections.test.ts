@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
+import { GLOBAL_WORK_LOCK, INSTANCE_ID_LOCKS } from './store/instance-locks';
+import { advisoryLockHolders } from './testing/advisory-locks';
 import { until } from './testing/sandbox-helpers';
 import { startTestApp, type TestApp } from './testing/test-app';
 
@@ -16,12 +18,8 @@ afterEach(async () => {
   t = undefined;
 });
 
-/** Sessions on the app's database holding an advisory lock of `space` (the first of the two keys). */
-const lockHolders = async (app: TestApp, space: number) =>
-  (
-    await sql<{ pid: number }>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = ${space} AND objsubid = 2 AND granted
-      AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`.execute(app.db)
-  ).rows.length;
+/** How many sessions on the app's database hold an advisory lock of `space` (the first of the two keys). */
+const lockHolders = async (app: TestApp, space: number) => (await advisoryLockHolders(app.db, space)).length;
 
 it('survives PostgreSQL ending every connection it has, answers again, and takes its locks again', async () => {
   t = await startTestApp({ database: 'postgres', listen: true, instanceTiming: { heartbeatMs: 100, quietMs: 30_000 } });
@@ -42,7 +40,7 @@ it('survives PostgreSQL ending every connection it has, answers again, and takes
   ).toBe(200);
   expect(
     await until(
-      async () => [await lockHolders(app, 0x4163_0001), await lockHolders(app, 0x4163_0002)],
+      async () => [await lockHolders(app, INSTANCE_ID_LOCKS), await lockHolders(app, GLOBAL_WORK_LOCK[0])],
       (counts) => counts.every((n) => n === 1),
     ),
   ).toEqual([1, 1]);

@@ -4,9 +4,10 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger';
 import { type Db, migrateToLatest, openPostgres } from '../store/database';
-import { InstanceLocks } from '../store/instance-locks';
+import { GLOBAL_WORK_LOCK, INSTANCE_ID_LOCKS, InstanceLocks } from '../store/instance-locks';
 import { InstancesStore } from '../store/instances-store';
 import { StartTasksStore } from '../store/start-tasks-store';
+import { advisoryLockHolders } from '../testing/advisory-locks';
 import { startTaskRecord } from '../testing/conversation-records';
 import { freshPostgresDatabase } from '../testing/databases';
 import { until } from '../testing/sandbox-helpers';
@@ -57,12 +58,17 @@ describe('instance registry on postgres', () => {
     expect(elsewhere.holdsGlobalWork).toBe(true);
   }
 
-  /** Sessions holding a lock of `space` (the first of the two advisory lock keys) on this test's database. */
-  const holders = async (space: number) =>
-    (
-      await sql<{ pid: number }>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = ${space} AND objsubid = 2 AND granted
-        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`.execute(db)
-    ).rows.map((row) => row.pid);
+  const holders = (space: number) => advisoryLockHolders(db, space);
+  /** Starts `instance` once its id is free: PostgreSQL drops an ended session's locks a moment later. */
+  const startOnceFree = (instance: InstanceRegistry) =>
+    until(
+      () =>
+        instance.start().then(
+          () => true,
+          () => false,
+        ),
+      Boolean,
+    );
 
   it("an instance whose clock runs ahead of another's does not take the other for quiet, nor the other it", async () => {
     const [a, b] = [registry('a'), registry('b')];
@@ -102,7 +108,7 @@ describe('instance registry on postgres', () => {
     const holder = [a, b].filter((r) => r.holdsGlobalWork);
     expect(holder).toHaveLength(1);
     const [other] = [a, b].filter((r) => !r.holdsGlobalWork);
-    expect(await holders(0x4163_0002)).toHaveLength(1);
+    expect(await holders(GLOBAL_WORK_LOCK[0])).toHaveLength(1);
     expect(new Set(rounds)).toEqual(new Set([holder[0]!.id]));
 
     await tasks.insert(startTaskRecord({ id: 'left-by-the-holder', status: 'PREPARING_REPOSITORY', owner_instance: holder[0]!.id }));
@@ -114,7 +120,7 @@ describe('instance registry on postgres', () => {
     );
     expect(ended).toMatchObject({ status: 'ERROR', detail: 'Ended by the holder of the global work' });
     expect(rounds.at(-1)).toBe(other!.id);
-    expect(await holders(0x4163_0002)).toHaveLength(1);
+    expect(await holders(GLOBAL_WORK_LOCK[0])).toHaveLength(1);
   });
 
   it('a holder that went quiet while its session lives on (a hung process) loses the global work to another', async () => {
@@ -183,7 +189,7 @@ describe('instance registry on postgres', () => {
 
     // Its network fails, and the database ends its session (as keepalive does): it hears nothing of it.
     network.goSilent();
-    const [session] = await holders(0x4163_0002);
+    const [session] = await holders(GLOBAL_WORK_LOCK[0]);
     await sql`SELECT pg_terminate_backend(${session})`.execute(db);
     const other = registry(instanceId(), { heartbeatMs: 50, quietMs: 30_000 });
     await other.start();
@@ -222,19 +228,9 @@ describe('instance registry on postgres', () => {
     const beat = async () => (await new InstancesStore(db).get(id))!.heartbeat_at;
     const before = await beat();
     await until(beat, (at) => at > before);
-    const [session] = await holders(0x4163_0001);
+    const [session] = await holders(INSTANCE_ID_LOCKS);
     await sql`SELECT pg_terminate_backend(${session})`.execute(db);
-    const twin = registry(id);
-    expect(
-      await until(
-        () =>
-          twin.start().then(
-            () => true,
-            () => false,
-          ),
-        Boolean,
-      ),
-    ).toBe(true);
+    expect(await startOnceFree(registry(id))).toBe(true);
 
     expect(
       await until(
@@ -262,7 +258,7 @@ describe('instance registry on postgres', () => {
       new InstanceLocks(url, log),
     );
     await expect(failing.start()).rejects.toThrow('server_instances');
-    expect(await holders(0x4163_0001)).toEqual([]);
+    expect(await holders(INSTANCE_ID_LOCKS)).toEqual([]);
   });
 
   it('a second process with the same instance id is refused while the first runs, and may start once it is gone', async () => {
@@ -276,19 +272,9 @@ describe('instance registry on postgres', () => {
     await twin.start();
 
     // A process that dies (its session ends without a stop) frees its id too.
-    const [session] = await holders(0x4163_0001);
+    const [session] = await holders(INSTANCE_ID_LOCKS);
     await sql`SELECT pg_terminate_backend(${session})`.execute(db);
-    const after = registry(id);
-    expect(
-      await until(
-        () =>
-          after.start().then(
-            () => true,
-            () => false,
-          ),
-        Boolean,
-      ),
-    ).toBe(true);
-    expect(await holders(0x4163_0001)).toHaveLength(1);
+    expect(await startOnceFree(registry(id))).toBe(true);
+    expect(await holders(INSTANCE_ID_LOCKS)).toHaveLength(1);
   });
 });

@@ -2,8 +2,8 @@ import pg from 'pg';
 import type { Logger } from '../logger';
 
 /** Advisory lock keys (the two-integer space): one per instance id, and one for the global work. */
-const INSTANCE_ID_LOCKS = 0x4163_0001;
-const GLOBAL_WORK_LOCK = [0x4163_0002, 0] as const;
+export const INSTANCE_ID_LOCKS = 0x4163_0001;
+export const GLOBAL_WORK_LOCK = [0x4163_0002, 0] as const;
 /**
  * Names the session in pg_stat_activity, so the others can tell whose session holds the global
  * work. Short: PostgreSQL keeps 63 characters of a name, and an id (43) must fit whole after it.
