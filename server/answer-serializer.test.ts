@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { answerSerializerCompiler, builtToSchema, StoredJsonList } from './answer-serializer';
+import { answerSerializerCompiler, builtToSchema, settled, StoredJsonList } from './answer-serializer';
 
 const route = (schema: z.ZodMiniType) => ({ schema, method: 'GET', url: '/things', httpStatus: '200' });
 const pageSchema = z.object({ items: z.array(z.object({ id: z.string(), size: z.number() })) });
@@ -36,5 +36,22 @@ describe('answer serializer', () => {
     expect(answerSerializerCompiler({ checked: true })(route(checkedSchema))(answer)).toBe(expected);
     const undeclared = { items: new StoredJsonList(['{"id":"a","size":1,"secret":"s"}']), next: null };
     expect(() => answerSerializerCompiler({ checked: true })(route(checkedSchema))(undeclared)).toThrow();
+  });
+
+  it('sends settled answers and settled list items as JSON.stringify writes them, frozen so their text cannot go stale', () => {
+    const serialize = answerSerializerCompiler({ checked: false })(route(builtPageSchema));
+    const item = settled({ id: 'a "b"', size: 1, tags: ['x'] });
+    const page = { items: [item, settled({ id: 'c', size: 2 }), { id: 'plain', size: 3 }], next: null, left: undefined };
+    expect(serialize(page)).toBe(JSON.stringify(page));
+    expect(serialize(page)).toBe(JSON.stringify(page));
+    expect(() => (item.tags as string[]).push('y')).toThrow();
+    const whole = settled({ items: [{ id: 'd', size: 4 }] });
+    expect(serialize(whole)).toBe(JSON.stringify(whole));
+    expect(() => (whole.items[0]!.size = 5)).toThrow();
+    const checkedSchema = builtToSchema(z.object({ items: z.array(z.object({ id: z.string(), size: z.number() })), next: z.null() }));
+    expect(() => answerSerializerCompiler({ checked: true })(route(checkedSchema))(page)).toThrow(); // `tags` is undeclared
+    expect(answerSerializerCompiler({ checked: true })(route(checkedSchema))({ items: [settled({ id: 'e', size: 6 })], next: null })).toBe(
+      '{"items":[{"id":"e","size":6}],"next":null}',
+    );
   });
 });

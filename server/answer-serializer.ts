@@ -34,15 +34,60 @@ export type WithStoredLists<T> = { [K in keyof T]: T[K] extends (infer Item)[] ?
 /** A marked answer with stored lists, typed as the answer it is sent as (the serializer splices the lists). */
 export const storedAnswer = <T>(answer: WithStoredLists<T>): T => answer as T;
 
+/** Texts of settled values (see `settled`), written on their first answer; `''` until then. */
+const settledTexts = new WeakMap<object, string>();
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const member of Object.values(value)) deepFreeze(member);
+}
+
+/**
+ * `value`, frozen through and through and marked, so that its text is written once and sent again
+ * as it is whenever a marked answer is `value` or has it among the items of a top-level list
+ * (a list whose first item is settled). For what a service answers again and again unchanged (the
+ * settings, a sandbox whose status did not change): writing it was much of such a request's time.
+ */
+export function settled<T extends object>(value: T): T {
+  deepFreeze(value);
+  if (!settledTexts.has(value)) settledTexts.set(value, '');
+  return value;
+}
+
+const isSettled = (value: unknown): value is object => typeof value === 'object' && value !== null && settledTexts.has(value);
+
+/** `JSON.stringify(value)`, kept for a settled value. */
+function textOf(value: unknown): string | undefined {
+  if (!isSettled(value)) return JSON.stringify(value) as string | undefined;
+  let text = settledTexts.get(value);
+  if (!text) settledTexts.set(value, (text = JSON.stringify(value)));
+  return text;
+}
+
+/** Written member by member: a stored list, or a list of settled items. */
+const isSpliced = (value: unknown) => value instanceof StoredJsonList || (Array.isArray(value) && isSettled(value[0]));
+
+const hasSplicedList = (data: unknown): data is Record<string, unknown> =>
+  typeof data === 'object' && data !== null && Object.values(data).some(isSpliced);
+
 const hasStoredList = (data: unknown): data is Record<string, unknown> =>
   typeof data === 'object' && data !== null && Object.values(data).some((value) => value instanceof StoredJsonList);
 
-/** `JSON.stringify(data)`, with stored lists at its top level spliced in as they are. */
+/** The text of a list at an answer's top level: stored texts spliced in as they are, settled items' texts reused. */
+function listText(value: unknown): string | undefined {
+  if (value instanceof StoredJsonList) return `[${value.texts.join(',')}]`;
+  if (isSpliced(value)) return `[${(value as unknown[]).map((item) => textOf(item) ?? 'null').join(',')}]`;
+  return JSON.stringify(value) as string | undefined;
+}
+
+/** `JSON.stringify(data)`, with stored lists and settled values spliced in as they are. */
 function stringifyAnswer(data: unknown): string {
-  if (!hasStoredList(data)) return JSON.stringify(data);
+  if (isSettled(data)) return textOf(data)!;
+  if (!hasSplicedList(data)) return JSON.stringify(data);
   const members: string[] = [];
   for (const [key, value] of Object.entries(data)) {
-    const text = value instanceof StoredJsonList ? `[${value.texts.join(',')}]` : (JSON.stringify(value) as string | undefined);
+    const text = listText(value);
     if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`);
   }
   return `{${members.join(',')}}`;

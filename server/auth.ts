@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { BrowserSessions } from './services/browser-sessions';
 import { fromOwnOrigin, sessionCookieValues } from './session-cookie';
 import { SESSION_KEY_HEADER, sessionKeyCheck } from './session-key';
@@ -21,18 +21,20 @@ declare module 'fastify' {
  */
 export function requireSessionKey(sessionKey: string, browserSessions: BrowserSessions) {
   const matches = sessionKeyCheck(sessionKey);
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.routeOptions.config.ownAuth === true) return;
-    const key = request.headers[SESSION_KEY_HEADER.toLowerCase()];
+  const header = SESSION_KEY_HEADER.toLowerCase();
+  const unauthorized = (reply: FastifyReply) => reply.status(401).send({ detail: 'Unauthorized' });
+  // A hook with a callback, not a promise: a key in the header (scripts, the console) is decided at once, without a turn of the event loop's queue.
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (request.routeOptions.config.ownAuth === true) return done();
+    const key = request.headers[header];
     // Trimmed, as /sign-in trims the key it is given: one rule for both ways in.
-    if (matches(typeof key === 'string' ? key.trim() : key)) return;
+    if (matches(typeof key === 'string' ? key.trim() : key)) return done();
     // A key that is given decides: a stale key in a script is not rescued by the browser's cookie.
-    if (key === undefined && (await browserSessions.accepts(sessionKey, sessionCookieValues(request)))) {
-      if (fromOwnOrigin(request)) return;
-      return reply
-        .status(403)
-        .send({ detail: 'Cross-origin request refused: the session cookie is accepted only from pages of this server' });
-    }
-    return reply.status(401).send({ detail: 'Unauthorized' });
+    if (key !== undefined) return void unauthorized(reply);
+    browserSessions.accepts(sessionKey, sessionCookieValues(request)).then((accepted) => {
+      if (!accepted) return void unauthorized(reply);
+      if (fromOwnOrigin(request)) return done();
+      reply.status(403).send({ detail: 'Cross-origin request refused: the session cookie is accepted only from pages of this server' });
+    }, done);
   };
 }

@@ -47,12 +47,26 @@ export function originAllowed(extra: readonly string[]): (origin: string | undef
   };
 }
 
+/** Verdicts kept per Host value: a client sends the same one on every request. Bounded, as the values are the clients'. */
+const KEPT_VERDICTS = 64;
+
 /** Answers 400 to any request whose Host is not one of the server's names, before anything else runs. */
 export function registerHostCheck(app: FastifyInstance, extraHosts: readonly string[]): void {
   const allowed = hostAllowed(extraHosts);
-  app.addHook('onRequest', async (request, reply) => {
-    if (allowed(request.headers.host)) return;
+  const verdicts = new Map<string, boolean>();
+  const isAllowed = (host: string | undefined) => {
+    if (host === undefined) return false;
+    let verdict = verdicts.get(host);
+    if (verdict === undefined) {
+      if (verdicts.size >= KEPT_VERDICTS) verdicts.clear();
+      verdicts.set(host, (verdict = allowed(host)));
+    }
+    return verdict;
+  };
+  // A hook with a callback, not a promise: it runs for every request.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (isAllowed(request.headers.host)) return done();
     request.log.info({ host: request.headers.host?.slice(0, 100) }, 'refused a request for an unknown host');
-    return reply.status(400).send({ detail: 'Invalid host header' });
+    reply.status(400).send({ detail: 'Invalid host header' });
   });
 }

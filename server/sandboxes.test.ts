@@ -390,6 +390,9 @@ describe.each(databasesUnderTest())('lists, lookups and the sandbox cap on %s', 
     const t = await app({ database, sandboxSpecs: [...loadSandboxSpecs(undefined), shellSpec('idle', 'exec sleep 967')] });
     const ids = [];
     for (const spec of ['agent-server', 'idle', 'idle']) ids.push((await start(t, spec)).json().id);
+    // Searched before and after the pause: an answer kept for an unchanged sandbox must not outlive its status.
+    const before = (await call(t, 'GET', '/api/v1/sandboxes/search')).json();
+    expect(before.items.map((s: { status: string }) => s.status)).not.toContain('PAUSED');
     await call(t, 'POST', `/api/v1/sandboxes/${ids[1]}/pause`);
 
     const all = (await call(t, 'GET', '/api/v1/sandboxes/search')).json();
@@ -405,6 +408,8 @@ describe.each(databasesUnderTest())('lists, lookups and the sandbox cap on %s', 
     expect((await call(t, 'GET', '/api/v1/sandboxes/search?status__eq=PAUSED')).json().items.map((s: { id: string }) => s.id)).toEqual([
       ids[1],
     ]);
+    await call(t, 'POST', `/api/v1/sandboxes/${ids[1]}/resume`);
+    expect((await call(t, 'GET', '/api/v1/sandboxes/search?status__eq=PAUSED')).json().items).toEqual([]);
     expect(
       (await call(t, 'GET', '/api/v1/sandboxes/search?sandbox_spec_id__eq=agent-server')).json().items.map((s: { id: string }) => s.id),
     ).toEqual([ids[0]]);

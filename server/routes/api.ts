@@ -39,8 +39,9 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
       maxAge: 600,
     });
     api.addHook('onRequest', requireSessionKey(sessionKey, services.browserSessions));
-    api.addHook('onSend', async (_request, reply) => {
+    api.addHook('onSend', (_request, reply, _payload, done) => {
       reply.header('cache-control', 'no-store');
+      done();
     });
     api.setNotFoundHandler(() => {
       throw new NotFound('Not Found');

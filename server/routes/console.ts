@@ -37,12 +37,14 @@ export async function registerConsole(
 ): Promise<void> {
   const indexFile = path.join(consoleDir, 'index.html');
   const built = fs.existsSync(indexFile);
-  app.addHook('onSend', async (_request, reply) => {
+  // A hook with a callback, not a promise: it runs for every answer.
+  app.addHook('onSend', (_request, reply, _payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     // A page that set its own policy (the sign-in page) keeps it.
     if (String(reply.getHeader('content-type') ?? '').startsWith('text/html') && !reply.hasHeader('content-security-policy'))
       reply.header('content-security-policy', contentSecurityPolicy);
+    done();
   });
   if (built) {
     await app.register(fastifyStatic, {

@@ -83,7 +83,7 @@ export class ProcessRuntime implements SandboxRuntime {
   readonly name = 'process';
   readonly #removal: LeftoverRemoval;
   /** The last look at each sandbox's processes (see `state`). */
-  readonly #seen = new Map<string, { key: string; at: number; state: RuntimeState }>();
+  readonly #seen = new Map<string, { pid: number | null; start: string | null; at: number; state: RuntimeState }>();
 
   constructor(private readonly options: ProcessRuntimeOptions) {
     this.#removal = options.removal ?? new LeftoverRemoval(path.join(options.dataDir, 'sandboxes', '.trash'), options.log);
@@ -189,11 +189,19 @@ export class ProcessRuntime implements SandboxRuntime {
    * sandbox (pause, resume, remove) is seen at once; what happens behind its back, that soon.
    */
   async state(record: SandboxRecord): Promise<RuntimeState> {
-    const key = `${record.pid}/${record.process_start}`;
+    return this.#freshState(record);
+  }
+
+  lookNow(record: SandboxRecord): { state: RuntimeState; url: string } {
+    return { state: this.#freshState(record), url: this.#agentServerUrl(record) };
+  }
+
+  #freshState(record: SandboxRecord): RuntimeState {
     const seen = this.#seen.get(record.id);
-    if (seen && seen.key === key && performance.now() - seen.at < STATE_FRESH_MS) return seen.state;
+    const now = performance.now();
+    if (seen && seen.pid === record.pid && seen.start === record.process_start && now - seen.at < STATE_FRESH_MS) return seen.state;
     const state = this.#state(record);
-    this.#seen.set(record.id, { key, at: performance.now(), state });
+    this.#seen.set(record.id, { pid: record.pid, start: record.process_start, at: now, state });
     return state;
   }
 
@@ -281,6 +289,10 @@ export class ProcessRuntime implements SandboxRuntime {
   }
 
   async agentServerUrl(record: SandboxRecord): Promise<string> {
+    return this.#agentServerUrl(record);
+  }
+
+  #agentServerUrl(record: SandboxRecord): string {
     return `http://${SANDBOX_PUBLISHED_HOST}:${record.port}`;
   }
 

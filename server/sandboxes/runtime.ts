@@ -74,6 +74,12 @@ export interface SandboxRuntime {
   /** Finds a sandbox that was started but not recorded (the server stopped in between). */
   adopt(id: string): Promise<RuntimeHandle | undefined>;
   state(record: SandboxRecord): Promise<RuntimeState>;
+  /**
+   * `state` and `agentServerUrl` answered at once, by a runtime that sees its sandboxes without
+   * waiting (process groups: /proc): a search asks about every sandbox, and a promise for each
+   * was a third of its time.
+   */
+  lookNow?(record: SandboxRecord): { state: RuntimeState; url: string | undefined };
   /** Stops every process of it; `false` when nothing was running. */
   pause(record: SandboxRecord): Promise<boolean>;
   /** Continues every process of it (a container that stopped starts again); `false` when nothing was paused. */

@@ -112,13 +112,24 @@ describe('ContainerSpecCatalog', () => {
 });
 
 describe('sandboxStatus', () => {
-  const base = { state: 'running', healthy: undefined, exitDetail: null, sinceStart: 0, startTimeoutMs: 30_000, image: null } as const;
+  const now = Date.parse('2026-01-01T12:00:00Z');
+  /** When it started, `ms` before now. */
+  const before = (ms: number) => new Date(now - ms).toISOString();
+  const base = {
+    state: 'running',
+    healthy: undefined,
+    exitDetail: null,
+    startedAt: before(0),
+    now,
+    startTimeoutMs: 30_000,
+    image: null,
+  } as const;
   it.each([
     ['paused', { ...base, state: 'paused' }, 'PAUSED'],
     ['answering', { ...base, healthy: true }, 'RUNNING'],
-    ['not answering yet', { ...base, healthy: false, sinceStart: 5000 }, 'STARTING'],
-    ['not answering after the timeout', { ...base, healthy: false, sinceStart: 31_000 }, 'ERROR'],
-    ['not checked yet, long after its start (just after a server restart)', { ...base, sinceStart: 600_000 }, 'STARTING'],
+    ['not answering yet', { ...base, healthy: false, startedAt: before(5000) }, 'STARTING'],
+    ['not answering after the timeout', { ...base, healthy: false, startedAt: before(31_000) }, 'ERROR'],
+    ['not checked yet, long after its start (just after a server restart)', { ...base, startedAt: before(600_000) }, 'STARTING'],
     ['started but not recorded yet', { ...base, state: 'pending' }, 'STARTING'],
     ['gone after failing', { ...base, state: 'missing', exitDetail: 'The process exited with code 1' }, 'ERROR'],
     ['gone', { ...base, state: 'missing' }, 'MISSING'],
@@ -127,7 +138,7 @@ describe('sandboxStatus', () => {
   });
 
   it('names the image that was to run the agent server when it never answers', () => {
-    const observation = { ...base, healthy: false, sinceStart: 31_000, image: 'my/agent:2' };
+    const observation = { ...base, healthy: false, startedAt: before(31_000), image: 'my/agent:2' };
     expect(sandboxStatus(observation)).toEqual({
       status: 'ERROR',
       detail:

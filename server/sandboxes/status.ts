@@ -8,8 +8,9 @@ export interface Observation {
   healthy: boolean | undefined;
   /** Why it is not running: a start error or how it exited (recorded while this server ran). */
   exitDetail: string | null;
-  /** Milliseconds since the last start or resume. */
-  sinceStart: number;
+  /** When it last started or resumed (ISO), and now (ms): read only when they decide (a search looks at every sandbox). */
+  startedAt: string;
+  now: number;
   startTimeoutMs: number;
   /** The image whose own command it runs, when that is what should have started the agent server. */
   image: string | null;
@@ -29,7 +30,7 @@ export function sandboxStatus(o: Observation): { status: SandboxStatus; detail: 
   if (o.state === 'pending') return { status: 'STARTING', detail: null };
   if (o.state === 'paused') return { status: 'PAUSED', detail: null };
   if (o.healthy) return { status: 'RUNNING', detail: null };
-  if (o.healthy === undefined || o.sinceStart < o.startTimeoutMs) return { status: 'STARTING', detail: null };
+  if (o.healthy === undefined || o.now - Date.parse(o.startedAt) < o.startTimeoutMs) return { status: 'STARTING', detail: null };
   const seconds = Math.round(o.startTimeoutMs / 1000);
   const detail = o.image
     ? `The image ${o.image} did not start the agent server (no answer on /alive for ${seconds} s)`

@@ -8,6 +8,7 @@ import {
 } from '../../src/contract/sandboxes';
 import { SANDBOX_RESUMED_PATH } from '../../src/contract/agent-server';
 import { type Clock, systemClock } from '../clock';
+import { settled } from '../answer-serializer';
 import { Conflict, Invalid, NotFound, Unavailable } from '../domain-errors';
 import type { Logger } from '../logger';
 import { HealthMonitor } from '../sandboxes/health-monitor';
@@ -74,6 +75,11 @@ export class SandboxService {
   /** Session keys opened, by their sealed text: every search answers each running sandbox's key. */
   readonly #openedKeys = new Map<string, string>();
   readonly #locks = new Locks();
+  /**
+   * The last info of each record (a kept read's, the same object until the registry changes),
+   * answered again while its status is the same: its text is then written once (see `settled`).
+   */
+  readonly #lastInfo = new WeakMap<SandboxRecord, SandboxInfo>();
 
   constructor(
     private readonly store: SandboxesStore,
@@ -240,17 +246,29 @@ export class SandboxService {
 
   async #info(record: SandboxRecord): Promise<SandboxInfo> {
     if (!this.#mine(record)) return this.#foreignInfo(record);
-    const { state, url } = await this.#look(record);
+    return this.#infoNow(record) ?? this.#infoOf(record, await this.#look(record));
+  }
+
+  /** Its info without waiting, when this instance runs it and the runtime sees it at once (see SandboxRuntime.lookNow). */
+  #infoNow(record: SandboxRecord): SandboxInfo | undefined {
+    return this.runtime.lookNow && this.#mine(record) ? this.#infoOf(record, this.runtime.lookNow(record)) : undefined;
+  }
+
+  #infoOf(record: SandboxRecord, { state, url }: { state: RuntimeState; url: string | undefined }): SandboxInfo {
     const { status, detail } = sandboxStatus({
       state,
       healthy: this.#monitor.healthy(record.id),
       exitDetail: record.exit_detail,
-      sinceStart: Date.now() - Date.parse(record.started_at),
+      startedAt: record.started_at,
+      now: Date.now(),
       startTimeoutMs: this.limits.startTimeoutMs,
       image: record.image,
     });
     const running = status === 'RUNNING' && url !== undefined;
-    return {
+    const last = this.#lastInfo.get(record);
+    if (last?.status === status && last.status_detail === detail && last.exposed_urls?.[0]?.url === (running ? url : undefined))
+      return last;
+    const info: SandboxInfo = settled({
       id: record.id,
       created_by_user_id: null,
       sandbox_spec_id: record.spec_id,
@@ -259,7 +277,9 @@ export class SandboxService {
       exposed_urls: running ? [{ name: 'AGENT_SERVER', url, port: record.port }] : null,
       created_at: record.created_at,
       status_detail: detail,
-    };
+    });
+    this.#lastInfo.set(record, info);
+    return info;
   }
 
   /** Whether `given` is sandbox `id`'s session key (what its agent server shows when it pushes to a webhook). */
@@ -295,7 +315,10 @@ export class SandboxService {
   }
 
   async #search(query: SandboxSearchQuery, listed: Promise<readonly SandboxRecord[]>) {
-    const matching = (await Promise.all((await listed).map((record) => this.#info(record)))).filter(
+    const infos = (await listed).map((record) => this.#infoNow(record) ?? this.#info(record));
+    // Only a runtime that has to be asked (or another instance) is waited for.
+    const known = infos.every((info) => !(info instanceof Promise)) ? (infos as SandboxInfo[]) : await Promise.all(infos);
+    const matching = known.filter(
       (info) =>
         (!query.status__eq || info.status === query.status__eq) &&
         (!query.sandbox_spec_id__eq || info.sandbox_spec_id === query.sandbox_spec_id__eq),

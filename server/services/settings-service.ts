@@ -1,5 +1,6 @@
 import type { McpConfig } from '../../src/contract/mcp';
 import { DEFAULT_SETTINGS, SECRET_FIELDS, type Settings, type SettingsResponse, type SettingsUpdate } from '../../src/contract/settings';
+import { settled } from '../answer-serializer';
 import { Invalid, NotFound } from '../domain-errors';
 import type { Logger } from '../logger';
 import type { SecretBox } from '../secret-box';
@@ -88,7 +89,7 @@ export class SettingsService {
     const last = this.#lastAnswer;
     if (last && last.document === document && last.hosts === hostsKey) return last.answer;
     // Only whether each secret is set is answered: none is decrypted for it.
-    const answer = toResponse(readStoredSettings(document, this.box, this.log, 'sealed').settings, hosts);
+    const answer = settled(toResponse(readStoredSettings(document, this.box, this.log, 'sealed').settings, hosts));
     this.#lastAnswer = { document, hosts: hostsKey, answer };
     return answer;
   }
