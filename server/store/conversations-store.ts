@@ -48,8 +48,9 @@ type ConversationQuery = SelectQueryBuilder<Database, 'app_conversations', objec
 
 /**
  * An item's stored fields as one JSON object text, written by the database: made into JavaScript
- * values and objects, then into JSON again, they took about half of a page's time. Stored JSON
- * (pr_number, skills) goes in as it is; `archived` is a boolean.
+ * values and objects, then into JSON again, they took about half of a page's time. SQLite keeps
+ * it in a column (migration 0011: building it took most of the query); PostgreSQL builds it as
+ * that migration does. Stored JSON (pr_number, skills) goes in as it is; `archived` is a boolean.
  */
 function storedFieldsJson(postgres: boolean) {
   return postgres
@@ -58,11 +59,7 @@ function storedFieldsJson(postgres: boolean) {
         'title', title, 'trigger', trigger, 'pr_number', pr_number::json, 'llm_model', llm_model,
         'parent_conversation_id', parent_conversation_id, 'sub_conversation_ids', json_build_array(),
         'created_at', created_at, 'updated_at', updated_at, 'archived', archived = 1, 'skills', skills::json)::text`
-    : sql<string>`json_object('id', id, 'created_by_user_id', NULL, 'sandbox_id', sandbox_id,
-        'selected_repository', selected_repository, 'selected_branch', selected_branch, 'git_provider', git_provider,
-        'title', title, 'trigger', trigger, 'pr_number', json(pr_number), 'llm_model', llm_model,
-        'parent_conversation_id', parent_conversation_id, 'sub_conversation_ids', json_array(),
-        'created_at', created_at, 'updated_at', updated_at, 'archived', json(iif(archived = 1, 'true', 'false')), 'skills', json(skills))`;
+    : sql<string>`answer_fields`;
 }
 
 /**

@@ -144,6 +144,13 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
       archived: true,
       skills: ['docs', 'testing'],
     });
+
+    // What a change of the row changes, its fields say at once; a metrics update leaves them.
+    await store.update('default', 'c001', { title: 'Renamed', archived: 0, updated_at: '2026-02-01T00:00:00.000Z' });
+    await store.update('default', 'c001', { metrics: '{"accumulated_cost":2}' });
+    const [renamed] = (await store.search('default', { archived: false }, 'CREATED_AT_DESC', undefined, 10)).rows;
+    expect(renamed!.metrics).toBe('{"accumulated_cost":2}');
+    expect(JSON.parse(renamed!.fields)).toMatchObject({ title: 'Renamed', archived: false, updated_at: '2026-02-01T00:00:00.000Z' });
   });
 
   it('events: stored once each, seq as numbers in arrival order, pages and counts', async () => {
@@ -514,6 +521,27 @@ describe('events on postgres', () => {
   });
 });
 
+describe('answer fields migration on sqlite', () => {
+  it('writes the fields of the conversations already stored, and drops them again on the way down', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
+    const db = openSqlite(dir);
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo('0010_title_order_by_code_point')).error).toBeUndefined();
+      await new ConversationsStore(db).insert({ ...conversation(7, 'Stored before'), pr_number: '[12]' });
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const [hit] = (await new ConversationsStore(db).search('default', { archived: false }, 'TITLE', undefined, 10)).rows;
+      expect(JSON.parse(hit!.fields)).toMatchObject({ id: 'c007', title: 'Stored before', pr_number: [12], archived: false, skills: [] });
+      expect((await migrator.migrateTo('0010_title_order_by_code_point')).error).toBeUndefined();
+      const columns = await sql<{ name: string }>`SELECT name FROM pragma_table_info('app_conversations')`.execute(db);
+      expect(columns.rows.map((row) => row.name)).not.toContain('answer_fields');
+    } finally {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('title index migration on postgres', () => {
   it('builds the code-point index beside the old one: conversations can be read while it waits to build', async () => {
     const { url, drop } = await freshPostgresDatabase();
@@ -549,7 +577,7 @@ describe('title index migration on postgres', () => {
           'app_conversations_by_title ON public.app_conversations USING btree (user_id, archived, title COLLATE "C", id COLLATE "C")',
         ),
       ]);
-      expect((await migrator.migrateDown()).error).toBeUndefined();
+      expect((await migrator.migrateTo('0009_server_instances')).error).toBeUndefined();
       expect(await definition()).toEqual([
         expect.stringContaining('app_conversations_by_title ON public.app_conversations USING btree (user_id, archived, title, id)'),
       ]);
