@@ -1,8 +1,9 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { builtToSchema } from '../answer-serializer';
+import { builtToSchema, storedAnswer } from '../answer-serializer';
 import * as z from 'zod/mini';
 import {
+  type AppConversationPage,
   appConversationPageSchema,
   appConversationSchema,
   batchConversationIdsQuerySchema,
@@ -117,7 +118,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           response: { 200: builtToSchema(appConversationPageSchema), ...validation },
         },
       },
-      async (request) => conversations.search(request.query),
+      async (request) => storedAnswer<AppConversationPage>(await conversations.search(request.query)),
     );
 
     app.get(
@@ -141,13 +142,17 @@ export function conversationRoutes(conversations: ConversationService, startTask
           tags,
           querystring: listQuerySchema,
           response: {
-            200: z.union([z.array(z.nullable(appConversationSchema)), appConversationPageSchema]),
+            // Both answers are built to it: the service builds each item itself.
+            200: builtToSchema(z.union([z.array(z.nullable(appConversationSchema)), appConversationPageSchema])),
             400: detailErrorSchema,
             ...validation,
           },
         },
       },
-      async (request) => (request.query.ids ? conversations.getMany(request.query.ids) : conversations.search(request.query)),
+      async (request) =>
+        request.query.ids
+          ? conversations.getMany(request.query.ids)
+          : storedAnswer<AppConversationPage>(await conversations.search(request.query)),
     );
 
     app.patch(

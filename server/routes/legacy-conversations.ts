@@ -33,7 +33,7 @@ export function legacyConversationRoutes(conversations: ConversationService): Fa
       async (request) => {
         const { page_id, limit } = request.query;
         const page = await conversations.search({ page_id, limit, sort_order: 'CREATED_AT_DESC', archived: false });
-        return { results: page.items.map(toLegacyConversation), next_page_id: page.next_page_id };
+        return { results: page.items.toJSON().map(toLegacyConversation), next_page_id: page.next_page_id };
       },
     );
 

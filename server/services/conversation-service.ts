@@ -1,6 +1,5 @@
 import {
   type AppConversation,
-  type AppConversationPage,
   type ConversationFilter,
   type ConversationPatch,
   type ConversationSearchQuery,
@@ -8,10 +7,10 @@ import {
 } from '../../src/contract/conversations';
 import type { SandboxInfo } from '../../src/contract/sandboxes';
 import { type Clock, systemClock } from '../clock';
+import { StoredJsonList } from '../answer-serializer';
 import { NotFound } from '../domain-errors';
 import type { Logger } from '../logger';
 import type { ConversationRecord, ConversationsStore } from '../store/conversations-store';
-import { sortColumn } from '../store/conversations-store';
 import type { StartTasksStore } from '../store/start-tasks-store';
 import { normaliseId, refuseTooMany } from './ids';
 import { decodeCursor, encodeCursor } from './page-cursor';
@@ -21,6 +20,15 @@ import type { EventService } from './event-service';
 import type { SandboxService } from './sandbox-service';
 import type { StartTaskService } from './start-task-service';
 import { DEFAULT_USER } from './users';
+
+/** What an item has beside what is stored of it (see #liveFields). */
+type LiveFields = Pick<AppConversation, 'metrics' | 'sandbox_status' | 'execution_status' | 'conversation_url' | 'session_api_key'>;
+
+/** A search page, its items as JSON texts (see StoredJsonList). */
+export interface StoredPage {
+  items: StoredJsonList<AppConversation>;
+  next_page_id: string | null;
+}
 
 const parseJson = <T>(text: string | null, fallback: T): T => {
   if (text === null) return fallback;
@@ -50,51 +58,66 @@ export class ConversationService {
     private readonly userId: string = DEFAULT_USER,
   ) {}
 
-  async #withLiveState(records: ConversationRecord[]): Promise<AppConversation[]> {
-    const sandboxIds = [...new Set(records.map((r) => r.sandbox_id))];
+  /** The sandboxes of `records` that exist, by id. */
+  async #sandboxesOf(records: { sandbox_id: string }[]): Promise<Map<string, SandboxInfo>> {
     const sandboxes = new Map<string, SandboxInfo>();
-    for (const sandbox of await this.sandboxes.getMany(sandboxIds)) if (sandbox) sandboxes.set(sandbox.id, sandbox);
-    return records.map((record) => {
-      const sandbox = sandboxes.get(record.sandbox_id);
-      const running = sandbox?.status === 'RUNNING';
-      const agentUrl = running ? sandbox.exposed_urls?.find((url) => url.name === 'AGENT_SERVER')?.url : undefined;
-      // Most rows have none: parsing null only to fail would cost an error object per row.
-      const metrics = record.metrics === null ? undefined : metricsSchema.safeParse(parseJson(record.metrics, null));
-      return {
-        id: record.id,
-        created_by_user_id: null,
-        sandbox_id: record.sandbox_id,
-        selected_repository: record.selected_repository,
-        selected_branch: record.selected_branch,
-        git_provider: record.git_provider,
-        title: record.title,
-        trigger: record.trigger,
-        pr_number: parseJson<number[]>(record.pr_number, []),
-        llm_model: record.llm_model,
-        metrics: metrics?.success ? metrics.data : null,
-        parent_conversation_id: record.parent_conversation_id,
-        sub_conversation_ids: [],
-        created_at: record.created_at,
-        updated_at: record.updated_at,
-        sandbox_status: sandbox?.status ?? 'MISSING',
-        // What its agent server last said on the event socket (its full state comes first on every connection).
-        execution_status: running ? (this.events.executionStatus(record.id) ?? null) : null,
-        conversation_url: agentUrl ? `${agentUrl}/api/conversations/${record.id}` : null,
-        session_api_key: running ? sandbox.session_api_key : null,
-        archived: record.archived === 1,
-        skills: parseJson<string[]>(record.skills, []),
-      };
-    });
+    for (const sandbox of await this.sandboxes.getMany([...new Set(records.map((r) => r.sandbox_id))]))
+      if (sandbox) sandboxes.set(sandbox.id, sandbox);
+    return sandboxes;
   }
 
-  async search(query: ConversationSearchQuery): Promise<AppConversationPage> {
+  /** What an item has beside its stored fields: its metrics, read through their schema, and its live state. */
+  #liveFields(record: Pick<ConversationRecord, 'id' | 'sandbox_id' | 'metrics'>, sandboxes: Map<string, SandboxInfo>): LiveFields {
+    const sandbox = sandboxes.get(record.sandbox_id);
+    const running = sandbox?.status === 'RUNNING';
+    const agentUrl = running ? sandbox.exposed_urls?.find((url) => url.name === 'AGENT_SERVER')?.url : undefined;
+    // Most rows have none: parsing null only to fail would cost an error object per row.
+    const metrics = record.metrics === null ? undefined : metricsSchema.safeParse(parseJson(record.metrics, null));
+    return {
+      metrics: metrics?.success ? metrics.data : null,
+      sandbox_status: sandbox?.status ?? 'MISSING',
+      // What its agent server last said on the event socket (its full state comes first on every connection).
+      execution_status: running ? (this.events.executionStatus(record.id) ?? null) : null,
+      conversation_url: agentUrl ? `${agentUrl}/api/conversations/${record.id}` : null,
+      session_api_key: running ? sandbox.session_api_key : null,
+    };
+  }
+
+  async #withLiveState(records: ConversationRecord[]): Promise<AppConversation[]> {
+    const sandboxes = await this.#sandboxesOf(records);
+    return records.map((record) => ({
+      id: record.id,
+      created_by_user_id: null,
+      sandbox_id: record.sandbox_id,
+      selected_repository: record.selected_repository,
+      selected_branch: record.selected_branch,
+      git_provider: record.git_provider,
+      title: record.title,
+      trigger: record.trigger,
+      pr_number: parseJson<number[]>(record.pr_number, []),
+      llm_model: record.llm_model,
+      parent_conversation_id: record.parent_conversation_id,
+      sub_conversation_ids: [],
+      created_at: record.created_at,
+      updated_at: record.updated_at,
+      archived: record.archived === 1,
+      skills: parseJson<string[]>(record.skills, []),
+      ...this.#liveFields(record, sandboxes),
+    }));
+  }
+
+  /** A page whose items are JSON texts: the fields the database wrote (see ConversationsStore.search) and the live ones. */
+  async search(query: ConversationSearchQuery): Promise<StoredPage> {
     const cursor = decodeCursor(query.sort_order, query.page_id);
     const { rows, more } = await this.store.search(this.userId, query, query.sort_order, cursor, query.limit);
+    const sandboxes = await this.#sandboxesOf(rows);
     const last = rows.at(-1);
-    const column = sortColumn(query.sort_order);
     return {
-      items: await this.#withLiveState(rows),
-      next_page_id: more && last ? encodeCursor(query.sort_order, { value: last[column], id: last.id }) : null,
+      // `fields` is a JSON object text: the live fields join it before its closing brace.
+      items: new StoredJsonList(
+        rows.map((row) => `${row.fields.slice(0, -1)},${JSON.stringify(this.#liveFields(row, sandboxes)).slice(1)}`),
+      ),
+      next_page_id: more && last ? encodeCursor(query.sort_order, { value: last.sort_value, id: last.id }) : null,
     };
   }
 

@@ -6,6 +6,19 @@ import type { AppConversationsTable, Database } from './schema';
 
 export type ConversationRecord = Selectable<AppConversationsTable>;
 
+/**
+ * A row found by a search: its stored fields as the JSON object an answer's item has them
+ * (`fields`), and what the service adds the live ones from.
+ */
+export interface ConversationHit {
+  id: string;
+  sandbox_id: string;
+  metrics: string | null;
+  /** The value of the sort order's column, for the next page's cursor. */
+  sort_value: string;
+  fields: string;
+}
+
 /** Where a keyset page starts: after the row with this sort value and id. */
 export interface Cursor {
   value: string;
@@ -32,6 +45,22 @@ const ftsPhrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
 const likeContains = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 type ConversationQuery = SelectQueryBuilder<Database, 'app_conversations', object>;
+
+/**
+ * An item's stored fields as one JSON object text, written by the database: made into JavaScript
+ * values and objects, then into JSON again, they took about half of a page's time. SQLite keeps
+ * it in a column (migration 0011: building it took most of the query); PostgreSQL builds it as
+ * that migration does. Stored JSON (pr_number, skills) goes in as it is; `archived` is a boolean.
+ */
+function storedFieldsJson(postgres: boolean) {
+  return postgres
+    ? sql<string>`json_build_object('id', id, 'created_by_user_id', NULL, 'sandbox_id', sandbox_id,
+        'selected_repository', selected_repository, 'selected_branch', selected_branch, 'git_provider', git_provider,
+        'title', title, 'trigger', trigger, 'pr_number', pr_number::json, 'llm_model', llm_model,
+        'parent_conversation_id', parent_conversation_id, 'sub_conversation_ids', json_build_array(),
+        'created_at', created_at, 'updated_at', updated_at, 'archived', archived = 1, 'skills', skills::json)::text`
+    : sql<string>`answer_fields`;
+}
 
 /**
  * The rows of `query` in `sort` order after `cursor` (a row value, so the sort index is sought to
@@ -144,6 +173,20 @@ export class ConversationsStore {
     return Number(row.n);
   }
 
+  /** The rows of a search page (one more than `limit`: whether more follow). */
+  #searchQuery(userId: string, filter: ConversationFilter, sort: ConversationSortOrder, cursor: Cursor | undefined, limit: number) {
+    const filtered = applyFilter(this.db.selectFrom('app_conversations'), userId, filter, this.#postgres);
+    return inOrder(filtered, sort, cursor, this.#postgres)
+      .select([
+        'id',
+        'sandbox_id',
+        'metrics',
+        sql.ref<string>(sortColumn(sort)).as('sort_value'),
+        storedFieldsJson(this.#postgres).as('fields'),
+      ])
+      .limit(limit + 1);
+  }
+
   /** One page in `sort` order after `cursor`, plus whether more follow. */
   async search(
     userId: string,
@@ -151,12 +194,8 @@ export class ConversationsStore {
     sort: ConversationSortOrder,
     cursor: Cursor | undefined,
     limit: number,
-  ): Promise<{ rows: ConversationRecord[]; more: boolean }> {
-    const filtered = applyFilter(this.db.selectFrom('app_conversations'), userId, filter, this.#postgres);
-    const rows = await inOrder(filtered, sort, cursor, this.#postgres)
-      .selectAll()
-      .limit(limit + 1)
-      .execute();
+  ): Promise<{ rows: ConversationHit[]; more: boolean }> {
+    const rows = await this.#searchQuery(userId, filter, sort, cursor, limit).execute();
     return { rows: rows.slice(0, limit), more: rows.length > limit };
   }
 
@@ -172,15 +211,7 @@ export class ConversationsStore {
    * each, for a test that every sort is served by an index.
    */
   async explainSearch(userId: string, filter: ConversationFilter, sort: ConversationSortOrder, cursor?: Cursor): Promise<string[]> {
-    const compiled = inOrder(
-      applyFilter(this.db.selectFrom('app_conversations'), userId, filter, this.#postgres),
-      sort,
-      cursor,
-      this.#postgres,
-    )
-      .selectAll()
-      .limit(101)
-      .compile();
+    const compiled = this.#searchQuery(userId, filter, sort, cursor, 100).compile();
     if (this.#postgres) {
       const plan = await this.db.executeQuery<{ 'QUERY PLAN': string }>(
         CompiledQuery.raw(`EXPLAIN ${compiled.sql}`, [...compiled.parameters]),

@@ -20,6 +20,9 @@ const TABLES: (keyof Database)[] = [
   'conversation_events',
 ];
 
+/** Columns only SQLite has (what PostgreSQL computes in its queries instead): not copied. */
+const SQLITE_ONLY: Partial<Record<keyof Database, string[]>> = { app_conversations: ['answer_fields'] };
+
 /** Rows per INSERT: well under PostgreSQL's 65,535 parameters for the widest table. */
 const BATCH = 500;
 
@@ -43,6 +46,7 @@ async function copyTable(from: Db, to: Db, table: keyof Database): Promise<numbe
       Record<string, unknown>
     >`SELECT * FROM ${sql.table(table)} ORDER BY rowid LIMIT ${BATCH} OFFSET ${offset}`.execute(from);
     if (rows.rows.length === 0) return copied;
+    for (const row of rows.rows) for (const column of SQLITE_ONLY[table] ?? []) delete row[column];
     await to.insertInto(table).values(rows.rows).execute();
     copied += rows.rows.length;
   }

@@ -18,6 +18,23 @@ async function createTitleSearch(db: Kysely<unknown>): Promise<void> {
 }
 
 /**
+ * SQLite: a conversation's stored fields as the JSON object an answer item has them (read by
+ * ConversationsStore.search), of row `row` (`new` in a trigger). As this migration has it: a
+ * change of the answer's fields is a new migration that makes the column and triggers again.
+ */
+const answerFieldsJson = (row: string) =>
+  `json_object('id', ${row}.id, 'created_by_user_id', NULL, 'sandbox_id', ${row}.sandbox_id,
+    'selected_repository', ${row}.selected_repository, 'selected_branch', ${row}.selected_branch, 'git_provider', ${row}.git_provider,
+    'title', ${row}.title, 'trigger', ${row}.trigger, 'pr_number', json(${row}.pr_number), 'llm_model', ${row}.llm_model,
+    'parent_conversation_id', ${row}.parent_conversation_id, 'sub_conversation_ids', json_array(),
+    'created_at', ${row}.created_at, 'updated_at', ${row}.updated_at, 'archived', json(iif(${row}.archived = 1, 'true', 'false')),
+    'skills', json(${row}.skills))`;
+
+/** The columns answerFieldsJson reads: an update of one of them writes the JSON again (metrics, updated often, is not one). */
+const ANSWER_FIELD_COLUMNS =
+  'id, sandbox_id, selected_repository, selected_branch, git_provider, title, trigger, pr_number, llm_model, parent_conversation_id, created_at, updated_at, archived, skills';
+
+/**
  * Every migration, in order. Kept in code (not read from a folder) so the server runs the same
  * way from TypeScript sources and from a bundle. Never edit one that has shipped: add another.
  */
@@ -246,6 +263,34 @@ const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX app_conversations_by_title_locale ON app_conversations (user_id, archived, title, id)`.execute(db);
       await sql`DROP INDEX app_conversations_by_title`.execute(db);
       await sql`ALTER INDEX app_conversations_by_title_locale RENAME TO app_conversations_by_title`.execute(db);
+    },
+  },
+  '0011_conversation_answer_fields': {
+    async up(db: Kysely<unknown>) {
+      // SQLite: a search page reads each item's stored fields as JSON written once, not built per
+      // request (building it was most of a page's query). PostgreSQL builds it in the query.
+      if (isPostgres(db)) return;
+      await sql`ALTER TABLE app_conversations ADD COLUMN answer_fields TEXT`.execute(db);
+      await sql.raw(`UPDATE app_conversations SET answer_fields = ${answerFieldsJson('app_conversations')}`).execute(db);
+      // The inner UPDATE sets only answer_fields, which neither trigger watches.
+      await sql
+        .raw(
+          `CREATE TRIGGER app_conversations_answer_fields_insert AFTER INSERT ON app_conversations BEGIN
+            UPDATE app_conversations SET answer_fields = ${answerFieldsJson('new')} WHERE rowid = new.rowid; END`,
+        )
+        .execute(db);
+      await sql
+        .raw(
+          `CREATE TRIGGER app_conversations_answer_fields_update AFTER UPDATE OF ${ANSWER_FIELD_COLUMNS} ON app_conversations BEGIN
+            UPDATE app_conversations SET answer_fields = ${answerFieldsJson('new')} WHERE rowid = new.rowid; END`,
+        )
+        .execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      if (isPostgres(db)) return;
+      await sql`DROP TRIGGER app_conversations_answer_fields_update`.execute(db);
+      await sql`DROP TRIGGER app_conversations_answer_fields_insert`.execute(db);
+      await sql`ALTER TABLE app_conversations DROP COLUMN answer_fields`.execute(db);
     },
   },
 };

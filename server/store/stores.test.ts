@@ -79,7 +79,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     const titles = ['Fix the Build', 'fix tests', 'Deploy 100% done', 'snake_case names', 'Zebra', 'apple'];
     for (const [n, title] of titles.entries()) await store.insert(conversation(n, title));
     const found = async (term: string) =>
-      (await store.search('default', { archived: false, title__contains: term }, 'TITLE', undefined, 50)).rows.map((r) => r.title);
+      (await store.search('default', { archived: false, title__contains: term }, 'TITLE', undefined, 50)).rows.map((r) => r.sort_value);
 
     expect(await found('FIX')).toEqual(['Fix the Build', 'fix tests']);
     expect(await found('fi')).toEqual(['Fix the Build', 'fix tests']); // shorter than a trigram
@@ -92,11 +92,11 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
 
     // Code-point order (upper case first) and keyset pages that neither skip nor repeat.
     const firstPage = await store.search('default', { archived: false }, 'TITLE', undefined, 3);
-    expect(firstPage.rows.map((r) => r.title)).toEqual(['Deploy 100% done', 'Fix the Build', 'Zebra']);
+    expect(firstPage.rows.map((r) => r.sort_value)).toEqual(['Deploy 100% done', 'Fix the Build', 'Zebra']);
     expect(firstPage.more).toBe(true);
     const last = firstPage.rows.at(-1)!;
-    const secondPage = await store.search('default', { archived: false }, 'TITLE', { value: last.title, id: last.id }, 3);
-    expect(secondPage.rows.map((r) => r.title)).toEqual(['apple', 'fix tests', 'snake_case names']);
+    const secondPage = await store.search('default', { archived: false }, 'TITLE', { value: last.sort_value, id: last.id }, 3);
+    expect(secondPage.rows.map((r) => r.sort_value)).toEqual(['apple', 'fix tests', 'snake_case names']);
     expect(secondPage.more).toBe(false);
 
     expect(await store.update('default', 'c000', { title: 'Renamed', archived: 1 })).toBe(true);
@@ -105,6 +105,52 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     expect(await store.delete('default', 'c000')).toBe(true);
     expect(await store.delete('default', 'c000')).toBe(false);
     expect(await store.get('default', 'c000')).toBeUndefined();
+  });
+
+  it('conversations: a search hit carries its stored fields as the JSON object an answer item has them', async () => {
+    const store = new ConversationsStore(db);
+    const title = 'Quotes " and \\ backslashes, tabs\t, 🦘 and ünïcode';
+    await store.insert({
+      ...conversation(1, title),
+      selected_repository: 'octo/hello',
+      pr_number: '[3,14]',
+      skills: '["docs","testing"]',
+      archived: 1,
+      metrics: '{"accumulated_cost":1}',
+    });
+    const { rows } = await store.search('default', { archived: true }, 'CREATED_AT_DESC', undefined, 10);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      id: 'c001',
+      sandbox_id: 's1',
+      metrics: '{"accumulated_cost":1}',
+      sort_value: '2026-01-01T00:01:00.000Z',
+    });
+    expect(JSON.parse(rows[0]!.fields)).toStrictEqual({
+      id: 'c001',
+      created_by_user_id: null,
+      sandbox_id: 's1',
+      selected_repository: 'octo/hello',
+      selected_branch: null,
+      git_provider: null,
+      title,
+      trigger: null,
+      pr_number: [3, 14],
+      llm_model: null,
+      parent_conversation_id: null,
+      sub_conversation_ids: [],
+      created_at: '2026-01-01T00:01:00.000Z',
+      updated_at: '2026-01-01T00:01:00.000Z',
+      archived: true,
+      skills: ['docs', 'testing'],
+    });
+
+    // What a change of the row changes, its fields say at once; a metrics update leaves them.
+    await store.update('default', 'c001', { title: 'Renamed', archived: 0, updated_at: '2026-02-01T00:00:00.000Z' });
+    await store.update('default', 'c001', { metrics: '{"accumulated_cost":2}' });
+    const [renamed] = (await store.search('default', { archived: false }, 'CREATED_AT_DESC', undefined, 10)).rows;
+    expect(renamed!.metrics).toBe('{"accumulated_cost":2}');
+    expect(JSON.parse(renamed!.fields)).toMatchObject({ title: 'Renamed', archived: false, updated_at: '2026-02-01T00:00:00.000Z' });
   });
 
   it('events: stored once each, seq as numbers in arrival order, pages and counts', async () => {
@@ -400,10 +446,10 @@ describe('title order on a PostgreSQL database with an en-US collation', () => {
     let cursor: { value: string; id: string } | undefined;
     for (;;) {
       const page = await store.search('default', { archived: false }, sort, cursor, 2);
-      seen.push(...page.rows.map((row) => `${row.title} ${row.id}`));
+      seen.push(...page.rows.map((row) => `${row.sort_value} ${row.id}`));
       const last = page.rows.at(-1);
       if (!page.more || !last) return seen;
-      cursor = { value: last.title, id: last.id };
+      cursor = { value: last.sort_value, id: last.id };
     }
   }
 
@@ -475,6 +521,27 @@ describe('events on postgres', () => {
   });
 });
 
+describe('answer fields migration on sqlite', () => {
+  it('writes the fields of the conversations already stored, and drops them again on the way down', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
+    const db = openSqlite(dir);
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo('0010_title_order_by_code_point')).error).toBeUndefined();
+      await new ConversationsStore(db).insert({ ...conversation(7, 'Stored before'), pr_number: '[12]' });
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const [hit] = (await new ConversationsStore(db).search('default', { archived: false }, 'TITLE', undefined, 10)).rows;
+      expect(JSON.parse(hit!.fields)).toMatchObject({ id: 'c007', title: 'Stored before', pr_number: [12], archived: false, skills: [] });
+      expect((await migrator.migrateTo('0010_title_order_by_code_point')).error).toBeUndefined();
+      const columns = await sql<{ name: string }>`SELECT name FROM pragma_table_info('app_conversations')`.execute(db);
+      expect(columns.rows.map((row) => row.name)).not.toContain('answer_fields');
+    } finally {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('title index migration on postgres', () => {
   it('builds the code-point index beside the old one: conversations can be read while it waits to build', async () => {
     const { url, drop } = await freshPostgresDatabase();
@@ -510,7 +577,7 @@ describe('title index migration on postgres', () => {
           'app_conversations_by_title ON public.app_conversations USING btree (user_id, archived, title COLLATE "C", id COLLATE "C")',
         ),
       ]);
-      expect((await migrator.migrateDown()).error).toBeUndefined();
+      expect((await migrator.migrateTo('0009_server_instances')).error).toBeUndefined();
       expect(await definition()).toEqual([
         expect.stringContaining('app_conversations_by_title ON public.app_conversations USING btree (user_id, archived, title, id)'),
       ]);
