@@ -17,21 +17,25 @@ async function createTitleSearch(db: Kysely<unknown>): Promise<void> {
         INSERT INTO app_conversation_titles(rowid, title) VALUES (new.rowid, new.title); END`.execute(db);
 }
 
+/** A stored JSON list as the answer has it: what is not a JSON text (null, damaged) is `[]`, as the service reads it. */
+const jsonList0011 = (column: string) => `CASE WHEN json_valid(${column}) THEN json(${column}) ELSE json_array() END`;
+
 /**
  * SQLite: a conversation's stored fields as the JSON object an answer item has them (read by
- * ConversationsStore.search), of row `row` (`new` in a trigger). As this migration has it: a
- * change of the answer's fields is a new migration that makes the column and triggers again.
+ * ConversationsStore.search, beside PostgreSQL's `storedFieldsJson` there and the service's
+ * `GET ?ids=` answer), of row `row` (`new` in a trigger). Migration 0011's own: a change of the
+ * answer's fields is a new migration that makes the column and triggers again, never an edit here.
  */
-const answerFieldsJson = (row: string) =>
+const answerFieldsJson0011 = (row: string) =>
   `json_object('id', ${row}.id, 'created_by_user_id', NULL, 'sandbox_id', ${row}.sandbox_id,
     'selected_repository', ${row}.selected_repository, 'selected_branch', ${row}.selected_branch, 'git_provider', ${row}.git_provider,
-    'title', ${row}.title, 'trigger', ${row}.trigger, 'pr_number', json(${row}.pr_number), 'llm_model', ${row}.llm_model,
+    'title', ${row}.title, 'trigger', ${row}.trigger, 'pr_number', ${jsonList0011(`${row}.pr_number`)}, 'llm_model', ${row}.llm_model,
     'parent_conversation_id', ${row}.parent_conversation_id, 'sub_conversation_ids', json_array(),
     'created_at', ${row}.created_at, 'updated_at', ${row}.updated_at, 'archived', json(iif(${row}.archived = 1, 'true', 'false')),
-    'skills', json(${row}.skills))`;
+    'skills', ${jsonList0011(`${row}.skills`)})`;
 
-/** The columns answerFieldsJson reads: an update of one of them writes the JSON again (metrics, updated often, is not one). */
-const ANSWER_FIELD_COLUMNS =
+/** The columns answerFieldsJson0011 reads: an update of one of them writes the JSON again (metrics, updated often, is not one). */
+const ANSWER_FIELD_COLUMNS_0011 =
   'id, sandbox_id, selected_repository, selected_branch, git_provider, title, trigger, pr_number, llm_model, parent_conversation_id, created_at, updated_at, archived, skills';
 
 /**
@@ -270,19 +274,22 @@ const migrations: Record<string, Migration> = {
       // SQLite: a search page reads each item's stored fields as JSON written once, not built per
       // request (building it was most of a page's query). PostgreSQL builds it in the query.
       if (isPostgres(db)) return;
-      await sql`ALTER TABLE app_conversations ADD COLUMN answer_fields TEXT`.execute(db);
-      await sql.raw(`UPDATE app_conversations SET answer_fields = ${answerFieldsJson('app_conversations')}`).execute(db);
+      // SQLite commits each statement of a migration on its own: one that stopped half-way runs again whole.
+      const columns = await sql<{ name: string }>`SELECT name FROM pragma_table_info('app_conversations')`.execute(db);
+      if (!columns.rows.some((column) => column.name === 'answer_fields'))
+        await sql`ALTER TABLE app_conversations ADD COLUMN answer_fields TEXT`.execute(db);
+      await sql.raw(`UPDATE app_conversations SET answer_fields = ${answerFieldsJson0011('app_conversations')}`).execute(db);
       // The inner UPDATE sets only answer_fields, which neither trigger watches.
       await sql
         .raw(
-          `CREATE TRIGGER app_conversations_answer_fields_insert AFTER INSERT ON app_conversations BEGIN
-            UPDATE app_conversations SET answer_fields = ${answerFieldsJson('new')} WHERE rowid = new.rowid; END`,
+          `CREATE TRIGGER IF NOT EXISTS app_conversations_answer_fields_insert AFTER INSERT ON app_conversations BEGIN
+            UPDATE app_conversations SET answer_fields = ${answerFieldsJson0011('new')} WHERE rowid = new.rowid; END`,
         )
         .execute(db);
       await sql
         .raw(
-          `CREATE TRIGGER app_conversations_answer_fields_update AFTER UPDATE OF ${ANSWER_FIELD_COLUMNS} ON app_conversations BEGIN
-            UPDATE app_conversations SET answer_fields = ${answerFieldsJson('new')} WHERE rowid = new.rowid; END`,
+          `CREATE TRIGGER IF NOT EXISTS app_conversations_answer_fields_update AFTER UPDATE OF ${ANSWER_FIELD_COLUMNS_0011} ON app_conversations BEGIN
+            UPDATE app_conversations SET answer_fields = ${answerFieldsJson0011('new')} WHERE rowid = new.rowid; END`,
         )
         .execute(db);
     },

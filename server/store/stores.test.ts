@@ -540,6 +540,27 @@ describe('answer fields migration on sqlite', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('answers a stored list that is not JSON as [] (as a lookup by id does), and runs again whole after stopping half-way', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
+    const db = openSqlite(dir);
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo('0010_title_order_by_code_point')).error).toBeUndefined();
+      await new ConversationsStore(db).insert({ ...conversation(8, 'Damaged'), pr_number: '', skills: '[1,' });
+      // As a migration that stopped after its first statement leaves it (SQLite commits each on its own).
+      await sql`ALTER TABLE app_conversations ADD COLUMN answer_fields TEXT`.execute(db);
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const [hit] = (await new ConversationsStore(db).search('default', { archived: false }, 'TITLE', undefined, 10)).rows;
+      expect(JSON.parse(hit!.fields)).toMatchObject({ id: 'c008', pr_number: [], skills: [] });
+      await new ConversationsStore(db).update('default', 'c008', { title: 'Renamed' });
+      const [renamed] = (await new ConversationsStore(db).search('default', { archived: false }, 'TITLE', undefined, 10)).rows;
+      expect(JSON.parse(renamed!.fields)).toMatchObject({ title: 'Renamed', pr_number: [], skills: [] });
+    } finally {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('title index migration on postgres', () => {
