@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { pagePreloads } from './scripts/page-preloads';
 import { precompress } from './scripts/precompress';
 import { reactRouterProduction } from './scripts/react-router-production';
 import { tableWithoutScrollArea } from './scripts/table-without-scroll-area';
@@ -10,12 +11,12 @@ import { tableWithoutScrollArea } from './scripts/table-without-scroll-area';
 const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react(), tableWithoutScrollArea(), reactRouterProduction(), precompress()],
+  plugins: [react(), tableWithoutScrollArea(), reactRouterProduction(), precompress(), pagePreloads()],
   server: { proxy: { '/api': apiTarget, '/openapi.json': apiTarget, '/sign-in': apiTarget, '/sign-out': apiTarget } },
   build: {
     outDir: 'dist',
     chunkSizeWarningLimit: 700,
-    // The manifest tells `npm run size` which chunks each page loads.
+    // The manifest tells `npm run size` which chunks each page loads, and scripts/page-preloads.ts what each page's HTML preloads.
     manifest: true,
     rolldownOptions: {
       output: {

@@ -8,6 +8,9 @@ import { startTestApp, type TestApp } from './testing/test-app';
 let t: TestApp;
 let consoleDir: string;
 const INDEX = '<!doctype html><title>Agent Console</title>';
+/** What the build's page-preloads step writes: a page per URL that preloads that URL's chunks. */
+const SETTINGS_PAGE = '<!doctype html><title>Agent Console</title><link rel="modulepreload" href="/assets/settings-page-1.js">';
+const CONVERSATION_PAGE = '<!doctype html><title>Agent Console</title><link rel="modulepreload" href="/assets/conversation-page-1.js">';
 
 beforeAll(async () => {
   consoleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-dist-'));
@@ -15,8 +18,18 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(consoleDir, 'index.html'), INDEX);
   fs.writeFileSync(path.join(consoleDir, 'assets', 'index-abc123.js'), 'console.log(1)');
   fs.writeFileSync(path.join(consoleDir, 'favicon.svg'), '<svg/>');
+  fs.mkdirSync(path.join(consoleDir, 'pages'));
+  fs.writeFileSync(path.join(consoleDir, 'pages', 'settings.html'), SETTINGS_PAGE);
+  fs.writeFileSync(path.join(consoleDir, 'pages', 'conversation.html'), CONVERSATION_PAGE);
+  fs.writeFileSync(
+    path.join(consoleDir, 'pages.json'),
+    JSON.stringify([
+      { path: '/settings', file: 'pages/settings.html' },
+      { path: '/conversations/:id', file: 'pages/conversation.html' },
+    ]),
+  );
   // What the build's precompress step writes beside each file.
-  for (const file of ['index.html', 'assets/index-abc123.js']) {
+  for (const file of ['index.html', 'assets/index-abc123.js', 'pages/settings.html']) {
     const content = fs.readFileSync(path.join(consoleDir, file));
     fs.writeFileSync(path.join(consoleDir, `${file}.br`), zlib.brotliCompressSync(content));
     fs.writeFileSync(path.join(consoleDir, `${file}.gz`), zlib.gzipSync(content));
@@ -29,10 +42,24 @@ afterAll(async () => {
 });
 
 describe('serving the console', () => {
-  it.each(['/', '/settings', '/conversations/abc123', '/sandboxes?status=RUNNING'])('answers index.html for %s', async (url) => {
+  it.each(['/', '/settings/unknown', '/conversations', '/sandboxes?status=RUNNING'])('answers index.html for %s', async (url) => {
     const response = await t.app.inject({ method: 'GET', url });
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe(INDEX);
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+
+  it.each([
+    ['/settings', SETTINGS_PAGE],
+    ['/settings?tab=llm#key=k', SETTINGS_PAGE],
+    ['/conversations/abc123', CONVERSATION_PAGE],
+    ['/conversations/abc123/', CONVERSATION_PAGE],
+  ])('answers %s with the page the build made for it (it preloads what that page loads)', async (url, page) => {
+    const response = await t.app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(page);
     expect(response.headers['content-type']).toMatch(/text\/html/);
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.headers['content-security-policy']).toContain("script-src 'self'");
@@ -54,7 +81,7 @@ describe('serving the console', () => {
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-encoding'], url).toBe(encoding);
       expect(response.headers.vary, url).toMatch(/accept-encoding/i);
-      expect(decode(response.rawPayload).toString(), url).toBe(url === '/settings' ? INDEX : 'console.log(1)');
+      expect(decode(response.rawPayload).toString(), url).toBe(url === '/settings' ? SETTINGS_PAGE : 'console.log(1)');
     }
     const plain = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'identity' } });
     expect(plain.headers['content-encoding']).toBeUndefined();

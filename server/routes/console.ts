@@ -26,9 +26,29 @@ const isAsset = (url: string) => url.startsWith('/assets/');
 /** The file name of an asset URL, if it is a plain name (no traversal, no query). */
 const assetName = (url: string) => /^\/assets\/(\w[\w.-]*)$/.exec(url.split('?', 1)[0] ?? '')?.[1];
 
+/** One URL path of the console and the HTML that answers it (pages.json, written by scripts/page-preloads.ts). */
+interface ConsolePage {
+  path: string;
+  file: string;
+}
+
+/** The build's page per URL, if it wrote them: each preloads what a first visit to its URL needs. */
+function readPages(consoleDir: string): ConsolePage[] {
+  const file = path.join(consoleDir, 'pages.json');
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as ConsolePage[]) : [];
+}
+
+/** Whether `url`'s path is `pattern`'s, where a `:name` segment stands for any one segment. */
+function pathMatches(pattern: string, url: string): boolean {
+  const segments = (url.split(/[?#]/, 1)[0] ?? '').split('/').filter(Boolean);
+  const wanted = pattern.split('/').filter(Boolean);
+  return segments.length === wanted.length && wanted.every((segment, i) => segment.startsWith(':') || segment === segments[i]);
+}
+
 /**
- * Serves the built console: hashed assets cached for good, and `index.html` (never cached) for
- * every other GET, so browser-history routes such as `/settings` load the app.
+ * Serves the built console: hashed assets cached for good, and the app's HTML (never cached) for
+ * every other GET, so browser-history routes such as `/settings` load the app: the page made for
+ * that URL where the build made one, `index.html` otherwise.
  */
 export async function registerConsole(
   app: FastifyInstance,
@@ -37,6 +57,7 @@ export async function registerConsole(
 ): Promise<void> {
   const indexFile = path.join(consoleDir, 'index.html');
   const built = fs.existsSync(indexFile);
+  const pages = built ? readPages(consoleDir) : [];
   // A hook with a callback, not a promise: it runs for every answer.
   app.addHook('onSend', (_request, reply, _payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
@@ -73,6 +94,7 @@ export async function registerConsole(
     if (!built) {
       return reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does it for you).');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const page = pages.find((candidate) => pathMatches(candidate.path, request.url));
+    return reply.header('cache-control', 'no-cache').sendFile(page?.file ?? 'index.html');
   });
 }

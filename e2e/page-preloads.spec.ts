@@ -1,0 +1,26 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+
+/** Each page, what shows once its code has run (with the preloaded chunks), and the chunks (by name) its HTML must preload. */
+const PAGES: [string, (page: Page) => Locator, string[]][] = [
+  ['/settings', (page) => page.locator('input[name="llm_model"]'), ['settings-layout', 'settings-page', 'prefetch']],
+  ['/settings/mcp', (page) => page.getByRole('heading', { name: 'MCP servers' }), ['settings-layout', 'mcp-servers-page']],
+  ['/git', (page) => page.getByRole('heading', { name: 'Git & secrets', level: 1 }), ['git-secrets-page']],
+  ['/conversations', (page) => page.getByRole('heading', { name: 'Conversations', level: 1 }), ['conversations-page', 'prefetch']],
+  ['/sandboxes', (page) => page.getByRole('heading', { name: 'Sandboxes', level: 1 }), ['sandboxes-page']],
+  ['/sandbox-specs', (page) => page.getByRole('heading', { name: 'Sandbox specs', level: 1 }), ['specs-page']],
+];
+
+/** `/assets/settings-page-DsWKyRBZ.js` → `settings-page` */
+const chunkName = (file: string) => /\/assets\/(.+)-[\w-]{8}\.js$/.exec(file)?.[1];
+
+for (const [pagePath, shown, chunks] of PAGES) {
+  test(`a first visit to ${pagePath} is sent its page's code with the HTML, not after the entry has run`, async ({ page, server }) => {
+    const response = await page.goto(`${server.url}${pagePath}#key=${server.key}`);
+    const preloaded = [...(await response!.text()).matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
+      (match) => match[1]!,
+    );
+    expect(preloaded.map(chunkName)).toEqual(expect.arrayContaining(chunks));
+    await expect(shown(page)).toBeVisible();
+  });
+}

@@ -1,0 +1,93 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Plugin } from 'vite';
+import { compressBeside } from './precompress';
+
+/**
+ * What a first visit to each console URL loads on demand (src/app/router.tsx: the layout, the
+ * page and the page's data prefetch), by source path. Keep in step with the router; a module the
+ * build does not load on demand fails the build.
+ */
+const PAGES: { name: string; paths: string[]; modules: string[] }[] = [
+  {
+    name: 'settings',
+    paths: ['/', '/settings'],
+    modules: ['src/app/settings-layout.tsx', 'src/features/settings/settings-page.tsx', 'src/features/settings/prefetch.ts'],
+  },
+  { name: 'mcp', paths: ['/settings/mcp'], modules: ['src/app/settings-layout.tsx', 'src/features/mcp-servers/mcp-servers-page.tsx'] },
+  { name: 'git', paths: ['/git'], modules: ['src/features/git-secrets/git-secrets-page.tsx'] },
+  {
+    name: 'conversations',
+    paths: ['/conversations'],
+    modules: ['src/features/conversations/conversations-page.tsx', 'src/features/conversations/prefetch.ts'],
+  },
+  { name: 'conversation', paths: ['/conversations/:id'], modules: ['src/features/conversations/conversation-page.tsx'] },
+  { name: 'sandboxes', paths: ['/sandboxes'], modules: ['src/features/sandboxes/sandboxes-page.tsx'] },
+  { name: 'specs', paths: ['/sandbox-specs'], modules: ['src/features/sandboxes/specs-page.tsx'] },
+];
+
+/** Where the server finds each URL's page: `[{ path, file }]`, `file` relative to the build. */
+export const PAGES_FILE = 'pages.json';
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+/** The chunk files `modules` load beyond what the entry loads anyway. */
+function chunksOf(manifest: Manifest, modules: string[]): string[] {
+  const closure = (key: string, seen: Set<string>): Set<string> => {
+    if (seen.has(key)) return seen;
+    seen.add(key);
+    for (const imported of manifest[key]?.imports ?? []) closure(imported, seen);
+    return seen;
+  };
+  const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+  const loadedAnyway = entry ? closure(entry, new Set()) : new Set<string>();
+  const needed = new Set<string>();
+  for (const module of modules) {
+    if (!manifest[module]?.isDynamicEntry) throw new Error(`page-preloads: ${module} is not loaded on demand in this build`);
+    closure(module, needed);
+  }
+  return [...needed].filter((key) => !loadedAnyway.has(key)).map((key) => manifest[key]!.file);
+}
+
+/** The app's HTML with `<link rel="modulepreload">` for `files`, so they load beside the entry rather than after it has run. */
+export function withPreloads(html: string, files: string[]): string {
+  const links = files.map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`).join('');
+  if (!html.includes('</head>')) throw new Error('page-preloads: index.html has no </head>');
+  return html.replace(/^( *)<\/head>/m, `${links}$1</head>`);
+}
+
+/**
+ * Writes one HTML page per console URL (pages/<name>.html, compressed like every other file) that
+ * preloads the chunks a first visit to it needs, and pages.json, which tells the server which
+ * page answers which URL. Without them the browser learns of those chunks only once the entry has
+ * downloaded and run, and fetches them after it.
+ */
+export function pagePreloads(): Plugin {
+  return {
+    name: 'agent-console:page-preloads',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const outDir = options.dir ?? 'dist';
+      const manifestAsset = bundle['.vite/manifest.json'];
+      const htmlAsset = bundle['index.html'];
+      if (manifestAsset?.type !== 'asset' || htmlAsset?.type !== 'asset') this.error('page-preloads needs the manifest and index.html');
+      const manifest = JSON.parse(String(manifestAsset.source)) as Manifest;
+      const html = String(htmlAsset.source);
+      await fs.mkdir(path.join(outDir, 'pages'), { recursive: true });
+      const routes: { path: string; file: string }[] = [];
+      for (const page of PAGES) {
+        const file = `pages/${page.name}.html`;
+        await fs.writeFile(path.join(outDir, file), withPreloads(html, chunksOf(manifest, page.modules)));
+        await compressBeside(path.join(outDir, file));
+        routes.push(...page.paths.map((pagePath) => ({ path: pagePath, file })));
+      }
+      await fs.writeFile(path.join(outDir, PAGES_FILE), `${JSON.stringify(routes, null, 2)}\n`);
+    },
+  };
+}
