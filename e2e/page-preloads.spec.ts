@@ -7,6 +7,11 @@ const PAGES: [string, (page: Page) => Locator, string[]][] = [
   ['/settings/mcp', (page) => page.getByRole('heading', { name: 'MCP servers' }), ['settings-layout', 'mcp-servers-page']],
   ['/git', (page) => page.getByRole('heading', { name: 'Git & secrets', level: 1 }), ['git-secrets-page']],
   ['/conversations', (page) => page.getByRole('heading', { name: 'Conversations', level: 1 }), ['conversations-page', 'prefetch']],
+  [
+    '/conversations/0123456789abcdef0123456789abcdef',
+    (page) => page.getByText('Conversation not found'),
+    ['conversation-page', 'event-timeline'],
+  ],
   ['/sandboxes', (page) => page.getByRole('heading', { name: 'Sandboxes', level: 1 }), ['sandboxes-page']],
   ['/sandbox-specs', (page) => page.getByRole('heading', { name: 'Sandbox specs', level: 1 }), ['specs-page']],
 ];

@@ -10,7 +10,20 @@ const TARGETS = [
   {
     name: 'the console',
     output: 'dist/index.html',
-    inputs: ['src', 'public', 'index.html', 'vite.config.ts', 'postcss.config.cjs', 'package-lock.json'],
+    // The build's own plugins in scripts/ too.
+    inputs: [
+      'src',
+      'public',
+      'index.html',
+      'vite.config.ts',
+      'postcss.config.cjs',
+      'package-lock.json',
+      'scripts/page-preloads.ts',
+      'scripts/precompress.ts',
+      'scripts/vite-manifest.ts',
+      'scripts/react-router-production.ts',
+      'scripts/table-without-scroll-area.ts',
+    ],
     args: ['build'],
   },
   {

@@ -2,13 +2,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Plugin } from 'vite';
 import { compressBeside } from './precompress';
+import { entryKey, type Manifest, pageModules, staticClosure } from './vite-manifest';
 
 /**
  * What a first visit to each console URL loads on demand (src/app/router.tsx: the layout, the
- * page and the page's data prefetch), by source path. Keep in step with the router; a module the
- * build does not load on demand fails the build.
+ * page, what the page always loads first and its data prefetch), by source path. Keep in step
+ * with the router: a module the build does not load on demand fails the build, and so does a page
+ * listed for no URL. scripts/route-size.ts takes each page's layout from here too.
  */
-const PAGES: { name: string; paths: string[]; modules: string[] }[] = [
+export const PAGES: { name: string; paths: string[]; modules: string[] }[] = [
   {
     name: 'settings',
     paths: ['/', '/settings'],
@@ -21,45 +23,35 @@ const PAGES: { name: string; paths: string[]; modules: string[] }[] = [
     paths: ['/conversations'],
     modules: ['src/features/conversations/conversations-page.tsx', 'src/features/conversations/prefetch.ts'],
   },
-  { name: 'conversation', paths: ['/conversations/:id'], modules: ['src/features/conversations/conversation-page.tsx'] },
+  {
+    name: 'conversation',
+    paths: ['/conversations/:id'],
+    modules: ['src/features/conversations/conversation-page.tsx', 'src/features/conversations/event-timeline.tsx'],
+  },
   { name: 'sandboxes', paths: ['/sandboxes'], modules: ['src/features/sandboxes/sandboxes-page.tsx'] },
   { name: 'specs', paths: ['/sandbox-specs'], modules: ['src/features/sandboxes/specs-page.tsx'] },
 ];
 
-/** Where the server finds each URL's page: `[{ path, file }]`, `file` relative to the build. */
-export const PAGES_FILE = 'pages.json';
-
-interface ManifestChunk {
-  file: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  imports?: string[];
-}
-type Manifest = Record<string, ManifestChunk>;
+/** Where the server finds each URL's page: `[{ path, file }]`, `file` relative to the build (read by server/routes/console.ts). */
+const PAGES_FILE = 'pages.json';
 
 /** The chunk files `modules` load beyond what the entry loads anyway. */
 function chunksOf(manifest: Manifest, modules: string[]): string[] {
-  const closure = (key: string, seen: Set<string>): Set<string> => {
-    if (seen.has(key)) return seen;
-    seen.add(key);
-    for (const imported of manifest[key]?.imports ?? []) closure(imported, seen);
-    return seen;
-  };
-  const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
-  const loadedAnyway = entry ? closure(entry, new Set()) : new Set<string>();
+  const loadedAnyway = staticClosure(manifest, entryKey(manifest));
   const needed = new Set<string>();
   for (const module of modules) {
     if (!manifest[module]?.isDynamicEntry) throw new Error(`page-preloads: ${module} is not loaded on demand in this build`);
-    closure(module, needed);
+    staticClosure(manifest, module, needed);
   }
   return [...needed].filter((key) => !loadedAnyway.has(key)).map((key) => manifest[key]!.file);
 }
 
 /** The app's HTML with `<link rel="modulepreload">` for `files`, so they load beside the entry rather than after it has run. */
-export function withPreloads(html: string, files: string[]): string {
+function withPreloads(html: string, files: string[]): string {
   const links = files.map((file) => `    <link rel="modulepreload" crossorigin href="/${file}">\n`).join('');
-  if (!html.includes('</head>')) throw new Error('page-preloads: index.html has no </head>');
-  return html.replace(/^( *)<\/head>/m, `${links}$1</head>`);
+  const headEnd = /^([ \t]*)<\/head>/m;
+  if (!headEnd.test(html)) throw new Error('page-preloads: index.html has no </head> at the start of a line');
+  return html.replace(headEnd, `${links}$1</head>`);
 }
 
 /**
@@ -78,6 +70,8 @@ export function pagePreloads(): Plugin {
       const htmlAsset = bundle['index.html'];
       if (manifestAsset?.type !== 'asset' || htmlAsset?.type !== 'asset') this.error('page-preloads needs the manifest and index.html');
       const manifest = JSON.parse(String(manifestAsset.source)) as Manifest;
+      const unlisted = pageModules(manifest).filter((module) => !PAGES.some((page) => page.modules.includes(module)));
+      if (unlisted.length > 0) this.error(`page-preloads: no URL lists ${unlisted.join(', ')} (PAGES in scripts/page-preloads.ts)`);
       const html = String(htmlAsset.source);
       await fs.mkdir(path.join(outDir, 'pages'), { recursive: true });
       const routes: { path: string; file: string }[] = [];

@@ -10,14 +10,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { PAGES } from './page-preloads';
 import { buildWithSourceMaps, composition } from './route-size-why';
-
-interface ManifestChunk {
-  file: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  imports?: string[];
-}
+import { entryKey, type Manifest, pageModules, staticClosure } from './vite-manifest';
 
 const KIB = 1024;
 interface Budget {
@@ -40,11 +35,9 @@ export const BUDGETS: Record<'settings-page' | 'default', Budget> = {
 const why = process.argv.includes('--why');
 const check = process.argv.includes('--check');
 const kib = (bytes: number) => `${(bytes / KIB).toFixed(1)} KiB`;
-/** Pages under a layout route load the layout's chunk too (see src/app/router.tsx). */
-const LAYOUTS: Record<string, string> = {
-  'settings-page': 'src/app/settings-layout.tsx',
-  'mcp-servers-page': 'src/app/settings-layout.tsx',
-};
+/** The layout route a page sits under, whose chunk it loads too (as the page preloads list it). */
+const layoutOf = (page: string) =>
+  PAGES.find((candidate) => candidate.modules.includes(page))?.modules.find((module) => module.endsWith('-layout.tsx'));
 
 /** How a page's size stands against its budget, and whether `--check` fails it. */
 function verdict(total: number, { goal, interimLimit }: Budget): { text: string; fails: boolean } {
@@ -56,25 +49,19 @@ function verdict(total: number, { goal, interimLimit }: Budget): { text: string;
 
 /** Prints each page's size (and with `--why` its make-up) from the build in `dist`; returns the pages that fail. */
 function report(dist: string): string[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-  const staticClosure = (key: string, seen = new Set<string>()): Set<string> => {
-    if (seen.has(key)) return seen;
-    seen.add(key);
-    for (const imported of manifest[key]?.imports ?? []) staticClosure(imported, seen);
-    return seen;
-  };
+  const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+  const closure = (key: string) => staticClosure(manifest, key);
   const gzipSizeOfFile = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
   const gzipSize = (key: string) => gzipSizeOfFile(manifest[key]!.file);
 
-  const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
-  if (!entry) throw new Error('The manifest names no entry chunk');
-  const pages = Object.keys(manifest).filter((key) => manifest[key]!.isDynamicEntry && key.endsWith('-page.tsx'));
+  const entry = entryKey(manifest);
+  const pages = pageModules(manifest);
   const failing: string[] = [];
   console.log(`JavaScript downloaded when a page is opened first (gzip level 9):`);
   for (const page of pages.sort()) {
     const name = path.basename(page, '.tsx');
-    const layout = LAYOUTS[name];
-    const chunks = new Set([...staticClosure(entry), ...staticClosure(page), ...(layout ? staticClosure(layout) : [])]);
+    const layout = layoutOf(page);
+    const chunks = new Set([...closure(entry), ...closure(page), ...(layout ? closure(layout) : [])]);
     const total = [...chunks].reduce((sum, key) => sum + gzipSize(key), 0);
     const { text, fails } = verdict(total, name === 'settings-page' ? BUDGETS['settings-page'] : BUDGETS.default);
     if (fails) failing.push(name);

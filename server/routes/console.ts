@@ -95,6 +95,8 @@ export async function registerConsole(
       return reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does it for you).');
     }
     const page = pages.find((candidate) => pathMatches(candidate.path, request.url));
-    return reply.header('cache-control', 'no-cache').sendFile(page?.file ?? 'index.html');
+    // A build made while the server runs may have renamed or not yet written the pages: the app's own HTML serves every URL too.
+    const file = page && fs.existsSync(path.join(consoleDir, page.file)) ? page.file : 'index.html';
+    return reply.header('cache-control', 'no-cache').sendFile(file);
   });
 }
