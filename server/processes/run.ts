@@ -52,6 +52,8 @@ export function runInGroup(command: readonly string[], options: RunOptions): Pro
     };
     const timer = setTimeout(stop, options.timeoutMs);
     options.signal?.addEventListener('abort', stop, { once: true });
+    // Aborted before it started (while its caller was still on its way here): no event comes any more.
+    if (options.signal?.aborted) stop();
     const cleanUp = () => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', stop);

@@ -194,4 +194,12 @@ describe('pollEvents', () => {
     // A later look starts from the newest time seen, not from the beginning.
     expect(searches.at(-1)?.get('timestamp__gte')).toBe('2026-11-26T10:00:03Z');
   });
+
+  it('ends at once when aborted while it hands on events, not after the wait between two looks', async () => {
+    fakeApi({ 'GET /api/v1/events/search': () => json(200, { items: [stored[0]], next_page_id: null }) });
+    const controller = new AbortController();
+    const done = pollEvents('c1', { signal: controller.signal, intervalMs: 60_000, onFrame: () => controller.abort() });
+    const ended = await Promise.race([done.then(() => 'ended'), new Promise((resolve) => setTimeout(resolve, 1_000, 'still waiting'))]);
+    expect(ended).toBe('ended');
+  });
 });

@@ -85,6 +85,7 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
+    if (signal.aborted) done(); // no event comes for a signal aborted already
     function done() {
       clearTimeout(timer);
       signal.removeEventListener('abort', done);
