@@ -30,9 +30,9 @@ const prefetched = (queryClient: QueryClient, load: PrefetchModule) => ({
 });
 
 /**
- * Pages load on demand, so each route only downloads its own code. (The HTML the server sends for
- * a URL preloads that page's code: scripts/page-preloads.ts lists what each URL loads here.) A page that fails (its code
- * could not be fetched, say) fails inside the layout: the shell and navigation stay.
+ * Pages load on demand, so each route only downloads its own code (the HTML the server sends for
+ * a URL preloads it: scripts/page-preloads.ts lists what each URL loads here). A page that fails
+ * (its code could not be fetched, say) fails inside the layout: the shell and navigation stay.
  */
 export type AppRouter = ReturnType<typeof createBrowserRouter>;
 
