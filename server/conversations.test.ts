@@ -460,7 +460,7 @@ describe.each(databasesUnderTest())('search and count on %s', (database) => {
 });
 
 describe('search plans on SQLite', () => {
-  it('uses an index for every sort order and the trigram index for title search (no full scan)', async () => {
+  it('uses an index for every sort order and the trigram index for title search (no full scan), in creation order its own order', async () => {
     const t = await app();
     await seed(t, 300);
     const store = new ConversationsStore(t.db);
@@ -469,8 +469,13 @@ describe('search plans on SQLite', () => {
       expect(plan.join('\n'), sort).toMatch(/USING (COVERING )?INDEX app_conversations_by_/);
       expect(plan.join('\n'), sort).not.toMatch(/^SCAN app_conversations$|TEMP B-TREE/m);
     }
-    const titlePlan = await store.explainSearch('default', { archived: false, title__contains: 'alpha' }, 'CREATED_AT_DESC');
+    const titlePlan = await store.explainSearch('default', { archived: false, title__contains: 'alpha' }, 'UPDATED_AT_DESC');
     expect(titlePlan.join('\n')).toMatch(/VIRTUAL TABLE INDEX/);
+    // In creation order: the trigram index's matches in their rowid order, each row found by its rowid.
+    const inCreationOrder = await store.explainSearch('default', { archived: false, title__contains: 'alpha' }, 'CREATED_AT_DESC');
+    expect(inCreationOrder.join('\n')).toMatch(
+      /^SCAN app_conversation_titles VIRTUAL TABLE INDEX \d+:M\S*\nSEARCH app_conversations USING INTEGER PRIMARY KEY \(rowid=\?\)$/m,
+    );
   });
 });
 

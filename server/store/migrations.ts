@@ -39,6 +39,24 @@ const ANSWER_FIELD_COLUMNS_0011 =
   'id, sandbox_id, selected_repository, selected_branch, git_provider, title, trigger, pr_number, llm_model, parent_conversation_id, created_at, updated_at, archived, skills';
 
 /**
+ * SQLite, from migration 0012: a conversation's rowid is its creation time, newest first, so the
+ * trigram index (whose rowids they are) lists a title's matches in creation order and a search
+ * stops at its page instead of finding every match. `-(ms * CREATION_SLOTS_0012) - n` for the
+ * n-th conversation of millisecond `ms`: more than 65,536 in one millisecond cannot be written.
+ */
+export const CREATION_SLOTS_0012 = 65_536;
+/** The creation time's millisecond of row `row`; created_at is canonical from 0012 on (see there). */
+const creationMs0012 = (row: string) => `CAST(round(unixepoch(${row}.created_at, 'subsec') * 1000) AS INTEGER)`;
+/** The canonical text of a time, as `Date.prototype.toISOString` writes it (the service's only form). */
+const CANONICAL_TIME_0012 = `'%Y-%m-%dT%H:%M:%fZ'`;
+/** The millisecond's free rowid for new row `new`: before the others of its millisecond. */
+const newCreationKey0012 = () => {
+  const latest = `-(${creationMs0012('new')} * ${CREATION_SLOTS_0012})`;
+  return `coalesce((SELECT min(rowid) FROM app_conversations
+      WHERE rowid BETWEEN ${latest} - ${CREATION_SLOTS_0012 - 1} AND ${latest} AND rowid <> new.rowid) - 1, ${latest})`;
+};
+
+/**
  * Every migration, in order. Kept in code (not read from a folder) so the server runs the same
  * way from TypeScript sources and from a bundle. Never edit one that has shipped: add another.
  */
@@ -298,6 +316,66 @@ const migrations: Record<string, Migration> = {
       await sql`DROP TRIGGER app_conversations_answer_fields_update`.execute(db);
       await sql`DROP TRIGGER app_conversations_answer_fields_insert`.execute(db);
       await sql`ALTER TABLE app_conversations DROP COLUMN answer_fields`.execute(db);
+    },
+  },
+  '0012_conversation_rowids_by_creation': {
+    async up(db: Kysely<unknown>) {
+      if (isPostgres(db)) return;
+      // A created_at written in another form (never by the service) is made canonical, so that text
+      // order (how searches sort) is time order (how rowids are made); from now on it must be written so.
+      await sql
+        .raw(
+          `UPDATE app_conversations SET created_at = coalesce(strftime(${CANONICAL_TIME_0012}, created_at), '1970-01-01T00:00:00.000Z')
+            WHERE created_at IS NOT strftime(${CANONICAL_TIME_0012}, created_at)`,
+        )
+        .execute(db);
+      // The same keys again if this runs a second time (ties numbered by id): no row takes another's.
+      await sql
+        .raw(
+          `UPDATE app_conversations SET rowid = keyed.key FROM (
+            SELECT rowid AS old, -(ms * ${CREATION_SLOTS_0012}) - (row_number() OVER (PARTITION BY ms ORDER BY id) - 1) AS key
+            FROM (SELECT rowid, id, ${creationMs0012('app_conversations')} AS ms FROM app_conversations)
+          ) AS keyed WHERE app_conversations.rowid = keyed.old`,
+        )
+        .execute(db);
+      await sql`INSERT INTO app_conversation_titles(app_conversation_titles) VALUES ('rebuild')`.execute(db);
+      // One trigger for what an insert adds, in this order: the two it replaces would each have
+      // looked for the row by a rowid the other had changed.
+      await sql`DROP TRIGGER IF EXISTS app_conversation_titles_insert`.execute(db);
+      await sql`DROP TRIGGER IF EXISTS app_conversations_answer_fields_insert`.execute(db);
+      await sql
+        .raw(
+          `CREATE TRIGGER IF NOT EXISTS app_conversations_insert AFTER INSERT ON app_conversations BEGIN
+            UPDATE app_conversations SET rowid = ${newCreationKey0012()}, answer_fields = ${answerFieldsJson0011('new')}
+              WHERE rowid = new.rowid;
+            INSERT INTO app_conversation_titles(rowid, title) SELECT rowid, title FROM app_conversations WHERE id = new.id; END`,
+        )
+        .execute(db);
+      await sql
+        .raw(
+          `CREATE TRIGGER IF NOT EXISTS app_conversations_created_at_canonical BEFORE INSERT ON app_conversations
+            WHEN new.created_at IS NOT strftime(${CANONICAL_TIME_0012}, new.created_at) BEGIN
+            SELECT RAISE(ABORT, 'app_conversations.created_at must be written as toISOString() writes it'); END`,
+        )
+        .execute(db);
+      await sql`CREATE TRIGGER IF NOT EXISTS app_conversations_created_at_kept BEFORE UPDATE OF created_at ON app_conversations
+            WHEN new.created_at IS NOT old.created_at BEGIN
+            SELECT RAISE(ABORT, 'app_conversations.created_at does not change'); END`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      if (isPostgres(db)) return;
+      // The rowids stay as they are: nothing before 0012 reads them but the trigram index.
+      await sql`DROP TRIGGER app_conversations_created_at_kept`.execute(db);
+      await sql`DROP TRIGGER app_conversations_created_at_canonical`.execute(db);
+      await sql`DROP TRIGGER app_conversations_insert`.execute(db);
+      await sql`CREATE TRIGGER app_conversation_titles_insert AFTER INSERT ON app_conversations BEGIN
+        INSERT INTO app_conversation_titles(rowid, title) VALUES (new.rowid, new.title); END`.execute(db);
+      await sql
+        .raw(
+          `CREATE TRIGGER app_conversations_answer_fields_insert AFTER INSERT ON app_conversations BEGIN
+            UPDATE app_conversations SET answer_fields = ${answerFieldsJson0011('new')} WHERE rowid = new.rowid; END`,
+        )
+        .execute(db);
     },
   },
 };

@@ -107,6 +107,46 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     expect(await store.get('default', 'c000')).toBeUndefined();
   });
 
+  it('conversations: a title search in creation order pages as sorting every match would (ties in a millisecond, rows written out of order)', async () => {
+    const store = new ConversationsStore(db);
+    const base = Date.UTC(2026, 0, 1);
+    // Half share 40 seconds (seven or eight a second), half have one of their own; written shuffled.
+    const records = Array.from({ length: 300 }, (_, i) => {
+      const n = (i * 37) % 300;
+      const at = new Date(n % 2 === 0 ? base + (n % 40) * 1000 : base + n * 1000 + 500).toISOString();
+      return conversationRecord({
+        id: `c${String((n * 7) % 300).padStart(3, '0')}`,
+        user_id: n % 11 === 0 ? 'someone-else' : 'default',
+        title: `${n % 3 === 0 ? 'QuokKa' : 'Wombat'} ${n}`,
+        archived: n % 13 === 0 ? 1 : 0,
+        created_at: at,
+        updated_at: at,
+      });
+    });
+    for (const record of records) await store.insert(record);
+    const byCreation = (a: ConversationRecord, b: ConversationRecord) =>
+      a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    const matching = records.filter((r) => r.user_id === 'default' && r.archived === 0 && r.title.startsWith('QuokKa')).sort(byCreation);
+
+    for (const sort of ['CREATED_AT', 'CREATED_AT_DESC'] as const) {
+      const expected = (sort === 'CREATED_AT' ? matching : [...matching].reverse()).map((r) => r.id);
+      for (const limit of [1, 3, 7, 100]) {
+        const paged: string[] = [];
+        let cursor: { value: string; id: string } | undefined;
+        for (;;) {
+          const page = await store.search('default', { archived: false, title__contains: 'quokka' }, sort, cursor, limit);
+          paged.push(...page.rows.map((r) => r.id));
+          if (!page.more) break;
+          const last = page.rows.at(-1)!;
+          cursor = { value: last.sort_value, id: last.id };
+        }
+        expect(paged, `${sort}, ${limit} a page`).toEqual(expected);
+      }
+    }
+    const [first] = (await store.search('default', { archived: false, title__contains: 'quokka' }, 'CREATED_AT_DESC', undefined, 1)).rows;
+    expect(JSON.parse(first!.fields)).toMatchObject({ id: first!.id, title: expect.stringMatching(/^QuokKa/) });
+  });
+
   it('conversations: a search hit carries its stored fields as the JSON object an answer item has them', async () => {
     const store = new ConversationsStore(db);
     const title = 'Quotes " and \\ backslashes, tabs\t, 🦘 and ünïcode';
@@ -556,6 +596,83 @@ describe('answer fields migration on sqlite', () => {
       await new ConversationsStore(db).update('default', 'c008', { title: 'Renamed' });
       const [renamed] = (await new ConversationsStore(db).search('default', { archived: false }, 'TITLE', undefined, 10)).rows;
       expect(JSON.parse(renamed!.fields)).toMatchObject({ title: 'Renamed', pr_number: [], skills: [] });
+    } finally {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('creation-order rowids migration on sqlite', () => {
+  it('numbers the conversations already stored newest first, makes their created_at canonical, and runs again whole', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
+    const db = openSqlite(dir);
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo('0011_conversation_answer_fields')).error).toBeUndefined();
+      // Written out of creation order; two share a millisecond; one time in a form the service never writes.
+      for (const [id, created_at] of [
+        ['b', '2026-01-01T00:02:00.000Z'],
+        ['a', '2026-01-01T00:01:00.000Z'],
+        ['d', '2026-01-01T00:03:00.000Z'],
+        ['c', '2026-01-01T00:03:00.000Z'],
+        ['e', '2026-01-01T01:00:00+01:00'],
+      ] as const)
+        await db
+          .insertInto('app_conversations')
+          .values(conversationRecord({ id, title: `Quokka ${id}`, created_at, updated_at: created_at }))
+          .execute();
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const byRowid = async () =>
+        (await sql<{ id: string; created_at: string }>`SELECT id, created_at FROM app_conversations ORDER BY rowid`.execute(db)).rows;
+      const newestFirst = [
+        { id: 'd', created_at: '2026-01-01T00:03:00.000Z' },
+        { id: 'c', created_at: '2026-01-01T00:03:00.000Z' },
+        { id: 'b', created_at: '2026-01-01T00:02:00.000Z' },
+        { id: 'a', created_at: '2026-01-01T00:01:00.000Z' },
+        { id: 'e', created_at: '2026-01-01T00:00:00.000Z' },
+      ];
+      expect(await byRowid()).toEqual(newestFirst);
+      const store = new ConversationsStore(db);
+      const found = await store.search('default', { archived: false, title__contains: 'quokka' }, 'CREATED_AT_DESC', undefined, 10);
+      expect(found.rows.map((row) => [row.id, JSON.parse(row.fields).created_at])).toEqual(
+        newestFirst.map((row) => [row.id, row.created_at]),
+      );
+
+      const { '0012_conversation_rowids_by_creation': migration } = await migrationProvider.getMigrations();
+      await migration!.up(db);
+      expect(await byRowid()).toEqual(newestFirst);
+      await store.insert(conversationRecord({ id: 'f', title: 'Quokka f', created_at: '2026-01-01T00:02:00.000Z' }));
+      const page = await store.search('default', { archived: false, title__contains: 'quokka' }, 'CREATED_AT', undefined, 3);
+      expect(page.rows.map((row) => row.id)).toEqual(['e', 'a', 'b']);
+      expect(page.more).toBe(true);
+
+      expect((await migrator.migrateTo('0011_conversation_answer_fields')).error).toBeUndefined();
+      await store.insert(conversationRecord({ id: 'g', title: 'Quokka g', created_at: '2026-01-01T00:00:30.000Z' }));
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect((await byRowid()).map((row) => row.id)).toEqual(['d', 'c', 'f', 'b', 'a', 'g', 'e']);
+    } finally {
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a created_at in another form than the canonical one, and a change of it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
+    const db = openSqlite(dir);
+    try {
+      await migrateToLatest(db);
+      const store = new ConversationsStore(db);
+      await expect(store.insert(conversationRecord({ id: 'a', created_at: '2026-01-01T00:00:00Z' }))).rejects.toThrow(/created_at/);
+      await store.insert(conversationRecord({ id: 'a', created_at: '2026-01-01T00:00:00.000Z', title: 'Quokka' }));
+      await expect(store.update('default', 'a', { created_at: '2026-01-02T00:00:00.000Z' })).rejects.toThrow(/created_at/);
+      expect(await store.update('default', 'a', { title: 'Renamed quokka', created_at: '2026-01-01T00:00:00.000Z' })).toBe(true);
+      const { rows } = await store.search('default', { archived: false, title__contains: 'renamed' }, 'CREATED_AT_DESC', undefined, 10);
+      expect(rows.map((row) => row.id)).toEqual(['a']);
+      expect(await store.delete('default', 'a')).toBe(true);
+      expect(
+        (await store.search('default', { archived: false, title__contains: 'quokka' }, 'CREATED_AT_DESC', undefined, 10)).rows,
+      ).toEqual([]);
     } finally {
       await db.destroy();
       fs.rmSync(dir, { recursive: true, force: true });
