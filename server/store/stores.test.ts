@@ -561,11 +561,21 @@ describe('events on postgres', () => {
   });
 });
 
+/** Runs `test` on a SQLite database of its own, not migrated, removed afterwards. */
+async function onOwnSqlite(test: (db: Db) => Promise<void>): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
+  const db = openSqlite(dir);
+  try {
+    await test(db);
+  } finally {
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('answer fields migration on sqlite', () => {
   it('writes the fields of the conversations already stored, and drops them again on the way down', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
-    const db = openSqlite(dir);
-    try {
+    await onOwnSqlite(async (db) => {
       const migrator = new Migrator({ db, provider: migrationProvider });
       expect((await migrator.migrateTo('0010_title_order_by_code_point')).error).toBeUndefined();
       await new ConversationsStore(db).insert({ ...conversation(7, 'Stored before'), pr_number: '[12]' });
@@ -575,16 +585,11 @@ describe('answer fields migration on sqlite', () => {
       expect((await migrator.migrateTo('0010_title_order_by_code_point')).error).toBeUndefined();
       const columns = await sql<{ name: string }>`SELECT name FROM pragma_table_info('app_conversations')`.execute(db);
       expect(columns.rows.map((row) => row.name)).not.toContain('answer_fields');
-    } finally {
-      await db.destroy();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('answers a stored list that is not JSON as [] (as a lookup by id does), and runs again whole after stopping half-way', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
-    const db = openSqlite(dir);
-    try {
+    await onOwnSqlite(async (db) => {
       const migrator = new Migrator({ db, provider: migrationProvider });
       expect((await migrator.migrateTo('0010_title_order_by_code_point')).error).toBeUndefined();
       await new ConversationsStore(db).insert({ ...conversation(8, 'Damaged'), pr_number: '', skills: '[1,' });
@@ -596,18 +601,13 @@ describe('answer fields migration on sqlite', () => {
       await new ConversationsStore(db).update('default', 'c008', { title: 'Renamed' });
       const [renamed] = (await new ConversationsStore(db).search('default', { archived: false }, 'TITLE', undefined, 10)).rows;
       expect(JSON.parse(renamed!.fields)).toMatchObject({ title: 'Renamed', pr_number: [], skills: [] });
-    } finally {
-      await db.destroy();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('creation-order rowids migration on sqlite', () => {
   it('numbers the conversations already stored newest first, makes their created_at canonical, and runs again whole', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
-    const db = openSqlite(dir);
-    try {
+    await onOwnSqlite(async (db) => {
       const migrator = new Migrator({ db, provider: migrationProvider });
       expect((await migrator.migrateTo('0011_conversation_answer_fields')).error).toBeUndefined();
       // Written out of creation order; two share a millisecond; one time in a form the service never writes.
@@ -651,16 +651,11 @@ describe('creation-order rowids migration on sqlite', () => {
       await store.insert(conversationRecord({ id: 'g', title: 'Quokka g', created_at: '2026-01-01T00:00:30.000Z' }));
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
       expect((await byRowid()).map((row) => row.id)).toEqual(['d', 'c', 'f', 'b', 'a', 'g', 'e']);
-    } finally {
-      await db.destroy();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('refuses a created_at in another form than the canonical one, and a change of it', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
-    const db = openSqlite(dir);
-    try {
+    await onOwnSqlite(async (db) => {
       await migrateToLatest(db);
       const store = new ConversationsStore(db);
       await expect(store.insert(conversationRecord({ id: 'a', created_at: '2026-01-01T00:00:00Z' }))).rejects.toThrow(/created_at/);
@@ -673,10 +668,7 @@ describe('creation-order rowids migration on sqlite', () => {
       expect(
         (await store.search('default', { archived: false, title__contains: 'quokka' }, 'CREATED_AT_DESC', undefined, 10)).rows,
       ).toEqual([]);
-    } finally {
-      await db.destroy();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
