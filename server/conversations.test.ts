@@ -460,7 +460,7 @@ describe.each(databasesUnderTest())('search and count on %s', (database) => {
 });
 
 describe('search plans on SQLite', () => {
-  it('uses an index for every sort order and the trigram index for title search (no full scan), in creation order its own order', async () => {
+  it('uses an index for every sort order and the trigram index for title search (no full scan), in creation order reading it in rowid order', async () => {
     const t = await app();
     await seed(t, 300);
     const store = new ConversationsStore(t.db);
@@ -471,11 +471,30 @@ describe('search plans on SQLite', () => {
     }
     const titlePlan = await store.explainSearch('default', { archived: false, title__contains: 'alpha' }, 'UPDATED_AT_DESC');
     expect(titlePlan.join('\n')).toMatch(/VIRTUAL TABLE INDEX/);
-    // In creation order: the trigram index's matches in their rowid order, each row found by its rowid.
-    const inCreationOrder = await store.explainSearch('default', { archived: false, title__contains: 'alpha' }, 'CREATED_AT_DESC');
-    expect(inCreationOrder.join('\n')).toMatch(
-      /^SCAN app_conversation_titles VIRTUAL TABLE INDEX \d+:M\S*\nSEARCH app_conversations USING INTEGER PRIMARY KEY \(rowid=\?\)$/m,
-    );
+    // In creation order: the trigram index's matches in their rowid order (64: ascending, newest
+    // first; 192: descending), from the cursor's rowid on (> or <), each row found by its rowid;
+    // only the page read is sorted.
+    const cursor = { value: new Date(base).toISOString(), id: 'x' };
+    for (const [sort, withCursor, index] of [
+      ['CREATED_AT_DESC', false, '64:M1'],
+      ['CREATED_AT_DESC', true, '64:M1>'],
+      ['CREATED_AT', false, '192:M1'],
+      ['CREATED_AT', true, '192:M1<'],
+    ] as const) {
+      const plan = await store.explainSearch(
+        'default',
+        { archived: false, title__contains: 'alpha' },
+        sort,
+        withCursor ? cursor : undefined,
+      );
+      expect(plan, `${sort}, cursor: ${withCursor}`).toEqual([
+        'CO-ROUTINE page',
+        `SCAN app_conversation_titles VIRTUAL TABLE INDEX ${index}`,
+        'SEARCH app_conversations USING INTEGER PRIMARY KEY (rowid=?)',
+        'SCAN page',
+        'USE TEMP B-TREE FOR ORDER BY',
+      ]);
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { CompiledQuery, type Expression, type Selectable, type SelectQueryBuilde
 import type { ConversationFilter, ConversationSortOrder } from '../../src/contract/conversations';
 import type { Db } from './database';
 import { isPostgres } from './dialect';
-import { CREATION_SLOTS_0012 } from './migrations';
+import { CREATION_MS_LIMIT_0012, CREATION_SLOTS_0012 } from './migrations';
 import type { AppConversationsTable, Database } from './schema';
 
 export type ConversationRecord = Selectable<AppConversationsTable>;
@@ -116,12 +116,13 @@ function applyFilter<Q extends Filterable<Q>>(query: Q, userId: string, filter: 
 }
 
 /**
- * The rowids of the conversations created at or before `time` (newest first: `CREATED_AT_DESC`
- * pages go on there), or at or after it, if it is a time as created_at holds it (migration 0012).
+ * The lowest rowid a conversation created at or before `time` can have (`CREATED_AT_DESC` pages go
+ * on there), or the highest one created at or after it, if `time` is as created_at holds it
+ * (migration 0012); a cursor's time is the client's to send, any other is not used.
  */
 function creationKeyBound(time: string, descending: boolean): bigint | undefined {
   const ms = Date.parse(time);
-  if (!Number.isFinite(ms) || new Date(ms).toISOString() !== time) return undefined;
+  if (!/^\d{4}-/.test(time) || !(Math.abs(ms) < CREATION_MS_LIMIT_0012) || new Date(ms).toISOString() !== time) return undefined;
   const latest = -BigInt(ms) * BigInt(CREATION_SLOTS_0012);
   return descending ? latest - BigInt(CREATION_SLOTS_0012 - 1) : latest;
 }
@@ -266,8 +267,8 @@ export class ConversationsStore {
   ): Promise<{ rows: ConversationHit[]; more: boolean }> {
     const inCreationOrder = this.#titleSearchInCreationOrder(userId, filter, sort, cursor, limit);
     const found = inCreationOrder && (await inCreationOrder.execute());
-    const whole = found && (found.length <= limit || found[limit - 1]!.sort_value !== found[limit]!.sort_value);
-    const rows = whole ? found : await this.#searchQuery(userId, filter, sort, cursor, limit).execute();
+    const settled = found && (found.length <= limit || found[limit - 1]!.sort_value !== found[limit]!.sort_value);
+    const rows = settled ? found : await this.#searchQuery(userId, filter, sort, cursor, limit).execute();
     return { rows: rows.slice(0, limit), more: rows.length > limit };
   }
 

@@ -41,20 +41,25 @@ const ANSWER_FIELD_COLUMNS_0011 =
 /**
  * SQLite, from migration 0012: a conversation's rowid is its creation time, newest first, so the
  * trigram index (whose rowids they are) lists a title's matches in creation order and a search
- * stops at its page instead of finding every match. `-(ms * CREATION_SLOTS_0012) - n` for the
- * n-th conversation of millisecond `ms`: more than 65,536 in one millisecond cannot be written.
+ * stops at its page instead of finding every match. The conversations of millisecond `ms` have
+ * the rowids from `-(ms * CREATION_SLOTS_0012)` down, one below another as they come: a 65,537th
+ * in one millisecond would take the next one's, far beyond what one SQLite writer does. Rowids
+ * are 64-bit: times up to 2^47 ms (the year 6429), which the canonical-time trigger holds to.
  */
 export const CREATION_SLOTS_0012 = 65_536;
+/** Creation times from here on do not fit a rowid (see CREATION_SLOTS_0012). */
+export const CREATION_MS_LIMIT_0012 = 2 ** 47;
 /** The creation time's millisecond of row `row`; created_at is canonical from 0012 on (see there). */
 const creationMs0012 = (row: string) => `CAST(round(unixepoch(${row}.created_at, 'subsec') * 1000) AS INTEGER)`;
+/** `rowid` (SQL) is one of millisecond `ms`'s (SQL). */
+const inMillisecond0012 = (rowid: string, ms: string) =>
+  `${rowid} BETWEEN -((${ms}) * ${CREATION_SLOTS_0012}) - ${CREATION_SLOTS_0012 - 1} AND -((${ms}) * ${CREATION_SLOTS_0012})`;
+/** The rowid below those millisecond `ms` (SQL) has, in rows other than those where `besides` holds. */
+const belowMillisecond0012 = (ms: string, besides = 'false') =>
+  `coalesce((SELECT min(other.rowid) FROM app_conversations AS other
+      WHERE ${inMillisecond0012('other.rowid', ms)} AND NOT (${besides})), -((${ms}) * ${CREATION_SLOTS_0012}) + 1) - 1`;
 /** The canonical text of a time, as `Date.prototype.toISOString` writes it (the service's only form). */
 const CANONICAL_TIME_0012 = `'%Y-%m-%dT%H:%M:%fZ'`;
-/** The millisecond's free rowid for new row `new`: before the others of its millisecond. */
-const newCreationKey0012 = () => {
-  const latest = `-(${creationMs0012('new')} * ${CREATION_SLOTS_0012})`;
-  return `coalesce((SELECT min(rowid) FROM app_conversations
-      WHERE rowid BETWEEN ${latest} - ${CREATION_SLOTS_0012 - 1} AND ${latest} AND rowid <> new.rowid) - 1, ${latest})`;
-};
 
 /**
  * Every migration, in order. Kept in code (not read from a folder) so the server runs the same
@@ -322,19 +327,23 @@ const migrations: Record<string, Migration> = {
     async up(db: Kysely<unknown>) {
       if (isPostgres(db)) return;
       // A created_at written in another form (never by the service) is made canonical, so that text
-      // order (how searches sort) is time order (how rowids are made); from now on it must be written so.
+      // order (how searches sort) is time order (how rowids are made); from now on it must be written
+      // so. One that is no time at all (never written by the service either) becomes 1970's first.
       await sql
         .raw(
           `UPDATE app_conversations SET created_at = coalesce(strftime(${CANONICAL_TIME_0012}, created_at), '1970-01-01T00:00:00.000Z')
             WHERE created_at IS NOT strftime(${CANONICAL_TIME_0012}, created_at)`,
         )
         .execute(db);
-      // The same keys again if this runs a second time (ties numbered by id): no row takes another's.
+      // Rows already among their millisecond's rowids stay (run again, after a way down and up
+      // again, or after stopping half-way); the others go below them, ties in id order. The new
+      // rowids are all worked out (a window) before any row moves, and none is taken.
       await sql
         .raw(
           `UPDATE app_conversations SET rowid = keyed.key FROM (
-            SELECT rowid AS old, -(ms * ${CREATION_SLOTS_0012}) - (row_number() OVER (PARTITION BY ms ORDER BY id) - 1) AS key
+            SELECT rowid AS old, ${belowMillisecond0012('ms')} - (row_number() OVER (PARTITION BY ms ORDER BY id) - 1) AS key
             FROM (SELECT rowid, id, ${creationMs0012('app_conversations')} AS ms FROM app_conversations)
+            WHERE NOT ${inMillisecond0012('rowid', 'ms')}
           ) AS keyed WHERE app_conversations.rowid = keyed.old`,
         )
         .execute(db);
@@ -346,7 +355,8 @@ const migrations: Record<string, Migration> = {
       await sql
         .raw(
           `CREATE TRIGGER IF NOT EXISTS app_conversations_insert AFTER INSERT ON app_conversations BEGIN
-            UPDATE app_conversations SET rowid = ${newCreationKey0012()}, answer_fields = ${answerFieldsJson0011('new')}
+            UPDATE app_conversations SET rowid = ${belowMillisecond0012(creationMs0012('new'), 'other.rowid = new.rowid')},
+              answer_fields = ${answerFieldsJson0011('new')}
               WHERE rowid = new.rowid;
             INSERT INTO app_conversation_titles(rowid, title) SELECT rowid, title FROM app_conversations WHERE id = new.id; END`,
         )
@@ -354,8 +364,9 @@ const migrations: Record<string, Migration> = {
       await sql
         .raw(
           `CREATE TRIGGER IF NOT EXISTS app_conversations_created_at_canonical BEFORE INSERT ON app_conversations
-            WHEN new.created_at IS NOT strftime(${CANONICAL_TIME_0012}, new.created_at) BEGIN
-            SELECT RAISE(ABORT, 'app_conversations.created_at must be written as toISOString() writes it'); END`,
+            WHEN new.created_at IS NOT strftime(${CANONICAL_TIME_0012}, new.created_at)
+              OR ${creationMs0012('new')} >= ${CREATION_MS_LIMIT_0012} BEGIN
+            SELECT RAISE(ABORT, 'app_conversations.created_at must be a time before 6429 as toISOString() writes it'); END`,
         )
         .execute(db);
       await sql`CREATE TRIGGER IF NOT EXISTS app_conversations_created_at_kept BEFORE UPDATE OF created_at ON app_conversations

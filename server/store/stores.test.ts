@@ -128,20 +128,39 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
       a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
     const matching = records.filter((r) => r.user_id === 'default' && r.archived === 0 && r.title.startsWith('QuokKa')).sort(byCreation);
 
-    for (const sort of ['CREATED_AT', 'CREATED_AT_DESC'] as const) {
-      const expected = (sort === 'CREATED_AT' ? matching : [...matching].reverse()).map((r) => r.id);
-      for (const limit of [1, 3, 7, 100]) {
-        const paged: string[] = [];
-        let cursor: { value: string; id: string } | undefined;
-        for (;;) {
-          const page = await store.search('default', { archived: false, title__contains: 'quokka' }, sort, cursor, limit);
-          paged.push(...page.rows.map((r) => r.id));
-          if (!page.more) break;
-          const last = page.rows.at(-1)!;
-          cursor = { value: last.sort_value, id: last.id };
+    const before = new Date(base + 150_000).toISOString();
+    for (const createdBefore of [undefined, before])
+      for (const sort of ['CREATED_AT', 'CREATED_AT_DESC'] as const) {
+        const kept = matching.filter((r) => createdBefore === undefined || r.created_at < createdBefore);
+        const expected = (sort === 'CREATED_AT' ? kept : [...kept].reverse()).map((r) => r.id);
+        for (const limit of [1, 3, 7, 100]) {
+          const paged: string[] = [];
+          let cursor: { value: string; id: string } | undefined;
+          for (;;) {
+            const filter = { archived: false, title__contains: 'quokka', created_at__lt: createdBefore };
+            const page = await store.search('default', filter, sort, cursor, limit);
+            paged.push(...page.rows.map((r) => r.id));
+            if (!page.more) break;
+            const last = page.rows.at(-1)!;
+            cursor = { value: last.sort_value, id: last.id };
+          }
+          expect(paged, `${sort}, ${limit} a page, created before ${createdBefore}`).toEqual(expected);
         }
-        expect(paged, `${sort}, ${limit} a page`).toEqual(expected);
       }
+    // A cursor is the client's to send: times no rowid holds are compared as text, as always.
+    for (const [value, expected] of [
+      ['9999-12-31T23:59:59.999Z', matching.length],
+      ['+275760-09-13T00:00:00.000Z', 0],
+      ['not a time', matching.length],
+    ] as const) {
+      const { rows } = await store.search(
+        'default',
+        { archived: false, title__contains: 'quokka' },
+        'CREATED_AT_DESC',
+        { value, id: '' },
+        100,
+      );
+      expect(rows, value).toHaveLength(expected);
     }
     const [first] = (await store.search('default', { archived: false, title__contains: 'quokka' }, 'CREATED_AT_DESC', undefined, 1)).rows;
     expect(JSON.parse(first!.fields)).toMatchObject({ id: first!.id, title: expect.stringMatching(/^QuokKa/) });
@@ -639,26 +658,31 @@ describe('creation-order rowids migration on sqlite', () => {
         newestFirst.map((row) => [row.id, row.created_at]),
       );
 
+      // Written after b in b's millisecond, so below it, though its id is before b's.
+      await store.insert(conversationRecord({ id: 'a0', title: 'Quokka a0', created_at: '2026-01-01T00:02:00.000Z' }));
+      const afterInsert = ['d', 'c', 'a0', 'b', 'a', 'e'];
+      expect((await byRowid()).map((row) => row.id)).toEqual(afterInsert);
       const { '0012_conversation_rowids_by_creation': migration } = await migrationProvider.getMigrations();
       await migration!.up(db);
-      expect(await byRowid()).toEqual(newestFirst);
-      await store.insert(conversationRecord({ id: 'f', title: 'Quokka f', created_at: '2026-01-01T00:02:00.000Z' }));
+      expect((await byRowid()).map((row) => row.id)).toEqual(afterInsert);
       const page = await store.search('default', { archived: false, title__contains: 'quokka' }, 'CREATED_AT', undefined, 3);
-      expect(page.rows.map((row) => row.id)).toEqual(['e', 'a', 'b']);
+      expect(page.rows.map((row) => row.id)).toEqual(['e', 'a', 'a0']);
       expect(page.more).toBe(true);
 
       expect((await migrator.migrateTo('0011_conversation_answer_fields')).error).toBeUndefined();
       await store.insert(conversationRecord({ id: 'g', title: 'Quokka g', created_at: '2026-01-01T00:00:30.000Z' }));
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
-      expect((await byRowid()).map((row) => row.id)).toEqual(['d', 'c', 'f', 'b', 'a', 'g', 'e']);
+      expect((await byRowid()).map((row) => row.id)).toEqual(['d', 'c', 'a0', 'b', 'a', 'g', 'e']);
     });
   });
 
-  it('refuses a created_at in another form than the canonical one, and a change of it', async () => {
+  it('refuses a created_at in another form than the canonical one or past the year 6429, and a change of it', async () => {
     await onOwnSqlite(async (db) => {
       await migrateToLatest(db);
       const store = new ConversationsStore(db);
       await expect(store.insert(conversationRecord({ id: 'a', created_at: '2026-01-01T00:00:00Z' }))).rejects.toThrow(/created_at/);
+      // Past 2^47 ms a time does not fit a rowid.
+      await expect(store.insert(conversationRecord({ id: 'a', created_at: '6500-01-01T00:00:00.000Z' }))).rejects.toThrow(/created_at/);
       await store.insert(conversationRecord({ id: 'a', created_at: '2026-01-01T00:00:00.000Z', title: 'Quokka' }));
       await expect(store.update('default', 'a', { created_at: '2026-01-02T00:00:00.000Z' })).rejects.toThrow(/created_at/);
       expect(await store.update('default', 'a', { title: 'Renamed quokka', created_at: '2026-01-01T00:00:00.000Z' })).toBe(true);
