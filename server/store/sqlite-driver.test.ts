@@ -105,12 +105,15 @@ describe('a kept statement answers with the column names the schema has now', ()
     await sql`INSERT INTO u VALUES (1, 'x')`.execute(db);
     expect(await rows('SELECT * FROM t')).toEqual([{ n: 7 }]);
     expect(await rows('SELECT * FROM u')).toEqual([{ a: 1, b: 'x' }]);
+    expect(await rows('SELECT b, a FROM u')).toEqual([{ b: 'x', a: 1 }]);
     const other = new SQLite(path.join(dir, 'agent-console.db'));
     try {
       other.exec('ALTER TABLE t RENAME COLUMN n TO m');
       expect(await rows('SELECT * FROM t')).toEqual([{ m: 7 }]);
       other.exec("DROP TABLE u; CREATE TABLE u (b TEXT, a INTEGER); INSERT INTO u VALUES ('y', 2)");
       expect(await rows('SELECT * FROM u')).toEqual([{ b: 'y', a: 2 }]);
+      // Names spelled out stay; SQLite prepares the statement again for the new table.
+      expect(await rows('SELECT b, a FROM u')).toEqual([{ b: 'y', a: 2 }]);
       other.exec("ALTER TABLE t RENAME TO t_old; CREATE TABLE t (k TEXT); INSERT INTO t VALUES ('z')");
       expect(await rows('SELECT * FROM t')).toEqual([{ k: 'z' }]);
       // First asked after the change: this connection prepares it with the schema it knew.
