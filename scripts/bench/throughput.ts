@@ -17,13 +17,25 @@ async function load(url: string, key: string, seconds: number, connections: numb
   return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-/** BENCH_PROFILE=<dir>: a CPU profile of the real server under this load, to see where the time goes (not counted). */
-async function profile(servers: BenchServers, name: string, run: () => Promise<unknown>): Promise<void> {
+/**
+ * BENCH_PROFILE=<dir>: CPU profiles of the real server and of the bare route under this load, to
+ * see where the time goes (not counted); `<name>.json` beside them has how many requests each
+ * answered, to put the profiles' times per request.
+ */
+async function profile(servers: BenchServers, name: string, real: string, bare: string): Promise<void> {
   const dir = process.env.BENCH_PROFILE!;
   fs.mkdirSync(dir, { recursive: true });
-  await servers.send({ cmd: 'profile-start' });
-  await run();
-  await servers.send({ cmd: 'profile-stop', file: path.resolve(dir, `${name.replace(/[^\w]+/g, '-')}.cpuprofile`) });
+  const base = path.resolve(dir, name.replace(/[^\w]+/g, '-'));
+  const requests: Record<string, number> = {};
+  for (const [side, url] of [
+    ['real', real],
+    ['bare', bare],
+  ] as const) {
+    await servers.send({ cmd: 'profile-start' });
+    requests[side] = (await load(url, servers.key, SECONDS, CONNECTIONS)).requests * SECONDS;
+    await servers.send({ cmd: 'profile-stop', file: `${base}${side === 'bare' ? '-bare' : ''}.cpuprofile` });
+  }
+  fs.writeFileSync(`${base}.json`, JSON.stringify(requests));
 }
 
 const SECONDS = 3;
@@ -44,7 +56,7 @@ export async function throughput(servers: BenchServers, name: string, pathAndQue
   const runs: { real: Load; bare: Load }[] = [];
   for (let i = 0; i < 3; i++)
     runs.push({ real: await load(real, servers.key, SECONDS, CONNECTIONS), bare: await load(bare, servers.key, SECONDS, CONNECTIONS) });
-  if (process.env.BENCH_PROFILE) await profile(servers, name, () => load(real, servers.key, SECONDS, CONNECTIONS));
+  if (process.env.BENCH_PROFILE) await profile(servers, name, real, bare);
   const of = (side: 'real' | 'bare', figure: keyof Load) => median(runs.map((run) => run[side][figure]));
   const ratio = of('real', 'requests') / of('bare', 'requests');
   const describe = (side: 'real' | 'bare') =>

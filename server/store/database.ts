@@ -9,14 +9,14 @@ import { QueuedSqliteDialect, sqliteChangeCount } from './sqlite-driver';
 
 export type Db = Kysely<Database>;
 
-const changeCounts = new WeakMap<Db, () => string | undefined>();
+const changeCounts = new WeakMap<Db, () => Promise<string | undefined>>();
 
 /**
  * The change count of `db` (see sqliteChangeCount): a read kept with the count it was taken at
  * stands while the count is the same; no count (inside a transaction) keeps nothing. `undefined`
  * on PostgreSQL, where other instances write unseen: read every time there.
  */
-export const changeCountOf = (db: Db): (() => string | undefined) | undefined => changeCounts.get(db);
+export const changeCountOf = (db: Db): (() => Promise<string | undefined>) | undefined => changeCounts.get(db);
 
 /** Opens (creating if needed) the SQLite database in the data dir, in WAL mode. */
 export function openSqlite(dataDir: string): Db {

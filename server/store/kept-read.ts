@@ -16,9 +16,9 @@ export function keptWhileUnchanged<T>(db: Db, read: (key: string) => Promise<T>)
   // Frozen there too, so both databases answer alike.
   if (!changeCount) return (key) => read(key).then(frozen);
   let kept: { key: string; at: string; value: Promise<T> } | undefined;
-  return (key) => {
+  return async (key) => {
     // Counted before reading: a write between the count and the read only makes the next call read again.
-    const at = changeCount();
+    const at = await changeCount();
     // In a transaction of this connection's: read after it, through the queue, and keep nothing.
     if (at === undefined) return read(key).then(frozen);
     if (kept && kept.key === key && kept.at === at) return kept.value;

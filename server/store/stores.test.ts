@@ -580,17 +580,43 @@ describe('events on postgres', () => {
   });
 });
 
-/** Runs `test` on a SQLite database of its own, not migrated, removed afterwards. */
-async function onOwnSqlite(test: (db: Db) => Promise<void>): Promise<void> {
+/** Runs `test` on a SQLite database of its own (in `dir`), not migrated, removed afterwards. */
+async function onOwnSqlite(test: (db: Db, dir: string) => Promise<void>): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
   const db = openSqlite(dir);
   try {
-    await test(db);
+    await test(db, dir);
   } finally {
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
+
+describe('kept reads on sqlite', () => {
+  it("count the changes when the loop's turn ends: a commit from another process after a read was asked, in the same turn, is seen by it", async () => {
+    await onOwnSqlite(async (db, dir) => {
+      // Another process's connection: its statements run at once, with no turn of the event loop.
+      const another = new SQLite(path.join(dir, 'agent-console.db'));
+      try {
+        await migrateToLatest(db);
+        const settings = new SettingsStore(db);
+        await settings.update('default', () => '{"a":1}');
+        expect(await settings.load('default')).toBe('{"a":1}');
+        const write = another.prepare("UPDATE user_settings SET document = ? WHERE user_id = 'default'");
+        const asked = settings.load('default');
+        write.run('{"a":2}');
+        const askedAfter = settings.load('default');
+        // Both were asked before the count was taken, and one count serves both.
+        expect(await Promise.all([asked, askedAfter])).toEqual(['{"a":2}', '{"a":2}']);
+        write.run('{"a":3}');
+        expect(await settings.load('default')).toBe('{"a":3}');
+        expect(await settings.load('default')).toBe('{"a":3}');
+      } finally {
+        another.close();
+      }
+    });
+  });
+});
 
 describe('answer fields migration on sqlite', () => {
   it('writes the fields of the conversations already stored, and drops them again on the way down', async () => {
