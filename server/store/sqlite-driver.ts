@@ -34,10 +34,12 @@ function columnsOf(prepared: Prepared): string[] {
  * The one SQLite connection, with the statements it prepares kept: Kysely prepares each query
  * anew, and preparing was a good part of every API request's time. One statement runs at a time
  * (and none is iterated while another runs), so sharing them is safe. A kept statement's column
- * names hold while the schema version does: it is looked at before each query whose names can
- * change with the schema (for other connections' changes; the names a query spells out cannot,
- * and looking took a read transaction of its own, ~5 % of a search) and after each statement that
- * is not a query (for this connection's own, rolled back ones included).
+ * names hold while the schema version does: it is looked at before each query with a `*` (for
+ * other connections' changes; looking takes a read transaction of its own, ~5 % of a search, so
+ * not for a query that spells its names out) and after each statement that is not a query (for
+ * this connection's own, rolled back ones included). Spelled out, two names could still follow
+ * another connection's schema change: an unaliased `rowid` (it takes the name of an INTEGER
+ * PRIMARY KEY) and a column renamed only in case. The server's queries select neither.
  */
 class SqliteConnection implements DatabaseConnection {
   readonly #statements = new Map<string, Prepared>();
@@ -57,7 +59,7 @@ class SqliteConnection implements DatabaseConnection {
   }
 
   #prepare(sql: string): Prepared {
-    // Names a query spells out cannot change with the schema; a `*`'s can (one in `count(*)` too, which costs only a look).
+    // A `*`'s names follow the schema (one in `count(*)` too, which costs only a look); see above for spelled-out ones.
     if (sql.includes('*')) this.#checkSchema();
     let prepared = this.#statements.get(sql);
     if (!prepared) {

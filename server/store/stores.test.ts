@@ -13,6 +13,7 @@ import { type Db, migrateToLatest, openPostgres, openSqlite } from './database';
 import { isPostgres } from './dialect';
 import { migrationProvider } from './migrations';
 import { EventsStore, lockConversationEvents, type NewEvent } from './events-store';
+import { keptWhileUnchanged } from './kept-read';
 import { MetaStore } from './meta-store';
 import type { Database } from './schema';
 import { SandboxesStore } from './sandboxes-store';
@@ -593,9 +594,27 @@ async function onOwnSqlite(test: (db: Db, dir: string) => Promise<void>): Promis
 }
 
 describe('kept reads on sqlite', () => {
+  it('one read serves the asks of a turn and the asks after it while nothing changes; in a transaction every ask reads', async () => {
+    await onOwnSqlite(async (db) => {
+      await migrateToLatest(db);
+      let reads = 0;
+      const kept = keptWhileUnchanged(db, async (key) => `${key}:${++reads}`);
+      expect(await Promise.all([kept('a'), kept('a'), kept('a')])).toEqual(['a:1', 'a:1', 'a:1']);
+      expect(await kept('a')).toBe('a:1');
+      expect(await kept('b')).toBe('b:2');
+      await db.transaction().execute(async (trx) => {
+        await new MetaStore(trx).set('k', 'v');
+        // Still open when the count would be taken: nothing to keep by.
+        expect(await Promise.all([kept('b'), kept('b')])).toEqual(['b:3', 'b:4']);
+      });
+      expect(await kept('b')).toBe('b:5');
+      expect(await kept('b')).toBe('b:5');
+    });
+  });
+
   it("count the changes when the loop's turn ends: a commit from another process after a read was asked, in the same turn, is seen by it", async () => {
     await onOwnSqlite(async (db, dir) => {
-      // Another process's connection: its statements run at once, with no turn of the event loop.
+      // Another connection, as another process's would be: its statements run at once, with no turn of the event loop.
       const another = new SQLite(path.join(dir, 'agent-console.db'));
       try {
         await migrateToLatest(db);
