@@ -54,7 +54,7 @@ const creationMs0012 = (row: string) => `CAST(round(unixepoch(${row}.created_at,
 /** `rowid` (SQL) is one of millisecond `ms`'s (SQL). */
 const inMillisecond0012 = (rowid: string, ms: string) =>
   `${rowid} BETWEEN -((${ms}) * ${CREATION_SLOTS_0012}) - ${CREATION_SLOTS_0012 - 1} AND -((${ms}) * ${CREATION_SLOTS_0012})`;
-/** The rowid below those millisecond `ms` (SQL) has, in rows other than those where `besides` holds. */
+/** The next rowid down among millisecond `ms`'s (SQL): below those its rows have, leaving out rows where `besides` holds. */
 const belowMillisecond0012 = (ms: string, besides = 'false') =>
   `coalesce((SELECT min(other.rowid) FROM app_conversations AS other
       WHERE ${inMillisecond0012('other.rowid', ms)} AND NOT (${besides})), -((${ms}) * ${CREATION_SLOTS_0012}) + 1) - 1`;
