@@ -45,7 +45,25 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
     test('the Settings page', async ({ page, signIn }) => {
       await signIn(page);
+      await expect(page.getByRole('status', { name: 'Loading settings' })).toHaveCount(0);
       expect(await seriousViolations(page)).toEqual([]);
+    });
+
+    test('the Settings page while its settings load', async ({ page, signIn }) => {
+      // The server's answer is held (not replaced) until the scan is done.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(
+        (url) => url.pathname === '/api/settings',
+        async (route) => {
+          await released;
+          await route.continue();
+        },
+      );
+      await signIn(page);
+      await expect(page.getByRole('status', { name: 'Loading settings' })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      release();
     });
 
     test('the MCP servers page and its editor', async ({ page, signIn, api }) => {

@@ -38,7 +38,7 @@ export function SettingsPage() {
 
 function SettingsSkeleton() {
   return (
-    <Stack aria-busy="true" aria-label="Loading settings">
+    <Stack role="status" aria-busy="true" aria-label="Loading settings">
       {[180, 240, 180].map((height, i) => (
         <Skeleton key={i} height={height} radius="md" />
       ))}
