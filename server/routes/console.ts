@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { NotFound } from '../domain-errors';
+import { readAssets, sendAsset } from './console-assets';
 
 /** The policy for our own console (and the sign-in page); CONSOLE_CSP replaces it for another console. */
 export const STRICT_CONTENT_SECURITY_POLICY = [
@@ -71,6 +72,8 @@ export async function registerConsole(
     await app.register(fastifyStatic, {
       root: consoleDir,
       wildcard: false,
+      // The hashed assets have their own route below.
+      globIgnore: ['assets/**'],
       index: false,
       // The build writes .br and .gz beside each file (scripts/precompress.ts): nothing is compressed per request.
       preCompressed: true,
@@ -79,18 +82,21 @@ export async function registerConsole(
         res.header('cache-control', immutable ? IMMUTABLE : 'no-cache');
       },
     });
+    const assets = readAssets(path.join(consoleDir, 'assets'));
+    app.get('/assets/:name', { schema: { hide: true } }, async (request, reply) => {
+      const name = assetName(request.url);
+      const asset = name && assets.get(name);
+      if (asset) return sendAsset(reply, asset, request.headers['accept-encoding'], IMMUTABLE);
+      // Files of a build made while the server runs were not read at start; serve them all the same.
+      if (name && fs.existsSync(path.join(consoleDir, 'assets', name)))
+        return reply.header('cache-control', IMMUTABLE).sendFile(path.join('assets', name));
+      throw new NotFound('Not Found');
+    });
   }
 
   app.setNotFoundHandler(async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') throw new NotFound('Not Found');
-    if (isAsset(request.url)) {
-      // Files of a build made while the server runs have no route yet; serve them all the same.
-      const name = assetName(request.url);
-      if (built && name && fs.existsSync(path.join(consoleDir, 'assets', name))) {
-        return reply.header('cache-control', IMMUTABLE).sendFile(path.join('assets', name));
-      }
-      throw new NotFound('Not Found');
-    }
+    if (isAsset(request.url)) throw new NotFound('Not Found');
     if (!built) {
       return reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does it for you).');
     }
