@@ -3,7 +3,7 @@ import { expect, test } from './support/fixtures';
 
 /** Each page, what shows once its code has run (with the preloaded chunks), and the chunks (by name) its HTML must preload. */
 const PAGES: [string, (page: Page) => Locator, string[]][] = [
-  ['/settings', (page) => page.locator('input[name="llm_model"]'), ['settings-layout', 'settings-page', 'prefetch']],
+  ['/settings', (page) => page.locator('input[name="llm_model"]'), ['settings-layout', 'settings-page']],
   ['/settings/mcp', (page) => page.getByRole('heading', { name: 'MCP servers' }), ['settings-layout', 'mcp-servers-page']],
   ['/git', (page) => page.getByRole('heading', { name: 'Git & secrets', level: 1 }), ['git-secrets-page']],
   ['/conversations', (page) => page.getByRole('heading', { name: 'Conversations', level: 1 }), ['conversations-page', 'prefetch']],
@@ -27,5 +27,23 @@ for (const [pagePath, shown, chunks] of PAGES) {
     );
     expect(preloaded.map(chunkName)).toEqual(expect.arrayContaining(chunks));
     await expect(shown(page)).toBeVisible();
+  });
+}
+
+// The first data is asked for before the first render; the page finds it in the cache, and
+// nothing asks for it again on the way (a mount once refreshed every query).
+for (const [pagePath, dataPath, shown] of [
+  ['/settings', '/api/settings', (page: Page) => page.locator('input[name="llm_model"]')],
+  ['/conversations', '/api/v1/app-conversations/search', (page: Page) => page.getByText('No conversations yet')],
+] as const) {
+  test(`a first visit to ${pagePath} asks for ${dataPath} once`, async ({ page, server }) => {
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === dataPath) asked.push(request.url());
+    });
+    await page.goto(`${server.url}${pagePath}#key=${server.key}`);
+    await expect(shown(page)).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(asked).toHaveLength(1);
   });
 }

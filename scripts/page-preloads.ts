@@ -14,7 +14,7 @@ export const PAGES: { name: string; paths: string[]; modules: string[] }[] = [
   {
     name: 'settings',
     paths: ['/', '/settings'],
-    modules: ['src/app/settings-layout.tsx', 'src/features/settings/settings-page.tsx', 'src/features/settings/prefetch.ts'],
+    modules: ['src/app/settings-layout.tsx', 'src/features/settings/settings-page.tsx'],
   },
   { name: 'mcp', paths: ['/settings/mcp'], modules: ['src/app/settings-layout.tsx', 'src/features/mcp-servers/mcp-servers-page.tsx'] },
   { name: 'git', paths: ['/git'], modules: ['src/features/git-secrets/git-secrets-page.tsx'] },

@@ -6,11 +6,18 @@ import { useSessionState } from '../features/auth/use-session';
 import { AppProviders } from './providers';
 import type { AppRouter } from './router';
 
-/** Cached data belongs to one server: it goes on sign-out and when another server is chosen. */
+/**
+ * Cached data belongs to one server: it goes on sign-out and when another server is chosen, and
+ * what failed is asked for again when the user is back after an expiry. Nothing happens while the
+ * session stays as it was: the page's first data, asked for before the first render, is kept.
+ */
 function useCacheFollowsSession(baseUrl: string | undefined, expired: boolean) {
   const queryClient = useQueryClient();
   const cachedFrom = useRef<string | undefined>(baseUrl);
+  const previous = useRef<string | undefined>(baseUrl);
   useEffect(() => {
+    const before = previous.current;
+    previous.current = baseUrl;
     if (baseUrl === undefined) {
       if (!expired) {
         queryClient.clear();
@@ -18,6 +25,7 @@ function useCacheFollowsSession(baseUrl: string | undefined, expired: boolean) {
       }
       return;
     }
+    if (before === baseUrl) return;
     if (cachedFrom.current !== undefined && cachedFrom.current !== baseUrl) queryClient.clear();
     else void queryClient.invalidateQueries(); // back after an expiry: refresh what failed
     cachedFrom.current = baseUrl;

@@ -2,29 +2,26 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, type LoaderFunctionArgs, matchRoutes, Navigate, type RouteObject } from 'react-router';
 import { getSession } from '../api/session';
 import { SignOutRoute } from '../features/auth/sign-out-route';
+import { prefetch as prefetchSettings } from '../features/settings/prefetch';
 import { Layout } from './layout';
 import { PageSkeleton } from './page-skeleton';
 import { NotFound, RouteError } from './route-error';
 
-type PrefetchModule = () => Promise<{ prefetch: (queryClient: QueryClient, url: URL) => void }>;
+type Prefetch = (queryClient: QueryClient, url: URL) => unknown;
 
-/** Asks for a page's first data; the page finds it in the query cache. A module that fails to load fails the page's own import, which says so. */
-function startPrefetch(queryClient: QueryClient, load: PrefetchModule, url: URL): void {
-  if (getSession())
-    load().then(
-      (module) => module.prefetch(queryClient, url),
-      () => undefined,
-    );
+/** Asks for a page's first data; the page finds it in the query cache. */
+function startPrefetch(queryClient: QueryClient, prefetch: Prefetch, url: URL): void {
+  if (getSession()) prefetch(queryClient, url);
 }
 
 /**
  * A page whose data is asked for beside its code, not once the code has loaded and rendered.
  * Navigation never waits for it (the loader answers at once).
  */
-const prefetched = (queryClient: QueryClient, load: PrefetchModule) => ({
-  handle: { prefetch: load },
+const prefetched = (queryClient: QueryClient, prefetch: Prefetch) => ({
+  handle: { prefetch },
   loader: ({ request }: LoaderFunctionArgs) => {
-    startPrefetch(queryClient, load, new URL(request.url));
+    startPrefetch(queryClient, prefetch, new URL(request.url));
     return null;
   },
 });
@@ -53,7 +50,7 @@ export function createRouter(queryClient: QueryClient): AppRouter {
               children: [
                 {
                   index: true,
-                  ...prefetched(queryClient, () => import('../features/settings/prefetch')),
+                  ...prefetched(queryClient, prefetchSettings),
                   lazy: async () => ({ Component: (await import('../features/settings/settings-page')).SettingsPage }),
                 },
                 {
@@ -68,7 +65,14 @@ export function createRouter(queryClient: QueryClient): AppRouter {
             },
             {
               path: 'conversations',
-              ...prefetched(queryClient, () => import('../features/conversations/prefetch')),
+              // Its filters and queries would weigh on every page's entry: loaded beside the page's code.
+              // Should it not load, the page's own import fails and says so.
+              ...prefetched(queryClient, (client, url) =>
+                import('../features/conversations/prefetch').then(
+                  (module) => module.prefetch(client, url),
+                  () => undefined,
+                ),
+              ),
               lazy: async () => ({ Component: (await import('../features/conversations/conversations-page')).ConversationsPage }),
             },
             {
@@ -94,6 +98,6 @@ export function createRouter(queryClient: QueryClient): AppRouter {
   // connections serve requests in turn: the first page's data is asked for ahead of its code.
   // (Its loader asks again, answered from the query cache.)
   const first = matchRoutes(routes, window.location)?.findLast((match) => match.route.handle?.prefetch)?.route;
-  if (first) startPrefetch(queryClient, (first.handle as { prefetch: PrefetchModule }).prefetch, new URL(window.location.href));
+  if (first) startPrefetch(queryClient, (first.handle as { prefetch: Prefetch }).prefetch, new URL(window.location.href));
   return createBrowserRouter(routes);
 }
