@@ -105,17 +105,29 @@ const watchForReady = (ready: Ready) => `{
   requestAnimationFrame(check);
 }`;
 
-/** Milliseconds from navigation start to the first frame that shows `ready`, first visits, median of 7 after one warm-up. */
-async function navigation(browser: Browser, servers: BenchServers, pagePath: string, ready: Ready): Promise<number> {
+/**
+ * How a page is visited: first (a fresh context, so empty caches) or as a return, the third visit
+ * in one context: its HTTP cache answers the assets, and Chromium keeps a script's compiled code
+ * from its second load on.
+ */
+type Visit = 'first' | 'return';
+
+/** Milliseconds from navigation start to the first frame that shows `ready`: median of 7 after one warm-up. */
+async function navigation(browser: Browser, servers: BenchServers, pagePath: string, ready: Ready, visit: Visit): Promise<number> {
   const runs: number[] = [];
   for (let i = 0; i <= RUNS; i++) {
     const context = await browser.newContext();
     try {
       await context.addInitScript({ content: watchForReady(ready) });
       const page = await context.newPage();
-      await page.goto(`${servers.url}${pagePath}#key=${servers.key}`);
-      const taken = await page.waitForFunction(() => (window as { benchReadyAt?: number }).benchReadyAt);
-      if (i > 0) runs.push((await taken.jsonValue())!);
+      let readyAt = 0;
+      for (let visits = visit === 'first' ? 1 : 3, n = 0; n < visits; n++) {
+        if (n > 0) await page.goto('about:blank');
+        await page.goto(`${servers.url}${pagePath}${n === 0 ? `#key=${servers.key}` : ''}`);
+        const taken = await page.waitForFunction(() => (window as { benchReadyAt?: number }).benchReadyAt);
+        readyAt = (await taken.jsonValue())!;
+      }
+      if (i > 0) runs.push(readyAt);
     } finally {
       await context.close();
     }
@@ -124,20 +136,31 @@ async function navigation(browser: Browser, servers: BenchServers, pagePath: str
 }
 
 export async function consoleTimings(browser: Browser, servers: BenchServers): Promise<Row[]> {
-  const staticPage = await navigation(browser, servers, '/static.html', { selector: '#static' });
-  const settings = await navigation(browser, servers, '/settings', { selector: 'input[name="llm_model"]', value: 'openai/gpt-4o' });
-  const conversations = await navigation(browser, servers, '/conversations', {
-    selector: 'table[aria-label="Conversations"] tbody tr',
-  });
-  const row = (measure: string, value: number): Row => ({
-    section: '5 console',
-    measure,
-    value: `${value.toFixed(0)} ms`,
-    baseline: `${staticPage.toFixed(0)} ms (static page)`,
-    ratio: value / staticPage,
-    goal: '≤ 3',
-    met: value / staticPage <= 3,
-    data: { ms: value, staticMs: staticPage },
-  });
-  return [row('settings form populated', settings), row('first conversation rows (100,000)', conversations)];
+  const llmModel = { selector: 'input[name="llm_model"]', value: 'openai/gpt-4o' };
+  const rows: Row[] = [];
+  for (const visit of ['first', 'return'] as const) {
+    const staticPage = await navigation(browser, servers, '/static.html', { selector: '#static' }, visit);
+    // The goal is judged on first visits, as the figures were asked for (see README, Performance).
+    const row = (measure: string, value: number, goal: boolean): Row => ({
+      section: '5 console',
+      measure: `${measure}, ${visit} visit`,
+      value: `${value.toFixed(0)} ms`,
+      baseline: `${staticPage.toFixed(0)} ms (static page)`,
+      ratio: value / staticPage,
+      goal: goal ? '≤ 3' : '',
+      met: goal ? value / staticPage <= 3 : null,
+      data: { ms: value, staticMs: staticPage, visit },
+    });
+    const judged = visit === 'first';
+    rows.push(
+      row('floor: React + Mantine, one input', await navigation(browser, servers, '/floor.html', llmModel, visit), false),
+      row('settings form populated', await navigation(browser, servers, '/settings', llmModel, visit), judged),
+      row(
+        'first conversation rows (100,000)',
+        await navigation(browser, servers, '/conversations', { selector: 'table[aria-label="Conversations"] tbody tr' }, visit),
+        judged,
+      ),
+    );
+  }
+  return rows;
 }
