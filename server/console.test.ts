@@ -74,6 +74,7 @@ describe('serving the console', () => {
     expect(head.statusCode).toBe(200);
     expect(head.body).toBe('');
     expect(head.headers['content-encoding']).toBe('gzip');
+    expect(Number(head.headers['content-length'])).toBe(zlib.gzipSync('console.log(1)').length);
   });
 
   it('keeps sending the assets it found at start when a new build removes them from disk (a tab open since still loads its pages)', async () => {
@@ -89,14 +90,17 @@ describe('serving the console', () => {
     }
   });
 
-  it('takes the encoding the browser prefers among those the build made', async () => {
-    const response = await t.app.inject({
-      method: 'GET',
-      url: '/assets/index-abc123.js',
-      headers: { 'accept-encoding': 'br;q=0, gzip, deflate' },
-    });
-    expect(response.headers['content-encoding']).toBe('gzip');
-    expect(zlib.gunzipSync(response.rawPayload).toString()).toBe('console.log(1)');
+  it.each([
+    ['br;q=0, gzip, deflate', 'gzip'],
+    ['br;q=0, *', 'gzip'],
+    ['GZIP', 'gzip'],
+    ['br;q=0.5, gzip;q=0.9', 'gzip'],
+    ['gzip;q=0, br;q=0', undefined],
+  ])('answers Accept-Encoding "%s" with the %s copy', async (acceptEncoding, encoding) => {
+    const response = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': acceptEncoding } });
+    expect(response.headers['content-encoding']).toBe(encoding);
+    const body = encoding === 'gzip' ? zlib.gunzipSync(response.rawPayload) : response.rawPayload;
+    expect(body.toString()).toBe('console.log(1)');
   });
 
   it.each([
@@ -121,6 +125,7 @@ describe('serving the console', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('console.log(2)');
     expect(response.headers['cache-control']).toContain('immutable');
+    expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect((await t.app.inject({ method: 'GET', url: '/assets/..%2Findex.html' })).statusCode).toBe(404);
   });
 

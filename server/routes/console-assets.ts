@@ -1,52 +1,57 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Negotiator } from '@fastify/accept-negotiator';
+import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyReply } from 'fastify';
 
 /** How a built file may be sent: its bytes as built, and the forms scripts/precompress.ts wrote beside it. */
-interface Asset {
+export interface Asset {
   type: string;
   identity: Buffer;
   br?: Buffer;
   gzip?: Buffer;
 }
 
+/** What the build puts in assets/. */
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json; charset=utf-8',
 };
 
-const readIfThere = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file) : undefined);
+const readIfThere = (file: string) => fs.promises.readFile(file).catch(() => undefined);
 
-/**
- * The build's hashed assets, read once: a first visit asks for some thirty files at once, and
- * sending each from memory costs the event loop a small part of what opening and streaming a
- * file does (~2 ms each, in turn, before the page's entry script could arrive). Hashed names
- * never change content, so what was read stays true; files a later build adds are not here and
- * are served from disk.
- */
-export function readAssets(assetsDir: string): Map<string, Asset> {
-  const assets = new Map<string, Asset>();
-  if (!fs.existsSync(assetsDir)) return assets;
-  for (const name of fs.readdirSync(assetsDir)) {
-    const type = TYPES[path.extname(name)];
-    if (!type) continue;
-    const file = path.join(assetsDir, name);
-    assets.set(name, { type, identity: fs.readFileSync(file), br: readIfThere(`${file}.br`), gzip: readIfThere(`${file}.gz`) });
-  }
-  return assets;
+/** One built file with its precompressed forms; undefined for a file the build does not make. */
+export async function readAsset(file: string): Promise<Asset | undefined> {
+  const type = TYPES[path.extname(file)];
+  const identity = type && (await readIfThere(file));
+  if (!type || !identity) return undefined;
+  const [br, gzip] = await Promise.all([readIfThere(`${file}.br`), readIfThere(`${file}.gz`)]);
+  return { type, identity, br, gzip };
 }
 
-const encodings = new Negotiator({ supportedValues: ['br', 'gzip'], cache: new Map() });
+/**
+ * The build's hashed assets, read once at start: a first visit asks for some thirty files at
+ * once, and sending each from memory costs the event loop a small part of what opening and
+ * streaming a file does (~2 ms each, in turn, before the page's entry script could arrive). Hashed
+ * names never change content, so what was read stays true, and a tab opened before a new build
+ * still loads its pages' chunks.
+ */
+export async function readAssets(assetsDir: string): Promise<Map<string, Asset>> {
+  const names = await fs.promises.readdir(assetsDir).catch(() => []);
+  const read = await Promise.all(names.map(async (name) => [name, await readAsset(path.join(assetsDir, name))] as const));
+  return new Map(read.filter((entry): entry is [string, Asset] => entry[1] !== undefined));
+}
 
-/** Sends `asset` in the best encoding the request accepts (as @fastify/static does with `preCompressed`). */
+/**
+ * Sends `asset` in the encoding the request prefers among those the build made, as
+ * @fastify/static's `preCompressed` chooses (`*` taken as gzip). No validators: the names are
+ * hashed and the answer `immutable`, so a browser never asks again.
+ */
 export function sendAsset(reply: FastifyReply, asset: Asset, acceptEncoding: string | undefined, cacheControl: string): FastifyReply {
   reply.header('cache-control', cacheControl).header('vary', 'accept-encoding').type(asset.type);
-  const encoding = acceptEncoding ? encodings.negotiate(acceptEncoding) : null;
-  const body = (encoding === 'br' && asset.br) || (encoding === 'gzip' && asset.gzip) || undefined;
+  const offered = (['br', 'gzip'] as const).filter((encoding) => asset[encoding]);
+  const encoding = acceptEncoding && offered.length > 0 ? negotiate(acceptEncoding.toLowerCase().replaceAll('*', 'gzip'), offered) : null;
+  const body = encoding === 'br' || encoding === 'gzip' ? asset[encoding] : undefined;
   if (body) reply.header('content-encoding', encoding);
   return reply.send(body ?? asset.identity);
 }

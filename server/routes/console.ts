@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { NotFound } from '../domain-errors';
-import { readAssets, sendAsset } from './console-assets';
+import { readAsset, readAssets, sendAsset } from './console-assets';
 
 /** The policy for our own console (and the sign-in page); CONSOLE_CSP replaces it for another console. */
 export const STRICT_CONTENT_SECURITY_POLICY = [
@@ -77,20 +77,16 @@ export async function registerConsole(
       index: false,
       // The build writes .br and .gz beside each file (scripts/precompress.ts): nothing is compressed per request.
       preCompressed: true,
-      setHeaders: (res, filePath) => {
-        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.header('cache-control', immutable ? IMMUTABLE : 'no-cache');
-      },
+      setHeaders: (res) => res.header('cache-control', 'no-cache'),
     });
-    const assets = readAssets(path.join(consoleDir, 'assets'));
+    const assetsDir = path.join(consoleDir, 'assets');
+    const assets = await readAssets(assetsDir);
     app.get('/assets/:name', { schema: { hide: true } }, async (request, reply) => {
       const name = assetName(request.url);
-      const asset = name && assets.get(name);
-      if (asset) return sendAsset(reply, asset, request.headers['accept-encoding'], IMMUTABLE);
-      // Files of a build made while the server runs were not read at start; serve them all the same.
-      if (name && fs.existsSync(path.join(consoleDir, 'assets', name)))
-        return reply.header('cache-control', IMMUTABLE).sendFile(path.join('assets', name));
-      throw new NotFound('Not Found');
+      // Files of a build made while the server runs were not read at start: read them now.
+      const asset = name && (assets.get(name) ?? (await readAsset(path.join(assetsDir, name))));
+      if (!asset) throw new NotFound('Not Found');
+      return sendAsset(reply, asset, request.headers['accept-encoding'], IMMUTABLE);
     });
   }
 

@@ -1,7 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { createMemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { expireSession, signIn } from '../api/session';
+import { expireSession, signIn, signOut } from '../api/session';
 import { App } from './app';
 import { createQueryClient } from './query-client';
 
@@ -12,7 +13,12 @@ function renderApp() {
   // The page's first data, as the router asks for it before the first render.
   queryClient.setQueryData(KEY, 'fresh');
   const router = createMemoryRouter([{ path: '/', element: <p>The page</p> }]);
-  render(<App queryClient={queryClient} router={router} />);
+  // As main.tsx renders it: StrictMode runs each effect twice on mount.
+  render(
+    <StrictMode>
+      <App queryClient={queryClient} router={router} />
+    </StrictMode>,
+  );
   return queryClient;
 }
 
@@ -32,6 +38,14 @@ describe('the cache and the session', () => {
     expect(queryClient.getQueryState(KEY)?.isInvalidated).toBe(false);
     act(() => signIn({ apiKey: 'key', baseUrl: '' }));
     expect(queryClient.getQueryState(KEY)?.isInvalidated).toBe(true);
+  });
+
+  it('forgets what it holds on sign-out', async () => {
+    signIn({ apiKey: 'key', baseUrl: '' });
+    const queryClient = renderApp();
+    await screen.findByText('The page');
+    act(() => signOut());
+    expect(queryClient.getQueryData(KEY)).toBeUndefined();
   });
 
   it('forgets what it holds when another server is chosen', async () => {
