@@ -20,7 +20,6 @@ import { openServer } from '../../server/run-server';
 import { SecretBox } from '../../server/secret-box';
 import { AGENT_SERVER_SPEC_ID } from '../../server/sandboxes/specs';
 import { openDatabase } from '../../server/startup';
-import { buildFloorPage } from './floor-page/build-floor-page';
 import { RARE_WORD, WORDS } from './seed-words';
 
 export type Command =
@@ -41,20 +40,22 @@ export interface Ready {
 }
 
 const runtime = process.argv[2] === 'docker' ? 'docker' : 'process';
+/** The floor page's build (scripts/bench/floor-page/), when the browser timings need it. */
+const floorDir = process.argv[3];
 const SESSION_KEY = 'bench-session-key-0123456789';
 const SECRETS_KEY = 'bench-secrets-key';
 const distDir = path.resolve(import.meta.dirname, '../../dist');
 
 /** The built console plus the baselines of the browser timings: a static page, and the floor page. */
-async function consoleCopy(): Promise<string> {
+function consoleCopy(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-bench-dist-'));
   fs.cpSync(distDir, dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'static.html'), '<!doctype html><title>Static</title><p id="static">A static page</p>');
-  await buildFloorPage(dir);
+  if (floorDir) fs.cpSync(floorDir, dir, { recursive: true });
   return dir;
 }
 
-const consoleDir = await consoleCopy();
+const consoleDir = consoleCopy();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-bench-'));
 // The server as `npm start` runs it, on a data dir of its own.
 const server = await openServer(

@@ -11,8 +11,9 @@ export interface BenchServers extends Ready {
   close: () => Promise<void>;
 }
 
-export async function startServers(runtime: 'process' | 'docker' = 'process'): Promise<BenchServers> {
-  const child: ChildProcess = fork(path.join(import.meta.dirname, 'server-process.ts'), [runtime], {
+/** `floorDir`: the floor page's build, served beside the console (see floor-page/). */
+export async function startServers(runtime: 'process' | 'docker' = 'process', floorDir?: string): Promise<BenchServers> {
+  const child: ChildProcess = fork(path.join(import.meta.dirname, 'server-process.ts'), floorDir ? [runtime, floorDir] : [runtime], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
