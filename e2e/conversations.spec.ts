@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { conversationRecord } from '../server/testing/conversation-records';
 import { startDumbHttpRepo } from '../test-support/git/dumb-http-repo';
 import { expect, test } from './support/fixtures';
 
@@ -94,4 +97,65 @@ test('start a conversation: a failed start says why and Retry works once fixed; 
     fs.rmSync(go, { force: true });
     await repo.close();
   }
+});
+
+test('hundreds of conversations: only the rows in view are rendered, and Tab and scrolling reach every one', async ({
+  page,
+  signIn,
+  server,
+}) => {
+  // Written straight into the server's database: starting 150 conversations would start 150 sandboxes.
+  const database = new SQLite(path.join(server.dataDir, 'agent-console.db'));
+  try {
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    const insert = database.prepare(
+      `INSERT INTO app_conversations (${Object.keys(conversationRecord({ id: 'x' })).join(', ')}) VALUES (${Object.keys(
+        conversationRecord({ id: 'x' }),
+      )
+        .map((column) => `@${column}`)
+        .join(', ')})`,
+    );
+    database.transaction(() => {
+      for (let i = 0; i < 150; i++) {
+        const at = new Date(start + i * 60_000).toISOString();
+        insert.run(
+          conversationRecord({
+            id: randomUUID().replaceAll('-', ''),
+            title: `Task ${String(i).padStart(3, '0')}`,
+            created_at: at,
+            updated_at: at,
+          }),
+        );
+      }
+    })();
+  } finally {
+    database.close();
+  }
+  await signIn(page);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
+  const table = page.getByRole('table', { name: 'Conversations' });
+  const rendered = table.locator('tr[data-conversation-id]');
+  // Newest first; 50 a page.
+  await expect(table.getByRole('link', { name: 'Task 149' })).toBeVisible();
+  expect(await rendered.count()).toBeLessThan(40);
+  // The last row of each page, at the end of the page once it has come.
+  const atTheEnd = (title: string) =>
+    expect(async () => {
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await expect(table.getByRole('link', { name: title })).toBeInViewport({ timeout: 500 });
+    }).toPass();
+  for (const last of ['Task 050', 'Task 000']) {
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await atTheEnd(last);
+  }
+  expect(await rendered.count()).toBeLessThan(40);
+
+  // Focus moves on row by row past the rows first rendered (a checkbox and a link a row).
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.getByRole('checkbox', { name: 'Select Task 149' }).focus();
+  for (let i = 0; i < 2 * 60; i++) await page.keyboard.press('Tab');
+  await expect(page.getByRole('checkbox', { name: 'Select Task 089' })).toBeFocused();
+  expect(await rendered.count()).toBeLessThan(40);
+
+  await atTheEnd('Task 000');
 });

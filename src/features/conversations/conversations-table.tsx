@@ -3,6 +3,8 @@ import { Anchor, Checkbox, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { RelativeTime } from '../../components/relative-time';
 import { SandboxStatusBadge } from '../../components/sandbox-status-badge';
+import { SpacerRow } from '../../components/spacer-row';
+import { useWindowRows } from '../../components/use-window-rows';
 import type { AppConversation } from '../../contract/conversations';
 import { ExecutionBadge } from './execution-badge';
 import { repositoryLabel } from './labels';
@@ -13,12 +15,14 @@ interface ConversationsTableProps {
   onSelect: (selected: Set<string>) => void;
 }
 
+/** Only the rows in view are rendered: "Load more" adds 50 at a time, up to thousands. */
 export function ConversationsTable({ items, selected, onSelect }: ConversationsTableProps) {
   const { all, some, toggle, toggleAll } = rowSelection(
     items.map((item) => item.id),
     selected,
     onSelect,
   );
+  const { bodyRef, rows, measureRow, spacers } = useWindowRows(items.length, { estimateSize: 45, getKey: (index) => items[index]!.id });
   return (
     <Table.ScrollContainer minWidth={720} type="native" pos="relative">
       <Table aria-label="Conversations" highlightOnHover verticalSpacing="xs">
@@ -35,36 +39,47 @@ export function ConversationsTable({ items, selected, onSelect }: ConversationsT
             <Table.Th>Updated</Table.Th>
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody>
-          {items.map((item) => (
-            <Table.Tr key={item.id} data-conversation-id={item.id}>
-              <Table.Td>
-                <Checkbox aria-label={`Select ${item.title ?? item.id}`} checked={selected.has(item.id)} onChange={() => toggle(item.id)} />
-              </Table.Td>
-              <Table.Td>
-                <Anchor component={Link} to={`/conversations/${item.id}`} fw={500}>
-                  {item.title ?? item.id}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" c={item.selected_repository ? undefined : 'dimmed'}>
-                  {repositoryLabel(item) ?? 'No repository'}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <SandboxStatusBadge status={item.sandbox_status} />
-              </Table.Td>
-              <Table.Td>
-                <ExecutionBadge status={item.execution_status} />
-              </Table.Td>
-              <Table.Td>
-                <RelativeTime iso={item.created_at} />
-              </Table.Td>
-              <Table.Td>
-                <RelativeTime iso={item.updated_at} />
-              </Table.Td>
-            </Table.Tr>
+        <Table.Tbody ref={bodyRef}>
+          {spacers.above.map((height, i) => (
+            <SpacerRow key={i} height={height} />
           ))}
+          {rows.map(({ index, key }) => {
+            const item = items[index]!;
+            return (
+              <Table.Tr key={key} data-conversation-id={item.id} data-index={index} ref={measureRow}>
+                <Table.Td>
+                  <Checkbox
+                    aria-label={`Select ${item.title ?? item.id}`}
+                    checked={selected.has(item.id)}
+                    onChange={() => toggle(item.id)}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Anchor component={Link} to={`/conversations/${item.id}`} fw={500}>
+                    {item.title ?? item.id}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" c={item.selected_repository ? undefined : 'dimmed'}>
+                    {repositoryLabel(item) ?? 'No repository'}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <SandboxStatusBadge status={item.sandbox_status} />
+                </Table.Td>
+                <Table.Td>
+                  <ExecutionBadge status={item.execution_status} />
+                </Table.Td>
+                <Table.Td>
+                  <RelativeTime iso={item.created_at} />
+                </Table.Td>
+                <Table.Td>
+                  <RelativeTime iso={item.updated_at} />
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+          <SpacerRow height={spacers.below} />
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>

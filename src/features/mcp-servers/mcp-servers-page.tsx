@@ -10,6 +10,7 @@ import { QueryContent } from '../../components/query-content';
 import { RowActions, RowActionsHeader } from '../../components/row-actions';
 import { SectionHeader } from '../../components/section-header';
 import { unavailable } from '../../components/unavailable-dialog';
+import { SpacerRow } from '../../components/spacer-row';
 import { useWindowRows } from '../../components/use-window-rows';
 import { savedMcpServerTestQuery } from '../../queries/mcp';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
@@ -115,9 +116,6 @@ export function McpServersPage() {
   );
 }
 
-/** An empty row that stands in for rows not rendered (see useWindowRows). */
-const Spacer = ({ height }: { height: number }) => <tr aria-hidden="true" style={{ height }} />;
-
 /** `canTest`: the server can test MCP servers (OpenHands cannot). Only the rows in view are rendered (a config can hold hundreds). */
 function ServersTable({ rows, onAction, canTest }: { rows: McpServerRow[]; onAction: (dialog: OpenDialog) => void; canTest: boolean }) {
   const {
@@ -140,7 +138,7 @@ function ServersTable({ rows, onAction, canTest }: { rows: McpServerRow[]; onAct
         </Table.Thead>
         <Table.Tbody ref={bodyRef}>
           {spacers.above.map((height, i) => (
-            <Spacer key={i} height={height} />
+            <SpacerRow key={i} height={height} />
           ))}
           {shown.map(({ index, key }) => {
             const row = rows[index]!;
@@ -185,7 +183,7 @@ function ServersTable({ rows, onAction, canTest }: { rows: McpServerRow[]; onAct
               </Table.Tr>
             );
           })}
-          <Spacer height={spacers.below} />
+          <SpacerRow height={spacers.below} />
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
