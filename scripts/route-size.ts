@@ -26,7 +26,7 @@ interface Budget {
 export const BUDGETS: Record<'settings-page' | 'default', Budget> = {
   // Issue 14: the settings page's 160 KiB cannot be met with the stack the issue prescribes (React
   // DOM, the data router, react-hook-form, TanStack Query, zod and Mantine come to about 168 KiB
-  // before any console code; see README, Performance). Interim limit: its 194.2 KiB now plus a
+  // before any console code; see README, Performance). Interim limit: its 194.3 KiB now plus a
   // little, so that it cannot grow unnoticed while the 160 KiB goal stays printed.
   'settings-page': { goal: 160 * KIB, interimLimit: 195 * KIB },
   default: { goal: 200 * KIB },
