@@ -31,8 +31,9 @@ for (const [pagePath, shown, chunks] of PAGES) {
 }
 
 // The first data is asked for before the first render; the page finds it in the cache, and
-// nothing asks for it again on the way. (A mount once marked every query stale, which asked again
-// only when the page's query had already been answered: src/app/app.test.tsx checks the cause.)
+// nothing asks for it again on the way. (Two mounts did: the app's marked every query stale, which
+// asked again only when the page's query had been answered, src/app/app.test.tsx checks it; and
+// the conversations page refreshed its list on mount, which this catches most of the time.)
 for (const [pagePath, dataPath, shown] of [
   ['/settings', '/api/settings', (page: Page) => page.locator('input[name="llm_model"]')],
   ['/conversations', '/api/v1/app-conversations/search', (page: Page) => page.getByText('No conversations yet')],

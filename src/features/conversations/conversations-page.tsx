@@ -1,7 +1,7 @@
 import { useDebouncedCallback } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { describeError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -88,9 +88,17 @@ export function ConversationsPage() {
   const capacity = useQuery(sandboxCapacityQuery());
   const [dismissed, setDismissed] = useState<Set<string>>(new Set());
   const shownTasks = (tasks.data ?? []).filter((task) => !dismissed.has(task.id));
-  const underWay = (tasks.data ?? []).filter((task) => task.status !== 'ERROR').length;
-  // A start that has just become READY leaves the tasks and joins the list.
+  // A start that has just left the tasks under way (READY, or failed) joins the list. Not on
+  // mount: the list asked for before the first render is as fresh as it gets.
+  const underWay = useMemo(
+    () => new Set((tasks.data ?? []).filter((task) => task.status !== 'ERROR').map((task) => task.id)),
+    [tasks.data],
+  );
+  const wasUnderWay = useRef(underWay);
   useEffect(() => {
+    const left = [...wasUnderWay.current].some((id) => !underWay.has(id));
+    wasUnderWay.current = underWay;
+    if (!left) return;
     void queryClient.invalidateQueries({ queryKey: conversationKeys.lists() });
     void queryClient.invalidateQueries({ queryKey: conversationKeys.counts() });
   }, [underWay, queryClient]);
