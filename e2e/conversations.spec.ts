@@ -108,12 +108,9 @@ test('hundreds of conversations: only the rows in view are rendered, and Tab and
   const database = new SQLite(path.join(server.dataDir, 'agent-console.db'));
   try {
     const start = Date.parse('2026-01-01T00:00:00Z');
+    const columns = Object.keys(conversationRecord({ id: 'any' }));
     const insert = database.prepare(
-      `INSERT INTO app_conversations (${Object.keys(conversationRecord({ id: 'x' })).join(', ')}) VALUES (${Object.keys(
-        conversationRecord({ id: 'x' }),
-      )
-        .map((column) => `@${column}`)
-        .join(', ')})`,
+      `INSERT INTO app_conversations (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`,
     );
     database.transaction(() => {
       for (let i = 0; i < 150; i++) {

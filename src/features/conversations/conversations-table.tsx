@@ -3,7 +3,7 @@ import { Anchor, Checkbox, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { RelativeTime } from '../../components/relative-time';
 import { SandboxStatusBadge } from '../../components/sandbox-status-badge';
-import { SpacerRow } from '../../components/spacer-row';
+import { WindowRowsBody } from '../../components/window-rows-body';
 import { useWindowRows } from '../../components/use-window-rows';
 import type { AppConversation } from '../../contract/conversations';
 import { ExecutionBadge } from './execution-badge';
@@ -39,10 +39,7 @@ export function ConversationsTable({ items, selected, onSelect }: ConversationsT
             <Table.Th>Updated</Table.Th>
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody ref={bodyRef}>
-          {spacers.above.map((height, i) => (
-            <SpacerRow key={i} height={height} />
-          ))}
+        <WindowRowsBody bodyRef={bodyRef} spacers={spacers}>
           {rows.map(({ index, key }) => {
             const item = items[index]!;
             return (
@@ -79,8 +76,7 @@ export function ConversationsTable({ items, selected, onSelect }: ConversationsT
               </Table.Tr>
             );
           })}
-          <SpacerRow height={spacers.below} />
-        </Table.Tbody>
+        </WindowRowsBody>
       </Table>
     </Table.ScrollContainer>
   );

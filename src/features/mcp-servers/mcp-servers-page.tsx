@@ -10,7 +10,7 @@ import { QueryContent } from '../../components/query-content';
 import { RowActions, RowActionsHeader } from '../../components/row-actions';
 import { SectionHeader } from '../../components/section-header';
 import { unavailable } from '../../components/unavailable-dialog';
-import { SpacerRow } from '../../components/spacer-row';
+import { WindowRowsBody } from '../../components/window-rows-body';
 import { useWindowRows } from '../../components/use-window-rows';
 import { savedMcpServerTestQuery } from '../../queries/mcp';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
@@ -136,10 +136,7 @@ function ServersTable({ rows, onAction, canTest }: { rows: McpServerRow[]; onAct
             <RowActionsHeader />
           </Table.Tr>
         </Table.Thead>
-        <Table.Tbody ref={bodyRef}>
-          {spacers.above.map((height, i) => (
-            <SpacerRow key={i} height={height} />
-          ))}
+        <WindowRowsBody bodyRef={bodyRef} spacers={spacers}>
           {shown.map(({ index, key }) => {
             const row = rows[index]!;
             return (
@@ -183,8 +180,7 @@ function ServersTable({ rows, onAction, canTest }: { rows: McpServerRow[]; onAct
               </Table.Tr>
             );
           })}
-          <SpacerRow height={spacers.below} />
-        </Table.Tbody>
+        </WindowRowsBody>
       </Table>
     </Table.ScrollContainer>
   );
