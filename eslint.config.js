@@ -104,7 +104,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^\\.\\./\\.\\./src/(?!contract/)|^\\.\\./src/(?!contract/)',
+              regex: '^(\\.\\./)+src/(?!contract/)',
               message: 'The server shares only src/contract with the console.',
             },
           ],
@@ -120,10 +120,10 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['kysely', 'better-sqlite3', 'pg', '**/store/**', '**/processes/**', '**/sandboxes/**', 'node:child_process'],
+              group: ['kysely', 'better-sqlite3', 'pg', '../store/**', '../processes/**', '../sandboxes/**', 'node:child_process'],
               message: 'Routes validate and call a service: no SQL or process calls here.',
             },
-            { regex: '^\\.\\./\\.\\./src/(?!contract/)', message: 'The server shares only src/contract with the console.' },
+            { regex: '^(\\.\\./)+src/(?!contract/)', message: 'The server shares only src/contract with the console.' },
           ],
         },
       ],
@@ -138,10 +138,10 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['fastify', '**/http-errors', '**/error-answers', '**/routes/**'],
-              message: 'Below the routes there is no HTTP: throw a domain error (server/domain-errors.ts).',
+              group: ['fastify', '@fastify/*', '**/http/**', '**/routes/**'],
+              message: 'Below the routes there is no HTTP: throw a domain error (server/services/domain-errors.ts).',
             },
-            { regex: '^\\.\\./\\.\\./src/(?!contract/)', message: 'The server shares only src/contract with the console.' },
+            { regex: '^(\\.\\./)+src/(?!contract/)', message: 'The server shares only src/contract with the console.' },
           ],
         },
       ],

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import { SESSION_COOKIE } from '../server/session-cookie';
+import { SESSION_COOKIE } from '../server/http/session-cookie';
 import { expect, test as onLoopbackAddress } from './support/fixtures';
 
 /*

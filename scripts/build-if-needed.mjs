@@ -30,7 +30,14 @@ const TARGETS = [
     name: 'the agent server',
     output: 'build/agent-server/main.js',
     // Everything the agent server imports.
-    inputs: ['server/agent-server', 'server/session-key.ts', 'src/contract', 'vite.agent-server.config.ts', 'package-lock.json'],
+    inputs: [
+      'server/agent-server',
+      'server/session-key.ts',
+      'server/lax-input.ts',
+      'src/contract',
+      'vite.agent-server.config.ts',
+      'package-lock.json',
+    ],
     args: ['build', '-c', 'vite.agent-server.config.ts', '--logLevel', 'warn'],
   },
 ];

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import * as z from 'zod/mini';
-import { type LlmPrice, llmPriceSchema } from '../src/contract/agent-server';
+import { type LlmPrice, llmPriceSchema } from './agent-server/contract';
 import { DEMO_MODEL } from '../src/contract/events';
 import { rule } from '../src/contract/rules';
 import { readableMessage, toValidationDetail } from '../src/contract/validation-error';

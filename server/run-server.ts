@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app';
+import { buildApp } from './http/app';
 import type { Clock } from './clock';
 import type { ServerConfig } from './config';
 import { ensureDataDir, loadOrCreateKeyFile } from './data-dir';

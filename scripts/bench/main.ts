@@ -105,11 +105,11 @@ if (runs(4)) {
   }
 }
 const engine = dockerFromEnv(process.env.DOCKER_HOST);
-const engineAnswers = await checkEngine(engine).then(
+const engineResponds = await checkEngine(engine).then(
   () => true,
   () => false,
 );
-if (runs(4) && engineAnswers) {
+if (runs(4) && engineResponds) {
   step('docker sandboxes');
   const image = await ensureDefaultImage(engine, createLogger(false));
   const dockerServers = await startServers('docker');

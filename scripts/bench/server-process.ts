@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Session } from 'node:inspector/promises';
 import Fastify from 'fastify';
-import { encodeCursor } from '../../server/services/page-cursor';
+import { encodeCursor } from '../../server/services/conversations/page-cursor';
 import { configFromEnv } from '../../server/config';
 import { readProcStat } from '../../server/processes/proc';
 import { openServer } from '../../server/run-server';

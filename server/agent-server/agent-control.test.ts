@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentConversationInfo, SANDBOX_RESUMED_PATH } from '../../src/contract/agent-server';
+import { type AgentConversationInfo, SANDBOX_RESUMED_PATH } from './contract';
 import { type AgentEvent, DEMO_MODEL, type EventPage } from '../../src/contract/events';
 import { type AgentServerProcess, startAgentServer } from '../testing/agent-server-process';
 import { type OpenAiStub, startOpenAiStub, type StubReply } from '../testing/openai-stub';

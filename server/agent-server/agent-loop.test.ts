@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentConversationInfo, AgentStartConversationInput } from '../../src/contract/agent-server';
+import type { AgentConversationInfo, AgentStartConversationInput } from './contract';
 import type { AgentEvent } from '../../src/contract/events';
 import { type AgentServerProcess, startAgentServer } from '../testing/agent-server-process';
 import { contextOverflow, type OpenAiStub, startOpenAiStub, type StubReply } from '../testing/openai-stub';

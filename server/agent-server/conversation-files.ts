@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentConversationInfo } from '../../src/contract/agent-server';
+import type { AgentConversationInfo } from './contract';
 import type { AgentEvent } from '../../src/contract/events';
 import { EventLog } from './event-log';
 

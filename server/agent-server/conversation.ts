@@ -1,4 +1,4 @@
-import type { AgentConversationInfo, AgentStartConversation, LlmPrice } from '../../src/contract/agent-server';
+import type { AgentConversationInfo, AgentStartConversation, LlmPrice } from './contract';
 import type { ExecutionStatus, Metrics, SendMessageRequest } from '../../src/contract/conversations';
 import { type AgentEvent, DEMO_MODEL } from '../../src/contract/events';
 import type { ConversationFiles } from './conversation-files';

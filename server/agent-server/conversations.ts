@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import type { AgentConversationInfo, AgentStartConversation } from '../../src/contract/agent-server';
+import type { AgentConversationInfo, AgentStartConversation } from './contract';
 import { Conversation, type Credentials } from './conversation';
 import { ConversationFiles } from './conversation-files';
 import { newEvent } from './event-factory';

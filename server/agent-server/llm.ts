@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
-import { wireModelName } from '../../src/contract/agent-server';
+import { wireModelName } from './contract';
 import { type Model, ModelAborted, ModelFailure, type ModelReply, type ToolCall } from './model';
 
 const CONTEXT_OVERFLOW = /context_length_exceeded|maximum context length|context window|too many tokens/i;

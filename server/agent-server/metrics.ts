@@ -1,4 +1,4 @@
-import type { LlmPrice } from '../../src/contract/agent-server';
+import type { LlmPrice } from './contract';
 import type { Metrics } from '../../src/contract/conversations';
 import type { Usage } from './model';
 

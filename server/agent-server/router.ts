@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type * as z from 'zod/mini';
-import { laxSafeParse } from '../../src/contract/lax-input';
+import { laxSafeParse } from '../lax-input';
 import { toValidationDetail } from '../../src/contract/validation-error';
 
 /*
@@ -24,7 +24,7 @@ export interface Answer {
 type Handler = (request: Request) => Promise<Answer> | Answer;
 
 /** An answer a handler throws: status and body as they are. */
-export class HttpAnswer extends Error {
+export class HttpResponseError extends Error {
   constructor(
     readonly status: number,
     readonly body: unknown,
@@ -38,11 +38,11 @@ const MAX_BODY = 1024 * 1024;
 /** `schema`'s output for `value`, or a 422 as FastAPI words it. */
 export function parse<S extends z.ZodMiniType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> {
   if (where === 'body' && (value === undefined || value === null)) {
-    throw new HttpAnswer(422, { detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
+    throw new HttpResponseError(422, { detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
   }
   // OpenHands' agent server is Pydantic too: its lax numbers and booleans (`limit=5`, `"true"`) are taken.
   const result = laxSafeParse(schema, value);
-  if (!result.success) throw new HttpAnswer(422, { detail: toValidationDetail(result.issues, [where]) });
+  if (!result.success) throw new HttpResponseError(422, { detail: toValidationDetail(result.issues, [where]) });
   return result.data;
 }
 
@@ -51,7 +51,7 @@ async function readBody(request: http.IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY) throw new HttpAnswer(413, { detail: 'Request body is too large' });
+    if (size > MAX_BODY) throw new HttpResponseError(413, { detail: 'Request body is too large' });
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -59,7 +59,7 @@ async function readBody(request: http.IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch {
-    throw new HttpAnswer(422, { detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {} }] });
+    throw new HttpResponseError(422, { detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {} }] });
   }
 }
 
@@ -98,7 +98,7 @@ export class Router {
       const body = request.method === 'GET' ? undefined : await readBody(request);
       answer = await found.handler({ params: found.params, query: url.searchParams, body, headers: request.headers });
     } catch (error) {
-      if (error instanceof HttpAnswer) answer = { status: error.status, body: error.body };
+      if (error instanceof HttpResponseError) answer = { status: error.status, body: error.body };
       else {
         console.error('agent-server: request failed', error);
         answer = { status: 500, body: { detail: 'Internal Server Error' } };

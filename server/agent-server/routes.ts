@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { agentStartConversationSchema, SANDBOX_RESUMED_PATH, updateConversationSchema } from '../../src/contract/agent-server';
+import { agentStartConversationSchema, SANDBOX_RESUMED_PATH, updateConversationSchema } from './contract';
 import { conversationIdSchema, sendMessageRequestSchema } from '../../src/contract/conversations';
 import { confirmationResponseSchema } from '../../src/contract/events';
 import { type Conversation, ConversationConflict } from './conversation';
 import type { Conversations } from './conversations';
 import { eventSearchQuerySchema, searchEvents } from './event-search';
-import { HttpAnswer, parse, type Request, Router } from './router';
+import { HttpResponseError, parse, type Request, Router } from './router';
 
 export interface AgentServerState {
   version: string;
@@ -21,7 +21,7 @@ export function agentRoutes({ version, startedAt, conversations }: AgentServerSt
   const conversationOf = ({ params }: Request): Conversation => {
     const id = conversationIdSchema.safeParse(params.id ?? '');
     const conversation = id.success ? conversations.get(id.data) : undefined;
-    if (!conversation) throw new HttpAnswer(404, { detail: 'Not Found' });
+    if (!conversation) throw new HttpResponseError(404, { detail: 'Not Found' });
     return conversation;
   };
   /** A state conflict as a 409 that says what to do. */
@@ -29,7 +29,7 @@ export function agentRoutes({ version, startedAt, conversations }: AgentServerSt
     try {
       act();
     } catch (error) {
-      if (error instanceof ConversationConflict) throw new HttpAnswer(409, { detail: error.message });
+      if (error instanceof ConversationConflict) throw new HttpResponseError(409, { detail: error.message });
       throw error;
     }
     return SUCCESS;

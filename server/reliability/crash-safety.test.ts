@@ -127,19 +127,19 @@ async function trial(index: number) {
 
     const row = db.prepare('SELECT document FROM user_settings').get() as { document: string } | undefined;
     const acknowledgedSaves = [...outcomes].filter(([i, o]) => kind(i) === 'settings' && o === 'acknowledged').map(([i]) => i);
-    let committedUnanswered = false;
+    let committedWithoutResponse = false;
     if (row) {
       const document = JSON.parse(row.document) as Record<string, unknown>;
       const i = Number(/^model-(\d+)$/.exec(String(document.llm_model))?.[1]);
       const box = new SecretBox(fs.readFileSync(path.join(dataDir, 'secrets.key'), 'utf8').trim());
       const stored: Record<string, unknown> = { ...document, llm_api_key: box.open(String(document.llm_api_key)) };
       expect(Object.fromEntries(Object.keys(save(i)).map((field) => [field, stored[field]]))).toEqual(save(i));
-      committedUnanswered = outcomes.get(i) !== 'acknowledged';
-      if (committedUnanswered) expect(outcomes.get(i)).toBe('lost'); // under way when the server died
+      committedWithoutResponse = outcomes.get(i) !== 'acknowledged';
+      if (committedWithoutResponse) expect(outcomes.get(i)).toBe('lost'); // under way when the server died
     } else {
       expect(acknowledgedSaves).toEqual([]);
     }
-    return { acknowledged: count('acknowledged'), lost: count('lost'), committedUnanswered, trial: index };
+    return { acknowledged: count('acknowledged'), lost: count('lost'), committedWithoutResponse, trial: index };
   } finally {
     db.close();
   }
@@ -156,7 +156,7 @@ describe('crash safety', () => {
         writes: WRITES,
         acknowledged: results.reduce((sum, r) => sum + r.acknowledged, 0),
         lostInFlight: results.reduce((sum, r) => sum + r.lost, 0),
-        settingsCommittedButUnanswered: results.filter((r) => r.committedUnanswered).length,
+        settingsCommittedWithoutResponse: results.filter((r) => r.committedWithoutResponse).length,
       });
     },
     size(60_000, 300_000),

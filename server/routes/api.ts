@@ -1,8 +1,8 @@
 import cors from '@fastify/cors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireSessionKey, SESSION_KEY_HEADER } from '../auth';
-import { NotFound } from '../domain-errors';
-import { originAllowed } from '../host-check';
+import { requireSessionKey, SESSION_KEY_HEADER } from '../http/auth';
+import { NotFound } from '../services/domain-errors';
+import { originAllowed } from '../http/host-check';
 import type { ApiServices } from '../services/create-services';
 import { conversationAgentRoutes } from './conversation-agent';
 import { conversationRoutes } from './conversations';

@@ -3,8 +3,8 @@ import * as z from 'zod/mini';
 import { conversationIdParamsSchema } from '../../src/contract/conversations';
 import { appSendMessageSchema, confirmationResponseSchema, successSchema } from '../../src/contract/events';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
-import type { AgentConversations } from '../services/agent-conversations';
-import type { EventService } from '../services/event-service';
+import type { AgentConversations } from '../services/conversations/agent-conversations';
+import type { EventService } from '../services/events/event-service';
 import { EventStreams, sseFrame } from './event-stream';
 import { detailErrorSchema } from '../../src/contract/errors';
 

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { builtToSchema, storedAnswer } from '../answer-serializer';
+import { builtToSchema, storedResponse } from '../http/response-serializer';
 import * as z from 'zod/mini';
 import {
   type AppConversationPage,
@@ -20,8 +20,8 @@ import {
   taskSearchQuerySchema,
 } from '../../src/contract/conversations';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
-import type { ConversationService } from '../services/conversation-service';
-import type { StartTaskService } from '../services/start-task-service';
+import type { ConversationService } from '../services/conversations/conversation-service';
+import type { StartTaskService } from '../services/conversations/start-task-service';
 import { detailErrorSchema } from '../../src/contract/errors';
 
 const validation = { 422: validationErrorBodySchema };
@@ -118,7 +118,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           response: { 200: builtToSchema(appConversationPageSchema), ...validation },
         },
       },
-      async (request) => storedAnswer<AppConversationPage>(await conversations.search(request.query)),
+      async (request) => storedResponse<AppConversationPage>(await conversations.search(request.query)),
     );
 
     app.get(
@@ -152,7 +152,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
       async (request) =>
         request.query.ids
           ? conversations.getMany(request.query.ids)
-          : storedAnswer<AppConversationPage>(await conversations.search(request.query)),
+          : storedResponse<AppConversationPage>(await conversations.search(request.query)),
     );
 
     app.patch(

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { LiveFrame } from '../services/event-service';
+import type { LiveFrame } from '../services/events/event-service';
 
 /** A comment line now and then keeps proxies and browsers from dropping a quiet stream. */
 const HEARTBEAT_MS = 15_000;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { builtToSchema, storedAnswer } from '../answer-serializer';
+import { builtToSchema, storedResponse } from '../http/response-serializer';
 import { detailErrorSchema } from '../../src/contract/errors';
 import * as z from 'zod/mini';
 import {
@@ -13,9 +13,9 @@ import {
   webhookEventsParamsSchema,
 } from '../../src/contract/events';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
-import { SESSION_KEY_HEADER } from '../auth';
-import type { EventService } from '../services/event-service';
-import type { SandboxService } from '../services/sandbox-service';
+import { SESSION_KEY_HEADER } from '../http/auth';
+import type { EventService } from '../services/events/event-service';
+import type { SandboxService } from '../services/sandboxes/sandbox-service';
 
 const validation = { 422: validationErrorBodySchema };
 
@@ -34,7 +34,7 @@ export function eventRoutes(events: EventService, sandboxes: SandboxService): Fa
           response: { 200: builtToSchema(eventPageSchema), ...validation },
         },
       },
-      async (request) => storedAnswer<EventPage>(await events.search(request.query)),
+      async (request) => storedResponse<EventPage>(await events.search(request.query)),
     );
 
     app.get(

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { gitUserSchema, repositoriesQuerySchema, repositorySchema, suggestedTaskSchema } from '../../src/contract/git-user';
 import { detailErrorSchema } from '../../src/contract/errors';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
-import type { GitUserService } from '../services/git-user-service';
+import type { GitUserService } from '../services/git/git-user-service';
 
 const tags = ['Git'];
 const refusals = { 409: detailErrorSchema, 503: detailErrorSchema };

@@ -8,9 +8,9 @@ import {
   legacyConversationSchema,
 } from '../../src/contract/legacy-conversations';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
-import { Invalid } from '../domain-errors';
-import type { ConversationService } from '../services/conversation-service';
-import { toLegacyConversation } from '../services/legacy-conversations';
+import { Invalid } from '../services/domain-errors';
+import type { ConversationService } from '../services/conversations/conversation-service';
+import { toLegacyConversation } from '../services/conversations/legacy-conversations';
 
 const tags = ['Conversations'];
 

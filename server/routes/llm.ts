@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { llmTestRequestSchema, llmTestResultSchema } from '../../src/contract/llm-test';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
-import type { LlmTestService } from '../services/llm-test-service';
+import type { LlmTestService } from '../services/settings/llm-test-service';
 
 export function llmRoutes(tester: LlmTestService): FastifyPluginAsyncZod {
   return async (app) => {

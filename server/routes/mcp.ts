@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { mcpTestQuerySchema, mcpTestRequestSchema, mcpTestResultSchema } from '../../src/contract/mcp';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
-import type { McpTestService } from '../services/mcp-test-service';
+import type { McpTestService } from '../services/settings/mcp-test-service';
 
 export function mcpRoutes(tester: McpTestService): FastifyPluginAsyncZod {
   return async (app) => {

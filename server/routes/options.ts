@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { OPTION_KINDS, optionNamesSchema, serverConfigSchema } from '../../src/contract/options';
-import type { OptionsService } from '../services/options-service';
+import type { OptionsService } from '../services/settings/options-service';
 
 const SUMMARIES = {
   models: 'Models Settings suggests (those with a known price, and the demo model)',

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { builtToSchema } from '../answer-serializer';
+import { builtToSchema } from '../http/response-serializer';
 import { detailErrorSchema } from '../../src/contract/errors';
 import * as z from 'zod/mini';
 import {
@@ -19,7 +19,7 @@ import {
   startSandboxQuerySchema,
 } from '../../src/contract/sandboxes';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
-import type { SandboxService } from '../services/sandbox-service';
+import type { SandboxService } from '../services/sandboxes/sandbox-service';
 
 /** 503: the Docker engine could not do it (its own words in the detail). */
 const errors = { 404: detailErrorSchema, 422: validationErrorBodySchema, 503: detailErrorSchema };

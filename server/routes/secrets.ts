@@ -11,7 +11,7 @@ import {
   updateSecretSchema,
 } from '../../src/contract/secrets';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
-import type { SecretsService } from '../services/secrets-service';
+import type { SecretsService } from '../services/secrets/secrets-service';
 
 const validation = { 422: validationErrorBodySchema };
 

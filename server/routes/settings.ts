@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { builtToSchema } from '../answer-serializer';
+import { builtToSchema } from '../http/response-serializer';
 import { legacyErrorSchema, messageSchema } from '../../src/contract/errors';
 import { settingsResponseSchema, settingsUpdateRequestSchema } from '../../src/contract/settings';
 import { validationErrorBodySchema } from '../../src/contract/validation-error';
-import type { SettingsService } from '../services/settings-service';
+import type { SettingsService } from '../services/settings/settings-service';
 
 export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod {
   return async (app) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type Docker from 'dockerode';
-import { Invalid } from '../domain-errors';
+import { Invalid } from '../services/domain-errors';
 import type { Logger } from '../logger';
 import type { SandboxRecord } from '../store/sandboxes-store';
 import { AGENT_SERVER_CONTAINER_PORT, CONTAINER_HOME } from './docker/sandbox-image';

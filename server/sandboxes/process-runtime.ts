@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { Invalid } from '../domain-errors';
+import { Invalid } from '../services/domain-errors';
 import { describeExit, type Exit } from '../processes/exit';
 import { endGroup, setGroupStopped, spawnGroup } from '../processes/group';
 import { isStopped, liveProcess, markedProcesses, processesOfUser, processGroup, readProcStat, environValue } from '../processes/proc';

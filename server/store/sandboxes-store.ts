@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { changeCountOf, type Db } from './database';
-import { keptWhileUnchanged } from './kept-read';
+import { cachedWhileUnchanged } from './cached-read';
 import type { SandboxesTable } from './schema';
 
 export type SandboxRecord = Selectable<SandboxesTable>;
@@ -10,11 +10,11 @@ export class SandboxesStore {
   /** Every sandbox search, conversation page and health round asks for the list; it changes seldom. */
   readonly #list: (key: string) => Promise<SandboxRecord[]>;
 
-  readonly #listKept: boolean;
+  readonly #listCached: boolean;
 
   constructor(private readonly db: Db) {
-    this.#listKept = changeCountOf(db) !== undefined;
-    this.#list = keptWhileUnchanged(db, () =>
+    this.#listCached = changeCountOf(db) !== undefined;
+    this.#list = cachedWhileUnchanged(db, () =>
       db.selectFrom('sandboxes').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
     );
   }
@@ -32,7 +32,7 @@ export class SandboxesStore {
   async getMany(ids: string[]): Promise<readonly SandboxRecord[]> {
     if (ids.length === 0) return [];
     // Where the list is kept (SQLite), picking from it is cheaper than binding a hundred ids.
-    if (this.#listKept) {
+    if (this.#listCached) {
       const wanted = new Set(ids);
       return (await this.list()).filter((record) => wanted.has(record.id));
     }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from './database';
 import { lockForUpdate } from './dialect';
-import { keptWhileUnchanged } from './kept-read';
+import { cachedWhileUnchanged } from './cached-read';
 import type { Database } from './schema';
 
 async function nextSeq(db: Kysely<Database>, userId: string): Promise<number> {
@@ -57,7 +57,7 @@ export class SecretsStore {
   readonly #providerTokens: (userId: string) => Promise<readonly StoredProviderToken[]>;
 
   constructor(private readonly db: Db) {
-    this.#providerTokens = keptWhileUnchanged(db, (userId) => selectProviderTokens(db, userId).orderBy('provider').execute());
+    this.#providerTokens = cachedWhileUnchanged(db, (userId) => selectProviderTokens(db, userId).orderBy('provider').execute());
   }
 
   /** Frozen: the same list may be answered again. */

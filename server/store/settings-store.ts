@@ -1,6 +1,6 @@
 import type { Db } from './database';
 import { lockForUpdate } from './dialect';
-import { keptWhileUnchanged } from './kept-read';
+import { cachedWhileUnchanged } from './cached-read';
 
 /** Persists one settings document (JSON text) per user. */
 export class SettingsStore {
@@ -8,7 +8,7 @@ export class SettingsStore {
   readonly #load: (userId: string) => Promise<string | undefined>;
 
   constructor(private readonly db: Db) {
-    this.#load = keptWhileUnchanged(db, async (userId) => {
+    this.#load = cachedWhileUnchanged(db, async (userId) => {
       const row = await db.selectFrom('user_settings').select('document').where('user_id', '=', userId).executeTakeFirst();
       return row?.document;
     });

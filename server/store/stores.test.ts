@@ -13,7 +13,7 @@ import { type Db, migrateToLatest, openPostgres, openSqlite } from './database';
 import { isPostgres } from './dialect';
 import { migrationProvider } from './migrations';
 import { EventsStore, lockConversationEvents, type NewEvent } from './events-store';
-import { keptWhileUnchanged } from './kept-read';
+import { cachedWhileUnchanged } from './cached-read';
 import { MetaStore } from './meta-store';
 import type { Database } from './schema';
 import { SandboxesStore } from './sandboxes-store';
@@ -598,7 +598,7 @@ describe('kept reads on sqlite', () => {
     await onOwnSqlite(async (db) => {
       await migrateToLatest(db);
       let reads = 0;
-      const kept = keptWhileUnchanged(db, async (key) => `${key}:${++reads}`);
+      const kept = cachedWhileUnchanged(db, async (key) => `${key}:${++reads}`);
       expect(await Promise.all([kept('a'), kept('a'), kept('a')])).toEqual(['a:1', 'a:1', 'a:1']);
       expect(await kept('a')).toBe('a:1');
       expect(await kept('b')).toBe('b:2');

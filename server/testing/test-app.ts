@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import type { DestinationStream } from 'pino';
-import { buildApp } from '../app';
+import { buildApp } from '../http/app';
 import { ensureDataDir, loadOrCreateKeyFile } from '../data-dir';
 import { canSwitchUsers } from '../processes/process-user';
 import { createLogger } from '../logger';
@@ -13,8 +13,8 @@ import { SecretBox } from '../secret-box';
 import type { SandboxSpec } from '../../src/contract/sandboxes';
 import { loadSandboxSpecs } from '../sandboxes/specs';
 import { createServices } from '../services/create-services';
-import type { InstanceTiming } from '../services/instance-registry';
-import type { SandboxLimits } from '../services/sandbox-service';
+import type { InstanceTiming } from '../services/instances/instance-registry';
+import type { SandboxLimits } from '../services/sandboxes/sandbox-service';
 import { openDatabase } from '../startup';
 import type { Db } from '../store/database';
 import { type DatabaseName, freshPostgresDatabase } from './databases';
@@ -114,7 +114,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     log,
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,
-    checkBuiltAnswers: true,
+    checkBuiltResponses: true,
   });
 
   let address: string | undefined;

@@ -1,8 +1,8 @@
 import httpProxy from '@fastify/http-proxy';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import { registerHostCheck } from '../host-check';
-import { registerErrorHandling } from '../http-errors';
+import { registerHostCheck } from '../http/host-check';
+import { registerErrorHandling } from '../http/errors';
 import type { Logger } from '../logger';
 import { registerConsole } from '../routes/console';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { laxBoolean, laxInteger, laxNumber } from './lax-input';
+import { laxBoolean, laxInteger, laxNumber } from '../../server/lax-input';
 import { describeValues, INTEGER_EXPECTED } from './rules';
 
 /**

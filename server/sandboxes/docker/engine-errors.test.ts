@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Unavailable } from '../../domain-errors';
-import { answerFor } from '../../error-answers';
+import { Unavailable } from '../../services/domain-errors';
+import { responseFor } from '../../http/error-responses';
 import { createLogger } from '../../logger';
 import type { SandboxRecord } from '../../store/sandboxes-store';
 import { DockerRuntime } from '../docker-runtime';
@@ -40,7 +40,7 @@ describe("the Docker engine's failures", () => {
     });
     const failure = engineFailure('pause sandbox a1b2', refused);
     expect(failure).toBeInstanceOf(Unavailable);
-    expect(answerFor('POST /api/v1/sandboxes/:sandbox_id/pause', failure)).toEqual({
+    expect(responseFor('POST /api/v1/sandboxes/:sandbox_id/pause', failure)).toEqual({
       status: 503,
       body: { detail: 'The Docker engine could not pause sandbox a1b2: cannot pause container c0ffee: freezer not available' },
     });

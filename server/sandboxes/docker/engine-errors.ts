@@ -1,4 +1,4 @@
-import { Unavailable } from '../../domain-errors';
+import { Unavailable } from '../../services/domain-errors';
 
 /** The HTTP status the engine answered a call with; `undefined` when it did not answer (no socket). */
 export const statusCode = (error: unknown): number | undefined => (error as { statusCode?: number }).statusCode;

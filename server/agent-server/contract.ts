@@ -1,0 +1,97 @@
+import * as z from 'zod/mini';
+import { conversationIdSchema, executionStatusSchema, metricsSchema, sendMessageRequestSchema } from '../../src/contract/conversations';
+import { integer } from '../../src/contract/rules';
+
+/*
+ * The agent server's own API (what runs inside each sandbox), as far as the app server uses it:
+ * a subset of the agent SDK's (v1.3.0) `StartConversationRequest` and `ConversationInfo`, plus
+ * our extensions (`price`, `max_budget_per_task`, `environment`). Its routes:
+ *
+ *   POST  /api/conversations                                start (or re-create after a restart)
+ *   GET   /api/conversations?ids=…, /api/conversations/{id}  ConversationInfo
+ *   PATCH /api/conversations/{id}                           {title} → {success}
+ *   GET   /api/conversations/{id}/events/search             EventPage (`kind` module-qualified
+ *         or bare, `source`, `timestamp__gte/__lt`, `sort_order`, `page_id` inclusive, `limit`)
+ *   POST  /api/conversations/{id}/events                    SendMessageRequest → {success}
+ *   POST  /api/conversations/{id}/pause | /run              {success}; run: 409 when running
+ *   POST  /api/conversations/{id}/events/respond_to_confirmation  {accept, reason} → {success}
+ *   WS    /sockets/events/{id}?resend_all=true              events (and transient frames) as JSON;
+ *         key in `X-Session-API-Key` or `session_api_key`; close 4001 bad key, 4004 unknown id
+ *   POST  /api/sandbox/resumed                              {success}; ours: the app server says its
+ *         sandbox was paused and resumed (a frozen container cannot tell), so runs stop, paused
+ */
+
+/** Our extension: the app server calls it after each resume of the agent server's sandbox. */
+export const SANDBOX_RESUMED_PATH = '/api/sandbox/resumed';
+
+export const confirmationPolicySchema = z.object({ kind: z.enum(['NeverConfirm', 'AlwaysConfirm']) });
+
+/** Dollars per million tokens. */
+export const llmPriceSchema = z.object({
+  input: z.number().check(z.gte(0)),
+  output: z.number().check(z.gte(0)),
+  cache_read: z._default(z.nullable(z.number().check(z.gte(0))), null),
+});
+export type LlmPrice = z.output<typeof llmPriceSchema>;
+
+/** SDK `StaticSecret`: the value goes into the terminal's environment and is masked in every event. */
+const secretSourceSchema = z.object({ kind: z.literal('StaticSecret'), value: z.string() });
+
+export const agentStartConversationSchema = z.object({
+  conversation_id: z._default(z.nullable(conversationIdSchema), null),
+  agent: z.object({
+    llm: z.object({
+      /**
+       * `null` until the user names a model in Settings; `demo/scripted` is the built-in demo. A
+       * leading `openai/` or `litellm_proxy/` (LiteLLM's provider prefix) is dropped before the
+       * name goes to the OpenAI-compatible endpoint; other prefixes are sent as they are.
+       */
+      model: z.nullable(z.string()),
+      base_url: z._default(z.nullable(z.string()), null),
+      /** Kept in the agent server's memory only, never written anywhere. */
+      api_key: z._default(z.nullable(z.string()), null),
+      /** Ours: what the model costs; `null`: unknown, so the cost is unknown. */
+      price: z._default(z.nullable(llmPriceSchema), null),
+    }),
+  }),
+  workspace: z.object({ working_dir: z.string() }),
+  confirmation_policy: z._default(confirmationPolicySchema, { kind: 'NeverConfirm' }),
+  initial_message: z._default(z.nullable(sendMessageRequestSchema), null),
+  max_iterations: z._default(integer().check(z.gte(1)), 500),
+  /** Custom secrets and the git token by environment variable name. */
+  secrets: z._default(z.record(z.string(), secretSourceSchema), {}),
+  /** Ours: stop when the cost passes this many dollars. */
+  max_budget_per_task: z._default(z.nullable(z.number().check(z.gt(0))), null),
+  /** Ours: plain environment for the terminal (e.g. GIT_AUTHOR_NAME); not masked. */
+  environment: z._default(z.record(z.string(), z.string()), {}),
+});
+export type AgentStartConversation = z.output<typeof agentStartConversationSchema>;
+export type AgentStartConversationInput = z.input<typeof agentStartConversationSchema>;
+
+/** What the agent server tells about a conversation (never the LLM key or a secret). */
+export const agentConversationInfoSchema = z.object({
+  id: z.string(),
+  title: z.nullable(z.string()),
+  execution_status: executionStatusSchema,
+  agent: z.object({ llm: z.object({ model: z.nullable(z.string()), base_url: z.nullable(z.string()) }) }),
+  workspace: z.object({ working_dir: z.string() }),
+  confirmation_policy: confirmationPolicySchema,
+  max_iterations: integer(),
+  metrics: z._default(z.nullable(metricsSchema), null),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type AgentConversationInfo = z.output<typeof agentConversationInfoSchema>;
+
+export const updateConversationSchema = z.object({ title: z.string().check(z.minLength(1), z.maxLength(200)) });
+
+const PROVIDER_PREFIXES = ['openai/', 'litellm_proxy/'];
+
+/**
+ * The model name an OpenAI-compatible API gets (the agent's calls and Test LLM alike):
+ * `openai/gpt-4o` → `gpt-4o`; other prefixes (`anthropic/…`) stay, as proxies expect them.
+ */
+export function wireModelName(model: string): string {
+  const prefix = PROVIDER_PREFIXES.find((candidate) => model.startsWith(candidate));
+  return prefix ? model.slice(prefix.length) : model;
+}

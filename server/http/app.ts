@@ -1,0 +1,87 @@
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { responseSerializerCompiler } from './response-serializer';
+import { SESSION_KEY_HEADER } from './auth';
+import { registerHostCheck } from './host-check';
+import { registerErrorHandling } from './errors';
+import type { Logger } from '../logger';
+import { registerJsonBodyParser } from './json-body';
+import { openApiDocumentHandler } from './openapi-document';
+import { type ApiOptions, apiRoutes } from '../routes/api';
+import { registerConsole } from '../routes/console';
+import { healthRoutes } from '../routes/health';
+import { signInRoutes } from '../routes/sign-in';
+import { zodValidatorCompiler } from './validation';
+
+export interface AppOptions extends ApiOptions {
+  /** The built console; the API works without it. */
+  consoleDir: string;
+  /** The server's logger (see `createLogger`); requests are logged at `debug`. */
+  log: Logger;
+  /** The Content-Security-Policy of the console's pages (CONSOLE_CSP); the strict one when absent. */
+  consoleContentSecurityPolicy?: string;
+  /** Names (Host header) the server answers to besides loopback ones: HOST, ALLOWED_HOSTS, what sandboxes are told. */
+  allowedHosts?: string[];
+  /** COOKIE_SECURE: the session cookie is always Secure. */
+  cookieSecure?: boolean;
+  /** Encode `builtToSchema` answers with their schema too and fail those that differ (tests). */
+  checkBuiltResponses?: boolean;
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  // Typed as Fastify's logger, so the app keeps the instance type its plugins are written for.
+  const loggerInstance: FastifyBaseLogger = options.log;
+  const app = Fastify({
+    loggerInstance,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // The console polls; a line per request drowns what matters. LOG_LEVEL=debug brings them back.
+    logController: new LogController({ disableRequestLogging: !options.log.isLevelEnabled('debug') }),
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler({ checked: options.checkBuiltResponses ?? false }));
+  registerHostCheck(app, options.allowedHosts ?? []);
+  registerJsonBodyParser(app);
+  registerErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Agent Conversation Service (Agent Console reference server)',
+        version: '0.1.0',
+        description: 'The OpenHands-compatible API served by the Agent Console reference server.',
+      },
+      components: { securitySchemes: { SessionApiKey: { type: 'apiKey', in: 'header', name: SESSION_KEY_HEADER } } },
+      security: [{ SessionApiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  app.get(
+    '/openapi.json',
+    { schema: { hide: true } },
+    openApiDocumentHandler(() => app.swagger()),
+  );
+
+  await app.register(healthRoutes);
+  await app.register(apiRoutes(options), { prefix: '/api' });
+  await app.register(
+    signInRoutes({
+      sessionKey: options.sessionKey,
+      browserSessions: options.services.browserSessions,
+      cookieSecure: options.cookieSecure ?? false,
+    }),
+  );
+  app.addHook('onClose', async () => {
+    await options.services.mcpTest.close();
+    await options.services.startTasks.close();
+    await options.services.collector.close();
+    await options.services.events.stopNotices();
+    // Sandboxes outlive the server, like containers outlive their engine's client: only the watching stops.
+    await options.services.sandboxes.close();
+  });
+  await registerConsole(app, options.consoleDir, options.consoleContentSecurityPolicy);
+  return app;
+}

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Conflict, Invalid, NotFound, Unavailable } from '../services/domain-errors';
+import { responseFor, routesWithOwnResponses } from './error-responses';
+import { startTestApp, type TestApp } from '../testing/test-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('the table of error answers', () => {
+  it('names only routes the server has (a typo would silently fall back to the defaults)', () => {
+    for (const route of routesWithOwnResponses()) {
+      const [method, url] = route.split(' ') as [string, string];
+      expect(t.app.hasRoute({ method: method as 'GET', url }), route).toBe(true);
+    }
+  });
+
+  it('answers in FastAPI shapes by default', () => {
+    expect(responseFor('GET /api/elsewhere', new NotFound('Thing 7 not found'))).toEqual({
+      status: 404,
+      body: { detail: 'Thing 7 not found' },
+    });
+    expect(responseFor('POST /api/elsewhere', new Conflict('Taken'))).toEqual({ status: 409, body: { detail: 'Taken' } });
+    expect(responseFor('POST /api/elsewhere', new Unavailable('Later'))).toEqual({ status: 503, body: { detail: 'Later' } });
+    expect(responseFor('POST /api/elsewhere', new Invalid(['a', 0], 'Bad', 'x'))).toEqual({
+      status: 422,
+      body: { detail: [{ type: 'value_error', loc: ['body', 'a', 0], msg: 'Value error, Bad', input: 'x', ctx: { error: {} } }] },
+    });
+  });
+
+  it('answers as OpenHands does where it differs', () => {
+    expect(responseFor('PUT /api/secrets/:name', new Conflict('Secret A already exists'))).toEqual({
+      status: 400,
+      body: { message: 'Secret A already exists' },
+    });
+    expect(responseFor('DELETE /api/secrets/:name', new NotFound('Secret with ID A not found'))).toEqual({
+      status: 404,
+      body: { error: 'Secret with ID A not found' },
+    });
+    expect(responseFor('POST /api/v1/sandboxes/:sandbox_id/pause', new NotFound('Sandbox x not found'))).toEqual({
+      status: 404,
+      body: { detail: 'Not Found' },
+    });
+  });
+});

@@ -1,0 +1,88 @@
+import type { ValidationErrorEntry } from '../../src/contract/validation-error';
+import type { DomainError, DomainErrorKind, Invalid } from '../services/domain-errors';
+
+/*
+ * What each domain error becomes on the wire, by route. OpenHands (whose answers we keep) uses
+ * three body shapes — FastAPI's `{detail}`, and `{error}` / `{message}` on its older settings and
+ * secrets routes — and not always the same status for the same refusal.
+ */
+
+type Answer = (error: DomainError) => { status: number; body: Record<string, unknown> };
+
+const detail =
+  (status: number): Answer =>
+  (error) => ({ status, body: { detail: error.message } });
+const legacyError =
+  (status: number): Answer =>
+  (error) => ({ status, body: { error: error.message } });
+const message =
+  (status: number): Answer =>
+  (error) => ({ status, body: { message: error.message } });
+/** FastAPI's own 404 for a path parameter that names nothing. */
+const fastApiNotFound: Answer = () => ({ status: 404, body: { detail: 'Not Found' } });
+
+/** FastAPI's 422 for values refused in request part `part` (`body`, `query`, `path`). */
+const validation =
+  (part: string): Answer =>
+  (error) => ({
+    status: 422,
+    body: {
+      detail: (error as Invalid).problems.map(({ loc, msg, input }): ValidationErrorEntry => ({
+        type: 'value_error',
+        loc: [part, ...loc],
+        msg: `Value error, ${msg}`,
+        input: input ?? null,
+        ctx: { error: {} },
+      })),
+    },
+  });
+
+type Answers = Record<DomainErrorKind, Answer>;
+
+const DEFAULT: Answers = {
+  not_found: detail(404),
+  conflict: detail(409),
+  invalid: validation('body'),
+  unavailable: detail(503),
+};
+
+const sandboxAction = { not_found: fastApiNotFound };
+/** Too many ids in a batch get: a 400 that says how many may be asked for. */
+const batch = { invalid: detail(400) };
+const search = { invalid: validation('query') };
+/** A route that is a batch get with `ids` and a search without. */
+const batchOrSearch: Partial<Answers> = {
+  invalid: (error) => ((error as Invalid).problems.some((p) => p.loc[0] === 'ids') ? batch : search).invalid(error),
+};
+
+/** Where a route answers otherwise than DEFAULT, keyed "METHOD /path" as the route is declared. */
+const BY_ROUTE: Record<string, Partial<Answers>> = {
+  'GET /api/settings': { not_found: legacyError(404) },
+  'POST /api/secrets': { conflict: message(400) },
+  'PUT /api/secrets/:name': { conflict: message(400), not_found: legacyError(404) },
+  'DELETE /api/secrets/:name': { not_found: legacyError(404) },
+  'GET /api/v1/sandboxes/search': search,
+  'GET /api/v1/sandboxes': batch,
+  'POST /api/v1/sandboxes/:sandbox_id/pause': sandboxAction,
+  'POST /api/v1/sandboxes/:sandbox_id/resume': sandboxAction,
+  'DELETE /api/v1/sandboxes/:sandbox_id': sandboxAction,
+  'DELETE /api/v1/sandboxes': sandboxAction,
+  'GET /api/v1/sandboxes/:sandbox_id/logs': sandboxAction,
+  'GET /api/v1/sandbox-specs/search': search,
+  'GET /api/v1/sandbox-specs': batch,
+  'GET /api/conversations': search,
+  'GET /api/v1/app-conversations': batchOrSearch,
+  'GET /api/v1/app-conversations/search': search,
+  'GET /api/v1/app-conversations/start-tasks': batch,
+  'GET /api/v1/app-conversations/start-tasks/search': search,
+  'GET /api/v1/events/search': search,
+  'GET /api/v1/events': batch,
+};
+
+/** The routes BY_ROUTE names, for a test that each is a route the server has. */
+export const routesWithOwnResponses = (): string[] => Object.keys(BY_ROUTE);
+
+export function responseFor(route: string, error: DomainError): { status: number; body: Record<string, unknown> } {
+  const answer = BY_ROUTE[route]?.[error.kind] ?? DEFAULT[error.kind];
+  return answer(error);
+}

@@ -1,0 +1,173 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../data-dir';
+import { canSwitchUsers } from '../processes/process-user';
+import { runtimesUnderTest } from '../testing/docker-engine';
+import { logLines, shellSpec, startSandbox, until } from '../testing/sandbox-helpers';
+import { homeOf } from '../testing/sandbox-processes';
+import { startTestApp, type TestApp } from '../testing/test-app';
+
+/**
+ * Issue 13, finding 5: as root, each process sandbox (and every MCP test process) runs as a uid
+ * of its own and can read none of the server's secrets; not as root, the server says at start
+ * that sandboxes are not isolated. CI runs as root; the unprivileged server runs via setpriv.
+ * Containers (issue 12) hold nothing of the server, whoever runs it.
+ */
+
+const runtimes = runtimesUnderTest('server/sandboxes/sandbox-isolation.test.ts');
+const apps: TestApp[] = [];
+const children: ChildProcess[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const t of apps.splice(0)) await t.close();
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const mode = (file: string) => fs.statSync(file).mode & 0o777;
+
+/** What the sandbox tries, `$D` being the server's data dir: it prints a word for each thing it manages to do. */
+const PROBE = [
+  'echo "uid=$(id -u) gid=$(id -g) groups=$(id -G)"',
+  'echo "home=$HOME tmp=$TMPDIR"',
+  `cat "$D/${DATABASE_FILE}" >/dev/null 2>&1 && echo READ-DATABASE`,
+  'cat "$D/secrets.key" >/dev/null 2>&1 && echo READ-SECRETS-KEY',
+  'ls "$D" >/dev/null 2>&1 && echo LISTED-DATA-DIR',
+  'ls "$D/sandboxes" >/dev/null 2>&1 && echo LISTED-SANDBOXES',
+  'cat "/proc/$SERVER_PID/environ" >/dev/null 2>&1 && echo READ-SERVER-ENVIRON',
+  'kill -0 "$SERVER_PID" 2>/dev/null && echo SIGNALLED-SERVER',
+  'touch "$TMPDIR/t" && touch "$HOME/h" && echo WROTE-OWN-FILES',
+  'echo probed',
+  'exec sleep 600',
+].join('; ');
+const REACHED_THE_SERVER = [
+  'READ-DATABASE',
+  'READ-SECRETS-KEY',
+  'LISTED-DATA-DIR',
+  'LISTED-SANDBOXES',
+  'READ-SERVER-ENVIRON',
+  'SIGNALLED-SERVER',
+];
+
+async function logsOf(t: TestApp, id: string): Promise<string> {
+  const lines = await until(
+    () => logLines(t, id),
+    (found) => found.includes('probed'),
+  );
+  return lines.join('\n');
+}
+
+describe.each(runtimes)('%s sandboxes, against the server', (runtime) => {
+  /** Whether its sandboxes are kept from the server: containers always, processes when the server may switch users. */
+  const isolated = runtime === 'docker' || canSwitchUsers();
+
+  it(
+    isolated ? 'run as a user of their own each, and read none of the server secrets' : 'run as the server’s user (not root): no boundary',
+    async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-test-'));
+      const probe = { ...shellSpec('probe', PROBE), initial_env: { SERVER_PID: String(process.pid), D: dataDir } };
+      const t = await startTestApp({ dataDir, sandboxRuntime: runtime, sandboxSpecs: [probe] });
+      apps.push(t);
+      fs.writeFileSync(path.join(t.dataDir, 'secrets.key'), 'a key\n', { mode: 0o600 });
+      const first = await startSandbox(t, 'probe');
+      const second = await startSandbox(t, 'probe');
+      const [one, two] = [await logsOf(t, first.id), await logsOf(t, second.id)];
+      const uidOf = (log: string) => Number(/uid=(\d+)/.exec(log)?.[1]);
+
+      const home = homeOf(t, first.id);
+      expect(one).toContain(`home=${home} tmp=${runtime === 'docker' ? '/tmp' : path.join(home, 'tmp')}`);
+      expect(one).toContain('WROTE-OWN-FILES');
+      if (!isolated) {
+        // Not a boundary here, as the server says when it starts (see below).
+        expect(uidOf(one)).toBe(process.getuid?.());
+        return;
+      }
+      for (const log of [one, two]) for (const word of REACHED_THE_SERVER) expect(log).not.toContain(word);
+      expect(one).toContain(`uid=${uidOf(one)} gid=${uidOf(one)} groups=${uidOf(one)}`);
+      if (runtime === 'docker') {
+        // the same unprivileged user in each, kept apart by their containers
+        expect([uidOf(one), uidOf(two)]).toEqual([1000, 1000]);
+      } else {
+        expect(uidOf(one)).toBeGreaterThanOrEqual(t.sandboxUidBase!);
+        expect(uidOf(two)).toBeGreaterThanOrEqual(t.sandboxUidBase!);
+        expect(uidOf(one)).not.toBe(uidOf(two));
+        expect(mode(t.dataDir)).toBe(0o711);
+        expect(mode(path.join(t.dataDir, 'sandboxes'))).toBe(0o711);
+        expect(mode(path.join(t.dataDir, 'sandbox-logs'))).toBe(0o700);
+        for (const file of fs.readdirSync(t.dataDir).filter((name) => name.startsWith(DATABASE_FILE))) {
+          expect(mode(path.join(t.dataDir, file)), file).toBe(0o600);
+        }
+      }
+
+      // Commands run in a sandbox (git, a setup script) run as its user too.
+      const exec = await t.services.sandboxes.exec(first.id, ['id', '-u'], { timeoutMs: 5000 });
+      expect(exec.output.trim()).toBe(String(uidOf(one)));
+    },
+  );
+});
+
+// MCP stdio servers under test run on the host, whatever the sandbox runtime.
+describe(canSwitchUsers() ? 'as root, MCP test processes' : 'not as root, MCP test processes', () => {
+  it('run as one more uid of their own', async () => {
+    const t = await startTestApp();
+    apps.push(t);
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/mcp/test?timeout=5',
+      payload: { kind: 'stdio', name: 'whoami', command: 'sh', args: ['-c', 'echo "uid $(id -u) home $HOME" >&2; exit 1'] },
+    });
+    const expected = canSwitchUsers() ? t.sandboxUidBase! - 1 : process.getuid?.();
+    expect(response.json().error).toContain(`uid ${expected}`);
+    if (canSwitchUsers()) expect(response.json().error).toContain(`home ${path.join(t.dataDir, 'mcp-test-home')}`);
+  });
+});
+
+/** Starts the real server (`server/main.ts`), optionally through `setpriv` as another user; resolves with its output once it listens. */
+async function startServer(dataDir: string, asUser?: number): Promise<string> {
+  const node = [process.execPath, '--import', 'tsx', 'server/main.ts'];
+  const command = asUser === undefined ? node : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', ...node];
+  const child = spawn(command[0]!, command.slice(1), {
+    env: { PATH: process.env.PATH, HOME: dataDir, DATA_DIR: dataDir, PORT: '0', CONSOLE_DIR: path.join(dataDir, 'none') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await until(
+    async () => output,
+    (text) => text.includes('Agent Console is running') || child.exitCode !== null,
+    15_000,
+  );
+  child.kill('SIGTERM');
+  await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
+  return output;
+}
+
+describe('the server at start', () => {
+  it('as the user running the tests (root on CI): DATA_DIR for sandboxes to pass through but not list, keys and database 0600', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-own-user-'));
+    dirs.push(dataDir);
+    const output = await startServer(dataDir);
+    expect(output).toContain('Agent Console is running');
+    expect(output.includes('not isolated')).toBe(!canSwitchUsers());
+    expect(mode(dataDir)).toBe(canSwitchUsers() ? 0o711 : 0o700);
+    for (const file of ['secrets.key', 'session-api-key', DATABASE_FILE]) expect(mode(path.join(dataDir, file)), file).toBe(0o600);
+  });
+
+  it('as an unprivileged user: says that process sandboxes are not isolated, DATA_DIR 0700', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-unprivileged-'));
+    dirs.push(dataDir);
+    const unprivileged = 65534; // nobody
+    if (canSwitchUsers()) fs.chownSync(dataDir, unprivileged, unprivileged);
+    const output = await startServer(dataDir, canSwitchUsers() ? unprivileged : undefined);
+    expect(output).toContain('Agent Console is running');
+    expect(output).toContain('Process sandboxes are not isolated');
+    expect(output).toContain('Docker runtime');
+    expect(mode(dataDir)).toBe(0o700);
+    expect(mode(path.join(dataDir, DATABASE_FILE))).toBe(0o600);
+  });
+});

@@ -1,0 +1,602 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../logger';
+import { DATA_DIR_LABEL, DockerRuntime, SANDBOX_LABEL } from './docker-runtime';
+import { type ContainerAction, ContainerEvents } from './docker/container-events';
+import { dockerFromEnv } from './docker/engine';
+import { SPEC_IMAGE_LABEL } from './docker/labelled-images';
+import { ensureDefaultImage } from './docker/sandbox-image';
+import { loadSandboxSpecs } from './specs';
+import {
+  buildTestImage,
+  defaultImage,
+  hostAddressFor,
+  localEngine,
+  removeDockerLeftovers,
+  runtimesUnderTest,
+  type RuntimeName,
+} from '../testing/docker-engine';
+import { type ServerProcess, startServerProcess } from '../testing/server-process';
+import { type OpenAiStub, startOpenAiStub } from '../testing/openai-stub';
+import { shellSpec, until } from '../testing/sandbox-helpers';
+import { startTestApp, TEST_SECRETS_KEY, type TestApp, type TestAppOptions } from '../testing/test-app';
+
+/*
+ * What every sandbox runtime must do alike, run on each (docker when an engine answers), and what
+ * only containers give: isolation from the server, the freezer, limits, re-adoption by label.
+ */
+
+const runtimes = runtimesUnderTest('server/sandboxes/sandbox-runtimes.test.ts');
+const apps: TestApp[] = [];
+afterEach(async () => {
+  for (const t of apps.splice(0)) await t.close();
+});
+
+const stubs: OpenAiStub[] = [];
+afterEach(async () => {
+  for (const stub of stubs.splice(0)) await stub.close();
+});
+
+const call = (t: TestApp, method: 'GET' | 'POST' | 'DELETE', url: string) => t.request({ method, url });
+const conversation = async (t: TestApp, id: string) => (await call(t, 'GET', `/api/v1/app-conversations?ids=${id}`)).json()[0];
+
+/** Starts a conversation whose agent runs at once; answers its id once it is READY. */
+async function startConversation(t: TestApp): Promise<string> {
+  const started = await t.request({
+    method: 'POST',
+    url: '/api/v1/app-conversations',
+    payload: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Hello' }], run: true } }),
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(started.statusCode, started.body).toBe(200);
+  const task = await until(
+    async () => (await call(t, 'GET', `/api/v1/app-conversations/start-tasks?ids=${started.json().id}`)).json()[0],
+    (current) => current.status === 'READY' || current.status === 'ERROR',
+    30_000,
+  );
+  expect(task.status, task.detail ?? '').toBe('READY');
+  return task.app_conversation_id;
+}
+const info = async (t: TestApp, id: string) => (await call(t, 'GET', `/api/v1/sandboxes?id=${id}`)).json()[0];
+const becomes = (t: TestApp, id: string, status: string, ms = 20_000) =>
+  until(
+    () => info(t, id),
+    (s) => s?.status === status,
+    ms,
+  );
+
+async function start(t: TestApp, spec?: string): Promise<string> {
+  const response = await call(t, 'POST', `/api/v1/sandboxes${spec ? `?sandbox_spec_id=${spec}` : ''}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().id;
+}
+
+describe.each(runtimes)('sandboxes on the %s runtime', (runtime: RuntimeName) => {
+  async function app(options: TestAppOptions = {}) {
+    const t = await startTestApp({ sandboxRuntime: runtime, ...options });
+    apps.push(t);
+    return t;
+  }
+
+  it("stops its agent's run when the sandbox was paused under it, and says why", async () => {
+    const llm = await startOpenAiStub([{ hang: true }], await hostAddressFor(runtime));
+    stubs.push(llm);
+    const t = await app();
+    const settings = { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-test' };
+    expect((await t.postSettings(settings)).statusCode).toBe(200);
+    const id = await startConversation(t);
+    await llm.waitForRequests(1, 30_000);
+    const { sandbox_id: sandbox } = await conversation(t, id);
+    await call(t, 'POST', `/api/v1/sandboxes/${sandbox}/pause`);
+    await call(t, 'POST', `/api/v1/sandboxes/${sandbox}/resume`);
+
+    const events = await until(
+      async () => (await call(t, 'GET', `/api/v1/events/search?conversation_id__eq=${id}&sort_order=TIMESTAMP_DESC&limit=5`)).json().items,
+      (items: { kind: string }[]) => items.some((event) => event.kind === 'PauseEvent'),
+      20_000,
+    );
+    expect(events.find((event: { kind: string }) => event.kind === 'PauseEvent')).toMatchObject({ reason: 'sandbox_paused' });
+    // The status follows the event on the stream, and the sandbox's own status settles after resume.
+    const status = await until(
+      async () => (await conversation(t, id)).execution_status,
+      (value) => value === 'paused',
+      20_000,
+    );
+    expect(status).toBe('paused');
+  });
+});
+
+describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containers (%s)', (runtime) => {
+  async function app(options: TestAppOptions = {}) {
+    const t = await startTestApp({ sandboxRuntime: runtime, ...options });
+    apps.push(t);
+    return t;
+  }
+  const idle = shellSpec('idle', 'exec sleep 951');
+  const byLabel = (name: string, value: string) => JSON.stringify({ label: [`${name}=${value}`] });
+
+  /** The container of sandbox `id`, as the engine has it. */
+  async function containerOf(id: string) {
+    const engine = (await localEngine())!;
+    const [found] = await engine.listContainers({ all: true, filters: byLabel(SANDBOX_LABEL, id) });
+    return engine.getContainer(found!.Id);
+  }
+
+  async function runningIdle(t: TestApp): Promise<string> {
+    const id = await start(t);
+    await until(
+      async () => (await t.services.sandboxes.exec(id, ['true'], { timeoutMs: 10_000 }).catch(() => undefined))?.exitCode,
+      (code) => code === 0,
+    );
+    return id;
+  }
+
+  /** The image a sandbox's container runs. */
+  async function imageOf(id: string): Promise<string | undefined> {
+    const engine = (await localEngine())!;
+    const [container] = await engine.listContainers({ all: true, filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) });
+    return container?.Image;
+  }
+
+  /** Runs `test` with an image built from the default one; the test's apps and containers go first, then the image. */
+  async function withTestImage(name: string, lines: string[], test: (tag: string) => Promise<void>): Promise<void> {
+    const engine = (await localEngine())!;
+    const tag = await buildTestImage(engine, name, lines);
+    try {
+      await test(tag);
+    } finally {
+      for (const t of apps.splice(0)) await t.close();
+      await engine.getImage(tag).remove();
+    }
+  }
+
+  it('lists the images labelled agent-console.spec=1 as specs and runs sandboxes from them, and from a declared image', () =>
+    withTestImage('spec', [`LABEL ${SPEC_IMAGE_LABEL}=1`], async (tag) => {
+      const engine = (await localEngine())!;
+      // Built FROM the default image, it carries its labels: a server starting now keeps it all the same.
+      await ensureDefaultImage(engine, createLogger(false));
+      const t = await app({ sandboxSpecs: [...loadSandboxSpecs(undefined), { ...shellSpec('declared', 'exec sleep 957'), image: tag }] });
+      const specs: { id: string }[] = (await call(t, 'GET', '/api/v1/sandbox-specs/search')).json().items;
+      expect(specs.slice(0, 2)).toMatchObject([
+        { id: 'agent-server', image: await defaultImage(engine), command: ['/usr/bin/node', '/opt/agent-server/main.js'] },
+        { id: 'declared', image: tag, command: ['sh', '-c', 'exec sleep 957'] },
+      ]);
+      expect(specs.find((spec) => spec.id === tag)).toMatchObject({ image: tag, command: null, working_dir: '', initial_env: {} });
+
+      const fromLabel = await start(t, tag);
+      expect(await becomes(t, fromLabel, 'RUNNING', 30_000)).toMatchObject({ status: 'RUNNING', sandbox_spec_id: tag });
+      expect(await imageOf(fromLabel)).toBe(tag);
+      const declared = await start(t, 'declared');
+      expect(await imageOf(declared)).toBe(tag);
+    }));
+
+  it('starts the agent server spec from the Settings image, and names it when it does not run the agent server', () =>
+    withTestImage('mute', ['CMD ["sh", "-c", "exec sleep 958"]'], async (tag) => {
+      const t = await app({ sandboxLimits: { startTimeoutMs: 3000 } });
+      expect((await t.postSettings({ sandbox_runtime_container_image: tag })).statusCode).toBe(200);
+      const [spec] = (await call(t, 'GET', '/api/v1/sandbox-specs/search')).json().items;
+      expect(spec).toMatchObject({ id: 'agent-server', image: tag, command: null });
+
+      const id = await start(t);
+      expect(await imageOf(id)).toBe(tag);
+      const detail = `The image ${tag} did not start the agent server (no answer on /alive for 3 s); its processes still run (Delete ends them)`;
+      expect(await becomes(t, id, 'ERROR')).toMatchObject({ status: 'ERROR', status_detail: detail });
+      // the image it started from, whatever Settings say now
+      expect((await t.postSettings({ sandbox_runtime_container_image: null })).statusCode).toBe(200);
+      expect((await info(t, id)).status_detail).toBe(detail);
+      expect(await imageOf(await start(t))).toBe(await defaultImage((await localEngine())!));
+    }));
+
+  it('fails the start clearly when the Settings image is not on the engine (nothing is pulled)', async () => {
+    const t = await app();
+    expect((await t.postSettings({ sandbox_runtime_container_image: 'agent-console-test-absent:1' })).statusCode).toBe(200);
+    const started = (await call(t, 'POST', '/api/v1/sandboxes')).json();
+    expect(started).toMatchObject({
+      status: 'ERROR',
+      status_detail: expect.stringMatching(/^Could not start: The image agent-console-test-absent:1 is not on the Docker engine/),
+    });
+  });
+
+  it("keeps the server's data dir, keys and environment out of reach", async () => {
+    process.env.SECRETS_KEY = 'must-not-leak';
+    try {
+      const t = await app({ sandboxSpecs: [idle] });
+      const id = await runningIdle(t);
+      const probe = await t.services.sandboxes.exec(
+        id,
+        ['sh', '-c', `ls ${t.dataDir} 2>&1; cat ${path.join(t.dataDir, 'agent-console.db')} 2>&1; env; cat /proc/1/environ 2>&1`],
+        { timeoutMs: 10_000 },
+      );
+      expect(fs.existsSync(t.dataDir)).toBe(true);
+      expect(probe.output).toContain('No such file or directory');
+      expect(probe.output).not.toContain('must-not-leak');
+      expect(probe.output).not.toContain(TEST_SECRETS_KEY);
+    } finally {
+      delete process.env.SECRETS_KEY;
+    }
+  });
+
+  it('freezes a process that left with setsid and a cleared environment, and ends it on delete', async () => {
+    const t = await app({ sandboxSpecs: [idle] });
+    const id = await runningIdle(t);
+    await t.services.sandboxes.exec(
+      id,
+      ['sh', '-c', 'setsid env -i sh -c "while :; do date +%s%N > /tmp/beat; sleep 0.1; done" >/dev/null 2>&1 &'],
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    const engine = (await localEngine())!;
+    const [container] = await engine.listContainers({ filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) });
+    const beat = async () => (await t.services.sandboxes.exec(id, ['cat', '/tmp/beat'], { timeoutMs: 10_000 })).output;
+    await until(beat, (b) => b !== '');
+
+    await t.services.sandboxes.pause(id);
+    const top = await engine.getContainer(container!.Id).top();
+    expect(top.Processes.some((p: string[]) => p.join(' ').includes('while'))).toBe(true);
+    const frozen = fs.readFileSync(`/sys/fs/cgroup/freezer/docker/${container!.Id}/freezer.state`, 'utf8').trim();
+    expect(frozen).toBe('FROZEN');
+    await t.services.sandboxes.resume(id);
+    const before = await beat();
+    expect(await until(beat, (b) => b !== before)).not.toBe(before);
+
+    await t.services.sandboxes.delete(id);
+    expect(await engine.listContainers({ all: true, filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) })).toEqual([]);
+    expect((await engine.listVolumes({ filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) })).Volumes ?? []).toEqual([]);
+  });
+
+  it('kills a memory hog and says so', async () => {
+    const t = await app({ sandboxSpecs: [shellSpec('hog', 'exec node -e "const a = []; for (;;) a.push(Buffer.alloc(1 << 20, 1))"')] });
+    const id = await start(t);
+    const failed = await becomes(t, id, 'ERROR', 30_000);
+    expect(failed.status_detail).toBe('The container ran out of memory (SANDBOX_MEMORY, 512 MiB) and was killed');
+  });
+
+  it('finds a container restarted behind its back on its new host port', async () => {
+    const t = await app();
+    const id = await start(t);
+    const before = (await becomes(t, id, 'RUNNING')).exposed_urls[0].url;
+    const engine = (await localEngine())!;
+    const [container] = await engine.listContainers({ filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) });
+    await engine.getContainer(container!.Id).restart({ t: 1 });
+    const after = await until(
+      async () => (await info(t, id)).exposed_urls?.[0]?.url,
+      (url) => url !== undefined && url !== before,
+    );
+    expect(after).not.toBe(before);
+    // the engine publishes the port before the agent server listens: it answers soon after
+    const alive = () =>
+      fetch(`${after}/alive`, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.status,
+        () => 0,
+      );
+    expect(await until(alive, (status) => status === 200)).toBe(200);
+  });
+
+  it('is MISSING when its container was removed behind its back, and its delete still removes its volume', async () => {
+    const t = await app();
+    const id = await start(t);
+    await becomes(t, id, 'RUNNING');
+    const engine = (await localEngine())!;
+    const label = JSON.stringify({ label: [`agent-console.sandbox=${id}`] });
+    const [container] = await engine.listContainers({ filters: label });
+    await engine.getContainer(container!.Id).remove({ force: true });
+    expect(await becomes(t, id, 'MISSING')).toMatchObject({ status: 'MISSING', status_detail: null });
+    expect((await call(t, 'DELETE', `/api/v1/sandboxes/${id}`)).json()).toEqual({ success: true });
+    expect((await engine.listVolumes({ filters: label })).Volumes ?? []).toEqual([]);
+  });
+
+  it('adopts its running and paused containers after a SIGKILL of the server', async () => {
+    const engine = (await localEngine())!;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-docker-kill-'));
+    const servers: ServerProcess[] = [];
+    const server = async () => {
+      const started = await startServerProcess({ dataDir, env: { SANDBOX_RUNTIME: 'docker' } });
+      servers.push(started);
+      return started;
+    };
+    const status = async (s: ServerProcess, id: string) => JSON.parse((await s.call('GET', `/api/v1/sandboxes?id=${id}`)).body)[0]?.status;
+    const containerIds = async () =>
+      (await engine.listContainers({ all: true, filters: JSON.stringify({ label: [`${DATA_DIR_LABEL}=${dataDir}`] }) }))
+        .map((c) => c.Id)
+        .sort();
+    try {
+      const first = await server();
+      const [a, b] = await Promise.all(
+        [0, 1].map(async () => JSON.parse((await first.call('POST', '/api/v1/sandboxes')).body).id as string),
+      );
+      await until(
+        () => status(first, a!),
+        (s) => s === 'RUNNING',
+        30_000,
+      );
+      await until(
+        () => status(first, b!),
+        (s) => s === 'RUNNING',
+        30_000,
+      );
+      expect((await first.call('POST', `/api/v1/sandboxes/${b}/pause`)).status).toBe(200);
+      const before = await containerIds();
+      expect(before).toHaveLength(2);
+      await first.kill();
+
+      const second = await server();
+      expect(
+        await until(
+          () => status(second, a!),
+          (s) => s === 'RUNNING',
+          30_000,
+        ),
+      ).toBe('RUNNING');
+      expect(await status(second, b!)).toBe('PAUSED');
+      expect(await containerIds()).toEqual(before);
+      expect((await second.call('POST', `/api/v1/sandboxes/${b}/resume`)).status).toBe(200);
+      expect(
+        await until(
+          () => status(second, b!),
+          (s) => s === 'RUNNING',
+          30_000,
+        ),
+      ).toBe('RUNNING');
+      expect(await containerIds()).toEqual(before);
+    } finally {
+      for (const s of servers) await s.kill();
+      await removeDockerLeftovers(engine, dataDir);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('tells why a container ended while the server was down, one that ends after its restart, and one that failed, was started again and failed again', async () => {
+    const waitForEnd = 'until [ -f end ]; do sleep 0.1; done';
+    const specs = [
+      shellSpec('soon', 'echo "gone soon" >&2; exit 3'),
+      shellSpec('later', `${waitForEnd}; echo "gone later" >&2; exit 4`),
+      shellSpec(
+        'again',
+        `if [ -f ran ]; then ${waitForEnd}; echo "failed again" >&2; exit 5; fi; touch ran; echo "failed once" >&2; exit 6`,
+      ),
+    ];
+    const first = await app({ sandboxSpecs: specs });
+    const soon = await start(first, 'soon');
+    const later = await start(first, 'later');
+    const again = await start(first, 'again');
+    expect(await becomes(first, again, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 6: failed once' });
+    apps.splice(apps.indexOf(first), 1);
+    await first.close({ keepData: true });
+    const ended = await containerOf(soon);
+    await until(
+      async () => (await ended.inspect()).State.Running,
+      (running) => !running,
+    );
+    // started again behind the back of a server that is down
+    await (await containerOf(again)).start();
+
+    const second = await app({ dataDir: first.dataDir, sandboxSpecs: specs });
+    expect(await becomes(second, soon, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 3: gone soon' });
+    // it runs again: how it failed before is history
+    expect(await becomes(second, again, 'STARTING')).toMatchObject({ status_detail: null });
+    for (const id of [later, again]) await second.services.sandboxes.exec(id, ['touch', 'end'], { timeoutMs: 10_000 });
+    expect(await becomes(second, later, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 4: gone later' });
+    const failedAgain = await becomes(second, again, 'ERROR');
+    expect(failedAgain.status_detail).toMatch(/^The process exited with code 5: .*failed again$/);
+  });
+
+  it('takes a container stopped or killed behind its back for a stop it can resume, and a crash on its own for an error', async () => {
+    const crash = shellSpec('crash', 'until [ -f crash-now ]; do sleep 0.1; done; rm crash-now; echo "boom" >&2; exit 5');
+    const t = await app({ sandboxSpecs: [idle, crash] });
+    const stopped = await runningIdle(t);
+    const crashing = await start(t, 'crash');
+    const container = await containerOf(stopped);
+    const crasher = await containerOf(crashing);
+    /** Crashes the other sandbox: its end comes after what was done before on the engine's event stream, so once it shows, that was taken in. */
+    const crashAfterwards = async () => {
+      await t.services.sandboxes.exec(crashing, ['touch', 'crash-now'], { timeoutMs: 10_000 });
+      const crashed = await becomes(t, crashing, 'ERROR');
+      expect(crashed.status_detail).toMatch(/^The process exited with code 5: .*boom$/);
+    };
+
+    await container.stop({ t: 5 });
+    expect((await container.inspect()).State).toMatchObject({ ExitCode: 143, OOMKilled: false, Error: '' });
+    await crashAfterwards();
+    expect(await info(t, stopped)).toMatchObject({ status: 'PAUSED', status_detail: null, exposed_urls: null });
+
+    // started again behind its back, it runs (its spec has no agent server: STARTING, not failed)
+    await container.start();
+    expect(await becomes(t, stopped, 'STARTING')).toMatchObject({ status_detail: null });
+    expect((await t.services.sandboxes.exec(stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
+
+    await container.kill();
+    expect((await container.inspect()).State).toMatchObject({ ExitCode: 137, OOMKilled: false });
+    await crasher.start();
+    expect(await becomes(t, crashing, 'STARTING')).toMatchObject({ status_detail: null });
+    await crashAfterwards();
+    expect(await info(t, stopped)).toMatchObject({ status: 'PAUSED', status_detail: null });
+
+    expect((await call(t, 'POST', `/api/v1/sandboxes/${stopped}/resume`)).json()).toEqual({ success: true, paused_sandbox_ids: [] });
+    expect(await becomes(t, stopped, 'STARTING')).toMatchObject({ status_detail: null });
+    expect((await t.services.sandboxes.exec(stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
+  });
+
+  it('follows a pause and an unpause behind its back, and tells the agent server as after its own resume', async () => {
+    const llm = await startOpenAiStub([{ hang: true }], await hostAddressFor(runtime));
+    stubs.push(llm);
+    const t = await app();
+    const settings = { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-test' };
+    expect((await t.postSettings(settings)).statusCode).toBe(200);
+    const id = await startConversation(t);
+    await llm.waitForRequests(1, 30_000);
+    const { sandbox_id: sandbox } = await conversation(t, id);
+    const container = await containerOf(sandbox);
+
+    await container.pause();
+    expect(await becomes(t, sandbox, 'PAUSED', 3000)).toMatchObject({ status: 'PAUSED', exposed_urls: null });
+    await container.unpause();
+    expect((await becomes(t, sandbox, 'RUNNING', 5000)).status).toBe('RUNNING');
+    const events = await until(
+      async () => (await call(t, 'GET', `/api/v1/events/search?conversation_id__eq=${id}&sort_order=TIMESTAMP_DESC&limit=5`)).json().items,
+      (items: { kind: string }[]) => items.some((event) => event.kind === 'PauseEvent'),
+      20_000,
+    );
+    expect(events.find((event: { kind: string }) => event.kind === 'PauseEvent')).toMatchObject({ reason: 'sandbox_paused' });
+    const status = await until(
+      async () => (await conversation(t, id)).execution_status,
+      (value) => value === 'paused',
+      20_000,
+    );
+    expect(status).toBe('paused');
+  });
+
+  it('answers a resume the engine refuses with its reason, not a 500, and still deletes the sandbox', async () => {
+    const t = await app({ sandboxSpecs: [idle] });
+    const id = await runningIdle(t);
+    await (await containerOf(id)).stop({ t: 5 });
+    await becomes(t, id, 'PAUSED');
+    // the engine cannot mount its home any more: it refuses to start the container
+    const engine = (await localEngine())!;
+    fs.rmSync((await engine.getVolume(`agent-console-${id}`).inspect()).Mountpoint, { recursive: true, force: true });
+
+    const refused = await call(t, 'POST', `/api/v1/sandboxes/${id}/resume`);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().detail).toMatch(new RegExp(`^The Docker engine could not resume sandbox ${id}: .*no such file or directory`));
+    expect((await call(t, 'DELETE', `/api/v1/sandboxes/${id}`)).json()).toEqual({ success: true });
+    expect(await engine.listContainers({ all: true, filters: byLabel(SANDBOX_LABEL, id) })).toEqual([]);
+  });
+
+  it('sees all its sandboxes with one listing, and gives no address for a stopped one', async () => {
+    const t = await app({ sandboxSpecs: [idle] });
+    const running = await runningIdle(t);
+    const stopped = await runningIdle(t);
+    await (await containerOf(stopped)).stop({ t: 5 });
+    const docker = dockerFromEnv(process.env.DOCKER_HOST);
+    const runtime = new DockerRuntime({
+      docker,
+      dataDir: t.dataDir,
+      image: 'unused',
+      limits: { memoryBytes: 2 ** 29, cpus: 1, pids: 64 },
+      stopGraceMs: 1000,
+      log: createLogger(false),
+    });
+    const records = await t.db.selectFrom('sandboxes').selectAll().orderBy('created_at').execute();
+    const listings = vi.spyOn(docker, 'listContainers');
+    const perContainer = vi.spyOn(docker, 'getContainer');
+
+    const seen = await Promise.all(records.map(async (record) => Promise.all([runtime.state(record), runtime.agentServerUrl(record)])));
+    expect(new Map(records.map((record, index) => [record.id, seen[index]]))).toEqual(
+      new Map([
+        [running, ['running', expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/)]],
+        [stopped, ['paused', undefined]],
+      ]),
+    );
+    expect(listings).toHaveBeenCalledTimes(1);
+    expect(perContainer).not.toHaveBeenCalled();
+  });
+
+  it('removes, at start, the containers and volumes of its data dir that no sandbox in its registry owns, and nothing of another data dir', async () => {
+    const engine = (await localEngine())!;
+    const first = await app({ sandboxSpecs: [idle] });
+    const kept = await runningIdle(first);
+    const halfDeleted = await runningIdle(first);
+    await first.db.deleteFrom('sandboxes').where('id', '=', halfDeleted).execute();
+    apps.splice(apps.indexOf(first), 1);
+    await first.close({ keepData: true });
+    // a start whose server stopped before it recorded it: only its volume was made
+    const labels = (dataDir: string, id: string) => ({ [SANDBOX_LABEL]: id, [DATA_DIR_LABEL]: dataDir });
+    await engine.createVolume({
+      Name: `agent-console-test-unrecorded-${path.basename(first.dataDir)}`,
+      Labels: labels(first.dataDir, 'unrecorded'),
+    });
+    // another server's, of a sandbox this one does not know either
+    const otherDir = `${first.dataDir}-other`;
+    await engine.createVolume({ Name: `agent-console-test-other-${path.basename(first.dataDir)}`, Labels: labels(otherDir, 'theirs') });
+    await engine.createContainer({ Image: await defaultImage(engine), Cmd: ['true'], Labels: labels(otherDir, 'theirs') });
+    try {
+      const second = await app({ dataDir: first.dataDir, sandboxSpecs: [idle] });
+      const volumesOf = async (id: string) => ((await engine.listVolumes({ filters: byLabel(SANDBOX_LABEL, id) })).Volumes ?? []).length;
+      const containersOf = async (id: string) => (await engine.listContainers({ all: true, filters: byLabel(SANDBOX_LABEL, id) })).length;
+      const left = () => Promise.all([containersOf(halfDeleted), volumesOf(halfDeleted), volumesOf('unrecorded')]);
+      expect(await until(left, (counts) => counts.every((n) => n === 0))).toEqual([0, 0, 0]);
+      expect([await containersOf(kept), await volumesOf(kept), await containersOf('theirs'), await volumesOf('theirs')]).toEqual([
+        1, 1, 1, 1,
+      ]);
+      expect((await info(second, kept)).status).not.toBe('MISSING');
+    } finally {
+      await removeDockerLeftovers(engine, otherDir);
+    }
+  });
+
+  it("follows the engine's events again when their stream breaks, with those of the gap and none twice", async () => {
+    const t = await app({ sandboxSpecs: [idle] });
+    const container = await containerOf(await runningIdle(t));
+    const engine = (await localEngine())!;
+    // a way to the engine whose connections the test can cut
+    const proxyPath = path.join(t.dataDir, 'engine.sock');
+    const links = new Set<net.Socket>();
+    const proxy = net.createServer((client) => {
+      const upstream = net.connect((engine.modem as unknown as { socketPath: string }).socketPath);
+      client.pipe(upstream).pipe(client);
+      for (const end of [client, upstream]) {
+        links.add(end);
+        end.on('error', () => undefined);
+        end.on('close', () => {
+          links.delete(end);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+    });
+    await new Promise<void>((resolve) => proxy.listen(proxyPath, resolve));
+    const seen: ContainerAction[] = [];
+    const events = new ContainerEvents(
+      new Docker({ socketPath: proxyPath, version: 'v1.41' }),
+      `${DATA_DIR_LABEL}=${t.dataDir}`,
+      async ({ action }) => void seen.push(action),
+      createLogger(false),
+    );
+    try {
+      await events.follow();
+      // SIGWINCH: a signal its processes ignore
+      await container.kill({ signal: 'SIGWINCH' });
+      expect(
+        await until(
+          async () => [...seen],
+          (actions) => actions.length === 1,
+        ),
+      ).toEqual(['kill']);
+      for (const link of links) link.destroy();
+      await container.kill({ signal: 'SIGWINCH' });
+      await container.pause();
+      await container.unpause();
+      expect(
+        await until(
+          async () => [...seen],
+          (actions) => actions.includes('unpause'),
+        ),
+      ).toEqual(['kill', 'kill', 'unpause']);
+    } finally {
+      events.close();
+      await new Promise((resolve) => proxy.close(resolve));
+      for (const link of links) link.destroy();
+    }
+  });
+
+  it("never touches another server's containers", async () => {
+    const first = await app({ sandboxSpecs: [idle] });
+    const second = await app({ sandboxSpecs: [idle] });
+    const mine = await runningIdle(first);
+    const theirs = await runningIdle(second);
+    // the other server's id in this one's registry: not found by label, so MISSING, and its delete leaves it alone
+    const row = await second.db.selectFrom('sandboxes').selectAll().where('id', '=', theirs).executeTakeFirstOrThrow();
+    await first.db
+      .insertInto('sandboxes')
+      .values({ ...row, session_key: (await first.db.selectFrom('sandboxes').select('session_key').executeTakeFirstOrThrow()).session_key })
+      .execute();
+    expect((await info(first, theirs)).status).toBe('MISSING');
+    expect((await call(first, 'DELETE', `/api/v1/sandboxes/${theirs}`)).statusCode).toBe(200);
+    expect((await second.services.sandboxes.exec(theirs, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
+    expect((await info(first, mine)).status).not.toBe('MISSING');
+  });
+});

@@ -1,0 +1,204 @@
+import type { ConfirmationResponse, AppSendMessage } from '../../../src/contract/events';
+import type { SandboxInfo } from '../../../src/contract/sandboxes';
+import { Conflict, NotFound, Unavailable } from '../domain-errors';
+import type { Logger } from '../../logger';
+import { SESSION_KEY_HEADER } from '../../session-key';
+import type { ConversationRecord, ConversationsStore } from '../../store/conversations-store';
+import type { AgentStartRequests } from './agent-start-request';
+import { normaliseId } from '../ids';
+import type { SandboxService } from '../sandboxes/sandbox-service';
+import { DEFAULT_USER } from '../users';
+
+/** A sandbox's agent server: where it answers and the key it takes. */
+export interface AgentEndpoint {
+  url: string;
+  key: string;
+}
+
+const AGENT_TIMEOUT_MS = 15_000;
+/** A deleted conversation's agent is paused in passing: the delete does not wait long for it. */
+const PAUSE_ON_DELETE_TIMEOUT_MS = 2_000;
+
+/** The agent server of a sandbox that is RUNNING; `undefined` otherwise. */
+export function agentEndpoint(sandbox: SandboxInfo | null | undefined): AgentEndpoint | undefined {
+  const url = sandbox?.status === 'RUNNING' ? sandbox.exposed_urls?.find((u) => u.name === 'AGENT_SERVER')?.url : undefined;
+  return url && sandbox?.session_api_key ? { url, key: sandbox.session_api_key } : undefined;
+}
+
+/** What a refusal of an agent server says, in its own words when it has some. */
+async function agentDetail(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  try {
+    const detail = (JSON.parse(text) as { detail?: unknown }).detail;
+    if (typeof detail === 'string' && detail) return detail;
+  } catch {
+    // not JSON: the status says it
+  }
+  return `HTTP ${response.status}`;
+}
+
+/** An agent server's refusal as our answer; its refusal of the sandbox's key is never a 401 of ours. */
+async function refusal(response: Response, what: string): Promise<Conflict | Unavailable> {
+  const detail = await agentDetail(response);
+  if (response.status === 409 || response.status === 400) return new Conflict(detail);
+  if (response.status === 401 || response.status === 403) {
+    return new Unavailable(`The sandbox's agent server refused the sandbox's key (HTTP ${response.status}); restart the sandbox`);
+  }
+  return new Unavailable(`The sandbox's agent server ${what}: ${detail}`);
+}
+
+/** Why a sandbox that is not RUNNING cannot take a conversation's action, and what to do. */
+function notRunning(conversationId: string, sandbox: SandboxInfo | null): Conflict {
+  const of = `Conversation ${conversationId}'s sandbox${sandbox ? ` ${sandbox.id}` : ''}`;
+  switch (sandbox?.status) {
+    case 'PAUSED':
+      return new Conflict(`${of} is paused; resume its sandbox first (POST /api/v1/sandboxes/${sandbox.id}/resume)`);
+    case 'STARTING':
+      return new Conflict(`${of} is still starting; try again once it is RUNNING`);
+    case 'ERROR':
+      return new Conflict(`${of} is in error${sandbox.status_detail ? ` (${sandbox.status_detail})` : ''}; start a new conversation`);
+    default:
+      return new Conflict(`${of} no longer exists; start a new conversation`);
+  }
+}
+
+/** Each action: its path at the agent server (under /api/conversations/{id}), and our route for it (under /v1/app-conversations/{id}/). */
+const ACTIONS = {
+  message: { agentPath: '/events', route: 'send-message' },
+  pause: { agentPath: '/pause', route: 'pause' },
+  run: { agentPath: '/run', route: 'run' },
+  confirm: { agentPath: '/events/respond_to_confirmation', route: 'confirm' },
+} as const;
+
+/**
+ * What the app server asks of a conversation's agent server: its actions (message, pause, run,
+ * confirm), forwarded, and creating it again when the agent server no longer knows it (its
+ * sandbox restarted). An agent server's refusal of its key never becomes a 401 of our API (the
+ * console would sign its user out): it is Unavailable.
+ */
+export class AgentConversations {
+  constructor(
+    private readonly conversations: ConversationsStore,
+    private readonly sandboxes: SandboxService,
+    private readonly startRequests: AgentStartRequests,
+    private readonly log: Logger,
+    private readonly userId: string = DEFAULT_USER,
+  ) {}
+
+  /** The conversation and its running agent server; NotFound or Conflict (saying what to do) otherwise. */
+  async #target(id: string): Promise<{ record: ConversationRecord; endpoint: AgentEndpoint }> {
+    const hex = normaliseId(id);
+    const record = hex ? await this.conversations.get(this.userId, hex) : undefined;
+    if (!record) throw new NotFound(`Conversation ${id} not found`);
+    const [sandbox] = await this.sandboxes.getMany([record.sandbox_id]);
+    const endpoint = agentEndpoint(sandbox);
+    if (!endpoint) throw notRunning(record.id, sandbox ?? null);
+    return { record, endpoint };
+  }
+
+  async #post(endpoint: AgentEndpoint, path: string, body: unknown, timeoutMs = AGENT_TIMEOUT_MS): Promise<Response> {
+    try {
+      return await fetch(`${endpoint.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SESSION_KEY_HEADER]: endpoint.key },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      throw new Unavailable(`The sandbox's agent server did not answer: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /**
+   * POSTs an action about conversation `id`; one the agent server does not know is created again,
+   * once. With `withSettings`, the conversation's create body goes first (the agent server takes
+   * it again for a conversation it knows), so the agent runs with the user's Settings as they are
+   * now: its errors (no model, a rejected key, a budget spent) tell the user to fix them there.
+   */
+  async #act(id: string, action: keyof typeof ACTIONS, body: unknown, withSettings = false): Promise<void> {
+    const { agentPath, route } = ACTIONS[action];
+    const hex = normaliseId(id);
+    const stored = hex ? await this.conversations.get(this.userId, hex) : undefined;
+    // Its sandbox runs on another instance: that one talks to its agent server (this one may not reach it).
+    const owner = stored && (await this.sandboxes.ownerElsewhere(stored.sandbox_id));
+    if (stored && owner) {
+      await this.sandboxes.forward(owner, 'POST', `/v1/app-conversations/${stored.id}/${route}`, body);
+      return;
+    }
+    const { record, endpoint } = await this.#target(id);
+    // A conversation from before its workspace was recorded cannot be sent again: it keeps what it has.
+    if (withSettings && record.working_dir) await this.#create(record, record.working_dir, endpoint);
+    const path = `/api/conversations/${record.id}${agentPath}`;
+    let response = await this.#post(endpoint, path, body);
+    if (response.status === 404) {
+      await response.body?.cancel();
+      await this.recreate(record, endpoint);
+      response = await this.#post(endpoint, path, body);
+    }
+    if (!response.ok) throw await refusal(response, 'could not do it');
+    await response.body?.cancel();
+  }
+
+  sendMessage(id: string, message: AppSendMessage): Promise<void> {
+    return this.#act(id, 'message', message, true);
+  }
+
+  pause(id: string): Promise<void> {
+    return this.#act(id, 'pause', {});
+  }
+
+  run(id: string): Promise<void> {
+    return this.#act(id, 'run', {}, true);
+  }
+
+  confirm(id: string, response: ConfirmationResponse): Promise<void> {
+    return this.#act(id, 'confirm', response);
+  }
+
+  /**
+   * Pauses the agent of conversation `record`, which is being deleted while its sandbox may stay:
+   * best effort and briefly, the delete goes on whatever the agent server answers.
+   */
+  async pauseForDelete(record: ConversationRecord): Promise<void> {
+    try {
+      // Another instance runs its sandbox: its addresses are on that host, so that instance pauses it
+      // (unreachable, it is not paused: the refusal is logged below).
+      const owner = await this.sandboxes.ownerElsewhere(record.sandbox_id);
+      if (owner) {
+        await this.sandboxes.forward(owner, 'POST', `/v1/app-conversations/${record.id}/pause`, {});
+        return;
+      }
+      const [sandbox] = await this.sandboxes.getMany([record.sandbox_id]);
+      const endpoint = agentEndpoint(sandbox);
+      if (!endpoint) return;
+      const response = await this.#post(endpoint, `/api/conversations/${record.id}/pause`, {}, PAUSE_ON_DELETE_TIMEOUT_MS);
+      await response.body?.cancel();
+    } catch (error) {
+      this.log.debug({ conversation: record.id, err: error }, 'could not pause the agent of a deleted conversation');
+    }
+  }
+
+  /** POSTs the conversation's create body, from the user's Settings as they are now and no initial message. */
+  async #create(record: ConversationRecord, workingDir: string, endpoint: AgentEndpoint): Promise<void> {
+    const body = await this.startRequests.build({
+      conversationId: record.id,
+      workingDir,
+      llmModel: record.llm_model,
+      initialMessage: null,
+    });
+    const response = await this.#post(endpoint, '/api/conversations', body);
+    if (!response.ok) throw await refusal(response, `refused conversation ${record.id}'s settings`);
+    await response.body?.cancel();
+  }
+
+  /**
+   * Creates conversation `record` again in its agent server, which lost it (its sandbox
+   * restarted), with the user's LLM settings as they are now and no initial message; its events
+   * stored here stay.
+   */
+  async recreate(record: ConversationRecord, endpoint: AgentEndpoint): Promise<void> {
+    if (!record.working_dir) throw new Unavailable(`Conversation ${record.id} cannot be created again: its workspace was not recorded`);
+    await this.#create(record, record.working_dir, endpoint);
+    this.log.info({ conversation: record.id, sandbox: record.sandbox_id }, 'created a conversation again in its restarted agent server');
+  }
+}

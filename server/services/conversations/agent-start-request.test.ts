@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { agentStartConversationSchema } from '../../agent-server/contract';
+import { DEMO_MODEL } from '../../../src/contract/events';
+import { LlmPrices } from '../../llm-prices';
+import { AgentStartRequests } from './agent-start-request';
+import { startTestApp, type TestApp } from '../../testing/test-app';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await startTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const post = async (url: string, body: unknown) => {
+  const response = await t.request({ method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  expect(response.statusCode, response.body).toBeLessThan(300);
+};
+
+const spec = { conversationId: 'a'.repeat(32), workingDir: '/sandbox/workspace', llmModel: null, initialMessage: null };
+const startRequest = (prices = new LlmPrices(), llmModel: string | null = null) =>
+  new AgentStartRequests(t.services.settings, t.services.secrets, prices).build({ ...spec, llmModel });
+
+describe('AgentStartRequests', () => {
+  it("sends the user's model with its price, budget, git identity, custom secrets and git token", async () => {
+    await post('/api/settings', {
+      llm_model: 'anthropic/claude-sonnet-4-5-20250929',
+      llm_api_key: 'sk-llm-key',
+      max_budget_per_task: 2.5,
+      max_iterations: 40,
+      confirmation_mode: true,
+      git_user_name: 'Ada Lovelace',
+      git_user_email: 'ada@example.com',
+    });
+    await post('/api/secrets', { name: 'API_TOKEN', value: 'custom-secret-value' });
+    await post('/api/secrets', { name: 'DB_PASSWORD', value: 'hunter2' });
+    await post('/api/add-git-providers', { provider_tokens: { github: { token: 'ghp_example' }, gitlab: { token: 'glpat-example' } } });
+
+    const body = await startRequest();
+
+    expect(body.agent.llm).toEqual({
+      model: 'anthropic/claude-sonnet-4-5-20250929',
+      base_url: null,
+      api_key: 'sk-llm-key',
+      price: { input: 3, output: 15, cache_read: 0.3 },
+    });
+    expect(body.secrets).toEqual({
+      API_TOKEN: { kind: 'StaticSecret', value: 'custom-secret-value' },
+      DB_PASSWORD: { kind: 'StaticSecret', value: 'hunter2' },
+      GITHUB_TOKEN: { kind: 'StaticSecret', value: 'ghp_example' },
+      GITLAB_TOKEN: { kind: 'StaticSecret', value: 'glpat-example' },
+    });
+    expect(body.max_budget_per_task).toBe(2.5);
+    expect(body.max_iterations).toBe(40);
+    expect(body.confirmation_policy).toEqual({ kind: 'AlwaysConfirm' });
+    expect(body.environment).toEqual({
+      GIT_AUTHOR_NAME: 'Ada Lovelace',
+      GIT_COMMITTER_NAME: 'Ada Lovelace',
+      GIT_AUTHOR_EMAIL: 'ada@example.com',
+      GIT_COMMITTER_EMAIL: 'ada@example.com',
+    });
+    const parsed = agentStartConversationSchema.safeParse(body);
+    expect(parsed.error).toBeUndefined();
+    expect(parsed.data).toEqual(body);
+  });
+
+  it('lets a custom secret named like a token variable win over the token', async () => {
+    await post('/api/add-git-providers', { provider_tokens: { github: { token: 'ghp_connected' } } });
+    await post('/api/secrets', { name: 'GITHUB_TOKEN', value: 'ghp_chosen' });
+    expect((await startRequest()).secrets).toEqual({ GITHUB_TOKEN: { kind: 'StaticSecret', value: 'ghp_chosen' } });
+  });
+
+  it('sends only the git identity that is set, and prices from the table it is given', async () => {
+    await post('/api/settings', { llm_model: 'my-company/house-model', git_user_email: 'ops@example.com' });
+    const prices = new LlmPrices({ 'house-model': { input: 1, output: 2, cache_read: null } });
+
+    const body = await startRequest(prices);
+
+    expect(body.environment).toEqual({ GIT_AUTHOR_EMAIL: 'ops@example.com', GIT_COMMITTER_EMAIL: 'ops@example.com' });
+    expect(body.agent.llm.price).toEqual({ input: 1, output: 2, cache_read: null });
+    expect(agentStartConversationSchema.safeParse(body).success).toBe(true);
+  });
+
+  it('has no price for an unknown model, and nothing else before any settings are saved', async () => {
+    const body = await startRequest(new LlmPrices(), 'my-local-llama');
+    expect(body).toMatchObject({
+      agent: { llm: { model: 'my-local-llama', api_key: null, price: null } },
+      secrets: {},
+      max_budget_per_task: null,
+      environment: {},
+      max_iterations: 500,
+    });
+    expect(agentStartConversationSchema.safeParse(body).success).toBe(true);
+  });
+
+  it("prices the demo model named by the start request at nothing, whatever Settings' model", async () => {
+    await post('/api/settings', { llm_model: 'gpt-4o' });
+    expect((await startRequest(new LlmPrices(), DEMO_MODEL)).agent.llm).toMatchObject({
+      model: DEMO_MODEL,
+      price: { input: 0, output: 0, cache_read: 0 },
+    });
+  });
+});

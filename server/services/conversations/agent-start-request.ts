@@ -1,0 +1,85 @@
+import type { AgentStartConversation, AgentStartConversationInput } from '../../agent-server/contract';
+import type { SendMessageRequest } from '../../../src/contract/conversations';
+import { isProvider, type Provider } from '../../../src/contract/secrets';
+import type { Settings } from '../../../src/contract/settings';
+import type { LlmPrices } from '../../llm-prices';
+import type { SecretsService } from '../secrets/secrets-service';
+import type { SettingsService } from '../settings/settings-service';
+
+export interface AgentConversationSpec {
+  conversationId: string;
+  /** The workspace's absolute path in the sandbox. */
+  workingDir: string;
+  /** The start request's model; the user's Settings name it otherwise. */
+  llmModel: string | null;
+  /** Only when it is first created: a re-creation after a sandbox restart sends none. */
+  initialMessage: SendMessageRequest | null;
+}
+
+/** The variable each provider's token is in for the agent's terminal (OpenHands' names). */
+const TOKEN_VARIABLES: Record<Provider, string> = {
+  github: 'GITHUB_TOKEN',
+  gitlab: 'GITLAB_TOKEN',
+  bitbucket: 'BITBUCKET_TOKEN',
+  azure_devops: 'AZURE_DEVOPS_TOKEN',
+  enterprise_sso: 'ENTERPRISE_SSO_TOKEN',
+};
+
+type Secrets = NonNullable<AgentStartConversationInput['secrets']>;
+
+/** Git tokens and custom secrets by variable name; a custom secret of the same name wins, the user named it. */
+async function terminalSecrets(secrets: SecretsService): Promise<Secrets> {
+  const [tokens, custom] = await Promise.all([secrets.readProviderTokens(), secrets.readCustomSecrets()]);
+  const byName: Secrets = {};
+  for (const { provider, token } of tokens) {
+    if (isProvider(provider)) byName[TOKEN_VARIABLES[provider]] = { kind: 'StaticSecret', value: token };
+  }
+  for (const { name, value } of custom) byName[name] = { kind: 'StaticSecret', value };
+  return byName;
+}
+
+/** The workspace's git identity, from the names Settings give (blank ones are left out). */
+function gitIdentity(settings: Settings | undefined): Record<string, string> {
+  const name = settings?.git_user_name?.trim();
+  const email = settings?.git_user_email?.trim();
+  return {
+    ...(name ? { GIT_AUTHOR_NAME: name, GIT_COMMITTER_NAME: name } : {}),
+    ...(email ? { GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_EMAIL: email } : {}),
+  };
+}
+
+/**
+ * What the app server POSTs to a sandbox's agent server to create (or re-create) a
+ * conversation: the user's LLM, key, limits, secrets and git identity from Settings, read at
+ * that moment, and the model's price. Conversation starts and re-creations share it.
+ */
+export class AgentStartRequests {
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly secrets: SecretsService,
+    private readonly prices: LlmPrices,
+    /** The LLM's base URL as the sandbox reaches it (a container: the host's loopback by its name). */
+    private readonly urlFromSandbox: (url: string) => string = (url) => url,
+  ) {}
+
+  async build(spec: AgentConversationSpec): Promise<AgentStartConversationInput & Pick<AgentStartConversation, 'agent'>> {
+    const [stored, secretsByName] = await Promise.all([this.settings.readWithSecrets(), terminalSecrets(this.secrets)]);
+    const model = spec.llmModel ?? stored?.llm_model ?? null;
+    const budget = stored?.max_budget_per_task;
+    const baseUrl = stored?.llm_base_url ? this.urlFromSandbox(stored.llm_base_url) : null;
+    return {
+      conversation_id: spec.conversationId,
+      agent: {
+        llm: { model, base_url: baseUrl, api_key: stored?.llm_api_key ?? null, price: this.prices.priceOf(model) },
+      },
+      workspace: { working_dir: spec.workingDir },
+      confirmation_policy: { kind: stored?.confirmation_mode ? 'AlwaysConfirm' : 'NeverConfirm' },
+      initial_message: spec.initialMessage,
+      max_iterations: stored?.max_iterations ?? 500,
+      secrets: secretsByName,
+      // Stored settings are read without the write's rules: a budget not above 0 means none.
+      max_budget_per_task: budget !== null && budget !== undefined && budget > 0 ? budget : null,
+      environment: gitIdentity(stored),
+    };
+  }
+}

@@ -1,0 +1,189 @@
+import {
+  type AppConversation,
+  type ConversationFilter,
+  type ConversationPatch,
+  type ConversationSearchQuery,
+  metricsSchema,
+} from '../../../src/contract/conversations';
+import type { SandboxInfo } from '../../../src/contract/sandboxes';
+import { type Clock, systemClock } from '../../clock';
+import { StoredJsonList } from '../json-texts';
+import { NotFound } from '../domain-errors';
+import type { Logger } from '../../logger';
+import type { ConversationRecord, ConversationsStore } from '../../store/conversations-store';
+import type { StartTasksStore } from '../../store/start-tasks-store';
+import { normaliseId, refuseTooMany } from '../ids';
+import { decodeCursor, encodeCursor } from './page-cursor';
+import type { AgentConversations } from './agent-conversations';
+import type { EventCollector } from '../events/event-collector';
+import type { EventService } from '../events/event-service';
+import type { SandboxService } from '../sandboxes/sandbox-service';
+import type { StartTaskService } from './start-task-service';
+import { DEFAULT_USER } from '../users';
+
+/** What an item has beside what is stored of it (see #liveFields). */
+type LiveFields = Pick<AppConversation, 'metrics' | 'sandbox_status' | 'execution_status' | 'conversation_url' | 'session_api_key'>;
+
+/** A search page, its items as JSON texts (see StoredJsonList). */
+export interface StoredPage {
+  items: StoredJsonList<AppConversation>;
+  next_page_id: string | null;
+}
+
+const parseJson = <T>(text: string | null, fallback: T): T => {
+  if (text === null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+/**
+ * App conversations: what is stored about each, with its live state (its sandbox's status, its
+ * agent's execution status) from what the sandbox service already knows, so a search never
+ * waits on a sandbox.
+ */
+export class ConversationService {
+  constructor(
+    private readonly store: ConversationsStore,
+    private readonly tasks: StartTasksStore,
+    private readonly startTasks: StartTaskService,
+    private readonly sandboxes: SandboxService,
+    private readonly events: EventService,
+    private readonly agents: AgentConversations,
+    private readonly collector: EventCollector,
+    private readonly log: Logger,
+    private readonly clock: Clock = systemClock,
+    private readonly userId: string = DEFAULT_USER,
+  ) {}
+
+  /** The sandboxes of `records` that exist, by id. */
+  async #sandboxesOf(records: { sandbox_id: string }[]): Promise<Map<string, SandboxInfo>> {
+    const sandboxes = new Map<string, SandboxInfo>();
+    for (const sandbox of await this.sandboxes.getMany([...new Set(records.map((r) => r.sandbox_id))]))
+      if (sandbox) sandboxes.set(sandbox.id, sandbox);
+    return sandboxes;
+  }
+
+  /** What an item has beside its stored fields: its metrics, read through their schema, and its live state. */
+  #liveFields(record: Pick<ConversationRecord, 'id' | 'sandbox_id' | 'metrics'>, sandboxes: Map<string, SandboxInfo>): LiveFields {
+    const sandbox = sandboxes.get(record.sandbox_id);
+    const running = sandbox?.status === 'RUNNING';
+    const agentUrl = running ? sandbox.exposed_urls?.find((url) => url.name === 'AGENT_SERVER')?.url : undefined;
+    // Most rows have none: parsing null only to fail would cost an error object per row.
+    const metrics = record.metrics === null ? undefined : metricsSchema.safeParse(parseJson(record.metrics, null));
+    return {
+      metrics: metrics?.success ? metrics.data : null,
+      sandbox_status: sandbox?.status ?? 'MISSING',
+      // What its agent server last said on the event socket (its full state comes first on every connection).
+      execution_status: running ? (this.events.executionStatus(record.id) ?? null) : null,
+      conversation_url: agentUrl ? `${agentUrl}/api/conversations/${record.id}` : null,
+      session_api_key: running ? sandbox.session_api_key : null,
+    };
+  }
+
+  async #withLiveState(records: ConversationRecord[]): Promise<AppConversation[]> {
+    const sandboxes = await this.#sandboxesOf(records);
+    return records.map((record) => ({
+      id: record.id,
+      created_by_user_id: null,
+      sandbox_id: record.sandbox_id,
+      selected_repository: record.selected_repository,
+      selected_branch: record.selected_branch,
+      git_provider: record.git_provider,
+      title: record.title,
+      trigger: record.trigger,
+      pr_number: parseJson<number[]>(record.pr_number, []),
+      llm_model: record.llm_model,
+      parent_conversation_id: record.parent_conversation_id,
+      sub_conversation_ids: [],
+      created_at: record.created_at,
+      updated_at: record.updated_at,
+      archived: record.archived === 1,
+      skills: parseJson<string[]>(record.skills, []),
+      ...this.#liveFields(record, sandboxes),
+    }));
+  }
+
+  /** A page whose items are JSON texts: the fields the database wrote (see ConversationsStore.search) and the live ones. */
+  async search(query: ConversationSearchQuery): Promise<StoredPage> {
+    const cursor = decodeCursor(query.sort_order, query.page_id);
+    const { rows, more } = await this.store.search(this.userId, query, query.sort_order, cursor, query.limit);
+    const sandboxes = await this.#sandboxesOf(rows);
+    const last = rows.at(-1);
+    return {
+      // `fields` is a JSON object text: the live fields join it before its closing brace.
+      items: new StoredJsonList(
+        rows.map((row) => `${row.fields.slice(0, -1)},${JSON.stringify(this.#liveFields(row, sandboxes)).slice(1)}`),
+      ),
+      next_page_id: more && last ? encodeCursor(query.sort_order, { value: last.sort_value, id: last.id }) : null,
+    };
+  }
+
+  count(filter: ConversationFilter): Promise<number> {
+    return this.store.count(this.userId, filter);
+  }
+
+  /** In request order, `null` for an id that is unknown (or no id at all). */
+  async getMany(ids: string[]): Promise<(AppConversation | null)[]> {
+    refuseTooMany(ids, 'conversations');
+    const wanted = ids.map(normaliseId);
+    const found = await this.#withLiveState(
+      await this.store.getMany(
+        this.userId,
+        wanted.filter((id): id is string => id !== undefined),
+      ),
+    );
+    const byId = new Map(found.map((conversation) => [conversation.id, conversation]));
+    return wanted.map((id) => (id === undefined ? null : (byId.get(id) ?? null)));
+  }
+
+  async get(id: string): Promise<AppConversation> {
+    const [conversation] = await this.getMany([id]);
+    if (!conversation) throw new NotFound(`Conversation ${id} not found`);
+    return conversation;
+  }
+
+  /** Renames or (un)archives it; answers the conversation as it is now. */
+  async update(id: string, patch: ConversationPatch): Promise<AppConversation> {
+    const hex = normaliseId(id);
+    const changes = {
+      ...(patch.title === undefined ? {} : { title: patch.title }),
+      ...(patch.archived === undefined ? {} : { archived: patch.archived ? 1 : 0 }),
+      updated_at: this.clock().toISOString(),
+    };
+    if (!hex || !(await this.store.update(this.userId, hex, changes))) throw new NotFound(`Conversation ${id} not found`);
+    return this.get(hex);
+  }
+
+  /**
+   * Removes it and its start tasks; a start still under way for it is cancelled first. Its agent
+   * is paused (its sandbox may stay), its events are no longer collected and its live streams
+   * end. Its sandbox goes too when this conversation's start created it and no other conversation uses it.
+   */
+  async delete(id: string): Promise<void> {
+    const hex = normaliseId(id);
+    if (!hex) throw new NotFound(`Conversation ${id} not found`);
+    const cancelled = await this.startTasks.cancelFor(hex);
+    const record = await this.store.get(this.userId, hex);
+    if (!record && !cancelled) throw new NotFound(`Conversation ${id} not found`);
+    if (record) {
+      await this.agents.pauseForDelete(record);
+      await this.store.delete(this.userId, hex); // its events go with it (foreign key)
+    }
+    // At once: events that come now have no conversation to be stored in.
+    this.collector.drop(hex);
+    this.events.close(hex);
+    await this.tasks.deleteForConversation(this.userId, hex);
+    if (cancelled) await this.tasks.delete(cancelled.taskId);
+    const sandboxId = record?.sandbox_id ?? cancelled?.sandboxId;
+    const created = record ? record.sandbox_created === 1 : cancelled?.sandboxCreated;
+    if (sandboxId && created && (await this.store.countUsingSandbox(sandboxId)) === 0) {
+      await this.sandboxes.delete(sandboxId).catch((error: unknown) => {
+        if (!(error instanceof NotFound))
+          this.log.error({ conversation: hex, sandbox: sandboxId, err: error }, 'could not delete the sandbox of a deleted conversation');
+      });
+    }
+  }
+}

@@ -1,0 +1,448 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import {
+  type StartRequest,
+  type StartTask,
+  startRequestSchema,
+  type TaskFilter,
+  type TaskSearchQuery,
+  type TaskStatus,
+} from '../../../src/contract/conversations';
+import { isProvider, type Provider, PROVIDER_NAMES } from '../../../src/contract/secrets';
+import { type Clock, systemClock } from '../../clock';
+import { Conflict, DomainError, NotFound } from '../domain-errors';
+import { cloneSource, repositoryDirName } from '../../git-providers/clone';
+import type { Logger } from '../../logger';
+import { SESSION_KEY_HEADER } from '../../session-key';
+import type { ConversationsStore } from '../../store/conversations-store';
+import type { StartTaskRecord, StartTasksStore } from '../../store/start-tasks-store';
+import type { AgentStartRequests } from './agent-start-request';
+import { normaliseId, refuseTooMany } from '../ids';
+import { paginateOffset } from '../paging';
+import type { SandboxService } from '../sandboxes/sandbox-service';
+import type { SecretsService } from '../secrets/secrets-service';
+import type { SettingsService } from '../settings/settings-service';
+import { DEFAULT_USER } from '../users';
+import { StepFailed, WorkspaceSetup } from './workspace-setup';
+
+export interface StartTaskOptions {
+  /** How long `.openhands/setup.sh` may run (SETUP_SCRIPT_TIMEOUT). */
+  setupScriptTimeoutMs: number;
+  /** The agent server's create-conversation body (the user's LLM, limits, secrets). */
+  startRequests: AgentStartRequests;
+  /** Stamps tasks and conversations; the system's clock when absent. */
+  clock?: Clock;
+  /** The server instance that runs the starts asked of it (see `server_instances`). */
+  instanceId: string;
+}
+
+/** What a cancelled start had got as far as. */
+export interface Cancelled {
+  taskId: string;
+  sandboxId: string | null;
+  sandboxCreated: boolean;
+}
+
+interface Running {
+  taskId: string;
+  controller: AbortController;
+  done: Promise<void>;
+  sandboxId: string | null;
+  sandboxCreated: boolean;
+}
+
+class TaskCancelled extends Error {}
+
+/** Why a start was cancelled: its conversation was deleted, or the server is stopping. */
+type CancelReason = 'deleted' | 'shutdown';
+
+const CANCELLED: Record<CancelReason, string> = {
+  deleted: 'Cancelled: the conversation was deleted',
+  shutdown: 'Interrupted: the server stopped; start it again',
+};
+
+const TITLE_FROM_MESSAGE = 80;
+const AGENT_TIMEOUT_MS = 15_000;
+/** How often a start another instance runs is read again, for a stream on this one. */
+const FOLLOW_ELSEWHERE_MS = 500;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function toTask(record: StartTaskRecord): StartTask {
+  return {
+    id: record.id,
+    created_by_user_id: null,
+    status: record.status as TaskStatus,
+    detail: record.detail,
+    app_conversation_id: record.app_conversation_id,
+    sandbox_id: record.sandbox_id,
+    agent_server_url: record.agent_server_url,
+    request: startRequestSchema.parse(JSON.parse(record.request)),
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}
+
+/** The request's title, else the first line of its first message, else "Conversation <first 5 hex>". */
+function titleFor(request: StartRequest, conversationId: string): string {
+  if (request.title?.trim()) return request.title.trim();
+  const text = request.initial_message?.content.find((part) => part.type === 'text');
+  const firstLine = text?.type === 'text' ? text.text.trim().split('\n', 1)[0]?.trim() : undefined;
+  if (firstLine) return firstLine.length > TITLE_FROM_MESSAGE ? `${firstLine.slice(0, TITLE_FROM_MESSAGE - 1)}…` : firstLine;
+  return `Conversation ${conversationId.slice(0, 5)}`;
+}
+
+/**
+ * Starts conversations: answers at once with a task in WORKING, then goes on in the background,
+ * saving each step (sandbox, repository, setup script, git hooks, skills, the agent server's
+ * conversation) so clients can follow, until READY or ERROR with a detail a person can act on.
+ */
+export class StartTaskService {
+  readonly #running = new Map<string, Running>();
+  readonly #updates = new EventEmitter();
+  readonly #now: () => string;
+
+  constructor(
+    private readonly tasks: StartTasksStore,
+    private readonly conversations: ConversationsStore,
+    private readonly sandboxes: SandboxService,
+    private readonly secrets: SecretsService,
+    private readonly settings: SettingsService,
+    private readonly options: StartTaskOptions,
+    private readonly log: Logger,
+    private readonly userId: string = DEFAULT_USER,
+  ) {
+    this.#updates.setMaxListeners(0);
+    const clock = options.clock ?? systemClock;
+    this.#now = () => clock().toISOString();
+  }
+
+  /** Tasks this instance left mid-way when it stopped end in ERROR: nothing goes on with them (another instance's go on). */
+  async markInterrupted(): Promise<number> {
+    const unfinished = await this.tasks.unfinished(this.options.instanceId);
+    for (const task of unfinished) {
+      await this.tasks.update(task.id, {
+        status: 'ERROR',
+        detail: 'Interrupted by a server restart; start it again',
+        updated_at: this.#now(),
+      });
+    }
+    return unfinished.length;
+  }
+
+  /** Global work: what instances that stopped or went quiet (`quietSince`) left mid-way ends in ERROR, saying why. */
+  async interruptTasksOfGoneInstances(quietSince: string): Promise<void> {
+    const detail = 'Interrupted: the server instance that ran it stopped or stopped answering; start it again';
+    const count = await this.tasks.interruptOfGoneInstances(this.options.instanceId, quietSince, detail, this.#now());
+    if (count > 0) this.log.warn({ tasks: count }, 'ended the conversation starts of server instances that are gone');
+  }
+
+  /**
+   * Validates and saves the task, starts its work in the background, and answers it in WORKING.
+   * `onUpdate` hears every later state, up to READY or ERROR.
+   */
+  async start(input: StartRequest, onUpdate?: (task: StartTask) => void): Promise<StartTask> {
+    const request = await this.#withParent(input);
+    // Into a sandbox another instance runs: that one runs the start (it can reach the sandbox).
+    const owner = request.sandbox_id ? await this.sandboxes.ownerElsewhere(request.sandbox_id) : undefined;
+    if (owner) {
+      const task = await this.sandboxes.forward<StartTask>(owner, 'POST', '/v1/app-conversations', input);
+      if (onUpdate) void this.#followElsewhere(task, onUpdate);
+      return task;
+    }
+    const conversationId = request.conversation_id ?? randomUUID().replaceAll('-', '');
+    if (this.#running.has(conversationId) || (await this.conversations.get(this.userId, conversationId))) {
+      throw new Conflict(`Conversation ${conversationId} already exists`);
+    }
+    const now = this.#now();
+    const record: StartTaskRecord = {
+      id: randomUUID().replaceAll('-', ''),
+      user_id: this.userId,
+      status: 'WORKING',
+      detail: null,
+      app_conversation_id: null,
+      sandbox_id: null,
+      agent_server_url: null,
+      request: JSON.stringify(request),
+      created_at: now,
+      updated_at: now,
+      owner_instance: this.options.instanceId,
+    };
+    await this.tasks.insert(record);
+    const running: Running = {
+      taskId: record.id,
+      controller: new AbortController(),
+      done: Promise.resolve(),
+      sandboxId: null,
+      sandboxCreated: false,
+    };
+    this.#running.set(conversationId, running);
+    if (onUpdate) {
+      const stop = this.subscribe(record.id, (task) => {
+        if (task.status === 'READY' || task.status === 'ERROR') stop();
+        onUpdate(task);
+      });
+    }
+    running.done = this.#run(record.id, request, conversationId, running).finally(() => this.#running.delete(conversationId));
+    return toTask(record);
+  }
+
+  /** Tells `onUpdate` each state another instance saves of its task, up to READY or ERROR, read from the database. */
+  async #followElsewhere(task: StartTask, onUpdate: (task: StartTask) => void): Promise<void> {
+    let last = task;
+    while (last.status !== 'READY' && last.status !== 'ERROR') {
+      await sleep(FOLLOW_ELSEWHERE_MS);
+      const record = await this.tasks.get(this.userId, task.id).catch(() => undefined);
+      if (!record) return;
+      const now = toTask(record);
+      if (now.status !== last.status || now.updated_at !== last.updated_at) onUpdate(now);
+      last = now;
+    }
+  }
+
+  /** A sub-conversation takes what its request leaves unset from its parent, which must exist. */
+  async #withParent(request: StartRequest): Promise<StartRequest> {
+    if (!request.parent_conversation_id) return request;
+    const parent = await this.conversations.get(this.userId, request.parent_conversation_id);
+    if (!parent) throw new NotFound(`Parent conversation ${request.parent_conversation_id} not found`);
+    return {
+      ...request,
+      sandbox_id: request.sandbox_id ?? parent.sandbox_id,
+      selected_repository: request.selected_repository ?? parent.selected_repository,
+      selected_branch: request.selected_branch ?? parent.selected_branch,
+      git_provider: request.git_provider ?? (parent.git_provider && isProvider(parent.git_provider) ? parent.git_provider : null),
+      llm_model: request.llm_model ?? parent.llm_model,
+    };
+  }
+
+  /** Calls `listener` with each saved state of task `taskId`; answers how to stop listening. */
+  subscribe(taskId: string, listener: (task: StartTask) => void): () => void {
+    const onUpdate = (task: StartTask) => {
+      if (task.id === taskId) listener(task);
+    };
+    this.#updates.on('task', onUpdate);
+    return () => this.#updates.off('task', onUpdate);
+  }
+
+  async #save(taskId: string, changes: Partial<Omit<StartTaskRecord, 'id' | 'user_id' | 'created_at'>>): Promise<void> {
+    if (!(await this.tasks.update(taskId, { ...changes, updated_at: this.#now() })))
+      this.log.warn({ task: taskId, status: changes.status }, 'a conversation start was ended elsewhere; its progress is not saved');
+    const record = await this.tasks.get(this.userId, taskId);
+    if (record) this.#updates.emit('task', toTask(record));
+  }
+
+  async #run(taskId: string, request: StartRequest, conversationId: string, running: Running): Promise<void> {
+    const { signal } = running.controller;
+    const step = async (status: TaskStatus, changes: Partial<StartTaskRecord> = {}) => {
+      if (signal.aborted) throw new TaskCancelled();
+      await this.#save(taskId, { status, ...changes });
+    };
+    try {
+      // Known before any sandbox starts, so a start that cannot clone fails at once.
+      const repository = request.selected_repository ? await this.#repository(request) : undefined;
+      const { sandboxId, created, pausedIds } = await this.#sandbox(request);
+      running.sandboxId = sandboxId;
+      running.sandboxCreated = created;
+      await step('WAITING_FOR_SANDBOX', { sandbox_id: sandboxId, detail: await this.#pausedNotice(pausedIds) });
+      const sandbox = await this.#untilRunning(sandboxId, signal);
+
+      const env = Object.fromEntries((await this.secrets.readCustomSecrets()).map(({ name, value }) => [name, value]));
+      const directory = `workspaces/${conversationId}/${repository ? repositoryDirName(repository.name) : 'workspace'}`;
+      const workspace = new WorkspaceSetup(
+        (command, options) => this.sandboxes.exec(sandboxId, command, { ...options, signal }),
+        directory,
+        env,
+      );
+      await step('PREPARING_REPOSITORY');
+      await workspace.prepare(repository);
+      await step('RUNNING_SETUP_SCRIPT');
+      await workspace.runSetupScript(this.options.setupScriptTimeoutMs);
+      await step('SETTING_UP_GIT_HOOKS');
+      await workspace.installGitHooks();
+      await step('SETTING_UP_SKILLS');
+      const skills = await workspace.skills();
+      const workingDir = await workspace.absolutePath();
+
+      const agentUrl = sandbox.exposed_urls?.find((url) => url.name === 'AGENT_SERVER')?.url;
+      if (!agentUrl || !sandbox.session_api_key) throw new StepFailed(`Sandbox ${sandboxId} runs no agent server`);
+      await step('STARTING_CONVERSATION', { agent_server_url: agentUrl });
+      const llmModel = await this.#startAgentConversation(agentUrl, sandbox.session_api_key, conversationId, request, workingDir, signal);
+
+      if (signal.aborted) throw new TaskCancelled();
+      const now = this.#now();
+      await this.conversations.insert({
+        id: conversationId,
+        user_id: this.userId,
+        sandbox_id: sandboxId,
+        sandbox_created: created ? 1 : 0,
+        selected_repository: request.selected_repository,
+        selected_branch: request.selected_branch,
+        git_provider: repository?.provider ?? request.git_provider,
+        title: titleFor(request, conversationId),
+        trigger: request.trigger,
+        pr_number: JSON.stringify(request.pr_number),
+        llm_model: llmModel,
+        metrics: null,
+        parent_conversation_id: request.parent_conversation_id,
+        skills: JSON.stringify(skills),
+        archived: 0,
+        created_at: now,
+        updated_at: now,
+        working_dir: workingDir,
+      });
+      await this.#save(taskId, { status: 'READY', app_conversation_id: conversationId });
+    } catch (error) {
+      await this.#failed(taskId, signal.aborted ? new TaskCancelled(CANCELLED[signal.reason as CancelReason]) : error);
+      // A sandbox this start made holds nothing yet: it does not stay to count against the limits.
+      if (running.sandboxId && running.sandboxCreated && !signal.aborted) await this.#removeSandbox(taskId, running.sandboxId);
+    }
+  }
+
+  async #removeSandbox(taskId: string, sandboxId: string): Promise<void> {
+    await this.sandboxes.delete(sandboxId).catch((error: unknown) => {
+      this.log.error({ task: taskId, sandbox: sandboxId, err: error }, 'could not delete the sandbox of a failed conversation start');
+    });
+  }
+
+  /** Which sandboxes (and so which conversations) were paused for this one, in words; `null` for none. */
+  async #pausedNotice(pausedIds: string[]): Promise<string | null> {
+    if (pausedIds.length === 0) return null;
+    const titles = await this.conversations.titlesBySandbox(this.userId, pausedIds);
+    const named = pausedIds.map((id) => {
+      const of = titles.get(id);
+      return of ? `${id} (${of.map((title) => `"${title}"`).join(', ')})` : id;
+    });
+    return `Paused sandbox ${named.join(', ')} to stay within MAX_RUNNING_SANDBOXES`;
+  }
+
+  async #failed(taskId: string, error: unknown): Promise<void> {
+    let detail: string;
+    if (error instanceof TaskCancelled || error instanceof StepFailed || error instanceof DomainError) detail = error.message;
+    else {
+      this.log.error({ task: taskId, err: error }, 'a conversation start failed unexpectedly');
+      detail = 'The start failed unexpectedly; the server log has the details';
+    }
+    await this.#save(taskId, { status: 'ERROR', detail }).catch((saveError: unknown) => {
+      this.log.error({ task: taskId, err: saveError }, 'could not record how a conversation start ended');
+    });
+  }
+
+  /** The request's sandbox (resumed when paused), or a new one from its spec. */
+  async #sandbox(request: StartRequest): Promise<{ sandboxId: string; created: boolean; pausedIds: string[] }> {
+    if (!request.sandbox_id) {
+      const { sandbox, pausedIds } = await this.sandboxes.start(request.sandbox_spec_id ?? undefined);
+      return { sandboxId: sandbox.id, created: true, pausedIds };
+    }
+    const id = request.sandbox_id;
+    const sandbox = await this.sandboxes.get(id).catch((error: unknown) => {
+      throw error instanceof NotFound ? new StepFailed(`Sandbox ${id} does not exist (any more)`) : error;
+    });
+    if (sandbox.status === 'PAUSED') return { sandboxId: id, created: false, pausedIds: (await this.sandboxes.resume(id)).pausedIds };
+    return { sandboxId: id, created: false, pausedIds: [] };
+  }
+
+  async #untilRunning(id: string, signal: AbortSignal) {
+    for (;;) {
+      if (signal.aborted) throw new TaskCancelled();
+      const sandbox = await this.sandboxes.get(id);
+      if (sandbox.status === 'RUNNING') return sandbox;
+      if (sandbox.status === 'ERROR' || sandbox.status === 'MISSING' || sandbox.status === 'PAUSED') {
+        const why = sandbox.status_detail ? `: ${sandbox.status_detail}` : '';
+        throw new StepFailed(`Sandbox ${id} is ${sandbox.status.toLowerCase()}${why}`);
+      }
+      await sleep(200);
+    }
+  }
+
+  /** Where and how to clone the request's repository, with the provider's stored token. */
+  async #repository(request: StartRequest) {
+    const name = request.selected_repository!;
+    const tokens = await this.secrets.readProviderTokens();
+    let provider: Provider | null = request.git_provider;
+    if (!provider) {
+      const connected = tokens.map((t) => t.provider).filter(isProvider);
+      if (connected.length !== 1) {
+        throw new StepFailed(
+          `Choose a git provider for ${name}: ${connected.length === 0 ? 'none is connected' : `${connected.length} are connected`}`,
+        );
+      }
+      provider = connected[0]!;
+    }
+    const stored = tokens.find((t) => t.provider === provider);
+    if (provider === 'azure_devops' && name.split('/').length !== 3) {
+      throw new StepFailed(`Azure DevOps repositories are named organization/project/repository, not ${name}`);
+    }
+    const source = cloneSource(provider, stored?.host ?? null, name, stored?.token ?? null);
+    if (!source) throw new StepFailed(`${PROVIDER_NAMES[provider]} needs a host: connect it on the Git & secrets page`);
+    return { name, provider, source, branch: request.selected_branch };
+  }
+
+  /** Creates the conversation in the sandbox's agent server with the user's LLM settings; answers the model. */
+  async #startAgentConversation(
+    agentUrl: string,
+    sessionKey: string,
+    conversationId: string,
+    request: StartRequest,
+    workingDir: string,
+    signal: AbortSignal,
+  ): Promise<string | null> {
+    const body = await this.options.startRequests.build({
+      conversationId,
+      workingDir,
+      llmModel: request.llm_model,
+      initialMessage: request.initial_message,
+    });
+    let response: Response;
+    try {
+      response = await fetch(`${agentUrl}/api/conversations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SESSION_KEY_HEADER]: sessionKey },
+        body: JSON.stringify(body),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(AGENT_TIMEOUT_MS)]),
+      });
+    } catch (error) {
+      if (signal.aborted) throw new TaskCancelled();
+      throw new StepFailed(`The sandbox's agent server did not answer: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!response.ok) throw new StepFailed(`The sandbox's agent server refused the conversation (HTTP ${response.status})`);
+    return body.agent.llm.model;
+  }
+
+  /**
+   * Cancels the start under way for conversation `conversationId`, if there is one, and waits
+   * until it has stopped; answers how far it got.
+   */
+  async cancelFor(conversationId: string): Promise<Cancelled | undefined> {
+    const running = this.#running.get(conversationId);
+    if (!running) return undefined;
+    running.controller.abort('deleted' satisfies CancelReason);
+    await running.done;
+    return { taskId: running.taskId, sandboxId: running.sandboxId, sandboxCreated: running.sandboxCreated };
+  }
+
+  /** Stops every start under way (the server is stopping); they end in ERROR, and a restart says so. */
+  async close(): Promise<void> {
+    for (const running of this.#running.values()) running.controller.abort('shutdown' satisfies CancelReason);
+    await Promise.allSettled([...this.#running.values()].map((running) => running.done));
+  }
+
+  async getMany(ids: string[]): Promise<(StartTask | null)[]> {
+    refuseTooMany(ids, 'start tasks');
+    const wanted = ids.map(normaliseId);
+    const found = await this.tasks.getMany(
+      this.userId,
+      wanted.filter((id): id is string => id !== undefined),
+    );
+    const byId = new Map(found.map((record) => [record.id, toTask(record)]));
+    return wanted.map((id) => (id === undefined ? null : (byId.get(id) ?? null)));
+  }
+
+  async search(query: TaskSearchQuery) {
+    return paginateOffset(query.page_id, query.limit, (offset, limit) =>
+      this.tasks.search(this.userId, query, query.sort_order, offset, limit).then(({ rows, more }) => ({ items: rows.map(toTask), more })),
+    );
+  }
+
+  count(filter: TaskFilter): Promise<number> {
+    return this.tasks.count(this.userId, filter);
+  }
+}

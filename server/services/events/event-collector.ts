@@ -1,0 +1,228 @@
+import WebSocket from 'ws';
+import type { Logger } from '../../logger';
+import { SESSION_KEY_HEADER } from '../../session-key';
+import type { ConversationRecord, ConversationsStore } from '../../store/conversations-store';
+import { type AgentConversations, type AgentEndpoint, agentEndpoint } from '../conversations/agent-conversations';
+import type { EventService } from './event-service';
+import type { SandboxService } from '../sandboxes/sandbox-service';
+
+/** How often it looks for conversations to connect to or let go (sandboxes started, paused, resumed, deleted). */
+const SYNC_INTERVAL_MS = 500;
+const MAX_BACKOFF_MS = 10_000;
+/** The agent server's close code for a conversation it does not know (its sandbox restarted). */
+const UNKNOWN_CONVERSATION = 4004;
+
+interface Connection {
+  socket: WebSocket;
+  endpoint: AgentEndpoint;
+  closed: Promise<void>;
+  /** Let go on purpose (its conversation deleted): once closed, it is neither retried nor created again. */
+  dropped: boolean;
+}
+
+/** What keeps failing for a conversation: each kind is warned of once, then logged at debug. */
+type FailureKind = 'connect' | 'recreate' | 'store';
+
+const sameEndpoint = (a: AgentEndpoint, b: AgentEndpoint) => a.url === b.url && a.key === b.key;
+
+/**
+ * Keeps one event WebSocket per conversation whose sandbox is RUNNING and stores what comes, so
+ * every event is stored once, in order, whatever restarts: each (re)connection asks for every
+ * event again (`resend_all`), and the store skips those it has. A paused sandbox's socket is
+ * dropped and opened again after the resume; a conversation its agent server no longer knows is
+ * created there again. The session key goes in a header, never in a URL or a log line.
+ */
+export class EventCollector {
+  readonly #connections = new Map<string, Connection>();
+  /** Conversations not to connect to before this time (ms), after a failed connection. */
+  readonly #retryAt = new Map<string, { at: number; failures: number }>();
+  readonly #recreating = new Set<string>();
+  /** The failure kinds already warned of, per conversation, since a connection last worked. */
+  readonly #warned = new Map<string, Set<FailureKind>>();
+  #timer: NodeJS.Timeout | undefined;
+  #sync: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(
+    private readonly sandboxes: SandboxService,
+    private readonly conversations: ConversationsStore,
+    private readonly events: EventService,
+    private readonly agents: AgentConversations,
+    private readonly log: Logger,
+  ) {}
+
+  /** Connects to every conversation of running sandboxes (catching up what they did meanwhile), then keeps watching. */
+  async start(): Promise<void> {
+    this.#closed = false;
+    this.#timer ??= setInterval(() => void this.sync(), SYNC_INTERVAL_MS);
+    this.#timer.unref();
+    await this.sync();
+  }
+
+  /** Closes every socket and stops watching. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#sync;
+    const closing = [...this.#connections.values()];
+    for (const connection of closing) connection.socket.terminate();
+    await Promise.all(closing.map((connection) => connection.closed));
+  }
+
+  /**
+   * Lets go of conversation `conversationId` at once (it is being deleted): its socket closes
+   * and is not opened again, and what it had sent but not yet stored is not stored.
+   */
+  drop(conversationId: string): void {
+    const connection = this.#connections.get(conversationId);
+    if (connection) {
+      connection.dropped = true;
+      connection.socket.terminate();
+    }
+    this.#forget(conversationId);
+  }
+
+  #forget(conversationId: string): void {
+    this.#retryAt.delete(conversationId);
+    this.#warned.delete(conversationId);
+  }
+
+  /** One round: connects where it should, lets go where it should not; a round under way is joined. */
+  sync(): Promise<void> {
+    this.#sync ??= this.#round()
+      .catch((error: unknown) => this.log.warn({ err: error }, 'a round of event collection failed'))
+      .finally(() => {
+        this.#sync = undefined;
+      });
+    return this.#sync;
+  }
+
+  async #round(): Promise<void> {
+    if (this.#closed) return;
+    const endpoints = await this.#runningEndpoints();
+    const records = await this.conversations.inSandboxes([...endpoints.keys()]);
+    if (this.#closed) return;
+    const wanted = new Map(records.map((record) => [record.id, record]));
+    // Conversations deleted, or of sandboxes no longer running, start afresh if they come back.
+    for (const id of new Set([...this.#retryAt.keys(), ...this.#warned.keys()])) if (!wanted.has(id)) this.#forget(id);
+    for (const [id, connection] of this.#connections) {
+      const record = wanted.get(id);
+      const endpoint = record && endpoints.get(record.sandbox_id);
+      if (!endpoint || !sameEndpoint(endpoint, connection.endpoint)) connection.socket.terminate();
+    }
+    const now = Date.now();
+    for (const record of records) {
+      const endpoint = endpoints.get(record.sandbox_id);
+      if (!endpoint || this.#connections.has(record.id) || this.#recreating.has(record.id)) continue;
+      if ((this.#retryAt.get(record.id)?.at ?? 0) > now) continue;
+      this.#connect(record, endpoint);
+    }
+  }
+
+  /** The agent server of each RUNNING sandbox, by sandbox id. */
+  async #runningEndpoints(): Promise<Map<string, AgentEndpoint>> {
+    const endpoints = new Map<string, AgentEndpoint>();
+    let pageId: string | undefined;
+    do {
+      // Another instance collects from the sandboxes it runs.
+      const page = await this.sandboxes.searchOwn({ status__eq: 'RUNNING', limit: 100, page_id: pageId });
+      for (const sandbox of page.items) {
+        const endpoint = agentEndpoint(sandbox);
+        if (endpoint) endpoints.set(sandbox.id, endpoint);
+      }
+      pageId = page.next_page_id ?? undefined;
+    } while (pageId);
+    return endpoints;
+  }
+
+  #connect(record: ConversationRecord, endpoint: AgentEndpoint): void {
+    const id = record.id;
+    const url = `${endpoint.url.replace(/^http/, 'ws')}/sockets/events/${id}?resend_all=true`;
+    const socket = new WebSocket(url, { headers: { [SESSION_KEY_HEADER]: endpoint.key } });
+    let unknown = false;
+    let refusal: string | undefined;
+    // Frames are stored one after the other; after a failure none is: the next connection sends them all again, in order.
+    let storing = Promise.resolve();
+    let storeFailed = false;
+    const closed = new Promise<void>((resolve) => {
+      socket.on('close', (code) => {
+        this.#connections.delete(id);
+        this.events.forgetLive(id);
+        if (code === UNKNOWN_CONVERSATION) unknown = true;
+        resolve();
+        if (this.#closed || connection.dropped) return;
+        if (unknown) void this.#recreate(record, endpoint);
+        else this.#backOff(id, refusal);
+      });
+    });
+    let heard = false;
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      // Known at its first frame (one it does not know opens, then closes with 4004): failures in a row end here.
+      if (!heard) {
+        heard = true;
+        this.#retryAt.delete(id);
+        this.#warned.delete(id);
+        this.log.debug({ conversation: id, sandbox: record.sandbox_id }, 'collecting the events of a conversation');
+      }
+      let frame: unknown;
+      try {
+        frame = JSON.parse(data.toString());
+      } catch {
+        this.log.warn({ conversation: id }, 'an agent server sent a frame that is not JSON');
+        return;
+      }
+      storing = storing.then(async () => {
+        if (storeFailed || connection.dropped) return;
+        try {
+          await this.events.receive(id, [frame]);
+        } catch (error) {
+          storeFailed = true;
+          socket.terminate();
+          if (connection.dropped) return; // its conversation is gone: nothing to store it in
+          this.#warnOnce(id, 'store', { err: error }, 'could not store an event of a conversation; collecting its events again');
+        }
+      });
+    });
+    socket.on('error', (error) => {
+      // Before the upgrade, the agent server answers like any HTTP server: 404 for a conversation it does not know.
+      const status = /Unexpected server response: (\d+)/.exec(error.message)?.[1];
+      if (status === '404') unknown = true;
+      else refusal = status ? `HTTP ${status}` : error.message;
+    });
+    const connection: Connection = { socket, endpoint, closed, dropped: false };
+    this.#connections.set(id, connection);
+  }
+
+  /** Waits longer after each failure in a row before connecting again. */
+  #backOff(id: string, refusal: string | undefined): void {
+    const failures = (this.#retryAt.get(id)?.failures ?? 0) + 1;
+    const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** failures);
+    this.#retryAt.set(id, { at: Date.now() + delay, failures });
+    if (refusal && failures >= 3) this.#warnOnce(id, 'connect', { reason: refusal }, "cannot connect to a conversation's event socket");
+  }
+
+  /** A failure that may repeat every round: a warning the first time, debug lines after. */
+  #warnOnce(id: string, kind: FailureKind, details: object, message: string): void {
+    const warned = this.#warned.get(id) ?? new Set<FailureKind>();
+    this.#warned.set(id, warned);
+    const level = warned.has(kind) ? 'debug' : 'warn';
+    warned.add(kind);
+    this.log[level]({ conversation: id, ...details }, message);
+  }
+
+  async #recreate(record: ConversationRecord, endpoint: AgentEndpoint): Promise<void> {
+    this.#recreating.add(record.id);
+    try {
+      await this.agents.recreate(record, endpoint);
+    } catch (error) {
+      this.#warnOnce(record.id, 'recreate', { err: error }, 'could not create a conversation again in its agent server');
+    } finally {
+      // Until a connection opens, each try waits longer: an agent server that never knows it is not asked in a loop.
+      this.#backOff(record.id, undefined);
+      this.#recreating.delete(record.id);
+    }
+    if (!this.#closed) void this.sync();
+  }
+}

@@ -1,0 +1,379 @@
+import { type ExecutionStatus, executionStatusSchema, type Metrics, metricsSchema } from '../../../src/contract/conversations';
+import {
+  type AgentEvent,
+  type ConversationState,
+  type EventFilter,
+  type EventPage,
+  type EventSearchQuery,
+  eventSchema,
+  eventTime,
+  stateUpdateEventSchema,
+  streamingDeltaSchema,
+  type StreamingDelta,
+} from '../../../src/contract/events';
+import { MAX_PAGE_SIZE } from '../../../src/contract/sandboxes';
+import { Invalid, NotFound } from '../domain-errors';
+import { StoredJsonList, type WithStoredLists } from '../json-texts';
+import type { Logger } from '../../logger';
+import type { ConversationsStore } from '../../store/conversations-store';
+import type { EventNotices, LiveNotice } from '../../store/event-notices';
+import type { EventRecord, EventsStore, NewEvent } from '../../store/events-store';
+import { normaliseId } from '../ids';
+import { decodeCursor, encodeCursor } from '../conversations/page-cursor';
+import { DEFAULT_USER } from '../users';
+
+/** What a live listener of a conversation gets: a stored event (with its storage position), or a transient frame. */
+export type LiveFrame = { seq: number; event: AgentEvent } | { seq?: undefined; frame: ConversationState | StreamingDelta };
+
+type Listener = (frame: LiveFrame) => void;
+
+interface Subscription {
+  listener: Listener;
+  /** Called when the conversation is closed (deleted): nothing more will come. */
+  onClose?: () => void;
+}
+
+interface LiveState {
+  executionStatus: ExecutionStatus | null;
+  metrics: Metrics | null;
+}
+
+/** How many stored events a stream reads at a time while it catches up. */
+const REPLAY_BATCH = 200;
+
+const toEvent = (record: EventRecord): AgentEvent => JSON.parse(record.body) as AgentEvent;
+
+/** A time as stored: UTC ISO; a time that cannot be read sorts as the moment it arrived. */
+function storedTime(timestamp: string): string {
+  const ms = eventTime(timestamp);
+  return new Date(Number.isNaN(ms) ? Date.now() : ms).toISOString();
+}
+
+/**
+ * Conversation events: stored once each (by id) in the order agent servers send them, searched
+ * as OpenHands does, and followed live. Transient frames (state updates, streaming text) are
+ * never stored: a state update sets the conversation's execution status (kept in memory) and
+ * metrics (stored with the conversation), and both kinds go to live listeners, on the other
+ * instances too (PostgreSQL: their `EventNotices` relay them).
+ */
+export class EventService {
+  readonly #subscriptions = new Map<string, Set<Subscription>>();
+  readonly #live = new Map<string, LiveState>();
+  /** The conversations whose `#live` state the owner of their agent (another instance) relayed. */
+  readonly #relayedLive = new Set<string>();
+  /** By followed conversation: the storage position of the last event its listeners were told. */
+  readonly #sentSeq = new Map<string, number>();
+  readonly #catchUps = new Map<string, Promise<void>>();
+  /** Per conversation, so the events of two senders (collector, webhook) are stored and told in one order. */
+  readonly #chains = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly store: EventsStore,
+    private readonly conversations: ConversationsStore,
+    private readonly log: Logger,
+    /** What other instances store and relay (PostgreSQL); absent with SQLite. */
+    private readonly notices?: EventNotices,
+    private readonly userId: string = DEFAULT_USER,
+  ) {}
+
+  /** Follows what other instances store, and what their running agents say, for the streams on this one. */
+  async listenForNotices(): Promise<void> {
+    await this.notices?.listen(
+      (conversationId) => this.#catchUp(conversationId),
+      () => {
+        // Listening again: what was relayed meanwhile (a `null`, say) was missed, so what was heard before may be stale.
+        for (const conversationId of this.#relayedLive) this.#live.delete(conversationId);
+        this.#relayedLive.clear();
+        for (const conversationId of this.#subscriptions.keys()) this.#catchUp(conversationId);
+      },
+      (notices) => {
+        for (const notice of notices) this.#relay(notice);
+      },
+    );
+  }
+
+  async stopNotices(): Promise<void> {
+    await this.notices?.close();
+  }
+
+  /** Tells the listeners of a conversation what was stored after what they were told (by another instance, say). */
+  #catchUp(conversationId: string): void {
+    this.#afterCatchUps(conversationId, async () => {
+      for (;;) {
+        const records = await this.store.after(conversationId, this.#sentSeq.get(conversationId) ?? 0, REPLAY_BATCH);
+        for (const record of records) this.#tell(conversationId, { seq: record.seq, event: toEvent(record) });
+        if (records.length < REPLAY_BATCH) return;
+      }
+    });
+  }
+
+  /**
+   * What the owner of a conversation's agent told its own listeners, for this instance's: its
+   * state is kept as if told here (so the conversation shows it); each frame goes to listeners
+   * after the events stored before it (announced before it), as on the owner.
+   */
+  #relay({ conversationId, frame }: LiveNotice): void {
+    if (frame === null) {
+      this.#live.delete(conversationId);
+      this.#relayedLive.delete(conversationId);
+    } else if (frame.kind === 'ConversationState') {
+      this.#live.set(conversationId, { executionStatus: frame.execution_status, metrics: frame.metrics });
+      this.#relayedLive.add(conversationId);
+    }
+    if (frame !== null) this.#afterCatchUps(conversationId, () => this.#tell(conversationId, { frame }));
+  }
+
+  /** Runs `work` for the listeners of a conversation (if any) after the catch-ups and relays before it. */
+  #afterCatchUps(conversationId: string, work: () => Promise<void> | void): void {
+    if (!this.#subscriptions.has(conversationId)) return;
+    const previous = this.#catchUps.get(conversationId) ?? Promise.resolve();
+    const next = previous.then(work);
+    const settled = next.catch((error: unknown) => {
+      this.log.warn({ conversation: conversationId, err: error }, 'could not tell listeners what another instance stored or relayed');
+    });
+    this.#catchUps.set(conversationId, settled);
+    void settled.then(() => {
+      if (this.#catchUps.get(conversationId) === settled) this.#catchUps.delete(conversationId);
+    });
+  }
+
+  /**
+   * Takes what an agent server sent for conversation `conversationId`, in order: events are stored
+   * (those already stored are skipped), transient frames applied; live listeners hear of each.
+   * Frames that are no event at all are dropped (and logged).
+   */
+  receive(conversationId: string, frames: unknown[]): Promise<void> {
+    const previous = this.#chains.get(conversationId) ?? Promise.resolve();
+    const next = previous.then(() => this.#receive(conversationId, frames));
+    const settled = next.catch(() => undefined);
+    this.#chains.set(conversationId, settled);
+    void settled.then(() => {
+      if (this.#chains.get(conversationId) === settled) this.#chains.delete(conversationId);
+    });
+    return next;
+  }
+
+  async #receive(conversationId: string, frames: unknown[]): Promise<void> {
+    let batch: NewEvent[] = [];
+    const flush = async () => {
+      if (batch.length === 0) return;
+      // No microtask when nothing of this conversation is on its way (nor ever with SQLite).
+      const relayed = this.notices?.sent(conversationId);
+      if (relayed) await relayed;
+      const inserted = await this.store.insertNew(batch);
+      batch = [];
+      for (const record of inserted) this.#tell(conversationId, { seq: record.seq, event: toEvent(record) });
+    };
+    for (const frame of frames) {
+      const kind = (frame as { kind?: unknown } | null)?.kind;
+      if (kind === 'ConversationStateUpdateEvent') {
+        await flush();
+        await this.#applyState(conversationId, frame);
+      } else if (kind === 'StreamingDelta') {
+        await flush();
+        const delta = streamingDeltaSchema.safeParse(frame);
+        if (delta.success) this.#tellLive(conversationId, delta.data);
+      } else {
+        const event = eventSchema.safeParse(frame);
+        if (!event.success) {
+          this.log.warn({ conversation: conversationId, kind: typeof kind === 'string' ? kind : null }, 'dropped a frame that is no event');
+          continue;
+        }
+        batch.push({
+          user_id: this.userId,
+          conversation_id: conversationId,
+          event_id: event.data.id,
+          kind: event.data.kind,
+          source: event.data.source,
+          timestamp: storedTime(event.data.timestamp),
+          body: JSON.stringify(event.data),
+        });
+      }
+    }
+    await flush();
+  }
+
+  async #applyState(conversationId: string, frame: unknown): Promise<void> {
+    const update = stateUpdateEventSchema.safeParse(frame);
+    if (!update.success) return;
+    const { key, value } = update.data;
+    const state = { ...(this.#live.get(conversationId) ?? { executionStatus: null, metrics: null }) };
+    const readStatus = (v: unknown) => {
+      const status = executionStatusSchema.safeParse(v);
+      if (status.success) state.executionStatus = status.data;
+    };
+    const readMetrics = (v: unknown) => {
+      const metrics = metricsSchema.safeParse(v);
+      if (metrics.success && v !== null && v !== undefined) state.metrics = metrics.data;
+    };
+    if (key === 'full_state' && typeof value === 'object' && value !== null) {
+      readStatus((value as { execution_status?: unknown }).execution_status);
+      readMetrics((value as { metrics?: unknown }).metrics);
+    } else if (key === 'execution_status') readStatus(value);
+    else if (key === 'metrics') readMetrics(value);
+    else return;
+    const before = this.#live.get(conversationId);
+    this.#live.set(conversationId, state);
+    this.#relayedLive.delete(conversationId);
+    if (state.metrics && JSON.stringify(state.metrics) !== JSON.stringify(before?.metrics ?? null)) {
+      await this.conversations.update(this.userId, conversationId, { metrics: JSON.stringify(state.metrics) });
+    }
+    this.#tellLive(conversationId, {
+      kind: 'ConversationState',
+      conversation_id: conversationId,
+      execution_status: state.executionStatus,
+      metrics: state.metrics,
+    });
+  }
+
+  /** A transient frame: to the listeners here, and to the other instances'. */
+  #tellLive(conversationId: string, frame: ConversationState | StreamingDelta): void {
+    this.#tell(conversationId, { frame });
+    this.notices?.announce({ conversationId, frame });
+  }
+
+  #tell(conversationId: string, frame: LiveFrame): void {
+    if (frame.seq !== undefined && this.#subscriptions.has(conversationId)) {
+      this.#sentSeq.set(conversationId, Math.max(frame.seq, this.#sentSeq.get(conversationId) ?? 0));
+    }
+    for (const { listener } of this.#subscriptions.get(conversationId) ?? []) {
+      try {
+        listener(frame);
+      } catch (error) {
+        this.log.error({ conversation: conversationId, err: error }, 'a live event listener failed');
+      }
+    }
+  }
+
+  /** The execution status its agent server last told (over the event socket); `undefined` when none is known now. */
+  executionStatus(conversationId: string): ExecutionStatus | undefined {
+    return this.#live.get(conversationId)?.executionStatus ?? undefined;
+  }
+
+  /** Forgets the live state of a conversation (its socket closed: what it said may be stale). */
+  forgetLive(conversationId: string): void {
+    this.#live.delete(conversationId);
+    this.#relayedLive.delete(conversationId);
+    this.notices?.announce({ conversationId, frame: null });
+  }
+
+  /**
+   * Calls `listener` with every frame of conversation `conversationId` from now on, and `onClose`
+   * if the conversation is closed; answers how to stop.
+   */
+  subscribe(conversationId: string, listener: Listener, onClose?: () => void): () => void {
+    const subscriptions = this.#subscriptions.get(conversationId) ?? new Set<Subscription>();
+    const subscription: Subscription = { listener, onClose };
+    subscriptions.add(subscription);
+    this.#subscriptions.set(conversationId, subscriptions);
+    return () => {
+      subscriptions.delete(subscription);
+      if (subscriptions.size === 0 && this.#subscriptions.get(conversationId) === subscriptions) {
+        this.#subscriptions.delete(conversationId);
+        this.#sentSeq.delete(conversationId);
+      }
+    };
+  }
+
+  /** Conversation `conversationId` is gone: its live state is forgotten and its listeners are told and let go. */
+  close(conversationId: string): void {
+    this.#live.delete(conversationId);
+    this.#relayedLive.delete(conversationId);
+    const subscriptions = this.#subscriptions.get(conversationId);
+    this.#subscriptions.delete(conversationId);
+    for (const { onClose } of subscriptions ?? []) {
+      try {
+        onClose?.();
+      } catch (error) {
+        this.log.error({ conversation: conversationId, err: error }, 'a live event listener failed to close');
+      }
+    }
+  }
+
+  /** The stored id of a conversation of this user; NotFound otherwise. */
+  async ensureConversation(id: string): Promise<string> {
+    const hex = normaliseId(id);
+    if (!hex || !(await this.conversations.get(this.userId, hex))) throw new NotFound(`Conversation ${id} not found`);
+    return hex;
+  }
+
+  /**
+   * Follows conversation `conversationId` (a stored id, as `ensureConversation` answers it):
+   * every stored event after `lastEventId` (all of them without it, or when that event is not one
+   * of its), then each frame as it comes, with no gap and no event twice, until the conversation
+   * is closed (`onClose`). Answers how to stop following.
+   */
+  async follow(
+    conversationId: string,
+    lastEventId: string | undefined,
+    send: (frame: LiveFrame) => void,
+    onClose: () => void,
+  ): Promise<() => void> {
+    let sentSeq = (lastEventId ? await this.store.seqOf(conversationId, lastEventId) : undefined) ?? 0;
+    let pending: LiveFrame[] | undefined = [];
+    const deliver = (frame: LiveFrame) => {
+      if (frame.seq !== undefined) {
+        if (frame.seq <= sentSeq) return;
+        sentSeq = frame.seq;
+      }
+      send(frame);
+    };
+    // Listening first, then reading what is stored: what arrives meanwhile waits, and what was read already is skipped.
+    const stop = this.subscribe(conversationId, (frame) => (pending ? pending.push(frame) : deliver(frame)), onClose);
+    try {
+      for (;;) {
+        const records = await this.store.after(conversationId, sentSeq, REPLAY_BATCH);
+        for (const record of records) deliver({ seq: record.seq, event: toEvent(record) });
+        if (records.length < REPLAY_BATCH) break;
+      }
+    } catch (error) {
+      stop();
+      throw error;
+    }
+    const waiting = pending;
+    pending = undefined;
+    for (const frame of waiting) deliver(frame);
+    this.#sentSeq.set(conversationId, Math.max(sentSeq, this.#sentSeq.get(conversationId) ?? 0));
+    return stop;
+  }
+
+  /** A page whose events are their stored texts (see StoredJsonList). */
+  async search(query: EventSearchQuery): Promise<WithStoredLists<EventPage>> {
+    const descending = query.sort_order === 'TIMESTAMP_DESC';
+    const decoded = decodeCursor(query.sort_order, query.page_id);
+    const seq = decoded ? Number(decoded.id) : undefined;
+    if (decoded && !Number.isSafeInteger(seq)) throw new Invalid(['page_id'], 'Not a page id this server gave out', query.page_id);
+    const cursor = decoded && seq !== undefined ? { timestamp: decoded.value, seq } : undefined;
+    const { rows, more } = await this.store.search(this.userId, query, descending, cursor, query.limit);
+    const last = rows.at(-1);
+    return {
+      items: new StoredJsonList<AgentEvent>(rows.map((row) => row.body)),
+      next_page_id: more && last ? encodeCursor(query.sort_order, { value: last.timestamp, id: String(last.seq) }) : null,
+    };
+  }
+
+  count(filter: EventFilter): Promise<number> {
+    return this.store.count(this.userId, filter);
+  }
+
+  /** In request order, `null` for an id that is not stored. */
+  async getMany(ids: string[]): Promise<(AgentEvent | null)[]> {
+    if (ids.length > MAX_PAGE_SIZE)
+      throw new Invalid(['id'], `Cannot request more than ${MAX_PAGE_SIZE} events at once, got ${ids.length}`);
+    const byId = new Map<string, AgentEvent>();
+    for (const record of await this.store.getMany(this.userId, [...new Set(ids)])) {
+      if (!byId.has(record.event_id)) byId.set(record.event_id, toEvent(record));
+    }
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** Events pushed to the webhook by sandbox `sandboxId` for one of its conversations. */
+  async receiveFromSandbox(sandboxId: string, conversationId: string, events: unknown[]): Promise<void> {
+    const hex = normaliseId(conversationId);
+    const record = hex ? await this.conversations.get(this.userId, hex) : undefined;
+    if (!hex || !record || record.sandbox_id !== sandboxId) {
+      throw new NotFound(`Conversation ${conversationId} not found in sandbox ${sandboxId}`);
+    }
+    await this.receive(hex, events);
+  }
+}

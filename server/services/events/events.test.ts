@@ -1,0 +1,462 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stateUpdate } from '../../agent-server/event-factory';
+import { SecretBox } from '../../secret-box';
+import { type DatabaseName, databasesUnderTest } from '../../testing/databases';
+import { shellSpec, startSandbox, statusBecomes, until } from '../../testing/sandbox-helpers';
+import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp } from '../../testing/test-app';
+
+/*
+ * Stored events, their routes, the webhook and the live stream, with events pushed the way an
+ * agent server may push them (the webhook), into conversations of sandboxes that run no agent
+ * server (so nothing else writes events meanwhile).
+ */
+
+const IDLE = shellSpec('idle', 'sleep 600');
+
+const apps: TestApp[] = [];
+afterEach(async () => {
+  for (const t of apps.splice(0)) await t.close();
+});
+
+async function app(database?: DatabaseName) {
+  const t = await startTestApp({ sandboxSpecs: [IDLE], database });
+  apps.push(t);
+  return t;
+}
+
+async function conversationIn(t: TestApp, sandboxId: string): Promise<string> {
+  const id = randomUUID().replaceAll('-', '');
+  const now = new Date().toISOString();
+  await t.db
+    .insertInto('app_conversations')
+    .values({
+      id,
+      user_id: 'default',
+      sandbox_id: sandboxId,
+      sandbox_created: 0,
+      title: `events ${id.slice(0, 5)}`,
+      pr_number: '[]',
+      skills: '[]',
+      archived: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+async function sandboxKey(t: TestApp, sandboxId: string): Promise<string> {
+  const row = await t.db.selectFrom('sandboxes').select('session_key').where('id', '=', sandboxId).executeTakeFirstOrThrow();
+  return new SecretBox(TEST_SECRETS_KEY).open(row.session_key);
+}
+
+/** A sandbox (running no agent server), one conversation in it, and how to push events to it with the sandbox's key. */
+async function setup(t: TestApp) {
+  const sandbox = await startSandbox(t, 'idle');
+  const conversationId = await conversationIn(t, sandbox.id);
+  const key = await sandboxKey(t, sandbox.id);
+  const push = async (events: unknown[], conversation = conversationId) => {
+    const response = await postWebhook(t, sandbox.id, conversation, events, key);
+    expect(response.statusCode, response.body).toBe(200);
+  };
+  return { sandboxId: sandbox.id, conversationId, key, push };
+}
+
+const postWebhook = (t: TestApp, sandboxId: string, conversationId: string, events: unknown[], key: string | undefined) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/v1/webhooks/${sandboxId}/events/${conversationId}`,
+    headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { 'x-session-api-key': key }) },
+    payload: JSON.stringify(events),
+  });
+
+let clock = Date.parse('2025-03-01T10:00:00Z');
+/** A user message; its timestamp naive (as the SDK writes them) unless given. */
+function message(text: string, timestamp = new Date((clock += 1000)).toISOString().replace('Z', '')) {
+  return {
+    kind: 'MessageEvent',
+    id: randomUUID(),
+    timestamp,
+    source: 'user',
+    llm_message: { role: 'user', content: [{ type: 'text', text }] },
+  };
+}
+
+const ids = (events: { id: string }[]) => events.map((e) => e.id);
+
+async function allPages(t: TestApp, query: string, limit: number): Promise<{ id: string }[][]> {
+  const pages: { id: string }[][] = [];
+  let pageId: string | null = null;
+  do {
+    const url = `/api/v1/events/search?${query}&limit=${limit}${pageId ? `&page_id=${pageId}` : ''}`;
+    const response = await t.request({ method: 'GET', url });
+    expect(response.statusCode, response.body).toBe(200);
+    const page = response.json();
+    pages.push(page.items);
+    pageId = page.next_page_id;
+  } while (pageId);
+  return pages;
+}
+
+// What is stored and streamed: on both databases (the stream's news of new events differs on PostgreSQL).
+describe.each(databasesUnderTest())('on %s', (database) => {
+  describe('stored events', () => {
+    it('are stored once each, in order, and searched, counted and got as OpenHands answers them', async () => {
+      const t = await app(database);
+      const { conversationId, push } = await setup(t);
+      const first = [message('one'), message('two'), message('three')];
+      await push(first);
+      await push([first[1], message('four')]); // a repeat is stored once
+      const search = await t.request({ method: 'GET', url: `/api/v1/events/search?conversation_id__eq=${conversationId}` });
+      expect(search.statusCode).toBe(200);
+      const page = search.json();
+      expect(page.next_page_id).toBeNull();
+      expect(page.items.map((e: { llm_message: { content: { text: string }[] } }) => e.llm_message.content[0]?.text)).toEqual([
+        'one',
+        'two',
+        'three',
+        'four',
+      ]);
+      expect(page.items[0]).toEqual(first[0]); // stored as sent, its own timestamp included
+
+      const count = await t.request({ method: 'GET', url: `/api/v1/events/count?conversation_id__eq=${conversationId}` });
+      expect(count.json()).toBe(4);
+
+      const unknown = randomUUID();
+      const got = await t.request({ method: 'GET', url: `/api/v1/events?id=${first[2]!.id}&id=${unknown}&id=${first[0]!.id}` });
+      expect(got.statusCode).toBe(200);
+      expect(got.json()).toEqual([first[2], null, first[0]]);
+    });
+
+    it('pages through every event exactly once, in both orders, with ties in time kept in the order they came', async () => {
+      const t = await app(database);
+      const { conversationId, push } = await setup(t);
+      const sameTime = '2025-03-01T12:00:00';
+      const sent = Array.from({ length: 230 }, (_, i) => message(`m${i}`, i % 3 === 0 ? sameTime : undefined));
+      await push(sent.slice(0, 120));
+      await push(sent.slice(120));
+      const byTime = [...sent].sort((a, b) => a.timestamp.localeCompare(b.timestamp) || sent.indexOf(a) - sent.indexOf(b));
+
+      const ascending = await allPages(t, `conversation_id__eq=${conversationId}`, 100);
+      expect(ascending.map((p) => p.length)).toEqual([100, 100, 30]);
+      expect(ids(ascending.flat())).toEqual(ids(byTime));
+
+      const descending = await allPages(t, `conversation_id__eq=${conversationId}&sort_order=TIMESTAMP_DESC`, 7);
+      expect(ids(descending.flat())).toEqual(ids(byTime).reverse());
+
+      const count = await t.request({ method: 'GET', url: `/api/v1/events/count?conversation_id__eq=${conversationId}` });
+      expect(count.json()).toBe(230);
+    });
+
+    it('filters by kind and time (naive times are UTC) and by conversation', async () => {
+      const t = await app(database);
+      const { sandboxId, conversationId, push } = await setup(t);
+      const other = await conversationIn(t, sandboxId);
+      const early = message('early', '2025-04-01T08:00:00');
+      const late = message('late', '2025-04-01T09:00:00.000000');
+      const pause = { kind: 'PauseEvent', id: randomUUID(), timestamp: '2025-04-01T10:00:00+02:00', source: 'user' };
+      await push([early, late, pause]);
+      await push([message('elsewhere', '2025-04-01T08:30:00Z')], other);
+
+      const search = async (query: string) => ids((await t.request({ method: 'GET', url: `/api/v1/events/search?${query}` })).json().items);
+      const count = async (query: string) => (await t.request({ method: 'GET', url: `/api/v1/events/count?${query}` })).json();
+
+      const mine = `conversation_id__eq=${conversationId}`;
+      expect(await search(`${mine}&kind__eq=PauseEvent`)).toEqual([pause.id]);
+      expect(await search(`${mine}&kind__eq=MessageEvent`)).toEqual([early.id, late.id]);
+      // 10:00+02:00 is 08:00Z: the same instant as the naive 08:00.
+      expect(await search(`${mine}&timestamp__gte=2025-04-01T08:00:00Z&timestamp__lt=2025-04-01T09:00:00Z`)).toEqual([early.id, pause.id]);
+      expect(await count(`${mine}&timestamp__gte=2025-04-01T08:30:00`)).toBe(1);
+      expect(await count(`timestamp__gte=2025-04-01T08:30:00Z&timestamp__lt=2025-04-01T08:31:00Z`)).toBe(1);
+      // The dashed form of a conversation id is the same conversation.
+      const dashed = conversationId.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+      expect(await count(`conversation_id__eq=${dashed}`)).toBe(3);
+    });
+
+    it('refuses bad queries with 422s (FastAPI-style) and too many ids with 400', async () => {
+      const t = await app(database);
+      const bad = async (url: string) => {
+        const response = await t.request({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(422);
+        return response.json().detail[0];
+      };
+      const kind = await bad('/api/v1/events/search?kind__eq=NoSuchEvent');
+      expect(kind.loc).toEqual(['query', 'kind__eq']);
+      expect(kind.msg).toContain("'MessageEvent'");
+      expect((await bad('/api/v1/events/count?kind__eq=openhands.sdk.event.MessageEvent')).loc).toEqual(['query', 'kind__eq']);
+      expect((await bad('/api/v1/events/search?limit=0')).loc).toEqual(['query', 'limit']);
+      expect((await bad('/api/v1/events/search?limit=101')).loc).toEqual(['query', 'limit']);
+      expect((await bad('/api/v1/events/search?sort_order=NEWEST')).loc).toEqual(['query', 'sort_order']);
+      expect((await bad('/api/v1/events/search?timestamp__gte=yesterday')).loc).toEqual(['query', 'timestamp__gte']);
+      expect((await bad('/api/v1/events/search?conversation_id__eq=nope')).loc).toEqual(['query', 'conversation_id__eq']);
+      expect((await bad('/api/v1/events/search?page_id=not-ours')).loc).toEqual(['query', 'page_id']);
+      expect((await bad('/api/v1/events')).loc).toEqual(['query', 'id']);
+
+      const tooMany = Array.from({ length: 101 }, () => `id=${randomUUID()}`).join('&');
+      const response = await t.request({ method: 'GET', url: `/api/v1/events?${tooMany}` });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().detail).toContain('100');
+    });
+
+    it('go with their conversation', async () => {
+      const t = await app(database);
+      const { conversationId, push } = await setup(t);
+      await push([message('soon gone')]);
+      expect((await t.request({ method: 'DELETE', url: `/api/v1/app-conversations/${conversationId}` })).statusCode).toBe(200);
+      const count = await t.db
+        .selectFrom('conversation_events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(count.n)).toBe(0);
+    });
+  });
+
+  describe('the webhook', () => {
+    it("takes events with the conversation's own sandbox key only", async () => {
+      const t = await app(database);
+      const mine = await setup(t);
+      const other = await setup(t);
+      const event = message('pushed');
+
+      expect((await postWebhook(t, mine.sandboxId, mine.conversationId, [event], other.key)).statusCode).toBe(401);
+      expect((await postWebhook(t, mine.sandboxId, mine.conversationId, [event], TEST_SESSION_KEY)).statusCode).toBe(401);
+      expect((await postWebhook(t, mine.sandboxId, mine.conversationId, [event], undefined)).statusCode).toBe(401);
+      expect((await postWebhook(t, 'no-such-sandbox', mine.conversationId, [event], mine.key)).statusCode).toBe(401);
+      // A sandbox's key does not reach another sandbox's conversation.
+      expect((await postWebhook(t, other.sandboxId, mine.conversationId, [event], other.key)).statusCode).toBe(404);
+      // Nor the rest of the API.
+      const search = await t.app.inject({ method: 'GET', url: '/api/v1/events/search', headers: { 'x-session-api-key': mine.key } });
+      expect(search.statusCode).toBe(401);
+      expect((await t.request({ method: 'GET', url: '/api/v1/events/count' })).json()).toBe(0);
+
+      const accepted = await postWebhook(t, mine.sandboxId, mine.conversationId, [event], mine.key);
+      expect(accepted.statusCode).toBe(200);
+      expect(accepted.json()).toEqual({ success: true });
+      expect((await t.request({ method: 'GET', url: '/api/v1/events/count' })).json()).toBe(1);
+
+      const notEvents = await postWebhook(t, mine.sandboxId, mine.conversationId, [{ kind: 'MessageEvent' }], mine.key);
+      expect(notEvents.statusCode).toBe(422);
+    });
+
+    it('takes state updates as news of the moment: metrics reach the conversation, nothing is stored', async () => {
+      const t = await app(database);
+      const { conversationId, push } = await setup(t);
+      const metrics = {
+        model_name: 'demo/scripted',
+        accumulated_cost: 0.25,
+        max_budget_per_task: null,
+        accumulated_token_usage: { model: 'demo/scripted', prompt_tokens: 120, completion_tokens: 30 },
+      };
+      await push([stateUpdate('metrics', metrics)]);
+      const conversation = (await t.request({ method: 'GET', url: `/api/v1/app-conversations?ids=${conversationId}` })).json()[0];
+      expect(conversation.metrics).toMatchObject({
+        accumulated_cost: 0.25,
+        accumulated_token_usage: { prompt_tokens: 120, completion_tokens: 30 },
+      });
+      expect((await t.request({ method: 'GET', url: '/api/v1/events/count' })).json()).toBe(0);
+    });
+  });
+
+  interface Frame {
+    id?: string;
+    data: { kind: string; id?: string };
+  }
+
+  /** Reads the event stream of conversation `id` from a listening app, frame by frame. */
+  async function openStream(base: string, id: string, headers: Record<string, string> = {}) {
+    const controller = new AbortController();
+    const response = await fetch(`${base}/api/v1/app-conversations/${id}/events/stream`, {
+      headers: { 'x-session-api-key': TEST_SESSION_KEY, ...headers },
+      signal: controller.signal,
+    });
+    const frames: Frame[] = [];
+    const comments: string[] = [];
+    let ended = false;
+    if (response.ok && response.body) {
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      void (async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += decoder.decode(value, { stream: true });
+          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const frame: Partial<Frame> = {};
+            for (const line of block.split('\n')) {
+              if (line.startsWith(':')) comments.push(line);
+              else if (line.startsWith('id: ')) frame.id = line.slice(4);
+              else if (line.startsWith('data: ')) frame.data = JSON.parse(line.slice(6));
+            }
+            if (frame.data) frames.push(frame as Frame);
+          }
+        }
+      })()
+        .catch(() => undefined)
+        .finally(() => {
+          ended = true;
+        });
+    }
+    return { response, frames, comments, ended: () => ended, close: () => controller.abort() };
+  }
+
+  async function listen(t: TestApp): Promise<string> {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  }
+
+  describe('the live event stream', () => {
+    it('sends every stored event, then new ones as they come, and resumes after Last-Event-ID with no gap and no double', async () => {
+      const t = await app(database);
+      const base = await listen(t);
+      const { conversationId, push } = await setup(t);
+      const sent = [message('a'), message('b'), message('c')];
+      await push(sent);
+
+      const stream = await openStream(base, conversationId);
+      expect(stream.response.status).toBe(200);
+      expect(stream.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(stream.response.headers.get('content-encoding')).toBeNull();
+      await until(
+        async () => stream.frames.length,
+        (n) => n >= 3,
+      );
+      sent.push(message('d'), message('e'));
+      await push(sent.slice(3));
+      await until(
+        async () => stream.frames.length,
+        (n) => n >= 5,
+      );
+      expect(stream.frames.map((f) => f.id)).toEqual(ids(sent));
+      expect(stream.frames.map((f) => f.data.id)).toEqual(ids(sent));
+      stream.close();
+
+      // Gone meanwhile: f and g; the client had seen up to d.
+      sent.push(message('f'), message('g'));
+      await push(sent.slice(5));
+      const resumed = await openStream(base, conversationId, { 'last-event-id': sent[3]!.id });
+      await until(
+        async () => resumed.frames.length,
+        (n) => n >= 3,
+      );
+      sent.push(message('h'));
+      await push([sent[7], sent[6]]); // a repeat among the new: not sent twice
+      await until(
+        async () => resumed.frames.length,
+        (n) => n >= 4,
+      );
+      expect(resumed.frames.map((f) => f.id)).toEqual(ids(sent.slice(4)));
+      resumed.close();
+    });
+
+    it('relays state updates without an id, never stored', async () => {
+      const t = await app(database);
+      const base = await listen(t);
+      const { conversationId, push } = await setup(t);
+      const stream = await openStream(base, conversationId);
+      await push([stateUpdate('execution_status', 'running')]);
+      await until(
+        async () => stream.frames.length,
+        (n) => n >= 1,
+      );
+      expect(stream.frames[0]).toEqual({
+        data: { kind: 'ConversationState', conversation_id: conversationId, execution_status: 'running', metrics: null },
+      });
+      stream.close();
+    });
+
+    it('needs the session key, answers 404 for an unknown conversation, and ends when the server stops', async () => {
+      const t = await app(database);
+      const base = await listen(t);
+      const { conversationId } = await setup(t);
+      const noKey = await fetch(`${base}/api/v1/app-conversations/${conversationId}/events/stream`);
+      expect(noKey.status).toBe(401);
+      const unknown = await openStream(base, randomUUID().replaceAll('-', ''));
+      expect(unknown.response.status).toBe(404);
+
+      const stream = await openStream(base, conversationId);
+      expect(stream.response.status).toBe(200);
+      await t.app.close();
+      await until(
+        async () => stream.ended(),
+        (ended) => ended,
+      );
+      expect(stream.ended()).toBe(true);
+    });
+  });
+
+  describe('a deleted conversation', () => {
+    it('ends its live streams, and events that come after are not stored', async () => {
+      const t = await app(database);
+      const base = await listen(t);
+      const { sandboxId, conversationId, key } = await setup(t);
+      const stream = await openStream(base, conversationId);
+      expect(stream.response.status).toBe(200);
+      expect((await t.request({ method: 'DELETE', url: `/api/v1/app-conversations/${conversationId}` })).statusCode).toBe(200);
+      await until(
+        async () => stream.ended(),
+        (ended) => ended,
+      );
+      expect(stream.ended()).toBe(true);
+      expect((await postWebhook(t, sandboxId, conversationId, [message('too late')], key)).statusCode).toBe(404);
+      expect(stream.frames).toEqual([]);
+    });
+  });
+});
+
+describe('actions on a conversation', () => {
+  const send = (t: TestApp, id: string, action: string, body?: unknown) =>
+    t.request({
+      method: 'POST',
+      url: `/api/v1/app-conversations/${id}/${action}`,
+      ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+  const hello = { content: [{ type: 'text', text: 'hello' }] };
+
+  it('answer 404 for an unknown conversation', async () => {
+    const t = await app();
+    const id = randomUUID().replaceAll('-', '');
+    expect((await send(t, id, 'send-message', hello)).statusCode).toBe(404);
+    expect((await send(t, id, 'pause')).statusCode).toBe(404);
+    expect((await send(t, id, 'run')).statusCode).toBe(404);
+    expect((await send(t, id, 'confirm', { accept: true })).statusCode).toBe(404);
+    expect((await send(t, 'not-an-id', 'run')).statusCode).toBe(404);
+  });
+
+  it('answer 409 saying what to do when the sandbox is starting, paused or gone', async () => {
+    const t = await app();
+    const { sandboxId, conversationId } = await setup(t);
+    const starting = await send(t, conversationId, 'send-message', hello);
+    expect(starting.statusCode).toBe(409);
+    expect(starting.json().detail).toMatch(/still starting/);
+
+    expect((await t.request({ method: 'POST', url: `/api/v1/sandboxes/${sandboxId}/pause` })).statusCode).toBe(200);
+    await statusBecomes(t, sandboxId, 'PAUSED');
+    for (const [action, body] of [
+      ['send-message', hello],
+      ['pause', undefined],
+      ['run', undefined],
+      ['confirm', { accept: false, reason: 'no' }],
+    ] as const) {
+      const paused = await send(t, conversationId, action, body);
+      expect(paused.statusCode, action).toBe(409);
+      expect(paused.json().detail).toMatch(/resume its sandbox first/);
+    }
+
+    const orphan = await conversationIn(t, 'gone');
+    const gone = await send(t, orphan, 'run');
+    expect(gone.statusCode).toBe(409);
+    expect(gone.json().detail).toMatch(/no longer exists/);
+  });
+
+  it('refuse bodies the contract refuses', async () => {
+    const t = await app();
+    const { conversationId } = await setup(t);
+    expect((await send(t, conversationId, 'confirm', { reason: 'no accept' })).statusCode).toBe(422);
+    expect((await send(t, conversationId, 'send-message', { content: [{ type: 'video' }] })).statusCode).toBe(422);
+  });
+});

@@ -1,0 +1,74 @@
+import type { GitUser, RepositoriesQuery, Repository, SuggestedTask } from '../../../src/contract/git-user';
+import type { Provider } from '../../../src/contract/secrets';
+import { Conflict, NotFound, Unavailable } from '../domain-errors';
+import {
+  API_PROVIDERS,
+  type ApiProvider,
+  fetchGitUser,
+  fetchRepositories,
+  fetchSuggestedTasks,
+  type ProviderAccount,
+  ProviderRefusedToken,
+  ProviderUnreachable,
+} from '../../git-providers/provider-api';
+import type { Logger } from '../../logger';
+import type { SecretsService } from '../secrets/secrets-service';
+
+const isApiProvider = (provider: string): provider is ApiProvider => (API_PROVIDERS as readonly string[]).includes(provider);
+
+/**
+ * `/api/user/*`: the connected provider's view of its user, for OpenHands' web client. No
+ * token is a 404 (user) or an empty list; a provider that cannot be reached or is rate limiting
+ * is a 503 (user) or an empty list, as OpenHands answers; a refused token is a 409 that says to connect a new one.
+ */
+export class GitUserService {
+  constructor(
+    private readonly secrets: SecretsService,
+    private readonly log: Logger,
+  ) {}
+
+  /** The stored token of `provider`, or of the first provider this server can ask. */
+  async #account(provider?: Provider): Promise<ProviderAccount | undefined> {
+    const tokens = await this.secrets.readProviderTokens();
+    const found = tokens.find((t) => isApiProvider(t.provider) && (provider === undefined || t.provider === provider));
+    return found && { provider: found.provider as ApiProvider, token: found.token, host: found.host };
+  }
+
+  async user(): Promise<GitUser> {
+    const account = await this.#account();
+    if (!account) throw new NotFound('No GitHub or GitLab token is connected: add one under Settings → Git');
+    try {
+      return await fetchGitUser(account);
+    } catch (error) {
+      throw this.#domainError(error);
+    }
+  }
+
+  async repositories(query: RepositoriesQuery): Promise<Repository[]> {
+    const account = await this.#account(query.selected_provider);
+    if (!account) return [];
+    return this.#listOrEmpty(() => fetchRepositories(account, query));
+  }
+
+  async suggestedTasks(): Promise<SuggestedTask[]> {
+    const account = await this.#account();
+    if (!account) return [];
+    return this.#listOrEmpty(async () => fetchSuggestedTasks(account, (await fetchGitUser(account)).login));
+  }
+
+  async #listOrEmpty<T>(read: () => Promise<T[]>): Promise<T[]> {
+    try {
+      return await read();
+    } catch (error) {
+      if (!(error instanceof ProviderUnreachable)) throw this.#domainError(error);
+      this.log.warn({ reason: error.message }, 'git provider unreachable: answering an empty list');
+      return [];
+    }
+  }
+
+  #domainError(error: unknown): Error {
+    if (error instanceof ProviderRefusedToken) return new Conflict(error.message);
+    if (error instanceof ProviderUnreachable) return new Unavailable(error.message);
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}

@@ -1,0 +1,35 @@
+import { SESSION_KEY_HEADER } from '../../session-key';
+import { Conflict, NotFound, Unavailable } from '../domain-errors';
+import type { Owner } from './instance-registry';
+
+const TIMEOUT_MS = 15_000;
+
+/**
+ * Calls another instance's API about a sandbox it owns (every instance takes the same session
+ * key). Its refusals come back as the same domain errors; no answer is `Unavailable`.
+ */
+export class OwnerClient {
+  constructor(private readonly sessionKey: string) {}
+
+  async call<T>(owner: Owner & { reachable: true }, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${owner.address}/api${path}`, {
+        method,
+        headers: { [SESSION_KEY_HEADER]: this.sessionKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        // A redirect would carry the session key to an address that is not an instance.
+        redirect: 'error',
+      });
+    } catch (error) {
+      throw new Unavailable(`Its server instance ${owner.id} at ${owner.address} does not answer: ${(error as Error).message}`);
+    }
+    const answer = (await response.json().catch(() => null)) as { detail?: unknown } | null;
+    if (response.ok) return answer as T;
+    const detail = typeof answer?.detail === 'string' ? answer.detail : `HTTP ${response.status}`;
+    if (response.status === 404) throw new NotFound(detail);
+    if (response.status === 409) throw new Conflict(detail);
+    throw new Unavailable(`Its server instance ${owner.id} answered: ${detail}`);
+  }
+}

@@ -1,0 +1,581 @@
+import { randomBytes } from 'node:crypto';
+import {
+  MAX_PAGE_SIZE,
+  type SandboxCapacity,
+  type SandboxInfo,
+  type SandboxSearchQuery,
+  type SandboxSpec,
+} from '../../../src/contract/sandboxes';
+import { SANDBOX_RESUMED_PATH } from '../../agent-server/contract';
+import { type Clock, systemClock } from '../../clock';
+import { memoised } from '../json-texts';
+import { Conflict, Invalid, NotFound, Unavailable } from '../domain-errors';
+import type { Logger } from '../../logger';
+import { HealthMonitor } from '../../sandboxes/health-monitor';
+import type { ExecResult, OutsideChange, RuntimeState, SandboxRuntime } from '../../sandboxes/runtime';
+import type { SpecCatalog } from '../../sandboxes/spec-catalog';
+import { sandboxStatus } from '../../sandboxes/status';
+import type { SecretBox } from '../../secret-box';
+import { SESSION_KEY_HEADER, sessionKeyCheck } from '../../session-key';
+import type { SandboxesStore, SandboxRecord } from '../../store/sandboxes-store';
+import type { InstanceRegistry, Owner } from '../instances/instance-registry';
+import { Locks } from './locks';
+import type { OwnerClient } from '../instances/owner-client';
+import { paginate } from '../paging';
+
+export interface SandboxLimits {
+  /** How many may exist at once (MAX_SANDBOXES). */
+  maxSandboxes: number;
+  /** How many may run at once (MAX_RUNNING_SANDBOXES); starting one more pauses the oldest. */
+  maxRunning: number;
+  /** How long a started sandbox may take to answer before it is in ERROR. */
+  startTimeoutMs: number;
+  /** How long a deleted sandbox has to exit after SIGTERM before SIGKILL. */
+  stopGraceMs: number;
+}
+
+export interface ExecRequest {
+  /** Relative to the sandbox's home; the spec's working directory when absent. */
+  cwd?: string;
+  /** Added to the spec's environment. */
+  env?: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** How long a start waits to catch a command that fails at once. */
+const EARLY_EXIT_MS = 300;
+/** How long a resumed agent server has to take the news. */
+const RESUMED_NOTICE_MS = 3000;
+
+const sandboxId = () => randomBytes(16).toString('hex');
+const sessionKey = () => randomBytes(32).toString('base64url');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts and resumes take this too: the running cap is about all sandboxes at once. */
+const CAP = '*cap*';
+
+function refuseTooMany(ids: string[], what: string): void {
+  if (ids.length > MAX_PAGE_SIZE) throw new Invalid(['id'], `Cannot request more than ${MAX_PAGE_SIZE} ${what} at once, got ${ids.length}`);
+}
+
+/** This instance among others on one database: sandboxes of another are asked of it over HTTP. */
+export interface Instances {
+  registry: InstanceRegistry;
+  client: OwnerClient;
+}
+
+/**
+ * Sandboxes: the registry (in the database, so they outlive a server restart and are found
+ * again), the caps, and a health check of each one's agent server that runs in the background.
+ * What needs the machine (processes, containers) is the runtime's.
+ */
+export class SandboxService {
+  readonly #monitor: HealthMonitor;
+  /** Session keys opened, by their sealed text: every search answers each running sandbox's key. */
+  readonly #openedKeys = new Map<string, string>();
+  readonly #locks = new Locks();
+  /**
+   * The last info of each record (a kept read's, the same object until the registry changes),
+   * answered again while its status is the same: its text is then written once (see `memoised`).
+   */
+  readonly #lastInfo = new WeakMap<SandboxRecord, SandboxInfo>();
+
+  constructor(
+    private readonly store: SandboxesStore,
+    private readonly box: SecretBox,
+    private readonly runtime: SandboxRuntime,
+    private readonly specs: SpecCatalog,
+    private readonly limits: SandboxLimits,
+    private readonly log: Logger,
+    /** Stamps `created_at`; the start timeout always counts in real time. */
+    private readonly clock: Clock = systemClock,
+    private readonly instances?: Instances,
+  ) {
+    this.#monitor = new HealthMonitor(async () => {
+      const seen = await Promise.all((await this.#own()).map(async (record) => ({ id: record.id, ...(await this.#look(record)) })));
+      return seen.flatMap(({ id, state, url }) => (state === 'running' && url ? [{ id, url }] : []));
+    }, log);
+  }
+
+  /**
+   * Whether this instance's runtime runs it (with one instance: all of them). Among several, only
+   * what it owns: a sandbox copied from SQLite is its data dir's instance's (copy-to-postgres).
+   */
+  #mine(record: SandboxRecord): boolean {
+    return !this.instances || record.owner_instance === this.instances.registry.id;
+  }
+
+  /** The sandboxes this instance's runtime runs: what it watches, recovers and counts against its caps. */
+  async #own(): Promise<SandboxRecord[]> {
+    return (await this.store.list()).filter((record) => this.#mine(record));
+  }
+
+  /** The instance that runs `record`, reachable, or the refusal that says why it is not. */
+  async #reachableOwner(record: SandboxRecord): Promise<Owner & { reachable: true }> {
+    const owner = await this.instances!.registry.owner(record.owner_instance);
+    if (!owner.reachable) throw new Unavailable(`Sandbox ${record.id} runs on another server instance. ${owner.detail}.`);
+    return owner;
+  }
+
+  /**
+   * Where per-sandbox work about sandbox `id` goes when another instance runs it (`forward` it
+   * there); `undefined` when this instance does, or no sandbox has that id.
+   */
+  async ownerElsewhere(id: string): Promise<(Owner & { reachable: true }) | undefined> {
+    const record = await this.store.get(id);
+    return record && !this.#mine(record) ? this.#reachableOwner(record) : undefined;
+  }
+
+  /** Asks `owner`'s API (another instance) to do what was asked of this one. */
+  forward<T>(owner: Owner & { reachable: true }, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    return this.instances!.client.call<T>(owner, method, path, body);
+  }
+
+  /** A sandbox of another instance, as that instance answers for it; MISSING, with the reason, when it cannot. */
+  async #foreignInfo(record: SandboxRecord): Promise<SandboxInfo> {
+    const owner = await this.instances!.registry.owner(record.owner_instance);
+    let detail = owner.reachable ? '' : owner.detail;
+    if (owner.reachable) {
+      try {
+        const [info] = await this.instances!.client.call<(SandboxInfo | null)[]>(owner, 'GET', `/v1/sandboxes?id=${record.id}`);
+        if (info) return info;
+        detail = `Its server instance ${owner.id} does not know it`;
+      } catch (error) {
+        detail = (error as Error).message;
+      }
+    }
+    return {
+      id: record.id,
+      created_by_user_id: null,
+      sandbox_spec_id: record.spec_id,
+      status: 'MISSING',
+      session_api_key: null,
+      exposed_urls: null,
+      created_at: record.created_at,
+      status_detail: detail,
+    };
+  }
+
+  /**
+   * What the runtime sees of a sandbox and where its agent server answers, asked together (a
+   * runtime answers the questions asked at once about all sandboxes with one look at them).
+   */
+  async #look(record: SandboxRecord): Promise<{ state: RuntimeState; url: string | undefined }> {
+    const [state, url] = await Promise.all([this.runtime.state(record), this.runtime.agentServerUrl(record)]);
+    return { state, url };
+  }
+
+  /**
+   * Finds the sandboxes of earlier runs again (also how those that ended meanwhile ended), starts
+   * removing what unregistered ones left, and starts watching their health; resolves after the
+   * first round of checks, so the first answers already have the right status.
+   */
+  async startMonitoring(): Promise<void> {
+    // First the lock on this instance's id: nothing of its sandboxes is touched for a live twin.
+    await this.instances?.registry.start();
+    await this.runtime.watchOutside?.((id, change) => void this.#changedOutside(id, change));
+    for (const record of await this.#own()) {
+      if (record.pid === null && !record.exit_detail) await this.#recover(record);
+    }
+    // What any instance registered is not a leftover (instances may share an engine).
+    await this.runtime.sweep?.(new Set((await this.store.list()).map((record) => record.id)));
+    const records = await this.#own();
+    // Also those with an exit detail: they may have been started again since, and end again.
+    for (const record of records) {
+      if (record.process_start === null) continue;
+      await this.runtime
+        .watchAgain?.(record, (failure) => void this.#exited(record.id, failure))
+        .catch((error: unknown) => {
+          this.log.warn({ sandbox: record.id, err: error }, 'could not watch a sandbox found again');
+        });
+    }
+    await this.#monitor.start();
+  }
+
+  /** Stops watching (and says so in the instance registry); the sandboxes themselves keep running. */
+  async close(): Promise<void> {
+    this.#monitor.stop();
+    this.runtime.close?.();
+    await this.instances?.registry.stop();
+  }
+
+  /** A sandbox that was started but not recorded (the server stopped in between): adopted, or given up as failed. */
+  async #recover(record: SandboxRecord): Promise<void> {
+    const handle = await this.runtime.adopt(record.id);
+    if (handle) {
+      this.log.info({ sandbox: record.id }, 'adopted a sandbox whose start was not recorded');
+      await this.store.update(record.id, handle);
+    } else {
+      await this.store.update(record.id, { exit_detail: 'Its process was not recorded before the server stopped, and is gone' });
+    }
+  }
+
+  #sessionKey(sealed: string): string {
+    let key = this.#openedKeys.get(sealed);
+    if (key === undefined) {
+      if (this.#openedKeys.size >= 1000) this.#openedKeys.clear(); // keys of sandboxes deleted long ago
+      key = this.box.open(sealed);
+      this.#openedKeys.set(sealed, key);
+    }
+    return key;
+  }
+
+  /** Asks a sandbox that was just started or resumed until it answers (see HealthMonitor.watchStarting); whether it did. */
+  async #watchStarting(id: string): Promise<boolean> {
+    try {
+      const record = await this.store.get(id);
+      const url = record && (await this.runtime.agentServerUrl(record));
+      return url ? await this.#monitor.watchStarting({ id, url }, this.limits.startTimeoutMs) : false;
+    } catch {
+      return false; // the health rounds find out instead
+    }
+  }
+
+  async #record(id: string): Promise<SandboxRecord> {
+    const record = await this.store.get(id);
+    if (!record) throw new NotFound(`Sandbox ${id} not found`);
+    return record;
+  }
+
+  /** Those that run (not paused, not gone): what the running cap counts, whatever their health. */
+  async #running(records: SandboxRecord[]): Promise<SandboxRecord[]> {
+    const states = await Promise.all(records.map((record) => this.runtime.state(record)));
+    return records.filter((_, index) => states[index] === 'running');
+  }
+
+  async #info(record: SandboxRecord): Promise<SandboxInfo> {
+    if (!this.#mine(record)) return this.#foreignInfo(record);
+    return this.#infoNow(record) ?? this.#infoOf(record, await this.#look(record));
+  }
+
+  /** Its info without waiting, when this instance runs it and the runtime sees it at once (see SandboxRuntime.lookNow). */
+  #infoNow(record: SandboxRecord): SandboxInfo | undefined {
+    return this.runtime.lookNow && this.#mine(record) ? this.#infoOf(record, this.runtime.lookNow(record)) : undefined;
+  }
+
+  #infoOf(record: SandboxRecord, { state, url }: { state: RuntimeState; url: string | undefined }): SandboxInfo {
+    const { status, detail } = sandboxStatus({
+      state,
+      healthy: this.#monitor.healthy(record.id),
+      exitDetail: record.exit_detail,
+      startedAt: record.started_at,
+      now: Date.now(),
+      startTimeoutMs: this.limits.startTimeoutMs,
+      image: record.image,
+    });
+    const running = status === 'RUNNING' && url !== undefined;
+    const last = this.#lastInfo.get(record);
+    if (last?.status === status && last.status_detail === detail && last.exposed_urls?.[0]?.url === (running ? url : undefined))
+      return last;
+    const info: SandboxInfo = memoised({
+      id: record.id,
+      created_by_user_id: null,
+      sandbox_spec_id: record.spec_id,
+      status,
+      session_api_key: running ? this.#sessionKey(record.session_key) : null,
+      exposed_urls: running ? [{ name: 'AGENT_SERVER', url, port: record.port }] : null,
+      created_at: record.created_at,
+      status_detail: detail,
+    });
+    this.#lastInfo.set(record, info);
+    return info;
+  }
+
+  /** Whether `given` is sandbox `id`'s session key (what its agent server shows when it pushes to a webhook). */
+  async sessionKeyMatches(id: string, given: string | string[] | undefined): Promise<boolean> {
+    const record = await this.store.get(id);
+    return record !== undefined && sessionKeyCheck(this.#sessionKey(record.session_key))(given);
+  }
+
+  /** The spec a new sandbox would start from; `undefined` for an unknown id. */
+  async spec(specId: string | undefined): Promise<SandboxSpec | undefined> {
+    const specs = await this.specs.list();
+    return specId === undefined ? specs[0] : specs.find((s) => s.id === specId);
+  }
+
+  async searchSpecs(pageId: string | undefined, limit: number) {
+    return paginate(await this.specs.list(), pageId, limit);
+  }
+
+  async getSpecs(ids: string[]): Promise<(SandboxSpec | null)[]> {
+    refuseTooMany(ids, 'sandbox specs');
+    const specs = await this.specs.list();
+    return ids.map((id) => specs.find((spec) => spec.id === id) ?? null);
+  }
+
+  /** Sandboxes of every instance (another's as it answers for them). */
+  search(query: SandboxSearchQuery) {
+    return this.#search(query, this.store.list());
+  }
+
+  /** Only those this instance runs: what it does the per-sandbox work of (collecting events). */
+  async searchOwn(query: SandboxSearchQuery) {
+    return this.#search(query, this.#own());
+  }
+
+  async #search(query: SandboxSearchQuery, listed: Promise<readonly SandboxRecord[]>) {
+    const infos = (await listed).map((record) => this.#infoNow(record) ?? this.#info(record));
+    // Only a runtime that has to be asked (or another instance) is waited for.
+    const known = infos.every((info) => !(info instanceof Promise)) ? (infos as SandboxInfo[]) : await Promise.all(infos);
+    const matching = known.filter(
+      (info) =>
+        (!query.status__eq || info.status === query.status__eq) &&
+        (!query.sandbox_spec_id__eq || info.sandbox_spec_id === query.sandbox_spec_id__eq),
+    );
+    return paginate(matching, query.page_id, query.limit);
+  }
+
+  /** How many run and exist, against the caps (the console shows it, so a pause for the cap is no surprise). */
+  async capacity(): Promise<SandboxCapacity> {
+    const records = await this.#own();
+    return {
+      running: (await this.#running(records)).length,
+      max_running: this.limits.maxRunning,
+      sandboxes: records.length,
+      max_sandboxes: this.limits.maxSandboxes,
+      runtime: this.runtime.name,
+    };
+  }
+
+  async getMany(ids: string[]): Promise<(SandboxInfo | null)[]> {
+    refuseTooMany(ids, 'sandboxes');
+    // Only those asked for: a page of conversations asks for its sandboxes, most of them long gone.
+    const byId = new Map((await this.store.getMany([...new Set(ids)])).map((record) => [record.id, record]));
+    return Promise.all(
+      ids.map((id) => {
+        const record = byId.get(id);
+        return record ? this.#info(record) : null;
+      }),
+    );
+  }
+
+  async get(id: string): Promise<SandboxInfo> {
+    return this.#info(await this.#record(id));
+  }
+
+  /**
+   * Pauses the oldest running sandboxes until fewer than MAX_RUNNING_SANDBOXES run besides
+   * `except`, as OpenHands does; answers which ones it paused.
+   */
+  async #makeRoom(except: string): Promise<string[]> {
+    const running = (await this.#running((await this.#own()).filter((record) => record.id !== except))).sort((a, b) =>
+      a.created_at.localeCompare(b.created_at),
+    );
+    const paused: string[] = [];
+    for (const record of running.slice(0, Math.max(0, running.length - this.limits.maxRunning + 1))) {
+      if (await this.runtime.pause(record)) {
+        this.#monitor.forget(record.id);
+        paused.push(record.id);
+      }
+    }
+    return paused;
+  }
+
+  /**
+   * Records how a sandbox's main process ended: why, when it failed; no detail when it ended
+   * cleanly or was stopped (an earlier failure is history then). In turn with what else is done
+   * to the sandbox, so a later change is never overwritten by an earlier end.
+   */
+  #exited(id: string, failure: string | null): Promise<void> {
+    if (failure !== null) this.log.info({ sandbox: id }, 'sandbox process ended with an error');
+    // A deleted sandbox is gone from the registry, and this changes nothing.
+    return this.#locks
+      .run(id, () => this.store.update(id, { exit_detail: failure }))
+      .catch((error: unknown) => {
+        this.log.error({ sandbox: id, err: error }, 'could not record how a sandbox ended');
+      });
+  }
+
+  /**
+   * A sandbox unpaused or started again outside this server (the docker CLI) goes on as after a
+   * resume: its health is checked afresh, a start makes how it stopped history, and its agent
+   * server hears that it was paused.
+   */
+  #changedOutside(id: string, change: OutsideChange): Promise<void> {
+    return this.#locks
+      .run(id, async () => {
+        const record = await this.store.get(id);
+        if (!record) return;
+        this.log.info({ sandbox: id, change }, 'a sandbox was resumed outside this server');
+        this.#monitor.forget(id);
+        if (change === 'started') await this.store.update(id, { started_at: new Date().toISOString(), exit_detail: null });
+        await this.#tellResumed(record);
+      })
+      .catch((error: unknown) => {
+        this.log.error({ sandbox: id, err: error }, 'could not take in a sandbox resumed outside this server');
+      });
+  }
+
+  /** Starts a sandbox from `specId` (the default spec when absent). */
+  start(specId: string | undefined): Promise<{ sandbox: SandboxInfo; pausedIds: string[] }> {
+    return this.#locks.run(CAP, async () => {
+      const spec = await this.spec(specId);
+      if (!spec) throw new NotFound(`Sandbox spec ${specId ?? '(default)'} not found`);
+      if ((await this.store.count()) >= this.limits.maxSandboxes) {
+        throw new Conflict(`At most ${this.limits.maxSandboxes} sandboxes may exist at once (MAX_SANDBOXES); delete one to start another`);
+      }
+
+      const id = sandboxId();
+      const key = sessionKey();
+      const now = new Date().toISOString();
+      const { port } = await this.runtime.prepare(id);
+      // In the registry before anything runs, so nothing is ever started unrecorded; the
+      // runtime finds a start whose handle did not get recorded (`adopt`).
+      await this.store.insert({
+        id,
+        spec_id: spec.id,
+        port,
+        session_key: this.box.seal(key),
+        pid: null,
+        process_start: null,
+        created_at: this.clock().toISOString(),
+        started_at: now,
+        exit_detail: null,
+        image: spec.command === null ? (spec.image ?? null) : null,
+        owner_instance: this.instances?.registry.id ?? null,
+      });
+
+      let exited: Promise<void> | undefined;
+      let noticeExit = () => {};
+      const exitNoticed = new Promise<void>((resolve) => (noticeExit = resolve));
+      const started = await this.runtime.start({
+        id,
+        command: spec.command,
+        image: spec.image ?? null,
+        workingDir: spec.working_dir,
+        env: spec.initial_env,
+        sessionKey: key,
+        port,
+        onExit: (failure) => {
+          exited = this.#exited(id, failure);
+          noticeExit();
+        },
+      });
+      if (!started.ok) {
+        await this.store.update(id, { exit_detail: `Could not start: ${started.error}` });
+        return { sandbox: await this.get(id), pausedIds: [] };
+      }
+      try {
+        await this.store.update(id, started.handle);
+      } catch (error) {
+        await this.runtime.remove({ ...(await this.#record(id)), ...started.handle }); // never a sandbox that is not in the registry
+        throw error;
+      }
+
+      // A command that fails at once should say so in this answer, not in the next one; one whose
+      // agent server answers is not failing, and the answer says RUNNING without waiting longer.
+      const answered = this.#watchStarting(id);
+      await Promise.race([exitNoticed, sleep(EARLY_EXIT_MS), answered.then((ok) => (ok ? undefined : sleep(EARLY_EXIT_MS)))]);
+      await exited;
+      // Room is made only for a sandbox that really started.
+      const pausedIds = exited ? [] : await this.#makeRoom(id);
+      return { sandbox: await this.get(id), pausedIds };
+    });
+  }
+
+  /** Pauses every process of it. Pausing a paused sandbox is fine. */
+  pause(id: string): Promise<void> {
+    return this.#locks.run(id, async () => {
+      const record = await this.#record(id);
+      if (!this.#mine(record)) {
+        await this.instances!.client.call(await this.#reachableOwner(record), 'POST', `/v1/sandboxes/${id}/pause`);
+        return;
+      }
+      await this.runtime.pause(record);
+      this.#monitor.forget(id);
+    });
+  }
+
+  /** Resumes it, after making room; answers which sandboxes were paused for it. */
+  resume(id: string): Promise<{ pausedIds: string[] }> {
+    return this.#locks.run(id, () =>
+      this.#locks.run(CAP, async () => {
+        const record = await this.#record(id);
+        if (!this.#mine(record)) {
+          const answer = await this.instances!.client.call<{ paused_sandbox_ids?: string[] }>(
+            await this.#reachableOwner(record),
+            'POST',
+            `/v1/sandboxes/${id}/resume`,
+          );
+          return { pausedIds: answer.paused_sandbox_ids ?? [] };
+        }
+        if ((await this.runtime.state(record)) !== 'paused') return { pausedIds: [] }; // running already, or gone: nothing to resume
+        const pausedIds = await this.#makeRoom(id);
+        this.#monitor.forget(id);
+        // First, so how it stopped stays known when the engine refuses to start it again.
+        await this.runtime.resume(record);
+        // A stopped container starts again: how it stopped is history then.
+        await this.store.update(id, { started_at: new Date().toISOString(), exit_detail: null });
+        void this.#watchStarting(id);
+        await this.#tellResumed(record);
+        return { pausedIds };
+      }),
+    );
+  }
+
+  /**
+   * Tells a resumed sandbox's agent server that it was paused, so a run it was doing stops, paused,
+   * and says why: one path for every runtime (a frozen container gets no SIGCONT to notice it by).
+   * Best effort: one that does not answer (a stopped container starting over) has no run to stop.
+   */
+  async #tellResumed(record: SandboxRecord): Promise<void> {
+    try {
+      const url = await this.runtime.agentServerUrl(record);
+      if (!url) return; // it stopped again meanwhile: no run to stop
+      const response = await fetch(`${url}${SANDBOX_RESUMED_PATH}`, {
+        method: 'POST',
+        headers: { [SESSION_KEY_HEADER]: this.box.open(record.session_key) },
+        signal: AbortSignal.timeout(RESUMED_NOTICE_MS),
+      });
+      await response.body?.cancel();
+    } catch (error) {
+      this.log.debug({ sandbox: record.id, err: error }, 'a resumed sandbox did not take the news of its pause');
+    }
+  }
+
+  /** Ends its processes, removes what it stored and its record. */
+  delete(id: string): Promise<void> {
+    return this.#locks.run(id, async () => {
+      const record = await this.#record(id);
+      if (!this.#mine(record)) {
+        await this.instances!.client.call(await this.#reachableOwner(record), 'DELETE', `/v1/sandboxes/${id}`);
+        return;
+      }
+      await this.runtime.remove(record);
+      await this.store.delete(id);
+      this.#monitor.forget(id);
+    });
+  }
+
+  /** The last `tail` lines of the sandbox's output. */
+  async logs(id: string, tail: number): Promise<string[]> {
+    const record = await this.#record(id);
+    if (!this.#mine(record)) {
+      const answer = await this.instances!.client.call<{ lines: string[] }>(
+        await this.#reachableOwner(record),
+        'GET',
+        `/v1/sandboxes/${id}/logs?tail=${tail}`,
+      );
+      return answer.lines;
+    }
+    return this.runtime.logs(record, tail);
+  }
+
+  /** Runs `command` inside a running sandbox, as its own processes run (cloning a repository, a setup script). */
+  async exec(id: string, command: string[], { cwd, env, timeoutMs, signal }: ExecRequest): Promise<ExecResult> {
+    const record = await this.#record(id);
+    // A start into another instance's sandbox runs on that instance (StartTaskService): not here.
+    if (!this.#mine(record)) throw new Conflict(`Sandbox ${id} runs on another server instance (${record.owner_instance})`);
+    const state = await this.runtime.state(record);
+    if (state === 'paused') throw new Conflict(`Sandbox ${id} is paused; resume it first`);
+    if (state !== 'running') throw new Conflict(`Sandbox ${id} is not running`);
+    const spec = (await this.specs.list()).find((s) => s.id === record.spec_id);
+    return this.runtime.exec(record, command, {
+      cwd: cwd ?? spec?.working_dir ?? '',
+      env: { ...spec?.initial_env, ...env },
+      timeoutMs,
+      signal,
+    });
+  }
+}

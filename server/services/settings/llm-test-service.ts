@@ -1,0 +1,113 @@
+import OpenAI from 'openai';
+import { DEMO_MODEL } from '../../../src/contract/demo-model';
+import { LLM_TEST_SECONDS, type LlmTestRequest, type LlmTestResult } from '../../../src/contract/llm-test';
+import { wireModelName } from '../../agent-server/contract';
+import { Invalid } from '../domain-errors';
+import type { Logger } from '../../logger';
+import type { SettingsService } from './settings-service';
+
+const PROMPT = 'Reply with one short sentence saying that you are ready.';
+const DEMO_REPLY = `Ready. I am the demo model (${DEMO_MODEL}): I answer without an LLM, so no key or network is needed.`;
+/** Where the `openai` client sends requests without a base URL. */
+const OPENAI_URL = 'https://api.openai.com/v1';
+
+/** The provider's own words for a refusal (the client prefixes its message with the status). */
+function providerWords(error: InstanceType<typeof OpenAI.APIError>): string {
+  const body = error.error as { message?: unknown } | undefined;
+  return typeof body?.message === 'string' && body.message !== '' ? body.message : error.message;
+}
+
+/** Why a connection failed, as deep as the cause goes (`fetch failed` → `connect ECONNREFUSED …`). */
+function rootCause(error: unknown): string {
+  let cause = error;
+  while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+function describeFailure(error: unknown, model: string, url: string): string {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return `No answer from ${url} within ${LLM_TEST_SECONDS} seconds.`;
+  if (error instanceof OpenAI.APIConnectionError) return `Cannot reach ${url} (${rootCause(error)}). Check the base URL.`;
+  if (error instanceof OpenAI.APIError) {
+    const status = error.status ?? 0;
+    const words = providerWords(error);
+    if (status === 401 || status === 403) return `The provider rejected the API key (HTTP ${status}: ${words}).`;
+    if (status === 404) {
+      return `Not found (HTTP 404: ${words}): the model "${model}" does not exist at ${url}, or the base URL is not an OpenAI-compatible endpoint.`;
+    }
+    if (status === 429) return `The provider refused for now: rate limit or quota (HTTP 429: ${words}).`;
+    return `The provider answered HTTP ${status}: ${words}.`;
+  }
+  return `The test request failed: ${rootCause(error)}.`;
+}
+
+/** The endpoint a base URL names, for comparing: no trailing slash, none for the provider's own. */
+const endpoint = (url: string | null | undefined) => (url ?? '').trim().replace(/\/+$/, '') || OPENAI_URL;
+
+/** A URL as it may be shown or logged: without user, password, query or fragment, which can hold keys. */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '(an invalid URL)';
+  }
+}
+
+/** `text` with every occurrence of `secret` masked: providers sometimes quote the key they refuse. */
+const masked = (text: string, secret: string | null) => (secret ? text.replaceAll(secret, '***') : text);
+
+/**
+ * Sends one tiny chat request with LLM settings as typed in the form, the stored key standing in
+ * for one not typed. The demo model answers without a request. Failures are results, in words;
+ * the key goes only into the request's header.
+ */
+export class LlmTestService {
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly log: Logger,
+    private readonly timeoutMs = LLM_TEST_SECONDS * 1000,
+  ) {}
+
+  async test(request: LlmTestRequest): Promise<LlmTestResult> {
+    if (request.model === DEMO_MODEL) return { ok: true, model: DEMO_MODEL, reply: DEMO_REPLY };
+    const url = endpoint(request.base_url);
+    let apiKey = request.api_key;
+    if (apiKey === null) {
+      const stored = await this.settings.readWithSecrets();
+      apiKey = stored?.llm_api_key ?? null;
+      // Else anyone with the session key could send the stored key to a server of their choosing.
+      if (apiKey && endpoint(stored?.llm_base_url) !== url) {
+        throw new Invalid(['api_key'], 'Type the key to test another base URL: the stored key only goes to the stored base URL');
+      }
+    }
+    const result = await this.#send(request.model, url, apiKey || null);
+    this.log.info(
+      { model: request.model, url: shownUrl(url), ok: result.ok, ...(result.ok ? {} : { reason: result.error }) },
+      'LLM test done',
+    );
+    return result;
+  }
+
+  async #send(model: string, url: string, apiKey: string | null): Promise<LlmTestResult> {
+    const client = new OpenAI({
+      // Endpoints without keys (a local model server) still get a header; the client wants one.
+      apiKey: apiKey ?? 'no-key',
+      baseURL: url,
+      maxRetries: 0,
+      timeout: this.timeoutMs,
+      logLevel: 'off',
+    });
+    try {
+      const completion = await client.chat.completions.create({
+        model: wireModelName(model),
+        messages: [{ role: 'user', content: PROMPT }],
+      });
+      const reply = completion.choices[0]?.message.content ?? '';
+      return { ok: true, model: completion.model || model, reply: masked(reply, apiKey) };
+    } catch (error) {
+      // Client errors quote the URL they were given, credentials and query included.
+      const words = describeFailure(error, model, shownUrl(url)).replace(/https?:\/\/[^\s)]+/g, shownUrl);
+      return { ok: false, error: masked(words, apiKey) };
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { McpTestRequest, McpTestResult } from '../../../src/contract/mcp';
+import type { Logger } from '../../logger';
+import { testMcpConnection } from '../../mcp/test-connection';
+import { signalGroup } from '../../processes/group';
+import { markedProcesses } from '../../processes/proc';
+import { pathForOtherUsers, type ProcessUser } from '../../processes/process-user';
+import type { SettingsService } from './settings-service';
+
+/** More at once would let one client fill the machine with server processes. */
+export const MAX_CONCURRENT_TESTS = 4;
+
+/** In the environment of every stdio server a test starts: the data dir of the server that started it. */
+export const MCP_TEST_MARKER = 'AGENT_CONSOLE_MCP_TEST';
+
+/**
+ * Tests MCP server entries, with the stored API key when an entry keeps it (`api_key: null`).
+ * Tests still running when the server stops are cancelled, which ends their processes; what a
+ * server that was killed could not end is ended by the next start on the same data dir.
+ */
+export class McpTestService {
+  readonly #shutdown = new AbortController();
+  readonly #running = new Set<Promise<McpTestResult>>();
+
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly dataDir: string,
+    private readonly log: Logger,
+    /** The user stdio servers run as, when the server is root (never root itself, nor a sandbox's). */
+    private readonly user?: ProcessUser,
+  ) {}
+
+  /** HOME and TMPDIR of stdio servers run as `user`: a directory of their own, which `npx` and `uvx` can write to. */
+  async #isolatedEnv(user: ProcessUser): Promise<Record<string, string>> {
+    const home = path.join(this.dataDir, 'mcp-test-home');
+    await fs.mkdir(home, { recursive: true, mode: 0o700 });
+    await fs.chown(home, user.uid, user.gid);
+    return { HOME: home, TMPDIR: home, PATH: pathForOtherUsers(process.env.PATH ?? '') };
+  }
+
+  /** Kills the process groups of stdio servers an earlier run on this data dir left behind; answers how many. */
+  endLeftovers(): number {
+    const groups = new Set(markedProcesses(MCP_TEST_MARKER, this.dataDir).map((process) => process.pgrp));
+    for (const group of groups) {
+      try {
+        signalGroup(group, 'SIGKILL');
+      } catch (error) {
+        this.log.warn({ group, err: error }, 'could not end an MCP test process group an earlier run left behind');
+      }
+    }
+    return groups.size;
+  }
+
+  async test(request: McpTestRequest, seconds: number): Promise<McpTestResult> {
+    if (this.#running.size >= MAX_CONCURRENT_TESTS) {
+      return { ok: false, error: `${MAX_CONCURRENT_TESTS} connection tests are already running; try again in a moment` };
+    }
+    const log = this.log.child({ test: randomBytes(4).toString('hex'), kind: request.kind });
+    const run = this.#run(request, seconds, log);
+    this.#running.add(run);
+    try {
+      const result = await run;
+      // The reason is the server's or the transport's words; it names no key (keys travel in headers).
+      log.debug(result.ok ? { tools: result.tools.length } : { reason: result.error }, 'MCP connection test done');
+      return result;
+    } finally {
+      this.#running.delete(run);
+    }
+  }
+
+  async #run(request: McpTestRequest, seconds: number, log: Logger): Promise<McpTestResult> {
+    if (request.kind === 'stdio') {
+      const own = this.user ? await this.#isolatedEnv(this.user) : {};
+      const env = { ...own, ...request.env, [MCP_TEST_MARKER]: this.dataDir };
+      return testMcpConnection({ ...request, env }, seconds, this.#shutdown.signal, this.user);
+    }
+    let server = request;
+    if (request.api_key === null || request.api_key === undefined) {
+      try {
+        server = { ...request, api_key: await this.settings.storedMcpKey(request.kind, request.url) };
+      } catch (error) {
+        log.error({ err: error }, 'the stored MCP API key could not be read');
+        return { ok: false, error: `The stored API key could not be read: ${error instanceof Error ? error.message : String(error)}` };
+      }
+    }
+    return testMcpConnection(server, seconds, this.#shutdown.signal);
+  }
+
+  /** Cancels running tests and waits until their processes are gone. */
+  async close(): Promise<void> {
+    this.#shutdown.abort();
+    await Promise.allSettled([...this.#running]);
+  }
+}

@@ -1,0 +1,53 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LlmPrices } from '../../llm-prices';
+import { OptionsService } from './options-service';
+import { startTestApp, type TestApp } from '../../testing/test-app';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await startTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+describe('GET /api/options/*', () => {
+  it('lists the models with a price (with their provider) and the demo model', async () => {
+    const response = await t.request({ method: 'GET', url: '/api/options/models' });
+    expect(response.statusCode).toBe(200);
+    const models: string[] = response.json();
+    expect(models).toEqual(
+      expect.arrayContaining(['anthropic/claude-sonnet-4-5-20250929', 'openai/gpt-5', 'gemini/gemini-2.5-pro', 'demo/scripted']),
+    );
+    expect(new Set(models).size).toBe(models.length);
+  });
+
+  it('offers the one agent the agent server runs, and no security analyzer (its actions carry no risk rating)', async () => {
+    expect((await t.request({ method: 'GET', url: '/api/options/agents' })).json()).toEqual(['CodeActAgent']);
+    expect((await t.request({ method: 'GET', url: '/api/options/security-analyzers' })).json()).toEqual([]);
+  });
+
+  it("answers the config OpenHands' web client reads first: oss mode, no client ids or keys, every feature flag off", async () => {
+    const response = await t.request({ method: 'GET', url: '/api/options/config' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      APP_MODE: 'oss',
+      GITHUB_CLIENT_ID: '',
+      POSTHOG_CLIENT_KEY: '',
+      FEATURE_FLAGS: { ENABLE_BILLING: false, HIDE_LLM_SETTINGS: false, ENABLE_JIRA: false, ENABLE_JIRA_DC: false, ENABLE_LINEAR: false },
+    });
+    expect((await t.app.inject({ method: 'GET', url: '/api/options/config' })).statusCode).toBe(401);
+  });
+
+  it('needs the session key', async () => {
+    const response = await t.request({ method: 'GET', url: '/api/options/agents', headers: { 'X-Session-API-Key': 'wrong' } });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('OptionsService', () => {
+  it('offers models added by LLM_PRICES_FILE as they are named there', () => {
+    const options = new OptionsService(new LlmPrices({ 'ollama/qwen3-coder:30b': { input: 0, output: 0, cache_read: null } }));
+    expect(options.list('models')).toContain('ollama/qwen3-coder:30b');
+  });
+});

@@ -1,0 +1,157 @@
+import type { McpConfig } from '../../../src/contract/mcp';
+import { DEFAULT_SETTINGS, SECRET_FIELDS, type Settings, type SettingsResponse, type SettingsUpdate } from '../../../src/contract/settings';
+import { memoised } from '../json-texts';
+import { Invalid, NotFound } from '../domain-errors';
+import type { Logger } from '../../logger';
+import type { SecretBox } from '../../secret-box';
+import type { SettingsStore } from '../../store/settings-store';
+import type { SecretsService } from '../secrets/secrets-service';
+import { mapKeyedServers } from './mcp-keys';
+import { hasPlainMcpEnv, isSecretField, readStoredSettings, type StoredSettings, writeStoredSettings } from './stored-settings';
+import { DEFAULT_USER } from '../users';
+
+/** `null`/absent keeps the stored secret, a blank string clears it, anything else replaces it. */
+function nextSecret(incoming: string | null | undefined, stored: string | null): string | null {
+  if (incoming === undefined || incoming === null) return stored;
+  return incoming.trim() === '' ? null : incoming;
+}
+
+/** Applies a POST body to stored settings: present fields replace, secrets follow `nextSecret`. */
+export function applyUpdate(current: Settings, update: SettingsUpdate): Settings {
+  // secrets_store is not part of the settings document: SecretsService stores it (see update).
+  const { secrets_store: _ignored, mcp_config, ...fields } = update;
+  const next: Settings = { ...current };
+  for (const [key, value] of Object.entries(fields) as [keyof typeof fields, unknown][]) {
+    if (value !== undefined) (next as Record<string, unknown>)[key] = value;
+  }
+  for (const field of SECRET_FIELDS) next[field] = nextSecret(update[field], current[field]);
+  if (mcp_config !== undefined) next.mcp_config = mcp_config && keepMcpKeys(mcp_config, current.mcp_config);
+  return next;
+}
+
+/**
+ * An MCP server sent with `api_key: null` keeps the key stored for the same kind and URL; a
+ * server whose URL or kind changed starts without one.
+ */
+function keepMcpKeys(incoming: McpConfig, stored: McpConfig | null): McpConfig {
+  return mapKeyedServers(incoming, (server, kind) => ({
+    api_key: nextSecret(server.api_key, stored?.[kind].find((s) => s.url === server.url)?.api_key ?? null),
+  }));
+}
+
+const isSet = (secret: string | null | undefined): boolean => typeof secret === 'string' && secret.trim() !== '';
+
+/** What a GET shows: every secret value replaced by `null` and a `*_set` flag. */
+export function toResponse(settings: Settings, providerHosts: Record<string, string | null>): SettingsResponse {
+  return {
+    ...settings,
+    llm_api_key: null,
+    search_api_key: null,
+    sandbox_api_key: null,
+    mcp_config:
+      settings.mcp_config && mapKeyedServers(settings.mcp_config, (server) => ({ api_key: null, api_key_set: isSet(server.api_key) })),
+    secrets_store: { provider_tokens: {}, custom_secrets: {} },
+    llm_api_key_set: isSet(settings.llm_api_key),
+    search_api_key_set: isSet(settings.search_api_key),
+    sandbox_api_key_set: isSet(settings.sandbox_api_key),
+    provider_tokens_set: providerHosts,
+  };
+}
+
+/** The stored fields a POST body changes: present ones, except secrets that keep their value. */
+function changedFields(update: SettingsUpdate): (keyof Settings)[] {
+  return (Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]).filter((field) =>
+    isSecretField(field) ? typeof update[field] === 'string' : update[field] !== undefined,
+  );
+}
+
+export class SettingsService {
+  /** The last answer of `read` and what it was made from: the console asks often, and the document rarely changes. */
+  #lastResponse: { document: string | undefined; hosts: string; answer: SettingsResponse } | undefined;
+
+  constructor(
+    private readonly store: SettingsStore,
+    private readonly box: SecretBox,
+    private readonly secrets: SecretsService,
+    private readonly log: Logger,
+    private readonly userId: string = DEFAULT_USER,
+  ) {}
+
+  /**
+   * The stored settings with secrets hidden. Git providers connected before the first settings
+   * save count as stored: the answer then has the default settings, so a client still learns
+   * about them. Before anything was stored: NotFound.
+   */
+  async read(): Promise<SettingsResponse> {
+    const [document, hosts] = await Promise.all([this.store.load(this.userId), this.secrets.providerHosts()]);
+    if (document === undefined && Object.keys(hosts).length === 0) throw new NotFound('Settings not found');
+    const hostsKey = JSON.stringify(hosts);
+    const last = this.#lastResponse;
+    if (last && last.document === document && last.hosts === hostsKey) return last.answer;
+    // Only whether each secret is set is answered: none is decrypted for it.
+    const answer = memoised(toResponse(readStoredSettings(document, this.box, this.log, 'sealed').settings, hosts));
+    this.#lastResponse = { document, hosts: hostsKey, answer };
+    return answer;
+  }
+
+  /** The settings with secret values, for the server's own use; never answer this to a client. */
+  async readWithSecrets(): Promise<Settings | undefined> {
+    const document = await this.store.load(this.userId);
+    return document === undefined ? undefined : this.#read(document).settings;
+  }
+
+  /** Settings' sandbox_runtime_container_image, `null` when blank: the image Docker sandboxes of the agent server spec start from. */
+  async sandboxRuntimeImage(): Promise<string | null> {
+    return (await this.readWithSecrets())?.sandbox_runtime_container_image?.trim() || null;
+  }
+
+  /** The API key stored for an SSE or SHTTP server of this kind and URL, if any. */
+  async storedMcpKey(kind: 'sse' | 'shttp', url: string): Promise<string | null> {
+    const mcp = (await this.readWithSecrets())?.mcp_config;
+    const servers = kind === 'sse' ? mcp?.sse_servers : mcp?.shttp_servers;
+    return servers?.find((server) => server.url === url)?.api_key ?? null;
+  }
+
+  /**
+   * Stores a POST body. Its `secrets_store` goes to the secrets first: that is where a value can
+   * still be refused (a token the provider rejects), and then nothing else has changed yet.
+   */
+  async update(update: SettingsUpdate): Promise<void> {
+    if (update.secrets_store) {
+      await this.secrets.mergeSecretsStore(update.secrets_store).catch((error: unknown) => {
+        throw error instanceof Invalid ? error.within('secrets_store') : error;
+      });
+    }
+    await this.store.update(this.userId, (document) => {
+      const stored = this.#read(document);
+      return writeStoredSettings(stored, applyUpdate(stored.settings, update), changedFields(update), this.box);
+    });
+  }
+
+  /**
+   * Seals MCP stdio env values stored in plain text by a version before they were sealed; only
+   * `mcp_config` is written, and only when it has such values. Answers whether it wrote.
+   */
+  async sealPlainMcpEnv(): Promise<boolean> {
+    let sealed = false;
+    const document = await this.store.load(this.userId);
+    if (document === undefined || !this.#hasPlainMcpEnv(this.#read(document))) return false;
+    await this.store.update(this.userId, (current) => {
+      const stored = this.#read(current);
+      if (current === undefined || !this.#hasPlainMcpEnv(stored)) return current ?? '{}';
+      sealed = true;
+      return writeStoredSettings(stored, stored.settings, ['mcp_config'], this.box);
+    });
+    if (sealed) this.log.info('sealed MCP stdio env values stored in plain text');
+    return sealed;
+  }
+
+  /** Plain env values in an `mcp_config` that reads (one that does not is left as it is, not replaced by its default). */
+  #hasPlainMcpEnv(stored: StoredSettings): boolean {
+    return stored.settings.mcp_config !== null && hasPlainMcpEnv(stored, this.box);
+  }
+
+  #read(document: string | undefined): StoredSettings {
+    return readStoredSettings(document, this.box, this.log);
+  }
+}
