@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import type { Row } from './results';
 import type { BenchServers } from './servers';
@@ -19,7 +20,7 @@ async function startUntilRunning(servers: BenchServers): Promise<string> {
     const [sandbox] = await json<({ status: string } | null)[]>(servers.get(`/api/v1/sandboxes?id=${id}`));
     if (sandbox?.status === 'RUNNING') return id;
     if (sandbox?.status === 'ERROR' || sandbox?.status === 'MISSING') throw new Error(`sandbox ${id} is ${sandbox.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    await sleep(2);
   }
 }
 

@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command, Ready } from './server-process';
 
 /** The real server and the bare route, in a child process (see server-process.ts). */
@@ -48,7 +49,7 @@ export async function startServers(runtime: 'process' | 'docker' = 'process', fl
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       await send({ cmd: 'close' });
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      await Promise.race([exited, sleep(10_000)]);
       child.kill();
     },
   };

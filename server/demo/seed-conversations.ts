@@ -3,13 +3,13 @@ import type { ApiServices } from '../services/create-services';
 import type { PlannedConversation } from './conversation-plan';
 import type { DemoClock } from './demo-clock';
 import { transcript } from './transcripts';
+import { constantBackoff, polls } from '../retry';
 
 const DAY_MS = 86_400_000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` until it answers something, for at most `timeoutMs`. */
 export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
+  for await (const _ of polls(constantBackoff(100), { timeoutMs })) {
     const value = await check();
     if (value !== undefined) return value;
   }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { BrowserSessions } from '../services/sessions/browser-sessions';
-import { fromOwnOrigin, sessionCookieValues } from './session-cookie';
+import { fromOwnOrigin, sessionCookieAccepted } from './session-cookie';
 import { SESSION_KEY_HEADER, sessionKeyCheck } from '../session-key';
 
 export { SESSION_KEY_HEADER };
@@ -31,7 +31,7 @@ export function requireSessionKey(sessionKey: string, browserSessions: BrowserSe
     if (matches(typeof key === 'string' ? key.trim() : key)) return done();
     // A key that is given decides: a stale key in a script is not rescued by the browser's cookie.
     if (key !== undefined) return void unauthorized(reply);
-    browserSessions.accepts(sessionKey, sessionCookieValues(request)).then((accepted) => {
+    sessionCookieAccepted(request, sessionKey, browserSessions).then((accepted) => {
       if (!accepted) return void unauthorized(reply);
       if (fromOwnOrigin(request)) return done();
       reply.status(403).send({ detail: 'Cross-origin request refused: the session cookie is accepted only from pages of this server' });

@@ -1,30 +1,53 @@
-import type { FastifyRequest } from 'fastify';
+import fastifyCookie, { type CookieSerializeOptions, sign, unsign } from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hostnameOf } from './host-check';
 import { SANDBOX_PUBLISHED_HOST } from '../sandboxes/published-host';
-import { SESSION_COOKIE_MAX_AGE_S } from '../services/sessions/browser-sessions';
+import { type BrowserSessions, nowSeconds, SESSION_COOKIE_MAX_AGE_S, sessionLive } from '../services/sessions/browser-sessions';
 
 /*
  * The way in for a browser page that cannot send `X-Session-API-Key` (OpenHands' own web client
  * never does): a cookie set by signing in with the key. It is HttpOnly (no script reads it),
  * SameSite=Strict (no other site's page sends it) and accepted only from this server's own
  * origin (a page on another port of the same host is "same-site", so the Origin decides).
+ * Its value is when it was issued (seconds), signed with the browser sessions' key.
  */
 
 /** The cookie's name (the e2e tests look for it). */
 export const SESSION_COOKIE = 'agent_console_session';
 
+/** `reply.setCookie`/`clearCookie` for the routes registered after it in `app`'s scope (sign-in and sign-out). */
+export async function registerSessionCookie(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyCookie);
+}
+
+/** The cookie's value for a session issued at `issuedAt` (seconds), signed with `key` (`BrowserSessions.signingKey`). */
+export const cookieValue = (key: string, issuedAt: number) => sign(String(issuedAt), key);
+
+/** When the session `value` says it was issued, if `key` signed it. */
+function issuedAt(value: string, key: string): number | undefined {
+  const unsigned = unsign(value, key);
+  return unsigned.valid && /^\d{1,12}$/.test(unsigned.value) ? Number(unsigned.value) : undefined;
+}
+
 /**
  * Every value of the session cookie in the request's Cookie header. A page on another port of
  * this host can plant one of the same name with a longer path, which the browser sends first:
- * each is tried, so a planted one cannot lock the user out.
+ * each is tried, so a planted one cannot lock the user out. The parser keeps the first value of
+ * a name (so does `request.cookies`), so it is given one pair at a time.
  */
 export function sessionCookieValues(request: FastifyRequest): string[] {
-  const values: string[] = [];
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const separator = part.indexOf('=');
-    if (separator > 0 && part.slice(0, separator).trim() === SESSION_COOKIE) values.push(part.slice(separator + 1).trim());
-  }
-  return values;
+  return (request.headers.cookie ?? '').split(';').flatMap((pair) => fastifyCookie.parse(pair)[SESSION_COOKIE] ?? []);
+}
+
+/** Whether any of the request's session cookies is a live session under `sessionKey`. */
+export async function sessionCookieAccepted(request: FastifyRequest, sessionKey: string, sessions: BrowserSessions): Promise<boolean> {
+  const values = sessionCookieValues(request);
+  if (values.length === 0) return false;
+  const key = await sessions.signingKey(sessionKey);
+  return values.some((value) => {
+    const issued = issuedAt(value, key);
+    return issued !== undefined && sessionLive(issued);
+  });
 }
 
 /**
@@ -63,15 +86,20 @@ export function cookieFreeHostAlternative(request: FastifyRequest): string | und
 }
 
 /** Secure when the page is served over https (its Origin says so) or COOKIE_SECURE is set. */
-const attributes = (request: FastifyRequest, alwaysSecure: boolean) =>
-  `Path=/; HttpOnly; SameSite=Strict${alwaysSecure || request.headers.origin?.startsWith('https:') ? '; Secure' : ''}`;
+const attributes = (request: FastifyRequest, alwaysSecure: boolean): CookieSerializeOptions => ({
+  path: '/',
+  httpOnly: true,
+  sameSite: 'strict',
+  secure: alwaysSecure || request.headers.origin?.startsWith('https:') === true,
+});
 
-/** `Set-Cookie` for a signed-in browser. */
-export function sessionCookieHeader(value: string, request: FastifyRequest, alwaysSecure: boolean): string {
-  return `${SESSION_COOKIE}=${value}; ${attributes(request, alwaysSecure)}; Max-Age=${SESSION_COOKIE_MAX_AGE_S}`;
+/** Signs the browser in: a new session cookie under `sessionKey`. */
+export async function setSessionCookie(reply: FastifyReply, sessionKey: string, sessions: BrowserSessions, alwaysSecure: boolean) {
+  const value = cookieValue(await sessions.signingKey(sessionKey), nowSeconds());
+  reply.setCookie(SESSION_COOKIE, value, { ...attributes(reply.request, alwaysSecure), maxAge: SESSION_COOKIE_MAX_AGE_S });
 }
 
-/** `Set-Cookie` that removes it (sign-out). */
-export function clearedSessionCookieHeader(request: FastifyRequest, alwaysSecure: boolean): string {
-  return `${SESSION_COOKIE}=; ${attributes(request, alwaysSecure)}; Max-Age=0`;
+/** Removes the cookie (sign-out). */
+export function clearSessionCookie(reply: FastifyReply, alwaysSecure: boolean): void {
+  reply.clearCookie(SESSION_COOKIE, attributes(reply.request, alwaysSecure));
 }

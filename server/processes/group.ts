@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, type SpawnOptions } from 'node:child_process';
+import { constantBackoff, polls } from '../retry';
 import { isStopped, processGroup, readProcStat } from './proc';
 
 /*
@@ -6,8 +7,6 @@ import { isStopped, processGroup, readProcStat } from './proc';
  * MCP servers under test) runs as the leader of a group of its own, so that what it starts in
  * turn (an `npx` wrapper's server, a shell's background job) is paused, resumed and ended with it.
  */
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts `file` as the leader of a new process group (its pid is the group's id). */
 export function spawnGroup(file: string, args: readonly string[], options: Omit<SpawnOptions, 'detached'>): ChildProcess {
@@ -26,13 +25,10 @@ export function signalGroup(pgrp: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-/** Waits until `done` holds, looking every `everyMs`, at most `tries` times; answers whether it held. */
-async function poll(done: () => boolean, everyMs: number, tries: number): Promise<boolean> {
-  for (let attempt = 0; attempt < tries; attempt++) {
-    if (done()) return true;
-    await sleep(everyMs);
-  }
-  return done();
+/** Waits until `done` holds, looking at once and again every `everyMs`, `waits` times at most; answers whether it held. */
+async function poll(done: () => boolean, everyMs: number, waits: number): Promise<boolean> {
+  for await (const _ of polls(constantBackoff(everyMs, waits))) if (done()) return true;
+  return false;
 }
 
 /**

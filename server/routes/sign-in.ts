@@ -4,7 +4,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { browserSessionResultSchema, signInBodySchema } from '../../src/contract/browser-session';
 import { detailErrorSchema } from '../../src/contract/errors';
 import type { BrowserSessions } from '../services/sessions/browser-sessions';
-import { clearedSessionCookieHeader, cookieFreeHostAlternative, fromOwnOrigin, sessionCookieHeader } from '../http/session-cookie';
+import {
+  clearSessionCookie,
+  cookieFreeHostAlternative,
+  fromOwnOrigin,
+  registerSessionCookie,
+  setSessionCookie,
+} from '../http/session-cookie';
 import { sessionKeyCheck } from '../session-key';
 import { STRICT_CONTENT_SECURITY_POLICY } from './console';
 import { type SignInPageState, signInPage } from './sign-in-page';
@@ -39,6 +45,7 @@ export interface SignInOptions {
 export function signInRoutes({ sessionKey, browserSessions, cookieSecure }: SignInOptions): FastifyPluginAsyncZod {
   const matches = sessionKeyCheck(sessionKey);
   return async (app) => {
+    await registerSessionCookie(app);
     app.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
@@ -73,8 +80,8 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure }: Sign
           if (isForm(request)) return sendPage(reply, 401, { error: 'That key was not accepted. Check it and try again.' });
           return reply.status(401).send({ detail: 'Unauthorized' });
         }
-        const cookie = sessionCookieHeader(await browserSessions.issue(sessionKey), request, cookieSecure);
-        reply.header('set-cookie', cookie).header('cache-control', 'no-store');
+        await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure);
+        reply.header('cache-control', 'no-store');
         if (isForm(request)) return reply.redirect('/', 303);
         return { success: true };
       },
@@ -94,7 +101,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure }: Sign
         if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Sign-out is accepted only from pages of this server' });
         // The cookie holds no user: ending one session means ending them all.
         await browserSessions.endAll();
-        reply.header('set-cookie', clearedSessionCookieHeader(request, cookieSecure));
+        clearSessionCookie(reply, cookieSecure);
         if (isForm(request)) return reply.redirect('/sign-in', 303);
         return { success: true };
       },

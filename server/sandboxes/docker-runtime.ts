@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import type Docker from 'dockerode';
 import { Invalid } from '../services/domain-errors';
 import type { Logger } from '../logger';
@@ -8,7 +9,6 @@ import type { SandboxRecord } from '../store/sandboxes-store';
 import { AGENT_SERVER_CONTAINER_PORT, CONTAINER_HOME } from './docker/sandbox-image';
 import { type ContainerEvent, ContainerEvents } from './docker/container-events';
 import { engineFailure, engineMessage, isGone, statusCode } from './docker/engine-errors';
-import { demultiplex } from './docker/log-frames';
 import { SANDBOX_PUBLISHED_HOST } from './published-host';
 import type {
   ExecOptions,
@@ -448,7 +448,12 @@ export class DockerRuntime implements SandboxRuntime {
       if (statusCode(error) === 404) return [];
       throw error;
     }
-    const lines = demultiplex(data).split('\n');
+    // Without a TTY the engine sends frames of stdout and stderr, interleaved as written.
+    const frames = Readable.from([data]);
+    const output = new PassThrough();
+    frames.once('end', () => output.end());
+    this.options.docker.modem.demuxStream(frames, output, output);
+    const lines = (await text(output)).split('\n');
     if (lines.at(-1) === '') lines.pop();
     return lines.slice(-tail);
   }

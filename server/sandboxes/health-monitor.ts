@@ -1,12 +1,11 @@
 import type { Logger } from '../logger';
+import { constantBackoff, polls } from '../retry';
 
 const PROBE_TIMEOUT_MS = 900;
 /** Failed checks in a row before a sandbox that answered before counts as not answering. */
 const FAILURES_TO_TRIP = 3;
 /** How often a sandbox that is starting is asked until it first answers (a refused connection costs about a millisecond). */
 const STARTING_RETRY_MS = 10;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface HealthTarget {
   id: string;
@@ -84,7 +83,7 @@ export class HealthMonitor {
    */
   async watchStarting({ id, url }: HealthTarget, timeoutMs: number): Promise<boolean> {
     const epoch = this.#epoch.get(id) ?? 0;
-    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(STARTING_RETRY_MS)) {
+    for await (const _ of polls(constantBackoff(STARTING_RETRY_MS), { timeoutMs })) {
       const ok = await answers(url);
       if ((this.#epoch.get(id) ?? 0) !== epoch) return false;
       if (ok) {

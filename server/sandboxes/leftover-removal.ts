@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../logger';
+import { type Backoff, listedBackoff, retry } from '../retry';
 
 /*
  * Removing a deleted sandbox's files. A sandbox may leave files that cannot be removed (made
@@ -19,15 +20,18 @@ const removeTree: RemoveTree = (target) => fs.rm(target, { recursive: true, forc
 
 export class LeftoverRemoval {
   readonly #running = new Set<Promise<void>>();
-  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #closing = new AbortController();
+  readonly #backoff: Backoff;
 
   constructor(
     /** Holds directories on their way out; only the server writes there. */
     private readonly trashDir: string,
     private readonly log: Logger,
     private readonly rm: RemoveTree = removeTree,
-    private readonly retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
-  ) {}
+    retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
+  ) {
+    this.#backoff = listedBackoff(retryDelaysMs);
+  }
 
   /** Moves `dir` out of the way at once and removes it in the background; never throws. */
   async remove(dir: string): Promise<void> {
@@ -38,10 +42,10 @@ export class LeftoverRemoval {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // nothing stored, or removed already
       this.log.warn({ dir, err: error }, 'could not move a sandbox directory to the trash; removing it where it is');
-      this.#attempt(dir, 0);
+      this.#removeInBackground(dir);
       return;
     }
-    this.#attempt(target, 0);
+    this.#removeInBackground(target);
   }
 
   /** Removes whatever an earlier run left in the trash, in the background. */
@@ -52,31 +56,35 @@ export class LeftoverRemoval {
     } catch {
       return; // no trash yet
     }
-    for (const name of names) this.#attempt(path.join(this.trashDir, name), 0);
+    for (const name of names) this.#removeInBackground(path.join(this.trashDir, name));
   }
 
-  #attempt(target: string, attempt: number): void {
-    const run = this.rm(target).then(
-      () => undefined,
-      (error: unknown) => {
-        const delay = this.retryDelaysMs[attempt];
-        this.log.warn(
-          { dir: target, err: error, attempt: attempt + 1, retryInMs: delay ?? null },
-          delay === undefined
-            ? 'could not remove what a deleted sandbox left; the next start tries again'
-            : 'could not remove what a deleted sandbox left; trying again later',
-        );
-        if (delay === undefined) return;
-        const timer = setTimeout(() => {
-          this.#timers.delete(timer);
-          this.#attempt(target, attempt + 1);
-        }, delay);
-        timer.unref();
-        this.#timers.add(timer);
-      },
-    );
+  #removeInBackground(target: string): void {
+    const waits = { signal: this.#closing.signal, keepAlive: false };
+    // Given up (the next start sweeps the trash), or closed while waiting.
+    retry((attempt) => this.#tracked(this.#attempt(target, attempt)), this.#backoff, waits).catch(() => undefined);
+  }
+
+  async #attempt(target: string, attempt: number): Promise<void> {
+    try {
+      await this.rm(target);
+    } catch (error) {
+      const delay = this.#backoff(attempt);
+      this.log.warn(
+        { dir: target, err: error, attempt, retryInMs: delay ?? null },
+        delay === undefined
+          ? 'could not remove what a deleted sandbox left; the next start tries again'
+          : 'could not remove what a deleted sandbox left; trying again later',
+      );
+      throw error;
+    }
+  }
+
+  #tracked(run: Promise<void>): Promise<void> {
     this.#running.add(run);
-    void run.finally(() => this.#running.delete(run));
+    const forget = () => this.#running.delete(run);
+    run.then(forget, forget);
+    return run;
   }
 
   /** Resolves once the attempts under way are done (retries that are only scheduled are not waited for). */
@@ -86,7 +94,6 @@ export class LeftoverRemoval {
 
   /** Cancels scheduled retries (at shutdown; the next start sweeps the trash). */
   close(): void {
-    for (const timer of this.#timers) clearTimeout(timer);
-    this.#timers.clear();
+    this.#closing.abort();
   }
 }

@@ -25,6 +25,22 @@ describe('loadSandboxSpecs', () => {
     expect(specs[1]).toMatchObject({ command: ['python3', '-m', 'http.server'], initial_env: { A: '1' }, working_dir: 'work' });
   });
 
+  it('dates the agent server spec from its build and the declared ones from their file, the same on every load', () => {
+    const agentServer = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agent-build-')), 'main.js');
+    fs.writeFileSync(agentServer, '');
+    const built = new Date('2026-03-04T05:06:07.000Z');
+    fs.utimesSync(agentServer, built, built);
+    const file = specsFile([{ id: 'python', command: ['python3'] }]);
+    const declared = new Date('2026-02-03T04:05:06.000Z');
+    fs.utimesSync(file, declared, declared);
+
+    const load = () => loadSandboxSpecs(file, { agentServerScript: agentServer }).map((spec) => spec.created_at);
+    expect(load()).toEqual([built.toISOString(), declared.toISOString()]);
+    expect(load()).toEqual(load());
+    // Without a build there is no date to give (and no sandbox starts): not the time of the load.
+    expect(loadSandboxSpecs(undefined, { agentServerScript: `${agentServer}.missing` })[0]!.created_at).toBe(new Date(0).toISOString());
+  });
+
   it("takes specs with an image on the docker runtime, with the image's own command when they name none", () => {
     const file = specsFile([
       { id: 'python', image: 'python:3.12' },

@@ -11,19 +11,29 @@ export const AGENT_SERVER_SPEC_ID = 'agent-server';
 export const AGENT_SERVER_SCRIPT = path.resolve(import.meta.dirname, '../../build/agent-server/main.js');
 
 /**
+ * When `file` was last written, as a spec's `created_at`: a spec is created when what defines it
+ * is written, not each time a server reads it, so the date is the same on every start and on
+ * every instance that has the same file.
+ */
+function writtenAt(file: string): string | undefined {
+  return fs.statSync(file, { throwIfNoEntry: false })?.mtime.toISOString();
+}
+
+/**
  * The sandbox specs: our agent server first (the default), then any declared in
  * SANDBOX_SPECS_FILE (a JSON list of `{id, command, initial_env, working_dir, image}`). A spec
- * with an `image` runs in a container: only the docker runtime has one.
+ * with an `image` runs in a container: only the docker runtime has one. The agent server's spec
+ * dates from when that agent server was built (the Unix epoch when it is not built: no sandbox
+ * starts then anyway); the declared ones from when their file was written.
  */
 export function loadSandboxSpecs(
   specsFile: string | undefined,
-  { runtime = 'process', now = new Date() }: { runtime?: SandboxRuntimeName; now?: Date } = {},
+  { runtime = 'process', agentServerScript = AGENT_SERVER_SCRIPT }: { runtime?: SandboxRuntimeName; agentServerScript?: string } = {},
 ): SandboxSpec[] {
-  const created_at = now.toISOString();
   const builtIn: SandboxSpec = {
     id: AGENT_SERVER_SPEC_ID,
-    command: [process.execPath, AGENT_SERVER_SCRIPT],
-    created_at,
+    command: [process.execPath, agentServerScript],
+    created_at: writtenAt(agentServerScript) ?? new Date(0).toISOString(),
     initial_env: {},
     working_dir: '',
   };
@@ -42,6 +52,7 @@ export function loadSandboxSpecs(
     const problems = toValidationDetail(result.error.issues).map((d) => `${d.loc.join('.')}: ${readableMessage(d)}`);
     throw new ConfigError(`SANDBOX_SPECS_FILE ${specsFile}: ${problems.join('; ')}`);
   }
+  const created_at = writtenAt(specsFile) ?? new Date(0).toISOString();
   const specs = [builtIn, ...result.data.map((spec) => ({ ...spec, created_at }))];
   const ids = specs.map((spec) => spec.id);
   const repeated = ids.find((id, index) => ids.indexOf(id) !== index);

@@ -3,6 +3,7 @@ import pg from 'pg';
 import * as z from 'zod/mini';
 import { type ConversationState, conversationStateSchema, type StreamingDelta, streamingDeltaSchema } from '../../src/contract/events';
 import type { Logger } from '../logger';
+import { constantBackoff, retry } from '../retry';
 
 /** The PostgreSQL channel on which a stored event is announced (its payload: the conversation id). */
 export const EVENTS_CHANNEL = 'conversation_events';
@@ -136,7 +137,7 @@ export function livePayloads(from: string, notices: LiveNotice[]): { payloads: s
  */
 export class EventNotices {
   #client: pg.Client | undefined;
-  #reconnect: NodeJS.Timeout | undefined;
+  readonly #closing = new AbortController();
   #closed = false;
   /** Tells this instance's own notices from the others'. */
   readonly #from = randomUUID();
@@ -184,7 +185,7 @@ export class EventNotices {
 
   async close(): Promise<void> {
     this.#closed = true;
-    clearTimeout(this.#reconnect);
+    this.#closing.abort();
     // What is left goes nowhere: the connection it would go through is ending.
     this.#waiting?.finish();
     this.#waiting = undefined;
@@ -301,14 +302,12 @@ export class EventNotices {
 
   #reconnectLater(onNotice: OnNotice, onResume: () => void, onLive: OnLive): void {
     if (this.#closed) return;
-    this.#reconnect = setTimeout(() => {
-      if (this.#closed) return;
-      this.listen(onNotice, onResume, onLive).then(onResume, (error: unknown) => {
-        if (this.#closed) return;
-        this.log.warn({ err: error }, 'could not listen for new events again');
-        this.#reconnectLater(onNotice, onResume, onLive);
+    const listenAgain = () =>
+      this.listen(onNotice, onResume, onLive).catch((error: unknown) => {
+        if (!this.#closed) this.log.warn({ err: error }, 'could not listen for new events again');
+        throw error;
       });
-    }, RECONNECT_MS);
-    this.#reconnect.unref();
+    const waits = { waitFirst: true, signal: this.#closing.signal, keepAlive: false };
+    retry(listenAgain, constantBackoff(RECONNECT_MS), waits).then(onResume, () => undefined); // closed while waiting
   }
 }

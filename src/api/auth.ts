@@ -26,13 +26,20 @@ export async function verifySession(session: Session): Promise<void> {
 }
 
 /**
+ * Where our server never sets the cookie: the host name it publishes sandboxes on (a cookie there
+ * would reach every sandbox's port). It would answer 409, which the browser logs as a failed
+ * request; the printed sign-in link opens the console there.
+ */
+const COOKIE_FREE_HOSTNAME = '127.0.0.1';
+
+/**
  * Asks the server that serves this page for its HttpOnly session cookie as well, so other pages
  * of this server that cannot send the key (OpenHands' web client served beside it) are signed
  * in too. Only this page's own server is asked: the cookie belongs to this origin. A server
  * without the route (OpenHands itself) is no failure: the console goes on with the header.
  */
-export async function startCookieSession(session: Session): Promise<void> {
-  if (session.baseUrl !== '') return;
+export async function startCookieSession(session: Session, hostname = window.location.hostname): Promise<void> {
+  if (session.baseUrl !== '' || hostname === COOKIE_FREE_HOSTNAME) return;
   try {
     await apiRequest('/sign-in', { method: 'POST', body: { key: session.apiKey }, schema: browserSessionResultSchema, session });
   } catch {

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import type { Logger } from '../../logger';
+import { constantBackoff, retry } from '../../retry';
 
 /** The engine's container events this server acts on. */
 export const CONTAINER_ACTIONS = ['start', 'kill', 'die', 'unpause', 'destroy'] as const;
@@ -38,7 +39,7 @@ const keyOf = (event: RawEvent) => `${event.Actor?.ID}:${event.Action}:${event.t
 export class ContainerEvents {
   #stream: Readable | undefined;
   #following: Promise<void> | undefined;
-  #retry: NodeJS.Timeout | undefined;
+  readonly #closing = new AbortController();
   #closed = false;
   /** Seconds (with a fraction), as the engine takes `since`. */
   #since: number | undefined;
@@ -64,7 +65,7 @@ export class ContainerEvents {
 
   close(): void {
     this.#closed = true;
-    clearTimeout(this.#retry);
+    this.#closing.abort();
     this.#stream?.destroy();
     this.#stream = undefined;
   }
@@ -98,16 +99,14 @@ export class ContainerEvents {
   }
 
   #again(): void {
-    this.#retry = setTimeout(() => {
-      this.#connect().then(
-        () => {
-          if (this.#warned) this.log.info('following the Docker engine event stream again');
-          this.#warned = false;
-        },
-        () => this.#again(),
-      );
-    }, RETRY_MS);
-    this.#retry.unref();
+    const waits = { waitFirst: true, signal: this.#closing.signal, keepAlive: false };
+    retry(() => this.#connect(), constantBackoff(RETRY_MS), waits).then(
+      () => {
+        if (this.#warned) this.log.info('following the Docker engine event stream again');
+        this.#warned = false;
+      },
+      () => undefined, // closed while waiting
+    );
   }
 
   #take(line: string): void {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type StartRequest,
   type StartTask,
@@ -65,7 +66,6 @@ const TITLE_FROM_MESSAGE = 80;
 const AGENT_TIMEOUT_MS = 15_000;
 /** How often a start another instance runs is read again, for a stream on this one. */
 const FOLLOW_ELSEWHERE_MS = 500;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function toTask(record: StartTaskRecord): StartTask {
   return {

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import type { Logger } from '../../logger';
+import { exponentialBackoff } from '../../retry';
 import { SESSION_KEY_HEADER } from '../../session-key';
 import type { ConversationRecord, ConversationsStore } from '../../store/conversations-store';
 import { type AgentConversations, type AgentEndpoint, agentEndpoint } from '../conversations/agent-conversations';
@@ -8,7 +9,8 @@ import type { SandboxService } from '../sandboxes/sandbox-service';
 
 /** How often it looks for conversations to connect to or let go (sandboxes started, paused, resumed, deleted). */
 const SYNC_INTERVAL_MS = 500;
-const MAX_BACKOFF_MS = 10_000;
+/** The waits before connecting again after failures in a row (taken at the sync after it). */
+const RECONNECT_BACKOFF = exponentialBackoff(500, 10_000);
 /** The agent server's close code for a conversation it does not know (its sandbox restarted). */
 const UNKNOWN_CONVERSATION = 4004;
 
@@ -198,8 +200,7 @@ export class EventCollector {
   /** Waits longer after each failure in a row before connecting again. */
   #backOff(id: string, refusal: string | undefined): void {
     const failures = (this.#retryAt.get(id)?.failures ?? 0) + 1;
-    const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** failures);
-    this.#retryAt.set(id, { at: Date.now() + delay, failures });
+    this.#retryAt.set(id, { at: Date.now() + RECONNECT_BACKOFF(failures), failures });
     if (refusal && failures >= 3) this.#warnOnce(id, 'connect', { reason: refusal }, "cannot connect to a conversation's event socket");
   }
 

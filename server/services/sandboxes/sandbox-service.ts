@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   MAX_PAGE_SIZE,
   type SandboxCapacity,
@@ -50,7 +51,6 @@ const RESUMED_NOTICE_MS = 3000;
 
 const sandboxId = () => randomBytes(16).toString('hex');
 const sessionKey = () => randomBytes(32).toString('base64url');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts and resumes take this too: the running cap is about all sandboxes at once. */
 const CAP = '*cap*';
