@@ -205,6 +205,19 @@ test('the contract checks values before anything is sent', async ({ page, signIn
   expect(posts).toBe(0);
 });
 
+test('a save sends our server one POST of what changed, then reads the settings once', async ({ page, signIn }) => {
+  await signIn(page);
+  await expect(field(page, 'Git user name')).toBeVisible();
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/settings') sent.push(`${request.method()} ${request.postData() ?? ''}`.trim());
+  });
+  await field(page, 'Git user name').fill('ada');
+  await save(page);
+  await page.waitForLoadState('networkidle');
+  expect(sent).toEqual(['POST {"git_user_name":"ada"}', 'GET']);
+});
+
 test('saving never resets fields changed elsewhere meanwhile (OpenHands #14749, #6117)', async ({ page, signIn, api }) => {
   await api('/api/settings', {
     method: 'POST',

@@ -79,6 +79,7 @@ describe('featuresFromDocument', () => {
       conversationSort: false,
       agentControls: false,
       sandboxApiKeyStored: false,
+      partialSettingsUpdate: false,
     });
   });
 
@@ -100,7 +101,7 @@ describe('featuresFromDocument', () => {
       },
       components: { schemas: { Patch: { properties: { archived: { type: 'boolean' } } } } },
     };
-    expect(featuresFromDocument(document)).toEqual({ ...ASSUMED, kind: 'agent-console' });
+    expect(featuresFromDocument(document)).toEqual({ ...ASSUMED, kind: 'agent-console', partialSettingsUpdate: true });
   });
 
   it('reads a newer OpenHands: a PATCH without `archived` and send-message alone offer neither archiving nor agent controls', () => {

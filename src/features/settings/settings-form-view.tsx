@@ -4,14 +4,14 @@ import type { FormEvent } from 'react';
 import { FormProvider, type UseFormReturn } from 'react-hook-form';
 import type { SaveProblem } from '../../components/form/apply-server-errors';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
-import type { SettingsResponse } from '../../contract/settings';
+import type { SettingsResponse, SettingsUpdate } from '../../contract/settings';
 import { llmTestRequest, type SettingsFormValues } from './settings-form';
 import { type LlmTest, LlmTestPanel } from './llm-test-panel';
 import type { FieldsOfKind } from './settings-fields';
 import { type SettingsChoices, SettingsSections } from './settings-sections';
 
 export interface SettingsFormViewProps {
-  form: UseFormReturn<SettingsFormValues>;
+  form: UseFormReturn<SettingsFormValues, unknown, SettingsUpdate>;
   /** The stored settings, `null` before anything was stored. */
   stored: SettingsResponse | null;
   /** Why the last save failed, for what has no input of its own. */

@@ -94,23 +94,33 @@ describe('toSettingsUpdate', () => {
 });
 
 describe('changedSettings', () => {
-  it('keeps only the fields the user changed', () => {
-    const values = { ...toFormValues(stored), language: 'de', git_user_name: 'ada' };
-    expect(changedSettings(values, { language: true, git_user_name: true })).toEqual({ language: 'de', git_user_name: 'ada' });
+  const original = toFormValues(stored);
+
+  it('has only the fields whose input differs from the stored one', () => {
+    const values = { ...original, language: 'de', git_user_name: 'ada' };
+    expect(changedSettings(values, original)).toEqual({ language: 'de', git_user_name: 'ada' });
   });
 
-  it('includes a secret only when its draft changed', () => {
-    const values = { ...toFormValues(stored), llm_api_key: { value: '', clear: true } };
-    expect(changedSettings(values, { llm_api_key: { clear: true } })).toEqual({ llm_api_key: '' });
+  it('has a secret only when its draft changed', () => {
+    const values = { ...original, llm_api_key: { value: '', clear: true } };
+    expect(changedSettings(values, original)).toEqual({ llm_api_key: '' });
   });
 });
 
 describe('settingsFormSchema', () => {
+  const original = toFormValues(stored);
   const check = (patch: Partial<ReturnType<typeof toFormValues>>) =>
-    safeParse(settingsFormSchema, { ...toFormValues(stored), ...patch }, { error: issueMessage });
+    safeParse(settingsFormSchema(original), { ...original, ...patch }, { error: issueMessage });
 
-  it('accepts the stored values unchanged', () => {
-    expect(check({}).success).toBe(true);
+  it('accepts the stored values unchanged, as an empty body', () => {
+    expect(check({})).toMatchObject({ success: true, data: {} });
+  });
+
+  it('gives the changed fields as the body of the POST', () => {
+    expect(check({ max_iterations: '75', llm_model: ' x/y ' })).toMatchObject({
+      success: true,
+      data: { max_iterations: 75, llm_model: 'x/y' },
+    });
   });
 
   it('reports the contract rules in the server words, at the field', () => {
@@ -141,7 +151,7 @@ describe('settingsResolver', () => {
     const resolve = settingsResolver(original);
 
     const untouched = await resolve({ ...original, git_user_name: 'ada' }, undefined, resolverOptions);
-    expect(untouched.errors).toEqual({});
+    expect(untouched).toEqual({ values: { git_user_name: 'ada' }, errors: {} });
 
     const edited = await resolve({ ...original, llm_base_url: 'still-bad' }, undefined, resolverOptions);
     expect(edited.errors).toHaveProperty('llm_base_url');

@@ -11,12 +11,11 @@ import { describeError } from '../../api/errors';
 import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
 import { QueryContent } from '../../components/query-content';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
-import type { SettingsResponse } from '../../contract/settings';
+import type { SettingsResponse, SettingsUpdate } from '../../contract/settings';
 import { testLlmMutation } from '../../queries/llm';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { saveSettingsMutation, settingsQuery } from '../../queries/settings';
 import {
-  changedSettings,
   llmTestRequest,
   savedFormValues,
   SETTINGS_FORM_FIELDS,
@@ -54,7 +53,7 @@ function useSettingsChoices(): SettingsChoices {
 
 function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
   const serverValues = useMemo(() => toFormValues(settings), [settings]);
-  const form = useForm<SettingsFormValues>({
+  const form = useForm<SettingsFormValues, unknown, SettingsUpdate>({
     defaultValues: serverValues,
     // A background refetch updates the fields the user has not touched and keeps the rest.
     values: serverValues,
@@ -70,15 +69,16 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
   // `reset` would otherwise take `resetOptions` too and keep edited fields dirty.
   const resetTo = (values: SettingsFormValues) => form.reset(values, { keepDirtyValues: false });
 
-  const submit = form.handleSubmit(async (values) => {
+  // The resolver submits the changed fields, as the POST's body.
+  const submit = form.handleSubmit(async (changes) => {
     setProblem(null);
     try {
-      const outcome = await save.mutateAsync(changedSettings(values, form.formState.dirtyFields));
+      const outcome = await save.mutateAsync(changes);
       if (outcome.reloaded) {
         resetTo(toFormValues(outcome.settings));
         notifications.show({ color: 'teal', title: 'Settings saved', message: 'New conversations use them from now on.' });
       } else {
-        resetTo(savedFormValues(values));
+        resetTo(savedFormValues(form.getValues()));
         notifications.show({
           color: 'yellow',
           title: 'Settings saved',
