@@ -193,39 +193,76 @@ export function toValidationDetail(issues: readonly z.core.$ZodIssue[], prefix: 
 }
 
 /**
- * The message for one zod issue in the same words the server would use. Pass it as the parse
- * `error` option (zod/mini carries no message texts of its own); schema-level messages win.
+ * The message for one zod issue in the console's words, as a server's 422 for the same problem
+ * reads (`consoleMessage`). Pass it as the parse `error` option (zod/mini carries no message
+ * texts of its own); schema-level messages win.
  */
 export function issueMessage(issue: Omit<z.core.$ZodRawIssue, 'path'> & { path?: PropertyKey[] }): string | undefined {
-  const [entry] = fromIssue({ ...issue, path: [], message: '' } as unknown as z.core.$ZodIssue, []);
-  return entry ? serverMessage(entry) : undefined;
+  const [entry] = fromIssue({ ...issue, path: [] } as unknown as z.core.$ZodIssue, []);
+  return entry ? consoleMessage(entry) : undefined;
 }
 
 type Context = Record<string, unknown>;
 
-const bound = (key: string, words: string) => (ctx: Context) =>
-  ctx[key] === undefined ? undefined : `Input should be ${words} ${String(ctx[key])}`;
+const when =
+  (key: string, words: (value: string) => string) =>
+  (ctx: Context): string | undefined =>
+    ctx[key] === undefined ? undefined : words(String(ctx[key]));
+
+const WHOLE_NUMBER = 'Must be a whole number';
+const NUMBER = 'Must be a number';
+const TRUE_OR_FALSE = 'Must be true or false';
 
 /**
  * The console's words for the problems Pydantic (OpenHands) and our server both report, by
- * `type` and `ctx`, so its own checks (`issueMessage`) and a server's 422 read the same. Pydantic
- * adds detail such as "unable to parse string as an integer" that a form does not need.
+ * `type` and `ctx`: the wire keeps Pydantic's `msg`, a person reads one style, whichever server
+ * sent it or whether the console's own check found it.
  */
 const BY_TYPE: Record<string, (ctx: Context) => string | undefined> = {
-  missing: () => 'Field required',
-  ...Object.fromEntries(Object.entries(TYPE_MESSAGES).map(([type, msg]) => [type, () => msg])),
-  ...Object.fromEntries(Object.keys(PARSING_MESSAGES).map((type) => [type, () => TYPE_MESSAGES[type.replace('_parsing', '_type')]])),
-  greater_than_equal: bound('ge', 'greater than or equal to'),
-  greater_than: bound('gt', 'greater than'),
-  less_than_equal: bound('le', 'less than or equal to'),
-  less_than: bound('lt', 'less than'),
-  string_too_short: (ctx) => (ctx.min_length === undefined ? undefined : `Should have at least ${String(ctx.min_length)} characters`),
-  string_too_long: (ctx) => (ctx.max_length === undefined ? undefined : `Should have at most ${String(ctx.max_length)} characters`),
-  enum: (ctx) => (typeof ctx.expected === 'string' ? `Input should be ${ctx.expected}` : undefined),
-  literal_error: (ctx) => (typeof ctx.expected === 'string' ? `Input should be ${ctx.expected}` : undefined),
+  missing: () => 'Required',
+  int_type: () => WHOLE_NUMBER,
+  int_parsing: () => WHOLE_NUMBER,
+  int_from_float: () => WHOLE_NUMBER,
+  float_type: () => NUMBER,
+  float_parsing: () => NUMBER,
+  finite_number: () => 'Must be a finite number',
+  bool_type: () => TRUE_OR_FALSE,
+  bool_parsing: () => TRUE_OR_FALSE,
+  string_type: () => 'Must be text',
+  list_type: () => 'Must be a list',
+  dict_type: () => 'Must be an object',
+  none_required: () => 'Must be empty',
+  extra_forbidden: () => 'Unknown field',
+  greater_than_equal: when('ge', (ge) => `Must be at least ${ge}`),
+  greater_than: when('gt', (gt) => `Must be more than ${gt}`),
+  less_than_equal: when('le', (le) => `Must be at most ${le}`),
+  less_than: when('lt', (lt) => `Must be less than ${lt}`),
+  multiple_of: when('multiple_of', (step) => `Must be a multiple of ${step}`),
+  string_too_short: when('min_length', (min) => `Must have at least ${min} characters`),
+  string_too_long: when('max_length', (max) => `Must have at most ${max} characters`),
+  too_short: when('min_length', (min) => `Must have at least ${min} items`),
+  too_long: when('max_length', (max) => `Must have at most ${max} items`),
+  enum: when('expected', (expected) => `Must be ${expected}`),
+  literal_error: when('expected', (expected) => `Must be ${expected}`),
+  union_tag_invalid: when('expected', (expected) => `Must be ${expected}`),
 };
 
-/** What a person reads for a 422 entry, whichever server sent it; falls back to its `msg`. */
-export function serverMessage(entry: ValidationErrorEntry): string {
-  return BY_TYPE[entry.type]?.(entry.ctx ?? {}) ?? readableMessage(entry);
+/** The console's words for Pydantic's message for a type (`Input should be a valid integer`, a check's own message too). */
+const BY_MESSAGE = new Map(Object.entries(TYPE_MESSAGES).map(([type, msg]) => [msg, BY_TYPE[type]?.({}) ?? msg]));
+
+/**
+ * A message in the console's words where its type alone cannot say it: Pydantic's phrasing
+ * (`Input should be …`, `Should have …`) and a sentence that starts with the field's own name
+ * (`condenser_max_size must be at least 20`, shown at that field) read `Must …`.
+ */
+export function inConsoleWords(message: string): string {
+  return (
+    BY_MESSAGE.get(message) ??
+    message.replace(/^(?:Input should|Should)\b/, 'Must').replace(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+ must\b/, 'Must')
+  );
+}
+
+/** What a person reads for a 422 entry, whichever server sent it: the console's words, else its own `msg`. */
+export function consoleMessage(entry: ValidationErrorEntry): string {
+  return BY_TYPE[entry.type]?.(entry.ctx ?? {}) ?? inConsoleWords(readableMessage(entry));
 }

@@ -22,7 +22,7 @@ describe('applyServerErrors', () => {
     expect(problem).toBeNull();
     expect(errorsSet(target)).toEqual({
       llm_base_url: 'URL must start with http:// or https://',
-      max_iterations: 'Input should be greater than or equal to 1',
+      max_iterations: 'Must be at least 1',
     });
     expect(target.setError.mock.calls.map(([, , options]) => options)).toEqual([{ shouldFocus: true }, { shouldFocus: false }]);
   });
@@ -50,7 +50,7 @@ describe('applyServerErrors', () => {
         fieldFor: (path) => (path.startsWith('args.') ? `${path}.value` : undefined),
       },
     );
-    expect(errorsSet(target)).toEqual({ 'args.2.value': 'Input should be a valid string' });
+    expect(errorsSet(target)).toEqual({ 'args.2.value': 'Must be text' });
     expect(problem?.unmatched).toEqual([other]);
   });
 

@@ -1,5 +1,5 @@
 import { List, Text } from '@mantine/core';
-import { type Loc, serverMessage } from '../../contract/validation-error';
+import { type Loc, consoleMessage } from '../../contract/validation-error';
 import { ErrorAlert } from '../error-alert';
 import type { SaveProblem } from './apply-server-errors';
 
@@ -28,7 +28,7 @@ export function SaveProblemAlert({
               <Text span fw={600}>
                 {describeLoc(entry.loc)}
               </Text>
-              : {serverMessage(entry)}
+              : {consoleMessage(entry)}
             </List.Item>
           ))}
         </List>

@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormProvider, useController, useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
+import { consoleWordsResolver } from '../../components/form/console-words-resolver';
 import { Dialog } from '../../components/dialog';
 import { TextField } from '../../components/form/fields';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
@@ -53,7 +54,7 @@ function resolverFor(existing: Existing | null) {
         z.transform((values: SecretFormValues): z.input<typeof createSecretSchema> => createBody(values)),
         createSecretSchema,
       );
-  return zodResolver(schema as z.ZodMiniType<unknown, SecretFormValues>, { error: issueMessage }, { raw: true });
+  return consoleWordsResolver(zodResolver(schema as z.ZodMiniType<unknown, SecretFormValues>, { error: issueMessage }, { raw: true }));
 }
 
 function valueHelp(existing: Existing | null, inPlace: boolean): string {

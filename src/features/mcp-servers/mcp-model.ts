@@ -1,7 +1,7 @@
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import { safeParse } from 'zod/mini';
 import { type McpConfigResponse, type McpKind, type McpTestRequestInput, mcpConfigSchema } from '../../contract/mcp';
-import { issueMessage, readableMessage, toValidationDetail, type ValidationErrorEntry } from '../../contract/validation-error';
+import { consoleMessage, issueMessage, toValidationDetail, type ValidationErrorEntry } from '../../contract/validation-error';
 import { joinCommandLine } from '../../components/command-line';
 import { type EnvRow, envToRows, rowsToEnv } from './env';
 
@@ -214,7 +214,7 @@ export function errorsAt(
     const loc = entry.loc[0] === 'body' ? entry.loc.slice(1) : entry.loc;
     const [config, kindKey, index, ...rest] = loc;
     if (config === 'mcp_config' && kindKey === KIND_KEY[position.kind] && index === position.index) {
-      own.push({ path: rest.join('.'), message: readableMessage(entry) });
+      own.push({ path: rest.join('.'), message: consoleMessage(entry) });
     } else {
       others.push(entry);
     }

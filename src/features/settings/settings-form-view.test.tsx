@@ -151,7 +151,7 @@ describe('SettingsFormView', () => {
     const { user, onDismissProblem } = setup(stored, problem);
     const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent('Settings not saved');
-    expect(alert).toHaveTextContent('mcp_config.foo: Extra inputs are not permitted');
+    expect(alert).toHaveTextContent('mcp_config.foo: Unknown field');
     await user.click(within(alert).getByRole('button'));
     expect(onDismissProblem).toHaveBeenCalled();
   });

@@ -123,22 +123,10 @@ describe('settingsFormSchema', () => {
     });
   });
 
-  it('reports the contract rules in the server words, at the field', () => {
-    const result = check({ condenser_max_size: '10', llm_base_url: 'localhost:11434', git_user_email: 'nope', max_iterations: '1.5' });
-    expect(result.success).toBe(false);
-    const byField = Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]));
-    expect(byField).toEqual({
-      condenser_max_size: 'condenser_max_size must be at least 20',
-      llm_base_url: 'URL must start with http:// or https://',
-      git_user_email: 'Enter an email address such as name@example.com',
-      max_iterations: 'Input should be a valid integer',
-    });
-  });
-
-  it('gives readable messages for bounds', () => {
+  it("gives the bounds in the console's words", () => {
     const result = check({ max_iterations: '0', max_budget_per_task: '-1' });
     const messages = (result.error?.issues ?? []).map((issue) => issue.message);
-    expect(messages).toEqual(['Input should be greater than or equal to 1', 'Input should be greater than 0']);
+    expect(messages).toEqual(['Must be at least 1', 'Must be more than 0']);
   });
 });
 
@@ -155,5 +143,30 @@ describe('settingsResolver', () => {
 
     const edited = await resolve({ ...original, llm_base_url: 'still-bad' }, undefined, resolverOptions);
     expect(edited.errors).toHaveProperty('llm_base_url');
+  });
+
+  it("reports the contract's rules at their fields in one style, the console's, as a server's 422 for them reads", async () => {
+    const original = toFormValues(stored);
+    const resolve = settingsResolver(original);
+    const result = await resolve(
+      {
+        ...original,
+        condenser_max_size: '10',
+        llm_base_url: 'localhost:11434',
+        git_user_email: 'nope',
+        max_iterations: '1.5',
+        max_budget_per_task: '0',
+      },
+      undefined,
+      resolverOptions,
+    );
+    const byField = Object.fromEntries(Object.entries(result.errors).map(([field, error]) => [field, error?.message]));
+    expect(byField).toEqual({
+      condenser_max_size: 'Must be at least 20',
+      llm_base_url: 'URL must start with http:// or https://',
+      git_user_email: 'Enter an email address such as name@example.com',
+      max_iterations: 'Must be a whole number',
+      max_budget_per_task: 'Must be more than 0',
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver } from 'react-hook-form';
 import * as z from 'zod/mini';
+import { consoleWordsResolver } from '../../components/form/console-words-resolver';
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import {
   DEFAULT_SETTINGS,
@@ -89,7 +90,7 @@ export const settingsFormSchema = (original: SettingsFormValues) =>
   );
 
 export function settingsResolver(original: SettingsFormValues): Resolver<SettingsFormValues, unknown, SettingsUpdate> {
-  return zodResolver(settingsFormSchema(original), { error: issueMessage });
+  return consoleWordsResolver(zodResolver(settingsFormSchema(original), { error: issueMessage }));
 }
 
 /** After a save: what was typed is now stored, and secret inputs go back to empty ("keep"). */
