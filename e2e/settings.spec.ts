@@ -182,7 +182,7 @@ test('a value the server rejects is shown at its field, with what the user typed
   await expect(field(page, 'Git user email')).toHaveAttribute('aria-invalid', 'true');
   await expect(field(page, 'Max iterations')).toHaveAttribute('aria-invalid', 'true');
   // The server's words (Pydantic's, and OpenHands' own sentence naming the field) read as the console's.
-  await expect(field(page, 'Max iterations')).toHaveAccessibleDescription(/Must be at least 1/);
+  await expect(field(page, 'Max iterations')).toHaveAccessibleDescription(/Must be greater than or equal to 1/);
   await expect(field(page, 'Condenser max size')).toHaveAccessibleDescription(/Must be at least 20/);
   await expect(page.getByText(/Input should|condenser_max_size must/)).toHaveCount(0);
   // An entry that names no field on this page is listed above the form.
@@ -212,7 +212,7 @@ test('the contract checks values before anything is sent', async ({ page, signIn
   await page.getByRole('button', { name: 'Save changes' }).click();
   // The contract's own sentence and its bounds, in one style.
   await expect(field(page, 'Condenser max size')).toHaveAccessibleDescription(/Must be at least 20/);
-  await expect(field(page, 'Max budget per task')).toHaveAccessibleDescription(/Must be more than 0/);
+  await expect(field(page, 'Max budget per task')).toHaveAccessibleDescription(/Must be greater than 0/);
   await expect(page.getByText('URL must start with http:// or https://')).toBeVisible();
   expect(posts).toBe(0);
 });

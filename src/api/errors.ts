@@ -1,4 +1,4 @@
-import { validationErrorBodySchema, type ValidationErrorEntry } from '../contract/validation-error';
+import { validationErrorBodySchema, type ValidationErrorEntry } from '../contract/validation-detail';
 
 export type ApiErrorKind = 'http' | 'network' | 'invalid-response';
 

@@ -1,31 +1,15 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { laxBoolean, laxInteger, laxNumber } from './lax-input';
 import { describeValues, INTEGER_EXPECTED } from './rules';
+import { type Loc, VALUE_ERROR_PREFIX, type ValidationErrorEntry } from './validation-detail';
 
-/**
- * One entry of a FastAPI/Pydantic validation error, the shape OpenHands answers 422s with:
- * `{"detail": [{type, loc, msg, input, ctx?}]}`. Our server produces it from zod issues with
- * `toValidationDetail`; the console parses it and maps `loc` onto form fields.
- */
-export const validationErrorEntrySchema = z.object({
-  type: z.string(),
-  loc: z.array(z.union([z.string(), z.number()])),
-  msg: z.string(),
-  input: z.optional(z.unknown()),
-  ctx: z.optional(z.record(z.string(), z.unknown())),
-});
-export type ValidationErrorEntry = z.infer<typeof validationErrorEntrySchema>;
-
-export const validationErrorBodySchema = z.object({ detail: z.array(validationErrorEntrySchema) });
-
-export type Loc = ValidationErrorEntry['loc'];
-
-const VALUE_ERROR_PREFIX = 'Value error, ';
-
-/** The message a person should read: Pydantic's "Value error, " prefix is noise in a form. */
-export function readableMessage(entry: Pick<ValidationErrorEntry, 'msg'>): string {
-  return entry.msg.startsWith(VALUE_ERROR_PREFIX) ? entry.msg.slice(VALUE_ERROR_PREFIX.length) : entry.msg;
-}
+export {
+  type Loc,
+  readableMessage,
+  validationErrorBodySchema,
+  validationErrorEntrySchema,
+  type ValidationErrorEntry,
+} from './validation-detail';
 
 /** Pydantic's type and message for a value of the wrong type, by zod's `expected`. */
 const TYPE_NAMES: Record<string, string> = {
@@ -190,79 +174,4 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
  */
 export function toValidationDetail(issues: readonly z.core.$ZodIssue[], prefix: Loc = []): ValidationErrorEntry[] {
   return issues.flatMap((issue) => fromIssue(issue, prefix));
-}
-
-/**
- * The message for one zod issue in the console's words, as a server's 422 for the same problem
- * reads (`consoleMessage`). Pass it as the parse `error` option (zod/mini carries no message
- * texts of its own); schema-level messages win.
- */
-export function issueMessage(issue: Omit<z.core.$ZodRawIssue, 'path'> & { path?: PropertyKey[] }): string | undefined {
-  const [entry] = fromIssue({ ...issue, path: [] } as unknown as z.core.$ZodIssue, []);
-  return entry ? consoleMessage(entry) : undefined;
-}
-
-type Context = Record<string, unknown>;
-
-const when =
-  (key: string, words: (value: string) => string) =>
-  (ctx: Context): string | undefined =>
-    ctx[key] === undefined ? undefined : words(String(ctx[key]));
-
-const WHOLE_NUMBER = 'Must be a whole number';
-const NUMBER = 'Must be a number';
-const TRUE_OR_FALSE = 'Must be true or false';
-
-/**
- * The console's words for the problems Pydantic (OpenHands) and our server both report, by
- * `type` and `ctx`: the wire keeps Pydantic's `msg`, a person reads one style, whichever server
- * sent it or whether the console's own check found it.
- */
-const BY_TYPE: Record<string, (ctx: Context) => string | undefined> = {
-  missing: () => 'Required',
-  int_type: () => WHOLE_NUMBER,
-  int_parsing: () => WHOLE_NUMBER,
-  int_from_float: () => WHOLE_NUMBER,
-  float_type: () => NUMBER,
-  float_parsing: () => NUMBER,
-  finite_number: () => 'Must be a finite number',
-  bool_type: () => TRUE_OR_FALSE,
-  bool_parsing: () => TRUE_OR_FALSE,
-  string_type: () => 'Must be text',
-  list_type: () => 'Must be a list',
-  dict_type: () => 'Must be an object',
-  none_required: () => 'Must be empty',
-  extra_forbidden: () => 'Unknown field',
-  greater_than_equal: when('ge', (ge) => `Must be at least ${ge}`),
-  greater_than: when('gt', (gt) => `Must be more than ${gt}`),
-  less_than_equal: when('le', (le) => `Must be at most ${le}`),
-  less_than: when('lt', (lt) => `Must be less than ${lt}`),
-  multiple_of: when('multiple_of', (step) => `Must be a multiple of ${step}`),
-  string_too_short: when('min_length', (min) => `Must have at least ${min} characters`),
-  string_too_long: when('max_length', (max) => `Must have at most ${max} characters`),
-  too_short: when('min_length', (min) => `Must have at least ${min} items`),
-  too_long: when('max_length', (max) => `Must have at most ${max} items`),
-  enum: when('expected', (expected) => `Must be ${expected}`),
-  literal_error: when('expected', (expected) => `Must be ${expected}`),
-  union_tag_invalid: when('expected', (expected) => `Must be ${expected}`),
-};
-
-/** The console's words for Pydantic's message for a type (`Input should be a valid integer`, a check's own message too). */
-const BY_MESSAGE = new Map(Object.entries(TYPE_MESSAGES).map(([type, msg]) => [msg, BY_TYPE[type]?.({}) ?? msg]));
-
-/**
- * A message in the console's words where its type alone cannot say it: Pydantic's phrasing
- * (`Input should be …`, `Should have …`) and a sentence that starts with the field's own name
- * (`condenser_max_size must be at least 20`, shown at that field) read `Must …`.
- */
-export function inConsoleWords(message: string): string {
-  return (
-    BY_MESSAGE.get(message) ??
-    message.replace(/^(?:Input should|Should)\b/, 'Must').replace(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+ must\b/, 'Must')
-  );
-}
-
-/** What a person reads for a 422 entry, whichever server sent it: the console's words, else its own `msg`. */
-export function consoleMessage(entry: ValidationErrorEntry): string {
-  return BY_TYPE[entry.type]?.(entry.ctx ?? {}) ?? inConsoleWords(readableMessage(entry));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/errors';
-import type { ValidationErrorEntry } from '../../contract/validation-error';
+import type { ValidationErrorEntry } from '../../contract/validation-detail';
 import { applyServerErrors } from './apply-server-errors';
 
 const rejected = (...detail: ValidationErrorEntry[]) => new ApiError('The server rejected values', 'http', 422, detail, { detail });
@@ -22,7 +22,7 @@ describe('applyServerErrors', () => {
     expect(problem).toBeNull();
     expect(errorsSet(target)).toEqual({
       llm_base_url: 'URL must start with http:// or https://',
-      max_iterations: 'Must be at least 1',
+      max_iterations: 'Must be greater than or equal to 1',
     });
     expect(target.setError.mock.calls.map(([, , options]) => options)).toEqual([{ shouldFocus: true }, { shouldFocus: false }]);
   });
@@ -50,7 +50,7 @@ describe('applyServerErrors', () => {
         fieldFor: (path) => (path.startsWith('args.') ? `${path}.value` : undefined),
       },
     );
-    expect(errorsSet(target)).toEqual({ 'args.2.value': 'Must be text' });
+    expect(errorsSet(target)).toEqual({ 'args.2.value': 'Must be a valid string' });
     expect(problem?.unmatched).toEqual([other]);
   });
 

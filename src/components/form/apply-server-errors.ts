@@ -1,6 +1,6 @@
 import type { FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
 import { describeError, isApiError } from '../../api/errors';
-import type { Loc, ValidationErrorEntry } from '../../contract/validation-error';
+import type { Loc, ValidationErrorEntry } from '../../contract/validation-detail';
 import { type FieldFor, mapValidationErrors, nearestField } from './validation-errors';
 
 /** What a failed save shows above the form: a sentence, and the 422 entries no input took. */

@@ -1,5 +1,6 @@
 import { List, Text } from '@mantine/core';
-import { type Loc, consoleMessage } from '../../contract/validation-error';
+import type { Loc } from '../../contract/validation-detail';
+import { consoleMessage } from '../../contract/validation-message';
 import { ErrorAlert } from '../error-alert';
 import type { SaveProblem } from './apply-server-errors';
 

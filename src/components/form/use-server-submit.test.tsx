@@ -3,7 +3,7 @@ import { screen } from '@testing-library/react';
 import { useForm } from 'react-hook-form';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/errors';
-import type { ValidationErrorEntry } from '../../contract/validation-error';
+import type { ValidationErrorEntry } from '../../contract/validation-detail';
 import { renderView } from '../../testing/render';
 import { useServerSubmit } from './use-server-submit';
 
@@ -64,7 +64,7 @@ describe('useServerSubmit', () => {
       'Nothing was saved. The server rejected the values marked below, and these: body.colour',
     );
     expect(screen.getByLabelText('Count')).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.getByLabelText('Count')).toHaveAccessibleDescription('Must be at least 1');
+    expect(screen.getByLabelText('Count')).toHaveAccessibleDescription('Must be greater than or equal to 1');
     expect(screen.getByLabelText('Name')).toHaveValue('ada');
     expect(screen.getByLabelText('Count')).toHaveValue('0');
 

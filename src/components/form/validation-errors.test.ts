@@ -19,7 +19,7 @@ describe('mapValidationErrors', () => {
       isField,
     );
     expect(result.fieldErrors).toEqual([
-      { field: 'llm_model', message: 'Must be text' },
+      { field: 'llm_model', message: 'Must be a valid string' },
       { field: 'mcp_config.stdio_servers.0.name', message: 'Server name cannot be empty' },
     ]);
     expect(result.unmatched).toEqual([]);
@@ -30,7 +30,7 @@ describe('mapValidationErrors', () => {
       [{ type: 'string_type', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'env', 'A'], msg: 'Input should be a valid string' }],
       isField,
     );
-    expect(result.fieldErrors).toEqual([{ field: 'mcp_config.stdio_servers.0.env', message: 'Must be text' }]);
+    expect(result.fieldErrors).toEqual([{ field: 'mcp_config.stdio_servers.0.env', message: 'Must be a valid string' }]);
   });
 
   it('keeps entries that name no field for the alert, including the body itself', () => {

@@ -1,4 +1,5 @@
-import { consoleMessage, type ValidationErrorEntry } from '../../contract/validation-error';
+import type { ValidationErrorEntry } from '../../contract/validation-detail';
+import { consoleMessage } from '../../contract/validation-message';
 
 export interface FieldError {
   /** Dotted form path, e.g. `mcp_config.stdio_servers.0.name`. */

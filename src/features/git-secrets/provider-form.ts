@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { consoleWordsResolver } from '../../components/form/console-words-resolver';
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import { hostRequiredProblem, type Provider, providerTokenSchema } from '../../contract/secrets';
-import { issueMessage } from '../../contract/validation-error';
+import { issueMessage } from '../../contract/validation-message';
 
 /** One provider card's form: a write-only token and the host. */
 export interface ProviderFormValues {

@@ -11,7 +11,7 @@ import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { useServerSubmit } from '../../components/form/use-server-submit';
 import { useConfirmDiscard } from '../../components/use-confirm-discard';
 import { createSecretSchema, updateSecretSchema } from '../../contract/secrets';
-import { issueMessage } from '../../contract/validation-error';
+import { issueMessage } from '../../contract/validation-message';
 import { createSecretMutation, updateSecretMutation } from '../../queries/secrets';
 import { secretValueUpdateQuery } from '../../queries/server-capabilities';
 

@@ -1,7 +1,8 @@
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import { safeParse } from 'zod/mini';
 import { type McpConfigResponse, type McpKind, type McpTestRequestInput, mcpConfigSchema } from '../../contract/mcp';
-import { consoleMessage, issueMessage, toValidationDetail, type ValidationErrorEntry } from '../../contract/validation-error';
+import type { ValidationErrorEntry } from '../../contract/validation-detail';
+import { consoleMessage, issueMessage } from '../../contract/validation-message';
 import { joinCommandLine } from '../../components/command-line';
 import { type EnvRow, envToRows, rowsToEnv } from './env';
 
@@ -228,8 +229,14 @@ export function errorsAt(
  */
 export function problemsAdding(config: McpConfigResponse, entry: McpTestRequestInput): ServerError[] {
   const { config: next, position } = withServer(config, null, entry);
-  const result = safeParse(mcpConfigSchema, next, { error: issueMessage, reportInput: true });
-  return result.success ? [] : errorsAt(toValidationDetail(result.error.issues, ['mcp_config']), position).own;
+  const result = safeParse(mcpConfigSchema, next, { error: issueMessage });
+  if (result.success) return [];
+  const detail = result.error.issues.map((issue) => ({
+    type: issue.code,
+    loc: ['mcp_config', ...issue.path.filter((part) => typeof part !== 'symbol')],
+    msg: issue.message,
+  }));
+  return errorsAt(detail, position).own;
 }
 
 /** A loc a person can read: "stdio server 2 › name" rather than `["body","mcp_config",…]`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { safeParse } from 'zod/mini';
 import { KEEP_SECRET } from '../../components/form/secret-field';
-import { issueMessage } from '../../contract/validation-error';
+import { issueMessage } from '../../contract/validation-message';
 import { DEFAULT_SETTINGS, type SettingsResponse } from '../../contract/settings';
 import {
   changedSettings,
@@ -126,7 +126,7 @@ describe('settingsFormSchema', () => {
   it("gives the bounds in the console's words", () => {
     const result = check({ max_iterations: '0', max_budget_per_task: '-1' });
     const messages = (result.error?.issues ?? []).map((issue) => issue.message);
-    expect(messages).toEqual(['Must be at least 1', 'Must be more than 0']);
+    expect(messages).toEqual(['Must be greater than or equal to 1', 'Must be greater than 0']);
   });
 });
 
@@ -165,8 +165,8 @@ describe('settingsResolver', () => {
       condenser_max_size: 'Must be at least 20',
       llm_base_url: 'URL must start with http:// or https://',
       git_user_email: 'Enter an email address such as name@example.com',
-      max_iterations: 'Must be a whole number',
-      max_budget_per_task: 'Must be more than 0',
+      max_iterations: 'Must be a valid integer',
+      max_budget_per_task: 'Must be greater than 0',
     });
   });
 });

@@ -11,7 +11,7 @@ import {
   settingsUpdateSchema,
 } from '../../contract/settings';
 import type { LlmTestRequestInput } from '../../contract/llm-test';
-import { issueMessage } from '../../contract/validation-error';
+import { issueMessage } from '../../contract/validation-message';
 import { FIELD_NAMES, fieldsOfKind, type SETTINGS_FIELDS, type SettingsFormField } from './settings-fields';
 
 /**
