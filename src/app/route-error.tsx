@@ -2,6 +2,7 @@ import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { PageHeader } from '../components/page-header';
+import { HOME, PAGES } from './pages';
 
 /** A page's code that could not be fetched: the server is down or unreachable (each browser words it its own way). */
 export const isModuleLoadFailure = (error: unknown) =>
@@ -32,8 +33,8 @@ export function RouteError() {
           {error instanceof Error ? error.message : String(error)}
         </Code>
       </Alert>
-      <Button component={Link} to="/settings" variant="default" w="fit-content">
-        Go to Settings
+      <Button component={Link} to={PAGES[HOME].path} variant="default" w="fit-content">
+        Go to {PAGES[HOME].title}
       </Button>
     </Stack>
   );
@@ -76,8 +77,8 @@ export function NotFound() {
   return (
     <>
       <PageHeader title="Page not found" description="Nothing lives at this address." />
-      <Button component={Link} to="/settings" variant="default">
-        Go to Settings
+      <Button component={Link} to={PAGES[HOME].path} variant="default">
+        Go to {PAGES[HOME].title}
       </Button>
     </>
   );
