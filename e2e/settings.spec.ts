@@ -1,4 +1,5 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { startOpenAiStub } from '../server/testing/openai-stub';
 import { expect, test } from './support/fixtures';
 
 const SECRETS = { llm: 'sk-e2e-llm-7f3a9c', search: 'tvly-e2e-search-2b8d', sandbox: 'sbx-e2e-sandbox-5e1f' };
@@ -302,4 +303,39 @@ test('a stored choice the server does not offer is shown and kept by a save of o
   await page.reload();
   await expect(field(page, 'Security analyzer')).toHaveValue('invariant');
   expect((await api('/api/settings')).json()).toMatchObject({ security_analyzer: 'invariant', git_user_name: 'Grace' });
+});
+
+test.describe('in a 757 px high window', () => {
+  test.use({ viewport: { width: 1280, height: 757 } });
+
+  /** Whether `target` shows whole in the window, above the save bar. */
+  async function expectAboveBar(target: Locator, bar: Locator) {
+    const [box, barBox] = [await target.boundingBox(), await bar.boundingBox()];
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(barBox!.y);
+  }
+
+  test('the save bar never covers Test LLM or its result', async ({ page, signIn }) => {
+    const llm = await startOpenAiStub([{ text: 'Ready for your first task.' }]);
+    try {
+      await signIn(page);
+      await field(page, 'LLM model').fill('openai/gpt-e2e');
+      await field(page, 'LLM base URL').fill(llm.baseUrl);
+      const bar = page.getByRole('status').filter({ hasText: 'You have unsaved changes.' }).locator('xpath=../..');
+      await expect(bar).toBeVisible();
+      const llmSection = page.getByRole('region', { name: 'LLM' });
+      const button = llmSection.getByRole('button', { name: 'Test LLM' });
+
+      // Reached as the keyboard reaches it: the window scrolls just far enough to show it.
+      await button.focus();
+      await expectAboveBar(button, bar);
+      await button.click();
+      const result = llmSection.getByRole('status').filter({ hasText: 'gpt-e2e answered' });
+      await expect(result).toContainText('Ready for your first task.');
+      await expectAboveBar(result, bar);
+      await expectAboveBar(button, bar);
+    } finally {
+      await llm.close();
+    }
+  });
 });

@@ -79,7 +79,8 @@ export function SettingsFormView({
 
 function SaveBar({ saving, onDiscard }: { saving: boolean; onDiscard: () => void }) {
   return (
-    <Paper withBorder shadow="md" p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }}>
+    // `data-bottom-bar`: while it shows, what is scrolled to stops above it (src/app/layout.module.css).
+    <Paper withBorder shadow="md" p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }} data-bottom-bar>
       <Group justify="space-between">
         <Text size="sm" role="status">
           You have unsaved changes.
