@@ -8,7 +8,7 @@ test.describe('signing in', () => {
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
     await expect(page).toHaveURL(`${server.url}/settings`);
     expect(page.url()).not.toContain(server.key);
-    // Still signed in after a reload: the key was kept.
+    // Still signed in after a reload: the key was stored.
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   });
@@ -115,7 +115,7 @@ test.describe('navigation', () => {
     await page.goBack();
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
 
-    // A deep link loads directly (the server answers index.html for it).
+    // A deep link loads directly (the server responds with index.html for it).
     await page.goto('/conversations/abc123');
     await expect(page.getByText('Conversation not found')).toBeVisible();
     await page.goto('/no/such/page');

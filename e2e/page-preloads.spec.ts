@@ -33,7 +33,7 @@ for (const name of PAGE_NAMES) {
 
 // The first data is asked for before the first render; the page finds it in the cache, and
 // nothing asks for it again on the way. (Two mounts did: the app's marked every query stale, which
-// asked again only when the page's query had been answered, src/app/app.test.tsx checks it; and
+// asked again only when the page's query had been served, src/app/app.test.tsx checks it; and
 // the conversations page refreshed its list on mount, which this catches most of the time.)
 for (const [pagePath, dataPath, shown] of [
   [pageUrl('settings'), '/api/settings', SHOWN.settings],

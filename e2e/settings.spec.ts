@@ -125,7 +125,7 @@ test('every section can be edited, saved and is there after a reload; secrets ne
     (await page.locator('input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value).join('\n')));
   for (const secret of Object.values(SECRETS)) expect(shown).not.toContain(secret);
 
-  // The raw API answer carries no secret either, but says each is set.
+  // The raw API response carries no secret either, but says each is set.
   const raw = await api('/api/settings');
   for (const secret of Object.values(SECRETS)) expect(raw.text).not.toContain(secret);
   expect(raw.json()).toMatchObject({
@@ -175,9 +175,9 @@ test('a value the server rejects is shown at its field, with what the user typed
     };
     return route.continue({ postData: JSON.stringify(body) });
   });
-  const answer = page.waitForResponse((r) => r.url().endsWith('/api/settings') && r.request().method() === 'POST');
+  const response = page.waitForResponse((r) => r.url().endsWith('/api/settings') && r.request().method() === 'POST');
   await page.getByRole('button', { name: 'Save changes' }).click();
-  expect((await answer).status()).toBe(422);
+  expect((await response).status()).toBe(422);
 
   await expect(page.getByText('Enter an email address such as name@example.com')).toBeVisible();
   await expect(field(page, 'Git user email')).toHaveAttribute('aria-invalid', 'true');

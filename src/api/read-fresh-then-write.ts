@@ -44,7 +44,7 @@ export async function freshConnectedProviders(): Promise<ConnectedProviders | nu
 export async function storeProviderOnFresh(change: ProviderChange): Promise<void> {
   let connected = await freshConnectedProviders();
   if (connected === null) {
-    // OpenHands answers 404 until settings exist, and then says nothing about the stored
+    // OpenHands responds 404 until settings exist, and then says nothing about the stored
     // providers either: saving one would drop the others. Settings with defaults fix that.
     await storeSettings({});
     connected = (await freshConnectedProviders()) ?? {};

@@ -43,7 +43,7 @@ export type ServerKind = 'agent-console' | 'openhands' | 'unknown';
  */
 export interface ServerFeatures {
   kind: ServerKind;
-  /** `PUT /api/secrets/{name}` changes a value (OpenHands ignores `value` there and still answers 200). */
+  /** `PUT /api/secrets/{name}` changes a value (OpenHands ignores `value` there and still responds 200). */
   secretValueUpdate: boolean;
   /** `GET …/{id}/events/stream` (ours); without it events come from polling `/api/v1/events/search`. */
   eventStream: boolean;

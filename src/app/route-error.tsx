@@ -11,8 +11,8 @@ export const isModuleLoadFailure = (error: unknown) =>
     error.message,
   );
 
-/** Whether the server the console came from answers again (its start page needs no key). */
-async function serverAnswers(): Promise<boolean> {
+/** Whether the server the console came from responds again (its start page needs no key). */
+async function serverResponds(): Promise<boolean> {
   try {
     return (await fetch('/', { cache: 'no-store' })).ok;
   } catch {
@@ -40,13 +40,13 @@ export function RouteError() {
   );
 }
 
-/** The page's code did not arrive: say so, and load it again once the server answers. */
+/** The page's code did not arrive: say so, and load it again once the server responds. */
 function ServerUnreachable() {
   const [checking, setChecking] = useState(false);
   const [stillDown, setStillDown] = useState(false);
   const retry = async () => {
     setChecking(true);
-    if (await serverAnswers()) {
+    if (await serverResponds()) {
       window.location.reload(); // a failed page import is not tried again in place
       return;
     }
@@ -61,7 +61,7 @@ function ServerUnreachable() {
       </Text>
       {stillDown && (
         <Text size="sm" mt="xs" fw={500}>
-          Still no answer from the server.
+          Still no response from the server.
         </Text>
       )}
       <Group mt="sm">

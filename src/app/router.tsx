@@ -18,7 +18,7 @@ function startPrefetch(queryClient: QueryClient, prefetch: Prefetch, url: URL): 
 
 /**
  * A page whose data is asked for beside its code, not once the code has loaded and rendered.
- * Navigation never waits for it (the loader answers at once).
+ * Navigation never waits for it (the loader returns at once).
  */
 const prefetched = (queryClient: QueryClient, prefetch: Prefetch) => ({
   handle: { prefetch },
@@ -96,7 +96,7 @@ export function createRouter(queryClient: QueryClient): AppRouter {
   ];
   // The router asks for the first page's code before it runs loaders, and HTTP/1.1's six
   // connections serve requests in turn: the first page's data is asked for ahead of its code.
-  // (Its loader asks again, answered from the query cache.)
+  // (Its loader asks again, served from the query cache.)
   const first = matchRoutes(routes, window.location)?.findLast((match) => match.route.handle?.prefetch)?.route;
   if (first) startPrefetch(queryClient, (first.handle as { prefetch: Prefetch }).prefetch, new URL(window.location.href));
   return createBrowserRouter(routes);

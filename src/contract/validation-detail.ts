@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 
 /**
- * One entry of a FastAPI/Pydantic validation error, the shape OpenHands answers 422s with:
+ * One entry of a FastAPI/Pydantic validation error, the shape of OpenHands' 422 responses:
  * `{"detail": [{type, loc, msg, input, ctx?}]}`. Our server produces it from zod issues with
  * `toValidationDetail`; the console parses it and maps `loc` onto form fields.
  */

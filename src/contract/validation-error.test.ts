@@ -49,7 +49,7 @@ describe('toValidationDetail', () => {
       'greater_than_equal',
       'Input is too large: integers must be between -9007199254740991 and 9007199254740991 (2^53 - 1) here',
     ],
-  ])('answers case %#', (schema, input, type, msg) => {
+  ])('responds as Pydantic does, case %#', (schema, input, type, msg) => {
     expect(detailOf(schema, input)).toEqual({ type, msg });
   });
 });

@@ -168,8 +168,8 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
 }
 
 /**
- * Turns zod issues into Pydantic-style entries (types and messages as FastAPI would answer), so
- * the server answers like OpenHands and the console shows the same words for its own checks.
+ * Turns zod issues into Pydantic-style entries (types and messages as FastAPI would send them), so
+ * the server responds like OpenHands and the console shows the same words for its own checks.
  * `prefix` is where the validated value sits, e.g. `["body"]`.
  */
 export function toValidationDetail(issues: readonly z.core.$ZodIssue[], prefix: Loc = []): ValidationErrorEntry[] {

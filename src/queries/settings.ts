@@ -48,7 +48,7 @@ export const saveSettingsMutation = (queryClient: QueryClient) =>
 
 /**
  * Saves an edit of the MCP servers: `apply` gets `mcp_config` as the server has it right now
- * (`null` when none is stored) and answers the new one; every other setting is sent back as read.
+ * (`null` when none is stored) and returns the new one; every other setting is sent back as read.
  */
 export const saveMcpConfigMutation = (queryClient: QueryClient) =>
   mutationOptions({

@@ -58,7 +58,7 @@ export function ignoredPress(press: KeyPress): boolean {
 }
 
 /**
- * Follows key presses and answers the shortcut a press completes. A key that continues no
+ * Follows key presses and returns the shortcut a press completes. A key that continues no
  * sequence starts a new one, so `g g s` still goes to Settings.
  */
 export function shortcutMatcher(shortcuts: Shortcut[] = SHORTCUTS) {

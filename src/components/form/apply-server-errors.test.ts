@@ -9,7 +9,7 @@ const errorsSet = (target: ReturnType<typeof form>) =>
   Object.fromEntries(target.setError.mock.calls.map(([field, error]) => [field, error.message]));
 
 describe('applyServerErrors', () => {
-  it('puts 422 entries on their fields, focusing the first, and answers null when all found one', () => {
+  it('puts 422 entries on their fields, focusing the first, and returns null when all found one', () => {
     const target = form();
     const problem = applyServerErrors(
       target,
@@ -27,7 +27,7 @@ describe('applyServerErrors', () => {
     expect(target.setError.mock.calls.map(([, , options]) => options)).toEqual([{ shouldFocus: true }, { shouldFocus: false }]);
   });
 
-  it('answers the entries no field took, with their full loc', () => {
+  it('returns the entries no field took, with their full loc', () => {
     const target = form();
     const extra = { type: 'extra_forbidden', loc: ['body', 'mcp_config', 'foo'], msg: 'Extra inputs are not permitted' };
     const problem = applyServerErrors(target, rejected({ type: 'missing', loc: ['body', 'llm_model'], msg: 'Field required' }, extra), {
@@ -54,7 +54,7 @@ describe('applyServerErrors', () => {
     expect(problem?.unmatched).toEqual([other]);
   });
 
-  it('puts a non-422 answer that belongs to a field on it (400 "exists" → name)', () => {
+  it('puts a non-422 response that belongs to a field on it (400 "exists" → name)', () => {
     const target = form();
     const problem = applyServerErrors(target, new ApiError('Secret A already exists', 'http', 400), {
       isField: () => true,

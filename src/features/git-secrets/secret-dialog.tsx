@@ -102,7 +102,7 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
     },
     serverErrors: {
       isField: (path) => FIELDS.has(path),
-      // A name that exists already: OpenHands and our server answer 400.
+      // A name that exists already: OpenHands and our server respond 400.
       statusField: { 400: 'name' },
       statusMessage: { 404: 'This secret was deleted meanwhile. Close this dialog to see the current list.' },
       verdict: 'Not saved',

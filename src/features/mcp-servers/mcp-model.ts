@@ -147,7 +147,7 @@ function withoutKind({ kind: _kind, ...entry }: McpTestRequestInput): EntryInput
 
 /**
  * `config` with the server `originalId` replaced by `next` (or `next` added when there is no
- * original, or the original was removed meanwhile). Answers where `next` ends up, to place the
+ * original, or the original was removed meanwhile). Returns where `next` ends up, to place the
  * server's validation errors.
  */
 export function withServer(
@@ -182,7 +182,7 @@ export function withoutServer(config: McpConfigResponse, id: string): McpConfigR
   return { ...config, [key]: (config[key] as unknown[]).filter((server) => server !== row.value.server) } as McpConfigResponse;
 }
 
-/** `config` with every entry added at the end of its kind; answers each one's position. */
+/** `config` with every entry added at the end of its kind; returns each one's position. */
 export function withServers(
   config: McpConfigResponse,
   entries: McpTestRequestInput[],
