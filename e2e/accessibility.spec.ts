@@ -50,7 +50,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     });
 
     test('the Settings page while its settings load', async ({ page, signIn }) => {
-      // The server's answer is held (not replaced) until the scan is done.
+      // The server's response is held (not replaced) until the scan is done.
       let release = () => {};
       const released = new Promise<void>((resolve) => (release = resolve));
       await page.route(
@@ -167,19 +167,19 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await page.getByRole('button', { name: 'Cancel' }).click();
 
         // An action under way, held until scanned.
-        let answer!: () => void;
-        const answered = new Promise<void>((resolve) => (answer = resolve));
+        let respond!: () => void;
+        const responded = new Promise<void>((resolve) => (respond = resolve));
         await page.route(
           (url) => url.pathname === `/api/v1/sandboxes/${running}/pause`,
           async (route) => {
-            await answered;
+            await responded;
             await route.fallback();
           },
         );
         await page.getByRole('button', { name: `Pause ${running}` }).click();
         await expect(status(page, running)).toHaveText('Pausing…');
         expect(await seriousViolations(page)).toEqual([]);
-        answer();
+        respond();
         await expect(status(page, running)).toHaveText('Paused');
 
         await page.getByRole('button', { name: `More actions for ${failed}` }).click();

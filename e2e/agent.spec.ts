@@ -26,7 +26,7 @@ async function startConversation(page: Page, message: string, { useDemo }: { use
 const action = (page: Page, name: string | RegExp) =>
   page.getByRole('group', { name: typeof name === 'string' ? `Action: ${name}` : name });
 
-test('the demo model: its scripted events arrive live, and it answers a message', async ({ page, signIn }) => {
+test('the demo model: its scripted events arrive live, and it replies to a message', async ({ page, signIn }) => {
   test.setTimeout(120_000);
   await signIn(page);
   await startConversation(page, 'Show me around the workspace', { useDemo: true });
@@ -45,7 +45,7 @@ test('the demo model: its scripted events arrive live, and it answers a message'
   await expect(log.getByRole('group', { name: "Agent's final message" })).toBeVisible({ timeout: 30_000 });
   await expect(page.locator('[data-execution]')).toHaveAttribute('data-execution', 'finished');
 
-  // A message: the composer empties once it is sent, and the answer follows it.
+  // A message: the composer empties once it is sent, and the reply follows it.
   const composer = page.getByRole('textbox', { name: 'Message to the agent' });
   await composer.fill('What did you change?');
   await composer.press('ControlOrMeta+Enter');

@@ -1,3 +1,4 @@
+import { NAVIGATION_PAGES, PAGES } from '../src/app/pages';
 import { expect, test } from './support/fixtures';
 
 test.describe('signing in', () => {
@@ -7,7 +8,7 @@ test.describe('signing in', () => {
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
     await expect(page).toHaveURL(`${server.url}/settings`);
     expect(page.url()).not.toContain(server.key);
-    // Still signed in after a reload: the key was kept.
+    // Still signed in after a reload: the key was stored.
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   });
@@ -104,23 +105,17 @@ test.describe('navigation', () => {
   test('the shell links every page with real links and history routes', async ({ page, signIn, server }) => {
     await signIn(page);
     const nav = page.getByRole('navigation', { name: 'Main' });
-    const pages = [
-      ['Settings', '/settings'],
-      ['Git & secrets', '/git'],
-      ['Conversations', '/conversations'],
-      ['Sandboxes', '/sandboxes'],
-      ['Sandbox specs', '/sandbox-specs'],
-    ] as const;
-    for (const [name, href] of pages) {
-      await expect(nav.getByRole('link', { name, exact: true })).toHaveAttribute('href', href);
+    for (const name of NAVIGATION_PAGES) {
+      await expect(nav.getByRole('link', { name: PAGES[name].title, exact: true })).toHaveAttribute('href', PAGES[name].path);
     }
+    await expect(nav.getByRole('link')).toHaveCount(NAVIGATION_PAGES.length);
     await nav.getByRole('link', { name: 'Sandbox specs' }).click();
     await expect(page).toHaveURL(`${server.url}/sandbox-specs`);
     await expect(page.getByRole('heading', { name: 'Sandbox specs', level: 1 })).toBeVisible();
     await page.goBack();
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
 
-    // A deep link loads directly (the server answers index.html for it).
+    // A deep link loads directly (the server responds with index.html for it).
     await page.goto('/conversations/abc123');
     await expect(page.getByText('Conversation not found')).toBeVisible();
     await page.goto('/no/such/page');

@@ -6,7 +6,7 @@ import { expect, test } from './support/fixtures';
 /*
  * A conversation in a Docker sandbox (SANDBOX_RUNTIME=docker), seen in the console: the demo
  * model's terminal action runs in the container and its output arrives on the page. Collected
- * only when a Docker engine answers; with CI=1 it must (`npm run test:docker` sets one up).
+ * only when a Docker engine responds; with CI=1 it must (`npm run test:docker` sets one up).
  */
 
 const docker = dockerFromEnv(process.env.DOCKER_HOST);
@@ -14,8 +14,8 @@ const engineResponds = await checkEngine(docker).then(
   () => true,
   () => false,
 );
-if (!engineResponds && process.env.CI) throw new Error('CI=1 but no Docker engine answers: e2e/docker.spec.ts must run');
-if (!engineResponds) console.warn('e2e/docker.spec.ts: no Docker engine answers, its test is not collected (npm run test:docker runs it)');
+if (!engineResponds && process.env.CI) throw new Error('CI=1 but no Docker engine responds: e2e/docker.spec.ts must run');
+if (!engineResponds) console.warn('e2e/docker.spec.ts: no Docker engine responds, its test is not collected (npm run test:docker runs it)');
 
 const ours = (dataDir: string) => JSON.stringify({ label: [`${DATA_DIR_LABEL}=${dataDir}`] });
 

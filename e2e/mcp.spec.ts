@@ -194,7 +194,7 @@ test('server 422s land on the right row and field, also after reordering', async
   await form.getByRole('button', { name: 'Add server' }).click();
 
   await expect(input(form, 'Argument 3')).toHaveAttribute('aria-invalid', 'true');
-  await expect(form.getByText('Input should be a valid string')).toBeVisible();
+  await expect(form.getByText('Must be a valid string')).toBeVisible();
   await expect(input(form, 'Argument 1')).not.toHaveAttribute('aria-invalid', 'true');
   const alert = form.getByRole('alert');
   await expect(alert).toContainText('Nothing was saved');

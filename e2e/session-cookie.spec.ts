@@ -14,7 +14,7 @@ const sessionCookie = async (context: BrowserContext) => (await context.cookies(
 const onLocalhost = (url: string) => url.replace('//127.0.0.1:', '//localhost:');
 const test = onLoopbackAddress.extend({ baseURL: async ({ server }, use) => use(onLocalhost(server.url)) });
 
-/** What `/api/settings` answers a script of the page that sends no key header (the cookie goes by itself). */
+/** What `/api/settings` returns to a script of the page that sends no key header (the cookie goes by itself). */
 const statusWithoutHeader = (page: Page) => page.evaluate(async () => (await fetch('/api/settings', { method: 'GET' })).status);
 
 test.describe('the session cookie', () => {

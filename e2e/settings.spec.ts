@@ -1,4 +1,5 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { startOpenAiStub } from '../server/testing/openai-stub';
 import { expect, test } from './support/fixtures';
 
 const SECRETS = { llm: 'sk-e2e-llm-7f3a9c', search: 'tvly-e2e-search-2b8d', sandbox: 'sbx-e2e-sandbox-5e1f' };
@@ -124,7 +125,7 @@ test('every section can be edited, saved and is there after a reload; secrets ne
     (await page.locator('input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value).join('\n')));
   for (const secret of Object.values(SECRETS)) expect(shown).not.toContain(secret);
 
-  // The raw API answer carries no secret either, but says each is set.
+  // The raw API response carries no secret either, but says each is set.
   const raw = await api('/api/settings');
   for (const secret of Object.values(SECRETS)) expect(raw.text).not.toContain(secret);
   expect(raw.json()).toMatchObject({
@@ -165,20 +166,29 @@ test('a value the server rejects is shown at its field, with what the user typed
   await page.route('**/api/settings', async (route) => {
     const request = route.request();
     if (request.method() !== 'POST') return route.continue();
-    const body = { ...request.postDataJSON(), git_user_email: 'not-an-email', max_iterations: 0, mcp_config: { foo: 1 } };
+    const body = {
+      ...request.postDataJSON(),
+      git_user_email: 'not-an-email',
+      max_iterations: 0,
+      condenser_max_size: 10,
+      mcp_config: { foo: 1 },
+    };
     return route.continue({ postData: JSON.stringify(body) });
   });
-  const answer = page.waitForResponse((r) => r.url().endsWith('/api/settings') && r.request().method() === 'POST');
+  const response = page.waitForResponse((r) => r.url().endsWith('/api/settings') && r.request().method() === 'POST');
   await page.getByRole('button', { name: 'Save changes' }).click();
-  expect((await answer).status()).toBe(422);
+  expect((await response).status()).toBe(422);
 
   await expect(page.getByText('Enter an email address such as name@example.com')).toBeVisible();
   await expect(field(page, 'Git user email')).toHaveAttribute('aria-invalid', 'true');
   await expect(field(page, 'Max iterations')).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByText('Input should be greater than or equal to 1')).toBeVisible();
+  // The server's words (Pydantic's, and OpenHands' own sentence naming the field) read as the console's.
+  await expect(field(page, 'Max iterations')).toHaveAccessibleDescription(/Must be greater than or equal to 1/);
+  await expect(field(page, 'Condenser max size')).toHaveAccessibleDescription(/Must be at least 20/);
+  await expect(page.getByText(/Input should|condenser_max_size must/)).toHaveCount(0);
   // An entry that names no field on this page is listed above the form.
   const alert = page.getByRole('alert').filter({ hasText: 'Settings not saved' });
-  await expect(alert).toContainText('mcp_config.foo: Extra inputs are not permitted');
+  await expect(alert).toContainText('mcp_config.foo: Unknown field');
   // Nothing typed is lost, nothing was stored.
   await expect(field(page, 'Git user email')).toHaveValue('ada@example.com');
   await expect(field(page, 'LLM model')).toHaveValue('openai/gpt-5');
@@ -198,11 +208,27 @@ test('the contract checks values before anything is sent', async ({ page, signIn
     if (r.method() === 'POST' && r.url().endsWith('/api/settings')) posts += 1;
   });
   await field(page, 'Condenser max size').fill('10');
+  await field(page, 'Max budget per task').fill('0');
   await field(page, 'LLM base URL').fill('localhost:11434');
   await page.getByRole('button', { name: 'Save changes' }).click();
-  await expect(page.getByText('condenser_max_size must be at least 20')).toBeVisible();
+  // The contract's own sentence and its bounds, in one style.
+  await expect(field(page, 'Condenser max size')).toHaveAccessibleDescription(/Must be at least 20/);
+  await expect(field(page, 'Max budget per task')).toHaveAccessibleDescription(/Must be greater than 0/);
   await expect(page.getByText('URL must start with http:// or https://')).toBeVisible();
   expect(posts).toBe(0);
+});
+
+test('a save sends our server one POST of what changed, then reads the settings once', async ({ page, signIn }) => {
+  await signIn(page);
+  await expect(field(page, 'Git user name')).toBeVisible();
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/settings') sent.push(`${request.method()} ${request.postData() ?? ''}`.trim());
+  });
+  await field(page, 'Git user name').fill('ada');
+  await save(page);
+  await page.waitForLoadState('networkidle');
+  expect(sent).toEqual(['POST {"git_user_name":"ada"}', 'GET']);
 });
 
 test('saving never resets fields changed elsewhere meanwhile (OpenHands #14749, #6117)', async ({ page, signIn, api }) => {
@@ -277,4 +303,39 @@ test('a stored choice the server does not offer is shown and kept by a save of o
   await page.reload();
   await expect(field(page, 'Security analyzer')).toHaveValue('invariant');
   expect((await api('/api/settings')).json()).toMatchObject({ security_analyzer: 'invariant', git_user_name: 'Grace' });
+});
+
+test.describe('in a 757 px high window', () => {
+  test.use({ viewport: { width: 1280, height: 757 } });
+
+  /** Whether `target` shows whole in the window, above the save bar. */
+  async function expectAboveBar(target: Locator, bar: Locator) {
+    const [box, barBox] = [await target.boundingBox(), await bar.boundingBox()];
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(barBox!.y);
+  }
+
+  test('the save bar never covers Test LLM or its result', async ({ page, signIn }) => {
+    const llm = await startOpenAiStub([{ text: 'Ready for your first task.' }]);
+    try {
+      await signIn(page);
+      await field(page, 'LLM model').fill('openai/gpt-e2e');
+      await field(page, 'LLM base URL').fill(llm.baseUrl);
+      const bar = page.getByRole('status').filter({ hasText: 'You have unsaved changes.' }).locator('xpath=../..');
+      await expect(bar).toBeVisible();
+      const llmSection = page.getByRole('region', { name: 'LLM' });
+      const button = llmSection.getByRole('button', { name: 'Test LLM' });
+
+      // Reached as the keyboard reaches it: the window scrolls just far enough to show it.
+      await button.focus();
+      await expectAboveBar(button, bar);
+      await button.click();
+      const result = llmSection.getByRole('status').filter({ hasText: 'gpt-e2e answered' });
+      await expect(result).toContainText('Ready for your first task.');
+      await expectAboveBar(result, bar);
+      await expectAboveBar(button, bar);
+    } finally {
+      await llm.close();
+    }
+  });
 });

@@ -1,36 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Plugin } from 'vite';
+import { firstVisitModules, HOME, PAGE_MODULES, PAGE_NAMES, type PageName, PAGES } from '../src/app/pages';
 import { compressBeside } from './precompress';
 import { entryKey, type Manifest, pageModules, staticClosure } from './vite-manifest';
 
-/**
- * What a first visit to each console URL loads on demand (src/app/router.tsx: the layout, the
- * page, what the page always loads first and its data prefetch), by source path. Keep in step
- * with the router: a module the build does not load on demand fails the build, and so does a page
- * listed for no URL. scripts/route-size.ts takes each page's layout from here too.
- */
-export const PAGES: { name: string; paths: string[]; modules: string[] }[] = [
-  {
-    name: 'settings',
-    paths: ['/', '/settings'],
-    modules: ['src/app/settings-layout.tsx', 'src/features/settings/settings-page.tsx'],
-  },
-  { name: 'mcp', paths: ['/settings/mcp'], modules: ['src/app/settings-layout.tsx', 'src/features/mcp-servers/mcp-servers-page.tsx'] },
-  { name: 'git', paths: ['/git'], modules: ['src/features/git-secrets/git-secrets-page.tsx'] },
-  {
-    name: 'conversations',
-    paths: ['/conversations'],
-    modules: ['src/features/conversations/conversations-page.tsx', 'src/features/conversations/prefetch.ts'],
-  },
-  {
-    name: 'conversation',
-    paths: ['/conversations/:id'],
-    modules: ['src/features/conversations/conversation-page.tsx', 'src/features/conversations/event-timeline.tsx'],
-  },
-  { name: 'sandboxes', paths: ['/sandboxes'], modules: ['src/features/sandboxes/sandboxes-page.tsx'] },
-  { name: 'specs', paths: ['/sandbox-specs'], modules: ['src/features/sandboxes/specs-page.tsx'] },
-];
+/** A page's URLs: its own, and `/` for the one `/` leads to. */
+const urlsOf = (name: PageName) => (name === HOME ? ['/', PAGES[name].path] : [PAGES[name].path]);
 
 /** Where the server finds each URL's page: `[{ path, file }]`, `file` relative to the build (read by server/routes/console.ts). */
 const PAGES_FILE = 'pages.json';
@@ -70,16 +46,16 @@ export function pagePreloads(): Plugin {
       const htmlAsset = bundle['index.html'];
       if (manifestAsset?.type !== 'asset' || htmlAsset?.type !== 'asset') this.error('page-preloads needs the manifest and index.html');
       const manifest = JSON.parse(String(manifestAsset.source)) as Manifest;
-      const unlisted = pageModules(manifest).filter((module) => !PAGES.some((page) => page.modules.includes(module)));
-      if (unlisted.length > 0) this.error(`page-preloads: no URL lists ${unlisted.join(', ')} (PAGES in scripts/page-preloads.ts)`);
+      const unlisted = pageModules(manifest).filter((module) => !PAGE_NAMES.some((name) => PAGE_MODULES[name].includes(module)));
+      if (unlisted.length > 0) this.error(`page-preloads: no page lists ${unlisted.join(', ')} (PAGE_MODULES in src/app/pages.ts)`);
       const html = String(htmlAsset.source);
       await fs.mkdir(path.join(outDir, 'pages'), { recursive: true });
       const routes: { path: string; file: string }[] = [];
-      for (const page of PAGES) {
-        const file = `pages/${page.name}.html`;
-        await fs.writeFile(path.join(outDir, file), withPreloads(html, chunksOf(manifest, page.modules)));
+      for (const name of PAGE_NAMES) {
+        const file = `pages/${name}.html`;
+        await fs.writeFile(path.join(outDir, file), withPreloads(html, chunksOf(manifest, firstVisitModules(name))));
         await compressBeside(path.join(outDir, file));
-        routes.push(...page.paths.map((pagePath) => ({ path: pagePath, file })));
+        routes.push(...urlsOf(name).map((url) => ({ path: url, file })));
       }
       await fs.writeFile(path.join(outDir, PAGES_FILE), `${JSON.stringify(routes, null, 2)}\n`);
     },

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { PAGES } from './page-preloads';
+import { LAYOUT_MODULES, PAGE_MODULES, PAGE_NAMES, PAGES } from '../src/app/pages';
 import { buildWithSourceMaps, composition } from './route-size-why';
 import { entryKey, type Manifest, pageModules, staticClosure } from './vite-manifest';
 
@@ -35,9 +35,12 @@ export const BUDGETS: Record<'settings-page' | 'default', Budget> = {
 const why = process.argv.includes('--why');
 const check = process.argv.includes('--check');
 const kib = (bytes: number) => `${(bytes / KIB).toFixed(1)} KiB`;
-/** The layout route a page sits under, whose chunk it loads too (as the page preloads list it). */
-const layoutOf = (page: string) =>
-  PAGES.find((candidate) => candidate.modules.includes(page))?.modules.find((module) => module.endsWith('-layout.tsx'));
+/** The layout route a page module sits under, whose chunk it loads too (src/app/pages.ts). */
+const layoutOf = (module: string) => {
+  const name = PAGE_NAMES.find((candidate) => PAGE_MODULES[candidate][0] === module);
+  const layout = name && PAGES[name].layout;
+  return layout && LAYOUT_MODULES[layout];
+};
 
 /** How a page's size stands against its budget, and whether `--check` fails it. */
 function verdict(total: number, { goal, interimLimit }: Budget): { text: string; fails: boolean } {

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
+import { HOME, pageUrl, PAGES } from '../src/app/pages';
 import type { DemoConnection } from './demo-process';
 
 export const SCHEMES = ['light', 'dark'] as const;
@@ -21,14 +22,18 @@ const inTable = (page: Page, text: string) => page.getByRole('cell').filter({ ha
 /** The pages the README's tour shows, in its order; `conversation` is the one on the demo model. */
 export function shots(conversationId: string): Shot[] {
   return [
-    { name: 'settings', path: '/settings', ready: (page) => visible(page, 'Confirmation mode') },
-    { name: 'mcp-servers', path: '/settings/mcp', ready: (page) => inTable(page, 'postgres-readonly') },
-    { name: 'git-secrets', path: '/git', ready: (page) => visible(page, 'gitlab.acme.example'), fullPage: true },
-    { name: 'custom-secrets', path: '/git?tab=secrets', ready: (page) => inTable(page, 'STAGING_DB_URL') },
-    { name: 'conversations', path: '/conversations', ready: (page) => visible(page, 'Give me a tour of the storefront repository') },
-    { name: 'conversation', path: `/conversations/${conversationId}`, ready: (page) => visible(page, 'I am the demo model') },
-    { name: 'sandboxes', path: '/sandboxes', ready: (page) => visible(page, 'No space left on device') },
-    { name: 'sandbox-specs', path: '/sandbox-specs', ready: (page) => inTable(page, 'gpu-training') },
+    { name: 'settings', path: pageUrl('settings'), ready: (page) => visible(page, 'Confirmation mode') },
+    { name: 'mcp-servers', path: pageUrl('mcp'), ready: (page) => inTable(page, 'postgres-readonly') },
+    { name: 'git-secrets', path: pageUrl('git'), ready: (page) => visible(page, 'gitlab.acme.example'), fullPage: true },
+    { name: 'custom-secrets', path: `${pageUrl('git')}?tab=secrets`, ready: (page) => inTable(page, 'STAGING_DB_URL') },
+    {
+      name: 'conversations',
+      path: pageUrl('conversations'),
+      ready: (page) => visible(page, 'Give me a tour of the storefront repository'),
+    },
+    { name: 'conversation', path: pageUrl('conversation', { conversationId }), ready: (page) => visible(page, 'I am the demo model') },
+    { name: 'sandboxes', path: pageUrl('sandboxes'), ready: (page) => visible(page, 'No space left on device') },
+    { name: 'sandbox-specs', path: pageUrl('specs'), ready: (page) => inTable(page, 'gpu-training') },
   ];
 }
 
@@ -51,7 +56,7 @@ export async function takeScreenshots(browser: Browser, demo: DemoConnection, ou
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 }, baseURL: demo.url });
     const page = await context.newPage();
     await page.goto(demo.signInLink);
-    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: PAGES[HOME].title, level: 1 }).waitFor();
     for (const shot of shots(conversationId)) {
       await page.goto(shot.path);
       await shot.ready(page);

@@ -28,6 +28,8 @@ class ResizeObserverStub {
   disconnect() {}
 }
 window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
+// jsdom lays nothing out, so there is nothing to scroll.
+Element.prototype.scrollIntoView = vi.fn();
 // Mantine's autosizing Textarea measures again when fonts load.
 if (!('fonts' in document)) {
   Object.defineProperty(document, 'fonts', { value: { addEventListener: vi.fn(), removeEventListener: vi.fn() } });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
+import { PAGE_NAMES, pageUrl, PAGES } from '../../src/app/pages';
 import type { Row } from './results';
 import type { BenchServers } from './servers';
 import { median } from './stats';
@@ -59,22 +60,14 @@ async function transferred(page: Page): Promise<Transfer> {
 }
 
 export async function bytesOnTheWire(browser: Browser, servers: BenchServers, conversationId: string): Promise<Row[]> {
-  const pages: [string, string][] = [
-    ['settings', '/settings'],
-    ['MCP', '/settings/mcp'],
-    ['git & secrets', '/git'],
-    ['conversations', '/conversations'],
-    ['conversation detail', `/conversations/${conversationId}`],
-    ['sandboxes', '/sandboxes'],
-    ['specs', '/sandbox-specs'],
-  ];
   const rows: Row[] = [];
-  for (const [name, pagePath] of pages) {
+  for (const name of PAGE_NAMES) {
+    const pagePath = pageUrl(name, { conversationId });
     const transfer = await firstVisit(browser, servers, pagePath, transferred);
     const ratio = transfer.script / OPENHANDS_JS_BYTES;
     rows.push({
       section: '1 bytes',
-      measure: name,
+      measure: PAGES[name].title,
       value: `${transfer.script.toLocaleString('en')} B JS (${transfer.total.toLocaleString('en')} B in all)`,
       baseline: `${OPENHANDS_JS_BYTES.toLocaleString('en')} B (OpenHands)`,
       ratio,
@@ -177,10 +170,10 @@ export async function consoleTimings(browser: Browser, servers: BenchServers): P
     const judged = visit === 'first';
     rows.push(
       row('floor: React + Mantine, one input', await navigation(browser, servers, '/floor.html', llmModel, visit), false),
-      row('settings form populated', await navigation(browser, servers, '/settings', llmModel, visit), judged),
+      row('settings form populated', await navigation(browser, servers, pageUrl('settings'), llmModel, visit), judged),
       row(
         'first conversation rows (100,000)',
-        await navigation(browser, servers, '/conversations', { selector: 'table[aria-label="Conversations"] tbody tr' }, visit),
+        await navigation(browser, servers, pageUrl('conversations'), { selector: 'table[aria-label="Conversations"] tbody tr' }, visit),
         judged,
       ),
     );

@@ -9,7 +9,7 @@ import { apiRequest } from './client';
  * sandbox is paused: resume it); its `detail` is the error's message.
  */
 
-/** The agent server answers `{success}`; anything else the app server adds is kept. */
+/** The agent server responds `{success}`; anything else the app server adds is kept. */
 const acceptedSchema = z.looseObject({ success: z.optional(z.boolean()) });
 
 const agentPath = (conversationId: string, action: string) => `/api/v1/app-conversations/${encodeURIComponent(conversationId)}/${action}`;

@@ -3,7 +3,7 @@ import { DEFAULT_SETTINGS } from '../contract/settings';
 import { endCookieSession, startCookieSession, verifySession } from './auth';
 
 const fetchMock = vi.fn<typeof fetch>();
-const answer = (status: number, body: unknown) => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
+const response = (status: number, body: unknown) => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
 const session = { apiKey: 'k', baseUrl: 'http://api.example' };
 
 beforeEach(() => vi.stubGlobal('fetch', fetchMock));
@@ -14,34 +14,34 @@ afterEach(() => {
 
 describe('verifySession', () => {
   it('accepts settings from the server', async () => {
-    fetchMock.mockResolvedValue(answer(200, { ...DEFAULT_SETTINGS, llm_api_key_set: false }));
+    fetchMock.mockResolvedValue(response(200, { ...DEFAULT_SETTINGS, llm_api_key_set: false }));
     await expect(verifySession(session)).resolves.toBeUndefined();
     expect(fetchMock.mock.calls[0]?.[1]?.headers).toMatchObject({ 'X-Session-API-Key': 'k' });
   });
 
   it("accepts OpenHands' first-run 404", async () => {
-    fetchMock.mockResolvedValue(answer(404, { error: 'Settings not found' }));
+    fetchMock.mockResolvedValue(response(404, { error: 'Settings not found' }));
     await expect(verifySession(session)).resolves.toBeUndefined();
   });
 
   it('refuses a 401 as such', async () => {
-    fetchMock.mockResolvedValue(answer(401, { detail: 'Unauthorized' }));
+    fetchMock.mockResolvedValue(response(401, { detail: 'Unauthorized' }));
     await expect(verifySession(session)).rejects.toMatchObject({ isUnauthorized: true });
   });
 
   it.each([
-    ['a 404 from some other web server', answer(404, '<html>Not Found</html>')],
-    ['a 500', answer(500, 'Internal Server Error')],
-    ['a 200 that is not settings', answer(200, '<html>hello</html>')],
+    ['a 404 from some other web server', response(404, '<html>Not Found</html>')],
+    ['a 500', response(500, 'Internal Server Error')],
+    ['a 200 that is not settings', response(200, '<html>hello</html>')],
   ])('refuses %s, saying this is not the API', async (_name, response) => {
     fetchMock.mockResolvedValue(response);
-    await expect(verifySession(session)).rejects.toThrow(/does not answer like an Agent Conversation Service/);
+    await expect(verifySession(session)).rejects.toThrow(/does not respond like an Agent Conversation Service/);
   });
 });
 
 describe('the session cookie', () => {
   it("is asked of the console's own server with the key", async () => {
-    fetchMock.mockResolvedValue(answer(200, { success: true }));
+    fetchMock.mockResolvedValue(response(200, { success: true }));
     await startCookieSession({ apiKey: 'k', baseUrl: '' });
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(fetchMock.mock.calls[0]?.[0]).toBe('/sign-in');
@@ -51,7 +51,7 @@ describe('the session cookie', () => {
   it("is not asked of another server (the cookie is this origin's), nor missed when a server has no such route", async () => {
     await startCookieSession(session);
     expect(fetchMock).not.toHaveBeenCalled();
-    fetchMock.mockResolvedValue(answer(404, { detail: 'Not Found' }));
+    fetchMock.mockResolvedValue(response(404, { detail: 'Not Found' }));
     await expect(startCookieSession({ apiKey: 'k', baseUrl: '' })).resolves.toBeUndefined();
   });
 
@@ -64,7 +64,7 @@ describe('the session cookie', () => {
   });
 
   it('is removed on sign-out', async () => {
-    fetchMock.mockResolvedValue(answer(200, { success: true }));
+    fetchMock.mockResolvedValue(response(200, { success: true }));
     await endCookieSession();
     expect(fetchMock.mock.calls[0]?.[0]).toBe('/sign-out');
     expect(fetchMock.mock.calls[0]?.[1]).toMatchObject({ method: 'POST' });

@@ -6,8 +6,8 @@ import { ApiError, isApiError } from './errors';
 import type { Session } from './session';
 
 /**
- * Checks credentials before they are kept, by reading the settings: the server must answer them
- * (or OpenHands' own 404 "Settings not found" on a first run). Anything else, a 401 or an answer
+ * Checks credentials before they are stored, by reading the settings: the server must return them
+ * (or OpenHands' own 404 "Settings not found" on a first run). Anything else, a 401 or a response
  * that is not this API's, throws an ApiError saying what went wrong.
  */
 export async function verifySession(session: Session): Promise<void> {
@@ -18,7 +18,7 @@ export async function verifySession(session: Session): Promise<void> {
     if (error.status === 404 && legacyErrorSchema.safeParse(error.body).success) return;
     if (error.isUnauthorized || error.kind === 'network') throw error;
     throw new ApiError(
-      `${session.baseUrl || 'This server'} does not answer like an Agent Conversation Service (${error.message}).`,
+      `${session.baseUrl || 'This server'} does not respond like an Agent Conversation Service (${error.message}).`,
       error.kind,
       error.status,
     );

@@ -18,10 +18,10 @@ afterEach(() => {
 });
 
 describe('apiRequest', () => {
-  it('calls the session server with the key header and JSON, and parses the answer with the contract', async () => {
+  it('calls the session server with the key header and JSON, and parses the response with the contract', async () => {
     fetchMock.mockResolvedValue(json(200, { message: 'ok', extra: true }));
-    const answer = await apiRequest('/api/thing', { method: 'POST', body: { a: 1 }, schema: z.object({ message: z.string() }) });
-    expect(answer).toEqual({ message: 'ok' });
+    const response = await apiRequest('/api/thing', { method: 'POST', body: { a: 1 }, schema: z.object({ message: z.string() }) });
+    expect(response).toEqual({ message: 'ok' });
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('http://api.example:3000/api/thing');
     expect(init?.headers).toMatchObject({ 'X-Session-API-Key': 'the-key', 'content-type': 'application/json' });
@@ -61,7 +61,7 @@ describe('apiRequest', () => {
     });
   });
 
-  it('refuses an answer that does not match the contract, naming the field', async () => {
+  it('refuses a response that does not match the contract, naming the field', async () => {
     fetchMock.mockResolvedValue(json(200, { message: 42 }));
     await expect(apiRequest('/api/x', { schema: z.object({ message: z.string() }) })).rejects.toMatchObject({
       kind: 'invalid-response',

@@ -7,7 +7,7 @@ export interface RequestOptions<S extends z.ZodMiniType> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON. */
   body?: unknown;
-  /** The contract schema the answer must match. */
+  /** The contract schema the response must match. */
   schema: S;
   signal?: AbortSignal;
   /** Use these credentials instead of the signed-in session (to check them before signing in). */
@@ -33,7 +33,7 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 
 /**
  * The one way the console calls the API: the session's base URL and key, JSON both ways, and
- * the answer checked against the contract, so screens only ever see well-formed data.
+ * the response checked against the contract, so screens only ever see well-formed data.
  */
 export async function apiRequest<S extends z.ZodMiniType>(path: string, options: RequestOptions<S>): Promise<z.output<S>> {
   const session = options.session ?? getSession();
@@ -62,7 +62,7 @@ export async function apiRequest<S extends z.ZodMiniType>(path: string, options:
   const parsed = safeParse(options.schema, body);
   if (!parsed.success) {
     throw new ApiError(
-      `The server's answer to ${path} is not in the expected shape (${describeIssues(parsed.error.issues)})`,
+      `The server's response to ${path} is not in the expected shape (${describeIssues(parsed.error.issues)})`,
       'invalid-response',
       response.status,
       [],

@@ -1,10 +1,10 @@
-import { validationErrorBodySchema, type ValidationErrorEntry } from '../contract/validation-error';
+import { validationErrorBodySchema, type ValidationErrorEntry } from '../contract/validation-detail';
 
 export type ApiErrorKind = 'http' | 'network' | 'invalid-response';
 
 /**
  * Every failed call becomes an ApiError: an HTTP error status (with the server's `detail`), a
- * server that could not be reached, or an answer that does not match the contract.
+ * server that could not be reached, or a response that does not match the contract.
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -13,7 +13,7 @@ export class ApiError extends Error {
     message: string,
     readonly kind: ApiErrorKind,
     readonly status: number,
-    /** FastAPI validation entries of a 422, if that is what the server answered. */
+    /** FastAPI validation entries of a 422, if that is what the server responded. */
     readonly validation: ValidationErrorEntry[] = [],
     readonly body?: unknown,
   ) {
@@ -21,7 +21,7 @@ export class ApiError extends Error {
   }
 
   /**
-   * The server refused the session key. OpenHands also answers 401 `{"error": …}` for other
+   * The server refused the session key. OpenHands also responds 401 `{"error": …}` for other
    * things (a git token a provider rejected): those are not about the session.
    */
   get isUnauthorized(): boolean {
@@ -34,7 +34,7 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-/** The sentence a person reads for an error answer, whatever shape the server used. */
+/** The sentence a person reads for an error response, whatever shape the server used. */
 function messageFromBody(status: number, statusText: string, body: unknown): string {
   if (body && typeof body === 'object') {
     for (const key of ['detail', 'error', 'message'] as const) {
@@ -43,7 +43,7 @@ function messageFromBody(status: number, statusText: string, body: unknown): str
     }
   }
   if (typeof body === 'string' && body.trim() && body.length < 300) return body.trim();
-  return `The server answered ${status}${statusText ? ` ${statusText}` : ''}`;
+  return `The server responded ${status}${statusText ? ` ${statusText}` : ''}`;
 }
 
 export function errorFromResponse(status: number, statusText: string, body: unknown): ApiError {

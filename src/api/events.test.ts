@@ -16,7 +16,7 @@ const sse = (data: unknown, id?: string) => `${id ? `id: ${id}\n` : ''}data: ${J
 
 const aborted = () => new DOMException('The operation was aborted', 'AbortError');
 
-/** A streaming answer whose chunks the test pushes, and which it can end or break; aborting the request breaks it, as fetch does. */
+/** A streaming response whose chunks the test pushes, and which it can end or break; aborting the request breaks it, as fetch does. */
 function streamingResponse() {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
@@ -44,7 +44,7 @@ describe('countEvents', () => {
 });
 
 describe('streamEvents', () => {
-  /** Each request gets the next answer; once they are used up, requests hang until aborted. */
+  /** Each request gets the next response; once they are used up, requests hang until aborted. */
   function setup(responses: ((signal: AbortSignal) => Response)[]) {
     signIn({ apiKey: 'stream-key', baseUrl: 'http://api.test' });
     const fetchMock = vi.fn<typeof fetch>(async (_url, init) => {
@@ -115,7 +115,7 @@ describe('streamEvents', () => {
     expect(connections.slice(0, 5)).toEqual(['connecting', 'open', 'retrying', 'connecting', 'open']);
   });
 
-  it('retries a refused answer (a 401 included) and gives up on an unknown conversation', async () => {
+  it('retries a refused response (a 401 included) and gives up on an unknown conversation', async () => {
     const { fetchMock, connections, done } = setup([
       () => json(401, { detail: 'Unauthorized' }),
       () => json(503, { detail: 'The agent server is not answering' }),

@@ -4,7 +4,7 @@ import { isApiError } from './errors';
 
 /**
  * Asks the server to send one tiny request to the LLM with these settings. A server without the
- * endpoint (a real OpenHands) answers as a failed test that says so.
+ * endpoint (a real OpenHands) returns a failed test that says so.
  */
 export async function testLlm(request: LlmTestRequestInput): Promise<LlmTestResult> {
   try {

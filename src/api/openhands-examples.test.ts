@@ -15,9 +15,9 @@ import {
 import { fetchSettings, storeSettings } from './settings';
 
 /*
- * Contract tests: every example answer in the OpenHands wire notes (../shared/spec), kept in
+ * Contract tests: every example response in the OpenHands wire notes (../shared/spec), copied to
  * test-support/openhands-examples, read by the console call for its route (its schema, through
- * `apiRequest`), or, for an error answer, by the console's error parser.
+ * `apiRequest`), or, for an error response, by the console's error parser.
  */
 
 const fixtureSchema = z.object({
@@ -37,7 +37,7 @@ const fixtures = Object.entries(files).map(([file, content]) => ({
 /** The id every call below uses, for the `{id}` of a route. */
 const ID = 'x1';
 
-/** The console's call for each route with an example answer. */
+/** The console's call for each route with an example response. */
 const CALLS: Record<string, () => Promise<unknown>> = {
   'GET /api/v1/sandbox-specs/search': () => searchSandboxSpecs(),
   'GET /api/v1/sandboxes/search': () => searchSandboxes({}),
@@ -59,16 +59,16 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'DELETE /api/secrets/{id}': () => deleteCustomSecret(ID),
 };
 
-const answers = fixtures.filter((fixture) => fixture.status < 400);
+const successes = fixtures.filter((fixture) => fixture.status < 400);
 const refusals = fixtures.filter((fixture) => fixture.status >= 400);
 
-describe('the example answers of the OpenHands notes', () => {
+describe('the example responses of the OpenHands notes', () => {
   it('are all here, each for a route the console calls', () => {
     expect(fixtures.length).toBeGreaterThanOrEqual(39);
     for (const { file, route } of fixtures) expect(Object.keys(CALLS), file).toContain(route);
   });
 
-  it.each(answers.map((fixture) => [fixture.file, fixture] as const))(
+  it.each(successes.map((fixture) => [fixture.file, fixture] as const))(
     '%s is read by the console',
     async (_file, { route, status, body }) => {
       const api = fakeApi({ [route.replace('{id}', ID)]: () => json(status, body) });

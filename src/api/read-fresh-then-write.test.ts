@@ -1,5 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { providerTokensFor } from './read-fresh-then-write';
+import { DEFAULT_SETTINGS } from '../contract/settings';
+import { fakeApi, json } from '../testing/fake-api';
+import { freshConnectedProviders, providerTokensFor } from './read-fresh-then-write';
+
+describe('freshConnectedProviders', () => {
+  it('reads the providers from the settings', async () => {
+    fakeApi({
+      'GET /api/settings': () => json(200, { ...DEFAULT_SETTINGS, llm_api_key_set: false, provider_tokens_set: { github: null } }),
+    });
+    await expect(freshConnectedProviders()).resolves.toEqual({ github: null });
+  });
+
+  it('only reads: before any settings are stored it says it does not know, and writes nothing', async () => {
+    const api = fakeApi({ 'GET /api/settings': () => json(404, { error: 'Settings not found' }) });
+    await expect(freshConnectedProviders()).resolves.toBeNull();
+    expect(api.calls()).toEqual(['GET /api/settings']);
+  });
+});
 
 describe('providerTokensFor', () => {
   const connected = { github: null, gitlab: 'gitlab.mycorp.com' };

@@ -34,19 +34,20 @@ export function providerTokensFor(connected: ConnectedProviders, change: Provide
   return tokens;
 }
 
-/** The providers the server has right now. */
-async function freshConnectedProviders(): Promise<ConnectedProviders> {
-  let settings = await fetchSettings();
-  if (settings === null) {
-    // OpenHands answers 404 until settings exist, and then says nothing about the stored
-    // providers either: saving one would drop the others. Settings with defaults fix that.
-    await storeSettings({});
-    settings = await fetchSettings();
-  }
-  return settings?.provider_tokens_set ?? {};
+/** The providers the server has right now; `null` before any settings are stored (OpenHands then does not say). */
+export async function freshConnectedProviders(): Promise<ConnectedProviders | null> {
+  const settings = await fetchSettings();
+  return settings && (settings.provider_tokens_set ?? {});
 }
 
 /** Connects, updates or disconnects one provider, keeping the others the server has right now. */
 export async function storeProviderOnFresh(change: ProviderChange): Promise<void> {
-  await storeGitProviders({ provider_tokens: providerTokensFor(await freshConnectedProviders(), change) });
+  let connected = await freshConnectedProviders();
+  if (connected === null) {
+    // OpenHands responds 404 until settings exist, and then says nothing about the stored
+    // providers either: saving one would drop the others. Settings with defaults fix that.
+    await storeSettings({});
+    connected = (await freshConnectedProviders()) ?? {};
+  }
+  await storeGitProviders({ provider_tokens: providerTokensFor(connected, change) });
 }

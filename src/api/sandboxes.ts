@@ -31,7 +31,7 @@ export function getSandboxes(ids: string[], signal?: AbortSignal) {
   return apiRequest(`/api/v1/sandboxes?${query}`, { schema: z.array(z.nullable(sandboxInfoSchema)), signal });
 }
 
-/** Starts a sandbox; the answer says which sandboxes were paused to make room. */
+/** Starts a sandbox; the response says which sandboxes were paused to make room. */
 export function startSandbox(specId?: string) {
   const query = specId ? `?${new URLSearchParams({ sandbox_spec_id: specId })}` : '';
   return apiRequest(`/api/v1/sandboxes${query}`, { method: 'POST', schema: startedSandboxSchema });
@@ -49,7 +49,7 @@ export function resumeSandbox(id: string) {
 
 /**
  * The id goes in the path and in the query: OpenHands (at the pinned commit) reads it from the
- * query and answers the path-only form with 422; our server takes either.
+ * query and responds to the path-only form with 422; our server takes either.
  */
 export function deleteSandbox(id: string) {
   const query = new URLSearchParams({ sandbox_id: id });
@@ -73,7 +73,7 @@ export function sandboxLogs(id: string, tail: number, signal?: AbortSignal) {
   return apiRequest(`${sandboxPath(id)}/logs?tail=${tail}`, { schema: sandboxLogsSchema, signal });
 }
 
-/** How many sandboxes run and exist, against the caps (ours; a server without it answers 404). */
+/** How many sandboxes run and exist, against the caps (ours; a server without it responds 404). */
 export function sandboxCapacity(signal?: AbortSignal) {
   return apiRequest('/api/v1/sandboxes/capacity', { schema: sandboxCapacitySchema, signal });
 }

@@ -4,7 +4,7 @@ import { createCustomSecret, deleteCustomSecret, updateCustomSecret } from './se
 
 /**
  * Renames, re-describes and re-values a secret. `inPlace` says whether the server changes a value
- * with `PUT /api/secrets/{name}`; OpenHands ignores `value` there (and still answers 200), so on
+ * with `PUT /api/secrets/{name}`; OpenHands ignores `value` there (and still responds 200), so on
  * such a server a new value replaces the secret by delete-and-create, in the order that loses
  * least should a step fail:
  * - under a new name, the new secret is created first and the old one deleted after: a failure

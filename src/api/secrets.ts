@@ -39,7 +39,7 @@ export function unsetProviderTokens() {
 
 /**
  * Connected providers with when each token was last verified (ours); `null` from a server that
- * does not keep that (OpenHands answers 404).
+ * does not keep that (OpenHands responds 404).
  */
 export async function fetchGitProviderStatuses(signal?: AbortSignal): Promise<GitProviderStatus[] | null> {
   try {
@@ -50,7 +50,7 @@ export async function fetchGitProviderStatuses(signal?: AbortSignal): Promise<Gi
   }
 }
 
-/** Asks the server to check the stored token with the provider now; answers the verdict. */
+/** Asks the server to check the stored token with the provider now; returns the verdict. */
 export function verifyGitProvider(provider: Provider) {
   return apiRequest(`/api/git-providers/${provider}/verify`, { method: 'POST', schema: tokenCheckSchema });
 }

@@ -41,16 +41,16 @@ describe('readServerFeatures: secret values', () => {
     ['is not there (404)', () => json(404, { detail: 'Not Found' })],
     ['is not JSON', () => new Response('<html></html>', { status: 200 })],
     ['has no paths', () => json(200, { openapi: '3.1.0' })],
-  ])('assumes values change in place when the document %s', async (_name, answer) => {
-    fakeApi({ 'GET /openapi.json': answer });
+  ])('assumes values change in place when the document %s', async (_name, response) => {
+    fakeApi({ 'GET /openapi.json': response });
     await expect(readServerFeatures()).resolves.toMatchObject({ kind: 'unknown', secretValueUpdate: true, eventStream: true });
   });
 
   it.each([
     ['is unreachable', () => Promise.reject(new TypeError('Failed to fetch')), 'network'],
     ['fails on the server (502)', () => json(502, { detail: 'OpenHands at http://oh cannot be reached: ECONNREFUSED' }), 'http'],
-  ])('throws, rather than guessing, when the document %s', async (_name, answer, kind) => {
-    fakeApi({ 'GET /openapi.json': answer });
+  ])('throws, rather than guessing, when the document %s', async (_name, response, kind) => {
+    fakeApi({ 'GET /openapi.json': response });
     await expect(readServerFeatures()).rejects.toMatchObject({ kind });
   });
 });
@@ -79,6 +79,7 @@ describe('featuresFromDocument', () => {
       conversationSort: false,
       agentControls: false,
       sandboxApiKeyStored: false,
+      partialSettingsUpdate: false,
     });
   });
 
@@ -100,7 +101,7 @@ describe('featuresFromDocument', () => {
       },
       components: { schemas: { Patch: { properties: { archived: { type: 'boolean' } } } } },
     };
-    expect(featuresFromDocument(document)).toEqual({ ...ASSUMED, kind: 'agent-console' });
+    expect(featuresFromDocument(document)).toEqual({ ...ASSUMED, kind: 'agent-console', partialSettingsUpdate: true });
   });
 
   it('reads a newer OpenHands: a PATCH without `archived` and send-message alone offer neither archiving nor agent controls', () => {

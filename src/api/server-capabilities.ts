@@ -6,7 +6,7 @@ import { ASSUMED, featuresFromDocument, type ServerFeatures } from './server-fea
 export type { ServerFeatures, ServerKind } from './server-features';
 
 /**
- * Reads the server's features. A server that definitely has no document (404; an answer that is
+ * Reads the server's features. A server that definitely has no document (404; a response that is
  * not JSON or has no `paths`) is assumed to be ours; a failure that may pass (network, 5xx) is
  * thrown, so the query tries again rather than keeping a guess for the whole session.
  */
@@ -21,7 +21,7 @@ export async function readServerFeatures(signal?: AbortSignal): Promise<ServerFe
 
 /**
  * The OpenHands this console's own server forwards to (upstream mode: `GET /upstream.json` on the
- * console's origin), or `null` when it forwards nowhere (any other answer).
+ * console's origin), or `null` when it forwards nowhere (any other response).
  */
 export async function readUpstream(signal?: AbortSignal): Promise<string | null> {
   try {

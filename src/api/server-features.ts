@@ -43,7 +43,7 @@ export type ServerKind = 'agent-console' | 'openhands' | 'unknown';
  */
 export interface ServerFeatures {
   kind: ServerKind;
-  /** `PUT /api/secrets/{name}` changes a value (OpenHands ignores `value` there and still answers 200). */
+  /** `PUT /api/secrets/{name}` changes a value (OpenHands ignores `value` there and still responds 200). */
   secretValueUpdate: boolean;
   /** `GET …/{id}/events/stream` (ours); without it events come from polling `/api/v1/events/search`. */
   eventStream: boolean;
@@ -64,9 +64,17 @@ export interface ServerFeatures {
   agentControls: boolean;
   /** `sandbox_api_key` is stored as sent (ours); OpenHands stores a sent key as its mask `**********`. */
   sandboxApiKeyStored: boolean;
+  /**
+   * `POST /api/settings` stores the fields sent and keeps the others (ours); OpenHands replaces
+   * the settings with the body, so a write to it carries every field, read right before.
+   */
+  partialSettingsUpdate: boolean;
 }
 
-/** A server whose document cannot be read is assumed to be ours: everything shows, as before. */
+/**
+ * A server whose document cannot be read is assumed to be ours: everything shows, as before.
+ * Settings are written whole, as either server takes them.
+ */
 export const ASSUMED: ServerFeatures = {
   kind: 'unknown',
   secretValueUpdate: true,
@@ -78,6 +86,7 @@ export const ASSUMED: ServerFeatures = {
   conversationSort: true,
   agentControls: true,
   sandboxApiKeyStored: true,
+  partialSettingsUpdate: false,
 };
 
 const OUR_STREAM = '/api/v1/app-conversations/{conversation_id}/events/stream';
@@ -119,5 +128,6 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
     conversationSort: queryParameters(document, route('/api/v1/app-conversations/search', 'get')).includes('sort_order'),
     agentControls: AGENT_ACTIONS.every((action) => has(`/api/v1/app-conversations/{conversation_id}/${action}`, 'post')),
     sandboxApiKeyStored: ours,
+    partialSettingsUpdate: ours,
   };
 }

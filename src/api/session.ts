@@ -1,5 +1,5 @@
 /**
- * Who the console talks to and with which key. Kept in localStorage so a reload or a new tab
+ * Who the console talks to and with which key. Stored in localStorage so a reload or a new tab
  * stays signed in; any part of the app can subscribe to changes (sign-in, sign-out, a 401).
  */
 export interface Session {

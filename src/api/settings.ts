@@ -18,7 +18,7 @@ export function storeSettings(body: SettingsUpdateInput): Promise<{ message: str
   return apiRequest('/api/settings', { method: 'POST', body, schema: messageSchema });
 }
 
-/** What a GET answers besides the settings: whether each secret is set, the providers, the store. */
+/** What a GET returns besides the settings: whether each secret is set, the providers, the store. */
 const READ_ONLY_FIELDS = [...SECRET_FIELDS.map((field) => `${field}_set` as const), 'provider_tokens_set', 'secrets_store'];
 
 /**

@@ -9,7 +9,7 @@ import type { AppRouter } from './router';
 /**
  * Cached data belongs to one server: it goes on sign-out and when another server is chosen, and
  * what failed is asked for again when the user is back after an expiry. Nothing happens while the
- * session stays as it was: the page's first data, asked for before the first render, is kept.
+ * session stays as it was: the page's first data, asked for before the first render, stays cached.
  */
 function useCacheFollowsSession(baseUrl: string | undefined, expired: boolean) {
   const queryClient = useQueryClient();

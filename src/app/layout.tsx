@@ -5,6 +5,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSessionState } from '../features/auth/use-session';
 import classes from './layout.module.css';
+import { NAVIGATION_PAGES, type NavigationPageName, PAGES } from './pages';
 import { PageSkeleton } from './page-skeleton';
 import { ServerBadge } from './server-badge';
 import { useShortcuts } from './shortcuts/use-shortcuts';
@@ -15,13 +16,16 @@ const ShortcutsDialog = lazy(async () => ({ default: (await import('./shortcuts/
 const NAVIGATION_ID = 'main-navigation';
 const MAIN_ID = 'main-content';
 
-const NAVIGATION = [
-  { to: '/settings', label: 'Settings', icon: IconSettings },
-  { to: '/git', label: 'Git & secrets', icon: IconKey },
-  { to: '/conversations', label: 'Conversations', icon: IconMessages },
-  { to: '/sandboxes', label: 'Sandboxes', icon: IconBox },
-  { to: '/sandbox-specs', label: 'Sandbox specs', icon: IconStack2 },
-];
+/** The icon of each page in the main navigation. */
+const ICONS: Record<NavigationPageName, typeof IconSettings> = {
+  settings: IconSettings,
+  git: IconKey,
+  conversations: IconMessages,
+  sandboxes: IconBox,
+  specs: IconStack2,
+};
+
+const NAVIGATION = NAVIGATION_PAGES.map((name) => ({ to: PAGES[name].path, label: PAGES[name].title, icon: ICONS[name] }));
 
 export function Layout() {
   const [navOpen, { toggle, close }] = useDisclosure(false);

@@ -14,7 +14,7 @@ export function createQueryClient(): QueryClient {
     defaultOptions: {
       queries: {
         staleTime: 10_000,
-        // Retrying cannot fix an answer the server gave on purpose (4xx) or a wrong shape.
+        // Retrying cannot fix a response the server gave on purpose (4xx) or a wrong shape.
         retry: (failures, error) => failures < 2 && isApiError(error) && (error.kind === 'network' || error.status >= 500),
       },
       mutations: { retry: false },

@@ -2,6 +2,7 @@ import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { PageHeader } from '../components/page-header';
+import { HOME, PAGES } from './pages';
 
 /** A page's code that could not be fetched: the server is down or unreachable (each browser words it its own way). */
 export const isModuleLoadFailure = (error: unknown) =>
@@ -10,8 +11,8 @@ export const isModuleLoadFailure = (error: unknown) =>
     error.message,
   );
 
-/** Whether the server the console came from answers again (its start page needs no key). */
-async function serverAnswers(): Promise<boolean> {
+/** Whether the server the console came from responds again (its start page needs no key). */
+async function serverResponds(): Promise<boolean> {
   try {
     return (await fetch('/', { cache: 'no-store' })).ok;
   } catch {
@@ -32,20 +33,20 @@ export function RouteError() {
           {error instanceof Error ? error.message : String(error)}
         </Code>
       </Alert>
-      <Button component={Link} to="/settings" variant="default" w="fit-content">
-        Go to Settings
+      <Button component={Link} to={PAGES[HOME].path} variant="default" w="fit-content">
+        Go to {PAGES[HOME].title}
       </Button>
     </Stack>
   );
 }
 
-/** The page's code did not arrive: say so, and load it again once the server answers. */
+/** The page's code did not arrive: say so, and load it again once the server responds. */
 function ServerUnreachable() {
   const [checking, setChecking] = useState(false);
   const [stillDown, setStillDown] = useState(false);
   const retry = async () => {
     setChecking(true);
-    if (await serverAnswers()) {
+    if (await serverResponds()) {
       window.location.reload(); // a failed page import is not tried again in place
       return;
     }
@@ -60,7 +61,7 @@ function ServerUnreachable() {
       </Text>
       {stillDown && (
         <Text size="sm" mt="xs" fw={500}>
-          Still no answer from the server.
+          Still no response from the server.
         </Text>
       )}
       <Group mt="sm">
@@ -76,8 +77,8 @@ export function NotFound() {
   return (
     <>
       <PageHeader title="Page not found" description="Nothing lives at this address." />
-      <Button component={Link} to="/settings" variant="default">
-        Go to Settings
+      <Button component={Link} to={PAGES[HOME].path} variant="default">
+        Go to {PAGES[HOME].title}
       </Button>
     </>
   );

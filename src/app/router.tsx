@@ -1,9 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
 import { createBrowserRouter, type LoaderFunctionArgs, matchRoutes, Navigate, type RouteObject } from 'react-router';
 import { getSession } from '../api/session';
 import { SignOutRoute } from '../features/auth/sign-out-route';
 import { prefetch as prefetchSettings } from '../features/settings/prefetch';
 import { Layout } from './layout';
+import { HOME, type LayoutName, PAGE_NAMES, type PageName, PAGES } from './pages';
 import { PageSkeleton } from './page-skeleton';
 import { NotFound, RouteError } from './route-error';
 
@@ -16,7 +18,7 @@ function startPrefetch(queryClient: QueryClient, prefetch: Prefetch, url: URL): 
 
 /**
  * A page whose data is asked for beside its code, not once the code has loaded and rendered.
- * Navigation never waits for it (the loader answers at once).
+ * Navigation never waits for it (the loader returns at once).
  */
 const prefetched = (queryClient: QueryClient, prefetch: Prefetch) => ({
   handle: { prefetch },
@@ -26,14 +28,50 @@ const prefetched = (queryClient: QueryClient, prefetch: Prefetch) => ({
   },
 });
 
+/** Each page's component, loaded on demand (its module in pages.ts). */
+const COMPONENTS: Record<PageName, () => Promise<ComponentType>> = {
+  settings: async () => (await import('../features/settings/settings-page')).SettingsPage,
+  mcp: async () => (await import('../features/mcp-servers/mcp-servers-page')).McpServersPage,
+  git: async () => (await import('../features/git-secrets/git-secrets-page')).GitSecretsPage,
+  conversations: async () => (await import('../features/conversations/conversations-page')).ConversationsPage,
+  conversation: async () => (await import('../features/conversations/conversation-page')).ConversationPage,
+  sandboxes: async () => (await import('../features/sandboxes/sandboxes-page')).SandboxesPage,
+  specs: async () => (await import('../features/sandboxes/specs-page')).SandboxSpecsPage,
+};
+
+const LAYOUT_COMPONENTS: Record<LayoutName, () => Promise<ComponentType>> = {
+  settings: async () => (await import('./settings-layout')).SettingsLayout,
+};
+
+/** The pages whose first data is asked for beside their code. */
+const PREFETCH: Partial<Record<PageName, Prefetch>> = {
+  settings: prefetchSettings,
+  // Its filters and queries would weigh on every page's entry: loaded beside the page's code.
+  // Should it not load, the page's own import fails and says so.
+  conversations: (client, url) =>
+    import('../features/conversations/prefetch').then(
+      (module) => module.prefetch(client, url),
+      () => undefined,
+    ),
+};
+
 /**
  * Pages load on demand, so each route only downloads its own code (the HTML the server sends for
- * a URL preloads it: scripts/page-preloads.ts lists what each URL loads here). A page that fails
- * (its code could not be fetched, say) fails inside the layout: the shell and navigation stay.
+ * a URL preloads it: scripts/page-preloads.ts reads what each URL loads from pages.ts). A page
+ * that fails (its code could not be fetched, say) fails inside the layout: the shell and
+ * navigation stay.
  */
 export type AppRouter = ReturnType<typeof createBrowserRouter>;
 
 export function createRouter(queryClient: QueryClient): AppRouter {
+  const pageRoute = (name: PageName): RouteObject => {
+    const prefetch = PREFETCH[name];
+    return {
+      path: PAGES[name].path,
+      ...(prefetch && prefetched(queryClient, prefetch)),
+      lazy: async () => ({ Component: await COMPONENTS[name]() }),
+    };
+  };
   const routes: RouteObject[] = [
     {
       element: <Layout />,
@@ -43,50 +81,12 @@ export function createRouter(queryClient: QueryClient): AppRouter {
         {
           errorElement: <RouteError />,
           children: [
-            { index: true, element: <Navigate to="/settings" replace /> },
-            {
-              path: 'settings',
-              lazy: async () => ({ Component: (await import('./settings-layout')).SettingsLayout }),
-              children: [
-                {
-                  index: true,
-                  ...prefetched(queryClient, prefetchSettings),
-                  lazy: async () => ({ Component: (await import('../features/settings/settings-page')).SettingsPage }),
-                },
-                {
-                  path: 'mcp',
-                  lazy: async () => ({ Component: (await import('../features/mcp-servers/mcp-servers-page')).McpServersPage }),
-                },
-              ],
-            },
-            {
-              path: 'git',
-              lazy: async () => ({ Component: (await import('../features/git-secrets/git-secrets-page')).GitSecretsPage }),
-            },
-            {
-              path: 'conversations',
-              // Its filters and queries would weigh on every page's entry: loaded beside the page's code.
-              // Should it not load, the page's own import fails and says so.
-              ...prefetched(queryClient, (client, url) =>
-                import('../features/conversations/prefetch').then(
-                  (module) => module.prefetch(client, url),
-                  () => undefined,
-                ),
-              ),
-              lazy: async () => ({ Component: (await import('../features/conversations/conversations-page')).ConversationsPage }),
-            },
-            {
-              path: 'conversations/:conversationId',
-              lazy: async () => ({ Component: (await import('../features/conversations/conversation-page')).ConversationPage }),
-            },
-            {
-              path: 'sandboxes',
-              lazy: async () => ({ Component: (await import('../features/sandboxes/sandboxes-page')).SandboxesPage }),
-            },
-            {
-              path: 'sandbox-specs',
-              lazy: async () => ({ Component: (await import('../features/sandboxes/specs-page')).SandboxSpecsPage }),
-            },
+            { index: true, element: <Navigate to={PAGES[HOME].path} replace /> },
+            ...Object.entries(LAYOUT_COMPONENTS).map(([layout, component]) => ({
+              lazy: async () => ({ Component: await component() }),
+              children: PAGE_NAMES.filter((name) => PAGES[name].layout === layout).map(pageRoute),
+            })),
+            ...PAGE_NAMES.filter((name) => PAGES[name].layout === undefined).map(pageRoute),
             { path: 'sign-out', element: <SignOutRoute /> },
             { path: '*', element: <NotFound /> },
           ],
@@ -96,7 +96,7 @@ export function createRouter(queryClient: QueryClient): AppRouter {
   ];
   // The router asks for the first page's code before it runs loaders, and HTTP/1.1's six
   // connections serve requests in turn: the first page's data is asked for ahead of its code.
-  // (Its loader asks again, answered from the query cache.)
+  // (Its loader asks again, served from the query cache.)
   const first = matchRoutes(routes, window.location)?.findLast((match) => match.route.handle?.prefetch)?.route;
   if (first) startPrefetch(queryClient, (first.handle as { prefetch: Prefetch }).prefetch, new URL(window.location.href));
   return createBrowserRouter(routes);

@@ -11,7 +11,7 @@ describe('DeferredTooltip', () => {
       </DeferredTooltip>,
     );
     expect(screen.getByRole('button', { name: 'Test docs' })).toBeInTheDocument();
-    // Hovering until the loaded tooltip answers: the control is replaced once when it arrives.
+    // Hovering until the loaded tooltip responds: the control is replaced once when it arrives.
     await waitFor(async () => {
       await user.hover(screen.getByRole('button', { name: 'Test docs' }));
       expect(screen.getByRole('tooltip')).toHaveTextContent('Test connection');

@@ -5,12 +5,12 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { QueryContent } from './query-content';
 
-/** A query whose answers come from `answers`, one per fetch: a value, or an Error to throw. */
-function Harness({ answers }: { answers: (string | Error)[] }) {
+/** A query whose results come from `results`, one per fetch: a value, or an Error to throw. */
+function Harness({ results }: { results: (string | Error)[] }) {
   const query = useQuery({
-    queryKey: ['answers'],
+    queryKey: ['results'],
     queryFn: () => {
-      const next = answers.shift() ?? new Error('no more answers');
+      const next = results.shift() ?? new Error('no more results');
       if (next instanceof Error) throw next;
       return next;
     },
@@ -26,12 +26,12 @@ function Harness({ answers }: { answers: (string | Error)[] }) {
   );
 }
 
-function setup(answers: (string | Error)[]) {
+function setup(results: (string | Error)[]) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <MantineProvider>
       <QueryClientProvider client={client}>
-        <Harness answers={answers} />
+        <Harness results={results} />
       </QueryClientProvider>
     </MantineProvider>,
   );

@@ -6,5 +6,5 @@ import * as z from 'zod/mini';
  */
 
 export const signInBodySchema = z.object({ key: z.string() });
-/** What both answer a script (a form gets a redirect). */
+/** What both return to a script (a form gets a redirect). */
 export const browserSessionResultSchema = z.object({ success: z.boolean() });

@@ -4,7 +4,7 @@ import { pageQuerySchema, repeatedQueryParam, sandboxStatusSchema } from './sand
 import { providerSchema } from './secrets';
 
 /*
- * App conversations and their start tasks (`/api/v1/app-conversations`), as OpenHands answers
+ * App conversations and their start tasks (`/api/v1/app-conversations`), as OpenHands returns
  * them (pinned commit 156d068), plus our extensions: `sandbox_spec_id` on a start request,
  * `archived`, `skills`, and the search's `sort_order`, `sandbox_id__eq` and `archived`.
  */

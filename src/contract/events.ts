@@ -201,7 +201,7 @@ export const systemPromptEventSchema = z.looseObject({
 /**
  * SDK `ConversationStateUpdateEvent`: sent on the event WebSocket, never stored with the events.
  * `key` is `full_state` (value: the conversation's info, as `GET /api/conversations/{id}`
- * answers it), `execution_status` (value: the status) or `metrics` (ours; value: the metrics).
+ * returns it), `execution_status` (value: the status) or `metrics` (ours; value: the metrics).
  */
 export const stateUpdateEventSchema = z.looseObject({
   ...base,

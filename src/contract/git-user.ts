@@ -3,7 +3,7 @@ import { integer } from './rules';
 import { providerSchema } from './secrets';
 
 /*
- * `/api/user/*`: what the connected git provider says about its user, as OpenHands answers it
+ * `/api/user/*`: what the connected git provider says about its user, as OpenHands returns it
  * (`openhands/integrations/service_types.py` at the pinned commit). Its web client reads these.
  */
 

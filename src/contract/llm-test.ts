@@ -3,7 +3,7 @@ import { httpUrlProblem, rule } from './rules';
 
 /*
  * Testing the LLM settings as typed in the form (`POST /api/llm/test`, our extension): one tiny
- * request to the model, answered with its reply or the provider's refusal in words.
+ * request to the model; the response is its reply or the provider's refusal in words.
  */
 
 export const LLM_TEST_SECONDS = 20;

@@ -81,7 +81,7 @@ const stdioServerShape = {
   env: z.record(z.string(), z.string()),
 };
 
-/** Our server answers `api_key: null` plus `api_key_set`; a real OpenHands server sends the key. */
+/** Our server returns `api_key: null` plus `api_key_set`; a real OpenHands server sends the key. */
 const writeOnlyKey = { api_key_set: z.optional(z.boolean()) };
 
 export const mcpConfigResponseSchema = z.object({

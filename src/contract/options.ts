@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 
 /*
  * `GET /api/options/models`, `/api/options/agents` and `/api/options/security-analyzers`, as
- * OpenHands answers them: a JSON list of names the Settings choices come from.
+ * OpenHands returns them: a JSON list of names the Settings choices come from.
  */
 
 export const OPTION_KINDS = ['models', 'agents', 'security-analyzers'] as const;

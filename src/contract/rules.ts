@@ -25,7 +25,7 @@ export function describeValues(values: readonly unknown[]): string {
 }
 
 /*
- * Sizes a request may have (never applied to stored data or to answers read by the console, so
+ * Sizes a request may have (never applied to stored data or to responses read by the console, so
  * data stored before these limits still loads). More would make pages unusable (10,000 MCP
  * servers took the MCP page 46 s to render) without serving anyone.
  */

@@ -3,7 +3,7 @@ import { integer } from './rules';
 
 /*
  * Sandboxes and sandbox specs (`/api/v1/sandboxes`, `/api/v1/sandbox-specs`), as OpenHands
- * answers them, plus our extensions: `status_detail` (why a sandbox is in ERROR),
+ * returns them, plus our extensions: `status_detail` (why a sandbox is in ERROR),
  * `paused_sandbox_ids` (which sandboxes a start or resume paused to stay under the cap), a spec's
  * `image` and the capacity's `runtime`.
  */
@@ -44,7 +44,7 @@ export const sandboxSpecSchema = z.object({
   created_at: z.string(),
   initial_env: z._default(z.record(z.string(), z.string()), {}),
   working_dir: z._default(z.string(), ''),
-  /** Ours: the container image it runs in (Docker runtime); OpenHands answers without it. `command` null: the image's own. */
+  /** Ours: the container image it runs in (Docker runtime); OpenHands' responses lack it. `command` null: the image's own. */
   image: z.optional(z.nullable(z.string())),
 });
 export type SandboxSpec = z.output<typeof sandboxSpecSchema>;

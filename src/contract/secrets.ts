@@ -4,7 +4,7 @@ import { description, describeValues, ENV_NAME_PATTERN, MAX_CUSTOM_SECRETS, MAX_
 
 /*
  * Git provider tokens and custom secrets (`/api/add-git-providers`, `/api/secrets`, and
- * `secrets_store` in the settings). Token and secret values are write-only: no answer carries them.
+ * `secrets_store` in the settings). Token and secret values are write-only: no response carries them.
  */
 
 export const PROVIDERS = ['github', 'gitlab', 'bitbucket', 'azure_devops', 'enterprise_sso'] as const;
@@ -147,7 +147,7 @@ export type TokenCheckOutcome = (typeof TOKEN_CHECK_OUTCOMES)[number];
 /** `POST /api/git-providers/{provider}/verify` (ours): the provider's verdict on the stored token (never the token). */
 export const tokenCheckSchema = z.object({
   provider: providerSchema,
-  /** `unreachable`: no answer about the token; `uncheckable`: the provider has no API to ask (Enterprise SSO). */
+  /** `unreachable`: no response about the token; `uncheckable`: the provider has no API to ask (Enterprise SSO). */
   outcome: z.enum(TOKEN_CHECK_OUTCOMES),
   detail: z.string(),
   checked_at: z.nullable(z.string()),

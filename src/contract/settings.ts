@@ -5,7 +5,7 @@ import { emailProblem, httpUrlProblem, integer, rule } from './rules';
 
 /*
  * Settings (`/api/settings`), in three views of one shape:
- *   - `settingsResponseSchema`: what `GET /api/settings` answers, read leniently;
+ *   - `settingsResponseSchema`: what `GET /api/settings` returns, read leniently;
  *   - `settingsUpdateSchema`: the body of `POST /api/settings`, every field optional, with rules;
  *   - `Settings`: a complete settings object (what is stored, what a form starts from).
  * The write-only secrets are `SECRET_FIELDS`; a GET never carries their values.
@@ -51,7 +51,7 @@ export const SECRET_FIELDS = ['llm_api_key', 'search_api_key', 'sandbox_api_key'
  */
 export const storedSettingsFields = { ...settingsShape, mcp_config: z.nullable(mcpConfigStoredSchema) };
 
-/** `secrets_store` in a GET: OpenHands answers it empty (and without custom_secrets); we answer both maps empty. */
+/** `secrets_store` in a GET: OpenHands returns it empty (and without custom_secrets); we return both maps empty. */
 const secretsStoreResponseSchema = z.object({
   provider_tokens: z.optional(z.record(z.string(), z.unknown())),
   custom_secrets: z.optional(z.record(z.string(), z.unknown())),

@@ -1,31 +1,15 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { laxBoolean, laxInteger, laxNumber } from '../../server/lax-input';
 import { describeValues, INTEGER_EXPECTED } from './rules';
+import { type Loc, VALUE_ERROR_PREFIX, type ValidationErrorEntry } from './validation-detail';
 
-/**
- * One entry of a FastAPI/Pydantic validation error, the shape OpenHands answers 422s with:
- * `{"detail": [{type, loc, msg, input, ctx?}]}`. Our server produces it from zod issues with
- * `toValidationDetail`; the console parses it and maps `loc` onto form fields.
- */
-export const validationErrorEntrySchema = z.object({
-  type: z.string(),
-  loc: z.array(z.union([z.string(), z.number()])),
-  msg: z.string(),
-  input: z.optional(z.unknown()),
-  ctx: z.optional(z.record(z.string(), z.unknown())),
-});
-export type ValidationErrorEntry = z.infer<typeof validationErrorEntrySchema>;
-
-export const validationErrorBodySchema = z.object({ detail: z.array(validationErrorEntrySchema) });
-
-export type Loc = ValidationErrorEntry['loc'];
-
-const VALUE_ERROR_PREFIX = 'Value error, ';
-
-/** The message a person should read: Pydantic's "Value error, " prefix is noise in a form. */
-export function readableMessage(entry: Pick<ValidationErrorEntry, 'msg'>): string {
-  return entry.msg.startsWith(VALUE_ERROR_PREFIX) ? entry.msg.slice(VALUE_ERROR_PREFIX.length) : entry.msg;
-}
+export {
+  type Loc,
+  readableMessage,
+  validationErrorBodySchema,
+  validationErrorEntrySchema,
+  type ValidationErrorEntry,
+} from './validation-detail';
 
 /** Pydantic's type and message for a value of the wrong type, by zod's `expected`. */
 const TYPE_NAMES: Record<string, string> = {
@@ -184,48 +168,10 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
 }
 
 /**
- * Turns zod issues into Pydantic-style entries (types and messages as FastAPI would answer), so
- * the server answers like OpenHands and the console shows the same words for its own checks.
+ * Turns zod issues into Pydantic-style entries (types and messages as FastAPI would send them), so
+ * the server responds like OpenHands and the console shows the same words for its own checks.
  * `prefix` is where the validated value sits, e.g. `["body"]`.
  */
 export function toValidationDetail(issues: readonly z.core.$ZodIssue[], prefix: Loc = []): ValidationErrorEntry[] {
   return issues.flatMap((issue) => fromIssue(issue, prefix));
-}
-
-/**
- * The message for one zod issue in the same words the server would use. Pass it as the parse
- * `error` option (zod/mini carries no message texts of its own); schema-level messages win.
- */
-export function issueMessage(issue: Omit<z.core.$ZodRawIssue, 'path'> & { path?: PropertyKey[] }): string | undefined {
-  const [entry] = fromIssue({ ...issue, path: [], message: '' } as unknown as z.core.$ZodIssue, []);
-  return entry ? serverMessage(entry) : undefined;
-}
-
-type Context = Record<string, unknown>;
-
-const bound = (key: string, words: string) => (ctx: Context) =>
-  ctx[key] === undefined ? undefined : `Input should be ${words} ${String(ctx[key])}`;
-
-/**
- * The console's words for the problems Pydantic (OpenHands) and our server both report, by
- * `type` and `ctx`, so its own checks (`issueMessage`) and a server's 422 read the same. Pydantic
- * adds detail such as "unable to parse string as an integer" that a form does not need.
- */
-const BY_TYPE: Record<string, (ctx: Context) => string | undefined> = {
-  missing: () => 'Field required',
-  ...Object.fromEntries(Object.entries(TYPE_MESSAGES).map(([type, msg]) => [type, () => msg])),
-  ...Object.fromEntries(Object.keys(PARSING_MESSAGES).map((type) => [type, () => TYPE_MESSAGES[type.replace('_parsing', '_type')]])),
-  greater_than_equal: bound('ge', 'greater than or equal to'),
-  greater_than: bound('gt', 'greater than'),
-  less_than_equal: bound('le', 'less than or equal to'),
-  less_than: bound('lt', 'less than'),
-  string_too_short: (ctx) => (ctx.min_length === undefined ? undefined : `Should have at least ${String(ctx.min_length)} characters`),
-  string_too_long: (ctx) => (ctx.max_length === undefined ? undefined : `Should have at most ${String(ctx.max_length)} characters`),
-  enum: (ctx) => (typeof ctx.expected === 'string' ? `Input should be ${ctx.expected}` : undefined),
-  literal_error: (ctx) => (typeof ctx.expected === 'string' ? `Input should be ${ctx.expected}` : undefined),
-};
-
-/** What a person reads for a 422 entry, whichever server sent it; falls back to its `msg`. */
-export function serverMessage(entry: ValidationErrorEntry): string {
-  return BY_TYPE[entry.type]?.(entry.ctx ?? {}) ?? readableMessage(entry);
 }

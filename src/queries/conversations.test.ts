@@ -121,7 +121,7 @@ describe('updateConversationMutation', () => {
     ]);
   });
 
-  it('fails, and puts the title back, when the legacy route answers false (nothing renamed)', async () => {
+  it('fails, and puts the title back, when the legacy route returns false (nothing renamed)', async () => {
     const { queryClient, list, held } = await withList();
     const observer = new MutationObserver(queryClient, updateConversationMutation(queryClient));
     const done = observer.mutate({ id: 'a', title: 'New' });

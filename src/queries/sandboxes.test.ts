@@ -105,14 +105,14 @@ describe('startSandboxMutation', () => {
 
 describe('sandboxActionMutation', () => {
   const setup = () => {
-    const answer = deferred<Response>();
+    const response = deferred<Response>();
     const api = fakeApi({
-      'POST /api/v1/sandboxes/a/pause': () => answer.promise,
-      'DELETE /api/v1/sandboxes/a': () => answer.promise,
+      'POST /api/v1/sandboxes/a/pause': () => response.promise,
+      'DELETE /api/v1/sandboxes/a': () => response.promise,
     });
     const queryClient = testQueryClient();
     queryClient.setQueryData(sandboxKeys.list({}), page(sandbox('a', 'RUNNING'), sandbox('b', 'RUNNING')));
-    return { api, answer, queryClient, list: () => queryClient.getQueryData<SandboxPage>(sandboxKeys.list({})) };
+    return { api, response, queryClient, list: () => queryClient.getQueryData<SandboxPage>(sandboxKeys.list({})) };
   };
 
   it('carries the actions key, so the page can list what is under way', () => {
@@ -120,32 +120,32 @@ describe('sandboxActionMutation', () => {
   });
 
   it('shows a pause at once (without the running sandbox’s key) and invalidates the lists after', async () => {
-    const { answer, queryClient, list } = setup();
+    const { response, queryClient, list } = setup();
     const pausing = new MutationObserver(queryClient, sandboxActionMutation(queryClient)).mutate({ action: 'pause', id: 'a' });
     await vi.waitFor(() => expect(statuses(list())).toEqual(['a:PAUSED', 'b:RUNNING']));
     expect(list()?.items[0]?.session_api_key).toBeNull();
-    answer.resolve(json(200, { success: true }));
+    response.resolve(json(200, { success: true }));
     await pausing;
     expect(queryClient.getQueryState(sandboxKeys.list({}))?.isInvalidated).toBe(true);
   });
 
   it('rolls back only that sandbox when the server refuses', async () => {
-    const { answer, queryClient, list } = setup();
+    const { response, queryClient, list } = setup();
     const pausing = new MutationObserver(queryClient, sandboxActionMutation(queryClient)).mutate({ action: 'pause', id: 'a' });
     await vi.waitFor(() => expect(statuses(list())).toEqual(['a:PAUSED', 'b:RUNNING']));
     queryClient.setQueryData<SandboxPage>(sandboxKeys.list({}), (data) => ({ ...data!, items: [data!.items[0]!, sandbox('b', 'PAUSED')] }));
-    answer.resolve(json(409, { detail: 'Conflict' }));
+    response.resolve(json(409, { detail: 'Conflict' }));
     await expect(pausing).rejects.toMatchObject({ status: 409 });
     expect(statuses(list())).toEqual(['a:RUNNING', 'b:PAUSED']);
     expect(list()?.items[0]?.session_api_key).toBe('key');
   });
 
   it('takes a deleted row away only once the server has deleted it, naming the id in path and query', async () => {
-    const { api, answer, queryClient, list } = setup();
+    const { api, response, queryClient, list } = setup();
     const deleting = new MutationObserver(queryClient, sandboxActionMutation(queryClient)).mutate({ action: 'delete', id: 'a' });
     await vi.waitFor(() => expect(api.calls()).toEqual(['DELETE /api/v1/sandboxes/a?sandbox_id=a']));
     expect(statuses(list())).toEqual(['a:RUNNING', 'b:RUNNING']);
-    answer.resolve(json(200, { success: true }));
+    response.resolve(json(200, { success: true }));
     await deleting;
     expect(statuses(list())).toEqual(['b:RUNNING']);
   });

@@ -68,14 +68,14 @@ describe('updateSecretMutation', () => {
 
 describe('deleteSecretMutation', () => {
   it('removes the row at once and keeps it removed when the server agrees', async () => {
-    const answer = deferred<Response>();
-    fakeApi({ 'DELETE /api/secrets/B': () => answer.promise });
+    const response = deferred<Response>();
+    fakeApi({ 'DELETE /api/secrets/B': () => response.promise });
     const queryClient = testQueryClient();
     queryClient.setQueryData(secretKeys.list(), list('A', 'B', 'C'));
 
     const deleting = new MutationObserver(queryClient, deleteSecretMutation(queryClient)).mutate('B');
     await vi.waitFor(() => expect(queryClient.getQueryData(secretKeys.list())).toEqual(list('A', 'C')));
-    answer.resolve(json(200, { message: 'Secret deleted' }));
+    response.resolve(json(200, { message: 'Secret deleted' }));
     await deleting;
 
     expect(queryClient.getQueryData(secretKeys.list())).toEqual(list('A', 'C'));
@@ -83,15 +83,15 @@ describe('deleteSecretMutation', () => {
   });
 
   it('puts the row back where it was when the server refuses, keeping other changes', async () => {
-    const answer = deferred<Response>();
-    fakeApi({ 'DELETE /api/secrets/B': () => answer.promise });
+    const response = deferred<Response>();
+    fakeApi({ 'DELETE /api/secrets/B': () => response.promise });
     const queryClient = testQueryClient();
     queryClient.setQueryData(secretKeys.list(), list('A', 'B', 'C'));
 
     const deleting = new MutationObserver(queryClient, deleteSecretMutation(queryClient)).mutate('B');
     await vi.waitFor(() => expect(queryClient.getQueryData(secretKeys.list())).toEqual(list('A', 'C')));
     queryClient.setQueryData(secretKeys.list(), list('A', 'C', 'D')); // another one added meanwhile
-    answer.resolve(json(500, { detail: 'down' }));
+    response.resolve(json(500, { detail: 'down' }));
 
     await expect(deleting).rejects.toMatchObject({ status: 500 });
     expect(queryClient.getQueryData(secretKeys.list())).toEqual(list('A', 'B', 'C', 'D'));

@@ -13,10 +13,10 @@ describe('serverFeaturesQuery', () => {
   });
 
   it('tries again after a failed read instead of keeping a guess', async () => {
-    let answers = 0;
+    let responses = 0;
     const api = fakeApi({
       'GET /openapi.json': () =>
-        answers++ === 0 ? json(502, { detail: 'cannot be reached' }) : json(200, { openapi: '3.1.0', paths: {} }),
+        responses++ === 0 ? json(502, { detail: 'cannot be reached' }) : json(200, { openapi: '3.1.0', paths: {} }),
     });
     const queryClient = testQueryClient();
     await expect(queryClient.fetchQuery(serverFeaturesQuery())).resolves.toMatchObject({ kind: 'openhands' });

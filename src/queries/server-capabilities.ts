@@ -13,7 +13,7 @@ export const serverFeaturesQuery = () =>
     queryKey: serverCapabilityKeys.features(),
     queryFn: ({ signal }) => readServerFeatures(signal),
     staleTime: Infinity,
-    // A failed read (network, 5xx) is not kept: tried a few times, then again on the next mount.
+    // A failed read (network, 5xx) is not cached: tried a few times, then again on the next mount.
     retry: 3,
   });
 

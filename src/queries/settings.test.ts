@@ -1,8 +1,10 @@
 import { MutationObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type SettingsResponse } from '../contract/settings';
+import { ASSUMED } from '../api/server-features';
 import { fakeApi, json, testQueryClient } from '../testing/fake-api';
 import { sandboxSpecKeys } from './sandbox-specs';
+import { serverCapabilityKeys } from './server-capabilities';
 import { saveMcpConfigMutation, saveSettingsMutation, settingsKeys, settingsQuery } from './settings';
 
 const stored: SettingsResponse = {
@@ -36,50 +38,75 @@ describe('settingsQuery', () => {
 });
 
 describe('saveSettingsMutation', () => {
-  it('posts the changes on top of settings read fresh, then answers the settings read back', async () => {
-    let current = stored;
-    const api = fakeApi({
+  /** A query client that knows which server it talks to. */
+  const clientFor = (kind: 'agent-console' | 'openhands') => {
+    const queryClient = testQueryClient();
+    queryClient.setQueryData(serverCapabilityKeys.features(), { ...ASSUMED, kind, partialSettingsUpdate: kind === 'agent-console' });
+    return queryClient;
+  };
+  const storing = (current: SettingsResponse) =>
+    fakeApi({
       'GET /api/settings': () => json(200, current),
       'POST /api/settings': (request) => {
         current = { ...current, ...(request.body as Partial<SettingsResponse>) };
         return json(200, { message: 'Settings stored' });
       },
     });
-    const queryClient = testQueryClient();
-    queryClient.setQueryData(settingsKeys.current(), { ...stored, llm_model: 'stale/copy' });
+
+  it('sends our server one POST of the changes alone, then reads the settings back once', async () => {
+    const api = storing(stored);
+    const queryClient = clientFor('agent-console');
     queryClient.setQueryData(sandboxSpecKeys.list(), { items: [], next_page_id: null });
+
+    const outcome = await new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ language: 'de' });
+
+    expect(api.calls()).toEqual(['POST /api/settings', 'GET /api/settings']);
+    expect(api.requests[0]?.body).toEqual({ language: 'de' });
+    expect(outcome).toMatchObject({ reloaded: true, settings: { language: 'de', llm_model: 'openai/gpt-5' } });
+    expect(queryClient.getQueryData(settingsKeys.current())).toMatchObject({ language: 'de' });
+    // on Docker the Settings image is the default spec's
+    expect(queryClient.getQueryState(sandboxSpecKeys.list())?.isInvalidated).toBe(true);
+  });
+
+  it('posts OpenHands the changes on top of settings read fresh (it replaces what a POST leaves out), then reads back', async () => {
+    const api = storing(stored);
+    const queryClient = clientFor('openhands');
+    queryClient.setQueryData(settingsKeys.current(), { ...stored, llm_model: 'stale/copy' });
 
     const outcome = await new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ language: 'de' });
 
     expect(api.calls()).toEqual(['GET /api/settings', 'POST /api/settings', 'GET /api/settings']);
     expect(api.requests[1]?.body).toMatchObject({ llm_model: 'openai/gpt-5', language: 'de', llm_api_key: null });
     expect(outcome).toMatchObject({ reloaded: true, settings: { language: 'de' } });
-    expect(queryClient.getQueryData(settingsKeys.current())).toMatchObject({ language: 'de', llm_model: 'openai/gpt-5' });
-    // on Docker the Settings image is the default spec's
-    expect(queryClient.getQueryState(sandboxSpecKeys.list())?.isInvalidated).toBe(true);
+  });
+
+  it('writes every field when the server is not known yet (its document could not be read)', async () => {
+    const api = storing(stored);
+    const queryClient = testQueryClient();
+    await new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ language: 'de' });
+    expect(api.calls()).toEqual(['GET /openapi.json', 'GET /api/settings', 'POST /api/settings', 'GET /api/settings']);
   });
 
   it('counts a save whose read-back failed as saved, and says so', async () => {
-    let reads = 0;
     fakeApi({
-      'GET /api/settings': () => (++reads === 1 ? json(200, stored) : json(500, { detail: 'down' })),
+      'GET /api/settings': () => json(500, { detail: 'down' }),
       'POST /api/settings': () => json(200, { message: 'Settings stored' }),
     });
-    const queryClient = testQueryClient();
+    const queryClient = clientFor('agent-console');
     const outcome = await new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ language: 'de' });
     expect(outcome).toMatchObject({ reloaded: false, error: { status: 500 } });
   });
 
-  it('fails with the server’s 422 and writes nothing else', async () => {
+  it('fails with the server’s 422 and reads nothing', async () => {
     const detail = [{ type: 'value_error', loc: ['body', 'llm_base_url'], msg: 'Value error, bad' }];
     const api = fakeApi({
       'GET /api/settings': () => json(200, stored),
       'POST /api/settings': () => json(422, { detail }),
     });
-    const queryClient = testQueryClient();
+    const queryClient = clientFor('agent-console');
     const saving = new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ llm_base_url: 'x' });
     await expect(saving).rejects.toMatchObject({ status: 422, validation: detail });
-    expect(api.calls()).toEqual(['GET /api/settings', 'POST /api/settings']);
+    expect(api.calls()).toEqual(['POST /api/settings']);
   });
 });
 

@@ -1,9 +1,10 @@
 import { mutationOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { storeSettingsOnFresh } from '../api/read-fresh-then-write';
-import { fetchSettings, mcpConfigForUpdate } from '../api/settings';
+import { fetchSettings, mcpConfigForUpdate, storeSettings } from '../api/settings';
 import type { McpConfigResponse } from '../contract/mcp';
 import type { SettingsResponse, SettingsUpdateInput } from '../contract/settings';
 import { sandboxSpecKeys } from './sandbox-specs';
+import { serverFeaturesQuery } from './server-capabilities';
 
 /** The settings are one object per user: the key factory has no lists. */
 export const settingsKeys = {
@@ -17,14 +18,25 @@ export const settingsQuery = () => queryOptions({ queryKey: settingsKeys.current
 export type SaveOutcome = { reloaded: true; settings: SettingsResponse | null } | { reloaded: false; error: unknown };
 
 /**
- * Saves the changed fields on top of settings read fresh from the server, then reads back what
- * was stored so the form can show it. A failed read-back does not make the save a failure: the
- * outcome says so instead. The specs are read again: on Docker the Settings image is the default spec's.
+ * Stores changed fields. Ours keeps the fields a POST leaves out: the changes alone are sent.
+ * OpenHands replaces the settings with the body: the changes go on top of settings read right
+ * before. Until the server is known, the write that suits both.
+ */
+async function storeChanges(queryClient: QueryClient, changes: SettingsUpdateInput): Promise<void> {
+  const features = await queryClient.fetchQuery({ ...serverFeaturesQuery(), retry: false }).catch(() => undefined);
+  if (features?.partialSettingsUpdate) await storeSettings(changes);
+  else await storeSettingsOnFresh(() => changes);
+}
+
+/**
+ * Saves the changed fields, then reads back what was stored so the form can show it. A failed
+ * read-back does not make the save a failure: the outcome says so instead. The specs are read
+ * again: on Docker the Settings image is the default spec's.
  */
 export const saveSettingsMutation = (queryClient: QueryClient) =>
   mutationOptions({
     mutationFn: async (changes: SettingsUpdateInput): Promise<SaveOutcome> => {
-      await storeSettingsOnFresh(() => changes);
+      await storeChanges(queryClient, changes);
       try {
         return { reloaded: true, settings: await queryClient.fetchQuery({ ...settingsQuery(), staleTime: 0 }) };
       } catch (error) {
@@ -36,7 +48,7 @@ export const saveSettingsMutation = (queryClient: QueryClient) =>
 
 /**
  * Saves an edit of the MCP servers: `apply` gets `mcp_config` as the server has it right now
- * (`null` when none is stored) and answers the new one; every other setting is sent back as read.
+ * (`null` when none is stored) and returns the new one; every other setting is sent back as read.
  */
 export const saveMcpConfigMutation = (queryClient: QueryClient) =>
   mutationOptions({

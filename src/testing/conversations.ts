@@ -1,6 +1,6 @@
 import type { AppConversation, StartTask } from '../contract/conversations';
 
-/** A conversation as the server answers it: a running sandbox, an idle agent, nothing else set; `overrides` change that. */
+/** A conversation as the server returns it: a running sandbox, an idle agent, nothing else set; `overrides` change that. */
 export const appConversation = (overrides: Partial<AppConversation> = {}): AppConversation => ({
   id: 'c1',
   title: 'A conversation',

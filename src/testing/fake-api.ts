@@ -4,7 +4,7 @@ import { signIn } from '../api/session';
 
 /*
  * A stand-in for the server in unit tests: `fetch` is stubbed with handlers by "METHOD /path"
- * (the path without its query), and every request is recorded. Unknown routes answer 404.
+ * (the path without its query), and every request is recorded. Unknown routes respond 404.
  */
 
 export interface RecordedRequest {

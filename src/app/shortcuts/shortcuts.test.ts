@@ -10,14 +10,14 @@ const press = (overrides: Partial<Parameters<typeof ignoredPress>[0]> = {}) => (
   ...overrides,
 });
 
-/** Feeds `keys` 100 ms apart and answers what each completes. */
+/** Feeds `keys` 100 ms apart and returns what each completes. */
 function feed(keys: string[], start = 0) {
   const match = shortcutMatcher();
   return keys.map((key, i) => match(key, start + i * 100)?.description);
 }
 
 describe('shortcutMatcher', () => {
-  it('answers single keys and two-key sequences', () => {
+  it('matches single keys and two-key sequences', () => {
     expect(feed(['/'])).toEqual(["Focus the page's search"]);
     expect(feed(['?'])).toEqual(['Show the keyboard shortcuts']);
     expect(feed(['g', 's', 'g', 'c', 'g', 'b'])).toEqual([

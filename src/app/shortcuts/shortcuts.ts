@@ -4,6 +4,8 @@
  * without a browser; `use-shortcuts.ts` connects it to the page.
  */
 
+import { PAGES } from '../pages';
+
 export type ShortcutAction = { kind: 'search' } | { kind: 'go'; to: string } | { kind: 'help' };
 
 export interface Shortcut {
@@ -15,9 +17,9 @@ export interface Shortcut {
 
 export const SHORTCUTS: Shortcut[] = [
   { keys: ['/'], description: "Focus the page's search", action: { kind: 'search' } },
-  { keys: ['g', 's'], description: 'Go to Settings', action: { kind: 'go', to: '/settings' } },
-  { keys: ['g', 'c'], description: 'Go to Conversations', action: { kind: 'go', to: '/conversations' } },
-  { keys: ['g', 'b'], description: 'Go to Sandboxes', action: { kind: 'go', to: '/sandboxes' } },
+  { keys: ['g', 's'], description: 'Go to Settings', action: { kind: 'go', to: PAGES.settings.path } },
+  { keys: ['g', 'c'], description: 'Go to Conversations', action: { kind: 'go', to: PAGES.conversations.path } },
+  { keys: ['g', 'b'], description: 'Go to Sandboxes', action: { kind: 'go', to: PAGES.sandboxes.path } },
   { keys: ['?'], description: 'Show the keyboard shortcuts', action: { kind: 'help' } },
 ];
 
@@ -56,7 +58,7 @@ export function ignoredPress(press: KeyPress): boolean {
 }
 
 /**
- * Follows key presses and answers the shortcut a press completes. A key that continues no
+ * Follows key presses and returns the shortcut a press completes. A key that continues no
  * sequence starts a new one, so `g g s` still goes to Settings.
  */
 export function shortcutMatcher(shortcuts: Shortcut[] = SHORTCUTS) {

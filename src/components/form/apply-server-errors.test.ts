@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/errors';
-import type { ValidationErrorEntry } from '../../contract/validation-error';
+import type { ValidationErrorEntry } from '../../contract/validation-detail';
 import { applyServerErrors } from './apply-server-errors';
 
 const rejected = (...detail: ValidationErrorEntry[]) => new ApiError('The server rejected values', 'http', 422, detail, { detail });
@@ -9,7 +9,7 @@ const errorsSet = (target: ReturnType<typeof form>) =>
   Object.fromEntries(target.setError.mock.calls.map(([field, error]) => [field, error.message]));
 
 describe('applyServerErrors', () => {
-  it('puts 422 entries on their fields, focusing the first, and answers null when all found one', () => {
+  it('puts 422 entries on their fields, focusing the first, and returns null when all found one', () => {
     const target = form();
     const problem = applyServerErrors(
       target,
@@ -22,12 +22,12 @@ describe('applyServerErrors', () => {
     expect(problem).toBeNull();
     expect(errorsSet(target)).toEqual({
       llm_base_url: 'URL must start with http:// or https://',
-      max_iterations: 'Input should be greater than or equal to 1',
+      max_iterations: 'Must be greater than or equal to 1',
     });
     expect(target.setError.mock.calls.map(([, , options]) => options)).toEqual([{ shouldFocus: true }, { shouldFocus: false }]);
   });
 
-  it('answers the entries no field took, with their full loc', () => {
+  it('returns the entries no field took, with their full loc', () => {
     const target = form();
     const extra = { type: 'extra_forbidden', loc: ['body', 'mcp_config', 'foo'], msg: 'Extra inputs are not permitted' };
     const problem = applyServerErrors(target, rejected({ type: 'missing', loc: ['body', 'llm_model'], msg: 'Field required' }, extra), {
@@ -50,11 +50,11 @@ describe('applyServerErrors', () => {
         fieldFor: (path) => (path.startsWith('args.') ? `${path}.value` : undefined),
       },
     );
-    expect(errorsSet(target)).toEqual({ 'args.2.value': 'Input should be a valid string' });
+    expect(errorsSet(target)).toEqual({ 'args.2.value': 'Must be a valid string' });
     expect(problem?.unmatched).toEqual([other]);
   });
 
-  it('puts a non-422 answer that belongs to a field on it (400 "exists" → name)', () => {
+  it('puts a non-422 response that belongs to a field on it (400 "exists" → name)', () => {
     const target = form();
     const problem = applyServerErrors(target, new ApiError('Secret A already exists', 'http', 400), {
       isField: () => true,

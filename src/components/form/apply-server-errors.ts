@@ -1,6 +1,6 @@
 import type { FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
 import { describeError, isApiError } from '../../api/errors';
-import type { Loc, ValidationErrorEntry } from '../../contract/validation-error';
+import type { Loc, ValidationErrorEntry } from '../../contract/validation-detail';
 import { type FieldFor, mapValidationErrors, nearestField } from './validation-errors';
 
 /** What a failed save shows above the form: a sentence, and the 422 entries no input took. */
@@ -21,9 +21,9 @@ export type ServerErrorOptions<T extends FieldValues> = (
 ) & {
   /** Where the form's values sit in a 422 `loc` (default `["body"]`); entries elsewhere are not the form's. */
   locPrefix?: Loc;
-  /** Answers other than a 422 that belong to one field, by status: `{ 400: 'name' }`. */
+  /** Responses other than a 422 that belong to one field, by status: `{ 400: 'name' }`. */
   statusField?: Partial<Record<number, FieldPath<T>>>;
-  /** Answers other than a 422 that have a sentence of their own, by status. */
+  /** Responses other than a 422 that have a sentence of their own, by status. */
   statusMessage?: Partial<Record<number, string>>;
   /** How the alert starts: "Nothing was saved" unless the action is not a save. */
   verdict?: string;
@@ -33,7 +33,7 @@ const startsWith = (loc: Loc, prefix: Loc) => prefix.every((part, index) => loc[
 
 /**
  * Puts a failed save's server error on the form: 422 entries on the inputs their `loc` names,
- * other answers on the field they belong to (`statusField`), and answers what is left for a
+ * other responses on the field they belong to (`statusField`), and returns what is left for a
  * `<SaveProblemAlert>`, or `null` when every part of the error found its input.
  */
 export function applyServerErrors<T extends FieldValues>(

@@ -1,5 +1,6 @@
 import { List, Text } from '@mantine/core';
-import { type Loc, serverMessage } from '../../contract/validation-error';
+import type { Loc } from '../../contract/validation-detail';
+import { consoleMessage } from '../../contract/validation-message';
 import { ErrorAlert } from '../error-alert';
 import type { SaveProblem } from './apply-server-errors';
 
@@ -28,7 +29,7 @@ export function SaveProblemAlert({
               <Text span fw={600}>
                 {describeLoc(entry.loc)}
               </Text>
-              : {serverMessage(entry)}
+              : {consoleMessage(entry)}
             </List.Item>
           ))}
         </List>

@@ -5,7 +5,7 @@ const fields = new Set(['llm_model', 'max_iterations', 'mcp_config.stdio_servers
 const isField = nearestField((path: string) => fields.has(path));
 
 describe('mapValidationErrors', () => {
-  it('maps body locs onto fields and strips the "Value error, " prefix', () => {
+  it('maps body locs onto fields in the console\'s words, without the "Value error, " prefix', () => {
     const result = mapValidationErrors(
       [
         { type: 'string_type', loc: ['body', 'llm_model'], msg: 'Input should be a valid string', input: 1 },
@@ -19,7 +19,7 @@ describe('mapValidationErrors', () => {
       isField,
     );
     expect(result.fieldErrors).toEqual([
-      { field: 'llm_model', message: 'Input should be a valid string' },
+      { field: 'llm_model', message: 'Must be a valid string' },
       { field: 'mcp_config.stdio_servers.0.name', message: 'Server name cannot be empty' },
     ]);
     expect(result.unmatched).toEqual([]);
@@ -30,7 +30,7 @@ describe('mapValidationErrors', () => {
       [{ type: 'string_type', loc: ['body', 'mcp_config', 'stdio_servers', 0, 'env', 'A'], msg: 'Input should be a valid string' }],
       isField,
     );
-    expect(result.fieldErrors).toEqual([{ field: 'mcp_config.stdio_servers.0.env', message: 'Input should be a valid string' }]);
+    expect(result.fieldErrors).toEqual([{ field: 'mcp_config.stdio_servers.0.env', message: 'Must be a valid string' }]);
   });
 
   it('keeps entries that name no field for the alert, including the body itself', () => {

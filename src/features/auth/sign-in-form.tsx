@@ -14,7 +14,7 @@ async function problemWith(session: Session): Promise<string | null> {
   }
 }
 
-/** Key (and, when asked for, server URL), checked against the server before it is kept. */
+/** Key (and, when asked for, server URL), checked against the server before it is stored. */
 export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string }) {
   const [apiKey, setApiKey] = useState('');
   const [baseUrl, setBaseUrl] = useState(initialBaseUrl);

@@ -5,7 +5,7 @@ import { describeError } from '../../api/errors';
 import { ErrorAlert } from '../../components/error-alert';
 import type { ExecutionStatus } from '../../contract/conversations';
 import type { SandboxStatus } from '../../contract/sandboxes';
-import type { Confirmation as ConfirmationAnswer } from '../../contract/events';
+import type { Confirmation as ConfirmationDecision } from '../../contract/events';
 
 export type AgentRequest = 'pause' | 'run' | 'approve' | 'reject';
 
@@ -20,7 +20,7 @@ export interface AgentControlsProps {
   sendError: unknown;
   onPause: () => void;
   onRun: () => void;
-  onConfirm: (confirmation: ConfirmationAnswer) => void;
+  onConfirm: (confirmation: ConfirmationDecision) => void;
   /** The pause, run or confirmation under way. */
   pending: AgentRequest | null;
   /** Why the last pause, run or confirmation failed. */

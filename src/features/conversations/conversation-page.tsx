@@ -46,9 +46,15 @@ export function ConversationPage() {
   const conversation = useQuery(conversationQuery(conversationId));
   const update = useMutation(updateConversationMutation(queryClient));
   const remove = useMutation(deleteConversationMutation(queryClient));
+  const sandboxAction = sandboxActionMutation(queryClient);
+  // The conversation shows its sandbox's status too: refreshed beside the sandbox lists the factory refreshes.
   const sandbox = useMutation({
-    ...sandboxActionMutation(queryClient),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.detail(conversationId) }),
+    ...sandboxAction,
+    onSettled: (...args) =>
+      Promise.all([
+        sandboxAction.onSettled?.(...args),
+        queryClient.invalidateQueries({ queryKey: conversationKeys.detail(conversationId) }),
+      ]),
   });
   const [confirmDelete, setConfirmDelete] = useState(false);
   const features = useQuery(serverFeaturesQuery()).data;

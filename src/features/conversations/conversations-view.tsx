@@ -1,10 +1,11 @@
-import { Button, Group, NativeSelect, Paper, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PAGE_SEARCH } from '../../components/page-search';
 import { SandboxCapacityLine } from '../../components/sandbox-capacity';
 import { LoadedContent } from '../../components/query-content';
+import { SelectionToolbar } from '../../components/selection-toolbar';
 import type { AppConversation, ConversationSortOrder, StartTask } from '../../contract/conversations';
 import type { SandboxCapacity } from '../../contract/sandboxes';
 import { ConversationsTable } from './conversations-table';
@@ -135,26 +136,23 @@ export function ConversationsView(props: ConversationsViewProps) {
         )}
       </Group>
 
-      {selection.length > 0 && (
-        <Paper withBorder p="xs" mb="sm" radius="md" role="toolbar" aria-label="Selected conversations">
-          <Group justify="space-between">
-            <Text size="sm">{selection.length} selected</Text>
-            <Group gap="xs">
-              <Button size="xs" variant="subtle" onClick={() => props.onSelect(new Set())}>
-                Clear selection
-              </Button>
-              {canArchive && (
-                <Button size="xs" variant="default" onClick={() => props.onBulk(filters.archived ? 'unarchive' : 'archive')}>
-                  {filters.archived ? 'Unarchive' : 'Archive'} ({selection.length})
-                </Button>
-              )}
-              <Button size="xs" variant="light" color="red" onClick={() => props.onBulk('delete')}>
-                Delete ({selection.length})
-              </Button>
-            </Group>
-          </Group>
-        </Paper>
-      )}
+      <SelectionToolbar
+        label="Selected conversations"
+        count={selection.length}
+        actions={[
+          ...(canArchive
+            ? [
+                {
+                  label: filters.archived ? 'Unarchive' : 'Archive',
+                  count: selection.length,
+                  onClick: () => props.onBulk(filters.archived ? 'unarchive' : 'archive'),
+                },
+              ]
+            : []),
+          { label: 'Delete', count: selection.length, onClick: () => props.onBulk('delete'), destructive: true },
+        ]}
+        onClear={() => props.onSelect(new Set())}
+      />
 
       <LoadedContent data={items} error={props.error} onRetry={props.onRetry} what="conversations" skeletonHeight={180}>
         {(rows) =>

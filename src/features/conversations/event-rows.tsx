@@ -16,7 +16,7 @@ import { type ActionOutcome, type ActionStatus, summarizeAction, type TimelineIt
 
 /*
  * One row of a conversation's timeline per kind of item. Rows that fold (output, the system
- * prompt) are told whether they are open: the timeline keeps that, as rows come and go while
+ * prompt) are passed whether they are open: the timeline keeps that, as rows come and go while
  * it scrolls.
  */
 

@@ -1,13 +1,12 @@
 import { Alert, Anchor, Button, Group, NativeSelect, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { FormProvider, useController, useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { Dialog } from '../../components/dialog';
 import { SelectField, TextField } from '../../components/form/fields';
-import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
+import { useServerSubmit } from '../../components/form/use-server-submit';
 import { useConfirmDiscard } from '../../components/use-confirm-discard';
 import type { StartRequestInput, StartTask } from '../../contract/conversations';
 import { DEMO_MODEL } from '../../contract/demo-model';
@@ -99,7 +98,6 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
   const providers = useQuery(connectedProvidersQuery());
   const specs = useQuery(sandboxSpecsQuery());
   const sandboxes = useQuery(sandboxesQuery({}, false));
-  const [problem, setProblem] = useState<SaveProblem | null>(null);
   const defaultSpec = specs.data?.items[0]?.id ?? '';
   const form = useForm<NewConversationValues>({
     defaultValues: { message: '', repository: '', branch: '', provider: '', model: '', sandbox: '' },
@@ -117,21 +115,17 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
       .map((sandbox) => ({ value: `existing:${sandbox.id}`, label: `${sandbox.id.slice(0, 8)} (${sandbox.status.toLowerCase()})` })),
   ];
 
-  const submit = form.handleSubmit(async (values) => {
-    setProblem(null);
-    try {
+  const { submit, problem } = useServerSubmit(form, {
+    save: async (values) => {
       const task = await start.mutateAsync(toStartRequest({ ...values, sandbox: values.sandbox || `new:${defaultSpec}` }));
       notifications.show({ color: 'teal', title: 'Conversation starting', message: 'It opens once it is ready.' });
       onStarted(task);
-    } catch (error) {
-      setProblem(
-        applyServerErrors(form, error, {
-          fieldFor: (path) => FIELDS[path.split('.', 1)[0] ?? ''],
-          statusField: { 404: 'sandbox', 409: 'sandbox' },
-          verdict: 'Not started',
-        }),
-      );
-    }
+    },
+    serverErrors: {
+      fieldFor: (path) => FIELDS[path.split('.', 1)[0] ?? ''],
+      statusField: { 404: 'sandbox', 409: 'sandbox' },
+      verdict: 'Not started',
+    },
   });
   const { requestClose, confirmation } = useConfirmDiscard(form.formState.isDirty, onClose);
 
@@ -139,7 +133,7 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
     <Dialog opened onClose={requestClose} title="New conversation" size="lg">
       {confirmation}
       <FormProvider {...form}>
-        <form onSubmit={(event) => void submit(event)} noValidate>
+        <form onSubmit={submit} noValidate>
           <Stack>
             {problem && <SaveProblemAlert problem={problem} />}
             {noModelInSettings && !model && <NoModelNotice onUseDemo={useDemo} />}

@@ -80,7 +80,7 @@ export const ERROR_TITLES: Record<string, string> = {
   BUDGET_EXCEEDED: 'Stopped: the budget is spent',
 };
 
-/** Observations, rejections and tool errors, by the action they answer. */
+/** Observations, rejections and tool errors, by the action each responds to. */
 function outcomesByAction(events: readonly ReceivedEvent[]) {
   const byActionId = new Map<string, ActionOutcome>();
   const byToolCall = new Map<string, ActionOutcome>();

@@ -104,7 +104,7 @@ describe('ProviderCardView', () => {
   });
 
   it('says why it could not verify', () => {
-    const { card } = setup(null, { checkedAt: null, error: new Error('The server answered 404 Not Found') });
+    const { card } = setup(null, { checkedAt: null, error: new Error('The server responded 404 Not Found') });
     expect(within(card).getByRole('alert')).toHaveTextContent('Could not verify');
   });
 

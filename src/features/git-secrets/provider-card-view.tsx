@@ -37,7 +37,7 @@ export interface ProviderCardViewProps {
   problem: SaveProblem | null;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   onDisconnect: () => void;
-  /** Checking the stored token with the provider: its last answer, or why it could not be asked. */
+  /** Checking the stored token with the provider: its last response, or why it could not be asked. */
   verification: { onVerify: () => void; pending: boolean; result: TokenCheck | undefined; error: unknown };
 }
 

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
+import { useServerSubmit } from '../../components/form/use-server-submit';
 import { type Provider, PROVIDER_NAMES, PUBLIC_HOSTS } from '../../contract/secrets';
 import { saveProviderMutation, verifyProviderMutation } from '../../queries/git-providers';
 import { ProviderCardView } from './provider-card-view';
@@ -37,14 +37,12 @@ export function ProviderCard({ provider, connectedHost, checkedAt }: ProviderCar
   // Its own mutation, so a failed save never shows up as a disconnect error.
   const disconnectProvider = useMutation(saveProviderMutation(queryClient));
   const verify = useMutation(verifyProviderMutation(queryClient));
-  const [problem, setProblem] = useState<SaveProblem | null>(null);
   const [confirming, setConfirming] = useState(false);
 
-  const submit = form.handleSubmit(async (current) => {
-    setProblem(null);
-    verify.reset(); // a verdict on the token that was stored before
-    const { token, host } = toEntry(current);
-    try {
+  const { submit, problem } = useServerSubmit(form, {
+    save: async (current) => {
+      verify.reset(); // a verdict on the token that was stored before
+      const { token, host } = toEntry(current);
       await save.mutateAsync({ provider, token, host });
       form.reset(providerFormValues(host), { keepDirtyValues: false });
       notifications.show({
@@ -52,17 +50,14 @@ export function ProviderCard({ provider, connectedHost, checkedAt }: ProviderCar
         title: `${name} saved`,
         message: host ? `Host ${host}` : `Using ${publicHost ?? 'the default host'}`,
       });
-    } catch (error) {
-      setProblem(
-        applyServerErrors(form, error, {
-          isField: (path) => path === 'token' || path === 'host',
-          locPrefix: ['body', 'provider_tokens', provider],
-          // OpenHands refuses a token the provider rejects with 401 {"error": "Invalid token…"}.
-          statusField: { 401: 'token' },
-          verdict: 'Not saved',
-        }),
-      );
-    }
+    },
+    serverErrors: {
+      isField: (path) => path === 'token' || path === 'host',
+      locPrefix: ['body', 'provider_tokens', provider],
+      // OpenHands refuses a token the provider rejects with 401 {"error": "Invalid token…"}.
+      statusField: { 401: 'token' },
+      verdict: 'Not saved',
+    },
   });
 
   const disconnect = () =>
@@ -85,7 +80,7 @@ export function ProviderCard({ provider, connectedHost, checkedAt }: ProviderCar
         checkedAt={checkedAt}
         form={form}
         problem={problem}
-        onSubmit={(event) => void submit(event)}
+        onSubmit={submit}
         onDisconnect={() => {
           disconnectProvider.reset();
           setConfirming(true);

@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import * as z from 'zod/mini';
+import { consoleWordsResolver } from '../../components/form/console-words-resolver';
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import { hostRequiredProblem, type Provider, providerTokenSchema } from '../../contract/secrets';
-import { issueMessage } from '../../contract/validation-error';
+import { issueMessage } from '../../contract/validation-message';
 
 /** One provider card's form: a write-only token and the host. */
 export interface ProviderFormValues {
@@ -24,7 +25,7 @@ export function resolverFor(provider: Provider, connected: boolean) {
       }),
     ),
   );
-  return zodResolver(schema, { error: issueMessage }, { raw: true });
+  return consoleWordsResolver(zodResolver(schema, { error: issueMessage }, { raw: true }));
 }
 
 /** What a card's form starts from: an empty token (keep the stored one) and the stored host. */

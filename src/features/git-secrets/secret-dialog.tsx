@@ -2,16 +2,16 @@ import { Button, Group, PasswordInput, Stack, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { FormProvider, useController, useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
+import { consoleWordsResolver } from '../../components/form/console-words-resolver';
 import { Dialog } from '../../components/dialog';
 import { TextField } from '../../components/form/fields';
-import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
+import { useServerSubmit } from '../../components/form/use-server-submit';
 import { useConfirmDiscard } from '../../components/use-confirm-discard';
 import { createSecretSchema, updateSecretSchema } from '../../contract/secrets';
-import { issueMessage } from '../../contract/validation-error';
+import { issueMessage } from '../../contract/validation-message';
 import { createSecretMutation, updateSecretMutation } from '../../queries/secrets';
 import { secretValueUpdateQuery } from '../../queries/server-capabilities';
 
@@ -54,7 +54,7 @@ function resolverFor(existing: Existing | null) {
         z.transform((values: SecretFormValues): z.input<typeof createSecretSchema> => createBody(values)),
         createSecretSchema,
       );
-  return zodResolver(schema as z.ZodMiniType<unknown, SecretFormValues>, { error: issueMessage }, { raw: true });
+  return consoleWordsResolver(zodResolver(schema as z.ZodMiniType<unknown, SecretFormValues>, { error: issueMessage }, { raw: true }));
 }
 
 function valueHelp(existing: Existing | null, inPlace: boolean): string {
@@ -93,26 +93,20 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
   const update = useMutation(updateSecretMutation(queryClient));
   // Only an edit can change a value; until the server says otherwise, it changes in place.
   const inPlace = useQuery({ ...secretValueUpdateQuery(), enabled: existing !== null }).data ?? true;
-  const [problem, setProblem] = useState<SaveProblem | null>(null);
-
-  const submit = form.handleSubmit(async (values) => {
-    setProblem(null);
-    try {
+  const { submit, problem } = useServerSubmit(form, {
+    save: async (values) => {
       if (existing) await update.mutateAsync({ name: existing.name, changes: updateBody(values) });
       else await create.mutateAsync(createBody(values));
       notifications.show({ color: 'teal', title: existing ? 'Secret saved' : 'Secret added', message: values.name.trim() });
       onClose();
-    } catch (error) {
-      setProblem(
-        applyServerErrors(form, error, {
-          isField: (path) => FIELDS.has(path),
-          // A name that exists already: OpenHands and our server answer 400.
-          statusField: { 400: 'name' },
-          statusMessage: { 404: 'This secret was deleted meanwhile. Close this dialog to see the current list.' },
-          verdict: 'Not saved',
-        }),
-      );
-    }
+    },
+    serverErrors: {
+      isField: (path) => FIELDS.has(path),
+      // A name that exists already: OpenHands and our server respond 400.
+      statusField: { 400: 'name' },
+      statusMessage: { 404: 'This secret was deleted meanwhile. Close this dialog to see the current list.' },
+      verdict: 'Not saved',
+    },
   });
 
   const { requestClose, confirmation } = useConfirmDiscard(form.formState.isDirty, onClose);
@@ -121,7 +115,7 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
     <Dialog opened onClose={requestClose} title={existing ? `Edit ${existing.name}` : 'Add secret'}>
       {confirmation}
       <FormProvider {...form}>
-        <form onSubmit={(event) => void submit(event)} noValidate>
+        <form onSubmit={submit} noValidate>
           <Stack>
             {problem && <SaveProblemAlert problem={problem} />}
             <TextField<SecretFormValues>

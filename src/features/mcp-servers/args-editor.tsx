@@ -1,9 +1,9 @@
-import { ActionIcon, Button, Group, Input, Stack, Text, TextInput } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
+import { Button, Group, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useFieldArray, useFormContext } from 'react-hook-form';
 import { splitCommandLine } from '../../components/command-line';
 import type { McpServerFormValues } from './mcp-model';
+import { RowEditor } from './row-editor';
 
 /** Arguments as ordered rows (add, remove, move), plus a line to paste a whole command line into. */
 export function ArgsEditor() {
@@ -24,73 +24,48 @@ export function ArgsEditor() {
   };
 
   return (
-    <Input.Wrapper label="Arguments" description="One per row, in order" error={errors?.root?.message}>
-      <Stack gap="xs" mt={6}>
-        {fields.length === 0 && (
-          <Text size="sm" c="dimmed">
-            No arguments.
-          </Text>
-        )}
-        {fields.map((field, index) => (
-          <Group key={field.id} gap={6} wrap="nowrap" align="flex-start">
-            <TextInput
-              style={{ flex: 1 }}
-              aria-label={`Argument ${index + 1}`}
-              {...register(`args.${index}.value`)}
-              error={errors?.[index]?.value?.message ?? errors?.[index]?.message}
-            />
-            <ActionIcon
-              variant="default"
-              size="lg"
-              aria-label={`Move argument ${index + 1} up`}
-              disabled={index === 0}
-              onClick={() => move(index, index - 1)}
-            >
-              <IconArrowUp size={16} />
-            </ActionIcon>
-            <ActionIcon
-              variant="default"
-              size="lg"
-              aria-label={`Move argument ${index + 1} down`}
-              disabled={index === fields.length - 1}
-              onClick={() => move(index, index + 1)}
-            >
-              <IconArrowDown size={16} />
-            </ActionIcon>
-            <ActionIcon variant="default" size="lg" color="red" aria-label={`Remove argument ${index + 1}`} onClick={() => remove(index)}>
-              <IconTrash size={16} />
-            </ActionIcon>
-          </Group>
-        ))}
-        <Group gap="xs">
-          <Button variant="default" size="xs" leftSection={<IconPlus size={14} />} onClick={() => append({ value: '' })}>
-            Add argument
-          </Button>
-        </Group>
-        <Group gap="xs" align="flex-start" wrap="nowrap">
-          <TextInput
-            style={{ flex: 1 }}
-            size="xs"
-            label="Paste as one line"
-            placeholder={`-y @modelcontextprotocol/server-filesystem "/my docs"`}
-            value={line}
-            error={lineError}
-            onChange={(event) => {
-              setLine(event.currentTarget.value);
-              setLineError(null);
-            }}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') {
-                event.preventDefault();
-                splitLine();
-              }
-            }}
-          />
-          <Button size="xs" variant="default" mt={22} onClick={splitLine} disabled={line.trim() === ''}>
-            Split into arguments
-          </Button>
-        </Group>
-      </Stack>
-    </Input.Wrapper>
+    <RowEditor
+      label="Arguments"
+      description="One per row, in order"
+      noun="argument"
+      empty="No arguments."
+      keys={fields.map((field) => field.id)}
+      renderRow={(index) => (
+        <TextInput
+          style={{ flex: 1 }}
+          aria-label={`Argument ${index + 1}`}
+          {...register(`args.${index}.value`)}
+          error={errors?.[index]?.value?.message ?? errors?.[index]?.message}
+        />
+      )}
+      onAdd={() => append({ value: '' })}
+      onRemove={remove}
+      onMove={move}
+      error={errors?.root?.message}
+    >
+      <Group gap="xs" align="flex-start" wrap="nowrap">
+        <TextInput
+          style={{ flex: 1 }}
+          size="xs"
+          label="Paste as one line"
+          placeholder={`-y @modelcontextprotocol/server-filesystem "/my docs"`}
+          value={line}
+          error={lineError}
+          onChange={(event) => {
+            setLine(event.currentTarget.value);
+            setLineError(null);
+          }}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              splitLine();
+            }
+          }}
+        />
+        <Button size="xs" variant="default" mt={22} onClick={splitLine} disabled={line.trim() === ''}>
+          Split into arguments
+        </Button>
+      </Group>
+    </RowEditor>
   );
 }

@@ -1,7 +1,8 @@
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import { safeParse } from 'zod/mini';
 import { type McpConfigResponse, type McpKind, type McpTestRequestInput, mcpConfigSchema } from '../../contract/mcp';
-import { issueMessage, readableMessage, toValidationDetail, type ValidationErrorEntry } from '../../contract/validation-error';
+import type { ValidationErrorEntry } from '../../contract/validation-detail';
+import { consoleMessage, issueMessage } from '../../contract/validation-message';
 import { joinCommandLine } from '../../components/command-line';
 import { type EnvRow, envToRows, rowsToEnv } from './env';
 
@@ -146,7 +147,7 @@ function withoutKind({ kind: _kind, ...entry }: McpTestRequestInput): EntryInput
 
 /**
  * `config` with the server `originalId` replaced by `next` (or `next` added when there is no
- * original, or the original was removed meanwhile). Answers where `next` ends up, to place the
+ * original, or the original was removed meanwhile). Returns where `next` ends up, to place the
  * server's validation errors.
  */
 export function withServer(
@@ -181,7 +182,7 @@ export function withoutServer(config: McpConfigResponse, id: string): McpConfigR
   return { ...config, [key]: (config[key] as unknown[]).filter((server) => server !== row.value.server) } as McpConfigResponse;
 }
 
-/** `config` with every entry added at the end of its kind; answers each one's position. */
+/** `config` with every entry added at the end of its kind; returns each one's position. */
 export function withServers(
   config: McpConfigResponse,
   entries: McpTestRequestInput[],
@@ -214,7 +215,7 @@ export function errorsAt(
     const loc = entry.loc[0] === 'body' ? entry.loc.slice(1) : entry.loc;
     const [config, kindKey, index, ...rest] = loc;
     if (config === 'mcp_config' && kindKey === KIND_KEY[position.kind] && index === position.index) {
-      own.push({ path: rest.join('.'), message: readableMessage(entry) });
+      own.push({ path: rest.join('.'), message: consoleMessage(entry) });
     } else {
       others.push(entry);
     }
@@ -228,8 +229,14 @@ export function errorsAt(
  */
 export function problemsAdding(config: McpConfigResponse, entry: McpTestRequestInput): ServerError[] {
   const { config: next, position } = withServer(config, null, entry);
-  const result = safeParse(mcpConfigSchema, next, { error: issueMessage, reportInput: true });
-  return result.success ? [] : errorsAt(toValidationDetail(result.error.issues, ['mcp_config']), position).own;
+  const result = safeParse(mcpConfigSchema, next, { error: issueMessage });
+  if (result.success) return [];
+  const detail = result.error.issues.map((issue) => ({
+    type: issue.code,
+    loc: ['mcp_config', ...issue.path.filter((part) => typeof part !== 'symbol')],
+    msg: issue.message,
+  }));
+  return errorsAt(detail, position).own;
 }
 
 /** A loc a person can read: "stdio server 2 › name" rather than `["body","mcp_config",…]`. */

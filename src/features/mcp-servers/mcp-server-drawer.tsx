@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { applyServerErrors } from '../../components/form/apply-server-errors';
+import { useServerSubmit } from '../../components/form/use-server-submit';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
 import { useConfirmDiscard } from '../../components/use-confirm-discard';
 import type { McpConfigResponse } from '../../contract/mcp';
@@ -42,18 +42,22 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
   const save = useMutation(saveMcpConfigMutation(useQueryClient()));
   const test = useMutation(testMcpServerMutation());
   const canTest = useQuery(serverFeaturesQuery()).data?.mcpTest === true;
-  const [failed, setFailed] = useState<FailedSave | null>(null);
+  // Where the entry went in the config that was sent, and that config: a 422 is about those.
+  const sentPosition = useRef<Position | null>(null);
+  const [sent, setSent] = useState<McpConfigResponse | null>(null);
   // A test result belongs to the entry that was tested; after any edit it no longer applies.
   const [testedEntry, setTestedEntry] = useState<string | null>(null);
 
-  const submit = form.handleSubmit(async (current) => {
-    setFailed(null);
-    const entry = entryFor(current, row);
-    let sent: { config: McpConfigResponse; position: Position } | undefined;
-    try {
+  const { submit, problem } = useServerSubmit(form, {
+    save: async (current) => {
+      const entry = entryFor(current, row);
+      sentPosition.current = null;
+      setSent(null);
       await save.mutateAsync((fresh) => {
-        sent = withServer(fresh ?? EMPTY_MCP_CONFIG, row?.id ?? null, entry);
-        return sent.config;
+        const next = withServer(fresh ?? EMPTY_MCP_CONFIG, row?.id ?? null, entry);
+        sentPosition.current = next.position;
+        setSent(next.config);
+        return next.config;
       });
       notifications.show({
         color: 'teal',
@@ -61,17 +65,20 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
         message: entry.kind === 'stdio' ? entry.name : entry.url,
       });
       onClose();
-    } catch (error) {
-      const envKeys = form.getValues('env').map((env) => env.key.trim());
-      const position = sent?.position;
+    },
+    serverErrors: {
+      locPrefix: ['body', 'mcp_config'],
       // The form is locked while saving, so every row is still where it was when sent.
-      const problem = applyServerErrors(form, error, {
-        locPrefix: position ? ['body', 'mcp_config', KIND_KEY[position.kind], position.index] : ['body', 'mcp_config'],
-        fieldFor: (path, { msg }) => (position ? formFieldFor(path, msg, envKeys) : undefined),
-      });
-      setFailed(problem && { problem, sent: sent?.config ?? null });
-    }
+      fieldFor: (path, { msg }) => {
+        const position = sentPosition.current;
+        const at = position && `${KIND_KEY[position.kind]}.${position.index}`;
+        if (!at || (path !== at && !path.startsWith(`${at}.`))) return undefined;
+        const envKeys = form.getValues('env').map((env) => env.key.trim());
+        return formFieldFor(path.slice(at.length + 1), msg, envKeys);
+      },
+    },
   });
+  const failed: FailedSave | null = problem && { problem, sent };
 
   const { requestClose, confirmation } = useConfirmDiscard(form.formState.isDirty, onClose);
 
@@ -92,7 +99,7 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
         row={row}
         failed={failed}
         test={{ entry: testedEntry, pending: test.isPending, result: test.data, error: test.error }}
-        onSubmit={(event) => void submit(event)}
+        onSubmit={submit}
         onTest={canTest ? () => void runTest() : undefined}
         onClose={requestClose}
       />

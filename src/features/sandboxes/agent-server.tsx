@@ -2,7 +2,7 @@ import { Code, Text } from '@mantine/core';
 import { CopyValue } from '../../components/copy-value';
 import type { SandboxInfo } from '../../contract/sandboxes';
 
-/** Where a running sandbox's agent server answers. */
+/** Where a running sandbox's agent server listens. */
 export const agentServerUrl = (sandbox: SandboxInfo) => sandbox.exposed_urls?.find((url) => url.name === 'AGENT_SERVER')?.url;
 
 const none = (
@@ -12,7 +12,7 @@ const none = (
 );
 
 /**
- * The agent server's URL as text to copy, not a link: opened in a browser it only answers
+ * The agent server's URL as text to copy, not a link: opened in a browser it only responds
  * "Unauthorized", as it wants the session key in a header.
  */
 export function AgentServerUrl({ sandbox }: { sandbox: SandboxInfo }) {

@@ -17,7 +17,7 @@ const sandbox = (status: SandboxInfo['status'], status_detail: string | null = n
 afterEach(() => vi.restoreAllMocks());
 
 describe('notifyStarted', () => {
-  it('says a start answered in ERROR did not start, with the reason, and stays until closed', () => {
+  it('says a start that returned ERROR did not start, with the reason, and stays until closed', () => {
     const show = vi.spyOn(notifications, 'show').mockReturnValue('');
     notifyStarted(sandbox('ERROR', 'The process exited with code 3: config file missing'));
     expect(show).toHaveBeenCalledTimes(1);

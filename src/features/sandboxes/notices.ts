@@ -16,7 +16,7 @@ export function notifyPausedOthers(pausedIds: readonly string[] | undefined): vo
 }
 
 /**
- * What a start answered: started, or (a command that failed at once comes back in ERROR) not
+ * What a start returned: started, or (a command that failed at once comes back in ERROR) not
  * started, with the reason the server gave.
  */
 export function notifyStarted(sandbox: SandboxInfo & { paused_sandbox_ids?: string[] }): void {

@@ -139,8 +139,8 @@ describe('SandboxesView', () => {
     expect(screen.queryByText(/This server ignores sandbox filters/)).not.toBeInTheDocument();
   });
 
-  it('offers the bulk actions that apply to the selection', async () => {
-    const { user, onBulk } = setup({
+  it('offers the bulk actions that apply to the selection, and clears it', async () => {
+    const { user, onBulk, onSelect } = setup({
       page: { items: [sandbox('a', 'RUNNING'), sandbox('b', 'PAUSED')], next_page_id: null },
       selected: new Set(['a']),
     });
@@ -148,6 +148,8 @@ describe('SandboxesView', () => {
     expect(within(toolbar).getByRole('button', { name: 'Resume (0)' })).toBeDisabled();
     await user.click(within(toolbar).getByRole('button', { name: 'Pause (1)' }));
     expect(onBulk).toHaveBeenCalledWith('pause');
+    await user.click(within(toolbar).getByRole('button', { name: 'Clear selection' }));
+    expect(onSelect).toHaveBeenCalledWith(new Set());
   });
 
   it('changes filters and pages through callbacks', async () => {

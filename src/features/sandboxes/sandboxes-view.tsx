@@ -1,4 +1,4 @@
-import { Button, Group, NativeSelect, Paper, Text } from '@mantine/core';
+import { Button, Group, NativeSelect, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { SandboxAction, SandboxFilters } from '../../api/sandboxes';
 import { EmptyState } from '../../components/empty-state';
@@ -6,6 +6,7 @@ import { PageHeader } from '../../components/page-header';
 import { PAGE_SEARCH } from '../../components/page-search';
 import { SandboxCapacityLine } from '../../components/sandbox-capacity';
 import { LoadedContent } from '../../components/query-content';
+import { SelectionToolbar } from '../../components/selection-toolbar';
 import type { SandboxCapacity, SandboxInfo, SandboxPage } from '../../contract/sandboxes';
 import { ACTION_LABEL, canApply } from './actions';
 import { AgentServerHint, agentServerUrl } from './agent-server';
@@ -13,6 +14,8 @@ import { SandboxRuntimeLine } from './runtime-line';
 import { SandboxCards } from './sandbox-cards';
 import { SandboxesTable } from './sandboxes-table';
 import { STATUS_OPTIONS } from './status-badge';
+
+const BULK_ACTIONS = ['pause', 'resume', 'delete'] as const;
 
 export type FilterChange = Partial<Record<'status' | 'spec' | 'page', string | undefined>>;
 
@@ -118,30 +121,17 @@ export function SandboxesView({
         </Text>
       )}
 
-      {selection.length > 0 && (
-        <Paper withBorder p="xs" mb="sm" radius="md" role="toolbar" aria-label="Selected sandboxes">
-          <Group justify="space-between">
-            <Text size="sm">{selection.length} selected</Text>
-            <Group gap="xs">
-              {(['pause', 'resume', 'delete'] as const).map((action) => {
-                const count = selection.filter((sandbox) => canApply(action, sandbox.status)).length;
-                return (
-                  <Button
-                    key={action}
-                    size="xs"
-                    variant={action === 'delete' ? 'light' : 'default'}
-                    color={action === 'delete' ? 'red' : undefined}
-                    disabled={count === 0}
-                    onClick={() => onBulk(action)}
-                  >
-                    {ACTION_LABEL[action].verb} ({count})
-                  </Button>
-                );
-              })}
-            </Group>
-          </Group>
-        </Paper>
-      )}
+      <SelectionToolbar
+        label="Selected sandboxes"
+        count={selection.length}
+        actions={BULK_ACTIONS.map((action) => ({
+          label: ACTION_LABEL[action].verb,
+          count: selection.filter((sandbox) => canApply(action, sandbox.status)).length,
+          onClick: () => onBulk(action),
+          destructive: action === 'delete',
+        }))}
+        onClear={() => onSelect(new Set())}
+      />
 
       <LoadedContent data={page} error={error} onRetry={onRetry} what="sandboxes" skeletonHeight={180}>
         {() =>

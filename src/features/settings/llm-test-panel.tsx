@@ -11,10 +11,16 @@ export interface LlmTest {
   error: unknown;
 }
 
+/**
+ * Each state of the outcome scrolls into view as it appears, below the button that asked for it:
+ * the document's scroll padding keeps it clear of the save bar (src/app/layout.module.css).
+ */
+const scrollIntoView = (node: HTMLElement | null) => node?.scrollIntoView({ block: 'nearest' });
+
 function Outcome({ test }: { test: LlmTest }) {
   if (test.pending) {
     return (
-      <Group gap="xs" role="status">
+      <Group gap="xs" role="status" ref={scrollIntoView}>
         <Loader size="xs" />
         <Text size="sm">Asking the model…</Text>
       </Group>
@@ -22,7 +28,7 @@ function Outcome({ test }: { test: LlmTest }) {
   }
   if (test.error) {
     return (
-      <Alert color="red" variant="light" title="Could not run the test" icon={<IconPlugConnectedX />} role="alert">
+      <Alert color="red" variant="light" title="Could not run the test" icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
         {describeError(test.error)}
       </Alert>
     );
@@ -30,7 +36,7 @@ function Outcome({ test }: { test: LlmTest }) {
   if (!test.result) return null;
   if (!test.result.ok) {
     return (
-      <Alert color="red" variant="light" title="The LLM did not answer" icon={<IconPlugConnectedX />} role="alert">
+      <Alert color="red" variant="light" title="The LLM did not answer" icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
         <Text size="sm" style={{ wordBreak: 'break-word' }}>
           {test.result.error}
         </Text>
@@ -38,7 +44,14 @@ function Outcome({ test }: { test: LlmTest }) {
     );
   }
   return (
-    <Alert color="teal" variant="light" title={`${test.result.model} answered`} icon={<IconCircleCheck />} role="status">
+    <Alert
+      color="teal"
+      variant="light"
+      title={`${test.result.model} answered`}
+      icon={<IconCircleCheck />}
+      role="status"
+      ref={scrollIntoView}
+    >
       <Text size="sm" style={{ wordBreak: 'break-word', whiteSpace: 'pre-wrap' }}>
         {test.result.reply}
       </Text>
@@ -63,7 +76,6 @@ export function LlmTestPanel({
 }) {
   return (
     <Stack gap="sm">
-      {applies && <Outcome test={test} />}
       <Group>
         <Button
           type="button"
@@ -79,6 +91,8 @@ export function LlmTestPanel({
           Sends one short message with the model, base URL and key above (the stored key when the field is empty); nothing is saved.
         </Text>
       </Group>
+      {/* Below the button: the button stays where it was clicked. */}
+      {applies && <Outcome test={test} />}
     </Stack>
   );
 }

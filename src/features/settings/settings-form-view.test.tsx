@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { useForm } from 'react-hook-form';
 import { describe, expect, it, vi } from 'vitest';
 import type { SaveProblem } from '../../components/form/apply-server-errors';
-import { DEFAULT_SETTINGS, type SettingsResponse } from '../../contract/settings';
+import { DEFAULT_SETTINGS, type SettingsResponse, type SettingsUpdate } from '../../contract/settings';
 import { renderView } from '../../testing/render';
 import type { LlmTest } from './llm-test-panel';
 import { llmTestRequest, type SettingsFormValues, toFormValues } from './settings-form';
@@ -35,7 +35,7 @@ function Harness({
   choices?: SettingsChoices;
   unstorable?: 'sandbox_api_key'[];
 }) {
-  const form = useForm<SettingsFormValues>({ defaultValues: toFormValues(settings) });
+  const form = useForm<SettingsFormValues, unknown, SettingsUpdate>({ defaultValues: toFormValues(settings) });
   return (
     <SettingsFormView
       form={form}
@@ -151,7 +151,7 @@ describe('SettingsFormView', () => {
     const { user, onDismissProblem } = setup(stored, problem);
     const alert = screen.getByRole('alert');
     expect(alert).toHaveTextContent('Settings not saved');
-    expect(alert).toHaveTextContent('mcp_config.foo: Extra inputs are not permitted');
+    expect(alert).toHaveTextContent('mcp_config.foo: Unknown field');
     await user.click(within(alert).getByRole('button'));
     expect(onDismissProblem).toHaveBeenCalled();
   });

@@ -4,14 +4,14 @@ import type { FormEvent } from 'react';
 import { FormProvider, type UseFormReturn } from 'react-hook-form';
 import type { SaveProblem } from '../../components/form/apply-server-errors';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
-import type { SettingsResponse } from '../../contract/settings';
+import type { SettingsResponse, SettingsUpdate } from '../../contract/settings';
 import { llmTestRequest, type SettingsFormValues } from './settings-form';
 import { type LlmTest, LlmTestPanel } from './llm-test-panel';
 import type { FieldsOfKind } from './settings-fields';
 import { type SettingsChoices, SettingsSections } from './settings-sections';
 
 export interface SettingsFormViewProps {
-  form: UseFormReturn<SettingsFormValues>;
+  form: UseFormReturn<SettingsFormValues, unknown, SettingsUpdate>;
   /** The stored settings, `null` before anything was stored. */
   stored: SettingsResponse | null;
   /** Why the last save failed, for what has no input of its own. */
@@ -79,7 +79,8 @@ export function SettingsFormView({
 
 function SaveBar({ saving, onDiscard }: { saving: boolean; onDiscard: () => void }) {
   return (
-    <Paper withBorder shadow="md" p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }}>
+    // `data-bottom-bar`: while it shows, what is scrolled to stops above it (src/app/layout.module.css).
+    <Paper withBorder shadow="md" p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }} data-bottom-bar>
       <Group justify="space-between">
         <Text size="sm" role="status">
           You have unsaved changes.

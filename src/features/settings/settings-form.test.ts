@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { safeParse } from 'zod/mini';
 import { KEEP_SECRET } from '../../components/form/secret-field';
-import { issueMessage } from '../../contract/validation-error';
+import { issueMessage } from '../../contract/validation-message';
 import { DEFAULT_SETTINGS, type SettingsResponse } from '../../contract/settings';
 import {
   changedSettings,
@@ -94,41 +94,39 @@ describe('toSettingsUpdate', () => {
 });
 
 describe('changedSettings', () => {
-  it('keeps only the fields the user changed', () => {
-    const values = { ...toFormValues(stored), language: 'de', git_user_name: 'ada' };
-    expect(changedSettings(values, { language: true, git_user_name: true })).toEqual({ language: 'de', git_user_name: 'ada' });
+  const original = toFormValues(stored);
+
+  it('has only the fields whose input differs from the stored one', () => {
+    const values = { ...original, language: 'de', git_user_name: 'ada' };
+    expect(changedSettings(values, original)).toEqual({ language: 'de', git_user_name: 'ada' });
   });
 
-  it('includes a secret only when its draft changed', () => {
-    const values = { ...toFormValues(stored), llm_api_key: { value: '', clear: true } };
-    expect(changedSettings(values, { llm_api_key: { clear: true } })).toEqual({ llm_api_key: '' });
+  it('has a secret only when its draft changed', () => {
+    const values = { ...original, llm_api_key: { value: '', clear: true } };
+    expect(changedSettings(values, original)).toEqual({ llm_api_key: '' });
   });
 });
 
 describe('settingsFormSchema', () => {
+  const original = toFormValues(stored);
   const check = (patch: Partial<ReturnType<typeof toFormValues>>) =>
-    safeParse(settingsFormSchema, { ...toFormValues(stored), ...patch }, { error: issueMessage });
+    safeParse(settingsFormSchema(original), { ...original, ...patch }, { error: issueMessage });
 
-  it('accepts the stored values unchanged', () => {
-    expect(check({}).success).toBe(true);
+  it('accepts the stored values unchanged, as an empty body', () => {
+    expect(check({})).toMatchObject({ success: true, data: {} });
   });
 
-  it('reports the contract rules in the server words, at the field', () => {
-    const result = check({ condenser_max_size: '10', llm_base_url: 'localhost:11434', git_user_email: 'nope', max_iterations: '1.5' });
-    expect(result.success).toBe(false);
-    const byField = Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]));
-    expect(byField).toEqual({
-      condenser_max_size: 'condenser_max_size must be at least 20',
-      llm_base_url: 'URL must start with http:// or https://',
-      git_user_email: 'Enter an email address such as name@example.com',
-      max_iterations: 'Input should be a valid integer',
+  it('gives the changed fields as the body of the POST', () => {
+    expect(check({ max_iterations: '75', llm_model: ' x/y ' })).toMatchObject({
+      success: true,
+      data: { max_iterations: 75, llm_model: 'x/y' },
     });
   });
 
-  it('gives readable messages for bounds', () => {
+  it("gives the bounds in the console's words", () => {
     const result = check({ max_iterations: '0', max_budget_per_task: '-1' });
     const messages = (result.error?.issues ?? []).map((issue) => issue.message);
-    expect(messages).toEqual(['Input should be greater than or equal to 1', 'Input should be greater than 0']);
+    expect(messages).toEqual(['Must be greater than or equal to 1', 'Must be greater than 0']);
   });
 });
 
@@ -141,9 +139,34 @@ describe('settingsResolver', () => {
     const resolve = settingsResolver(original);
 
     const untouched = await resolve({ ...original, git_user_name: 'ada' }, undefined, resolverOptions);
-    expect(untouched.errors).toEqual({});
+    expect(untouched).toEqual({ values: { git_user_name: 'ada' }, errors: {} });
 
     const edited = await resolve({ ...original, llm_base_url: 'still-bad' }, undefined, resolverOptions);
     expect(edited.errors).toHaveProperty('llm_base_url');
+  });
+
+  it("reports the contract's rules at their fields in one style, the console's, as a server's 422 for them reads", async () => {
+    const original = toFormValues(stored);
+    const resolve = settingsResolver(original);
+    const result = await resolve(
+      {
+        ...original,
+        condenser_max_size: '10',
+        llm_base_url: 'localhost:11434',
+        git_user_email: 'nope',
+        max_iterations: '1.5',
+        max_budget_per_task: '0',
+      },
+      undefined,
+      resolverOptions,
+    );
+    const byField = Object.fromEntries(Object.entries(result.errors).map(([field, error]) => [field, error?.message]));
+    expect(byField).toEqual({
+      condenser_max_size: 'Must be at least 20',
+      llm_base_url: 'URL must start with http:// or https://',
+      git_user_email: 'Enter an email address such as name@example.com',
+      max_iterations: 'Must be a valid integer',
+      max_budget_per_task: 'Must be greater than 0',
+    });
   });
 });

@@ -1,10 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver } from 'react-hook-form';
 import * as z from 'zod/mini';
+import { consoleWordsResolver } from '../../components/form/console-words-resolver';
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
-import { DEFAULT_SETTINGS, type SettingsResponse, type SettingsUpdateInput, settingsUpdateSchema } from '../../contract/settings';
+import {
+  DEFAULT_SETTINGS,
+  type SettingsResponse,
+  type SettingsUpdate,
+  type SettingsUpdateInput,
+  settingsUpdateSchema,
+} from '../../contract/settings';
 import type { LlmTestRequestInput } from '../../contract/llm-test';
-import { issueMessage } from '../../contract/validation-error';
+import { issueMessage } from '../../contract/validation-message';
 import { FIELD_NAMES, fieldsOfKind, type SETTINGS_FIELDS, type SettingsFormField } from './settings-fields';
 
 /**
@@ -61,30 +68,29 @@ export function toSettingsUpdate(values: SettingsFormValues): SettingsUpdateInpu
   return update as SettingsUpdateInput;
 }
 
-/** The form checked with the contract itself: the same rules and words as the server. */
-export const settingsFormSchema = z.pipe(
-  z.transform((values: SettingsFormValues) => toSettingsUpdate(values)),
-  settingsUpdateSchema,
-);
-
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** The fields whose input differs from `original`, as a POST takes them: a save never overwrites fields the user did not touch. */
+export function changedSettings(values: SettingsFormValues, original: SettingsFormValues): SettingsUpdateInput {
+  const update = toSettingsUpdate(values) as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(update).filter(([field]) => !sameValue(values[field as SettingsFormField], original[field as SettingsFormField])),
+  ) as SettingsUpdateInput;
+}
+
 /**
- * Checks the form with the contract, but reports only fields the user changed: a stored value
- * today's rules refuse (set by another client, say) must not block saving anything else. The
- * server still checks the whole body and its answer lands on the field either way.
+ * The form checked with the contract itself (the same rules and words as the server), changed
+ * fields only: a stored value today's rules refuse (set by another client, say) must not block
+ * saving anything else. What it submits is those fields as the POST's body.
  */
-export function settingsResolver(original: SettingsFormValues): Resolver<SettingsFormValues> {
-  const checkAll = zodResolver(settingsFormSchema, { error: issueMessage }, { raw: true });
-  return async (values, context, options) => {
-    const result = await checkAll(values, context, options);
-    const errors = Object.fromEntries(
-      Object.entries(result.errors).filter(
-        ([field]) => !sameValue(values[field as SettingsFormField], original[field as SettingsFormField]),
-      ),
-    );
-    return Object.keys(errors).length > 0 ? { values: {}, errors } : { values, errors: {} };
-  };
+export const settingsFormSchema = (original: SettingsFormValues) =>
+  z.pipe(
+    z.transform((values: SettingsFormValues) => changedSettings(values, original)),
+    settingsUpdateSchema,
+  );
+
+export function settingsResolver(original: SettingsFormValues): Resolver<SettingsFormValues, unknown, SettingsUpdate> {
+  return consoleWordsResolver(zodResolver(settingsFormSchema(original), { error: issueMessage }));
 }
 
 /** After a save: what was typed is now stored, and secret inputs go back to empty ("keep"). */
@@ -92,12 +98,6 @@ export function savedFormValues(values: SettingsFormValues): SettingsFormValues 
   const saved = { ...values };
   for (const field of SECRET_INPUTS) saved[field] = KEEP_SECRET;
   return saved;
-}
-
-/** Only what the user changed, so a save never overwrites fields they did not touch. */
-export function changedSettings(values: SettingsFormValues, dirty: Partial<Record<SettingsFormField, unknown>>): SettingsUpdateInput {
-  const update = toSettingsUpdate(values) as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(update).filter(([field]) => Boolean(dirty[field as SettingsFormField]))) as SettingsUpdateInput;
 }
 
 /** The LLM as the form has it, for a test: an empty key field stands for the stored key (`null`). */

@@ -8,15 +8,14 @@ import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'react-router';
 import { describeError } from '../../api/errors';
-import { applyServerErrors, type SaveProblem } from '../../components/form/apply-server-errors';
+import { useServerSubmit } from '../../components/form/use-server-submit';
 import { QueryContent } from '../../components/query-content';
 import { UnsavedChangesGuard } from '../../components/unsaved-changes-guard';
-import type { SettingsResponse } from '../../contract/settings';
+import type { SettingsResponse, SettingsUpdate } from '../../contract/settings';
 import { testLlmMutation } from '../../queries/llm';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { saveSettingsMutation, settingsQuery } from '../../queries/settings';
 import {
-  changedSettings,
   llmTestRequest,
   savedFormValues,
   SETTINGS_FORM_FIELDS,
@@ -54,7 +53,7 @@ function useSettingsChoices(): SettingsChoices {
 
 function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
   const serverValues = useMemo(() => toFormValues(settings), [settings]);
-  const form = useForm<SettingsFormValues>({
+  const form = useForm<SettingsFormValues, unknown, SettingsUpdate>({
     defaultValues: serverValues,
     // A background refetch updates the fields the user has not touched and keeps the rest.
     values: serverValues,
@@ -65,29 +64,27 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
     mode: 'onSubmit',
   });
   const save = useMutation(saveSettingsMutation(useQueryClient()));
-  const [problem, setProblem] = useState<SaveProblem | null>(null);
   const { isDirty, isSubmitting } = form.formState;
   // `reset` would otherwise take `resetOptions` too and keep edited fields dirty.
   const resetTo = (values: SettingsFormValues) => form.reset(values, { keepDirtyValues: false });
 
-  const submit = form.handleSubmit(async (values) => {
-    setProblem(null);
-    try {
-      const outcome = await save.mutateAsync(changedSettings(values, form.formState.dirtyFields));
+  const { submit, problem, dismissProblem } = useServerSubmit(form, {
+    // The resolver submits the changed fields, as the POST's body.
+    save: async (changes) => {
+      const outcome = await save.mutateAsync(changes);
       if (outcome.reloaded) {
         resetTo(toFormValues(outcome.settings));
         notifications.show({ color: 'teal', title: 'Settings saved', message: 'New conversations use them from now on.' });
       } else {
-        resetTo(savedFormValues(values));
+        resetTo(savedFormValues(form.getValues()));
         notifications.show({
           color: 'yellow',
           title: 'Settings saved',
           message: `They could not be read back (${describeError(outcome.error)}); reload to see them.`,
         });
       }
-    } catch (error) {
-      setProblem(applyServerErrors(form, error, { isField: (path) => SETTINGS_FORM_FIELDS.has(path) }));
-    }
+    },
+    serverErrors: { isField: (path) => SETTINGS_FORM_FIELDS.has(path) },
   });
 
   // A link to a section (`/settings#llm`) opens the page at it.
@@ -108,7 +105,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
     llmTest.mutate(request);
   };
 
-  useHotkeys([['mod+S', () => isDirty && !isSubmitting && void submit()]], []);
+  useHotkeys([['mod+S', () => isDirty && !isSubmitting && submit()]], []);
 
   return (
     <>
@@ -117,12 +114,12 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
         form={form}
         stored={settings}
         problem={problem}
-        onSubmit={(event) => void submit(event)}
+        onSubmit={submit}
         onDiscard={() => {
           resetTo(serverValues);
-          setProblem(null);
+          dismissProblem();
         }}
-        onDismissProblem={() => setProblem(null)}
+        onDismissProblem={dismissProblem}
         llmTest={{ request: testedLlm, pending: llmTest.isPending, result: llmTest.data, error: llmTest.error }}
         onTestLlm={testLlm}
         choices={choices}
