@@ -3,7 +3,8 @@ import * as z from 'zod/mini';
 import { type LlmPrice, llmPriceSchema } from './agent-server/contract';
 import { DEMO_MODEL } from '../src/contract/events';
 import { rule } from '../src/contract/rules';
-import { readableMessage, toValidationDetail } from '../src/contract/validation-error';
+import { toValidationDetail } from './validation-detail';
+import { readableMessage } from '../src/contract/validation-detail';
 import { ConfigError } from './config';
 
 const price = (input: number, output: number, cache_read: number | null): LlmPrice => ({ input, output, cache_read });

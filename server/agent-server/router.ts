@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type * as z from 'zod/mini';
 import { laxSafeParse } from '../lax-input';
-import { toValidationDetail } from '../../src/contract/validation-error';
+import { toValidationDetail } from '../validation-detail';
 
 /*
  * A small router for the agent server: routes by method and path pattern (`:name` segments),

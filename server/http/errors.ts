@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ValidationErrorEntry } from '../../src/contract/validation-error';
+import { type ValidationErrorEntry } from '../../src/contract/validation-detail';
 import { DomainError } from '../services/domain-errors';
 import { responseFor } from './error-responses';
 

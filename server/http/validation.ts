@@ -1,7 +1,8 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { $ZodType } from 'zod/v4/core';
 import { laxSafeParse } from '../lax-input';
-import { toValidationDetail, type ValidationErrorEntry } from '../../src/contract/validation-error';
+import { toValidationDetail } from '../validation-detail';
+import { type ValidationErrorEntry } from '../../src/contract/validation-detail';
 import { MissingBodyError, RequestValidationError } from './errors';
 
 /** Where a refused value may be a secret: its `input` is not sent back (it would end up in logs and screenshots). */

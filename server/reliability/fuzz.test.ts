@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { PROVIDERS } from '../../src/contract/secrets';
-import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import { startTestApp, type TestApp } from '../testing/test-app';
 import { report, SEED, size } from './soak';
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { conversationIdParamsSchema } from '../../src/contract/conversations';
 import { appSendMessageSchema, confirmationResponseSchema, successSchema } from '../../src/contract/events';
-import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { AgentConversations } from '../services/conversations/agent-conversations';
 import type { EventService } from '../services/events/event-service';
 import { EventStreams, sseFrame } from './event-stream';

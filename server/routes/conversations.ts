@@ -19,7 +19,7 @@ import {
   taskFilterSchema,
   taskSearchQuerySchema,
 } from '../../src/contract/conversations';
-import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { ConversationService } from '../services/conversations/conversation-service';
 import type { StartTaskService } from '../services/conversations/start-task-service';
 import { detailErrorSchema } from '../../src/contract/errors';

@@ -12,7 +12,7 @@ import {
   successSchema,
   webhookEventsParamsSchema,
 } from '../../src/contract/events';
-import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import { SESSION_KEY_HEADER } from '../http/auth';
 import type { EventService } from '../services/events/event-service';
 import type { SandboxService } from '../services/sandboxes/sandbox-service';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { gitUserSchema, repositoriesQuerySchema, repositorySchema, suggestedTaskSchema } from '../../src/contract/git-user';
 import { detailErrorSchema } from '../../src/contract/errors';
-import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { GitUserService } from '../services/git/git-user-service';
 
 const tags = ['Git'];

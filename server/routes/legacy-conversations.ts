@@ -7,7 +7,7 @@ import {
   legacyConversationQuerySchema,
   legacyConversationSchema,
 } from '../../src/contract/legacy-conversations';
-import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import { Invalid } from '../services/domain-errors';
 import type { ConversationService } from '../services/conversations/conversation-service';
 import { toLegacyConversation } from '../services/conversations/legacy-conversations';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { llmTestRequestSchema, llmTestResultSchema } from '../../src/contract/llm-test';
-import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { LlmTestService } from '../services/settings/llm-test-service';
 
 export function llmRoutes(tester: LlmTestService): FastifyPluginAsyncZod {

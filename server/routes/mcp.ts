@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { mcpTestQuerySchema, mcpTestRequestSchema, mcpTestResultSchema } from '../../src/contract/mcp';
-import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { McpTestService } from '../services/settings/mcp-test-service';
 
 export function mcpRoutes(tester: McpTestService): FastifyPluginAsyncZod {

@@ -18,7 +18,7 @@ import {
   startedSandboxSchema,
   startSandboxQuerySchema,
 } from '../../src/contract/sandboxes';
-import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { SandboxService } from '../services/sandboxes/sandbox-service';
 
 /** 503: the Docker engine could not do it (its own words in the detail). */

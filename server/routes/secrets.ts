@@ -10,7 +10,7 @@ import {
   tokenCheckSchema,
   updateSecretSchema,
 } from '../../src/contract/secrets';
-import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { SecretsService } from '../services/secrets/secrets-service';
 
 const validation = { 422: validationErrorBodySchema };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { builtToSchema } from '../http/response-serializer';
 import { legacyErrorSchema, messageSchema } from '../../src/contract/errors';
 import { settingsResponseSchema, settingsUpdateRequestSchema } from '../../src/contract/settings';
-import { validationErrorBodySchema } from '../../src/contract/validation-error';
+import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { SettingsService } from '../services/settings/settings-service';
 
 export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod {

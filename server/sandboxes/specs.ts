@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { declaredSandboxSpecSchema, type SandboxRuntimeName, type SandboxSpec } from '../../src/contract/sandboxes';
-import { readableMessage, toValidationDetail } from '../../src/contract/validation-error';
+import { toValidationDetail } from '../validation-detail';
+import { readableMessage } from '../../src/contract/validation-detail';
 import { ConfigError } from '../config';
 
 export const AGENT_SERVER_SPEC_ID = 'agent-server';

@@ -58,7 +58,7 @@ describe('the session cookie', () => {
   it('is not asked for on 127.0.0.1, where our server sets none (the console goes on with the key header)', async () => {
     await startCookieSession({ apiKey: 'k', baseUrl: '' }, '127.0.0.1');
     expect(fetchMock).not.toHaveBeenCalled();
-    fetchMock.mockResolvedValue(answer(200, { success: true }));
+    fetchMock.mockResolvedValue(response(200, { success: true }));
     await startCookieSession({ apiKey: 'k', baseUrl: '' }, 'localhost');
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
