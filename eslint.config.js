@@ -59,6 +59,11 @@ export default tseslint.config(
             },
             { target: './src/queries', from: './src/components', message: 'The query layer has no UI.' },
             { target: './src/contract', from: ['./src/api', './src/components'], message: 'The contract is pure schemas: no I/O, no UI.' },
+            {
+              target: './src',
+              from: ['./server', './scripts'],
+              message: 'The console shares src/contract with the server; it imports nothing of it.',
+            },
             { target: './src/api', from: './src/components', message: 'The fetch layer has no UI.' },
             { target: './src/features', from: './src/app', message: 'Features do not depend on the app shell.' },
           ],
