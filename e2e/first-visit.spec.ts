@@ -6,7 +6,7 @@ import { expect, test } from './support/fixtures';
  */
 
 /**
- * The one failure still expected: OpenHands answers a settings read with 404 until settings are
+ * The one failure still expected: OpenHands responds to a settings read with 404 until settings are
  * stored (it stores none at start), our server does the same, and the console reads them on its
  * first page. It goes once the console reads settings in a way that cannot fail on our server.
  */
@@ -25,7 +25,7 @@ test('the first visit through the printed sign-in link logs no error and no fail
 
   await page.goto(server.signInLink);
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
-  // The form is filled in from what the page asked for: all of it has been answered.
+  // The form is filled in from what the page asked for: every request has had its response.
   await page.waitForLoadState('networkidle');
   expect(problems.filter((problem) => !settingsNotStoredYet(problem))).toEqual([]);
 });

@@ -86,7 +86,7 @@ test('Verify asks the provider about the stored token and shows its verdict; a n
     await expect(github.getByTestId('github-host')).toContainText(`${provider.url} · verified`);
     expect(provider.requests.at(-1)).toEqual({ path: '/api/v3/user', authorization: 'Bearer ghp_good' });
     await page.reload();
-    await expect(github.getByTestId('github-status')).toHaveText('Verified'); // kept by the server
+    await expect(github.getByTestId('github-status')).toHaveText('Verified'); // stored by the server
 
     // A new token the provider refuses: saved, then Verify says why.
     await input(github, 'GitHub token').fill('ghp_revoked');

@@ -26,7 +26,7 @@ test('Test LLM shows the reply with the stored key, and a rejected key in words'
   const llmSection = page.getByRole('region', { name: 'LLM' });
   llm.enqueue({ text: 'Ready for your first task.' });
   await llmSection.getByRole('button', { name: 'Test LLM' }).click();
-  await expect(llmSection.getByRole('status')).toContainText('gpt-e2e answered');
+  await expect(llmSection.getByRole('status')).toContainText('gpt-e2e responded');
   await expect(llmSection.getByRole('status')).toContainText('Ready for your first task.');
   // The key field was empty: the stored key went to the model.
   expect(llm.requests.at(-1)?.authorization).toBe(`Bearer ${KEY}`);

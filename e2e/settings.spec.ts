@@ -330,7 +330,7 @@ test.describe('in a 757 px high window', () => {
       await button.focus();
       await expectAboveBar(button, bar);
       await button.click();
-      const result = llmSection.getByRole('status').filter({ hasText: 'gpt-e2e answered' });
+      const result = llmSection.getByRole('status').filter({ hasText: 'gpt-e2e responded' });
       await expect(result).toContainText('Ready for your first task.');
       await expectAboveBar(result, bar);
       await expectAboveBar(button, bar);

@@ -27,7 +27,7 @@ export async function verifySession(session: Session): Promise<void> {
 
 /**
  * Where our server never sets the cookie: the host name it publishes sandboxes on (a cookie there
- * would reach every sandbox's port). It would answer 409, which the browser logs as a failed
+ * would reach every sandbox's port). It would respond with 409, which the browser logs as a failed
  * request; the printed sign-in link opens the console there.
  */
 const COOKIE_FREE_HOSTNAME = '127.0.0.1';

@@ -155,7 +155,7 @@ function Composer({ onSend, sending, sendError }: Pick<AgentControlsProps, 'onSe
 }
 
 /**
- * What a person can do with the agent: answer it, stop or continue it, approve or reject what it
+ * What a person can do with the agent: reply to it, stop or continue it, approve or reject what it
  * wants to run. While its sandbox does not run, there is no agent to talk to: it says so, and
  * offers to resume a paused one.
  */

@@ -72,7 +72,7 @@ function statusOf(outcome: ActionOutcome | null, execution: ExecutionStatus | nu
 /** What each `ConversationErrorEvent` code means to a person (the codes are in src/contract/events.ts). */
 export const ERROR_TITLES: Record<string, string> = {
   LLM_AUTH: 'The LLM rejected the key',
-  LLM_UNAVAILABLE: 'The LLM is not answering',
+  LLM_UNAVAILABLE: 'The LLM is not responding',
   LLM_CONTEXT: "The conversation outgrew the model's context",
   LLM_ERROR: 'The LLM call failed',
   NO_MODEL: 'No LLM model is set',

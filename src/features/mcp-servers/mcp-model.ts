@@ -111,7 +111,7 @@ export function dropsStoredKey(values: McpServerFormValues, original: McpServerR
 }
 
 /**
- * The entry as the API takes it. A kept key is `null` (our server keeps what it stored for the
+ * The entry as the API takes it. A key left as stored is `null` (our server keeps what it stored for the
  * same kind and URL); a server that sent the key itself (OpenHands does) gets it back as it was.
  */
 export function entryFor(values: McpServerFormValues, original: McpServerRow | null): McpTestRequestInput {

@@ -36,7 +36,7 @@ function Outcome({ test }: { test: LlmTest }) {
   if (!test.result) return null;
   if (!test.result.ok) {
     return (
-      <Alert color="red" variant="light" title="The LLM did not answer" icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
+      <Alert color="red" variant="light" title="The LLM did not respond" icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
         <Text size="sm" style={{ wordBreak: 'break-word' }}>
           {test.result.error}
         </Text>
@@ -47,7 +47,7 @@ function Outcome({ test }: { test: LlmTest }) {
     <Alert
       color="teal"
       variant="light"
-      title={`${test.result.model} answered`}
+      title={`${test.result.model} responded`}
       icon={<IconCircleCheck />}
       role="status"
       ref={scrollIntoView}
