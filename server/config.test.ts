@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, configFromEnv } from './config';
 
 describe('configFromEnv', () => {
-  it('runs sandboxes as processes unless told, with container limits of 2 GiB, 1 CPU and 512 processes', () => {
+  it('runs sandboxes as processes unless configured otherwise, with container limits of 2 GiB, 1 CPU and 512 processes', () => {
     expect(configFromEnv({})).toMatchObject({ sandboxRuntime: 'process', sandboxMemory: 2 * 2 ** 30, sandboxCpus: 1, sandboxPids: 512 });
     expect(configFromEnv({ SANDBOX_RUNTIME: 'docker', SANDBOX_MEMORY: '512m', SANDBOX_CPUS: '0.5', SANDBOX_PIDS: '64' })).toMatchObject({
       sandboxRuntime: 'docker',

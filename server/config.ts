@@ -8,9 +8,9 @@ export interface ServerConfig {
   dataDir: string;
   /** The built console (`vite build` output) served next to the API. */
   consoleDir: string;
-  /** Fixed session key; when absent one is generated and kept in the data dir. */
+  /** Fixed session key; when absent one is generated and stored in the data dir. */
   sessionApiKey: string | undefined;
-  /** Key material for secrets at rest; when absent one is generated and kept in the data dir. */
+  /** Key material for secrets at rest; when absent one is generated and stored in the data dir. */
   secretsKey: string | undefined;
   /** Content-Security-Policy for the served console (CONSOLE_CSP), for a console of another make; the strict one when absent. */
   consoleContentSecurityPolicy: string | undefined;
@@ -22,7 +22,7 @@ export interface ServerConfig {
   instanceUrl: string | undefined;
   /** Extra browser origins allowed to call the API (the console served elsewhere). */
   corsOrigins: string[];
-  /** Names the server answers to (Host header) besides loopback ones and HOST (ALLOWED_HOSTS). */
+  /** Names the server responds to (Host header) besides loopback ones and HOST (ALLOWED_HOSTS). */
   allowedHosts: string[];
   /** Check new git provider tokens against the provider's API (VERIFY_GIT_TOKENS=1). */
   verifyGitTokens: boolean;
@@ -32,7 +32,7 @@ export interface ServerConfig {
   llmPricesFile: string | undefined;
   maxSandboxes: number;
   maxRunningSandboxes: number;
-  /** Seconds a sandbox may take to answer its health check before it is in ERROR. */
+  /** Seconds a sandbox may take to respond to its health check before it is in ERROR. */
   sandboxStartTimeout: number;
   /** Seconds a deleted sandbox has to exit after SIGTERM before SIGKILL. */
   sandboxStopGrace: number;

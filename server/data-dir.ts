@@ -32,7 +32,7 @@ export function protectDatabaseFiles(dataDir: string): void {
 }
 
 /**
- * Reads a key kept in the data dir, or creates it (random, file mode 0600) on first use, so the
+ * Reads a key stored in the data dir, or creates it (random, file mode 0600) on first use, so the
  * same key survives restarts.
  */
 export function loadOrCreateKeyFile(dataDir: string, name: string): string {

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   if (!values.from || !to) throw new ConfigError(USAGE);
   if (!/^postgres(ql)?:\/\//.test(to)) throw new ConfigError(`--to must be a postgres:// URL. ${USAGE}`);
   const dataDir = path.resolve(values.from);
-  // The key the data dir's secrets were sealed with: SECRETS_KEY, else the one the server kept there.
+  // The key the data dir's secrets were sealed with: SECRETS_KEY, else the one the server stored there.
   const fromEnv = process.env.SECRETS_KEY?.trim();
   const keyFile = path.join(dataDir, 'secrets.key');
   if (!fromEnv && !fs.existsSync(keyFile))

@@ -43,7 +43,7 @@ describe('retry', () => {
     expect(backoff.mock.calls).toEqual([[1], [2]]);
   });
 
-  it('waits before the first attempt too when told', async () => {
+  it('waits before the first attempt too with `waitFirst`', async () => {
     const backoff = vi.fn(constantBackoff(0, 2));
     expect(await retried(backoff, { waitFirst: true })).toEqual({ made: [1, 2], result: 'failure 2' });
     expect(backoff.mock.calls).toEqual([[1], [2], [3]]);

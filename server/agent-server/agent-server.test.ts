@@ -28,14 +28,14 @@ const start = (id: string) => ({
 });
 
 describe('the agent server', () => {
-  it('answers health checks openly and everything else only with its key', async () => {
+  it('responds to health checks openly and to everything else only with its key', async () => {
     expect(await call('GET', '/alive', undefined, null)).toEqual({ status: 200, body: { status: 'ok' } });
     expect((await call('GET', '/api/conversations', undefined, null)).status).toBe(401);
     expect((await call('GET', '/api/conversations', undefined, 'wrong')).status).toBe(401);
     expect((await call('GET', '/no/such/route')).status).toBe(404);
   });
 
-  it('creates conversations and tells about them by id, in order, without the LLM key', async () => {
+  it('creates conversations and returns them by id, in order, without the LLM key', async () => {
     const id = 'a'.repeat(32);
     const created = await call('POST', '/api/conversations', start('aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa'));
     expect(created.status).toBe(200);

@@ -68,7 +68,7 @@ export const agentStartConversationSchema = z.object({
 export type AgentStartConversation = z.output<typeof agentStartConversationSchema>;
 export type AgentStartConversationInput = z.input<typeof agentStartConversationSchema>;
 
-/** What the agent server tells about a conversation (never the LLM key or a secret). */
+/** What the agent server returns about a conversation (never the LLM key or a secret). */
 export const agentConversationInfoSchema = z.object({
   id: z.string(),
   title: z.nullable(z.string()),

@@ -12,7 +12,7 @@ import { initialMetrics } from './metrics';
 import type { Model } from './model';
 import { Tools } from './tools/tools';
 
-/** A request the conversation's state does not allow: answered 409 with `message`. */
+/** A request the conversation's state does not allow: the response is a 409 with `message`. */
 export class ConversationConflict extends Error {}
 
 /** A frame on the event socket: a stored event, or a transient one (state update, streaming delta). */
@@ -176,15 +176,15 @@ export class Conversation {
     this.setStatus('error');
   }
 
-  /** Actions stored but not yet answered by an observation, a rejection or an error. */
+  /** Actions stored but not yet followed by their observation, a rejection or an error. */
   pendingActions(): AgentEvent[] {
-    const answered = new Set<unknown>();
+    const done = new Set<unknown>();
     const actions: AgentEvent[] = [];
     for (const event of this.log.all()) {
       if (event.kind === 'ActionEvent' && event.action) actions.push(event);
-      else if (['ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent'].includes(event.kind)) answered.add(event.tool_call_id);
+      else if (['ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent'].includes(event.kind)) done.add(event.tool_call_id);
     }
-    return actions.filter((action) => !answered.has(action.tool_call_id));
+    return actions.filter((action) => !done.has(action.tool_call_id));
   }
 
   isApproved(actionId: string): boolean {
@@ -203,7 +203,7 @@ export class Conversation {
 
   sendMessage(request: SendMessageRequest): void {
     if (this.#info.execution_status === 'waiting_for_confirmation' && !this.running) {
-      this.#reject(this.pendingActions(), 'The user sent a new message instead of answering.');
+      this.#reject(this.pendingActions(), 'The user sent a new message instead of approving or rejecting.');
     }
     this.append(
       newEvent('MessageEvent', 'user', {

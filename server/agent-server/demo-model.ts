@@ -73,8 +73,8 @@ function nextReply(messages: ChatCompletionMessageParam[]): { text: string; tool
   if (repliesSince > 0) return { text: `The demo script (${DEMO_MODEL}) has nothing more to say here.`, toolCalls: [] };
   const asked = textOf(messages[lastUser]).trim().slice(0, 200);
   return {
-    text: `This is the demo model (${DEMO_MODEL}), so my answers are scripted. You wrote: “${asked}”. To have an agent work on that, choose an LLM in Settings › LLM.`,
-    toolCalls: [call('finish', { message: 'Scripted demo answer given.' })],
+    text: `This is the demo model (${DEMO_MODEL}), so my replies are scripted. You wrote: “${asked}”. To have an agent work on that, choose an LLM in Settings › LLM.`,
+    toolCalls: [call('finish', { message: 'Scripted demo reply given.' })],
   };
 }
 

@@ -41,7 +41,7 @@ export function chatMessages(events: readonly AgentEvent[]): ChatCompletionMessa
     if (open.size > 0 && message.role !== 'tool') held.push(message);
     else messages.push(message);
   };
-  const answer = (toolCallId: unknown, content: string) => {
+  const toolResult = (toolCallId: unknown, content: string) => {
     if (typeof toolCallId !== 'string' || !open.delete(toolCallId)) return;
     messages.push({ role: 'tool', tool_call_id: toolCallId, content });
     if (open.size === 0) {
@@ -83,13 +83,13 @@ export function chatMessages(events: readonly AgentEvent[]): ChatCompletionMessa
         break;
       }
       case 'ObservationEvent':
-        answer(event.tool_call_id, observationText(event));
+        toolResult(event.tool_call_id, observationText(event));
         break;
       case 'UserRejectObservation':
-        answer(event.tool_call_id, `The user rejected this action, so it was not run. Reason: ${String(event.rejection_reason)}`);
+        toolResult(event.tool_call_id, `The user rejected this action, so it was not run. Reason: ${String(event.rejection_reason)}`);
         break;
       case 'AgentErrorEvent':
-        answer(event.tool_call_id, `[error] ${String(event.error)}`);
+        toolResult(event.tool_call_id, `[error] ${String(event.error)}`);
         break;
     }
   }

@@ -34,7 +34,7 @@ function failureOf(error: unknown, signal: AbortSignal): Error {
         `The conversation no longer fits in the model's context window (${message}). Start a new conversation with a shorter task, or pick a model with a larger context in Settings › LLM.`,
       );
     }
-    return new ModelFailure('LLM_ERROR', `The LLM answered with an error: HTTP ${status}, ${message}.`);
+    return new ModelFailure('LLM_ERROR', `The LLM responded with an error: HTTP ${status}, ${message}.`);
   }
   return new ModelFailure('LLM_ERROR', `The LLM call failed: ${(error as Error).message ?? String(error)}.`);
 }

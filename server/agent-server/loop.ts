@@ -13,7 +13,7 @@ const budgetDetail = (conversation: Conversation) => {
 
 /**
  * The agent's loop for one run: run the actions that may run, ask the model, store its message
- * and actions, and again, until the model answers without a tool call, calls `finish`, waits for
+ * and actions, and again, until the model responds without a tool call, calls `finish`, waits for
  * a confirmation, is paused or hits a limit. Every step is an event.
  */
 export async function runAgent(conversation: Conversation): Promise<void> {
@@ -37,7 +37,7 @@ export async function runAgent(conversation: Conversation): Promise<void> {
           }),
         );
         if (observation.kind === 'FinishObservation') {
-          // A message that came in meanwhile is answered before the run ends.
+          // A message that came in meanwhile gets its reply before the run ends.
           if (conversation.userMessageArrived) break;
           return conversation.setStatus('finished');
         }

@@ -38,7 +38,7 @@ export class Masker {
 
   /**
    * How many characters at the end of `text` may be the start of a secret still arriving: a
-   * stream holds them back until the next chunk tells.
+   * stream holds them back until the next chunk shows whether it is.
    */
   unsafeTail(text: string): number {
     let tail = 0;
@@ -54,7 +54,7 @@ export class Masker {
   }
 }
 
-/** Streamed text, masked: each `push` answers the new masked text that is safe to show. */
+/** Streamed text, masked: each `push` returns the new masked text that is safe to show. */
 export class MaskedStream {
   #raw = '';
   #shown = '';

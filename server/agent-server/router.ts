@@ -6,7 +6,7 @@ import { toValidationDetail } from '../validation-detail';
 /*
  * A small router for the agent server: routes by method and path pattern (`:name` segments),
  * JSON bodies checked with the contract, FastAPI-shaped errors. It stays dependency-free so the
- * agent server starts in milliseconds inside a sandbox.
+ * agent server starts quickly inside a sandbox.
  */
 
 export interface Request {
@@ -16,14 +16,14 @@ export interface Request {
   headers: http.IncomingHttpHeaders;
 }
 
-export interface Answer {
+export interface RouteResponse {
   status?: number;
   body: unknown;
 }
 
-type Handler = (request: Request) => Promise<Answer> | Answer;
+type Handler = (request: Request) => Promise<RouteResponse> | RouteResponse;
 
-/** An answer a handler throws: status and body as they are. */
+/** A response a handler throws: status and body as they are. */
 export class HttpResponseError extends Error {
   constructor(
     readonly status: number,
@@ -88,23 +88,23 @@ export class Router {
     return undefined;
   }
 
-  /** Answers `request`; `false` when no route matches (the caller answers 404). */
+  /** Responds to `request`; `false` when no route matches (the caller responds with 404). */
   async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<boolean> {
     const url = new URL(request.url ?? '/', 'http://agent-server');
     const found = this.#match(request.method ?? 'GET', url.pathname);
     if (!found) return false;
-    let answer: Answer;
+    let result: RouteResponse;
     try {
       const body = request.method === 'GET' ? undefined : await readBody(request);
-      answer = await found.handler({ params: found.params, query: url.searchParams, body, headers: request.headers });
+      result = await found.handler({ params: found.params, query: url.searchParams, body, headers: request.headers });
     } catch (error) {
-      if (error instanceof HttpResponseError) answer = { status: error.status, body: error.body };
+      if (error instanceof HttpResponseError) result = { status: error.status, body: error.body };
       else {
         console.error('agent-server: request failed', error);
-        answer = { status: 500, body: { detail: 'Internal Server Error' } };
+        result = { status: 500, body: { detail: 'Internal Server Error' } };
       }
     }
-    send(response, answer.status ?? 200, answer.body);
+    send(response, result.status ?? 200, result.body);
     return true;
   }
 }

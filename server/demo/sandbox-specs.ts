@@ -63,7 +63,7 @@ export const DEMO_SPECS: DeclaredSandboxSpec[] = [
   },
 ];
 
-/** Writes the specs where SANDBOX_SPECS_FILE will name them; answers the file. */
+/** Writes the specs where SANDBOX_SPECS_FILE will name them; returns the file. */
 export function writeSpecsFile(dir: string): string {
   const file = path.join(dir, 'sandbox-specs.json');
   fs.writeFileSync(file, `${JSON.stringify(DEMO_SPECS, null, 2)}\n`, { mode: 0o600 });

@@ -7,7 +7,7 @@ import { constantBackoff, polls } from '../retry';
 
 const DAY_MS = 86_400_000;
 
-/** Polls `check` until it answers something, for at most `timeoutMs`. */
+/** Polls `check` until it returns something, for at most `timeoutMs`. */
 export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   for await (const _ of polls(constantBackoff(100), { timeoutMs })) {
     const value = await check();
@@ -16,7 +16,7 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
   throw new Error(`The demo waited in vain for ${what}`);
 }
 
-/** Starts a conversation as `POST /api/v1/app-conversations` does, and waits until it is READY; answers its id. */
+/** Starts a conversation as `POST /api/v1/app-conversations` does, and waits until it is READY; returns its id. */
 export async function startConversation(services: ApiServices, clock: DemoClock, at: Date, input: StartRequestInput): Promise<string> {
   const request = startRequestSchema.parse(input);
   const task = await new Promise<StartTask>((resolve, reject) => {
@@ -34,7 +34,7 @@ export async function startConversation(services: ApiServices, clock: DemoClock,
 
 /**
  * One past conversation in sandbox `sandboxId`: started at its date; its events (when it has
- * some) told as its agent server's webhook would, after the system prompt its agent server
+ * some) sent as its agent server's webhook would, after the system prompt its agent server
  * sent; archived a few days later.
  */
 export async function seedConversation(

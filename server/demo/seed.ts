@@ -56,7 +56,7 @@ async function statusOf(services: ApiServices, id: string): Promise<SandboxStatu
 const reach = (services: ApiServices, id: string, status: SandboxStatus) =>
   until(`sandbox ${id} to be ${status}`, async () => ((await statusOf(services, id)) === status ? true : undefined));
 
-/** Starts a sandbox from `spec` as of `at`; answers its id. */
+/** Starts a sandbox from `spec` as of `at`; returns its id. */
 async function startSandbox(services: ApiServices, clock: DemoClock, spec: string | undefined, at: Date): Promise<string> {
   const { sandbox } = await clock.at(at, () => services.sandboxes.start(spec));
   return sandbox.id;
@@ -66,7 +66,7 @@ export interface SeedOptions {
   /** Where the demo's git repositories go. */
   repositoriesDir: string;
   now: Date;
-  /** Told how far it got. */
+  /** Notified of how far it got. */
   progress: (message: string) => void;
   /** Stops the seeding between two steps. */
   signal: AbortSignal;

@@ -214,7 +214,10 @@ export function transcript(conversation: PlannedConversation): object[] {
   );
   const ending = Math.random();
   if (ending < 0.08) {
-    recorder.error('LLM_UNAVAILABLE', 'The LLM provider answered 529 (overloaded) three times in a row. Press Continue to try again.');
+    recorder.error(
+      'LLM_UNAVAILABLE',
+      'The LLM provider responded with 529 (overloaded) three times in a row. Press Continue to try again.',
+    );
     return [...recorder.frames, metricsFrame(conversation.llmModel, 3)];
   }
   if (ending < 0.18) {

@@ -18,28 +18,28 @@ export interface ProviderAccount {
   host: string | null;
 }
 
-/** The provider could not be asked, or did not answer like its API. */
+/** The provider could not be asked, or did not respond like its API. */
 export class ProviderUnreachable extends Error {}
 /** The provider is rate limiting this token: the lists are empty for now, the token is fine. */
 class ProviderRateLimited extends ProviderUnreachable {}
-/** The provider answered, and refused the token. */
+/** The provider responded, and refused the token. */
 export class ProviderRefusedToken extends Error {}
 
 const TIMEOUT_MS = 8000;
 
-interface ApiAnswer {
+interface ApiResponse {
   body: unknown;
   link: string | null;
 }
 
-async function getJson(account: ProviderAccount, path: string): Promise<ApiAnswer> {
+async function getJson(account: ProviderAccount, path: string): Promise<ApiResponse> {
   const name = PROVIDER_NAMES[account.provider];
   const url = `${restApiBase(account.provider, account.host)}${path}`;
   let response: Response;
   try {
     response = await fetch(url, {
       headers: { Authorization: `Bearer ${account.token}`, Accept: 'application/json', 'User-Agent': 'agent-console' },
-      // A redirect is no answer, and must not carry the token elsewhere.
+      // A redirect is not the API's response, and must not carry the token elsewhere.
       redirect: 'manual',
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
@@ -52,9 +52,9 @@ async function getJson(account: ProviderAccount, path: string): Promise<ApiAnswe
     throw new ProviderRateLimited(`${name} is rate limiting requests with the stored token (HTTP ${response.status}): try again later`);
   if (response.status === 401 || response.status === 403)
     throw new ProviderRefusedToken(`${name} refused the stored token (HTTP ${response.status}): connect a new one under Settings → Git`);
-  if (!response.ok) throw new ProviderUnreachable(`${name} at ${url} answered HTTP ${response.status}`);
+  if (!response.ok) throw new ProviderUnreachable(`${name} at ${url} responded with HTTP ${response.status}`);
   const body: unknown = await response.json().catch(() => undefined);
-  if (body === undefined) throw new ProviderUnreachable(`${name} at ${url} did not answer like the ${name} API`);
+  if (body === undefined) throw new ProviderUnreachable(`${name} at ${url} did not respond like the ${name} API`);
   return { body, link: response.headers.get('link') };
 }
 

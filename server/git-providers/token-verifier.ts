@@ -28,7 +28,7 @@ function customBase(provider: Provider, host: string | null): string | undefined
   return host && (!publicHost || bareHost(host) !== publicHost) ? baseUrl(host) : undefined;
 }
 
-/** Where the REST API of GitHub or GitLab answers, at its public address or at `host`. */
+/** Where the REST API of GitHub or GitLab is served, at its public address or at `host`. */
 export function restApiBase(provider: 'github' | 'gitlab', host: string | null): string {
   const custom = customBase(provider, host);
   if (provider === 'github') return custom ? `${custom}/api/v3` : 'https://api.github.com';
@@ -85,7 +85,7 @@ export const verifyTokenOverHttp: TokenVerifier = async (provider, token, host) 
   try {
     response = await fetch(request.url, {
       headers: { Authorization: request.authorization, Accept: 'application/json', 'User-Agent': 'agent-console' },
-      // A redirect (to a login page, say) is no answer about the token, and must not carry it elsewhere.
+      // A redirect (to a login page, say) says nothing about the token, and must not carry it elsewhere.
       redirect: 'manual',
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
@@ -94,14 +94,14 @@ export const verifyTokenOverHttp: TokenVerifier = async (provider, token, host) 
     return { outcome: 'unreachable', reason: `Could not reach ${name} at ${request.url} to check the token (${cause})` };
   }
   if (response.ok) {
-    // A real API answers the identity as JSON; an HTML page that says 200 is not one.
+    // A real API returns the identity as JSON; an HTML page that says 200 is not one.
     const identity = await response.json().catch(() => undefined);
     return identity && typeof identity === 'object'
       ? { outcome: 'accepted' }
-      : { outcome: 'unreachable', reason: `${name} at ${request.url} did not answer like the ${name} API` };
+      : { outcome: 'unreachable', reason: `${name} at ${request.url} did not respond like the ${name} API` };
   }
   if (response.status >= 300 && response.status < 400)
-    return { outcome: 'unreachable', reason: `${name} at ${request.url} redirected instead of answering (is the host right?)` };
+    return { outcome: 'unreachable', reason: `${name} at ${request.url} redirected instead of responding (is the host right?)` };
   const message = await providerMessage(response);
   return { outcome: 'refused', reason: `${name} rejected the token (HTTP ${response.status}${message ? `: ${message}` : ''})` };
 };

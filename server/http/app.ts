@@ -21,11 +21,11 @@ export interface AppOptions extends ApiOptions {
   log: Logger;
   /** The Content-Security-Policy of the console's pages (CONSOLE_CSP); the strict one when absent. */
   consoleContentSecurityPolicy?: string;
-  /** Names (Host header) the server answers to besides loopback ones: HOST, ALLOWED_HOSTS, what sandboxes are told. */
+  /** Names (Host header) the server responds to besides loopback ones: HOST, ALLOWED_HOSTS, the one sent to sandboxes. */
   allowedHosts?: string[];
   /** COOKIE_SECURE: the session cookie is always Secure. */
   cookieSecure?: boolean;
-  /** Encode `builtToSchema` answers with their schema too and fail those that differ (tests). */
+  /** Encode `builtToSchema` responses with their schema too and fail those that differ (tests). */
   checkBuiltResponses?: boolean;
 }
 

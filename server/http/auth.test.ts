@@ -18,7 +18,7 @@ describe('session key', () => {
     ['a key that is a prefix of the right one', { 'x-session-api-key': TEST_SESSION_KEY.slice(0, -1) }],
     ['an empty key', { 'x-session-api-key': '' }],
     ['the key as a bearer token', { authorization: `Bearer ${TEST_SESSION_KEY}` }],
-  ])('answers 401 to %s', async (_name, headers) => {
+  ])('returns 401 for %s', async (_name, headers) => {
     const response = await t.app.inject({ method: 'GET', url: '/api/settings', headers });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual(UNAUTHORIZED);
@@ -62,7 +62,7 @@ describe('session key', () => {
     expect((await t.app.inject({ method: 'GET', url: '/openapi.json' })).statusCode).toBe(200);
   });
 
-  it('answers CORS preflights from a local console without the key', async () => {
+  it('responds to CORS preflights from a local console without the key', async () => {
     const response = await t.app.inject({
       method: 'OPTIONS',
       url: '/api/settings',
@@ -84,26 +84,26 @@ describe('session key', () => {
 });
 
 describe('other statuses', () => {
-  it('answers 404 JSON for an unknown /api route', async () => {
+  it('returns 404 JSON for an unknown /api route', async () => {
     const response = await t.request({ method: 'GET', url: '/api/nothing/here' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ detail: 'Not Found' });
   });
 
-  it('answers 404 JSON for a known path with an unsupported method', async () => {
+  it('returns 404 JSON for a known path with an unsupported method', async () => {
     const response = await t.request({ method: 'DELETE', url: '/api/settings' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ detail: 'Not Found' });
   });
 
-  it('answers 413 for an oversized body', async () => {
+  it('returns 413 for an oversized body', async () => {
     const payload = JSON.stringify({ language: 'x'.repeat(2 * 1024 * 1024) });
     const response = await t.request({ method: 'POST', url: '/api/settings', payload, headers: { 'content-type': 'application/json' } });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ detail: 'Request body is too large' });
   });
 
-  it('answers 415 for a body that is not JSON', async () => {
+  it('returns 415 for a body that is not JSON', async () => {
     const response = await t.request({
       method: 'POST',
       url: '/api/settings',
@@ -114,7 +114,7 @@ describe('other statuses', () => {
     expect(response.json().detail).toMatch(/application\/json/);
   });
 
-  it('marks API answers as not cacheable', async () => {
+  it('marks API responses as not cacheable', async () => {
     expect((await t.getSettings()).headers['cache-control']).toBe('no-store');
   });
 });

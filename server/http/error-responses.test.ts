@@ -11,7 +11,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('the table of error answers', () => {
+describe('the table of error responses', () => {
   it('names only routes the server has (a typo would silently fall back to the defaults)', () => {
     for (const route of routesWithOwnResponses()) {
       const [method, url] = route.split(' ') as [string, string];
@@ -19,7 +19,7 @@ describe('the table of error answers', () => {
     }
   });
 
-  it('answers in FastAPI shapes by default', () => {
+  it('responds in FastAPI shapes by default', () => {
     expect(responseFor('GET /api/elsewhere', new NotFound('Thing 7 not found'))).toEqual({
       status: 404,
       body: { detail: 'Thing 7 not found' },
@@ -32,7 +32,7 @@ describe('the table of error answers', () => {
     });
   });
 
-  it('answers as OpenHands does where it differs', () => {
+  it('responds as OpenHands does where it differs', () => {
     expect(responseFor('PUT /api/secrets/:name', new Conflict('Secret A already exists'))).toEqual({
       status: 400,
       body: { message: 'Secret A already exists' },

@@ -2,28 +2,28 @@ import { type ValidationErrorEntry } from '../../src/contract/validation-detail'
 import type { DomainError, DomainErrorKind, Invalid } from '../services/domain-errors';
 
 /*
- * What each domain error becomes on the wire, by route. OpenHands (whose answers we keep) uses
+ * What each domain error becomes on the wire, by route. OpenHands (whose responses we reproduce) uses
  * three body shapes — FastAPI's `{detail}`, and `{error}` / `{message}` on its older settings and
  * secrets routes — and not always the same status for the same refusal.
  */
 
-type Answer = (error: DomainError) => { status: number; body: Record<string, unknown> };
+type ErrorResponse = (error: DomainError) => { status: number; body: Record<string, unknown> };
 
 const detail =
-  (status: number): Answer =>
+  (status: number): ErrorResponse =>
   (error) => ({ status, body: { detail: error.message } });
 const legacyError =
-  (status: number): Answer =>
+  (status: number): ErrorResponse =>
   (error) => ({ status, body: { error: error.message } });
 const message =
-  (status: number): Answer =>
+  (status: number): ErrorResponse =>
   (error) => ({ status, body: { message: error.message } });
 /** FastAPI's own 404 for a path parameter that names nothing. */
-const fastApiNotFound: Answer = () => ({ status: 404, body: { detail: 'Not Found' } });
+const fastApiNotFound: ErrorResponse = () => ({ status: 404, body: { detail: 'Not Found' } });
 
 /** FastAPI's 422 for values refused in request part `part` (`body`, `query`, `path`). */
 const validation =
-  (part: string): Answer =>
+  (part: string): ErrorResponse =>
   (error) => ({
     status: 422,
     body: {
@@ -37,9 +37,9 @@ const validation =
     },
   });
 
-type Answers = Record<DomainErrorKind, Answer>;
+type ErrorResponses = Record<DomainErrorKind, ErrorResponse>;
 
-const DEFAULT: Answers = {
+const DEFAULT: ErrorResponses = {
   not_found: detail(404),
   conflict: detail(409),
   invalid: validation('body'),
@@ -51,12 +51,12 @@ const sandboxAction = { not_found: fastApiNotFound };
 const batch = { invalid: detail(400) };
 const search = { invalid: validation('query') };
 /** A route that is a batch get with `ids` and a search without. */
-const batchOrSearch: Partial<Answers> = {
+const batchOrSearch: Partial<ErrorResponses> = {
   invalid: (error) => ((error as Invalid).problems.some((p) => p.loc[0] === 'ids') ? batch : search).invalid(error),
 };
 
-/** Where a route answers otherwise than DEFAULT, keyed "METHOD /path" as the route is declared. */
-const BY_ROUTE: Record<string, Partial<Answers>> = {
+/** Where a route responds otherwise than DEFAULT, keyed "METHOD /path" as the route is declared. */
+const BY_ROUTE: Record<string, Partial<ErrorResponses>> = {
   'GET /api/settings': { not_found: legacyError(404) },
   'POST /api/secrets': { conflict: message(400) },
   'PUT /api/secrets/:name': { conflict: message(400), not_found: legacyError(404) },
@@ -83,6 +83,6 @@ const BY_ROUTE: Record<string, Partial<Answers>> = {
 export const routesWithOwnResponses = (): string[] => Object.keys(BY_ROUTE);
 
 export function responseFor(route: string, error: DomainError): { status: number; body: Record<string, unknown> } {
-  const answer = BY_ROUTE[route]?.[error.kind] ?? DEFAULT[error.kind];
-  return answer(error);
+  const respond = BY_ROUTE[route]?.[error.kind] ?? DEFAULT[error.kind];
+  return respond(error);
 }

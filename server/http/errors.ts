@@ -5,11 +5,11 @@ import { responseFor } from './error-responses';
 
 /*
  * Errors of the HTTP layer itself (a body that is not JSON, a request the contract refuses), and
- * the one handler that turns every error into an answer: HTTP errors as they are, services'
+ * the one handler that turns every error into a response: HTTP errors as they are, services'
  * domain errors through the route's table, anything else as a bare 500 (the log has the rest).
  */
 
-/** An error that is the client's to fix, answered with its status and body as they are. */
+/** An error that is the client's to fix, sent with its status and body as they are. */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
@@ -40,7 +40,7 @@ export class JsonBodyError extends RequestValidationError {
   }
 }
 
-/** Maps Fastify's own errors (raised before a handler runs) to answers a client can act on. */
+/** Maps Fastify's own errors (raised before a handler runs) to responses a client can act on. */
 function fromFastify(error: FastifyError): HttpError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -53,7 +53,7 @@ function fromFastify(error: FastifyError): HttpError | undefined {
   return undefined;
 }
 
-/** "POST /api/secrets/:name": the route a request matched, as the answer table names it. */
+/** "POST /api/secrets/:name": the route a request matched, as the error response table names it. */
 function routeOf(request: FastifyRequest): string {
   const method = request.method === 'HEAD' ? 'GET' : request.method;
   return `${method} ${request.routeOptions.url ?? request.url.split('?', 1)[0]}`;

@@ -2,9 +2,9 @@ import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 /*
- * Which names the server answers to (the `Host` header) and which browser origins may call its
+ * Which names the server responds to (the `Host` header) and which browser origins may call its
  * API. A page on an attacker's domain that rebinds its name to 127.0.0.1 sends its own name as
- * Host: answering only known names keeps such pages away from every route, the open ones too.
+ * Host: serving only known names keeps such pages away from every route, the open ones too.
  */
 
 /** `localhost`, `*.localhost` (browsers resolve these to loopback themselves), 127.0.0.0/8 and ::1. */
@@ -47,10 +47,10 @@ export function originAllowed(extra: readonly string[]): (origin: string | undef
   };
 }
 
-/** Verdicts kept per Host value: a client sends the same one on every request. Bounded, as the values are the clients'. */
-const KEPT_VERDICTS = 64;
+/** Verdicts cached per Host value: a client sends the same one on every request. Bounded, as the values are the clients'. */
+const MAX_CACHED_VERDICTS = 64;
 
-/** Answers 400 to any request whose Host is not one of the server's names, before anything else runs. */
+/** Responds with 400 to any request whose Host is not one of the server's names, before anything else runs. */
 export function registerHostCheck(app: FastifyInstance, extraHosts: readonly string[]): void {
   const allowed = hostAllowed(extraHosts);
   const verdicts = new Map<string, boolean>();
@@ -58,7 +58,7 @@ export function registerHostCheck(app: FastifyInstance, extraHosts: readonly str
     if (host === undefined) return false;
     let verdict = verdicts.get(host);
     if (verdict === undefined) {
-      if (verdicts.size >= KEPT_VERDICTS) verdicts.clear();
+      if (verdicts.size >= MAX_CACHED_VERDICTS) verdicts.clear();
       verdicts.set(host, (verdict = allowed(host)));
     }
     return verdict;

@@ -35,7 +35,7 @@ function stringError(value: unknown): RequestValidationError | undefined {
 }
 
 /**
- * JSON bodies parsed with prototype-poisoning protection, and syntax errors answered like
+ * JSON bodies parsed with prototype-poisoning protection, and syntax errors reported like
  * FastAPI (`422 json_invalid` with the position) instead of Fastify's plain 400. Bodies that
  * are not UTF-8, nest deeper than MAX_JSON_DEPTH or hold strings the server refuses (see
  * `json-limits.ts`) are 422s too, checked before anything else reads them.
@@ -48,7 +48,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(text, undefined);
       return;
     }
-    // No body: a route that needs one answers `missing`, one that takes none goes ahead (clients
+    // No body: a route that needs one responds with `missing`, one that takes none goes ahead (clients
     // such as axios send the JSON content type on body-less POSTs too).
     if (text.trim() === '') {
       done(null, undefined);

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../testing/test-app';
 
 /**
- * Issue 16, "accept what OpenHands accepts": the inputs Pydantic's lax mode and OpenHands' MCP
- * before-validators take are accepted and stored normalised; what they refuse is answered with
+ * Accept what OpenHands accepts: the inputs Pydantic's lax mode and OpenHands' MCP
+ * before-validators take are accepted and stored normalised; what they refuse is refused with
  * Pydantic's error types.
  */
 let t: TestApp;
@@ -144,7 +144,7 @@ describe("Pydantic's error types", () => {
       { max_iterations: false },
       { ...entry('greater_than_equal', ['body', 'max_iterations'], 'Input should be greater than or equal to 1', false), ctx: { ge: 1 } },
     ],
-  ])('answers %j', async (body, expected) => {
+  ])('refuses %j as Pydantic does', async (body, expected) => {
     const response = await t.postSettings(body);
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({ detail: [expected] });
@@ -182,7 +182,7 @@ describe("Pydantic's error types", () => {
     ['/api/v1/sandbox-specs', entry('missing', ['query', 'id'], 'Field required', null)],
     ['/api/v1/events', entry('missing', ['query', 'id'], 'Field required', null)],
     ['/api/v1/app-conversations/start-tasks', entry('missing', ['query', 'ids'], 'Field required', null)],
-  ])('answers GET %s', async (url, expected) => {
+  ])('refuses GET %s as FastAPI does', async (url, expected) => {
     const response = await get(url);
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({ detail: [expected] });
@@ -225,7 +225,7 @@ describe('MCP shorthands', () => {
     });
   });
 
-  it('answers OpenHands’ words for a command line or env string it cannot read', async () => {
+  it('responds in OpenHands’ words to a command line or env string it cannot read', async () => {
     const at = (field: string) => ['body', 'mcp_config', 'stdio_servers', 0, field];
     const response = await t.postSettings({
       mcp_config: { stdio_servers: [{ name: 'fetch', command: 'uvx', args: '--config "unclosed', env: 'A=1,B' }] },

@@ -26,8 +26,8 @@ describe('GET /openapi.json', () => {
     expect(post.responses['422']).toBeDefined();
 
     const get = doc.paths['/api/settings'].get;
-    const answer = get.responses['200'].content['application/json'].schema;
-    expect(answer.required).toEqual(expect.arrayContaining(['llm_api_key_set', 'search_api_key_set', 'provider_tokens_set']));
+    const settings = get.responses['200'].content['application/json'].schema;
+    expect(settings.required).toEqual(expect.arrayContaining(['llm_api_key_set', 'search_api_key_set', 'provider_tokens_set']));
     expect(doc.paths['/alive'].get).toBeDefined();
   });
 

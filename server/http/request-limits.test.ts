@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_STRING_BYTES, tooDeepAt } from './json-limits';
 import { startTestApp, type TestApp } from '../testing/test-app';
 
-/** Issue 13, findings 4, 6 and 7: what a request may be, checked before any route reads it. */
+/** What a request may be (JSON nesting, sizes, valid Unicode, Host, CORS origin), checked before any route reads it. */
 
 let t: TestApp;
 let log = '';
@@ -47,7 +47,7 @@ describe('JSON nesting', () => {
 });
 
 describe('a 500', () => {
-  it('answers only "Internal Server Error" and is logged with its request id', async () => {
+  it('responds with only "Internal Server Error" and is logged with its request id', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/boom' });
     expect(response.statusCode).toBe(500);
     expect(response.body).toBe('{"detail":"Internal Server Error"}');
@@ -83,7 +83,7 @@ describe('Host header', () => {
     'console.example:443',
     '10.1.2.3',
     '[::2]:80',
-  ])('answers %s', async (host) => {
+  ])('serves %s', async (host) => {
     const response = await t.request({ method: 'GET', url: '/alive', headers: { host } });
     expect(response.statusCode).toBe(200);
   });

@@ -103,7 +103,7 @@ describe('signing in with the session key', () => {
 });
 
 describe('the API with the session cookie', () => {
-  it('answers /api/settings without the header, reads and writes, from a page of this server', async () => {
+  it('serves /api/settings without the header, reads and writes, from a page of this server', async () => {
     const cookie = await signedInCookie();
     const saved = await send({
       method: 'POST',
@@ -167,7 +167,7 @@ describe('the API with the session cookie', () => {
       'Path=/',
       'SameSite=Strict',
     ]);
-    // A copy kept (another browser, or a replay) is no longer accepted.
+    // A saved copy (another browser, or a replay) is no longer accepted.
     expect(await readStatus(cookie)).toBe(401);
     expect(await readStatus(other)).toBe(401);
 

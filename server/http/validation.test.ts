@@ -232,7 +232,7 @@ const BAD_BODIES: [string, unknown, unknown[]][] = [
   ],
 ];
 
-describe('422 answers, shaped like FastAPI', () => {
+describe('422 responses, shaped like FastAPI', () => {
   it.each(BAD_BODIES)('rejects %s', async (_name, body, detail) => {
     const response = await t.postSettings(body);
     expect(response.statusCode).toBe(422);
@@ -260,7 +260,7 @@ describe('422 answers, shaped like FastAPI', () => {
   it.each([
     ['malformed JSON', '{"llm_model": ', 14],
     ['a trailing comma', '{"a": 1,}', 8],
-  ])('answers json_invalid for %s', async (_name, payload, position) => {
+  ])('returns json_invalid for %s', async (_name, payload, position) => {
     const response = await t.request({ method: 'POST', url: '/api/settings', payload, headers: { 'content-type': 'application/json' } });
     expect(response.statusCode).toBe(422);
     const [entry] = response.json().detail;
@@ -283,7 +283,7 @@ describe('422 answers, shaped like FastAPI', () => {
     ['no body at all', undefined, {}],
     ['an empty JSON body', '', { 'content-type': 'application/json' }],
     ['a JSON null body', 'null', { 'content-type': 'application/json' }],
-  ])('answers missing for %s', async (_name, payload, headers) => {
+  ])('returns missing for %s', async (_name, payload, headers) => {
     const response = await t.request({ method: 'POST', url: '/api/settings', payload, headers });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
@@ -300,7 +300,7 @@ describe('422 answers, shaped like FastAPI', () => {
     expect(response.json()).toEqual({ message: 'Unset Git provider tokens' });
   });
 
-  it('never answers 5xx to a sample of odd bodies', async () => {
+  it('never responds with 5xx to a sample of odd bodies', async () => {
     const odd = [
       0,
       true,

@@ -36,7 +36,7 @@ export function withoutSecretInputs(detail: ValidationErrorEntry[]): ValidationE
 const LOC_ROOT: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
 /**
- * Validates request parts with the zod contract and answers failures the way FastAPI does, with
+ * Validates request parts with the zod contract and reports failures the way FastAPI does, with
  * every issue, its `loc` and the offending `input`. Numbers and booleans are first read as
  * Pydantic's lax mode reads them (`"5"`, `"yes"`, `1`), so clients written for OpenHands work.
  */

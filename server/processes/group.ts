@@ -25,7 +25,7 @@ export function signalGroup(pgrp: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-/** Waits until `done` holds, looking at once and again every `everyMs`, `waits` times at most; answers whether it held. */
+/** Waits until `done` holds, looking at once and again every `everyMs`, `waits` times at most; returns whether it held. */
 async function poll(done: () => boolean, everyMs: number, waits: number): Promise<boolean> {
   for await (const _ of polls(constantBackoff(everyMs, waits))) if (done()) return true;
   return false;
@@ -33,18 +33,18 @@ async function poll(done: () => boolean, everyMs: number, waits: number): Promis
 
 /**
  * SIGSTOP (`stop`) or SIGCONT for group `pgrp`, then waits, up to a second, until `/proc` shows
- * every member stopped or running: signals arrive asynchronously, and the answer to a pause must
- * not still read as running. Answers whether the signal was sent.
+ * every member stopped or running: signals arrive asynchronously, and the response to a pause must
+ * not still read as running. Returns whether the signal was sent.
  */
 export async function setGroupStopped(pgrp: number, stop: boolean): Promise<boolean> {
   // Its members are found once (a look at every process); then only theirs are read, every millisecond.
   const members = processGroup(pgrp).map((member) => member.pid);
   if (!signalGroup(pgrp, stop ? 'SIGSTOP' : 'SIGCONT')) return false;
-  const settled = (pid: number) => {
+  const inWantedState = (pid: number) => {
     const stat = readProcStat(pid);
     return !stat || stat.pgrp !== pgrp || isStopped(stat) === stop;
   };
-  await poll(() => members.every(settled), 1, 1000);
+  await poll(() => members.every(inWantedState), 1, 1000);
   return true;
 }
 

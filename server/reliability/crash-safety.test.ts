@@ -10,11 +10,11 @@ import { type ServerProcess, startServerProcess } from '../testing/server-proces
 import { report, size } from './soak';
 
 /**
- * Issue 13, suite 2: 1,000 writes at once (new secrets, whole-settings saves and conversation
- * renames), the server SIGKILLed when about half are answered. After each trial the database
+ * Crash safety: 1,000 writes at once (new secrets, whole-settings saves and conversation
+ * renames), the server SIGKILLed when about half have their response. After each trial the database
  * passes SQLite's integrity check, every acknowledged secret and rename is there, and the
  * settings document is exactly one of the saves sent — never a mix of two. A save that was not
- * acknowledged may only be there if it was under way when the server died (committed, its answer
+ * acknowledged may only be there if it was under way when the server died (committed, its response
  * lost with the connection).
  */
 
@@ -88,7 +88,7 @@ async function trial(index: number) {
   seedConversations(dataDir);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const outcomes = new Map<number, Outcome>();
-  let answered = 0;
+  let responded = 0;
   let killed: Promise<void> | undefined;
   const writes = Array.from({ length: WRITES }, async (_, i) => {
     const write = {
@@ -99,7 +99,7 @@ async function trial(index: number) {
     }[kind(i)];
     const outcome = await write();
     outcomes.set(i, outcome);
-    if (outcome !== 'lost' && ++answered >= WRITES / 2) killed ??= server.kill();
+    if (outcome !== 'lost' && ++responded >= WRITES / 2) killed ??= server.kill();
   });
   await Promise.all(writes);
   await killed;

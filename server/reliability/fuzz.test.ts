@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../testing/test-app';
 import { report, SEED, size } from './soak';
 
 /**
- * Issue 13, suite 1: fuzzing every route of the real server (in process, `inject`) with
+ * Fuzzing every route of the real server (in process, `inject`) with
  * fast-check: bodies shaped like the route's with wrong values, and raw garbage (types, huge and
  * deep values, unicode, `__proto__`, invalid UTF-8, other content types). Never a 5xx; every 422
  * a well-formed `detail`; stored data unchanged by every refused request. Nothing generated ever
@@ -73,7 +73,7 @@ interface Sent {
   contentType?: string;
 }
 
-/** Sends one request and checks what the suite promises about its answer. */
+/** Sends one request and checks what the suite promises about its response. */
 async function check({ method, url, payload, contentType }: Sent): Promise<void> {
   const response = await t.request({ method, url, payload, headers: contentType ? { 'content-type': contentType } : {} });
   requests++;

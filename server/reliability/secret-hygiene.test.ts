@@ -5,10 +5,10 @@ import { deleteAllSandboxes, startSandbox, statusBecomes } from '../testing/sand
 import { startTestApp, type TestApp } from '../testing/test-app';
 
 /**
- * Issue 13, suite 5: with a known value in every secret the server keeps, none of them appears in
- * any GET answer, the log at `debug`, the OpenAPI document, the database files or the sandbox
+ * With a known value in every secret the server stores, none of them appears in
+ * any GET response, the log at `debug`, the OpenAPI document, the database files or the sandbox
  * directories. MCP env values come back to the console by design (SECURITY.md): they are looked
- * for at rest only. A sandbox's own session key is answered by design and is no value set here.
+ * for at rest only. A sandbox's own session key is returned by design and is no value set here.
  */
 
 const mark = (name: string) => `hygiene-${name}-5e1f0c2a9b7d`;
@@ -34,11 +34,11 @@ const AT_REST_ONLY = { mcpEnv: mark('mcp-env-value') };
 
 let t: TestApp;
 let log = '';
-const answers: { what: string; body: string }[] = [];
+const responses: { what: string; body: string }[] = [];
 
 async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
   const response = await t.request({ method, url, ...(payload === undefined ? {} : { payload: payload as object }) });
-  answers.push({ what: `${method} ${url} → ${response.statusCode}`, body: response.body });
+  responses.push({ what: `${method} ${url} → ${response.statusCode}`, body: response.body });
   return response;
 }
 
@@ -123,12 +123,12 @@ const occurrences = (places: { where: string; text: string }[], values: Record<s
   );
 
 describe('secret hygiene', () => {
-  it('no secret in any GET answer, the OpenAPI document or the answers to refused requests', async () => {
+  it('no secret in any GET response, the OpenAPI document or the responses to refused requests', async () => {
     await everyGet();
-    expect(answers.filter((a) => a.what.startsWith('GET')).length).toBeGreaterThan(8);
+    expect(responses.filter((a) => a.what.startsWith('GET')).length).toBeGreaterThan(8);
     expect(
       occurrences(
-        answers.map((a) => ({ where: a.what, text: a.body })),
+        responses.map((a) => ({ where: a.what, text: a.body })),
         SECRETS,
       ),
     ).toEqual([]);
@@ -151,7 +151,7 @@ describe('secret hygiene', () => {
   });
 
   it('finds a value that is there (the scan can fail)', () => {
-    const settings = answers.find((a) => a.what.startsWith('GET /api/settings'))!;
-    expect(settings.body).toContain(AT_REST_ONLY.mcpEnv); // answered by design, and found by the same scan
+    const settings = responses.find((a) => a.what.startsWith('GET /api/settings'))!;
+    expect(settings.body).toContain(AT_REST_ONLY.mcpEnv); // returned by design, and found by the same scan
   });
 });

@@ -26,7 +26,7 @@ export interface ApiOptions {
 /**
  * Everything under `/api`. The session key is checked for every request in this scope, unknown
  * paths included, before the body is read. Only CORS preflights (which browsers send without
- * custom headers) are answered before that, by the CORS hook registered first.
+ * custom headers) get their response before that, from the CORS hook registered first.
  */
 export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions): FastifyPluginAsyncZod {
   return async (api) => {

@@ -30,9 +30,9 @@ export async function readAsset(file: string): Promise<Asset | undefined> {
 }
 
 /**
- * The build's hashed assets, read once at start: a first visit asks for some thirty files at
- * once, and sending each from memory costs the event loop a small part of what opening and
- * streaming a file does (~2 ms each, in turn, before the page's entry script could arrive). Hashed
+ * The build's hashed assets, read once at start: a first visit asks for many files at once, and
+ * sending each from memory costs the event loop a small part of what opening and streaming a
+ * file does (each in turn, before the page's entry script could arrive). Hashed
  * names never change content, so what was read stays true, and a tab opened before a new build
  * still loads its pages' chunks.
  */
@@ -45,7 +45,7 @@ export async function readAssets(assetsDir: string): Promise<Map<string, Asset>>
 /**
  * Sends `asset` in the encoding the request prefers among those the build made, as
  * @fastify/static's `preCompressed` chooses (`*` taken as gzip). No validators: the names are
- * hashed and the answer `immutable`, so a browser never asks again.
+ * hashed and the response `immutable`, so a browser never asks again.
  */
 export function sendAsset(reply: FastifyReply, asset: Asset, acceptEncoding: string | undefined, cacheControl: string): FastifyReply {
   reply.header('cache-control', cacheControl).header('vary', 'accept-encoding').type(asset.type);

@@ -55,7 +55,7 @@ describe('serving the console', () => {
     ['/settings?tab=llm', SETTINGS_PAGE],
     ['/conversations/abc123', CONVERSATION_PAGE],
     ['/conversations/abc123/', CONVERSATION_PAGE],
-  ])('answers %s with the HTML the build made for it', async (url, page) => {
+  ])('serves %s with the HTML the build made for it', async (url, page) => {
     const response = await t.app.inject({ method: 'GET', url });
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe(page);
@@ -96,7 +96,7 @@ describe('serving the console', () => {
     ['GZIP', 'gzip'],
     ['br;q=0.5, gzip;q=0.9', 'gzip'],
     ['gzip;q=0, br;q=0', undefined],
-  ])('answers Accept-Encoding "%s" with the %s copy', async (acceptEncoding, encoding) => {
+  ])('responds to Accept-Encoding "%s" with the %s copy', async (acceptEncoding, encoding) => {
     const response = await t.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': acceptEncoding } });
     expect(response.headers['content-encoding']).toBe(encoding);
     const body = encoding === 'gzip' ? zlib.gunzipSync(response.rawPayload) : response.rawPayload;
@@ -106,7 +106,7 @@ describe('serving the console', () => {
   it.each([
     ['br', (body: Buffer) => zlib.brotliDecompressSync(body)],
     ['gzip', (body: Buffer) => zlib.gunzipSync(body)],
-  ] as const)('sends the %s copy the build made to a browser that takes it, and says the answer varies', async (encoding, decode) => {
+  ] as const)('sends the %s copy the build made to a browser that takes it, and says the response varies', async (encoding, decode) => {
     for (const url of ['/assets/index-abc123.js', '/settings']) {
       const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': `${encoding}, identity` } });
       expect(response.statusCode, url).toBe(200);
@@ -133,14 +133,14 @@ describe('serving the console', () => {
     expect((await t.app.inject({ method: 'GET', url: '/favicon.svg' })).body).toBe('<svg/>');
   });
 
-  it('answers 404, not the app shell, for a missing asset or a non-GET', async () => {
+  it('returns 404, not the app shell, for a missing asset or a non-GET', async () => {
     const missing = await t.app.inject({ method: 'GET', url: '/assets/gone.js' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ detail: 'Not Found' });
     expect((await t.app.inject({ method: 'POST', url: '/settings' })).statusCode).toBe(404);
   });
 
-  it('never answers the app shell under /api', async () => {
+  it('never serves the app shell under /api', async () => {
     const response = await t.request({ method: 'GET', url: '/api/unknown' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ detail: 'Not Found' });

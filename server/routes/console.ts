@@ -27,7 +27,7 @@ const isAsset = (url: string) => url.startsWith('/assets/');
 /** The file name of an asset URL, if it is a plain name (no traversal, no query). */
 const assetName = (url: string) => /^\/assets\/(\w[\w.-]*)$/.exec(url.split('?', 1)[0] ?? '')?.[1];
 
-/** One URL path of the console and the HTML that answers it (pages.json, written by scripts/page-preloads.ts). */
+/** One URL path of the console and the HTML served for it (pages.json, written by scripts/page-preloads.ts). */
 interface ConsolePage {
   path: string;
   file: string;
@@ -59,7 +59,7 @@ export async function registerConsole(
   const indexFile = path.join(consoleDir, 'index.html');
   const built = fs.existsSync(indexFile);
   const pages = built ? readPages(consoleDir) : [];
-  // A hook with a callback, not a promise: it runs for every answer.
+  // A hook with a callback, not a promise: it runs for every response.
   app.addHook('onSend', (_request, reply, _payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');

@@ -27,7 +27,7 @@ import { detailErrorSchema } from '../../src/contract/errors';
 const validation = { 422: validationErrorBodySchema };
 const tags = ['Conversations'];
 
-/** `GET /app-conversations`: by `ids` as OpenHands has it, or (ours) the first page as `/search` answers it. */
+/** `GET /app-conversations`: by `ids` as OpenHands has it, or (ours) the first page as `/search` returns it. */
 const listQuerySchema = z.extend(conversationSearchQuerySchema, { ids: z.optional(batchConversationIdsQuerySchema.shape.ids) });
 
 const isFinal = (task: StartTask) => task.status === 'READY' || task.status === 'ERROR';
@@ -38,7 +38,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
       '/v1/app-conversations',
       {
         schema: {
-          summary: 'Start a conversation: answers the start task in WORKING; the rest goes on in the background',
+          summary: 'Start a conversation: returns the start task in WORKING; the rest goes on in the background',
           tags,
           body: startRequestSchema,
           response: { 200: startTaskSchema, 404: detailErrorSchema, 409: detailErrorSchema, ...validation },
@@ -51,7 +51,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
       '/v1/app-conversations/stream-start',
       {
         schema: {
-          summary: 'Start a conversation, answered as a JSON array of every state of its start task as it happens',
+          summary: 'Start a conversation; the response is a JSON array of every state of its start task as it happens',
           description:
             'The array is streamed: one `AppConversationStartTask` per state, up to READY or ERROR. Refusals (404, 409, 422) as for POST /api/v1/app-conversations.',
           tags,
@@ -142,7 +142,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           tags,
           querystring: listQuerySchema,
           response: {
-            // Both answers are built to it: the service builds each item itself.
+            // Both responses are built to it: the service builds each item itself.
             200: builtToSchema(z.union([z.array(z.nullable(appConversationSchema)), appConversationPageSchema])),
             400: detailErrorSchema,
             ...validation,

@@ -21,7 +21,7 @@ export class EventStreams {
   /**
    * Takes over `reply` as an event stream: headers now (those hooks set so far, such as CORS,
    * included), then what `write` is given, a heartbeat, and `onEnd` once the client or the
-   * server ends it. Answers how to write to it and how to end it.
+   * server ends it. Returns how to write to it and how to end it.
    */
   open(reply: FastifyReply, onEnd: () => void): { write: (text: string) => void; end: () => void } {
     reply.hijack();

@@ -41,7 +41,7 @@ export function legacyConversationRoutes(conversations: ConversationService): Fa
       '/conversations',
       {
         schema: {
-          summary: "OpenHands' legacy (V0) start, which this server does not have: answers 422 pointing to POST /api/v1/app-conversations",
+          summary: "OpenHands' legacy (V0) start, which this server does not have: returns 422 pointing to POST /api/v1/app-conversations",
           tags,
           body: z.optional(z.unknown()),
           response: { 422: validationErrorBodySchema },

@@ -11,7 +11,7 @@ export function llmRoutes(tester: LlmTestService): FastifyPluginAsyncZod {
         schema: {
           summary: 'Test LLM settings with one tiny chat request (our extension)',
           description:
-            '`api_key: null` uses the stored key, `""` sends none. Failures answer 200 with `ok: false` and the reason in words; the key is never part of an answer.',
+            '`api_key: null` uses the stored key, `""` sends none. Failures return 200 with `ok: false` and the reason in words; the key is never part of a response.',
           tags: ['Settings'],
           body: llmTestRequestSchema,
           response: { 200: llmTestResultSchema, 422: validationErrorBodySchema },

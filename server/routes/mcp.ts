@@ -11,7 +11,7 @@ export function mcpRoutes(tester: McpTestService): FastifyPluginAsyncZod {
         schema: {
           summary: 'Test an MCP server entry: initialize, then list its tools (our extension)',
           description:
-            'The body is one server entry as in mcp_config plus its `kind`. An SSE/SHTTP entry with `api_key: null` is tested with the key stored for the same kind and URL. Failures answer 200 with `ok: false` and the reason.',
+            'The body is one server entry as in mcp_config plus its `kind`. An SSE/SHTTP entry with `api_key: null` is tested with the key stored for the same kind and URL. Failures return 200 with `ok: false` and the reason.',
           tags: ['MCP'],
           querystring: mcpTestQuerySchema,
           body: mcpTestRequestSchema,

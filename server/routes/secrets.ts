@@ -64,7 +64,7 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
       '/git-providers/:provider/verify',
       {
         schema: {
-          summary: 'Ask the provider about the stored token now and answer its verdict (ours; never the token)',
+          summary: 'Ask the provider about the stored token now and return its verdict (ours; never the token)',
           tags: ['Git providers'],
           params: providerPathSchema,
           response: { 200: tokenCheckSchema, 404: detailErrorSchema, 422: validationErrorBodySchema },

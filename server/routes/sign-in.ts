@@ -18,7 +18,7 @@ import { type SignInPageState, signInPage } from './sign-in-page';
 const FORM = 'application/x-www-form-urlencoded';
 const isForm = (request: FastifyRequest) => String(request.headers['content-type'] ?? '').startsWith(FORM);
 
-/** How long a wrong key waits for its answer: guessing gets slow, nothing else waits. */
+/** How long a wrong key waits for its response: guessing gets slow, nothing else waits. */
 const WRONG_KEY_DELAY_MS = 400;
 
 /** The sign-in page: ours whatever console is served, so always under the strict policy. */

@@ -95,7 +95,7 @@ const KILL_MARKED = `for d in /proc/[0-9]*; do if tr '\\0' '\\n' < "$d/environ" 
  */
 export class DockerRuntime implements SandboxRuntime {
   readonly name = 'docker';
-  /** The sandboxes whose end is told, while this server runs: their container and whom to tell. */
+  /** The sandboxes whose end is reported, while this server runs: their container and whom to notify. */
   readonly #watched = new Map<string, { containerId: string; onExit: SandboxLaunch['onExit'] }>();
   /** Sandboxes being removed: their end is no failure. */
   readonly #removing = new Set<string>();
@@ -107,7 +107,7 @@ export class DockerRuntime implements SandboxRuntime {
   readonly #prepared = new Set<string>();
   readonly #events: ContainerEvents;
   #outside: ((id: string, change: OutsideChange) => void) | undefined;
-  /** The listing under way, if any, and the count of changes (made here, or heard of) when it began. */
+  /** The listing under way, if any, and the count of changes (made here, or received as events) when it began. */
   #listing: { changes: number; containers: Promise<Map<string, Docker.ContainerInfo>> } | undefined;
   #changes = 0;
 
@@ -148,7 +148,7 @@ export class DockerRuntime implements SandboxRuntime {
   /**
    * Every container of this server by id, from one listing: a question asked while one is under
    * way shares it, unless a container changed since it began (this server changed it, or the
-   * event stream told of a change): then it would be stale.
+   * event stream reported a change): then it would be stale.
    */
   #listed(): Promise<Map<string, Docker.ContainerInfo>> {
     if (this.#listing?.changes !== this.#changes) {
@@ -212,7 +212,7 @@ export class DockerRuntime implements SandboxRuntime {
       case 'unpause':
         if (action === 'start') this.#signalled.delete(containerId);
         if (this.#wasOwn(containerId, action) || !ours) return;
-        // The engine tells before its listing shows it: an inspect waits until the change is done.
+        // The engine sends the event before its listing shows it: an inspect waits until the change is done.
         await this.#inspect(containerId, id).catch(() => undefined);
         this.#changes++;
         this.#outside?.(id, action === 'start' ? 'started' : 'unpaused');
@@ -277,7 +277,7 @@ export class DockerRuntime implements SandboxRuntime {
     }
     this.#watched.set(id, { containerId: container.id, onExit });
     try {
-      await this.#events.follow(); // so its end is heard, however soon it comes
+      await this.#events.follow(); // so its end is received, however soon it comes
       await this.#change(container.id, 'start', () => container.start());
     } catch (error) {
       this.#watched.delete(id);

@@ -2,26 +2,26 @@ import type { Logger } from '../logger';
 import { constantBackoff, polls } from '../retry';
 
 const PROBE_TIMEOUT_MS = 900;
-/** Failed checks in a row before a sandbox that answered before counts as not answering. */
+/** Failed checks in a row before a sandbox that responded before counts as not responding. */
 const FAILURES_TO_TRIP = 3;
-/** How often a sandbox that is starting is asked until it first answers (a refused connection costs about a millisecond). */
+/** How often a sandbox that is starting is asked until it first responds (a refused connection is cheap). */
 const STARTING_RETRY_MS = 10;
 
 export interface HealthTarget {
   id: string;
-  /** Where its agent server answers, e.g. `http://127.0.0.1:41234`. */
+  /** Where its agent server listens, e.g. `http://127.0.0.1:41234`. */
   url: string;
 }
 
 interface Health {
-  /** It has answered at least once since it was last started or resumed. */
-  answered: boolean;
+  /** It has responded at least once since it was last started or resumed. */
+  responded: boolean;
   /** Failed checks since the last good one. */
   failures: number;
 }
 
 /** Whether the agent server at `url` says it is alive. */
-async function answers(url: string): Promise<boolean> {
+async function isAlive(url: string): Promise<boolean> {
   try {
     const response = await fetch(`${url}/alive`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
     return response.ok && ((await response.json()) as { status?: unknown }).status === 'ok';
@@ -32,9 +32,9 @@ async function answers(url: string): Promise<boolean> {
 
 /**
  * Checks each live sandbox's agent server (`GET /alive`) about once a second, in the background,
- * so a status is never older than ~2 s and no request ever waits on a health check. One slow
- * answer does not make a healthy sandbox unhealthy: it takes a few in a row. (How its
- * conversations are doing comes live over their event sockets: see EventCollector.)
+ * so a status is never older than a round and a probe's timeout, and no request ever waits on a
+ * health check. One slow response does not make a healthy sandbox unhealthy: it takes a few in
+ * a row. (How its conversations are doing comes live over their event sockets: see EventCollector.)
  */
 export class HealthMonitor {
   readonly #health = new Map<string, Health>();
@@ -49,7 +49,7 @@ export class HealthMonitor {
     private readonly intervalMs = 1000,
   ) {}
 
-  /** Starts checking; resolves once the first round is done, so the first answers are right. */
+  /** Starts checking; resolves once the first round is done, so the first results are right. */
   async start(): Promise<void> {
     if (!this.#timer) {
       this.#timer = setInterval(() => void this.probeAll(), this.intervalMs);
@@ -63,11 +63,11 @@ export class HealthMonitor {
     this.#timer = undefined;
   }
 
-  /** `true` answering, `false` not answering, `undefined` not checked yet. */
+  /** `true` responding, `false` not responding, `undefined` not checked yet. */
   healthy(id: string): boolean | undefined {
     const health = this.#health.get(id);
     if (!health) return undefined;
-    return health.answered ? health.failures < FAILURES_TO_TRIP : false;
+    return health.responded ? health.failures < FAILURES_TO_TRIP : false;
   }
 
   /** Forget what is known (after a pause, resume or delete, the next check decides). */
@@ -78,16 +78,16 @@ export class HealthMonitor {
 
   /**
    * Asks a sandbox that is starting (or resuming) right away, and again every few milliseconds
-   * until it first answers, `timeoutMs` passes or it is forgotten: its status turns RUNNING as soon
-   * as its agent server listens, not at the next round. Resolves whether it answered.
+   * until it first responds, `timeoutMs` passes or it is forgotten: its status turns RUNNING as soon
+   * as its agent server listens, not at the next round. Resolves whether it responded.
    */
   async watchStarting({ id, url }: HealthTarget, timeoutMs: number): Promise<boolean> {
     const epoch = this.#epoch.get(id) ?? 0;
     for await (const _ of polls(constantBackoff(STARTING_RETRY_MS), { timeoutMs })) {
-      const ok = await answers(url);
+      const ok = await isAlive(url);
       if ((this.#epoch.get(id) ?? 0) !== epoch) return false;
       if (ok) {
-        this.#health.set(id, { answered: true, failures: 0 });
+        this.#health.set(id, { responded: true, failures: 0 });
         return true;
       }
     }
@@ -96,10 +96,10 @@ export class HealthMonitor {
 
   async #probe({ id, url }: HealthTarget): Promise<void> {
     const epoch = this.#epoch.get(id) ?? 0;
-    const ok = await answers(url);
+    const ok = await isAlive(url);
     if ((this.#epoch.get(id) ?? 0) !== epoch) return;
-    const before = this.#health.get(id) ?? { answered: false, failures: 0 };
-    this.#health.set(id, ok ? { answered: true, failures: 0 } : { ...before, failures: before.failures + 1 });
+    const before = this.#health.get(id) ?? { responded: false, failures: 0 };
+    this.#health.set(id, ok ? { responded: true, failures: 0 } : { ...before, failures: before.failures + 1 });
   }
 
   /** One round over every target; a round still running (a slow sandbox) is joined, not doubled. */

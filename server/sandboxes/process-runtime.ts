@@ -15,7 +15,7 @@ import { appendLog, isOwnLine, openLogForAppend, tailLines } from './sandbox-log
 import { SANDBOX_PUBLISHED_HOST } from './published-host';
 import type { SandboxUsers } from './sandbox-users';
 
-/** Set in the environment of every process of a sandbox, so they can be told apart from any others. */
+/** Set in the environment of every process of a sandbox, so they can be distinguished from any others. */
 export const SANDBOX_MARKER = 'AGENT_CONSOLE_SANDBOX_ID';
 
 /** What a sandbox gets of the server's environment: enough to run, none of the server's secrets. */
@@ -185,7 +185,7 @@ export class ProcessRuntime implements SandboxRuntime {
 
   /**
    * Its state as /proc showed it at most STATE_FRESH_MS ago: a search asks about every sandbox, many
-   * times a second, and reading /proc for each was most of its time. What this server does to a
+   * times a second, and reading /proc for each would dominate its cost. What this server does to a
    * sandbox (pause, resume, remove) is seen at once; what happens behind its back, that soon.
    */
   async state(record: SandboxRecord): Promise<RuntimeState> {

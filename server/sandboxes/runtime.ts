@@ -37,7 +37,7 @@ export interface SandboxLaunch {
   sessionKey: string;
   /** What `prepare` reserved for its agent server. */
   port: number;
-  /** Hears how its main process ended, while this server runs: `null` for a clean exit, else why. */
+  /** Notified how its main process ended, while this server runs: `null` for a clean exit, else why. */
   onExit: (failure: string | null) => void;
 }
 
@@ -75,9 +75,9 @@ export interface SandboxRuntime {
   adopt(id: string): Promise<RuntimeHandle | undefined>;
   state(record: SandboxRecord): Promise<RuntimeState>;
   /**
-   * `state` and `agentServerUrl` answered at once, by a runtime that sees its sandboxes without
+   * `state` and `agentServerUrl` returned at once, by a runtime that sees its sandboxes without
    * waiting (process groups: /proc): a search asks about every sandbox, and a promise for each
-   * was a third of its time.
+   * would slow it down.
    */
   lookNow?(record: SandboxRecord): { state: RuntimeState; url: string | undefined };
   /** Stops every process of it; `false` when nothing was running. */
@@ -90,13 +90,13 @@ export interface SandboxRuntime {
    */
   remove(record: SandboxRecord): Promise<void>;
   /**
-   * Hears again how a sandbox found after a restart ends; one that ended while no server watched
-   * is told at once (`null` when it was stopped, not failed). Containers only: a process's exit
+   * Watches again how a sandbox found after a restart ends; one that ended while no server watched
+   * is reported at once (`null` when it was stopped, not failed). Containers only: a process's exit
    * status was its parent's, the server that stopped.
    */
   watchAgain?(record: SandboxRecord, onExit: SandboxLaunch['onExit']): Promise<void>;
   /**
-   * Tells `listener` from now on of what is done to its sandboxes outside this server; resolves
+   * Notifies `listener` from now on of what is done to its sandboxes outside this server; resolves
    * once it listens (before `watchAgain`, so nothing falls in between). Containers only.
    */
   watchOutside?(listener: (id: string, change: OutsideChange) => void): Promise<void>;
@@ -111,7 +111,7 @@ export interface SandboxRuntime {
   /** The last `tail` lines of its output. */
   logs(record: SandboxRecord, tail: number): Promise<string[]>;
   /**
-   * Where its agent server answers, from this server (a container's host port changes when it
+   * Where its agent server listens, from this server (a container's host port changes when it
    * starts again); `undefined` when it does not run (a container that stopped meanwhile).
    */
   agentServerUrl(record: SandboxRecord): Promise<string | undefined>;

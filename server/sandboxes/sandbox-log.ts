@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 
 const SAFE = constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-/** Opens `file` with `flags`, answering only a regular file (it throws otherwise). */
+/** Opens `file` with `flags`, returning only a regular file (it throws otherwise). */
 async function openRegular(file: string, flags: number): Promise<fs.FileHandle> {
   const handle = await fs.open(file, flags | SAFE, 0o600);
   try {

@@ -142,9 +142,9 @@ describe('sandboxStatus', () => {
   } as const;
   it.each([
     ['paused', { ...base, state: 'paused' }, 'PAUSED'],
-    ['answering', { ...base, healthy: true }, 'RUNNING'],
-    ['not answering yet', { ...base, healthy: false, startedAt: before(5000) }, 'STARTING'],
-    ['not answering after the timeout', { ...base, healthy: false, startedAt: before(31_000) }, 'ERROR'],
+    ['responding', { ...base, healthy: true }, 'RUNNING'],
+    ['not responding yet', { ...base, healthy: false, startedAt: before(5000) }, 'STARTING'],
+    ['not responding after the timeout', { ...base, healthy: false, startedAt: before(31_000) }, 'ERROR'],
     ['not checked yet, long after its start (just after a server restart)', { ...base, startedAt: before(600_000) }, 'STARTING'],
     ['started but not recorded yet', { ...base, state: 'pending' }, 'STARTING'],
     ['gone after failing', { ...base, state: 'missing', exitDetail: 'The process exited with code 1' }, 'ERROR'],
@@ -153,7 +153,7 @@ describe('sandboxStatus', () => {
     expect(sandboxStatus(observation).status).toBe(status);
   });
 
-  it('names the image that was to run the agent server when it never answers', () => {
+  it('names the image that was to run the agent server when it never responds', () => {
     const observation = { ...base, healthy: false, startedAt: before(31_000), image: 'my/agent:2' };
     expect(sandboxStatus(observation)).toEqual({
       status: 'ERROR',

@@ -4,7 +4,7 @@ import type { RuntimeState } from './runtime';
 export interface Observation {
   /** What the runtime sees of it now. */
   state: RuntimeState;
-  /** The health check: answering, not answering, or `undefined` when not checked yet. */
+  /** The health check: responding, not responding, or `undefined` when not checked yet. */
   healthy: boolean | undefined;
   /** Why it is not running: a start error or how it exited (recorded while this server ran). */
   exitDetail: string | null;
@@ -17,11 +17,11 @@ export interface Observation {
 }
 
 /**
- * A sandbox's status from what its runtime sees: paused is PAUSED; running and answering is
- * RUNNING; running and not answering yet is STARTING until the start timeout, ERROR after it;
+ * A sandbox's status from what its runtime sees: paused is PAUSED; running and responding is
+ * RUNNING; running and not responding yet is STARTING until the start timeout, ERROR after it;
  * gone is ERROR when it failed or exited on its own, MISSING otherwise. What is not known yet (a
  * start not recorded or not checked yet) is STARTING, never an error. An image that was to run the
- * agent server by itself and never answers is named: it is the wrong image. An ERROR whose
+ * agent server by itself and never responds is named: it is the wrong image. An ERROR whose
  * processes still run says so: they hold memory until Delete ends them.
  */
 export function sandboxStatus(o: Observation): { status: SandboxStatus; detail: string | null } {

@@ -1,7 +1,7 @@
 /*
  * What services throw when they refuse: the kind of refusal and a sentence for a person, never
  * an HTTP status. Which status and body each kind becomes is decided per route in one table
- * (`http-errors.ts`), since OpenHands answers the same refusal differently on different routes.
+ * (`server/http/error-responses.ts`), since OpenHands responds to the same refusal differently on different routes.
  */
 
 export type DomainErrorKind = 'not_found' | 'conflict' | 'invalid' | 'unavailable';

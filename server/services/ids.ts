@@ -9,7 +9,7 @@ export function normaliseId(id: string): string | undefined {
   return HEX_ID.test(hex) ? hex : undefined;
 }
 
-/** Batch gets take at most a page's worth of ids (OpenHands answers more with a 500). */
+/** Batch gets take at most a page's worth of ids (OpenHands responds to more with a 500). */
 export function refuseTooMany(ids: string[], what: string): void {
   if (ids.length > MAX_PAGE_SIZE)
     throw new Invalid(['ids'], `Cannot request more than ${MAX_PAGE_SIZE} ${what} at once, got ${ids.length}`);

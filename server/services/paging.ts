@@ -23,7 +23,7 @@ export function paginate<T>(items: readonly T[], pageId: string | undefined, lim
   return { items: items.slice(offset, end), next_page_id: end < items.length ? encodePageId(end) : null };
 }
 
-/** One page that `fetch` reads from a store at an offset, answering its items and whether more follow. */
+/** One page that `fetch` reads from a store at an offset, returning its items and whether more follow. */
 export async function paginateOffset<T>(
   pageId: string | undefined,
   limit: number,

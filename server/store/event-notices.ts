@@ -28,7 +28,7 @@ const QUERY_CANCELED = '57014';
 const SESSION_NAME = 'agent-console notices';
 
 /**
- * A frame a running agent's owner told its own streams (a conversation's state, streaming text),
+ * A frame a running agent's owner sent its own streams (a conversation's state, streaming text),
  * or `frame: null`: what it said of that conversation may be stale now (its socket closed).
  */
 export interface LiveNotice {
@@ -98,7 +98,7 @@ function fitted(notice: LiveNotice, room: number): LiveNotice[] {
   return pieces.map((delta) => ({ ...notice, frame: { ...frame, delta } }));
 }
 
-/** `notices` in order, in as few NOTIFY payloads as fit; answers those that cannot go at all. */
+/** `notices` in order, in as few NOTIFY payloads as fit; returns those that cannot go at all. */
 export function livePayloads(from: string, notices: LiveNotice[]): { payloads: string[]; dropped: LiveNotice[] } {
   const wrapper = bytes(JSON.stringify({ from, notices: [] }));
   const room = MAX_PAYLOAD_BYTES - wrapper;
@@ -125,8 +125,8 @@ export function livePayloads(from: string, notices: LiveNotice[]): { payloads: s
 }
 
 /**
- * Hears, over LISTEN on a connection of its own, of events any instance stored, so a console's
- * stream on one instance gets what another collected. A dropped connection is made again; what
+ * Receives, over LISTEN on a connection of its own, notices of events any instance stored, so a
+ * console's stream on one instance gets what another collected. A dropped connection is made again; what
  * was announced meanwhile is caught up by `onResume`. Once closed, no connection stays or comes.
  *
  * What is never stored (a running agent's state, its streaming text) goes from the owner of its
@@ -139,7 +139,7 @@ export class EventNotices {
   #client: pg.Client | undefined;
   readonly #closing = new AbortController();
   #closed = false;
-  /** Tells this instance's own notices from the others'. */
+  /** Distinguishes this instance's own notices from the others'. */
   readonly #from = randomUUID();
   /** How each payload of this instance's begins (see `livePayloads`): its own are dropped unread. */
   readonly #ownPrefix = `{"from":${JSON.stringify(this.#from)},`;
@@ -198,7 +198,7 @@ export class EventNotices {
 
   /**
    * A full outbox (the database is slow or away): a delta is dropped (the stored message replaces
-   * its text), a state or `null` replaces the ones waiting of its conversation. Answers whether
+   * its text), a state or `null` replaces the ones waiting of its conversation. Returns whether
    * `notice` goes in.
    */
   #makeRoom(round: Round, notice: LiveNotice): boolean {
@@ -228,7 +228,7 @@ export class EventNotices {
 
   /**
    * A round's payloads one after the other (so they arrive in order), each failing on its own; a
-   * failing connection (no answer within `QUERY_TIMEOUT_MS`, say) ends the round: the rest would
+   * failing connection (no response within `QUERY_TIMEOUT_MS`, say) ends the round: the rest would
    * wait for it too.
    */
   async #send(notices: LiveNotice[]): Promise<void> {

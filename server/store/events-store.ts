@@ -43,7 +43,7 @@ export class EventsStore {
     this.#postgres = isPostgres(db);
   }
 
-  /** Inserts those not stored yet, in order, in one transaction; answers the ones that were new (with their seq). */
+  /** Inserts those not stored yet, in order, in one transaction; returns the ones that were new (with their seq). */
   async insertNew(events: NewEvent[]): Promise<EventRecord[]> {
     if (events.length === 0) return [];
     return this.db.transaction().execute(async (trx) => {
@@ -86,7 +86,7 @@ export class EventsStore {
       // A row value, so SQLite seeks the index to the cursor instead of walking it from the first row.
       query = query.where((eb) => eb(eb.refTuple('timestamp', 'seq'), beyond, eb.tuple(cursor.timestamp, cursor.seq)));
     }
-    // Only what a page is made of: the other columns were half the time of reading a page.
+    // Only what a page is made of: reading the other columns would slow every page.
     const rows = await query
       .select(['seq', 'timestamp', 'body'])
       .orderBy('timestamp', direction)

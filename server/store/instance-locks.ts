@@ -41,13 +41,13 @@ export class InstanceLocks {
     private readonly log: Logger,
   ) {}
 
-  /** Takes the lock on instance `id`; answers false (and keeps no session) when a live process holds it. */
+  /** Takes the lock on instance `id`; returns false (and keeps no session) when a live process holds it. */
   claimId(id: string): Promise<boolean> {
     this.#closed = false;
     return this.#claim(id);
   }
 
-  /** Takes the lock on `id` again after the session was lost; answers false at once after a release. */
+  /** Takes the lock on `id` again after the session was lost; returns false at once after a release. */
   reclaimId(id: string): Promise<boolean> {
     return this.#closed ? Promise.resolve(false) : this.#claim(id);
   }
@@ -97,7 +97,7 @@ export class InstanceLocks {
    * Whether this instance holds the global work now: it has it already, or takes it if free. Asked
    * of the session each time: one whose connection went silent (its peer gone, the database's
    * side ended) would otherwise be taken for holding it while another instance does the work. A
-   * session that does not answer is ended; the id is claimed again at the next heartbeat.
+   * session that does not respond is ended; the id is claimed again at the next heartbeat.
    */
   async holdGlobalWork(): Promise<boolean> {
     const client = this.#client;

@@ -9,7 +9,7 @@ export class MetaStore {
     return row?.value;
   }
 
-  /** Stores `value` unless the key has one already; answers the value that is stored. */
+  /** Stores `value` unless the key has one already; returns the value that is stored. */
   async getOrSet(key: string, value: string): Promise<string> {
     await this.db
       .insertInto('server_meta')

@@ -40,7 +40,7 @@ export interface ConversationEventsTable {
   body: string;
 }
 
-/** A conversation as stored; its live state (sandbox and agent status) is looked up when answered. */
+/** A conversation as stored; its live state (sandbox and agent status) is looked up when it is returned. */
 export interface AppConversationsTable {
   id: string;
   user_id: string;
@@ -103,7 +103,7 @@ export interface SandboxesTable {
   exit_detail: string | null;
   /**
    * The image whose own command it runs (a container from the Settings image or a spec's image),
-   * named when that never answers on /alive; `null` when a spec's command runs (or no image: a process).
+   * named when that never responds on /alive; `null` when a spec's command runs (or no image: a process).
    */
   image: string | null;
   /** The server instance whose runtime runs it (see `server_instances`); null before one claimed it. */

@@ -25,7 +25,7 @@ export class StartTasksStore {
   }
 
   /**
-   * Saves the progress of task `id` while it is unfinished; answers whether it was. A task READY or
+   * Saves the progress of task `id` while it is unfinished; returns whether it was. A task READY or
    * in ERROR stays so: the holder of global work may have ended it (its instance went quiet) while
    * its instance still ran it.
    */

@@ -21,9 +21,9 @@ export interface StubToolCall {
 export type StubReply =
   /** A completion: text and/or tool calls (none: the agent's turn ends). */
   | { text?: string; toolCalls?: StubToolCall[]; usage?: { prompt_tokens: number; completion_tokens: number } }
-  /** An error answer, e.g. `{ status: 401 }`, `{ status: 429 }` or a context overflow (`contextOverflow()`). */
+  /** An error response, e.g. `{ status: 401 }`, `{ status: 429 }` or a context overflow (`contextOverflow()`). */
   | { status: number; body?: object }
-  /** No answer at all until the client gives up or the stub closes (a call in flight). */
+  /** No response at all until the client gives up or the stub closes (a call in flight). */
   | { hang: true };
 
 export interface StubRequest {
@@ -42,7 +42,7 @@ export interface OpenAiStub {
   requests: StubRequest[];
   /** Appends replies to the script. */
   enqueue(...replies: StubReply[]): void;
-  /** What it answers when the script is used up (default: the text "Done."). */
+  /** What it replies when the script is used up (default: the text "Done."). */
   otherwise(reply: StubReply): void;
   /** Resolves once it has received `count` requests in all. */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;

@@ -96,7 +96,7 @@ async function asAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise
 }
 
 /**
- * A new, empty database on the cluster; answers its URL. With `icuLocale` (such as `en-US`) its
+ * A new, empty database on the cluster; returns its URL. With `icuLocale` (such as `en-US`) its
  * text sorts by that locale's rules, as a production database's usually does, instead of the
  * cluster's C (the machine may have no such libc locale, ICU has them all).
  */

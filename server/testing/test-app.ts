@@ -52,7 +52,7 @@ export interface TestAppOptions {
   database?: DatabaseName;
   /** This PostgreSQL database (another app's `databaseUrl`: a restart, or a second instance); never dropped by this app. */
   databaseUrl?: string;
-  /** Listens on a loopback port and tells the instance registry, so other instances can forward to it. */
+  /** Listens on a loopback port and registers it with the instance registry, so other instances can forward to it. */
   listen?: boolean;
   /** How often it writes its heartbeat and when another counts as quiet. */
   instanceTiming?: InstanceTiming;
@@ -60,7 +60,7 @@ export interface TestAppOptions {
 
 async function dockerSandboxes() {
   const engine = await localEngine();
-  if (!engine) throw new Error('sandboxRuntime docker: no Docker engine answers');
+  if (!engine) throw new Error('sandboxRuntime docker: no Docker engine responds');
   // small limits: tests start many at once on a small machine
   return { engine, image: await defaultImage(engine), limits: { memoryBytes: 512 * 2 ** 20, cpus: 1, pids: 256 } };
 }

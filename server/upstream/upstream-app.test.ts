@@ -14,7 +14,7 @@ interface Seen {
   headers: http.IncomingHttpHeaders;
 }
 
-/** A stand-in OpenHands that records what reaches it; `/api/slow` sends one chunk and holds the rest until told. */
+/** A stand-in OpenHands that records what reaches it; `/api/slow` sends one chunk and holds the rest until `finishSlow` is called. */
 async function startUpstream() {
   const seen: Seen[] = [];
   let finishSlow: () => void = () => {};
@@ -76,7 +76,7 @@ async function setUp(path = '', log = createLogger(false)) {
 }
 
 describe('upstream mode', () => {
-  it('forwards /api/** and /openapi.json unchanged: method, query, key, body and the answer with its status', async () => {
+  it('forwards /api/** and /openapi.json unchanged: method, query, key, body and the response with its status', async () => {
     const { upstream, origin } = await setUp();
     const headers = { 'X-Session-API-Key': 'oh-key', 'content-type': 'application/json' };
     const posted = await fetch(`${origin}/api/settings?x=1&x=2`, { method: 'POST', headers, body: '{"language": "fr"}' });
@@ -94,17 +94,17 @@ describe('upstream mode', () => {
     ]);
   });
 
-  it("drops hop-by-hop headers both ways and leaves OpenHands' answers without the console's own headers", async () => {
+  it("drops hop-by-hop headers both ways and leaves OpenHands' responses without the console's own headers", async () => {
     const { upstream, origin } = await setUp();
-    const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
       const headers = { te: 'gzip', 'proxy-authorization': 'Basic cHJveHk6cGFzcw==', 'x-session-api-key': 'oh-key' };
       http.get(`${origin}/api/settings`, { headers }, resolve).on('error', reject);
     });
-    answer.resume();
-    expect(answer.statusCode).toBe(200);
-    expect(answer.headers['keep-alive']).toBeUndefined();
-    expect(answer.headers['x-content-type-options']).toBeUndefined();
-    expect(answer.headers['referrer-policy']).toBeUndefined();
+    response.resume();
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['keep-alive']).toBeUndefined();
+    expect(response.headers['x-content-type-options']).toBeUndefined();
+    expect(response.headers['referrer-policy']).toBeUndefined();
     const [seen] = upstream.seen;
     expect(seen?.headers['x-session-api-key']).toBe('oh-key');
     expect(seen?.headers['proxy-authorization']).toBeUndefined();
@@ -125,18 +125,18 @@ describe('upstream mode', () => {
     expect(upstream.seen).toHaveLength(1);
   });
 
-  it('answers 502 saying OpenHands cannot be reached when it is down, without an error log line', async () => {
+  it('returns 502 saying OpenHands cannot be reached when it is down, without an error log line', async () => {
     const { lines, log } = logLines();
     const { upstream, origin } = await setUp('', log);
     await upstream.close();
-    const answer = await fetch(`${origin}/api/v1/conversations/search`);
-    expect(answer.status).toBe(502);
-    expect(await answer.json()).toEqual({ detail: `OpenHands at ${upstream.url} cannot be reached: ECONNREFUSED` });
+    const response = await fetch(`${origin}/api/v1/conversations/search`);
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ detail: `OpenHands at ${upstream.url} cannot be reached: ECONNREFUSED` });
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
     expect(lines.filter((line) => line.level === 30 && line.msg !== 'Server listening at ' + origin)).toEqual([]);
   });
 
-  it('passes a streamed answer on as it comes, not once it ends', async () => {
+  it('passes a streamed response on as it comes, not once it ends', async () => {
     const { upstream, origin } = await setUp();
     const response = await fetch(`${origin}/api/slow`);
     expect(response.headers.get('content-type')).toBe('text/event-stream');

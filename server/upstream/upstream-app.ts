@@ -36,24 +36,24 @@ function failureCode(error: Error & { code?: string; cause?: unknown }): string 
 
 /** Hop-by-hop request headers that must not reach OpenHands: `TE` other than trailers, and a proxy's own credentials. */
 function upstreamRequestHeaders<Headers extends IncomingHttpHeaders>(headers: Headers): Headers {
-  const { 'proxy-authorization': _proxyAuthorization, te, ...kept } = headers;
-  return (te === 'trailers' ? { ...kept, te } : kept) as Headers;
+  const { 'proxy-authorization': _proxyAuthorization, te, ...forwarded } = headers;
+  return (te === 'trailers' ? { ...forwarded, te } : forwarded) as Headers;
 }
 
-/** Hop-by-hop answer headers that describe OpenHands' connection, not ours. */
+/** Hop-by-hop response headers that describe OpenHands' connection, not ours. */
 function downstreamHeaders<Headers extends IncomingHttpHeaders>(headers: Headers): Headers {
-  const { 'keep-alive': _keepAlive, ...kept } = headers;
-  return kept as Headers;
+  const { 'keep-alive': _keepAlive, ...forwarded } = headers;
+  return forwarded as Headers;
 }
 
-/** The part of a reply the error answer needs (reply-from types it for any raw server). */
+/** The part of a reply the error response needs (reply-from types it for any raw server). */
 interface ErrorReply {
   code(status: number): { send(body: unknown): unknown };
 }
 
 /**
  * Upstream mode: the console's files from here, and `/api/**` and `/openapi.json` forwarded to a
- * real OpenHands (method, query, headers with the session key, body; answers piped back as they
+ * real OpenHands (method, query, headers with the session key, body; responses piped back as they
  * arrive with OpenHands' headers, so streamed ones stay streamed; hop-by-hop headers dropped).
  * Nothing is stored or checked here.
  */
@@ -73,9 +73,9 @@ export async function buildUpstreamApp(options: UpstreamAppOptions): Promise<Fas
   };
   const proxyOptions = {
     upstream,
-    // A long answer (a streamed start, an event stream) may stay quiet for minutes: no body timeout.
+    // A long response (a streamed start, an event stream) may stay quiet for minutes: no body timeout.
     undici: { bodyTimeout: 0 },
-    // reply-from retries GETs (up to 10 times on a 503): OpenHands' answer is passed on as it is, once.
+    // reply-from retries GETs (up to 10 times on a 503): OpenHands' response is passed on as it is, once.
     retryMethods: [],
     disableRequestLogging,
     replyOptions: {
@@ -89,7 +89,7 @@ export async function buildUpstreamApp(options: UpstreamAppOptions): Promise<Fas
 
   const shown = `${options.upstreamUrl.origin}${base}`;
   app.get(UPSTREAM_INFO_PATH, async (_request, reply) => reply.header('cache-control', 'no-cache').send({ url: shown }));
-  // In its own scope, so the console's headers (CSP, nosniff, referrer policy) stay off OpenHands' answers.
+  // In its own scope, so the console's headers (CSP, nosniff, referrer policy) stay off OpenHands' responses.
   await app.register(async (scope) => registerConsole(scope, options.consoleDir));
   return app;
 }

@@ -24,7 +24,7 @@ describe('the agent server bundle', () => {
     expect(found.filter((specifier) => !isBuiltin(specifier))).toEqual([]);
   });
 
-  it('is told apart from a bundle with a bare import', () => {
+  it('finds the bare imports of a bundle that has them', () => {
     expect(specifiers('import x from "openai";\nconst y = require("ws");').filter((s) => !isBuiltin(s))).toEqual(['openai', 'ws']);
   });
 });

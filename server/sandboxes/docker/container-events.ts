@@ -71,7 +71,7 @@ export class ContainerEvents {
   }
 
   async #connect(): Promise<void> {
-    // The engine subscribes only after it answered: asking from a moment earlier misses nothing in between.
+    // The engine subscribes only after it responded: asking from a moment earlier misses nothing in between.
     this.#since ??= Date.now() / 1000;
     const stream = (await this.docker.getEvents({
       since: this.#since,

@@ -7,7 +7,7 @@ import { DockerRuntime } from '../docker-runtime';
 import { dockerFromEnv } from './engine';
 import { engineFailure, isGone } from './engine-errors';
 
-/** A runtime whose engine does not answer: every call fails as a real client's does. */
+/** A runtime whose engine does not respond: every call fails as a real client's does. */
 const unreachable = () =>
   new DockerRuntime({
     docker: dockerFromEnv('unix:///nonexistent/docker.sock'),
@@ -33,7 +33,7 @@ const record: SandboxRecord = {
 };
 
 describe("the Docker engine's failures", () => {
-  it('become refusals in the words of the engine, answered with 503 and a detail', () => {
+  it('become refusals in the words of the engine, returned as 503 with a detail', () => {
     const refused = Object.assign(new Error('(HTTP code 500) server error - cannot pause'), {
       statusCode: 500,
       json: { message: 'cannot pause container c0ffee: freezer not available' },

@@ -1,6 +1,6 @@
 import { Unavailable } from '../../services/domain-errors';
 
-/** The HTTP status the engine answered a call with; `undefined` when it did not answer (no socket). */
+/** The HTTP status of the engine's response to a call; `undefined` when there was none (no socket). */
 export const statusCode = (error: unknown): number | undefined => (error as { statusCode?: number }).statusCode;
 
 /** The engine's own words for a refusal, or the client's for a call that never reached it. */
@@ -11,7 +11,7 @@ export const engineMessage = (error: unknown): string =>
 export const isGone = (error: unknown): boolean => statusCode(error) === 404 || statusCode(error) === 409;
 
 /**
- * Any other failure of the engine, as the refusal the API answers with (503, never a 500 with a
+ * Any other failure of the engine, as the refusal the API responds with (503, never a 500 with a
  * stack): what could not be done, in the engine's own words. `doing` completes "could not …".
  */
 export const engineFailure = (doing: string, error: unknown): Unavailable =>

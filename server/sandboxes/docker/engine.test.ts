@@ -12,9 +12,9 @@ describe('the Docker engine a server uses', () => {
     expect(() => dockerFromEnv('tcp://127.0.0.1:2375')).not.toThrow();
   });
 
-  it('says clearly when none answers', async () => {
+  it('says clearly when none responds', async () => {
     await expect(checkEngine(dockerFromEnv('unix:///nonexistent/docker.sock'))).rejects.toThrow(
-      /SANDBOX_RUNTIME=docker but no Docker engine answers \(.*ENOENT.*\); start dockerd, or use SANDBOX_RUNTIME=process/,
+      /SANDBOX_RUNTIME=docker but no Docker engine responds \(.*ENOENT.*\); start dockerd, or use SANDBOX_RUNTIME=process/,
     );
   });
 });

@@ -1,7 +1,7 @@
 import Docker from 'dockerode';
 import { ConfigError } from '../../config';
 
-/** The Engine API version we speak: Debian's docker.io 20.10; newer engines still answer it. */
+/** The Engine API version we speak: Debian's docker.io 20.10; newer engines still serve it. */
 const API_VERSION = 'v1.41';
 const DEFAULT_SOCKET = '/var/run/docker.sock';
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -33,13 +33,13 @@ export function dockerFromEnv(dockerHost: string | undefined): Docker {
   );
 }
 
-/** Answers when the engine does; a clear reason otherwise (the server then refuses to start). */
+/** Resolves when the engine responds; a clear reason otherwise (the server then refuses to start). */
 export async function checkEngine(docker: Docker): Promise<void> {
   try {
     await docker.ping();
   } catch (error) {
     throw new ConfigError(
-      `SANDBOX_RUNTIME=docker but no Docker engine answers (${error instanceof Error ? error.message : String(error)}); start dockerd, or use SANDBOX_RUNTIME=process`,
+      `SANDBOX_RUNTIME=docker but no Docker engine responds (${error instanceof Error ? error.message : String(error)}); start dockerd, or use SANDBOX_RUNTIME=process`,
     );
   }
 }

@@ -9,7 +9,7 @@ import { normaliseId } from '../ids';
 import type { SandboxService } from '../sandboxes/sandbox-service';
 import { DEFAULT_USER } from '../users';
 
-/** A sandbox's agent server: where it answers and the key it takes. */
+/** A sandbox's agent server: where it listens and the key it takes. */
 export interface AgentEndpoint {
   url: string;
   key: string;
@@ -37,7 +37,7 @@ async function agentDetail(response: Response): Promise<string> {
   return `HTTP ${response.status}`;
 }
 
-/** An agent server's refusal as our answer; its refusal of the sandbox's key is never a 401 of ours. */
+/** An agent server's refusal as our response; its refusal of the sandbox's key is never a 401 of ours. */
 async function refusal(response: Response, what: string): Promise<Conflict | Unavailable> {
   const detail = await agentDetail(response);
   if (response.status === 409 || response.status === 400) return new Conflict(detail);
@@ -105,7 +105,7 @@ export class AgentConversations {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      throw new Unavailable(`The sandbox's agent server did not answer: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Unavailable(`The sandbox's agent server did not respond: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -157,7 +157,7 @@ export class AgentConversations {
 
   /**
    * Pauses the agent of conversation `record`, which is being deleted while its sandbox may stay:
-   * best effort and briefly, the delete goes on whatever the agent server answers.
+   * best effort and briefly, the delete goes on whatever the agent server responds.
    */
   async pauseForDelete(record: ConversationRecord): Promise<void> {
     try {

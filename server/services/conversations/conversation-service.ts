@@ -145,7 +145,7 @@ export class ConversationService {
     return conversation;
   }
 
-  /** Renames or (un)archives it; answers the conversation as it is now. */
+  /** Renames or (un)archives it; returns the conversation as it is now. */
   async update(id: string, patch: ConversationPatch): Promise<AppConversation> {
     const hex = normaliseId(id);
     const changes = {

@@ -13,7 +13,7 @@ const STATUS_OF_SANDBOX: Record<SandboxStatus, LegacyConversation['status']> = {
 
 /**
  * While the sandbox runs: ready unless the agent failed or is stuck. OpenHands also says ERROR
- * for no status (its agent server did not answer); ours has none yet just after a start, when
+ * for no status (its agent server did not respond); ours has none yet just after a start, when
  * the runtime is up all the same.
  */
 const runtimeStatus = (execution: ExecutionStatus | null) =>
@@ -34,7 +34,7 @@ function base62(hexId: string): string {
   return (zeros > 0 ? `0${BASE62[zeros]}` : '') + digits;
 }
 
-/** A conversation as OpenHands' legacy `/api/conversations` routes answer it (`_to_conversation_info`). */
+/** A conversation as OpenHands' legacy `/api/conversations` routes return it (`_to_conversation_info`). */
 export function toLegacyConversation(conversation: AppConversation): LegacyConversation {
   const status = STATUS_OF_SANDBOX[conversation.sandbox_status];
   return {

@@ -92,7 +92,7 @@ function titleFor(request: StartRequest, conversationId: string): string {
 }
 
 /**
- * Starts conversations: answers at once with a task in WORKING, then goes on in the background,
+ * Starts conversations: returns a task in WORKING at once, then goes on in the background,
  * saving each step (sandbox, repository, setup script, git hooks, skills, the agent server's
  * conversation) so clients can follow, until READY or ERROR with a detail a person can act on.
  */
@@ -131,14 +131,14 @@ export class StartTaskService {
 
   /** Global work: what instances that stopped or went quiet (`quietSince`) left mid-way ends in ERROR, saying why. */
   async interruptTasksOfGoneInstances(quietSince: string): Promise<void> {
-    const detail = 'Interrupted: the server instance that ran it stopped or stopped answering; start it again';
+    const detail = 'Interrupted: the server instance that ran it stopped or stopped responding; start it again';
     const count = await this.tasks.interruptOfGoneInstances(this.options.instanceId, quietSince, detail, this.#now());
     if (count > 0) this.log.warn({ tasks: count }, 'ended the conversation starts of server instances that are gone');
   }
 
   /**
-   * Validates and saves the task, starts its work in the background, and answers it in WORKING.
-   * `onUpdate` hears every later state, up to READY or ERROR.
+   * Validates and saves the task, starts its work in the background, and returns it in WORKING.
+   * `onUpdate` receives every later state, up to READY or ERROR.
    */
   async start(input: StartRequest, onUpdate?: (task: StartTask) => void): Promise<StartTask> {
     const request = await this.#withParent(input);
@@ -186,7 +186,7 @@ export class StartTaskService {
     return toTask(record);
   }
 
-  /** Tells `onUpdate` each state another instance saves of its task, up to READY or ERROR, read from the database. */
+  /** Sends `onUpdate` each state another instance saves of its task, up to READY or ERROR, read from the database. */
   async #followElsewhere(task: StartTask, onUpdate: (task: StartTask) => void): Promise<void> {
     let last = task;
     while (last.status !== 'READY' && last.status !== 'ERROR') {
@@ -214,7 +214,7 @@ export class StartTaskService {
     };
   }
 
-  /** Calls `listener` with each saved state of task `taskId`; answers how to stop listening. */
+  /** Calls `listener` with each saved state of task `taskId`; returns how to stop listening. */
   subscribe(taskId: string, listener: (task: StartTask) => void): () => void {
     const onUpdate = (task: StartTask) => {
       if (task.id === taskId) listener(task);
@@ -376,7 +376,7 @@ export class StartTaskService {
     return { name, provider, source, branch: request.selected_branch };
   }
 
-  /** Creates the conversation in the sandbox's agent server with the user's LLM settings; answers the model. */
+  /** Creates the conversation in the sandbox's agent server with the user's LLM settings; returns the model. */
   async #startAgentConversation(
     agentUrl: string,
     sessionKey: string,
@@ -401,7 +401,7 @@ export class StartTaskService {
       });
     } catch (error) {
       if (signal.aborted) throw new TaskCancelled();
-      throw new StepFailed(`The sandbox's agent server did not answer: ${error instanceof Error ? error.message : String(error)}`);
+      throw new StepFailed(`The sandbox's agent server did not respond: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (!response.ok) throw new StepFailed(`The sandbox's agent server refused the conversation (HTTP ${response.status})`);
     return body.agent.llm.model;
@@ -409,7 +409,7 @@ export class StartTaskService {
 
   /**
    * Cancels the start under way for conversation `conversationId`, if there is one, and waits
-   * until it has stopped; answers how far it got.
+   * until it has stopped; returns how far it got.
    */
   async cancelFor(conversationId: string): Promise<Cancelled | undefined> {
     const running = this.#running.get(conversationId);

@@ -158,12 +158,12 @@ export class EventCollector {
         else this.#backOff(id, refusal);
       });
     });
-    let heard = false;
+    let received = false;
     socket.on('message', (data, isBinary) => {
       if (isBinary) return;
       // Known at its first frame (one it does not know opens, then closes with 4004): failures in a row end here.
-      if (!heard) {
-        heard = true;
+      if (!received) {
+        received = true;
         this.#retryAt.delete(id);
         this.#warned.delete(id);
         this.log.debug({ conversation: id, sandbox: record.sandbox_id }, 'collecting the events of a conversation');
@@ -188,7 +188,7 @@ export class EventCollector {
       });
     });
     socket.on('error', (error) => {
-      // Before the upgrade, the agent server answers like any HTTP server: 404 for a conversation it does not know.
+      // Before the upgrade, the agent server responds like any HTTP server: 404 for a conversation it does not know.
       const status = /Unexpected server response: (\d+)/.exec(error.message)?.[1];
       if (status === '404') unknown = true;
       else refusal = status ? `HTTP ${status}` : error.message;

@@ -52,7 +52,7 @@ function storedTime(timestamp: string): string {
 /**
  * Conversation events: stored once each (by id) in the order agent servers send them, searched
  * as OpenHands does, and followed live. Transient frames (state updates, streaming text) are
- * never stored: a state update sets the conversation's execution status (kept in memory) and
+ * never stored: a state update sets the conversation's execution status (held in memory) and
  * metrics (stored with the conversation), and both kinds go to live listeners, on the other
  * instances too (PostgreSQL: their `EventNotices` relay them).
  */
@@ -61,10 +61,10 @@ export class EventService {
   readonly #live = new Map<string, LiveState>();
   /** The conversations whose `#live` state the owner of their agent (another instance) relayed. */
   readonly #relayedLive = new Set<string>();
-  /** By followed conversation: the storage position of the last event its listeners were told. */
+  /** By followed conversation: the storage position of the last event sent to its listeners. */
   readonly #sentSeq = new Map<string, number>();
   readonly #catchUps = new Map<string, Promise<void>>();
-  /** Per conversation, so the events of two senders (collector, webhook) are stored and told in one order. */
+  /** Per conversation, so the events of two senders (collector, webhook) are stored and sent in one order. */
   readonly #chains = new Map<string, Promise<void>>();
 
   constructor(
@@ -81,7 +81,7 @@ export class EventService {
     await this.notices?.listen(
       (conversationId) => this.#catchUp(conversationId),
       () => {
-        // Listening again: what was relayed meanwhile (a `null`, say) was missed, so what was heard before may be stale.
+        // Listening again: what was relayed meanwhile (a `null`, say) was missed, so what was received before may be stale.
         for (const conversationId of this.#relayedLive) this.#live.delete(conversationId);
         this.#relayedLive.clear();
         for (const conversationId of this.#subscriptions.keys()) this.#catchUp(conversationId);
@@ -96,20 +96,20 @@ export class EventService {
     await this.notices?.close();
   }
 
-  /** Tells the listeners of a conversation what was stored after what they were told (by another instance, say). */
+  /** Sends the listeners of a conversation what was stored after what they were sent (by another instance, say). */
   #catchUp(conversationId: string): void {
     this.#afterCatchUps(conversationId, async () => {
       for (;;) {
         const records = await this.store.after(conversationId, this.#sentSeq.get(conversationId) ?? 0, REPLAY_BATCH);
-        for (const record of records) this.#tell(conversationId, { seq: record.seq, event: toEvent(record) });
+        for (const record of records) this.#notify(conversationId, { seq: record.seq, event: toEvent(record) });
         if (records.length < REPLAY_BATCH) return;
       }
     });
   }
 
   /**
-   * What the owner of a conversation's agent told its own listeners, for this instance's: its
-   * state is kept as if told here (so the conversation shows it); each frame goes to listeners
+   * What the owner of a conversation's agent sent its own listeners, for this instance's: its
+   * state is held as if received here (so the conversation shows it); each frame goes to listeners
    * after the events stored before it (announced before it), as on the owner.
    */
   #relay({ conversationId, frame }: LiveNotice): void {
@@ -120,7 +120,7 @@ export class EventService {
       this.#live.set(conversationId, { executionStatus: frame.execution_status, metrics: frame.metrics });
       this.#relayedLive.add(conversationId);
     }
-    if (frame !== null) this.#afterCatchUps(conversationId, () => this.#tell(conversationId, { frame }));
+    if (frame !== null) this.#afterCatchUps(conversationId, () => this.#notify(conversationId, { frame }));
   }
 
   /** Runs `work` for the listeners of a conversation (if any) after the catch-ups and relays before it. */
@@ -129,7 +129,7 @@ export class EventService {
     const previous = this.#catchUps.get(conversationId) ?? Promise.resolve();
     const next = previous.then(work);
     const settled = next.catch((error: unknown) => {
-      this.log.warn({ conversation: conversationId, err: error }, 'could not tell listeners what another instance stored or relayed');
+      this.log.warn({ conversation: conversationId, err: error }, 'could not notify listeners of what another instance stored or relayed');
     });
     this.#catchUps.set(conversationId, settled);
     void settled.then(() => {
@@ -139,7 +139,7 @@ export class EventService {
 
   /**
    * Takes what an agent server sent for conversation `conversationId`, in order: events are stored
-   * (those already stored are skipped), transient frames applied; live listeners hear of each.
+   * (those already stored are skipped), transient frames applied; live listeners are notified of each.
    * Frames that are no event at all are dropped (and logged).
    */
   receive(conversationId: string, frames: unknown[]): Promise<void> {
@@ -162,7 +162,7 @@ export class EventService {
       if (relayed) await relayed;
       const inserted = await this.store.insertNew(batch);
       batch = [];
-      for (const record of inserted) this.#tell(conversationId, { seq: record.seq, event: toEvent(record) });
+      for (const record of inserted) this.#notify(conversationId, { seq: record.seq, event: toEvent(record) });
     };
     for (const frame of frames) {
       const kind = (frame as { kind?: unknown } | null)?.kind;
@@ -172,7 +172,7 @@ export class EventService {
       } else if (kind === 'StreamingDelta') {
         await flush();
         const delta = streamingDeltaSchema.safeParse(frame);
-        if (delta.success) this.#tellLive(conversationId, delta.data);
+        if (delta.success) this.#notifyLive(conversationId, delta.data);
       } else {
         const event = eventSchema.safeParse(frame);
         if (!event.success) {
@@ -218,7 +218,7 @@ export class EventService {
     if (state.metrics && JSON.stringify(state.metrics) !== JSON.stringify(before?.metrics ?? null)) {
       await this.conversations.update(this.userId, conversationId, { metrics: JSON.stringify(state.metrics) });
     }
-    this.#tellLive(conversationId, {
+    this.#notifyLive(conversationId, {
       kind: 'ConversationState',
       conversation_id: conversationId,
       execution_status: state.executionStatus,
@@ -227,12 +227,12 @@ export class EventService {
   }
 
   /** A transient frame: to the listeners here, and to the other instances'. */
-  #tellLive(conversationId: string, frame: ConversationState | StreamingDelta): void {
-    this.#tell(conversationId, { frame });
+  #notifyLive(conversationId: string, frame: ConversationState | StreamingDelta): void {
+    this.#notify(conversationId, { frame });
     this.notices?.announce({ conversationId, frame });
   }
 
-  #tell(conversationId: string, frame: LiveFrame): void {
+  #notify(conversationId: string, frame: LiveFrame): void {
     if (frame.seq !== undefined && this.#subscriptions.has(conversationId)) {
       this.#sentSeq.set(conversationId, Math.max(frame.seq, this.#sentSeq.get(conversationId) ?? 0));
     }
@@ -245,7 +245,7 @@ export class EventService {
     }
   }
 
-  /** The execution status its agent server last told (over the event socket); `undefined` when none is known now. */
+  /** The execution status its agent server last sent (over the event socket); `undefined` when none is known now. */
   executionStatus(conversationId: string): ExecutionStatus | undefined {
     return this.#live.get(conversationId)?.executionStatus ?? undefined;
   }
@@ -259,7 +259,7 @@ export class EventService {
 
   /**
    * Calls `listener` with every frame of conversation `conversationId` from now on, and `onClose`
-   * if the conversation is closed; answers how to stop.
+   * if the conversation is closed; returns how to stop.
    */
   subscribe(conversationId: string, listener: Listener, onClose?: () => void): () => void {
     const subscriptions = this.#subscriptions.get(conversationId) ?? new Set<Subscription>();
@@ -275,7 +275,7 @@ export class EventService {
     };
   }
 
-  /** Conversation `conversationId` is gone: its live state is forgotten and its listeners are told and let go. */
+  /** Conversation `conversationId` is gone: its live state is forgotten and its listeners are notified and let go. */
   close(conversationId: string): void {
     this.#live.delete(conversationId);
     this.#relayedLive.delete(conversationId);
@@ -298,10 +298,10 @@ export class EventService {
   }
 
   /**
-   * Follows conversation `conversationId` (a stored id, as `ensureConversation` answers it):
+   * Follows conversation `conversationId` (a stored id, as `ensureConversation` returns it):
    * every stored event after `lastEventId` (all of them without it, or when that event is not one
    * of its), then each frame as it comes, with no gap and no event twice, until the conversation
-   * is closed (`onClose`). Answers how to stop following.
+   * is closed (`onClose`). Returns how to stop following.
    */
   async follow(
     conversationId: string,

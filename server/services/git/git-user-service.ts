@@ -19,7 +19,7 @@ const isApiProvider = (provider: string): provider is ApiProvider => (API_PROVID
 /**
  * `/api/user/*`: the connected provider's view of its user, for OpenHands' web client. No
  * token is a 404 (user) or an empty list; a provider that cannot be reached or is rate limiting
- * is a 503 (user) or an empty list, as OpenHands answers; a refused token is a 409 that says to connect a new one.
+ * is a 503 (user) or an empty list, as OpenHands responds; a refused token is a 409 that says to connect a new one.
  */
 export class GitUserService {
   constructor(
@@ -61,7 +61,7 @@ export class GitUserService {
       return await read();
     } catch (error) {
       if (!(error instanceof ProviderUnreachable)) throw this.#domainError(error);
-      this.log.warn({ reason: error.message }, 'git provider unreachable: answering an empty list');
+      this.log.warn({ reason: error.message }, 'git provider unreachable: returning an empty list');
       return [];
     }
   }

@@ -23,7 +23,7 @@ const connect = (provider: string, token: string, host: string) =>
   });
 
 describe('/api/user/* without a token', () => {
-  it('answers 404 with a sentence for the user, and empty lists', async () => {
+  it('returns 404 with a sentence for the user, and empty lists', async () => {
     const info = await get('/api/user/info');
     expect(info.statusCode).toBe(404);
     expect(info.json()).toEqual({ detail: 'No GitHub or GitLab token is connected: add one under Settings → Git' });
@@ -45,7 +45,7 @@ describe('/api/user/* with a GitHub token', () => {
     expect((await connect('github', 'ghp_good', api.url)).statusCode).toBe(200);
   });
 
-  it("answers the provider's login and avatar, never the token", async () => {
+  it("returns the provider's login and avatar, never the token", async () => {
     const info = await get('/api/user/info');
     expect(info.statusCode).toBe(200);
     expect(info.json()).toEqual({
@@ -99,7 +99,7 @@ describe('/api/user/* with a GitHub token', () => {
     expect(api!.requests).toContain(`/api/v3/search/issues?q=${encodeURIComponent('is:open is:pr author:ada')}&per_page=30`);
   });
 
-  it('answers 409 saying to connect a new token when the provider refuses it', async () => {
+  it('returns 409 saying to connect a new token when the provider refuses it', async () => {
     expect((await connect('github', 'ghp_revoked', api!.url)).statusCode).toBe(200);
     for (const url of ['/api/user/info', '/api/user/repositories', '/api/user/suggested-tasks']) {
       const response = await get(url);
@@ -156,7 +156,7 @@ describe('/api/user/* with a GitLab token', () => {
 });
 
 describe('/api/user/* when the provider cannot be reached', () => {
-  it('answers 503 for the user and the empty lists OpenHands answers', async () => {
+  it('returns 503 for the user and the empty lists OpenHands returns', async () => {
     expect((await connect('github', 'ghp_any', 'http://127.0.0.1:9')).statusCode).toBe(200);
     const info = await get('/api/user/info');
     expect(info.statusCode).toBe(503);

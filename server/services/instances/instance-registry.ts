@@ -52,7 +52,7 @@ export class InstanceRegistry {
     this.#stopped = false;
     try {
       await this.store.register(this.id, await this.store.now());
-      // A failed first round is retried at each heartbeat, as any later one: the database answered just now.
+      // A failed first round is retried at each heartbeat, as any later one: the database responded just now.
       await this.#globalWorkRound(await this.store.now()).catch((error: unknown) => {
         this.log.warn({ err: error }, 'could not do the global work');
       });
@@ -153,7 +153,7 @@ export class InstanceRegistry {
     }
   }
 
-  /** Instance `id`, the owner of a sandbox: where it answers, or why it does not. */
+  /** Instance `id`, the owner of a sandbox: where it can be reached, or why it cannot. */
   async owner(id: string | null): Promise<Owner> {
     if (id === null) {
       return {

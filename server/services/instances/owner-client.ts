@@ -6,7 +6,7 @@ const TIMEOUT_MS = 15_000;
 
 /**
  * Calls another instance's API about a sandbox it owns (every instance takes the same session
- * key). Its refusals come back as the same domain errors; no answer is `Unavailable`.
+ * key). Its refusals come back as the same domain errors; no response is `Unavailable`.
  */
 export class OwnerClient {
   constructor(private readonly sessionKey: string) {}
@@ -23,13 +23,13 @@ export class OwnerClient {
         redirect: 'error',
       });
     } catch (error) {
-      throw new Unavailable(`Its server instance ${owner.id} at ${owner.address} does not answer: ${(error as Error).message}`);
+      throw new Unavailable(`Its server instance ${owner.id} at ${owner.address} does not respond: ${(error as Error).message}`);
     }
-    const answer = (await response.json().catch(() => null)) as { detail?: unknown } | null;
-    if (response.ok) return answer as T;
-    const detail = typeof answer?.detail === 'string' ? answer.detail : `HTTP ${response.status}`;
+    const payload = (await response.json().catch(() => null)) as { detail?: unknown } | null;
+    if (response.ok) return payload as T;
+    const detail = typeof payload?.detail === 'string' ? payload.detail : `HTTP ${response.status}`;
     if (response.status === 404) throw new NotFound(detail);
     if (response.status === 409) throw new Conflict(detail);
-    throw new Unavailable(`Its server instance ${owner.id} answered: ${detail}`);
+    throw new Unavailable(`Its server instance ${owner.id} responded: ${detail}`);
   }
 }

@@ -18,9 +18,9 @@ const secretExists = (name: string) => new Conflict(`Secret ${name} already exis
 const secretNotFound = (name: string) => new NotFound(`Secret with ID ${name} not found`);
 
 /**
- * Git provider tokens and custom secrets: sealed at rest, never answered. Tokens are checked
+ * Git provider tokens and custom secrets: sealed at rest, never returned. Tokens are checked
  * against the provider on Verify, and on save (`checkOnSave`, VERIFY_GIT_TOKENS) when they are new
- * or move to a new host; the last time the provider accepted one is kept.
+ * or move to a new host; the last time the provider accepted one is stored.
  */
 export class SecretsService {
   constructor(
@@ -104,7 +104,7 @@ export class SecretsService {
   /**
    * Asks the providers about new tokens, and about stored tokens moving to a new host (a refusal
    * then belongs to the host the user changed). Runs before any write: it may take seconds.
-   * Answers the providers that accepted theirs.
+   * Returns the providers that accepted theirs.
    */
   async #check(changes: { provider: Provider; token: string | undefined; host: string | null }[]): Promise<Set<Provider>> {
     const stored = new Map((await this.store.listProviderTokens(this.userId)).map((t) => [t.provider, t]));
@@ -126,7 +126,7 @@ export class SecretsService {
     return new Set(checks.filter((_, i) => verdicts[i]!.outcome === 'accepted').map((c) => c.provider));
   }
 
-  /** Token values, for the server's own use (cloning repositories); never answer them. */
+  /** Token values, for the server's own use (cloning repositories); never return them. */
   async readProviderTokens(): Promise<{ provider: string; token: string; host: string | null }[]> {
     return (await this.store.listProviderTokens(this.userId)).map((t) => ({
       provider: t.provider,
@@ -163,7 +163,7 @@ export class SecretsService {
     if (!(await this.store.deleteCustomSecret(this.userId, name))) throw secretNotFound(name);
   }
 
-  /** Custom secret values, for the server's own use (a sandbox's environment); never answer them. */
+  /** Custom secret values, for the server's own use (a sandbox's environment); never return them. */
   async readCustomSecrets(): Promise<{ name: string; value: string }[]> {
     return (await this.store.listCustomSecrets(this.userId)).map((s) => ({ name: s.name, value: this.box.open(s.value) }));
   }

@@ -28,7 +28,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
     json('POST', '/api/add-git-providers', { provider_tokens, ...extra });
 
   describe('POST /api/add-git-providers', () => {
-    it('makes GET /api/settings answer (with defaults) once a provider is connected, even before any settings save', async () => {
+    it('makes GET /api/settings respond (with defaults) once a provider is connected, even before any settings save', async () => {
       expect((await t.getSettings()).statusCode).toBe(404);
       await addProviders({ github: { token: 'ghp_first' } });
       const response = await t.getSettings();
@@ -110,7 +110,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
         'Host must be a domain',
       ],
       ['provider_tokens that is a list', [], ['body', 'provider_tokens'], 'Input should be a valid dictionary'],
-    ])('answers 422 for %s', async (_name, tokens, loc, message) => {
+    ])('returns 422 for %s', async (_name, tokens, loc, message) => {
       const response = await addProviders(tokens);
       expect(response.statusCode).toBe(422);
       const [entry] = response.json().detail;
@@ -171,7 +171,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       expect((await json('GET', '/api/secrets')).json()).toEqual({ custom_secrets: [{ name: 'OTHER', description: '' }] });
     });
 
-    it('answers 400 for a name that exists, on create and on rename', async () => {
+    it('returns 400 for a name that exists, on create and on rename', async () => {
       await json('POST', '/api/secrets', { name: 'ONE', value: 'x' });
       await json('POST', '/api/secrets', { name: 'TWO', value: 'y' });
       const again = await json('POST', '/api/secrets', { name: 'ONE', value: 'z' });
@@ -188,7 +188,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       expect((await json('PUT', '/api/secrets/SAME', { name: 'SAME', description: null })).statusCode).toBe(200);
     });
 
-    it('answers 404 for an unknown name', async () => {
+    it('returns 404 for an unknown name', async () => {
       for (const method of ['PUT', 'DELETE'] as const) {
         const response = await json(method, '/api/secrets/NOPE', method === 'PUT' ? { description: 'x' } : undefined);
         expect(response.statusCode).toBe(404);
@@ -201,13 +201,13 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       ['a name starting with a digit', { name: '1SECRET', value: 'x' }, ['body', 'name']],
       ['no value', { name: 'OK' }, ['body', 'value']],
       ['no name', { value: 'x' }, ['body', 'name']],
-    ])('answers 422 for %s', async (_name, body, loc) => {
+    ])('returns 422 for %s', async (_name, body, loc) => {
       const response = await json('POST', '/api/secrets', body);
       expect(response.statusCode).toBe(422);
       expect(response.json().detail[0].loc).toEqual(loc);
     });
 
-    it('answers 422 for a rename to a bad name', async () => {
+    it('returns 422 for a rename to a bad name', async () => {
       await json('POST', '/api/secrets', { name: 'GOOD', value: 'x' });
       const response = await json('PUT', '/api/secrets/GOOD', { name: 'BAD NAME' });
       expect(response.statusCode).toBe(422);
@@ -234,7 +234,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       ]);
     });
 
-    it('answers 422 under secrets_store, storing nothing', async () => {
+    it('returns 422 under secrets_store, storing nothing', async () => {
       const bad = await t.postSettings({ language: 'de', secrets_store: { provider_tokens: { gitlab: { token: 'x', host: 'ftp://x' } } } });
       expect(bad.statusCode).toBe(422);
       expect(bad.json().detail[0].loc).toEqual(['body', 'secrets_store', 'provider_tokens', 'gitlab', 'host']);
@@ -255,7 +255,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
 
   describe('secret values at rest and on the wire', () => {
     it('are not echoed by a 422, not even in the JSON error', async () => {
-      const answers = [
+      const responses = [
         await addProviders({ github: { token: 'ghp_ECHO 1' } }),
         await addProviders({ github: 'ghp_ECHO_2' }),
         await json('POST', '/api/secrets', { name: 'BAD-NAME', value: 5 }),
@@ -267,14 +267,14 @@ describe.each(databasesUnderTest())('on %s', (database) => {
           headers: { 'content-type': 'application/json' },
         }),
       ];
-      for (const answer of answers) expect(answer.statusCode).toBe(422);
-      const wire = answers.map((a) => a.body).join('\n');
+      for (const response of responses) expect(response.statusCode).toBe(422);
+      const wire = responses.map((a) => a.body).join('\n');
       for (const echoed of ['ghp_ECHO', '"input":42', '"input":7', '"input":5']) expect(wire).not.toContain(echoed);
     });
 
-    it('are in no answer and not in the database in plain text', async () => {
+    it('are in no response and not in the database in plain text', async () => {
       const values = ['ghp_PLAIN_token_1', 'glpat-PLAIN-token-2', 'PLAIN-secret-value-3', 'PLAIN-secret-value-4', 'PLAIN-secret-value-5'];
-      const answers = [
+      const responses = [
         await addProviders({ github: { token: values[0] }, gitlab: { token: values[1], host: 'gitlab.mycorp.com' } }),
         await json('POST', '/api/secrets', { name: 'ONE', value: values[2], description: 'described-in-plain' }),
         await json('PUT', '/api/secrets/ONE', { value: values[3] }),
@@ -282,7 +282,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
         await t.getSettings(),
         await json('GET', '/api/secrets'),
       ];
-      const wire = answers.map((a) => a.body).join('\n');
+      const wire = responses.map((a) => a.body).join('\n');
       const disk = await t.databaseText();
       expect(disk).toContain('described-in-plain'); // proves we read the right files
       for (const value of values) {
@@ -296,7 +296,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
     const statuses = async () => (await json('GET', '/api/git-providers')).json().providers;
     const verify = (provider: string) => json('POST', `/api/git-providers/${provider}/verify`);
 
-    it("answers the provider's verdict on the stored token and remembers an acceptance, never the token", async () => {
+    it("returns the provider's verdict on the stored token and remembers an acceptance, never the token", async () => {
       const provider = await startFakeProvider(['good-token']);
       try {
         expect((await addProviders({ github: { token: 'good-token', host: provider.url } })).statusCode).toBe(200);
@@ -343,7 +343,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       expect(unreachable.checked_at).toBe(checked_at);
     });
 
-    it('says Enterprise SSO cannot be checked, and answers 404 for a provider not connected, 422 for an unknown one', async () => {
+    it('says Enterprise SSO cannot be checked, and returns 404 for a provider not connected, 422 for an unknown one', async () => {
       expect((await addProviders({ enterprise_sso: { token: 'sso-token', host: 'sso.example.com' } })).statusCode).toBe(200);
       expect((await verify('enterprise_sso')).json()).toEqual({
         provider: 'enterprise_sso',

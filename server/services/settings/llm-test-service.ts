@@ -7,7 +7,7 @@ import type { Logger } from '../../logger';
 import type { SettingsService } from './settings-service';
 
 const PROMPT = 'Reply with one short sentence saying that you are ready.';
-const DEMO_REPLY = `Ready. I am the demo model (${DEMO_MODEL}): I answer without an LLM, so no key or network is needed.`;
+const DEMO_REPLY = `Ready. I am the demo model (${DEMO_MODEL}): I reply without an LLM, so no key or network is needed.`;
 /** Where the `openai` client sends requests without a base URL. */
 const OPENAI_URL = 'https://api.openai.com/v1';
 
@@ -25,7 +25,7 @@ function rootCause(error: unknown): string {
 }
 
 function describeFailure(error: unknown, model: string, url: string): string {
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return `No answer from ${url} within ${LLM_TEST_SECONDS} seconds.`;
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return `No response from ${url} within ${LLM_TEST_SECONDS} seconds.`;
   if (error instanceof OpenAI.APIConnectionError) return `Cannot reach ${url} (${rootCause(error)}). Check the base URL.`;
   if (error instanceof OpenAI.APIError) {
     const status = error.status ?? 0;
@@ -35,7 +35,7 @@ function describeFailure(error: unknown, model: string, url: string): string {
       return `Not found (HTTP 404: ${words}): the model "${model}" does not exist at ${url}, or the base URL is not an OpenAI-compatible endpoint.`;
     }
     if (status === 429) return `The provider refused for now: rate limit or quota (HTTP 429: ${words}).`;
-    return `The provider answered HTTP ${status}: ${words}.`;
+    return `The provider responded with HTTP ${status}: ${words}.`;
   }
   return `The test request failed: ${rootCause(error)}.`;
 }
@@ -58,7 +58,7 @@ const masked = (text: string, secret: string | null) => (secret ? text.replaceAl
 
 /**
  * Sends one tiny chat request with LLM settings as typed in the form, the stored key standing in
- * for one not typed. The demo model answers without a request. Failures are results, in words;
+ * for one not typed. The demo model replies without a request. Failures are results, in words;
  * the key goes only into the request's header.
  */
 export class LlmTestService {

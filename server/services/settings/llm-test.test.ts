@@ -119,7 +119,7 @@ describe('POST /api/llm/test', () => {
     expect(log).not.toContain(TYPED_KEY);
   });
 
-  it('answers for the demo model without a request', async () => {
+  it('replies for the demo model without a request', async () => {
     const before = llm.requests.length;
     const { body } = await testLlm({ model: DEMO_MODEL, base_url: 'http://127.0.0.1:9/v1' });
     expect(body).toEqual({ ok: true, model: DEMO_MODEL, reply: expect.stringContaining('demo model') });

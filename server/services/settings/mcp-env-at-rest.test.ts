@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
-/** Issue 13, finding 8: MCP stdio env values are sealed at rest, and still come back to the console. */
+/** MCP stdio env values are sealed at rest, and still come back to the console. */
 
 let t: TestApp;
 afterEach(async () => {
@@ -14,7 +14,7 @@ const server = { name: 'github', command: 'npx', args: ['-y', 'server-github'], 
 const storedDocument = async () => (await t.db.selectFrom('user_settings').select('document').executeTakeFirstOrThrow()).document;
 
 describe('MCP stdio env values', () => {
-  it('are stored sealed and answered opened', async () => {
+  it('are stored sealed and returned opened', async () => {
     t = await startTestApp();
     expect((await t.postSettings({ mcp_config: { stdio_servers: [server] } })).statusCode).toBe(200);
     expect(await t.databaseText()).not.toContain(ENV_VALUE);

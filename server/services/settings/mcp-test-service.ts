@@ -40,7 +40,7 @@ export class McpTestService {
     return { HOME: home, TMPDIR: home, PATH: pathForOtherUsers(process.env.PATH ?? '') };
   }
 
-  /** Kills the process groups of stdio servers an earlier run on this data dir left behind; answers how many. */
+  /** Kills the process groups of stdio servers an earlier run on this data dir left behind; returns how many. */
   endLeftovers(): number {
     const groups = new Set(markedProcesses(MCP_TEST_MARKER, this.dataDir).map((process) => process.pgrp));
     for (const group of groups) {

@@ -27,7 +27,7 @@ describe('GET /api/options/*', () => {
     expect((await t.request({ method: 'GET', url: '/api/options/security-analyzers' })).json()).toEqual([]);
   });
 
-  it("answers the config OpenHands' web client reads first: oss mode, no client ids or keys, every feature flag off", async () => {
+  it("returns the config OpenHands' web client reads first: oss mode, no client ids or keys, every feature flag off", async () => {
     const response = await t.request({ method: 'GET', url: '/api/options/config' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({

@@ -24,7 +24,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
   }
 
   describe('GET /api/settings', () => {
-    it('answers 404 like OpenHands before anything was stored', async () => {
+    it('returns 404 like OpenHands before anything was stored', async () => {
       const response = await t.getSettings();
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ error: 'Settings not found' });

@@ -36,7 +36,7 @@ function parseDocument(text: string | undefined, log: Logger): Record<string, un
 }
 
 /**
- * How secrets are read: `open`, for the server's own use; `sealed`, for an answer that only says
+ * How secrets are read: `open`, for the server's own use; `sealed`, for a response that only says
  * whether each is set (a sealed value is never blank), so a GET decrypts none of them. MCP stdio
  * env values are opened either way: the console edits them.
  */
@@ -73,8 +73,9 @@ function openSecrets<K extends SettingsField>(field: K, value: Settings[K], box:
 }
 
 /**
- * An MCP stdio env value as stored: sealed since issue 13, plain before. A plain one reads as it
- * is (it is sealed when the MCP servers are next saved, or by `hasPlainMcpEnv`'s caller at start).
+ * An MCP stdio env value as stored: sealed, or plain when an older server stored it. A plain one
+ * reads as it is (it is sealed when the MCP servers are next saved, or by `hasPlainMcpEnv`'s caller
+ * at start).
  */
 function openEnvValue(stored: string, box: SecretBox): string {
   try {
