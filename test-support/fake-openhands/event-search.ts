@@ -6,7 +6,7 @@ export interface PagedEvent {
 
 /**
  * One page of OpenHands' `GET /api/v1/events/search` (sort_order TIMESTAMP) as the pinned commit
- * answers it: the page id names the first event of the next page, but the next page starts after
+ * returns it: the page id names the first event of the next page, but the next page starts after
  * it, so one event is skipped at every page boundary.
  */
 export function openHandsEventPage<E extends PagedEvent>(

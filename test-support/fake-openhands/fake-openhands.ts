@@ -10,7 +10,7 @@ import { DEFAULT_SPEC_ID, emptyState, type FakeOpenHandsState, OTHER_SPEC_ID, ad
  * the quirks the spec notes list (openhands-conversations.md "what breaks", openhands-api.md §4,
  * §10, §12, §15): sandbox search ignores `status__eq` and `sandbox_spec_id__eq`; the sandbox
  * DELETE reads `sandbox_id` from the query (422 without it); secret PUT ignores `value`; settings
- * answer 404 until stored and a POST replaces them; MCP api keys come back in clear; conversations
+ * return 404 until stored and a POST replaces them; MCP api keys come back in clear; conversations
  * are renamed and deleted through the legacy routes only; events are searched, never streamed.
  */
 

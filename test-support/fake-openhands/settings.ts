@@ -41,9 +41,9 @@ const KEPT_WHEN_ABSENT = ['llm_api_key', 'llm_model', 'llm_base_url', 'search_ap
 
 const isSet = (value: unknown) => typeof value === 'string' && value.trim() !== '';
 
-export type Answer = { status: number; body: unknown };
+export type SettingsResponse = { status: number; body: unknown };
 
-export function readSettings(state: FakeOpenHandsState): Answer {
+export function readSettings(state: FakeOpenHandsState): SettingsResponse {
   const stored = state.settings;
   if (!stored) return { status: 404, body: { error: 'Settings not found' } };
   return {
@@ -61,7 +61,7 @@ export function readSettings(state: FakeOpenHandsState): Answer {
   };
 }
 
-export function storeSettings(state: FakeOpenHandsState, body: unknown): Answer {
+export function storeSettings(state: FakeOpenHandsState, body: unknown): SettingsResponse {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     return {
       status: 422,

@@ -54,7 +54,7 @@ export interface FakeSecret {
 }
 
 export interface FakeOpenHandsState {
-  /** The stored settings, secrets in clear; `null` until the first POST (GET answers 404 then). */
+  /** The stored settings, secrets in clear; `null` until the first POST (GET returns 404 then). */
   settings: Record<string, unknown> | null;
   secrets: FakeSecret[];
   sandboxes: FakeSandbox[];

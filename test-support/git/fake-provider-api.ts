@@ -4,16 +4,16 @@ import type { AddressInfo } from 'node:net';
 export interface FakeProviderApi {
   /** Base URL to use as a provider host, e.g. http://127.0.0.1:40123 */
   url: string;
-  /** Path and query of each request it answered. */
+  /** Path and query of each request it served. */
   requests: string[];
-  /** From now on, answers every request as a spent rate limit: GitHub's 403 with `x-ratelimit-remaining: 0`, or a 429. */
+  /** From now on, responds to every request as a spent rate limit: GitHub's 403 with `x-ratelimit-remaining: 0`, or a 429. */
   rateLimit: (status: 403 | 429) => void;
   close: () => Promise<void>;
 }
 
 type Routes = Record<string, { body: unknown; link?: string }>;
 
-/** What GitHub's REST API (under /api/v3, as on GitHub Enterprise) answers for user "ada". */
+/** What GitHub's REST API (under /api/v3, as on GitHub Enterprise) returns for user "ada". */
 function githubRoutes(base: string): Routes {
   return {
     '/api/v3/user': {
@@ -38,7 +38,7 @@ function githubRoutes(base: string): Routes {
   };
 }
 
-/** What GitLab's REST API answers for user "grace". */
+/** What GitLab's REST API returns for user "grace". */
 const gitlabRoutes: Routes = {
   '/api/v4/user': {
     body: { id: 9, username: 'grace', avatar_url: 'https://gitlab.example/grace.png', name: 'Grace H', organization: null },
@@ -61,7 +61,7 @@ const gitlabRoutes: Routes = {
 };
 
 /**
- * A local HTTP server that plays the GitHub and GitLab REST APIs for one user each: it answers
+ * A local HTTP server that plays the GitHub and GitLab REST APIs for one user each: it responds
  * for `goodToken` (as a bearer token), the provider's 401 for any other, and
  * `searchResults` for GitHub's issue search (by whether the query is about PRs).
  */

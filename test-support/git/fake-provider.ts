@@ -4,14 +4,14 @@ import type { AddressInfo } from 'node:net';
 export interface FakeProvider {
   /** Base URL to use as a provider host, e.g. http://127.0.0.1:40123 */
   url: string;
-  /** Paths and Authorization headers of the requests it answered. */
+  /** Paths and Authorization headers of the requests it served. */
   requests: { path: string; authorization: string | undefined }[];
   close: () => Promise<void>;
 }
 
 /**
  * A local HTTP server that plays GitHub, GitLab, Bitbucket and Azure DevOps for token checks:
- * their "who am I" endpoints answer 200 for `good` tokens and the provider's 401 otherwise.
+ * their "who am I" endpoints return 200 for `good` tokens and the provider's 401 otherwise.
  */
 export async function startFakeProvider(goodTokens: string[]): Promise<FakeProvider> {
   const requests: FakeProvider['requests'] = [];
