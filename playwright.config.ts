@@ -1,9 +1,11 @@
 import { defineConfig, devices } from '@playwright/test';
 
-// E2e tests drive Debian's Chromium (never a downloaded browser) against the real server, which
-// each test starts on a temporary data dir and a free port (see e2e/support/fixtures.ts).
+// E2e tests drive Debian's Chromium (never a downloaded browser) against the real server, built
+// once before them, which each test starts on a temporary data dir and a free port (see
+// e2e/support/fixtures.ts).
 export default defineConfig({
   testDir: './e2e',
+  globalSetup: './e2e/support/build.ts',
   workers: 1, // two cores: one browser and one server at a time
   fullyParallel: false,
   forbidOnly: true,

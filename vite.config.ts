@@ -1,14 +1,22 @@
-/// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { pagePreloads } from './scripts/page-preloads';
-import { precompress } from './scripts/precompress';
-import { reactRouterProduction } from './scripts/react-router-production';
-import { tableWithoutScrollArea } from './scripts/table-without-scroll-area';
+import { configDefaults } from 'vitest/config';
+import { pagePreloads } from './scripts/page-preloads.ts';
+import { precompress } from './scripts/precompress.ts';
+import { reactRouterProduction } from './scripts/react-router-production.ts';
+import { tableWithoutScrollArea } from './scripts/table-without-scroll-area.ts';
 
 // The console is served by the reference server in production; in `npm run dev` Vite proxies the
 // API to a server started separately with `npm start` (PORT 3000 by default).
 const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
+
+/** Suites about PostgreSQL alone: several instances on one database, the copy to it, its connections. */
+const POSTGRES_ONLY = [
+  'server/services/instances/instance-registry.test.ts',
+  'server/services/instances/multi-instance.test.ts',
+  'server/store/copy-to-postgres.test.ts',
+  'server/store/postgres-connections.test.ts',
+];
 
 export default defineConfig({
   plugins: [react(), tableWithoutScrollArea(), reactRouterProduction(), precompress(), pagePreloads()],
@@ -44,8 +52,14 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts'],
+          // PostgreSQL's own suites only when the run has a cluster (TEST_POSTGRES=1, see server/testing/databases.ts).
+          exclude: [...configDefaults.exclude, ...(process.env.TEST_POSTGRES ? [] : POSTGRES_ONLY)],
           testTimeout: 20_000,
-          globalSetup: ['./server/testing/docker-global-setup.ts', './server/testing/postgres-global-setup.ts'],
+          globalSetup: [
+            './server/testing/build-global-setup.ts',
+            './server/testing/docker-global-setup.ts',
+            './server/testing/postgres-global-setup.ts',
+          ],
         },
       },
       {
@@ -55,6 +69,7 @@ export default defineConfig({
           environment: 'node',
           include: ['server/**/*.soak.ts'],
           testTimeout: 600_000,
+          globalSetup: ['./server/testing/build-global-setup.ts'],
         },
       },
     ],

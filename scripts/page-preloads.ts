@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Plugin } from 'vite';
-import { compressBeside } from './precompress';
-import { entryKey, type Manifest, pageModules, staticClosure } from './vite-manifest';
+import { compressBeside } from './precompress.ts';
+import { entryKey, type Manifest, pageModules, staticClosure } from './vite-manifest.ts';
 
 /**
  * What a first visit to each console URL loads on demand (src/app/router.tsx: the layout, the

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../data-dir';
 import { canSwitchUsers } from '../processes/process-user';
+import { builtServerScript } from '../testing/built-server';
 import { runtimesUnderTest } from '../testing/docker-engine';
 import { logLines, shellSpec, startSandbox, until } from '../testing/sandbox-helpers';
 import { homeOf } from '../testing/sandbox-processes';
@@ -125,9 +126,9 @@ describe(canSwitchUsers() ? 'as root, MCP test processes' : 'not as root, MCP te
   });
 });
 
-/** Starts the real server (`server/main.ts`), optionally through `setpriv` as another user; resolves with its output once it listens. */
+/** Starts the real server (built, as `npm start` runs it), optionally through `setpriv` as another user; resolves with its output once it listens. */
 async function startServer(dataDir: string, asUser?: number): Promise<string> {
-  const node = [process.execPath, '--import', 'tsx', 'server/main.ts'];
+  const node = [process.execPath, builtServerScript('main')];
   const command = asUser === undefined ? node : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', ...node];
   const child = spawn(command[0]!, command.slice(1), {
     env: { PATH: process.env.PATH, HOME: dataDir, DATA_DIR: dataDir, PORT: '0', CONSOLE_DIR: path.join(dataDir, 'none') },

@@ -36,12 +36,13 @@ export function defaultImage(docker: Docker): Promise<string> {
 }
 
 /**
- * The runtimes sandbox tests run on: docker too when an engine answered at the start of the run
- * (docker-global-setup.ts says so in one line when none did). With CI=1 it must have.
+ * The runtimes sandbox tests run on: docker too with TEST_DOCKER=1 when an engine answered at the
+ * start of the run (docker-global-setup.ts says so in one line when none did). With CI=1 it must have.
  */
 export function runtimesUnderTest(file: string): RuntimeName[] {
   if (inject('dockerEngine')) return ['process', 'docker'];
-  if (process.env.CI) throw new Error(`CI=1 but no Docker engine answers: the docker runtime's tests in ${file} must run`);
+  if (process.env.TEST_DOCKER && process.env.CI)
+    throw new Error(`CI=1 but no Docker engine answers: the docker runtime's tests in ${file} must run`);
   return ['process'];
 }
 
