@@ -45,6 +45,11 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['./src/test-setup.ts'],
           css: false,
+          // One jsdom and one module graph per worker, not per file: setting them up again for
+          // each file took most of the suite's time. The setup file cleans up after each test.
+          isolate: false,
+          // Typing into forms in jsdom is slow on a busy machine.
+          testTimeout: 15_000,
         },
       },
       {

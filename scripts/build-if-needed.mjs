@@ -46,15 +46,20 @@ const TARGETS = {
     name: 'the server',
     output: 'build/server/main.js',
     inputs: ['server', 'src/contract', 'vite.server.config.ts', 'package-lock.json'],
+    // What the server never imports: editing a test does not rebuild it.
+    ignore: /\.test\.ts$|\.soak\.ts$|^server\/testing\//,
     config: 'vite.server.config.ts',
   },
 };
 
-function newestMtime(target) {
-  if (!fs.existsSync(target)) return 0;
-  const stat = fs.statSync(target);
+/** The newest modification time in `input` (a file or a directory, relative to the root), `ignore`d paths left out. */
+function newestMtime(input, ignore) {
+  if (ignore?.test(input) || !fs.existsSync(path.join(root, input))) return 0;
+  const stat = fs.statSync(path.join(root, input));
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return fs.readdirSync(target).reduce((newest, name) => Math.max(newest, newestMtime(path.join(target, name))), stat.mtimeMs);
+  return fs
+    .readdirSync(path.join(root, input))
+    .reduce((newest, name) => Math.max(newest, newestMtime(path.posix.join(input, name), ignore)), stat.mtimeMs);
 }
 
 const names = process.argv.slice(2);
@@ -69,7 +74,7 @@ for (const name of names.length > 0 ? names : Object.keys(TARGETS)) {
   const target = TARGETS[name];
   const output = path.join(root, target.output);
   const builtAt = fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0;
-  const sourcesAt = Math.max(...target.inputs.map((input) => newestMtime(path.join(root, input))));
+  const sourcesAt = Math.max(...target.inputs.map((input) => newestMtime(input, target.ignore)));
   if (builtAt > sourcesAt) continue;
   console.log(`Building ${target.name}…`);
   // Quiet: only warnings and errors, so what `npm start` prints next is not lost among them.

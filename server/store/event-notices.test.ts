@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
-import { freshPostgresDatabase } from '../testing/databases';
+import { freshPostgresDatabase, onlyPostgres } from '../testing/databases';
 import { EventNotices, type LiveNotice, livePayloads } from './event-notices';
 
 /** Longer than the wait before a dropped connection is made again. */
@@ -47,7 +47,7 @@ async function hangingProxy(url: string): Promise<{ url: string; hang: () => voi
   };
 }
 
-describe('event notices', () => {
+describe.each(onlyPostgres())('event notices', () => {
   let url: string;
   let drop: () => Promise<void>;
   let admin: pg.Client;
