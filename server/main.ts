@@ -1,15 +1,25 @@
 import { ConfigError, configFromEnv, type ServerConfig } from './config';
+import type { Logger } from './logger';
 import { onStopSignal, openServer } from './run-server';
+import { signInMessage, stopMessage } from './start-messages';
 import { serveUpstream } from './upstream/run-upstream';
+
+/** Once what the logger holds is written: the sign-in link comes after the start's log lines, not among them. */
+const logWritten = (log: Logger) => new Promise<void>((resolve) => log.flush(() => resolve()));
 
 async function main(): Promise<void> {
   const config = configFromEnv();
   if (config.upstreamUrl) return mainUpstream({ ...config, upstreamUrl: config.upstreamUrl });
   const server = await openServer(config);
   const { app, signInLink, cookieSignInPage } = await server.serve();
-  console.log(`\nAgent Console is running. Open this link to sign in:\n\n    ${signInLink}\n`);
-  console.log(`Pages that cannot send the key (OpenHands' web client) sign in at:\n\n    ${cookieSignInPage}\n`);
-  onStopSignal(server.log, () => app.close());
+  onStopSignal(server.log, async () => {
+    // Counted before the close ends the database.
+    const { running } = await server.services.sandboxes.capacity();
+    await app.close();
+    if (running > 0) console.log(`\n${stopMessage({ running, runtime: config.sandboxRuntime, dataDir: config.dataDir })}`);
+  });
+  await logWritten(server.log);
+  console.log(signInMessage({ heading: 'Agent Console is running.', signInLink, cookieSignInPage }));
 }
 
 async function mainUpstream(config: ServerConfig & { upstreamUrl: URL }): Promise<void> {
