@@ -1,11 +1,13 @@
 import { defineConfig } from 'vite';
 
 // The reference server as `npm start`, `npm run demo`, `npm run migrate-to-postgres` and
-// `npm run sandbox-image` run it: plain ESM for Node in build/server/, its dependencies
-// (better-sqlite3's native module among them) imported from node_modules as they are.
-// `run-server` is for the bench, which drives the server in a process of its own.
+// `npm run sandbox-image` run it: plain ESM for Node in build/server/. Its dependencies are
+// bundled in too (Node resolving and parsing a few thousand files of node_modules was most of a
+// start's time), all but those with native or optional native parts, imported from node_modules
+// as they are. `run-server` is for the bench, which drives the server in a process of its own.
 export default defineConfig({
   publicDir: false,
+  ssr: { noExternal: true, external: ['better-sqlite3', 'dockerode', 'pg'], target: 'node' },
   build: {
     ssr: true,
     outDir: 'build/server',

@@ -2,7 +2,6 @@ import { ConfigError, configFromEnv, type ServerConfig } from './config';
 import type { Logger } from './logger';
 import { onStopSignal, openServer } from './run-server';
 import { signInMessage, stopMessage } from './start-messages';
-import { serveUpstream } from './upstream/run-upstream';
 
 /** Once what the logger holds is written: the sign-in link comes after the start's log lines, not among them. */
 const logWritten = (log: Logger) => new Promise<void>((resolve) => log.flush(() => resolve()));
@@ -23,6 +22,8 @@ async function main(): Promise<void> {
 }
 
 async function mainUpstream(config: ServerConfig & { upstreamUrl: URL }): Promise<void> {
+  // Loaded in this mode only: the proxy is a good part of a start's time.
+  const { serveUpstream } = await import('./upstream/run-upstream');
   const { app, log, signInLink } = await serveUpstream(config);
   const keyHint = config.sessionApiKey ? '' : "\nSign in with OpenHands' session key (any key if it has none).\n";
   console.log(`\nAgent Console is running in front of OpenHands at ${config.upstreamUrl.href}. Open:\n\n    ${signInLink}\n${keyHint}`);

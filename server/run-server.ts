@@ -10,14 +10,17 @@ import { createLogger, type Logger } from './logger';
 import { SecretBox } from './secret-box';
 import { type ApiServices, createServices } from './services/create-services';
 import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './sandboxes/specs';
-import { checkEngine, dockerFromEnv } from './sandboxes/docker/engine';
-import { ensureDefaultImage } from './sandboxes/docker/sandbox-image';
 import { openDatabase } from './startup';
 import { SANDBOX_PUBLISHED_HOST } from './sandboxes/published-host';
 import { originOf, shownAddress, signInLinkFor } from './sign-in-link';
 
 /** The engine, checked, and the default image, built when missing; the server does not start without them. */
 async function dockerSandboxes(config: ServerConfig, log: Logger) {
+  // Loaded for this runtime only: the engine's client is a good part of a start's time.
+  const [{ checkEngine, dockerFromEnv }, { ensureDefaultImage }] = await Promise.all([
+    import('./sandboxes/docker/engine'),
+    import('./sandboxes/docker/sandbox-image'),
+  ]);
   const engine = dockerFromEnv(config.dockerHost);
   await checkEngine(engine);
   const image = await ensureDefaultImage(engine, log);
