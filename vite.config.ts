@@ -36,6 +36,8 @@ export default defineConfig({
     },
   },
   test: {
+    // Two cores, but server tests mostly wait on processes, sandboxes and sockets: three files at once.
+    maxWorkers: 3,
     projects: [
       {
         extends: true,
@@ -59,6 +61,8 @@ export default defineConfig({
           include: ['server/**/*.test.ts'],
           // PostgreSQL's own suites only when the run has a cluster (TEST_POSTGRES=1, see server/testing/databases.ts).
           exclude: [...configDefaults.exclude, ...(process.env.TEST_POSTGRES ? [] : POSTGRES_ONLY)],
+          // Each worker loads the server's modules once, not once per file: a file restores what it changes.
+          isolate: false,
           testTimeout: 20_000,
           globalSetup: [
             './server/testing/build-global-setup.ts',
