@@ -36,8 +36,6 @@ export default defineConfig({
     },
   },
   test: {
-    // Two cores, but server tests mostly wait on processes, sandboxes and sockets: three files at once.
-    maxWorkers: 3,
     projects: [
       {
         extends: true,
@@ -50,6 +48,10 @@ export default defineConfig({
           // One jsdom and one module graph per worker, not per file: setting them up again for
           // each file took most of the suite's time. The setup file cleans up after each test.
           isolate: false,
+          // All its files in one worker, before the server's: a worker given files one by one
+          // sets up jsdom again for each.
+          sequence: { groupOrder: 0 },
+          maxWorkers: 1,
           // Typing into forms in jsdom is slow on a busy machine.
           testTimeout: 15_000,
         },
@@ -63,6 +65,9 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...(process.env.TEST_POSTGRES ? [] : POSTGRES_ONLY)],
           // Each worker loads the server's modules once, not once per file: a file restores what it changes.
           isolate: false,
+          // Two cores, but these tests mostly wait on processes, sandboxes and sockets: three files at once.
+          sequence: { groupOrder: 1 },
+          maxWorkers: 3,
           testTimeout: 20_000,
           globalSetup: [
             './server/testing/build-global-setup.ts',

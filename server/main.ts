@@ -1,15 +1,13 @@
+import { pino } from 'pino';
 import { ConfigError, configFromEnv, type ServerConfig } from './config';
-import type { Logger } from './logger';
 import { onStopSignal, openServer } from './run-server';
 import { signInMessage, stopMessage } from './start-messages';
-
-/** Once what the logger holds is written: the sign-in link comes after the start's log lines, not among them. */
-const logWritten = (log: Logger) => new Promise<void>((resolve) => log.flush(() => resolve()));
 
 async function main(): Promise<void> {
   const config = configFromEnv();
   if (config.upstreamUrl) return mainUpstream({ ...config, upstreamUrl: config.upstreamUrl });
-  const server = await openServer(config);
+  // Log lines written at once, as console.log's are: the sign-in link comes after the start's, not among them.
+  const server = await openServer(config, { logDestination: pino.destination({ dest: process.stdout.fd, sync: true }) });
   const { app, signInLink, cookieSignInPage } = await server.serve();
   onStopSignal(server.log, async () => {
     // Counted before the close ends the database.
@@ -17,7 +15,6 @@ async function main(): Promise<void> {
     await app.close();
     if (running > 0) console.log(`\n${stopMessage({ running, runtime: config.sandboxRuntime, dataDir: config.dataDir })}`);
   });
-  await logWritten(server.log);
   console.log(signInMessage({ heading: 'Agent Console is running.', signInLink, cookieSignInPage }));
 }
 
