@@ -79,8 +79,8 @@ async function deleteAllSandboxes({ url, key }: { url: string; key: string }): P
 }
 
 /**
- * Starts the real server (built, as `npm start` runs it) on a fresh data
- * dir and a free port, and waits for its sign-in link.
+ * Starts the real server (built, as `npm start` runs it) on a fresh data dir and a free port, and
+ * waits for its sign-in link.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-e2e-'));
