@@ -1,10 +1,28 @@
 import { defineConfig, devices } from '@playwright/test';
 
-// E2e tests drive Debian's Chromium (never a downloaded browser) against the real server, which
-// each test starts on a temporary data dir and a free port (see e2e/support/fixtures.ts).
+// E2e tests drive Debian's Chromium (never a downloaded browser) against the real server, built
+// once before them, which each test starts on a temporary data dir and a free port (see
+// e2e/support/fixtures.ts).
+const chromium = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+  },
+};
+
 export default defineConfig({
   testDir: './e2e',
-  workers: 1, // two cores: one browser and one server at a time
+  globalSetup: './e2e/support/build.ts',
+  workers: 2, // two cores: a test mostly waits (for its page, its server, its sandboxes), so two at once
   fullyParallel: false,
   forbidOnly: true,
   retries: 0,
@@ -16,23 +34,10 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    {
-      name: 'debian-chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [
-            '--disable-gpu',
-            '--disable-dev-shm-usage',
-            '--disable-quic',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--no-first-run',
-            '--disable-sync',
-          ],
-        },
-      },
-    },
+    { name: 'debian-chromium', use: chromium, testIgnore: 'docker.spec.ts' },
+    // Alone, after the others: a container's network interfaces coming and going make Chromium
+    // drop the requests under way in every page (net::ERR_NETWORK_CHANGED), another test's too.
+    // `npm run test:docker` runs it with --no-deps.
+    { name: 'docker', use: chromium, testMatch: 'docker.spec.ts', dependencies: ['debian-chromium'] },
   ],
 });

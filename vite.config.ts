@@ -1,14 +1,22 @@
-/// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { pagePreloads } from './scripts/page-preloads';
-import { precompress } from './scripts/precompress';
-import { reactRouterProduction } from './scripts/react-router-production';
-import { tableWithoutScrollArea } from './scripts/table-without-scroll-area';
+import { configDefaults } from 'vitest/config';
+import { pagePreloads } from './scripts/page-preloads.ts';
+import { precompress } from './scripts/precompress.ts';
+import { reactRouterProduction } from './scripts/react-router-production.ts';
+import { tableWithoutScrollArea } from './scripts/table-without-scroll-area.ts';
 
 // The console is served by the reference server in production; in `npm run dev` Vite proxies the
 // API to a server started separately with `npm start` (PORT 3000 by default).
 const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
+
+/** Suites about PostgreSQL alone: several instances on one database, the copy to it, its connections. */
+const POSTGRES_ONLY = [
+  'server/services/instances/instance-registry.test.ts',
+  'server/services/instances/multi-instance.test.ts',
+  'server/store/copy-to-postgres.test.ts',
+  'server/store/postgres-connections.test.ts',
+];
 
 export default defineConfig({
   plugins: [react(), tableWithoutScrollArea(), reactRouterProduction(), precompress(), pagePreloads()],
@@ -37,6 +45,15 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['./src/test-setup.ts'],
           css: false,
+          // One jsdom and one module graph per worker, not per file: setting them up again for
+          // each file took most of the suite's time. The setup file cleans up after each test.
+          isolate: false,
+          // All its files in one worker, before the server's: a worker given files one by one
+          // sets up jsdom again for each.
+          sequence: { groupOrder: 0 },
+          maxWorkers: 1,
+          // Typing into forms in jsdom is slow on a busy machine.
+          testTimeout: 15_000,
         },
       },
       {
@@ -44,8 +61,19 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts'],
+          // PostgreSQL's own suites only when the run has a cluster (TEST_POSTGRES=1, see server/testing/databases.ts).
+          exclude: [...configDefaults.exclude, ...(process.env.TEST_POSTGRES ? [] : POSTGRES_ONLY)],
+          // Each worker loads the server's modules once, not once per file: a file restores what it changes.
+          isolate: false,
+          // Two cores, but these tests mostly wait on processes, sandboxes and sockets: three files at once.
+          sequence: { groupOrder: 1 },
+          maxWorkers: 3,
           testTimeout: 20_000,
-          globalSetup: ['./server/testing/docker-global-setup.ts', './server/testing/postgres-global-setup.ts'],
+          globalSetup: [
+            './server/testing/build-global-setup.ts',
+            './server/testing/docker-global-setup.ts',
+            './server/testing/postgres-global-setup.ts',
+          ],
         },
       },
       {
@@ -55,6 +83,7 @@ export default defineConfig({
           environment: 'node',
           include: ['server/**/*.soak.ts'],
           testTimeout: 600_000,
+          globalSetup: ['./server/testing/build-global-setup.ts'],
         },
       },
     ],

@@ -1,13 +1,15 @@
-// Builds the console (into dist/) and the agent server (into build/) unless each is newer than
-// every source it is built from, so `npm start` on a fresh clone just works and later starts
-// don't rebuild for nothing.
+// Builds the console (into dist/), the agent server (into build/agent-server/) and the server
+// (into build/server/) unless each is newer than every source it is built from, so `npm start` on
+// a fresh clone just works, the test suites build what they run once, and later starts don't
+// rebuild for nothing. `node scripts/build-if-needed.mjs [console] [agent-server] [server]`
+// builds the ones named (all when none is).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const TARGETS = [
-  {
+const TARGETS = {
+  console: {
     name: 'the console',
     output: 'dist/index.html',
     // The build's own plugins in scripts/ too.
@@ -24,9 +26,9 @@ const TARGETS = [
       'scripts/react-router-production.ts',
       'scripts/table-without-scroll-area.ts',
     ],
-    args: ['build'],
+    config: 'vite.config.ts',
   },
-  {
+  'agent-server': {
     name: 'the agent server',
     output: 'build/agent-server/main.js',
     // Everything the agent server imports.
@@ -38,26 +40,47 @@ const TARGETS = [
       'vite.agent-server.config.ts',
       'package-lock.json',
     ],
-    args: ['build', '-c', 'vite.agent-server.config.ts', '--logLevel', 'warn'],
+    config: 'vite.agent-server.config.ts',
   },
-];
+  server: {
+    name: 'the server',
+    output: 'build/server/main.js',
+    inputs: ['server', 'src/contract', 'vite.server.config.ts', 'package-lock.json'],
+    // What the server never imports: editing a test does not rebuild it.
+    ignore: /\.test\.ts$|\.soak\.ts$|^server\/testing\//,
+    config: 'vite.server.config.ts',
+  },
+};
 
-function newestMtime(target) {
-  if (!fs.existsSync(target)) return 0;
-  const stat = fs.statSync(target);
+/** The newest modification time in `input` (a file or a directory, relative to the root), `ignore`d paths left out. */
+function newestMtime(input, ignore) {
+  if (ignore?.test(input) || !fs.existsSync(path.join(root, input))) return 0;
+  const stat = fs.statSync(path.join(root, input));
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return fs.readdirSync(target).reduce((newest, name) => Math.max(newest, newestMtime(path.join(target, name))), stat.mtimeMs);
+  return fs
+    .readdirSync(path.join(root, input))
+    .reduce((newest, name) => Math.max(newest, newestMtime(path.posix.join(input, name), ignore)), stat.mtimeMs);
 }
 
-for (const target of TARGETS) {
+const names = process.argv.slice(2);
+for (const name of names) {
+  if (!(name in TARGETS)) {
+    console.error(`No build called ${name}: ${Object.keys(TARGETS).join(', ')}`);
+    process.exit(2);
+  }
+}
+
+for (const name of names.length > 0 ? names : Object.keys(TARGETS)) {
+  const target = TARGETS[name];
   const output = path.join(root, target.output);
   const builtAt = fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0;
-  const sourcesAt = Math.max(...target.inputs.map((input) => newestMtime(path.join(root, input))));
-  if (builtAt > sourcesAt) {
-    console.log(`Build of ${target.name} is up to date.`);
-    continue;
-  }
+  const sourcesAt = Math.max(...target.inputs.map((input) => newestMtime(input, target.ignore)));
+  if (builtAt > sourcesAt) continue;
   console.log(`Building ${target.name}…`);
-  const result = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), target.args, { cwd: root, stdio: 'inherit' });
+  // Quiet: only warnings and errors, so what `npm start` prints next is not lost among them.
+  const result = spawnSync(path.join(root, 'node_modules', '.bin', 'vite'), ['build', '-c', target.config, '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }

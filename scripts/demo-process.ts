@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { builtServerScript } from '../server/testing/built-server';
 
 /** A running demo, known by the sign-in link it printed. */
 export interface DemoConnection {
@@ -11,7 +12,7 @@ export interface DemoConnection {
   get: <T>(apiPath: string) => Promise<T>;
 }
 
-/** `npm run demo`'s server (`server/demo/main.ts`) in a process of its own, seeded and listening. */
+/** `npm run demo`'s server (built from `server/demo/main.ts`) in a process of its own, seeded and listening. */
 export interface DemoProcess extends DemoConnection {
   /** The temporary data dir it seeded. */
   dataDir: string;
@@ -40,10 +41,10 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 /** Seeding makes 200 conversations: about 40 s on two busy cores. */
 const SEED_TIMEOUT_MS = 240_000;
 
-/** Starts the demo on a free port (the console must be built) and waits until it printed its sign-in link. */
+/** Starts the demo on a free port (the console and the server must be built) and waits until it printed its sign-in link. */
 export async function startDemo(env: Record<string, string> = {}): Promise<DemoProcess> {
-  // Node itself, not the tsx CLI in front of it: the signal goes to the demo, as Ctrl+C in a terminal does.
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/demo/main.ts'], {
+  // Node itself, not npm in front of it: the signal goes to the demo, as Ctrl+C in a terminal does.
+  const child: ChildProcess = spawn(process.execPath, [builtServerScript('demo')], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', CONSOLE_DIR: path.join(ROOT, 'dist'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Plugin } from 'vite';
-import { firstVisitModules, HOME, PAGE_MODULES, PAGE_NAMES, type PageName, PAGES } from '../src/app/pages';
-import { compressBeside } from './precompress';
-import { entryKey, type Manifest, pageModules, staticClosure } from './vite-manifest';
+import { firstVisitModules, HOME, PAGE_MODULES, PAGE_NAMES, type PageName, PAGES } from '../src/app/pages.ts';
+import { compressBeside } from './precompress.ts';
+import { entryKey, type Manifest, pageModules, staticClosure } from './vite-manifest.ts';
 
 /** A page's URLs: its own, and `/` for the one `/` leads to. */
 const urlsOf = (name: PageName) => (name === HOME ? ['/', PAGES[name].path] : [PAGES[name].path]);

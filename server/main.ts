@@ -1,18 +1,26 @@
+import { pino } from 'pino';
 import { ConfigError, configFromEnv, type ServerConfig } from './config';
 import { onStopSignal, openServer } from './run-server';
-import { serveUpstream } from './upstream/run-upstream';
+import { signInMessage, stopMessage } from './start-messages';
 
 async function main(): Promise<void> {
   const config = configFromEnv();
   if (config.upstreamUrl) return mainUpstream({ ...config, upstreamUrl: config.upstreamUrl });
-  const server = await openServer(config);
+  // Log lines written at once, as console.log's are: the sign-in link comes after the start's, not among them.
+  const server = await openServer(config, { logDestination: pino.destination({ dest: process.stdout.fd, sync: true }) });
   const { app, signInLink, cookieSignInPage } = await server.serve();
-  console.log(`\nAgent Console is running. Open this link to sign in:\n\n    ${signInLink}\n`);
-  console.log(`Pages that cannot send the key (OpenHands' web client) sign in at:\n\n    ${cookieSignInPage}\n`);
-  onStopSignal(server.log, () => app.close());
+  onStopSignal(server.log, async () => {
+    // Counted before the close ends the database.
+    const { running } = await server.services.sandboxes.capacity();
+    await app.close();
+    if (running > 0) console.log(`\n${stopMessage({ running, runtime: config.sandboxRuntime, dataDir: config.dataDir })}`);
+  });
+  console.log(signInMessage({ heading: 'Agent Console is running.', signInLink, cookieSignInPage }));
 }
 
 async function mainUpstream(config: ServerConfig & { upstreamUrl: URL }): Promise<void> {
+  // Loaded in this mode only: the proxy is a good part of a start's time.
+  const { serveUpstream } = await import('./upstream/run-upstream');
   const { app, log, signInLink } = await serveUpstream(config);
   const keyHint = config.sessionApiKey ? '' : "\nSign in with OpenHands' session key (any key if it has none).\n";
   console.log(`\nAgent Console is running in front of OpenHands at ${config.upstreamUrl.href}. Open:\n\n    ${signInLink}\n${keyHint}`);

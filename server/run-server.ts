@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { buildApp } from './http/app';
 import type { Clock } from './clock';
 import type { ServerConfig } from './config';
@@ -10,14 +11,17 @@ import { createLogger, type Logger } from './logger';
 import { SecretBox } from './secret-box';
 import { type ApiServices, createServices } from './services/create-services';
 import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './sandboxes/specs';
-import { checkEngine, dockerFromEnv } from './sandboxes/docker/engine';
-import { ensureDefaultImage } from './sandboxes/docker/sandbox-image';
 import { openDatabase } from './startup';
 import { SANDBOX_PUBLISHED_HOST } from './sandboxes/published-host';
 import { originOf, shownAddress, signInLinkFor } from './sign-in-link';
 
 /** The engine, checked, and the default image, built when missing; the server does not start without them. */
 async function dockerSandboxes(config: ServerConfig, log: Logger) {
+  // Loaded for this runtime only: the engine's client is a good part of a start's time.
+  const [{ checkEngine, dockerFromEnv }, { ensureDefaultImage }] = await Promise.all([
+    import('./sandboxes/docker/engine'),
+    import('./sandboxes/docker/sandbox-image'),
+  ]);
   const engine = dockerFromEnv(config.dockerHost);
   await checkEngine(engine);
   const image = await ensureDefaultImage(engine, log);
@@ -58,9 +62,13 @@ export interface OpenedServer {
 
 /**
  * Everything `npm start` does up to listening: the data dir, the keys, the database, the
- * services, the sandboxes of an earlier run found again. `clock` stamps what the services record.
+ * services, the sandboxes of an earlier run found again. `clock` stamps what the services record;
+ * the log goes to `logDestination` (stdout by default).
  */
-export async function openServer(config: ServerConfig, { clock }: { clock?: Clock } = {}): Promise<OpenedServer> {
+export async function openServer(
+  config: ServerConfig,
+  { clock, logDestination }: { clock?: Clock; logDestination?: DestinationStream } = {},
+): Promise<OpenedServer> {
   const llmPrices = loadLlmPrices(config.llmPricesFile);
   const sandboxSpecs = loadSandboxSpecs(config.sandboxSpecsFile, { runtime: config.sandboxRuntime });
   // As root, each sandbox runs as a user of its own; they pass through DATA_DIR to their homes.
@@ -69,7 +77,7 @@ export async function openServer(config: ServerConfig, { clock }: { clock?: Cloc
   const sessionKey = config.sessionApiKey ?? loadOrCreateKeyFile(config.dataDir, 'session-api-key');
   const secrets = new SecretBox(config.secretsKey ?? loadOrCreateKeyFile(config.dataDir, 'secrets.key'));
 
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, logDestination);
   const docker = config.sandboxRuntime === 'docker' ? await dockerSandboxes(config, log) : undefined;
   if (!docker) warnAboutProcessSandboxes(isolated, log);
   const db = await openDatabase(config.dataDir, secrets, config.databaseUrl, log);

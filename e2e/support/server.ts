@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { builtServerScript } from '../../server/testing/built-server';
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -26,7 +27,7 @@ interface Process {
 }
 
 async function spawnServer(dataDir: string, port: number, env: Record<string, string>, log: (text: string) => void): Promise<Process> {
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+  const child = spawn(process.execPath, [builtServerScript('main')], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -78,8 +79,8 @@ async function deleteAllSandboxes({ url, key }: { url: string; key: string }): P
 }
 
 /**
- * Starts the real server (`server/main.ts`, as `npm start` does after building) on a fresh data
- * dir and a free port, and waits for its sign-in link.
+ * Starts the real server (built, as `npm start` runs it) on a fresh data dir and a free port, and
+ * waits for its sign-in link.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-e2e-'));

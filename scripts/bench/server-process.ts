@@ -16,9 +16,10 @@ import Fastify from 'fastify';
 import { encodeCursor } from '../../server/services/conversations/page-cursor';
 import { configFromEnv } from '../../server/config';
 import { readProcStat } from '../../server/processes/proc';
-import { openServer } from '../../server/run-server';
+import type { openServer as OpenServer } from '../../server/run-server';
 import { SecretBox } from '../../server/secret-box';
 import { AGENT_SERVER_SPEC_ID } from '../../server/sandboxes/specs';
+import { builtServerScript } from '../../server/testing/built-server';
 import { openDatabase } from '../../server/startup';
 import { RARE_WORD, WORDS } from './seed-words';
 
@@ -57,7 +58,8 @@ function consoleCopy(): string {
 
 const consoleDir = consoleCopy();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-bench-'));
-// The server as `npm start` runs it, on a data dir of its own.
+// The server as `npm start` runs it (built: `npm run bench` builds it first), on a data dir of its own.
+const { openServer } = (await import(builtServerScript('run-server'))) as { openServer: typeof OpenServer };
 const server = await openServer(
   configFromEnv({
     DATA_DIR: dataDir,

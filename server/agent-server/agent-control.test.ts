@@ -172,7 +172,7 @@ describe('starting a conversation', () => {
     llm = await startOpenAiStub([terminal('until [ -f go ]; do sleep 0.05; done'), { text: 'Done with the new key.' }]);
     const body = { ...startBody('openai/stub'), conversation_id: '2'.repeat(32) };
     const id = await start(body);
-    await server.until(id, (events) => kinds(events).includes('ActionEvent'), 'the action');
+    await server.waitForEvents(id, (events) => kinds(events).includes('ActionEvent'), 'the action');
     const rotated = `${LLM_KEY}-rotated`;
     const again = await server.call('POST', '/api/conversations', {
       ...body,
@@ -325,7 +325,7 @@ describe('the demo model', () => {
     });
 
     await server.call('POST', `/api/conversations/${id}/events`, { content: [{ type: 'text', text: 'What now?' }], run: true });
-    const later = await server.until(
+    const later = await server.waitForEvents(
       id,
       (found) => found.length > events.length + 2 && found.at(-1)?.kind === 'ObservationEvent',
       'the scripted answer',

@@ -133,7 +133,7 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     await server.status(id, 'waiting_for_confirmation');
     const confirm = (body: object) => server.call('POST', `/api/conversations/${id}/events/respond_to_confirmation`, body);
     expect((await confirm({ accept: false, reason: 'Not that file, please.' })).status).toBe(200);
-    const events = await server.until(id, (found) => ofKind(found, 'ActionEvent').length === 2, 'the second action');
+    const events = await server.waitForEvents(id, (found) => ofKind(found, 'ActionEvent').length === 2, 'the second action');
     expect(ofKind(events, 'UserRejectObservation')[0]).toMatchObject({ source: 'user', rejection_reason: 'Not that file, please.' });
     expect(fs.existsSync(path.join(workspace, 'rejected.txt'))).toBe(false);
     expect(JSON.stringify(llm!.requests[1]?.messages)).toContain('Not that file, please.');
@@ -312,7 +312,7 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
       },
       { text: 'Answering the later message.' },
     ]);
-    await server.until(id, (found) => ofKind(found, 'ActionEvent').length === 2, 'the two actions');
+    await server.waitForEvents(id, (found) => ofKind(found, 'ActionEvent').length === 2, 'the two actions');
     const sent = await server.call('POST', `/api/conversations/${id}/events`, {
       content: [{ type: 'text', text: 'One more thing.' }],
       run: true,

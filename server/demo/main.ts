@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, configFromEnv, type ServerConfig } from '../config';
 import { onStopSignal, type OpenedServer, openServer } from '../run-server';
+import { signInMessage } from '../start-messages';
 import type { ApiServices } from '../services/create-services';
 import { DemoClock } from './demo-clock';
 import { writeSpecsFile } from './sandbox-specs';
@@ -81,9 +82,8 @@ async function main(): Promise<void> {
     throw error;
   }
   console.log(`Seeded in ${Math.round((Date.now() - started) / 1000)} s.`);
-  console.log(`\nAgent Console demo is running. Open this link to sign in:\n\n    ${signInLink}\n`);
-  console.log(`Pages that cannot send the key (OpenHands' web client) sign in at:\n\n    ${cookieSignInPage}\n`);
-  console.log(`Press Ctrl+C to stop it: its sandboxes and ${dataDir} are deleted.\n`);
+  const heading = `Agent Console demo is running. Press Ctrl+C to stop it: its sandboxes and ${dataDir} are deleted.`;
+  console.log(signInMessage({ heading, signInLink, cookieSignInPage }));
 }
 
 main().catch((error: unknown) => {

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FakeProviderApi, startFakeProviderApi } from '../../test-support/git/fake-provider-api';
-import { until } from '../testing/sandbox-helpers';
 import { startTestApp, TEST_SESSION_KEY, type TestApp } from '../testing/test-app';
 
 /*
@@ -210,10 +209,13 @@ describe("OpenHands' web client, replayed from its trace", () => {
 
       // The V1 start it made goes on: its conversation reads back through the legacy route its conversation page polls.
       const taskId = state.startedTaskId!;
-      const task = await until(
-        async () => (await send('GET', `/api/v1/app-conversations/start-tasks?ids=${taskId}`)).json()[0],
-        (current) => current.status === 'READY' || current.status === 'ERROR',
-        60_000,
+      const task = await vi.waitFor(
+        async () => {
+          const current = (await send('GET', `/api/v1/app-conversations/start-tasks?ids=${taskId}`)).json()[0];
+          expect(['READY', 'ERROR']).toContain(current.status);
+          return current;
+        },
+        { timeout: 60_000 },
       );
       expect(task.status, task.detail).toBe('READY');
       const conversation = await send('GET', `/api/conversations/${task.app_conversation_id}`);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DATABASE_FILE } from '../data-dir';
 import { canSwitchUsers } from '../processes/process-user';
 import { readProcStat } from '../processes/proc';
@@ -115,14 +115,6 @@ function leftovers(dataDir: string, uids: Set<number>): string[] {
   });
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
-  for (const deadline = Date.now() + ms; ;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 async function attackServer(isolated: boolean) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-hostile-'));
   dirs.push(dataDir);
@@ -154,17 +146,18 @@ async function attackServer(isolated: boolean) {
   const bodies: string[] = [];
   for (const attack of attacks) {
     const exits = attack.startsWith('log-');
-    const seen = await until(
+    const seen = await vi.waitFor(
       async () => {
         const [info, logs] = [
           await server.call('GET', `/api/v1/sandboxes?id=${ids[attack]}`),
           await server.call('GET', `/api/v1/sandboxes/${ids[attack]}/logs?tail=500`),
         ];
         expect(logs.status).toBe(200);
+        if (exits) expect(info.body, attack).toContain('"ERROR"');
+        else expect(logs.body, attack).toContain('ready');
         return { info: info.body, logs: logs.body };
       },
-      ({ info, logs }) => (exits ? info.includes('"ERROR"') : logs.includes('ready')),
-      size(60_000, 300_000),
+      { timeout: size(60_000, 300_000), interval: 100 },
     );
     expect(exits ? seen.info : seen.logs, attack).toContain(exits ? 'The process exited with code 3' : 'ready');
     bodies.push(seen.info, seen.logs);
@@ -177,17 +170,12 @@ async function attackServer(isolated: boolean) {
     expect(deleted.status, `${attack}: ${deleted.body}`).toBe(200);
   }
   const deleteSeconds = (Date.now() - deleteStarted) / 1000;
-  const left = await until(
-    async () => leftovers(dataDir, uids),
-    (found) => found.length === 0,
-    5000,
-  );
+  await vi.waitFor(() => expect(leftovers(dataDir, uids)).toEqual([]), { timeout: 5000, interval: 100 });
   const search = await server.call('GET', '/api/v1/sandboxes/search');
   const pings = await pinger.stop();
 
   expect(pings.failures).toEqual([]);
   expect(pings.answered).toBeGreaterThan(0);
-  expect(left).toEqual([]);
   expect(JSON.parse(search.body).items).toEqual([]);
   for (const body of [...bodies, search.body]) for (const secret of secrets) expect(body).not.toContain(secret);
   expect(server.output()).not.toMatch(/uncaught|EISDIR|FATAL/i);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger';
 import { LeftoverRemoval } from './leftover-removal';
 import { appendLog, openLogForAppend, tailLines } from './sandbox-log';
-import { deleteAllSandboxes, sandboxInfo, shellSpec, startSandbox, statusBecomes, until } from '../testing/sandbox-helpers';
+import { deleteAllSandboxes, sandboxInfo, shellSpec, startSandbox, statusBecomes } from '../testing/sandbox-helpers';
 import { startTestApp, type TestApp, type TestAppOptions } from '../testing/test-app';
 
 /** Issue 13, findings 1–3: what a sandbox can do with its files must not crash, stall or block the server. */
@@ -115,11 +115,7 @@ describe('deleting a sandbox', () => {
     expect(deleted.statusCode).toBe(200);
     expect(await sandboxInfo(t, id)).toBeNull();
     expect(fs.existsSync(path.join(t.dataDir, 'sandboxes', id))).toBe(false); // out of the way at once
-    await until(
-      async () => log,
-      (text) => text.includes('could not remove what a deleted sandbox left'),
-    );
-    expect(log).toContain('could not remove what a deleted sandbox left');
+    await vi.waitFor(() => expect(log).toContain('could not remove what a deleted sandbox left'), { timeout: 10_000 });
     expect((await t.request({ method: 'POST', url: '/api/v1/sandboxes?sandbox_spec_id=sleeper' })).statusCode).toBe(200);
   });
 });
@@ -149,11 +145,7 @@ describe('LeftoverRemoval', () => {
     });
     const removal = new LeftoverRemoval(path.join(root, '.trash'), quiet, rm, [0, 0]);
     await removal.remove(path.join(root, 'box'));
-    await until(
-      async () => fs.readdirSync(path.join(root, '.trash')),
-      (left) => left.length === 0,
-      5000,
-    );
+    await expect.poll(() => fs.readdirSync(path.join(root, '.trash')), { timeout: 5000 }).toEqual([]);
     expect(rm).toHaveBeenCalledTimes(3);
 
     fs.mkdirSync(path.join(root, '.trash', 'from-an-earlier-run'));
@@ -171,11 +163,7 @@ describe('LeftoverRemoval', () => {
     });
     const removal = new LeftoverRemoval(path.join(root, '.trash'), quiet, rm, [0]);
     await removal.remove(path.join(root, 'box'));
-    await until(
-      async () => rm.mock.calls.length,
-      (calls) => calls >= 2,
-      5000,
-    );
+    await expect.poll(() => rm.mock.calls.length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
     await removal.idle();
     expect(rm).toHaveBeenCalledTimes(2);
   });
@@ -215,10 +203,11 @@ describe('no sandbox path is touched synchronously', () => {
       const talker = await startSandbox(t, 'talker');
       const quitter = await startSandbox(t, 'quitter');
       await statusBecomes(t, quitter.id, 'ERROR');
-      await until(
-        async () => (await t.request({ method: 'GET', url: `/api/v1/sandboxes/${talker.id}/logs` })).json().lines as string[],
-        (lines) => lines.includes('hello'),
-      );
+      await expect
+        .poll(async () => (await t.request({ method: 'GET', url: `/api/v1/sandboxes/${talker.id}/logs` })).json().lines as string[], {
+          timeout: 10_000,
+        })
+        .toContain('hello');
       for (const action of ['pause', 'resume']) {
         expect((await t.request({ method: 'POST', url: `/api/v1/sandboxes/${talker.id}/${action}` })).statusCode).toBe(200);
       }

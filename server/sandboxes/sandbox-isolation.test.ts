@@ -2,11 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DATABASE_FILE } from '../data-dir';
 import { canSwitchUsers } from '../processes/process-user';
+import { builtServerScript } from '../testing/built-server';
 import { runtimesUnderTest } from '../testing/docker-engine';
-import { logLines, shellSpec, startSandbox, until } from '../testing/sandbox-helpers';
+import { logLines, shellSpec, startSandbox } from '../testing/sandbox-helpers';
 import { homeOf } from '../testing/sandbox-processes';
 import { startTestApp, type TestApp } from '../testing/test-app';
 
@@ -53,9 +54,13 @@ const REACHED_THE_SERVER = [
 ];
 
 async function logsOf(t: TestApp, id: string): Promise<string> {
-  const lines = await until(
-    () => logLines(t, id),
-    (found) => found.includes('probed'),
+  const lines = await vi.waitFor(
+    async () => {
+      const found = await logLines(t, id);
+      expect(found).toContain('probed');
+      return found;
+    },
+    { timeout: 10_000 },
   );
   return lines.join('\n');
 }
@@ -125,9 +130,9 @@ describe(canSwitchUsers() ? 'as root, MCP test processes' : 'not as root, MCP te
   });
 });
 
-/** Starts the real server (`server/main.ts`), optionally through `setpriv` as another user; resolves with its output once it listens. */
+/** Starts the real server (built, as `npm start` runs it), optionally through `setpriv` as another user; resolves with its output once it listens. */
 async function startServer(dataDir: string, asUser?: number): Promise<string> {
-  const node = [process.execPath, '--import', 'tsx', 'server/main.ts'];
+  const node = [process.execPath, builtServerScript('main')];
   const command = asUser === undefined ? node : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', ...node];
   const child = spawn(command[0]!, command.slice(1), {
     env: { PATH: process.env.PATH, HOME: dataDir, DATA_DIR: dataDir, PORT: '0', CONSOLE_DIR: path.join(dataDir, 'none') },
@@ -137,10 +142,11 @@ async function startServer(dataDir: string, asUser?: number): Promise<string> {
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await until(
-    async () => output,
-    (text) => text.includes('Agent Console is running') || child.exitCode !== null,
-    15_000,
+  await vi.waitFor(
+    () => {
+      if (child.exitCode === null) expect(output).toContain('Agent Console is running');
+    },
+    { timeout: 15_000 },
   );
   child.kill('SIGTERM');
   await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));

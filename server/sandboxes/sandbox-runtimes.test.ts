@@ -22,7 +22,7 @@ import {
 } from '../testing/docker-engine';
 import { type ServerProcess, startServerProcess } from '../testing/server-process';
 import { type OpenAiStub, startOpenAiStub } from '../testing/openai-stub';
-import { shellSpec, until } from '../testing/sandbox-helpers';
+import { shellSpec } from '../testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, type TestApp, type TestAppOptions } from '../testing/test-app';
 
 /*
@@ -53,20 +53,27 @@ async function startConversation(t: TestApp): Promise<string> {
     headers: { 'content-type': 'application/json' },
   });
   expect(started.statusCode, started.body).toBe(200);
-  const task = await until(
-    async () => (await call(t, 'GET', `/api/v1/app-conversations/start-tasks?ids=${started.json().id}`)).json()[0],
-    (current) => current.status === 'READY' || current.status === 'ERROR',
-    30_000,
+  const task = await vi.waitFor(
+    async () => {
+      const current = (await call(t, 'GET', `/api/v1/app-conversations/start-tasks?ids=${started.json().id}`)).json()[0];
+      expect(['READY', 'ERROR']).toContain(current.status);
+      return current;
+    },
+    { timeout: 30_000 },
   );
   expect(task.status, task.detail ?? '').toBe('READY');
   return task.app_conversation_id;
 }
 const info = async (t: TestApp, id: string) => (await call(t, 'GET', `/api/v1/sandboxes?id=${id}`)).json()[0];
+/** Waits until the sandbox's status is `status`, at most `ms`; answers its info then. */
 const becomes = (t: TestApp, id: string, status: string, ms = 20_000) =>
-  until(
-    () => info(t, id),
-    (s) => s?.status === status,
-    ms,
+  vi.waitFor(
+    async () => {
+      const current = await info(t, id);
+      expect(current?.status).toBe(status);
+      return current;
+    },
+    { timeout: ms },
   );
 
 async function start(t: TestApp, spec?: string): Promise<string> {
@@ -94,19 +101,19 @@ describe.each(runtimes)('sandboxes on the %s runtime', (runtime: RuntimeName) =>
     await call(t, 'POST', `/api/v1/sandboxes/${sandbox}/pause`);
     await call(t, 'POST', `/api/v1/sandboxes/${sandbox}/resume`);
 
-    const events = await until(
-      async () => (await call(t, 'GET', `/api/v1/events/search?conversation_id__eq=${id}&sort_order=TIMESTAMP_DESC&limit=5`)).json().items,
-      (items: { kind: string }[]) => items.some((event) => event.kind === 'PauseEvent'),
-      20_000,
-    );
-    expect(events.find((event: { kind: string }) => event.kind === 'PauseEvent')).toMatchObject({ reason: 'sandbox_paused' });
+    await expect
+      .poll(
+        async () =>
+          (
+            (await call(t, 'GET', `/api/v1/events/search?conversation_id__eq=${id}&sort_order=TIMESTAMP_DESC&limit=5`)).json().items as {
+              kind: string;
+            }[]
+          ).find((event) => event.kind === 'PauseEvent'),
+        { timeout: 20_000 },
+      )
+      .toMatchObject({ reason: 'sandbox_paused' });
     // The status follows the event on the stream, and the sandbox's own status settles after resume.
-    const status = await until(
-      async () => (await conversation(t, id)).execution_status,
-      (value) => value === 'paused',
-      20_000,
-    );
-    expect(status).toBe('paused');
+    await expect.poll(async () => (await conversation(t, id)).execution_status, { timeout: 20_000 }).toBe('paused');
   });
 });
 
@@ -128,10 +135,11 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
 
   async function runningIdle(t: TestApp): Promise<string> {
     const id = await start(t);
-    await until(
-      async () => (await t.services.sandboxes.exec(id, ['true'], { timeoutMs: 10_000 }).catch(() => undefined))?.exitCode,
-      (code) => code === 0,
-    );
+    await expect
+      .poll(async () => (await t.services.sandboxes.exec(id, ['true'], { timeoutMs: 10_000 }).catch(() => undefined))?.exitCode, {
+        timeout: 10_000,
+      })
+      .toBe(0);
     return id;
   }
 
@@ -233,7 +241,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     const engine = (await localEngine())!;
     const [container] = await engine.listContainers({ filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) });
     const beat = async () => (await t.services.sandboxes.exec(id, ['cat', '/tmp/beat'], { timeoutMs: 10_000 })).output;
-    await until(beat, (b) => b !== '');
+    await expect.poll(beat, { timeout: 10_000 }).not.toBe('');
 
     await t.services.sandboxes.pause(id);
     const top = await engine.getContainer(container!.Id).top();
@@ -242,7 +250,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     expect(frozen).toBe('FROZEN');
     await t.services.sandboxes.resume(id);
     const before = await beat();
-    expect(await until(beat, (b) => b !== before)).not.toBe(before);
+    await expect.poll(beat, { timeout: 10_000 }).not.toBe(before);
 
     await t.services.sandboxes.delete(id);
     expect(await engine.listContainers({ all: true, filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) })).toEqual([]);
@@ -263,18 +271,22 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     const engine = (await localEngine())!;
     const [container] = await engine.listContainers({ filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) });
     await engine.getContainer(container!.Id).restart({ t: 1 });
-    const after = await until(
-      async () => (await info(t, id)).exposed_urls?.[0]?.url,
-      (url) => url !== undefined && url !== before,
+    const after: string = await vi.waitFor(
+      async () => {
+        const url = (await info(t, id)).exposed_urls?.[0]?.url;
+        expect(url).toBeDefined();
+        expect(url).not.toBe(before);
+        return url;
+      },
+      { timeout: 10_000 },
     );
-    expect(after).not.toBe(before);
     // the engine publishes the port before the agent server listens: it answers soon after
     const alive = () =>
       fetch(`${after}/alive`, { signal: AbortSignal.timeout(2000) }).then(
         (r) => r.status,
         () => 0,
       );
-    expect(await until(alive, (status) => status === 200)).toBe(200);
+    await expect.poll(alive, { timeout: 10_000 }).toBe(200);
   });
 
   it('is MISSING when its container was removed behind its back, and its delete still removes its volume', async () => {
@@ -309,39 +321,19 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
       const [a, b] = await Promise.all(
         [0, 1].map(async () => JSON.parse((await first.call('POST', '/api/v1/sandboxes')).body).id as string),
       );
-      await until(
-        () => status(first, a!),
-        (s) => s === 'RUNNING',
-        30_000,
-      );
-      await until(
-        () => status(first, b!),
-        (s) => s === 'RUNNING',
-        30_000,
-      );
+      await expect.poll(() => status(first, a!), { timeout: 30_000 }).toBe('RUNNING');
+      await expect.poll(() => status(first, b!), { timeout: 30_000 }).toBe('RUNNING');
       expect((await first.call('POST', `/api/v1/sandboxes/${b}/pause`)).status).toBe(200);
       const before = await containerIds();
       expect(before).toHaveLength(2);
       await first.kill();
 
       const second = await server();
-      expect(
-        await until(
-          () => status(second, a!),
-          (s) => s === 'RUNNING',
-          30_000,
-        ),
-      ).toBe('RUNNING');
+      await expect.poll(() => status(second, a!), { timeout: 30_000 }).toBe('RUNNING');
       expect(await status(second, b!)).toBe('PAUSED');
       expect(await containerIds()).toEqual(before);
       expect((await second.call('POST', `/api/v1/sandboxes/${b}/resume`)).status).toBe(200);
-      expect(
-        await until(
-          () => status(second, b!),
-          (s) => s === 'RUNNING',
-          30_000,
-        ),
-      ).toBe('RUNNING');
+      await expect.poll(() => status(second, b!), { timeout: 30_000 }).toBe('RUNNING');
       expect(await containerIds()).toEqual(before);
     } finally {
       for (const s of servers) await s.kill();
@@ -368,10 +360,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     apps.splice(apps.indexOf(first), 1);
     await first.close({ keepData: true });
     const ended = await containerOf(soon);
-    await until(
-      async () => (await ended.inspect()).State.Running,
-      (running) => !running,
-    );
+    await expect.poll(async () => (await ended.inspect()).State.Running, { timeout: 10_000 }).toBe(false);
     // started again behind the back of a server that is down
     await (await containerOf(again)).start();
 
@@ -436,18 +425,18 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     expect(await becomes(t, sandbox, 'PAUSED', 3000)).toMatchObject({ status: 'PAUSED', exposed_urls: null });
     await container.unpause();
     expect((await becomes(t, sandbox, 'RUNNING', 5000)).status).toBe('RUNNING');
-    const events = await until(
-      async () => (await call(t, 'GET', `/api/v1/events/search?conversation_id__eq=${id}&sort_order=TIMESTAMP_DESC&limit=5`)).json().items,
-      (items: { kind: string }[]) => items.some((event) => event.kind === 'PauseEvent'),
-      20_000,
-    );
-    expect(events.find((event: { kind: string }) => event.kind === 'PauseEvent')).toMatchObject({ reason: 'sandbox_paused' });
-    const status = await until(
-      async () => (await conversation(t, id)).execution_status,
-      (value) => value === 'paused',
-      20_000,
-    );
-    expect(status).toBe('paused');
+    await expect
+      .poll(
+        async () =>
+          (
+            (await call(t, 'GET', `/api/v1/events/search?conversation_id__eq=${id}&sort_order=TIMESTAMP_DESC&limit=5`)).json().items as {
+              kind: string;
+            }[]
+          ).find((event) => event.kind === 'PauseEvent'),
+        { timeout: 20_000 },
+      )
+      .toMatchObject({ reason: 'sandbox_paused' });
+    await expect.poll(async () => (await conversation(t, id)).execution_status, { timeout: 20_000 }).toBe('paused');
   });
 
   it('answers a resume the engine refuses with its reason, not a 500, and still deletes the sandbox', async () => {
@@ -518,7 +507,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
       const volumesOf = async (id: string) => ((await engine.listVolumes({ filters: byLabel(SANDBOX_LABEL, id) })).Volumes ?? []).length;
       const containersOf = async (id: string) => (await engine.listContainers({ all: true, filters: byLabel(SANDBOX_LABEL, id) })).length;
       const left = () => Promise.all([containersOf(halfDeleted), volumesOf(halfDeleted), volumesOf('unrecorded')]);
-      expect(await until(left, (counts) => counts.every((n) => n === 0))).toEqual([0, 0, 0]);
+      await expect.poll(left, { timeout: 10_000 }).toEqual([0, 0, 0]);
       expect([await containersOf(kept), await volumesOf(kept), await containersOf('theirs'), await volumesOf('theirs')]).toEqual([
         1, 1, 1, 1,
       ]);
@@ -560,22 +549,12 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
       await events.follow();
       // SIGWINCH: a signal its processes ignore
       await container.kill({ signal: 'SIGWINCH' });
-      expect(
-        await until(
-          async () => [...seen],
-          (actions) => actions.length === 1,
-        ),
-      ).toEqual(['kill']);
+      await expect.poll(() => [...seen], { timeout: 10_000 }).toEqual(['kill']);
       for (const link of links) link.destroy();
       await container.kill({ signal: 'SIGWINCH' });
       await container.pause();
       await container.unpause();
-      expect(
-        await until(
-          async () => [...seen],
-          (actions) => actions.includes('unpause'),
-        ),
-      ).toEqual(['kill', 'kill', 'unpause']);
+      await expect.poll(() => [...seen], { timeout: 10_000 }).toEqual(['kill', 'kill', 'unpause']);
     } finally {
       events.close();
       await new Promise((resolve) => proxy.close(resolve));

@@ -8,7 +8,10 @@ import { ConfigError } from '../config';
 
 export const AGENT_SERVER_SPEC_ID = 'agent-server';
 
-/** Where the build puts the agent server (`npm run build:agent`). */
+/**
+ * Where the build puts the agent server (`npm run build:agent`). The project root is two levels
+ * up from this file (server/sandboxes/) and from the server's bundle (build/server/) alike.
+ */
 export const AGENT_SERVER_SCRIPT = path.resolve(import.meta.dirname, '../../build/agent-server/main.js');
 
 /**

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SecretBox } from '../secret-box';
+import { builtServerScript } from '../testing/built-server';
 import { conversationRecord, startTaskRecord } from '../testing/conversation-records';
 import { freshPostgresDatabase } from '../testing/databases';
 import { startTestApp, TEST_SECRETS_KEY, type TestApp } from '../testing/test-app';
@@ -25,7 +26,7 @@ const post = (t: TestApp, url: string, body: unknown) =>
   t.request({ method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
 
 const migrate = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  promisify(execFile)('npx', ['tsx', 'server/migrate-to-postgres.ts', ...args], { env: { ...process.env, ...env } });
+  promisify(execFile)(process.execPath, [builtServerScript('migrate-to-postgres'), ...args], { env: { ...process.env, ...env } });
 
 /** A SQLite data dir with settings, secrets, a conversation and its events, left as a stopped server leaves it. */
 async function sqliteDataDir(): Promise<string> {

@@ -1,13 +1,24 @@
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createLogger } from '../logger';
-import { freshPostgresDatabase } from '../testing/databases';
+import { freshPostgresDatabase, onlyPostgres } from '../testing/databases';
 import { EventNotices, type LiveNotice, livePayloads } from './event-notices';
 
-/** Longer than the wait before a dropped connection is made again. */
-const PAST_RECONNECT_MS = 2_000;
+/**
+ * Counts the connections made from now on. With the reconnect wait a fake timer, running every
+ * timer shows whether one would still be made: nothing is left to wait out.
+ */
+function countConnects() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  const connects = vi.spyOn(pg.Client.prototype, 'connect');
+  onTestFinished(() => {
+    connects.mockRestore();
+    vi.useRealTimers();
+  });
+  return connects;
+}
 
 const delta = (conversationId: string, text: string): LiveNotice => ({
   conversationId,
@@ -47,7 +58,7 @@ async function hangingProxy(url: string): Promise<{ url: string; hang: () => voi
   };
 }
 
-describe('event notices', () => {
+describe.each(onlyPostgres())('event notices', () => {
   let url: string;
   let drop: () => Promise<void>;
   let admin: pg.Client;
@@ -69,6 +80,7 @@ describe('event notices', () => {
   };
 
   it('closed while it connects, it leaves no connection open', async () => {
+    const connects = countConnects();
     const notices = new EventNotices(url, createLogger(false));
     const listening = notices.listen(
       () => undefined,
@@ -77,11 +89,13 @@ describe('event notices', () => {
     await notices.close();
     await listening.catch(() => undefined);
     await expect.poll(listeners, { timeout: 10_000 }).toEqual([]);
-    await sleep(PAST_RECONNECT_MS);
+    await vi.runAllTimersAsync();
+    expect(connects).toHaveBeenCalledTimes(1);
     expect(await listeners()).toEqual([]);
   });
 
   it('closed while it waits to connect again, it does not', async () => {
+    const connects = countConnects();
     const lines: string[] = [];
     const notices = new EventNotices(url, createLogger('warn', { write: (line: string) => void lines.push(line) }));
     await notices.listen(
@@ -95,7 +109,8 @@ describe('event notices', () => {
     await expect.poll(() => lines.some((line) => line.includes('hears of new events failed')), { timeout: 10_000 }).toBe(true);
     await sleep(0);
     await notices.close();
-    await sleep(PAST_RECONNECT_MS);
+    await vi.runAllTimersAsync();
+    expect(connects).toHaveBeenCalledTimes(1);
     expect(await listeners()).toEqual([]);
   });
 

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { GLOBAL_WORK_LOCK, INSTANCE_ID_LOCKS } from './instance-locks';
 import { advisoryLockHolders } from '../testing/advisory-locks';
-import { until } from '../testing/sandbox-helpers';
 import { startTestApp, type TestApp } from '../testing/test-app';
 
 /*
@@ -32,17 +31,9 @@ it('survives PostgreSQL ending every connection it has, answers again, and takes
   // The pool's idle connections, the session holding the locks, and the one hearing of new events.
   expect(ended.rows.length).toBeGreaterThanOrEqual(2);
 
-  expect(
-    await until(
-      async () => searchSandboxes(app),
-      (status) => status === 200,
-    ),
-  ).toBe(200);
-  expect(
-    await until(
-      async () => [await lockHolders(app, INSTANCE_ID_LOCKS), await lockHolders(app, GLOBAL_WORK_LOCK[0])],
-      (counts) => counts.every((n) => n === 1),
-    ),
-  ).toEqual([1, 1]);
-  expect(await until(async () => app.services.instances.holdsGlobalWork, Boolean)).toBe(true);
+  await expect.poll(() => searchSandboxes(app), { timeout: 10_000 }).toBe(200);
+  await expect
+    .poll(async () => [await lockHolders(app, INSTANCE_ID_LOCKS), await lockHolders(app, GLOBAL_WORK_LOCK[0])], { timeout: 10_000 })
+    .toEqual([1, 1]);
+  await expect.poll(() => app.services.instances.holdsGlobalWork, { timeout: 10_000 }).toBe(true);
 });

@@ -6,7 +6,7 @@ import { CompiledQuery, Kysely, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { conversationRecord, startTaskRecord } from '../testing/conversation-records';
-import { databasesUnderTest, freshPostgresDatabase } from '../testing/databases';
+import { databasesUnderTest, freshPostgresDatabase, onlyPostgres } from '../testing/databases';
 import { ConversationsStore, type ConversationRecord } from './conversations-store';
 import type { EventFilter } from '../../src/contract/events';
 import { type Db, migrateToLatest, openPostgres, openSqlite } from './database';
@@ -460,7 +460,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
   });
 });
 
-describe('title order on a PostgreSQL database with an en-US collation', () => {
+describe.each(onlyPostgres())('title order on a PostgreSQL database with an en-US collation', () => {
   let sqlite: Db;
   let postgres: Db;
   let cleanUp: () => Promise<void>;
@@ -540,7 +540,7 @@ describe('title order on a PostgreSQL database with an en-US collation', () => {
   });
 });
 
-describe('events on postgres', () => {
+describe.each(onlyPostgres())('events on postgres', () => {
   let db: Db;
   let drop: () => Promise<void>;
   beforeEach(async () => {
@@ -741,7 +741,7 @@ describe('creation-order rowids migration on sqlite', () => {
   });
 });
 
-describe('title index migration on postgres', () => {
+describe.each(onlyPostgres())('title index migration on postgres', () => {
   it('builds the code-point index beside the old one: conversations can be read while it waits to build', async () => {
     const { url, drop } = await freshPostgresDatabase();
     const db = openPostgres(url);

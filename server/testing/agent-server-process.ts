@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
+import { expect, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { AgentEvent, EventPage } from '../../src/contract/events';
 import { AGENT_SERVER_SCRIPT } from '../sandboxes/specs';
@@ -31,8 +32,8 @@ export interface AgentServerProcess {
   call(method: string, url: string, body?: unknown, key?: string | null): Promise<Answer>;
   /** Every stored event of a conversation, in order (pages through events/search). */
   events(id: string): Promise<AgentEvent[]>;
-  /** Waits until `check` holds for the conversation's events (polling events/search). */
-  until(id: string, check: (events: AgentEvent[]) => boolean, what: string, timeoutMs?: number): Promise<AgentEvent[]>;
+  /** Waits until `check` holds for the conversation's events (polling events/search); answers them then. */
+  waitForEvents(id: string, check: (events: AgentEvent[]) => boolean, what: string, timeoutMs?: number): Promise<AgentEvent[]>;
   /** Waits for a conversation's execution status. */
   status(id: string, wanted: string, timeoutMs?: number): Promise<void>;
   socket(path: string, headers?: Record<string, string>): WebSocket;
@@ -54,8 +55,7 @@ export async function startAgentServer(
   });
   child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
-  for (let tries = 0; tries < 200 && !printed.includes('listening'); tries++) await new Promise((resolve) => setTimeout(resolve, 50));
-  if (!printed.includes('listening')) throw new Error(`The agent server did not start: ${printed}`);
+  await vi.waitFor(() => expect(printed, 'The agent server did not start').toContain('listening'), { timeout: 10_000 });
 
   const call = async (method: string, url: string, body?: unknown, given: string | null = key): Promise<Answer> => {
     const response = await fetch(`${base}${url}`, {
@@ -80,15 +80,6 @@ export async function startAgentServer(
     } while (page);
     return all;
   };
-  const waitUntil = async <T>(probe: () => Promise<T | undefined>, what: () => string, timeoutMs: number): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = await probe();
-      if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what()}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
   return {
     base,
     key,
@@ -96,25 +87,21 @@ export async function startAgentServer(
     output: () => printed,
     call,
     events,
-    until: (id, check, what, timeoutMs = 15_000) =>
-      waitUntil(
+    waitForEvents: (id, check, what, timeoutMs = 15_000) =>
+      vi.waitFor(
         async () => {
           const found = await events(id);
-          return check(found) ? found : undefined;
+          expect(check(found), `waiting for ${what}`).toBe(true);
+          return found;
         },
-        () => what,
-        timeoutMs,
+        { timeout: timeoutMs },
       ),
     status: async (id, wanted, timeoutMs = 15_000) => {
-      let last = '';
-      await waitUntil(
-        async () => {
-          last = ((await call('GET', `/api/conversations/${id}`)).body as { execution_status: string }).execution_status;
-          return last === wanted ? true : undefined;
-        },
-        () => `status ${wanted} (last: ${last})`,
-        timeoutMs,
-      );
+      await expect
+        .poll(async () => ((await call('GET', `/api/conversations/${id}`)).body as { execution_status: string }).execution_status, {
+          timeout: timeoutMs,
+        })
+        .toBe(wanted);
     },
     socket: (path, headers = {}) => new WebSocket(`ws://127.0.0.1:${port}${path}`, { headers }),
     stop: async () => {

@@ -3,8 +3,14 @@ import { createDatabase, dropDatabase } from './postgres';
 
 export type DatabaseName = 'sqlite' | 'postgres';
 
-/** The databases the store and service tests run on: `describe.each(databasesUnderTest())`. */
-export const databasesUnderTest = (): DatabaseName[] => ['sqlite', 'postgres'];
+/**
+ * The databases the store and service tests run on: `describe.each(databasesUnderTest())`;
+ * PostgreSQL only when the run has a cluster (TEST_POSTGRES=1, see postgres-global-setup.ts).
+ */
+export const databasesUnderTest = (): DatabaseName[] => (inject('postgresAdminUrl') ? ['sqlite', 'postgres'] : ['sqlite']);
+
+/** PostgreSQL alone, when the run has it: `describe.each(onlyPostgres())` for what SQLite has no counterpart of. */
+export const onlyPostgres = (): DatabaseName[] => databasesUnderTest().filter((database) => database === 'postgres');
 
 /**
  * A fresh database on the run's PostgreSQL cluster (postgres-global-setup.ts), collating text
@@ -12,6 +18,7 @@ export const databasesUnderTest = (): DatabaseName[] => ['sqlite', 'postgres'];
  */
 export async function freshPostgresDatabase(icuLocale?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = inject('postgresAdminUrl');
+  if (!adminUrl) throw new Error('This run has no PostgreSQL cluster: set TEST_POSTGRES=1 (npm test does)');
   const url = await createDatabase(adminUrl, icuLocale);
   return { url, drop: () => dropDatabase(adminUrl, url) };
 }

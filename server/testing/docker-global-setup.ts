@@ -3,16 +3,21 @@ import { checkEngine, dockerFromEnv } from '../sandboxes/docker/engine';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** A Docker engine answered when the run began: the docker runtime's tests are collected. */
+    /** TEST_DOCKER=1 and a Docker engine answered when the run began: the docker runtime's tests are collected. */
     dockerEngine: boolean;
   }
 }
 
 /**
- * Checks once per run whether a Docker engine answers. Without one, locally, the run says in one
- * line that the docker suite is not collected; with CI=1 the suite's files fail instead.
+ * With TEST_DOCKER=1 (`npm test` and `npm run test:docker` set it), checks once per run whether a
+ * Docker engine answers. Without one, locally, the run says in one line that the docker suite is
+ * not collected; with CI=1 the suite's files fail instead. Without TEST_DOCKER, processes only.
  */
 export default async function setup(project: TestProject): Promise<void> {
+  if (!process.env.TEST_DOCKER) {
+    project.provide('dockerEngine', false);
+    return;
+  }
   let answers = true;
   try {
     await checkEngine(dockerFromEnv(process.env.DOCKER_HOST));

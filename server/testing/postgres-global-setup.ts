@@ -3,16 +3,18 @@ import { startPostgresCluster } from './postgres';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The run's throwaway PostgreSQL cluster (postgres://… to its `postgres` database): tests make databases on it. */
-    postgresAdminUrl: string;
+    /** The run's throwaway PostgreSQL cluster (postgres://… to its `postgres` database), when TEST_POSTGRES=1: tests make databases on it. */
+    postgresAdminUrl?: string;
   }
 }
 
 /**
- * One PostgreSQL cluster for the whole run; the store and service tests run on it as well as on
- * SQLite. PostgreSQL is a dependency of the tests like chromium: when it does not start, the run fails.
+ * With TEST_POSTGRES=1 (`npm test` sets it), one PostgreSQL cluster for the whole run, and the
+ * store and service tests run on it as well as on SQLite. PostgreSQL is then a dependency of the
+ * tests like chromium: when it does not start, the run fails. Without it, SQLite only.
  */
-export default async function setup(project: TestProject): Promise<() => void> {
+export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
+  if (!process.env.TEST_POSTGRES) return undefined;
   const cluster = await startPostgresCluster();
   project.provide('postgresAdminUrl', cluster.adminUrl);
   return cluster.stop;

@@ -1,3 +1,4 @@
+import { expect, vi } from 'vitest';
 import type { SandboxSpec } from '../../src/contract/sandboxes';
 import type { TestApp } from './test-app';
 
@@ -10,15 +11,6 @@ export const shellSpec = (id: string, script: string): SandboxSpec => ({
   working_dir: '',
 });
 
-/** Reads until `done` holds, at most `ms` (then answers the last value, for the assertion to show). */
-export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
-  for (const deadline = Date.now() + ms; ;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 export async function startSandbox(t: TestApp, spec: string): Promise<{ id: string; status: string }> {
   const response = await t.request({ method: 'POST', url: `/api/v1/sandboxes?sandbox_spec_id=${spec}` });
   if (response.statusCode !== 200) throw new Error(`starting ${spec}: ${response.statusCode} ${response.body}`);
@@ -29,11 +21,15 @@ export async function sandboxInfo(t: TestApp, id: string): Promise<{ status: str
   return (await t.request({ method: 'GET', url: `/api/v1/sandboxes?id=${id}` })).json()[0];
 }
 
+/** Waits until the sandbox's status is `status`, at most `ms`; answers its info then. */
 export const statusBecomes = (t: TestApp, id: string, status: string, ms = 10_000) =>
-  until(
-    () => sandboxInfo(t, id),
-    (info) => info?.status === status,
-    ms,
+  vi.waitFor(
+    async () => {
+      const info = await sandboxInfo(t, id);
+      expect(info?.status).toBe(status);
+      return info!;
+    },
+    { timeout: ms },
   );
 
 /** Deletes every sandbox of the app (processes and all). */

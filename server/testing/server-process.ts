@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { builtServerScript } from './built-server';
 
-/** The real server (`server/main.ts`) in a process of its own, for suites that must see it from outside: kill it, ping it while it works. */
+/** The real server, built as `npm start` runs it, in a process of its own, for suites that must see it from outside: kill it, ping it while it works. */
 export interface ServerProcess {
   /** `http://127.0.0.1:<port>` */
   url: string;
@@ -27,7 +28,7 @@ const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 export async function startServerProcess({ dataDir, env = {}, asUser }: ServerProcessOptions): Promise<ServerProcess> {
-  const node = [process.execPath, '--import', 'tsx', 'server/main.ts'];
+  const node = [process.execPath, builtServerScript('main')];
   const command = asUser === undefined ? node : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', ...node];
   const child = spawn(command[0]!, command.slice(1), {
     env: {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fakeApi, json } from '../testing/fake-api';
 import { openHandsEventPage } from '../../test-support/fake-openhands/event-search';
 import { countEvents, pollEvents, type StreamConnection, type StreamFrame, streamEvents } from './events';
@@ -149,6 +149,9 @@ describe('pollEvents', () => {
   }));
 
   it('reads every event past OpenHands’ page-boundary skip, starts each look at the newest time, retries a failure and stops when aborted', async () => {
+    // Fake timers: once it ended, whether a look is still scheduled can be asked, not waited out.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    onTestFinished(() => void vi.useRealTimers());
     const events = stored.slice(0, 3);
     let failNext = false;
     const api = fakeApi({
@@ -182,9 +185,7 @@ describe('pollEvents', () => {
     await vi.waitFor(() => expect([...seen]).toEqual(['e1', 'e2', 'e3', 'e4', 'e5']));
     controller.abort();
     await done;
-    const asked = api.calls().length;
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(api.calls()).toHaveLength(asked);
+    expect(vi.getTimerCount()).toBe(0);
 
     expect(states.slice(0, 2)).toEqual(['connecting', 'open']);
     expect(states).toContain('retrying');

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type DumbHttpRepo, type RepoFiles, startDumbHttpRepo } from '../../../test-support/git/dumb-http-repo';
 import type { StartTask } from '../../../src/contract/conversations';
 import { CONTAINER_HOME } from '../../sandboxes/docker/sandbox-image';
@@ -46,13 +46,8 @@ const json = (t: TestApp, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: stri
     ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
   });
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
-  for (const deadline = Date.now() + ms; ;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** How long a start, a status or a clean-up in these tests may take. */
+const WAIT = { timeout: 20_000 };
 
 const task = async (t: TestApp, id: string): Promise<StartTask> =>
   (await json(t, 'GET', `/api/v1/app-conversations/start-tasks?ids=${id}`)).json()[0];
@@ -63,10 +58,11 @@ async function startAndWait(t: TestApp, body: unknown): Promise<StartTask> {
   expect(response.statusCode, response.body).toBe(200);
   const started: StartTask = response.json();
   expect(started.status).toBe('WORKING');
-  return until(
-    () => task(t, started.id),
-    (current) => current.status === 'READY' || current.status === 'ERROR',
-  );
+  return vi.waitFor(async () => {
+    const current = await task(t, started.id);
+    expect(['READY', 'ERROR']).toContain(current.status);
+    return current;
+  }, WAIT);
 }
 
 const conversation = async (t: TestApp, id: string) => (await json(t, 'GET', `/api/v1/app-conversations?ids=${id}`)).json()[0];
@@ -114,11 +110,7 @@ describe.each(runtimes)('starting a conversation on the %s runtime', (runtime) =
     expect(agent.status).toBe(200);
     expect(await agent.json()).toMatchObject({ id: started.id });
     // No model in Settings: the first message runs the agent, which stops and says to pick one (NO_MODEL).
-    const withStatus = await until(
-      () => conversation(t, started.id),
-      (c) => c.execution_status === 'error',
-    );
-    expect(withStatus.execution_status).toBe('error');
+    await expect.poll(async () => (await conversation(t, started.id)).execution_status, WAIT).toBe('error');
   });
 
   it('clones over HTTP with the stored token (which no file or detail holds), checks out the branch, runs the setup script, installs the hook, finds the skills', async () => {
@@ -171,10 +163,7 @@ describe.each(runtimes)('starting a conversation on the %s runtime', (runtime) =
   it('starts into a paused sandbox by resuming it', async () => {
     const t = await appOn();
     const sandbox = (await json(t, 'POST', '/api/v1/sandboxes')).json();
-    await until(
-      async () => (await json(t, 'GET', `/api/v1/sandboxes?id=${sandbox.id}`)).json()[0].status,
-      (status) => status === 'RUNNING',
-    );
+    await expect.poll(async () => (await json(t, 'GET', `/api/v1/sandboxes?id=${sandbox.id}`)).json()[0].status, WAIT).toBe('RUNNING');
     await json(t, 'POST', `/api/v1/sandboxes/${sandbox.id}/pause`, {});
     const done = await startAndWait(t, { sandbox_id: sandbox.id });
     expect(done).toMatchObject({ status: 'READY', sandbox_id: sandbox.id });
@@ -199,11 +188,7 @@ describe.each(runtimes)('starting a conversation on the %s runtime', (runtime) =
     expect(failing.detail).toContain('The setup script .openhands/setup.sh exited with code 7');
     expect(failing.detail).toContain('missing dependency foo');
     // The sandboxes these starts made go with them: they hold nothing.
-    const sandboxes = await until(
-      async () => (await json(t, 'GET', '/api/v1/sandboxes/search')).json().items,
-      (items: unknown[]) => items.length === 0,
-    );
-    expect(sandboxes).toEqual([]);
+    await expect.poll(async () => (await json(t, 'GET', '/api/v1/sandboxes/search')).json().items, WAIT).toEqual([]);
   });
 
   it('a delete cancels a start still under way, and removes the sandbox it started', async () => {
@@ -218,11 +203,11 @@ describe.each(runtimes)('starting a conversation on the %s runtime', (runtime) =
     const started: StartTask = (
       await json(t, 'POST', '/api/v1/app-conversations', { conversation_id: id, selected_repository: 'octo/slow' })
     ).json();
-    const waiting = await until(
-      () => task(t, started.id),
-      (current) => current.status === 'RUNNING_SETUP_SCRIPT',
-    );
-    expect(waiting.status).toBe('RUNNING_SETUP_SCRIPT');
+    const waiting = await vi.waitFor(async () => {
+      const current = await task(t, started.id);
+      expect(current.status).toBe('RUNNING_SETUP_SCRIPT');
+      return current;
+    }, WAIT);
 
     expect((await json(t, 'DELETE', `/api/v1/app-conversations/${id}`)).json()).toEqual({ success: true });
     expect(await task(t, started.id)).toBeNull();

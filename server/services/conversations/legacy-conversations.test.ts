@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppConversation, StartTask } from '../../../src/contract/conversations';
 import { SANDBOX_STATUSES } from '../../../src/contract/sandboxes';
 import { toLegacyConversation } from './legacy-conversations';
-import { until } from '../../testing/sandbox-helpers';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
 /* OpenHands' legacy conversation reads, which its web client's home and conversation pages use. */
@@ -87,10 +86,13 @@ describe('/api/conversations', () => {
 
   async function startAndWait(body: unknown): Promise<StartTask> {
     const started: StartTask = (await post('/api/v1/app-conversations', body)).json();
-    return until(
-      async () => (await get(`/api/v1/app-conversations/start-tasks?ids=${started.id}`)).json()[0],
-      (task: StartTask) => task.status === 'READY' || task.status === 'ERROR',
-      30_000,
+    return vi.waitFor(
+      async () => {
+        const task: StartTask = (await get(`/api/v1/app-conversations/start-tasks?ids=${started.id}`)).json()[0];
+        expect(['READY', 'ERROR']).toContain(task.status);
+        return task;
+      },
+      { timeout: 30_000 },
     );
   }
 

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppConversation, StartTask } from '../../../src/contract/conversations';
 import { type AgentEvent, DEMO_MODEL } from '../../../src/contract/events';
 import { SecretBox } from '../../secret-box';
 import { startOpenAiStub, type OpenAiStub } from '../../testing/openai-stub';
-import { statusBecomes, until } from '../../testing/sandbox-helpers';
+import { statusBecomes } from '../../testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp, type TestAppOptions } from '../../testing/test-app';
 
 /*
@@ -70,10 +70,13 @@ async function startConversation(t: TestApp, request: Record<string, unknown> = 
   const started: StartTask = (
     await json(t, 'POST', '/api/v1/app-conversations', { initial_message: { ...text('Show me around'), run: true }, ...request })
   ).json();
-  const task = await until(
-    async (): Promise<StartTask> => (await json(t, 'GET', `/api/v1/app-conversations/start-tasks?ids=${started.id}`)).json()[0],
-    (current) => current.status === 'READY' || current.status === 'ERROR',
-    WAIT_MS,
+  const task = await vi.waitFor(
+    async () => {
+      const current: StartTask = (await json(t, 'GET', `/api/v1/app-conversations/start-tasks?ids=${started.id}`)).json()[0];
+      expect(['READY', 'ERROR']).toContain(current.status);
+      return current;
+    },
+    { timeout: WAIT_MS },
   );
   expect(task.status, task.detail ?? '').toBe('READY');
   return task.app_conversation_id!;
@@ -135,25 +138,28 @@ const ids = (events: AgentEvent[]) => events.map((event) => event.id);
 
 /** Waits until what is stored here is exactly the agent server's log (same ids, same order), and answers it. */
 async function inStep(t: TestApp, id: string, agent: Agent): Promise<AgentEvent[]> {
-  let expected: string[] = [];
-  const events = await until(
+  const events = await vi.waitFor(
     async () => {
-      expected = ids(await agentLog(agent));
-      return stored(t, id);
+      const expected = ids(await agentLog(agent));
+      const found = await stored(t, id);
+      expect(ids(found)).toEqual(expected);
+      return found;
     },
-    (events) => JSON.stringify(ids(events)) === JSON.stringify(expected),
-    WAIT_MS,
+    { timeout: WAIT_MS },
   );
-  expect(ids(events)).toEqual(expected);
   expect(new Set(ids(events)).size).toBe(events.length);
   return events;
 }
 
+/** Waits until the conversation's execution status is one of `wanted`; answers the conversation then. */
 const statusIs = (t: TestApp, id: string, wanted: string[]) =>
-  until(
-    () => conversation(t, id),
-    (current) => current.execution_status !== null && wanted.includes(current.execution_status),
-    WAIT_MS,
+  vi.waitFor(
+    async () => {
+      const current = await conversation(t, id);
+      expect(wanted).toContain(current.execution_status);
+      return current;
+    },
+    { timeout: WAIT_MS },
   );
 
 const errorCodes = (events: AgentEvent[]) =>
@@ -192,11 +198,9 @@ describe('events of a demo conversation', SLOW, () => {
     // Confirmation mode: the first action waits; rejected, it does not run.
     await statusIs(t, id, ['waiting_for_confirmation']);
     expect((await post('confirm', { accept: false, reason: 'Not now' })).statusCode).toBe(200);
-    await until(
-      () => stored(t, id),
-      (events) => events.some((event) => event.kind === 'UserRejectObservation'),
-      WAIT_MS,
-    );
+    await expect
+      .poll(async () => (await stored(t, id)).map((event) => event.kind), { timeout: WAIT_MS })
+      .toContain('UserRejectObservation');
     // Every later action is approved until the demo finishes.
     for (;;) {
       const current = await statusIs(t, id, ['waiting_for_confirmation', 'finished']);
@@ -240,11 +244,9 @@ describe('collection survives restarts', SLOW, () => {
 
     // While the app server is down, the agent works on.
     expect((await callAgent(agent, 'POST', '/events', { ...text('One more thing'), run: true })).status).toBe(200);
-    await until(
-      async () => ((await callAgent(agent, 'GET', '')).body as { execution_status: string }).execution_status,
-      (status) => status === 'finished',
-      WAIT_MS,
-    );
+    await expect
+      .poll(async () => ((await callAgent(agent, 'GET', '')).body as { execution_status: string }).execution_status, { timeout: WAIT_MS })
+      .toBe('finished');
 
     const second = await app({ dataDir: first.dataDir });
     const after = await inStep(second, id, agent);
@@ -258,11 +260,7 @@ describe('collection survives restarts', SLOW, () => {
     const id = await startDemo(t);
     const { sandbox_id: sandboxId } = await conversation(t, id);
     // Paused as soon as the agent is under way (maybe mid-run, maybe after).
-    await until(
-      () => stored(t, id),
-      (events) => events.length >= 2,
-      WAIT_MS,
-    );
+    await expect.poll(async () => (await stored(t, id)).length, { timeout: WAIT_MS }).toBeGreaterThanOrEqual(2);
     expect((await json(t, 'POST', `/api/v1/sandboxes/${sandboxId}/pause`)).statusCode).toBe(200);
     await statusBecomes(t, sandboxId, 'PAUSED');
     const refused = await json(t, 'POST', `/api/v1/app-conversations/${id}/run`);
@@ -273,11 +271,9 @@ describe('collection survives restarts', SLOW, () => {
     await statusBecomes(t, sandboxId, 'RUNNING', WAIT_MS);
     await statusIs(t, id, ['paused', 'finished']);
     // Continue (a run cut by the pause is paused; a finished one answers once more).
-    await until(
-      async () => (await json(t, 'POST', `/api/v1/app-conversations/${id}/run`)).statusCode,
-      (status) => status === 200,
-      WAIT_MS,
-    );
+    await expect
+      .poll(async () => (await json(t, 'POST', `/api/v1/app-conversations/${id}/run`)).statusCode, { timeout: WAIT_MS })
+      .toBe(200);
     await statusIs(t, id, ['finished']);
     const events = await inStep(t, id, await agentOf(t, id));
     expect(events.some(isFinish)).toBe(true);
@@ -294,11 +290,7 @@ describe('collection survives restarts', SLOW, () => {
       .values({ ...record, id: lost, title: 'lost', working_dir: `${record.working_dir}-lost`, sandbox_created: 0, metrics: null })
       .execute();
     const agent = await agentOf(t, lost);
-    await until(
-      async () => (await callAgent(agent, 'GET', '')).status,
-      (status) => status === 200,
-      WAIT_MS,
-    );
+    await expect.poll(async () => (await callAgent(agent, 'GET', '')).status, { timeout: WAIT_MS }).toBe(200);
     const events = await inStep(t, lost, agent);
     expect(events.map((event) => event.kind)).toEqual(['SystemPromptEvent']); // no initial message the second time
   });
@@ -458,11 +450,7 @@ describe('collection failures', SLOW, () => {
     await sql`CREATE TRIGGER refuse_observations BEFORE INSERT ON conversation_events WHEN NEW.kind = 'ObservationEvent'
       BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`.execute(t.db);
     const id = await startDemo(t);
-    await until(
-      async () => logged(/could not store an event/).length,
-      (n) => n > 0,
-      WAIT_MS,
-    );
+    await expect.poll(() => logged(/could not store an event/).length, { timeout: WAIT_MS }).toBeGreaterThan(0);
     await sql`DROP TRIGGER refuse_observations`.execute(t.db);
     await statusIs(t, id, ['finished']);
     const events = await inStep(t, id, await agentOf(t, id));
@@ -479,12 +467,14 @@ describe('collection failures', SLOW, () => {
       .insertInto('app_conversations')
       .values({ ...record, id: lost, title: 'lost', working_dir: null, sandbox_created: 0, metrics: null })
       .execute();
-    const tries = await until(
-      async () => logged(/could not create a conversation again/),
-      (lines) => lines.length >= 3,
-      WAIT_MS,
+    const tries = await vi.waitFor(
+      () => {
+        const lines = logged(/could not create a conversation again/);
+        expect(lines.length).toBeGreaterThanOrEqual(3);
+        return lines;
+      },
+      { timeout: WAIT_MS },
     );
-    expect(tries.length).toBeGreaterThanOrEqual(3);
     expect(tries.filter((line) => line.level >= WARN)).toHaveLength(1);
   });
 });

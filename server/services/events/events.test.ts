@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stateUpdate } from '../../agent-server/event-factory';
 import { SecretBox } from '../../secret-box';
 import { type DatabaseName, databasesUnderTest } from '../../testing/databases';
-import { shellSpec, startSandbox, statusBecomes, until } from '../../testing/sandbox-helpers';
+import { shellSpec, startSandbox, statusBecomes } from '../../testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp } from '../../testing/test-app';
 
 /*
@@ -321,16 +321,10 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       expect(stream.response.status).toBe(200);
       expect(stream.response.headers.get('content-type')).toMatch(/^text\/event-stream/);
       expect(stream.response.headers.get('content-encoding')).toBeNull();
-      await until(
-        async () => stream.frames.length,
-        (n) => n >= 3,
-      );
+      await expect.poll(() => stream.frames.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
       sent.push(message('d'), message('e'));
       await push(sent.slice(3));
-      await until(
-        async () => stream.frames.length,
-        (n) => n >= 5,
-      );
+      await expect.poll(() => stream.frames.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
       expect(stream.frames.map((f) => f.id)).toEqual(ids(sent));
       expect(stream.frames.map((f) => f.data.id)).toEqual(ids(sent));
       stream.close();
@@ -339,16 +333,10 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       sent.push(message('f'), message('g'));
       await push(sent.slice(5));
       const resumed = await openStream(base, conversationId, { 'last-event-id': sent[3]!.id });
-      await until(
-        async () => resumed.frames.length,
-        (n) => n >= 3,
-      );
+      await expect.poll(() => resumed.frames.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
       sent.push(message('h'));
       await push([sent[7], sent[6]]); // a repeat among the new: not sent twice
-      await until(
-        async () => resumed.frames.length,
-        (n) => n >= 4,
-      );
+      await expect.poll(() => resumed.frames.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
       expect(resumed.frames.map((f) => f.id)).toEqual(ids(sent.slice(4)));
       resumed.close();
     });
@@ -359,10 +347,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       const { conversationId, push } = await setup(t);
       const stream = await openStream(base, conversationId);
       await push([stateUpdate('execution_status', 'running')]);
-      await until(
-        async () => stream.frames.length,
-        (n) => n >= 1,
-      );
+      await expect.poll(() => stream.frames.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
       expect(stream.frames[0]).toEqual({
         data: { kind: 'ConversationState', conversation_id: conversationId, execution_status: 'running', metrics: null },
       });
@@ -381,11 +366,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       const stream = await openStream(base, conversationId);
       expect(stream.response.status).toBe(200);
       await t.app.close();
-      await until(
-        async () => stream.ended(),
-        (ended) => ended,
-      );
-      expect(stream.ended()).toBe(true);
+      await expect.poll(() => stream.ended(), { timeout: 10_000 }).toBe(true);
     });
   });
 
@@ -397,11 +378,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       const stream = await openStream(base, conversationId);
       expect(stream.response.status).toBe(200);
       expect((await t.request({ method: 'DELETE', url: `/api/v1/app-conversations/${conversationId}` })).statusCode).toBe(200);
-      await until(
-        async () => stream.ended(),
-        (ended) => ended,
-      );
-      expect(stream.ended()).toBe(true);
+      await expect.poll(() => stream.ended(), { timeout: 10_000 }).toBe(true);
       expect((await postWebhook(t, sandboxId, conversationId, [message('too late')], key)).statusCode).toBe(404);
       expect(stream.frames).toEqual([]);
     });

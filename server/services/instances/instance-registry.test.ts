@@ -10,7 +10,6 @@ import { StartTasksStore } from '../../store/start-tasks-store';
 import { advisoryLockHolders } from '../../testing/advisory-locks';
 import { startTaskRecord } from '../../testing/conversation-records';
 import { freshPostgresDatabase } from '../../testing/databases';
-import { until } from '../../testing/sandbox-helpers';
 import { DEFAULT_INSTANCE_TIMING, InstanceRegistry, type InstanceTiming } from './instance-registry';
 
 /** Instances on several machines (their own sessions, their own clocks) on one PostgreSQL database. */
@@ -61,13 +60,12 @@ describe('instance registry on postgres', () => {
   const holders = (space: number) => advisoryLockHolders(db, space);
   /** Starts `instance` once its id is free: PostgreSQL drops an ended session's locks a moment later. */
   const startOnceFree = (instance: InstanceRegistry) =>
-    until(
-      () =>
-        instance.start().then(
-          () => true,
-          () => false,
-        ),
-      Boolean,
+    vi.waitFor(
+      async () => {
+        await instance.start();
+        return true;
+      },
+      { timeout: 10_000 },
     );
 
   it("an instance whose clock runs ahead of another's does not take the other for quiet, nor the other it", async () => {
@@ -102,7 +100,13 @@ describe('instance registry on postgres', () => {
     const first = await beats();
     for (let i = 0; i < 3; i++) {
       const before = await beats();
-      await until(beats, (now) => now.every((at, index) => at > before[index]!));
+      await vi.waitFor(
+        async () => {
+          const now = await beats();
+          for (const [index, at] of now.entries()) expect(at > before[index]!, `beat ${index} after ${before[index]}`).toBe(true);
+        },
+        { timeout: 10_000 },
+      );
     }
     expect((await beats()).every((at, index) => at > first[index]!)).toBe(true);
     const holder = [a, b].filter((r) => r.holdsGlobalWork);
@@ -113,12 +117,10 @@ describe('instance registry on postgres', () => {
 
     await tasks.insert(startTaskRecord({ id: 'left-by-the-holder', status: 'PREPARING_REPOSITORY', owner_instance: holder[0]!.id }));
     await holder[0]!.stop();
-    expect(await until(async () => other!.holdsGlobalWork, Boolean)).toBe(true);
-    const ended = await until(
-      async () => (await tasks.get('default', 'left-by-the-holder'))!,
-      (task) => task.status === 'ERROR',
-    );
-    expect(ended).toMatchObject({ status: 'ERROR', detail: 'Ended by the holder of the global work' });
+    await expect.poll(() => other!.holdsGlobalWork, { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => tasks.get('default', 'left-by-the-holder'), { timeout: 10_000 })
+      .toMatchObject({ status: 'ERROR', detail: 'Ended by the holder of the global work' });
     expect(rounds.at(-1)).toBe(other!.id);
     expect(await holders(GLOBAL_WORK_LOCK[0])).toHaveLength(1);
   });
@@ -133,19 +135,9 @@ describe('instance registry on postgres', () => {
     other.addGlobalWork(async () => void rounds.push('other'));
     await other.start();
     expect(other.holdsGlobalWork).toBe(false);
-    expect(await until(async () => other.holdsGlobalWork, Boolean)).toBe(true);
-    expect(
-      await until(
-        async () => hung.holdsGlobalWork,
-        (holds) => !holds,
-      ),
-    ).toBe(false);
-    expect(
-      await until(
-        async () => rounds.length,
-        (n) => n > 0,
-      ),
-    ).toBeGreaterThan(0);
+    await expect.poll(() => other.holdsGlobalWork, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => hung.holdsGlobalWork, { timeout: 10_000 }).toBe(false);
+    await expect.poll(() => rounds.length, { timeout: 10_000 }).toBeGreaterThan(0);
   });
 
   /** A TCP relay to the database that can go silent (forward nothing, close nothing), as a network that fails does. */
@@ -194,13 +186,7 @@ describe('instance registry on postgres', () => {
     const other = registry(instanceId(), { heartbeatMs: 50, quietMs: 30_000 });
     await other.start();
     expect(other.holdsGlobalWork).toBe(true);
-    expect(
-      await until(
-        async () => cut.holdsGlobalWork,
-        (holds) => !holds,
-        30_000,
-      ),
-    ).toBe(false);
+    await expect.poll(() => cut.holdsGlobalWork, { timeout: 30_000 }).toBe(false);
   });
 
   it('an instance that cannot take its id lock again (the database refuses its connections) keeps writing its heartbeat', async () => {
@@ -214,7 +200,7 @@ describe('instance registry on postgres', () => {
     const beat = async () => (await new InstancesStore(db).get(id))!.heartbeat_at;
     for (let i = 0; i < 3; i++) {
       const before = await beat();
-      expect(await until(beat, (at) => at > before)).not.toBe(before);
+      await expect.poll(async () => (await beat()) > before, { timeout: 10_000 }).toBe(true);
     }
   });
 
@@ -227,19 +213,16 @@ describe('instance registry on postgres', () => {
     // Right after a heartbeat, so that the next is a second away.
     const beat = async () => (await new InstancesStore(db).get(id))!.heartbeat_at;
     const before = await beat();
-    await until(beat, (at) => at > before);
+    await expect.poll(async () => (await beat()) > before, { timeout: 10_000 }).toBe(true);
     const [session] = await holders(INSTANCE_ID_LOCKS);
     await sql`SELECT pg_terminate_backend(${session})`.execute(db);
     expect(await startOnceFree(registry(id))).toBe(true);
 
-    expect(
-      await until(
-        async () => taken,
-        (messages) => messages.length > 0,
-      ),
-    ).toEqual([
-      `Another process runs as server instance ${id} now: this one lost its database session and the other took its id. Each instance needs a DATA_DIR of its own.`,
-    ]);
+    await expect
+      .poll(() => taken, { timeout: 10_000 })
+      .toEqual([
+        `Another process runs as server instance ${id} now: this one lost its database session and the other took its id. Each instance needs a DATA_DIR of its own.`,
+      ]);
   });
 
   it('a start that fails after taking the id lock lets the id go', async () => {

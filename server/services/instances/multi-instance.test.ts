@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stateUpdate } from '../../agent-server/event-factory';
 import { SecretBox } from '../../secret-box';
 import { conversationRecord, startTaskRecord } from '../../testing/conversation-records';
 import { freshPostgresDatabase } from '../../testing/databases';
-import { logLines, sandboxInfo, shellSpec, startSandbox, statusBecomes, until } from '../../testing/sandbox-helpers';
+import { logLines, sandboxInfo, shellSpec, startSandbox, statusBecomes } from '../../testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp, type TestAppOptions } from '../../testing/test-app';
 
 /*
@@ -123,12 +123,7 @@ describe('two instances on one PostgreSQL database', () => {
     });
     const [throughA, throughB] = [await sandboxInfo(a, id), await sandboxInfo(b, id)];
     expect(throughB).toEqual(throughA);
-    expect(
-      await until(
-        () => logLines(b, id),
-        (lines) => lines.includes('hello-from-its-owner'),
-      ),
-    ).toContain('hello-from-its-owner');
+    await expect.poll(() => logLines(b, id), { timeout: 10_000 }).toContain('hello-from-its-owner');
 
     expect(ownerWasAsked('GET', `/api/v1/sandboxes?id=${id}`)).toBe(true);
     expect((await b.request({ method: 'POST', url: `/api/v1/sandboxes/${id}/pause` })).statusCode).toBe(200);
@@ -216,17 +211,11 @@ describe('two instances on one PostgreSQL database', () => {
     const before = await push(a, sandboxId, conversationId, ['one', 'two']);
 
     const stream = await openStream(b, conversationId);
-    await until(
-      async () => stream.ids.length,
-      (n) => n >= 2,
-    );
+    await expect.poll(() => stream.ids.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
     // Stored by the owner from now on: the other instance hears of it (LISTEN/NOTIFY) and streams it.
     const after = await push(a, sandboxId, conversationId, ['three']);
     const more = await push(a, sandboxId, conversationId, ['four', 'five']);
-    await until(
-      async () => stream.ids.length,
-      (n) => n >= 5,
-    );
+    await expect.poll(() => stream.ids.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
     expect(stream.ids).toEqual([...before, ...after, ...more]);
     stream.close();
   });
@@ -238,10 +227,7 @@ describe('two instances on one PostgreSQL database', () => {
     const [first] = await push(a, sandboxId, conversationId, ['one']);
     const [throughOwner, throughOther] = [await openStream(a, conversationId), await openStream(b, conversationId)];
     for (const stream of [throughOwner, throughOther]) {
-      await until(
-        async () => stream.ids,
-        (ids) => ids.includes(first!),
-      );
+      await expect.poll(() => stream.ids, { timeout: 10_000 }).toContain(first!);
     }
 
     // What the owner's collector hands on from the agent server's socket, in its order.
@@ -267,7 +253,15 @@ describe('two instances on one PostgreSQL database', () => {
     await a.services.events.receive(conversationId, [delta(long)]);
 
     const settled = (frames: unknown[]) => frames.some((frame) => (frame as { delta?: string }).delta?.endsWith('"quoted"\n'));
-    const [owner, other] = [await until(async () => throughOwner.frames, settled), await until(async () => throughOther.frames, settled)];
+    const settledFrames = (stream: { frames: unknown[] }) =>
+      vi.waitFor(
+        () => {
+          expect(settled(stream.frames)).toBe(true);
+          return stream.frames;
+        },
+        { timeout: 10_000 },
+      );
+    const [owner, other] = [await settledFrames(throughOwner), await settledFrames(throughOther)];
     const state = (status: string) => ({
       kind: 'ConversationState',
       conversation_id: conversationId,
@@ -293,12 +287,7 @@ describe('two instances on one PostgreSQL database', () => {
     } finally {
       await admin.end();
     }
-    expect(
-      await until(
-        async () => b.services.events.executionStatus(conversationId),
-        (status) => status === undefined,
-      ),
-    ).toBeUndefined();
+    await expect.poll(() => b.services.events.executionStatus(conversationId), { timeout: 10_000 }).toBeUndefined();
     expect(a.services.events.executionStatus(conversationId)).toBe('finished');
     // The streams are left open: each instance ends its own as it stops.
   });
@@ -378,11 +367,9 @@ describe('two instances on one PostgreSQL database', () => {
 
     const statusOf = async (id: string) =>
       await b.db.selectFrom('start_tasks').select(['status', 'detail']).where('id', '=', id).executeTakeFirstOrThrow();
-    const ended = await until(
-      () => statusOf('of-a'),
-      (row) => row.status === 'ERROR',
-    );
-    expect(ended).toEqual({ status: 'ERROR', detail: expect.stringMatching(/^Interrupted: the server instance that ran it stopped/) });
+    await expect
+      .poll(() => statusOf('of-a'), { timeout: 10_000 })
+      .toEqual({ status: 'ERROR', detail: expect.stringMatching(/^Interrupted: the server instance that ran it stopped/) });
     expect(await statusOf('of-b')).toEqual({ status: 'PREPARING_REPOSITORY', detail: null }); // its own goes on
   });
 });

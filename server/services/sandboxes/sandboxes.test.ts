@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadSandboxSpecs } from '../../sandboxes/specs';
 import { Conflict, Invalid, NotFound } from '../domain-errors';
 import { processGroup, readProcStat } from '../../processes/proc';
 import { AGENT_SERVER_CONTAINER_PORT } from '../../sandboxes/docker/sandbox-image';
 import { databasesUnderTest } from '../../testing/databases';
 import { runtimesUnderTest } from '../../testing/docker-engine';
-import { logLines, shellSpec, until } from '../../testing/sandbox-helpers';
+import { logLines, shellSpec } from '../../testing/sandbox-helpers';
 import { homeOf, processesOf, tracesOf } from '../../testing/sandbox-processes';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../testing/test-app';
 
@@ -40,11 +40,15 @@ async function info(t: TestApp, id: string) {
   return (await call(t, 'GET', `/api/v1/sandboxes?id=${id}`)).json()[0];
 }
 
-const becomes = (t: TestApp, id: string, status: string, ms?: number) =>
-  until(
-    () => info(t, id),
-    (s) => s?.status === status,
-    ms,
+/** Waits until the sandbox's status is `status`, at most `ms`; answers its info then. */
+const becomes = (t: TestApp, id: string, status: string, ms = 10_000) =>
+  vi.waitFor(
+    async () => {
+      const current = await info(t, id);
+      expect(current?.status).toBe(status);
+      return current;
+    },
+    { timeout: ms },
   );
 const running = (t: TestApp, id: string) => becomes(t, id, 'RUNNING');
 
@@ -61,9 +65,17 @@ async function pidOf(t: TestApp, id: string): Promise<number> {
 
 /** The command lines of its processes, once every one of `expected` is among them. */
 const argsOnceThere = async (t: TestApp, id: string, expected: string[]) =>
-  until(
-    async () => (await processesOf(t, id)).map((p) => p.args),
-    (args) => expected.every((word) => args.some((line) => line.includes(word))),
+  vi.waitFor(
+    async () => {
+      const args = (await processesOf(t, id)).map((p) => p.args);
+      for (const word of expected)
+        expect(
+          args.some((line) => line.includes(word)),
+          `${word} in ${args.join(', ')}`,
+        ).toBe(true);
+      return args;
+    },
+    { timeout: 10_000 },
   );
 
 describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
@@ -177,9 +189,13 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
     try {
       const t = await appOn({ sandboxSpecs: [{ ...shellSpec('env', 'env; exec sleep 968'), initial_env: { GREETING: 'hello' } }] });
       const { id } = (await start(t)).json();
-      const lines = await until(
-        () => logLines(t, id),
-        (l) => l.some((line) => line.startsWith('PORT=')),
+      const lines = await vi.waitFor(
+        async () => {
+          const found = await logLines(t, id);
+          expect(found).toContainEqual(expect.stringMatching(/^PORT=/));
+          return found;
+        },
+        { timeout: 10_000 },
       );
       expect(lines).toContain('GREETING=hello');
       expect(lines.some((line) => line.startsWith('SESSION_API_KEY='))).toBe(true);
@@ -286,11 +302,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
   it('tails the log', async () => {
     const t = await appOn({ sandboxSpecs: [shellSpec('chatty', 'for i in 1 2 3 4 5; do echo line $i; done; exec sleep 965')] });
     const { id } = (await start(t)).json();
-    const tail = await until(
-      () => logLines(t, id, 2),
-      (lines) => lines.at(-1) === 'line 5',
-    );
-    expect(tail).toEqual(['line 4', 'line 5']);
+    await expect.poll(() => logLines(t, id, 2), { timeout: 10_000 }).toEqual(['line 4', 'line 5']);
   });
 });
 
@@ -321,12 +333,14 @@ describe.each(runtimes)('running a command inside a sandbox on the %s runtime (e
   it('ends the command and everything it started at the timeout', async () => {
     const result = await exec(idle, ['sh', '-c', 'echo started; sleep 954 & sleep 953'], { timeoutMs: 300 });
     expect(result).toMatchObject({ exitCode: null, timedOut: true, output: 'started\n' });
-    const args = await until(
-      async () => (await processesOf(t, idle)).map((p) => p.args),
-      (left) => !left.some((line) => /sleep 95[34]/.test(line)),
-      3000,
+    const args = await vi.waitFor(
+      async () => {
+        const left = (await processesOf(t, idle)).map((p) => p.args);
+        expect(left.filter((line) => /sleep 95[34]/.test(line))).toEqual([]);
+        return left;
+      },
+      { timeout: 3000 },
     );
-    expect(args.filter((line) => /sleep 95[34]/.test(line))).toEqual([]);
     expect(args).toContain('sleep 955'); // the sandbox itself runs on
   });
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it, vi } from 'vitest';
 import { type HttpMcpServer, startHttpMcpServer } from '../../../test-support/mcp/http-server';
 import { markedProcesses } from '../../processes/proc';
 import { MCP_TEST_MARKER } from './mcp-test-service';
@@ -43,13 +43,6 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
-  for (const start = Date.now(); !condition();) {
-    if (Date.now() - start > ms) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const commandLine = (pid: number) => {
@@ -179,7 +172,12 @@ describe('POST /api/mcp/test', () => {
   it('runs at most four tests at once, and the server stopping ends those still running', async () => {
     const hang = (n: number) => ({ kind: 'stdio', name: `hang${n}`, command: 'sh', args: ['-c', `sleep 97${n}`] });
     const running = [0, 1, 2, 3].map((n) => test(hang(n), '?timeout=60'));
-    await waitFor(() => [0, 1, 2, 3].every((n) => testProcesses(new RegExp(`sleep 97${n}`)).length > 0));
+    await vi.waitFor(
+      () => expect([0, 1, 2, 3].map((n) => testProcesses(new RegExp(`sleep 97${n}`)).length > 0)).toEqual([true, true, true, true]),
+      {
+        timeout: 5000,
+      },
+    );
     expect((await test(hang(4), '?timeout=60')).body).toEqual({
       ok: false,
       error: '4 connection tests are already running; try again in a moment',
@@ -205,9 +203,12 @@ describe('POST /api/mcp/test', () => {
     const otherDataDir = `${t.dataDir}-another-server`;
     const other = orphan(otherDataDir, 'exec sleep 963');
     try {
-      await waitFor(() => testProcesses(/sleep 96[12]/).length === 2 && testProcesses(/sleep 963/, otherDataDir).length === 1);
+      await vi.waitFor(
+        () => expect([testProcesses(/sleep 96[12]/).length, testProcesses(/sleep 963/, otherDataDir).length]).toEqual([2, 1]),
+        { timeout: 5000 },
+      );
       expect(t.services.mcpTest.endLeftovers()).toBe(1);
-      await waitFor(() => testProcesses(/sleep 96[12]/).length === 0);
+      await expect.poll(() => testProcesses(/sleep 96[12]/), { timeout: 5000 }).toEqual([]);
       expect(testProcesses(/sleep 963/, otherDataDir)).toHaveLength(1);
     } finally {
       for (const child of [left, other]) {

@@ -1,0 +1,41 @@
+import type { SandboxRuntimeName } from '../src/contract/sandboxes';
+import { DATA_DIR_LABEL } from './sandboxes/docker-runtime';
+
+/*
+ * What `npm start` prints for a person at the terminal: the sign-in link last, where it stands
+ * out, and at Ctrl+C what it leaves running.
+ */
+
+/** Bold on a terminal; plain text where the output goes to a file or a pipe. */
+const bold = (text: string, tty: boolean) => (tty ? `\x1b[1m${text}\x1b[22m` : text);
+
+/**
+ * `heading` (e.g. "Agent Console is running."), where pages that cannot send the key sign in,
+ * then the sign-in link alone on its line after a blank one.
+ */
+export function signInMessage(
+  { heading, signInLink, cookieSignInPage }: { heading: string; signInLink: string; cookieSignInPage: string },
+  tty = Boolean(process.stdout.isTTY),
+): string {
+  return [
+    '',
+    heading,
+    `Pages that cannot send the key (OpenHands' web client) sign in at ${cookieSignInPage}`,
+    '',
+    'Open this link to sign in:',
+    '',
+    `    ${bold(signInLink, tty)}`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * Said at Ctrl+C when sandboxes keep running: they outlive the server on purpose (their agents
+ * go on, and the next start finds them again), so it says how to remove them.
+ */
+export function stopMessage({ running, runtime, dataDir }: { running: number; runtime: SandboxRuntimeName; dataDir: string }): string {
+  const count = running === 1 ? '1 sandbox keeps' : `${running} sandboxes keep`;
+  const containers =
+    runtime === 'docker' ? `, or remove their containers: docker rm -f $(docker ps -aq --filter label=${DATA_DIR_LABEL}=${dataDir})` : '';
+  return `${count} running after the server stops. To remove them, \`npm start\` again and delete them on the Sandboxes page${containers}.`;
+}
