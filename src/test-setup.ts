@@ -2,8 +2,11 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
+// Test files share one document (isolate: false): what a test wrote into the body
+// itself, beside what React rendered, must not outlive it.
 afterEach(() => {
   cleanup();
+  document.body.replaceChildren();
   localStorage.clear();
   vi.unstubAllGlobals();
 });
