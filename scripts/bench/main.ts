@@ -133,6 +133,7 @@ const machine = {
 console.log(
   `\n${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; ${Math.round((Date.now() - began) / 1000)} s`,
 );
-const out = path.resolve(import.meta.dirname, '../../bench/results.json');
+// BENCH_OUT: another file (scripts/bench/alternate.ts gives each run its own).
+const out = path.resolve(process.env.BENCH_OUT ?? path.join(import.meta.dirname, '../../bench/results.json'));
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), machine, rows }, null, 2)}\n`);
