@@ -1,7 +1,7 @@
 /**
- * `npm run bench`: the figures of issue 14 in one table, each beside a baseline measured in the
+ * `npm run bench`: the performance figures in one table, each beside a baseline measured in the
  * same run on the same machine (it is shared and noisy, so only ratios mean anything), written to
- * bench/results.json too. Needs a production build (`npm run bench` makes one).
+ * bench/results.json too (see docs/performance.md). Needs a production build (`npm run bench` makes one).
  */
 import fs from 'node:fs';
 import os from 'node:os';
