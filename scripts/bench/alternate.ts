@@ -31,6 +31,8 @@ const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-bench-ab-'))
 const key = (row: Row) => `${row.section} | ${row.measure.replace(/ \(\d+ B\)$/, '')}`;
 /** The first number of a row's value: req/s, ms or bytes. */
 const figure = (row: Row) => Number(/[\d,.]+/.exec(row.value)?.[0].replaceAll(',', '') ?? NaN);
+/** A throughput row's server CPU per request, in µs (see throughput.ts). */
+const cpu = (row: Row) => Number(/(\d+) µs CPU/.exec(row.value)?.[1] ?? NaN);
 
 const results: Record<'A' | 'B', Row[][]> = { A: [], B: [] };
 const loads: string[] = [];
@@ -52,20 +54,29 @@ const lines = [
   `B: ${trees.B}`,
   `${runs} alternating runs each, BENCH_SECTIONS=${sections?.join(',') ?? 'all'}; ${loads.join(', ')}`,
   '',
+  '| row | A | B | B/A | ratio A | ratio B | ratios A | ratios B | CPU µs/req A | B | B/A |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
 ];
-lines.push('| row | A: median figure (ratio) | B: median figure (ratio) | B/A figure | ratios A | ratios B |', '|---|---|---|---|---|---|');
+const fixed = (n: number, digits = 2) => (Number.isNaN(n) ? '' : n.toFixed(digits));
 for (const name of new Set(results.B.flat().map(key))) {
   const of = (side: 'A' | 'B') => results[side].map((rows) => rows.find((row) => key(row) === name)).filter((row) => row !== undefined);
   const [a, b] = [of('A'), of('B')];
-  const medians = (rows: Row[]) => ({
-    figure: median(rows.map(figure)),
-    ratio: rows[0]?.ratio === null ? NaN : median(rows.map((row) => row.ratio!)),
-  });
-  const [ma, mb] = [medians(a), medians(b)];
-  const ratios = (rows: Row[]) => rows.map((row) => row.ratio?.toFixed(2) ?? '').join(' ');
-  lines.push(
-    `| ${name} | ${ma.figure} (${ma.ratio.toFixed(2)}) | ${mb.figure} (${mb.ratio.toFixed(2)}) | ${(mb.figure / ma.figure).toFixed(3)} | ${ratios(a)} | ${ratios(b)} |`,
-  );
+  const medianOf = (rows: Row[], take: (row: Row) => number) => median(rows.map(take));
+  const ratio = (row: Row) => row.ratio ?? NaN;
+  const cells = [
+    name,
+    medianOf(a, figure),
+    medianOf(b, figure),
+    fixed(medianOf(b, figure) / medianOf(a, figure), 3),
+    fixed(medianOf(a, ratio)),
+    fixed(medianOf(b, ratio)),
+    a.map((row) => fixed(ratio(row))).join(' '),
+    b.map((row) => fixed(ratio(row))).join(' '),
+    fixed(medianOf(a, cpu), 0),
+    fixed(medianOf(b, cpu), 0),
+    fixed(medianOf(b, cpu) / medianOf(a, cpu), 3),
+  ];
+  lines.push(`| ${cells.join(' | ')} |`);
 }
 fs.writeFileSync(path.join(outDir, 'summary.md'), `${lines.join('\n')}\n`);
 console.log(lines.join('\n'));
