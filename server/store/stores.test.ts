@@ -13,7 +13,6 @@ import { type Db, migrateToLatest, openPostgres, openSqlite } from './database';
 import { isPostgres } from './dialect';
 import { migrationProvider } from './migrations';
 import { EventsStore, lockConversationEvents, type NewEvent } from './events-store';
-import { cachedWhileUnchanged } from './cached-read';
 import { MetaStore } from './meta-store';
 import type { Database } from './schema';
 import { SandboxesStore } from './sandboxes-store';
@@ -313,7 +312,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     await expect(
       db.transaction().execute(async (trx) => {
         await trx.updateTable('sandboxes').set({ port: 2 }).execute();
-        // Asked while the change is not yet rolled back: the list must not be read, or kept, as it stands inside.
+        // Asked while the change is not yet rolled back: the list must not be read, or cached, as it stands inside.
         duringTransaction = ids();
         throw new Error('rolled back');
       }),
@@ -333,7 +332,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     }
     await sandboxes.insert(sandboxRecord('sb3', '2026-01-03T00:00:00.000Z'));
     const [listed] = await sandboxes.list();
-    // The same list may be answered again: nobody may change it.
+    // The same list may be returned again: nobody may change it.
     expect(Object.isFrozen(listed)).toBe(true);
   });
 
@@ -592,50 +591,6 @@ async function onOwnSqlite(test: (db: Db, dir: string) => Promise<void>): Promis
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
-
-describe('kept reads on sqlite', () => {
-  it('one read serves the asks of a turn and the asks after it while nothing changes; in a transaction every ask reads', async () => {
-    await onOwnSqlite(async (db) => {
-      await migrateToLatest(db);
-      let reads = 0;
-      const kept = cachedWhileUnchanged(db, async (key) => `${key}:${++reads}`);
-      expect(await Promise.all([kept('a'), kept('a'), kept('a')])).toEqual(['a:1', 'a:1', 'a:1']);
-      expect(await kept('a')).toBe('a:1');
-      expect(await kept('b')).toBe('b:2');
-      await db.transaction().execute(async (trx) => {
-        await new MetaStore(trx).set('k', 'v');
-        // Still open when the count would be taken: nothing to keep by.
-        expect(await Promise.all([kept('b'), kept('b')])).toEqual(['b:3', 'b:4']);
-      });
-      expect(await kept('b')).toBe('b:5');
-      expect(await kept('b')).toBe('b:5');
-    });
-  });
-
-  it("count the changes when the loop's turn ends: a commit from another process after a read was asked, in the same turn, is seen by it", async () => {
-    await onOwnSqlite(async (db, dir) => {
-      // Another connection, as another process's would be: its statements run at once, with no turn of the event loop.
-      const another = new SQLite(path.join(dir, 'agent-console.db'));
-      try {
-        await migrateToLatest(db);
-        const settings = new SettingsStore(db);
-        await settings.update('default', () => '{"a":1}');
-        expect(await settings.load('default')).toBe('{"a":1}');
-        const write = another.prepare("UPDATE user_settings SET document = ? WHERE user_id = 'default'");
-        const asked = settings.load('default');
-        write.run('{"a":2}');
-        const askedAfter = settings.load('default');
-        // Both were asked before the count was taken, and one count serves both.
-        expect(await Promise.all([asked, askedAfter])).toEqual(['{"a":2}', '{"a":2}']);
-        write.run('{"a":3}');
-        expect(await settings.load('default')).toBe('{"a":3}');
-        expect(await settings.load('default')).toBe('{"a":3}');
-      } finally {
-        another.close();
-      }
-    });
-  });
-});
 
 describe('answer fields migration on sqlite', () => {
   it('writes the fields of the conversations already stored, and drops them again on the way down', async () => {
