@@ -7,7 +7,7 @@ const IMPORTED = '../ScrollArea/ScrollArea.mjs';
 
 /**
  * Mantine's Table imports `Table.ScrollContainer`, which imports Mantine's custom ScrollArea and,
- * with it, a positioning library: about 20 KiB of gzip on every page with a table. The console's
+ * with it, a positioning library, into every page with a table. The console's
  * tables scroll natively (`type="native"`, and `pos="relative"` so their visually hidden column
  * names scroll with them instead of widening the page), where the container renders a plain
  * element and never the ScrollArea; so its import of ScrollArea is answered with a stand-in that
