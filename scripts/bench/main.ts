@@ -10,9 +10,8 @@ import { bytesOnTheWire, consoleTimings, launchChromium } from './browser';
 import { buildFloorPage } from './floor-page/build-floor-page';
 import { dockerLifecycle, processLifecycle } from './lifecycle';
 import { printTable, type Row } from './results';
-import { RARE_WORD } from './seed-words';
 import { startServers } from './servers';
-import { latencyP50, throughput } from './throughput';
+import { latencyP50, throughput, throughputRequests } from './throughput';
 import { createLogger } from '../../server/logger';
 import { checkEngine, dockerFromEnv } from '../../server/sandboxes/docker/engine';
 import { ensureDefaultImage } from '../../server/sandboxes/docker/sandbox-image';
@@ -62,20 +61,8 @@ try {
   // 2: throughput beside a bare route.
   if (runs(2)) {
     step('throughput');
-    rows.push(await throughput(servers, 'GET /api/settings', '/api/settings', 0.5));
-    rows.push(await throughput(servers, 'sandbox search, 50 sandboxes', '/api/v1/sandboxes/search?limit=100', 0.5));
-    rows.push(await throughput(servers, 'conversation search, 100,000', search, 0.3));
-    rows.push(
-      await throughput(servers, `conversation search, title__contains=${RARE_WORD} (1 %)`, `${search}&title__contains=${RARE_WORD}`, 0.3),
-    );
-    rows.push(
-      await throughput(
-        servers,
-        'event search, 10,000 events',
-        `/api/v1/events/search?conversation_id__eq=${conversationId}&limit=100`,
-        0.3,
-      ),
-    );
+    for (const [name, pathAndQuery, goal] of throughputRequests(conversationId))
+      rows.push(await throughput(servers, name, pathAndQuery, goal));
   }
 
   // 1 and 5: the console in Chromium.

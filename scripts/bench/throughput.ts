@@ -5,20 +5,32 @@ import type { Row } from './results';
 import type { BenchServers } from './servers';
 import { median, timings } from './stats';
 
-interface Load {
+import { RARE_WORD } from './seed-words';
+
+export interface Load {
   requests: number;
   p50: number;
   p99: number;
-  /**
-   * Microseconds of the servers' CPU per request: steadier than requests per second on a machine
-   * whose other work takes the cores in turns, as it only counts the time the server ran.
-   */
+  /** Microseconds of the servers' CPU per request (the process's, which also runs the bare route and background work). */
   cpu: number;
 }
 
 const cpuUsed = async (servers: BenchServers) => (await servers.send({ cmd: 'cpu' })) as number;
 
-async function load(servers: BenchServers, url: string, seconds: number, connections: number): Promise<Load> {
+/** What section 2 loads: a name, the path and query (of a conversation with the seeded events), and the goal of its ratio. */
+export function throughputRequests(conversationId: string): [name: string, pathAndQuery: string, goal: number][] {
+  const search = '/api/v1/app-conversations/search?limit=100';
+  return [
+    ['GET /api/settings', '/api/settings', 0.5],
+    ['sandbox search, 50 sandboxes', '/api/v1/sandboxes/search?limit=100', 0.5],
+    ['conversation search, 100,000', search, 0.3],
+    [`conversation search, title__contains=${RARE_WORD} (1 %)`, `${search}&title__contains=${RARE_WORD}`, 0.3],
+    ['event search, 10,000 events', `/api/v1/events/search?conversation_id__eq=${conversationId}&limit=100`, 0.3],
+  ];
+}
+
+/** Requests per second, latency and server CPU of `url` under `connections` for `seconds`. */
+export async function load(servers: BenchServers, url: string, seconds: number, connections: number): Promise<Load> {
   const cpuBefore = await cpuUsed(servers);
   const result = await autocannon({ url, connections, duration: seconds, headers: { 'x-session-api-key': servers.key } });
   const cpu = (await cpuUsed(servers)) - cpuBefore;
@@ -47,8 +59,8 @@ async function profile(servers: BenchServers, name: string, real: string, bare: 
   fs.writeFileSync(`${base}.json`, JSON.stringify(requests));
 }
 
-const SECONDS = 3;
-const CONNECTIONS = 20;
+export const SECONDS = 3;
+export const CONNECTIONS = 20;
 
 /**
  * Requests per second of `pathAndQuery` on the real server beside the bare route answering the
