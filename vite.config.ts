@@ -28,6 +28,11 @@ export default defineConfig({
     manifest: true,
     rolldownOptions: {
       output: {
+        // Short names: every chunk spells out the names of those it imports, and the entry those
+        // of every chunk loaded on demand; a hash alone names a file's content. The letter first
+        // keeps a name from starting with the hash's `-` or `_`.
+        entryFileNames: 'assets/e[hash].js',
+        chunkFileNames: 'assets/c[hash].js',
         // What the entry imports statically (React, the router, Mantine's core, the layout) goes in
         // one file: every page loads all of it anyway, and a dozen small files each cost their own
         // gzip dictionary and import lists.

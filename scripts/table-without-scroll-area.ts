@@ -1,24 +1,47 @@
 import type { Plugin } from 'vite';
 
 const STUB = '\0agent-console:table-scroll-area';
+/** Who imports ScrollArea, and what: the import in Mantine's Table this plugin answers. */
+const IMPORTER = /[\\/]@mantine[\\/]core[\\/].*[\\/]TableScrollContainer\.mjs$/;
+const IMPORTED = '../ScrollArea/ScrollArea.mjs';
 
 /**
  * Mantine's Table imports `Table.ScrollContainer`, which imports Mantine's custom ScrollArea and,
- * with it, a positioning library: about 20 KiB of gzip on every page with a table. The console's
+ * with it, a positioning library, into every page with a table. The console's
  * tables scroll natively (`type="native"`, and `pos="relative"` so their visually hidden column
- * names scroll with them instead of widening the page), so its import of ScrollArea is answered
- * with a plain element.
+ * names scroll with them instead of widening the page), where the container renders a plain
+ * element and never the ScrollArea; so its import of ScrollArea is answered with a stand-in that
+ * throws if it is ever rendered (a container left to its default type).
+ *
+ * A build fails when Mantine's Table no longer imports ScrollArea this way (an upgrade moved
+ * it), rather than silently shipping the larger bundle. See docs/performance.md.
  */
 export function tableWithoutScrollArea(): Plugin {
+  let build = false;
+  let answered = 0;
   return {
     name: 'agent-console:table-without-scroll-area',
     enforce: 'pre',
+    configResolved(config) {
+      build = config.command === 'build';
+    },
+    buildStart() {
+      answered = 0;
+    },
     resolveId(source, importer) {
-      if (importer?.includes('TableScrollContainer') && source.endsWith('ScrollArea/ScrollArea.mjs')) return STUB;
-      return null;
+      if (!importer || !IMPORTER.test(importer) || source !== IMPORTED) return null;
+      answered++;
+      return STUB;
     },
     load(id) {
-      return id === STUB ? "export const ScrollArea = 'div';" : null;
+      if (id !== STUB) return null;
+      return `export function ScrollArea() {
+        throw new Error('Table.ScrollContainer needs type="native": the build leaves Mantine\\'s ScrollArea out (scripts/table-without-scroll-area.ts)');
+      }`;
+    },
+    buildEnd(error) {
+      if (build && !error && answered === 0)
+        this.error(`Mantine's TableScrollContainer no longer imports ${IMPORTED}: scripts/table-without-scroll-area.ts matches nothing`);
     },
   };
 }

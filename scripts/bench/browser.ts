@@ -151,30 +151,37 @@ async function navigation(browser: Browser, servers: BenchServers, pagePath: str
   return median(runs);
 }
 
+/**
+ * Navigation, first and return visits: the floor page (React and Mantine rendering one input,
+ * see floor-page/) beside a static page, and each console page beside the floor page, which is
+ * what the console's navigation is judged against.
+ */
 export async function consoleTimings(browser: Browser, servers: BenchServers): Promise<Row[]> {
   const llmModel = { selector: 'input[name="llm_model"]', value: 'openai/gpt-4o' };
   const rows: Row[] = [];
   for (const visit of ['first', 'return'] as const) {
     const staticPage = await navigation(browser, servers, '/static.html', { selector: '#static' }, visit);
-    // The goal is judged on first visits, as the figures were asked for (see README, Performance).
-    const row = (measure: string, value: number, goal: boolean): Row => ({
+    const floor = await navigation(browser, servers, '/floor.html', llmModel, visit);
+    const row = (measure: string, value: number, baseline: { name: string; ms: number }): Row => ({
       section: '5 console',
       measure: `${measure}, ${visit} visit`,
       value: `${value.toFixed(0)} ms`,
-      baseline: `${staticPage.toFixed(0)} ms (static page)`,
-      ratio: value / staticPage,
-      goal: goal ? '≤ 3' : '',
-      met: goal ? value / staticPage <= 3 : null,
-      data: { ms: value, staticMs: staticPage, visit },
+      baseline: `${baseline.ms.toFixed(0)} ms (${baseline.name})`,
+      ratio: value / baseline.ms,
+      goal: '',
+      met: null,
+      data: { ms: value, [baseline.name === 'floor' ? 'floorMs' : 'staticMs']: baseline.ms, visit },
     });
-    const judged = visit === 'first';
     rows.push(
-      row('floor: React + Mantine, one input', await navigation(browser, servers, '/floor.html', llmModel, visit), false),
-      row('settings form populated', await navigation(browser, servers, pageUrl('settings'), llmModel, visit), judged),
+      row('floor: React + Mantine, one input', floor, { name: 'static page', ms: staticPage }),
+      row('settings form populated', await navigation(browser, servers, pageUrl('settings'), llmModel, visit), {
+        name: 'floor',
+        ms: floor,
+      }),
       row(
         'first conversation rows (100,000)',
         await navigation(browser, servers, pageUrl('conversations'), { selector: 'table[aria-label="Conversations"] tbody tr' }, visit),
-        judged,
+        { name: 'floor', ms: floor },
       ),
     );
   }

@@ -1,7 +1,7 @@
 /**
- * `npm run bench`: the figures of issue 14 in one table, each beside a baseline measured in the
+ * `npm run bench`: the performance figures in one table, each beside a baseline measured in the
  * same run on the same machine (it is shared and noisy, so only ratios mean anything), written to
- * bench/results.json too. Needs a production build (`npm run bench` makes one).
+ * bench/results.json too (see docs/performance.md). Needs a production build (`npm run bench` makes one).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,9 +10,8 @@ import { bytesOnTheWire, consoleTimings, launchChromium } from './browser';
 import { buildFloorPage } from './floor-page/build-floor-page';
 import { dockerLifecycle, processLifecycle } from './lifecycle';
 import { printTable, type Row } from './results';
-import { RARE_WORD } from './seed-words';
 import { startServers } from './servers';
-import { latencyP50, throughput } from './throughput';
+import { latencyP50, throughput, throughputRequests } from './throughput';
 import { createLogger } from '../../server/logger';
 import { checkEngine, dockerFromEnv } from '../../server/sandboxes/docker/engine';
 import { ensureDefaultImage } from '../../server/sandboxes/docker/sandbox-image';
@@ -62,20 +61,8 @@ try {
   // 2: throughput beside a bare route.
   if (runs(2)) {
     step('throughput');
-    rows.push(await throughput(servers, 'GET /api/settings', '/api/settings', 0.5));
-    rows.push(await throughput(servers, 'sandbox search, 50 sandboxes', '/api/v1/sandboxes/search?limit=100', 0.5));
-    rows.push(await throughput(servers, 'conversation search, 100,000', search, 0.3));
-    rows.push(
-      await throughput(servers, `conversation search, title__contains=${RARE_WORD} (1 %)`, `${search}&title__contains=${RARE_WORD}`, 0.3),
-    );
-    rows.push(
-      await throughput(
-        servers,
-        'event search, 10,000 events',
-        `/api/v1/events/search?conversation_id__eq=${conversationId}&limit=100`,
-        0.3,
-      ),
-    );
+    for (const [name, pathAndQuery, goal] of throughputRequests(conversationId))
+      rows.push(await throughput(servers, name, pathAndQuery, goal));
   }
 
   // 1 and 5: the console in Chromium.
@@ -133,6 +120,7 @@ const machine = {
 console.log(
   `\n${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; ${Math.round((Date.now() - began) / 1000)} s`,
 );
-const out = path.resolve(import.meta.dirname, '../../bench/results.json');
+// BENCH_OUT: another file (scripts/bench/alternate.ts gives each run its own).
+const out = path.resolve(process.env.BENCH_OUT ?? path.join(import.meta.dirname, '../../bench/results.json'));
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), machine, rows }, null, 2)}\n`);

@@ -32,6 +32,7 @@ export type Command =
   | { cmd: 'bare'; body: unknown }
   | { cmd: 'profile-start' }
   | { cmd: 'profile-stop'; file: string }
+  | { cmd: 'cpu' }
   | { cmd: 'close' };
 
 export interface Ready {
@@ -264,6 +265,11 @@ async function handle(command: Command): Promise<unknown> {
       profiler.disconnect();
       fs.writeFileSync(command.file, JSON.stringify(profile));
       return;
+    }
+    case 'cpu': {
+      // Microseconds of CPU this process (the real server and the bare route) has used.
+      const { user, system } = process.cpuUsage();
+      return user + system;
     }
     case 'close':
       await close();

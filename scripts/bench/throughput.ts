@@ -5,16 +5,37 @@ import type { Row } from './results';
 import type { BenchServers } from './servers';
 import { median, timings } from './stats';
 
-interface Load {
+import { RARE_WORD } from './seed-words';
+
+export interface Load {
   requests: number;
   p50: number;
   p99: number;
+  /** Microseconds of the servers' CPU per request (the process's, which also runs the bare route and background work). */
+  cpu: number;
 }
 
-async function load(url: string, key: string, seconds: number, connections: number): Promise<Load> {
-  const result = await autocannon({ url, connections, duration: seconds, headers: { 'x-session-api-key': key } });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} answers not 2xx, ${result.errors} errors`);
-  return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+const cpuUsed = async (servers: BenchServers) => (await servers.send({ cmd: 'cpu' })) as number;
+
+/** What section 2 loads: a name, the path and query (of a conversation with the seeded events), and the goal of its ratio. */
+export function throughputRequests(conversationId: string): [name: string, pathAndQuery: string, goal: number][] {
+  const search = '/api/v1/app-conversations/search?limit=100';
+  return [
+    ['GET /api/settings', '/api/settings', 0.5],
+    ['sandbox search, 50 sandboxes', '/api/v1/sandboxes/search?limit=100', 0.5],
+    ['conversation search, 100,000', search, 0.3],
+    [`conversation search, title__contains=${RARE_WORD} (1 %)`, `${search}&title__contains=${RARE_WORD}`, 0.3],
+    ['event search, 10,000 events', `/api/v1/events/search?conversation_id__eq=${conversationId}&limit=100`, 0.3],
+  ];
+}
+
+/** Requests per second, latency and server CPU of `url` under `connections` for `seconds`. */
+export async function load(servers: BenchServers, url: string, seconds: number, connections: number): Promise<Load> {
+  const cpuBefore = await cpuUsed(servers);
+  const result = await autocannon({ url, connections, duration: seconds, headers: { 'x-session-api-key': servers.key } });
+  const cpu = (await cpuUsed(servers)) - cpuBefore;
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} responses not 2xx, ${result.errors} errors`);
+  return { requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpu: cpu / result.requests.total };
 }
 
 /**
@@ -32,14 +53,14 @@ async function profile(servers: BenchServers, name: string, real: string, bare: 
     ['bare', bare],
   ] as const) {
     await servers.send({ cmd: 'profile-start' });
-    requests[side] = (await load(url, servers.key, SECONDS, CONNECTIONS)).requests * SECONDS;
+    requests[side] = (await load(servers, url, SECONDS, CONNECTIONS)).requests * SECONDS;
     await servers.send({ cmd: 'profile-stop', file: `${base}${side === 'bare' ? '-bare' : ''}.cpuprofile` });
   }
   fs.writeFileSync(`${base}.json`, JSON.stringify(requests));
 }
 
-const SECONDS = 3;
-const CONNECTIONS = 20;
+export const SECONDS = 3;
+export const CONNECTIONS = 20;
 
 /**
  * Requests per second of `pathAndQuery` on the real server beside the bare route answering the
@@ -51,16 +72,16 @@ export async function throughput(servers: BenchServers, name: string, pathAndQue
   await servers.send({ cmd: 'bare', body: JSON.parse(sample.body) });
   const real = `${servers.url}${pathAndQuery}`;
   const bare = `${servers.bareUrl}/bare`;
-  await load(real, servers.key, 1, CONNECTIONS);
-  await load(bare, servers.key, 1, CONNECTIONS);
+  await load(servers, real, 1, CONNECTIONS);
+  await load(servers, bare, 1, CONNECTIONS);
   const runs: { real: Load; bare: Load }[] = [];
   for (let i = 0; i < 3; i++)
-    runs.push({ real: await load(real, servers.key, SECONDS, CONNECTIONS), bare: await load(bare, servers.key, SECONDS, CONNECTIONS) });
+    runs.push({ real: await load(servers, real, SECONDS, CONNECTIONS), bare: await load(servers, bare, SECONDS, CONNECTIONS) });
   if (process.env.BENCH_PROFILE) await profile(servers, name, real, bare);
   const of = (side: 'real' | 'bare', figure: keyof Load) => median(runs.map((run) => run[side][figure]));
   const ratio = of('real', 'requests') / of('bare', 'requests');
   const describe = (side: 'real' | 'bare') =>
-    `${Math.round(of(side, 'requests'))} req/s, p50 ${of(side, 'p50')} ms, p99 ${of(side, 'p99')} ms`;
+    `${Math.round(of(side, 'requests'))} req/s, p50 ${of(side, 'p50')} ms, p99 ${of(side, 'p99')} ms, ${Math.round(of(side, 'cpu'))} µs CPU/req`;
   return {
     section: '2 throughput',
     measure: `${name} (${sample.body.length} B)`,

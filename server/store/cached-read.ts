@@ -1,32 +1,78 @@
-import { changeCountOf, type Db } from './database';
+import type SQLite from 'better-sqlite3';
+import type { Db } from './database';
 
-/** `value` and, for a list, each of its rows frozen: a kept read may be answered again, so nobody may change it. */
+/*
+ * Cached reads on SQLite's change counters: for what most requests read and writes seldom change
+ * (the settings document, the provider tokens, the sandbox list). See docs/performance.md.
+ */
+
+/** The change count of each SQLite database (see countChanges); PostgreSQL has none. */
+const changeCounts = new WeakMap<Db, () => Promise<string | undefined>>();
+
+/**
+ * Counts the changes of `db`, the Kysely database over `sqlite`, its only connection: a count that
+ * differs whenever the database may have changed since it was last taken. Rows this connection
+ * changed (`total_changes()`, uncommitted and rolled-back ones included) and commits of other
+ * connections (`data_version`). `undefined` while this connection is in a transaction:
+ * `data_version` would then tell that transaction's snapshot (and would take one early for a
+ * transaction begun but not yet reading), so a read then waits its turn for the connection.
+ *
+ * The count is taken in the event loop's next check phase (setImmediate), once for everyone who
+ * asked since the last one: by then every request that asked has been received, so the count is
+ * as fresh for each of them as one taken when it asked. `data_version` takes and drops a lock on
+ * the WAL index (two system calls); one per turn of the loop serves all the requests read in it.
+ */
+export function countChanges(db: Db, sqlite: SQLite.Database): void {
+  const ownChanges = sqlite.prepare('SELECT total_changes()').pluck();
+  const othersCommits = sqlite.prepare('PRAGMA data_version').pluck();
+  const look = () => (sqlite.inTransaction ? undefined : `${ownChanges.get() as number}:${othersCommits.get() as number}`);
+  let next: Promise<string | undefined> | undefined;
+  changeCounts.set(
+    db,
+    () =>
+      (next ??= new Promise((resolve, reject) =>
+        setImmediate(() => {
+          next = undefined;
+          try {
+            resolve(look());
+          } catch (error) {
+            reject(error as Error);
+          }
+        }),
+      )),
+  );
+}
+
+/** Whether reads of `db` are cached (SQLite): where they are not (PostgreSQL), every call reads. */
+export const readsAreCached = (db: Db): boolean => changeCounts.has(db);
+
+/** `value` and, for a list, each of its rows frozen: a cached read may be returned again, so nobody may change it. */
 function frozen<T>(value: T): T {
   if (Array.isArray(value)) for (const row of value) Object.freeze(row);
   return typeof value === 'object' && value !== null ? Object.freeze(value) : value;
 }
 
 /**
- * `read`, kept for its last key while the database's change count (see changeCountOf) stays what
- * it was before that read: for what most requests read and writes seldom change. On PostgreSQL,
- * where other instances write unseen, every call reads. What it answers is frozen.
+ * `read`, cached for its last key while the database's change count (see countChanges) stays what
+ * it was before that read. On PostgreSQL, where other instances write unseen, every call reads.
+ * What it returns is frozen.
  */
 export function cachedWhileUnchanged<T>(db: Db, read: (key: string) => Promise<T>): (key: string) => Promise<T> {
-  const changeCount = changeCountOf(db);
-  // Frozen there too, so both databases answer alike.
+  const changeCount = changeCounts.get(db);
+  // Frozen there too, so both databases return alike.
   if (!changeCount) return (key) => read(key).then(frozen);
-  let kept: { key: string; at: string; value: Promise<T> } | undefined;
+  let cached: { key: string; at: string; value: Promise<T> } | undefined;
   return async (key) => {
     // Counted before reading: a write between the count and the read only makes the next call read again.
     const at = await changeCount();
-    // In a transaction of this connection's: read after it, through the queue, and keep nothing.
+    // In a transaction of this connection's: read after it, waiting its turn, and cache nothing.
     if (at === undefined) return read(key).then(frozen);
-    if (kept && kept.key === key && kept.at === at) return kept.value;
+    if (cached && cached.key === key && cached.at === at) return cached.value;
     const value = read(key).then(frozen);
     const entry = { key, at, value };
-    kept = entry;
+    cached = entry;
     value.catch(() => {
-      if (kept === entry) kept = undefined;
+      if (cached === entry) cached = undefined;
     });
     return value;
   };

@@ -8,7 +8,7 @@ import type { AppConversationsTable, Database } from './schema';
 export type ConversationRecord = Selectable<AppConversationsTable>;
 
 /**
- * A row found by a search: its stored fields as the JSON object an answer's item has them
+ * A row found by a search: its stored fields as the JSON object a response's item has them
  * (`fields`), and what the service adds the live ones from.
  */
 export interface ConversationHit {
@@ -48,10 +48,12 @@ const likeContains = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c
 type ConversationQuery = SelectQueryBuilder<Database, 'app_conversations', object>;
 
 /**
- * An item's stored fields as one JSON object text, written by the database: made into JavaScript
- * values and objects, then into JSON again, they took about half of a page's time. SQLite keeps
- * it in a column (migration 0011: building it took most of the query); PostgreSQL builds it as
- * that migration does. Stored JSON (pr_number, skills) goes in as it is; `archived` is a boolean.
+ * An item's stored fields as one JSON object text, written by the database, not made into
+ * JavaScript values and objects and then into JSON again. SQLite keeps it in a column, rewritten
+ * by triggers when a field it holds changes (migrations 0011 and 0013; building it per query is
+ * slower); PostgreSQL builds it as that migration does. Stored JSON (pr_number, skills) goes in as
+ * it is; `archived` is a boolean. The service's lookup by id builds the same object from the
+ * columns (a test holds them alike). See docs/performance.md.
  */
 function storedFieldsJson(postgres: boolean) {
   return postgres
@@ -60,7 +62,7 @@ function storedFieldsJson(postgres: boolean) {
         'title', title, 'trigger', trigger, 'pr_number', pr_number::json, 'llm_model', llm_model,
         'parent_conversation_id', parent_conversation_id, 'sub_conversation_ids', json_build_array(),
         'created_at', created_at, 'updated_at', updated_at, 'archived', archived = 1, 'skills', skills::json)::text`
-    : sql<string>`answer_fields`;
+    : sql<string>`stored_fields_json`;
 }
 
 /** Rows after `cursor` in an order by `first`, then `second`. Spelled with OR instead, SQLite walked the index from the first row. */
@@ -211,7 +213,7 @@ export class ConversationsStore {
   /**
    * SQLite, a title search in creation order: the trigram index's matches in rowid order, which is
    * creation order (migration 0012), joined to their rows until the page is full, instead of every
-   * match looked for along the date index (~10,000 index entries for a page of a 1 % term). Rowids
+   * match looked for along the date index. Rowids
    * order by the millisecond only, so the rows read are sorted by created_at and id; rows not read
    * come after the last one read, or tie with it: if the page's last row ties with it too, they
    * may belong in the page, and it is searched the usual way instead.
@@ -250,7 +252,7 @@ export class ConversationsStore {
         'app_conversations.sandbox_id',
         'app_conversations.metrics',
         sql.ref<string>('app_conversations.created_at').as('sort_value'),
-        sql<string>`app_conversations.answer_fields`.as('fields'),
+        sql<string>`app_conversations.stored_fields_json`.as('fields'),
       ])
       .orderBy(sql`app_conversation_titles.rowid ${sql.raw(descending ? 'ASC' : 'DESC')}`)
       .limit(limit + 1);

@@ -21,7 +21,7 @@ const TABLES: (keyof Database)[] = [
 ];
 
 /** Columns only SQLite has (what PostgreSQL computes in its queries instead): not copied. */
-const SQLITE_ONLY: Partial<Record<keyof Database, string[]>> = { app_conversations: ['answer_fields'] };
+const SQLITE_ONLY: Partial<Record<keyof Database, string[]>> = { app_conversations: ['stored_fields_json'] };
 
 /** Rows per INSERT: well under PostgreSQL's 65,535 parameters for the widest table. */
 const BATCH = 500;

@@ -5,18 +5,10 @@ import pg from 'pg';
 import type { Logger } from '../logger';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
-import { QueuedSqliteDialect, sqliteChangeCount } from './sqlite-driver';
+import { countChanges } from './cached-read';
+import { QueuedSqliteDialect } from './sqlite-driver';
 
 export type Db = Kysely<Database>;
-
-const changeCounts = new WeakMap<Db, () => Promise<string | undefined>>();
-
-/**
- * The change count of `db` (see sqliteChangeCount): a read kept with the count it was taken at
- * stands while the count is the same; no count (inside a transaction) keeps nothing. `undefined`
- * on PostgreSQL, where other instances write unseen: read every time there.
- */
-export const changeCountOf = (db: Db): (() => Promise<string | undefined>) | undefined => changeCounts.get(db);
 
 /** Opens (creating if needed) the SQLite database in the data dir, in WAL mode. */
 export function openSqlite(dataDir: string): Db {
@@ -25,7 +17,7 @@ export function openSqlite(dataDir: string): Db {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new QueuedSqliteDialect(sqlite) });
-  changeCounts.set(db, sqliteChangeCount(sqlite));
+  countChanges(db, sqlite);
   return db;
 }
 

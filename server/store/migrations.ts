@@ -17,16 +17,17 @@ async function createTitleSearch(db: Kysely<unknown>): Promise<void> {
         INSERT INTO app_conversation_titles(rowid, title) VALUES (new.rowid, new.title); END`.execute(db);
 }
 
-/** A stored JSON list as the answer has it: what is not a JSON text (null, damaged) is `[]`, as the service reads it. */
+/** A stored JSON list as a response has it: what is not a JSON text (null, damaged) is `[]`, as the service reads it. */
 const jsonList0011 = (column: string) => `CASE WHEN json_valid(${column}) THEN json(${column}) ELSE json_array() END`;
 
 /**
- * SQLite: a conversation's stored fields as the JSON object an answer item has them (read by
+ * SQLite: a conversation's stored fields as the JSON object a search item has them (read by
  * ConversationsStore.search, beside PostgreSQL's `storedFieldsJson` there and the service's
- * `GET ?ids=` answer), of row `row` (`new` in a trigger). Migration 0011's own: a change of the
- * answer's fields is a new migration that makes the column and triggers again, never an edit here.
+ * `GET ?ids=` response), of row `row` (`new` in a trigger). Migration 0011's own (0013 renames its
+ * column): a change of the item's fields is a new migration that makes the column and triggers
+ * again, never an edit here.
  */
-const answerFieldsJson0011 = (row: string) =>
+const storedFieldsJson0011 = (row: string) =>
   `json_object('id', ${row}.id, 'created_by_user_id', NULL, 'sandbox_id', ${row}.sandbox_id,
     'selected_repository', ${row}.selected_repository, 'selected_branch', ${row}.selected_branch, 'git_provider', ${row}.git_provider,
     'title', ${row}.title, 'trigger', ${row}.trigger, 'pr_number', ${jsonList0011(`${row}.pr_number`)}, 'llm_model', ${row}.llm_model,
@@ -34,8 +35,8 @@ const answerFieldsJson0011 = (row: string) =>
     'created_at', ${row}.created_at, 'updated_at', ${row}.updated_at, 'archived', json(iif(${row}.archived = 1, 'true', 'false')),
     'skills', ${jsonList0011(`${row}.skills`)})`;
 
-/** The columns answerFieldsJson0011 reads: an update of one of them writes the JSON again (metrics, updated often, is not one). */
-const ANSWER_FIELD_COLUMNS_0011 =
+/** The columns storedFieldsJson0011 reads: an update of one of them writes the JSON again (metrics, updated often, is not one). */
+const STORED_FIELD_COLUMNS_0011 =
   'id, sandbox_id, selected_repository, selected_branch, git_provider, title, trigger, pr_number, llm_model, parent_conversation_id, created_at, updated_at, archived, skills';
 
 /**
@@ -60,6 +61,12 @@ const belowMillisecond0012 = (ms: string, besides = 'false') =>
       WHERE ${inMillisecond0012('other.rowid', ms)} AND NOT (${besides})), -((${ms}) * ${CREATION_SLOTS_0012}) + 1) - 1`;
 /** The canonical text of a time, as `Date.prototype.toISOString` writes it (the service's only form). */
 const CANONICAL_TIME_0012 = `'%Y-%m-%dT%H:%M:%fZ'`;
+
+/** SQLite: whether app_conversations has column `name`. */
+async function hasConversationColumn(db: Kysely<unknown>, name: string): Promise<boolean> {
+  const columns = await sql<{ name: string }>`SELECT name FROM pragma_table_info('app_conversations')`.execute(db);
+  return columns.rows.some((column) => column.name === name);
+}
 
 /**
  * Every migration, in order. Kept in code (not read from a folder) so the server runs the same
@@ -301,18 +308,18 @@ const migrations: Record<string, Migration> = {
       const columns = await sql<{ name: string }>`SELECT name FROM pragma_table_info('app_conversations')`.execute(db);
       if (!columns.rows.some((column) => column.name === 'answer_fields'))
         await sql`ALTER TABLE app_conversations ADD COLUMN answer_fields TEXT`.execute(db);
-      await sql.raw(`UPDATE app_conversations SET answer_fields = ${answerFieldsJson0011('app_conversations')}`).execute(db);
+      await sql.raw(`UPDATE app_conversations SET answer_fields = ${storedFieldsJson0011('app_conversations')}`).execute(db);
       // The inner UPDATE sets only answer_fields, which neither trigger watches.
       await sql
         .raw(
           `CREATE TRIGGER IF NOT EXISTS app_conversations_answer_fields_insert AFTER INSERT ON app_conversations BEGIN
-            UPDATE app_conversations SET answer_fields = ${answerFieldsJson0011('new')} WHERE rowid = new.rowid; END`,
+            UPDATE app_conversations SET answer_fields = ${storedFieldsJson0011('new')} WHERE rowid = new.rowid; END`,
         )
         .execute(db);
       await sql
         .raw(
-          `CREATE TRIGGER IF NOT EXISTS app_conversations_answer_fields_update AFTER UPDATE OF ${ANSWER_FIELD_COLUMNS_0011} ON app_conversations BEGIN
-            UPDATE app_conversations SET answer_fields = ${answerFieldsJson0011('new')} WHERE rowid = new.rowid; END`,
+          `CREATE TRIGGER IF NOT EXISTS app_conversations_answer_fields_update AFTER UPDATE OF ${STORED_FIELD_COLUMNS_0011} ON app_conversations BEGIN
+            UPDATE app_conversations SET answer_fields = ${storedFieldsJson0011('new')} WHERE rowid = new.rowid; END`,
         )
         .execute(db);
     },
@@ -356,7 +363,7 @@ const migrations: Record<string, Migration> = {
         .raw(
           `CREATE TRIGGER IF NOT EXISTS app_conversations_insert AFTER INSERT ON app_conversations BEGIN
             UPDATE app_conversations SET rowid = ${belowMillisecond0012(creationMs0012('new'), 'other.rowid = new.rowid')},
-              answer_fields = ${answerFieldsJson0011('new')}
+              answer_fields = ${storedFieldsJson0011('new')}
               WHERE rowid = new.rowid;
             INSERT INTO app_conversation_titles(rowid, title) SELECT rowid, title FROM app_conversations WHERE id = new.id; END`,
         )
@@ -384,7 +391,35 @@ const migrations: Record<string, Migration> = {
       await sql
         .raw(
           `CREATE TRIGGER app_conversations_answer_fields_insert AFTER INSERT ON app_conversations BEGIN
-            UPDATE app_conversations SET answer_fields = ${answerFieldsJson0011('new')} WHERE rowid = new.rowid; END`,
+            UPDATE app_conversations SET answer_fields = ${storedFieldsJson0011('new')} WHERE rowid = new.rowid; END`,
+        )
+        .execute(db);
+    },
+  },
+  '0013_conversation_stored_fields_json': {
+    async up(db: Kysely<unknown>) {
+      // SQLite: the column of 0011 under a plain name (renaming rewrites the triggers that write it).
+      if (isPostgres(db)) return;
+      // Each statement commits on its own (see 0011): one that stopped half-way runs again whole.
+      if (await hasConversationColumn(db, 'answer_fields'))
+        await sql`ALTER TABLE app_conversations RENAME COLUMN answer_fields TO stored_fields_json`.execute(db);
+      await sql`DROP TRIGGER IF EXISTS app_conversations_answer_fields_update`.execute(db);
+      await sql
+        .raw(
+          `CREATE TRIGGER IF NOT EXISTS app_conversations_stored_fields_json_update AFTER UPDATE OF ${STORED_FIELD_COLUMNS_0011} ON app_conversations BEGIN
+            UPDATE app_conversations SET stored_fields_json = ${storedFieldsJson0011('new')} WHERE rowid = new.rowid; END`,
+        )
+        .execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      if (isPostgres(db)) return;
+      if (await hasConversationColumn(db, 'stored_fields_json'))
+        await sql`ALTER TABLE app_conversations RENAME COLUMN stored_fields_json TO answer_fields`.execute(db);
+      await sql`DROP TRIGGER IF EXISTS app_conversations_stored_fields_json_update`.execute(db);
+      await sql
+        .raw(
+          `CREATE TRIGGER IF NOT EXISTS app_conversations_answer_fields_update AFTER UPDATE OF ${STORED_FIELD_COLUMNS_0011} ON app_conversations BEGIN
+            UPDATE app_conversations SET answer_fields = ${storedFieldsJson0011('new')} WHERE rowid = new.rowid; END`,
         )
         .execute(db);
     },

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import { changeCountOf, type Db } from './database';
-import { cachedWhileUnchanged } from './cached-read';
+import type { Db } from './database';
+import { cachedWhileUnchanged, readsAreCached } from './cached-read';
 import type { SandboxesTable } from './schema';
 
 export type SandboxRecord = Selectable<SandboxesTable>;
@@ -13,13 +13,13 @@ export class SandboxesStore {
   readonly #listCached: boolean;
 
   constructor(private readonly db: Db) {
-    this.#listCached = changeCountOf(db) !== undefined;
+    this.#listCached = readsAreCached(db);
     this.#list = cachedWhileUnchanged(db, () =>
       db.selectFrom('sandboxes').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
     );
   }
 
-  /** Every sandbox, newest first (frozen: the same list may be answered again). */
+  /** Every sandbox, newest first (frozen: the same list may be returned again). */
   list(): Promise<readonly SandboxRecord[]> {
     return this.#list('');
   }
@@ -28,10 +28,10 @@ export class SandboxesStore {
     return this.db.selectFrom('sandboxes').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Those of `ids` that exist, in no particular order; on SQLite, the kept list's (frozen) rows. */
+  /** Those of `ids` that exist, in no particular order; on SQLite, the cached list's (frozen) rows. */
   async getMany(ids: string[]): Promise<readonly SandboxRecord[]> {
     if (ids.length === 0) return [];
-    // Where the list is kept (SQLite), picking from it is cheaper than binding a hundred ids.
+    // Where the list is cached (SQLite), picking from it is cheaper than binding a hundred ids.
     if (this.#listCached) {
       const wanted = new Set(ids);
       return (await this.list()).filter((record) => wanted.has(record.id));

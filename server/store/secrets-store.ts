@@ -60,7 +60,7 @@ export class SecretsStore {
     this.#providerTokens = cachedWhileUnchanged(db, (userId) => selectProviderTokens(db, userId).orderBy('provider').execute());
   }
 
-  /** Frozen: the same list may be answered again. */
+  /** Frozen: the same list may be returned again. */
   listProviderTokens(userId: string): Promise<readonly StoredProviderToken[]> {
     return this.#providerTokens(userId);
   }

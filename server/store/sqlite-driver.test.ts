@@ -88,7 +88,7 @@ it('rows are the objects better-sqlite3 makes: column order, a later column of t
   }
 });
 
-it('a statement prepared before a schema change answers with the columns after it', async () => {
+it('a statement prepared before a schema change returns the columns after it', async () => {
   await sql`INSERT INTO t VALUES (7)`.execute(db);
   expect((await sql`SELECT * FROM t`.execute(db)).rows).toEqual([{ n: 7 }]);
   await sql`ALTER TABLE t RENAME COLUMN n TO m`.execute(db);
@@ -96,7 +96,7 @@ it('a statement prepared before a schema change answers with the columns after i
   expect((await sql`SELECT * FROM t`.execute(db)).rows).toEqual([{ m: 7, k: null }]);
 });
 
-describe('a kept statement answers with the column names the schema has now', () => {
+describe('a cached statement returns the column names the schema has now', () => {
   const rows = async (query: string) => (await sql.raw(query).execute(db)).rows;
 
   it('after another connection renames a column, rebuilds a table or puts another in its place', async () => {

@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, SqliteDialect } from 'kysely';
 
-/** Prepared statements kept per connection; the server's queries are a few hundred distinct texts at most. */
+/** Prepared statements cached per connection; the server's queries are a few hundred distinct texts at most. */
 const STATEMENT_CACHE_SIZE = 500;
 
 /** A prepared statement; a reader's rows come as arrays, made into objects here (see `rowObject`). */
@@ -14,7 +14,7 @@ interface Prepared {
 /**
  * A row as the object better-sqlite3 would make (assigned column by column, so a later column of
  * the same name wins), built in JavaScript: better-sqlite3 builds each object through V8's C++
- * API, which took about twice as long for a page of 100 conversations.
+ * API, which takes longer.
  */
 function rowObject(columns: string[], values: unknown[]): Record<string, unknown> {
   const row: Record<string, unknown> = {};
@@ -31,12 +31,12 @@ function columnsOf(prepared: Prepared): string[] {
 }
 
 /**
- * The one SQLite connection, with the statements it prepares kept: Kysely prepares each query
+ * The one SQLite connection, with the statements it prepares cached: Kysely prepares each query
  * anew, and preparing was a good part of every API request's time. One statement runs at a time
- * (and none is iterated while another runs), so sharing them is safe. A kept statement's column
+ * (and none is iterated while another runs), so sharing them is safe. A cached statement's column
  * names hold while the schema version does: it is looked at before each query with a `*` (for
- * other connections' changes; looking takes a read transaction of its own, ~5 % of a search, so
- * not for a query that spells its names out) and after each statement that is not a query (for
+ * other connections' changes; looking takes a read transaction of its own, so not for a query
+ * that spells its names out) and after each statement that is not a query (for
  * this connection's own, rolled back ones included). Spelled out, two names could still follow
  * another connection's schema change: an unaliased `rowid` (it takes the name of an INTEGER
  * PRIMARY KEY) and a column renamed only in case. The server's queries select neither.
@@ -51,7 +51,7 @@ class SqliteConnection implements DatabaseConnection {
     this.#schemaVersionSeen = this.#schemaVersion.get();
   }
 
-  /** Forgets the kept statements when the schema changed since last looked at. */
+  /** Forgets the cached statements when the schema changed since last looked at. */
   #checkSchema(): void {
     const version = this.#schemaVersion.get();
     if (version !== this.#schemaVersionSeen) this.#statements.clear();
@@ -86,7 +86,7 @@ class SqliteConnection implements DatabaseConnection {
 
   async *streamQuery<R>({ sql, parameters }: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     const prepared = this.#prepare(sql);
-    if (!prepared.statement.reader) throw new Error('Only a query that answers rows can be streamed');
+    if (!prepared.statement.reader) throw new Error('Only a query that returns rows can be streamed');
     for (const values of prepared.statement.iterate(parameters)) yield { rows: [rowObject(columnsOf(prepared), values as unknown[]) as R] };
   }
 }
@@ -94,7 +94,7 @@ class SqliteConnection implements DatabaseConnection {
 /**
  * Kysely's SQLite driver as a queue: whoever waits longest gets the connection next. Kysely's own
  * lets every waiting request retry its lock on each release (all but one wait again), which was
- * 15–20 % of the server's time under 20 concurrent requests.
+ * a good part of the server's time under concurrent requests.
  */
 class QueuedSqliteDriver implements Driver {
   readonly #connection: SqliteConnection;
@@ -135,37 +135,6 @@ class QueuedSqliteDriver implements Driver {
   async destroy(): Promise<void> {
     this.sqlite.close();
   }
-}
-
-/**
- * A count that differs whenever the database may have changed since it was last read: rows this
- * connection changed (`total_changes()`, uncommitted and rolled-back ones included) and commits
- * of other connections (`data_version`). `undefined` while this connection is in a transaction:
- * `data_version` would then tell that transaction's snapshot (and would take one early for a
- * transaction begun but not yet reading), so a read then goes through the queue.
- *
- * The count is taken in the event loop's next check phase (setImmediate), once for everyone who
- * asked since the last one: by then every request that asked has been received, so the count is
- * as fresh for each of them as one taken when it asked. `data_version` takes and drops a lock on
- * the WAL index (two system calls); under load one look per request was a fifth of a settings
- * request's time, one per turn of the loop serves all the requests read in that turn.
- */
-export function sqliteChangeCount(sqlite: SQLite.Database): () => Promise<string | undefined> {
-  const ownChanges = sqlite.prepare('SELECT total_changes()').pluck();
-  const othersCommits = sqlite.prepare('PRAGMA data_version').pluck();
-  const look = () => (sqlite.inTransaction ? undefined : `${ownChanges.get() as number}:${othersCommits.get() as number}`);
-  let next: Promise<string | undefined> | undefined;
-  return () =>
-    (next ??= new Promise((resolve, reject) =>
-      setImmediate(() => {
-        next = undefined;
-        try {
-          resolve(look());
-        } catch (error) {
-          reject(error as Error);
-        }
-      }),
-    ));
 }
 
 /** Kysely's SQLite dialect (compiler, adapter, introspector) over the queued driver above. */

@@ -13,7 +13,6 @@ import { type Db, migrateToLatest, openPostgres, openSqlite } from './database';
 import { isPostgres } from './dialect';
 import { migrationProvider } from './migrations';
 import { EventsStore, lockConversationEvents, type NewEvent } from './events-store';
-import { cachedWhileUnchanged } from './cached-read';
 import { MetaStore } from './meta-store';
 import type { Database } from './schema';
 import { SandboxesStore } from './sandboxes-store';
@@ -313,7 +312,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     await expect(
       db.transaction().execute(async (trx) => {
         await trx.updateTable('sandboxes').set({ port: 2 }).execute();
-        // Asked while the change is not yet rolled back: the list must not be read, or kept, as it stands inside.
+        // Asked while the change is not yet rolled back: the list must not be read, or cached, as it stands inside.
         duringTransaction = ids();
         throw new Error('rolled back');
       }),
@@ -333,7 +332,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     }
     await sandboxes.insert(sandboxRecord('sb3', '2026-01-03T00:00:00.000Z'));
     const [listed] = await sandboxes.list();
-    // The same list may be answered again: nobody may change it.
+    // The same list may be returned again: nobody may change it.
     expect(Object.isFrozen(listed)).toBe(true);
   });
 
@@ -593,51 +592,7 @@ async function onOwnSqlite(test: (db: Db, dir: string) => Promise<void>): Promis
   }
 }
 
-describe('kept reads on sqlite', () => {
-  it('one read serves the asks of a turn and the asks after it while nothing changes; in a transaction every ask reads', async () => {
-    await onOwnSqlite(async (db) => {
-      await migrateToLatest(db);
-      let reads = 0;
-      const kept = cachedWhileUnchanged(db, async (key) => `${key}:${++reads}`);
-      expect(await Promise.all([kept('a'), kept('a'), kept('a')])).toEqual(['a:1', 'a:1', 'a:1']);
-      expect(await kept('a')).toBe('a:1');
-      expect(await kept('b')).toBe('b:2');
-      await db.transaction().execute(async (trx) => {
-        await new MetaStore(trx).set('k', 'v');
-        // Still open when the count would be taken: nothing to keep by.
-        expect(await Promise.all([kept('b'), kept('b')])).toEqual(['b:3', 'b:4']);
-      });
-      expect(await kept('b')).toBe('b:5');
-      expect(await kept('b')).toBe('b:5');
-    });
-  });
-
-  it("count the changes when the loop's turn ends: a commit from another process after a read was asked, in the same turn, is seen by it", async () => {
-    await onOwnSqlite(async (db, dir) => {
-      // Another connection, as another process's would be: its statements run at once, with no turn of the event loop.
-      const another = new SQLite(path.join(dir, 'agent-console.db'));
-      try {
-        await migrateToLatest(db);
-        const settings = new SettingsStore(db);
-        await settings.update('default', () => '{"a":1}');
-        expect(await settings.load('default')).toBe('{"a":1}');
-        const write = another.prepare("UPDATE user_settings SET document = ? WHERE user_id = 'default'");
-        const asked = settings.load('default');
-        write.run('{"a":2}');
-        const askedAfter = settings.load('default');
-        // Both were asked before the count was taken, and one count serves both.
-        expect(await Promise.all([asked, askedAfter])).toEqual(['{"a":2}', '{"a":2}']);
-        write.run('{"a":3}');
-        expect(await settings.load('default')).toBe('{"a":3}');
-        expect(await settings.load('default')).toBe('{"a":3}');
-      } finally {
-        another.close();
-      }
-    });
-  });
-});
-
-describe('answer fields migration on sqlite', () => {
+describe('stored fields migration (0011) on sqlite', () => {
   it('writes the fields of the conversations already stored, and drops them again on the way down', async () => {
     await onOwnSqlite(async (db) => {
       const migrator = new Migrator({ db, provider: migrationProvider });
@@ -738,6 +693,86 @@ describe('creation-order rowids migration on sqlite', () => {
         (await store.search('default', { archived: false, title__contains: 'quokka' }, 'CREATED_AT_DESC', undefined, 10)).rows,
       ).toEqual([]);
     });
+  });
+});
+
+describe('stored fields column renamed (0013)', () => {
+  /** The names of app_conversations' columns, and of the triggers on it. */
+  const schemaNames = async (db: Db) => {
+    const columns = await sql<{ name: string }>`SELECT name FROM pragma_table_info('app_conversations')`.execute(db);
+    const triggers = await sql<{
+      name: string;
+    }>`SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'app_conversations'`.execute(db);
+    return { columns: columns.rows.map((row) => row.name), triggers: triggers.rows.map((row) => row.name).sort() };
+  };
+  /** The stored fields of conversation `id`, read from whichever column holds them. */
+  const storedFields = async (db: Db, id: string, column: string) => {
+    const { rows } = await sql<{ fields: string }>`SELECT ${sql.ref(column)} AS fields FROM app_conversations WHERE id = ${id}`.execute(db);
+    return JSON.parse(rows[0]!.fields) as Record<string, unknown>;
+  };
+
+  it('on sqlite, renames the column and its trigger, which go on writing the fields, and back on the way down; it runs again whole', async () => {
+    await onOwnSqlite(async (db) => {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo('0012_conversation_rowids_by_creation')).error).toBeUndefined();
+      const store = new ConversationsStore(db);
+      await store.insert(conversationRecord({ id: 'a', title: 'Before' }));
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const renamed = await schemaNames(db);
+      expect(renamed.columns).toContain('stored_fields_json');
+      expect(renamed.columns).not.toContain('answer_fields');
+      expect(renamed.triggers).toContain('app_conversations_stored_fields_json_update');
+      expect(renamed.triggers).not.toContain('app_conversations_answer_fields_update');
+      expect(await storedFields(db, 'a', 'stored_fields_json')).toMatchObject({ id: 'a', title: 'Before' });
+      // The triggers write the renamed column: on insert (0012's trigger) and on update.
+      await store.insert(conversationRecord({ id: 'b', title: 'Inserted', pr_number: '[7]' }));
+      await store.update('default', 'a', { title: 'Updated' });
+      expect(await storedFields(db, 'b', 'stored_fields_json')).toMatchObject({ title: 'Inserted', pr_number: [7] });
+      expect(await storedFields(db, 'a', 'stored_fields_json')).toMatchObject({ title: 'Updated' });
+      // Run again, as after stopping half-way: nothing changes.
+      const { '0013_conversation_stored_fields_json': migration } = await migrationProvider.getMigrations();
+      await migration!.up(db);
+      expect(await schemaNames(db)).toEqual(renamed);
+
+      expect((await migrator.migrateTo('0012_conversation_rowids_by_creation')).error).toBeUndefined();
+      const before = await schemaNames(db);
+      expect(before.columns).toContain('answer_fields');
+      expect(before.columns).not.toContain('stored_fields_json');
+      expect(before.triggers).toContain('app_conversations_answer_fields_update');
+      await store.update('default', 'b', { title: 'Down again' });
+      expect(await storedFields(db, 'b', 'answer_fields')).toMatchObject({ title: 'Down again', pr_number: [7] });
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect(await schemaNames(db)).toEqual(renamed);
+      expect(
+        (await store.search('default', { archived: false }, 'TITLE', undefined, 10)).rows.map((row) => JSON.parse(row.fields).title),
+      ).toEqual(['Down again', 'Updated']);
+    });
+  });
+});
+
+describe.each(onlyPostgres())('stored fields column renamed (0013) on postgres', () => {
+  it('changes nothing, up or down', async () => {
+    const { url, drop } = await freshPostgresDatabase();
+    const db = openPostgres(url);
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      const columns = async () =>
+        (
+          await sql<{
+            name: string;
+          }>`SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'app_conversations' ORDER BY name`.execute(db)
+        ).rows.map((row) => row.name);
+      expect((await migrator.migrateTo('0012_conversation_rowids_by_creation')).error).toBeUndefined();
+      const before = await columns();
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect(await columns()).toEqual(before);
+      expect(before).not.toContain('stored_fields_json');
+      expect((await migrator.migrateTo('0012_conversation_rowids_by_creation')).error).toBeUndefined();
+      expect(await columns()).toEqual(before);
+    } finally {
+      await db.destroy();
+      await drop();
+    }
   });
 });
 

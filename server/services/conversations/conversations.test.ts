@@ -419,6 +419,53 @@ describe.each(databasesUnderTest())('search and count on %s', (database) => {
     expect(window).toHaveLength(9); // 50…59, less the archived 59
   });
 
+  it('writes each search item as a lookup by id builds it, also after a change of a field it holds', async () => {
+    const t = await app({ database });
+    const at = (minute: number) => new Date(base + minute * 60_000).toISOString();
+    const [plain, full] = ['a'.repeat(32), 'b'.repeat(32)];
+    await t.db
+      .insertInto('app_conversations')
+      .values([
+        conversationRecord({ id: plain, title: 'Quokka "quoted" \\ ünïcode', created_at: at(1), updated_at: at(1) }),
+        conversationRecord({
+          id: full,
+          title: 'Quokka with everything',
+          selected_repository: 'octo/hello',
+          selected_branch: 'main',
+          git_provider: 'github',
+          trigger: 'gui',
+          pr_number: '[12,13]',
+          llm_model: 'openai/gpt-4o',
+          parent_conversation_id: plain,
+          skills: '["lint","test"]',
+          created_at: at(2),
+          updated_at: at(3),
+        }),
+      ])
+      .execute();
+    /** The items of a search, beside the same conversations looked up by id (built from their columns). */
+    const searchedAndLookedUp = async (query: string) => {
+      const items = (await search(t, query)).items;
+      if (items.length === 0) return [items, []];
+      const byId = await json(t, 'GET', `/api/v1/app-conversations?${items.map((item) => `ids=${item.id}`).join('&')}`);
+      return [items, byId.json()];
+    };
+    const compare = async () => {
+      // The title search in creation order is written by a query of its own on SQLite.
+      for (const query of ['limit=10', 'title__contains=quokka', 'title__contains=quokka&sort_order=TITLE', 'archived=true']) {
+        const [searched, lookedUp] = await searchedAndLookedUp(query);
+        expect(searched, query).toEqual(lookedUp);
+      }
+    };
+    await compare();
+    expect((await search(t, 'limit=10')).items.map((item) => item.id)).toEqual([full, plain]);
+    await json(t, 'PATCH', `/api/v1/app-conversations/${full}`, { title: 'Quokka renamed' });
+    await json(t, 'PATCH', `/api/v1/app-conversations/${plain}`, { archived: true });
+    await compare();
+    expect((await search(t, 'title__contains=renamed')).items).toMatchObject([{ id: full, title: 'Quokka renamed', pr_number: [12, 13] }]);
+    expect((await search(t, 'archived=true')).items).toMatchObject([{ id: plain, archived: true }]);
+  });
+
   it('answers batch gets in request order with null for unknown ids, and refuses bad paging', async () => {
     const t = await app({ database });
     await seed(t, 3);
