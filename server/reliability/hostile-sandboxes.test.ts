@@ -9,10 +9,11 @@ import { pingAlive, type ServerProcess, startServerProcess } from '../testing/se
 import { report, size } from './soak';
 
 /**
- * Issue 13, suite 4: sandboxes whose code attacks the server that runs them. The real server runs
- * in a process of its own, as root (sandboxes isolated by uid) and as an unprivileged user (not
- * isolated: they can reach their logs and the data dir, so the server's own defences are tested).
- * Throughout, `/alive` is asked one request after another: every one must be answered.
+ * Sandboxes whose code attacks the server that runs them: the server must not crash, stall, leak
+ * its secrets or leave processes behind. The real server runs in a process of its own, as root
+ * (sandboxes isolated by uid) and as an unprivileged user (not isolated: they can reach their logs
+ * and the data dir, so the server's own defences are tested). Throughout, `/alive` is requested
+ * one request after another: every one must get a response.
  */
 
 const MANY_FILES = size(20_000, 200_000);
@@ -175,11 +176,11 @@ async function attackServer(isolated: boolean) {
   const pings = await pinger.stop();
 
   expect(pings.failures).toEqual([]);
-  expect(pings.answered).toBeGreaterThan(0);
+  expect(pings.ok).toBeGreaterThan(0);
   expect(JSON.parse(search.body).items).toEqual([]);
   for (const body of [...bodies, search.body]) for (const secret of secrets) expect(body).not.toContain(secret);
   expect(server.output()).not.toMatch(/uncaught|EISDIR|FATAL/i);
-  report('hostile-sandboxes', { isolated, files: MANY_FILES, pingsAnswered: pings.answered, deleteSeconds });
+  report('hostile-sandboxes', { isolated, files: MANY_FILES, pingsOk: pings.ok, deleteSeconds });
 }
 
 describe('hostile sandboxes', () => {

@@ -7,10 +7,11 @@ import { type ServerProcess, startServerProcess } from '../testing/server-proces
 import { report } from './soak';
 
 /**
- * Issue 13, suite 3 (soak only): 100 clients at once for 60 s (LOAD_SECONDS) against the real
- * server on loopback: reads, searches, settings saves, and sandbox start, pause, resume and delete
- * within the caps (ten of the clients own at most one sandbox each). No error; p99 reported;
- * the server's memory afterwards within 20 % of its size after a 10 s warm-up.
+ * Sustained load must neither fail requests nor grow the server's memory (soak only): 100 clients
+ * at once for 60 s (LOAD_SECONDS) against the real server on loopback: reads, searches, settings
+ * saves, and sandbox start, pause, resume and delete within the caps (ten of the clients own at
+ * most one sandbox each). No error; p99 reported; the server's memory afterwards within 20 % of its
+ * size after a 10 s warm-up.
  */
 
 const CLIENTS = 100;
@@ -108,7 +109,7 @@ describe('load', () => {
       };
       // Garbage of the last seconds is not a leak: V8 gives its pages back only some time after the
       // load ends, so the lowest reading of a 20 s settling window counts (a leak never comes down).
-      const settled = async (limit: number) => {
+      const restingRssKiB = async (limit: number) => {
         let lowest = Infinity;
         for (const settleEnd = Date.now() + 20_000; lowest > limit && Date.now() < settleEnd;) {
           await new Promise((resolve) => setTimeout(resolve, 500));
@@ -120,10 +121,10 @@ describe('load', () => {
       // first seconds (how far varies from run to run); a leak goes on growing after that.
       await timed('POST', '/api/settings', { llm_model: 'warm-up' }); // settings exist before any read
       await load(WARM_UP_SECONDS);
-      const before = await settled(0);
+      const before = await restingRssKiB(0);
       const warmUpRequests = latencies.length;
       await load(SECONDS);
-      const after = await settled(before * 1.2);
+      const after = await restingRssKiB(before * 1.2);
       agent.destroy();
 
       const sorted = [...latencies].sort((a, b) => a - b);

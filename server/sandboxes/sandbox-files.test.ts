@@ -9,7 +9,10 @@ import { appendLog, openLogForAppend, tailLines } from './sandbox-log';
 import { deleteAllSandboxes, sandboxInfo, shellSpec, startSandbox, statusBecomes } from '../testing/sandbox-helpers';
 import { startTestApp, type TestApp, type TestAppOptions } from '../testing/test-app';
 
-/** Issue 13, findings 1–3: what a sandbox can do with its files must not crash, stall or block the server. */
+/**
+ * What a sandbox can do with its files (its log replaced by a directory, a pipe or a link; files it
+ * makes undeletable; very many files) must not crash, stall or block the server.
+ */
 
 const apps: TestApp[] = [];
 const dirs: string[] = [];
@@ -57,7 +60,7 @@ describe('the sandbox log, whatever is in its place', () => {
     const asLink = path.join(dir, 'link.log');
     fs.symlinkSync(outside, asLink);
     for (const file of [asDir, asPipe, asLink]) {
-      // A pipe nobody writes to would block a reader that waits: these answer at once.
+      // A pipe nobody writes to would block a reader that waits: these return at once.
       expect(await tailLines(file, 10), file).toEqual([]);
       await expect(appendLog(file, 'x')).resolves.toBeUndefined();
       await expect(openLogForAppend(file)).rejects.toThrow();

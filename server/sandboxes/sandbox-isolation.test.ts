@@ -12,10 +12,11 @@ import { homeOf } from '../testing/sandbox-processes';
 import { startTestApp, type TestApp } from '../testing/test-app';
 
 /**
- * Issue 13, finding 5: as root, each process sandbox (and every MCP test process) runs as a uid
- * of its own and can read none of the server's secrets; not as root, the server says at start
- * that sandboxes are not isolated. CI runs as root; the unprivileged server runs via setpriv.
- * Containers (issue 12) hold nothing of the server, whoever runs it.
+ * Sandbox code must not read the server's secrets nor another sandbox's files. As root, each
+ * process sandbox (and every MCP test process) runs as a uid of its own and can read none of the
+ * server's secrets; not as root, the server says at start that sandboxes are not isolated. CI runs
+ * as root; the unprivileged server runs via setpriv. Containers (the docker runtime) hold nothing
+ * of the server, whoever runs it.
  */
 
 const runtimes = runtimesUnderTest('server/sandboxes/sandbox-isolation.test.ts');

@@ -78,17 +78,17 @@ export async function startServerProcess({ dataDir, env = {}, asUser }: ServerPr
   };
 }
 
-/** Asks `GET /alive` one request after another until stopped; each must be answered (the server never stalls). */
+/** Requests `GET /alive` one request after another until stopped; each must get a 200 response (the server never stalls). */
 export function pingAlive(url: string) {
   let stopped = false;
-  let answered = 0;
+  let ok = 0;
   const failures: string[] = [];
   const run = (async () => {
     for (let i = 0; i < 1_000_000 && !stopped; i++) {
       try {
-        // A generous bound: an answer this late is a stalled server, not a slow one.
+        // A generous bound: a response this late is a stalled server, not a slow one.
         const response = await fetch(`${url}/alive`, { signal: AbortSignal.timeout(10_000) });
-        if (response.status === 200) answered++;
+        if (response.status === 200) ok++;
         else failures.push(`HTTP ${response.status}`);
       } catch (error) {
         failures.push(error instanceof Error ? error.message : String(error));
@@ -97,11 +97,11 @@ export function pingAlive(url: string) {
     }
   })();
   return {
-    /** Stops asking after the request under way, and tells how they went. */
+    /** Stops asking after the request under way, and returns how they went: 200 responses, and failures. */
     stop: async () => {
       stopped = true;
       await run;
-      return { answered, failures };
+      return { ok, failures };
     },
   };
 }

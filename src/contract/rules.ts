@@ -26,8 +26,8 @@ export function describeValues(values: readonly unknown[]): string {
 
 /*
  * Sizes a request may have (never applied to stored data or to responses read by the console, so
- * data stored before these limits still loads). More would make pages unusable (10,000 MCP
- * servers took the MCP page 46 s to render) without serving anyone.
+ * data stored before these limits still loads). More would make pages unusable (thousands of MCP
+ * servers make the MCP page far too slow to render) without serving anyone.
  */
 export const MAX_NAME_LENGTH = 255;
 export const MAX_DESCRIPTION_LENGTH = 1000;
