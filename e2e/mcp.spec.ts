@@ -265,7 +265,7 @@ test('test connection works against real MCP servers and fails clearly otherwise
     await input(form, 'Argument 1').fill(STDIO_SERVER);
     await form.getByRole('button', { name: 'Test connection' }).click();
     await expect(form.getByRole('status').filter({ hasText: 'Connected: 2 tools' })).toBeVisible({ timeout: 15_000 });
-    await expect(form.getByRole('list', { name: 'Tools' })).toContainText('echo — Answers what it is given');
+    await expect(form.getByRole('list', { name: 'Tools' })).toContainText('echo — Echoes what it is given');
 
     // a command that does not exist
     await input(form, 'Command').fill('no-such-mcp-command');

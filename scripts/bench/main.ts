@@ -106,7 +106,7 @@ if (runs(4) && engineResponds) {
     await dockerServers.close();
   }
 } else if (runs(4)) {
-  console.error('bench: no Docker engine answers; the docker lifecycle rows are left out');
+  console.error('bench: no Docker engine responds; the docker lifecycle rows are left out');
 }
 
 rows.sort((a, b) => a.section.localeCompare(b.section)); // stable: each section keeps its order

@@ -83,9 +83,9 @@ export class ProcessGroupTransport implements Transport {
   get exitDescription(): string | undefined {
     if (!this.#exit) return undefined;
     const stderr = this.#stderr.trim().split('\n').slice(-3).join(' ');
-    // A clean exit before answering is most often a command that is not an MCP server (a CLI that printed its help).
+    // A clean exit before responding is most often a command that is not an MCP server (a CLI that printed its help).
     if (this.#exit.code === 0 && !this.#exit.signal) {
-      return `process exited with code 0 before answering — is this an MCP server?${stderr ? ` It wrote: ${stderr}` : ''}`;
+      return `process exited with code 0 before responding — is this an MCP server?${stderr ? ` It wrote: ${stderr}` : ''}`;
     }
     const how = `process ${describeExit(this.#exit)}`;
     return stderr ? `${how}: ${stderr}` : how;

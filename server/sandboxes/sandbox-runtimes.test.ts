@@ -26,7 +26,7 @@ import { shellSpec } from '../testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, type TestApp, type TestAppOptions } from '../testing/test-app';
 
 /*
- * What every sandbox runtime must do alike, run on each (docker when an engine answers), and what
+ * What every sandbox runtime must do alike, run on each (docker when an engine responds), and what
  * only containers give: isolation from the server, the freezer, limits, re-adoption by label.
  */
 
@@ -44,7 +44,7 @@ afterEach(async () => {
 const call = (t: TestApp, method: 'GET' | 'POST' | 'DELETE', url: string) => t.request({ method, url });
 const conversation = async (t: TestApp, id: string) => (await call(t, 'GET', `/api/v1/app-conversations?ids=${id}`)).json()[0];
 
-/** Starts a conversation whose agent runs at once; answers its id once it is READY. */
+/** Starts a conversation whose agent runs at once; returns its id once it is READY. */
 async function startConversation(t: TestApp): Promise<string> {
   const started = await t.request({
     method: 'POST',
@@ -65,7 +65,7 @@ async function startConversation(t: TestApp): Promise<string> {
   return task.app_conversation_id;
 }
 const info = async (t: TestApp, id: string) => (await call(t, 'GET', `/api/v1/sandboxes?id=${id}`)).json()[0];
-/** Waits until the sandbox's status is `status`, at most `ms`; answers its info then. */
+/** Waits until the sandbox's status is `status`, at most `ms`; returns its info then. */
 const becomes = (t: TestApp, id: string, status: string, ms = 20_000) =>
   vi.waitFor(
     async () => {
@@ -191,7 +191,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
 
       const id = await start(t);
       expect(await imageOf(id)).toBe(tag);
-      const detail = `The image ${tag} did not start the agent server (no answer on /alive for 3 s); its processes still run (Delete ends them)`;
+      const detail = `The image ${tag} did not start the agent server (no response on /alive for 3 s); its processes still run (Delete ends them)`;
       expect(await becomes(t, id, 'ERROR')).toMatchObject({ status: 'ERROR', status_detail: detail });
       // the image it started from, whatever Settings say now
       expect((await t.postSettings({ sandbox_runtime_container_image: null })).statusCode).toBe(200);
@@ -280,7 +280,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
       },
       { timeout: 10_000 },
     );
-    // the engine publishes the port before the agent server listens: it answers soon after
+    // the engine publishes the port before the agent server listens: it responds soon after
     const alive = () =>
       fetch(`${after}/alive`, { signal: AbortSignal.timeout(2000) }).then(
         (r) => r.status,
@@ -410,7 +410,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     expect((await t.services.sandboxes.exec(stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
   });
 
-  it('follows a pause and an unpause behind its back, and tells the agent server as after its own resume', async () => {
+  it('follows a pause and an unpause behind its back, and notifies the agent server as after its own resume', async () => {
     const llm = await startOpenAiStub([{ hang: true }], await hostAddressFor(runtime));
     stubs.push(llm);
     const t = await app();
@@ -439,7 +439,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     await expect.poll(async () => (await conversation(t, id)).execution_status, { timeout: 20_000 }).toBe('paused');
   });
 
-  it('answers a resume the engine refuses with its reason, not a 500, and still deletes the sandbox', async () => {
+  it('responds to a resume the engine refuses with its reason, not a 500, and still deletes the sandbox', async () => {
     const t = await app({ sandboxSpecs: [idle] });
     const id = await runningIdle(t);
     await (await containerOf(id)).stop({ t: 5 });

@@ -158,10 +158,10 @@ describe('sandboxStatus', () => {
     expect(sandboxStatus(observation)).toEqual({
       status: 'ERROR',
       detail:
-        'The image my/agent:2 did not start the agent server (no answer on /alive for 30 s); its processes still run (Delete ends them)',
+        'The image my/agent:2 did not start the agent server (no response on /alive for 30 s); its processes still run (Delete ends them)',
     });
     expect(sandboxStatus({ ...observation, image: null }).detail).toBe(
-      'The agent server has not answered on /alive for 30 s; its processes still run (Delete ends them)',
+      'The agent server has not responded on /alive for 30 s; its processes still run (Delete ends them)',
     );
   });
 });

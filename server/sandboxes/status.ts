@@ -33,7 +33,7 @@ export function sandboxStatus(o: Observation): { status: SandboxStatus; detail: 
   if (o.healthy === undefined || o.now - Date.parse(o.startedAt) < o.startTimeoutMs) return { status: 'STARTING', detail: null };
   const seconds = Math.round(o.startTimeoutMs / 1000);
   const detail = o.image
-    ? `The image ${o.image} did not start the agent server (no answer on /alive for ${seconds} s)`
-    : `The agent server has not answered on /alive for ${seconds} s`;
+    ? `The image ${o.image} did not start the agent server (no response on /alive for ${seconds} s)`
+    : `The agent server has not responded on /alive for ${seconds} s`;
   return { status: 'ERROR', detail: `${detail}; its processes still run (Delete ends them)` };
 }

@@ -106,7 +106,7 @@ describe.each(onlyPostgres())('event notices', () => {
     expect(pid).toBeDefined();
     await admin.query('SELECT pg_terminate_backend($1)', [pid]);
     // Its connection ended: it waits to make it again.
-    await expect.poll(() => lines.some((line) => line.includes('hears of new events failed')), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => lines.some((line) => line.includes('receives notices of new events failed')), { timeout: 10_000 }).toBe(true);
     await sleep(0);
     await notices.close();
     await vi.runAllTimersAsync();
@@ -115,11 +115,11 @@ describe.each(onlyPostgres())('event notices', () => {
   });
 
   it("an event waits for its own conversation's frames to go out, not for another's that keep coming", async () => {
-    const heard: LiveNotice[] = [];
+    const received: LiveNotice[] = [];
     const receiver = new EventNotices(url, createLogger(false));
     const sender = new EventNotices(url, createLogger(false));
     const noop = () => undefined;
-    await receiver.listen(noop, noop, (notices) => heard.push(...notices));
+    await receiver.listen(noop, noop, (notices) => received.push(...notices));
     await sender.listen(noop, noop);
     let streaming = true;
     const stream = (async () => {
@@ -129,14 +129,14 @@ describe.each(onlyPostgres())('event notices', () => {
       }
     })();
     try {
-      await expect.poll(() => heard.length, { timeout: 10_000 }).toBeGreaterThan(20);
+      await expect.poll(() => received.length, { timeout: 10_000 }).toBeGreaterThan(20);
       expect(sender.sent('b')).toBeUndefined();
       sender.announce(delta('b', 'only one'));
       const waiting = sender.sent('b');
       expect(waiting).toBeDefined();
       await waiting;
-      // Once sent, it is heard (NOTIFY goes out in order), and before the event stored next would be.
-      await expect.poll(() => heard.some((notice) => notice.conversationId === 'b'), { timeout: 10_000 }).toBe(true);
+      // Once sent, it is received (NOTIFY goes out in order), and before the event stored next would be.
+      await expect.poll(() => received.some((notice) => notice.conversationId === 'b'), { timeout: 10_000 }).toBe(true);
     } finally {
       streaming = false;
       await stream;

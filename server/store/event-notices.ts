@@ -286,7 +286,7 @@ export class EventNotices {
       if (message.channel === EVENTS_CHANNEL) onNotice(message.payload);
       else if (message.channel === LIVE_CHANNEL) this.#received(message.payload, onLive);
     });
-    client.on('error', (error) => this.log.warn({ err: error }, 'the connection that hears of new events failed'));
+    client.on('error', (error) => this.log.warn({ err: error }, 'the connection that receives notices of new events failed'));
     try {
       await client.connect();
       await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${LIVE_CHANNEL}`);

@@ -13,7 +13,7 @@ export type RuntimeName = 'process' | 'docker';
 
 let engine: Promise<Docker | undefined> | undefined;
 
-/** The local engine (DOCKER_HOST), or `undefined` when none answers. */
+/** The local engine (DOCKER_HOST), or `undefined` when none responds. */
 export function localEngine(): Promise<Docker | undefined> {
   engine ??= (async () => {
     try {
@@ -36,13 +36,13 @@ export function defaultImage(docker: Docker): Promise<string> {
 }
 
 /**
- * The runtimes sandbox tests run on: docker too with TEST_DOCKER=1 when an engine answered at the
+ * The runtimes sandbox tests run on: docker too with TEST_DOCKER=1 when an engine responded at the
  * start of the run (docker-global-setup.ts says so in one line when none did). With CI=1 it must have.
  */
 export function runtimesUnderTest(file: string): RuntimeName[] {
   if (inject('dockerEngine')) return ['process', 'docker'];
   if (process.env.TEST_DOCKER && process.env.CI)
-    throw new Error(`CI=1 but no Docker engine answers: the docker runtime's tests in ${file} must run`);
+    throw new Error(`CI=1 but no Docker engine responds: the docker runtime's tests in ${file} must run`);
   return ['process'];
 }
 
@@ -57,7 +57,7 @@ export async function removeDockerLeftovers(docker: Docker, dataDir: string): Pr
   }
 }
 
-/** What `GET /networks/bridge` answers that tells the host's address on it. */
+/** The part of the `GET /networks/bridge` response that gives the host's address on it. */
 export interface BridgeNetwork {
   IPAM?: { Config?: { Subnet?: string; Gateway?: string }[] | null } | null;
   Options?: Record<string, string> | null;
@@ -100,7 +100,7 @@ export async function hostAddressFor(runtime: RuntimeName): Promise<{ host: stri
 
 /**
  * Builds an image `FROM` the default one with `lines` added to its Dockerfile (LABEL, CMD…),
- * through the Engine API as the default image is built; answers its tag. The test removes it.
+ * through the Engine API as the default image is built; returns its tag. The test removes it.
  */
 export async function buildTestImage(docker: Docker, name: string, lines: string[]): Promise<string> {
   const tag = `agent-console-test-${name}:${randomBytes(6).toString('hex')}`;

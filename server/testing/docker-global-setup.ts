@@ -3,14 +3,14 @@ import { checkEngine, dockerFromEnv } from '../sandboxes/docker/engine';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** TEST_DOCKER=1 and a Docker engine answered when the run began: the docker runtime's tests are collected. */
+    /** TEST_DOCKER=1 and a Docker engine responded when the run began: the docker runtime's tests are collected. */
     dockerEngine: boolean;
   }
 }
 
 /**
  * With TEST_DOCKER=1 (`npm test` and `npm run test:docker` set it), checks once per run whether a
- * Docker engine answers. Without one, locally, the run says in one line that the docker suite is
+ * Docker engine responds. Without one, locally, the run says in one line that the docker suite is
  * not collected; with CI=1 the suite's files fail instead. Without TEST_DOCKER, processes only.
  */
 export default async function setup(project: TestProject): Promise<void> {
@@ -18,14 +18,14 @@ export default async function setup(project: TestProject): Promise<void> {
     project.provide('dockerEngine', false);
     return;
   }
-  let answers = true;
+  let engineResponds = true;
   try {
     await checkEngine(dockerFromEnv(process.env.DOCKER_HOST));
   } catch {
-    answers = false;
+    engineResponds = false;
   }
-  if (!answers && !process.env.CI) {
-    console.warn('No Docker engine answers: the docker sandbox tests are not collected (npm run test:docker sets one up and runs them).');
+  if (!engineResponds && !process.env.CI) {
+    console.warn('No Docker engine responds: the docker sandbox tests are not collected (npm run test:docker sets one up and runs them).');
   }
-  project.provide('dockerEngine', answers);
+  project.provide('dockerEngine', engineResponds);
 }

@@ -174,7 +174,7 @@ export class InstanceRegistry {
       };
     }
     if (Date.parse(await this.store.now()) - Date.parse(record.heartbeat_at) > this.timing.quietMs) {
-      return { reachable: false, id, detail: `Its server instance ${id} has not been heard from since ${record.heartbeat_at}` };
+      return { reachable: false, id, detail: `Its server instance ${id} has sent no heartbeat since ${record.heartbeat_at}` };
     }
     if (!record.address) return { reachable: false, id, detail: `Its server instance ${id} is starting and does not listen yet` };
     // Forwarding to our own address would come back here and go round for ever (instances on

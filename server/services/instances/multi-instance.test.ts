@@ -105,8 +105,8 @@ describe('two instances on one PostgreSQL database', () => {
 
     const fields = ['language', 'agent', 'max_iterations', 'confirmation_mode'] as const;
     const values = { language: 'fr', agent: 'CodeActAgent', max_iterations: 42, confirmation_mode: true };
-    const answers = await Promise.all(fields.map((field, i) => postSettings(i % 2 ? b : a, { [field]: values[field] })));
-    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    const responses = await Promise.all(fields.map((field, i) => postSettings(i % 2 ? b : a, { [field]: values[field] })));
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
     expect((await a.getSettings()).json()).toMatchObject({ ...values, llm_model: 'openai/gpt-4o' });
     expect((await b.getSettings()).json()).toMatchObject(values);
   });
@@ -183,7 +183,7 @@ describe('two instances on one PostgreSQL database', () => {
       .execute();
     expect(await sandboxInfo(b, id)).toMatchObject({
       status: 'MISSING',
-      status_detail: expect.stringMatching(/has not been heard from since/),
+      status_detail: expect.stringMatching(/has sent no heartbeat since/),
     });
   });
 
@@ -212,7 +212,7 @@ describe('two instances on one PostgreSQL database', () => {
 
     const stream = await openStream(b, conversationId);
     await expect.poll(() => stream.ids.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
-    // Stored by the owner from now on: the other instance hears of it (LISTEN/NOTIFY) and streams it.
+    // Stored by the owner from now on: the other instance is notified of it (LISTEN/NOTIFY) and streams it.
     const after = await push(a, sandboxId, conversationId, ['three']);
     const more = await push(a, sandboxId, conversationId, ['four', 'five']);
     await expect.poll(() => stream.ids.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
@@ -252,16 +252,16 @@ describe('two instances on one PostgreSQL database', () => {
     const long = 'é😀 "quoted"\n'.repeat(1_500);
     await a.services.events.receive(conversationId, [delta(long)]);
 
-    const settled = (frames: unknown[]) => frames.some((frame) => (frame as { delta?: string }).delta?.endsWith('"quoted"\n'));
-    const settledFrames = (stream: { frames: unknown[] }) =>
+    const hasLastPiece = (frames: unknown[]) => frames.some((frame) => (frame as { delta?: string }).delta?.endsWith('"quoted"\n'));
+    const framesWithLastPiece = (stream: { frames: unknown[] }) =>
       vi.waitFor(
         () => {
-          expect(settled(stream.frames)).toBe(true);
+          expect(hasLastPiece(stream.frames)).toBe(true);
           return stream.frames;
         },
         { timeout: 10_000 },
       );
-    const [owner, other] = [await settledFrames(throughOwner), await settledFrames(throughOther)];
+    const [owner, other] = [await framesWithLastPiece(throughOwner), await framesWithLastPiece(throughOther)];
     const state = (status: string) => ({
       kind: 'ConversationState',
       conversation_id: conversationId,
@@ -278,8 +278,8 @@ describe('two instances on one PostgreSQL database', () => {
     // The other instance knows the agent's status as the owner does.
     expect(b.services.events.executionStatus(conversationId)).toBe('finished');
 
-    // Each loses the connection it hears notices on: what the other relayed meanwhile is missed, so
-    // it forgets what it was told once it listens again; what the owner heard itself, it keeps.
+    // Each loses the connection it receives notices on: what the other relayed meanwhile is missed, so
+    // it forgets what it was sent once it listens again; what the owner received itself, it keeps.
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     try {

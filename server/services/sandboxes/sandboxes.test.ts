@@ -10,7 +10,7 @@ import { homeOf, processesOf, tracesOf } from '../../testing/sandbox-processes';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../testing/test-app';
 
 /*
- * What every runtime must do alike runs on each (docker when an engine answers); what is about
+ * What every runtime must do alike runs on each (docker when an engine responds); what is about
  * the registry alone, or about process groups and pids, runs once, on processes.
  */
 
@@ -40,7 +40,7 @@ async function info(t: TestApp, id: string) {
   return (await call(t, 'GET', `/api/v1/sandboxes?id=${id}`)).json()[0];
 }
 
-/** Waits until the sandbox's status is `status`, at most `ms`; answers its info then. */
+/** Waits until the sandbox's status is `status`, at most `ms`; returns its info then. */
 const becomes = (t: TestApp, id: string, status: string, ms = 10_000) =>
   vi.waitFor(
     async () => {
@@ -85,7 +85,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
     const t = await appOn();
     const started = (await start(t)).json();
     expect(started).toMatchObject({ sandbox_spec_id: 'agent-server', created_by_user_id: null, paused_sandbox_ids: [] });
-    // Its agent server is asked from the start: one that answers within the start's answer is RUNNING in it already.
+    // Its agent server is asked from the start: one that responds before the start's response is sent is RUNNING in it already.
     if (started.status === 'RUNNING') expect(started.session_api_key).toEqual(expect.any(String));
     else expect(started).toMatchObject({ status: 'STARTING', session_api_key: null, exposed_urls: null });
 
@@ -150,7 +150,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
       ],
     });
     const broken = (await start(t, 'broken')).json();
-    // processes: in this very answer; a container's end is heard a moment later
+    // processes: in this very response; a container's end is noticed a moment later
     const failed = runtime === 'process' ? broken : await becomes(t, broken.id, 'ERROR');
     expect(failed.status).toBe('ERROR');
     expect(failed.status_detail).toBe('The process exited with code 3: config file missing');
@@ -173,14 +173,14 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
     expect((await logLines(t, absent.id)).at(-1)).toMatch(/\/no\/such\/agent-server/);
   });
 
-  it('is ERROR when the agent server never answers', async () => {
+  it('is ERROR when the agent server never responds', async () => {
     const t = await appOn({ sandboxSpecs: [shellSpec('mute', 'exec sleep 969')], sandboxLimits: { startTimeoutMs: 1500 } });
     const { id } = (await start(t)).json();
     expect((await info(t, id)).status).toBe('STARTING');
     const failed = await becomes(t, id, 'ERROR', 5000);
     expect(failed).toMatchObject({
       status: 'ERROR',
-      status_detail: 'The agent server has not answered on /alive for 2 s; its processes still run (Delete ends them)',
+      status_detail: 'The agent server has not responded on /alive for 2 s; its processes still run (Delete ends them)',
     });
   });
 
@@ -256,7 +256,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
     await first.close({ keepData: true }); // as on SIGTERM: the sandboxes keep running
 
     const second = await appOn({ dataDir: first.dataDir });
-    // Right away, without waiting: the first health checks ran before the server answered.
+    // Right away, without waiting: the first health checks ran before the server responded.
     expect((await info(second, a)).status).toBe('RUNNING');
     expect(await handleOf(second, a)).toEqual(handleA);
     expect((await info(second, b)).status).toBe('PAUSED');
@@ -319,7 +319,7 @@ describe.each(runtimes)('running a command inside a sandbox on the %s runtime (e
   const exec = (id: string, command: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}) =>
     t.services.sandboxes.exec(id, command, { timeoutMs: 10_000, ...options });
 
-  it('runs in the working directory with the sandbox environment, and answers exit code and output', async () => {
+  it('runs in the working directory with the sandbox environment, and returns exit code and output', async () => {
     const script = 'pwd; echo "$GREETING $EXTRA $HOME"; echo "to stderr" >&2; exit 3';
     const result = await exec(idle, ['sh', '-c', script], { env: { EXTRA: 'there' } });
     const home = homeOf(t, idle);
@@ -389,7 +389,7 @@ describe('process sandboxes', () => {
   });
 });
 
-// The registry's own answers: no runtime plays a part in them; stored on either database.
+// The registry's own responses: no runtime plays a part in them; stored on either database.
 describe.each(databasesUnderTest())('lists, lookups and the sandbox cap on %s', (database) => {
   it('refuses more than MAX_SANDBOXES with a 409 that says so', async () => {
     const t = await app({ database, sandboxLimits: { maxSandboxes: 2 } });
@@ -404,7 +404,7 @@ describe.each(databasesUnderTest())('lists, lookups and the sandbox cap on %s', 
     const t = await app({ database, sandboxSpecs: [...loadSandboxSpecs(undefined), shellSpec('idle', 'exec sleep 967')] });
     const ids = [];
     for (const spec of ['agent-server', 'idle', 'idle']) ids.push((await start(t, spec)).json().id);
-    // Searched before and after the pause: an answer kept for an unchanged sandbox must not outlive its status.
+    // Searched before and after the pause: a response cached for an unchanged sandbox must not outlive its status.
     const before = (await call(t, 'GET', '/api/v1/sandboxes/search')).json();
     expect(before.items.map((s: { status: string }) => s.status)).not.toContain('PAUSED');
     await call(t, 'POST', `/api/v1/sandboxes/${ids[1]}/pause`);
@@ -429,7 +429,7 @@ describe.each(databasesUnderTest())('lists, lookups and the sandbox cap on %s', 
     ).toEqual([ids[0]]);
   });
 
-  it('answers batches in request order with null for unknown ids, and refuses more than 100', async () => {
+  it('responds to batches in request order with null for unknown ids, and refuses more than 100', async () => {
     const t = await app({ database });
     const { id } = (await start(t)).json();
     const batch = (await call(t, 'GET', `/api/v1/sandboxes?id=nope&id=${id}`)).json();
@@ -441,7 +441,7 @@ describe.each(databasesUnderTest())('lists, lookups and the sandbox cap on %s', 
     expect(tooMany.json()).toEqual({ detail: 'Cannot request more than 100 sandboxes at once, got 101' });
   });
 
-  it('answers 404 with a readable detail for an unknown spec, and for unknown sandbox ids', async () => {
+  it('responds with 404 and a readable detail for an unknown spec, and for unknown sandbox ids', async () => {
     const t = await app({ database });
     const response = await call(t, 'POST', '/api/v1/sandboxes?sandbox_spec_id=gpu-large');
     expect(response.statusCode).toBe(404);

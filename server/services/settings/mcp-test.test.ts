@@ -68,7 +68,7 @@ describe('POST /api/mcp/test', () => {
     expect(body).toEqual({
       ok: true,
       tools: [
-        { name: 'echo', description: 'Answers what it is given' },
+        { name: 'echo', description: 'Echoes what it is given' },
         { name: 'clock', description: 'Tells the time' },
       ],
     });
@@ -137,11 +137,11 @@ describe('POST /api/mcp/test', () => {
     expect(body).toEqual({ ok: false, error: `Connection refused at ${new URL(url).host} (ECONNREFUSED)` });
   });
 
-  it('says a command that exits cleanly before answering may not be an MCP server', async () => {
+  it('says a command that exits cleanly before responding may not be an MCP server', async () => {
     const { body } = await test({ kind: 'stdio', name: 'not-mcp', command: 'sh', args: ['-c', 'echo "usage: tool [options]" >&2'] });
     expect(body).toEqual({
       ok: false,
-      error: 'process exited with code 0 before answering — is this an MCP server? It wrote: usage: tool [options]',
+      error: 'process exited with code 0 before responding — is this an MCP server? It wrote: usage: tool [options]',
     });
   });
 
@@ -150,7 +150,7 @@ describe('POST /api/mcp/test', () => {
     ['an SHTTP timeout of 0', { kind: 'shttp', url: 'http://x.example/mcp', timeout: 0 }, ['body', 'timeout']],
     ['a URL without scheme', { kind: 'sse', url: 'example.com' }, ['body', 'url']],
     ['an unknown kind', { kind: 'grpc', url: 'http://x.example' }, ['body', 'kind']],
-  ])('answers 422 for %s', async (_name, entry, loc) => {
+  ])('responds with 422 for %s', async (_name, entry, loc) => {
     const { status, body } = await test(entry);
     expect(status).toBe(422);
     expect(body.detail[0].loc).toEqual(loc);
@@ -221,7 +221,7 @@ describe('POST /api/mcp/test', () => {
     }
   });
 
-  it.each(['0', '61', '2.5', 'soon'])('answers 422 for ?timeout=%s', async (timeout) => {
+  it.each(['0', '61', '2.5', 'soon'])('responds with 422 for ?timeout=%s', async (timeout) => {
     const { status, body } = await test({ kind: 'stdio', name: 'x', command: 'true' }, `?timeout=${timeout}`);
     expect(status).toBe(422);
     expect(body.detail[0].loc).toEqual(['query', 'timeout']);
