@@ -18,7 +18,7 @@ export interface DemoProcess extends DemoConnection {
   dataDir: string;
   /** Everything it printed so far. */
   output: () => string;
-  /** Sends `signal` (SIGINT is Ctrl+C) and waits until it exited; answers its exit code. */
+  /** Sends `signal` (SIGINT is Ctrl+C) and waits until it exited; returns its exit code. */
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 

@@ -33,7 +33,7 @@ function withPreloads(html: string, files: string[]): string {
 /**
  * Writes one HTML page per console URL (pages/<name>.html, compressed like every other file) that
  * preloads the chunks a first visit to it needs, and pages.json, which tells the server which
- * page answers which URL. Without them the browser learns of those chunks only once the entry has
+ * page serves which URL. Without them the browser learns of those chunks only once the entry has
  * downloaded and run, and fetches them after it.
  */
 export function pagePreloads(): Plugin {

@@ -1,7 +1,7 @@
 import type { Plugin } from 'vite';
 
 const STUB = '\0agent-console:table-scroll-area';
-/** Who imports ScrollArea, and what: the import in Mantine's Table this plugin answers. */
+/** Who imports ScrollArea, and what: the import in Mantine's Table this plugin replaces. */
 const IMPORTER = /[\\/]@mantine[\\/]core[\\/].*[\\/]TableScrollContainer\.mjs$/;
 const IMPORTED = '../ScrollArea/ScrollArea.mjs';
 
@@ -10,7 +10,7 @@ const IMPORTED = '../ScrollArea/ScrollArea.mjs';
  * with it, a positioning library, into every page with a table. The console's
  * tables scroll natively (`type="native"`, and `pos="relative"` so their visually hidden column
  * names scroll with them instead of widening the page), where the container renders a plain
- * element and never the ScrollArea; so its import of ScrollArea is answered with a stand-in that
+ * element and never the ScrollArea; so its import of ScrollArea is resolved to a stand-in that
  * throws if it is ever rendered (a container left to its default type).
  *
  * A build fails when Mantine's Table no longer imports ScrollArea this way (an upgrade moved
@@ -18,7 +18,7 @@ const IMPORTED = '../ScrollArea/ScrollArea.mjs';
  */
 export function tableWithoutScrollArea(): Plugin {
   let build = false;
-  let answered = 0;
+  let replaced = 0;
   return {
     name: 'agent-console:table-without-scroll-area',
     enforce: 'pre',
@@ -26,11 +26,11 @@ export function tableWithoutScrollArea(): Plugin {
       build = config.command === 'build';
     },
     buildStart() {
-      answered = 0;
+      replaced = 0;
     },
     resolveId(source, importer) {
       if (!importer || !IMPORTER.test(importer) || source !== IMPORTED) return null;
-      answered++;
+      replaced++;
       return STUB;
     },
     load(id) {
@@ -40,7 +40,7 @@ export function tableWithoutScrollArea(): Plugin {
       }`;
     },
     buildEnd(error) {
-      if (build && !error && answered === 0)
+      if (build && !error && replaced === 0)
         this.error(`Mantine's TableScrollContainer no longer imports ${IMPORTED}: scripts/table-without-scroll-area.ts matches nothing`);
     },
   };

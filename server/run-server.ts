@@ -54,7 +54,7 @@ export interface OpenedServer {
   sessionKey: string;
   services: ApiServices;
   /**
-   * Collects events, ends what an earlier run left, listens; answers the app, the console's
+   * Collects events, ends what an earlier run left, listens; returns the app, the console's
    * sign-in link, and the sign-in page for the session cookie (on `localhost`, not on 127.0.0.1).
    */
   serve: () => Promise<{ app: FastifyInstance; signInLink: string; cookieSignInPage: string }>;
@@ -157,7 +157,7 @@ export async function openServer(
         cookieSignInPage: `${originOf(cookieHost, shown.port)}/sign-in`,
       };
     } catch (error) {
-      // Not served: nothing else stops hearing of new events (the app's close does when it is).
+      // Not served: nothing else stops receiving notices of new events (the app's close does when it is).
       await services.events.stopNotices();
       throw error;
     }

@@ -105,7 +105,7 @@ const watchForReady = (ready: Ready) => `{
 
 /**
  * How a page is visited: first (a fresh incognito-like context: empty caches), or as a return,
- * the third visit in a browser profile of its own (a temporary directory): its HTTP cache answers
+ * the third visit in a browser profile of its own (a temporary directory): its HTTP cache serves
  * the assets, and the code cache Chromium writes on a script's second load is read on the third
  * (incognito contexts keep none).
  */

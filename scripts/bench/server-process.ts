@@ -1,7 +1,7 @@
 /**
  * The servers under test, in a process of their own so the load generator does not share their
  * event loop: the real server on a temporary SQLite (with the built console), and a bare Fastify
- * route answering whatever JSON body it is given, on the same machine at the same time. Driven by
+ * route responding with whatever JSON body it is given, on the same machine at the same time. Driven by
  * messages from scripts/bench/main.ts (see `Command`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -90,7 +90,7 @@ const box = new SecretBox(SECRETS_KEY);
 const stand_ins: ChildProcess[] = [];
 const aliveServers: http.Server[] = [];
 
-/** A sandbox as the registry knows one: a live process group of its own, an agent server answering /alive on its port. */
+/** A sandbox as the registry knows one: a live process group of its own, an agent server responding on /alive on its port. */
 async function standInSandbox(): Promise<void> {
   const child = spawn('sleep', ['3600'], { detached: true, stdio: 'ignore' });
   await new Promise((resolve) => child.once('spawn', resolve));

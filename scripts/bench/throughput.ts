@@ -41,7 +41,7 @@ export async function load(servers: BenchServers, url: string, seconds: number, 
 /**
  * BENCH_PROFILE=<dir>: CPU profiles of the real server and of the bare route under this load, to
  * see where the time goes (not counted); `<name>.json` beside them has how many requests each
- * answered, to put the profiles' times per request.
+ * responded to, to put the profiles' times per request.
  */
 async function profile(servers: BenchServers, name: string, real: string, bare: string): Promise<void> {
   const dir = process.env.BENCH_PROFILE!;
@@ -63,8 +63,8 @@ export const SECONDS = 3;
 export const CONNECTIONS = 20;
 
 /**
- * Requests per second of `pathAndQuery` on the real server beside the bare route answering the
- * same body: medians of three alternating 3 s runs with 20 connections, after a 1 s warm-up each.
+ * Requests per second of `pathAndQuery` on the real server beside the bare route responding with
+ * the same body: medians of three alternating 3 s runs with 20 connections, after a 1 s warm-up each.
  */
 export async function throughput(servers: BenchServers, name: string, pathAndQuery: string, goal: number): Promise<Row> {
   const sample = await servers.get(pathAndQuery);

@@ -72,7 +72,7 @@ function frames(socket: ReturnType<AgentServerProcess['socket']>, last: (frame: 
 }
 
 describe('pausing and running', () => {
-  it('pauses after the current step, answers 409 to run while running, and goes on with run', async () => {
+  it('pauses after the current step, responds with 409 to run while running, and goes on with run', async () => {
     llm = await startOpenAiStub();
     llm.otherwise(terminal('true'));
     const id = await start(startBody('openai/stub'));
@@ -92,8 +92,8 @@ describe('pausing and running', () => {
     await server.status(id, 'paused');
   });
 
-  it('stops at once when paused while the LLM has not answered, and asks again on run', async () => {
-    llm = await startOpenAiStub([{ hang: true }, { text: 'Answered this time.' }]);
+  it('stops at once when paused while the LLM has not responded, and asks again on run', async () => {
+    llm = await startOpenAiStub([{ hang: true }, { text: 'Replied this time.' }]);
     const id = await start(startBody('openai/stub'));
     await llm.waitForRequests(1);
     expect((await server.call('POST', `/api/conversations/${id}/pause`)).status).toBe(200);
@@ -105,7 +105,7 @@ describe('pausing and running', () => {
     expect((await server.events(id)).filter((event) => event.kind === 'ConversationErrorEvent')).toEqual([]);
   });
 
-  it('comes back paused, saying why, when told its sandbox was paused mid-run', async () => {
+  it('comes back paused, saying why, when notified that its sandbox was paused mid-run', async () => {
     llm = await startOpenAiStub([{ hang: true }, { text: 'Back again.' }]);
     const id = await start(startBody('openai/stub'));
     await llm.waitForRequests(1);
@@ -123,7 +123,7 @@ describe('pausing and running', () => {
     expect(llm.requests[1]?.messages).toEqual(llm.requests[0]?.messages);
   });
 
-  it('answers 404 for an unknown conversation and 422 for a bad message', async () => {
+  it('responds with 404 for an unknown conversation and 422 for a bad message', async () => {
     const unknown = 'c'.repeat(32);
     for (const [method, route] of [
       ['POST', 'pause'],
@@ -243,9 +243,9 @@ describe('events/search', () => {
     await server.status(id, 'finished');
     const all = await server.events(id);
     const search = async (query: string) => {
-      const answer = await server.call('GET', `/api/conversations/${id}/events/search?${query}`);
-      expect(answer.status, query).toBe(200);
-      return answer.body as EventPage;
+      const response = await server.call('GET', `/api/conversations/${id}/events/search?${query}`);
+      expect(response.status, query).toBe(200);
+      return response.body as EventPage;
     };
     const messages = all.filter((event) => event.kind === 'MessageEvent');
     expect((await search('kind=openhands.sdk.event.llm_convertible.message.MessageEvent')).items).toEqual(messages);
@@ -272,9 +272,9 @@ describe('events/search', () => {
     expect((await search(`timestamp__gte=${encodeURIComponent(middle.timestamp)}`)).items).toContainEqual(middle);
 
     for (const bad of ['limit=0', 'limit=101', 'limit=x', 'sort_order=NEWEST', 'timestamp__gte=yesterday', 'source=robot']) {
-      const answer = await server.call('GET', `/api/conversations/${id}/events/search?${bad}`);
-      expect(answer.status, bad).toBe(422);
-      expect(answer.body, bad).toMatchObject({ detail: [{ loc: ['query', bad.split('=')[0]] }] });
+      const response = await server.call('GET', `/api/conversations/${id}/events/search?${bad}`);
+      expect(response.status, bad).toBe(422);
+      expect(response.body, bad).toMatchObject({ detail: [{ loc: ['query', bad.split('=')[0]] }] });
     }
     const refusals = async (query: string) => (await server.call('GET', `/api/conversations/${id}/events/search?${query}`)).body;
     expect(await refusals('limit=2.5')).toEqual({
@@ -293,7 +293,7 @@ describe('events/search', () => {
 });
 
 describe('the demo model', () => {
-  it('plays a scripted session that really runs in the workspace, and a scripted answer later', async () => {
+  it('plays a scripted session that really runs in the workspace, and a scripted reply later', async () => {
     const body = startBody(DEMO_MODEL);
     const id = await start(body);
     await server.status(id, 'finished');
@@ -328,7 +328,7 @@ describe('the demo model', () => {
     const later = await server.waitForEvents(
       id,
       (found) => found.length > events.length + 2 && found.at(-1)?.kind === 'ObservationEvent',
-      'the scripted answer',
+      'the scripted reply',
     );
     expect(JSON.stringify(later.slice(events.length))).toContain('demo model');
     await server.status(id, 'finished');
@@ -359,7 +359,7 @@ describe('a restarted agent server', () => {
   it('restores a conversation with its history when the start request comes again, and a cut run waits paused', async () => {
     const cwd = fs.mkdtempSync(path.join(root, 'restart-'));
     let first = await startAgentServer(cwd);
-    llm = await startOpenAiStub([{ text: 'First answer.' }, { hang: true }, { text: 'After the restart.' }]);
+    llm = await startOpenAiStub([{ text: 'First reply.' }, { hang: true }, { text: 'After the restart.' }]);
     const body = { ...startBody('openai/stub'), conversation_id: 'e'.repeat(32) };
     const id = await start(body, first);
     await first.status(id, 'finished');
@@ -377,7 +377,7 @@ describe('a restarted agent server', () => {
       expect((await first.call('POST', `/api/conversations/${id}/run`)).status).toBe(200);
       await first.status(id, 'finished');
       expect(llm.requests[2]?.authorization).toBe(`Bearer ${LLM_KEY}`);
-      expect(JSON.stringify(llm.requests[2]?.messages)).toContain('First answer.');
+      expect(JSON.stringify(llm.requests[2]?.messages)).toContain('First reply.');
       expect(first.output()).not.toContain(LLM_KEY);
     } finally {
       await first.stop();

@@ -27,7 +27,7 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-/** A conversation on the LLM stub, in a workspace of its own; answers its id and workspace. */
+/** A conversation on the LLM stub, in a workspace of its own; returns its id and workspace. */
 async function start(script: StubReply[], overrides: Partial<AgentStartConversationInput> & { price?: object | null } = {}) {
   llm = await startOpenAiStub(script);
   const workspace = path.join(root, 'workspaces', `w${++counter}`);
@@ -93,7 +93,7 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
   });
 
   it('streams partial text on the socket and stores the whole message once', async () => {
-    llm = await startOpenAiStub([{ text: 'A fairly long answer, streamed in small pieces.' }]);
+    llm = await startOpenAiStub([{ text: 'A fairly long reply, streamed in small pieces.' }]);
     const workspace = fs.mkdtempSync(path.join(root, 'stream-'));
     const created = await server.call('POST', '/api/conversations', {
       agent: { llm: { model: 'litellm_proxy/stub-model', base_url: llm.baseUrl, api_key: LLM_KEY } },
@@ -118,7 +118,7 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     const message = frames.find((frame) => frame.kind === 'MessageEvent' && frame.source === 'agent') as { llm_response_id: string };
     const deltas = frames.filter((frame) => frame.kind === 'StreamingDelta') as { delta: string; llm_response_id: string }[];
     expect(deltas.length).toBeGreaterThan(1);
-    expect(deltas.map((delta) => delta.delta).join('')).toBe('A fairly long answer, streamed in small pieces.');
+    expect(deltas.map((delta) => delta.delta).join('')).toBe('A fairly long reply, streamed in small pieces.');
     expect(new Set(deltas.map((delta) => delta.llm_response_id))).toEqual(new Set([message.llm_response_id]));
     const stored = await server.events(id);
     expect(stored.some((event) => event.kind === 'StreamingDelta' || event.kind === 'ConversationStateUpdateEvent')).toBe(false);
@@ -176,7 +176,7 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
   });
 
   it('reports a rejected key as LLM_AUTH, without retrying', async () => {
-    // Some providers quote the key in their answer: the event shows it masked.
+    // Some providers quote the key in their response: the event shows it masked.
     const { id } = await start([
       { status: 401, body: { error: { message: `Incorrect API key provided: ${LLM_KEY}`, code: 'invalid_api_key' } } },
     ]);
@@ -301,7 +301,7 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     expect(observation.observation.content[0]?.text).toBe('€'.repeat(25_000));
   });
 
-  it('answers a message that came in while a reply with [terminal, finish] was running', async () => {
+  it('replies to a message that came in while a reply with [terminal, finish] was running', async () => {
     // The command waits for the test to let it end, so the message surely arrives while it runs.
     const { id, workspace } = await start([
       {
@@ -310,7 +310,7 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
           { name: 'finish', arguments: { message: 'First task done.' } },
         ],
       },
-      { text: 'Answering the later message.' },
+      { text: 'Replying to the later message.' },
     ]);
     await server.waitForEvents(id, (found) => ofKind(found, 'ActionEvent').length === 2, 'the two actions');
     const sent = await server.call('POST', `/api/conversations/${id}/events`, {
@@ -325,7 +325,7 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     const events = await server.events(id);
     expect(ofKind(events, 'MessageEvent').at(-1)).toMatchObject({
       source: 'agent',
-      llm_message: { content: [{ text: 'Answering the later message.' }] },
+      llm_message: { content: [{ text: 'Replying to the later message.' }] },
     });
     expect(llm!.requests).toHaveLength(2);
   });

@@ -1,4 +1,4 @@
-// The agent server: what runs inside each sandbox. It answers health checks, holds the sandbox's
+// The agent server: what runs inside each sandbox. It responds to health checks, holds the sandbox's
 // conversations and runs their agent. Built to one plain JavaScript file with its dependencies
 // (`npm run build:agent`) so a sandbox starts in milliseconds, without node_modules.
 import http from 'node:http';
@@ -11,7 +11,7 @@ import { attachEventSockets } from './sockets';
 const VERSION = '0.2.0';
 const port = Number(process.env.PORT);
 const sessionKey = process.env.SESSION_API_KEY ?? '';
-// Loopback unless told (in a container it listens on the port Docker publishes).
+// Loopback unless HOST says otherwise (in a container it listens on the port Docker publishes).
 const host = process.env.HOST ?? '127.0.0.1';
 
 if (!Number.isInteger(port) || port <= 0 || !sessionKey) {

@@ -9,8 +9,8 @@ import { startTestApp, TEST_SESSION_KEY, type TestApp } from '../testing/test-ap
  * Replays what OpenHands' own web client (pinned commit 156d068, OSS mode) sent while a person
  * used it against this server (`testing/fixtures/openhands-web-client-trace.json`), signed in
  * the way that client can be: with the session cookie from the server's sign-in page, never the
- * key header. Each answer is checked for what the client reads of it, not for what our server
- * answered when the trace was recorded (`status_observed`).
+ * key header. Each response is checked for what the client reads of it, not for the status our
+ * server responded with when the trace was recorded (`status_observed`).
  */
 
 interface TraceRequest {
@@ -84,7 +84,7 @@ interface RunState {
   startedTaskId?: string;
 }
 
-/** What the client reads of each answer, by request (and, for settings, by whether any were saved). */
+/** What the client reads of each response, by request (and, for settings, by whether any were saved). */
 function expectWhatTheClientNeeds(request: TraceRequest, response: LightMyRequestResponse, state: RunState): void {
   const what = `${request.run} ${request.step}: ${request.method} ${request.path} → ${response.statusCode} ${response.body.slice(0, 300)}`;
   const json = () => response.json();
@@ -161,7 +161,7 @@ function expectWhatTheClientNeeds(request: TraceRequest, response: LightMyReques
 }
 
 describe("OpenHands' web client, replayed from its trace", () => {
-  it('gets every answer it needs, signed in with the session cookie only', async () => {
+  it('gets every response it needs, signed in with the session cookie only', async () => {
     provider = await startFakeProviderApi(TRACED_GITHUB_TOKEN, {
       prs: [{ number: 12, title: 'Faster engine', repository_url: 'https://api.github.com/repos/ada/engine', pull_request: {} }],
     });
@@ -172,7 +172,7 @@ describe("OpenHands' web client, replayed from its trace", () => {
       apps.push(t);
       const send = browser(t, await signInWithForm(t));
 
-      // What it asks before any page shows (the trace left these out: a stand-in answered them).
+      // What it asks before any page shows (the trace left these out: a stand-in responded to them).
       const config = await send('GET', '/api/options/config');
       expect(config.statusCode).toBe(200);
       expect(config.json()).toEqual({

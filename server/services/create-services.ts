@@ -60,7 +60,7 @@ export interface ApiServices {
   collector: EventCollector;
   /** Browsers signed in with the session cookie. */
   browserSessions: BrowserSessions;
-  /** This instance in the registry; tell it where it listens (`announce`). */
+  /** This instance in the registry; `announce` gives it the address it listens on. */
   instances: InstanceRegistry;
 }
 
@@ -85,10 +85,10 @@ export interface ServiceOptions {
   clock?: Clock;
   /**
    * This server among several on one database: its id (stable per data dir), the session key the
-   * others take when it asks them about their sandboxes, and how often it tells it runs.
+   * others take when it asks them about their sandboxes, and how often it sends its heartbeat.
    */
   instance: { id: string; sessionKey: string; timing?: InstanceTiming };
-  /** The PostgreSQL database `db` is on, to hear of the events other instances store; absent on SQLite. */
+  /** The PostgreSQL database `db` is on, to be notified of the events other instances store; absent on SQLite. */
   databaseUrl?: string;
 }
 

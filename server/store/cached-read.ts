@@ -14,7 +14,7 @@ const changeCounts = new WeakMap<Db, () => Promise<string | undefined>>();
  * differs whenever the database may have changed since it was last taken. Rows this connection
  * changed (`total_changes()`, uncommitted and rolled-back ones included) and commits of other
  * connections (`data_version`). `undefined` while this connection is in a transaction:
- * `data_version` would then tell that transaction's snapshot (and would take one early for a
+ * `data_version` would then report that transaction's snapshot (and would take one early for a
  * transaction begun but not yet reading), so a read then waits its turn for the connection.
  *
  * The count is taken in the event loop's next check phase (setImmediate), once for everyone who

@@ -274,8 +274,8 @@ export class ConversationsStore {
   ): Promise<{ rows: ConversationHit[]; more: boolean }> {
     const inCreationOrder = this.#titleSearchInCreationOrder(userId, filter, sort, cursor, limit);
     const found = inCreationOrder && (await inCreationOrder.execute());
-    const settled = found && (found.length <= limit || found[limit - 1]!.sort_value !== found[limit]!.sort_value);
-    const rows = settled ? found : await this.#searchQuery(userId, filter, sort, cursor, limit).execute();
+    const noTieAtPageEnd = found && (found.length <= limit || found[limit - 1]!.sort_value !== found[limit]!.sort_value);
+    const rows = noTieAtPageEnd ? found : await this.#searchQuery(userId, filter, sort, cursor, limit).execute();
     return { rows: rows.slice(0, limit), more: rows.length > limit };
   }
 

@@ -26,7 +26,7 @@ export function openPostgres(url: string, log?: Logger): Db {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   /*
    * An idle connection that breaks (PostgreSQL restarted, its session was ended) is an 'error' on
-   * the pool, which would end the process unheard; the pool drops it and connects anew. The
+   * the pool, which with no listener would end the process; the pool drops it and connects anew. The
    * message only: the error never carries the URL, but nothing of the connection is logged.
    */
   pool.on('error', (error) => log?.warn({ reason: error.message }, 'a database connection broke; a new one is opened when needed'));

@@ -20,7 +20,7 @@ afterEach(async () => {
 /** How many sessions on the app's database hold an advisory lock of `space` (the first of the two keys). */
 const lockHolders = async (app: TestApp, space: number) => (await advisoryLockHolders(app.db, space)).length;
 
-it('survives PostgreSQL ending every connection it has, answers again, and takes its locks again', async () => {
+it('survives PostgreSQL ending every connection it has, responds again, and takes its locks again', async () => {
   t = await startTestApp({ database: 'postgres', listen: true, instanceTiming: { heartbeatMs: 100, quietMs: 30_000 } });
   const app = t;
   expect(await searchSandboxes(app)).toBe(200);
@@ -28,7 +28,7 @@ it('survives PostgreSQL ending every connection it has, answers again, and takes
 
   const ended = await sql<{ ended: boolean }>`SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity
     WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(app.db);
-  // The pool's idle connections, the session holding the locks, and the one hearing of new events.
+  // The pool's idle connections, the session holding the locks, and the one receiving notices of new events.
   expect(ended.rows.length).toBeGreaterThanOrEqual(2);
 
   await expect.poll(() => searchSandboxes(app), { timeout: 10_000 }).toBe(200);

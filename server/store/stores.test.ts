@@ -23,7 +23,7 @@ import { StartTasksStore } from './start-tasks-store';
 
 /*
  * The stores straight on each database: what SQL differs between SQLite and PostgreSQL (title
- * search, integer and null comparisons, upserts, `returning`, concurrent read-modify-writes) answers alike.
+ * search, integer and null comparisons, upserts, `returning`, concurrent read-modify-writes) gives the same results.
  */
 
 /** Conversation c00n, with title `title`, created n minutes into 2026. */
@@ -166,7 +166,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     expect(JSON.parse(first!.fields)).toMatchObject({ id: first!.id, title: expect.stringMatching(/^QuokKa/) });
   });
 
-  it('conversations: a search hit carries its stored fields as the JSON object an answer item has them', async () => {
+  it('conversations: a search hit carries its stored fields as the JSON object a response item has them', async () => {
     const store = new ConversationsStore(db);
     const title = 'Quotes " and \\ backslashes, tabs\t, 🦘 and ünïcode';
     await store.insert({
@@ -607,7 +607,7 @@ describe('stored fields migration (0011) on sqlite', () => {
     });
   });
 
-  it('answers a stored list that is not JSON as [] (as a lookup by id does), and runs again whole after stopping half-way', async () => {
+  it('reads a stored list that is not JSON as [] (as a lookup by id does), and runs again whole after stopping half-way', async () => {
     await onOwnSqlite(async (db) => {
       const migrator = new Migrator({ db, provider: migrationProvider });
       expect((await migrator.migrateTo('0010_title_order_by_code_point')).error).toBeUndefined();

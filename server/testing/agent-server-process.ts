@@ -18,7 +18,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export interface Answer {
+export interface CallResponse {
   status: number;
   body: unknown;
 }
@@ -29,10 +29,10 @@ export interface AgentServerProcess {
   child: ChildProcess;
   /** Everything it printed (stdout and stderr) so far. */
   output(): string;
-  call(method: string, url: string, body?: unknown, key?: string | null): Promise<Answer>;
+  call(method: string, url: string, body?: unknown, key?: string | null): Promise<CallResponse>;
   /** Every stored event of a conversation, in order (pages through events/search). */
   events(id: string): Promise<AgentEvent[]>;
-  /** Waits until `check` holds for the conversation's events (polling events/search); answers them then. */
+  /** Waits until `check` holds for the conversation's events (polling events/search); returns them then. */
   waitForEvents(id: string, check: (events: AgentEvent[]) => boolean, what: string, timeoutMs?: number): Promise<AgentEvent[]>;
   /** Waits for a conversation's execution status. */
   status(id: string, wanted: string, timeoutMs?: number): Promise<void>;
@@ -57,7 +57,7 @@ export async function startAgentServer(
   child.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   await vi.waitFor(() => expect(printed, 'The agent server did not start').toContain('listening'), { timeout: 10_000 });
 
-  const call = async (method: string, url: string, body?: unknown, given: string | null = key): Promise<Answer> => {
+  const call = async (method: string, url: string, body?: unknown, given: string | null = key): Promise<CallResponse> => {
     const response = await fetch(`${base}${url}`, {
       method,
       headers: {
@@ -72,9 +72,9 @@ export async function startAgentServer(
     const all: AgentEvent[] = [];
     let page: string | null = null;
     do {
-      const answer = await call('GET', `/api/conversations/${id}/events/search?limit=100${page ? `&page_id=${page}` : ''}`);
-      if (answer.status !== 200) throw new Error(`events/search answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-      const body = answer.body as EventPage;
+      const response = await call('GET', `/api/conversations/${id}/events/search?limit=100${page ? `&page_id=${page}` : ''}`);
+      if (response.status !== 200) throw new Error(`events/search responded with ${response.status}: ${JSON.stringify(response.body)}`);
+      const body = response.body as EventPage;
       all.push(...body.items);
       page = body.next_page_id;
     } while (page);

@@ -14,7 +14,7 @@ export const onlyPostgres = (): DatabaseName[] => databasesUnderTest().filter((d
 
 /**
  * A fresh database on the run's PostgreSQL cluster (postgres-global-setup.ts), collating text
- * by ICU locale `icuLocale` if given; answers its URL and how to drop it.
+ * by ICU locale `icuLocale` if given; returns its URL and how to drop it.
  */
 export async function freshPostgresDatabase(icuLocale?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = inject('postgresAdminUrl');

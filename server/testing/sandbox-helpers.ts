@@ -21,7 +21,7 @@ export async function sandboxInfo(t: TestApp, id: string): Promise<{ status: str
   return (await t.request({ method: 'GET', url: `/api/v1/sandboxes?id=${id}` })).json()[0];
 }
 
-/** Waits until the sandbox's status is `status`, at most `ms`; answers its info then. */
+/** Waits until the sandbox's status is `status`, at most `ms`; returns its info then. */
 export const statusBecomes = (t: TestApp, id: string, status: string, ms = 10_000) =>
   vi.waitFor(
     async () => {

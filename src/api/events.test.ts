@@ -118,7 +118,7 @@ describe('streamEvents', () => {
   it('retries a refused response (a 401 included) and gives up on an unknown conversation', async () => {
     const { fetchMock, connections, done } = setup([
       () => json(401, { detail: 'Unauthorized' }),
-      () => json(503, { detail: 'The agent server is not answering' }),
+      () => json(503, { detail: 'The agent server is not responding' }),
       () => json(404, { detail: 'Conversation not found' }),
     ]);
     await done;

@@ -154,7 +154,7 @@ describe.each(runtimes)('starting a conversation on the %s runtime', (runtime) =
     expect((await inWorkspace(['test', '-x', '.git/hooks/pre-commit'])).exitCode).toBe(0);
 
     expect(served.authorizations).toContain(`Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`);
-    // grep answers 1 when it read every file of the sandbox's home and temp dir and found the token in none
+    // grep exits with 1 when it read every file of the sandbox's home and temp dir and found the token in none
     const grep = await runIn(t, done.sandbox_id!, '.', ['sh', '-c', 'grep -rqaF "$0" . "$TMPDIR"', token]);
     expect(grep).toMatchObject({ exitCode: 1, output: '' });
     expect(JSON.stringify(await task(t, done.id))).not.toContain(token);
@@ -234,7 +234,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('a conversatio
     expect(served.authorizations).toContain(`Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`);
     await llm.waitForRequests(2, 30_000);
     expect(llm.requests[0]).toMatchObject({ model: 'stub-model', authorization: 'Bearer sk-docker-test' });
-    // what the agent's terminal answered, sent back on its next call: the clone, in the container's workspace
+    // what the agent's terminal printed, sent back on its next call: the clone, in the container's workspace
     const observation = JSON.stringify(llm.requests[1]!.messages.filter((m) => m.role === 'tool').map((m) => m.content));
     expect(observation).toContain(`${CONTAINER_HOME}/workspaces/${done.app_conversation_id}/hello`);
     expect(observation).toContain('# hello from the host');
@@ -466,7 +466,7 @@ describe.each(databasesUnderTest())('search and count on %s', (database) => {
     expect((await search(t, 'archived=true')).items).toMatchObject([{ id: plain, archived: true }]);
   });
 
-  it('answers batch gets in request order with null for unknown ids, and refuses bad paging', async () => {
+  it('responds to batch gets in request order with null for unknown ids, and refuses bad paging', async () => {
     const t = await app({ database });
     await seed(t, 3);
     const ids = ['2'.padStart(32, '0'), 'f'.repeat(32), '00000000-0000-0000-0000-000000000000'];

@@ -125,7 +125,7 @@ describe('/api/conversations', () => {
     expect(second).toEqual({ results: [expect.objectContaining({ conversation_id: ids[0] })], next_page_id: null });
   });
 
-  it('answers one conversation, its status following its sandbox', async () => {
+  it('returns one conversation, its status following its sandbox', async () => {
     const running = await get(`/api/conversations/${ids[0]}`);
     expect(running.statusCode).toBe(200);
     expect(running.json()).toMatchObject({ conversation_id: ids[0], status: 'RUNNING', conversation_version: 'V1' });
@@ -135,7 +135,7 @@ describe('/api/conversations', () => {
     expect((await get(`/api/conversations/${ids[0]}`)).json()).toMatchObject({ status: 'STOPPED', runtime_status: null });
   });
 
-  it('answers 404 for an unknown id and 422 for a page id it did not give out', async () => {
+  it('responds with 404 for an unknown id and 422 for a page id it did not give out', async () => {
     const unknown = await get('/api/conversations/ffffffffffffffffffffffffffffffff');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().detail).toEqual(expect.any(String));

@@ -65,7 +65,7 @@ async function startDemo(t: TestApp, settings: Record<string, unknown> = {}): Pr
   return startConversation(t);
 }
 
-/** Starts a conversation with the Settings as they are (and `request`'s fields); answers its id once it is READY. */
+/** Starts a conversation with the Settings as they are (and `request`'s fields); returns its id once it is READY. */
 async function startConversation(t: TestApp, request: Record<string, unknown> = {}): Promise<string> {
   const started: StartTask = (
     await json(t, 'POST', '/api/v1/app-conversations', { initial_message: { ...text('Show me around'), run: true }, ...request })
@@ -136,7 +136,7 @@ async function agentLog(agent: Agent): Promise<AgentEvent[]> {
 
 const ids = (events: AgentEvent[]) => events.map((event) => event.id);
 
-/** Waits until what is stored here is exactly the agent server's log (same ids, same order), and answers it. */
+/** Waits until what is stored here is exactly the agent server's log (same ids, same order), and returns it. */
 async function inStep(t: TestApp, id: string, agent: Agent): Promise<AgentEvent[]> {
   const events = await vi.waitFor(
     async () => {
@@ -151,7 +151,7 @@ async function inStep(t: TestApp, id: string, agent: Agent): Promise<AgentEvent[
   return events;
 }
 
-/** Waits until the conversation's execution status is one of `wanted`; answers the conversation then. */
+/** Waits until the conversation's execution status is one of `wanted`; returns the conversation then. */
 const statusIs = (t: TestApp, id: string, wanted: string[]) =>
   vi.waitFor(
     async () => {
@@ -270,7 +270,7 @@ describe('collection survives restarts', SLOW, () => {
     expect((await json(t, 'POST', `/api/v1/sandboxes/${sandboxId}/resume`)).statusCode).toBe(200);
     await statusBecomes(t, sandboxId, 'RUNNING', WAIT_MS);
     await statusIs(t, id, ['paused', 'finished']);
-    // Continue (a run cut by the pause is paused; a finished one answers once more).
+    // Continue (a run cut by the pause is paused; a finished one replies once more).
     await expect
       .poll(async () => (await json(t, 'POST', `/api/v1/app-conversations/${id}/run`)).statusCode, { timeout: WAIT_MS })
       .toBe(200);
@@ -337,7 +337,7 @@ describe('secrets', SLOW, () => {
     }
   });
 
-  it('the LLM key an LLM gets is in no log line, stored event, API answer or sandbox file', async () => {
+  it('the LLM key an LLM gets is in no log line, stored event, API response or sandbox file', async () => {
     const llm = await llmStub();
     llm.enqueue({ toolCalls: [{ name: 'terminal', arguments: { command: 'env' } }] }, { text: 'Done.' });
     const { t, lines } = await loggingApp();
@@ -353,7 +353,7 @@ describe('secrets', SLOW, () => {
     for (const request of llm.requests) expect([request.authorization, request.model]).toEqual([`Bearer ${llmKey}`, 'stub-model']);
 
     const storedText = (await t.db.selectFrom('conversation_events').select('body').execute()).map((row) => row.body).join('\n');
-    const answers = [
+    const responses = [
       JSON.stringify(events),
       (await json(t, 'GET', `/api/v1/app-conversations?ids=${id}`)).body,
       (await json(t, 'GET', `/api/v1/app-conversations/search`)).body,
@@ -364,7 +364,7 @@ describe('secrets', SLOW, () => {
     expect(sandboxFiles.length).toBeGreaterThan(0);
     expect(lines.join('')).not.toContain(llmKey);
     expect(storedText).not.toContain(llmKey);
-    for (const answer of answers) expect(answer).not.toContain(llmKey);
+    for (const response of responses) expect(response).not.toContain(llmKey);
     for (const file of sandboxFiles) expect(fs.readFileSync(file).toString('latin1'), file).not.toContain(llmKey);
   });
 });

@@ -128,12 +128,12 @@ export class EventService {
     if (!this.#subscriptions.has(conversationId)) return;
     const previous = this.#catchUps.get(conversationId) ?? Promise.resolve();
     const next = previous.then(work);
-    const settled = next.catch((error: unknown) => {
+    const tail = next.catch((error: unknown) => {
       this.log.warn({ conversation: conversationId, err: error }, 'could not notify listeners of what another instance stored or relayed');
     });
-    this.#catchUps.set(conversationId, settled);
-    void settled.then(() => {
-      if (this.#catchUps.get(conversationId) === settled) this.#catchUps.delete(conversationId);
+    this.#catchUps.set(conversationId, tail);
+    void tail.then(() => {
+      if (this.#catchUps.get(conversationId) === tail) this.#catchUps.delete(conversationId);
     });
   }
 
@@ -145,10 +145,10 @@ export class EventService {
   receive(conversationId: string, frames: unknown[]): Promise<void> {
     const previous = this.#chains.get(conversationId) ?? Promise.resolve();
     const next = previous.then(() => this.#receive(conversationId, frames));
-    const settled = next.catch(() => undefined);
-    this.#chains.set(conversationId, settled);
-    void settled.then(() => {
-      if (this.#chains.get(conversationId) === settled) this.#chains.delete(conversationId);
+    const tail = next.catch(() => undefined);
+    this.#chains.set(conversationId, tail);
+    void tail.then(() => {
+      if (this.#chains.get(conversationId) === tail) this.#chains.delete(conversationId);
     });
     return next;
   }

@@ -103,7 +103,7 @@ async function allPages(t: TestApp, query: string, limit: number): Promise<{ id:
 // What is stored and streamed: on both databases (the stream's news of new events differs on PostgreSQL).
 describe.each(databasesUnderTest())('on %s', (database) => {
   describe('stored events', () => {
-    it('are stored once each, in order, and searched, counted and got as OpenHands answers them', async () => {
+    it('are stored once each, in order, and searched, counted and got as OpenHands returns them', async () => {
       const t = await app(database);
       const { conversationId, push } = await setup(t);
       const first = [message('one'), message('two'), message('three')];
@@ -354,7 +354,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       stream.close();
     });
 
-    it('needs the session key, answers 404 for an unknown conversation, and ends when the server stops', async () => {
+    it('needs the session key, responds with 404 for an unknown conversation, and ends when the server stops', async () => {
       const t = await app(database);
       const base = await listen(t);
       const { conversationId } = await setup(t);
@@ -394,7 +394,7 @@ describe('actions on a conversation', () => {
     });
   const hello = { content: [{ type: 'text', text: 'hello' }] };
 
-  it('answer 404 for an unknown conversation', async () => {
+  it('respond with 404 for an unknown conversation', async () => {
     const t = await app();
     const id = randomUUID().replaceAll('-', '');
     expect((await send(t, id, 'send-message', hello)).statusCode).toBe(404);
@@ -404,7 +404,7 @@ describe('actions on a conversation', () => {
     expect((await send(t, 'not-an-id', 'run')).statusCode).toBe(404);
   });
 
-  it('answer 409 saying what to do when the sandbox is starting, paused or gone', async () => {
+  it('respond with 409 saying what to do when the sandbox is starting, paused or gone', async () => {
     const t = await app();
     const { sandboxId, conversationId } = await setup(t);
     const starting = await send(t, conversationId, 'send-message', hello);

@@ -179,7 +179,7 @@ describe('instance registry on postgres', () => {
     await cut.start();
     expect(cut.holdsGlobalWork).toBe(true);
 
-    // Its network fails, and the database ends its session (as keepalive does): it hears nothing of it.
+    // Its network fails, and the database ends its session (as keepalive does): it is not notified of it.
     network.goSilent();
     const [session] = await holders(GLOBAL_WORK_LOCK[0]);
     await sql`SELECT pg_terminate_backend(${session})`.execute(db);
@@ -204,7 +204,7 @@ describe('instance registry on postgres', () => {
     }
   });
 
-  it('an instance that lost its session while a twin took its id is told so at its next heartbeat', async () => {
+  it('an instance that lost its session while a twin took its id learns so at its next heartbeat', async () => {
     const id = instanceId();
     const first = registry(id, { heartbeatMs: 1_000, quietMs: 30_000 });
     const taken: string[] = [];

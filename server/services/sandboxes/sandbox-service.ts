@@ -28,7 +28,7 @@ export interface SandboxLimits {
   maxSandboxes: number;
   /** How many may run at once (MAX_RUNNING_SANDBOXES); starting one more pauses the oldest. */
   maxRunning: number;
-  /** How long a started sandbox may take to answer before it is in ERROR. */
+  /** How long a started sandbox may take to respond before it is in ERROR. */
   startTimeoutMs: number;
   /** How long a deleted sandbox has to exit after SIGTERM before SIGKILL. */
   stopGraceMs: number;
@@ -71,7 +71,7 @@ export interface Instances {
  */
 export class SandboxService {
   readonly #monitor: HealthMonitor;
-  /** Session keys opened, by their sealed text: every search answers each running sandbox's key. */
+  /** Session keys opened, by their sealed text: every search returns each running sandbox's key. */
   readonly #openedKeys = new Map<string, string>();
   readonly #locks = new Locks();
 
@@ -126,7 +126,7 @@ export class SandboxService {
     return this.instances!.client.call<T>(owner, method, path, body);
   }
 
-  /** A sandbox of another instance, as that instance answers for it; MISSING, with the reason, when it cannot. */
+  /** A sandbox of another instance, as that instance responds for it; MISSING, with the reason, when it cannot. */
   async #foreignInfo(record: SandboxRecord): Promise<SandboxInfo> {
     const owner = await this.instances!.registry.owner(record.owner_instance);
     let detail = owner.reachable ? '' : owner.detail;
@@ -152,8 +152,8 @@ export class SandboxService {
   }
 
   /**
-   * What the runtime sees of a sandbox and where its agent server answers, asked together (a
-   * runtime answers the questions asked at once about all sandboxes with one look at them).
+   * What the runtime sees of a sandbox and where its agent server listens, asked together (a
+   * runtime handles the questions asked at once about all sandboxes with one look at them).
    */
   async #look(record: SandboxRecord): Promise<{ state: RuntimeState; url: string | undefined }> {
     const [state, url] = await Promise.all([this.runtime.state(record), this.runtime.agentServerUrl(record)]);
@@ -163,7 +163,7 @@ export class SandboxService {
   /**
    * Finds the sandboxes of earlier runs again (also how those that ended meanwhile ended), starts
    * removing what unregistered ones left, and starts watching their health; resolves after the
-   * first round of checks, so the first answers already have the right status.
+   * first round of checks, so the first responses already have the right status.
    */
   async startMonitoring(): Promise<void> {
     // First the lock on this instance's id: nothing of its sandboxes is touched for a live twin.
@@ -215,7 +215,7 @@ export class SandboxService {
     return key;
   }
 
-  /** Asks a sandbox that was just started or resumed until it answers (see HealthMonitor.watchStarting); whether it did. */
+  /** Asks a sandbox that was just started or resumed until it responds (see HealthMonitor.watchStarting); whether it did. */
   async #watchStarting(id: string): Promise<boolean> {
     try {
       const record = await this.store.get(id);
@@ -293,7 +293,7 @@ export class SandboxService {
     return ids.map((id) => specs.find((spec) => spec.id === id) ?? null);
   }
 
-  /** Sandboxes of every instance (another's as it answers for them). */
+  /** Sandboxes of every instance (another's as it responds for them). */
   search(query: SandboxSearchQuery) {
     return this.#search(query, this.store.list());
   }
@@ -345,7 +345,7 @@ export class SandboxService {
 
   /**
    * Pauses the oldest running sandboxes until fewer than MAX_RUNNING_SANDBOXES run besides
-   * `except`, as OpenHands does; answers which ones it paused.
+   * `except`, as OpenHands does; returns which ones it paused.
    */
   async #makeRoom(except: string): Promise<string[]> {
     const running = (await this.#running((await this.#own()).filter((record) => record.id !== except))).sort((a, b) =>
@@ -379,7 +379,7 @@ export class SandboxService {
   /**
    * A sandbox unpaused or started again outside this server (the docker CLI) goes on as after a
    * resume: its health is checked afresh, a start makes how it stopped history, and its agent
-   * server hears that it was paused.
+   * server is notified that it was paused.
    */
   #changedOutside(id: string, change: OutsideChange): Promise<void> {
     return this.#locks
@@ -389,7 +389,7 @@ export class SandboxService {
         this.log.info({ sandbox: id, change }, 'a sandbox was resumed outside this server');
         this.#monitor.forget(id);
         if (change === 'started') await this.store.update(id, { started_at: new Date().toISOString(), exit_detail: null });
-        await this.#tellResumed(record);
+        await this.#notifyResumed(record);
       })
       .catch((error: unknown) => {
         this.log.error({ sandbox: id, err: error }, 'could not take in a sandbox resumed outside this server');
@@ -452,10 +452,10 @@ export class SandboxService {
         throw error;
       }
 
-      // A command that fails at once should say so in this answer, not in the next one; one whose
-      // agent server answers is not failing, and the answer says RUNNING without waiting longer.
-      const answered = this.#watchStarting(id);
-      await Promise.race([exitNoticed, sleep(EARLY_EXIT_MS), answered.then((ok) => (ok ? undefined : sleep(EARLY_EXIT_MS)))]);
+      // A command that fails at once should say so in this response, not in the next one; one whose
+      // agent server responds is not failing, and the response says RUNNING without waiting longer.
+      const responded = this.#watchStarting(id);
+      await Promise.race([exitNoticed, sleep(EARLY_EXIT_MS), responded.then((ok) => (ok ? undefined : sleep(EARLY_EXIT_MS)))]);
       await exited;
       // Room is made only for a sandbox that really started.
       const pausedIds = exited ? [] : await this.#makeRoom(id);
@@ -476,18 +476,18 @@ export class SandboxService {
     });
   }
 
-  /** Resumes it, after making room; answers which sandboxes were paused for it. */
+  /** Resumes it, after making room; returns which sandboxes were paused for it. */
   resume(id: string): Promise<{ pausedIds: string[] }> {
     return this.#locks.run(id, () =>
       this.#locks.run(CAP, async () => {
         const record = await this.#record(id);
         if (!this.#mine(record)) {
-          const answer = await this.instances!.client.call<{ paused_sandbox_ids?: string[] }>(
+          const response = await this.instances!.client.call<{ paused_sandbox_ids?: string[] }>(
             await this.#reachableOwner(record),
             'POST',
             `/v1/sandboxes/${id}/resume`,
           );
-          return { pausedIds: answer.paused_sandbox_ids ?? [] };
+          return { pausedIds: response.paused_sandbox_ids ?? [] };
         }
         if ((await this.runtime.state(record)) !== 'paused') return { pausedIds: [] }; // running already, or gone: nothing to resume
         const pausedIds = await this.#makeRoom(id);
@@ -497,18 +497,18 @@ export class SandboxService {
         // A stopped container starts again: how it stopped is history then.
         await this.store.update(id, { started_at: new Date().toISOString(), exit_detail: null });
         void this.#watchStarting(id);
-        await this.#tellResumed(record);
+        await this.#notifyResumed(record);
         return { pausedIds };
       }),
     );
   }
 
   /**
-   * Tells a resumed sandbox's agent server that it was paused, so a run it was doing stops, paused,
+   * Notifies a resumed sandbox's agent server that it was paused, so a run it was doing stops, paused,
    * and says why: one path for every runtime (a frozen container gets no SIGCONT to notice it by).
-   * Best effort: one that does not answer (a stopped container starting over) has no run to stop.
+   * Best effort: one that does not respond (a stopped container starting over) has no run to stop.
    */
-  async #tellResumed(record: SandboxRecord): Promise<void> {
+  async #notifyResumed(record: SandboxRecord): Promise<void> {
     try {
       const url = await this.runtime.agentServerUrl(record);
       if (!url) return; // it stopped again meanwhile: no run to stop
@@ -541,12 +541,12 @@ export class SandboxService {
   async logs(id: string, tail: number): Promise<string[]> {
     const record = await this.#record(id);
     if (!this.#mine(record)) {
-      const answer = await this.instances!.client.call<{ lines: string[] }>(
+      const response = await this.instances!.client.call<{ lines: string[] }>(
         await this.#reachableOwner(record),
         'GET',
         `/v1/sandboxes/${id}/logs?tail=${tail}`,
       );
-      return answer.lines;
+      return response.lines;
     }
     return this.runtime.logs(record, tail);
   }

@@ -78,7 +78,7 @@ export class SettingsService {
 
   /**
    * The stored settings with secrets hidden. Git providers connected before the first settings
-   * save count as stored: the answer then has the default settings, so a client still learns
+   * save count as stored: the response then has the default settings, so a client still learns
    * about them. Before anything was stored: NotFound.
    */
   async read(): Promise<SettingsResponse> {
@@ -93,7 +93,7 @@ export class SettingsService {
     return response;
   }
 
-  /** The settings with secret values, for the server's own use; never answer this to a client. */
+  /** The settings with secret values, for the server's own use; never send this to a client. */
   async readWithSecrets(): Promise<Settings | undefined> {
     const document = await this.store.load(this.userId);
     return document === undefined ? undefined : this.#read(document).settings;
@@ -129,7 +129,7 @@ export class SettingsService {
 
   /**
    * Seals MCP stdio env values stored in plain text by a version before they were sealed; only
-   * `mcp_config` is written, and only when it has such values. Answers whether it wrote.
+   * `mcp_config` is written, and only when it has such values. Returns whether it wrote.
    */
   async sealPlainMcpEnv(): Promise<boolean> {
     let sealed = false;

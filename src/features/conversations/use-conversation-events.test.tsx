@@ -68,7 +68,7 @@ describe('useConversationEvents', () => {
     unmount();
   });
 
-  it('keeps the status a frame without one does not tell, and drops the partial text of a reply cut short when the agent stops (a pause, an LLM failure)', async () => {
+  it('keeps the status when a frame carries none, and drops the partial text of a reply cut short when the agent stops (a pause, an LLM failure)', async () => {
     const push = stubStream();
     const queryClient = streamingServerClient();
     queryClient.setQueryData(conversationKeys.detail('c1'), { id: 'c1', execution_status: 'running', metrics: null } as AppConversation);
