@@ -53,7 +53,12 @@ describe('saveProviderMutation', () => {
     });
     const queryClient = testQueryClient();
     await new MutationObserver(queryClient, saveProviderMutation(queryClient)).mutate({ provider: 'github', remove: true });
-    expect(api.calls()).toEqual(['GET /api/settings?absent=null', 'POST /api/settings', 'GET /api/settings?absent=null', 'POST /api/add-git-providers']);
+    expect(api.calls()).toEqual([
+      'GET /api/settings?absent=null',
+      'POST /api/settings',
+      'GET /api/settings?absent=null',
+      'POST /api/add-git-providers',
+    ]);
   });
 });
 

@@ -84,7 +84,12 @@ describe('saveSettingsMutation', () => {
     const api = storing(stored);
     const queryClient = testQueryClient();
     await new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ language: 'de' });
-    expect(api.calls()).toEqual(['GET /openapi.json', 'GET /api/settings?absent=null', 'POST /api/settings', 'GET /api/settings?absent=null']);
+    expect(api.calls()).toEqual([
+      'GET /openapi.json',
+      'GET /api/settings?absent=null',
+      'POST /api/settings',
+      'GET /api/settings?absent=null',
+    ]);
   });
 
   it('counts a save whose read-back failed as saved, and says so', async () => {
