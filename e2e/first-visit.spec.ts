@@ -5,14 +5,6 @@ import { expect, test } from './support/fixtures';
  * says something failed (a failed request shows there as an error too).
  */
 
-/**
- * The one failure still expected: OpenHands responds to a settings read with 404 until settings are
- * stored (it stores none at start), our server does the same, and the console reads them on its
- * first page. It goes once the console reads settings in a way that cannot fail on our server.
- */
-const settingsNotStoredYet = (problem: string) =>
-  /^404 GET \S+\/api\/settings$|^console: .* 404 \(Not Found\) at \S+\/api\/settings$/.test(problem);
-
 test('the first visit through the printed sign-in link logs no error and no failed request', async ({ page, server }) => {
   const problems: string[] = [];
   page.on('console', (message) => {
@@ -27,5 +19,5 @@ test('the first visit through the printed sign-in link logs no error and no fail
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   // The form is filled in from what the page asked for: every request has had its response.
   await page.waitForLoadState('networkidle');
-  expect(problems.filter((problem) => !settingsNotStoredYet(problem))).toEqual([]);
+  expect(problems).toEqual([]);
 });

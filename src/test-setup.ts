@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// findBy and waitFor wait longer than the default second: code loaded on demand (markdown, overlays)
+// can take more than that to import while other suites share the machine's cores.
+configure({ asyncUtilTimeout: 5000 });
 
 // Test files share one document (isolate: false): what a test wrote into the body
 // itself, beside what React rendered, must not outlive it.

@@ -26,7 +26,11 @@ describe('GET /openapi.json', () => {
     expect(post.responses['422']).toBeDefined();
 
     const get = doc.paths['/api/settings'].get;
-    const settings = get.responses['200'].content['application/json'].schema;
+    // The settings, or null (with absent=null) before any are stored.
+    const { anyOf } = get.responses['200'].content['application/json'].schema;
+    expect(anyOf).toContainEqual({ type: 'null' });
+    const settings = anyOf.find((schema: { type?: string }) => schema.type === 'object');
+    expect(get.parameters).toContainEqual(expect.objectContaining({ name: 'absent', in: 'query' }));
     expect(settings.required).toEqual(expect.arrayContaining(['llm_api_key_set', 'search_api_key_set', 'provider_tokens_set']));
     expect(doc.paths['/alive'].get).toBeDefined();
   });

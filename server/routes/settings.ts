@@ -1,7 +1,8 @@
+import * as z from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { builtToSchema } from '../http/response-serializer';
 import { legacyErrorSchema, messageSchema } from '../../src/contract/errors';
-import { settingsResponseSchema, settingsUpdateRequestSchema } from '../../src/contract/settings';
+import { settingsReadQuerySchema, settingsResponseSchema, settingsUpdateRequestSchema } from '../../src/contract/settings';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { SettingsService } from '../services/settings/settings-service';
 
@@ -11,12 +12,13 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod
       '/settings',
       {
         schema: {
-          summary: 'Load settings (secret values are never returned)',
+          summary: 'Load settings (secret values are never returned); with absent=null, null before any are stored',
           tags: ['Settings'],
-          response: { 200: builtToSchema(settingsResponseSchema), 404: legacyErrorSchema },
+          querystring: settingsReadQuerySchema,
+          response: { 200: builtToSchema(z.nullable(settingsResponseSchema)), 404: legacyErrorSchema },
         },
       },
-      async () => settings.read(),
+      async (request) => (request.query.absent === 'null' ? settings.readIfStored() : settings.read()),
     );
 
     app.post(

@@ -1,18 +1,19 @@
+import * as z from 'zod/mini';
 import { browserSessionResultSchema } from '../contract/browser-session';
 import { legacyErrorSchema } from '../contract/errors';
-import { settingsResponseSchema } from '../contract/settings';
+import { SETTINGS_READ_PATH, settingsResponseSchema } from '../contract/settings';
 import { apiRequest } from './client';
 import { ApiError, isApiError } from './errors';
 import type { Session } from './session';
 
 /**
  * Checks credentials before they are stored, by reading the settings: the server must return them
- * (or OpenHands' own 404 "Settings not found" on a first run). Anything else, a 401 or a response
- * that is not this API's, throws an ApiError saying what went wrong.
+ * (or, on a first run, our server's `null` or OpenHands' own 404 "Settings not found"). Anything
+ * else, a 401 or a response that is not this API's, throws an ApiError saying what went wrong.
  */
 export async function verifySession(session: Session): Promise<void> {
   try {
-    await apiRequest('/api/settings', { schema: settingsResponseSchema, session });
+    await apiRequest(SETTINGS_READ_PATH, { schema: z.nullable(settingsResponseSchema), session });
   } catch (error) {
     if (!isApiError(error)) throw error;
     if (error.status === 404 && legacyErrorSchema.safeParse(error.body).success) return;

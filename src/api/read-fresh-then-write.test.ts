@@ -14,7 +14,7 @@ describe('freshConnectedProviders', () => {
   it('only reads: before any settings are stored it says it does not know, and writes nothing', async () => {
     const api = fakeApi({ 'GET /api/settings': () => json(404, { error: 'Settings not found' }) });
     await expect(freshConnectedProviders()).resolves.toBeNull();
-    expect(api.calls()).toEqual(['GET /api/settings']);
+    expect(api.calls()).toEqual(['GET /api/settings?absent=null']);
   });
 });
 

@@ -1,13 +1,20 @@
+import * as z from 'zod/mini';
 import { messageSchema } from '../contract/errors';
-import { SECRET_FIELDS, settingsResponseSchema, type SettingsResponse, type SettingsUpdateInput } from '../contract/settings';
+import {
+  SECRET_FIELDS,
+  SETTINGS_READ_PATH,
+  settingsResponseSchema,
+  type SettingsResponse,
+  type SettingsUpdateInput,
+} from '../contract/settings';
 import type { McpConfigInput, McpConfigResponse } from '../contract/mcp';
 import { apiRequest } from './client';
 import { isApiError } from './errors';
 
-/** The stored settings, or `null` when the server has none yet (its 404). */
+/** The stored settings, or `null` when the server has none yet (our server's `null`, OpenHands' 404). */
 export async function fetchSettings(signal?: AbortSignal): Promise<SettingsResponse | null> {
   try {
-    return await apiRequest('/api/settings', { schema: settingsResponseSchema, signal });
+    return await apiRequest(SETTINGS_READ_PATH, { schema: z.nullable(settingsResponseSchema), signal });
   } catch (error) {
     if (isApiError(error) && error.kind === 'http' && error.status === 404) return null;
     throw error;

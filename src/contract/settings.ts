@@ -103,6 +103,14 @@ export const settingsResponseSchema = z.object({
 });
 export type SettingsResponse = z.output<typeof settingsResponseSchema>;
 
+/**
+ * Our extension of `GET /api/settings`: with `?absent=null`, a server that has stored nothing yet
+ * responds 200 `null` instead of 404, so a first visit logs no failed request. OpenHands ignores
+ * the parameter and keeps its 404, which the console reads as `null` too.
+ */
+export const settingsReadQuerySchema = z.object({ absent: z.optional(z.literal('null')) });
+export const SETTINGS_READ_PATH = '/api/settings?absent=null';
+
 /** A complete settings object with a value for every field. */
 export type Settings = { [K in keyof typeof settingsShape]: z.output<(typeof settingsShape)[K]> } & {
   mcp_config: z.output<typeof mcpConfigSchema> | null;

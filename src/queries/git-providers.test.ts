@@ -34,7 +34,7 @@ describe('saveProviderMutation', () => {
 
     await new MutationObserver(queryClient, saveProviderMutation(queryClient)).mutate({ provider: 'github', token: 'ghp_x', host: null });
 
-    expect(api.calls()).toEqual(['GET /api/settings', 'POST /api/add-git-providers']);
+    expect(api.calls()).toEqual(['GET /api/settings?absent=null', 'POST /api/add-git-providers']);
     expect(api.requests[1]?.body).toEqual({
       provider_tokens: { gitlab: { token: '', host: 'gitlab.mycorp.com' }, github: { token: 'ghp_x', host: null } },
     });
@@ -53,7 +53,12 @@ describe('saveProviderMutation', () => {
     });
     const queryClient = testQueryClient();
     await new MutationObserver(queryClient, saveProviderMutation(queryClient)).mutate({ provider: 'github', remove: true });
-    expect(api.calls()).toEqual(['GET /api/settings', 'POST /api/settings', 'GET /api/settings', 'POST /api/add-git-providers']);
+    expect(api.calls()).toEqual([
+      'GET /api/settings?absent=null',
+      'POST /api/settings',
+      'GET /api/settings?absent=null',
+      'POST /api/add-git-providers',
+    ]);
   });
 });
 

@@ -60,7 +60,7 @@ describe('saveSettingsMutation', () => {
 
     const outcome = await new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ language: 'de' });
 
-    expect(api.calls()).toEqual(['POST /api/settings', 'GET /api/settings']);
+    expect(api.calls()).toEqual(['POST /api/settings', 'GET /api/settings?absent=null']);
     expect(api.requests[0]?.body).toEqual({ language: 'de' });
     expect(outcome).toMatchObject({ reloaded: true, settings: { language: 'de', llm_model: 'openai/gpt-5' } });
     expect(queryClient.getQueryData(settingsKeys.current())).toMatchObject({ language: 'de' });
@@ -75,7 +75,7 @@ describe('saveSettingsMutation', () => {
 
     const outcome = await new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ language: 'de' });
 
-    expect(api.calls()).toEqual(['GET /api/settings', 'POST /api/settings', 'GET /api/settings']);
+    expect(api.calls()).toEqual(['GET /api/settings?absent=null', 'POST /api/settings', 'GET /api/settings?absent=null']);
     expect(api.requests[1]?.body).toMatchObject({ llm_model: 'openai/gpt-5', language: 'de', llm_api_key: null });
     expect(outcome).toMatchObject({ reloaded: true, settings: { language: 'de' } });
   });
@@ -84,7 +84,12 @@ describe('saveSettingsMutation', () => {
     const api = storing(stored);
     const queryClient = testQueryClient();
     await new MutationObserver(queryClient, saveSettingsMutation(queryClient)).mutate({ language: 'de' });
-    expect(api.calls()).toEqual(['GET /openapi.json', 'GET /api/settings', 'POST /api/settings', 'GET /api/settings']);
+    expect(api.calls()).toEqual([
+      'GET /openapi.json',
+      'GET /api/settings?absent=null',
+      'POST /api/settings',
+      'GET /api/settings?absent=null',
+    ]);
   });
 
   it('counts a save whose read-back failed as saved, and says so', async () => {

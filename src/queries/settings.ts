@@ -12,7 +12,7 @@ export const settingsKeys = {
   current: () => [...settingsKeys.all, 'current'] as const,
 };
 
-/** The stored settings, or `null` before anything was stored (OpenHands' 404). */
+/** The stored settings, or `null` before anything was stored (our server's `null`, OpenHands' 404). */
 export const settingsQuery = () => queryOptions({ queryKey: settingsKeys.current(), queryFn: ({ signal }) => fetchSettings(signal) });
 
 export type SaveOutcome = { reloaded: true; settings: SettingsResponse | null } | { reloaded: false; error: unknown };

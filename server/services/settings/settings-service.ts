@@ -76,14 +76,21 @@ export class SettingsService {
     private readonly userId: string = DEFAULT_USER,
   ) {}
 
-  /**
-   * The stored settings with secrets hidden. Git providers connected before the first settings
-   * save count as stored: the response then has the default settings, so a client still learns
-   * about them. Before anything was stored: NotFound.
-   */
+  /** The stored settings with secrets hidden (see `readIfStored`). Before anything was stored: NotFound. */
   async read(): Promise<SettingsResponse> {
+    const response = await this.readIfStored();
+    if (response === null) throw new NotFound('Settings not found');
+    return response;
+  }
+
+  /**
+   * The stored settings with secrets hidden, or `null` before anything was stored. Git providers
+   * connected before the first settings save count as stored: the response then has the default
+   * settings, so a client still learns about them.
+   */
+  async readIfStored(): Promise<SettingsResponse | null> {
     const [document, hosts] = await Promise.all([this.store.load(this.userId), this.secrets.providerHosts()]);
-    if (document === undefined && Object.keys(hosts).length === 0) throw new NotFound('Settings not found');
+    if (document === undefined && Object.keys(hosts).length === 0) return null;
     const hostsKey = JSON.stringify(hosts);
     const last = this.#lastResponse;
     if (last && last.document === document && last.hosts === hostsKey) return last.response;

@@ -30,6 +30,20 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       expect(response.json()).toEqual({ error: 'Settings not found' });
     });
 
+    it('with absent=null, returns null before anything was stored and the settings after; another value is refused', async () => {
+      const before = await t.request({ method: 'GET', url: '/api/settings?absent=null' });
+      expect(before.statusCode).toBe(200);
+      expect(before.headers['content-type']).toMatch(/^application\/json/);
+      expect(before.body).toBe('null');
+      await store({ language: 'fr' });
+      const after = await t.request({ method: 'GET', url: '/api/settings?absent=null' });
+      expect(after.statusCode).toBe(200);
+      expect(after.json()).toEqual(await settings());
+      const refused = await t.request({ method: 'GET', url: '/api/settings?absent=404' });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().detail[0].loc).toEqual(['query', 'absent']);
+    });
+
     it('returns every field, defaults included, with secrets hidden behind *_set flags', async () => {
       await store({ llm_model: 'anthropic/claude-sonnet-4-5', llm_api_key: 'sk-live-123', search_api_key: 'tvly-456' });
       const body = await settings();
