@@ -372,6 +372,8 @@ test('the list reads at a glance: quoted arguments, each URL once, whole type ba
 });
 
 test('hundreds of servers: only the rows in view are rendered, and Tab and scrolling reach every one', async ({ page, signIn, api }) => {
+  // 240 key presses, each a round trip to the browser: more than the default time on a busy machine.
+  test.slow();
   // As many as a config may hold of two kinds: stdio rows come first.
   const name = (i: number) => `server-${String(i).padStart(3, '0')}`;
   const stdio_servers = Array.from({ length: 100 }, (_, i) => ({ name: name(i), command: 'npx', args: ['-y', `package-${i}`] }));
