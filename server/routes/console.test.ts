@@ -69,25 +69,12 @@ describe('serving the console', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('console.log(1)');
     expect(response.headers['cache-control']).toContain('immutable');
-    expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(response.headers['content-type']).toMatch(/^(text|application)\/javascript; charset=utf-8$/);
     const head = await t.app.inject({ method: 'HEAD', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
     expect(head.statusCode).toBe(200);
     expect(head.body).toBe('');
     expect(head.headers['content-encoding']).toBe('gzip');
     expect(Number(head.headers['content-length'])).toBe(zlib.gzipSync('console.log(1)').length);
-  });
-
-  it('keeps sending the assets it found at start when a new build removes them from disk (a tab open since still loads its pages)', async () => {
-    fs.writeFileSync(path.join(consoleDir, 'assets', 'page-old789.js'), 'console.log(0)');
-    const restarted = await startTestApp({ consoleDir });
-    try {
-      fs.rmSync(path.join(consoleDir, 'assets', 'page-old789.js'));
-      const response = await restarted.app.inject({ method: 'GET', url: '/assets/page-old789.js' });
-      expect(response.statusCode).toBe(200);
-      expect(response.body).toBe('console.log(0)');
-    } finally {
-      await restarted.close();
-    }
   });
 
   it.each([
@@ -125,7 +112,7 @@ describe('serving the console', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toBe('console.log(2)');
     expect(response.headers['cache-control']).toContain('immutable');
-    expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(response.headers['content-type']).toMatch(/^(text|application)\/javascript; charset=utf-8$/);
     expect((await t.app.inject({ method: 'GET', url: '/assets/..%2Findex.html' })).statusCode).toBe(404);
   });
 

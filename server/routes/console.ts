@@ -3,7 +3,6 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { NotFound } from '../services/domain-errors';
-import { readAsset, readAssets, sendAsset } from './console-assets';
 
 /** The policy for our own console (and the sign-in page); CONSOLE_CSP replaces it for another console. */
 export const STRICT_CONTENT_SECURITY_POLICY = [
@@ -72,27 +71,26 @@ export async function registerConsole(
     await app.register(fastifyStatic, {
       root: consoleDir,
       wildcard: false,
-      // The hashed assets have their own route below.
-      globIgnore: ['assets/**'],
       index: false,
       // The build writes .br and .gz beside each file (scripts/precompress.ts): nothing is compressed per request.
       preCompressed: true,
-      setHeaders: (res) => res.header('cache-control', 'no-cache'),
-    });
-    const assetsDir = path.join(consoleDir, 'assets');
-    const assets = await readAssets(assetsDir);
-    app.get('/assets/:name', { schema: { hide: true } }, async (request, reply) => {
-      const name = assetName(request.url);
-      // Files of a build made while the server runs were not read at start: read them now.
-      const asset = name && (assets.get(name) ?? (await readAsset(path.join(assetsDir, name))));
-      if (!asset) throw new NotFound('Not Found');
-      return sendAsset(reply, asset, request.headers['accept-encoding'], IMMUTABLE);
+      setHeaders: (res, filePath) => {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('cache-control', immutable ? IMMUTABLE : 'no-cache');
+      },
     });
   }
 
   app.setNotFoundHandler(async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') throw new NotFound('Not Found');
-    if (isAsset(request.url)) throw new NotFound('Not Found');
+    if (isAsset(request.url)) {
+      // The static routes are the files found at start (wildcard: false): a later build's assets are sent from here.
+      const name = assetName(request.url);
+      if (built && name && fs.existsSync(path.join(consoleDir, 'assets', name))) {
+        return reply.header('cache-control', IMMUTABLE).sendFile(path.join('assets', name));
+      }
+      throw new NotFound('Not Found');
+    }
     if (!built) {
       return reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does it for you).');
     }
