@@ -29,7 +29,7 @@ export function localEngine(): Promise<Docker | undefined> {
 
 let image: Promise<string> | undefined;
 
-/** The default sandbox image, built once per test process when missing. */
+/** The default sandbox image, which docker-global-setup.ts built for the run when missing. */
 export function defaultImage(docker: Docker): Promise<string> {
   image ??= ensureDefaultImage(docker, createLogger(false));
   return image;
