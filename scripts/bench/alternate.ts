@@ -2,7 +2,7 @@
  * An A/B comparison of two trees (A without a change, B with it): the bench runs in each in turn,
  * A B A B A B, and each row's figures are reported as medians per tree. Alternating puts both
  * under the same share of the machine's changing load, which a run of A and later a run of B
- * would not. Each tree needs node_modules and its production build (`npx vite build`).
+ * would not. Each tree needs node_modules and its build (`npm run build`: the console, the server and the agent server).
  *
  *   BENCH_SECTIONS=2 npx tsx scripts/bench/alternate.ts <tree A> <tree B> [runs, default 3]
  *

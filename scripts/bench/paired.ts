@@ -3,7 +3,7 @@
  * loaded in turns, A B A B…, a few seconds each, and each request's figures are reported as
  * medians per tree. Turns of seconds put both under the same share of a shared machine's load,
  * which whole runs minutes apart (scripts/bench/alternate.ts) do not when that load is heavy.
- * Each tree needs node_modules and a production build (`npx vite build`).
+ * Each tree needs node_modules and its build (`npm run build`: the console, the server and the agent server).
  *
  *   npx tsx scripts/bench/paired.ts <tree A> <tree B> [turns per tree, default 6]
  */
