@@ -48,7 +48,7 @@ test.describe('signing in', () => {
     await signIn(page);
     // The key the console holds stops being valid (as when the server's key is rotated).
     await page.evaluate(() => localStorage.setItem('agent-console.session', JSON.stringify({ apiKey: 'revoked', baseUrl: '' })));
-    const refused = page.waitForResponse((r) => r.url().endsWith('/api/settings') && r.status() === 401);
+    const refused = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/settings' && r.status() === 401);
     await page.reload();
     await refused;
     await expect(page.getByRole('dialog', { name: 'Sign in to Agent Console' })).toBeVisible();

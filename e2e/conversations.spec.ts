@@ -104,6 +104,8 @@ test('hundreds of conversations: only the rows in view are rendered, and Tab and
   signIn,
   server,
 }) => {
+  // Many key presses, each a round trip to the browser: more than the default time on a busy machine.
+  test.slow();
   // Written straight into the server's database: starting 150 conversations would start 150 sandboxes.
   const database = new SQLite(path.join(server.dataDir, 'agent-console.db'));
   try {

@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { startFakeProvider } from '../test-support/git/fake-provider';
+import { builtAssetPath } from './support/built-assets';
 import { expect, test } from './support/fixtures';
 
 const input = (scope: Page | Locator, label: string) => scope.locator('input, textarea').and(scope.getByLabel(label, { exact: true }));
@@ -232,7 +233,9 @@ test('where the server cannot change a value in place (OpenHands), a new value r
 });
 
 test('notifications still show when their code cannot be fetched (the server was updated meanwhile)', async ({ page, signIn }) => {
-  await page.route('**/assets/notifications-container-*.js', (route) => route.fulfill({ status: 404, body: 'Not Found' }));
+  await page.route(`**${builtAssetPath('src/app/notifications-container.ts')}`, (route) =>
+    route.fulfill({ status: 404, body: 'Not Found' }),
+  );
   await openSecrets(page, signIn);
   await page.getByRole('button', { name: 'Add secret' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add secret' });

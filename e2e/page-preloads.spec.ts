@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { firstVisitModules, PAGE_NAMES, type PageName, pageUrl, PAGES } from '../src/app/pages';
+import { builtAssetPath } from './support/built-assets';
 import { expect, test } from './support/fixtures';
 
 /** What each page shows once its code has run (with the preloaded chunks). */
@@ -13,12 +14,6 @@ const SHOWN: Record<PageName, (page: Page) => Locator> = {
   specs: (page) => page.getByRole('heading', { name: PAGES.specs.title, level: 1 }),
 };
 
-/** `src/features/settings/settings-page.tsx` → `settings-page`, as its chunk is named. */
-const moduleName = (module: string) => /([^/]+)\.tsx?$/.exec(module)?.[1];
-
-/** `/assets/settings-page-DsWKyRBZ.js` → `settings-page` */
-const chunkName = (file: string) => /\/assets\/(.+)-[\w-]{8}\.js$/.exec(file)?.[1];
-
 for (const name of PAGE_NAMES) {
   const pagePath = pageUrl(name, { conversationId: '0123456789abcdef0123456789abcdef' });
   test(`a first visit to ${pagePath} is sent its page's code with the HTML, not after the entry has run`, async ({ page, server }) => {
@@ -26,7 +21,7 @@ for (const name of PAGE_NAMES) {
     const preloaded = [...(await response!.text()).matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
       (match) => match[1]!,
     );
-    expect(preloaded.map(chunkName)).toEqual(expect.arrayContaining(firstVisitModules(name).map(moduleName)));
+    expect(preloaded).toEqual(expect.arrayContaining(firstVisitModules(name).map(builtAssetPath)));
     await expect(SHOWN[name](page)).toBeVisible();
   });
 }

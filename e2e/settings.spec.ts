@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { startOpenAiStub } from '../server/testing/openai-stub';
+import { builtAssetPath } from './support/built-assets';
 import { expect, test } from './support/fixtures';
 
 const SECRETS = { llm: 'sk-e2e-llm-7f3a9c', search: 'tvly-e2e-search-2b8d', sandbox: 'sbx-e2e-sandbox-5e1f' };
@@ -271,7 +272,7 @@ test('leaving with unsaved changes asks first', async ({ page, signIn }) => {
 });
 
 test('the question is still asked when the dialog code cannot be fetched (the server was updated meanwhile)', async ({ page, signIn }) => {
-  await page.route('**/assets/dialog-modal-*.js', (route) => route.fulfill({ status: 404, body: 'Not Found' }));
+  await page.route(`**${builtAssetPath('src/components/overlays.ts')}`, (route) => route.fulfill({ status: 404, body: 'Not Found' }));
   await signIn(page);
   await field(page, 'Git user name').fill('unsaved');
   await page.getByRole('link', { name: 'Sandboxes' }).click();

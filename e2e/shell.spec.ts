@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { builtAssetPath } from './support/built-assets';
 import { expect, test } from './support/fixtures';
 
 /*
@@ -51,7 +52,8 @@ test('a page whose code cannot be fetched fails inside the shell, says the serve
   signIn,
 }) => {
   await signIn(page);
-  await page.route('**/assets/specs-page-*.js', (route) => route.abort('connectionrefused'));
+  const specsPage = `**${builtAssetPath('src/features/sandboxes/specs-page.tsx')}`;
+  await page.route(specsPage, (route) => route.abort('connectionrefused'));
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sandbox specs' }).click();
   const alert = page.getByRole('alert').filter({ hasText: 'Server unreachable' });
   await expect(alert).toBeVisible();
@@ -59,7 +61,7 @@ test('a page whose code cannot be fetched fails inside the shell, says the serve
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
 
-  await page.unroute('**/assets/specs-page-*.js');
+  await page.unroute(specsPage);
   await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(page.getByRole('heading', { name: 'Sandbox specs', level: 1 })).toBeVisible();
 

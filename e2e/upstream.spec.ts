@@ -42,10 +42,10 @@ test('the header names the OpenHands behind the server; settings start from defa
 }) => {
   await signIn(page);
   await expect(page.getByTestId('server-badge')).toHaveText(`OpenHands at ${new URL(openhands.url).host}`);
-  // OpenHands' 404 before anything is stored: the defaults.
+  // OpenHands' 404 before anything is stored (it ignores absent=null): the defaults.
   await expect(page.getByText('Nothing stored yet')).toBeVisible();
   // The key went through the forwarding to OpenHands, which checks it.
-  expect(openhands.requests).toContain('GET /api/settings');
+  expect(openhands.requests).toContain('GET /api/settings?absent=null');
   const unkeyed = await fetch(`${server.url}/api/settings`);
   expect(unkeyed.status).toBe(401);
   expect(await unkeyed.json()).toEqual({ detail: 'Unauthorized' });
