@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { StoredJsonList } from '../services/json-texts';
+import { memoised, StoredJsonList } from '../services/json-texts';
 import { builtToSchema, responseSerializerCompiler } from './response-serializer';
 
 const route = (schema: z.ZodMiniType) => ({ schema, method: 'GET', url: '/things', httpStatus: '200' });
@@ -30,12 +30,29 @@ describe('response serializer', () => {
       { id: 'a', size: 1 },
       { id: 'b "quoted" \u2028', size: 2.5 },
     ];
-    const response = { items: new StoredJsonList(stored.map((item) => JSON.stringify(item))), next: null, left: undefined };
+    const answer = { items: new StoredJsonList(stored.map((item) => JSON.stringify(item))), next: null, left: undefined };
     const expected = JSON.stringify({ items: stored, next: null });
-    expect(responseSerializerCompiler({ checked: false })(route(builtPageSchema))(response)).toBe(expected);
+    expect(responseSerializerCompiler({ checked: false })(route(builtPageSchema))(answer)).toBe(expected);
     const checkedSchema = builtToSchema(z.object({ items: z.array(z.object({ id: z.string(), size: z.number() })), next: z.null() }));
-    expect(responseSerializerCompiler({ checked: true })(route(checkedSchema))(response)).toBe(expected);
+    expect(responseSerializerCompiler({ checked: true })(route(checkedSchema))(answer)).toBe(expected);
     const undeclared = { items: new StoredJsonList(['{"id":"a","size":1,"secret":"s"}']), next: null };
     expect(() => responseSerializerCompiler({ checked: true })(route(checkedSchema))(undeclared)).toThrow();
+  });
+
+  it('sends memoised responses and memoised list items as JSON.stringify writes them, frozen so their text cannot go stale', () => {
+    const serialize = responseSerializerCompiler({ checked: false })(route(builtPageSchema));
+    const item = memoised({ id: 'a "b"', size: 1, tags: ['x'] });
+    const page = { items: [item, memoised({ id: 'c', size: 2 }), { id: 'plain', size: 3 }], next: null, left: undefined };
+    expect(serialize(page)).toBe(JSON.stringify(page));
+    expect(serialize(page)).toBe(JSON.stringify(page));
+    expect(() => (item.tags as string[]).push('y')).toThrow();
+    const whole = memoised({ items: [{ id: 'd', size: 4 }] });
+    expect(serialize(whole)).toBe(JSON.stringify(whole));
+    expect(() => (whole.items[0]!.size = 5)).toThrow();
+    const checkedSchema = builtToSchema(z.object({ items: z.array(z.object({ id: z.string(), size: z.number() })), next: z.null() }));
+    expect(() => responseSerializerCompiler({ checked: true })(route(checkedSchema))(page)).toThrow(); // `tags` is undeclared
+    expect(
+      responseSerializerCompiler({ checked: true })(route(checkedSchema))({ items: [memoised({ id: 'e', size: 6 })], next: null }),
+    ).toBe('{"items":[{"id":"e","size":6}],"next":null}');
   });
 });

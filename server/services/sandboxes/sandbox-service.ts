@@ -9,6 +9,7 @@ import {
 } from '../../../src/contract/sandboxes';
 import { SANDBOX_RESUMED_PATH } from '../../agent-server/contract';
 import { type Clock, systemClock } from '../../clock';
+import { memoised } from '../json-texts';
 import { Conflict, Invalid, NotFound, Unavailable } from '../domain-errors';
 import type { Logger } from '../../logger';
 import { HealthMonitor } from '../../sandboxes/health-monitor';
@@ -74,6 +75,11 @@ export class SandboxService {
   /** Session keys opened, by their sealed text: every search returns each running sandbox's key. */
   readonly #openedKeys = new Map<string, string>();
   readonly #locks = new Locks();
+  /**
+   * The last info of each record (a kept read's, the same object until the registry changes),
+   * answered again while its status is the same: its text is then written once (see `memoised`).
+   */
+  readonly #lastInfo = new WeakMap<SandboxRecord, SandboxInfo>();
 
   constructor(
     private readonly store: SandboxesStore,
@@ -259,7 +265,10 @@ export class SandboxService {
       image: record.image,
     });
     const running = status === 'RUNNING' && url !== undefined;
-    return {
+    const last = this.#lastInfo.get(record);
+    if (last?.status === status && last.status_detail === detail && last.exposed_urls?.[0]?.url === (running ? url : undefined))
+      return last;
+    const info: SandboxInfo = memoised({
       id: record.id,
       created_by_user_id: null,
       sandbox_spec_id: record.spec_id,
@@ -268,7 +277,9 @@ export class SandboxService {
       exposed_urls: running ? [{ name: 'AGENT_SERVER', url, port: record.port }] : null,
       created_at: record.created_at,
       status_detail: detail,
-    };
+    });
+    this.#lastInfo.set(record, info);
+    return info;
   }
 
   /** Whether `given` is sandbox `id`'s session key (what its agent server shows when it pushes to a webhook). */

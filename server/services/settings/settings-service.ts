@@ -1,5 +1,6 @@
 import type { McpConfig } from '../../../src/contract/mcp';
 import { DEFAULT_SETTINGS, SECRET_FIELDS, type Settings, type SettingsResponse, type SettingsUpdate } from '../../../src/contract/settings';
+import { memoised } from '../json-texts';
 import { Invalid, NotFound } from '../domain-errors';
 import type { Logger } from '../../logger';
 import type { SecretBox } from '../../secret-box';
@@ -65,8 +66,8 @@ function changedFields(update: SettingsUpdate): (keyof Settings)[] {
 }
 
 export class SettingsService {
-  /** The last response of `read` and what it was made from: the console asks often, and the document rarely changes. */
-  #lastResponse: { document: string | undefined; hosts: string; response: SettingsResponse } | undefined;
+  /** The last answer of `read` and what it was made from: the console asks often, and the document rarely changes. */
+  #lastResponse: { document: string | undefined; hosts: string; answer: SettingsResponse } | undefined;
 
   constructor(
     private readonly store: SettingsStore,
@@ -93,11 +94,11 @@ export class SettingsService {
     if (document === undefined && Object.keys(hosts).length === 0) return null;
     const hostsKey = JSON.stringify(hosts);
     const last = this.#lastResponse;
-    if (last && last.document === document && last.hosts === hostsKey) return last.response;
-    // Only whether each secret is set is in the response: none is decrypted for it.
-    const response = toResponse(readStoredSettings(document, this.box, this.log, 'sealed').settings, hosts);
-    this.#lastResponse = { document, hosts: hostsKey, response };
-    return response;
+    if (last && last.document === document && last.hosts === hostsKey) return last.answer;
+    // Only whether each secret is set is answered: none is decrypted for it.
+    const answer = memoised(toResponse(readStoredSettings(document, this.box, this.log, 'sealed').settings, hosts));
+    this.#lastResponse = { document, hosts: hostsKey, answer };
+    return answer;
   }
 
   /** The settings with secret values, for the server's own use; never send this to a client. */
