@@ -30,11 +30,11 @@ describe('response serializer', () => {
       { id: 'a', size: 1 },
       { id: 'b "quoted" \u2028', size: 2.5 },
     ];
-    const answer = { items: new StoredJsonList(stored.map((item) => JSON.stringify(item))), next: null, left: undefined };
+    const response = { items: new StoredJsonList(stored.map((item) => JSON.stringify(item))), next: null, left: undefined };
     const expected = JSON.stringify({ items: stored, next: null });
-    expect(responseSerializerCompiler({ checked: false })(route(builtPageSchema))(answer)).toBe(expected);
+    expect(responseSerializerCompiler({ checked: false })(route(builtPageSchema))(response)).toBe(expected);
     const checkedSchema = builtToSchema(z.object({ items: z.array(z.object({ id: z.string(), size: z.number() })), next: z.null() }));
-    expect(responseSerializerCompiler({ checked: true })(route(checkedSchema))(answer)).toBe(expected);
+    expect(responseSerializerCompiler({ checked: true })(route(checkedSchema))(response)).toBe(expected);
     const undeclared = { items: new StoredJsonList(['{"id":"a","size":1,"secret":"s"}']), next: null };
     expect(() => responseSerializerCompiler({ checked: true })(route(checkedSchema))(undeclared)).toThrow();
   });

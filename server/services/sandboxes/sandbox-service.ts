@@ -76,8 +76,8 @@ export class SandboxService {
   readonly #openedKeys = new Map<string, string>();
   readonly #locks = new Locks();
   /**
-   * The last info of each record (a kept read's, the same object until the registry changes),
-   * answered again while its status is the same: its text is then written once (see `memoised`).
+   * The last info of each record (a cached read's, the same object until the registry changes),
+   * returned again while its status is the same: its text is then written once (see `memoised`).
    */
   readonly #lastInfo = new WeakMap<SandboxRecord, SandboxInfo>();
 

@@ -66,8 +66,8 @@ function changedFields(update: SettingsUpdate): (keyof Settings)[] {
 }
 
 export class SettingsService {
-  /** The last answer of `read` and what it was made from: the console asks often, and the document rarely changes. */
-  #lastResponse: { document: string | undefined; hosts: string; answer: SettingsResponse } | undefined;
+  /** The last response of `read` and what it was made from: the console asks often, and the document rarely changes. */
+  #lastResponse: { document: string | undefined; hosts: string; response: SettingsResponse } | undefined;
 
   constructor(
     private readonly store: SettingsStore,
@@ -94,11 +94,11 @@ export class SettingsService {
     if (document === undefined && Object.keys(hosts).length === 0) return null;
     const hostsKey = JSON.stringify(hosts);
     const last = this.#lastResponse;
-    if (last && last.document === document && last.hosts === hostsKey) return last.answer;
-    // Only whether each secret is set is answered: none is decrypted for it.
-    const answer = memoised(toResponse(readStoredSettings(document, this.box, this.log, 'sealed').settings, hosts));
-    this.#lastResponse = { document, hosts: hostsKey, answer };
-    return answer;
+    if (last && last.document === document && last.hosts === hostsKey) return last.response;
+    // Only whether each secret is set is in the response: none is decrypted for it.
+    const response = memoised(toResponse(readStoredSettings(document, this.box, this.log, 'sealed').settings, hosts));
+    this.#lastResponse = { document, hosts: hostsKey, response };
+    return response;
   }
 
   /** The settings with secret values, for the server's own use; never send this to a client. */
