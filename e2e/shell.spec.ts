@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { builtAssetPath } from './support/built-assets';
 import { expect, test } from './support/fixtures';
 
@@ -7,20 +7,25 @@ import { expect, test } from './support/fixtures';
  * server cannot deliver failing inside the shell (navigation kept, retry) instead of replacing it.
  */
 
-type Box = { x: number; y: number; width: number; height: number };
-const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-
-/** The names of visible controls outside `notice` whose boxes `notice` overlaps. */
-async function controlsCoveredBy(page: Page, notice: Locator): Promise<string[]> {
-  const box = (await notice.boundingBox())!;
-  const noticeElement = await notice.elementHandle();
-  const covered: string[] = [];
-  for (const control of await page.locator('button:visible, a:visible, input:visible, [role="tab"]:visible').all()) {
-    if (await control.evaluate((element, container) => container!.contains(element), noticeElement)) continue; // its own close button
-    const controlBox = await control.boundingBox();
-    if (controlBox && overlap(box, controlBox)) covered.push((await control.getAttribute('aria-label')) ?? (await control.innerText()));
-  }
-  return covered;
+/**
+ * The names of visible controls outside `notice` whose boxes `notice` overlaps, read in one look
+ * in the page: the notifications close by themselves, and a control list read one round trip at
+ * a time could lose an item meanwhile.
+ */
+function controlsCoveredBy(notice: Locator): Promise<string[]> {
+  return notice.evaluate((container) => {
+    const box = container.getBoundingClientRect();
+    const overlaps = (other: DOMRect) =>
+      box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom;
+    return Array.from(document.querySelectorAll<HTMLElement>('button, a, input, [role="tab"]'))
+      .filter(
+        (control) =>
+          !container.contains(control) &&
+          control.checkVisibility({ visibilityProperty: true }) &&
+          overlaps(control.getBoundingClientRect()),
+      )
+      .map((control) => control.getAttribute('aria-label') ?? control.innerText);
+  });
 }
 
 test("a notification covers no control: not Sign out, not the page's main button, not the navigation", async ({ page, signIn }) => {
@@ -44,7 +49,7 @@ test("a notification covers no control: not Sign out, not the page's main button
   }
   const notices = page.getByRole('alert').filter({ hasText: 'Secret added' });
   await expect(notices).toHaveCount(2);
-  for (const notice of await notices.all()) expect(await controlsCoveredBy(page, notice)).toEqual([]);
+  for (const notice of await notices.all()) expect(await controlsCoveredBy(notice)).toEqual([]);
 });
 
 test('a page whose code cannot be fetched fails inside the shell, says the server is unreachable, and retries', async ({

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { builtServerScript } from '../../server/testing/built-server';
+import { ownSandboxUidBase } from '../../server/testing/sandbox-uid-base';
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -36,6 +37,8 @@ async function spawnServer(dataDir: string, port: number, env: Record<string, st
       DATA_DIR: dataDir,
       CONSOLE_DIR: path.join(ROOT, 'dist'),
       LOG_LEVEL: 'warn',
+      // Two workers run servers side by side; as root, each ends what runs as its sandboxes' uids.
+      SANDBOX_UID_BASE: String(ownSandboxUidBase()),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -19,16 +19,10 @@ import { openDatabase } from '../startup';
 import type { Db } from '../store/database';
 import { type DatabaseName, freshPostgresDatabase } from './databases';
 import { defaultImage, localEngine, removeDockerLeftovers, type RuntimeName } from './docker-engine';
+import { ownSandboxUidBase } from './sandbox-uid-base';
 
 export const TEST_SESSION_KEY = 'test-session-key-0123456789';
 export const TEST_SECRETS_KEY = 'test-secrets-key';
-
-let appsStarted = 0;
-/**
- * A block of 100 sandbox uids of this app's own. A server ends whatever runs as a deleted
- * sandbox's uid, and test files run in parallel: apps sharing uids would end each other's sandboxes.
- */
-const ownUidBase = () => 10_000_000 + (process.pid % 100_000) * 1_000 + (appsStarted++ % 10) * 100;
 
 export interface TestAppOptions {
   consoleDir?: string;
@@ -80,7 +74,7 @@ async function postgresText(db: Db): Promise<string> {
 export async function startTestApp(options: TestAppOptions = {}) {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-test-'));
   const sandboxUidBase =
-    options.sandboxUidBase === undefined ? (canSwitchUsers() ? ownUidBase() : undefined) : (options.sandboxUidBase ?? undefined);
+    options.sandboxUidBase === undefined ? (canSwitchUsers() ? ownSandboxUidBase() : undefined) : (options.sandboxUidBase ?? undefined);
   ensureDataDir(dataDir, { traversable: sandboxUidBase !== undefined });
   const secrets = new SecretBox(options.secretsKey ?? TEST_SECRETS_KEY);
   const log = createLogger(options.logStream ? 'debug' : false, options.logStream);
