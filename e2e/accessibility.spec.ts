@@ -116,6 +116,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
     test.describe('with sandboxes running, paused and failed', () => {
       test.use({ serverEnv: { SANDBOX_SPECS_FILE: failingSpecFile() } });
+      // Four or five scans each, of a page whose sandboxes run beside the browser: more than the
+      // default time when two workers share two cores.
+      test.describe.configure({ timeout: 90_000 });
 
       test('the Sandboxes page: loading, running, paused and failed rows, the start dialog and a notification', async ({
         page,
