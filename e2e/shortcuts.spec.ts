@@ -4,11 +4,12 @@ import { expect, test } from './support/fixtures';
 const heading = (page: Page, name: string) => page.getByRole('heading', { name, level: 1 });
 const blur = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 
+// Two-key sequences are typed in one call: their keys must come within the sequence pause,
+// which a round trip per key can exceed on a busy machine.
 test('keyboard shortcuts go to pages and focus the search, never while typing, and can be switched off', async ({ page, signIn }) => {
   await signIn(page);
 
-  await page.keyboard.press('g');
-  await page.keyboard.press('c');
+  await page.keyboard.type('gc');
   await expect(heading(page, 'Conversations')).toBeVisible();
   await page.keyboard.press('/');
   const search = page.getByLabel('Search titles');
@@ -19,15 +20,13 @@ test('keyboard shortcuts go to pages and focus the search, never while typing, a
   await expect(heading(page, 'Conversations')).toBeVisible();
 
   await blur(page);
-  await page.keyboard.press('g');
-  await page.keyboard.press('b');
+  await page.keyboard.type('gb');
   await expect(heading(page, 'Sandboxes')).toBeVisible();
   await page.keyboard.press('/');
   await expect(page.getByLabel('Status')).toBeFocused();
 
   await blur(page);
-  await page.keyboard.press('g');
-  await page.keyboard.press('s');
+  await page.keyboard.type('gs');
   await expect(heading(page, 'Settings')).toBeVisible();
 
   // `?` lists them; the switch there turns them off, for good in this browser.
@@ -39,8 +38,7 @@ test('keyboard shortcuts go to pages and focus the search, never while typing, a
   await expect(dialog).toBeHidden();
   await page.reload();
   await expect(heading(page, 'Settings')).toBeVisible();
-  await page.keyboard.press('g');
-  await page.keyboard.press('c');
+  await page.keyboard.type('gc');
   await page.keyboard.press('?');
   await expect(dialog).toBeHidden();
   await expect(heading(page, 'Settings')).toBeVisible();
