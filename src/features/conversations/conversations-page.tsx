@@ -164,6 +164,8 @@ export function ConversationsPage() {
         filters={filters}
         titleInput={titleInput}
         onTitleInput={typeTitle}
+        // Written before whatever comes next (a link, a shortcut), so it cannot land after it and bring the user back.
+        onTitleLeave={() => searchTitle.flush()}
         onFiltersChange={(changes) => {
           setSelected(new Set()); // a selection belongs to the rows it was made on
           changeFilters(changes);

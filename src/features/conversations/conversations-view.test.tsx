@@ -16,6 +16,7 @@ const task = (id: string, status: StartTask['status'], detail: string | null = n
 function setup(props: Partial<ConversationsViewProps> = {}) {
   const callbacks = {
     onTitleInput: vi.fn(),
+    onTitleLeave: vi.fn(),
     onFiltersChange: vi.fn(),
     onRetry: vi.fn(),
     onLoadMore: vi.fn(),
@@ -89,9 +90,12 @@ describe('ConversationsView', () => {
   });
 
   it('passes what is typed and chosen to its callbacks', async () => {
-    const { user, onTitleInput, onFiltersChange } = setup();
+    const { user, onTitleInput, onTitleLeave, onFiltersChange } = setup();
     await user.type(screen.getByLabelText('Search titles'), 'x');
     expect(onTitleInput).toHaveBeenCalledWith('x');
+    expect(onTitleLeave).not.toHaveBeenCalled();
+    await user.tab();
+    expect(onTitleLeave).toHaveBeenCalledTimes(1);
     await user.selectOptions(screen.getByLabelText('Sort'), 'TITLE');
     expect(onFiltersChange).toHaveBeenCalledWith({ sort: 'TITLE' });
     await user.click(screen.getByRole('switch', { name: 'Archived' }));

@@ -28,6 +28,8 @@ export interface ConversationsViewProps {
   /** What is typed in the search box (it reaches the filters a moment later). */
   titleInput: string;
   onTitleInput: (title: string) => void;
+  /** The search field was left: a search still waiting for the typing to pause goes now. */
+  onTitleLeave?: () => void;
   onFiltersChange: (changes: Partial<ListFilters>) => void;
   /** The rows loaded so far, `undefined` while the first page loads. */
   items: AppConversation[] | undefined;
@@ -99,6 +101,7 @@ export function ConversationsView(props: ConversationsViewProps) {
           leftSection={<IconSearch size={16} />}
           value={props.titleInput}
           onChange={(event) => props.onTitleInput(event.currentTarget.value)}
+          onBlur={props.onTitleLeave}
           w={260}
         />
         <TextInput
