@@ -22,7 +22,7 @@ import {
 } from '../testing/docker-engine';
 import { type ServerProcess, startServerProcess } from '../testing/server-process';
 import { type OpenAiStub, startOpenAiStub } from '../testing/openai-stub';
-import { shellSpec } from '../testing/sandbox-helpers';
+import { sandboxInfo, shellSpec, statusBecomes } from '../testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, type TestApp, type TestAppOptions } from '../testing/test-app';
 
 /*
@@ -64,17 +64,12 @@ async function startConversation(t: TestApp): Promise<string> {
   expect(task.status, task.detail ?? '').toBe('READY');
   return task.app_conversation_id;
 }
-const info = async (t: TestApp, id: string) => (await call(t, 'GET', `/api/v1/sandboxes?id=${id}`)).json()[0];
-/** Waits until the sandbox's status is `status`, at most `ms`; returns its info then. */
-const becomes = (t: TestApp, id: string, status: string, ms = 20_000) =>
-  vi.waitFor(
-    async () => {
-      const current = await info(t, id);
-      expect(current?.status).toBe(status);
-      return current;
-    },
-    { timeout: ms },
-  );
+
+/** The newest PauseEvent among the conversation's last five events, if any. */
+async function latestPauseEvent(t: TestApp, conversationId: string) {
+  const url = `/api/v1/events/search?conversation_id__eq=${conversationId}&sort_order=TIMESTAMP_DESC&limit=5`;
+  return ((await call(t, 'GET', url)).json().items as { kind: string }[]).find((event) => event.kind === 'PauseEvent');
+}
 
 async function start(t: TestApp, spec?: string): Promise<string> {
   const response = await call(t, 'POST', `/api/v1/sandboxes${spec ? `?sandbox_spec_id=${spec}` : ''}`);
@@ -101,17 +96,7 @@ describe.each(runtimes)('sandboxes on the %s runtime', (runtime: RuntimeName) =>
     await call(t, 'POST', `/api/v1/sandboxes/${sandbox}/pause`);
     await call(t, 'POST', `/api/v1/sandboxes/${sandbox}/resume`);
 
-    await expect
-      .poll(
-        async () =>
-          (
-            (await call(t, 'GET', `/api/v1/events/search?conversation_id__eq=${id}&sort_order=TIMESTAMP_DESC&limit=5`)).json().items as {
-              kind: string;
-            }[]
-          ).find((event) => event.kind === 'PauseEvent'),
-        { timeout: 20_000 },
-      )
-      .toMatchObject({ reason: 'sandbox_paused' });
+    await expect.poll(() => latestPauseEvent(t, id), { timeout: 20_000 }).toMatchObject({ reason: 'sandbox_paused' });
     // The status follows the event on the stream, and the sandbox's own status settles after resume.
     await expect.poll(async () => (await conversation(t, id)).execution_status, { timeout: 20_000 }).toBe('paused');
   });
@@ -176,7 +161,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
       expect(specs.find((spec) => spec.id === tag)).toMatchObject({ image: tag, command: null, working_dir: '', initial_env: {} });
 
       const fromLabel = await start(t, tag);
-      expect(await becomes(t, fromLabel, 'RUNNING', 30_000)).toMatchObject({ status: 'RUNNING', sandbox_spec_id: tag });
+      expect(await statusBecomes(t, fromLabel, 'RUNNING', 30_000)).toMatchObject({ status: 'RUNNING', sandbox_spec_id: tag });
       expect(await imageOf(fromLabel)).toBe(tag);
       const declared = await start(t, 'declared');
       expect(await imageOf(declared)).toBe(tag);
@@ -192,10 +177,10 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
       const id = await start(t);
       expect(await imageOf(id)).toBe(tag);
       const detail = `The image ${tag} did not start the agent server (no response on /alive for 3 s); its processes still run (Delete ends them)`;
-      expect(await becomes(t, id, 'ERROR')).toMatchObject({ status: 'ERROR', status_detail: detail });
+      expect(await statusBecomes(t, id, 'ERROR')).toMatchObject({ status: 'ERROR', status_detail: detail });
       // the image it started from, whatever Settings say now
       expect((await t.postSettings({ sandbox_runtime_container_image: null })).statusCode).toBe(200);
-      expect((await info(t, id)).status_detail).toBe(detail);
+      expect((await sandboxInfo(t, id))?.status_detail).toBe(detail);
       expect(await imageOf(await start(t))).toBe(await defaultImage((await localEngine())!));
     }));
 
@@ -260,23 +245,23 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
   it('kills a memory hog and says so', async () => {
     const t = await app({ sandboxSpecs: [shellSpec('hog', 'exec node -e "const a = []; for (;;) a.push(Buffer.alloc(1 << 20, 1))"')] });
     const id = await start(t);
-    const failed = await becomes(t, id, 'ERROR', 30_000);
+    const failed = await statusBecomes(t, id, 'ERROR', 30_000);
     expect(failed.status_detail).toBe('The container ran out of memory (SANDBOX_MEMORY, 512 MiB) and was killed');
   });
 
   it('finds a container restarted behind its back on its new host port', async () => {
     const t = await app();
     const id = await start(t);
-    const before = (await becomes(t, id, 'RUNNING')).exposed_urls[0].url;
+    const before = (await statusBecomes(t, id, 'RUNNING')).exposed_urls?.[0]?.url;
     const engine = (await localEngine())!;
     const [container] = await engine.listContainers({ filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) });
     await engine.getContainer(container!.Id).restart({ t: 1 });
     const after: string = await vi.waitFor(
       async () => {
-        const url = (await info(t, id)).exposed_urls?.[0]?.url;
+        const url = (await sandboxInfo(t, id))?.exposed_urls?.[0]?.url;
         expect(url).toBeDefined();
         expect(url).not.toBe(before);
-        return url;
+        return url!;
       },
       { timeout: 10_000 },
     );
@@ -292,12 +277,12 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
   it('is MISSING when its container was removed behind its back, and its delete still removes its volume', async () => {
     const t = await app();
     const id = await start(t);
-    await becomes(t, id, 'RUNNING');
+    await statusBecomes(t, id, 'RUNNING');
     const engine = (await localEngine())!;
     const label = JSON.stringify({ label: [`agent-console.sandbox=${id}`] });
     const [container] = await engine.listContainers({ filters: label });
     await engine.getContainer(container!.Id).remove({ force: true });
-    expect(await becomes(t, id, 'MISSING')).toMatchObject({ status: 'MISSING', status_detail: null });
+    expect(await statusBecomes(t, id, 'MISSING')).toMatchObject({ status: 'MISSING', status_detail: null });
     expect((await call(t, 'DELETE', `/api/v1/sandboxes/${id}`)).json()).toEqual({ success: true });
     expect((await engine.listVolumes({ filters: label })).Volumes ?? []).toEqual([]);
   });
@@ -356,7 +341,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     const soon = await start(first, 'soon');
     const later = await start(first, 'later');
     const again = await start(first, 'again');
-    expect(await becomes(first, again, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 6: failed once' });
+    expect(await statusBecomes(first, again, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 6: failed once' });
     apps.splice(apps.indexOf(first), 1);
     await first.close({ keepData: true });
     const ended = await containerOf(soon);
@@ -365,12 +350,12 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     await (await containerOf(again)).start();
 
     const second = await app({ dataDir: first.dataDir, sandboxSpecs: specs });
-    expect(await becomes(second, soon, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 3: gone soon' });
+    expect(await statusBecomes(second, soon, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 3: gone soon' });
     // it runs again: how it failed before is history
-    expect(await becomes(second, again, 'STARTING')).toMatchObject({ status_detail: null });
+    expect(await statusBecomes(second, again, 'STARTING')).toMatchObject({ status_detail: null });
     for (const id of [later, again]) await second.services.sandboxes.exec(id, ['touch', 'end'], { timeoutMs: 10_000 });
-    expect(await becomes(second, later, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 4: gone later' });
-    const failedAgain = await becomes(second, again, 'ERROR');
+    expect(await statusBecomes(second, later, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 4: gone later' });
+    const failedAgain = await statusBecomes(second, again, 'ERROR');
     expect(failedAgain.status_detail).toMatch(/^The process exited with code 5: .*failed again$/);
   });
 
@@ -384,29 +369,29 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     /** Crashes the other sandbox: its end comes after what was done before on the engine's event stream, so once it shows, that was taken in. */
     const crashAfterwards = async () => {
       await t.services.sandboxes.exec(crashing, ['touch', 'crash-now'], { timeoutMs: 10_000 });
-      const crashed = await becomes(t, crashing, 'ERROR');
+      const crashed = await statusBecomes(t, crashing, 'ERROR');
       expect(crashed.status_detail).toMatch(/^The process exited with code 5: .*boom$/);
     };
 
     await container.stop({ t: 5 });
     expect((await container.inspect()).State).toMatchObject({ ExitCode: 143, OOMKilled: false, Error: '' });
     await crashAfterwards();
-    expect(await info(t, stopped)).toMatchObject({ status: 'PAUSED', status_detail: null, exposed_urls: null });
+    expect(await sandboxInfo(t, stopped)).toMatchObject({ status: 'PAUSED', status_detail: null, exposed_urls: null });
 
     // started again behind its back, it runs (its spec has no agent server: STARTING, not failed)
     await container.start();
-    expect(await becomes(t, stopped, 'STARTING')).toMatchObject({ status_detail: null });
+    expect(await statusBecomes(t, stopped, 'STARTING')).toMatchObject({ status_detail: null });
     expect((await t.services.sandboxes.exec(stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
 
     await container.kill();
     expect((await container.inspect()).State).toMatchObject({ ExitCode: 137, OOMKilled: false });
     await crasher.start();
-    expect(await becomes(t, crashing, 'STARTING')).toMatchObject({ status_detail: null });
+    expect(await statusBecomes(t, crashing, 'STARTING')).toMatchObject({ status_detail: null });
     await crashAfterwards();
-    expect(await info(t, stopped)).toMatchObject({ status: 'PAUSED', status_detail: null });
+    expect(await sandboxInfo(t, stopped)).toMatchObject({ status: 'PAUSED', status_detail: null });
 
     expect((await call(t, 'POST', `/api/v1/sandboxes/${stopped}/resume`)).json()).toEqual({ success: true, paused_sandbox_ids: [] });
-    expect(await becomes(t, stopped, 'STARTING')).toMatchObject({ status_detail: null });
+    expect(await statusBecomes(t, stopped, 'STARTING')).toMatchObject({ status_detail: null });
     expect((await t.services.sandboxes.exec(stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
   });
 
@@ -422,20 +407,10 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     const container = await containerOf(sandbox);
 
     await container.pause();
-    expect(await becomes(t, sandbox, 'PAUSED', 3000)).toMatchObject({ status: 'PAUSED', exposed_urls: null });
+    expect(await statusBecomes(t, sandbox, 'PAUSED', 3000)).toMatchObject({ status: 'PAUSED', exposed_urls: null });
     await container.unpause();
-    expect((await becomes(t, sandbox, 'RUNNING', 5000)).status).toBe('RUNNING');
-    await expect
-      .poll(
-        async () =>
-          (
-            (await call(t, 'GET', `/api/v1/events/search?conversation_id__eq=${id}&sort_order=TIMESTAMP_DESC&limit=5`)).json().items as {
-              kind: string;
-            }[]
-          ).find((event) => event.kind === 'PauseEvent'),
-        { timeout: 20_000 },
-      )
-      .toMatchObject({ reason: 'sandbox_paused' });
+    expect((await statusBecomes(t, sandbox, 'RUNNING', 5000)).status).toBe('RUNNING');
+    await expect.poll(() => latestPauseEvent(t, id), { timeout: 20_000 }).toMatchObject({ reason: 'sandbox_paused' });
     await expect.poll(async () => (await conversation(t, id)).execution_status, { timeout: 20_000 }).toBe('paused');
   });
 
@@ -443,7 +418,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     const t = await app({ sandboxSpecs: [idle] });
     const id = await runningIdle(t);
     await (await containerOf(id)).stop({ t: 5 });
-    await becomes(t, id, 'PAUSED');
+    await statusBecomes(t, id, 'PAUSED');
     // the engine cannot mount its home any more: it refuses to start the container
     const engine = (await localEngine())!;
     fs.rmSync((await engine.getVolume(`agent-console-${id}`).inspect()).Mountpoint, { recursive: true, force: true });
@@ -511,7 +486,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
       expect([await containersOf(kept), await volumesOf(kept), await containersOf('theirs'), await volumesOf('theirs')]).toEqual([
         1, 1, 1, 1,
       ]);
-      expect((await info(second, kept)).status).not.toBe('MISSING');
+      expect((await sandboxInfo(second, kept))?.status).not.toBe('MISSING');
     } finally {
       await removeDockerLeftovers(engine, otherDir);
     }
@@ -573,9 +548,9 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
       .insertInto('sandboxes')
       .values({ ...row, session_key: (await first.db.selectFrom('sandboxes').select('session_key').executeTakeFirstOrThrow()).session_key })
       .execute();
-    expect((await info(first, theirs)).status).toBe('MISSING');
+    expect((await sandboxInfo(first, theirs))?.status).toBe('MISSING');
     expect((await call(first, 'DELETE', `/api/v1/sandboxes/${theirs}`)).statusCode).toBe(200);
     expect((await second.services.sandboxes.exec(theirs, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
-    expect((await info(first, mine)).status).not.toBe('MISSING');
+    expect((await sandboxInfo(first, mine))?.status).not.toBe('MISSING');
   });
 });

@@ -1,5 +1,5 @@
 import { expect, vi } from 'vitest';
-import type { SandboxSpec } from '../../src/contract/sandboxes';
+import type { SandboxInfo, SandboxSpec } from '../../src/contract/sandboxes';
 import type { TestApp } from './test-app';
 
 /** A spec that runs `script` with `sh -c` in the sandbox's home. */
@@ -17,12 +17,13 @@ export async function startSandbox(t: TestApp, spec: string): Promise<{ id: stri
   return response.json();
 }
 
-export async function sandboxInfo(t: TestApp, id: string): Promise<{ status: string; status_detail: string | null } | null> {
+/** The sandbox as the API returns it, or null when there is none. */
+export async function sandboxInfo(t: TestApp, id: string): Promise<SandboxInfo | null> {
   return (await t.request({ method: 'GET', url: `/api/v1/sandboxes?id=${id}` })).json()[0];
 }
 
 /** Waits until the sandbox's status is `status`, at most `ms`; returns its info then. */
-export const statusBecomes = (t: TestApp, id: string, status: string, ms = 10_000) =>
+export const statusBecomes = (t: TestApp, id: string, status: string, ms = 20_000) =>
   vi.waitFor(
     async () => {
       const info = await sandboxInfo(t, id);

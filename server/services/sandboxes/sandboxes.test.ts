@@ -5,7 +5,7 @@ import { processGroup, readProcStat } from '../../processes/proc';
 import { AGENT_SERVER_CONTAINER_PORT } from '../../sandboxes/docker/sandbox-image';
 import { databasesUnderTest } from '../../testing/databases';
 import { runtimesUnderTest } from '../../testing/docker-engine';
-import { logLines, shellSpec } from '../../testing/sandbox-helpers';
+import { logLines, sandboxInfo, shellSpec, statusBecomes } from '../../testing/sandbox-helpers';
 import { homeOf, processesOf, tracesOf } from '../../testing/sandbox-processes';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../testing/test-app';
 
@@ -36,21 +36,7 @@ async function start(t: TestApp, spec?: string) {
   return response;
 }
 
-async function info(t: TestApp, id: string) {
-  return (await call(t, 'GET', `/api/v1/sandboxes?id=${id}`)).json()[0];
-}
-
-/** Waits until the sandbox's status is `status`, at most `ms`; returns its info then. */
-const becomes = (t: TestApp, id: string, status: string, ms = 10_000) =>
-  vi.waitFor(
-    async () => {
-      const current = await info(t, id);
-      expect(current?.status).toBe(status);
-      return current;
-    },
-    { timeout: ms },
-  );
-const running = (t: TestApp, id: string) => becomes(t, id, 'RUNNING');
+const running = (t: TestApp, id: string) => statusBecomes(t, id, 'RUNNING');
 
 /** What the registry holds to find a sandbox's processes again: a pid and its start, or a container id. */
 const handleOf = (t: TestApp, id: string) =>
@@ -91,14 +77,14 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
 
     const run = await running(t, started.id);
     expect(run.status).toBe('RUNNING');
-    const [agent] = run.exposed_urls;
+    const agent = run.exposed_urls![0]!;
     expect(agent).toMatchObject({ name: 'AGENT_SERVER', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
     // the port the agent server listens on: the host's for a process, the container's (published on another) for docker
     expect(agent.port).toBe(runtime === 'docker' ? AGENT_SERVER_CONTAINER_PORT : Number(new URL(agent.url).port));
     expect(await (await fetch(`${agent.url}/alive`)).json()).toEqual({ status: 'ok' });
     expect((await fetch(`${agent.url}/server_info`)).status).toBe(401);
     expect((await fetch(`${agent.url}/server_info`, { headers: { 'X-Session-API-Key': 'wrong' } })).status).toBe(401);
-    const serverInfo = await fetch(`${agent.url}/server_info`, { headers: { 'X-Session-API-Key': run.session_api_key } });
+    const serverInfo = await fetch(`${agent.url}/server_info`, { headers: { 'X-Session-API-Key': run.session_api_key! } });
     expect(serverInfo.status).toBe(200);
     expect(((await serverInfo.json()) as { working_dir: string }).working_dir).toBe(homeOf(t, started.id));
 
@@ -106,7 +92,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
     const paused = await processesOf(t, started.id);
     expect(paused.length).toBeGreaterThan(0);
     expect(paused.filter((p) => !p.stopped)).toEqual([]);
-    expect(await info(t, started.id)).toMatchObject({ status: 'PAUSED', session_api_key: null, exposed_urls: null });
+    expect(await sandboxInfo(t, started.id)).toMatchObject({ status: 'PAUSED', session_api_key: null, exposed_urls: null });
     // idempotent
     expect((await call(t, 'POST', `/api/v1/sandboxes/${started.id}/pause`)).statusCode).toBe(200);
 
@@ -119,7 +105,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
     expect((await call(t, 'DELETE', `/api/v1/sandboxes/${started.id}`)).json()).toEqual({ success: true });
     expect(await processesOf(t, started.id)).toEqual([]);
     expect(await tracesOf(t, started.id)).toEqual([]);
-    expect(await info(t, started.id)).toBeNull();
+    expect(await sandboxInfo(t, started.id)).toBeNull();
     for (const [method, url] of [
       ['POST', `/api/v1/sandboxes/${started.id}/pause`],
       ['POST', `/api/v1/sandboxes/${started.id}/resume`],
@@ -151,7 +137,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
     });
     const broken = (await start(t, 'broken')).json();
     // processes: in this very response; a container's end is noticed a moment later
-    const failed = runtime === 'process' ? broken : await becomes(t, broken.id, 'ERROR');
+    const failed = runtime === 'process' ? broken : await statusBecomes(t, broken.id, 'ERROR');
     expect(failed.status).toBe('ERROR');
     expect(failed.status_detail).toBe('The process exited with code 3: config file missing');
     expect(await processesOf(t, broken.id)).toEqual([]); // its background sleep too
@@ -166,7 +152,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
         /^The process exited with code 127: .*exec \/no\/such\/agent-server failed: No such file or directory$/,
       ),
     }[runtime];
-    expect(runtime === 'process' ? absent : await becomes(t, absent.id, 'ERROR')).toMatchObject({
+    expect(runtime === 'process' ? absent : await statusBecomes(t, absent.id, 'ERROR')).toMatchObject({
       status: 'ERROR',
       status_detail: notFound,
     });
@@ -176,8 +162,8 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
   it('is ERROR when the agent server never responds', async () => {
     const t = await appOn({ sandboxSpecs: [shellSpec('mute', 'exec sleep 969')], sandboxLimits: { startTimeoutMs: 1500 } });
     const { id } = (await start(t)).json();
-    expect((await info(t, id)).status).toBe('STARTING');
-    const failed = await becomes(t, id, 'ERROR', 5000);
+    expect((await sandboxInfo(t, id))?.status).toBe('STARTING');
+    const failed = await statusBecomes(t, id, 'ERROR', 5000);
     expect(failed).toMatchObject({
       status: 'ERROR',
       status_detail: 'The agent server has not responded on /alive for 2 s; its processes still run (Delete ends them)',
@@ -213,13 +199,13 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
     const third = await start(t);
     expect(third.json().paused_sandbox_ids).toEqual([first]);
     expect(third.headers['x-paused-sandboxes']).toBe(first);
-    expect((await info(t, first)).status).toBe('PAUSED');
-    expect((await info(t, second)).status).not.toBe('PAUSED');
+    expect((await sandboxInfo(t, first))?.status).toBe('PAUSED');
+    expect((await sandboxInfo(t, second))?.status).not.toBe('PAUSED');
 
     // resuming the first pauses the oldest of the others
     const resumed = await call(t, 'POST', `/api/v1/sandboxes/${first}/resume`);
     expect(resumed.json()).toEqual({ success: true, paused_sandbox_ids: [second] });
-    expect((await info(t, second)).status).toBe('PAUSED');
+    expect((await sandboxInfo(t, second))?.status).toBe('PAUSED');
   });
 
   it('counts a live sandbox toward the running cap whatever its health, and tells how many run and exist', async () => {
@@ -235,7 +221,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
       runtime,
     });
     const mute = (await start(t, 'mute')).json().id;
-    expect((await becomes(t, mute, 'ERROR', 5000)).status).toBe('ERROR');
+    expect((await statusBecomes(t, mute, 'ERROR', 5000)).status).toBe('ERROR');
     expect((await call(t, 'GET', '/api/v1/sandboxes/capacity')).json()).toMatchObject({ running: 1, sandboxes: 1 });
     const next = (await start(t)).json();
     expect(next.paused_sandbox_ids).toEqual([mute]);
@@ -257,9 +243,9 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
 
     const second = await appOn({ dataDir: first.dataDir });
     // Right away, without waiting: the first health checks ran before the server responded.
-    expect((await info(second, a)).status).toBe('RUNNING');
+    expect((await sandboxInfo(second, a))?.status).toBe('RUNNING');
     expect(await handleOf(second, a)).toEqual(handleA);
-    expect((await info(second, b)).status).toBe('PAUSED');
+    expect((await sandboxInfo(second, b))?.status).toBe('PAUSED');
     expect((await call(second, 'POST', `/api/v1/sandboxes/${b}/resume`)).statusCode).toBe(200);
     expect((await running(second, b)).status).toBe('RUNNING');
   });
@@ -268,7 +254,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
     const t = await appOn({ sandboxSpecs: [shellSpec('leaves-children', 'sleep 964 & sleep 1; echo "giving up" >&2; exit 4')] });
     const { id } = (await start(t)).json();
     expect(await argsOnceThere(t, id, ['sleep 964'])).toContain('sleep 964');
-    const failed = await becomes(t, id, 'ERROR', 5000);
+    const failed = await statusBecomes(t, id, 'ERROR', 5000);
     expect(failed.status_detail).toBe('The process exited with code 4: giving up');
     expect(await processesOf(t, id)).toEqual([]); // the background sleep went with it
   });
@@ -280,7 +266,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
       logStream: { write: (line: string) => void (log += line) },
     });
     const { id } = (await start(t)).json();
-    await becomes(t, id, 'ERROR', 5000);
+    await statusBecomes(t, id, 'ERROR', 5000);
     const lines = log
       .trim()
       .split('\n')
@@ -382,7 +368,7 @@ describe('process sandboxes', () => {
     // A registry row whose pid now belongs to another process (this one) is MISSING, and that process is never signalled.
     const second = await app({ dataDir: first.dataDir });
     await second.db.updateTable('sandboxes').set({ pid: process.pid, process_start: '1' }).where('id', '=', id).execute();
-    expect((await info(second, id)).status).toBe('MISSING');
+    expect((await sandboxInfo(second, id))?.status).toBe('MISSING');
     expect((await call(second, 'DELETE', `/api/v1/sandboxes/${id}`)).statusCode).toBe(200);
     expect(readProcStat(process.pid)).toBeDefined(); // we are still alive
     expect(processGroup(pid)).toEqual([]);
