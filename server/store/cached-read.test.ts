@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { cachedWhileUnchanged } from './cached-read';
-import { type Db, migrateToLatest, openSqlite } from './database';
+import { migrateToLatest } from './database';
+import { onOwnSqlite } from '../testing/databases';
 import { MetaStore } from './meta-store';
 import { SettingsStore } from './settings-store';
 
@@ -13,18 +12,6 @@ import { SettingsStore } from './settings-store';
  * that cache (settings, provider tokens, the sandbox list) are tested on both databases in
  * stores.test.ts: every write is seen at once, from this connection or another.
  */
-
-/** Runs `test` on a SQLite database of its own (in `dir`), removed afterwards. */
-async function onOwnSqlite(test: (db: Db, dir: string) => Promise<void>): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-cached-read-'));
-  const db = openSqlite(dir);
-  try {
-    await test(db, dir);
-  } finally {
-    await db.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('cached reads on sqlite', () => {
   it('one read serves the asks of a turn and the asks after it while nothing changes; in a transaction every ask reads', async () => {

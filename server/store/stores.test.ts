@@ -6,7 +6,7 @@ import { CompiledQuery, Kysely, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { conversationRecord, startTaskRecord } from '../testing/conversation-records';
-import { databasesUnderTest, freshPostgresDatabase, onlyPostgres } from '../testing/databases';
+import { databasesUnderTest, freshPostgresDatabase, onlyPostgres, onOwnSqlite } from '../testing/databases';
 import { ConversationsStore, type ConversationRecord } from './conversations-store';
 import type { EventFilter } from '../../src/contract/events';
 import { type Db, migrateToLatest, openPostgres, openSqlite } from './database';
@@ -581,17 +581,6 @@ describe.each(onlyPostgres())('events on postgres', () => {
 });
 
 /** Runs `test` on a SQLite database of its own (in `dir`), not migrated, removed afterwards. */
-async function onOwnSqlite(test: (db: Db, dir: string) => Promise<void>): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
-  const db = openSqlite(dir);
-  try {
-    await test(db, dir);
-  } finally {
-    await db.destroy();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
 describe('stored fields migration (0011) on sqlite', () => {
   it('writes the fields of the conversations already stored, and drops them again on the way down', async () => {
     await onOwnSqlite(async (db) => {

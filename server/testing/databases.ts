@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { inject } from 'vitest';
+import { type Db, openSqlite } from '../store/database';
 import { createDatabase, dropDatabase } from './postgres';
 
 export type DatabaseName = 'sqlite' | 'postgres';
@@ -21,4 +25,16 @@ export async function freshPostgresDatabase(icuLocale?: string): Promise<{ url: 
   if (!adminUrl) throw new Error('This run has no PostgreSQL cluster: set TEST_POSTGRES=1 (npm test does)');
   const url = await createDatabase(adminUrl, icuLocale);
   return { url, drop: () => dropDatabase(adminUrl, url) };
+}
+
+/** Runs `test` on a SQLite database of its own (in `dir`), removed afterwards. */
+export async function onOwnSqlite(test: (db: Db, dir: string) => Promise<void>): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-sqlite-'));
+  const db = openSqlite(dir);
+  try {
+    await test(db, dir);
+  } finally {
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
