@@ -30,7 +30,10 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {
-    trace: 'retain-on-failure',
+    // DOM snapshots, network and console of a failed test; not the screencast a trace records by
+    // default, which costs the browser more than the tests themselves on two cores (the failure
+    // screenshot stays).
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
   },
   projects: [
