@@ -41,16 +41,17 @@ const TASK_WINDOW_MS = 60 * 60 * 1000;
 function useListFilters() {
   const [params, update] = useUrlParams<'q' | 'from' | 'to' | 'sort' | 'archived'>();
   const filters = listFiltersFrom(params);
-  const change = (changes: Partial<ListFilters>) => {
-    const next = { ...filters, ...changes };
-    update({
-      q: next.title || undefined,
-      from: next.from || undefined,
-      to: next.to || undefined,
-      sort: next.sort === 'CREATED_AT_DESC' ? undefined : next.sort,
-      archived: next.archived ? 'true' : undefined,
+  const change = (changes: Partial<ListFilters>) =>
+    update((current) => {
+      const next = { ...listFiltersFrom(current), ...changes };
+      return {
+        q: next.title || undefined,
+        from: next.from || undefined,
+        to: next.to || undefined,
+        sort: next.sort === 'CREATED_AT_DESC' ? undefined : next.sort,
+        archived: next.archived ? 'true' : undefined,
+      };
     });
-  };
   return [filters, change] as const;
 }
 

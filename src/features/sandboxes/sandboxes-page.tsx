@@ -59,7 +59,7 @@ export function SandboxesPage() {
 
   const changeFilters = (changes: FilterChange) => {
     setSelected(new Set()); // a selection belongs to the rows it was made on
-    update({ status: filters.status, spec: filters.specId, page: undefined, ...changes });
+    update({ page: undefined, ...changes });
   };
 
   const perform = (action: SandboxAction, sandbox: SandboxInfo) =>
