@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -190,13 +191,42 @@ describe('starting a conversation', () => {
 });
 
 describe('the event socket', () => {
-  it('closes 4001 on a bad or missing key and 4004 on an unknown conversation', async () => {
+  it('refuses the upgrade without the key (403, as the SDK does) and closes 4004 on an unknown conversation', async () => {
     const id = await start(startBody(DEMO_MODEL, { initial_message: null }));
-    const closeOf = (socket: ReturnType<AgentServerProcess['socket']>) =>
-      new Promise<[number, string]>((resolve) => socket.on('close', (code, reason) => resolve([code, String(reason)])));
-    expect(await closeOf(server.socket(`/sockets/events/${id}?session_api_key=wrong`))).toEqual([4001, 'Authentication failed']);
-    expect(await closeOf(server.socket(`/sockets/events/${id}`))).toEqual([4001, 'Authentication failed']);
-    expect((await closeOf(server.socket(`/sockets/events/${'d'.repeat(32)}`, { 'X-Session-API-Key': server.key })))[0]).toBe(4004);
+    const refusalOf = (socket: ReturnType<AgentServerProcess['socket']>) =>
+      new Promise<number | undefined>((resolve) => {
+        socket.on('unexpected-response', (_request, response) => resolve(response.statusCode));
+        socket.on('open', () => resolve(undefined));
+        socket.on('error', () => undefined);
+      });
+    expect(await refusalOf(server.socket(`/sockets/events/${id}?session_api_key=wrong`))).toBe(403);
+    expect(await refusalOf(server.socket(`/sockets/events/${id}`))).toBe(403);
+    const unknown = server.socket(`/sockets/events/${'d'.repeat(32)}`, { 'X-Session-API-Key': server.key });
+    expect(await new Promise((resolve) => unknown.on('close', resolve))).toBe(4004);
+  });
+
+  it('survives upgrade requests whose target is no URL or whose id does not decode, answering each without the key', async () => {
+    const upgrade = (target: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(new URL(server.base).port), '127.0.0.1');
+        let received = '';
+        socket.on('data', (chunk) => {
+          received += chunk.toString();
+          if (!received.includes('\r\n')) return;
+          resolve(received.split('\r\n', 1)[0]!);
+          socket.destroy();
+        });
+        socket.on('close', () => resolve(received));
+        socket.on('error', reject);
+        socket.write(
+          `GET ${target} HTTP/1.1\r\nHost: sandbox\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+            `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+        );
+      });
+    expect(await upgrade('http://[')).toBe('HTTP/1.1 400 Bad Request');
+    expect(await upgrade('/sockets/events/%E0%A4%A')).toBe('HTTP/1.1 403 Forbidden');
+    expect(await upgrade('/sockets/events/%E0%A4%A?session_api_key=' + server.key)).toMatch(/^HTTP\/1\.1 101/);
+    expect(await server.call('GET', '/alive', undefined, null)).toEqual({ status: 200, body: { status: 'ok' } });
   });
 
   it('ignores a frame that is no message, and closes 1011 on a message it cannot store, staying up', async () => {

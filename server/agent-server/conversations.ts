@@ -23,6 +23,13 @@ export class Conversations {
     private readonly sessionKey: string,
   ) {}
 
+  /** `text` with every conversation's secret values replaced: for a log line no conversation owns. */
+  mask(text: string): string {
+    let masked = text;
+    for (const conversation of this.#byId.values()) masked = conversation.mask(masked);
+    return masked;
+  }
+
   /**
    * Creates a conversation; for a known id (a re-sent start, after a restart of either server)
    * it takes the request's LLM, secrets and limits and keeps its history (a run going on goes on).

@@ -28,13 +28,25 @@ const server = http.createServer((request, response) => {
   if (request.method === 'GET' && path === '/alive') return send(response, 200, { status: 'ok' });
   if (request.method === 'GET' && path === '/health') return send(response, 200, 'OK');
   if (!isSessionKey(request.headers[SESSION_KEY_HEADER.toLowerCase()])) return send(response, 401, { detail: 'Unauthorized' });
-  void router.handle(request, response).then((handled) => {
-    if (!handled) send(response, 404, { detail: 'Not Found' });
-  });
+  router.handle(request, response).then(
+    (handled) => {
+      if (!handled) send(response, 404, { detail: 'Not Found' });
+    },
+    (error: unknown) => {
+      console.error('agent-server: a request failed:', conversations.mask(String(error)));
+      if (!response.headersSent) send(response, 500, { detail: 'Internal Server Error' });
+      else response.destroy();
+    },
+  );
 });
 attachEventSockets(server, conversations, isSessionKey);
 
 server.listen(port, host, () => console.log(`agent-server ${VERSION} listening on ${host}:${port} in ${process.cwd()}`));
+
+// Anything a client sends that still escapes its handler costs that client its request, never the
+// agent server: its conversations would be lost with it.
+process.on('uncaughtException', (error) => console.error('agent-server: uncaught:', conversations.mask(String(error.stack ?? error))));
+process.on('unhandledRejection', (reason) => console.error('agent-server: unhandled:', conversations.mask(String(reason))));
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {

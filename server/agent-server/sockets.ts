@@ -10,8 +10,9 @@ const PATH = /^\/sockets\/events\/([^/]+)$/;
 
 /**
  * The event WebSocket, `/sockets/events/{id}`, as the agent SDK's server has it: the key in the
- * `X-Session-API-Key` header or the `session_api_key` query (close 4001 otherwise), 4004 for an
- * unknown conversation; first the conversation's `full_state`, then with `resend_all=true`
+ * `X-Session-API-Key` header or the `session_api_key` query, checked before the upgrade (403
+ * otherwise, as the SDK's close before accepting is sent), close 4004 for an unknown
+ * conversation; first the conversation's `full_state`, then with `resend_all=true`
  * every stored event in order, then live frames. A text frame `{role, content}` is a user
  * message that runs the agent; any other frame is ignored, and a message that cannot be taken
  * (its event cannot be stored) closes the socket with 1011.
@@ -24,22 +25,36 @@ export function attachEventSockets(
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
 
   server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(request.url ?? '/', 'http://agent-server');
+    // Whatever a client sends, only this connection may end: nothing here throws.
+    socket.on('error', () => socket.destroy());
+    const url = URL.parse(request.url ?? '/', 'http://agent-server');
+    if (!url) return refuse(socket, 400, 'Bad Request');
     const match = PATH.exec(url.pathname);
-    if (!match) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
-      return;
-    }
+    if (!match) return refuse(socket, 404, 'Not Found');
+    const header = request.headers[SESSION_KEY_HEADER.toLowerCase()];
+    const key = (typeof header === 'string' ? header : undefined) ?? url.searchParams.get('session_api_key') ?? undefined;
+    if (!isSessionKey(key)) return refuse(socket, 403, 'Forbidden');
+    const id = conversationIdSchema.safeParse(decodedSegment(match[1] ?? ''));
     sockets.handleUpgrade(request, socket, head, (ws) => {
-      const header = request.headers[SESSION_KEY_HEADER.toLowerCase()];
-      const key = (typeof header === 'string' ? header : undefined) ?? url.searchParams.get('session_api_key') ?? undefined;
-      if (!isSessionKey(key)) return ws.close(4001, 'Authentication failed');
-      const id = conversationIdSchema.safeParse(decodeURIComponent(match[1] ?? ''));
       const conversation = id.success ? conversations.get(id.data) : undefined;
       if (!conversation) return ws.close(4004, 'Conversation not found');
       follow(ws, conversation, url.searchParams.get('resend_all') === 'true');
     });
   });
+}
+
+/** An HTTP response instead of the upgrade, and the connection closed. */
+function refuse(socket: Duplex, status: number, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+/** A path segment percent-decoded, or as it is when it does not decode. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function follow(ws: WebSocket, conversation: NonNullable<ReturnType<Conversations['get']>>, resendAll: boolean): void {

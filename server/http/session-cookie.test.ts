@@ -157,7 +157,7 @@ describe('the API with the session cookie', () => {
     expect((await send({ method: 'POST', url: '/sign-out', headers: { origin: OTHER_ORIGIN } })).statusCode).toBe(403);
     expect(await readStatus(other)).toBe(200);
 
-    const response = await send({ method: 'POST', url: '/sign-out', headers: { origin: OWN_ORIGIN } });
+    const response = await send({ method: 'POST', url: '/sign-out', headers: { origin: OWN_ORIGIN, cookie } });
     expect(response.statusCode).toBe(200);
     expect(String(response.headers['set-cookie'])).toMatch(/^agent_console_session=;/);
     expect(attributesOf(response.headers['set-cookie'])).toEqual([
@@ -180,6 +180,20 @@ describe('the API with the session cookie', () => {
     expect(form.statusCode).toBe(303);
     expect(form.headers.location).toBe('/sign-in');
     expect(form.headers['set-cookie']).toContain('; Max-Age=0;');
+  });
+
+  it('ends sessions only for a request that is signed in (a cookie of ours or the key): anyone else only loses their own cookie', async () => {
+    const cookie = await signedInCookie();
+    for (const headers of [{}, { cookie: madeCookie('another-secret', TEST_SESSION_KEY) }, { 'x-session-api-key': 'wrong' }]) {
+      const response = await send({ method: 'POST', url: '/sign-out', headers: { origin: OWN_ORIGIN, ...headers } });
+      expect(response.statusCode, JSON.stringify(headers)).toBe(401);
+      expect(response.headers['set-cookie']).toContain('; Max-Age=0;');
+    }
+    expect(await readStatus(cookie)).toBe(200);
+    expect(
+      (await send({ method: 'POST', url: '/sign-out', headers: { origin: OWN_ORIGIN, 'x-session-api-key': TEST_SESSION_KEY } })).statusCode,
+    ).toBe(200);
+    expect(await readStatus(cookie)).toBe(401);
   });
 
   it('ends a cookie after its max age, which the cookie carries too', async () => {
@@ -219,7 +233,7 @@ describe('the API with the session cookie', () => {
     try {
       const cookie = await signedInCookie();
       expect(await readStatus(cookie, second)).toBe(200);
-      expect((await send({ method: 'POST', url: '/sign-out', headers: { origin: OWN_ORIGIN } }, second)).statusCode).toBe(200);
+      expect((await send({ method: 'POST', url: '/sign-out', headers: { origin: OWN_ORIGIN, cookie } }, second)).statusCode).toBe(200);
       expect(await readStatus(cookie)).toBe(401);
     } finally {
       await second.close({ keepData: true });

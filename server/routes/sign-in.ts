@@ -9,9 +9,10 @@ import {
   cookieFreeHostAlternative,
   fromOwnOrigin,
   registerSessionCookie,
+  sessionCookieAccepted,
   setSessionCookie,
 } from '../http/session-cookie';
-import { sessionKeyCheck } from '../session-key';
+import { SESSION_KEY_HEADER, sessionKeyCheck } from '../session-key';
 import { STRICT_CONTENT_SECURITY_POLICY } from './console';
 import { type SignInPageState, signInPage } from './sign-in-page';
 
@@ -91,17 +92,25 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure }: Sign
       '/sign-out',
       {
         schema: {
-          summary: 'Sign browsers out: removes the session cookie, and ends every cookie session (all browsers, all instances)',
+          summary:
+            'Sign browsers out: removes the session cookie and, for a signed-in request (cookie or key), ends every cookie session (all browsers, all instances)',
           tags: ['Session'],
           security: [],
-          response: { 200: browserSessionResultSchema, 403: detailErrorSchema },
+          response: { 200: browserSessionResultSchema, 401: detailErrorSchema, 403: detailErrorSchema },
         },
       },
       async (request, reply) => {
         if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Sign-out is accepted only from pages of this server' });
+        clearSessionCookie(reply, cookieSecure);
+        const signedIn =
+          matches(request.headers[SESSION_KEY_HEADER.toLowerCase()]) || (await sessionCookieAccepted(request, sessionKey, browserSessions));
+        // Ending sessions writes the database and signs everyone out: not for whoever merely asks.
+        if (!signedIn) {
+          if (isForm(request)) return reply.redirect('/sign-in', 303);
+          return reply.status(401).send({ detail: 'Not signed in: no session to end' });
+        }
         // The cookie holds no user: ending one session means ending them all.
         await browserSessions.endAll();
-        clearSessionCookie(reply, cookieSecure);
         if (isForm(request)) return reply.redirect('/sign-in', 303);
         return { success: true };
       },

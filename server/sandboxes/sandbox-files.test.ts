@@ -49,7 +49,7 @@ describe('the sandbox log, whatever is in its place', () => {
     expect(await tailLines(file, 2)).toEqual(['three', '[agent-console] ended']);
   });
 
-  it('reads and writes nothing through a directory, a named pipe or a link', async () => {
+  it('reads and writes nothing through a directory, a named pipe, a link or a hard link', async () => {
     const dir = tempDir();
     const outside = path.join(dir, 'outside.txt');
     fs.writeFileSync(outside, 'not for the sandbox\n');
@@ -59,7 +59,9 @@ describe('the sandbox log, whatever is in its place', () => {
     execFileSync('mkfifo', [asPipe]);
     const asLink = path.join(dir, 'link.log');
     fs.symlinkSync(outside, asLink);
-    for (const file of [asDir, asPipe, asLink]) {
+    const asHardLink = path.join(dir, 'hard-link.log');
+    fs.linkSync(outside, asHardLink);
+    for (const file of [asDir, asPipe, asLink, asHardLink]) {
       // A pipe nobody writes to would block a reader that waits: these return at once.
       expect(await tailLines(file, 10), file).toEqual([]);
       await expect(appendLog(file, 'x')).resolves.toBeUndefined();
@@ -78,15 +80,19 @@ describe('a sandbox that replaces its log', () => {
     ['a directory', 'mkdir "$L"'],
     ['a named pipe', 'mkfifo "$L"'],
     ['a link out of the sandbox', 'ln -s /etc/passwd "$L"'],
+    ['a hard link to a file of the server', 'ln "$HOME/../../instance-id" "$L"'],
   ])('with %s: the server stays up, says how it ended and shows no foreign file', async (_name, what) => {
     // As the server's own user: isolated, the sandbox could not reach its log at all.
     const t = await app({ sandboxSpecs: [replacesItsLog('attack', what)], sandboxUidBase: null });
+    const instanceId = fs.readFileSync(path.join(t.dataDir, 'instance-id'), 'utf8');
     const { id } = await startSandbox(t, 'attack');
     const ended = await statusBecomes(t, id, 'ERROR');
     expect(ended?.status_detail).toBe('The process exited with code 3');
     const logs = await t.request({ method: 'GET', url: `/api/v1/sandboxes/${id}/logs` });
     expect(logs.statusCode).toBe(200);
     expect(logs.json().lines.join('\n')).not.toContain('root:');
+    expect(logs.json().lines.join('\n')).not.toContain(instanceId.trim());
+    expect(fs.readFileSync(path.join(t.dataDir, 'instance-id'), 'utf8')).toBe(instanceId);
     expect((await t.app.inject({ method: 'GET', url: '/alive' })).statusCode).toBe(200);
     expect((await t.request({ method: 'DELETE', url: `/api/v1/sandboxes/${id}` })).statusCode).toBe(200);
   });

@@ -4,18 +4,21 @@ import fs from 'node:fs/promises';
 /*
  * A process sandbox's output file. The server keeps it outside the sandbox's home, but a sandbox
  * running as the server's own user (no uid isolation) can still reach it and put anything in its
- * place: a directory, a named pipe, a link. So it is opened without following a link and without
- * waiting for a pipe's other end, used only if it is a regular file, and read and written
- * asynchronously, so no such trick can block or crash the server.
+ * place: a directory, a named pipe, a link, a hard link to a file of the server's. So it is opened
+ * without following a link and without waiting for a pipe's other end, used only if it is a
+ * regular file with no other name, and read and written asynchronously, so no such trick can
+ * block or crash the server, or have it show or write another file.
  */
 
 const SAFE = constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
-/** Opens `file` with `flags`, returning only a regular file (it throws otherwise). */
+/** Opens `file` with `flags`, returning only a regular file of one name (it throws otherwise). */
 async function openRegular(file: string, flags: number): Promise<fs.FileHandle> {
   const handle = await fs.open(file, flags | SAFE, 0o600);
   try {
-    if (!(await handle.stat()).isFile()) throw new Error(`${file} is not a regular file`);
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new Error(`${file} is not a regular file`);
+    if (stat.nlink > 1) throw new Error(`${file} has other names (a hard link)`);
     return handle;
   } catch (error) {
     await handle.close();

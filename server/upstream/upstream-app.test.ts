@@ -35,7 +35,14 @@ async function startUpstream() {
         finishSlow = () => res.end('data: last\n\n');
         return;
       }
-      res.writeHead(req.url?.includes('missing') ? 404 : 200, { 'content-type': 'application/json', 'keep-alive': 'timeout=5' });
+      res.writeHead(req.url?.includes('missing') ? 404 : 200, {
+        'content-type': 'application/json',
+        'keep-alive': 'timeout=5',
+        'proxy-authenticate': 'Basic realm="openhands"',
+        upgrade: 'h2c',
+        'x-upstream-hop': 'only to the proxy',
+        connection: 'keep-alive, x-upstream-hop',
+      });
       res.end(JSON.stringify({ echoed: req.url }));
     });
   });
@@ -102,7 +109,9 @@ describe('upstream mode', () => {
     });
     response.resume();
     expect(response.statusCode).toBe(200);
-    expect(response.headers['keep-alive']).toBeUndefined();
+    // (A Keep-Alive of this server's own connection may come; OpenHands' does not.)
+    expect(response.headers['keep-alive']).not.toBe('timeout=5');
+    for (const name of ['proxy-authenticate', 'upgrade', 'x-upstream-hop']) expect(response.headers[name], name).toBeUndefined();
     expect(response.headers['x-content-type-options']).toBeUndefined();
     expect(response.headers['referrer-policy']).toBeUndefined();
     const [seen] = upstream.seen;
@@ -115,6 +124,27 @@ describe('upstream mode', () => {
         .on('error', reject),
     );
     expect(upstream.seen[1]?.headers.te).toBe('trailers');
+
+    // Headers that would make the request to OpenHands fail (a 502) are answered or left here.
+    for (const headers of [
+      { 'keep-alive': 'timeout=5' },
+      { upgrade: 'websocket' },
+      { expect: '100-continue', 'content-type': 'application/json' },
+    ]) {
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const request = http.request(`${origin}/api/settings`, { method: 'POST', headers }, (response) => {
+          response.resume();
+          resolve(response.statusCode);
+        });
+        request.on('error', reject);
+        request.end('{}');
+      });
+      expect(status, JSON.stringify(headers)).toBe(200);
+      const forwarded = upstream.seen.at(-1)!;
+      expect(forwarded.body).toBe('{}');
+      for (const name of Object.keys(headers).filter((name) => name !== 'content-type'))
+        expect(forwarded.headers[name], name).toBeUndefined();
+    }
   });
 
   it("passes OpenHands' 503 on as it is, asking once", async () => {

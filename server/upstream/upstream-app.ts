@@ -34,17 +34,39 @@ function failureCode(error: Error & { code?: string; cause?: unknown }): string 
   return typeof cause?.code === 'string' ? cause.code : (error.code ?? error.message);
 }
 
-/** Hop-by-hop request headers that must not reach OpenHands: `TE` other than trailers, and a proxy's own credentials. */
-function upstreamRequestHeaders<Headers extends IncomingHttpHeaders>(headers: Headers): Headers {
-  const { 'proxy-authorization': _proxyAuthorization, te, ...forwarded } = headers;
-  return (te === 'trailers' ? { ...forwarded, te } : forwarded) as Headers;
+/** Headers about one connection (RFC 9110, 7.6.1), which a proxy never passes on. */
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
+
+/** `headers` without the hop-by-hop ones, those `Connection` names, and `also`. */
+function withoutHopByHop<Headers extends IncomingHttpHeaders>(headers: Headers, also: string[] = []): Headers {
+  const named = String(headers.connection ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase());
+  const dropped = new Set([...HOP_BY_HOP, ...named, ...also]);
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !dropped.has(name))) as Headers;
 }
 
-/** Hop-by-hop response headers that describe OpenHands' connection, not ours. */
-function downstreamHeaders<Headers extends IncomingHttpHeaders>(headers: Headers): Headers {
-  const { 'keep-alive': _keepAlive, ...forwarded } = headers;
-  return forwarded as Headers;
+/**
+ * What reaches OpenHands of a request's headers: no hop-by-hop ones (`TE: trailers` aside), and no
+ * `Expect`, which this server has answered already (the client's request to send its body).
+ */
+function upstreamRequestHeaders<Headers extends IncomingHttpHeaders>(headers: Headers): Headers {
+  const forwarded = withoutHopByHop(headers, ['expect']);
+  return (headers.te === 'trailers' ? { ...forwarded, te: 'trailers' } : forwarded) as Headers;
 }
+
+/** What reaches the client of OpenHands' response headers: none about OpenHands' connection. */
+const downstreamHeaders = <Headers extends IncomingHttpHeaders>(headers: Headers): Headers => withoutHopByHop(headers);
 
 /** The part of a reply the error response needs (reply-from types it for any raw server). */
 interface ErrorReply {

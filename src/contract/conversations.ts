@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { integer } from './rules';
+import { integer, rule } from './rules';
 import { pageQuerySchema, repeatedQueryParam, sandboxStatusSchema } from './sandboxes';
 import { providerSchema } from './secrets';
 
@@ -81,6 +81,22 @@ const processorSchema = z.discriminatedUnion('kind', [
 
 const optionalText = z._default(z.nullable(z.string()), null);
 
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/** A repository as `owner/name`: no control characters (a NUL would end the name on its way to git). */
+const repositoryName = z
+  .string()
+  .check(rule((name: string) => (CONTROL_CHARACTER.test(name) ? 'A repository name cannot contain control characters' : undefined)));
+
+/** A branch git takes as a name: one starting with `-` would be read as an option of git's. */
+const branchName = z.string().check(
+  rule((name: string) => {
+    if (name.startsWith('-')) return 'A branch name cannot start with -';
+    if (CONTROL_CHARACTER.test(name)) return 'A branch name cannot contain control characters';
+    return undefined;
+  }),
+);
+
 /** `POST /api/v1/app-conversations`: every field optional, `{}` is a valid request. */
 export const startRequestSchema = z.object({
   sandbox_id: optionalText,
@@ -91,8 +107,8 @@ export const startRequestSchema = z.object({
   system_message_suffix: optionalText,
   processors: z._default(z.nullable(z.array(processorSchema)), null),
   llm_model: optionalText,
-  selected_repository: optionalText,
-  selected_branch: optionalText,
+  selected_repository: z._default(z.nullable(repositoryName), null),
+  selected_branch: z._default(z.nullable(branchName), null),
   git_provider: z._default(z.nullable(providerSchema), null),
   /** OpenHands ignores it at this commit; we use it. */
   title: z._default(z.nullable(z.string().check(z.maxLength(200))), null),

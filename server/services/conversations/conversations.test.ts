@@ -277,6 +277,16 @@ describe('starting a conversation', () => {
     expect((await post({ processors: [{ kind: 'NoSuchProcessor' }] })).statusCode).toBe(422);
     expect((await post({ processors: [{}] })).statusCode).toBe(422);
     expect((await post({ conversation_id: 'not-a-uuid' })).json().detail[0].loc).toEqual(['body', 'conversation_id']);
+    // What git would take as an option, or a name a NUL cuts short, never reaches git.
+    for (const [field, value, msg] of [
+      ['selected_branch', '--orphan=evil', 'A branch name cannot start with -'],
+      ['selected_branch', 'main\nx', 'A branch name cannot contain control characters'],
+      ['selected_repository', 'octo/hello\u0000evil', 'A repository name cannot contain control characters'],
+    ] as const) {
+      const refused = await post({ selected_repository: 'octo/hello', [field]: value });
+      expect(refused.statusCode, value).toBe(422);
+      expect(refused.json().detail).toEqual([expect.objectContaining({ loc: ['body', field], msg: `Value error, ${msg}` })]);
+    }
     const orphan = await post({ parent_conversation_id: 'b'.repeat(32) });
     expect(orphan.statusCode).toBe(404);
     expect(orphan.json()).toEqual({ detail: `Parent conversation ${'b'.repeat(32)} not found` });

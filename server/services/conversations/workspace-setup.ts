@@ -45,15 +45,15 @@ export class WorkspaceSetup {
     if (made.exitCode !== 0) throw new StepFailed(`Could not create the workspace: ${lastLines(made.output, 3)}`);
     if (!repository) return;
 
-    const clone = await this.#run(['git', 'clone', '--quiet', repository.source.url, '.'], GIT_TIMEOUT_MS, repository.source.env);
+    const clone = await this.#run(['git', 'clone', '--quiet', '--', repository.source.url, '.'], GIT_TIMEOUT_MS, repository.source.env);
     if (clone.exitCode !== 0) {
       throw new StepFailed(`Could not clone ${repository.name}: git ${howItEnded(clone, GIT_TIMEOUT_MS)}: ${lastLines(clone.output, 3)}`);
     }
     if (!repository.branch) return;
     const branch = repository.branch;
-    const existing = await this.#run(['git', 'checkout', '--quiet', branch], QUICK_MS);
+    const existing = await this.#run(['git', 'checkout', '--quiet', branch, '--'], QUICK_MS);
     if (existing.exitCode === 0) return;
-    const created = await this.#run(['git', 'checkout', '--quiet', '-b', branch], QUICK_MS);
+    const created = await this.#run(['git', 'checkout', '--quiet', '-b', branch, '--'], QUICK_MS);
     if (created.exitCode !== 0) throw new StepFailed(`Could not check out branch ${branch}: ${lastLines(created.output, 3)}`);
   }
 

@@ -500,7 +500,12 @@ export class SandboxService {
           );
           return { pausedIds: response.paused_sandbox_ids ?? [] };
         }
-        if ((await this.runtime.state(record)) !== 'paused') return { pausedIds: [] }; // running already, or gone: nothing to resume
+        const state = await this.runtime.state(record);
+        // As OpenHands' process sandboxes: one whose processes are gone is not found to resume.
+        if (state === 'missing') {
+          throw new NotFound(`Sandbox ${id} cannot be resumed: its processes have ended. Delete it, or start a new one.`);
+        }
+        if (state !== 'paused') return { pausedIds: [] }; // running already, or starting: nothing to resume
         const pausedIds = await this.#makeRoom(id);
         this.#monitor.forget(id);
         // First, so how it stopped stays known when the engine refuses to start it again.

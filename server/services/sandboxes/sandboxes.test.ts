@@ -257,6 +257,13 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
     const failed = await statusBecomes(t, id, 'ERROR', 5000);
     expect(failed.status_detail).toBe('The process exited with code 4: giving up');
     expect(await processesOf(t, id)).toEqual([]); // the background sleep went with it
+    // A stopped container starts again; ended processes cannot: 404, as OpenHands' process sandboxes answer.
+    const resumed = await call(t, 'POST', `/api/v1/sandboxes/${id}/resume`);
+    if (runtime === 'process') {
+      expect(resumed.statusCode).toBe(404);
+      expect(resumed.json()).toEqual({ detail: 'Not Found' });
+      expect((await sandboxInfo(t, id))?.status).toBe('ERROR');
+    } else expect(resumed.statusCode).toBe(200);
   });
 
   it('logs the end with the sandbox id, without what the sandbox wrote', async () => {
