@@ -87,6 +87,29 @@ describe('useConversationEvents', () => {
     await waitFor(() => expect(result.current.streaming.size).toBe(0));
     unmount();
   });
+
+  it('a read of the conversation sent before a state change does not bring back the status it replaced', async () => {
+    const push = stubStream();
+    const queryClient = streamingServerClient();
+    const key = conversationKeys.detail('c1');
+    queryClient.setQueryData(key, { id: 'c1', execution_status: 'running', metrics: null } as AppConversation);
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+    const { unmount } = renderHook(() => useConversationEvents('c1'), { wrapper });
+
+    // A periodic read goes out while the agent is still running, and is answered late.
+    let answer!: (conversation: AppConversation) => void;
+    const read = queryClient.fetchQuery({
+      queryKey: key,
+      queryFn: () => new Promise<AppConversation>((resolve) => (answer = resolve)),
+      staleTime: 0,
+    });
+    push(sse({ kind: 'ConversationState', conversation_id: 'c1', execution_status: 'finished', metrics: null }));
+    await waitFor(() => expect(queryClient.getQueryData<AppConversation>(key)?.execution_status).toBe('finished'));
+    answer({ id: 'c1', execution_status: 'running', metrics: null } as AppConversation);
+    await read.catch(() => undefined);
+    expect(queryClient.getQueryData<AppConversation>(key)?.execution_status).toBe('finished');
+    unmount();
+  });
 });
 
 describe('useConversationEvents without a stream route (OpenHands)', () => {

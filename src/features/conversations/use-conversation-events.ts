@@ -69,6 +69,7 @@ export function useConversationEvents(conversationId: string) {
     dispatch({ type: 'reset' });
     const controller = new AbortController();
     let buffer: StreamFrame[] = [];
+    let stateWrites = Promise.resolve();
     const flush = () => {
       const frames = buffer;
       buffer = [];
@@ -80,11 +81,19 @@ export function useConversationEvents(conversationId: string) {
       onFrame: (frame) => {
         if (frame.type === 'state') {
           const { execution_status, metrics } = frame.state;
-          queryClient.setQueryData<AppConversation>(conversationKeys.detail(conversationId), (current) =>
-            current
-              ? { ...current, execution_status: execution_status ?? current.execution_status, metrics: metrics ?? current.metrics }
-              : current,
-          );
+          const key = conversationKeys.detail(conversationId);
+          // A read of the conversation sent before this change would answer with what it replaced:
+          // it is cancelled (and settled) before the change is written, in the order changes came.
+          stateWrites = stateWrites
+            .then(() => queryClient.cancelQueries({ queryKey: key }))
+            .then(() => {
+              if (controller.signal.aborted) return;
+              queryClient.setQueryData<AppConversation>(key, (current) =>
+                current
+                  ? { ...current, execution_status: execution_status ?? current.execution_status, metrics: metrics ?? current.metrics }
+                  : current,
+              );
+            });
           if (execution_status && execution_status !== 'running') {
             flush();
             dispatch({ type: 'stopped' });
