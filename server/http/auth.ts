@@ -13,26 +13,43 @@ declare module 'fastify' {
 }
 
 /**
- * An `onRequest` hook that admits a request with the session key in `X-Session-API-Key`, or,
- * without that header, with the session cookie from a page of this server's own origin (the
- * cookie sent from another origin is refused with 403). It runs before body parsing, so nothing
- * about a route leaks without the key. Routes marked `ownAuth` check their own key in their own
- * `onRequest` hook.
+ * How a request shows it is signed in: the session key in `X-Session-API-Key` (trimmed, as
+ * /sign-in trims the key it is given), or, without that header, the session cookie. A key that is
+ * given decides: a stale key in a script is not rescued by the browser's cookie. A key is decided
+ * at once; only a cookie needs the database.
  */
-export function requireSessionKey(sessionKey: string, browserSessions: BrowserSessions) {
+export type SessionProof = 'key' | 'wrong key' | 'cookie' | 'none';
+
+export function sessionProofOf(sessionKey: string, browserSessions: BrowserSessions) {
   const matches = sessionKeyCheck(sessionKey);
   const header = SESSION_KEY_HEADER.toLowerCase();
+  return (request: FastifyRequest): SessionProof | Promise<SessionProof> => {
+    const key = request.headers[header];
+    if (key !== undefined) return matches(typeof key === 'string' ? key.trim() : key) ? 'key' : 'wrong key';
+    return sessionCookieAccepted(request, sessionKey, browserSessions).then((accepted) => (accepted ? 'cookie' : 'none'));
+  };
+}
+
+/** Whether `proof` is a signed-in request's. */
+export const isSignedIn = (proof: SessionProof) => proof === 'key' || proof === 'cookie';
+
+/**
+ * An `onRequest` hook that admits a signed-in request (see `sessionProofOf`); the session cookie
+ * is accepted only from a page of this server's own origin (from another origin it is refused
+ * with 403). It runs before body parsing, so nothing about a route leaks without the key. Routes
+ * marked `ownAuth` check their own key in their own `onRequest` hook.
+ */
+export function requireSessionKey(sessionKey: string, browserSessions: BrowserSessions) {
+  const proofOf = sessionProofOf(sessionKey, browserSessions);
   const unauthorized = (reply: FastifyReply) => reply.status(401).send({ detail: 'Unauthorized' });
   // A hook with a callback, not a promise: a key in the header (scripts, the console) is decided at once, without a turn of the event loop's queue.
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
     if (request.routeOptions.config.ownAuth === true) return done();
-    const key = request.headers[header];
-    // Trimmed, as /sign-in trims the key it is given: one rule for both ways in.
-    if (matches(typeof key === 'string' ? key.trim() : key)) return done();
-    // A key that is given decides: a stale key in a script is not rescued by the browser's cookie.
-    if (key !== undefined) return void unauthorized(reply);
-    sessionCookieAccepted(request, sessionKey, browserSessions).then((accepted) => {
-      if (!accepted) return void unauthorized(reply);
+    const proof = proofOf(request);
+    if (proof === 'key') return done();
+    if (proof === 'wrong key') return void unauthorized(reply);
+    proof.then((cookie) => {
+      if (cookie !== 'cookie') return void unauthorized(reply);
       if (fromOwnOrigin(request)) return done();
       reply.status(403).send({ detail: 'Cross-origin request refused: the session cookie is accepted only from pages of this server' });
     }, done);

@@ -9,10 +9,10 @@ import {
   cookieFreeHostAlternative,
   fromOwnOrigin,
   registerSessionCookie,
-  sessionCookieAccepted,
   setSessionCookie,
 } from '../http/session-cookie';
-import { SESSION_KEY_HEADER, sessionKeyCheck } from '../session-key';
+import { isSignedIn, sessionProofOf } from '../http/auth';
+import { sessionKeyCheck } from '../session-key';
 import { STRICT_CONTENT_SECURITY_POLICY } from './console';
 import { type SignInPageState, signInPage } from './sign-in-page';
 
@@ -45,6 +45,7 @@ export interface SignInOptions {
  */
 export function signInRoutes({ sessionKey, browserSessions, cookieSecure }: SignInOptions): FastifyPluginAsyncZod {
   const matches = sessionKeyCheck(sessionKey);
+  const proofOf = sessionProofOf(sessionKey, browserSessions);
   return async (app) => {
     await registerSessionCookie(app);
     app.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
@@ -102,10 +103,8 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure }: Sign
       async (request, reply) => {
         if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Sign-out is accepted only from pages of this server' });
         clearSessionCookie(reply, cookieSecure);
-        const signedIn =
-          matches(request.headers[SESSION_KEY_HEADER.toLowerCase()]) || (await sessionCookieAccepted(request, sessionKey, browserSessions));
         // Ending sessions writes the database and signs everyone out: not for whoever merely asks.
-        if (!signedIn) {
+        if (!isSignedIn(await proofOf(request))) {
           if (isForm(request)) return reply.redirect('/sign-in', 303);
           return reply.status(401).send({ detail: 'Not signed in: no session to end' });
         }

@@ -501,10 +501,9 @@ export class SandboxService {
           return { pausedIds: response.paused_sandbox_ids ?? [] };
         }
         const state = await this.runtime.state(record);
-        // As OpenHands' process sandboxes: one whose processes are gone is not found to resume.
-        if (state === 'missing') {
-          throw new NotFound(`Sandbox ${id} cannot be resumed: its processes have ended. Delete it, or start a new one.`);
-        }
+        // As OpenHands' process sandboxes: one whose processes are gone is not found to resume
+        // (a bare 404 on the wire; the console says what it means).
+        if (state === 'missing') throw new NotFound(`Sandbox ${id} has no processes to resume`);
         if (state !== 'paused') return { pausedIds: [] }; // running already, or starting: nothing to resume
         const pausedIds = await this.#makeRoom(id);
         this.#monitor.forget(id);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../api/errors';
 import type { SandboxInfo, SandboxStatus } from '../../contract/sandboxes';
-import { bulkDone, canApply, hasEnded, pausedNotice, planBulk } from './actions';
+import { actionFailure, bulkDone, canApply, hasEnded, pausedNotice, planBulk } from './actions';
 
 const sandbox = (id: string, status: SandboxStatus): SandboxInfo => ({
   id,
@@ -55,5 +56,14 @@ describe('pausedNotice', () => {
       'Sandbox 01234567 was paused to stay within the number of sandboxes that may run at once.',
     );
     expect(pausedNotice(['aaaaaaaa11', 'bbbbbbbb22'])).toMatch(/^Sandboxes aaaaaaaa, bbbbbbbb were paused/);
+  });
+});
+
+describe('actionFailure', () => {
+  it('says what a 404 means for each action, and passes other errors on as they are', () => {
+    const notFound = new ApiError('Not Found', 'http', 404);
+    expect(actionFailure('resume', notFound)).toBe('Its processes have ended, so it cannot be resumed: delete it, or start a new one.');
+    expect(actionFailure('pause', notFound)).toBe('It no longer exists.');
+    expect(actionFailure('delete', new ApiError('Sandbox engine unavailable', 'http', 503))).toBe('Sandbox engine unavailable');
   });
 });

@@ -1,3 +1,4 @@
+import { describeError, isApiError } from '../../api/errors';
 import type { SandboxAction } from '../../api/sandboxes';
 import { shortId } from '../../components/short-id';
 import type { SandboxInfo, SandboxStatus } from '../../contract/sandboxes';
@@ -43,4 +44,17 @@ export function hasEnded(status: SandboxStatus): boolean {
 /** What a bulk action did, e.g. "Paused 2 sandboxes". */
 export function bulkDone(action: SandboxAction, count: number): string {
   return `${ACTION_LABEL[action].done} ${count === 1 ? '1 sandbox' : `${count} sandboxes`}`;
+}
+
+/**
+ * Why an action on one sandbox failed. A 404 carries only FastAPI's "Not Found": for a resume it
+ * means the sandbox's processes have ended (OpenHands answers so too), otherwise that it is gone.
+ */
+export function actionFailure(action: SandboxAction, error: unknown): string {
+  if (isApiError(error) && error.kind === 'http' && error.status === 404) {
+    return action === 'resume'
+      ? 'Its processes have ended, so it cannot be resumed: delete it, or start a new one.'
+      : 'It no longer exists.';
+  }
+  return describeError(error);
 }

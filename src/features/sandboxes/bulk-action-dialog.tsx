@@ -2,13 +2,12 @@ import { Alert, Button, Group, List, Progress, Stack, Text } from '@mantine/core
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { describeError } from '../../api/errors';
 import type { SandboxAction } from '../../api/sandboxes';
 import { Dialog } from '../../components/dialog';
 import { ShortId, shortId } from '../../components/short-id';
 import type { SandboxInfo } from '../../contract/sandboxes';
 import { sandboxActionMutation } from '../../queries/sandboxes';
-import { ACTION_LABEL, bulkDone, pausedNotice, planBulk } from './actions';
+import { ACTION_LABEL, actionFailure, bulkDone, pausedNotice, planBulk } from './actions';
 
 interface Failure {
   id: string;
@@ -52,7 +51,7 @@ export function BulkActionDialog({
         }
       } catch (error) {
         troubles++;
-        setFailures((list) => [...list, { id: sandbox.id, reason: describeError(error) }]);
+        setFailures((list) => [...list, { id: sandbox.id, reason: actionFailure(action, error) }]);
       }
       setDone(index + 1);
     }

@@ -10,6 +10,7 @@ import { type SandboxInfo, type SandboxStatus, SANDBOX_STATUSES } from '../../co
 import { sandboxSpecsQuery } from '../../queries/sandbox-specs';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { sandboxActionMutation, sandboxCapacityQuery, sandboxesQuery, startSandboxMutation } from '../../queries/sandboxes';
+import { actionFailure } from './actions';
 import { BulkActionDialog } from './bulk-action-dialog';
 import { LogsDrawer } from './logs-drawer';
 import { notifyPausedOthers, notifyStarted } from './notices';
@@ -68,7 +69,7 @@ export function SandboxesPage() {
       {
         onSuccess: (result) => notifyPausedOthers(result.paused_sandbox_ids),
         onError: (error) =>
-          notifications.show({ color: 'red', title: `Could not ${action} ${shortId(sandbox.id)}`, message: describeError(error) }),
+          notifications.show({ color: 'red', title: `Could not ${action} ${shortId(sandbox.id)}`, message: actionFailure(action, error) }),
       },
     );
 
