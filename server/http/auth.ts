@@ -23,10 +23,12 @@ export type SessionProof = 'key' | 'wrong key' | 'cookie' | 'none';
 export function sessionProofOf(sessionKey: string, browserSessions: BrowserSessions) {
   const matches = sessionKeyCheck(sessionKey);
   const header = SESSION_KEY_HEADER.toLowerCase();
-  return (request: FastifyRequest): SessionProof | Promise<SessionProof> => {
+  return (request: FastifyRequest): 'key' | 'wrong key' | Promise<'cookie' | 'none'> => {
     const key = request.headers[header];
     if (key !== undefined) return matches(typeof key === 'string' ? key.trim() : key) ? 'key' : 'wrong key';
-    return sessionCookieAccepted(request, sessionKey, browserSessions).then((accepted) => (accepted ? 'cookie' : 'none'));
+    return sessionCookieAccepted(request, sessionKey, browserSessions).then((accepted) =>
+      accepted ? ('cookie' as const) : ('none' as const),
+    );
   };
 }
 

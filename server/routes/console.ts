@@ -23,9 +23,6 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** A built file's path: a miss there is a 404, not the app shell. (`/api` has its own 404.) */
 const isAsset = (url: string) => url.startsWith('/assets/');
 
-/** The file name of an asset URL, if it is a plain name (no traversal, no query). */
-const assetName = (url: string) => /^\/assets\/(\w[\w.-]*)$/.exec(url.split('?', 1)[0] ?? '')?.[1];
-
 /** One URL path of the console and the HTML served for it (pages.json, written by scripts/page-preloads.ts). */
 interface ConsolePage {
   path: string;
@@ -67,36 +64,40 @@ export async function registerConsole(
       reply.header('content-security-policy', contentSecurityPolicy);
     done();
   });
+  // For both registrations, and for `sendFile` (which the first one's options serve).
+  const cacheControl = (res: { header: (name: string, value: string) => unknown }, filePath: string) =>
+    res.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? IMMUTABLE : 'no-cache');
   if (built) {
+    // preCompressed: the build writes .br and .gz beside each file (scripts/precompress.ts), so nothing is compressed per request.
+    // Hashed assets: one route that reads the folder per request, so a build made while the server runs is served too.
+    await app.register(fastifyStatic, {
+      root: path.join(consoleDir, 'assets'),
+      prefix: '/assets/',
+      index: false,
+      preCompressed: true,
+      setHeaders: cacheControl,
+    });
+    // The few other built files (favicon, pages): a route each, found at start.
     await app.register(fastifyStatic, {
       root: consoleDir,
       wildcard: false,
+      globIgnore: ['assets/**'],
+      decorateReply: false,
       index: false,
-      // The build writes .br and .gz beside each file (scripts/precompress.ts): nothing is compressed per request.
       preCompressed: true,
-      setHeaders: (res, filePath) => {
-        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.header('cache-control', immutable ? IMMUTABLE : 'no-cache');
-      },
+      setHeaders: cacheControl,
     });
   }
 
   app.setNotFoundHandler(async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') throw new NotFound('Not Found');
-    if (isAsset(request.url)) {
-      // The static routes are the files found at start (wildcard: false): a later build's assets are sent from here.
-      const name = assetName(request.url);
-      if (built && name && fs.existsSync(path.join(consoleDir, 'assets', name))) {
-        return reply.header('cache-control', IMMUTABLE).sendFile(path.join('assets', name));
-      }
-      throw new NotFound('Not Found');
-    }
+    if (isAsset(request.url)) throw new NotFound('Not Found');
     if (!built) {
       return reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does it for you).');
     }
     const page = pages.find((candidate) => pathMatches(candidate.path, request.url));
     // A build made while the server runs may have renamed or not yet written the pages: the app's own HTML serves every URL too.
     const file = page && fs.existsSync(path.join(consoleDir, page.file)) ? page.file : 'index.html';
-    return reply.header('cache-control', 'no-cache').sendFile(file);
+    return reply.header('cache-control', 'no-cache').sendFile(file, consoleDir);
   });
 }

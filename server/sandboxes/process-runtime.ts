@@ -156,6 +156,8 @@ export class ProcessRuntime implements SandboxRuntime {
           resolve(started ? { ok: true, handle: started } : { ok: false, error: 'The process ended before it could be recorded' });
         });
         child.once('exit', (code, signal) => {
+          // A look taken while it ran must not outlive it: what follows its end (a resume refused) needs the truth.
+          this.#seen.delete(id);
           const exit = { code, signal };
           const ended = appendLog(logFile, `process ${describeExit(exit)}`).then(() => this.#exited(id, started, exit));
           ended.then(onExit, (error: unknown) => {
