@@ -10,12 +10,13 @@ test('start a conversation: a failed start says why and Retry works once fixed; 
   page,
   signIn,
   api,
+  server,
 }) => {
   test.setTimeout(90_000);
-  // The setup script waits for a file the test creates, so its step is seen without racing.
-  const go = `/tmp/agent-console-e2e-go-${randomUUID()}`;
+  // The setup script waits for a file the test creates in the sandbox's home (its /tmp is its own), so its step is seen without racing.
+  const go = `go-${randomUUID()}`;
   const repo = await startDumbHttpRepo(
-    { 'octo/hello': { files: { 'README.md': '# hello\n', '.openhands/setup.sh': `while [ ! -f ${go} ]; do sleep 0.1; done\n` } } },
+    { 'octo/hello': { files: { 'README.md': '# hello\n', '.openhands/setup.sh': `while [ ! -f "$HOME/${go}" ]; do sleep 0.1; done\n` } } },
     'ghp_e2e_token',
   );
   try {
@@ -41,7 +42,9 @@ test('start a conversation: a failed start says why and Retry works once fixed; 
     await start.getByRole('button', { name: 'Retry' }).click();
     await expect(start.locator('[data-step]')).toHaveAttribute('data-step', 'RUNNING_SETUP_SCRIPT', { timeout: 20_000 });
     await expect(start).toContainText('Step 4 of 7: Running the setup script');
-    fs.writeFileSync(go, '');
+    const homes = path.join(server.dataDir, 'sandboxes');
+    const [home] = fs.readdirSync(homes).filter((name) => !name.startsWith('.'));
+    fs.writeFileSync(path.join(homes, home!, go), '');
 
     // Ready: its page opens.
     await expect(page.getByRole('heading', { name: 'Refactor the parser module', level: 1 })).toBeVisible({ timeout: 20_000 });
@@ -94,7 +97,6 @@ test('start a conversation: a failed start says why and Retry works once fixed; 
     expect((await api('/api/v1/app-conversations/count?archived=true')).json()).toBe(0);
     expect((await api('/api/v1/sandboxes/search')).json()).toMatchObject({ items: [] });
   } finally {
-    fs.rmSync(go, { force: true });
     await repo.close();
   }
 });

@@ -43,6 +43,11 @@ export interface ServerConfig {
   sandboxUidBase: number;
   /** Where sandboxes run: process groups on this machine, or containers on its Docker engine (SANDBOX_RUNTIME). */
   sandboxRuntime: 'process' | 'docker';
+  /**
+   * Whether process sandboxes run in namespaces of their own (SANDBOX_NAMESPACES): `auto` when the
+   * tools and the kernel allow it, `on` or the server does not start, `off` never.
+   */
+  sandboxNamespaces: 'auto' | 'on' | 'off';
   /** The Docker engine (DOCKER_HOST); its default socket when absent. */
   dockerHost: string | undefined;
   /** Each container's limits: bytes of memory (SANDBOX_MEMORY, e.g. 2g), CPUs (SANDBOX_CPUS), processes (SANDBOX_PIDS). */
@@ -89,6 +94,15 @@ function runtime(value: string | undefined): ServerConfig['sandboxRuntime'] {
   const name = (value ?? '').trim() || 'process';
   const known = RUNTIMES.find((runtime) => runtime === name);
   if (!known) throw new ConfigError(`SANDBOX_RUNTIME must be process or docker, got "${value}"`);
+  return known;
+}
+
+const NAMESPACE_CHOICES = ['auto', 'on', 'off'] as const;
+
+function namespaces(value: string | undefined): ServerConfig['sandboxNamespaces'] {
+  const choice = (value ?? '').trim() || 'auto';
+  const known = NAMESPACE_CHOICES.find((known) => known === choice);
+  if (!known) throw new ConfigError(`SANDBOX_NAMESPACES must be auto, on or off, got "${value}"`);
   return known;
 }
 
@@ -175,6 +189,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     logLevel: nonEmpty(env.LOG_LEVEL) ?? 'info',
     sandboxUidBase: uidBase(env.SANDBOX_UID_BASE),
     sandboxRuntime: runtime(env.SANDBOX_RUNTIME),
+    sandboxNamespaces: namespaces(env.SANDBOX_NAMESPACES),
     dockerHost: nonEmpty(env.DOCKER_HOST),
     sandboxMemory: memory(env.SANDBOX_MEMORY),
     sandboxCpus: positive('SANDBOX_CPUS', env.SANDBOX_CPUS, 1),

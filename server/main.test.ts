@@ -15,7 +15,15 @@ const sandboxes: string[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.kill();
   // They outlive the server on purpose: the test ends them itself.
-  for (const id of sandboxes.splice(0)) for (const { pid } of markedProcesses(SANDBOX_MARKER, id)) process.kill(pid, 'SIGKILL');
+  for (const id of sandboxes.splice(0)) {
+    for (const { pid } of markedProcesses(SANDBOX_MARKER, id)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone with another (a namespace's processes end with its first)
+      }
+    }
+  }
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 

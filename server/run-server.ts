@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from './http/app';
 import type { Clock } from './clock';
-import type { ServerConfig } from './config';
+import { ConfigError, type ServerConfig } from './config';
 import { ensureDataDir, loadOrCreateKeyFile } from './data-dir';
 import { canSwitchUsers, searchableByOthers } from './processes/process-user';
 import { loadLlmPrices } from './llm-prices';
@@ -11,8 +11,10 @@ import { createLogger, type Logger } from './logger';
 import { SecretBox } from './secret-box';
 import { type ApiServices, createServices } from './services/create-services';
 import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './sandboxes/specs';
+import { findNamespaceTools, type NamespaceTools } from './sandboxes/namespaces';
+import { claimUidBlock } from './sandboxes/uid-blocks';
 import { openDatabase } from './startup';
-import { SANDBOX_PUBLISHED_HOST } from './sandboxes/published-host';
+import { COOKIE_FREE_HOST, SANDBOX_PUBLISHED_HOST } from './sandboxes/published-host';
 import { originOf, shownAddress, signInLinkFor } from './sign-in-link';
 
 /** The engine, checked, and the default image, built when missing; the server does not start without them. */
@@ -29,20 +31,41 @@ async function dockerSandboxes(config: ServerConfig, log: Logger) {
   return { engine, image, limits: { memoryBytes: config.sandboxMemory, cpus: config.sandboxCpus, pids: config.sandboxPids } };
 }
 
-function warnAboutProcessSandboxes(isolated: boolean, log: Logger): void {
+/**
+ * The tools process sandboxes get namespaces of their own with, as SANDBOX_NAMESPACES asks: when
+ * they work (`auto`), always (`on`: the server does not start without), or never (`off`).
+ */
+function processSandboxNamespaces(config: ServerConfig, users: boolean, log: Logger): NamespaceTools | undefined {
+  if (config.sandboxNamespaces === 'off') return undefined;
+  // Tried as a sandbox would run: as root, as the first sandbox uid.
+  const found = findNamespaceTools(users ? { uid: config.sandboxUidBase, gid: config.sandboxUidBase } : undefined);
+  if (found.tools) {
+    log.info('process sandboxes run in namespaces of their own');
+    return found.tools;
+  }
+  if (config.sandboxNamespaces === 'on')
+    throw new ConfigError(`SANDBOX_NAMESPACES=on, but sandboxes cannot have namespaces: ${found.reason}`);
+  log.warn(
+    { reason: found.reason },
+    'process sandboxes run without namespaces of their own: they share the host network (and may take its ports), /tmp and processes. Install bubblewrap and slirp4netns (Debian: apt-get install bubblewrap slirp4netns).',
+  );
+  return undefined;
+}
+
+function warnAboutProcessSandboxes({ users, namespaces }: { users: boolean; namespaces: boolean }, log: Logger): void {
   // Sandboxes run Node and the agent server as other users: under /root (nvm, a checkout there) they cannot.
   const unreachable = [path.dirname(process.execPath), path.resolve(AGENT_SERVER_SCRIPT, '../../..')].filter(
     (dir) => !searchableByOthers(dir),
   );
-  if (isolated && unreachable.length > 0) {
+  if (users && unreachable.length > 0) {
     log.warn(
       { directories: unreachable },
       'sandbox users cannot reach these directories, so the agent server spec will not start; install Node and the project where other users can read them',
     );
   }
-  if (!isolated) {
+  if (!users && !namespaces) {
     log.warn(
-      "Process sandboxes are not isolated: they run as this server's user and can read DATA_DIR (keys, database) and this process's environment. Run the server as root to give each sandbox a uid of its own (SANDBOX_UID_BASE), or use the Docker runtime for untrusted agents.",
+      "Process sandboxes are not isolated: they run as this server's user and can read DATA_DIR (keys, database) and this process's environment. Install bubblewrap and slirp4netns to give each sandbox namespaces of its own, run the server as root to give each a uid of its own (SANDBOX_UID_BASE), or use the Docker runtime for untrusted agents.",
     );
   }
 }
@@ -79,7 +102,16 @@ export async function openServer(
 
   const log = createLogger(config.logLevel, logDestination);
   const docker = config.sandboxRuntime === 'docker' ? await dockerSandboxes(config, log) : undefined;
-  if (!docker) warnAboutProcessSandboxes(isolated, log);
+  const namespaces = docker ? undefined : processSandboxNamespaces(config, isolated, log);
+  if (!docker) warnAboutProcessSandboxes({ users: isolated, namespaces: namespaces !== undefined }, log);
+  // Each server on this machine (each DATA_DIR) its own uids: from SANDBOX_UID_BASE, past those others claim.
+  const uidBase = isolated ? claimUidBlock(config.sandboxUidBase, config.dataDir) : undefined;
+  if (uidBase !== undefined && uidBase !== config.sandboxUidBase) {
+    log.warn(
+      { configured: config.sandboxUidBase, used: uidBase },
+      'another server on this machine has the uids from SANDBOX_UID_BASE: sandboxes take the next free ones',
+    );
+  }
   const db = await openDatabase(config.dataDir, secrets, config.databaseUrl, log);
   const services = createServices(db, secrets, {
     log,
@@ -94,7 +126,8 @@ export async function openServer(
     verifyGitTokens: config.verifyGitTokens,
     setupScriptTimeoutMs: config.setupScriptTimeout * 1000,
     llmPrices,
-    sandboxUidBase: isolated ? config.sandboxUidBase : undefined,
+    sandboxUidBase: uidBase,
+    sandboxNamespaces: namespaces,
     docker,
     clock,
     // One id per data dir: restarted, the instance owns its sandboxes again.
@@ -138,7 +171,7 @@ export async function openServer(
         consoleContentSecurityPolicy: config.consoleContentSecurityPolicy,
         cookieSecure: config.cookieSecure,
         corsOrigins: config.corsOrigins,
-        // Process sandboxes are handed 127.0.0.1 addresses, which are loopback already.
+        // Sandboxes are handed loopback addresses, which are allowed already.
         allowedHosts: [config.host, ...config.allowedHosts],
         log,
       });
@@ -150,7 +183,7 @@ export async function openServer(
       const shown = shownAddress(app, config.host, config.port);
       await services.instances.announce(config.instanceUrl ?? originOf(shown.host, shown.port));
       // The cookie is never set on the name sandboxes are published on: their ports would get it too.
-      const cookieHost = shown.host === SANDBOX_PUBLISHED_HOST ? 'localhost' : shown.host;
+      const cookieHost = shown.host === COOKIE_FREE_HOST || shown.host === SANDBOX_PUBLISHED_HOST ? 'localhost' : shown.host;
       return {
         app,
         signInLink: signInLinkFor(app, config.host, config.port, sessionKey),

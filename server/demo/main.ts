@@ -59,6 +59,7 @@ async function main(): Promise<void> {
   console.log(`Seeding the demo in ${dataDir} …`);
   const seeding = seedDemo(services, clock, {
     repositoriesDir: path.join(dataDir, 'demo-repositories'),
+    sandboxHome: (id) => path.join(dataDir, 'sandboxes', id),
     now: new Date(),
     progress: (message) => console.log(`  ${message}`),
     signal: stopping.signal,

@@ -130,11 +130,17 @@ export function createRepositories(root: string): void {
   execFileSync('chmod', ['-R', 'a+rX', root]);
 }
 
-/** Points the sandbox's git at the demo's repositories, for the clones that conversation starts make there. */
-export async function cloneFromDemoRepositories(services: ApiServices, sandboxId: string, root: string): Promise<void> {
+/**
+ * Points the sandbox's git at a copy of the demo's repositories in its home (`home`), for the
+ * clones that conversation starts make there: a sandbox in namespaces of its own sees nothing of
+ * the data dir but its home.
+ */
+export async function cloneFromDemoRepositories(services: ApiServices, sandboxId: string, root: string, home: string): Promise<void> {
+  const copy = path.join(home, '.demo-repositories');
+  fs.cpSync(root, copy, { recursive: true });
   const config = (...args: string[]) =>
     services.sandboxes.exec(sandboxId, ['git', 'config', '--global', ...args], { cwd: '.', timeoutMs: 10_000 });
-  for (const host of Object.values(HOSTS)) await config('--add', `url.file://${root}/${host}/.insteadOf`, `https://${host}/`);
+  for (const host of Object.values(HOSTS)) await config('--add', `url.file://${copy}/${host}/.insteadOf`, `https://${host}/`);
   // The repositories belong to the demo's user, not the sandbox's.
   await config('--add', 'safe.directory', '*');
 }

@@ -65,6 +65,8 @@ async function startSandbox(services: ApiServices, clock: DemoClock, spec: strin
 export interface SeedOptions {
   /** Where the demo's git repositories go. */
   repositoriesDir: string;
+  /** A process sandbox's home on this machine, where the repositories are copied for it. */
+  sandboxHome: (id: string) => string;
   now: Date;
   /** Notified of how far it got. */
   progress: (message: string) => void;
@@ -72,7 +74,11 @@ export interface SeedOptions {
   signal: AbortSignal;
 }
 
-export async function seedDemo(services: ApiServices, clock: DemoClock, { repositoriesDir, now, progress, signal }: SeedOptions) {
+export async function seedDemo(
+  services: ApiServices,
+  clock: DemoClock,
+  { repositoriesDir, sandboxHome, now, progress, signal }: SeedOptions,
+) {
   await seedSettings(services);
   createRepositories(repositoriesDir);
   const plan = planConversations(now);
@@ -84,7 +90,7 @@ export async function seedDemo(services: ApiServices, clock: DemoClock, { reposi
     const id = await startSandbox(services, clock, group.spec, new Date(first.getTime() - 5 * 60_000));
     sandboxIds.set(key, id);
     await reach(services, id, 'RUNNING');
-    await cloneFromDemoRepositories(services, id, repositoriesDir);
+    await cloneFromDemoRepositories(services, id, repositoriesDir, sandboxHome(id));
     await inParallel(group.conversations, 4, async (conversation) => {
       signal.throwIfAborted();
       await seedConversation(services, clock, id, conversation);

@@ -15,8 +15,9 @@ const BASIC_USER: Record<Provider, string> = {
 export interface CloneSource {
   url: string;
   /**
-   * Environment for git that sends the token as an HTTP header. Git reads this configuration
-   * from the environment only: the token is never in the URL, in `.git/config` or in a command line.
+   * Environment for git that answers the host's request for credentials with the token. Git reads
+   * this configuration from the environment only: the token is never in the URL, in `.git/config`
+   * or in a command line.
    */
   env: Record<string, string>;
 }
@@ -27,10 +28,18 @@ export const repositoryDirName = (repository: string) => repository.split('/').f
 /**
  * Where to clone `repository` (`owner/repo`; Azure DevOps `org/project/repo`) from, and how to
  * authenticate; `undefined` when the provider has no public host and none was given.
+ * `urlFromSandbox` says how the sandbox reaches the host (a self-hosted one on this machine's loopback).
  */
-export function cloneSource(provider: Provider, host: string | null, repository: string, token: string | null): CloneSource | undefined {
-  const base = host ? baseUrl(host) : PUBLIC_HOSTS[provider] && `https://${PUBLIC_HOSTS[provider]}`;
-  if (!base) return undefined;
+export function cloneSource(
+  provider: Provider,
+  host: string | null,
+  repository: string,
+  token: string | null,
+  urlFromSandbox: (url: string) => string = (url) => url,
+): CloneSource | undefined {
+  const configured = host ? baseUrl(host) : PUBLIC_HOSTS[provider] && `https://${PUBLIC_HOSTS[provider]}`;
+  if (!configured) return undefined;
+  const base = urlFromSandbox(configured);
   let path = repository;
   if (provider === 'azure_devops') {
     const [org, project, repo] = repository.split('/');
@@ -39,12 +48,22 @@ export function cloneSource(provider: Provider, host: string | null, repository:
   const url = provider === 'azure_devops' ? `${base}/${path}` : `${base}/${path}.git`;
   const env: Record<string, string> = { GIT_TERMINAL_PROMPT: '0' };
   if (token) {
-    const credentials = Buffer.from(`${BASIC_USER[provider]}:${token}`).toString('base64');
     Object.assign(env, {
-      GIT_CONFIG_COUNT: '1',
-      GIT_CONFIG_KEY_0: 'http.extraHeader',
-      GIT_CONFIG_VALUE_0: `Authorization: Basic ${credentials}`,
+      // A credential helper for this host only: git asks helpers per host, so a redirect to another
+      // host gets no token (an HTTP header would go there too). The empty value first drops
+      // helpers configured elsewhere (one that stores what it is given, say).
+      GIT_CONFIG_COUNT: '2',
+      GIT_CONFIG_KEY_0: `credential.${base}.helper`,
+      GIT_CONFIG_VALUE_0: '',
+      GIT_CONFIG_KEY_1: `credential.${base}.helper`,
+      GIT_CONFIG_VALUE_1: CREDENTIAL_HELPER,
+      AGENT_CONSOLE_GIT_USERNAME: BASIC_USER[provider] || 'token',
+      AGENT_CONSOLE_GIT_TOKEN: token,
     });
   }
   return { url, env };
 }
+
+/** Answers git's `get` with the username and token from the environment (never on a command line). */
+const CREDENTIAL_HELPER =
+  '!f() { test "$1" = get || exit 0; echo "username=$AGENT_CONSOLE_GIT_USERNAME"; echo "password=$AGENT_CONSOLE_GIT_TOKEN"; }; f';

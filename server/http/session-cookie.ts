@@ -1,7 +1,7 @@
 import fastifyCookie, { type CookieSerializeOptions, sign, unsign } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hostnameOf } from './host-check';
-import { SANDBOX_PUBLISHED_HOST } from '../sandboxes/published-host';
+import { COOKIE_FREE_HOST, SANDBOX_PUBLISHED_HOST } from '../sandboxes/published-host';
 import { type BrowserSessions, nowSeconds, SESSION_COOKIE_MAX_AGE_S, sessionLive } from '../services/sessions/browser-sessions';
 
 /*
@@ -74,13 +74,13 @@ export function fromOwnOrigin(request: FastifyRequest): boolean {
 }
 
 /**
- * Where the cookie must not be set: on the host name sandboxes are published on, a cookie
- * would also be sent to every sandbox's port, to code that could replay it. There, the same
+ * Where the cookie must not be set: on the addresses sandboxes listen or are published on, a
+ * cookie would also be sent to every sandbox's port, to code that could replay it. There, the same
  * port on `localhost` is the way (`undefined` when the request's host is fine).
  */
 export function cookieFreeHostAlternative(request: FastifyRequest): string | undefined {
   const host = request.headers.host ?? '';
-  if (hostnameOf(host) !== SANDBOX_PUBLISHED_HOST) return undefined;
+  if (hostnameOf(host) !== COOKIE_FREE_HOST && hostnameOf(host) !== SANDBOX_PUBLISHED_HOST) return undefined;
   const port = /:(\d+)$/.exec(host)?.[1];
   return `http://localhost${port ? `:${port}` : ''}`;
 }

@@ -85,3 +85,13 @@ function uidOf(pid: number): number | undefined {
 
 /** Every live process running as `uid` (a sandbox's own user: whatever it started, wherever it went). */
 export const processesOfUser = (uid: number): ProcStat[] => liveProcesses().filter((stat) => uidOf(stat.pid) === uid);
+
+/** The real uid of every live process. */
+export function runningUids(): Set<number> {
+  const uids = new Set<number>();
+  for (const stat of liveProcesses()) {
+    const uid = uidOf(stat.pid);
+    if (uid !== undefined) uids.add(uid);
+  }
+  return uids;
+}

@@ -1,6 +1,8 @@
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { Invalid } from '../services/domain-errors';
 import { describeExit, type Exit } from '../processes/exit';
 import { endGroup, setGroupStopped, spawnGroup } from '../processes/group';
@@ -14,6 +16,18 @@ import { LeftoverRemoval } from './leftover-removal';
 import { appendLog, isOwnLine, openLogForAppend, tailLines } from './sandbox-log';
 import { SANDBOX_PUBLISHED_HOST } from './published-host';
 import type { SandboxUsers } from './sandbox-users';
+import {
+  attachNetwork,
+  commandInSandbox,
+  inNamespacesOfItsOwn,
+  NETWORK_HELPER_MARKER,
+  type NamespaceTools,
+  namespacesMade,
+  release,
+  sandboxCommand,
+  type SandboxMounts,
+  writeNetworkFiles,
+} from './namespaces';
 
 /** Set in the environment of every process of a sandbox, so they can be distinguished from any others. */
 export const SANDBOX_MARKER = 'AGENT_CONSOLE_SANDBOX_ID';
@@ -49,6 +63,8 @@ export interface ProcessRuntimeOptions {
   removal?: LeftoverRemoval;
   /** Each sandbox runs as a user of its own (the server must be root); absent: as the server's user. */
   users?: SandboxUsers;
+  /** Each sandbox runs in namespaces of its own (see namespaces.ts); absent: on the host's. */
+  namespaces?: NamespaceTools;
 }
 
 /**
@@ -72,12 +88,16 @@ async function makeDirs(root: string, relative: string, user: ProcessUser | unde
 /** How long a look at /proc stands for a sandbox's state (see ProcessRuntime.state). */
 const STATE_FRESH_MS = 100;
 
+/** How long making a sandbox's namespaces and network may take. */
+const NAMESPACES_TIMEOUT_MS = 10_000;
+
 /**
  * Sandboxes as process groups on this machine: each started in a home directory of its own, its
  * output in `sandbox-logs/<id>.log` (where only the server writes), paused with SIGSTOP, resumed
- * with SIGCONT, removed with SIGTERM then SIGKILL. With `users` (the server is root) each runs as
- * a uid of its own; without, as the server's own user, and then they are no security boundary.
- * They are not tied to the server: they keep running when it stops.
+ * with SIGCONT, removed with SIGTERM then SIGKILL. With `namespaces` each runs in namespaces of its
+ * own (its network helper in a group of its own beside it); with `users` (the server is root) as
+ * a uid of its own; with neither, they are no security boundary. They are not tied to the server:
+ * they keep running when it stops.
  */
 export class ProcessRuntime implements SandboxRuntime {
   readonly name = 'process';
@@ -88,6 +108,9 @@ export class ProcessRuntime implements SandboxRuntime {
   constructor(private readonly options: ProcessRuntimeOptions) {
     this.#removal = options.removal ?? new LeftoverRemoval(path.join(options.dataDir, 'sandboxes', '.trash'), options.log);
   }
+
+  /** The /etc files every namespaced sandbox gets, written once. */
+  #etc: SandboxMounts['etc'] | undefined;
 
   #homes(): string {
     return path.join(this.options.dataDir, 'sandboxes');
@@ -105,6 +128,12 @@ export class ProcessRuntime implements SandboxRuntime {
   /** Outside its home: the sandbox's own processes have no business there. */
   #logFile(id: string): string {
     return path.join(this.options.dataDir, 'sandbox-logs', `${id}.log`);
+  }
+
+  /** What a namespaced sandbox sees of the machine, its command starting in `cwd`. */
+  #mounts(id: string, cwd: string): SandboxMounts {
+    this.#etc ??= writeNetworkFiles(path.join(this.options.dataDir, 'sandbox-network'));
+    return { home: this.#home(id), hidden: [path.resolve(this.options.dataDir)], etc: this.#etc, cwd };
   }
 
   /** The environment every process of the sandbox starts from. */
@@ -140,10 +169,26 @@ export class ProcessRuntime implements SandboxRuntime {
     } catch (error) {
       return { ok: false, error: `Cannot prepare its directory: ${error instanceof Error ? error.message : String(error)}` };
     }
-    const fullEnv = { ...this.#baseEnv(id), ...env, SESSION_API_KEY: sessionKey, PORT: String(port), [SANDBOX_MARKER]: id };
+    const { namespaces } = this.options;
+    const fullEnv: Record<string, string> = {
+      ...this.#baseEnv(id),
+      ...env,
+      // In its own network namespace it listens on its own interfaces (the host reaches it through
+      // the forwarded port); on the host's, on the address sandboxes are published on.
+      HOST: namespaces ? '0.0.0.0' : SANDBOX_PUBLISHED_HOST,
+      SESSION_API_KEY: sessionKey,
+      PORT: String(port),
+      [SANDBOX_MARKER]: id,
+    };
+    const launch = namespaces ? sandboxCommand(namespaces, this.#mounts(id, cwd), [file, ...args]) : { file, args };
     try {
       return await new Promise<Started>((resolve) => {
-        const child = spawnGroup(file, args, { cwd, env: fullEnv, stdio: ['ignore', log.fd, log.fd], ...user });
+        const child = spawnGroup(launch.file, launch.args, {
+          cwd,
+          env: fullEnv,
+          stdio: namespaces ? ['ignore', log.fd, log.fd, 'pipe', 'pipe'] : ['ignore', log.fd, log.fd],
+          ...user,
+        });
         let started: RuntimeHandle | undefined;
         child.once('error', (error: NodeJS.ErrnoException) => {
           const reason = error.code === 'ENOENT' ? `${error.message} (command not found)` : error.message;
@@ -153,7 +198,17 @@ export class ProcessRuntime implements SandboxRuntime {
         child.once('spawn', () => {
           const stat = child.pid === undefined ? undefined : readProcStat(child.pid);
           started = stat && { pid: stat.pid, process_start: stat.startTime };
-          resolve(started ? { ok: true, handle: started } : { ok: false, error: 'The process ended before it could be recorded' });
+          if (!started) return resolve({ ok: false, error: 'The process ended before it could be recorded' });
+          if (!namespaces) return resolve({ ok: true, handle: started });
+          const handle = started;
+          this.#connect(namespaces, id, child, port, user).then(
+            () => resolve({ ok: true, handle }),
+            (error: unknown) => {
+              const reason = `Its namespaces could not be set up: ${error instanceof Error ? error.message : String(error)}`;
+              void appendLog(logFile, reason);
+              void endGroup(handle.pid!, 0).then(() => resolve({ ok: false, error: reason }));
+            },
+          );
         });
         child.once('exit', (code, signal) => {
           // A look taken while it ran must not outlive it: what follows its end (a resume refused) needs the truth.
@@ -172,16 +227,34 @@ export class ProcessRuntime implements SandboxRuntime {
     }
   }
 
-  /** When the main process ends, the rest of its group goes with it; an unclean end says why, with its last words. */
+  /** Gives a namespaced sandbox its network once bwrap made its namespaces, then lets its command run. */
+  async #connect(tools: NamespaceTools, id: string, child: ChildProcess, port: number, user: ProcessUser | undefined): Promise<void> {
+    const [, , , info, block] = child.stdio;
+    await namespacesMade(info as Readable, NAMESPACES_TIMEOUT_MS);
+    await attachNetwork(tools, {
+      // `unshare`'s namespaces (bwrap's nest inside them): the ones the network goes to.
+      pid: child.pid!,
+      ports: [port],
+      controlDir: path.join(this.options.dataDir, 'sandbox-network', id),
+      user,
+      env: { [SANDBOX_MARKER]: id },
+    });
+    release(block as Writable);
+  }
+
+  /** When the main process ends, the rest of its group goes with it (and its network helper); an unclean end says why, with its last words. */
   async #exited(id: string, handle: RuntimeHandle | undefined, exit: Exit): Promise<string | null> {
     if (handle?.pid && this.#isOwnGroup(handle.pid, id)) await endGroup(handle.pid, 0);
+    await Promise.all(this.#markedGroups(id).map((group) => endGroup(group, 0)));
     if (exit.code === 0) return null;
     const tail = (await tailLines(this.#logFile(id), 4)).filter((line) => !isOwnLine(line));
     return `The process ${describeExit(exit)}${tail.length ? `: ${tail.join(' ')}` : ''}`;
   }
 
   async adopt(id: string): Promise<RuntimeHandle | undefined> {
-    const leader = markedProcesses(SANDBOX_MARKER, id).find((p) => p.pid === p.pgrp);
+    const leader = markedProcesses(SANDBOX_MARKER, id).find(
+      (p) => p.pid === p.pgrp && environValue(p.pid, NETWORK_HELPER_MARKER) === undefined,
+    );
     return leader && { pid: leader.pid, process_start: leader.startTime };
   }
 
@@ -226,10 +299,14 @@ export class ProcessRuntime implements SandboxRuntime {
   #groups(record: SandboxRecord): number[] {
     const groups = new Set<number>();
     if (record.pid !== null && liveProcess(record.pid, record.process_start)) groups.add(record.pid);
-    for (const { pgrp } of markedProcesses(SANDBOX_MARKER, record.id)) {
-      if (this.#isOwnGroup(pgrp, record.id)) groups.add(pgrp);
-    }
+    for (const pgrp of this.#markedGroups(record.id)) groups.add(pgrp);
     return [...groups];
+  }
+
+  /** The process groups made only of processes carrying the sandbox's marker. */
+  #markedGroups(id: string): number[] {
+    const groups = new Set(markedProcesses(SANDBOX_MARKER, id).map((stat) => stat.pgrp));
+    return [...groups].filter((pgrp) => this.#isOwnGroup(pgrp, id));
   }
 
   async #setStopped(record: SandboxRecord, stop: boolean): Promise<boolean> {
@@ -301,6 +378,12 @@ export class ProcessRuntime implements SandboxRuntime {
   async exec(record: SandboxRecord, command: string[], { cwd, env, timeoutMs, signal }: ExecOptions): Promise<ExecResult> {
     const directory = inside(this.#home(record.id), cwd);
     if (!directory) throw new Invalid(['cwd'], `${cwd} is outside the sandbox`);
+    const { namespaces } = this.options;
+    // A sandbox started before namespaces were on runs its commands where it runs.
+    if (namespaces && record.pid !== null && inNamespacesOfItsOwn(record.pid)) {
+      const entered = commandInSandbox(namespaces, record.pid, this.#mounts(record.id, directory), command);
+      command = [entered.file, ...entered.args];
+    }
     const result = await runInGroup(command, {
       user: await this.#userOf(record.id),
       cwd: directory,

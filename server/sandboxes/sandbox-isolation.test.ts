@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DATABASE_FILE } from '../data-dir';
 import { canSwitchUsers } from '../processes/process-user';
+import { findNamespaceTools } from './namespaces';
 import { builtServerScript } from '../testing/built-server';
 import { runtimesUnderTest } from '../testing/docker-engine';
 import { logLines, shellSpec, startSandbox } from '../testing/sandbox-helpers';
@@ -132,11 +133,11 @@ describe(canSwitchUsers() ? 'as root, MCP test processes' : 'not as root, MCP te
 });
 
 /** Starts the real server (built, as `npm start` runs it), optionally through `setpriv` as another user; resolves with its output once it listens. */
-async function startServer(dataDir: string, asUser?: number): Promise<string> {
+async function startServer(dataDir: string, asUser?: number, env: Record<string, string> = {}): Promise<string> {
   const node = [process.execPath, builtServerScript('main')];
   const command = asUser === undefined ? node : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', ...node];
   const child = spawn(command[0]!, command.slice(1), {
-    env: { PATH: process.env.PATH, HOME: dataDir, DATA_DIR: dataDir, PORT: '0', CONSOLE_DIR: path.join(dataDir, 'none') },
+    env: { PATH: process.env.PATH, HOME: dataDir, DATA_DIR: dataDir, PORT: '0', CONSOLE_DIR: path.join(dataDir, 'none'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -165,16 +166,37 @@ describe('the server at start', () => {
     for (const file of ['secrets.key', 'session-api-key', DATABASE_FILE]) expect(mode(path.join(dataDir, file)), file).toBe(0o600);
   });
 
-  it('as an unprivileged user: says that process sandboxes are not isolated, DATA_DIR 0700', async () => {
+  it('as an unprivileged user without namespaces: says that process sandboxes are not isolated, DATA_DIR 0700', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-unprivileged-'));
     dirs.push(dataDir);
     const unprivileged = 65534; // nobody
     if (canSwitchUsers()) fs.chownSync(dataDir, unprivileged, unprivileged);
-    const output = await startServer(dataDir, canSwitchUsers() ? unprivileged : undefined);
+    const output = await startServer(dataDir, canSwitchUsers() ? unprivileged : undefined, { SANDBOX_NAMESPACES: 'off' });
     expect(output).toContain('Agent Console is running');
     expect(output).toContain('Process sandboxes are not isolated');
     expect(output).toContain('Docker runtime');
     expect(mode(dataDir)).toBe(0o700);
     expect(mode(path.join(dataDir, DATABASE_FILE))).toBe(0o600);
+  });
+
+  it.skipIf(!findNamespaceTools({ uid: 65534, gid: 65534 }).tools)(
+    'as an unprivileged user with bubblewrap and slirp4netns: sandboxes get namespaces of their own, and nothing is said to be unisolated',
+    async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-unprivileged-'));
+      dirs.push(dataDir);
+      const unprivileged = 65534;
+      if (canSwitchUsers()) fs.chownSync(dataDir, unprivileged, unprivileged);
+      const output = await startServer(dataDir, canSwitchUsers() ? unprivileged : undefined);
+      expect(output).toContain('process sandboxes run in namespaces of their own');
+      expect(output).not.toContain('not isolated');
+    },
+  );
+
+  it('with SANDBOX_NAMESPACES=on and no bubblewrap: does not start, and says why', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-no-tools-'));
+    dirs.push(dataDir);
+    const output = await startServer(dataDir, undefined, { SANDBOX_NAMESPACES: 'on', PATH: path.join(dataDir, 'no-tools-here') });
+    expect(output).not.toContain('Agent Console is running');
+    expect(output).toContain('SANDBOX_NAMESPACES=on, but sandboxes cannot have namespaces: not installed: ');
   });
 });

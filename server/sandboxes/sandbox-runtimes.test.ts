@@ -24,6 +24,7 @@ import { type ServerProcess, startServerProcess } from '../testing/server-proces
 import { type OpenAiStub, startOpenAiStub } from '../testing/openai-stub';
 import { sandboxInfo, shellSpec, statusBecomes } from '../testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, type TestApp, type TestAppOptions } from '../testing/test-app';
+import { publishedUrl } from '../testing/published-url';
 
 /*
  * What every sandbox runtime must do alike, run on each (docker when an engine responds), and what
@@ -451,7 +452,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     const seen = await Promise.all(records.map(async (record) => Promise.all([runtime.state(record), runtime.agentServerUrl(record)])));
     expect(new Map(records.map((record, index) => [record.id, seen[index]]))).toEqual(
       new Map([
-        [running, ['running', expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/)]],
+        [running, ['running', expect.stringMatching(publishedUrl)]],
         [stopped, ['paused', undefined]],
       ]),
     );

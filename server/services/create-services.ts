@@ -7,7 +7,8 @@ import type Docker from 'dockerode';
 import { type ContainerLimits, DockerRuntime } from '../sandboxes/docker-runtime';
 import { ContainerSpecCatalog } from '../sandboxes/docker/container-specs';
 import { LabelledImageSpecs } from '../sandboxes/docker/labelled-images';
-import { reachableFromContainer } from '../sandboxes/docker/host-alias';
+import { reachableFromSandbox } from '../sandboxes/host-alias';
+import type { NamespaceTools } from '../sandboxes/namespaces';
 import { ProcessRuntime } from '../sandboxes/process-runtime';
 import type { SandboxRuntime } from '../sandboxes/runtime';
 import { fixedSpecCatalog } from '../sandboxes/spec-catalog';
@@ -79,6 +80,8 @@ export interface ServiceOptions {
   log: Logger;
   /** First uid of the users sandboxes run as (the server must be root); absent: they run as the server's user. */
   sandboxUidBase?: number;
+  /** Process sandboxes run in namespaces of their own with these tools (`findNamespaceTools`); absent: on the host's. */
+  sandboxNamespaces?: NamespaceTools;
   /** Sandboxes run as containers on this engine, from `image` unless their spec or Settings name another; absent: as process groups. */
   docker?: { engine: Docker; image: string; limits: ContainerLimits };
   /** Stamps what services record (sandboxes, starts, conversations); the system's clock when absent. */
@@ -104,7 +107,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const { docker } = options;
   const runtime: SandboxRuntime = docker
     ? new DockerRuntime({ docker: docker.engine, dataDir, image: docker.image, limits: docker.limits, stopGraceMs, log: sandboxLog })
-    : new ProcessRuntime({ dataDir, stopGraceMs, log: sandboxLog, users });
+    : new ProcessRuntime({ dataDir, stopGraceMs, log: sandboxLog, users, namespaces: options.sandboxNamespaces });
   const specs = docker
     ? new ContainerSpecCatalog({
         declared: options.sandboxSpecs,
@@ -140,14 +143,16 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const conversationsStore = new ConversationsStore(db);
   const tasksStore = new StartTasksStore(db);
   const prices = options.llmPrices ?? new LlmPrices();
-  const startRequests = new AgentStartRequests(settings, secrets, prices, docker ? reachableFromContainer : undefined);
+  // Containers and namespaced processes have a loopback of their own: the host's is reached by its name.
+  const urlFromSandbox = docker || options.sandboxNamespaces ? reachableFromSandbox : undefined;
+  const startRequests = new AgentStartRequests(settings, secrets, prices, urlFromSandbox);
   const startTasks = new StartTaskService(
     tasksStore,
     conversationsStore,
     sandboxes,
     secrets,
     settings,
-    { setupScriptTimeoutMs: options.setupScriptTimeoutMs, startRequests, clock, instanceId: options.instance.id },
+    { setupScriptTimeoutMs: options.setupScriptTimeoutMs, startRequests, clock, instanceId: options.instance.id, urlFromSandbox },
     conversationLog,
   );
   instances.registry.addGlobalWork((quietSince) => startTasks.interruptTasksOfGoneInstances(quietSince));

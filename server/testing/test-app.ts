@@ -20,6 +20,7 @@ import type { Db } from '../store/database';
 import { type DatabaseName, freshPostgresDatabase } from './databases';
 import { defaultImage, localEngine, removeDockerLeftovers, type RuntimeName } from './docker-engine';
 import { ownSandboxUidBase } from './sandbox-uid-base';
+import type { NamespaceTools } from '../sandboxes/namespaces';
 
 export const TEST_SESSION_KEY = 'test-session-key-0123456789';
 export const TEST_SECRETS_KEY = 'test-secrets-key';
@@ -40,6 +41,8 @@ export interface TestAppOptions {
   corsOrigins?: string[];
   /** First uid of the sandboxes' users; `null` runs them as the test's own user. Default: isolated when root, as the server does. */
   sandboxUidBase?: number | null;
+  /** Process sandboxes in namespaces of their own, with these tools (see server/sandboxes/namespaces.ts). */
+  sandboxNamespaces?: NamespaceTools;
   /** Where its sandboxes run: process groups (the default) or containers on the local engine. */
   sandboxRuntime?: RuntimeName;
   /** SQLite in the data dir (the default), or a fresh PostgreSQL database, dropped on close unless `keepData`. */
@@ -90,6 +93,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     verifyGitTokens: options.verifyGitTokens ?? false,
     setupScriptTimeoutMs: options.setupScriptTimeoutMs ?? 30_000,
     sandboxUidBase,
+    sandboxNamespaces: options.sandboxNamespaces,
     docker,
     instance: { id: loadOrCreateKeyFile(dataDir, 'instance-id'), sessionKey: TEST_SESSION_KEY, timing: options.instanceTiming },
     databaseUrl,

@@ -63,10 +63,14 @@ function bareRepository(root: string, owner: string, name: string, content: Repo
 
 /**
  * Git's dumb HTTP protocol from bare repositories made for the test: plain files, served only
- * to a request that carries `token` (as HTTP Basic, the way git sends an extra header). It
- * listens on `address` (loopback; a container reaches the host on its bridge's gateway).
+ * to a request that carries `token` as HTTP Basic (to anyone when `token` is null). It listens on
+ * `address` (loopback; a container reaches the host on its bridge's gateway).
  */
-export async function startDumbHttpRepo(repos: Record<string, RepoFiles>, token: string, address = '127.0.0.1'): Promise<DumbHttpRepo> {
+export async function startDumbHttpRepo(
+  repos: Record<string, RepoFiles>,
+  token: string | null,
+  address = '127.0.0.1',
+): Promise<DumbHttpRepo> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dumb-http-'));
   for (const [fullName, content] of Object.entries(repos)) {
     const [owner, name] = fullName.split('/') as [string, string];
@@ -77,7 +81,7 @@ export async function startDumbHttpRepo(repos: Record<string, RepoFiles>, token:
     const authorization = request.headers.authorization ?? '';
     authorizations.push(authorization);
     const credentials = Buffer.from(authorization.replace(/^Basic /, ''), 'base64').toString();
-    if (!credentials.endsWith(`:${token}`)) {
+    if (token !== null && !credentials.endsWith(`:${token}`)) {
       response.writeHead(401, { 'www-authenticate': 'Basic realm="test"' }).end();
       return;
     }

@@ -29,6 +29,8 @@ import { StepFailed, WorkspaceSetup } from './workspace-setup';
 export interface StartTaskOptions {
   /** How long `.openhands/setup.sh` may run (SETUP_SCRIPT_TIMEOUT). */
   setupScriptTimeoutMs: number;
+  /** A URL as the sandbox reaches it (a container, a namespaced process: the host's loopback by its name); as is when absent. */
+  urlFromSandbox?: (url: string) => string;
   /** The agent server's create-conversation body (the user's LLM, limits, secrets). */
   startRequests: AgentStartRequests;
   /** Stamps tasks and conversations; the system's clock when absent. */
@@ -371,7 +373,7 @@ export class StartTaskService {
     if (provider === 'azure_devops' && name.split('/').length !== 3) {
       throw new StepFailed(`Azure DevOps repositories are named organization/project/repository, not ${name}`);
     }
-    const source = cloneSource(provider, stored?.host ?? null, name, stored?.token ?? null);
+    const source = cloneSource(provider, stored?.host ?? null, name, stored?.token ?? null, this.options.urlFromSandbox);
     if (!source) throw new StepFailed(`${PROVIDER_NAMES[provider]} needs a host: connect it on the Git & secrets page`);
     return { name, provider, source, branch: request.selected_branch };
   }

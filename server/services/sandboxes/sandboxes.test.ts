@@ -8,6 +8,7 @@ import { runtimesUnderTest } from '../../testing/docker-engine';
 import { logLines, sandboxInfo, shellSpec, statusBecomes } from '../../testing/sandbox-helpers';
 import { homeOf, processesOf, tracesOf } from '../../testing/sandbox-processes';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../testing/test-app';
+import { publishedUrl } from '../../testing/published-url';
 
 /*
  * What every runtime must do alike runs on each (docker when an engine responds); what is about
@@ -78,7 +79,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
     const run = await running(t, started.id);
     expect(run.status).toBe('RUNNING');
     const agent = run.exposed_urls![0]!;
-    expect(agent).toMatchObject({ name: 'AGENT_SERVER', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    expect(agent).toMatchObject({ name: 'AGENT_SERVER', url: expect.stringMatching(publishedUrl) });
     // the port the agent server listens on: the host's for a process, the container's (published on another) for docker
     expect(agent.port).toBe(runtime === 'docker' ? AGENT_SERVER_CONTAINER_PORT : Number(new URL(agent.url).port));
     expect(await (await fetch(`${agent.url}/alive`)).json()).toEqual({ status: 'ok' });

@@ -1,0 +1,187 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { canSwitchUsers } from '../processes/process-user';
+import { markedProcesses } from '../processes/proc';
+import { logLines, sandboxInfo, shellSpec, startSandbox, statusBecomes } from '../testing/sandbox-helpers';
+import { homeOf } from '../testing/sandbox-processes';
+import { startTestApp, type TestApp } from '../testing/test-app';
+import { HOST_ALIAS } from './host-alias';
+import { findNamespaceTools, type NamespaceTools } from './namespaces';
+import { SANDBOX_MARKER } from './process-runtime';
+import { loadSandboxSpecs } from './specs';
+import { publishedUrl } from '../testing/published-url';
+
+/*
+ * Process sandboxes in namespaces of their own (bubblewrap, slirp4netns): what sandbox code can no
+ * longer reach — the host's ports and processes, another sandbox's files and /tmp, DATA_DIR,
+ * privileges through set-id binaries — and what it still can: its home, the internet, the host
+ * at HOST_ALIAS. CI installs the tools and must run these; elsewhere one line says they were not.
+ */
+
+const found = findNamespaceTools(canSwitchUsers() ? { uid: 65534, gid: 65534 } : undefined);
+if (!found.tools && process.env.CI) throw new Error(`CI must run the namespaced sandbox tests: ${found.reason}`);
+if (!found.tools) console.warn(`[namespaced sandboxes] not tested here: ${found.reason}`);
+const tools = found.tools as NamespaceTools;
+
+const apps: TestApp[] = [];
+afterEach(async () => {
+  for (const t of apps.splice(0)) await t.close();
+});
+
+/** An HTTP server on the host's loopback (an LLM, a git server), saying who it is. */
+let hostServer: http.Server;
+let hostPort: number;
+beforeAll(async () => {
+  hostServer = http.createServer((_request, response) => response.end('the host answers'));
+  await new Promise<void>((resolve) => hostServer.listen(0, '127.0.0.1', resolve));
+  hostPort = (hostServer.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => hostServer.close(() => resolve())));
+
+/** A port nothing on the host listens on (for a sandbox to try to take). */
+function freeHostPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const listensOnHost = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => resolve(socket.destroy() !== undefined));
+    socket.once('error', () => resolve(false));
+  });
+
+async function logOf(t: TestApp, id: string): Promise<string> {
+  return vi.waitFor(
+    async () => {
+      const lines = await logLines(t, id);
+      expect(lines, lines.join('\n')).toContain('probed');
+      return lines.join('\n');
+    },
+    { timeout: 15_000 },
+  );
+}
+
+/** Node's fetch from inside the sandbox: prints the body, or FETCH-FAILED. */
+const fetchFrom = (url: string) =>
+  `node -e 'fetch(process.argv[1]).then(r=>r.text()).then(t=>console.log(t),()=>console.log("FETCH-FAILED"))' ${url}`;
+
+describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', () => {
+  /** An app whose spec `probe` runs `script`, with the server's pid in $SERVER_PID and its data dir in $D. */
+  async function app(script: string) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-test-'));
+    const probe = { ...shellSpec('probe', script), initial_env: { SERVER_PID: String(process.pid), D: dataDir } };
+    const t = await startTestApp({ dataDir, sandboxNamespaces: tools, sandboxSpecs: [...loadSandboxSpecs(undefined), probe] });
+    apps.push(t);
+    return t;
+  }
+
+  it('see only their own processes and files, write only their home, and gain nothing from set-id bits', async () => {
+    const port = await freeHostPort();
+    const t = await app(
+      [
+        'echo "processes=$(ls /proc | grep -c "^[0-9]")"',
+        'kill -0 "$SERVER_PID" 2>/dev/null && echo SIGNALLED-SERVER',
+        // The host's /tmp is full of other tests' files; the sandbox's holds at most the way to DATA_DIR.
+        'echo "tmp-entries=$(ls -A /tmp | wc -l)"',
+        'touch /tmp/mine "$HOME/mine" && echo WROTE-OWN-FILES',
+        'touch /etc/written 2>/dev/null && echo WROTE-HOST-FILES',
+        'grep -E "^(NoNewPrivs|CapEff)" /proc/self/status',
+        // Listens on "its" loopback: the host's port stays free.
+        `node -e 'require("net").createServer().listen(${port}, "127.0.0.1", () => console.log("LISTENING"))' &`,
+        'sleep 1',
+        'echo probed',
+        'wait',
+      ].join('\n'),
+    );
+    const first = await startSandbox(t, 'probe');
+    const log = await logOf(t, first.id);
+    expect(log).toContain('WROTE-OWN-FILES');
+    expect(log).toContain('LISTENING');
+    expect(log).toMatch(/NoNewPrivs:\s+1/);
+    expect(log).toMatch(/CapEff:\s+0+$/m);
+    // bwrap as the namespace's init, the shell, node, sleep or ls: a handful, none of the host's.
+    expect(Number(/processes=(\d+)/.exec(log)?.[1])).toBeLessThan(8);
+    expect(Number(/tmp-entries=(\d+)/.exec(log)?.[1])).toBeLessThanOrEqual(1);
+    expect(fs.readdirSync(os.tmpdir()).length).toBeGreaterThan(1);
+    for (const word of ['SIGNALLED-SERVER', 'WROTE-HOST-FILES']) expect(log).not.toContain(word);
+    expect(await listensOnHost(port)).toBe(false);
+    expect(fs.existsSync(path.join(homeOf(t, first.id), 'mine'))).toBe(true);
+  });
+
+  it('do not see DATA_DIR: not the database, the keys, nor other sandboxes', async () => {
+    const t = await app('echo "data-dir: $(ls -A "$D")"; echo "sandboxes: $(ls -A "$D/sandboxes")"; echo probed; sleep 600');
+    const first = await startSandbox(t, 'probe');
+    const second = await startSandbox(t, 'probe');
+    expect(fs.readdirSync(t.dataDir).length).toBeGreaterThan(3);
+    // Only the way to its own home, in an empty directory standing for DATA_DIR.
+    for (const { id } of [first, second]) {
+      const log = await logOf(t, id);
+      expect(log).toContain('data-dir: sandboxes\n');
+      expect(log).toContain(`sandboxes: ${id}\n`);
+    }
+  });
+
+  it('reach the host at its alias, and are reached at their forwarded port; pause, resume and delete take their network along', async () => {
+    const t = await app(
+      `${fetchFrom(`http://${HOST_ALIAS}:${hostPort}/`)}; ${fetchFrom(`http://127.0.0.1:${hostPort}/`)}; echo probed; sleep 600`,
+    );
+    const { id } = await startSandbox(t, 'probe');
+    const log = await logOf(t, id);
+    // The host at its alias; its own loopback is its own.
+    expect(log.split('\n').filter((line) => line === 'the host answers')).toHaveLength(1);
+    expect(log).toContain('FETCH-FAILED');
+
+    // The agent server: on its forwarded port, and so RUNNING.
+    const agent = await startSandbox(t, 'agent-server');
+    const running = await statusBecomes(t, agent.id, 'RUNNING');
+    const url = running.exposed_urls![0]!.url;
+    expect(url).toMatch(publishedUrl);
+    // Not on the host's 127.0.0.1, and so not on `localhost`, where the console's cookie goes.
+    expect(await listensOnHost(Number(new URL(url).port))).toBe(false);
+    expect(await (await fetch(`${url}/alive`)).json()).toEqual({ status: 'ok' });
+
+    const helpers = () => markedProcesses(SANDBOX_MARKER, agent.id).filter((p) => p.pid === p.pgrp).length;
+    expect(helpers()).toBe(2); // its own group, and its network helper's
+    expect((await t.request({ method: 'POST', url: `/api/v1/sandboxes/${agent.id}/pause` })).statusCode).toBe(200);
+    expect((await sandboxInfo(t, agent.id))?.status).toBe('PAUSED');
+    expect((await t.request({ method: 'POST', url: `/api/v1/sandboxes/${agent.id}/resume` })).statusCode).toBe(200);
+    await statusBecomes(t, agent.id, 'RUNNING');
+    expect((await t.request({ method: 'DELETE', url: `/api/v1/sandboxes/${agent.id}` })).statusCode).toBe(200);
+    expect(markedProcesses(SANDBOX_MARKER, agent.id)).toEqual([]);
+  });
+
+  it('run commands (git, setup scripts) in their namespaces: the same home and network', async () => {
+    const t = await app('echo probed; sleep 600');
+    const { id } = await startSandbox(t, 'probe');
+    await logOf(t, id);
+    const result = await t.services.sandboxes.exec(
+      id,
+      ['sh', '-c', `touch made-by-exec; ${fetchFrom(`http://${HOST_ALIAS}:${hostPort}/`)}; id -u`],
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    expect(result.exitCode).toBe(0);
+    expect(result.output).toContain('the host answers');
+    expect(result.output.trim().split('\n').at(-1)).toBe(String(canSwitchUsers() ? fs.statSync(homeOf(t, id)).uid : process.getuid?.()));
+    expect(fs.existsSync(path.join(homeOf(t, id), 'made-by-exec'))).toBe(true);
+  });
+
+  it('end with their main process, network helper and all', async () => {
+    const t = await app('sleep 964 & echo probed; sleep 1; exit 3');
+    const { id } = await startSandbox(t, 'probe');
+    const failed = await statusBecomes(t, id, 'ERROR', 10_000);
+    expect(failed.status_detail).toContain('exited with code 3');
+    await vi.waitFor(() => expect(markedProcesses(SANDBOX_MARKER, id)).toEqual([]), { timeout: 5000 });
+  });
+});

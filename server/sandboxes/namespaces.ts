@@ -1,0 +1,304 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { HOST_ALIAS } from './host-alias';
+import { SANDBOX_PUBLISHED_HOST } from './published-host';
+import type { ProcessUser } from '../processes/process-user';
+
+/*
+ * Process sandboxes in namespaces of their own (Linux), with the tools made for it:
+ * `unshare` makes a user and a network namespace, `bwrap` (bubblewrap) the pid, mount, ipc and uts
+ * namespaces inside it — the host's files read-only, its own /tmp and /proc, its home the one
+ * place it writes, DATA_DIR hidden, no capabilities, no new privileges (set-id bits do nothing) —
+ * and `slirp4netns` gives the network namespace user-mode networking: the internet through NAT,
+ * the host's loopback at a gateway address (named HOST_ALIAS, as containers name it), and only the
+ * ports asked for forwarded from the host's 127.0.0.1. A sandbox so cannot bind a host port, see
+ * another sandbox's processes or files, or signal the server. Why not bwrap's own network
+ * namespace: slirp4netns must join the user namespace that owns the network namespace, and bwrap
+ * nests its own; `unshare`'s is the owner.
+ */
+
+/** The sandbox's side of its network (slirp4netns' defaults with `--configure`). */
+export const SANDBOX_NETWORK = { address: '10.0.2.100', gateway: '10.0.2.2', dns: '10.0.2.3' } as const;
+
+/** Marks the network helper of a sandbox (beside the sandbox marker), so it is never taken for the sandbox's own process. */
+export const NETWORK_HELPER_MARKER = 'AGENT_CONSOLE_SANDBOX_NETWORK';
+
+export interface NamespaceTools {
+  unshare: string;
+  bwrap: string;
+  slirp4netns: string;
+  nsenter: string;
+}
+
+/** `name`'s path on PATH, if it is there and executable. */
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(':').filter(Boolean)) {
+    const file = path.join(dir, name);
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The tools, when all are installed and the kernel lets `user` make namespaces (tried once with a
+ * command that does nothing); `undefined` with the reason otherwise.
+ */
+export function findNamespaceTools(user: ProcessUser | undefined): { tools: NamespaceTools } | { tools: undefined; reason: string } {
+  const found = { unshare: onPath('unshare'), bwrap: onPath('bwrap'), slirp4netns: onPath('slirp4netns'), nsenter: onPath('nsenter') };
+  const missing = Object.entries(found)
+    .filter(([, file]) => !file)
+    .map(([name]) => name);
+  if (missing.length) return { tools: undefined, reason: `not installed: ${missing.join(', ')}` };
+  const tools = found as NamespaceTools;
+  const trial = spawnSync(tools.unshare, unshareArgs(tools, ['--ro-bind', '/', '/', '--', '/bin/true']), {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: 10_000,
+    ...user,
+  });
+  if (trial.status !== 0) {
+    return { tools: undefined, reason: `namespaces refused: ${trial.stderr?.toString().trim() || `exit ${trial.status}`}` };
+  }
+  return { tools };
+}
+
+/** `unshare` making the user and network namespaces, then `bwrap` with `bwrapArgs` in them. */
+function unshareArgs(tools: NamespaceTools, bwrapArgs: string[]): string[] {
+  return ['--user', '--map-current-user', '--net', '--', tools.bwrap, ...bwrapArgs];
+}
+
+export interface SandboxMounts {
+  /** Where the sandbox writes; bound at the same path. */
+  home: string;
+  /** Hidden under an empty tmpfs (DATA_DIR: other sandboxes, the database, the keys). */
+  hidden: string[];
+  /** Its /etc/hosts and /etc/resolv.conf (see `writeNetworkFiles`). */
+  etc: { hosts: string; resolvConf: string };
+  /** The directory its command starts in (inside `home`). */
+  cwd: string;
+}
+
+/** bwrap's options for a sandbox's mounts and namespaces (the network one is `unshare`'s). */
+function bwrapArgs({ home, hidden, etc, cwd }: SandboxMounts): string[] {
+  return [
+    '--unshare-user',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    '--hostname',
+    'sandbox',
+    '--ro-bind',
+    '/',
+    '/',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--tmpfs',
+    '/dev/shm',
+    '--tmpfs',
+    '/tmp',
+    ...hidden.flatMap((dir) => ['--tmpfs', dir]),
+    '--bind',
+    home,
+    home,
+    '--ro-bind',
+    etc.hosts,
+    '/etc/hosts',
+    '--ro-bind',
+    etc.resolvConf,
+    '/etc/resolv.conf',
+    '--chdir',
+    cwd,
+  ];
+}
+
+/**
+ * A sandbox's main command, in new namespaces. bwrap tells on fd 3 (`--info-fd`) once they exist
+ * and waits for a byte on fd 4 (`--block-fd`) before the command runs, so the command starts with
+ * its network in place.
+ */
+export function sandboxCommand(tools: NamespaceTools, mounts: SandboxMounts, command: string[]): { file: string; args: string[] } {
+  return { file: tools.unshare, args: unshareArgs(tools, [...bwrapArgs(mounts), '--info-fd', '3', '--block-fd', '4', '--', ...command]) };
+}
+
+/**
+ * A command run in a running sandbox: in its user and network namespaces (those of `pid`, the
+ * sandbox's main process), with the sandbox's mounts, and pid namespace and /tmp of its own.
+ */
+export function commandInSandbox(
+  tools: NamespaceTools,
+  pid: number,
+  mounts: SandboxMounts,
+  command: string[],
+): { file: string; args: string[] } {
+  return {
+    file: tools.nsenter,
+    args: ['--target', String(pid), '--user', '--net', '--preserve-credentials', '--', tools.bwrap, ...bwrapArgs(mounts), '--', ...command],
+  };
+}
+
+/** Writes the /etc/hosts (the host's, and HOST_ALIAS for the gateway) and /etc/resolv.conf every sandbox gets, in `dir`. */
+export function writeNetworkFiles(dir: string): SandboxMounts['etc'] {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o711 });
+  fs.chmodSync(dir, 0o711);
+  let hosts: string;
+  try {
+    hosts = fs.readFileSync('/etc/hosts', 'utf8');
+  } catch {
+    hosts = '127.0.0.1\tlocalhost\n';
+  }
+  const files = { hosts: path.join(dir, 'hosts'), resolvConf: path.join(dir, 'resolv.conf') };
+  fs.writeFileSync(files.hosts, `${hosts.trimEnd()}\n${SANDBOX_NETWORK.gateway}\t${HOST_ALIAS}\n`, { mode: 0o644 });
+  fs.writeFileSync(files.resolvConf, `nameserver ${SANDBOX_NETWORK.dns}\n`, { mode: 0o644 });
+  return files;
+}
+
+/**
+ * Resolves once bwrap said on its info fd that it made the namespaces (with the pid of their first
+ * process): all of what it says, up to its closing the fd, or it dies of a broken pipe.
+ */
+export function namespacesMade(info: Readable, timeoutMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => finish(new Error('the namespaces were not made in time')), timeoutMs);
+    const finish = (result: number | Error) => {
+      clearTimeout(timer);
+      info.removeAllListeners();
+      info.destroy();
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+    info.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    info.on('error', (error) => finish(error));
+    info.on('end', () => {
+      const pid = /"child-pid":\s*(\d+)/.exec(text)?.[1];
+      finish(pid ? Number(pid) : new Error('bwrap ended before it made the namespaces'));
+    });
+  });
+}
+
+/** Lets the command bwrap holds back run (a byte on its block fd). */
+export function release(block: Writable): void {
+  block.end('1');
+}
+
+/** The network namespace `pid` is in, e.g. `net:[4026532184]`; `undefined` when it is gone. */
+const networkNamespaceOf = (pid: number | 'self') => {
+  try {
+    return fs.readlinkSync(`/proc/${pid}/ns/net`);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Whether process `pid` is in a network namespace other than this server's (a sandbox started in namespaces). */
+export function inNamespacesOfItsOwn(pid: number): boolean {
+  const netns = networkNamespaceOf(pid);
+  return netns !== undefined && netns !== networkNamespaceOf('self');
+}
+
+export interface NetworkRequest {
+  /** The sandbox's main process: its user and network namespaces get the network. */
+  pid: number;
+  /** Forwarded from the host's 127.0.0.1 to the same port in the sandbox. */
+  ports: number[];
+  /** A directory of the sandbox's own outside its home, for slirp4netns' API socket while the ports are added. */
+  controlDir: string;
+  user: ProcessUser | undefined;
+  /** The helper's environment: the sandbox's marker, so it is found, paused and ended with the sandbox. */
+  env: Record<string, string>;
+}
+
+/**
+ * Starts slirp4netns for the sandbox (in a process group of its own, marked as its network helper)
+ * and forwards `ports`; resolves once they are forwarded.
+ */
+export async function attachNetwork(tools: NamespaceTools, request: NetworkRequest): Promise<void> {
+  const { pid, ports, controlDir, user, env } = request;
+  // Never the host's own network namespace: slirp4netns would configure the host.
+  if (!inNamespacesOfItsOwn(pid)) throw new Error('the sandbox has no network namespace of its own');
+  await fsp.mkdir(controlDir, { recursive: true, mode: 0o700 });
+  if (user) await fsp.chown(controlDir, user.uid, user.gid);
+  const socket = path.join(controlDir, 'slirp.sock');
+  await fsp.rm(socket, { force: true });
+  const helper = spawn(
+    tools.slirp4netns,
+    [
+      '--configure',
+      '--mtu=65520',
+      '--ready-fd=3',
+      `--api-socket=${socket}`,
+      '--netns-type=path',
+      `--userns-path=/proc/${pid}/ns/user`,
+      `/proc/${pid}/ns/net`,
+      'tap0',
+    ],
+    { detached: true, stdio: ['ignore', 'ignore', 'pipe', 'pipe'], env: { ...env, [NETWORK_HELPER_MARKER]: '1' }, ...user },
+  );
+  helper.unref();
+  let stderr = '';
+  helper.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('slirp4netns did not get ready in time')), 10_000);
+      helper.stdio[3]?.once('data', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      helper.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`slirp4netns exited with ${code}: ${stderr.trim().split('\n').at(-1) ?? ''}`));
+      });
+      helper.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+    for (const port of ports) {
+      await slirpRequest(socket, {
+        execute: 'add_hostfwd',
+        arguments: { proto: 'tcp', host_addr: SANDBOX_PUBLISHED_HOST, host_port: port, guest_port: port },
+      });
+    }
+  } catch (error) {
+    if (helper.pid) process.kill(helper.pid, 'SIGKILL');
+    throw error;
+  } finally {
+    helper.stdio[3]?.destroy();
+    helper.stderr?.destroy();
+    helper.removeAllListeners();
+    // Nobody adds ports later: the socket goes, so nothing else can.
+    await fsp.rm(controlDir, { recursive: true, force: true });
+  }
+}
+
+/** One request to slirp4netns' API socket (one JSON object, then the write side shut). */
+function slirpRequest(socket: string, request: unknown): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const connection = net.connect(socket);
+    let response = '';
+    connection.setTimeout(5000, () => connection.destroy(new Error('slirp4netns did not answer')));
+    connection.on('connect', () => connection.end(JSON.stringify(request)));
+    connection.on('data', (chunk: Buffer) => (response += chunk.toString()));
+    connection.on('error', reject);
+    connection.on('close', () => {
+      try {
+        const parsed = JSON.parse(response) as { error?: { desc?: string } };
+        if (parsed.error) reject(new Error(`slirp4netns refused: ${parsed.error.desc ?? response}`));
+        else resolve();
+      } catch {
+        reject(new Error(`slirp4netns answered: ${response || 'nothing'}`));
+      }
+    });
+  });
+}
