@@ -1,3 +1,4 @@
+import { providerWords } from '../provider-words';
 import { type Provider, PROVIDER_NAMES, PUBLIC_HOSTS, type TokenCheckOutcome } from '../../src/contract/secrets';
 
 /** What a provider said about a token, in words (`reason`) unless it accepted it. */
@@ -66,15 +67,7 @@ export function identityRequest(
   }
 }
 
-async function providerMessage(response: Response): Promise<string> {
-  try {
-    const body = (await response.json()) as { message?: unknown; error?: unknown; error_description?: unknown };
-    const message = body.message ?? body.error_description ?? body.error;
-    return typeof message === 'string' ? message : '';
-  } catch {
-    return '';
-  }
-}
+const providerMessage = (response: Response): Promise<string> => response.json().then(providerWords, () => '');
 
 /** Checks tokens against the provider's API (on save with VERIFY_GIT_TOKENS=1, and on Verify). */
 export const verifyTokenOverHttp: TokenVerifier = async (provider, token, host) => {

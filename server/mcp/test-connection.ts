@@ -14,6 +14,14 @@ class TestCancelled extends Error {}
 const MAX_DETAIL = 300;
 const truncate = (text: string) => (text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text);
 
+/** What an HTTP refusal of an MCP request means. */
+const HTTP_MEANING: Record<number, string> = {
+  401: ': the server wants an API key, or refused this one',
+  403: ': the server refused this API key',
+  404: ': no MCP endpoint at this URL',
+  405: ': no MCP endpoint at this URL (the method is not allowed)',
+};
+
 /** Network errors in words; the code stays beside them, as operators search for it. */
 const NETWORK_WORDS: Record<string, string> = {
   ECONNREFUSED: 'Connection refused',
@@ -50,9 +58,9 @@ function describeFailure(error: unknown, transport: Transport, server: McpTestRe
   const network = server.kind !== 'stdio' && networkCode(error);
   if (network) return `${NETWORK_WORDS[network.code]} at ${network.address ?? new URL(server.url).host} (${network.code})`;
   if (error instanceof StreamableHTTPError || error instanceof SseError) {
-    const status = typeof error.code === 'number' && error.code >= 100 ? `HTTP ${error.code}` : undefined;
-    const detail = truncate(error.message.replace(/^(Streamable HTTP|SSE) error: /, '').trim());
-    return status ? `${status}${detail ? `: ${detail}` : ''}` : detail;
+    // With a status, what the SDK adds is the response's body: the status and what it means, not that.
+    if (typeof error.code === 'number' && error.code >= 100) return `HTTP ${error.code}${HTTP_MEANING[error.code] ?? ''}`;
+    return truncate(error.message.replace(/^(Streamable HTTP|SSE) error: /, '').trim());
   }
   const cause = error instanceof Error ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
   if (cause?.code) return cause.message.includes(cause.code) ? cause.message : `${cause.code}: ${cause.message}`;

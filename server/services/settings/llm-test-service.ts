@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { providerWords } from '../../provider-words';
 import { DEMO_MODEL } from '../../../src/contract/demo-model';
 import { LLM_TEST_SECONDS, type LlmTestRequest, type LlmTestResult } from '../../../src/contract/llm-test';
 import { wireModelName } from '../../agent-server/contract';
@@ -12,10 +13,6 @@ const DEMO_REPLY = `Ready. I am the demo model (${DEMO_MODEL}): I reply without 
 const OPENAI_URL = 'https://api.openai.com/v1';
 
 /** The provider's own words for a refusal (the client prefixes its message with the status). */
-function providerWords(error: InstanceType<typeof OpenAI.APIError>): string {
-  const body = error.error as { message?: unknown } | undefined;
-  return typeof body?.message === 'string' && body.message !== '' ? body.message : error.message;
-}
 
 /** Why a connection failed, as deep as the cause goes (`fetch failed` → `connect ECONNREFUSED …`). */
 function rootCause(error: unknown): string {
@@ -29,13 +26,15 @@ function describeFailure(error: unknown, model: string, url: string): string {
   if (error instanceof OpenAI.APIConnectionError) return `Cannot reach ${url} (${rootCause(error)}). Check the base URL.`;
   if (error instanceof OpenAI.APIError) {
     const status = error.status ?? 0;
-    const words = providerWords(error);
-    if (status === 401 || status === 403) return `The provider rejected the API key (HTTP ${status}: ${words}).`;
+    // The SDK's `error` is the JSON body's own (`{message}`); its `message` would quote any body.
+    const said = providerWords({ error: error.error });
+    const http = `HTTP ${status}${said ? `: ${said}` : ''}`;
+    if (status === 401 || status === 403) return `The provider rejected the API key (${http}).`;
     if (status === 404) {
-      return `Not found (HTTP 404: ${words}): the model "${model}" does not exist at ${url}, or the base URL is not an OpenAI-compatible endpoint.`;
+      return `Not found (${http}): the model "${model}" does not exist at ${url}, or the base URL is not an OpenAI-compatible endpoint.`;
     }
-    if (status === 429) return `The provider refused for now: rate limit or quota (HTTP 429: ${words}).`;
-    return `The provider responded with HTTP ${status}: ${words}.`;
+    if (status === 429) return `The provider refused for now: rate limit or quota (${http}).`;
+    return `The provider responded with ${http}.`;
   }
   return `The test request failed: ${rootCause(error)}.`;
 }

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_MODEL } from '../../../src/contract/demo-model';
@@ -108,6 +109,21 @@ describe('POST /api/llm/test', () => {
       ok: false,
       error: expect.stringMatching(/^Not found \(HTTP 404: The model `nope` does not exist\): the model "nope" does not exist at/),
     });
+  });
+
+  it('says what an internal service answered with its status only, never what it sent', async () => {
+    const internal = http.createServer((_request, response) =>
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('internal only: the password is swordfish'),
+    );
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(internal.address() as net.AddressInfo).port}/v1`;
+      const { body, text } = await testLlm({ model: 'gpt-test', base_url: url, api_key: TYPED_KEY });
+      expect(body.error).toMatch(/^Not found \(HTTP 404\): the model "gpt-test" does not exist at/);
+      expect(text).not.toContain('swordfish');
+    } finally {
+      await new Promise((resolve) => internal.close(resolve));
+    }
   });
 
   it('says an unreachable base URL cannot be reached, never naming the key', async () => {

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -128,6 +130,20 @@ describe('POST /api/mcp/test', () => {
     const { body } = await test({ kind: 'shttp', url: http.url, api_key: 'wrong-token' });
     expect(body.ok).toBe(false);
     expect(body.error).toMatch(/^HTTP 401/);
+  });
+
+  it('says what an internal service answered with its status only, never what it sent', async () => {
+    const internal = createServer((_request, response) =>
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('internal only: the password is swordfish'),
+    );
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(internal.address() as AddressInfo).port}/mcp`;
+      const { body } = await test({ kind: 'shttp', url });
+      expect(body).toEqual({ ok: false, error: 'HTTP 404: no MCP endpoint at this URL' });
+    } finally {
+      await new Promise((resolve) => internal.close(resolve));
+    }
   });
 
   it.each(['shttp', 'sse'] as const)('reports a refused connection (%s)', async (kind) => {
