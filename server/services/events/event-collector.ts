@@ -28,6 +28,12 @@ type FailureKind = 'connect' | 'recreate' | 'store';
 const sameEndpoint = (a: AgentEndpoint, b: AgentEndpoint) => a.url === b.url && a.key === b.key;
 
 /**
+ * The largest frame read from an agent server (sandbox code): a larger one ends the connection
+ * (reading it would hold the server's memory and event loop); events are cut far below it anyway.
+ */
+const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+
+/**
  * Keeps one event WebSocket per conversation whose sandbox is RUNNING and stores what comes, so
  * every event is stored once, in order, whatever restarts: each (re)connection asks for every
  * event again (`resend_all`), and the store skips those it has. A paused sandbox's socket is
@@ -141,7 +147,7 @@ export class EventCollector {
   #connect(record: ConversationRecord, endpoint: AgentEndpoint): void {
     const id = record.id;
     const url = `${endpoint.url.replace(/^http/, 'ws')}/sockets/events/${id}?resend_all=true`;
-    const socket = new WebSocket(url, { headers: { [SESSION_KEY_HEADER]: endpoint.key } });
+    const socket = new WebSocket(url, { headers: { [SESSION_KEY_HEADER]: endpoint.key }, maxPayload: MAX_FRAME_BYTES });
     let unknown = false;
     let refusal: string | undefined;
     // Frames are stored one after the other; after a failure none is: the next connection sends them all again, in order.

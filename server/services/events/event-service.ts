@@ -21,6 +21,7 @@ import type { EventRecord, EventsStore, NewEvent } from '../../store/events-stor
 import { normaliseId } from '../ids';
 import { decodeCursor, encodeCursor } from '../conversations/page-cursor';
 import { DEFAULT_USER } from '../users';
+import { storedEventJson } from './event-size';
 
 /** What a live listener of a conversation gets: a stored event (with its storage position), or a transient frame. */
 export type LiveFrame = { seq: number; event: AgentEvent } | { seq?: undefined; frame: ConversationState | StreamingDelta };
@@ -186,7 +187,7 @@ export class EventService {
           kind: event.data.kind,
           source: event.data.source,
           timestamp: storedTime(event.data.timestamp),
-          body: JSON.stringify(event.data),
+          body: storedEventJson(event.data),
         });
       }
     }

@@ -6,6 +6,7 @@ import { SecretBox } from '../../secret-box';
 import { type DatabaseName, databasesUnderTest } from '../../testing/databases';
 import { shellSpec, startSandbox, statusBecomes } from '../../testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp } from '../../testing/test-app';
+import { MAX_EVENT_BYTES } from './event-size';
 
 /*
  * Stored events, their routes, the webhook and the live stream, with events pushed the way an
@@ -238,6 +239,22 @@ describe.each(databasesUnderTest())('on %s', (database) => {
 
       const notEvents = await postWebhook(t, mine.sandboxId, mine.conversationId, [{ kind: 'MessageEvent' }], mine.key);
       expect(notEvents.statusCode).toBe(422);
+    });
+
+    it('stores an event too large to keep with its longest text cut, saying so', async () => {
+      const t = await app(database);
+      const { push } = await setup(t);
+      // Each text within what the contract takes, all of them together not.
+      const huge = message('');
+      huge.llm_message.content = Array.from({ length: 6 }, (_, index) => ({ type: 'text', text: `${index}`.repeat(60_000) }));
+      await push([huge]);
+      const response = await t.request({ method: 'GET', url: `/api/v1/events?id=${huge.id}` });
+      expect(response.body.length).toBeLessThan(MAX_EVENT_BYTES + 1024);
+      const [stored] = response.json();
+      expect(stored).toMatchObject({ id: huge.id, kind: 'MessageEvent', source: 'user' });
+      const texts: string[] = stored.llm_message.content.map((item: { text: string }) => item.text);
+      expect(texts[0]).toMatch(/^0{1024,}\n… \[cut by Agent Console: 60000 characters in all\]$/);
+      expect(texts.at(-1)).toBe('5'.repeat(60_000));
     });
 
     it('takes state updates as news of the moment: metrics reach the conversation, nothing is stored', async () => {
