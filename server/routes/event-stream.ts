@@ -4,6 +4,13 @@ import type { LiveFrame } from '../services/events/event-service';
 /** A comment line now and then keeps proxies and browsers from dropping a quiet stream. */
 const HEARTBEAT_MS = 15_000;
 
+/**
+ * The most one stream may hold for a client that does not read as fast as frames come: past it
+ * the stream is dropped, freeing what it held; the client comes back with Last-Event-ID and
+ * misses nothing.
+ */
+export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+
 /** One frame in `text/event-stream`: a stored event with its id (so a client can resume), a transient one without. */
 export function sseFrame(frame: LiveFrame): string {
   if (frame.seq === undefined) return `data: ${JSON.stringify(frame.frame)}\n\n`;
@@ -46,7 +53,12 @@ export class EventStreams {
     raw.on('close', end);
     return {
       write: (text) => {
-        if (this.#open.has(end)) raw.write(text);
+        if (!this.#open.has(end)) return;
+        raw.write(text);
+        if (raw.writableLength > MAX_BUFFERED_BYTES) {
+          end();
+          raw.destroy();
+        }
       },
       end,
     };

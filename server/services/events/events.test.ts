@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stateUpdate } from '../../agent-server/event-factory';
 import { SecretBox } from '../../secret-box';
@@ -7,6 +7,7 @@ import { type DatabaseName, databasesUnderTest } from '../../testing/databases';
 import { shellSpec, startSandbox, statusBecomes } from '../../testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp } from '../../testing/test-app';
 import { MAX_EVENT_BYTES } from './event-size';
+import { MAX_BUFFERED_BYTES } from '../../routes/event-stream';
 
 /*
  * Stored events, their routes, the webhook and the live stream, with events pushed the way an
@@ -327,6 +328,37 @@ describe.each(databasesUnderTest())('on %s', (database) => {
   }
 
   describe('the live event stream', () => {
+    it('drops a reader that stops reading once it holds too much, instead of buffering without end', async () => {
+      const t = await app(database);
+      const base = new URL(await listen(t));
+      const { conversationId, push } = await setup(t);
+      // A client that asks for the stream, then never reads a byte.
+      const socket = net.connect(Number(base.port), base.hostname);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.pause();
+      socket.write(
+        `GET /api/v1/app-conversations/${conversationId}/events/stream HTTP/1.1\r\nHost: ${base.host}\r\nX-Session-API-Key: ${TEST_SESSION_KEY}\r\n\r\n`,
+      );
+      // Texts within what the contract takes; together far more than a stream may hold.
+      const big = () => {
+        const event = message('');
+        event.llm_message.content = Array.from({ length: 3 }, () => ({ type: 'text', text: 'x'.repeat(60_000) }));
+        return event;
+      };
+      const rounds = Math.ceil((2 * MAX_BUFFERED_BYTES) / (5 * 180_000));
+      for (let round = 0; round < rounds; round++) await push(Array.from({ length: 5 }, big));
+      // Read now: the stream ends after part of it; it is not held open with all of it.
+      let received = 0;
+      socket.on('data', (chunk: Buffer) => (received += chunk.length));
+      const ended = new Promise((resolve) => socket.once('close', resolve));
+      socket.on('error', () => undefined);
+      socket.resume();
+      await ended;
+      expect(received).toBeLessThan(rounds * 5 * 180_000);
+      // The server goes on: what was pushed is stored.
+      expect((await t.request({ method: 'GET', url: '/api/v1/events/count' })).json()).toBe(rounds * 5);
+    });
+
     it('sends every stored event, then new ones as they come, and resumes after Last-Event-ID with no gap and no double', async () => {
       const t = await app(database);
       const base = await listen(t);
