@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../logger';
+import { runInGroup } from '../processes/run';
 import { type Backoff, listedBackoff, retry } from '../retry';
 
 /*
@@ -15,8 +16,22 @@ import { type Backoff, listedBackoff, retry } from '../retry';
 /** Waits between attempts at removing what is left; after the last one, the next start tries again. */
 const RETRY_DELAYS_MS = [5_000, 60_000, 600_000];
 
+/** How long one attempt at removing a tree may take. */
+const REMOVE_TIMEOUT_MS = 30 * 60_000;
+
 export type RemoveTree = (target: string) => Promise<void>;
-const removeTree: RemoveTree = (target) => fs.rm(target, { recursive: true, force: true, maxRetries: 2 });
+/**
+ * `rm -rf` in a process of its own: walking a tree of countless files in the server would hold
+ * its event loop (every request would wait).
+ */
+const removeTree: RemoveTree = async (target) => {
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' };
+  const result = await runInGroup(['rm', '-rf', '--', target], { cwd: '/', env, timeoutMs: REMOVE_TIMEOUT_MS });
+  if (result.exitCode !== 0) {
+    const said = result.output.trim().split('\n').slice(-3).join(' ');
+    throw new Error(`rm ${result.timedOut ? 'did not finish in time' : `exited with ${result.exitCode ?? result.signal}`}: ${said}`);
+  }
+};
 
 export class LeftoverRemoval {
   readonly #running = new Set<Promise<void>>();
