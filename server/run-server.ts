@@ -161,6 +161,7 @@ export async function openServer(
       await services.collector.start();
       // Conversation starts an earlier run left mid-way do not go on: they say so.
       const interrupted = await services.startTasks.markInterrupted();
+      const leftSandboxes = await services.conversations.removeLeftoverSandboxes();
       // MCP servers an earlier run was testing when it was killed are not: they go.
       const leftovers = services.mcpTest.endLeftovers();
 
@@ -177,6 +178,8 @@ export async function openServer(
       });
       app.addHook('onClose', async () => db.destroy());
       if (interrupted > 0) app.log.warn({ tasks: interrupted }, 'conversation starts were interrupted by the restart');
+      if (leftSandboxes > 0)
+        app.log.warn({ sandboxes: leftSandboxes }, 'deleted sandboxes a conversation start or delete left when the server stopped');
       if (leftovers > 0) app.log.warn({ groups: leftovers }, 'ended MCP test processes an earlier run left behind');
 
       await app.listen({ host: config.host, port: config.port });

@@ -424,6 +424,14 @@ const migrations: Record<string, Migration> = {
         .execute(db);
     },
   },
+  '0014_sandbox_conversation': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('sandboxes').addColumn('conversation_id', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('sandboxes').dropColumn('conversation_id').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

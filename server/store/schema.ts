@@ -108,6 +108,11 @@ export interface SandboxesTable {
   image: string | null;
   /** The server instance whose runtime runs it (see `server_instances`); null before one claimed it. */
   owner_instance: string | null;
+  /**
+   * The conversation whose start made it (null: started on its own). Such a sandbox that no
+   * conversation uses is left from a stop half-way through a start or a delete: it goes at the next start.
+   */
+  conversation_id: string | null;
 }
 
 /** One git provider's token per user; `token` is sealed. */

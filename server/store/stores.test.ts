@@ -44,6 +44,7 @@ const sandboxRecord = (id: string, created_at: string) => ({
   exit_detail: null,
   image: null,
   owner_instance: null,
+  conversation_id: null,
 });
 
 describe.each(databasesUnderTest())('stores on %s', (database) => {
@@ -288,6 +289,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
       exit_detail: null,
       image: null,
       owner_instance: null,
+      conversation_id: null,
     };
     await sandboxes.insert(record);
     await sandboxes.update('sb1', { pid: 4321, process_start: '987654' });

@@ -30,6 +30,7 @@ const record: SandboxRecord = {
   exit_detail: null,
   image: null,
   owner_instance: null,
+  conversation_id: null,
 };
 
 describe("the Docker engine's failures", () => {

@@ -158,6 +158,29 @@ export class ConversationService {
   }
 
   /**
+   * Deletes this instance's sandboxes that a conversation's start made and that no conversation
+   * uses (a stop half-way through a start, or through a delete, left them); returns how many.
+   * Run at start, after this instance's unfinished starts ended (a start makes its sandbox on the
+   * instance that runs it, so none can be under way then).
+   */
+  async removeLeftoverSandboxes(): Promise<number> {
+    let removed = 0;
+    for (const { id, conversationId } of await this.sandboxes.madeForConversations()) {
+      if (await this.store.get(this.userId, conversationId)) continue;
+      if ((await this.store.countUsingSandbox(id)) > 0) continue;
+      await this.sandboxes.delete(id).then(
+        () => removed++,
+        (error: unknown) =>
+          this.log.error(
+            { sandbox: id, conversation: conversationId, err: error },
+            'could not delete a sandbox left by a conversation start or delete',
+          ),
+      );
+    }
+    return removed;
+  }
+
+  /**
    * Removes it and its start tasks; a start still under way for it is cancelled first. Its agent
    * is paused (its sandbox may stay), its events are no longer collected and its live streams
    * end. Its sandbox goes too when this conversation's start created it and no other conversation uses it.

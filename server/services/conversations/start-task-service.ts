@@ -241,7 +241,7 @@ export class StartTaskService {
     try {
       // Known before any sandbox starts, so a start that cannot clone fails at once.
       const repository = request.selected_repository ? await this.#repository(request) : undefined;
-      const { sandboxId, created, pausedIds } = await this.#sandbox(request);
+      const { sandboxId, created, pausedIds } = await this.#sandbox(request, conversationId);
       running.sandboxId = sandboxId;
       running.sandboxCreated = created;
       await step('WAITING_FOR_SANDBOX', { sandbox_id: sandboxId, detail: await this.#pausedNotice(pausedIds) });
@@ -328,10 +328,10 @@ export class StartTaskService {
     });
   }
 
-  /** The request's sandbox (resumed when paused), or a new one from its spec. */
-  async #sandbox(request: StartRequest): Promise<{ sandboxId: string; created: boolean; pausedIds: string[] }> {
+  /** The request's sandbox (resumed when paused), or a new one from its spec, made for `conversationId`. */
+  async #sandbox(request: StartRequest, conversationId: string): Promise<{ sandboxId: string; created: boolean; pausedIds: string[] }> {
     if (!request.sandbox_id) {
-      const { sandbox, pausedIds } = await this.sandboxes.start(request.sandbox_spec_id ?? undefined);
+      const { sandbox, pausedIds } = await this.sandboxes.start(request.sandbox_spec_id ?? undefined, { forConversation: conversationId });
       return { sandboxId: sandbox.id, created: true, pausedIds };
     }
     const id = request.sandbox_id;

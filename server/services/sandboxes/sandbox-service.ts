@@ -111,6 +111,13 @@ export class SandboxService {
     return (await this.store.list()).filter((record) => this.#mine(record));
   }
 
+  /** This instance's sandboxes that a conversation's start made, with that conversation's id. */
+  async madeForConversations(): Promise<{ id: string; conversationId: string }[]> {
+    return (await this.#own()).flatMap((record) =>
+      record.conversation_id ? [{ id: record.id, conversationId: record.conversation_id }] : [],
+    );
+  }
+
   /** The instance that runs `record`, reachable, or the refusal that says why it is not. */
   async #reachableOwner(record: SandboxRecord): Promise<Owner & { reachable: true }> {
     const owner = await this.instances!.registry.owner(record.owner_instance);
@@ -407,8 +414,11 @@ export class SandboxService {
       });
   }
 
-  /** Starts a sandbox from `specId` (the default spec when absent). */
-  start(specId: string | undefined): Promise<{ sandbox: SandboxInfo; pausedIds: string[] }> {
+  /** Starts a sandbox from spec `specId` (the default one when absent); `forConversation`: the conversation whose start makes it. */
+  start(
+    specId: string | undefined,
+    { forConversation }: { forConversation?: string } = {},
+  ): Promise<{ sandbox: SandboxInfo; pausedIds: string[] }> {
     return this.#locks.run(CAP, async () => {
       const spec = await this.spec(specId);
       if (!spec) throw new NotFound(`Sandbox spec ${specId ?? '(default)'} not found`);
@@ -434,6 +444,7 @@ export class SandboxService {
         exit_detail: null,
         image: spec.command === null ? (spec.image ?? null) : null,
         owner_instance: this.instances?.registry.id ?? null,
+        conversation_id: forConversation ?? null,
       });
 
       let exited: Promise<void> | undefined;
