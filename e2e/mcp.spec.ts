@@ -270,7 +270,7 @@ test('test connection works against real MCP servers and fails clearly otherwise
     // a command that does not exist
     await input(form, 'Command').fill('no-such-mcp-command');
     await form.getByRole('button', { name: 'Test connection' }).click();
-    await expect(form.getByRole('alert')).toContainText('spawn no-such-mcp-command ENOENT (command not found)');
+    await expect(form.getByRole('alert')).toContainText('no-such-mcp-command: command not found');
 
     // a real streamable-HTTP server, with its key
     await chooseKind(page, 'Streamable HTTP');

@@ -13,6 +13,7 @@ import { startTestApp, type TestApp } from '../testing/test-app';
 import { HOST_ALIAS } from './host-alias';
 import { findNamespaceTools, type NamespaceTools } from './namespaces';
 import { SANDBOX_MARKER } from './process-runtime';
+import { MCP_TEST_MARKER } from '../services/settings/mcp-test-service';
 import { loadSandboxSpecs } from './specs';
 import { publishedUrl } from '../testing/published-url';
 
@@ -183,5 +184,41 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
     const failed = await statusBecomes(t, id, 'ERROR', 10_000);
     expect(failed.status_detail).toContain('exited with code 3');
     await vi.waitFor(() => expect(markedProcesses(SANDBOX_MARKER, id)).toEqual([]), { timeout: 5000 });
+  });
+});
+
+describe.skipIf(!found.tools)('MCP stdio servers under test in namespaces of their own', () => {
+  const TSX = path.resolve('node_modules/.bin/tsx');
+  const STDIO_SERVER = path.resolve('test-support/mcp/stdio-server.ts');
+  const mcpTest = async (t: TestApp, body: unknown) =>
+    (
+      await t.request({
+        method: 'POST',
+        url: '/api/mcp/test?timeout=10',
+        payload: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      })
+    ).json();
+
+  it('work as before, and end with the test: forks that left the group, and the files they wrote', async () => {
+    const t = await startTestApp({ sandboxNamespaces: tools });
+    apps.push(t);
+    expect(await mcpTest(t, { kind: 'stdio', name: 'tools', command: TSX, args: [STDIO_SERVER] })).toMatchObject({
+      ok: true,
+      tools: [{ name: 'echo' }, { name: 'clock' }],
+    });
+
+    const script =
+      'setsid sleep 977 < /dev/null > /dev/null 2>&1 & echo "$TOKEN" > "$HOME/token"; echo left > /tmp/left; echo "home $HOME" >&2; exit 3';
+    const result = await mcpTest(t, { kind: 'stdio', name: 'fork', command: 'sh', args: ['-c', script], env: { TOKEN: 'tok-1' } });
+    expect(result.error).toMatch(/^process exited with code 3: home .*mcp-test-home\/[0-9a-f]{16}$/);
+    const home = /home (\S+)$/.exec(result.error)![1]!;
+    await vi.waitFor(() => expect(markedProcesses(MCP_TEST_MARKER, t.dataDir)).toEqual([]), { timeout: 5000 });
+    expect(fs.existsSync(home)).toBe(false);
+    expect(fs.existsSync('/tmp/left')).toBe(false);
+    expect(await mcpTest(t, { kind: 'stdio', name: 'missing', command: 'no-such-mcp-command' })).toEqual({
+      ok: false,
+      error: 'no-such-mcp-command: command not found',
+    });
   });
 });

@@ -34,9 +34,17 @@ export interface NamespaceTools {
   nsenter: string;
 }
 
-/** `name`'s path on PATH, if it is there and executable. */
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(':').filter(Boolean)) {
+/** `name`'s path on `searchPath` (a path with a slash: itself), if it is there and executable. */
+export function onPath(name: string, searchPath = process.env.PATH ?? ''): string | undefined {
+  if (name.includes('/')) {
+    try {
+      fs.accessSync(name, fs.constants.X_OK);
+      return name;
+    } catch {
+      return undefined;
+    }
+  }
+  for (const dir of searchPath.split(':').filter(Boolean)) {
     const file = path.join(dir, name);
     try {
       fs.accessSync(file, fs.constants.X_OK);
@@ -80,8 +88,8 @@ export interface SandboxMounts {
   home: string;
   /** Hidden under an empty tmpfs (DATA_DIR: other sandboxes, the database, the keys). */
   hidden: string[];
-  /** Its /etc/hosts and /etc/resolv.conf (see `writeNetworkFiles`). */
-  etc: { hosts: string; resolvConf: string };
+  /** Its /etc/hosts and /etc/resolv.conf (see `writeNetworkFiles`); the host's when it shares the host's network. */
+  etc?: { hosts: string; resolvConf: string };
   /** The directory its command starts in (inside `home`). */
   cwd: string;
 }
@@ -111,12 +119,7 @@ function bwrapArgs({ home, hidden, etc, cwd }: SandboxMounts): string[] {
     '--bind',
     home,
     home,
-    '--ro-bind',
-    etc.hosts,
-    '/etc/hosts',
-    '--ro-bind',
-    etc.resolvConf,
-    '/etc/resolv.conf',
+    ...(etc ? ['--ro-bind', etc.hosts, '/etc/hosts', '--ro-bind', etc.resolvConf, '/etc/resolv.conf'] : []),
     '--chdir',
     cwd,
   ];
@@ -145,6 +148,15 @@ export function commandInSandbox(
     file: tools.nsenter,
     args: ['--target', String(pid), '--user', '--net', '--preserve-credentials', '--', tools.bwrap, ...bwrapArgs(mounts), '--', ...command],
   };
+}
+
+/**
+ * A command in namespaces of its own but on the host's network (an MCP server under test reaches
+ * what the agent's would): the same view of the files as a sandbox, and it and everything it
+ * starts end together, also when the server does.
+ */
+export function commandOnHostNetwork(tools: NamespaceTools, mounts: SandboxMounts, command: string[]): { file: string; args: string[] } {
+  return { file: tools.bwrap, args: [...bwrapArgs(mounts), '--die-with-parent', '--', ...command] };
 }
 
 /** Writes the /etc/hosts (the host's, and HOST_ALIAS for the gateway) and /etc/resolv.conf every sandbox gets, in `dir`. */

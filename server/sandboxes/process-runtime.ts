@@ -110,7 +110,7 @@ export class ProcessRuntime implements SandboxRuntime {
   }
 
   /** The /etc files every namespaced sandbox gets, written once. */
-  #etc: SandboxMounts['etc'] | undefined;
+  #etc: SandboxMounts['etc'];
 
   #homes(): string {
     return path.join(this.options.dataDir, 'sandboxes');

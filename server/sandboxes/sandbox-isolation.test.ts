@@ -128,7 +128,7 @@ describe(canSwitchUsers() ? 'as root, MCP test processes' : 'not as root, MCP te
     });
     const expected = canSwitchUsers() ? t.sandboxUidBase! - 1 : process.getuid?.();
     expect(response.json().error).toContain(`uid ${expected}`);
-    if (canSwitchUsers()) expect(response.json().error).toContain(`home ${path.join(t.dataDir, 'mcp-test-home')}`);
+    if (canSwitchUsers()) expect(response.json().error).toMatch(new RegExp(`home ${path.join(t.dataDir, 'mcp-test-home')}/[0-9a-f]{16}`));
   });
 });
 

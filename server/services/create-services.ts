@@ -137,7 +137,13 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     clock,
     options.databaseUrl ? instances : undefined,
   );
-  const mcpTest = new McpTestService(settings, dataDir, log.child({ component: 'mcp-test' }), users?.mcpTestUser);
+  const mcpTest = new McpTestService(
+    settings,
+    dataDir,
+    log.child({ component: 'mcp-test' }),
+    users?.mcpTestUser,
+    options.sandboxNamespaces,
+  );
   const llmTest = new LlmTestService(settings, log.child({ component: 'llm-test' }));
   const conversationLog = log.child({ component: 'conversations' });
   const conversationsStore = new ConversationsStore(db);

@@ -7,6 +7,7 @@ import { testMcpConnection } from '../../mcp/test-connection';
 import { signalGroup } from '../../processes/group';
 import { markedProcesses } from '../../processes/proc';
 import { pathForOtherUsers, type ProcessUser } from '../../processes/process-user';
+import { commandOnHostNetwork, type NamespaceTools, onPath } from '../../sandboxes/namespaces';
 import type { SettingsService } from './settings-service';
 
 /** More at once would let one client fill the machine with server processes. */
@@ -30,14 +31,45 @@ export class McpTestService {
     private readonly log: Logger,
     /** The user stdio servers run as, when the server is root (never root itself, nor a sandbox's). */
     private readonly user?: ProcessUser,
+    /** Stdio servers run in namespaces of their own with these (see sandboxes/namespaces.ts). */
+    private readonly namespaces?: NamespaceTools,
   ) {}
 
-  /** HOME and TMPDIR of stdio servers run as `user`: a directory of their own, which `npx` and `uvx` can write to. */
-  async #isolatedEnv(user: ProcessUser): Promise<Record<string, string>> {
-    const home = path.join(this.dataDir, 'mcp-test-home');
+  /**
+   * HOME and TMPDIR of a stdio server under test, when it is kept apart (run as `user`, or in
+   * namespaces): a directory of this test's own, which `npx` and `uvx` can write to, and which
+   * goes with the test, so nothing of it reaches a later one.
+   */
+  async #ownHome(): Promise<string> {
+    const home = path.join(this.dataDir, 'mcp-test-home', randomBytes(8).toString('hex'));
     await fs.mkdir(home, { recursive: true, mode: 0o700 });
-    await fs.chown(home, user.uid, user.gid);
-    return { HOME: home, TMPDIR: home, PATH: pathForOtherUsers(process.env.PATH ?? '') };
+    if (this.user) {
+      // The user passes through to its own home, without listing the others.
+      await fs.chmod(path.dirname(home), 0o711);
+      await fs.chown(home, this.user.uid, this.user.gid);
+    }
+    return home;
+  }
+
+  /** A stdio server's test: as `user`, in namespaces of its own when there are, with a home of its own when either. */
+  async #runStdio(request: McpTestRequest & { kind: 'stdio' }, seconds: number): Promise<McpTestResult> {
+    const searchPath = request.env.PATH ?? (this.user ? pathForOtherUsers(process.env.PATH ?? '') : (process.env.PATH ?? ''));
+    // Found before it runs: in namespaces, bwrap's own "not found" would read as a server that exited.
+    const command = onPath(request.command, searchPath);
+    if (!command) return { ok: false, error: `${request.command}: command not found` };
+    const home = this.user || this.namespaces ? await this.#ownHome() : undefined;
+    try {
+      const env = { ...(home && { HOME: home, TMPDIR: home, PATH: searchPath }), ...request.env, [MCP_TEST_MARKER]: this.dataDir };
+      let server: McpTestRequest = { ...request, env };
+      if (this.namespaces && home) {
+        const mounts = { home, hidden: [path.resolve(this.dataDir)], cwd: home };
+        const isolated = commandOnHostNetwork(this.namespaces, mounts, [command, ...request.args]);
+        server = { ...server, command: isolated.file, args: isolated.args };
+      }
+      return await testMcpConnection(server, seconds, this.#shutdown.signal, this.user);
+    } finally {
+      if (home) await fs.rm(home, { recursive: true, force: true }).catch(() => undefined);
+    }
   }
 
   /** Kills the process groups of stdio servers an earlier run on this data dir left behind; returns how many. */
@@ -71,11 +103,7 @@ export class McpTestService {
   }
 
   async #run(request: McpTestRequest, seconds: number, log: Logger): Promise<McpTestResult> {
-    if (request.kind === 'stdio') {
-      const own = this.user ? await this.#isolatedEnv(this.user) : {};
-      const env = { ...own, ...request.env, [MCP_TEST_MARKER]: this.dataDir };
-      return testMcpConnection({ ...request, env }, seconds, this.#shutdown.signal, this.user);
-    }
+    if (request.kind === 'stdio') return this.#runStdio(request, seconds);
     let server = request;
     if (request.api_key === null || request.api_key === undefined) {
       try {

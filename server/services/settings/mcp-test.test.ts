@@ -100,7 +100,7 @@ describe('POST /api/mcp/test', () => {
   it('names a command that does not exist', async () => {
     const { status, body } = await test({ kind: 'stdio', name: 'missing', command: 'no-such-mcp-command' });
     expect(status).toBe(200);
-    expect(body).toEqual({ ok: false, error: 'spawn no-such-mcp-command ENOENT (command not found)' });
+    expect(body).toEqual({ ok: false, error: 'no-such-mcp-command: command not found' });
   });
 
   it('stops at the time limit and kills the whole process group', async () => {
