@@ -46,7 +46,7 @@ export async function startDemo(env: Record<string, string> = {}): Promise<DemoP
   // Node itself, not npm in front of it: the signal goes to the demo, as Ctrl+C in a terminal does.
   const child: ChildProcess = spawn(process.execPath, [builtServerScript('demo')], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', CONSOLE_DIR: path.join(ROOT, 'dist'), ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', CONSOLE_DIR: path.join(ROOT, 'dist'), PRINT_SIGN_IN_LINK: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

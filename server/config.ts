@@ -48,6 +48,8 @@ export interface ServerConfig {
    * tools and the kernel allow it, `on` or the server does not start, `off` never.
    */
   sandboxNamespaces: 'auto' | 'on' | 'off';
+  /** The sign-in link with its key is printed also when the output is no terminal (PRINT_SIGN_IN_LINK=1). */
+  printSignInLink: boolean;
   /** The Docker engine (DOCKER_HOST); its default socket when absent. */
   dockerHost: string | undefined;
   /** Each container's limits: bytes of memory (SANDBOX_MEMORY, e.g. 2g), CPUs (SANDBOX_CPUS), processes (SANDBOX_PIDS). */
@@ -190,6 +192,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     sandboxUidBase: uidBase(env.SANDBOX_UID_BASE),
     sandboxRuntime: runtime(env.SANDBOX_RUNTIME),
     sandboxNamespaces: namespaces(env.SANDBOX_NAMESPACES),
+    printSignInLink: env.PRINT_SIGN_IN_LINK === '1',
     dockerHost: nonEmpty(env.DOCKER_HOST),
     sandboxMemory: memory(env.SANDBOX_MEMORY),
     sandboxCpus: positive('SANDBOX_CPUS', env.SANDBOX_CPUS, 1),

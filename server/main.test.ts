@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { markedProcesses } from './processes/proc';
 import { SANDBOX_MARKER } from './sandboxes/process-runtime';
-import { signInMessage, stopMessage } from './start-messages';
+import { keyLocation, signInMessage, stopMessage } from './start-messages';
 import { type ServerProcess, startServerProcess } from './testing/server-process';
 
 /* What `npm start` prints for the person who ran it: the sign-in link last, and at Ctrl+C what keeps running. */
@@ -74,6 +74,17 @@ describe('what it prints', () => {
   it('sets the link in bold on a terminal only', () => {
     expect(signInMessage(shown, true)).toContain(`    \x1b[1m${link}\x1b[22m\n`);
     expect(signInMessage(shown, false)).toContain(`    ${link}\n`);
+  });
+
+  it('prints the key only to a terminal, or when PRINT_SIGN_IN_LINK asks; elsewhere (a log file) it says where the key is', () => {
+    const config = { printSignInLink: false, sessionApiKey: undefined, dataDir: '/data' };
+    expect(keyLocation(config, true)).toBeUndefined();
+    expect(keyLocation({ ...config, printSignInLink: true }, false)).toBeUndefined();
+    expect(keyLocation(config, false)).toBe('/data/session-api-key');
+    expect(keyLocation({ ...config, sessionApiKey: 'k' }, false)).toBe('the SESSION_API_KEY the server was started with');
+    const toLog = signInMessage({ ...shown, keyIsIn: '/data/session-api-key' }, false);
+    expect(toLog).toContain('Open http://127.0.0.1:3000/ and sign in with the session key, which is in /data/session-api-key.');
+    expect(toLog).not.toContain('#key=');
   });
 
   it('names one sandbox in the singular, and how to remove containers on the docker runtime', () => {

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { ConfigError, configFromEnv, type ServerConfig } from './config';
 import { onStopSignal, openServer } from './run-server';
-import { signInMessage, stopMessage } from './start-messages';
+import { keyLocation, signInMessage, stopMessage } from './start-messages';
 
 async function main(): Promise<void> {
   const config = configFromEnv();
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     await app.close();
     if (running > 0) console.log(`\n${stopMessage({ running, runtime: config.sandboxRuntime, dataDir: config.dataDir })}`);
   });
-  console.log(signInMessage({ heading: 'Agent Console is running.', signInLink, cookieSignInPage }));
+  console.log(signInMessage({ heading: 'Agent Console is running.', signInLink, cookieSignInPage, keyIsIn: keyLocation(config) }));
 }
 
 async function mainUpstream(config: ServerConfig & { upstreamUrl: URL }): Promise<void> {

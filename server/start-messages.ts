@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { SandboxRuntimeName } from '../src/contract/sandboxes';
 import { DATA_DIR_LABEL } from './sandboxes/docker-runtime';
 
@@ -11,22 +12,29 @@ const bold = (text: string, tty: boolean) => (tty ? `\x1b[1m${text}\x1b[22m` : t
 
 /**
  * `heading` (e.g. "Agent Console is running."), where pages that cannot send the key sign in,
- * then the sign-in link alone on its line after a blank one.
+ * then the sign-in link alone on its line after a blank one. With `keyIsIn` (the output is no
+ * terminal: a log file others may read), the address without the key, and where the key is.
  */
 export function signInMessage(
-  { heading, signInLink, cookieSignInPage }: { heading: string; signInLink: string; cookieSignInPage: string },
+  { heading, signInLink, cookieSignInPage, keyIsIn }: { heading: string; signInLink: string; cookieSignInPage: string; keyIsIn?: string },
   tty = Boolean(process.stdout.isTTY),
 ): string {
-  return [
-    '',
-    heading,
-    `Pages that cannot send the key (OpenHands' web client) sign in at ${cookieSignInPage}`,
-    '',
-    'Open this link to sign in:',
-    '',
-    `    ${bold(signInLink, tty)}`,
-    '',
-  ].join('\n');
+  const open = keyIsIn
+    ? [`Open ${signInLink.split('#', 1)[0]} and sign in with the session key, which is in ${keyIsIn}.`]
+    : ['Open this link to sign in:', '', `    ${bold(signInLink, tty)}`];
+  return ['', heading, `Pages that cannot send the key (OpenHands' web client) sign in at ${cookieSignInPage}`, '', ...open, ''].join('\n');
+}
+
+/**
+ * Where the key is said to be instead of printed, when the output is no terminal and
+ * PRINT_SIGN_IN_LINK does not ask for the link: `undefined` when the link is printed.
+ */
+export function keyLocation(
+  config: { printSignInLink: boolean; sessionApiKey: string | undefined; dataDir: string },
+  tty = Boolean(process.stdout.isTTY),
+): string | undefined {
+  if (tty || config.printSignInLink) return undefined;
+  return config.sessionApiKey ? 'the SESSION_API_KEY the server was started with' : path.join(config.dataDir, 'session-api-key');
 }
 
 /**

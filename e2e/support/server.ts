@@ -37,6 +37,7 @@ async function spawnServer(dataDir: string, port: number, env: Record<string, st
       DATA_DIR: dataDir,
       CONSOLE_DIR: path.join(ROOT, 'dist'),
       LOG_LEVEL: 'warn',
+      PRINT_SIGN_IN_LINK: '1',
       // Two workers run servers side by side; as root, each ends what runs as its sandboxes' uids.
       SANDBOX_UID_BASE: String(ownSandboxUidBase()),
       ...env,

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, configFromEnv, type ServerConfig } from '../config';
 import { onStopSignal, type OpenedServer, openServer } from '../run-server';
-import { signInMessage } from '../start-messages';
+import { keyLocation, signInMessage } from '../start-messages';
 import type { ApiServices } from '../services/create-services';
 import { DemoClock } from './demo-clock';
 import { writeSpecsFile } from './sandbox-specs';
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   }
   console.log(`Seeded in ${Math.round((Date.now() - started) / 1000)} s.`);
   const heading = `Agent Console demo is running. Press Ctrl+C to stop it: its sandboxes and ${dataDir} are deleted.`;
-  console.log(signInMessage({ heading, signInLink, cookieSignInPage }));
+  console.log(signInMessage({ heading, signInLink, cookieSignInPage, keyIsIn: keyLocation(server.config) }));
 }
 
 main().catch((error: unknown) => {

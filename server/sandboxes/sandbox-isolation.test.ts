@@ -162,6 +162,9 @@ describe('the server at start', () => {
     const output = await startServer(dataDir);
     expect(output).toContain('Agent Console is running');
     expect(output.includes('not isolated')).toBe(!canSwitchUsers());
+    // Its output is a pipe here, as a log file would be: the key is not in it, only where it is.
+    expect(output).not.toContain('#key=');
+    expect(output).toContain(`and sign in with the session key, which is in ${path.join(dataDir, 'session-api-key')}.`);
     expect(mode(dataDir)).toBe(canSwitchUsers() ? 0o711 : 0o700);
     for (const file of ['secrets.key', 'session-api-key', DATABASE_FILE]) expect(mode(path.join(dataDir, file)), file).toBe(0o600);
   });

@@ -38,6 +38,7 @@ export async function startServerProcess({ dataDir, env = {}, asUser }: ServerPr
       PORT: '0',
       HOST: '127.0.0.1',
       CONSOLE_DIR: `${dataDir}/no-console`,
+      PRINT_SIGN_IN_LINK: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
