@@ -31,7 +31,7 @@ test.use({ serverEnv: { SANDBOX_SPECS_FILE: specsFile() } });
 
 const api = async (server: RunningServer, method: string, url: string) => {
   const response = await fetch(`${server.url}${url}`, { method, headers: { 'X-Session-API-Key': server.key } });
-  return response.json() as Promise<{ id: string; items: { id: string }[] }>;
+  return response.json() as Promise<{ id: string; items: { id: string }[]; isolation?: string }>;
 };
 
 /** A sandbox's row in the table, or its card on a narrow screen. */
@@ -63,6 +63,10 @@ test('start from the specs list in one click, watch it start, call its agent ser
   await page.getByRole('button', { name: 'Start a sandbox from slow-agent' }).click();
 
   await expect(page).toHaveURL(/\/sandboxes$/);
+  // What keeps sandboxes apart, as the server says; on CI, where bubblewrap is installed, namespaces.
+  const { isolation } = await api(server, 'GET', '/api/v1/sandboxes/capacity');
+  if (process.env.CI) expect(isolation).toBe('namespaces');
+  if (isolation === 'namespaces') await expect(page.getByTestId('sandbox-runtime')).toContainText('in namespaces of its own.');
   const id = (await api(server, 'GET', '/api/v1/sandboxes/search')).items[0]!.id;
   await expect(page.getByText(`${short(id)} from slow-agent`)).toBeVisible(); // "Sandbox started", with the short id
   await expect(status(page, id)).toHaveText('Starting');

@@ -95,6 +95,7 @@ const KILL_MARKED = `for d in /proc/[0-9]*; do if tr '\\0' '\\n' < "$d/environ" 
  */
 export class DockerRuntime implements SandboxRuntime {
   readonly name = 'docker';
+  readonly isolation = 'container';
   /** The sandboxes whose end is reported, while this server runs: their container and whom to notify. */
   readonly #watched = new Map<string, { containerId: string; onExit: SandboxLaunch['onExit'] }>();
   /** Sandboxes being removed: their end is no failure. */

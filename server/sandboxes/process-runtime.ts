@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import type { SandboxIsolation } from '../../src/contract/sandboxes';
 import { Invalid } from '../services/domain-errors';
 import { describeExit, type Exit } from '../processes/exit';
 import { endGroup, setGroupStopped, spawnGroup } from '../processes/group';
@@ -101,12 +102,14 @@ const NAMESPACES_TIMEOUT_MS = 10_000;
  */
 export class ProcessRuntime implements SandboxRuntime {
   readonly name = 'process';
+  readonly isolation: SandboxIsolation;
   readonly #removal: LeftoverRemoval;
   /** The last look at each sandbox's processes (see `state`). */
   readonly #seen = new Map<string, { pid: number | null; start: string | null; at: number; state: RuntimeState }>();
 
   constructor(private readonly options: ProcessRuntimeOptions) {
     this.#removal = options.removal ?? new LeftoverRemoval(path.join(options.dataDir, 'sandboxes', '.trash'), options.log);
+    this.isolation = options.namespaces ? 'namespaces' : options.users ? 'uids' : 'none';
   }
 
   /** The /etc files every namespaced sandbox gets, written once. */

@@ -1,4 +1,4 @@
-import type { SandboxRuntimeName } from '../../src/contract/sandboxes';
+import type { SandboxIsolation, SandboxRuntimeName } from '../../src/contract/sandboxes';
 import type { SandboxRecord } from '../store/sandboxes-store';
 
 /*
@@ -67,6 +67,8 @@ export interface ExecResult {
 export interface SandboxRuntime {
   /** Which one it is (SANDBOX_RUNTIME), for the console to show. */
   readonly name: SandboxRuntimeName;
+  /** What keeps its sandboxes apart, for the console to show. */
+  readonly isolation: SandboxIsolation;
   /** Reserves what a new sandbox needs before anything of it runs (its home, a port). */
   prepare(id: string): Promise<{ port: number }>;
   /** Starts its main process; a command that cannot start is `ok: false` with the reason. */

@@ -84,8 +84,17 @@ export const SANDBOX_RUNTIMES = ['process', 'docker'] as const;
 export type SandboxRuntimeName = (typeof SANDBOX_RUNTIMES)[number];
 
 /**
+ * What keeps sandboxes apart from the server and each other: containers, namespaces of their own
+ * (process sandboxes with bubblewrap), a uid of their own each (process sandboxes of a root
+ * server without namespaces), or nothing.
+ */
+export const SANDBOX_ISOLATIONS = ['container', 'namespaces', 'uids', 'none'] as const;
+export type SandboxIsolation = (typeof SANDBOX_ISOLATIONS)[number];
+
+/**
  * `GET /api/v1/sandboxes/capacity` (ours): how many run and exist, against MAX_RUNNING_SANDBOXES
- * and MAX_SANDBOXES, and where sandboxes run (SANDBOX_RUNTIME; absent from servers before it).
+ * and MAX_SANDBOXES, where sandboxes run (SANDBOX_RUNTIME) and how they are kept apart (both
+ * absent from servers before them).
  */
 export const sandboxCapacitySchema = z.object({
   running: integer(),
@@ -93,6 +102,7 @@ export const sandboxCapacitySchema = z.object({
   sandboxes: integer(),
   max_sandboxes: integer(),
   runtime: z.optional(z.enum(SANDBOX_RUNTIMES)),
+  isolation: z.optional(z.enum(SANDBOX_ISOLATIONS)),
 });
 export type SandboxCapacity = z.output<typeof sandboxCapacitySchema>;
 

@@ -342,6 +342,7 @@ export class SandboxService {
       sandboxes: records.length,
       max_sandboxes: this.limits.maxSandboxes,
       runtime: this.runtime.name,
+      isolation: this.runtime.isolation,
     };
   }
 

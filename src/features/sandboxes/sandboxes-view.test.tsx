@@ -53,11 +53,20 @@ describe('SandboxesView', () => {
   const capacity = { running: 1, max_running: 5, sandboxes: 2, max_sandboxes: 20 };
 
   it.each([
-    ['docker', "Runtime: Docker — each sandbox is a container on the server's Docker engine."],
-    ['process', "Runtime: process — each sandbox is a group of processes on the server's machine."],
-  ] as const)('says where sandboxes run: %s', (runtime, text) => {
-    setup({ capacity: { ...capacity, runtime } });
+    ['docker', 'container', "Runtime: Docker — each sandbox is a container on the server's Docker engine."],
+    ['process', 'namespaces', "Runtime: process — each sandbox is a group of processes on the server's machine, in namespaces of its own."],
+    ['process', 'uids', "Runtime: process — each sandbox is a group of processes on the server's machine, as a user of its own."],
+    ['process', undefined, "Runtime: process — each sandbox is a group of processes on the server's machine."],
+  ] as const)('says where sandboxes run and what keeps them apart: %s, %s', (runtime, isolation, text) => {
+    setup({ capacity: { ...capacity, runtime, isolation } });
     expect(screen.getByTestId('sandbox-runtime')).toHaveTextContent(text);
+  });
+
+  it('warns when nothing keeps sandboxes apart from the server', () => {
+    setup({ capacity: { ...capacity, runtime: 'process', isolation: 'none' } });
+    expect(screen.getByTestId('sandbox-runtime')).toHaveTextContent(
+      /Not isolated: sandboxes run as the server's user and can read its data directory/,
+    );
   });
 
   it('says nothing of the runtime when the server does not (OpenHands)', () => {

@@ -88,7 +88,7 @@ export function SandboxesView({
         actions={startButton}
       />
       <SandboxCapacityLine capacity={capacity} />
-      <SandboxRuntimeLine runtime={capacity?.runtime} />
+      <SandboxRuntimeLine runtime={capacity?.runtime} isolation={capacity?.isolation} />
       <Group mb="md" align="flex-end">
         <NativeSelect
           {...PAGE_SEARCH}
