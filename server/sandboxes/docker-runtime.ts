@@ -20,6 +20,7 @@ import type {
   SandboxRuntime,
   Started,
 } from './runtime';
+import { ensureSandboxNetwork, SANDBOX_NETWORK_NAME } from './docker/sandbox-network';
 
 /** On every container and volume of a sandbox: which one it is. */
 export const SANDBOX_LABEL = 'agent-console.sandbox';
@@ -106,6 +107,8 @@ export class DockerRuntime implements SandboxRuntime {
   readonly #own = new Map<string, number>();
   /** Sandboxes this server prepared: never swept, whatever the registry said when the sweep began. */
   readonly #prepared = new Set<string>();
+  /** The network sandboxes' containers are on (made once per run, when missing). */
+  #network: Promise<void> | undefined;
   readonly #events: ContainerEvents;
   #outside: ((id: string, change: OutsideChange) => void) | undefined;
   /** The listing under way, if any, and the count of changes (made here, or received as events) when it began. */
@@ -238,6 +241,11 @@ export class DockerRuntime implements SandboxRuntime {
 
   async prepare(id: string): Promise<{ port: number }> {
     this.#prepared.add(id);
+    this.#network ??= ensureSandboxNetwork(this.options.docker).catch((error: unknown) => {
+      this.#network = undefined; // tried again at the next start
+      throw error;
+    });
+    await this.#network;
     await this.options.docker.createVolume({ Name: this.#volume(id), Labels: this.#labels(id) });
     return { port: AGENT_SERVER_CONTAINER_PORT };
   }
@@ -270,6 +278,7 @@ export class DockerRuntime implements SandboxRuntime {
           PortBindings: { [PORT_KEY]: [{ HostIp: SANDBOX_PUBLISHED_HOST, HostPort: '' }] },
           Mounts: [{ Type: 'volume', Source: this.#volume(id), Target: CONTAINER_HOME }],
           ExtraHosts: ['host.docker.internal:host-gateway'],
+          NetworkMode: SANDBOX_NETWORK_NAME,
         },
       });
     } catch (error) {

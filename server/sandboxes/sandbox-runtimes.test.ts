@@ -195,6 +195,33 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     });
   });
 
+  it("cannot reach another sandbox's ports, only the host and beyond", async () => {
+    const t = await app();
+    const [one, other] = [await start(t), await start(t)];
+    await statusBecomes(t, one, 'RUNNING');
+    await statusBecomes(t, other, 'RUNNING');
+    const addressOf = async (id: string) => {
+      const info = await (await containerOf(id)).inspect();
+      return Object.values(info.NetworkSettings.Networks)[0]!.IPAddress;
+    };
+    const tryConnect = (host: string, port: number) =>
+      `node -e 'const s=require("net").connect(${port},"${host}",()=>{console.log("CONNECTED");process.exit(0)});s.on("error",e=>{console.log("REFUSED "+e.code);process.exit(0)});setTimeout(()=>{console.log("TIMEOUT");process.exit(0)},3000)'`;
+    const from = async (id: string, command: string) =>
+      (await t.services.sandboxes.exec(id, ['sh', '-c', command], { timeoutMs: 10_000 })).output.trim();
+    // Its own agent server answers inside it; the other's does not from here.
+    expect(await from(one, tryConnect('127.0.0.1', 8000))).toBe('CONNECTED');
+    expect(await from(one, tryConnect(await addressOf(other), 8000))).not.toBe('CONNECTED');
+    // The host does (the server's own API, on the host's loopback through the gateway, is no sandbox).
+    const host = await hostAddressFor(runtime);
+    const server = net.createServer((socket) => socket.end()).listen(0, host.host);
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      expect(await from(one, tryConnect(host.host, (server.address() as net.AddressInfo).port))).toBe('CONNECTED');
+    } finally {
+      server.close();
+    }
+  });
+
   it("keeps the server's data dir, keys and environment out of reach", async () => {
     process.env.SECRETS_KEY = 'must-not-leak';
     try {

@@ -9,6 +9,7 @@ import { logLines, sandboxInfo, shellSpec, statusBecomes } from '../../testing/s
 import { homeOf, processesOf, tracesOf } from '../../testing/sandbox-processes';
 import { startTestApp, type TestApp, type TestAppOptions } from '../../testing/test-app';
 import { publishedUrl } from '../../testing/published-url';
+import { canSwitchUsers } from '../../processes/process-user';
 
 /*
  * What every runtime must do alike runs on each (docker when an engine responds); what is about
@@ -220,6 +221,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
       sandboxes: 0,
       max_sandboxes: 7,
       runtime,
+      isolation: runtime === 'docker' ? 'container' : canSwitchUsers() ? 'uids' : 'none',
     });
     const mute = (await start(t, 'mute')).json().id;
     expect((await statusBecomes(t, mute, 'ERROR', 5000)).status).toBe('ERROR');
