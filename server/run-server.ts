@@ -185,7 +185,7 @@ export async function openServer(
       await app.listen({ host: config.host, port: config.port });
       const shown = shownAddress(app, config.host, config.port);
       await services.instances.announce(config.instanceUrl ?? originOf(shown.host, shown.port));
-      // The cookie is never set on the name sandboxes are published on: their ports would get it too.
+      // The cookie is never set where sandboxes may listen or are published: their ports would get it too.
       const cookieHost = shown.host === COOKIE_FREE_HOST || shown.host === SANDBOX_PUBLISHED_HOST ? 'localhost' : shown.host;
       return {
         app,

@@ -15,14 +15,14 @@ import type { ProcessUser } from '../processes/process-user';
  * place it writes, DATA_DIR hidden, no capabilities, no new privileges (set-id bits do nothing) —
  * and `slirp4netns` gives the network namespace user-mode networking: the internet through NAT,
  * the host's loopback at a gateway address (named HOST_ALIAS, as containers name it), and only the
- * ports asked for forwarded from the host's 127.0.0.1. A sandbox so cannot bind a host port, see
+ * ports asked for forwarded from the host's loopback (SANDBOX_PUBLISHED_HOST). A sandbox so cannot bind a host port, see
  * another sandbox's processes or files, or signal the server. Why not bwrap's own network
  * namespace: slirp4netns must join the user namespace that owns the network namespace, and bwrap
  * nests its own; `unshare`'s is the owner.
  */
 
-/** The sandbox's side of its network (slirp4netns' defaults with `--configure`). */
-export const SANDBOX_NETWORK = { address: '10.0.2.100', gateway: '10.0.2.2', dns: '10.0.2.3' } as const;
+/** The host's loopback and the DNS server, as a sandbox reaches them (slirp4netns' defaults with `--configure`). */
+const SANDBOX_NETWORK = { gateway: '10.0.2.2', dns: '10.0.2.3' } as const;
 
 /** Marks the network helper of a sandbox (beside the sandbox marker), so it is never taken for the sandbox's own process. */
 export const NETWORK_HELPER_MARKER = 'AGENT_CONSOLE_SANDBOX_NETWORK';
@@ -176,25 +176,24 @@ export function writeNetworkFiles(dir: string): SandboxMounts['etc'] {
 }
 
 /**
- * Resolves once bwrap said on its info fd that it made the namespaces (with the pid of their first
- * process): all of what it says, up to its closing the fd, or it dies of a broken pipe.
+ * Resolves once bwrap said on its info fd that it made the namespaces: all of what it says, up to
+ * its closing the fd (closed before, it would die of a broken pipe).
  */
-export function namespacesMade(info: Readable, timeoutMs: number): Promise<number> {
+export function namespacesMade(info: Readable, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let text = '';
     const timer = setTimeout(() => finish(new Error('the namespaces were not made in time')), timeoutMs);
-    const finish = (result: number | Error) => {
+    const finish = (error?: Error) => {
       clearTimeout(timer);
       info.removeAllListeners();
       info.destroy();
-      if (result instanceof Error) reject(result);
-      else resolve(result);
+      if (error) reject(error);
+      else resolve();
     };
     info.on('data', (chunk: Buffer) => (text += chunk.toString()));
     info.on('error', (error) => finish(error));
     info.on('end', () => {
-      const pid = /"child-pid":\s*(\d+)/.exec(text)?.[1];
-      finish(pid ? Number(pid) : new Error('bwrap ended before it made the namespaces'));
+      finish(/"child-pid":\s*\d+/.test(text) ? undefined : new Error('bwrap ended before it made the namespaces'));
     });
   });
 }
@@ -222,13 +221,15 @@ export function inNamespacesOfItsOwn(pid: number): boolean {
 export interface NetworkRequest {
   /** The sandbox's main process: its user and network namespaces get the network. */
   pid: number;
-  /** Forwarded from the host's 127.0.0.1 to the same port in the sandbox. */
+  /** Forwarded from the host's SANDBOX_PUBLISHED_HOST to the same port in the sandbox. */
   ports: number[];
   /** A directory of the sandbox's own outside its home, for slirp4netns' API socket while the ports are added. */
   controlDir: string;
   user: ProcessUser | undefined;
   /** The helper's environment: the sandbox's marker, so it is found, paused and ended with the sandbox. */
   env: Record<string, string>;
+  /** Where what the helper says goes, for as long as it runs (the sandbox's log): never a pipe it could outlive. */
+  output: number;
 }
 
 /**
@@ -236,7 +237,7 @@ export interface NetworkRequest {
  * and forwards `ports`; resolves once they are forwarded.
  */
 export async function attachNetwork(tools: NamespaceTools, request: NetworkRequest): Promise<void> {
-  const { pid, ports, controlDir, user, env } = request;
+  const { pid, ports, controlDir, user, env, output } = request;
   // Never the host's own network namespace: slirp4netns would configure the host.
   if (!inNamespacesOfItsOwn(pid)) throw new Error('the sandbox has no network namespace of its own');
   await fsp.mkdir(controlDir, { recursive: true, mode: 0o700 });
@@ -255,11 +256,9 @@ export async function attachNetwork(tools: NamespaceTools, request: NetworkReque
       `/proc/${pid}/ns/net`,
       'tap0',
     ],
-    { detached: true, stdio: ['ignore', 'ignore', 'pipe', 'pipe'], env: { ...env, [NETWORK_HELPER_MARKER]: '1' }, ...user },
+    { detached: true, stdio: ['ignore', output, output, 'pipe'], env: { ...env, [NETWORK_HELPER_MARKER]: '1' }, ...user },
   );
   helper.unref();
-  let stderr = '';
-  helper.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('slirp4netns did not get ready in time')), 10_000);
@@ -269,7 +268,7 @@ export async function attachNetwork(tools: NamespaceTools, request: NetworkReque
       });
       helper.once('exit', (code) => {
         clearTimeout(timer);
-        reject(new Error(`slirp4netns exited with ${code}: ${stderr.trim().split('\n').at(-1) ?? ''}`));
+        reject(new Error(`slirp4netns exited with code ${code} (its words are in the sandbox's log)`));
       });
       helper.once('error', (error) => {
         clearTimeout(timer);
@@ -287,7 +286,6 @@ export async function attachNetwork(tools: NamespaceTools, request: NetworkReque
     throw error;
   } finally {
     helper.stdio[3]?.destroy();
-    helper.stderr?.destroy();
     helper.removeAllListeners();
     // Nobody adds ports later: the socket goes, so nothing else can.
     await fsp.rm(controlDir, { recursive: true, force: true });

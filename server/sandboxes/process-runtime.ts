@@ -234,14 +234,20 @@ export class ProcessRuntime implements SandboxRuntime {
   async #connect(tools: NamespaceTools, id: string, child: ChildProcess, port: number, user: ProcessUser | undefined): Promise<void> {
     const [, , , info, block] = child.stdio;
     await namespacesMade(info as Readable, NAMESPACES_TIMEOUT_MS);
-    await attachNetwork(tools, {
-      // `unshare`'s namespaces (bwrap's nest inside them): the ones the network goes to.
-      pid: child.pid!,
-      ports: [port],
-      controlDir: path.join(this.options.dataDir, 'sandbox-network', id),
-      user,
-      env: { [SANDBOX_MARKER]: id },
-    });
+    const log = await openLogForAppend(this.#logFile(id));
+    try {
+      await attachNetwork(tools, {
+        // `unshare`'s namespaces (bwrap's nest inside them): the ones the network goes to.
+        pid: child.pid!,
+        ports: [port],
+        controlDir: path.join(this.options.dataDir, 'sandbox-network', id),
+        user,
+        env: { [SANDBOX_MARKER]: id },
+        output: log.fd,
+      });
+    } finally {
+      await log.close();
+    }
     release(block as Writable);
   }
 
