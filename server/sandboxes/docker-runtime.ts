@@ -6,7 +6,8 @@ import type Docker from 'dockerode';
 import { Invalid } from '../services/domain-errors';
 import type { Logger } from '../logger';
 import type { SandboxRecord } from '../store/sandboxes-store';
-import { AGENT_SERVER_CONTAINER_PORT, CONTAINER_HOME } from './docker/sandbox-image';
+import { AGENT_SERVER_CONTAINER_PORT, CONTAINER_HOME, WORKER_CONTAINER_PORTS } from './docker/sandbox-image';
+import { storedWorkerPorts, workerEnv } from './worker-ports';
 import { type ContainerEvent, ContainerEvents } from './docker/container-events';
 import { engineFailure, engineMessage, isGone, statusCode } from './docker/engine-errors';
 import { SANDBOX_PUBLISHED_HOST } from './published-host';
@@ -28,6 +29,7 @@ export const SANDBOX_LABEL = 'agent-console.sandbox';
 export const DATA_DIR_LABEL = 'agent-console.data-dir';
 
 const PORT_KEY = `${AGENT_SERVER_CONTAINER_PORT}/tcp`;
+const PUBLISHED_PORT_KEYS = [PORT_KEY, ...WORKER_CONTAINER_PORTS.map((port) => `${port}/tcp`)];
 /** Only the end of a command's output is kept beyond this (errors are at the end). */
 const MAX_OUTPUT = 256 * 1024;
 
@@ -239,7 +241,7 @@ export class DockerRuntime implements SandboxRuntime {
     await this.#events.follow();
   }
 
-  async prepare(id: string): Promise<{ port: number }> {
+  async prepare(id: string): Promise<{ port: number; workerPorts: number[] }> {
     this.#prepared.add(id);
     this.#network ??= ensureSandboxNetwork(this.options.docker).catch((error: unknown) => {
       this.#network = undefined; // tried again at the next start
@@ -247,15 +249,21 @@ export class DockerRuntime implements SandboxRuntime {
     });
     await this.#network;
     await this.options.docker.createVolume({ Name: this.#volume(id), Labels: this.#labels(id) });
-    return { port: AGENT_SERVER_CONTAINER_PORT };
+    return { port: AGENT_SERVER_CONTAINER_PORT, workerPorts: WORKER_CONTAINER_PORTS };
   }
 
-  async start({ id, command, image: launchImage, workingDir, env, sessionKey, onExit }: SandboxLaunch): Promise<Started> {
+  async start({ id, command, image: launchImage, workingDir, env, sessionKey, workerPorts, onExit }: SandboxLaunch): Promise<Started> {
     const cwd = inHome(workingDir);
     if (!cwd) return { ok: false, error: `Its working directory ${workingDir} is outside the sandbox` };
     const { docker, limits } = this.options;
     const image = launchImage ?? this.options.image;
-    const fullEnv = { ...env, SESSION_API_KEY: sessionKey, PORT: String(AGENT_SERVER_CONTAINER_PORT), HOST: '0.0.0.0' };
+    const fullEnv = {
+      ...env,
+      SESSION_API_KEY: sessionKey,
+      PORT: String(AGENT_SERVER_CONTAINER_PORT),
+      HOST: '0.0.0.0',
+      ...workerEnv(workerPorts),
+    };
     let container: Docker.Container;
     try {
       container = await docker.createContainer({
@@ -265,7 +273,7 @@ export class DockerRuntime implements SandboxRuntime {
         Env: Object.entries(fullEnv).map(([name, value]) => `${name}=${value}`),
         WorkingDir: cwd,
         Labels: this.#labels(id),
-        ExposedPorts: { [PORT_KEY]: {} },
+        ExposedPorts: Object.fromEntries(PUBLISHED_PORT_KEYS.map((key) => [key, {}])),
         HostConfig: {
           Init: true,
           CapDrop: ['ALL'],
@@ -275,7 +283,7 @@ export class DockerRuntime implements SandboxRuntime {
           MemorySwap: limits.memoryBytes, // no swap: the limit is the limit
           NanoCpus: Math.round(limits.cpus * 1e9),
           PidsLimit: limits.pids,
-          PortBindings: { [PORT_KEY]: [{ HostIp: SANDBOX_PUBLISHED_HOST, HostPort: '' }] },
+          PortBindings: Object.fromEntries(PUBLISHED_PORT_KEYS.map((key) => [key, [{ HostIp: SANDBOX_PUBLISHED_HOST, HostPort: '' }]])),
           Mounts: [{ Type: 'volume', Source: this.#volume(id), Target: CONTAINER_HOME }],
           ExtraHosts: ['host.docker.internal:host-gateway'],
           NetworkMode: SANDBOX_NETWORK_NAME,
@@ -474,11 +482,18 @@ export class DockerRuntime implements SandboxRuntime {
   }
 
   async agentServerUrl(record: SandboxRecord): Promise<string | undefined> {
+    return this.#publishedUrl(await this.#listedContainer(record), AGENT_SERVER_CONTAINER_PORT);
+  }
+
+  async workerUrls(record: SandboxRecord): Promise<string[]> {
     const listed = await this.#listedContainer(record);
+    return storedWorkerPorts(record).flatMap((port) => this.#publishedUrl(listed, port) ?? []);
+  }
+
+  /** Where container port `port` is published on this machine, while the container runs (a restart publishes it anew). */
+  #publishedUrl(listed: Docker.ContainerInfo | undefined, port: number): string | undefined {
     if (listed?.State !== 'running') return undefined;
-    const published = listed.Ports.find(
-      (port) => port.PrivatePort === AGENT_SERVER_CONTAINER_PORT && port.Type === 'tcp' && port.PublicPort,
-    );
+    const published = listed.Ports.find((candidate) => candidate.PrivatePort === port && candidate.Type === 'tcp' && candidate.PublicPort);
     return published && `http://${SANDBOX_PUBLISHED_HOST}:${published.PublicPort}`;
   }
 

@@ -14,7 +14,7 @@ import { HOST_ALIAS } from './host-alias';
 import { findNamespaceTools, type NamespaceTools } from './namespaces';
 import { SANDBOX_MARKER } from './process-runtime';
 import { MCP_TEST_MARKER } from '../services/settings/mcp-test-service';
-import { loadSandboxSpecs } from './specs';
+import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './specs';
 import { publishedUrl } from '../testing/published-url';
 
 /*
@@ -161,6 +161,30 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
     expect(markedProcesses(SANDBOX_MARKER, agent.id)).toEqual([]);
   });
 
+  it('have their apps (WORKER_1, WORKER_2) reached at their exposed URLs, and nowhere else', async () => {
+    const app = `require("http").createServer((q, r) => r.end("app preview")).listen(process.env.WORKER_1, "0.0.0.0")`;
+    const spec = shellSpec('with-app', `${process.execPath} -e '${app}' & exec ${process.execPath} ${AGENT_SERVER_SCRIPT}`);
+    const t = await startTestApp({ sandboxNamespaces: tools, sandboxSpecs: [...loadSandboxSpecs(undefined), spec] });
+    apps.push(t);
+    const { id } = await startSandbox(t, 'with-app');
+    const running = await statusBecomes(t, id, 'RUNNING');
+    const urls = Object.fromEntries(running.exposed_urls!.map(({ name, url }) => [name, url]));
+    expect(Object.keys(urls)).toEqual(['AGENT_SERVER', 'WORKER_1', 'WORKER_2']);
+    for (const url of Object.values(urls)) expect(url).toMatch(publishedUrl);
+    await expect
+      .poll(
+        () =>
+          fetch(urls.WORKER_1!).then(
+            (r) => r.text(),
+            () => '',
+          ),
+        { timeout: 10_000 },
+      )
+      .toBe('app preview');
+    // Not on `localhost`, where the console's cookie goes.
+    expect(await listensOnHost(Number(new URL(urls.WORKER_1!).port))).toBe(false);
+  });
+
   it('run commands (git, setup scripts) in their namespaces: the same home and network', async () => {
     const t = await app('echo probed; sleep 600');
     const { id } = await startSandbox(t, 'probe');
@@ -182,7 +206,8 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
     const t = await app('sleep 964 & echo probed; sleep 1; exit 3');
     const { id } = await startSandbox(t, 'probe');
     const failed = await statusBecomes(t, id, 'ERROR', 10_000);
-    expect(failed.status_detail).toContain('exited with code 3');
+    // Its own last words, nothing of its network helper's.
+    expect(failed.status_detail).toBe('The process exited with code 3: probed');
     await vi.waitFor(() => expect(markedProcesses(SANDBOX_MARKER, id)).toEqual([]), { timeout: 5000 });
   });
 });

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { HOST_ALIAS } from './host-alias';
 import { SANDBOX_PUBLISHED_HOST } from './published-host';
+import { AGENT_SERVER_SCRIPT } from './specs';
 import type { ProcessUser } from '../processes/process-user';
 
 /*
@@ -83,11 +84,16 @@ function unshareArgs(tools: NamespaceTools, bwrapArgs: string[]): string[] {
   return ['--user', '--map-current-user', '--net', '--', tools.bwrap, ...bwrapArgs];
 }
 
+/** What every sandbox runs from: Node's directory and this project's (its agent server, its tools). */
+export const serverDirs = (): string[] => [path.dirname(process.execPath), path.resolve(AGENT_SERVER_SCRIPT, '../../..')];
+
 export interface SandboxMounts {
   /** Where the sandbox writes; bound at the same path. */
   home: string;
   /** Hidden under an empty tmpfs (DATA_DIR: other sandboxes, the database, the keys). */
   hidden: string[];
+  /** Bound read-only again over the sandbox's own /tmp (Node and this project, when installed there). */
+  shown?: string[];
   /** Its /etc/hosts and /etc/resolv.conf (see `writeNetworkFiles`); the host's when it shares the host's network. */
   etc?: { hosts: string; resolvConf: string };
   /** The directory its command starts in (inside `home`). */
@@ -95,7 +101,7 @@ export interface SandboxMounts {
 }
 
 /** bwrap's options for a sandbox's mounts and namespaces (the network one is `unshare`'s). */
-function bwrapArgs({ home, hidden, etc, cwd }: SandboxMounts): string[] {
+function bwrapArgs({ home, hidden, shown = [], etc, cwd }: SandboxMounts): string[] {
   return [
     '--unshare-user',
     '--unshare-pid',
@@ -115,6 +121,7 @@ function bwrapArgs({ home, hidden, etc, cwd }: SandboxMounts): string[] {
     '/dev/shm',
     '--tmpfs',
     '/tmp',
+    ...shown.filter((dir) => dir === '/tmp' || dir.startsWith('/tmp/')).flatMap((dir) => ['--ro-bind', dir, dir]),
     ...hidden.flatMap((dir) => ['--tmpfs', dir]),
     '--bind',
     home,
@@ -228,8 +235,6 @@ export interface NetworkRequest {
   user: ProcessUser | undefined;
   /** The helper's environment: the sandbox's marker, so it is found, paused and ended with the sandbox. */
   env: Record<string, string>;
-  /** Where what the helper says goes, for as long as it runs (the sandbox's log): never a pipe it could outlive. */
-  output: number;
 }
 
 /**
@@ -237,7 +242,7 @@ export interface NetworkRequest {
  * and forwards `ports`; resolves once they are forwarded.
  */
 export async function attachNetwork(tools: NamespaceTools, request: NetworkRequest): Promise<void> {
-  const { pid, ports, controlDir, user, env, output } = request;
+  const { pid, ports, controlDir, user, env } = request;
   // Never the host's own network namespace: slirp4netns would configure the host.
   if (!inNamespacesOfItsOwn(pid)) throw new Error('the sandbox has no network namespace of its own');
   await fsp.mkdir(controlDir, { recursive: true, mode: 0o700 });
@@ -256,7 +261,9 @@ export async function attachNetwork(tools: NamespaceTools, request: NetworkReque
       `/proc/${pid}/ns/net`,
       'tap0',
     ],
-    { detached: true, stdio: ['ignore', output, output, 'pipe'], env: { ...env, [NETWORK_HELPER_MARKER]: '1' }, ...user },
+    // Its chatter goes nowhere: not into the sandbox's log (whose last lines say why a sandbox
+    // ended), nor into a pipe it would outlive (a write there would end it).
+    { detached: true, stdio: ['ignore', 'ignore', 'ignore', 'pipe'], env: { ...env, [NETWORK_HELPER_MARKER]: '1' }, ...user },
   );
   helper.unref();
   try {
@@ -268,7 +275,7 @@ export async function attachNetwork(tools: NamespaceTools, request: NetworkReque
       });
       helper.once('exit', (code) => {
         clearTimeout(timer);
-        reject(new Error(`slirp4netns exited with code ${code} (its words are in the sandbox's log)`));
+        reject(new Error(`slirp4netns exited with code ${code}`));
       });
       helper.once('error', (error) => {
         clearTimeout(timer);

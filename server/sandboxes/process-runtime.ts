@@ -16,6 +16,7 @@ import type { ExecOptions, ExecResult, RuntimeHandle, RuntimeState, SandboxLaunc
 import { LeftoverRemoval } from './leftover-removal';
 import { appendLog, isOwnLine, openLogForAppend, tailLines } from './sandbox-log';
 import { SANDBOX_PUBLISHED_HOST } from './published-host';
+import { storedWorkerPorts, workerEnv } from './worker-ports';
 import type { SandboxUsers } from './sandbox-users';
 import {
   attachNetwork,
@@ -27,6 +28,7 @@ import {
   release,
   sandboxCommand,
   type SandboxMounts,
+  serverDirs,
   writeNetworkFiles,
 } from './namespaces';
 
@@ -136,7 +138,7 @@ export class ProcessRuntime implements SandboxRuntime {
   /** What a namespaced sandbox sees of the machine, its command starting in `cwd`. */
   #mounts(id: string, cwd: string): SandboxMounts {
     this.#etc ??= writeNetworkFiles(path.join(this.options.dataDir, 'sandbox-network'));
-    return { home: this.#home(id), hidden: [path.resolve(this.options.dataDir)], etc: this.#etc, cwd };
+    return { home: this.#home(id), hidden: [path.resolve(this.options.dataDir)], shown: serverDirs(), etc: this.#etc, cwd };
   }
 
   /** The environment every process of the sandbox starts from. */
@@ -147,17 +149,17 @@ export class ProcessRuntime implements SandboxRuntime {
     return env;
   }
 
-  async prepare(id: string): Promise<{ port: number }> {
+  async prepare(id: string): Promise<{ port: number; workerPorts: number[] }> {
     const { users } = this.options;
     // Sandboxes running as other users pass through the homes directory to their own, without listing it.
     await fs.mkdir(this.#homes(), { recursive: true, mode: users ? 0o711 : 0o700 });
     const user = await users?.allocate(this.#homes());
     await makeDirs(this.#homes(), path.join(id, 'tmp'), user);
     await fs.mkdir(path.dirname(this.#logFile(id)), { recursive: true, mode: 0o700 });
-    return { port: await freePort() };
+    return { port: await freePort(), workerPorts: [await freePort(), await freePort()] };
   }
 
-  async start({ id, command, workingDir, env, sessionKey, port, onExit }: SandboxLaunch): Promise<Started> {
+  async start({ id, command, workingDir, env, sessionKey, port, workerPorts, onExit }: SandboxLaunch): Promise<Started> {
     const [file, ...args] = command ?? [];
     if (!file) return { ok: false, error: 'The spec has no command' };
     const logFile = this.#logFile(id);
@@ -181,6 +183,7 @@ export class ProcessRuntime implements SandboxRuntime {
       HOST: namespaces ? '0.0.0.0' : SANDBOX_PUBLISHED_HOST,
       SESSION_API_KEY: sessionKey,
       PORT: String(port),
+      ...workerEnv(workerPorts),
       [SANDBOX_MARKER]: id,
     };
     const launch = namespaces ? sandboxCommand(namespaces, this.#mounts(id, cwd), [file, ...args]) : { file, args };
@@ -204,7 +207,7 @@ export class ProcessRuntime implements SandboxRuntime {
           if (!started) return resolve({ ok: false, error: 'The process ended before it could be recorded' });
           if (!namespaces) return resolve({ ok: true, handle: started });
           const handle = started;
-          this.#connect(namespaces, id, child, port, user).then(
+          this.#connect(namespaces, id, child, [port, ...workerPorts], user).then(
             () => resolve({ ok: true, handle }),
             (error: unknown) => {
               const reason = `Its namespaces could not be set up: ${error instanceof Error ? error.message : String(error)}`;
@@ -231,23 +234,17 @@ export class ProcessRuntime implements SandboxRuntime {
   }
 
   /** Gives a namespaced sandbox its network once bwrap made its namespaces, then lets its command run. */
-  async #connect(tools: NamespaceTools, id: string, child: ChildProcess, port: number, user: ProcessUser | undefined): Promise<void> {
+  async #connect(tools: NamespaceTools, id: string, child: ChildProcess, ports: number[], user: ProcessUser | undefined): Promise<void> {
     const [, , , info, block] = child.stdio;
     await namespacesMade(info as Readable, NAMESPACES_TIMEOUT_MS);
-    const log = await openLogForAppend(this.#logFile(id));
-    try {
-      await attachNetwork(tools, {
-        // `unshare`'s namespaces (bwrap's nest inside them): the ones the network goes to.
-        pid: child.pid!,
-        ports: [port],
-        controlDir: path.join(this.options.dataDir, 'sandbox-network', id),
-        user,
-        env: { [SANDBOX_MARKER]: id },
-        output: log.fd,
-      });
-    } finally {
-      await log.close();
-    }
+    await attachNetwork(tools, {
+      // `unshare`'s namespaces (bwrap's nest inside them): the ones the network goes to.
+      pid: child.pid!,
+      ports,
+      controlDir: path.join(this.options.dataDir, 'sandbox-network', id),
+      user,
+      env: { [SANDBOX_MARKER]: id },
+    });
     release(block as Writable);
   }
 
@@ -276,8 +273,8 @@ export class ProcessRuntime implements SandboxRuntime {
     return this.#freshState(record);
   }
 
-  lookNow(record: SandboxRecord): { state: RuntimeState; url: string } {
-    return { state: this.#freshState(record), url: this.#agentServerUrl(record) };
+  lookNow(record: SandboxRecord): { state: RuntimeState; url: string; workerUrls: string[] } {
+    return { state: this.#freshState(record), url: this.#agentServerUrl(record), workerUrls: this.#workerUrls(record) };
   }
 
   #freshState(record: SandboxRecord): RuntimeState {
@@ -382,6 +379,15 @@ export class ProcessRuntime implements SandboxRuntime {
 
   #agentServerUrl(record: SandboxRecord): string {
     return `http://${SANDBOX_PUBLISHED_HOST}:${record.port}`;
+  }
+
+  async workerUrls(record: SandboxRecord): Promise<string[]> {
+    return this.#workerUrls(record);
+  }
+
+  /** Its apps' ports are the same on this machine (forwarded, or its own there). */
+  #workerUrls(record: SandboxRecord): string[] {
+    return storedWorkerPorts(record).map((port) => `http://${SANDBOX_PUBLISHED_HOST}:${port}`);
   }
 
   async exec(record: SandboxRecord, command: string[], { cwd, env, timeoutMs, signal }: ExecOptions): Promise<ExecResult> {

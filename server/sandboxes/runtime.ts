@@ -37,6 +37,8 @@ export interface SandboxLaunch {
   sessionKey: string;
   /** What `prepare` reserved for its agent server. */
   port: number;
+  /** What `prepare` reserved for its apps (WORKER_1, WORKER_2), as ports inside it. */
+  workerPorts: number[];
   /** Notified how its main process ended, while this server runs: `null` for a clean exit, else why. */
   onExit: (failure: string | null) => void;
 }
@@ -69,8 +71,8 @@ export interface SandboxRuntime {
   readonly name: SandboxRuntimeName;
   /** What keeps its sandboxes apart, for the console to show. */
   readonly isolation: SandboxIsolation;
-  /** Reserves what a new sandbox needs before anything of it runs (its home, a port). */
-  prepare(id: string): Promise<{ port: number }>;
+  /** Reserves what a new sandbox needs before anything of it runs (its home, its ports: the agent server's, its apps'). */
+  prepare(id: string): Promise<{ port: number; workerPorts: number[] }>;
   /** Starts its main process; a command that cannot start is `ok: false` with the reason. */
   start(launch: SandboxLaunch): Promise<Started>;
   /** Finds a sandbox that was started but not recorded (the server stopped in between). */
@@ -81,7 +83,7 @@ export interface SandboxRuntime {
    * waiting (process groups: /proc): a search asks about every sandbox, and a promise for each
    * would slow it down.
    */
-  lookNow?(record: SandboxRecord): { state: RuntimeState; url: string | undefined };
+  lookNow?(record: SandboxRecord): { state: RuntimeState; url: string | undefined; workerUrls: string[] };
   /** Stops every process of it; `false` when nothing was running. */
   pause(record: SandboxRecord): Promise<boolean>;
   /** Continues every process of it (a container that stopped starts again); `false` when nothing was paused. */
@@ -117,6 +119,8 @@ export interface SandboxRuntime {
    * starts again); `undefined` when it does not run (a container that stopped meanwhile).
    */
   agentServerUrl(record: SandboxRecord): Promise<string | undefined>;
+  /** Where its apps (WORKER_1, WORKER_2: app previews) are reached from this machine, in that order; none when it does not run. */
+  workerUrls(record: SandboxRecord): Promise<string[]>;
   /** Runs `command` inside it, as its own processes run, and waits for the end. */
   exec(record: SandboxRecord, command: string[], options: ExecOptions): Promise<ExecResult>;
 }

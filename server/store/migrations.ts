@@ -432,6 +432,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('sandboxes').dropColumn('conversation_id').execute();
     },
   },
+  '0015_sandbox_worker_ports': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('sandboxes').addColumn('worker_ports', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('sandboxes').dropColumn('worker_ports').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

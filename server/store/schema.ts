@@ -113,6 +113,8 @@ export interface SandboxesTable {
    * conversation uses is left from a stop half-way through a start or a delete: it goes at the next start.
    */
   conversation_id: string | null;
+  /** JSON list of the ports its apps listen on inside it (WORKER_1, WORKER_2: app previews); null before they were. */
+  worker_ports: string | null;
 }
 
 /** One git provider's token per user; `token` is sealed. */

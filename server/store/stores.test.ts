@@ -45,6 +45,7 @@ const sandboxRecord = (id: string, created_at: string) => ({
   image: null,
   owner_instance: null,
   conversation_id: null,
+  worker_ports: null,
 });
 
 describe.each(databasesUnderTest())('stores on %s', (database) => {
@@ -290,6 +291,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
       image: null,
       owner_instance: null,
       conversation_id: null,
+      worker_ports: null,
     };
     await sandboxes.insert(record);
     await sandboxes.update('sb1', { pid: 4321, process_start: '987654' });

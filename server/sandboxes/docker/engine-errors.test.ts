@@ -31,6 +31,7 @@ const record: SandboxRecord = {
   image: null,
   owner_instance: null,
   conversation_id: null,
+  worker_ports: null,
 };
 
 describe("the Docker engine's failures", () => {

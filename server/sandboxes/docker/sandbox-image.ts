@@ -24,6 +24,8 @@ export const DEFAULT_IMAGE_LABEL = 'agent-console.default-image';
 const IMAGE_TAG_LABEL = 'agent-console.image-tag';
 /** Where the agent server listens inside a container. */
 export const AGENT_SERVER_CONTAINER_PORT = 8000;
+/** The ports a container's apps listen on (WORKER_1, WORKER_2: app previews), published as the agent server's is. */
+export const WORKER_CONTAINER_PORTS = [8011, 8012];
 /** The sandbox's home, a volume of its own. */
 export const CONTAINER_HOME = '/workspace';
 /** The uid sandbox processes run as inside the container. */

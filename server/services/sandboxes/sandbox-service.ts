@@ -23,6 +23,7 @@ import type { InstanceRegistry, Owner } from '../instances/instance-registry';
 import { Locks } from './locks';
 import type { OwnerClient } from '../instances/owner-client';
 import { paginate } from '../paging';
+import { storedWorkerPorts } from '../../sandboxes/worker-ports';
 
 export interface SandboxLimits {
   /** How many may exist at once (MAX_SANDBOXES). */
@@ -63,6 +64,19 @@ function refuseTooMany(ids: string[], what: string): void {
 export interface Instances {
   registry: InstanceRegistry;
   client: OwnerClient;
+}
+
+/** What the runtime sees of a sandbox: its state, and where its agent server and apps are reached. */
+interface Look {
+  state: RuntimeState;
+  url: string | undefined;
+  workerUrls: string[];
+}
+
+/** Its apps' entries among its exposed URLs (WORKER_1, WORKER_2), each with its port inside the sandbox. */
+function exposedWorkers(record: SandboxRecord, urls: string[]) {
+  const ports = storedWorkerPorts(record);
+  return urls.map((url, index) => ({ name: `WORKER_${index + 1}`, url, port: ports[index] ?? Number(new URL(url).port) }));
 }
 
 /**
@@ -168,9 +182,13 @@ export class SandboxService {
    * What the runtime sees of a sandbox and where its agent server listens, asked together (a
    * runtime handles the questions asked at once about all sandboxes with one look at them).
    */
-  async #look(record: SandboxRecord): Promise<{ state: RuntimeState; url: string | undefined }> {
-    const [state, url] = await Promise.all([this.runtime.state(record), this.runtime.agentServerUrl(record)]);
-    return { state, url };
+  async #look(record: SandboxRecord): Promise<Look> {
+    const [state, url, workerUrls] = await Promise.all([
+      this.runtime.state(record),
+      this.runtime.agentServerUrl(record),
+      this.runtime.workerUrls(record),
+    ]);
+    return { state, url, workerUrls };
   }
 
   /**
@@ -261,7 +279,7 @@ export class SandboxService {
     return this.runtime.lookNow && this.#mine(record) ? this.#infoOf(record, this.runtime.lookNow(record)) : undefined;
   }
 
-  #infoOf(record: SandboxRecord, { state, url }: { state: RuntimeState; url: string | undefined }): SandboxInfo {
+  #infoOf(record: SandboxRecord, { state, url, workerUrls }: Look): SandboxInfo {
     const { status, detail } = sandboxStatus({
       state,
       healthy: this.#monitor.healthy(record.id),
@@ -281,7 +299,7 @@ export class SandboxService {
       sandbox_spec_id: record.spec_id,
       status,
       session_api_key: running ? this.#sessionKey(record.session_key) : null,
-      exposed_urls: running ? [{ name: 'AGENT_SERVER', url, port: record.port }] : null,
+      exposed_urls: running ? [{ name: 'AGENT_SERVER', url, port: record.port }, ...exposedWorkers(record, workerUrls)] : null,
       created_at: record.created_at,
       status_detail: detail,
     });
@@ -430,7 +448,7 @@ export class SandboxService {
       const id = sandboxId();
       const key = sessionKey();
       const now = new Date().toISOString();
-      const { port } = await this.runtime.prepare(id);
+      const { port, workerPorts } = await this.runtime.prepare(id);
       // In the registry before anything runs, so nothing is ever started unrecorded; the
       // runtime finds a start whose handle did not get recorded (`adopt`).
       await this.store.insert({
@@ -446,6 +464,7 @@ export class SandboxService {
         image: spec.command === null ? (spec.image ?? null) : null,
         owner_instance: this.instances?.registry.id ?? null,
         conversation_id: forConversation ?? null,
+        worker_ports: JSON.stringify(workerPorts),
       });
 
       let exited: Promise<void> | undefined;
@@ -459,6 +478,7 @@ export class SandboxService {
         env: spec.initial_env,
         sessionKey: key,
         port,
+        workerPorts,
         onExit: (failure) => {
           exited = this.#exited(id, failure);
           noticeExit();

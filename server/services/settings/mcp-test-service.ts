@@ -7,7 +7,7 @@ import { testMcpConnection } from '../../mcp/test-connection';
 import { signalGroup } from '../../processes/group';
 import { markedProcesses } from '../../processes/proc';
 import { pathForOtherUsers, type ProcessUser } from '../../processes/process-user';
-import { commandOnHostNetwork, type NamespaceTools, onPath } from '../../sandboxes/namespaces';
+import { commandOnHostNetwork, type NamespaceTools, onPath, serverDirs } from '../../sandboxes/namespaces';
 import type { SettingsService } from './settings-service';
 
 /** More at once would let one client fill the machine with server processes. */
@@ -62,7 +62,7 @@ export class McpTestService {
       const env = { ...(home && { HOME: home, TMPDIR: home, PATH: searchPath }), ...request.env, [MCP_TEST_MARKER]: this.dataDir };
       let server: McpTestRequest = { ...request, env };
       if (this.namespaces && home) {
-        const mounts = { home, hidden: [path.resolve(this.dataDir)], cwd: home };
+        const mounts = { home, hidden: [path.resolve(this.dataDir)], shown: serverDirs(), cwd: home };
         const isolated = commandOnHostNetwork(this.namespaces, mounts, [command, ...request.args]);
         server = { ...server, command: isolated.file, args: isolated.args };
       }

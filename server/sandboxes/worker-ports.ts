@@ -1,0 +1,16 @@
+import type { SandboxRecord } from '../store/sandboxes-store';
+
+/*
+ * The ports a sandbox's apps listen on (app previews), as OpenHands names them: WORKER_1 and
+ * WORKER_2 in the sandbox's environment, and the same names among its exposed URLs.
+ */
+
+/** WORKER_1, WORKER_2…: the ports its apps listen on (app previews), as OpenHands names them. */
+export const workerEnv = (ports: readonly number[]) =>
+  Object.fromEntries(ports.map((port, index) => [`WORKER_${index + 1}`, String(port)]));
+
+/** The ports its apps listen on, as recorded; none for a sandbox recorded before they were. */
+export function storedWorkerPorts(record: Pick<SandboxRecord, 'worker_ports'>): number[] {
+  const parsed: unknown = record.worker_ports ? JSON.parse(record.worker_ports) : [];
+  return Array.isArray(parsed) ? parsed.filter((port): port is number => Number.isInteger(port)) : [];
+}
