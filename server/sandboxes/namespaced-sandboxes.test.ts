@@ -92,7 +92,7 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
       [
         'echo "processes=$(ls /proc | grep -c "^[0-9]")"',
         'kill -0 "$SERVER_PID" 2>/dev/null && echo SIGNALLED-SERVER',
-        // The host's /tmp is full of other tests' files; the sandbox's holds at most the way to DATA_DIR.
+        // The host's /tmp is full of other tests' files; the sandbox's holds only the ways to DATA_DIR and to this project.
         'echo "tmp-entries: $(ls -A /tmp | tr "\\n" " ")"',
         'touch /tmp/mine "$HOME/mine" && echo WROTE-OWN-FILES',
         'touch /etc/written 2>/dev/null && echo WROTE-HOST-FILES',
