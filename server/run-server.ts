@@ -14,7 +14,7 @@ import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './sandboxes/specs';
 import { findNamespaceTools, type NamespaceTools } from './sandboxes/namespaces';
 import { claimUidBlock } from './sandboxes/uid-blocks';
 import { openDatabase } from './startup';
-import { COOKIE_FREE_HOST, SANDBOX_PUBLISHED_HOST } from './sandboxes/published-host';
+import { isCookieFreeHost } from './sandboxes/published-host';
 import { originOf, shownAddress, signInLinkFor } from './sign-in-link';
 
 /** The engine, checked, and the default image, built when missing; the server does not start without them. */
@@ -186,7 +186,7 @@ export async function openServer(
       const shown = shownAddress(app, config.host, config.port);
       await services.instances.announce(config.instanceUrl ?? originOf(shown.host, shown.port));
       // The cookie is never set where sandboxes may listen or are published: their ports would get it too.
-      const cookieHost = shown.host === COOKIE_FREE_HOST || shown.host === SANDBOX_PUBLISHED_HOST ? 'localhost' : shown.host;
+      const cookieHost = isCookieFreeHost(shown.host) ? 'localhost' : shown.host;
       return {
         app,
         signInLink: signInLinkFor(app, config.host, config.port, sessionKey),

@@ -1,7 +1,7 @@
 import fastifyCookie, { type CookieSerializeOptions, sign, unsign } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hostnameOf } from './host-check';
-import { COOKIE_FREE_HOST, SANDBOX_PUBLISHED_HOST } from '../sandboxes/published-host';
+import { isCookieFreeHost } from '../sandboxes/published-host';
 import { type BrowserSessions, nowSeconds, SESSION_COOKIE_MAX_AGE_S, sessionLive } from '../services/sessions/browser-sessions';
 
 /*
@@ -80,7 +80,7 @@ export function fromOwnOrigin(request: FastifyRequest): boolean {
  */
 export function cookieFreeHostAlternative(request: FastifyRequest): string | undefined {
   const host = request.headers.host ?? '';
-  if (hostnameOf(host) !== COOKIE_FREE_HOST && hostnameOf(host) !== SANDBOX_PUBLISHED_HOST) return undefined;
+  if (!isCookieFreeHost(hostnameOf(host))) return undefined;
   const port = /:(\d+)$/.exec(host)?.[1];
   return `http://localhost${port ? `:${port}` : ''}`;
 }

@@ -7,7 +7,7 @@ import { Invalid } from '../services/domain-errors';
 import type { Logger } from '../logger';
 import type { SandboxRecord } from '../store/sandboxes-store';
 import { AGENT_SERVER_CONTAINER_PORT, CONTAINER_HOME, WORKER_CONTAINER_PORTS } from './docker/sandbox-image';
-import { storedWorkerPorts, workerEnv } from './worker-ports';
+import { storedWorkerPorts, workerEnv, type WorkerUrl } from './worker-ports';
 import { type ContainerEvent, ContainerEvents } from './docker/container-events';
 import { engineFailure, engineMessage, isGone, statusCode } from './docker/engine-errors';
 import { SANDBOX_PUBLISHED_HOST } from './published-host';
@@ -485,9 +485,12 @@ export class DockerRuntime implements SandboxRuntime {
     return this.#publishedUrl(await this.#listedContainer(record), AGENT_SERVER_CONTAINER_PORT);
   }
 
-  async workerUrls(record: SandboxRecord): Promise<string[]> {
+  async workerUrls(record: SandboxRecord): Promise<WorkerUrl[]> {
     const listed = await this.#listedContainer(record);
-    return storedWorkerPorts(record).flatMap((port) => this.#publishedUrl(listed, port) ?? []);
+    return storedWorkerPorts(record).flatMap((port) => {
+      const url = this.#publishedUrl(listed, port);
+      return url ? [{ url, port }] : [];
+    });
   }
 
   /** Where container port `port` is published on this machine, while the container runs (a restart publishes it anew). */

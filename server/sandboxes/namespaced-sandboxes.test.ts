@@ -16,6 +16,7 @@ import { SANDBOX_MARKER } from './process-runtime';
 import { MCP_TEST_MARKER } from '../services/settings/mcp-test-service';
 import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './specs';
 import { publishedUrl } from '../testing/published-url';
+import { closedPort } from '../testing/closed-port';
 
 /*
  * Process sandboxes in namespaces of their own (bubblewrap, slirp4netns): what sandbox code can no
@@ -43,16 +44,6 @@ beforeAll(async () => {
   hostPort = (hostServer.address() as AddressInfo).port;
 });
 afterAll(() => new Promise<void>((resolve) => hostServer.close(() => resolve())));
-
-/** A port nothing on the host listens on (for a sandbox to try to take). */
-function freeHostPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const listensOnHost = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -87,7 +78,7 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
   }
 
   it('see only their own processes and files, write only their home, and gain nothing from set-id bits', async () => {
-    const port = await freeHostPort();
+    const port = await closedPort();
     const t = await app(
       [
         'echo "processes=$(ls /proc | grep -c "^[0-9]")"',

@@ -16,7 +16,7 @@ import type { ExecOptions, ExecResult, RuntimeHandle, RuntimeState, SandboxLaunc
 import { LeftoverRemoval } from './leftover-removal';
 import { appendLog, isOwnLine, openLogForAppend, tailLines } from './sandbox-log';
 import { SANDBOX_PUBLISHED_HOST } from './published-host';
-import { storedWorkerPorts, workerEnv } from './worker-ports';
+import { storedWorkerPorts, workerEnv, type WorkerUrl } from './worker-ports';
 import type { SandboxUsers } from './sandbox-users';
 import {
   attachNetwork,
@@ -220,7 +220,7 @@ export class ProcessRuntime implements SandboxRuntime {
           // A look taken while it ran must not outlive it: what follows its end (a resume refused) needs the truth.
           this.#seen.delete(id);
           const exit = { code, signal };
-          const ended = appendLog(logFile, `process ${describeExit(exit)}`).then(() => this.#exited(id, started, exit));
+          const ended = appendLog(logFile, `process ${describeExit(exit)}`).then(() => this.#exited(id, exit));
           ended.then(onExit, (error: unknown) => {
             this.options.log.error({ sandbox: id, err: error }, 'could not clean up after a sandbox process ended');
             onExit(exit.code === 0 ? null : `The process ${describeExit(exit)}`);
@@ -249,8 +249,8 @@ export class ProcessRuntime implements SandboxRuntime {
   }
 
   /** When the main process ends, the rest of its group goes with it (and its network helper); an unclean end says why, with its last words. */
-  async #exited(id: string, handle: RuntimeHandle | undefined, exit: Exit): Promise<string | null> {
-    if (handle?.pid && this.#isOwnGroup(handle.pid, id)) await endGroup(handle.pid, 0);
+  async #exited(id: string, exit: Exit): Promise<string | null> {
+    // Its own group is among them while every member of it carries its marker.
     await Promise.all(this.#markedGroups(id).map((group) => endGroup(group, 0)));
     if (exit.code === 0) return null;
     const tail = (await tailLines(this.#logFile(id), 4)).filter((line) => !isOwnLine(line));
@@ -273,7 +273,7 @@ export class ProcessRuntime implements SandboxRuntime {
     return this.#freshState(record);
   }
 
-  lookNow(record: SandboxRecord): { state: RuntimeState; url: string; workerUrls: string[] } {
+  lookNow(record: SandboxRecord): { state: RuntimeState; url: string; workerUrls: WorkerUrl[] } {
     return { state: this.#freshState(record), url: this.#agentServerUrl(record), workerUrls: this.#workerUrls(record) };
   }
 
@@ -381,13 +381,13 @@ export class ProcessRuntime implements SandboxRuntime {
     return `http://${SANDBOX_PUBLISHED_HOST}:${record.port}`;
   }
 
-  async workerUrls(record: SandboxRecord): Promise<string[]> {
+  async workerUrls(record: SandboxRecord): Promise<WorkerUrl[]> {
     return this.#workerUrls(record);
   }
 
   /** Its apps' ports are the same on this machine (forwarded, or its own there). */
-  #workerUrls(record: SandboxRecord): string[] {
-    return storedWorkerPorts(record).map((port) => `http://${SANDBOX_PUBLISHED_HOST}:${port}`);
+  #workerUrls(record: SandboxRecord): WorkerUrl[] {
+    return storedWorkerPorts(record).map((port) => ({ url: `http://${SANDBOX_PUBLISHED_HOST}:${port}`, port }));
   }
 
   async exec(record: SandboxRecord, command: string[], { cwd, env, timeoutMs, signal }: ExecOptions): Promise<ExecResult> {

@@ -8,7 +8,8 @@
 export const SANDBOX_PUBLISHED_HOST = process.platform === 'linux' ? '127.0.0.2' : '127.0.0.1';
 
 /**
- * The host name the session cookie is never set on: sandboxes without namespaces share the host's
- * network and may listen on any port of it.
+ * Whether the session cookie must never be set on host name `hostname`: 127.0.0.1, where
+ * sandboxes without namespaces (sharing the host's network) may listen on any port, and the
+ * address sandboxes are published on.
  */
-export const COOKIE_FREE_HOST = '127.0.0.1';
+export const isCookieFreeHost = (hostname: string) => hostname === '127.0.0.1' || hostname === SANDBOX_PUBLISHED_HOST;

@@ -1,5 +1,6 @@
 import type { SandboxIsolation, SandboxRuntimeName } from '../../src/contract/sandboxes';
 import type { SandboxRecord } from '../store/sandboxes-store';
+import type { WorkerUrl } from './worker-ports';
 
 /*
  * Where sandboxes run. The sandbox service keeps the registry, the caps and the health checks;
@@ -83,7 +84,7 @@ export interface SandboxRuntime {
    * waiting (process groups: /proc): a search asks about every sandbox, and a promise for each
    * would slow it down.
    */
-  lookNow?(record: SandboxRecord): { state: RuntimeState; url: string | undefined; workerUrls: string[] };
+  lookNow?(record: SandboxRecord): { state: RuntimeState; url: string | undefined; workerUrls: WorkerUrl[] };
   /** Stops every process of it; `false` when nothing was running. */
   pause(record: SandboxRecord): Promise<boolean>;
   /** Continues every process of it (a container that stopped starts again); `false` when nothing was paused. */
@@ -120,7 +121,7 @@ export interface SandboxRuntime {
    */
   agentServerUrl(record: SandboxRecord): Promise<string | undefined>;
   /** Where its apps (WORKER_1, WORKER_2: app previews) are reached from this machine, in that order; none when it does not run. */
-  workerUrls(record: SandboxRecord): Promise<string[]>;
+  workerUrls(record: SandboxRecord): Promise<WorkerUrl[]>;
   /** Runs `command` inside it, as its own processes run, and waits for the end. */
   exec(record: SandboxRecord, command: string[], options: ExecOptions): Promise<ExecResult>;
 }

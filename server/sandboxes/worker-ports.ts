@@ -9,8 +9,22 @@ import type { SandboxRecord } from '../store/sandboxes-store';
 export const workerEnv = (ports: readonly number[]) =>
   Object.fromEntries(ports.map((port, index) => [`WORKER_${index + 1}`, String(port)]));
 
+/** Where one of a sandbox's apps is reached from this machine, and the port it listens on inside. */
+export interface WorkerUrl {
+  url: string;
+  port: number;
+}
+
+/** Read once per record: a search looks at every sandbox, and the registry's rows are kept (SQLite). */
+const parsed = new WeakMap<object, number[]>();
+
 /** The ports its apps listen on, as recorded; none for a sandbox recorded before they were. */
 export function storedWorkerPorts(record: Pick<SandboxRecord, 'worker_ports'>): number[] {
-  const parsed: unknown = record.worker_ports ? JSON.parse(record.worker_ports) : [];
-  return Array.isArray(parsed) ? parsed.filter((port): port is number => Number.isInteger(port)) : [];
+  let ports = parsed.get(record);
+  if (!ports) {
+    const stored: unknown = record.worker_ports ? JSON.parse(record.worker_ports) : [];
+    ports = Array.isArray(stored) ? stored.filter((port): port is number => Number.isInteger(port)) : [];
+    parsed.set(record, ports);
+  }
+  return ports;
 }

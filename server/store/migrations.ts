@@ -424,20 +424,14 @@ const migrations: Record<string, Migration> = {
         .execute(db);
     },
   },
-  '0014_sandbox_conversation': {
+  '0014_sandbox_conversation_and_worker_ports': {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('sandboxes').addColumn('conversation_id', 'text').execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema.alterTable('sandboxes').dropColumn('conversation_id').execute();
-    },
-  },
-  '0015_sandbox_worker_ports': {
-    async up(db: Kysely<unknown>) {
       await db.schema.alterTable('sandboxes').addColumn('worker_ports', 'text').execute();
     },
     async down(db: Kysely<unknown>) {
       await db.schema.alterTable('sandboxes').dropColumn('worker_ports').execute();
+      await db.schema.alterTable('sandboxes').dropColumn('conversation_id').execute();
     },
   },
 };

@@ -23,7 +23,7 @@ import type { InstanceRegistry, Owner } from '../instances/instance-registry';
 import { Locks } from './locks';
 import type { OwnerClient } from '../instances/owner-client';
 import { paginate } from '../paging';
-import { storedWorkerPorts } from '../../sandboxes/worker-ports';
+import type { WorkerUrl } from '../../sandboxes/worker-ports';
 
 export interface SandboxLimits {
   /** How many may exist at once (MAX_SANDBOXES). */
@@ -70,14 +70,11 @@ export interface Instances {
 interface Look {
   state: RuntimeState;
   url: string | undefined;
-  workerUrls: string[];
+  workerUrls: WorkerUrl[];
 }
 
 /** Its apps' entries among its exposed URLs (WORKER_1, WORKER_2), each with its port inside the sandbox. */
-function exposedWorkers(record: SandboxRecord, urls: string[]) {
-  const ports = storedWorkerPorts(record);
-  return urls.map((url, index) => ({ name: `WORKER_${index + 1}`, url, port: ports[index] ?? Number(new URL(url).port) }));
-}
+const exposedWorkers = (urls: WorkerUrl[]) => urls.map(({ url, port }, index) => ({ name: `WORKER_${index + 1}`, url, port }));
 
 /**
  * Sandboxes: the registry (in the database, so they outlive a server restart and are found
@@ -299,7 +296,7 @@ export class SandboxService {
       sandbox_spec_id: record.spec_id,
       status,
       session_api_key: running ? this.#sessionKey(record.session_key) : null,
-      exposed_urls: running ? [{ name: 'AGENT_SERVER', url, port: record.port }, ...exposedWorkers(record, workerUrls)] : null,
+      exposed_urls: running ? [{ name: 'AGENT_SERVER', url, port: record.port }, ...exposedWorkers(workerUrls)] : null,
       created_at: record.created_at,
       status_detail: detail,
     });

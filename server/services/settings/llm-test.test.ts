@@ -1,9 +1,10 @@
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_MODEL } from '../../../src/contract/demo-model';
 import { type OpenAiStub, startOpenAiStub } from '../../testing/openai-stub';
 import { startTestApp, type TestApp } from '../../testing/test-app';
+import { closedPort } from '../../testing/closed-port';
 
 const STORED_KEY = 'sk-stored-4f1d9c2b7e';
 const TYPED_KEY = 'sk-typed-8a3e5d0c61';
@@ -34,15 +35,6 @@ const testLlm = async (body: unknown) => {
   });
   return { status: response.statusCode, body: response.json(), text: response.body };
 };
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('POST /api/llm/test', () => {
   it("shows the model's reply, sent with the stored key when none is typed", async () => {

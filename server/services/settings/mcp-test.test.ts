@@ -2,13 +2,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it, vi } from 'vitest';
 import { type HttpMcpServer, startHttpMcpServer } from '../../../test-support/mcp/http-server';
 import { markedProcesses } from '../../processes/proc';
 import { MCP_TEST_MARKER } from './mcp-test-service';
 import { startTestApp, type TestApp } from '../../testing/test-app';
+import { closedPort } from '../../testing/closed-port';
 
 const TSX = path.resolve('node_modules/.bin/tsx');
 const STDIO_SERVER = path.resolve('test-support/mcp/stdio-server.ts');
@@ -37,15 +37,6 @@ const test = async (body: unknown, query = '') => {
   });
   return { status: response.statusCode, body: response.json() };
 };
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const commandLine = (pid: number) => {
   try {
