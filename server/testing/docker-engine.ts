@@ -107,7 +107,8 @@ export async function buildTestImage(docker: Docker, name: string, lines: string
   const context = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-console-test-image-'));
   try {
     await fs.writeFile(path.join(context, 'Dockerfile'), [`FROM ${await defaultImage(docker)}`, ...lines, ''].join('\n'));
-    const stream = await docker.buildImage({ context, src: ['Dockerfile'] }, { t: tag, rm: true, forcerm: true });
+    // No build cache: a test removes its image when done, and a cached step of one removed meanwhile fails the next build.
+    const stream = await docker.buildImage({ context, src: ['Dockerfile'] }, { t: tag, rm: true, forcerm: true, nocache: true });
     const output = await new Promise<{ error?: string }[]>((resolve, reject) =>
       docker.modem.followProgress(stream, (error: Error | null, result: { error?: string }[]) => (error ? reject(error) : resolve(result))),
     );
