@@ -22,14 +22,17 @@ export interface ServerProcessOptions {
   env?: Record<string, string>;
   /** Runs it as this uid (and gid) through `setpriv`; the test must be root. */
   asUser?: number;
+  /** With `asUser`, these supplementary groups (the Docker socket's); none otherwise. */
+  groups?: number[];
 }
 
 const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
-export async function startServerProcess({ dataDir, env = {}, asUser }: ServerProcessOptions): Promise<ServerProcess> {
+export async function startServerProcess({ dataDir, env = {}, asUser, groups = [] }: ServerProcessOptions): Promise<ServerProcess> {
   const node = [process.execPath, builtServerScript('main')];
-  const command = asUser === undefined ? node : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', ...node];
+  const groupOption = groups.length ? `--groups=${groups.join(',')}` : '--clear-groups';
+  const command = asUser === undefined ? node : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, groupOption, ...node];
   const child = spawn(command[0]!, command.slice(1), {
     env: {
       PATH: process.env.PATH,

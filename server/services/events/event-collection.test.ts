@@ -8,6 +8,7 @@ import type { AppConversation, StartTask } from '../../../src/contract/conversat
 import { type AgentEvent, DEMO_MODEL } from '../../../src/contract/events';
 import { SecretBox } from '../../secret-box';
 import { startOpenAiStub, type OpenAiStub } from '../../testing/openai-stub';
+import { conversationRecord } from '../../testing/conversation-records';
 import { statusBecomes } from '../../testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp, type TestAppOptions } from '../../testing/test-app';
 
@@ -476,5 +477,66 @@ describe('collection failures', SLOW, () => {
       { timeout: WAIT_MS },
     );
     expect(tries.filter((line) => line.level >= WARN)).toHaveLength(1);
+  });
+});
+
+/**
+ * An agent server its own sandbox took over: upgrades the event socket, then announces a 64 MiB
+ * text frame and streams it, heeding backpressure; it prints how much it got to send each time.
+ */
+const OVERSIZED_FRAMES = `
+const crypto = require('crypto');
+const server = require('http').createServer((request, response) => response.end('{"status":"ok"}'));
+server.on('upgrade', (request, socket) => {
+  const accept = crypto.createHash('sha1').update(request.headers['sec-websocket-key'] + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64');
+  socket.write('HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\nSec-WebSocket-Accept: ' + accept + '\\r\\n\\r\\n');
+  const size = 64 * 2 ** 20, chunk = Buffer.alloc(2 ** 16, 'x');
+  const header = Buffer.alloc(10);
+  header[0] = 0x81; header[1] = 127; header.writeBigUInt64BE(BigInt(size), 2);
+  let sent = 0;
+  const send = () => {
+    while (sent < size && !socket.destroyed) { sent += chunk.length; if (!socket.write(chunk)) return socket.once('drain', send); }
+    if (sent >= size) console.log('frame sent whole');
+  };
+  socket.on('error', () => {});
+  socket.on('close', () => console.log('frame cut after ' + sent + ' bytes'));
+  socket.write(header);
+  send();
+});
+server.listen(Number(process.env.PORT), process.env.HOST);
+`;
+
+describe('an agent server taken over by its sandbox', SLOW, () => {
+  it('cannot make the app server read a frame larger than its cap: the connection ends at its header', async () => {
+    const spec = {
+      id: 'oversized',
+      command: ['node', '-e', OVERSIZED_FRAMES],
+      created_at: new Date().toISOString(),
+      initial_env: {},
+      working_dir: '',
+    };
+    const t = await app({ sandboxSpecs: [spec] });
+    const sandbox = (await json(t, 'POST', '/api/v1/sandboxes?sandbox_spec_id=oversized')).json() as { id: string };
+    await statusBecomes(t, sandbox.id, 'RUNNING');
+    const id = randomUUID().replaceAll('-', '');
+    await t.db
+      .insertInto('app_conversations')
+      .values(conversationRecord({ id, sandbox_id: sandbox.id, sandbox_created: 1 }))
+      .execute();
+    await t.services.collector.sync();
+    const outcome = await vi.waitFor(
+      async () => {
+        const lines = (await json(t, 'GET', `/api/v1/sandboxes/${sandbox.id}/logs`)).json().lines as string[];
+        const line = lines.find((text) => text.startsWith('frame '));
+        expect(line).toBeDefined();
+        return line!;
+      },
+      { timeout: WAIT_MS },
+    );
+    // Cut at once, not after a close handshake the sender ignores: what the kernel's buffers took meanwhile, a fraction of the frame.
+    expect(outcome).toMatch(/^frame cut after \d+ bytes$/);
+    expect(Number(/\d+/.exec(outcome)![0])).toBeLessThan(16 * 2 ** 20);
+    expect(await t.db.selectFrom('conversation_events').select('event_id').where('conversation_id', '=', id).execute()).toEqual([]);
+    expect((await t.request({ method: 'GET', url: '/alive' })).statusCode).toBe(200);
   });
 });

@@ -194,6 +194,8 @@ export class EventCollector {
       });
     });
     socket.on('error', (error) => {
+      // A frame it refuses (too large, not the protocol): no close handshake with a peer that broke it, which could go on sending meanwhile.
+      if (socket.readyState === WebSocket.CLOSING) socket.terminate();
       // Before the upgrade, the agent server responds like any HTTP server: 404 for a conversation it does not know.
       const status = /Unexpected server response: (\d+)/.exec(error.message)?.[1];
       if (status === '404') unknown = true;
