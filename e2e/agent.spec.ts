@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { startOpenAiStub } from '../server/testing/openai-stub';
 import { expect, test } from './support/fixtures';
 
 /*
@@ -20,7 +21,6 @@ async function startConversation(page: Page, message: string, { useDemo }: { use
   await dialog.getByLabel('What should the agent do?').fill(message);
   await dialog.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByRole('heading', { name: message, level: 1 })).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByText('Demo model', { exact: true })).toBeVisible();
 }
 
 const action = (page: Page, name: string | RegExp) =>
@@ -30,6 +30,7 @@ test('the demo model: its scripted events arrive live, and it replies to a messa
   test.setTimeout(120_000);
   await signIn(page);
   await startConversation(page, 'Show me around the workspace', { useDemo: true });
+  await expect(page.getByText('Demo model', { exact: true })).toBeVisible();
 
   const log = page.getByRole('log', { name: 'Conversation events' });
   await expect(log.getByRole('group', { name: 'Your message' })).toContainText('Show me around the workspace');
@@ -91,4 +92,41 @@ test('confirmation mode: an action waits for approval, Stop and Continue keep it
 
   await approval.getByRole('button', { name: 'Approve' }).click();
   await expect(action(page, 'ls -la')).toContainText('Done · exit code 0', { timeout: 30_000 });
+
+  // The file edit waits too; the finish that follows has nothing to approve: the conversation is finished.
+  await expect(approval).toContainText('demo-notes.md', { timeout: 30_000 });
+  await approval.getByRole('button', { name: 'Approve' }).click();
+  await expect(status).toHaveAttribute('data-execution', 'finished', { timeout: 30_000 });
+  await expect(approval).toHaveCount(0);
+  await expect(page.getByText('Waiting for you')).toHaveCount(0);
+});
+
+test('Stop interrupts a running command: paused at once, the command says so, and Continue goes on', async ({ page, signIn, api }) => {
+  test.setTimeout(120_000);
+  const llm = await startOpenAiStub([
+    { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 600' } }] },
+    { text: 'Stopped as asked.' },
+  ]);
+  try {
+    await api('/api/settings', {
+      method: 'POST',
+      body: { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-e2e-stub-key', confirmation_mode: false },
+    });
+    await signIn(page);
+    await startConversation(page, 'Wait for ten minutes', { useDemo: false });
+    const status = page.locator('[data-execution]');
+    await expect(action(page, 'sleep 600')).toContainText('Running', { timeout: 30_000 });
+
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(status).toHaveAttribute('data-execution', 'paused', { timeout: 10_000 });
+    await expect(action(page, 'sleep 600')).toContainText('Interrupted · exit code 130');
+    expect(llm.requests).toHaveLength(1);
+
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByText('Stopped as asked.')).toBeVisible({ timeout: 30_000 });
+    await expect(status).toHaveAttribute('data-execution', 'finished');
+    expect(JSON.stringify(llm.requests[1]?.messages)).toContain('the user pressed Stop');
+  } finally {
+    await llm.close();
+  }
 });

@@ -364,10 +364,10 @@ describe('the demo model', () => {
     await server.status(id, 'finished');
   });
 
-  it('waits for each action in confirmation mode', async () => {
+  it('waits for each action in confirmation mode, but not for its finish', async () => {
     const body = startBody(DEMO_MODEL, { confirmation_policy: { kind: 'AlwaysConfirm' } });
     const id = await start(body);
-    for (const expected of ['ls -la', 'create', undefined]) {
+    for (const expected of ['ls -la', 'create']) {
       await server.status(id, 'waiting_for_confirmation');
       const pending = (await server.events(id)).at(-1) as unknown as { kind: string; action: { command?: string } };
       expect(pending.kind).toBe('ActionEvent');
@@ -375,6 +375,7 @@ describe('the demo model', () => {
       await server.call('POST', `/api/conversations/${id}/events/respond_to_confirmation`, { accept: true });
     }
     await server.status(id, 'finished');
+    expect((await server.events(id)).at(-1)).toMatchObject({ kind: 'ObservationEvent', observation: { kind: 'FinishObservation' } });
   });
 
   it('stops at max_iterations like any model', async () => {

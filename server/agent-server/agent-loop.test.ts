@@ -144,6 +144,60 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     expect(await confirm({ accept: true })).toEqual({ status: 409, body: { detail: 'No action is waiting for confirmation.' } });
   });
 
+  it('finishes in confirmation mode without waiting when its only action is finish, and is idle after a message that does not run it', async () => {
+    const { id } = await start([{ toolCalls: [{ name: 'finish', arguments: { message: 'Nothing to do.' } }] }], {
+      confirmation_policy: { kind: 'AlwaysConfirm' },
+    });
+    await server.status(id, 'finished');
+    expect(ofKind(await server.events(id), 'ObservationEvent')).toEqual([
+      expect.objectContaining({ observation: expect.objectContaining({ kind: 'FinishObservation' }) }),
+    ]);
+    const message = { role: 'user', content: [{ type: 'text', text: 'One more thing.' }], run: false };
+    expect((await server.call('POST', `/api/conversations/${id}/events`, message)).status).toBe(200);
+    expect((await info(id)).execution_status).toBe('idle');
+  });
+
+  it('stops a running command at once on Stop: interrupted, no LLM call after it, and Continue goes on with the interruption in the history', async () => {
+    const { id, workspace } = await start([
+      terminal('touch started && trap "echo caught the interrupt; exit 130" INT; sleep 600 & wait'),
+      { text: 'Stopped as asked.' },
+    ]);
+    await expect.poll(() => fs.existsSync(path.join(workspace, 'started')), { timeout: 10_000 }).toBe(true);
+    expect((await server.call('POST', `/api/conversations/${id}/pause`)).status).toBe(200);
+    await server.status(id, 'paused', 5000);
+    const observation = ofKind(await server.events(id), 'ObservationEvent')[0] as unknown as {
+      observation: { exit_code: number; is_error: boolean; content: { text: string }[] };
+    };
+    expect(observation.observation).toMatchObject({ exit_code: 130, is_error: true });
+    expect(observation.observation.content[0]!.text).toContain('caught the interrupt');
+    expect(observation.observation.content[0]!.text).toContain('[The command was interrupted: the user pressed Stop.]');
+    expect(llm!.requests).toHaveLength(1);
+    expect((await server.call('POST', `/api/conversations/${id}/run`)).status).toBe(200);
+    await server.status(id, 'finished');
+    expect(JSON.stringify(llm!.requests[1]?.messages)).toContain('the user pressed Stop');
+  });
+
+  it('kills on Stop a command that ignores the interrupt', async () => {
+    const { id, workspace } = await start([terminal('trap "" INT; touch ignoring; sleep 600')]);
+    await expect.poll(() => fs.existsSync(path.join(workspace, 'ignoring')), { timeout: 10_000 }).toBe(true);
+    expect((await server.call('POST', `/api/conversations/${id}/pause`)).status).toBe(200);
+    await server.status(id, 'paused', 8000);
+    expect(ofKind(await server.events(id), 'ObservationEvent')[0]).toMatchObject({ observation: { is_error: true, exit_code: 137 } });
+    expect(llm!.requests).toHaveLength(1);
+  });
+
+  it('is stuck when it repeats the same action with the same result, as OpenHands detects it, until the user says something', async () => {
+    const { id } = await start([]);
+    llm!.otherwise(terminal('echo same'));
+    await server.status(id, 'stuck');
+    expect(llm!.requests).toHaveLength(4);
+    expect(ofKind(await server.events(id), 'ObservationEvent')).toHaveLength(4);
+    const message = { role: 'user', content: [{ type: 'text', text: 'Try something else.' }], run: true };
+    expect((await server.call('POST', `/api/conversations/${id}/events`, message)).status).toBe(200);
+    await server.status(id, 'stuck');
+    expect(llm!.requests).toHaveLength(8);
+  });
+
   it('stops at max_iterations with an event that says so', async () => {
     const { id } = await start([], { max_iterations: 2 });
     llm!.otherwise(terminal('true'));

@@ -191,6 +191,12 @@ export class Conversation {
     return !this.confirming || this.#approved.has(actionId);
   }
 
+  /** Whether `pending` waits for the user: in confirmation mode, unless it is a lone `finish` (as in OpenHands, nothing to approve). */
+  needsConfirmation(pending: AgentEvent[]): boolean {
+    if (pending.length === 1 && (pending[0]!.action as { kind?: string } | null)?.kind === 'FinishAction') return false;
+    return pending.some((action) => !this.isApproved(action.id));
+  }
+
   /** Why the run should stop now, if it should. */
   get stopReason(): StopReason | null {
     return this.#stop;
@@ -223,6 +229,8 @@ export class Conversation {
     );
     if (this.running) this.userMessageArrived = true;
     else if (request.run) this.run();
+    // As OpenHands: a finished conversation that got a message is no longer finished.
+    else if (this.#info.execution_status === 'finished') this.setStatus('idle');
   }
 
   /** Starts the agent; a conflict when it is already running. */
@@ -248,8 +256,8 @@ export class Conversation {
   }
 
   /**
-   * Stops the agent: at once when it waits on the LLM (the call is dropped and made again on
-   * Continue), after the tool it is running otherwise.
+   * Stops the agent at once: an LLM call in flight is dropped (made again on Continue), a running
+   * command gets an interrupt (its observation says so) and no LLM call follows.
    */
   pause(): void {
     if (this.#info.execution_status === 'paused' && !this.running) return;

@@ -3,6 +3,7 @@ import { newEvent } from './event-factory';
 import { chatMessages } from './history';
 import { addUsage, overBudget } from './metrics';
 import { ModelAborted, ModelFailure, type ModelReply } from './model';
+import { isStuck } from './stuck';
 import { type Action, parseToolCall, TOOL_DEFINITIONS } from './tools/tools';
 
 /** The run's text with the budget, for the error event. */
@@ -14,7 +15,7 @@ const budgetDetail = (conversation: Conversation) => {
 /**
  * The agent's loop for one run: run the actions that may run, ask the model, store its message
  * and actions, and again, until the model responds without a tool call, calls `finish`, waits for
- * a confirmation, is paused or hits a limit. Every step is an event.
+ * a confirmation, is paused, is stuck or hits a limit. Every step is an event.
  */
 export async function runAgent(conversation: Conversation): Promise<void> {
   let calls = 0;
@@ -24,10 +25,10 @@ export async function runAgent(conversation: Conversation): Promise<void> {
 
     const pending = conversation.pendingActions();
     if (pending.length > 0) {
-      if (pending.some((action) => !conversation.isApproved(action.id))) return conversation.setStatus('waiting_for_confirmation');
+      if (conversation.needsConfirmation(pending)) return conversation.setStatus('waiting_for_confirmation');
       for (const action of pending) {
         if (conversation.stopReason) break;
-        const observation = await conversation.tools.run(action.action as unknown as Action);
+        const observation = await conversation.tools.run(action.action as unknown as Action, conversation.signal);
         conversation.append(
           newEvent('ObservationEvent', 'environment', {
             tool_name: action.tool_name,
@@ -60,6 +61,8 @@ export async function runAgent(conversation: Conversation): Promise<void> {
     }
     if (conversation.info.metrics && overBudget(conversation.info.metrics))
       return conversation.fail('BUDGET_EXCEEDED', budgetDetail(conversation));
+    // As OpenHands: the run ends, and a message from the user (which the detection starts after) gets it going again.
+    if (isStuck(conversation.events())) return conversation.setStatus('stuck');
 
     calls++;
     conversation.userMessageArrived = false;

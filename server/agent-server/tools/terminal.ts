@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import { type Observation, text, type ToolContext } from './observation';
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -46,22 +47,25 @@ function descendants(pid: number): number[] {
   return found;
 }
 
-function killTree(pid: number): void {
+function signalTree(pid: number, signal: NodeJS.Signals): void {
   for (const id of [pid, ...descendants(pid)]) {
     try {
-      process.kill(id, 'SIGKILL');
+      process.kill(id, signal);
     } catch {
       // Already gone.
     }
   }
 }
 
+/** How long an interrupted command has to end on SIGINT before it is killed. */
+const INTERRUPT_GRACE_MS = 2000;
+
 /**
  * Runs a bash command in the workspace. Each command starts a fresh shell in the working
  * directory (the SDK keeps one session; `cd` does not carry over here). The command stays in the
  * agent server's process group so pausing the sandbox pauses it too.
  */
-export function runTerminal(action: TerminalAction, context: ToolContext): Promise<Observation> {
+export function runTerminal(action: TerminalAction, context: ToolContext, signal?: AbortSignal): Promise<Observation> {
   const observation = (output: string, exitCode: number, timedOut: boolean, isError = false): Observation => ({
     kind: 'TerminalObservation',
     content: text(output),
@@ -90,23 +94,37 @@ export function runTerminal(action: TerminalAction, context: ToolContext): Promi
     child.stderr.setEncoding('utf8').on('data', collect);
     const timer = setTimeout(() => {
       timedOut = true;
-      if (child.pid) killTree(child.pid);
+      if (child.pid) signalTree(child.pid, 'SIGKILL');
     }, seconds * 1000);
+    // Stop: an interrupt, as Ctrl+C would send, then a kill for what ignores it.
+    let interrupted = false;
+    const interrupt = () => {
+      if (!child.pid || child.exitCode !== null) return;
+      interrupted = true;
+      signalTree(child.pid, 'SIGINT');
+      setTimeout(() => child.pid && child.exitCode === null && signalTree(child.pid, 'SIGKILL'), INTERRUPT_GRACE_MS).unref();
+    };
+    if (signal?.aborted) interrupt();
+    else signal?.addEventListener('abort', interrupt, { once: true });
     child.on('error', (error) => {
       clearTimeout(timer);
       resolve(observation(`The command could not start: ${error.message}`, -1, false, true));
     });
-    const finish = (code: number | null) => {
+    const finish = (code: number | null, signalName: NodeJS.Signals | null = null) => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', interrupt);
       child.stdout.destroy();
       child.stderr.destroy();
       // Masked before the cut: a secret cut in two would no longer be found.
       const shown = capOutput(context.mask(output));
       if (timedOut) resolve(observation(`${shown}\n[The command timed out after ${seconds} s and was stopped.]`, -1, true, true));
-      else resolve(observation(shown, code ?? -1, false));
+      // Ended by a signal: the exit code a shell would report for it (130 for an interrupt).
+      const exitCode = code ?? (signalName ? 128 + os.constants.signals[signalName] : -1);
+      if (interrupted) resolve(observation(`${shown}\n[The command was interrupted: the user pressed Stop.]`, exitCode, false, true));
+      else resolve(observation(shown, exitCode, false));
     };
     child.on('close', finish);
     // A background process (`server &`) may hold the output open after the shell exits.
-    child.on('exit', (code) => setTimeout(() => finish(code), 200).unref());
+    child.on('exit', (code, signalName) => setTimeout(() => finish(code, signalName), 200).unref());
   });
 }

@@ -106,10 +106,11 @@ export class Tools {
 
   constructor(private readonly context: () => ToolContext) {}
 
-  async run(action: Action): Promise<Observation> {
+  /** Runs `action`; `signal` interrupts a running command (Stop). */
+  async run(action: Action, signal?: AbortSignal): Promise<Observation> {
     switch (action.kind) {
       case 'TerminalAction':
-        return runTerminal(action, this.context());
+        return runTerminal(action, this.context(), signal);
       case 'FileEditorAction':
         return this.#editor.run(action, this.context());
       case 'FinishAction':

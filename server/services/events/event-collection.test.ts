@@ -412,6 +412,27 @@ describe('Settings reach a conversation that exists', SLOW, () => {
   });
 });
 
+describe('execution statuses through the app server', SLOW, () => {
+  it('stuck when the agent repeats itself, and going again on a message; idle after a message that does not run it', async () => {
+    const llm = await llmStub();
+    llm.otherwise({ toolCalls: [{ name: 'terminal', arguments: { command: 'echo same' } }] });
+    const t = await app();
+    expect((await t.postSettings({ llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-stub' })).statusCode).toBe(
+      200,
+    );
+    const id = await startConversation(t);
+    await statusIs(t, id, ['stuck']);
+    expect(llm.requests).toHaveLength(4);
+
+    llm.otherwise({ toolCalls: [{ name: 'finish', arguments: { message: 'Done differently.' } }] });
+    expect((await json(t, 'POST', `/api/v1/app-conversations/${id}/send-message`, text('Do it differently'))).statusCode).toBe(200);
+    await statusIs(t, id, ['finished']);
+    const later = { ...text('Noted, nothing to do'), run: false };
+    expect((await json(t, 'POST', `/api/v1/app-conversations/${id}/send-message`, later)).statusCode).toBe(200);
+    await statusIs(t, id, ['idle']);
+  });
+});
+
 describe('a deleted conversation whose sandbox stays', SLOW, () => {
   it('has its agent paused, its stream ended and its events no longer collected', async () => {
     const { t, logged } = await loggingApp();

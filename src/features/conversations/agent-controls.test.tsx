@@ -73,6 +73,15 @@ describe('AgentControls', () => {
     expect(screen.queryByRole('button', { name: /Stop|Continue/ })).toBeNull();
   });
 
+  it('says a stuck agent needs a message, and offers the composer for it', async () => {
+    const { user, onSend } = setup({ executionStatus: 'stuck' });
+    expect(screen.getByText('The agent is stuck')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Stop|Continue/ })).toBeNull();
+    await user.type(composer(), 'Try another way');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect(onSend).toHaveBeenCalledWith('Try another way');
+  });
+
   it('approves, or rejects with an optional reason, what waits for approval', async () => {
     const { user, onConfirm } = setup({ executionStatus: 'waiting_for_confirmation', waiting: ['$ rm -rf build'] });
     const region = screen.getByRole('region', { name: 'Waiting for approval' });

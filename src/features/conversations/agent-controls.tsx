@@ -171,6 +171,12 @@ export function AgentControls(props: AgentControlsProps) {
       {status === 'waiting_for_confirmation' && props.waiting.length > 0 && (
         <Confirmation waiting={props.waiting} onConfirm={props.onConfirm} pending={pending} />
       )}
+      {status === 'stuck' && (
+        <Alert color="red" variant="light" title="The agent is stuck">
+          It kept repeating itself: the same step with the same result. Tell it below what to do differently; your message gets it going
+          again.
+        </Alert>
+      )}
       {(canStop || status === 'paused') && (
         <Group>
           {canStop ? (

@@ -19,6 +19,7 @@ import {
   updateConversationMutation,
 } from '../../queries/conversations';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
+import { settingsQuery } from '../../queries/settings';
 import { sandboxCapacityQuery } from '../../queries/sandboxes';
 import { type BulkAction, ConversationsView, type ListFilters } from './conversations-view';
 import { apiFiltersFrom, listFiltersFrom } from './list-filters';
@@ -133,6 +134,8 @@ export function ConversationsPage() {
   const [bulk, setBulk] = useState<BulkAction | null>(null);
   const [bulkRunning, setBulkRunning] = useState(false);
   const items = useMemo(() => list.data?.pages.flatMap((page) => page.items), [list.data]);
+  // Asked only for the first conversation's sake: the empty list says how to get a model.
+  const noModel = useQuery({ ...settingsQuery(), select: (settings) => !settings?.llm_model, enabled: items?.length === 0 }).data;
   const selection = (items ?? []).filter((item) => selected.has(item.id));
 
   const runBulk = async (action: BulkAction) => {
@@ -172,6 +175,7 @@ export function ConversationsPage() {
           changeFilters(changes);
         }}
         items={items}
+        noModel={noModel}
         error={list.error}
         onRetry={() => void list.refetch()}
         count={count.data}

@@ -65,6 +65,19 @@ describe('ConversationsView', () => {
     expect(onNew).toHaveBeenCalledTimes(2);
   });
 
+  it('says, when there is none and no LLM is set up, where to choose one or that the demo model needs none', () => {
+    setup({ noModel: true });
+    const hint = screen.getByText(/No LLM is set up yet/);
+    expect(hint).toHaveTextContent('or start with the demo model (demo/scripted), a scripted session that needs no LLM and no key.');
+    expect(within(hint).getByRole('link', { name: 'Settings › LLM' })).toHaveAttribute('href', '/settings#llm');
+  });
+
+  it('says nothing of the model when one is set up', () => {
+    setup({ noModel: false });
+    expect(screen.getByText('No conversations yet')).toBeInTheDocument();
+    expect(screen.queryByText(/No LLM is set up yet/)).not.toBeInTheDocument();
+  });
+
   it('lists conversations with their repository and statuses, counts them, and loads more', async () => {
     const { user, onLoadMore, onSelect } = setup({
       items: [conversation('a', 'Fix it'), conversation('b', 'Ship it')],

@@ -1,5 +1,6 @@
-import { Button, Group, NativeSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, NativeSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PAGE_SEARCH } from '../../components/page-search';
@@ -7,6 +8,7 @@ import { SandboxCapacityLine } from '../../components/sandbox-capacity';
 import { LoadedContent } from '../../components/query-content';
 import { SelectionToolbar } from '../../components/selection-toolbar';
 import type { AppConversation, ConversationSortOrder, StartTask } from '../../contract/conversations';
+import { DEMO_MODEL } from '../../contract/demo-model';
 import type { SandboxCapacity } from '../../contract/sandboxes';
 import { ConversationsTable } from './conversations-table';
 import { SORT_OPTIONS } from './labels';
@@ -53,9 +55,23 @@ export interface ConversationsViewProps {
   onNew: () => void;
   /** How many sandboxes run and exist against the caps, when the server says. */
   capacity?: SandboxCapacity;
+  /** No LLM is chosen in Settings (asked only while there is no conversation): the empty list says how to get one. */
+  noModel?: boolean;
 }
 
 const filtered = (filters: ListFilters) => Boolean(filters.title || filters.from || filters.to);
+
+function NoModelHint() {
+  return (
+    <>
+      No LLM is set up yet: choose one in{' '}
+      <Anchor component={Link} to="/settings#llm" size="sm">
+        Settings › LLM
+      </Anchor>
+      , or start with the demo model (<code>{DEMO_MODEL}</code>), a scripted session that needs no LLM and no key.
+    </>
+  );
+}
 
 /** The conversations list as it looks: starts under way, filters, the table and "Load more". */
 export function ConversationsView(props: ConversationsViewProps) {
@@ -168,6 +184,7 @@ export function ConversationsView(props: ConversationsViewProps) {
                     ? 'No archived conversations'
                     : 'No conversations yet'
               }
+              description={!filtered(filters) && !filters.archived && props.noModel ? <NoModelHint /> : undefined}
             >
               {filtered(filters) ? (
                 <Button variant="default" onClick={clearFilters}>

@@ -32,6 +32,7 @@ const STATUS: Record<ActionStatus, { label: string; color: string }> = {
   pending: { label: 'Not run yet', color: 'gray' },
   done: { label: 'Done', color: 'teal' },
   failed: { label: 'Failed', color: 'red' },
+  interrupted: { label: 'Interrupted', color: 'orange' },
   rejected: { label: 'Rejected', color: 'gray' },
   error: { label: 'Error', color: 'red' },
 };

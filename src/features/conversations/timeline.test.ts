@@ -28,6 +28,8 @@ describe('buildTimeline', () => {
       terminalObservation('o1', 'a1', 'total 0', 0),
       terminalAction('a2', 'false'),
       terminalObservation('o2', 'a2', '', 1),
+      terminalAction('a2s', 'sleep 600'),
+      terminalObservation('o2s', 'a2s', '[The command was interrupted: the user pressed Stop.]', 130),
       fileEditAction('a3', 'create', '/workspace/notes.md'),
       fileObservation('o3', 'a3', 'File created'),
       terminalAction('a4', 'rm -rf /'),
@@ -47,6 +49,7 @@ describe('buildTimeline', () => {
       ['message', null],
       ['action', 'done'],
       ['action', 'failed'],
+      ['action', 'interrupted'],
       ['action', 'done'],
       ['action', 'rejected'],
       ['action', 'error'],
@@ -60,9 +63,9 @@ describe('buildTimeline', () => {
     expect(items[1]).toMatchObject({ role: 'user', text: 'List the files' });
     expect(items[2]).toMatchObject({ role: 'agent', text: 'This is the demo model.' });
     expect(items[4]).toMatchObject({ outcome: { kind: 'observation', exitCode: 1, isError: true } });
-    expect(items[6]).toMatchObject({ outcome: { kind: 'rejected', reason: 'Too risky' } });
-    expect(items[8]).toMatchObject({ code: null, detail: 'Bad arguments' });
-    expect(items[9]).toMatchObject({ code: 'LLM_AUTH', title: 'The LLM rejected the key' });
+    expect(items[7]).toMatchObject({ outcome: { kind: 'rejected', reason: 'Too risky' } });
+    expect(items[9]).toMatchObject({ code: null, detail: 'Bad arguments' });
+    expect(items[10]).toMatchObject({ code: 'LLM_AUTH', title: 'The LLM rejected the key' });
     expect(items.filter((item) => item.type === 'paused').map((item) => item.type === 'paused' && item.bySandbox)).toEqual([false, true]);
   });
 

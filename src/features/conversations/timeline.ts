@@ -25,7 +25,10 @@ export function receive(event: AgentEvent): ReceivedEvent {
   return { event, known: known.success ? known.data : null };
 }
 
-export type ActionStatus = 'waiting' | 'running' | 'pending' | 'done' | 'failed' | 'rejected' | 'error';
+export type ActionStatus = 'waiting' | 'running' | 'pending' | 'done' | 'failed' | 'interrupted' | 'rejected' | 'error';
+
+/** A shell's exit code for a command ended by an interrupt (128 + SIGINT), as Stop ends one. */
+const INTERRUPTED_EXIT_CODE = 130;
 
 export type ActionOutcome =
   | { kind: 'observation'; output: string; exitCode: number | null; isError: boolean }
@@ -63,7 +66,10 @@ function observationOutcome(event: ObservationEvent): ActionOutcome {
 }
 
 function statusOf(outcome: ActionOutcome | null, execution: ExecutionStatus | null): ActionStatus {
-  if (outcome?.kind === 'observation') return outcome.isError ? 'failed' : 'done';
+  if (outcome?.kind === 'observation') {
+    if (outcome.exitCode === INTERRUPTED_EXIT_CODE) return 'interrupted';
+    return outcome.isError ? 'failed' : 'done';
+  }
   if (outcome) return outcome.kind;
   if (execution === 'waiting_for_confirmation') return 'waiting';
   return execution === 'running' ? 'running' : 'pending';

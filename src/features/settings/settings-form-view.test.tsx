@@ -179,6 +179,18 @@ describe('SettingsFormView', () => {
     expect(onDiscard).toHaveBeenCalledTimes(1);
   });
 
+  it('offers the demo model with one click, which needs no key, until it is the model', async () => {
+    const { user } = setup(null);
+    const llm = within(screen.getByRole('region', { name: 'LLM' }));
+    expect(llm.getByText(/No LLM or key at hand\?/)).toHaveTextContent(
+      'The demo model (demo/scripted) plays a scripted session with no LLM and no key.',
+    );
+    await user.click(llm.getByRole('button', { name: 'Use the demo model' }));
+    expect(input('LLM model')).toHaveValue('demo/scripted');
+    expect(screen.getByRole('status')).toHaveTextContent('You have unsaved changes.');
+    expect(llm.queryByRole('button', { name: 'Use the demo model' })).not.toBeInTheDocument();
+  });
+
   it('tests the LLM on request, once a model is chosen', async () => {
     const { user, onTestLlm } = setup(stored);
     await user.click(screen.getByRole('button', { name: 'Test LLM' }));

@@ -4,7 +4,9 @@ import type { FormEvent } from 'react';
 import { FormProvider, type UseFormReturn } from 'react-hook-form';
 import type { SaveProblem } from '../../components/form/apply-server-errors';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
+import { DEMO_MODEL } from '../../contract/demo-model';
 import type { SettingsResponse, SettingsUpdate } from '../../contract/settings';
+import { DemoModelOffer } from './demo-model-offer';
 import { llmTestRequest, type SettingsFormValues } from './settings-form';
 import { type LlmTest, LlmTestPanel } from './llm-test-panel';
 import type { FieldsOfKind } from './settings-fields';
@@ -60,12 +62,17 @@ export function SettingsFormView({
             unstorable={unstorable}
             extras={{
               llm: (
-                <LlmTestPanel
-                  test={llmTest}
-                  applies={llmTest.request === JSON.stringify(llmRequest)}
-                  canTest={llmRequest.model !== ''}
-                  onTest={onTestLlm}
-                />
+                <Stack gap="sm">
+                  {llm_model !== DEMO_MODEL && (
+                    <DemoModelOffer onUse={() => form.setValue('llm_model', DEMO_MODEL, { shouldDirty: true, shouldValidate: true })} />
+                  )}
+                  <LlmTestPanel
+                    test={llmTest}
+                    applies={llmTest.request === JSON.stringify(llmRequest)}
+                    canTest={llmRequest.model !== ''}
+                    onTest={onTestLlm}
+                  />
+                </Stack>
               ),
             }}
           />
