@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 
-// The agent server that runs inside each sandbox, bundled with its dependencies (openai, ws, zod)
+// The agent server that runs inside each sandbox, bundled with its dependencies (openai, ws, zod, the MCP SDK's client)
 // into one plain ESM file for Node, so a sandbox needs no node_modules.
 export default defineConfig({
   publicDir: false,

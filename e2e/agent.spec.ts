@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startOpenAiStub } from '../server/testing/openai-stub';
 import { expect, test } from './support/fixtures';
@@ -126,6 +127,47 @@ test('Stop interrupts a running command: paused at once, the command says so, an
     await expect(page.getByText('Stopped as asked.')).toBeVisible({ timeout: 30_000 });
     await expect(status).toHaveAttribute('data-execution', 'finished');
     expect(JSON.stringify(llm.requests[1]?.messages)).toContain('the user pressed Stop');
+  } finally {
+    await llm.close();
+  }
+});
+
+test("an MCP server from Settings is one of the agent's tools: its call and result on the timeline, with the server named", async ({
+  page,
+  signIn,
+  api,
+}) => {
+  test.setTimeout(120_000);
+  const llm = await startOpenAiStub([
+    { toolCalls: [{ name: 'echo', arguments: { text: 'from the agent' } }] },
+    { text: 'The tool answered.' },
+  ]);
+  try {
+    const stdio = {
+      name: 'tools',
+      command: path.resolve('node_modules/.bin/tsx'),
+      args: [path.resolve('test-support/mcp/stdio-server.ts')],
+      env: {},
+    };
+    await api('/api/settings', {
+      method: 'POST',
+      body: {
+        llm_model: 'openai/stub-model',
+        llm_base_url: llm.baseUrl,
+        llm_api_key: 'sk-e2e-stub-key',
+        mcp_config: { stdio_servers: [stdio], sse_servers: [], shttp_servers: [] },
+      },
+    });
+    await signIn(page);
+    await startConversation(page, 'Echo something', { useDemo: false });
+
+    const call = action(page, 'tools › echo {"text":"from the agent"}');
+    await expect(call).toContainText('Done', { timeout: 30_000 });
+    await expect(call.getByLabel('MCP tool')).toBeVisible();
+    await call.getByRole('button', { name: 'Output' }).click();
+    await expect(call).toContainText('echo: from the agent');
+    await expect(page.getByText('The tool answered.')).toBeVisible();
+    await expect(page.getByText('Tools: terminal, file_editor, finish, echo (MCP server tools), clock (MCP server tools)')).toBeVisible();
   } finally {
     await llm.close();
   }

@@ -6,6 +6,7 @@ import type { AgentConversationInfo, AgentStartConversationInput } from './contr
 import type { AgentEvent } from '../../src/contract/events';
 import { type AgentServerProcess, startAgentServer } from '../testing/agent-server-process';
 import { contextOverflow, type OpenAiStub, startOpenAiStub, type StubReply } from '../testing/openai-stub';
+import { type HttpMcpServer, startHttpMcpServer } from '../../test-support/mcp/http-server';
 
 const LLM_KEY = 'sk-loop-test-llm-key-7f3a9c';
 const SECRET = 'tok-custom-secret-5b8e1d';
@@ -28,13 +29,16 @@ afterAll(async () => {
 });
 
 /** A conversation on the LLM stub, in a workspace of its own; returns its id and workspace. */
-async function start(script: StubReply[], overrides: Partial<AgentStartConversationInput> & { price?: object | null } = {}) {
+async function start(
+  script: StubReply[],
+  overrides: Partial<AgentStartConversationInput> & { price?: object | null; mcpServers?: Record<string, object> } = {},
+) {
   llm = await startOpenAiStub(script);
   const workspace = path.join(root, 'workspaces', `w${++counter}`);
   fs.mkdirSync(workspace, { recursive: true });
-  const { price = null, ...rest } = overrides;
+  const { price = null, mcpServers = {}, ...rest } = overrides;
   const created = await server.call('POST', '/api/conversations', {
-    agent: { llm: { model: 'openai/stub-model', base_url: llm.baseUrl, api_key: LLM_KEY, price } },
+    agent: { llm: { model: 'openai/stub-model', base_url: llm.baseUrl, api_key: LLM_KEY, price }, mcp_config: { mcpServers } },
     workspace: { working_dir: workspace },
     initial_message: { content: [{ type: 'text', text: 'Please do the task.' }] },
     ...rest,
@@ -47,6 +51,83 @@ const info = async (id: string) => (await server.call('GET', `/api/conversations
 const ofKind = (events: AgentEvent[], kind: string) => events.filter((event) => event.kind === kind);
 const terminal = (command: string): StubReply => ({ toolCalls: [{ name: 'terminal', arguments: { command } }] });
 const errorOf = (events: AgentEvent[]) => ofKind(events, 'ConversationErrorEvent').at(-1) as { code: string; detail: string } | undefined;
+
+const TSX = path.resolve('node_modules/.bin/tsx');
+const STDIO_SERVER = { command: TSX, args: [path.resolve('test-support/mcp/stdio-server.ts')] };
+const mcpCall = (name: string, args: object): StubReply => ({ toolCalls: [{ name, arguments: args }] });
+
+describe('MCP servers as tools', () => {
+  let http: HttpMcpServer;
+  beforeAll(async () => {
+    http = await startHttpMcpServer({ token: 'mcp-token-4e1f9a' });
+  });
+  afterAll(async () => {
+    await http.close();
+  });
+
+  it('offers a stdio server’s tools under their own names, runs a call in the sandbox and returns its result as the SDK shapes it', async () => {
+    const { id } = await start([mcpCall('echo', { text: 'hello' }), { text: 'Echoed.' }], {
+      mcpServers: { tools: { ...STDIO_SERVER, env: { TOOL_TOKEN: 'stdio-env-token-77c1' } } },
+    });
+    await server.status(id, 'finished');
+    expect(llm!.requests[0]?.tools?.map((tool) => tool.function.name)).toEqual(['terminal', 'file_editor', 'finish', 'echo', 'clock']);
+    const events = await server.events(id);
+    expect((events[0] as unknown as { tools: { function: { name: string }; mcp_server?: string }[] }).tools.at(-1)).toMatchObject({
+      function: { name: 'clock' },
+      mcp_server: 'tools',
+    });
+    expect(ofKind(events, 'ActionEvent')[0]).toMatchObject({
+      tool_name: 'echo',
+      action: { kind: 'MCPToolAction', data: { text: 'hello' } },
+    });
+    expect(ofKind(events, 'ObservationEvent')[0]).toMatchObject({
+      tool_name: 'echo',
+      observation: {
+        kind: 'MCPToolObservation',
+        tool_name: 'echo',
+        is_error: false,
+        content: [expect.objectContaining({ text: "[Tool 'echo' executed.]" }), expect.objectContaining({ text: 'echo: hello' })],
+      },
+    });
+    expect(JSON.stringify(llm!.requests[1]?.messages)).toContain('echo: hello');
+  });
+
+  it('names each tool after its server when there are several, sends the API key, and masks it', async () => {
+    const { id } = await start([mcpCall('remote_echo', { text: 'mcp-token-4e1f9a' }), { text: 'Done.' }], {
+      mcpServers: {
+        local: STDIO_SERVER,
+        remote: { url: http.url, transport: 'http', headers: { Authorization: 'Bearer mcp-token-4e1f9a' } },
+        legacy: { url: http.sseUrl, transport: 'sse', headers: { Authorization: 'Bearer mcp-token-4e1f9a' } },
+      },
+    });
+    await server.status(id, 'finished');
+    const names = llm!.requests[0]?.tools?.map((tool) => tool.function.name);
+    expect(names).toEqual(expect.arrayContaining(['local_echo', 'remote_echo', 'legacy_echo', 'legacy_clock']));
+    const stored = JSON.stringify(await server.events(id));
+    expect(stored).toContain('echo: <secret:');
+    expect(stored).not.toContain('mcp-token-4e1f9a');
+  });
+
+  it('goes on without a server that does not start, saying which and why, and asks before an MCP call in confirmation mode', async () => {
+    const { id } = await start([mcpCall('tools_echo', { text: 'approved' }), { text: 'Done.' }], {
+      mcpServers: { missing: { command: 'no-such-mcp-server-7d2e' }, tools: STDIO_SERVER },
+      confirmation_policy: { kind: 'AlwaysConfirm' },
+    });
+    await server.status(id, 'waiting_for_confirmation');
+    const events = await server.events(id);
+    expect(errorOf(events)).toMatchObject({
+      code: 'MCP_UNAVAILABLE',
+      detail: expect.stringContaining('The MCP server missing is not available'),
+    });
+    expect(errorOf(events)?.detail).toContain('no-such-mcp-server-7d2e');
+    expect(llm!.requests[0]?.tools?.map((tool) => tool.function.name)).toContain('tools_echo');
+    expect((await server.call('POST', `/api/conversations/${id}/events/respond_to_confirmation`, { accept: true })).status).toBe(200);
+    await server.status(id, 'finished');
+    expect(ofKind(await server.events(id), 'ObservationEvent')[0]).toMatchObject({
+      observation: { kind: 'MCPToolObservation', content: [expect.anything(), expect.objectContaining({ text: 'echo: approved' })] },
+    });
+  });
+});
 
 describe('the agent loop on an OpenAI-compatible LLM', () => {
   it('sends the key and the model, runs the terminal in the workspace and masks secrets', async () => {

@@ -68,14 +68,21 @@ describe('the agent server', () => {
     expect((await call('GET', '/api/conversations?ids=not-an-id')).status).toBe(422);
   });
 
-  it('is one file that runs without node_modules: openai, ws and zod are bundled in', async () => {
+  it("is one file that runs without node_modules: openai, ws, zod and the MCP SDK's client are bundled in", async () => {
     const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-server-alone-'));
     const copy = path.join(alone, 'agent-server.js');
     fs.copyFileSync(AGENT_SERVER_SCRIPT, copy);
     const lonely = await startAgentServer(alone, 'alone-key-0123456789', copy);
     try {
       const created = await lonely.call('POST', '/api/conversations', {
-        agent: { llm: { model: DEMO_MODEL } },
+        agent: {
+          llm: { model: DEMO_MODEL },
+          mcp_config: {
+            mcpServers: {
+              tools: { command: path.resolve('node_modules/.bin/tsx'), args: [path.resolve('test-support/mcp/stdio-server.ts')] },
+            },
+          },
+        },
         workspace: { working_dir: path.join(alone, 'workspace') },
         initial_message: { content: [{ type: 'text', text: 'hi' }] },
       });
@@ -86,6 +93,8 @@ describe('the agent server', () => {
       socket.close();
       expect(first).toMatchObject({ kind: 'ConversationStateUpdateEvent', key: 'full_state' });
       await lonely.status(id, 'finished');
+      const [prompt] = await lonely.events(id);
+      expect(JSON.stringify(prompt)).toContain('"mcp_server":"tools"');
     } finally {
       await lonely.stop();
       fs.rmSync(alone, { recursive: true, force: true });

@@ -34,6 +34,26 @@ export const llmPriceSchema = z.object({
 });
 export type LlmPrice = z.output<typeof llmPriceSchema>;
 
+/**
+ * SDK `Agent.mcp_config`, fastmcp's `MCPConfig`: servers by name, a stdio server's command (run in
+ * the sandbox) or a remote server's URL with its transport and headers (an API key).
+ */
+const stdioMcpServerSchema = z.object({
+  command: z.string(),
+  args: z._default(z.array(z.string()), []),
+  env: z._default(z.record(z.string(), z.string()), {}),
+});
+const remoteMcpServerSchema = z.object({
+  url: z.string(),
+  transport: z._default(z.enum(['sse', 'http', 'streamable-http']), 'http'),
+  headers: z._default(z.record(z.string(), z.string()), {}),
+});
+export const mcpConfigSchema = z.object({
+  mcpServers: z._default(z.record(z.string(), z.union([stdioMcpServerSchema, remoteMcpServerSchema])), {}),
+});
+export type McpConfig = z.output<typeof mcpConfigSchema>;
+export type McpServerConfig = McpConfig['mcpServers'][string];
+
 /** SDK `StaticSecret`: the value goes into the terminal's environment and is masked in every event. */
 const secretSourceSchema = z.object({ kind: z.literal('StaticSecret'), value: z.string() });
 
@@ -53,6 +73,8 @@ export const agentStartConversationSchema = z.object({
       /** Ours: what the model costs; `null`: unknown, so the cost is unknown. */
       price: z._default(z.nullable(llmPriceSchema), null),
     }),
+    /** Its values (API keys, a stdio server's environment) are masked in every event, as secrets are. */
+    mcp_config: z._default(mcpConfigSchema, { mcpServers: {} }),
   }),
   workspace: z.object({ working_dir: z.string() }),
   confirmation_policy: z._default(confirmationPolicySchema, { kind: 'NeverConfirm' }),

@@ -10,6 +10,7 @@ import { runAgent } from './loop';
 import { Masker, MaskedStream } from './masking';
 import { initialMetrics } from './metrics';
 import type { Model } from './model';
+import { connectMcpServers, type McpFailure, mcpSecrets } from './tools/mcp';
 import { Tools } from './tools/tools';
 
 /** A request the conversation's state does not allow: the response is a 409 with `message`. */
@@ -75,7 +76,12 @@ export class Conversation {
       secrets: Object.fromEntries(Object.entries(request.secrets).map(([name, secret]) => [name, secret.value])),
     };
     this.#settings = { max_budget_per_task: request.max_budget_per_task, environment: request.environment };
-    this.#masker = new Masker({ ...this.#credentials.secrets, LLM_API_KEY: llm.api_key, SESSION_API_KEY: credentials.sessionKey });
+    this.#masker = new Masker({
+      ...mcpSecrets(request.agent.mcp_config),
+      ...this.#credentials.secrets,
+      LLM_API_KEY: llm.api_key,
+      SESSION_API_KEY: credentials.sessionKey,
+    });
     this.#model = llm.model === null ? null : llm.model === DEMO_MODEL ? demoModel() : openAiModel({ ...llm, model: llm.model });
     const metrics = this.#info.metrics ?? initialMetrics(llm.model, this.price, request.max_budget_per_task);
     this.#info = {
@@ -92,6 +98,26 @@ export class Conversation {
       },
     };
     this.#save();
+  }
+
+  /**
+   * Starts the MCP servers and offers their tools to the agent; each server that fails is said in
+   * an event, and the agent goes on without it.
+   */
+  async connectMcpServers(config: AgentStartConversation['agent']['mcp_config']): Promise<McpFailure[]> {
+    const { tools, failures } = await connectMcpServers(config, this.#info.workspace.working_dir);
+    this.tools.addMcpTools(tools);
+    return failures;
+  }
+
+  /** An MCP server that did not start or answer, as an event of its own. */
+  reportMcpFailure({ server, reason }: McpFailure): void {
+    this.append(
+      newEvent('ConversationErrorEvent', 'environment', {
+        code: 'MCP_UNAVAILABLE',
+        detail: `The MCP server ${server} is not available: ${reason}. The agent goes on without its tools.`,
+      }),
+    );
   }
 
   get id(): string {

@@ -6,7 +6,6 @@ import { ConversationFiles } from './conversation-files';
 import { newEvent } from './event-factory';
 import { configureGitIdentity } from './git-identity';
 import { systemPrompt } from './system-prompt';
-import { TOOL_DEFINITIONS } from './tools/tools';
 
 /**
  * The conversations this agent server holds. Their events and info are on disk (under `root`);
@@ -61,6 +60,7 @@ export class Conversations {
       // A run does not survive a restart: it waits, paused, for Continue.
       const status = info.execution_status === 'running' ? 'paused' : info.execution_status;
       const conversation = new Conversation({ ...info, execution_status: status }, files, log, request, credentials);
+      for (const failure of await conversation.connectMcpServers(request.agent.mcp_config)) conversation.reportMcpFailure(failure);
       this.#byId.set(id, conversation);
       return conversation;
     }
@@ -80,13 +80,15 @@ export class Conversations {
     fs.mkdirSync(request.workspace.working_dir, { recursive: true });
     await configureGitIdentity(request.workspace.working_dir, request.environment);
     const conversation = new Conversation(info, files, files.create(), request, credentials);
+    const failures = await conversation.connectMcpServers(request.agent.mcp_config);
     this.#byId.set(id, conversation);
     conversation.append(
       newEvent('SystemPromptEvent', 'agent', {
         system_prompt: { type: 'text', text: systemPrompt(request.workspace.working_dir), cache_prompt: false },
-        tools: TOOL_DEFINITIONS,
+        tools: conversation.tools.listed,
       }),
     );
+    for (const failure of failures) conversation.reportMcpFailure(failure);
     // As the SDK does, the first message runs the agent.
     if (request.initial_message) conversation.sendMessage({ ...request.initial_message, run: true });
     return conversation;

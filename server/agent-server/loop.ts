@@ -4,7 +4,7 @@ import { chatMessages } from './history';
 import { addUsage, overBudget } from './metrics';
 import { ModelAborted, ModelFailure, type ModelReply } from './model';
 import { isStuck } from './stuck';
-import { type Action, parseToolCall, TOOL_DEFINITIONS } from './tools/tools';
+import type { Action } from './tools/tools';
 
 /** The run's text with the budget, for the error event. */
 const budgetDetail = (conversation: Conversation) => {
@@ -28,7 +28,11 @@ export async function runAgent(conversation: Conversation): Promise<void> {
       if (conversation.needsConfirmation(pending)) return conversation.setStatus('waiting_for_confirmation');
       for (const action of pending) {
         if (conversation.stopReason) break;
-        const observation = await conversation.tools.run(action.action as unknown as Action, conversation.signal);
+        const observation = await conversation.tools.run(
+          action.action as unknown as Action,
+          action.tool_name as string,
+          conversation.signal,
+        );
         conversation.append(
           newEvent('ObservationEvent', 'environment', {
             tool_name: action.tool_name,
@@ -73,7 +77,11 @@ export async function runAgent(conversation: Conversation): Promise<void> {
       stream.push(chunk);
     };
     try {
-      reply = await model.complete({ messages: chatMessages(conversation.events()), tools: TOOL_DEFINITIONS }, onText, conversation.signal);
+      reply = await model.complete(
+        { messages: chatMessages(conversation.events()), tools: conversation.tools.definitions },
+        onText,
+        conversation.signal,
+      );
     } catch (error) {
       // A dropped call (the sandbox was paused) is made again on the next run.
       if (error instanceof ModelAborted) continue;
@@ -112,7 +120,7 @@ function storeReply(conversation: Conversation, reply: ModelReply): void {
     );
   }
   for (const call of reply.toolCalls) {
-    const parsed = parseToolCall(call.name, call.arguments);
+    const parsed = conversation.tools.parse(call.name, call.arguments);
     conversation.append(
       newEvent('ActionEvent', 'agent', {
         thought: [],

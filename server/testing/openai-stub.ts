@@ -31,6 +31,8 @@ export interface StubRequest {
   /** The `Authorization` header as sent. */
   authorization: string | undefined;
   messages: { role: string; content?: unknown; tool_calls?: unknown; tool_call_id?: string }[];
+  /** The tools offered, as sent. */
+  tools: { type: string; function: { name: string; description?: string; parameters?: unknown } }[] | undefined;
   stream: boolean;
   body: Record<string, unknown>;
 }
@@ -144,6 +146,7 @@ export async function startOpenAiStub(
         model: String(body.model),
         authorization: request.headers.authorization,
         messages: (body.messages ?? []) as StubRequest['messages'],
+        tools: body.tools as StubRequest['tools'],
         stream,
         body,
       });

@@ -99,8 +99,37 @@ export const pause = (id: string, reason?: 'sandbox_paused'): AgentEvent => ({
   ...(reason ? { reason } : {}),
 });
 
-export const systemPrompt = (id: string): AgentEvent => ({
+const functionTool = (name: string) => ({ type: 'function', function: { name, description: '', parameters: { type: 'object' } } });
+
+/** The system prompt with the built-in tools, and `mcpTools` by their server (as our agent server lists them). */
+export const systemPrompt = (id: string, mcpTools: Record<string, string> = {}): AgentEvent => ({
   ...envelope('SystemPromptEvent', id, 'agent'),
   system_prompt: { type: 'text', text: 'You are a helpful agent.', cache_prompt: false },
-  tools: [{ type: 'function' }, { type: 'function' }, { type: 'function' }],
+  tools: [
+    ...['terminal', 'file_editor', 'finish'].map(functionTool),
+    ...Object.entries(mcpTools).map(([name, server]) => ({ ...functionTool(name), mcp_server: server })),
+  ],
+});
+
+export const mcpAction = (id: string, tool: string, data: object): AgentEvent => ({
+  ...envelope('ActionEvent', id, 'agent'),
+  thought: [],
+  action: { kind: 'MCPToolAction', data },
+  tool_name: tool,
+  tool_call_id: `call-${id}`,
+  tool_call: toolCall(id, tool, data),
+  llm_response_id: `r-${id}`,
+});
+
+export const mcpObservation = (id: string, actionId: string, tool: string, output: string): AgentEvent => ({
+  ...envelope('ObservationEvent', id, 'environment'),
+  tool_name: tool,
+  tool_call_id: `call-${actionId}`,
+  observation: {
+    kind: 'MCPToolObservation',
+    content: [...text(`[Tool '${tool}' executed.]`), ...text(output)],
+    is_error: false,
+    tool_name: tool,
+  },
+  action_id: actionId,
 });

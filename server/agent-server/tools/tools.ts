@@ -2,6 +2,7 @@ import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completio
 import * as z from 'zod/mini';
 import { fileEditorActionSchema, finishActionSchema, terminalActionSchema } from '../../../src/contract/events';
 import { FileEditor, type FileEditorAction } from './file-editor';
+import type { McpTool } from './mcp';
 import { type Observation, text, type ToolContext } from './observation';
 import { DEFAULT_TIMEOUT_SECONDS, MAX_OUTPUT_CHARS, runTerminal, type TerminalAction } from './terminal';
 
@@ -9,7 +10,12 @@ export interface FinishAction {
   kind: 'FinishAction';
   message: string;
 }
-export type Action = TerminalAction | FileEditorAction | FinishAction;
+/** A call of an MCP server's tool: its arguments as the model gave them (the server checks them). */
+export interface McpToolAction {
+  kind: 'MCPToolAction';
+  data: Record<string, unknown>;
+}
+export type Action = TerminalAction | FileEditorAction | FinishAction | McpToolAction;
 
 /** The tools the LLM may call, with the agent SDK's names. */
 export const TOOL_DEFINITIONS: ChatCompletionFunctionTool[] = [
@@ -65,18 +71,27 @@ const ACTION_SCHEMAS = {
   finish: finishActionSchema,
 } as const;
 
-/** The action an LLM's tool call asks for, or why it cannot be run. */
-export function parseToolCall(name: string, args: string): { action: Action } | { error: string } {
-  const schema = ACTION_SCHEMAS[name as keyof typeof ACTION_SCHEMAS];
-  if (!schema) return { error: `There is no tool named ${name}; the tools are ${Object.keys(ACTION_SCHEMAS).join(', ')}.` };
-  let parsed: unknown;
+type Parsed = { action: Action } | { error: string };
+
+/** The arguments of a tool call as an object, or why they are not one. */
+function parseArguments(name: string, args: string): { value: object } | { error: string } {
   try {
-    parsed = args.trim() === '' ? {} : JSON.parse(args);
+    const value: unknown = args.trim() === '' ? {} : JSON.parse(args);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { value };
   } catch {
-    return { error: `The arguments of ${name} are not valid JSON.` };
+    // said below
   }
-  const kind = { terminal: 'TerminalAction', file_editor: 'FileEditorAction', finish: 'FinishAction' }[name as keyof typeof ACTION_SCHEMAS];
-  const result = schema.safeParse({ ...(parsed as object), kind });
+  return { error: `The arguments of ${name} are not a valid JSON object.` };
+}
+
+/** The action a call of a built-in tool asks for, or why it cannot be run. */
+function parseBuiltInCall(name: keyof typeof ACTION_SCHEMAS, args: string): Parsed {
+  const schema = ACTION_SCHEMAS[name];
+  const parsedArguments = parseArguments(name, args);
+  if ('error' in parsedArguments) return parsedArguments;
+  const parsed = parsedArguments.value;
+  const kind = { terminal: 'TerminalAction', file_editor: 'FileEditorAction', finish: 'FinishAction' }[name];
+  const result = schema.safeParse({ ...parsed, kind });
   if (!result.success) return { error: `Invalid arguments for ${name}: ${z.prettifyError(result.error)}` };
   const data = result.data;
   switch (data.kind) {
@@ -100,14 +115,41 @@ export function parseToolCall(name: string, args: string): { action: Action } | 
   }
 }
 
-/** Runs actions in one conversation's workspace. */
+const isBuiltIn = (name: string): name is keyof typeof ACTION_SCHEMAS => Object.hasOwn(ACTION_SCHEMAS, name);
+
+/** The built-in tools and the MCP servers' tools of one conversation; runs actions in its workspace. */
 export class Tools {
   readonly #editor = new FileEditor();
+  readonly #mcp = new Map<string, McpTool>();
 
   constructor(private readonly context: () => ToolContext) {}
 
-  /** Runs `action`; `signal` interrupts a running command (Stop). */
-  async run(action: Action, signal?: AbortSignal): Promise<Observation> {
+  /** The MCP servers' tools join the built-in ones (which keep their names). */
+  addMcpTools(tools: McpTool[]): void {
+    for (const tool of tools) if (!isBuiltIn(tool.name)) this.#mcp.set(tool.name, tool);
+  }
+
+  /** What the model is offered. */
+  get definitions(): ChatCompletionFunctionTool[] {
+    return [...TOOL_DEFINITIONS, ...[...this.#mcp.values()].map((tool) => tool.definition)];
+  }
+
+  /** What the `SystemPromptEvent` lists: the definitions, each MCP tool with its server's name. */
+  get listed(): (ChatCompletionFunctionTool & { mcp_server?: string })[] {
+    return [...TOOL_DEFINITIONS, ...[...this.#mcp.values()].map((tool) => ({ ...tool.definition, mcp_server: tool.server }))];
+  }
+
+  /** The action a tool call asks for, or why it cannot be run. */
+  parse(name: string, args: string): Parsed {
+    if (isBuiltIn(name)) return parseBuiltInCall(name, args);
+    if (!this.#mcp.has(name))
+      return { error: `There is no tool named ${name}; the tools are ${this.definitions.map((tool) => tool.function.name).join(', ')}.` };
+    const parsed = parseArguments(name, args);
+    return 'error' in parsed ? parsed : { action: { kind: 'MCPToolAction', data: parsed.value as Record<string, unknown> } };
+  }
+
+  /** Runs `action`, a call of `toolName`; `signal` interrupts a running command or MCP call (Stop). */
+  async run(action: Action, toolName: string, signal?: AbortSignal): Promise<Observation> {
     switch (action.kind) {
       case 'TerminalAction':
         return runTerminal(action, this.context(), signal);
@@ -115,6 +157,18 @@ export class Tools {
         return this.#editor.run(action, this.context());
       case 'FinishAction':
         return { kind: 'FinishObservation', content: text(action.message), is_error: false };
+      case 'MCPToolAction': {
+        const tool = this.#mcp.get(toolName);
+        if (!tool)
+          return {
+            kind: 'MCPToolObservation',
+            content: text(`The MCP tool ${toolName} is no longer available.`),
+            is_error: true,
+            tool_name: toolName,
+          };
+        const observation = await tool.call(action.data, signal);
+        return { ...observation, content: observation.content.map((block) => ({ ...block, text: this.context().mask(block.text) })) };
+      }
     }
   }
 }

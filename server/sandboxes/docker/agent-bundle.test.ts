@@ -3,15 +3,23 @@ import { builtinModules } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { AGENT_SERVER_SCRIPT } from '../specs';
 
-/** Every module the bundle loads by name: static imports, `import("…")` and `require("…")`. */
+/**
+ * Every module the bundle loads by name: static imports, `import("…")` and `require("…")`. Not
+ * what only looks like one: a JSDoc type in a comment (`{import('./types').Options}`), or code a
+ * library writes as text for later (ajv's `` _`require("ajv/…")` ``).
+ */
 function specifiers(source: string): string[] {
+  const code = source
+    .split('\n')
+    .filter((line) => !/^\s*(\*|\/\*|\/\/)/.test(line))
+    .join('\n');
   const patterns = [
     /^import\s[^;]*?from\s*["']([^"']+)["']/gm,
     /^import\s*["']([^"']+)["']/gm,
     /\bimport\(\s*["']([^"']+)["']\s*\)/g,
-    /\brequire\(\s*["']([^"']+)["']\s*\)/g,
+    /(?<!`)\brequire\(\s*["']([^"']+)["']\s*\)/g,
   ];
-  return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!));
+  return patterns.flatMap((pattern) => [...code.matchAll(pattern)].map((match) => match[1]!));
 }
 
 const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builtinModules.includes(specifier);
@@ -26,5 +34,8 @@ describe('the agent server bundle', () => {
 
   it('finds the bare imports of a bundle that has them', () => {
     expect(specifiers('import x from "openai";\nconst y = require("ws");').filter((s) => !isBuiltin(s))).toEqual(['openai', 'ws']);
+    expect(
+      specifiers('const z = await import("ajv");\n/**\n * @param {import("../types").Options} o\n */\nconst c = _`require("ajv/x")`;'),
+    ).toEqual(['ajv']);
   });
 });

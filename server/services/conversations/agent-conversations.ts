@@ -16,6 +16,8 @@ export interface AgentEndpoint {
 }
 
 const AGENT_TIMEOUT_MS = 15_000;
+/** A create waits for the conversation's MCP servers to start and list their tools (10 s each, side by side) besides the rest. */
+const CREATE_TIMEOUT_MS = 45_000;
 /** A deleted conversation's agent is paused in passing: the delete does not wait long for it. */
 const PAUSE_ON_DELETE_TIMEOUT_MS = 2_000;
 
@@ -186,7 +188,7 @@ export class AgentConversations {
       llmModel: record.llm_model,
       initialMessage: null,
     });
-    const response = await this.#post(endpoint, '/api/conversations', body);
+    const response = await this.#post(endpoint, '/api/conversations', body, CREATE_TIMEOUT_MS);
     if (!response.ok) throw await refusal(response, `refused conversation ${record.id}'s settings`);
     await response.body?.cancel();
   }

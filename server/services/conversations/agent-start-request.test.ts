@@ -101,4 +101,34 @@ describe('AgentStartRequests', () => {
       price: { input: 0, output: 0, cache_read: 0 },
     });
   });
+
+  it("sends the user's MCP servers as the agent SDK's mcp_config: stdio by name, URL servers by host, as the sandbox reaches them, keys as bearer tokens", async () => {
+    await post('/api/settings', {
+      mcp_config: {
+        stdio_servers: [{ name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'], env: { FETCH_TOKEN: 'tok-fetch' } }],
+        sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: 'sk-sse' }],
+        shttp_servers: [
+          { url: 'http://localhost:8080/mcp', api_key: null },
+          { url: 'https://mcp.example.com/mcp', api_key: 'sk-http' },
+        ],
+      },
+    });
+    const requests = new AgentStartRequests(t.services.settings, t.services.secrets, new LlmPrices(), (url) =>
+      url.replace('localhost', 'host.docker.internal'),
+    );
+    const body = await requests.build(spec);
+    expect(body.agent.mcp_config).toEqual({
+      mcpServers: {
+        fetch: { command: 'uvx', args: ['mcp-server-fetch'], env: { FETCH_TOKEN: 'tok-fetch' } },
+        'mcp-example-com': { url: 'https://mcp.example.com/sse', transport: 'sse', headers: { Authorization: 'Bearer sk-sse' } },
+        'localhost-8080': { url: 'http://host.docker.internal:8080/mcp', transport: 'http', headers: {} },
+        'mcp-example-com-2': { url: 'https://mcp.example.com/mcp', transport: 'http', headers: { Authorization: 'Bearer sk-http' } },
+      },
+    });
+    expect(agentStartConversationSchema.safeParse(body).success).toBe(true);
+  });
+
+  it('sends no MCP server before any is set', async () => {
+    expect((await startRequest()).agent.mcp_config).toEqual({ mcpServers: {} });
+  });
 });

@@ -5,6 +5,7 @@ import type { Settings } from '../../../src/contract/settings';
 import type { LlmPrices } from '../../llm-prices';
 import type { SecretsService } from '../secrets/secrets-service';
 import type { SettingsService } from '../settings/settings-service';
+import { agentMcpConfig } from './agent-mcp-config';
 
 export interface AgentConversationSpec {
   conversationId: string;
@@ -50,7 +51,7 @@ function gitIdentity(settings: Settings | undefined): Record<string, string> {
 
 /**
  * What the app server POSTs to a sandbox's agent server to create (or re-create) a
- * conversation: the user's LLM, key, limits, secrets and git identity from Settings, read at
+ * conversation: the user's LLM, key, MCP servers, limits, secrets and git identity from Settings, read at
  * that moment, and the model's price. Conversation starts and re-creations share it.
  */
 export class AgentStartRequests {
@@ -58,7 +59,7 @@ export class AgentStartRequests {
     private readonly settings: SettingsService,
     private readonly secrets: SecretsService,
     private readonly prices: LlmPrices,
-    /** The LLM's base URL as the sandbox reaches it (a container: the host's loopback by its name). */
+    /** A URL on this machine (the LLM's, an MCP server's) as the sandbox reaches it (a container: the host's loopback by its name). */
     private readonly urlFromSandbox: (url: string) => string = (url) => url,
   ) {}
 
@@ -71,6 +72,7 @@ export class AgentStartRequests {
       conversation_id: spec.conversationId,
       agent: {
         llm: { model, base_url: baseUrl, api_key: stored?.llm_api_key ?? null, price: this.prices.priceOf(model) },
+        mcp_config: agentMcpConfig(stored?.mcp_config, this.urlFromSandbox),
       },
       workspace: { working_dir: spec.workingDir },
       confirmation_policy: { kind: stored?.confirmation_mode ? 'AlwaysConfirm' : 'NeverConfirm' },

@@ -170,7 +170,7 @@ function useAgent(conversationId: string, conversation: AppConversation | undefi
     ],
     [stored, events.streaming],
   );
-  const waiting = useMemo(() => waitingActions(stored).map((action) => summarizeAction(action).text), [stored]);
+  const waiting = useMemo(() => waitingActions(stored).map((item) => summarizeAction(item.action, item.server).text), [stored]);
 
   /** A new request clears what the last one said. */
   const clearRequests = () => {

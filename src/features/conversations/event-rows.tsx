@@ -5,6 +5,7 @@ import {
   IconChevronRight,
   IconFileText,
   IconPlayerPause,
+  IconPlug,
   IconRobot,
   IconTerminal2,
   IconTool,
@@ -141,10 +142,11 @@ function OutcomeDetail({
   );
 }
 
-const TOOL_ICONS = { terminal: IconTerminal2, file: IconFileText, other: IconTool };
+const TOOL_ICONS = { terminal: IconTerminal2, file: IconFileText, mcp: IconPlug, other: IconTool };
+const TOOL_NAMES = { terminal: 'Terminal', file: 'File editor', mcp: 'MCP tool', other: 'Tool' };
 
 function ActionRow({ item, expanded, onToggle }: RowProps & { item: Extract<TimelineItem, { type: 'action' }> }) {
-  const summary = summarizeAction(item.action);
+  const summary = summarizeAction(item.action, item.server);
   const Icon = TOOL_ICONS[summary.tool];
   const thought = item.action.thought
     .map((part) => part.text)
@@ -170,11 +172,7 @@ function ActionRow({ item, expanded, onToggle }: RowProps & { item: Extract<Time
         )}
         <Group justify="space-between" wrap="nowrap" gap="sm">
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-            <Icon
-              size={18}
-              aria-label={summary.tool === 'terminal' ? 'Terminal' : summary.tool === 'file' ? 'File editor' : 'Tool'}
-              style={{ flex: 'none' }}
-            />
+            <Icon size={18} aria-label={TOOL_NAMES[summary.tool]} style={{ flex: 'none' }} />
             <Text size="sm" ff="monospace" truncate="end" title={summary.text}>
               {summary.tool === 'terminal' ? `$ ${summary.text}` : summary.text}
             </Text>
@@ -256,9 +254,12 @@ export function TimelineRow({ item, expanded, onToggle }: RowProps) {
     case 'system-prompt':
       return (
         <Box c="dimmed">
-          <Fold id={item.key} label={`System prompt · ${item.toolCount} tools`} expanded={expanded} onToggle={onToggle}>
+          <Fold id={item.key} label={`System prompt · ${item.tools.length} tools`} expanded={expanded} onToggle={onToggle}>
             <Output text={item.text} isError={false} />
           </Fold>
+          <Text size="xs">
+            Tools: {item.tools.map((tool) => (tool.server ? `${tool.name} (MCP server ${tool.server})` : tool.name)).join(', ')}
+          </Text>
         </Box>
       );
     case 'other':

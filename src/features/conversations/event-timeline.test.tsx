@@ -9,6 +9,8 @@ import {
   fileEditAction,
   fileObservation,
   finishAction,
+  mcpAction,
+  mcpObservation,
   pause,
   rejection,
   systemPrompt,
@@ -28,7 +30,7 @@ afterEach(() => vi.restoreAllMocks());
 
 const ALL_KINDS = buildTimeline(
   [
-    systemPrompt('s'),
+    systemPrompt('s', { echo: 'tools' }),
     userMessage('u', 'List the files'),
     agentMessage('m', 'Here is **the plan**:\n\n```sh\nls -la\n```'),
     terminalAction('a1', 'ls -la', 'Let me look around.'),
@@ -37,6 +39,8 @@ const ALL_KINDS = buildTimeline(
     terminalObservation('o2', 'a2', 'cat: missing: No such file', 1),
     fileEditAction('a3', 'create', '/workspace/notes.md'),
     fileObservation('o3', 'a3', 'File created'),
+    mcpAction('m1', 'echo', { text: 'hello' }),
+    mcpObservation('mo1', 'm1', 'echo', 'echo: hello'),
     terminalAction('a4', 'rm -rf build'),
     rejection('x4', 'a4', 'Keep the build'),
     terminalAction('a5', 'make'),
@@ -86,6 +90,9 @@ describe('EventTimeline', () => {
     expect(within(action('make')).getByText('Error')).toBeInTheDocument();
     expect(within(action('make')).getByText('The terminal crashed')).toBeInTheDocument();
     expect(within(action('npm test')).getByText('Waiting for approval')).toBeInTheDocument();
+    const mcp = action('tools › echo {"text":"hello"}');
+    expect(within(mcp).getByLabelText('MCP tool')).toBeInTheDocument();
+    expect(within(mcp).getByText('Done')).toBeInTheDocument();
   });
 
   it('folds output away; opened, it shows in a monospace block, an error highlighted', async () => {
@@ -110,7 +117,8 @@ describe('EventTimeline', () => {
     expect(screen.getByText('Paused')).toBeInTheDocument();
     expect(screen.getByText('Paused because its sandbox was paused')).toBeInTheDocument();
     expect(screen.queryByText('You are a helpful agent.')).toBeNull();
-    await user.click(screen.getByRole('button', { name: 'System prompt · 3 tools' }));
+    expect(screen.getByText('Tools: terminal, file_editor, finish, echo (MCP server tools)')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'System prompt · 4 tools' }));
     expect(screen.getByText('You are a helpful agent.')).toBeInTheDocument();
   });
 

@@ -6,6 +6,8 @@ import {
   fileEditAction,
   fileObservation,
   finishAction,
+  mcpAction,
+  mcpObservation,
   pause,
   rejection,
   systemPrompt,
@@ -74,8 +76,43 @@ describe('buildTimeline', () => {
     expect(build(events, 'waiting_for_confirmation')[0]).toMatchObject({ status: 'waiting' });
     expect(build(events, 'running')[0]).toMatchObject({ status: 'running' });
     expect(build(events, 'paused')[0]).toMatchObject({ status: 'pending' });
-    expect(waitingActions(build(events, 'waiting_for_confirmation')).map((action) => action.id)).toEqual(['a']);
+    expect(waitingActions(build(events, 'waiting_for_confirmation')).map((item) => item.action.id)).toEqual(['a']);
     expect(waitingActions(build(events, 'running'))).toEqual([]);
+  });
+});
+
+describe('MCP tools', () => {
+  it('lists the tools the agent had with their servers, and draws a call with its server, tool, arguments and result', () => {
+    const items = build([
+      systemPrompt('s', { echo: 'tools' }),
+      mcpAction('a', 'echo', { text: 'hello' }),
+      mcpObservation('o', 'a', 'echo', 'echo: hello'),
+      mcpAction('b', 'other_server_tool', {}),
+    ]);
+    expect(items[0]).toMatchObject({
+      type: 'system-prompt',
+      tools: [
+        { name: 'terminal', server: null },
+        { name: 'file_editor', server: null },
+        { name: 'finish', server: null },
+        { name: 'echo', server: 'tools' },
+      ],
+    });
+    expect(items[1]).toMatchObject({
+      type: 'action',
+      status: 'done',
+      server: 'tools',
+      outcome: { output: "[Tool 'echo' executed.]\necho: hello" },
+    });
+    expect(items[1]?.type === 'action' && summarizeAction(items[1].action, items[1].server)).toEqual({
+      tool: 'mcp',
+      text: 'tools › echo {"text":"hello"}',
+    });
+    // A tool the system prompt does not place (another server's events): its name and arguments alone.
+    expect(items[2]?.type === 'action' && summarizeAction(items[2].action, items[2].server)).toEqual({
+      tool: 'mcp',
+      text: 'other_server_tool {}',
+    });
   });
 });
 

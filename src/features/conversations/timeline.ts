@@ -38,13 +38,35 @@ export type ActionOutcome =
 export type TimelineItem =
   | { type: 'message'; key: string; role: 'user' | 'agent'; text: string; timestamp: string }
   | { type: 'streaming'; key: string; text: string }
-  | { type: 'action'; key: string; action: ActionEvent; status: ActionStatus; outcome: ActionOutcome | null }
+  | {
+      type: 'action';
+      key: string;
+      action: ActionEvent;
+      status: ActionStatus;
+      outcome: ActionOutcome | null;
+      /** For an MCP tool, its server's name, when the system prompt's tool list says it. */
+      server: string | null;
+    }
   | { type: 'finish'; key: string; text: string; timestamp: string }
   | { type: 'observation'; key: string; toolName: string; outcome: ActionOutcome }
   | { type: 'error'; key: string; code: string | null; title: string; detail: string; timestamp: string }
   | { type: 'paused'; key: string; bySandbox: boolean; timestamp: string }
-  | { type: 'system-prompt'; key: string; text: string; toolCount: number }
+  | { type: 'system-prompt'; key: string; text: string; tools: AgentTool[] }
   | { type: 'other'; key: string; kind: string; timestamp: string };
+
+/** A tool the agent had, and the MCP server it came from (our agent server says; others do not). */
+export interface AgentTool {
+  name: string;
+  server: string | null;
+}
+
+/** The tools of a `SystemPromptEvent`: OpenAI function tools, ours with `mcp_server` for an MCP server's. */
+function toolsOf(tools: readonly unknown[]): AgentTool[] {
+  return tools.flatMap((tool) => {
+    const { function: fn, mcp_server: server } = (tool ?? {}) as { function?: { name?: unknown }; mcp_server?: unknown };
+    return typeof fn?.name === 'string' ? [{ name: fn.name, server: typeof server === 'string' ? server : null }] : [];
+  });
+}
 
 const texts = (content: readonly { type: string; text?: string }[]) =>
   content
@@ -84,6 +106,7 @@ export const ERROR_TITLES: Record<string, string> = {
   NO_MODEL: 'No LLM model is set',
   MAX_ITERATIONS: 'Stopped at the iteration limit',
   BUDGET_EXCEEDED: 'Stopped: the budget is spent',
+  MCP_UNAVAILABLE: 'An MCP server is not available',
 };
 
 /** Observations, rejections and tool errors, by the action each responds to. */
@@ -103,6 +126,7 @@ export function buildTimeline(events: readonly ReceivedEvent[], execution: Execu
   const actionIds = new Set<string>();
   const toolCallIds = new Set<string>();
   const items: TimelineItem[] = [];
+  const servers = new Map<string, string>();
   for (const { event, known } of events) {
     const key = event.id;
     if (!known) {
@@ -128,7 +152,15 @@ export function buildTimeline(events: readonly ReceivedEvent[], execution: Execu
         const outcome = byActionId.get(known.id) ?? byToolCall.get(known.tool_call_id) ?? null;
         const message = known.action?.kind === 'FinishAction' ? known.action.message : undefined;
         if (typeof message === 'string') items.push({ type: 'finish', key, text: message, timestamp: known.timestamp });
-        else items.push({ type: 'action', key, action: known, status: statusOf(outcome, execution), outcome });
+        else
+          items.push({
+            type: 'action',
+            key,
+            action: known,
+            status: statusOf(outcome, execution),
+            outcome,
+            server: known.action?.kind === 'MCPToolAction' ? (servers.get(known.tool_name) ?? null) : null,
+          });
         break;
       }
       case 'ObservationEvent':
@@ -168,9 +200,12 @@ export function buildTimeline(events: readonly ReceivedEvent[], execution: Execu
       case 'PauseEvent':
         items.push({ type: 'paused', key, bySandbox: known.reason === 'sandbox_paused', timestamp: known.timestamp });
         break;
-      case 'SystemPromptEvent':
-        items.push({ type: 'system-prompt', key, text: known.system_prompt.text, toolCount: known.tools.length });
+      case 'SystemPromptEvent': {
+        const tools = toolsOf(known.tools);
+        for (const tool of tools) if (tool.server) servers.set(tool.name, tool.server);
+        items.push({ type: 'system-prompt', key, text: known.system_prompt.text, tools });
         break;
+      }
     }
   }
   return items;
@@ -178,7 +213,7 @@ export function buildTimeline(events: readonly ReceivedEvent[], execution: Execu
 
 /** The actions waiting for the user's approval (the agent server confirms or rejects them together). */
 export const waitingActions = (items: readonly TimelineItem[]) =>
-  items.flatMap((item) => (item.type === 'action' && item.status === 'waiting' ? [item.action] : []));
+  items.filter((item): item is Extract<TimelineItem, { type: 'action' }> => item.type === 'action' && item.status === 'waiting');
 
 const FILE_VERBS: Record<string, string> = {
   view: 'View',
@@ -189,14 +224,17 @@ const FILE_VERBS: Record<string, string> = {
 };
 
 export interface ActionSummary {
-  tool: 'terminal' | 'file' | 'other';
+  tool: 'terminal' | 'file' | 'mcp' | 'other';
   /** The command, or what is done to which file, or the tool and its arguments. */
   text: string;
 }
 
-/** One line that says what an action does. */
-export function summarizeAction({ action, tool_name, tool_call }: ActionEvent): ActionSummary {
+/** One line that says what an action does; an MCP tool's with its server (`server`) when known. */
+export function summarizeAction({ action, tool_name, tool_call }: ActionEvent, server: string | null = null): ActionSummary {
   const fields = (action ?? {}) as Record<string, unknown>;
+  if (action?.kind === 'MCPToolAction') {
+    return { tool: 'mcp', text: `${server ? `${server} › ` : ''}${tool_name} ${JSON.stringify(fields.data ?? {})}` };
+  }
   if (action?.kind === 'TerminalAction' && typeof fields.command === 'string') return { tool: 'terminal', text: fields.command };
   if (action?.kind === 'FileEditorAction' && typeof fields.path === 'string') {
     const verb = typeof fields.command === 'string' ? (FILE_VERBS[fields.command] ?? fields.command) : 'Edit';

@@ -1,0 +1,137 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import type { McpConfig, McpServerConfig } from '../contract';
+import { type Observation, text } from './observation';
+
+/*
+ * The user's MCP servers as the agent's tools, as the agent SDK makes them (fastmcp's client
+ * over `agent.mcp_config`): stdio servers start here, in the sandbox, as its processes; SSE and
+ * streamable-HTTP servers are called from here. With one server its tools keep their names; with
+ * several each is named `<server>_<tool>`. A call's result is an `MCPToolObservation` that starts
+ * with "[Tool '<name>' executed.]".
+ */
+
+/** How long a server has to start and list its tools: the conversation's start waits for them. */
+const CONNECT_TIMEOUT_MS = 10_000;
+/** As the SDK: a call may take five minutes. */
+const CALL_TIMEOUT_MS = 300_000;
+const MAX_TOOL_PAGES = 20;
+const MAX_REASON = 300;
+
+export interface McpTool {
+  /** The name the model calls it by. */
+  name: string;
+  /** The server's name in the configuration. */
+  server: string;
+  definition: ChatCompletionFunctionTool;
+  call: (args: Record<string, unknown>, signal?: AbortSignal) => Promise<Observation>;
+}
+
+/** A server that did not start or answer, and why. */
+export interface McpFailure {
+  server: string;
+  reason: string;
+}
+
+function transportFor(config: McpServerConfig, cwd: string): Transport {
+  if ('command' in config)
+    return new StdioClientTransport({ command: config.command, args: config.args, env: config.env, cwd, stderr: 'ignore' });
+  const requestInit = { headers: config.headers };
+  return config.transport === 'sse'
+    ? new SSEClientTransport(new URL(config.url), { requestInit })
+    : new StreamableHTTPClientTransport(new URL(config.url), { requestInit });
+}
+
+function reasonOf(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  const said = code === 'ENOENT' ? `${message} (command not found)` : message;
+  return said.length > MAX_REASON ? `${said.slice(0, MAX_REASON)}…` : said;
+}
+
+const observation = (toolName: string, blocks: string[], isError: boolean): Observation => ({
+  kind: 'MCPToolObservation',
+  content: blocks.flatMap(text),
+  is_error: isError,
+  tool_name: toolName,
+});
+
+async function connectOne(config: McpServerConfig, cwd: string) {
+  const client = new Client({ name: 'agent-console-agent', version: '0.1.0' });
+  const transport = transportFor(config, cwd);
+  try {
+    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+    const listed = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: CONNECT_TIMEOUT_MS });
+      listed.push(...result.tools);
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    return { client, listed };
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    await transport.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Every server's tools; those that failed are named with why, and left out. */
+export async function connectMcpServers(config: McpConfig, cwd: string): Promise<{ tools: McpTool[]; failures: McpFailure[] }> {
+  const entries = Object.entries(config.mcpServers);
+  const prefixed = entries.length > 1;
+  const settled = await Promise.allSettled(entries.map(([, server]) => connectOne(server, cwd)));
+  const tools: McpTool[] = [];
+  const failures: McpFailure[] = [];
+  settled.forEach((outcome, index) => {
+    const [server] = entries[index]!;
+    if (outcome.status === 'rejected') {
+      failures.push({ server, reason: reasonOf(outcome.reason) });
+      return;
+    }
+    const { client, listed } = outcome.value;
+    for (const tool of listed) {
+      const name = prefixed ? `${server}_${tool.name}` : tool.name;
+      tools.push({
+        name,
+        server,
+        definition: {
+          type: 'function',
+          function: { name, description: tool.description ?? '', parameters: tool.inputSchema as Record<string, unknown> },
+        },
+        call: async (args, signal) => {
+          try {
+            const result = await client.callTool({ name: tool.name, arguments: args }, undefined, { signal, timeout: CALL_TIMEOUT_MS });
+            const blocks = (result.content as { type: string; text?: string }[]).map((block) =>
+              block.type === 'text' ? (block.text ?? '') : `[${block.type} content left out]`,
+            );
+            return observation(name, [`[Tool '${name}' executed.]`, ...blocks], result.isError === true);
+          } catch (error) {
+            return observation(name, [`Error calling MCP tool ${name}: ${reasonOf(error)}`], true);
+          }
+        },
+      });
+    }
+  });
+  return { tools, failures };
+}
+
+/** The values of a configuration that may be secrets (API keys, a stdio server's environment), named for `<secret:NAME>`. */
+export function mcpSecrets(config: McpConfig): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const [server, settings] of Object.entries(config.mcpServers)) {
+    const values = 'command' in settings ? settings.env : settings.headers;
+    for (const [name, value] of Object.entries(values)) {
+      secrets[`MCP_${server}_${name}`] = value;
+      // An Authorization header's token on its own too: a server may echo it without "Bearer ".
+      const token = /^Bearer\s+(.+)$/i.exec(value)?.[1];
+      if (token) secrets[`MCP_${server}_${name}_TOKEN`] = token;
+    }
+  }
+  return secrets;
+}
