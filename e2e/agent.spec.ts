@@ -102,6 +102,30 @@ test('confirmation mode: an action waits for approval, Stop and Continue keep it
   await expect(page.getByText('Waiting for you')).toHaveCount(0);
 });
 
+test('with the LLM security analyzer, only a risky action waits for approval, rated on the timeline', async ({ page, signIn, api }) => {
+  test.setTimeout(120_000);
+  await api('/api/settings', { method: 'POST', body: { llm_model: 'demo/scripted', confirmation_mode: true, security_analyzer: 'llm' } });
+  await signIn(page);
+  await startConversation(page, 'Show me around, carefully', { useDemo: false });
+  const status = page.locator('[data-execution]');
+
+  // The demo rates its listing low and its note medium: neither asks (ConfirmRisky asks at HIGH).
+  await expect(status).toHaveAttribute('data-execution', 'finished', { timeout: 30_000 });
+  await expect(action(page, 'ls -la')).toContainText('Low risk');
+  await expect(action(page, /^Action: Create /)).toContainText('Medium risk');
+
+  const composer = page.getByRole('textbox', { name: 'Message to the agent' });
+  await composer.fill('Please delete the notes');
+  await composer.press('ControlOrMeta+Enter');
+  const approval = page.getByRole('region', { name: 'Waiting for approval' });
+  await expect(approval).toContainText('rm demo-notes.md', { timeout: 30_000 });
+  await expect(approval).toContainText('High risk');
+  await expect(status).toHaveAttribute('data-execution', 'waiting_for_confirmation');
+  await approval.getByRole('button', { name: 'Approve' }).click();
+  await expect(action(page, 'rm demo-notes.md')).toContainText('Done · exit code 0', { timeout: 30_000 });
+  await expect(status).toHaveAttribute('data-execution', 'finished', { timeout: 30_000 });
+});
+
 test('Stop interrupts a running command: paused at once, the command says so, and Continue goes on', async ({ page, signIn, api }) => {
   test.setTimeout(120_000);
   const llm = await startOpenAiStub([

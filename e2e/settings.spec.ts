@@ -57,11 +57,11 @@ test('every section can be edited, saved and is there after a reload; secrets ne
   await field(page, 'LLM API key').fill(SECRETS.llm);
   await field(page, 'Max budget per task').fill('12.5');
   // Agent
-  // Choices from the server (/api/options/*): the one agent it runs, and no security analyzer.
+  // Choices from the server (/api/options/*): the one agent it runs, and the LLM security analyzer.
   await field(page, 'Agent').selectOption('CodeActAgent');
   await field(page, 'Max iterations').fill('75');
-  await expect(field(page, 'Security analyzer').locator('option')).toHaveText(['None']);
-  await expect(field(page, 'Security analyzer')).toHaveAccessibleDescription(/This server offers none/);
+  await expect(field(page, 'Security analyzer').locator('option')).toHaveText(['None', 'llm']);
+  await field(page, 'Security analyzer').selectOption('llm');
   await field(page, 'Condenser max size').fill('120');
   await page.getByRole('switch', { name: 'Confirmation mode' }).check();
   await page.getByRole('switch', { name: 'Default condenser' }).uncheck();
@@ -95,6 +95,7 @@ test('every section can be edited, saved and is there after a reload; secrets ne
   await expect(field(page, 'Max budget per task')).toHaveValue('12.5');
   await expect(field(page, 'Agent')).toHaveValue('CodeActAgent');
   await expect(field(page, 'Max iterations')).toHaveValue('75');
+  await expect(field(page, 'Security analyzer')).toHaveValue('llm');
   await expect(field(page, 'Condenser max size')).toHaveValue('120');
   await expect(page.getByRole('switch', { name: 'Confirmation mode' })).toBeChecked();
   await expect(page.getByRole('switch', { name: 'Default condenser' })).not.toBeChecked();

@@ -378,6 +378,28 @@ describe('the demo model', () => {
     expect((await server.events(id)).at(-1)).toMatchObject({ kind: 'ObservationEvent', observation: { kind: 'FinishObservation' } });
   });
 
+  it('rates its actions for the LLM security analyzer: under ConfirmRisky only its deletion, asked for later, waits', async () => {
+    const body = startBody(DEMO_MODEL, {
+      confirmation_policy: { kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true },
+      security_analyzer: { kind: 'LLMSecurityAnalyzer' },
+    });
+    const id = await start(body);
+    await server.status(id, 'finished');
+    const risks = (events: AgentEvent[]) => events.filter((event) => event.kind === 'ActionEvent').map((event) => event.security_risk);
+    expect(risks(await server.events(id))).toEqual(['LOW', 'MEDIUM', 'UNKNOWN']);
+    await server.call('POST', `/api/conversations/${id}/events`, {
+      role: 'user',
+      content: [{ type: 'text', text: 'Please delete the notes' }],
+      run: true,
+    });
+    await server.status(id, 'waiting_for_confirmation');
+    const waiting = (await server.events(id)).at(-1) as unknown as { action: { command: string }; security_risk: string };
+    expect(waiting).toMatchObject({ action: { command: 'rm demo-notes.md' }, security_risk: 'HIGH' });
+    await server.call('POST', `/api/conversations/${id}/events/respond_to_confirmation`, { accept: true });
+    await server.status(id, 'finished');
+    expect(fs.existsSync(path.join(body.workspace.working_dir, 'demo-notes.md'))).toBe(false);
+  });
+
   it('stops at max_iterations like any model', async () => {
     const id = await start(startBody(DEMO_MODEL, { max_iterations: 1 }));
     await server.status(id, 'error');

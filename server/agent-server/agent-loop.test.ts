@@ -279,6 +279,45 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     expect(llm!.requests).toHaveLength(8);
   });
 
+  it('with the LLM security analyzer, asks only for a HIGH or unrated action (ConfirmRisky), and refuses a call without a rating', async () => {
+    const rated = (command: string, risk?: string): StubReply => ({
+      toolCalls: [{ name: 'terminal', arguments: { command, ...(risk ? { security_risk: risk } : {}) } }],
+    });
+    const { id, workspace } = await start(
+      [rated('touch low.txt', 'LOW'), rated('touch unrated.txt'), rated('rm low.txt', 'HIGH'), { text: 'Done.' }],
+      {
+        confirmation_policy: { kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true },
+        security_analyzer: { kind: 'LLMSecurityAnalyzer' },
+      },
+    );
+    await server.status(id, 'waiting_for_confirmation');
+    const events = await server.events(id);
+    expect(fs.existsSync(path.join(workspace, 'low.txt'))).toBe(true);
+    expect(ofKind(events, 'AgentErrorEvent')[0]).toMatchObject({ error: "Failed to provide security_risk field in tool 'terminal'" });
+    expect(ofKind(events, 'ActionEvent').map((event) => event.security_risk)).toEqual(['LOW', 'UNKNOWN', 'HIGH']);
+    expect(fs.existsSync(path.join(workspace, 'low.txt'))).toBe(true);
+    // Offered to the model: every tool that acts takes a required rating; finish takes none.
+    const offered = llm!.requests[0]!.tools!;
+    const parameters = (name: string) => offered.find((tool) => tool.function.name === name)?.function.parameters as { required: string[] };
+    expect(parameters('terminal').required).toContain('security_risk');
+    expect(parameters('finish').required).not.toContain('security_risk');
+    expect((await server.call('POST', `/api/conversations/${id}/events/respond_to_confirmation`, { accept: true })).status).toBe(200);
+    await server.status(id, 'finished');
+    expect(fs.existsSync(path.join(workspace, 'low.txt'))).toBe(false);
+  });
+
+  it('without the analyzer, takes a rating the model gives but asks for every action under ConfirmRisky', async () => {
+    const { id, workspace } = await start(
+      [{ toolCalls: [{ name: 'terminal', arguments: { command: 'touch a.txt', security_risk: 'LOW' } }] }],
+      {
+        confirmation_policy: { kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true },
+      },
+    );
+    await server.status(id, 'waiting_for_confirmation');
+    expect(ofKind(await server.events(id), 'ActionEvent')[0]).toMatchObject({ security_risk: 'LOW' });
+    expect(fs.existsSync(path.join(workspace, 'a.txt'))).toBe(false);
+  });
+
   it('stops at max_iterations with an event that says so', async () => {
     const { id } = await start([], { max_iterations: 2 });
     llm!.otherwise(terminal('true'));

@@ -24,7 +24,26 @@ import { integer } from '../../src/contract/rules';
 /** Our extension: the app server calls it after each resume of the agent server's sandbox. */
 export const SANDBOX_RESUMED_PATH = '/api/sandbox/resumed';
 
-export const confirmationPolicySchema = z.object({ kind: z.enum(['NeverConfirm', 'AlwaysConfirm']) });
+/** SDK `SecurityRisk`: how risky the model rates an action (UNKNOWN when it did not say). */
+export const SECURITY_RISKS = ['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH'] as const;
+export type SecurityRisk = (typeof SECURITY_RISKS)[number];
+
+/**
+ * SDK confirmation policies: never, always, or `ConfirmRisky`: an action rated at `threshold` or
+ * above, or not rated (`confirm_unknown`), waits for the user.
+ */
+export const confirmationPolicySchema = z.union([
+  z.object({ kind: z.enum(['NeverConfirm', 'AlwaysConfirm']) }),
+  z.object({
+    kind: z.literal('ConfirmRisky'),
+    threshold: z._default(z.enum(['LOW', 'MEDIUM', 'HIGH']), 'HIGH'),
+    confirm_unknown: z._default(z.boolean(), true),
+  }),
+]);
+export type ConfirmationPolicy = z.output<typeof confirmationPolicySchema>;
+
+/** SDK `LLMSecurityAnalyzer`: the model rates each action it asks for (`security_risk`), and must. */
+export const securityAnalyzerSchema = z.object({ kind: z.literal('LLMSecurityAnalyzer') });
 
 /** Dollars per million tokens. */
 export const llmPriceSchema = z.object({
@@ -78,6 +97,8 @@ export const agentStartConversationSchema = z.object({
   }),
   workspace: z.object({ working_dir: z.string() }),
   confirmation_policy: z._default(confirmationPolicySchema, { kind: 'NeverConfirm' }),
+  /** Ours in the start request (the SDK sets it with `POST …/security_analyzer`). */
+  security_analyzer: z._default(z.nullable(securityAnalyzerSchema), null),
   initial_message: z._default(z.nullable(sendMessageRequestSchema), null),
   max_iterations: z._default(integer().check(z.gte(1)), 500),
   /** Custom secrets and the git token by environment variable name. */

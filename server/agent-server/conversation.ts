@@ -1,4 +1,4 @@
-import type { AgentConversationInfo, AgentStartConversation, LlmPrice } from './contract';
+import type { AgentConversationInfo, AgentStartConversation, LlmPrice, SecurityRisk } from './contract';
 import type { ExecutionStatus, Metrics, SendMessageRequest } from '../../src/contract/conversations';
 import { type AgentEvent, DEMO_MODEL } from '../../src/contract/events';
 import type { ConversationFiles } from './conversation-files';
@@ -27,6 +27,8 @@ export interface Credentials {
   sessionKey: string;
 }
 
+const RISK_ORDER: Record<Exclude<SecurityRisk, 'UNKNOWN'>, number> = { LOW: 1, MEDIUM: 2, HIGH: 3 };
+
 /** Why a run stops at the next step. */
 type StopReason = 'user' | 'sandbox_paused';
 
@@ -38,6 +40,7 @@ export class Conversation {
   #info: AgentConversationInfo;
   #credentials!: Credentials;
   #settings!: Pick<AgentStartConversation, 'max_budget_per_task' | 'environment'>;
+  #securityAnalyzer: AgentStartConversation['security_analyzer'] = null;
   #masker!: Masker;
   #model: Model | null = null;
   readonly #listeners = new Set<(frame: Frame) => void>();
@@ -76,6 +79,7 @@ export class Conversation {
       secrets: Object.fromEntries(Object.entries(request.secrets).map(([name, secret]) => [name, secret.value])),
     };
     this.#settings = { max_budget_per_task: request.max_budget_per_task, environment: request.environment };
+    this.#securityAnalyzer = request.security_analyzer;
     this.#masker = new Masker({
       ...mcpSecrets(request.agent.mcp_config),
       ...this.#credentials.secrets,
@@ -138,7 +142,12 @@ export class Conversation {
   }
 
   get confirming(): boolean {
-    return this.#info.confirmation_policy.kind === 'AlwaysConfirm';
+    return this.#info.confirmation_policy.kind !== 'NeverConfirm';
+  }
+
+  /** The model rates each action it asks for (the LLM security analyzer): a call without a rating is refused. */
+  get ratesRisk(): boolean {
+    return this.#securityAnalyzer !== null;
   }
 
   get running(): boolean {
@@ -217,10 +226,19 @@ export class Conversation {
     return !this.confirming || this.#approved.has(actionId);
   }
 
-  /** Whether `pending` waits for the user: in confirmation mode, unless it is a lone `finish` (as in OpenHands, nothing to approve). */
+  /**
+   * Whether `pending` waits for the user, as the SDK decides: never for a lone `finish`; in
+   * confirmation mode when one of them is not approved yet and the policy asks for any of them
+   * (always, or `ConfirmRisky` for one rated at its threshold or above, or not rated). Without
+   * the analyzer nothing is rated.
+   */
   needsConfirmation(pending: AgentEvent[]): boolean {
     if (pending.length === 1 && (pending[0]!.action as { kind?: string } | null)?.kind === 'FinishAction') return false;
-    return pending.some((action) => !this.isApproved(action.id));
+    if (pending.every((action) => this.isApproved(action.id))) return false;
+    const policy = this.#info.confirmation_policy;
+    if (policy.kind !== 'ConfirmRisky') return policy.kind === 'AlwaysConfirm';
+    const risks = pending.map((action) => (this.ratesRisk ? (action.security_risk as SecurityRisk | undefined) : undefined) ?? 'UNKNOWN');
+    return risks.some((risk) => (risk === 'UNKNOWN' ? policy.confirm_unknown : RISK_ORDER[risk] >= RISK_ORDER[policy.threshold]));
   }
 
   /** Why the run should stop now, if it should. */

@@ -40,6 +40,14 @@ const textOf = (message: ChatCompletionMessageParam | undefined): string => {
   return (content ?? []).map((part) => ('text' in part ? part.text : '')).join('');
 };
 
+/** How the demo rates a command, as a model asked for `security_risk` would: deleting is HIGH. */
+export const riskOf = (command: string) => (/(^|[\s;&|])(rm|rmdir|unlink|shred)\s/.test(command) ? 'HIGH' : 'LOW');
+
+const terminal = (command: string) => call('terminal', { command, security_risk: riskOf(command) });
+
+/** A later message that asks to delete something: the demo deletes its note, a HIGH-risk command. */
+const ASKS_TO_DELETE = /\b(delete|remove|clean|rm)\b/i;
+
 /** The next scripted reply, from where the conversation is. */
 function nextReply(messages: ChatCompletionMessageParam[]): { text: string; toolCalls: ToolCall[] } {
   const userIndexes = messages.flatMap((message, i) => (message.role === 'user' ? [i] : []));
@@ -50,12 +58,12 @@ function nextReply(messages: ChatCompletionMessageParam[]): { text: string; tool
       case 0:
         return {
           text: `Hello! I am the demo model (${DEMO_MODEL}): no LLM is involved, I play a short scripted session so you can watch an agent at work. First, a look at the workspace.`,
-          toolCalls: [call('terminal', { command: 'ls -la' })],
+          toolCalls: [terminal('ls -la')],
         };
       case 1:
         return {
           text: 'Now I leave a small note in the workspace.',
-          toolCalls: [call('file_editor', { command: 'create', path: 'demo-notes.md', file_text: NOTES })],
+          toolCalls: [call('file_editor', { command: 'create', path: 'demo-notes.md', file_text: NOTES, security_risk: 'MEDIUM' })],
         };
       case 2:
         return {
@@ -70,8 +78,12 @@ function nextReply(messages: ChatCompletionMessageParam[]): { text: string; tool
         return { text: `The demo script (${DEMO_MODEL}) is over.`, toolCalls: [] };
     }
   }
-  if (repliesSince > 0) return { text: `The demo script (${DEMO_MODEL}) has nothing more to say here.`, toolCalls: [] };
   const asked = textOf(messages[lastUser]).trim().slice(0, 200);
+  if (ASKS_TO_DELETE.test(asked) && repliesSince === 0) {
+    return { text: 'Deleting the note I wrote. That is a risky command: I rate it HIGH.', toolCalls: [terminal('rm demo-notes.md')] };
+  }
+  if (ASKS_TO_DELETE.test(asked) && repliesSince === 1) return { text: '', toolCalls: [call('finish', { message: 'The note is gone.' })] };
+  if (repliesSince > 0) return { text: `The demo script (${DEMO_MODEL}) has nothing more to say here.`, toolCalls: [] };
   return {
     text: `This is the demo model (${DEMO_MODEL}), so my replies are scripted. You wrote: “${asked}”. To have an agent work on that, choose an LLM in Settings › LLM.`,
     toolCalls: [call('finish', { message: 'Scripted demo reply given.' })],

@@ -120,7 +120,7 @@ function storeReply(conversation: Conversation, reply: ModelReply): void {
     );
   }
   for (const call of reply.toolCalls) {
-    const parsed = conversation.tools.parse(call.name, call.arguments);
+    const parsed = conversation.tools.parse(call.name, call.arguments, conversation.ratesRisk);
     conversation.append(
       newEvent('ActionEvent', 'agent', {
         thought: [],
@@ -130,7 +130,7 @@ function storeReply(conversation: Conversation, reply: ModelReply): void {
         tool_call_id: call.id,
         tool_call: { id: call.id, name: call.name, arguments: call.arguments, origin: 'completion' },
         llm_response_id: reply.responseId,
-        security_risk: 'UNKNOWN',
+        security_risk: 'risk' in parsed ? parsed.risk : 'UNKNOWN',
       }),
     );
     if ('error' in parsed) {

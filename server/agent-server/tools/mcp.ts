@@ -27,6 +27,8 @@ export interface McpTool {
   name: string;
   /** The server's name in the configuration. */
   server: string;
+  /** The server says the tool only reads (`readOnlyHint`): it takes no risk rating. */
+  readOnly: boolean;
   definition: ChatCompletionFunctionTool;
   call: (args: Record<string, unknown>, signal?: AbortSignal) => Promise<Observation>;
 }
@@ -100,6 +102,7 @@ export async function connectMcpServers(config: McpConfig, cwd: string): Promise
       tools.push({
         name,
         server,
+        readOnly: tool.annotations?.readOnlyHint === true,
         definition: {
           type: 'function',
           function: { name, description: tool.description ?? '', parameters: tool.inputSchema as Record<string, unknown> },

@@ -1,6 +1,7 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import * as z from 'zod/mini';
 import { fileEditorActionSchema, finishActionSchema, terminalActionSchema } from '../../../src/contract/events';
+import { SECURITY_RISKS, type SecurityRisk } from '../contract';
 import { FileEditor, type FileEditorAction } from './file-editor';
 import type { McpTool } from './mcp';
 import { type Observation, text, type ToolContext } from './observation';
@@ -71,13 +72,52 @@ const ACTION_SCHEMAS = {
   finish: finishActionSchema,
 } as const;
 
-type Parsed = { action: Action } | { error: string };
+type Parsed = { action: Action; risk: SecurityRisk } | { error: string };
+
+/** What every tool that acts takes, as in the SDK: the model's rating of the action. */
+const RISK_PARAMETER = {
+  type: 'string',
+  enum: [...SECURITY_RISKS],
+  description: "The LLM's assessment of the safety risk of this action.",
+};
+
+/** `definition` with the required `security_risk` parameter; a tool that only reads (finish, a read-only MCP tool) takes none. */
+function withRiskParameter(definition: ChatCompletionFunctionTool, readOnly: boolean): ChatCompletionFunctionTool {
+  if (readOnly) return definition;
+  const parameters = (definition.function.parameters ?? { type: 'object', properties: {} }) as { properties?: object; required?: string[] };
+  return {
+    ...definition,
+    function: {
+      ...definition.function,
+      parameters: {
+        ...parameters,
+        properties: { ...parameters.properties, security_risk: RISK_PARAMETER },
+        required: [...(parameters.required ?? []), 'security_risk'],
+      },
+    },
+  };
+}
+
+/**
+ * The rating a call carries, taken out of its arguments: required when the model rates its
+ * actions (the LLM analyzer), UNKNOWN when it gave none otherwise; one that is no rating is an error.
+ */
+function takeRisk(name: string, args: Record<string, unknown>, required: boolean): { risk: SecurityRisk } | { error: string } {
+  const { security_risk: raw } = args;
+  delete args.security_risk;
+  if (raw === undefined || raw === null) {
+    return required ? { error: `Failed to provide security_risk field in tool '${name}'` } : { risk: 'UNKNOWN' };
+  }
+  return (SECURITY_RISKS as readonly unknown[]).includes(raw)
+    ? { risk: raw as SecurityRisk }
+    : { error: `Invalid security_risk for tool '${name}': ${JSON.stringify(raw)} (one of ${SECURITY_RISKS.join(', ')})` };
+}
 
 /** The arguments of a tool call as an object, or why they are not one. */
-function parseArguments(name: string, args: string): { value: object } | { error: string } {
+function parseArguments(name: string, args: string): { value: Record<string, unknown> } | { error: string } {
   try {
     const value: unknown = args.trim() === '' ? {} : JSON.parse(args);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { value };
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { value: value as Record<string, unknown> };
   } catch {
     // said below
   }
@@ -85,11 +125,8 @@ function parseArguments(name: string, args: string): { value: object } | { error
 }
 
 /** The action a call of a built-in tool asks for, or why it cannot be run. */
-function parseBuiltInCall(name: keyof typeof ACTION_SCHEMAS, args: string): Parsed {
+function parseBuiltInCall(name: keyof typeof ACTION_SCHEMAS, parsed: Record<string, unknown>): { action: Action } | { error: string } {
   const schema = ACTION_SCHEMAS[name];
-  const parsedArguments = parseArguments(name, args);
-  if ('error' in parsedArguments) return parsedArguments;
-  const parsed = parsedArguments.value;
   const kind = { terminal: 'TerminalAction', file_editor: 'FileEditorAction', finish: 'FinishAction' }[name];
   const result = schema.safeParse({ ...parsed, kind });
   if (!result.success) return { error: `Invalid arguments for ${name}: ${z.prettifyError(result.error)}` };
@@ -129,23 +166,34 @@ export class Tools {
     for (const tool of tools) if (!isBuiltIn(tool.name)) this.#mcp.set(tool.name, tool);
   }
 
-  /** What the model is offered. */
+  /** What the model is offered (as the SDK does, every tool that acts takes a `security_risk`). */
   get definitions(): ChatCompletionFunctionTool[] {
-    return [...TOOL_DEFINITIONS, ...[...this.#mcp.values()].map((tool) => tool.definition)];
+    return this.listed.map(({ mcp_server: _server, ...definition }) => definition);
   }
 
   /** What the `SystemPromptEvent` lists: the definitions, each MCP tool with its server's name. */
   get listed(): (ChatCompletionFunctionTool & { mcp_server?: string })[] {
-    return [...TOOL_DEFINITIONS, ...[...this.#mcp.values()].map((tool) => ({ ...tool.definition, mcp_server: tool.server }))];
+    return [
+      ...TOOL_DEFINITIONS.map((definition) => withRiskParameter(definition, definition.function.name === 'finish')),
+      ...[...this.#mcp.values()].map((tool) => ({ ...withRiskParameter(tool.definition, tool.readOnly), mcp_server: tool.server })),
+    ];
   }
 
-  /** The action a tool call asks for, or why it cannot be run. */
-  parse(name: string, args: string): Parsed {
-    if (isBuiltIn(name)) return parseBuiltInCall(name, args);
-    if (!this.#mcp.has(name))
+  /** The action a tool call asks for with the model's rating of it (`riskRequired`: it must give one), or why it cannot be run. */
+  parse(name: string, args: string, riskRequired: boolean): Parsed {
+    const mcp = this.#mcp.get(name);
+    if (!isBuiltIn(name) && !mcp) {
       return { error: `There is no tool named ${name}; the tools are ${this.definitions.map((tool) => tool.function.name).join(', ')}.` };
+    }
     const parsed = parseArguments(name, args);
-    return 'error' in parsed ? parsed : { action: { kind: 'MCPToolAction', data: parsed.value as Record<string, unknown> } };
+    if ('error' in parsed) return parsed;
+    const readOnly = name === 'finish' || mcp?.readOnly === true;
+    const rated = readOnly ? ({ risk: 'UNKNOWN' } as const) : takeRisk(name, parsed.value, riskRequired);
+    if ('error' in rated) return rated;
+    const action = isBuiltIn(name)
+      ? parseBuiltInCall(name, parsed.value)
+      : { action: { kind: 'MCPToolAction' as const, data: parsed.value } };
+    return 'error' in action ? action : { ...action, risk: rated.risk };
   }
 
   /** Runs `action`, a call of `toolName`; `signal` interrupts a running command or MCP call (Stop). */

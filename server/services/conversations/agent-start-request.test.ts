@@ -131,4 +131,19 @@ describe('AgentStartRequests', () => {
   it('sends no MCP server before any is set', async () => {
     expect((await startRequest()).agent.mcp_config).toEqual({ mcpServers: {} });
   });
+
+  it('maps confirmation mode and the LLM security analyzer as OpenHands does: ConfirmRisky with the analyzer, AlwaysConfirm without', async () => {
+    await post('/api/settings', { confirmation_mode: true, security_analyzer: 'llm' });
+    expect(await startRequest()).toMatchObject({
+      confirmation_policy: { kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true },
+      security_analyzer: { kind: 'LLMSecurityAnalyzer' },
+    });
+    await post('/api/settings', { security_analyzer: null });
+    expect(await startRequest()).toMatchObject({ confirmation_policy: { kind: 'AlwaysConfirm' }, security_analyzer: null });
+    await post('/api/settings', { confirmation_mode: false, security_analyzer: 'llm' });
+    expect(await startRequest()).toMatchObject({
+      confirmation_policy: { kind: 'NeverConfirm' },
+      security_analyzer: { kind: 'LLMSecurityAnalyzer' },
+    });
+  });
 });

@@ -4,6 +4,7 @@ import { isProvider, type Provider } from '../../../src/contract/secrets';
 import type { Settings } from '../../../src/contract/settings';
 import type { LlmPrices } from '../../llm-prices';
 import type { SecretsService } from '../secrets/secrets-service';
+import { LLM_SECURITY_ANALYZER } from '../settings/options-service';
 import type { SettingsService } from '../settings/settings-service';
 import { agentMcpConfig } from './agent-mcp-config';
 
@@ -50,6 +51,20 @@ function gitIdentity(settings: Settings | undefined): Record<string, string> {
 }
 
 /**
+ * Confirmation mode and the security analyzer as OpenHands maps them: with the LLM analyzer the
+ * model rates each action, and confirmation mode asks only for a HIGH one or one it did not rate
+ * (`ConfirmRisky`); without it, for every action.
+ */
+function confirmation(settings: Settings | undefined): Pick<AgentStartConversation, 'confirmation_policy' | 'security_analyzer'> {
+  const analyzer = settings?.security_analyzer === LLM_SECURITY_ANALYZER ? ({ kind: 'LLMSecurityAnalyzer' } as const) : null;
+  if (!settings?.confirmation_mode) return { confirmation_policy: { kind: 'NeverConfirm' }, security_analyzer: analyzer };
+  return {
+    confirmation_policy: analyzer ? { kind: 'ConfirmRisky', threshold: 'HIGH', confirm_unknown: true } : { kind: 'AlwaysConfirm' },
+    security_analyzer: analyzer,
+  };
+}
+
+/**
  * What the app server POSTs to a sandbox's agent server to create (or re-create) a
  * conversation: the user's LLM, key, MCP servers, limits, secrets and git identity from Settings, read at
  * that moment, and the model's price. Conversation starts and re-creations share it.
@@ -75,7 +90,7 @@ export class AgentStartRequests {
         mcp_config: agentMcpConfig(stored?.mcp_config, this.urlFromSandbox),
       },
       workspace: { working_dir: spec.workingDir },
-      confirmation_policy: { kind: stored?.confirmation_mode ? 'AlwaysConfirm' : 'NeverConfirm' },
+      ...confirmation(stored),
       initial_message: spec.initialMessage,
       max_iterations: stored?.max_iterations ?? 500,
       secrets: secretsByName,

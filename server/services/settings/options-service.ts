@@ -12,9 +12,13 @@ const SERVER_CONFIG: ServerConfig = {
   FEATURE_FLAGS: { ENABLE_BILLING: false, HIDE_LLM_SETTINGS: false, ENABLE_JIRA: false, ENABLE_JIRA_DC: false, ENABLE_LINEAR: false },
 };
 
+/** Settings' name for OpenHands' `LLMSecurityAnalyzer`, as OpenHands' own options list it. */
+export const LLM_SECURITY_ANALYZER = 'llm';
+
 /**
  * What Settings may choose from on this server: models it knows prices for (and the demo model),
- * the one agent its agent server runs, and no security analyzer (its actions carry no risk rating).
+ * the one agent its agent server runs, and OpenHands' LLM security analyzer (`llm`: the model
+ * rates each action).
  */
 export class OptionsService {
   constructor(private readonly prices: LlmPrices) {}
@@ -30,7 +34,7 @@ export class OptionsService {
       case 'agents':
         return [AGENT_NAME];
       case 'security-analyzers':
-        return [];
+        return [LLM_SECURITY_ANALYZER];
     }
   }
 }

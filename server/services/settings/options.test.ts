@@ -22,9 +22,9 @@ describe('GET /api/options/*', () => {
     expect(new Set(models).size).toBe(models.length);
   });
 
-  it('offers the one agent the agent server runs, and no security analyzer (its actions carry no risk rating)', async () => {
+  it("offers the one agent the agent server runs, and OpenHands' LLM security analyzer", async () => {
     expect((await t.request({ method: 'GET', url: '/api/options/agents' })).json()).toEqual(['CodeActAgent']);
-    expect((await t.request({ method: 'GET', url: '/api/options/security-analyzers' })).json()).toEqual([]);
+    expect((await t.request({ method: 'GET', url: '/api/options/security-analyzers' })).json()).toEqual(['llm']);
   });
 
   it("returns the config OpenHands' web client reads first: oss mode, no client ids or keys, every feature flag off", async () => {

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/errors';
 import { renderView } from '../../testing/render';
@@ -83,10 +83,11 @@ describe('AgentControls', () => {
   });
 
   it('approves, or rejects with an optional reason, what waits for approval', async () => {
-    const { user, onConfirm } = setup({ executionStatus: 'waiting_for_confirmation', waiting: ['$ rm -rf build'] });
+    const { user, onConfirm } = setup({ executionStatus: 'waiting_for_confirmation', waiting: [{ text: '$ rm -rf build', risk: 'HIGH' }] });
     const region = screen.getByRole('region', { name: 'Waiting for approval' });
     expect(region).toHaveTextContent('The agent waits for your approval to run this action:');
     expect(region).toHaveTextContent('$ rm -rf build');
+    expect(within(region).getByText('High risk')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Approve' }));
     expect(onConfirm).toHaveBeenLastCalledWith({ accept: true });
 

@@ -6,14 +6,15 @@ import { ErrorAlert } from '../../components/error-alert';
 import type { ExecutionStatus } from '../../contract/conversations';
 import type { SandboxStatus } from '../../contract/sandboxes';
 import type { Confirmation as ConfirmationDecision } from '../../contract/events';
+import { RiskBadge } from './risk-badge';
 
 export type AgentRequest = 'pause' | 'run' | 'approve' | 'reject';
 
 export interface AgentControlsProps {
   executionStatus: ExecutionStatus | null;
   sandboxStatus: SandboxStatus;
-  /** What each action waiting for approval does, one line each. */
-  waiting: readonly string[];
+  /** What each action waiting for approval does, one line each, and how risky the model rated it. */
+  waiting: readonly { text: string; risk: string }[];
   /** Resolves once the message is sent (the composer then empties); rejects when it is not. */
   onSend: (text: string) => Promise<unknown>;
   sending: boolean;
@@ -70,10 +71,13 @@ function Confirmation({ waiting, onConfirm, pending }: Pick<AgentControlsProps, 
         <Text size="sm" fw={600}>
           The agent waits for your approval to run {count}:
         </Text>
-        {waiting.map((line, index) => (
-          <Text key={index} size="sm" ff="monospace" truncate="end" title={line}>
-            {line}
-          </Text>
+        {waiting.map(({ text, risk }, index) => (
+          <Group key={index} gap="xs" wrap="nowrap">
+            <Text size="sm" ff="monospace" truncate="end" title={text}>
+              {text}
+            </Text>
+            <RiskBadge risk={risk} />
+          </Group>
         ))}
         {rejecting ? (
           <Group align="flex-end">

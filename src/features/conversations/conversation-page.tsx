@@ -170,7 +170,10 @@ function useAgent(conversationId: string, conversation: AppConversation | undefi
     ],
     [stored, events.streaming],
   );
-  const waiting = useMemo(() => waitingActions(stored).map((item) => summarizeAction(item.action, item.server).text), [stored]);
+  const waiting = useMemo(
+    () => waitingActions(stored).map((item) => ({ text: summarizeAction(item.action, item.server).text, risk: item.action.security_risk })),
+    [stored],
+  );
 
   /** A new request clears what the last one said. */
   const clearRequests = () => {

@@ -13,6 +13,7 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { MessageText } from '../../components/message-text';
+import { RiskBadge } from './risk-badge';
 import { type ActionOutcome, type ActionStatus, summarizeAction, type TimelineItem } from './timeline';
 
 /*
@@ -177,14 +178,12 @@ function ActionRow({ item, expanded, onToggle }: RowProps & { item: Extract<Time
               {summary.tool === 'terminal' ? `$ ${summary.text}` : summary.text}
             </Text>
           </Group>
-          <Badge
-            variant="light"
-            color={color}
-            style={{ flex: 'none' }}
-            leftSection={item.status === 'running' ? <Loader size={10} color={color} /> : undefined}
-          >
-            {statusLabel(item.status, item.outcome)}
-          </Badge>
+          <Group gap={6} wrap="nowrap" style={{ flex: 'none' }}>
+            <RiskBadge risk={item.action.security_risk} />
+            <Badge variant="light" color={color} leftSection={item.status === 'running' ? <Loader size={10} color={color} /> : undefined}>
+              {statusLabel(item.status, item.outcome)}
+            </Badge>
+          </Group>
         </Group>
         {item.outcome && <OutcomeDetail id={item.key} outcome={item.outcome} expanded={expanded} onToggle={onToggle} />}
       </Stack>

@@ -41,7 +41,7 @@ const ALL_KINDS = buildTimeline(
     fileObservation('o3', 'a3', 'File created'),
     mcpAction('m1', 'echo', { text: 'hello' }),
     mcpObservation('mo1', 'm1', 'echo', 'echo: hello'),
-    terminalAction('a4', 'rm -rf build'),
+    { ...terminalAction('a4', 'rm -rf build'), security_risk: 'HIGH' },
     rejection('x4', 'a4', 'Keep the build'),
     terminalAction('a5', 'make'),
     agentError('e5', 'call-a5', 'The terminal crashed'),
@@ -86,6 +86,9 @@ describe('EventTimeline', () => {
     expect(within(action('Create /workspace/notes.md')).getByLabelText('File editor')).toBeInTheDocument();
     expect(within(action('Create /workspace/notes.md')).getByText('Done')).toBeInTheDocument();
     expect(within(action('rm -rf build')).getByText('Rejected')).toBeInTheDocument();
+    // The model's rating, when it gave one (the LLM security analyzer); none said, none shown.
+    expect(within(action('rm -rf build')).getByText('High risk')).toBeInTheDocument();
+    expect(within(action('ls -la')).queryByText(/risk/)).toBeNull();
     expect(within(action('rm -rf build')).getByText('Rejected: Keep the build')).toBeInTheDocument();
     expect(within(action('make')).getByText('Error')).toBeInTheDocument();
     expect(within(action('make')).getByText('The terminal crashed')).toBeInTheDocument();
