@@ -196,3 +196,33 @@ test("an MCP server from Settings is one of the agent's tools: its call and resu
     await llm.close();
   }
 });
+
+test('a long history is summarised for the model: the timeline says where, with the summary on demand', async ({ page, signIn, api }) => {
+  test.setTimeout(120_000);
+  const steps = Array.from({ length: 10 }, (_, i) => ({ toolCalls: [{ name: 'terminal', arguments: { command: `echo step ${i + 1}` } }] }));
+  const llm = await startOpenAiStub([...steps, { text: 'USER_CONTEXT: ten echoes, nothing else' }, { text: 'All ten done.' }]);
+  try {
+    await api('/api/settings', {
+      method: 'POST',
+      body: {
+        llm_model: 'openai/stub-model',
+        llm_base_url: llm.baseUrl,
+        llm_api_key: 'sk-e2e-stub-key',
+        enable_default_condenser: true,
+        condenser_max_size: 20,
+      },
+    });
+    await signIn(page);
+    await startConversation(page, 'Echo ten times', { useDemo: false });
+    await expect(page.getByText('All ten done.')).toBeVisible({ timeout: 60_000 });
+    const summarised = page.getByRole('note', { name: 'Earlier history summarised' });
+    await expect(summarised).toContainText(/Earlier history summarised for the model \(\d+ events\)/);
+    await expect(page.getByText('USER_CONTEXT: ten echoes, nothing else')).toHaveCount(0);
+    await summarised.getByRole('button', { name: 'Summary' }).click();
+    await expect(summarised).toContainText('USER_CONTEXT: ten echoes, nothing else');
+    // Every step stays on the timeline, summarised or not.
+    await expect(action(page, 'echo step 3')).toContainText('Done · exit code 0');
+  } finally {
+    await llm.close();
+  }
+});

@@ -31,14 +31,18 @@ afterAll(async () => {
 /** A conversation on the LLM stub, in a workspace of its own; returns its id and workspace. */
 async function start(
   script: StubReply[],
-  overrides: Partial<AgentStartConversationInput> & { price?: object | null; mcpServers?: Record<string, object> } = {},
+  overrides: Partial<AgentStartConversationInput> & {
+    price?: object | null;
+    mcpServers?: Record<string, object>;
+    condenser?: object | null;
+  } = {},
 ) {
   llm = await startOpenAiStub(script);
   const workspace = path.join(root, 'workspaces', `w${++counter}`);
   fs.mkdirSync(workspace, { recursive: true });
-  const { price = null, mcpServers = {}, ...rest } = overrides;
+  const { price = null, mcpServers = {}, condenser = null, ...rest } = overrides;
   const created = await server.call('POST', '/api/conversations', {
-    agent: { llm: { model: 'openai/stub-model', base_url: llm.baseUrl, api_key: LLM_KEY, price }, mcp_config: { mcpServers } },
+    agent: { llm: { model: 'openai/stub-model', base_url: llm.baseUrl, api_key: LLM_KEY, price }, mcp_config: { mcpServers }, condenser },
     workspace: { working_dir: workspace },
     initial_message: { content: [{ type: 'text', text: 'Please do the task.' }] },
     ...rest,
@@ -55,6 +59,44 @@ const errorOf = (events: AgentEvent[]) => ofKind(events, 'ConversationErrorEvent
 const TSX = path.resolve('node_modules/.bin/tsx');
 const STDIO_SERVER = { command: TSX, args: [path.resolve('test-support/mcp/stdio-server.ts')] };
 const mcpCall = (name: string, args: object): StubReply => ({ toolCalls: [{ name, arguments: args }] });
+
+describe('history condensing', () => {
+  const steps = (count: number) => Array.from({ length: count }, (_, i) => terminal(`echo step ${i + 1}`));
+  const condenser = { kind: 'LLMSummarizingCondenser', max_size: 20, keep_first: 4 };
+
+  it('summarises the middle once the history passes max_size: the LLM then gets the first events, the summary and the newest ones', async () => {
+    const { id } = await start([...steps(10), { text: 'SUMMARY: ten echoes so far' }, { text: 'All done.' }], { condenser });
+    await server.status(id, 'finished');
+    const requests = llm!.requests;
+    expect(requests).toHaveLength(12);
+    // The summary request: no tools, one prompt with the events to forget.
+    expect(requests[10]?.tools).toBeUndefined();
+    expect(JSON.stringify(requests[10]?.messages)).toContain('<PREVIOUS SUMMARY>');
+    expect(JSON.stringify(requests[10]?.messages)).toContain('echo step 3');
+    const [condensation] = ofKind(await server.events(id), 'Condensation') as unknown as {
+      summary: string;
+      summary_offset: number;
+      forgotten_event_ids: string[];
+    }[];
+    expect(condensation).toMatchObject({ summary: 'SUMMARY: ten echoes so far', summary_offset: 4 });
+    expect(condensation!.forgotten_event_ids.length).toBeGreaterThan(10);
+    const after = JSON.stringify(requests[11]?.messages);
+    expect(after).toContain('SUMMARY: ten echoes so far');
+    expect(after).toContain('echo step 1');
+    expect(after).not.toContain('echo step 4');
+    expect(after).toContain('echo step 10');
+  });
+
+  it('summarises half the history when the LLM says its context is full, and goes on', async () => {
+    const { id } = await start([...steps(3), contextOverflow(), { text: 'SUMMARY: three echoes' }, { text: 'Done.' }], { condenser });
+    await server.status(id, 'finished');
+    const events = await server.events(id);
+    expect(ofKind(events, 'CondensationRequest')).toHaveLength(1);
+    expect(ofKind(events, 'Condensation')).toHaveLength(1);
+    expect(errorOf(events)).toBeUndefined();
+    expect(JSON.stringify(llm!.requests.at(-1)?.messages)).toContain('SUMMARY: three echoes');
+  });
+});
 
 describe('MCP servers as tools', () => {
   let http: HttpMcpServer;

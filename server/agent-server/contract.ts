@@ -73,6 +73,14 @@ export const mcpConfigSchema = z.object({
 export type McpConfig = z.output<typeof mcpConfigSchema>;
 export type McpServerConfig = McpConfig['mcpServers'][string];
 
+/** SDK `LLMSummarizingCondenser`, on the agent's own LLM: see server/agent-server/condenser.ts. */
+export const condenserSchema = z.object({
+  kind: z.literal('LLMSummarizingCondenser'),
+  max_size: z._default(integer().check(z.gte(20)), 120),
+  keep_first: z._default(integer().check(z.gte(0)), 4),
+});
+export type CondenserSettings = z.output<typeof condenserSchema>;
+
 /** SDK `StaticSecret`: the value goes into the terminal's environment and is masked in every event. */
 const secretSourceSchema = z.object({ kind: z.literal('StaticSecret'), value: z.string() });
 
@@ -94,6 +102,8 @@ export const agentStartConversationSchema = z.object({
     }),
     /** Its values (API keys, a stdio server's environment) are masked in every event, as secrets are. */
     mcp_config: z._default(mcpConfigSchema, { mcpServers: {} }),
+    /** `null`: the whole history goes to the LLM, however long. */
+    condenser: z._default(z.nullable(condenserSchema), null),
   }),
   workspace: z.object({ working_dir: z.string() }),
   confirmation_policy: z._default(confirmationPolicySchema, { kind: 'NeverConfirm' }),

@@ -41,6 +41,7 @@ export class Conversation {
   #credentials!: Credentials;
   #settings!: Pick<AgentStartConversation, 'max_budget_per_task' | 'environment'>;
   #securityAnalyzer: AgentStartConversation['security_analyzer'] = null;
+  #condenser: AgentStartConversation['agent']['condenser'] = null;
   #masker!: Masker;
   #model: Model | null = null;
   readonly #listeners = new Set<(frame: Frame) => void>();
@@ -80,6 +81,7 @@ export class Conversation {
     };
     this.#settings = { max_budget_per_task: request.max_budget_per_task, environment: request.environment };
     this.#securityAnalyzer = request.security_analyzer;
+    this.#condenser = request.agent.condenser;
     this.#masker = new Masker({
       ...mcpSecrets(request.agent.mcp_config),
       ...this.#credentials.secrets,
@@ -143,6 +145,11 @@ export class Conversation {
 
   get confirming(): boolean {
     return this.#info.confirmation_policy.kind !== 'NeverConfirm';
+  }
+
+  /** How its history is summarised when it grows long; `null`: it is not. */
+  get condenser(): AgentStartConversation['agent']['condenser'] {
+    return this.#condenser;
   }
 
   /** The model rates each action it asks for (the LLM security analyzer): a call without a rating is refused. */

@@ -97,8 +97,12 @@ function nextReply(messages: ChatCompletionMessageParam[]): { text: string; tool
  */
 export function demoModel(): Model {
   return {
-    async complete({ messages }, onText, signal): Promise<ModelReply> {
-      const reply = nextReply(messages);
+    async complete({ messages, tools }, onText, signal): Promise<ModelReply> {
+      // Asked for a summary (no tools offered): a scripted one.
+      const reply =
+        tools.length === 0
+          ? { text: `USER_CONTEXT: a demo session (${DEMO_MODEL}); the earlier events are summarised here.`, toolCalls: [] }
+          : nextReply(messages);
       const responseId = `demo-${randomUUID()}`;
       await pause(300 + Math.floor(Math.random() * 200), signal);
       const words = reply.text.split(/(?<= )/);

@@ -26,8 +26,26 @@ function observationText(event: AgentEvent): string {
   return `${observation?.is_error ? '[error] ' : ''}${body}${exit}`;
 }
 
+/** What an event says, in the words the LLM is given (for a summary of it). */
+export function eventText(event: AgentEvent): string {
+  switch (event.kind) {
+    case 'MessageEvent':
+      return textOf((event.llm_message as { content: unknown }).content);
+    case 'ActionEvent':
+      return `${String(event.tool_name)} ${(event.tool_call as { arguments: string }).arguments}`;
+    case 'ObservationEvent':
+      return observationText(event);
+    case 'UserRejectObservation':
+      return `rejected by the user: ${String(event.rejection_reason)}`;
+    case 'AgentErrorEvent':
+      return String(event.error);
+    default:
+      return '';
+  }
+}
+
 /**
- * The chat messages for the LLM, rebuilt from the stored events: the events are the one
+ * The chat messages for the LLM, rebuilt from the stored events (or a condensed view of them): the events are the one
  * record of a conversation, so a restored conversation goes on where it was. A user message
  * that arrived while tool calls were open waits until their results are in (the Chat
  * Completions API wants results right after the calls).
@@ -53,6 +71,10 @@ export function chatMessages(events: readonly AgentEvent[]): ChatCompletionMessa
     switch (event.kind) {
       case 'SystemPromptEvent':
         push({ role: 'system', content: (event.system_prompt as Content).text ?? '' });
+        break;
+      case 'CondensationSummaryEvent':
+        assistant = null;
+        push({ role: 'user', content: String(event.summary) });
         break;
       case 'MessageEvent': {
         const message = event.llm_message as { role: string; content: unknown };

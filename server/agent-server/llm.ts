@@ -64,7 +64,8 @@ export function openAiModel(llm: { model: string; base_url: string | null; api_k
       let usage = { prompt_tokens: 0, completion_tokens: 0, cache_read_tokens: 0, reasoning_tokens: 0 };
       try {
         const stream = await client.chat.completions.create(
-          { model, messages, tools, stream: true, stream_options: { include_usage: true } },
+          // No tools (a summary): none sent, as APIs refuse an empty list.
+          { model, messages, ...(tools.length > 0 ? { tools } : {}), stream: true, stream_options: { include_usage: true } },
           { signal },
         );
         for await (const chunk of stream) {

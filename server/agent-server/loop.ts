@@ -1,10 +1,14 @@
 import type { Conversation } from './conversation';
 import { newEvent } from './event-factory';
+import { condense, shouldCondense, viewOf } from './condenser';
 import { chatMessages } from './history';
 import { addUsage, overBudget } from './metrics';
 import { ModelAborted, ModelFailure, type ModelReply } from './model';
 import { isStuck } from './stuck';
 import type { Action } from './tools/tools';
+
+const CONTEXT_FULL =
+  "The conversation no longer fits the model's context, even with its history summarised. Start a new conversation, or choose a model with a larger context.";
 
 /** The run's text with the budget, for the error event. */
 const budgetDetail = (conversation: Conversation) => {
@@ -68,6 +72,29 @@ export async function runAgent(conversation: Conversation): Promise<void> {
     // As OpenHands: the run ends, and a message from the user (which the detection starts after) gets it going again.
     if (isStuck(conversation.events())) return conversation.setStatus('stuck');
 
+    const view = viewOf(conversation.events());
+    const condenser = conversation.condenser;
+    if (condenser && shouldCondense(view, condenser)) {
+      calls++;
+      let condensation: Awaited<ReturnType<typeof condense>>;
+      try {
+        condensation = await condense(view, condenser, model, conversation.signal);
+      } catch (error) {
+        if (error instanceof ModelAborted) continue;
+        if (error instanceof ModelFailure) return conversation.fail(error.code, error.detail);
+        throw error;
+      }
+      if (condensation) {
+        conversation.setMetrics(
+          addUsage(conversation.info.metrics!, condensation.reply.usage, condensation.reply.responseId, conversation.price),
+        );
+        conversation.append(condensation.event);
+        continue;
+      }
+      // Nothing left to forget: the context cannot be made smaller.
+      if (view.unhandledRequest) return conversation.fail('LLM_CONTEXT', CONTEXT_FULL);
+    }
+
     calls++;
     conversation.userMessageArrived = false;
     let reply: ModelReply;
@@ -78,13 +105,18 @@ export async function runAgent(conversation: Conversation): Promise<void> {
     };
     try {
       reply = await model.complete(
-        { messages: chatMessages(conversation.events()), tools: conversation.tools.definitions },
+        { messages: chatMessages(view.events), tools: conversation.tools.definitions },
         onText,
         conversation.signal,
       );
     } catch (error) {
       // A dropped call (the sandbox was paused) is made again on the next run.
       if (error instanceof ModelAborted) continue;
+      // As OpenHands: with a condenser, a full context asks for a condensation of half the history.
+      if (error instanceof ModelFailure && error.code === 'LLM_CONTEXT' && condenser) {
+        conversation.append(newEvent('CondensationRequest', 'environment', {}));
+        continue;
+      }
       if (error instanceof ModelFailure) return conversation.fail(error.code, error.detail);
       throw error;
     }

@@ -133,3 +133,12 @@ export const mcpObservation = (id: string, actionId: string, tool: string, outpu
   },
   action_id: actionId,
 });
+
+/** SDK `Condensation`: `forgotten` events summarised for the LLM. */
+export const condensation = (id: string, forgotten: string[], summary: string): AgentEvent => ({
+  ...envelope('Condensation', id, 'environment'),
+  forgotten_event_ids: forgotten,
+  summary,
+  summary_offset: 4,
+  llm_response_id: `r-${id}`,
+});

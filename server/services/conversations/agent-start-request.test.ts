@@ -146,4 +146,12 @@ describe('AgentStartRequests', () => {
       security_analyzer: { kind: 'LLMSecurityAnalyzer' },
     });
   });
+
+  it("sends OpenHands' default condenser unless Settings turn it off, at Settings' size", async () => {
+    expect((await startRequest()).agent.condenser).toEqual({ kind: 'LLMSummarizingCondenser', max_size: 80, keep_first: 4 });
+    await post('/api/settings', { condenser_max_size: 30 });
+    expect((await startRequest()).agent.condenser).toMatchObject({ max_size: 30 });
+    await post('/api/settings', { enable_default_condenser: false });
+    expect((await startRequest()).agent.condenser).toBeNull();
+  });
 });

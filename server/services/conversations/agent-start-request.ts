@@ -18,6 +18,9 @@ export interface AgentConversationSpec {
   initialMessage: SendMessageRequest | null;
 }
 
+/** OpenHands' default condenser's size (`get_default_condenser`), when Settings name none. */
+const DEFAULT_CONDENSER_MAX_SIZE = 80;
+
 /** The variable each provider's token is in for the agent's terminal (OpenHands' names). */
 const TOKEN_VARIABLES: Record<Provider, string> = {
   github: 'GITHUB_TOKEN',
@@ -48,6 +51,12 @@ function gitIdentity(settings: Settings | undefined): Record<string, string> {
     ...(name ? { GIT_AUTHOR_NAME: name, GIT_COMMITTER_NAME: name } : {}),
     ...(email ? { GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_EMAIL: email } : {}),
   };
+}
+
+/** OpenHands' default condenser (keeping the first 4 events) when Settings enable it, at their size. */
+function condenser(settings: Settings | undefined): AgentStartConversation['agent']['condenser'] {
+  if (settings && !settings.enable_default_condenser) return null;
+  return { kind: 'LLMSummarizingCondenser', max_size: settings?.condenser_max_size ?? DEFAULT_CONDENSER_MAX_SIZE, keep_first: 4 };
 }
 
 /**
@@ -88,6 +97,7 @@ export class AgentStartRequests {
       agent: {
         llm: { model, base_url: baseUrl, api_key: stored?.llm_api_key ?? null, price: this.prices.priceOf(model) },
         mcp_config: agentMcpConfig(stored?.mcp_config, this.urlFromSandbox),
+        condenser: condenser(stored),
       },
       workspace: { working_dir: spec.workingDir },
       ...confirmation(stored),

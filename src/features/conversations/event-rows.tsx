@@ -261,6 +261,17 @@ export function TimelineRow({ item, expanded, onToggle }: RowProps) {
           </Text>
         </Box>
       );
+    case 'condensation':
+      return (
+        <Stack gap={2} align="center" c="dimmed" role="note" aria-label="Earlier history summarised">
+          <Text size="sm">Earlier history summarised for the model ({item.forgotten} events)</Text>
+          {item.summary && (
+            <Fold id={item.key} label="Summary" expanded={expanded} onToggle={onToggle}>
+              <Output text={item.summary} isError={false} />
+            </Fold>
+          )}
+        </Stack>
+      );
     case 'other':
       return (
         <Text size="xs" c="dimmed" ta="center">

@@ -5,6 +5,7 @@ import { ApiError } from '../../api/errors';
 import {
   agentError,
   agentMessage,
+  condensation,
   conversationError,
   fileEditAction,
   fileObservation,
@@ -49,6 +50,7 @@ const ALL_KINDS = buildTimeline(
     pause('p1'),
     pause('p2', 'sandbox_paused'),
     finishAction('f', 'All done: see notes.md'),
+    condensation('k', ['u', 'm'], 'USER_CONTEXT: list the files'),
     terminalAction('a6', 'npm test'),
   ].map(receive),
   'waiting_for_confirmation',
@@ -123,6 +125,11 @@ describe('EventTimeline', () => {
     expect(screen.getByText('Tools: terminal, file_editor, finish, echo (MCP server tools)')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'System prompt · 4 tools' }));
     expect(screen.getByText('You are a helpful agent.')).toBeInTheDocument();
+    const summarised = screen.getByRole('note', { name: 'Earlier history summarised' });
+    expect(summarised).toHaveTextContent('Earlier history summarised for the model (2 events)');
+    expect(screen.queryByText('USER_CONTEXT: list the files')).toBeNull();
+    await user.click(within(summarised).getByRole('button', { name: 'Summary' }));
+    expect(screen.getByText('USER_CONTEXT: list the files')).toBeInTheDocument();
   });
 
   it('shows partial text as it streams, and what the connection is doing', () => {

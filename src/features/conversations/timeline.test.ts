@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   agentError,
   agentMessage,
+  condensation,
   conversationError,
   fileEditAction,
   fileObservation,
@@ -43,7 +44,10 @@ describe('buildTimeline', () => {
       pause('p1'),
       pause('p2', 'sandbox_paused'),
       finishAction('f', 'All done'),
-      { kind: 'Condensation', id: 'k', timestamp: '2026-11-26T10:00:00', source: 'environment' },
+      condensation('k', ['u', 'm'], 'S'),
+      { kind: 'CondensationRequest', id: 'q', timestamp: '2026-11-26T10:00:01', source: 'environment' },
+      { kind: 'ConversationStateUpdateEvent', id: 'z', timestamp: '2026-11-26T10:00:02', source: 'environment', key: 'x', value: 1 },
+      { kind: 'BrowserObservation', id: 'b', timestamp: '2026-11-26T10:00:03', source: 'environment' },
     ]);
     expect(items.map((item) => [item.type, item.type === 'action' ? item.status : null])).toEqual([
       ['system-prompt', null],
@@ -60,8 +64,10 @@ describe('buildTimeline', () => {
       ['paused', null],
       ['paused', null],
       ['finish', null],
+      ['condensation', null],
       ['other', null],
     ]);
+    expect(items.at(-2)).toMatchObject({ summary: 'S', forgotten: 2 });
     expect(items[1]).toMatchObject({ role: 'user', text: 'List the files' });
     expect(items[2]).toMatchObject({ role: 'agent', text: 'This is the demo model.' });
     expect(items[4]).toMatchObject({ outcome: { kind: 'observation', exitCode: 1, isError: true } });

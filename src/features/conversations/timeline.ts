@@ -52,6 +52,8 @@ export type TimelineItem =
   | { type: 'error'; key: string; code: string | null; title: string; detail: string; timestamp: string }
   | { type: 'paused'; key: string; bySandbox: boolean; timestamp: string }
   | { type: 'system-prompt'; key: string; text: string; tools: AgentTool[] }
+  /** SDK `Condensation`: older events summarised for the LLM (they stay on the timeline). */
+  | { type: 'condensation'; key: string; summary: string | null; forgotten: number; timestamp: string }
   | { type: 'other'; key: string; kind: string; timestamp: string };
 
 /** A tool the agent had, and the MCP server it came from (our agent server says; others do not). */
@@ -121,6 +123,9 @@ function outcomesByAction(events: readonly ReceivedEvent[]) {
   return { byActionId, byToolCall };
 }
 
+/** Bookkeeping a person need not see: a request to summarise, state updates a server stored. */
+const HIDDEN_KINDS = new Set(['CondensationRequest', 'ConversationStateUpdateEvent']);
+
 export function buildTimeline(events: readonly ReceivedEvent[], execution: ExecutionStatus | null): TimelineItem[] {
   const { byActionId, byToolCall } = outcomesByAction(events);
   const actionIds = new Set<string>();
@@ -129,6 +134,18 @@ export function buildTimeline(events: readonly ReceivedEvent[], execution: Execu
   const servers = new Map<string, string>();
   for (const { event, known } of events) {
     const key = event.id;
+    if (HIDDEN_KINDS.has(event.kind)) continue;
+    if (event.kind === 'Condensation') {
+      const { summary, forgotten_event_ids: forgotten } = event as { summary?: unknown; forgotten_event_ids?: unknown };
+      items.push({
+        type: 'condensation',
+        key,
+        summary: typeof summary === 'string' ? summary : null,
+        forgotten: Array.isArray(forgotten) ? forgotten.length : 0,
+        timestamp: event.timestamp,
+      });
+      continue;
+    }
     if (!known) {
       items.push({ type: 'other', key, kind: event.kind, timestamp: event.timestamp });
       continue;
