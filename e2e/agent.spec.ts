@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { startOpenAiStub } from '../server/testing/openai-stub';
+import { type OpenAiStub, startOpenAiStub } from '../server/testing/openai-stub';
 import { expect, test } from './support/fixtures';
 
 /*
@@ -23,6 +23,12 @@ async function startConversation(page: Page, message: string, { useDemo }: { use
   await dialog.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByRole('heading', { name: message, level: 1 })).toBeVisible({ timeout: 60_000 });
 }
+
+/** A settings save that points the agent at `llm` (the OpenAI-compatible stub), with `more` besides. */
+const onStub = (llm: OpenAiStub, more: object = {}) => ({
+  method: 'POST' as const,
+  body: { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-e2e-stub-key', ...more },
+});
 
 const action = (page: Page, name: string | RegExp) =>
   page.getByRole('group', { name: typeof name === 'string' ? `Action: ${name}` : name });
@@ -133,10 +139,7 @@ test('Stop interrupts a running command: paused at once, the command says so, an
     { text: 'Stopped as asked.' },
   ]);
   try {
-    await api('/api/settings', {
-      method: 'POST',
-      body: { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-e2e-stub-key', confirmation_mode: false },
-    });
+    await api('/api/settings', onStub(llm, { confirmation_mode: false }));
     await signIn(page);
     await startConversation(page, 'Wait for ten minutes', { useDemo: false });
     const status = page.locator('[data-execution]');
@@ -173,15 +176,7 @@ test("an MCP server from Settings is one of the agent's tools: its call and resu
       args: [path.resolve('test-support/mcp/stdio-server.ts')],
       env: {},
     };
-    await api('/api/settings', {
-      method: 'POST',
-      body: {
-        llm_model: 'openai/stub-model',
-        llm_base_url: llm.baseUrl,
-        llm_api_key: 'sk-e2e-stub-key',
-        mcp_config: { stdio_servers: [stdio], sse_servers: [], shttp_servers: [] },
-      },
-    });
+    await api('/api/settings', onStub(llm, { mcp_config: { stdio_servers: [stdio], sse_servers: [], shttp_servers: [] } }));
     await signIn(page);
     await startConversation(page, 'Echo something', { useDemo: false });
 
@@ -202,16 +197,7 @@ test('a long history is summarised for the model: the timeline says where, with 
   const steps = Array.from({ length: 10 }, (_, i) => ({ toolCalls: [{ name: 'terminal', arguments: { command: `echo step ${i + 1}` } }] }));
   const llm = await startOpenAiStub([...steps, { text: 'USER_CONTEXT: ten echoes, nothing else' }, { text: 'All ten done.' }]);
   try {
-    await api('/api/settings', {
-      method: 'POST',
-      body: {
-        llm_model: 'openai/stub-model',
-        llm_base_url: llm.baseUrl,
-        llm_api_key: 'sk-e2e-stub-key',
-        enable_default_condenser: true,
-        condenser_max_size: 20,
-      },
-    });
+    await api('/api/settings', onStub(llm, { enable_default_condenser: true, condenser_max_size: 20 }));
     await signIn(page);
     await startConversation(page, 'Echo ten times', { useDemo: false });
     await expect(page.getByText('All ten done.')).toBeVisible({ timeout: 60_000 });
