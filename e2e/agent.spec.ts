@@ -73,13 +73,26 @@ test('the demo model: its scripted events arrive live, and it replies to a messa
   await expect(log.getByRole('group', { name: 'Your message' }).last()).toContainText('What did you change?');
 });
 
-test('confirmation mode: an action waits for approval, Stop and Continue keep it waiting, Approve runs it', async ({
+test('confirmation mode: an action waits for approval (a chime says so), Stop and Continue keep it waiting, Approve runs it', async ({
   page,
   signIn,
   api,
 }) => {
   test.setTimeout(120_000);
-  await api('/api/settings', { method: 'POST', body: { llm_model: 'demo/scripted', confirmation_mode: true } });
+  await api('/api/settings', {
+    method: 'POST',
+    body: { llm_model: 'demo/scripted', confirmation_mode: true, enable_sound_notifications: true },
+  });
+  // Counts the notes of the chime that sound notifications play.
+  await page.addInitScript(() => {
+    const counted = window as unknown as { notes: number };
+    counted.notes = 0;
+    const create = AudioContext.prototype.createOscillator;
+    AudioContext.prototype.createOscillator = function (this: AudioContext) {
+      counted.notes++;
+      return create.call(this);
+    };
+  });
   await signIn(page);
   await startConversation(page, 'List the workspace files', { useDemo: false });
 
@@ -93,8 +106,12 @@ test('confirmation mode: an action waits for approval, Stop and Continue keep it
   await expect(status).toHaveAttribute('data-execution', 'paused');
   // The PauseEvent on the timeline (the badge says "Paused" too).
   await expect(page.getByRole('log', { name: 'Conversation events' }).getByRole('note')).toHaveText('Paused');
+  const notes = () => page.evaluate(() => (window as unknown as { notes: number }).notes);
+  expect(await notes()).toBe(0);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(status).toHaveAttribute('data-execution', 'waiting_for_confirmation');
+  // It started waiting for the user while the page was open, with sound notifications on: a chime.
+  await expect.poll(notes).toBeGreaterThan(0);
   await expect(approval).toContainText('ls -la');
 
   await approval.getByRole('button', { name: 'Approve' }).click();

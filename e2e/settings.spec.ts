@@ -74,7 +74,9 @@ test('every section can be edited, saved and is there after a reload; secrets ne
   // Git identity
   await field(page, 'Git user name').fill('Ada Lovelace');
   await field(page, 'Git user email').fill('ada@example.com');
-  // Search
+  // Search: stored, and marked as not used by this server, as it says in its OpenAPI document.
+  await expect(field(page, 'Search API key')).toHaveAccessibleDescription(/Not used by this server/);
+  await expect(field(page, 'LLM model')).not.toHaveAccessibleDescription(/Not used/);
   await field(page, 'Search API key').fill(SECRETS.search);
   // Preferences
   await field(page, 'Language').selectOption('de');

@@ -13,6 +13,7 @@ import { registerConsole } from '../routes/console';
 import { healthRoutes } from '../routes/health';
 import { signInRoutes } from '../routes/sign-in';
 import { zodValidatorCompiler } from './validation';
+import { SETTINGS_NOT_USED_EXTENSION } from '../../src/contract/settings-not-used';
 
 export interface AppOptions extends ApiOptions {
   /** The built console; the API works without it. */
@@ -53,6 +54,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         title: 'Agent Conversation Service (Agent Console reference server)',
         version: '0.1.0',
         description: 'The OpenHands-compatible API served by the Agent Console reference server.',
+        // An OpenAPI extension: spread, as the document's types know no `x-` keys.
+        ...{ [SETTINGS_NOT_USED_EXTENSION]: options.services.options.settingsNotUsed() },
       },
       components: { securitySchemes: { SessionApiKey: { type: 'apiKey', in: 'header', name: SESSION_KEY_HEADER } } },
       security: [{ SessionApiKey: [] }],

@@ -46,6 +46,8 @@ export interface DockerRuntimeOptions {
   /** What sandboxes start from unless their launch names another image. */
   image: string;
   limits: ContainerLimits;
+  /** Settings' `remote_runtime_resource_factor` at a start: the memory and CPUs of `limits` times it. */
+  resourceFactor?: () => Promise<number>;
   /** How long a removed container has to exit after SIGTERM before SIGKILL. */
   stopGraceMs: number;
   log: Logger;
@@ -256,6 +258,7 @@ export class DockerRuntime implements SandboxRuntime {
     const cwd = inHome(workingDir);
     if (!cwd) return { ok: false, error: `Its working directory ${workingDir} is outside the sandbox` };
     const { docker, limits } = this.options;
+    const factor = (await this.options.resourceFactor?.()) ?? 1;
     const image = launchImage ?? this.options.image;
     const fullEnv = {
       ...env,
@@ -279,9 +282,9 @@ export class DockerRuntime implements SandboxRuntime {
           CapDrop: ['ALL'],
           SecurityOpt: ['no-new-privileges'],
           Privileged: false,
-          Memory: limits.memoryBytes,
-          MemorySwap: limits.memoryBytes, // no swap: the limit is the limit
-          NanoCpus: Math.round(limits.cpus * 1e9),
+          Memory: Math.round(limits.memoryBytes * factor),
+          MemorySwap: Math.round(limits.memoryBytes * factor), // no swap: the limit is the limit
+          NanoCpus: Math.round(limits.cpus * factor * 1e9),
           PidsLimit: limits.pids,
           PortBindings: Object.fromEntries(PUBLISHED_PORT_KEYS.map((key) => [key, [{ HostIp: SANDBOX_PUBLISHED_HOST, HostPort: '' }]])),
           Mounts: [{ Type: 'volume', Source: this.#volume(id), Target: CONTAINER_HOME }],
@@ -315,8 +318,8 @@ export class DockerRuntime implements SandboxRuntime {
     if (!info || info.State.Running) return null; // gone with a delete, or started again already
     const { OOMKilled, ExitCode, Error: engineError } = info.State;
     if (OOMKilled) {
-      const mib = Math.round(this.options.limits.memoryBytes / 2 ** 20);
-      return `The container ran out of memory (SANDBOX_MEMORY, ${mib} MiB) and was killed`;
+      const mib = Math.round((info.HostConfig.Memory || this.options.limits.memoryBytes) / 2 ** 20);
+      return `The container ran out of memory (${mib} MiB: SANDBOX_MEMORY times Settings' resource factor) and was killed`;
     }
     if (engineError) return `The container failed: ${engineError}`;
     if (ExitCode === 0 || ExitCode === STOPPED_BY_SIGTERM) return null;

@@ -270,11 +270,21 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     expect((await engine.listVolumes({ filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) })).Volumes ?? []).toEqual([]);
   });
 
+  it("gives a container Settings' resource factor times the memory and CPUs", async () => {
+    const t = await app({ sandboxSpecs: [idle] });
+    expect((await t.postSettings({ remote_runtime_resource_factor: 2 })).statusCode).toBe(200);
+    const id = await start(t, 'idle');
+    const { HostConfig } = await (await containerOf(id)).inspect();
+    expect({ memory: HostConfig.Memory, cpus: HostConfig.NanoCpus }).toEqual({ memory: 2 * 512 * 2 ** 20, cpus: 2 * 1e9 });
+  });
+
   it('kills a memory hog and says so', async () => {
     const t = await app({ sandboxSpecs: [shellSpec('hog', 'exec node -e "const a = []; for (;;) a.push(Buffer.alloc(1 << 20, 1))"')] });
     const id = await start(t);
     const failed = await statusBecomes(t, id, 'ERROR', 30_000);
-    expect(failed.status_detail).toBe('The container ran out of memory (SANDBOX_MEMORY, 512 MiB) and was killed');
+    expect(failed.status_detail).toBe(
+      "The container ran out of memory (512 MiB: SANDBOX_MEMORY times Settings' resource factor) and was killed",
+    );
   });
 
   it('finds a container restarted behind its back on its new host port', async () => {

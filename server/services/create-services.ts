@@ -106,7 +106,15 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const { stopGraceMs } = options.sandboxLimits;
   const { docker } = options;
   const runtime: SandboxRuntime = docker
-    ? new DockerRuntime({ docker: docker.engine, dataDir, image: docker.image, limits: docker.limits, stopGraceMs, log: sandboxLog })
+    ? new DockerRuntime({
+        docker: docker.engine,
+        dataDir,
+        image: docker.image,
+        limits: docker.limits,
+        resourceFactor: () => settings.resourceFactor(),
+        stopGraceMs,
+        log: sandboxLog,
+      })
     : new ProcessRuntime({ dataDir, stopGraceMs, log: sandboxLog, users, namespaces: options.sandboxNamespaces });
   const specs = docker
     ? new ContainerSpecCatalog({
@@ -183,7 +191,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     secrets,
     mcpTest,
     llmTest,
-    options: new OptionsService(prices),
+    options: new OptionsService(prices, docker ? 'docker' : 'process'),
     gitUser: new GitUserService(secrets, log.child({ component: 'git-user' })),
     sandboxes,
     startTasks,

@@ -80,12 +80,14 @@ describe('featuresFromDocument', () => {
       agentControls: false,
       sandboxApiKeyStored: false,
       partialSettingsUpdate: false,
+      settingsNotUsed: [],
     });
   });
 
-  it('reads ours: every feature', () => {
+  it('reads ours: every feature, and the Settings it does not use', () => {
     const document = {
       openapi: '3.1.0',
+      info: { title: 'ours', 'x-settings-not-used': ['email', 'search_api_key'] },
       paths: {
         '/api/v1/app-conversations/{conversation_id}/events/stream': { get: {} },
         '/api/v1/app-conversations/{conversation_id}': { patch: bodySchema({ $ref: '#/components/schemas/Patch' }) },
@@ -101,7 +103,12 @@ describe('featuresFromDocument', () => {
       },
       components: { schemas: { Patch: { properties: { archived: { type: 'boolean' } } } } },
     };
-    expect(featuresFromDocument(document)).toEqual({ ...ASSUMED, kind: 'agent-console', partialSettingsUpdate: true });
+    expect(featuresFromDocument(document)).toEqual({
+      ...ASSUMED,
+      kind: 'agent-console',
+      partialSettingsUpdate: true,
+      settingsNotUsed: ['email', 'search_api_key'],
+    });
   });
 
   it('reads a newer OpenHands: a PATCH without `archived` and send-message alone offer neither archiving nor agent controls', () => {

@@ -1,3 +1,5 @@
+import { SETTINGS_NOT_USED_EXTENSION } from '../contract/settings-not-used';
+
 /*
  * What the server can do, read from its OpenAPI document (`GET /openapi.json`, open without a
  * key; OpenHands serves one too). A document that cannot be read means "assume it can".
@@ -9,6 +11,8 @@ const member = (value: unknown, key: string): unknown =>
   value !== null && typeof value === 'object' ? (value as JsonObject)[key] : undefined;
 
 const at = (value: unknown, ...keys: string[]): unknown => keys.reduce(member, value);
+
+const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item) => typeof item === 'string') : []);
 
 /** Follows a local `$ref` (`#/components/schemas/…`) to the schema it names. */
 function resolve(document: unknown, schema: unknown): unknown {
@@ -69,6 +73,8 @@ export interface ServerFeatures {
    * the settings with the body, so a write to it carries every field, read right before.
    */
   partialSettingsUpdate: boolean;
+  /** Settings fields the server stores but does not act on (ours names them; OpenHands none). */
+  settingsNotUsed: readonly string[];
 }
 
 /**
@@ -87,6 +93,7 @@ export const ASSUMED: ServerFeatures = {
   agentControls: true,
   sandboxApiKeyStored: true,
   partialSettingsUpdate: false,
+  settingsNotUsed: [],
 };
 
 const OUR_STREAM = '/api/v1/app-conversations/{conversation_id}/events/stream';
@@ -129,5 +136,6 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
     agentControls: AGENT_ACTIONS.every((action) => has(`/api/v1/app-conversations/{conversation_id}/${action}`, 'post')),
     sandboxApiKeyStored: ours,
     partialSettingsUpdate: ours,
+    settingsNotUsed: stringList(at(document, 'info', SETTINGS_NOT_USED_EXTENSION)),
   };
 }

@@ -1,5 +1,6 @@
 import type { OptionKind, ServerConfig } from '../../../src/contract/options';
 import type { LlmPrices } from '../../llm-prices';
+import type { Settings } from '../../../src/contract/settings';
 
 /** The agent our agent server runs (it has no other). */
 const AGENT_NAME = 'CodeActAgent';
@@ -21,7 +22,33 @@ export const LLM_SECURITY_ANALYZER = 'llm';
  * rates each action).
  */
 export class OptionsService {
-  constructor(private readonly prices: LlmPrices) {}
+  constructor(
+    private readonly prices: LlmPrices,
+    /** Where sandboxes run: some Settings apply to containers only. */
+    private readonly runtime: 'process' | 'docker' = 'process',
+  ) {}
+
+  /**
+   * The Settings fields this server stores but does not act on: OpenHands Cloud's (account,
+   * analytics, suggestions), web search (no search tool), the console's language (English only),
+   * V0 conversations, the remote runtime's key and base image, and on the process runtime the
+   * container image and its resource factor.
+   */
+  settingsNotUsed(): (keyof Settings)[] {
+    const always: (keyof Settings)[] = [
+      'language',
+      'search_api_key',
+      'sandbox_api_key',
+      'sandbox_base_container_image',
+      'enable_proactive_conversation_starters',
+      'enable_solvability_analysis',
+      'user_consents_to_analytics',
+      'email',
+      'email_verified',
+      'v1_enabled',
+    ];
+    return this.runtime === 'docker' ? always : [...always, 'sandbox_runtime_container_image', 'remote_runtime_resource_factor'];
+  }
 
   config(): ServerConfig {
     return SERVER_CONFIG;

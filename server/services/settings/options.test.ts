@@ -27,6 +27,16 @@ describe('GET /api/options/*', () => {
     expect((await t.request({ method: 'GET', url: '/api/options/security-analyzers' })).json()).toEqual(['llm']);
   });
 
+  it('names in its OpenAPI document the Settings it stores but does not act on; on Docker it uses the container image and resource factor', async () => {
+    const notUsed = (await t.request({ method: 'GET', url: '/openapi.json' })).json().info['x-settings-not-used'];
+    expect(notUsed).toEqual(
+      expect.arrayContaining(['search_api_key', 'email', 'remote_runtime_resource_factor', 'sandbox_runtime_container_image']),
+    );
+    expect(notUsed).not.toContain('llm_model');
+    expect(notUsed).not.toContain('enable_sound_notifications');
+    expect(new OptionsService(new LlmPrices(), 'docker').settingsNotUsed()).not.toContain('remote_runtime_resource_factor');
+  });
+
   it("returns the config OpenHands' web client reads first: oss mode, no client ids or keys, every feature flag off", async () => {
     const response = await t.request({ method: 'GET', url: '/api/options/config' });
     expect(response.statusCode).toBe(200);

@@ -112,6 +112,12 @@ export class SettingsService {
     return (await this.readWithSecrets())?.sandbox_runtime_container_image?.trim() || null;
   }
 
+  /** Settings' remote_runtime_resource_factor, 1 when unset: what a Docker sandbox's memory and CPUs are multiplied by. */
+  async resourceFactor(): Promise<number> {
+    const factor = (await this.readWithSecrets())?.remote_runtime_resource_factor;
+    return factor && factor > 0 ? factor : 1;
+  }
+
   /** The API key stored for an SSE or SHTTP server of this kind and URL, if any. */
   async storedMcpKey(kind: 'sse' | 'shttp', url: string): Promise<string | null> {
     const mcp = (await this.readWithSecrets())?.mcp_config;

@@ -18,6 +18,7 @@ import { AgentControls, type AgentRequest } from './agent-controls';
 import { ConversationView } from './conversation-view';
 import { buildTimeline, summarizeAction, type TimelineItem, waitingActions } from './timeline';
 import { useConversationEvents } from './use-conversation-events';
+import { useChimeWhenWaiting } from './use-chime-when-waiting';
 
 /**
  * The timeline (with its virtualizer, the heaviest part) loads while the conversation's events
@@ -162,6 +163,7 @@ function useAgent(conversationId: string, conversation: AppConversation | undefi
   const confirm = useMutation(confirmActionsMutation(queryClient, conversationId));
 
   const executionStatus = conversation?.execution_status ?? null;
+  useChimeWhenWaiting(executionStatus);
   const stored = useMemo(() => buildTimeline(events.events, executionStatus), [events.events, executionStatus]);
   const items = useMemo<TimelineItem[]>(
     () => [

@@ -27,6 +27,7 @@ function Harness({
   callbacks,
   choices,
   unstorable,
+  notUsed,
 }: {
   settings: SettingsResponse | null;
   problem: SaveProblem | null;
@@ -34,6 +35,7 @@ function Harness({
   callbacks: Callbacks;
   choices?: SettingsChoices;
   unstorable?: 'sandbox_api_key'[];
+  notUsed?: string[];
 }) {
   const form = useForm<SettingsFormValues, unknown, SettingsUpdate>({ defaultValues: toFormValues(settings) });
   return (
@@ -51,6 +53,7 @@ function Harness({
       onTestLlm={callbacks.onTestLlm}
       choices={choices}
       unstorable={unstorable}
+      notUsed={notUsed}
     />
   );
 }
@@ -156,15 +159,33 @@ describe('SettingsFormView', () => {
     expect(onDismissProblem).toHaveBeenCalled();
   });
 
-  it('says which runtime reads which sandbox image, and how Docker sandboxes reach a local LLM', () => {
+  it('says what the sandbox images are, and how Docker sandboxes reach a local LLM', () => {
     setup(stored);
     expect(input('Sandbox runtime image')).toHaveAccessibleDescription(
-      'Docker runtime only: new sandboxes of the default spec start from it, and it must run the agent server. Empty: the default image',
+      'New Docker sandboxes of the default spec start from it; it must run the agent server. Empty: the default image',
     );
-    expect(input('Sandbox base image')).toHaveAccessibleDescription("Read by neither of this server's runtimes; kept for OpenHands");
+    expect(input('Sandbox base image')).toHaveAccessibleDescription('What OpenHands builds its sandbox images from');
     expect(input('LLM base URL')).toHaveAccessibleDescription(
       /Docker sandboxes reach localhost and 127\.0\.0\.1 as host\.docker\.internal/,
     );
+  });
+
+  it('marks the fields the server says it does not use, and no other', () => {
+    const callbacks = { onSubmit: vi.fn(), onDiscard: vi.fn(), onDismissProblem: vi.fn(), onTestLlm: vi.fn() };
+    renderView(
+      <Harness
+        settings={stored}
+        problem={null}
+        llmTest={NO_TEST}
+        callbacks={callbacks}
+        notUsed={['sandbox_base_container_image', 'email_verified']}
+      />,
+    );
+    expect(input('Sandbox base image')).toHaveAccessibleDescription(
+      'What OpenHands builds its sandbox images from. Not used by this server',
+    );
+    expect(screen.getAllByText(/Not used by this server/)).toHaveLength(2);
+    expect(input('Sandbox runtime image')).not.toHaveAccessibleDescription(/Not used/);
   });
 
   it('offers to save and discard only once something changed', async () => {

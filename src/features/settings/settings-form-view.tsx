@@ -28,6 +28,8 @@ export interface SettingsFormViewProps {
   choices?: SettingsChoices;
   /** Secrets the server cannot store (OpenHands: the sandbox API key), shown as a line instead of an input. */
   unstorable?: readonly FieldsOfKind<'secret'>[];
+  /** Fields the server stores but does not act on (it says which): each says so. */
+  notUsed?: readonly string[];
 }
 
 /** The Settings form as it looks: every section, the save problem, and the save bar. */
@@ -42,6 +44,7 @@ export function SettingsFormView({
   onTestLlm,
   choices,
   unstorable,
+  notUsed,
 }: SettingsFormViewProps) {
   const { isDirty, isSubmitting } = form.formState;
   const [llm_model, llm_base_url, llm_api_key] = form.watch(['llm_model', 'llm_base_url', 'llm_api_key']);
@@ -60,6 +63,7 @@ export function SettingsFormView({
             stored={stored}
             choices={choices}
             unstorable={unstorable}
+            notUsed={notUsed}
             extras={{
               llm: (
                 <Stack gap="sm">

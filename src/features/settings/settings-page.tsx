@@ -94,7 +94,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
   }, [hash]);
 
   const choices = useSettingsChoices();
-  const sandboxKeyStored = useQuery(serverFeaturesQuery()).data?.sandboxApiKeyStored;
+  const features = useQuery(serverFeaturesQuery()).data;
   const llmTest = useMutation(testLlmMutation());
   // A result belongs to the fields that were tested: the view shows it while they are unchanged.
   const [testedLlm, setTestedLlm] = useState<string | null>(null);
@@ -123,7 +123,8 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
         llmTest={{ request: testedLlm, pending: llmTest.isPending, result: llmTest.data, error: llmTest.error }}
         onTestLlm={testLlm}
         choices={choices}
-        unstorable={sandboxKeyStored === false ? ['sandbox_api_key'] : []}
+        unstorable={features?.sandboxApiKeyStored === false ? ['sandbox_api_key'] : []}
+        notUsed={features?.settingsNotUsed}
       />
     </>
   );

@@ -41,12 +41,19 @@ interface FieldContext {
   choices: SettingsChoices;
   /** Secrets the server cannot store (OpenHands: the sandbox API key): a line says so instead of an input. */
   unstorable: readonly FieldsOfKind<'secret'>[];
+  /** Fields the server stores but does not act on: each says so. */
+  notUsed: readonly string[];
 }
 
+const NOT_USED = 'Not used by this server';
+
+/** A field's help, and that the server does not use it when it says so. */
+const helpOf = (help: string | undefined, notUsed: boolean) => (notUsed ? (help ? `${help}. ${NOT_USED}` : NOT_USED) : help);
+
 /** The input for one field, as its entry in the table says. */
-function SettingField({ name, stored, choices, unstorable }: FieldContext & { name: SettingsFormField }) {
+function SettingField({ name, stored, choices, unstorable, notUsed }: FieldContext & { name: SettingsFormField }) {
   const spec: FieldSpec = SETTINGS_FIELDS[name];
-  const common = { name, label: spec.label, description: spec.help };
+  const common = { name, label: spec.label, description: helpOf(spec.help, notUsed.includes(name)) };
   switch (spec.kind) {
     case 'text':
       return (
@@ -65,7 +72,8 @@ function SettingField({ name, stored, choices, unstorable }: FieldContext & { na
     case 'select': {
       const offered = spec.optionsFrom ? choices[spec.optionsFrom] : undefined;
       const options = offered ? offered.map((value) => ({ value, label: value })) : spec.options;
-      const description = offered?.length === 0 ? `${spec.help ? `${spec.help}. ` : ''}This server offers none` : spec.help;
+      const description =
+        offered?.length === 0 ? `${common.description ? `${common.description}. ` : ''}This server offers none` : common.description;
       return <SelectField<SettingsFormValues> {...common} description={description} placeholder={spec.placeholder} options={options} />;
     }
     case 'number':
@@ -116,13 +124,15 @@ export function SettingsSections({
   choices = {},
   extras = {},
   unstorable = [],
+  notUsed = [],
 }: {
   stored: StoredSecrets;
   choices?: SettingsChoices;
   extras?: Partial<Record<SectionId, ReactNode>>;
   unstorable?: readonly FieldsOfKind<'secret'>[];
+  notUsed?: readonly string[];
 }) {
   return (Object.keys(SECTIONS) as SectionId[]).map((id) => (
-    <Section key={id} id={id} stored={stored} choices={choices} unstorable={unstorable} extra={extras[id]} />
+    <Section key={id} id={id} stored={stored} choices={choices} unstorable={unstorable} notUsed={notUsed} extra={extras[id]} />
   ));
 }
