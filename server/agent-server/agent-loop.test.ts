@@ -54,6 +54,15 @@ async function start(
 const info = async (id: string) => (await server.call('GET', `/api/conversations/${id}`)).body as AgentConversationInfo;
 const ofKind = (events: AgentEvent[], kind: string) => events.filter((event) => event.kind === kind);
 const terminal = (command: string): StubReply => ({ toolCalls: [{ name: 'terminal', arguments: { command } }] });
+/** Processes whose command line is `command`. */
+const running = (command: string) =>
+  fs.readdirSync('/proc').filter((pid) => {
+    try {
+      return /^\d+$/.test(pid) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() === command;
+    } catch {
+      return false;
+    }
+  });
 const errorOf = (events: AgentEvent[]) => ofKind(events, 'ConversationErrorEvent').at(-1) as { code: string; detail: string } | undefined;
 
 const TSX = path.resolve('node_modules/.bin/tsx');
@@ -282,7 +291,7 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
 
   it('stops a running command at once on Stop: interrupted, no LLM call after it, and Continue goes on with the interruption in the history', async () => {
     const { id, workspace } = await start([
-      terminal('touch started && trap "echo caught the interrupt; exit 130" INT; sleep 600 & wait'),
+      terminal('touch started && trap "echo caught the interrupt; exit 130" INT; sleep 601 & wait'),
       { text: 'Stopped as asked.' },
     ]);
     await expect.poll(() => fs.existsSync(path.join(workspace, 'started')), { timeout: 10_000 }).toBe(true);
@@ -295,6 +304,8 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     expect(observation.observation.content[0]!.text).toContain('caught the interrupt');
     expect(observation.observation.content[0]!.text).toContain('[The command was interrupted: the user pressed Stop.]');
     expect(llm!.requests).toHaveLength(1);
+    // The shell ended on the interrupt; what it ran in the background (deaf to SIGINT) is killed after it.
+    await expect.poll(() => running('sleep 601'), { timeout: 5000 }).toEqual([]);
     expect((await server.call('POST', `/api/conversations/${id}/run`)).status).toBe(200);
     await server.status(id, 'finished');
     expect(JSON.stringify(llm!.requests[1]?.messages)).toContain('the user pressed Stop');

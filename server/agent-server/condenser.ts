@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../../src/contract/events';
 import type { CondenserSettings } from './contract';
 import { newEvent } from './event-factory';
-import { eventText } from './history';
+import { eventText, TOOL_RESULT_KINDS } from './history';
 import type { Model } from './model';
 
 /*
@@ -22,7 +22,6 @@ const FOR_THE_LLM = new Set([
   'AgentErrorEvent',
   'CondensationSummaryEvent',
 ]);
-const OBSERVATION_KINDS = new Set(['ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent']);
 
 /** What the LLM is given of a history (SDK `View`). */
 export interface View {
@@ -49,10 +48,10 @@ function withWholeResponses(events: readonly AgentEvent[], forgotten: Set<string
 /** Actions without their result and results without their action are left out (the API wants pairs). */
 function pairedOnly(events: AgentEvent[]): AgentEvent[] {
   const calls = new Set(events.filter((event) => event.kind === 'ActionEvent').map((event) => event.tool_call_id));
-  const results = new Set(events.filter((event) => OBSERVATION_KINDS.has(event.kind)).map((event) => event.tool_call_id));
+  const results = new Set(events.filter((event) => TOOL_RESULT_KINDS.has(event.kind)).map((event) => event.tool_call_id));
   return events.filter((event) => {
     if (event.kind === 'ActionEvent') return results.has(event.tool_call_id);
-    if (OBSERVATION_KINDS.has(event.kind)) return calls.has(event.tool_call_id);
+    if (TOOL_RESULT_KINDS.has(event.kind)) return calls.has(event.tool_call_id);
     return true;
   });
 }
@@ -129,6 +128,7 @@ function summarisingPrompt(previous: string | null, events: AgentEvent[]): strin
 export async function condense(view: View, settings: CondenserSettings, model: Model, signal: AbortSignal) {
   const target = view.unhandledRequest ? Math.floor(view.events.length / 2) : Math.floor(settings.max_size / 2);
   const head = view.events.slice(0, settings.keep_first);
+  // At least one: the SDK's slice to `-0` would forget nothing, and a full context would stay full.
   const fromTail = Math.max(1, target - head.length - 1);
   const forgotten = view.events.slice(settings.keep_first, -fromTail).filter((event) => event.kind !== 'CondensationSummaryEvent');
   if (forgotten.length === 0) return undefined;

@@ -74,11 +74,17 @@ export type McpConfig = z.output<typeof mcpConfigSchema>;
 export type McpServerConfig = McpConfig['mcpServers'][string];
 
 /** SDK `LLMSummarizingCondenser`, on the agent's own LLM: see server/agent-server/condenser.ts. */
-export const condenserSchema = z.object({
-  kind: z.literal('LLMSummarizingCondenser'),
-  max_size: z._default(integer().check(z.gte(20)), 120),
-  keep_first: z._default(integer().check(z.gte(0)), 4),
-});
+export const condenserSchema = z
+  .object({
+    kind: z.literal('LLMSummarizingCondenser'),
+    max_size: z._default(integer().check(z.gte(20)), 120),
+    keep_first: z._default(integer().check(z.gte(0)), 4),
+  })
+  .check(
+    z.refine((condenser) => Math.floor(condenser.max_size / 2) - condenser.keep_first - 1 > 0, {
+      message: 'keep_first must be less than max_size // 2 to leave room for condensation',
+    }),
+  );
 export type CondenserSettings = z.output<typeof condenserSchema>;
 
 /** SDK `StaticSecret`: the value goes into the terminal's environment and is masked in every event. */

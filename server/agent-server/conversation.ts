@@ -12,6 +12,7 @@ import { initialMetrics } from './metrics';
 import type { Model } from './model';
 import { connectMcpServers, type McpFailure, mcpSecrets } from './tools/mcp';
 import { Tools } from './tools/tools';
+import { TOOL_RESULT_KINDS } from './history';
 
 /** A request the conversation's state does not allow: the response is a 409 with `message`. */
 export class ConversationConflict extends Error {}
@@ -50,6 +51,8 @@ export class Conversation {
   #run: Promise<void> | null = null;
   #stop: StopReason | null = null;
   #abort = new AbortController();
+  /** Interrupts a running command: only a person's Stop does (a sandbox pause froze it, and it goes on). */
+  #interrupt = new AbortController();
   /** Actions the user approved (confirmation mode). */
   readonly #approved = new Set<string>();
   /** A user message came in while the agent was running: the turn goes on for it. */
@@ -224,7 +227,7 @@ export class Conversation {
     const actions: AgentEvent[] = [];
     for (const event of this.log.all()) {
       if (event.kind === 'ActionEvent' && event.action) actions.push(event);
-      else if (['ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent'].includes(event.kind)) done.add(event.tool_call_id);
+      else if (TOOL_RESULT_KINDS.has(event.kind)) done.add(event.tool_call_id);
     }
     return actions.filter((action) => !done.has(action.tool_call_id));
   }
@@ -256,6 +259,11 @@ export class Conversation {
   /** Cancels an in-flight LLM call (a pause, or the sandbox was paused under it). */
   get signal(): AbortSignal {
     return this.#abort.signal;
+  }
+
+  /** Interrupts a running command or MCP call: a person pressed Stop. */
+  get interruption(): AbortSignal {
+    return this.#interrupt.signal;
   }
 
   sendMessage(request: SendMessageRequest): void {
@@ -290,6 +298,7 @@ export class Conversation {
     this.#stop = null;
     this.userMessageArrived = false;
     this.#abort = new AbortController();
+    this.#interrupt = new AbortController();
     this.setStatus('running');
     this.#run = runAgent(this)
       .catch((error: unknown) => {
@@ -316,6 +325,7 @@ export class Conversation {
     if (!this.running) return this.setStatus('paused');
     this.#stop ??= 'user';
     this.#abort.abort();
+    this.#interrupt.abort();
   }
 
   /**

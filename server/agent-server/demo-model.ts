@@ -82,7 +82,10 @@ function nextReply(messages: ChatCompletionMessageParam[]): { text: string; tool
   if (ASKS_TO_DELETE.test(asked) && repliesSince === 0) {
     return { text: 'Deleting the note I wrote. That is a risky command: I rate it HIGH.', toolCalls: [terminal('rm demo-notes.md')] };
   }
-  if (ASKS_TO_DELETE.test(asked) && repliesSince === 1) return { text: '', toolCalls: [call('finish', { message: 'The note is gone.' })] };
+  if (ASKS_TO_DELETE.test(asked) && repliesSince === 1) {
+    const rejected = messages.at(-1)?.role === 'tool' && textOf(messages.at(-1)).includes('rejected');
+    return { text: '', toolCalls: [call('finish', { message: rejected ? 'I left the note, as you said.' : 'The note is gone.' })] };
+  }
   if (repliesSince > 0) return { text: `The demo script (${DEMO_MODEL}) has nothing more to say here.`, toolCalls: [] };
   return {
     text: `This is the demo model (${DEMO_MODEL}), so my replies are scripted. You wrote: “${asked}”. To have an agent work on that, choose an LLM in Settings › LLM.`,

@@ -18,6 +18,9 @@ const textOf = (content: unknown): string =>
         .join('\n')
     : '';
 
+/** The events that answer a tool call (SDK `ObservationBaseEvent`s and `AgentErrorEvent`), by `tool_call_id`. */
+export const TOOL_RESULT_KINDS: ReadonlySet<string> = new Set(['ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent']);
+
 /** What a tool result says to the LLM. */
 function observationText(event: AgentEvent): string {
   const observation = event.observation as { content?: unknown; exit_code?: number | null; is_error?: boolean } | undefined;

@@ -35,7 +35,7 @@ export async function runAgent(conversation: Conversation): Promise<void> {
         const observation = await conversation.tools.run(
           action.action as unknown as Action,
           action.tool_name as string,
-          conversation.signal,
+          conversation.interruption,
         );
         conversation.append(
           newEvent('ObservationEvent', 'environment', {
@@ -75,7 +75,6 @@ export async function runAgent(conversation: Conversation): Promise<void> {
     const view = viewOf(conversation.events());
     const condenser = conversation.condenser;
     if (condenser && shouldCondense(view, condenser)) {
-      calls++;
       let condensation: Awaited<ReturnType<typeof condense>>;
       try {
         condensation = await condense(view, condenser, model, conversation.signal);
@@ -85,6 +84,7 @@ export async function runAgent(conversation: Conversation): Promise<void> {
         throw error;
       }
       if (condensation) {
+        calls++; // an LLM call, as the agent's are
         conversation.setMetrics(
           addUsage(conversation.info.metrics!, condensation.reply.usage, condensation.reply.responseId, conversation.price),
         );

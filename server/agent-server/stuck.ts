@@ -1,12 +1,11 @@
 import type { AgentEvent } from '../../src/contract/events';
+import { TOOL_RESULT_KINDS } from './history';
 
 /*
  * OpenHands' stuck detection (the SDK's StuckDetector): since the user's last message, the agent
  * repeats itself — the same action with the same result four times, the same action failing
  * three times, three messages of its own in a row, or two actions taking turns six times.
  */
-
-const OBSERVATION_KINDS = new Set(['ObservationEvent', 'AgentErrorEvent', 'UserRejectObservation']);
 
 /** What two events must share to count as the same step: their content, not their ids or times. */
 function sameness(event: AgentEvent): string {
@@ -41,12 +40,12 @@ function lastSteps(events: readonly AgentEvent[], count: number, isObservation: 
 }
 
 function repeatsActionAndObservation(events: readonly AgentEvent[]): boolean {
-  const { actions, observations } = lastSteps(events, 4, (event) => OBSERVATION_KINDS.has(event.kind));
+  const { actions, observations } = lastSteps(events, 4, (event) => TOOL_RESULT_KINDS.has(event.kind));
   return actions.length === 4 && observations.length === 4 && allSame(actions) && allSame(observations);
 }
 
 function repeatsActionAndError(events: readonly AgentEvent[]): boolean {
-  const { actions, observations } = lastSteps(events, 4, (event) => OBSERVATION_KINDS.has(event.kind));
+  const { actions, observations } = lastSteps(events, 4, (event) => TOOL_RESULT_KINDS.has(event.kind));
   if (actions.length < 3 || observations.length < 3) return false;
   return allSame(actions.slice(0, 3)) && observations.slice(0, 3).every((event) => event.kind === 'AgentErrorEvent');
 }

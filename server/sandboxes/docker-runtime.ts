@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
@@ -284,7 +285,8 @@ export class DockerRuntime implements SandboxRuntime {
           Privileged: false,
           Memory: Math.round(limits.memoryBytes * factor),
           MemorySwap: Math.round(limits.memoryBytes * factor), // no swap: the limit is the limit
-          NanoCpus: Math.round(limits.cpus * factor * 1e9),
+          // No more than the machine has: the engine refuses a container that asks for more.
+          NanoCpus: Math.round(Math.min(limits.cpus * factor, os.availableParallelism()) * 1e9),
           PidsLimit: limits.pids,
           PortBindings: Object.fromEntries(PUBLISHED_PORT_KEYS.map((key) => [key, [{ HostIp: SANDBOX_PUBLISHED_HOST, HostPort: '' }]])),
           Mounts: [{ Type: 'volume', Source: this.#volume(id), Target: CONTAINER_HOME }],

@@ -105,7 +105,12 @@ export async function startRemoteShells(host: string): Promise<RemoteShells> {
     }),
     run: <T>(name: string, code: string, timeoutMs = 30_000) =>
       new Promise<T>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${name} did not run the code within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(() => {
+          // Never run later, by a sandbox that asks again.
+          queued.splice(queued.indexOf(job), queued.includes(job) ? 1 : 0);
+          sent.delete(job.id);
+          reject(new Error(`${name} did not run the code within ${timeoutMs} ms`));
+        }, timeoutMs);
         const job: Job = {
           id: String(next++),
           name,

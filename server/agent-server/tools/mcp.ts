@@ -62,10 +62,15 @@ const observation = (toolName: string, blocks: string[], isError: boolean): Obse
   tool_name: toolName,
 });
 
+/** Connects and lists the tools, all within CONNECT_TIMEOUT_MS (a transport's start has no timeout of its own); on failure nothing of it is left running. */
 async function connectOne(config: McpServerConfig, cwd: string) {
   const client = new Client({ name: 'agent-console-agent', version: '0.1.0' });
   const transport = transportFor(config, cwd);
-  try {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
+  });
+  const handshake = async () => {
     await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     const listed = [];
     let cursor: string | undefined;
@@ -76,10 +81,15 @@ async function connectOne(config: McpServerConfig, cwd: string) {
       if (!cursor) break;
     }
     return { client, listed };
+  };
+  try {
+    return await Promise.race([handshake(), deadline]);
   } catch (error) {
     await client.close().catch(() => undefined);
     await transport.close().catch(() => undefined);
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -124,11 +134,36 @@ export async function connectMcpServers(config: McpConfig, cwd: string): Promise
   return { tools, failures };
 }
 
-/** The values of a configuration that may be secrets (API keys, a stdio server's environment), named for `<secret:NAME>`. */
+/** The words of an environment variable's name that say it holds a secret (GITHUB_TOKEN, API_KEY, DB_PASSWORD…). */
+const SECRET_WORDS = new Set([
+  'KEY',
+  'APIKEY',
+  'TOKEN',
+  'SECRET',
+  'PASSWORD',
+  'PASSWD',
+  'PASS',
+  'PAT',
+  'CREDENTIAL',
+  'CREDENTIALS',
+  'AUTH',
+]);
+const namesSecret = (name: string) =>
+  name
+    .toUpperCase()
+    .split(/[^A-Z0-9]+/)
+    .some((word) => SECRET_WORDS.has(word));
+
+/**
+ * The values of a configuration that are secrets, named for `<secret:NAME>`: every header (an API
+ * key) and the environment variables named like secrets. Not the others (`NODE_ENV=production`):
+ * masking a common word would change the commands the agent runs.
+ */
 export function mcpSecrets(config: McpConfig): Record<string, string> {
   const secrets: Record<string, string> = {};
   for (const [server, settings] of Object.entries(config.mcpServers)) {
-    const values = 'command' in settings ? settings.env : settings.headers;
+    const values =
+      'command' in settings ? Object.fromEntries(Object.entries(settings.env).filter(([name]) => namesSecret(name))) : settings.headers;
     for (const [name, value] of Object.entries(values)) {
       secrets[`MCP_${server}_${name}`] = value;
       // An Authorization header's token on its own too: a server may echo it without "Bearer ".

@@ -47,8 +47,10 @@ function descendants(pid: number): number[] {
   return found;
 }
 
-function signalTree(pid: number, signal: NodeJS.Signals): void {
-  for (const id of [pid, ...descendants(pid)]) {
+const treeOf = (pid: number) => [pid, ...descendants(pid)];
+
+function signalAll(pids: number[], signal: NodeJS.Signals): void {
+  for (const id of pids) {
     try {
       process.kill(id, signal);
     } catch {
@@ -94,15 +96,18 @@ export function runTerminal(action: TerminalAction, context: ToolContext, signal
     child.stderr.setEncoding('utf8').on('data', collect);
     const timer = setTimeout(() => {
       timedOut = true;
-      if (child.pid) signalTree(child.pid, 'SIGKILL');
+      if (child.pid) signalAll(treeOf(child.pid), 'SIGKILL');
     }, seconds * 1000);
     // Stop: an interrupt, as Ctrl+C would send, then a kill for what ignores it.
     let interrupted = false;
     const interrupt = () => {
-      if (!child.pid || child.exitCode !== null) return;
+      if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
       interrupted = true;
-      signalTree(child.pid, 'SIGINT');
-      setTimeout(() => child.pid && child.exitCode === null && signalTree(child.pid, 'SIGKILL'), INTERRUPT_GRACE_MS).unref();
+      // The processes of the command as it is now: the shell may end on the interrupt and leave
+      // a background process (which ignores SIGINT) behind; that one is killed all the same.
+      const tree = treeOf(child.pid);
+      signalAll(tree, 'SIGINT');
+      setTimeout(() => signalAll(tree, 'SIGKILL'), INTERRUPT_GRACE_MS).unref();
     };
     if (signal?.aborted) interrupt();
     else signal?.addEventListener('abort', interrupt, { once: true });

@@ -188,7 +188,9 @@ export class Tools {
     const parsed = parseArguments(name, args);
     if ('error' in parsed) return parsed;
     const readOnly = name === 'finish' || mcp?.readOnly === true;
-    const rated = readOnly ? ({ risk: 'UNKNOWN' } as const) : takeRisk(name, parsed.value, riskRequired);
+    // Taken out of every call's arguments, as the SDK does; a tool that only reads is not rated.
+    const taken = takeRisk(name, parsed.value, riskRequired && !readOnly);
+    const rated = readOnly ? ({ risk: 'UNKNOWN' } as const) : taken;
     if ('error' in rated) return rated;
     const action = isBuiltIn(name)
       ? parseBuiltInCall(name, parsed.value)

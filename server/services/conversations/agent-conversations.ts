@@ -4,7 +4,7 @@ import { Conflict, NotFound, Unavailable } from '../domain-errors';
 import type { Logger } from '../../logger';
 import { SESSION_KEY_HEADER } from '../../session-key';
 import type { ConversationRecord, ConversationsStore } from '../../store/conversations-store';
-import type { AgentStartRequests } from './agent-start-request';
+import { type AgentStartRequests, CONVERSATION_CREATE_TIMEOUT_MS } from './agent-start-request';
 import { normaliseId } from '../ids';
 import type { SandboxService } from '../sandboxes/sandbox-service';
 import { DEFAULT_USER } from '../users';
@@ -16,8 +16,6 @@ export interface AgentEndpoint {
 }
 
 const AGENT_TIMEOUT_MS = 15_000;
-/** A create waits for the conversation's MCP servers to start and list their tools (10 s each, side by side) besides the rest. */
-const CREATE_TIMEOUT_MS = 45_000;
 /** A deleted conversation's agent is paused in passing: the delete does not wait long for it. */
 const PAUSE_ON_DELETE_TIMEOUT_MS = 2_000;
 
@@ -188,7 +186,7 @@ export class AgentConversations {
       llmModel: record.llm_model,
       initialMessage: null,
     });
-    const response = await this.#post(endpoint, '/api/conversations', body, CREATE_TIMEOUT_MS);
+    const response = await this.#post(endpoint, '/api/conversations', body, CONVERSATION_CREATE_TIMEOUT_MS);
     if (!response.ok) throw await refusal(response, `refused conversation ${record.id}'s settings`);
     await response.body?.cancel();
   }

@@ -18,6 +18,12 @@ export interface AgentConversationSpec {
   initialMessage: SendMessageRequest | null;
 }
 
+/**
+ * How long the agent server may take to create a conversation: it starts the conversation's MCP
+ * servers first (each gets 10 s to start and list its tools, side by side).
+ */
+export const CONVERSATION_CREATE_TIMEOUT_MS = 30_000;
+
 /** OpenHands' default condenser's size (`get_default_condenser`), when Settings name none. */
 const DEFAULT_CONDENSER_MAX_SIZE = 80;
 

@@ -17,7 +17,7 @@ import type { Logger } from '../../logger';
 import { SESSION_KEY_HEADER } from '../../session-key';
 import type { ConversationsStore } from '../../store/conversations-store';
 import type { StartTaskRecord, StartTasksStore } from '../../store/start-tasks-store';
-import type { AgentStartRequests } from './agent-start-request';
+import { type AgentStartRequests, CONVERSATION_CREATE_TIMEOUT_MS } from './agent-start-request';
 import { normaliseId, refuseTooMany } from '../ids';
 import { paginateOffset } from '../paging';
 import type { SandboxService } from '../sandboxes/sandbox-service';
@@ -65,7 +65,6 @@ const CANCELLED: Record<CancelReason, string> = {
 };
 
 const TITLE_FROM_MESSAGE = 80;
-const AGENT_TIMEOUT_MS = 15_000;
 /** How often a start another instance runs is read again, for a stream on this one. */
 const FOLLOW_ELSEWHERE_MS = 500;
 
@@ -399,7 +398,7 @@ export class StartTaskService {
         method: 'POST',
         headers: { 'content-type': 'application/json', [SESSION_KEY_HEADER]: sessionKey },
         body: JSON.stringify(body),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(AGENT_TIMEOUT_MS)]),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(CONVERSATION_CREATE_TIMEOUT_MS)]),
       });
     } catch (error) {
       if (signal.aborted) throw new TaskCancelled();

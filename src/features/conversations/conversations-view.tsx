@@ -65,7 +65,7 @@ function NoModelHint() {
   return (
     <>
       No LLM is set up yet: choose one in{' '}
-      <Anchor component={Link} to="/settings#llm" size="sm">
+      <Anchor component={Link} to="/settings#llm" size="sm" underline="always">
         Settings › LLM
       </Anchor>
       , or start with the demo model (<code>{DEMO_MODEL}</code>), a scripted session that needs no LLM and no key.
