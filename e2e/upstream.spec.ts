@@ -172,7 +172,8 @@ test('conversations: events come from polling the search, rename and delete use 
   await page.getByRole('textbox', { name: 'Title' }).fill('Parser fixed');
   await page.getByRole('textbox', { name: 'Title' }).press('Enter');
   await expect(page.getByRole('heading', { name: 'Parser fixed', level: 1 })).toBeVisible();
-  expect(openhands.state.conversations.find((candidate) => candidate.id === conversation.id)?.title).toBe('Parser fixed');
+  // The heading may show the new title before the rename reached the server.
+  await expect.poll(() => openhands.state.conversations.find((candidate) => candidate.id === conversation.id)?.title).toBe('Parser fixed');
   expect(openhands.requests).toContain(`PATCH /api/conversations/${conversation.id}`);
 
   await page.getByRole('button', { name: 'Delete' }).click();

@@ -6,7 +6,7 @@ import type { DemoClock } from './demo-clock';
 import { cloneFromDemoRepositories, createRepositories } from './repositories';
 import { SPEC } from './sandbox-specs';
 import { inParallel, seedConversation, startConversation, until } from './seed-conversations';
-import { seedSettings } from './settings-data';
+import { seedMcpServers, seedSettings } from './settings-data';
 
 /*
  * The demo's data, made the way people make it: settings, git providers and secrets; 200
@@ -105,7 +105,6 @@ export async function seedDemo(
   // A database that cannot initialise, since yesterday; a nightly job that ended; a sandbox waiting for a GPU.
   const failed = await startSandbox(services, clock, SPEC.postgres, new Date(now.getTime() - DAY_MS));
   const ended = await startSandbox(services, clock, SPEC.nightly, new Date(now.getTime() - 6 * 60 * 60_000));
-  await startSandbox(services, clock, SPEC.gpu, new Date());
   await reach(services, failed, 'ERROR');
   await reach(services, ended, 'MISSING');
 
@@ -120,5 +119,8 @@ export async function seedDemo(
   await until('the demo model to ask for an approval', async () =>
     (await services.conversations.get(midRun)).execution_status === 'waiting_for_confirmation' ? true : undefined,
   );
+  // Last: it stays STARTING for as long as a start may take.
+  await startSandbox(services, clock, SPEC.gpu, new Date());
+  await seedMcpServers(services);
   progress('sandboxes in every status, and a conversation on the demo model waiting for an approval');
 }

@@ -26,6 +26,10 @@ const settings = settingsUpdateSchema.parse({
   git_user_email: 'agent@acme.example',
   search_api_key: 'tvly-demo-0000000000000000',
   sandbox_api_key: 'sbx-demo-0000000000000000',
+});
+
+/** Its MCP servers: made up, so a conversation started with them says each is not available. */
+const mcpServers = settingsUpdateSchema.parse({
   mcp_config: {
     sse_servers: [
       { url: 'https://mcp.linear.acme.example/sse', api_key: 'lin_demo_0000000000000000' },
@@ -68,7 +72,15 @@ const customSecrets = [
   { name: 'STAGING_DB_URL', value: 'postgresql://agent:demo@staging-db.acme.example/orders', description: 'Staging database, read/write' },
 ].map((secret) => createSecretSchema.parse(secret));
 
-/** Settings, git providers and custom secrets, through the services their routes call. */
+/**
+ * The MCP servers, once the seeded conversations have started: every conversation started from
+ * then on has them as tools (none of them answers), and the seeded ones are not about that.
+ */
+export async function seedMcpServers(services: ApiServices): Promise<void> {
+  await services.settings.update(mcpServers);
+}
+
+/** Settings (but the MCP servers), git providers and custom secrets, through the services their routes call. */
 export async function seedSettings(services: ApiServices): Promise<void> {
   await services.settings.update(settings);
   await services.secrets.replaceProviderTokens(gitProviders.provider_tokens);
