@@ -32,12 +32,17 @@ if (engineResponds) {
     test.use({ serverEnv: { SANDBOX_RUNTIME: 'docker' } });
     test.afterEach(async ({ server }) => removeContainers(docker, server.dataDir));
 
-    test('the console says sandboxes are containers, shows the image of each spec, and which runtime reads which Settings image', async ({
+    test('the console says sandboxes are containers, shows the image of each spec, and which Settings the Docker runtime uses', async ({
       page,
       signIn,
     }) => {
       await signIn(page);
-      await expect(page.getByText('Docker runtime only: new sandboxes of the default spec start from it')).toBeVisible();
+      // On Docker the runtime image and the resource factor are used; the base image is not.
+      const setting = (label: string) => page.locator('input').and(page.getByLabel(label, { exact: true }));
+      await expect(setting('Sandbox runtime image')).toHaveAccessibleDescription(/^New Docker sandboxes of the default spec start from it/);
+      await expect(setting('Sandbox runtime image')).not.toHaveAccessibleDescription(/Not used/);
+      await expect(setting('Remote runtime resource factor')).not.toHaveAccessibleDescription(/Not used/);
+      await expect(setting('Sandbox base image')).toHaveAccessibleDescription(/Not used by this server/);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.getByRole('link', { name: 'Sandboxes', exact: true }).click();
       await expect(page.getByTestId('sandbox-runtime')).toHaveText(
