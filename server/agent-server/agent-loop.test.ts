@@ -266,7 +266,7 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     const confirm = (body: object) => server.call('POST', `/api/conversations/${id}/events/respond_to_confirmation`, body);
     expect((await confirm({ accept: false, reason: 'Not that file, please.' })).status).toBe(200);
     const events = await server.waitForEvents(id, (found) => ofKind(found, 'ActionEvent').length === 2, 'the second action');
-    expect(ofKind(events, 'UserRejectObservation')[0]).toMatchObject({ source: 'user', rejection_reason: 'Not that file, please.' });
+    expect(ofKind(events, 'UserRejectObservation')[0]).toMatchObject({ source: 'environment', rejection_reason: 'Not that file, please.' });
     expect(fs.existsSync(path.join(workspace, 'rejected.txt'))).toBe(false);
     expect(JSON.stringify(llm!.requests[1]?.messages)).toContain('Not that file, please.');
     await server.status(id, 'waiting_for_confirmation');

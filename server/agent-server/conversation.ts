@@ -355,7 +355,7 @@ export class Conversation {
   #reject(actions: AgentEvent[], reason: string): void {
     for (const action of actions) {
       this.append(
-        newEvent('UserRejectObservation', 'user', {
+        newEvent('UserRejectObservation', 'environment', {
           tool_name: action.tool_name,
           tool_call_id: action.tool_call_id,
           rejection_reason: reason,

@@ -152,7 +152,8 @@ export type ObservationEvent = z.output<typeof observationEventSchema>;
 export const userRejectObservationSchema = z.looseObject({
   ...base,
   kind: z.literal('UserRejectObservation'),
-  source: z.literal('user'),
+  /** The SDK's is `environment` (an observation's); ours wrote `user` before, and stored events keep it. */
+  source: z.enum(['environment', 'user']),
   tool_name: z.string(),
   tool_call_id: z.string(),
   rejection_reason: z._default(z.string(), 'User rejected the action'),

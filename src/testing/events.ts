@@ -73,8 +73,9 @@ export const fileObservation = (id: string, actionId: string, output: string): A
   action_id: actionId,
 });
 
-export const rejection = (id: string, actionId: string, reason: string): AgentEvent => ({
-  ...envelope('UserRejectObservation', id, 'user'),
+/** As the SDK writes it (`source: environment`); `source` `user` as our agent server wrote it before. */
+export const rejection = (id: string, actionId: string, reason: string, source: AgentEvent['source'] = 'environment'): AgentEvent => ({
+  ...envelope('UserRejectObservation', id, source),
   tool_name: 'terminal',
   tool_call_id: `call-${actionId}`,
   rejection_reason: reason,

@@ -87,6 +87,15 @@ describe('buildTimeline', () => {
   });
 });
 
+describe('rejections', () => {
+  it("join their action whichever source they carry: the SDK's environment, or user as ours wrote it before", () => {
+    for (const source of ['environment', 'user'] as const) {
+      const [action] = build([terminalAction('a', 'rm -rf /'), rejection('x', 'a', 'No', source)]);
+      expect(action).toMatchObject({ type: 'action', status: 'rejected', outcome: { kind: 'rejected', reason: 'No' } });
+    }
+  });
+});
+
 describe('MCP tools', () => {
   it('lists the tools the agent had with their servers, and draws a call with its server, tool, arguments and result', () => {
     const items = build([
