@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../../src/contract/events';
+import { type AgentEvent, type Condensation, condensationSchema } from '../../src/contract/events';
 import type { CondenserSettings } from './contract';
 import { newEvent } from './event-factory';
 import { eventText, TOOL_RESULT_KINDS } from './history';
@@ -59,13 +59,14 @@ function pairedOnly(events: AgentEvent[]): AgentEvent[] {
 /** The view of `history` the LLM is given, after every condensation in it. */
 export function viewOf(history: readonly AgentEvent[]): View {
   const forgotten = new Set<string>();
-  let latest: AgentEvent | undefined;
+  let latest: Condensation | undefined;
   let unhandledRequest = false;
   for (const event of history) {
-    if (event.kind === 'Condensation') {
-      for (const id of (event.forgotten_event_ids as string[] | undefined) ?? []) forgotten.add(id);
+    const condensation = event.kind === 'Condensation' ? condensationSchema.safeParse(event) : undefined;
+    if (condensation?.success) {
+      for (const id of condensation.data.forgotten_event_ids) forgotten.add(id);
       forgotten.add(event.id);
-      latest = event;
+      latest = condensation.data;
       unhandledRequest = false;
     } else if (event.kind === 'CondensationRequest') {
       forgotten.add(event.id);
@@ -74,8 +75,8 @@ export function viewOf(history: readonly AgentEvent[]): View {
   }
   const gone = withWholeResponses(history, forgotten);
   const kept = history.filter((event) => !gone.has(event.id) && FOR_THE_LLM.has(event.kind));
-  const summary = typeof latest?.summary === 'string' ? latest.summary : null;
-  if (latest && summary !== null && typeof latest.summary_offset === 'number') {
+  const summary = latest?.summary ?? null;
+  if (latest && summary !== null && latest.summary_offset !== null) {
     kept.splice(latest.summary_offset, 0, {
       kind: 'CondensationSummaryEvent',
       id: `summary-${latest.id}`,

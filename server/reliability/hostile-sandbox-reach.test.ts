@@ -11,7 +11,7 @@ import { HOST_ALIAS } from '../sandboxes/host-alias';
 import { findNamespaceTools, NETWORK_HELPER_MARKER } from '../sandboxes/namespaces';
 import { SANDBOX_MARKER } from '../sandboxes/process-runtime';
 import { AGENT_SERVER_SPEC_ID } from '../sandboxes/specs';
-import { closedPort } from '../testing/closed-port';
+import { closedPort, listensOn } from '../testing/closed-port';
 import { hostAddressFor, localEngine, removeDockerLeftovers, type RuntimeName, runtimesUnderTest } from '../testing/docker-engine';
 import { type RemoteShells, startRemoteShells } from '../testing/remote-shells';
 import { type ServerProcess, startServerProcess } from '../testing/server-process';
@@ -99,12 +99,6 @@ const firstLineFrom = (url: string, payload: string) =>
     });
     socket.on('error', reject);
     socket.on('close', () => resolve(answer.split('\r\n')[0]!));
-  });
-
-const listensOnHost = (host: string, port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect({ host, port }, () => (socket.destroy(), resolve(true)));
-    socket.on('error', () => resolve(false));
   });
 
 // Each test starts sandboxes (containers on Docker) or restarts the server: more than the default time.
@@ -304,8 +298,8 @@ describe.each(setups)(
         expect(['localhost', '127.0.0.1', new URL(server.url).hostname]).not.toContain(new URL(url).hostname);
       }
       for (const host of ['127.0.0.1', 'localhost']) {
-        expect(await listensOnHost(host, port), `${host}:${port}`).toBe(false);
-        expect(await listensOnHost(host, Number(new URL(workerUrl).port)), `${host}:${new URL(workerUrl).port}`).toBe(false);
+        expect(await listensOn(host, port), `${host}:${port}`).toBe(false);
+        expect(await listensOn(host, Number(new URL(workerUrl).port)), `${host}:${new URL(workerUrl).port}`).toBe(false);
       }
     });
 

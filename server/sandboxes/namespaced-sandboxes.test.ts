@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +15,7 @@ import { SANDBOX_MARKER } from './process-runtime';
 import { MCP_TEST_MARKER } from '../services/settings/mcp-test-service';
 import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './specs';
 import { publishedUrl } from '../testing/published-url';
-import { closedPort } from '../testing/closed-port';
+import { closedPort, listensOn } from '../testing/closed-port';
 
 /*
  * Process sandboxes in namespaces of their own (bubblewrap, slirp4netns): what sandbox code can no
@@ -44,13 +43,6 @@ beforeAll(async () => {
   hostPort = (hostServer.address() as AddressInfo).port;
 });
 afterAll(() => new Promise<void>((resolve) => hostServer.close(() => resolve())));
-
-const listensOnHost = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => resolve(socket.destroy() !== undefined));
-    socket.once('error', () => resolve(false));
-  });
 
 async function logOf(t: TestApp, id: string): Promise<string> {
   return vi.waitFor(
@@ -109,7 +101,7 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
     for (const entry of entries) expect(underTmp).toContain(entry);
     expect(fs.readdirSync(os.tmpdir()).length).toBeGreaterThan(1);
     for (const word of ['SIGNALLED-SERVER', 'WROTE-HOST-FILES']) expect(log).not.toContain(word);
-    expect(await listensOnHost(port)).toBe(false);
+    expect(await listensOn('127.0.0.1', port)).toBe(false);
     expect(fs.existsSync(path.join(homeOf(t, first.id), 'mine'))).toBe(true);
   });
 
@@ -142,7 +134,7 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
     const url = running.exposed_urls![0]!.url;
     expect(url).toMatch(publishedUrl);
     // Not on the host's 127.0.0.1, and so not on `localhost`, where the console's cookie goes.
-    expect(await listensOnHost(Number(new URL(url).port))).toBe(false);
+    expect(await listensOn('127.0.0.1', Number(new URL(url).port))).toBe(false);
     expect(await (await fetch(`${url}/alive`)).json()).toEqual({ status: 'ok' });
 
     const helpers = () => markedProcesses(SANDBOX_MARKER, agent.id).filter((p) => p.pid === p.pgrp).length;
@@ -176,7 +168,7 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
       )
       .toBe('app preview');
     // Not on `localhost`, where the console's cookie goes.
-    expect(await listensOnHost(Number(new URL(urls.WORKER_1!).port))).toBe(false);
+    expect(await listensOn('127.0.0.1', Number(new URL(urls.WORKER_1!).port))).toBe(false);
   });
 
   it('run commands (git, setup scripts) in their namespaces: the same home and network', async () => {

@@ -8,3 +8,11 @@ export async function closedPort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/** Whether anything accepts a TCP connection at `host`:`port`. */
+export const listensOn = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, host);
+    socket.once('connect', () => resolve(socket.destroy() !== undefined));
+    socket.once('error', () => resolve(false));
+  });

@@ -191,13 +191,30 @@ export const pauseEventSchema = z.looseObject({
   reason: z.optional(z.string()),
 });
 
+/** A tool the agent was given: an OpenAI function tool; ours add `mcp_server` to an MCP server's. */
+export const agentToolSchema = z.looseObject({
+  function: z.looseObject({ name: z.string() }),
+  mcp_server: z.optional(z.string()),
+});
+
 export const systemPromptEventSchema = z.looseObject({
   ...base,
   kind: z.literal('SystemPromptEvent'),
   source: z.literal('agent'),
   system_prompt: textContentSchema,
+  /** Read one by one (`agentToolSchema`): another server's may be shaped otherwise. */
   tools: z._default(z.array(z.unknown()), []),
 });
+
+/** SDK `Condensation`: the events it forgets are given to the LLM as `summary` from then on (they stay stored). */
+export const condensationSchema = z.looseObject({
+  ...base,
+  kind: z.literal('Condensation'),
+  forgotten_event_ids: z._default(z.array(z.string()), []),
+  summary: z._default(z.nullable(z.string()), null),
+  summary_offset: z._default(z.nullable(integer()), null),
+});
+export type Condensation = z.output<typeof condensationSchema>;
 
 /**
  * SDK `ConversationStateUpdateEvent`: sent on the event WebSocket, never stored with the events.
@@ -223,6 +240,7 @@ export const knownEventSchema = z.discriminatedUnion('kind', [
   conversationErrorEventSchema,
   pauseEventSchema,
   systemPromptEventSchema,
+  condensationSchema,
 ]);
 export type KnownEvent = z.output<typeof knownEventSchema>;
 

@@ -1,6 +1,7 @@
 import type { ExecutionStatus } from '../../contract/conversations';
 import {
   type ActionEvent,
+  agentToolSchema,
   type AgentEvent,
   type KnownEvent,
   knownEventSchema,
@@ -65,8 +66,8 @@ export interface AgentTool {
 /** The tools of a `SystemPromptEvent`: OpenAI function tools, ours with `mcp_server` for an MCP server's. */
 function toolsOf(tools: readonly unknown[]): AgentTool[] {
   return tools.flatMap((tool) => {
-    const { function: fn, mcp_server: server } = (tool ?? {}) as { function?: { name?: unknown }; mcp_server?: unknown };
-    return typeof fn?.name === 'string' ? [{ name: fn.name, server: typeof server === 'string' ? server : null }] : [];
+    const parsed = agentToolSchema.safeParse(tool);
+    return parsed.success ? [{ name: parsed.data.function.name, server: parsed.data.mcp_server ?? null }] : [];
   });
 }
 
@@ -135,17 +136,6 @@ export function buildTimeline(events: readonly ReceivedEvent[], execution: Execu
   for (const { event, known } of events) {
     const key = event.id;
     if (HIDDEN_KINDS.has(event.kind)) continue;
-    if (event.kind === 'Condensation') {
-      const { summary, forgotten_event_ids: forgotten } = event as { summary?: unknown; forgotten_event_ids?: unknown };
-      items.push({
-        type: 'condensation',
-        key,
-        summary: typeof summary === 'string' ? summary : null,
-        forgotten: Array.isArray(forgotten) ? forgotten.length : 0,
-        timestamp: event.timestamp,
-      });
-      continue;
-    }
     if (!known) {
       items.push({ type: 'other', key, kind: event.kind, timestamp: event.timestamp });
       continue;
@@ -216,6 +206,15 @@ export function buildTimeline(events: readonly ReceivedEvent[], execution: Execu
         break;
       case 'PauseEvent':
         items.push({ type: 'paused', key, bySandbox: known.reason === 'sandbox_paused', timestamp: known.timestamp });
+        break;
+      case 'Condensation':
+        items.push({
+          type: 'condensation',
+          key,
+          summary: known.summary,
+          forgotten: known.forgotten_event_ids.length,
+          timestamp: known.timestamp,
+        });
         break;
       case 'SystemPromptEvent': {
         const tools = toolsOf(known.tools);
