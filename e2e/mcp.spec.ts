@@ -382,6 +382,8 @@ test('hundreds of servers: only the rows in view are rendered, and Tab and scrol
   await openMcp(page, signIn);
   const table = page.getByRole('table', { name: 'MCP servers' });
   await expect(table.getByRole('row').filter({ hasText: name(0) })).toBeVisible();
+  // Test joins Edit and Delete once the server's features are known: three actions a row from then on.
+  await expect(page.getByRole('button', { name: `Test ${name(0)}` })).toBeVisible();
   const firstRendered = await table.locator('tr[data-server-id]').count();
   expect(firstRendered).toBeLessThan(60);
 
