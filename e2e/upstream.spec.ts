@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
-import { addConversation, addMessage, addSandbox, OTHER_SPEC_ID } from '../test-support/fake-openhands/state';
+import { addCommand, addCommandOutput, addConversation, addMessage, addSandbox, OTHER_SPEC_ID } from '../test-support/fake-openhands/state';
 import { type FakeOpenHands, startFakeOpenHands } from '../test-support/fake-openhands/fake-openhands';
 import { storeSettings } from '../test-support/fake-openhands/settings';
 import { featuresFromDocument } from '../src/api/server-features';
@@ -167,6 +167,13 @@ test('conversations: events come from polling the search, rename and delete use 
   addMessage(openhands.state, conversation.id, 'agent', 'The parser is fixed');
   await expect(page.getByText('The parser is fixed')).toBeVisible();
   expect(openhands.requests.some((request) => request.includes('/events/stream'))).toBe(false);
+  // A command, then its output 0.3 s later in the same second, after a look saw the command: the
+  // next look asks from that whole second (OpenHands compares seconds), so the output comes.
+  const command = addCommand(openhands.state, conversation.id, 'pytest -q');
+  const commandRow = page.getByRole('group', { name: 'Action: pytest -q' });
+  await expect(commandRow).toContainText('Not run yet');
+  addCommandOutput(openhands.state, conversation.id, command, '3 passed');
+  await expect(commandRow).toHaveAttribute('data-action-status', 'done');
 
   await page.getByRole('button', { name: 'Rename' }).click();
   await page.getByRole('textbox', { name: 'Title' }).fill('Parser fixed');

@@ -142,32 +142,49 @@ describe('streamEvents', () => {
 });
 
 describe('pollEvents', () => {
-  /** Five events, two sharing a time, paged by OpenHands' own (skipping) logic with the console's limit. */
-  const stored = ['e1', 'e2', 'e3', 'e4', 'e5'].map((id, index) => ({
-    ...event(id),
-    timestamp: `2026-11-26T10:00:0${Math.min(index, 3)}Z`,
-  }));
+  /** An event at a naive time (as the SDK writes), with a dashed id (as OpenHands names them). */
+  const at = (n: number, timestamp: string, kind = 'MessageEvent') => ({
+    ...event(`00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, kind),
+    timestamp,
+  });
+  /** Five events, two sharing a second, paged by OpenHands' own (skipping) logic. */
+  const stored = [0, 1, 2, 3, 3].map((second, index) => at(index + 1, `2026-11-26T10:00:0${second}.${index}00000`));
+  const idsOf = (events: { id: string }[]) => events.map(({ id }) => id);
 
-  it('reads every event past OpenHands’ page-boundary skip, starts each look at the newest time, retries a failure and stops when aborted', async () => {
+  /** OpenHands' event search over `events` (a page of at most `pageLimit`) and its get by id. */
+  function openHandsEvents(events: ReturnType<typeof at>[], pageLimit: number) {
+    return {
+      'GET /api/v1/events/search': ({ url }: { url: string }) => {
+        const query = new URL(url, 'http://x').searchParams;
+        const page = openHandsEventPage(events, {
+          since: query.get('timestamp__gte') ?? undefined,
+          limit: Math.min(pageLimit, Number(query.get('limit'))),
+          pageId: query.get('page_id') ?? undefined,
+        });
+        return json(200, page);
+      },
+      'GET /api/v1/events': ({ url }: { url: string }) => {
+        const ids = new URL(url, 'http://x').searchParams.getAll('id');
+        return json(
+          200,
+          ids.map((id) => events.find((candidate) => candidate.id.replaceAll('-', '') === id) ?? null),
+        );
+      },
+    };
+  }
+
+  it('reads every event past OpenHands’ page-boundary skip, starts each look at the newest second, retries a failure and stops when aborted', async () => {
     // Fake timers: once it ended, whether a look is still scheduled can be asked, not waited out.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     onTestFinished(() => void vi.useRealTimers());
     const events = stored.slice(0, 3);
     let failNext = false;
+    const { 'GET /api/v1/events/search': search } = openHandsEvents(events, 2);
     const api = fakeApi({
-      'GET /api/v1/events/search': ({ url }) => {
-        if (failNext) {
-          failNext = false;
-          return json(500, { detail: 'boom' });
-        }
-        const query = new URL(url, 'http://x').searchParams;
-        // A page of two, so that boundaries come up with these few events.
-        const page = openHandsEventPage(events, {
-          since: query.get('timestamp__gte') ?? undefined,
-          limit: Math.min(2, Number(query.get('limit'))),
-          pageId: query.get('page_id') ?? undefined,
-        });
-        return json(200, page);
+      'GET /api/v1/events/search': (request) => {
+        if (!failNext) return search(request);
+        failNext = false;
+        return json(500, { detail: 'boom' });
       },
     });
     const controller = new AbortController();
@@ -179,10 +196,10 @@ describe('pollEvents', () => {
       onFrame: (frame) => frame.type === 'event' && seen.add(frame.event.id),
       onConnection: (connection) => states.push(connection.state),
     });
-    await vi.waitFor(() => expect([...seen]).toEqual(['e1', 'e2', 'e3']));
+    await vi.waitFor(() => expect([...seen]).toEqual(idsOf(stored.slice(0, 3))));
     events.push(...stored.slice(3));
     failNext = true;
-    await vi.waitFor(() => expect([...seen]).toEqual(['e1', 'e2', 'e3', 'e4', 'e5']));
+    await vi.waitFor(() => expect([...seen]).toEqual(idsOf(stored)));
     controller.abort();
     await done;
     expect(vi.getTimerCount()).toBe(0);
@@ -192,8 +209,43 @@ describe('pollEvents', () => {
     expect(states.filter((state, index) => state === 'open' && states[index - 1] === 'open')).toEqual([]);
     const searches = api.requests.map(({ url }) => new URL(url, 'http://x').searchParams);
     expect(searches[0]?.get('timestamp__gte')).toBeNull();
-    // A later look starts from the newest time seen, not from the beginning.
-    expect(searches.at(-1)?.get('timestamp__gte')).toBe('2026-11-26T10:00:03Z');
+    // A later look starts from the second of the newest event seen, not from the beginning.
+    expect(searches.at(-1)?.get('timestamp__gte')).toBe('2026-11-26T10:00:03');
+  });
+
+  it('sees an event of the same second as the newest one the last look saw', async () => {
+    const action = at(1, '2026-11-26T10:00:05.100000', 'ActionEvent');
+    const observation = at(2, '2026-11-26T10:00:05.500000', 'ObservationEvent');
+    const events = [action];
+    fakeApi(openHandsEvents(events, 100));
+    const controller = new AbortController();
+    const seen = new Set<string>();
+    const done = pollEvents('c1', {
+      signal: controller.signal,
+      intervalMs: 5,
+      onFrame: (frame) => frame.type === 'event' && seen.add(frame.event.id),
+    });
+    await vi.waitFor(() => expect([...seen]).toEqual([action.id]));
+    events.push(observation);
+    await vi.waitFor(() => expect([...seen]).toEqual([action.id, observation.id]));
+    controller.abort();
+    await done;
+  });
+
+  it('a page all of one second moves on by page id, and reads the event OpenHands skips there by its id', async () => {
+    const events = [1, 2, 3, 4, 5, 6, 7].map((n) => at(n, `2026-11-26T10:00:07.${n}00000`));
+    const api = fakeApi(openHandsEvents(events, 2));
+    const controller = new AbortController();
+    const seen = new Set<string>();
+    const done = pollEvents('c1', {
+      signal: controller.signal,
+      intervalMs: 60_000,
+      onFrame: (frame) => frame.type === 'event' && seen.add(frame.event.id),
+    });
+    await vi.waitFor(() => expect([...seen].sort()).toEqual(idsOf(events)));
+    controller.abort();
+    await done;
+    expect(api.requests.some(({ url }) => url.startsWith('/api/v1/events?id='))).toBe(true);
   });
 
   it('ends at once when aborted while it hands on events, not after the wait between two looks', async () => {

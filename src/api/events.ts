@@ -148,9 +148,18 @@ export interface PollOptions {
 
 const PAGE_LIMIT = 100;
 
-/** One look: every stored event from `since` on (that one included), a page at a time. */
+/**
+ * The whole second an event time falls in. OpenHands compares `timestamp__gte` with the second an
+ * event is stored under, so a value with a fraction would leave out the rest of its second.
+ */
+const wholeSecond = (time: string) => time.replace(/\.\d+/, '');
+
+/** The event a page id names, when the page id is OpenHands' event file name (`{second}_{kind}_{id hex}`). */
+const eventIdOfPage = (pageId: string) => /_([0-9a-f]{32})$/.exec(pageId)?.[1];
+
+/** One look: every stored event from the second of `since` on, a page at a time; the newest time seen. */
 async function readEventsSince(conversationId: string, since: string | undefined, signal: AbortSignal, onFrame: PollOptions['onFrame']) {
-  let from = since;
+  let from = since === undefined ? undefined : wholeSecond(since);
   let pageId: string | undefined;
   for (;;) {
     const query = new URLSearchParams({ conversation_id__eq: conversationId, sort_order: 'TIMESTAMP', limit: String(PAGE_LIMIT) });
@@ -159,16 +168,25 @@ async function readEventsSince(conversationId: string, since: string | undefined
     const page = await apiRequest(`/api/v1/events/search?${query}`, { schema: eventPageSchema, signal });
     for (const event of page.items) onFrame({ type: 'event', event });
     const last = page.items.at(-1)?.timestamp;
-    if (!page.next_page_id || !last) return last ?? from;
-    // OpenHands skips one event at each page boundary: the next page starts at the last time seen
-    // instead (repeats are dropped by id). When a whole page has that one time, only page_id moves
-    // on, and the event at that boundary may be missed (README: Use with OpenHands).
-    if (last !== from) {
-      from = last;
+    if (!page.next_page_id || !last) return last ?? since;
+    // OpenHands starts the next page after the event its page id names, skipping that one. So the
+    // next page starts at the last event's second instead (repeats are dropped by id); only when a
+    // whole page has that one second does the page id move on, and the skipped event is read by id.
+    if (wholeSecond(last) !== from) {
+      from = wholeSecond(last);
       pageId = undefined;
-    } else pageId = page.next_page_id;
+    } else {
+      pageId = page.next_page_id;
+      const skipped = eventIdOfPage(pageId);
+      if (skipped) {
+        const [event] = await apiRequest(`/api/v1/events?${new URLSearchParams({ id: skipped })}`, { schema: eventsByIdSchema, signal });
+        if (event) onFrame({ type: 'event', event });
+      }
+    }
   }
 }
+
+const eventsByIdSchema = z.array(z.nullable(eventSchema));
 
 /**
  * A conversation's events for a server without our stream (OpenHands): `/api/v1/events/search`

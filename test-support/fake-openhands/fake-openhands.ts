@@ -1,7 +1,7 @@
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { OPENHANDS_OPENAPI } from './openapi';
-import { openHandsEventPage } from './event-search';
+import { matchingEvents, openHandsEventPage } from './event-search';
 import { readSettings, storeSettings } from './settings';
 import { DEFAULT_SPEC_ID, emptyState, type FakeOpenHandsState, OTHER_SPEC_ID, addSandbox } from './state';
 
@@ -191,18 +191,35 @@ export async function startFakeOpenHands({ sessionKey }: { sessionKey: string })
     return true;
   });
 
-  // --- events: searched and counted; no stream ---
-  const eventsOf = (query: Query) => {
-    const since = one(query.timestamp__gte);
-    const events = state.events.get((one(query.conversation_id__eq) ?? '').replaceAll('-', '')) ?? [];
-    return events.filter((event) => !since || event.timestamp >= since);
-  };
-  app.get<{ Querystring: Query }>('/api/v1/events/search', async ({ query }) => {
-    const events = state.events.get((one(query.conversation_id__eq) ?? '').replaceAll('-', '')) ?? [];
+  // --- events: searched, counted and got by id; no stream ---
+  const eventsOf = (query: Query) => state.events.get((one(query.conversation_id__eq) ?? '').replaceAll('-', '')) ?? [];
+  // A zoned `timestamp__gte` makes OpenHands compare naive with aware times: a 500.
+  const internalError = (reply: FastifyReply) => reply.status(500).send('Internal Server Error');
+  app.get<{ Querystring: Query }>('/api/v1/events/search', async ({ query }, reply) => {
     const limit = Number(one(query.limit) ?? 100);
-    return openHandsEventPage(events, { since: one(query.timestamp__gte), limit, pageId: one(query.page_id) });
+    try {
+      return openHandsEventPage(eventsOf(query), { since: one(query.timestamp__gte), limit, pageId: one(query.page_id) });
+    } catch {
+      return internalError(reply);
+    }
   });
-  app.get<{ Querystring: Query }>('/api/v1/events/count', async (request) => eventsOf(request.query).length);
+  app.get<{ Querystring: Query }>('/api/v1/events/count', async ({ query }, reply) => {
+    try {
+      return matchingEvents(eventsOf(query), one(query.timestamp__gte)).length;
+    } catch {
+      return internalError(reply);
+    }
+  });
+  app.get<{ Querystring: Query }>('/api/v1/events', async ({ query }) =>
+    list(query.id).map((id) => {
+      const hex = id.replaceAll('-', '');
+      for (const events of state.events.values()) {
+        const event = events.find((candidate) => candidate.id.replaceAll('-', '') === hex);
+        if (event) return event;
+      }
+      return null;
+    }),
+  );
 
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;

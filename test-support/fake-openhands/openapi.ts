@@ -31,6 +31,7 @@ export const OPENHANDS_OPENAPI = {
       get: { parameters: query('conversation_id__eq', 'kind__eq', 'timestamp__gte', 'timestamp__lt', 'sort_order', 'page_id', 'limit') },
     },
     '/api/v1/events/count': { get: {} },
+    '/api/v1/events': { get: { parameters: query('id') } },
     '/api/v1/sandboxes/search': { get: { parameters: query('page_id', 'limit') } },
     '/api/v1/sandboxes': { get: { parameters: query('id') }, post: { parameters: query('sandbox_spec_id') } },
     '/api/v1/sandboxes/{sandbox_id}/pause': { post: {} },

@@ -132,3 +132,59 @@ export function addMessage(state: FakeOpenHandsState, conversationId: string, so
   state.events.get(conversationId)?.push(event);
   return event;
 }
+
+/** A terminal command the agent ran, as an `ActionEvent` with no observation yet. */
+export function addCommand(state: FakeOpenHandsState, conversationId: string, command: string): FakeEvent {
+  const callId = `toolu_${randomBytes(8).toString('hex')}`;
+  const event: FakeEvent = {
+    kind: 'ActionEvent',
+    id: randomUUID(),
+    // Part way into its second, so that its output can come later within that second.
+    timestamp: naive().replace(/\.\d+$/, '.600000'),
+    source: 'agent',
+    thought: [],
+    reasoning_content: null,
+    thinking_blocks: [],
+    action: { kind: 'TerminalAction', command, is_input: false, timeout: null, reset: false },
+    tool_name: 'terminal',
+    tool_call_id: callId,
+    tool_call: { id: callId, name: 'terminal', arguments: JSON.stringify({ command }), origin: 'completion' },
+    llm_response_id: randomUUID(),
+    security_risk: 'UNKNOWN',
+  };
+  state.events.get(conversationId)?.push(event);
+  return event;
+}
+
+/** The output of `action`, written 0.3 s after it: in the same second, as a quick command's is. */
+export function addCommandOutput(state: FakeOpenHandsState, conversationId: string, action: FakeEvent, output: string): FakeEvent {
+  const event: FakeEvent = {
+    kind: 'ObservationEvent',
+    id: randomUUID(),
+    timestamp: action.timestamp.replace(/\.\d+$/, '.900000'),
+    source: 'environment',
+    tool_name: 'terminal',
+    tool_call_id: action.tool_call_id,
+    observation: {
+      kind: 'TerminalObservation',
+      content: text(output),
+      is_error: false,
+      command: (action.action as { command: string }).command,
+      exit_code: 0,
+      timeout: false,
+      metadata: {
+        exit_code: 0,
+        pid: -1,
+        username: null,
+        hostname: null,
+        working_dir: '/workspace',
+        py_interpreter_path: null,
+        prefix: '',
+        suffix: '',
+      },
+    },
+    action_id: action.id,
+  };
+  state.events.get(conversationId)?.push(event);
+  return event;
+}

@@ -68,6 +68,17 @@ describe('useConversationEvents', () => {
     unmount();
   });
 
+  it('puts an event that comes late where its time says (a poll gives one second’s events by kind name)', async () => {
+    const push = stubStream();
+    const queryClient = streamingServerClient();
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+    const { result, unmount } = renderHook(() => useConversationEvents('c1'), { wrapper });
+    const [first, second, third] = [userMessage('u1', 'one'), agentMessage('m1', 'two'), agentMessage('m2', 'three')];
+    push(sse(first) + sse(third) + sse(second));
+    await waitFor(() => expect(result.current.events.map(({ event }) => event.id)).toEqual(['u1', 'm1', 'm2']));
+    unmount();
+  });
+
   it('keeps the status when a frame carries none, and drops the partial text of a reply cut short when the agent stops (a pause, an LLM failure)', async () => {
     const push = stubStream();
     const queryClient = streamingServerClient();

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useReducer } from 'react';
 import { pollEvents, type StreamConnection, type StreamFrame, streamEvents } from '../../api/events';
 import type { AppConversation } from '../../contract/conversations';
+import { eventTime } from '../../contract/events';
 import { conversationKeys } from '../../queries/conversations';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { receive, type ReceivedEvent } from './timeline';
@@ -24,6 +25,17 @@ type EventsAction =
 
 const initial: EventsState = { events: [], ids: new Set(), streaming: new Map(), connection: { state: 'connecting' } };
 
+/**
+ * Events mostly come in the order they happened; a poll of OpenHands gives those of one second by
+ * kind name, and an event read again after a page boundary comes late: each goes where its time says.
+ */
+function insertByTime(events: ReceivedEvent[], received: ReceivedEvent) {
+  const time = eventTime(received.event.timestamp);
+  let at = events.length;
+  while (at > 0 && time < eventTime(events[at - 1]!.event.timestamp)) at -= 1;
+  events.splice(at, 0, received);
+}
+
 function applyFrames(state: EventsState, frames: readonly StreamFrame[]): EventsState {
   const events = [...state.events];
   const ids = new Set(state.ids);
@@ -34,7 +46,7 @@ function applyFrames(state: EventsState, frames: readonly StreamFrame[]): Events
       streaming.set(responseId, (streaming.get(responseId) ?? '') + delta);
     } else if (frame.type === 'event' && !ids.has(frame.event.id)) {
       ids.add(frame.event.id);
-      events.push(receive(frame.event));
+      insertByTime(events, receive(frame.event));
       // Its stored message (or action) replaces the partial text of the same reply.
       const responseId = (frame.event as { llm_response_id?: unknown }).llm_response_id;
       if (typeof responseId === 'string') streaming.delete(responseId);
