@@ -136,6 +136,11 @@ test('sandboxes: filters OpenHands ignores apply on the page, and say so; no log
   await page.getByRole('dialog', { name: 'Delete sandbox?' }).getByRole('button', { name: 'Delete' }).click();
   await expect(row(page, running.id)).toHaveCount(0);
   expect(openhands.state.sandboxes.map((sandbox) => sandbox.id)).not.toContain(running.id);
+
+  // Capacity is a route of ours (a 405 on OpenHands): never asked, on this page or Conversations.
+  await page.getByRole('link', { name: 'Conversations' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Conversations', level: 1 })).toBeVisible();
+  expect(openhands.requests.filter((request) => request.includes('/sandboxes/capacity'))).toEqual([]);
 });
 
 test('conversations: events come from polling the search, rename and delete use the legacy routes, archiving is hidden', async ({

@@ -59,7 +59,7 @@ describe('featuresFromDocument', () => {
   const bodySchema = (schema: unknown) => ({ requestBody: { content: { 'application/json': { schema } } } });
   const route = (parameters: string[] = []) => ({ parameters: parameters.map((name) => ({ name, in: 'query' })) });
 
-  it('reads OpenHands: no stream, logs, MCP test or archive; sandbox filters ignored', () => {
+  it('reads OpenHands: no stream, logs, MCP test, capacity or archive; sandbox filters ignored', () => {
     const document = {
       openapi: '3.1.0',
       paths: {
@@ -74,6 +74,7 @@ describe('featuresFromDocument', () => {
       eventStream: false,
       sandboxLogs: false,
       mcpTest: false,
+      sandboxCapacity: false,
       conversationArchive: false,
       sandboxFilters: false,
       conversationSort: false,
@@ -95,6 +96,7 @@ describe('featuresFromDocument', () => {
         '/api/v1/app-conversations/search': { get: route(['sort_order']) },
         '/api/v1/sandboxes/{sandbox_id}/logs': { get: {} },
         '/api/mcp/test': { post: {} },
+        '/api/v1/sandboxes/capacity': { get: {} },
         '/api/v1/app-conversations/{conversation_id}/send-message': { post: {} },
         '/api/v1/app-conversations/{conversation_id}/pause': { post: {} },
         '/api/v1/app-conversations/{conversation_id}/run': { post: {} },

@@ -55,6 +55,8 @@ export interface ServerFeatures {
   sandboxLogs: boolean;
   /** `POST /api/mcp/test` (ours). */
   mcpTest: boolean;
+  /** `GET /api/v1/sandboxes/capacity` (ours; OpenHands answers 405 there). */
+  sandboxCapacity: boolean;
   /** `PATCH /api/v1/app-conversations/{id}` taking `archived` (ours; a newer OpenHands has the route, without it): archiving, alone and in bulk. */
   conversationArchive: boolean;
   /** `/api/v1/sandboxes/search` filters by `status__eq` and `sandbox_spec_id__eq` (OpenHands ignores both). */
@@ -87,6 +89,7 @@ export const ASSUMED: ServerFeatures = {
   eventStream: true,
   sandboxLogs: true,
   mcpTest: true,
+  sandboxCapacity: true,
   conversationArchive: true,
   sandboxFilters: true,
   conversationSort: true,
@@ -130,6 +133,7 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
     eventStream: ours,
     sandboxLogs: has('/api/v1/sandboxes/{sandbox_id}/logs', 'get'),
     mcpTest: has('/api/mcp/test', 'post'),
+    sandboxCapacity: has('/api/v1/sandboxes/capacity', 'get'),
     conversationArchive: offersProperty(document, requestBody('/api/v1/app-conversations/{conversation_id}', 'patch'), 'archived'),
     sandboxFilters: searchFilters.includes('status__eq') && searchFilters.includes('sandbox_spec_id__eq'),
     conversationSort: queryParameters(document, route('/api/v1/app-conversations/search', 'get')).includes('sort_order'),

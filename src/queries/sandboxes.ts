@@ -46,11 +46,15 @@ export const sandboxesQuery = (filters: SandboxFilters, anythingInFlight: boolea
     select: filterOnClient ? (page: SandboxPage) => matchingSandboxes(page, filters) : undefined,
   });
 
-/** How many run and exist against the caps; read again now and then, as sandboxes start and stop elsewhere too. */
-export const sandboxCapacityQuery = () =>
+/**
+ * How many run and exist against the caps; read again now and then, as sandboxes start and stop
+ * elsewhere too. Asked only of a server that `offered` the route (OpenHands has none).
+ */
+export const sandboxCapacityQuery = (offered: boolean) =>
   queryOptions({
     queryKey: sandboxKeys.capacity(),
     queryFn: ({ signal }) => sandboxCapacity(signal),
+    enabled: offered,
     refetchInterval: 10_000,
     retry: false,
   });

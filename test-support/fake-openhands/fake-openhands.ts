@@ -138,6 +138,8 @@ export async function startFakeOpenHands({ sessionKey }: { sessionKey: string })
     state.sandboxes.splice(index, 1);
     return { success: true };
   });
+  // Only DELETE is routed there: any GET below /api/v1/sandboxes/ (`capacity` too) is a 405.
+  app.get('/api/v1/sandboxes/:id', async (_request, reply) => reply.status(405).send({ detail: 'Method Not Allowed' }));
 
   // --- conversations (V1 reads, legacy rename and delete) ---
   const withSandbox = (conversation: FakeOpenHandsState['conversations'][number]) => {

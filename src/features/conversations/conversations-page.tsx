@@ -87,7 +87,7 @@ export function ConversationsPage() {
 
   const [since] = useState(() => new Date(Date.now() - TASK_WINDOW_MS).toISOString());
   const tasks = useQuery(tasksInFlightQuery(since));
-  const capacity = useQuery(sandboxCapacityQuery());
+  const capacity = useQuery(sandboxCapacityQuery(features?.sandboxCapacity === true));
   const [dismissed, setDismissed] = useState<Set<string>>(new Set());
   const shownTasks = (tasks.data ?? []).filter((task) => !dismissed.has(task.id));
   // A start that has just left the tasks under way (READY, or failed) joins the list. Not on

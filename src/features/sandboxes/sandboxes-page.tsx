@@ -47,7 +47,7 @@ export function SandboxesPage() {
   const filtersOnClient = features?.sandboxFilters === false;
   const sandboxes = useQuery(sandboxesQuery(filters, inFlight.size > 0, filtersOnClient));
   const specs = useQuery(sandboxSpecsQuery());
-  const capacity = useQuery(sandboxCapacityQuery());
+  const capacity = useQuery(sandboxCapacityQuery(features?.sandboxCapacity === true));
   const queryClient = useQueryClient();
   const act = useMutation(sandboxActionMutation(queryClient));
   const start = useMutation(startSandboxMutation(queryClient));
