@@ -71,6 +71,7 @@ test('start from the specs list in one click, watch it start, call its agent ser
   await expect(page.getByText(`${short(id)} from slow-agent`)).toBeVisible(); // "Sandbox started", with the short id
   await expect(status(page, id)).toHaveText('Starting');
   await expect(status(page, id)).toHaveText('Running', { timeout: 10_000 });
+  await expect(page.getByTestId('sandbox-capacity')).toContainText(/· 1 of \d+ exist/);
   const shownId = row(page, id).getByTestId('copy-value').first();
   await expect(shownId).toHaveText(short(id));
   await expect(shownId).toHaveAttribute('title', id);
@@ -124,6 +125,8 @@ test('start from the specs list in one click, watch it start, call its agent ser
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(row(page, id)).toHaveCount(0);
   await expect(page.getByText('No sandboxes yet')).toBeVisible();
+  // The counts follow the delete at once, not at their next read.
+  await expect(page.getByTestId('sandbox-capacity')).toContainText(/^0 of \d+ sandboxes running · 0 of \d+ exist/);
   expect((await api(server, 'GET', '/api/v1/sandboxes/search')).items).toEqual([]);
 });
 

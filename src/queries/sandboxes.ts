@@ -68,10 +68,17 @@ export const sandboxLogsQuery = (id: string) =>
     refetchInterval: 2000,
   });
 
+/** After a start, pause, resume or delete: the lists, and the counts against the caps. */
+const refreshSandboxes = (queryClient: QueryClient) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: sandboxKeys.lists() }),
+    queryClient.invalidateQueries({ queryKey: sandboxKeys.capacity() }),
+  ]);
+
 export const startSandboxMutation = (queryClient: QueryClient) =>
   mutationOptions({
     mutationFn: (specId: string | undefined) => startSandbox(specId),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: sandboxKeys.lists() }),
+    onSettled: () => refreshSandboxes(queryClient),
   });
 
 export interface SandboxActionVariables {
@@ -115,6 +122,6 @@ export const sandboxActionMutation = (queryClient: QueryClient) => {
       const before = context?.before;
       if (before) patchLists((page) => ({ ...page, items: page.items.map((s) => (s.id === id ? before : s)) }));
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: sandboxKeys.lists() }),
+    onSettled: () => refreshSandboxes(queryClient),
   });
 };
