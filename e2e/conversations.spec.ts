@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import { conversationRecord } from '../server/testing/conversation-records';
 import { startDumbHttpRepo } from '../test-support/git/dumb-http-repo';
+import { insertConversations } from './support/database';
 import { expect, test } from './support/fixtures';
 
 test('start a conversation: a failed start says why and Retry works once fixed; follow the steps, land on it, rename, find, archive and delete it', async ({
@@ -109,29 +108,14 @@ test('hundreds of conversations: only the rows in view are rendered, and Tab and
   // Many key presses, each a round trip to the browser: more than the default time on a busy machine.
   test.slow();
   // Written straight into the server's database: starting 150 conversations would start 150 sandboxes.
-  const database = new SQLite(path.join(server.dataDir, 'agent-console.db'));
-  try {
-    const start = Date.parse('2026-01-01T00:00:00Z');
-    const columns = Object.keys(conversationRecord({ id: 'any' }));
-    const insert = database.prepare(
-      `INSERT INTO app_conversations (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`,
-    );
-    database.transaction(() => {
-      for (let i = 0; i < 150; i++) {
-        const at = new Date(start + i * 60_000).toISOString();
-        insert.run(
-          conversationRecord({
-            id: randomUUID().replaceAll('-', ''),
-            title: `Task ${String(i).padStart(3, '0')}`,
-            created_at: at,
-            updated_at: at,
-          }),
-        );
-      }
-    })();
-  } finally {
-    database.close();
-  }
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  insertConversations(
+    server.dataDir,
+    Array.from({ length: 150 }, (_, i) => {
+      const at = new Date(start + i * 60_000).toISOString();
+      return { id: randomUUID().replaceAll('-', ''), title: `Task ${String(i).padStart(3, '0')}`, created_at: at, updated_at: at };
+    }),
+  );
   await signIn(page);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
   const table = page.getByRole('table', { name: 'Conversations' });
@@ -162,4 +146,36 @@ test('hundreds of conversations: only the rows in view are rendered, and Tab and
   expect(await rendered.count()).toBeLessThan(40);
 
   await atTheEnd('Task 000');
+});
+
+test('a conversation links the sub-conversations it started, which the list hides, and each links back to it', async ({
+  page,
+  signIn,
+  server,
+}) => {
+  const [parent, sub] = [randomUUID(), randomUUID()].map((id) => id.replaceAll('-', '')) as [string, string];
+  insertConversations(server.dataDir, [
+    { id: parent, title: 'Ship the release', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' },
+    {
+      id: sub,
+      title: 'Write the changelog',
+      parent_conversation_id: parent,
+      created_at: '2026-01-01T00:01:00.000Z',
+      updated_at: '2026-01-01T00:01:00.000Z',
+    },
+  ]);
+  await signIn(page);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
+  const table = page.getByRole('table', { name: 'Conversations' });
+  await expect(table.getByRole('link', { name: 'Ship the release' })).toBeVisible();
+  await expect(table.getByRole('link', { name: 'Write the changelog' })).toHaveCount(0);
+  await expect(page.getByText('1 conversation', { exact: true })).toBeVisible();
+
+  await table.getByRole('link', { name: 'Ship the release' }).click();
+  const details = page.getByRole('region', { name: 'Details' });
+  await details.getByRole('link', { name: 'Write the changelog' }).click();
+  await expect(page.getByRole('heading', { name: 'Write the changelog', level: 1 })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/conversations/${sub}$`));
+  await details.getByRole('link', { name: 'Ship the release' }).click();
+  await expect(page.getByRole('heading', { name: 'Ship the release', level: 1 })).toBeVisible();
 });

@@ -114,6 +114,7 @@ function applyFilter<Q extends Filterable<Q>>(query: Q, userId: string, filter: 
   if (filter.updated_at__gte) conditions.push(sql<SqlBool>`${column('updated_at')} >= ${filter.updated_at__gte}`);
   if (filter.updated_at__lt) conditions.push(sql<SqlBool>`${column('updated_at')} < ${filter.updated_at__lt}`);
   if (filter.sandbox_id__eq) conditions.push(sql<SqlBool>`${column('sandbox_id')} = ${filter.sandbox_id__eq}`);
+  if (!filter.include_sub_conversations) conditions.push(sql<SqlBool>`${column('parent_conversation_id')} IS NULL`);
   return conditions.reduce((q, condition) => q.where(condition), query);
 }
 
@@ -178,6 +179,21 @@ export class ConversationsStore {
       .execute();
     for (const row of rows) titles.set(row.sandbox_id, [...(titles.get(row.sandbox_id) ?? []), row.title]);
     return titles;
+  }
+
+  /** The ids of the conversations of user `userId` that the conversations `parentIds` started, by parent, oldest first. */
+  async subConversationIds(userId: string, parentIds: string[]): Promise<Map<string, string[]>> {
+    const children = new Map<string, string[]>();
+    if (parentIds.length === 0) return children;
+    const rows = await this.db
+      .selectFrom('app_conversations')
+      .select(['id', 'parent_conversation_id'])
+      .where('user_id', '=', userId)
+      .where('parent_conversation_id', 'in', parentIds)
+      .orderBy('created_at')
+      .execute();
+    for (const { id, parent_conversation_id: parent } of rows) if (parent) children.set(parent, [...(children.get(parent) ?? []), id]);
+    return children;
   }
 
   /** The conversations (of anyone) in the sandboxes `sandboxIds`. */

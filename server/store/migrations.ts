@@ -434,6 +434,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('sandboxes').dropColumn('conversation_id').execute();
     },
   },
+  '0015_sub_conversations_by_parent': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createIndex('app_conversations_parent').on('app_conversations').column('parent_conversation_id').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('app_conversations_parent').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

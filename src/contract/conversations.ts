@@ -220,6 +220,8 @@ export const conversationFilterSchema = z.object({
    * server's lax pre-pass (`laxInput`), which reads `true`, `1`, `yes`, … as Pydantic does.
    */
   archived: z._default(z.boolean(), false),
+  /** Conversations a conversation started (`parent_conversation_id` set) are hidden unless asked for, as OpenHands' search hides them. */
+  include_sub_conversations: z.optional(z.boolean()),
 });
 export type ConversationFilter = z.output<typeof conversationFilterSchema>;
 

@@ -22,6 +22,7 @@ export const conversationKeys = {
   count: (filters: ConversationFilters) => [...conversationKeys.counts(), filters] as const,
   details: () => [...conversationKeys.all, 'detail'] as const,
   detail: (id: string) => [...conversationKeys.details(), id] as const,
+  titles: (ids: readonly string[]) => [...conversationKeys.all, 'titles', ids] as const,
   tasks: () => [...conversationKeys.all, 'start-tasks'] as const,
   recentTasks: (since: string) => [...conversationKeys.tasks(), 'recent', since] as const,
   task: (id: string) => [...conversationKeys.tasks(), id] as const,
@@ -56,6 +57,17 @@ export const conversationQuery = (id: string) =>
       return conversation;
     },
     refetchInterval: LIVE_MS,
+  });
+
+/** The titles of the conversations `ids` (a conversation's parent and sub-conversations), by id; unknown ones are left out. */
+export const conversationTitlesQuery = (ids: readonly string[]) =>
+  queryOptions({
+    queryKey: conversationKeys.titles(ids),
+    queryFn: async ({ signal }) => {
+      const found = await getConversations([...ids], signal);
+      return new Map(found.flatMap((conversation) => (conversation ? [[conversation.id, conversation.title] as const] : [])));
+    },
+    enabled: ids.length > 0,
   });
 
 /**

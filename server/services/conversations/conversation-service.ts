@@ -85,6 +85,10 @@ export class ConversationService {
 
   async #withLiveState(records: ConversationRecord[]): Promise<AppConversation[]> {
     const sandboxes = await this.#sandboxesOf(records);
+    const children = await this.store.subConversationIds(
+      this.userId,
+      records.map((record) => record.id),
+    );
     return records.map((record) => ({
       id: record.id,
       created_by_user_id: null,
@@ -97,7 +101,7 @@ export class ConversationService {
       pr_number: parseJson<number[]>(record.pr_number, []),
       llm_model: record.llm_model,
       parent_conversation_id: record.parent_conversation_id,
-      sub_conversation_ids: [],
+      sub_conversation_ids: children.get(record.id) ?? [],
       created_at: record.created_at,
       updated_at: record.updated_at,
       archived: record.archived === 1,

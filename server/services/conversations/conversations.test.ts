@@ -458,22 +458,50 @@ describe.each(databasesUnderTest())('search and count on %s', (database) => {
       const items = (await search(t, query)).items;
       if (items.length === 0) return [items, []];
       const byId = await json(t, 'GET', `/api/v1/app-conversations?${items.map((item) => `ids=${item.id}`).join('&')}`);
-      return [items, byId.json()];
+      // Sub-conversation ids are filled by a lookup only, as OpenHands fills them.
+      return [items, byId.json().map((item: object) => ({ ...item, sub_conversation_ids: [] }))];
     };
     const compare = async () => {
       // The title search in creation order is written by a query of its own on SQLite.
-      for (const query of ['limit=10', 'title__contains=quokka', 'title__contains=quokka&sort_order=TITLE', 'archived=true']) {
+      for (const query of ['limit=10', 'title__contains=quokka', 'title__contains=quokka&sort_order=TITLE', 'archived=true'].map(
+        (query) => `${query}&include_sub_conversations=true`,
+      )) {
         const [searched, lookedUp] = await searchedAndLookedUp(query);
         expect(searched, query).toEqual(lookedUp);
       }
     };
     await compare();
-    expect((await search(t, 'limit=10')).items.map((item) => item.id)).toEqual([full, plain]);
+    expect((await search(t, 'limit=10&include_sub_conversations=true')).items.map((item) => item.id)).toEqual([full, plain]);
     await json(t, 'PATCH', `/api/v1/app-conversations/${full}`, { title: 'Quokka renamed' });
     await json(t, 'PATCH', `/api/v1/app-conversations/${plain}`, { archived: true });
     await compare();
-    expect((await search(t, 'title__contains=renamed')).items).toMatchObject([{ id: full, title: 'Quokka renamed', pr_number: [12, 13] }]);
+    expect((await search(t, 'title__contains=renamed&include_sub_conversations=1')).items).toMatchObject([
+      { id: full, title: 'Quokka renamed', pr_number: [12, 13] },
+    ]);
     expect((await search(t, 'archived=true')).items).toMatchObject([{ id: plain, archived: true }]);
+  });
+
+  it('hides sub-conversations from search and count unless asked for, and lists them in their parent by batch get', async () => {
+    const t = await app({ database });
+    const at = (minute: number) => new Date(base + minute * 60_000).toISOString();
+    const [parent, first, second] = ['a', 'b', 'c'].map((c) => c.repeat(32)) as [string, string, string];
+    await t.db
+      .insertInto('app_conversations')
+      .values([
+        conversationRecord({ id: parent, title: 'Parent', created_at: at(1), updated_at: at(1) }),
+        conversationRecord({ id: second, title: 'Second', parent_conversation_id: parent, created_at: at(3), updated_at: at(3) }),
+        conversationRecord({ id: first, title: 'First', parent_conversation_id: parent, created_at: at(2), updated_at: at(2) }),
+      ])
+      .execute();
+    expect((await search(t, 'limit=10')).items.map((item) => item.id)).toEqual([parent]);
+    expect((await search(t, 'limit=10&include_sub_conversations=true')).items.map((item) => item.id)).toEqual([second, first, parent]);
+    expect((await json(t, 'GET', '/api/v1/app-conversations/count')).json()).toBe(1);
+    expect((await json(t, 'GET', '/api/v1/app-conversations/count?include_sub_conversations=true')).json()).toBe(3);
+    const batch = (await json(t, 'GET', `/api/v1/app-conversations?ids=${first}&ids=${parent}`)).json();
+    expect(batch).toMatchObject([
+      { id: first, parent_conversation_id: parent, sub_conversation_ids: [] },
+      { id: parent, sub_conversation_ids: [first, second] },
+    ]);
   });
 
   it('responds to batch gets in request order with null for unknown ids, and refuses bad paging', async () => {

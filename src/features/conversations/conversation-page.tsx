@@ -10,7 +10,13 @@ import { LoadingSkeleton, QueryContent } from '../../components/query-content';
 import type { AppConversation } from '../../contract/conversations';
 import type { Confirmation } from '../../contract/events';
 import { confirmActionsMutation, pauseAgentMutation, runAgentMutation, sendMessageMutation } from '../../queries/agent';
-import { conversationKeys, conversationQuery, deleteConversationMutation, updateConversationMutation } from '../../queries/conversations';
+import {
+  conversationKeys,
+  conversationQuery,
+  conversationTitlesQuery,
+  deleteConversationMutation,
+  updateConversationMutation,
+} from '../../queries/conversations';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { eventCountQuery } from '../../queries/events';
 import { sandboxActionMutation } from '../../queries/sandboxes';
@@ -45,6 +51,9 @@ export function ConversationPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const conversation = useQuery(conversationQuery(conversationId));
+  const parentId = conversation.data?.parent_conversation_id;
+  const subIds = conversation.data?.sub_conversation_ids ?? [];
+  const relatedTitles = useQuery(conversationTitlesQuery(parentId ? [parentId, ...subIds] : subIds)).data;
   const update = useMutation(updateConversationMutation(queryClient));
   const remove = useMutation(deleteConversationMutation(queryClient));
   const sandboxAction = sandboxActionMutation(queryClient);
@@ -103,6 +112,7 @@ export function ConversationPage() {
             sandboxActionPending={sandbox.isPending}
             onSandboxAction={(action) => sandbox.mutate({ action, id: c.sandbox_id }, { onError: failed(`${action} its sandbox`) })}
             onDelete={() => setConfirmDelete(true)}
+            relatedTitles={relatedTitles}
           >
             <Suspense fallback={<LoadingSkeleton what="the events" height={320} />}>
               <EventTimeline items={agent.items} connection={agent.connection} history={agent.history} />

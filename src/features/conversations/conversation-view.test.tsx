@@ -73,6 +73,26 @@ describe('ConversationView', () => {
     }
   });
 
+  it('links its parent and its sub-conversations, by title once known', () => {
+    const [parent, first, second] = ['c', 'd', 'e'].map((c) => c.repeat(32)) as [string, string, string];
+    setup({
+      conversation: { ...conversation, parent_conversation_id: parent, sub_conversation_ids: [first, second] },
+      relatedTitles: new Map([
+        [parent, 'The whole task'],
+        [first, 'Write the tests'],
+      ]),
+    });
+    expect(screen.getByRole('link', { name: 'The whole task' })).toHaveAttribute('href', `/conversations/${parent}`);
+    expect(screen.getByRole('link', { name: 'Write the tests' })).toHaveAttribute('href', `/conversations/${first}`);
+    expect(screen.getByRole('link', { name: second.slice(0, 12) })).toHaveAttribute('href', `/conversations/${second}`);
+  });
+
+  it('has no parent or sub-conversation fields when it has neither', () => {
+    setup();
+    expect(screen.queryByText('Part of')).not.toBeInTheDocument();
+    expect(screen.queryByText('Sub-conversations')).not.toBeInTheDocument();
+  });
+
   it('renames inline: Enter saves what was typed, Escape keeps the title', async () => {
     const { user, onRename } = setup();
     await user.click(screen.getByRole('button', { name: 'Rename' }));

@@ -21,6 +21,8 @@ export interface ConversationViewProps {
   sandboxActionPending: boolean;
   onSandboxAction: (action: 'pause' | 'resume') => void;
   onDelete: () => void;
+  /** Titles of its parent and sub-conversations, by id, as far as known yet. */
+  relatedTitles?: ReadonlyMap<string, string | null>;
   /** The agent's part (events and controls), between the header and the details. */
   children?: ReactNode;
 }
@@ -130,6 +132,15 @@ function Model({ model }: { model: string | null }) {
   );
 }
 
+/** A link to another conversation, by its title once known. */
+function ConversationLink({ id, title }: { id: string; title: string | null | undefined }) {
+  return (
+    <Anchor component={Link} to={`/conversations/${encodeURIComponent(id)}`} size="sm" ff={title ? undefined : 'monospace'}>
+      {title ?? id.slice(0, 12)}
+    </Anchor>
+  );
+}
+
 /** Everything known about one conversation, with what can be done to it. */
 export function ConversationView({ conversation: c, ...props }: ConversationViewProps) {
   const tokens = c.metrics?.accumulated_token_usage;
@@ -190,6 +201,20 @@ export function ConversationView({ conversation: c, ...props }: ConversationView
           <Field label="Agent server">
             {c.conversation_url ? <CopyValue value={c.conversation_url} label="conversation URL" maxWidth={260} /> : none}
           </Field>
+          {c.parent_conversation_id && (
+            <Field label="Part of">
+              <ConversationLink id={c.parent_conversation_id} title={props.relatedTitles?.get(c.parent_conversation_id)} />
+            </Field>
+          )}
+          {c.sub_conversation_ids.length > 0 && (
+            <Field label="Sub-conversations">
+              <Stack gap={2}>
+                {c.sub_conversation_ids.map((id) => (
+                  <ConversationLink key={id} id={id} title={props.relatedTitles?.get(id)} />
+                ))}
+              </Stack>
+            </Field>
+          )}
           <Field label="Repository">{text(c.selected_repository)}</Field>
           <Field label="Branch">{text(c.selected_branch)}</Field>
           <Field label="Git provider">
