@@ -61,6 +61,17 @@ export class EventsStore {
           .executeTakeFirst();
         if (row) inserted.push({ ...event, seq: row.seq });
       }
+      // A conversation is updated when its agent works: its newest event moves its updated_at on.
+      const newest = new Map<string, string>();
+      for (const { conversation_id: id, timestamp } of inserted) if (timestamp > (newest.get(id) ?? '')) newest.set(id, timestamp);
+      for (const [id, timestamp] of newest) {
+        await trx
+          .updateTable('app_conversations')
+          .set({ updated_at: timestamp })
+          .where('id', '=', id)
+          .where('updated_at', '<', timestamp)
+          .execute();
+      }
       // Delivered at commit, to every instance listening (see event-notices).
       if (this.#postgres) {
         for (const id of new Set(inserted.map((event) => event.conversation_id))) {

@@ -132,6 +132,20 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       expect(got.json()).toEqual([first[2], null, first[0]]);
     });
 
+    it("move their conversation's updated_at on to the newest event's time, never back", async () => {
+      const t = await app(database);
+      const { conversationId, push } = await setup(t);
+      const updatedAt = async () =>
+        (await t.request({ method: 'GET', url: `/api/v1/app-conversations?ids=${conversationId}` })).json()[0].updated_at;
+      const before = await updatedAt();
+      const later = new Date(Date.parse(before) + 60_000).toISOString();
+      const latest = new Date(Date.parse(before) + 120_000).toISOString();
+      await push([message('one', later), message('two', latest)]);
+      expect(await updatedAt()).toBe(latest);
+      await push([message('late to arrive', later)]);
+      expect(await updatedAt()).toBe(latest);
+    });
+
     it('pages through every event exactly once, in both orders, with ties in time kept in the order they came', async () => {
       const t = await app(database);
       const { conversationId, push } = await setup(t);

@@ -66,11 +66,12 @@ describe('ConversationView', () => {
       'docs, testing',
       '$0.0421',
       '12,000 in, 800 out',
-      'Running',
-      'Idle',
     ]) {
       expect(screen.getByText(text)).toBeInTheDocument();
     }
+    // Each status says what it is the status of.
+    expect(screen.getByText('Running').closest('[data-status]')?.previousElementSibling).toHaveTextContent('Sandbox');
+    expect(screen.getByText('Idle').closest('[data-execution]')?.previousElementSibling).toHaveTextContent('Agent');
   });
 
   it('links its parent and its sub-conversations, by title once known', () => {

@@ -132,6 +132,18 @@ function Model({ model }: { model: string | null }) {
   );
 }
 
+/** A status badge with what it is the status of: the sandbox's and the agent's differ. */
+function LabelledStatus({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      {children}
+    </Group>
+  );
+}
+
 /** A link to another conversation, by its title once known. */
 function ConversationLink({ id, title }: { id: string; title: string | null | undefined }) {
   return (
@@ -153,8 +165,14 @@ export function ConversationView({ conversation: c, ...props }: ConversationView
           </Anchor>
           <EditableTitle title={c.title ?? c.id} pending={props.renaming} onRename={props.onRename} />
           <Group gap="xs">
-            <SandboxStatusBadge status={c.sandbox_status} />
-            <ExecutionBadge status={c.execution_status} />
+            <LabelledStatus label="Sandbox">
+              <SandboxStatusBadge status={c.sandbox_status} />
+            </LabelledStatus>
+            {c.execution_status && (
+              <LabelledStatus label="Agent">
+                <ExecutionBadge status={c.execution_status} />
+              </LabelledStatus>
+            )}
             {c.llm_model === DEMO_MODEL && (
               <Badge variant="light" color="grape">
                 Demo model
