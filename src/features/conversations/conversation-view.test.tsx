@@ -57,16 +57,7 @@ describe('ConversationView', () => {
   it('shows every field it has, both statuses, cost and tokens', () => {
     setup();
     expect(screen.getByRole('heading', { name: 'Fix the tests' })).toBeInTheDocument();
-    for (const text of [
-      'octo/hello',
-      'main',
-      'GitHub',
-      'gui',
-      'openai/gpt-4o',
-      'docs, testing',
-      '$0.0421',
-      '12,000 in, 800 out',
-    ]) {
+    for (const text of ['octo/hello', 'main', 'GitHub', 'gui', 'openai/gpt-4o', 'docs, testing', '$0.0421', '12,000 in, 800 out']) {
       expect(screen.getByText(text)).toBeInTheDocument();
     }
     // Each status says what it is the status of.
