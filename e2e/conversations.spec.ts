@@ -32,6 +32,8 @@ test('start a conversation: a failed start says why and Retry works once fixed; 
     // No provider is connected yet: the start fails and says so.
     const start = page.getByRole('group', { name: 'Start of Refactor the parser module' });
     await expect(start.getByRole('alert')).toContainText('Choose a git provider for octo/hello: none is connected');
+    // The notice that it is starting goes with the failure.
+    await expect(page.getByRole('alert').filter({ hasText: 'Conversation starting' })).toHaveCount(0);
 
     // Once it is connected, Retry starts it again; the steps show, up to the setup script.
     await api('/api/add-git-providers', {

@@ -23,6 +23,7 @@ import { settingsQuery } from '../../queries/settings';
 import { sandboxCapacityQuery } from '../../queries/sandboxes';
 import { type BulkAction, ConversationsView, type ListFilters } from './conversations-view';
 import { apiFiltersFrom, listFiltersFrom } from './list-filters';
+import { startingNoticeId } from './starting-notice';
 
 /**
  * The form (and react-hook-form with it) loads when first opened: most visits to the list start
@@ -110,6 +111,15 @@ export function ConversationsPage() {
   const [following, setFollowing] = useState<string | null>(null);
   const followed = useQuery({ ...startTaskQuery(following ?? ''), enabled: following !== null });
   const ready = followed.data?.status === 'READY' ? followed.data : null;
+  // Its "Conversation starting" notice stays while it starts, and goes once it ended or is no longer followed.
+  const ended = followed.data?.status === 'READY' || followed.data?.status === 'ERROR';
+  useEffect(() => {
+    if (following === null) return;
+    if (ended) notifications.hide(startingNoticeId(following));
+    return () => {
+      notifications.hide(startingNoticeId(following));
+    };
+  }, [following, ended]);
   useEffect(() => {
     if (!ready) return;
     // The running cap may have paused others for this one: the task names them.

@@ -16,6 +16,7 @@ import { connectedProvidersQuery } from '../../queries/git-providers';
 import { sandboxSpecsQuery } from '../../queries/sandbox-specs';
 import { sandboxesQuery } from '../../queries/sandboxes';
 import { settingsQuery } from '../../queries/settings';
+import { startingNoticeId } from './starting-notice';
 
 interface NewConversationValues {
   message: string;
@@ -118,7 +119,12 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
   const { submit, problem } = useServerSubmit(form, {
     save: async (values) => {
       const task = await start.mutateAsync(toStartRequest({ ...values, sandbox: values.sandbox || `new:${defaultSpec}` }));
-      notifications.show({ color: 'teal', title: 'Conversation starting', message: 'It opens once it is ready.' });
+      notifications.show({
+        id: startingNoticeId(task.id),
+        color: 'teal',
+        title: 'Conversation starting',
+        message: 'It opens once it is ready.',
+      });
       onStarted(task);
     },
     serverErrors: {
