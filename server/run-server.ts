@@ -115,6 +115,7 @@ export async function openServer(
   const db = await openDatabase(config.dataDir, secrets, config.databaseUrl, log);
   const services = createServices(db, secrets, {
     log,
+    corsOrigins: config.corsOrigins,
     dataDir: config.dataDir,
     sandboxSpecs,
     sandboxLimits: {

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import { SESSION_KEY_HEADER, sessionKeyCheck } from '../session-key';
 import { Conversations } from './conversations';
+import { agentServerCors, corsOriginsFromEnv } from './cors';
 import { send } from './router';
 import { agentRoutes } from './routes';
 import { attachEventSockets } from './sockets';
@@ -23,7 +24,10 @@ const isSessionKey = sessionKeyCheck(sessionKey);
 const conversations = new Conversations(process.cwd(), sessionKey);
 const router = agentRoutes({ version: VERSION, startedAt: Date.now(), conversations });
 
+const cors = agentServerCors(corsOriginsFromEnv(process.env.OH_ALLOW_CORS_ORIGINS));
+
 const server = http.createServer((request, response) => {
+  if (cors.handled(request, response)) return;
   const path = (request.url ?? '/').split('?', 1)[0];
   if (request.method === 'GET' && path === '/alive') return send(response, 200, { status: 'ok' });
   if (request.method === 'GET' && path === '/health') return send(response, 200, 'OK');

@@ -1,4 +1,6 @@
 import type http from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import type * as z from 'zod/mini';
 import { laxSafeParse } from '../lax-input';
 import { toValidationDetail } from '../validation-detail';
@@ -12,14 +14,15 @@ import { toValidationDetail } from '../validation-detail';
 export interface Request {
   params: Record<string, string>;
   query: URLSearchParams;
+  /** The JSON body; `undefined` for a route that reads `raw` itself. */
   body: unknown;
   headers: http.IncomingHttpHeaders;
+  /** The request itself, unread for a route added with `{ rawBody: true }` (an upload). */
+  raw: http.IncomingMessage;
 }
 
-export interface RouteResponse {
-  status?: number;
-  body: unknown;
-}
+/** A JSON body, or a stream sent as it comes with its own headers (a download). */
+export type RouteResponse = { status?: number; body: unknown } | { status?: number; stream: Readable; headers: Record<string, string> };
 
 type Handler = (request: Request) => Promise<RouteResponse> | RouteResponse;
 
@@ -63,27 +66,44 @@ async function readBody(request: http.IncomingMessage): Promise<unknown> {
   }
 }
 
-export class Router {
-  readonly #routes: { method: string; parts: string[]; handler: Handler }[] = [];
+interface Route {
+  method: string;
+  parts: string[];
+  handler: Handler;
+  rawBody: boolean;
+}
 
-  add(method: string, pattern: string, handler: Handler): this {
-    this.#routes.push({ method, parts: pattern.split('/'), handler });
+export class Router {
+  readonly #routes: Route[] = [];
+
+  /**
+   * `pattern`'s segments are literal, `:name` (one segment) or, last, `*name`: the rest of the
+   * path, slashes included (a file path: `/api/file/download//workspace/a.txt`).
+   */
+  add(method: string, pattern: string, handler: Handler, { rawBody = false } = {}): this {
+    this.#routes.push({ method, parts: pattern.split('/'), handler, rawBody });
     return this;
   }
 
-  #match(method: string, path: string): { handler: Handler; params: Record<string, string> } | undefined {
+  #match(method: string, path: string): { route: Route; params: Record<string, string> } | undefined {
     const parts = path.split('/');
     for (const route of this.#routes) {
-      if (route.method !== method || route.parts.length !== parts.length) continue;
+      if (route.method !== method) continue;
+      const rest = route.parts.at(-1)?.startsWith('*') ? route.parts.length - 1 : undefined;
+      if (rest === undefined ? route.parts.length !== parts.length : parts.length <= rest) continue;
       const params: Record<string, string> = {};
       const matches = route.parts.every((part, i) => {
+        if (i === rest) {
+          params[part.slice(1)] = parts.slice(i).map(decodeURIComponent).join('/');
+          return true;
+        }
         if (part.startsWith(':')) {
           params[part.slice(1)] = decodeURIComponent(parts[i] ?? '');
           return true;
         }
         return part === parts[i];
       });
-      if (matches) return { handler: route.handler, params };
+      if (matches) return { route, params };
     }
     return undefined;
   }
@@ -91,12 +111,19 @@ export class Router {
   /** Responds to `request`; `false` when no route matches (the caller responds with 404). */
   async handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<boolean> {
     const url = new URL(request.url ?? '/', 'http://agent-server');
-    const found = this.#match(request.method ?? 'GET', url.pathname);
+    let found: { route: Route; params: Record<string, string> } | undefined;
+    try {
+      found = this.#match(request.method ?? 'GET', url.pathname);
+    } catch {
+      // A segment that is no valid percent-encoding (`%zz`) names nothing here.
+      return false;
+    }
     if (!found) return false;
+    const { route, params } = found;
     let result: RouteResponse;
     try {
-      const body = request.method === 'GET' ? undefined : await readBody(request);
-      result = await found.handler({ params: found.params, query: url.searchParams, body, headers: request.headers });
+      const body = request.method === 'GET' || route.rawBody ? undefined : await readBody(request);
+      result = await route.handler({ params, query: url.searchParams, body, headers: request.headers, raw: request });
     } catch (error) {
       if (error instanceof HttpResponseError) result = { status: error.status, body: error.body };
       else {
@@ -104,7 +131,11 @@ export class Router {
         result = { status: 500, body: { detail: 'Internal Server Error' } };
       }
     }
-    send(response, result.status ?? 200, result.body);
+    if ('stream' in result) {
+      response.writeHead(result.status ?? 200, result.headers);
+      // A client that goes away mid-download ends the stream; nothing more to say to it.
+      await pipeline(result.stream, response).catch(() => response.destroy());
+    } else send(response, result.status ?? 200, result.body);
     return true;
   }
 }

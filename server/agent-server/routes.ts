@@ -5,7 +5,10 @@ import { confirmationResponseSchema } from '../../src/contract/events';
 import { type Conversation, ConversationConflict } from './conversation';
 import type { Conversations } from './conversations';
 import { eventSearchQuerySchema, searchEvents } from './event-search';
-import { HttpResponseError, parse, type Request, Router } from './router';
+import { HttpResponseError, parse, type Request, type RouteResponse, Router } from './router';
+import { openHandsWorkspacePath } from './openhands-paths';
+import * as files from './workspace-files';
+import { gitChanges, gitDiff, WorkspaceRefusal } from './workspace-git';
 
 export interface AgentServerState {
   version: string;
@@ -35,43 +38,79 @@ export function agentRoutes({ version, startedAt, conversations }: AgentServerSt
     return SUCCESS;
   };
 
-  return new Router()
-    .add('GET', '/server_info', () => ({
-      body: { version, uptime_seconds: Math.round((Date.now() - startedAt) / 1000), working_dir: process.cwd() },
-    }))
-    .add('POST', '/api/conversations', async ({ body }) => ({
-      body: await conversations.start(parse(agentStartConversationSchema, body, 'body')),
-    }))
-    .add('GET', '/api/conversations', ({ query }) => {
-      if (!query.has('ids')) return { body: conversations.all().map((conversation) => conversation.info) };
-      const { ids } = parse(idsQuery, { ids: query.getAll('ids') }, 'query');
-      return { body: ids.map((id) => conversations.get(id)?.info ?? null) };
-    })
-    .add('GET', '/api/conversations/:id', (request) => ({ body: conversationOf(request).info }))
-    .add('PATCH', '/api/conversations/:id', (request) => {
-      const conversation = conversationOf(request);
-      conversation.setTitle(parse(updateConversationSchema, request.body, 'body').title);
-      return SUCCESS;
-    })
-    .add('GET', '/api/conversations/:id/events/search', (request) => {
-      const conversation = conversationOf(request);
-      const query = parse(eventSearchQuerySchema, Object.fromEntries(request.query), 'query');
-      return { body: searchEvents(conversation.events(), query) };
-    })
-    .add('POST', '/api/conversations/:id/events', (request) => {
-      const conversation = conversationOf(request);
-      const message = parse(sendMessageRequestSchema, request.body, 'body');
-      return acting(() => conversation.sendMessage(message));
-    })
-    .add('POST', '/api/conversations/:id/events/respond_to_confirmation', (request) => {
-      const conversation = conversationOf(request);
-      const { accept, reason } = parse(confirmationResponseSchema, request.body, 'body');
-      return acting(() => conversation.respondToConfirmation(accept, reason));
-    })
-    .add('POST', '/api/conversations/:id/pause', (request) => acting(() => conversationOf(request).pause()))
-    .add('POST', '/api/conversations/:id/run', (request) => acting(() => conversationOf(request).run()))
-    .add('POST', SANDBOX_RESUMED_PATH, () => {
-      conversations.sandboxResumed();
-      return SUCCESS;
-    });
+  /** A path of a request, as a file of this sandbox (see openHandsWorkspacePath). */
+  const inWorkspace = (raw: string | undefined) =>
+    openHandsWorkspacePath(files.absolute(raw ?? ''), conversations.all().at(-1)?.info.workspace.working_dir);
+
+  return (
+    new Router()
+      .add('GET', '/server_info', () => ({
+        body: { version, uptime_seconds: Math.round((Date.now() - startedAt) / 1000), working_dir: process.cwd() },
+      }))
+      .add('POST', '/api/conversations', async ({ body }) => ({
+        body: await conversations.start(parse(agentStartConversationSchema, body, 'body')),
+      }))
+      .add('GET', '/api/conversations', ({ query }) => {
+        if (!query.has('ids')) return { body: conversations.all().map((conversation) => conversation.info) };
+        const { ids } = parse(idsQuery, { ids: query.getAll('ids') }, 'query');
+        return { body: ids.map((id) => conversations.get(id)?.info ?? null) };
+      })
+      .add('GET', '/api/conversations/:id', (request) => ({ body: conversationOf(request).info }))
+      .add('PATCH', '/api/conversations/:id', (request) => {
+        const conversation = conversationOf(request);
+        conversation.setTitle(parse(updateConversationSchema, request.body, 'body').title);
+        return SUCCESS;
+      })
+      .add('GET', '/api/conversations/:id/events/search', (request) => {
+        const conversation = conversationOf(request);
+        const query = parse(eventSearchQuerySchema, Object.fromEntries(request.query), 'query');
+        return { body: searchEvents(conversation.events(), query) };
+      })
+      .add('POST', '/api/conversations/:id/events', (request) => {
+        const conversation = conversationOf(request);
+        const message = parse(sendMessageRequestSchema, request.body, 'body');
+        return acting(() => conversation.sendMessage(message));
+      })
+      .add('POST', '/api/conversations/:id/events/respond_to_confirmation', (request) => {
+        const conversation = conversationOf(request);
+        const { accept, reason } = parse(confirmationResponseSchema, request.body, 'body');
+        return acting(() => conversation.respondToConfirmation(accept, reason));
+      })
+      .add('POST', '/api/conversations/:id/pause', (request) => acting(() => conversationOf(request).pause()))
+      .add('POST', '/api/conversations/:id/run', (request) => acting(() => conversationOf(request).run()))
+      .add('GET', '/api/git/changes/*path', ({ params }) =>
+        workspaceResponse(async () => ({ body: await gitChanges(inWorkspace(params.path)) })),
+      )
+      .add('GET', '/api/git/diff/*path', ({ params }) => workspaceResponse(async () => ({ body: await gitDiff(inWorkspace(params.path)) })))
+      .add('GET', '/api/file/download/*path', ({ params }) => workspaceResponse(() => files.download(inWorkspace(params.path))))
+      .add(
+        'POST',
+        '/api/file/upload/*path',
+        ({ params, raw }) =>
+          workspaceResponse(async () => {
+            await files.upload(inWorkspace(params.path), raw);
+            return SUCCESS;
+          }),
+        { rawBody: true },
+      )
+      // Ours: the SDK has neither a listing nor an archive.
+      .add('GET', '/api/file/list/*path', ({ params }) =>
+        workspaceResponse(async () => ({ body: await files.list(inWorkspace(params.path)) })),
+      )
+      .add('GET', '/api/file/archive/*path', ({ params }) => workspaceResponse(() => files.archive(inWorkspace(params.path))))
+      .add('POST', SANDBOX_RESUMED_PATH, () => {
+        conversations.sandboxResumed();
+        return SUCCESS;
+      })
+  );
+}
+
+/** A workspace route's response; its refusals as the SDK words them (`{"detail"}`). */
+async function workspaceResponse(respond: () => Promise<RouteResponse>): Promise<RouteResponse> {
+  try {
+    return await respond();
+  } catch (error) {
+    if (error instanceof WorkspaceRefusal) throw new HttpResponseError(error.status, { detail: error.message });
+    throw error;
+  }
 }

@@ -52,6 +52,8 @@ export interface DockerRuntimeOptions {
   /** How long a removed container has to exit after SIGTERM before SIGKILL. */
   stopGraceMs: number;
   log: Logger;
+  /** What every agent server is told beside its port and key (the browser origins it answers CORS for). */
+  agentEnv?: Record<string, string>;
 }
 
 /** What a container's main process exits with when SIGTERM ended it: a stop (the engine's, or its own shutdown), not a crash. */
@@ -262,6 +264,7 @@ export class DockerRuntime implements SandboxRuntime {
     const factor = (await this.options.resourceFactor?.()) ?? 1;
     const image = launchImage ?? this.options.image;
     const fullEnv = {
+      ...this.options.agentEnv,
       ...env,
       SESSION_API_KEY: sessionKey,
       PORT: String(AGENT_SERVER_CONTAINER_PORT),

@@ -68,6 +68,8 @@ export interface ProcessRuntimeOptions {
   users?: SandboxUsers;
   /** Each sandbox runs in namespaces of its own (see namespaces.ts); absent: on the host's. */
   namespaces?: NamespaceTools;
+  /** What every agent server is told beside its port and key (the browser origins it answers CORS for). */
+  agentEnv?: Record<string, string>;
 }
 
 /**
@@ -177,6 +179,7 @@ export class ProcessRuntime implements SandboxRuntime {
     const { namespaces } = this.options;
     const fullEnv: Record<string, string> = {
       ...this.#baseEnv(id),
+      ...this.options.agentEnv,
       ...env,
       // In its own network namespace it listens on its own interfaces (the host reaches it through
       // the forwarded port); on the host's, on the address sandboxes are published on.

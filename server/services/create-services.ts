@@ -66,6 +66,8 @@ export interface ApiServices {
 }
 
 export interface ServiceOptions {
+  /** Browser origins besides loopback ones that may call the API, and so sandboxes' agent servers. */
+  corsOrigins?: string[];
   /** Sandbox directories live under here; it also names the processes MCP tests start. */
   dataDir: string;
   sandboxSpecs: SandboxSpec[];
@@ -105,6 +107,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const { dataDir } = options;
   const { stopGraceMs } = options.sandboxLimits;
   const { docker } = options;
+  const agentEnv = { OH_ALLOW_CORS_ORIGINS: JSON.stringify(options.corsOrigins ?? []) };
   const runtime: SandboxRuntime = docker
     ? new DockerRuntime({
         docker: docker.engine,
@@ -114,8 +117,9 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
         resourceFactor: () => settings.resourceFactor(),
         stopGraceMs,
         log: sandboxLog,
+        agentEnv,
       })
-    : new ProcessRuntime({ dataDir, stopGraceMs, log: sandboxLog, users, namespaces: options.sandboxNamespaces });
+    : new ProcessRuntime({ dataDir, stopGraceMs, log: sandboxLog, users, namespaces: options.sandboxNamespaces, agentEnv });
   const specs = docker
     ? new ContainerSpecCatalog({
         declared: options.sandboxSpecs,

@@ -40,18 +40,22 @@ export interface AgentServerProcess {
   stop(): Promise<void>;
 }
 
-/** `script`: the built agent server by default; a copy elsewhere shows it needs no node_modules. */
+/**
+ * `script`: the built agent server by default; a copy elsewhere shows it needs no node_modules.
+ * `env`: what its sandbox would add to its environment (OH_ALLOW_CORS_ORIGINS).
+ */
 export async function startAgentServer(
   cwd: string,
   key = 'agent-test-key-0123456789',
   script = AGENT_SERVER_SCRIPT,
+  env: Record<string, string> = {},
 ): Promise<AgentServerProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   let printed = '';
   const child = spawn(process.execPath, [script], {
     cwd,
-    env: { PATH: process.env.PATH, PORT: String(port), SESSION_API_KEY: key },
+    env: { PATH: process.env.PATH, PORT: String(port), SESSION_API_KEY: key, ...env },
   });
   child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()));

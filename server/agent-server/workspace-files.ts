@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process';
+import { createReadStream, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import type http from 'node:http';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import { WorkspaceRefusal } from './workspace-git';
+
+/*
+ * The sandbox's files as the agent SDK's file routes serve them (an upload, a download), and two of
+ * ours the SDK lacks: a directory's entries, and a directory as a gzipped tar. Paths are absolute,
+ * as the sandbox sees them; the agent server reads and writes only what the sandbox's user may.
+ */
+
+/** An upload larger than this is refused; the workspace is for code, not for data sets. */
+const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
+/** A directory listing stops here (and says it did): a build folder can hold far more. */
+const MAX_ENTRIES = 2000;
+
+export interface DirectoryEntry {
+  name: string;
+  type: 'file' | 'directory' | 'other';
+  /** Bytes, for a file; `null` otherwise. */
+  size: number | null;
+  modified_at: string;
+}
+
+export interface DirectoryListing {
+  path: string;
+  entries: DirectoryEntry[];
+  /** More entries than were listed. */
+  truncated: boolean;
+}
+
+export function absolute(file: string): string {
+  if (!path.isAbsolute(file)) throw new WorkspaceRefusal(400, 'Path must be absolute');
+  return path.normalize(file);
+}
+
+async function statOf(file: string) {
+  const stat = await fs.stat(file).catch(() => undefined);
+  if (!stat) throw new WorkspaceRefusal(404, 'File not found');
+  return stat;
+}
+
+/** A file to send as an attachment. */
+export async function download(file: string) {
+  const target = absolute(file);
+  const stat = await statOf(target);
+  if (!stat.isFile()) throw new WorkspaceRefusal(400, 'Path is not a file');
+  return {
+    stream: createReadStream(target),
+    headers: {
+      'content-type': 'application/octet-stream',
+      'content-length': String(stat.size),
+      'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(path.basename(target))}`,
+    },
+  };
+}
+
+/** Writes the multipart field `file` of `request` to `file`, its directories made as needed. */
+export async function upload(file: string, request: http.IncomingMessage): Promise<void> {
+  const target = absolute(file);
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: request.headers, limits: { files: 1, fileSize: MAX_UPLOAD_BYTES } });
+  } catch {
+    throw new WorkspaceRefusal(400, 'Expected a multipart/form-data body with a file field');
+  }
+  const written = new Promise<void>((resolve, reject) => {
+    let received = false;
+    parser.on('file', (name, stream) => {
+      if (name !== 'file' || received) return stream.resume();
+      received = true;
+      let tooLarge = false;
+      stream.on('limit', () => (tooLarge = true));
+      fs.mkdir(path.dirname(target), { recursive: true })
+        .then(() => pipeline(stream, createWriteStream(target)))
+        .then(async () => {
+          if (!tooLarge) return resolve();
+          await fs.rm(target, { force: true });
+          reject(new WorkspaceRefusal(400, `A file over ${MAX_UPLOAD_BYTES} bytes cannot be uploaded`));
+        }, reject);
+    });
+    parser.on('close', () => {
+      if (!received) reject(new WorkspaceRefusal(400, 'Expected a multipart/form-data body with a file field'));
+    });
+    parser.on('error', () => reject(new WorkspaceRefusal(400, 'The multipart body could not be read')));
+  });
+  request.pipe(parser);
+  await written;
+}
+
+/** A directory's entries, directories first, each group by name. */
+export async function list(dir: string): Promise<DirectoryListing> {
+  const target = absolute(dir);
+  const stat = await statOf(target);
+  if (!stat.isDirectory()) throw new WorkspaceRefusal(400, 'Path is not a directory');
+  const names = (await fs.readdir(target)).sort();
+  const entries = await Promise.all(
+    names.slice(0, MAX_ENTRIES).map(async (name): Promise<DirectoryEntry> => {
+      const entry = await fs.lstat(path.join(target, name)).catch(() => undefined);
+      const type = entry?.isDirectory() ? 'directory' : entry?.isFile() ? 'file' : 'other';
+      return { name, type, size: type === 'file' ? (entry?.size ?? null) : null, modified_at: (entry?.mtime ?? new Date(0)).toISOString() };
+    }),
+  );
+  const rank = (entry: DirectoryEntry) => (entry.type === 'directory' ? 0 : 1);
+  entries.sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : 1));
+  return { path: target, entries, truncated: names.length > MAX_ENTRIES };
+}
+
+/** A directory as a gzipped tar, streamed as `tar` writes it. */
+export async function archive(dir: string) {
+  const target = absolute(dir);
+  const stat = await statOf(target);
+  if (!stat.isDirectory()) throw new WorkspaceRefusal(400, 'Path is not a directory');
+  const tar = spawn('tar', ['-czf', '-', '-C', target, '.'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const name = `${path.basename(target) || 'workspace'}.tar.gz`;
+  return {
+    stream: tar.stdout,
+    headers: { 'content-type': 'application/gzip', 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}` },
+  };
+}

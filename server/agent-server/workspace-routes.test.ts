@@ -1,0 +1,198 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_SERVER_SCRIPT } from '../sandboxes/specs';
+import { type AgentServerProcess, startAgentServer } from '../testing/agent-server-process';
+
+/*
+ * The agent server's git and file routes, as OpenHands' web client and our console call them, and
+ * its CORS: a real git repository with a remote, files on disk, the built agent server.
+ */
+
+let server: AgentServerProcess;
+let root: string;
+let workspace: string;
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' }).toString();
+
+beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-workspace-'));
+  const origin = path.join(root, 'origin.git');
+  const seed = path.join(root, 'seed');
+  workspace = path.join(root, 'hello');
+  git(root, 'init', '-q', '--bare', '-b', 'main', origin);
+  git(root, 'init', '-q', '-b', 'main', seed);
+  for (const [name, text] of Object.entries({
+    'changed.txt': 'before\n',
+    'deleted.txt': 'gone soon\n',
+    'moved.txt': 'moving\n',
+    'same.txt': 'same\n',
+  })) {
+    fs.writeFileSync(path.join(seed, name), text);
+  }
+  git(seed, 'add', '.');
+  git(seed, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'start');
+  git(seed, 'push', '-q', origin, 'main');
+  git(root, 'clone', '-q', origin, workspace);
+  // The agent's work: an edit, a delete, a rename committed (not pushed), a new file.
+  fs.writeFileSync(path.join(workspace, 'changed.txt'), 'after\n');
+  fs.rmSync(path.join(workspace, 'deleted.txt'));
+  git(workspace, 'mv', 'moved.txt', 'renamed.txt');
+  git(workspace, '-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'rename');
+  fs.mkdirSync(path.join(workspace, 'src'));
+  fs.writeFileSync(path.join(workspace, 'src', 'new.txt'), 'new\n');
+
+  // Its own directory is the sandbox's home (where it keeps conversations); the workspace is below.
+  const home = path.join(root, 'home');
+  fs.mkdirSync(home);
+  server = await startAgentServer(home, undefined, AGENT_SERVER_SCRIPT, { OH_ALLOW_CORS_ORIGINS: '["https://console.example"]' });
+  const created = await server.call('POST', '/api/conversations', {
+    agent: { llm: { model: 'openai/gpt-4o' } },
+    workspace: { working_dir: workspace },
+  });
+  expect(created.status).toBe(200);
+});
+afterAll(async () => {
+  await server.stop();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** A raw response: downloads are no JSON. */
+const get = (url: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.base}${url}`, { headers: { 'X-Session-API-Key': server.key, ...headers } });
+
+const CHANGES = [
+  { status: 'UPDATED', path: 'changed.txt' },
+  { status: 'DELETED', path: 'deleted.txt' },
+  { status: 'DELETED', path: 'moved.txt' },
+  { status: 'ADDED', path: 'renamed.txt' },
+  { status: 'ADDED', path: 'src/new.txt' },
+];
+
+describe('git changes and diff', () => {
+  it('lists every file changed since the remote branch, by path, as the SDK reports them', async () => {
+    expect(await server.call('GET', `/api/git/changes/${encodeURIComponent(workspace)}`)).toEqual({ status: 200, body: CHANGES });
+    // The SDK's own client spells the absolute path with a double slash.
+    expect((await server.call('GET', `/api/git/changes/${workspace}`)).body).toEqual(CHANGES);
+  });
+
+  it("answers OpenHands' web client at /workspace/project/<repository>, where it believes the workspace is", async () => {
+    expect((await server.call('GET', `/api/git/changes/${encodeURIComponent('/workspace/project/hello')}`)).body).toEqual(CHANGES);
+    const diff = await server.call('GET', `/api/git/diff/${encodeURIComponent('/workspace/project/hello/changed.txt')}`);
+    expect(diff).toEqual({ status: 200, body: { original: 'before\n', modified: 'after\n' } });
+  });
+
+  it("gives a file's text at the start and now: '' for a file added or deleted", async () => {
+    const diff = async (file: string) => (await server.call('GET', `/api/git/diff/${encodeURIComponent(path.join(workspace, file))}`)).body;
+    expect(await diff('changed.txt')).toEqual({ original: 'before\n', modified: 'after\n' });
+    expect(await diff('deleted.txt')).toEqual({ original: 'gone soon\n', modified: '' });
+    expect(await diff('src/new.txt')).toEqual({ original: '', modified: 'new\n' });
+    expect(await diff('same.txt')).toEqual({ original: 'same\n', modified: 'same\n' });
+  });
+
+  it('refuses a directory that is not a repository (400) or does not exist (404), and survives a path that is no encoding', async () => {
+    const plain = fs.mkdtempSync(path.join(os.tmpdir(), 'not-a-repo-'));
+    try {
+      const notRepo = await server.call('GET', `/api/git/changes/${encodeURIComponent(plain)}`);
+      expect(notRepo).toEqual({ status: 400, body: { detail: `Not a git repository: ${plain}` } });
+    } finally {
+      fs.rmSync(plain, { recursive: true });
+    }
+    expect((await server.call('GET', `/api/git/changes/${encodeURIComponent('/no/such/dir')}`)).status).toBe(404);
+    expect((await server.call('GET', '/api/git/changes/%zz')).status).toBe(404);
+    expect((await server.call('GET', '/alive', undefined, null)).status).toBe(200);
+  });
+});
+
+describe('files', () => {
+  it('downloads a file as an attachment, and refuses a relative path, a directory and a missing file', async () => {
+    const response = await get(`/api/file/download/${encodeURIComponent(path.join(workspace, 'changed.txt'))}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''changed.txt");
+    expect(await response.text()).toBe('after\n');
+    expect((await server.call('GET', '/api/file/download/relative.txt')).status).toBe(400);
+    expect((await server.call('GET', `/api/file/download/${encodeURIComponent(workspace)}`)).body).toEqual({
+      detail: 'Path is not a file',
+    });
+    expect((await server.call('GET', `/api/file/download/${encodeURIComponent(path.join(workspace, 'nope'))}`)).status).toBe(404);
+  });
+
+  it('takes an upload as OpenHands’ web client sends it (multipart, field "file"), making its directories', async () => {
+    const target = path.join(workspace, 'uploads', 'notes.md');
+    const form = new FormData();
+    form.append('file', new Blob(['# notes\n']), 'notes.md');
+    const uploaded = await fetch(`${server.base}/api/file/upload/${encodeURIComponent(target)}`, {
+      method: 'POST',
+      headers: { 'X-Session-API-Key': server.key },
+      body: form,
+    });
+    expect(uploaded.status).toBe(200);
+    expect(await uploaded.json()).toEqual({ success: true });
+    expect(fs.readFileSync(target, 'utf8')).toBe('# notes\n');
+    fs.rmSync(path.dirname(target), { recursive: true });
+
+    const noFile = await fetch(`${server.base}/api/file/upload/${encodeURIComponent(target)}`, {
+      method: 'POST',
+      headers: { 'X-Session-API-Key': server.key, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(noFile.status).toBe(400);
+    expect(fs.existsSync(target)).toBe(false);
+  });
+
+  it('lists a directory, directories first, and sends it whole as a gzipped tar', async () => {
+    const listing = await server.call('GET', `/api/file/list/${encodeURIComponent(workspace)}`);
+    expect(listing.status).toBe(200);
+    const { entries, truncated } = listing.body as { entries: { name: string; type: string; size: number | null }[]; truncated: boolean };
+    expect(entries.map(({ name, type }) => `${type} ${name}`)).toEqual([
+      'directory .git',
+      'directory src',
+      'file changed.txt',
+      'file renamed.txt',
+      'file same.txt',
+    ]);
+    expect(entries.find((entry) => entry.name === 'same.txt')?.size).toBe(5);
+    expect(truncated).toBe(false);
+
+    const response = await get(`/api/file/archive/${encodeURIComponent(workspace)}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/gzip');
+    const archive = path.join(root, 'workspace.tar.gz');
+    fs.writeFileSync(archive, Buffer.from(await response.arrayBuffer()));
+    const names = execFileSync('tar', ['-tzf', archive]).toString().split('\n');
+    expect(names).toEqual(expect.arrayContaining(['./changed.txt', './src/new.txt', './.git/HEAD']));
+  });
+});
+
+describe('CORS', () => {
+  const preflight = (origin: string) =>
+    fetch(`${server.base}/api/git/changes/x`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-session-api-key' },
+    });
+
+  it('answers a preflight without the key for a loopback origin or one the server allows, and refuses any other', async () => {
+    for (const origin of ['http://localhost:3000', 'https://console.example']) {
+      const response = await preflight(origin);
+      expect(response.status, origin).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(response.headers.get('access-control-allow-headers')).toBe('x-session-api-key');
+      expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+    const refused = await preflight('https://elsewhere.example');
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('names an allowed origin on responses, the 401 of a request without the key included', async () => {
+    const ok = await get(`/api/git/changes/${encodeURIComponent(workspace)}`, { origin: 'https://console.example' });
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://console.example');
+    const unauthorized = await fetch(`${server.base}/api/conversations`, { headers: { origin: 'http://localhost:3000' } });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    const other = await get('/api/conversations', { origin: 'https://elsewhere.example' });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
