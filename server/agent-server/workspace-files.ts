@@ -5,6 +5,7 @@ import type http from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
+import type { DirectoryEntry, DirectoryListing } from '../../src/contract/workspace';
 import { WorkspaceRefusal } from './workspace-git';
 
 /*
@@ -17,21 +18,6 @@ import { WorkspaceRefusal } from './workspace-git';
 const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
 /** A directory listing stops here (and says it did): a build folder can hold far more. */
 const MAX_ENTRIES = 2000;
-
-export interface DirectoryEntry {
-  name: string;
-  type: 'file' | 'directory' | 'other';
-  /** Bytes, for a file; `null` otherwise. */
-  size: number | null;
-  modified_at: string;
-}
-
-export interface DirectoryListing {
-  path: string;
-  entries: DirectoryEntry[];
-  /** More entries than were listed. */
-  truncated: boolean;
-}
 
 export function absolute(file: string): string {
   if (!path.isAbsolute(file)) throw new WorkspaceRefusal(400, 'Path must be absolute');

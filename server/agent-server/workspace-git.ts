@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { GitChange, GitDiff } from '../../src/contract/workspace';
 
 /*
  * A workspace's changes as the agent SDK's git routes report them: each changed file against the
@@ -10,19 +11,6 @@ import { promisify } from 'node:util';
  */
 
 const run = promisify(execFile);
-
-export type GitChangeStatus = 'ADDED' | 'DELETED' | 'UPDATED' | 'MOVED';
-
-export interface GitChange {
-  status: GitChangeStatus;
-  /** Relative to the repository's root. */
-  path: string;
-}
-
-export interface GitDiff {
-  original: string;
-  modified: string;
-}
 
 /** What the routes refuse, with the status they refuse it with. */
 export class WorkspaceRefusal extends Error {
@@ -79,13 +67,13 @@ async function baseRef(root: string): Promise<string> {
   return EMPTY_TREE;
 }
 
-const STATUS: Record<string, GitChangeStatus> = { M: 'UPDATED', T: 'UPDATED', U: 'UPDATED', A: 'ADDED', D: 'DELETED' };
+const STATUS: Record<string, GitChange['status']> = { M: 'UPDATED', T: 'UPDATED', U: 'UPDATED', A: 'ADDED', D: 'DELETED' };
 
 /** Every file of the repository at `dir` that differs from the base ref (untracked ones are ADDED), by path. */
 export async function gitChanges(dir: string): Promise<GitChange[]> {
   const root = await repositoryRoot(dir);
   const ref = await baseRef(root);
-  const changes = new Map<string, GitChangeStatus>();
+  const changes = new Map<string, GitChange['status']>();
   // -z: paths exactly as they are (no quoting of unusual names).
   const fields = (await git(root, ['diff', '--name-status', '-z', ref])).split('\0').filter(Boolean);
   for (let i = 0; i < fields.length;) {

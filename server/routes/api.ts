@@ -15,6 +15,7 @@ import { optionsRoutes } from './options';
 import { sandboxRoutes } from './sandboxes';
 import { secretsRoutes } from './secrets';
 import { settingsRoutes } from './settings';
+import { workspaceRoutes } from './workspace';
 
 export interface ApiOptions {
   sessionKey: string;
@@ -56,6 +57,7 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     await api.register(legacyConversationRoutes(services.conversations));
     await api.register(gitUserRoutes(services.gitUser));
     await api.register(conversationAgentRoutes(services.agents, services.events));
+    await api.register(workspaceRoutes(services.workspaces));
     await api.register(eventRoutes(services.events, services.sandboxes));
   };
 }

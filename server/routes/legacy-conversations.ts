@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { conversationIdParamsSchema } from '../../src/contract/conversations';
 import { detailErrorSchema } from '../../src/contract/errors';
 import {
+  legacyConversationConfigSchema,
   legacyConversationPageSchema,
   legacyConversationQuerySchema,
   legacyConversationSchema,
@@ -66,6 +67,22 @@ export function legacyConversationRoutes(conversations: ConversationService): Fa
         },
       },
       async (request) => toLegacyConversation(await conversations.get(request.params.conversation_id)),
+    );
+
+    app.get(
+      '/conversations/:conversation_id/config',
+      {
+        schema: {
+          summary: "A conversation's runtime, as OpenHands answers it for a V1 conversation: its sandbox's id, and its own id as given",
+          tags,
+          params: conversationIdParamsSchema,
+          response: { 200: legacyConversationConfigSchema, 404: detailErrorSchema },
+        },
+      },
+      async (request) => {
+        const { sandbox_id } = await conversations.get(request.params.conversation_id);
+        return { runtime_id: sandbox_id, session_id: request.params.conversation_id };
+      },
     );
   };
 }

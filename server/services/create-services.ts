@@ -26,6 +26,7 @@ import { MetaStore } from '../store/meta-store';
 import { InstancesStore } from '../store/instances-store';
 import { InstanceLocks } from '../store/instance-locks';
 import { AgentStartRequests } from './conversations/agent-start-request';
+import { ConversationWorkspaces } from './conversations/conversation-workspaces';
 import { AgentConversations } from './conversations/agent-conversations';
 import { BrowserSessions } from './sessions/browser-sessions';
 import { ConversationService } from './conversations/conversation-service';
@@ -57,6 +58,8 @@ export interface ApiServices {
   events: EventService;
   /** A conversation's agent server: its actions, forwarded. */
   agents: AgentConversations;
+  /** A conversation's workspace, read through its agent server. */
+  workspaces: ConversationWorkspaces;
   /** Collects every conversation's events from its agent server; `start()` it once the sandboxes are watched. */
   collector: EventCollector;
   /** Browsers signed in with the session cookie. */
@@ -178,6 +181,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const notices = options.databaseUrl ? new EventNotices(options.databaseUrl, eventLog) : undefined;
   const events = new EventService(new EventsStore(db), conversationsStore, eventLog, notices);
   const agents = new AgentConversations(conversationsStore, sandboxes, startRequests, conversationLog);
+  const workspaces = new ConversationWorkspaces(agents, sandboxes);
   const collector = new EventCollector(sandboxes, conversationsStore, events, agents, eventLog);
   const conversations = new ConversationService(
     conversationsStore,
@@ -202,6 +206,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     conversations,
     events,
     agents,
+    workspaces,
     collector,
     browserSessions: new BrowserSessions(new MetaStore(db)),
     instances: instances.registry,

@@ -39,3 +39,6 @@ export const legacyConversationPageSchema = z.object({
 export const legacyConversationQuerySchema = z.extend(pageQuerySchema, {
   limit: z._default(pageQuerySchema.shape.limit, 20),
 });
+
+/** `GET /api/conversations/{id}/config` for a V1 conversation: its sandbox, and its id as the path gave it. */
+export const legacyConversationConfigSchema = z.object({ runtime_id: z.nullable(z.string()), session_id: z.nullable(z.string()) });

@@ -38,7 +38,7 @@ async function agentDetail(response: Response): Promise<string> {
 }
 
 /** An agent server's refusal as our response; its refusal of the sandbox's key is never a 401 of ours. */
-async function refusal(response: Response, what: string): Promise<Conflict | Unavailable> {
+export async function refusal(response: Response, what: string): Promise<Conflict | Unavailable> {
   const detail = await agentDetail(response);
   if (response.status === 409 || response.status === 400) return new Conflict(detail);
   if (response.status === 401 || response.status === 403) {
@@ -85,11 +85,17 @@ export class AgentConversations {
     private readonly userId: string = DEFAULT_USER,
   ) {}
 
-  /** The conversation and its running agent server; NotFound or Conflict (saying what to do) otherwise. */
-  async #target(id: string): Promise<{ record: ConversationRecord; endpoint: AgentEndpoint }> {
+  /** The stored conversation; NotFound otherwise. */
+  async stored(id: string): Promise<ConversationRecord> {
     const hex = normaliseId(id);
     const record = hex ? await this.conversations.get(this.userId, hex) : undefined;
     if (!record) throw new NotFound(`Conversation ${id} not found`);
+    return record;
+  }
+
+  /** The conversation and its running agent server; NotFound or Conflict (saying what to do) otherwise. */
+  async running(id: string): Promise<{ record: ConversationRecord; endpoint: AgentEndpoint }> {
+    const record = await this.stored(id);
     const [sandbox] = await this.sandboxes.getMany([record.sandbox_id]);
     const endpoint = agentEndpoint(sandbox);
     if (!endpoint) throw notRunning(record.id, sandbox ?? null);
@@ -125,7 +131,7 @@ export class AgentConversations {
       await this.sandboxes.forward(owner, 'POST', `/v1/app-conversations/${stored.id}/${route}`, body);
       return;
     }
-    const { record, endpoint } = await this.#target(id);
+    const { record, endpoint } = await this.running(id);
     // A conversation from before its workspace was recorded cannot be sent again: it keeps what it has.
     if (withSettings && record.working_dir) await this.#create(record, record.working_dir, endpoint);
     const path = `/api/conversations/${record.id}${agentPath}`;

@@ -300,6 +300,74 @@ describe('starting a conversation', () => {
 });
 
 describe('a conversation, once started', () => {
+  it("shows its workspace through its agent server: changes, a diff, a listing, a file and the archive; OpenHands' config", async () => {
+    const served = await repo({ 'octo/hello': { files: { 'README.md': '# hello\n', 'src/app.py': 'print(1)\n' } } }, 'tok');
+    const t = await app();
+    await json(t, 'POST', '/api/add-git-providers', { provider_tokens: { github: { token: 'tok', host: served.host } } });
+    const started = await startAndWait(t, { selected_repository: 'octo/hello' });
+    expect(started.status, started.detail ?? '').toBe('READY');
+    const id = started.app_conversation_id!;
+    const { sandbox_id: sandboxId } = await conversation(t, id);
+    const workspace = `/api/v1/app-conversations/${id}/workspace`;
+    const { working_dir: dir } = (await t.db
+      .selectFrom('app_conversations')
+      .select('working_dir')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()) as {
+      working_dir: string;
+    };
+    expect((await json(t, 'GET', `${workspace}/changes`)).json()).toEqual([]);
+    await runIn(t, sandboxId, dir, ['sh', '-c', 'echo "print(2)" > src/app.py && echo new > NOTES.md']);
+
+    expect((await json(t, 'GET', `${workspace}/changes`)).json()).toEqual([
+      { status: 'ADDED', path: 'NOTES.md' },
+      { status: 'UPDATED', path: 'src/app.py' },
+    ]);
+    expect((await json(t, 'GET', `${workspace}/diff?path=src/app.py`)).json()).toEqual({ original: 'print(1)\n', modified: 'print(2)\n' });
+    const listing = (await json(t, 'GET', `${workspace}/files`)).json();
+    expect(listing.entries.map((entry: { name: string }) => entry.name)).toEqual(['.git', 'src', 'NOTES.md', 'README.md']);
+    expect((await json(t, 'GET', `${workspace}/files?path=src`)).json().entries).toMatchObject([{ name: 'app.py', type: 'file', size: 9 }]);
+
+    const file = await json(t, 'GET', `${workspace}/file?path=src/app.py`);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-disposition']).toBe("attachment; filename*=UTF-8''app.py");
+    expect(file.body).toBe('print(2)\n');
+    const archive = await t.request({ method: 'GET', url: `${workspace}/archive` });
+    expect(archive.statusCode).toBe(200);
+    expect(archive.headers['content-type']).toBe('application/gzip');
+    expect(archive.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+
+    // Paths stay inside the workspace; what is not there is a 404.
+    for (const bad of ['../etc/passwd', '/etc/passwd', 'src/../../x']) {
+      const refused = await json(t, 'GET', `${workspace}/file?path=${encodeURIComponent(bad)}`);
+      expect(refused.statusCode, bad).toBe(422);
+      expect(refused.json().detail[0].loc).toEqual(['query', 'path']);
+    }
+    expect((await json(t, 'GET', `${workspace}/file?path=missing.txt`)).statusCode).toBe(404);
+    expect((await json(t, 'GET', `/api/v1/app-conversations/${'f'.repeat(32)}/workspace/changes`)).statusCode).toBe(404);
+
+    expect((await json(t, 'GET', `/api/conversations/${id}/config`)).json()).toEqual({ runtime_id: sandboxId, session_id: id });
+    expect((await json(t, 'GET', `/api/conversations/${'f'.repeat(32)}/config`)).statusCode).toBe(404);
+
+    // A workspace without a repository is made one: what the agent writes there shows as added.
+    const empty = (await startAndWait(t, { title: 'No repository' })).app_conversation_id!;
+    const emptyRecord = await t.db
+      .selectFrom('app_conversations')
+      .select(['working_dir', 'sandbox_id'])
+      .where('id', '=', empty)
+      .executeTakeFirstOrThrow();
+    await runIn(t, emptyRecord.sandbox_id, emptyRecord.working_dir!, ['sh', '-c', 'echo hi > hello.txt']);
+    expect((await json(t, 'GET', `/api/v1/app-conversations/${empty}/workspace/changes`)).json()).toEqual([
+      { status: 'ADDED', path: 'hello.txt' },
+    ]);
+
+    // A paused sandbox says what to do.
+    expect((await json(t, 'POST', `/api/v1/sandboxes/${sandboxId}/pause`)).statusCode).toBe(200);
+    const paused = await json(t, 'GET', `${workspace}/changes`);
+    expect(paused.statusCode).toBe(409);
+    expect(paused.json().detail).toContain('resume its sandbox first');
+  });
+
   it('is renamed, archived and deleted; a sandbox it did not create stays', async () => {
     const t = await app();
     const sandbox = (await json(t, 'POST', '/api/v1/sandboxes')).json();

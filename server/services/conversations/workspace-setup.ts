@@ -39,11 +39,16 @@ export class WorkspaceSetup {
     return (await this.#run(['test', '-f', file], QUICK_MS)).exitCode === 0;
   }
 
-  /** An empty workspace, or `repository` cloned into it with `branch` checked out (created when new). */
+  /** An empty workspace (a git repository), or `repository` cloned into it with `branch` checked out (created when new). */
   async prepare(repository?: { name: string; source: CloneSource; branch: string | null }): Promise<void> {
     const made = await this.#run(['mkdir', '-p', this.workspace], QUICK_MS, {}, '.');
     if (made.exitCode !== 0) throw new StepFailed(`Could not create the workspace: ${lastLines(made.output, 3)}`);
-    if (!repository) return;
+    if (!repository) {
+      // A repository of its own, so that its changes can be shown as for a cloned one (every file
+      // the agent writes is one); a workspace already in one keeps it.
+      await this.#run(['git', 'init', '--quiet'], QUICK_MS);
+      return;
+    }
 
     const clone = await this.#run(['git', 'clone', '--quiet', '--', repository.source.url, '.'], GIT_TIMEOUT_MS, repository.source.env);
     if (clone.exitCode !== 0) {
