@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { type OpenAiStub, startOpenAiStub } from '../server/testing/openai-stub';
+import { action, startConversation } from './support/conversations';
 import { expect, test } from './support/fixtures';
 
 /*
@@ -9,29 +9,11 @@ import { expect, test } from './support/fixtures';
  * LLM is needed.
  */
 
-async function startConversation(page: Page, message: string, { useDemo }: { useDemo: boolean }) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
-  await page.getByRole('button', { name: 'New conversation' }).first().click();
-  const dialog = page.getByRole('dialog', { name: 'New conversation' });
-  if (useDemo) {
-    // No model in Settings: the dialog says how to set one, or offers the demo.
-    await expect(dialog.getByRole('link', { name: 'Settings › LLM' })).toBeVisible();
-    await dialog.getByRole('button', { name: 'Use the demo model' }).click();
-    await expect(dialog.getByLabel('LLM model')).toHaveValue('demo/scripted');
-  }
-  await dialog.getByLabel('What should the agent do?').fill(message);
-  await dialog.getByRole('button', { name: 'Start' }).click();
-  await expect(page.getByRole('heading', { name: message, level: 1 })).toBeVisible({ timeout: 60_000 });
-}
-
 /** A settings save that points the agent at `llm` (the OpenAI-compatible stub), with `more` besides. */
 const onStub = (llm: OpenAiStub, more: object = {}) => ({
   method: 'POST' as const,
   body: { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-e2e-stub-key', ...more },
 });
-
-const action = (page: Page, name: string | RegExp) =>
-  page.getByRole('group', { name: typeof name === 'string' ? `Action: ${name}` : name });
 
 test('the demo model: its scripted events arrive live, and it replies to a message', async ({ page, signIn }) => {
   test.setTimeout(120_000);

@@ -31,31 +31,32 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
     .join('; ');
 }
 
-/**
- * The one way the console calls the API: the session's base URL and key, JSON both ways, and
- * the response checked against the contract, so screens only ever see well-formed data.
- */
-export async function apiRequest<S extends z.ZodMiniType>(path: string, options: RequestOptions<S>): Promise<z.output<S>> {
-  const session = options.session ?? getSession();
-  const url = `${session?.baseUrl ?? ''}${path}`;
-  const headers: Record<string, string> = { accept: 'application/json' };
+/** Sends a request with the session's base URL and key; a network failure as an ApiError that says where. */
+async function send(path: string, init: { method?: string; body?: unknown; accept: string; signal?: AbortSignal; session?: Session }) {
+  const session = init.session ?? getSession();
+  const headers: Record<string, string> = { accept: init.accept };
   if (session) headers['X-Session-API-Key'] = session.apiKey;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-
-  let response: Response;
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
   try {
-    response = await fetch(url, {
-      method: options.method ?? 'GET',
+    return await fetch(`${session?.baseUrl ?? ''}${path}`, {
+      method: init.method ?? 'GET',
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: init.signal,
     });
   } catch (error) {
     if (isAbort(error)) throw error;
     const where = session?.baseUrl || 'the server';
     throw new ApiError(`Cannot reach ${where}. Check that it is running and reachable.`, 'network', 0);
   }
+}
 
+/**
+ * The one way the console calls the API: the session's base URL and key, JSON both ways, and
+ * the response checked against the contract, so screens only ever see well-formed data.
+ */
+export async function apiRequest<S extends z.ZodMiniType>(path: string, options: RequestOptions<S>): Promise<z.output<S>> {
+  const response = await send(path, { ...options, accept: 'application/json' });
   const body = await readBody(response);
   if (!response.ok) throw errorFromResponse(response.status, response.statusText, body);
 
@@ -70,4 +71,13 @@ export async function apiRequest<S extends z.ZodMiniType>(path: string, options:
     );
   }
   return parsed.data;
+}
+
+/** A file the API sends as an attachment: its bytes, and its name from `content-disposition` (`fallbackName` without one). */
+export async function apiDownload(path: string, fallbackName: string, signal?: AbortSignal): Promise<{ blob: Blob; name: string }> {
+  const response = await send(path, { accept: '*/*', signal });
+  if (!response.ok) throw errorFromResponse(response.status, response.statusText, await readBody(response));
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  return { blob: await response.blob(), name: encoded ? decodeURIComponent(encoded) : fallbackName };
 }

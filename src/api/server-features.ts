@@ -57,6 +57,8 @@ export interface ServerFeatures {
   mcpTest: boolean;
   /** `GET /api/v1/sandboxes/capacity` (ours; OpenHands answers 405 there). */
   sandboxCapacity: boolean;
+  /** `GET /api/v1/app-conversations/{id}/workspace/…` (ours): a conversation's changes and files. */
+  workspace: boolean;
   /** `PATCH /api/v1/app-conversations/{id}` taking `archived` (ours; a newer OpenHands has the route, without it): archiving, alone and in bulk. */
   conversationArchive: boolean;
   /** `/api/v1/sandboxes/search` filters by `status__eq` and `sandbox_spec_id__eq` (OpenHands ignores both). */
@@ -90,6 +92,7 @@ export const ASSUMED: ServerFeatures = {
   sandboxLogs: true,
   mcpTest: true,
   sandboxCapacity: true,
+  workspace: true,
   conversationArchive: true,
   sandboxFilters: true,
   conversationSort: true,
@@ -134,6 +137,7 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
     sandboxLogs: has('/api/v1/sandboxes/{sandbox_id}/logs', 'get'),
     mcpTest: has('/api/mcp/test', 'post'),
     sandboxCapacity: has('/api/v1/sandboxes/capacity', 'get'),
+    workspace: has('/api/v1/app-conversations/{conversation_id}/workspace/changes', 'get'),
     conversationArchive: offersProperty(document, requestBody('/api/v1/app-conversations/{conversation_id}', 'patch'), 'archived'),
     sandboxFilters: searchFilters.includes('status__eq') && searchFilters.includes('sandbox_spec_id__eq'),
     conversationSort: queryParameters(document, route('/api/v1/app-conversations/search', 'get')).includes('sort_order'),

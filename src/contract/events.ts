@@ -136,6 +136,8 @@ export const observationSchema = z.looseObject({
   exit_code: z.optional(z.nullable(integer())),
   timeout: z.optional(z.boolean()),
   path: z.optional(z.nullable(z.string())),
+  old_content: z.optional(z.nullable(z.string())),
+  new_content: z.optional(z.nullable(z.string())),
 });
 
 export const observationEventSchema = z.looseObject({

@@ -73,6 +73,31 @@ export const fileObservation = (id: string, actionId: string, output: string): A
   action_id: actionId,
 });
 
+/** An edit's observation as the SDK writes it: the file's text before (`null` for a new file) and after. */
+export const fileEditObservation = (
+  id: string,
+  actionId: string,
+  command: string,
+  path: string,
+  before: string | null,
+  after: string,
+): AgentEvent => ({
+  ...envelope('ObservationEvent', id, 'environment'),
+  tool_name: 'file_editor',
+  tool_call_id: `call-${actionId}`,
+  observation: {
+    kind: 'FileEditorObservation',
+    content: text(`The file ${path} has been edited.`),
+    is_error: false,
+    command,
+    path,
+    prev_exist: before !== null,
+    old_content: before,
+    new_content: after,
+  },
+  action_id: actionId,
+});
+
 /** As the SDK writes it (`source: environment`); `source` `user` as our agent server wrote it before. */
 export const rejection = (id: string, actionId: string, reason: string, source: AgentEvent['source'] = 'environment'): AgentEvent => ({
   ...envelope('UserRejectObservation', id, source),

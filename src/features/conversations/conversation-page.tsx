@@ -1,4 +1,4 @@
-import { Alert, Button, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
@@ -7,6 +7,7 @@ import { describeError, isApiError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { EmptyState } from '../../components/empty-state';
 import { LoadingSkeleton, QueryContent } from '../../components/query-content';
+import { useUrlParams } from '../../components/use-url-params';
 import type { AppConversation } from '../../contract/conversations';
 import type { Confirmation } from '../../contract/events';
 import { confirmActionsMutation, pauseAgentMutation, runAgentMutation, sendMessageMutation } from '../../queries/agent';
@@ -21,10 +22,15 @@ import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { eventCountQuery } from '../../queries/events';
 import { sandboxActionMutation } from '../../queries/sandboxes';
 import { AgentControls, type AgentRequest } from './agent-controls';
+import { type ConversationTab, ConversationTabs } from './conversation-tabs';
 import { ConversationView } from './conversation-view';
 import { buildTimeline, summarizeAction, type TimelineItem, waitingActions } from './timeline';
 import { useConversationEvents } from './use-conversation-events';
 import { useChimeWhenWaiting } from './use-chime-when-waiting';
+
+/** The workspace's tabs load when one is opened: most visits are to follow the agent. */
+const WorkspaceChanges = lazy(() => import('./workspace-changes').then((module) => ({ default: module.WorkspaceChanges })));
+const WorkspaceFiles = lazy(() => import('./workspace-files').then((module) => ({ default: module.WorkspaceFiles })));
 
 /**
  * The timeline (with its virtualizer, the heaviest part) loads while the conversation's events
@@ -45,6 +51,7 @@ const EventTimeline = lazy(() =>
 );
 
 const SANDBOX_ACTIONS = { RUNNING: 'pause', STARTING: 'pause', PAUSED: 'resume' } as const;
+const TABS: ConversationTab[] = ['conversation', 'changes', 'files'];
 
 export function ConversationPage() {
   const { conversationId = '' } = useParams();
@@ -71,6 +78,8 @@ export function ConversationPage() {
   const canArchive = features?.conversationArchive === true;
   const agentControls = features?.agentControls === true;
   const agent = useAgent(conversationId, conversation.data);
+  const [params, updateParams] = useUrlParams<'tab' | 'file' | 'diff' | 'dir' | 'open'>();
+  const tab = TABS.find((candidate) => candidate === params.get('tab')) ?? 'conversation';
 
   const failed = (what: string) => (error: unknown) =>
     notifications.show({ color: 'red', title: `Could not ${what}`, message: describeError(error) });
@@ -114,23 +123,45 @@ export function ConversationPage() {
             onDelete={() => setConfirmDelete(true)}
             relatedTitles={relatedTitles}
           >
-            <Suspense fallback={<LoadingSkeleton what="the events" height={320} />}>
-              <EventTimeline items={agent.items} connection={agent.connection} history={agent.history} />
-            </Suspense>
-            {agentControls ? (
-              <AgentControls
-                {...agent.controls}
-                sandboxStatus={c.sandbox_status}
-                executionStatus={c.execution_status}
-                onResumeSandbox={() => sandbox.mutate({ action: 'resume', id: c.sandbox_id }, { onError: failed('resume its sandbox') })}
-                resumingSandbox={sandbox.isPending}
-              />
-            ) : (
-              <Alert color="gray" variant="light">
-                This server has no routes to write to the agent from here (OpenHands&apos; own client talks to the sandbox directly): use it
-                to send messages. New events still show here.
-              </Alert>
-            )}
+            <ConversationTabs
+              tab={tab}
+              onTab={(next) =>
+                updateParams({
+                  tab: next === 'conversation' ? undefined : next,
+                  file: undefined,
+                  diff: undefined,
+                  dir: undefined,
+                  open: undefined,
+                })
+              }
+              conversation={
+                <Stack>
+                  <Suspense fallback={<LoadingSkeleton what="the events" height={320} />}>
+                    <EventTimeline items={agent.items} connection={agent.connection} history={agent.history} />
+                  </Suspense>
+                  {agentControls ? (
+                    <AgentControls
+                      {...agent.controls}
+                      sandboxStatus={c.sandbox_status}
+                      executionStatus={c.execution_status}
+                      onResumeSandbox={() =>
+                        sandbox.mutate({ action: 'resume', id: c.sandbox_id }, { onError: failed('resume its sandbox') })
+                      }
+                      resumingSandbox={sandbox.isPending}
+                    />
+                  ) : (
+                    <Alert color="gray" variant="light">
+                      This server has no routes to write to the agent from here (OpenHands&apos; own client talks to the sandbox directly):
+                      use it to send messages. New events still show here.
+                    </Alert>
+                  )}
+                </Stack>
+              }
+              changes={
+                features?.workspace ? <WorkspaceChanges conversationId={c.id} running={c.sandbox_status === 'RUNNING'} /> : undefined
+              }
+              files={features?.workspace ? <WorkspaceFiles conversationId={c.id} running={c.sandbox_status === 'RUNNING'} /> : undefined}
+            />
           </ConversationView>
         )}
       </QueryContent>

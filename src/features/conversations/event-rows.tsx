@@ -10,11 +10,17 @@ import {
   IconTerminal2,
   IconTool,
 } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Link } from 'react-router';
 import { MessageText } from '../../components/message-text';
 import { RiskBadge } from './risk-badge';
 import { type ActionOutcome, type ActionStatus, summarizeAction, type TimelineItem } from './timeline';
+
+/** The diff view, with its libraries, comes with the first edit shown. */
+const FileDiff = lazy(() => import('../../components/file-diff'));
+
+/** An edit's diff, at most this high before it scrolls. */
+const DIFF_MAX_HEIGHT = 360;
 
 /*
  * One row of a conversation's timeline per kind of item. Rows that fold (output, the system
@@ -136,10 +142,21 @@ function OutcomeDetail({
         {outcome.error}
       </Text>
     );
-  return (
+  const output = (
     <Fold id={id} label={outcome.isError ? 'Output (error)' : 'Output'} expanded={expanded} onToggle={onToggle}>
       <Output text={outcome.output} isError={outcome.isError} />
     </Fold>
+  );
+  if (!outcome.edit) return output;
+  return (
+    <Stack gap={6}>
+      <Box mah={DIFF_MAX_HEIGHT} style={{ overflow: 'auto' }}>
+        <Suspense fallback={<Loader size="xs" aria-label="Loading the diff" />}>
+          <FileDiff {...outcome.edit} layout="unified" />
+        </Suspense>
+      </Box>
+      {output}
+    </Stack>
   );
 }
 

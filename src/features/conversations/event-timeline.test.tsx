@@ -8,6 +8,7 @@ import {
   condensation,
   conversationError,
   fileEditAction,
+  fileEditObservation,
   fileObservation,
   finishAction,
   mcpAction,
@@ -98,6 +99,30 @@ describe('EventTimeline', () => {
     const mcp = action('tools › echo {"text":"hello"}');
     expect(within(mcp).getByLabelText('MCP tool')).toBeInTheDocument();
     expect(within(mcp).getByText('Done')).toBeInTheDocument();
+  });
+
+  it("shows each edit's diff: the lines it took out and put in", async () => {
+    const items = buildTimeline(
+      [
+        fileEditAction('e1', 'str_replace', '/workspace/app.py'),
+        fileEditObservation('eo1', 'e1', 'str_replace', '/workspace/app.py', 'import os\nprint(1)\n', 'import os\nprint(2)\n'),
+        fileEditAction('e2', 'create', '/workspace/new.md'),
+        fileEditObservation('eo2', 'e2', 'create', '/workspace/new.md', null, '# new\n'),
+        fileEditAction('e3', 'view', '/workspace/app.py'),
+        fileEditObservation('eo3', 'e3', 'view', '/workspace/app.py', null, 'import os\n'),
+      ].map(receive),
+      'idle',
+    );
+    setup({ items });
+    const replaced = await within(action('Edit /workspace/app.py')).findByRole('figure', { name: 'Diff of /workspace/app.py' });
+    expect(within(replaced).getByText('print(1)')).toBeInTheDocument();
+    expect(within(replaced).getByText('print(2)')).toBeInTheDocument();
+    expect(within(replaced).getByText('print(1)').closest('td')).toHaveClass('diff-code-delete');
+    expect(within(replaced).getByText('print(2)').closest('td')).toHaveClass('diff-code-insert');
+    const created = await within(action('Create /workspace/new.md')).findByRole('figure', { name: 'Diff of /workspace/new.md' });
+    expect(within(created).getByText('# new').closest('td')).toHaveClass('diff-code-insert');
+    // Viewing a file changes nothing: no diff.
+    expect(within(action('View /workspace/app.py')).queryByRole('figure')).toBeNull();
   });
 
   it('folds output away; opened, it shows in a monospace block, an error highlighted', async () => {

@@ -32,9 +32,25 @@ export type ActionStatus = 'waiting' | 'running' | 'pending' | 'done' | 'failed'
 const INTERRUPTED_EXIT_CODE = 130;
 
 export type ActionOutcome =
-  | { kind: 'observation'; output: string; exitCode: number | null; isError: boolean }
+  | { kind: 'observation'; output: string; exitCode: number | null; isError: boolean; edit: FileEdit | null }
   | { kind: 'rejected'; reason: string }
   | { kind: 'error'; error: string };
+
+/** What a file edit changed: the file's text before (`''` when it was created) and after. */
+export interface FileEdit {
+  path: string;
+  original: string;
+  modified: string;
+}
+
+/** The file editor's commands that change a file (`view` does not). */
+const EDITING_COMMANDS = new Set(['create', 'str_replace', 'insert', 'undo_edit']);
+
+function fileEdit({ observation }: ObservationEvent): FileEdit | null {
+  const { command, path, old_content: before, new_content: after } = observation;
+  if (observation.is_error || !command || !EDITING_COMMANDS.has(command) || !path || typeof after !== 'string') return null;
+  return { path, original: before ?? '', modified: after };
+}
 
 export type TimelineItem =
   | { type: 'message'; key: string; role: 'user' | 'agent'; text: string; timestamp: string }
@@ -87,6 +103,7 @@ function observationOutcome(event: ObservationEvent): ActionOutcome {
     output: texts(observation.content),
     exitCode,
     isError: observation.is_error || (exitCode !== null && exitCode !== 0),
+    edit: fileEdit(event),
   };
 }
 

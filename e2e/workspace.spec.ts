@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { action, startConversation } from './support/conversations';
+import { expect, test } from './support/fixtures';
+
+/*
+ * A conversation's workspace on its page: each edit's diff on the timeline, the Changes tab (a
+ * file's diff, unified or split), the Files tab (a folder, a file shown, a file and the whole
+ * workspace downloaded). The demo model writes demo-notes.md in a workspace of its own.
+ */
+
+test('an edit shows its diff; Changes and Files show the workspace, and a file and the workspace download', async ({ page, signIn }) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  await startConversation(page, 'Write some notes', { useDemo: true });
+
+  const edit = action(page, 'Create demo-notes.md');
+  await expect(edit).toContainText('Done', { timeout: 30_000 });
+  const timelineDiff = edit.getByRole('figure', { name: 'Diff of demo-notes.md' });
+  await expect(timelineDiff).toContainText('# Demo notes');
+  await expect(timelineDiff.locator('td.diff-code-insert').first()).toContainText('# Demo notes');
+
+  await page.getByRole('tab', { name: 'Changes' }).click();
+  const files = page.getByRole('navigation', { name: 'Changed files' });
+  await expect(files.getByRole('button', { name: /demo-notes\.md/ })).toContainText('Added');
+  await files.getByRole('button', { name: /demo-notes\.md/ }).click();
+  const diff = page.getByRole('figure', { name: 'Diff of demo-notes.md' });
+  await expect(diff).toContainText('This file was written by the demo model');
+  await expect(diff.locator('table.diff-unified')).toBeVisible();
+  // A segmented control: its radio inputs are hidden behind their labels.
+  await page
+    .locator('label')
+    .filter({ hasText: /^Split$/ })
+    .click();
+  await expect(page.getByRole('radio', { name: 'Split' })).toBeChecked();
+  await expect(diff.locator('table.diff-split')).toBeVisible();
+  await expect(page).toHaveURL(/[?&]tab=changes/);
+  await expect(page).toHaveURL(/[?&]file=demo-notes\.md/);
+  await expect(page).toHaveURL(/[?&]diff=split/);
+  // The URL is the view: a reload (or a shared link) opens the same diff, split.
+  await page.reload();
+  await expect(page.getByRole('figure', { name: 'Diff of demo-notes.md' }).locator('table.diff-split')).toBeVisible();
+
+  await page.getByRole('tab', { name: 'Files' }).click();
+  const table = page.getByRole('table', { name: 'Files' });
+  await expect(table.getByRole('button', { name: /\.git/ })).toBeVisible();
+  await table.getByRole('button', { name: /demo-notes\.md/ }).click();
+  const shown = page.getByRole('region', { name: 'File demo-notes.md' });
+  await expect(shown).toContainText('Choose a real LLM in Settings');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), shown.getByRole('button', { name: 'Download' }).click()]);
+  expect(download.suggestedFilename()).toBe('demo-notes.md');
+  expect(fs.readFileSync(await download.path(), 'utf8')).toContain('# Demo notes');
+
+  const [archive] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download workspace (.tar.gz)' }).click(),
+  ]);
+  expect(archive.suggestedFilename()).toMatch(/\.tar\.gz$/);
+  const names = execFileSync('tar', ['-tzf', await archive.path()]).toString();
+  expect(names).toContain('./demo-notes.md');
+
+  // A folder opens, and the breadcrumb goes back.
+  await table.getByRole('button', { name: /\.git/ }).click();
+  await expect(table.getByRole('button', { name: /HEAD/ })).toBeVisible();
+  await expect(page).toHaveURL(/[?&]dir=\.git/);
+  await page.getByRole('navigation', { name: 'Folder' }).getByRole('button', { name: 'workspace' }).click();
+  await expect(table.getByRole('button', { name: /demo-notes\.md/ })).toBeVisible();
+});

@@ -1,0 +1,57 @@
+import { Alert } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { describeError } from '../../api/errors';
+import { downloadWorkspaceArchive, downloadWorkspaceFile } from '../../api/workspace';
+import { LoadedContent, QueryContent } from '../../components/query-content';
+import { saveFile } from '../../components/save-file';
+import { useUrlParams } from '../../components/use-url-params';
+import { workspaceFileQuery, workspaceFilesQuery } from '../../queries/workspace';
+import { FilesView } from './files-view';
+
+/** A conversation's Files tab: the folder and the file shown are in the URL. */
+export function WorkspaceFiles({ conversationId, running }: { conversationId: string; running: boolean }) {
+  const [params, update] = useUrlParams<'dir' | 'open'>();
+  const dir = params.get('dir') ?? '';
+  const file = params.get('open') ?? undefined;
+  const listing = useQuery({ ...workspaceFilesQuery(conversationId, dir), enabled: running });
+  const content = useQuery({ ...workspaceFileQuery(conversationId, file ?? ''), enabled: running && file !== undefined });
+  const [archiving, setArchiving] = useState(false);
+  if (!running) {
+    return (
+      <Alert color="gray" variant="light">
+        The workspace can be read while its sandbox runs: resume it to see its files.
+      </Alert>
+    );
+  }
+  const failed = (what: string) => (error: unknown) =>
+    notifications.show({ color: 'red', title: `Could not download ${what}`, message: describeError(error) });
+  return (
+    <QueryContent query={listing} what="the files">
+      {(entries) => (
+        <FilesView
+          dir={dir}
+          listing={entries}
+          onOpenDir={(next) => update({ dir: next || undefined, open: undefined })}
+          file={file}
+          onOpenFile={(next) => update({ open: next })}
+          content={content.data}
+          contentState={
+            <LoadedContent data={undefined} error={content.error} onRetry={() => void content.refetch()} what="the file">
+              {() => null}
+            </LoadedContent>
+          }
+          onDownloadFile={(path) => downloadWorkspaceFile(conversationId, path).then(saveFile, failed(path))}
+          onDownloadArchive={() => {
+            setArchiving(true);
+            downloadWorkspaceArchive(conversationId)
+              .then(saveFile, failed('the workspace'))
+              .finally(() => setArchiving(false));
+          }}
+          archiving={archiving}
+        />
+      )}
+    </QueryContent>
+  );
+}
