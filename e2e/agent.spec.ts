@@ -131,10 +131,15 @@ test('with the LLM security analyzer, only a risky action waits for approval, ra
   await expect(status).toHaveAttribute('data-execution', 'finished', { timeout: 30_000 });
 });
 
-test('Stop interrupts a running command: paused at once, the command says so, and Continue goes on', async ({ page, signIn, api }) => {
+test('a running command shows its output as it comes; Stop interrupts it: paused at once, the command says so, and Continue goes on', async ({
+  page,
+  signIn,
+  api,
+}) => {
   test.setTimeout(120_000);
+  const COMMAND = 'echo waiting for ten minutes; sleep 600';
   const llm = await startOpenAiStub([
-    { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 600' } }] },
+    { toolCalls: [{ name: 'terminal', arguments: { command: COMMAND } }] },
     { text: 'Stopped as asked.' },
   ]);
   try {
@@ -142,11 +147,16 @@ test('Stop interrupts a running command: paused at once, the command says so, an
     await signIn(page);
     await startConversation(page, 'Wait for ten minutes', { useDemo: false });
     const status = page.locator('[data-execution]');
-    await expect(action(page, 'sleep 600')).toContainText('Running', { timeout: 30_000 });
+    const command = action(page, COMMAND);
+    await expect(command).toContainText('Running', { timeout: 30_000 });
+    // Its output so far, long before it ends.
+    await expect(command.getByRole('log', { name: 'Live output' })).toContainText('waiting for ten minutes');
 
     await page.getByRole('button', { name: 'Stop' }).click();
     await expect(status).toHaveAttribute('data-execution', 'paused', { timeout: 10_000 });
-    await expect(action(page, 'sleep 600')).toContainText('Interrupted · exit code 130');
+    await expect(command).toContainText('Interrupted · exit code 130');
+    // Its result holds the output now.
+    await expect(command.getByRole('log', { name: 'Live output' })).toHaveCount(0);
     expect(llm.requests).toHaveLength(1);
 
     await page.getByRole('button', { name: 'Continue' }).click();

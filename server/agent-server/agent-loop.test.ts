@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentConversationInfo, AgentStartConversationInput } from './contract';
 import type { AgentEvent } from '../../src/contract/events';
 import { type AgentServerProcess, startAgentServer } from '../testing/agent-server-process';
@@ -256,6 +256,54 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     expect(stored.some((event) => event.kind === 'StreamingDelta' || event.kind === 'ConversationStateUpdateEvent')).toBe(false);
     expect(ofKind(stored, 'MessageEvent').map((event) => event.source)).toEqual(['user', 'agent']);
     expect(frames.some((frame) => frame.kind === 'ConversationStateUpdateEvent' && frame.key === 'metrics')).toBe(true);
+  });
+
+  it("sends a running command's output as it comes, masked, before its observation holds it whole", async () => {
+    const waitFor = (file: string) => `while [ ! -f ${file} ]; do sleep 0.05; done`;
+    const { id, workspace } = await start(
+      [terminal(`${waitFor('go')}; echo "first $MY_TOKEN"; ${waitFor('go2')}; echo second`), { text: 'Done.' }],
+      {
+        secrets: { MY_TOKEN: { kind: 'StaticSecret', value: SECRET } },
+      },
+    );
+    const socket = server.socket(`/sockets/events/${id}`, { 'X-Session-API-Key': server.key });
+    const frames: Record<string, unknown>[] = [];
+    socket.on('message', (data) => frames.push(JSON.parse(String(data)) as Record<string, unknown>));
+    await new Promise((resolve) => socket.once('open', resolve));
+    const outputs = () => frames.filter((frame) => frame.kind === 'TerminalOutput') as { action_id: string; output: string }[];
+    fs.writeFileSync(path.join(workspace, 'go'), '');
+    await vi.waitFor(
+      () =>
+        expect(
+          outputs()
+            .map((frame) => frame.output)
+            .join(''),
+        ).toContain('first'),
+      { timeout: 10_000 },
+    );
+    // The command still runs: no observation yet.
+    expect(frames.some((frame) => frame.kind === 'ObservationEvent')).toBe(false);
+    // A socket that connects now starts with the output so far.
+    const late = server.socket(`/sockets/events/${id}`, { 'X-Session-API-Key': server.key });
+    const lateFrames: Record<string, unknown>[] = [];
+    late.on('message', (data) => lateFrames.push(JSON.parse(String(data)) as Record<string, unknown>));
+    await vi.waitFor(() =>
+      expect(lateFrames.find((frame) => frame.kind === 'TerminalOutput')).toMatchObject({ output: 'first <secret:MY_TOKEN>\n' }),
+    );
+    late.close();
+    fs.writeFileSync(path.join(workspace, 'go2'), '');
+    await server.status(id, 'finished');
+    await vi.waitFor(() => expect(frames.some((frame) => frame.kind === 'ObservationEvent')).toBe(true));
+    socket.close();
+    const action = ofKind(await server.events(id), 'ActionEvent')[0]!;
+    expect(new Set(outputs().map((frame) => frame.action_id))).toEqual(new Set([action.id]));
+    expect(
+      outputs()
+        .map((frame) => frame.output)
+        .join(''),
+    ).toBe('first <secret:MY_TOKEN>\nsecond\n');
+    expect(JSON.stringify(frames)).not.toContain(SECRET);
+    expect((await server.events(id)).some((event) => event.kind === 'TerminalOutput')).toBe(false);
   });
 
   it('asks before each action in confirmation mode: a rejected one does not run, an approved one does', async () => {

@@ -20,6 +20,11 @@ export class ConversationConflict extends Error {}
 /** A frame on the event socket: a stored event, or a transient one (state update, streaming delta). */
 export type Frame = Record<string, unknown>;
 
+/** How much of a command's output is sent while it runs; more waits for its observation. */
+const LIVE_OUTPUT_CHARS = 256 * 1024;
+/** How much of it a socket that connects meanwhile starts with: its end. */
+const RUNNING_OUTPUT_KEPT_CHARS = 64 * 1024;
+
 /** What a conversation holds in memory only: never written to a file or a log. */
 export interface Credentials {
   llm: AgentStartConversation['agent']['llm'];
@@ -46,6 +51,8 @@ export class Conversation {
   #masker!: Masker;
   #model: Model | null = null;
   readonly #listeners = new Set<(frame: Frame) => void>();
+  /** The output so far (its end) of each command still running, by its action's id. */
+  readonly #runningOutput = new Map<string, string>();
   readonly tools: Tools;
 
   #run: Promise<void> | null = null;
@@ -168,14 +175,21 @@ export class Conversation {
     return this.log.all();
   }
 
-  /** Follows every stored event and transient frame from now on. */
+  /**
+   * Follows every stored event and transient frame from now on, starting with the output so far of
+   * a command still running (the app server may connect while one runs).
+   */
   subscribe(listener: (frame: Frame) => void): () => void {
+    for (const [actionId, output] of this.#runningOutput) listener(this.#terminalFrame(actionId, output));
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
   /** Stores `event` (masked) and sends it to the sockets. */
   append<E extends AgentEvent>(event: E): E {
+    // An observation holds its command's output: it runs no more.
+    const actionId = (event as { action_id?: unknown }).action_id;
+    if (typeof actionId === 'string') this.#runningOutput.delete(actionId);
     const masked = this.#masker.deep(event);
     this.log.append(masked);
     this.#touch();
@@ -195,6 +209,27 @@ export class Conversation {
       const delta = stream.push(chunk);
       if (delta) this.#broadcast({ kind: 'StreamingDelta', conversation_id: this.id, llm_response_id: responseId, delta });
     };
+  }
+
+  /**
+   * A running command's output, masked, as `TerminalOutput` frames (never stored), up to
+   * LIVE_OUTPUT_CHARS: its observation has the output whole (or cut as the LLM gets it).
+   */
+  terminalOutput(actionId: string): (chunk: string) => void {
+    const stream = new MaskedStream(this.#masker);
+    let sent = 0;
+    return (chunk) => {
+      if (sent >= LIVE_OUTPUT_CHARS) return;
+      const output = stream.push(chunk);
+      if (!output) return;
+      sent += output.length;
+      this.#runningOutput.set(actionId, ((this.#runningOutput.get(actionId) ?? '') + output).slice(-RUNNING_OUTPUT_KEPT_CHARS));
+      this.#broadcast(this.#terminalFrame(actionId, output));
+    };
+  }
+
+  #terminalFrame(actionId: string, output: string): Frame {
+    return { kind: 'TerminalOutput', conversation_id: this.id, action_id: actionId, output };
   }
 
   setStatus(status: ExecutionStatus): void {

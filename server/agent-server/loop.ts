@@ -36,6 +36,7 @@ export async function runAgent(conversation: Conversation): Promise<void> {
           action.action as unknown as Action,
           action.tool_name as string,
           conversation.interruption,
+          conversation.terminalOutput(action.id),
         );
         conversation.append(
           newEvent('ObservationEvent', 'environment', {

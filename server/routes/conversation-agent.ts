@@ -84,7 +84,7 @@ export function conversationAgentRoutes(agents: AgentConversations, events: Even
         schema: {
           summary: 'The conversation live, as text/event-stream: stored events (with ids) after Last-Event-ID, then each frame as it comes',
           description:
-            'Without a Last-Event-ID header every stored event comes first. Stored events carry `id:`; transient frames (`ConversationState`, `StreamingDelta`) do not. A comment line comes every 15 s.',
+            'Without a Last-Event-ID header every stored event comes first. Stored events carry `id:`; transient frames (`ConversationState`, `StreamingDelta`, `TerminalOutput`) do not. A comment line comes every 15 s.',
           tags,
           params,
           headers: z.looseObject({ 'last-event-id': z.optional(z.string()) }),

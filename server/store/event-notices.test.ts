@@ -207,4 +207,19 @@ describe('live payloads', () => {
     // No piece ends or starts inside a character: no lone surrogate (a regex with u matches only those).
     expect(deltas.some((notice) => /[\uD800-\uDFFF]/u.test(notice.frame.delta))).toBe(false);
   });
+
+  it("cut a command's output too long for one into pieces of the same action's output", () => {
+    const output = (text: string) => ({
+      conversationId: 'c1',
+      frame: { kind: 'TerminalOutput' as const, conversation_id: 'c1', action_id: 'a1', output: text },
+    });
+    const text = 'line of output é\n'.repeat(2_000);
+    const { payloads, dropped } = livePayloads('me', [output(text)]);
+    expect(dropped).toEqual([]);
+    expect(payloads.length).toBeGreaterThan(3);
+    expect(payloads.every(fits)).toBe(true);
+    const pieces = read(payloads) as ReturnType<typeof output>[];
+    expect(pieces.every((notice) => notice.frame.kind === 'TerminalOutput' && notice.frame.action_id === 'a1')).toBe(true);
+    expect(pieces.map((notice) => notice.frame.output).join('')).toBe(text);
+  });
 });

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import * as z from 'zod/mini';
-import { type ConversationState, conversationStateSchema, type StreamingDelta, streamingDeltaSchema } from '../../src/contract/events';
+import {
+  type ConversationState,
+  conversationStateSchema,
+  type LiveText,
+  liveTextField,
+  streamingDeltaSchema,
+  terminalOutputSchema,
+} from '../../src/contract/events';
 import type { Logger } from '../logger';
 import { constantBackoff, retry } from '../retry';
 
@@ -33,7 +40,7 @@ const SESSION_NAME = 'agent-console notices';
  */
 export interface LiveNotice {
   conversationId: string;
-  frame: ConversationState | StreamingDelta | null;
+  frame: ConversationState | LiveText | null;
 }
 
 type OnNotice = (conversationId: string) => void;
@@ -41,11 +48,13 @@ type OnLive = (notices: LiveNotice[]) => void;
 
 const liveNoticeSchema = z.object({
   conversationId: z.string(),
-  frame: z.nullable(z.union([conversationStateSchema, streamingDeltaSchema])),
+  frame: z.nullable(z.union([conversationStateSchema, streamingDeltaSchema, terminalOutputSchema])),
 });
 const livePayloadSchema = z.object({ from: z.string(), notices: z.array(liveNoticeSchema) });
 
 const bytes = (text: string) => Buffer.byteLength(text);
+
+const isLiveText = (frame: LiveNotice['frame']): frame is LiveText => frame?.kind === 'StreamingDelta' || frame?.kind === 'TerminalOutput';
 
 /** Settles when `promise` does, or after `ms` at the latest. */
 function atMost(promise: Promise<void>, ms: number): Promise<void> {
@@ -72,20 +81,21 @@ function newRound(): Round {
 }
 
 /**
- * `notice` as it can go in payloads of `room` bytes: itself, or a delta too long cut into
- * deltas of the same response (their text is the concatenation of all of them); none when even
- * that cannot fit (a state frame is a few hundred bytes).
+ * `notice` as it can go in payloads of `room` bytes: itself, or a piece of text too long (a reply's
+ * delta, a command's output) cut into pieces of the same text (it is the concatenation of all of
+ * them); none when even that cannot fit (a state frame is a few hundred bytes).
  */
 function fitted(notice: LiveNotice, room: number): LiveNotice[] {
   if (bytes(JSON.stringify(notice)) <= room) return [notice];
   const frame = notice.frame;
-  if (frame?.kind !== 'StreamingDelta') return [];
-  const budget = room - bytes(JSON.stringify({ ...notice, frame: { ...frame, delta: '' } }));
+  if (!isLiveText(frame)) return [];
+  const field = liveTextField(frame);
+  const budget = room - bytes(JSON.stringify({ ...notice, frame: { ...frame, [field]: '' } }));
   if (budget < MIN_PIECE_BYTES) return [];
   const pieces: string[] = [];
   let piece = '';
   let used = 0;
-  for (const character of frame.delta) {
+  for (const character of frame.kind === 'StreamingDelta' ? frame.delta : frame.output) {
     const size = bytes(JSON.stringify(character)) - 2; // as escaped in JSON, without its quotes
     if (used + size > budget) {
       pieces.push(piece);
@@ -95,7 +105,7 @@ function fitted(notice: LiveNotice, room: number): LiveNotice[] {
     used += size;
   }
   pieces.push(piece);
-  return pieces.map((delta) => ({ ...notice, frame: { ...frame, delta } }));
+  return pieces.map((text) => ({ ...notice, frame: { ...frame, [field]: text } as LiveText }));
 }
 
 /** `notices` in order, in as few NOTIFY payloads as fit; returns those that cannot go at all. */
@@ -197,17 +207,15 @@ export class EventNotices {
   }
 
   /**
-   * A full outbox (the database is slow or away): a delta is dropped (the stored message replaces
-   * its text), a state or `null` replaces the ones waiting of its conversation. Returns whether
-   * `notice` goes in.
+   * A full outbox (the database is slow or away): a piece of text is dropped (the stored message or
+   * observation replaces it), a state or `null` replaces the ones waiting of its conversation.
+   * Returns whether `notice` goes in.
    */
   #makeRoom(round: Round, notice: LiveNotice): boolean {
     if (!this.#overflowing) this.log.warn('live frames come faster than they can be relayed: some are dropped');
     this.#overflowing = true;
-    if (notice.frame?.kind === 'StreamingDelta') return false;
-    round.notices = round.notices.filter(
-      (waiting) => waiting.conversationId !== notice.conversationId || waiting.frame?.kind === 'StreamingDelta',
-    );
+    if (isLiveText(notice.frame)) return false;
+    round.notices = round.notices.filter((waiting) => waiting.conversationId !== notice.conversationId || isLiveText(waiting.frame));
     return true;
   }
 

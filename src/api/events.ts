@@ -7,6 +7,8 @@ import {
   eventSchema,
   type StreamingDelta,
   streamingDeltaSchema,
+  type TerminalOutput,
+  terminalOutputSchema,
 } from '../contract/events';
 import { apiRequest } from './client';
 import { ApiError, errorFromResponse, isAbort } from './errors';
@@ -34,9 +36,12 @@ export function countEvents(filters: EventFilters, signal?: AbortSignal) {
   return apiRequest(`/api/v1/events/count?${filterQuery(filters)}`, { schema: z.number(), signal });
 }
 
-/** What the event stream carries: stored events, and transient state changes and partial text. */
+/** What the event stream carries: stored events, and transient state changes, partial text and a running command's output. */
 export type StreamFrame =
-  { type: 'event'; event: AgentEvent } | { type: 'state'; state: ConversationState } | { type: 'delta'; delta: StreamingDelta };
+  | { type: 'event'; event: AgentEvent }
+  | { type: 'state'; state: ConversationState }
+  | { type: 'delta'; delta: StreamingDelta }
+  | { type: 'terminal'; output: TerminalOutput };
 
 export type StreamConnection =
   | { state: 'connecting' }
@@ -76,6 +81,10 @@ function toFrame(data: string): StreamFrame | null {
   if (kind === 'StreamingDelta') {
     const delta = streamingDeltaSchema.safeParse(value);
     return delta.success ? { type: 'delta', delta: delta.data } : null;
+  }
+  if (kind === 'TerminalOutput') {
+    const output = terminalOutputSchema.safeParse(value);
+    return output.success ? { type: 'terminal', output: output.data } : null;
   }
   const event = eventSchema.safeParse(value);
   return event.success ? { type: 'event', event: event.data } : null;

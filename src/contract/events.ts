@@ -260,6 +260,25 @@ export const streamingDeltaSchema = z.object({
 });
 export type StreamingDelta = z.output<typeof streamingDeltaSchema>;
 
+/**
+ * Output of a terminal command while it runs (ours; the SDK's agent server sends none): sent on
+ * the event WebSocket and the app server's event stream, never stored. The action's
+ * `ObservationEvent` holds the whole output and replaces it.
+ */
+export const terminalOutputSchema = z.object({
+  kind: z.literal('TerminalOutput'),
+  conversation_id: z.string(),
+  /** The `ActionEvent` whose command writes it. */
+  action_id: z.string(),
+  /** The output so far is the concatenation of every piece with this action id. */
+  output: z.string(),
+});
+export type TerminalOutput = z.output<typeof terminalOutputSchema>;
+
+/** The transient frames of text that grows (a reply, a command's output), and the field that holds each piece. */
+export type LiveText = StreamingDelta | TerminalOutput;
+export const liveTextField = (frame: LiveText) => (frame.kind === 'StreamingDelta' ? 'delta' : 'output');
+
 /** A state update as the app server's stream relays it (ours): what changed of the conversation. */
 export const conversationStateSchema = z.object({
   kind: z.literal('ConversationState'),

@@ -65,9 +65,15 @@ const INTERRUPT_GRACE_MS = 2000;
 /**
  * Runs a bash command in the workspace. Each command starts a fresh shell in the working
  * directory (the SDK keeps one session; `cd` does not carry over here). The command stays in the
- * agent server's process group so pausing the sandbox pauses it too.
+ * agent server's process group so pausing the sandbox pauses it too. `onOutput` gets the output
+ * as it comes, unmasked.
  */
-export function runTerminal(action: TerminalAction, context: ToolContext, signal?: AbortSignal): Promise<Observation> {
+export function runTerminal(
+  action: TerminalAction,
+  context: ToolContext,
+  signal?: AbortSignal,
+  onOutput?: (chunk: string) => void,
+): Promise<Observation> {
   const observation = (output: string, exitCode: number, timedOut: boolean, isError = false): Observation => ({
     kind: 'TerminalObservation',
     content: text(output),
@@ -86,6 +92,7 @@ export function runTerminal(action: TerminalAction, context: ToolContext, signal
     let timedOut = false;
     const child = spawn('bash', ['-c', action.command], { cwd: context.workingDir, env: context.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const collect = (chunk: string) => {
+      onOutput?.(chunk);
       output += chunk;
       // Keep memory bounded for endless output: the head and a generous tail. What goes lies
       // inside the part `capOutput` leaves out, so it cuts no text that is shown.

@@ -198,11 +198,14 @@ export class Tools {
     return 'error' in action ? action : { ...action, risk: rated.risk };
   }
 
-  /** Runs `action`, a call of `toolName`; `signal` interrupts a running command or MCP call (Stop). */
-  async run(action: Action, toolName: string, signal?: AbortSignal): Promise<Observation> {
+  /**
+   * Runs `action`, a call of `toolName`; `signal` interrupts a running command or MCP call (Stop);
+   * `onOutput` gets a command's output as it comes.
+   */
+  async run(action: Action, toolName: string, signal?: AbortSignal, onOutput?: (chunk: string) => void): Promise<Observation> {
     switch (action.kind) {
       case 'TerminalAction':
-        return runTerminal(action, this.context(), signal);
+        return runTerminal(action, this.context(), signal, onOutput);
       case 'FileEditorAction':
         return this.#editor.run(action, this.context());
       case 'FinishAction':

@@ -8,8 +8,10 @@ import {
   eventSchema,
   eventTime,
   stateUpdateEventSchema,
+  type LiveText,
   streamingDeltaSchema,
-  type StreamingDelta,
+  type TerminalOutput,
+  terminalOutputSchema,
 } from '../../../src/contract/events';
 import { MAX_PAGE_SIZE } from '../../../src/contract/sandboxes';
 import { Invalid, NotFound } from '../domain-errors';
@@ -24,7 +26,7 @@ import { DEFAULT_USER } from '../users';
 import { storedEventJson } from './event-size';
 
 /** What a live listener of a conversation gets: a stored event (with its storage position), or a transient frame. */
-export type LiveFrame = { seq: number; event: AgentEvent } | { seq?: undefined; frame: ConversationState | StreamingDelta };
+export type LiveFrame = { seq: number; event: AgentEvent } | { seq?: undefined; frame: ConversationState | LiveText };
 
 type Listener = (frame: LiveFrame) => void;
 
@@ -38,6 +40,9 @@ interface LiveState {
   executionStatus: ExecutionStatus | null;
   metrics: Metrics | null;
 }
+
+/** How much of a running command's output a stream that opens meanwhile starts with: its end. */
+const RUNNING_OUTPUT_KEPT_CHARS = 64 * 1024;
 
 /** How many stored events a stream reads at a time while it catches up. */
 const REPLAY_BATCH = 200;
@@ -67,6 +72,11 @@ export class EventService {
   readonly #catchUps = new Map<string, Promise<void>>();
   /** Per conversation, so the events of two senders (collector, webhook) are stored and sent in one order. */
   readonly #chains = new Map<string, Promise<void>>();
+  /**
+   * The output so far (its end) of each command still running, by conversation and action: a
+   * stream that opens while one runs starts with it.
+   */
+  readonly #runningOutput = new Map<string, Map<string, string>>();
 
   constructor(
     private readonly store: EventsStore,
@@ -174,12 +184,24 @@ export class EventService {
         await flush();
         const delta = streamingDeltaSchema.safeParse(frame);
         if (delta.success) this.#notifyLive(conversationId, delta.data);
+      } else if (kind === 'TerminalOutput') {
+        await flush();
+        const output = terminalOutputSchema.safeParse(frame);
+        if (!output.success) continue;
+        const running = this.#runningOutput.get(conversationId) ?? new Map<string, string>();
+        const { action_id: actionId } = output.data;
+        running.set(actionId, ((running.get(actionId) ?? '') + output.data.output).slice(-RUNNING_OUTPUT_KEPT_CHARS));
+        this.#runningOutput.set(conversationId, running);
+        this.#notifyLive(conversationId, output.data);
       } else {
         const event = eventSchema.safeParse(frame);
         if (!event.success) {
           this.log.warn({ conversation: conversationId, kind: typeof kind === 'string' ? kind : null }, 'dropped a frame that is no event');
           continue;
         }
+        // Its observation holds the command's output: no longer running.
+        const actionId = (event.data as { action_id?: unknown }).action_id;
+        if (typeof actionId === 'string') this.#runningOutput.get(conversationId)?.delete(actionId);
         batch.push({
           user_id: this.userId,
           conversation_id: conversationId,
@@ -213,6 +235,8 @@ export class EventService {
     } else if (key === 'execution_status') readStatus(value);
     else if (key === 'metrics') readMetrics(value);
     else return;
+    // No command runs in an agent that does not: what was kept of one that never ended goes.
+    if (state.executionStatus !== 'running') this.#runningOutput.delete(conversationId);
     const before = this.#live.get(conversationId);
     this.#live.set(conversationId, state);
     this.#relayedLive.delete(conversationId);
@@ -228,7 +252,7 @@ export class EventService {
   }
 
   /** A transient frame: to the listeners here, and to the other instances'. */
-  #notifyLive(conversationId: string, frame: ConversationState | StreamingDelta): void {
+  #notifyLive(conversationId: string, frame: ConversationState | LiveText): void {
     this.#notify(conversationId, { frame });
     this.notices?.announce({ conversationId, frame });
   }
@@ -279,6 +303,7 @@ export class EventService {
   /** Conversation `conversationId` is gone: its live state is forgotten and its listeners are notified and let go. */
   close(conversationId: string): void {
     this.#live.delete(conversationId);
+    this.#runningOutput.delete(conversationId);
     this.#relayedLive.delete(conversationId);
     const subscriptions = this.#subscriptions.get(conversationId);
     this.#subscriptions.delete(conversationId);
@@ -321,6 +346,13 @@ export class EventService {
     };
     // Listening first, then reading what is stored: what arrives meanwhile waits, and what was read already is skipped.
     const stop = this.subscribe(conversationId, (frame) => (pending ? pending.push(frame) : deliver(frame)), onClose);
+    // Taken as the listening starts: later pieces of the output come after it.
+    const running = [...(this.#runningOutput.get(conversationId) ?? [])].map(([actionId, output]): TerminalOutput => ({
+      kind: 'TerminalOutput',
+      conversation_id: conversationId,
+      action_id: actionId,
+      output,
+    }));
     try {
       for (;;) {
         const records = await this.store.after(conversationId, sentSeq, REPLAY_BATCH);
@@ -331,6 +363,7 @@ export class EventService {
       stop();
       throw error;
     }
+    for (const output of running) deliver({ frame: output });
     const waiting = pending;
     pending = undefined;
     for (const frame of waiting) deliver(frame);

@@ -404,7 +404,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       resumed.close();
     });
 
-    it('relays state updates without an id, never stored', async () => {
+    it("relays state updates and a command's output without an id, never stored", async () => {
       const t = await app(database);
       const base = await listen(t);
       const { conversationId, push } = await setup(t);
@@ -414,7 +414,35 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       expect(stream.frames[0]).toEqual({
         data: { kind: 'ConversationState', conversation_id: conversationId, execution_status: 'running', metrics: null },
       });
+      // A running command's output too (which comes on the agent server's socket, not in a webhook).
+      const output = { kind: 'TerminalOutput', conversation_id: conversationId, action_id: 'a1', output: 'building…\n' };
+      await t.services.events.receive(conversationId, [output]);
+      await expect.poll(() => stream.frames.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      expect(stream.frames[1]).toEqual({ data: output });
       stream.close();
+      // A stream opened while the command runs starts with its output so far; once observed, with none.
+      await t.services.events.receive(conversationId, [{ ...output, output: 'done\n' }]);
+      const later = await openStream(base, conversationId);
+      await expect.poll(() => later.frames.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+      expect(later.frames[0]).toEqual({ data: { ...output, output: 'building…\ndone\n' } });
+      later.close();
+      await t.services.events.receive(conversationId, [
+        {
+          kind: 'ObservationEvent',
+          id: randomUUID(),
+          timestamp: new Date().toISOString(),
+          source: 'environment',
+          tool_name: 'terminal',
+          tool_call_id: 'c1',
+          action_id: 'a1',
+          observation: { kind: 'TerminalObservation', content: [] },
+        },
+      ]);
+      const after = await openStream(base, conversationId);
+      await expect.poll(() => after.frames.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+      expect(after.frames.map((frame) => (frame.data as { kind: string }).kind)).toEqual(['ObservationEvent']);
+      after.close();
+      expect((await t.request({ method: 'GET', url: `/api/v1/events/count?conversation_id__eq=${conversationId}` })).json()).toBe(1);
     });
 
     it('needs the session key, responds with 404 for an unknown conversation, and ends when the server stops', async () => {

@@ -208,10 +208,16 @@ function useAgent(conversationId: string, conversation: AppConversation | undefi
   const stored = useMemo(() => buildTimeline(events.events, executionStatus), [events.events, executionStatus]);
   const items = useMemo<TimelineItem[]>(
     () => [
-      ...stored,
+      ...(events.terminal.size === 0
+        ? stored
+        : stored.map((item) =>
+            item.type === 'action' && !item.outcome && events.terminal.has(item.action.id)
+              ? { ...item, liveOutput: events.terminal.get(item.action.id) }
+              : item,
+          )),
       ...[...events.streaming].map(([responseId, text]) => ({ type: 'streaming' as const, key: `streaming-${responseId}`, text })),
     ],
-    [stored, events.streaming],
+    [stored, events.streaming, events.terminal],
   );
   const waiting = useMemo(
     () => waitingActions(stored).map((item) => ({ text: summarizeAction(item.action, item.server).text, risk: item.action.security_risk })),

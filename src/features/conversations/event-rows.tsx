@@ -160,6 +160,24 @@ function OutcomeDetail({
   );
 }
 
+/** A running command's output shows its last lines; the whole of it comes with its result. */
+const LIVE_LINES = 20;
+
+function LiveOutput({ text }: { text: string }) {
+  const lines = text.replace(/\n$/, '').split('\n');
+  const earlier = lines.length - LIVE_LINES;
+  return (
+    <Stack gap={2} role="log" aria-label="Live output">
+      {earlier > 0 && (
+        <Text size="xs" c="dimmed">
+          {earlier} earlier {earlier === 1 ? 'line' : 'lines'}: all of it shows once the command ends
+        </Text>
+      )}
+      <Output text={lines.slice(-LIVE_LINES).join('\n')} isError={false} />
+    </Stack>
+  );
+}
+
 const TOOL_ICONS = { terminal: IconTerminal2, file: IconFileText, mcp: IconPlug, other: IconTool };
 const TOOL_NAMES = { terminal: 'Terminal', file: 'File editor', mcp: 'MCP tool', other: 'Tool' };
 
@@ -202,6 +220,7 @@ function ActionRow({ item, expanded, onToggle }: RowProps & { item: Extract<Time
             </Badge>
           </Group>
         </Group>
+        {item.liveOutput !== undefined && !item.outcome && <LiveOutput text={item.liveOutput} />}
         {item.outcome && <OutcomeDetail id={item.key} outcome={item.outcome} expanded={expanded} onToggle={onToggle} />}
       </Stack>
     </Paper>

@@ -125,6 +125,17 @@ describe('EventTimeline', () => {
     expect(within(action('View /workspace/app.py')).queryByRole('figure')).toBeNull();
   });
 
+  it("shows a running command's output as it comes: its last lines, saying how many came before", () => {
+    const [item] = buildTimeline([terminalAction('r1', 'npm test')].map(receive), 'running');
+    const lines = Array.from({ length: 25 }, (_, i) => `line ${i + 1}`).join('\n');
+    setup({ items: [{ ...(item as Extract<TimelineItem, { type: 'action' }>), liveOutput: `${lines}\n` }] });
+    const live = within(action('npm test')).getByRole('log', { name: 'Live output' });
+    expect(live).toHaveTextContent('5 earlier lines');
+    expect(live).toHaveTextContent('line 25');
+    expect(live.textContent).not.toMatch(/\bline 5\b/);
+    expect(within(action('npm test')).getByText('Running')).toBeInTheDocument();
+  });
+
   it('folds output away; opened, it shows in a monospace block, an error highlighted', async () => {
     const { user } = setup();
     const output = within(action('ls -la')).getByRole('button', { name: 'Output' });

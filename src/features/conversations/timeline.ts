@@ -63,6 +63,8 @@ export type TimelineItem =
       outcome: ActionOutcome | null;
       /** For an MCP tool, its server's name, when the system prompt's tool list says it. */
       server: string | null;
+      /** A running command's output so far (transient frames of our agent server). */
+      liveOutput?: string;
     }
   | { type: 'finish'; key: string; text: string; timestamp: string }
   | { type: 'observation'; key: string; toolName: string; outcome: ActionOutcome }

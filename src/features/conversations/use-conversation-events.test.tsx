@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signIn } from '../../api/session';
 import type { AppConversation } from '../../contract/conversations';
-import { agentMessage, userMessage } from '../../testing/events';
+import { agentMessage, terminalAction, terminalObservation, userMessage } from '../../testing/events';
 import { fakeApi, json, testQueryClient } from '../../testing/fake-api';
 import { conversationKeys } from '../../queries/conversations';
 import { serverCapabilityKeys } from '../../queries/server-capabilities';
@@ -65,6 +65,20 @@ describe('useConversationEvents', () => {
     await waitFor(() => expect(result.current.events).toHaveLength(2));
     expect(result.current.streaming.size).toBe(0);
     expect(result.current.events[1]?.known?.kind).toBe('MessageEvent');
+    unmount();
+  });
+
+  it("keeps a running command's output by its action until the action's observation comes", async () => {
+    const push = stubStream();
+    const queryClient = streamingServerClient();
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+    const { result, unmount } = renderHook(() => useConversationEvents('c1'), { wrapper });
+    const output = (text: string) => sse({ kind: 'TerminalOutput', conversation_id: 'c1', action_id: 'a1', output: text });
+    push(sse(terminalAction('a1', 'npm test')) + output('> tests\n') + output('1 passed\n'));
+    await waitFor(() => expect(result.current.terminal.get('a1')).toBe('> tests\n1 passed\n'));
+    push(sse(terminalObservation('o1', 'a1', '> tests\n1 passed\n', 0)));
+    await waitFor(() => expect(result.current.events).toHaveLength(2));
+    expect(result.current.terminal.size).toBe(0);
     unmount();
   });
 

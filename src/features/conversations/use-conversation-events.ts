@@ -12,6 +12,8 @@ interface EventsState {
   ids: ReadonlySet<string>;
   /** Partial text of replies still streaming, by LLM response id, in the order they began. */
   streaming: ReadonlyMap<string, string>;
+  /** Output of commands still running, by their action's id (the end of it, when it is long). */
+  terminal: ReadonlyMap<string, string>;
   connection: StreamConnection;
 }
 
@@ -23,7 +25,10 @@ type EventsAction =
   /** The agent stopped running: a reply cut short (a pause, an LLM failure) never gets its message. */
   | { type: 'stopped' };
 
-const initial: EventsState = { events: [], ids: new Set(), streaming: new Map(), connection: { state: 'connecting' } };
+const initial: EventsState = { events: [], ids: new Set(), streaming: new Map(), terminal: new Map(), connection: { state: 'connecting' } };
+
+/** How much of a running command's output is kept to show: its end. */
+const TERMINAL_KEPT_CHARS = 64 * 1024;
 
 /**
  * Events mostly come in the order they happened; a poll of OpenHands gives those of one second by
@@ -40,8 +45,12 @@ function applyFrames(state: EventsState, frames: readonly StreamFrame[]): Events
   const events = [...state.events];
   const ids = new Set(state.ids);
   const streaming = new Map(state.streaming);
+  const terminal = new Map(state.terminal);
   for (const frame of frames) {
-    if (frame.type === 'delta') {
+    if (frame.type === 'terminal') {
+      const { action_id: actionId, output } = frame.output;
+      terminal.set(actionId, ((terminal.get(actionId) ?? '') + output).slice(-TERMINAL_KEPT_CHARS));
+    } else if (frame.type === 'delta') {
       const { llm_response_id: responseId, delta } = frame.delta;
       streaming.set(responseId, (streaming.get(responseId) ?? '') + delta);
     } else if (frame.type === 'event' && !ids.has(frame.event.id)) {
@@ -50,18 +59,26 @@ function applyFrames(state: EventsState, frames: readonly StreamFrame[]): Events
       // Its stored message (or action) replaces the partial text of the same reply.
       const responseId = (frame.event as { llm_response_id?: unknown }).llm_response_id;
       if (typeof responseId === 'string') streaming.delete(responseId);
+      // Its observation has the command's whole output.
+      const actionId = (frame.event as { action_id?: unknown }).action_id;
+      if (typeof actionId === 'string') terminal.delete(actionId);
     }
   }
-  return { ...state, events, ids, streaming };
+  return { ...state, events, ids, streaming, terminal };
 }
 
 function reduce(state: EventsState, action: EventsAction): EventsState {
   if (action.type === 'reset') return initial;
   if (action.type === 'frames') return applyFrames(state, action.frames);
   if (action.type === 'stopped') return state.streaming.size === 0 ? state : { ...state, streaming: new Map() };
-  // Partial text from before a drop would miss what came meanwhile: its stored message replaces it.
-  const streaming = action.connection.state === 'open' ? new Map<string, string>() : state.streaming;
-  return { ...state, connection: action.connection, streaming };
+  // Partial text (or output) from before a drop would miss what came meanwhile: what is stored replaces it.
+  const open = action.connection.state === 'open';
+  return {
+    ...state,
+    connection: action.connection,
+    streaming: open ? new Map<string, string>() : state.streaming,
+    terminal: open ? new Map<string, string>() : state.terminal,
+  };
 }
 
 /**
