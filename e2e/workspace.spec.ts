@@ -67,3 +67,36 @@ test('an edit shows its diff; Changes and Files show the workspace, and a file a
   await page.getByRole('navigation', { name: 'Folder' }).getByRole('button', { name: 'workspace' }).click();
   await expect(table.getByRole('button', { name: /demo-notes\.md/ })).toBeVisible();
 });
+
+test('a conversation whose sandbox is gone goes on in a new one: the page says what carried over, and the agent answers there', async ({
+  page,
+  signIn,
+  api,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  await startConversation(page, 'Write some notes', { useDemo: true });
+  await expect(page.locator('[data-execution]')).toHaveAttribute('data-execution', 'finished', { timeout: 30_000 });
+  const id = page.url().split('/').at(-1)!;
+  const [conversation] = (await (await api(`/api/v1/app-conversations?ids=${id}`)).json()) as { sandbox_id: string }[];
+  expect((await api(`/api/v1/sandboxes/${conversation!.sandbox_id}`, { method: 'DELETE' })).status).toBe(200);
+
+  await expect(page.getByText(/Its sandbox is gone/)).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Continue in a new sandbox' }).click();
+  const log = page.getByRole('log', { name: 'Conversation events' });
+  const note = log.getByRole('note', { name: 'Continued in a new sandbox' });
+  await expect(note).toContainText('The workspace starts empty: the files of the old one did not carry over.', { timeout: 30_000 });
+  await expect(page.locator('[data-status]').first()).toHaveText('Running');
+  // The history is still there, once, and the agent in the new sandbox answers.
+  await expect(log.getByRole('group', { name: 'Your message' })).toHaveCount(1);
+  const composer = page.getByRole('textbox', { name: 'Message to the agent' });
+  await composer.fill('Are you still there?');
+  await composer.press('ControlOrMeta+Enter');
+  await expect(log.getByRole('group', { name: 'Your message' }).last()).toContainText('Are you still there?');
+  await expect(
+    log
+      .locator('[data-index]')
+      .last()
+      .getByRole('group', { name: /^Agent's (final )?message$/ }),
+  ).toBeVisible({ timeout: 30_000 });
+});

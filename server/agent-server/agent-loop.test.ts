@@ -306,6 +306,49 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     expect((await server.events(id)).some((event) => event.kind === 'TerminalOutput')).toBe(false);
   });
 
+  it('goes on from the history of a lost sandbox: its events kept, an open action ended, the move said to the person and the LLM', async () => {
+    const first = await start([terminal('echo one'), { text: 'Done.' }]);
+    await server.status(first.id, 'finished');
+    const before = await server.events(first.id);
+    // The sandbox was lost while its command ran: the history ends at the action.
+    const history = before.slice(
+      0,
+      before.findIndex((event) => event.kind === 'ObservationEvent'),
+    );
+    const action = ofKind(history, 'ActionEvent')[0]!;
+    await llm!.close();
+
+    // (The same agent server stands for the new sandbox's: it does not know this id yet.)
+    const { id } = await start([{ text: 'Going on where we were.' }], {
+      continued_from: { sandbox_id: 'old-sandbox', repository: 'octo/hello', branch: 'main', history },
+    });
+    await server.status(id, 'finished');
+    const events = await server.events(id);
+    // Every event of the old history, once each, with its own id; only this sandbox's system prompt.
+    for (const event of history.filter((event) => event.kind !== 'SystemPromptEvent')) {
+      expect(events.filter((candidate) => candidate.id === event.id)).toHaveLength(1);
+    }
+    expect(ofKind(events, 'SystemPromptEvent')).toHaveLength(1);
+    expect(ofKind(events, 'SystemPromptEvent')[0]!.id).not.toBe(ofKind(history, 'SystemPromptEvent')[0]!.id);
+    expect(ofKind(events, 'AgentErrorEvent')).toMatchObject([
+      { tool_call_id: action.tool_call_id, error: expect.stringContaining('sandbox was lost') },
+    ]);
+    expect(ofKind(events, 'ContinuedInNewSandboxEvent')).toMatchObject([
+      {
+        source: 'environment',
+        previous_sandbox_id: 'old-sandbox',
+        repository: 'octo/hello',
+        branch: 'main',
+        detail: expect.stringContaining('cloned again at main'),
+      },
+    ]);
+    // The command did not run again; the LLM saw the old messages and the move.
+    expect(ofKind(events, 'ObservationEvent')).toHaveLength(0);
+    const messages = JSON.stringify(llm!.requests[0]?.messages);
+    expect(messages).toContain('Please do the task.');
+    expect(messages).toContain('Your sandbox was lost; this conversation goes on in a new one.');
+  });
+
   it('asks before each action in confirmation mode: a rejected one does not run, an approved one does', async () => {
     const { id, workspace } = await start([terminal('touch rejected.txt'), terminal('touch approved.txt'), { text: 'Finished.' }], {
       confirmation_policy: { kind: 'AlwaysConfirm' },

@@ -1,4 +1,4 @@
-import { type AgentEvent, type Condensation, condensationSchema } from '../../src/contract/events';
+import { type AgentEvent, type Condensation, CONTINUED_IN_NEW_SANDBOX, condensationSchema } from '../../src/contract/events';
 import type { CondenserSettings } from './contract';
 import { newEvent } from './event-factory';
 import { eventText, TOOL_RESULT_KINDS } from './history';
@@ -12,7 +12,7 @@ import type { Model } from './model';
  * their place from then on. Every event stays stored and shown.
  */
 
-/** Kinds the LLM is given (the SDK's LLMConvertibleEvent); pauses, errors and condensations are not. */
+/** Kinds the LLM is given (the SDK's LLMConvertibleEvent, and ours saying it goes on in a new sandbox); pauses, errors and condensations are not. */
 const FOR_THE_LLM = new Set([
   'SystemPromptEvent',
   'MessageEvent',
@@ -21,6 +21,7 @@ const FOR_THE_LLM = new Set([
   'UserRejectObservation',
   'AgentErrorEvent',
   'CondensationSummaryEvent',
+  CONTINUED_IN_NEW_SANDBOX,
 ]);
 
 /** What the LLM is given of a history (SDK `View`). */

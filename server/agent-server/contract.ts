@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { conversationIdSchema, executionStatusSchema, metricsSchema, sendMessageRequestSchema } from '../../src/contract/conversations';
+import { eventSchema } from '../../src/contract/events';
 import { integer } from '../../src/contract/rules';
 
 /*
@@ -123,6 +124,22 @@ export const agentStartConversationSchema = z.object({
   max_budget_per_task: z._default(z.nullable(z.number().check(z.gt(0))), null),
   /** Ours: plain environment for the terminal (e.g. GIT_AUTHOR_NAME); not masked. */
   environment: z._default(z.record(z.string(), z.string()), {}),
+  /**
+   * Ours: a conversation that goes on in a new sandbox after its own was lost: the sandbox it was
+   * in, what its workspace was made from, and its events as they were stored (the agent's
+   * history, the LLM's context).
+   */
+  continued_from: z._default(
+    z.nullable(
+      z.object({
+        sandbox_id: z.string(),
+        repository: z.nullable(z.string()),
+        branch: z.nullable(z.string()),
+        history: z.array(eventSchema),
+      }),
+    ),
+    null,
+  ),
 });
 export type AgentStartConversation = z.output<typeof agentStartConversationSchema>;
 export type AgentStartConversationInput = z.input<typeof agentStartConversationSchema>;

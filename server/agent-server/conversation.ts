@@ -1,6 +1,6 @@
 import type { AgentConversationInfo, AgentStartConversation, LlmPrice, SecurityRisk } from './contract';
 import type { ExecutionStatus, Metrics, SendMessageRequest } from '../../src/contract/conversations';
-import { type AgentEvent, DEMO_MODEL } from '../../src/contract/events';
+import { type AgentEvent, CONTINUED_IN_NEW_SANDBOX, DEMO_MODEL } from '../../src/contract/events';
 import type { ConversationFiles } from './conversation-files';
 import { demoModel } from './demo-model';
 import type { EventLog } from './event-log';
@@ -183,6 +183,28 @@ export class Conversation {
     for (const [actionId, output] of this.#runningOutput) listener(this.#terminalFrame(actionId, output));
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Takes on the history of the sandbox it was in (its system prompt aside: this sandbox's comes
+   * first), ends the actions that were still open there, and says what did and did not carry over,
+   * to the person and to the agent.
+   */
+  continueFrom({ sandbox_id, repository, branch, history }: NonNullable<AgentStartConversation['continued_from']>): void {
+    for (const event of history) if (event.kind !== 'SystemPromptEvent') this.log.append(event);
+    for (const action of this.pendingActions()) {
+      this.append(
+        newEvent('AgentErrorEvent', 'agent', {
+          tool_name: action.tool_name,
+          tool_call_id: action.tool_call_id,
+          error: 'Its sandbox was lost before this action ended: it did not run in the new one.',
+        }),
+      );
+    }
+    const detail = repository
+      ? `The repository ${repository} was cloned again${branch ? ` at ${branch}` : ''}: what the old workspace held and was not pushed (changes not committed, commits not pushed, other files) did not carry over.`
+      : 'The workspace starts empty: the files of the old one did not carry over.';
+    this.append(newEvent(CONTINUED_IN_NEW_SANDBOX, 'environment', { previous_sandbox_id: sandbox_id, repository, branch, detail }));
   }
 
   /** Stores `event` (masked) and sends it to the sockets. */

@@ -88,6 +88,7 @@ export class Conversations {
         tools: conversation.tools.listed,
       }),
     );
+    if (request.continued_from) conversation.continueFrom(request.continued_from);
     for (const failure of failures) conversation.reportMcpFailure(failure);
     // As the SDK does, the first message runs the agent.
     if (request.initial_message) conversation.sendMessage({ ...request.initial_message, run: true });

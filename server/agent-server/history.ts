@@ -3,7 +3,7 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { AgentEvent } from '../../src/contract/events';
+import { type AgentEvent, CONTINUED_IN_NEW_SANDBOX } from '../../src/contract/events';
 
 interface Content {
   type?: string;
@@ -78,6 +78,10 @@ export function chatMessages(events: readonly AgentEvent[]): ChatCompletionMessa
       case 'CondensationSummaryEvent':
         assistant = null;
         push({ role: 'user', content: String(event.summary) });
+        break;
+      case CONTINUED_IN_NEW_SANDBOX:
+        assistant = null;
+        push({ role: 'user', content: `Your sandbox was lost; this conversation goes on in a new one. ${String(event.detail)}` });
         break;
       case 'MessageEvent': {
         const message = event.llm_message as { role: string; content: unknown };

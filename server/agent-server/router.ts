@@ -49,12 +49,12 @@ export function parse<S extends z.ZodMiniType>(schema: S, value: unknown, where:
   return result.data;
 }
 
-async function readBody(request: http.IncomingMessage): Promise<unknown> {
+async function readBody(request: http.IncomingMessage, maxBody: number): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY) throw new HttpResponseError(413, { detail: 'Request body is too large' });
+    if (size > maxBody) throw new HttpResponseError(413, { detail: 'Request body is too large' });
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -71,6 +71,7 @@ interface Route {
   parts: string[];
   handler: Handler;
   rawBody: boolean;
+  maxBody: number;
 }
 
 export class Router {
@@ -78,10 +79,11 @@ export class Router {
 
   /**
    * `pattern`'s segments are literal, `:name` (one segment) or, last, `*name`: the rest of the
-   * path, slashes included (a file path: `/api/file/download//workspace/a.txt`).
+   * path, slashes included (a file path: `/api/file/download//workspace/a.txt`). A JSON body over
+   * `maxBody` bytes is refused (413).
    */
-  add(method: string, pattern: string, handler: Handler, { rawBody = false } = {}): this {
-    this.#routes.push({ method, parts: pattern.split('/'), handler, rawBody });
+  add(method: string, pattern: string, handler: Handler, { rawBody = false, maxBody = MAX_BODY } = {}): this {
+    this.#routes.push({ method, parts: pattern.split('/'), handler, rawBody, maxBody });
     return this;
   }
 
@@ -122,7 +124,7 @@ export class Router {
     const { route, params } = found;
     let result: RouteResponse;
     try {
-      const body = request.method === 'GET' || route.rawBody ? undefined : await readBody(request);
+      const body = request.method === 'GET' || route.rawBody ? undefined : await readBody(request, route.maxBody);
       result = await route.handler({ params, query: url.searchParams, body, headers: request.headers, raw: request });
     } catch (error) {
       if (error instanceof HttpResponseError) result = { status: error.status, body: error.body };

@@ -17,6 +17,7 @@ export interface AgentServerState {
 }
 
 const idsQuery = z.object({ ids: z.array(conversationIdSchema) });
+const MAX_START_BODY = 256 * 1024 * 1024;
 const SUCCESS = { body: { success: true } };
 
 /** The agent server's API behind the session key, as the agent SDK's server shapes it. */
@@ -47,9 +48,13 @@ export function agentRoutes({ version, startedAt, conversations }: AgentServerSt
       .add('GET', '/server_info', () => ({
         body: { version, uptime_seconds: Math.round((Date.now() - startedAt) / 1000), working_dir: process.cwd() },
       }))
-      .add('POST', '/api/conversations', async ({ body }) => ({
-        body: await conversations.start(parse(agentStartConversationSchema, body, 'body')),
-      }))
+      .add(
+        'POST',
+        '/api/conversations',
+        async ({ body }) => ({ body: await conversations.start(parse(agentStartConversationSchema, body, 'body')) }),
+        // A conversation that goes on in a new sandbox brings its whole history.
+        { maxBody: MAX_START_BODY },
+      )
       .add('GET', '/api/conversations', ({ query }) => {
         if (!query.has('ids')) return { body: conversations.all().map((conversation) => conversation.info) };
         const { ids } = parse(idsQuery, { ids: query.getAll('ids') }, 'query');

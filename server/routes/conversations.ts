@@ -48,6 +48,20 @@ export function conversationRoutes(conversations: ConversationService, startTask
     );
 
     app.post(
+      '/v1/app-conversations/:conversation_id/continue-in-new-sandbox',
+      {
+        schema: {
+          summary:
+            'Go on with a conversation whose sandbox is gone or failed, in a new one: its workspace made again (the repository cloned at its branch), its agent given its stored history; returns the start task, in WORKING (ours)',
+          tags,
+          params: conversationIdParamsSchema,
+          response: { 200: startTaskSchema, 404: detailErrorSchema, 409: detailErrorSchema },
+        },
+      },
+      async (request) => startTasks.continueInNewSandbox(request.params.conversation_id),
+    );
+
+    app.post(
       '/v1/app-conversations/stream-start',
       {
         schema: {

@@ -42,6 +42,7 @@ import { OptionsService } from './settings/options-service';
 import { SecretsService } from './secrets/secrets-service';
 import { SettingsService } from './settings/settings-service';
 import { StartTaskService } from './conversations/start-task-service';
+import type { AgentEvent } from '../../src/contract/events';
 
 export interface ApiServices {
   settings: SettingsService;
@@ -167,19 +168,27 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   // Containers and namespaced processes have a loopback of their own: the host's is reached by its name.
   const urlFromSandbox = docker || options.sandboxNamespaces ? reachableFromSandbox : undefined;
   const startRequests = new AgentStartRequests(settings, secrets, prices, urlFromSandbox);
+  const eventsStore = new EventsStore(db);
   const startTasks = new StartTaskService(
     tasksStore,
     conversationsStore,
     sandboxes,
     secrets,
     settings,
-    { setupScriptTimeoutMs: options.setupScriptTimeoutMs, startRequests, clock, instanceId: options.instance.id, urlFromSandbox },
+    {
+      setupScriptTimeoutMs: options.setupScriptTimeoutMs,
+      startRequests,
+      clock,
+      instanceId: options.instance.id,
+      urlFromSandbox,
+      history: async (conversationId) => (await eventsStore.bodies(conversationId)).map((body) => JSON.parse(body) as AgentEvent),
+    },
     conversationLog,
   );
   instances.registry.addGlobalWork((quietSince) => startTasks.interruptTasksOfGoneInstances(quietSince));
   const eventLog = log.child({ component: 'events' });
   const notices = options.databaseUrl ? new EventNotices(options.databaseUrl, eventLog) : undefined;
-  const events = new EventService(new EventsStore(db), conversationsStore, eventLog, notices);
+  const events = new EventService(eventsStore, conversationsStore, eventLog, notices);
   const agents = new AgentConversations(conversationsStore, sandboxes, startRequests, conversationLog);
   const workspaces = new ConversationWorkspaces(agents, sandboxes);
   const collector = new EventCollector(sandboxes, conversationsStore, events, agents, eventLog);

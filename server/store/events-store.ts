@@ -131,6 +131,17 @@ export class EventsStore {
   }
 
   /** Up to `limit` events of a conversation stored after position `afterSeq`, in storage order. */
+  /** Every stored event of a conversation, in storage order, as the JSON texts they are stored as. */
+  async bodies(conversationId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('conversation_events')
+      .select('body')
+      .where('conversation_id', '=', conversationId)
+      .orderBy('seq')
+      .execute();
+    return rows.map((row) => row.body);
+  }
+
   after(conversationId: string, afterSeq: number, limit: number): Promise<EventRecord[]> {
     return this.db
       .selectFrom('conversation_events')

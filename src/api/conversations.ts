@@ -54,6 +54,11 @@ export function startConversation(request: StartRequestInput) {
   return apiRequest(BASE, { method: 'POST', body: request, schema: startTaskSchema });
 }
 
+/** Goes on with a conversation whose sandbox is gone or failed, in a new sandbox (ours): the start task that does it. */
+export function continueInNewSandbox(id: string) {
+  return apiRequest(`${BASE}/${encodeURIComponent(id)}/continue-in-new-sandbox`, { method: 'POST', schema: startTaskSchema });
+}
+
 export function getStartTasks(ids: string[], signal?: AbortSignal) {
   const query = new URLSearchParams(ids.map((id) => ['ids', id]));
   return apiRequest(`${BASE}/start-tasks?${query}`, { schema: z.array(z.nullable(startTaskSchema)), signal });

@@ -233,6 +233,21 @@ export const stateUpdateEventSchema = z.looseObject({
 export type StateUpdateEvent = z.output<typeof stateUpdateEventSchema>;
 
 /** The events our agent server stores, by kind (for drawing them; storage takes any `eventSchema`). */
+/**
+ * Ours: the conversation went on in a new sandbox after its own was lost. The workspace was made
+ * again (the repository cloned at its branch); `detail` says what did not carry over.
+ */
+export const CONTINUED_IN_NEW_SANDBOX = 'ContinuedInNewSandboxEvent';
+export const continuedInNewSandboxSchema = z.looseObject({
+  ...base,
+  kind: z.literal(CONTINUED_IN_NEW_SANDBOX),
+  previous_sandbox_id: z.string(),
+  repository: z.nullable(z.string()),
+  branch: z.nullable(z.string()),
+  detail: z.string(),
+});
+export type ContinuedInNewSandbox = z.output<typeof continuedInNewSandboxSchema>;
+
 export const knownEventSchema = z.discriminatedUnion('kind', [
   messageEventSchema,
   actionEventSchema,
@@ -243,6 +258,7 @@ export const knownEventSchema = z.discriminatedUnion('kind', [
   pauseEventSchema,
   systemPromptEventSchema,
   condensationSchema,
+  continuedInNewSandboxSchema,
 ]);
 export type KnownEvent = z.output<typeof knownEventSchema>;
 

@@ -3,6 +3,7 @@ import {
   type ConversationFilters,
   countConversations,
   archiveConversation,
+  continueInNewSandbox,
   deleteConversation,
   getConversations,
   getStartTasks,
@@ -92,6 +93,13 @@ export const startTaskQuery = (id: string) =>
 export const startConversationMutation = (queryClient: QueryClient) =>
   mutationOptions({
     mutationFn: (request: StartRequestInput) => startConversation(request),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.tasks() }),
+  });
+
+/** Going on in a new sandbox: the start task that makes it (follow it with `startTaskQuery`). */
+export const continueInNewSandboxMutation = (queryClient: QueryClient) =>
+  mutationOptions({
+    mutationFn: (id: string) => continueInNewSandbox(id),
     onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.tasks() }),
   });
 

@@ -300,6 +300,77 @@ describe('starting a conversation', () => {
 });
 
 describe('a conversation, once started', () => {
+  it('goes on in a new sandbox once its own is gone: the repository cloned again, its history kept, the move said', async () => {
+    const served = await repo({ 'octo/hello': { files: { 'README.md': '# hello\n' } } }, 'tok');
+    const llm = await startOpenAiStub([
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo draft > notes.txt' } }] },
+      { text: 'Wrote the notes.' },
+      { text: 'Going on in the new sandbox.' },
+    ]);
+    stubs.push(llm);
+    const t = await app();
+    await json(t, 'POST', '/api/add-git-providers', { provider_tokens: { github: { token: 'tok', host: served.host } } });
+    expect((await t.postSettings({ llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-test' })).statusCode).toBe(
+      200,
+    );
+    const started = await startAndWait(t, {
+      selected_repository: 'octo/hello',
+      selected_branch: 'work',
+      initial_message: message('Write notes.'),
+    });
+    expect(started.status, started.detail ?? '').toBe('READY');
+    const id = started.app_conversation_id!;
+    const eventsOf = async () =>
+      (await json(t, 'GET', `/api/v1/events/search?conversation_id__eq=${id}&limit=100`)).json().items as { id: string; kind: string }[];
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await eventsOf()).some((event) => event.kind === 'MessageEvent' && JSON.stringify(event).includes('Wrote the notes.')),
+        ).toBe(true),
+      WAIT,
+    );
+    const before = await eventsOf();
+    const { sandbox_id: oldSandbox } = await conversation(t, id);
+
+    // Its sandbox still runs: nothing to go on from.
+    const refused = await json(t, 'POST', `/api/v1/app-conversations/${id}/continue-in-new-sandbox`);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().detail).toContain('is running: it goes on there');
+    expect((await json(t, 'POST', `/api/v1/app-conversations/${'f'.repeat(32)}/continue-in-new-sandbox`)).statusCode).toBe(404);
+
+    expect((await json(t, 'DELETE', `/api/v1/sandboxes/${oldSandbox}`)).statusCode).toBe(200);
+    expect((await conversation(t, id)).sandbox_status).toBe('MISSING');
+    const task = (await json(t, 'POST', `/api/v1/app-conversations/${id}/continue-in-new-sandbox`)).json() as StartTask;
+    expect(task.status).toBe('WORKING');
+    const done = await vi.waitFor(async () => {
+      const current = await (async () =>
+        (await json(t, 'GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json()[0] as StartTask)();
+      expect(['READY', 'ERROR']).toContain(current.status);
+      return current;
+    }, WAIT);
+    expect(done.status, done.detail ?? '').toBe('READY');
+    expect(done.app_conversation_id).toBe(id);
+
+    const now = await conversation(t, id);
+    expect(now.sandbox_id).not.toBe(oldSandbox);
+    expect(now.sandbox_status).toBe('RUNNING');
+    const record = await t.db.selectFrom('app_conversations').select('working_dir').where('id', '=', id).executeTakeFirstOrThrow();
+    // The repository again, at its branch; what the old workspace held alone is not there.
+    expect((await runIn(t, now.sandbox_id, record.working_dir!, ['git', 'rev-parse', '--abbrev-ref', 'HEAD'])).output.trim()).toBe('work');
+    expect((await runIn(t, now.sandbox_id, record.working_dir!, ['ls'])).output.split('\n')).not.toContain('notes.txt');
+    await vi.waitFor(async () => expect((await eventsOf()).map((event) => event.kind)).toContain('ContinuedInNewSandboxEvent'), WAIT);
+    const after = await eventsOf();
+    // Every event of before, once each.
+    for (const event of before) expect(after.filter((candidate) => candidate.id === event.id)).toHaveLength(1);
+
+    // A message now reaches the agent in the new sandbox, which has the history.
+    expect((await json(t, 'POST', `/api/v1/app-conversations/${id}/send-message`, message('Go on.'))).statusCode).toBe(200);
+    await vi.waitFor(() => expect(llm.requests).toHaveLength(3), WAIT);
+    const context = JSON.stringify(llm.requests[2]?.messages);
+    expect(context).toContain('Write notes.');
+    expect(context).toContain('Your sandbox was lost');
+  });
+
   it("shows its workspace through its agent server: changes, a diff, a listing, a file and the archive; OpenHands' config", async () => {
     const served = await repo({ 'octo/hello': { files: { 'README.md': '# hello\n', 'src/app.py': 'print(1)\n' } } }, 'tok');
     const t = await app();

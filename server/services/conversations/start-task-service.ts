@@ -9,13 +9,15 @@ import {
   type TaskSearchQuery,
   type TaskStatus,
 } from '../../../src/contract/conversations';
+import type { AgentEvent } from '../../../src/contract/events';
 import { isProvider, type Provider, PROVIDER_NAMES } from '../../../src/contract/secrets';
 import { type Clock, systemClock } from '../../clock';
 import { Conflict, DomainError, NotFound } from '../domain-errors';
 import { cloneSource, repositoryDirName } from '../../git-providers/clone';
 import type { Logger } from '../../logger';
 import { SESSION_KEY_HEADER } from '../../session-key';
-import type { ConversationsStore } from '../../store/conversations-store';
+import type { ConversationRecord, ConversationsStore } from '../../store/conversations-store';
+import type { AgentStartConversation } from '../../agent-server/contract';
 import type { StartTaskRecord, StartTasksStore } from '../../store/start-tasks-store';
 import { type AgentStartRequests, CONVERSATION_CREATE_TIMEOUT_MS } from './agent-start-request';
 import { normaliseId, refuseTooMany } from '../ids';
@@ -37,6 +39,8 @@ export interface StartTaskOptions {
   clock?: Clock;
   /** The server instance that runs the starts asked of it (see `server_instances`). */
   instanceId: string;
+  /** A conversation's stored events, in order: what a conversation that goes on in a new sandbox takes with it. */
+  history: (conversationId: string) => Promise<AgentEvent[]>;
 }
 
 /** What a cancelled start had got as far as. */
@@ -154,6 +158,43 @@ export class StartTaskService {
     if (this.#running.has(conversationId) || (await this.conversations.get(this.userId, conversationId))) {
       throw new Conflict(`Conversation ${conversationId} already exists`);
     }
+    return this.#begin(request, conversationId, undefined, onUpdate);
+  }
+
+  /**
+   * Goes on with conversation `id`, whose sandbox is gone or failed, in a new sandbox: its
+   * workspace made again as at its start (the repository cloned at its branch), its agent given
+   * its stored history. Returns the task that does it, in WORKING.
+   */
+  async continueInNewSandbox(id: string): Promise<StartTask> {
+    const hex = normaliseId(id);
+    const record = hex ? await this.conversations.get(this.userId, hex) : undefined;
+    if (!record) throw new NotFound(`Conversation ${id} not found`);
+    if (this.#running.has(record.id)) throw new Conflict(`Conversation ${record.id} is starting already`);
+    const [sandbox] = await this.sandboxes.getMany([record.sandbox_id]);
+    if (sandbox && sandbox.status !== 'ERROR' && sandbox.status !== 'MISSING') {
+      throw new Conflict(
+        `Conversation ${record.id}'s sandbox ${sandbox.id} is ${sandbox.status.toLowerCase()}: it goes on there${sandbox.status === 'PAUSED' ? ' once resumed' : ''}`,
+      );
+    }
+    const request = startRequestSchema.parse({
+      conversation_id: record.id,
+      selected_repository: record.selected_repository,
+      selected_branch: record.selected_branch,
+      git_provider: record.git_provider && isProvider(record.git_provider) ? record.git_provider : null,
+      llm_model: record.llm_model,
+      title: record.title,
+    });
+    return this.#begin(request, record.id, record);
+  }
+
+  /** Saves the task of `request` and starts its work in the background (going on with `continuation`'s history when given). */
+  async #begin(
+    request: StartRequest,
+    conversationId: string,
+    continuation: ConversationRecord | undefined,
+    onUpdate?: (task: StartTask) => void,
+  ): Promise<StartTask> {
     const now = this.#now();
     const record: StartTaskRecord = {
       id: randomUUID().replaceAll('-', ''),
@@ -183,7 +224,7 @@ export class StartTaskService {
         onUpdate(task);
       });
     }
-    running.done = this.#run(record.id, request, conversationId, running).finally(() => this.#running.delete(conversationId));
+    running.done = this.#run(record.id, request, conversationId, running, continuation).finally(() => this.#running.delete(conversationId));
     return toTask(record);
   }
 
@@ -231,7 +272,13 @@ export class StartTaskService {
     if (record) this.#updates.emit('task', toTask(record));
   }
 
-  async #run(taskId: string, request: StartRequest, conversationId: string, running: Running): Promise<void> {
+  async #run(
+    taskId: string,
+    request: StartRequest,
+    conversationId: string,
+    running: Running,
+    continuation: ConversationRecord | undefined,
+  ): Promise<void> {
     const { signal } = running.controller;
     const step = async (status: TaskStatus, changes: Partial<StartTaskRecord> = {}) => {
       if (signal.aborted) throw new TaskCancelled();
@@ -266,10 +313,36 @@ export class StartTaskService {
       const agentUrl = sandbox.exposed_urls?.find((url) => url.name === 'AGENT_SERVER')?.url;
       if (!agentUrl || !sandbox.session_api_key) throw new StepFailed(`Sandbox ${sandboxId} runs no agent server`);
       await step('STARTING_CONVERSATION', { agent_server_url: agentUrl });
-      const llmModel = await this.#startAgentConversation(agentUrl, sandbox.session_api_key, conversationId, request, workingDir, signal);
+      const continuedFrom = continuation && {
+        sandbox_id: continuation.sandbox_id,
+        repository: continuation.selected_repository,
+        branch: continuation.selected_branch,
+        history: await this.options.history(conversationId),
+      };
+      const llmModel = await this.#startAgentConversation(
+        agentUrl,
+        sandbox.session_api_key,
+        conversationId,
+        request,
+        workingDir,
+        signal,
+        continuedFrom,
+      );
 
       if (signal.aborted) throw new TaskCancelled();
       const now = this.#now();
+      if (continuation) {
+        await this.conversations.update(this.userId, conversationId, {
+          sandbox_id: sandboxId,
+          sandbox_created: created ? 1 : 0,
+          llm_model: llmModel,
+          skills: JSON.stringify(skills),
+          working_dir: workingDir,
+          updated_at: now,
+        });
+        await this.#save(taskId, { status: 'READY', app_conversation_id: conversationId });
+        return;
+      }
       await this.conversations.insert({
         id: conversationId,
         user_id: this.userId,
@@ -385,13 +458,17 @@ export class StartTaskService {
     request: StartRequest,
     workingDir: string,
     signal: AbortSignal,
+    continuedFrom?: AgentStartConversation['continued_from'],
   ): Promise<string | null> {
-    const body = await this.options.startRequests.build({
-      conversationId,
-      workingDir,
-      llmModel: request.llm_model,
-      initialMessage: request.initial_message,
-    });
+    const body = {
+      ...(await this.options.startRequests.build({
+        conversationId,
+        workingDir,
+        llmModel: request.llm_model,
+        initialMessage: request.initial_message,
+      })),
+      continued_from: continuedFrom ?? null,
+    };
     let response: Response;
     try {
       response = await fetch(`${agentUrl}/api/conversations`, {

@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/errors';
+import { startTask } from '../../testing/conversations';
 import { renderView } from '../../testing/render';
 import { AgentControls, type AgentControlsProps } from './agent-controls';
 
@@ -109,5 +110,38 @@ describe('AgentControls', () => {
     setup({ sandboxStatus: 'MISSING', executionStatus: null });
     expect(screen.getByText(/Its sandbox is gone/)).toBeInTheDocument();
     expect(screen.queryByRole('textbox', { name: 'Message to the agent' })).toBeNull();
+    // Without a way to go on (OpenHands), none is offered.
+    expect(screen.queryByRole('button', { name: 'Continue in a new sandbox' })).toBeNull();
+  });
+
+  it('offers to go on in a new sandbox when its own is gone or failed, follows that start, and says why one failed', async () => {
+    const continuation = { onContinue: vi.fn(), onDismiss: vi.fn(), task: null, asking: false, error: null };
+    const gone = setup({ sandboxStatus: 'ERROR', executionStatus: null, continuation });
+    expect(screen.getByText(/did not carry over|does not carry over/)).toBeInTheDocument();
+    await gone.user.click(screen.getByRole('button', { name: 'Continue in a new sandbox' }));
+    expect(continuation.onContinue).toHaveBeenCalled();
+    gone.unmount();
+
+    const task = startTask('PREPARING_REPOSITORY', { request: { title: 'Fix the parser' } });
+    const working = setup({ sandboxStatus: 'MISSING', executionStatus: null, continuation: { ...continuation, task } });
+    expect(screen.getByRole('group', { name: 'Start of Fix the parser' })).toHaveTextContent('Preparing');
+    working.unmount();
+
+    const failed = setup({
+      sandboxStatus: 'MISSING',
+      executionStatus: null,
+      continuation: { ...continuation, task: { ...task, status: 'ERROR', detail: 'Could not clone octo/hello' } },
+    });
+    expect(screen.getByText('Could not clone octo/hello')).toBeInTheDocument();
+    await failed.user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(continuation.onContinue).toHaveBeenCalledTimes(2);
+    failed.unmount();
+
+    setup({
+      sandboxStatus: 'MISSING',
+      executionStatus: null,
+      continuation: { ...continuation, error: new ApiError('Conversation x is starting already', 'http', 409) },
+    });
+    expect(screen.getByText('Conversation x is starting already')).toBeInTheDocument();
   });
 });

@@ -3,10 +3,11 @@ import { IconPlayerPlay, IconPlayerStop, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
 import { ErrorAlert } from '../../components/error-alert';
-import type { ExecutionStatus } from '../../contract/conversations';
+import type { ExecutionStatus, StartTask } from '../../contract/conversations';
 import type { SandboxStatus } from '../../contract/sandboxes';
 import type { Confirmation as ConfirmationDecision } from '../../contract/events';
 import { RiskBadge } from './risk-badge';
+import { TaskProgress } from './task-progress';
 
 export type AgentRequest = 'pause' | 'run' | 'approve' | 'reject';
 
@@ -28,9 +29,35 @@ export interface AgentControlsProps {
   requestError: unknown;
   onResumeSandbox: () => void;
   resumingSandbox: boolean;
+  /** Going on in a new sandbox once its own is gone or failed; absent where the server cannot. */
+  continuation?: Continuation;
 }
 
-function SandboxNotice({ status, onResume, resuming }: { status: SandboxStatus; onResume: () => void; resuming: boolean }) {
+export interface Continuation {
+  onContinue: () => void;
+  /** The start that makes the new sandbox, once asked for (until it is READY or dismissed). */
+  task: StartTask | null;
+  onDismiss: () => void;
+  /** The request for it is under way. */
+  asking: boolean;
+  /** Why the request was refused. */
+  error: unknown;
+}
+
+const CONTINUE_TEXT =
+  'A new sandbox starts, with the repository cloned again at its branch, and the agent goes on with this conversation as its history. What the old workspace held and was not pushed does not carry over.';
+
+function SandboxNotice({
+  status,
+  onResume,
+  resuming,
+  continuation,
+}: {
+  status: SandboxStatus;
+  onResume: () => void;
+  resuming: boolean;
+  continuation: Continuation | undefined;
+}) {
   if (status === 'PAUSED')
     return (
       <Alert color="yellow" variant="light" title="Its sandbox is paused">
@@ -42,14 +69,38 @@ function SandboxNotice({ status, onResume, resuming }: { status: SandboxStatus; 
         </Stack>
       </Alert>
     );
+  const lost = status === 'ERROR' || status === 'MISSING';
+  if (lost && continuation?.task && continuation.task.status !== 'READY') {
+    return (
+      <TaskProgress
+        task={continuation.task}
+        onRetry={continuation.onContinue}
+        onDismiss={continuation.onDismiss}
+        retrying={continuation.asking}
+      />
+    );
+  }
   const text: Record<Exclude<SandboxStatus, 'RUNNING' | 'PAUSED'>, string> = {
     STARTING: 'Its sandbox is starting; you can write to the agent once it runs.',
-    ERROR: 'Its sandbox failed, so the agent cannot go on. Its logs are on the Sandboxes page.',
-    MISSING: 'Its sandbox is gone, so this conversation cannot go on. Its events stay readable here.',
+    ERROR: 'Its sandbox failed, so the agent cannot go on there. Its logs are on the Sandboxes page.',
+    MISSING: 'Its sandbox is gone, so the agent cannot go on there. Its events stay readable here.',
   };
   return (
     <Alert color={status === 'STARTING' ? 'blue' : 'gray'} variant="light">
-      {text[status as keyof typeof text]}
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">{text[status as keyof typeof text]}</Text>
+        {lost && continuation && (
+          <>
+            <Text size="sm" c="dimmed">
+              {CONTINUE_TEXT}
+            </Text>
+            {Boolean(continuation.error) && <ErrorAlert title="Not continued">{describeError(continuation.error)}</ErrorAlert>}
+            <Button size="xs" onClick={continuation.onContinue} loading={continuation.asking}>
+              Continue in a new sandbox
+            </Button>
+          </>
+        )}
+      </Stack>
     </Alert>
   );
 }
@@ -166,7 +217,14 @@ function Composer({ onSend, sending, sendError }: Pick<AgentControlsProps, 'onSe
 export function AgentControls(props: AgentControlsProps) {
   const { executionStatus: status, pending } = props;
   if (props.sandboxStatus !== 'RUNNING') {
-    return <SandboxNotice status={props.sandboxStatus} onResume={props.onResumeSandbox} resuming={props.resumingSandbox} />;
+    return (
+      <SandboxNotice
+        status={props.sandboxStatus}
+        onResume={props.onResumeSandbox}
+        resuming={props.resumingSandbox}
+        continuation={props.continuation}
+      />
+    );
   }
   const canStop = status === 'running' || status === 'waiting_for_confirmation';
   return (

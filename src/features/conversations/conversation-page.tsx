@@ -1,7 +1,7 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { describeError, isApiError } from '../../api/errors';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -12,16 +12,18 @@ import type { AppConversation } from '../../contract/conversations';
 import type { Confirmation } from '../../contract/events';
 import { confirmActionsMutation, pauseAgentMutation, runAgentMutation, sendMessageMutation } from '../../queries/agent';
 import {
+  continueInNewSandboxMutation,
   conversationKeys,
   conversationQuery,
   conversationTitlesQuery,
   deleteConversationMutation,
+  startTaskQuery,
   updateConversationMutation,
 } from '../../queries/conversations';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { eventCountQuery } from '../../queries/events';
 import { sandboxActionMutation } from '../../queries/sandboxes';
-import { AgentControls, type AgentRequest } from './agent-controls';
+import { AgentControls, type AgentRequest, type Continuation } from './agent-controls';
 import { type ConversationTab, ConversationTabs } from './conversation-tabs';
 import { ConversationView } from './conversation-view';
 import { buildTimeline, summarizeAction, type TimelineItem, waitingActions } from './timeline';
@@ -78,6 +80,7 @@ export function ConversationPage() {
   const canArchive = features?.conversationArchive === true;
   const agentControls = features?.agentControls === true;
   const agent = useAgent(conversationId, conversation.data);
+  const continuation = useContinuation(conversationId);
   const [params, updateParams] = useUrlParams<'tab' | 'file' | 'diff' | 'dir' | 'open'>();
   const tab = TABS.find((candidate) => candidate === params.get('tab')) ?? 'conversation';
 
@@ -148,6 +151,7 @@ export function ConversationPage() {
                         sandbox.mutate({ action: 'resume', id: c.sandbox_id }, { onError: failed('resume its sandbox') })
                       }
                       resumingSandbox={sandbox.isPending}
+                      continuation={continuation}
                     />
                   ) : (
                     <Alert color="gray" variant="light">
@@ -191,6 +195,31 @@ export function ConversationPage() {
       )}
     </>
   );
+}
+
+/**
+ * Going on in a new sandbox: asks for it, then follows the start task that makes it; once READY
+ * the conversation (its sandbox, its status) is read again, and its events come from the new one.
+ */
+function useContinuation(conversationId: string): Continuation {
+  const queryClient = useQueryClient();
+  const ask = useMutation(continueInNewSandboxMutation(queryClient));
+  const [taskId, setTaskId] = useState<string | null>(null);
+  const task = useQuery({ ...startTaskQuery(taskId ?? ''), enabled: taskId !== null }).data ?? null;
+  const ready = task?.status === 'READY';
+  useEffect(() => {
+    if (ready) void queryClient.invalidateQueries({ queryKey: conversationKeys.detail(conversationId) });
+  }, [ready, queryClient, conversationId]);
+  return {
+    onContinue: () => ask.mutate(conversationId, { onSuccess: (started) => setTaskId(started.id) }),
+    task: taskId === null ? null : task,
+    onDismiss: () => {
+      setTaskId(null);
+      ask.reset();
+    },
+    asking: ask.isPending,
+    error: ask.error,
+  };
 }
 
 /** The agent's side of a conversation: its events, live, and what a person can ask of it. */

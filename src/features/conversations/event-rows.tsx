@@ -308,6 +308,17 @@ export function TimelineRow({ item, expanded, onToggle }: RowProps) {
           )}
         </Stack>
       );
+    case 'continued':
+      return (
+        <Stack gap={2} align="center" role="note" aria-label="Continued in a new sandbox">
+          <Text size="sm" fw={600}>
+            Continued in a new sandbox
+          </Text>
+          <Text size="sm" c="dimmed" ta="center" maw={560}>
+            {item.detail}
+          </Text>
+        </Stack>
+      );
     case 'other':
       return (
         <Text size="xs" c="dimmed" ta="center">

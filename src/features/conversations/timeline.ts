@@ -73,6 +73,8 @@ export type TimelineItem =
   | { type: 'system-prompt'; key: string; text: string; tools: AgentTool[] }
   /** SDK `Condensation`: older events summarised for the LLM (they stay on the timeline). */
   | { type: 'condensation'; key: string; summary: string | null; forgotten: number; timestamp: string }
+  /** Ours: it went on in a new sandbox after its own was lost; `detail` says what did not carry over. */
+  | { type: 'continued'; key: string; detail: string; timestamp: string }
   | { type: 'other'; key: string; kind: string; timestamp: string };
 
 /** A tool the agent had, and the MCP server it came from (our agent server says; others do not). */
@@ -234,6 +236,9 @@ export function buildTimeline(events: readonly ReceivedEvent[], execution: Execu
           forgotten: known.forgotten_event_ids.length,
           timestamp: known.timestamp,
         });
+        break;
+      case 'ContinuedInNewSandboxEvent':
+        items.push({ type: 'continued', key, detail: known.detail, timestamp: known.timestamp });
         break;
       case 'SystemPromptEvent': {
         const tools = toolsOf(known.tools);
