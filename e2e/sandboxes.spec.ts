@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { insertConversations } from './support/database';
 import { expect, test } from './support/fixtures';
 import type { RunningServer } from './support/server';
 import { publishedUrl } from '../server/testing/published-url';
@@ -239,6 +241,30 @@ test('bulk pause closes by itself when all went well; filters survive a reload; 
   await deleting.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(row(page, ids[1]!)).toHaveCount(0);
   await expect(status(page, ids[0]!)).toHaveText('Paused');
+});
+
+test('a sandbox names the conversations it serves, and pausing or deleting it says so first', async ({ page, server }) => {
+  const { id } = await api(server, 'POST', '/api/v1/sandboxes');
+  const conversation = randomUUID().replaceAll('-', '');
+  insertConversations(server.dataDir, [{ id: conversation, title: 'Fix the parser', sandbox_id: id }]);
+  await page.goto(server.signInLink);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sandboxes' }).click();
+  await expect(status(page, id)).toHaveText('Running', { timeout: 10_000 });
+  const link = row(page, id).getByRole('group', { name: 'Conversations in this sandbox' }).getByRole('link', { name: 'Fix the parser' });
+  await expect(link).toHaveAttribute('href', `/conversations/${conversation}`);
+
+  await page.getByRole('button', { name: `Pause ${id}` }).click();
+  const pause = page.getByRole('dialog', { name: 'Pause sandbox?' });
+  await expect(pause).toContainText('serves conversation “Fix the parser”: their agents stop');
+  await pause.getByRole('button', { name: 'Pause' }).click();
+  await expect(status(page, id)).toHaveText('Paused');
+
+  await page.getByRole('button', { name: `More actions for ${id}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  const remove = page.getByRole('dialog', { name: 'Delete sandbox?' });
+  await expect(remove).toContainText('It serves conversation “Fix the parser”: they keep their history and can continue in a new sandbox');
+  await remove.getByRole('button', { name: 'Delete' }).click();
+  await expect(row(page, id)).toHaveCount(0);
 });
 
 test.describe('with one sandbox running at a time', () => {

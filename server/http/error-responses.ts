@@ -72,6 +72,7 @@ const BY_ROUTE: Record<string, Partial<ErrorResponses>> = {
   'GET /api/v1/sandbox-specs': batch,
   'GET /api/conversations': search,
   'GET /api/v1/app-conversations': batchOrSearch,
+  'GET /api/v1/app-conversations/by-sandbox': batch,
   'GET /api/v1/app-conversations/search': search,
   'GET /api/v1/app-conversations/start-tasks': batch,
   'GET /api/v1/app-conversations/start-tasks/search': search,

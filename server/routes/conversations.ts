@@ -9,6 +9,8 @@ import {
   batchConversationIdsQuerySchema,
   conversationFilterSchema,
   conversationIdParamsSchema,
+  conversationsBySandboxQuerySchema,
+  sandboxConversationsSchema,
   conversationPatchSchema,
   conversationSearchQuerySchema,
   legacyRenameSchema,
@@ -133,6 +135,19 @@ export function conversationRoutes(conversations: ConversationService, startTask
         },
       },
       async (request) => storedResponse<AppConversationPage>(await conversations.search(request.query)),
+    );
+
+    app.get(
+      '/v1/app-conversations/by-sandbox',
+      {
+        schema: {
+          summary: 'The conversations each sandbox serves (repeat ?sandbox_id=), in that order (ours)',
+          tags,
+          querystring: conversationsBySandboxQuerySchema,
+          response: { 200: sandboxConversationsSchema, 400: detailErrorSchema, ...validation },
+        },
+      },
+      async (request) => conversations.bySandbox(request.query.sandbox_id),
     );
 
     app.get(

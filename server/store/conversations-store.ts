@@ -196,6 +196,18 @@ export class ConversationsStore {
     return children;
   }
 
+  /** The conversations of user `userId` in the sandboxes `sandboxIds`, oldest first. */
+  bySandbox(userId: string, sandboxIds: string[]): Promise<Pick<ConversationRecord, 'id' | 'title' | 'sandbox_id'>[]> {
+    if (sandboxIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('app_conversations')
+      .select(['id', 'title', 'sandbox_id'])
+      .where('user_id', '=', userId)
+      .where('sandbox_id', 'in', sandboxIds)
+      .orderBy('created_at')
+      .execute();
+  }
+
   /** The conversations (of anyone) in the sandboxes `sandboxIds`. */
   async inSandboxes(sandboxIds: string[]): Promise<ConversationRecord[]> {
     if (sandboxIds.length === 0) return [];

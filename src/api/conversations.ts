@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import {
   appConversationPageSchema,
   appConversationSchema,
+  sandboxConversationsSchema,
   type ConversationSortOrder,
   type StartRequestInput,
   startTaskPageSchema,
@@ -93,4 +94,10 @@ export async function renameConversation(id: string, title: string): Promise<voi
 /** Deletes through the legacy route, which OpenHands and our server both have. */
 export async function deleteConversation(id: string): Promise<void> {
   mustSucceed(await apiRequest(legacyPath(id), { method: 'DELETE', schema: z.boolean() }), 'delete');
+}
+
+/** The conversations each sandbox serves (ours), in the order of `sandboxIds`. */
+export function conversationsBySandbox(sandboxIds: readonly string[], signal?: AbortSignal) {
+  const query = new URLSearchParams(sandboxIds.map((id) => ['sandbox_id', id]));
+  return apiRequest(`${BASE}/by-sandbox?${query}`, { schema: sandboxConversationsSchema, signal });
 }

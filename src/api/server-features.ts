@@ -59,6 +59,8 @@ export interface ServerFeatures {
   sandboxCapacity: boolean;
   /** `GET /api/v1/app-conversations/{id}/workspace/…` (ours): a conversation's changes and files. */
   workspace: boolean;
+  /** `GET /api/v1/app-conversations/by-sandbox` (ours): which conversations each sandbox serves. */
+  conversationsBySandbox: boolean;
   /** `PATCH /api/v1/app-conversations/{id}` taking `archived` (ours; a newer OpenHands has the route, without it): archiving, alone and in bulk. */
   conversationArchive: boolean;
   /** `/api/v1/sandboxes/search` filters by `status__eq` and `sandbox_spec_id__eq` (OpenHands ignores both). */
@@ -93,6 +95,7 @@ export const ASSUMED: ServerFeatures = {
   mcpTest: true,
   sandboxCapacity: true,
   workspace: true,
+  conversationsBySandbox: true,
   conversationArchive: true,
   sandboxFilters: true,
   conversationSort: true,
@@ -138,6 +141,7 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
     mcpTest: has('/api/mcp/test', 'post'),
     sandboxCapacity: has('/api/v1/sandboxes/capacity', 'get'),
     workspace: has('/api/v1/app-conversations/{conversation_id}/workspace/changes', 'get'),
+    conversationsBySandbox: has('/api/v1/app-conversations/by-sandbox', 'get'),
     conversationArchive: offersProperty(document, requestBody('/api/v1/app-conversations/{conversation_id}', 'patch'), 'archived'),
     sandboxFilters: searchFilters.includes('status__eq') && searchFilters.includes('sandbox_spec_id__eq'),
     conversationSort: queryParameters(document, route('/api/v1/app-conversations/search', 'get')).includes('sort_order'),

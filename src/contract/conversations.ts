@@ -258,3 +258,10 @@ export type ConversationPatch = z.output<typeof conversationPatchSchema>;
 
 /** `PATCH /api/conversations/{id}` (OpenHands' legacy rename, which its own web client uses). */
 export const legacyRenameSchema = z.object({ title });
+
+/** `GET /api/v1/app-conversations/by-sandbox?sandbox_id=…` (ours): the conversations each sandbox serves, in request order. */
+export const conversationsBySandboxQuerySchema = z.object({ sandbox_id: repeatedQueryParam });
+export const sandboxConversationsSchema = z.array(
+  z.object({ sandbox_id: z.string(), conversations: z.array(z.object({ id: z.string(), title: z.string() })) }),
+);
+export type SandboxConversations = z.output<typeof sandboxConversationsSchema>;

@@ -1,9 +1,17 @@
-import { infiniteQueryOptions, mutationOptions, type QueryClient, queryOptions, type InfiniteData } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  mutationOptions,
+  type QueryClient,
+  queryOptions,
+  type InfiniteData,
+} from '@tanstack/react-query';
 import {
   type ConversationFilters,
   countConversations,
   archiveConversation,
   continueInNewSandbox,
+  conversationsBySandbox,
   deleteConversation,
   getConversations,
   getStartTasks,
@@ -24,6 +32,7 @@ export const conversationKeys = {
   details: () => [...conversationKeys.all, 'detail'] as const,
   detail: (id: string) => [...conversationKeys.details(), id] as const,
   titles: (ids: readonly string[]) => [...conversationKeys.all, 'titles', ids] as const,
+  bySandbox: (sandboxIds: readonly string[]) => [...conversationKeys.all, 'by-sandbox', sandboxIds] as const,
   tasks: () => [...conversationKeys.all, 'start-tasks'] as const,
   recentTasks: (since: string) => [...conversationKeys.tasks(), 'recent', since] as const,
   task: (id: string) => [...conversationKeys.tasks(), id] as const,
@@ -94,6 +103,16 @@ export const startConversationMutation = (queryClient: QueryClient) =>
   mutationOptions({
     mutationFn: (request: StartRequestInput) => startConversation(request),
     onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.tasks() }),
+  });
+
+/** The conversations each of `sandboxIds` serves, by sandbox id; asked only of a server that `offered` the route. */
+export const conversationsBySandboxQuery = (sandboxIds: readonly string[], offered: boolean) =>
+  queryOptions({
+    queryKey: conversationKeys.bySandbox(sandboxIds),
+    queryFn: async ({ signal }) =>
+      new Map((await conversationsBySandbox(sandboxIds, signal)).map(({ sandbox_id, conversations }) => [sandbox_id, conversations])),
+    enabled: offered && sandboxIds.length > 0,
+    placeholderData: keepPreviousData,
   });
 
 /** Going on in a new sandbox: the start task that makes it (follow it with `startTaskQuery`). */

@@ -4,6 +4,7 @@ import {
   type ConversationPatch,
   type ConversationSearchQuery,
   metricsSchema,
+  type SandboxConversations,
 } from '../../../src/contract/conversations';
 import type { SandboxInfo } from '../../../src/contract/sandboxes';
 import { type Clock, systemClock } from '../../clock';
@@ -127,6 +128,16 @@ export class ConversationService {
 
   count(filter: ConversationFilter): Promise<number> {
     return this.store.count(this.userId, filter);
+  }
+
+  /** The conversations each of `sandboxIds` serves, in request order. */
+  async bySandbox(sandboxIds: string[]): Promise<SandboxConversations> {
+    refuseTooMany(sandboxIds, 'sandboxes');
+    const rows = await this.store.bySandbox(this.userId, sandboxIds);
+    return sandboxIds.map((id) => ({
+      sandbox_id: id,
+      conversations: rows.filter((row) => row.sandbox_id === id).map(({ id: conversationId, title }) => ({ id: conversationId, title })),
+    }));
   }
 
   /** In request order, `null` for an id that is unknown (or no id at all). */

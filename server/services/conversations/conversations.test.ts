@@ -643,6 +643,32 @@ describe.each(databasesUnderTest())('search and count on %s', (database) => {
     ]);
   });
 
+  it('says which conversations each sandbox serves, in request order', async () => {
+    const t = await app({ database });
+    const at = (minute: number) => new Date(base + minute * 60_000).toISOString();
+    await t.db
+      .insertInto('app_conversations')
+      .values([
+        conversationRecord({ id: 'a'.repeat(32), title: 'First', sandbox_id: 's1', created_at: at(1), updated_at: at(1) }),
+        conversationRecord({ id: 'b'.repeat(32), title: 'Second', sandbox_id: 's1', created_at: at(2), updated_at: at(2) }),
+        conversationRecord({ id: 'c'.repeat(32), title: 'Elsewhere', sandbox_id: 's2', created_at: at(3), updated_at: at(3) }),
+      ])
+      .execute();
+    const response = await json(t, 'GET', '/api/v1/app-conversations/by-sandbox?sandbox_id=s3&sandbox_id=s1');
+    expect(response.json()).toEqual([
+      { sandbox_id: 's3', conversations: [] },
+      {
+        sandbox_id: 's1',
+        conversations: [
+          { id: 'a'.repeat(32), title: 'First' },
+          { id: 'b'.repeat(32), title: 'Second' },
+        ],
+      },
+    ]);
+    const many = Array.from({ length: 101 }, (_, i) => `sandbox_id=s${i}`).join('&');
+    expect((await json(t, 'GET', `/api/v1/app-conversations/by-sandbox?${many}`)).statusCode).toBe(400);
+  });
+
   it('responds to batch gets in request order with null for unknown ids, and refuses bad paging', async () => {
     const t = await app({ database });
     await seed(t, 3);

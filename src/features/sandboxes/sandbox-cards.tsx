@@ -8,6 +8,7 @@ import { SandboxActions } from './sandbox-actions';
 import type { SandboxListProps } from './sandbox-list';
 import { StatusReason } from './sandbox-status';
 import { StatusBadge } from './status-badge';
+import { UsedBy } from './used-by';
 
 /** The sandboxes on a narrow screen: a card each, its status and main action in view. */
 export function SandboxCards({
@@ -20,6 +21,7 @@ export function SandboxCards({
   onAction,
   onStartAgain,
   onLogs,
+  usedBy,
 }: SandboxListProps) {
   const { all, some, toggle, toggleAll } = rowSelection(
     items.map((sandbox) => sandbox.id),
@@ -61,6 +63,7 @@ export function SandboxCards({
                   {sandbox.sandbox_spec_id} · <RelativeTime iso={sandbox.created_at} />
                 </Text>
                 <StatusReason sandbox={sandbox} inFlight={busy} runtime={runtime} />
+                <UsedBy conversations={usedBy?.get(sandbox.id)} />
                 {agentServerUrl(sandbox) && (
                   <Group gap="md" wrap="wrap">
                     <Group gap={4} wrap="nowrap">

@@ -1,5 +1,6 @@
 import type { SandboxAction } from '../../api/sandboxes';
 import type { SandboxInfo, SandboxRuntimeName } from '../../contract/sandboxes';
+import type { SandboxConversation } from './used-by';
 
 /** What the table and the cards (narrow screens) both show and do. */
 export interface SandboxListProps {
@@ -15,4 +16,6 @@ export interface SandboxListProps {
   onStartAgain: (sandbox: SandboxInfo) => void;
   /** Absent when the server has no sandbox logs (OpenHands). */
   onLogs?: (id: string) => void;
+  /** The conversations each sandbox serves, by its id, when the server says. */
+  usedBy?: ReadonlyMap<string, readonly SandboxConversation[]>;
 }

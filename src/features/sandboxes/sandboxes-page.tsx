@@ -18,9 +18,11 @@ import { type FilterChange, SandboxesView } from './sandboxes-view';
 import { StartSandboxDialog } from './start-sandbox-dialog';
 import { useActionsInFlight } from './use-actions-in-flight';
 import { useCardLayout } from './use-card-layout';
+import { namedConversations } from './used-by';
+import { conversationsBySandboxQuery } from '../../queries/conversations';
 
 /** The dialog or drawer open over the list. */
-type OpenDialog = { type: 'start' } | { type: 'delete'; sandbox: SandboxInfo } | { type: 'bulk'; action: SandboxAction };
+type OpenDialog = { type: 'start' } | { type: 'delete' | 'pause'; sandbox: SandboxInfo } | { type: 'bulk'; action: SandboxAction };
 
 const isStatus = (value: string | null): value is SandboxStatus => SANDBOX_STATUSES.includes(value as SandboxStatus);
 
@@ -56,6 +58,9 @@ export function SandboxesPage() {
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const items = useMemo(() => sandboxes.data?.items ?? [], [sandboxes.data]);
+  const ids = useMemo(() => items.map((sandbox) => sandbox.id), [items]);
+  const usedBy = useQuery(conversationsBySandboxQuery(ids, features?.conversationsBySandbox === true)).data;
+  const servedBy = (sandbox: SandboxInfo) => usedBy?.get(sandbox.id) ?? [];
   const selection = items.filter((sandbox) => selected.has(sandbox.id));
 
   const changeFilters = (changes: FilterChange) => {
@@ -97,13 +102,18 @@ export function SandboxesPage() {
         onSelect={setSelected}
         onFiltersChange={changeFilters}
         onStart={() => setDialog({ type: 'start' })}
-        onAction={(action, sandbox) => (action === 'delete' ? setDialog({ type: 'delete', sandbox }) : perform(action, sandbox))}
+        onAction={(action, sandbox) =>
+          action === 'delete' || (action === 'pause' && servedBy(sandbox).length > 0)
+            ? setDialog({ type: action, sandbox })
+            : perform(action, sandbox)
+        }
         onStartAgain={startAgain}
         startingAgainId={startingAgainId}
         onBulk={(action) => setDialog({ type: 'bulk', action })}
         onLogs={features?.sandboxLogs === false ? undefined : (id) => update({ logs: id })}
         filtersOnClient={filtersOnClient}
         capacity={capacity.data}
+        usedBy={usedBy}
       />
 
       {dialog?.type === 'start' && <StartSandboxDialog onClose={() => setDialog(null)} initialSpec={filters.specId} />}
@@ -123,6 +133,26 @@ export function SandboxesPage() {
             <ShortId id={dialog.sandbox.id} />
           </b>{' '}
           ({dialog.sandbox.sandbox_spec_id}) is stopped and its files are deleted. This cannot be undone.
+          {servedBy(dialog.sandbox).length > 0 &&
+            ` It serves ${namedConversations(servedBy(dialog.sandbox))}: they keep their history and can continue in a new sandbox, without what this one's workspace held and was not pushed.`}
+        </ConfirmDialog>
+      )}
+      {dialog?.type === 'pause' && (
+        <ConfirmDialog
+          title="Pause sandbox?"
+          confirmLabel="Pause"
+          onClose={() => setDialog(null)}
+          onConfirm={() => {
+            perform('pause', dialog.sandbox);
+            setDialog(null);
+          }}
+        >
+          Sandbox{' '}
+          <b>
+            <ShortId id={dialog.sandbox.id} />
+          </b>{' '}
+          serves {namedConversations(servedBy(dialog.sandbox))}: their agents stop, a running command is stopped with them, until it is
+          resumed.
         </ConfirmDialog>
       )}
       {dialog?.type === 'bulk' && (

@@ -8,6 +8,7 @@ import { AgentServerUrl, SessionKey } from './agent-server';
 import { SandboxActions } from './sandbox-actions';
 import type { SandboxListProps } from './sandbox-list';
 import { SandboxStatus } from './sandbox-status';
+import { UsedBy } from './used-by';
 
 export function SandboxesTable({
   items,
@@ -19,6 +20,7 @@ export function SandboxesTable({
   onAction,
   onStartAgain,
   onLogs,
+  usedBy,
 }: SandboxListProps) {
   const { all, some, toggle, toggleAll } = rowSelection(
     items.map((sandbox) => sandbox.id),
@@ -56,6 +58,7 @@ export function SandboxesTable({
                 </Table.Td>
                 <Table.Td>
                   <CopyValue value={sandbox.id} display={shortId(sandbox.id)} label={`id of ${sandbox.id}`} />
+                  <UsedBy conversations={usedBy?.get(sandbox.id)} />
                 </Table.Td>
                 <Table.Td>
                   <Text size="sm">{sandbox.sandbox_spec_id}</Text>

@@ -14,6 +14,7 @@ import { SandboxRuntimeLine } from './runtime-line';
 import { SandboxCards } from './sandbox-cards';
 import { SandboxesTable } from './sandboxes-table';
 import { STATUS_OPTIONS } from './status-badge';
+import type { SandboxConversation } from './used-by';
 
 const BULK_ACTIONS = ['pause', 'resume', 'delete'] as const;
 
@@ -46,6 +47,8 @@ export interface SandboxesViewProps {
   capacity?: SandboxCapacity;
   /** Cards instead of a table, for narrow screens. */
   layout?: 'table' | 'cards';
+  /** The conversations each sandbox serves, by its id, when the server says. */
+  usedBy?: ReadonlyMap<string, readonly SandboxConversation[]>;
 }
 
 /** The sandboxes list as it looks: filters, the selection's actions, the table and the pages. */
@@ -68,6 +71,7 @@ export function SandboxesView({
   filtersOnClient = false,
   capacity,
   layout = 'table',
+  usedBy,
 }: SandboxesViewProps) {
   const items = page?.items ?? [];
   const List = layout === 'cards' ? SandboxCards : SandboxesTable;
@@ -157,6 +161,7 @@ export function SandboxesView({
                 onAction={onAction}
                 onStartAgain={onStartAgain}
                 onLogs={onLogs}
+                usedBy={usedBy}
               />
               {items.some(agentServerUrl) && <AgentServerHint />}
             </>
