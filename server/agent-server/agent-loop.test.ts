@@ -304,6 +304,12 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     ).toBe('first <secret:MY_TOKEN>\nsecond\n');
     expect(JSON.stringify(frames)).not.toContain(SECRET);
     expect((await server.events(id)).some((event) => event.kind === 'TerminalOutput')).toBe(false);
+    // The sandbox's log has the command, what it wrote and how it ended, masked.
+    const log = server.output();
+    expect(log).toContain(`conversation ${id.slice(0, 8)}: $ while [ ! -f go ]`);
+    expect(log).toContain('first <secret:MY_TOKEN>\nsecond\n');
+    expect(log).toContain(`conversation ${id.slice(0, 8)}: the command ended with exit code 0`);
+    expect(log).not.toContain(SECRET);
   });
 
   it('goes on from the history of a lost sandbox: its events kept, an open action ended, the move said to the person and the LLM', async () => {

@@ -207,6 +207,11 @@ export class Conversation {
     this.append(newEvent(CONTINUED_IN_NEW_SANDBOX, 'environment', { previous_sandbox_id: sandbox_id, repository, branch, detail }));
   }
 
+  /** A line in the sandbox's log about this conversation (its text masked). */
+  logLine(text: string): void {
+    console.log(`agent-server: conversation ${this.id.slice(0, 8)}: ${this.#masker.text(text)}`);
+  }
+
   /** Stores `event` (masked) and sends it to the sockets. */
   append<E extends AgentEvent>(event: E): E {
     // An observation holds its command's output: it runs no more.
@@ -247,6 +252,8 @@ export class Conversation {
       sent += output.length;
       this.#runningOutput.set(actionId, ((this.#runningOutput.get(actionId) ?? '') + output).slice(-RUNNING_OUTPUT_KEPT_CHARS));
       this.#broadcast(this.#terminalFrame(actionId, output));
+      // The sandbox's log has what its commands wrote too, as it comes (masked, as on the socket).
+      process.stdout.write(output);
     };
   }
 
@@ -258,6 +265,7 @@ export class Conversation {
     if (this.#info.execution_status === status) return;
     this.#info = { ...this.#info, execution_status: status };
     this.#touch();
+    this.logLine(`the agent is ${status.replaceAll('_', ' ')}`);
     this.#broadcast(stateUpdate('execution_status', status));
   }
 

@@ -88,6 +88,11 @@ export class Conversations {
         tools: conversation.tools.listed,
       }),
     );
+    conversation.logLine(
+      request.continued_from
+        ? `goes on from sandbox ${request.continued_from.sandbox_id}`
+        : `started with the model ${request.agent.llm.model ?? '(none)'}`,
+    );
     if (request.continued_from) conversation.continueFrom(request.continued_from);
     for (const failure of failures) conversation.reportMcpFailure(failure);
     // As the SDK does, the first message runs the agent.

@@ -32,12 +32,20 @@ export async function runAgent(conversation: Conversation): Promise<void> {
       if (conversation.needsConfirmation(pending)) return conversation.setStatus('waiting_for_confirmation');
       for (const action of pending) {
         if (conversation.stopReason) break;
+        const command =
+          (action.action as { kind?: string; command?: string }).kind === 'TerminalAction'
+            ? (action.action as { command: string }).command
+            : undefined;
+        if (command !== undefined) conversation.logLine(`$ ${command}`);
+        else conversation.logLine(`runs ${String(action.tool_name)}`);
         const observation = await conversation.tools.run(
           action.action as unknown as Action,
           action.tool_name as string,
           conversation.interruption,
           conversation.terminalOutput(action.id),
         );
+        if (command !== undefined) conversation.logLine(`the command ended with exit code ${String(observation.exit_code)}`);
+        else if (observation.is_error) conversation.logLine(`${String(action.tool_name)} failed`);
         conversation.append(
           newEvent('ObservationEvent', 'environment', {
             tool_name: action.tool_name,
