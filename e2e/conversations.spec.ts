@@ -181,3 +181,32 @@ test('a conversation links the sub-conversations it started, which the list hide
   await details.getByRole('link', { name: 'Ship the release' }).click();
   await expect(page.getByRole('heading', { name: 'Ship the release', level: 1 })).toBeVisible();
 });
+
+test.describe('on a 375 px wide screen', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test('conversations are cards: title, both statuses and times in view, nothing scrolls sideways, and they select', async ({
+    page,
+    signIn,
+    server,
+  }) => {
+    const id = randomUUID().replaceAll('-', '');
+    insertConversations(server.dataDir, [
+      { id, title: 'A rather long title for a conversation about the parser', selected_repository: 'octo/hello' },
+    ]);
+    await signIn(page);
+    await page.goto('/conversations');
+    const card = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem').filter({ hasText: 'A rather long title' });
+    await expect(card.getByRole('link', { name: 'A rather long title for a conversation about the parser' })).toHaveAttribute(
+      'href',
+      `/conversations/${id}`,
+    );
+    await expect(card).toContainText('octo/hello');
+    // Its sandbox is gone: its badge says so, in view.
+    await expect(card.locator('[data-status]')).toHaveText('Missing');
+    await expect(card.locator('[data-status]')).toBeInViewport();
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await card.getByRole('checkbox', { name: /^Select A rather long title/ }).check();
+    await expect(page.getByRole('toolbar', { name: 'Selected conversations' }).getByRole('button', { name: 'Delete (1)' })).toBeVisible();
+  });
+});

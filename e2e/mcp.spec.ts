@@ -356,9 +356,14 @@ test('the list reads at a glance: quoted arguments, each URL once, whole type ba
   await page.keyboard.press('Tab');
   await expect(page.getByRole('tooltip').filter({ hasText: 'Test connection' })).toBeVisible();
 
-  // A narrow screen: the page never scrolls sideways.
+  // A narrow screen: each server is a card with its kind, details and actions in view; nothing
+  // scrolls sideways.
   await page.setViewportSize({ width: 375, height: 740 });
-  await expect(table).toBeVisible();
+  const cards = page.getByRole('list', { name: 'MCP servers' });
+  const notesCard = cards.getByRole('listitem').filter({ hasText: 'notes' });
+  await expect(notesCard).toContainText("npx -y server-files '/home/ada/My Notes'");
+  await expect(notesCard).toContainText('stdio');
+  for (const verb of ['Test', 'Edit', 'Delete']) await expect(page.getByRole('button', { name: `${verb} notes` })).toBeInViewport();
   // (polled: the navigation slides away after the resize)
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 

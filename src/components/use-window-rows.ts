@@ -7,8 +7,11 @@ import { useLayoutEffect, useRef, useState } from 'react';
  * above and below (`spacers`). As focus moves through the rows the browser scrolls it into view,
  * which renders the rows that follow before Tab reaches them.
  */
-export function useWindowRows(count: number, options: { estimateSize: number; getKey: (index: number) => string }) {
-  const bodyRef = useRef<HTMLTableSectionElement>(null);
+export function useWindowRows<E extends HTMLElement = HTMLTableSectionElement>(
+  count: number,
+  options: { estimateSize: number; getKey: (index: number) => string },
+) {
+  const bodyRef = useRef<E>(null);
   // Where the rows start in the document: what is above them scrolls by first.
   const [scrollMargin, setScrollMargin] = useState(0);
   useLayoutEffect(() => {

@@ -24,6 +24,7 @@ import { sandboxCapacityQuery } from '../../queries/sandboxes';
 import { type BulkAction, ConversationsView, type ListFilters } from './conversations-view';
 import { apiFiltersFrom, listFiltersFrom } from './list-filters';
 import { startingNoticeId } from './starting-notice';
+import { useCardLayout } from '../../components/use-card-layout';
 
 /**
  * The form (and react-hook-form with it) loads when first opened: most visits to the list start
@@ -88,6 +89,8 @@ export function ConversationsPage() {
 
   const [since] = useState(() => new Date(Date.now() - TASK_WINDOW_MS).toISOString());
   const tasks = useQuery(tasksInFlightQuery(since));
+  // The table's columns fit down to a tablet's width.
+  const layout = useCardLayout('47.99em');
   const capacity = useQuery(sandboxCapacityQuery(features?.sandboxCapacity === true));
   const [dismissed, setDismissed] = useState<Set<string>>(new Set());
   const shownTasks = (tasks.data ?? []).filter((task) => !dismissed.has(task.id));
@@ -200,6 +203,7 @@ export function ConversationsPage() {
         onSelect={setSelected}
         onBulk={setBulk}
         onNew={() => setNewOpen(true)}
+        layout={layout}
         capacity={capacity.data}
       />
       {newOpen && (

@@ -10,6 +10,7 @@ import { SelectionToolbar } from '../../components/selection-toolbar';
 import type { AppConversation, ConversationSortOrder, StartTask } from '../../contract/conversations';
 import { DEMO_MODEL } from '../../contract/demo-model';
 import type { SandboxCapacity } from '../../contract/sandboxes';
+import { ConversationCards } from './conversation-cards';
 import { ConversationsTable } from './conversations-table';
 import { SORT_OPTIONS } from './labels';
 import { TaskProgress } from './task-progress';
@@ -57,6 +58,8 @@ export interface ConversationsViewProps {
   capacity?: SandboxCapacity;
   /** No LLM is chosen in Settings (asked only while there is no conversation): the empty list says how to get one. */
   noModel?: boolean;
+  /** Cards instead of a table, for narrow screens. */
+  layout?: 'table' | 'cards';
 }
 
 const filtered = (filters: ListFilters) => Boolean(filters.title || filters.from || filters.to);
@@ -76,6 +79,7 @@ function NoModelHint() {
 /** The conversations list as it looks: starts under way, filters, the table and "Load more". */
 export function ConversationsView(props: ConversationsViewProps) {
   const { filters, items, selected, canArchive = true, canSort = true } = props;
+  const ConversationList = props.layout === 'cards' ? ConversationCards : ConversationsTable;
   const selection = (items ?? []).filter((item) => selected.has(item.id));
   const newButton = (
     <Button leftSection={<IconPlus size={16} />} onClick={props.onNew}>
@@ -195,7 +199,7 @@ export function ConversationsView(props: ConversationsViewProps) {
               )}
             </EmptyState>
           ) : (
-            <ConversationsTable items={rows} selected={selected} onSelect={props.onSelect} />
+            <ConversationList items={rows} selected={selected} onSelect={props.onSelect} />
           )
         }
       </LoadedContent>

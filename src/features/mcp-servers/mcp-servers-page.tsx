@@ -1,17 +1,15 @@
-import { Badge, Button, Code, Group, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconDownload, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
+import { IconDownload, IconPlus, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Dialog } from '../../components/dialog';
 import { EmptyState } from '../../components/empty-state';
 import { QueryContent } from '../../components/query-content';
-import { RowActions, RowActionsHeader } from '../../components/row-actions';
 import { SectionHeader } from '../../components/section-header';
 import { unavailable } from '../../components/unavailable-dialog';
-import { WindowRowsBody } from '../../components/window-rows-body';
-import { useWindowRows } from '../../components/use-window-rows';
+import { useCardLayout } from '../../components/use-card-layout';
 import { savedMcpServerTestQuery } from '../../queries/mcp';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { saveMcpConfigMutation, settingsQuery } from '../../queries/settings';
@@ -19,6 +17,7 @@ import { EMPTY_MCP_CONFIG, entryFor, formValuesFor, KIND_LABEL, type McpServerRo
 import type { ExportDialog as ExportDialogLoaded } from './export-dialog';
 import type { ImportDialog as ImportDialogLoaded } from './import-dialog';
 import type { McpServerDrawer as McpServerDrawerLoaded } from './mcp-server-drawer';
+import { ServerList } from './server-list';
 import { TestResult } from './test-result';
 
 // Loaded when first opened: the editor's form library and the import and export dialogs are not
@@ -53,6 +52,8 @@ type OpenDialog =
 export function McpServersPage() {
   const settings = useQuery(settingsQuery());
   const features = useQuery(serverFeaturesQuery()).data;
+  // The table's columns fit down to a tablet's width.
+  const layout = useCardLayout('47.99em');
   const config = settings.data?.mcp_config ?? null;
   const rows = useMemo(() => serverRows(config), [config]);
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
@@ -100,7 +101,7 @@ export function McpServersPage() {
               description="Add one, or import the mcpServers block you already use with another tool."
             />
           ) : (
-            <ServersTable rows={rows} onAction={setDialog} canTest={features?.mcpTest === true} />
+            <ServerList rows={rows} onAction={setDialog} canTest={features?.mcpTest === true} layout={layout} />
           )
         }
       </QueryContent>
@@ -113,76 +114,6 @@ export function McpServersPage() {
         {dialog?.type === 'export' && <ExportDialog config={config} onClose={close} />}
       </Suspense>
     </>
-  );
-}
-
-/** `canTest`: the server can test MCP servers (OpenHands cannot). Only the rows in view are rendered (a config can hold hundreds). */
-function ServersTable({ rows, onAction, canTest }: { rows: McpServerRow[]; onAction: (dialog: OpenDialog) => void; canTest: boolean }) {
-  const {
-    bodyRef,
-    rows: shown,
-    measureRow,
-    spacers,
-  } = useWindowRows(rows.length, { estimateSize: 53, getKey: (index) => rows[index]!.id });
-  return (
-    <Table.ScrollContainer minWidth={640} type="native" pos="relative">
-      <Table striped highlightOnHover aria-label="MCP servers" verticalSpacing="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Server</Table.Th>
-            <Table.Th>Command or options</Table.Th>
-            <Table.Th>API key</Table.Th>
-            <RowActionsHeader />
-          </Table.Tr>
-        </Table.Thead>
-        <WindowRowsBody bodyRef={bodyRef} spacers={spacers}>
-          {shown.map(({ index, key }) => {
-            const row = rows[index]!;
-            return (
-              <Table.Tr key={key} data-server-id={row.id} data-index={index} ref={measureRow}>
-                {/* As wide as its badge: "Streamable HTTP" whole, never cut to "Streamable…" */}
-                <Table.Td style={{ width: '1%', whiteSpace: 'nowrap' }}>
-                  <Badge variant="light" color={row.kind === 'stdio' ? 'gray' : 'blue'} styles={{ label: { overflow: 'visible' } }}>
-                    {KIND_LABEL[row.kind]}
-                  </Badge>
-                </Table.Td>
-                <Table.Td style={{ wordBreak: 'break-all' }}>{row.label}</Table.Td>
-                <Table.Td>
-                  {row.details ? (
-                    <Code style={{ wordBreak: 'break-all' }}>{row.details}</Code>
-                  ) : (
-                    <Text size="sm" c="dimmed">
-                      —
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>{row.keySet === undefined ? '—' : row.keySet ? 'Set' : 'Not set'}</Table.Td>
-                <Table.Td>
-                  <RowActions
-                    name={row.label}
-                    actions={[
-                      ...(canTest
-                        ? [
-                            {
-                              verb: 'Test',
-                              title: 'Test connection',
-                              icon: <IconPlugConnected size={18} />,
-                              onClick: () => onAction({ type: 'test', row }),
-                            },
-                          ]
-                        : []),
-                      { verb: 'Edit', icon: <IconPencil size={18} />, onClick: () => onAction({ type: 'edit', row }) },
-                      { verb: 'Delete', icon: <IconTrash size={18} />, danger: true, onClick: () => onAction({ type: 'delete', row }) },
-                    ]}
-                  />
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </WindowRowsBody>
-      </Table>
-    </Table.ScrollContainer>
   );
 }
 

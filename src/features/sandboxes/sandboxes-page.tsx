@@ -17,7 +17,7 @@ import { notifyPausedOthers, notifyStarted } from './notices';
 import { type FilterChange, SandboxesView } from './sandboxes-view';
 import { StartSandboxDialog } from './start-sandbox-dialog';
 import { useActionsInFlight } from './use-actions-in-flight';
-import { useCardLayout } from './use-card-layout';
+import { useCardLayout } from '../../components/use-card-layout';
 import { namedConversations } from './used-by';
 import { conversationsBySandboxQuery } from '../../queries/conversations';
 

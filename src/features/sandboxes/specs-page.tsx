@@ -12,7 +12,7 @@ import { startSandboxMutation } from '../../queries/sandboxes';
 import { notifyStarted } from './notices';
 import { SpecDetails } from './spec-details';
 import { SandboxSpecsList } from './specs-view';
-import { useCardLayout } from './use-card-layout';
+import { useCardLayout } from '../../components/use-card-layout';
 
 export function SandboxSpecsPage() {
   const specs = useQuery(sandboxSpecsQuery());
