@@ -221,3 +221,35 @@ test('a long history is summarised for the model: the timeline says where, with 
     await llm.close();
   }
 });
+
+/** A 1×1 red PNG. */
+const RED_PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+
+test('an image attached to a message shows on the timeline and reaches the model as an image', async ({ page, signIn, api }) => {
+  test.setTimeout(120_000);
+  const llm = await startOpenAiStub([{ text: 'Ready when you are.' }, { text: 'A single red pixel.' }]);
+  try {
+    await api('/api/settings', onStub(llm, { confirmation_mode: false }));
+    await signIn(page);
+    await startConversation(page, 'Look at a picture with me', { useDemo: false });
+    const log = page.getByRole('log', { name: 'Conversation events' });
+    await expect(log.getByText('Ready when you are.')).toBeVisible({ timeout: 30_000 });
+
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Attach images' }).click()]);
+    await chooser.setFiles({ name: 'pixel.png', mimeType: 'image/png', buffer: RED_PIXEL });
+    await expect(page.getByRole('list', { name: 'Attached images' }).getByRole('img', { name: 'pixel.png' })).toBeVisible();
+    const composer = page.getByRole('textbox', { name: 'Message to the agent' });
+    await composer.fill('What is this?');
+    await composer.press('ControlOrMeta+Enter');
+    await expect(page.getByRole('list', { name: 'Attached images' })).toHaveCount(0);
+
+    const sent = log.getByRole('group', { name: 'Your message' }).last();
+    await expect(sent).toContainText('What is this?');
+    await expect(sent.getByRole('img', { name: 'Image 1 of the message' })).toHaveAttribute('src', /^data:image\/png;base64,/);
+    await expect(log.getByText('A single red pixel.')).toBeVisible({ timeout: 30_000 });
+    const asked = JSON.stringify(llm.requests[1]?.messages);
+    expect(asked).toContain(`"image_url":{"url":"data:image/png;base64,${RED_PIXEL.toString('base64')}"}`);
+  } finally {
+    await llm.close();
+  }
+});

@@ -355,6 +355,24 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     expect(messages).toContain('Your sandbox was lost; this conversation goes on in a new one.');
   });
 
+  it("gives the LLM a message's images as image parts beside its text", async () => {
+    const image = 'data:image/png;base64,iVBORw0KGgo=';
+    const { id } = await start([{ text: 'A tiny picture.' }], {
+      initial_message: {
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image', image_urls: [image] },
+        ],
+      },
+    });
+    await server.status(id, 'finished');
+    const user = llm!.requests[0]?.messages.find((message) => (message as { role: string }).role === 'user') as { content: unknown };
+    expect(user.content).toEqual([
+      { type: 'text', text: 'What is this?' },
+      { type: 'image_url', image_url: { url: image } },
+    ]);
+  });
+
   it('asks before each action in confirmation mode: a rejected one does not run, an approved one does', async () => {
     const { id, workspace } = await start([terminal('touch rejected.txt'), terminal('touch approved.txt'), { text: 'Finished.' }], {
       confirmation_policy: { kind: 'AlwaysConfirm' },

@@ -10,6 +10,16 @@ interface Content {
   text?: string;
 }
 
+/** The image URLs of a message's content (SDK `ImageContent`). */
+const imagesOf = (content: unknown): string[] =>
+  Array.isArray(content)
+    ? (content as { type?: string; image_urls?: unknown }[]).flatMap((part) =>
+        part.type === 'image' && Array.isArray(part.image_urls)
+          ? part.image_urls.filter((url): url is string => typeof url === 'string')
+          : [],
+      )
+    : [];
+
 const textOf = (content: unknown): string =>
   Array.isArray(content)
     ? (content as Content[])
@@ -86,6 +96,16 @@ export function chatMessages(events: readonly AgentEvent[]): ChatCompletionMessa
       case 'MessageEvent': {
         const message = event.llm_message as { role: string; content: unknown };
         const text = textOf(message.content);
+        const images = imagesOf(message.content);
+        if (event.source === 'user' && images.length > 0) {
+          // The SDK's ImageContent as OpenAI takes images: a part per URL beside the text.
+          assistant = null;
+          push({
+            role: 'user',
+            content: [{ type: 'text', text }, ...images.map((url) => ({ type: 'image_url' as const, image_url: { url } }))],
+          });
+          break;
+        }
         if (event.source === 'agent') {
           assistant = { role: 'assistant', content: text, responseId: (event.llm_response_id as string | null) ?? null };
           push(assistant);

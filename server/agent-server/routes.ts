@@ -17,7 +17,8 @@ export interface AgentServerState {
 }
 
 const idsQuery = z.object({ ids: z.array(conversationIdSchema) });
-const MAX_START_BODY = 256 * 1024 * 1024;
+/** For a start that brings a conversation's whole history (it goes on in a new sandbox), or a message its images. */
+const MAX_LARGE_BODY = 256 * 1024 * 1024;
 const SUCCESS = { body: { success: true } };
 
 /** The agent server's API behind the session key, as the agent SDK's server shapes it. */
@@ -52,8 +53,7 @@ export function agentRoutes({ version, startedAt, conversations }: AgentServerSt
         'POST',
         '/api/conversations',
         async ({ body }) => ({ body: await conversations.start(parse(agentStartConversationSchema, body, 'body')) }),
-        // A conversation that goes on in a new sandbox brings its whole history.
-        { maxBody: MAX_START_BODY },
+        { maxBody: MAX_LARGE_BODY },
       )
       .add('GET', '/api/conversations', ({ query }) => {
         if (!query.has('ids')) return { body: conversations.all().map((conversation) => conversation.info) };
@@ -71,11 +71,16 @@ export function agentRoutes({ version, startedAt, conversations }: AgentServerSt
         const query = parse(eventSearchQuerySchema, Object.fromEntries(request.query), 'query');
         return { body: searchEvents(conversation.events(), query) };
       })
-      .add('POST', '/api/conversations/:id/events', (request) => {
-        const conversation = conversationOf(request);
-        const message = parse(sendMessageRequestSchema, request.body, 'body');
-        return acting(() => conversation.sendMessage(message));
-      })
+      .add(
+        'POST',
+        '/api/conversations/:id/events',
+        (request) => {
+          const conversation = conversationOf(request);
+          const message = parse(sendMessageRequestSchema, request.body, 'body');
+          return acting(() => conversation.sendMessage(message));
+        },
+        { maxBody: MAX_LARGE_BODY },
+      )
       .add('POST', '/api/conversations/:id/events/respond_to_confirmation', (request) => {
         const conversation = conversationOf(request);
         const { accept, reason } = parse(confirmationResponseSchema, request.body, 'body');

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { JsonBodyError, RequestValidationError } from './errors';
-import { findStringProblem, MAX_JSON_DEPTH, MAX_STRING_BYTES, tooDeepAt } from './json-limits';
+import { findStringProblem, MAX_JSON_DEPTH, tooDeepAt } from './json-limits';
 
 /** Byte offset of a JSON syntax error, as V8 reports it, so the 422 can point at it. */
 function errorPosition(message: string, text: string): number {
@@ -29,7 +29,7 @@ function stringError(value: unknown): RequestValidationError | undefined {
   const loc = ['body', ...found.path];
   return new RequestValidationError([
     found.problem === 'too_long'
-      ? { type: 'string_too_long', loc, msg: `Should have at most ${MAX_STRING_BYTES} bytes`, ctx: { max_length: MAX_STRING_BYTES } }
+      ? { type: 'string_too_long', loc, msg: `Should have at most ${found.max} bytes`, ctx: { max_length: found.max } }
       : { type: 'string_unicode', loc, msg: 'Input should be a valid string, it holds a lone surrogate (not valid Unicode)' },
   ]);
 }

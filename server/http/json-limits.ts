@@ -5,6 +5,8 @@
  * or shown as sent, so it is refused rather than silently replaced).
  */
 
+import { MAX_MESSAGE_IMAGE_BYTES } from '../../src/contract/conversations';
+
 export const MAX_JSON_DEPTH = 64;
 export const MAX_STRING_BYTES = 64 * 1024;
 
@@ -28,14 +30,17 @@ export function tooDeepAt(text: string, maxDepth = MAX_JSON_DEPTH): number | und
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export type StringProblem = { path: (string | number)[]; problem: 'too_long' | 'lone_surrogate' };
+export type StringProblem = { path: (string | number)[]; problem: 'too_long' | 'lone_surrogate'; max: number };
 
-function checkString(text: string): StringProblem['problem'] | undefined {
+function checkString(text: string, max = MAX_STRING_BYTES): StringProblem['problem'] | undefined {
   if (LONE_SURROGATE.test(text)) return 'lone_surrogate';
   // Cheap first: a string of fewer UTF-16 units than MAX/3 cannot exceed MAX bytes in UTF-8.
-  if (text.length > MAX_STRING_BYTES / 3 && Buffer.byteLength(text, 'utf8') > MAX_STRING_BYTES) return 'too_long';
+  if (text.length > max / 3 && Buffer.byteLength(text, 'utf8') > max) return 'too_long';
   return undefined;
 }
+
+/** An image of a message (`…image_urls[i]`) is a data URL, far longer than any other string; its schema bounds it. */
+const maxBytesAt = (path: (string | number)[]) => (path.at(-2) === 'image_urls' ? MAX_MESSAGE_IMAGE_BYTES : MAX_STRING_BYTES);
 
 /**
  * The first string (value or key) in a parsed body that is too long or not well-formed, with its
@@ -43,8 +48,9 @@ function checkString(text: string): StringProblem['problem'] | undefined {
  */
 export function findStringProblem(value: unknown, path: (string | number)[] = []): StringProblem | undefined {
   if (typeof value === 'string') {
-    const problem = checkString(value);
-    return problem && { path, problem };
+    const max = maxBytesAt(path);
+    const problem = checkString(value, max);
+    return problem && { path, problem, max };
   }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -56,7 +62,7 @@ export function findStringProblem(value: unknown, path: (string | number)[] = []
   if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
       const keyProblem = checkString(key);
-      if (keyProblem) return { path: [...path, key], problem: keyProblem };
+      if (keyProblem) return { path: [...path, key], problem: keyProblem, max: MAX_STRING_BYTES };
       const found = findStringProblem(item, [...path, key]);
       if (found) return found;
     }

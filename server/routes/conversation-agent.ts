@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { conversationIdParamsSchema } from '../../src/contract/conversations';
+import { conversationIdParamsSchema, MAX_MESSAGE_IMAGE_BYTES } from '../../src/contract/conversations';
 import { appSendMessageSchema, confirmationResponseSchema, successSchema } from '../../src/contract/events';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { AgentConversations } from '../services/conversations/agent-conversations';
 import type { EventService } from '../services/events/event-service';
 import { EventStreams, sseFrame } from './event-stream';
 import { detailErrorSchema } from '../../src/contract/errors';
+
+const MESSAGE_BODY_LIMIT = MAX_MESSAGE_IMAGE_BYTES + 1024 * 1024;
 
 /** 409: the conversation's state does not allow it (the detail says what to do); 503: its agent server cannot do it now. */
 const refusals = { 404: detailErrorSchema, 409: detailErrorSchema, 503: detailErrorSchema };
@@ -22,6 +24,8 @@ export function conversationAgentRoutes(agents: AgentConversations, events: Even
     app.post(
       '/v1/app-conversations/:conversation_id/send-message',
       {
+        // Its images come as data URLs (MAX_MESSAGE_IMAGE_BYTES in all).
+        bodyLimit: MESSAGE_BODY_LIMIT,
         schema: {
           summary: 'Send the agent a message; it runs unless `run` is false (ours)',
           tags,

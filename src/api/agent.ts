@@ -15,8 +15,21 @@ const acceptedSchema = z.looseObject({ success: z.optional(z.boolean()) });
 const agentPath = (conversationId: string, action: string) => `/api/v1/app-conversations/${encodeURIComponent(conversationId)}/${action}`;
 
 /** Sends a user message and runs the agent on it. */
-export function sendMessage(conversationId: string, text: string) {
-  const request: SendMessageRequest = { role: 'user', content: [{ type: 'text', text, cache_prompt: false }], run: true };
+/** What a person writes to the agent: text, and images as data URLs (sent as SDK `ImageContent`). */
+export interface OutgoingMessage {
+  text: string;
+  images: readonly string[];
+}
+
+export function sendMessage(conversationId: string, { text, images }: OutgoingMessage) {
+  const request: SendMessageRequest = {
+    role: 'user',
+    content: [
+      { type: 'text', text, cache_prompt: false },
+      ...(images.length > 0 ? [{ type: 'image' as const, image_urls: [...images], cache_prompt: false }] : []),
+    ],
+    run: true,
+  };
   return apiRequest(agentPath(conversationId, 'send-message'), { method: 'POST', body: request, schema: acceptedSchema });
 }
 

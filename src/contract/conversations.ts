@@ -52,16 +52,36 @@ export const TRIGGERS = [
   'bitbucket',
 ] as const;
 
+/**
+ * The most a message's images may take, as the data URLs they are sent as (all of them): its
+ * event must stay within what an agent server's frame may carry.
+ */
+export const MAX_MESSAGE_IMAGE_BYTES = 3 * 1024 * 1024;
+
+/** An image a message may carry: a data URL of a PNG, JPEG, GIF or WebP, or an https URL. */
+export const IMAGE_URL = /^(data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=*|https:\/\/\S+)$/;
+
 /** SDK `TextContent` / `ImageContent` (extra keys refused, as the SDK does). */
 const contentSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text'), text: z.string(), cache_prompt: z._default(z.boolean(), false) }),
-  z.strictObject({ type: z.literal('image'), image_urls: z.array(z.string()), cache_prompt: z._default(z.boolean(), false) }),
+  z.strictObject({
+    type: z.literal('image'),
+    image_urls: z.array(z.string().check(z.regex(IMAGE_URL, 'An image is a data URL of a PNG, JPEG, GIF or WebP image, or an https URL'))),
+    cache_prompt: z._default(z.boolean(), false),
+  }),
 ]);
+
+const imageBytes = (content: readonly z.output<typeof contentSchema>[]) =>
+  content.reduce((sum, part) => sum + (part.type === 'image' ? part.image_urls.reduce((size, url) => size + url.length, 0) : 0), 0);
 
 /** SDK `SendMessageRequest`. */
 export const sendMessageRequestSchema = z.object({
   role: z._default(z.enum(['user', 'system', 'assistant', 'tool']), 'user'),
-  content: z._default(z.array(contentSchema), []),
+  content: z._default(z.array(contentSchema), []).check(
+    z.refine((content) => imageBytes(content) <= MAX_MESSAGE_IMAGE_BYTES, {
+      message: `A message's images may take ${MAX_MESSAGE_IMAGE_BYTES / 1024 / 1024} MiB at most (as data URLs)`,
+    }),
+  ),
   run: z._default(z.boolean(), false),
 });
 export type SendMessageRequest = z.output<typeof sendMessageRequestSchema>;

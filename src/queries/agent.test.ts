@@ -19,8 +19,12 @@ describe('agent mutations', () => {
     const invalidated = () => queryClient.getQueryState(conversationKeys.detail('c1'))?.isInvalidated;
 
     queryClient.setQueryData(conversationKeys.detail('c1'), { id: 'c1' });
-    await new MutationObserver(queryClient, sendMessageMutation(queryClient, 'c1')).mutate('List the files');
+    await new MutationObserver(queryClient, sendMessageMutation(queryClient, 'c1')).mutate({ text: 'List the files', images: [] });
     expect(invalidated()).toBe(true);
+    await new MutationObserver(queryClient, sendMessageMutation(queryClient, 'c1')).mutate({
+      text: 'And this?',
+      images: ['data:image/png;base64,AAAA'],
+    });
     await new MutationObserver(queryClient, pauseAgentMutation(queryClient, 'c1')).mutate();
     await new MutationObserver(queryClient, runAgentMutation(queryClient, 'c1')).mutate();
     const confirm = new MutationObserver(queryClient, confirmActionsMutation(queryClient, 'c1'));
@@ -29,6 +33,17 @@ describe('agent mutations', () => {
 
     expect(api.requests.map(({ url, body }) => [url, body])).toEqual([
       [`${BASE}/send-message`, { role: 'user', content: [{ type: 'text', text: 'List the files', cache_prompt: false }], run: true }],
+      [
+        `${BASE}/send-message`,
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'And this?', cache_prompt: false },
+            { type: 'image', image_urls: ['data:image/png;base64,AAAA'], cache_prompt: false },
+          ],
+          run: true,
+        },
+      ],
       [`${BASE}/pause`, {}],
       [`${BASE}/run`, {}],
       [`${BASE}/confirm`, { accept: true }],
@@ -40,6 +55,9 @@ describe('agent mutations', () => {
     fakeApi({ [`POST ${BASE}/send-message`]: () => json(409, { detail: 'The sandbox is paused: resume it first' }) });
     const queryClient = testQueryClient();
     const send = new MutationObserver(queryClient, sendMessageMutation(queryClient, 'c1'));
-    await expect(send.mutate('hi')).rejects.toMatchObject({ status: 409, message: 'The sandbox is paused: resume it first' });
+    await expect(send.mutate({ text: 'hi', images: [] })).rejects.toMatchObject({
+      status: 409,
+      message: 'The sandbox is paused: resume it first',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { mutationOptions, type QueryClient } from '@tanstack/react-query';
-import { confirmActions, pauseAgent, runAgent, sendMessage } from '../api/agent';
+import { confirmActions, type OutgoingMessage, pauseAgent, runAgent, sendMessage } from '../api/agent';
 import type { Confirmation } from '../contract/events';
 import { conversationKeys } from './conversations';
 
@@ -13,7 +13,7 @@ const refresh = (queryClient: QueryClient, conversationId: string) =>
 
 export const sendMessageMutation = (queryClient: QueryClient, conversationId: string) =>
   mutationOptions({
-    mutationFn: (text: string) => sendMessage(conversationId, text),
+    mutationFn: (message: OutgoingMessage) => sendMessage(conversationId, message),
     onSettled: () => refresh(queryClient, conversationId),
   });
 

@@ -25,6 +25,26 @@ describe('storedEventJson', () => {
     expect(Buffer.byteLength(storedEventJson(event({ a: 'é'.repeat(20_000) }), 10_000))).toBeLessThanOrEqual(10_000);
   });
 
+  it("keeps a message's images whole beside the rest, which is cut as before", () => {
+    const image = `data:image/png;base64,${'A'.repeat(2 * 1024 * 1024)}`;
+    const message = {
+      ...event({}),
+      kind: 'MessageEvent',
+      source: 'user',
+      llm_message: {
+        role: 'user',
+        content: [
+          { type: 'text', text: 't'.repeat(400_000) },
+          { type: 'image', image_urls: [image] },
+        ],
+      },
+    };
+    const stored = JSON.parse(storedEventJson(message));
+    expect(stored.llm_message.content[1].image_urls[0]).toBe(image);
+    expect(stored.llm_message.content[0].text).toMatch(/\[cut by Agent Console: 400000 characters in all\]$/);
+    expect(Buffer.byteLength(JSON.stringify(stored))).toBeLessThanOrEqual(256 * 1024 + image.length);
+  });
+
   it('keeps only what names the event when cutting texts is not enough', () => {
     const many = Object.fromEntries(Array.from({ length: 2000 }, (_, index) => [`field${index}`, 'value']));
     const stored = JSON.parse(storedEventJson(event(many), 10_000));

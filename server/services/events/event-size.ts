@@ -4,6 +4,8 @@
  * longest texts cut, each saying how long it was.
  */
 
+import { MAX_MESSAGE_IMAGE_BYTES } from '../../../src/contract/conversations';
+
 /** The most a stored event's JSON may take. */
 export const MAX_EVENT_BYTES = 256 * 1024;
 
@@ -18,7 +20,7 @@ interface Text {
   value: string;
 }
 
-/** Every text of `value` longer than KEPT_CHARACTERS, with where it is. */
+/** Every text of `value` longer than KEPT_CHARACTERS, with where it is; a message's images (`image_urls`) aside. */
 function longTexts(value: unknown, found: Text[] = []): Text[] {
   if (Array.isArray(value)) {
     value.forEach((item, index) => {
@@ -27,6 +29,7 @@ function longTexts(value: unknown, found: Text[] = []): Text[] {
     });
   } else if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
+      if (key === 'image_urls') continue;
       if (typeof item === 'string' && item.length > KEPT_CHARACTERS)
         found.push({ parent: value as Record<string, unknown>, key, value: item });
       else longTexts(item, found);
@@ -36,11 +39,26 @@ function longTexts(value: unknown, found: Text[] = []): Text[] {
 }
 
 /**
+ * The bytes of a message's images (data URLs under `llm_message.content[].image_urls`), which an
+ * event may hold beside MAX_EVENT_BYTES of the rest: up to MAX_MESSAGE_IMAGE_BYTES, as the API
+ * takes them; a cut image would be no image.
+ */
+function imageBytes(event: Record<string, unknown>): number {
+  const content = (event.llm_message as { content?: unknown } | undefined)?.content;
+  if (!Array.isArray(content)) return 0;
+  let bytes = 0;
+  for (const part of content as { image_urls?: unknown }[]) {
+    if (Array.isArray(part?.image_urls)) for (const url of part.image_urls) if (typeof url === 'string') bytes += url.length;
+  }
+  return Math.min(bytes, MAX_MESSAGE_IMAGE_BYTES);
+}
+
+/**
  * `event` as JSON of at most `max` bytes: as it is when it fits; otherwise with its longest texts
  * cut (longest first), and, when that is not enough (an event of countless short fields), only
  * its id, kind, source and time, with a note.
  */
-export function storedEventJson(event: Record<string, unknown>, max = MAX_EVENT_BYTES): string {
+export function storedEventJson(event: Record<string, unknown>, max = MAX_EVENT_BYTES + imageBytes(event)): string {
   const json = JSON.stringify(event);
   if (Buffer.byteLength(json) <= max) return json;
   const copy = JSON.parse(json) as Record<string, unknown>;

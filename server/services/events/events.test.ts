@@ -8,6 +8,7 @@ import { shellSpec, startSandbox, statusBecomes } from '../../testing/sandbox-he
 import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp } from '../../testing/test-app';
 import { MAX_EVENT_BYTES } from './event-size';
 import { MAX_BUFFERED_BYTES } from '../../routes/event-stream';
+import { MAX_MESSAGE_IMAGE_BYTES } from '../../../src/contract/conversations';
 
 /*
  * Stored events, their routes, the webhook and the live stream, with events pushed the way an
@@ -526,5 +527,28 @@ describe('actions on a conversation', () => {
     const { conversationId } = await setup(t);
     expect((await send(t, conversationId, 'confirm', { reason: 'no accept' })).statusCode).toBe(422);
     expect((await send(t, conversationId, 'send-message', { content: [{ type: 'video' }] })).statusCode).toBe(422);
+    // Images are data URLs of images (or https URLs), up to MAX_MESSAGE_IMAGE_BYTES in all.
+    const image = (url: string) => ({
+      content: [
+        { type: 'text', text: 'Look' },
+        { type: 'image', image_urls: [url] },
+      ],
+    });
+    const notImage = await send(t, conversationId, 'send-message', image('file:///etc/passwd'));
+    expect(notImage.statusCode).toBe(422);
+    expect(notImage.json().detail[0].loc).toEqual(['body', 'content', 1, 'image_urls', 0]);
+    const tooLarge = await send(t, conversationId, 'send-message', image(`data:image/png;base64,${'A'.repeat(MAX_MESSAGE_IMAGE_BYTES)}`));
+    expect(tooLarge.statusCode).toBe(422);
+    expect(tooLarge.json().detail[0]).toMatchObject({
+      loc: ['body', 'content', 1, 'image_urls', 0],
+      msg: `Should have at most ${MAX_MESSAGE_IMAGE_BYTES} bytes`,
+    });
+    const half = `data:image/png;base64,${'A'.repeat(MAX_MESSAGE_IMAGE_BYTES / 2)}`;
+    const twoHalves = await send(t, conversationId, 'send-message', { content: [{ type: 'image', image_urls: [half, half] }] });
+    expect(twoHalves.statusCode).toBe(422);
+    expect(twoHalves.json().detail[0].msg).toContain("A message's images may take 3 MiB at most");
+    // One of 2 MiB passes the body's limits and the contract: what refuses it is the conversation's state.
+    const large = await send(t, conversationId, 'send-message', image(`data:image/png;base64,${'A'.repeat(2 * 1024 * 1024)}`));
+    expect(large.statusCode, large.body).toBe(409);
   });
 });

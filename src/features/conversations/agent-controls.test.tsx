@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/errors';
 import { startTask } from '../../testing/conversations';
@@ -39,11 +39,42 @@ describe('AgentControls', () => {
     await user.keyboard('{Enter}');
     expect(onSend).not.toHaveBeenCalled();
     await user.keyboard('{Control>}{Enter}{/Control}');
-    expect(onSend).toHaveBeenCalledWith('List the files');
+    expect(onSend).toHaveBeenCalledWith({ text: 'List the files', images: [] });
     expect(composer()).toHaveValue('');
     await user.type(composer(), 'And the tests');
     await user.keyboard('{Meta>}{Enter}{/Meta}');
-    expect(onSend).toHaveBeenLastCalledWith('And the tests');
+    expect(onSend).toHaveBeenLastCalledWith({ text: 'And the tests', images: [] });
+  });
+
+  it('attaches images (chosen, pasted or dropped), shows them, sends them with the text, and lets one be removed', async () => {
+    const { user, onSend } = setup();
+    const input = document.querySelector<HTMLInputElement>('input[type=file]')!;
+    const png = (name: string) => new File([new Uint8Array([137, 80, 78, 71])], name, { type: 'image/png' });
+    await user.upload(input, [png('one.png'), png('two.png')]);
+    const attached = await screen.findByRole('list', { name: 'Attached images' });
+    expect(
+      within(attached)
+        .getAllByRole('img')
+        .map((image) => image.getAttribute('alt')),
+    ).toEqual(['one.png', 'two.png']);
+    await user.click(screen.getByRole('button', { name: 'Remove one.png' }));
+    expect(within(attached).getAllByRole('img')).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(onSend).toHaveBeenCalledWith({ text: '', images: ['data:image/png;base64,iVBORw=='] });
+    await vi.waitFor(() => expect(screen.queryByRole('list', { name: 'Attached images' })).toBeNull());
+  });
+
+  it('refuses what is no image, and images too large for one message', async () => {
+    const { user, onSend } = setup();
+    const input = document.querySelector<HTMLInputElement>('input[type=file]')!;
+    // Pasted: a text file is no image.
+    fireEvent.paste(composer(), { clipboardData: { files: [new File(['hello'], 'notes.txt', { type: 'text/plain' })] } });
+    expect(await screen.findByText('Only PNG, JPEG, GIF and WebP images can be attached.')).toBeInTheDocument();
+    const big = new File([new Uint8Array(2.5 * 1024 * 1024)], 'big.png', { type: 'image/png' });
+    await user.upload(input, big);
+    expect(await screen.findByText(/a message may carry 3\.0 MiB of them\. Remove one to send\./)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+    expect(onSend).not.toHaveBeenCalled();
   });
 
   it('keeps the text when sending fails, and shows why', async () => {
@@ -52,7 +83,7 @@ describe('AgentControls', () => {
     const { user } = setup({ onSend, sendError: error });
     await user.type(composer(), 'Go on');
     await user.click(screen.getByRole('button', { name: 'Send' }));
-    expect(onSend).toHaveBeenCalledWith('Go on');
+    expect(onSend).toHaveBeenCalledWith({ text: 'Go on', images: [] });
     expect(composer()).toHaveValue('Go on');
     expect(screen.getByRole('alert')).toHaveTextContent('The sandbox is paused: resume it first');
   });
@@ -80,7 +111,7 @@ describe('AgentControls', () => {
     expect(screen.queryByRole('button', { name: /Stop|Continue/ })).toBeNull();
     await user.type(composer(), 'Try another way');
     await user.keyboard('{Control>}{Enter}{/Control}');
-    expect(onSend).toHaveBeenCalledWith('Try another way');
+    expect(onSend).toHaveBeenCalledWith({ text: 'Try another way', images: [] });
   });
 
   it('approves, or rejects with an optional reason, what waits for approval', async () => {

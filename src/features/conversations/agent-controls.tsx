@@ -1,11 +1,12 @@
-import { Alert, Button, Group, Paper, Stack, Text, Textarea, TextInput } from '@mantine/core';
-import { IconPlayerPlay, IconPlayerStop, IconSend } from '@tabler/icons-react';
+import { Alert, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
 import { ErrorAlert } from '../../components/error-alert';
 import type { ExecutionStatus, StartTask } from '../../contract/conversations';
 import type { SandboxStatus } from '../../contract/sandboxes';
 import type { Confirmation as ConfirmationDecision } from '../../contract/events';
+import { Composer, type ComposerProps } from './composer';
 import { RiskBadge } from './risk-badge';
 import { TaskProgress } from './task-progress';
 
@@ -17,7 +18,7 @@ export interface AgentControlsProps {
   /** What each action waiting for approval does, one line each, and how risky the model rated it. */
   waiting: readonly { text: string; risk: string }[];
   /** Resolves once the message is sent (the composer then empties); rejects when it is not. */
-  onSend: (text: string) => Promise<unknown>;
+  onSend: ComposerProps['onSend'];
   sending: boolean;
   sendError: unknown;
   onPause: () => void;
@@ -168,44 +169,6 @@ function Confirmation({ waiting, onConfirm, pending }: Pick<AgentControlsProps, 
         )}
       </Stack>
     </Paper>
-  );
-}
-
-function Composer({ onSend, sending, sendError }: Pick<AgentControlsProps, 'onSend' | 'sending' | 'sendError'>) {
-  const [draft, setDraft] = useState('');
-  const send = () => {
-    const text = draft.trim();
-    if (!text || sending) return;
-    // The text stays until the server has it: a failed send loses nothing.
-    onSend(text).then(
-      () => setDraft(''),
-      () => {},
-    );
-  };
-  return (
-    <Stack gap="xs">
-      {Boolean(sendError) && <ErrorAlert title="Not sent">{describeError(sendError)}</ErrorAlert>}
-      <Textarea
-        aria-label="Message to the agent"
-        placeholder="Tell the agent what to do next (Ctrl+Enter or ⌘+Enter sends)"
-        autosize
-        minRows={2}
-        maxRows={10}
-        value={draft}
-        onChange={(event) => setDraft(event.currentTarget.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-            event.preventDefault();
-            send();
-          }
-        }}
-      />
-      <Group justify="flex-end">
-        <Button leftSection={<IconSend size={16} />} onClick={send} loading={sending} disabled={!draft.trim()}>
-          Send
-        </Button>
-      </Group>
-    </Stack>
   );
 }
 

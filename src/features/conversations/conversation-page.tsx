@@ -29,6 +29,7 @@ import { ConversationView } from './conversation-view';
 import { buildTimeline, summarizeAction, type TimelineItem, waitingActions } from './timeline';
 import { useConversationEvents } from './use-conversation-events';
 import { useChimeWhenWaiting } from './use-chime-when-waiting';
+import type { OutgoingMessage } from '../../api/agent';
 
 /** The workspace's tabs load when one is opened: most visits are to follow the agent. */
 const WorkspaceChanges = lazy(() => import('./workspace-changes').then((module) => ({ default: module.WorkspaceChanges })));
@@ -273,7 +274,7 @@ function useAgent(conversationId: string, conversation: AppConversation | undefi
     history: count.data === undefined ? null : { received: events.events.length, total: count.data },
     controls: {
       waiting,
-      onSend: (text: string) => send.mutateAsync(text),
+      onSend: (message: OutgoingMessage) => send.mutateAsync(message),
       sending: send.isPending,
       sendError: send.error,
       onPause: () => {

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Box, Code, Group, Loader, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Badge, Box, Code, Group, Image, Loader, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconChevronDown,
@@ -61,13 +61,28 @@ function AgentBubble({ children, label }: { children: ReactNode; label: string }
   );
 }
 
-function UserBubble({ text }: { text: string }) {
+/** Images of a message, as thumbnails a reader can open whole. */
+function MessageImages({ images }: { images: readonly string[] }) {
+  if (images.length === 0) return null;
+  return (
+    <Group gap="xs" mt={6}>
+      {images.map((url, index) => (
+        <Image key={index} src={url} alt={`Image ${index + 1} of the message`} h={120} w="auto" maw={240} fit="contain" radius="sm" />
+      ))}
+    </Group>
+  );
+}
+
+function UserBubble({ text, images }: { text: string; images: readonly string[] }) {
   return (
     <Group justify="flex-end" role="group" aria-label="Your message">
       <Paper radius="md" px="md" py="xs" maw="85%" bg="var(--mantine-color-blue-light)">
-        <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-          {text}
-        </Text>
+        {text && (
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {text}
+          </Text>
+        )}
+        <MessageImages images={images} />
       </Paper>
     </Group>
   );
@@ -234,7 +249,7 @@ export function TimelineRow({ item, expanded, onToggle }: RowProps) {
   switch (item.type) {
     case 'message':
       return item.role === 'user' ? (
-        <UserBubble text={item.text} />
+        <UserBubble text={item.text} images={item.images} />
       ) : (
         <AgentBubble label="Agent's message">
           <MessageText text={item.text} />

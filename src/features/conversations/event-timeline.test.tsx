@@ -101,6 +101,23 @@ describe('EventTimeline', () => {
     expect(within(mcp).getByText('Done')).toBeInTheDocument();
   });
 
+  it("shows a message's images beside its text", () => {
+    const withImage = {
+      ...userMessage('ui', 'What is this?'),
+      llm_message: {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image', image_urls: ['data:image/png;base64,iVBORw=='] },
+        ],
+      },
+    };
+    setup({ items: buildTimeline([withImage].map(receive), 'idle') });
+    const bubble = screen.getByRole('group', { name: 'Your message' });
+    expect(within(bubble).getByText('What is this?')).toBeInTheDocument();
+    expect(within(bubble).getByRole('img', { name: 'Image 1 of the message' })).toHaveAttribute('src', 'data:image/png;base64,iVBORw==');
+  });
+
   it("shows each edit's diff: the lines it took out and put in", async () => {
     const items = buildTimeline(
       [

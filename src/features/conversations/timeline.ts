@@ -53,7 +53,7 @@ function fileEdit({ observation }: ObservationEvent): FileEdit | null {
 }
 
 export type TimelineItem =
-  | { type: 'message'; key: string; role: 'user' | 'agent'; text: string; timestamp: string }
+  | { type: 'message'; key: string; role: 'user' | 'agent'; text: string; images: string[]; timestamp: string }
   | { type: 'streaming'; key: string; text: string }
   | {
       type: 'action';
@@ -98,6 +98,9 @@ const texts = (content: readonly { type: string; text?: string }[]) =>
     .trim();
 
 export const messageText = (event: MessageEvent) => texts(event.llm_message.content);
+
+/** The images a message carries (SDK `ImageContent`), as URLs. */
+const messageImages = (event: MessageEvent) => event.llm_message.content.flatMap((part) => (part.type === 'image' ? part.image_urls : []));
 
 function observationOutcome(event: ObservationEvent): ActionOutcome {
   const { observation } = event;
@@ -164,12 +167,14 @@ export function buildTimeline(events: readonly ReceivedEvent[], execution: Execu
     switch (known.kind) {
       case 'MessageEvent': {
         const text = messageText(known);
-        if (text)
+        const images = messageImages(known);
+        if (text || images.length > 0)
           items.push({
             type: 'message',
             key,
             role: known.llm_message.role === 'user' ? 'user' : 'agent',
             text,
+            images,
             timestamp: known.timestamp,
           });
         break;
