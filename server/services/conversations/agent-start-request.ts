@@ -16,6 +16,8 @@ export interface AgentConversationSpec {
   llmModel: string | null;
   /** Only when it is first created: a re-creation after a sandbox restart sends none. */
   initialMessage: SendMessageRequest | null;
+  /** When it goes on in a new sandbox: the one it was in, and its stored history. */
+  continuedFrom?: AgentStartConversation['continued_from'];
 }
 
 /**
@@ -113,6 +115,7 @@ export class AgentStartRequests {
       // Stored settings are read without the write's rules: a budget not above 0 means none.
       max_budget_per_task: budget !== null && budget !== undefined && budget > 0 ? budget : null,
       environment: gitIdentity(stored),
+      continued_from: spec.continuedFrom ?? null,
     };
   }
 }

@@ -460,15 +460,13 @@ export class StartTaskService {
     signal: AbortSignal,
     continuedFrom?: AgentStartConversation['continued_from'],
   ): Promise<string | null> {
-    const body = {
-      ...(await this.options.startRequests.build({
-        conversationId,
-        workingDir,
-        llmModel: request.llm_model,
-        initialMessage: request.initial_message,
-      })),
-      continued_from: continuedFrom ?? null,
-    };
+    const body = await this.options.startRequests.build({
+      conversationId,
+      workingDir,
+      llmModel: request.llm_model,
+      initialMessage: request.initial_message,
+      continuedFrom,
+    });
     let response: Response;
     try {
       response = await fetch(`${agentUrl}/api/conversations`, {
