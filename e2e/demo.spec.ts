@@ -77,6 +77,20 @@ async function checkApi(demo: DemoProcess): Promise<Sandbox[]> {
   const newest = (await demo.get<Items<Conversation>>('/api/v1/app-conversations/search?limit=100')).items;
   expect(new Set(newest.map((conversation) => conversation.selected_repository)).size).toBeGreaterThanOrEqual(5);
   expect(await demo.get<number>('/api/v1/events/count?kind__eq=ActionEvent')).toBeGreaterThan(100);
+  // Every conversation opens with its history: each has its user's message (the one on the demo model too).
+  expect(await demo.get<number>('/api/v1/events/count?kind__eq=MessageEvent')).toBeGreaterThanOrEqual(2 * 201);
+  // Each kind of history is there: a summarised one, one continued in a new sandbox, an MCP call, edits with their diffs.
+  expect(await demo.get<number>('/api/v1/events/count?kind__eq=Condensation')).toBeGreaterThanOrEqual(1);
+  expect(await demo.get<number>('/api/v1/events/count?kind__eq=ContinuedInNewSandboxEvent')).toBe(1);
+  const observations = (
+    await demo.get<Items<{ observation: { kind: string; old_content?: string; new_content?: string } }>>(
+      '/api/v1/events/search?kind__eq=ObservationEvent&limit=100',
+    )
+  ).items;
+  expect(observations.some((event) => event.observation.kind === 'MCPToolObservation')).toBe(true);
+  const edits = observations.filter((event) => event.observation.new_content);
+  expect(edits.length).toBeGreaterThan(0);
+  expect(edits.every((event) => event.observation.new_content !== event.observation.old_content)).toBe(true);
 
   const [midRun] = (await demo.get<Items<Conversation>>('/api/v1/app-conversations/search?title__contains=tour%20of%20the%20storefront'))
     .items;

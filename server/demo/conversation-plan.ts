@@ -19,9 +19,16 @@ export interface PlannedConversation {
   createdAt: Date;
   /** Archived a few days after it was made. */
   archived: boolean;
-  /** Has a stored history of events (a finished piece of work). */
-  withEvents: boolean;
+  /** What its history tells (see transcripts.ts). */
+  story: Story;
 }
+
+/**
+ * `work`: looked, edited, checked, committed; `question`: stopped to ask; `llm-error`: the LLM
+ * provider failed; `sentry`: read the alerts through an MCP server first; `long`: a long history
+ * the condenser summarised; `continued`: went on in a new sandbox after its own was lost.
+ */
+export type Story = 'work' | 'question' | 'llm-error' | 'sentry' | 'long' | 'continued';
 
 export const CONVERSATION_COUNT = 200;
 const DAYS = 90;
@@ -140,7 +147,7 @@ function drafts(random: Random): Draft[] {
 /** The conversations, oldest first. */
 export function planConversations(now: Date, seed = 18): PlannedConversation[] {
   const random = generator(seed);
-  return drafts(random)
+  const plan = drafts(random)
     .map((draft): PlannedConversation => {
       const repository = draft.repository ? repositoryNamed(draft.repository) : null;
       return {
@@ -152,8 +159,27 @@ export function planConversations(now: Date, seed = 18): PlannedConversation[] {
         prNumber: draft.prNumber ?? [],
         createdAt: onWorkDay(now, draft.daysAgo, random),
         archived: draft.daysAgo > 30 && random.chance(0.25),
-        withEvents: random.chance(0.4),
+        story: storyOf(draft, random.next()),
       };
     })
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  // One long piece of work a month ago, and one that went on after its sandbox was lost this week.
+  const daysAgo = (conversation: PlannedConversation) => (now.getTime() - conversation.createdAt.getTime()) / DAY_MS;
+  const plain = (from: number, to: number) =>
+    plan.find(
+      (conversation) =>
+        conversation.story === 'work' && conversation.repository && daysAgo(conversation) >= from && daysAgo(conversation) < to,
+    );
+  const long = plain(20, 40);
+  if (long) long.story = 'long';
+  const continued = plain(2, 7);
+  if (continued) continued.story = 'continued';
+  return plan;
+}
+
+/** Most conversations did their work; some asked, some met an LLM failure; the triage ones read Sentry first. */
+function storyOf(draft: Draft, roll: number): Story {
+  if (!draft.repository) return 'work';
+  if (draft.title.includes('Sentry')) return 'sentry';
+  return roll < 0.08 ? 'llm-error' : roll < 0.18 ? 'question' : 'work';
 }

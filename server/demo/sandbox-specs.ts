@@ -28,10 +28,20 @@ while true; do
   attempt=$((attempt + 1))
 done`;
 
-const CANNOT_INITIALISE = `echo "initdb: error: could not create directory \\"pgdata/pg_wal\\": No space left on device" >&2
+const CANNOT_INITIALISE = `echo "The files belonging to this database system will be owned by user \\"postgres\\"."
+echo "The database cluster will be initialized with locale \\"C.UTF-8\\"."
+echo "creating directory $PGDATA ... ok"
+mkdir -p "$PGDATA"
+echo "creating subdirectories ... "
+echo "initdb: error: could not create directory \\"$PGDATA/pg_wal\\": No space left on device" >&2
+echo "initdb: removing contents of data directory \\"$PGDATA\\"" >&2
+rm -rf "$PGDATA"
 exit 1`;
 
-const ENDS_ON_ITS_OWN = `echo "Running the nightly end-to-end suite against staging"
+const ENDS_ON_ITS_OWN = `echo "Running the nightly end-to-end suite against $BASE_URL"
+for suite in checkout search account admin; do
+  echo "  $suite: passed"
+done
 sleep 1
 echo "412 passed, 3 skipped (6m 12s)"`;
 

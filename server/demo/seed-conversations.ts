@@ -33,9 +33,9 @@ export async function startConversation(services: ApiServices, clock: DemoClock,
 }
 
 /**
- * One past conversation in sandbox `sandboxId`: started at its date; its events (when it has
- * some) sent as its agent server's webhook would, after the system prompt its agent server
- * sent; archived a few days later.
+ * One past conversation in sandbox `sandboxId`: started at its date; its events sent as its
+ * agent server's webhook would, after the system prompt its agent server sent; archived a few
+ * days later.
  */
 export async function seedConversation(
   services: ApiServices,
@@ -53,12 +53,10 @@ export async function seedConversation(
     trigger: planned.trigger,
     pr_number: planned.prNumber,
   });
-  if (planned.withEvents) {
-    await until('a system prompt', async () =>
-      (await services.events.count({ conversation_id__eq: id, kind__eq: 'SystemPromptEvent' })) > 0 ? true : undefined,
-    );
-    await services.events.receiveFromSandbox(sandboxId, id, transcript(planned));
-  }
+  await until('a system prompt', async () =>
+    (await services.events.count({ conversation_id__eq: id, kind__eq: 'SystemPromptEvent' })) > 0 ? true : undefined,
+  );
+  await services.events.receiveFromSandbox(sandboxId, id, transcript(planned));
   if (planned.archived) {
     await clock.at(new Date(planned.createdAt.getTime() + 3 * DAY_MS), () => services.conversations.update(id, { archived: true }));
   }

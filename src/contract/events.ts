@@ -325,7 +325,7 @@ export { DEMO_MODEL } from './demo-model';
  * (`/api/v1/app-conversations/{id}/events/stream`).
  */
 
-/** Bare SDK event class names (OpenHands' `EventKind`): what `kind__eq` takes. */
+/** Bare SDK event class names (OpenHands' `EventKind`), and ours: what `kind__eq` takes. */
 export const EVENT_KINDS = [
   'MessageEvent',
   'ActionEvent',
@@ -341,6 +341,8 @@ export const EVENT_KINDS = [
   'ConversationErrorEvent',
   'TokenEvent',
   'LLMCompletionLogEvent',
+  // Ours: it went on in a new sandbox.
+  CONTINUED_IN_NEW_SANDBOX,
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
