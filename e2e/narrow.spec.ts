@@ -41,7 +41,8 @@ test('Settings and MCP servers', async ({ page, signIn, api }) => {
   await expect(page.getByLabel('LLM model', { exact: true })).toHaveValue('demo/scripted');
   expect(await check(page)).toEqual(OK);
   await page.getByRole('tab', { name: 'MCP servers' }).click();
-  await expect(page.getByRole('table', { name: 'MCP servers' })).toBeVisible();
+  // On a phone, each server is a card.
+  await expect(page.getByRole('list', { name: 'MCP servers' }).getByRole('listitem').filter({ hasText: 'files' })).toBeVisible();
   expect(await check(page)).toEqual(OK);
 });
 
@@ -75,7 +76,7 @@ test('Conversations and a conversation', async ({ page, signIn, api }) => {
   }[];
   await signIn(page);
   await open(page, 'Conversations');
-  await expect(page.getByText('Fix the flaky login test').first()).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: 'Fix the flaky login test' })).toBeVisible();
   expect(await check(page)).toEqual(OK);
   await page.goto(`/conversations/${started.at(-1)!.app_conversation_id}`);
   await expect(page.getByRole('heading', { name: 'Fix the flaky login test', level: 1 })).toBeVisible();

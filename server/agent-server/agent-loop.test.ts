@@ -288,7 +288,10 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     const lateFrames: Record<string, unknown>[] = [];
     late.on('message', (data) => lateFrames.push(JSON.parse(String(data)) as Record<string, unknown>));
     await vi.waitFor(() =>
-      expect(lateFrames.find((frame) => frame.kind === 'TerminalOutput')).toMatchObject({ output: 'first <secret:MY_TOKEN>\n' }),
+      expect(lateFrames.find((frame) => frame.kind === 'TerminalOutput')).toMatchObject({
+        output: 'first <secret:MY_TOKEN>\n',
+        whole: true,
+      }),
     );
     late.close();
     fs.writeFileSync(path.join(workspace, 'go2'), '');

@@ -13,6 +13,7 @@ import type { Model } from './model';
 import { connectMcpServers, type McpFailure, mcpSecrets } from './tools/mcp';
 import { Tools } from './tools/tools';
 import { TOOL_RESULT_KINDS } from './history';
+import { keptOutput } from '../../src/contract/running-output';
 
 /** A request the conversation's state does not allow: the response is a 409 with `message`. */
 export class ConversationConflict extends Error {}
@@ -20,10 +21,8 @@ export class ConversationConflict extends Error {}
 /** A frame on the event socket: a stored event, or a transient one (state update, streaming delta). */
 export type Frame = Record<string, unknown>;
 
-/** How much of a command's output is sent while it runs; more waits for its observation. */
+/** How much of a command's output is sent (and written to the sandbox's log) while it runs; more waits for its observation. */
 const LIVE_OUTPUT_CHARS = 256 * 1024;
-/** How much of it a socket that connects meanwhile starts with: its end. */
-const RUNNING_OUTPUT_KEPT_CHARS = 64 * 1024;
 
 /** What a conversation holds in memory only: never written to a file or a log. */
 export interface Credentials {
@@ -51,8 +50,8 @@ export class Conversation {
   #masker!: Masker;
   #model: Model | null = null;
   readonly #listeners = new Set<(frame: Frame) => void>();
-  /** The output so far (its end) of each command still running, by its action's id. */
-  readonly #runningOutput = new Map<string, string>();
+  /** The output so far (its end) of the command running (one at a time), by its action's id. */
+  #runningOutput: { actionId: string; output: string } | undefined;
   readonly tools: Tools;
 
   #run: Promise<void> | null = null;
@@ -180,7 +179,8 @@ export class Conversation {
    * a command still running (the app server may connect while one runs).
    */
   subscribe(listener: (frame: Frame) => void): () => void {
-    for (const [actionId, output] of this.#runningOutput) listener(this.#terminalFrame(actionId, output));
+    const running = this.#runningOutput;
+    if (running) listener({ ...this.#terminalFrame(running.actionId, running.output), whole: true });
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
@@ -216,7 +216,7 @@ export class Conversation {
   append<E extends AgentEvent>(event: E): E {
     // An observation holds its command's output: it runs no more.
     const actionId = (event as { action_id?: unknown }).action_id;
-    if (typeof actionId === 'string') this.#runningOutput.delete(actionId);
+    if (typeof actionId === 'string' && this.#runningOutput?.actionId === actionId) this.#runningOutput = undefined;
     const masked = this.#masker.deep(event);
     this.log.append(masked);
     this.#touch();
@@ -239,8 +239,9 @@ export class Conversation {
   }
 
   /**
-   * A running command's output, masked, as `TerminalOutput` frames (never stored), up to
-   * LIVE_OUTPUT_CHARS: its observation has the output whole (or cut as the LLM gets it).
+   * A running command's output, masked, as `TerminalOutput` frames (never stored) and in the
+   * sandbox's log, up to LIVE_OUTPUT_CHARS: its observation has the output whole (or cut as the
+   * LLM gets it).
    */
   terminalOutput(actionId: string): (chunk: string) => void {
     const stream = new MaskedStream(this.#masker);
@@ -250,7 +251,8 @@ export class Conversation {
       const output = stream.push(chunk);
       if (!output) return;
       sent += output.length;
-      this.#runningOutput.set(actionId, ((this.#runningOutput.get(actionId) ?? '') + output).slice(-RUNNING_OUTPUT_KEPT_CHARS));
+      const before = this.#runningOutput?.actionId === actionId ? this.#runningOutput.output : undefined;
+      this.#runningOutput = { actionId, output: keptOutput(before, { output }) };
       this.#broadcast(this.#terminalFrame(actionId, output));
       // The sandbox's log has what its commands wrote too, as it comes (masked, as on the socket).
       process.stdout.write(output);

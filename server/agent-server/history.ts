@@ -3,22 +3,13 @@ import type {
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import { imageUrlsOf } from '../../src/contract/conversations';
 import { type AgentEvent, CONTINUED_IN_NEW_SANDBOX } from '../../src/contract/events';
 
 interface Content {
   type?: string;
   text?: string;
 }
-
-/** The image URLs of a message's content (SDK `ImageContent`). */
-const imagesOf = (content: unknown): string[] =>
-  Array.isArray(content)
-    ? (content as { type?: string; image_urls?: unknown }[]).flatMap((part) =>
-        part.type === 'image' && Array.isArray(part.image_urls)
-          ? part.image_urls.filter((url): url is string => typeof url === 'string')
-          : [],
-      )
-    : [];
 
 const textOf = (content: unknown): string =>
   Array.isArray(content)
@@ -96,7 +87,7 @@ export function chatMessages(events: readonly AgentEvent[]): ChatCompletionMessa
       case 'MessageEvent': {
         const message = event.llm_message as { role: string; content: unknown };
         const text = textOf(message.content);
-        const images = imagesOf(message.content);
+        const images = imageUrlsOf(message.content);
         if (event.source === 'user' && images.length > 0) {
           // The SDK's ImageContent as OpenAI takes images: a part per URL beside the text.
           assistant = null;

@@ -54,19 +54,20 @@ export class Masker {
   }
 }
 
-/** Streamed text, masked: each `push` returns the new masked text that is safe to show. */
+/**
+ * Streamed text, masked: each `push` returns the new masked text that is safe to show. Only what
+ * may be the start of a secret is held back, so a long stream costs what its chunks do.
+ */
 export class MaskedStream {
-  #raw = '';
-  #shown = '';
+  #held = '';
 
   constructor(private readonly masker: Masker) {}
 
   push(chunk: string): string {
-    this.#raw += chunk;
-    const safe = this.masker.text(this.#raw.slice(0, this.#raw.length - this.masker.unsafeTail(this.#raw)));
-    if (!safe.startsWith(this.#shown) || safe.length === this.#shown.length) return '';
-    const delta = safe.slice(this.#shown.length);
-    this.#shown = safe;
-    return delta;
+    const text = this.#held + chunk;
+    // No secret crosses this cut: one that had begun before it would end the text with its start.
+    const safe = text.length - this.masker.unsafeTail(text);
+    this.#held = text.slice(safe);
+    return this.masker.text(text.slice(0, safe));
   }
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import type http from 'node:http';
@@ -45,7 +46,11 @@ export async function download(file: string) {
   };
 }
 
-/** Writes the multipart field `file` of `request` to `file`, its directories made as needed. */
+/**
+ * Writes the multipart field `file` of `request` to `file`, its directories made as needed. It is
+ * written beside it first and takes its place once whole: a refused or broken upload leaves the
+ * file that was there as it was.
+ */
 export async function upload(file: string, request: http.IncomingMessage): Promise<void> {
   const target = absolute(file);
   let parser: busboy.Busboy;
@@ -54,6 +59,7 @@ export async function upload(file: string, request: http.IncomingMessage): Promi
   } catch {
     throw new WorkspaceRefusal(400, 'Expected a multipart/form-data body with a file field');
   }
+  const partial = path.join(path.dirname(target), `.${path.basename(target)}.${randomUUID()}.upload`);
   const written = new Promise<void>((resolve, reject) => {
     let received = false;
     parser.on('file', (name, stream) => {
@@ -62,20 +68,26 @@ export async function upload(file: string, request: http.IncomingMessage): Promi
       let tooLarge = false;
       stream.on('limit', () => (tooLarge = true));
       fs.mkdir(path.dirname(target), { recursive: true })
-        .then(() => pipeline(stream, createWriteStream(target)))
-        .then(async () => {
-          if (!tooLarge) return resolve();
-          await fs.rm(target, { force: true });
-          reject(new WorkspaceRefusal(400, `A file over ${MAX_UPLOAD_BYTES} bytes cannot be uploaded`));
-        }, reject);
+        .then(() => pipeline(stream, createWriteStream(partial)))
+        .then(() => {
+          if (tooLarge) throw new WorkspaceRefusal(400, `A file over ${MAX_UPLOAD_BYTES} bytes cannot be uploaded`);
+          return fs.rename(partial, target);
+        })
+        .then(resolve, reject);
     });
     parser.on('close', () => {
       if (!received) reject(new WorkspaceRefusal(400, 'Expected a multipart/form-data body with a file field'));
     });
     parser.on('error', () => reject(new WorkspaceRefusal(400, 'The multipart body could not be read')));
+    // A client that goes away mid-upload ends it: the parser would wait for the rest forever.
+    request.on('aborted', () => reject(new WorkspaceRefusal(400, 'The upload broke off')));
   });
   request.pipe(parser);
-  await written;
+  try {
+    await written;
+  } finally {
+    await fs.rm(partial, { force: true });
+  }
 }
 
 /** A directory's entries, directories first, each group by name. */
@@ -102,6 +114,13 @@ export async function archive(dir: string) {
   const stat = await statOf(target);
   if (!stat.isDirectory()) throw new WorkspaceRefusal(400, 'Path is not a directory');
   const tar = spawn('tar', ['-czf', '-', '-C', target, '.'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  // A tar that fails (or is missing) ends the download with an error, not with a short archive that looks whole.
+  const fail = (reason: string) => tar.stdout.destroy(new Error(`The archive could not be made: ${reason}`));
+  tar.on('error', (error) => fail(error.message));
+  // Exit code 1 is a file that changed while it was read (the agent may be working): the archive is whole all the same.
+  tar.on('close', (code) => {
+    if (code !== 0 && code !== 1) fail(`tar exited with code ${code}`);
+  });
   const name = `${path.basename(target) || 'workspace'}.tar.gz`;
   return {
     stream: tar.stdout,

@@ -161,9 +161,12 @@ export class ConversationsStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Deletes it; its sub-conversations stay, as conversations of their own (the list shows them then). */
   async delete(userId: string, id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('app_conversations').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    if (Number(result.numDeletedRows) === 0) return false;
+    await this.db.updateTable('app_conversations').set({ parent_conversation_id: null }).where('parent_conversation_id', '=', id).execute();
+    return true;
   }
 
   /** The conversations of user `userId` in the sandboxes `sandboxIds`: their titles, by sandbox. */

@@ -130,7 +130,6 @@ export class EventsStore {
     return row?.seq;
   }
 
-  /** Up to `limit` events of a conversation stored after position `afterSeq`, in storage order. */
   /** Every stored event of a conversation, in storage order, as the JSON texts they are stored as. */
   async bodies(conversationId: string): Promise<string[]> {
     const rows = await this.db
@@ -142,6 +141,7 @@ export class EventsStore {
     return rows.map((row) => row.body);
   }
 
+  /** Up to `limit` events of a conversation stored after position `afterSeq`, in storage order. */
   after(conversationId: string, afterSeq: number, limit: number): Promise<EventRecord[]> {
     return this.db
       .selectFrom('conversation_events')

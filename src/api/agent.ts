@@ -14,13 +14,13 @@ const acceptedSchema = z.looseObject({ success: z.optional(z.boolean()) });
 
 const agentPath = (conversationId: string, action: string) => `/api/v1/app-conversations/${encodeURIComponent(conversationId)}/${action}`;
 
-/** Sends a user message and runs the agent on it. */
 /** What a person writes to the agent: text, and images as data URLs (sent as SDK `ImageContent`). */
 export interface OutgoingMessage {
   text: string;
   images: readonly string[];
 }
 
+/** Sends a user message and runs the agent on it. */
 export function sendMessage(conversationId: string, { text, images }: OutgoingMessage) {
   const request: SendMessageRequest = {
     role: 'user',

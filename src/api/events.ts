@@ -170,6 +170,7 @@ const eventIdOfPage = (pageId: string) => /_([0-9a-f]{32})$/.exec(pageId)?.[1];
 async function readEventsSince(conversationId: string, since: string | undefined, signal: AbortSignal, onFrame: PollOptions['onFrame']) {
   let from = since === undefined ? undefined : wholeSecond(since);
   let pageId: string | undefined;
+  let newest = since;
   for (;;) {
     const query = new URLSearchParams({ conversation_id__eq: conversationId, sort_order: 'TIMESTAMP', limit: String(PAGE_LIMIT) });
     if (from) query.set('timestamp__gte', from);
@@ -177,7 +178,8 @@ async function readEventsSince(conversationId: string, since: string | undefined
     const page = await apiRequest(`/api/v1/events/search?${query}`, { schema: eventPageSchema, signal });
     for (const event of page.items) onFrame({ type: 'event', event });
     const last = page.items.at(-1)?.timestamp;
-    if (!page.next_page_id || !last) return last ?? since;
+    newest = last ?? newest;
+    if (!page.next_page_id || !last) return newest;
     // OpenHands starts the next page after the event its page id names, skipping that one. So the
     // next page starts at the last event's second instead (repeats are dropped by id); only when a
     // whole page has that one second does the page id move on, and the skipped event is read by id.

@@ -71,8 +71,16 @@ const contentSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
-const imageBytes = (content: readonly z.output<typeof contentSchema>[]) =>
-  content.reduce((sum, part) => sum + (part.type === 'image' ? part.image_urls.reduce((size, url) => size + url.length, 0) : 0), 0);
+/** The image URLs of a message's content (SDK `ImageContent`), whatever is known of its shape. */
+export function imageUrlsOf(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  return (content as { type?: unknown; image_urls?: unknown }[]).flatMap((part) =>
+    part?.type === 'image' && Array.isArray(part.image_urls) ? part.image_urls.filter((url): url is string => typeof url === 'string') : [],
+  );
+}
+
+/** How much a message's images take, as the data URLs they are sent as. */
+export const imageBytes = (content: unknown) => imageUrlsOf(content).reduce((sum, url) => sum + url.length, 0);
 
 /** SDK `SendMessageRequest`. */
 export const sendMessageRequestSchema = z.object({

@@ -25,6 +25,11 @@ export const eventSchema = z.looseObject({
 });
 export type AgentEvent = z.output<typeof eventSchema>;
 
+/** What a text of an event ends with when the server cut it to store the event (see event-size.ts). */
+export const cutNote = (length: number) => `\n… [cut by Agent Console: ${length} characters in all]`;
+/** Whether the server cut `text` to store its event: it is not all there. */
+export const wasCut = (text: string) => /\n… \[cut by Agent Console: \d+ characters in all\]$/.test(text);
+
 /** An event's time in milliseconds: a naive timestamp (no zone, as the SDK writes) is UTC. */
 export function eventTime(timestamp: string): number {
   const zoned = /(Z|[+-]\d\d:?\d\d)$/i.test(timestamp) ? timestamp : `${timestamp}Z`;
@@ -232,7 +237,6 @@ export const stateUpdateEventSchema = z.looseObject({
 });
 export type StateUpdateEvent = z.output<typeof stateUpdateEventSchema>;
 
-/** The events our agent server stores, by kind (for drawing them; storage takes any `eventSchema`). */
 /**
  * Ours: the conversation went on in a new sandbox after its own was lost. The workspace was made
  * again (the repository cloned at its branch); `detail` says what did not carry over.
@@ -248,6 +252,7 @@ export const continuedInNewSandboxSchema = z.looseObject({
 });
 export type ContinuedInNewSandbox = z.output<typeof continuedInNewSandboxSchema>;
 
+/** The events our agent server stores, by kind (for drawing them; storage takes any `eventSchema`). */
 export const knownEventSchema = z.discriminatedUnion('kind', [
   messageEventSchema,
   actionEventSchema,
@@ -288,6 +293,8 @@ export const terminalOutputSchema = z.object({
   action_id: z.string(),
   /** The output so far is the concatenation of every piece with this action id. */
   output: z.string(),
+  /** The output so far whole (to a listener that starts while the command runs): it replaces the pieces before. */
+  whole: z.optional(z.boolean()),
 });
 export type TerminalOutput = z.output<typeof terminalOutputSchema>;
 

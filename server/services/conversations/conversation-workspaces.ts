@@ -9,6 +9,8 @@ import type { SandboxService } from '../sandboxes/sandbox-service';
 import { type AgentConversations, type AgentEndpoint, refusal } from './agent-conversations';
 
 const WORKSPACE_TIMEOUT_MS = 30_000;
+/** The most a workspace's changes, a diff or a listing may take. */
+const MAX_JSON_BYTES = 16 * 1024 * 1024;
 
 /** A download as the agent server sends it: its bytes as they come, and what to call them. */
 export interface WorkspaceDownload {
@@ -48,7 +50,9 @@ export class ConversationWorkspaces {
     const response = await this.#get(id, route, relative, ourRoute);
     if (!(response instanceof Response)) return schema.parse(response.forwarded);
     await refuseFailure(response);
-    return schema.parse(await response.json());
+    const parsed = schema.safeParse(await boundedJson(response));
+    if (!parsed.success) throw new Unavailable("The sandbox's agent server sent the workspace in a shape it does not have");
+    return parsed.data;
   }
 
   /** Every file that differs from where the work started, by path. */
@@ -68,34 +72,65 @@ export class ConversationWorkspaces {
 
   /** One file, as an attachment. */
   file(id: string, file: string): Promise<WorkspaceDownload> {
-    return this.#download(id, '/api/file/download', file);
+    return this.#download(id, '/api/file/download', file, path.posix.basename(file), 'application/octet-stream');
   }
 
   /** The whole workspace as a gzipped tar. */
   archive(id: string): Promise<WorkspaceDownload> {
-    return this.#download(id, '/api/file/archive', '');
+    return this.#download(id, '/api/file/archive', '', 'workspace.tar.gz', 'application/gzip');
   }
 
-  async #download(id: string, route: string, relative: string): Promise<WorkspaceDownload> {
+  /**
+   * The agent server's bytes, with headers of ours: what they are called and their type come from
+   * what was asked for, never from the sandbox.
+   */
+  async #download(id: string, route: string, relative: string, name: string, type: string): Promise<WorkspaceDownload> {
     const response = (await this.#get(id, route, relative, undefined)) as Response;
     await refuseFailure(response);
-    const headers: Record<string, string> = {};
-    for (const name of ['content-type', 'content-length', 'content-disposition']) {
-      const value = response.headers.get(name);
-      if (value) headers[name] = value;
-    }
+    const headers: Record<string, string> = {
+      'content-type': type,
+      'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
+      'x-content-type-options': 'nosniff',
+    };
+    const length = response.headers.get('content-length');
+    if (length && /^\d+$/.test(length)) headers['content-length'] = length;
     return { stream: Readable.fromWeb(response.body as WebReadableStream), headers };
   }
 }
 
+/**
+ * GETs `agentPath` of an agent server. The timeout covers the response's head only: a download
+ * may take as long as its size needs.
+ */
 async function fetchAgent(endpoint: AgentEndpoint, agentPath: string): Promise<Response> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error(`no response within ${WORKSPACE_TIMEOUT_MS / 1000} s`)), WORKSPACE_TIMEOUT_MS);
   try {
-    return await fetch(`${endpoint.url}${agentPath}`, {
-      headers: { [SESSION_KEY_HEADER]: endpoint.key },
-      signal: AbortSignal.timeout(WORKSPACE_TIMEOUT_MS),
-    });
+    return await fetch(`${endpoint.url}${agentPath}`, { headers: { [SESSION_KEY_HEADER]: endpoint.key }, signal: controller.signal });
   } catch (error) {
-    throw new Unavailable(`The sandbox's agent server did not respond: ${error instanceof Error ? error.message : String(error)}`);
+    const reason = controller.signal.aborted ? controller.signal.reason : error;
+    throw new Unavailable(`The sandbox's agent server did not respond: ${reason instanceof Error ? reason.message : String(reason)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A JSON body of the agent server, read up to MAX_JSON_BYTES: it is sandbox code, and may send without end. */
+async function boundedJson(response: Response): Promise<unknown> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body ?? []) {
+    size += chunk.length;
+    if (size > MAX_JSON_BYTES) {
+      await response.body?.cancel();
+      throw new Unavailable(`The sandbox's agent server sent more than ${MAX_JSON_BYTES} bytes for the workspace`);
+    }
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new Unavailable("The sandbox's agent server sent no JSON for the workspace");
   }
 }
 

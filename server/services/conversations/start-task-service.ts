@@ -103,6 +103,8 @@ function titleFor(request: StartRequest, conversationId: string): string {
  */
 export class StartTaskService {
   readonly #running = new Map<string, Running>();
+  /** Conversations whose going on in a new sandbox is being asked for, until their start runs. */
+  readonly #continuing = new Set<string>();
   readonly #updates = new EventEmitter();
   readonly #now: () => string;
 
@@ -168,24 +170,33 @@ export class StartTaskService {
    */
   async continueInNewSandbox(id: string): Promise<StartTask> {
     const hex = normaliseId(id);
-    const record = hex ? await this.conversations.get(this.userId, hex) : undefined;
-    if (!record) throw new NotFound(`Conversation ${id} not found`);
-    if (this.#running.has(record.id)) throw new Conflict(`Conversation ${record.id} is starting already`);
-    const [sandbox] = await this.sandboxes.getMany([record.sandbox_id]);
-    if (sandbox && sandbox.status !== 'ERROR' && sandbox.status !== 'MISSING') {
-      throw new Conflict(
-        `Conversation ${record.id}'s sandbox ${sandbox.id} is ${sandbox.status.toLowerCase()}: it goes on there${sandbox.status === 'PAUSED' ? ' once resumed' : ''}`,
-      );
+    if (!hex) throw new NotFound(`Conversation ${id} not found`);
+    // Held from the first look on: a second request meanwhile (a double click) starts no second sandbox.
+    if (this.#running.has(hex) || this.#continuing.has(hex)) throw new Conflict(`Conversation ${hex} is starting already`);
+    this.#continuing.add(hex);
+    try {
+      const record = await this.conversations.get(this.userId, hex);
+      if (!record) throw new NotFound(`Conversation ${id} not found`);
+      const [sandbox] = await this.sandboxes.getMany([record.sandbox_id]);
+      if (sandbox && sandbox.status !== 'ERROR' && sandbox.status !== 'MISSING') {
+        throw new Conflict(
+          `Conversation ${record.id}'s sandbox ${sandbox.id} is ${sandbox.status.toLowerCase()}: it goes on there${sandbox.status === 'PAUSED' ? ' once resumed' : ''}`,
+        );
+      }
+      const request = startRequestSchema.parse({
+        conversation_id: record.id,
+        // From the spec of the sandbox it was in, while that is known (a failed one is).
+        sandbox_spec_id: sandbox?.sandbox_spec_id ?? null,
+        selected_repository: record.selected_repository,
+        selected_branch: record.selected_branch,
+        git_provider: record.git_provider && isProvider(record.git_provider) ? record.git_provider : null,
+        llm_model: record.llm_model,
+        title: record.title,
+      });
+      return await this.#begin(request, record.id, record);
+    } finally {
+      this.#continuing.delete(hex);
     }
-    const request = startRequestSchema.parse({
-      conversation_id: record.id,
-      selected_repository: record.selected_repository,
-      selected_branch: record.selected_branch,
-      git_provider: record.git_provider && isProvider(record.git_provider) ? record.git_provider : null,
-      llm_model: record.llm_model,
-      title: record.title,
-    });
-    return this.#begin(request, record.id, record);
   }
 
   /** Saves the task of `request` and starts its work in the background (going on with `continuation`'s history when given). */

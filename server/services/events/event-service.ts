@@ -24,6 +24,7 @@ import { normaliseId } from '../ids';
 import { decodeCursor, encodeCursor } from '../conversations/page-cursor';
 import { DEFAULT_USER } from '../users';
 import { storedEventJson } from './event-size';
+import { keptOutput } from '../../../src/contract/running-output';
 
 /** What a live listener of a conversation gets: a stored event (with its storage position), or a transient frame. */
 export type LiveFrame = { seq: number; event: AgentEvent } | { seq?: undefined; frame: ConversationState | LiveText };
@@ -40,9 +41,6 @@ interface LiveState {
   executionStatus: ExecutionStatus | null;
   metrics: Metrics | null;
 }
-
-/** How much of a running command's output a stream that opens meanwhile starts with: its end. */
-const RUNNING_OUTPUT_KEPT_CHARS = 64 * 1024;
 
 /** How many stored events a stream reads at a time while it catches up. */
 const REPLAY_BATCH = 200;
@@ -73,10 +71,10 @@ export class EventService {
   /** Per conversation, so the events of two senders (collector, webhook) are stored and sent in one order. */
   readonly #chains = new Map<string, Promise<void>>();
   /**
-   * The output so far (its end) of each command still running, by conversation and action: a
-   * stream that opens while one runs starts with it.
+   * The output so far (its end) of the command each conversation runs (one at a time): a stream
+   * that opens while it runs starts with it.
    */
-  readonly #runningOutput = new Map<string, Map<string, string>>();
+  readonly #runningOutput = new Map<string, { actionId: string; output: string }>();
 
   constructor(
     private readonly store: EventsStore,
@@ -130,8 +128,15 @@ export class EventService {
     } else if (frame.kind === 'ConversationState') {
       this.#live.set(conversationId, { executionStatus: frame.execution_status, metrics: frame.metrics });
       this.#relayedLive.add(conversationId);
-    }
+    } else if (frame.kind === 'TerminalOutput') this.#keepOutput(conversationId, frame);
     if (frame !== null) this.#afterCatchUps(conversationId, () => this.#notify(conversationId, { frame }));
+  }
+
+  /** Keeps the output so far of the command `frame` is a piece of (the only one the conversation runs). */
+  #keepOutput(conversationId: string, frame: TerminalOutput): void {
+    const kept = this.#runningOutput.get(conversationId);
+    const before = kept?.actionId === frame.action_id ? kept.output : undefined;
+    this.#runningOutput.set(conversationId, { actionId: frame.action_id, output: keptOutput(before, frame) });
   }
 
   /** Runs `work` for the listeners of a conversation (if any) after the catch-ups and relays before it. */
@@ -188,10 +193,7 @@ export class EventService {
         await flush();
         const output = terminalOutputSchema.safeParse(frame);
         if (!output.success) continue;
-        const running = this.#runningOutput.get(conversationId) ?? new Map<string, string>();
-        const { action_id: actionId } = output.data;
-        running.set(actionId, ((running.get(actionId) ?? '') + output.data.output).slice(-RUNNING_OUTPUT_KEPT_CHARS));
-        this.#runningOutput.set(conversationId, running);
+        this.#keepOutput(conversationId, output.data);
         this.#notifyLive(conversationId, output.data);
       } else {
         const event = eventSchema.safeParse(frame);
@@ -201,7 +203,9 @@ export class EventService {
         }
         // Its observation holds the command's output: no longer running.
         const actionId = (event.data as { action_id?: unknown }).action_id;
-        if (typeof actionId === 'string') this.#runningOutput.get(conversationId)?.delete(actionId);
+        if (typeof actionId === 'string' && this.#runningOutput.get(conversationId)?.actionId === actionId) {
+          this.#runningOutput.delete(conversationId);
+        }
         batch.push({
           user_id: this.userId,
           conversation_id: conversationId,
@@ -347,12 +351,10 @@ export class EventService {
     // Listening first, then reading what is stored: what arrives meanwhile waits, and what was read already is skipped.
     const stop = this.subscribe(conversationId, (frame) => (pending ? pending.push(frame) : deliver(frame)), onClose);
     // Taken as the listening starts: later pieces of the output come after it.
-    const running = [...(this.#runningOutput.get(conversationId) ?? [])].map(([actionId, output]): TerminalOutput => ({
-      kind: 'TerminalOutput',
-      conversation_id: conversationId,
-      action_id: actionId,
-      output,
-    }));
+    const kept = this.#runningOutput.get(conversationId);
+    const running: TerminalOutput[] = kept
+      ? [{ kind: 'TerminalOutput', conversation_id: conversationId, action_id: kept.actionId, output: kept.output, whole: true }]
+      : [];
     try {
       for (;;) {
         const records = await this.store.after(conversationId, sentSeq, REPLAY_BATCH);

@@ -4,15 +4,14 @@
  * longest texts cut, each saying how long it was.
  */
 
-import { MAX_MESSAGE_IMAGE_BYTES } from '../../../src/contract/conversations';
+import { cutNote } from '../../../src/contract/events';
+import { imageBytes, MAX_MESSAGE_IMAGE_BYTES } from '../../../src/contract/conversations';
 
 /** The most a stored event's JSON may take. */
 export const MAX_EVENT_BYTES = 256 * 1024;
 
 /** Texts shorter than this are never cut: ids, kinds, short fields keep their meaning. */
 const KEPT_CHARACTERS = 1024;
-
-const note = (length: number) => `\n… [cut by Agent Console: ${length} characters in all]`;
 
 interface Text {
   parent: Record<string, unknown> | unknown[];
@@ -39,26 +38,19 @@ function longTexts(value: unknown, found: Text[] = []): Text[] {
 }
 
 /**
- * The bytes of a message's images (data URLs under `llm_message.content[].image_urls`), which an
+ * What a message's images take (data URLs under `llm_message.content[].image_urls`), which an
  * event may hold beside MAX_EVENT_BYTES of the rest: up to MAX_MESSAGE_IMAGE_BYTES, as the API
  * takes them; a cut image would be no image.
  */
-function imageBytes(event: Record<string, unknown>): number {
-  const content = (event.llm_message as { content?: unknown } | undefined)?.content;
-  if (!Array.isArray(content)) return 0;
-  let bytes = 0;
-  for (const part of content as { image_urls?: unknown }[]) {
-    if (Array.isArray(part?.image_urls)) for (const url of part.image_urls) if (typeof url === 'string') bytes += url.length;
-  }
-  return Math.min(bytes, MAX_MESSAGE_IMAGE_BYTES);
-}
+const imageAllowance = (event: Record<string, unknown>) =>
+  Math.min(imageBytes((event.llm_message as { content?: unknown } | undefined)?.content), MAX_MESSAGE_IMAGE_BYTES);
 
 /**
  * `event` as JSON of at most `max` bytes: as it is when it fits; otherwise with its longest texts
  * cut (longest first), and, when that is not enough (an event of countless short fields), only
  * its id, kind, source and time, with a note.
  */
-export function storedEventJson(event: Record<string, unknown>, max = MAX_EVENT_BYTES + imageBytes(event)): string {
+export function storedEventJson(event: Record<string, unknown>, max = MAX_EVENT_BYTES + imageAllowance(event)): string {
   const json = JSON.stringify(event);
   if (Buffer.byteLength(json) <= max) return json;
   const copy = JSON.parse(json) as Record<string, unknown>;
@@ -68,9 +60,9 @@ export function storedEventJson(event: Record<string, unknown>, max = MAX_EVENT_
     if (size <= max) break;
     const excess = size - max;
     // Each character is at least one byte of JSON: cutting `excess` characters (and the note's) takes off at least `excess` bytes.
-    const noteBytes = Buffer.byteLength(JSON.stringify(note(text.value.length))) - 2; // as written in JSON: `\n` takes two bytes, `…` three
+    const noteBytes = Buffer.byteLength(JSON.stringify(cutNote(text.value.length))) - 2; // as written in JSON: `\n` takes two bytes, `…` three
     const keep = Math.max(KEPT_CHARACTERS, text.value.length - excess - noteBytes);
-    const cut = `${text.value.slice(0, keep)}${note(text.value.length)}`;
+    const cut = `${text.value.slice(0, keep)}${cutNote(text.value.length)}`;
     (text.parent as Record<string | number, unknown>)[text.key] = cut;
     size = Buffer.byteLength(JSON.stringify(copy));
   }

@@ -425,7 +425,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       await t.services.events.receive(conversationId, [{ ...output, output: 'done\n' }]);
       const later = await openStream(base, conversationId);
       await expect.poll(() => later.frames.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
-      expect(later.frames[0]).toEqual({ data: { ...output, output: 'building…\ndone\n' } });
+      expect(later.frames[0]).toEqual({ data: { ...output, output: 'building…\ndone\n', whole: true } });
       later.close();
       await t.services.events.receive(conversationId, [
         {

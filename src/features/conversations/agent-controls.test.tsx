@@ -64,6 +64,19 @@ describe('AgentControls', () => {
     await vi.waitFor(() => expect(screen.queryByRole('list', { name: 'Attached images' })).toBeNull());
   });
 
+  it('keeps what was written while a message was on its way', async () => {
+    let sent!: () => void;
+    const onSend = vi.fn(() => new Promise<void>((resolve) => (sent = resolve)));
+    const { user } = setup({ onSend });
+    await user.type(composer(), 'First');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    expect(onSend).toHaveBeenCalledWith({ text: 'First', images: [] });
+    await user.clear(composer());
+    await user.type(composer(), 'Second, typed meanwhile');
+    sent();
+    await vi.waitFor(() => expect(composer()).toHaveValue('Second, typed meanwhile'));
+  });
+
   it('refuses what is no image, and images too large for one message', async () => {
     const { user, onSend } = setup();
     const input = document.querySelector<HTMLInputElement>('input[type=file]')!;

@@ -57,11 +57,13 @@ export function Composer({ onSend, sending, sendError }: ComposerProps) {
   const send = () => {
     const text = draft.trim();
     if ((!text && attachments.length === 0) || sending || tooLarge) return;
-    // The text and images stay until the server has them: a failed send loses nothing.
+    // The text and images stay until the server has them: a failed send loses nothing, and what
+    // was written or attached meanwhile stays.
+    const sent = new Set(attachments);
     onSend({ text, images: attachments.map((attachment) => attachment.url) }).then(
       () => {
-        setDraft('');
-        setAttachments([]);
+        setDraft((current) => (current.trim() === text ? '' : current));
+        setAttachments((current) => current.filter((attachment) => !sent.has(attachment)));
         setProblem(null);
       },
       () => {},

@@ -205,7 +205,10 @@ export function ConversationPage() {
 function useContinuation(conversationId: string): Continuation {
   const queryClient = useQueryClient();
   const ask = useMutation(continueInNewSandboxMutation(queryClient));
-  const [taskId, setTaskId] = useState<string | null>(null);
+  // Whose start it is: a link to another conversation keeps this page, not its start.
+  const [started, setStarted] = useState<{ conversationId: string; taskId: string } | null>(null);
+  const taskId = started?.conversationId === conversationId ? started.taskId : null;
+  const setTaskId = (id: string | null) => setStarted(id === null ? null : { conversationId, taskId: id });
   const task = useQuery({ ...startTaskQuery(taskId ?? ''), enabled: taskId !== null }).data ?? null;
   const ready = task?.status === 'READY';
   useEffect(() => {

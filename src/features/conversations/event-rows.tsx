@@ -61,7 +61,7 @@ function AgentBubble({ children, label }: { children: ReactNode; label: string }
   );
 }
 
-/** Images of a message, as thumbnails a reader can open whole. */
+/** Images of a message, as thumbnails. */
 function MessageImages({ images }: { images: readonly string[] }) {
   if (images.length === 0) return null;
   return (

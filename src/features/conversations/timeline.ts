@@ -1,4 +1,4 @@
-import type { ExecutionStatus } from '../../contract/conversations';
+import { type ExecutionStatus, imageUrlsOf } from '../../contract/conversations';
 import {
   type ActionEvent,
   agentToolSchema,
@@ -7,6 +7,7 @@ import {
   knownEventSchema,
   type MessageEvent,
   type ObservationEvent,
+  wasCut,
 } from '../../contract/events';
 
 /*
@@ -49,6 +50,8 @@ const EDITING_COMMANDS = new Set(['create', 'str_replace', 'insert', 'undo_edit'
 function fileEdit({ observation }: ObservationEvent): FileEdit | null {
   const { command, path, old_content: before, new_content: after } = observation;
   if (observation.is_error || !command || !EDITING_COMMANDS.has(command) || !path || typeof after !== 'string') return null;
+  // A text cut to store its event is not the file: a diff of it would show changes never made.
+  if (wasCut(after) || (before && wasCut(before))) return null;
   return { path, original: before ?? '', modified: after };
 }
 
@@ -98,9 +101,6 @@ const texts = (content: readonly { type: string; text?: string }[]) =>
     .trim();
 
 export const messageText = (event: MessageEvent) => texts(event.llm_message.content);
-
-/** The images a message carries (SDK `ImageContent`), as URLs. */
-const messageImages = (event: MessageEvent) => event.llm_message.content.flatMap((part) => (part.type === 'image' ? part.image_urls : []));
 
 function observationOutcome(event: ObservationEvent): ActionOutcome {
   const { observation } = event;
@@ -167,7 +167,7 @@ export function buildTimeline(events: readonly ReceivedEvent[], execution: Execu
     switch (known.kind) {
       case 'MessageEvent': {
         const text = messageText(known);
-        const images = messageImages(known);
+        const images = imageUrlsOf(known.llm_message.content);
         if (text || images.length > 0)
           items.push({
             type: 'message',

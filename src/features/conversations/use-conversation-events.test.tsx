@@ -76,7 +76,11 @@ describe('useConversationEvents', () => {
     const output = (text: string) => sse({ kind: 'TerminalOutput', conversation_id: 'c1', action_id: 'a1', output: text });
     push(sse(terminalAction('a1', 'npm test')) + output('> tests\n') + output('1 passed\n'));
     await waitFor(() => expect(result.current.terminal.get('a1')).toBe('> tests\n1 passed\n'));
-    push(sse(terminalObservation('o1', 'a1', '> tests\n1 passed\n', 0)));
+    // The output so far whole (the server's stream came back): it replaces, never doubles.
+    push(sse({ kind: 'TerminalOutput', conversation_id: 'c1', action_id: 'a1', output: '> tests\n1 passed\n', whole: true }));
+    push(output('2 passed\n'));
+    await waitFor(() => expect(result.current.terminal.get('a1')).toBe('> tests\n1 passed\n2 passed\n'));
+    push(sse(terminalObservation('o1', 'a1', '> tests\n1 passed\n2 passed\n', 0)));
     await waitFor(() => expect(result.current.events).toHaveLength(2));
     expect(result.current.terminal.size).toBe(0);
     unmount();

@@ -3,6 +3,7 @@ import { useEffect, useReducer } from 'react';
 import { pollEvents, type StreamConnection, type StreamFrame, streamEvents } from '../../api/events';
 import type { AppConversation } from '../../contract/conversations';
 import { eventTime } from '../../contract/events';
+import { keptOutput } from '../../contract/running-output';
 import { conversationKeys } from '../../queries/conversations';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { receive, type ReceivedEvent } from './timeline';
@@ -27,9 +28,6 @@ type EventsAction =
 
 const initial: EventsState = { events: [], ids: new Set(), streaming: new Map(), terminal: new Map(), connection: { state: 'connecting' } };
 
-/** How much of a running command's output is kept to show: its end. */
-const TERMINAL_KEPT_CHARS = 64 * 1024;
-
 /**
  * Events mostly come in the order they happened; a poll of OpenHands gives those of one second by
  * kind name, and an event read again after a page boundary comes late: each goes where its time says.
@@ -48,8 +46,8 @@ function applyFrames(state: EventsState, frames: readonly StreamFrame[]): Events
   const terminal = new Map(state.terminal);
   for (const frame of frames) {
     if (frame.type === 'terminal') {
-      const { action_id: actionId, output } = frame.output;
-      terminal.set(actionId, ((terminal.get(actionId) ?? '') + output).slice(-TERMINAL_KEPT_CHARS));
+      const actionId = frame.output.action_id;
+      terminal.set(actionId, keptOutput(terminal.get(actionId), frame.output));
     } else if (frame.type === 'delta') {
       const { llm_response_id: responseId, delta } = frame.delta;
       streaming.set(responseId, (streaming.get(responseId) ?? '') + delta);
