@@ -116,7 +116,11 @@ async function checkPages(page: Page, demo: DemoProcess): Promise<void> {
   await expect(page.getByRole('link', { name: 'Triage the overnight Sentry alerts' }).first()).toBeVisible();
   await tour.click();
   await expect(page.getByText('I am the demo model')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Approve' })).toBeVisible();
+  // What waits is the risky step: the delete, rated HIGH by the model.
+  const waiting = page.getByRole('region', { name: 'Waiting for approval' });
+  await expect(waiting).toContainText('rm demo-notes.md');
+  await expect(waiting).toContainText('High risk');
+  await expect(waiting.getByRole('button', { name: 'Approve' })).toBeVisible();
 
   await page.goto(`${demo.url}/sandboxes`);
   await expect(page.getByText('No space left on device')).toBeVisible();

@@ -1,5 +1,6 @@
 import type { SandboxStatus } from '../../src/contract/sandboxes';
 import { DEMO_MODEL } from '../../src/contract/demo-model';
+import { appSendMessageSchema, confirmationResponseSchema } from '../../src/contract/events';
 import type { ApiServices } from '../services/create-services';
 import { type PlannedConversation, planConversations } from './conversation-plan';
 import type { DemoClock } from './demo-clock';
@@ -116,11 +117,23 @@ export async function seedDemo(
     git_provider: 'github',
     llm_model: DEMO_MODEL,
   });
-  await until('the demo model to ask for an approval', async () =>
-    (await services.conversations.get(midRun)).execution_status === 'waiting_for_confirmation' ? true : undefined,
+  // Approved as a person would, to its end; then asked to clean up: its delete, a command it rates
+  // HIGH risk, waits for the visitor's approval.
+  const status = async () => (await services.conversations.get(midRun)).execution_status;
+  for (let step = await until('the demo model to ask for an approval', async () => (await status()) ?? undefined); step !== 'finished';) {
+    if (step === 'waiting_for_confirmation') await services.agents.confirm(midRun, confirmationResponseSchema.parse({ accept: true }));
+    step = await until('the demo model to go on', async () => {
+      const now = await status();
+      return now === 'waiting_for_confirmation' || now === 'finished' ? now : undefined;
+    });
+  }
+  await services.agents.sendMessage(
+    midRun,
+    appSendMessageSchema.parse({ content: [{ type: 'text', text: 'Thanks! Now clean up: remove the note you wrote.' }] }),
   );
+  await until('the demo model to ask to delete its note', async () => ((await status()) === 'waiting_for_confirmation' ? true : undefined));
   // Last: it stays STARTING for as long as a start may take.
   await startSandbox(services, clock, SPEC.gpu, new Date());
   await seedMcpServers(services);
-  progress('sandboxes in every status, and a conversation on the demo model waiting for an approval');
+  progress('sandboxes in every status, and a conversation on the demo model waiting to delete a file');
 }

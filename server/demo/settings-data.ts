@@ -18,6 +18,8 @@ const settings = settingsUpdateSchema.parse({
   llm_base_url: null,
   max_iterations: 120,
   confirmation_mode: true,
+  // The model rates each action: only the risky ones wait for approval.
+  security_analyzer: 'llm',
   max_budget_per_task: 5,
   enable_default_condenser: true,
   condenser_max_size: 120,
