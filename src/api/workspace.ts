@@ -17,8 +17,8 @@ export function workspaceFiles(conversationId: string, path: string, signal?: Ab
   return apiRequest(`${base(conversationId)}/files?${new URLSearchParams({ path })}`, { schema: directoryListingSchema, signal });
 }
 
-export function downloadWorkspaceFile(conversationId: string, path: string) {
-  return apiDownload(`${base(conversationId)}/file?${new URLSearchParams({ path })}`, path.split('/').at(-1) ?? 'file');
+export function downloadWorkspaceFile(conversationId: string, path: string, signal?: AbortSignal) {
+  return apiDownload(`${base(conversationId)}/file?${new URLSearchParams({ path })}`, path.split('/').at(-1) ?? 'file', signal);
 }
 
 export function downloadWorkspaceArchive(conversationId: string) {

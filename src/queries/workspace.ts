@@ -39,14 +39,14 @@ export const workspaceFilesQuery = (conversationId: string, path: string) =>
 /** A file shown on the page: its text, unless it is too large to show or not text. */
 export type WorkspaceFileContent = { kind: 'text'; text: string } | { kind: 'too-large' | 'binary'; size: number };
 
-/** Larger files are offered for download instead of being shown. */
-const MAX_SHOWN_BYTES = 512 * 1024;
+/** Larger files are offered for download instead of being shown (and not read to be shown). */
+export const MAX_SHOWN_BYTES = 512 * 1024;
 
 export const workspaceFileQuery = (conversationId: string, path: string) =>
   queryOptions({
     queryKey: workspaceKeys.file(conversationId, path),
-    queryFn: async (): Promise<WorkspaceFileContent> => {
-      const { blob } = await downloadWorkspaceFile(conversationId, path);
+    queryFn: async ({ signal }): Promise<WorkspaceFileContent> => {
+      const { blob } = await downloadWorkspaceFile(conversationId, path, signal);
       if (blob.size > MAX_SHOWN_BYTES) return { kind: 'too-large', size: blob.size };
       const text = await blob.text();
       // A NUL is what text never holds.

@@ -7,7 +7,7 @@ import { downloadWorkspaceArchive, downloadWorkspaceFile } from '../../api/works
 import { LoadedContent, QueryContent } from '../../components/query-content';
 import { saveFile } from '../../components/save-file';
 import { useUrlParams } from '../../components/use-url-params';
-import { workspaceFileQuery, workspaceFilesQuery } from '../../queries/workspace';
+import { MAX_SHOWN_BYTES, workspaceFileQuery, workspaceFilesQuery } from '../../queries/workspace';
 import { FilesView } from './files-view';
 
 /** A conversation's Files tab: the folder and the file shown are in the URL. */
@@ -16,7 +16,13 @@ export function WorkspaceFiles({ conversationId, running }: { conversationId: st
   const dir = params.get('dir') ?? '';
   const file = params.get('open') ?? undefined;
   const listing = useQuery({ ...workspaceFilesQuery(conversationId, dir), enabled: running });
-  const content = useQuery({ ...workspaceFileQuery(conversationId, file ?? ''), enabled: running && file !== undefined });
+  // A file the listing says is too large to show is not read: it is offered for download.
+  const size = listing.data?.entries.find((entry) => (dir ? `${dir}/${entry.name}` : entry.name) === file)?.size ?? null;
+  const tooLarge = size !== null && size > MAX_SHOWN_BYTES;
+  const content = useQuery({
+    ...workspaceFileQuery(conversationId, file ?? ''),
+    enabled: running && file !== undefined && listing.data !== undefined && !tooLarge,
+  });
   const [archiving, setArchiving] = useState(false);
   if (!running) {
     return (
@@ -36,7 +42,7 @@ export function WorkspaceFiles({ conversationId, running }: { conversationId: st
           onOpenDir={(next) => update({ dir: next || undefined, open: undefined })}
           file={file}
           onOpenFile={(next) => update({ open: next })}
-          content={content.data}
+          content={tooLarge ? { kind: 'too-large', size } : content.data}
           contentState={
             <LoadedContent data={undefined} error={content.error} onRetry={() => void content.refetch()} what="the file">
               {() => null}

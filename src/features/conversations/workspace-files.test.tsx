@@ -1,0 +1,51 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { fakeApi, json, testQueryClient } from '../../testing/fake-api';
+import { MAX_SHOWN_BYTES } from '../../queries/workspace';
+import { WorkspaceFiles } from './workspace-files';
+
+const FILES = '/api/v1/app-conversations/c1/workspace';
+
+function renderFiles(open: string) {
+  const api = fakeApi({
+    [`GET ${FILES}/files`]: () =>
+      json(200, {
+        path: '/home/s/workspace',
+        truncated: false,
+        entries: [
+          { name: 'big.bin', type: 'file', size: MAX_SHOWN_BYTES + 1, modified_at: '2026-11-29T05:00:00.000Z' },
+          { name: 'notes.md', type: 'file', size: 6, modified_at: '2026-11-29T05:00:00.000Z' },
+        ],
+      }),
+    [`GET ${FILES}/file`]: () =>
+      new Response('# hi\n', { status: 200, headers: { 'content-disposition': "attachment; filename*=UTF-8''notes.md" } }),
+  });
+  render(
+    <MantineProvider env="test">
+      <QueryClientProvider client={testQueryClient()}>
+        <MemoryRouter initialEntries={[`/conversations/c1?tab=files&open=${open}`]}>
+          <WorkspaceFiles conversationId="c1" running />
+        </MemoryRouter>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  return api;
+}
+
+describe('WorkspaceFiles', () => {
+  it('shows a small text file, read from the workspace', async () => {
+    const api = renderFiles('notes.md');
+    expect(await screen.findByText('# hi')).toBeInTheDocument();
+    expect(api.calls()).toContain(`GET ${FILES}/file?path=notes.md`);
+  });
+
+  it('offers a file the listing says is too large for download, without reading it', async () => {
+    const api = renderFiles('big.bin');
+    expect(await screen.findByText(/Too large to show here/)).toBeInTheDocument();
+    await waitFor(() => expect(api.calls()).toContain(`GET ${FILES}/files?path=`));
+    expect(api.calls().some((call) => call.startsWith(`GET ${FILES}/file?`))).toBe(false);
+  });
+});
