@@ -169,21 +169,6 @@ export class ConversationsStore {
     return true;
   }
 
-  /** The conversations of user `userId` in the sandboxes `sandboxIds`: their titles, by sandbox. */
-  async titlesBySandbox(userId: string, sandboxIds: string[]): Promise<Map<string, string[]>> {
-    const titles = new Map<string, string[]>();
-    if (sandboxIds.length === 0) return titles;
-    const rows = await this.db
-      .selectFrom('app_conversations')
-      .select(['sandbox_id', 'title'])
-      .where('user_id', '=', userId)
-      .where('sandbox_id', 'in', sandboxIds)
-      .orderBy('created_at')
-      .execute();
-    for (const row of rows) titles.set(row.sandbox_id, [...(titles.get(row.sandbox_id) ?? []), row.title]);
-    return titles;
-  }
-
   /** The ids of the conversations of user `userId` that the conversations `parentIds` started, by parent, oldest first. */
   async subConversationIds(userId: string, parentIds: string[]): Promise<Map<string, string[]>> {
     const children = new Map<string, string[]>();

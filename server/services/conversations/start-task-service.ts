@@ -391,10 +391,10 @@ export class StartTaskService {
   /** Which sandboxes (and so which conversations) were paused for this one, in words; `null` for none. */
   async #pausedNotice(pausedIds: string[]): Promise<string | null> {
     if (pausedIds.length === 0) return null;
-    const titles = await this.conversations.titlesBySandbox(this.userId, pausedIds);
+    const conversations = await this.conversations.bySandbox(this.userId, pausedIds);
     const named = pausedIds.map((id) => {
-      const of = titles.get(id);
-      return of ? `${id} (${of.map((title) => `"${title}"`).join(', ')})` : id;
+      const of = conversations.filter((conversation) => conversation.sandbox_id === id);
+      return of.length > 0 ? `${id} (${of.map(({ title }) => `"${title}"`).join(', ')})` : id;
     });
     return `Paused sandbox ${named.join(', ')} to stay within MAX_RUNNING_SANDBOXES`;
   }
