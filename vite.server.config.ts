@@ -7,7 +7,7 @@ import { defineConfig } from 'vite';
 // as they are. `run-server` is for the bench, which drives the server in a process of its own.
 export default defineConfig({
   publicDir: false,
-  ssr: { noExternal: true, external: ['better-sqlite3', 'dockerode', 'pg'], target: 'node' },
+  ssr: { noExternal: true, external: ['argon2', 'better-sqlite3', 'dockerode', 'pg'], target: 'node' },
   build: {
     ssr: true,
     outDir: 'build/server',

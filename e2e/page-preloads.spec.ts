@@ -7,11 +7,13 @@ import { expect, test } from './support/fixtures';
 const SHOWN: Record<PageName, (page: Page) => Locator> = {
   settings: (page) => page.locator('input[name="llm_model"]'),
   mcp: (page) => page.getByRole('heading', { name: PAGES.mcp.title }),
+  apiKeys: (page) => page.getByRole('heading', { name: PAGES.apiKeys.title }),
   git: (page) => page.getByRole('heading', { name: PAGES.git.title, level: 1 }),
   conversations: (page) => page.getByRole('heading', { name: PAGES.conversations.title, level: 1 }),
   conversation: (page) => page.getByText('Conversation not found'),
   sandboxes: (page) => page.getByRole('heading', { name: PAGES.sandboxes.title, level: 1 }),
   specs: (page) => page.getByRole('heading', { name: PAGES.specs.title, level: 1 }),
+  users: (page) => page.getByRole('heading', { name: PAGES.users.title, level: 1 }),
 };
 
 for (const name of PAGE_NAMES) {

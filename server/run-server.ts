@@ -1,3 +1,4 @@
+import { OWNER_ID } from './services/team/caller';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -135,8 +136,8 @@ export async function openServer(
     instance: { id: loadOrCreateKeyFile(config.dataDir, 'instance-id'), sessionKey },
     databaseUrl: config.databaseUrl,
   });
-  // MCP env values stored before they were sealed at rest are sealed now.
-  await services.settings.sealPlainMcpEnv();
+  // MCP env values stored before they were sealed at rest (by the one user there was then) are sealed now.
+  await services.settings.sealPlainMcpEnv(OWNER_ID);
   /*
    * Restart recovery and clean-up, split by who can do them. This instance's own, here: its
    * sandboxes found again (only its runtime sees their processes or containers), its starts left

@@ -1,3 +1,4 @@
+import { SYSTEM } from '../services/team/caller';
 import { type StartRequestInput, type StartTask, startRequestSchema } from '../../src/contract/conversations';
 import type { ApiServices } from '../services/create-services';
 import type { PlannedConversation } from './conversation-plan';
@@ -22,7 +23,7 @@ export async function startConversation(services: ApiServices, clock: DemoClock,
   const task = await new Promise<StartTask>((resolve, reject) => {
     clock
       .at(at, () =>
-        services.startTasks.start(request, (update) => {
+        services.startTasks.start(SYSTEM, request, (update) => {
           if (update.status === 'READY' || update.status === 'ERROR') resolve(update);
         }),
       )
@@ -54,11 +55,11 @@ export async function seedConversation(
     pr_number: planned.prNumber,
   });
   await until('a system prompt', async () =>
-    (await services.events.count({ conversation_id__eq: id, kind__eq: 'SystemPromptEvent' })) > 0 ? true : undefined,
+    (await services.events.count(SYSTEM, { conversation_id__eq: id, kind__eq: 'SystemPromptEvent' })) > 0 ? true : undefined,
   );
   await services.events.receiveFromSandbox(sandboxId, id, transcript(planned));
   if (planned.archived) {
-    await clock.at(new Date(planned.createdAt.getTime() + 3 * DAY_MS), () => services.conversations.update(id, { archived: true }));
+    await clock.at(new Date(planned.createdAt.getTime() + 3 * DAY_MS), () => services.conversations.update(SYSTEM, id, { archived: true }));
   }
 }
 

@@ -1,3 +1,4 @@
+import { SYSTEM } from '../services/team/caller';
 import type { SandboxStatus } from '../../src/contract/sandboxes';
 import { DEMO_MODEL } from '../../src/contract/demo-model';
 import { appSendMessageSchema, confirmationResponseSchema } from '../../src/contract/events';
@@ -51,7 +52,7 @@ function sandboxGroups(plan: PlannedConversation[], now: Date): Map<string, Sand
 }
 
 async function statusOf(services: ApiServices, id: string): Promise<SandboxStatus> {
-  return (await services.sandboxes.get(id)).status;
+  return (await services.sandboxes.get(SYSTEM, id)).status;
 }
 
 const reach = (services: ApiServices, id: string, status: SandboxStatus) =>
@@ -59,7 +60,7 @@ const reach = (services: ApiServices, id: string, status: SandboxStatus) =>
 
 /** Starts a sandbox from `spec` as of `at`; returns its id. */
 async function startSandbox(services: ApiServices, clock: DemoClock, spec: string | undefined, at: Date): Promise<string> {
-  const { sandbox } = await clock.at(at, () => services.sandboxes.start(spec));
+  const { sandbox } = await clock.at(at, () => services.sandboxes.start(SYSTEM, spec));
   return sandbox.id;
 }
 
@@ -96,8 +97,8 @@ export async function seedDemo(
       signal.throwIfAborted();
       await seedConversation(services, clock, id, conversation);
     });
-    if (group.end === 'deleted') await services.sandboxes.delete(id);
-    if (group.end === 'paused') await services.sandboxes.pause(id);
+    if (group.end === 'deleted') await services.sandboxes.delete(SYSTEM, id);
+    if (group.end === 'paused') await services.sandboxes.pause(SYSTEM, id);
     seeded += group.conversations.length;
     if (group.conversations.length > 0) progress(`${seeded} of ${plan.length} conversations`);
   }
@@ -119,15 +120,17 @@ export async function seedDemo(
   });
   // Approved as a person would, to its end; then asked to clean up: its delete, a command it rates
   // HIGH risk, waits for the visitor's approval.
-  const status = async () => (await services.conversations.get(midRun)).execution_status;
+  const status = async () => (await services.conversations.get(SYSTEM, midRun)).execution_status;
   for (let step = await until('the demo model to ask for an approval', async () => (await status()) ?? undefined); step !== 'finished';) {
-    if (step === 'waiting_for_confirmation') await services.agents.confirm(midRun, confirmationResponseSchema.parse({ accept: true }));
+    if (step === 'waiting_for_confirmation')
+      await services.agents.confirm(SYSTEM, midRun, confirmationResponseSchema.parse({ accept: true }));
     step = await until('the demo model to go on', async () => {
       const now = await status();
       return now === 'waiting_for_confirmation' || now === 'finished' ? now : undefined;
     });
   }
   await services.agents.sendMessage(
+    SYSTEM,
     midRun,
     appSendMessageSchema.parse({ content: [{ type: 'text', text: 'Thanks! Now clean up: remove the note you wrote.' }] }),
   );

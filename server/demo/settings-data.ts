@@ -1,3 +1,4 @@
+import { OWNER_ID } from '../services/team/caller';
 import { DEMO_MODEL } from '../../src/contract/demo-model';
 import { addGitProvidersSchema, createSecretSchema } from '../../src/contract/secrets';
 import { settingsUpdateSchema } from '../../src/contract/settings';
@@ -79,12 +80,12 @@ const customSecrets = [
  * then on has them as tools (none of them answers), and the seeded ones are not about that.
  */
 export async function seedMcpServers(services: ApiServices): Promise<void> {
-  await services.settings.update(mcpServers);
+  await services.settings.update(OWNER_ID, mcpServers);
 }
 
 /** Settings (but the MCP servers), git providers and custom secrets, through the services their routes call. */
 export async function seedSettings(services: ApiServices): Promise<void> {
-  await services.settings.update(settings);
-  await services.secrets.replaceProviderTokens(gitProviders.provider_tokens);
-  for (const secret of customSecrets) await services.secrets.createCustomSecret(secret);
+  await services.settings.update(OWNER_ID, settings);
+  await services.secrets.replaceProviderTokens(OWNER_ID, gitProviders.provider_tokens);
+  for (const secret of customSecrets) await services.secrets.createCustomSecret(OWNER_ID, secret);
 }

@@ -75,6 +75,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       sessionKey: options.sessionKey,
       browserSessions: options.services.browserSessions,
       cookieSecure: options.cookieSecure ?? false,
+      team: options.services.team,
+      identities: options.services.identities,
     }),
   );
   app.addHook('onClose', async () => {

@@ -17,11 +17,21 @@ describe('session key', () => {
     ['a wrong key', { 'x-session-api-key': 'wrong' }],
     ['a key that is a prefix of the right one', { 'x-session-api-key': TEST_SESSION_KEY.slice(0, -1) }],
     ['an empty key', { 'x-session-api-key': '' }],
-    ['the key as a bearer token', { authorization: `Bearer ${TEST_SESSION_KEY}` }],
+    ['a wrong bearer token', { authorization: 'Bearer wrong' }],
+    ['a key in another scheme', { authorization: `Basic ${TEST_SESSION_KEY}` }],
   ])('returns 401 for %s', async (_name, headers) => {
     const response = await t.app.inject({ method: 'GET', url: '/api/settings', headers });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual(UNAUTHORIZED);
+  });
+
+  it('takes the key as a bearer token too, as OpenHands takes its API keys', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/settings?absent=null',
+      headers: { authorization: `Bearer ${TEST_SESSION_KEY}` },
+    });
+    expect(response.statusCode).toBe(200);
   });
 
   it('does not take the key from the query string', async () => {

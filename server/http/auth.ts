@@ -1,59 +1,89 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { isAdminRole } from '../../src/contract/team';
 import type { BrowserSessions } from '../services/sessions/browser-sessions';
-import { fromOwnOrigin, sessionCookieAccepted } from './session-cookie';
+import { type Caller, sessionKeyCaller } from '../services/team/caller';
+import { Identities } from '../services/team/identities';
+import { fromOwnOrigin, sessionCookieClaims } from './session-cookie';
+import { routeAccess } from './route-access';
 import { SESSION_KEY_HEADER, sessionKeyCheck } from '../session-key';
 
 export { SESSION_KEY_HEADER };
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route checks a key of its own (a sandbox's, on the webhook), not the session key. */
-    ownAuth?: boolean;
+  interface FastifyRequest {
+    /** Who the request is; set by the auth hook before any handler runs (routes of rule `sandbox` have none). */
+    caller: Caller;
   }
 }
 
-/**
- * How a request shows it is signed in: the session key in `X-Session-API-Key` (trimmed, as
- * /sign-in trims the key it is given), or, without that header, the session cookie. A key that is
- * given decides: a stale key in a script is not rescued by the browser's cookie. A key is decided
- * at once; only a cookie needs the database.
- */
-export type SessionProof = 'key' | 'wrong key' | 'cookie' | 'none';
+/** The key a request gives: `X-Session-API-Key`, else `Authorization: Bearer` (as OpenHands takes API keys); trimmed. */
+function givenKey(request: FastifyRequest): string | string[] | undefined {
+  const key = request.headers[SESSION_KEY_HEADER.toLowerCase()];
+  if (key !== undefined) return typeof key === 'string' ? key.trim() : key;
+  const authorization = request.headers.authorization;
+  return authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length).trim() : undefined;
+}
 
-export function sessionProofOf(sessionKey: string, browserSessions: BrowserSessions) {
+/** Who a key is: the session key's holder (at once), or an API key's user (asked of the database). */
+export function keyHolder(sessionKey: string, identities: Identities) {
   const matches = sessionKeyCheck(sessionKey);
-  const header = SESSION_KEY_HEADER.toLowerCase();
-  return (request: FastifyRequest): 'key' | 'wrong key' | Promise<'cookie' | 'none'> => {
-    const key = request.headers[header];
-    if (key !== undefined) return matches(typeof key === 'string' ? key.trim() : key) ? 'key' : 'wrong key';
-    return sessionCookieAccepted(request, sessionKey, browserSessions).then((accepted) =>
-      accepted ? ('cookie' as const) : ('none' as const),
-    );
+  return (key: string | string[]): Caller | 'wrong key' | Promise<Caller | 'wrong key'> => {
+    if (matches(key)) return sessionKeyCaller;
+    if (typeof key !== 'string' || !Identities.isApiKey(key)) return 'wrong key';
+    return identities.byApiKey(key).then((caller) => caller ?? 'wrong key');
   };
 }
 
-/** Whether `proof` is a signed-in request's. */
-export const isSignedIn = (proof: SessionProof) => proof === 'key' || proof === 'cookie';
+/**
+ * Who a request is, if anyone: the session key's holder (the owner), an API key's user, or,
+ * with no key given, the user of a session cookie. A key that is given decides: a stale key in
+ * a script is not rescued by the browser's cookie. The session key is decided at once; API keys
+ * and cookies ask the database. `'wrong key'` and `'none'` differ only for sign-out's answer.
+ */
+export function callerOf(sessionKey: string, browserSessions: BrowserSessions, identities: Identities) {
+  const byKey = keyHolder(sessionKey, identities);
+  return (request: FastifyRequest): Caller | 'wrong key' | Promise<Caller | 'wrong key' | 'none'> => {
+    const key = givenKey(request);
+    if (key !== undefined) return byKey(key);
+    return sessionCookieClaims(request, sessionKey, browserSessions).then(async (claims) => {
+      for (const claim of claims) {
+        const caller = await identities.byCookie(claim.userId, claim.issuedAtMs);
+        if (caller) return caller;
+      }
+      return 'none';
+    });
+  };
+}
+
+const unauthorized = (reply: FastifyReply) => reply.status(401).send({ detail: 'Unauthorized' });
 
 /**
- * An `onRequest` hook that admits a signed-in request (see `sessionProofOf`); the session cookie
- * is accepted only from a page of this server's own origin (from another origin it is refused
- * with 403). It runs before body parsing, so nothing about a route leaks without the key. Routes
- * marked `ownAuth` check their own key in their own `onRequest` hook.
+ * The `onRequest` hook of every API route: it finds who the request is (see `callerOf`) and
+ * checks them against the route's rule (server/http/route-access.ts), before the body is read,
+ * so nothing about a route leaks to a request that may not call it. The session cookie is
+ * accepted only from a page of this server's own origin (from another origin: 403).
  */
-export function requireSessionKey(sessionKey: string, browserSessions: BrowserSessions) {
-  const proofOf = sessionProofOf(sessionKey, browserSessions);
-  const unauthorized = (reply: FastifyReply) => reply.status(401).send({ detail: 'Unauthorized' });
-  // A hook with a callback, not a promise: a key in the header (scripts, the console) is decided at once, without a turn of the event loop's queue.
+export function requireCaller(sessionKey: string, browserSessions: BrowserSessions, identities: Identities) {
+  const find = callerOf(sessionKey, browserSessions, identities);
+  const admit = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, caller: Caller | 'wrong key' | 'none') => {
+    if (caller === 'wrong key' || caller === 'none') return void unauthorized(reply);
+    if (caller.authType === 'cookie' && !fromOwnOrigin(request)) {
+      return void reply
+        .status(403)
+        .send({ detail: 'Cross-origin request refused: the session cookie is accepted only from pages of this server' });
+    }
+    const access = routeAccess(request.method, request.routeOptions.url);
+    if (access === undefined) return void reply.status(403).send({ detail: 'This route has no access rule' });
+    if (access === 'admin' && !isAdminRole(caller.role))
+      return void reply.status(403).send({ detail: 'Only owners and admins can do this' });
+    request.caller = caller;
+    done();
+  };
+  // A hook with a callback, not a promise: the session key (scripts, the console) is decided at once, without a turn of the event loop's queue.
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-    if (request.routeOptions.config.ownAuth === true) return done();
-    const proof = proofOf(request);
-    if (proof === 'key') return done();
-    if (proof === 'wrong key') return void unauthorized(reply);
-    proof.then((cookie) => {
-      if (cookie !== 'cookie') return void unauthorized(reply);
-      if (fromOwnOrigin(request)) return done();
-      reply.status(403).send({ detail: 'Cross-origin request refused: the session cookie is accepted only from pages of this server' });
-    }, done);
+    if (routeAccess(request.method, request.routeOptions.url) === 'sandbox') return done();
+    const caller = find(request);
+    if (!(caller instanceof Promise)) return admit(request, reply, done, caller);
+    caller.then((found) => admit(request, reply, done, found), done);
   };
 }

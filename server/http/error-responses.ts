@@ -44,6 +44,8 @@ const DEFAULT: ErrorResponses = {
   conflict: detail(409),
   invalid: validation('body'),
   unavailable: detail(503),
+  forbidden: detail(403),
+  unauthenticated: detail(401),
 };
 
 const sandboxAction = { not_found: fastApiNotFound };

@@ -56,7 +56,7 @@ const storedSecret = async () => (await new MetaStore(t.db).get('session_cookie_
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** A cookie as the server would sign it with `secret` for `sessionKey`, issued `age` seconds ago. */
 const madeCookie = (secret: string, sessionKey: string, age = 0) =>
-  `agent_console_session=${encodeURIComponent(cookieValue(signingKey(secret, sessionKey), nowSeconds() - age))}`;
+  `agent_console_session=${encodeURIComponent(cookieValue(signingKey(secret, sessionKey), 'default', (nowSeconds() - age) * 1000))}`;
 
 /** The attributes of a Set-Cookie header, in any order. */
 const attributesOf = (header: unknown) => String(header).split('; ').slice(1).sort();
@@ -68,7 +68,7 @@ describe('signing in with the session key', () => {
     expect(response.json()).toEqual({ success: true });
     const cookie = String(response.headers['set-cookie']);
     // When it was issued, and a signature.
-    expect(decodeURIComponent(cookie.split(';')[0]!)).toMatch(/^agent_console_session=\d+\.[\w+/]{43}$/);
+    expect(decodeURIComponent(cookie.split(';')[0]!)).toMatch(/^agent_console_session=default:\d+\.[\w+/]{43}$/);
     expect(attributesOf(cookie)).toEqual(['HttpOnly', 'Max-Age=43200', 'Path=/', 'SameSite=Strict']);
     expect(cookie).not.toContain(TEST_SESSION_KEY);
   });

@@ -2,14 +2,15 @@ import fastifyCookie, { type CookieSerializeOptions, sign, unsign } from '@fasti
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hostnameOf } from './host-check';
 import { isCookieFreeHost } from '../sandboxes/published-host';
-import { type BrowserSessions, nowSeconds, SESSION_COOKIE_MAX_AGE_S, sessionLive } from '../services/sessions/browser-sessions';
+import { type BrowserSessions, SESSION_COOKIE_MAX_AGE_S, sessionLive } from '../services/sessions/browser-sessions';
+import { OWNER_ID } from '../services/team/caller';
 
 /*
  * The way in for a browser page that cannot send `X-Session-API-Key` (OpenHands' own web client
  * never does): a cookie set by signing in with the key. It is HttpOnly (no script reads it),
  * SameSite=Strict (no other site's page sends it) and accepted only from this server's own
  * origin (a page on another port of the same host is "same-site", so the Origin decides).
- * Its value is when it was issued (seconds), signed with the browser sessions' key.
+ * Its value is whose session it is and when it was issued (ms), signed with the browser sessions' key.
  */
 
 /** The cookie's name (the e2e tests look for it). */
@@ -20,13 +21,28 @@ export async function registerSessionCookie(app: FastifyInstance): Promise<void>
   await app.register(fastifyCookie);
 }
 
-/** The cookie's value for a session issued at `issuedAt` (seconds), signed with `key` (`BrowserSessions.signingKey`). */
-export const cookieValue = (key: string, issuedAt: number) => sign(String(issuedAt), key);
+/** The cookie's value for `userId`'s session issued at `issuedAtMs`, signed with `key` (`BrowserSessions.signingKey`). */
+export const cookieValue = (key: string, userId: string, issuedAtMs: number) => sign(`${userId}:${issuedAtMs}`, key);
 
-/** When the session `value` says it was issued, if `key` signed it. */
-function issuedAt(value: string, key: string): number | undefined {
+/** A session a signed, live cookie claims; whether the user may still use it is the identities' question. */
+export interface SessionClaim {
+  userId: string;
+  issuedAtMs: number;
+}
+
+const CLAIM = /^([A-Za-z0-9-]{1,64}):(\d{1,15})$/;
+/** A cookie from before there were users: the issue second alone, the owner's. */
+const OWNER_CLAIM = /^\d{1,12}$/;
+
+/** What the cookie `value` claims, if `key` signed it and it is still live. */
+function claimOf(value: string, key: string): SessionClaim | undefined {
   const unsigned = unsign(value, key);
-  return unsigned.valid && /^\d{1,12}$/.test(unsigned.value) ? Number(unsigned.value) : undefined;
+  if (!unsigned.valid) return undefined;
+  const text = unsigned.value;
+  const claim = OWNER_CLAIM.test(text)
+    ? { userId: OWNER_ID, issuedAtMs: Number(text) * 1000 }
+    : ((match) => match && { userId: match[1] ?? '', issuedAtMs: Number(match[2]) })(CLAIM.exec(text));
+  return claim && sessionLive(Math.floor(claim.issuedAtMs / 1000)) ? claim : undefined;
 }
 
 /**
@@ -39,15 +55,12 @@ export function sessionCookieValues(request: FastifyRequest): string[] {
   return (request.headers.cookie ?? '').split(';').flatMap((pair) => fastifyCookie.parse(pair)[SESSION_COOKIE] ?? []);
 }
 
-/** Whether any of the request's session cookies is a live session under `sessionKey`. */
-export async function sessionCookieAccepted(request: FastifyRequest, sessionKey: string, sessions: BrowserSessions): Promise<boolean> {
+/** The live sessions the request's session cookies claim, signed under `sessionKey`. */
+export async function sessionCookieClaims(request: FastifyRequest, sessionKey: string, sessions: BrowserSessions): Promise<SessionClaim[]> {
   const values = sessionCookieValues(request);
-  if (values.length === 0) return false;
+  if (values.length === 0) return [];
   const key = await sessions.signingKey(sessionKey);
-  return values.some((value) => {
-    const issued = issuedAt(value, key);
-    return issued !== undefined && sessionLive(issued);
-  });
+  return values.flatMap((value) => claimOf(value, key) ?? []);
 }
 
 /**
@@ -93,9 +106,15 @@ const attributes = (request: FastifyRequest, alwaysSecure: boolean): CookieSeria
   secure: alwaysSecure || request.headers.origin?.startsWith('https:') === true,
 });
 
-/** Signs the browser in: a new session cookie under `sessionKey`. */
-export async function setSessionCookie(reply: FastifyReply, sessionKey: string, sessions: BrowserSessions, alwaysSecure: boolean) {
-  const value = cookieValue(await sessions.signingKey(sessionKey), nowSeconds());
+/** Signs the browser in as `userId`: a new session cookie under `sessionKey`. */
+export async function setSessionCookie(
+  reply: FastifyReply,
+  sessionKey: string,
+  sessions: BrowserSessions,
+  alwaysSecure: boolean,
+  userId: string,
+) {
+  const value = cookieValue(await sessions.signingKey(sessionKey), userId, Date.now());
   reply.setCookie(SESSION_COOKIE, value, { ...attributes(reply.request, alwaysSecure), maxAge: SESSION_COOKIE_MAX_AGE_S });
 }
 

@@ -1,6 +1,6 @@
 import cors from '@fastify/cors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { requireSessionKey, SESSION_KEY_HEADER } from '../http/auth';
+import { requireCaller, SESSION_KEY_HEADER } from '../http/auth';
 import { NotFound } from '../services/domain-errors';
 import { originAllowed } from '../http/host-check';
 import type { ApiServices } from '../services/create-services';
@@ -15,6 +15,7 @@ import { optionsRoutes } from './options';
 import { sandboxRoutes } from './sandboxes';
 import { secretsRoutes } from './secrets';
 import { settingsRoutes } from './settings';
+import { teamRoutes } from './team';
 import { workspaceRoutes } from './workspace';
 
 export interface ApiOptions {
@@ -25,8 +26,8 @@ export interface ApiOptions {
 }
 
 /**
- * Everything under `/api`. The session key is checked for every request in this scope, unknown
- * paths included, before the body is read. Only CORS preflights (which browsers send without
+ * Everything under `/api`. Who the request is, and whether they may call the route, is checked for
+ * every request in this scope, unknown paths included, before the body is read. Only CORS preflights (which browsers send without
  * custom headers) get their response before that, from the CORS hook registered first.
  */
 export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions): FastifyPluginAsyncZod {
@@ -34,12 +35,12 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     const isAllowed = originAllowed(corsOrigins);
     await api.register(cors, {
       origin: (origin, done) => done(null, isAllowed(origin)),
-      allowedHeaders: ['content-type', SESSION_KEY_HEADER.toLowerCase()],
+      allowedHeaders: ['content-type', 'authorization', SESSION_KEY_HEADER.toLowerCase()],
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
       strictPreflight: true,
       maxAge: 600,
     });
-    api.addHook('onRequest', requireSessionKey(sessionKey, services.browserSessions));
+    api.addHook('onRequest', requireCaller(sessionKey, services.browserSessions, services.identities));
     api.addHook('onSend', (_request, reply, _payload, done) => {
       reply.header('cache-control', 'no-store');
       done();
@@ -59,5 +60,6 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     await api.register(conversationAgentRoutes(services.agents, services.events));
     await api.register(workspaceRoutes(services.workspaces));
     await api.register(eventRoutes(services.events, services.sandboxes));
+    await api.register(teamRoutes(services.team, services.apiKeys));
   };
 }

@@ -35,7 +35,7 @@ export function conversationAgentRoutes(agents: AgentConversations, events: Even
         },
       },
       async (request) => {
-        await agents.sendMessage(request.params.conversation_id, request.body);
+        await agents.sendMessage(request.caller, request.params.conversation_id, request.body);
         return { success: true };
       },
     );
@@ -44,7 +44,7 @@ export function conversationAgentRoutes(agents: AgentConversations, events: Even
       '/v1/app-conversations/:conversation_id/pause',
       { schema: { summary: 'Stop the agent after its current step (ours)', tags, params, response: { 200: successSchema, ...refusals } } },
       async (request) => {
-        await agents.pause(request.params.conversation_id);
+        await agents.pause(request.caller, request.params.conversation_id);
         return { success: true };
       },
     );
@@ -60,7 +60,7 @@ export function conversationAgentRoutes(agents: AgentConversations, events: Even
         },
       },
       async (request) => {
-        await agents.run(request.params.conversation_id);
+        await agents.run(request.caller, request.params.conversation_id);
         return { success: true };
       },
     );
@@ -77,7 +77,7 @@ export function conversationAgentRoutes(agents: AgentConversations, events: Even
         },
       },
       async (request) => {
-        await agents.confirm(request.params.conversation_id, request.body);
+        await agents.confirm(request.caller, request.params.conversation_id, request.body);
         return { success: true };
       },
     );
@@ -98,7 +98,7 @@ export function conversationAgentRoutes(agents: AgentConversations, events: Even
       async (request, reply) => {
         const lastEventId = request.headers['last-event-id'];
         // Looked up before the stream opens, so an unknown one is a 404.
-        const conversationId = await events.ensureConversation(request.params.conversation_id);
+        const conversationId = await events.ensureConversation(request.caller, request.params.conversation_id);
         let stop: (() => void) | undefined;
         let ended = false;
         const stream = streams.open(reply, () => {

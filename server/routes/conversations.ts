@@ -46,7 +46,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           response: { 200: startTaskSchema, 404: detailErrorSchema, 409: detailErrorSchema, ...validation },
         },
       },
-      async (request) => startTasks.start(request.body),
+      async (request) => startTasks.start(request.caller, request.body),
     );
 
     app.post(
@@ -60,7 +60,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           response: { 200: startTaskSchema, 404: detailErrorSchema, 409: detailErrorSchema },
         },
       },
-      async (request) => startTasks.continueInNewSandbox(request.params.conversation_id),
+      async (request) => startTasks.continueInNewSandbox(request.caller, request.params.conversation_id),
     );
 
     app.post(
@@ -76,7 +76,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
       },
       async (request, reply) => {
         const stream = new PassThrough();
-        const first = await startTasks.start(request.body, (task) => {
+        const first = await startTasks.start(request.caller, request.body, (task) => {
           stream.write(`,\n${JSON.stringify(task)}`);
           if (isFinal(task)) stream.end('\n]');
         });
@@ -95,7 +95,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           response: { 200: z.array(z.nullable(startTaskSchema)), 400: detailErrorSchema, ...validation },
         },
       },
-      async (request) => startTasks.getMany(request.query.ids),
+      async (request) => startTasks.getMany(request.caller, request.query.ids),
     );
 
     app.get(
@@ -108,7 +108,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           response: { 200: startTaskPageSchema, ...validation },
         },
       },
-      async (request) => startTasks.search(request.query),
+      async (request) => startTasks.search(request.caller, request.query),
     );
 
     app.get(
@@ -121,7 +121,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           response: { 200: z.number(), ...validation },
         },
       },
-      async (request) => startTasks.count(request.query),
+      async (request) => startTasks.count(request.caller, request.query),
     );
 
     app.get(
@@ -134,7 +134,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           response: { 200: builtToSchema(appConversationPageSchema), ...validation },
         },
       },
-      async (request) => storedResponse<AppConversationPage>(await conversations.search(request.query)),
+      async (request) => storedResponse<AppConversationPage>(await conversations.search(request.caller, request.query)),
     );
 
     app.get(
@@ -147,7 +147,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           response: { 200: sandboxConversationsSchema, 400: detailErrorSchema, ...validation },
         },
       },
-      async (request) => conversations.bySandbox(request.query.sandbox_id),
+      async (request) => conversations.bySandbox(request.caller, request.query.sandbox_id),
     );
 
     app.get(
@@ -160,7 +160,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           response: { 200: z.number(), ...validation },
         },
       },
-      async (request) => conversations.count(request.query),
+      async (request) => conversations.count(request.caller, request.query),
     );
 
     app.get(
@@ -180,8 +180,8 @@ export function conversationRoutes(conversations: ConversationService, startTask
       },
       async (request) =>
         request.query.ids
-          ? conversations.getMany(request.query.ids)
-          : storedResponse<AppConversationPage>(await conversations.search(request.query)),
+          ? conversations.getMany(request.caller, request.query.ids)
+          : storedResponse<AppConversationPage>(await conversations.search(request.caller, request.query)),
     );
 
     app.patch(
@@ -195,7 +195,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           response: { 200: appConversationSchema, 404: detailErrorSchema, ...validation },
         },
       },
-      async (request) => conversations.update(request.params.conversation_id, request.body),
+      async (request) => conversations.update(request.caller, request.params.conversation_id, request.body),
     );
 
     app.delete(
@@ -209,7 +209,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
         },
       },
       async (request) => {
-        await conversations.delete(request.params.conversation_id);
+        await conversations.delete(request.caller, request.params.conversation_id);
         return { success: true };
       },
     );
@@ -226,7 +226,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
         },
       },
       async (request) => {
-        await conversations.update(request.params.conversation_id, { title: request.body.title });
+        await conversations.update(request.caller, request.params.conversation_id, { title: request.body.title });
         return true;
       },
     );
@@ -242,7 +242,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
         },
       },
       async (request) => {
-        await conversations.delete(request.params.conversation_id);
+        await conversations.delete(request.caller, request.params.conversation_id);
         return true;
       },
     );

@@ -34,7 +34,7 @@ export function eventRoutes(events: EventService, sandboxes: SandboxService): Fa
           response: { 200: builtToSchema(eventPageSchema), ...validation },
         },
       },
-      async (request) => storedResponse<EventPage>(await events.search(request.query)),
+      async (request) => storedResponse<EventPage>(await events.search(request.caller, request.query)),
     );
 
     app.get(
@@ -47,7 +47,7 @@ export function eventRoutes(events: EventService, sandboxes: SandboxService): Fa
           response: { 200: z.number(), ...validation },
         },
       },
-      async (request) => events.count(request.query),
+      async (request) => events.count(request.caller, request.query),
     );
 
     app.get(
@@ -60,13 +60,12 @@ export function eventRoutes(events: EventService, sandboxes: SandboxService): Fa
           response: { 200: z.array(z.nullable(eventSchema)), 400: detailErrorSchema, ...validation },
         },
       },
-      async (request) => events.getMany(request.query.id),
+      async (request) => events.getMany(request.caller, request.query.id),
     );
 
     app.post(
       '/v1/webhooks/:sandbox_id/events/:conversation_id',
       {
-        config: { ownAuth: true },
         onRequest: async (request, reply) => {
           const { sandbox_id: sandboxId } = request.params as { sandbox_id: string };
           if (await sandboxes.sessionKeyMatches(sandboxId, request.headers[SESSION_KEY_HEADER.toLowerCase()])) return;

@@ -20,7 +20,7 @@ export function gitUserRoutes(gitUser: GitUserService): FastifyPluginAsyncZod {
           response: { 200: gitUserSchema, 404: detailErrorSchema, ...refusals },
         },
       },
-      async () => gitUser.user(),
+      async (request) => gitUser.user(request.caller.userId),
     );
 
     app.get(
@@ -33,7 +33,7 @@ export function gitUserRoutes(gitUser: GitUserService): FastifyPluginAsyncZod {
           response: { 200: z.array(repositorySchema), 409: detailErrorSchema, 422: validationErrorBodySchema },
         },
       },
-      async (request) => gitUser.repositories(request.query),
+      async (request) => gitUser.repositories(request.caller.userId, request.query),
     );
 
     app.get(
@@ -45,7 +45,7 @@ export function gitUserRoutes(gitUser: GitUserService): FastifyPluginAsyncZod {
           response: { 200: z.array(suggestedTaskSchema), 409: detailErrorSchema },
         },
       },
-      async () => gitUser.suggestedTasks(),
+      async (request) => gitUser.suggestedTasks(request.caller.userId),
     );
   };
 }

@@ -33,7 +33,7 @@ export function legacyConversationRoutes(conversations: ConversationService): Fa
       },
       async (request) => {
         const { page_id, limit } = request.query;
-        const page = await conversations.search({ page_id, limit, sort_order: 'CREATED_AT_DESC', archived: false });
+        const page = await conversations.search(request.caller, { page_id, limit, sort_order: 'CREATED_AT_DESC', archived: false });
         return { results: page.items.toJSON().map(toLegacyConversation), next_page_id: page.next_page_id };
       },
     );
@@ -66,7 +66,7 @@ export function legacyConversationRoutes(conversations: ConversationService): Fa
           response: { 200: legacyConversationSchema, 404: detailErrorSchema },
         },
       },
-      async (request) => toLegacyConversation(await conversations.get(request.params.conversation_id)),
+      async (request) => toLegacyConversation(await conversations.get(request.caller, request.params.conversation_id)),
     );
 
     app.get(
@@ -80,7 +80,7 @@ export function legacyConversationRoutes(conversations: ConversationService): Fa
         },
       },
       async (request) => {
-        const { sandbox_id } = await conversations.get(request.params.conversation_id);
+        const { sandbox_id } = await conversations.get(request.caller, request.params.conversation_id);
         return { runtime_id: sandbox_id, session_id: request.params.conversation_id };
       },
     );

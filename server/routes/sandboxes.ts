@@ -20,6 +20,7 @@ import {
 } from '../../src/contract/sandboxes';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { SandboxService } from '../services/sandboxes/sandbox-service';
+import type { Caller } from '../services/team/caller';
 
 /** 503: the Docker engine could not do it (its own words in the detail). */
 const errors = { 404: detailErrorSchema, 422: validationErrorBodySchema, 503: detailErrorSchema };
@@ -41,7 +42,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
           response: { 200: builtToSchema(sandboxPageSchema), 422: validationErrorBodySchema },
         },
       },
-      async (request) => sandboxes.search(request.query),
+      async (request) => sandboxes.search(request.caller, request.query),
     );
 
     app.get(
@@ -66,7 +67,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
           response: { 200: z.array(z.nullable(sandboxInfoSchema)), 400: detailErrorSchema, 422: validationErrorBodySchema },
         },
       },
-      async (request) => sandboxes.getMany(request.query.id),
+      async (request) => sandboxes.getMany(request.caller, request.query.id),
     );
 
     app.post(
@@ -80,7 +81,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
         },
       },
       async (request, reply) => {
-        const { sandbox, pausedIds } = await sandboxes.start(request.query.sandbox_spec_id);
+        const { sandbox, pausedIds } = await sandboxes.start(request.caller, request.query.sandbox_spec_id);
         if (pausedIds.length > 0) reply.header(PAUSED_HEADER, pausedIds.join(','));
         return { ...sandbox, paused_sandbox_ids: pausedIds };
       },
@@ -97,7 +98,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
         },
       },
       async (request) => {
-        await sandboxes.pause(request.params.sandbox_id);
+        await sandboxes.pause(request.caller, request.params.sandbox_id);
         return { success: true };
       },
     );
@@ -113,14 +114,14 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
         },
       },
       async (request, reply) => {
-        const { pausedIds } = await sandboxes.resume(request.params.sandbox_id);
+        const { pausedIds } = await sandboxes.resume(request.caller, request.params.sandbox_id);
         if (pausedIds.length > 0) reply.header(PAUSED_HEADER, pausedIds.join(','));
         return { success: true, paused_sandbox_ids: pausedIds };
       },
     );
 
-    const remove = async (id: string) => {
-      await sandboxes.delete(id);
+    const remove = async (caller: Caller, id: string) => {
+      await sandboxes.delete(caller, id);
       return { success: true };
     };
     app.delete(
@@ -133,7 +134,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
           response: { 200: sandboxActionResultSchema, ...errors },
         },
       },
-      async (request) => remove(request.params.sandbox_id),
+      async (request) => remove(request.caller, request.params.sandbox_id),
     );
     app.delete(
       '/v1/sandboxes',
@@ -145,7 +146,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
           response: { 200: sandboxActionResultSchema, ...errors },
         },
       },
-      async (request) => remove(request.query.sandbox_id),
+      async (request) => remove(request.caller, request.query.sandbox_id),
     );
 
     app.get(
@@ -161,7 +162,7 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
       },
       async (request) => ({
         sandbox_id: request.params.sandbox_id,
-        lines: await sandboxes.logs(request.params.sandbox_id, request.query.tail),
+        lines: await sandboxes.logs(request.caller, request.params.sandbox_id, request.query.tail),
       }),
     );
 

@@ -18,7 +18,8 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod
           response: { 200: builtToSchema(z.nullable(settingsResponseSchema)), 404: legacyErrorSchema },
         },
       },
-      async (request) => (request.query.absent === 'null' ? settings.readIfStored() : settings.read()),
+      async (request) =>
+        request.query.absent === 'null' ? settings.readIfStored(request.caller.userId) : settings.read(request.caller.userId),
     );
 
     app.post(
@@ -32,7 +33,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod
         },
       },
       async (request) => {
-        await settings.update(request.body);
+        await settings.update(request.caller.userId, request.body);
         return { message: 'Settings stored' };
       },
     );

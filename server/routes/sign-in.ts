@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { browserSessionResultSchema, signInBodySchema } from '../../src/contract/browser-session';
+import { browserSessionResultSchema, type SignInBody, signInBodySchema } from '../../src/contract/browser-session';
+import { acceptInvitationBodySchema } from '../../src/contract/team';
+import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import { detailErrorSchema } from '../../src/contract/errors';
 import type { BrowserSessions } from '../services/sessions/browser-sessions';
 import {
@@ -11,8 +13,10 @@ import {
   registerSessionCookie,
   setSessionCookie,
 } from '../http/session-cookie';
-import { isSignedIn, sessionProofOf } from '../http/auth';
-import { sessionKeyCheck } from '../session-key';
+import { callerOf, keyHolder } from '../http/auth';
+import type { Identities } from '../services/team/identities';
+import { Unauthenticated } from '../services/domain-errors';
+import type { TeamService } from '../services/team/team-service';
 import { STRICT_CONTENT_SECURITY_POLICY } from './console';
 import { type SignInPageState, signInPage } from './sign-in-page';
 
@@ -36,6 +40,8 @@ export interface SignInOptions {
   browserSessions: BrowserSessions;
   /** COOKIE_SECURE: the cookie is Secure even when the page's Origin does not say https (behind a TLS proxy). */
   cookieSecure: boolean;
+  team: TeamService;
+  identities: Identities;
 }
 
 /**
@@ -43,9 +49,15 @@ export interface SignInOptions {
  * serves. The page is a plain form (no script), so it works under any policy; our console posts
  * JSON here when it signs in. Both refuse other origins, so no other page can sign a browser in or out.
  */
-export function signInRoutes({ sessionKey, browserSessions, cookieSecure }: SignInOptions): FastifyPluginAsyncZod {
-  const matches = sessionKeyCheck(sessionKey);
-  const proofOf = sessionProofOf(sessionKey, browserSessions);
+export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, identities }: SignInOptions): FastifyPluginAsyncZod {
+  const find = callerOf(sessionKey, browserSessions, identities);
+  const byKey = keyHolder(sessionKey, identities);
+  /** The user a sign-in body proves: the session key's owner, an API key's user, or an email and password's. */
+  const userOf = async (body: SignInBody, address: string): Promise<string | undefined> => {
+    if ('email' in body) return team.signIn(body.email, body.password, address);
+    const caller = await byKey(body.key.trim());
+    return caller === 'wrong key' ? undefined : caller.userId;
+  };
   return async (app) => {
     await registerSessionCookie(app);
     app.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
@@ -60,7 +72,8 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure }: Sign
       '/sign-in',
       {
         schema: {
-          summary: 'Sign a browser in: sets the HttpOnly session cookie when `key` is the session key',
+          summary:
+            "Sign a browser in: sets the HttpOnly session cookie when `key` is the session key or an API key, or `email` and `password` are a team member's",
           tags: ['Session'],
           security: [],
           consumes: ['application/json', FORM],
@@ -77,12 +90,16 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure }: Sign
             detail: `Open ${elsewhere}/sign-in to get the session cookie: on 127.0.0.1 it would also reach the sandboxes. The key header still works here.`,
           });
         }
-        if (!matches(request.body.key.trim())) {
-          await sleep(WRONG_KEY_DELAY_MS);
+        const userId = await userOf(request.body, request.ip).catch((error: unknown) => {
+          if (error instanceof Unauthenticated) return error;
+          throw error;
+        });
+        if (typeof userId !== 'string') {
+          if (userId === undefined) await sleep(WRONG_KEY_DELAY_MS);
           if (isForm(request)) return sendPage(reply, 401, { error: 'That key was not accepted. Check it and try again.' });
-          return reply.status(401).send({ detail: 'Unauthorized' });
+          return reply.status(401).send({ detail: userId?.message ?? 'Unauthorized' });
         }
-        await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure);
+        await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, userId);
         reply.header('cache-control', 'no-store');
         if (isForm(request)) return reply.redirect('/', 303);
         return { success: true };
@@ -94,7 +111,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure }: Sign
       {
         schema: {
           summary:
-            'Sign browsers out: removes the session cookie and, for a signed-in request (cookie or key), ends every cookie session (all browsers, all instances)',
+            'Sign browsers out: removes the session cookie and, for a signed-in request (cookie or key), ends every cookie session of that user (all their browsers, on all instances)',
           tags: ['Session'],
           security: [],
           response: { 200: browserSessionResultSchema, 401: detailErrorSchema, 403: detailErrorSchema },
@@ -104,13 +121,34 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure }: Sign
         if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Sign-out is accepted only from pages of this server' });
         clearSessionCookie(reply, cookieSecure);
         // Ending sessions writes the database and signs everyone out: not for whoever merely asks.
-        if (!isSignedIn(await proofOf(request))) {
+        const caller = await find(request);
+        if (typeof caller === 'string') {
           if (isForm(request)) return reply.redirect('/sign-in', 303);
           return reply.status(401).send({ detail: 'Not signed in: no session to end' });
         }
-        // The cookie holds no user: ending one session means ending them all.
-        await browserSessions.endAll();
+        await team.endSessions(caller.userId);
         if (isForm(request)) return reply.redirect('/sign-in', 303);
+        return { success: true };
+      },
+    );
+
+    app.post(
+      '/accept-invitation',
+      {
+        schema: {
+          summary: "Accept an invitation: the link's token, a password (and a name) make the account active and sign the browser in",
+          tags: ['Session'],
+          security: [],
+          body: acceptInvitationBodySchema,
+          response: { 200: browserSessionResultSchema, 403: detailErrorSchema, 404: detailErrorSchema, 422: validationErrorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Invitations are accepted only from pages of this server' });
+        const { token, password, name } = request.body;
+        const userId = await team.acceptInvitation(token, password, name);
+        if (!cookieFreeHostAlternative(request)) await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, userId);
+        reply.header('cache-control', 'no-store');
         return { success: true };
       },
     );

@@ -34,7 +34,7 @@ export function workspaceRoutes(workspaces: ConversationWorkspaces): FastifyPlug
           response: { 200: gitChangesSchema, ...refusals },
         },
       },
-      (request) => workspaces.changes(request.params.conversation_id),
+      (request) => workspaces.changes(request.caller, request.params.conversation_id),
     );
 
     app.get(
@@ -48,7 +48,7 @@ export function workspaceRoutes(workspaces: ConversationWorkspaces): FastifyPlug
           response: { 200: gitDiffSchema, ...refusals, 422: validationErrorBodySchema },
         },
       },
-      (request) => workspaces.diff(request.params.conversation_id, request.query.path),
+      (request) => workspaces.diff(request.caller, request.params.conversation_id, request.query.path),
     );
 
     app.get(
@@ -62,7 +62,7 @@ export function workspaceRoutes(workspaces: ConversationWorkspaces): FastifyPlug
           response: { 200: directoryListingSchema, ...refusals, 422: validationErrorBodySchema },
         },
       },
-      (request) => workspaces.list(request.params.conversation_id, request.query.path),
+      (request) => workspaces.list(request.caller, request.params.conversation_id, request.query.path),
     );
 
     app.get(
@@ -77,7 +77,7 @@ export function workspaceRoutes(workspaces: ConversationWorkspaces): FastifyPlug
         },
       },
       async (request, reply) => {
-        const download = await workspaces.file(request.params.conversation_id, request.query.path);
+        const download = await workspaces.file(request.caller, request.params.conversation_id, request.query.path);
         return reply.headers(download.headers).send(download.stream);
       },
     );
@@ -86,7 +86,7 @@ export function workspaceRoutes(workspaces: ConversationWorkspaces): FastifyPlug
       `${base}/archive`,
       { schema: { summary: 'The whole workspace as a gzipped tar (ours)', description: DOWNLOAD_REFUSALS, tags, params } },
       async (request, reply) => {
-        const download = await workspaces.archive(request.params.conversation_id);
+        const download = await workspaces.archive(request.caller, request.params.conversation_id);
         return reply.headers(download.headers).send(download.stream);
       },
     );

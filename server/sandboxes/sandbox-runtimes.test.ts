@@ -1,3 +1,4 @@
+import { SYSTEM } from '../services/team/caller';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -256,16 +257,16 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     const beat = async () => (await t.services.sandboxes.exec(id, ['cat', '/tmp/beat'], { timeoutMs: 10_000 })).output;
     await expect.poll(beat, { timeout: 10_000 }).not.toBe('');
 
-    await t.services.sandboxes.pause(id);
+    await t.services.sandboxes.pause(SYSTEM, id);
     const top = await engine.getContainer(container!.Id).top();
     expect(top.Processes.some((p: string[]) => p.join(' ').includes('while'))).toBe(true);
     const frozen = fs.readFileSync(`/sys/fs/cgroup/freezer/docker/${container!.Id}/freezer.state`, 'utf8').trim();
     expect(frozen).toBe('FROZEN');
-    await t.services.sandboxes.resume(id);
+    await t.services.sandboxes.resume(SYSTEM, id);
     const before = await beat();
     await expect.poll(beat, { timeout: 10_000 }).not.toBe(before);
 
-    await t.services.sandboxes.delete(id);
+    await t.services.sandboxes.delete(SYSTEM, id);
     expect(await engine.listContainers({ all: true, filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) })).toEqual([]);
     expect((await engine.listVolumes({ filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) })).Volumes ?? []).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { OWNER_ID } from './team/caller';
 import type { SandboxSpec } from '../../src/contract/sandboxes';
 import type { Clock } from '../clock';
 import { verifyTokenOverHttp } from '../git-providers/token-verifier';
@@ -42,6 +43,11 @@ import { OptionsService } from './settings/options-service';
 import { SecretsService } from './secrets/secrets-service';
 import { SettingsService } from './settings/settings-service';
 import { StartTaskService } from './conversations/start-task-service';
+import { ApiKeysService } from './team/api-keys-service';
+import { Identities } from './team/identities';
+import { TeamService } from './team/team-service';
+import { ApiKeysStore } from '../store/api-keys-store';
+import { UsersStore } from '../store/users-store';
 import type { AgentEvent } from '../../src/contract/events';
 
 export interface ApiServices {
@@ -67,6 +73,11 @@ export interface ApiServices {
   browserSessions: BrowserSessions;
   /** This instance in the registry; `announce` gives it the address it listens on. */
   instances: InstanceRegistry;
+  /** The users, their roles and invitations, and password sign-in. */
+  team: TeamService;
+  apiKeys: ApiKeysService;
+  /** Who an API key or a session cookie is. */
+  identities: Identities;
 }
 
 export interface ServiceOptions {
@@ -118,7 +129,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
         dataDir,
         image: docker.image,
         limits: docker.limits,
-        resourceFactor: () => settings.resourceFactor(),
+        resourceFactor: () => settings.resourceFactor(OWNER_ID),
         stopGraceMs,
         log: sandboxLog,
         agentEnv,
@@ -128,7 +139,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     ? new ContainerSpecCatalog({
         declared: options.sandboxSpecs,
         defaultImage: docker.image,
-        settingsImage: () => settings.sandboxRuntimeImage(),
+        settingsImage: () => settings.sandboxRuntimeImage(OWNER_ID),
         labelled: new LabelledImageSpecs(docker.engine, sandboxLog),
       })
     : fixedSpecCatalog(options.sandboxSpecs);
@@ -203,6 +214,22 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     conversationLog,
     clock,
   );
+  const usersStore = new UsersStore(db);
+  const apiKeys = new ApiKeysService(new ApiKeysStore(db), clock);
+  const team = new TeamService(
+    usersStore,
+    new ApiKeysStore(db),
+    {
+      runningSandboxes: (userIds) => sandboxes.runningByUser(userIds),
+      pauseSandboxesOf: (userId) => sandboxes.pauseAllOf(userId),
+      forgetUserData: async (userId) => {
+        await settings.forget(userId);
+        await secrets.forget(userId);
+      },
+    },
+    log.child({ component: 'team' }),
+    clock,
+  );
   return {
     settings,
     secrets,
@@ -219,5 +246,8 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     collector,
     browserSessions: new BrowserSessions(new MetaStore(db)),
     instances: instances.registry,
+    team,
+    apiKeys,
+    identities: new Identities(usersStore, apiKeys),
   };
 }

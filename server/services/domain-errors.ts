@@ -4,7 +4,7 @@
  * (`server/http/error-responses.ts`), since OpenHands responds to the same refusal differently on different routes.
  */
 
-export type DomainErrorKind = 'not_found' | 'conflict' | 'invalid' | 'unavailable';
+export type DomainErrorKind = 'not_found' | 'conflict' | 'invalid' | 'unavailable' | 'forbidden' | 'unauthenticated';
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
@@ -50,4 +50,14 @@ export class Invalid extends DomainError {
 /** Something the service depends on cannot do its part now (a sandbox that is paused, a provider that is down). */
 export class Unavailable extends DomainError {
   readonly kind = 'unavailable';
+}
+
+/** The caller may not do this (a member administering users, an admin changing an owner). */
+export class Forbidden extends DomainError {
+  readonly kind = 'forbidden';
+}
+
+/** The credentials given prove nobody (a wrong password, an unknown email: the same answer for both). */
+export class Unauthenticated extends DomainError {
+  readonly kind = 'unauthenticated';
 }

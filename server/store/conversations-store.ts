@@ -1,6 +1,7 @@
 import { CompiledQuery, type Expression, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { ConversationFilter, ConversationSortOrder } from '../../src/contract/conversations';
 import type { Db } from './database';
+import { userIs, type UserScope } from './user-scope';
 import { isPostgres } from './dialect';
 import { CREATION_MS_LIMIT_0012, CREATION_SLOTS_0012 } from './migrations';
 import type { AppConversationsTable, Database } from './schema';
@@ -57,7 +58,7 @@ type ConversationQuery = SelectQueryBuilder<Database, 'app_conversations', objec
  */
 function storedFieldsJson(postgres: boolean) {
   return postgres
-    ? sql<string>`json_build_object('id', id, 'created_by_user_id', NULL, 'sandbox_id', sandbox_id,
+    ? sql<string>`json_build_object('id', id, 'created_by_user_id', user_id, 'sandbox_id', sandbox_id,
         'selected_repository', selected_repository, 'selected_branch', selected_branch, 'git_provider', git_provider,
         'title', title, 'trigger', trigger, 'pr_number', pr_number::json, 'llm_model', llm_model,
         'parent_conversation_id', parent_conversation_id, 'sub_conversation_ids', json_build_array(),
@@ -103,9 +104,9 @@ interface Filterable<Q> {
   where(condition: Expression<SqlBool>): Q;
 }
 
-function applyFilter<Q extends Filterable<Q>>(query: Q, userId: string, filter: ConversationFilter, postgres: boolean): Q {
+function applyFilter<Q extends Filterable<Q>>(query: Q, scope: UserScope, filter: ConversationFilter, postgres: boolean): Q {
   const conditions: Expression<SqlBool>[] = [
-    sql<SqlBool>`${column('user_id')} = ${userId}`,
+    userIs(scope, column('user_id')),
     sql<SqlBool>`${column('archived')} = ${filter.archived ? 1 : 0}`,
   ];
   if (filter.title__contains) conditions.push(titleContains(filter.title__contains, postgres));
@@ -142,41 +143,36 @@ export class ConversationsStore {
     await this.db.insertInto('app_conversations').values(record).execute();
   }
 
-  get(userId: string, id: string): Promise<ConversationRecord | undefined> {
-    return this.db.selectFrom('app_conversations').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  get(scope: UserScope, id: string): Promise<ConversationRecord | undefined> {
+    return this.db.selectFrom('app_conversations').selectAll().where(userIs(scope)).where('id', '=', id).executeTakeFirst();
   }
 
-  async getMany(userId: string, ids: string[]): Promise<ConversationRecord[]> {
+  async getMany(scope: UserScope, ids: string[]): Promise<ConversationRecord[]> {
     if (ids.length === 0) return [];
-    return this.db.selectFrom('app_conversations').selectAll().where('user_id', '=', userId).where('id', 'in', ids).execute();
+    return this.db.selectFrom('app_conversations').selectAll().where(userIs(scope)).where('id', 'in', ids).execute();
   }
 
-  async update(userId: string, id: string, changes: Partial<Omit<ConversationRecord, 'id' | 'user_id'>>): Promise<boolean> {
-    const result = await this.db
-      .updateTable('app_conversations')
-      .set(changes)
-      .where('user_id', '=', userId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+  async update(scope: UserScope, id: string, changes: Partial<Omit<ConversationRecord, 'id' | 'user_id'>>): Promise<boolean> {
+    const result = await this.db.updateTable('app_conversations').set(changes).where(userIs(scope)).where('id', '=', id).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
   /** Deletes it; its sub-conversations stay, as conversations of their own (the list shows them then). */
-  async delete(userId: string, id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('app_conversations').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  async delete(scope: UserScope, id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('app_conversations').where(userIs(scope)).where('id', '=', id).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) return false;
     await this.db.updateTable('app_conversations').set({ parent_conversation_id: null }).where('parent_conversation_id', '=', id).execute();
     return true;
   }
 
-  /** The ids of the conversations of user `userId` that the conversations `parentIds` started, by parent, oldest first. */
-  async subConversationIds(userId: string, parentIds: string[]): Promise<Map<string, string[]>> {
+  /** The ids of the conversations in `scope` that the conversations `parentIds` started, by parent, oldest first. */
+  async subConversationIds(scope: UserScope, parentIds: string[]): Promise<Map<string, string[]>> {
     const children = new Map<string, string[]>();
     if (parentIds.length === 0) return children;
     const rows = await this.db
       .selectFrom('app_conversations')
       .select(['id', 'parent_conversation_id'])
-      .where('user_id', '=', userId)
+      .where(userIs(scope))
       .where('parent_conversation_id', 'in', parentIds)
       .orderBy('created_at')
       .execute();
@@ -184,13 +180,13 @@ export class ConversationsStore {
     return children;
   }
 
-  /** The conversations of user `userId` in the sandboxes `sandboxIds`, oldest first. */
-  bySandbox(userId: string, sandboxIds: string[]): Promise<Pick<ConversationRecord, 'id' | 'title' | 'sandbox_id'>[]> {
+  /** The conversations in `scope` in the sandboxes `sandboxIds`, oldest first. */
+  bySandbox(scope: UserScope, sandboxIds: string[]): Promise<Pick<ConversationRecord, 'id' | 'title' | 'sandbox_id'>[]> {
     if (sandboxIds.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom('app_conversations')
       .select(['id', 'title', 'sandbox_id'])
-      .where('user_id', '=', userId)
+      .where(userIs(scope))
       .where('sandbox_id', 'in', sandboxIds)
       .orderBy('created_at')
       .execute();
@@ -213,8 +209,8 @@ export class ConversationsStore {
   }
 
   /** The rows of a search page (one more than `limit`: whether more follow). */
-  #searchQuery(userId: string, filter: ConversationFilter, sort: ConversationSortOrder, cursor: Cursor | undefined, limit: number) {
-    const filtered = applyFilter(this.db.selectFrom('app_conversations'), userId, filter, this.#postgres);
+  #searchQuery(scope: UserScope, filter: ConversationFilter, sort: ConversationSortOrder, cursor: Cursor | undefined, limit: number) {
+    const filtered = applyFilter(this.db.selectFrom('app_conversations'), scope, filter, this.#postgres);
     return inOrder(filtered, sort, cursor, this.#postgres)
       .select([
         'id',
@@ -235,7 +231,7 @@ export class ConversationsStore {
    * may belong in the page, and it is searched the usual way instead.
    */
   #titleSearchInCreationOrder(
-    userId: string,
+    scope: UserScope,
     filter: ConversationFilter,
     sort: ConversationSortOrder,
     cursor: Cursor | undefined,
@@ -251,7 +247,7 @@ export class ConversationsStore {
         .crossJoin('app_conversations')
         .where(sql<SqlBool>`app_conversations.rowid = app_conversation_titles.rowid`)
         .where(sql<SqlBool>`app_conversation_titles MATCH ${ftsPhrase(term)}`),
-      userId,
+      scope,
       { ...filter, title__contains: undefined },
       false,
     );
@@ -282,21 +278,21 @@ export class ConversationsStore {
 
   /** One page in `sort` order after `cursor`, plus whether more follow. */
   async search(
-    userId: string,
+    scope: UserScope,
     filter: ConversationFilter,
     sort: ConversationSortOrder,
     cursor: Cursor | undefined,
     limit: number,
   ): Promise<{ rows: ConversationHit[]; more: boolean }> {
-    const inCreationOrder = this.#titleSearchInCreationOrder(userId, filter, sort, cursor, limit);
+    const inCreationOrder = this.#titleSearchInCreationOrder(scope, filter, sort, cursor, limit);
     const found = inCreationOrder && (await inCreationOrder.execute());
     const noTieAtPageEnd = found && (found.length <= limit || found[limit - 1]!.sort_value !== found[limit]!.sort_value);
-    const rows = noTieAtPageEnd ? found : await this.#searchQuery(userId, filter, sort, cursor, limit).execute();
+    const rows = noTieAtPageEnd ? found : await this.#searchQuery(scope, filter, sort, cursor, limit).execute();
     return { rows: rows.slice(0, limit), more: rows.length > limit };
   }
 
-  async count(userId: string, filter: ConversationFilter): Promise<number> {
-    const row = await applyFilter(this.db.selectFrom('app_conversations'), userId, filter, this.#postgres)
+  async count(scope: UserScope, filter: ConversationFilter): Promise<number> {
+    const row = await applyFilter(this.db.selectFrom('app_conversations'), scope, filter, this.#postgres)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
@@ -307,9 +303,9 @@ export class ConversationsStore {
    * way tried, for a title search in creation order), one line each, for a test that every sort is
    * served by an index.
    */
-  async explainSearch(userId: string, filter: ConversationFilter, sort: ConversationSortOrder, cursor?: Cursor): Promise<string[]> {
+  async explainSearch(scope: UserScope, filter: ConversationFilter, sort: ConversationSortOrder, cursor?: Cursor): Promise<string[]> {
     const compiled = (
-      this.#titleSearchInCreationOrder(userId, filter, sort, cursor, 100) ?? this.#searchQuery(userId, filter, sort, cursor, 100)
+      this.#titleSearchInCreationOrder(scope, filter, sort, cursor, 100) ?? this.#searchQuery(scope, filter, sort, cursor, 100)
     ).compile();
     if (this.#postgres) {
       const plan = await this.db.executeQuery<{ 'QUERY PLAN': string }>(

@@ -1,6 +1,7 @@
-import { type QueryExecutorProvider, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type QueryExecutorProvider, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { EventFilter } from '../../src/contract/events';
 import type { Db } from './database';
+import { userIs, type UserScope } from './user-scope';
 import { isPostgres, lockForUpdate } from './dialect';
 import { EVENTS_CHANNEL } from './event-notices';
 import type { ConversationEventsTable, Database } from './schema';
@@ -18,12 +19,12 @@ export interface EventCursor {
 
 type EventQuery = SelectQueryBuilder<Database, 'conversation_events', object>;
 
-function applyFilter(query: EventQuery, userId: string, filter: EventFilter, postgres: boolean): EventQuery {
+function applyFilter(query: EventQuery, scope: UserScope, filter: EventFilter, postgres: boolean): EventQuery {
   // One conversation's events: SQLite took the user's timeline index for this too (it keeps no
   // statistics to tell them apart), walking every event of the user's other conversations. The
   // unary + keeps user_id out of its choice of index.
   const oneConversation = filter.conversation_id__eq !== undefined && !postgres;
-  let q = oneConversation ? query.where(sql<SqlBool>`+user_id = ${userId}`) : query.where('user_id', '=', userId);
+  let q = query.where(userIs(scope, oneConversation ? sql`+user_id` : sql.ref('user_id')));
   if (filter.conversation_id__eq) q = q.where('conversation_id', '=', filter.conversation_id__eq);
   if (filter.kind__eq) q = q.where('kind', '=', filter.kind__eq);
   if (filter.timestamp__gte) q = q.where('timestamp', '>=', filter.timestamp__gte);
@@ -84,14 +85,14 @@ export class EventsStore {
 
   /** One page in time order (ties in storage order) after `cursor`, plus whether more follow. */
   async search(
-    userId: string,
+    scope: UserScope,
     filter: EventFilter,
     descending: boolean,
     cursor: EventCursor | undefined,
     limit: number,
   ): Promise<{ rows: SearchedEvent[]; more: boolean }> {
     const direction = descending ? 'desc' : 'asc';
-    let query = applyFilter(this.db.selectFrom('conversation_events'), userId, filter, this.#postgres);
+    let query = applyFilter(this.db.selectFrom('conversation_events'), scope, filter, this.#postgres);
     if (cursor) {
       const beyond = descending ? '<' : '>';
       // A row value, so SQLite seeks the index to the cursor instead of walking it from the first row.
@@ -107,16 +108,16 @@ export class EventsStore {
     return { rows: rows.slice(0, limit), more: rows.length > limit };
   }
 
-  async count(userId: string, filter: EventFilter): Promise<number> {
-    const row = await applyFilter(this.db.selectFrom('conversation_events'), userId, filter, this.#postgres)
+  async count(scope: UserScope, filter: EventFilter): Promise<number> {
+    const row = await applyFilter(this.db.selectFrom('conversation_events'), scope, filter, this.#postgres)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
-  async getMany(userId: string, eventIds: string[]): Promise<EventRecord[]> {
+  async getMany(scope: UserScope, eventIds: string[]): Promise<EventRecord[]> {
     if (eventIds.length === 0) return [];
-    return this.db.selectFrom('conversation_events').selectAll().where('user_id', '=', userId).where('event_id', 'in', eventIds).execute();
+    return this.db.selectFrom('conversation_events').selectAll().where(userIs(scope)).where('event_id', 'in', eventIds).execute();
   }
 
   /** The storage position of event `eventId` of conversation `conversationId`; `undefined` when it is not stored. */

@@ -27,13 +27,16 @@ const jsonList0011 = (column: string) => `CASE WHEN json_valid(${column}) THEN j
  * column): a change of the item's fields is a new migration that makes the column and triggers
  * again, never an edit here.
  */
-const storedFieldsJson0011 = (row: string) =>
-  `json_object('id', ${row}.id, 'created_by_user_id', NULL, 'sandbox_id', ${row}.sandbox_id,
+const storedFieldsJson0011 = (row: string, createdBy = 'NULL') =>
+  `json_object('id', ${row}.id, 'created_by_user_id', ${createdBy}, 'sandbox_id', ${row}.sandbox_id,
     'selected_repository', ${row}.selected_repository, 'selected_branch', ${row}.selected_branch, 'git_provider', ${row}.git_provider,
     'title', ${row}.title, 'trigger', ${row}.trigger, 'pr_number', ${jsonList0011(`${row}.pr_number`)}, 'llm_model', ${row}.llm_model,
     'parent_conversation_id', ${row}.parent_conversation_id, 'sub_conversation_ids', json_array(),
     'created_at', ${row}.created_at, 'updated_at', ${row}.updated_at, 'archived', json(iif(${row}.archived = 1, 'true', 'false')),
     'skills', ${jsonList0011(`${row}.skills`)})`;
+
+/** Migration 0016's: the same object with whose conversation it is. */
+const storedFieldsJson0016 = (row: string) => storedFieldsJson0011(row, `${row}.user_id`);
 
 /** The columns storedFieldsJson0011 reads: an update of one of them writes the JSON again (metrics, updated often, is not one). */
 const STORED_FIELD_COLUMNS_0011 =
@@ -61,6 +64,17 @@ const belowMillisecond0012 = (ms: string, besides = 'false') =>
       WHERE ${inMillisecond0012('other.rowid', ms)} AND NOT (${besides})), -((${ms}) * ${CREATION_SLOTS_0012}) + 1) - 1`;
 /** The canonical text of a time, as `Date.prototype.toISOString` writes it (the service's only form). */
 const CANONICAL_TIME_0012 = `'%Y-%m-%dT%H:%M:%fZ'`;
+
+/**
+ * SQLite, from migration 0012: the one trigger for what an insert adds (its creation-time rowid,
+ * its stored fields as JSON in `column`, its title in the trigram index), in that order.
+ */
+const conversationsInsertTrigger0012 = (column: string, fieldsJson: (row: string) => string) =>
+  `CREATE TRIGGER IF NOT EXISTS app_conversations_insert AFTER INSERT ON app_conversations BEGIN
+            UPDATE app_conversations SET rowid = ${belowMillisecond0012(creationMs0012('new'), 'other.rowid = new.rowid')},
+              ${column} = ${fieldsJson('new')}
+              WHERE rowid = new.rowid;
+            INSERT INTO app_conversation_titles(rowid, title) SELECT rowid, title FROM app_conversations WHERE id = new.id; END`;
 
 /** SQLite: whether app_conversations has column `name`. */
 async function hasConversationColumn(db: Kysely<unknown>, name: string): Promise<boolean> {
@@ -359,15 +373,7 @@ const migrations: Record<string, Migration> = {
       // looked for the row by a rowid the other had changed.
       await sql`DROP TRIGGER IF EXISTS app_conversation_titles_insert`.execute(db);
       await sql`DROP TRIGGER IF EXISTS app_conversations_answer_fields_insert`.execute(db);
-      await sql
-        .raw(
-          `CREATE TRIGGER IF NOT EXISTS app_conversations_insert AFTER INSERT ON app_conversations BEGIN
-            UPDATE app_conversations SET rowid = ${belowMillisecond0012(creationMs0012('new'), 'other.rowid = new.rowid')},
-              answer_fields = ${storedFieldsJson0011('new')}
-              WHERE rowid = new.rowid;
-            INSERT INTO app_conversation_titles(rowid, title) SELECT rowid, title FROM app_conversations WHERE id = new.id; END`,
-        )
-        .execute(db);
+      await sql.raw(conversationsInsertTrigger0012('answer_fields', storedFieldsJson0011)).execute(db);
       await sql
         .raw(
           `CREATE TRIGGER IF NOT EXISTS app_conversations_created_at_canonical BEFORE INSERT ON app_conversations
@@ -440,6 +446,80 @@ const migrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropIndex('app_conversations_parent').execute();
+    },
+  },
+  '0016_users_and_api_keys': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('email', 'text', (col) => col.unique())
+        .addColumn('name', 'text')
+        .addColumn('role', 'text', (col) => col.notNull())
+        .addColumn('status', 'text', (col) => col.notNull())
+        .addColumn('password_hash', 'text')
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('last_sign_in_at', 'text')
+        .addColumn('sessions_since', 'text')
+        .addColumn('invited_by', 'text')
+        .addColumn('invitation_hash', 'text', (col) => col.unique())
+        .addColumn('invitation_expires_at', 'text')
+        .addColumn('max_running_sandboxes', 'integer')
+        .addColumn('max_sandboxes', 'integer')
+        .execute();
+      // Everything stored so far is the one user's, who holds the session key: the owner.
+      await sql`INSERT INTO users (id, role, status, created_at) VALUES ('default', 'owner', 'active', ${new Date().toISOString()})`.execute(
+        db,
+      );
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('id', isPostgres(db) ? 'serial' : 'integer', (col) =>
+          isPostgres(db) ? col.primaryKey() : col.primaryKey().autoIncrement(),
+        )
+        .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('name', 'text')
+        .addColumn('prefix', 'text', (col) => col.notNull())
+        .addColumn('key_hash', 'text', (col) => col.notNull().unique())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .addColumn('last_used_at', 'text')
+        .addColumn('expires_at', 'text')
+        .execute();
+      await db.schema.createIndex('api_keys_by_user').on('api_keys').column('user_id').execute();
+      await db.schema
+        .alterTable('sandboxes')
+        .addColumn('created_by_user_id', 'text', (col) => col.notNull().defaultTo('default'))
+        .execute();
+      await db.schema.createIndex('sandboxes_by_user').on('sandboxes').column('created_by_user_id').execute();
+      if (isPostgres(db)) return;
+      // SQLite's stored search items name their user from now (admins see everyone's).
+      await sql`DROP TRIGGER IF EXISTS app_conversations_insert`.execute(db);
+      await sql`DROP TRIGGER IF EXISTS app_conversations_stored_fields_json_update`.execute(db);
+      await sql.raw(`UPDATE app_conversations SET stored_fields_json = ${storedFieldsJson0016('app_conversations')}`).execute(db);
+      await sql.raw(conversationsInsertTrigger0012('stored_fields_json', storedFieldsJson0016)).execute(db);
+      await sql
+        .raw(
+          `CREATE TRIGGER app_conversations_stored_fields_json_update AFTER UPDATE OF user_id, ${STORED_FIELD_COLUMNS_0011} ON app_conversations BEGIN
+            UPDATE app_conversations SET stored_fields_json = ${storedFieldsJson0016('new')} WHERE rowid = new.rowid; END`,
+        )
+        .execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      if (!isPostgres(db)) {
+        await sql`DROP TRIGGER app_conversations_insert`.execute(db);
+        await sql`DROP TRIGGER app_conversations_stored_fields_json_update`.execute(db);
+        await sql.raw(`UPDATE app_conversations SET stored_fields_json = ${storedFieldsJson0011('app_conversations')}`).execute(db);
+        await sql.raw(conversationsInsertTrigger0012('stored_fields_json', storedFieldsJson0011)).execute(db);
+        await sql
+          .raw(
+            `CREATE TRIGGER app_conversations_stored_fields_json_update AFTER UPDATE OF ${STORED_FIELD_COLUMNS_0011} ON app_conversations BEGIN
+            UPDATE app_conversations SET stored_fields_json = ${storedFieldsJson0011('new')} WHERE rowid = new.rowid; END`,
+          )
+          .execute(db);
+      }
+      await db.schema.dropIndex('sandboxes_by_user').execute();
+      await db.schema.alterTable('sandboxes').dropColumn('created_by_user_id').execute();
+      await db.schema.dropTable('api_keys').execute();
+      await db.schema.dropTable('users').execute();
     },
   },
 };

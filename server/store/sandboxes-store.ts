@@ -47,7 +47,8 @@ export class SandboxesStore {
     return Number(row.n);
   }
 
-  async insert(record: SandboxRecord): Promise<void> {
+  /** `created_by_user_id` absent: the owner's. */
+  async insert(record: Omit<SandboxRecord, 'created_by_user_id'> & { created_by_user_id?: string }): Promise<void> {
     await this.db.insertInto('sandboxes').values(record).execute();
   }
 

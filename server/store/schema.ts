@@ -11,6 +11,8 @@ export interface Database {
   start_tasks: StartTasksTable;
   conversation_events: ConversationEventsTable;
   server_instances: ServerInstancesTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
 }
 
 /** The server instances on this database (one with SQLite; several with PostgreSQL). */
@@ -115,6 +117,8 @@ export interface SandboxesTable {
   conversation_id: string | null;
   /** JSON list of the ports its apps listen on inside it (WORKER_1, WORKER_2: app previews); null before they were. */
   worker_ports: string | null;
+  /** The user it was started for ('default': the owner, who had everything before there were users). */
+  created_by_user_id: Generated<string>;
 }
 
 /** One git provider's token per user; `token` is sealed. */
@@ -150,4 +154,42 @@ export interface UserSettingsTable {
   /** The settings as JSON; secret values inside are sealed (see `SecretBox`). */
   document: string;
   updated_at: Generated<string>;
+}
+
+/** The team: the owner (id 'default', whose key is the session key) and everyone invited since. */
+export interface UsersTable {
+  id: string;
+  /** Lower-case; null only for the owner until they give one. */
+  email: string | null;
+  name: string | null;
+  /** 'owner' | 'admin' | 'member' */
+  role: string;
+  /** 'active' | 'invited' | 'disabled' */
+  status: string;
+  /** Argon2id (PHC string); null until an invitation is accepted, and for the owner who signs in with the key. */
+  password_hash: string | null;
+  created_at: string;
+  last_sign_in_at: string | null;
+  /** Session cookies issued before this (ISO time) are refused: sign-out, disable, role and password changes set it. */
+  sessions_since: string | null;
+  invited_by: string | null;
+  /** SHA-256 of the one-time invitation token (the link holds the token); null once used. */
+  invitation_hash: string | null;
+  invitation_expires_at: string | null;
+  /** Per-user sandbox limits set by admins; null: only the server-wide ones. */
+  max_running_sandboxes: number | null;
+  max_sandboxes: number | null;
+}
+
+/** API keys: only their SHA-256 is stored (they are random, so a fast hash is enough). */
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: string;
+  name: string | null;
+  /** The key's first characters, so a user can tell keys apart. */
+  prefix: string;
+  key_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
 }

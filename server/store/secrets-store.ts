@@ -166,4 +166,12 @@ export class SecretsStore {
     const result = await this.db.deleteFrom('custom_secrets').where('user_id', '=', userId).where('name', '=', name).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
+
+  /** Every token and custom secret of a user. */
+  async deleteAll(userId: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('provider_tokens').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('custom_secrets').where('user_id', '=', userId).execute();
+    });
+  }
 }

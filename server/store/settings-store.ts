@@ -35,4 +35,8 @@ export class SettingsStore {
         .execute();
     });
   }
+
+  async delete(userId: string): Promise<void> {
+    await this.db.deleteFrom('user_settings').where('user_id', '=', userId).execute();
+  }
 }

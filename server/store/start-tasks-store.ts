@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { TaskFilter } from '../../src/contract/conversations';
 import type { Db } from './database';
+import { userIs, type UserScope } from './user-scope';
 import type { StartTasksTable } from './schema';
 
 export type StartTaskRecord = Selectable<StartTasksTable>;
@@ -15,13 +16,13 @@ export class StartTasksStore {
     await this.db.insertInto('start_tasks').values(record).execute();
   }
 
-  get(userId: string, id: string): Promise<StartTaskRecord | undefined> {
-    return this.db.selectFrom('start_tasks').selectAll().where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+  get(scope: UserScope, id: string): Promise<StartTaskRecord | undefined> {
+    return this.db.selectFrom('start_tasks').selectAll().where(userIs(scope)).where('id', '=', id).executeTakeFirst();
   }
 
-  async getMany(userId: string, ids: string[]): Promise<StartTaskRecord[]> {
+  async getMany(scope: UserScope, ids: string[]): Promise<StartTaskRecord[]> {
     if (ids.length === 0) return [];
-    return this.db.selectFrom('start_tasks').selectAll().where('user_id', '=', userId).where('id', 'in', ids).execute();
+    return this.db.selectFrom('start_tasks').selectAll().where(userIs(scope)).where('id', 'in', ids).execute();
   }
 
   /**
@@ -70,22 +71,22 @@ export class StartTasksStore {
     await this.db.deleteFrom('start_tasks').where('id', '=', id).execute();
   }
 
-  async deleteForConversation(userId: string, conversationId: string): Promise<void> {
-    await this.db.deleteFrom('start_tasks').where('user_id', '=', userId).where('app_conversation_id', '=', conversationId).execute();
+  async deleteForConversation(scope: UserScope, conversationId: string): Promise<void> {
+    await this.db.deleteFrom('start_tasks').where(userIs(scope)).where('app_conversation_id', '=', conversationId).execute();
   }
 
-  #filtered(userId: string, filter: TaskFilter) {
-    let query = this.db.selectFrom('start_tasks').where('user_id', '=', userId);
+  #filtered(scope: UserScope, filter: TaskFilter) {
+    let query = this.db.selectFrom('start_tasks').where(userIs(scope));
     if (filter.conversation_id__eq) query = query.where('app_conversation_id', '=', filter.conversation_id__eq);
     if (filter.created_at__gte) query = query.where('created_at', '>=', filter.created_at__gte);
     return query;
   }
 
   /** One page by offset (tasks are few and short-lived; OpenHands pages them by offset too). */
-  async search(userId: string, filter: TaskFilter, sort: TaskSort, offset: number, limit: number) {
+  async search(scope: UserScope, filter: TaskFilter, sort: TaskSort, offset: number, limit: number) {
     const column = sort.startsWith('UPDATED_AT') ? 'updated_at' : 'created_at';
     const direction = sort.endsWith('_DESC') ? 'desc' : 'asc';
-    const rows = await this.#filtered(userId, filter)
+    const rows = await this.#filtered(scope, filter)
       .selectAll()
       .orderBy(column, direction)
       .orderBy('id', direction)
@@ -95,8 +96,8 @@ export class StartTasksStore {
     return { rows: rows.slice(0, limit), more: rows.length > limit };
   }
 
-  async count(userId: string, filter: TaskFilter): Promise<number> {
-    const row = await this.#filtered(userId, filter)
+  async count(scope: UserScope, filter: TaskFilter): Promise<number> {
+    const row = await this.#filtered(scope, filter)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);

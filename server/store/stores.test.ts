@@ -189,7 +189,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     });
     expect(JSON.parse(rows[0]!.fields)).toStrictEqual({
       id: 'c001',
-      created_by_user_id: null,
+      created_by_user_id: 'default',
       sandbox_id: 's1',
       selected_repository: 'octo/hello',
       selected_branch: null,
@@ -292,6 +292,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
       owner_instance: null,
       conversation_id: null,
       worker_ports: null,
+      created_by_user_id: 'default',
     };
     await sandboxes.insert(record);
     await sandboxes.update('sb1', { pid: 4321, process_start: '987654' });

@@ -1,3 +1,4 @@
+import { SYSTEM } from '../services/team/caller';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -163,7 +164,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
           .select('id')
           .where((eb) => eb.or([eb('owner_instance', '=', services.instances.id), eb('owner_instance', 'is', null)]))
           .execute();
-        for (const { id } of own) await services.sandboxes.delete(id);
+        for (const { id } of own) await services.sandboxes.delete(SYSTEM, id);
       }
       await db.destroy();
       if (ownDatabase && !keepData) await ownDatabase.drop();

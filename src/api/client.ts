@@ -35,7 +35,8 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 async function send(path: string, init: { method?: string; body?: unknown; accept: string; signal?: AbortSignal; session?: Session }) {
   const session = init.session ?? getSession();
   const headers: Record<string, string> = { accept: init.accept };
-  if (session) headers['X-Session-API-Key'] = session.apiKey;
+  // No key: the session cookie goes with the request (same origin only).
+  if (session?.apiKey) headers['X-Session-API-Key'] = session.apiKey;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   try {
     return await fetch(`${session?.baseUrl ?? ''}${path}`, {

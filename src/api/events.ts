@@ -236,7 +236,7 @@ async function readOnce(
 ): Promise<void> {
   const session = getSession();
   const headers: Record<string, string> = { accept: 'text/event-stream' };
-  if (session) headers['X-Session-API-Key'] = session.apiKey;
+  if (session?.apiKey) headers['X-Session-API-Key'] = session.apiKey;
   if (lastEventId) headers['Last-Event-ID'] = lastEventId;
   const url = `${session?.baseUrl ?? ''}/api/v1/app-conversations/${encodeURIComponent(conversationId)}/events/stream`;
   let response: Response;

@@ -84,6 +84,8 @@ describe('featuresFromDocument', () => {
       sandboxApiKeyStored: false,
       partialSettingsUpdate: false,
       settingsNotUsed: [],
+      team: false,
+      apiKeys: false,
     });
   });
 
@@ -106,6 +108,8 @@ describe('featuresFromDocument', () => {
         '/api/v1/app-conversations/{conversation_id}/run': { post: {} },
         '/api/v1/app-conversations/{conversation_id}/confirm': { post: {} },
         '/api/secrets/{name}': { put: bodySchema({ properties: { value: {} } }) },
+        '/api/organizations/{org_id}/members': { get: {} },
+        '/api/keys': { get: {} },
       },
       components: { schemas: { Patch: { properties: { archived: { type: 'boolean' } } } } },
     };

@@ -81,6 +81,10 @@ export interface ServerFeatures {
   partialSettingsUpdate: boolean;
   /** Settings fields the server stores but does not act on (ours names them; OpenHands none). */
   settingsNotUsed: readonly string[];
+  /** `/api/organizations/{org_id}/members…` (ours, and a newer OpenHands'): the Users page. */
+  team: boolean;
+  /** `/api/keys` (ours, and OpenHands' SaaS): the API keys page. */
+  apiKeys: boolean;
 }
 
 /**
@@ -103,6 +107,8 @@ export const ASSUMED: ServerFeatures = {
   sandboxApiKeyStored: true,
   partialSettingsUpdate: false,
   settingsNotUsed: [],
+  team: true,
+  apiKeys: true,
 };
 
 const OUR_STREAM = '/api/v1/app-conversations/{conversation_id}/events/stream';
@@ -149,5 +155,7 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
     sandboxApiKeyStored: ours,
     partialSettingsUpdate: ours,
     settingsNotUsed: stringList(at(document, 'info', SETTINGS_NOT_USED_EXTENSION)),
+    team: has('/api/organizations/{org_id}/members', 'get'),
+    apiKeys: has('/api/keys', 'get'),
   };
 }

@@ -3,6 +3,7 @@
  * stays signed in; any part of the app can subscribe to changes (sign-in, sign-out, a 401).
  */
 export interface Session {
+  /** The session key or an API key; '' when the browser's session cookie is the proof (signed in with a password). */
   apiKey: string;
   /** Origin of the API server, or '' for the server that serves the console. */
   baseUrl: string;
@@ -21,9 +22,10 @@ let state: SessionState | undefined;
 function readStored(): Session | null {
   try {
     const parsed: unknown = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
-    if (parsed && typeof parsed === 'object' && 'apiKey' in parsed && typeof parsed.apiKey === 'string' && parsed.apiKey) {
+    if (parsed && typeof parsed === 'object' && 'apiKey' in parsed && typeof parsed.apiKey === 'string') {
       const baseUrl = 'baseUrl' in parsed && typeof parsed.baseUrl === 'string' ? parsed.baseUrl : '';
-      return { apiKey: parsed.apiKey, baseUrl };
+      // Without a key only the cookie of this console's own server can be the proof.
+      if (parsed.apiKey || baseUrl === '') return { apiKey: parsed.apiKey, baseUrl };
     }
   } catch {
     // A damaged entry means "signed out".

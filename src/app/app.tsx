@@ -1,6 +1,7 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { RouterProvider } from 'react-router';
+import { JoinPage } from '../features/auth/join-page';
 import { SessionExpiredDialog, SignInPage } from '../features/auth/sign-in-page';
 import { useSessionState } from '../features/auth/use-session';
 import { AppProviders } from './providers';
@@ -32,10 +33,24 @@ function useCacheFollowsSession(baseUrl: string | undefined, expired: boolean) {
   }, [baseUrl, expired, queryClient]);
 }
 
+/** Where an invitation link leads: shown signed in or not (whoever follows it becomes the invited person). */
+const JOIN_PATH = '/join';
+
 function SessionGate({ router }: { router: AppRouter }) {
   const { session, expired } = useSessionState();
+  const [joining, setJoining] = useState(() => window.location.pathname === JOIN_PATH);
   useCacheFollowsSession(session?.baseUrl, expired !== null);
 
+  if (joining) {
+    return (
+      <JoinPage
+        onJoined={() => {
+          setJoining(false);
+          void router.navigate('/', { replace: true });
+        }}
+      />
+    );
+  }
   if (!session && !expired) return <SignInPage />;
   // One tree shape whether or not the dialog shows, so the page under it stays mounted.
   return (

@@ -1,6 +1,6 @@
 import { ActionIcon, Burger, Button, Group, NavLink, Title } from '@mantine/core';
 import { useDisclosure, useLocalStorage } from '@mantine/hooks';
-import { IconBox, IconKey, IconKeyboard, IconLogout, IconMessages, IconSettings, IconStack2 } from '@tabler/icons-react';
+import { IconBox, IconKey, IconKeyboard, IconLogout, IconMessages, IconSettings, IconStack2, IconUsers } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSessionState } from '../features/auth/use-session';
@@ -9,6 +9,7 @@ import { NAVIGATION_PAGES, type NavigationPageName, PAGES } from './pages';
 import { PageSkeleton } from './page-skeleton';
 import { ServerBadge } from './server-badge';
 import { useShortcuts } from './shortcuts/use-shortcuts';
+import { useHiddenPages } from './use-hidden-pages';
 
 /** Loaded when first opened: its table and switch are not part of any page's first download. */
 const ShortcutsDialog = lazy(async () => ({ default: (await import('./shortcuts/shortcuts-dialog')).ShortcutsDialog }));
@@ -23,9 +24,10 @@ const ICONS: Record<NavigationPageName, typeof IconSettings> = {
   conversations: IconMessages,
   sandboxes: IconBox,
   specs: IconStack2,
+  users: IconUsers,
 };
 
-const NAVIGATION = NAVIGATION_PAGES.map((name) => ({ to: PAGES[name].path, label: PAGES[name].title, icon: ICONS[name] }));
+const NAVIGATION = NAVIGATION_PAGES.map((name) => ({ name, to: PAGES[name].path, label: PAGES[name].title, icon: ICONS[name] }));
 
 export function Layout() {
   const [navOpen, { toggle, close }] = useDisclosure(false);
@@ -33,6 +35,7 @@ export function Layout() {
   const navigate = useNavigate();
   const { session, expired } = useSessionState();
   const baseUrl = (session ?? expired)?.baseUrl ?? '';
+  const hidden = useHiddenPages();
   const [shortcutsOn, setShortcutsOn] = useLocalStorage({
     key: 'agent-console:shortcuts',
     defaultValue: true,
@@ -100,7 +103,7 @@ export function Layout() {
       </header>
 
       <nav id={NAVIGATION_ID} className={classes.navbar} data-open={navOpen || undefined} aria-label="Main">
-        {NAVIGATION.map(({ to, label, icon: Icon }) => (
+        {NAVIGATION.filter(({ name }) => !hidden.has(name)).map(({ to, label, icon: Icon }) => (
           <NavLink
             key={to}
             component={RouterNavLink}

@@ -24,11 +24,13 @@ export interface ConsolePage {
 const pages = {
   settings: { path: '/settings', title: 'Settings', inNavigation: true, tab: 'General', layout: 'settings' },
   mcp: { path: '/settings/mcp', title: 'MCP servers', tab: 'MCP servers', layout: 'settings' },
+  apiKeys: { path: '/settings/api-keys', title: 'API keys', tab: 'API keys', layout: 'settings' },
   git: { path: '/git', title: 'Git & secrets', inNavigation: true },
   conversations: { path: '/conversations', title: 'Conversations', inNavigation: true },
   conversation: { path: '/conversations/:conversationId', title: 'Conversation' },
   sandboxes: { path: '/sandboxes', title: 'Sandboxes', inNavigation: true },
   specs: { path: '/sandbox-specs', title: 'Sandbox specs', inNavigation: true },
+  users: { path: '/users', title: 'Users', inNavigation: true },
 } as const satisfies Record<string, ConsolePage>;
 
 export type PageName = keyof typeof pages;
@@ -58,12 +60,14 @@ export function pageUrl(name: PageName, params: Record<string, string> = {}): st
 export const PAGE_MODULES: Record<PageName, readonly [string, ...string[]]> = {
   settings: ['src/features/settings/settings-page.tsx'],
   mcp: ['src/features/mcp-servers/mcp-servers-page.tsx'],
+  apiKeys: ['src/features/api-keys/api-keys-page.tsx'],
   git: ['src/features/git-secrets/git-secrets-page.tsx'],
   // Its first data's prefetch (router.tsx).
   conversations: ['src/features/conversations/conversations-page.tsx', 'src/features/conversations/prefetch.ts'],
   conversation: ['src/features/conversations/conversation-page.tsx', 'src/features/conversations/event-timeline.tsx'],
   sandboxes: ['src/features/sandboxes/sandboxes-page.tsx'],
   specs: ['src/features/sandboxes/specs-page.tsx'],
+  users: ['src/features/users/users-page.tsx'],
 };
 
 export const LAYOUT_MODULES: Record<LayoutName, string> = { settings: 'src/app/settings-layout.tsx' };

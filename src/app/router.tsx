@@ -32,11 +32,13 @@ const prefetched = (queryClient: QueryClient, prefetch: Prefetch) => ({
 const COMPONENTS: Record<PageName, () => Promise<ComponentType>> = {
   settings: async () => (await import('../features/settings/settings-page')).SettingsPage,
   mcp: async () => (await import('../features/mcp-servers/mcp-servers-page')).McpServersPage,
+  apiKeys: async () => (await import('../features/api-keys/api-keys-page')).ApiKeysPage,
   git: async () => (await import('../features/git-secrets/git-secrets-page')).GitSecretsPage,
   conversations: async () => (await import('../features/conversations/conversations-page')).ConversationsPage,
   conversation: async () => (await import('../features/conversations/conversation-page')).ConversationPage,
   sandboxes: async () => (await import('../features/sandboxes/sandboxes-page')).SandboxesPage,
   specs: async () => (await import('../features/sandboxes/specs-page')).SandboxSpecsPage,
+  users: async () => (await import('../features/users/users-page')).UsersPage,
 };
 
 const LAYOUT_COMPONENTS: Record<LayoutName, () => Promise<ComponentType>> = {

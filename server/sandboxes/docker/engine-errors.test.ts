@@ -32,6 +32,7 @@ const record: SandboxRecord = {
   owner_instance: null,
   conversation_id: null,
   worker_ports: null,
+  created_by_user_id: 'default',
 };
 
 describe("the Docker engine's failures", () => {

@@ -7,7 +7,7 @@ import type { ConversationRecord, ConversationsStore } from '../../store/convers
 import { type AgentStartRequests, CONVERSATION_CREATE_TIMEOUT_MS } from './agent-start-request';
 import { normaliseId } from '../ids';
 import type { SandboxService } from '../sandboxes/sandbox-service';
-import { DEFAULT_USER } from '../users';
+import { type Caller, scopeOf, SYSTEM } from '../team/caller';
 
 /** A sandbox's agent server: where it listens and the key it takes. */
 export interface AgentEndpoint {
@@ -82,21 +82,20 @@ export class AgentConversations {
     private readonly sandboxes: SandboxService,
     private readonly startRequests: AgentStartRequests,
     private readonly log: Logger,
-    private readonly userId: string = DEFAULT_USER,
   ) {}
 
   /** The stored conversation; NotFound otherwise. */
-  async stored(id: string): Promise<ConversationRecord> {
+  async stored(caller: Caller, id: string): Promise<ConversationRecord> {
     const hex = normaliseId(id);
-    const record = hex ? await this.conversations.get(this.userId, hex) : undefined;
+    const record = hex ? await this.conversations.get(scopeOf(caller), hex) : undefined;
     if (!record) throw new NotFound(`Conversation ${id} not found`);
     return record;
   }
 
   /** The conversation and its running agent server; NotFound or Conflict (saying what to do) otherwise. */
-  async running(id: string): Promise<{ record: ConversationRecord; endpoint: AgentEndpoint }> {
-    const record = await this.stored(id);
-    const [sandbox] = await this.sandboxes.getMany([record.sandbox_id]);
+  async running(caller: Caller, id: string): Promise<{ record: ConversationRecord; endpoint: AgentEndpoint }> {
+    const record = await this.stored(caller, id);
+    const [sandbox] = await this.sandboxes.getMany(SYSTEM, [record.sandbox_id]);
     const endpoint = agentEndpoint(sandbox);
     if (!endpoint) throw notRunning(record.id, sandbox ?? null);
     return { record, endpoint };
@@ -121,17 +120,17 @@ export class AgentConversations {
    * it again for a conversation it knows), so the agent runs with the user's Settings as they are
    * now: its errors (no model, a rejected key, a budget spent) tell the user to fix them there.
    */
-  async #act(id: string, action: keyof typeof ACTIONS, body: unknown, withSettings = false): Promise<void> {
+  async #act(caller: Caller, id: string, action: keyof typeof ACTIONS, body: unknown, withSettings = false): Promise<void> {
     const { agentPath, route } = ACTIONS[action];
     const hex = normaliseId(id);
-    const stored = hex ? await this.conversations.get(this.userId, hex) : undefined;
+    const stored = hex ? await this.conversations.get(scopeOf(caller), hex) : undefined;
     // Its sandbox runs on another instance: that one talks to its agent server (this one may not reach it).
     const owner = stored && (await this.sandboxes.ownerElsewhere(stored.sandbox_id));
     if (stored && owner) {
       await this.sandboxes.forward(owner, 'POST', `/v1/app-conversations/${stored.id}/${route}`, body);
       return;
     }
-    const { record, endpoint } = await this.running(id);
+    const { record, endpoint } = await this.running(caller, id);
     // A conversation from before its workspace was recorded cannot be sent again: it keeps what it has.
     if (withSettings && record.working_dir) await this.#create(record, record.working_dir, endpoint);
     const path = `/api/conversations/${record.id}${agentPath}`;
@@ -145,20 +144,20 @@ export class AgentConversations {
     await response.body?.cancel();
   }
 
-  sendMessage(id: string, message: AppSendMessage): Promise<void> {
-    return this.#act(id, 'message', message, true);
+  sendMessage(caller: Caller, id: string, message: AppSendMessage): Promise<void> {
+    return this.#act(caller, id, 'message', message, true);
   }
 
-  pause(id: string): Promise<void> {
-    return this.#act(id, 'pause', {});
+  pause(caller: Caller, id: string): Promise<void> {
+    return this.#act(caller, id, 'pause', {});
   }
 
-  run(id: string): Promise<void> {
-    return this.#act(id, 'run', {}, true);
+  run(caller: Caller, id: string): Promise<void> {
+    return this.#act(caller, id, 'run', {}, true);
   }
 
-  confirm(id: string, response: ConfirmationResponse): Promise<void> {
-    return this.#act(id, 'confirm', response);
+  confirm(caller: Caller, id: string, response: ConfirmationResponse): Promise<void> {
+    return this.#act(caller, id, 'confirm', response);
   }
 
   /**
@@ -174,7 +173,7 @@ export class AgentConversations {
         await this.sandboxes.forward(owner, 'POST', `/v1/app-conversations/${record.id}/pause`, {});
         return;
       }
-      const [sandbox] = await this.sandboxes.getMany([record.sandbox_id]);
+      const [sandbox] = await this.sandboxes.getMany(SYSTEM, [record.sandbox_id]);
       const endpoint = agentEndpoint(sandbox);
       if (!endpoint) return;
       const response = await this.#post(endpoint, `/api/conversations/${record.id}/pause`, {}, PAUSE_ON_DELETE_TIMEOUT_MS);
@@ -188,6 +187,7 @@ export class AgentConversations {
   async #create(record: ConversationRecord, workingDir: string, endpoint: AgentEndpoint): Promise<void> {
     const body = await this.startRequests.build({
       conversationId: record.id,
+      userId: record.user_id,
       workingDir,
       llmModel: record.llm_model,
       initialMessage: null,

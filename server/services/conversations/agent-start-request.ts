@@ -10,6 +10,8 @@ import { agentMcpConfig } from './agent-mcp-config';
 
 export interface AgentConversationSpec {
   conversationId: string;
+  /** Whose conversation it is: their Settings, tokens and secrets go with it. */
+  userId: string;
   /** The workspace's absolute path in the sandbox. */
   workingDir: string;
   /** The start request's model; the user's Settings name it otherwise. */
@@ -41,8 +43,8 @@ const TOKEN_VARIABLES: Record<Provider, string> = {
 type Secrets = NonNullable<AgentStartConversationInput['secrets']>;
 
 /** Git tokens and custom secrets by variable name; a custom secret of the same name wins, the user named it. */
-async function terminalSecrets(secrets: SecretsService): Promise<Secrets> {
-  const [tokens, custom] = await Promise.all([secrets.readProviderTokens(), secrets.readCustomSecrets()]);
+async function terminalSecrets(secrets: SecretsService, userId: string): Promise<Secrets> {
+  const [tokens, custom] = await Promise.all([secrets.readProviderTokens(userId), secrets.readCustomSecrets(userId)]);
   const byName: Secrets = {};
   for (const { provider, token } of tokens) {
     if (isProvider(provider)) byName[TOKEN_VARIABLES[provider]] = { kind: 'StaticSecret', value: token };
@@ -96,7 +98,10 @@ export class AgentStartRequests {
   ) {}
 
   async build(spec: AgentConversationSpec): Promise<AgentStartConversationInput & Pick<AgentStartConversation, 'agent'>> {
-    const [stored, secretsByName] = await Promise.all([this.settings.readWithSecrets(), terminalSecrets(this.secrets)]);
+    const [stored, secretsByName] = await Promise.all([
+      this.settings.readWithSecrets(spec.userId),
+      terminalSecrets(this.secrets, spec.userId),
+    ]);
     const model = spec.llmModel ?? stored?.llm_model ?? null;
     const budget = stored?.max_budget_per_task;
     const baseUrl = stored?.llm_base_url ? this.urlFromSandbox(stored.llm_base_url) : null;

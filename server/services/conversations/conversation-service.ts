@@ -20,7 +20,8 @@ import type { EventCollector } from '../events/event-collector';
 import type { EventService } from '../events/event-service';
 import type { SandboxService } from '../sandboxes/sandbox-service';
 import type { StartTaskService } from './start-task-service';
-import { DEFAULT_USER } from '../users';
+import { type Caller, scopeOf, SYSTEM } from '../team/caller';
+import { EVERY_USER } from '../../store/user-scope';
 
 /** What an item has beside what is stored of it (see #liveFields). */
 type LiveFields = Pick<AppConversation, 'metrics' | 'sandbox_status' | 'execution_status' | 'conversation_url' | 'session_api_key'>;
@@ -56,13 +57,12 @@ export class ConversationService {
     private readonly collector: EventCollector,
     private readonly log: Logger,
     private readonly clock: Clock = systemClock,
-    private readonly userId: string = DEFAULT_USER,
   ) {}
 
   /** The sandboxes of `records` that exist, by id. */
   async #sandboxesOf(records: { sandbox_id: string }[]): Promise<Map<string, SandboxInfo>> {
     const sandboxes = new Map<string, SandboxInfo>();
-    for (const sandbox of await this.sandboxes.getMany([...new Set(records.map((r) => r.sandbox_id))]))
+    for (const sandbox of await this.sandboxes.getMany(SYSTEM, [...new Set(records.map((r) => r.sandbox_id))]))
       if (sandbox) sandboxes.set(sandbox.id, sandbox);
     return sandboxes;
   }
@@ -84,15 +84,15 @@ export class ConversationService {
     };
   }
 
-  async #withLiveState(records: ConversationRecord[]): Promise<AppConversation[]> {
+  async #withLiveState(caller: Caller, records: ConversationRecord[]): Promise<AppConversation[]> {
     const sandboxes = await this.#sandboxesOf(records);
     const children = await this.store.subConversationIds(
-      this.userId,
+      scopeOf(caller),
       records.map((record) => record.id),
     );
     return records.map((record) => ({
       id: record.id,
-      created_by_user_id: null,
+      created_by_user_id: record.user_id,
       sandbox_id: record.sandbox_id,
       selected_repository: record.selected_repository,
       selected_branch: record.selected_branch,
@@ -112,9 +112,9 @@ export class ConversationService {
   }
 
   /** A page whose items are JSON texts: the fields the database wrote (see ConversationsStore.search) and the live ones. */
-  async search(query: ConversationSearchQuery): Promise<StoredPage> {
+  async search(caller: Caller, query: ConversationSearchQuery): Promise<StoredPage> {
     const cursor = decodeCursor(query.sort_order, query.page_id);
-    const { rows, more } = await this.store.search(this.userId, query, query.sort_order, cursor, query.limit);
+    const { rows, more } = await this.store.search(scopeOf(caller), query, query.sort_order, cursor, query.limit);
     const sandboxes = await this.#sandboxesOf(rows);
     const last = rows.at(-1);
     return {
@@ -126,14 +126,14 @@ export class ConversationService {
     };
   }
 
-  count(filter: ConversationFilter): Promise<number> {
-    return this.store.count(this.userId, filter);
+  count(caller: Caller, filter: ConversationFilter): Promise<number> {
+    return this.store.count(scopeOf(caller), filter);
   }
 
   /** The conversations each of `sandboxIds` serves, in request order. */
-  async bySandbox(sandboxIds: string[]): Promise<SandboxConversations> {
+  async bySandbox(caller: Caller, sandboxIds: string[]): Promise<SandboxConversations> {
     refuseTooMany(sandboxIds, 'sandboxes');
-    const rows = await this.store.bySandbox(this.userId, sandboxIds);
+    const rows = await this.store.bySandbox(scopeOf(caller), sandboxIds);
     return sandboxIds.map((id) => ({
       sandbox_id: id,
       conversations: rows.filter((row) => row.sandbox_id === id).map(({ id: conversationId, title }) => ({ id: conversationId, title })),
@@ -141,12 +141,13 @@ export class ConversationService {
   }
 
   /** In request order, `null` for an id that is unknown (or no id at all). */
-  async getMany(ids: string[]): Promise<(AppConversation | null)[]> {
+  async getMany(caller: Caller, ids: string[]): Promise<(AppConversation | null)[]> {
     refuseTooMany(ids, 'conversations');
     const wanted = ids.map(normaliseId);
     const found = await this.#withLiveState(
+      caller,
       await this.store.getMany(
-        this.userId,
+        scopeOf(caller),
         wanted.filter((id): id is string => id !== undefined),
       ),
     );
@@ -154,22 +155,22 @@ export class ConversationService {
     return wanted.map((id) => (id === undefined ? null : (byId.get(id) ?? null)));
   }
 
-  async get(id: string): Promise<AppConversation> {
-    const [conversation] = await this.getMany([id]);
+  async get(caller: Caller, id: string): Promise<AppConversation> {
+    const [conversation] = await this.getMany(caller, [id]);
     if (!conversation) throw new NotFound(`Conversation ${id} not found`);
     return conversation;
   }
 
   /** Renames or (un)archives it; returns the conversation as it is now. */
-  async update(id: string, patch: ConversationPatch): Promise<AppConversation> {
+  async update(caller: Caller, id: string, patch: ConversationPatch): Promise<AppConversation> {
     const hex = normaliseId(id);
     const changes = {
       ...(patch.title === undefined ? {} : { title: patch.title }),
       ...(patch.archived === undefined ? {} : { archived: patch.archived ? 1 : 0 }),
       updated_at: this.clock().toISOString(),
     };
-    if (!hex || !(await this.store.update(this.userId, hex, changes))) throw new NotFound(`Conversation ${id} not found`);
-    return this.get(hex);
+    if (!hex || !(await this.store.update(scopeOf(caller), hex, changes))) throw new NotFound(`Conversation ${id} not found`);
+    return this.get(caller, hex);
   }
 
   /**
@@ -181,9 +182,9 @@ export class ConversationService {
   async removeLeftoverSandboxes(): Promise<number> {
     let removed = 0;
     for (const { id, conversationId } of await this.sandboxes.madeForConversations()) {
-      if (await this.store.get(this.userId, conversationId)) continue;
+      if (await this.store.get(EVERY_USER, conversationId)) continue;
       if ((await this.store.countUsingSandbox(id)) > 0) continue;
-      await this.sandboxes.delete(id).then(
+      await this.sandboxes.delete(SYSTEM, id).then(
         () => removed++,
         (error: unknown) =>
           this.log.error(
@@ -200,25 +201,25 @@ export class ConversationService {
    * is paused (its sandbox may stay), its events are no longer collected and its live streams
    * end. Its sandbox goes too when this conversation's start created it and no other conversation uses it.
    */
-  async delete(id: string): Promise<void> {
+  async delete(caller: Caller, id: string): Promise<void> {
     const hex = normaliseId(id);
     if (!hex) throw new NotFound(`Conversation ${id} not found`);
-    const cancelled = await this.startTasks.cancelFor(hex);
-    const record = await this.store.get(this.userId, hex);
+    const cancelled = await this.startTasks.cancelFor(caller, hex);
+    const record = await this.store.get(scopeOf(caller), hex);
     if (!record && !cancelled) throw new NotFound(`Conversation ${id} not found`);
     if (record) {
       await this.agents.pauseForDelete(record);
-      await this.store.delete(this.userId, hex); // its events go with it (foreign key)
+      await this.store.delete(scopeOf(caller), hex); // its events go with it (foreign key)
     }
     // At once: events that come now have no conversation to be stored in.
     this.collector.drop(hex);
     this.events.close(hex);
-    await this.tasks.deleteForConversation(this.userId, hex);
+    await this.tasks.deleteForConversation(scopeOf(caller), hex);
     if (cancelled) await this.tasks.delete(cancelled.taskId);
     const sandboxId = record?.sandbox_id ?? cancelled?.sandboxId;
     const created = record ? record.sandbox_created === 1 : cancelled?.sandboxCreated;
     if (sandboxId && created && (await this.store.countUsingSandbox(sandboxId)) === 0) {
-      await this.sandboxes.delete(sandboxId).catch((error: unknown) => {
+      await this.sandboxes.delete(SYSTEM, sandboxId).catch((error: unknown) => {
         if (!(error instanceof NotFound))
           this.log.error({ conversation: hex, sandbox: sandboxId, err: error }, 'could not delete the sandbox of a deleted conversation');
       });

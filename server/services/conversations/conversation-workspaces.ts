@@ -1,3 +1,4 @@
+import type { Caller } from '../team/caller';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -34,20 +35,33 @@ export class ConversationWorkspaces {
    * there). A sandbox of another server instance is read through that instance's `ourRoute`
    * (JSON only: `undefined` for a download, which is refused then).
    */
-  async #get(id: string, route: string, relative: string, ourRoute: string | undefined): Promise<Response | { forwarded: unknown }> {
-    const stored = await this.agents.stored(id);
+  async #get(
+    caller: Caller,
+    id: string,
+    route: string,
+    relative: string,
+    ourRoute: string | undefined,
+  ): Promise<Response | { forwarded: unknown }> {
+    const stored = await this.agents.stored(caller, id);
     const owner = await this.sandboxes.ownerElsewhere(stored.sandbox_id);
     if (owner && ourRoute === undefined) {
       throw new Unavailable("This conversation's sandbox runs on another server instance: download from that one");
     }
     if (owner) return { forwarded: await this.sandboxes.forward(owner, 'GET', `/v1/app-conversations/${stored.id}/workspace/${ourRoute}`) };
-    const { record, endpoint } = await this.agents.running(id);
+    const { record, endpoint } = await this.agents.running(caller, id);
     if (!record.working_dir) throw new Conflict(`Conversation ${record.id}'s workspace is not recorded: it started before workspaces were`);
     return fetchAgent(endpoint, `${route}/${encodeURIComponent(path.posix.join(record.working_dir, relative))}`);
   }
 
-  async #json<S extends z.ZodMiniType>(id: string, route: string, relative: string, ourRoute: string, schema: S): Promise<z.output<S>> {
-    const response = await this.#get(id, route, relative, ourRoute);
+  async #json<S extends z.ZodMiniType>(
+    caller: Caller,
+    id: string,
+    route: string,
+    relative: string,
+    ourRoute: string,
+    schema: S,
+  ): Promise<z.output<S>> {
+    const response = await this.#get(caller, id, route, relative, ourRoute);
     if (!(response instanceof Response)) return schema.parse(response.forwarded);
     await refuseFailure(response);
     const parsed = schema.safeParse(await boundedJson(response));
@@ -56,36 +70,36 @@ export class ConversationWorkspaces {
   }
 
   /** Every file that differs from where the work started, by path. */
-  changes(id: string) {
-    return this.#json(id, '/api/git/changes', '', 'changes', gitChangesSchema);
+  changes(caller: Caller, id: string) {
+    return this.#json(caller, id, '/api/git/changes', '', 'changes', gitChangesSchema);
   }
 
   /** One file's text where the work started and now. */
-  diff(id: string, file: string) {
-    return this.#json(id, '/api/git/diff', file, `diff?path=${encodeURIComponent(file)}`, gitDiffSchema);
+  diff(caller: Caller, id: string, file: string) {
+    return this.#json(caller, id, '/api/git/diff', file, `diff?path=${encodeURIComponent(file)}`, gitDiffSchema);
   }
 
   /** A directory's entries (`''`: the workspace's own). */
-  list(id: string, dir: string) {
-    return this.#json(id, '/api/file/list', dir, `files?path=${encodeURIComponent(dir)}`, directoryListingSchema);
+  list(caller: Caller, id: string, dir: string) {
+    return this.#json(caller, id, '/api/file/list', dir, `files?path=${encodeURIComponent(dir)}`, directoryListingSchema);
   }
 
   /** One file, as an attachment. */
-  file(id: string, file: string): Promise<WorkspaceDownload> {
-    return this.#download(id, '/api/file/download', file, path.posix.basename(file), 'application/octet-stream');
+  file(caller: Caller, id: string, file: string): Promise<WorkspaceDownload> {
+    return this.#download(caller, id, '/api/file/download', file, path.posix.basename(file), 'application/octet-stream');
   }
 
   /** The whole workspace as a gzipped tar. */
-  archive(id: string): Promise<WorkspaceDownload> {
-    return this.#download(id, '/api/file/archive', '', 'workspace.tar.gz', 'application/gzip');
+  archive(caller: Caller, id: string): Promise<WorkspaceDownload> {
+    return this.#download(caller, id, '/api/file/archive', '', 'workspace.tar.gz', 'application/gzip');
   }
 
   /**
    * The agent server's bytes, with headers of ours: what they are called and their type come from
    * what was asked for, never from the sandbox.
    */
-  async #download(id: string, route: string, relative: string, name: string, type: string): Promise<WorkspaceDownload> {
-    const response = (await this.#get(id, route, relative, undefined)) as Response;
+  async #download(caller: Caller, id: string, route: string, relative: string, name: string, type: string): Promise<WorkspaceDownload> {
+    const response = (await this.#get(caller, id, route, relative, undefined)) as Response;
     await refuseFailure(response);
     const headers: Record<string, string> = {
       'content-type': type,

@@ -25,7 +25,7 @@ import { paginateOffset } from '../paging';
 import type { SandboxService } from '../sandboxes/sandbox-service';
 import type { SecretsService } from '../secrets/secrets-service';
 import type { SettingsService } from '../settings/settings-service';
-import { DEFAULT_USER } from '../users';
+import { type Caller, scopeOf, SYSTEM } from '../team/caller';
 import { StepFailed, WorkspaceSetup } from './workspace-setup';
 
 export interface StartTaskOptions {
@@ -75,7 +75,7 @@ const FOLLOW_ELSEWHERE_MS = 500;
 function toTask(record: StartTaskRecord): StartTask {
   return {
     id: record.id,
-    created_by_user_id: null,
+    created_by_user_id: record.user_id,
     status: record.status as TaskStatus,
     detail: record.detail,
     app_conversation_id: record.app_conversation_id,
@@ -116,7 +116,6 @@ export class StartTaskService {
     private readonly settings: SettingsService,
     private readonly options: StartTaskOptions,
     private readonly log: Logger,
-    private readonly userId: string = DEFAULT_USER,
   ) {
     this.#updates.setMaxListeners(0);
     const clock = options.clock ?? systemClock;
@@ -147,20 +146,20 @@ export class StartTaskService {
    * Validates and saves the task, starts its work in the background, and returns it in WORKING.
    * `onUpdate` receives every later state, up to READY or ERROR.
    */
-  async start(input: StartRequest, onUpdate?: (task: StartTask) => void): Promise<StartTask> {
-    const request = await this.#withParent(input);
+  async start(caller: Caller, input: StartRequest, onUpdate?: (task: StartTask) => void): Promise<StartTask> {
+    const request = await this.#withParent(caller, input);
     // Into a sandbox another instance runs: that one runs the start (it can reach the sandbox).
     const owner = request.sandbox_id ? await this.sandboxes.ownerElsewhere(request.sandbox_id) : undefined;
     if (owner) {
       const task = await this.sandboxes.forward<StartTask>(owner, 'POST', '/v1/app-conversations', input);
-      if (onUpdate) void this.#followElsewhere(task, onUpdate);
+      if (onUpdate) void this.#followElsewhere(caller, task, onUpdate);
       return task;
     }
     const conversationId = request.conversation_id ?? randomUUID().replaceAll('-', '');
-    if (this.#running.has(conversationId) || (await this.conversations.get(this.userId, conversationId))) {
+    if (this.#running.has(conversationId) || (await this.conversations.get(scopeOf(caller), conversationId))) {
       throw new Conflict(`Conversation ${conversationId} already exists`);
     }
-    return this.#begin(request, conversationId, undefined, onUpdate);
+    return this.#begin(caller, request, conversationId, undefined, onUpdate);
   }
 
   /**
@@ -168,16 +167,16 @@ export class StartTaskService {
    * workspace made again as at its start (the repository cloned at its branch), its agent given
    * its stored history. Returns the task that does it, in WORKING.
    */
-  async continueInNewSandbox(id: string): Promise<StartTask> {
+  async continueInNewSandbox(caller: Caller, id: string): Promise<StartTask> {
     const hex = normaliseId(id);
     if (!hex) throw new NotFound(`Conversation ${id} not found`);
     // Held from the first look on: a second request meanwhile (a double click) starts no second sandbox.
     if (this.#running.has(hex) || this.#continuing.has(hex)) throw new Conflict(`Conversation ${hex} is starting already`);
     this.#continuing.add(hex);
     try {
-      const record = await this.conversations.get(this.userId, hex);
+      const record = await this.conversations.get(scopeOf(caller), hex);
       if (!record) throw new NotFound(`Conversation ${id} not found`);
-      const [sandbox] = await this.sandboxes.getMany([record.sandbox_id]);
+      const [sandbox] = await this.sandboxes.getMany(SYSTEM, [record.sandbox_id]);
       if (sandbox && sandbox.status !== 'ERROR' && sandbox.status !== 'MISSING') {
         throw new Conflict(
           `Conversation ${record.id}'s sandbox ${sandbox.id} is ${sandbox.status.toLowerCase()}: it goes on there${sandbox.status === 'PAUSED' ? ' once resumed' : ''}`,
@@ -193,7 +192,7 @@ export class StartTaskService {
         llm_model: record.llm_model,
         title: record.title,
       });
-      return await this.#begin(request, record.id, record);
+      return await this.#begin(caller, request, record.id, record);
     } finally {
       this.#continuing.delete(hex);
     }
@@ -201,15 +200,18 @@ export class StartTaskService {
 
   /** Saves the task of `request` and starts its work in the background (going on with `continuation`'s history when given). */
   async #begin(
+    caller: Caller,
     request: StartRequest,
     conversationId: string,
     continuation: ConversationRecord | undefined,
     onUpdate?: (task: StartTask) => void,
   ): Promise<StartTask> {
     const now = this.#now();
+    // Whose conversation it is: an admin who continues a member's conversation does it as that member's.
+    const owner: Caller = continuation ? { ...caller, userId: continuation.user_id } : caller;
     const record: StartTaskRecord = {
       id: randomUUID().replaceAll('-', ''),
-      user_id: this.userId,
+      user_id: owner.userId,
       status: 'WORKING',
       detail: null,
       app_conversation_id: null,
@@ -235,16 +237,18 @@ export class StartTaskService {
         onUpdate(task);
       });
     }
-    running.done = this.#run(record.id, request, conversationId, running, continuation).finally(() => this.#running.delete(conversationId));
+    running.done = this.#run(owner, record.id, request, conversationId, running, continuation).finally(() =>
+      this.#running.delete(conversationId),
+    );
     return toTask(record);
   }
 
   /** Sends `onUpdate` each state another instance saves of its task, up to READY or ERROR, read from the database. */
-  async #followElsewhere(task: StartTask, onUpdate: (task: StartTask) => void): Promise<void> {
+  async #followElsewhere(caller: Caller, task: StartTask, onUpdate: (task: StartTask) => void): Promise<void> {
     let last = task;
     while (last.status !== 'READY' && last.status !== 'ERROR') {
       await sleep(FOLLOW_ELSEWHERE_MS);
-      const record = await this.tasks.get(this.userId, task.id).catch(() => undefined);
+      const record = await this.tasks.get(scopeOf(caller), task.id).catch(() => undefined);
       if (!record) return;
       const now = toTask(record);
       if (now.status !== last.status || now.updated_at !== last.updated_at) onUpdate(now);
@@ -253,9 +257,9 @@ export class StartTaskService {
   }
 
   /** A sub-conversation takes what its request leaves unset from its parent, which must exist. */
-  async #withParent(request: StartRequest): Promise<StartRequest> {
+  async #withParent(caller: Caller, request: StartRequest): Promise<StartRequest> {
     if (!request.parent_conversation_id) return request;
-    const parent = await this.conversations.get(this.userId, request.parent_conversation_id);
+    const parent = await this.conversations.get(scopeOf(caller), request.parent_conversation_id);
     if (!parent) throw new NotFound(`Parent conversation ${request.parent_conversation_id} not found`);
     return {
       ...request,
@@ -276,14 +280,15 @@ export class StartTaskService {
     return () => this.#updates.off('task', onUpdate);
   }
 
-  async #save(taskId: string, changes: Partial<Omit<StartTaskRecord, 'id' | 'user_id' | 'created_at'>>): Promise<void> {
+  async #save(caller: Caller, taskId: string, changes: Partial<Omit<StartTaskRecord, 'id' | 'user_id' | 'created_at'>>): Promise<void> {
     if (!(await this.tasks.update(taskId, { ...changes, updated_at: this.#now() })))
       this.log.warn({ task: taskId, status: changes.status }, 'a conversation start was ended elsewhere; its progress is not saved');
-    const record = await this.tasks.get(this.userId, taskId);
+    const record = await this.tasks.get(scopeOf(caller), taskId);
     if (record) this.#updates.emit('task', toTask(record));
   }
 
   async #run(
+    caller: Caller,
     taskId: string,
     request: StartRequest,
     conversationId: string,
@@ -293,18 +298,18 @@ export class StartTaskService {
     const { signal } = running.controller;
     const step = async (status: TaskStatus, changes: Partial<StartTaskRecord> = {}) => {
       if (signal.aborted) throw new TaskCancelled();
-      await this.#save(taskId, { status, ...changes });
+      await this.#save(caller, taskId, { status, ...changes });
     };
     try {
       // Known before any sandbox starts, so a start that cannot clone fails at once.
-      const repository = request.selected_repository ? await this.#repository(request) : undefined;
-      const { sandboxId, created, pausedIds } = await this.#sandbox(request, conversationId);
+      const repository = request.selected_repository ? await this.#repository(caller.userId, request) : undefined;
+      const { sandboxId, created, pausedIds } = await this.#sandbox(caller, request, conversationId);
       running.sandboxId = sandboxId;
       running.sandboxCreated = created;
-      await step('WAITING_FOR_SANDBOX', { sandbox_id: sandboxId, detail: await this.#pausedNotice(pausedIds) });
+      await step('WAITING_FOR_SANDBOX', { sandbox_id: sandboxId, detail: await this.#pausedNotice(caller, pausedIds) });
       const sandbox = await this.#untilRunning(sandboxId, signal);
 
-      const env = Object.fromEntries((await this.secrets.readCustomSecrets()).map(({ name, value }) => [name, value]));
+      const env = Object.fromEntries((await this.secrets.readCustomSecrets(caller.userId)).map(({ name, value }) => [name, value]));
       const directory = `workspaces/${conversationId}/${repository ? repositoryDirName(repository.name) : 'workspace'}`;
       const workspace = new WorkspaceSetup(
         (command, options) => this.sandboxes.exec(sandboxId, command, { ...options, signal }),
@@ -331,6 +336,7 @@ export class StartTaskService {
         history: await this.options.history(conversationId),
       };
       const llmModel = await this.#startAgentConversation(
+        caller.userId,
         agentUrl,
         sandbox.session_api_key,
         conversationId,
@@ -343,7 +349,7 @@ export class StartTaskService {
       if (signal.aborted) throw new TaskCancelled();
       const now = this.#now();
       if (continuation) {
-        await this.conversations.update(this.userId, conversationId, {
+        await this.conversations.update(scopeOf(caller), conversationId, {
           sandbox_id: sandboxId,
           sandbox_created: created ? 1 : 0,
           llm_model: llmModel,
@@ -351,12 +357,12 @@ export class StartTaskService {
           working_dir: workingDir,
           updated_at: now,
         });
-        await this.#save(taskId, { status: 'READY', app_conversation_id: conversationId });
+        await this.#save(caller, taskId, { status: 'READY', app_conversation_id: conversationId });
         return;
       }
       await this.conversations.insert({
         id: conversationId,
-        user_id: this.userId,
+        user_id: caller.userId,
         sandbox_id: sandboxId,
         sandbox_created: created ? 1 : 0,
         selected_repository: request.selected_repository,
@@ -374,24 +380,24 @@ export class StartTaskService {
         updated_at: now,
         working_dir: workingDir,
       });
-      await this.#save(taskId, { status: 'READY', app_conversation_id: conversationId });
+      await this.#save(caller, taskId, { status: 'READY', app_conversation_id: conversationId });
     } catch (error) {
-      await this.#failed(taskId, signal.aborted ? new TaskCancelled(CANCELLED[signal.reason as CancelReason]) : error);
+      await this.#failed(caller, taskId, signal.aborted ? new TaskCancelled(CANCELLED[signal.reason as CancelReason]) : error);
       // A sandbox this start made holds nothing yet: it does not stay to count against the limits.
       if (running.sandboxId && running.sandboxCreated && !signal.aborted) await this.#removeSandbox(taskId, running.sandboxId);
     }
   }
 
   async #removeSandbox(taskId: string, sandboxId: string): Promise<void> {
-    await this.sandboxes.delete(sandboxId).catch((error: unknown) => {
+    await this.sandboxes.delete(SYSTEM, sandboxId).catch((error: unknown) => {
       this.log.error({ task: taskId, sandbox: sandboxId, err: error }, 'could not delete the sandbox of a failed conversation start');
     });
   }
 
   /** Which sandboxes (and so which conversations) were paused for this one, in words; `null` for none. */
-  async #pausedNotice(pausedIds: string[]): Promise<string | null> {
+  async #pausedNotice(caller: Caller, pausedIds: string[]): Promise<string | null> {
     if (pausedIds.length === 0) return null;
-    const conversations = await this.conversations.bySandbox(this.userId, pausedIds);
+    const conversations = await this.conversations.bySandbox(scopeOf(caller), pausedIds);
     const named = pausedIds.map((id) => {
       const of = conversations.filter((conversation) => conversation.sandbox_id === id);
       return of.length > 0 ? `${id} (${of.map(({ title }) => `"${title}"`).join(', ')})` : id;
@@ -399,36 +405,43 @@ export class StartTaskService {
     return `Paused sandbox ${named.join(', ')} to stay within MAX_RUNNING_SANDBOXES`;
   }
 
-  async #failed(taskId: string, error: unknown): Promise<void> {
+  async #failed(caller: Caller, taskId: string, error: unknown): Promise<void> {
     let detail: string;
     if (error instanceof TaskCancelled || error instanceof StepFailed || error instanceof DomainError) detail = error.message;
     else {
       this.log.error({ task: taskId, err: error }, 'a conversation start failed unexpectedly');
       detail = 'The start failed unexpectedly; the server log has the details';
     }
-    await this.#save(taskId, { status: 'ERROR', detail }).catch((saveError: unknown) => {
+    await this.#save(caller, taskId, { status: 'ERROR', detail }).catch((saveError: unknown) => {
       this.log.error({ task: taskId, err: saveError }, 'could not record how a conversation start ended');
     });
   }
 
   /** The request's sandbox (resumed when paused), or a new one from its spec, made for `conversationId`. */
-  async #sandbox(request: StartRequest, conversationId: string): Promise<{ sandboxId: string; created: boolean; pausedIds: string[] }> {
+  async #sandbox(
+    caller: Caller,
+    request: StartRequest,
+    conversationId: string,
+  ): Promise<{ sandboxId: string; created: boolean; pausedIds: string[] }> {
     if (!request.sandbox_id) {
-      const { sandbox, pausedIds } = await this.sandboxes.start(request.sandbox_spec_id ?? undefined, { forConversation: conversationId });
+      const { sandbox, pausedIds } = await this.sandboxes.start(caller, request.sandbox_spec_id ?? undefined, {
+        forConversation: conversationId,
+      });
       return { sandboxId: sandbox.id, created: true, pausedIds };
     }
     const id = request.sandbox_id;
-    const sandbox = await this.sandboxes.get(id).catch((error: unknown) => {
+    const sandbox = await this.sandboxes.get(caller, id).catch((error: unknown) => {
       throw error instanceof NotFound ? new StepFailed(`Sandbox ${id} does not exist (any more)`) : error;
     });
-    if (sandbox.status === 'PAUSED') return { sandboxId: id, created: false, pausedIds: (await this.sandboxes.resume(id)).pausedIds };
+    if (sandbox.status === 'PAUSED')
+      return { sandboxId: id, created: false, pausedIds: (await this.sandboxes.resume(caller, id)).pausedIds };
     return { sandboxId: id, created: false, pausedIds: [] };
   }
 
   async #untilRunning(id: string, signal: AbortSignal) {
     for (;;) {
       if (signal.aborted) throw new TaskCancelled();
-      const sandbox = await this.sandboxes.get(id);
+      const sandbox = await this.sandboxes.get(SYSTEM, id);
       if (sandbox.status === 'RUNNING') return sandbox;
       if (sandbox.status === 'ERROR' || sandbox.status === 'MISSING' || sandbox.status === 'PAUSED') {
         const why = sandbox.status_detail ? `: ${sandbox.status_detail}` : '';
@@ -439,9 +452,9 @@ export class StartTaskService {
   }
 
   /** Where and how to clone the request's repository, with the provider's stored token. */
-  async #repository(request: StartRequest) {
+  async #repository(userId: string, request: StartRequest) {
     const name = request.selected_repository!;
-    const tokens = await this.secrets.readProviderTokens();
+    const tokens = await this.secrets.readProviderTokens(userId);
     let provider: Provider | null = request.git_provider;
     if (!provider) {
       const connected = tokens.map((t) => t.provider).filter(isProvider);
@@ -463,6 +476,7 @@ export class StartTaskService {
 
   /** Creates the conversation in the sandbox's agent server with the user's LLM settings; returns the model. */
   async #startAgentConversation(
+    userId: string,
     agentUrl: string,
     sessionKey: string,
     conversationId: string,
@@ -473,6 +487,7 @@ export class StartTaskService {
   ): Promise<string | null> {
     const body = await this.options.startRequests.build({
       conversationId,
+      userId,
       workingDir,
       llmModel: request.llm_model,
       initialMessage: request.initial_message,
@@ -498,9 +513,10 @@ export class StartTaskService {
    * Cancels the start under way for conversation `conversationId`, if there is one, and waits
    * until it has stopped; returns how far it got.
    */
-  async cancelFor(conversationId: string): Promise<Cancelled | undefined> {
+  async cancelFor(caller: Caller, conversationId: string): Promise<Cancelled | undefined> {
     const running = this.#running.get(conversationId);
-    if (!running) return undefined;
+    // Only the caller's own start (or any, for an admin): another's is not there for them.
+    if (!running || !(await this.tasks.get(scopeOf(caller), running.taskId))) return undefined;
     running.controller.abort('deleted' satisfies CancelReason);
     await running.done;
     return { taskId: running.taskId, sandboxId: running.sandboxId, sandboxCreated: running.sandboxCreated };
@@ -512,24 +528,26 @@ export class StartTaskService {
     await Promise.allSettled([...this.#running.values()].map((running) => running.done));
   }
 
-  async getMany(ids: string[]): Promise<(StartTask | null)[]> {
+  async getMany(caller: Caller, ids: string[]): Promise<(StartTask | null)[]> {
     refuseTooMany(ids, 'start tasks');
     const wanted = ids.map(normaliseId);
     const found = await this.tasks.getMany(
-      this.userId,
+      scopeOf(caller),
       wanted.filter((id): id is string => id !== undefined),
     );
     const byId = new Map(found.map((record) => [record.id, toTask(record)]));
     return wanted.map((id) => (id === undefined ? null : (byId.get(id) ?? null)));
   }
 
-  async search(query: TaskSearchQuery) {
+  async search(caller: Caller, query: TaskSearchQuery) {
     return paginateOffset(query.page_id, query.limit, (offset, limit) =>
-      this.tasks.search(this.userId, query, query.sort_order, offset, limit).then(({ rows, more }) => ({ items: rows.map(toTask), more })),
+      this.tasks
+        .search(scopeOf(caller), query, query.sort_order, offset, limit)
+        .then(({ rows, more }) => ({ items: rows.map(toTask), more })),
     );
   }
 
-  count(filter: TaskFilter): Promise<number> {
-    return this.tasks.count(this.userId, filter);
+  count(caller: Caller, filter: TaskFilter): Promise<number> {
+    return this.tasks.count(scopeOf(caller), filter);
   }
 }

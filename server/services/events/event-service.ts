@@ -22,7 +22,8 @@ import type { EventNotices, LiveNotice } from '../../store/event-notices';
 import type { EventRecord, EventsStore, NewEvent } from '../../store/events-store';
 import { normaliseId } from '../ids';
 import { decodeCursor, encodeCursor } from '../conversations/page-cursor';
-import { DEFAULT_USER } from '../users';
+import { type Caller, OWNER_ID, scopeOf } from '../team/caller';
+import { EVERY_USER } from '../../store/user-scope';
 import { storedEventJson } from './event-size';
 import { keptOutput } from '../../../src/contract/running-output';
 
@@ -70,6 +71,8 @@ export class EventService {
   readonly #catchUps = new Map<string, Promise<void>>();
   /** Per conversation, so the events of two senders (collector, webhook) are stored and sent in one order. */
   readonly #chains = new Map<string, Promise<void>>();
+  /** Each conversation's user, once looked up (see `#ownerOf`). */
+  readonly #owners = new Map<string, string>();
   /**
    * The output so far (its end) of the command each conversation runs (one at a time): a stream
    * that opens while it runs starts with it.
@@ -82,7 +85,6 @@ export class EventService {
     private readonly log: Logger,
     /** What other instances store and relay (PostgreSQL); absent with SQLite. */
     private readonly notices?: EventNotices,
-    private readonly userId: string = DEFAULT_USER,
   ) {}
 
   /** Follows what other instances store, and what their running agents say, for the streams on this one. */
@@ -153,6 +155,14 @@ export class EventService {
     });
   }
 
+  /** Whose conversation it is (events are stored under its user); conversations never change hands. */
+  async #ownerOf(conversationId: string): Promise<string> {
+    const record = await this.conversations.get(EVERY_USER, conversationId);
+    if (!record) return OWNER_ID; // gone: the events are dropped with no conversation to store them in
+    this.#owners.set(conversationId, record.user_id);
+    return record.user_id;
+  }
+
   /**
    * Takes what an agent server sent for conversation `conversationId`, in order: events are stored
    * (those already stored are skipped), transient frames applied; live listeners are notified of each.
@@ -170,6 +180,7 @@ export class EventService {
   }
 
   async #receive(conversationId: string, frames: unknown[]): Promise<void> {
+    const owner = this.#owners.get(conversationId) ?? (await this.#ownerOf(conversationId));
     let batch: NewEvent[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
@@ -207,7 +218,7 @@ export class EventService {
           this.#runningOutput.delete(conversationId);
         }
         batch.push({
-          user_id: this.userId,
+          user_id: owner,
           conversation_id: conversationId,
           event_id: event.data.id,
           kind: event.data.kind,
@@ -245,7 +256,7 @@ export class EventService {
     this.#live.set(conversationId, state);
     this.#relayedLive.delete(conversationId);
     if (state.metrics && JSON.stringify(state.metrics) !== JSON.stringify(before?.metrics ?? null)) {
-      await this.conversations.update(this.userId, conversationId, { metrics: JSON.stringify(state.metrics) });
+      await this.conversations.update(EVERY_USER, conversationId, { metrics: JSON.stringify(state.metrics) });
     }
     this.#notifyLive(conversationId, {
       kind: 'ConversationState',
@@ -307,6 +318,7 @@ export class EventService {
   /** Conversation `conversationId` is gone: its live state is forgotten and its listeners are notified and let go. */
   close(conversationId: string): void {
     this.#live.delete(conversationId);
+    this.#owners.delete(conversationId);
     this.#runningOutput.delete(conversationId);
     this.#relayedLive.delete(conversationId);
     const subscriptions = this.#subscriptions.get(conversationId);
@@ -320,10 +332,10 @@ export class EventService {
     }
   }
 
-  /** The stored id of a conversation of this user; NotFound otherwise. */
-  async ensureConversation(id: string): Promise<string> {
+  /** The stored id of a conversation the caller may see; NotFound otherwise. */
+  async ensureConversation(caller: Caller, id: string): Promise<string> {
     const hex = normaliseId(id);
-    if (!hex || !(await this.conversations.get(this.userId, hex))) throw new NotFound(`Conversation ${id} not found`);
+    if (!hex || !(await this.conversations.get(scopeOf(caller), hex))) throw new NotFound(`Conversation ${id} not found`);
     return hex;
   }
 
@@ -374,13 +386,13 @@ export class EventService {
   }
 
   /** A page whose events are their stored texts (see StoredJsonList). */
-  async search(query: EventSearchQuery): Promise<WithStoredLists<EventPage>> {
+  async search(caller: Caller, query: EventSearchQuery): Promise<WithStoredLists<EventPage>> {
     const descending = query.sort_order === 'TIMESTAMP_DESC';
     const decoded = decodeCursor(query.sort_order, query.page_id);
     const seq = decoded ? Number(decoded.id) : undefined;
     if (decoded && !Number.isSafeInteger(seq)) throw new Invalid(['page_id'], 'Not a page id this server gave out', query.page_id);
     const cursor = decoded && seq !== undefined ? { timestamp: decoded.value, seq } : undefined;
-    const { rows, more } = await this.store.search(this.userId, query, descending, cursor, query.limit);
+    const { rows, more } = await this.store.search(scopeOf(caller), query, descending, cursor, query.limit);
     const last = rows.at(-1);
     return {
       items: new StoredJsonList<AgentEvent>(rows.map((row) => row.body)),
@@ -388,25 +400,25 @@ export class EventService {
     };
   }
 
-  count(filter: EventFilter): Promise<number> {
-    return this.store.count(this.userId, filter);
+  count(caller: Caller, filter: EventFilter): Promise<number> {
+    return this.store.count(scopeOf(caller), filter);
   }
 
   /** In request order, `null` for an id that is not stored. */
-  async getMany(ids: string[]): Promise<(AgentEvent | null)[]> {
+  async getMany(caller: Caller, ids: string[]): Promise<(AgentEvent | null)[]> {
     if (ids.length > MAX_PAGE_SIZE)
       throw new Invalid(['id'], `Cannot request more than ${MAX_PAGE_SIZE} events at once, got ${ids.length}`);
     const byId = new Map<string, AgentEvent>();
-    for (const record of await this.store.getMany(this.userId, [...new Set(ids)])) {
+    for (const record of await this.store.getMany(scopeOf(caller), [...new Set(ids)])) {
       if (!byId.has(record.event_id)) byId.set(record.event_id, toEvent(record));
     }
     return ids.map((id) => byId.get(id) ?? null);
   }
 
-  /** Events pushed to the webhook by sandbox `sandboxId` for one of its conversations. */
+  /** Events pushed to the webhook by sandbox `sandboxId` for one of its conversations (its key is the proof, not a user's). */
   async receiveFromSandbox(sandboxId: string, conversationId: string, events: unknown[]): Promise<void> {
     const hex = normaliseId(conversationId);
-    const record = hex ? await this.conversations.get(this.userId, hex) : undefined;
+    const record = hex ? await this.conversations.get(EVERY_USER, hex) : undefined;
     if (!hex || !record || record.sandbox_id !== sandboxId) {
       throw new NotFound(`Conversation ${conversationId} not found in sandbox ${sandboxId}`);
     }

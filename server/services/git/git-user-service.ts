@@ -28,14 +28,14 @@ export class GitUserService {
   ) {}
 
   /** The stored token of `provider`, or of the first provider this server can ask. */
-  async #account(provider?: Provider): Promise<ProviderAccount | undefined> {
-    const tokens = await this.secrets.readProviderTokens();
+  async #account(userId: string, provider?: Provider): Promise<ProviderAccount | undefined> {
+    const tokens = await this.secrets.readProviderTokens(userId);
     const found = tokens.find((t) => isApiProvider(t.provider) && (provider === undefined || t.provider === provider));
     return found && { provider: found.provider as ApiProvider, token: found.token, host: found.host };
   }
 
-  async user(): Promise<GitUser> {
-    const account = await this.#account();
+  async user(userId: string): Promise<GitUser> {
+    const account = await this.#account(userId);
     if (!account) throw new NotFound('No GitHub or GitLab token is connected: add one under Settings → Git');
     try {
       return await fetchGitUser(account);
@@ -44,14 +44,14 @@ export class GitUserService {
     }
   }
 
-  async repositories(query: RepositoriesQuery): Promise<Repository[]> {
-    const account = await this.#account(query.selected_provider);
+  async repositories(userId: string, query: RepositoriesQuery): Promise<Repository[]> {
+    const account = await this.#account(userId, query.selected_provider);
     if (!account) return [];
     return this.#listOrEmpty(() => fetchRepositories(account, query));
   }
 
-  async suggestedTasks(): Promise<SuggestedTask[]> {
-    const account = await this.#account();
+  async suggestedTasks(userId: string): Promise<SuggestedTask[]> {
+    const account = await this.#account(userId);
     if (!account) return [];
     return this.#listOrEmpty(async () => fetchSuggestedTasks(account, (await fetchGitUser(account)).login));
   }

@@ -23,6 +23,8 @@ import type { InstanceRegistry, Owner } from '../instances/instance-registry';
 import { Locks } from './locks';
 import type { OwnerClient } from '../instances/owner-client';
 import { paginate } from '../paging';
+import { type Caller, scopeOf, SYSTEM } from '../team/caller';
+import { EVERY_USER } from '../../store/user-scope';
 import type { WorkerUrl } from '../../sandboxes/worker-ports';
 
 export interface SandboxLimits {
@@ -81,6 +83,12 @@ const exposedWorkers = (urls: WorkerUrl[]) => urls.map(({ url, port }, index) =>
  * again), the caps, and a health check of each one's agent server that runs in the background.
  * What needs the machine (processes, containers) is the runtime's.
  */
+/** Whether the caller may see and act on a sandbox: an admin any, a member their own. */
+const visibleTo = (caller: Caller, record: SandboxRecord) => {
+  const scope = scopeOf(caller);
+  return scope === EVERY_USER || record.created_by_user_id === scope;
+};
+
 export class SandboxService {
   readonly #monitor: HealthMonitor;
   /** Session keys opened, by their sealed text: every search returns each running sandbox's key. */
@@ -165,7 +173,7 @@ export class SandboxService {
     }
     return {
       id: record.id,
-      created_by_user_id: null,
+      created_by_user_id: record.created_by_user_id,
       sandbox_spec_id: record.spec_id,
       status: 'MISSING',
       session_api_key: null,
@@ -254,9 +262,10 @@ export class SandboxService {
     }
   }
 
-  async #record(id: string): Promise<SandboxRecord> {
+  /** The record of sandbox `id` if the caller may see it (a member: their own); NotFound otherwise, whether it exists or not. */
+  async #record(caller: Caller, id: string): Promise<SandboxRecord> {
     const record = await this.store.get(id);
-    if (!record) throw new NotFound(`Sandbox ${id} not found`);
+    if (!record || !visibleTo(caller, record)) throw new NotFound(`Sandbox ${id} not found`);
     return record;
   }
 
@@ -292,7 +301,7 @@ export class SandboxService {
       return last;
     const info: SandboxInfo = memoised({
       id: record.id,
-      created_by_user_id: null,
+      created_by_user_id: record.created_by_user_id,
       sandbox_spec_id: record.spec_id,
       status,
       session_api_key: running ? this.#sessionKey(record.session_key) : null,
@@ -326,9 +335,12 @@ export class SandboxService {
     return ids.map((id) => specs.find((spec) => spec.id === id) ?? null);
   }
 
-  /** Sandboxes of every instance (another's as it responds for them). */
-  search(query: SandboxSearchQuery) {
-    return this.#search(query, this.store.list());
+  /** Sandboxes of every instance (another's as it responds for them) that the caller may see. */
+  search(caller: Caller, query: SandboxSearchQuery) {
+    return this.#search(
+      query,
+      this.store.list().then((records) => records.filter((record) => visibleTo(caller, record))),
+    );
   }
 
   /** Only those this instance runs: what it does the per-sandbox work of (collecting events). */
@@ -361,20 +373,21 @@ export class SandboxService {
     };
   }
 
-  async getMany(ids: string[]): Promise<(SandboxInfo | null)[]> {
+  /** In request order, `null` for an id that is unknown or not the caller's to see. */
+  async getMany(caller: Caller, ids: string[]): Promise<(SandboxInfo | null)[]> {
     refuseTooMany(ids, 'sandboxes');
     // Only those asked for: a page of conversations asks for its sandboxes, most of them long gone.
     const byId = new Map((await this.store.getMany([...new Set(ids)])).map((record) => [record.id, record]));
     return Promise.all(
       ids.map((id) => {
         const record = byId.get(id);
-        return record ? this.#info(record) : null;
+        return record && visibleTo(caller, record) ? this.#info(record) : null;
       }),
     );
   }
 
-  async get(id: string): Promise<SandboxInfo> {
-    return this.#info(await this.#record(id));
+  async get(caller: Caller, id: string): Promise<SandboxInfo> {
+    return this.#info(await this.#record(caller, id));
   }
 
   /**
@@ -432,6 +445,7 @@ export class SandboxService {
 
   /** Starts a sandbox from spec `specId` (the default one when absent); `forConversation`: the conversation whose start makes it. */
   start(
+    caller: Caller,
     specId: string | undefined,
     { forConversation }: { forConversation?: string } = {},
   ): Promise<{ sandbox: SandboxInfo; pausedIds: string[] }> {
@@ -462,6 +476,7 @@ export class SandboxService {
         owner_instance: this.instances?.registry.id ?? null,
         conversation_id: forConversation ?? null,
         worker_ports: JSON.stringify(workerPorts),
+        created_by_user_id: caller.userId,
       });
 
       let exited: Promise<void> | undefined;
@@ -483,12 +498,12 @@ export class SandboxService {
       });
       if (!started.ok) {
         await this.store.update(id, { exit_detail: `Could not start: ${started.error}` });
-        return { sandbox: await this.get(id), pausedIds: [] };
+        return { sandbox: await this.get(SYSTEM, id), pausedIds: [] };
       }
       try {
         await this.store.update(id, started.handle);
       } catch (error) {
-        await this.runtime.remove({ ...(await this.#record(id)), ...started.handle }); // never a sandbox that is not in the registry
+        await this.runtime.remove({ ...(await this.#record(SYSTEM, id)), ...started.handle }); // never a sandbox that is not in the registry
         throw error;
       }
 
@@ -499,14 +514,14 @@ export class SandboxService {
       await exited;
       // Room is made only for a sandbox that really started.
       const pausedIds = exited ? [] : await this.#makeRoom(id);
-      return { sandbox: await this.get(id), pausedIds };
+      return { sandbox: await this.get(SYSTEM, id), pausedIds };
     });
   }
 
   /** Pauses every process of it. Pausing a paused sandbox is fine. */
-  pause(id: string): Promise<void> {
+  pause(caller: Caller, id: string): Promise<void> {
     return this.#locks.run(id, async () => {
-      const record = await this.#record(id);
+      const record = await this.#record(caller, id);
       if (!this.#mine(record)) {
         await this.instances!.client.call(await this.#reachableOwner(record), 'POST', `/v1/sandboxes/${id}/pause`);
         return;
@@ -517,10 +532,10 @@ export class SandboxService {
   }
 
   /** Resumes it, after making room; returns which sandboxes were paused for it. */
-  resume(id: string): Promise<{ pausedIds: string[] }> {
+  resume(caller: Caller, id: string): Promise<{ pausedIds: string[] }> {
     return this.#locks.run(id, () =>
       this.#locks.run(CAP, async () => {
-        const record = await this.#record(id);
+        const record = await this.#record(caller, id);
         if (!this.#mine(record)) {
           const response = await this.instances!.client.call<{ paused_sandbox_ids?: string[] }>(
             await this.#reachableOwner(record),
@@ -568,9 +583,9 @@ export class SandboxService {
   }
 
   /** Ends its processes, removes what it stored and its record. */
-  delete(id: string): Promise<void> {
+  delete(caller: Caller, id: string): Promise<void> {
     return this.#locks.run(id, async () => {
-      const record = await this.#record(id);
+      const record = await this.#record(caller, id);
       if (!this.#mine(record)) {
         await this.instances!.client.call(await this.#reachableOwner(record), 'DELETE', `/v1/sandboxes/${id}`);
         return;
@@ -581,9 +596,34 @@ export class SandboxService {
     });
   }
 
+  /** How many sandboxes of each of `userIds` run now (this instance's and others' alike). */
+  async runningByUser(userIds: string[]): Promise<Map<string, number>> {
+    const wanted = new Set(userIds);
+    const records = (await this.store.list()).filter((record) => wanted.has(record.created_by_user_id));
+    const infos = await Promise.all(records.map((record) => this.#info(record)));
+    const counts = new Map<string, number>();
+    for (const [index, info] of infos.entries()) {
+      if (info.status !== 'RUNNING' && info.status !== 'STARTING') continue;
+      const user = records[index]!.created_by_user_id;
+      counts.set(user, (counts.get(user) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  /** Pauses every sandbox of a user that runs (they were disabled or deleted); one that cannot be paused is logged. */
+  async pauseAllOf(userId: string): Promise<void> {
+    const records = (await this.store.list()).filter((record) => record.created_by_user_id === userId);
+    for (const record of records) {
+      await this.pause(SYSTEM, record.id).catch((error: unknown) => {
+        if (!(error instanceof NotFound))
+          this.log.error({ sandbox: record.id, err: error }, 'could not pause a sandbox of a user who lost access');
+      });
+    }
+  }
+
   /** The last `tail` lines of the sandbox's output. */
-  async logs(id: string, tail: number): Promise<string[]> {
-    const record = await this.#record(id);
+  async logs(caller: Caller, id: string, tail: number): Promise<string[]> {
+    const record = await this.#record(caller, id);
     if (!this.#mine(record)) {
       const response = await this.instances!.client.call<{ lines: string[] }>(
         await this.#reachableOwner(record),
@@ -597,7 +637,7 @@ export class SandboxService {
 
   /** Runs `command` inside a running sandbox, as its own processes run (cloning a repository, a setup script). */
   async exec(id: string, command: string[], { cwd, env, timeoutMs, signal }: ExecRequest): Promise<ExecResult> {
-    const record = await this.#record(id);
+    const record = await this.#record(SYSTEM, id);
     // A start into another instance's sandbox runs on that instance (StartTaskService): not here.
     if (!this.#mine(record)) throw new Conflict(`Sandbox ${id} runs on another server instance (${record.owner_instance})`);
     const state = await this.runtime.state(record);

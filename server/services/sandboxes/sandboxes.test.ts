@@ -1,3 +1,4 @@
+import { SYSTEM } from '../team/caller';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadSandboxSpecs } from '../../sandboxes/specs';
 import { Conflict, Invalid, NotFound } from '../domain-errors';
@@ -72,7 +73,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
   it('starts, runs its agent server, pauses, resumes and is deleted without a trace', async () => {
     const t = await appOn();
     const started = (await start(t)).json();
-    expect(started).toMatchObject({ sandbox_spec_id: 'agent-server', created_by_user_id: null, paused_sandbox_ids: [] });
+    expect(started).toMatchObject({ sandbox_spec_id: 'agent-server', created_by_user_id: 'default', paused_sandbox_ids: [] });
     // Its agent server is asked from the start: one that responds before the start's response is sent is RUNNING in it already.
     if (started.status === 'RUNNING') expect(started.session_api_key).toEqual(expect.any(String));
     else expect(started).toMatchObject({ status: 'STARTING', session_api_key: null, exposed_urls: null });
@@ -347,12 +348,12 @@ describe.each(runtimes)('running a command inside a sandbox on the %s runtime (e
     expect((await exec(id, ['sh', '-c', 'sleep 952 > /dev/null 2>&1 &'])).exitCode).toBe(0);
     expect(await background()).toHaveLength(1);
 
-    await t.services.sandboxes.pause(id);
+    await t.services.sandboxes.pause(SYSTEM, id);
     expect((await background()).map((p) => p.stopped)).toEqual([true]);
-    await t.services.sandboxes.resume(id);
+    await t.services.sandboxes.resume(SYSTEM, id);
     expect((await background()).map((p) => p.stopped)).toEqual([false]);
 
-    await t.services.sandboxes.delete(id);
+    await t.services.sandboxes.delete(SYSTEM, id);
     expect(await processesOf(t, id)).toEqual([]);
   });
 
@@ -360,7 +361,7 @@ describe.each(runtimes)('running a command inside a sandbox on the %s runtime (e
     const run = (sandbox: string, cwd?: string) => exec(sandbox, ['true'], { cwd });
     await expect(run(idle, '../..')).rejects.toEqual(new Invalid(['cwd'], '../.. is outside the sandbox'));
     await expect(run('nope')).rejects.toBeInstanceOf(NotFound);
-    await t.services.sandboxes.pause(idle);
+    await t.services.sandboxes.pause(SYSTEM, idle);
     await expect(run(idle)).rejects.toEqual(new Conflict(`Sandbox ${idle} is paused; resume it first`));
   });
 });

@@ -67,12 +67,12 @@ export class LlmTestService {
     private readonly timeoutMs = LLM_TEST_SECONDS * 1000,
   ) {}
 
-  async test(request: LlmTestRequest): Promise<LlmTestResult> {
+  async test(userId: string, request: LlmTestRequest): Promise<LlmTestResult> {
     if (request.model === DEMO_MODEL) return { ok: true, model: DEMO_MODEL, reply: DEMO_REPLY };
     const url = endpoint(request.base_url);
     let apiKey = request.api_key;
     if (apiKey === null) {
-      const stored = await this.settings.readWithSecrets();
+      const stored = await this.settings.readWithSecrets(userId);
       apiKey = stored?.llm_api_key ?? null;
       // Else anyone with the session key could send the stored key to a server of their choosing.
       if (apiKey && endpoint(stored?.llm_base_url) !== url) {

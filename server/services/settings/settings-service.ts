@@ -8,7 +8,6 @@ import type { SettingsStore } from '../../store/settings-store';
 import type { SecretsService } from '../secrets/secrets-service';
 import { mapKeyedServers } from './mcp-keys';
 import { hasPlainMcpEnv, isSecretField, readStoredSettings, type StoredSettings, writeStoredSettings } from './stored-settings';
-import { DEFAULT_USER } from '../users';
 
 /** `null`/absent keeps the stored secret, a blank string clears it, anything else replaces it. */
 function nextSecret(incoming: string | null | undefined, stored: string | null): string | null {
@@ -66,20 +65,19 @@ function changedFields(update: SettingsUpdate): (keyof Settings)[] {
 }
 
 export class SettingsService {
-  /** The last response of `read` and what it was made from: the console asks often, and the document rarely changes. */
-  #lastResponse: { document: string | undefined; hosts: string; response: SettingsResponse } | undefined;
+  /** Each user's last response of `read` and what it was made from: the console asks often, and the document rarely changes. */
+  readonly #lastResponse = new Map<string, { document: string | undefined; hosts: string; response: SettingsResponse }>();
 
   constructor(
     private readonly store: SettingsStore,
     private readonly box: SecretBox,
     private readonly secrets: SecretsService,
     private readonly log: Logger,
-    private readonly userId: string = DEFAULT_USER,
   ) {}
 
   /** The stored settings with secrets hidden (see `readIfStored`). Before anything was stored: NotFound. */
-  async read(): Promise<SettingsResponse> {
-    const response = await this.readIfStored();
+  async read(userId: string): Promise<SettingsResponse> {
+    const response = await this.readIfStored(userId);
     if (response === null) throw new NotFound('Settings not found');
     return response;
   }
@@ -89,38 +87,38 @@ export class SettingsService {
    * connected before the first settings save count as stored: the response then has the default
    * settings, so a client still learns about them.
    */
-  async readIfStored(): Promise<SettingsResponse | null> {
-    const [document, hosts] = await Promise.all([this.store.load(this.userId), this.secrets.providerHosts()]);
+  async readIfStored(userId: string): Promise<SettingsResponse | null> {
+    const [document, hosts] = await Promise.all([this.store.load(userId), this.secrets.providerHosts(userId)]);
     if (document === undefined && Object.keys(hosts).length === 0) return null;
     const hostsKey = JSON.stringify(hosts);
-    const last = this.#lastResponse;
+    const last = this.#lastResponse.get(userId);
     if (last && last.document === document && last.hosts === hostsKey) return last.response;
     // Only whether each secret is set is in the response: none is decrypted for it.
     const response = memoised(toResponse(readStoredSettings(document, this.box, this.log, 'sealed').settings, hosts));
-    this.#lastResponse = { document, hosts: hostsKey, response };
+    this.#lastResponse.set(userId, { document, hosts: hostsKey, response });
     return response;
   }
 
   /** The settings with secret values, for the server's own use; never send this to a client. */
-  async readWithSecrets(): Promise<Settings | undefined> {
-    const document = await this.store.load(this.userId);
+  async readWithSecrets(userId: string): Promise<Settings | undefined> {
+    const document = await this.store.load(userId);
     return document === undefined ? undefined : this.#read(document).settings;
   }
 
   /** Settings' sandbox_runtime_container_image, `null` when blank: the image Docker sandboxes of the agent server spec start from. */
-  async sandboxRuntimeImage(): Promise<string | null> {
-    return (await this.readWithSecrets())?.sandbox_runtime_container_image?.trim() || null;
+  async sandboxRuntimeImage(userId: string): Promise<string | null> {
+    return (await this.readWithSecrets(userId))?.sandbox_runtime_container_image?.trim() || null;
   }
 
   /** Settings' remote_runtime_resource_factor, 1 when unset: what a Docker sandbox's memory and CPUs are multiplied by. */
-  async resourceFactor(): Promise<number> {
-    const factor = (await this.readWithSecrets())?.remote_runtime_resource_factor;
+  async resourceFactor(userId: string): Promise<number> {
+    const factor = (await this.readWithSecrets(userId))?.remote_runtime_resource_factor;
     return factor && factor > 0 ? factor : 1;
   }
 
   /** The API key stored for an SSE or SHTTP server of this kind and URL, if any. */
-  async storedMcpKey(kind: 'sse' | 'shttp', url: string): Promise<string | null> {
-    const mcp = (await this.readWithSecrets())?.mcp_config;
+  async storedMcpKey(userId: string, kind: 'sse' | 'shttp', url: string): Promise<string | null> {
+    const mcp = (await this.readWithSecrets(userId))?.mcp_config;
     const servers = kind === 'sse' ? mcp?.sse_servers : mcp?.shttp_servers;
     return servers?.find((server) => server.url === url)?.api_key ?? null;
   }
@@ -129,13 +127,13 @@ export class SettingsService {
    * Stores a POST body. Its `secrets_store` goes to the secrets first: that is where a value can
    * still be refused (a token the provider rejects), and then nothing else has changed yet.
    */
-  async update(update: SettingsUpdate): Promise<void> {
+  async update(userId: string, update: SettingsUpdate): Promise<void> {
     if (update.secrets_store) {
-      await this.secrets.mergeSecretsStore(update.secrets_store).catch((error: unknown) => {
+      await this.secrets.mergeSecretsStore(userId, update.secrets_store).catch((error: unknown) => {
         throw error instanceof Invalid ? error.within('secrets_store') : error;
       });
     }
-    await this.store.update(this.userId, (document) => {
+    await this.store.update(userId, (document) => {
       const stored = this.#read(document);
       return writeStoredSettings(stored, applyUpdate(stored.settings, update), changedFields(update), this.box);
     });
@@ -145,11 +143,11 @@ export class SettingsService {
    * Seals MCP stdio env values stored in plain text by a version before they were sealed; only
    * `mcp_config` is written, and only when it has such values. Returns whether it wrote.
    */
-  async sealPlainMcpEnv(): Promise<boolean> {
+  async sealPlainMcpEnv(userId: string): Promise<boolean> {
     let sealed = false;
-    const document = await this.store.load(this.userId);
+    const document = await this.store.load(userId);
     if (document === undefined || !this.#hasPlainMcpEnv(this.#read(document))) return false;
-    await this.store.update(this.userId, (current) => {
+    await this.store.update(userId, (current) => {
       const stored = this.#read(current);
       if (current === undefined || !this.#hasPlainMcpEnv(stored)) return current ?? '{}';
       sealed = true;
@@ -162,6 +160,12 @@ export class SettingsService {
   /** Plain env values in an `mcp_config` that reads (one that does not is left as it is, not replaced by its default). */
   #hasPlainMcpEnv(stored: StoredSettings): boolean {
     return stored.settings.mcp_config !== null && hasPlainMcpEnv(stored, this.box);
+  }
+
+  /** Removes a user's settings (the user was deleted). */
+  async forget(userId: string): Promise<void> {
+    await this.store.delete(userId);
+    this.#lastResponse.delete(userId);
   }
 
   #read(document: string | undefined): StoredSettings {

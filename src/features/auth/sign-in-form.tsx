@@ -1,9 +1,10 @@
-import { Anchor, Button, Collapse, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { Anchor, Button, Collapse, PasswordInput, SegmentedControl, Stack, TextInput } from '@mantine/core';
+import { useDisclosure, useLocalStorage } from '@mantine/hooks';
 import { useState } from 'react';
 import { startCookieSession, verifySession } from '../../api/auth';
 import { describeError, isApiError } from '../../api/errors';
 import { normaliseBaseUrl, type Session, signIn } from '../../api/session';
+import { signInWithPassword } from '../../api/team';
 
 async function problemWith(session: Session): Promise<string | null> {
   try {
@@ -14,21 +15,30 @@ async function problemWith(session: Session): Promise<string | null> {
   }
 }
 
-/** Key (and, when asked for, server URL), checked against the server before it is stored. */
+type Method = 'password' | 'key';
+
+/**
+ * Email and password (a team member, on this console's own server: the session cookie), or a
+ * key (the session key, an API key; any server), checked against the server before it is stored.
+ */
 export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string }) {
+  const [method, setMethod] = useLocalStorage<Method>({
+    key: 'agent-console:sign-in-method',
+    defaultValue: 'key',
+    getInitialValueInEffect: false,
+  });
   const [apiKey, setApiKey] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
   const [baseUrl, setBaseUrl] = useState(initialBaseUrl);
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   const [otherServer, { toggle }] = useDisclosure(initialBaseUrl !== '');
+  const byPassword = method === 'password' && !otherServer;
 
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
+  const submitKey = async () => {
     const session = { apiKey: apiKey.trim(), baseUrl: otherServer ? normaliseBaseUrl(baseUrl) : '' };
-    if (!session.apiKey) {
-      setError('Enter the session API key.');
-      return;
-    }
+    if (!session.apiKey) return setError('Enter the session API key.');
     setChecking(true);
     const problem = await problemWith(session);
     if (!problem) await startCookieSession(session);
@@ -37,21 +47,83 @@ export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string 
     else signIn(session);
   };
 
+  const submitPassword = async () => {
+    if (!email.trim() || !password) return setError('Enter your email and password.');
+    setChecking(true);
+    try {
+      await signInWithPassword(email.trim(), password);
+      signIn({ apiKey: '', baseUrl: '' });
+    } catch (failure) {
+      setError(isApiError(failure) && failure.isUnauthorized ? failure.message : describeError(failure));
+    } finally {
+      setChecking(false);
+    }
+  };
+
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Sign in">
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void (byPassword ? submitPassword() : submitKey());
+      }}
+      noValidate
+      aria-label="Sign in"
+    >
       <Stack>
-        <PasswordInput
-          label="Session API key"
-          value={apiKey}
-          onChange={(e) => {
-            setApiKey(e.currentTarget.value);
-            setError(null);
-          }}
-          error={error}
-          data-autofocus
-          autoFocus
-          autoComplete="current-password"
-        />
+        {!otherServer && (
+          <SegmentedControl
+            aria-label="Sign in with"
+            value={method}
+            onChange={(value) => {
+              setMethod(value as Method);
+              setError(null);
+            }}
+            data={[
+              { value: 'key', label: 'Key' },
+              { value: 'password', label: 'Email and password' },
+            ]}
+          />
+        )}
+        {byPassword ? (
+          <>
+            <TextInput
+              label="Email"
+              type="email"
+              value={email}
+              onChange={(e) => {
+                setEmail(e.currentTarget.value);
+                setError(null);
+              }}
+              autoComplete="username"
+              data-autofocus
+              autoFocus
+            />
+            <PasswordInput
+              label="Password"
+              value={password}
+              onChange={(e) => {
+                setPassword(e.currentTarget.value);
+                setError(null);
+              }}
+              error={error}
+              autoComplete="current-password"
+            />
+          </>
+        ) : (
+          <PasswordInput
+            label="Session API key"
+            description="The key the server printed, or an API key of yours"
+            value={apiKey}
+            onChange={(e) => {
+              setApiKey(e.currentTarget.value);
+              setError(null);
+            }}
+            error={error}
+            data-autofocus
+            autoFocus
+            autoComplete="current-password"
+          />
+        )}
         <Anchor component="button" type="button" size="sm" onClick={toggle} aria-expanded={otherServer}>
           {otherServer ? 'Use this console’s own server' : 'Connect to another server'}
         </Anchor>

@@ -11,7 +11,8 @@ export function SignInPage() {
           Sign in to Agent Console
         </Title>
         <Text size="sm" c="dimmed" mt={4} mb="md">
-          Use the sign-in link the server printed when it started, or paste its session API key.
+          Members of a team sign in with their email and password. The owner uses the sign-in link the server printed when it started, or
+          its session API key.
         </Text>
         <SignInForm />
       </Paper>

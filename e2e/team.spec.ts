@@ -1,0 +1,132 @@
+import type { Page } from '@playwright/test';
+import { SESSION_COOKIE } from '../server/http/session-cookie';
+import { expect, test as onLoopbackAddress } from './support/fixtures';
+import { addTeamMember, asMember, onLocalhost } from './support/team';
+
+/*
+ * A team on one server: the owner invites someone, who sets a password and sees only their own
+ * things; an admin acts on a member's sandbox; an API key works for a script until it is deleted.
+ * On `localhost`: the server sets no session cookie on 127.0.0.1, where sandboxes are published.
+ */
+const test = onLoopbackAddress.extend({ baseURL: async ({ server }, use) => use(onLocalhost(server.url)) });
+
+const row = (page: Page, id: string) => page.locator(`[data-sandbox-id="${id}"]`);
+
+async function signInWithPassword(page: Page, email: string, password: string) {
+  await page.goto('/settings');
+  await page.locator('label', { hasText: 'Email and password' }).click();
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+}
+
+test('an invited member sets a password, signs in, sees only their own sandboxes, and signs out', async ({
+  page,
+  browser,
+  server,
+  api,
+}) => {
+  const owners = (await api('/api/v1/sandboxes', { method: 'POST' })).json() as { id: string };
+
+  // The owner invites from the Users page and hands over the link.
+  await page.goto(onLocalhost(server.signInLink));
+  await page.getByRole('link', { name: 'Users' }).click();
+  await page.getByRole('button', { name: 'Invite people' }).first().click();
+  const invite = page.getByRole('dialog', { name: 'Invite people' });
+  await invite.getByLabel('Email addresses').fill('mia@example.com');
+  await invite.getByRole('button', { name: 'Invite' }).click();
+  const link = (await invite.getByText(/\/join#token=/).textContent())!;
+  expect(new URL(link).origin).toBe(onLocalhost(server.url));
+  await invite.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByRole('row', { name: /mia@example\.com/ })).toContainText('invited');
+
+  // Mia, in a browser of her own, follows the link.
+  const context = await browser.newContext();
+  const mia = await context.newPage();
+  await mia.goto(link);
+  await mia.getByLabel('Your name').fill('Mia');
+  await mia.getByLabel('Password', { exact: true }).fill('short');
+  await mia.getByRole('button', { name: 'Set password and sign in' }).click();
+  await expect(mia.getByText('Use at least 10 characters').first()).toBeVisible();
+  await mia.getByLabel('Password', { exact: true }).fill('correct horse battery');
+  await mia.getByLabel('Password again').fill('correct horse battery');
+  await mia.getByRole('button', { name: 'Set password and sign in' }).click();
+  await expect(mia.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  // A member: no Users page.
+  await expect(mia.getByRole('link', { name: 'Sandboxes' })).toBeVisible();
+  await expect(mia.getByRole('link', { name: 'Users' })).toHaveCount(0);
+
+  // The owner's sandbox is not hers to see; the one she starts is.
+  await mia.getByRole('link', { name: 'Sandboxes' }).click();
+  await expect(mia.getByText('No sandboxes yet')).toBeVisible();
+  const hers = (await mia.evaluate(async () => (await (await fetch('/api/v1/sandboxes', { method: 'POST' })).json()) as { id: string })).id;
+  await mia.reload();
+  await expect(row(mia, hers)).toBeVisible();
+  await expect(row(mia, owners.id)).toHaveCount(0);
+  expect(await mia.evaluate(async (id) => (await fetch(`/api/v1/sandboxes/${id}/pause`, { method: 'POST' })).status, owners.id)).toBe(404);
+
+  // The owner sees both, and Mia as active.
+  await page.getByRole('link', { name: 'Sandboxes' }).click();
+  await expect(row(page, hers)).toBeVisible();
+  await expect(row(page, owners.id)).toBeVisible();
+
+  // Signing out ends her session: the cookie no longer lets anything in.
+  const cookie = (await context.cookies()).find((c) => c.name === SESSION_COOKIE)!;
+  await mia.getByRole('button', { name: 'Sign out' }).click();
+  await expect(mia.getByRole('heading', { name: 'Sign in to Agent Console' })).toBeVisible();
+  const replayed = await fetch(`${onLocalhost(server.url)}/api/settings`, { headers: { cookie: `${cookie.name}=${cookie.value}` } });
+  expect(replayed.status).toBe(401);
+
+  // She signs in again with her email and password; a wrong password is refused as an unknown email is.
+  await mia.locator('label', { hasText: 'Email and password' }).click();
+  await mia.getByLabel('Email', { exact: true }).fill('mia@example.com');
+  await mia.getByLabel('Password', { exact: true }).fill('not her password');
+  await mia.getByRole('button', { name: 'Sign in' }).click();
+  await expect(mia.getByText('Email or password not accepted')).toBeVisible();
+  await signInWithPassword(mia, 'mia@example.com', 'correct horse battery');
+  await context.close();
+});
+
+test("an admin pauses a member's sandbox from the Sandboxes page", async ({ page, server }) => {
+  const admin = await addTeamMember(server, 'ada@example.com', 'admin');
+  const member = await addTeamMember(server, 'bo@example.com', 'member');
+  const started = await fetch(`${server.url}/api/v1/sandboxes`, { method: 'POST', headers: { 'X-Session-API-Key': member.key } });
+  const { id } = (await started.json()) as { id: string };
+
+  await signInWithPassword(page, admin.email, admin.password);
+  await expect(page.getByRole('link', { name: 'Users' })).toBeVisible();
+  await page.getByRole('link', { name: 'Sandboxes' }).click();
+  await expect(row(page, id).locator('[data-status]')).toHaveText('Running');
+  await page.getByRole('button', { name: `Pause ${id}` }).click();
+  await expect(row(page, id).locator('[data-status]')).toHaveText('Paused');
+  const seen = await asMember(server, member, `/api/v1/sandboxes?id=${id}`);
+  expect(await seen.json()).toEqual([expect.objectContaining({ id, status: 'PAUSED', created_by_user_id: member.userId })]);
+});
+
+test('an API key made on its page works for a script until it is deleted', async ({ page, server }) => {
+  await page.goto(onLocalhost(server.signInLink));
+  await page.getByRole('tab', { name: 'API keys' }).click();
+  await expect(page).toHaveURL(/\/settings\/api-keys$/);
+  await page.getByRole('button', { name: 'Create an API key' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Create an API key' });
+  await dialog.getByLabel('Name').fill('nightly report');
+  await dialog.getByRole('button', { name: 'Create key' }).click();
+  const shown = page.getByRole('dialog', { name: 'Your new API key' });
+  const key = (await shown.getByText(/^sk-oh-/).textContent())!;
+  await shown.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByRole('row', { name: /nightly report/ })).toContainText(key.slice(0, 10));
+
+  const script = () => fetch(`${server.url}/api/v1/sandboxes/search`, { headers: { authorization: `Bearer ${key}` } });
+  expect((await script()).status).toBe(200);
+  await page.reload();
+  await expect(page.getByRole('row', { name: /nightly report/ })).not.toContainText('Never');
+
+  await page.getByRole('button', { name: 'Delete nightly report' }).click();
+  await page
+    .getByRole('dialog', { name: /Delete nightly report/ })
+    .getByRole('button', { name: 'Delete key' })
+    .click();
+  await expect(page.getByRole('row', { name: /nightly report/ })).toHaveCount(0);
+  expect((await script()).status).toBe(401);
+});

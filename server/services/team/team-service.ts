@@ -1,0 +1,248 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  type Invitation,
+  type InvitationResult,
+  type Member,
+  type MemberPage,
+  type MemberPatch,
+  type Role,
+} from '../../../src/contract/team';
+import type { Clock } from '../../clock';
+import { systemClock } from '../../clock';
+import type { Logger } from '../../logger';
+import type { ApiKeysStore } from '../../store/api-keys-store';
+import type { UserRecord, UsersStore } from '../../store/users-store';
+import { Conflict, Forbidden, NotFound, Unauthenticated } from '../domain-errors';
+import { AttemptLimiter } from './attempt-limiter';
+import { type Caller, OWNER_ID } from './caller';
+import { hashPassword, passwordMatches } from './passwords';
+
+/** How long an invitation link works. */
+export const INVITATION_DAYS = 7;
+
+/** Failed sign-ins an account or an address may have in the window before it is refused for a while. */
+const SIGN_IN_ATTEMPTS = 10;
+const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** What the team service needs of the rest of the server, given when the services are wired. */
+export interface TeamHooks {
+  /** How many sandboxes of each user run now. */
+  runningSandboxes(userIds: string[]): Promise<Map<string, number>>;
+  /** Pauses every running sandbox of a user (disabled, deleted). */
+  pauseSandboxesOf(userId: string): Promise<void>;
+  /** Removes a user's settings, secrets and tokens (deleted). */
+  forgetUserData(userId: string): Promise<void>;
+}
+
+const NOT_SIGNED_IN = 'Email or password not accepted';
+
+/**
+ * The team: who may sign in, with which role, and the rules of changing that. Roles: an owner may
+ * do anything; an admin administers members and admins but never an owner; nobody changes or
+ * removes themselves; one active owner always remains, and the session key's holder stays an owner
+ * (it is the way back in).
+ */
+export class TeamService {
+  readonly #attempts = new AttemptLimiter(SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_MS);
+
+  constructor(
+    private readonly users: UsersStore,
+    private readonly keys: ApiKeysStore,
+    private readonly hooks: TeamHooks,
+    private readonly log: Logger,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /** The organisation every user is in (ours has one). */
+  readonly orgId = 'default';
+
+  async user(id: string): Promise<UserRecord | undefined> {
+    return this.users.get(id);
+  }
+
+  async members(query: { page_id?: number; limit?: number; email?: string }): Promise<MemberPage> {
+    const limit = query.limit ?? 10;
+    const page = query.page_id ?? 0;
+    const rows = await this.users.list(page * limit, limit, query.email);
+    const running = await this.hooks.runningSandboxes(rows.map((row) => row.id));
+    return { items: rows.map((row) => this.#member(row, running.get(row.id) ?? 0)), current_page: page, per_page: limit };
+  }
+
+  count(email?: string): Promise<number> {
+    return this.users.count(email);
+  }
+
+  #member(row: UserRecord, running: number): Member {
+    return {
+      user_id: row.id,
+      email: row.email,
+      role: row.role as Role,
+      status: row.status as Member['status'],
+      name: row.name,
+      last_sign_in_at: row.last_sign_in_at,
+      running_sandboxes: running,
+      created_at: row.created_at,
+    };
+  }
+
+  /** Invites each address; each gets a one-time link (the token is in the result only). */
+  async invite(caller: Caller, emails: string[], role: Role): Promise<InvitationResult & { tokens: Map<string, string> }> {
+    if (role === 'owner' && caller.role !== 'owner') throw new Forbidden('Only an owner can invite an owner');
+    const inviter = await this.users.get(caller.userId);
+    const now = this.clock();
+    const expires = new Date(now.getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000);
+    const successful: Invitation[] = [];
+    const failed: InvitationResult['failed'] = [];
+    const tokens = new Map<string, string>();
+    for (const email of [...new Set(emails)]) {
+      const token = randomBytes(24).toString('base64url');
+      const id = randomUUID();
+      const added = await this.users.insert({
+        id,
+        email,
+        name: null,
+        role,
+        status: 'invited',
+        password_hash: null,
+        created_at: now.toISOString(),
+        invited_by: caller.userId,
+        invitation_hash: tokenHash(token),
+        invitation_expires_at: expires.toISOString(),
+      });
+      if (!added) {
+        failed.push({ email, error: 'A user with this email exists already' });
+        continue;
+      }
+      tokens.set(id, token);
+      successful.push({
+        id,
+        email,
+        role,
+        status: 'pending',
+        created_at: now.toISOString(),
+        expires_at: expires.toISOString(),
+        inviter_email: inviter?.email ?? null,
+      });
+      this.log.info({ userId: id, role, by: caller.userId }, 'user invited');
+    }
+    return { successful, failed, tokens };
+  }
+
+  /** A new link for an invited user who has not accepted yet (the old one stops working). */
+  async reinvite(userId: string): Promise<{ token: string; expires_at: string }> {
+    const user = await this.users.get(userId);
+    if (!user) throw new NotFound(`User ${userId} not found`);
+    if (user.status !== 'invited') throw new Conflict('This user has accepted their invitation already');
+    const token = randomBytes(24).toString('base64url');
+    const expires = new Date(this.clock().getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000).toISOString();
+    await this.users.update(userId, { invitation_hash: tokenHash(token), invitation_expires_at: expires });
+    return { token, expires_at: expires };
+  }
+
+  /** Sets the invited person's password: their account is active from now. Returns their user id. */
+  async acceptInvitation(token: string, password: string, name: string | undefined): Promise<string> {
+    const user = await this.users.byInvitation(tokenHash(token));
+    const now = this.clock();
+    if (!user || user.status !== 'invited' || !user.invitation_expires_at || new Date(user.invitation_expires_at) <= now) {
+      throw new NotFound('This invitation link is not valid: it was used, withdrawn or is older than 7 days. Ask for a new one.');
+    }
+    await this.users.update(user.id, {
+      password_hash: await hashPassword(password),
+      status: 'active',
+      name: name || null,
+      invitation_hash: null,
+      invitation_expires_at: null,
+      last_sign_in_at: now.toISOString(),
+    });
+    this.log.info({ userId: user.id }, 'invitation accepted');
+    return user.id;
+  }
+
+  /**
+   * The user an email and password prove. Unknown emails, wrong passwords, disabled and invited
+   * users all get the same answer after the same work; `address` is the client's, for the limit.
+   */
+  async signIn(email: string, password: string, address: string): Promise<string> {
+    const account = `account:${email}`;
+    const from = `address:${address}`;
+    if (this.#attempts.blocked(account, from)) {
+      throw new Unauthenticated('Too many failed sign-ins: wait a few minutes and try again');
+    }
+    const user = await this.users.byEmail(email);
+    const matches = await passwordMatches(user?.password_hash, password);
+    if (!user || !matches || user.status !== 'active') {
+      this.#attempts.fail(account, from);
+      throw new Unauthenticated(NOT_SIGNED_IN);
+    }
+    this.#attempts.clear(account);
+    await this.users.update(user.id, { last_sign_in_at: this.clock().toISOString() });
+    return user.id;
+  }
+
+  /** Ends every session cookie of a user issued until now. */
+  async endSessions(userId: string): Promise<void> {
+    await this.users.update(userId, { sessions_since: this.clock().toISOString() });
+  }
+
+  async changePassword(caller: Caller, current: string, next: string): Promise<void> {
+    const user = await this.users.get(caller.userId);
+    if (!user || !(await passwordMatches(user.password_hash, current))) throw new Unauthenticated('The current password is not right');
+    await this.users.update(user.id, { password_hash: await hashPassword(next), sessions_since: this.clock().toISOString() });
+  }
+
+  /** The rules every change of another user passes: who the caller may touch, and what stays true. */
+  #mayChange(caller: Caller, target: UserRecord, what: string): void {
+    if (target.id === caller.userId) throw new Forbidden(`You cannot ${what} yourself`);
+    if (target.id === OWNER_ID)
+      throw new Forbidden(`The owner who holds the session key cannot be given another role, disabled or deleted`);
+    if (target.role === 'owner' && caller.role !== 'owner') throw new Forbidden('Only an owner can change an owner');
+  }
+
+  async patchMember(caller: Caller, userId: string, patch: MemberPatch): Promise<Member> {
+    if (patch.role === 'owner' && caller.role !== 'owner') throw new Forbidden('Only an owner can make someone an owner');
+    const now = this.clock().toISOString();
+    const changed = await this.users.changeUnderTeamLock(userId, (user, activeOwners) => {
+      this.#mayChange(caller, user, 'change');
+      const changes: Partial<UserRecord> = {};
+      const losesOwner =
+        user.role === 'owner' &&
+        user.status === 'active' &&
+        ((patch.role !== undefined && patch.role !== 'owner') || patch.status === 'disabled');
+      if (losesOwner && activeOwners <= 1) throw new Conflict('At least one active owner must remain');
+      if (patch.role !== undefined && patch.role !== user.role) {
+        changes.role = patch.role;
+        changes.sessions_since = now;
+      }
+      if (patch.status !== undefined && patch.status !== user.status) {
+        if (user.status === 'invited') throw new Conflict('An invited user becomes active by accepting the invitation');
+        changes.status = patch.status;
+        changes.sessions_since = now;
+      }
+      return changes;
+    });
+    if (!changed) throw new NotFound(`User ${userId} not found`);
+    if (patch.status === 'disabled') {
+      await this.keys.deleteAll(userId);
+      await this.hooks.pauseSandboxesOf(userId);
+    }
+    this.log.info({ userId, by: caller.userId, role: patch.role, status: patch.status }, 'user changed');
+    const running = await this.hooks.runningSandboxes([userId]);
+    return this.#member(changed, running.get(userId) ?? 0);
+  }
+
+  /** Deletes a user: their keys, settings, secrets and tokens go; their conversations and sandboxes stay (paused) for admins. */
+  async deleteMember(caller: Caller, userId: string): Promise<void> {
+    const deleted = await this.users.changeUnderTeamLock(userId, (user, activeOwners) => {
+      this.#mayChange(caller, user, 'delete');
+      if (user.role === 'owner' && user.status === 'active' && activeOwners <= 1)
+        throw new Conflict('At least one active owner must remain');
+      return 'delete';
+    });
+    if (!deleted) throw new NotFound(`User ${userId} not found`);
+    await this.hooks.pauseSandboxesOf(userId);
+    await this.hooks.forgetUserData(userId);
+    this.log.info({ userId, by: caller.userId }, 'user deleted');
+  }
+}

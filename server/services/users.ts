@@ -1,2 +1,0 @@
-/** The reference server has one user, as OpenHands in OSS mode does. */
-export const DEFAULT_USER = 'default';

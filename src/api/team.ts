@@ -1,0 +1,96 @@
+import * as z from 'zod/mini';
+import { browserSessionResultSchema } from '../contract/browser-session';
+import {
+  type AcceptInvitationBody,
+  type ApiKeyCreate,
+  apiKeySchema,
+  callerSchema,
+  createdApiKeySchema,
+  type InvitationRequest,
+  invitationResultSchema,
+  invitationSchema,
+  memberPageSchema,
+  type MemberPatch,
+  memberSchema,
+  organizationPageSchema,
+} from '../contract/team';
+import { apiRequest } from './client';
+
+/*
+ * The team (OpenHands' organisation routes, for the caller's current organisation) and the
+ * caller's API keys. Password sign-in and invitations go to this console's own server: the
+ * session cookie they set belongs to its origin.
+ */
+
+const OWN_SERVER = { apiKey: '', baseUrl: '' };
+const messageSchema = z.object({ message: z.string() });
+
+/** The organisation the caller works in (the server's one team on ours). */
+export async function fetchCurrentOrgId(signal?: AbortSignal): Promise<string> {
+  const page = await apiRequest('/api/organizations', { schema: organizationPageSchema, signal });
+  const id = page.current_org_id ?? page.items[0]?.id;
+  if (!id) throw new Error('The server names no organisation for this user');
+  return id;
+}
+
+export function fetchMe(orgId: string, signal?: AbortSignal) {
+  return apiRequest(`/api/organizations/${encodeURIComponent(orgId)}/me`, { schema: callerSchema, signal });
+}
+
+export function fetchMembers(orgId: string, query: { page: number; limit: number; email?: string }, signal?: AbortSignal) {
+  const params = new URLSearchParams({ page_id: String(query.page), limit: String(query.limit) });
+  if (query.email) params.set('email', query.email);
+  return apiRequest(`/api/organizations/${encodeURIComponent(orgId)}/members?${params}`, { schema: memberPageSchema, signal });
+}
+
+export function inviteMembers(orgId: string, body: InvitationRequest) {
+  return apiRequest(`/api/organizations/${encodeURIComponent(orgId)}/members/invite`, {
+    method: 'POST',
+    body,
+    schema: invitationResultSchema,
+  });
+}
+
+export function renewInvitation(orgId: string, userId: string) {
+  return apiRequest(`/api/organizations/${encodeURIComponent(orgId)}/members/${encodeURIComponent(userId)}/invitation`, {
+    method: 'POST',
+    schema: z.pick(invitationSchema, { link: true, expires_at: true }),
+  });
+}
+
+export function updateMember(orgId: string, userId: string, body: MemberPatch) {
+  return apiRequest(`/api/organizations/${encodeURIComponent(orgId)}/members/${encodeURIComponent(userId)}`, {
+    method: 'PATCH',
+    body,
+    schema: memberSchema,
+  });
+}
+
+export function deleteMember(orgId: string, userId: string) {
+  return apiRequest(`/api/organizations/${encodeURIComponent(orgId)}/members/${encodeURIComponent(userId)}`, {
+    method: 'DELETE',
+    schema: messageSchema,
+  });
+}
+
+export function fetchApiKeys(signal?: AbortSignal) {
+  return apiRequest('/api/keys', { schema: z.array(apiKeySchema), signal });
+}
+
+export function createApiKey(body: ApiKeyCreate) {
+  return apiRequest('/api/keys', { method: 'POST', body, schema: createdApiKeySchema });
+}
+
+export function deleteApiKey(id: number) {
+  return apiRequest(`/api/keys/${id}`, { method: 'DELETE', schema: messageSchema });
+}
+
+/** Signs this browser in to this console's server with an email and password (the session cookie). */
+export function signInWithPassword(email: string, password: string) {
+  return apiRequest('/sign-in', { method: 'POST', body: { email, password }, schema: browserSessionResultSchema, session: OWN_SERVER });
+}
+
+/** Sets the invited person's password; the server signs this browser in as them. */
+export function acceptInvitation(body: AcceptInvitationBody) {
+  return apiRequest('/accept-invitation', { method: 'POST', body, schema: browserSessionResultSchema, session: OWN_SERVER });
+}

@@ -1,0 +1,19 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { isAdminRole } from '../contract/team';
+import { serverFeaturesQuery } from '../queries/server-capabilities';
+import { meQuery } from '../queries/team';
+import type { PageName } from './pages';
+
+/**
+ * The pages the signed-in user has no use for here: Users for members (and until the server says
+ * who they are), and pages the server does not offer (an OpenHands without teams or API keys).
+ */
+export function useHiddenPages(): ReadonlySet<PageName> {
+  const queryClient = useQueryClient();
+  const features = useQuery(serverFeaturesQuery()).data;
+  const me = useQuery({ ...meQuery(queryClient), enabled: features?.team === true }).data;
+  const hidden = new Set<PageName>();
+  if (!features?.team || !me || !isAdminRole(me.role)) hidden.add('users');
+  if (features && !features.apiKeys) hidden.add('apiKeys');
+  return hidden;
+}

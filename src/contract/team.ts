@@ -1,0 +1,135 @@
+import * as z from 'zod/mini';
+import { integer } from './rules';
+
+/*
+ * A team on one server: its users and their roles, as OpenHands' organisation routes name them
+ * (`/api/organizations/{org_id}/members…`), and each user's API keys (`/api/keys`). Ours besides
+ * OpenHands': a member's name, `disabled` status, last sign-in and running sandboxes, and the
+ * invitation link (OpenHands mails it; we show it to whoever invites).
+ */
+
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = (typeof ROLES)[number];
+
+/** Whether `role` may administer users and see everyone's conversations and sandboxes. */
+export const isAdminRole = (role: Role) => role === 'owner' || role === 'admin';
+
+export const MEMBER_STATUSES = ['active', 'invited', 'disabled'] as const;
+export const memberStatusSchema = z.enum(MEMBER_STATUSES);
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
+/** Trimmed and lower-cased, so one address is one user however it is typed. */
+export const emailSchema = () =>
+  z.string().check(z.trim(), z.toLowerCase(), z.regex(/^[^\s@]+@[^\s@]+$/, { error: 'Enter an email address' }), z.maxLength(254));
+
+export const organizationSchema = z.object({ id: z.string(), name: z.string() });
+/** `GET /api/organizations`: ours has one organisation, the server's. */
+export const organizationPageSchema = z.object({
+  items: z.array(organizationSchema),
+  next_page_id: z.nullable(z.string()),
+  current_org_id: z.nullable(z.string()),
+});
+
+export const memberSchema = z.object({
+  user_id: z.string(),
+  email: z.nullable(z.string()),
+  role: roleSchema,
+  status: memberStatusSchema,
+  name: z.optional(z.nullable(z.string())),
+  last_sign_in_at: z.optional(z.nullable(z.string())),
+  running_sandboxes: z.optional(integer()),
+  created_at: z.optional(z.string()),
+});
+export type Member = z.output<typeof memberSchema>;
+
+export const memberPageSchema = z.object({ items: z.array(memberSchema), current_page: integer(), per_page: integer() });
+export type MemberPage = z.output<typeof memberPageSchema>;
+
+export const memberPageQuerySchema = z.object({
+  page_id: z.optional(z.coerce.number().check(z.int(), z.minimum(0))),
+  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100))),
+  email: z.optional(z.string()),
+});
+
+export const memberPatchSchema = z.strictObject({
+  role: z.optional(roleSchema),
+  /** Ours: `disabled` ends the member's sessions and keys and pauses their sandboxes; `active` lets them in again. */
+  status: z.optional(z.enum(['active', 'disabled'])),
+});
+export type MemberPatch = z.output<typeof memberPatchSchema>;
+
+export const invitationRequestSchema = z.strictObject({
+  emails: z.array(emailSchema()).check(z.minLength(1), z.maxLength(50)),
+  role: z._default(roleSchema, 'member'),
+});
+export type InvitationRequest = z.input<typeof invitationRequestSchema>;
+
+export const invitationSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: roleSchema,
+  status: z.literal('pending'),
+  created_at: z.string(),
+  expires_at: z.string(),
+  inviter_email: z.nullable(z.string()),
+  /** Ours: the link that sets a password, shown once to whoever invites (it is not stored). */
+  link: z.optional(z.string()),
+});
+export type Invitation = z.output<typeof invitationSchema>;
+
+export const invitationResultSchema = z.object({
+  successful: z.array(invitationSchema),
+  failed: z.array(z.object({ email: z.string(), error: z.string() })),
+});
+export type InvitationResult = z.output<typeof invitationResultSchema>;
+
+export const MIN_PASSWORD_LENGTH = 10;
+export const passwordSchema = z
+  .string()
+  .check(z.minLength(MIN_PASSWORD_LENGTH, { error: `Use at least ${MIN_PASSWORD_LENGTH} characters` }), z.maxLength(256));
+
+/** `POST /accept-invitation` (ours, no key): the invited person's password and name; signs the browser in. */
+export const acceptInvitationBodySchema = z.strictObject({
+  token: z.string().check(z.minLength(1), z.maxLength(200)),
+  password: passwordSchema,
+  name: z.optional(z.string().check(z.trim(), z.maxLength(100))),
+});
+export type AcceptInvitationBody = z.input<typeof acceptInvitationBodySchema>;
+
+/** `GET /api/v1/users/me`-like (ours: `/api/team/me`): who the request is, and what they may do. */
+export const callerSchema = z.object({
+  user_id: z.string(),
+  email: z.nullable(z.string()),
+  name: z.nullable(z.string()),
+  role: roleSchema,
+  /** How the request showed who it is. */
+  auth_type: z.enum(['session_key', 'api_key', 'cookie']),
+  org_id: z.string(),
+});
+export type Caller = z.output<typeof callerSchema>;
+
+/** `/api/keys`, as OpenHands' (its ids are numbers); `prefix` is ours, the key's first characters. */
+export const apiKeySchema = z.object({
+  id: integer(),
+  name: z.nullable(z.string()),
+  prefix: z.optional(z.string()),
+  created_at: z.string(),
+  last_used_at: z.nullable(z.string()),
+  expires_at: z.nullable(z.string()),
+});
+export type ApiKey = z.output<typeof apiKeySchema>;
+
+/** The new key is in this response only. */
+export const createdApiKeySchema = z.extend(apiKeySchema, { key: z.string() });
+export type CreatedApiKey = z.output<typeof createdApiKeySchema>;
+
+export const apiKeyCreateSchema = z.strictObject({
+  name: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(100)))),
+  expires_at: z.optional(z.nullable(z.iso.datetime({ offset: true }))),
+});
+export type ApiKeyCreate = z.input<typeof apiKeyCreateSchema>;
+
+export const apiKeyIdParamsSchema = z.object({ key_id: z.coerce.number().check(z.int(), z.minimum(1)) });
+export const orgIdParamsSchema = z.object({ org_id: z.string() });
+export const memberParamsSchema = z.object({ org_id: z.string(), user_id: z.string() });

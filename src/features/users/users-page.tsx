@@ -1,0 +1,134 @@
+import { Button, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { describeError } from '../../api/errors';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { CopyValue } from '../../components/copy-value';
+import { Dialog } from '../../components/dialog';
+import { PageHeader } from '../../components/page-header';
+import { LoadedContent } from '../../components/query-content';
+import { useUrlParams } from '../../components/use-url-params';
+import type { Member } from '../../contract/team';
+import { deleteMemberMutation, meQuery, membersQuery, renewInvitationMutation, updateMemberMutation } from '../../queries/team';
+import { InviteDialog } from './invite-dialog';
+import { UsersView } from './users-view';
+
+const PAGE_SIZE = 100;
+
+type Pending = { kind: 'delete' | 'disable'; member: Member } | { kind: 'link'; member: Member; link: string } | null;
+
+const nameOf = (member: Member) => member.name || member.email || member.user_id;
+
+/** Owners and admins: the team, invitations, roles, disabling and deleting. The search is in the URL (`?q=`). */
+export function UsersPage() {
+  const queryClient = useQueryClient();
+  const [params, update] = useUrlParams<'q'>();
+  const search = params.get('q') ?? '';
+  const [debounced] = useDebouncedValue(search, 250);
+  const me = useQuery(meQuery(queryClient));
+  const members = useQuery(membersQuery(queryClient, 0, PAGE_SIZE, debounced));
+  const [inviting, setInviting] = useState(false);
+  const [pending, setPending] = useState<Pending>(null);
+  const change = useMutation(updateMemberMutation(queryClient));
+  const remove = useMutation(deleteMemberMutation(queryClient));
+  const renew = useMutation(renewInvitationMutation(queryClient));
+
+  const failed = (what: string) => (error: unknown) => notifications.show({ color: 'red', title: what, message: describeError(error) });
+
+  return (
+    <>
+      <PageHeader
+        title="Users"
+        description="Who signs in to this server, and what each may do."
+        actions={
+          me.data && (
+            <Button leftSection={<IconUserPlus size={16} />} onClick={() => setInviting(true)}>
+              Invite people
+            </Button>
+          )
+        }
+      />
+      <Stack>
+        <TextInput
+          aria-label="Search users by email"
+          placeholder="Search by email"
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(event) => update({ q: event.currentTarget.value || undefined })}
+          maw={320}
+        />
+        <LoadedContent
+          data={me.data && members.data ? { me: me.data, members: members.data } : undefined}
+          error={me.error ?? members.error}
+          onRetry={() => void Promise.all([me.refetch(), members.refetch()])}
+          what="users"
+        >
+          {({ me: caller, members: page }) => (
+            <UsersView
+              members={page.items}
+              myId={caller.user_id}
+              myRole={caller.role}
+              onInvite={() => setInviting(true)}
+              onRoleChange={(member, role) =>
+                change.mutate({ userId: member.user_id, patch: { role } }, { onError: failed(`Could not change ${nameOf(member)}’s role`) })
+              }
+              onStatusChange={(member, status) =>
+                status === 'disabled'
+                  ? setPending({ kind: 'disable', member })
+                  : change.mutate({ userId: member.user_id, patch: { status } }, { onError: failed(`Could not enable ${nameOf(member)}`) })
+              }
+              onNewLink={(member) =>
+                renew.mutate(member.user_id, {
+                  onSuccess: ({ link }) => link && setPending({ kind: 'link', member, link }),
+                  onError: failed('Could not make a new invitation link'),
+                })
+              }
+              onDelete={(member) => setPending({ kind: 'delete', member })}
+            />
+          )}
+        </LoadedContent>
+      </Stack>
+      {inviting && me.data && <InviteDialog myRole={me.data.role} onClose={() => setInviting(false)} />}
+      {pending?.kind === 'disable' && (
+        <ConfirmDialog
+          title={`Disable ${nameOf(pending.member)}?`}
+          confirmLabel="Disable"
+          pending={change.isPending}
+          error={change.error}
+          onClose={() => setPending(null)}
+          onConfirm={() =>
+            change.mutate({ userId: pending.member.user_id, patch: { status: 'disabled' } }, { onSuccess: () => setPending(null) })
+          }
+        >
+          They are signed out everywhere at once, their API keys stop working and are deleted, and their running sandboxes are paused. Their
+          conversations stay. You can enable them again.
+        </ConfirmDialog>
+      )}
+      {pending?.kind === 'delete' && (
+        <ConfirmDialog
+          title={`Delete ${nameOf(pending.member)}?`}
+          confirmLabel="Delete user"
+          pending={remove.isPending}
+          error={remove.error}
+          onClose={() => setPending(null)}
+          onConfirm={() => remove.mutate(pending.member.user_id, { onSuccess: () => setPending(null) })}
+        >
+          Their settings, secrets, git tokens and API keys are deleted. Their conversations and sandboxes stay, paused, for admins to
+          continue or delete. This cannot be undone.
+        </ConfirmDialog>
+      )}
+      {pending?.kind === 'link' && (
+        <Dialog opened onClose={() => setPending(null)} title={`New invitation link for ${nameOf(pending.member)}`}>
+          <Stack>
+            <Text size="sm">The old link no longer works. This one is shown only now, and works once within 7 days.</Text>
+            <CopyValue value={pending.link} label="invitation link" maxWidth={360} />
+            <Button onClick={() => setPending(null)}>Done</Button>
+          </Stack>
+        </Dialog>
+      )}
+    </>
+  );
+}

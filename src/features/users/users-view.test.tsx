@@ -1,0 +1,77 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import type { Member } from '../../contract/team';
+import { renderView } from '../../testing/render';
+import { assignableRoles, UsersView } from './users-view';
+
+const member = (user_id: string, fields: Partial<Member> = {}): Member => ({
+  user_id,
+  email: `${user_id}@example.com`,
+  role: 'member',
+  status: 'active',
+  name: user_id,
+  last_sign_in_at: null,
+  running_sandboxes: 0,
+  ...fields,
+});
+
+const handlers = () => ({
+  onInvite: vi.fn(),
+  onRoleChange: vi.fn(),
+  onStatusChange: vi.fn(),
+  onNewLink: vi.fn(),
+  onDelete: vi.fn(),
+});
+
+describe('assignableRoles', () => {
+  it('follows the server’s rules: nobody changes themselves, admins never touch owners nor make them', () => {
+    const me = 'me';
+    expect(assignableRoles('owner', me, member(me, { role: 'owner' }))).toEqual([]);
+    expect(assignableRoles('owner', me, member('x', { role: 'owner' }))).toEqual(['owner', 'admin', 'member']);
+    expect(assignableRoles('admin', me, member('x', { role: 'owner' }))).toEqual([]);
+    expect(assignableRoles('admin', me, member('x'))).toEqual(['admin', 'member']);
+    expect(assignableRoles('member', me, member('x'))).toEqual([]);
+    expect(assignableRoles('owner', me, member('x', { status: 'invited' }))).toEqual([]);
+  });
+});
+
+describe('UsersView', () => {
+  it('shows each user’s role, status, sign-in and running sandboxes, and what the viewer may do to them', async () => {
+    const on = handlers();
+    const { user } = renderView(
+      <UsersView
+        members={[
+          member('me', { role: 'admin', name: 'Ada', last_sign_in_at: new Date().toISOString() }),
+          member('owner', { role: 'owner', name: 'Olga' }),
+          member('bob', { name: 'Bob', running_sandboxes: 2 }),
+          member('new', { name: null, status: 'invited' }),
+        ]}
+        myId="me"
+        myRole="admin"
+        {...on}
+      />,
+    );
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(within(rows[0]!).getByText('(you)')).toBeVisible();
+    expect(within(rows[0]!).queryByRole('button', { name: /Disable|Delete/ })).toBeNull();
+    // An admin can neither change nor remove an owner.
+    expect(within(rows[1]!).queryByRole('textbox', { name: 'Role of Olga' })).toBeNull();
+    expect(within(rows[1]!).queryByRole('button', { name: 'Delete Olga' })).toBeNull();
+    expect(within(rows[2]!).getByText('2')).toBeVisible();
+    // Clicked again until it lands: the buttons are drawn anew when their tooltips arrive, a moment after the first render.
+    await vi.waitFor(async () => {
+      await user.click(screen.getByRole('button', { name: 'Disable Bob' }));
+      expect(on.onStatusChange).toHaveBeenCalledWith(expect.objectContaining({ user_id: 'bob' }), 'disabled');
+    });
+    expect(within(rows[3]!).getByText('invited')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'New invitation link for new@example.com' }));
+    expect(on.onNewLink).toHaveBeenCalledWith(expect.objectContaining({ user_id: 'new' }));
+  });
+
+  it('offers an invitation when the team is empty', async () => {
+    const on = handlers();
+    const { user } = renderView(<UsersView members={[]} myId="me" myRole="owner" {...on} />);
+    await user.click(screen.getByRole('button', { name: 'Invite people' }));
+    expect(on.onInvite).toHaveBeenCalled();
+  });
+});

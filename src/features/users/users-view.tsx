@@ -1,0 +1,133 @@
+import { Badge, Button, Group, Select, Table, Text } from '@mantine/core';
+import { IconLink, IconPlayerPause, IconPlayerPlay, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { EmptyState } from '../../components/empty-state';
+import { RelativeTime } from '../../components/relative-time';
+import { RowActions, RowActionsHeader, type RowActionItem } from '../../components/row-actions';
+import type { Member, Role } from '../../contract/team';
+
+const ROLE_LABELS: Record<Role, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
+const STATUS_COLORS = { active: 'green', invited: 'blue', disabled: 'gray' } as const;
+
+/** The roles `myRole` may give `member` (none: the role is shown, not chosen). Mirrors the server's rules. */
+export function assignableRoles(myRole: Role, myId: string, member: Member): Role[] {
+  if (member.user_id === myId || member.status === 'invited') return [];
+  if (myRole === 'owner') return ['owner', 'admin', 'member'];
+  if (myRole === 'admin' && member.role !== 'owner') return ['admin', 'member'];
+  return [];
+}
+
+export interface UsersViewProps {
+  members: Member[];
+  myId: string;
+  myRole: Role;
+  onInvite: () => void;
+  onRoleChange: (member: Member, role: Role) => void;
+  onStatusChange: (member: Member, status: 'active' | 'disabled') => void;
+  onNewLink: (member: Member) => void;
+  onDelete: (member: Member) => void;
+}
+
+/** The team: who they are, their role and status, when they last signed in, what runs of theirs. */
+export function UsersView({ members, myId, myRole, onInvite, onRoleChange, onStatusChange, onNewLink, onDelete }: UsersViewProps) {
+  if (members.length === 0) {
+    return (
+      <EmptyState title="Nobody here yet" description="Invite the people who will use this server.">
+        <Button leftSection={<IconUserPlus size={16} />} onClick={onInvite}>
+          Invite people
+        </Button>
+      </EmptyState>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={720} type="native">
+      <Table verticalSpacing="sm" aria-label="Users">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>User</Table.Th>
+            <Table.Th>Role</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Last sign-in</Table.Th>
+            <Table.Th>Running sandboxes</Table.Th>
+            <RowActionsHeader />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {members.map((member) => {
+            const name = member.name || member.email || member.user_id;
+            const roles = assignableRoles(myRole, myId, member);
+            const mayChange = roles.length > 0;
+            const actions: RowActionItem[] = [];
+            if (member.status === 'invited')
+              actions.push({
+                verb: 'New invitation link for',
+                title: 'New invitation link',
+                icon: <IconLink size={16} />,
+                onClick: () => onNewLink(member),
+              });
+            if (mayChange && member.status === 'active')
+              actions.push({ verb: 'Disable', icon: <IconPlayerPause size={16} />, onClick: () => onStatusChange(member, 'disabled') });
+            if (mayChange && member.status === 'disabled')
+              actions.push({ verb: 'Enable', icon: <IconPlayerPlay size={16} />, onClick: () => onStatusChange(member, 'active') });
+            if (member.user_id !== myId && (mayChange || member.status === 'invited'))
+              actions.push({ verb: 'Delete', icon: <IconTrash size={16} />, danger: true, onClick: () => onDelete(member) });
+            return (
+              <Table.Tr key={member.user_id}>
+                <Table.Td>
+                  <Text size="sm" fw={500}>
+                    {name}
+                    {member.user_id === myId && (
+                      <Text span c="dimmed" size="sm">
+                        {' '}
+                        (you)
+                      </Text>
+                    )}
+                  </Text>
+                  {member.email && member.name && (
+                    <Text size="xs" c="dimmed">
+                      {member.email}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {mayChange ? (
+                    <Select
+                      aria-label={`Role of ${name}`}
+                      size="xs"
+                      w={120}
+                      allowDeselect={false}
+                      value={member.role}
+                      data={roles.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
+                      onChange={(role) => role && role !== member.role && onRoleChange(member, role as Role)}
+                    />
+                  ) : (
+                    <Text size="sm">{ROLE_LABELS[member.role]}</Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light" color={STATUS_COLORS[member.status]}>
+                    {member.status}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  {member.last_sign_in_at ? (
+                    <RelativeTime iso={member.last_sign_in_at} />
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      Never
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>{member.running_sandboxes ?? '—'}</Table.Td>
+                <Table.Td>
+                  <Group justify="flex-end">
+                    <RowActions name={name} actions={actions} />
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
