@@ -88,7 +88,8 @@ test('an invited member sets a password, signs in, sees only their own sandboxes
   await context.close();
 });
 
-test("an admin pauses a member's sandbox from the Sandboxes page", async ({ page, server }) => {
+test("an admin sees whose each sandbox is, filters by owner, and pauses a member's sandbox", async ({ page, server, api }) => {
+  const owners = (await api('/api/v1/sandboxes', { method: 'POST' })).json() as { id: string };
   const admin = await addTeamMember(server, 'ada@example.com', 'admin');
   const member = await addTeamMember(server, 'bo@example.com', 'member');
   const started = await fetch(`${server.url}/api/v1/sandboxes`, { method: 'POST', headers: { 'X-Session-API-Key': member.key } });
@@ -97,6 +98,11 @@ test("an admin pauses a member's sandbox from the Sandboxes page", async ({ page
   await signInWithPassword(page, admin.email, admin.password);
   await expect(page.getByRole('link', { name: 'Users' })).toBeVisible();
   await page.getByRole('link', { name: 'Sandboxes' }).click();
+  await expect(row(page, id)).toContainText('bo@example.com');
+  await expect(row(page, owners.id)).toBeVisible();
+  await page.getByLabel('Owner').selectOption({ label: 'bo@example.com' });
+  await expect(page).toHaveURL(new RegExp(`owner=${member.userId}`));
+  await expect(row(page, owners.id)).toHaveCount(0);
   await expect(row(page, id).locator('[data-status]')).toHaveText('Running');
   await page.getByRole('button', { name: `Pause ${id}` }).click();
   await expect(row(page, id).locator('[data-status]')).toHaveText('Paused');

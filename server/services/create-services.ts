@@ -38,7 +38,7 @@ import { DEFAULT_INSTANCE_TIMING, InstanceRegistry, type InstanceTiming } from '
 import { OwnerClient } from './instances/owner-client';
 import { LlmTestService } from './settings/llm-test-service';
 import { McpTestService } from './settings/mcp-test-service';
-import { type SandboxLimits, SandboxService } from './sandboxes/sandbox-service';
+import { type SandboxLimits, SandboxService, type UserSandboxLimits } from './sandboxes/sandbox-service';
 import { OptionsService } from './settings/options-service';
 import { SecretsService } from './secrets/secrets-service';
 import { SettingsService } from './settings/settings-service';
@@ -163,6 +163,8 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     sandboxLog,
     clock,
     options.databaseUrl ? instances : undefined,
+    // Called only once everything is built.
+    (userId): Promise<UserSandboxLimits> => team.sandboxLimits(userId),
   );
   const mcpTest = new McpTestService(
     settings,
@@ -216,7 +218,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   );
   const usersStore = new UsersStore(db);
   const apiKeys = new ApiKeysService(new ApiKeysStore(db), clock);
-  const team = new TeamService(
+  const team: TeamService = new TeamService(
     usersStore,
     new ApiKeysStore(db),
     {

@@ -115,6 +115,7 @@ function applyFilter<Q extends Filterable<Q>>(query: Q, scope: UserScope, filter
   if (filter.updated_at__gte) conditions.push(sql<SqlBool>`${column('updated_at')} >= ${filter.updated_at__gte}`);
   if (filter.updated_at__lt) conditions.push(sql<SqlBool>`${column('updated_at')} < ${filter.updated_at__lt}`);
   if (filter.sandbox_id__eq) conditions.push(sql<SqlBool>`${column('sandbox_id')} = ${filter.sandbox_id__eq}`);
+  if (filter.created_by_user_id__eq) conditions.push(sql<SqlBool>`${column('user_id')} = ${filter.created_by_user_id__eq}`);
   if (!filter.include_sub_conversations) conditions.push(sql<SqlBool>`${column('parent_conversation_id')} IS NULL`);
   return conditions.reduce((q, condition) => q.where(condition), query);
 }

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SecretBox } from '../secret-box';
 import { builtServerScript } from '../testing/built-server';
 import { conversationRecord, startTaskRecord } from '../testing/conversation-records';
+import { addMember } from '../testing/team-members';
 import { freshPostgresDatabase } from '../testing/databases';
 import { startTestApp, TEST_SECRETS_KEY, type TestApp } from '../testing/test-app';
 import { copySqliteToPostgres } from './copy-to-postgres';
@@ -29,9 +30,13 @@ const post = (t: TestApp, url: string, body: unknown) =>
 const migrate = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   promisify(execFile)(process.execPath, [builtServerScript('migrate-to-postgres'), ...args], { env: { ...process.env, ...env } });
 
-/** A SQLite data dir with settings, secrets, a conversation and its events, left as a stopped server leaves it. */
+/** The API key of the team member `sqliteDataDir` adds. */
+let memberKey = '';
+
+/** A SQLite data dir with settings, secrets, a team member with an API key, a conversation and its events, left as a stopped server leaves it. */
 async function sqliteDataDir(): Promise<string> {
   const t = await startTestApp();
+  memberKey = (await addMember(t, 'copied@example.com', 'member')).key;
   expect((await t.postSettings({ llm_model: 'openai/gpt-4o', llm_api_key: 'sk-copied-key' })).statusCode).toBe(200);
   expect((await post(t, '/api/secrets', { name: 'DEPLOY_TOKEN', value: 'copied-secret', description: 'kept' })).statusCode).toBe(201);
   expect((await post(t, '/api/add-git-providers', { provider_tokens: { github: { token: 'ghp-copied' } } })).statusCode).toBe(200);
@@ -96,6 +101,10 @@ describe('npm run migrate-to-postgres', () => {
       },
     ]);
     expect(next!.seq).toBe(4);
+    // The team came along: the member's key works, a new key is numbered after the copied one.
+    const asMember = await t.app.inject({ method: 'GET', url: '/api/keys', headers: { 'x-session-api-key': memberKey } });
+    expect(asMember.json()).toEqual([expect.objectContaining({ id: 1, name: 'tests' })]);
+    expect((await post(t, '/api/keys', { name: 'after the copy' })).json()).toMatchObject({ id: 2 });
 
     const second = migrate(['--from', dataDir, '--to', target.url], { SECRETS_KEY: TEST_SECRETS_KEY });
     await expect(second).rejects.toMatchObject({ stderr: expect.stringContaining('already holds data'), code: 1 });

@@ -11,6 +11,8 @@ import type { Database } from './schema';
 /** Parents before children (events reference conversations). */
 const TABLES: (keyof Database)[] = [
   'server_meta',
+  'users',
+  'api_keys',
   'user_settings',
   'provider_tokens',
   'custom_secrets',
@@ -29,6 +31,9 @@ const BATCH = 500;
 export class CopyRefused extends Error {}
 
 export type CopyCounts = Partial<Record<keyof Database, number>>;
+
+/** Rows a migrated database starts with: the owner (migration 0016), whom the copy replaces. */
+const SEEDED: Partial<Record<keyof Database, number>> = { users: 1 };
 
 async function rowCount(db: Db, table: keyof Database): Promise<number> {
   const row = await db
@@ -70,11 +75,12 @@ export async function copySqliteToPostgres(dataDir: string, url: string, secrets
       // Two runs at once: the second waits here, then finds the first one's rows.
       await sql`LOCK TABLE server_meta IN EXCLUSIVE MODE`.execute(trx);
       for (const table of TABLES) {
-        if ((await rowCount(trx, table)) > 0) {
+        if ((await rowCount(trx, table)) > (SEEDED[table] ?? 0)) {
           throw new CopyRefused(`The PostgreSQL database already holds data (table ${table}): copy into an empty database only.`);
         }
       }
       const counts: CopyCounts = {};
+      await trx.deleteFrom('users').execute();
       for (const table of TABLES) counts[table] = await copyTable(from, trx, table);
       // The copied sandboxes run on this data dir's host (their processes, containers and homes are
       // there), so they are the instance's that starts on it (DATA_DIR/instance-id), whichever starts
@@ -92,10 +98,11 @@ export async function copySqliteToPostgres(dataDir: string, url: string, secrets
         })
         .where('status', 'not in', ['READY', 'ERROR'])
         .execute();
-      // New events are numbered after the copied ones.
+      // New events and keys are numbered after the copied ones.
       await sql`SELECT setval(pg_get_serial_sequence('conversation_events', 'seq'), COALESCE(MAX(seq), 0) + 1, false) FROM conversation_events`.execute(
         trx,
       );
+      await sql`SELECT setval(pg_get_serial_sequence('api_keys', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM api_keys`.execute(trx);
       return counts;
     });
   } finally {

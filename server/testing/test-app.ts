@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
+import type { Clock } from '../clock';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../http/app';
 import { ensureDataDir, loadOrCreateKeyFile } from '../data-dir';
@@ -54,6 +55,8 @@ export interface TestAppOptions {
   listen?: boolean;
   /** How often it writes its heartbeat and when another counts as quiet. */
   instanceTiming?: InstanceTiming;
+  /** What the services stamp (invitations, keys, sandboxes); the system's clock when absent. */
+  clock?: Clock;
 }
 
 async function dockerSandboxes() {
@@ -98,6 +101,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     docker,
     instance: { id: loadOrCreateKeyFile(dataDir, 'instance-id'), sessionKey: TEST_SESSION_KEY, timing: options.instanceTiming },
     databaseUrl,
+    clock: options.clock,
   });
   // As in the server, its own starts are ended only once it holds its id (startMonitoring).
   await services.sandboxes.startMonitoring();

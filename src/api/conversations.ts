@@ -19,16 +19,19 @@ export interface ConversationFilters {
   sort?: ConversationSortOrder;
   archived?: boolean;
   sandboxId?: string;
+  /** One user's (an admin's filter). */
+  owner?: string;
 }
 
 /** The query string `/search` and `/count` share, so the count is of what search pages through. */
-function filterQuery({ title, createdFrom, createdBefore, archived, sandboxId }: ConversationFilters): URLSearchParams {
+function filterQuery({ title, createdFrom, createdBefore, archived, sandboxId, owner }: ConversationFilters): URLSearchParams {
   const query = new URLSearchParams();
   if (title) query.set('title__contains', title);
   if (createdFrom) query.set('created_at__gte', createdFrom);
   if (createdBefore) query.set('created_at__lt', createdBefore);
   if (archived) query.set('archived', 'true');
   if (sandboxId) query.set('sandbox_id__eq', sandboxId);
+  if (owner) query.set('created_by_user_id__eq', owner);
   return query;
 }
 

@@ -14,14 +14,17 @@ import { apiRequest } from './client';
 export interface SandboxFilters {
   status?: SandboxStatus;
   specId?: string;
+  /** One user's (an admin's filter). */
+  owner?: string;
   pageId?: string;
   limit?: number;
 }
 
-export function searchSandboxes({ status, specId, pageId, limit = 50 }: SandboxFilters, signal?: AbortSignal) {
+export function searchSandboxes({ status, specId, owner, pageId, limit = 50 }: SandboxFilters, signal?: AbortSignal) {
   const query = new URLSearchParams({ limit: String(limit) });
   if (status) query.set('status__eq', status);
   if (specId) query.set('sandbox_spec_id__eq', specId);
+  if (owner) query.set('created_by_user_id__eq', owner);
   if (pageId) query.set('page_id', pageId);
   return apiRequest(`/api/v1/sandboxes/search?${query}`, { schema: sandboxPageSchema, signal });
 }

@@ -243,6 +243,8 @@ export const conversationFilterSchema = z.object({
   updated_at__lt: z.optional(dateTimeQuery),
   /** Ours. */
   sandbox_id__eq: z.optional(z.string()),
+  /** Ours: one user's conversations (an admin's filter; a member sees only their own anyway). */
+  created_by_user_id__eq: z.optional(z.string()),
   /**
    * Ours: archived conversations are hidden unless asked for. A query string holds only strings: this works behind the
    * server's lax pre-pass (`laxInput`), which reads `true`, `1`, `yes`, … as Pydantic does.

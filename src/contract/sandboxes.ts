@@ -68,6 +68,8 @@ export const pageQuerySchema = z.object({
 export const sandboxSearchQuerySchema = z.extend(pageQuerySchema, {
   status__eq: z.optional(sandboxStatusSchema),
   sandbox_spec_id__eq: z.optional(z.string()),
+  /** Ours: one user's sandboxes (an admin's filter; a member sees only their own anyway). */
+  created_by_user_id__eq: z.optional(z.string()),
 });
 export type SandboxSearchQuery = z.output<typeof sandboxSearchQuerySchema>;
 

@@ -40,8 +40,17 @@ export const memberSchema = z.object({
   last_sign_in_at: z.optional(z.nullable(z.string())),
   running_sandboxes: z.optional(integer()),
   created_at: z.optional(z.string()),
+  /** Ours: limits an admin set for this user (null: only the server's). */
+  max_running_sandboxes: z.optional(z.nullable(integer())),
+  max_sandboxes: z.optional(z.nullable(integer())),
 });
 export type Member = z.output<typeof memberSchema>;
+
+/** A user as lists name them (an admin's owner column and filter). */
+export interface Owner {
+  id: string;
+  name: string;
+}
 
 export const memberPageSchema = z.object({ items: z.array(memberSchema), current_page: integer(), per_page: integer() });
 export type MemberPage = z.output<typeof memberPageSchema>;
@@ -56,6 +65,9 @@ export const memberPatchSchema = z.strictObject({
   role: z.optional(roleSchema),
   /** Ours: `disabled` ends the member's sessions and keys and pauses their sandboxes; `active` lets them in again. */
   status: z.optional(z.enum(['active', 'disabled'])),
+  /** Ours: how many sandboxes of theirs may run, and exist, at once (null: no limit of their own). */
+  max_running_sandboxes: z.optional(z.nullable(integer().check(z.minimum(0), z.maximum(1000)))),
+  max_sandboxes: z.optional(z.nullable(integer().check(z.minimum(0), z.maximum(1000)))),
 });
 export type MemberPatch = z.output<typeof memberPatchSchema>;
 

@@ -28,8 +28,13 @@ export function pollInterval(sandboxes: readonly SandboxInfo[] | undefined, anyt
 }
 
 /** The sandboxes of `page` that match `filters`, for a server that ignores them (OpenHands). */
-export function matchingSandboxes(page: SandboxPage, { status, specId }: SandboxFilters): SandboxPage {
-  const items = page.items.filter((sandbox) => (!status || sandbox.status === status) && (!specId || sandbox.sandbox_spec_id === specId));
+export function matchingSandboxes(page: SandboxPage, { status, specId, owner }: SandboxFilters): SandboxPage {
+  const items = page.items.filter(
+    (sandbox) =>
+      (!status || sandbox.status === status) &&
+      (!specId || sandbox.sandbox_spec_id === specId) &&
+      (!owner || sandbox.created_by_user_id === owner),
+  );
   return { ...page, items };
 }
 

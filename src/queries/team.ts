@@ -11,7 +11,8 @@ import {
   renewInvitation,
   updateMember,
 } from '../api/team';
-import type { ApiKeyCreate, InvitationRequest, MemberPatch } from '../contract/team';
+import { type ApiKeyCreate, type InvitationRequest, isAdminRole, type MemberPatch, type Owner } from '../contract/team';
+import { serverFeaturesQuery } from './server-capabilities';
 
 export const teamKeys = {
   all: ['team'] as const,
@@ -39,6 +40,26 @@ export const membersQuery = (queryClient: QueryClient, page: number, limit: numb
   queryOptions({
     queryKey: teamKeys.memberPage(page, limit, email),
     queryFn: async ({ signal }) => fetchMembers(await queryClient.fetchQuery(currentOrgQuery()), { page, limit, email }, signal),
+  });
+
+/** As many users as one page of the team holds: the owner filter lists them. */
+const OWNERS_LIMIT = 100;
+
+/**
+ * The team, for an admin's lists (an owner column and filter); `null` for a member, who sees only
+ * their own, and on a server without teams.
+ */
+export const ownersQuery = (queryClient: QueryClient) =>
+  queryOptions({
+    queryKey: [...teamKeys.members(), 'owners'] as const,
+    queryFn: async ({ signal }): Promise<Owner[] | null> => {
+      if (!(await queryClient.fetchQuery(serverFeaturesQuery())).team) return null;
+      const orgId = await queryClient.fetchQuery(currentOrgQuery());
+      if (!isAdminRole((await fetchMe(orgId, signal)).role)) return null;
+      const page = await fetchMembers(orgId, { page: 0, limit: OWNERS_LIMIT }, signal);
+      return page.items.map((member) => ({ id: member.user_id, name: member.name || member.email || member.user_id }));
+    },
+    staleTime: 60_000,
   });
 
 const orgId = (queryClient: QueryClient) => queryClient.fetchQuery(currentOrgQuery());

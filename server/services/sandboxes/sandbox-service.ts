@@ -38,6 +38,14 @@ export interface SandboxLimits {
   stopGraceMs: number;
 }
 
+/** One user's limits, set by an admin (null: only the server's own). */
+export interface UserSandboxLimits {
+  maxRunning: number | null;
+  maxSandboxes: number | null;
+}
+
+const NO_USER_LIMITS: UserSandboxLimits = { maxRunning: null, maxSandboxes: null };
+
 export interface ExecRequest {
   /** Relative to the sandbox's home; the spec's working directory when absent. */
   cwd?: string;
@@ -110,6 +118,7 @@ export class SandboxService {
     /** Stamps `created_at`; the start timeout always counts in real time. */
     private readonly clock: Clock = systemClock,
     private readonly instances?: Instances,
+    private readonly userLimits: (userId: string) => Promise<UserSandboxLimits> = async () => NO_USER_LIMITS,
   ) {
     this.#monitor = new HealthMonitor(async () => {
       const seen = await Promise.all((await this.#own()).map(async (record) => ({ id: record.id, ...(await this.#look(record)) })));
@@ -355,7 +364,8 @@ export class SandboxService {
     const matching = known.filter(
       (info) =>
         (!query.status__eq || info.status === query.status__eq) &&
-        (!query.sandbox_spec_id__eq || info.sandbox_spec_id === query.sandbox_spec_id__eq),
+        (!query.sandbox_spec_id__eq || info.sandbox_spec_id === query.sandbox_spec_id__eq) &&
+        (!query.created_by_user_id__eq || info.created_by_user_id === query.created_by_user_id__eq),
     );
     return paginate(matching, query.page_id, query.limit);
   }
@@ -391,15 +401,41 @@ export class SandboxService {
   }
 
   /**
-   * Pauses the oldest running sandboxes until fewer than MAX_RUNNING_SANDBOXES run besides
-   * `except`, as OpenHands does; returns which ones it paused.
+   * Refuses to run one more sandbox of `userId` (besides `except`) when that would go over a limit:
+   * their own (an admin's, for them), or MAX_RUNNING_SANDBOXES when other users' sandboxes alone
+   * fill it (a start pauses only its own user's sandboxes to make room).
    */
-  async #makeRoom(except: string): Promise<string[]> {
-    const running = (await this.#running((await this.#own()).filter((record) => record.id !== except))).sort((a, b) =>
-      a.created_at.localeCompare(b.created_at),
-    );
+  async #refuseOverLimits(userId: string, except: string | undefined, starting: boolean): Promise<void> {
+    const running = await this.#running((await this.#own()).filter((record) => record.id !== except));
+    const others = running.filter((record) => record.created_by_user_id !== userId).length;
+    if (others >= this.limits.maxRunning) {
+      throw new Conflict(
+        `All ${this.limits.maxRunning} sandboxes that may run at once (MAX_RUNNING_SANDBOXES) are other users'; ask an admin to pause one`,
+      );
+    }
+    const limits = await this.userLimits(userId);
+    const own = running.length - others;
+    if (limits.maxRunning !== null && own >= limits.maxRunning) {
+      throw new Conflict(`You may run ${limits.maxRunning} sandboxes at once (a limit an admin set for you); pause one to run another`);
+    }
+    if (starting && limits.maxSandboxes !== null) {
+      const existing = (await this.store.list()).filter((record) => record.created_by_user_id === userId).length;
+      if (existing >= limits.maxSandboxes) {
+        throw new Conflict(`You may have ${limits.maxSandboxes} sandboxes (a limit an admin set for you); delete one to start another`);
+      }
+    }
+  }
+
+  /**
+   * Pauses the oldest running sandboxes of `userId` until fewer than MAX_RUNNING_SANDBOXES run
+   * besides `except`, as OpenHands does; returns which ones it paused.
+   */
+  async #makeRoom(except: string, userId: string): Promise<string[]> {
+    const others = (await this.#own()).filter((record) => record.id !== except);
+    const running = (await this.#running(others)).sort((a, b) => a.created_at.localeCompare(b.created_at));
+    const over = Math.max(0, running.length - this.limits.maxRunning + 1);
     const paused: string[] = [];
-    for (const record of running.slice(0, Math.max(0, running.length - this.limits.maxRunning + 1))) {
+    for (const record of running.filter((r) => r.created_by_user_id === userId).slice(0, over)) {
       if (await this.runtime.pause(record)) {
         this.#monitor.forget(record.id);
         paused.push(record.id);
@@ -455,6 +491,7 @@ export class SandboxService {
       if ((await this.store.count()) >= this.limits.maxSandboxes) {
         throw new Conflict(`At most ${this.limits.maxSandboxes} sandboxes may exist at once (MAX_SANDBOXES); delete one to start another`);
       }
+      await this.#refuseOverLimits(caller.userId, undefined, true);
 
       const id = sandboxId();
       const key = sessionKey();
@@ -513,7 +550,7 @@ export class SandboxService {
       await Promise.race([exitNoticed, sleep(EARLY_EXIT_MS), responded.then((ok) => (ok ? undefined : sleep(EARLY_EXIT_MS)))]);
       await exited;
       // Room is made only for a sandbox that really started.
-      const pausedIds = exited ? [] : await this.#makeRoom(id);
+      const pausedIds = exited ? [] : await this.#makeRoom(id, caller.userId);
       return { sandbox: await this.get(SYSTEM, id), pausedIds };
     });
   }
@@ -549,7 +586,8 @@ export class SandboxService {
         // (a bare 404 on the wire; the console says what it means).
         if (state === 'missing') throw new NotFound(`Sandbox ${id} has no processes to resume`);
         if (state !== 'paused') return { pausedIds: [] }; // running already, or starting: nothing to resume
-        const pausedIds = await this.#makeRoom(id);
+        await this.#refuseOverLimits(record.created_by_user_id, id, false);
+        const pausedIds = await this.#makeRoom(id, record.created_by_user_id);
         this.#monitor.forget(id);
         // First, so how it stopped stays known when the engine refuses to start it again.
         await this.runtime.resume(record);

@@ -13,6 +13,7 @@ import type { Logger } from '../../logger';
 import type { ApiKeysStore } from '../../store/api-keys-store';
 import type { UserRecord, UsersStore } from '../../store/users-store';
 import { Conflict, Forbidden, NotFound, Unauthenticated } from '../domain-errors';
+import type { UserSandboxLimits } from '../sandboxes/sandbox-service';
 import { AttemptLimiter } from './attempt-limiter';
 import { type Caller, OWNER_ID } from './caller';
 import { hashPassword, passwordMatches } from './passwords';
@@ -62,6 +63,12 @@ export class TeamService {
     return this.users.get(id);
   }
 
+  /** The sandbox limits an admin set for a user. */
+  async sandboxLimits(userId: string): Promise<UserSandboxLimits> {
+    const user = await this.users.get(userId);
+    return { maxRunning: user?.max_running_sandboxes ?? null, maxSandboxes: user?.max_sandboxes ?? null };
+  }
+
   async members(query: { page_id?: number; limit?: number; email?: string }): Promise<MemberPage> {
     const limit = query.limit ?? 10;
     const page = query.page_id ?? 0;
@@ -84,6 +91,8 @@ export class TeamService {
       last_sign_in_at: row.last_sign_in_at,
       running_sandboxes: running,
       created_at: row.created_at,
+      max_running_sandboxes: row.max_running_sandboxes,
+      max_sandboxes: row.max_sandboxes,
     };
   }
 
@@ -215,6 +224,8 @@ export class TeamService {
         changes.role = patch.role;
         changes.sessions_since = now;
       }
+      if (patch.max_running_sandboxes !== undefined) changes.max_running_sandboxes = patch.max_running_sandboxes;
+      if (patch.max_sandboxes !== undefined) changes.max_sandboxes = patch.max_sandboxes;
       if (patch.status !== undefined && patch.status !== user.status) {
         if (user.status === 'invited') throw new Conflict('An invited user becomes active by accepting the invitation');
         changes.status = patch.status;

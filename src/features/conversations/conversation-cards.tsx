@@ -5,6 +5,8 @@ import { SandboxStatusBadge } from '../../components/sandbox-status-badge';
 import { useWindowRows } from '../../components/use-window-rows';
 import { WindowCardsList } from '../../components/window-cards-list';
 import type { AppConversation } from '../../contract/conversations';
+import { ownerName } from '../../components/owners';
+import type { Owner } from '../../contract/team';
 import { rowSelection } from '../../components/row-selection';
 import { ExecutionBadge } from './execution-badge';
 import { repositoryLabel } from './labels';
@@ -13,10 +15,12 @@ interface ConversationCardsProps {
   items: AppConversation[];
   selected: Set<string>;
   onSelect: (selected: Set<string>) => void;
+  /** The team, for an admin: whose each conversation is. */
+  owners?: readonly Owner[];
 }
 
 /** The conversations as cards on a narrow screen: each with its title, both statuses and its times in view. */
-export function ConversationCards({ items, selected, onSelect }: ConversationCardsProps) {
+export function ConversationCards({ items, selected, onSelect, owners }: ConversationCardsProps) {
   const { toggle } = rowSelection(
     items.map((item) => item.id),
     selected,
@@ -54,6 +58,7 @@ export function ConversationCards({ items, selected, onSelect }: ConversationCar
                 <Text size="sm" c={item.selected_repository ? undefined : 'dimmed'}>
                   {repositoryLabel(item) ?? 'No repository'}
                 </Text>
+                {owners && <Text size="sm">Owner: {ownerName(owners, item.created_by_user_id)}</Text>}
                 <Group gap="xs">
                   <SandboxStatusBadge status={item.sandbox_status} />
                   <ExecutionBadge status={item.execution_status} />

@@ -21,6 +21,7 @@ import {
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { settingsQuery } from '../../queries/settings';
 import { sandboxCapacityQuery } from '../../queries/sandboxes';
+import { ownersQuery } from '../../queries/team';
 import { type BulkAction, ConversationsView, type ListFilters } from './conversations-view';
 import { apiFiltersFrom, listFiltersFrom } from './list-filters';
 import { startingNoticeId } from './starting-notice';
@@ -42,7 +43,7 @@ const TASK_WINDOW_MS = 60 * 60 * 1000;
 
 /** Filters and sort live in the URL, so a view can be shared and survives a reload. */
 function useListFilters() {
-  const [params, update] = useUrlParams<'q' | 'from' | 'to' | 'sort' | 'archived'>();
+  const [params, update] = useUrlParams<'q' | 'from' | 'to' | 'sort' | 'archived' | 'owner'>();
   const filters = listFiltersFrom(params);
   const change = (changes: Partial<ListFilters>) =>
     update((current) => {
@@ -53,6 +54,7 @@ function useListFilters() {
         to: next.to || undefined,
         sort: next.sort === 'CREATED_AT_DESC' ? undefined : next.sort,
         archived: next.archived ? 'true' : undefined,
+        owner: next.owner || undefined,
       };
     });
   return [filters, change] as const;
@@ -68,6 +70,7 @@ export function ConversationsPage() {
   const queryClient = useQueryClient();
   const [filters, changeFilters] = useListFilters();
   const [titleInput, setTitleInput] = useState(filters.title);
+  const owners = useQuery(ownersQuery(queryClient)).data ?? undefined;
   const searchTitle = useDebouncedCallback((title: string) => changeFilters({ title: title.trim() }), 300);
   const typeTitle = (title: string) => {
     setTitleInput(title);
@@ -205,6 +208,7 @@ export function ConversationsPage() {
         onNew={() => setNewOpen(true)}
         layout={layout}
         capacity={capacity.data}
+        owners={owners}
       />
       {newOpen && (
         <Suspense fallback={null}>

@@ -6,6 +6,8 @@ import { SandboxStatusBadge } from '../../components/sandbox-status-badge';
 import { WindowRowsBody } from '../../components/window-rows-body';
 import { useWindowRows } from '../../components/use-window-rows';
 import type { AppConversation } from '../../contract/conversations';
+import { ownerName } from '../../components/owners';
+import type { Owner } from '../../contract/team';
 import { ExecutionBadge } from './execution-badge';
 import { repositoryLabel } from './labels';
 
@@ -13,10 +15,12 @@ interface ConversationsTableProps {
   items: AppConversation[];
   selected: Set<string>;
   onSelect: (selected: Set<string>) => void;
+  /** The team, for an admin: whose each conversation is. */
+  owners?: readonly Owner[];
 }
 
 /** Only the rows in view are rendered: "Load more" adds 50 at a time, up to thousands. */
-export function ConversationsTable({ items, selected, onSelect }: ConversationsTableProps) {
+export function ConversationsTable({ items, selected, onSelect, owners }: ConversationsTableProps) {
   const { all, some, toggle, toggleAll } = rowSelection(
     items.map((item) => item.id),
     selected,
@@ -32,6 +36,7 @@ export function ConversationsTable({ items, selected, onSelect }: ConversationsT
               <Checkbox aria-label="Select all conversations" checked={all} indeterminate={some} onChange={toggleAll} />
             </Table.Th>
             <Table.Th>Title</Table.Th>
+            {owners && <Table.Th>Owner</Table.Th>}
             <Table.Th>Repository</Table.Th>
             <Table.Th>Sandbox</Table.Th>
             <Table.Th>Agent</Table.Th>
@@ -56,6 +61,11 @@ export function ConversationsTable({ items, selected, onSelect }: ConversationsT
                     {item.title ?? item.id}
                   </Anchor>
                 </Table.Td>
+                {owners && (
+                  <Table.Td>
+                    <Text size="sm">{ownerName(owners, item.created_by_user_id)}</Text>
+                  </Table.Td>
+                )}
                 <Table.Td>
                   <Text size="sm" c={item.selected_repository ? undefined : 'dimmed'}>
                     {repositoryLabel(item) ?? 'No repository'}

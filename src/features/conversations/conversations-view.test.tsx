@@ -29,7 +29,7 @@ function setup(props: Partial<ConversationsViewProps> = {}) {
   const view = renderView(
     <MemoryRouter>
       <ConversationsView
-        filters={{ title: '', from: '', to: '', sort: 'CREATED_AT_DESC', archived: false }}
+        filters={{ title: '', from: '', to: '', sort: 'CREATED_AT_DESC', archived: false, owner: '' }}
         titleInput=""
         items={[]}
         error={null}

@@ -7,6 +7,8 @@ import { PAGE_SEARCH } from '../../components/page-search';
 import { SandboxCapacityLine } from '../../components/sandbox-capacity';
 import { LoadedContent } from '../../components/query-content';
 import { SelectionToolbar } from '../../components/selection-toolbar';
+import { OwnerSelect } from '../../components/owner-select';
+import type { Owner } from '../../contract/team';
 import type { AppConversation, ConversationSortOrder, StartTask } from '../../contract/conversations';
 import { DEMO_MODEL } from '../../contract/demo-model';
 import type { SandboxCapacity } from '../../contract/sandboxes';
@@ -22,6 +24,8 @@ export interface ListFilters {
   to: string;
   sort: ConversationSortOrder;
   archived: boolean;
+  /** One user's conversations (an admin's filter); '' for everyone's. */
+  owner: string;
 }
 
 export type BulkAction = 'archive' | 'unarchive' | 'delete';
@@ -60,9 +64,11 @@ export interface ConversationsViewProps {
   noModel?: boolean;
   /** Cards instead of a table, for narrow screens. */
   layout?: 'table' | 'cards';
+  /** The team, for an admin: an Owner column and filter show. */
+  owners?: readonly Owner[];
 }
 
-const filtered = (filters: ListFilters) => Boolean(filters.title || filters.from || filters.to);
+const filtered = (filters: ListFilters) => Boolean(filters.title || filters.from || filters.to || filters.owner);
 
 function NoModelHint() {
   return (
@@ -88,7 +94,7 @@ export function ConversationsView(props: ConversationsViewProps) {
   );
   const clearFilters = () => {
     props.onTitleInput('');
-    props.onFiltersChange({ title: '', from: '', to: '' });
+    props.onFiltersChange({ title: '', from: '', to: '', owner: '' });
   };
 
   return (
@@ -136,6 +142,7 @@ export function ConversationsView(props: ConversationsViewProps) {
           value={filters.to}
           onChange={(event) => props.onFiltersChange({ to: event.currentTarget.value })}
         />
+        {props.owners && <OwnerSelect owners={props.owners} value={filters.owner} onChange={(owner) => props.onFiltersChange({ owner })} />}
         {canSort && (
           <NativeSelect
             label="Sort"
@@ -199,7 +206,7 @@ export function ConversationsView(props: ConversationsViewProps) {
               )}
             </EmptyState>
           ) : (
-            <ConversationList items={rows} selected={selected} onSelect={props.onSelect} />
+            <ConversationList items={rows} selected={selected} onSelect={props.onSelect} owners={props.owners} />
           )
         }
       </LoadedContent>

@@ -4,14 +4,19 @@ import { apiFiltersFrom, listFiltersFrom } from './list-filters';
 describe('list filters', () => {
   it('reads the defaults from an empty query string', () => {
     const filters = listFiltersFrom(new URLSearchParams());
-    expect(filters).toEqual({ title: '', from: '', to: '', sort: 'CREATED_AT_DESC', archived: false });
+    expect(filters).toEqual({ title: '', from: '', to: '', sort: 'CREATED_AT_DESC', archived: false, owner: '' });
     expect(apiFiltersFrom(filters, true)).toEqual({
       title: undefined,
       createdFrom: undefined,
       createdBefore: undefined,
       sort: 'CREATED_AT_DESC',
       archived: false,
+      owner: undefined,
     });
+  });
+
+  it('asks for one user’s conversations when an owner is chosen', () => {
+    expect(apiFiltersFrom(listFiltersFrom(new URLSearchParams('owner=u1')), true).owner).toBe('u1');
   });
 
   it('takes a known sort, ignores an unknown one, and ends a date range a day after its last day', () => {

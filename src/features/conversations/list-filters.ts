@@ -21,6 +21,7 @@ export function listFiltersFrom(params: URLSearchParams): ListFilters {
     to: params.get('to') ?? '',
     sort: isSort(sort) ? sort : 'CREATED_AT_DESC',
     archived: params.get('archived') === 'true',
+    owner: params.get('owner') ?? '',
   };
 }
 
@@ -32,4 +33,5 @@ export const apiFiltersFrom = (filters: ListFilters, canArchive: boolean): Conve
   sort: filters.sort,
   // `archived=true` in a URL means nothing to a server that cannot archive (OpenHands).
   archived: filters.archived && canArchive,
+  owner: filters.owner || undefined,
 });

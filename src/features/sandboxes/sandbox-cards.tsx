@@ -6,6 +6,7 @@ import { shortId } from '../../components/short-id';
 import { AgentServerUrl, agentServerUrl, SessionKey } from './agent-server';
 import { SandboxActions } from './sandbox-actions';
 import type { SandboxListProps } from './sandbox-list';
+import { ownerName } from '../../components/owners';
 import { StatusReason } from './sandbox-status';
 import { StatusBadge } from './status-badge';
 import { UsedBy } from './used-by';
@@ -22,6 +23,7 @@ export function SandboxCards({
   onStartAgain,
   onLogs,
   usedBy,
+  owners,
 }: SandboxListProps) {
   const { all, some, toggle, toggleAll } = rowSelection(
     items.map((sandbox) => sandbox.id),
@@ -60,6 +62,7 @@ export function SandboxCards({
                   <StatusBadge status={sandbox.status} inFlight={busy} />
                 </Group>
                 <Text size="sm" c="dimmed">
+                  {owners && `${ownerName(owners, sandbox.created_by_user_id)} · `}
                   {sandbox.sandbox_spec_id} · <RelativeTime iso={sandbox.created_at} />
                 </Text>
                 <StatusReason sandbox={sandbox} inFlight={busy} runtime={runtime} />

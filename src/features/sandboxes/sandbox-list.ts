@@ -1,6 +1,7 @@
 import type { SandboxAction } from '../../api/sandboxes';
 import type { SandboxInfo, SandboxRuntimeName } from '../../contract/sandboxes';
 import type { SandboxConversation } from './used-by';
+import type { Owner } from '../../contract/team';
 
 /** What the table and the cards (narrow screens) both show and do. */
 export interface SandboxListProps {
@@ -18,4 +19,6 @@ export interface SandboxListProps {
   onLogs?: (id: string) => void;
   /** The conversations each sandbox serves, by its id, when the server says. */
   usedBy?: ReadonlyMap<string, readonly SandboxConversation[]>;
+  /** The team, for an admin: whose each sandbox is. */
+  owners?: readonly Owner[];
 }

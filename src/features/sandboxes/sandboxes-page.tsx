@@ -20,6 +20,7 @@ import { useActionsInFlight } from './use-actions-in-flight';
 import { useCardLayout } from '../../components/use-card-layout';
 import { namedConversations } from './used-by';
 import { conversationsBySandboxQuery } from '../../queries/conversations';
+import { ownersQuery } from '../../queries/team';
 
 /** The dialog or drawer open over the list. */
 type OpenDialog = { type: 'start' } | { type: 'delete' | 'pause'; sandbox: SandboxInfo } | { type: 'bulk'; action: SandboxAction };
@@ -31,11 +32,12 @@ const isStatus = (value: string | null): value is SandboxStatus => SANDBOX_STATU
  * shared and survives a reload.
  */
 function useViewParams() {
-  const [params, update] = useUrlParams<'status' | 'spec' | 'page' | 'logs'>();
+  const [params, update] = useUrlParams<'status' | 'spec' | 'owner' | 'page' | 'logs'>();
   const status = params.get('status');
   const filters = {
     status: isStatus(status) ? status : undefined,
     specId: params.get('spec') ?? undefined,
+    owner: params.get('owner') ?? undefined,
     pageId: params.get('page') ?? undefined,
   };
   const logsId = params.get('logs') ?? undefined;
@@ -51,6 +53,7 @@ export function SandboxesPage() {
   const specs = useQuery(sandboxSpecsQuery());
   const capacity = useQuery(sandboxCapacityQuery(features?.sandboxCapacity === true));
   const queryClient = useQueryClient();
+  const owners = useQuery(ownersQuery(queryClient)).data ?? undefined;
   const act = useMutation(sandboxActionMutation(queryClient));
   const start = useMutation(startSandboxMutation(queryClient));
   const [startingAgainId, setStartingAgainId] = useState<string>();
@@ -114,6 +117,7 @@ export function SandboxesPage() {
         filtersOnClient={filtersOnClient}
         capacity={capacity.data}
         usedBy={usedBy}
+        owners={owners}
       />
 
       {dialog?.type === 'start' && <StartSandboxDialog onClose={() => setDialog(null)} initialSpec={filters.specId} />}

@@ -9,6 +9,7 @@ import { SandboxActions } from './sandbox-actions';
 import type { SandboxListProps } from './sandbox-list';
 import { SandboxStatus } from './sandbox-status';
 import { UsedBy } from './used-by';
+import { ownerName } from '../../components/owners';
 
 export function SandboxesTable({
   items,
@@ -21,6 +22,7 @@ export function SandboxesTable({
   onStartAgain,
   onLogs,
   usedBy,
+  owners,
 }: SandboxListProps) {
   const { all, some, toggle, toggleAll } = rowSelection(
     items.map((sandbox) => sandbox.id),
@@ -36,6 +38,7 @@ export function SandboxesTable({
               <Checkbox aria-label="Select all sandboxes on this page" checked={all} indeterminate={some} onChange={toggleAll} />
             </Table.Th>
             <Table.Th>ID</Table.Th>
+            {owners && <Table.Th>Owner</Table.Th>}
             <Table.Th>Spec</Table.Th>
             <Table.Th>Status</Table.Th>
             <Table.Th>Created</Table.Th>
@@ -60,6 +63,11 @@ export function SandboxesTable({
                   <CopyValue value={sandbox.id} display={shortId(sandbox.id)} label={`id of ${sandbox.id}`} />
                   <UsedBy conversations={usedBy?.get(sandbox.id)} />
                 </Table.Td>
+                {owners && (
+                  <Table.Td>
+                    <Text size="sm">{ownerName(owners, sandbox.created_by_user_id)}</Text>
+                  </Table.Td>
+                )}
                 <Table.Td>
                   <Text size="sm">{sandbox.sandbox_spec_id}</Text>
                 </Table.Td>

@@ -7,6 +7,8 @@ import { PAGE_SEARCH } from '../../components/page-search';
 import { SandboxCapacityLine } from '../../components/sandbox-capacity';
 import { LoadedContent } from '../../components/query-content';
 import { SelectionToolbar } from '../../components/selection-toolbar';
+import { OwnerSelect } from '../../components/owner-select';
+import type { Owner } from '../../contract/team';
 import type { SandboxCapacity, SandboxInfo, SandboxPage } from '../../contract/sandboxes';
 import { ACTION_LABEL, canApply } from './actions';
 import { AgentServerHint, agentServerUrl } from './agent-server';
@@ -18,7 +20,7 @@ import type { SandboxConversation } from './used-by';
 
 const BULK_ACTIONS = ['pause', 'resume', 'delete'] as const;
 
-export type FilterChange = Partial<Record<'status' | 'spec' | 'page', string | undefined>>;
+export type FilterChange = Partial<Record<'status' | 'spec' | 'owner' | 'page', string | undefined>>;
 
 export interface SandboxesViewProps {
   filters: SandboxFilters;
@@ -49,6 +51,8 @@ export interface SandboxesViewProps {
   layout?: 'table' | 'cards';
   /** The conversations each sandbox serves, by its id, when the server says. */
   usedBy?: ReadonlyMap<string, readonly SandboxConversation[]>;
+  /** The team, for an admin: an Owner column and filter show. */
+  owners?: readonly Owner[];
 }
 
 /** The sandboxes list as it looks: filters, the selection's actions, the table and the pages. */
@@ -72,12 +76,13 @@ export function SandboxesView({
   capacity,
   layout = 'table',
   usedBy,
+  owners,
 }: SandboxesViewProps) {
   const items = page?.items ?? [];
   const List = layout === 'cards' ? SandboxCards : SandboxesTable;
   const selection = items.filter((sandbox) => selected.has(sandbox.id));
-  const filtered = Boolean(filters.status || filters.specId);
-  const clearFilters = () => onFiltersChange({ status: undefined, spec: undefined });
+  const filtered = Boolean(filters.status || filters.specId || filters.owner);
+  const clearFilters = () => onFiltersChange({ status: undefined, spec: undefined, owner: undefined });
   const startButton = (
     <Button leftSection={<IconPlus size={16} />} onClick={onStart}>
       Start sandbox
@@ -111,6 +116,9 @@ export function SandboxesView({
           value={filters.specId ?? ''}
           onChange={(event) => onFiltersChange({ spec: event.currentTarget.value || undefined })}
         />
+        {owners && (
+          <OwnerSelect owners={owners} value={filters.owner ?? ''} onChange={(owner) => onFiltersChange({ owner: owner || undefined })} />
+        )}
         {filtered && (
           <Button variant="subtle" onClick={clearFilters}>
             Clear filters
@@ -162,6 +170,7 @@ export function SandboxesView({
                 onStartAgain={onStartAgain}
                 onLogs={onLogs}
                 usedBy={usedBy}
+                owners={owners}
               />
               {items.some(agentServerUrl) && <AgentServerHint />}
             </>

@@ -14,11 +14,12 @@ import { useUrlParams } from '../../components/use-url-params';
 import type { Member } from '../../contract/team';
 import { deleteMemberMutation, meQuery, membersQuery, renewInvitationMutation, updateMemberMutation } from '../../queries/team';
 import { InviteDialog } from './invite-dialog';
+import { LimitsDialog } from './limits-dialog';
 import { UsersView } from './users-view';
 
 const PAGE_SIZE = 100;
 
-type Pending = { kind: 'delete' | 'disable'; member: Member } | { kind: 'link'; member: Member; link: string } | null;
+type Pending = { kind: 'delete' | 'disable' | 'limits'; member: Member } | { kind: 'link'; member: Member; link: string } | null;
 
 const nameOf = (member: Member) => member.name || member.email || member.user_id;
 
@@ -86,6 +87,7 @@ export function UsersPage() {
                   onError: failed('Could not make a new invitation link'),
                 })
               }
+              onLimits={(member) => setPending({ kind: 'limits', member })}
               onDelete={(member) => setPending({ kind: 'delete', member })}
             />
           )}
@@ -120,6 +122,7 @@ export function UsersPage() {
           continue or delete. This cannot be undone.
         </ConfirmDialog>
       )}
+      {pending?.kind === 'limits' && <LimitsDialog member={pending.member} onClose={() => setPending(null)} />}
       {pending?.kind === 'link' && (
         <Dialog opened onClose={() => setPending(null)} title={`New invitation link for ${nameOf(pending.member)}`}>
           <Stack>

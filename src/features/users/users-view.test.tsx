@@ -20,6 +20,7 @@ const handlers = () => ({
   onRoleChange: vi.fn(),
   onStatusChange: vi.fn(),
   onNewLink: vi.fn(),
+  onLimits: vi.fn(),
   onDelete: vi.fn(),
 });
 
@@ -43,7 +44,7 @@ describe('UsersView', () => {
         members={[
           member('me', { role: 'admin', name: 'Ada', last_sign_in_at: new Date().toISOString() }),
           member('owner', { role: 'owner', name: 'Olga' }),
-          member('bob', { name: 'Bob', running_sandboxes: 2 }),
+          member('bob', { name: 'Bob', running_sandboxes: 2, max_running_sandboxes: 3 }),
           member('new', { name: null, status: 'invited' }),
         ]}
         myId="me"
@@ -57,7 +58,7 @@ describe('UsersView', () => {
     // An admin can neither change nor remove an owner.
     expect(within(rows[1]!).queryByRole('textbox', { name: 'Role of Olga' })).toBeNull();
     expect(within(rows[1]!).queryByRole('button', { name: 'Delete Olga' })).toBeNull();
-    expect(within(rows[2]!).getByText('2')).toBeVisible();
+    expect(within(rows[2]!).getAllByRole('cell')[4]).toHaveTextContent('2 of 3');
     // Clicked again until it lands: the buttons are drawn anew when their tooltips arrive, a moment after the first render.
     await vi.waitFor(async () => {
       await user.click(screen.getByRole('button', { name: 'Disable Bob' }));

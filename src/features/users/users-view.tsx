@@ -1,5 +1,5 @@
 import { Badge, Button, Group, Select, Table, Text } from '@mantine/core';
-import { IconLink, IconPlayerPause, IconPlayerPlay, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { IconGauge, IconLink, IconPlayerPause, IconPlayerPlay, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { EmptyState } from '../../components/empty-state';
 import { RelativeTime } from '../../components/relative-time';
 import { RowActions, RowActionsHeader, type RowActionItem } from '../../components/row-actions';
@@ -24,11 +24,22 @@ export interface UsersViewProps {
   onRoleChange: (member: Member, role: Role) => void;
   onStatusChange: (member: Member, status: 'active' | 'disabled') => void;
   onNewLink: (member: Member) => void;
+  onLimits: (member: Member) => void;
   onDelete: (member: Member) => void;
 }
 
 /** The team: who they are, their role and status, when they last signed in, what runs of theirs. */
-export function UsersView({ members, myId, myRole, onInvite, onRoleChange, onStatusChange, onNewLink, onDelete }: UsersViewProps) {
+export function UsersView({
+  members,
+  myId,
+  myRole,
+  onInvite,
+  onRoleChange,
+  onStatusChange,
+  onNewLink,
+  onLimits,
+  onDelete,
+}: UsersViewProps) {
   if (members.length === 0) {
     return (
       <EmptyState title="Nobody here yet" description="Invite the people who will use this server.">
@@ -63,6 +74,13 @@ export function UsersView({ members, myId, myRole, onInvite, onRoleChange, onSta
                 title: 'New invitation link',
                 icon: <IconLink size={16} />,
                 onClick: () => onNewLink(member),
+              });
+            if (mayChange)
+              actions.push({
+                verb: 'Set sandbox limits for',
+                title: 'Sandbox limits',
+                icon: <IconGauge size={16} />,
+                onClick: () => onLimits(member),
               });
             if (mayChange && member.status === 'active')
               actions.push({ verb: 'Disable', icon: <IconPlayerPause size={16} />, onClick: () => onStatusChange(member, 'disabled') });
@@ -117,7 +135,15 @@ export function UsersView({ members, myId, myRole, onInvite, onRoleChange, onSta
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>{member.running_sandboxes ?? '—'}</Table.Td>
+                <Table.Td>
+                  {member.running_sandboxes ?? '—'}
+                  {member.max_running_sandboxes != null && (
+                    <Text span c="dimmed" size="sm">
+                      {' '}
+                      of {member.max_running_sandboxes}
+                    </Text>
+                  )}
+                </Table.Td>
                 <Table.Td>
                   <Group justify="flex-end">
                     <RowActions name={name} actions={actions} />

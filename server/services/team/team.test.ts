@@ -1,0 +1,228 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { TEST_SESSION_KEY, startTestApp, type TestApp } from '../../testing/test-app';
+import { addMember } from '../../testing/team-members';
+import { OWNER_ID } from './caller';
+
+const apps: TestApp[] = [];
+afterEach(async () => {
+  for (const t of apps.splice(0)) await t.close();
+});
+
+async function app(options: Parameters<typeof startTestApp>[0] = {}) {
+  const t = await startTestApp(options);
+  apps.push(t);
+  return t;
+}
+
+const ORIGIN = 'http://localhost';
+const call = (t: TestApp, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, key: string, body?: unknown) =>
+  t.app.inject({
+    method,
+    url,
+    headers: { 'x-session-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+const members = '/api/organizations/default/members';
+
+/** Signs in with an email and password as a page of the server would; the cookie, or the refusal. */
+const signIn = (t: TestApp, email: string, password: string, address = '10.0.0.1') =>
+  t.app.inject({
+    method: 'POST',
+    url: '/sign-in',
+    remoteAddress: address,
+    headers: { origin: ORIGIN, host: 'localhost', 'content-type': 'application/json' },
+    payload: JSON.stringify({ email, password }),
+  });
+const cookieOf = (response: { headers: Record<string, unknown> }) => String(response.headers['set-cookie']).split(';')[0]!;
+const withCookie = (t: TestApp, cookie: string, url = '/api/settings?absent=null') =>
+  t.app.inject({ method: 'GET', url, headers: { cookie, host: 'localhost' } });
+
+describe('roles', () => {
+  it('keeps admins off owners, everyone off themselves, one active owner always, and the session key’s owner an owner', async () => {
+    const t = await app();
+    const owner2 = await addMember(t, 'o2@example.com', 'owner');
+    const admin = await addMember(t, 'admin@example.com', 'admin');
+    const member = await addMember(t, 'm@example.com', 'member');
+
+    expect((await call(t, 'PATCH', `${members}/${owner2.userId}`, admin.key, { role: 'member' })).statusCode).toBe(403);
+    expect((await call(t, 'PATCH', `${members}/${member.userId}`, admin.key, { role: 'owner' })).statusCode).toBe(403);
+    expect((await call(t, 'PATCH', `${members}/${admin.userId}`, admin.key, { role: 'member' })).statusCode).toBe(403);
+    expect((await call(t, 'POST', `${members}/invite`, admin.key, { emails: ['x@example.com'], role: 'owner' })).statusCode).toBe(403);
+    expect((await call(t, 'PATCH', `${members}/${member.userId}`, admin.key, { role: 'admin' })).json()).toMatchObject({ role: 'admin' });
+    expect((await call(t, 'PATCH', `${members}/${OWNER_ID}`, owner2.key, { role: 'member' })).statusCode).toBe(403);
+    expect((await call(t, 'DELETE', `${members}/${OWNER_ID}`, owner2.key)).statusCode).toBe(403);
+    // A member is no admin: the whole team is out of their reach.
+    const other = await addMember(t, 'm2@example.com', 'member');
+    expect((await call(t, 'GET', members, other.key)).statusCode).toBe(403);
+    // Another owner may be changed by an owner.
+    expect((await call(t, 'PATCH', `${members}/${owner2.userId}`, TEST_SESSION_KEY, { role: 'admin' })).statusCode).toBe(200);
+  });
+
+  it('never lets the session key’s owner stop being one, so an owner always remains', async () => {
+    const t = await app();
+    const owner = await addMember(t, 'o@example.com', 'owner');
+    for (const patch of [{ role: 'member' as const }, { status: 'disabled' as const }]) {
+      expect(await t.services.team.patchMember(owner.caller, OWNER_ID, patch).catch((e: Error) => e.message)).toMatch(/session key/);
+    }
+    expect(await t.services.team.deleteMember(owner.caller, OWNER_ID).catch((e: Error) => e.message)).toMatch(/session key/);
+  });
+});
+
+describe('invitations', () => {
+  it('work once, for 7 days; the email signs in with the password set', async () => {
+    let now = new Date('2026-11-01T00:00:00Z');
+    const t = await app({ clock: () => now });
+    const invited = await call(t, 'POST', `${members}/invite`, TEST_SESSION_KEY, { emails: [' Late@Example.com ', 'x@example.com'] });
+    expect(invited.statusCode).toBe(201);
+    const [late, soon] = invited.json().successful as { id: string; email: string; link: string; expires_at: string }[];
+    expect(late).toMatchObject({ email: 'late@example.com', expires_at: '2026-11-08T00:00:00.000Z' });
+    const token = (link: string) => new URL(link).hash.slice('#token='.length);
+    const accept = (link: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/accept-invitation',
+        headers: { origin: ORIGIN, host: 'localhost', 'content-type': 'application/json' },
+        payload: JSON.stringify({ token: token(link), password: 'a long enough password' }),
+      });
+    // Inviting the same address again fails for that address only.
+    const again = await call(t, 'POST', `${members}/invite`, TEST_SESSION_KEY, { emails: ['late@example.com', 'y@example.com'] });
+    expect(again.json()).toMatchObject({ failed: [{ email: 'late@example.com' }], successful: [{ email: 'y@example.com' }] });
+
+    const accepted = await accept(soon!.link);
+    expect(accepted.statusCode).toBe(200);
+    expect((await withCookie(t, cookieOf(accepted))).statusCode).toBe(200);
+    expect((await accept(soon!.link)).statusCode).toBe(404); // used
+    now = new Date('2026-11-08T00:00:01Z');
+    expect((await accept(late!.link)).statusCode).toBe(404); // expired
+    expect((await signIn(t, 'x@example.com', 'a long enough password')).statusCode).toBe(200);
+  });
+});
+
+describe('password sign-in', () => {
+  it('answers an unknown email as a wrong password, and refuses an account after ten failures', async () => {
+    const t = await app();
+    const member = await addMember(t, 'm@example.com', 'member', 'the right password');
+    const unknown = await signIn(t, 'nobody@example.com', 'whatever');
+    const wrong = await signIn(t, member.email, 'the wrong password');
+    expect([unknown.statusCode, wrong.statusCode]).toEqual([401, 401]);
+    expect(unknown.json()).toEqual(wrong.json());
+    // From many addresses: the account's own limit holds.
+    for (let i = 0; i < 9; i++) await signIn(t, member.email, 'the wrong password', `10.0.1.${i}`);
+    const refused = await signIn(t, member.email, 'the right password', '10.0.2.1');
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().detail).toMatch(/Too many failed sign-ins/);
+  });
+
+  it('ends the sessions of a user who is disabled, whose role changes, or who signs out', async () => {
+    const t = await app();
+    const member = await addMember(t, 'm@example.com', 'member', 'the right password');
+    const session = cookieOf(await signIn(t, member.email, 'the right password'));
+    expect((await withCookie(t, session)).statusCode).toBe(200);
+    await call(t, 'PATCH', `${members}/${member.userId}`, TEST_SESSION_KEY, { role: 'admin' });
+    expect((await withCookie(t, session)).statusCode).toBe(401);
+
+    const next = cookieOf(await signIn(t, member.email, 'the right password'));
+    expect((await withCookie(t, next)).statusCode).toBe(200);
+    await call(t, 'PATCH', `${members}/${member.userId}`, TEST_SESSION_KEY, { status: 'disabled' });
+    expect((await withCookie(t, next)).statusCode).toBe(401);
+    expect((await call(t, 'GET', '/api/keys', member.key)).statusCode).toBe(401);
+    expect((await signIn(t, member.email, 'the right password')).statusCode).toBe(401);
+
+    await call(t, 'PATCH', `${members}/${member.userId}`, TEST_SESSION_KEY, { status: 'active' });
+    const third = cookieOf(await signIn(t, member.email, 'the right password'));
+    // Disabling deleted the keys: enabling brings none back.
+    expect((await call(t, 'GET', '/api/keys', member.key)).statusCode).toBe(401);
+    await t.app.inject({ method: 'POST', url: '/sign-out', headers: { cookie: third, origin: ORIGIN, host: 'localhost' } });
+    expect((await withCookie(t, third)).statusCode).toBe(401);
+  });
+});
+
+describe('API keys', () => {
+  it('are shown once, stored as a hash, refused after they expire or are deleted', async () => {
+    let now = new Date('2026-11-01T00:00:00Z');
+    const t = await app({ clock: () => now });
+    const made = await call(t, 'POST', '/api/keys', TEST_SESSION_KEY, { name: 'ci', expires_at: '2026-11-02T00:00:00Z' });
+    const { key, id } = made.json() as { key: string; id: number };
+    expect(key).toMatch(/^sk-oh-[A-Za-z0-9]{32}$/);
+    expect(await t.databaseText()).not.toContain(key);
+    const listed = await call(t, 'GET', '/api/keys', key);
+    expect(listed.json()).toEqual([expect.objectContaining({ id, name: 'ci', prefix: key.slice(0, 10), last_used_at: now.toISOString() })]);
+    expect(JSON.stringify(listed.json())).not.toContain(key);
+    expect((await call(t, 'GET', '/api/keys/current', key)).json()).toMatchObject({ id, user_id: OWNER_ID });
+    expect((await call(t, 'POST', '/api/keys', TEST_SESSION_KEY, { expires_at: '2026-10-01T00:00:00Z' })).statusCode).toBe(422);
+    now = new Date('2026-11-02T00:00:00Z');
+    expect((await call(t, 'GET', '/api/keys', key)).statusCode).toBe(401);
+    expect((await call(t, 'DELETE', `/api/keys/${id}`, TEST_SESSION_KEY)).statusCode).toBe(200);
+    expect((await call(t, 'DELETE', `/api/keys/${id}`, TEST_SESSION_KEY)).statusCode).toBe(404);
+  });
+});
+
+describe('sandbox limits', () => {
+  it('refuse a start over a user’s own limits, naming them; other users’ sandboxes are never paused to make room', async () => {
+    const t = await app({ sandboxLimits: { maxRunning: 2 } });
+    const member = await addMember(t, 'm@example.com', 'member');
+    const other = await addMember(t, 'o@example.com', 'member');
+    await call(t, 'PATCH', `${members}/${member.userId}`, TEST_SESSION_KEY, { max_running_sandboxes: 1, max_sandboxes: 2 });
+    const start = (key: string) => call(t, 'POST', '/api/v1/sandboxes', key);
+
+    const first = (await start(member.key)).json() as { id: string };
+    const second = await start(member.key);
+    expect(second.statusCode).toBe(409);
+    expect(second.json().detail).toMatch(/You may run 1 sandboxes at once/);
+    await call(t, 'POST', `/api/v1/sandboxes/${first.id}/pause`, member.key);
+    const again = (await start(member.key)).json() as { id: string };
+    await call(t, 'POST', `/api/v1/sandboxes/${again.id}/pause`, member.key);
+    const third = await start(member.key);
+    expect(third.json().detail).toMatch(/You may have 2 sandboxes/);
+
+    // The member's paused sandbox runs again; the other member's two starts fill the cap (2) with it, and a third pauses only their own.
+    expect((await call(t, 'POST', `/api/v1/sandboxes/${first.id}/resume`, member.key)).statusCode).toBe(200);
+    const full = await start(other.key);
+    expect((full.json() as { paused_sandbox_ids: string[] }).paused_sandbox_ids).toEqual([]);
+    const overCap = await start(other.key);
+    expect(overCap.statusCode).toBe(200);
+    expect(overCap.json().paused_sandbox_ids).toEqual([full.json().id]);
+    await call(t, 'POST', `/api/v1/sandboxes/${first.id}/pause`, member.key);
+    expect((await call(t, 'POST', `/api/v1/sandboxes/${full.json().id}/resume`, other.key)).statusCode).toBe(200);
+    const resumed = await call(t, 'POST', `/api/v1/sandboxes/${first.id}/resume`, member.key);
+    expect(resumed.statusCode).toBe(409);
+    expect(resumed.json().detail).toMatch(/are other users'/);
+  }, 60_000);
+});
+
+describe('an admin’s owner filter', () => {
+  it('narrows sandboxes and conversations to one user; a member’s own scope stays theirs whatever they ask', async () => {
+    const t = await app();
+    const member = await addMember(t, 'm@example.com', 'member');
+    const { id } = (await call(t, 'POST', '/api/v1/sandboxes', member.key)).json() as { id: string };
+    const { id: ownersId } = (await call(t, 'POST', '/api/v1/sandboxes', TEST_SESSION_KEY)).json() as { id: string };
+    const ids = async (key: string, owner: string) =>
+      (
+        (await call(t, 'GET', `/api/v1/sandboxes/search?created_by_user_id__eq=${owner}`, key)).json() as { items: { id: string }[] }
+      ).items.map((item) => item.id);
+    expect(await ids(TEST_SESSION_KEY, member.userId)).toEqual([id]);
+    expect(await ids(TEST_SESSION_KEY, OWNER_ID)).toEqual([ownersId]);
+    expect(await ids(member.key, OWNER_ID)).toEqual([]);
+    const count = await call(t, 'GET', `/api/v1/app-conversations/count?created_by_user_id__eq=${member.userId}`, TEST_SESSION_KEY);
+    expect(count.json()).toBe(0);
+  });
+});
+
+describe('deleting a user', () => {
+  it('removes their keys, settings and secrets; their sandboxes stay, paused, for admins', async () => {
+    const t = await app();
+    const member = await addMember(t, 'm@example.com', 'member');
+    await call(t, 'POST', '/api/settings', member.key, { llm_model: 'openai/theirs' });
+    await call(t, 'POST', '/api/secrets', member.key, { name: 'THEIRS', value: 'x' });
+    const { id } = (await call(t, 'POST', '/api/v1/sandboxes', member.key)).json() as { id: string };
+    expect((await call(t, 'DELETE', `${members}/${member.userId}`, TEST_SESSION_KEY)).statusCode).toBe(200);
+    expect((await call(t, 'GET', '/api/settings', member.key)).statusCode).toBe(401);
+    expect(await t.services.settings.readWithSecrets(member.userId)).toBeUndefined();
+    expect(await t.services.secrets.readCustomSecrets(member.userId)).toEqual([]);
+    const [sandbox] = (await call(t, 'GET', `/api/v1/sandboxes?id=${id}`, TEST_SESSION_KEY)).json() as { status: string }[];
+    expect(sandbox?.status).toBe('PAUSED');
+    expect((await call(t, 'GET', members, TEST_SESSION_KEY)).json().items.map((m: { email: string }) => m.email)).not.toContain(
+      member.email,
+    );
+  });
+});

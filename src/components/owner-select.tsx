@@ -1,0 +1,18 @@
+import { NativeSelect } from '@mantine/core';
+import type { Owner } from '../contract/team';
+
+/** An admin's filter of a list by whose things they are ('' for everyone's). */
+export function OwnerSelect({ owners, value, onChange }: { owners: readonly Owner[]; value: string; onChange: (owner: string) => void }) {
+  return (
+    <NativeSelect
+      label="Owner"
+      data={[
+        { value: '', label: 'Everyone' },
+        ...owners.map((owner) => ({ value: owner.id, label: owner.name })),
+        ...(value && !owners.some((owner) => owner.id === value) ? [{ value, label: value }] : []),
+      ]}
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+    />
+  );
+}
