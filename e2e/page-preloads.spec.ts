@@ -8,6 +8,7 @@ const SHOWN: Record<PageName, (page: Page) => Locator> = {
   settings: (page) => page.locator('input[name="llm_model"]'),
   mcp: (page) => page.getByRole('heading', { name: PAGES.mcp.title }),
   apiKeys: (page) => page.getByRole('heading', { name: PAGES.apiKeys.title }),
+  teamDefaults: (page) => page.getByRole('heading', { name: PAGES.teamDefaults.title }),
   git: (page) => page.getByRole('heading', { name: PAGES.git.title, level: 1 }),
   conversations: (page) => page.getByRole('heading', { name: PAGES.conversations.title, level: 1 }),
   conversation: (page) => page.getByText('Conversation not found'),

@@ -136,3 +136,27 @@ test('an API key made on its page works for a script until it is deleted', async
   await expect(page.getByRole('row', { name: /nightly report/ })).toHaveCount(0);
   expect((await script()).status).toBe(401);
 });
+
+test("the team's defaults reach a member's settings, marked as the team's, until they set their own", async ({ page, browser, server }) => {
+  const member = await addTeamMember(server, 'dee@example.com', 'member');
+  await page.goto(onLocalhost(server.signInLink));
+  await page.getByRole('tab', { name: 'Team defaults' }).click();
+  await page.getByLabel('LLM model').fill('openai/team-model');
+  await page.getByLabel('LLM API key').fill('sk-team-key');
+  await page.getByRole('button', { name: 'Save team defaults' }).click();
+  await expect(page.getByText('Team defaults saved')).toBeVisible();
+
+  const context = await browser.newContext({ baseURL: onLocalhost(server.url) });
+  const dee = await context.newPage();
+  await signInWithPassword(dee, member.email, member.password);
+  await expect(dee.getByRole('tab', { name: 'Team defaults' })).toHaveCount(0);
+  const model = dee.getByLabel('LLM model');
+  await expect(model).toHaveValue('openai/team-model');
+  await expect(model).toHaveAccessibleDescription(/Your team’s default/);
+  await model.fill('openai/my-own');
+  await dee.getByRole('button', { name: 'Save changes' }).click();
+  await expect(model).not.toHaveAccessibleDescription(/Your team’s default/);
+  await dee.reload();
+  await expect(dee.getByLabel('LLM model')).toHaveValue('openai/my-own');
+  await context.close();
+});

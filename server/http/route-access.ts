@@ -85,6 +85,9 @@ const ROUTE_ACCESS: Record<string, RouteAccess> = {
   'POST /api/organizations/:org_id/members/:user_id/invitation': 'admin',
   'PATCH /api/organizations/:org_id/members/:user_id': 'admin',
   'DELETE /api/organizations/:org_id/members/:user_id': 'admin',
+  // Shared MCP servers' env values are in it, which only admins edit.
+  'GET /api/organizations/:org_id/settings': 'admin',
+  'PATCH /api/organizations/:org_id/settings': 'admin',
 };
 
 /**

@@ -60,6 +60,6 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     await api.register(conversationAgentRoutes(services.agents, services.events));
     await api.register(workspaceRoutes(services.workspaces));
     await api.register(eventRoutes(services.events, services.sandboxes));
-    await api.register(teamRoutes(services.team, services.apiKeys));
+    await api.register(teamRoutes(services.team, services.apiKeys, services.settings));
   };
 }

@@ -24,6 +24,8 @@ import { NotFound } from '../services/domain-errors';
 import { cookieFreeHostAlternative } from '../http/session-cookie';
 import type { ApiKeysService } from '../services/team/api-keys-service';
 import type { TeamService } from '../services/team/team-service';
+import type { SettingsService } from '../services/settings/settings-service';
+import { organizationDefaultsSchema, organizationDefaultsUpdateSchema } from '../../src/contract/settings';
 
 const errors = { 403: detailErrorSchema, 404: detailErrorSchema, 409: detailErrorSchema, 422: validationErrorBodySchema };
 
@@ -38,7 +40,7 @@ const invitationLink = (request: FastifyRequest, token: string) =>
  * The team (OpenHands' `/api/organizations/…` shapes, for our one organisation) and each user's
  * API keys (`/api/keys`). Who may call which is server/http/route-access.ts's.
  */
-export function teamRoutes(team: TeamService, keys: ApiKeysService): FastifyPluginAsyncZod {
+export function teamRoutes(team: TeamService, keys: ApiKeysService, settings: SettingsService): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['Team'];
     const ourOrg = (orgId: string) => {
@@ -186,6 +188,40 @@ export function teamRoutes(team: TeamService, keys: ApiKeysService): FastifyPlug
         ourOrg(request.params.org_id);
         await team.deleteMember(request.caller, request.params.user_id);
         return { message: 'Member removed successfully' };
+      },
+    );
+
+    app.get(
+      '/organizations/:org_id/settings',
+      {
+        schema: {
+          summary: "The team's defaults for each user's settings (ours in this shape; keys only as whether they are set)",
+          tags,
+          params: orgIdParamsSchema,
+          response: { 200: organizationDefaultsSchema, ...errors },
+        },
+      },
+      async (request) => {
+        ourOrg(request.params.org_id);
+        return settings.readOrganizationDefaults();
+      },
+    );
+
+    app.patch(
+      '/organizations/:org_id/settings',
+      {
+        schema: {
+          summary: "Change the team's defaults: a user's own value overrides each; the team's MCP servers join every user's",
+          tags,
+          params: orgIdParamsSchema,
+          body: organizationDefaultsUpdateSchema,
+          response: { 200: organizationDefaultsSchema, ...errors },
+        },
+      },
+      async (request) => {
+        ourOrg(request.params.org_id);
+        await settings.updateOrganizationDefaults(request.body);
+        return settings.readOrganizationDefaults();
       },
     );
 

@@ -14,6 +14,7 @@ import {
   memberSchema,
   organizationPageSchema,
 } from '../contract/team';
+import { type OrganizationDefaultsUpdate, organizationDefaultsSchema } from '../contract/settings';
 import { apiRequest } from './client';
 
 /*
@@ -70,6 +71,18 @@ export function deleteMember(orgId: string, userId: string) {
   return apiRequest(`/api/organizations/${encodeURIComponent(orgId)}/members/${encodeURIComponent(userId)}`, {
     method: 'DELETE',
     schema: messageSchema,
+  });
+}
+
+export function fetchOrganizationDefaults(orgId: string, signal?: AbortSignal) {
+  return apiRequest(`/api/organizations/${encodeURIComponent(orgId)}/settings`, { schema: organizationDefaultsSchema, signal });
+}
+
+export function updateOrganizationDefaults(orgId: string, body: OrganizationDefaultsUpdate) {
+  return apiRequest(`/api/organizations/${encodeURIComponent(orgId)}/settings`, {
+    method: 'PATCH',
+    body,
+    schema: organizationDefaultsSchema,
   });
 }
 

@@ -25,6 +25,7 @@ const pages = {
   settings: { path: '/settings', title: 'Settings', inNavigation: true, tab: 'General', layout: 'settings' },
   mcp: { path: '/settings/mcp', title: 'MCP servers', tab: 'MCP servers', layout: 'settings' },
   apiKeys: { path: '/settings/api-keys', title: 'API keys', tab: 'API keys', layout: 'settings' },
+  teamDefaults: { path: '/settings/team', title: 'Team defaults', tab: 'Team defaults', layout: 'settings' },
   git: { path: '/git', title: 'Git & secrets', inNavigation: true },
   conversations: { path: '/conversations', title: 'Conversations', inNavigation: true },
   conversation: { path: '/conversations/:conversationId', title: 'Conversation' },
@@ -61,6 +62,7 @@ export const PAGE_MODULES: Record<PageName, readonly [string, ...string[]]> = {
   settings: ['src/features/settings/settings-page.tsx'],
   mcp: ['src/features/mcp-servers/mcp-servers-page.tsx'],
   apiKeys: ['src/features/api-keys/api-keys-page.tsx'],
+  teamDefaults: ['src/features/team-defaults/team-defaults-page.tsx'],
   git: ['src/features/git-secrets/git-secrets-page.tsx'],
   // Its first data's prefetch (router.tsx).
   conversations: ['src/features/conversations/conversations-page.tsx', 'src/features/conversations/prefetch.ts'],

@@ -33,6 +33,7 @@ const COMPONENTS: Record<PageName, () => Promise<ComponentType>> = {
   settings: async () => (await import('../features/settings/settings-page')).SettingsPage,
   mcp: async () => (await import('../features/mcp-servers/mcp-servers-page')).McpServersPage,
   apiKeys: async () => (await import('../features/api-keys/api-keys-page')).ApiKeysPage,
+  teamDefaults: async () => (await import('../features/team-defaults/team-defaults-page')).TeamDefaultsPage,
   git: async () => (await import('../features/git-secrets/git-secrets-page')).GitSecretsPage,
   conversations: async () => (await import('../features/conversations/conversations-page')).ConversationsPage,
   conversation: async () => (await import('../features/conversations/conversation-page')).ConversationPage,

@@ -5,7 +5,7 @@ import { meQuery } from '../queries/team';
 import type { PageName } from './pages';
 
 /**
- * The pages the signed-in user has no use for here: Users for members (and until the server says
+ * The pages the signed-in user has no use for here: Users and Team defaults for members (and until the server says
  * who they are), and pages the server does not offer (an OpenHands without teams or API keys).
  */
 export function useHiddenPages(): ReadonlySet<PageName> {
@@ -13,7 +13,10 @@ export function useHiddenPages(): ReadonlySet<PageName> {
   const features = useQuery(serverFeaturesQuery()).data;
   const me = useQuery({ ...meQuery(queryClient), enabled: features?.team === true }).data;
   const hidden = new Set<PageName>();
-  if (!features?.team || !me || !isAdminRole(me.role)) hidden.add('users');
+  if (!features?.team || !me || !isAdminRole(me.role)) {
+    hidden.add('users');
+    hidden.add('teamDefaults');
+  }
   if (features && !features.apiKeys) hidden.add('apiKeys');
   return hidden;
 }

@@ -100,8 +100,41 @@ export const settingsResponseSchema = z.object({
   /** Our extension: OpenHands does not say whether a sandbox API key is stored. */
   sandbox_api_key_set: z.optional(z.boolean()),
   provider_tokens_set: z._default(providerTokensSetSchema, null),
+  /** Ours: the fields whose value is the team's default (the user has none of their own). */
+  inherited: z.optional(z.array(z.string())),
 });
 export type SettingsResponse = z.output<typeof settingsResponseSchema>;
+
+/**
+ * The fields an admin sets for the whole team (`/api/organizations/{org_id}/settings`, ours in
+ * this shape): each user's own value, when they have one, overrides the default. MCP servers are
+ * shared: the team's are added to each user's own.
+ */
+export const ORGANIZATION_DEFAULT_FIELDS = [
+  'llm_model',
+  'llm_base_url',
+  'llm_api_key',
+  'agent',
+  'confirmation_mode',
+  'security_analyzer',
+  'max_budget_per_task',
+  'mcp_config',
+  'sandbox_base_container_image',
+  'sandbox_runtime_container_image',
+] as const satisfies readonly (keyof Settings)[];
+export type OrganizationDefaultField = (typeof ORGANIZATION_DEFAULT_FIELDS)[number];
+
+const defaultFields = Object.fromEntries(ORGANIZATION_DEFAULT_FIELDS.map((field) => [field, true])) as {
+  [K in OrganizationDefaultField]: true;
+};
+
+/** `PATCH /api/organizations/{org_id}/settings`: the defaults to change (a secret as in a settings POST). */
+export const organizationDefaultsUpdateSchema = z.strictObject(z.pick(settingsUpdateRequestSchema, defaultFields).shape);
+export type OrganizationDefaultsUpdate = z.output<typeof organizationDefaultsUpdateSchema>;
+
+/** `GET /api/organizations/{org_id}/settings`: the team's defaults, the key only as whether it is set. */
+export const organizationDefaultsSchema = z.extend(z.pick(settingsResponseSchema, defaultFields), { llm_api_key_set: z.boolean() });
+export type OrganizationDefaults = z.output<typeof organizationDefaultsSchema>;
 
 /**
  * Our extension of `GET /api/settings`: with `?absent=null`, a server that has stored nothing yet

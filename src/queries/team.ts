@@ -7,12 +7,16 @@ import {
   fetchCurrentOrgId,
   fetchMe,
   fetchMembers,
+  fetchOrganizationDefaults,
   inviteMembers,
   renewInvitation,
   updateMember,
+  updateOrganizationDefaults,
 } from '../api/team';
+import type { OrganizationDefaultsUpdate } from '../contract/settings';
 import { type ApiKeyCreate, type InvitationRequest, isAdminRole, type MemberPatch, type Owner } from '../contract/team';
 import { serverFeaturesQuery } from './server-capabilities';
+import { settingsKeys } from './settings';
 
 export const teamKeys = {
   all: ['team'] as const,
@@ -21,6 +25,21 @@ export const teamKeys = {
   members: () => [...teamKeys.all, 'members'] as const,
   memberPage: (page: number, limit: number, email: string) => [...teamKeys.members(), { page, limit, email }] as const,
 };
+
+/** The team's defaults: what every user's settings fall back to. */
+export const organizationDefaultsQuery = (queryClient: QueryClient) =>
+  queryOptions({
+    queryKey: [...teamKeys.all, 'defaults'] as const,
+    queryFn: async ({ signal }) => fetchOrganizationDefaults(await queryClient.fetchQuery(currentOrgQuery()), signal),
+  });
+
+export const updateOrganizationDefaultsMutation = (queryClient: QueryClient) =>
+  mutationOptions({
+    mutationFn: async (update: OrganizationDefaultsUpdate) => updateOrganizationDefaults(await orgId(queryClient), update),
+    onSuccess: (defaults) => queryClient.setQueryData([...teamKeys.all, 'defaults'], defaults),
+    // Each user's settings show what they inherit.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: settingsKeys.all }),
+  });
 
 export const apiKeyKeys = { all: ['api-keys'] as const, list: () => [...apiKeyKeys.all, 'list'] as const };
 

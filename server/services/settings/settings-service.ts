@@ -1,5 +1,15 @@
 import type { McpConfig } from '../../../src/contract/mcp';
-import { DEFAULT_SETTINGS, SECRET_FIELDS, type Settings, type SettingsResponse, type SettingsUpdate } from '../../../src/contract/settings';
+import {
+  DEFAULT_SETTINGS,
+  ORGANIZATION_DEFAULT_FIELDS,
+  type OrganizationDefaults,
+  type OrganizationDefaultsUpdate,
+  SECRET_FIELDS,
+  type Settings,
+  type SettingsResponse,
+  type SettingsUpdate,
+} from '../../../src/contract/settings';
+import { ORGANIZATION_DEFAULTS_ID, withOrganizationDefaults } from './organization-defaults';
 import { memoised } from '../json-texts';
 import { Invalid, NotFound } from '../domain-errors';
 import type { Logger } from '../../logger';
@@ -66,7 +76,10 @@ function changedFields(update: SettingsUpdate): (keyof Settings)[] {
 
 export class SettingsService {
   /** Each user's last response of `read` and what it was made from: the console asks often, and the document rarely changes. */
-  readonly #lastResponse = new Map<string, { document: string | undefined; hosts: string; response: SettingsResponse }>();
+  readonly #lastResponse = new Map<
+    string,
+    { document: string | undefined; defaults: string | undefined; hosts: string; response: SettingsResponse }
+  >();
 
   constructor(
     private readonly store: SettingsStore,
@@ -88,21 +101,45 @@ export class SettingsService {
    * settings, so a client still learns about them.
    */
   async readIfStored(userId: string): Promise<SettingsResponse | null> {
-    const [document, hosts] = await Promise.all([this.store.load(userId), this.secrets.providerHosts(userId)]);
-    if (document === undefined && Object.keys(hosts).length === 0) return null;
+    const [document, hosts, defaults] = await Promise.all([
+      this.store.load(userId),
+      this.secrets.providerHosts(userId),
+      this.store.load(ORGANIZATION_DEFAULTS_ID),
+    ]);
+    if (document === undefined && defaults === undefined && Object.keys(hosts).length === 0) return null;
     const hostsKey = JSON.stringify(hosts);
     const last = this.#lastResponse.get(userId);
-    if (last && last.document === document && last.hosts === hostsKey) return last.response;
+    if (last && last.document === document && last.defaults === defaults && last.hosts === hostsKey) return last.response;
     // Only whether each secret is set is in the response: none is decrypted for it.
-    const response = memoised(toResponse(readStoredSettings(document, this.box, this.log, 'sealed').settings, hosts));
-    this.#lastResponse.set(userId, { document, hosts: hostsKey, response });
+    const sealed = (text: string | undefined) => readStoredSettings(text, this.box, this.log, 'sealed').settings;
+    const { settings, inherited } = withOrganizationDefaults(sealed(document), defaults === undefined ? undefined : sealed(defaults), false);
+    const response = memoised({ ...toResponse(settings, hosts), inherited });
+    this.#lastResponse.set(userId, { document, defaults, hosts: hostsKey, response });
     return response;
   }
 
-  /** The settings with secret values, for the server's own use; never send this to a client. */
+  /**
+   * The settings with secret values, the team's defaults where the user has none and the team's
+   * MCP servers beside their own: what the server acts on. Never send this to a client.
+   */
   async readWithSecrets(userId: string): Promise<Settings | undefined> {
-    const document = await this.store.load(userId);
-    return document === undefined ? undefined : this.#read(document).settings;
+    const [document, defaults] = await Promise.all([this.store.load(userId), this.store.load(ORGANIZATION_DEFAULTS_ID)]);
+    if (document === undefined && defaults === undefined) return undefined;
+    const team = defaults === undefined ? undefined : this.#read(defaults).settings;
+    return withOrganizationDefaults(this.#read(document).settings, team, true).settings;
+  }
+
+  /** The team's defaults, the key only as whether it is set. */
+  async readOrganizationDefaults(): Promise<OrganizationDefaults> {
+    const team = readStoredSettings(await this.store.load(ORGANIZATION_DEFAULTS_ID), this.box, this.log, 'sealed').settings;
+    const response = toResponse(team, {});
+    const picked = Object.fromEntries(ORGANIZATION_DEFAULT_FIELDS.map((field) => [field, response[field]]));
+    return { ...(picked as Omit<OrganizationDefaults, 'llm_api_key_set'>), llm_api_key_set: response.llm_api_key_set };
+  }
+
+  /** Changes the team's defaults as a settings POST changes a user's. */
+  updateOrganizationDefaults(update: OrganizationDefaultsUpdate): Promise<void> {
+    return this.update(ORGANIZATION_DEFAULTS_ID, update);
   }
 
   /** Settings' sandbox_runtime_container_image, `null` when blank: the image Docker sandboxes of the agent server spec start from. */

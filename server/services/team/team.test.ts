@@ -208,6 +208,41 @@ describe('an admin’s owner filter', () => {
   });
 });
 
+describe('organisation defaults', () => {
+  it('fill what a user has not set, the key only with the team’s LLM URL; MCP servers are shared; only admins see or change them', async () => {
+    const t = await app();
+    const member = await addMember(t, 'm@example.com', 'member');
+    const admin = await addMember(t, 'a@example.com', 'admin');
+    const defaults = {
+      llm_model: 'openai/team-model',
+      llm_base_url: 'http://llm.team.example',
+      llm_api_key: 'team-secret-key',
+      confirmation_mode: true,
+      mcp_config: { sse_servers: [{ url: 'http://mcp.team.example/sse', api_key: 'team-mcp-key' }], stdio_servers: [], shttp_servers: [] },
+    };
+    const patched = await call(t, 'PATCH', '/api/organizations/default/settings', admin.key, defaults);
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json()).toMatchObject({ llm_model: 'openai/team-model', llm_api_key: null, llm_api_key_set: true });
+    expect(patched.body).not.toContain('team-secret-key');
+    expect(patched.body).not.toContain('team-mcp-key');
+    expect((await call(t, 'GET', '/api/organizations/default/settings', member.key)).statusCode).toBe(403);
+    expect((await call(t, 'PATCH', '/api/organizations/default/settings', admin.key, { email: 'x@example.com' })).statusCode).toBe(422);
+
+    const read = async () => (await call(t, 'GET', '/api/settings', member.key)).json();
+    expect(await read()).toMatchObject({ llm_model: 'openai/team-model', confirmation_mode: true, llm_api_key_set: true, mcp_config: null });
+    expect((await read()).inherited).toEqual(expect.arrayContaining(['llm_model', 'llm_base_url', 'confirmation_mode', 'llm_api_key']));
+    const agentGets = await t.services.settings.readWithSecrets(member.userId);
+    expect(agentGets).toMatchObject({ llm_api_key: 'team-secret-key', mcp_config: { sse_servers: [{ url: 'http://mcp.team.example/sse' }] } });
+
+    // Their own model and turning confirmation off are theirs; their own LLM URL takes no team key.
+    await call(t, 'POST', '/api/settings', member.key, { llm_model: 'openai/mine', confirmation_mode: false, llm_base_url: 'http://mine.example' });
+    const own = await read();
+    expect(own).toMatchObject({ llm_model: 'openai/mine', confirmation_mode: false, llm_api_key_set: false });
+    expect(own.inherited).not.toContain('llm_model');
+    expect((await t.services.settings.readWithSecrets(member.userId))?.llm_api_key).toBeNull();
+  });
+});
+
 describe('deleting a user', () => {
   it('removes their keys, settings and secrets; their sandboxes stay, paused, for admins', async () => {
     const t = await app();

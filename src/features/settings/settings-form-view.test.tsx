@@ -28,6 +28,7 @@ function Harness({
   choices,
   unstorable,
   notUsed,
+  inherited,
 }: {
   settings: SettingsResponse | null;
   problem: SaveProblem | null;
@@ -36,6 +37,7 @@ function Harness({
   choices?: SettingsChoices;
   unstorable?: 'sandbox_api_key'[];
   notUsed?: string[];
+  inherited?: string[];
 }) {
   const form = useForm<SettingsFormValues, unknown, SettingsUpdate>({ defaultValues: toFormValues(settings) });
   return (
@@ -54,6 +56,7 @@ function Harness({
       choices={choices}
       unstorable={unstorable}
       notUsed={notUsed}
+      inherited={inherited}
     />
   );
 }
@@ -168,6 +171,15 @@ describe('SettingsFormView', () => {
     expect(input('LLM base URL')).toHaveAccessibleDescription(
       /Docker sandboxes reach localhost and 127\.0\.0\.1 as host\.docker\.internal/,
     );
+  });
+
+  it("says which values are the team's defaults, and no other", () => {
+    const callbacks = { onSubmit: vi.fn(), onDiscard: vi.fn(), onDismissProblem: vi.fn(), onTestLlm: vi.fn() };
+    renderView(
+      <Harness settings={stored} problem={null} llmTest={NO_TEST} callbacks={callbacks} inherited={['llm_model', 'llm_api_key']} />,
+    );
+    expect(input('LLM model')).toHaveAccessibleDescription(/Your team’s default/);
+    expect(screen.getAllByText(/Your team’s default/)).toHaveLength(2);
   });
 
   it('marks the fields the server says it does not use, and no other', () => {

@@ -30,6 +30,8 @@ export interface SettingsFormViewProps {
   unstorable?: readonly FieldsOfKind<'secret'>[];
   /** Fields the server stores but does not act on (it says which): each says so. */
   notUsed?: readonly string[];
+  /** Fields whose value is the team's default (the user has none of their own): each says so. */
+  inherited?: readonly string[];
 }
 
 /** The Settings form as it looks: every section, the save problem, and the save bar. */
@@ -45,6 +47,7 @@ export function SettingsFormView({
   choices,
   unstorable,
   notUsed,
+  inherited,
 }: SettingsFormViewProps) {
   const { isDirty, isSubmitting } = form.formState;
   const [llm_model, llm_base_url, llm_api_key] = form.watch(['llm_model', 'llm_base_url', 'llm_api_key']);
@@ -64,6 +67,7 @@ export function SettingsFormView({
             choices={choices}
             unstorable={unstorable}
             notUsed={notUsed}
+            inherited={inherited}
             extras={{
               llm: (
                 <Stack gap="sm">

@@ -125,6 +125,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
         choices={choices}
         unstorable={features?.sandboxApiKeyStored === false ? ['sandbox_api_key'] : []}
         notUsed={features?.settingsNotUsed}
+        inherited={settings?.inherited}
       />
     </>
   );

@@ -43,17 +43,21 @@ interface FieldContext {
   unstorable: readonly FieldsOfKind<'secret'>[];
   /** Fields the server stores but does not act on: each says so. */
   notUsed: readonly string[];
+  /** Fields whose value is the team's default: each says so. */
+  inherited: readonly string[];
 }
 
 const NOT_USED = 'Not used by this server';
+const INHERITED = 'Your team’s default: set your own to use another, clear it to go back';
 
-/** A field's help, and that the server does not use it when it says so. */
-const helpOf = (help: string | undefined, notUsed: boolean) => (notUsed ? (help ? `${help}. ${NOT_USED}` : NOT_USED) : help);
+/** A field's help, and what else is true of it: the server does not use it, or its value is the team's default. */
+const helpOf = (help: string | undefined, notUsed: boolean, inherited: boolean) =>
+  [help, notUsed ? NOT_USED : undefined, inherited ? INHERITED : undefined].filter(Boolean).join('. ') || undefined;
 
 /** The input for one field, as its entry in the table says. */
-function SettingField({ name, stored, choices, unstorable, notUsed }: FieldContext & { name: SettingsFormField }) {
+function SettingField({ name, stored, choices, unstorable, notUsed, inherited }: FieldContext & { name: SettingsFormField }) {
   const spec: FieldSpec = SETTINGS_FIELDS[name];
-  const common = { name, label: spec.label, description: helpOf(spec.help, notUsed.includes(name)) };
+  const common = { name, label: spec.label, description: helpOf(spec.help, notUsed.includes(name), inherited.includes(name)) };
   switch (spec.kind) {
     case 'text':
       return (
@@ -125,14 +129,25 @@ export function SettingsSections({
   extras = {},
   unstorable = [],
   notUsed = [],
+  inherited = [],
 }: {
   stored: StoredSecrets;
   choices?: SettingsChoices;
   extras?: Partial<Record<SectionId, ReactNode>>;
   unstorable?: readonly FieldsOfKind<'secret'>[];
   notUsed?: readonly string[];
+  inherited?: readonly string[];
 }) {
   return (Object.keys(SECTIONS) as SectionId[]).map((id) => (
-    <Section key={id} id={id} stored={stored} choices={choices} unstorable={unstorable} notUsed={notUsed} extra={extras[id]} />
+    <Section
+      key={id}
+      id={id}
+      stored={stored}
+      choices={choices}
+      unstorable={unstorable}
+      notUsed={notUsed}
+      inherited={inherited}
+      extra={extras[id]}
+    />
   ));
 }

@@ -1,0 +1,147 @@
+import { Alert, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { FormProvider, useForm } from 'react-hook-form';
+import { NumberField, SelectField, SuggestField, SwitchField, TextField } from '../../components/form/fields';
+import { SaveProblemAlert } from '../../components/form/save-problem-alert';
+import { KEEP_SECRET, SecretField, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
+import { useServerSubmit } from '../../components/form/use-server-submit';
+import { LoadedContent } from '../../components/query-content';
+import { SectionHeader } from '../../components/section-header';
+import type { OrganizationDefaults, OrganizationDefaultsUpdate } from '../../contract/settings';
+import { optionsQuery } from '../../queries/options';
+import { organizationDefaultsQuery, updateOrganizationDefaultsMutation } from '../../queries/team';
+
+/** The form's values: text as typed ('' for "no default"), the key as a draft. */
+export interface TeamDefaultsValues {
+  llm_model: string;
+  llm_base_url: string;
+  llm_api_key: SecretDraft;
+  agent: string;
+  confirmation_mode: boolean;
+  security_analyzer: string;
+  max_budget_per_task: string;
+  sandbox_runtime_container_image: string;
+  sandbox_base_container_image: string;
+}
+
+export const toValues = (defaults: OrganizationDefaults): TeamDefaultsValues => ({
+  llm_model: defaults.llm_model ?? '',
+  llm_base_url: defaults.llm_base_url ?? '',
+  llm_api_key: KEEP_SECRET,
+  agent: defaults.agent ?? '',
+  confirmation_mode: defaults.confirmation_mode ?? false,
+  security_analyzer: defaults.security_analyzer ?? '',
+  max_budget_per_task: defaults.max_budget_per_task === null ? '' : String(defaults.max_budget_per_task),
+  sandbox_runtime_container_image: defaults.sandbox_runtime_container_image ?? '',
+  sandbox_base_container_image: defaults.sandbox_base_container_image ?? '',
+});
+
+const text = (value: string) => (value.trim() === '' ? null : value.trim());
+
+/** What a save sends: every field (an empty one removes that default), the key only when it changes. */
+export const toUpdate = (values: TeamDefaultsValues): OrganizationDefaultsUpdate => ({
+  llm_model: text(values.llm_model),
+  llm_base_url: text(values.llm_base_url),
+  llm_api_key: secretUpdate(values.llm_api_key),
+  agent: text(values.agent),
+  confirmation_mode: values.confirmation_mode,
+  security_analyzer: text(values.security_analyzer),
+  max_budget_per_task: values.max_budget_per_task.trim() === '' ? null : Number(values.max_budget_per_task),
+  sandbox_runtime_container_image: text(values.sandbox_runtime_container_image),
+  sandbox_base_container_image: text(values.sandbox_base_container_image),
+});
+
+const FIELDS = new Set(Object.keys(toValues({} as OrganizationDefaults)));
+
+/**
+ * Admins: what every user's settings fall back to. A user's own value overrides each default;
+ * the LLM key goes only with the default LLM URL; shared MCP servers join each user's own.
+ */
+export function TeamDefaultsPage() {
+  const queryClient = useQueryClient();
+  const defaults = useQuery(organizationDefaultsQuery(queryClient));
+  return (
+    <Stack>
+      <SectionHeader
+        title="Team defaults"
+        description="What each user's settings fall back to. A user's own value wins; clearing it brings the default back."
+      />
+      <LoadedContent data={defaults.data} error={defaults.error} onRetry={() => void defaults.refetch()} what="team defaults">
+        {(loaded) => <TeamDefaultsForm defaults={loaded} />}
+      </LoadedContent>
+    </Stack>
+  );
+}
+
+function TeamDefaultsForm({ defaults }: { defaults: OrganizationDefaults }) {
+  const queryClient = useQueryClient();
+  const form = useForm<TeamDefaultsValues>({ defaultValues: toValues(defaults) });
+  const save = useMutation(updateOrganizationDefaultsMutation(queryClient));
+  const agents = useQuery(optionsQuery('agents')).data ?? [];
+  const analyzers = useQuery(optionsQuery('security-analyzers')).data ?? [];
+  const { submit, problem, dismissProblem } = useServerSubmit(form, {
+    save: async (values) => {
+      const saved = await save.mutateAsync(toUpdate(values));
+      form.reset(toValues(saved));
+      notifications.show({ color: 'teal', message: 'Team defaults saved' });
+    },
+    serverErrors: { isField: (path) => FIELDS.has(path) },
+  });
+  const shared = defaults.mcp_config;
+  const sharedCount = shared ? shared.sse_servers.length + shared.shttp_servers.length + shared.stdio_servers.length : 0;
+  return (
+    <FormProvider {...form}>
+      <form onSubmit={submit} noValidate aria-label="Team defaults">
+        <Stack>
+          {problem && <SaveProblemAlert problem={problem} title="Team defaults not saved" onClose={dismissProblem} />}
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <SuggestField<TeamDefaultsValues> name="llm_model" label="LLM model" suggestions={[]} placeholder="No default" />
+            <TextField<TeamDefaultsValues> name="llm_base_url" label="LLM base URL" type="url" placeholder="The provider's own" />
+            <SecretField<TeamDefaultsValues>
+              name="llm_api_key"
+              label="LLM API key"
+              isSet={defaults.llm_api_key_set}
+              description="Used by everyone who has no key of their own, with the default base URL only"
+            />
+            <SelectField<TeamDefaultsValues>
+              name="agent"
+              label="Agent"
+              placeholder="Server default"
+              options={agents.map((name) => ({ value: name, label: name }))}
+            />
+            <SelectField<TeamDefaultsValues>
+              name="security_analyzer"
+              label="Security analyzer"
+              placeholder="None"
+              options={analyzers.map((name) => ({ value: name, label: name }))}
+            />
+            <NumberField<TeamDefaultsValues> name="max_budget_per_task" label="Budget per task" unit="$" min={0} step="any" />
+            <TextField<TeamDefaultsValues> name="sandbox_runtime_container_image" label="Sandbox runtime image" />
+            <TextField<TeamDefaultsValues> name="sandbox_base_container_image" label="Sandbox base image" />
+          </SimpleGrid>
+          <SwitchField<TeamDefaultsValues>
+            name="confirmation_mode"
+            label="Confirmation mode"
+            description="The agent asks before it acts, for everyone who has not turned it off"
+          />
+          <Alert variant="light" color="gray">
+            <Text size="sm">
+              {sharedCount === 0 ? 'No MCP servers are shared with the team.' : `${sharedCount} MCP servers are shared with the team.`}{' '}
+              Shared servers, with their keys and environment, reach every user&apos;s agent: set them with{' '}
+              <code>PATCH /api/organizations/&#123;org_id&#125;/settings</code> (see docs/teams.md).
+            </Text>
+          </Alert>
+          <Group justify="flex-end">
+            <Button variant="default" disabled={!form.formState.isDirty} onClick={() => form.reset(toValues(defaults))}>
+              Discard
+            </Button>
+            <Button type="submit" loading={form.formState.isSubmitting} disabled={!form.formState.isDirty}>
+              Save team defaults
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </FormProvider>
+  );
+}
