@@ -1,7 +1,9 @@
 import type { Page } from '@playwright/test';
 import { SESSION_COOKIE } from '../server/http/session-cookie';
 import { expect, test as onLoopbackAddress } from './support/fixtures';
-import { addTeamMember, asMember, onLocalhost } from './support/team';
+import { startIdentityProvider } from '../test-support/oidc/identity-provider';
+import { startServer } from './support/server';
+import { addTeamMember, asMember, freePort, onLocalhost } from './support/team';
 
 /*
  * A team on one server: the owner invites someone, who sets a password and sees only their own
@@ -160,3 +162,49 @@ test("the team's defaults reach a member's settings, marked as the team's, until
   await expect(dee.getByLabel('LLM model')).toHaveValue('openai/my-own');
   await context.close();
 });
+
+onLoopbackAddress(
+  'someone signs in with the identity provider and becomes a member; the sign-in page says why when the provider refuses',
+  async ({ page }) => {
+    // The provider's port first: the server is told its issuer when it starts, the provider the server's address then.
+    const port = await freePort();
+    const server = await startServer({
+      OIDC_ISSUER: `http://localhost:${port}`,
+      OIDC_CLIENT_ID: 'agent-console',
+      OIDC_CLIENT_SECRET: 'agent-console-test-secret',
+      OIDC_ALLOW_SIGNUPS: '1',
+    });
+    const origin = onLocalhost(server.url);
+    const provider = await startIdentityProvider(
+      `${origin}/sign-in/oidc/callback`,
+      { olive: { email: 'olive@example.com', name: 'Olive' }, unverified: { email: 'u@example.com', verified: false } },
+      port,
+    );
+    try {
+      const viaProvider = async (login: string) => {
+        await page.goto(`${origin}/settings`);
+        await page.getByRole('link', { name: 'Sign in with your identity provider' }).click();
+        await page.locator('input[name="login"]').fill(login);
+        await page.locator('input[name="password"]').fill('anything');
+        await page.getByRole('button', { name: 'Sign-in' }).click();
+        await page.getByRole('button', { name: 'Continue' }).click();
+      };
+      await viaProvider('unverified');
+      await expect(page.getByRole('alert')).toContainText('has not verified this email address');
+
+      // Signed out at the provider too, so it asks who is signing in.
+      await page.context().clearCookies();
+      await viaProvider('olive');
+      await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+      await expect(page).toHaveURL(`${origin}/settings`);
+      await expect(page.getByRole('link', { name: 'Users' })).toHaveCount(0);
+      const me = await page.evaluate(
+        async () => (await (await fetch('/api/organizations/default/me')).json()) as { email: string; role: string },
+      );
+      expect(me).toMatchObject({ email: 'olive@example.com', role: 'member' });
+    } finally {
+      await provider.close();
+      await server.stop();
+    }
+  },
+);

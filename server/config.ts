@@ -1,6 +1,15 @@
 import path from 'node:path';
 
 /** Everything the server reads from its environment, in one place. */
+/** An OpenID Connect provider people sign in with (authorization code with PKCE). */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** OIDC_ALLOW_SIGNUPS=1: a verified email the team does not know yet becomes a new member. */
+  allowSignups: boolean;
+}
+
 export interface ServerConfig {
   host: string;
   port: number;
@@ -16,6 +25,8 @@ export interface ServerConfig {
   consoleContentSecurityPolicy: string | undefined;
   /** COOKIE_SECURE: the session cookie is always Secure (behind a TLS proxy whose pages' Origin may not say https). */
   cookieSecure: boolean;
+  /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_ALLOW_SIGNUPS: sign-in with an identity provider; absent when not set up. */
+  oidc: OidcConfig | undefined;
   /** PostgreSQL in place of the SQLite file in the data dir (DATABASE_URL, postgres://…). */
   databaseUrl: string | undefined;
   /** Where the other instances on the database reach this one (INSTANCE_URL); where it listens when absent. */
@@ -166,6 +177,26 @@ function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
   return url;
 }
 
+/** OIDC_*, checked: all three or none, an https issuer (http only on loopback, for a provider on this machine). */
+function oidc(env: NodeJS.ProcessEnv): OidcConfig | undefined {
+  const [issuer, clientId, clientSecret] = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET].map(nonEmpty);
+  if (issuer === undefined && clientId === undefined && clientSecret === undefined) return undefined;
+  if (issuer === undefined || clientId === undefined || clientSecret === undefined) {
+    throw new ConfigError('Sign-in with an identity provider needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET, all three');
+  }
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new ConfigError(`OIDC_ISSUER must be a URL, not ${issuer}`);
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new ConfigError('OIDC_ISSUER must be an https:// URL (http:// only for a provider on this machine)');
+  }
+  return { issuer: url.href.replace(/\/$/, ''), clientId, clientSecret, allowSignups: flag(env.OIDC_ALLOW_SIGNUPS) };
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
@@ -181,6 +212,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     allowedHosts: list(env.ALLOWED_HOSTS),
     verifyGitTokens: flag(env.VERIFY_GIT_TOKENS),
     cookieSecure: flag(env.COOKIE_SECURE),
+    oidc: oidc(env),
     sandboxSpecsFile: nonEmpty(env.SANDBOX_SPECS_FILE),
     llmPricesFile: nonEmpty(env.LLM_PRICES_FILE),
     maxSandboxes: count('MAX_SANDBOXES', env.MAX_SANDBOXES, 20),

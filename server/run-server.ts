@@ -135,6 +135,7 @@ export async function openServer(
     // One id per data dir: restarted, the instance owns its sandboxes again.
     instance: { id: loadOrCreateKeyFile(config.dataDir, 'instance-id'), sessionKey },
     databaseUrl: config.databaseUrl,
+    oidc: config.oidc,
   });
   // MCP env values stored before they were sealed at rest (by the one user there was then) are sealed now.
   await services.settings.sealPlainMcpEnv(OWNER_ID);

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { Role } from '../../src/contract/team';
 import type { RunningServer } from './server';
 
@@ -45,4 +46,13 @@ export async function addTeamMember(server: RunningServer, email: string, role: 
 export async function asMember(server: RunningServer, member: TeamMember, path: string, method = 'GET') {
   const response = await fetch(`${server.url}${path}`, { method, headers: { 'X-Session-API-Key': member.key } });
   return { status: response.status, json: () => response.json() as Promise<unknown> };
+}
+
+/** A loopback port nothing listens on now. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -12,6 +12,7 @@ import { type ApiOptions, apiRoutes } from '../routes/api';
 import { registerConsole } from '../routes/console';
 import { healthRoutes } from '../routes/health';
 import { signInRoutes } from '../routes/sign-in';
+import { identityProviderSignInRoutes } from '../routes/identity-provider-sign-in';
 import { zodValidatorCompiler } from './validation';
 import { SETTINGS_NOT_USED_EXTENSION } from '../../src/contract/settings-not-used';
 
@@ -79,6 +80,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       identities: options.services.identities,
     }),
   );
+  if (options.services.identityProvider) {
+    await app.register(
+      identityProviderSignInRoutes({
+        provider: options.services.identityProvider,
+        sessionKey: options.sessionKey,
+        browserSessions: options.services.browserSessions,
+        cookieSecure: options.cookieSecure ?? false,
+      }),
+    );
+  }
   app.addHook('onClose', async () => {
     await options.services.mcpTest.close();
     await options.services.startTasks.close();

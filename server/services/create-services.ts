@@ -45,6 +45,8 @@ import { SettingsService } from './settings/settings-service';
 import { StartTaskService } from './conversations/start-task-service';
 import { ApiKeysService } from './team/api-keys-service';
 import { Identities } from './team/identities';
+import { IdentityProvider } from './team/identity-provider';
+import type { OidcConfig } from '../config';
 import { TeamService } from './team/team-service';
 import { ApiKeysStore } from '../store/api-keys-store';
 import { UsersStore } from '../store/users-store';
@@ -78,6 +80,8 @@ export interface ApiServices {
   apiKeys: ApiKeysService;
   /** Who an API key or a session cookie is. */
   identities: Identities;
+  /** Sign-in with an identity provider, when OIDC_* set one up. */
+  identityProvider?: IdentityProvider;
 }
 
 export interface ServiceOptions {
@@ -110,6 +114,8 @@ export interface ServiceOptions {
   instance: { id: string; sessionKey: string; timing?: InstanceTiming };
   /** The PostgreSQL database `db` is on, to be notified of the events other instances store; absent on SQLite. */
   databaseUrl?: string;
+  /** OIDC_*: the identity provider people may sign in with. */
+  oidc?: OidcConfig;
 }
 
 /** Wires each service to its store; the one place where the object graph is built. */
@@ -251,5 +257,6 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     team,
     apiKeys,
     identities: new Identities(usersStore, apiKeys),
+    identityProvider: options.oidc && new IdentityProvider(options.oidc, team, log.child({ component: 'identity-provider' })),
   };
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import type { Clock } from '../clock';
+import type { OidcConfig } from '../config';
 import type { DestinationStream } from 'pino';
 import { buildApp } from '../http/app';
 import { ensureDataDir, loadOrCreateKeyFile } from '../data-dir';
@@ -57,6 +58,8 @@ export interface TestAppOptions {
   instanceTiming?: InstanceTiming;
   /** What the services stamp (invitations, keys, sandboxes); the system's clock when absent. */
   clock?: Clock;
+  /** An identity provider people sign in with. */
+  oidc?: OidcConfig;
 }
 
 async function dockerSandboxes() {
@@ -102,6 +105,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     instance: { id: loadOrCreateKeyFile(dataDir, 'instance-id'), sessionKey: TEST_SESSION_KEY, timing: options.instanceTiming },
     databaseUrl,
     clock: options.clock,
+    oidc: options.oidc,
   });
   // As in the server, its own starts are ended only once it holds its id (startMonitoring).
   await services.sandboxes.startMonitoring();

@@ -86,6 +86,7 @@ describe('featuresFromDocument', () => {
       settingsNotUsed: [],
       team: false,
       apiKeys: false,
+      identityProvider: false,
     });
   });
 
@@ -110,12 +111,14 @@ describe('featuresFromDocument', () => {
         '/api/secrets/{name}': { put: bodySchema({ properties: { value: {} } }) },
         '/api/organizations/{org_id}/members': { get: {} },
         '/api/keys': { get: {} },
+        '/sign-in/oidc': { get: {} },
       },
       components: { schemas: { Patch: { properties: { archived: { type: 'boolean' } } } } },
     };
     expect(featuresFromDocument(document)).toEqual({
       ...ASSUMED,
       kind: 'agent-console',
+      identityProvider: true,
       partialSettingsUpdate: true,
       settingsNotUsed: ['email', 'search_api_key'],
     });

@@ -85,6 +85,8 @@ export interface ServerFeatures {
   team: boolean;
   /** `/api/keys` (ours, and OpenHands' SaaS): the API keys page. */
   apiKeys: boolean;
+  /** `GET /sign-in/oidc` (ours, when OIDC_* set it up): sign-in with an identity provider. */
+  identityProvider: boolean;
 }
 
 /**
@@ -109,6 +111,7 @@ export const ASSUMED: ServerFeatures = {
   settingsNotUsed: [],
   team: true,
   apiKeys: true,
+  identityProvider: false,
 };
 
 const OUR_STREAM = '/api/v1/app-conversations/{conversation_id}/events/stream';
@@ -157,5 +160,6 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
     settingsNotUsed: stringList(at(document, 'info', SETTINGS_NOT_USED_EXTENSION)),
     team: has('/api/organizations/{org_id}/members', 'get'),
     apiKeys: has('/api/keys', 'get'),
+    identityProvider: has('/sign-in/oidc', 'get'),
   };
 }

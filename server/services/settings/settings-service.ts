@@ -112,7 +112,11 @@ export class SettingsService {
     if (last && last.document === document && last.defaults === defaults && last.hosts === hostsKey) return last.response;
     // Only whether each secret is set is in the response: none is decrypted for it.
     const sealed = (text: string | undefined) => readStoredSettings(text, this.box, this.log, 'sealed').settings;
-    const { settings, inherited } = withOrganizationDefaults(sealed(document), defaults === undefined ? undefined : sealed(defaults), false);
+    const { settings, inherited } = withOrganizationDefaults(
+      sealed(document),
+      defaults === undefined ? undefined : sealed(defaults),
+      false,
+    );
     const response = memoised({ ...toResponse(settings, hosts), inherited });
     this.#lastResponse.set(userId, { document, defaults, hosts: hostsKey, response });
     return response;

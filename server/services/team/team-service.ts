@@ -190,6 +190,47 @@ export class TeamService {
     return user.id;
   }
 
+  /**
+   * The user an identity provider vouches for: by verified email. An invited one is active from
+   * now (the provider proved the address); an unknown address becomes a member only when sign-ups
+   * are allowed. Disabled users stay out.
+   */
+  async userForIdentity(identity: { email: string; verified: boolean; name: string | null }, allowSignups: boolean): Promise<string> {
+    if (!identity.verified) throw new Unauthenticated('The identity provider has not verified this email address');
+    const email = identity.email.trim().toLowerCase();
+    const now = this.clock().toISOString();
+    const user = await this.users.byEmail(email);
+    if (user?.status === 'disabled') throw new Unauthenticated('This account is disabled: ask an admin');
+    if (user) {
+      await this.users.update(user.id, {
+        last_sign_in_at: now,
+        ...(user.status === 'invited'
+          ? { status: 'active', invitation_hash: null, invitation_expires_at: null, name: user.name ?? identity.name }
+          : {}),
+      });
+      return user.id;
+    }
+    if (!allowSignups) throw new Unauthenticated(`${email} is not on this team: ask an admin for an invitation`);
+    const id = randomUUID();
+    const added = await this.users.insert({
+      id,
+      email,
+      name: identity.name,
+      role: 'member',
+      status: 'active',
+      password_hash: null,
+      created_at: now,
+      invited_by: null,
+      invitation_hash: null,
+      invitation_expires_at: null,
+    });
+    // Two first sign-ins at once: the other made the user.
+    if (!added) return this.userForIdentity(identity, false);
+    await this.users.update(id, { last_sign_in_at: now });
+    this.log.info({ userId: id }, 'member signed up through the identity provider');
+    return id;
+  }
+
   /** Ends every session cookie of a user issued until now. */
   async endSessions(userId: string): Promise<void> {
     await this.users.update(userId, { sessions_since: this.clock().toISOString() });

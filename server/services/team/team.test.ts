@@ -229,13 +229,25 @@ describe('organisation defaults', () => {
     expect((await call(t, 'PATCH', '/api/organizations/default/settings', admin.key, { email: 'x@example.com' })).statusCode).toBe(422);
 
     const read = async () => (await call(t, 'GET', '/api/settings', member.key)).json();
-    expect(await read()).toMatchObject({ llm_model: 'openai/team-model', confirmation_mode: true, llm_api_key_set: true, mcp_config: null });
+    expect(await read()).toMatchObject({
+      llm_model: 'openai/team-model',
+      confirmation_mode: true,
+      llm_api_key_set: true,
+      mcp_config: null,
+    });
     expect((await read()).inherited).toEqual(expect.arrayContaining(['llm_model', 'llm_base_url', 'confirmation_mode', 'llm_api_key']));
     const agentGets = await t.services.settings.readWithSecrets(member.userId);
-    expect(agentGets).toMatchObject({ llm_api_key: 'team-secret-key', mcp_config: { sse_servers: [{ url: 'http://mcp.team.example/sse' }] } });
+    expect(agentGets).toMatchObject({
+      llm_api_key: 'team-secret-key',
+      mcp_config: { sse_servers: [{ url: 'http://mcp.team.example/sse' }] },
+    });
 
     // Their own model and turning confirmation off are theirs; their own LLM URL takes no team key.
-    await call(t, 'POST', '/api/settings', member.key, { llm_model: 'openai/mine', confirmation_mode: false, llm_base_url: 'http://mine.example' });
+    await call(t, 'POST', '/api/settings', member.key, {
+      llm_model: 'openai/mine',
+      confirmation_mode: false,
+      llm_base_url: 'http://mine.example',
+    });
     const own = await read();
     expect(own).toMatchObject({ llm_model: 'openai/mine', confirmation_mode: false, llm_api_key_set: false });
     expect(own.inherited).not.toContain('llm_model');

@@ -1,10 +1,12 @@
-import { Anchor, Button, Collapse, PasswordInput, SegmentedControl, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Collapse, Divider, PasswordInput, SegmentedControl, Stack, TextInput } from '@mantine/core';
 import { useDisclosure, useLocalStorage } from '@mantine/hooks';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { startCookieSession, verifySession } from '../../api/auth';
 import { describeError, isApiError } from '../../api/errors';
 import { normaliseBaseUrl, type Session, signIn } from '../../api/session';
 import { signInWithPassword } from '../../api/team';
+import { readServerFeatures } from '../../api/server-capabilities';
+import { takeSignInError } from './sign-in-link';
 
 async function problemWith(session: Session): Promise<string | null> {
   try {
@@ -16,6 +18,23 @@ async function problemWith(session: Session): Promise<string | null> {
 }
 
 type Method = 'password' | 'key';
+
+/**
+ * Whether this console's own server offers sign-in with an identity provider. Read here, not
+ * through the query cache: signing out clears the cache after this form has asked.
+ */
+function useIdentityProvider(): boolean {
+  const [offered, setOffered] = useState(false);
+  useEffect(() => {
+    const controller = new AbortController();
+    readServerFeatures(controller.signal).then(
+      (features) => setOffered(features.identityProvider),
+      () => undefined, // unknown: the button stays away
+    );
+    return () => controller.abort();
+  }, []);
+  return offered;
+}
 
 /**
  * Email and password (a team member, on this console's own server: the session cookie), or a
@@ -35,6 +54,8 @@ export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string 
   const [checking, setChecking] = useState(false);
   const [otherServer, { toggle }] = useDisclosure(initialBaseUrl !== '');
   const byPassword = method === 'password' && !otherServer;
+  const [providerError] = useState(takeSignInError);
+  const identityProvider = useIdentityProvider() && !otherServer;
 
   const submitKey = async () => {
     const session = { apiKey: apiKey.trim(), baseUrl: otherServer ? normaliseBaseUrl(baseUrl) : '' };
@@ -70,6 +91,19 @@ export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string 
       aria-label="Sign in"
     >
       <Stack>
+        {providerError && (
+          <Alert color="red" role="alert" title="Not signed in">
+            {providerError}
+          </Alert>
+        )}
+        {identityProvider && (
+          <>
+            <Button component="a" href="/sign-in/oidc" variant="default" fullWidth>
+              Sign in with your identity provider
+            </Button>
+            <Divider label="or" labelPosition="center" />
+          </>
+        )}
         {!otherServer && (
           <SegmentedControl
             aria-label="Sign in with"
