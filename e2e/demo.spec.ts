@@ -23,6 +23,12 @@ interface Sandbox {
   status: string;
   status_detail: string | null;
 }
+interface Member {
+  user_id: string;
+  email: string;
+  role: string;
+  status: string;
+}
 interface Conversation {
   id: string;
   title: string;
@@ -95,6 +101,27 @@ async function checkApi(demo: DemoProcess): Promise<Sandbox[]> {
   const [midRun] = (await demo.get<Items<Conversation>>('/api/v1/app-conversations/search?title__contains=tour%20of%20the%20storefront'))
     .items;
   expect(midRun).toMatchObject({ llm_model: 'demo/scripted', execution_status: 'waiting_for_confirmation' });
+
+  // The team: the owner, two admins, six members (one disabled) and a pending invitation; members' own work.
+  const team = (await demo.get<Items<Member>>('/api/organizations/default/members?limit=100')).items;
+  const count = (check: (member: Member) => boolean) => team.filter(check).length;
+  expect([count((m) => m.role === 'owner'), count((m) => m.role === 'admin'), count((m) => m.role === 'member')]).toEqual([1, 2, 7]);
+  expect([count((m) => m.status === 'disabled'), count((m) => m.status === 'invited')]).toEqual([1, 1]);
+  const mei = team.find((member) => member.email === 'mei@acme.example')!;
+  const meis = await demo.get<number>(`/api/v1/app-conversations/count?created_by_user_id__eq=${mei.user_id}`);
+  expect(meis).toBeGreaterThan(0);
+  expect(meis).toBeLessThan(active);
+  const origin = demo.url.replace('//127.0.0.1:', '//localhost:');
+  const signedIn = await fetch(`${origin}/sign-in`, {
+    method: 'POST',
+    headers: { origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'mei@acme.example', password: 'demo password' }),
+  });
+  const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const asMei = await fetch(`${origin}/api/v1/app-conversations/count`, { headers: { cookie } });
+  expect(await asMei.json()).toBe(meis);
+  const meisSettings = (await (await fetch(`${origin}/api/settings`, { headers: { cookie } })).json()) as { inherited: string[] };
+  expect(meisSettings.inherited).toContain('llm_model');
   return sandboxes;
 }
 
@@ -136,6 +163,9 @@ async function checkPages(page: Page, demo: DemoProcess): Promise<void> {
   }
   await page.goto(`${demo.url}/sandbox-specs`);
   await expect(page.getByRole('cell', { name: 'gpu-training', exact: true })).toBeVisible();
+  await page.goto(`${demo.url}/users`);
+  await expect(page.getByRole('row', { name: /Dora Quinn \(left\)/ })).toContainText('disabled');
+  await expect(page.getByRole('row', { name: /new\.hire@acme\.example/ })).toContainText('invited');
 }
 
 test('npm run demo: every page shows the seeded team, npm run screenshots shoots each, Ctrl+C removes its sandboxes and data dir', async ({

@@ -16,7 +16,7 @@ const row = (page: Page, id: string) => page.locator(`[data-sandbox-id="${id}"]`
 
 async function signInWithPassword(page: Page, email: string, password: string) {
   await page.goto('/settings');
-  await page.locator('label', { hasText: 'Email and password' }).click();
+  await page.getByRole('button', { name: 'Sign in with an email and password instead' }).click();
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -81,7 +81,7 @@ test('an invited member sets a password, signs in, sees only their own sandboxes
   expect(replayed.status).toBe(401);
 
   // She signs in again with her email and password; a wrong password is refused as an unknown email is.
-  await mia.locator('label', { hasText: 'Email and password' }).click();
+  await mia.getByRole('button', { name: 'Sign in with an email and password instead' }).click();
   await mia.getByLabel('Email', { exact: true }).fill('mia@example.com');
   await mia.getByLabel('Password', { exact: true }).fill('not her password');
   await mia.getByRole('button', { name: 'Sign in' }).click();

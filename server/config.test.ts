@@ -29,6 +29,21 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ DATABASE_URL: 'mysql://x/y', SESSION_API_KEY: 'k', SECRETS_KEY: 's' })).toThrow(ConfigError);
   });
 
+  it('takes an identity provider with all three OIDC_* values, an https issuer or one on loopback', () => {
+    expect(configFromEnv({}).oidc).toBeUndefined();
+    const oidc = { OIDC_ISSUER: 'https://id.example.com/', OIDC_CLIENT_ID: 'console', OIDC_CLIENT_SECRET: 's3cret' };
+    expect(configFromEnv(oidc).oidc).toEqual({
+      issuer: 'https://id.example.com',
+      clientId: 'console',
+      clientSecret: 's3cret',
+      allowSignups: false,
+    });
+    expect(configFromEnv({ ...oidc, OIDC_ALLOW_SIGNUPS: '1' }).oidc?.allowSignups).toBe(true);
+    expect(configFromEnv({ ...oidc, OIDC_ISSUER: 'http://localhost:9000' }).oidc?.issuer).toBe('http://localhost:9000');
+    expect(() => configFromEnv({ ...oidc, OIDC_ISSUER: 'http://id.example.com' })).toThrow(/https/);
+    expect(() => configFromEnv({ OIDC_ISSUER: 'https://id.example.com' })).toThrow(/all three/);
+  });
+
   it('has defaults for a plain start', () => {
     expect(configFromEnv({})).toMatchObject({
       host: '127.0.0.1',

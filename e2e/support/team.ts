@@ -1,5 +1,5 @@
 import net from 'node:net';
-import type { Role } from '../../src/contract/team';
+import type { Role } from '../../src/contract/roles';
 import type { RunningServer } from './server';
 
 /** The test server on `localhost`: on 127.0.0.1, where sandboxes are published, the server sets no session cookie. */

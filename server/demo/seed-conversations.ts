@@ -1,4 +1,4 @@
-import { SYSTEM } from '../services/team/caller';
+import { type Caller, SYSTEM } from '../services/team/caller';
 import { type StartRequestInput, type StartTask, startRequestSchema } from '../../src/contract/conversations';
 import type { ApiServices } from '../services/create-services';
 import type { PlannedConversation } from './conversation-plan';
@@ -18,12 +18,18 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
 }
 
 /** Starts a conversation as `POST /api/v1/app-conversations` does, and waits until it is READY; returns its id. */
-export async function startConversation(services: ApiServices, clock: DemoClock, at: Date, input: StartRequestInput): Promise<string> {
+export async function startConversation(
+  services: ApiServices,
+  clock: DemoClock,
+  caller: Caller,
+  at: Date,
+  input: StartRequestInput,
+): Promise<string> {
   const request = startRequestSchema.parse(input);
   const task = await new Promise<StartTask>((resolve, reject) => {
     clock
       .at(at, () =>
-        services.startTasks.start(SYSTEM, request, (update) => {
+        services.startTasks.start(caller, request, (update) => {
           if (update.status === 'READY' || update.status === 'ERROR') resolve(update);
         }),
       )
@@ -34,17 +40,18 @@ export async function startConversation(services: ApiServices, clock: DemoClock,
 }
 
 /**
- * One past conversation in sandbox `sandboxId`: started at its date; its events sent as its
+ * One past conversation of `caller`'s in sandbox `sandboxId`: started at its date; its events sent as its
  * agent server's webhook would, after the system prompt its agent server sent; archived a few
  * days later.
  */
 export async function seedConversation(
   services: ApiServices,
   clock: DemoClock,
+  caller: Caller,
   sandboxId: string,
   planned: PlannedConversation,
 ): Promise<void> {
-  const id = await startConversation(services, clock, planned.createdAt, {
+  const id = await startConversation(services, clock, caller, planned.createdAt, {
     sandbox_id: sandboxId,
     title: planned.title,
     selected_repository: planned.repository?.name ?? null,

@@ -1,4 +1,5 @@
-import { SYSTEM } from '../services/team/caller';
+import { type Caller, SYSTEM } from '../services/team/caller';
+import { type DemoPersonName, type DemoTeam, retireFromDemoTeam, seedTeam } from './team';
 import type { SandboxStatus } from '../../src/contract/sandboxes';
 import { DEMO_MODEL } from '../../src/contract/demo-model';
 import { appSendMessageSchema, confirmationResponseSchema } from '../../src/contract/events';
@@ -25,6 +26,16 @@ interface SandboxGroup {
   spec: string | undefined;
   conversations: PlannedConversation[];
   end: 'deleted' | 'paused' | 'running';
+}
+
+/** Whose each group's sandbox and conversations are; the owner (who holds the session key) has today's. */
+const GROUP_OWNERS: Record<string, DemoPersonName> = { 'today-frontend': 'mei', 'this-week': 'priya', 'last-week': 'sam' };
+/** The older groups' owners, in turn. */
+const HISTORY_OWNERS: DemoPersonName[] = ['jonas', 'lena', 'dora', 'sam', 'priya', 'mei', 'alan', 'ada'];
+
+function ownerOf(key: string, team: DemoTeam, historyIndex: number): Caller {
+  const name = GROUP_OWNERS[key] ?? (key.startsWith('history-') ? HISTORY_OWNERS[historyIndex % HISTORY_OWNERS.length] : undefined);
+  return name ? team[name] : SYSTEM;
 }
 
 /** Where the conversation on the demo model runs. */
@@ -58,9 +69,9 @@ async function statusOf(services: ApiServices, id: string): Promise<SandboxStatu
 const reach = (services: ApiServices, id: string, status: SandboxStatus) =>
   until(`sandbox ${id} to be ${status}`, async () => ((await statusOf(services, id)) === status ? true : undefined));
 
-/** Starts a sandbox from `spec` as of `at`; returns its id. */
-async function startSandbox(services: ApiServices, clock: DemoClock, spec: string | undefined, at: Date): Promise<string> {
-  const { sandbox } = await clock.at(at, () => services.sandboxes.start(SYSTEM, spec));
+/** Starts a sandbox of `caller`'s from `spec` as of `at`; returns its id. */
+async function startSandbox(services: ApiServices, clock: DemoClock, caller: Caller, spec: string | undefined, at: Date): Promise<string> {
+  const { sandbox } = await clock.at(at, () => services.sandboxes.start(caller, spec));
   return sandbox.id;
 }
 
@@ -82,20 +93,23 @@ export async function seedDemo(
   { repositoriesDir, sandboxHome, now, progress, signal }: SeedOptions,
 ) {
   await seedSettings(services);
+  const team = await seedTeam(services);
   createRepositories(repositoriesDir);
   const plan = planConversations(now);
   let seeded = 0;
+  let histories = 0;
   const sandboxIds = new Map<string, string>();
   for (const [key, group] of sandboxGroups(plan, now)) {
     signal.throwIfAborted();
+    const owner = ownerOf(key, team, key.startsWith('history-') ? histories++ : 0);
     const first = group.conversations[0]?.createdAt ?? new Date(now.getTime() - 2 * 60 * 60_000);
-    const id = await startSandbox(services, clock, group.spec, new Date(first.getTime() - 5 * 60_000));
+    const id = await startSandbox(services, clock, owner, group.spec, new Date(first.getTime() - 5 * 60_000));
     sandboxIds.set(key, id);
     await reach(services, id, 'RUNNING');
     await cloneFromDemoRepositories(services, id, repositoriesDir, sandboxHome(id));
     await inParallel(group.conversations, 4, async (conversation) => {
       signal.throwIfAborted();
-      await seedConversation(services, clock, id, conversation);
+      await seedConversation(services, clock, owner, id, conversation);
     });
     if (group.end === 'deleted') await services.sandboxes.delete(SYSTEM, id);
     if (group.end === 'paused') await services.sandboxes.pause(SYSTEM, id);
@@ -105,12 +119,13 @@ export async function seedDemo(
 
   signal.throwIfAborted();
   // A database that cannot initialise, since yesterday; a nightly job that ended; a sandbox waiting for a GPU.
-  const failed = await startSandbox(services, clock, SPEC.postgres, new Date(now.getTime() - DAY_MS));
-  const ended = await startSandbox(services, clock, SPEC.nightly, new Date(now.getTime() - 6 * 60 * 60_000));
+  await retireFromDemoTeam(services, team);
+  const failed = await startSandbox(services, clock, SYSTEM, SPEC.postgres, new Date(now.getTime() - DAY_MS));
+  const ended = await startSandbox(services, clock, SYSTEM, SPEC.nightly, new Date(now.getTime() - 6 * 60 * 60_000));
   await reach(services, failed, 'ERROR');
   await reach(services, ended, 'MISSING');
 
-  const midRun = await startConversation(services, clock, new Date(), {
+  const midRun = await startConversation(services, clock, SYSTEM, new Date(), {
     sandbox_id: sandboxIds.get(TODAY)!,
     title: 'Give me a tour of the storefront repository',
     initial_message: { content: [{ type: 'text', text: 'Give me a quick tour of this repository: what is where, and how do I run it?' }] },
@@ -136,7 +151,7 @@ export async function seedDemo(
   );
   await until('the demo model to ask to delete its note', async () => ((await status()) === 'waiting_for_confirmation' ? true : undefined));
   // Last: it stays STARTING for as long as a start may take.
-  await startSandbox(services, clock, SPEC.gpu, new Date());
+  await startSandbox(services, clock, SYSTEM, SPEC.gpu, new Date());
   await seedMcpServers(services);
   progress('sandboxes in every status, and a conversation on the demo model waiting to delete a file');
 }

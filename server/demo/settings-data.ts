@@ -60,12 +60,14 @@ const mcpServers = settingsUpdateSchema.parse({
   },
 });
 
-const gitProviders = addGitProvidersSchema.parse({
-  provider_tokens: {
-    github: { token: 'ghp_demoDemoDemoDemoDemoDemoDemoDemo0000', host: null },
-    gitlab: { token: 'glpat-demoDemoDemoDemo0000', host: GITLAB_HOST },
-  },
-});
+/** Someone's GitHub and GitLab tokens (made up, and told apart by whose they are). */
+export const gitProvidersOf = (who: string) =>
+  addGitProvidersSchema.parse({
+    provider_tokens: {
+      github: { token: `ghp_demo${Buffer.from(who).toString('hex').slice(0, 32).padEnd(32, '0')}`, host: null },
+      gitlab: { token: `glpat-demo${Buffer.from(who).toString('hex').slice(0, 16).padEnd(16, '0')}`, host: GITLAB_HOST },
+    },
+  }).provider_tokens;
 
 const customSecrets = [
   { name: 'NPM_TOKEN', value: 'npm_demo0000000000000000000000000000', description: 'Read-only token for the private npm registry' },
@@ -86,6 +88,6 @@ export async function seedMcpServers(services: ApiServices): Promise<void> {
 /** Settings (but the MCP servers), git providers and custom secrets, through the services their routes call. */
 export async function seedSettings(services: ApiServices): Promise<void> {
   await services.settings.update(OWNER_ID, settings);
-  await services.secrets.replaceProviderTokens(OWNER_ID, gitProviders.provider_tokens);
+  await services.secrets.replaceProviderTokens(OWNER_ID, gitProvidersOf('owner'));
   for (const secret of customSecrets) await services.secrets.createCustomSecret(OWNER_ID, secret);
 }

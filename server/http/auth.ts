@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { isAdminRole } from '../../src/contract/team';
+import { isAdminRole } from '../../src/contract/roles';
 import type { BrowserSessions } from '../services/sessions/browser-sessions';
 import { type Caller, sessionKeyCaller } from '../services/team/caller';
 import { Identities } from '../services/team/identities';

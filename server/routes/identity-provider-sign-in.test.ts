@@ -92,7 +92,9 @@ describe('sign-in with an identity provider', () => {
     const signedIn = await signInAs(open, 'newcomer');
     expect(signedIn.headers.location).toBe('/#session=cookie');
     const members = await open.request({ method: 'GET', url: '/api/organizations/default/members' });
-    expect(members.json().items).toContainEqual(expect.objectContaining({ email: 'new@example.com', name: 'Newcomer', role: 'member', status: 'active' }));
+    expect(members.json().items).toContainEqual(
+      expect.objectContaining({ email: 'new@example.com', name: 'Newcomer', role: 'member', status: 'active' }),
+    );
   });
 
   it('refuses an unverified email, a disabled user, and an answer whose state is not the one it sent', async () => {
@@ -112,9 +114,9 @@ describe('sign-in with an identity provider', () => {
       return url;
     });
     expect(consoleHash(forged)).toMatch(/did not sign you in/);
-    expect(cookiesOf(forged.headers['set-cookie']).some((cookie) => cookie.startsWith('agent_console_session=') && cookie.length > 25)).toBe(
-      false,
-    );
+    expect(
+      cookiesOf(forged.headers['set-cookie']).some((cookie) => cookie.startsWith('agent_console_session=') && cookie.length > 25),
+    ).toBe(false);
   });
 
   it('needs the cookie it set when the sign-in started', async () => {

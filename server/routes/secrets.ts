@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { detailErrorSchema, legacyErrorSchema, messageSchema } from '../../src/contract/errors';
 import {
-  addGitProvidersRequestSchema,
   createSecretSchema,
   customSecretsSchema,
   gitProviderStatusesSchema,
@@ -10,6 +9,7 @@ import {
   tokenCheckSchema,
   updateSecretSchema,
 } from '../../src/contract/secrets';
+import { addGitProvidersRequestSchema } from '../../src/contract/requests';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { SecretsService } from '../services/secrets/secrets-service';
 

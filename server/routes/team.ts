@@ -6,26 +6,25 @@ import {
   apiKeyCreateSchema,
   apiKeyIdParamsSchema,
   apiKeySchema,
-  callerSchema,
   createdApiKeySchema,
   invitationRequestSchema,
   invitationResultSchema,
-  invitationSchema,
+  renewedInvitationSchema,
   memberPageQuerySchema,
   memberPageSchema,
   memberParamsSchema,
   memberPatchSchema,
   memberSchema,
-  organizationPageSchema,
   orgIdParamsSchema,
 } from '../../src/contract/team';
+import { callerSchema, organizationPageSchema } from '../../src/contract/caller';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import { NotFound } from '../services/domain-errors';
 import { cookieFreeHostAlternative } from '../http/session-cookie';
 import type { ApiKeysService } from '../services/team/api-keys-service';
 import type { TeamService } from '../services/team/team-service';
 import type { SettingsService } from '../services/settings/settings-service';
-import { organizationDefaultsSchema, organizationDefaultsUpdateSchema } from '../../src/contract/settings';
+import { organizationDefaultsSchema, organizationDefaultsUpdateSchema } from '../../src/contract/organization-defaults';
 
 const errors = { 403: detailErrorSchema, 404: detailErrorSchema, 409: detailErrorSchema, 422: validationErrorBodySchema };
 
@@ -146,7 +145,7 @@ export function teamRoutes(team: TeamService, keys: ApiKeysService, settings: Se
           summary: 'A new invitation link for someone who has not accepted yet (ours; the old link stops working)',
           tags,
           params: memberParamsSchema,
-          response: { 200: z.pick(invitationSchema, { link: true, expires_at: true }), ...errors },
+          response: { 200: renewedInvitationSchema, ...errors },
         },
       },
       async (request) => {

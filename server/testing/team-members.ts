@@ -1,4 +1,4 @@
-import type { Role } from '../../src/contract/team';
+import type { Role } from '../../src/contract/roles';
 import { type Caller, SYSTEM } from '../services/team/caller';
 import type { TestApp } from './test-app';
 

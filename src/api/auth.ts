@@ -56,3 +56,13 @@ export async function endCookieSession(): Promise<void> {
     // Nothing to remove when the server is gone.
   }
 }
+
+/** Signs this browser in to this console's server with an email and password (the session cookie). */
+export function signInWithPassword(email: string, password: string) {
+  return apiRequest('/sign-in', {
+    method: 'POST',
+    body: { email, password },
+    schema: browserSessionResultSchema,
+    session: { apiKey: '', baseUrl: '' },
+  });
+}

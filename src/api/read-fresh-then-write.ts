@@ -1,20 +1,13 @@
 import type { AddGitProvidersInput, Provider } from '../contract/secrets';
-import type { SettingsResponse, SettingsUpdateInput } from '../contract/settings';
 import { storeGitProviders } from './secrets';
-import { fetchSettings, settingsUpdateFrom, storeSettings } from './settings';
+import { fetchSettings, storeSettings } from './settings';
 
 /*
- * OpenHands replaces on POST: `POST /api/settings` stores the body as the whole settings (absent
- * fields fall back to defaults) and `POST /api/add-git-providers` stores the body as the whole
- * set of providers. A write built from the copy a page rendered would undo what changed
- * elsewhere since, so each write here is built on what the server has right before it is sent.
+ * OpenHands replaces on POST: `POST /api/add-git-providers` stores the body as the whole set of
+ * providers. A write built from the copy a page rendered would undo what changed elsewhere since,
+ * so each write here is built on what the server has right before it is sent (the settings' own
+ * such write is `storeSettingsOnFresh` in ./settings.ts).
  */
-
-/** Stores `changes(current)` on top of the settings as the server has them right now. */
-export async function storeSettingsOnFresh(changes: (current: SettingsResponse | null) => SettingsUpdateInput): Promise<void> {
-  const current = await fetchSettings();
-  await storeSettings(settingsUpdateFrom(current, changes(current)));
-}
 
 /** Stored providers as GET /api/settings reports them: `{provider: host | null}`. */
 type ConnectedProviders = Record<string, string | null>;

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { apiRequest } from './client';
 import { ApiError, isAbort } from './errors';
-import { ASSUMED, featuresFromDocument, type ServerFeatures } from './server-features';
+import type { ServerFeatures } from './server-features';
 
 export type { ServerFeatures, ServerKind } from './server-features';
 
@@ -11,10 +11,13 @@ export type { ServerFeatures, ServerKind } from './server-features';
  * thrown, so the query tries again rather than keeping a guess for the whole session.
  */
 export async function readServerFeatures(signal?: AbortSignal): Promise<ServerFeatures> {
+  // Loaded beside the document, not with the first page: every page's first download would carry it.
+  const reading = import('./server-features');
   try {
-    return featuresFromDocument(await apiRequest('/openapi.json', { schema: z.unknown(), signal }));
+    const document = await apiRequest('/openapi.json', { schema: z.unknown(), signal });
+    return (await reading).featuresFromDocument(document);
   } catch (error) {
-    if (error instanceof ApiError && error.kind === 'http' && error.status === 404) return ASSUMED;
+    if (error instanceof ApiError && error.kind === 'http' && error.status === 404) return (await reading).ASSUMED;
     throw error;
   }
 }

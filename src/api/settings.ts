@@ -49,3 +49,13 @@ export function settingsUpdateFrom(current: SettingsResponse | null, changes: Se
   if (current?.mcp_config) base.mcp_config = mcpConfigForUpdate(current.mcp_config);
   return { ...(base as SettingsUpdateInput), ...changes };
 }
+
+/**
+ * Stores `changes(current)` on top of the settings as the server has them right now: OpenHands
+ * stores a POST's body as the whole settings (absent fields fall back to defaults), so a write
+ * built from the copy a page rendered would undo what changed elsewhere since.
+ */
+export async function storeSettingsOnFresh(changes: (current: SettingsResponse | null) => SettingsUpdateInput): Promise<void> {
+  const current = await fetchSettings();
+  await storeSettings(settingsUpdateFrom(current, changes(current)));
+}

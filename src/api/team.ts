@@ -4,17 +4,15 @@ import {
   type AcceptInvitationBody,
   type ApiKeyCreate,
   apiKeySchema,
-  callerSchema,
   createdApiKeySchema,
   type InvitationRequest,
   invitationResultSchema,
-  invitationSchema,
+  renewedInvitationSchema,
   memberPageSchema,
   type MemberPatch,
   memberSchema,
-  organizationPageSchema,
 } from '../contract/team';
-import { type OrganizationDefaultsUpdate, organizationDefaultsSchema } from '../contract/settings';
+import { type OrganizationDefaultsUpdate, organizationDefaultsSchema } from '../contract/organization-defaults';
 import { apiRequest } from './client';
 
 /*
@@ -25,18 +23,6 @@ import { apiRequest } from './client';
 
 const OWN_SERVER = { apiKey: '', baseUrl: '' };
 const messageSchema = z.object({ message: z.string() });
-
-/** The organisation the caller works in (the server's one team on ours). */
-export async function fetchCurrentOrgId(signal?: AbortSignal): Promise<string> {
-  const page = await apiRequest('/api/organizations', { schema: organizationPageSchema, signal });
-  const id = page.current_org_id ?? page.items[0]?.id;
-  if (!id) throw new Error('The server names no organisation for this user');
-  return id;
-}
-
-export function fetchMe(orgId: string, signal?: AbortSignal) {
-  return apiRequest(`/api/organizations/${encodeURIComponent(orgId)}/me`, { schema: callerSchema, signal });
-}
 
 export function fetchMembers(orgId: string, query: { page: number; limit: number; email?: string }, signal?: AbortSignal) {
   const params = new URLSearchParams({ page_id: String(query.page), limit: String(query.limit) });
@@ -55,7 +41,7 @@ export function inviteMembers(orgId: string, body: InvitationRequest) {
 export function renewInvitation(orgId: string, userId: string) {
   return apiRequest(`/api/organizations/${encodeURIComponent(orgId)}/members/${encodeURIComponent(userId)}/invitation`, {
     method: 'POST',
-    schema: z.pick(invitationSchema, { link: true, expires_at: true }),
+    schema: renewedInvitationSchema,
   });
 }
 
@@ -96,11 +82,6 @@ export function createApiKey(body: ApiKeyCreate) {
 
 export function deleteApiKey(id: number) {
   return apiRequest(`/api/keys/${id}`, { method: 'DELETE', schema: messageSchema });
-}
-
-/** Signs this browser in to this console's server with an email and password (the session cookie). */
-export function signInWithPassword(email: string, password: string) {
-  return apiRequest('/sign-in', { method: 'POST', body: { email, password }, schema: browserSessionResultSchema, session: OWN_SERVER });
 }
 
 /** Sets the invited person's password; the server signs this browser in as them. */

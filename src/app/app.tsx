@@ -1,8 +1,7 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { SessionExpiredDialog, SignInPage } from '../features/auth/sign-in-screen';
 import { RouterProvider } from 'react-router';
-import { JoinPage } from '../features/auth/join-page';
-import { SessionExpiredDialog, SignInPage } from '../features/auth/sign-in-page';
 import { useSessionState } from '../features/auth/use-session';
 import { AppProviders } from './providers';
 import type { AppRouter } from './router';
@@ -33,6 +32,9 @@ function useCacheFollowsSession(baseUrl: string | undefined, expired: boolean) {
   }, [baseUrl, expired, queryClient]);
 }
 
+/** Loaded when shown: only an invitation link leads there. */
+const JoinPage = lazy(async () => ({ default: (await import('../features/auth/join-screen')).JoinPage }));
+
 /** Where an invitation link leads: shown signed in or not (whoever follows it becomes the invited person). */
 const JOIN_PATH = '/join';
 
@@ -43,12 +45,14 @@ function SessionGate({ router }: { router: AppRouter }) {
 
   if (joining) {
     return (
-      <JoinPage
-        onJoined={() => {
-          setJoining(false);
-          void router.navigate('/', { replace: true });
-        }}
-      />
+      <Suspense fallback={null}>
+        <JoinPage
+          onJoined={() => {
+            setJoining(false);
+            void router.navigate('/', { replace: true });
+          }}
+        />
+      </Suspense>
     );
   }
   if (!session && !expired) return <SignInPage />;

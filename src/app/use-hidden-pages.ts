@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { isAdminRole } from '../contract/team';
+import { isAdminRole } from '../contract/roles';
 import { serverFeaturesQuery } from '../queries/server-capabilities';
-import { meQuery } from '../queries/team';
+import { meQuery } from '../queries/me';
 import type { PageName } from './pages';
 
 /**

@@ -5,10 +5,10 @@ import * as z from 'zod/mini';
  * instead of the `X-Session-API-Key` header. The body may also come from an HTML form.
  */
 
-/** The session key (or an API key), or a team member's email and password. */
+/** The session key (or an API key), or a team member's email (as typed: the server compares it trimmed and lower-cased) and password. */
 export const signInBodySchema = z.union([
   z.object({ key: z.string() }),
-  z.object({ email: z.string().check(z.trim(), z.toLowerCase(), z.maxLength(254)), password: z.string().check(z.maxLength(256)) }),
+  z.object({ email: z.string().check(z.maxLength(254)), password: z.string().check(z.maxLength(256)) }),
 ]);
 export type SignInBody = z.input<typeof signInBodySchema>;
 /** What both return to a script (a form gets a redirect). */

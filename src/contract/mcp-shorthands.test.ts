@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { mcpConfigRequestSchema, mcpConfigSchema, mcpTestRequestSchema } from './mcp';
+import { mcpConfigSchema } from './mcp';
+import { mcpConfigRequestSchema, mcpTestRequestSchema } from './requests';
 import { expandArgs, expandEnv, expandServer } from './mcp-shorthands';
 
 describe('OpenHands’ MCP shorthands', () => {

@@ -9,7 +9,6 @@ import {
   mcpUrlProblem,
   rule,
 } from './rules';
-import { type Expanded, expandArgs, expandEnv, expandServer } from './mcp-shorthands';
 
 /*
  * MCP server configuration, `mcp_config` of the settings (OpenHands `MCPConfig`). Two layers:
@@ -155,7 +154,7 @@ const noDuplicates = z.superRefine(
 
 const serverList = <T extends z.ZodMiniType>(server: T) => z._default(z.array(server).check(z.maxLength(MAX_MCP_SERVERS_PER_KIND)), []);
 
-function mcpConfigOf<
+export function mcpConfigOf<
   Sse extends z.ZodMiniType<McpSseServer>,
   Stdio extends z.ZodMiniType<McpStdioServer>,
   Shttp extends z.ZodMiniType<McpShttpServer>,
@@ -169,38 +168,12 @@ export const mcpConfigSchema = mcpConfigOf(mcpSseServerSchema, mcpStdioServerSch
 export type McpConfig = z.output<typeof mcpConfigSchema>;
 export type McpConfigInput = z.input<typeof mcpConfigSchema>;
 
-// --- OpenHands' shorthands, accepted by the server's request schemas (the console sends the full forms) ---
-
-/** `schema` after `expand`, whose problem is a value error at that place. */
-const expanding = <T extends z.ZodMiniType>(expand: (value: unknown) => Expanded, schema: T) =>
-  z.pipe(
-    z.transform((value: unknown, ctx) => {
-      const expanded = expand(value);
-      if ('value' in expanded) return expanded.value;
-      ctx.issues.push({ code: 'custom', message: expanded.problem, input: value });
-      return z.NEVER;
-    }),
-    schema,
-  );
-
-export const mcpStdioServerRequestSchema = z.extend(mcpStdioServerSchema, {
-  args: z._default(expanding(expandArgs, mcpStdioServerSchema.shape.args), []),
-  env: z._default(expanding(expandEnv, mcpStdioServerSchema.shape.env), {}),
-});
-
-/** `mcp_config` in a request: servers may also be a URL string (SSE, SHTTP), `args` a command line, `env` `"A=1,B=2"`. */
-export const mcpConfigRequestSchema = mcpConfigOf(
-  expanding(expandServer, mcpSseServerSchema),
-  mcpStdioServerRequestSchema,
-  expanding(expandServer, mcpShttpServerSchema),
-);
-
 // --- connection test (`POST /api/mcp/test`, our extension) ---
 
 export const MCP_KINDS = ['stdio', 'sse', 'shttp'] as const;
 export type McpKind = (typeof MCP_KINDS)[number];
 
-const mcpTestOf = <Stdio extends z.ZodMiniObject>(stdio: Stdio) =>
+export const mcpTestOf = <Stdio extends z.ZodMiniObject>(stdio: Stdio) =>
   z.discriminatedUnion('kind', [
     z.extend(stdio, { kind: z.literal('stdio') }),
     z.extend(mcpSseServerSchema, { kind: z.literal('sse') }),
@@ -211,9 +184,6 @@ const mcpTestOf = <Stdio extends z.ZodMiniObject>(stdio: Stdio) =>
 export const mcpTestSchema = mcpTestOf(mcpStdioServerSchema);
 export type McpTestRequest = z.output<typeof mcpTestSchema>;
 export type McpTestRequestInput = z.input<typeof mcpTestSchema>;
-
-/** The body the server takes: a stdio entry may use the `args` and `env` shorthands. */
-export const mcpTestRequestSchema = mcpTestOf(mcpStdioServerRequestSchema);
 
 export const MCP_TEST_DEFAULT_SECONDS = 10;
 export const MCP_TEST_MAX_SECONDS = 60;

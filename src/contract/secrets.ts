@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { mcpConfigRequestSchema, mcpConfigSchema } from './mcp';
+import { mcpConfigSchema } from './mcp';
 import { description, describeValues, ENV_NAME_PATTERN, MAX_CUSTOM_SECRETS, MAX_NAME_LENGTH, rule } from './rules';
 
 /*
@@ -81,9 +81,6 @@ export const addGitProvidersSchema = z.object({
   mcp_config: z.optional(z.nullable(mcpConfigSchema)),
 });
 export type AddGitProvidersInput = z.input<typeof addGitProvidersSchema>;
-
-/** What the server takes: also OpenHands' MCP shorthands in `mcp_config`. */
-export const addGitProvidersRequestSchema = z.extend(addGitProvidersSchema, { mcp_config: z.optional(z.nullable(mcpConfigRequestSchema)) });
 
 const secretName = z.string().check(
   z.maxLength(MAX_NAME_LENGTH),

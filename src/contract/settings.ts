@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { mcpConfigRequestSchema, mcpConfigResponseSchema, mcpConfigSchema, mcpConfigStoredSchema } from './mcp';
+import { mcpConfigResponseSchema, mcpConfigSchema, mcpConfigStoredSchema } from './mcp';
 import { secretsStoreSchema } from './secrets';
 import { emailProblem, httpUrlProblem, integer, rule } from './rules';
 
@@ -82,9 +82,6 @@ export const settingsUpdateSchema = z.partial(z.object({ ...settingsShape, ...se
 export type SettingsUpdate = z.output<typeof settingsUpdateSchema>;
 export type SettingsUpdateInput = z.input<typeof settingsUpdateSchema>;
 
-/** What the server takes: also OpenHands' MCP shorthands (see `mcpConfigRequestSchema`). */
-export const settingsUpdateRequestSchema = z.extend(settingsUpdateSchema, { mcp_config: z.optional(z.nullable(mcpConfigRequestSchema)) });
-
 /** `{provider: host | null}` for each provider with a stored token. */
 const providerTokensSetSchema = z.nullable(z.record(z.string(), z.nullable(z.string())));
 
@@ -104,37 +101,6 @@ export const settingsResponseSchema = z.object({
   inherited: z.optional(z.array(z.string())),
 });
 export type SettingsResponse = z.output<typeof settingsResponseSchema>;
-
-/**
- * The fields an admin sets for the whole team (`/api/organizations/{org_id}/settings`, ours in
- * this shape): each user's own value, when they have one, overrides the default. MCP servers are
- * shared: the team's are added to each user's own.
- */
-export const ORGANIZATION_DEFAULT_FIELDS = [
-  'llm_model',
-  'llm_base_url',
-  'llm_api_key',
-  'agent',
-  'confirmation_mode',
-  'security_analyzer',
-  'max_budget_per_task',
-  'mcp_config',
-  'sandbox_base_container_image',
-  'sandbox_runtime_container_image',
-] as const satisfies readonly (keyof Settings)[];
-export type OrganizationDefaultField = (typeof ORGANIZATION_DEFAULT_FIELDS)[number];
-
-const defaultFields = Object.fromEntries(ORGANIZATION_DEFAULT_FIELDS.map((field) => [field, true])) as {
-  [K in OrganizationDefaultField]: true;
-};
-
-/** `PATCH /api/organizations/{org_id}/settings`: the defaults to change (a secret as in a settings POST). */
-export const organizationDefaultsUpdateSchema = z.strictObject(z.pick(settingsUpdateRequestSchema, defaultFields).shape);
-export type OrganizationDefaultsUpdate = z.output<typeof organizationDefaultsUpdateSchema>;
-
-/** `GET /api/organizations/{org_id}/settings`: the team's defaults, the key only as whether it is set. */
-export const organizationDefaultsSchema = z.extend(z.pick(settingsResponseSchema, defaultFields), { llm_api_key_set: z.boolean() });
-export type OrganizationDefaults = z.output<typeof organizationDefaultsSchema>;
 
 /**
  * Our extension of `GET /api/settings`: with `?absent=null`, a server that has stored nothing yet

@@ -1,5 +1,12 @@
 import * as z from 'zod/mini';
-import { integer } from './rules';
+import { emailProblem, integer, rule } from './rules';
+
+/** A date and time as ISO 8601 writes it, with its offset (`2026-12-01T00:00:00Z`). */
+const dateTimeProblem = (value: string) =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value))
+    ? undefined
+    : 'Enter a date and time such as 2026-12-01T00:00:00Z';
+import { roleSchema } from './caller';
 
 /*
  * A team on one server: its users and their roles, as OpenHands' organisation routes name them
@@ -8,28 +15,12 @@ import { integer } from './rules';
  * invitation link (OpenHands mails it; we show it to whoever invites).
  */
 
-export const ROLES = ['owner', 'admin', 'member'] as const;
-export const roleSchema = z.enum(ROLES);
-export type Role = (typeof ROLES)[number];
-
-/** Whether `role` may administer users and see everyone's conversations and sandboxes. */
-export const isAdminRole = (role: Role) => role === 'owner' || role === 'admin';
-
 export const MEMBER_STATUSES = ['active', 'invited', 'disabled'] as const;
 export const memberStatusSchema = z.enum(MEMBER_STATUSES);
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
-/** Trimmed and lower-cased, so one address is one user however it is typed. */
-export const emailSchema = () =>
-  z.string().check(z.trim(), z.toLowerCase(), z.regex(/^[^\s@]+@[^\s@]+$/, { error: 'Enter an email address' }), z.maxLength(254));
-
-export const organizationSchema = z.object({ id: z.string(), name: z.string() });
-/** `GET /api/organizations`: ours has one organisation, the server's. */
-export const organizationPageSchema = z.object({
-  items: z.array(organizationSchema),
-  next_page_id: z.nullable(z.string()),
-  current_org_id: z.nullable(z.string()),
-});
+/** An address as typed, trimmed (the server compares addresses lower-cased: one address is one user however it is typed). */
+export const emailSchema = () => z.string().check(z.trim(), rule(emailProblem), z.maxLength(254));
 
 export const memberSchema = z.object({
   user_id: z.string(),
@@ -56,8 +47,8 @@ export const memberPageSchema = z.object({ items: z.array(memberSchema), current
 export type MemberPage = z.output<typeof memberPageSchema>;
 
 export const memberPageQuerySchema = z.object({
-  page_id: z.optional(z.coerce.number().check(z.int(), z.minimum(0))),
-  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100))),
+  page_id: z.optional(z.coerce.number().check(z.int(), z.gte(0))),
+  limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(100))),
   email: z.optional(z.string()),
 });
 
@@ -66,8 +57,8 @@ export const memberPatchSchema = z.strictObject({
   /** Ours: `disabled` ends the member's sessions and keys and pauses their sandboxes; `active` lets them in again. */
   status: z.optional(z.enum(['active', 'disabled'])),
   /** Ours: how many sandboxes of theirs may run, and exist, at once (null: no limit of their own). */
-  max_running_sandboxes: z.optional(z.nullable(integer().check(z.minimum(0), z.maximum(1000)))),
-  max_sandboxes: z.optional(z.nullable(integer().check(z.minimum(0), z.maximum(1000)))),
+  max_running_sandboxes: z.optional(z.nullable(integer().check(z.gte(0), z.lte(1000)))),
+  max_sandboxes: z.optional(z.nullable(integer().check(z.gte(0), z.lte(1000)))),
 });
 export type MemberPatch = z.output<typeof memberPatchSchema>;
 
@@ -96,6 +87,9 @@ export const invitationResultSchema = z.object({
 });
 export type InvitationResult = z.output<typeof invitationResultSchema>;
 
+/** A new invitation link for someone who has not accepted yet (ours). */
+export const renewedInvitationSchema = z.object({ link: z.string(), expires_at: z.string() });
+
 export const MIN_PASSWORD_LENGTH = 10;
 export const passwordSchema = z
   .string()
@@ -108,18 +102,6 @@ export const acceptInvitationBodySchema = z.strictObject({
   name: z.optional(z.string().check(z.trim(), z.maxLength(100))),
 });
 export type AcceptInvitationBody = z.input<typeof acceptInvitationBodySchema>;
-
-/** `GET /api/v1/users/me`-like (ours: `/api/team/me`): who the request is, and what they may do. */
-export const callerSchema = z.object({
-  user_id: z.string(),
-  email: z.nullable(z.string()),
-  name: z.nullable(z.string()),
-  role: roleSchema,
-  /** How the request showed who it is. */
-  auth_type: z.enum(['session_key', 'api_key', 'cookie']),
-  org_id: z.string(),
-});
-export type Caller = z.output<typeof callerSchema>;
 
 /** `/api/keys`, as OpenHands' (its ids are numbers); `prefix` is ours, the key's first characters. */
 export const apiKeySchema = z.object({
@@ -138,10 +120,10 @@ export type CreatedApiKey = z.output<typeof createdApiKeySchema>;
 
 export const apiKeyCreateSchema = z.strictObject({
   name: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(100)))),
-  expires_at: z.optional(z.nullable(z.iso.datetime({ offset: true }))),
+  expires_at: z.optional(z.nullable(z.string().check(rule(dateTimeProblem)))),
 });
 export type ApiKeyCreate = z.input<typeof apiKeyCreateSchema>;
 
-export const apiKeyIdParamsSchema = z.object({ key_id: z.coerce.number().check(z.int(), z.minimum(1)) });
+export const apiKeyIdParamsSchema = z.object({ key_id: z.coerce.number().check(z.int(), z.gte(1)) });
 export const orgIdParamsSchema = z.object({ org_id: z.string() });
 export const memberParamsSchema = z.object({ org_id: z.string(), user_id: z.string() });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeApi, json, testQueryClient } from '../testing/fake-api';
-import { sandboxSpecKeys, sandboxSpecsQuery } from './sandbox-specs';
+import { sandboxSpecKeys } from './sandbox-spec-keys';
+import { sandboxSpecsQuery } from './sandbox-specs';
 
 describe('sandboxSpecsQuery', () => {
   it('reads every spec under the specs’ list key', async () => {

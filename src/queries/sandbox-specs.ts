@@ -1,11 +1,6 @@
+import { sandboxSpecKeys } from './sandbox-spec-keys';
 import { queryOptions } from '@tanstack/react-query';
 import { searchSandboxSpecs } from '../api/sandboxes';
-
-export const sandboxSpecKeys = {
-  all: ['sandbox-specs'] as const,
-  lists: () => [...sandboxSpecKeys.all, 'list'] as const,
-  list: () => [...sandboxSpecKeys.lists()] as const,
-};
 
 /** Specs change with the server's configuration, and on Docker with its labelled images and the Settings image: seldom. */
 export const sandboxSpecsQuery = () =>

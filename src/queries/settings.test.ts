@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type SettingsResponse } from '../contract/settings';
 import { ASSUMED } from '../api/server-features';
 import { fakeApi, json, testQueryClient } from '../testing/fake-api';
-import { sandboxSpecKeys } from './sandbox-specs';
+import { sandboxSpecKeys } from './sandbox-spec-keys';
 import { serverCapabilityKeys } from './server-capabilities';
 import { saveMcpConfigMutation, saveSettingsMutation, settingsKeys, settingsQuery } from './settings';
 

@@ -1,9 +1,8 @@
 import { mutationOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
-import { storeSettingsOnFresh } from '../api/read-fresh-then-write';
-import { fetchSettings, mcpConfigForUpdate, storeSettings } from '../api/settings';
+import { fetchSettings, mcpConfigForUpdate, storeSettings, storeSettingsOnFresh } from '../api/settings';
 import type { McpConfigResponse } from '../contract/mcp';
 import type { SettingsResponse, SettingsUpdateInput } from '../contract/settings';
-import { sandboxSpecKeys } from './sandbox-specs';
+import { sandboxSpecKeys } from './sandbox-spec-keys';
 import { serverFeaturesQuery } from './server-capabilities';
 
 /** The settings are one object per user: the key factory has no lists. */

@@ -4,8 +4,6 @@ import {
   deleteApiKey,
   deleteMember,
   fetchApiKeys,
-  fetchCurrentOrgId,
-  fetchMe,
   fetchMembers,
   fetchOrganizationDefaults,
   inviteMembers,
@@ -13,15 +11,16 @@ import {
   updateMember,
   updateOrganizationDefaults,
 } from '../api/team';
-import type { OrganizationDefaultsUpdate } from '../contract/settings';
-import { type ApiKeyCreate, type InvitationRequest, isAdminRole, type MemberPatch, type Owner } from '../contract/team';
+import type { OrganizationDefaultsUpdate } from '../contract/organization-defaults';
+import { type ApiKeyCreate, type InvitationRequest, type MemberPatch, type Owner } from '../contract/team';
+import { isAdminRole } from '../contract/roles';
 import { serverFeaturesQuery } from './server-capabilities';
 import { settingsKeys } from './settings';
+import { currentOrgQuery } from './me';
+import { fetchMe } from '../api/me';
 
 export const teamKeys = {
   all: ['team'] as const,
-  org: () => [...teamKeys.all, 'org'] as const,
-  me: () => [...teamKeys.all, 'me'] as const,
   members: () => [...teamKeys.all, 'members'] as const,
   memberPage: (page: number, limit: number, email: string) => [...teamKeys.members(), { page, limit, email }] as const,
 };
@@ -42,18 +41,6 @@ export const updateOrganizationDefaultsMutation = (queryClient: QueryClient) =>
   });
 
 export const apiKeyKeys = { all: ['api-keys'] as const, list: () => [...apiKeyKeys.all, 'list'] as const };
-
-/** The caller's organisation: it does not change while signed in. */
-export const currentOrgQuery = () =>
-  queryOptions({ queryKey: teamKeys.org(), queryFn: ({ signal }) => fetchCurrentOrgId(signal), staleTime: Infinity });
-
-/** Who is signed in, and their role. */
-export const meQuery = (queryClient: QueryClient) =>
-  queryOptions({
-    queryKey: teamKeys.me(),
-    queryFn: async ({ signal }) => fetchMe(await queryClient.fetchQuery(currentOrgQuery()), signal),
-    staleTime: 60_000,
-  });
 
 export const membersQuery = (queryClient: QueryClient, page: number, limit: number, email: string) =>
   queryOptions({

@@ -1,14 +1,10 @@
 import type { McpConfig } from '../../../src/contract/mcp';
+import { DEFAULT_SETTINGS, SECRET_FIELDS, type Settings, type SettingsResponse, type SettingsUpdate } from '../../../src/contract/settings';
 import {
-  DEFAULT_SETTINGS,
   ORGANIZATION_DEFAULT_FIELDS,
   type OrganizationDefaults,
   type OrganizationDefaultsUpdate,
-  SECRET_FIELDS,
-  type Settings,
-  type SettingsResponse,
-  type SettingsUpdate,
-} from '../../../src/contract/settings';
+} from '../../../src/contract/organization-defaults';
 import { ORGANIZATION_DEFAULTS_ID, withOrganizationDefaults } from './organization-defaults';
 import { memoised } from '../json-texts';
 import { Invalid, NotFound } from '../domain-errors';

@@ -1,4 +1,4 @@
-import { isAdminRole, type Role } from '../../../src/contract/team';
+import { isAdminRole, type Role } from '../../../src/contract/roles';
 import { EVERY_USER, type UserScope } from '../../store/user-scope';
 
 /** The user the session key belongs to: everything stored before there were users is theirs. */

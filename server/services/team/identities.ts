@@ -1,4 +1,4 @@
-import type { Role } from '../../../src/contract/team';
+import type { Role } from '../../../src/contract/roles';
 import type { UsersStore } from '../../store/users-store';
 import type { ApiKeysService } from './api-keys-service';
 import { API_KEY_PREFIX } from './api-keys-service';

@@ -1,12 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import {
-  type Invitation,
-  type InvitationResult,
-  type Member,
-  type MemberPage,
-  type MemberPatch,
-  type Role,
-} from '../../../src/contract/team';
+import { type Invitation, type InvitationResult, type Member, type MemberPage, type MemberPatch } from '../../../src/contract/team';
+import { type Role } from '../../../src/contract/roles';
 import type { Clock } from '../../clock';
 import { systemClock } from '../../clock';
 import type { Logger } from '../../logger';
@@ -105,7 +99,7 @@ export class TeamService {
     const successful: Invitation[] = [];
     const failed: InvitationResult['failed'] = [];
     const tokens = new Map<string, string>();
-    for (const email of [...new Set(emails)]) {
+    for (const email of [...new Set(emails.map((typed) => typed.trim().toLowerCase()))]) {
       const token = randomBytes(24).toString('base64url');
       const id = randomUUID();
       const added = await this.users.insert({
@@ -173,7 +167,8 @@ export class TeamService {
    * The user an email and password prove. Unknown emails, wrong passwords, disabled and invited
    * users all get the same answer after the same work; `address` is the client's, for the limit.
    */
-  async signIn(email: string, password: string, address: string): Promise<string> {
+  async signIn(typed: string, password: string, address: string): Promise<string> {
+    const email = typed.trim().toLowerCase();
     const account = `account:${email}`;
     const from = `address:${address}`;
     if (this.#attempts.blocked(account, from)) {

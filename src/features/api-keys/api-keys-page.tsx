@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -90,11 +90,10 @@ function CreateKeyDialog({ onClose }: { onClose: () => void }) {
               error={nameError}
               data-autofocus
             />
-            <Select
+            <NativeSelect
               label="Expires"
-              allowDeselect={false}
               value={expiry}
-              onChange={(value) => value && setExpiry(value)}
+              onChange={(event) => setExpiry(event.currentTarget.value)}
               data={[
                 { value: '30', label: 'In 30 days' },
                 { value: '90', label: 'In 90 days' },

@@ -1,10 +1,10 @@
-import { Alert, Anchor, Button, Collapse, Divider, PasswordInput, SegmentedControl, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Collapse, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useDisclosure, useLocalStorage } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
+import { PasswordSignIn } from './password-sign-in';
 import { startCookieSession, verifySession } from '../../api/auth';
 import { describeError, isApiError } from '../../api/errors';
 import { normaliseBaseUrl, type Session, signIn } from '../../api/session';
-import { signInWithPassword } from '../../api/team';
 import { readServerFeatures } from '../../api/server-capabilities';
 import { takeSignInError } from './sign-in-link';
 
@@ -37,8 +37,9 @@ function useIdentityProvider(): boolean {
 }
 
 /**
- * Email and password (a team member, on this console's own server: the session cookie), or a
- * key (the session key, an API key; any server), checked against the server before it is stored.
+ * A key (the session key, an API key; any server), checked against the server before it is
+ * stored; or email and password (a team member, on this console's own server: the session
+ * cookie); or the identity provider, when the server has one.
  */
 export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string }) {
   const [method, setMethod] = useLocalStorage<Method>({
@@ -47,8 +48,6 @@ export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string 
     getInitialValueInEffect: false,
   });
   const [apiKey, setApiKey] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [baseUrl, setBaseUrl] = useState(initialBaseUrl);
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
@@ -68,112 +67,79 @@ export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string 
     else signIn(session);
   };
 
-  const submitPassword = async () => {
-    if (!email.trim() || !password) return setError('Enter your email and password.');
-    setChecking(true);
-    try {
-      await signInWithPassword(email.trim(), password);
-      signIn({ apiKey: '', baseUrl: '' });
-    } catch (failure) {
-      setError(isApiError(failure) && failure.isUnauthorized ? failure.message : describeError(failure));
-    } finally {
-      setChecking(false);
-    }
-  };
+  const switchMethod = (
+    <Anchor
+      component="button"
+      type="button"
+      size="sm"
+      onClick={() => {
+        setMethod(byPassword ? 'key' : 'password');
+        setError(null);
+      }}
+    >
+      {byPassword ? 'Sign in with a key instead' : 'Sign in with an email and password instead'}
+    </Anchor>
+  );
 
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        void (byPassword ? submitPassword() : submitKey());
-      }}
-      noValidate
-      aria-label="Sign in"
-    >
-      <Stack>
-        {providerError && (
-          <Alert color="red" role="alert" title="Not signed in">
-            {providerError}
-          </Alert>
-        )}
-        {identityProvider && (
-          <>
-            <Button component="a" href="/sign-in/oidc" variant="default" fullWidth>
-              Sign in with your identity provider
-            </Button>
-            <Divider label="or" labelPosition="center" />
-          </>
-        )}
-        {!otherServer && (
-          <SegmentedControl
-            aria-label="Sign in with"
-            value={method}
-            onChange={(value) => {
-              setMethod(value as Method);
-              setError(null);
-            }}
-            data={[
-              { value: 'key', label: 'Key' },
-              { value: 'password', label: 'Email and password' },
-            ]}
-          />
-        )}
-        {byPassword ? (
-          <>
-            <TextInput
-              label="Email"
-              type="email"
-              value={email}
-              onChange={(e) => {
-                setEmail(e.currentTarget.value);
-                setError(null);
-              }}
-              autoComplete="username"
-              data-autofocus
-              autoFocus
-            />
+    <Stack>
+      {providerError && (
+        <Alert color="red" role="alert" title="Not signed in">
+          {providerError}
+        </Alert>
+      )}
+      {identityProvider && (
+        <Button component="a" href="/sign-in/oidc" variant="default" fullWidth>
+          Sign in with your identity provider
+        </Button>
+      )}
+      {byPassword ? (
+        <>
+          <PasswordSignIn />
+          {switchMethod}
+        </>
+      ) : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submitKey();
+          }}
+          noValidate
+          aria-label="Sign in"
+        >
+          <Stack>
             <PasswordInput
-              label="Password"
-              value={password}
+              label="Session API key"
+              description="The key the server printed, or an API key of yours"
+              value={apiKey}
               onChange={(e) => {
-                setPassword(e.currentTarget.value);
+                setApiKey(e.currentTarget.value);
                 setError(null);
               }}
               error={error}
+              data-autofocus
+              autoFocus
               autoComplete="current-password"
             />
-          </>
-        ) : (
-          <PasswordInput
-            label="Session API key"
-            description="The key the server printed, or an API key of yours"
-            value={apiKey}
-            onChange={(e) => {
-              setApiKey(e.currentTarget.value);
-              setError(null);
-            }}
-            error={error}
-            data-autofocus
-            autoFocus
-            autoComplete="current-password"
-          />
-        )}
-        <Anchor component="button" type="button" size="sm" onClick={toggle} aria-expanded={otherServer}>
-          {otherServer ? 'Use this console’s own server' : 'Connect to another server'}
-        </Anchor>
-        <Collapse expanded={otherServer}>
-          <TextInput
-            label="Server URL"
-            description="The API server, when it is not the one serving this page"
-            placeholder="http://127.0.0.1:3000"
-            value={baseUrl}
-            onChange={(e) => setBaseUrl(e.currentTarget.value)}
-          />
-        </Collapse>
-        <Button type="submit" loading={checking} fullWidth>
-          Sign in
-        </Button>
-      </Stack>
-    </form>
+            {!otherServer && switchMethod}
+            <Anchor component="button" type="button" size="sm" onClick={toggle} aria-expanded={otherServer}>
+              {otherServer ? 'Use this console’s own server' : 'Connect to another server'}
+            </Anchor>
+            <Collapse expanded={otherServer}>
+              <TextInput
+                label="Server URL"
+                description="The API server, when it is not the one serving this page"
+                placeholder="http://127.0.0.1:3000"
+                value={baseUrl}
+                onChange={(e) => setBaseUrl(e.currentTarget.value)}
+              />
+            </Collapse>
+            <Button type="submit" loading={checking} fullWidth>
+              Sign in
+            </Button>
+          </Stack>
+        </form>
+      )}
+    </Stack>
   );
 }

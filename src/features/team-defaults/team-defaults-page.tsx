@@ -8,7 +8,7 @@ import { KEEP_SECRET, SecretField, type SecretDraft, secretUpdate } from '../../
 import { useServerSubmit } from '../../components/form/use-server-submit';
 import { LoadedContent } from '../../components/query-content';
 import { SectionHeader } from '../../components/section-header';
-import type { OrganizationDefaults, OrganizationDefaultsUpdate } from '../../contract/settings';
+import type { OrganizationDefaults, OrganizationDefaultsUpdate } from '../../contract/organization-defaults';
 import { optionsQuery } from '../../queries/options';
 import { organizationDefaultsQuery, updateOrganizationDefaultsMutation } from '../../queries/team';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OrganizationDefaults } from '../../contract/settings';
+import type { OrganizationDefaults } from '../../contract/organization-defaults';
 import { toUpdate, toValues } from './team-defaults-page';
 
 const none: OrganizationDefaults = {

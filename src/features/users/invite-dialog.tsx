@@ -1,10 +1,11 @@
-import { Alert, Button, Group, Select, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { describeError, isApiError } from '../../api/errors';
 import { CopyValue } from '../../components/copy-value';
 import { Dialog } from '../../components/dialog';
-import type { InvitationResult, Role } from '../../contract/team';
+import type { InvitationResult } from '../../contract/team';
+import type { Role } from '../../contract/roles';
 import { inviteMutation } from '../../queries/team';
 
 /** The addresses typed, however they are separated (commas, spaces, lines). */
@@ -64,11 +65,10 @@ export function InviteDialog({ myRole, onClose }: { myRole: Role; onClose: () =>
               minRows={2}
               data-autofocus
             />
-            <Select
+            <NativeSelect
               label="Role"
-              allowDeselect={false}
               value={role}
-              onChange={(value) => value && setRole(value as Role)}
+              onChange={(event) => setRole(event.currentTarget.value as Role)}
               data={[
                 { value: 'member', label: 'Member: their own settings, conversations and sandboxes' },
                 { value: 'admin', label: 'Admin: also users, and everyone’s conversations and sandboxes' },

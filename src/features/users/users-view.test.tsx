@@ -56,9 +56,11 @@ describe('UsersView', () => {
     expect(within(rows[0]!).getByText('(you)')).toBeVisible();
     expect(within(rows[0]!).queryByRole('button', { name: /Disable|Delete/ })).toBeNull();
     // An admin can neither change nor remove an owner.
-    expect(within(rows[1]!).queryByRole('textbox', { name: 'Role of Olga' })).toBeNull();
+    expect(within(rows[1]!).queryByRole('combobox', { name: 'Role of Olga' })).toBeNull();
     expect(within(rows[1]!).queryByRole('button', { name: 'Delete Olga' })).toBeNull();
     expect(within(rows[2]!).getAllByRole('cell')[4]).toHaveTextContent('2 of 3');
+    await user.selectOptions(within(rows[2]!).getByRole('combobox', { name: 'Role of Bob' }), 'admin');
+    expect(on.onRoleChange).toHaveBeenCalledWith(expect.objectContaining({ user_id: 'bob' }), 'admin');
     // Clicked again until it lands: the buttons are drawn anew when their tooltips arrive, a moment after the first render.
     await vi.waitFor(async () => {
       await user.click(screen.getByRole('button', { name: 'Disable Bob' }));

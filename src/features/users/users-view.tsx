@@ -1,9 +1,10 @@
-import { Badge, Button, Group, Select, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, Table, Text } from '@mantine/core';
 import { IconGauge, IconLink, IconPlayerPause, IconPlayerPlay, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { EmptyState } from '../../components/empty-state';
 import { RelativeTime } from '../../components/relative-time';
 import { RowActions, RowActionsHeader, type RowActionItem } from '../../components/row-actions';
-import type { Member, Role } from '../../contract/team';
+import type { Member } from '../../contract/team';
+import type { Role } from '../../contract/roles';
 
 const ROLE_LABELS: Record<Role, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
 const STATUS_COLORS = { active: 'green', invited: 'blue', disabled: 'gray' } as const;
@@ -108,14 +109,16 @@ export function UsersView({
                 </Table.Td>
                 <Table.Td>
                   {mayChange ? (
-                    <Select
+                    <NativeSelect
                       aria-label={`Role of ${name}`}
                       size="xs"
                       w={120}
-                      allowDeselect={false}
                       value={member.role}
                       data={roles.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
-                      onChange={(role) => role && role !== member.role && onRoleChange(member, role as Role)}
+                      onChange={(event) => {
+                        const role = event.currentTarget.value as Role;
+                        if (role !== member.role) onRoleChange(member, role);
+                      }}
                     />
                   ) : (
                     <Text size="sm">{ROLE_LABELS[member.role]}</Text>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invitationToken } from './join-page';
+import { invitationToken } from './join-screen';
 
 describe('invitationToken', () => {
   it('reads the token from the link’s fragment', () => {
