@@ -77,7 +77,7 @@ export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string 
         setError(null);
       }}
     >
-      {byPassword ? 'Sign in with a key instead' : 'Sign in with an email and password instead'}
+      {byPassword ? 'Use a key instead' : 'Use an email and password instead'}
     </Anchor>
   );
 
@@ -90,7 +90,7 @@ export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string 
       )}
       {identityProvider && (
         <Button component="a" href="/sign-in/oidc" variant="default" fullWidth>
-          Sign in with your identity provider
+          Use your identity provider
         </Button>
       )}
       {byPassword ? (
