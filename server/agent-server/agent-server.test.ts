@@ -30,6 +30,9 @@ const start = (id: string) => ({
 describe('the agent server', () => {
   it('responds to health checks openly and to everything else only with its key', async () => {
     expect(await call('GET', '/alive', undefined, null)).toEqual({ status: 200, body: { status: 'ok' } });
+    expect((await call('GET', '/server_info', undefined, null)).status).toBe(401);
+    // Started without an owner (as by an older app server): it says none.
+    expect((await call('GET', '/server_info')).body).toMatchObject({ owner: null });
     expect((await call('GET', '/api/conversations', undefined, null)).status).toBe(401);
     expect((await call('GET', '/api/conversations', undefined, 'wrong')).status).toBe(401);
     expect((await call('GET', '/no/such/route')).status).toBe(404);

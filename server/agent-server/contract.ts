@@ -25,6 +25,9 @@ import { integer } from '../../src/contract/rules';
 /** Our extension: the app server calls it after each resume of the agent server's sandbox. */
 export const SANDBOX_RESUMED_PATH = '/api/sandbox/resumed';
 
+/** Our extension: the variable a sandbox is started with that names the user it is for (its agent server's `/server_info` says `owner`). */
+export const OWNER_VARIABLE = 'AGENT_CONSOLE_USER_ID';
+
 /** SDK `SecurityRisk`: how risky the model rates an action (UNKNOWN when it did not say). */
 export const SECURITY_RISKS = ['UNKNOWN', 'LOW', 'MEDIUM', 'HIGH'] as const;
 export type SecurityRisk = (typeof SECURITY_RISKS)[number];

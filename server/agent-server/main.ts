@@ -3,6 +3,7 @@
 // (`npm run build:agent`) so a sandbox starts in milliseconds, without node_modules.
 import http from 'node:http';
 import { SESSION_KEY_HEADER, sessionKeyCheck } from '../session-key';
+import { OWNER_VARIABLE } from './contract';
 import { Conversations } from './conversations';
 import { agentServerCors, corsOriginsFromEnv } from './cors';
 import { send } from './router';
@@ -22,7 +23,7 @@ if (!Number.isInteger(port) || port <= 0 || !sessionKey) {
 
 const isSessionKey = sessionKeyCheck(sessionKey);
 const conversations = new Conversations(process.cwd(), sessionKey);
-const router = agentRoutes({ version: VERSION, startedAt: Date.now(), conversations });
+const router = agentRoutes({ version: VERSION, startedAt: Date.now(), conversations, owner: process.env[OWNER_VARIABLE] || null });
 
 const cors = agentServerCors(corsOriginsFromEnv(process.env.OH_ALLOW_CORS_ORIGINS));
 

@@ -14,6 +14,8 @@ export interface AgentServerState {
   version: string;
   startedAt: number;
   conversations: Conversations;
+  /** The user its sandbox was started for (`AGENT_CONSOLE_USER_ID`), when the app server said. */
+  owner: string | null;
 }
 
 const idsQuery = z.object({ ids: z.array(conversationIdSchema) });
@@ -22,7 +24,7 @@ const MAX_LARGE_BODY = 256 * 1024 * 1024;
 const SUCCESS = { body: { success: true } };
 
 /** The agent server's API behind the session key, as the agent SDK's server shapes it. */
-export function agentRoutes({ version, startedAt, conversations }: AgentServerState): Router {
+export function agentRoutes({ version, startedAt, conversations, owner }: AgentServerState): Router {
   const conversationOf = ({ params }: Request): Conversation => {
     const id = conversationIdSchema.safeParse(params.id ?? '');
     const conversation = id.success ? conversations.get(id.data) : undefined;
@@ -47,7 +49,7 @@ export function agentRoutes({ version, startedAt, conversations }: AgentServerSt
   return (
     new Router()
       .add('GET', '/server_info', () => ({
-        body: { version, uptime_seconds: Math.round((Date.now() - startedAt) / 1000), working_dir: process.cwd() },
+        body: { version, uptime_seconds: Math.round((Date.now() - startedAt) / 1000), working_dir: process.cwd(), owner },
       }))
       .add(
         'POST',

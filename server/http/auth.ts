@@ -3,6 +3,7 @@ import { isAdminRole } from '../../src/contract/roles';
 import type { BrowserSessions } from '../services/sessions/browser-sessions';
 import { type Caller, sessionKeyCaller } from '../services/team/caller';
 import { Identities } from '../services/team/identities';
+import { CALLER_HEADER } from '../services/instances/owner-client';
 import { fromOwnOrigin, sessionCookieClaims } from './session-cookie';
 import { routeAccess } from './route-access';
 import { SESSION_KEY_HEADER, sessionKeyCheck } from '../session-key';
@@ -35,23 +36,30 @@ export function keyHolder(sessionKey: string, identities: Identities) {
 }
 
 /**
- * Who a request is, if anyone: the session key's holder (the owner), an API key's user, or,
- * with no key given, the user of a session cookie. A key that is given decides: a stale key in
+ * Who a request is, if anyone: the session key's holder (the owner, or the user another instance
+ * names in `CALLER_HEADER`), an API key's user, or, with no key given, the user of a session cookie. A key that is given decides: a stale key in
  * a script is not rescued by the browser's cookie. The session key is decided at once; API keys
  * and cookies ask the database. `'wrong key'` and `'none'` differ only for sign-out's answer.
  */
 export function callerOf(sessionKey: string, browserSessions: BrowserSessions, identities: Identities) {
   const byKey = keyHolder(sessionKey, identities);
-  return (request: FastifyRequest): Caller | 'wrong key' | Promise<Caller | 'wrong key' | 'none'> => {
-    const key = givenKey(request);
-    if (key !== undefined) return byKey(key);
-    return sessionCookieClaims(request, sessionKey, browserSessions).then(async (claims) => {
+  const cookieCaller = (request: FastifyRequest) =>
+    sessionCookieClaims(request, sessionKey, browserSessions).then(async (claims) => {
       for (const claim of claims) {
         const caller = await identities.byCookie(claim.userId, claim.issuedAtMs);
         if (caller) return caller;
       }
-      return 'none';
+      return 'none' as const;
     });
+  return (request: FastifyRequest): Caller | 'wrong key' | Promise<Caller | 'wrong key' | 'none'> => {
+    const key = givenKey(request);
+    if (key === undefined) return cookieCaller(request);
+    const holder = byKey(key);
+    // Another instance, asking for one of its callers: only the session key may say so.
+    const forUser = request.headers[CALLER_HEADER.toLowerCase()];
+    if (holder === sessionKeyCaller && typeof forUser === 'string')
+      return identities.byUserId(forUser).then((caller) => caller ?? 'wrong key');
+    return holder;
   };
 }
 

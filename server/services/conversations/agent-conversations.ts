@@ -127,7 +127,7 @@ export class AgentConversations {
     // Its sandbox runs on another instance: that one talks to its agent server (this one may not reach it).
     const owner = stored && (await this.sandboxes.ownerElsewhere(stored.sandbox_id));
     if (stored && owner) {
-      await this.sandboxes.forward(owner, 'POST', `/v1/app-conversations/${stored.id}/${route}`, body);
+      await this.sandboxes.forward(caller, owner, 'POST', `/v1/app-conversations/${stored.id}/${route}`, body);
       return;
     }
     const { record, endpoint } = await this.running(caller, id);
@@ -170,7 +170,7 @@ export class AgentConversations {
       // (unreachable, it is not paused: the refusal is logged below).
       const owner = await this.sandboxes.ownerElsewhere(record.sandbox_id);
       if (owner) {
-        await this.sandboxes.forward(owner, 'POST', `/v1/app-conversations/${record.id}/pause`, {});
+        await this.sandboxes.forward(SYSTEM, owner, 'POST', `/v1/app-conversations/${record.id}/pause`, {});
         return;
       }
       const [sandbox] = await this.sandboxes.getMany(SYSTEM, [record.sandbox_id]);

@@ -47,7 +47,9 @@ export class ConversationWorkspaces {
     if (owner && ourRoute === undefined) {
       throw new Unavailable("This conversation's sandbox runs on another server instance: download from that one");
     }
-    if (owner) return { forwarded: await this.sandboxes.forward(owner, 'GET', `/v1/app-conversations/${stored.id}/workspace/${ourRoute}`) };
+    if (owner) {
+      return { forwarded: await this.sandboxes.forward(caller, owner, 'GET', `/v1/app-conversations/${stored.id}/workspace/${ourRoute}`) };
+    }
     const { record, endpoint } = await this.agents.running(caller, id);
     if (!record.working_dir) throw new Conflict(`Conversation ${record.id}'s workspace is not recorded: it started before workspaces were`);
     return fetchAgent(endpoint, `${route}/${encodeURIComponent(path.posix.join(record.working_dir, relative))}`);

@@ -151,7 +151,7 @@ export class StartTaskService {
     // Into a sandbox another instance runs: that one runs the start (it can reach the sandbox).
     const owner = request.sandbox_id ? await this.sandboxes.ownerElsewhere(request.sandbox_id) : undefined;
     if (owner) {
-      const task = await this.sandboxes.forward<StartTask>(owner, 'POST', '/v1/app-conversations', input);
+      const task = await this.sandboxes.forward<StartTask>(caller, owner, 'POST', '/v1/app-conversations', input);
       if (onUpdate) void this.#followElsewhere(caller, task, onUpdate);
       return task;
     }

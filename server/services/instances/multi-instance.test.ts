@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stateUpdate } from '../../agent-server/event-factory';
 import { SecretBox } from '../../secret-box';
 import { conversationRecord, startTaskRecord } from '../../testing/conversation-records';
+import { addMember } from '../../testing/team-members';
 import { freshPostgresDatabase } from '../../testing/databases';
 import { logLines, sandboxInfo, shellSpec, startSandbox, statusBecomes } from '../../testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp, type TestAppOptions } from '../../testing/test-app';
@@ -326,6 +327,36 @@ describe('two instances on one PostgreSQL database', () => {
       .where('id', '=', states[0]!.id)
       .executeTakeFirstOrThrow();
     expect(task).toEqual({ owner_instance: a.services.instances.id, status: 'ERROR' });
+  });
+
+  it("a member's calls through one reach the other as theirs: a start there is their task, another member's is refused first", async () => {
+    const a = await instance({ sandboxLimits: { startTimeoutMs: 1_000 } });
+    const b = await instance();
+    const member = await addMember(a, 'm@example.com', 'member');
+    const other = await addMember(b, 'o@example.com', 'member');
+    const as = (t: TestApp, key: string, method: 'GET' | 'POST', url: string, body?: unknown) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { 'x-session-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { payload: JSON.stringify(body) } : {}),
+      });
+    const { id } = (await as(a, member.key, 'POST', '/api/v1/sandboxes?sandbox_spec_id=chatty')).json() as { id: string };
+    expect((await as(b, other.key, 'POST', `/api/v1/sandboxes/${id}/pause`)).statusCode).toBe(404);
+    expect((await as(b, member.key, 'POST', `/api/v1/sandboxes/${id}/pause`)).statusCode).toBe(200);
+    expect((await sandboxInfo(a, id))?.status).toBe('PAUSED');
+    await as(b, member.key, 'POST', `/api/v1/sandboxes/${id}/resume`);
+    const task = (await as(b, member.key, 'POST', '/api/v1/app-conversations', { sandbox_id: id, title: 'started elsewhere' })).json() as {
+      id: string;
+      created_by_user_id: string;
+    };
+    expect(task.created_by_user_id).toBe(member.userId);
+    const stored = await a.db
+      .selectFrom('start_tasks')
+      .select(['user_id', 'owner_instance'])
+      .where('id', '=', task.id)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ user_id: member.userId, owner_instance: a.services.instances.id });
   });
 
   it('restart recovery of what a stopped instance left is global work: done by the instance that takes the lock, at its start; one started after does not hold it', async () => {

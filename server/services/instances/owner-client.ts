@@ -1,4 +1,11 @@
 import { SESSION_KEY_HEADER } from '../../session-key';
+import { type Caller, OWNER_ID } from '../team/caller';
+
+/**
+ * Whom a call between instances is made for: the instance asked acts as that user (their role,
+ * what they may see), not as the session key's owner. Taken only with the session key.
+ */
+export const CALLER_HEADER = 'X-Agent-Console-Caller';
 import { Conflict, NotFound, Unavailable } from '../domain-errors';
 import type { Owner } from './instance-registry';
 
@@ -6,17 +13,28 @@ const TIMEOUT_MS = 15_000;
 
 /**
  * Calls another instance's API about a sandbox it owns (every instance takes the same session
- * key). Its refusals come back as the same domain errors; no response is `Unavailable`.
+ * key), for `caller` (the owner when absent). Its refusals come back as the same domain errors;
+ * no response is `Unavailable`.
  */
 export class OwnerClient {
   constructor(private readonly sessionKey: string) {}
 
-  async call<T>(owner: Owner & { reachable: true }, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  async call<T>(
+    owner: Owner & { reachable: true },
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+    caller?: Caller,
+  ): Promise<T> {
     let response: Response;
     try {
       response = await fetch(`${owner.address}/api${path}`, {
         method,
-        headers: { [SESSION_KEY_HEADER]: this.sessionKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          [SESSION_KEY_HEADER]: this.sessionKey,
+          ...(caller && caller.userId !== OWNER_ID ? { [CALLER_HEADER]: caller.userId } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(TIMEOUT_MS),
         // A redirect would carry the session key to an address that is not an instance.

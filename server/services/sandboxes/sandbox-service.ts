@@ -7,7 +7,7 @@ import {
   type SandboxSearchQuery,
   type SandboxSpec,
 } from '../../../src/contract/sandboxes';
-import { SANDBOX_RESUMED_PATH } from '../../agent-server/contract';
+import { OWNER_VARIABLE, SANDBOX_RESUMED_PATH } from '../../agent-server/contract';
 import { type Clock, systemClock } from '../../clock';
 import { memoised } from '../json-texts';
 import { Conflict, Invalid, NotFound, Unavailable } from '../domain-errors';
@@ -163,8 +163,14 @@ export class SandboxService {
   }
 
   /** Asks `owner`'s API (another instance) to do what was asked of this one. */
-  forward<T>(owner: Owner & { reachable: true }, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
-    return this.instances!.client.call<T>(owner, method, path, body);
+  forward<T>(
+    caller: Caller,
+    owner: Owner & { reachable: true },
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<T> {
+    return this.instances!.client.call<T>(owner, method, path, body, caller);
   }
 
   /** A sandbox of another instance, as that instance responds for it; MISSING, with the reason, when it cannot. */
@@ -524,7 +530,8 @@ export class SandboxService {
         command: spec.command,
         image: spec.image ?? null,
         workingDir: spec.working_dir,
-        env: spec.initial_env,
+        // Whose sandbox it is, for its agent server to say (`/server_info`); no secret.
+        env: { ...spec.initial_env, [OWNER_VARIABLE]: caller.userId },
         sessionKey: key,
         port,
         workerPorts,
@@ -560,7 +567,7 @@ export class SandboxService {
     return this.#locks.run(id, async () => {
       const record = await this.#record(caller, id);
       if (!this.#mine(record)) {
-        await this.instances!.client.call(await this.#reachableOwner(record), 'POST', `/v1/sandboxes/${id}/pause`);
+        await this.instances!.client.call(await this.#reachableOwner(record), 'POST', `/v1/sandboxes/${id}/pause`, undefined, caller);
         return;
       }
       await this.runtime.pause(record);
@@ -578,6 +585,8 @@ export class SandboxService {
             await this.#reachableOwner(record),
             'POST',
             `/v1/sandboxes/${id}/resume`,
+            undefined,
+            caller,
           );
           return { pausedIds: response.paused_sandbox_ids ?? [] };
         }
@@ -625,7 +634,7 @@ export class SandboxService {
     return this.#locks.run(id, async () => {
       const record = await this.#record(caller, id);
       if (!this.#mine(record)) {
-        await this.instances!.client.call(await this.#reachableOwner(record), 'DELETE', `/v1/sandboxes/${id}`);
+        await this.instances!.client.call(await this.#reachableOwner(record), 'DELETE', `/v1/sandboxes/${id}`, undefined, caller);
         return;
       }
       await this.runtime.remove(record);
@@ -667,6 +676,8 @@ export class SandboxService {
         await this.#reachableOwner(record),
         'GET',
         `/v1/sandboxes/${id}/logs?tail=${tail}`,
+        undefined,
+        caller,
       );
       return response.lines;
     }

@@ -23,6 +23,12 @@ export class Identities {
     return { userId: user.id, role: user.role as Role, authType: 'api_key', apiKeyId: record.id };
   }
 
+  /** An active user by id: whom another instance asks for (with the session key). */
+  async byUserId(userId: string): Promise<Caller | undefined> {
+    const user = await this.users.get(userId);
+    return user?.status === 'active' ? { userId: user.id, role: user.role as Role, authType: 'session_key' } : undefined;
+  }
+
   /** `issuedAtMs`: when the cookie was issued; the user's sign-out, disable, role or password change since ends it. */
   async byCookie(userId: string, issuedAtMs: number): Promise<Caller | undefined> {
     const user = await this.users.get(userId);

@@ -165,7 +165,10 @@ describe('sandbox limits', () => {
     await call(t, 'PATCH', `${members}/${member.userId}`, TEST_SESSION_KEY, { max_running_sandboxes: 1, max_sandboxes: 2 });
     const start = (key: string) => call(t, 'POST', '/api/v1/sandboxes', key);
 
-    const first = (await start(member.key)).json() as { id: string };
+    const first = (await start(member.key)).json() as { id: string; exposed_urls: { url: string }[]; session_api_key: string };
+    // Its agent server knows whose it is.
+    const info = await fetch(`${first.exposed_urls[0]!.url}/server_info`, { headers: { 'x-session-api-key': first.session_api_key } });
+    expect(await info.json()).toMatchObject({ owner: member.userId });
     const second = await start(member.key);
     expect(second.statusCode).toBe(409);
     expect(second.json().detail).toMatch(/You may run 1 sandboxes at once/);
