@@ -149,8 +149,17 @@ test("the team's defaults reach a member's settings, marked as the team's, until
   await page.getByRole('tab', { name: 'Team defaults' }).click();
   await page.getByLabel('LLM model').fill('openai/team-model');
   await page.getByLabel('LLM API key').fill('sk-team-key');
+  const shared = page.getByLabel(/Shared MCP servers/);
+  await shared.fill('{"sse_servers": [{"url": "not a url"}], "stdio_servers": [], "shttp_servers": []}');
+  await page.getByRole('button', { name: 'Save team defaults' }).click();
+  // The server's refusal, at the field: what was typed stays.
+  await expect(shared).toHaveAttribute('aria-invalid', 'true');
+  await expect(shared).toHaveAccessibleDescription(/sse_servers.*url|URL/);
+  await expect(page.getByLabel('LLM model')).toHaveValue('openai/team-model');
+  await shared.fill('{"sse_servers": [{"url": "https://mcp.team.example/sse"}], "stdio_servers": [], "shttp_servers": []}');
   await page.getByRole('button', { name: 'Save team defaults' }).click();
   await expect(page.getByText('Team defaults saved')).toBeVisible();
+  await expect(page.getByLabel('Shared MCP servers (1)')).toBeVisible();
 
   const context = await browser.newContext({ baseURL: onLocalhost(server.url) });
   const dee = await context.newPage();

@@ -1,7 +1,7 @@
-import { Alert, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { FormProvider, useForm } from 'react-hook-form';
+import { FormProvider, useController, useForm } from 'react-hook-form';
 import { NumberField, SelectField, SuggestField, SwitchField, TextField } from '../../components/form/fields';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { KEEP_SECRET, SecretField, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
@@ -9,6 +9,7 @@ import { useServerSubmit } from '../../components/form/use-server-submit';
 import { LoadedContent } from '../../components/query-content';
 import { SectionHeader } from '../../components/section-header';
 import type { OrganizationDefaults, OrganizationDefaultsUpdate } from '../../contract/organization-defaults';
+import { mcpConfigForUpdate } from '../../api/settings';
 import { optionsQuery } from '../../queries/options';
 import { organizationDefaultsQuery, updateOrganizationDefaultsMutation } from '../../queries/team';
 
@@ -23,7 +24,11 @@ export interface TeamDefaultsValues {
   max_budget_per_task: string;
   sandbox_runtime_container_image: string;
   sandbox_base_container_image: string;
+  /** The shared MCP servers as JSON, in the shape of `mcp_config` (keys stay stored when `api_key` is null). */
+  mcp_config: string;
 }
+
+const NO_SERVERS = { sse_servers: [], stdio_servers: [], shttp_servers: [] };
 
 export const toValues = (defaults: OrganizationDefaults): TeamDefaultsValues => ({
   llm_model: defaults.llm_model ?? '',
@@ -35,12 +40,23 @@ export const toValues = (defaults: OrganizationDefaults): TeamDefaultsValues => 
   max_budget_per_task: defaults.max_budget_per_task === null ? '' : String(defaults.max_budget_per_task),
   sandbox_runtime_container_image: defaults.sandbox_runtime_container_image ?? '',
   sandbox_base_container_image: defaults.sandbox_base_container_image ?? '',
+  mcp_config: JSON.stringify(mcpConfigForUpdate(defaults.mcp_config ?? NO_SERVERS), null, 2),
 });
 
 const text = (value: string) => (value.trim() === '' ? null : value.trim());
 
+/** The shared servers typed, or why they are not JSON. */
+export function sharedServers(text: string): { value: unknown } | { problem: string } {
+  if (text.trim() === '') return { value: null };
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { problem: `Not JSON: ${(error as Error).message}` };
+  }
+}
+
 /** What a save sends: every field (an empty one removes that default), the key only when it changes. */
-export const toUpdate = (values: TeamDefaultsValues): OrganizationDefaultsUpdate => ({
+export const toUpdate = (values: TeamDefaultsValues, mcpConfig: unknown): OrganizationDefaultsUpdate => ({
   llm_model: text(values.llm_model),
   llm_base_url: text(values.llm_base_url),
   llm_api_key: secretUpdate(values.llm_api_key),
@@ -50,6 +66,8 @@ export const toUpdate = (values: TeamDefaultsValues): OrganizationDefaultsUpdate
   max_budget_per_task: values.max_budget_per_task.trim() === '' ? null : Number(values.max_budget_per_task),
   sandbox_runtime_container_image: text(values.sandbox_runtime_container_image),
   sandbox_base_container_image: text(values.sandbox_base_container_image),
+  // The server checks it: its 422 names the place.
+  mcp_config: mcpConfig as OrganizationDefaultsUpdate['mcp_config'],
 });
 
 const FIELDS = new Set(Object.keys(toValues({} as OrganizationDefaults)));
@@ -82,10 +100,16 @@ function TeamDefaultsForm({ defaults }: { defaults: OrganizationDefaults }) {
   const analyzers = useQuery(optionsQuery('security-analyzers')).data ?? [];
   const { submit, problem, dismissProblem } = useServerSubmit(form, {
     save: async (values) => {
-      const saved = await save.mutateAsync(toUpdate(values));
+      const servers = sharedServers(values.mcp_config);
+      if ('problem' in servers) {
+        form.setError('mcp_config', { message: servers.problem });
+        return;
+      }
+      const saved = await save.mutateAsync(toUpdate(values, servers.value));
       form.reset(toValues(saved));
       notifications.show({ color: 'teal', message: 'Team defaults saved' });
     },
+    // An error inside the shared servers (`mcp_config.sse_servers.0.url`) lands on their field.
     serverErrors: { isField: (path) => FIELDS.has(path) },
   });
   const shared = defaults.mcp_config;
@@ -125,13 +149,11 @@ function TeamDefaultsForm({ defaults }: { defaults: OrganizationDefaults }) {
             label="Confirmation mode"
             description="The agent asks before it acts, for everyone who has not turned it off"
           />
-          <Alert variant="light" color="gray">
-            <Text size="sm">
-              {sharedCount === 0 ? 'No MCP servers are shared with the team.' : `${sharedCount} MCP servers are shared with the team.`}{' '}
-              Shared servers, with their keys and environment, reach every user&apos;s agent: set them with{' '}
-              <code>PATCH /api/organizations/&#123;org_id&#125;/settings</code> (see docs/teams.md).
-            </Text>
-          </Alert>
+          <JsonField
+            name="mcp_config"
+            label={`Shared MCP servers (${sharedCount === 0 ? 'none' : sharedCount})`}
+            description="Every user's agent gets these beside their own, with their keys and environment: sse_servers, stdio_servers and shttp_servers as in Settings; a key left null stays as stored"
+          />
           <Group justify="flex-end">
             <Button variant="default" disabled={!form.formState.isDirty} onClick={() => form.reset(toValues(defaults))}>
               Discard
@@ -143,5 +165,22 @@ function TeamDefaultsForm({ defaults }: { defaults: OrganizationDefaults }) {
         </Stack>
       </form>
     </FormProvider>
+  );
+}
+
+/** JSON typed into a monospace area, with the error of its own parse or of the server's check. */
+function JsonField({ name, label, description }: { name: 'mcp_config'; label: string; description: string }) {
+  const { field, fieldState } = useController<TeamDefaultsValues, 'mcp_config'>({ name });
+  return (
+    <Textarea
+      {...field}
+      label={label}
+      description={description}
+      error={fieldState.error?.message}
+      autosize
+      minRows={4}
+      maxRows={16}
+      styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+    />
   );
 }
