@@ -6,7 +6,7 @@ import type { PageName } from './pages';
 
 /**
  * The pages the signed-in user has no use for here: Users and Team defaults for members (and until the server says
- * who they are), and pages the server does not offer (an OpenHands without teams or API keys).
+ * who they are), and pages the server does not offer (an OpenHands without teams or API keys; until it says).
  */
 export function useHiddenPages(): ReadonlySet<PageName> {
   const queryClient = useQueryClient();
@@ -17,6 +17,6 @@ export function useHiddenPages(): ReadonlySet<PageName> {
     hidden.add('users');
     hidden.add('teamDefaults');
   }
-  if (features && !features.apiKeys) hidden.add('apiKeys');
+  if (!features?.apiKeys) hidden.add('apiKeys');
   return hidden;
 }
