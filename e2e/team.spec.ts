@@ -91,6 +91,22 @@ test('an invited member sets a password, signs in, sees only their own sandboxes
   await mia.getByRole('button', { name: 'Sign in' }).click();
   await expect(mia.getByText('Email or password not accepted')).toBeVisible();
   await signInWithPassword(mia, 'mia@example.com', 'correct horse battery');
+
+  // She changes her password (Settings › API keys): this browser stays signed in, the new one works.
+  await mia.getByRole('tab', { name: 'API keys' }).click();
+  const change = mia.getByRole('form', { name: 'Change password' });
+  await change.getByLabel('Current password').fill('not her password');
+  await change.getByLabel('New password', { exact: true }).fill('a new horse battery');
+  await change.getByLabel('New password again').fill('a new horse battery');
+  await change.getByRole('button', { name: 'Change password' }).click();
+  await expect(change.getByLabel('Current password')).toHaveAccessibleDescription(/not your current password/);
+  await change.getByLabel('Current password').fill('correct horse battery');
+  await change.getByRole('button', { name: 'Change password' }).click();
+  await expect(mia.getByText('Password changed')).toBeVisible();
+  await mia.reload();
+  await expect(mia.getByRole('form', { name: 'Change password' })).toBeVisible();
+  await mia.getByRole('button', { name: 'Sign out' }).click();
+  await signInWithPassword(mia, 'mia@example.com', 'a new horse battery');
   await context.close();
 });
 
@@ -147,19 +163,21 @@ test("the team's defaults reach a member's settings, marked as the team's, until
   const member = await addTeamMember(server, 'dee@example.com', 'member');
   await page.goto(onLocalhost(server.signInLink));
   await page.getByRole('tab', { name: 'Team defaults' }).click();
-  await page.getByLabel('LLM model').fill('openai/team-model');
-  await page.getByLabel('LLM API key').fill('sk-team-key');
-  const shared = page.getByLabel(/Shared MCP servers/);
+  // Its own form: until its code has come, the Settings form (with fields of the same names) still shows.
+  const defaults = page.getByRole('form', { name: 'Team defaults' });
+  await defaults.getByLabel('LLM model').fill('openai/team-model');
+  await defaults.getByLabel('LLM API key').fill('sk-team-key');
+  const shared = defaults.getByLabel(/Shared MCP servers/);
   await shared.fill('{"sse_servers": [{"url": "not a url"}], "stdio_servers": [], "shttp_servers": []}');
-  await page.getByRole('button', { name: 'Save team defaults' }).click();
+  await defaults.getByRole('button', { name: 'Save team defaults' }).click();
   // The server's refusal, at the field: what was typed stays.
   await expect(shared).toHaveAttribute('aria-invalid', 'true');
   await expect(shared).toHaveAccessibleDescription(/sse_servers.*url|URL/);
-  await expect(page.getByLabel('LLM model')).toHaveValue('openai/team-model');
+  await expect(defaults.getByLabel('LLM model')).toHaveValue('openai/team-model');
   await shared.fill('{"sse_servers": [{"url": "https://mcp.team.example/sse"}], "stdio_servers": [], "shttp_servers": []}');
-  await page.getByRole('button', { name: 'Save team defaults' }).click();
+  await defaults.getByRole('button', { name: 'Save team defaults' }).click();
   await expect(page.getByText('Team defaults saved')).toBeVisible();
-  await expect(page.getByLabel('Shared MCP servers (1)')).toBeVisible();
+  await expect(defaults.getByLabel('Shared MCP servers (1)')).toBeVisible();
 
   const context = await browser.newContext({ baseURL: onLocalhost(server.url) });
   const dee = await context.newPage();

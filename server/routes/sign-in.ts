@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { browserSessionResultSchema, type SignInBody, signInBodySchema } from '../../src/contract/browser-session';
-import { acceptInvitationBodySchema } from '../../src/contract/team';
+import { acceptInvitationBodySchema, passwordChangeSchema } from '../../src/contract/team';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import { detailErrorSchema } from '../../src/contract/errors';
 import type { BrowserSessions } from '../services/sessions/browser-sessions';
@@ -128,6 +128,34 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
         }
         await team.endSessions(caller.userId);
         if (isForm(request)) return reply.redirect('/sign-in', 303);
+        return { success: true };
+      },
+    );
+
+    app.post(
+      '/change-password',
+      {
+        schema: {
+          summary: "Change the signed-in user's password (ours): every other session of theirs ends, this browser gets a new one",
+          tags: ['Session'],
+          security: [],
+          body: passwordChangeSchema,
+          response: {
+            200: browserSessionResultSchema,
+            401: detailErrorSchema,
+            403: detailErrorSchema,
+            409: detailErrorSchema,
+            422: validationErrorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Passwords are changed only from pages of this server' });
+        const caller = await find(request);
+        if (typeof caller === 'string') return reply.status(401).send({ detail: 'Unauthorized' });
+        await team.changePassword(caller.userId, request.body.current_password, request.body.new_password, request.ip);
+        if (caller.authType === 'cookie') await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, caller.userId);
+        reply.header('cache-control', 'no-store');
         return { success: true };
       },
     );

@@ -78,6 +78,7 @@ export function teamRoutes(team: TeamService, keys: ApiKeysService, settings: Se
           role: request.caller.role,
           auth_type: request.caller.authType,
           org_id: team.orgId,
+          has_password: Boolean(user?.password_hash),
         };
       },
     );

@@ -10,6 +10,7 @@ import {
   renewedInvitationSchema,
   memberPageSchema,
   type MemberPatch,
+  type PasswordChange,
   memberSchema,
 } from '../contract/team';
 import { type OrganizationDefaultsUpdate, organizationDefaultsSchema } from '../contract/organization-defaults';
@@ -82,6 +83,11 @@ export function createApiKey(body: ApiKeyCreate) {
 
 export function deleteApiKey(id: number) {
   return apiRequest(`/api/keys/${id}`, { method: 'DELETE', schema: messageSchema });
+}
+
+/** Changes the signed-in user's password; the server ends their other sessions and renews this browser's. */
+export function changePassword(body: PasswordChange) {
+  return apiRequest('/change-password', { method: 'POST', body, schema: browserSessionResultSchema });
 }
 
 /** Sets the invited person's password; the server signs this browser in as them. */

@@ -25,6 +25,8 @@ export const callerSchema = z.object({
   role: roleSchema,
   /** How the request showed who it is. */
   auth_type: z.enum(['session_key', 'api_key', 'cookie']),
+  /** Ours: whether they sign in with a password (one they can change). */
+  has_password: z.optional(z.boolean()),
   org_id: z.string(),
 });
 export type Caller = z.output<typeof callerSchema>;

@@ -95,6 +95,13 @@ export const passwordSchema = z
   .string()
   .check(z.minLength(MIN_PASSWORD_LENGTH, { error: `Use at least ${MIN_PASSWORD_LENGTH} characters` }), z.maxLength(256));
 
+/** `POST /change-password` (ours): the current password, and the new one. Every other session of the user ends. */
+export const passwordChangeSchema = z.strictObject({
+  current_password: z.string().check(z.maxLength(256)),
+  new_password: passwordSchema,
+});
+export type PasswordChange = z.input<typeof passwordChangeSchema>;
+
 /** `POST /accept-invitation` (ours, no key): the invited person's password and name; signs the browser in. */
 export const acceptInvitationBodySchema = z.strictObject({
   token: z.string().check(z.minLength(1), z.maxLength(200)),

@@ -25,10 +25,11 @@ export const sessionLive = (issuedAt: number, now = nowSeconds()) =>
   issuedAt <= now + CLOCK_SKEW_S && now - issuedAt < SESSION_COOKIE_MAX_AGE_S;
 
 /**
- * Browser sessions (the session cookie, whose value is when it was issued, signed): the secret
- * they are signed with. The secret lives in the database, so instances
- * sharing one accept each other's cookies, and a sign-out on one ends them on all. It is read on
- * each use for that reason. Signing and the cookie itself are HTTP's (server/http/session-cookie.ts).
+ * Browser sessions (the session cookie, whose value is whose session it is and when it was
+ * issued, signed): the secret they are signed with. The secret lives in the database, so instances
+ * sharing one accept each other's cookies; it is read on each use for that reason. A user's
+ * sign-out ends their cookies through the user's record (`sessions_since`), on every instance.
+ * Signing and the cookie itself are HTTP's (server/http/session-cookie.ts).
  */
 export class BrowserSessions {
   constructor(private readonly meta: MetaStore) {}
@@ -37,10 +38,5 @@ export class BrowserSessions {
   async signingKey(sessionKey: string): Promise<string> {
     const secret = (await this.meta.get(SECRET_NAME)) ?? (await this.meta.getOrSet(SECRET_NAME, newSecret()));
     return signingKey(secret, sessionKey);
-  }
-
-  /** Ends every browser session (a new secret). */
-  async endAll(): Promise<void> {
-    await this.meta.set(SECRET_NAME, newSecret());
   }
 }

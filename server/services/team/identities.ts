@@ -29,11 +29,11 @@ export class Identities {
     return user?.status === 'active' ? { userId: user.id, role: user.role as Role, authType: 'session_key' } : undefined;
   }
 
-  /** `issuedAtMs`: when the cookie was issued; the user's sign-out, disable, role or password change since ends it. */
+  /** `issuedAtMs`: when the cookie was issued; a sign-out, disable, role or password change of the user after that ends it (one in the same millisecond does not: the new cookie a password change gives is issued then). */
   async byCookie(userId: string, issuedAtMs: number): Promise<Caller | undefined> {
     const user = await this.users.get(userId);
     if (user?.status !== 'active') return undefined;
-    if (user.sessions_since && issuedAtMs <= new Date(user.sessions_since).getTime()) return undefined;
+    if (user.sessions_since && issuedAtMs < new Date(user.sessions_since).getTime()) return undefined;
     return { userId: user.id, role: user.role as Role, authType: 'cookie' };
   }
 }

@@ -6,7 +6,7 @@ import { systemClock } from '../../clock';
 import type { Logger } from '../../logger';
 import type { ApiKeysStore } from '../../store/api-keys-store';
 import type { UserRecord, UsersStore } from '../../store/users-store';
-import { Conflict, Forbidden, NotFound, Unauthenticated } from '../domain-errors';
+import { Conflict, Forbidden, Invalid, NotFound, Unauthenticated } from '../domain-errors';
 import type { UserSandboxLimits } from '../sandboxes/sandbox-service';
 import { AttemptLimiter } from './attempt-limiter';
 import { type Caller, OWNER_ID } from './caller';
@@ -231,10 +231,22 @@ export class TeamService {
     await this.users.update(userId, { sessions_since: this.clock().toISOString() });
   }
 
-  async changePassword(caller: Caller, current: string, next: string): Promise<void> {
-    const user = await this.users.get(caller.userId);
-    if (!user || !(await passwordMatches(user.password_hash, current))) throw new Unauthenticated('The current password is not right');
+  /**
+   * Sets a new password when the current one is right (the same limit as a sign-in applies):
+   * every session of the user issued until now ends, the caller's own included (it gets a new one).
+   */
+  async changePassword(userId: string, current: string, next: string, address: string): Promise<void> {
+    const user = await this.users.get(userId);
+    if (!user?.password_hash) throw new Conflict('You sign in with a key or an identity provider: there is no password to change');
+    const account = `account:${user.email}`;
+    if (this.#attempts.blocked(account, `address:${address}`))
+      throw new Invalid(['current_password'], 'Too many wrong passwords: wait a few minutes');
+    if (!(await passwordMatches(user.password_hash, current))) {
+      this.#attempts.fail(account, `address:${address}`);
+      throw new Invalid(['current_password'], 'This is not your current password');
+    }
     await this.users.update(user.id, { password_hash: await hashPassword(next), sessions_since: this.clock().toISOString() });
+    this.log.info({ userId }, 'password changed');
   }
 
   /** The rules every change of another user passes: who the caller may touch, and what stays true. */

@@ -137,6 +137,46 @@ describe('password sign-in', () => {
   });
 });
 
+describe('changing a password', () => {
+  it('needs the current one, ends every other session, and keeps this browser signed in', async () => {
+    const t = await app();
+    const member = await addMember(t, 'm@example.com', 'member', 'the old password');
+    const here = cookieOf(await signIn(t, member.email, 'the old password'));
+    const elsewhere = cookieOf(await signIn(t, member.email, 'the old password', '10.0.0.2'));
+    const change = (cookie: string, body: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/change-password',
+        headers: { cookie, origin: ORIGIN, host: 'localhost', 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
+    const wrong = await change(here, { current_password: 'not it', new_password: 'a brand new password' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().detail[0].loc).toEqual(['body', 'current_password']);
+    expect((await change(here, { current_password: 'the old password', new_password: 'short' })).statusCode).toBe(422);
+    const changed = await change(here, { current_password: 'the old password', new_password: 'a brand new password' });
+    expect(changed.statusCode).toBe(200);
+    expect((await withCookie(t, cookieOf(changed))).statusCode).toBe(200);
+    expect((await withCookie(t, elsewhere)).statusCode).toBe(401);
+    expect((await signIn(t, member.email, 'the old password')).statusCode).toBe(401);
+    expect((await signIn(t, member.email, 'a brand new password')).statusCode).toBe(200);
+    // The owner signs in with the key: there is no password to change.
+    const owners = await t.app.inject({
+      method: 'POST',
+      url: '/change-password',
+      headers: { 'x-session-api-key': TEST_SESSION_KEY, origin: ORIGIN, host: 'localhost', 'content-type': 'application/json' },
+      payload: JSON.stringify({ current_password: 'x', new_password: 'a brand new password' }),
+    });
+    expect(owners.statusCode).toBe(409);
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/organizations/default/me',
+      headers: { cookie: cookieOf(changed), host: 'localhost' },
+    });
+    expect(me.json()).toMatchObject({ has_password: true });
+  });
+});
+
 describe('API keys', () => {
   it('are shown once, stored as a hash, refused after they expire or are deleted', async () => {
     let now = new Date('2026-11-01T00:00:00Z');

@@ -11,6 +11,8 @@ import { QueryContent } from '../../components/query-content';
 import type { ApiKey, CreatedApiKey } from '../../contract/team';
 import { apiKeysQuery, createApiKeyMutation, deleteApiKeyMutation } from '../../queries/team';
 import { ApiKeysView } from './api-keys-view';
+import { PasswordSection } from './password-section';
+import { meQuery } from '../../queries/me';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const EXPIRY_DAYS: Record<string, number | null> = { never: null, '30': 30, '90': 90, '365': 365 };
@@ -23,6 +25,7 @@ export function ApiKeysPage() {
   const [deleting, setDeleting] = useState<ApiKey | null>(null);
   const [now] = useState(Date.now);
   const remove = useMutation(deleteApiKeyMutation(queryClient));
+  const me = useQuery(meQuery(queryClient)).data;
   return (
     <Stack>
       <SectionHeader
@@ -37,6 +40,7 @@ export function ApiKeysPage() {
       <QueryContent query={keys} what="API keys">
         {(list) => <ApiKeysView keys={list} now={now} onCreate={() => setCreating(true)} onDelete={setDeleting} />}
       </QueryContent>
+      {me?.has_password && <PasswordSection />}
       {creating && <CreateKeyDialog onClose={() => setCreating(false)} />}
       {deleting && (
         <ConfirmDialog
