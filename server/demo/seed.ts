@@ -119,6 +119,12 @@ export async function seedDemo(
 
   signal.throwIfAborted();
   // A database that cannot initialise, since yesterday; a nightly job that ended; a sandbox waiting for a GPU.
+  // The members whose work is all history have a sandbox of their own, paused, to come back to.
+  for (const name of ['jonas', 'lena'] as const) {
+    const id = await startSandbox(services, clock, team[name], undefined, new Date(now.getTime() - 3 * DAY_MS));
+    await reach(services, id, 'RUNNING');
+    await services.sandboxes.pause(team[name], id);
+  }
   await retireFromDemoTeam(services, team);
   const failed = await startSandbox(services, clock, SYSTEM, SPEC.postgres, new Date(now.getTime() - DAY_MS));
   const ended = await startSandbox(services, clock, SYSTEM, SPEC.nightly, new Date(now.getTime() - 6 * 60 * 60_000));

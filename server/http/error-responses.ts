@@ -1,4 +1,4 @@
-import { type ValidationErrorEntry } from '../../src/contract/validation-detail';
+import type { ValidationErrorEntry } from '../../src/contract/validation-detail';
 import type { DomainError, DomainErrorKind, Invalid } from '../services/domain-errors';
 
 /*

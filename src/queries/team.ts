@@ -12,7 +12,7 @@ import {
   updateOrganizationDefaults,
 } from '../api/team';
 import type { OrganizationDefaultsUpdate } from '../contract/organization-defaults';
-import { type ApiKeyCreate, type InvitationRequest, type MemberPatch, type Owner } from '../contract/team';
+import type { ApiKeyCreate, InvitationRequest, MemberPatch, Owner } from '../contract/team';
 import { isAdminRole } from '../contract/roles';
 import { serverFeaturesQuery } from './server-capabilities';
 import { settingsKeys } from './settings';

@@ -175,8 +175,11 @@ async function removeOlder(docker: Docker, keep: string, log: Logger): Promise<v
       await docker.getImage(image.Id).remove();
       log.info({ image: image.RepoTags ?? image.Id }, 'removed an older default sandbox image');
     } catch (error) {
-      if (statusCode(error) !== 409 && statusCode(error) !== 404) throw error;
-      log.info({ image: image.RepoTags ?? image.Id }, 'an older default sandbox image is still in use; it stays');
+      // Clearing up is no reason not to start: in use (409), or gone meanwhile because another
+      // server on this engine removed it first (404, or a 500 "unrecognized image ID"), it stays or is gone.
+      if (statusCode(error) === 409)
+        log.info({ image: image.RepoTags ?? image.Id }, 'an older default sandbox image is still in use; it stays');
+      else log.warn({ image: image.RepoTags ?? image.Id, err: error }, 'an older default sandbox image could not be removed');
     }
   }
 }

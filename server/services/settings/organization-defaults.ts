@@ -1,5 +1,5 @@
 import type { McpConfig } from '../../../src/contract/mcp';
-import { type Settings } from '../../../src/contract/settings';
+import type { Settings } from '../../../src/contract/settings';
 import { ORGANIZATION_DEFAULT_FIELDS } from '../../../src/contract/organization-defaults';
 
 /** Where the team's defaults are stored: a settings document of their own, beside the users'. */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { type Invitation, type InvitationResult, type Member, type MemberPage, type MemberPatch } from '../../../src/contract/team';
-import { type Role } from '../../../src/contract/roles';
+import type { Invitation, InvitationResult, Member, MemberPage, MemberPatch } from '../../../src/contract/team';
+import type { Role } from '../../../src/contract/roles';
 import type { Clock } from '../../clock';
 import { systemClock } from '../../clock';
 import type { Logger } from '../../logger';

@@ -123,7 +123,10 @@ describe('password sign-in', () => {
 
     const next = cookieOf(await signIn(t, member.email, 'the right password'));
     expect((await withCookie(t, next)).statusCode).toBe(200);
+    const { id } = (await call(t, 'POST', '/api/v1/sandboxes', member.key)).json() as { id: string };
     await call(t, 'PATCH', `${members}/${member.userId}`, TEST_SESSION_KEY, { status: 'disabled' });
+    const [sandbox] = (await call(t, 'GET', `/api/v1/sandboxes?id=${id}`, TEST_SESSION_KEY)).json() as { status: string }[];
+    expect(sandbox?.status).toBe('PAUSED');
     expect((await withCookie(t, next)).statusCode).toBe(401);
     expect((await call(t, 'GET', '/api/keys', member.key)).statusCode).toBe(401);
     expect((await signIn(t, member.email, 'the right password')).statusCode).toBe(401);
