@@ -3,7 +3,8 @@ import { SESSION_COOKIE } from '../server/http/session-cookie';
 import { expect, test as onLoopbackAddress } from './support/fixtures';
 import { startIdentityProvider } from '../test-support/oidc/identity-provider';
 import { startServer } from './support/server';
-import { addTeamMember, asMember, freePort, onLocalhost } from './support/team';
+import { closedPort } from '../server/testing/closed-port';
+import { addTeamMember, asMember, onLocalhost } from './support/team';
 
 /*
  * A team on one server: the owner invites someone, who sets a password and sees only their own
@@ -198,7 +199,7 @@ onLoopbackAddress(
   'someone signs in with the identity provider and becomes a member; the sign-in page says why when the provider refuses',
   async ({ page }) => {
     // The provider's port first: the server is told its issuer when it starts, the provider the server's address then.
-    const port = await freePort();
+    const port = await closedPort();
     const server = await startServer({
       OIDC_ISSUER: `http://localhost:${port}`,
       OIDC_CLIENT_ID: 'agent-console',

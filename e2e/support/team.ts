@@ -1,4 +1,3 @@
-import net from 'node:net';
 import type { Role } from '../../src/contract/roles';
 import type { RunningServer } from './server';
 
@@ -48,11 +47,3 @@ export async function asMember(server: RunningServer, member: TeamMember, path: 
   return { status: response.status, json: () => response.json() as Promise<unknown> };
 }
 
-/** A loopback port nothing listens on now. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
