@@ -120,7 +120,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
       async (request, reply) => {
         if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Sign-out is accepted only from pages of this server' });
         clearSessionCookie(reply, cookieSecure);
-        // Ending sessions writes the database and signs everyone out: not for whoever merely asks.
+        // Ending sessions writes the database and signs the user out everywhere: not for whoever merely asks.
         const caller = await find(request);
         if (typeof caller === 'string') {
           if (isForm(request)) return reply.redirect('/sign-in', 303);
