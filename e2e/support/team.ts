@@ -46,4 +46,3 @@ export async function asMember(server: RunningServer, member: TeamMember, path: 
   const response = await fetch(`${server.url}${path}`, { method, headers: { 'X-Session-API-Key': member.key } });
   return { status: response.status, json: () => response.json() as Promise<unknown> };
 }
-
