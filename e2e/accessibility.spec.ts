@@ -22,6 +22,8 @@ const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 async function seriousViolations(page: Page): Promise<string[]> {
   // Only violations are gathered in full: passes and incomplete checks are what make a scan slow.
   const scan = () => new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
+  // A drawer or dialog still sliding or fading in has colours no one reads: scanned once it is there.
+  await transitionsDone(page);
   const light = serious(await scan().analyze());
   await showScheme(page, 'dark');
   const dark = serious(await scan().withRules(COLOUR_RULES).analyze()).map((line) => `dark: ${line}`);
@@ -33,8 +35,12 @@ async function seriousViolations(page: Page): Promise<string[]> {
 async function showScheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
   await page.emulateMedia({ colorScheme });
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
-  await page.waitForFunction(() => document.getAnimations().every((animation) => !(animation instanceof CSSTransition)));
+  await transitionsDone(page);
 }
+
+/** Waits until no CSS transition runs on the page. */
+const transitionsDone = (page: Page) =>
+  page.waitForFunction(() => document.getAnimations().every((animation) => !(animation instanceof CSSTransition)));
 
 /** A SANDBOX_SPECS_FILE with a spec whose command fails at once: a sandbox in ERROR. */
 function failingSpecFile(): string {
@@ -114,6 +120,26 @@ test.describe('in the light and dark schemes, no serious accessibility violation
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Add secret' }).click();
     await expect(page.getByRole('dialog', { name: 'Add secret' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('the Users page, its invitation, the team defaults and the API keys', async ({ page, signIn, api }) => {
+    await api('/api/organizations/default/members/invite', { method: 'POST', body: { emails: ['new@example.com'], role: 'member' } });
+    await api('/api/keys', { method: 'POST', body: { name: 'nightly', expires_at: null } });
+    await signIn(page);
+    await page.getByRole('link', { name: 'Users' }).click();
+    await expect(page.getByRole('row', { name: /new@example\.com/ })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Invite people' }).first().click();
+    await expect(page.getByRole('dialog', { name: 'Invite people' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'Team defaults' }).click();
+    await expect(page.getByRole('form', { name: 'Team defaults' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('tab', { name: 'API keys' }).click();
+    await expect(page.getByRole('row', { name: /nightly/ })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
   });
 
