@@ -1,12 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { detailErrorSchema } from '../../src/contract/errors';
+import { detailErrorSchema, messageSchema } from '../../src/contract/errors';
 import {
   apiKeyCreateSchema,
   apiKeyIdParamsSchema,
   apiKeySchema,
   createdApiKeySchema,
+  currentApiKeySchema,
   invitationRequestSchema,
   invitationResultSchema,
   renewedInvitationSchema,
@@ -181,7 +182,7 @@ export function teamRoutes(team: TeamService, keys: ApiKeysService, settings: Se
           summary: 'Delete a user: their keys, settings, secrets and tokens go; their conversations and sandboxes stay, paused, for admins',
           tags,
           params: memberParamsSchema,
-          response: { 200: z.object({ message: z.string() }), ...errors },
+          response: { 200: messageSchema, ...errors },
         },
       },
       async (request) => {
@@ -257,7 +258,7 @@ export function teamRoutes(team: TeamService, keys: ApiKeysService, settings: Se
           summary: 'The API key this request came with',
           tags: ['API keys'],
           response: {
-            200: z.object({ id: z.number(), name: z.nullable(z.string()), org_id: z.string(), user_id: z.string(), auth_type: z.string() }),
+            200: currentApiKeySchema,
             400: detailErrorSchema,
           },
         },
@@ -277,7 +278,7 @@ export function teamRoutes(team: TeamService, keys: ApiKeysService, settings: Se
           summary: 'Delete one of the caller’s API keys: requests with it are refused from now',
           tags: ['API keys'],
           params: apiKeyIdParamsSchema,
-          response: { 200: z.object({ message: z.string() }), 404: detailErrorSchema, 422: validationErrorBodySchema },
+          response: { 200: messageSchema, 404: detailErrorSchema, 422: validationErrorBodySchema },
         },
       },
       async (request) => {

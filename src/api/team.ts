@@ -14,6 +14,7 @@ import {
   memberSchema,
 } from '../contract/team';
 import { type OrganizationDefaultsUpdate, organizationDefaultsSchema } from '../contract/organization-defaults';
+import { messageSchema } from '../contract/errors';
 import { apiRequest } from './client';
 
 /*
@@ -23,7 +24,6 @@ import { apiRequest } from './client';
  */
 
 const OWN_SERVER = { apiKey: '', baseUrl: '' };
-const messageSchema = z.object({ message: z.string() });
 
 export function fetchMembers(orgId: string, query: { page: number; limit: number; email?: string }, signal?: AbortSignal) {
   const params = new URLSearchParams({ page_id: String(query.page), limit: String(query.limit) });

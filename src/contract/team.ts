@@ -125,6 +125,15 @@ export type ApiKey = z.output<typeof apiKeySchema>;
 export const createdApiKeySchema = z.extend(apiKeySchema, { key: z.string() });
 export type CreatedApiKey = z.output<typeof createdApiKeySchema>;
 
+/** `GET /api/keys/current`: the key the request came with, as OpenHands says it. */
+export const currentApiKeySchema = z.object({
+  id: integer(),
+  name: z.nullable(z.string()),
+  org_id: z.string(),
+  user_id: z.string(),
+  auth_type: z.string(),
+});
+
 export const apiKeyCreateSchema = z.strictObject({
   name: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(100)))),
   expires_at: z.optional(z.nullable(z.string().check(rule(dateTimeProblem)))),

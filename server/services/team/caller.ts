@@ -20,7 +20,7 @@ export interface Caller {
 export const sessionKeyCaller: Caller = { userId: OWNER_ID, role: 'owner', authType: 'session_key' };
 
 /** What the server does on its own (collecting events, ending leftovers): it sees everything, as the owner. */
-export const SYSTEM: Caller = { userId: OWNER_ID, role: 'owner', authType: 'session_key' };
+export const SYSTEM: Caller = sessionKeyCaller;
 
 /** The rows a caller sees: admins and owners everyone's, a member their own. */
 export const scopeOf = (caller: Caller): UserScope => (isAdminRole(caller.role) ? EVERY_USER : caller.userId);
