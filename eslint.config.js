@@ -153,6 +153,28 @@ export default tseslint.config(
     },
   },
   {
+    // Users' data is reached only through the data-access layer, bound to whoever a call is for.
+    files: ['server/**/*.ts'],
+    ignores: ['server/authz/**', 'server/store/**', 'server/services/create-services.ts', '**/*.test.ts', 'server/testing/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['conversations', 'sandboxes', 'start-tasks', 'events', 'settings', 'secrets', 'users', 'api-keys']
+                .map((store) => `**/store/${store}-store`)
+                .concat('**/store/user-scope'),
+              allowTypeImports: true,
+              message:
+                "Reach users' data through the data-access layer: data.as(caller), or data.as(asSystem('…')) for the server's own work (server/authz).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: [
       'server/main.ts',
       'server/demo/main.ts',

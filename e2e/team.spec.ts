@@ -133,6 +133,39 @@ test("an admin sees whose each sandbox is, filters by owner, and pauses a member
   expect(await seen.json()).toEqual([expect.objectContaining({ id, status: 'PAUSED', created_by_user_id: member.userId })]);
 });
 
+test("an admin follows a member's conversation but is offered nothing that acts in their name", async ({ page, server }) => {
+  const admin = await addTeamMember(server, 'ada@example.com', 'admin');
+  const member = await addTeamMember(server, 'bo@example.com', 'member');
+  const asBo = (path: string, body?: unknown) =>
+    fetch(`${server.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'X-Session-API-Key': member.key, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then((response) => response.json() as Promise<{ id: string; status: string; app_conversation_id: string }[] & { id: string }>);
+  // Bo's conversation, and a start of his that fails (a repository, and no git provider connected).
+  const started = await asBo('/api/v1/app-conversations', { title: 'Bo’s work' });
+  await asBo('/api/v1/app-conversations', { title: 'Bo’s failed start', selected_repository: 'octo/hello' });
+  const task = async () => (await asBo(`/api/v1/app-conversations/start-tasks?ids=${started.id}`))[0]!;
+  await expect.poll(async () => (await task()).status, { timeout: 60_000 }).toBe('READY');
+  const conversationId = (await task()).app_conversation_id;
+
+  await signInWithPassword(page, admin.email, admin.password);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
+  // Retry would run his task as the admin, with the admin's model and secrets: only Dismiss, and whose it is.
+  const failed = page.getByRole('group', { name: 'Start of Bo’s failed start' });
+  await expect(failed).toContainText('bo@example.com’s');
+  await expect(failed.getByRole('button', { name: 'Dismiss' })).toBeVisible();
+  await expect(failed.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+
+  await page.goto(`/conversations/${conversationId}`);
+  await expect(page.getByRole('heading', { name: 'Bo’s work', level: 1 })).toBeVisible();
+  await expect(page.getByText(/Only bo@example\.com can write to its agent/)).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Message to the agent' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Details' })).toContainText('bo@example.com');
+  await page.getByRole('tab', { name: 'Files' }).click();
+  await expect(page.getByText(/Only bo@example\.com can read this conversation's workspace/)).toBeVisible();
+});
+
 test('an API key made on its page works for a script until it is deleted', async ({ page, server }) => {
   await page.goto(onLocalhost(server.signInLink));
   await page.getByRole('tab', { name: 'API keys' }).click();

@@ -1,4 +1,4 @@
-import { OWNER_ID } from './services/team/caller';
+import { asSystem, OWNER_ID } from './authz/caller';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -138,7 +138,7 @@ export async function openServer(
     oidc: config.oidc,
   });
   // MCP env values stored before they were sealed at rest (by the one user there was then) are sealed now.
-  await services.settings.sealPlainMcpEnv(OWNER_ID);
+  await services.settings.sealPlainMcpEnv(asSystem('seal MCP env values stored in plain text', OWNER_ID));
   /*
    * Restart recovery and clean-up, split by who can do them. This instance's own, here: its
    * sandboxes found again (only its runtime sees their processes or containers), its starts left

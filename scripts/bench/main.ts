@@ -12,6 +12,7 @@ import { dockerLifecycle, processLifecycle } from './lifecycle';
 import { printTable, type Row } from './results';
 import { startServers } from './servers';
 import { latencyP50, throughput, throughputRequests } from './throughput';
+import { signInFlood } from './sign-in-flood';
 import { createLogger } from '../../server/logger';
 import { checkEngine, dockerFromEnv } from '../../server/sandboxes/docker/engine';
 import { ensureDefaultImage } from '../../server/sandboxes/docker/sandbox-image';
@@ -63,6 +64,8 @@ try {
     step('throughput');
     for (const [name, pathAndQuery, goal] of throughputRequests(conversationId))
       rows.push(await throughput(servers, name, pathAndQuery, goal));
+    step('a flood of sign-ins');
+    rows.push(await signInFlood(servers));
   }
 
   // 1 and 5: the console in Chromium.

@@ -1,6 +1,6 @@
 // `npm run demo`: the server (as `npm start` runs it) on a fresh temporary data dir, seeded with a
 // team's data through the services the routes call. Ctrl+C deletes its sandboxes and its data dir.
-import { SYSTEM } from '../services/team/caller';
+import { sessionKeyCaller } from '../authz/caller';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,11 +32,11 @@ function demoConfig(dataDir: string, env = process.env): ServerConfig {
 
 async function deleteAllSandboxes(services: ApiServices): Promise<void> {
   for (
-    let page = await services.sandboxes.search(SYSTEM, { limit: 100 });
+    let page = await services.sandboxes.search(sessionKeyCaller, { limit: 100 });
     page.items.length > 0;
-    page = await services.sandboxes.search(SYSTEM, { limit: 100 })
+    page = await services.sandboxes.search(sessionKeyCaller, { limit: 100 })
   ) {
-    for (const sandbox of page.items) await services.sandboxes.delete(SYSTEM, sandbox.id);
+    for (const sandbox of page.items) await services.sandboxes.delete(sessionKeyCaller, sandbox.id);
   }
 }
 

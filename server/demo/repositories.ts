@@ -1,3 +1,4 @@
+import type { Caller } from '../authz/caller';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -135,11 +136,17 @@ export function createRepositories(root: string): void {
  * clones that conversation starts make there: a sandbox in namespaces of its own sees nothing of
  * the data dir but its home.
  */
-export async function cloneFromDemoRepositories(services: ApiServices, sandboxId: string, root: string, home: string): Promise<void> {
+export async function cloneFromDemoRepositories(
+  services: ApiServices,
+  owner: Caller,
+  sandboxId: string,
+  root: string,
+  home: string,
+): Promise<void> {
   const copy = path.join(home, '.demo-repositories');
   fs.cpSync(root, copy, { recursive: true });
   const config = (...args: string[]) =>
-    services.sandboxes.exec(sandboxId, ['git', 'config', '--global', ...args], { cwd: '.', timeoutMs: 10_000 });
+    services.sandboxes.exec(owner, sandboxId, ['git', 'config', '--global', ...args], { cwd: '.', timeoutMs: 10_000 });
   for (const host of Object.values(HOSTS)) await config('--add', `url.file://${copy}/${host}/.insteadOf`, `https://${host}/`);
   // The repositories belong to the demo's user, not the sandbox's.
   await config('--add', 'safe.directory', '*');

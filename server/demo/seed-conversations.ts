@@ -1,4 +1,4 @@
-import { type Caller, SYSTEM } from '../services/team/caller';
+import { type Caller, sessionKeyCaller } from '../authz/caller';
 import { type StartRequestInput, type StartTask, startRequestSchema } from '../../src/contract/conversations';
 import type { ApiServices } from '../services/create-services';
 import type { PlannedConversation } from './conversation-plan';
@@ -62,11 +62,13 @@ export async function seedConversation(
     pr_number: planned.prNumber,
   });
   await until('a system prompt', async () =>
-    (await services.events.count(SYSTEM, { conversation_id__eq: id, kind__eq: 'SystemPromptEvent' })) > 0 ? true : undefined,
+    (await services.events.count(sessionKeyCaller, { conversation_id__eq: id, kind__eq: 'SystemPromptEvent' })) > 0 ? true : undefined,
   );
   await services.events.receiveFromSandbox(sandboxId, id, transcript(planned));
   if (planned.archived) {
-    await clock.at(new Date(planned.createdAt.getTime() + 3 * DAY_MS), () => services.conversations.update(SYSTEM, id, { archived: true }));
+    await clock.at(new Date(planned.createdAt.getTime() + 3 * DAY_MS), () =>
+      services.conversations.update(sessionKeyCaller, id, { archived: true }),
+    );
   }
 }
 

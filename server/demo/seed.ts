@@ -1,4 +1,4 @@
-import { type Caller, SYSTEM } from '../services/team/caller';
+import { type Caller, sessionKeyCaller } from '../authz/caller';
 import { type DemoPersonName, type DemoTeam, retireFromDemoTeam, seedTeam } from './team';
 import type { SandboxStatus } from '../../src/contract/sandboxes';
 import { DEMO_MODEL } from '../../src/contract/demo-model';
@@ -35,7 +35,7 @@ const HISTORY_OWNERS: DemoPersonName[] = ['jonas', 'lena', 'dora', 'sam', 'priya
 
 function ownerOf(key: string, team: DemoTeam, historyIndex: number): Caller {
   const name = GROUP_OWNERS[key] ?? (key.startsWith('history-') ? HISTORY_OWNERS[historyIndex % HISTORY_OWNERS.length] : undefined);
-  return name ? team[name] : SYSTEM;
+  return name ? team[name] : sessionKeyCaller;
 }
 
 /** Where the conversation on the demo model runs. */
@@ -63,7 +63,7 @@ function sandboxGroups(plan: PlannedConversation[], now: Date): Map<string, Sand
 }
 
 async function statusOf(services: ApiServices, id: string): Promise<SandboxStatus> {
-  return (await services.sandboxes.get(SYSTEM, id)).status;
+  return (await services.sandboxes.get(sessionKeyCaller, id)).status;
 }
 
 const reach = (services: ApiServices, id: string, status: SandboxStatus) =>
@@ -106,13 +106,13 @@ export async function seedDemo(
     const id = await startSandbox(services, clock, owner, group.spec, new Date(first.getTime() - 5 * 60_000));
     sandboxIds.set(key, id);
     await reach(services, id, 'RUNNING');
-    await cloneFromDemoRepositories(services, id, repositoriesDir, sandboxHome(id));
+    await cloneFromDemoRepositories(services, owner, id, repositoriesDir, sandboxHome(id));
     await inParallel(group.conversations, 4, async (conversation) => {
       signal.throwIfAborted();
       await seedConversation(services, clock, owner, id, conversation);
     });
-    if (group.end === 'deleted') await services.sandboxes.delete(SYSTEM, id);
-    if (group.end === 'paused') await services.sandboxes.pause(SYSTEM, id);
+    if (group.end === 'deleted') await services.sandboxes.delete(sessionKeyCaller, id);
+    if (group.end === 'paused') await services.sandboxes.pause(sessionKeyCaller, id);
     seeded += group.conversations.length;
     if (group.conversations.length > 0) progress(`${seeded} of ${plan.length} conversations`);
   }
@@ -126,12 +126,12 @@ export async function seedDemo(
     await services.sandboxes.pause(team[name], id);
   }
   await retireFromDemoTeam(services, team);
-  const failed = await startSandbox(services, clock, SYSTEM, SPEC.postgres, new Date(now.getTime() - DAY_MS));
-  const ended = await startSandbox(services, clock, SYSTEM, SPEC.nightly, new Date(now.getTime() - 6 * 60 * 60_000));
+  const failed = await startSandbox(services, clock, sessionKeyCaller, SPEC.postgres, new Date(now.getTime() - DAY_MS));
+  const ended = await startSandbox(services, clock, sessionKeyCaller, SPEC.nightly, new Date(now.getTime() - 6 * 60 * 60_000));
   await reach(services, failed, 'ERROR');
   await reach(services, ended, 'MISSING');
 
-  const midRun = await startConversation(services, clock, SYSTEM, new Date(), {
+  const midRun = await startConversation(services, clock, sessionKeyCaller, new Date(), {
     sandbox_id: sandboxIds.get(TODAY)!,
     title: 'Give me a tour of the storefront repository',
     initial_message: { content: [{ type: 'text', text: 'Give me a quick tour of this repository: what is where, and how do I run it?' }] },
@@ -141,23 +141,23 @@ export async function seedDemo(
   });
   // Approved as a person would, to its end; then asked to clean up: its delete, a command it rates
   // HIGH risk, waits for the visitor's approval.
-  const status = async () => (await services.conversations.get(SYSTEM, midRun)).execution_status;
+  const status = async () => (await services.conversations.get(sessionKeyCaller, midRun)).execution_status;
   for (let step = await until('the demo model to ask for an approval', async () => (await status()) ?? undefined); step !== 'finished';) {
     if (step === 'waiting_for_confirmation')
-      await services.agents.confirm(SYSTEM, midRun, confirmationResponseSchema.parse({ accept: true }));
+      await services.agents.confirm(sessionKeyCaller, midRun, confirmationResponseSchema.parse({ accept: true }));
     step = await until('the demo model to go on', async () => {
       const now = await status();
       return now === 'waiting_for_confirmation' || now === 'finished' ? now : undefined;
     });
   }
   await services.agents.sendMessage(
-    SYSTEM,
+    sessionKeyCaller,
     midRun,
     appSendMessageSchema.parse({ content: [{ type: 'text', text: 'Thanks! Now clean up: remove the note you wrote.' }] }),
   );
   await until('the demo model to ask to delete its note', async () => ((await status()) === 'waiting_for_confirmation' ? true : undefined));
   // Last: it stays STARTING for as long as a start may take.
-  await startSandbox(services, clock, SYSTEM, SPEC.gpu, new Date());
+  await startSandbox(services, clock, sessionKeyCaller, SPEC.gpu, new Date());
   await seedMcpServers(services);
   progress('sandboxes in every status, and a conversation on the demo model waiting to delete a file');
 }

@@ -1,4 +1,4 @@
-import { OWNER_ID } from '../services/team/caller';
+import { sessionKeyCaller } from '../authz/caller';
 import { DEMO_MODEL } from '../../src/contract/demo-model';
 import { addGitProvidersSchema, createSecretSchema } from '../../src/contract/secrets';
 import { settingsUpdateSchema } from '../../src/contract/settings';
@@ -82,12 +82,12 @@ const customSecrets = [
  * then on has them as tools (none of them answers), and the seeded ones are not about that.
  */
 export async function seedMcpServers(services: ApiServices): Promise<void> {
-  await services.settings.update(OWNER_ID, mcpServers);
+  await services.settings.update(sessionKeyCaller, mcpServers);
 }
 
 /** Settings (but the MCP servers), git providers and custom secrets, through the services their routes call. */
 export async function seedSettings(services: ApiServices): Promise<void> {
-  await services.settings.update(OWNER_ID, settings);
-  await services.secrets.replaceProviderTokens(OWNER_ID, gitProvidersOf('owner'));
-  for (const secret of customSecrets) await services.secrets.createCustomSecret(OWNER_ID, secret);
+  await services.settings.update(sessionKeyCaller, settings);
+  await services.secrets.replaceProviderTokens(sessionKeyCaller, gitProvidersOf('owner'));
+  for (const secret of customSecrets) await services.secrets.createCustomSecret(sessionKeyCaller, secret);
 }

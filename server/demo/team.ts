@@ -1,7 +1,7 @@
 import { DEMO_MODEL } from '../../src/contract/demo-model';
 import type { Role } from '../../src/contract/roles';
 import type { ApiServices } from '../services/create-services';
-import { type Caller, SYSTEM } from '../services/team/caller';
+import { type Caller, sessionKeyCaller } from '../authz/caller';
 import { gitProvidersOf } from './settings-data';
 
 /** What every demo user signs in with (the demo is a showcase, not a place for secrets). */
@@ -36,19 +36,19 @@ export type DemoTeam = Record<DemoPersonName, Caller>;
 export async function seedTeam(services: ApiServices): Promise<DemoTeam> {
   const team = {} as DemoTeam;
   for (const [key, person] of Object.entries(DEMO_PEOPLE) as [DemoPersonName, DemoPerson][]) {
-    const { successful, tokens } = await services.team.invite(SYSTEM, [person.email], person.role);
+    const { successful, tokens } = await services.team.invite(sessionKeyCaller, [person.email], person.role);
     const userId = successful[0]!.id;
     await services.team.acceptInvitation(tokens.get(userId)!, DEMO_PASSWORD, person.name);
-    await services.secrets.replaceProviderTokens(userId, gitProvidersOf(person.email));
     team[key] = { userId, role: person.role, authType: 'api_key' };
+    await services.secrets.replaceProviderTokens(team[key], gitProvidersOf(person.email));
   }
-  await services.team.patchMember(SYSTEM, team.mei.userId, { max_running_sandboxes: 2, max_sandboxes: 6 });
-  await services.settings.updateOrganizationDefaults({ llm_model: DEMO_MODEL, confirmation_mode: true });
+  await services.team.patchMember(sessionKeyCaller, team.mei.userId, { max_running_sandboxes: 2, max_sandboxes: 6 });
+  await services.settings.updateOrganizationDefaults(sessionKeyCaller, { llm_model: DEMO_MODEL, confirmation_mode: true });
   await services.team.invite(team.ada, ['new.hire@acme.example'], 'member');
   return team;
 }
 
 /** Dora has left: disabled, her conversations stay for the team. */
 export async function retireFromDemoTeam(services: ApiServices, team: DemoTeam): Promise<void> {
-  await services.team.patchMember(SYSTEM, team.dora.userId, { status: 'disabled' });
+  await services.team.patchMember(sessionKeyCaller, team.dora.userId, { status: 'disabled' });
 }

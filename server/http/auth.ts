@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { isAdminRole } from '../../src/contract/roles';
 import type { BrowserSessions } from '../services/sessions/browser-sessions';
-import { type Caller, sessionKeyCaller } from '../services/team/caller';
+import { type Caller, sessionKeyCaller } from '../authz/caller';
 import { Identities } from '../services/team/identities';
 import { CALLER_HEADER } from '../services/instances/owner-client';
 import { fromOwnOrigin, sessionCookieClaims } from './session-cookie';
@@ -46,7 +46,7 @@ export function callerOf(sessionKey: string, browserSessions: BrowserSessions, i
   const cookieCaller = (request: FastifyRequest) =>
     sessionCookieClaims(request, sessionKey, browserSessions).then(async (claims) => {
       for (const claim of claims) {
-        const caller = await identities.byCookie(claim.userId, claim.issuedAtMs);
+        const caller = await identities.byCookie(claim.userId, claim.issuedAtMs, claim.keyId);
         if (caller) return caller;
       }
       return 'none' as const;

@@ -1,6 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM } from '../services/team/caller';
+import { sessionKeyCaller } from '../authz/caller';
 import { conversationRecord, startTaskRecord } from '../testing/conversation-records';
 import { addMember, type TestMember } from '../testing/team-members';
 import { startTestApp, TEST_SESSION_KEY, type TestApp } from '../testing/test-app';
@@ -21,6 +21,7 @@ let admin: TestMember;
 let memberA: TestMember;
 let memberB: TestMember;
 let disabledKey: string;
+let deletedKey: string;
 let invitedId: string;
 /** Member A's things, which member B must never see. */
 const ofA = { sandbox: '', conversation: 'a'.repeat(32), task: 'b'.repeat(32), event: 'event-of-member-a' };
@@ -32,8 +33,11 @@ beforeAll(async () => {
   memberB = await addMember(t, 'b@example.com', 'member');
   const disabled = await addMember(t, 'gone@example.com', 'member');
   disabledKey = disabled.key;
-  await t.services.team.patchMember(SYSTEM, disabled.userId, { status: 'disabled' });
-  const { successful } = await t.services.team.invite(SYSTEM, ['invited@example.com'], 'member');
+  await t.services.team.patchMember(sessionKeyCaller, disabled.userId, { status: 'disabled' });
+  const deleted = await addMember(t, 'deleted@example.com', 'member');
+  deletedKey = deleted.key;
+  await t.services.team.deleteMember(sessionKeyCaller, deleted.userId);
+  const { successful } = await t.services.team.invite(sessionKeyCaller, ['invited@example.com'], 'member');
   invitedId = successful[0]!.id;
 
   ofA.sandbox = (await t.services.sandboxes.start(memberA.caller, undefined)).sandbox.id;
@@ -111,13 +115,29 @@ const REFUSALS_ONLY = new Set([
   'GET /api/v1/app-conversations/:conversation_id/events/stream',
 ]);
 
-/** Bodies the routes about one thing take, so member B's 404 is about the thing, not the body. */
+/** Bodies the routes about one thing take, so member B's 404 (and an admin's 403) is about the thing, not the body. */
 const VALID_BODIES: Record<string, unknown> = {
   'POST /api/v1/app-conversations/:conversation_id/send-message': { role: 'user', content: [{ type: 'text', text: 'hello' }] },
   'POST /api/v1/app-conversations/:conversation_id/confirm': { accept: true },
   'PATCH /api/v1/app-conversations/:conversation_id': { title: 'Taken' },
   'PATCH /api/conversations/:conversation_id': { title: 'Taken' },
 };
+
+/**
+ * What only a conversation's owner may do, whoever else may see it: these run with the owner's
+ * secrets, or read a workspace that may hold them. Owners and admins are refused, saying why.
+ */
+const OWNER_OF_IT_ONLY = new Set([
+  'POST /api/v1/app-conversations/:conversation_id/send-message',
+  'POST /api/v1/app-conversations/:conversation_id/confirm',
+  'POST /api/v1/app-conversations/:conversation_id/run',
+  'POST /api/v1/app-conversations/:conversation_id/continue-in-new-sandbox',
+  'GET /api/v1/app-conversations/:conversation_id/workspace/changes',
+  'GET /api/v1/app-conversations/:conversation_id/workspace/diff',
+  'GET /api/v1/app-conversations/:conversation_id/workspace/files',
+  'GET /api/v1/app-conversations/:conversation_id/workspace/file',
+  'GET /api/v1/app-conversations/:conversation_id/workspace/archive',
+]);
 
 /** Routes about one of member A's things: member B is told it does not exist. */
 const ABOUT_A_THING = /:sandbox_id|:conversation_id/;
@@ -127,6 +147,7 @@ describe('every route × every caller', () => {
     'no key': {},
     'a wrong key': { 'x-session-api-key': 'sk-oh-wrongwrongwrongwrongwrongwrongwron' },
     'a disabled user': { 'x-session-api-key': disabledKey },
+    'a deleted user': { 'x-session-api-key': deletedKey },
     owner: { 'x-session-api-key': TEST_SESSION_KEY },
     admin: { authorization: `Bearer ${admin.key}` },
     'member A': { 'x-session-api-key': memberA.key },
@@ -142,15 +163,20 @@ describe('every route × every caller', () => {
         const allowed = signedIn && rule !== 'sandbox' && (rule !== 'admin' || who === 'owner' || who === 'admin');
         if (allowed && REFUSALS_ONLY.has(route) && who !== 'member B') continue;
         const request = requestFor(route);
-        if (who === 'member B' && route in VALID_BODIES) request.payload = JSON.stringify(VALID_BODIES[route]);
+        const admin = who === 'owner' || who === 'admin';
+        const ownersOnly = admin && OWNER_OF_IT_ONLY.has(route);
+        if ((who === 'member B' || ownersOnly) && route in VALID_BODIES) request.payload = JSON.stringify(VALID_BODIES[route]);
         const response = await t.app.inject({
           ...request,
           headers: { ...headers, ...(request.payload ? { 'content-type': 'application/json' } : {}) },
         });
         const status = response.statusCode;
-        const expected = !signedIn || rule === 'sandbox' ? [401] : !allowed ? [403] : undefined;
+        const expected = !signedIn || rule === 'sandbox' ? [401] : !allowed || ownersOnly ? [403] : undefined;
         if (expected && !expected.includes(status)) problems.push(`${route} as ${who}: ${status}, expected ${expected.join(' or ')}`);
-        if (allowed && (status === 401 || status === 403)) problems.push(`${route} as ${who}: refused with ${status}`);
+        if (allowed && !ownersOnly && (status === 401 || status === 403)) problems.push(`${route} as ${who}: refused with ${status}`);
+        if (ownersOnly && !/Only the conversation's owner/.test(response.body)) {
+          problems.push(`${route} as ${who}: the refusal does not say why: ${response.body}`);
+        }
         if (status === 500) problems.push(`${route} as ${who}: ${status} ${response.body}`);
         if (who === 'member B' && allowed) {
           if (ABOUT_A_THING.test(route) && status !== 404) problems.push(`${route} as member B: ${status}, expected 404 for member A's`);
@@ -165,9 +191,11 @@ describe('every route × every caller', () => {
   }, 120_000);
 
   it("leaves member A's things where they were after member B tried everything", async () => {
-    const [sandbox] = await t.services.sandboxes.getMany(SYSTEM, [ofA.sandbox]);
+    const [sandbox] = await t.services.sandboxes.getMany(sessionKeyCaller, [ofA.sandbox]);
     expect(sandbox?.status).toBe('RUNNING');
-    expect(await t.services.conversations.getMany(SYSTEM, [ofA.conversation])).toEqual([expect.objectContaining({ id: ofA.conversation })]);
+    expect(await t.services.conversations.getMany(sessionKeyCaller, [ofA.conversation])).toEqual([
+      expect.objectContaining({ id: ofA.conversation }),
+    ]);
   });
 
   it('lets member A and admins see what is member A’s', async () => {

@@ -56,7 +56,7 @@ const storedSecret = async () => (await new MetaStore(t.db).get('session_cookie_
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** A cookie as the server would sign it with `secret` for `sessionKey`, issued `age` seconds ago. */
 const madeCookie = (secret: string, sessionKey: string, age = 0) =>
-  `agent_console_session=${encodeURIComponent(cookieValue(signingKey(secret, sessionKey), 'default', (nowSeconds() - age) * 1000))}`;
+  `agent_console_session=${encodeURIComponent(cookieValue(signingKey(secret, sessionKey), { userId: 'default' }, (nowSeconds() - age) * 1000))}`;
 
 /** The attributes of a Set-Cookie header, in any order. */
 const attributesOf = (header: unknown) => String(header).split('; ').slice(1).sort();

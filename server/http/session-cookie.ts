@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hostnameOf } from './host-check';
 import { isCookieFreeHost } from '../sandboxes/published-host';
 import { type BrowserSessions, SESSION_COOKIE_MAX_AGE_S, sessionLive } from '../services/sessions/browser-sessions';
-import { OWNER_ID } from '../services/team/caller';
+import { OWNER_ID } from '../authz/caller';
 
 /*
  * The way in for a browser page that cannot send `X-Session-API-Key` (OpenHands' own web client
@@ -21,16 +21,22 @@ export async function registerSessionCookie(app: FastifyInstance): Promise<void>
   await app.register(fastifyCookie);
 }
 
-/** The cookie's value for `userId`'s session issued at `issuedAtMs`, signed with `key` (`BrowserSessions.signingKey`). */
-export const cookieValue = (key: string, userId: string, issuedAtMs: number) => sign(`${userId}:${issuedAtMs}`, key);
-
-/** A session a signed, live cookie claims; whether the user may still use it is the identities' question. */
-export interface SessionClaim {
+/** Whose a browser session is, and the API key it was signed in with (if one was). */
+export interface SessionHolder {
   userId: string;
+  keyId?: number;
+}
+
+/** The cookie's value for `holder`'s session issued at `issuedAtMs`, signed with `key` (`BrowserSessions.signingKey`). */
+export const cookieValue = (key: string, holder: SessionHolder, issuedAtMs: number) =>
+  sign(`${holder.userId}:${issuedAtMs}${holder.keyId === undefined ? '' : `:${holder.keyId}`}`, key);
+
+/** A session a signed, live cookie claims; whether the user (and the key) may still use it is the identities' question. */
+export interface SessionClaim extends SessionHolder {
   issuedAtMs: number;
 }
 
-const CLAIM = /^([A-Za-z0-9-]{1,64}):(\d{1,15})$/;
+const CLAIM = /^([A-Za-z0-9-]{1,64}):(\d{1,15})(?::(\d{1,15}))?$/;
 /** A cookie from before there were users: the issue second alone, the owner's. */
 const OWNER_CLAIM = /^\d{1,12}$/;
 
@@ -41,7 +47,10 @@ function claimOf(value: string, key: string): SessionClaim | undefined {
   const text = unsigned.value;
   const claim = OWNER_CLAIM.test(text)
     ? { userId: OWNER_ID, issuedAtMs: Number(text) * 1000 }
-    : ((match) => match && { userId: match[1] ?? '', issuedAtMs: Number(match[2]) })(CLAIM.exec(text));
+    : ((match) =>
+        match && { userId: match[1] ?? '', issuedAtMs: Number(match[2]), ...(match[3] === undefined ? {} : { keyId: Number(match[3]) }) })(
+        CLAIM.exec(text),
+      );
   return claim && sessionLive(Math.floor(claim.issuedAtMs / 1000)) ? claim : undefined;
 }
 
@@ -106,15 +115,15 @@ const attributes = (request: FastifyRequest, alwaysSecure: boolean): CookieSeria
   secure: alwaysSecure || request.headers.origin?.startsWith('https:') === true,
 });
 
-/** Signs the browser in as `userId`: a new session cookie under `sessionKey`. */
+/** Signs the browser in as `holder`: a new session cookie under `sessionKey`. */
 export async function setSessionCookie(
   reply: FastifyReply,
   sessionKey: string,
   sessions: BrowserSessions,
   alwaysSecure: boolean,
-  userId: string,
+  holder: SessionHolder,
 ) {
-  const value = cookieValue(await sessions.signingKey(sessionKey), userId, Date.now());
+  const value = cookieValue(await sessions.signingKey(sessionKey), holder, Date.now());
   reply.setCookie(SESSION_COOKIE, value, { ...attributes(reply.request, alwaysSecure), maxAge: SESSION_COOKIE_MAX_AGE_S });
 }
 

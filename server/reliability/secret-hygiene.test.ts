@@ -1,4 +1,4 @@
-import { SYSTEM } from '../services/team/caller';
+import { sessionKeyCaller } from '../authz/caller';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,7 +94,7 @@ afterAll(async () => {
 /** Every GET the OpenAPI document lists, with path parameters filled in with things that exist. */
 async function everyGet(): Promise<void> {
   const doc = (await call('GET', '/openapi.json')).json() as { paths: Record<string, Record<string, unknown>> };
-  const sandboxId = (await t.services.sandboxes.search(SYSTEM, { limit: 1 })).items[0]!.id;
+  const sandboxId = (await t.services.sandboxes.search(sessionKeyCaller, { limit: 1 })).items[0]!.id;
   for (const [route, operations] of Object.entries(doc.paths)) {
     if (!('get' in operations)) continue;
     const url = route.replace('{sandbox_id}', sandboxId).replace('{name}', 'RENAMED');

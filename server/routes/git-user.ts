@@ -20,7 +20,7 @@ export function gitUserRoutes(gitUser: GitUserService): FastifyPluginAsyncZod {
           response: { 200: gitUserSchema, 404: detailErrorSchema, ...refusals },
         },
       },
-      async (request) => gitUser.user(request.caller.userId),
+      async (request) => gitUser.user(request.caller),
     );
 
     app.get(
@@ -33,7 +33,7 @@ export function gitUserRoutes(gitUser: GitUserService): FastifyPluginAsyncZod {
           response: { 200: z.array(repositorySchema), 409: detailErrorSchema, 422: validationErrorBodySchema },
         },
       },
-      async (request) => gitUser.repositories(request.caller.userId, request.query),
+      async (request) => gitUser.repositories(request.caller, request.query),
     );
 
     app.get(
@@ -45,7 +45,7 @@ export function gitUserRoutes(gitUser: GitUserService): FastifyPluginAsyncZod {
           response: { 200: z.array(suggestedTaskSchema), 409: detailErrorSchema },
         },
       },
-      async (request) => gitUser.suggestedTasks(request.caller.userId),
+      async (request) => gitUser.suggestedTasks(request.caller),
     );
   };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdentityProvider, type TestIdentityProvider } from '../../test-support/oidc/identity-provider';
-import { SYSTEM } from '../services/team/caller';
+import { sessionKeyCaller } from '../authz/caller';
 import { startTestApp, TEST_SESSION_KEY, type TestApp } from '../testing/test-app';
 
 /*
@@ -75,14 +75,14 @@ const consoleHash = (response: { headers: Record<string, unknown> }) => decodeUR
 describe('sign-in with an identity provider', () => {
   it('signs in the invited user its verified email names, who is active from then on', async () => {
     const t = await app();
-    const { successful } = await t.services.team.invite(SYSTEM, ['mia@example.com'], 'member');
+    const { successful } = await t.services.team.invite(sessionKeyCaller, ['mia@example.com'], 'member');
     const signedIn = await signInAs(t, 'mia');
     expect(signedIn.statusCode).toBe(303);
     expect(signedIn.headers.location).toBe('/#session=cookie');
     const session = cookiesOf(signedIn.headers['set-cookie']).find((cookie) => cookie.startsWith('agent_console_session='))!;
     const me = await t.app.inject({ method: 'GET', url: '/api/organizations/default/me', headers: { host: HOST, cookie: session } });
     expect(me.json()).toMatchObject({ user_id: successful[0]!.id, email: 'mia@example.com', role: 'member', auth_type: 'cookie' });
-    expect((await t.services.team.user(successful[0]!.id))?.status).toBe('active');
+    expect((await t.services.team.user({ userId: successful[0]!.id, role: 'member', authType: 'cookie' }))?.status).toBe('active');
   });
 
   it('refuses an email the team does not know, unless sign-ups are allowed: then it is a new member', async () => {
@@ -100,7 +100,7 @@ describe('sign-in with an identity provider', () => {
   it('refuses an unverified email, a disabled user, and an answer whose state is not the one it sent', async () => {
     const t = await app(true);
     expect(consoleHash(await signInAs(t, 'unverified'))).toMatch(/has not verified this email/);
-    const { successful } = await t.services.team.invite(SYSTEM, ['gone@example.com'], 'member');
+    const { successful } = await t.services.team.invite(sessionKeyCaller, ['gone@example.com'], 'member');
     await signInAs(t, 'gone');
     await t.request({
       method: 'PATCH',

@@ -91,7 +91,7 @@ export function identityProviderSignInRoutes({
         if (!pending) return toConsole(reply, 'The sign-in took too long or was started elsewhere; try again');
         try {
           const userId = await provider.finish(new URL(request.url, originOf(request)), pending);
-          await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, userId);
+          await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, { userId });
           return toConsole(reply);
         } catch (error) {
           if (error instanceof DomainError) return toConsole(reply, error.message);

@@ -17,7 +17,7 @@ export function llmRoutes(tester: LlmTestService): FastifyPluginAsyncZod {
           response: { 200: llmTestResultSchema, 422: validationErrorBodySchema },
         },
       },
-      async (request) => tester.test(request.caller.userId, request.body),
+      async (request) => tester.test(request.caller, request.body),
     );
   };
 }

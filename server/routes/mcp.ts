@@ -19,7 +19,7 @@ export function mcpRoutes(tester: McpTestService): FastifyPluginAsyncZod {
           response: { 200: mcpTestResultSchema, 422: validationErrorBodySchema },
         },
       },
-      async (request) => tester.test(request.caller.userId, request.body, request.query.timeout),
+      async (request) => tester.test(request.caller, request.body, request.query.timeout),
     );
   };
 }

@@ -20,7 +20,7 @@ import {
 } from '../../src/contract/sandboxes';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { SandboxService } from '../services/sandboxes/sandbox-service';
-import type { Caller } from '../services/team/caller';
+import type { Caller } from '../authz/caller';
 
 /** 503: the Docker engine could not do it (its own words in the detail). */
 const errors = { 404: detailErrorSchema, 422: validationErrorBodySchema, 503: detailErrorSchema };

@@ -28,7 +28,7 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await secrets.replaceProviderTokens(request.caller.userId, request.body.provider_tokens);
+        await secrets.replaceProviderTokens(request.caller, request.body.provider_tokens);
         return { message: 'Git providers stored' };
       },
     );
@@ -43,7 +43,7 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await secrets.unsetProviderTokens(request.caller.userId);
+        await secrets.unsetProviderTokens(request.caller);
         return { message: 'Unset Git provider tokens' };
       },
     );
@@ -57,7 +57,7 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
           response: { 200: gitProviderStatusesSchema },
         },
       },
-      async (request) => ({ providers: await secrets.providerStatuses(request.caller.userId) }),
+      async (request) => ({ providers: await secrets.providerStatuses(request.caller) }),
     );
 
     app.post(
@@ -70,7 +70,7 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
           response: { 200: tokenCheckSchema, 404: detailErrorSchema, 422: validationErrorBodySchema },
         },
       },
-      async (request) => secrets.checkProviderToken(request.caller.userId, request.params.provider),
+      async (request) => secrets.checkProviderToken(request.caller, request.params.provider),
     );
 
     app.get(
@@ -78,7 +78,7 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
       {
         schema: { summary: 'List custom secrets (names and descriptions only)', tags: ['Secrets'], response: { 200: customSecretsSchema } },
       },
-      async (request) => secrets.listCustomSecrets(request.caller.userId),
+      async (request) => secrets.listCustomSecrets(request.caller),
     );
 
     app.post(
@@ -92,7 +92,7 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        await secrets.createCustomSecret(request.caller.userId, request.body);
+        await secrets.createCustomSecret(request.caller, request.body);
         return reply.status(201).send({ message: 'Secret created successfully' });
       },
     );
@@ -109,7 +109,7 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await secrets.updateCustomSecret(request.caller.userId, request.params.name, request.body);
+        await secrets.updateCustomSecret(request.caller, request.params.name, request.body);
         return { message: 'Secret updated successfully' };
       },
     );
@@ -125,7 +125,7 @@ export function secretsRoutes(secrets: SecretsService): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        await secrets.deleteCustomSecret(request.caller.userId, request.params.name);
+        await secrets.deleteCustomSecret(request.caller, request.params.name);
         return { message: 'Secret deleted successfully' };
       },
     );

@@ -19,8 +19,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod
           response: { 200: builtToSchema(z.nullable(settingsResponseSchema)), 404: legacyErrorSchema },
         },
       },
-      async (request) =>
-        request.query.absent === 'null' ? settings.readIfStored(request.caller.userId) : settings.read(request.caller.userId),
+      async (request) => (request.query.absent === 'null' ? settings.readIfStored(request.caller) : settings.read(request.caller)),
     );
 
     app.post(
@@ -34,7 +33,7 @@ export function settingsRoutes(settings: SettingsService): FastifyPluginAsyncZod
         },
       },
       async (request) => {
-        await settings.update(request.caller.userId, request.body);
+        await settings.update(request.caller, request.body);
         return { message: 'Settings stored' };
       },
     );

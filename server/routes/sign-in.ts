@@ -11,6 +11,7 @@ import {
   cookieFreeHostAlternative,
   fromOwnOrigin,
   registerSessionCookie,
+  type SessionHolder,
   setSessionCookie,
 } from '../http/session-cookie';
 import { callerOf, keyHolder } from '../http/auth';
@@ -52,11 +53,11 @@ export interface SignInOptions {
 export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, identities }: SignInOptions): FastifyPluginAsyncZod {
   const find = callerOf(sessionKey, browserSessions, identities);
   const byKey = keyHolder(sessionKey, identities);
-  /** The user a sign-in body proves: the session key's owner, an API key's user, or an email and password's. */
-  const userOf = async (body: SignInBody, address: string): Promise<string | undefined> => {
-    if ('email' in body) return team.signIn(body.email, body.password, address);
+  /** Whose session a sign-in body proves: the session key's owner, an API key's user (with the key), or an email and password's. */
+  const holderOf = async (body: SignInBody, address: string): Promise<SessionHolder | undefined> => {
+    if ('email' in body) return { userId: await team.signIn(body.email, body.password, address) };
     const caller = await byKey(body.key.trim());
-    return caller === 'wrong key' ? undefined : caller.userId;
+    return caller === 'wrong key' ? undefined : { userId: caller.userId, keyId: caller.apiKeyId };
   };
   return async (app) => {
     await registerSessionCookie(app);
@@ -78,7 +79,13 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
           security: [],
           consumes: ['application/json', FORM],
           body: signInBodySchema,
-          response: { 200: browserSessionResultSchema, 401: detailErrorSchema, 403: detailErrorSchema, 409: detailErrorSchema },
+          response: {
+            200: browserSessionResultSchema,
+            401: detailErrorSchema,
+            403: detailErrorSchema,
+            409: detailErrorSchema,
+            503: detailErrorSchema,
+          },
         },
       },
       async (request, reply) => {
@@ -90,16 +97,16 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
             detail: `Open ${elsewhere}/sign-in to get the session cookie: on 127.0.0.1 it would also reach the sandboxes. The key header still works here.`,
           });
         }
-        const userId = await userOf(request.body, request.ip).catch((error: unknown) => {
+        const holder = await holderOf(request.body, request.ip).catch((error: unknown) => {
           if (error instanceof Unauthenticated) return error;
           throw error;
         });
-        if (typeof userId !== 'string') {
-          if (userId === undefined) await sleep(WRONG_KEY_DELAY_MS);
+        if (holder === undefined || holder instanceof Unauthenticated) {
+          if (holder === undefined) await sleep(WRONG_KEY_DELAY_MS);
           if (isForm(request)) return sendPage(reply, 401, { error: 'That key was not accepted. Check it and try again.' });
-          return reply.status(401).send({ detail: userId?.message ?? 'Unauthorized' });
+          return reply.status(401).send({ detail: holder?.message ?? 'Unauthorized' });
         }
-        await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, userId);
+        await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, holder);
         reply.header('cache-control', 'no-store');
         if (isForm(request)) return reply.redirect('/', 303);
         return { success: true };
@@ -126,7 +133,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
           if (isForm(request)) return reply.redirect('/sign-in', 303);
           return reply.status(401).send({ detail: 'Not signed in: no session to end' });
         }
-        await team.endSessions(caller.userId);
+        await team.endSessions(caller);
         if (isForm(request)) return reply.redirect('/sign-in', 303);
         return { success: true };
       },
@@ -146,6 +153,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
             403: detailErrorSchema,
             409: detailErrorSchema,
             422: validationErrorBodySchema,
+            503: detailErrorSchema,
           },
         },
       },
@@ -153,8 +161,9 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
         if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Passwords are changed only from pages of this server' });
         const caller = await find(request);
         if (typeof caller === 'string') return reply.status(401).send({ detail: 'Unauthorized' });
-        await team.changePassword(caller.userId, request.body.current_password, request.body.new_password, request.ip);
-        if (caller.authType === 'cookie') await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, caller.userId);
+        await team.changePassword(caller, request.body.current_password, request.body.new_password, request.ip);
+        if (caller.authType === 'cookie')
+          await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, { userId: caller.userId });
         reply.header('cache-control', 'no-store');
         return { success: true };
       },
@@ -168,14 +177,20 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
           tags: ['Session'],
           security: [],
           body: acceptInvitationBodySchema,
-          response: { 200: browserSessionResultSchema, 403: detailErrorSchema, 404: detailErrorSchema, 422: validationErrorBodySchema },
+          response: {
+            200: browserSessionResultSchema,
+            403: detailErrorSchema,
+            404: detailErrorSchema,
+            422: validationErrorBodySchema,
+            503: detailErrorSchema,
+          },
         },
       },
       async (request, reply) => {
         if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Invitations are accepted only from pages of this server' });
         const { token, password, name } = request.body;
         const userId = await team.acceptInvitation(token, password, name);
-        if (!cookieFreeHostAlternative(request)) await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, userId);
+        if (!cookieFreeHostAlternative(request)) await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, { userId });
         reply.header('cache-control', 'no-store');
         return { success: true };
       },

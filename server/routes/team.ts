@@ -71,7 +71,7 @@ export function teamRoutes(team: TeamService, keys: ApiKeysService, settings: Se
       },
       async (request) => {
         ourOrg(request.params.org_id);
-        const user = await team.user(request.caller.userId);
+        const user = await team.user(request.caller);
         return {
           user_id: request.caller.userId,
           email: user?.email ?? null,
@@ -97,7 +97,7 @@ export function teamRoutes(team: TeamService, keys: ApiKeysService, settings: Se
       },
       async (request) => {
         ourOrg(request.params.org_id);
-        return team.members(request.query);
+        return team.members(request.caller, request.query);
       },
     );
 
@@ -114,7 +114,7 @@ export function teamRoutes(team: TeamService, keys: ApiKeysService, settings: Se
       },
       async (request) => {
         ourOrg(request.params.org_id);
-        return team.count(request.query.email);
+        return team.count(request.caller, request.query.email);
       },
     );
 
@@ -152,7 +152,7 @@ export function teamRoutes(team: TeamService, keys: ApiKeysService, settings: Se
       },
       async (request) => {
         ourOrg(request.params.org_id);
-        const { token, expires_at } = await team.reinvite(request.params.user_id);
+        const { token, expires_at } = await team.reinvite(request.caller, request.params.user_id);
         return { link: invitationLink(request, token), expires_at };
       },
     );
@@ -204,7 +204,7 @@ export function teamRoutes(team: TeamService, keys: ApiKeysService, settings: Se
       },
       async (request) => {
         ourOrg(request.params.org_id);
-        return settings.readOrganizationDefaults();
+        return settings.readOrganizationDefaults(request.caller);
       },
     );
 
@@ -221,8 +221,8 @@ export function teamRoutes(team: TeamService, keys: ApiKeysService, settings: Se
       },
       async (request) => {
         ourOrg(request.params.org_id);
-        await settings.updateOrganizationDefaults(request.body);
-        return settings.readOrganizationDefaults();
+        await settings.updateOrganizationDefaults(request.caller, request.body);
+        return settings.readOrganizationDefaults(request.caller);
       },
     );
 

@@ -1,3 +1,4 @@
+import { sessionKeyCaller } from '../authz/caller';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -176,6 +177,7 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
     const { id } = await startSandbox(t, 'probe');
     await logOf(t, id);
     const result = await t.services.sandboxes.exec(
+      sessionKeyCaller,
       id,
       ['sh', '-c', `touch made-by-exec; ${fetchFrom(`http://${HOST_ALIAS}:${hostPort}/`)}; id -u`],
       {

@@ -1,3 +1,4 @@
+import { sessionKeyCaller } from '../authz/caller';
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -110,7 +111,7 @@ describe.each(runtimes)('%s sandboxes, against the server', (runtime) => {
       }
 
       // Commands run in a sandbox (git, a setup script) run as its user too.
-      const exec = await t.services.sandboxes.exec(first.id, ['id', '-u'], { timeoutMs: 5000 });
+      const exec = await t.services.sandboxes.exec(sessionKeyCaller, first.id, ['id', '-u'], { timeoutMs: 5000 });
       expect(exec.output.trim()).toBe(String(uidOf(one)));
     },
   );

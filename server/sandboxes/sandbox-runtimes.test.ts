@@ -1,4 +1,4 @@
-import { SYSTEM } from '../services/team/caller';
+import { sessionKeyCaller } from '../authz/caller';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -123,9 +123,13 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
   async function runningIdle(t: TestApp): Promise<string> {
     const id = await start(t);
     await expect
-      .poll(async () => (await t.services.sandboxes.exec(id, ['true'], { timeoutMs: 10_000 }).catch(() => undefined))?.exitCode, {
-        timeout: 10_000,
-      })
+      .poll(
+        async () =>
+          (await t.services.sandboxes.exec(sessionKeyCaller, id, ['true'], { timeoutMs: 10_000 }).catch(() => undefined))?.exitCode,
+        {
+          timeout: 10_000,
+        },
+      )
       .toBe(0);
     return id;
   }
@@ -208,7 +212,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     const tryConnect = (host: string, port: number) =>
       `node -e 'const s=require("net").connect(${port},"${host}",()=>{console.log("CONNECTED");process.exit(0)});s.on("error",e=>{console.log("REFUSED "+e.code);process.exit(0)});setTimeout(()=>{console.log("TIMEOUT");process.exit(0)},3000)'`;
     const from = async (id: string, command: string) =>
-      (await t.services.sandboxes.exec(id, ['sh', '-c', command], { timeoutMs: 10_000 })).output.trim();
+      (await t.services.sandboxes.exec(sessionKeyCaller, id, ['sh', '-c', command], { timeoutMs: 10_000 })).output.trim();
     // Its own agent server answers inside it; the other's does not from here.
     expect(await from(one, tryConnect('127.0.0.1', 8000))).toBe('CONNECTED');
     expect(await from(one, tryConnect(await addressOf(other), 8000))).not.toBe('CONNECTED');
@@ -229,6 +233,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
       const t = await app({ sandboxSpecs: [idle] });
       const id = await runningIdle(t);
       const probe = await t.services.sandboxes.exec(
+        sessionKeyCaller,
         id,
         ['sh', '-c', `ls ${t.dataDir} 2>&1; cat ${path.join(t.dataDir, 'agent-console.db')} 2>&1; env; cat /proc/1/environ 2>&1`],
         { timeoutMs: 10_000 },
@@ -246,6 +251,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     const t = await app({ sandboxSpecs: [idle] });
     const id = await runningIdle(t);
     await t.services.sandboxes.exec(
+      sessionKeyCaller,
       id,
       ['sh', '-c', 'setsid env -i sh -c "while :; do date +%s%N > /tmp/beat; sleep 0.1; done" >/dev/null 2>&1 &'],
       {
@@ -254,19 +260,19 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     );
     const engine = (await localEngine())!;
     const [container] = await engine.listContainers({ filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) });
-    const beat = async () => (await t.services.sandboxes.exec(id, ['cat', '/tmp/beat'], { timeoutMs: 10_000 })).output;
+    const beat = async () => (await t.services.sandboxes.exec(sessionKeyCaller, id, ['cat', '/tmp/beat'], { timeoutMs: 10_000 })).output;
     await expect.poll(beat, { timeout: 10_000 }).not.toBe('');
 
-    await t.services.sandboxes.pause(SYSTEM, id);
+    await t.services.sandboxes.pause(sessionKeyCaller, id);
     const top = await engine.getContainer(container!.Id).top();
     expect(top.Processes.some((p: string[]) => p.join(' ').includes('while'))).toBe(true);
     const frozen = fs.readFileSync(`/sys/fs/cgroup/freezer/docker/${container!.Id}/freezer.state`, 'utf8').trim();
     expect(frozen).toBe('FROZEN');
-    await t.services.sandboxes.resume(SYSTEM, id);
+    await t.services.sandboxes.resume(sessionKeyCaller, id);
     const before = await beat();
     await expect.poll(beat, { timeout: 10_000 }).not.toBe(before);
 
-    await t.services.sandboxes.delete(SYSTEM, id);
+    await t.services.sandboxes.delete(sessionKeyCaller, id);
     expect(await engine.listContainers({ all: true, filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) })).toEqual([]);
     expect((await engine.listVolumes({ filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) })).Volumes ?? []).toEqual([]);
   });
@@ -392,7 +398,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     expect(await statusBecomes(second, soon, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 3: gone soon' });
     // it runs again: how it failed before is history
     expect(await statusBecomes(second, again, 'STARTING')).toMatchObject({ status_detail: null });
-    for (const id of [later, again]) await second.services.sandboxes.exec(id, ['touch', 'end'], { timeoutMs: 10_000 });
+    for (const id of [later, again]) await second.services.sandboxes.exec(sessionKeyCaller, id, ['touch', 'end'], { timeoutMs: 10_000 });
     expect(await statusBecomes(second, later, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 4: gone later' });
     const failedAgain = await statusBecomes(second, again, 'ERROR');
     expect(failedAgain.status_detail).toMatch(/^The process exited with code 5: .*failed again$/);
@@ -407,7 +413,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     const crasher = await containerOf(crashing);
     /** Crashes the other sandbox: its end comes after what was done before on the engine's event stream, so once it shows, that was taken in. */
     const crashAfterwards = async () => {
-      await t.services.sandboxes.exec(crashing, ['touch', 'crash-now'], { timeoutMs: 10_000 });
+      await t.services.sandboxes.exec(sessionKeyCaller, crashing, ['touch', 'crash-now'], { timeoutMs: 10_000 });
       const crashed = await statusBecomes(t, crashing, 'ERROR');
       expect(crashed.status_detail).toMatch(/^The process exited with code 5: .*boom$/);
     };
@@ -420,7 +426,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     // started again behind its back, it runs (its spec has no agent server: STARTING, not failed)
     await container.start();
     expect(await statusBecomes(t, stopped, 'STARTING')).toMatchObject({ status_detail: null });
-    expect((await t.services.sandboxes.exec(stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
+    expect((await t.services.sandboxes.exec(sessionKeyCaller, stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
 
     await container.kill();
     expect((await container.inspect()).State).toMatchObject({ ExitCode: 137, OOMKilled: false });
@@ -431,7 +437,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
 
     expect((await call(t, 'POST', `/api/v1/sandboxes/${stopped}/resume`)).json()).toEqual({ success: true, paused_sandbox_ids: [] });
     expect(await statusBecomes(t, stopped, 'STARTING')).toMatchObject({ status_detail: null });
-    expect((await t.services.sandboxes.exec(stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
+    expect((await t.services.sandboxes.exec(sessionKeyCaller, stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
   });
 
   it('follows a pause and an unpause behind its back, and notifies the agent server as after its own resume', async () => {
@@ -608,7 +614,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
       .execute();
     expect((await sandboxInfo(first, theirs))?.status).toBe('MISSING');
     expect((await call(first, 'DELETE', `/api/v1/sandboxes/${theirs}`)).statusCode).toBe(200);
-    expect((await second.services.sandboxes.exec(theirs, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
+    expect((await second.services.sandboxes.exec(sessionKeyCaller, theirs, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
     expect((await sandboxInfo(first, mine))?.status).not.toBe('MISSING');
   });
 });

@@ -1,4 +1,5 @@
-import { OWNER_ID } from './team/caller';
+import { asSystem, OWNER_ID } from '../authz/caller';
+import { DataAccess } from '../authz/data-access';
 import type { SandboxSpec } from '../../src/contract/sandboxes';
 import type { Clock } from '../clock';
 import { verifyTokenOverHttp } from '../git-providers/token-verifier';
@@ -48,9 +49,9 @@ import { Identities } from './team/identities';
 import { IdentityProvider } from './team/identity-provider';
 import type { OidcConfig } from '../config';
 import { TeamService } from './team/team-service';
+import type { Passwords } from './team/passwords';
 import { ApiKeysStore } from '../store/api-keys-store';
 import { UsersStore } from '../store/users-store';
-import type { AgentEvent } from '../../src/contract/events';
 
 export interface ApiServices {
   settings: SettingsService;
@@ -116,13 +117,27 @@ export interface ServiceOptions {
   databaseUrl?: string;
   /** OIDC_*: the identity provider people may sign in with. */
   oidc?: OidcConfig;
+  /** How passwords are hashed and checked; Argon2id at its default cost when absent. */
+  passwords?: Passwords;
 }
 
-/** Wires each service to its store; the one place where the object graph is built. */
+/** Wires each service to the data-access layer over the stores; the one place where the object graph is built. */
 export function createServices(db: Db, box: SecretBox, options: ServiceOptions): ApiServices {
   const { log, clock } = options;
-  const secrets = new SecretsService(new SecretsStore(db), box, verifyTokenOverHttp, options.verifyGitTokens ?? false);
-  const settings = new SettingsService(new SettingsStore(db), box, secrets, log.child({ component: 'settings' }));
+  const data = new DataAccess({
+    conversations: new ConversationsStore(db),
+    sandboxes: new SandboxesStore(db),
+    startTasks: new StartTasksStore(db),
+    events: new EventsStore(db),
+    settings: new SettingsStore(db),
+    secrets: new SecretsStore(db),
+    users: new UsersStore(db),
+    apiKeys: new ApiKeysStore(db),
+  });
+  const secrets = new SecretsService(data, box, verifyTokenOverHttp, options.verifyGitTokens ?? false);
+  const settings = new SettingsService(data, box, secrets, log.child({ component: 'settings' }));
+  // The owner's Settings (or the team's defaults) choose the images and sizes of Docker sandboxes.
+  const imageChoice = asSystem('choose the sandbox image', OWNER_ID);
   const sandboxLog = log.child({ component: 'sandboxes' });
   const users = options.sandboxUidBase === undefined ? undefined : new SandboxUsers(options.sandboxUidBase);
   const { dataDir } = options;
@@ -135,7 +150,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
         dataDir,
         image: docker.image,
         limits: docker.limits,
-        resourceFactor: () => settings.resourceFactor(OWNER_ID),
+        resourceFactor: () => settings.resourceFactor(imageChoice),
         stopGraceMs,
         log: sandboxLog,
         agentEnv,
@@ -145,7 +160,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     ? new ContainerSpecCatalog({
         declared: options.sandboxSpecs,
         defaultImage: docker.image,
-        settingsImage: () => settings.sandboxRuntimeImage(OWNER_ID),
+        settingsImage: () => settings.sandboxRuntimeImage(imageChoice),
         labelled: new LabelledImageSpecs(docker.engine, sandboxLog),
       })
     : fixedSpecCatalog(options.sandboxSpecs);
@@ -161,7 +176,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   };
   // Several instances share a PostgreSQL database; with SQLite this one is alone and runs every sandbox.
   const sandboxes = new SandboxService(
-    new SandboxesStore(db),
+    data,
     box,
     runtime,
     specs,
@@ -181,16 +196,12 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   );
   const llmTest = new LlmTestService(settings, log.child({ component: 'llm-test' }));
   const conversationLog = log.child({ component: 'conversations' });
-  const conversationsStore = new ConversationsStore(db);
-  const tasksStore = new StartTasksStore(db);
   const prices = options.llmPrices ?? new LlmPrices();
   // Containers and namespaced processes have a loopback of their own: the host's is reached by its name.
   const urlFromSandbox = docker || options.sandboxNamespaces ? reachableFromSandbox : undefined;
   const startRequests = new AgentStartRequests(settings, secrets, prices, urlFromSandbox);
-  const eventsStore = new EventsStore(db);
   const startTasks = new StartTaskService(
-    tasksStore,
-    conversationsStore,
+    data,
     sandboxes,
     secrets,
     settings,
@@ -200,43 +211,31 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
       clock,
       instanceId: options.instance.id,
       urlFromSandbox,
-      history: async (conversationId) => (await eventsStore.bodies(conversationId)).map((body) => JSON.parse(body) as AgentEvent),
     },
     conversationLog,
   );
   instances.registry.addGlobalWork((quietSince) => startTasks.interruptTasksOfGoneInstances(quietSince));
   const eventLog = log.child({ component: 'events' });
   const notices = options.databaseUrl ? new EventNotices(options.databaseUrl, eventLog) : undefined;
-  const events = new EventService(eventsStore, conversationsStore, eventLog, notices);
-  const agents = new AgentConversations(conversationsStore, sandboxes, startRequests, conversationLog);
+  const events = new EventService(data, eventLog, notices);
+  const agents = new AgentConversations(data, sandboxes, startRequests, conversationLog);
   const workspaces = new ConversationWorkspaces(agents, sandboxes);
-  const collector = new EventCollector(sandboxes, conversationsStore, events, agents, eventLog);
-  const conversations = new ConversationService(
-    conversationsStore,
-    tasksStore,
-    startTasks,
-    sandboxes,
-    events,
-    agents,
-    collector,
-    conversationLog,
-    clock,
-  );
-  const usersStore = new UsersStore(db);
-  const apiKeys = new ApiKeysService(new ApiKeysStore(db), clock);
+  const collector = new EventCollector(sandboxes, data, events, agents, eventLog);
+  const conversations = new ConversationService(data, startTasks, sandboxes, events, agents, collector, conversationLog, clock);
+  const apiKeys = new ApiKeysService(data, clock);
   const team: TeamService = new TeamService(
-    usersStore,
-    new ApiKeysStore(db),
+    data,
     {
       runningSandboxes: (userIds) => sandboxes.runningByUser(userIds),
       pauseSandboxesOf: (userId) => sandboxes.pauseAllOf(userId),
-      forgetUserData: async (userId) => {
-        await settings.forget(userId);
-        await secrets.forget(userId);
+      forgetUserData: async (subject) => {
+        await settings.forget(subject);
+        await secrets.forget(subject);
       },
     },
     log.child({ component: 'team' }),
     clock,
+    options.passwords,
   );
   return {
     settings,
@@ -256,7 +255,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     instances: instances.registry,
     team,
     apiKeys,
-    identities: new Identities(usersStore, apiKeys),
+    identities: new Identities(data, apiKeys),
     identityProvider: options.oidc && new IdentityProvider(options.oidc, team, log.child({ component: 'identity-provider' })),
   };
 }

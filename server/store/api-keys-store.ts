@@ -16,6 +16,10 @@ export class ApiKeysStore {
     return this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
   }
 
+  byId(id: number): Promise<ApiKeyRecord | undefined> {
+    return this.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   list(userId: string): Promise<ApiKeyRecord[]> {
     return this.db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('id').execute();
   }

@@ -193,17 +193,18 @@ export class ConversationsStore {
       .execute();
   }
 
-  /** The conversations (of anyone) in the sandboxes `sandboxIds`. */
-  async inSandboxes(sandboxIds: string[]): Promise<ConversationRecord[]> {
+  /** The conversations in `scope` in the sandboxes `sandboxIds`. */
+  async inSandboxes(scope: UserScope, sandboxIds: string[]): Promise<ConversationRecord[]> {
     if (sandboxIds.length === 0) return [];
-    return this.db.selectFrom('app_conversations').selectAll().where('sandbox_id', 'in', sandboxIds).execute();
+    return this.db.selectFrom('app_conversations').selectAll().where(userIs(scope)).where('sandbox_id', 'in', sandboxIds).execute();
   }
 
-  /** How many conversations (of anyone) use sandbox `sandboxId`. */
-  async countUsingSandbox(sandboxId: string): Promise<number> {
+  /** How many conversations in `scope` use sandbox `sandboxId`. */
+  async countUsingSandbox(scope: UserScope, sandboxId: string): Promise<number> {
     const row = await this.db
       .selectFrom('app_conversations')
       .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(userIs(scope))
       .where('sandbox_id', '=', sandboxId)
       .executeTakeFirstOrThrow();
     return Number(row.n);

@@ -1,4 +1,4 @@
-import { OWNER_ID } from '../services/team/caller';
+import { sessionKeyCaller } from '../authz/caller';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -80,7 +80,7 @@ describe('npm run migrate-to-postgres', () => {
 
     const t = await app({ databaseUrl: target.url });
     expect((await t.getSettings()).json()).toMatchObject({ llm_model: 'openai/gpt-4o', llm_api_key_set: true });
-    expect(await t.services.secrets.readCustomSecrets(OWNER_ID)).toEqual([{ name: 'DEPLOY_TOKEN', value: 'copied-secret' }]);
+    expect(await t.services.secrets.readCustomSecrets(sessionKeyCaller)).toEqual([{ name: 'DEPLOY_TOKEN', value: 'copied-secret' }]);
     expect((await t.request({ method: 'GET', url: '/api/v1/app-conversations/search' })).json().items).toEqual([
       expect.objectContaining({ id: 'a'.repeat(32), title: 'Copied conversation' }),
     ]);

@@ -120,11 +120,17 @@ export class EventsStore {
     return this.db.selectFrom('conversation_events').selectAll().where(userIs(scope)).where('event_id', 'in', eventIds).execute();
   }
 
+  /** The condition that keeps one conversation's events to the scope's (see applyFilter on why `+user_id` on SQLite). */
+  #ofScope(scope: UserScope) {
+    return userIs(scope, this.#postgres ? sql.ref('user_id') : sql`+user_id`);
+  }
+
   /** The storage position of event `eventId` of conversation `conversationId`; `undefined` when it is not stored. */
-  async seqOf(conversationId: string, eventId: string): Promise<number | undefined> {
+  async seqOf(scope: UserScope, conversationId: string, eventId: string): Promise<number | undefined> {
     const row = await this.db
       .selectFrom('conversation_events')
       .select('seq')
+      .where(this.#ofScope(scope))
       .where('conversation_id', '=', conversationId)
       .where('event_id', '=', eventId)
       .executeTakeFirst();
@@ -132,10 +138,11 @@ export class EventsStore {
   }
 
   /** Every stored event of a conversation, in storage order, as the JSON texts they are stored as. */
-  async bodies(conversationId: string): Promise<string[]> {
+  async bodies(scope: UserScope, conversationId: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom('conversation_events')
       .select('body')
+      .where(this.#ofScope(scope))
       .where('conversation_id', '=', conversationId)
       .orderBy('seq')
       .execute();
@@ -143,10 +150,11 @@ export class EventsStore {
   }
 
   /** Up to `limit` events of a conversation stored after position `afterSeq`, in storage order. */
-  after(conversationId: string, afterSeq: number, limit: number): Promise<EventRecord[]> {
+  after(scope: UserScope, conversationId: string, afterSeq: number, limit: number): Promise<EventRecord[]> {
     return this.db
       .selectFrom('conversation_events')
       .selectAll()
+      .where(this.#ofScope(scope))
       .where('conversation_id', '=', conversationId)
       .where('seq', '>', afterSeq)
       .orderBy('seq')

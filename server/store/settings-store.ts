@@ -2,7 +2,10 @@ import type { Db } from './database';
 import { lockForUpdate } from './dialect';
 import { cachedWhileUnchanged } from './cached-read';
 
-/** Persists one settings document (JSON text) per user. */
+/** Where the team's defaults are stored: a settings document of their own, beside the users'. */
+export const TEAM_DEFAULTS_ROW = 'organization:default';
+
+/** Persists one settings document (JSON text) per user, and the team's defaults (`TEAM_DEFAULTS_ROW`). */
 export class SettingsStore {
   /** Most requests read the settings; they change seldom. */
   readonly #load: (userId: string) => Promise<string | undefined>;

@@ -30,10 +30,11 @@ export class StartTasksStore {
    * in ERROR stays so: the holder of global work may have ended it (its instance went quiet) while
    * its instance still ran it.
    */
-  async update(id: string, changes: Partial<Omit<StartTaskRecord, 'id' | 'user_id' | 'created_at'>>): Promise<boolean> {
+  async update(scope: UserScope, id: string, changes: Partial<Omit<StartTaskRecord, 'id' | 'user_id' | 'created_at'>>): Promise<boolean> {
     const result = await this.db
       .updateTable('start_tasks')
       .set(changes)
+      .where(userIs(scope))
       .where('id', '=', id)
       .where('status', 'not in', ['READY', 'ERROR'])
       .executeTakeFirst();
@@ -67,8 +68,8 @@ export class StartTasksStore {
     return Number(result.numUpdatedRows);
   }
 
-  async delete(id: string): Promise<void> {
-    await this.db.deleteFrom('start_tasks').where('id', '=', id).execute();
+  async delete(scope: UserScope, id: string): Promise<void> {
+    await this.db.deleteFrom('start_tasks').where(userIs(scope)).where('id', '=', id).execute();
   }
 
   async deleteForConversation(scope: UserScope, conversationId: string): Promise<void> {

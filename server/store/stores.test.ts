@@ -20,6 +20,7 @@ import { SecretsStore } from './secrets-store';
 import { SettingsStore } from './settings-store';
 import { QueuedSqliteDialect } from './sqlite-driver';
 import { StartTasksStore } from './start-tasks-store';
+import { EVERY_USER } from './user-scope';
 
 /*
  * The stores straight on each database: what SQL differs between SQLite and PostgreSQL (title
@@ -90,7 +91,8 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     expect(await found('%')).toEqual(['Deploy 100% done']);
     expect(await found('"x" OR 1')).toEqual([]);
     expect(await store.count('default', { archived: false, title__contains: 'fix' })).toBe(2);
-    expect(await store.countUsingSandbox('s0')).toBe(3);
+    expect(await store.countUsingSandbox(EVERY_USER, 's0')).toBe(3);
+    expect(await store.countUsingSandbox('someone else', 's0')).toBe(0);
 
     // Code-point order (upper case first) and keyset pages that neither skip nor repeat.
     const firstPage = await store.search('default', { archived: false }, 'TITLE', undefined, 3);
@@ -232,10 +234,10 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     const again = await store.insertNew([event('b', 1), event('c', 3)]);
     expect(again.map((e) => e.event_id)).toEqual(['c']);
 
-    expect((await store.after('c001', 0, 10)).map((e) => e.event_id)).toEqual(['a', 'b', 'c']);
-    expect((await store.after('c001', first[0]!.seq, 10)).map((e) => e.event_id)).toEqual(['b', 'c']);
-    expect(await store.seqOf('c001', 'c')).toBe(again[0]!.seq);
-    expect(await store.seqOf('c001', 'nope')).toBeUndefined();
+    expect((await store.after(EVERY_USER, 'c001', 0, 10)).map((e) => e.event_id)).toEqual(['a', 'b', 'c']);
+    expect((await store.after(EVERY_USER, 'c001', first[0]!.seq, 10)).map((e) => e.event_id)).toEqual(['b', 'c']);
+    expect(await store.seqOf(EVERY_USER, 'c001', 'c')).toBe(again[0]!.seq);
+    expect(await store.seqOf(EVERY_USER, 'c001', 'nope')).toBeUndefined();
 
     const byTime = await store.search('default', {}, false, undefined, 2);
     const eventIds = (rows: { body: string }[]) => rows.map((e) => (JSON.parse(e.body) as { id: string }).id);
@@ -262,11 +264,11 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     await tasks.insert(task('t4', 'WORKING', 4, null));
     // Its own and those of no instance; another instance's go on.
     expect((await tasks.unfinished('me')).map((t) => t.id).sort()).toEqual(['t2', 't4']);
-    await tasks.update('t2', { status: 'ERROR', detail: 'interrupted' });
-    expect(await tasks.update('t4', { status: 'ERROR', detail: 'interrupted' })).toBe(true);
+    await tasks.update(EVERY_USER, 't2', { status: 'ERROR', detail: 'interrupted' });
+    expect(await tasks.update(EVERY_USER, 't4', { status: 'ERROR', detail: 'interrupted' })).toBe(true);
     // Ended (here by another instance), a task stays so whatever its runner saves after.
-    expect(await tasks.update('t4', { status: 'READY', detail: null })).toBe(false);
-    expect(await tasks.update('t1', { status: 'WORKING' })).toBe(false);
+    expect(await tasks.update(EVERY_USER, 't4', { status: 'READY', detail: null })).toBe(false);
+    expect(await tasks.update(EVERY_USER, 't1', { status: 'WORKING' })).toBe(false);
     expect((await tasks.getMany('default', ['t1', 't4'])).map((t) => [t.id, t.status, t.detail]).sort()).toEqual([
       ['t1', 'READY', null],
       ['t4', 'ERROR', 'interrupted'],
@@ -577,10 +579,10 @@ describe.each(onlyPostgres())('events on postgres', () => {
       await trx.insertInto('conversation_events').values(event('first')).execute();
       later = store.insertNew([event('second')]);
       await expect.poll(() => waitingForLock(db), { timeout: 10_000 }).toBe(true);
-      expect(await store.after('c001', 0, 10)).toEqual([]);
+      expect(await store.after(EVERY_USER, 'c001', 0, 10)).toEqual([]);
     });
     await later;
-    const seen = await store.after('c001', 0, 10);
+    const seen = await store.after(EVERY_USER, 'c001', 0, 10);
     expect(seen.map((e) => e.event_id)).toEqual(['first', 'second']);
   });
 });

@@ -1,4 +1,4 @@
-import { SYSTEM } from '../services/team/caller';
+import { sessionKeyCaller } from '../authz/caller';
 import { expect, vi } from 'vitest';
 import type { SandboxInfo, SandboxSpec } from '../../src/contract/sandboxes';
 import type { TestApp } from './test-app';
@@ -36,8 +36,8 @@ export const statusBecomes = (t: TestApp, id: string, status: string, ms = 20_00
 
 /** Deletes every sandbox of the app (processes and all). */
 export async function deleteAllSandboxes(t: TestApp): Promise<void> {
-  for (const sandbox of (await t.services.sandboxes.search(SYSTEM, { limit: 100 })).items)
-    await t.services.sandboxes.delete(SYSTEM, sandbox.id);
+  for (const sandbox of (await t.services.sandboxes.search(sessionKeyCaller, { limit: 100 })).items)
+    await t.services.sandboxes.delete(sessionKeyCaller, sandbox.id);
 }
 
 /** The last `tail` lines of its log, without the time the engine puts before each line of a container. */

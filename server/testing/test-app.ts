@@ -1,4 +1,4 @@
-import { SYSTEM } from '../services/team/caller';
+import { sessionKeyCaller } from '../authz/caller';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -24,6 +24,8 @@ import { type DatabaseName, freshPostgresDatabase } from './databases';
 import { defaultImage, localEngine, removeDockerLeftovers, type RuntimeName } from './docker-engine';
 import { ownSandboxUidBase } from './sandbox-uid-base';
 import type { NamespaceTools } from '../sandboxes/namespaces';
+import argon2 from 'argon2';
+import { Passwords } from '../services/team/passwords';
 
 export const TEST_SESSION_KEY = 'test-session-key-0123456789';
 export const TEST_SECRETS_KEY = 'test-secrets-key';
@@ -60,7 +62,12 @@ export interface TestAppOptions {
   clock?: Clock;
   /** An identity provider people sign in with. */
   oidc?: OidcConfig;
+  /** How passwords are hashed; at a test's cost (`CHEAP_ARGON2`) when absent. */
+  passwords?: Passwords;
 }
+
+/** Argon2id at a cost tests can afford: the same code and queue, a thousandth of the memory and one pass. */
+export const CHEAP_ARGON2 = { type: argon2.argon2id, memoryCost: 1024, timeCost: 1 } as const;
 
 async function dockerSandboxes() {
   const engine = await localEngine();
@@ -106,6 +113,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     databaseUrl,
     clock: options.clock,
     oidc: options.oidc,
+    passwords: options.passwords ?? new Passwords(CHEAP_ARGON2),
   });
   // As in the server, its own starts are ended only once it holds its id (startMonitoring).
   await services.sandboxes.startMonitoring();
@@ -172,7 +180,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
           .select('id')
           .where((eb) => eb.or([eb('owner_instance', '=', services.instances.id), eb('owner_instance', 'is', null)]))
           .execute();
-        for (const { id } of own) await services.sandboxes.delete(SYSTEM, id);
+        for (const { id } of own) await services.sandboxes.delete(sessionKeyCaller, id);
       }
       await db.destroy();
       if (ownDatabase && !keepData) await ownDatabase.drop();

@@ -3,11 +3,13 @@ import type { SandboxInfo } from '../../../src/contract/sandboxes';
 import { Conflict, NotFound, Unavailable } from '../domain-errors';
 import type { Logger } from '../../logger';
 import { SESSION_KEY_HEADER } from '../../session-key';
-import type { ConversationRecord, ConversationsStore } from '../../store/conversations-store';
+import type { ConversationRecord } from '../../store/conversations-store';
+import type { DataAccess } from '../../authz/data-access';
+import type { Action } from '../../authz/policy';
 import { type AgentStartRequests, CONVERSATION_CREATE_TIMEOUT_MS } from './agent-start-request';
 import { normaliseId } from '../ids';
 import type { SandboxService } from '../sandboxes/sandbox-service';
-import { type Caller, scopeOf, SYSTEM } from '../team/caller';
+import { asSystem, type Caller, type Subject } from '../../authz/caller';
 
 /** A sandbox's agent server: where it listens and the key it takes. */
 export interface AgentEndpoint {
@@ -62,13 +64,19 @@ function notRunning(conversationId: string, sandbox: SandboxInfo | null): Confli
   }
 }
 
-/** Each action: its path at the agent server (under /api/conversations/{id}), and our route for it (under /v1/app-conversations/{id}/). */
+/**
+ * Each action: its path at the agent server (under /api/conversations/{id}), our route for it
+ * (under /v1/app-conversations/{id}/), and what the policy calls it.
+ */
 const ACTIONS = {
-  message: { agentPath: '/events', route: 'send-message' },
-  pause: { agentPath: '/pause', route: 'pause' },
-  run: { agentPath: '/run', route: 'run' },
-  confirm: { agentPath: '/events/respond_to_confirmation', route: 'confirm' },
-} as const;
+  message: { agentPath: '/events', route: 'send-message', authz: 'message' },
+  pause: { agentPath: '/pause', route: 'pause', authz: 'pause' },
+  run: { agentPath: '/run', route: 'run', authz: 'run' },
+  confirm: { agentPath: '/events/respond_to_confirmation', route: 'confirm', authz: 'approve' },
+} as const satisfies Record<string, { agentPath: string; route: string; authz: Action<'conversation'> }>;
+
+/** Reaching the agent server of a conversation once the caller was allowed the action: its address and key. */
+const REACH_AGENT = asSystem('reach the agent server of a conversation');
 
 /**
  * What the app server asks of a conversation's agent server: its actions (message, pause, run,
@@ -78,27 +86,30 @@ const ACTIONS = {
  */
 export class AgentConversations {
   constructor(
-    private readonly conversations: ConversationsStore,
+    private readonly data: DataAccess,
     private readonly sandboxes: SandboxService,
     private readonly startRequests: AgentStartRequests,
     private readonly log: Logger,
   ) {}
 
-  /** The stored conversation; NotFound otherwise. */
-  async stored(caller: Caller, id: string): Promise<ConversationRecord> {
+  /** The stored conversation if the caller may do `action` to it; NotFound, or Forbidden saying why, otherwise. */
+  async stored(caller: Caller, id: string, action: Action<'conversation'>): Promise<ConversationRecord> {
     const hex = normaliseId(id);
-    const record = hex ? await this.conversations.get(scopeOf(caller), hex) : undefined;
-    if (!record) throw new NotFound(`Conversation ${id} not found`);
-    return record;
+    if (!hex) throw new NotFound(`Conversation ${id} not found`);
+    return this.data.as(caller).conversations.authorize(action, hex);
   }
 
-  /** The conversation and its running agent server; NotFound or Conflict (saying what to do) otherwise. */
-  async running(caller: Caller, id: string): Promise<{ record: ConversationRecord; endpoint: AgentEndpoint }> {
-    const record = await this.stored(caller, id);
-    const [sandbox] = await this.sandboxes.getMany(SYSTEM, [record.sandbox_id]);
+  /** The other instance that runs the sandbox of a conversation an action on was allowed; `undefined` when this one does. */
+  elsewhere(record: ConversationRecord) {
+    return this.sandboxes.ownerElsewhere(REACH_AGENT, record.sandbox_id);
+  }
+
+  /** The running agent server of a conversation an action on was allowed; Conflict (saying what to do) otherwise. */
+  async endpointOf(record: ConversationRecord): Promise<AgentEndpoint> {
+    const [sandbox] = await this.sandboxes.getMany(REACH_AGENT, [record.sandbox_id]);
     const endpoint = agentEndpoint(sandbox);
     if (!endpoint) throw notRunning(record.id, sandbox ?? null);
-    return { record, endpoint };
+    return endpoint;
   }
 
   async #post(endpoint: AgentEndpoint, path: string, body: unknown, timeoutMs = AGENT_TIMEOUT_MS): Promise<Response> {
@@ -121,21 +132,21 @@ export class AgentConversations {
    * now: its errors (no model, a rejected key, a budget spent) tell the user to fix them there.
    */
   async #act(caller: Caller, id: string, action: keyof typeof ACTIONS, body: unknown, withSettings = false): Promise<void> {
-    const { agentPath, route } = ACTIONS[action];
-    const hex = normaliseId(id);
-    const stored = hex ? await this.conversations.get(scopeOf(caller), hex) : undefined;
+    const { agentPath, route, authz } = ACTIONS[action];
+    const record = await this.stored(caller, id, authz);
     // Its sandbox runs on another instance: that one talks to its agent server (this one may not reach it).
-    const owner = stored && (await this.sandboxes.ownerElsewhere(stored.sandbox_id));
-    if (stored && owner) {
-      await this.sandboxes.forward(caller, owner, 'POST', `/v1/app-conversations/${stored.id}/${route}`, body);
+    const owner = await this.elsewhere(record);
+    if (owner) {
+      await this.sandboxes.forward(caller, owner, 'POST', `/v1/app-conversations/${record.id}/${route}`, body);
       return;
     }
-    const { record, endpoint } = await this.running(caller, id);
+    const endpoint = await this.endpointOf(record);
     // A conversation from before its workspace was recorded cannot be sent again: it keeps what it has.
-    if (withSettings && record.working_dir) await this.#create(record, record.working_dir, endpoint);
+    if (withSettings && record.working_dir) await this.#create(caller, record, record.working_dir, endpoint);
     const path = `/api/conversations/${record.id}${agentPath}`;
     let response = await this.#post(endpoint, path, body);
-    if (response.status === 404) {
+    // One its agent server lost (its sandbox restarted) is made again for its owner; there is nothing to pause in it.
+    if (response.status === 404 && action !== 'pause') {
       await response.body?.cancel();
       await this.recreate(record, endpoint);
       response = await this.#post(endpoint, path, body);
@@ -164,16 +175,16 @@ export class AgentConversations {
    * Pauses the agent of conversation `record`, which is being deleted while its sandbox may stay:
    * best effort and briefly, the delete goes on whatever the agent server responds.
    */
-  async pauseForDelete(record: ConversationRecord): Promise<void> {
+  async pauseForDelete(caller: Caller, record: ConversationRecord): Promise<void> {
     try {
       // Another instance runs its sandbox: its addresses are on that host, so that instance pauses it
       // (unreachable, it is not paused: the refusal is logged below).
-      const owner = await this.sandboxes.ownerElsewhere(record.sandbox_id);
+      const owner = await this.elsewhere(record);
       if (owner) {
-        await this.sandboxes.forward(SYSTEM, owner, 'POST', `/v1/app-conversations/${record.id}/pause`, {});
+        await this.sandboxes.forward(caller, owner, 'POST', `/v1/app-conversations/${record.id}/pause`, {});
         return;
       }
-      const [sandbox] = await this.sandboxes.getMany(SYSTEM, [record.sandbox_id]);
+      const [sandbox] = await this.sandboxes.getMany(REACH_AGENT, [record.sandbox_id]);
       const endpoint = agentEndpoint(sandbox);
       if (!endpoint) return;
       const response = await this.#post(endpoint, `/api/conversations/${record.id}/pause`, {}, PAUSE_ON_DELETE_TIMEOUT_MS);
@@ -183,11 +194,11 @@ export class AgentConversations {
     }
   }
 
-  /** POSTs the conversation's create body, from the user's Settings as they are now and no initial message. */
-  async #create(record: ConversationRecord, workingDir: string, endpoint: AgentEndpoint): Promise<void> {
+  /** POSTs the conversation's create body, from its owner's Settings as they are now (read as `owner`) and no initial message. */
+  async #create(owner: Subject, record: ConversationRecord, workingDir: string, endpoint: AgentEndpoint): Promise<void> {
     const body = await this.startRequests.build({
       conversationId: record.id,
-      userId: record.user_id,
+      owner,
       workingDir,
       llmModel: record.llm_model,
       initialMessage: null,
@@ -204,7 +215,8 @@ export class AgentConversations {
    */
   async recreate(record: ConversationRecord, endpoint: AgentEndpoint): Promise<void> {
     if (!record.working_dir) throw new Unavailable(`Conversation ${record.id} cannot be created again: its workspace was not recorded`);
-    await this.#create(record, record.working_dir, endpoint);
+    const owner = asSystem('create a conversation again in its restarted agent server', record.user_id);
+    await this.#create(owner, record, record.working_dir, endpoint);
     this.log.info({ conversation: record.id, sandbox: record.sandbox_id }, 'created a conversation again in its restarted agent server');
   }
 }

@@ -1,4 +1,4 @@
-import { OWNER_ID } from '../team/caller';
+import { sessionKeyCaller } from '../../authz/caller';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentStartConversationSchema } from '../../agent-server/contract';
 import { DEMO_MODEL } from '../../../src/contract/events';
@@ -19,7 +19,13 @@ const post = async (url: string, body: unknown) => {
   expect(response.statusCode, response.body).toBeLessThan(300);
 };
 
-const spec = { conversationId: 'a'.repeat(32), userId: OWNER_ID, workingDir: '/sandbox/workspace', llmModel: null, initialMessage: null };
+const spec = {
+  conversationId: 'a'.repeat(32),
+  owner: sessionKeyCaller,
+  workingDir: '/sandbox/workspace',
+  llmModel: null,
+  initialMessage: null,
+};
 const startRequest = (prices = new LlmPrices(), llmModel: string | null = null) =>
   new AgentStartRequests(t.services.settings, t.services.secrets, prices).build({ ...spec, llmModel });
 

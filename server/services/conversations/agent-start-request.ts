@@ -1,4 +1,5 @@
 import type { AgentStartConversation, AgentStartConversationInput } from '../../agent-server/contract';
+import type { Subject } from '../../authz/caller';
 import type { SendMessageRequest } from '../../../src/contract/conversations';
 import { isProvider, type Provider } from '../../../src/contract/secrets';
 import type { Settings } from '../../../src/contract/settings';
@@ -10,8 +11,8 @@ import { agentMcpConfig } from './agent-mcp-config';
 
 export interface AgentConversationSpec {
   conversationId: string;
-  /** Whose conversation it is: their Settings, tokens and secrets go with it. */
-  userId: string;
+  /** Whose conversation it is (their Settings, tokens and secrets go with it): they, or the server at a task for them. */
+  owner: Subject;
   /** The workspace's absolute path in the sandbox. */
   workingDir: string;
   /** The start request's model; the user's Settings name it otherwise. */
@@ -43,8 +44,8 @@ const TOKEN_VARIABLES: Record<Provider, string> = {
 type Secrets = NonNullable<AgentStartConversationInput['secrets']>;
 
 /** Git tokens and custom secrets by variable name; a custom secret of the same name wins, the user named it. */
-async function terminalSecrets(secrets: SecretsService, userId: string): Promise<Secrets> {
-  const [tokens, custom] = await Promise.all([secrets.readProviderTokens(userId), secrets.readCustomSecrets(userId)]);
+async function terminalSecrets(secrets: SecretsService, owner: Subject): Promise<Secrets> {
+  const [tokens, custom] = await Promise.all([secrets.readProviderTokens(owner), secrets.readCustomSecrets(owner)]);
   const byName: Secrets = {};
   for (const { provider, token } of tokens) {
     if (isProvider(provider)) byName[TOKEN_VARIABLES[provider]] = { kind: 'StaticSecret', value: token };
@@ -99,8 +100,8 @@ export class AgentStartRequests {
 
   async build(spec: AgentConversationSpec): Promise<AgentStartConversationInput & Pick<AgentStartConversation, 'agent'>> {
     const [stored, secretsByName] = await Promise.all([
-      this.settings.readWithSecrets(spec.userId),
-      terminalSecrets(this.secrets, spec.userId),
+      this.settings.readWithSecrets(spec.owner),
+      terminalSecrets(this.secrets, spec.owner),
     ]);
     const model = spec.llmModel ?? stored?.llm_model ?? null;
     const budget = stored?.max_budget_per_task;

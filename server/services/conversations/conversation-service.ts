@@ -11,8 +11,7 @@ import { type Clock, systemClock } from '../../clock';
 import { StoredJsonList } from '../json-texts';
 import { NotFound } from '../domain-errors';
 import type { Logger } from '../../logger';
-import type { ConversationRecord, ConversationsStore } from '../../store/conversations-store';
-import type { StartTasksStore } from '../../store/start-tasks-store';
+import type { ConversationRecord } from '../../store/conversations-store';
 import { normaliseId, refuseTooMany } from '../ids';
 import { decodeCursor, encodeCursor } from './page-cursor';
 import type { AgentConversations } from './agent-conversations';
@@ -20,8 +19,8 @@ import type { EventCollector } from '../events/event-collector';
 import type { EventService } from '../events/event-service';
 import type { SandboxService } from '../sandboxes/sandbox-service';
 import type { StartTaskService } from './start-task-service';
-import { type Caller, scopeOf, SYSTEM } from '../team/caller';
-import { EVERY_USER } from '../../store/user-scope';
+import { asSystem, type Caller } from '../../authz/caller';
+import type { DataAccess } from '../../authz/data-access';
 
 /** What an item has beside what is stored of it (see #liveFields). */
 type LiveFields = Pick<AppConversation, 'metrics' | 'sandbox_status' | 'execution_status' | 'conversation_url' | 'session_api_key'>;
@@ -48,8 +47,7 @@ const parseJson = <T>(text: string | null, fallback: T): T => {
  */
 export class ConversationService {
   constructor(
-    private readonly store: ConversationsStore,
-    private readonly tasks: StartTasksStore,
+    private readonly data: DataAccess,
     private readonly startTasks: StartTaskService,
     private readonly sandboxes: SandboxService,
     private readonly events: EventService,
@@ -59,10 +57,10 @@ export class ConversationService {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  /** The sandboxes of `records` that exist, by id. */
-  async #sandboxesOf(records: { sandbox_id: string }[]): Promise<Map<string, SandboxInfo>> {
+  /** The sandboxes of `records` that exist, by id, as the caller may see them (with their keys only for their owner). */
+  async #sandboxesOf(caller: Caller, records: { sandbox_id: string }[]): Promise<Map<string, SandboxInfo>> {
     const sandboxes = new Map<string, SandboxInfo>();
-    for (const sandbox of await this.sandboxes.getMany(SYSTEM, [...new Set(records.map((r) => r.sandbox_id))]))
+    for (const sandbox of await this.sandboxes.getMany(caller, [...new Set(records.map((r) => r.sandbox_id))]))
       if (sandbox) sandboxes.set(sandbox.id, sandbox);
     return sandboxes;
   }
@@ -85,11 +83,8 @@ export class ConversationService {
   }
 
   async #withLiveState(caller: Caller, records: ConversationRecord[]): Promise<AppConversation[]> {
-    const sandboxes = await this.#sandboxesOf(records);
-    const children = await this.store.subConversationIds(
-      scopeOf(caller),
-      records.map((record) => record.id),
-    );
+    const sandboxes = await this.#sandboxesOf(caller, records);
+    const children = await this.data.as(caller).conversations.subConversationIds(records.map((record) => record.id));
     return records.map((record) => ({
       id: record.id,
       created_by_user_id: record.user_id,
@@ -114,8 +109,8 @@ export class ConversationService {
   /** A page whose items are JSON texts: the fields the database wrote (see ConversationsStore.search) and the live ones. */
   async search(caller: Caller, query: ConversationSearchQuery): Promise<StoredPage> {
     const cursor = decodeCursor(query.sort_order, query.page_id);
-    const { rows, more } = await this.store.search(scopeOf(caller), query, query.sort_order, cursor, query.limit);
-    const sandboxes = await this.#sandboxesOf(rows);
+    const { rows, more } = await this.data.as(caller).conversations.search(query, query.sort_order, cursor, query.limit);
+    const sandboxes = await this.#sandboxesOf(caller, rows);
     const last = rows.at(-1);
     return {
       // `fields` is a JSON object text: the live fields join it before its closing brace.
@@ -127,13 +122,13 @@ export class ConversationService {
   }
 
   count(caller: Caller, filter: ConversationFilter): Promise<number> {
-    return this.store.count(scopeOf(caller), filter);
+    return this.data.as(caller).conversations.count(filter);
   }
 
   /** The conversations each of `sandboxIds` serves, in request order. */
   async bySandbox(caller: Caller, sandboxIds: string[]): Promise<SandboxConversations> {
     refuseTooMany(sandboxIds, 'sandboxes');
-    const rows = await this.store.bySandbox(scopeOf(caller), sandboxIds);
+    const rows = await this.data.as(caller).conversations.bySandbox(sandboxIds);
     return sandboxIds.map((id) => ({
       sandbox_id: id,
       conversations: rows.filter((row) => row.sandbox_id === id).map(({ id: conversationId, title }) => ({ id: conversationId, title })),
@@ -146,10 +141,7 @@ export class ConversationService {
     const wanted = ids.map(normaliseId);
     const found = await this.#withLiveState(
       caller,
-      await this.store.getMany(
-        scopeOf(caller),
-        wanted.filter((id): id is string => id !== undefined),
-      ),
+      await this.data.as(caller).conversations.getMany(wanted.filter((id): id is string => id !== undefined)),
     );
     const byId = new Map(found.map((conversation) => [conversation.id, conversation]));
     return wanted.map((id) => (id === undefined ? null : (byId.get(id) ?? null)));
@@ -169,7 +161,7 @@ export class ConversationService {
       ...(patch.archived === undefined ? {} : { archived: patch.archived ? 1 : 0 }),
       updated_at: this.clock().toISOString(),
     };
-    if (!hex || !(await this.store.update(scopeOf(caller), hex, changes))) throw new NotFound(`Conversation ${id} not found`);
+    if (!hex || !(await this.data.as(caller).conversations.update(hex, changes))) throw new NotFound(`Conversation ${id} not found`);
     return this.get(caller, hex);
   }
 
@@ -180,11 +172,13 @@ export class ConversationService {
    * instance that runs it, so none can be under way then).
    */
   async removeLeftoverSandboxes(): Promise<number> {
+    const recovery = asSystem('recover sandboxes after a restart');
+    const conversations = this.data.as(recovery).conversations;
     let removed = 0;
-    for (const { id, conversationId } of await this.sandboxes.madeForConversations()) {
-      if (await this.store.get(EVERY_USER, conversationId)) continue;
-      if ((await this.store.countUsingSandbox(id)) > 0) continue;
-      await this.sandboxes.delete(SYSTEM, id).then(
+    for (const { id, conversationId } of await this.sandboxes.madeForConversations(recovery)) {
+      if (await conversations.get(conversationId)) continue;
+      if ((await conversations.countUsingSandbox(id)) > 0) continue;
+      await this.sandboxes.delete(recovery, id).then(
         () => removed++,
         (error: unknown) =>
           this.log.error(
@@ -204,22 +198,25 @@ export class ConversationService {
   async delete(caller: Caller, id: string): Promise<void> {
     const hex = normaliseId(id);
     if (!hex) throw new NotFound(`Conversation ${id} not found`);
+    const data = this.data.as(caller);
     const cancelled = await this.startTasks.cancelFor(caller, hex);
-    const record = await this.store.get(scopeOf(caller), hex);
+    const record = cancelled ? await data.conversations.get(hex) : await data.conversations.authorize('delete', hex);
     if (!record && !cancelled) throw new NotFound(`Conversation ${id} not found`);
     if (record) {
-      await this.agents.pauseForDelete(record);
-      await this.store.delete(scopeOf(caller), hex); // its events go with it (foreign key)
+      await this.agents.pauseForDelete(caller, record);
+      await data.conversations.delete(hex); // its events go with it (foreign key)
     }
     // At once: events that come now have no conversation to be stored in.
     this.collector.drop(hex);
     this.events.close(hex);
-    await this.tasks.deleteForConversation(scopeOf(caller), hex);
-    if (cancelled) await this.tasks.delete(cancelled.taskId);
+    await data.startTasks.deleteForConversation(hex);
+    if (cancelled) await data.startTasks.delete(cancelled.taskId);
     const sandboxId = record?.sandbox_id ?? cancelled?.sandboxId;
     const created = record ? record.sandbox_created === 1 : cancelled?.sandboxCreated;
-    if (sandboxId && created && (await this.store.countUsingSandbox(sandboxId)) === 0) {
-      await this.sandboxes.delete(SYSTEM, sandboxId).catch((error: unknown) => {
+    const using =
+      sandboxId && (await this.data.as(asSystem('count the conversations in a sandbox')).conversations.countUsingSandbox(sandboxId));
+    if (sandboxId && created && using === 0) {
+      await this.sandboxes.delete(caller, sandboxId).catch((error: unknown) => {
         if (!(error instanceof NotFound))
           this.log.error({ conversation: hex, sandbox: sandboxId, err: error }, 'could not delete the sandbox of a deleted conversation');
       });

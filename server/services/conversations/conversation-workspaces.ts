@@ -1,4 +1,4 @@
-import type { Caller } from '../team/caller';
+import type { Caller } from '../../authz/caller';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -42,15 +42,15 @@ export class ConversationWorkspaces {
     relative: string,
     ourRoute: string | undefined,
   ): Promise<Response | { forwarded: unknown }> {
-    const stored = await this.agents.stored(caller, id);
-    const owner = await this.sandboxes.ownerElsewhere(stored.sandbox_id);
+    const record = await this.agents.stored(caller, id, 'workspace');
+    const owner = await this.agents.elsewhere(record);
     if (owner && ourRoute === undefined) {
       throw new Unavailable("This conversation's sandbox runs on another server instance: download from that one");
     }
     if (owner) {
-      return { forwarded: await this.sandboxes.forward(caller, owner, 'GET', `/v1/app-conversations/${stored.id}/workspace/${ourRoute}`) };
+      return { forwarded: await this.sandboxes.forward(caller, owner, 'GET', `/v1/app-conversations/${record.id}/workspace/${ourRoute}`) };
     }
-    const { record, endpoint } = await this.agents.running(caller, id);
+    const endpoint = await this.agents.endpointOf(record);
     if (!record.working_dir) throw new Conflict(`Conversation ${record.id}'s workspace is not recorded: it started before workspaces were`);
     return fetchAgent(endpoint, `${route}/${encodeURIComponent(path.posix.join(record.working_dir, relative))}`);
   }

@@ -1,3 +1,4 @@
+import { sessionKeyCaller } from '../../authz/caller';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type DumbHttpRepo, type RepoFiles, startDumbHttpRepo } from '../../../test-support/git/dumb-http-repo';
@@ -69,13 +70,18 @@ const conversation = async (t: TestApp, id: string) => (await json(t, 'GET', `/a
 
 /** The branch checked out in `dir`, as git in the sandbox sees it (the files are the sandbox user's). */
 const branchIn = async (t: TestApp, sandboxId: string, dir: string) =>
-  (await t.services.sandboxes.exec(sandboxId, ['git', 'rev-parse', '--abbrev-ref', 'HEAD'], { cwd: dir, timeoutMs: 10_000 })).output.trim();
+  (
+    await t.services.sandboxes.exec(sessionKeyCaller, sandboxId, ['git', 'rev-parse', '--abbrev-ref', 'HEAD'], {
+      cwd: dir,
+      timeoutMs: 10_000,
+    })
+  ).output.trim();
 
 const message = (text: string) => ({ role: 'user', content: [{ type: 'text', text }], run: true });
 
 /** Runs `command` in a directory of the sandbox, as its own processes run. */
 const runIn = (t: TestApp, sandboxId: string, dir: string, command: string[]) =>
-  t.services.sandboxes.exec(sandboxId, command, { cwd: dir, timeoutMs: 10_000 });
+  t.services.sandboxes.exec(sessionKeyCaller, sandboxId, command, { cwd: dir, timeoutMs: 10_000 });
 
 describe.each(runtimes)('starting a conversation on the %s runtime', (runtime) => {
   const appOn = (options: TestAppOptions = {}) => app({ sandboxRuntime: runtime, ...options });

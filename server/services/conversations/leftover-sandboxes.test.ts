@@ -1,4 +1,4 @@
-import { SYSTEM } from '../team/caller';
+import { sessionKeyCaller } from '../../authz/caller';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conversationRecord } from '../../testing/conversation-records';
 import { shellSpec } from '../../testing/sandbox-helpers';
@@ -18,7 +18,8 @@ describe('sandboxes left by a conversation start or delete', () => {
   it('are deleted at the next start; those a conversation uses, and those started on their own, stay', async () => {
     const t = await startTestApp({ sandboxSpecs: [shellSpec('idle', 'exec sleep 600')] });
     apps.push(t);
-    const start = async (forConversation?: string) => (await t.services.sandboxes.start(SYSTEM, 'idle', { forConversation })).sandbox.id;
+    const start = async (forConversation?: string) =>
+      (await t.services.sandboxes.start(sessionKeyCaller, 'idle', { forConversation })).sandbox.id;
     const leftByStart = await start('a'.repeat(32));
     const ofLiveConversation = await start('b'.repeat(32));
     await t.db
@@ -34,7 +35,7 @@ describe('sandboxes left by a conversation start or delete', () => {
     const own = await start();
 
     expect(await t.services.conversations.removeLeftoverSandboxes()).toBe(1);
-    const left = (await t.services.sandboxes.search(SYSTEM, { limit: 100 })).items.map((sandbox) => sandbox.id);
+    const left = (await t.services.sandboxes.search(sessionKeyCaller, { limit: 100 })).items.map((sandbox) => sandbox.id);
     expect(left.sort()).toEqual([ofLiveConversation, shared, own].sort());
     expect(left).not.toContain(leftByStart);
   });

@@ -16,16 +16,17 @@ import { Conflict, DomainError, NotFound } from '../domain-errors';
 import { cloneSource, repositoryDirName } from '../../git-providers/clone';
 import type { Logger } from '../../logger';
 import { SESSION_KEY_HEADER } from '../../session-key';
-import type { ConversationRecord, ConversationsStore } from '../../store/conversations-store';
+import type { ConversationRecord } from '../../store/conversations-store';
 import type { AgentStartConversation } from '../../agent-server/contract';
-import type { StartTaskRecord, StartTasksStore } from '../../store/start-tasks-store';
+import type { StartTaskRecord } from '../../store/start-tasks-store';
 import { type AgentStartRequests, CONVERSATION_CREATE_TIMEOUT_MS } from './agent-start-request';
 import { normaliseId, refuseTooMany } from '../ids';
 import { paginateOffset } from '../paging';
 import type { SandboxService } from '../sandboxes/sandbox-service';
 import type { SecretsService } from '../secrets/secrets-service';
 import type { SettingsService } from '../settings/settings-service';
-import { type Caller, scopeOf, SYSTEM } from '../team/caller';
+import { asSystem, type Caller } from '../../authz/caller';
+import type { DataAccess } from '../../authz/data-access';
 import { StepFailed, WorkspaceSetup } from './workspace-setup';
 
 export interface StartTaskOptions {
@@ -39,8 +40,6 @@ export interface StartTaskOptions {
   clock?: Clock;
   /** The server instance that runs the starts asked of it (see `server_instances`). */
   instanceId: string;
-  /** A conversation's stored events, in order: what a conversation that goes on in a new sandbox takes with it. */
-  history: (conversationId: string) => Promise<AgentEvent[]>;
 }
 
 /** What a cancelled start had got as far as. */
@@ -109,8 +108,7 @@ export class StartTaskService {
   readonly #now: () => string;
 
   constructor(
-    private readonly tasks: StartTasksStore,
-    private readonly conversations: ConversationsStore,
+    private readonly data: DataAccess,
     private readonly sandboxes: SandboxService,
     private readonly secrets: SecretsService,
     private readonly settings: SettingsService,
@@ -124,9 +122,10 @@ export class StartTaskService {
 
   /** Tasks this instance left mid-way when it stopped end in ERROR: nothing goes on with them (another instance's go on). */
   async markInterrupted(): Promise<number> {
-    const unfinished = await this.tasks.unfinished(this.options.instanceId);
+    const tasks = this.data.as(asSystem('recover sandboxes after a restart')).startTasks;
+    const unfinished = await tasks.unfinished(this.options.instanceId);
     for (const task of unfinished) {
-      await this.tasks.update(task.id, {
+      await tasks.update(task.id, {
         status: 'ERROR',
         detail: 'Interrupted by a server restart; start it again',
         updated_at: this.#now(),
@@ -138,7 +137,9 @@ export class StartTaskService {
   /** Global work: what instances that stopped or went quiet (`quietSince`) left mid-way ends in ERROR, saying why. */
   async interruptTasksOfGoneInstances(quietSince: string): Promise<void> {
     const detail = 'Interrupted: the server instance that ran it stopped or stopped responding; start it again';
-    const count = await this.tasks.interruptOfGoneInstances(this.options.instanceId, quietSince, detail, this.#now());
+    const count = await this.data
+      .as(asSystem('end the starts of gone instances'))
+      .startTasks.interruptOfGoneInstances(this.options.instanceId, quietSince, detail, this.#now());
     if (count > 0) this.log.warn({ tasks: count }, 'ended the conversation starts of server instances that are gone');
   }
 
@@ -148,15 +149,22 @@ export class StartTaskService {
    */
   async start(caller: Caller, input: StartRequest, onUpdate?: (task: StartTask) => void): Promise<StartTask> {
     const request = await this.#withParent(caller, input);
+    // Never into a sandbox another user owns (it holds their secrets): refused before any work. One
+    // the caller cannot see fails in its task, as one that does not exist does.
+    const sandboxes = this.data.as(caller).sandboxes;
+    const sandbox = request.sandbox_id ? await sandboxes.get(request.sandbox_id) : undefined;
+    if (sandbox) await sandboxes.authorize('use', sandbox.id);
     // Into a sandbox another instance runs: that one runs the start (it can reach the sandbox).
-    const owner = request.sandbox_id ? await this.sandboxes.ownerElsewhere(request.sandbox_id) : undefined;
+    const owner = request.sandbox_id ? await this.sandboxes.ownerElsewhere(caller, request.sandbox_id) : undefined;
     if (owner) {
       const task = await this.sandboxes.forward<StartTask>(caller, owner, 'POST', '/v1/app-conversations', input);
       if (onUpdate) void this.#followElsewhere(caller, task, onUpdate);
       return task;
     }
     const conversationId = request.conversation_id ?? randomUUID().replaceAll('-', '');
-    if (this.#running.has(conversationId) || (await this.conversations.get(scopeOf(caller), conversationId))) {
+    // Anyone's: ids are one table's keys.
+    const taken = this.data.as(asSystem('check a new conversation id is free')).conversations;
+    if (this.#running.has(conversationId) || (await taken.get(conversationId))) {
       throw new Conflict(`Conversation ${conversationId} already exists`);
     }
     return this.#begin(caller, request, conversationId, undefined, onUpdate);
@@ -174,9 +182,8 @@ export class StartTaskService {
     if (this.#running.has(hex) || this.#continuing.has(hex)) throw new Conflict(`Conversation ${hex} is starting already`);
     this.#continuing.add(hex);
     try {
-      const record = await this.conversations.get(scopeOf(caller), hex);
-      if (!record) throw new NotFound(`Conversation ${id} not found`);
-      const [sandbox] = await this.sandboxes.getMany(SYSTEM, [record.sandbox_id]);
+      const record = await this.data.as(caller).conversations.authorize('continue', hex);
+      const [sandbox] = await this.sandboxes.getMany(caller, [record.sandbox_id]);
       if (sandbox && sandbox.status !== 'ERROR' && sandbox.status !== 'MISSING') {
         throw new Conflict(
           `Conversation ${record.id}'s sandbox ${sandbox.id} is ${sandbox.status.toLowerCase()}: it goes on there${sandbox.status === 'PAUSED' ? ' once resumed' : ''}`,
@@ -207,11 +214,9 @@ export class StartTaskService {
     onUpdate?: (task: StartTask) => void,
   ): Promise<StartTask> {
     const now = this.#now();
-    // Whose conversation it is: an admin who continues a member's conversation does it as that member's.
-    const owner: Caller = continuation ? { ...caller, userId: continuation.user_id } : caller;
     const record: StartTaskRecord = {
       id: randomUUID().replaceAll('-', ''),
-      user_id: owner.userId,
+      user_id: caller.userId,
       status: 'WORKING',
       detail: null,
       app_conversation_id: null,
@@ -222,7 +227,7 @@ export class StartTaskService {
       updated_at: now,
       owner_instance: this.options.instanceId,
     };
-    await this.tasks.insert(record);
+    await this.data.as(caller).startTasks.insert(record);
     const running: Running = {
       taskId: record.id,
       controller: new AbortController(),
@@ -237,7 +242,7 @@ export class StartTaskService {
         onUpdate(task);
       });
     }
-    running.done = this.#run(owner, record.id, request, conversationId, running, continuation).finally(() =>
+    running.done = this.#run(caller, record.id, request, conversationId, running, continuation).finally(() =>
       this.#running.delete(conversationId),
     );
     return toTask(record);
@@ -248,7 +253,10 @@ export class StartTaskService {
     let last = task;
     while (last.status !== 'READY' && last.status !== 'ERROR') {
       await sleep(FOLLOW_ELSEWHERE_MS);
-      const record = await this.tasks.get(scopeOf(caller), task.id).catch(() => undefined);
+      const record = await this.data
+        .as(caller)
+        .startTasks.get(task.id)
+        .catch(() => undefined);
       if (!record) return;
       const now = toTask(record);
       if (now.status !== last.status || now.updated_at !== last.updated_at) onUpdate(now);
@@ -259,7 +267,7 @@ export class StartTaskService {
   /** A sub-conversation takes what its request leaves unset from its parent, which must exist. */
   async #withParent(caller: Caller, request: StartRequest): Promise<StartRequest> {
     if (!request.parent_conversation_id) return request;
-    const parent = await this.conversations.get(scopeOf(caller), request.parent_conversation_id);
+    const parent = await this.data.as(caller).conversations.get(request.parent_conversation_id);
     if (!parent) throw new NotFound(`Parent conversation ${request.parent_conversation_id} not found`);
     return {
       ...request,
@@ -281,9 +289,10 @@ export class StartTaskService {
   }
 
   async #save(caller: Caller, taskId: string, changes: Partial<Omit<StartTaskRecord, 'id' | 'user_id' | 'created_at'>>): Promise<void> {
-    if (!(await this.tasks.update(taskId, { ...changes, updated_at: this.#now() })))
+    const tasks = this.data.as(caller).startTasks;
+    if (!(await tasks.update(taskId, { ...changes, updated_at: this.#now() })))
       this.log.warn({ task: taskId, status: changes.status }, 'a conversation start was ended elsewhere; its progress is not saved');
-    const record = await this.tasks.get(scopeOf(caller), taskId);
+    const record = await tasks.get(taskId);
     if (record) this.#updates.emit('task', toTask(record));
   }
 
@@ -302,17 +311,17 @@ export class StartTaskService {
     };
     try {
       // Known before any sandbox starts, so a start that cannot clone fails at once.
-      const repository = request.selected_repository ? await this.#repository(caller.userId, request) : undefined;
+      const repository = request.selected_repository ? await this.#repository(caller, request) : undefined;
       const { sandboxId, created, pausedIds } = await this.#sandbox(caller, request, conversationId);
       running.sandboxId = sandboxId;
       running.sandboxCreated = created;
       await step('WAITING_FOR_SANDBOX', { sandbox_id: sandboxId, detail: await this.#pausedNotice(caller, pausedIds) });
-      const sandbox = await this.#untilRunning(sandboxId, signal);
+      const sandbox = await this.#untilRunning(caller, sandboxId, signal);
 
-      const env = Object.fromEntries((await this.secrets.readCustomSecrets(caller.userId)).map(({ name, value }) => [name, value]));
+      const env = Object.fromEntries((await this.secrets.readCustomSecrets(caller)).map(({ name, value }) => [name, value]));
       const directory = `workspaces/${conversationId}/${repository ? repositoryDirName(repository.name) : 'workspace'}`;
       const workspace = new WorkspaceSetup(
-        (command, options) => this.sandboxes.exec(sandboxId, command, { ...options, signal }),
+        (command, options) => this.sandboxes.exec(caller, sandboxId, command, { ...options, signal }),
         directory,
         env,
       );
@@ -333,10 +342,10 @@ export class StartTaskService {
         sandbox_id: continuation.sandbox_id,
         repository: continuation.selected_repository,
         branch: continuation.selected_branch,
-        history: await this.options.history(conversationId),
+        history: (await this.data.as(caller).events.bodies(conversationId)).map((body) => JSON.parse(body) as AgentEvent),
       };
       const llmModel = await this.#startAgentConversation(
-        caller.userId,
+        caller,
         agentUrl,
         sandbox.session_api_key,
         conversationId,
@@ -348,8 +357,9 @@ export class StartTaskService {
 
       if (signal.aborted) throw new TaskCancelled();
       const now = this.#now();
+      const conversations = this.data.as(caller).conversations;
       if (continuation) {
-        await this.conversations.update(scopeOf(caller), conversationId, {
+        await conversations.update(conversationId, {
           sandbox_id: sandboxId,
           sandbox_created: created ? 1 : 0,
           llm_model: llmModel,
@@ -360,7 +370,7 @@ export class StartTaskService {
         await this.#save(caller, taskId, { status: 'READY', app_conversation_id: conversationId });
         return;
       }
-      await this.conversations.insert({
+      await conversations.insert({
         id: conversationId,
         user_id: caller.userId,
         sandbox_id: sandboxId,
@@ -384,12 +394,12 @@ export class StartTaskService {
     } catch (error) {
       await this.#failed(caller, taskId, signal.aborted ? new TaskCancelled(CANCELLED[signal.reason as CancelReason]) : error);
       // A sandbox this start made holds nothing yet: it does not stay to count against the limits.
-      if (running.sandboxId && running.sandboxCreated && !signal.aborted) await this.#removeSandbox(taskId, running.sandboxId);
+      if (running.sandboxId && running.sandboxCreated && !signal.aborted) await this.#removeSandbox(caller, taskId, running.sandboxId);
     }
   }
 
-  async #removeSandbox(taskId: string, sandboxId: string): Promise<void> {
-    await this.sandboxes.delete(SYSTEM, sandboxId).catch((error: unknown) => {
+  async #removeSandbox(caller: Caller, taskId: string, sandboxId: string): Promise<void> {
+    await this.sandboxes.delete(caller, sandboxId).catch((error: unknown) => {
       this.log.error({ task: taskId, sandbox: sandboxId, err: error }, 'could not delete the sandbox of a failed conversation start');
     });
   }
@@ -397,7 +407,7 @@ export class StartTaskService {
   /** Which sandboxes (and so which conversations) were paused for this one, in words; `null` for none. */
   async #pausedNotice(caller: Caller, pausedIds: string[]): Promise<string | null> {
     if (pausedIds.length === 0) return null;
-    const conversations = await this.conversations.bySandbox(scopeOf(caller), pausedIds);
+    const conversations = await this.data.as(caller).conversations.bySandbox(pausedIds);
     const named = pausedIds.map((id) => {
       const of = conversations.filter((conversation) => conversation.sandbox_id === id);
       return of.length > 0 ? `${id} (${of.map(({ title }) => `"${title}"`).join(', ')})` : id;
@@ -438,10 +448,10 @@ export class StartTaskService {
     return { sandboxId: id, created: false, pausedIds: [] };
   }
 
-  async #untilRunning(id: string, signal: AbortSignal) {
+  async #untilRunning(caller: Caller, id: string, signal: AbortSignal) {
     for (;;) {
       if (signal.aborted) throw new TaskCancelled();
-      const sandbox = await this.sandboxes.get(SYSTEM, id);
+      const sandbox = await this.sandboxes.get(caller, id);
       if (sandbox.status === 'RUNNING') return sandbox;
       if (sandbox.status === 'ERROR' || sandbox.status === 'MISSING' || sandbox.status === 'PAUSED') {
         const why = sandbox.status_detail ? `: ${sandbox.status_detail}` : '';
@@ -452,9 +462,9 @@ export class StartTaskService {
   }
 
   /** Where and how to clone the request's repository, with the provider's stored token. */
-  async #repository(userId: string, request: StartRequest) {
+  async #repository(caller: Caller, request: StartRequest) {
     const name = request.selected_repository!;
-    const tokens = await this.secrets.readProviderTokens(userId);
+    const tokens = await this.secrets.readProviderTokens(caller);
     let provider: Provider | null = request.git_provider;
     if (!provider) {
       const connected = tokens.map((t) => t.provider).filter(isProvider);
@@ -476,7 +486,7 @@ export class StartTaskService {
 
   /** Creates the conversation in the sandbox's agent server with the user's LLM settings; returns the model. */
   async #startAgentConversation(
-    userId: string,
+    caller: Caller,
     agentUrl: string,
     sessionKey: string,
     conversationId: string,
@@ -487,7 +497,7 @@ export class StartTaskService {
   ): Promise<string | null> {
     const body = await this.options.startRequests.build({
       conversationId,
-      userId,
+      owner: caller,
       workingDir,
       llmModel: request.llm_model,
       initialMessage: request.initial_message,
@@ -516,7 +526,7 @@ export class StartTaskService {
   async cancelFor(caller: Caller, conversationId: string): Promise<Cancelled | undefined> {
     const running = this.#running.get(conversationId);
     // Only the caller's own start (or any, for an admin): another's is not there for them.
-    if (!running || !(await this.tasks.get(scopeOf(caller), running.taskId))) return undefined;
+    if (!running || !(await this.data.as(caller).startTasks.get(running.taskId))) return undefined;
     running.controller.abort('deleted' satisfies CancelReason);
     await running.done;
     return { taskId: running.taskId, sandboxId: running.sandboxId, sandboxCreated: running.sandboxCreated };
@@ -531,23 +541,21 @@ export class StartTaskService {
   async getMany(caller: Caller, ids: string[]): Promise<(StartTask | null)[]> {
     refuseTooMany(ids, 'start tasks');
     const wanted = ids.map(normaliseId);
-    const found = await this.tasks.getMany(
-      scopeOf(caller),
-      wanted.filter((id): id is string => id !== undefined),
-    );
+    const found = await this.data.as(caller).startTasks.getMany(wanted.filter((id): id is string => id !== undefined));
     const byId = new Map(found.map((record) => [record.id, toTask(record)]));
     return wanted.map((id) => (id === undefined ? null : (byId.get(id) ?? null)));
   }
 
   async search(caller: Caller, query: TaskSearchQuery) {
     return paginateOffset(query.page_id, query.limit, (offset, limit) =>
-      this.tasks
-        .search(scopeOf(caller), query, query.sort_order, offset, limit)
+      this.data
+        .as(caller)
+        .startTasks.search(query, query.sort_order, offset, limit)
         .then(({ rows, more }) => ({ items: rows.map(toTask), more })),
     );
   }
 
   count(caller: Caller, filter: TaskFilter): Promise<number> {
-    return this.tasks.count(scopeOf(caller), filter);
+    return this.data.as(caller).startTasks.count(filter);
   }
 }

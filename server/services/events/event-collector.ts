@@ -2,10 +2,14 @@ import WebSocket from 'ws';
 import type { Logger } from '../../logger';
 import { exponentialBackoff } from '../../retry';
 import { SESSION_KEY_HEADER } from '../../session-key';
-import type { ConversationRecord, ConversationsStore } from '../../store/conversations-store';
+import type { ConversationRecord } from '../../store/conversations-store';
+import { asSystem } from '../../authz/caller';
+import type { DataAccess } from '../../authz/data-access';
 import { type AgentConversations, type AgentEndpoint, agentEndpoint } from '../conversations/agent-conversations';
 import type { EventService } from './event-service';
 import type { SandboxService } from '../sandboxes/sandbox-service';
+
+const COLLECT = asSystem('collect events');
 
 /** How often it looks for conversations to connect to or let go (sandboxes started, paused, resumed, deleted). */
 const SYNC_INTERVAL_MS = 500;
@@ -53,7 +57,7 @@ export class EventCollector {
 
   constructor(
     private readonly sandboxes: SandboxService,
-    private readonly conversations: ConversationsStore,
+    private readonly data: DataAccess,
     private readonly events: EventService,
     private readonly agents: AgentConversations,
     private readonly log: Logger,
@@ -109,7 +113,7 @@ export class EventCollector {
   async #round(): Promise<void> {
     if (this.#closed) return;
     const endpoints = await this.#runningEndpoints();
-    const records = await this.conversations.inSandboxes([...endpoints.keys()]);
+    const records = await this.data.as(COLLECT).conversations.inSandboxes([...endpoints.keys()]);
     if (this.#closed) return;
     const wanted = new Map(records.map((record) => [record.id, record]));
     // Conversations deleted, or of sandboxes no longer running, start afresh if they come back.
@@ -134,7 +138,7 @@ export class EventCollector {
     let pageId: string | undefined;
     do {
       // Another instance collects from the sandboxes it runs.
-      const page = await this.sandboxes.searchOwn({ status__eq: 'RUNNING', limit: 100, page_id: pageId });
+      const page = await this.sandboxes.searchOwn(COLLECT, { status__eq: 'RUNNING', limit: 100, page_id: pageId });
       for (const sandbox of page.items) {
         const endpoint = agentEndpoint(sandbox);
         if (endpoint) endpoints.set(sandbox.id, endpoint);
@@ -184,7 +188,7 @@ export class EventCollector {
       storing = storing.then(async () => {
         if (storeFailed || connection.dropped) return;
         try {
-          await this.events.receive(id, [frame]);
+          await this.events.receive(COLLECT, id, [frame]);
         } catch (error) {
           storeFailed = true;
           socket.terminate();

@@ -17,13 +17,12 @@ import { MAX_PAGE_SIZE } from '../../../src/contract/sandboxes';
 import { Invalid, NotFound } from '../domain-errors';
 import { StoredJsonList, type WithStoredLists } from '../json-texts';
 import type { Logger } from '../../logger';
-import type { ConversationsStore } from '../../store/conversations-store';
 import type { EventNotices, LiveNotice } from '../../store/event-notices';
-import type { EventRecord, EventsStore, NewEvent } from '../../store/events-store';
+import type { EventRecord, NewEvent } from '../../store/events-store';
 import { normaliseId } from '../ids';
 import { decodeCursor, encodeCursor } from '../conversations/page-cursor';
-import { type Caller, OWNER_ID, scopeOf } from '../team/caller';
-import { EVERY_USER } from '../../store/user-scope';
+import { asSystem, type Caller, OWNER_ID, type Subject } from '../../authz/caller';
+import type { DataAccess } from '../../authz/data-access';
 import { storedEventJson } from './event-size';
 import { keptOutput } from '../../../src/contract/running-output';
 
@@ -42,6 +41,9 @@ interface LiveState {
   executionStatus: ExecutionStatus | null;
   metrics: Metrics | null;
 }
+
+const RELAY = asSystem('relay events stored by other instances');
+const RECEIVE = asSystem('receive events from a sandbox');
 
 /** How many stored events a stream reads at a time while it catches up. */
 const REPLAY_BATCH = 200;
@@ -80,8 +82,7 @@ export class EventService {
   readonly #runningOutput = new Map<string, { actionId: string; output: string }>();
 
   constructor(
-    private readonly store: EventsStore,
-    private readonly conversations: ConversationsStore,
+    private readonly data: DataAccess,
     private readonly log: Logger,
     /** What other instances store and relay (PostgreSQL); absent with SQLite. */
     private readonly notices?: EventNotices,
@@ -111,7 +112,7 @@ export class EventService {
   #catchUp(conversationId: string): void {
     this.#afterCatchUps(conversationId, async () => {
       for (;;) {
-        const records = await this.store.after(conversationId, this.#sentSeq.get(conversationId) ?? 0, REPLAY_BATCH);
+        const records = await this.data.as(RELAY).events.after(conversationId, this.#sentSeq.get(conversationId) ?? 0, REPLAY_BATCH);
         for (const record of records) this.#notify(conversationId, { seq: record.seq, event: toEvent(record) });
         if (records.length < REPLAY_BATCH) return;
       }
@@ -156,8 +157,8 @@ export class EventService {
   }
 
   /** Whose conversation it is (events are stored under its user); conversations never change hands. */
-  async #ownerOf(conversationId: string): Promise<string> {
-    const record = await this.conversations.get(EVERY_USER, conversationId);
+  async #ownerOf(subject: Subject, conversationId: string): Promise<string> {
+    const record = await this.data.as(subject).conversations.get(conversationId);
     if (!record) return OWNER_ID; // gone: the events are dropped with no conversation to store them in
     this.#owners.set(conversationId, record.user_id);
     return record.user_id;
@@ -168,9 +169,9 @@ export class EventService {
    * (those already stored are skipped), transient frames applied; live listeners are notified of each.
    * Frames that are no event at all are dropped (and logged).
    */
-  receive(conversationId: string, frames: unknown[]): Promise<void> {
+  receive(subject: Subject, conversationId: string, frames: unknown[]): Promise<void> {
     const previous = this.#chains.get(conversationId) ?? Promise.resolve();
-    const next = previous.then(() => this.#receive(conversationId, frames));
+    const next = previous.then(() => this.#receive(subject, conversationId, frames));
     const tail = next.catch(() => undefined);
     this.#chains.set(conversationId, tail);
     void tail.then(() => {
@@ -179,15 +180,16 @@ export class EventService {
     return next;
   }
 
-  async #receive(conversationId: string, frames: unknown[]): Promise<void> {
-    const owner = this.#owners.get(conversationId) ?? (await this.#ownerOf(conversationId));
+  async #receive(subject: Subject, conversationId: string, frames: unknown[]): Promise<void> {
+    const data = this.data.as(subject);
+    const owner = this.#owners.get(conversationId) ?? (await this.#ownerOf(subject, conversationId));
     let batch: NewEvent[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
       // No microtask when nothing of this conversation is on its way (nor ever with SQLite).
       const relayed = this.notices?.sent(conversationId);
       if (relayed) await relayed;
-      const inserted = await this.store.insertNew(batch);
+      const inserted = await data.events.insertNew(batch);
       batch = [];
       for (const record of inserted) this.#notify(conversationId, { seq: record.seq, event: toEvent(record) });
     };
@@ -195,7 +197,7 @@ export class EventService {
       const kind = (frame as { kind?: unknown } | null)?.kind;
       if (kind === 'ConversationStateUpdateEvent') {
         await flush();
-        await this.#applyState(conversationId, frame);
+        await this.#applyState(subject, conversationId, frame);
       } else if (kind === 'StreamingDelta') {
         await flush();
         const delta = streamingDeltaSchema.safeParse(frame);
@@ -231,7 +233,7 @@ export class EventService {
     await flush();
   }
 
-  async #applyState(conversationId: string, frame: unknown): Promise<void> {
+  async #applyState(subject: Subject, conversationId: string, frame: unknown): Promise<void> {
     const update = stateUpdateEventSchema.safeParse(frame);
     if (!update.success) return;
     const { key, value } = update.data;
@@ -256,7 +258,7 @@ export class EventService {
     this.#live.set(conversationId, state);
     this.#relayedLive.delete(conversationId);
     if (state.metrics && JSON.stringify(state.metrics) !== JSON.stringify(before?.metrics ?? null)) {
-      await this.conversations.update(EVERY_USER, conversationId, { metrics: JSON.stringify(state.metrics) });
+      await this.data.as(subject).conversations.update(conversationId, { metrics: JSON.stringify(state.metrics) });
     }
     this.#notifyLive(conversationId, {
       kind: 'ConversationState',
@@ -335,7 +337,7 @@ export class EventService {
   /** The stored id of a conversation the caller may see; NotFound otherwise. */
   async ensureConversation(caller: Caller, id: string): Promise<string> {
     const hex = normaliseId(id);
-    if (!hex || !(await this.conversations.get(scopeOf(caller), hex))) throw new NotFound(`Conversation ${id} not found`);
+    if (!hex || !(await this.data.as(caller).conversations.get(hex))) throw new NotFound(`Conversation ${id} not found`);
     return hex;
   }
 
@@ -346,12 +348,14 @@ export class EventService {
    * is closed (`onClose`). Returns how to stop following.
    */
   async follow(
+    caller: Caller,
     conversationId: string,
     lastEventId: string | undefined,
     send: (frame: LiveFrame) => void,
     onClose: () => void,
   ): Promise<() => void> {
-    let sentSeq = (lastEventId ? await this.store.seqOf(conversationId, lastEventId) : undefined) ?? 0;
+    const events = this.data.as(caller).events;
+    let sentSeq = (lastEventId ? await events.seqOf(conversationId, lastEventId) : undefined) ?? 0;
     let pending: LiveFrame[] | undefined = [];
     const deliver = (frame: LiveFrame) => {
       if (frame.seq !== undefined) {
@@ -369,7 +373,7 @@ export class EventService {
       : [];
     try {
       for (;;) {
-        const records = await this.store.after(conversationId, sentSeq, REPLAY_BATCH);
+        const records = await events.after(conversationId, sentSeq, REPLAY_BATCH);
         for (const record of records) deliver({ seq: record.seq, event: toEvent(record) });
         if (records.length < REPLAY_BATCH) break;
       }
@@ -392,7 +396,7 @@ export class EventService {
     const seq = decoded ? Number(decoded.id) : undefined;
     if (decoded && !Number.isSafeInteger(seq)) throw new Invalid(['page_id'], 'Not a page id this server gave out', query.page_id);
     const cursor = decoded && seq !== undefined ? { timestamp: decoded.value, seq } : undefined;
-    const { rows, more } = await this.store.search(scopeOf(caller), query, descending, cursor, query.limit);
+    const { rows, more } = await this.data.as(caller).events.search(query, descending, cursor, query.limit);
     const last = rows.at(-1);
     return {
       items: new StoredJsonList<AgentEvent>(rows.map((row) => row.body)),
@@ -401,7 +405,7 @@ export class EventService {
   }
 
   count(caller: Caller, filter: EventFilter): Promise<number> {
-    return this.store.count(scopeOf(caller), filter);
+    return this.data.as(caller).events.count(filter);
   }
 
   /** In request order, `null` for an id that is not stored. */
@@ -409,7 +413,7 @@ export class EventService {
     if (ids.length > MAX_PAGE_SIZE)
       throw new Invalid(['id'], `Cannot request more than ${MAX_PAGE_SIZE} events at once, got ${ids.length}`);
     const byId = new Map<string, AgentEvent>();
-    for (const record of await this.store.getMany(scopeOf(caller), [...new Set(ids)])) {
+    for (const record of await this.data.as(caller).events.getMany([...new Set(ids)])) {
       if (!byId.has(record.event_id)) byId.set(record.event_id, toEvent(record));
     }
     return ids.map((id) => byId.get(id) ?? null);
@@ -418,10 +422,10 @@ export class EventService {
   /** Events pushed to the webhook by sandbox `sandboxId` for one of its conversations (its key is the proof, not a user's). */
   async receiveFromSandbox(sandboxId: string, conversationId: string, events: unknown[]): Promise<void> {
     const hex = normaliseId(conversationId);
-    const record = hex ? await this.conversations.get(EVERY_USER, hex) : undefined;
+    const record = hex ? await this.data.as(RECEIVE).conversations.get(hex) : undefined;
     if (!hex || !record || record.sandbox_id !== sandboxId) {
       throw new NotFound(`Conversation ${conversationId} not found in sandbox ${sandboxId}`);
     }
-    await this.receive(hex, events);
+    await this.receive(RECEIVE, hex, events);
   }
 }

@@ -1,3 +1,4 @@
+import { asSystem } from '../../authz/caller';
 import { randomUUID } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -417,17 +418,17 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       });
       // A running command's output too (which comes on the agent server's socket, not in a webhook).
       const output = { kind: 'TerminalOutput', conversation_id: conversationId, action_id: 'a1', output: 'building…\n' };
-      await t.services.events.receive(conversationId, [output]);
+      await t.services.events.receive(asSystem('collect events'), conversationId, [output]);
       await expect.poll(() => stream.frames.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
       expect(stream.frames[1]).toEqual({ data: output });
       stream.close();
       // A stream opened while the command runs starts with its output so far; once observed, with none.
-      await t.services.events.receive(conversationId, [{ ...output, output: 'done\n' }]);
+      await t.services.events.receive(asSystem('collect events'), conversationId, [{ ...output, output: 'done\n' }]);
       const later = await openStream(base, conversationId);
       await expect.poll(() => later.frames.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
       expect(later.frames[0]).toEqual({ data: { ...output, output: 'building…\ndone\n', whole: true } });
       later.close();
-      await t.services.events.receive(conversationId, [
+      await t.services.events.receive(asSystem('collect events'), conversationId, [
         {
           kind: 'ObservationEvent',
           id: randomUUID(),

@@ -1,3 +1,4 @@
+import type { Caller } from '../../authz/caller';
 import type { GitUser, RepositoriesQuery, Repository, SuggestedTask } from '../../../src/contract/git-user';
 import type { Provider } from '../../../src/contract/secrets';
 import { Conflict, NotFound, Unavailable } from '../domain-errors';
@@ -28,14 +29,14 @@ export class GitUserService {
   ) {}
 
   /** The stored token of `provider`, or of the first provider this server can ask. */
-  async #account(userId: string, provider?: Provider): Promise<ProviderAccount | undefined> {
-    const tokens = await this.secrets.readProviderTokens(userId);
+  async #account(caller: Caller, provider?: Provider): Promise<ProviderAccount | undefined> {
+    const tokens = await this.secrets.readProviderTokens(caller);
     const found = tokens.find((t) => isApiProvider(t.provider) && (provider === undefined || t.provider === provider));
     return found && { provider: found.provider as ApiProvider, token: found.token, host: found.host };
   }
 
-  async user(userId: string): Promise<GitUser> {
-    const account = await this.#account(userId);
+  async user(caller: Caller): Promise<GitUser> {
+    const account = await this.#account(caller);
     if (!account) throw new NotFound('No GitHub or GitLab token is connected: add one under Settings → Git');
     try {
       return await fetchGitUser(account);
@@ -44,14 +45,14 @@ export class GitUserService {
     }
   }
 
-  async repositories(userId: string, query: RepositoriesQuery): Promise<Repository[]> {
-    const account = await this.#account(userId, query.selected_provider);
+  async repositories(caller: Caller, query: RepositoriesQuery): Promise<Repository[]> {
+    const account = await this.#account(caller, query.selected_provider);
     if (!account) return [];
     return this.#listOrEmpty(() => fetchRepositories(account, query));
   }
 
-  async suggestedTasks(userId: string): Promise<SuggestedTask[]> {
-    const account = await this.#account(userId);
+  async suggestedTasks(caller: Caller): Promise<SuggestedTask[]> {
+    const account = await this.#account(caller);
     if (!account) return [];
     return this.#listOrEmpty(async () => fetchSuggestedTasks(account, (await fetchGitUser(account)).login));
   }

@@ -1,3 +1,4 @@
+import { asSystem } from '../../authz/caller';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -242,7 +243,7 @@ describe('two instances on one PostgreSQL database', () => {
       llm_response_id: 'reply-1',
       llm_message: { role: 'assistant', content: [{ type: 'text', text: 'Hello there' }] },
     };
-    await a.services.events.receive(conversationId, [
+    await a.services.events.receive(asSystem('collect events'), conversationId, [
       statusUpdate('running'),
       delta('Hel'),
       delta('lo there'),
@@ -251,7 +252,7 @@ describe('two instances on one PostgreSQL database', () => {
     ]);
     // A delta larger than a NOTIFY may carry goes in pieces of the same reply.
     const long = 'é😀 "quoted"\n'.repeat(1_500);
-    await a.services.events.receive(conversationId, [delta(long)]);
+    await a.services.events.receive(asSystem('collect events'), conversationId, [delta(long)]);
 
     const hasLastPiece = (frames: unknown[]) => frames.some((frame) => (frame as { delta?: string }).delta?.endsWith('"quoted"\n'));
     const framesWithLastPiece = (stream: { frames: unknown[] }) =>

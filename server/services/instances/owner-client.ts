@@ -1,5 +1,5 @@
 import { SESSION_KEY_HEADER } from '../../session-key';
-import { type Caller, OWNER_ID } from '../team/caller';
+import { type Caller, OWNER_ID } from '../../authz/caller';
 
 /**
  * Whom a call between instances is made for: the instance asked acts as that user (their role,

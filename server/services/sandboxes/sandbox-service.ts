@@ -18,13 +18,13 @@ import type { SpecCatalog } from '../../sandboxes/spec-catalog';
 import { sandboxStatus } from '../../sandboxes/status';
 import type { SecretBox } from '../../secret-box';
 import { SESSION_KEY_HEADER, sessionKeyCheck } from '../../session-key';
-import type { SandboxesStore, SandboxRecord } from '../../store/sandboxes-store';
+import type { SandboxRecord } from '../../store/sandboxes-store';
 import type { InstanceRegistry, Owner } from '../instances/instance-registry';
 import { Locks } from './locks';
 import type { OwnerClient } from '../instances/owner-client';
 import { paginate } from '../paging';
-import { type Caller, scopeOf, SYSTEM } from '../team/caller';
-import { EVERY_USER } from '../../store/user-scope';
+import { asSystem, type Caller, isSystem, type Subject } from '../../authz/caller';
+import type { DataAccess } from '../../authz/data-access';
 import type { WorkerUrl } from '../../sandboxes/worker-ports';
 
 export interface SandboxLimits {
@@ -86,17 +86,21 @@ interface Look {
 /** Its apps' entries among its exposed URLs (WORKER_1, WORKER_2), each with its port inside the sandbox. */
 const exposedWorkers = (urls: WorkerUrl[]) => urls.map(({ url, port }, index) => ({ name: `WORKER_${index + 1}`, url, port }));
 
+/** The server's own looks at its sandboxes: their health, how they ended, what changed outside it. */
+const WATCH = asSystem('watch sandboxes');
+/** What the caps count: every user's sandboxes. */
+const COUNT = asSystem('count sandboxes against the limits');
+
+/** A sandbox's info for one who may see it but not use it: no key to its agent server. */
+const keyless = (info: SandboxInfo): SandboxInfo => (info.session_api_key === null ? info : { ...info, session_api_key: null });
+
 /**
  * Sandboxes: the registry (in the database, so they outlive a server restart and are found
  * again), the caps, and a health check of each one's agent server that runs in the background.
- * What needs the machine (processes, containers) is the runtime's.
+ * What needs the machine (processes, containers) is the runtime's. Each read and action goes
+ * through the data-access layer as whoever it is for; the key to a sandbox's agent server is in
+ * its info only for those who may use it (its owner, and the server's own tasks).
  */
-/** Whether the caller may see and act on a sandbox: an admin any, a member their own. */
-const visibleTo = (caller: Caller, record: SandboxRecord) => {
-  const scope = scopeOf(caller);
-  return scope === EVERY_USER || record.created_by_user_id === scope;
-};
-
 export class SandboxService {
   readonly #monitor: HealthMonitor;
   /** Session keys opened, by their sealed text: every search returns each running sandbox's key. */
@@ -109,7 +113,7 @@ export class SandboxService {
   readonly #lastInfo = new WeakMap<SandboxRecord, SandboxInfo>();
 
   constructor(
-    private readonly store: SandboxesStore,
+    private readonly data: DataAccess,
     private readonly box: SecretBox,
     private readonly runtime: SandboxRuntime,
     private readonly specs: SpecCatalog,
@@ -121,7 +125,7 @@ export class SandboxService {
     private readonly userLimits: (userId: string) => Promise<UserSandboxLimits> = async () => NO_USER_LIMITS,
   ) {
     this.#monitor = new HealthMonitor(async () => {
-      const seen = await Promise.all((await this.#own()).map(async (record) => ({ id: record.id, ...(await this.#look(record)) })));
+      const seen = await Promise.all((await this.#own(WATCH)).map(async (record) => ({ id: record.id, ...(await this.#look(record)) })));
       return seen.flatMap(({ id, state, url }) => (state === 'running' && url ? [{ id, url }] : []));
     }, log);
   }
@@ -134,14 +138,14 @@ export class SandboxService {
     return !this.instances || record.owner_instance === this.instances.registry.id;
   }
 
-  /** The sandboxes this instance's runtime runs: what it watches, recovers and counts against its caps. */
-  async #own(): Promise<SandboxRecord[]> {
-    return (await this.store.list()).filter((record) => this.#mine(record));
+  /** The sandboxes this instance's runtime runs that `subject` may see: what it watches, recovers and counts against its caps. */
+  async #own(subject: Subject): Promise<SandboxRecord[]> {
+    return (await this.data.as(subject).sandboxes.list()).filter((record) => this.#mine(record));
   }
 
   /** This instance's sandboxes that a conversation's start made, with that conversation's id. */
-  async madeForConversations(): Promise<{ id: string; conversationId: string }[]> {
-    return (await this.#own()).flatMap((record) =>
+  async madeForConversations(subject: Subject): Promise<{ id: string; conversationId: string }[]> {
+    return (await this.#own(subject)).flatMap((record) =>
       record.conversation_id ? [{ id: record.id, conversationId: record.conversation_id }] : [],
     );
   }
@@ -155,22 +159,26 @@ export class SandboxService {
 
   /**
    * Where per-sandbox work about sandbox `id` goes when another instance runs it (`forward` it
-   * there); `undefined` when this instance does, or no sandbox has that id.
+   * there); `undefined` when this instance does, or `subject` sees no sandbox with that id.
    */
-  async ownerElsewhere(id: string): Promise<(Owner & { reachable: true }) | undefined> {
-    const record = await this.store.get(id);
+  async ownerElsewhere(subject: Subject, id: string): Promise<(Owner & { reachable: true }) | undefined> {
+    if (!this.instances) return undefined;
+    const record = await this.data.as(subject).sandboxes.get(id);
     return record && !this.#mine(record) ? this.#reachableOwner(record) : undefined;
   }
 
-  /** Asks `owner`'s API (another instance) to do what was asked of this one. */
+  /**
+   * Asks `owner`'s API (another instance) to do what was asked of this one, for `subject`: a
+   * caller is named (that instance acts as them); the server's own tasks go with the session key alone.
+   */
   forward<T>(
-    caller: Caller,
+    subject: Subject,
     owner: Owner & { reachable: true },
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
     body?: unknown,
   ): Promise<T> {
-    return this.instances!.client.call<T>(owner, method, path, body, caller);
+    return this.instances!.client.call<T>(owner, method, path, body, isSystem(subject) ? undefined : subject);
   }
 
   /** A sandbox of another instance, as that instance responds for it; MISSING, with the reason, when it cannot. */
@@ -220,12 +228,13 @@ export class SandboxService {
     // First the lock on this instance's id: nothing of its sandboxes is touched for a live twin.
     await this.instances?.registry.start();
     await this.runtime.watchOutside?.((id, change) => void this.#changedOutside(id, change));
-    for (const record of await this.#own()) {
+    const recovery = asSystem('recover sandboxes after a restart');
+    for (const record of await this.#own(recovery)) {
       if (record.pid === null && !record.exit_detail) await this.#recover(record);
     }
     // What any instance registered is not a leftover (instances may share an engine).
-    await this.runtime.sweep?.(new Set((await this.store.list()).map((record) => record.id)));
-    const records = await this.#own();
+    await this.runtime.sweep?.(new Set((await this.data.as(recovery).sandboxes.list()).map((record) => record.id)));
+    const records = await this.#own(recovery);
     // Also those with an exit detail: they may have been started again since, and end again.
     for (const record of records) {
       if (record.process_start === null) continue;
@@ -248,11 +257,12 @@ export class SandboxService {
   /** A sandbox that was started but not recorded (the server stopped in between): adopted, or given up as failed. */
   async #recover(record: SandboxRecord): Promise<void> {
     const handle = await this.runtime.adopt(record.id);
+    const sandboxes = this.data.as(asSystem('recover sandboxes after a restart')).sandboxes;
     if (handle) {
       this.log.info({ sandbox: record.id }, 'adopted a sandbox whose start was not recorded');
-      await this.store.update(record.id, handle);
+      await sandboxes.update(record.id, handle);
     } else {
-      await this.store.update(record.id, { exit_detail: 'Its process was not recorded before the server stopped, and is gone' });
+      await sandboxes.update(record.id, { exit_detail: 'Its process was not recorded before the server stopped, and is gone' });
     }
   }
 
@@ -269,19 +279,12 @@ export class SandboxService {
   /** Asks a sandbox that was just started or resumed until it responds (see HealthMonitor.watchStarting); whether it did. */
   async #watchStarting(id: string): Promise<boolean> {
     try {
-      const record = await this.store.get(id);
+      const record = await this.data.as(WATCH).sandboxes.get(id);
       const url = record && (await this.runtime.agentServerUrl(record));
       return url ? await this.#monitor.watchStarting({ id, url }, this.limits.startTimeoutMs) : false;
     } catch {
       return false; // the health rounds find out instead
     }
-  }
-
-  /** The record of sandbox `id` if the caller may see it (a member: their own); NotFound otherwise, whether it exists or not. */
-  async #record(caller: Caller, id: string): Promise<SandboxRecord> {
-    const record = await this.store.get(id);
-    if (!record || !visibleTo(caller, record)) throw new NotFound(`Sandbox ${id} not found`);
-    return record;
   }
 
   /** Those that run (not paused, not gone): what the running cap counts, whatever their health. */
@@ -293,6 +296,11 @@ export class SandboxService {
   async #info(record: SandboxRecord): Promise<SandboxInfo> {
     if (!this.#mine(record)) return this.#foreignInfo(record);
     return this.#infoNow(record) ?? this.#infoOf(record, await this.#look(record));
+  }
+
+  /** Its info as `subject` may have it: without its key for one who may see it but not use it. */
+  #infoFor(subject: Subject, record: SandboxRecord, info: SandboxInfo): SandboxInfo {
+    return this.data.as(subject).sandboxes.may('use', record) ? info : keyless(info);
   }
 
   /** Its info without waiting, when this instance runs it and the runtime sees it at once (see SandboxRuntime.lookNow). */
@@ -330,7 +338,7 @@ export class SandboxService {
 
   /** Whether `given` is sandbox `id`'s session key (what its agent server shows when it pushes to a webhook). */
   async sessionKeyMatches(id: string, given: string | string[] | undefined): Promise<boolean> {
-    const record = await this.store.get(id);
+    const record = await this.data.as(asSystem('receive events from a sandbox')).sandboxes.get(id);
     return record !== undefined && sessionKeyCheck(this.#sessionKey(record.session_key))(given);
   }
 
@@ -350,21 +358,23 @@ export class SandboxService {
     return ids.map((id) => specs.find((spec) => spec.id === id) ?? null);
   }
 
-  /** Sandboxes of every instance (another's as it responds for them) that the caller may see. */
-  search(caller: Caller, query: SandboxSearchQuery) {
-    return this.#search(
-      query,
-      this.store.list().then((records) => records.filter((record) => visibleTo(caller, record))),
-    );
+  /** Sandboxes of every instance (another's as it responds for them) that the subject may see. */
+  search(subject: Subject, query: SandboxSearchQuery) {
+    return this.#search(subject, query, this.data.as(subject).sandboxes.list());
   }
 
-  /** Only those this instance runs: what it does the per-sandbox work of (collecting events). */
-  async searchOwn(query: SandboxSearchQuery) {
-    return this.#search(query, this.#own());
+  /** Only those this instance runs that the subject may see: what it does the per-sandbox work of (collecting events). */
+  async searchOwn(subject: Subject, query: SandboxSearchQuery) {
+    return this.#search(subject, query, this.#own(subject));
   }
 
-  async #search(query: SandboxSearchQuery, listed: Promise<readonly SandboxRecord[]>) {
-    const infos = (await listed).map((record) => this.#infoNow(record) ?? this.#info(record));
+  async #search(subject: Subject, query: SandboxSearchQuery, listed: Promise<readonly SandboxRecord[]>) {
+    const sandboxes = this.data.as(subject).sandboxes;
+    const infos = (await listed).map((record) => {
+      const info = this.#infoNow(record) ?? this.#info(record);
+      if (sandboxes.may('use', record)) return info;
+      return info instanceof Promise ? info.then(keyless) : keyless(info);
+    });
     // Only a runtime that has to be asked (or another instance) is waited for.
     const known = infos.every((info) => !(info instanceof Promise)) ? (infos as SandboxInfo[]) : await Promise.all(infos);
     const matching = known.filter(
@@ -378,7 +388,7 @@ export class SandboxService {
 
   /** How many run and exist, against the caps (the console shows it, so a pause for the cap is no surprise). */
   async capacity(): Promise<SandboxCapacity> {
-    const records = await this.#own();
+    const records = await this.#own(COUNT);
     return {
       running: (await this.#running(records)).length,
       max_running: this.limits.maxRunning,
@@ -390,20 +400,21 @@ export class SandboxService {
   }
 
   /** In request order, `null` for an id that is unknown or not the caller's to see. */
-  async getMany(caller: Caller, ids: string[]): Promise<(SandboxInfo | null)[]> {
+  async getMany(subject: Subject, ids: string[]): Promise<(SandboxInfo | null)[]> {
     refuseTooMany(ids, 'sandboxes');
     // Only those asked for: a page of conversations asks for its sandboxes, most of them long gone.
-    const byId = new Map((await this.store.getMany([...new Set(ids)])).map((record) => [record.id, record]));
+    const byId = new Map((await this.data.as(subject).sandboxes.getMany([...new Set(ids)])).map((record) => [record.id, record]));
     return Promise.all(
-      ids.map((id) => {
+      ids.map(async (id) => {
         const record = byId.get(id);
-        return record && visibleTo(caller, record) ? this.#info(record) : null;
+        return record ? this.#infoFor(subject, record, await this.#info(record)) : null;
       }),
     );
   }
 
-  async get(caller: Caller, id: string): Promise<SandboxInfo> {
-    return this.#info(await this.#record(caller, id));
+  async get(subject: Subject, id: string): Promise<SandboxInfo> {
+    const record = await this.data.as(subject).sandboxes.authorize('read', id);
+    return this.#infoFor(subject, record, await this.#info(record));
   }
 
   /**
@@ -412,7 +423,7 @@ export class SandboxService {
    * fill it (a start pauses only its own user's sandboxes to make room).
    */
   async #refuseOverLimits(userId: string, except: string | undefined, starting: boolean): Promise<void> {
-    const running = await this.#running((await this.#own()).filter((record) => record.id !== except));
+    const running = await this.#running((await this.#own(COUNT)).filter((record) => record.id !== except));
     const others = running.filter((record) => record.created_by_user_id !== userId).length;
     if (others >= this.limits.maxRunning) {
       throw new Conflict(
@@ -425,7 +436,7 @@ export class SandboxService {
       throw new Conflict(`You may run ${limits.maxRunning} sandboxes at once (a limit an admin set for you); pause one to run another`);
     }
     if (starting && limits.maxSandboxes !== null) {
-      const existing = (await this.store.list()).filter((record) => record.created_by_user_id === userId).length;
+      const existing = (await this.data.as(COUNT).sandboxes.list()).filter((record) => record.created_by_user_id === userId).length;
       if (existing >= limits.maxSandboxes) {
         throw new Conflict(`You may have ${limits.maxSandboxes} sandboxes (a limit an admin set for you); delete one to start another`);
       }
@@ -437,11 +448,13 @@ export class SandboxService {
    * besides `except`, as OpenHands does; returns which ones it paused.
    */
   async #makeRoom(except: string, userId: string): Promise<string[]> {
-    const others = (await this.#own()).filter((record) => record.id !== except);
+    const room = asSystem('make room for a sandbox', userId);
+    const others = (await this.#own(room)).filter((record) => record.id !== except);
     const running = (await this.#running(others)).sort((a, b) => a.created_at.localeCompare(b.created_at));
     const over = Math.max(0, running.length - this.limits.maxRunning + 1);
     const paused: string[] = [];
-    for (const record of running.filter((r) => r.created_by_user_id === userId).slice(0, over)) {
+    const sandboxes = this.data.as(room).sandboxes;
+    for (const record of running.filter((r) => sandboxes.may('pause', r)).slice(0, over)) {
       if (await this.runtime.pause(record)) {
         this.#monitor.forget(record.id);
         paused.push(record.id);
@@ -459,7 +472,7 @@ export class SandboxService {
     if (failure !== null) this.log.info({ sandbox: id }, 'sandbox process ended with an error');
     // A deleted sandbox is gone from the registry, and this changes nothing.
     return this.#locks
-      .run(id, () => this.store.update(id, { exit_detail: failure }))
+      .run(id, () => this.data.as(WATCH).sandboxes.update(id, { exit_detail: failure }))
       .catch((error: unknown) => {
         this.log.error({ sandbox: id, err: error }, 'could not record how a sandbox ended');
       });
@@ -473,11 +486,12 @@ export class SandboxService {
   #changedOutside(id: string, change: OutsideChange): Promise<void> {
     return this.#locks
       .run(id, async () => {
-        const record = await this.store.get(id);
+        const sandboxes = this.data.as(WATCH).sandboxes;
+        const record = await sandboxes.get(id);
         if (!record) return;
         this.log.info({ sandbox: id, change }, 'a sandbox was resumed outside this server');
         this.#monitor.forget(id);
-        if (change === 'started') await this.store.update(id, { started_at: new Date().toISOString(), exit_detail: null });
+        if (change === 'started') await sandboxes.update(id, { started_at: new Date().toISOString(), exit_detail: null });
         await this.#notifyResumed(record);
       })
       .catch((error: unknown) => {
@@ -494,7 +508,7 @@ export class SandboxService {
     return this.#locks.run(CAP, async () => {
       const spec = await this.spec(specId);
       if (!spec) throw new NotFound(`Sandbox spec ${specId ?? '(default)'} not found`);
-      if ((await this.store.count()) >= this.limits.maxSandboxes) {
+      if ((await this.data.as(COUNT).sandboxes.count()) >= this.limits.maxSandboxes) {
         throw new Conflict(`At most ${this.limits.maxSandboxes} sandboxes may exist at once (MAX_SANDBOXES); delete one to start another`);
       }
       await this.#refuseOverLimits(caller.userId, undefined, true);
@@ -505,7 +519,8 @@ export class SandboxService {
       const { port, workerPorts } = await this.runtime.prepare(id);
       // In the registry before anything runs, so nothing is ever started unrecorded; the
       // runtime finds a start whose handle did not get recorded (`adopt`).
-      await this.store.insert({
+      const sandboxes = this.data.as(caller).sandboxes;
+      await sandboxes.insert({
         id,
         spec_id: spec.id,
         port,
@@ -541,13 +556,13 @@ export class SandboxService {
         },
       });
       if (!started.ok) {
-        await this.store.update(id, { exit_detail: `Could not start: ${started.error}` });
-        return { sandbox: await this.get(SYSTEM, id), pausedIds: [] };
+        await sandboxes.update(id, { exit_detail: `Could not start: ${started.error}` });
+        return { sandbox: await this.get(caller, id), pausedIds: [] };
       }
       try {
-        await this.store.update(id, started.handle);
+        await sandboxes.update(id, started.handle);
       } catch (error) {
-        await this.runtime.remove({ ...(await this.#record(SYSTEM, id)), ...started.handle }); // never a sandbox that is not in the registry
+        await this.runtime.remove({ ...(await sandboxes.authorize('delete', id)), ...started.handle }); // never a sandbox that is not in the registry
         throw error;
       }
 
@@ -558,16 +573,16 @@ export class SandboxService {
       await exited;
       // Room is made only for a sandbox that really started.
       const pausedIds = exited ? [] : await this.#makeRoom(id, caller.userId);
-      return { sandbox: await this.get(SYSTEM, id), pausedIds };
+      return { sandbox: await this.get(caller, id), pausedIds };
     });
   }
 
   /** Pauses every process of it. Pausing a paused sandbox is fine. */
-  pause(caller: Caller, id: string): Promise<void> {
+  pause(subject: Subject, id: string): Promise<void> {
     return this.#locks.run(id, async () => {
-      const record = await this.#record(caller, id);
+      const record = await this.data.as(subject).sandboxes.authorize('pause', id);
       if (!this.#mine(record)) {
-        await this.instances!.client.call(await this.#reachableOwner(record), 'POST', `/v1/sandboxes/${id}/pause`, undefined, caller);
+        await this.forward(subject, await this.#reachableOwner(record), 'POST', `/v1/sandboxes/${id}/pause`);
         return;
       }
       await this.runtime.pause(record);
@@ -579,14 +594,14 @@ export class SandboxService {
   resume(caller: Caller, id: string): Promise<{ pausedIds: string[] }> {
     return this.#locks.run(id, () =>
       this.#locks.run(CAP, async () => {
-        const record = await this.#record(caller, id);
+        const sandboxes = this.data.as(caller).sandboxes;
+        const record = await sandboxes.authorize('resume', id);
         if (!this.#mine(record)) {
-          const response = await this.instances!.client.call<{ paused_sandbox_ids?: string[] }>(
+          const response = await this.forward<{ paused_sandbox_ids?: string[] }>(
+            caller,
             await this.#reachableOwner(record),
             'POST',
             `/v1/sandboxes/${id}/resume`,
-            undefined,
-            caller,
           );
           return { pausedIds: response.paused_sandbox_ids ?? [] };
         }
@@ -601,7 +616,7 @@ export class SandboxService {
         // First, so how it stopped stays known when the engine refuses to start it again.
         await this.runtime.resume(record);
         // A stopped container starts again: how it stopped is history then.
-        await this.store.update(id, { started_at: new Date().toISOString(), exit_detail: null });
+        await sandboxes.update(id, { started_at: new Date().toISOString(), exit_detail: null });
         void this.#watchStarting(id);
         await this.#notifyResumed(record);
         return { pausedIds };
@@ -630,15 +645,16 @@ export class SandboxService {
   }
 
   /** Ends its processes, removes what it stored and its record. */
-  delete(caller: Caller, id: string): Promise<void> {
+  delete(subject: Subject, id: string): Promise<void> {
     return this.#locks.run(id, async () => {
-      const record = await this.#record(caller, id);
+      const sandboxes = this.data.as(subject).sandboxes;
+      const record = await sandboxes.authorize('delete', id);
       if (!this.#mine(record)) {
-        await this.instances!.client.call(await this.#reachableOwner(record), 'DELETE', `/v1/sandboxes/${id}`, undefined, caller);
+        await this.forward(subject, await this.#reachableOwner(record), 'DELETE', `/v1/sandboxes/${id}`);
         return;
       }
       await this.runtime.remove(record);
-      await this.store.delete(id);
+      await sandboxes.delete(id);
       this.#monitor.forget(id);
     });
   }
@@ -646,7 +662,7 @@ export class SandboxService {
   /** How many sandboxes of each of `userIds` run now (this instance's and others' alike). */
   async runningByUser(userIds: string[]): Promise<Map<string, number>> {
     const wanted = new Set(userIds);
-    const records = (await this.store.list()).filter((record) => wanted.has(record.created_by_user_id));
+    const records = (await this.data.as(COUNT).sandboxes.list()).filter((record) => wanted.has(record.created_by_user_id));
     const infos = await Promise.all(records.map((record) => this.#info(record)));
     const counts = new Map<string, number>();
     for (const [index, info] of infos.entries()) {
@@ -659,9 +675,9 @@ export class SandboxService {
 
   /** Pauses every sandbox of a user that runs (they were disabled or deleted); one that cannot be paused is logged. */
   async pauseAllOf(userId: string): Promise<void> {
-    const records = (await this.store.list()).filter((record) => record.created_by_user_id === userId);
-    for (const record of records) {
-      await this.pause(SYSTEM, record.id).catch((error: unknown) => {
+    const subject = asSystem('end a user’s access', userId);
+    for (const record of await this.data.as(subject).sandboxes.list()) {
+      await this.pause(subject, record.id).catch((error: unknown) => {
         if (!(error instanceof NotFound))
           this.log.error({ sandbox: record.id, err: error }, 'could not pause a sandbox of a user who lost access');
       });
@@ -670,23 +686,22 @@ export class SandboxService {
 
   /** The last `tail` lines of the sandbox's output. */
   async logs(caller: Caller, id: string, tail: number): Promise<string[]> {
-    const record = await this.#record(caller, id);
+    const record = await this.data.as(caller).sandboxes.authorize('read', id);
     if (!this.#mine(record)) {
-      const response = await this.instances!.client.call<{ lines: string[] }>(
+      const response = await this.forward<{ lines: string[] }>(
+        caller,
         await this.#reachableOwner(record),
         'GET',
         `/v1/sandboxes/${id}/logs?tail=${tail}`,
-        undefined,
-        caller,
       );
       return response.lines;
     }
     return this.runtime.logs(record, tail);
   }
 
-  /** Runs `command` inside a running sandbox, as its own processes run (cloning a repository, a setup script). */
-  async exec(id: string, command: string[], { cwd, env, timeoutMs, signal }: ExecRequest): Promise<ExecResult> {
-    const record = await this.#record(SYSTEM, id);
+  /** Runs `command` inside a running sandbox of the caller's, as its own processes run (cloning a repository, a setup script). */
+  async exec(caller: Caller, id: string, command: string[], { cwd, env, timeoutMs, signal }: ExecRequest): Promise<ExecResult> {
+    const record = await this.data.as(caller).sandboxes.authorize('use', id);
     // A start into another instance's sandbox runs on that instance (StartTaskService): not here.
     if (!this.#mine(record)) throw new Conflict(`Sandbox ${id} runs on another server instance (${record.owner_instance})`);
     const state = await this.runtime.state(record);

@@ -1,4 +1,4 @@
-import { SYSTEM } from '../team/caller';
+import { sessionKeyCaller } from '../../authz/caller';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadSandboxSpecs } from '../../sandboxes/specs';
 import { Conflict, Invalid, NotFound } from '../domain-errors';
@@ -314,7 +314,7 @@ describe.each(runtimes)('running a command inside a sandbox on the %s runtime (e
   });
   afterAll(() => t.close());
   const exec = (id: string, command: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}) =>
-    t.services.sandboxes.exec(id, command, { timeoutMs: 10_000, ...options });
+    t.services.sandboxes.exec(sessionKeyCaller, id, command, { timeoutMs: 10_000, ...options });
 
   it('runs in the working directory with the sandbox environment, and returns exit code and output', async () => {
     const script = 'pwd; echo "$GREETING $EXTRA $HOME"; echo "to stderr" >&2; exit 3';
@@ -348,12 +348,12 @@ describe.each(runtimes)('running a command inside a sandbox on the %s runtime (e
     expect((await exec(id, ['sh', '-c', 'sleep 952 > /dev/null 2>&1 &'])).exitCode).toBe(0);
     expect(await background()).toHaveLength(1);
 
-    await t.services.sandboxes.pause(SYSTEM, id);
+    await t.services.sandboxes.pause(sessionKeyCaller, id);
     expect((await background()).map((p) => p.stopped)).toEqual([true]);
-    await t.services.sandboxes.resume(SYSTEM, id);
+    await t.services.sandboxes.resume(sessionKeyCaller, id);
     expect((await background()).map((p) => p.stopped)).toEqual([false]);
 
-    await t.services.sandboxes.delete(SYSTEM, id);
+    await t.services.sandboxes.delete(sessionKeyCaller, id);
     expect(await processesOf(t, id)).toEqual([]);
   });
 
@@ -361,7 +361,7 @@ describe.each(runtimes)('running a command inside a sandbox on the %s runtime (e
     const run = (sandbox: string, cwd?: string) => exec(sandbox, ['true'], { cwd });
     await expect(run(idle, '../..')).rejects.toEqual(new Invalid(['cwd'], '../.. is outside the sandbox'));
     await expect(run('nope')).rejects.toBeInstanceOf(NotFound);
-    await t.services.sandboxes.pause(SYSTEM, idle);
+    await t.services.sandboxes.pause(sessionKeyCaller, idle);
     await expect(run(idle)).rejects.toEqual(new Conflict(`Sandbox ${idle} is paused; resume it first`));
   });
 });

@@ -10,7 +10,8 @@ import {
 } from '../../../src/contract/secrets';
 import type { TokenVerifier } from '../../git-providers/token-verifier';
 import type { SecretBox } from '../../secret-box';
-import type { SecretsStore } from '../../store/secrets-store';
+import type { Subject } from '../../authz/caller';
+import type { DataAccess } from '../../authz/data-access';
 import { Conflict, Invalid, NotFound } from '../domain-errors';
 
 const secretExists = (name: string) => new Conflict(`Secret ${name} already exists`);
@@ -23,33 +24,37 @@ const secretNotFound = (name: string) => new NotFound(`Secret with ID ${name} no
  */
 export class SecretsService {
   constructor(
-    private readonly store: SecretsStore,
+    private readonly data: DataAccess,
     private readonly box: SecretBox,
     private readonly verify: TokenVerifier,
     private readonly checkOnSave: boolean,
   ) {}
 
+  #records(subject: Subject) {
+    return this.data.as(subject).secrets;
+  }
+
   /** `{provider: host | null}` for each provider with a stored token. */
-  async providerHosts(userId: string): Promise<Record<string, string | null>> {
-    const tokens = await this.store.listProviderTokens(userId);
+  async providerHosts(subject: Subject): Promise<Record<string, string | null>> {
+    const tokens = await this.#records(subject).listProviderTokens(subject.userId);
     return Object.fromEntries(tokens.map((t) => [t.provider, t.host]));
   }
 
   /** Each connected provider with its host and when the provider last accepted its token. */
-  async providerStatuses(userId: string): Promise<GitProviderStatus[]> {
-    const tokens = await this.store.listProviderTokens(userId);
+  async providerStatuses(subject: Subject): Promise<GitProviderStatus[]> {
+    const tokens = await this.#records(subject).listProviderTokens(subject.userId);
     return tokens.flatMap(({ provider, host, checked_at }) => (isProvider(provider) ? [{ provider, host, checked_at }] : []));
   }
 
   /** Asks the provider about its stored token now, and remembers an acceptance (or forgets one on a refusal). */
-  async checkProviderToken(userId: string, provider: Provider): Promise<TokenCheck> {
-    const stored = (await this.store.listProviderTokens(userId)).find((t) => t.provider === provider);
+  async checkProviderToken(subject: Subject, provider: Provider): Promise<TokenCheck> {
+    const stored = (await this.#records(subject).listProviderTokens(subject.userId)).find((t) => t.provider === provider);
     if (!stored) throw new NotFound(`${PROVIDER_NAMES[provider]} is not connected`);
     const verdict = await this.verify(provider, this.box.open(stored.token), stored.host);
     let checkedAt = stored.checked_at;
     if (verdict.outcome === 'accepted' || verdict.outcome === 'refused') {
       checkedAt = verdict.outcome === 'accepted' ? new Date().toISOString() : null;
-      await this.store.recordProviderCheck(userId, stored, checkedAt);
+      await this.#records(subject).recordProviderCheck(subject.userId, stored, checkedAt);
     }
     const detail = verdict.outcome === 'accepted' ? `${PROVIDER_NAMES[provider]} accepted the token` : verdict.reason;
     return { provider, outcome: verdict.outcome, detail, checked_at: checkedAt };
@@ -59,31 +64,31 @@ export class SecretsService {
    * `POST /api/add-git-providers`: the stored set becomes the request's. A provider sent with an
    * empty token keeps its stored token (with the new host); providers left out are removed.
    */
-  replaceProviderTokens(userId: string, tokens: ProviderTokens): Promise<void> {
-    return this.#applyTokens(userId, tokens, false);
+  replaceProviderTokens(subject: Subject, tokens: ProviderTokens): Promise<void> {
+    return this.#applyTokens(subject, tokens, false);
   }
 
   /** `secrets_store.provider_tokens` of a settings save: like a replace, but others stay. */
-  mergeProviderTokens(userId: string, tokens: ProviderTokens): Promise<void> {
-    return this.#applyTokens(userId, tokens, true);
+  mergeProviderTokens(subject: Subject, tokens: ProviderTokens): Promise<void> {
+    return this.#applyTokens(subject, tokens, true);
   }
 
-  async unsetProviderTokens(userId: string): Promise<void> {
-    await this.store.updateProviderTokens(userId, () => []);
+  async unsetProviderTokens(subject: Subject): Promise<void> {
+    await this.#records(subject).updateProviderTokens(subject.userId, () => []);
   }
 
-  async #applyTokens(userId: string, incoming: ProviderTokens, keepOthers: boolean): Promise<void> {
+  async #applyTokens(subject: Subject, incoming: ProviderTokens, keepOthers: boolean): Promise<void> {
     // An empty token keeps the stored one; the host is always the one sent (absent means the public host).
     const changes = Object.entries(incoming)
       .filter((entry): entry is [Provider, NonNullable<(typeof entry)[1]>] => isProvider(entry[0]))
       .map(([provider, given]) => ({ provider, token: given.token || undefined, host: given.host || null }));
 
-    const accepted = this.checkOnSave ? await this.#check(userId, changes) : new Set<Provider>();
+    const accepted = this.checkOnSave ? await this.#check(subject, changes) : new Set<Provider>();
 
     // Applied to the set as it is when written, so nothing done meanwhile (a disconnect) is undone.
     const sealed = new Map(changes.map((c) => [c.provider, c.token ? this.box.seal(c.token) : undefined]));
     const checkedNow = new Date().toISOString();
-    await this.store.updateProviderTokens(userId, (current) => {
+    await this.#records(subject).updateProviderTokens(subject.userId, (current) => {
       const stored = new Map(current.map((t) => [t.provider, t]));
       const next = new Map(keepOthers ? stored : []);
       for (const change of changes) {
@@ -104,8 +109,11 @@ export class SecretsService {
    * then belongs to the host the user changed). Runs before any write: it may take seconds.
    * Returns the providers that accepted theirs.
    */
-  async #check(userId: string, changes: { provider: Provider; token: string | undefined; host: string | null }[]): Promise<Set<Provider>> {
-    const stored = new Map((await this.store.listProviderTokens(userId)).map((t) => [t.provider, t]));
+  async #check(
+    subject: Subject,
+    changes: { provider: Provider; token: string | undefined; host: string | null }[],
+  ): Promise<Set<Provider>> {
+    const stored = new Map((await this.#records(subject).listProviderTokens(subject.userId)).map((t) => [t.provider, t]));
     const checks = changes.flatMap((change) => {
       const before = stored.get(change.provider);
       if (change.token) return [{ ...change, token: change.token, field: 'token' }];
@@ -125,21 +133,21 @@ export class SecretsService {
   }
 
   /** Token values, for the server's own use (cloning repositories); never return them. */
-  async readProviderTokens(userId: string): Promise<{ provider: string; token: string; host: string | null }[]> {
-    return (await this.store.listProviderTokens(userId)).map((t) => ({
+  async readProviderTokens(subject: Subject): Promise<{ provider: string; token: string; host: string | null }[]> {
+    return (await this.#records(subject).listProviderTokens(subject.userId)).map((t) => ({
       provider: t.provider,
       token: this.box.open(t.token),
       host: t.host,
     }));
   }
 
-  async listCustomSecrets(userId: string): Promise<CustomSecrets> {
-    const secrets = await this.store.listCustomSecrets(userId);
+  async listCustomSecrets(subject: Subject): Promise<CustomSecrets> {
+    const secrets = await this.#records(subject).listCustomSecrets(subject.userId);
     return { custom_secrets: secrets.map(({ name, description }) => ({ name, description })) };
   }
 
-  async createCustomSecret(userId: string, input: { name: string; value: string; description?: string | null }): Promise<void> {
-    const created = await this.store.insertCustomSecret(userId, {
+  async createCustomSecret(subject: Subject, input: { name: string; value: string; description?: string | null }): Promise<void> {
+    const created = await this.#records(subject).insertCustomSecret(subject.userId, {
       name: input.name,
       value: this.box.seal(input.value),
       description: input.description ?? '',
@@ -148,11 +156,11 @@ export class SecretsService {
   }
 
   async updateCustomSecret(
-    userId: string,
+    subject: Subject,
     name: string,
     input: { name?: string; description?: string | null; value?: string },
   ): Promise<void> {
-    const outcome = await this.store.updateCustomSecret(userId, name, {
+    const outcome = await this.#records(subject).updateCustomSecret(subject.userId, name, {
       ...(input.name === undefined ? {} : { name: input.name }),
       ...(input.description === undefined ? {} : { description: input.description ?? '' }),
       ...(input.value === undefined ? {} : { value: this.box.seal(input.value) }),
@@ -161,29 +169,29 @@ export class SecretsService {
     if (outcome === 'name-taken') throw secretExists(input.name ?? name);
   }
 
-  async deleteCustomSecret(userId: string, name: string): Promise<void> {
-    if (!(await this.store.deleteCustomSecret(userId, name))) throw secretNotFound(name);
+  async deleteCustomSecret(subject: Subject, name: string): Promise<void> {
+    if (!(await this.#records(subject).deleteCustomSecret(subject.userId, name))) throw secretNotFound(name);
   }
 
   /** Custom secret values, for the server's own use (a sandbox's environment); never return them. */
-  async readCustomSecrets(userId: string): Promise<{ name: string; value: string }[]> {
-    return (await this.store.listCustomSecrets(userId)).map((s) => ({ name: s.name, value: this.box.open(s.value) }));
+  async readCustomSecrets(subject: Subject): Promise<{ name: string; value: string }[]> {
+    return (await this.#records(subject).listCustomSecrets(subject.userId)).map((s) => ({ name: s.name, value: this.box.open(s.value) }));
   }
 
   /**
    * `secrets_store` of a settings save: tokens merge as above; each named secret is added or
    * changed (an empty or missing value keeps the stored one; a new secret needs one).
    */
-  async mergeSecretsStore(userId: string, update: SecretsStoreUpdate): Promise<void> {
+  async mergeSecretsStore(subject: Subject, update: SecretsStoreUpdate): Promise<void> {
     const secrets = Object.entries(update.custom_secrets ?? {});
-    const existing = new Set((await this.store.listCustomSecrets(userId)).map((s) => s.name));
+    const existing = new Set((await this.#records(subject).listCustomSecrets(subject.userId)).map((s) => s.name));
     const missing = secrets.filter(([name, s]) => !existing.has(name) && !s.secret);
     if (missing.length > 0) {
       throw new Invalid(missing.map(([name]) => ({ loc: ['custom_secrets', name, 'secret'], msg: 'A new secret needs a value' })));
     }
-    if (update.provider_tokens) await this.mergeProviderTokens(userId, update.provider_tokens);
-    await this.store.upsertCustomSecrets(
-      userId,
+    if (update.provider_tokens) await this.mergeProviderTokens(subject, update.provider_tokens);
+    await this.#records(subject).upsertCustomSecrets(
+      subject.userId,
       secrets.map(([name, s]) => ({
         name,
         ...(s.secret ? { value: this.box.seal(s.secret) } : {}),
@@ -193,7 +201,7 @@ export class SecretsService {
   }
 
   /** Removes a user's tokens and custom secrets (the user was deleted). */
-  async forget(userId: string): Promise<void> {
-    await this.store.deleteAll(userId);
+  async forget(subject: Subject): Promise<void> {
+    await this.#records(subject).deleteAll(subject.userId);
   }
 }

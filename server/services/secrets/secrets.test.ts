@@ -1,4 +1,4 @@
-import { OWNER_ID } from '../team/caller';
+import { sessionKeyCaller } from '../../authz/caller';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeProvider } from '../../../test-support/git/fake-provider';
 import { databasesUnderTest } from '../../testing/databases';
@@ -51,12 +51,14 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       await addProviders({ github: { token: 'ghp_first', host: null }, gitlab: { token: 'glpat-first', host: 'gitlab.mycorp.com' } });
       await addProviders({ github: { token: '', host: 'ghe.mycorp.com' } });
       expect(await providers()).toEqual({ github: 'ghe.mycorp.com' });
-      expect(await t.services.secrets.readProviderTokens(OWNER_ID)).toEqual([
+      expect(await t.services.secrets.readProviderTokens(sessionKeyCaller)).toEqual([
         { provider: 'github', token: 'ghp_first', host: 'ghe.mycorp.com' },
       ]);
       // The host is always the one sent: absent means the public host, as in OpenHands.
       await addProviders({ github: { token: 'ghp_second' } });
-      expect(await t.services.secrets.readProviderTokens(OWNER_ID)).toEqual([{ provider: 'github', token: 'ghp_second', host: null }]);
+      expect(await t.services.secrets.readProviderTokens(sessionKeyCaller)).toEqual([
+        { provider: 'github', token: 'ghp_second', host: null },
+      ]);
     });
 
     it('drops a provider sent without a token when none is stored, and clears all with {}', async () => {
@@ -163,7 +165,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       expect(renamed.statusCode).toBe(200);
       expect(renamed.json()).toEqual({ message: 'Secret updated successfully' });
       await json('PUT', '/api/secrets/SERVICE_TOKEN', { value: 'second-value' });
-      expect(await t.services.secrets.readCustomSecrets(OWNER_ID)).toEqual([
+      expect(await t.services.secrets.readCustomSecrets(sessionKeyCaller)).toEqual([
         { name: 'SERVICE_TOKEN', value: 'second-value' },
         { name: 'OTHER', value: 'x' },
       ]);
@@ -231,7 +233,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       const settings = (await t.getSettings()).json();
       expect(settings.provider_tokens_set).toEqual({ github: null, gitlab: 'gitlab.mycorp.com' });
       expect(settings.secrets_store).toEqual({ provider_tokens: {}, custom_secrets: {} });
-      expect(await t.services.secrets.readCustomSecrets(OWNER_ID)).toEqual([
+      expect(await t.services.secrets.readCustomSecrets(sessionKeyCaller)).toEqual([
         { name: 'EXISTING', value: 'new' },
         { name: 'ADDED', value: 'v' },
       ]);

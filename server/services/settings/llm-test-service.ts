@@ -1,3 +1,4 @@
+import type { Caller } from '../../authz/caller';
 import OpenAI from 'openai';
 import { providerWords } from '../../provider-words';
 import { DEMO_MODEL } from '../../../src/contract/demo-model';
@@ -67,12 +68,12 @@ export class LlmTestService {
     private readonly timeoutMs = LLM_TEST_SECONDS * 1000,
   ) {}
 
-  async test(userId: string, request: LlmTestRequest): Promise<LlmTestResult> {
+  async test(caller: Caller, request: LlmTestRequest): Promise<LlmTestResult> {
     if (request.model === DEMO_MODEL) return { ok: true, model: DEMO_MODEL, reply: DEMO_REPLY };
     const url = endpoint(request.base_url);
     let apiKey = request.api_key;
     if (apiKey === null) {
-      const stored = await this.settings.readWithSecrets(userId);
+      const stored = await this.settings.readWithSecrets(caller);
       apiKey = stored?.llm_api_key ?? null;
       // Else anyone with the session key could send the stored key to a server of their choosing.
       if (apiKey && endpoint(stored?.llm_base_url) !== url) {

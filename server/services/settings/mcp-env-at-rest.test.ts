@@ -1,4 +1,4 @@
-import { OWNER_ID } from '../team/caller';
+import { sessionKeyCaller } from '../../authz/caller';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -21,7 +21,7 @@ describe('MCP stdio env values', () => {
     expect(await t.databaseText()).not.toContain(ENV_VALUE);
     expect(await storedDocument()).not.toContain(ENV_VALUE);
     expect((await t.getSettings()).json().mcp_config.stdio_servers).toEqual([server]);
-    expect((await t.services.settings.readWithSecrets(OWNER_ID))!.mcp_config!.stdio_servers[0]!.env).toEqual(server.env);
+    expect((await t.services.settings.readWithSecrets(sessionKeyCaller))!.mcp_config!.stdio_servers[0]!.env).toEqual(server.env);
   });
 
   it('stay sealed when another field is saved', async () => {
@@ -41,11 +41,11 @@ describe('MCP stdio env values', () => {
       .execute();
     expect((await t.getSettings()).json().mcp_config.stdio_servers).toEqual([server]);
 
-    expect(await t.services.settings.sealPlainMcpEnv(OWNER_ID)).toBe(true);
+    expect(await t.services.settings.sealPlainMcpEnv(sessionKeyCaller)).toBe(true);
     expect(await storedDocument()).not.toContain(ENV_VALUE);
     expect(JSON.parse(await storedDocument()).llm_model).toBe('kept');
     expect((await t.getSettings()).json().mcp_config.stdio_servers).toEqual([server]);
-    expect(await t.services.settings.sealPlainMcpEnv(OWNER_ID)).toBe(false);
+    expect(await t.services.settings.sealPlainMcpEnv(sessionKeyCaller)).toBe(false);
   });
 
   it('are not sealed over a stored mcp_config that does not read (it stays as it is)', async () => {
@@ -55,7 +55,7 @@ describe('MCP stdio env values', () => {
       .insertInto('user_settings')
       .values({ user_id: 'default', document: JSON.stringify(broken), updated_at: 'x' })
       .execute();
-    expect(await t.services.settings.sealPlainMcpEnv(OWNER_ID)).toBe(false);
+    expect(await t.services.settings.sealPlainMcpEnv(sessionKeyCaller)).toBe(false);
     expect(JSON.parse(await storedDocument())).toEqual(broken);
   });
 });

@@ -1,3 +1,4 @@
+import type { Caller } from '../../authz/caller';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -85,12 +86,12 @@ export class McpTestService {
     return groups.size;
   }
 
-  async test(userId: string, request: McpTestRequest, seconds: number): Promise<McpTestResult> {
+  async test(caller: Caller, request: McpTestRequest, seconds: number): Promise<McpTestResult> {
     if (this.#running.size >= MAX_CONCURRENT_TESTS) {
       return { ok: false, error: `${MAX_CONCURRENT_TESTS} connection tests are already running; try again in a moment` };
     }
     const log = this.log.child({ test: randomBytes(4).toString('hex'), kind: request.kind });
-    const run = this.#run(userId, request, seconds, log);
+    const run = this.#run(caller, request, seconds, log);
     this.#running.add(run);
     try {
       const result = await run;
@@ -102,12 +103,12 @@ export class McpTestService {
     }
   }
 
-  async #run(userId: string, request: McpTestRequest, seconds: number, log: Logger): Promise<McpTestResult> {
+  async #run(caller: Caller, request: McpTestRequest, seconds: number, log: Logger): Promise<McpTestResult> {
     if (request.kind === 'stdio') return this.#runStdio(request, seconds);
     let server = request;
     if (request.api_key === null || request.api_key === undefined) {
       try {
-        server = { ...request, api_key: await this.settings.storedMcpKey(userId, request.kind, request.url) };
+        server = { ...request, api_key: await this.settings.storedMcpKey(caller, request.kind, request.url) };
       } catch (error) {
         log.error({ err: error }, 'the stored MCP API key could not be read');
         return { ok: false, error: `The stored API key could not be read: ${error instanceof Error ? error.message : String(error)}` };

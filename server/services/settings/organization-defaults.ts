@@ -2,9 +2,6 @@ import type { McpConfig } from '../../../src/contract/mcp';
 import type { Settings } from '../../../src/contract/settings';
 import { ORGANIZATION_DEFAULT_FIELDS } from '../../../src/contract/organization-defaults';
 
-/** Where the team's defaults are stored: a settings document of their own, beside the users'. */
-export const ORGANIZATION_DEFAULTS_ID = 'organization:default';
-
 const unset = (value: unknown) => value === null || value === undefined || value === '';
 
 /** The team's MCP servers added to a user's own (a server of theirs with the same name or URL stays theirs). */

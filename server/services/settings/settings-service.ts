@@ -5,12 +5,13 @@ import {
   type OrganizationDefaults,
   type OrganizationDefaultsUpdate,
 } from '../../../src/contract/organization-defaults';
-import { ORGANIZATION_DEFAULTS_ID, withOrganizationDefaults } from './organization-defaults';
+import { withOrganizationDefaults } from './organization-defaults';
 import { memoised } from '../json-texts';
 import { Invalid, NotFound } from '../domain-errors';
 import type { Logger } from '../../logger';
 import type { SecretBox } from '../../secret-box';
-import type { SettingsStore } from '../../store/settings-store';
+import type { Subject } from '../../authz/caller';
+import type { DataAccess } from '../../authz/data-access';
 import type { SecretsService } from '../secrets/secrets-service';
 import { mapKeyedServers } from './mcp-keys';
 import { hasPlainMcpEnv, isSecretField, readStoredSettings, type StoredSettings, writeStoredSettings } from './stored-settings';
@@ -78,15 +79,15 @@ export class SettingsService {
   >();
 
   constructor(
-    private readonly store: SettingsStore,
+    private readonly data: DataAccess,
     private readonly box: SecretBox,
     private readonly secrets: SecretsService,
     private readonly log: Logger,
   ) {}
 
   /** The stored settings with secrets hidden (see `readIfStored`). Before anything was stored: NotFound. */
-  async read(userId: string): Promise<SettingsResponse> {
-    const response = await this.readIfStored(userId);
+  async read(subject: Subject): Promise<SettingsResponse> {
+    const response = await this.readIfStored(subject);
     if (response === null) throw new NotFound('Settings not found');
     return response;
   }
@@ -96,11 +97,13 @@ export class SettingsService {
    * connected before the first settings save count as stored: the response then has the default
    * settings, so a client still learns about them.
    */
-  async readIfStored(userId: string): Promise<SettingsResponse | null> {
+  async readIfStored(subject: Subject): Promise<SettingsResponse | null> {
+    const { userId } = subject;
+    const documents = this.data.as(subject).settings;
     const [document, hosts, defaults] = await Promise.all([
-      this.store.load(userId),
-      this.secrets.providerHosts(userId),
-      this.store.load(ORGANIZATION_DEFAULTS_ID),
+      documents.load(userId),
+      this.secrets.providerHosts(subject),
+      documents.loadTeamDefaults(),
     ]);
     if (document === undefined && defaults === undefined && Object.keys(hosts).length === 0) return null;
     const hostsKey = JSON.stringify(hosts);
@@ -122,40 +125,44 @@ export class SettingsService {
    * The settings with secret values, the team's defaults where the user has none and the team's
    * MCP servers beside their own: what the server acts on. Never send this to a client.
    */
-  async readWithSecrets(userId: string): Promise<Settings | undefined> {
-    const [document, defaults] = await Promise.all([this.store.load(userId), this.store.load(ORGANIZATION_DEFAULTS_ID)]);
+  async readWithSecrets(subject: Subject): Promise<Settings | undefined> {
+    const documents = this.data.as(subject).settings;
+    const [document, defaults] = await Promise.all([documents.load(subject.userId), documents.loadTeamDefaults()]);
     if (document === undefined && defaults === undefined) return undefined;
     const team = defaults === undefined ? undefined : this.#read(defaults).settings;
     return withOrganizationDefaults(this.#read(document).settings, team, true).settings;
   }
 
   /** The team's defaults, the key only as whether it is set. */
-  async readOrganizationDefaults(): Promise<OrganizationDefaults> {
-    const team = readStoredSettings(await this.store.load(ORGANIZATION_DEFAULTS_ID), this.box, this.log, 'sealed').settings;
+  async readOrganizationDefaults(subject: Subject): Promise<OrganizationDefaults> {
+    const team = readStoredSettings(await this.data.as(subject).settings.loadTeamDefaults(), this.box, this.log, 'sealed').settings;
     const response = toResponse(team, {});
     const picked = Object.fromEntries(ORGANIZATION_DEFAULT_FIELDS.map((field) => [field, response[field]]));
     return { ...(picked as Omit<OrganizationDefaults, 'llm_api_key_set'>), llm_api_key_set: response.llm_api_key_set };
   }
 
-  /** Changes the team's defaults as a settings POST changes a user's. */
-  updateOrganizationDefaults(update: OrganizationDefaultsUpdate): Promise<void> {
-    return this.update(ORGANIZATION_DEFAULTS_ID, update);
+  /** Changes the team's defaults as a settings POST changes a user's (their key and MCP servers' keys kept alike). */
+  async updateOrganizationDefaults(subject: Subject, update: OrganizationDefaultsUpdate): Promise<void> {
+    await this.data.as(subject).settings.updateTeamDefaults((document) => {
+      const stored = this.#read(document);
+      return writeStoredSettings(stored, applyUpdate(stored.settings, update), changedFields(update), this.box);
+    });
   }
 
   /** Settings' sandbox_runtime_container_image, `null` when blank: the image Docker sandboxes of the agent server spec start from. */
-  async sandboxRuntimeImage(userId: string): Promise<string | null> {
-    return (await this.readWithSecrets(userId))?.sandbox_runtime_container_image?.trim() || null;
+  async sandboxRuntimeImage(subject: Subject): Promise<string | null> {
+    return (await this.readWithSecrets(subject))?.sandbox_runtime_container_image?.trim() || null;
   }
 
   /** Settings' remote_runtime_resource_factor, 1 when unset: what a Docker sandbox's memory and CPUs are multiplied by. */
-  async resourceFactor(userId: string): Promise<number> {
-    const factor = (await this.readWithSecrets(userId))?.remote_runtime_resource_factor;
+  async resourceFactor(subject: Subject): Promise<number> {
+    const factor = (await this.readWithSecrets(subject))?.remote_runtime_resource_factor;
     return factor && factor > 0 ? factor : 1;
   }
 
   /** The API key stored for an SSE or SHTTP server of this kind and URL, if any. */
-  async storedMcpKey(userId: string, kind: 'sse' | 'shttp', url: string): Promise<string | null> {
-    const mcp = (await this.readWithSecrets(userId))?.mcp_config;
+  async storedMcpKey(subject: Subject, kind: 'sse' | 'shttp', url: string): Promise<string | null> {
+    const mcp = (await this.readWithSecrets(subject))?.mcp_config;
     const servers = kind === 'sse' ? mcp?.sse_servers : mcp?.shttp_servers;
     return servers?.find((server) => server.url === url)?.api_key ?? null;
   }
@@ -164,13 +171,13 @@ export class SettingsService {
    * Stores a POST body. Its `secrets_store` goes to the secrets first: that is where a value can
    * still be refused (a token the provider rejects), and then nothing else has changed yet.
    */
-  async update(userId: string, update: SettingsUpdate): Promise<void> {
+  async update(subject: Subject, update: SettingsUpdate): Promise<void> {
     if (update.secrets_store) {
-      await this.secrets.mergeSecretsStore(userId, update.secrets_store).catch((error: unknown) => {
+      await this.secrets.mergeSecretsStore(subject, update.secrets_store).catch((error: unknown) => {
         throw error instanceof Invalid ? error.within('secrets_store') : error;
       });
     }
-    await this.store.update(userId, (document) => {
+    await this.data.as(subject).settings.update(subject.userId, (document) => {
       const stored = this.#read(document);
       return writeStoredSettings(stored, applyUpdate(stored.settings, update), changedFields(update), this.box);
     });
@@ -180,11 +187,12 @@ export class SettingsService {
    * Seals MCP stdio env values stored in plain text by a version before they were sealed; only
    * `mcp_config` is written, and only when it has such values. Returns whether it wrote.
    */
-  async sealPlainMcpEnv(userId: string): Promise<boolean> {
+  async sealPlainMcpEnv(subject: Subject): Promise<boolean> {
     let sealed = false;
-    const document = await this.store.load(userId);
+    const documents = this.data.as(subject).settings;
+    const document = await documents.load(subject.userId);
     if (document === undefined || !this.#hasPlainMcpEnv(this.#read(document))) return false;
-    await this.store.update(userId, (current) => {
+    await documents.update(subject.userId, (current) => {
       const stored = this.#read(current);
       if (current === undefined || !this.#hasPlainMcpEnv(stored)) return current ?? '{}';
       sealed = true;
@@ -200,9 +208,9 @@ export class SettingsService {
   }
 
   /** Removes a user's settings (the user was deleted). */
-  async forget(userId: string): Promise<void> {
-    await this.store.delete(userId);
-    this.#lastResponse.delete(userId);
+  async forget(subject: Subject): Promise<void> {
+    await this.data.as(subject).settings.delete(subject.userId);
+    this.#lastResponse.delete(subject.userId);
   }
 
   #read(document: string | undefined): StoredSettings {

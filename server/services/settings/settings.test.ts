@@ -1,4 +1,4 @@
-import { OWNER_ID } from '../team/caller';
+import { sessionKeyCaller } from '../../authz/caller';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databasesUnderTest } from '../../testing/databases';
 import { startTestApp, type TestApp } from '../../testing/test-app';
@@ -117,7 +117,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
     });
 
     it('keeps a secret that is null or absent, replaces it when given, clears it with ""', async () => {
-      const stored = async () => (await t.services.settings.readWithSecrets(OWNER_ID))!;
+      const stored = async () => (await t.services.settings.readWithSecrets(sessionKeyCaller))!;
       await store({ llm_api_key: 'first', search_api_key: 'search' });
       await store({ llm_api_key: null });
       expect(await stored()).toMatchObject({ llm_api_key: 'first', search_api_key: 'search' });
@@ -169,11 +169,11 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       const url = 'https://mcp.example.com/mcp';
       await store({ mcp_config: { shttp_servers: [{ url, api_key: 'k1', timeout: null }] } });
       await store({ mcp_config: { shttp_servers: [{ url, api_key: null, timeout: 90 }] } });
-      expect((await t.services.settings.readWithSecrets(OWNER_ID))!.mcp_config!.shttp_servers).toEqual([
+      expect((await t.services.settings.readWithSecrets(sessionKeyCaller))!.mcp_config!.shttp_servers).toEqual([
         { url, api_key: 'k1', timeout: 90 },
       ]);
       await store({ mcp_config: { shttp_servers: [{ url, api_key: 'k2', timeout: null }] } });
-      expect((await t.services.settings.readWithSecrets(OWNER_ID))!.mcp_config!.shttp_servers).toEqual([
+      expect((await t.services.settings.readWithSecrets(sessionKeyCaller))!.mcp_config!.shttp_servers).toEqual([
         { url, api_key: 'k2', timeout: null },
       ]);
     });

@@ -1,9 +1,10 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { ApiKey, ApiKeyCreate, CreatedApiKey } from '../../../src/contract/team';
 import { type Clock, systemClock } from '../../clock';
-import type { ApiKeyRecord, ApiKeysStore } from '../../store/api-keys-store';
+import type { ApiKeyRecord } from '../../store/api-keys-store';
 import { Invalid, NotFound } from '../domain-errors';
-import type { Caller } from './caller';
+import { asSystem, type Caller } from '../../authz/caller';
+import type { DataAccess } from '../../authz/data-access';
 
 /** What every key starts with (as OpenHands' do), so a leaked one is recognisable to secret scanners. */
 export const API_KEY_PREFIX = 'sk-oh-';
@@ -12,6 +13,8 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const SHOWN = API_KEY_PREFIX.length + 4;
 /** `last_used_at` is written at most this often per key: a script's every request need not write the database. */
 const TOUCH_EVERY_MS = 60_000;
+
+const IDENTIFY = asSystem('identify a request');
 
 export const apiKeyHash = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -29,20 +32,32 @@ const toApiKey = (record: ApiKeyRecord): ApiKey => ({
 /** Each user's API keys (`/api/keys`): shown once when made, stored as a hash, used as the user. */
 export class ApiKeysService {
   constructor(
-    private readonly store: ApiKeysStore,
+    private readonly data: DataAccess,
     private readonly clock: Clock = systemClock,
   ) {}
 
   async list(caller: Caller): Promise<ApiKey[]> {
-    return (await this.store.list(caller.userId)).map(toApiKey);
+    return (await this.data.as(caller).apiKeys.list(caller.userId)).map(toApiKey);
   }
 
+  /**
+   * A new key for the caller. One made with a key that expires (or in a browser signed in with
+   * one) expires no later: without an expiry it gets that one, a later one is refused.
+   */
   async create(caller: Caller, request: ApiKeyCreate): Promise<CreatedApiKey> {
     const now = this.clock();
-    const expires = request.expires_at ? new Date(request.expires_at) : null;
+    const bound = caller.expiresAt ? new Date(caller.expiresAt) : null;
+    const expires = request.expires_at ? new Date(request.expires_at) : bound;
     if (expires && expires <= now) throw new Invalid(['expires_at'], 'Expiration date cannot be in the past', request.expires_at);
+    if (bound && expires && expires > bound) {
+      throw new Invalid(
+        ['expires_at'],
+        `The key you signed in with expires ${bound.toISOString()}: a key it makes cannot outlive it`,
+        request.expires_at,
+      );
+    }
     const key = newKey();
-    const record = await this.store.insert({
+    const record = await this.data.as(caller).apiKeys.insert({
       user_id: caller.userId,
       name: request.name || null,
       prefix: key.slice(0, SHOWN),
@@ -54,17 +69,28 @@ export class ApiKeysService {
   }
 
   async delete(caller: Caller, id: number): Promise<void> {
-    if (!(await this.store.delete(caller.userId, id))) throw new NotFound('API key not found');
+    if (!(await this.data.as(caller).apiKeys.delete(caller.userId, id))) throw new NotFound('API key not found');
+  }
+
+  #live(record: ApiKeyRecord | undefined): record is ApiKeyRecord {
+    return record !== undefined && !(record.expires_at && new Date(record.expires_at) <= this.clock());
   }
 
   /** The key's record when it is live (not expired); its use is noted. */
   async use(key: string): Promise<ApiKeyRecord | undefined> {
-    const record = await this.store.byHash(apiKeyHash(key));
+    const keys = this.data.as(IDENTIFY).apiKeys;
+    const record = await keys.byHash(apiKeyHash(key));
+    if (!this.#live(record)) return undefined;
     const now = this.clock();
-    if (!record || (record.expires_at && new Date(record.expires_at) <= now)) return undefined;
     if (!record.last_used_at || now.getTime() - new Date(record.last_used_at).getTime() > TOUCH_EVERY_MS) {
-      await this.store.touch(record.id, now.toISOString());
+      await keys.touch(record.id, now.toISOString());
     }
     return record;
+  }
+
+  /** Key `id` of user `userId` when it is live: a browser signed in with it stays signed in only so long. */
+  async live(userId: string, id: number): Promise<ApiKeyRecord | undefined> {
+    const record = await this.data.as(IDENTIFY).apiKeys.byId(id);
+    return this.#live(record) && record.user_id === userId ? record : undefined;
   }
 }

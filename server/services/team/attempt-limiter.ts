@@ -1,13 +1,25 @@
+/** A limit on attempts under one key: at most `limit` failures within `windowMs`. */
+export interface AttemptLimit {
+  key: string;
+  limit: number;
+}
+
+/** An attempt taken: counted as a failure until `succeeded` forgives it. */
+export interface Attempt {
+  limits: AttemptLimit[];
+  at: number;
+}
+
 /**
- * Counts failed attempts per key in a sliding window: sign-in refuses a key (an account, an
- * address) that failed `limit` times within `windowMs`. Kept per instance, in memory: an
- * attacker spread over several instances gets a few more tries, never unlimited ones.
+ * Counts attempts per key in a sliding window. An attempt is counted when it is taken, before the
+ * work it guards (hashing a password), so attempts made at once cannot all slip under the limit;
+ * one that succeeds is forgiven afterwards. Kept per instance, in memory: an attacker spread over
+ * several instances gets a few more tries, never unlimited ones.
  */
 export class AttemptLimiter {
   readonly #failures = new Map<string, number[]>();
 
   constructor(
-    private readonly limit: number,
     private readonly windowMs: number,
     private readonly now: () => number = Date.now,
   ) {}
@@ -20,17 +32,22 @@ export class AttemptLimiter {
     return recent;
   }
 
-  /** Whether any of `keys` has used up its attempts. */
-  blocked(...keys: string[]): boolean {
-    return keys.some((key) => this.#recent(key).length >= this.limit);
+  /** Takes an attempt under each limit; `undefined` (nothing counted) when any of them is used up. */
+  take(limits: AttemptLimit[]): Attempt | undefined {
+    if (limits.some(({ key, limit }) => this.#recent(key).length >= limit)) return undefined;
+    const at = this.now();
+    for (const { key } of limits) this.#failures.set(key, [...this.#recent(key), at]);
+    return { limits, at };
   }
 
-  fail(...keys: string[]): void {
-    for (const key of keys) this.#failures.set(key, [...this.#recent(key), this.now()]);
-  }
-
-  /** A success forgets the account's failures (not the address's). */
-  clear(key: string): void {
-    this.#failures.delete(key);
+  /** The attempt succeeded: it is no failure, and nor are the earlier ones under `forgiven` (say, its account from its address). */
+  succeeded(attempt: Attempt, forgiven: string[] = []): void {
+    for (const { key } of attempt.limits) {
+      const recent = this.#recent(key);
+      const index = recent.indexOf(attempt.at);
+      if (index >= 0) recent.splice(index, 1);
+      if (recent.length === 0) this.#failures.delete(key);
+    }
+    for (const key of forgiven) this.#failures.delete(key);
   }
 }

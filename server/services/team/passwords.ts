@@ -1,17 +1,53 @@
 import argon2 from 'argon2';
+import pLimit from 'p-limit';
+import { Unavailable } from '../domain-errors';
 
 /** Argon2id with the library's defaults (64 MiB, 3 passes), as OWASP suggests for it. */
-export const hashPassword = (password: string): Promise<string> => argon2.hash(password, { type: argon2.argon2id });
+const ARGON2_OPTIONS = { type: argon2.argon2id } as const;
 
-/** A hash no password matches, checked when there is no user: an unknown email takes as long as a wrong password. */
-let standIn: Promise<string> | undefined;
+/**
+ * How many hashes run at once: each takes a thread of libuv's pool (four by default, shared with
+ * file reads) and its memory, so a flood of sign-ins leaves the rest of the server answered.
+ */
+const HASHES_AT_ONCE = 2;
+/** How many more may wait their turn; beyond that a sign-in is refused at once, asked to try again. */
+const HASHES_WAITING = 16;
 
-/** Whether `password` matches `hash`; with no hash, the same work is done and the answer is no. */
-export async function passwordMatches(hash: string | null | undefined, password: string): Promise<boolean> {
-  if (!hash) {
-    standIn ??= hashPassword(`stand-in ${Math.random()}`);
-    await argon2.verify(await standIn, password).catch(() => false);
-    return false;
+/** Passwords hashed and checked in a bounded queue (see `HASHES_AT_ONCE`). */
+export class Passwords {
+  readonly #limit = pLimit(HASHES_AT_ONCE);
+  /** A hash no password matches, checked when there is no user: an unknown email takes as long as a wrong password. */
+  #standIn: Promise<string> | undefined;
+
+  constructor(private readonly options: argon2.HashOptions = ARGON2_OPTIONS) {}
+
+  #queued<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#limit.pendingCount >= HASHES_WAITING) {
+      return Promise.reject(new Unavailable('Too many sign-ins at once: try again in a moment'));
+    }
+    return this.#limit(work);
   }
-  return argon2.verify(hash, password).catch(() => false);
+
+  hash(password: string): Promise<string> {
+    return this.#queued(() => argon2.hash(password, this.options));
+  }
+
+  /** Whether `password` matches `hash`; with no hash, the same work is done and the answer is no. */
+  async matches(hash: string | null | undefined, password: string): Promise<boolean> {
+    if (!hash) {
+      this.#standIn ??= this.hash(`stand-in ${Math.random()}`).catch((error: unknown) => {
+        this.#standIn = undefined;
+        throw error;
+      });
+      const standIn = await this.#standIn;
+      await this.#queued(() => argon2.verify(standIn, password).catch(() => false));
+      return false;
+    }
+    return this.#queued(() => argon2.verify(hash, password).catch(() => false));
+  }
+
+  /** How many hashes run now and wait (for tests of the bound). */
+  get load(): { running: number; waiting: number } {
+    return { running: this.#limit.activeCount, waiting: this.#limit.pendingCount };
+  }
 }

@@ -4,20 +4,35 @@ import type { Role } from '../../../src/contract/roles';
 import type { Clock } from '../../clock';
 import { systemClock } from '../../clock';
 import type { Logger } from '../../logger';
-import type { ApiKeysStore } from '../../store/api-keys-store';
-import type { UserRecord, UsersStore } from '../../store/users-store';
-import { Conflict, Forbidden, Invalid, NotFound, Unauthenticated } from '../domain-errors';
+import type { UserRecord } from '../../store/users-store';
+import type { UserChanges } from '../../authz/users';
+import { Conflict, Invalid, NotFound, Unauthenticated } from '../domain-errors';
 import type { UserSandboxLimits } from '../sandboxes/sandbox-service';
-import { AttemptLimiter } from './attempt-limiter';
-import { type Caller, OWNER_ID } from './caller';
-import { hashPassword, passwordMatches } from './passwords';
+import { type AttemptLimit, AttemptLimiter } from './attempt-limiter';
+import { asSystem, type Caller, type Subject } from '../../authz/caller';
+import type { DataAccess } from '../../authz/data-access';
+import { Passwords } from './passwords';
 
 /** How long an invitation link works. */
 export const INVITATION_DAYS = 7;
 
-/** Failed sign-ins an account or an address may have in the window before it is refused for a while. */
-const SIGN_IN_ATTEMPTS = 10;
+/**
+ * Failed sign-ins in the window before more are refused for a while: of an account from one
+ * address, and of an account from anywhere (a guess spread over many addresses). An address alone
+ * is never limited: behind a reverse proxy, or from sandboxes through their gateway, every user
+ * shares one, and one of them failing must not lock the others out.
+ */
+const ACCOUNT_FROM_ADDRESS_ATTEMPTS = 10;
+const ACCOUNT_ATTEMPTS = 100;
 const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+
+/** The limits a password attempt on account `email` from `address` counts against. */
+const signInLimits = (email: string, address: string): AttemptLimit[] => [
+  { key: `account:${email}`, limit: ACCOUNT_ATTEMPTS },
+  { key: `account-from:${email}|${address}`, limit: ACCOUNT_FROM_ADDRESS_ATTEMPTS },
+];
+
+const SIGN_IN = asSystem('sign in');
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -27,52 +42,54 @@ export interface TeamHooks {
   runningSandboxes(userIds: string[]): Promise<Map<string, number>>;
   /** Pauses every running sandbox of a user (disabled, deleted). */
   pauseSandboxesOf(userId: string): Promise<void>;
-  /** Removes a user's settings, secrets and tokens (deleted). */
-  forgetUserData(userId: string): Promise<void>;
+  /** Removes a user's settings, secrets and tokens (deleted), as the server at that task for them. */
+  forgetUserData(subject: Subject): Promise<void>;
 }
 
 const NOT_SIGNED_IN = 'Email or password not accepted';
 
 /**
- * The team: who may sign in, with which role, and the rules of changing that. Roles: an owner may
- * do anything; an admin administers members and admins but never an owner; nobody changes or
- * removes themselves; one active owner always remains, and the session key's holder stays an owner
- * (it is the way back in).
+ * The team: who may sign in, with which role, and changing that. Who may change whom is the
+ * policy's (server/authz/policy.ts); the rules kept here are the team's own: one active owner
+ * always remains, and an invitation is accepted once, within its days.
  */
 export class TeamService {
-  readonly #attempts = new AttemptLimiter(SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_MS);
+  readonly #attempts: AttemptLimiter;
 
   constructor(
-    private readonly users: UsersStore,
-    private readonly keys: ApiKeysStore,
+    private readonly data: DataAccess,
     private readonly hooks: TeamHooks,
     private readonly log: Logger,
     private readonly clock: Clock = systemClock,
-  ) {}
+    private readonly passwords = new Passwords(),
+  ) {
+    this.#attempts = new AttemptLimiter(SIGN_IN_WINDOW_MS, () => this.clock().getTime());
+  }
 
   /** The organisation every user is in (ours has one). */
   readonly orgId = 'default';
 
-  async user(id: string): Promise<UserRecord | undefined> {
-    return this.users.get(id);
+  /** The caller's own user. */
+  async user(caller: Caller): Promise<UserRecord | undefined> {
+    return this.data.as(caller).users.get(caller.userId);
   }
 
-  /** The sandbox limits an admin set for a user. */
+  /** The sandbox limits an admin set for a user (what the caps count for everyone's starts). */
   async sandboxLimits(userId: string): Promise<UserSandboxLimits> {
-    const user = await this.users.get(userId);
+    const user = await this.data.as(asSystem('count sandboxes against the limits')).users.get(userId);
     return { maxRunning: user?.max_running_sandboxes ?? null, maxSandboxes: user?.max_sandboxes ?? null };
   }
 
-  async members(query: { page_id?: number; limit?: number; email?: string }): Promise<MemberPage> {
+  async members(caller: Caller, query: { page_id?: number; limit?: number; email?: string }): Promise<MemberPage> {
     const limit = query.limit ?? 10;
     const page = query.page_id ?? 0;
-    const rows = await this.users.list(page * limit, limit, query.email);
+    const rows = await this.data.as(caller).users.list(page * limit, limit, query.email);
     const running = await this.hooks.runningSandboxes(rows.map((row) => row.id));
     return { items: rows.map((row) => this.#member(row, running.get(row.id) ?? 0)), current_page: page, per_page: limit };
   }
 
-  count(email?: string): Promise<number> {
-    return this.users.count(email);
+  count(caller: Caller, email?: string): Promise<number> {
+    return this.data.as(caller).users.count(email);
   }
 
   #member(row: UserRecord, running: number): Member {
@@ -92,8 +109,8 @@ export class TeamService {
 
   /** Invites each address; each gets a one-time link (the token is in the result only). */
   async invite(caller: Caller, emails: string[], role: Role): Promise<InvitationResult & { tokens: Map<string, string> }> {
-    if (role === 'owner' && caller.role !== 'owner') throw new Forbidden('Only an owner can invite an owner');
-    const inviter = await this.users.get(caller.userId);
+    const users = this.data.as(caller).users;
+    const inviter = await users.get(caller.userId);
     const now = this.clock();
     const expires = new Date(now.getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000);
     const successful: Invitation[] = [];
@@ -102,7 +119,7 @@ export class TeamService {
     for (const email of [...new Set(emails.map((typed) => typed.trim().toLowerCase()))]) {
       const token = randomBytes(24).toString('base64url');
       const id = randomUUID();
-      const added = await this.users.insert({
+      const added = await users.invite({
         id,
         email,
         name: null,
@@ -133,30 +150,30 @@ export class TeamService {
     return { successful, failed, tokens };
   }
 
-  /** A new link for an invited user who has not accepted yet (the old one stops working). */
-  async reinvite(userId: string): Promise<{ token: string; expires_at: string }> {
-    const user = await this.users.get(userId);
+  /** A new link for an invited user who has not accepted yet (the old one stops working); allowed as inviting them with their role is. */
+  async reinvite(caller: Caller, userId: string): Promise<{ token: string; expires_at: string }> {
+    const users = this.data.as(caller).users;
+    const user = await users.get(userId);
     if (!user) throw new NotFound(`User ${userId} not found`);
     if (user.status !== 'invited') throw new Conflict('This user has accepted their invitation already');
     const token = randomBytes(24).toString('base64url');
     const expires = new Date(this.clock().getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000).toISOString();
-    await this.users.update(userId, { invitation_hash: tokenHash(token), invitation_expires_at: expires });
+    await users.renewInvitation(userId, { invitation_hash: tokenHash(token), invitation_expires_at: expires });
+    this.log.info({ userId, by: caller.userId }, 'invitation renewed');
     return { token, expires_at: expires };
   }
 
   /** Sets the invited person's password: their account is active from now. Returns their user id. */
   async acceptInvitation(token: string, password: string, name: string | undefined): Promise<string> {
-    const user = await this.users.byInvitation(tokenHash(token));
+    const users = this.data.as(asSystem('accept an invitation')).users;
+    const user = await users.byInvitation(tokenHash(token));
     const now = this.clock();
     if (!user || user.status !== 'invited' || !user.invitation_expires_at || new Date(user.invitation_expires_at) <= now) {
       throw new NotFound('This invitation link is not valid: it was used, withdrawn or is older than 7 days. Ask for a new one.');
     }
-    await this.users.update(user.id, {
-      password_hash: await hashPassword(password),
-      status: 'active',
+    await users.activate(user.id, {
+      password_hash: await this.passwords.hash(password),
       name: name || null,
-      invitation_hash: null,
-      invitation_expires_at: null,
       last_sign_in_at: now.toISOString(),
     });
     this.log.info({ userId: user.id }, 'invitation accepted');
@@ -169,19 +186,16 @@ export class TeamService {
    */
   async signIn(typed: string, password: string, address: string): Promise<string> {
     const email = typed.trim().toLowerCase();
-    const account = `account:${email}`;
-    const from = `address:${address}`;
-    if (this.#attempts.blocked(account, from)) {
-      throw new Unauthenticated('Too many failed sign-ins: wait a few minutes and try again');
-    }
-    const user = await this.users.byEmail(email);
-    const matches = await passwordMatches(user?.password_hash, password);
-    if (!user || !matches || user.status !== 'active') {
-      this.#attempts.fail(account, from);
-      throw new Unauthenticated(NOT_SIGNED_IN);
-    }
-    this.#attempts.clear(account);
-    await this.users.update(user.id, { last_sign_in_at: this.clock().toISOString() });
+    const limits = signInLimits(email, address);
+    // Counted before the hash: sign-ins at once cannot all slip under the limit.
+    const attempt = this.#attempts.take(limits);
+    if (!attempt) throw new Unauthenticated('Too many failed sign-ins: wait a few minutes and try again');
+    const users = this.data.as(SIGN_IN).users;
+    const user = await users.byEmail(email);
+    const matches = await this.passwords.matches(user?.password_hash, password);
+    if (!user || !matches || user.status !== 'active') throw new Unauthenticated(NOT_SIGNED_IN);
+    this.#attempts.succeeded(attempt, [limits[1]!.key]);
+    await users.account(user.id, { last_sign_in_at: this.clock().toISOString() });
     return user.id;
   }
 
@@ -194,20 +208,15 @@ export class TeamService {
     if (!identity.verified) throw new Unauthenticated('The identity provider has not verified this email address');
     const email = identity.email.trim().toLowerCase();
     const now = this.clock().toISOString();
-    const user = await this.users.byEmail(email);
+    const users = this.data.as(asSystem('sign in through the identity provider')).users;
+    const user = await users.byEmail(email);
     if (user?.status === 'disabled') throw new Unauthenticated('This account is disabled: ask an admin');
-    if (user) {
-      await this.users.update(user.id, {
-        last_sign_in_at: now,
-        ...(user.status === 'invited'
-          ? { status: 'active', invitation_hash: null, invitation_expires_at: null, name: user.name ?? identity.name }
-          : {}),
-      });
-      return user.id;
-    }
+    if (user?.status === 'invited') await users.activate(user.id, { last_sign_in_at: now, name: user.name ?? identity.name });
+    else if (user) await users.account(user.id, { last_sign_in_at: now });
+    if (user) return user.id;
     if (!allowSignups) throw new Unauthenticated(`${email} is not on this team: ask an admin for an invitation`);
     const id = randomUUID();
-    const added = await this.users.insert({
+    const added = await users.invite({
       id,
       email,
       name: identity.name,
@@ -221,48 +230,38 @@ export class TeamService {
     });
     // Two first sign-ins at once: the other made the user.
     if (!added) return this.userForIdentity(identity, false);
-    await this.users.update(id, { last_sign_in_at: now });
+    await users.account(id, { last_sign_in_at: now });
     this.log.info({ userId: id }, 'member signed up through the identity provider');
     return id;
   }
 
-  /** Ends every session cookie of a user issued until now. */
-  async endSessions(userId: string): Promise<void> {
-    await this.users.update(userId, { sessions_since: this.clock().toISOString() });
+  /** Ends every session cookie of the caller's issued until now. */
+  async endSessions(caller: Caller): Promise<void> {
+    await this.data.as(caller).users.account(caller.userId, { sessions_since: this.clock().toISOString() });
   }
 
   /**
    * Sets a new password when the current one is right (the same limit as a sign-in applies):
    * every session of the user issued until now ends, the caller's own included (it gets a new one).
    */
-  async changePassword(userId: string, current: string, next: string, address: string): Promise<void> {
-    const user = await this.users.get(userId);
+  async changePassword(caller: Caller, current: string, next: string, address: string): Promise<void> {
+    const users = this.data.as(caller).users;
+    const user = await users.get(caller.userId);
     if (!user?.password_hash) throw new Conflict('You sign in with a key or an identity provider: there is no password to change');
-    const account = `account:${user.email}`;
-    if (this.#attempts.blocked(account, `address:${address}`))
-      throw new Invalid(['current_password'], 'Too many wrong passwords: wait a few minutes');
-    if (!(await passwordMatches(user.password_hash, current))) {
-      this.#attempts.fail(account, `address:${address}`);
+    const attempt = this.#attempts.take(signInLimits(user.email ?? user.id, address));
+    if (!attempt) throw new Invalid(['current_password'], 'Too many wrong passwords: wait a few minutes');
+    if (!(await this.passwords.matches(user.password_hash, current))) {
       throw new Invalid(['current_password'], 'This is not your current password');
     }
-    await this.users.update(user.id, { password_hash: await hashPassword(next), sessions_since: this.clock().toISOString() });
-    this.log.info({ userId }, 'password changed');
-  }
-
-  /** The rules every change of another user passes: who the caller may touch, and what stays true. */
-  #mayChange(caller: Caller, target: UserRecord, what: string): void {
-    if (target.id === caller.userId) throw new Forbidden(`You cannot ${what} yourself`);
-    if (target.id === OWNER_ID)
-      throw new Forbidden(`The owner who holds the session key cannot be given another role, disabled or deleted`);
-    if (target.role === 'owner' && caller.role !== 'owner') throw new Forbidden('Only an owner can change an owner');
+    this.#attempts.succeeded(attempt);
+    await users.account(user.id, { password_hash: await this.passwords.hash(next), sessions_since: this.clock().toISOString() });
+    this.log.info({ userId: user.id }, 'password changed');
   }
 
   async patchMember(caller: Caller, userId: string, patch: MemberPatch): Promise<Member> {
-    if (patch.role === 'owner' && caller.role !== 'owner') throw new Forbidden('Only an owner can make someone an owner');
     const now = this.clock().toISOString();
-    const changed = await this.users.changeUnderTeamLock(userId, (user, activeOwners) => {
-      this.#mayChange(caller, user, 'change');
-      const changes: Partial<UserRecord> = {};
+    const changed = await this.data.as(caller).users.manage(userId, (user, activeOwners) => {
+      const changes: UserChanges = {};
       const losesOwner =
         user.role === 'owner' &&
         user.status === 'active' &&
@@ -283,7 +282,7 @@ export class TeamService {
     });
     if (!changed) throw new NotFound(`User ${userId} not found`);
     if (patch.status === 'disabled') {
-      await this.keys.deleteAll(userId);
+      await this.data.as(asSystem('end a user’s access', userId)).apiKeys.deleteAll(userId);
       await this.hooks.pauseSandboxesOf(userId);
     }
     this.log.info({ userId, by: caller.userId, role: patch.role, status: patch.status }, 'user changed');
@@ -293,15 +292,13 @@ export class TeamService {
 
   /** Deletes a user: their keys, settings, secrets and tokens go; their conversations and sandboxes stay (paused) for admins. */
   async deleteMember(caller: Caller, userId: string): Promise<void> {
-    const deleted = await this.users.changeUnderTeamLock(userId, (user, activeOwners) => {
-      this.#mayChange(caller, user, 'delete');
+    const deleted = await this.data.as(caller).users.remove(userId, (user, activeOwners) => {
       if (user.role === 'owner' && user.status === 'active' && activeOwners <= 1)
         throw new Conflict('At least one active owner must remain');
-      return 'delete';
     });
     if (!deleted) throw new NotFound(`User ${userId} not found`);
     await this.hooks.pauseSandboxesOf(userId);
-    await this.hooks.forgetUserData(userId);
+    await this.hooks.forgetUserData(asSystem('forget a deleted user', userId));
     this.log.info({ userId, by: caller.userId }, 'user deleted');
   }
 }

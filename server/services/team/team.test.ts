@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import argon2 from 'argon2';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TEST_SESSION_KEY, startTestApp, type TestApp } from '../../testing/test-app';
 import { addMember } from '../../testing/team-members';
-import { OWNER_ID } from './caller';
+import { OWNER_ID } from '../../authz/caller';
 
 const apps: TestApp[] = [];
 afterEach(async () => {
@@ -98,19 +99,61 @@ describe('invitations', () => {
   });
 });
 
+describe('renewing an invitation', () => {
+  it('is allowed as inviting with its role is: an admin cannot renew an owner’s invitation and become an owner', async () => {
+    const t = await app();
+    const admin = await addMember(t, 'admin@example.com', 'admin');
+    const invited = await call(t, 'POST', `${members}/invite`, TEST_SESSION_KEY, { emails: ['boss@example.com'], role: 'owner' });
+    const ownerInvite = (invited.json().successful as { id: string }[])[0]!.id;
+    const renewed = await call(t, 'POST', `${members}/${ownerInvite}/invitation`, admin.key);
+    expect(renewed.statusCode).toBe(403);
+    expect(renewed.json().detail).toMatch(/Only an owner can invite an owner/);
+    expect(renewed.body).not.toMatch(/token=/);
+    // A member's invitation is an admin's to renew; an owner renews an owner's.
+    const member = await call(t, 'POST', `${members}/invite`, admin.key, { emails: ['m@example.com'], role: 'member' });
+    const memberInvite = (member.json().successful as { id: string }[])[0]!.id;
+    expect((await call(t, 'POST', `${members}/${memberInvite}/invitation`, admin.key)).statusCode).toBe(200);
+    expect((await call(t, 'POST', `${members}/${ownerInvite}/invitation`, TEST_SESSION_KEY)).statusCode).toBe(200);
+  });
+});
+
 describe('password sign-in', () => {
-  it('answers an unknown email as a wrong password, and refuses an account after ten failures', async () => {
+  it('answers an unknown email as a wrong password', async () => {
     const t = await app();
     const member = await addMember(t, 'm@example.com', 'member', 'the right password');
     const unknown = await signIn(t, 'nobody@example.com', 'whatever');
     const wrong = await signIn(t, member.email, 'the wrong password');
     expect([unknown.statusCode, wrong.statusCode]).toEqual([401, 401]);
     expect(unknown.json()).toEqual(wrong.json());
-    // From many addresses: the account's own limit holds.
-    for (let i = 0; i < 9; i++) await signIn(t, member.email, 'the wrong password', `10.0.1.${i}`);
-    const refused = await signIn(t, member.email, 'the right password', '10.0.2.1');
-    expect(refused.statusCode).toBe(401);
+  });
+
+  it('limits failures of an account from an address and of an account from anywhere, never of an address', async () => {
+    const t = await app();
+    const member = await addMember(t, 'm@example.com', 'member', 'the right password');
+    const other = await addMember(t, 'o@example.com', 'member', 'the other password');
+    // Ten failures from one address (a reverse proxy all users come through, say): that account from there is refused…
+    for (let i = 0; i < 10; i++) expect((await signIn(t, member.email, 'the wrong password', '10.0.0.1')).statusCode).toBe(401);
+    const refused = await signIn(t, member.email, 'the right password', '10.0.0.1');
     expect(refused.json().detail).toMatch(/Too many failed sign-ins/);
+    // …and nobody else: another account from the same address, the same account from another.
+    expect((await signIn(t, other.email, 'the other password', '10.0.0.1')).statusCode).toBe(200);
+    expect((await signIn(t, member.email, 'the right password', '10.0.0.2')).statusCode).toBe(200);
+    // A guess spread over many addresses meets the account's own limit (a hundred in the window).
+    for (let i = 0; i < 90; i++) await signIn(t, member.email, 'the wrong password', `10.0.1.${i}`);
+    expect((await signIn(t, member.email, 'the right password', '10.0.2.1')).json().detail).toMatch(/Too many failed sign-ins/);
+    expect((await signIn(t, other.email, 'the other password', '10.0.2.1')).statusCode).toBe(200);
+  });
+
+  it('counts each attempt before its hash: of forty at once, ten are hashed and the rest refused at once', async () => {
+    const hashed = vi.spyOn(argon2, 'verify');
+    const t = await app();
+    const member = await addMember(t, 'm@example.com', 'member', 'the right password');
+    hashed.mockClear();
+    const answers = await Promise.all(Array.from({ length: 40 }, () => signIn(t, member.email, 'the wrong password')));
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array.from({ length: 40 }, () => 401));
+    expect(answers.filter((answer) => /Too many failed sign-ins/.test(answer.json().detail as string))).toHaveLength(30);
+    expect(hashed).toHaveBeenCalledTimes(10);
+    hashed.mockRestore();
   });
 
   it('ends the sessions of a user who is disabled, whose role changes, or who signs out', async () => {
@@ -200,6 +243,56 @@ describe('API keys', () => {
   });
 });
 
+describe('what an API key signed in', () => {
+  /** Signs a browser in with `key`, as the console's sign-in page does; its cookie. */
+  const signInWithKey = async (t: TestApp, key: string) =>
+    cookieOf(
+      await t.app.inject({
+        method: 'POST',
+        url: '/sign-in',
+        headers: { origin: ORIGIN, host: 'localhost', 'content-type': 'application/json' },
+        payload: JSON.stringify({ key }),
+      }),
+    );
+
+  it('ends with the key: deleted, or expired', async () => {
+    let now = new Date('2026-11-01T00:00:00Z');
+    const t = await app({ clock: () => now });
+    const member = await addMember(t, 'm@example.com', 'member');
+    const browser = await signInWithKey(t, member.key);
+    expect((await withCookie(t, browser)).statusCode).toBe(200);
+    const keys = (await call(t, 'GET', '/api/keys', member.key)).json() as { id: number }[];
+    expect((await call(t, 'DELETE', `/api/keys/${keys[0]!.id}`, member.key)).statusCode).toBe(200);
+    expect((await withCookie(t, browser)).statusCode).toBe(401);
+
+    const expiring = (await call(t, 'POST', '/api/keys', TEST_SESSION_KEY, { name: 'a day', expires_at: '2026-11-02T00:00:00Z' })).json();
+    const owners = await signInWithKey(t, expiring.key as string);
+    expect((await withCookie(t, owners)).statusCode).toBe(200);
+    now = new Date('2026-11-02T00:00:01Z');
+    expect((await withCookie(t, owners)).statusCode).toBe(401);
+  });
+
+  it('makes no key that outlives it, through the key or through the browser it signed in', async () => {
+    const t = await app({ clock: () => new Date('2026-11-01T00:00:00Z') });
+    const expiring = (await call(t, 'POST', '/api/keys', TEST_SESSION_KEY, { name: 'a day', expires_at: '2026-11-02T00:00:00Z' })).json();
+    const key = expiring.key as string;
+    const forever = await call(t, 'POST', '/api/keys', key, { name: 'forever' });
+    expect(forever.statusCode).toBe(200);
+    expect(forever.json().expires_at).toBe('2026-11-02T00:00:00.000Z');
+    const later = await call(t, 'POST', '/api/keys', key, { name: 'later', expires_at: '2026-12-01T00:00:00Z' });
+    expect(later.statusCode).toBe(422);
+    expect(later.json().detail[0]).toMatchObject({ loc: ['body', 'expires_at'], msg: expect.stringMatching(/cannot outlive it/) });
+    const browser = await signInWithKey(t, key);
+    const fromBrowser = await t.app.inject({
+      method: 'POST',
+      url: '/api/keys',
+      headers: { cookie: browser, host: 'localhost', origin: ORIGIN, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'from the browser' }),
+    });
+    expect(fromBrowser.json().expires_at).toBe('2026-11-02T00:00:00.000Z');
+  });
+});
+
 describe('sandbox limits', () => {
   it('refuse a start over a user’s own limits, naming them; other users’ sandboxes are never paused to make room', async () => {
     const t = await app({ sandboxLimits: { maxRunning: 2 } });
@@ -282,7 +375,7 @@ describe('organisation defaults', () => {
       mcp_config: null,
     });
     expect((await read()).inherited).toEqual(expect.arrayContaining(['llm_model', 'llm_base_url', 'confirmation_mode', 'llm_api_key']));
-    const agentGets = await t.services.settings.readWithSecrets(member.userId);
+    const agentGets = await t.services.settings.readWithSecrets(member.caller);
     expect(agentGets).toMatchObject({
       llm_api_key: 'team-secret-key',
       mcp_config: { sse_servers: [{ url: 'http://mcp.team.example/sse' }] },
@@ -297,7 +390,7 @@ describe('organisation defaults', () => {
     const own = await read();
     expect(own).toMatchObject({ llm_model: 'openai/mine', confirmation_mode: false, llm_api_key_set: false });
     expect(own.inherited).not.toContain('llm_model');
-    expect((await t.services.settings.readWithSecrets(member.userId))?.llm_api_key).toBeNull();
+    expect((await t.services.settings.readWithSecrets(member.caller))?.llm_api_key).toBeNull();
   });
 });
 
@@ -310,8 +403,8 @@ describe('deleting a user', () => {
     const { id } = (await call(t, 'POST', '/api/v1/sandboxes', member.key)).json() as { id: string };
     expect((await call(t, 'DELETE', `${members}/${member.userId}`, TEST_SESSION_KEY)).statusCode).toBe(200);
     expect((await call(t, 'GET', '/api/settings', member.key)).statusCode).toBe(401);
-    expect(await t.services.settings.readWithSecrets(member.userId)).toBeUndefined();
-    expect(await t.services.secrets.readCustomSecrets(member.userId)).toEqual([]);
+    expect(await t.services.settings.readWithSecrets(member.caller)).toBeUndefined();
+    expect(await t.services.secrets.readCustomSecrets(member.caller)).toEqual([]);
     const [sandbox] = (await call(t, 'GET', `/api/v1/sandboxes?id=${id}`, TEST_SESSION_KEY)).json() as { status: string }[];
     expect(sandbox?.status).toBe('PAUSED');
     expect((await call(t, 'GET', members, TEST_SESSION_KEY)).json().items.map((m: { email: string }) => m.email)).not.toContain(

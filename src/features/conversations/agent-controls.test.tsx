@@ -188,4 +188,24 @@ describe('AgentControls', () => {
     });
     expect(screen.getByText('Conversation x is starting already')).toBeInTheDocument();
   });
+
+  it('offers someone else’s conversation only Stop: no composer, approval or Continue, and says whose it is and why', async () => {
+    const { user, onPause } = setup({
+      executionStatus: 'waiting_for_confirmation',
+      waiting: [{ text: 'rm -rf build', risk: 'HIGH' }],
+      ownerName: 'Alice',
+    });
+    expect(screen.getByRole('region', { name: 'Waiting for approval' })).toHaveTextContent('The agent waits for Alice’s approval');
+    expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Reject' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Message to the agent' })).not.toBeInTheDocument();
+    expect(screen.getByText(/Only Alice can write to its agent/)).toHaveTextContent(/it runs with their secrets/);
+    await user.click(screen.getByRole('button', { name: 'Stop' }));
+    expect(onPause).toHaveBeenCalled();
+  });
+
+  it('does not offer to continue someone else’s paused agent', () => {
+    setup({ executionStatus: 'paused', ownerName: 'Alice' });
+    expect(screen.queryByRole('button', { name: 'Continue' })).not.toBeInTheDocument();
+  });
 });

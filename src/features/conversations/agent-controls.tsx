@@ -30,8 +30,13 @@ export interface AgentControlsProps {
   requestError: unknown;
   onResumeSandbox: () => void;
   resumingSandbox: boolean;
-  /** Going on in a new sandbox once its own is gone or failed; absent where the server cannot. */
+  /** Going on in a new sandbox once its own is gone or failed; absent where the server cannot, or it is someone else's. */
   continuation?: Continuation;
+  /**
+   * Whose conversation it is, when it is not the signed-in user's (an admin looking at a member's):
+   * only they may write to its agent, approve its actions or let it continue, so none is offered.
+   */
+  ownerName?: string;
 }
 
 export interface Continuation {
@@ -106,10 +111,16 @@ function SandboxNotice({
   );
 }
 
-function Confirmation({ waiting, onConfirm, pending }: Pick<AgentControlsProps, 'waiting' | 'onConfirm' | 'pending'>) {
+function Confirmation({
+  waiting,
+  onConfirm,
+  pending,
+  ownerName,
+}: Pick<AgentControlsProps, 'waiting' | 'onConfirm' | 'pending' | 'ownerName'>) {
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
   const count = waiting.length === 1 ? 'this action' : `these ${waiting.length} actions`;
+  const whose = ownerName === undefined ? 'your' : `${ownerName}’s`;
   return (
     <Paper
       withBorder
@@ -121,7 +132,7 @@ function Confirmation({ waiting, onConfirm, pending }: Pick<AgentControlsProps, 
     >
       <Stack gap="xs">
         <Text size="sm" fw={600}>
-          The agent waits for your approval to run {count}:
+          The agent waits for {whose} approval to run {count}:
         </Text>
         {waiting.map(({ text, risk }, index) => (
           <Group key={index} gap="xs" wrap="nowrap">
@@ -131,7 +142,7 @@ function Confirmation({ waiting, onConfirm, pending }: Pick<AgentControlsProps, 
             <RiskBadge risk={risk} />
           </Group>
         ))}
-        {rejecting ? (
+        {ownerName !== undefined ? null : rejecting ? (
           <Group align="flex-end">
             <TextInput
               label="Why not? (optional, the agent reads it)"
@@ -190,19 +201,23 @@ export function AgentControls(props: AgentControlsProps) {
     );
   }
   const canStop = status === 'running' || status === 'waiting_for_confirmation';
+  const { ownerName } = props;
+  const theirs = ownerName !== undefined;
   return (
     <Stack gap="sm">
       {Boolean(props.requestError) && <ErrorAlert title="Not done">{describeError(props.requestError)}</ErrorAlert>}
       {status === 'waiting_for_confirmation' && props.waiting.length > 0 && (
-        <Confirmation waiting={props.waiting} onConfirm={props.onConfirm} pending={pending} />
+        <Confirmation waiting={props.waiting} onConfirm={props.onConfirm} pending={pending} ownerName={ownerName} />
       )}
       {status === 'stuck' && (
         <Alert color="red" variant="light" title="The agent is stuck">
-          It kept repeating itself: the same step with the same result. Tell it below what to do differently; your message gets it going
-          again.
+          It kept repeating itself: the same step with the same result.{' '}
+          {theirs
+            ? `${ownerName} can tell it what to do differently.`
+            : 'Tell it below what to do differently; your message gets it going again.'}
         </Alert>
       )}
-      {(canStop || status === 'paused') && (
+      {(canStop || (status === 'paused' && !theirs)) && (
         <Group>
           {canStop ? (
             <Button
@@ -220,11 +235,22 @@ export function AgentControls(props: AgentControlsProps) {
             </Button>
           )}
           <Text size="sm" c="dimmed">
-            {canStop ? 'Stop pauses the agent; Continue picks up where it stopped.' : 'The agent is paused.'}
+            {!canStop
+              ? 'The agent is paused.'
+              : theirs
+                ? 'Stop pauses the agent.'
+                : 'Stop pauses the agent; Continue picks up where it stopped.'}
           </Text>
         </Group>
       )}
-      <Composer onSend={props.onSend} sending={props.sending} sendError={props.sendError} />
+      {theirs ? (
+        <Alert color="gray" variant="light" title={`${ownerName}’s conversation`}>
+          Only {ownerName} can write to its agent, approve or reject its actions, let it continue or read its workspace: it runs with their
+          secrets. You can stop it{status === 'paused' ? ' (it is paused now)' : ''}, pause its sandbox or delete it.
+        </Alert>
+      ) : (
+        <Composer onSend={props.onSend} sending={props.sending} sendError={props.sendError} />
+      )}
     </Stack>
   );
 }

@@ -23,6 +23,9 @@ import {
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { eventCountQuery } from '../../queries/events';
 import { sandboxActionMutation } from '../../queries/sandboxes';
+import { signedInUserIdQuery } from '../../queries/me';
+import { ownersQuery } from '../../queries/team';
+import { ownerName } from '../../components/owners';
 import { AgentControls, type AgentRequest, type Continuation } from './agent-controls';
 import { type ConversationTab, ConversationTabs } from './conversation-tabs';
 import { ConversationView } from './conversation-view';
@@ -82,6 +85,7 @@ export function ConversationPage() {
   const agentControls = features?.agentControls === true;
   const agent = useAgent(conversationId, conversation.data);
   const continuation = useContinuation(conversationId);
+  const othersName = useOthersName(conversation.data?.created_by_user_id);
   const [params, updateParams] = useUrlParams<'tab' | 'file' | 'diff' | 'dir' | 'open'>();
   const tab = TABS.find((candidate) => candidate === params.get('tab')) ?? 'conversation';
 
@@ -126,6 +130,7 @@ export function ConversationPage() {
             onSandboxAction={(action) => sandbox.mutate({ action, id: c.sandbox_id }, { onError: failed(`${action} its sandbox`) })}
             onDelete={() => setConfirmDelete(true)}
             relatedTitles={relatedTitles}
+            ownerName={othersName}
           >
             <ConversationTabs
               tab={tab}
@@ -152,7 +157,8 @@ export function ConversationPage() {
                         sandbox.mutate({ action: 'resume', id: c.sandbox_id }, { onError: failed('resume its sandbox') })
                       }
                       resumingSandbox={sandbox.isPending}
-                      continuation={continuation}
+                      continuation={othersName === undefined ? continuation : undefined}
+                      ownerName={othersName}
                     />
                   ) : (
                     <Alert color="gray" variant="light">
@@ -163,9 +169,19 @@ export function ConversationPage() {
                 </Stack>
               }
               changes={
-                features?.workspace ? <WorkspaceChanges conversationId={c.id} running={c.sandbox_status === 'RUNNING'} /> : undefined
+                !features?.workspace ? undefined : othersName !== undefined ? (
+                  <OthersWorkspace ownerName={othersName} />
+                ) : (
+                  <WorkspaceChanges conversationId={c.id} running={c.sandbox_status === 'RUNNING'} />
+                )
               }
-              files={features?.workspace ? <WorkspaceFiles conversationId={c.id} running={c.sandbox_status === 'RUNNING'} /> : undefined}
+              files={
+                !features?.workspace ? undefined : othersName !== undefined ? (
+                  <OthersWorkspace ownerName={othersName} />
+                ) : (
+                  <WorkspaceFiles conversationId={c.id} running={c.sandbox_status === 'RUNNING'} />
+                )
+              }
             />
           </ConversationView>
         )}
@@ -196,6 +212,28 @@ export function ConversationPage() {
       )}
     </>
   );
+}
+
+/** A workspace is its owner's to read: it may hold their secrets (a setup script's files, say). */
+function OthersWorkspace({ ownerName }: { ownerName: string }) {
+  return (
+    <Alert color="gray" variant="light" title={`${ownerName}’s workspace`}>
+      Only {ownerName} can read this conversation&apos;s workspace: it may hold their secrets.
+    </Alert>
+  );
+}
+
+/**
+ * The name of whoever a conversation of `userId`'s belongs to, when it is not the signed-in user
+ * (an admin looking at a member's); `undefined` for their own, and until that is known.
+ */
+function useOthersName(userId: string | null | undefined): string | undefined {
+  const queryClient = useQueryClient();
+  const me = useQuery(signedInUserIdQuery(queryClient)).data;
+  const others = Boolean(me && userId && userId !== me);
+  const owners = useQuery({ ...ownersQuery(queryClient), enabled: others }).data;
+  if (!others) return undefined;
+  return owners ? ownerName(owners, userId) : 'another user';
 }
 
 /**

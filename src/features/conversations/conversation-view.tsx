@@ -23,6 +23,8 @@ export interface ConversationViewProps {
   onDelete: () => void;
   /** Titles of its parent and sub-conversations, by id, as far as known yet. */
   relatedTitles?: ReadonlyMap<string, string | null>;
+  /** Whose it is, when it is not the signed-in user's. */
+  ownerName?: string;
   /** The agent's part (events and controls), between the header and the details. */
   children?: ReactNode;
 }
@@ -209,6 +211,7 @@ export function ConversationView({ conversation: c, ...props }: ConversationView
           <Field label="Conversation id">
             <CopyValue value={c.id} label="conversation id" maxWidth={260} />
           </Field>
+          {props.ownerName !== undefined && <Field label="Owner">{text(props.ownerName)}</Field>}
           <Field label="Sandbox">
             <Group gap="xs" wrap="nowrap">
               <Anchor component={Link} to={`/sandboxes?logs=${encodeURIComponent(c.sandbox_id)}`} size="sm" ff="monospace">

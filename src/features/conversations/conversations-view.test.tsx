@@ -149,4 +149,17 @@ describe('ConversationsView', () => {
     expect(onRetryTask).toHaveBeenCalledWith(failed);
     expect(onDismissTask).toHaveBeenCalledWith(failed);
   });
+
+  it('names whose a failed start of another user is, and offers only Dismiss: a Retry would run their task as you', async () => {
+    const theirs = { ...task('3', 'ERROR', 'The sandbox failed'), created_by_user_id: 'alice-id' };
+    const mine = { ...task('4', 'ERROR', 'The sandbox failed'), created_by_user_id: 'me' };
+    setup({ tasks: [theirs, mine], signedInUserId: 'me', owners: [{ id: 'alice-id', name: 'Alice' }] });
+    const their = screen.getByRole('group', { name: 'Start of Task 3' });
+    expect(their).toHaveTextContent('Alice’s');
+    expect(within(their).queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+    expect(within(their).getByRole('button', { name: 'Dismiss' })).toBeInTheDocument();
+    const own = screen.getByRole('group', { name: 'Start of Task 4' });
+    expect(within(own).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    expect(own).not.toHaveTextContent('’s');
+  });
 });

@@ -8,6 +8,7 @@ import { SandboxCapacityLine } from '../../components/sandbox-capacity';
 import { LoadedContent } from '../../components/query-content';
 import { SelectionToolbar } from '../../components/selection-toolbar';
 import { OwnerSelect } from '../../components/owner-select';
+import { ownerName } from '../../components/owners';
 import type { Owner } from '../../contract/team';
 import type { AppConversation, ConversationSortOrder, StartTask } from '../../contract/conversations';
 import { DEMO_MODEL } from '../../contract/demo-model';
@@ -66,6 +67,8 @@ export interface ConversationsViewProps {
   layout?: 'table' | 'cards';
   /** The team, for an admin: an Owner column and filter show. */
   owners?: readonly Owner[];
+  /** Who is signed in (`null` on a server without teams): another user's failed start names them and cannot be retried here. */
+  signedInUserId?: string | null;
 }
 
 const filtered = (filters: ListFilters) => Boolean(filters.title || filters.from || filters.to || filters.owner);
@@ -115,6 +118,11 @@ export function ConversationsView(props: ConversationsViewProps) {
               onRetry={props.onRetryTask}
               onDismiss={props.onDismissTask}
               retrying={props.retryingTask === task.id}
+              ownerName={
+                props.signedInUserId && task.created_by_user_id && task.created_by_user_id !== props.signedInUserId
+                  ? ownerName(props.owners ?? [], task.created_by_user_id)
+                  : undefined
+              }
             />
           ))}
         </Stack>

@@ -8,6 +8,8 @@ interface TaskProgressProps {
   onRetry: (task: StartTask) => void;
   onDismiss: (task: StartTask) => void;
   retrying?: boolean;
+  /** Whose start it is, when it is not the signed-in user's: named, and not retried here (it would run as you). */
+  ownerName?: string;
 }
 
 const titleOf = (task: StartTask) => {
@@ -20,8 +22,8 @@ const titleOf = (task: StartTask) => {
   );
 };
 
-/** A start under way, step by step; one that failed says why, and can be tried again. */
-export function TaskProgress({ task, onRetry, onDismiss, retrying }: TaskProgressProps) {
+/** A start under way, step by step; one that failed says why, and can be tried again by whoever started it. */
+export function TaskProgress({ task, onRetry, onDismiss, retrying, ownerName }: TaskProgressProps) {
   const step = STEPS.findIndex((s) => s.status === task.status);
   const failed = task.status === 'ERROR';
   return (
@@ -30,15 +32,23 @@ export function TaskProgress({ task, onRetry, onDismiss, retrying }: TaskProgres
         <Group justify="space-between" wrap="nowrap">
           <Text fw={600} size="sm" truncate>
             {titleOf(task)}
+            {ownerName !== undefined && (
+              <Text span size="sm" c="dimmed" fw={400}>
+                {' '}
+                · {ownerName}’s
+              </Text>
+            )}
           </Text>
           {failed ? (
             <Group gap="xs" wrap="nowrap">
               <Button size="xs" variant="default" onClick={() => onDismiss(task)}>
                 Dismiss
               </Button>
-              <Button size="xs" onClick={() => onRetry(task)} loading={retrying}>
-                Retry
-              </Button>
+              {ownerName === undefined && (
+                <Button size="xs" onClick={() => onRetry(task)} loading={retrying}>
+                  Retry
+                </Button>
+              )}
             </Group>
           ) : (
             <Text size="sm" c="dimmed" data-step={task.status}>
