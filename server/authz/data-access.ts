@@ -50,16 +50,55 @@ export class DataAccess {
   constructor(private readonly stores: UserDataStores) {}
 
   as(subject: Subject): SubjectData {
-    const { stores } = this;
-    return {
-      conversations: new ConversationRecords(stores.conversations, subject),
-      sandboxes: new SandboxRecords(stores.sandboxes, subject),
-      startTasks: new StartTaskRecords(stores.startTasks, subject),
-      events: new EventRecords(stores.events, subject),
-      settings: new SettingsDocuments(stores.settings, subject),
-      secrets: new SecretRecords(stores.secrets, subject),
-      users: new UserRecords(stores.users, subject),
-      apiKeys: new ApiKeyRecords(stores.apiKeys, subject),
-    };
+    return new BoundData(this.stores, subject);
+  }
+}
+
+/** The stores bound to one subject, each made when first used (most calls use one or two). */
+class BoundData implements SubjectData {
+  #conversations?: ConversationRecords;
+  #sandboxes?: SandboxRecords;
+  #startTasks?: StartTaskRecords;
+  #events?: EventRecords;
+  #settings?: SettingsDocuments;
+  #secrets?: SecretRecords;
+  #users?: UserRecords;
+  #apiKeys?: ApiKeyRecords;
+
+  constructor(
+    private readonly stores: UserDataStores,
+    private readonly subject: Subject,
+  ) {}
+
+  get conversations() {
+    return (this.#conversations ??= new ConversationRecords(this.stores.conversations, this.subject));
+  }
+
+  get sandboxes() {
+    return (this.#sandboxes ??= new SandboxRecords(this.stores.sandboxes, this.subject));
+  }
+
+  get startTasks() {
+    return (this.#startTasks ??= new StartTaskRecords(this.stores.startTasks, this.subject));
+  }
+
+  get events() {
+    return (this.#events ??= new EventRecords(this.stores.events, this.subject));
+  }
+
+  get settings() {
+    return (this.#settings ??= new SettingsDocuments(this.stores.settings, this.subject));
+  }
+
+  get secrets() {
+    return (this.#secrets ??= new SecretRecords(this.stores.secrets, this.subject));
+  }
+
+  get users() {
+    return (this.#users ??= new UserRecords(this.stores.users, this.subject));
+  }
+
+  get apiKeys() {
+    return (this.#apiKeys ??= new ApiKeyRecords(this.stores.apiKeys, this.subject));
   }
 }

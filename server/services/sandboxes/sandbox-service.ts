@@ -25,6 +25,7 @@ import type { OwnerClient } from '../instances/owner-client';
 import { paginate } from '../paging';
 import { asSystem, type Caller, isSystem, type Subject } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
+import type { SandboxRecords } from '../../authz/sandboxes';
 import type { WorkerUrl } from '../../sandboxes/worker-ports';
 
 export interface SandboxLimits {
@@ -91,8 +92,16 @@ const WATCH = asSystem('watch sandboxes');
 /** What the caps count: every user's sandboxes. */
 const COUNT = asSystem('count sandboxes against the limits');
 
+/** Each info's copy without its key, made once (so its JSON text is written once too, see `memoised`). */
+const keylessCopies = new WeakMap<SandboxInfo, SandboxInfo>();
+
 /** A sandbox's info for one who may see it but not use it: no key to its agent server. */
-const keyless = (info: SandboxInfo): SandboxInfo => (info.session_api_key === null ? info : { ...info, session_api_key: null });
+function keyless(info: SandboxInfo): SandboxInfo {
+  if (info.session_api_key === null) return info;
+  let copy = keylessCopies.get(info);
+  if (!copy) keylessCopies.set(info, (copy = memoised({ ...info, session_api_key: null })));
+  return copy;
+}
 
 /**
  * Sandboxes: the registry (in the database, so they outlive a server restart and are found
@@ -298,9 +307,9 @@ export class SandboxService {
     return this.#infoNow(record) ?? this.#infoOf(record, await this.#look(record));
   }
 
-  /** Its info as `subject` may have it: without its key for one who may see it but not use it. */
-  #infoFor(subject: Subject, record: SandboxRecord, info: SandboxInfo): SandboxInfo {
-    return this.data.as(subject).sandboxes.may('use', record) ? info : keyless(info);
+  /** Its info as whoever `sandboxes` is bound to may have it: without its key for one who may see it but not use it. */
+  #infoFor(sandboxes: SandboxRecords, record: SandboxRecord, info: SandboxInfo): SandboxInfo {
+    return sandboxes.may('use', record) ? info : keyless(info);
   }
 
   /** Its info without waiting, when this instance runs it and the runtime sees it at once (see SandboxRuntime.lookNow). */
@@ -372,8 +381,9 @@ export class SandboxService {
     const sandboxes = this.data.as(subject).sandboxes;
     const infos = (await listed).map((record) => {
       const info = this.#infoNow(record) ?? this.#info(record);
-      if (sandboxes.may('use', record)) return info;
-      return info instanceof Promise ? info.then(keyless) : keyless(info);
+      return info instanceof Promise
+        ? info.then((known) => this.#infoFor(sandboxes, record, known))
+        : this.#infoFor(sandboxes, record, info);
     });
     // Only a runtime that has to be asked (or another instance) is waited for.
     const known = infos.every((info) => !(info instanceof Promise)) ? (infos as SandboxInfo[]) : await Promise.all(infos);
@@ -403,18 +413,20 @@ export class SandboxService {
   async getMany(subject: Subject, ids: string[]): Promise<(SandboxInfo | null)[]> {
     refuseTooMany(ids, 'sandboxes');
     // Only those asked for: a page of conversations asks for its sandboxes, most of them long gone.
-    const byId = new Map((await this.data.as(subject).sandboxes.getMany([...new Set(ids)])).map((record) => [record.id, record]));
+    const sandboxes = this.data.as(subject).sandboxes;
+    const byId = new Map((await sandboxes.getMany([...new Set(ids)])).map((record) => [record.id, record]));
     return Promise.all(
       ids.map(async (id) => {
         const record = byId.get(id);
-        return record ? this.#infoFor(subject, record, await this.#info(record)) : null;
+        return record ? this.#infoFor(sandboxes, record, await this.#info(record)) : null;
       }),
     );
   }
 
   async get(subject: Subject, id: string): Promise<SandboxInfo> {
-    const record = await this.data.as(subject).sandboxes.authorize('read', id);
-    return this.#infoFor(subject, record, await this.#info(record));
+    const sandboxes = this.data.as(subject).sandboxes;
+    const record = await sandboxes.authorize('read', id);
+    return this.#infoFor(sandboxes, record, await this.#info(record));
   }
 
   /**
