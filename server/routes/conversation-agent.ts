@@ -10,8 +10,11 @@ import { detailErrorSchema } from '../../src/contract/errors';
 
 const MESSAGE_BODY_LIMIT = MAX_MESSAGE_IMAGE_BYTES + 1024 * 1024;
 
-/** 409: the conversation's state does not allow it (the detail says what to do); 503: its agent server cannot do it now. */
-const refusals = { 404: detailErrorSchema, 409: detailErrorSchema, 503: detailErrorSchema };
+/**
+ * 403: only the conversation's owner may (the detail says why); 409: its state does not allow it
+ * (the detail says what to do); 503: its agent server cannot do it now.
+ */
+const refusals = { 403: detailErrorSchema, 404: detailErrorSchema, 409: detailErrorSchema, 503: detailErrorSchema };
 
 /** What a person does with a conversation's agent (ours), forwarded to its agent server, and its live event stream. */
 export function conversationAgentRoutes(agents: AgentConversations, events: EventService): FastifyPluginAsyncZod {

@@ -43,7 +43,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           summary: 'Start a conversation: returns the start task in WORKING; the rest goes on in the background',
           tags,
           body: startRequestSchema,
-          response: { 200: startTaskSchema, 404: detailErrorSchema, 409: detailErrorSchema, ...validation },
+          response: { 200: startTaskSchema, 403: detailErrorSchema, 404: detailErrorSchema, 409: detailErrorSchema, ...validation },
         },
       },
       async (request) => startTasks.start(request.caller, request.body),
@@ -57,7 +57,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
             'Go on with a conversation whose sandbox is gone or failed, in a new one: its workspace made again (the repository cloned at its branch), its agent given its stored history; returns the start task, in WORKING (ours)',
           tags,
           params: conversationIdParamsSchema,
-          response: { 200: startTaskSchema, 404: detailErrorSchema, 409: detailErrorSchema },
+          response: { 200: startTaskSchema, 403: detailErrorSchema, 404: detailErrorSchema, 409: detailErrorSchema },
         },
       },
       async (request) => startTasks.continueInNewSandbox(request.caller, request.params.conversation_id),
@@ -69,7 +69,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
         schema: {
           summary: 'Start a conversation; the response is a JSON array of every state of its start task as it happens',
           description:
-            'The array is streamed: one `AppConversationStartTask` per state, up to READY or ERROR. Refusals (404, 409, 422) as for POST /api/v1/app-conversations.',
+            'The array is streamed: one `AppConversationStartTask` per state, up to READY or ERROR. Refusals (403, 404, 409, 422) as for POST /api/v1/app-conversations.',
           tags,
           body: startRequestSchema,
         },

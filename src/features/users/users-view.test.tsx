@@ -46,6 +46,7 @@ describe('UsersView', () => {
           member('owner', { role: 'owner', name: 'Olga' }),
           member('bob', { name: 'Bob', running_sandboxes: 2, max_running_sandboxes: 3 }),
           member('new', { name: null, status: 'invited' }),
+          member('boss', { name: null, role: 'owner', status: 'invited' }),
         ]}
         myId="me"
         myRole="admin"
@@ -69,6 +70,8 @@ describe('UsersView', () => {
     expect(within(rows[3]!).getByText('invited')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'New invitation link for new@example.com' }));
     expect(on.onNewLink).toHaveBeenCalledWith(expect.objectContaining({ user_id: 'new' }));
+    // An owner's invitation is an owner's to renew or withdraw: a new link would make the admin an owner.
+    expect(within(rows[4]!).queryByRole('button', { name: /New invitation link|Delete/ })).toBeNull();
   });
 
   it('offers an invitation when the team is empty', async () => {

@@ -68,8 +68,10 @@ export function UsersView({
             const name = member.name || member.email || member.user_id;
             const roles = assignableRoles(myRole, myId, member);
             const mayChange = roles.length > 0;
+            // An owner's invitation is an owner's to renew or withdraw, as inviting one is.
+            const invitedMayChange = member.status === 'invited' && (myRole === 'owner' || member.role !== 'owner');
             const actions: RowActionItem[] = [];
-            if (member.status === 'invited')
+            if (invitedMayChange)
               actions.push({
                 verb: 'New invitation link for',
                 title: 'New invitation link',
@@ -87,7 +89,7 @@ export function UsersView({
               actions.push({ verb: 'Disable', icon: <IconPlayerPause size={16} />, onClick: () => onStatusChange(member, 'disabled') });
             if (mayChange && member.status === 'disabled')
               actions.push({ verb: 'Enable', icon: <IconPlayerPlay size={16} />, onClick: () => onStatusChange(member, 'active') });
-            if (member.user_id !== myId && (mayChange || member.status === 'invited'))
+            if (member.user_id !== myId && (mayChange || invitedMayChange))
               actions.push({ verb: 'Delete', icon: <IconTrash size={16} />, danger: true, onClick: () => onDelete(member) });
             return (
               <Table.Tr key={member.user_id}>
