@@ -301,9 +301,13 @@ describe('sandbox limits', () => {
     await call(t, 'PATCH', `${members}/${member.userId}`, TEST_SESSION_KEY, { max_running_sandboxes: 1, max_sandboxes: 2 });
     const start = (key: string) => call(t, 'POST', '/api/v1/sandboxes', key);
 
-    const first = (await start(member.key)).json() as { id: string; exposed_urls: { url: string }[]; session_api_key: string };
-    // Its agent server knows whose it is.
-    const info = await fetch(`${first.exposed_urls[0]!.url}/server_info`, { headers: { 'x-session-api-key': first.session_api_key } });
+    const first = (await start(member.key)).json() as { id: string };
+    // Its agent server knows whose it is (asked once it runs: a start may answer while it is STARTING).
+    type Running = { status: string; exposed_urls: { url: string }[]; session_api_key: string };
+    const running = async () => ((await call(t, 'GET', `/api/v1/sandboxes?id=${first.id}`, member.key)).json() as Running[])[0]!;
+    await expect.poll(async () => (await running()).status, { timeout: 20_000 }).toBe('RUNNING');
+    const { exposed_urls, session_api_key } = await running();
+    const info = await fetch(`${exposed_urls[0]!.url}/server_info`, { headers: { 'x-session-api-key': session_api_key } });
     expect(await info.json()).toMatchObject({ owner: member.userId });
     const second = await start(member.key);
     expect(second.statusCode).toBe(409);
