@@ -141,7 +141,10 @@ test("an admin follows a member's conversation but is offered nothing that acts 
       method: body === undefined ? 'GET' : 'POST',
       headers: { 'X-Session-API-Key': member.key, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
-    }).then((response) => response.json() as Promise<{ id: string; status: string; app_conversation_id: string }[] & { id: string }>);
+    }).then(
+      (response) =>
+        response.json() as Promise<{ id: string; status: string; app_conversation_id: string; sandbox_id: string }[] & { id: string }>,
+    );
   // Bo's conversation, and a start of his that fails (a repository, and no git provider connected).
   const started = await asBo('/api/v1/app-conversations', { title: 'Bo’s work' });
   await asBo('/api/v1/app-conversations', { title: 'Bo’s failed start', selected_repository: 'octo/hello' });
@@ -156,6 +159,13 @@ test("an admin follows a member's conversation but is offered nothing that acts 
   await expect(failed).toContainText('bo@example.com’s');
   await expect(failed.getByRole('button', { name: 'Dismiss' })).toBeVisible();
   await expect(failed.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  // His running sandbox is not offered for a conversation of the admin's: it holds his secrets.
+  const bos = (await task()).sandbox_id;
+  await page.getByRole('button', { name: 'New conversation' }).first().click();
+  const sandboxChoice = page.getByRole('dialog', { name: 'New conversation' }).getByLabel('Sandbox');
+  await expect(sandboxChoice.locator('option')).not.toHaveCount(0);
+  await expect(sandboxChoice.locator('option', { hasText: bos.slice(0, 8) })).toHaveCount(0);
+  await page.keyboard.press('Escape');
 
   await page.goto(`/conversations/${conversationId}`);
   await expect(page.getByRole('heading', { name: 'Bo’s work', level: 1 })).toBeVisible();

@@ -19,6 +19,8 @@ export interface Caller {
    * in with; `null` or absent: never. A key it makes lives no longer.
    */
   expiresAt?: string | null;
+  /** The API key its browser session was signed in with (`authType` cookie): the session lives no longer than the key. */
+  signedInWithKey?: number;
 }
 
 /** The session key's holder: scripts, and every request before there was a team. */
@@ -42,7 +44,3 @@ export type Subject = Caller | SystemSubject;
 export const asSystem = (task: SystemTask, forUserId = ''): SystemSubject => ({ task, userId: forUserId });
 
 export const isSystem = (subject: Subject): subject is SystemSubject => 'task' in subject;
-
-/** For logs: who did it. */
-export const describeSubject = (subject: Subject): string =>
-  isSystem(subject) ? `the server (${subject.task})` : `user ${subject.userId} (${subject.role})`;

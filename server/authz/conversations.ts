@@ -1,10 +1,10 @@
 import type { ConversationFilter, ConversationSortOrder } from '../../src/contract/conversations';
-import { Forbidden, NotFound } from '../services/domain-errors';
+import { NotFound } from '../services/domain-errors';
 import type { ConversationRecord, ConversationsStore, Cursor } from '../store/conversations-store';
 import type { UserScope } from '../store/user-scope';
 import type { Subject } from './caller';
-import { authorize, requireScope, scopeOf } from './decide';
-import { type Action, refusalReason } from './policy';
+import { authorize, requireScope } from './decide';
+import type { Action } from './policy';
 
 const notFound = (id: string) => () => new NotFound(`Conversation ${id} not found`);
 
@@ -40,23 +40,14 @@ export class ConversationRecords {
     return record;
   }
 
-  /** Whether it changed (`false`: no such conversation for the subject). */
+  /** Whether it changed (`false`: none the subject may change has that id). */
   async update(id: string, changes: Parameters<ConversationsStore['update']>[2]): Promise<boolean> {
-    if (await this.store.update(this.#scope('update'), id, changes)) return true;
-    await this.#refuseIfSeen('update', id);
-    return false;
+    return this.store.update(this.#scope('update'), id, changes);
   }
 
+  /** Whether it was deleted (`false`: none the subject may delete has that id). */
   async delete(id: string): Promise<boolean> {
-    if (await this.store.delete(this.#scope('delete'), id)) return true;
-    await this.#refuseIfSeen('delete', id);
-    return false;
-  }
-
-  /** After a change that found nothing: Forbidden when the subject sees it but may not do this (never, where both reach alike). */
-  async #refuseIfSeen(action: Action<'conversation'>, id: string): Promise<void> {
-    if (scopeOf(this.subject, 'conversation', 'read') === scopeOf(this.subject, 'conversation', action)) return;
-    if (await this.get(id)) throw new Forbidden(refusalReason('conversation', action));
+    return this.store.delete(this.#scope('delete'), id);
   }
 
   async search(filter: ConversationFilter, sort: ConversationSortOrder, cursor: Cursor | undefined, limit: number) {

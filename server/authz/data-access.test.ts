@@ -538,10 +538,11 @@ describe.each(databasesUnderTest())('the data-access layer on %s', (database) =>
     });
 
     method('users.renewInvitation', async () => {
-      const renewal = { invitation_hash: 'renewed', invitation_expires_at: null };
-      await expect(as(admin).users.renewInvitation('new-owner', renewal)).rejects.toThrow(/Only an owner can invite an owner/);
-      await as(admin).users.renewInvitation('new-member', renewal);
-      await refused(() => as(alice).users.renewInvitation('new-member', { ...renewal, invitation_hash: 'x' }), NotFound);
+      const renewal = (hash: string) => () => ({ invitation_hash: hash, invitation_expires_at: null });
+      await expect(as(admin).users.renewInvitation('new-owner', renewal('by-admin'))).rejects.toThrow(/Only an owner can invite an owner/);
+      await as(admin).users.renewInvitation('new-member', renewal('renewed'));
+      expect(await as(admin).users.get('new-member')).toMatchObject({ invitation_hash: 'renewed' });
+      await refused(() => as(alice).users.renewInvitation('new-member', renewal('x')), NotFound);
     });
 
     method('users.account', async () => {

@@ -47,18 +47,22 @@ export function authorize<R extends Resource>(
 ): void {
   if (allows(subject, resource, action, target)) return;
   const seen = action !== 'read' && allows(subject, resource, 'read' as Action<R>, target);
-  if (seen || reachOf(subject, resource, action) === undefined) throw new Forbidden(refusalReason(resource, action));
+  if (seen || reachOf(subject, resource, action) === undefined) throw refused(subject, resource, action);
   throw notFound();
 }
+
+/** Forbidden, saying why (see `refusalReason`). */
+export const refused = <R extends Resource>(subject: Subject, resource: R, action: Action<R>): Forbidden =>
+  new Forbidden(refusalReason(resource, action, isSystem(subject) ? subject.task : undefined));
 
 /** Whose rows `action` reaches, as a store's scope; refused outright when the subject has no grant for it at all. */
 export function requireScope<R extends Resource>(subject: Subject, resource: R, action: Action<R>): UserScope {
   const scope = scopeOf(subject, resource, action);
-  if (scope === undefined) throw new Forbidden(refusalReason(resource, action));
+  if (scope === undefined) throw refused(subject, resource, action);
   return scope;
 }
 
 /** Refuses unless the grant reaches everyone's rows (what counts or sweeps across users). */
 export function requireEveryone<R extends Resource>(subject: Subject, resource: R, action: Action<R>): void {
-  if (scopeOf(subject, resource, action) !== EVERY_USER) throw new Forbidden(refusalReason(resource, action));
+  if (scopeOf(subject, resource, action) !== EVERY_USER) throw refused(subject, resource, action);
 }

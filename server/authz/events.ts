@@ -1,9 +1,7 @@
 import type { EventFilter } from '../../src/contract/events';
-import { Forbidden } from '../services/domain-errors';
 import type { EventCursor, EventRecord, EventsStore, NewEvent, SearchedEvent } from '../store/events-store';
 import type { Subject } from './caller';
-import { allows, requireScope } from './decide';
-import { refusalReason } from './policy';
+import { allows, refused, requireScope } from './decide';
 
 /** Conversation events as `subject` may reach them (see server/authz/policy.ts): each is its conversation's user's. */
 export class EventRecords {
@@ -15,7 +13,7 @@ export class EventRecords {
   /** Stores those not stored yet (see EventsStore.insertNew); the subject may store each one's user's. */
   async insertNew(events: NewEvent[]): Promise<EventRecord[]> {
     for (const userId of new Set(events.map((event) => event.user_id))) {
-      if (!allows(this.subject, 'event', 'create', { ownerId: userId })) throw new Forbidden(refusalReason('event', 'create'));
+      if (!allows(this.subject, 'event', 'create', { ownerId: userId })) throw refused(this.subject, 'event', 'create');
     }
     return this.store.insertNew(events);
   }

@@ -50,7 +50,7 @@ export const ACTION_MEANINGS: { [R in Resource]: { [A in Action<R>]: string } } 
     message: 'send its agent a message',
     approve: 'approve or reject an action waiting',
     run: 'let its agent continue',
-    continue: 'continue it in a new sandbox',
+    continue: 'continue it: in a new sandbox, or with a sub-conversation',
     workspace: 'read its workspace: changes, files, downloads',
   },
   start_task: { read: 'see a start', create: 'start a conversation', update: 'record its steps', delete: 'delete it' },
@@ -124,7 +124,7 @@ export const SYSTEM_TASKS = {
   'sign in through the identity provider': { user: { read: 'any', invite: 'non-owner', account: 'any' } },
   'collect events': {
     conversation: { read: 'any', update: 'any' },
-    event: { read: 'any', create: 'any' },
+    event: { create: 'any' },
     sandbox: { read: 'any', use: 'any' },
   },
   'receive events from a sandbox': {
@@ -140,13 +140,15 @@ export const SYSTEM_TASKS = {
     secrets: { read: 'own' },
     team_defaults: { read: 'any' },
   },
-  'watch sandboxes': { sandbox: { read: 'any', update: 'any', use: 'any' } },
+  'watch sandboxes': { sandbox: { read: 'any', update: 'any' } },
   'recover sandboxes after a restart': {
     sandbox: { read: 'any', update: 'any', delete: 'any' },
     conversation: { read: 'any' },
-    start_task: { read: 'any', update: 'any' },
+    start_task: { update: 'any' },
   },
   'end the starts of gone instances': { start_task: { update: 'any' } },
+  // For conversations the caller may see: the status of the sandbox each is in, whoever made it.
+  'show the sandboxes of conversations': { sandbox: { read: 'any' } },
   'count sandboxes against the limits': { sandbox: { read: 'any' }, user: { read: 'any' } },
   'make room for a sandbox': { sandbox: { read: 'any', pause: 'own' } },
   'check a new conversation id is free': { conversation: { read: 'any' } },
@@ -159,22 +161,30 @@ export const SYSTEM_TASKS = {
 
 export type SystemTask = keyof typeof SYSTEM_TASKS;
 
-/**
- * Why one who may see a thing may still not do this to it: what the refusal says (as Forbidden).
- * Anything else refused is for its owner only.
- */
-const REFUSALS: Partial<Record<`${Resource}.${string}`, string>> = {
-  'conversation.message': "Only the conversation's owner can send its agent a message: the agent runs with their secrets",
-  'conversation.approve': "Only the conversation's owner can approve or reject its agent's actions: they run with their secrets",
-  'conversation.run': "Only the conversation's owner can let its agent continue: it runs with their secrets",
-  'conversation.continue': "Only the conversation's owner can continue it in a new sandbox: it runs with their secrets",
-  'conversation.workspace': "Only the conversation's owner can read its workspace: it may hold their secrets",
-  'sandbox.use': "Only the sandbox's owner can start conversations or run commands in it: it holds their secrets",
-  'user.invite': 'Only an owner can invite an owner',
-  'user.update': 'Only an owner can change an owner, or make someone one',
-  'user.delete': 'Only an owner can delete an owner',
-  'user.account': 'Only the user themselves can change their password or end their sessions',
+/** Why one who may see a thing may still not do this to it: what the refusal says (as Forbidden). */
+const REFUSALS: { [R in Resource]?: { [A in Action<R>]?: string } } = {
+  conversation: {
+    message: "Only the conversation's owner can send its agent a message: the agent runs with their secrets",
+    approve: "Only the conversation's owner can approve or reject its agent's actions: they run with their secrets",
+    run: "Only the conversation's owner can let its agent continue: it runs with their secrets",
+    continue: "Only the conversation's owner can continue it, in a new sandbox or with a sub-conversation: it runs with their secrets",
+    workspace: "Only the conversation's owner can read its workspace: it may hold their secrets",
+  },
+  sandbox: { use: "Only the sandbox's owner can start conversations or run commands in it: it holds their secrets" },
+  user: {
+    invite: 'Only an owner can invite an owner',
+    update: 'Only an owner can change an owner, or make someone one',
+    delete: 'Only an owner can delete an owner',
+    account: 'Only the user themselves can change their password or end their sessions',
+  },
 };
 
-export const refusalReason = (resource: Resource, action: string): string =>
-  REFUSALS[`${resource}.${action}`] ?? `Only its owner can ${ACTION_MEANINGS[resource][action as never] ?? action}`;
+/**
+ * What a refusal of `action` on `resource` says: why, for a person; for one of the server's own
+ * tasks (a grant its code lacks, a mistake), which task and what it was refused.
+ */
+export function refusalReason<R extends Resource>(resource: R, action: Action<R>, task?: SystemTask): string {
+  if (task !== undefined) return `The server's task "${task}" may not ${action} ${resource} rows`;
+  const reason = (REFUSALS[resource] as Partial<Record<string, string>> | undefined)?.[action];
+  return reason ?? `You may not ${action} this ${resource.replace('_', ' ')}`;
+}

@@ -14,24 +14,25 @@ export class SandboxRecords {
     private readonly subject: Subject,
   ) {}
 
+  /** Those of `records` the subject may see (the registry's rows carry no scope of their own). */
+  #visible(records: readonly SandboxRecord[]): readonly SandboxRecord[] {
+    const scope = requireScope(this.subject, 'sandbox', 'read');
+    return scope === EVERY_USER ? records : records.filter((record) => record.created_by_user_id === scope);
+  }
+
   /** Those the subject may see, newest first (frozen rows: a cached list's). */
   async list(): Promise<readonly SandboxRecord[]> {
-    const scope = requireScope(this.subject, 'sandbox', 'read');
-    const all = await this.store.list();
-    return scope === EVERY_USER ? all : all.filter((record) => record.created_by_user_id === scope);
+    return this.#visible(await this.store.list());
   }
 
   async get(id: string): Promise<SandboxRecord | undefined> {
-    const scope = requireScope(this.subject, 'sandbox', 'read');
     const record = await this.store.get(id);
-    return record && (scope === EVERY_USER || record.created_by_user_id === scope) ? record : undefined;
+    return record && this.#visible([record])[0];
   }
 
   /** Those of `ids` that exist and the subject may see, in no particular order. */
   async getMany(ids: string[]): Promise<readonly SandboxRecord[]> {
-    const scope = requireScope(this.subject, 'sandbox', 'read');
-    const found = await this.store.getMany(ids);
-    return scope === EVERY_USER ? found : found.filter((record) => record.created_by_user_id === scope);
+    return this.#visible(await this.store.getMany(ids));
   }
 
   /** Whether the subject may do `action` to `record` (one it has read). */

@@ -1,9 +1,9 @@
 import type { Role } from '../../src/contract/roles';
 import { Forbidden, NotFound } from '../services/domain-errors';
 import type { NewUser, UserRecord, UsersStore } from '../store/users-store';
-import { OWNER_ID, type Subject } from './caller';
-import { authorize, requireEveryone, scopeOf } from './decide';
 import { EVERY_USER } from '../store/user-scope';
+import { OWNER_ID, type Subject } from './caller';
+import { authorize, requireEveryone, requireScope } from './decide';
 
 const notFound = (id: string) => () => new NotFound(`User ${id} not found`);
 
@@ -25,9 +25,8 @@ export class UserRecords {
   ) {}
 
   async get(id: string): Promise<UserRecord | undefined> {
-    const scope = scopeOf(this.subject, 'user', 'read');
-    if (scope === undefined || (scope !== EVERY_USER && scope !== id)) return undefined;
-    return this.store.get(id);
+    const scope = requireScope(this.subject, 'user', 'read');
+    return scope === EVERY_USER || scope === id ? this.store.get(id) : undefined;
   }
 
   async byEmail(email: string): Promise<UserRecord | undefined> {
@@ -56,12 +55,15 @@ export class UserRecords {
     return this.store.insert(user);
   }
 
-  /** A new invitation for an invited user: as inviting them with their role is. */
-  async renewInvitation(id: string, invitation: Pick<UserRecord, 'invitation_hash' | 'invitation_expires_at'>): Promise<UserRecord> {
-    const user = await this.#existing(id);
+  /** A new invitation for user `id`, allowed as inviting them with their role is: `renew` makes it (or throws) from the user as stored. */
+  async renewInvitation(
+    id: string,
+    renew: (user: UserRecord) => Pick<UserRecord, 'invitation_hash' | 'invitation_expires_at'>,
+  ): Promise<void> {
+    const user = await this.get(id);
+    if (!user) throw notFound(id)();
     authorize(this.subject, 'user', 'invite', { ownerId: id, role: user.role as Role }, notFound(id));
-    await this.store.update(id, invitation);
-    return user;
+    await this.store.update(id, renew(user));
   }
 
   /** Changes a user's own account (their password, sessions, last sign-in). */
@@ -102,11 +104,5 @@ export class UserRecords {
     if (user.id === this.subject.userId) throw new Forbidden(`You cannot ${verb} yourself`);
     if (user.id === OWNER_ID) throw new Forbidden('The owner who holds the session key cannot be given another role, disabled or deleted');
     authorize(this.subject, 'user', action, { ownerId: user.id, role: user.role as Role }, notFound(user.id));
-  }
-
-  async #existing(id: string): Promise<UserRecord> {
-    const user = await this.get(id);
-    if (!user) throw notFound(id)();
-    return user;
   }
 }

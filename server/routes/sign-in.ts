@@ -162,8 +162,12 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
         const caller = await find(request);
         if (typeof caller === 'string') return reply.status(401).send({ detail: 'Unauthorized' });
         await team.changePassword(caller, request.body.current_password, request.body.new_password, request.ip);
+        // Its new cookie is bound to the key the old one was signed in with, if any.
         if (caller.authType === 'cookie')
-          await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, { userId: caller.userId });
+          await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, {
+            userId: caller.userId,
+            keyId: caller.signedInWithKey,
+          });
         reply.header('cache-control', 'no-store');
         return { success: true };
       },

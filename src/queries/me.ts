@@ -1,5 +1,4 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
-import { serverFeaturesQuery } from './server-capabilities';
 
 /** The requests and their schemas, loaded when first asked: the shell asks, and it is part of every page's first download. */
 const api = () => import('../api/me');
@@ -9,7 +8,6 @@ export const meKeys = {
   all: ['me'] as const,
   org: () => [...meKeys.all, 'org'] as const,
   me: () => [...meKeys.all, 'caller'] as const,
-  userId: () => [...meKeys.all, 'user-id'] as const,
 };
 
 /** The caller's organisation: it does not change while signed in. */
@@ -21,19 +19,5 @@ export const meQuery = (queryClient: QueryClient) =>
   queryOptions({
     queryKey: meKeys.me(),
     queryFn: async ({ signal }) => (await api()).fetchMe(await queryClient.fetchQuery(currentOrgQuery()), signal),
-    staleTime: 60_000,
-  });
-
-/**
- * The signed-in user's id, to tell their own conversations from others' (what only an owner may do
- * to one); `null` on a server without teams, where everything is the caller's.
- */
-export const signedInUserIdQuery = (queryClient: QueryClient) =>
-  queryOptions({
-    queryKey: meKeys.userId(),
-    queryFn: async ({ signal }): Promise<string | null> => {
-      if (!(await queryClient.fetchQuery(serverFeaturesQuery())).team) return null;
-      return (await (await api()).fetchMe(await queryClient.fetchQuery(currentOrgQuery()), signal)).user_id;
-    },
     staleTime: 60_000,
   });

@@ -95,6 +95,15 @@ describe('an admin (or an owner) with a member’s conversation', () => {
     const under = await call(admin.key, 'POST', '/api/v1/app-conversations', { parent_conversation_id: started.app_conversation_id });
     expect(under.statusCode).toBe(403);
     expect(await made()).toEqual(before);
+    // Not even in a sandbox of the admin's own.
+    const own = (await call(admin.key, 'POST', '/api/v1/sandboxes')).json() as { id: string };
+    const underInOwn = await call(admin.key, 'POST', '/api/v1/app-conversations', {
+      parent_conversation_id: started.app_conversation_id,
+      sandbox_id: own.id,
+    });
+    expect(underInOwn.statusCode).toBe(403);
+    expect(underInOwn.json().detail).toMatch(/Only the conversation's owner can continue it/);
+    expect((await made()).tasks).toBe(before.tasks);
   });
 });
 

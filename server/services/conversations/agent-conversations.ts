@@ -9,12 +9,22 @@ import type { Action } from '../../authz/policy';
 import { type AgentStartRequests, CONVERSATION_CREATE_TIMEOUT_MS } from './agent-start-request';
 import { normaliseId } from '../ids';
 import type { SandboxService } from '../sandboxes/sandbox-service';
+import type { Owner } from '../instances/instance-registry';
 import { asSystem, type Caller, type Subject } from '../../authz/caller';
 
 /** A sandbox's agent server: where it listens and the key it takes. */
 export interface AgentEndpoint {
   url: string;
   key: string;
+}
+
+/** A conversation the caller was allowed an action on (`AgentConversations.allowed`), and the way to its agent server. */
+export interface AllowedConversation {
+  record: ConversationRecord;
+  /** The other instance that runs its sandbox; `undefined` when this one does. */
+  elsewhere(): Promise<(Owner & { reachable: true }) | undefined>;
+  /** Its sandbox's running agent server; Conflict (saying what to do) otherwise. */
+  endpoint(): Promise<AgentEndpoint>;
 }
 
 const AGENT_TIMEOUT_MS = 15_000;
@@ -92,24 +102,24 @@ export class AgentConversations {
     private readonly log: Logger,
   ) {}
 
-  /** The stored conversation if the caller may do `action` to it; NotFound, or Forbidden saying why, otherwise. */
-  async stored(caller: Caller, id: string, action: Action<'conversation'>): Promise<ConversationRecord> {
+  /**
+   * Conversation `id` once the caller was allowed `action` on it (NotFound, or Forbidden saying
+   * why, otherwise), with the way to its agent server: the only way to that server's key.
+   */
+  async allowed(caller: Caller, id: string, action: Action<'conversation'>): Promise<AllowedConversation> {
     const hex = normaliseId(id);
     if (!hex) throw new NotFound(`Conversation ${id} not found`);
-    return this.data.as(caller).conversations.authorize(action, hex);
-  }
-
-  /** The other instance that runs the sandbox of a conversation an action on was allowed; `undefined` when this one does. */
-  elsewhere(record: ConversationRecord) {
-    return this.sandboxes.ownerElsewhere(REACH_AGENT, record.sandbox_id);
-  }
-
-  /** The running agent server of a conversation an action on was allowed; Conflict (saying what to do) otherwise. */
-  async endpointOf(record: ConversationRecord): Promise<AgentEndpoint> {
-    const [sandbox] = await this.sandboxes.getMany(REACH_AGENT, [record.sandbox_id]);
-    const endpoint = agentEndpoint(sandbox);
-    if (!endpoint) throw notRunning(record.id, sandbox ?? null);
-    return endpoint;
+    const record = await this.data.as(caller).conversations.authorize(action, hex);
+    return {
+      record,
+      elsewhere: () => this.sandboxes.ownerElsewhere(REACH_AGENT, record.sandbox_id),
+      endpoint: async () => {
+        const [sandbox] = await this.sandboxes.getMany(REACH_AGENT, [record.sandbox_id]);
+        const endpoint = agentEndpoint(sandbox);
+        if (!endpoint) throw notRunning(record.id, sandbox ?? null);
+        return endpoint;
+      },
+    };
   }
 
   async #post(endpoint: AgentEndpoint, path: string, body: unknown, timeoutMs = AGENT_TIMEOUT_MS): Promise<Response> {
@@ -133,14 +143,15 @@ export class AgentConversations {
    */
   async #act(caller: Caller, id: string, action: keyof typeof ACTIONS, body: unknown, withSettings = false): Promise<void> {
     const { agentPath, route, authz } = ACTIONS[action];
-    const record = await this.stored(caller, id, authz);
+    const conversation = await this.allowed(caller, id, authz);
+    const { record } = conversation;
     // Its sandbox runs on another instance: that one talks to its agent server (this one may not reach it).
-    const owner = await this.elsewhere(record);
-    if (owner) {
-      await this.sandboxes.forward(caller, owner, 'POST', `/v1/app-conversations/${record.id}/${route}`, body);
+    const instance = await conversation.elsewhere();
+    if (instance) {
+      await this.sandboxes.forward(caller, instance, 'POST', `/v1/app-conversations/${record.id}/${route}`, body);
       return;
     }
-    const endpoint = await this.endpointOf(record);
+    const endpoint = await conversation.endpoint();
     // A conversation from before its workspace was recorded cannot be sent again: it keeps what it has.
     if (withSettings && record.working_dir) await this.#create(caller, record, record.working_dir, endpoint);
     const path = `/api/conversations/${record.id}${agentPath}`;
@@ -172,20 +183,20 @@ export class AgentConversations {
   }
 
   /**
-   * Pauses the agent of conversation `record`, which is being deleted while its sandbox may stay:
-   * best effort and briefly, the delete goes on whatever the agent server responds.
+   * Pauses the agent of a conversation being deleted (`conversation`, allowed `delete`) while its
+   * sandbox may stay: best effort and briefly, the delete goes on whatever the agent server responds.
    */
-  async pauseForDelete(caller: Caller, record: ConversationRecord): Promise<void> {
+  async pauseForDelete(caller: Caller, conversation: AllowedConversation): Promise<void> {
+    const { record } = conversation;
     try {
       // Another instance runs its sandbox: its addresses are on that host, so that instance pauses it
       // (unreachable, it is not paused: the refusal is logged below).
-      const owner = await this.elsewhere(record);
-      if (owner) {
-        await this.sandboxes.forward(caller, owner, 'POST', `/v1/app-conversations/${record.id}/pause`, {});
+      const instance = await conversation.elsewhere();
+      if (instance) {
+        await this.sandboxes.forward(caller, instance, 'POST', `/v1/app-conversations/${record.id}/pause`, {});
         return;
       }
-      const [sandbox] = await this.sandboxes.getMany(REACH_AGENT, [record.sandbox_id]);
-      const endpoint = agentEndpoint(sandbox);
+      const endpoint = await conversation.endpoint().catch(() => undefined);
       if (!endpoint) return;
       const response = await this.#post(endpoint, `/api/conversations/${record.id}/pause`, {}, PAUSE_ON_DELETE_TIMEOUT_MS);
       await response.body?.cancel();

@@ -57,14 +57,6 @@ export class ConversationService {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  /** The sandboxes of `records` that exist, by id, as the caller may see them (with their keys only for their owner). */
-  async #sandboxesOf(caller: Caller, records: { sandbox_id: string }[]): Promise<Map<string, SandboxInfo>> {
-    const sandboxes = new Map<string, SandboxInfo>();
-    for (const sandbox of await this.sandboxes.getMany(caller, [...new Set(records.map((r) => r.sandbox_id))]))
-      if (sandbox) sandboxes.set(sandbox.id, sandbox);
-    return sandboxes;
-  }
-
   /** What an item has beside its stored fields: its metrics, read through their schema, and its live state. */
   #liveFields(record: Pick<ConversationRecord, 'id' | 'sandbox_id' | 'metrics'>, sandboxes: Map<string, SandboxInfo>): LiveFields {
     const sandbox = sandboxes.get(record.sandbox_id);
@@ -83,7 +75,7 @@ export class ConversationService {
   }
 
   async #withLiveState(caller: Caller, records: ConversationRecord[]): Promise<AppConversation[]> {
-    const sandboxes = await this.#sandboxesOf(caller, records);
+    const sandboxes = await this.sandboxes.ofConversations(caller, records);
     const children = await this.data.as(caller).conversations.subConversationIds(records.map((record) => record.id));
     return records.map((record) => ({
       id: record.id,
@@ -110,7 +102,7 @@ export class ConversationService {
   async search(caller: Caller, query: ConversationSearchQuery): Promise<StoredPage> {
     const cursor = decodeCursor(query.sort_order, query.page_id);
     const { rows, more } = await this.data.as(caller).conversations.search(query, query.sort_order, cursor, query.limit);
-    const sandboxes = await this.#sandboxesOf(caller, rows);
+    const sandboxes = await this.sandboxes.ofConversations(caller, rows);
     const last = rows.at(-1);
     return {
       // `fields` is a JSON object text: the live fields join it before its closing brace.
@@ -200,10 +192,14 @@ export class ConversationService {
     if (!hex) throw new NotFound(`Conversation ${id} not found`);
     const data = this.data.as(caller);
     const cancelled = await this.startTasks.cancelFor(caller, hex);
-    const record = cancelled ? await data.conversations.get(hex) : await data.conversations.authorize('delete', hex);
-    if (!record && !cancelled) throw new NotFound(`Conversation ${id} not found`);
-    if (record) {
-      await this.agents.pauseForDelete(caller, record);
+    // A start cancelled before its conversation was stored leaves none to delete.
+    const conversation = await this.agents.allowed(caller, hex, 'delete').catch((error: unknown) => {
+      if (cancelled && error instanceof NotFound) return undefined;
+      throw error;
+    });
+    const record = conversation?.record;
+    if (conversation) {
+      await this.agents.pauseForDelete(caller, conversation);
       await data.conversations.delete(hex); // its events go with it (foreign key)
     }
     // At once: events that come now have no conversation to be stored in.

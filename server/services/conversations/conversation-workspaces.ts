@@ -42,15 +42,18 @@ export class ConversationWorkspaces {
     relative: string,
     ourRoute: string | undefined,
   ): Promise<Response | { forwarded: unknown }> {
-    const record = await this.agents.stored(caller, id, 'workspace');
-    const owner = await this.agents.elsewhere(record);
-    if (owner && ourRoute === undefined) {
+    const conversation = await this.agents.allowed(caller, id, 'workspace');
+    const { record } = conversation;
+    const instance = await conversation.elsewhere();
+    if (instance && ourRoute === undefined) {
       throw new Unavailable("This conversation's sandbox runs on another server instance: download from that one");
     }
-    if (owner) {
-      return { forwarded: await this.sandboxes.forward(caller, owner, 'GET', `/v1/app-conversations/${record.id}/workspace/${ourRoute}`) };
+    if (instance) {
+      return {
+        forwarded: await this.sandboxes.forward(caller, instance, 'GET', `/v1/app-conversations/${record.id}/workspace/${ourRoute}`),
+      };
     }
-    const endpoint = await this.agents.endpointOf(record);
+    const endpoint = await conversation.endpoint();
     if (!record.working_dir) throw new Conflict(`Conversation ${record.id}'s workspace is not recorded: it started before workspaces were`);
     return fetchAgent(endpoint, `${route}/${encodeURIComponent(path.posix.join(record.working_dir, relative))}`);
   }

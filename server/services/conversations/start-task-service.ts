@@ -183,7 +183,7 @@ export class StartTaskService {
     this.#continuing.add(hex);
     try {
       const record = await this.data.as(caller).conversations.authorize('continue', hex);
-      const [sandbox] = await this.sandboxes.getMany(caller, [record.sandbox_id]);
+      const sandbox = (await this.sandboxes.ofConversations(caller, [record])).get(record.sandbox_id);
       if (sandbox && sandbox.status !== 'ERROR' && sandbox.status !== 'MISSING') {
         throw new Conflict(
           `Conversation ${record.id}'s sandbox ${sandbox.id} is ${sandbox.status.toLowerCase()}: it goes on there${sandbox.status === 'PAUSED' ? ' once resumed' : ''}`,
@@ -267,8 +267,13 @@ export class StartTaskService {
   /** A sub-conversation takes what its request leaves unset from its parent, which must exist. */
   async #withParent(caller: Caller, request: StartRequest): Promise<StartRequest> {
     if (!request.parent_conversation_id) return request;
-    const parent = await this.data.as(caller).conversations.get(request.parent_conversation_id);
-    if (!parent) throw new NotFound(`Parent conversation ${request.parent_conversation_id} not found`);
+    // Only its owner goes on from a conversation (a sub-conversation takes its repository and sandbox).
+    const parent = await this.data
+      .as(caller)
+      .conversations.authorize('continue', request.parent_conversation_id)
+      .catch((error: unknown) => {
+        throw error instanceof NotFound ? new NotFound(`Parent conversation ${request.parent_conversation_id} not found`) : error;
+      });
     return {
       ...request,
       sandbox_id: request.sandbox_id ?? parent.sandbox_id,

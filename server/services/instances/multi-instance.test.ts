@@ -6,6 +6,7 @@ import { stateUpdate } from '../../agent-server/event-factory';
 import { SecretBox } from '../../secret-box';
 import { conversationRecord, startTaskRecord } from '../../testing/conversation-records';
 import { addMember } from '../../testing/team-members';
+import { loadSandboxSpecs } from '../../sandboxes/specs';
 import { freshPostgresDatabase } from '../../testing/databases';
 import { logLines, sandboxInfo, shellSpec, startSandbox, statusBecomes } from '../../testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp, type TestAppOptions } from '../../testing/test-app';
@@ -358,6 +359,26 @@ describe('two instances on one PostgreSQL database', () => {
       .where('id', '=', task.id)
       .executeTakeFirstOrThrow();
     expect(stored).toEqual({ user_id: member.userId, owner_instance: a.services.instances.id });
+  });
+
+  it('a sandbox of one, read through the other, has its key for its owner and for nobody else', async () => {
+    const withAgentServer = { sandboxSpecs: loadSandboxSpecs(undefined) };
+    const a = await instance(withAgentServer);
+    const b = await instance(withAgentServer);
+    const member = await addMember(a, 'm@example.com', 'member');
+    const admin = await addMember(b, 'admin@example.com', 'admin');
+    const started = await a.app.inject({ method: 'POST', url: '/api/v1/sandboxes', headers: { 'x-session-api-key': member.key } });
+    const { id } = started.json() as { id: string };
+    await vi.waitFor(async () => expect((await sandboxInfo(a, id))?.status).toBe('RUNNING'), { timeout: 20_000 });
+    const through = async (key: string) =>
+      (
+        (await b.app.inject({ method: 'GET', url: `/api/v1/sandboxes?id=${id}`, headers: { 'x-session-api-key': key } })).json() as {
+          status: string;
+          session_api_key: string | null;
+        }[]
+      )[0];
+    expect(await through(member.key)).toMatchObject({ status: 'RUNNING', session_api_key: expect.any(String) });
+    expect(await through(admin.key)).toMatchObject({ status: 'RUNNING', session_api_key: null });
   });
 
   it('restart recovery of what a stopped instance left is global work: done by the instance that takes the lock, at its start; one started after does not hold it', async () => {

@@ -91,6 +91,7 @@ const exposedWorkers = (urls: WorkerUrl[]) => urls.map(({ url, port }, index) =>
 const WATCH = asSystem('watch sandboxes');
 /** What the caps count: every user's sandboxes. */
 const COUNT = asSystem('count sandboxes against the limits');
+const CONVERSATIONS_SANDBOXES = asSystem('show the sandboxes of conversations');
 
 /** Each info's copy without its key, made once (so its JSON text is written once too, see `memoised`). */
 const keylessCopies = new WeakMap<SandboxInfo, SandboxInfo>();
@@ -190,13 +191,16 @@ export class SandboxService {
     return this.instances!.client.call<T>(owner, method, path, body, isSystem(subject) ? undefined : subject);
   }
 
-  /** A sandbox of another instance, as that instance responds for it; MISSING, with the reason, when it cannot. */
-  async #foreignInfo(record: SandboxRecord): Promise<SandboxInfo> {
+  /**
+   * A sandbox of another instance, as that instance responds for it to `subject` (a caller is
+   * named, so its key comes only to one who may use it); MISSING, with the reason, when it cannot.
+   */
+  async #foreignInfo(record: SandboxRecord, subject: Subject): Promise<SandboxInfo> {
     const owner = await this.instances!.registry.owner(record.owner_instance);
     let detail = owner.reachable ? '' : owner.detail;
     if (owner.reachable) {
       try {
-        const [info] = await this.instances!.client.call<(SandboxInfo | null)[]>(owner, 'GET', `/v1/sandboxes?id=${record.id}`);
+        const [info] = await this.forward<(SandboxInfo | null)[]>(subject, owner, 'GET', `/v1/sandboxes?id=${record.id}`);
         if (info) return info;
         detail = `Its server instance ${owner.id} does not know it`;
       } catch (error) {
@@ -302,8 +306,8 @@ export class SandboxService {
     return records.filter((_, index) => states[index] === 'running');
   }
 
-  async #info(record: SandboxRecord): Promise<SandboxInfo> {
-    if (!this.#mine(record)) return this.#foreignInfo(record);
+  async #info(record: SandboxRecord, subject: Subject): Promise<SandboxInfo> {
+    if (!this.#mine(record)) return this.#foreignInfo(record, subject);
     return this.#infoNow(record) ?? this.#infoOf(record, await this.#look(record));
   }
 
@@ -347,8 +351,9 @@ export class SandboxService {
 
   /** Whether `given` is sandbox `id`'s session key (what its agent server shows when it pushes to a webhook). */
   async sessionKeyMatches(id: string, given: string | string[] | undefined): Promise<boolean> {
-    const record = await this.data.as(asSystem('receive events from a sandbox')).sandboxes.get(id);
-    return record !== undefined && sessionKeyCheck(this.#sessionKey(record.session_key))(given);
+    const sandboxes = this.data.as(asSystem('receive events from a sandbox')).sandboxes;
+    const record = await sandboxes.get(id);
+    return record !== undefined && sandboxes.may('use', record) && sessionKeyCheck(this.#sessionKey(record.session_key))(given);
   }
 
   /** The spec a new sandbox would start from; `undefined` for an unknown id. */
@@ -380,7 +385,7 @@ export class SandboxService {
   async #search(subject: Subject, query: SandboxSearchQuery, listed: Promise<readonly SandboxRecord[]>) {
     const sandboxes = this.data.as(subject).sandboxes;
     const infos = (await listed).map((record) => {
-      const info = this.#infoNow(record) ?? this.#info(record);
+      const info = this.#infoNow(record) ?? this.#info(record, subject);
       return info instanceof Promise
         ? info.then((known) => this.#infoFor(sandboxes, record, known))
         : this.#infoFor(sandboxes, record, info);
@@ -418,15 +423,32 @@ export class SandboxService {
     return Promise.all(
       ids.map(async (id) => {
         const record = byId.get(id);
-        return record ? this.#infoFor(sandboxes, record, await this.#info(record)) : null;
+        return record ? this.#infoFor(sandboxes, record, await this.#info(record, subject)) : null;
       }),
     );
+  }
+
+  /**
+   * The sandboxes conversations the caller may see are in, by id (those that exist): each one's
+   * status whoever made it (a conversation may be in a sandbox another user started), its key only
+   * for one who may use it.
+   */
+  async ofConversations(caller: Caller, conversations: { sandbox_id: string }[]): Promise<Map<string, SandboxInfo>> {
+    const own = this.data.as(caller).sandboxes;
+    const records = await this.data.as(CONVERSATIONS_SANDBOXES).sandboxes.getMany([...new Set(conversations.map((c) => c.sandbox_id))]);
+    const infos = await Promise.all(
+      records.map(async (record) => {
+        const info = await this.#info(record, own.may('use', record) ? caller : CONVERSATIONS_SANDBOXES);
+        return [record.id, this.#infoFor(own, record, info)] as const;
+      }),
+    );
+    return new Map(infos);
   }
 
   async get(subject: Subject, id: string): Promise<SandboxInfo> {
     const sandboxes = this.data.as(subject).sandboxes;
     const record = await sandboxes.authorize('read', id);
-    return this.#infoFor(sandboxes, record, await this.#info(record));
+    return this.#infoFor(sandboxes, record, await this.#info(record, subject));
   }
 
   /**
@@ -675,7 +697,7 @@ export class SandboxService {
   async runningByUser(userIds: string[]): Promise<Map<string, number>> {
     const wanted = new Set(userIds);
     const records = (await this.data.as(COUNT).sandboxes.list()).filter((record) => wanted.has(record.created_by_user_id));
-    const infos = await Promise.all(records.map((record) => this.#info(record)));
+    const infos = await Promise.all(records.map((record) => this.#info(record, COUNT)));
     const counts = new Map<string, number>();
     for (const [index, info] of infos.entries()) {
       if (info.status !== 'RUNNING' && info.status !== 'STARTING') continue;

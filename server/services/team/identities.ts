@@ -47,6 +47,8 @@ export class Identities {
     if (user.sessions_since && issuedAtMs < new Date(user.sessions_since).getTime()) return undefined;
     if (keyId === undefined) return { userId: user.id, role: user.role as Role, authType: 'cookie' };
     const key = await this.keys.live(user.id, keyId);
-    return key ? { userId: user.id, role: user.role as Role, authType: 'cookie', expiresAt: key.expires_at } : undefined;
+    return key
+      ? { userId: user.id, role: user.role as Role, authType: 'cookie', expiresAt: key.expires_at, signedInWithKey: key.id }
+      : undefined;
   }
 }

@@ -6,9 +6,9 @@ import { systemClock } from '../../clock';
 import type { Logger } from '../../logger';
 import type { UserRecord } from '../../store/users-store';
 import type { UserChanges } from '../../authz/users';
-import { Conflict, Invalid, NotFound, Unauthenticated } from '../domain-errors';
+import { Conflict, Invalid, NotFound, Unauthenticated, Unavailable } from '../domain-errors';
 import type { UserSandboxLimits } from '../sandboxes/sandbox-service';
-import { type AttemptLimit, AttemptLimiter } from './attempt-limiter';
+import { type Attempt, type AttemptLimit, AttemptLimiter } from './attempt-limiter';
 import { asSystem, type Caller, type Subject } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
 import { Passwords } from './passwords';
@@ -64,6 +64,14 @@ export class TeamService {
     private readonly passwords = new Passwords(),
   ) {
     this.#attempts = new AttemptLimiter(SIGN_IN_WINDOW_MS, () => this.clock().getTime());
+  }
+
+  /** A password check for `attempt`; one refused for want of time to hash is not counted against anyone. */
+  #checked(attempt: Attempt, check: () => Promise<boolean>): Promise<boolean> {
+    return check().catch((error: unknown) => {
+      if (error instanceof Unavailable) this.#attempts.forgive(attempt);
+      throw error;
+    });
   }
 
   /** The organisation every user is in (ours has one). */
@@ -152,13 +160,12 @@ export class TeamService {
 
   /** A new link for an invited user who has not accepted yet (the old one stops working); allowed as inviting them with their role is. */
   async reinvite(caller: Caller, userId: string): Promise<{ token: string; expires_at: string }> {
-    const users = this.data.as(caller).users;
-    const user = await users.get(userId);
-    if (!user) throw new NotFound(`User ${userId} not found`);
-    if (user.status !== 'invited') throw new Conflict('This user has accepted their invitation already');
     const token = randomBytes(24).toString('base64url');
     const expires = new Date(this.clock().getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000).toISOString();
-    await users.renewInvitation(userId, { invitation_hash: tokenHash(token), invitation_expires_at: expires });
+    await this.data.as(caller).users.renewInvitation(userId, (user) => {
+      if (user.status !== 'invited') throw new Conflict('This user has accepted their invitation already');
+      return { invitation_hash: tokenHash(token), invitation_expires_at: expires };
+    });
     this.log.info({ userId, by: caller.userId }, 'invitation renewed');
     return { token, expires_at: expires };
   }
@@ -192,9 +199,9 @@ export class TeamService {
     if (!attempt) throw new Unauthenticated('Too many failed sign-ins: wait a few minutes and try again');
     const users = this.data.as(SIGN_IN).users;
     const user = await users.byEmail(email);
-    const matches = await this.passwords.matches(user?.password_hash, password);
+    const matches = await this.#checked(attempt, () => this.passwords.matches(user?.password_hash, password));
     if (!user || !matches || user.status !== 'active') throw new Unauthenticated(NOT_SIGNED_IN);
-    this.#attempts.succeeded(attempt, [limits[1]!.key]);
+    this.#attempts.forgive(attempt, [limits[1]!.key]);
     await users.account(user.id, { last_sign_in_at: this.clock().toISOString() });
     return user.id;
   }
@@ -250,10 +257,10 @@ export class TeamService {
     if (!user?.password_hash) throw new Conflict('You sign in with a key or an identity provider: there is no password to change');
     const attempt = this.#attempts.take(signInLimits(user.email ?? user.id, address));
     if (!attempt) throw new Invalid(['current_password'], 'Too many wrong passwords: wait a few minutes');
-    if (!(await this.passwords.matches(user.password_hash, current))) {
+    if (!(await this.#checked(attempt, () => this.passwords.matches(user.password_hash, current)))) {
       throw new Invalid(['current_password'], 'This is not your current password');
     }
-    this.#attempts.succeeded(attempt);
+    this.#attempts.forgive(attempt);
     await users.account(user.id, { password_hash: await this.passwords.hash(next), sessions_since: this.clock().toISOString() });
     this.log.info({ userId: user.id }, 'password changed');
   }

@@ -255,15 +255,24 @@ describe('what an API key signed in', () => {
       }),
     );
 
-  it('ends with the key: deleted, or expired', async () => {
+  it('ends with the key: deleted, or expired; a password changed in it does not free it', async () => {
     let now = new Date('2026-11-01T00:00:00Z');
     const t = await app({ clock: () => now });
-    const member = await addMember(t, 'm@example.com', 'member');
+    const member = await addMember(t, 'm@example.com', 'member', 'the old password');
     const browser = await signInWithKey(t, member.key);
     expect((await withCookie(t, browser)).statusCode).toBe(200);
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/change-password',
+      headers: { cookie: browser, origin: ORIGIN, host: 'localhost', 'content-type': 'application/json' },
+      payload: JSON.stringify({ current_password: 'the old password', new_password: 'a brand new password' }),
+    });
+    const renewed = cookieOf(changed);
+    expect((await withCookie(t, renewed)).statusCode).toBe(200);
     const keys = (await call(t, 'GET', '/api/keys', member.key)).json() as { id: number }[];
     expect((await call(t, 'DELETE', `/api/keys/${keys[0]!.id}`, member.key)).statusCode).toBe(200);
     expect((await withCookie(t, browser)).statusCode).toBe(401);
+    expect((await withCookie(t, renewed)).statusCode).toBe(401);
 
     const expiring = (await call(t, 'POST', '/api/keys', TEST_SESSION_KEY, { name: 'a day', expires_at: '2026-11-02T00:00:00Z' })).json();
     const owners = await signInWithKey(t, expiring.key as string);

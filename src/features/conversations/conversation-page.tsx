@@ -23,9 +23,9 @@ import {
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { eventCountQuery } from '../../queries/events';
 import { sandboxActionMutation } from '../../queries/sandboxes';
-import { signedInUserIdQuery } from '../../queries/me';
 import { ownersQuery } from '../../queries/team';
 import { ownerName } from '../../components/owners';
+import { useSignedInUser } from './use-signed-in-user';
 import { AgentControls, type AgentRequest, type Continuation } from './agent-controls';
 import { type ConversationTab, ConversationTabs } from './conversation-tabs';
 import { ConversationView } from './conversation-view';
@@ -85,7 +85,15 @@ export function ConversationPage() {
   const agentControls = features?.agentControls === true;
   const agent = useAgent(conversationId, conversation.data);
   const continuation = useContinuation(conversationId);
-  const othersName = useOthersName(conversation.data?.created_by_user_id);
+  const whose = useWhose(conversation.data?.created_by_user_id);
+  const othersName = whose.othersName;
+  /** A workspace tab: the workspace is its owner's to read (it may hold their secrets). */
+  const workspaceTab = (Tab: typeof WorkspaceChanges | typeof WorkspaceFiles) => {
+    const c = conversation.data;
+    if (!features?.workspace || !c) return undefined;
+    if (othersName !== undefined) return <OthersWorkspace ownerName={othersName} />;
+    return <Tab conversationId={c.id} running={c.sandbox_status === 'RUNNING'} />;
+  };
   const [params, updateParams] = useUrlParams<'tab' | 'file' | 'diff' | 'dir' | 'open'>();
   const tab = TABS.find((candidate) => candidate === params.get('tab')) ?? 'conversation';
 
@@ -148,7 +156,7 @@ export function ConversationPage() {
                   <Suspense fallback={<LoadingSkeleton what="the events" height={320} />}>
                     <EventTimeline items={agent.items} connection={agent.connection} history={agent.history} />
                   </Suspense>
-                  {agentControls ? (
+                  {!whose.known ? null : agentControls ? (
                     <AgentControls
                       {...agent.controls}
                       sandboxStatus={c.sandbox_status}
@@ -168,20 +176,8 @@ export function ConversationPage() {
                   )}
                 </Stack>
               }
-              changes={
-                !features?.workspace ? undefined : othersName !== undefined ? (
-                  <OthersWorkspace ownerName={othersName} />
-                ) : (
-                  <WorkspaceChanges conversationId={c.id} running={c.sandbox_status === 'RUNNING'} />
-                )
-              }
-              files={
-                !features?.workspace ? undefined : othersName !== undefined ? (
-                  <OthersWorkspace ownerName={othersName} />
-                ) : (
-                  <WorkspaceFiles conversationId={c.id} running={c.sandbox_status === 'RUNNING'} />
-                )
-              }
+              changes={workspaceTab(WorkspaceChanges)}
+              files={workspaceTab(WorkspaceFiles)}
             />
           </ConversationView>
         )}
@@ -224,16 +220,16 @@ function OthersWorkspace({ ownerName }: { ownerName: string }) {
 }
 
 /**
- * The name of whoever a conversation of `userId`'s belongs to, when it is not the signed-in user
- * (an admin looking at a member's); `undefined` for their own, and until that is known.
+ * Whose a conversation of `userId`'s is: `othersName` names its owner when it is not the signed-in
+ * user's (an admin looking at a member's); `known` is false until that is known.
  */
-function useOthersName(userId: string | null | undefined): string | undefined {
+function useWhose(userId: string | null | undefined): { known: boolean; othersName: string | undefined } {
   const queryClient = useQueryClient();
-  const me = useQuery(signedInUserIdQuery(queryClient)).data;
-  const others = Boolean(me && userId && userId !== me);
+  const me = useSignedInUser();
+  const others = Boolean(me.userId && userId && userId !== me.userId);
   const owners = useQuery({ ...ownersQuery(queryClient), enabled: others }).data;
-  if (!others) return undefined;
-  return owners ? ownerName(owners, userId) : 'another user';
+  if (!others) return { known: me.known, othersName: undefined };
+  return { known: true, othersName: owners ? ownerName(owners, userId) : 'another user' };
 }
 
 /**

@@ -22,7 +22,7 @@ import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { settingsQuery } from '../../queries/settings';
 import { sandboxCapacityQuery } from '../../queries/sandboxes';
 import { ownersQuery } from '../../queries/team';
-import { signedInUserIdQuery } from '../../queries/me';
+import { useSignedInUser } from './use-signed-in-user';
 import { type BulkAction, ConversationsView, type ListFilters } from './conversations-view';
 import { apiFiltersFrom, listFiltersFrom } from './list-filters';
 import { startingNoticeId } from './starting-notice';
@@ -72,7 +72,7 @@ export function ConversationsPage() {
   const [filters, changeFilters] = useListFilters();
   const [titleInput, setTitleInput] = useState(filters.title);
   const owners = useQuery(ownersQuery(queryClient)).data ?? undefined;
-  const signedInUserId = useQuery(signedInUserIdQuery(queryClient)).data;
+  const signedInUserId = useSignedInUser().userId;
   const searchTitle = useDebouncedCallback((title: string) => changeFilters({ title: title.trim() }), 300);
   const typeTitle = (title: string) => {
     setTitleInput(title);

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Group, NativeSelect, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSignedInUser } from './use-signed-in-user';
 import { FormProvider, useController, useForm, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { Dialog } from '../../components/dialog';
@@ -99,6 +100,8 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
   const providers = useQuery(connectedProvidersQuery());
   const specs = useQuery(sandboxSpecsQuery());
   const sandboxes = useQuery(sandboxesQuery({}, false));
+  // Only one's own sandboxes take a conversation: another user's holds their secrets (an admin sees everyone's).
+  const signedInUserId = useSignedInUser().userId;
   const defaultSpec = specs.data?.items[0]?.id ?? '';
   const form = useForm<NewConversationValues>({
     defaultValues: { message: '', repository: '', branch: '', provider: '', model: '', sandbox: '' },
@@ -113,6 +116,7 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
     ...(specs.data?.items ?? []).map((spec) => ({ value: `new:${spec.id}`, label: `New sandbox from ${spec.id}` })),
     ...(sandboxes.data?.items ?? [])
       .filter((sandbox) => sandbox.status === 'RUNNING' || sandbox.status === 'PAUSED')
+      .filter((sandbox) => !signedInUserId || sandbox.created_by_user_id === signedInUserId)
       .map((sandbox) => ({ value: `existing:${sandbox.id}`, label: `${sandbox.id.slice(0, 8)} (${sandbox.status.toLowerCase()})` })),
   ];
 
@@ -129,7 +133,7 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
     },
     serverErrors: {
       fieldFor: (path) => FIELDS[path.split('.', 1)[0] ?? ''],
-      statusField: { 404: 'sandbox', 409: 'sandbox' },
+      statusField: { 403: 'sandbox', 404: 'sandbox', 409: 'sandbox' },
       verdict: 'Not started',
     },
   });
