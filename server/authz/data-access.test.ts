@@ -3,21 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Forbidden, NotFound } from '../services/domain-errors';
-import { ApiKeysStore } from '../store/api-keys-store';
 import { ConversationsStore } from '../store/conversations-store';
 import { type Db, migrateToLatest, openPostgres, openSqlite } from '../store/database';
 import { EventsStore, type NewEvent } from '../store/events-store';
 import { SandboxesStore } from '../store/sandboxes-store';
-import { SecretsStore } from '../store/secrets-store';
-import { SettingsStore } from '../store/settings-store';
 import { StartTasksStore } from '../store/start-tasks-store';
 import { UsersStore } from '../store/users-store';
-import { conversationRecord, startTaskRecord } from '../testing/conversation-records';
+import { conversationRecord, sandboxRecord, startTaskRecord } from '../testing/conversation-records';
 import { databasesUnderTest, freshPostgresDatabase } from '../testing/databases';
 import { ApiKeyRecords } from './api-keys';
 import { asSystem, type Caller, OWNER_ID, sessionKeyCaller, type Subject } from './caller';
 import { ConversationRecords } from './conversations';
-import { DataAccess, type SubjectData, type UserDataStores } from './data-access';
+import { DataAccess, type SubjectData, type UserDataStores, userDataStores } from './data-access';
 import { EventRecords } from './events';
 import { SandboxRecords } from './sandboxes';
 import { SecretRecords } from './secrets';
@@ -67,22 +64,7 @@ const refused = async (work: () => Promise<unknown>, kind: typeof Forbidden | ty
   await expect(work()).rejects.toBeInstanceOf(kind);
 };
 
-const sandbox = (id: string, owner: string) => ({
-  id,
-  spec_id: 'agent-server',
-  port: 40_123,
-  session_key: 'sealed',
-  pid: null,
-  process_start: null,
-  created_at: new Date().toISOString(),
-  started_at: new Date().toISOString(),
-  exit_detail: null,
-  image: null,
-  owner_instance: null,
-  conversation_id: null,
-  worker_ports: null,
-  created_by_user_id: owner,
-});
+const sandbox = (id: string, owner: string) => sandboxRecord({ id, created_by_user_id: owner });
 
 const event = (id: string, conversation: string, user: string): NewEvent => ({
   user_id: user,
@@ -109,16 +91,7 @@ const user = (id: string, role: string, status = 'active') => ({
 
 /** The stores, each method counted as the layer reaches it. */
 function countedStores(db: Db, reached: Set<string>): UserDataStores {
-  const stores: UserDataStores = {
-    conversations: new ConversationsStore(db),
-    sandboxes: new SandboxesStore(db),
-    startTasks: new StartTasksStore(db),
-    events: new EventsStore(db),
-    settings: new SettingsStore(db),
-    secrets: new SecretsStore(db),
-    users: new UsersStore(db),
-    apiKeys: new ApiKeysStore(db),
-  };
+  const stores = userDataStores(db);
   for (const store of Object.values(stores) as object[]) {
     const prototype = Object.getPrototypeOf(store) as Record<string, (...args: unknown[]) => unknown>;
     for (const name of methodsOf(prototype)) {

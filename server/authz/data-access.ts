@@ -1,11 +1,12 @@
-import type { ApiKeysStore } from '../store/api-keys-store';
-import type { ConversationsStore } from '../store/conversations-store';
-import type { EventsStore } from '../store/events-store';
-import type { SandboxesStore } from '../store/sandboxes-store';
-import type { SecretsStore } from '../store/secrets-store';
-import type { SettingsStore } from '../store/settings-store';
-import type { StartTasksStore } from '../store/start-tasks-store';
-import type { UsersStore } from '../store/users-store';
+import { ApiKeysStore } from '../store/api-keys-store';
+import { ConversationsStore } from '../store/conversations-store';
+import type { Db } from '../store/database';
+import { EventsStore } from '../store/events-store';
+import { SandboxesStore } from '../store/sandboxes-store';
+import { SecretsStore } from '../store/secrets-store';
+import { SettingsStore } from '../store/settings-store';
+import { StartTasksStore } from '../store/start-tasks-store';
+import { UsersStore } from '../store/users-store';
 import { ApiKeyRecords } from './api-keys';
 import type { Subject } from './caller';
 import { ConversationRecords } from './conversations';
@@ -27,6 +28,18 @@ export interface UserDataStores {
   users: UsersStore;
   apiKeys: ApiKeysStore;
 }
+
+/** The stores of users' data on `db`. */
+export const userDataStores = (db: Db): UserDataStores => ({
+  conversations: new ConversationsStore(db),
+  sandboxes: new SandboxesStore(db),
+  startTasks: new StartTasksStore(db),
+  events: new EventsStore(db),
+  settings: new SettingsStore(db),
+  secrets: new SecretsStore(db),
+  users: new UsersStore(db),
+  apiKeys: new ApiKeysStore(db),
+});
 
 /** Users' data as one subject may reach it: each store's methods, each checked against the policy (server/authz/policy.ts). */
 export interface SubjectData {

@@ -1,5 +1,5 @@
 import { asSystem, OWNER_ID } from '../authz/caller';
-import { DataAccess } from '../authz/data-access';
+import { DataAccess, userDataStores } from '../authz/data-access';
 import type { SandboxSpec } from '../../src/contract/sandboxes';
 import type { Clock } from '../clock';
 import { verifyTokenOverHttp } from '../git-providers/token-verifier';
@@ -17,13 +17,7 @@ import { fixedSpecCatalog } from '../sandboxes/spec-catalog';
 import { SandboxUsers } from '../sandboxes/sandbox-users';
 import type { SecretBox } from '../secret-box';
 import type { Db } from '../store/database';
-import { ConversationsStore } from '../store/conversations-store';
-import { SandboxesStore } from '../store/sandboxes-store';
-import { SecretsStore } from '../store/secrets-store';
-import { SettingsStore } from '../store/settings-store';
-import { StartTasksStore } from '../store/start-tasks-store';
 import { EventNotices } from '../store/event-notices';
-import { EventsStore } from '../store/events-store';
 import { MetaStore } from '../store/meta-store';
 import { InstancesStore } from '../store/instances-store';
 import { InstanceLocks } from '../store/instance-locks';
@@ -50,8 +44,6 @@ import { IdentityProvider } from './team/identity-provider';
 import type { OidcConfig } from '../config';
 import { TeamService } from './team/team-service';
 import type { Passwords } from './team/passwords';
-import { ApiKeysStore } from '../store/api-keys-store';
-import { UsersStore } from '../store/users-store';
 
 export interface ApiServices {
   settings: SettingsService;
@@ -124,16 +116,7 @@ export interface ServiceOptions {
 /** Wires each service to the data-access layer over the stores; the one place where the object graph is built. */
 export function createServices(db: Db, box: SecretBox, options: ServiceOptions): ApiServices {
   const { log, clock } = options;
-  const data = new DataAccess({
-    conversations: new ConversationsStore(db),
-    sandboxes: new SandboxesStore(db),
-    startTasks: new StartTasksStore(db),
-    events: new EventsStore(db),
-    settings: new SettingsStore(db),
-    secrets: new SecretsStore(db),
-    users: new UsersStore(db),
-    apiKeys: new ApiKeysStore(db),
-  });
+  const data = new DataAccess(userDataStores(db));
   const secrets = new SecretsService(data, box, verifyTokenOverHttp, options.verifyGitTokens ?? false);
   const settings = new SettingsService(data, box, secrets, log.child({ component: 'settings' }));
   // The owner's Settings (or the team's defaults) choose the images and sizes of Docker sandboxes.

@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { conversationRecord, startTaskRecord } from '../testing/conversation-records';
+import { conversationRecord, sandboxRecord, startTaskRecord } from '../testing/conversation-records';
 import { databasesUnderTest, freshPostgresDatabase, onlyPostgres, onOwnSqlite } from '../testing/databases';
 import { ConversationsStore, type ConversationRecord } from './conversations-store';
 import type { EventFilter } from '../../src/contract/events';
@@ -33,21 +33,7 @@ const conversation = (n: number, title: string): ConversationRecord => {
   return conversationRecord({ id: `c${String(n).padStart(3, '0')}`, sandbox_id: `s${n % 2}`, title, created_at: at, updated_at: at });
 };
 
-const sandboxRecord = (id: string, created_at: string) => ({
-  id,
-  spec_id: 'agent-server',
-  port: 40_123,
-  session_key: 'sealed',
-  pid: null,
-  process_start: null,
-  created_at,
-  started_at: created_at,
-  exit_detail: null,
-  image: null,
-  owner_instance: null,
-  conversation_id: null,
-  worker_ports: null,
-});
+const sandboxAt = (id: string, created_at: string) => sandboxRecord({ id, created_at, started_at: created_at });
 
 describe.each(databasesUnderTest())('stores on %s', (database) => {
   let db: Db;
@@ -310,7 +296,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     const sandboxes = new SandboxesStore(db);
     const ids = async () => (await sandboxes.list()).map((r) => `${r.id}:${r.port}`);
     expect(await ids()).toEqual([]);
-    await sandboxes.insert(sandboxRecord('sb1', '2026-01-01T00:00:00.000Z'));
+    await sandboxes.insert(sandboxAt('sb1', '2026-01-01T00:00:00.000Z'));
     expect(await ids()).toEqual(['sb1:40123']);
     expect(await ids()).toEqual(['sb1:40123']);
     await sql`UPDATE sandboxes SET port = 1 WHERE id = 'sb1'`.execute(db);
@@ -328,7 +314,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     expect(await ids()).toEqual(['sb1:1']);
     const another = openAnother();
     try {
-      await new SandboxesStore(another).insert(sandboxRecord('sb2', '2026-01-02T00:00:00.000Z'));
+      await new SandboxesStore(another).insert(sandboxAt('sb2', '2026-01-02T00:00:00.000Z'));
       expect(await ids()).toEqual(['sb2:40123', 'sb1:1']);
       await another.updateTable('sandboxes').set({ port: 3 }).where('id', '=', 'sb1').execute();
       expect(await ids()).toEqual(['sb2:40123', 'sb1:3']);
@@ -337,7 +323,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     } finally {
       await another.destroy();
     }
-    await sandboxes.insert(sandboxRecord('sb3', '2026-01-03T00:00:00.000Z'));
+    await sandboxes.insert(sandboxAt('sb3', '2026-01-03T00:00:00.000Z'));
     const [listed] = await sandboxes.list();
     // The same list may be returned again: nobody may change it.
     expect(Object.isFrozen(listed)).toBe(true);
@@ -359,7 +345,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     await inTransaction;
     const another = openAnother();
     try {
-      await new SandboxesStore(another).insert(sandboxRecord('sb1', '2026-01-01T00:00:00.000Z'));
+      await new SandboxesStore(another).insert(sandboxAt('sb1', '2026-01-01T00:00:00.000Z'));
       const listed = sandboxes.list();
       finish();
       await transaction;

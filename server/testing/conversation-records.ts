@@ -1,4 +1,5 @@
 import type { ConversationRecord } from '../store/conversations-store';
+import type { SandboxRecord } from '../store/sandboxes-store';
 import type { StartTaskRecord } from '../store/start-tasks-store';
 
 /**
@@ -43,6 +44,27 @@ export function startTaskRecord(fields: Pick<StartTaskRecord, 'id'> & Partial<St
     created_at: now,
     updated_at: now,
     owner_instance: null,
+    ...fields,
+  };
+}
+
+/** A registered sandbox with no process, for tests that write rows straight into the store. */
+export function sandboxRecord(fields: Pick<SandboxRecord, 'id'> & Partial<SandboxRecord>): SandboxRecord {
+  const now = new Date().toISOString();
+  return {
+    spec_id: 'agent-server',
+    port: 40_123,
+    session_key: 'sealed',
+    pid: null,
+    process_start: null,
+    created_at: now,
+    started_at: now,
+    exit_detail: null,
+    image: null,
+    owner_instance: null,
+    conversation_id: null,
+    worker_ports: null,
+    created_by_user_id: 'default',
     ...fields,
   };
 }
