@@ -124,6 +124,7 @@ test.describe('in the light and dark schemes, no serious accessibility violation
   });
 
   test('the Users page, its invitation, the team defaults and the API keys', async ({ page, signIn, api }) => {
+    test.slow(); // eight scans
     await api('/api/organizations/default/members/invite', { method: 'POST', body: { emails: ['new@example.com'], role: 'member' } });
     await api('/api/keys', { method: 'POST', body: { name: 'nightly', expires_at: null } });
     await signIn(page);

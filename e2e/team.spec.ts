@@ -34,6 +34,7 @@ test('an invited member sets a password, signs in, sees only their own sandboxes
   server,
   api,
 }) => {
+  test.slow(); // two browsers, and passwords hashed at their real cost six times
   const owners = (await api('/api/v1/sandboxes', { method: 'POST' })).json() as { id: string };
 
   // The owner invites from the Users page and hands over the link.
