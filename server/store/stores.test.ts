@@ -266,22 +266,7 @@ describe.each(databasesUnderTest())('stores on %s', (database) => {
     expect(await tasks.count('default', {})).toBe(4);
 
     const sandboxes = new SandboxesStore(db);
-    const record = {
-      id: 'sb1',
-      spec_id: 'agent-server',
-      port: 40_123,
-      session_key: 'sealed',
-      pid: null,
-      process_start: null,
-      created_at: '2026-01-01T00:00:00.000Z',
-      started_at: '2026-01-01T00:00:00.000Z',
-      exit_detail: null,
-      image: null,
-      owner_instance: null,
-      conversation_id: null,
-      worker_ports: null,
-      created_by_user_id: 'default',
-    };
+    const record = sandboxRecord({ id: 'sb1', created_at: '2026-01-01T00:00:00.000Z', started_at: '2026-01-01T00:00:00.000Z' });
     await sandboxes.insert(record);
     await sandboxes.update('sb1', { pid: 4321, process_start: '987654' });
     expect(await sandboxes.get('sb1')).toEqual({ ...record, pid: 4321, process_start: '987654' });

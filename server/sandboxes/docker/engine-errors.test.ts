@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Unavailable } from '../../services/domain-errors';
 import { responseFor } from '../../http/error-responses';
 import { createLogger } from '../../logger';
-import type { SandboxRecord } from '../../store/sandboxes-store';
+import { sandboxRecord } from '../../testing/conversation-records';
 import { DockerRuntime } from '../docker-runtime';
 import { dockerFromEnv } from './engine';
 import { engineFailure, isGone } from './engine-errors';
@@ -18,22 +18,14 @@ const unreachable = () =>
     log: createLogger(false),
   });
 
-const record: SandboxRecord = {
+const record = sandboxRecord({
   id: 'a1b2',
-  spec_id: 'agent-server',
   port: 8000,
-  session_key: 'sealed',
   pid: 0,
   process_start: 'c0ffee',
   created_at: '2026-01-01T00:00:00.000Z',
   started_at: '2026-01-01T00:00:00.000Z',
-  exit_detail: null,
-  image: null,
-  owner_instance: null,
-  conversation_id: null,
-  worker_ports: null,
-  created_by_user_id: 'default',
-};
+});
 
 describe("the Docker engine's failures", () => {
   it('become refusals in the words of the engine, returned as 503 with a detail', () => {
