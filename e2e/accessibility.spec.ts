@@ -145,6 +145,7 @@ test.describe('in the light and dark schemes, no serious accessibility violation
   });
 
   test('the Conversations page, a start that failed, the new conversation form and a conversation', async ({ page, signIn, api }) => {
+    test.slow(); // six scans, and a sandbox started beside the browser
     await api('/api/v1/app-conversations', { method: 'POST', body: { title: 'Needs a provider', selected_repository: 'octo/hello' } });
     await signIn(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
@@ -256,6 +257,8 @@ test.describe('in the light and dark schemes, no serious accessibility violation
 
 test.describe('at 375 px, in the light and dark schemes, no serious accessibility violations on', () => {
   test.use({ colorScheme: 'light', viewport: { width: 375, height: 740 }, serverEnv: { SANDBOX_SPECS_FILE: failingSpecFile() } });
+  // Four scans each; on the Sandboxes page, three sandboxes run beside the browser.
+  test.describe.configure({ timeout: 90_000 });
 
   test('the Sandboxes page as cards, with a selection and the logs', async ({ page, signIn, api }) => {
     const [running, paused, failed] = await startSandboxes(api);

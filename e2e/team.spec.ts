@@ -108,6 +108,8 @@ test('an invited member sets a password, signs in, sees only their own sandboxes
   await mia.reload();
   await expect(mia.getByRole('form', { name: 'Change password' })).toBeVisible();
   await mia.getByRole('button', { name: 'Sign out' }).click();
+  // Settings has an Email field too: the sign-out is waited for before the sign-in page is read.
+  await expect(mia.getByRole('heading', { name: 'Sign in to Agent Console' })).toBeVisible();
   await signInWithPassword(mia, 'mia@example.com', 'a new horse battery');
   await context.close();
 });
