@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { action, startConversation } from './support/conversations';
 import { expect, test } from './support/fixtures';
@@ -9,7 +10,19 @@ import { expect, test } from './support/fixtures';
  * workspace downloaded). The demo model writes demo-notes.md in a workspace of its own.
  */
 
-test('an edit shows its diff; Changes and Files show the workspace, and a file and the workspace download', async ({ page, signIn }) => {
+/** The one file called `name` under `dir`, found on disk. */
+function findFile(dir: string, name: string): string {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.name === name && entry.isFile()) return path.join(entry.parentPath, entry.name);
+  }
+  throw new Error(`${name} is not under ${dir}`);
+}
+
+test('an edit shows its diff; Changes and Files show the workspace, and a file and the workspace download', async ({
+  page,
+  signIn,
+  server,
+}) => {
   test.setTimeout(120_000);
   await signIn(page);
   await startConversation(page, 'Write some notes', { useDemo: true });
@@ -66,6 +79,15 @@ test('an edit shows its diff; Changes and Files show the workspace, and a file a
   await expect(page).toHaveURL(/[?&]dir=\.git/);
   await page.getByRole('navigation', { name: 'Folder' }).getByRole('button', { name: 'workspace' }).click();
   await expect(table.getByRole('button', { name: /demo-notes\.md/ })).toBeVisible();
+
+  // A link the agent made to the sandbox's root is listed as a link, and not followed.
+  fs.symlinkSync('/', path.join(path.dirname(findFile(server.dataDir, 'demo-notes.md')), 'host'));
+  await page.reload();
+  const link = table.getByRole('button', { name: /host\s*→ \// });
+  await expect(link).toBeDisabled();
+  await expect(link).toHaveAccessibleName(/^Link \(not followed\) host\s*→ \/$/);
+  await page.goto(`${new URL(page.url()).pathname}?tab=files&dir=host`);
+  await expect(page.getByText('host is a link out of the workspace: it is not followed')).toBeVisible();
 });
 
 test('a conversation whose sandbox is gone goes on in a new one: the page says what carried over, and the agent answers there', async ({

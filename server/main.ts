@@ -15,7 +15,8 @@ async function main(): Promise<void> {
     await app.close();
     if (running > 0) console.log(`\n${stopMessage({ running, runtime: config.sandboxRuntime, dataDir: config.dataDir })}`);
   });
-  console.log(signInMessage({ heading: 'Agent Console is running.', signInLink, cookieSignInPage, keyIsIn: keyLocation(config) }));
+  const heading = 'Agent Console is running.';
+  console.log(signInMessage({ heading, notes: server.sandboxNotes, signInLink, cookieSignInPage, keyIsIn: keyLocation(config) }));
 }
 
 async function mainUpstream(config: ServerConfig & { upstreamUrl: URL }): Promise<void> {

@@ -1,12 +1,11 @@
 import { asSystem, OWNER_ID } from './authz/caller';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from './http/app';
 import type { Clock } from './clock';
 import { ConfigError, type ServerConfig } from './config';
 import { ensureDataDir, loadOrCreateKeyFile } from './data-dir';
-import { canSwitchUsers, searchableByOthers } from './processes/process-user';
+import { canSwitchUsers, unreadableByOthers } from './processes/process-user';
 import { loadLlmPrices } from './llm-prices';
 import { createLogger, type Logger } from './logger';
 import { SecretBox } from './secret-box';
@@ -17,6 +16,7 @@ import { claimUidBlock } from './sandboxes/uid-blocks';
 import { openDatabase } from './startup';
 import { isCookieFreeHost } from './sandboxes/published-host';
 import { originOf, shownAddress, signInLinkFor } from './sign-in-link';
+import { isolationLine } from './start-messages';
 
 /** The engine, checked, and the default image, built when missing; the server does not start without them. */
 async function dockerSandboxes(config: ServerConfig, log: Logger) {
@@ -53,17 +53,18 @@ function processSandboxNamespaces(config: ServerConfig, users: boolean, log: Log
   return undefined;
 }
 
-function warnAboutProcessSandboxes({ users, namespaces }: { users: boolean; namespaces: boolean }, log: Logger): void {
-  // Sandboxes run Node and the agent server as other users: under /root (nvm, a checkout there) they cannot.
-  const unreachable = [path.dirname(process.execPath), path.resolve(AGENT_SERVER_SCRIPT, '../../..')].filter(
-    (dir) => !searchableByOthers(dir),
+/**
+ * What keeps sandboxes as other users from running Node and the agent server (under /root, an
+ * nvm or a checkout there): a sentence each, saying what to change.
+ */
+export function sandboxUserProblems(agentServerScript = AGENT_SERVER_SCRIPT): string[] {
+  return [unreadableByOthers(process.execPath, 'Node'), unreadableByOthers(agentServerScript, 'the agent server')].filter(
+    (problem): problem is string => problem !== undefined,
   );
-  if (users && unreachable.length > 0) {
-    log.warn(
-      { directories: unreachable },
-      'sandbox users cannot reach these directories, so the agent server spec will not start; install Node and the project where other users can read them',
-    );
-  }
+}
+
+function warnAboutProcessSandboxes({ users, namespaces }: { users: boolean; namespaces: boolean }, log: Logger): void {
+  if (users) for (const problem of sandboxUserProblems()) log.warn(problem);
   if (!users && !namespaces) {
     log.warn(
       "Process sandboxes are not isolated: they run as this server's user and can read DATA_DIR (keys, database) and this process's environment. Install bubblewrap and slirp4netns to give each sandbox namespaces of its own, run the server as root to give each a uid of its own (SANDBOX_UID_BASE), or use the Docker runtime for untrusted agents.",
@@ -82,6 +83,8 @@ export interface OpenedServer {
    * sign-in link, and the sign-in page for the session cookie (on `localhost`, not on 127.0.0.1).
    */
   serve: () => Promise<{ app: FastifyInstance; signInLink: string; cookieSignInPage: string }>;
+  /** For the person who started it: what keeps sandboxes apart, and what keeps them from starting. */
+  sandboxNotes: string[];
 }
 
 /**
@@ -201,7 +204,8 @@ export async function openServer(
       throw error;
     }
   };
-  return { config, log, sessionKey, services, serve };
+  const sandboxNotes = [isolationLine(services.sandboxes.isolation), ...(isolated && !docker ? sandboxUserProblems() : [])];
+  return { config, log, sessionKey, services, serve, sandboxNotes };
 }
 
 /** Runs `shutdown` once, on the first SIGTERM or SIGINT (Ctrl+C), then exits: 0 when it went well. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { SandboxRuntimeName } from '../src/contract/sandboxes';
+import type { SandboxIsolation, SandboxRuntimeName } from '../src/contract/sandboxes';
 import { DATA_DIR_LABEL } from './sandboxes/docker-runtime';
 
 /*
@@ -10,19 +10,44 @@ import { DATA_DIR_LABEL } from './sandboxes/docker-runtime';
 /** Bold on a terminal; plain text where the output goes to a file or a pipe. */
 const bold = (text: string, tty: boolean) => (tty ? `\x1b[1m${text}\x1b[22m` : text);
 
+const ISOLATIONS: Record<SandboxIsolation, string> = {
+  container: 'Sandboxes run as Docker containers.',
+  namespaces: 'Sandboxes run as processes in namespaces of their own (bubblewrap).',
+  uids: "Sandboxes run as processes without namespaces, each as a user of its own: they share this machine's network and ports. Install bubblewrap and slirp4netns (Debian: apt-get install bubblewrap slirp4netns) before others use this server.",
+  none: "Sandboxes are not isolated: they run as this server's user, with its files, network and ports. Install bubblewrap and slirp4netns (Debian: apt-get install bubblewrap slirp4netns), or use SANDBOX_RUNTIME=docker, before others use this server.",
+};
+
+/** One line that names what keeps sandboxes apart from the server and each other, and what is missing. */
+export const isolationLine = (isolation: SandboxIsolation): string => ISOLATIONS[isolation];
+
 /**
- * `heading` (e.g. "Agent Console is running."), where pages that cannot send the key sign in,
+ * `heading` (e.g. "Agent Console is running."), `notes` on lines of their own (what sandboxes are
+ * kept apart by, what keeps them from starting), where pages that cannot send the key sign in,
  * then the sign-in link alone on its line after a blank one. With `keyIsIn` (the output is no
  * terminal: a log file others may read), the address without the key, and where the key is.
  */
 export function signInMessage(
-  { heading, signInLink, cookieSignInPage, keyIsIn }: { heading: string; signInLink: string; cookieSignInPage: string; keyIsIn?: string },
+  {
+    heading,
+    notes = [],
+    signInLink,
+    cookieSignInPage,
+    keyIsIn,
+  }: { heading: string; notes?: string[]; signInLink: string; cookieSignInPage: string; keyIsIn?: string },
   tty = Boolean(process.stdout.isTTY),
 ): string {
   const open = keyIsIn
     ? [`Open ${signInLink.split('#', 1)[0]} and sign in with the session key, which is in ${keyIsIn}.`]
     : ['Open this link to sign in:', '', `    ${bold(signInLink, tty)}`];
-  return ['', heading, `Pages that cannot send the key (OpenHands' web client) sign in at ${cookieSignInPage}`, '', ...open, ''].join('\n');
+  return [
+    '',
+    heading,
+    ...notes,
+    `Pages that cannot send the key (OpenHands' web client) sign in at ${cookieSignInPage}`,
+    '',
+    ...open,
+    '',
+  ].join('\n');
 }
 
 /**

@@ -159,6 +159,18 @@ describe('MCP servers as tools', () => {
     expect(stored).not.toContain('mcp-token-4e1f9a');
   });
 
+  it("masks every value of a stdio server's environment, whatever its name, in events and in what the LLM reads", async () => {
+    const value = 'eu-north-7-region-value';
+    const { id } = await start([mcpCall('echo', { text: value }), { text: 'Done.' }], {
+      mcpServers: { tools: { ...STDIO_SERVER, env: { REGION: value } } },
+    });
+    await server.status(id, 'finished');
+    const stored = JSON.stringify(await server.events(id));
+    expect(stored).toContain('echo: <secret:MCP_tools_REGION>');
+    expect(stored).not.toContain(value);
+    expect(JSON.stringify(llm!.requests[1]?.messages)).not.toContain(value);
+  });
+
   it('goes on without a server that does not start, saying which and why, and asks before an MCP call in confirmation mode', async () => {
     const { id } = await start([mcpCall('tools_echo', { text: 'approved' }), { text: 'Done.' }], {
       mcpServers: { missing: { command: 'no-such-mcp-server-7d2e' }, tools: STDIO_SERVER },

@@ -7,6 +7,7 @@ import type { Conversations } from './conversations';
 import { eventSearchQuerySchema, searchEvents } from './event-search';
 import { HttpResponseError, parse, type Request, type RouteResponse, Router } from './router';
 import { openHandsWorkspacePath } from './openhands-paths';
+import { resolveInWorkspace } from './workspace-paths';
 import * as files from './workspace-files';
 import { gitChanges, gitDiff, WorkspaceRefusal } from './workspace-git';
 
@@ -42,9 +43,14 @@ export function agentRoutes({ version, startedAt, conversations, owner }: AgentS
     return SUCCESS;
   };
 
-  /** A path of a request, as a file of this sandbox (see openHandsWorkspacePath). */
-  const inWorkspace = (raw: string | undefined) =>
-    openHandsWorkspacePath(files.absolute(raw ?? ''), conversations.all().at(-1)?.info.workspace.working_dir);
+  /**
+   * A path of a request, as a file of a workspace of this sandbox (see openHandsWorkspacePath),
+   * its links resolved without leaving it (see resolveInWorkspace).
+   */
+  const inWorkspace = (raw: string | undefined) => {
+    const workspaces = conversations.all().map((conversation) => conversation.info.workspace.working_dir);
+    return resolveInWorkspace(openHandsWorkspacePath(files.absolute(raw ?? ''), workspaces.at(-1)), workspaces);
+  };
 
   return (
     new Router()
@@ -91,25 +97,27 @@ export function agentRoutes({ version, startedAt, conversations, owner }: AgentS
       .add('POST', '/api/conversations/:id/pause', (request) => acting(() => conversationOf(request).pause()))
       .add('POST', '/api/conversations/:id/run', (request) => acting(() => conversationOf(request).run()))
       .add('GET', '/api/git/changes/*path', ({ params }) =>
-        workspaceResponse(async () => ({ body: await gitChanges(inWorkspace(params.path)) })),
+        workspaceResponse(async () => ({ body: await gitChanges(await inWorkspace(params.path)) })),
       )
-      .add('GET', '/api/git/diff/*path', ({ params }) => workspaceResponse(async () => ({ body: await gitDiff(inWorkspace(params.path)) })))
-      .add('GET', '/api/file/download/*path', ({ params }) => workspaceResponse(() => files.download(inWorkspace(params.path))))
+      .add('GET', '/api/git/diff/*path', ({ params }) =>
+        workspaceResponse(async () => ({ body: await gitDiff(await inWorkspace(params.path)) })),
+      )
+      .add('GET', '/api/file/download/*path', ({ params }) => workspaceResponse(async () => files.download(await inWorkspace(params.path))))
       .add(
         'POST',
         '/api/file/upload/*path',
         ({ params, raw }) =>
           workspaceResponse(async () => {
-            await files.upload(inWorkspace(params.path), raw);
+            await files.upload(await inWorkspace(params.path), raw);
             return SUCCESS;
           }),
         { rawBody: true },
       )
       // Ours: the SDK has neither a listing nor an archive.
       .add('GET', '/api/file/list/*path', ({ params }) =>
-        workspaceResponse(async () => ({ body: await files.list(inWorkspace(params.path)) })),
+        workspaceResponse(async () => ({ body: await files.list(await inWorkspace(params.path)) })),
       )
-      .add('GET', '/api/file/archive/*path', ({ params }) => workspaceResponse(() => files.archive(inWorkspace(params.path))))
+      .add('GET', '/api/file/archive/*path', ({ params }) => workspaceResponse(async () => files.archive(await inWorkspace(params.path))))
       .add('POST', SANDBOX_RESUMED_PATH, () => {
         conversations.sandboxResumed();
         return SUCCESS;

@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { DirectoryEntry, DirectoryListing } from '../../src/contract/workspace';
 import { WorkspaceRefusal } from './workspace-git';
+import { unreadable } from './workspace-paths';
 
 /*
  * The sandbox's files as the agent SDK's file routes serve them (an upload, a download), and two of
@@ -36,6 +37,9 @@ export async function download(file: string) {
   const target = absolute(file);
   const stat = await statOf(target);
   if (!stat.isFile()) throw new WorkspaceRefusal(400, 'Path is not a file');
+  await fs.access(target, fs.constants.R_OK).catch((error: unknown) => {
+    throw unreadable(error, target);
+  });
   return {
     stream: createReadStream(target),
     headers: {
@@ -95,12 +99,23 @@ export async function list(dir: string): Promise<DirectoryListing> {
   const target = absolute(dir);
   const stat = await statOf(target);
   if (!stat.isDirectory()) throw new WorkspaceRefusal(400, 'Path is not a directory');
-  const names = (await fs.readdir(target)).sort();
+  const names = (
+    await fs.readdir(target).catch((error: unknown) => {
+      throw unreadable(error, target);
+    })
+  ).sort();
   const entries = await Promise.all(
     names.slice(0, MAX_ENTRIES).map(async (name): Promise<DirectoryEntry> => {
       const entry = await fs.lstat(path.join(target, name)).catch(() => undefined);
-      const type = entry?.isDirectory() ? 'directory' : entry?.isFile() ? 'file' : 'other';
-      return { name, type, size: type === 'file' ? (entry?.size ?? null) : null, modified_at: (entry?.mtime ?? new Date(0)).toISOString() };
+      const type = entry?.isSymbolicLink() ? 'link' : entry?.isDirectory() ? 'directory' : entry?.isFile() ? 'file' : 'other';
+      const linkTarget = type === 'link' ? await fs.readlink(path.join(target, name)).catch(() => null) : undefined;
+      return {
+        name,
+        type,
+        size: type === 'file' ? (entry?.size ?? null) : null,
+        modified_at: (entry?.mtime ?? new Date(0)).toISOString(),
+        ...(linkTarget !== undefined && { link_target: linkTarget }),
+      };
     }),
   );
   const rank = (entry: DirectoryEntry) => (entry.type === 'directory' ? 0 : 1);

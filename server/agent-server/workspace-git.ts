@@ -15,7 +15,7 @@ const run = promisify(execFile);
 /** What the routes refuse, with the status they refuse it with. */
 export class WorkspaceRefusal extends Error {
   constructor(
-    readonly status: 400 | 404,
+    readonly status: 400 | 404 | 422,
     message: string,
   ) {
     super(message);

@@ -14,6 +14,8 @@ import { type AgentServerProcess, startAgentServer } from '../testing/agent-serv
 let server: AgentServerProcess;
 let root: string;
 let workspace: string;
+/** A second conversation's workspace, which is no repository. */
+let plain: string;
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'pipe' }).toString();
 
@@ -48,6 +50,14 @@ beforeAll(async () => {
   const home = path.join(root, 'home');
   fs.mkdirSync(home);
   server = await startAgentServer(home, undefined, AGENT_SERVER_SCRIPT, { OH_ALLOW_CORS_ORIGINS: '["https://console.example"]' });
+  plain = path.join(root, 'plain');
+  fs.mkdirSync(plain);
+  const first = await server.call('POST', '/api/conversations', {
+    agent: { llm: { model: 'openai/gpt-4o' } },
+    workspace: { working_dir: plain },
+  });
+  expect(first.status).toBe(200);
+  // The newest: OpenHands' web client's paths are read there.
   const created = await server.call('POST', '/api/conversations', {
     agent: { llm: { model: 'openai/gpt-4o' } },
     workspace: { working_dir: workspace },
@@ -93,14 +103,11 @@ describe('git changes and diff', () => {
   });
 
   it('refuses a directory that is not a repository (400) or does not exist (404), and survives a path that is no encoding', async () => {
-    const plain = fs.mkdtempSync(path.join(os.tmpdir(), 'not-a-repo-'));
-    try {
-      const notRepo = await server.call('GET', `/api/git/changes/${encodeURIComponent(plain)}`);
-      expect(notRepo).toEqual({ status: 400, body: { detail: `Not a git repository: ${plain}` } });
-    } finally {
-      fs.rmSync(plain, { recursive: true });
-    }
-    expect((await server.call('GET', `/api/git/changes/${encodeURIComponent('/no/such/dir')}`)).status).toBe(404);
+    const notRepo = await server.call('GET', `/api/git/changes/${encodeURIComponent(plain)}`);
+    expect(notRepo).toEqual({ status: 400, body: { detail: `Not a git repository: ${plain}` } });
+    expect((await server.call('GET', `/api/git/changes/${encodeURIComponent(path.join(workspace, 'no', 'such', 'dir'))}`)).status).toBe(
+      404,
+    );
     expect((await server.call('GET', '/api/git/changes/%zz')).status).toBe(404);
     expect((await server.call('GET', '/alive', undefined, null)).status).toBe(200);
   });
@@ -163,6 +170,64 @@ describe('files', () => {
     fs.writeFileSync(archive, Buffer.from(await response.arrayBuffer()));
     const names = execFileSync('tar', ['-tzf', archive]).toString().split('\n');
     expect(names).toEqual(expect.arrayContaining(['./changed.txt', './src/new.txt', './.git/HEAD']));
+  });
+});
+
+describe('the workspace and nothing beside it', () => {
+  const at = (...parts: string[]) => encodeURIComponent(path.join(workspace, ...parts));
+
+  it('lists a link as a link, where it points, and follows none out of the workspace (422 saying so)', async () => {
+    fs.symlinkSync('/', path.join(workspace, 'host'));
+    fs.symlinkSync(root, path.join(workspace, 'up'));
+    fs.symlinkSync('same.txt', path.join(workspace, 'alias.txt'));
+    try {
+      const listing = (await server.call('GET', `/api/file/list/${at()}`)).body as {
+        entries: { name: string; type: string; link_target?: string }[];
+      };
+      expect(listing.entries.filter((entry) => entry.type === 'link')).toEqual([
+        expect.objectContaining({ name: 'alias.txt', link_target: 'same.txt' }),
+        expect.objectContaining({ name: 'host', link_target: '/' }),
+        expect.objectContaining({ name: 'up', link_target: root }),
+      ]);
+      const outside = { status: 422, body: { detail: 'host is a link out of the workspace: it is not followed' } };
+      expect(await server.call('GET', `/api/file/list/${at('host')}`)).toEqual(outside);
+      expect(await server.call('GET', `/api/file/list/${at('host', 'etc')}`)).toEqual(outside);
+      expect(await server.call('GET', `/api/file/download/${at('host', 'etc', 'passwd')}`)).toEqual(outside);
+      expect(await server.call('GET', `/api/git/diff/${at('host', 'etc', 'passwd')}`)).toEqual(outside);
+      expect((await server.call('GET', `/api/git/changes/${at('up', 'origin.git')}`)).status).toBe(422);
+      expect((await get(`/api/file/archive/${at('up')}`)).status).toBe(422);
+
+      const form = new FormData();
+      form.append('file', new Blob(['planted']), 'planted.txt');
+      const upload = await fetch(`${server.base}/api/file/upload/${at('up', 'planted.txt')}`, {
+        method: 'POST',
+        headers: { 'X-Session-API-Key': server.key },
+        body: form,
+      });
+      expect(upload.status).toBe(422);
+      expect(fs.existsSync(path.join(root, 'planted.txt'))).toBe(false);
+
+      // A link that stays inside is followed.
+      expect(await (await get(`/api/file/download/${at('alias.txt')}`)).text()).toBe('same\n');
+    } finally {
+      for (const link of ['host', 'up', 'alias.txt']) fs.rmSync(path.join(workspace, link));
+    }
+  });
+
+  it('finds nothing outside every workspace, and answers a loop of links with what it is', async () => {
+    for (const route of ['file/list', 'file/download', 'git/changes', 'git/diff']) {
+      expect((await server.call('GET', `/api/${route}/${encodeURIComponent('/etc/passwd')}`)).status).toBe(404);
+    }
+    expect((await server.call('GET', `/api/file/list/${encodeURIComponent(root)}`)).status).toBe(404);
+    fs.symlinkSync('loop', path.join(plain, 'loop'));
+    try {
+      expect(await server.call('GET', `/api/file/download/${encodeURIComponent(path.join(plain, 'loop'))}`)).toEqual({
+        status: 422,
+        body: { detail: 'loop is a loop of links' },
+      });
+    } finally {
+      fs.rmSync(path.join(plain, 'loop'));
+    }
   });
 });
 

@@ -85,7 +85,7 @@ async function main(): Promise<void> {
   }
   console.log(`Seeded in ${Math.round((Date.now() - started) / 1000)} s.`);
   const heading = `Agent Console demo is running. Press Ctrl+C to stop it: its sandboxes and ${dataDir} are deleted.`;
-  console.log(signInMessage({ heading, signInLink, cookieSignInPage, keyIsIn: keyLocation(server.config) }));
+  console.log(signInMessage({ heading, notes: server.sandboxNotes, signInLink, cookieSignInPage, keyIsIn: keyLocation(server.config) }));
 }
 
 main().catch((error: unknown) => {

@@ -80,6 +80,9 @@ const BY_ROUTE: Record<string, Partial<ErrorResponses>> = {
   'GET /api/v1/app-conversations/start-tasks/search': search,
   'GET /api/v1/events/search': search,
   'GET /api/v1/events': batch,
+  'GET /api/v1/app-conversations/:conversation_id/workspace/diff': search,
+  'GET /api/v1/app-conversations/:conversation_id/workspace/files': search,
+  'GET /api/v1/app-conversations/:conversation_id/workspace/file': search,
 };
 
 /** The routes BY_ROUTE names, for a test that each is a route the server has. */

@@ -10,17 +10,51 @@ export interface ProcessUser {
 /** Whether this server can start processes as other users (it runs as root). */
 export const canSwitchUsers = (): boolean => process.getuid?.() === 0;
 
-/** Whether every directory from `/` down to `dir` lets others through (o+x), so any user reaches it. */
-export function searchableByOthers(dir: string): boolean {
+/**
+ * The first directory from `/` down to `dir` that does not let others through (o+x), or is
+ * missing; `undefined` when any user reaches `dir`.
+ */
+function firstClosed(dir: string): { dir: string; missing: boolean } | undefined {
   const parts = path.resolve(dir).split(path.sep).filter(Boolean);
   for (let i = 0; i <= parts.length; i++) {
+    const current = `/${parts.slice(0, i).join('/')}`;
+    let stat: fs.Stats | undefined;
     try {
-      if ((fs.statSync(`/${parts.slice(0, i).join('/')}`).mode & 0o001) === 0) return false;
+      stat = fs.statSync(current);
     } catch {
-      return false;
+      return { dir: current, missing: true }; // or not ours to look into: not reached either way
     }
+    if ((stat.mode & 0o001) === 0) return { dir: current, missing: false };
   }
-  return true;
+  return undefined;
+}
+
+/** The first directory from `/` down to `dir` that is there but does not let others through (o+x). */
+export function closedToOthers(dir: string): string | undefined {
+  const closed = firstClosed(dir);
+  return closed && !closed.missing ? closed.dir : undefined;
+}
+
+/** Whether every directory from `/` down to `dir` is there and lets others through (o+x), so any user reaches it. */
+export const searchableByOthers = (dir: string): boolean => firstClosed(dir) === undefined;
+
+const modeOf = (file: string) => `0${(fs.statSync(file).mode & 0o777).toString(8)}`;
+
+/**
+ * Why a sandbox's user (another user, a stranger to every file here) cannot run `file`, and what
+ * to change, in one sentence; `undefined` when it can, or when `file` is not there (that is said
+ * where it is run): every directory above it lets others through, and it lets them read it.
+ */
+export function unreadableByOthers(file: string, what: string): string | undefined {
+  const closed = closedToOthers(path.dirname(file));
+  if (closed !== undefined) {
+    return `Sandboxes run as other users, who cannot enter ${closed} (mode ${modeOf(closed)}), where ${what} is (${file}): install it under a directory others can enter (such as /opt), or let them through with: chmod o+x ${closed}`;
+  }
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (stat !== undefined && (stat.mode & 0o004) === 0) {
+    return `Sandboxes run as other users, who cannot read ${what} (${file}, mode ${modeOf(file)}): let them with: chmod o+r ${file}`;
+  }
+  return undefined;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { ConversationWorkspaces } from '../services/conversations/conversat
 const refusals = { 403: detailErrorSchema, 404: detailErrorSchema, 409: detailErrorSchema, 503: detailErrorSchema };
 /** Downloads are bytes, with no response schema (it would serialise them): their refusals, said. */
 const DOWNLOAD_REFUSALS =
-  'Refusals as `{"detail"}`: 403 (not the conversation’s owner), 404 (no such conversation or file), 409 (its sandbox does not run), 422 (a bad path), 503.';
+  'Refusals as `{"detail"}`: 403 (not the conversation’s owner), 404 (no such conversation or file), 409 (its sandbox does not run), 422 (a bad path, a link out of the workspace, a file that cannot be read), 503.';
 
 /** A conversation's workspace (ours): its changes, a file's diff, its files, read through its sandbox's agent server. */
 export function workspaceRoutes(workspaces: ConversationWorkspaces): FastifyPluginAsyncZod {

@@ -8,7 +8,7 @@ import { Invalid } from '../services/domain-errors';
 import { describeExit, type Exit } from '../processes/exit';
 import { endGroup, setGroupStopped, spawnGroup } from '../processes/group';
 import { isStopped, liveProcess, markedProcesses, processesOfUser, processGroup, readProcStat, environValue } from '../processes/proc';
-import { pathForOtherUsers, type ProcessUser } from '../processes/process-user';
+import { pathForOtherUsers, type ProcessUser, unreadableByOthers } from '../processes/process-user';
 import { runInGroup } from '../processes/run';
 import type { Logger } from '../logger';
 import type { SandboxRecord } from '../store/sandboxes-store';
@@ -175,6 +175,15 @@ export class ProcessRuntime implements SandboxRuntime {
       log = await openLogForAppend(logFile);
     } catch (error) {
       return { ok: false, error: `Cannot prepare its directory: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    // A command its user cannot read fails deep in its namespaces' setup, with words that say nothing of why.
+    const unreadable =
+      user && [file, ...args].filter((part) => path.isAbsolute(part)).map((part) => unreadableByOthers(part, 'its command'));
+    const problem = unreadable?.find((found) => found !== undefined);
+    if (problem) {
+      await log.close();
+      await appendLog(logFile, `could not start: ${problem}`);
+      return { ok: false, error: problem };
     }
     const { namespaces } = this.options;
     const fullEnv: Record<string, string> = {

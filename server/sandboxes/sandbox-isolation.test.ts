@@ -9,7 +9,7 @@ import { canSwitchUsers } from '../processes/process-user';
 import { findNamespaceTools } from './namespaces';
 import { builtServerScript } from '../testing/built-server';
 import { runtimesUnderTest } from '../testing/docker-engine';
-import { logLines, shellSpec, startSandbox } from '../testing/sandbox-helpers';
+import { logLines, shellSpec, startSandbox, statusBecomes } from '../testing/sandbox-helpers';
 import { homeOf } from '../testing/sandbox-processes';
 import { startTestApp, type TestApp } from '../testing/test-app';
 
@@ -162,6 +162,10 @@ describe('the server at start', () => {
     dirs.push(dataDir);
     const output = await startServer(dataDir);
     expect(output).toContain('Agent Console is running');
+    // One line names what keeps sandboxes apart.
+    expect(output).toMatch(
+      /^Sandboxes (run as processes in namespaces of their own|run as processes without namespaces|are not isolated)/m,
+    );
     expect(output.includes('not isolated')).toBe(!canSwitchUsers());
     // Its output is a pipe here, as a log file would be: the key is not in it, only where it is.
     expect(output).not.toContain('#key=');
@@ -179,6 +183,7 @@ describe('the server at start', () => {
     expect(output).toContain('Agent Console is running');
     expect(output).toContain('Process sandboxes are not isolated');
     expect(output).toContain('Docker runtime');
+    expect(output).toContain("\nSandboxes are not isolated: they run as this server's user");
     expect(mode(dataDir)).toBe(0o700);
     expect(mode(path.join(dataDir, DATABASE_FILE))).toBe(0o600);
   });
@@ -195,6 +200,19 @@ describe('the server at start', () => {
       expect(output).not.toContain('not isolated');
     },
   );
+
+  it.runIf(canSwitchUsers())('as root, a sandbox whose command its user cannot read ends in ERROR saying what to change', async () => {
+    const closed = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-closed-'));
+    dirs.push(closed);
+    fs.writeFileSync(path.join(closed, 'run.sh'), 'exec sleep 600\n');
+    const t = await startTestApp({ sandboxSpecs: [{ ...shellSpec('closed', ''), command: ['sh', path.join(closed, 'run.sh')] }] });
+    apps.push(t);
+    const { id } = await startSandbox(t, 'closed');
+    const failed = await statusBecomes(t, id, 'ERROR');
+    expect(failed.status_detail).toBe(
+      `Could not start: Sandboxes run as other users, who cannot enter ${closed} (mode 0700), where its command is (${path.join(closed, 'run.sh')}): install it under a directory others can enter (such as /opt), or let them through with: chmod o+x ${closed}`,
+    );
+  });
 
   it('with SANDBOX_NAMESPACES=on and no bubblewrap: does not start, and says why', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-no-tools-'));

@@ -332,7 +332,8 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     expect((await engine.listVolumes({ filters: label })).Volumes ?? []).toEqual([]);
   });
 
-  it('adopts its running and paused containers after a SIGKILL of the server', async () => {
+  // Two server processes and two containers: a loaded machine takes more than the default.
+  it('adopts its running and paused containers after a SIGKILL of the server', { timeout: 60_000 }, async () => {
     const engine = (await localEngine())!;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-docker-kill-'));
     const servers: ServerProcess[] = [];

@@ -7,6 +7,8 @@ import {
   MAX_MCP_SERVERS_PER_KIND,
   MAX_NAME_LENGTH,
   mcpUrlProblem,
+  processText,
+  processTextProblem,
   rule,
 } from './rules';
 
@@ -35,7 +37,7 @@ const command = z.string().check(
   rule((cmd: string) => {
     if (cmd === '') return 'Command cannot be empty';
     if (cmd.includes(' ')) return 'Command should be a single executable without spaces (use arguments field for parameters)';
-    return undefined;
+    return processTextProblem(cmd);
   }),
 );
 
@@ -65,6 +67,8 @@ const env = z.record(z.string(), z.string()).check(
               ? undefined
               : `Invalid environment variable name '${key}'. Must start with letter or underscore, contain only alphanumeric characters and underscores`;
       if (message) ctx.addIssue({ code: 'custom', message, input: vars });
+      const valueProblem = processTextProblem(vars[key]!);
+      if (valueProblem) ctx.addIssue({ code: 'custom', message: `${key}: ${valueProblem}`, path: [key], input: null });
     }
   }),
 );
@@ -112,7 +116,7 @@ export const mcpStdioServerSchema = z.object({
   ...stdioServerShape,
   name: serverName,
   command,
-  args: z._default(z.array(z.string()).check(z.maxLength(MAX_ARGS)), []),
+  args: z._default(z.array(processText()).check(z.maxLength(MAX_ARGS)), []),
   env: z._default(env, {}),
 });
 

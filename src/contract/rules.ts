@@ -43,6 +43,18 @@ export const description = () => z.string().check(z.maxLength(MAX_DESCRIPTION_LE
 /** Environment variable names (also the names of custom secrets, which become env vars). */
 export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * What a value that becomes part of a process (an environment variable, an argument, a command)
+ * cannot hold: the NUL byte ends a C string, so no process could be started with it.
+ */
+export function processTextProblem(value: string): string | undefined {
+  return value.includes('\0') ? NUL_PROBLEM : undefined;
+}
+export const NUL_PROBLEM = 'Must not contain a NUL character (\\0): no process can be given one';
+
+/** A string that becomes part of a process: see processTextProblem. */
+export const processText = () => z.string().check(rule(processTextProblem));
+
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):(.*)$/s;
 
 /** Splits a URL the way Python's `urllib.parse.urlparse` does, as far as OpenHands' checks need. */

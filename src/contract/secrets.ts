@@ -1,6 +1,15 @@
 import * as z from 'zod/mini';
 import { mcpConfigSchema } from './mcp';
-import { description, describeValues, ENV_NAME_PATTERN, MAX_CUSTOM_SECRETS, MAX_NAME_LENGTH, rule } from './rules';
+import {
+  description,
+  describeValues,
+  ENV_NAME_PATTERN,
+  MAX_CUSTOM_SECRETS,
+  MAX_NAME_LENGTH,
+  processText,
+  processTextProblem,
+  rule,
+} from './rules';
 
 /*
  * Git provider tokens and custom secrets (`/api/add-git-providers`, `/api/secrets`, and
@@ -43,7 +52,9 @@ export function hostProblem(host: string): string | undefined {
   return 'Host must be a domain such as gitlab.example.com (optionally with :port) or an http(s) URL';
 }
 
-const token = z.string().check(rule((value: string) => (/\s/.test(value) ? 'Token must not contain spaces or line breaks' : undefined)));
+const token = z
+  .string()
+  .check(rule((value: string) => (/\s/.test(value) ? 'Token must not contain spaces or line breaks' : processTextProblem(value))));
 const host = z.string().check(z.trim(), rule(hostProblem));
 
 /** A provider without a public host (Enterprise SSO): a token for it means nothing without one. */
@@ -93,7 +104,8 @@ const secretName = z.string().check(
 
 export const createSecretSchema = z.object({
   name: secretName,
-  value: z.string(),
+  // It becomes an environment variable of the sandbox's commands.
+  value: processText(),
   description: z.optional(z.nullable(description())),
 });
 export type CreateSecretInput = z.input<typeof createSecretSchema>;
@@ -102,7 +114,7 @@ export type CreateSecretInput = z.input<typeof createSecretSchema>;
 export const updateSecretSchema = z.object({
   name: z.optional(secretName),
   description: z.optional(z.nullable(description())),
-  value: z.optional(z.string()),
+  value: z.optional(processText()),
 });
 export type UpdateSecretInput = z.input<typeof updateSecretSchema>;
 
@@ -118,7 +130,7 @@ export const secretsStoreSchema = z.object({
   provider_tokens: z.optional(providerTokensSchema),
   custom_secrets: z.optional(
     z
-      .record(secretName, z.object({ secret: z.optional(z.nullable(z.string())), description: z.optional(z.nullable(description())) }))
+      .record(secretName, z.object({ secret: z.optional(z.nullable(processText())), description: z.optional(z.nullable(description())) }))
       .check(
         rule((secrets: Record<string, unknown>) =>
           Object.keys(secrets).length > MAX_CUSTOM_SECRETS ? `At most ${MAX_CUSTOM_SECRETS} custom secrets at once` : undefined,

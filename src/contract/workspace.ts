@@ -22,10 +22,13 @@ export type GitDiff = z.output<typeof gitDiffSchema>;
 
 export const directoryEntrySchema = z.object({
   name: z.string(),
-  type: z.enum(['file', 'directory', 'other']),
+  /** A `link` is a symbolic link: listed, never followed. */
+  type: z.enum(['file', 'directory', 'link', 'other']),
   /** Bytes, for a file. */
   size: z.nullable(z.number()),
   modified_at: z.string(),
+  /** Where a link points, as it is written. */
+  link_target: z.optional(z.nullable(z.string())),
 });
 export type DirectoryEntry = z.output<typeof directoryEntrySchema>;
 

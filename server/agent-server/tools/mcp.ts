@@ -134,36 +134,15 @@ export async function connectMcpServers(config: McpConfig, cwd: string): Promise
   return { tools, failures };
 }
 
-/** The words of an environment variable's name that say it holds a secret (GITHUB_TOKEN, API_KEY, DB_PASSWORD…). */
-const SECRET_WORDS = new Set([
-  'KEY',
-  'APIKEY',
-  'TOKEN',
-  'SECRET',
-  'PASSWORD',
-  'PASSWD',
-  'PASS',
-  'PAT',
-  'CREDENTIAL',
-  'CREDENTIALS',
-  'AUTH',
-]);
-const namesSecret = (name: string) =>
-  name
-    .toUpperCase()
-    .split(/[^A-Z0-9]+/)
-    .some((word) => SECRET_WORDS.has(word));
-
 /**
  * The values of a configuration that are secrets, named for `<secret:NAME>`: every header (an API
- * key) and the environment variables named like secrets. Not the others (`NODE_ENV=production`):
- * masking a common word would change the commands the agent runs.
+ * key) and every environment value. The user was told they are masked like secrets; a value's
+ * name does not say whether it is one.
  */
 export function mcpSecrets(config: McpConfig): Record<string, string> {
   const secrets: Record<string, string> = {};
   for (const [server, settings] of Object.entries(config.mcpServers)) {
-    const values =
-      'command' in settings ? Object.fromEntries(Object.entries(settings.env).filter(([name]) => namesSecret(name))) : settings.headers;
+    const values = 'command' in settings ? settings.env : settings.headers;
     for (const [name, value] of Object.entries(values)) {
       secrets[`MCP_${server}_${name}`] = value;
       // An Authorization header's token on its own too: a server may echo it without "Bearer ".

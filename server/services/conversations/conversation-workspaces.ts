@@ -5,7 +5,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type * as z from 'zod/mini';
 import { directoryListingSchema, gitChangesSchema, gitDiffSchema } from '../../../src/contract/workspace';
 import { SESSION_KEY_HEADER } from '../../session-key';
-import { Conflict, NotFound, Unavailable } from '../domain-errors';
+import { Conflict, Invalid, NotFound, Unavailable } from '../domain-errors';
 import type { SandboxService } from '../sandboxes/sandbox-service';
 import { type AgentConversations, type AgentEndpoint, refusal } from './agent-conversations';
 
@@ -153,12 +153,17 @@ async function boundedJson(response: Response): Promise<unknown> {
   }
 }
 
-/** A refusal of the agent server as ours: a missing file is NotFound, a directory that is no repository a Conflict. */
+/**
+ * A refusal of the agent server as ours: a missing file is NotFound, a link out of the workspace
+ * or a file that cannot be read is Invalid (at `path`), a directory that is no repository a Conflict.
+ */
 async function refuseFailure(response: Response): Promise<void> {
   if (response.ok) return;
-  if (response.status === 404) {
+  if (response.status === 404 || response.status === 422) {
     const body = (await response.json().catch(() => ({}))) as { detail?: unknown };
-    throw new NotFound(typeof body.detail === 'string' ? body.detail : 'Not found in the workspace');
+    const detail = typeof body.detail === 'string' ? body.detail : undefined;
+    if (response.status === 422) throw new Invalid(['path'], detail ?? 'This path of the workspace cannot be read');
+    throw new NotFound(detail ?? 'Not found in the workspace');
   }
   throw await refusal(response, 'could not read the workspace');
 }

@@ -428,6 +428,19 @@ describe('a conversation, once started', () => {
     }
     expect((await json(t, 'GET', `${workspace}/file?path=missing.txt`)).statusCode).toBe(404);
     expect((await json(t, 'GET', `/api/v1/app-conversations/${'f'.repeat(32)}/workspace/changes`)).statusCode).toBe(404);
+    // A link the agent made out of the workspace is listed, and not followed: a 422 at the path.
+    await runIn(t, sandboxId, dir, ['ln', '-s', '/', 'host']);
+    expect((await json(t, 'GET', `${workspace}/files`)).json().entries).toContainEqual(
+      expect.objectContaining({ name: 'host', type: 'link', link_target: '/' }),
+    );
+    for (const through of ['files?path=host', 'files?path=host/etc', 'file?path=host/etc/passwd', 'diff?path=host/etc/passwd']) {
+      const refused = await json(t, 'GET', `${workspace}/${through}`);
+      expect(refused.statusCode, through).toBe(422);
+      expect(refused.json().detail, through).toEqual([
+        expect.objectContaining({ loc: ['query', 'path'], msg: 'Value error, host is a link out of the workspace: it is not followed' }),
+      ]);
+    }
+    await runIn(t, sandboxId, dir, ['rm', 'host']);
 
     expect((await json(t, 'GET', `/api/conversations/${id}/config`)).json()).toEqual({ runtime_id: sandboxId, session_id: id });
     expect((await json(t, 'GET', `/api/conversations/${'f'.repeat(32)}/config`)).statusCode).toBe(404);

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   MAX_PAGE_SIZE,
   type SandboxCapacity,
+  type SandboxIsolation,
   type SandboxInfo,
   type SandboxSearchQuery,
   type SandboxSpec,
@@ -58,6 +59,8 @@ export interface ExecRequest {
 
 /** How long a start waits to catch a command that fails at once. */
 const EARLY_EXIT_MS = 300;
+/** How long a start's response waits for the end of a sandbox found gone to be recorded. */
+const EXIT_RECORD_MS = 5000;
 /** How long a resumed agent server has to take the news. */
 const RESUMED_NOTICE_MS = 3000;
 
@@ -401,6 +404,11 @@ export class SandboxService {
     return paginate(matching, query.page_id, query.limit);
   }
 
+  /** What keeps its sandboxes apart from the server and each other. */
+  get isolation(): SandboxIsolation {
+    return this.runtime.isolation;
+  }
+
   /** How many run and exist, against the caps (the console shows it, so a pause for the cap is no surprise). */
   async capacity(): Promise<SandboxCapacity> {
     const records = await this.#own(COUNT);
@@ -410,7 +418,7 @@ export class SandboxService {
       sandboxes: records.length,
       max_sandboxes: this.limits.maxSandboxes,
       runtime: this.runtime.name,
-      isolation: this.runtime.isolation,
+      isolation: this.isolation,
     };
   }
 
@@ -605,9 +613,16 @@ export class SandboxService {
       const responded = this.#watchStarting(id);
       await Promise.race([exitNoticed, sleep(EARLY_EXIT_MS), responded.then((ok) => (ok ? undefined : sleep(EARLY_EXIT_MS)))]);
       await exited;
+      let sandbox = await this.get(caller, id);
+      // Gone, its end not yet noticed (a busy machine): the response waits for why it ended.
+      if (sandbox?.status === 'MISSING' && !exited) {
+        await Promise.race([exitNoticed, sleep(EXIT_RECORD_MS)]);
+        await exited;
+        sandbox = await this.get(caller, id);
+      }
       // Room is made only for a sandbox that really started.
       const pausedIds = exited ? [] : await this.#makeRoom(id, caller.userId);
-      return { sandbox: await this.get(caller, id), pausedIds };
+      return { sandbox, pausedIds };
     });
   }
 

@@ -1,5 +1,5 @@
 import { Anchor, Box, Breadcrumbs, Button, Code, Group, Paper, Stack, Table, Text, UnstyledButton } from '@mantine/core';
-import { IconDownload, IconFile, IconFolder } from '@tabler/icons-react';
+import { IconDownload, IconFile, IconFolder, IconLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { RelativeTime } from '../../components/relative-time';
 import type { DirectoryListing } from '../../contract/workspace';
@@ -28,6 +28,13 @@ function size(bytes: number | null): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function EntryIcon({ type }: { type: DirectoryListing['entries'][number]['type'] }) {
+  if (type === 'directory') return <IconFolder size={16} aria-label="Folder" />;
+  // A link is not followed: where it leads may be outside the workspace.
+  if (type === 'link') return <IconLink size={16} aria-label="Link (not followed)" />;
+  return <IconFile size={16} aria-label="File" />;
 }
 
 /** The workspace's files: a directory at a time, a text file shown, any file or the whole workspace downloaded. */
@@ -93,12 +100,17 @@ export function FilesView(props: FilesViewProps) {
                     <Table.Td>
                       <UnstyledButton
                         onClick={() => (isDir ? props.onOpenDir(path) : entry.type === 'file' && props.onOpenFile(path))}
-                        disabled={entry.type === 'other'}
+                        disabled={entry.type === 'other' || entry.type === 'link'}
                       >
                         <Group gap={6} wrap="nowrap">
-                          {isDir ? <IconFolder size={16} aria-label="Folder" /> : <IconFile size={16} aria-label="File" />}
+                          <EntryIcon type={entry.type} />
                           <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
                             {entry.name}
+                            {entry.type === 'link' && entry.link_target && (
+                              <Text span size="sm" c="dimmed" ff="monospace">
+                                {` → ${entry.link_target}`}
+                              </Text>
+                            )}
                           </Text>
                         </Group>
                       </UnstyledButton>

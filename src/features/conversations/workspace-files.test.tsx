@@ -18,6 +18,7 @@ function renderFiles(open: string) {
         entries: [
           { name: 'big.bin', type: 'file', size: MAX_SHOWN_BYTES + 1, modified_at: '2026-11-29T05:00:00.000Z' },
           { name: 'notes.md', type: 'file', size: 6, modified_at: '2026-11-29T05:00:00.000Z' },
+          { name: 'host', type: 'link', size: null, modified_at: '2026-11-29T05:00:00.000Z', link_target: '/' },
         ],
       }),
     [`GET ${FILES}/file`]: () =>
@@ -36,6 +37,13 @@ function renderFiles(open: string) {
 }
 
 describe('WorkspaceFiles', () => {
+  it('lists a link with where it points, and does not open it', async () => {
+    renderFiles('notes.md');
+    const link = await screen.findByRole('button', { name: /host\s*→ \// });
+    expect(link).toBeDisabled();
+    expect(link).toHaveAccessibleName(/^Link \(not followed\) host\s*→ \/$/);
+  });
+
   it('shows a small text file, read from the workspace', async () => {
     const api = renderFiles('notes.md');
     expect(await screen.findByText('# hi')).toBeInTheDocument();

@@ -32,6 +32,7 @@ export function EnvEditor() {
             placeholder="value"
             autoComplete="new-password"
             {...register(`env.${index}.value`)}
+            error={errors?.[index]?.value?.message}
           />
         </>
       )}

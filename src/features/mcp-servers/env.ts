@@ -1,4 +1,4 @@
-import { ENV_NAME_PATTERN } from '../../contract/rules';
+import { ENV_NAME_PATTERN, processTextProblem } from '../../contract/rules';
 
 export interface EnvRow {
   key: string;
@@ -14,20 +14,25 @@ export function rowsToEnv(rows: readonly EnvRow[]): Record<string, string> {
   return Object.fromEntries(rows.filter((row) => row.key.trim() !== '').map((row) => [row.key.trim(), row.value]));
 }
 
-/** What is wrong with each row's key, by row index: bad names and repeats (the later ones). */
-export function envRowProblems(rows: readonly EnvRow[]): Map<number, string> {
-  const problems = new Map<number, string>();
+/**
+ * What is wrong with each row, by its field (`<index>.key`, `<index>.value`): bad names and
+ * repeats (the later ones), values no process can be given.
+ */
+export function envRowProblems(rows: readonly EnvRow[]): Map<`${number}.${keyof EnvRow}`, string> {
+  const problems = new Map<`${number}.${keyof EnvRow}`, string>();
   const seen = new Set<string>();
   rows.forEach((row, index) => {
+    const valueProblem = processTextProblem(row.value);
+    if (valueProblem) problems.set(`${index}.value`, valueProblem);
     const key = row.key.trim();
     if (key === '') {
-      if (row.value !== '') problems.set(index, 'Give this variable a name');
+      if (row.value !== '') problems.set(`${index}.key`, 'Give this variable a name');
       return;
     }
     if (!ENV_NAME_PATTERN.test(key)) {
-      problems.set(index, 'Use letters, digits and underscores, not starting with a digit');
+      problems.set(`${index}.key`, 'Use letters, digits and underscores, not starting with a digit');
     } else if (seen.has(key)) {
-      problems.set(index, `${key} is already set above`);
+      problems.set(`${index}.key`, `${key} is already set above`);
     }
     seen.add(key);
   });

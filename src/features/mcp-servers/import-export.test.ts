@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { McpConfigResponse } from '../../contract/mcp';
 import { splitCommandLine } from '../../components/command-line';
+import { NUL_PROBLEM } from '../../contract/rules';
 import { envRowProblems, envToRows, rowsToEnv } from './env';
 import { parseMcpServersJson, toMcpServersJson } from './import-export';
 
@@ -34,18 +35,20 @@ describe('env rows', () => {
     expect(rowsToEnv([...rows, { key: '', value: '' }, { key: ' C ', value: 'x' }])).toEqual({ A: '1', B: 'two', C: 'x' });
   });
 
-  it('name bad keys, repeated keys and values without a key', () => {
+  it('name bad keys, repeated keys, values without a key and values no process can hold', () => {
     const problems = envRowProblems([
       { key: 'TOKEN', value: 'a' },
       { key: '1BAD', value: 'b' },
       { key: 'TOKEN', value: 'c' },
       { key: '', value: 'orphan' },
       { key: '', value: '' },
+      { key: 'NUL', value: 'a\0b' },
     ]);
     expect([...problems]).toEqual([
-      [1, 'Use letters, digits and underscores, not starting with a digit'],
-      [2, 'TOKEN is already set above'],
-      [3, 'Give this variable a name'],
+      ['1.key', 'Use letters, digits and underscores, not starting with a digit'],
+      ['2.key', 'TOKEN is already set above'],
+      ['3.key', 'Give this variable a name'],
+      ['5.value', NUL_PROBLEM],
     ]);
   });
 });

@@ -21,7 +21,7 @@ export function mcpServerResolver(config: McpConfigResponse | null, originalId: 
       if (path === 'env' || path.startsWith('env.')) continue; // the rows below say it per row
       report(formFieldFor(path, message, []), message);
     }
-    if (values.kind === 'stdio') for (const [index, message] of envRowProblems(values.env)) report(`env.${index}.key`, message);
+    if (values.kind === 'stdio') for (const [field, message] of envRowProblems(values.env)) report(`env.${field}`, message);
     return Object.keys(errors).length > 0 ? { values: {}, errors: toNestErrors(errors, options) } : { values, errors: {} };
   };
 }

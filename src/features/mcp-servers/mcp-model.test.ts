@@ -1,3 +1,4 @@
+import { NUL_PROBLEM } from '../../contract/rules';
 import { describe, expect, it } from 'vitest';
 import type { McpConfigResponse } from '../../contract/mcp';
 import {
@@ -178,6 +179,10 @@ describe('placing a 422', () => {
     expect(formFieldFor('env.B', 'x', ['A', 'B'])).toBe('env.1.key');
     expect(formFieldFor('env', "Invalid environment variable name 'B-AD'.", ['OK', 'B-AD'])).toBe('env.1.key');
     expect(formFieldFor('env', 'Input should be a valid dictionary', ['A'])).toBe('env.root');
+  });
+
+  it("puts a value no process can hold at that row's value", () => {
+    expect(formFieldFor('env.B', `B: ${NUL_PROBLEM}`, ['A', 'B'])).toBe('env.1.value');
   });
 
   it('keeps other fields as they are, and the entry itself as a form error', () => {

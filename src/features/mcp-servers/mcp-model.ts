@@ -1,6 +1,7 @@
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import { safeParse } from 'zod/mini';
 import { type McpConfigResponse, type McpKind, type McpTestRequestInput, mcpConfigSchema } from '../../contract/mcp';
+import { NUL_PROBLEM } from '../../contract/rules';
 import type { ValidationErrorEntry } from '../../contract/validation-detail';
 import { consoleMessage, issueMessage } from '../../contract/validation-message';
 import { joinCommandLine } from '../../components/command-line';
@@ -262,7 +263,7 @@ export function formFieldFor(path: string, message: string, envKeys: readonly st
   if (field === 'env') {
     const key = item ?? /'([^']+)'/.exec(message)?.[1];
     const row = key === undefined ? -1 : envKeys.indexOf(key);
-    return row === -1 ? 'env.root' : `env.${row}.key`;
+    return row === -1 ? 'env.root' : `env.${row}.${message.endsWith(NUL_PROBLEM) ? 'value' : 'key'}`;
   }
   return field || 'root.server';
 }
