@@ -78,6 +78,8 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
         'kill -0 "$SERVER_PID" 2>/dev/null && echo SIGNALLED-SERVER',
         // The host's /tmp is full of other tests' files; the sandbox's holds only the ways to DATA_DIR and to this project.
         'echo "tmp-entries: $(ls -A /tmp | tr "\\n" " ")"',
+        // The host's services listen in /run (the Docker engine's socket among them).
+        'echo "run-entries: $(find /run/ /var/run/ -mindepth 1 | tr "\\n" " ")"',
         'touch /tmp/mine "$HOME/mine" && echo WROTE-OWN-FILES',
         'touch /etc/written 2>/dev/null && echo WROTE-HOST-FILES',
         'grep -E "^(NoNewPrivs|CapEff)" /proc/self/status',
@@ -100,6 +102,8 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
     const underTmp = [t.dataDir, ...serverDirs()].filter((dir) => dir.startsWith('/tmp/')).map((dir) => dir.split('/')[2]);
     const entries = /tmp-entries: (.*)$/m.exec(log)![1]!.trim().split(' ').filter(Boolean);
     for (const entry of entries) expect(underTmp).toContain(entry);
+    expect(fs.readdirSync('/run').length).toBeGreaterThan(0);
+    expect(log).toMatch(/^run-entries: *$/m);
     expect(fs.readdirSync(os.tmpdir()).length).toBeGreaterThan(1);
     for (const word of ['SIGNALLED-SERVER', 'WROTE-HOST-FILES']) expect(log).not.toContain(word);
     expect(await listensOn('127.0.0.1', port)).toBe(false);

@@ -100,6 +100,27 @@ export interface SandboxMounts {
   cwd: string;
 }
 
+/**
+ * The host's runtime directories (`/run`, and `/var/run` where it is a directory of its own) as
+ * empty ones: their sockets are the host's services (the Docker engine's among them), which a
+ * sandbox's user reaches through the groups of a server that is not root (namespaces keep them).
+ * On the host's network (`hostResolver`), the resolver file /etc/resolv.conf points to there stays.
+ */
+function hostRuntimeArgs(hostResolver: boolean): string[] {
+  const dirs = ['/run', '/var/run'].filter((dir) => fs.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory());
+  const resolver = hostResolver ? realPath('/etc/resolv.conf') : undefined;
+  const kept = resolver !== undefined && dirs.some((dir) => resolver.startsWith(`${dir}/`)) ? ['--ro-bind', resolver, resolver] : [];
+  return [...dirs.flatMap((dir) => ['--tmpfs', dir]), ...kept];
+}
+
+function realPath(file: string): string | undefined {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
 /** bwrap's options for a sandbox's mounts and namespaces (the network one is `unshare`'s). */
 function bwrapArgs({ home, hidden, shown = [], etc, cwd }: SandboxMounts): string[] {
   return [
@@ -121,6 +142,7 @@ function bwrapArgs({ home, hidden, shown = [], etc, cwd }: SandboxMounts): strin
     '/dev/shm',
     '--tmpfs',
     '/tmp',
+    ...hostRuntimeArgs(etc === undefined),
     ...shown.filter((dir) => dir === '/tmp' || dir.startsWith('/tmp/')).flatMap((dir) => ['--ro-bind', dir, dir]),
     ...hidden.flatMap((dir) => ['--tmpfs', dir]),
     '--bind',
