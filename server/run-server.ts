@@ -139,6 +139,7 @@ export async function openServer(
     instance: { id: loadOrCreateKeyFile(config.dataDir, 'instance-id'), sessionKey },
     databaseUrl: config.databaseUrl,
     oidc: config.oidc,
+    sandboxesShareNetwork: !docker && namespaces === undefined,
   });
   // MCP env values stored before they were sealed at rest (by the one user there was then) are sealed now.
   await services.settings.sealPlainMcpEnv(asSystem('seal MCP env values stored in plain text', OWNER_ID));

@@ -2,6 +2,7 @@ import fastifyCookie, { type CookieSerializeOptions, sign, unsign } from '@fasti
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hostnameOf } from './host-check';
 import { isCookieFreeHost } from '../sandboxes/published-host';
+import { Conflict } from '../services/domain-errors';
 import { type BrowserSessions, SESSION_COOKIE_MAX_AGE_S, sessionLive } from '../services/sessions/browser-sessions';
 import { OWNER_ID } from '../authz/caller';
 
@@ -67,7 +68,7 @@ export function sessionCookieValues(request: FastifyRequest): string[] {
 /** The live sessions the request's session cookies claim, signed under `sessionKey`. */
 export async function sessionCookieClaims(request: FastifyRequest, sessionKey: string, sessions: BrowserSessions): Promise<SessionClaim[]> {
   const values = sessionCookieValues(request);
-  if (values.length === 0) return [];
+  if (values.length === 0 || sessions.refusedBecause !== undefined) return [];
   const key = await sessions.signingKey(sessionKey);
   return values.flatMap((value) => claimOf(value, key) ?? []);
 }
@@ -123,6 +124,7 @@ export async function setSessionCookie(
   alwaysSecure: boolean,
   holder: SessionHolder,
 ) {
+  if (sessions.refusedBecause !== undefined) throw new Conflict(sessions.refusedBecause);
   const value = cookieValue(await sessions.signingKey(sessionKey), holder, Date.now());
   reply.setCookie(SESSION_COOKIE, value, { ...attributes(reply.request, alwaysSecure), maxAge: SESSION_COOKIE_MAX_AGE_S });
 }

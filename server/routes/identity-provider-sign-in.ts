@@ -60,6 +60,7 @@ export function identityProviderSignInRoutes({
       '/sign-in/oidc',
       { schema: { summary: `Sign in with the identity provider (${provider.name}): a redirect there`, tags: ['Session'], security: [] } },
       async (request, reply) => {
+        if (browserSessions.refusedBecause) return toConsole(reply, browserSessions.refusedBecause);
         const elsewhere = cookieFreeHostAlternative(request);
         if (elsewhere) return reply.redirect(`${elsewhere}${PENDING_PATH}`, 303);
         try {

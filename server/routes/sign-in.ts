@@ -90,6 +90,9 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
       },
       async (request, reply) => {
         if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Sign-in is accepted only from pages of this server' });
+        // Said before a password is checked: no hashing for a sign-in that cannot end in a session.
+        const refused = browserSessions.refusedBecause;
+        if (refused) return isForm(request) ? sendPage(reply, 409, { error: refused }) : reply.status(409).send({ detail: refused });
         const elsewhere = cookieFreeHostAlternative(request);
         if (elsewhere) {
           if (isForm(request)) return sendPage(reply, 409, { elsewhere });
@@ -185,6 +188,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
             200: browserSessionResultSchema,
             403: detailErrorSchema,
             404: detailErrorSchema,
+            409: detailErrorSchema,
             422: validationErrorBodySchema,
             503: detailErrorSchema,
           },
@@ -192,6 +196,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
       },
       async (request, reply) => {
         if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Invitations are accepted only from pages of this server' });
+        if (browserSessions.refusedBecause) return reply.status(409).send({ detail: browserSessions.refusedBecause });
         const { token, password, name } = request.body;
         const userId = await team.acceptInvitation(token, password, name);
         if (!cookieFreeHostAlternative(request)) await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, { userId });

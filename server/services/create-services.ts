@@ -24,7 +24,7 @@ import { InstanceLocks } from '../store/instance-locks';
 import { AgentStartRequests } from './conversations/agent-start-request';
 import { ConversationWorkspaces } from './conversations/conversation-workspaces';
 import { AgentConversations } from './conversations/agent-conversations';
-import { BrowserSessions } from './sessions/browser-sessions';
+import { BrowserSessions, SHARED_NETWORK_REFUSAL } from './sessions/browser-sessions';
 import { ConversationService } from './conversations/conversation-service';
 import { EventCollector } from './events/event-collector';
 import { EventService } from './events/event-service';
@@ -111,6 +111,11 @@ export interface ServiceOptions {
   oidc?: OidcConfig;
   /** How passwords are hashed and checked; Argon2id at its default cost when absent. */
   passwords?: Passwords;
+  /**
+   * Sandboxes share the server's network (process sandboxes without namespaces): no browser
+   * session and no team, which need sandboxes that cannot be sent a browser's cookies.
+   */
+  sandboxesShareNetwork?: boolean;
 }
 
 /** Wires each service to the data-access layer over the stores; the one place where the object graph is built. */
@@ -215,6 +220,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
         await settings.forget(subject);
         await secrets.forget(subject);
       },
+      invitationsRefusedBecause: options.sandboxesShareNetwork ? SHARED_NETWORK_REFUSAL : undefined,
     },
     log.child({ component: 'team' }),
     clock,
@@ -234,7 +240,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     agents,
     workspaces,
     collector,
-    browserSessions: new BrowserSessions(new MetaStore(db)),
+    browserSessions: new BrowserSessions(new MetaStore(db), options.sandboxesShareNetwork ? SHARED_NETWORK_REFUSAL : undefined),
     instances: instances.registry,
     team,
     apiKeys,

@@ -64,6 +64,11 @@ export interface TestAppOptions {
   oidc?: OidcConfig;
   /** How passwords are hashed; at a test's cost (`CHEAP_ARGON2`) when absent. */
   passwords?: Passwords;
+  /**
+   * As a server whose process sandboxes have no namespaces: no browser sessions, no invitations.
+   * Off by default, so tests of teams run on any machine.
+   */
+  sandboxesShareNetwork?: boolean;
 }
 
 /** Argon2id at a cost tests can afford: the same code and queue, a thousandth of the memory and one pass. */
@@ -114,6 +119,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     clock: options.clock,
     oidc: options.oidc,
     passwords: options.passwords ?? new Passwords(CHEAP_ARGON2),
+    sandboxesShareNetwork: options.sandboxesShareNetwork,
   });
   // As in the server, its own starts are ended only once it holds its id (startMonitoring).
   await services.sandboxes.startMonitoring();

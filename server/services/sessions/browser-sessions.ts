@@ -32,7 +32,15 @@ export const sessionLive = (issuedAt: number, now = nowSeconds()) =>
  * Signing and the cookie itself are HTTP's (server/http/session-cookie.ts).
  */
 export class BrowserSessions {
-  constructor(private readonly meta: MetaStore) {}
+  /**
+   * `refusedBecause`: why this server gives no browser sessions (its sandboxes share its network,
+   * so any page one serves on this machine's names would be sent the cookie); then none it gave
+   * before counts either.
+   */
+  constructor(
+    private readonly meta: MetaStore,
+    readonly refusedBecause?: string,
+  ) {}
 
   /** The key a session cookie under `sessionKey` is signed and checked with now. */
   async signingKey(sessionKey: string): Promise<string> {
@@ -40,3 +48,7 @@ export class BrowserSessions {
     return signingKey(secret, sessionKey);
   }
 }
+
+/** Why browser sessions and a team need sandboxes with a network of their own, and what to install. */
+export const SHARED_NETWORK_REFUSAL =
+  "This server's sandboxes share its network (they run without namespaces), so a page one of them serves on this machine would be sent a browser's session cookie: sign in with the session key or an API key. Install bubblewrap and slirp4netns (Debian: apt-get install bubblewrap slirp4netns) and restart the server to sign in with a password or an identity provider, or to invite others; or use SANDBOX_RUNTIME=docker.";

@@ -44,6 +44,8 @@ export interface TeamHooks {
   pauseSandboxesOf(userId: string): Promise<void>;
   /** Removes a user's settings, secrets and tokens (deleted), as the server at that task for them. */
   forgetUserData(subject: Subject): Promise<void>;
+  /** Why nobody may be invited on this server (its sandboxes share its network), if so. */
+  invitationsRefusedBecause?: string;
 }
 
 const NOT_SIGNED_IN = 'Email or password not accepted';
@@ -117,6 +119,7 @@ export class TeamService {
 
   /** Invites each address; each gets a one-time link (the token is in the result only). */
   async invite(caller: Caller, emails: string[], role: Role): Promise<InvitationResult & { tokens: Map<string, string> }> {
+    if (this.hooks.invitationsRefusedBecause) throw new Conflict(this.hooks.invitationsRefusedBecause);
     const users = this.data.as(caller).users;
     const inviter = await users.get(caller.userId);
     const now = this.clock();
@@ -160,6 +163,7 @@ export class TeamService {
 
   /** A new link for an invited user who has not accepted yet (the old one stops working); allowed as inviting them with their role is. */
   async reinvite(caller: Caller, userId: string): Promise<{ token: string; expires_at: string }> {
+    if (this.hooks.invitationsRefusedBecause) throw new Conflict(this.hooks.invitationsRefusedBecause);
     const token = randomBytes(24).toString('base64url');
     const expires = new Date(this.clock().getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000).toISOString();
     await this.data.as(caller).users.renewInvitation(userId, (user) => {
