@@ -12,6 +12,7 @@ import { dockerLifecycle, processLifecycle } from './lifecycle';
 import { printTable, type Row } from './results';
 import { startServers } from './servers';
 import { latencyP50, throughput, throughputRequests } from './throughput';
+import { replayFlood } from './replay-flood';
 import { signInFlood } from './sign-in-flood';
 import { createLogger } from '../../server/logger';
 import { checkEngine, dockerFromEnv } from '../../server/sandboxes/docker/engine';
@@ -66,6 +67,8 @@ try {
       rows.push(await throughput(servers, name, pathAndQuery, goal));
     step('a flood of sign-ins');
     rows.push(await signInFlood(servers));
+    step('replays of a large history');
+    rows.push(await replayFlood(servers));
   }
 
   // 1 and 5: the console in Chromium.

@@ -27,7 +27,7 @@ export type Command =
   | { cmd: 'settings' }
   | { cmd: 'sandboxes'; count: number }
   | { cmd: 'conversations'; total: number }
-  | { cmd: 'events'; count: number }
+  | { cmd: 'events'; count: number; textBytes?: number }
   | { cmd: 'deep-cursor'; position: number }
   | { cmd: 'bare'; body: unknown }
   | { cmd: 'profile-start' }
@@ -157,7 +157,8 @@ async function seedConversations(total: number): Promise<void> {
 }
 
 /** A conversation with `count` events (user and agent messages): its id. */
-async function seedEvents(count: number): Promise<string> {
+/** `count` messages in a new conversation; each `textBytes` long when given (a large history). */
+async function seedEvents(count: number, textBytes?: number): Promise<string> {
   await seedConversations(conversationsSeeded + 1);
   const conversation = await db.selectFrom('app_conversations').select('id').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
   const start = Date.parse('2025-06-01T00:00:00Z');
@@ -175,7 +176,7 @@ async function seedEvents(count: number): Promise<string> {
           source,
           llm_message: {
             role: source === 'user' ? 'user' : 'assistant',
-            content: [{ type: 'text', text: `Message ${i}: ${WORDS.join(' ')}` }],
+            content: [{ type: 'text', text: textBytes ? `Message ${i}: ${'x'.repeat(textBytes)}` : `Message ${i}: ${WORDS.join(' ')}` }],
           },
         };
         rows.push({
@@ -249,7 +250,7 @@ async function handle(command: Command): Promise<unknown> {
     case 'conversations':
       return seedConversations(command.total);
     case 'events':
-      return seedEvents(command.count);
+      return seedEvents(command.count, command.textBytes);
     case 'deep-cursor':
       return deepCursor(command.position);
     case 'bare':

@@ -139,6 +139,8 @@ export const agentStartConversationSchema = z.object({
         repository: z.nullable(z.string()),
         branch: z.nullable(z.string()),
         history: z.array(eventSchema),
+        /** Ours: how many events between the first message and the newest ones were left out of `history` (it is bounded). */
+        left_out: z._default(z.number(), 0),
       }),
     ),
     null,

@@ -190,7 +190,7 @@ export class Conversation {
    * first), ends the actions that were still open there, and says what did and did not carry over,
    * to the person and to the agent.
    */
-  continueFrom({ sandbox_id, repository, branch, history }: NonNullable<AgentStartConversation['continued_from']>): void {
+  continueFrom({ sandbox_id, repository, branch, history, left_out }: NonNullable<AgentStartConversation['continued_from']>): void {
     for (const event of history) if (event.kind !== 'SystemPromptEvent') this.log.append(event);
     for (const action of this.pendingActions()) {
       this.append(
@@ -201,9 +201,14 @@ export class Conversation {
         }),
       );
     }
-    const detail = repository
+    const workspace = repository
       ? `The repository ${repository} was cloned again${branch ? ` at ${branch}` : ''}: what the old workspace held and was not pushed (changes not committed, commits not pushed, other files) did not carry over.`
       : 'The workspace starts empty: the files of the old one did not carry over.';
+    const shortened =
+      left_out > 0
+        ? ` The history was long: ${left_out} events between the first message and the newest ones were left out of the agent's memory.`
+        : '';
+    const detail = `${workspace}${shortened}`;
     this.append(newEvent(CONTINUED_IN_NEW_SANDBOX, 'environment', { previous_sandbox_id: sandbox_id, repository, branch, detail }));
   }
 

@@ -375,11 +375,6 @@ describe.each(databasesUnderTest())('the data-access layer on %s', (database) =>
       expect(await as(alice).events.seqOf('ca', 'ea')).toEqual(expect.any(Number));
     });
 
-    method('events.bodies', async () => {
-      expect(await as(bob).events.bodies('ca')).toEqual([]);
-      expect((await as(alice).events.bodies('ca')).length).toBeGreaterThan(0);
-    });
-
     method('events.after', async () => {
       expect(await as(bob).events.after('ca', 0, 10)).toEqual([]);
       expect((await as(asSystem('relay events stored by other instances')).events.after('ca', 0, 10)).length).toBeGreaterThan(0);

@@ -39,10 +39,6 @@ export class EventRecords {
     return this.store.seqOf(requireScope(this.subject, 'event', 'read'), conversationId, eventId);
   }
 
-  async bodies(conversationId: string): Promise<string[]> {
-    return this.store.bodies(requireScope(this.subject, 'event', 'read'), conversationId);
-  }
-
   async after(conversationId: string, afterSeq: number, limit: number): Promise<EventRecord[]> {
     return this.store.after(requireScope(this.subject, 'event', 'read'), conversationId, afterSeq, limit);
   }

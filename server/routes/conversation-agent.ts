@@ -110,7 +110,14 @@ export function conversationAgentRoutes(agents: AgentConversations, events: Even
         });
         try {
           // A deleted conversation's stream ends.
-          stop = await events.follow(request.caller, conversationId, lastEventId, (frame) => stream.write(sseFrame(frame)), stream.end);
+          stop = await events.follow(
+            request.caller,
+            conversationId,
+            lastEventId,
+            (frame) => stream.write(sseFrame(frame)),
+            stream.end,
+            stream.drained,
+          );
           if (ended) stop();
         } catch (error) {
           request.log.warn({ err: error }, 'an event stream ended early');

@@ -15,8 +15,16 @@ export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 export function sseFrame(frame: LiveFrame): string {
   if (frame.seq === undefined) return `data: ${JSON.stringify(frame.frame)}\n\n`;
   // An id is one line: a line break in it would end the field.
-  return `id: ${frame.event.id.replace(/[\r\n]/g, '')}\ndata: ${JSON.stringify(frame.event)}\n\n`;
+  if ('stored' in frame) return `id: ${oneLine(frame.stored.id)}\ndata: ${oneLineJson(frame.stored.body)}\n\n`;
+  return `id: ${oneLine(frame.event.id)}\ndata: ${JSON.stringify(frame.event)}\n\n`;
 }
+
+const oneLine = (text: string) => text.replace(/[\r\n]/g, '');
+/** Stored JSON is written on one line; text that is not is written again on one. */
+const oneLineJson = (json: string) => (/[\r\n]/.test(json) ? JSON.stringify(JSON.parse(json)) : json);
+
+/** Below this much unsent, a replay goes on (see `drained`). */
+const REPLAY_LOW_WATER_BYTES = 1024 * 1024;
 
 /**
  * The open event streams, so the server can end them when it stops (they never end on their
@@ -30,7 +38,7 @@ export class EventStreams {
    * included), then what `write` is given, a heartbeat, and `onEnd` once the client or the
    * server ends it. Returns how to write to it and how to end it.
    */
-  open(reply: FastifyReply, onEnd: () => void): { write: (text: string) => void; end: () => void } {
+  open(reply: FastifyReply, onEnd: () => void): { write: (text: string) => void; end: () => void; drained: () => Promise<boolean> } {
     reply.hijack();
     const raw = reply.raw;
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) raw.setHeader(name, value);
@@ -61,6 +69,19 @@ export class EventStreams {
         }
       },
       end,
+      /** Resolves once the client has taken most of what was written: `true`, or `false` when the stream ended. */
+      drained: () =>
+        raw.writableLength <= REPLAY_LOW_WATER_BYTES || !this.#open.has(end)
+          ? Promise.resolve(this.#open.has(end))
+          : new Promise<boolean>((resolve) => {
+              const done = () => {
+                raw.off('drain', done);
+                raw.off('close', done);
+                resolve(this.#open.has(end));
+              };
+              raw.on('drain', done);
+              raw.on('close', done);
+            }),
     };
   }
 

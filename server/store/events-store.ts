@@ -137,18 +137,6 @@ export class EventsStore {
     return row?.seq;
   }
 
-  /** Every stored event of a conversation, in storage order, as the JSON texts they are stored as. */
-  async bodies(scope: UserScope, conversationId: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('conversation_events')
-      .select('body')
-      .where(this.#ofScope(scope))
-      .where('conversation_id', '=', conversationId)
-      .orderBy('seq')
-      .execute();
-    return rows.map((row) => row.body);
-  }
-
   /** Up to `limit` events of a conversation stored after position `afterSeq`, in storage order. */
   after(scope: UserScope, conversationId: string, afterSeq: number, limit: number): Promise<EventRecord[]> {
     return this.db

@@ -9,7 +9,6 @@ import {
   type TaskSearchQuery,
   type TaskStatus,
 } from '../../../src/contract/conversations';
-import type { AgentEvent } from '../../../src/contract/events';
 import { isProvider, type Provider, PROVIDER_NAMES } from '../../../src/contract/secrets';
 import { type Clock, systemClock } from '../../clock';
 import { Conflict, DomainError, NotFound } from '../domain-errors';
@@ -20,6 +19,7 @@ import type { ConversationRecord } from '../../store/conversations-store';
 import type { AgentStartConversation } from '../../agent-server/contract';
 import type { StartTaskRecord } from '../../store/start-tasks-store';
 import { type AgentStartRequests, CONVERSATION_CREATE_TIMEOUT_MS } from './agent-start-request';
+import { continuedHistory } from './continued-history';
 import { normaliseId, refuseTooMany } from '../ids';
 import { paginateOffset } from '../paging';
 import type { SandboxService } from '../sandboxes/sandbox-service';
@@ -343,11 +343,12 @@ export class StartTaskService {
       const agentUrl = sandbox.exposed_urls?.find((url) => url.name === 'AGENT_SERVER')?.url;
       if (!agentUrl || !sandbox.session_api_key) throw new StepFailed(`Sandbox ${sandboxId} runs no agent server`);
       await step('STARTING_CONVERSATION', { agent_server_url: agentUrl });
+      const events = this.data.as(caller).events;
       const continuedFrom = continuation && {
         sandbox_id: continuation.sandbox_id,
         repository: continuation.selected_repository,
         branch: continuation.selected_branch,
-        history: (await this.data.as(caller).events.bodies(conversationId)).map((body) => JSON.parse(body) as AgentEvent),
+        ...(await continuedHistory((afterSeq, limit) => events.after(conversationId, afterSeq, limit))),
       };
       const llmModel = await this.#startAgentConversation(
         caller,

@@ -27,7 +27,11 @@ import { storedEventJson } from './event-size';
 import { keptOutput } from '../../../src/contract/running-output';
 
 /** What a live listener of a conversation gets: a stored event (with its storage position), or a transient frame. */
-export type LiveFrame = { seq: number; event: AgentEvent } | { seq?: undefined; frame: ConversationState | LiveText };
+export type LiveFrame =
+  | { seq: number; event: AgentEvent }
+  /** A stored event replayed as it is stored (its JSON text), not parsed and written again. */
+  | { seq: number; stored: { id: string; body: string } }
+  | { seq?: undefined; frame: ConversationState | LiveText };
 
 type Listener = (frame: LiveFrame) => void;
 
@@ -46,9 +50,13 @@ const RELAY = asSystem('relay events stored by other instances');
 const RECEIVE = asSystem('receive events from a sandbox');
 
 /** How many stored events a stream reads at a time while it catches up. */
-const REPLAY_BATCH = 200;
+/** Stored events read at a time while a stream replays them (each up to MAX_EVENT_BYTES and its images). */
+const REPLAY_BATCH = 32;
+/** How much of a replay goes out before other requests get their turn. */
+const REPLAY_SLICE_CHARS = 256 * 1024;
 
 const toEvent = (record: EventRecord): AgentEvent => JSON.parse(record.body) as AgentEvent;
+const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A time as stored: UTC ISO; a time that cannot be read sorts as the moment it arrived. */
 function storedTime(timestamp: string): string {
@@ -353,6 +361,7 @@ export class EventService {
     lastEventId: string | undefined,
     send: (frame: LiveFrame) => void,
     onClose: () => void,
+    ready: () => Promise<boolean> = () => Promise.resolve(true),
   ): Promise<() => void> {
     const events = this.data.as(caller).events;
     let sentSeq = (lastEventId ? await events.seqOf(conversationId, lastEventId) : undefined) ?? 0;
@@ -372,9 +381,20 @@ export class EventService {
       ? [{ kind: 'TerminalOutput', conversation_id: conversationId, action_id: kept.actionId, output: kept.output, whole: true }]
       : [];
     try {
-      for (;;) {
+      // A long history goes out as fast as the client reads it, a page in memory at a time, and
+      // other requests are served between its pages.
+      let sinceYield = 0;
+      replay: for (;;) {
         const records = await events.after(conversationId, sentSeq, REPLAY_BATCH);
-        for (const record of records) deliver({ seq: record.seq, event: toEvent(record) });
+        for (const record of records) {
+          deliver({ seq: record.seq, stored: { id: record.event_id, body: record.body } });
+          if (!(await ready())) break replay;
+          sinceYield += record.body.length;
+          if (sinceYield >= REPLAY_SLICE_CHARS) {
+            sinceYield = 0;
+            await yieldToOthers();
+          }
+        }
         if (records.length < REPLAY_BATCH) break;
       }
     } catch (error) {

@@ -1,7 +1,7 @@
 import { asSystem } from '../../authz/caller';
 import { randomUUID } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stateUpdate } from '../../agent-server/event-factory';
 import { SecretBox } from '../../secret-box';
 import { type DatabaseName, databasesUnderTest } from '../../testing/databases';
@@ -373,6 +373,42 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       expect(received).toBeLessThan(rounds * 5 * 180_000);
       // The server goes on: what was pushed is stored.
       expect((await t.request({ method: 'GET', url: '/api/v1/events/count' })).json()).toBe(rounds * 5);
+    });
+
+    it('replays a history larger than a stream may hold whole, as fast as the reader takes it', async () => {
+      const t = await app(database);
+      const base = new URL(await listen(t));
+      const { conversationId, push } = await setup(t);
+      const big = () => {
+        const event = message('');
+        event.llm_message.content = Array.from({ length: 3 }, () => ({ type: 'text', text: 'x'.repeat(60_000) }));
+        return event;
+      };
+      const rounds = Math.ceil((2 * MAX_BUFFERED_BYTES) / (5 * 180_000));
+      for (let round = 0; round < rounds; round++) await push(Array.from({ length: 5 }, big));
+      // A reader that takes its time: the history waits for it rather than piling up in the server.
+      const socket = net.connect(Number(base.port), base.hostname);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.pause();
+      socket.write(
+        `GET /api/v1/app-conversations/${conversationId}/events/stream HTTP/1.1\r\nHost: ${base.host}\r\nX-Session-API-Key: ${TEST_SESSION_KEY}\r\n\r\n`,
+      );
+      // Frames counted by their `id:` lines, one of which may be cut between two chunks.
+      socket.setEncoding('utf8');
+      const idLines = (text: string) => text.match(/(^|\n)id: /g)?.length ?? 0;
+      let frames = 0;
+      let carry = '';
+      socket.on('data', (chunk: string) => {
+        frames += idLines(carry + chunk) - idLines(carry);
+        carry = (carry + chunk).slice(-8);
+      });
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      socket.on('error', () => undefined);
+      await new Promise((resolve) => setImmediate(resolve));
+      socket.resume();
+      await vi.waitFor(() => expect(frames).toBe(rounds * 5), { timeout: 15_000 });
+      expect(await Promise.race([closed.then(() => 'dropped'), Promise.resolve('open')])).toBe('open');
+      socket.destroy();
     });
 
     it('sends every stored event, then new ones as they come, and resumes after Last-Event-ID with no gap and no double', async () => {
