@@ -170,7 +170,7 @@ export async function openServer(
       const interrupted = await services.startTasks.markInterrupted();
       const leftSandboxes = await services.conversations.removeLeftoverSandboxes();
       // MCP servers an earlier run was testing when it was killed are not: they go.
-      const leftovers = services.mcpTest.endLeftovers();
+      const leftovers = await services.mcpTest.endLeftovers();
 
       const app = await buildApp({
         sessionKey,

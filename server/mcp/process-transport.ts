@@ -10,6 +10,23 @@ import type { ProcessUser } from '../processes/process-user';
 const STDERR_TAIL_BYTES = 2000;
 const GRACE_MS = 1000;
 
+/** A stdio MCP server's transport: it can say how its process ended. */
+export interface StdioTransport extends Transport {
+  /** How the process ended, with the end of what it wrote to stderr; undefined while it runs. */
+  readonly exitDescription: string | undefined;
+}
+
+/** How a stdio server's process ended (`exit`), with the last lines of `stderr`; undefined while it runs. */
+export function describeEnd(exit: Exit | undefined, stderr: string): string | undefined {
+  if (!exit) return undefined;
+  const said = stderr.trim().split('\n').slice(-3).join(' ');
+  // A clean exit before responding is most often a command that is not an MCP server (a CLI that printed its help).
+  if (exit.code === 0 && !exit.signal)
+    return `process exited with code 0 before responding — is this an MCP server?${said ? ` It wrote: ${said}` : ''}`;
+  const how = `process ${describeExit(exit)}`;
+  return said ? `${how}: ${said}` : how;
+}
+
 export interface ProcessParams {
   command: string;
   args: string[];
@@ -23,7 +40,7 @@ export interface ProcessParams {
  * its own process group, so closing it ends everything it started (an `npx` wrapper and the
  * server below it alike): SIGTERM to the group, then SIGKILL after a grace period.
  */
-export class ProcessGroupTransport implements Transport {
+export class ProcessGroupTransport implements StdioTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
@@ -79,16 +96,8 @@ export class ProcessGroupTransport implements Transport {
     stdin.write(serializeMessage(message));
   }
 
-  /** How the process ended, with the end of what it wrote to stderr; undefined while it runs. */
   get exitDescription(): string | undefined {
-    if (!this.#exit) return undefined;
-    const stderr = this.#stderr.trim().split('\n').slice(-3).join(' ');
-    // A clean exit before responding is most often a command that is not an MCP server (a CLI that printed its help).
-    if (this.#exit.code === 0 && !this.#exit.signal) {
-      return `process exited with code 0 before responding — is this an MCP server?${stderr ? ` It wrote: ${stderr}` : ''}`;
-    }
-    const how = `process ${describeExit(this.#exit)}`;
-    return stderr ? `${how}: ${stderr}` : how;
+    return describeEnd(this.#exit, this.#stderr);
   }
 
   async close(): Promise<void> {

@@ -3,8 +3,7 @@ import { SseError, SSEClientTransport } from '@modelcontextprotocol/sdk/client/s
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpTestRequest, McpTestResult } from '../../src/contract/mcp';
-import type { ProcessUser } from '../processes/process-user';
-import { ProcessGroupTransport } from './process-transport';
+import { ProcessGroupTransport, type StdioTransport } from './process-transport';
 
 const MAX_TOOL_PAGES = 20;
 
@@ -53,7 +52,7 @@ function networkCode(error: unknown): { code: string; address?: string } | undef
 function describeFailure(error: unknown, transport: Transport, server: McpTestRequest, seconds: number): string {
   if (error instanceof TestTimeout) return `timeout after ${seconds} s`;
   if (error instanceof TestCancelled) return 'cancelled: the server is shutting down';
-  const exited = transport instanceof ProcessGroupTransport ? transport.exitDescription : undefined;
+  const exited = 'exitDescription' in transport ? (transport as StdioTransport).exitDescription : undefined;
   if (exited) return exited;
   const network = server.kind !== 'stdio' && networkCode(error);
   if (network) return `${NETWORK_WORDS[network.code]} at ${network.address ?? new URL(server.url).host} (${network.code})`;
@@ -71,8 +70,14 @@ function describeFailure(error: unknown, transport: Transport, server: McpTestRe
   return error instanceof Error ? error.message : String(error);
 }
 
-function transportFor(server: McpTestRequest, user: ProcessUser | undefined): Transport {
-  if (server.kind === 'stdio') return new ProcessGroupTransport({ command: server.command, args: server.args, env: server.env, user });
+/** How a stdio server under test is started: its command, arguments and environment, in isolation of some kind. */
+export type StdioLauncher = (server: McpTestRequest & { kind: 'stdio' }) => StdioTransport;
+
+/** On the host as the server's user: for tests of the connection alone. */
+const onHost: StdioLauncher = (server) => new ProcessGroupTransport({ command: server.command, args: server.args, env: server.env });
+
+function transportFor(server: McpTestRequest, stdio: StdioLauncher): Transport {
+  if (server.kind === 'stdio') return stdio(server);
   const url = new URL(server.url);
   // A blank key means none, as it does when saving.
   const headers: Record<string, string> = server.api_key?.trim() ? { Authorization: `Bearer ${server.api_key}` } : {};
@@ -91,13 +96,13 @@ export async function testMcpConnection(
   server: McpTestRequest,
   seconds: number,
   signal?: AbortSignal,
-  /** The user a stdio server runs as (the server must be root). */
-  user?: ProcessUser,
+  /** Where a stdio server runs: a namespaced process, a container (see McpTestService). */
+  stdio: StdioLauncher = onHost,
 ): Promise<McpTestResult> {
   if (server.kind !== 'stdio' && /^wss?:/i.test(server.url)) {
     return { ok: false, error: 'WebSocket (ws://, wss://) servers cannot be tested here' };
   }
-  const transport = transportFor(server, user);
+  const transport = transportFor(server, stdio);
   const client = new Client({ name: 'agent-console', version: '0.1.0' });
   const timeoutMs = seconds * 1000;
   let timer: NodeJS.Timeout | undefined;

@@ -8,7 +8,8 @@ import { DATABASE_FILE } from '../data-dir';
 import { canSwitchUsers } from '../processes/process-user';
 import { findNamespaceTools } from './namespaces';
 import { builtServerScript } from '../testing/built-server';
-import { runtimesUnderTest } from '../testing/docker-engine';
+import { localEngine, runtimesUnderTest } from '../testing/docker-engine';
+import { DATA_DIR_LABEL } from './docker-runtime';
 import { logLines, shellSpec, startSandbox, statusBecomes } from '../testing/sandbox-helpers';
 import { homeOf } from '../testing/sandbox-processes';
 import { startTestApp, type TestApp } from '../testing/test-app';
@@ -117,7 +118,35 @@ describe.each(runtimes)('%s sandboxes, against the server', (runtime) => {
   );
 });
 
-// MCP stdio servers under test run on the host, whatever the sandbox runtime.
+// On the Docker runtime, an MCP stdio server under test runs as a sandbox's would: in a container of the sandbox image.
+describe.each(runtimes.filter((runtime) => runtime === 'docker'))('%s sandboxes, an MCP stdio server under test', (runtime) => {
+  it('runs in a throwaway container: none of the server’s files, environment or engine, and nothing left after', async () => {
+    const t = await startTestApp({ sandboxRuntime: runtime });
+    apps.push(t);
+    const probe = [
+      'echo "uid=$(id -u) groups=$(id -G)"',
+      `cat "${t.dataDir}/secrets.key" >/dev/null 2>&1 && echo READ-SECRETS-KEY`,
+      `ls "${t.dataDir}" >/dev/null 2>&1 && echo LISTED-DATA-DIR`,
+      `grep -qz SESSION "/proc/${process.pid}/environ" 2>/dev/null && echo READ-SERVER-ENVIRON`,
+      'test -S /var/run/docker.sock && echo ENGINE-SOCKET',
+      'echo probed',
+    ].join('; ');
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/mcp/test?timeout=30',
+      payload: { kind: 'stdio', name: 'probe', command: 'sh', args: ['-c', `{ ${probe}; } >&2; exit 1`] },
+    });
+    const { error } = response.json() as { error: string };
+    expect(error).toContain('probed');
+    expect(error).toContain('uid=1000');
+    for (const word of ['READ-SECRETS-KEY', 'LISTED-DATA-DIR', 'READ-SERVER-ENVIRON', 'ENGINE-SOCKET']) expect(error).not.toContain(word);
+    const engine = (await localEngine())!;
+    const left = await engine.listContainers({ all: true, filters: JSON.stringify({ label: [`${DATA_DIR_LABEL}=${t.dataDir}`] }) });
+    expect(left).toEqual([]);
+  });
+});
+
+// MCP stdio servers under test on the process runtime run on the host, in namespaces of their own where there are.
 describe(canSwitchUsers() ? 'as root, MCP test processes' : 'not as root, MCP test processes', () => {
   it('run as one more uid of their own', async () => {
     const t = await startTestApp();

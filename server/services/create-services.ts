@@ -6,7 +6,8 @@ import { verifyTokenOverHttp } from '../git-providers/token-verifier';
 import { LlmPrices } from '../llm-prices';
 import type { Logger } from '../logger';
 import type Docker from 'dockerode';
-import { type ContainerLimits, DockerRuntime } from '../sandboxes/docker-runtime';
+import { type ContainerLimits, DATA_DIR_LABEL, DockerRuntime } from '../sandboxes/docker-runtime';
+import { MCP_TEST_LABEL } from '../mcp/container-transport';
 import { ContainerSpecCatalog } from '../sandboxes/docker/container-specs';
 import { LabelledImageSpecs } from '../sandboxes/docker/labelled-images';
 import { reachableFromSandbox } from '../sandboxes/host-alias';
@@ -181,6 +182,12 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     log.child({ component: 'mcp-test' }),
     users?.mcpTestUser,
     options.sandboxNamespaces,
+    docker && {
+      docker: docker.engine,
+      image: docker.image,
+      limits: docker.limits,
+      labels: { [DATA_DIR_LABEL]: dataDir, [MCP_TEST_LABEL]: 'stdio' },
+    },
   );
   const llmTest = new LlmTestService(settings, log.child({ component: 'llm-test' }));
   const conversationLog = log.child({ component: 'conversations' });

@@ -4,6 +4,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { McpTestRequest, McpTestResult } from '../../../src/contract/mcp';
 import type { Logger } from '../../logger';
+import { type ContainerLauncher, ContainerTransport, removeLabelled } from '../../mcp/container-transport';
+import { ProcessGroupTransport } from '../../mcp/process-transport';
 import { testMcpConnection } from '../../mcp/test-connection';
 import { signalGroup } from '../../processes/group';
 import { markedProcesses } from '../../processes/proc';
@@ -34,6 +36,8 @@ export class McpTestService {
     private readonly user?: ProcessUser,
     /** Stdio servers run in namespaces of their own with these (see sandboxes/namespaces.ts). */
     private readonly namespaces?: NamespaceTools,
+    /** On the Docker runtime: stdio servers run in a throwaway container of the sandbox image instead. */
+    private readonly containers?: ContainerLauncher,
   ) {}
 
   /**
@@ -52,8 +56,16 @@ export class McpTestService {
     return home;
   }
 
-  /** A stdio server's test: as `user`, in namespaces of its own when there are, with a home of its own when either. */
+  /**
+   * A stdio server's test: in a container of the sandbox image on the Docker runtime; otherwise as
+   * `user`, in namespaces of its own when there are, with a home of its own when either.
+   */
   async #runStdio(request: McpTestRequest & { kind: 'stdio' }, seconds: number): Promise<McpTestResult> {
+    const { containers } = this;
+    if (containers) {
+      const env = { ...request.env, [MCP_TEST_MARKER]: this.dataDir };
+      return testMcpConnection(request, seconds, this.#shutdown.signal, () => new ContainerTransport(containers, { ...request, env }));
+    }
     const searchPath = request.env.PATH ?? (this.user ? pathForOtherUsers(process.env.PATH ?? '') : (process.env.PATH ?? ''));
     // Found before it runs: in namespaces, bwrap's own "not found" would read as a server that exited.
     const command = onPath(request.command, searchPath);
@@ -67,14 +79,16 @@ export class McpTestService {
         const isolated = commandOnHostNetwork(this.namespaces, mounts, [command, ...request.args]);
         server = { ...server, command: isolated.file, args: isolated.args };
       }
-      return await testMcpConnection(server, seconds, this.#shutdown.signal, this.user);
+      const user = this.user;
+      return await testMcpConnection(server, seconds, this.#shutdown.signal, (stdio) => new ProcessGroupTransport({ ...stdio, user }));
     } finally {
       if (home) await fs.rm(home, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
-  /** Kills the process groups of stdio servers an earlier run on this data dir left behind; returns how many. */
-  endLeftovers(): number {
+  /** Ends the stdio servers under test an earlier run on this data dir left behind (process groups, containers); returns how many. */
+  async endLeftovers(): Promise<number> {
+    if (this.containers) return removeLabelled(this.containers, this.log);
     const groups = new Set(markedProcesses(MCP_TEST_MARKER, this.dataDir).map((process) => process.pgrp));
     for (const group of groups) {
       try {

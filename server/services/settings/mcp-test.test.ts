@@ -214,7 +214,7 @@ describe('POST /api/mcp/test', () => {
         () => expect([testProcesses(/sleep 96[12]/).length, testProcesses(/sleep 963/, otherDataDir).length]).toEqual([2, 1]),
         { timeout: 5000 },
       );
-      expect(t.services.mcpTest.endLeftovers()).toBe(1);
+      expect(await t.services.mcpTest.endLeftovers()).toBe(1);
       await expect.poll(() => testProcesses(/sleep 96[12]/), { timeout: 5000 }).toEqual([]);
       expect(testProcesses(/sleep 963/, otherDataDir)).toHaveLength(1);
     } finally {
