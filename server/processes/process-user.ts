@@ -46,12 +46,13 @@ const modeOf = (file: string) => `0${(fs.statSync(file).mode & 0o777).toString(8
  * where it is run): every directory above it lets others through, and it lets them read it.
  */
 export function unreadableByOthers(file: string, what: string): string | undefined {
-  const closed = closedToOthers(path.dirname(file));
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  // A directory is entered, not read: it must let others through itself.
+  const closed = closedToOthers(stat?.isDirectory() ? file : path.dirname(file));
   if (closed !== undefined) {
     return `Sandboxes run as other users, who cannot enter ${closed} (mode ${modeOf(closed)}), where ${what} is (${file}): install it under a directory others can enter (such as /opt), or let them through with: chmod o+x ${closed}`;
   }
-  const stat = fs.statSync(file, { throwIfNoEntry: false });
-  if (stat !== undefined && (stat.mode & 0o004) === 0) {
+  if (stat?.isFile() && (stat.mode & 0o004) === 0) {
     return `Sandboxes run as other users, who cannot read ${what} (${file}, mode ${modeOf(file)}): let them with: chmod o+r ${file}`;
   }
   return undefined;

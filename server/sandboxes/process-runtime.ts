@@ -178,7 +178,10 @@ export class ProcessRuntime implements SandboxRuntime {
     }
     // A command its user cannot read fails deep in its namespaces' setup, with words that say nothing of why.
     const unreadable =
-      user && [file, ...args].filter((part) => path.isAbsolute(part)).map((part) => unreadableByOthers(part, 'its command'));
+      user &&
+      [file, ...args]
+        .filter((part) => path.isAbsolute(part) && !inside(this.#home(id), part))
+        .map((part) => unreadableByOthers(part, 'its command'));
     const problem = unreadable?.find((found) => found !== undefined);
     if (problem) {
       await log.close();
