@@ -61,7 +61,11 @@ async function startSandboxes(api: Api): Promise<[string, string, string]> {
 
 const status = (page: Page, id: string) => page.locator(`[data-sandbox-id="${id}"] [data-status]`);
 
-// One test per page, so each stays well within the time limit.
+// One test per page. Each scans it two to eight times, each scan a second or more of the
+// browser's time; with two workers on two cores (and sandboxes running beside them), more than
+// the default time.
+test.describe.configure({ timeout: 90_000 });
+
 test.describe('in the light and dark schemes, no serious accessibility violations on', () => {
   test.use({ colorScheme: 'light' });
 
@@ -124,7 +128,6 @@ test.describe('in the light and dark schemes, no serious accessibility violation
   });
 
   test('the Users page, its invitation, the team defaults and the API keys', async ({ page, signIn, api }) => {
-    test.slow(); // eight scans
     await api('/api/organizations/default/members/invite', { method: 'POST', body: { emails: ['new@example.com'], role: 'member' } });
     await api('/api/keys', { method: 'POST', body: { name: 'nightly', expires_at: null } });
     await signIn(page);
@@ -145,7 +148,6 @@ test.describe('in the light and dark schemes, no serious accessibility violation
   });
 
   test('the Conversations page, a start that failed, the new conversation form and a conversation', async ({ page, signIn, api }) => {
-    test.slow(); // six scans, and a sandbox started beside the browser
     await api('/api/v1/app-conversations', { method: 'POST', body: { title: 'Needs a provider', selected_repository: 'octo/hello' } });
     await signIn(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
@@ -166,9 +168,6 @@ test.describe('in the light and dark schemes, no serious accessibility violation
 
   test.describe('with sandboxes running, paused and failed', () => {
     test.use({ serverEnv: { SANDBOX_SPECS_FILE: failingSpecFile() } });
-    // Four or five scans each, of a page whose sandboxes run beside the browser: more than the
-    // default time when two workers share two cores.
-    test.describe.configure({ timeout: 90_000 });
 
     test('the Sandboxes page: loading, running, paused and failed rows, the start dialog and a notification', async ({
       page,
@@ -257,8 +256,6 @@ test.describe('in the light and dark schemes, no serious accessibility violation
 
 test.describe('at 375 px, in the light and dark schemes, no serious accessibility violations on', () => {
   test.use({ colorScheme: 'light', viewport: { width: 375, height: 740 }, serverEnv: { SANDBOX_SPECS_FILE: failingSpecFile() } });
-  // Four scans each; on the Sandboxes page, three sandboxes run beside the browser.
-  test.describe.configure({ timeout: 90_000 });
 
   test('the Sandboxes page as cards, with a selection and the logs', async ({ page, signIn, api }) => {
     const [running, paused, failed] = await startSandboxes(api);

@@ -1,4 +1,5 @@
 import { asSystem, OWNER_ID } from './authz/caller';
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { buildApp } from './http/app';
@@ -58,13 +59,14 @@ function processSandboxNamespaces(config: ServerConfig, users: boolean, log: Log
  * nvm or a checkout there): a sentence each, saying what to change.
  */
 export function sandboxUserProblems(agentServerScript = AGENT_SERVER_SCRIPT): string[] {
-  return [unreadableByOthers(process.execPath, 'Node'), unreadableByOthers(agentServerScript, 'the agent server')].filter(
+  // Where they are, not where a link to them is (`/usr/local/bin/node` may point into `/root/.nvm`).
+  const real = (file: string) => (fs.existsSync(file) ? fs.realpathSync(file) : file);
+  return [unreadableByOthers(real(process.execPath), 'Node'), unreadableByOthers(real(agentServerScript), 'the agent server')].filter(
     (problem): problem is string => problem !== undefined,
   );
 }
 
 function warnAboutProcessSandboxes({ users, namespaces }: { users: boolean; namespaces: boolean }, log: Logger): void {
-  if (users) for (const problem of sandboxUserProblems()) log.warn(problem);
   if (!users && !namespaces) {
     log.warn(
       "Process sandboxes are not isolated: they run as this server's user and can read DATA_DIR (keys, database) and this process's environment. Install bubblewrap and slirp4netns to give each sandbox namespaces of its own, run the server as root to give each a uid of its own (SANDBOX_UID_BASE), or use the Docker runtime for untrusted agents.",
@@ -82,7 +84,7 @@ export interface OpenedServer {
    * Collects events, ends what an earlier run left, listens; returns the app, the console's
    * sign-in link, and the sign-in page for the session cookie (on `localhost`, not on 127.0.0.1).
    */
-  serve: () => Promise<{ app: FastifyInstance; signInLink: string; cookieSignInPage: string }>;
+  serve: () => Promise<{ app: FastifyInstance; signInLink: string; cookieSignInPage: string | undefined }>;
   /** For the person who started it: what keeps sandboxes apart, and what keeps them from starting. */
   sandboxNotes: string[];
 }
@@ -187,7 +189,7 @@ export async function openServer(
       if (interrupted > 0) app.log.warn({ tasks: interrupted }, 'conversation starts were interrupted by the restart');
       if (leftSandboxes > 0)
         app.log.warn({ sandboxes: leftSandboxes }, 'deleted sandboxes a conversation start or delete left when the server stopped');
-      if (leftovers > 0) app.log.warn({ groups: leftovers }, 'ended MCP test processes an earlier run left behind');
+      if (leftovers > 0) app.log.warn({ leftovers }, 'ended MCP tests an earlier run left behind (process groups or containers)');
 
       await app.listen({ host: config.host, port: config.port });
       const shown = shownAddress(app, config.host, config.port);
@@ -197,7 +199,7 @@ export async function openServer(
       return {
         app,
         signInLink: signInLinkFor(app, config.host, config.port, sessionKey),
-        cookieSignInPage: `${originOf(cookieHost, shown.port)}/sign-in`,
+        cookieSignInPage: services.browserSessions.refusedBecause ? undefined : `${originOf(cookieHost, shown.port)}/sign-in`,
       };
     } catch (error) {
       // Not served: nothing else stops receiving notices of new events (the app's close does when it is).

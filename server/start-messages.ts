@@ -22,7 +22,8 @@ export const isolationLine = (isolation: SandboxIsolation): string => ISOLATIONS
 
 /**
  * `heading` (e.g. "Agent Console is running."), `notes` on lines of their own (what sandboxes are
- * kept apart by, what keeps them from starting), where pages that cannot send the key sign in,
+ * kept apart by, what keeps them from starting), where pages that cannot send the key sign in
+ * (unless the server gives no browser sessions),
  * then the sign-in link alone on its line after a blank one. With `keyIsIn` (the output is no
  * terminal: a log file others may read), the address without the key, and where the key is.
  */
@@ -33,7 +34,7 @@ export function signInMessage(
     signInLink,
     cookieSignInPage,
     keyIsIn,
-  }: { heading: string; notes?: string[]; signInLink: string; cookieSignInPage: string; keyIsIn?: string },
+  }: { heading: string; notes?: string[]; signInLink: string; cookieSignInPage: string | undefined; keyIsIn?: string },
   tty = Boolean(process.stdout.isTTY),
 ): string {
   const open = keyIsIn
@@ -43,7 +44,7 @@ export function signInMessage(
     '',
     heading,
     ...notes,
-    `Pages that cannot send the key (OpenHands' web client) sign in at ${cookieSignInPage}`,
+    ...(cookieSignInPage ? [`Pages that cannot send the key (OpenHands' web client) sign in at ${cookieSignInPage}`] : []),
     '',
     ...open,
     '',

@@ -156,8 +156,7 @@ async function seedConversations(total: number): Promise<void> {
   conversationsSeeded = Math.max(conversationsSeeded, total);
 }
 
-/** A conversation with `count` events (user and agent messages): its id. */
-/** `count` messages in a new conversation; each `textBytes` long when given (a large history). */
+/** A conversation with `count` events (user and agent messages), each of `textBytes` when given (a large history): its id. */
 async function seedEvents(count: number, textBytes?: number): Promise<string> {
   await seedConversations(conversationsSeeded + 1);
   const conversation = await db.selectFrom('app_conversations').select('id').orderBy('created_at', 'desc').executeTakeFirstOrThrow();

@@ -9,7 +9,8 @@ import { HttpResponseError, parse, type Request, type RouteResponse, Router } fr
 import { openHandsWorkspacePath } from './openhands-paths';
 import { resolveInWorkspace } from './workspace-paths';
 import * as files from './workspace-files';
-import { gitChanges, gitDiff, WorkspaceRefusal } from './workspace-git';
+import { gitChanges, gitDiff } from './workspace-git';
+import { WorkspaceRefusal } from './workspace-refusal';
 
 export interface AgentServerState {
   version: string;
@@ -20,8 +21,11 @@ export interface AgentServerState {
 }
 
 const idsQuery = z.object({ ids: z.array(conversationIdSchema) });
-/** For a start that brings a conversation's whole history (it goes on in a new sandbox), or a message its images. */
-const MAX_LARGE_BODY = 256 * 1024 * 1024;
+/**
+ * For a start that brings a conversation's history (it goes on in a new sandbox: its task and
+ * newest events, within CONTINUED_HISTORY_BYTES), or a message its images.
+ */
+const MAX_LARGE_BODY = 32 * 1024 * 1024;
 const SUCCESS = { body: { success: true } };
 
 /** The agent server's API behind the session key, as the agent SDK's server shapes it. */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { download, list } from './workspace-files';
-import { WorkspaceRefusal } from './workspace-git';
+import { WorkspaceRefusal } from './workspace-refusal';
 import { resolveInWorkspace } from './workspace-paths';
 
 /*

@@ -7,8 +7,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { DirectoryEntry, DirectoryListing } from '../../src/contract/workspace';
-import { WorkspaceRefusal } from './workspace-git';
-import { unreadable } from './workspace-paths';
+import { unreadable, WorkspaceRefusal } from './workspace-refusal';
 
 /*
  * The sandbox's files as the agent SDK's file routes serve them (an upload, a download), and two of
@@ -77,7 +76,7 @@ export async function upload(file: string, request: http.IncomingMessage): Promi
           if (tooLarge) throw new WorkspaceRefusal(400, `A file over ${MAX_UPLOAD_BYTES} bytes cannot be uploaded`);
           return fs.rename(partial, target);
         })
-        .then(resolve, reject);
+        .then(resolve, (error: unknown) => reject(unreadable(error, target, 'written')));
     });
     parser.on('close', () => {
       if (!received) reject(new WorkspaceRefusal(400, 'Expected a multipart/form-data body with a file field'));

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { GitChange, GitDiff } from '../../src/contract/workspace';
+import { unreadable, WorkspaceRefusal } from './workspace-refusal';
 
 /*
  * A workspace's changes as the agent SDK's git routes report them: each changed file against the
@@ -11,16 +12,6 @@ import type { GitChange, GitDiff } from '../../src/contract/workspace';
  */
 
 const run = promisify(execFile);
-
-/** What the routes refuse, with the status they refuse it with. */
-export class WorkspaceRefusal extends Error {
-  constructor(
-    readonly status: 400 | 404 | 422,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** The SDK's limit: a diff of a larger file is refused, not sent. */
 const MAX_DIFF_FILE_BYTES = 1024 * 1024;
@@ -103,7 +94,11 @@ export async function gitDiff(file: string): Promise<GitDiff> {
   const relative = path.relative(root, file);
   const ref = await baseRef(root);
   const original = ref === EMPTY_TREE ? '' : await git(root, ['show', `${ref}:${relative.split(path.sep).join('/')}`]).catch(() => '');
-  const modified = stat ? await fs.readFile(file, 'utf8') : '';
+  const modified = stat
+    ? await fs.readFile(file, 'utf8').catch((error: unknown) => {
+        throw unreadable(error, file);
+      })
+    : '';
   return { original, modified };
 }
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { WorkspaceRefusal } from './workspace-git';
+import { errorCode, WorkspaceRefusal } from './workspace-refusal';
 
 /*
  * The file routes serve a conversation's workspace and nothing beside it: a path outside every
@@ -14,8 +14,6 @@ function inside(file: string, dir: string): boolean {
   const relative = path.relative(dir, file);
   return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
-
-const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
 /**
  * `file` (absolute, normalised) with its links resolved, when it is in one of `roots` and stays
@@ -63,12 +61,4 @@ async function firstLinkOut(root: string, realRoot: string, file: string): Promi
     if (!inside(real, realRoot)) return part;
   }
   return file;
-}
-
-/** A refusal for what the file system refused while reading: a permission is 422, anything else the error itself. */
-export function unreadable(error: unknown, file: string): unknown {
-  const code = errorCode(error);
-  if (code === 'EACCES' || code === 'EPERM')
-    return new WorkspaceRefusal(422, `${path.basename(file) || file} cannot be read: permission denied`);
-  return error;
 }

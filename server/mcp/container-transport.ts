@@ -1,4 +1,3 @@
-import os from 'node:os';
 import { PassThrough, type Duplex } from 'node:stream';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -6,7 +5,8 @@ import type Docker from 'dockerode';
 import type { Exit } from '../processes/exit';
 import { describeEnd, type StdioTransport } from './process-transport';
 import type { ContainerLimits } from '../sandboxes/docker-runtime';
-import { ensureSandboxNetwork, SANDBOX_NETWORK_NAME } from '../sandboxes/docker/sandbox-network';
+import { hardenedHostConfig } from '../sandboxes/docker/hardened-host-config';
+import { ensureSandboxNetwork } from '../sandboxes/docker/sandbox-network';
 
 const STDERR_TAIL_BYTES = 2000;
 
@@ -41,6 +41,8 @@ export class ContainerTransport implements StdioTransport {
 
   #container: Docker.Container | undefined;
   #stream: Duplex | undefined;
+  /** Closed (a test that timed out) while it was still being made: what it made goes at once. */
+  #closed = false;
   #exit: Exit | undefined;
   #stderr = '';
   readonly #buffer = new ReadBuffer();
@@ -64,22 +66,13 @@ export class ContainerTransport implements StdioTransport {
       AttachStdout: true,
       AttachStderr: true,
       Tty: false,
-      HostConfig: {
-        Init: true,
-        CapDrop: ['ALL'],
-        SecurityOpt: ['no-new-privileges'],
-        Privileged: false,
-        Memory: limits.memoryBytes,
-        MemorySwap: limits.memoryBytes,
-        NanoCpus: Math.round(Math.min(limits.cpus, os.availableParallelism()) * 1e9),
-        PidsLimit: limits.pids,
-        ExtraHosts: ['host.docker.internal:host-gateway'],
-        NetworkMode: SANDBOX_NETWORK_NAME,
-      },
+      HostConfig: hardenedHostConfig(limits),
     });
     this.#container = container;
+    if (this.#closed) return this.close();
     const stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
     this.#stream = stream;
+    if (this.#closed) return this.close();
     const stdout = new PassThrough();
     const stderr = new PassThrough();
     docker.modem.demuxStream(stream, stdout, stderr);
@@ -123,6 +116,7 @@ export class ContainerTransport implements StdioTransport {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     const container = this.#container;
     if (!container) return;
     this.#container = undefined;

@@ -3,7 +3,7 @@ import { SseError, SSEClientTransport } from '@modelcontextprotocol/sdk/client/s
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpTestRequest, McpTestResult } from '../../src/contract/mcp';
-import { ProcessGroupTransport, type StdioTransport } from './process-transport';
+import type { StdioTransport } from './process-transport';
 
 const MAX_TOOL_PAGES = 20;
 
@@ -73,11 +73,12 @@ function describeFailure(error: unknown, transport: Transport, server: McpTestRe
 /** How a stdio server under test is started: its command, arguments and environment, in isolation of some kind. */
 export type StdioLauncher = (server: McpTestRequest & { kind: 'stdio' }) => StdioTransport;
 
-/** On the host as the server's user: for tests of the connection alone. */
-const onHost: StdioLauncher = (server) => new ProcessGroupTransport({ command: server.command, args: server.args, env: server.env });
-
-function transportFor(server: McpTestRequest, stdio: StdioLauncher): Transport {
-  if (server.kind === 'stdio') return stdio(server);
+function transportFor(server: McpTestRequest, stdio: StdioLauncher | undefined): Transport {
+  if (server.kind === 'stdio') {
+    // Never on the host by default: a stdio server is user-supplied code.
+    if (!stdio) throw new Error('A stdio MCP server is tested only where the caller says it runs');
+    return stdio(server);
+  }
   const url = new URL(server.url);
   // A blank key means none, as it does when saving.
   const headers: Record<string, string> = server.api_key?.trim() ? { Authorization: `Bearer ${server.api_key}` } : {};
@@ -97,7 +98,7 @@ export async function testMcpConnection(
   seconds: number,
   signal?: AbortSignal,
   /** Where a stdio server runs: a namespaced process, a container (see McpTestService). */
-  stdio: StdioLauncher = onHost,
+  stdio?: StdioLauncher,
 ): Promise<McpTestResult> {
   if (server.kind !== 'stdio' && /^wss?:/i.test(server.url)) {
     return { ok: false, error: 'WebSocket (ws://, wss://) servers cannot be tested here' };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdentityProvider, type TestIdentityProvider } from '../../test-support/oidc/identity-provider';
 import { sessionKeyCaller } from '../authz/caller';
+import { SHARED_NETWORK_REFUSAL } from '../services/sessions/browser-sessions';
 import { startTestApp, TEST_SESSION_KEY, type TestApp } from '../testing/test-app';
 
 /*
@@ -26,9 +27,10 @@ const apps: TestApp[] = [];
 afterAll(async () => {
   for (const t of apps) await t.close();
 });
-async function app(allowSignups = false) {
+async function app(allowSignups = false, sandboxesShareNetwork = false) {
   const t = await startTestApp({
     oidc: { issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret, allowSignups },
+    sandboxesShareNetwork,
   });
   apps.push(t);
   return t;
@@ -73,6 +75,21 @@ async function signInAs(t: TestApp, login: string, tamper: (callback: URL) => UR
 const consoleHash = (response: { headers: Record<string, unknown> }) => decodeURIComponent(String(response.headers.location));
 
 describe('sign-in with an identity provider', () => {
+  it('is refused, saying why, by a server whose sandboxes share its network: no session, and no user made', async () => {
+    const t = await app(true, true);
+    for (const url of ['/sign-in/oidc', '/sign-in/oidc/callback?code=x&state=y']) {
+      const refused = await t.app.inject({ method: 'GET', url, headers: { host: HOST } });
+      expect(refused.statusCode, url).toBe(303);
+      expect(consoleHash(refused), url).toBe(`/#sign-in-error=${SHARED_NETWORK_REFUSAL}`);
+      expect(
+        cookiesOf(refused.headers['set-cookie']).filter((cookie) => cookie.startsWith('agent_console_session=')),
+        url,
+      ).toEqual([]);
+    }
+    const members = await t.request({ method: 'GET', url: '/api/organizations/default/members' });
+    expect((members.json() as { items: unknown[] }).items).toHaveLength(1);
+  });
+
   it('signs in the invited user its verified email names, who is active from then on', async () => {
     const t = await app();
     const { successful } = await t.services.team.invite(sessionKeyCaller, ['mia@example.com'], 'member');

@@ -89,6 +89,8 @@ export function identityProviderSignInRoutes({
         const pending = readPending(request.cookies[PENDING_COOKIE], await browserSessions.signingKey(sessionKey));
         reply.clearCookie(PENDING_COOKIE, pendingAttributes(request));
         reply.header('cache-control', 'no-store');
+        // Before the provider's answer is taken: it would make or activate a user no session can follow.
+        if (browserSessions.refusedBecause) return toConsole(reply, browserSessions.refusedBecause);
         if (!pending) return toConsole(reply, 'The sign-in took too long or was started elsewhere; try again');
         try {
           const userId = await provider.finish(new URL(request.url, originOf(request)), pending);

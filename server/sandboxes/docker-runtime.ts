@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
@@ -22,7 +21,8 @@ import type {
   SandboxRuntime,
   Started,
 } from './runtime';
-import { ensureSandboxNetwork, SANDBOX_NETWORK_NAME } from './docker/sandbox-network';
+import { ensureSandboxNetwork } from './docker/sandbox-network';
+import { hardenedHostConfig } from './docker/hardened-host-config';
 
 /** On every container and volume of a sandbox: which one it is. */
 export const SANDBOX_LABEL = 'agent-console.sandbox';
@@ -282,19 +282,9 @@ export class DockerRuntime implements SandboxRuntime {
         Labels: this.#labels(id),
         ExposedPorts: Object.fromEntries(PUBLISHED_PORT_KEYS.map((key) => [key, {}])),
         HostConfig: {
-          Init: true,
-          CapDrop: ['ALL'],
-          SecurityOpt: ['no-new-privileges'],
-          Privileged: false,
-          Memory: Math.round(limits.memoryBytes * factor),
-          MemorySwap: Math.round(limits.memoryBytes * factor), // no swap: the limit is the limit
-          // No more than the machine has: the engine refuses a container that asks for more.
-          NanoCpus: Math.round(Math.min(limits.cpus * factor, os.availableParallelism()) * 1e9),
-          PidsLimit: limits.pids,
+          ...hardenedHostConfig(limits, factor),
           PortBindings: Object.fromEntries(PUBLISHED_PORT_KEYS.map((key) => [key, [{ HostIp: SANDBOX_PUBLISHED_HOST, HostPort: '' }]])),
           Mounts: [{ Type: 'volume', Source: this.#volume(id), Target: CONTAINER_HOME }],
-          ExtraHosts: ['host.docker.internal:host-gateway'],
-          NetworkMode: SANDBOX_NETWORK_NAME,
         },
       });
     } catch (error) {

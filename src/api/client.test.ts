@@ -33,7 +33,7 @@ describe('apiRequest', () => {
     fetchMock.mockResolvedValue(json(422, { detail }));
     const error = await apiRequest('/api/settings', { schema: z.unknown() }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ kind: 'http', status: 422, validation: detail, message: 'The server rejected one value' });
+    expect(error).toMatchObject({ kind: 'http', status: 422, validation: detail, message: 'The server rejected one value: bad' });
   });
 
   it.each([

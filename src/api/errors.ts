@@ -1,4 +1,5 @@
 import { validationErrorBodySchema, type ValidationErrorEntry } from '../contract/validation-detail';
+import { consoleMessage } from '../contract/validation-message';
 
 export type ApiErrorKind = 'http' | 'network' | 'invalid-response';
 
@@ -51,7 +52,8 @@ export function errorFromResponse(status: number, statusText: string, body: unkn
   if (parsed.success) {
     const count = parsed.data.detail.length;
     return new ApiError(
-      count === 1 ? 'The server rejected one value' : `The server rejected ${count} values`,
+      // One value: which, and why (a page that reads, with no form to show it at, says only this).
+      count === 1 ? `The server rejected one value: ${consoleMessage(parsed.data.detail[0]!)}` : `The server rejected ${count} values`,
       'http',
       status,
       parsed.data.detail,

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { mcpConfigResponseSchema, mcpConfigSchema, mcpConfigStoredSchema } from './mcp';
 import { secretsStoreSchema } from './secrets';
-import { emailProblem, httpUrlProblem, integer, rule } from './rules';
+import { emailProblem, httpUrlProblem, integer, processText, rule } from './rules';
 
 /*
  * Settings (`/api/settings`), in three views of one shape:
@@ -70,6 +70,8 @@ const settingsRules = {
   ),
   email: z.nullable(z.string().check(rule(emailProblem))),
   git_user_email: z.nullable(z.string().check(rule(emailProblem))),
+  // The agent's commits are made with it (GIT_AUTHOR_NAME).
+  git_user_name: z.nullable(processText()),
   mcp_config: z.nullable(mcpConfigSchema),
   secrets_store: secretsStoreSchema,
 };

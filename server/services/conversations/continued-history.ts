@@ -33,10 +33,10 @@ export async function continuedHistory(
       if (task === undefined && record.kind === 'MessageEvent' && record.source === 'user') {
         task = { seq: record.seq, body: record.body };
         budget -= Buffer.byteLength(record.body);
-        continue;
+      } else {
+        newest.push({ seq: record.seq, body: record.body, bytes: Buffer.byteLength(record.body) });
+        bytes += newest.at(-1)!.bytes;
       }
-      newest.push({ seq: record.seq, body: record.body, bytes: Buffer.byteLength(record.body) });
-      bytes += newest.at(-1)!.bytes;
       while (bytes > budget && newest.length > 0) {
         bytes -= newest.shift()!.bytes;
         leftOut++;

@@ -68,7 +68,7 @@ export class ConversationWorkspaces {
   ): Promise<z.output<S>> {
     const response = await this.#get(caller, id, route, relative, ourRoute);
     if (!(response instanceof Response)) return schema.parse(response.forwarded);
-    await refuseFailure(response);
+    await refuseFailure(response, relative !== '');
     const parsed = schema.safeParse(await boundedJson(response));
     if (!parsed.success) throw new Unavailable("The sandbox's agent server sent the workspace in a shape it does not have");
     return parsed.data;
@@ -105,7 +105,7 @@ export class ConversationWorkspaces {
    */
   async #download(caller: Caller, id: string, route: string, relative: string, name: string, type: string): Promise<WorkspaceDownload> {
     const response = (await this.#get(caller, id, route, relative, undefined)) as Response;
-    await refuseFailure(response);
+    await refuseFailure(response, relative !== '');
     const headers: Record<string, string> = {
       'content-type': type,
       'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
@@ -155,14 +155,16 @@ async function boundedJson(response: Response): Promise<unknown> {
 
 /**
  * A refusal of the agent server as ours: a missing file is NotFound, a link out of the workspace
- * or a file that cannot be read is Invalid (at `path`), a directory that is no repository a Conflict.
+ * or a file that cannot be read is Invalid at the `path` asked for (a Conflict for the workspace
+ * itself), a directory that is no repository a Conflict.
  */
-async function refuseFailure(response: Response): Promise<void> {
+async function refuseFailure(response: Response, pathAsked: boolean): Promise<void> {
   if (response.ok) return;
   if (response.status === 404 || response.status === 422) {
-    const body = (await response.json().catch(() => ({}))) as { detail?: unknown };
+    const body = (await boundedJson(response).catch(() => ({}))) as { detail?: unknown };
     const detail = typeof body.detail === 'string' ? body.detail : undefined;
-    if (response.status === 422) throw new Invalid(['path'], detail ?? 'This path of the workspace cannot be read');
+    if (response.status === 422 && pathAsked) throw new Invalid(['path'], detail ?? 'This path of the workspace cannot be read');
+    if (response.status === 422) throw new Conflict(detail ?? 'The workspace cannot be read');
     throw new NotFound(detail ?? 'Not found in the workspace');
   }
   throw await refusal(response, 'could not read the workspace');

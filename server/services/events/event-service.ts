@@ -49,11 +49,15 @@ interface LiveState {
 const RELAY = asSystem('relay events stored by other instances');
 const RECEIVE = asSystem('receive events from a sandbox');
 
-/** How many stored events a stream reads at a time while it catches up. */
 /** Stored events read at a time while a stream replays them (each up to MAX_EVENT_BYTES and its images). */
 const REPLAY_BATCH = 32;
 /** How much of a replay goes out before other requests get their turn. */
 const REPLAY_SLICE_CHARS = 256 * 1024;
+/**
+ * The most live frames a stream holds while it replays what is stored: a reader that stops
+ * reading mid-replay is dropped past it (it comes back with Last-Event-ID and misses nothing).
+ */
+const MAX_PENDING_FRAMES = 5000;
 
 const toEvent = (record: EventRecord): AgentEvent => JSON.parse(record.body) as AgentEvent;
 const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -374,7 +378,16 @@ export class EventService {
       send(frame);
     };
     // Listening first, then reading what is stored: what arrives meanwhile waits, and what was read already is skipped.
-    const stop = this.subscribe(conversationId, (frame) => (pending ? pending.push(frame) : deliver(frame)), onClose);
+    let overflowed = false;
+    const stop = this.subscribe(
+      conversationId,
+      (frame) => {
+        if (!pending) return deliver(frame);
+        if (pending.length < MAX_PENDING_FRAMES) return void pending.push(frame);
+        overflowed = true;
+      },
+      onClose,
+    );
     // Taken as the listening starts: later pieces of the output come after it.
     const kept = this.#runningOutput.get(conversationId);
     const running: TerminalOutput[] = kept
@@ -384,11 +397,13 @@ export class EventService {
       // A long history goes out as fast as the client reads it, a page in memory at a time, and
       // other requests are served between its pages.
       let sinceYield = 0;
+      let gone = false;
       replay: for (;;) {
         const records = await events.after(conversationId, sentSeq, REPLAY_BATCH);
         for (const record of records) {
           deliver({ seq: record.seq, stored: { id: record.event_id, body: record.body } });
-          if (!(await ready())) break replay;
+          gone = !(await ready()) || overflowed;
+          if (gone) break replay;
           sinceYield += record.body.length;
           if (sinceYield >= REPLAY_SLICE_CHARS) {
             sinceYield = 0;
@@ -396,6 +411,11 @@ export class EventService {
           }
         }
         if (records.length < REPLAY_BATCH) break;
+      }
+      if (gone) {
+        stop();
+        onClose();
+        return stop;
       }
     } catch (error) {
       stop();

@@ -402,12 +402,13 @@ describe.each(databasesUnderTest())('on %s', (database) => {
         frames += idLines(carry + chunk) - idLines(carry);
         carry = (carry + chunk).slice(-8);
       });
-      const closed = new Promise((resolve) => socket.once('close', resolve));
+      let dropped = false;
+      socket.once('close', () => (dropped = true));
       socket.on('error', () => undefined);
       await new Promise((resolve) => setImmediate(resolve));
       socket.resume();
       await vi.waitFor(() => expect(frames).toBe(rounds * 5), { timeout: 15_000 });
-      expect(await Promise.race([closed.then(() => 'dropped'), Promise.resolve('open')])).toBe('open');
+      expect(dropped).toBe(false);
       socket.destroy();
     });
 

@@ -65,6 +65,7 @@ describe('a NUL character is refused at its field, and nothing is stored', () =>
       stdio({ command: 'np\0x' }),
       ['body', 'mcp_config', 'stdio_servers', 0, 'command'],
     ],
+    ['the git user name', 'POST', '/api/settings', { git_user_name: 'Ada\0' }, ['body', 'git_user_name']],
   ])('%s', async (_what, method, url, payload, loc) => {
     expect((await send('POST', '/api/secrets', { name: 'KEPT', value: 'kept value' })).statusCode).toBe(201);
     const before = await stored();

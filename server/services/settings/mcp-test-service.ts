@@ -62,10 +62,8 @@ export class McpTestService {
    */
   async #runStdio(request: McpTestRequest & { kind: 'stdio' }, seconds: number): Promise<McpTestResult> {
     const { containers } = this;
-    if (containers) {
-      const env = { ...request.env, [MCP_TEST_MARKER]: this.dataDir };
-      return testMcpConnection(request, seconds, this.#shutdown.signal, () => new ContainerTransport(containers, { ...request, env }));
-    }
+    // Found again by their labels: nothing of this server goes into the container.
+    if (containers) return testMcpConnection(request, seconds, this.#shutdown.signal, () => new ContainerTransport(containers, request));
     const searchPath = request.env.PATH ?? (this.user ? pathForOtherUsers(process.env.PATH ?? '') : (process.env.PATH ?? ''));
     // Found before it runs: in namespaces, bwrap's own "not found" would read as a server that exited.
     const command = onPath(request.command, searchPath);
