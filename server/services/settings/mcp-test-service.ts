@@ -7,6 +7,7 @@ import type { Logger } from '../../logger';
 import { type ContainerLauncher, ContainerTransport, removeLabelled } from '../../mcp/container-transport';
 import { ProcessGroupTransport } from '../../mcp/process-transport';
 import { testMcpConnection } from '../../mcp/test-connection';
+import { Masker } from '../../agent-server/masking';
 import { signalGroup } from '../../processes/group';
 import { markedProcesses } from '../../processes/proc';
 import { pathForOtherUsers, type ProcessUser } from '../../processes/process-user';
@@ -106,7 +107,9 @@ export class McpTestService {
     const run = this.#run(caller, request, seconds, log);
     this.#running.add(run);
     try {
-      const result = await run;
+      const found = await run;
+      // A stdio server's last words may echo its environment: its values are masked as in the agent's events.
+      const result = found.ok || request.kind !== 'stdio' ? found : { ...found, error: new Masker(request.env).text(found.error) };
       // The reason is the server's or the transport's words; it names no key (keys travel in headers).
       log.debug(result.ok ? { tools: result.tools.length } : { reason: result.error }, 'MCP connection test done');
       return result;

@@ -88,6 +88,17 @@ describe('POST /api/mcp/test', () => {
     expect(bad.body).toEqual({ ok: false, error: 'process exited with code 3: GREETING=bye' });
   });
 
+  it('masks the values of its environment in what a failed server said, as the agent masks them', async () => {
+    const { body } = await test({
+      kind: 'stdio',
+      name: 'echo',
+      command: 'sh',
+      args: ['-c', 'echo "region $REGION" >&2; exit 3'],
+      env: { REGION: 'eu-north-7-region-value' },
+    });
+    expect(body).toEqual({ ok: false, error: 'process exited with code 3: region <secret:REGION>' });
+  });
+
   it('names a command that does not exist', async () => {
     const { status, body } = await test({ kind: 'stdio', name: 'missing', command: 'no-such-mcp-command' });
     expect(status).toBe(200);
