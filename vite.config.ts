@@ -66,8 +66,13 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts'],
-          // PostgreSQL's own suites only when the run has a cluster (TEST_POSTGRES=1, see server/testing/databases.ts).
-          exclude: [...configDefaults.exclude, ...(process.env.TEST_POSTGRES ? [] : POSTGRES_ONLY)],
+          // PostgreSQL's own suites only when the run has a cluster (TEST_POSTGRES=1, see server/testing/databases.ts);
+          // the reliability suites (hostile sandboxes, crashes, fuzzing) only in the full run (`npm test`), not `test:quick`.
+          exclude: [
+            ...configDefaults.exclude,
+            ...(process.env.TEST_POSTGRES ? [] : POSTGRES_ONLY),
+            ...(process.env.TEST_RELIABILITY ? [] : ['server/reliability/**']),
+          ],
           // Each worker loads the server's modules once, not once per file: a file restores what it changes.
           isolate: false,
           // Two cores, but these tests mostly wait on processes, sandboxes and sockets: three files at once.

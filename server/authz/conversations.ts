@@ -58,10 +58,6 @@ export class ConversationRecords {
     return this.store.count(this.#scope('read'), filter);
   }
 
-  async explainSearch(filter: ConversationFilter, sort: ConversationSortOrder, cursor?: Cursor): Promise<string[]> {
-    return this.store.explainSearch(this.#scope('read'), filter, sort, cursor);
-  }
-
   async subConversationIds(parentIds: string[]): Promise<Map<string, string[]>> {
     return this.store.subConversationIds(this.#scope('read'), parentIds);
   }

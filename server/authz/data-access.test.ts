@@ -202,11 +202,6 @@ describe.each(databasesUnderTest())('the data-access layer on %s', (database) =>
       expect(await as(admin).conversations.count({ archived: false })).toBeGreaterThanOrEqual(2);
     });
 
-    method('conversations.explainSearch', async () => {
-      expect((await as(bob).conversations.explainSearch({ archived: false }, 'CREATED_AT')).length).toBeGreaterThan(0);
-      await refused(() => as(asSystem('watch sandboxes')).conversations.explainSearch({ archived: false }, 'CREATED_AT'));
-    });
-
     method('conversations.subConversationIds', async () => {
       await as(alice).conversations.insert(conversationRecord({ id: 'c-child', user_id: 'alice', parent_conversation_id: 'ca' }));
       expect((await as(bob).conversations.subConversationIds(['ca'])).size).toBe(0);

@@ -52,27 +52,33 @@ function frozen<T>(value: T): T {
   return typeof value === 'object' && value !== null ? Object.freeze(value) : value;
 }
 
+/** How many keys a cached read keeps at once: a request reads a few (a user's settings and the team's); many users read in turn. */
+const KEYS_KEPT = 256;
+
 /**
- * `read`, cached for its last key while the database's change count (see countChanges) stays what
- * it was before that read. On PostgreSQL, where other instances write unseen, every call reads.
- * What it returns is frozen.
+ * `read`, cached for each key while the database's change count (see countChanges) stays what it
+ * was before the reads (the oldest key goes once KEYS_KEPT are kept). On PostgreSQL, where other
+ * instances write unseen, every call reads. What it returns is frozen.
  */
 export function cachedWhileUnchanged<T>(db: Db, read: (key: string) => Promise<T>): (key: string) => Promise<T> {
   const changeCount = changeCounts.get(db);
   // Frozen there too, so both databases return alike.
   if (!changeCount) return (key) => read(key).then(frozen);
-  let cached: { key: string; at: string; value: Promise<T> } | undefined;
+  let cached = { at: '', values: new Map<string, Promise<T>>() };
   return async (key) => {
     // Counted before reading: a write between the count and the read only makes the next call read again.
     const at = await changeCount();
     // In a transaction of this connection's: read after it, waiting its turn, and cache nothing.
     if (at === undefined) return read(key).then(frozen);
-    if (cached && cached.key === key && cached.at === at) return cached.value;
+    if (cached.at !== at) cached = { at, values: new Map() };
+    const kept = cached.values.get(key);
+    if (kept) return kept;
+    const { values } = cached;
     const value = read(key).then(frozen);
-    const entry = { key, at, value };
-    cached = entry;
+    values.set(key, value);
+    if (values.size > KEYS_KEPT) values.delete(values.keys().next().value!);
     value.catch(() => {
-      if (cached === entry) cached = undefined;
+      if (values.get(key) === value) values.delete(key);
     });
     return value;
   };

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Expression, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { ConversationFilter, ConversationSortOrder } from '../../src/contract/conversations';
 import type { Db } from './database';
 import { userIs, type UserScope } from './user-scope';
@@ -27,7 +27,9 @@ export interface Cursor {
   id: string;
 }
 
-const SORTS: Record<ConversationSortOrder, { column: 'created_at' | 'updated_at' | 'title'; descending: boolean }> = {
+type SortColumn = 'created_at' | 'updated_at' | 'title';
+
+const SORTS: Record<ConversationSortOrder, { column: SortColumn; descending: boolean }> = {
   CREATED_AT: { column: 'created_at', descending: false },
   CREATED_AT_DESC: { column: 'created_at', descending: true },
   UPDATED_AT: { column: 'updated_at', descending: false },
@@ -104,16 +106,29 @@ interface Filterable<Q> {
   where(condition: Expression<SqlBool>): Q;
 }
 
-function applyFilter<Q extends Filterable<Q>>(query: Q, scope: UserScope, filter: ConversationFilter, postgres: boolean): Q {
+/**
+ * The conditions of `filter` on `query`. A page in `sortBy` order walks that order's index: on
+ * SQLite, which keeps no statistics, a time range on another column would otherwise be sought in
+ * its own index and every row in it sorted (the unary + keeps the column out of its choice).
+ */
+function applyFilter<Q extends Filterable<Q>>(
+  query: Q,
+  scope: UserScope,
+  filter: ConversationFilter,
+  postgres: boolean,
+  sortBy?: SortColumn,
+): Q {
+  const time = (name: 'created_at' | 'updated_at') =>
+    postgres || sortBy === undefined || sortBy === name ? column(name) : sql`+${column(name)}`;
   const conditions: Expression<SqlBool>[] = [
     userIs(scope, column('user_id')),
     sql<SqlBool>`${column('archived')} = ${filter.archived ? 1 : 0}`,
   ];
   if (filter.title__contains) conditions.push(titleContains(filter.title__contains, postgres));
-  if (filter.created_at__gte) conditions.push(sql<SqlBool>`${column('created_at')} >= ${filter.created_at__gte}`);
-  if (filter.created_at__lt) conditions.push(sql<SqlBool>`${column('created_at')} < ${filter.created_at__lt}`);
-  if (filter.updated_at__gte) conditions.push(sql<SqlBool>`${column('updated_at')} >= ${filter.updated_at__gte}`);
-  if (filter.updated_at__lt) conditions.push(sql<SqlBool>`${column('updated_at')} < ${filter.updated_at__lt}`);
+  if (filter.created_at__gte) conditions.push(sql<SqlBool>`${time('created_at')} >= ${filter.created_at__gte}`);
+  if (filter.created_at__lt) conditions.push(sql<SqlBool>`${time('created_at')} < ${filter.created_at__lt}`);
+  if (filter.updated_at__gte) conditions.push(sql<SqlBool>`${time('updated_at')} >= ${filter.updated_at__gte}`);
+  if (filter.updated_at__lt) conditions.push(sql<SqlBool>`${time('updated_at')} < ${filter.updated_at__lt}`);
   if (filter.sandbox_id__eq) conditions.push(sql<SqlBool>`${column('sandbox_id')} = ${filter.sandbox_id__eq}`);
   if (filter.created_by_user_id__eq) conditions.push(sql<SqlBool>`${column('user_id')} = ${filter.created_by_user_id__eq}`);
   if (!filter.include_sub_conversations) conditions.push(sql<SqlBool>`${column('parent_conversation_id')} IS NULL`);
@@ -212,7 +227,7 @@ export class ConversationsStore {
 
   /** The rows of a search page (one more than `limit`: whether more follow). */
   #searchQuery(scope: UserScope, filter: ConversationFilter, sort: ConversationSortOrder, cursor: Cursor | undefined, limit: number) {
-    const filtered = applyFilter(this.db.selectFrom('app_conversations'), scope, filter, this.#postgres);
+    const filtered = applyFilter(this.db.selectFrom('app_conversations'), scope, filter, this.#postgres, sortColumn(sort));
     return inOrder(filtered, sort, cursor, this.#postgres)
       .select([
         'id',
@@ -298,26 +313,5 @@ export class ConversationsStore {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(row.n);
-  }
-
-  /**
-   * The query plan the database chooses for a search (a page after `cursor`, if given; the first
-   * way tried, for a title search in creation order), one line each, for a test that every sort is
-   * served by an index.
-   */
-  async explainSearch(scope: UserScope, filter: ConversationFilter, sort: ConversationSortOrder, cursor?: Cursor): Promise<string[]> {
-    const compiled = (
-      this.#titleSearchInCreationOrder(scope, filter, sort, cursor, 100) ?? this.#searchQuery(scope, filter, sort, cursor, 100)
-    ).compile();
-    if (this.#postgres) {
-      const plan = await this.db.executeQuery<{ 'QUERY PLAN': string }>(
-        CompiledQuery.raw(`EXPLAIN ${compiled.sql}`, [...compiled.parameters]),
-      );
-      return plan.rows.map((row) => row['QUERY PLAN']);
-    }
-    const plan = await this.db.executeQuery<{ detail: string }>(
-      CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]),
-    );
-    return plan.rows.map((row) => row.detail);
   }
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { type CompiledQuery, Kysely, type LogEvent, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../logger';
 import { migrationProvider } from './migrations';
@@ -10,19 +10,29 @@ import { QueuedSqliteDialect } from './sqlite-driver';
 
 export type Db = Kysely<Database>;
 
+/** Called with each query a database runs: a test counts its reads. */
+export type QueryObserver = (query: CompiledQuery) => void;
+
+/** Kysely's log, when someone observes the queries. */
+const logQueries = (observe?: QueryObserver) =>
+  observe &&
+  ((event: LogEvent) => {
+    if (event.level === 'query') observe(event.query);
+  });
+
 /** Opens (creating if needed) the SQLite database in the data dir, in WAL mode. */
-export function openSqlite(dataDir: string): Db {
+export function openSqlite(dataDir: string, observe?: QueryObserver): Db {
   const sqlite = new SQLite(path.join(dataDir, 'agent-console.db'));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new QueuedSqliteDialect(sqlite) });
+  const db = new Kysely<Database>({ dialect: new QueuedSqliteDialect(sqlite), log: logQueries(observe) });
   countChanges(db, sqlite);
   return db;
 }
 
 /** A pool on the PostgreSQL database at `url` (postgres://…); nothing connects until the first query. */
-export function openPostgres(url: string, log?: Logger): Db {
+export function openPostgres(url: string, log?: Logger, observe?: QueryObserver): Db {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   /*
    * An idle connection that breaks (PostgreSQL restarted, its session was ended) is an 'error' on
@@ -30,7 +40,7 @@ export function openPostgres(url: string, log?: Logger): Db {
    * message only: the error never carries the URL, but nothing of the connection is logged.
    */
   pool.on('error', (error) => log?.warn({ reason: error.message }, 'a database connection broke; a new one is opened when needed'));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: logQueries(observe) });
 }
 
 /** Brings the schema up to date; a failed migration stops the server before it listens. */

@@ -522,6 +522,50 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('users').execute();
     },
   },
+  '0017_orders_across_users': {
+    async up(db: Kysely<unknown>) {
+      // The owner's and admins' searches have no user condition: the indexes led by user_id serve
+      // them no order. One index per order they page in, led by what they always filter on.
+      for (const column of ['created_at', 'updated_at']) {
+        await db.schema
+          .createIndex(`app_conversations_all_by_${column}`)
+          .on('app_conversations')
+          .columns(['archived', column, 'id'])
+          .execute();
+        await db.schema.createIndex(`start_tasks_all_by_${column}`).on('start_tasks').columns([column, 'id']).execute();
+      }
+      // Titles in code-point order on PostgreSQL too (see 0010).
+      if (isPostgres(db))
+        await sql`CREATE INDEX app_conversations_all_by_title ON app_conversations (archived, title COLLATE "C", id COLLATE "C")`.execute(
+          db,
+        );
+      else
+        await db.schema
+          .createIndex('app_conversations_all_by_title')
+          .on('app_conversations')
+          .columns(['archived', 'title', 'id'])
+          .execute();
+      // With the kind: events of one kind are counted and paged in it, not read from the table.
+      await db.schema
+        .createIndex('conversation_events_all_by_time')
+        .on('conversation_events')
+        .columns(['timestamp', 'seq', 'kind'])
+        .execute();
+      await db.schema.createIndex('users_by_joining').on('users').columns(['created_at', 'id']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const index of [
+        'users_by_joining',
+        'conversation_events_all_by_time',
+        'app_conversations_all_by_title',
+        'start_tasks_all_by_updated_at',
+        'start_tasks_all_by_created_at',
+        'app_conversations_all_by_updated_at',
+        'app_conversations_all_by_created_at',
+      ])
+        await db.schema.dropIndex(index).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,4 +1,5 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, type SqlBool, sql } from 'kysely';
+import { isPostgres } from './dialect';
 import type { TaskFilter } from '../../src/contract/conversations';
 import type { Db } from './database';
 import { userIs, type UserScope } from './user-scope';
@@ -76,10 +77,12 @@ export class StartTasksStore {
     await this.db.deleteFrom('start_tasks').where(userIs(scope)).where('app_conversation_id', '=', conversationId).execute();
   }
 
-  #filtered(scope: UserScope, filter: TaskFilter) {
+  /** See conversations-store's applyFilter on why, in another order, SQLite gets `+created_at`. */
+  #filtered(scope: UserScope, filter: TaskFilter, sortBy?: 'created_at' | 'updated_at') {
     let query = this.db.selectFrom('start_tasks').where(userIs(scope));
     if (filter.conversation_id__eq) query = query.where('app_conversation_id', '=', filter.conversation_id__eq);
-    if (filter.created_at__gte) query = query.where('created_at', '>=', filter.created_at__gte);
+    const createdAt = sortBy === 'updated_at' && !isPostgres(this.db) ? sql`+created_at` : sql.ref('created_at');
+    if (filter.created_at__gte) query = query.where(sql<SqlBool>`${createdAt} >= ${filter.created_at__gte}`);
     return query;
   }
 
@@ -87,7 +90,7 @@ export class StartTasksStore {
   async search(scope: UserScope, filter: TaskFilter, sort: TaskSort, offset: number, limit: number) {
     const column = sort.startsWith('UPDATED_AT') ? 'updated_at' : 'created_at';
     const direction = sort.endsWith('_DESC') ? 'desc' : 'asc';
-    const rows = await this.#filtered(scope, filter)
+    const rows = await this.#filtered(scope, filter, column)
       .selectAll()
       .orderBy(column, direction)
       .orderBy('id', direction)

@@ -19,7 +19,7 @@ import { createServices } from '../services/create-services';
 import type { InstanceTiming } from '../services/instances/instance-registry';
 import type { SandboxLimits } from '../services/sandboxes/sandbox-service';
 import { openDatabase } from '../startup';
-import type { Db } from '../store/database';
+import type { Db, QueryObserver } from '../store/database';
 import { type DatabaseName, freshPostgresDatabase } from './databases';
 import { defaultImage, localEngine, removeDockerLeftovers, type RuntimeName } from './docker-engine';
 import { ownSandboxUidBase } from './sandbox-uid-base';
@@ -54,6 +54,8 @@ export interface TestAppOptions {
   database?: DatabaseName;
   /** This PostgreSQL database (another app's `databaseUrl`: a restart, or a second instance); never dropped by this app. */
   databaseUrl?: string;
+  /** Called with each query the app's database runs. */
+  observeQueries?: QueryObserver;
   /** Listens on a loopback port and registers it with the instance registry, so other instances can forward to it. */
   listen?: boolean;
   /** How often it writes its heartbeat and when another counts as quiet. */
@@ -102,7 +104,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
   const log = createLogger(options.logStream ? 'debug' : false, options.logStream);
   const ownDatabase = options.database === 'postgres' && !options.databaseUrl ? await freshPostgresDatabase() : undefined;
   const databaseUrl = options.databaseUrl ?? ownDatabase?.url;
-  const db = await openDatabase(dataDir, secrets, databaseUrl, log);
+  const db = await openDatabase(dataDir, secrets, databaseUrl, log, options.observeQueries);
   const docker = options.sandboxRuntime === 'docker' ? await dockerSandboxes() : undefined;
   const services = createServices(db, secrets, {
     log,

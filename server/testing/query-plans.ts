@@ -1,0 +1,52 @@
+import { CompiledQuery, type KyselyPlugin, type QueryId, sql } from 'kysely';
+import type { Db } from '../store/database';
+import { isPostgres } from '../store/dialect';
+
+/**
+ * `db` as a store uses it, keeping each query it runs (compiled, with its parameters), so a test
+ * can ask the database how it would run exactly those.
+ */
+export function recordingQueries(db: Db): { db: Db; queries: CompiledQuery[] } {
+  const queries: CompiledQuery[] = [];
+  // A subquery is transformed too, when the query around it is built: only what ran is kept, when its result comes.
+  const compiled = new Map<QueryId, CompiledQuery>();
+  // Compiled by the plain executor: the recording one would record its own compiling again.
+  const executor = db.getExecutor();
+  const recorder: KyselyPlugin = {
+    transformQuery: ({ node, queryId }) => {
+      compiled.set(queryId, executor.compileQuery(node, queryId));
+      return node;
+    },
+    transformResult: async ({ result, queryId }) => {
+      const query = compiled.get(queryId);
+      if (query) queries.push(query);
+      return result;
+    },
+  };
+  return { db: db.withPlugin(recorder), queries };
+}
+
+/**
+ * The plan the database chooses for `query`, a line per step. PostgreSQL is told to avoid table
+ * scans and sorts wherever it can: one left in its plan means no index serves the query, whatever
+ * the table's size (at a test's size, a scan and a sort would be cheaper, and chosen).
+ */
+export async function planOf(db: Db, query: CompiledQuery): Promise<string[]> {
+  if (!isPostgres(db)) {
+    const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query.sql}`, [...query.parameters]));
+    return plan.rows.map((row) => row.detail);
+  }
+  return db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+    await sql`SET LOCAL enable_sort = off`.execute(trx);
+    const plan = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${query.sql}`, [...query.parameters]));
+    return plan.rows.map((row) => row['QUERY PLAN'].trim());
+  });
+}
+
+/** The steps of `plan` that read a whole table: SQLite's `SCAN t` without an index, PostgreSQL's `Seq Scan`. */
+export const fullScans = (plan: string[]): string[] =>
+  plan.filter((step) => /^SCAN \w+$/.test(step) || /Seq Scan on/.test(step)).filter((step) => step !== 'SCAN page');
+
+/** The steps of `plan` that sort rows after reading them, instead of reading them in order from an index. */
+export const sorts = (plan: string[]): string[] => plan.filter((step) => /TEMP B-TREE|(^|->\s*)(Incremental )?Sort\s+\(/.test(step));
