@@ -21,7 +21,9 @@ const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
  */
 async function seriousViolations(page: Page): Promise<string[]> {
   // Only violations are gathered in full: passes and incomplete checks are what make a scan slow.
-  const scan = () => new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
+  // Legacy mode: axe.run in the page itself. The default finishes each scan in a new blank page, with axe
+  // injected again there; the console has no frames for it to gather from.
+  const scan = () => new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).setLegacyMode();
   // A drawer or dialog still sliding or fading in has colours no one reads: scanned once it is there.
   await transitionsDone(page);
   const light = serious(await scan().analyze());

@@ -8,7 +8,8 @@ export interface BenchServers extends Ready {
   send: (command: Command) => Promise<unknown>;
   /** GET with the session key: status and body. */
   get: (pathAndQuery: string) => Promise<{ status: number; body: string }>;
-  request: (method: string, pathAndQuery: string) => Promise<{ status: number; body: string }>;
+  /** With the session key, and `body` as JSON when given: status and body. */
+  request: (method: string, pathAndQuery: string, body?: unknown) => Promise<{ status: number; body: string }>;
   close: () => Promise<void>;
 }
 
@@ -37,8 +38,12 @@ export async function startServers(runtime: 'process' | 'docker' = 'process', fl
       pending.set(id, { resolve, reject });
       child.send({ id, command });
     });
-  const request = async (method: string, pathAndQuery: string) => {
-    const response = await fetch(`${ready.url}${pathAndQuery}`, { method, headers: { 'x-session-api-key': ready.key } });
+  const request = async (method: string, pathAndQuery: string, body?: unknown) => {
+    const response = await fetch(`${ready.url}${pathAndQuery}`, {
+      method,
+      headers: { 'x-session-api-key': ready.key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: response.status, body: await response.text() };
   };
   return {

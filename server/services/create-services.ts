@@ -117,6 +117,8 @@ export interface ServiceOptions {
    * session and no team, which need sandboxes that cannot be sent a browser's cookies.
    */
   sandboxesShareNetwork?: boolean;
+  /** How often event collection looks for conversations to connect to (see EventCollector). */
+  eventCollectionRoundMs?: number;
 }
 
 /** Wires each service to the data-access layer over the stores; the one place where the object graph is built. */
@@ -215,7 +217,11 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const events = new EventService(data, eventLog, notices);
   const agents = new AgentConversations(data, sandboxes, startRequests, conversationLog);
   const workspaces = new ConversationWorkspaces(agents, sandboxes);
-  const collector = new EventCollector(sandboxes, data, events, agents, eventLog);
+  const collector = new EventCollector(sandboxes, data, events, agents, eventLog, options.eventCollectionRoundMs);
+  // A conversation just started has its events collected from its first one, not from the next round.
+  startTasks.onUpdate((task) => {
+    if (task.status === 'READY') collector.lookNow();
+  });
   const conversations = new ConversationService(data, startTasks, sandboxes, events, agents, collector, conversationLog, clock);
   const apiKeys = new ApiKeysService(data, clock);
   const team: TeamService = new TeamService(

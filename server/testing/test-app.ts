@@ -71,6 +71,8 @@ export interface TestAppOptions {
    * Off by default, so tests of teams run on any machine.
    */
   sandboxesShareNetwork?: boolean;
+  /** How often event collection looks for conversations to connect to; half a second, as the server's, when absent. */
+  eventCollectionRoundMs?: number;
 }
 
 /** Argon2id at a cost tests can afford: the same code and queue, a thousandth of the memory and one pass. */
@@ -122,6 +124,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     oidc: options.oidc,
     passwords: options.passwords ?? new Passwords(CHEAP_ARGON2),
     sandboxesShareNetwork: options.sandboxesShareNetwork,
+    eventCollectionRoundMs: options.eventCollectionRoundMs,
   });
   // As in the server, its own starts are ended only once it holds its id (startMonitoring).
   await services.sandboxes.startMonitoring();

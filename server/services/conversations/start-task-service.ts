@@ -70,6 +70,8 @@ const CANCELLED: Record<CancelReason, string> = {
 const TITLE_FROM_MESSAGE = 80;
 /** How often a start another instance runs is read again, for a stream on this one. */
 const FOLLOW_ELSEWHERE_MS = 500;
+/** How soon a sandbox still STARTING, with no start under way here to wait for, is looked at again. */
+const STARTING_RECHECK_MS = 200;
 
 function toTask(record: StartTaskRecord): StartTask {
   return {
@@ -284,13 +286,17 @@ export class StartTaskService {
     };
   }
 
+  /** Calls `listener` with each saved state of every task this instance runs; returns how to stop listening. */
+  onUpdate(listener: (task: StartTask) => void): () => void {
+    this.#updates.on('task', listener);
+    return () => this.#updates.off('task', listener);
+  }
+
   /** Calls `listener` with each saved state of task `taskId`; returns how to stop listening. */
   subscribe(taskId: string, listener: (task: StartTask) => void): () => void {
-    const onUpdate = (task: StartTask) => {
+    return this.onUpdate((task) => {
       if (task.id === taskId) listener(task);
-    };
-    this.#updates.on('task', onUpdate);
-    return () => this.#updates.off('task', onUpdate);
+    });
   }
 
   async #save(caller: Caller, taskId: string, changes: Partial<Omit<StartTaskRecord, 'id' | 'user_id' | 'created_at'>>): Promise<void> {
@@ -463,7 +469,8 @@ export class StartTaskService {
         const why = sandbox.status_detail ? `: ${sandbox.status_detail}` : '';
         throw new StepFailed(`Sandbox ${id} is ${sandbox.status.toLowerCase()}${why}`);
       }
-      await sleep(200);
+      // Its agent server's first response, when this instance is starting it; otherwise asked again in a moment.
+      await (this.sandboxes.whenStarted(id) ?? sleep(STARTING_RECHECK_MS));
     }
   }
 

@@ -190,6 +190,14 @@ describe('events of a demo conversation', SLOW, () => {
     expect((await json(t, 'GET', `/api/v1/events/count?conversation_id__eq=${id}&kind__eq=ActionEvent`)).json()).toBe(3);
   });
 
+  it('are collected from a conversation’s start, not from the collector’s next round', async () => {
+    // Its rounds an hour apart: only a start telling it at once can have its events stored.
+    const t = await app({ eventCollectionRoundMs: 3_600_000 });
+    const id = await startDemo(t);
+    await statusIs(t, id, ['finished']);
+    expect((await stored(t, id)).map((event) => event.kind)).toContain('SystemPromptEvent');
+  });
+
   it('take messages, pause, run and confirmations through the app server', async () => {
     const t = await app();
     const id = await startDemo(t, { confirmation_mode: true });

@@ -12,7 +12,7 @@ import type { SandboxService } from '../sandboxes/sandbox-service';
 const COLLECT = asSystem('collect events');
 
 /** How often it looks for conversations to connect to or let go (sandboxes started, paused, resumed, deleted). */
-const SYNC_INTERVAL_MS = 500;
+const ROUND_MS = 500;
 /** The waits before connecting again after failures in a row (taken at the sync after it). */
 const RECONNECT_BACKOFF = exponentialBackoff(500, 10_000);
 /** The agent server's close code for a conversation it does not know (its sandbox restarted). */
@@ -53,6 +53,8 @@ export class EventCollector {
   readonly #warned = new Map<string, Set<FailureKind>>();
   #timer: NodeJS.Timeout | undefined;
   #sync: Promise<void> | undefined;
+  /** The round asked for while one was under way: it runs after that one, once for every ask. */
+  #nextSync: Promise<void> | undefined;
   #closed = false;
 
   constructor(
@@ -61,12 +63,13 @@ export class EventCollector {
     private readonly events: EventService,
     private readonly agents: AgentConversations,
     private readonly log: Logger,
+    private readonly roundMs = ROUND_MS,
   ) {}
 
   /** Connects to every conversation of running sandboxes (catching up what they did meanwhile), then keeps watching. */
   async start(): Promise<void> {
     this.#closed = false;
-    this.#timer ??= setInterval(() => void this.sync(), SYNC_INTERVAL_MS);
+    this.#timer ??= setInterval(() => void this.sync(), this.roundMs);
     this.#timer.unref();
     await this.sync();
   }
@@ -100,9 +103,26 @@ export class EventCollector {
     this.#warned.delete(conversationId);
   }
 
-  /** One round: connects where it should, lets go where it should not; a round under way is joined. */
+  /**
+   * Looks at once for what changed (a conversation just started, a sandbox resumed), instead of at
+   * the next round; nothing before `start`.
+   */
+  lookNow(): void {
+    if (this.#timer) void this.sync();
+  }
+
+  /**
+   * One round: connects where it should, lets go where it should not. Asked while one is under
+   * way (which may have read before what the caller knows of), it resolves after the round that
+   * comes next.
+   */
   sync(): Promise<void> {
-    this.#sync ??= this.#round()
+    if (this.#sync)
+      return (this.#nextSync ??= this.#sync.then(() => {
+        this.#nextSync = undefined;
+        return this.sync();
+      }));
+    this.#sync = this.#round()
       .catch((error: unknown) => this.log.warn({ err: error }, 'a round of event collection failed'))
       .finally(() => {
         this.#sync = undefined;

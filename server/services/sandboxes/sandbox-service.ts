@@ -124,6 +124,8 @@ export class SandboxService {
    * returned again while its status is the same: its text is then written once (see `memoised`).
    */
   readonly #lastInfo = new WeakMap<SandboxRecord, SandboxInfo>();
+  /** The starts and resumes under way, until their sandbox first responds (see whenStarted). */
+  readonly #startWatches = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly data: DataAccess,
@@ -292,8 +294,24 @@ export class SandboxService {
     return key;
   }
 
+  /**
+   * When this instance is starting or resuming sandbox `id`: a promise of the moment it first
+   * responds or its start gives up. `undefined` when none is under way here.
+   */
+  whenStarted(id: string): Promise<boolean> | undefined {
+    return this.#startWatches.get(id);
+  }
+
   /** Asks a sandbox that was just started or resumed until it responds (see HealthMonitor.watchStarting); whether it did. */
-  async #watchStarting(id: string): Promise<boolean> {
+  #watchStarting(id: string): Promise<boolean> {
+    const watch = this.#askUntilResponds(id).finally(() => {
+      if (this.#startWatches.get(id) === watch) this.#startWatches.delete(id);
+    });
+    this.#startWatches.set(id, watch);
+    return watch;
+  }
+
+  async #askUntilResponds(id: string): Promise<boolean> {
     try {
       const record = await this.data.as(WATCH).sandboxes.get(id);
       const url = record && (await this.runtime.agentServerUrl(record));
