@@ -5,6 +5,7 @@ import { type DumbHttpRepo, type RepoFiles, startDumbHttpRepo } from '../../../t
 import type { StartTask } from '../../../src/contract/conversations';
 import { CONTAINER_HOME } from '../../sandboxes/docker/sandbox-image';
 import { loadSandboxSpecs } from '../../sandboxes/specs';
+import { shellSpec } from '../../testing/sandbox-helpers';
 import { planOf, recordingQueries } from '../../testing/query-plans';
 import { ConversationsStore } from '../../store/conversations-store';
 import { conversationRecord, startTaskRecord } from '../../testing/conversation-records';
@@ -257,6 +258,18 @@ describe('starting a conversation', () => {
     const done = await startAndWait(t, { selected_repository: 'octo/plain', selected_branch: 'new-work' });
     expect(done.status).toBe('READY');
     expect(await branchIn(t, done.sandbox_id!, `workspaces/${done.app_conversation_id}/plain`)).toBe('new-work');
+  });
+
+  it('waits for its new sandbox’s first response instead of asking for its status again and again', async () => {
+    const [agentServer] = loadSandboxSpecs(undefined);
+    // Its agent server listens a second and a half after the start's response (which waits 300 ms at most).
+    const slow = shellSpec('slow-agent', `sleep 1.5; exec ${agentServer!.command!.map((part) => `'${part}'`).join(' ')}`);
+    const t = await app({ sandboxSpecs: [agentServer!, slow] });
+    const asked = vi.spyOn(t.services.sandboxes, 'get');
+    const done = await startAndWait(t, { sandbox_spec_id: 'slow-agent' });
+    expect(done.status, done.detail ?? '').toBe('READY');
+    // The start's own look, then the task's while it is STARTING and once it responded (asking every 200 ms: seven or more).
+    expect(asked.mock.calls.length).toBeLessThanOrEqual(4);
   });
 
   it('names the sandboxes it paused to stay within the running cap', async () => {
