@@ -7,6 +7,8 @@ import { transcript } from './transcripts';
 import { constantBackoff, polls } from '../retry';
 
 const DAY_MS = 86_400_000;
+/** How much of a sandbox's log a failed start shows. */
+const LOG_LINES_SHOWN = 20;
 
 /** Polls `check` until it returns something, for at most `timeoutMs`. */
 export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
@@ -35,7 +37,12 @@ export async function startConversation(
       )
       .catch(reject);
   });
-  if (task.status !== 'READY' || !task.app_conversation_id) throw new Error(`A demo conversation did not start: ${task.detail}`);
+  if (task.status !== 'READY' || !task.app_conversation_id) {
+    // What its agent server said last, for whoever reads why the demo stopped.
+    const log = task.sandbox_id ? await services.sandboxes.logs(caller, task.sandbox_id, LOG_LINES_SHOWN).catch(() => []) : [];
+    const said = log.length > 0 ? `\nThe last lines of sandbox ${task.sandbox_id}'s log:\n${log.join('\n')}` : '';
+    throw new Error(`A demo conversation did not start: ${task.detail}${said}`);
+  }
   return task.app_conversation_id;
 }
 

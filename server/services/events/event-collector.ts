@@ -103,10 +103,7 @@ export class EventCollector {
     this.#warned.delete(conversationId);
   }
 
-  /**
-   * Looks at once for what changed (a conversation just started, a sandbox resumed), instead of at
-   * the next round; nothing before `start`.
-   */
+  /** Looks at once for what changed (a conversation just started), instead of at the next round; nothing before `start`. */
   lookNow(): void {
     if (this.#timer) void this.sync();
   }

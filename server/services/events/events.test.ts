@@ -344,18 +344,8 @@ describe.each(databasesUnderTest())('on %s', (database) => {
   }
 
   describe('the live event stream', () => {
-    it('drops a reader that stops reading once it holds too much, instead of buffering without end', async () => {
-      const t = await app(database);
-      const base = new URL(await listen(t));
-      const { conversationId, push } = await setup(t);
-      // A client that asks for the stream, then never reads a byte.
-      const socket = net.connect(Number(base.port), base.hostname);
-      await new Promise((resolve) => socket.once('connect', resolve));
-      socket.pause();
-      socket.write(
-        `GET /api/v1/app-conversations/${conversationId}/events/stream HTTP/1.1\r\nHost: ${base.host}\r\nX-Session-API-Key: ${TEST_SESSION_KEY}\r\n\r\n`,
-      );
-      // Texts within what the contract takes; together far more than a stream may hold.
+    /** Pushes a history of texts within what the contract takes, together far more than a stream may hold; how many events. */
+    async function pushLargeHistory(push: (events: unknown[]) => Promise<unknown>): Promise<number> {
       const big = () => {
         const event = message('');
         event.llm_message.content = Array.from({ length: 3 }, () => ({ type: 'text', text: 'x'.repeat(60_000) }));
@@ -363,36 +353,46 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       };
       const rounds = Math.ceil((2 * MAX_BUFFERED_BYTES) / (5 * 180_000));
       for (let round = 0; round < rounds; round++) await push(Array.from({ length: 5 }, big));
+      return rounds * 5;
+    }
+
+    /** A client on a raw socket that asks for the conversation's stream, and reads nothing until resumed. */
+    async function pausedReader(base: URL, conversationId: string): Promise<net.Socket> {
+      const socket = net.connect(Number(base.port), base.hostname);
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.pause();
+      socket.on('error', () => undefined);
+      socket.write(
+        `GET /api/v1/app-conversations/${conversationId}/events/stream HTTP/1.1\r\nHost: ${base.host}\r\nX-Session-API-Key: ${TEST_SESSION_KEY}\r\n\r\n`,
+      );
+      return socket;
+    }
+
+    it('drops a reader that stops reading once it holds too much, instead of buffering without end', async () => {
+      const t = await app(database);
+      const base = new URL(await listen(t));
+      const { conversationId, push } = await setup(t);
+      // A client that asks for the stream, then never reads a byte while the history grows.
+      const socket = await pausedReader(base, conversationId);
+      const pushed = await pushLargeHistory(push);
       // Read now: the stream ends after part of it; it is not held open with all of it.
       let received = 0;
       socket.on('data', (chunk: Buffer) => (received += chunk.length));
       const ended = new Promise((resolve) => socket.once('close', resolve));
-      socket.on('error', () => undefined);
       socket.resume();
       await ended;
-      expect(received).toBeLessThan(rounds * 5 * 180_000);
+      expect(received).toBeLessThan(pushed * 180_000);
       // The server goes on: what was pushed is stored.
-      expect((await t.request({ method: 'GET', url: '/api/v1/events/count' })).json()).toBe(rounds * 5);
+      expect((await t.request({ method: 'GET', url: '/api/v1/events/count' })).json()).toBe(pushed);
     });
 
     it('replays a history larger than a stream may hold whole, as fast as the reader takes it', async () => {
       const t = await app(database);
       const base = new URL(await listen(t));
       const { conversationId, push } = await setup(t);
-      const big = () => {
-        const event = message('');
-        event.llm_message.content = Array.from({ length: 3 }, () => ({ type: 'text', text: 'x'.repeat(60_000) }));
-        return event;
-      };
-      const rounds = Math.ceil((2 * MAX_BUFFERED_BYTES) / (5 * 180_000));
-      for (let round = 0; round < rounds; round++) await push(Array.from({ length: 5 }, big));
+      const pushed = await pushLargeHistory(push);
       // A reader that takes its time: the history waits for it rather than piling up in the server.
-      const socket = net.connect(Number(base.port), base.hostname);
-      await new Promise((resolve) => socket.once('connect', resolve));
-      socket.pause();
-      socket.write(
-        `GET /api/v1/app-conversations/${conversationId}/events/stream HTTP/1.1\r\nHost: ${base.host}\r\nX-Session-API-Key: ${TEST_SESSION_KEY}\r\n\r\n`,
-      );
+      const socket = await pausedReader(base, conversationId);
       // Frames counted by their `id:` lines, one of which may be cut between two chunks.
       socket.setEncoding('utf8');
       const idLines = (text: string) => text.match(/(^|\n)id: /g)?.length ?? 0;
@@ -404,10 +404,9 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       });
       let dropped = false;
       socket.once('close', () => (dropped = true));
-      socket.on('error', () => undefined);
       await new Promise((resolve) => setImmediate(resolve));
       socket.resume();
-      await vi.waitFor(() => expect(frames).toBe(rounds * 5), { timeout: 15_000 });
+      await vi.waitFor(() => expect(frames).toBe(pushed), { timeout: 15_000 });
       expect(dropped).toBe(false);
       socket.destroy();
     });
