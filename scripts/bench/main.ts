@@ -63,8 +63,8 @@ try {
   // 2: throughput beside a bare route.
   if (runs(2)) {
     step('throughput');
-    for (const [name, pathAndQuery, goal] of throughputRequests(conversationId))
-      rows.push(await throughput(servers, name, pathAndQuery, goal));
+    for (const [name, pathAndQuery, goal, role] of throughputRequests(conversationId))
+      rows.push(await throughput(servers, name, pathAndQuery, goal, role));
     step('a flood of sign-ins');
     rows.push(await signInFlood(servers));
     step('replays of a large history');

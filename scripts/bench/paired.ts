@@ -50,14 +50,15 @@ const lines = [
 const results: Record<string, { A: Load[]; B: Load[] }> = {};
 try {
   const requests = (side: 'A' | 'B') => throughputRequests(sides[side].conversationId);
-  for (const [index, [name]] of requests('A').entries()) {
+  for (const [index, [name, , , role]] of requests('A').entries()) {
     console.error(`bench paired: ${name}…`);
     const url = (side: 'A' | 'B') => `${sides[side].servers.url}${requests(side)[index]![1]}`;
-    for (const side of ['A', 'B'] as const) await load(sides[side].servers, url(side), 1, CONNECTIONS);
+    const key = (side: 'A' | 'B') => (role ? sides[side].servers.keys[role] : sides[side].servers.key);
+    for (const side of ['A', 'B'] as const) await load(sides[side].servers, url(side), 1, CONNECTIONS, key(side));
     const runs: { A: Load[]; B: Load[] } = { A: [], B: [] };
     for (let turn = 0; turn < turns; turn++)
       for (const side of turn % 2 ? (['B', 'A'] as const) : (['A', 'B'] as const))
-        runs[side].push(await load(sides[side].servers, url(side), SECONDS, CONNECTIONS));
+        runs[side].push(await load(sides[side].servers, url(side), SECONDS, CONNECTIONS, key(side)));
     results[name] = runs;
     const of = (side: 'A' | 'B', figure: keyof Load) => median(runs[side].map((run) => run[figure]));
     const perTurn = median(runs.B.map((run, turn) => run.requests / runs.A[turn]!.requests));

@@ -19,6 +19,7 @@ import { readProcStat } from '../../server/processes/proc';
 import type { openServer as OpenServer } from '../../server/run-server';
 import { SecretBox } from '../../server/secret-box';
 import { AGENT_SERVER_SPEC_ID } from '../../server/sandboxes/specs';
+import { apiKeyHash } from '../../server/services/team/api-keys-service';
 import { builtServerScript } from '../../server/testing/built-server';
 import { openDatabase } from '../../server/startup';
 import { RARE_WORD, WORDS } from './seed-words';
@@ -38,8 +39,13 @@ export type Command =
 export interface Ready {
   url: string;
   bareUrl: string;
+  /** The session key: the owner's. */
   key: string;
+  /** API keys of an admin and of a member, whose searches see everyone's conversations and their own. */
+  keys: Record<BenchRole, string>;
 }
+
+export type BenchRole = 'admin' | 'member';
 
 const runtime = process.argv[2] === 'docker' ? 'docker' : 'process';
 /** The floor page's build (scripts/bench/floor-page/), when the browser timings need it. */
@@ -80,6 +86,23 @@ const { app } = await server.serve();
 const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 /** A connection of its own to the server's database, to arrange what the benchmark needs. */
 const db = await openDatabase(dataDir, new SecretBox(SECRETS_KEY));
+
+/** An admin and a member, each with an API key; the member owns every third conversation seeded. */
+const ROLE_KEYS: Record<BenchRole, string> = { admin: `sk-oh-${'a'.repeat(32)}`, member: `sk-oh-${'m'.repeat(32)}` };
+const MEMBER_ID = 'bench-member';
+for (const role of ['admin', 'member'] as const) {
+  const id = role === 'member' ? MEMBER_ID : 'bench-admin';
+  const now = new Date().toISOString();
+  await db
+    .insertInto('users')
+    .values({ id, email: `${role}@bench.example`, role, status: 'active', created_at: now })
+    .execute();
+  const key = ROLE_KEYS[role];
+  await db
+    .insertInto('api_keys')
+    .values({ user_id: id, name: 'bench', prefix: key.slice(0, 10), key_hash: apiKeyHash(key), created_at: now })
+    .execute();
+}
 
 let bareBody: unknown = {};
 const bare = Fastify({ logger: false });
@@ -131,7 +154,7 @@ async function seedConversations(total: number): Promise<void> {
         const at = new Date(start + i * 60_000).toISOString();
         rows.push({
           id: randomBytes(16).toString('hex'),
-          user_id: 'default',
+          user_id: i % 3 === 2 ? MEMBER_ID : 'default',
           sandbox_id: goneSandboxIds[i % goneSandboxIds.length]!,
           sandbox_created: 0,
           selected_repository: i % 3 === 0 ? 'octo/hello-world' : null,
@@ -287,4 +310,4 @@ process.on('message', (message: { id: number; command: Command }) => {
     (error: unknown) => process.send!({ id: message.id, error: error instanceof Error ? error.stack : String(error) }),
   );
 });
-process.send!({ ready: { url, bareUrl, key: SESSION_KEY } satisfies Ready });
+process.send!({ ready: { url, bareUrl, key: SESSION_KEY, keys: ROLE_KEYS } satisfies Ready });

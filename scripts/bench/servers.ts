@@ -8,8 +8,8 @@ export interface BenchServers extends Ready {
   send: (command: Command) => Promise<unknown>;
   /** GET with the session key: status and body. */
   get: (pathAndQuery: string) => Promise<{ status: number; body: string }>;
-  /** With the session key, and `body` as JSON when given: status and body. */
-  request: (method: string, pathAndQuery: string, body?: unknown) => Promise<{ status: number; body: string }>;
+  /** With the session key (or `key`), and `body` as JSON when given: status and body. */
+  request: (method: string, pathAndQuery: string, body?: unknown, key?: string) => Promise<{ status: number; body: string }>;
   close: () => Promise<void>;
 }
 
@@ -38,10 +38,10 @@ export async function startServers(runtime: 'process' | 'docker' = 'process', fl
       pending.set(id, { resolve, reject });
       child.send({ id, command });
     });
-  const request = async (method: string, pathAndQuery: string, body?: unknown) => {
+  const request = async (method: string, pathAndQuery: string, body?: unknown, key = ready.key) => {
     const response = await fetch(`${ready.url}${pathAndQuery}`, {
       method,
-      headers: { 'x-session-api-key': ready.key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { 'x-session-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.status, body: await response.text() };
