@@ -18,6 +18,13 @@ test('start a conversation: a failed start says why and Retry works once fixed; 
     { 'octo/hello': { files: { 'README.md': '# hello\n', '.openhands/setup.sh': `while [ ! -f "$HOME/${go}" ]; do sleep 0.1; done\n` } } },
     'ghp_e2e_token',
   );
+  // Starts are followed through the server's stream, not by asking for their task again and again.
+  const asked = { streams: 0, taskReads: 0 };
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname === '/api/v1/app-conversations/stream-start') asked.streams++;
+    if (pathname === '/api/v1/app-conversations/start-tasks') asked.taskReads++;
+  });
   try {
     await signIn(page);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
@@ -53,6 +60,7 @@ test('start a conversation: a failed start says why and Retry works once fixed; 
     const url = page.url();
     await expect(page.getByText('octo/hello', { exact: true })).toBeVisible();
     await expect(page.locator('[data-status]').first()).toHaveText('Running');
+    expect(asked).toEqual({ streams: 2, taskReads: 0 });
 
     // Rename inline: the page and the list agree at once, and after a reload.
     await page.getByRole('button', { name: 'Rename' }).click();

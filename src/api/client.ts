@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import { safeParse } from 'zod/mini';
 import { ApiError, errorFromResponse, isAbort } from './errors';
+import { JsonArraySplitter } from './json-array-stream';
 import { getSession, type Session } from './session';
 
 export interface RequestOptions<S extends z.ZodMiniType> {
@@ -60,18 +61,53 @@ export async function apiRequest<S extends z.ZodMiniType>(path: string, options:
   const response = await send(path, { ...options, accept: 'application/json' });
   const body = await readBody(response);
   if (!response.ok) throw errorFromResponse(response.status, response.statusText, body);
+  return checked(path, options.schema, body, response.status);
+}
 
-  const parsed = safeParse(options.schema, body);
+function checked<S extends z.ZodMiniType>(path: string, schema: S, body: unknown, status: number): z.output<S> {
+  const parsed = safeParse(schema, body);
   if (!parsed.success) {
     throw new ApiError(
       `The server's response to ${path} is not in the expected shape (${describeIssues(parsed.error.issues)})`,
       'invalid-response',
-      response.status,
+      status,
       [],
       body,
     );
   }
   return parsed.data;
+}
+
+/**
+ * A response that is a JSON array streamed an element at a time (OpenHands' `stream-start`):
+ * each element as it arrives, checked against `options.schema` (the element's). An error status
+ * throws before the first, as `apiRequest` does.
+ */
+export async function* apiArrayStream<S extends z.ZodMiniType>(path: string, options: RequestOptions<S>): AsyncGenerator<z.output<S>> {
+  const response = await send(path, { ...options, accept: 'application/json' });
+  if (!response.ok || !response.body) throw errorFromResponse(response.status, response.statusText, await readBody(response));
+  const splitter = new JsonArraySplitter();
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read().catch((error: unknown) => {
+        if (isAbort(error)) throw error;
+        throw new ApiError(`The connection to the server broke while it answered ${path}`, 'network', 0);
+      });
+      if (done) return;
+      for (const element of splitter.push(value)) {
+        let body: unknown;
+        try {
+          body = JSON.parse(element);
+        } catch {
+          throw new ApiError(`The server's response to ${path} is not JSON`, 'invalid-response', response.status, [], element);
+        }
+        yield checked(path, options.schema, body, response.status);
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
 }
 
 /** A file the API sends as an attachment: its bytes, and its name from `content-disposition` (`fallbackName` without one). */

@@ -8,7 +8,7 @@ import {
   startTaskPageSchema,
   startTaskSchema,
 } from '../contract/conversations';
-import { apiRequest } from './client';
+import { apiArrayStream, apiRequest } from './client';
 import { ApiError } from './errors';
 
 export interface ConversationFilters {
@@ -54,8 +54,9 @@ export function getConversations(ids: string[], signal?: AbortSignal) {
   return apiRequest(`${BASE}?${query}`, { schema: z.array(z.nullable(appConversationSchema)), signal });
 }
 
-export function startConversation(request: StartRequestInput) {
-  return apiRequest(BASE, { method: 'POST', body: request, schema: startTaskSchema });
+/** Starts a conversation: each state of its start task as the server reaches it, up to READY or ERROR. */
+export function streamStartConversation(request: StartRequestInput, signal?: AbortSignal) {
+  return apiArrayStream(`${BASE}/stream-start`, { method: 'POST', body: request, schema: startTaskSchema, signal });
 }
 
 /** Goes on with a conversation whose sandbox is gone or failed, in a new sandbox (ours): the start task that does it. */

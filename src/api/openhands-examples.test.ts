@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { fakeApi, json } from '../testing/fake-api';
-import { countConversations, getConversations, getStartTasks, searchConversations, startConversation } from './conversations';
+import { countConversations, getConversations, getStartTasks, searchConversations, streamStartConversation } from './conversations';
 import { ApiError, errorFromResponse } from './errors';
 import { deleteSandbox, pauseSandbox, searchSandboxes, searchSandboxSpecs, startSandbox } from './sandboxes';
 import {
@@ -37,6 +37,12 @@ const fixtures = Object.entries(files).map(([file, content]) => ({
 /** The id every call below uses, for the `{id}` of a route. */
 const ID = 'x1';
 
+async function all<T>(elements: AsyncIterable<T>): Promise<T[]> {
+  const read: T[] = [];
+  for await (const element of elements) read.push(element);
+  return read;
+}
+
 /** The console's call for each route with an example response. */
 const CALLS: Record<string, () => Promise<unknown>> = {
   'GET /api/v1/sandbox-specs/search': () => searchSandboxSpecs(),
@@ -44,7 +50,7 @@ const CALLS: Record<string, () => Promise<unknown>> = {
   'POST /api/v1/sandboxes': () => startSandbox(),
   'POST /api/v1/sandboxes/{id}/pause': () => pauseSandbox(ID),
   'DELETE /api/v1/sandboxes/{id}': () => deleteSandbox(ID),
-  'POST /api/v1/app-conversations': () => startConversation({}),
+  'POST /api/v1/app-conversations/stream-start': () => all(streamStartConversation({})),
   'GET /api/v1/app-conversations/start-tasks': () => getStartTasks([ID]),
   'GET /api/v1/app-conversations/search': () => searchConversations({}, undefined, 20),
   'GET /api/v1/app-conversations': () => getConversations([ID]),

@@ -1,5 +1,5 @@
 import { type InfiniteData, MutationObserver } from '@tanstack/react-query';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AppConversationPage, StartTask } from '../contract/conversations';
 import { appConversation, startTask } from '../testing/conversations';
 import { deferred, fakeApi, json, testQueryClient } from '../testing/fake-api';
@@ -9,6 +9,7 @@ import {
   conversationsQuery,
   deleteConversationMutation,
   startConversationMutation,
+  startTaskQuery,
   tasksInFlightQuery,
   updateConversationMutation,
 } from './conversations';
@@ -76,18 +77,87 @@ describe('tasksInFlightQuery', () => {
   });
 });
 
+/** A response whose body is written by the test, chunk by chunk, as a streaming server sends it. */
+function streamedResponse() {
+  const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => (controller = c) });
+  return {
+    response: new Response(body, { status: 200, headers: { 'content-type': 'application/json' } }),
+    write: (text: string) => controller.enqueue(encoder.encode(text)),
+    end: () => controller.close(),
+  };
+}
+
 describe('startConversationMutation', () => {
-  it('posts the request and refreshes the tasks', async () => {
+  const interval = (
+    options: { refetchInterval?: unknown; queryKey: readonly unknown[] },
+    queryClient: ReturnType<typeof testQueryClient>,
+  ) => {
+    const query = queryClient.getQueryCache().find({ queryKey: options.queryKey })!;
+    return typeof options.refetchInterval === 'function' ? options.refetchInterval(query) : options.refetchInterval;
+  };
+
+  async function started() {
+    const stream = streamedResponse();
     const api = fakeApi({
-      'POST /api/v1/app-conversations': () => json(200, task('9', 'WORKING')),
+      'POST /api/v1/app-conversations/stream-start': () => stream.response,
       'GET /api/v1/app-conversations/start-tasks/search': () => json(200, { items: [], next_page_id: null }),
+      'GET /api/v1/app-conversations/start-tasks': () => json(200, [task('9', 'WAITING_FOR_SANDBOX')]),
     });
     const queryClient = testQueryClient();
     await queryClient.fetchQuery(tasksInFlightQuery('since'));
     const observer = new MutationObserver(queryClient, startConversationMutation(queryClient));
-    await observer.mutate({ selected_repository: 'octo/hello' });
-    expect(api.requests.find((r) => r.method === 'POST')?.body).toEqual({ selected_repository: 'octo/hello' });
-    expect(queryClient.getQueryState(tasksInFlightQuery('since').queryKey)?.isInvalidated).toBe(true);
+    // OpenHands' chunks: '[\n', the first task, then ',\n' and the next one.
+    stream.write('[\n');
+    stream.write(JSON.stringify(task('9', 'WORKING')));
+    const first = await observer.mutate({ selected_repository: 'octo/hello' });
+    return { api, queryClient, stream, first };
+  }
+
+  it('starts through the stream and gives the first state while the rest is still to come', async () => {
+    const { api, queryClient, stream, first } = await started();
+    expect(first).toMatchObject({ id: '9', status: 'WORKING' });
+    expect(api.requests.find((r) => r.method === 'POST')).toMatchObject({
+      url: '/api/v1/app-conversations/stream-start',
+      body: { selected_repository: 'octo/hello' },
+    });
+    expect(queryClient.getQueryData(startTaskQuery('9').queryKey)).toMatchObject({ status: 'WORKING' });
+    expect(queryClient.getQueryData(tasksInFlightQuery('since').queryKey)).toMatchObject([{ id: '9', status: 'WORKING' }]);
+    stream.end();
+  });
+
+  it('puts each later state in the cache as it arrives, and nothing polls for it meanwhile', async () => {
+    const { api, queryClient, stream } = await started();
+    expect(interval(startTaskQuery('9'), queryClient)).toBe(false);
+    expect(interval(tasksInFlightQuery('since'), queryClient)).toBe(false);
+
+    stream.write(',\n' + JSON.stringify(task('9', 'WAITING_FOR_SANDBOX')));
+    await vi.waitFor(() => expect(queryClient.getQueryData(startTaskQuery('9').queryKey)).toMatchObject({ status: 'WAITING_FOR_SANDBOX' }));
+    stream.write(',\n' + JSON.stringify(task('9', 'READY')));
+    stream.write(']');
+    stream.end();
+    await vi.waitFor(() => expect(queryClient.getQueryData(startTaskQuery('9').queryKey)).toMatchObject({ status: 'READY' }));
+    expect(queryClient.getQueryData(tasksInFlightQuery('since').queryKey)).toEqual([]);
+    expect(api.calls().filter((call) => call.startsWith('GET'))).toEqual([
+      'GET /api/v1/app-conversations/start-tasks/search?created_at__gte=since&limit=100',
+    ]);
+  });
+
+  it('hands a start whose stream broke before READY back to polling', async () => {
+    const { queryClient, stream } = await started();
+    stream.end();
+    await vi.waitFor(() => expect(queryClient.getQueryState(tasksInFlightQuery('since').queryKey)?.isInvalidated).toBe(true));
+    expect(interval(startTaskQuery('9'), queryClient)).toBe(2000);
+    expect(interval(tasksInFlightQuery('since'), queryClient)).toBe(2000);
+  });
+
+  it('is the server’s refusal, as a 422 with its detail, when it refuses the request', async () => {
+    const detail = [{ loc: ['body', 'agent_type'], msg: "Input should be 'default' or 'plan'", type: 'enum' }];
+    fakeApi({ 'POST /api/v1/app-conversations/stream-start': () => json(422, { detail }) });
+    const queryClient = testQueryClient();
+    const observer = new MutationObserver(queryClient, startConversationMutation(queryClient));
+    await expect(observer.mutate({})).rejects.toMatchObject({ status: 422, validation: detail });
   });
 });
 

@@ -18,7 +18,7 @@ import {
   recentStartTasks,
   searchConversations,
   renameConversation,
-  startConversation,
+  streamStartConversation,
 } from '../api/conversations';
 import { ApiError } from '../api/errors';
 import type { AppConversation, AppConversationPage, StartRequestInput, StartTask } from '../contract/conversations';
@@ -81,28 +81,82 @@ export const conversationTitlesQuery = (ids: readonly string[]) =>
   });
 
 /**
+ * Start tasks this console follows through their start's stream (see `startConversationMutation`):
+ * no poll asks for them while it lasts.
+ */
+const streamed = new Set<string>();
+/** Polled every 2 s: a start task under way that no stream here follows (started elsewhere, or its stream broke). */
+const POLL_MS = 2000;
+const polled = (task: StartTask) => !isFinished(task) && !streamed.has(task.id);
+
+/**
  * Start tasks since `since` that are not READY yet (the ones in ERROR stay, with their reason);
- * polled every 2 s while any is under way.
+ * polled while any is under way and not followed by a stream.
  */
 export const tasksInFlightQuery = (since: string) =>
   queryOptions({
     queryKey: conversationKeys.recentTasks(since),
     queryFn: async ({ signal }) => (await recentStartTasks(since, signal)).items.filter((task) => task.status !== 'READY'),
-    refetchInterval: (query) => (query.state.data?.some((task) => !isFinished(task)) ? 2000 : false),
+    refetchInterval: (query) => (query.state.data?.some(polled) ? POLL_MS : false),
   });
 
-/** One start task, polled every 2 s until READY or ERROR. */
+/** One start task, up to READY or ERROR: from its start's stream when this console started it, else polled. */
 export const startTaskQuery = (id: string) =>
   queryOptions({
     queryKey: conversationKeys.task(id),
     queryFn: async ({ signal }) => (await getStartTasks([id], signal))[0] ?? null,
-    refetchInterval: (query) => (query.state.data && isFinished(query.state.data) ? false : 2000),
+    // What a stream put here is as fresh as it gets: a page that starts following it reads nothing.
+    staleTime: () => (streamed.has(id) ? Infinity : 0),
+    refetchInterval: (query) => {
+      const task = query.state.data;
+      return (task ? polled(task) : !streamed.has(id)) ? POLL_MS : false;
+    },
   });
 
+/** A state of a start task into every cached copy: the task's own, and the lists of tasks under way. */
+function storeTask(queryClient: QueryClient, task: StartTask) {
+  queryClient.setQueryData(conversationKeys.task(task.id), task);
+  queryClient.setQueriesData<StartTask[]>({ queryKey: [...conversationKeys.tasks(), 'recent'] }, (tasks) => {
+    if (!tasks) return tasks;
+    const others = tasks.filter((other) => other.id !== task.id);
+    return task.status === 'READY' ? others : [task, ...others];
+  });
+}
+
+/**
+ * Follows a start's remaining states into the cache as the server sends them. A stream that ends
+ * before READY or ERROR (the connection broke) hands the task back to polling.
+ */
+async function follow(queryClient: QueryClient, first: StartTask, states: AsyncGenerator<StartTask>) {
+  let last = first;
+  try {
+    for await (const state of states) {
+      last = state;
+      storeTask(queryClient, state);
+    }
+  } catch {
+    // Polling takes over below.
+  } finally {
+    streamed.delete(first.id);
+    if (!isFinished(last)) void queryClient.invalidateQueries({ queryKey: conversationKeys.tasks() });
+  }
+}
+
+/**
+ * Starts a conversation through the server's stream (`stream-start`): the mutation gives the
+ * task's first state, and each later one reaches the cache the moment the server writes it.
+ */
 export const startConversationMutation = (queryClient: QueryClient) =>
   mutationOptions({
-    mutationFn: (request: StartRequestInput) => startConversation(request),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.tasks() }),
+    mutationFn: async (request: StartRequestInput) => {
+      const states = streamStartConversation(request);
+      const first = await states.next();
+      if (first.done) throw new ApiError('The server ended the start before it sent its start task', 'invalid-response', 200);
+      streamed.add(first.value.id);
+      storeTask(queryClient, first.value);
+      void follow(queryClient, first.value, states);
+      return first.value;
+    },
   });
 
 /** The conversations each of `sandboxIds` serves, by sandbox id; asked only of a server that `offered` the route. */
