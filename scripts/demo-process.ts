@@ -38,7 +38,7 @@ export function connectToDemo(signInLink: string): DemoConnection {
 }
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-/** Seeding makes 200 conversations: about 40 s on two busy cores. */
+/** Seeding makes 200 conversations: under a minute on two quiet cores, a few on busy ones. */
 const SEED_TIMEOUT_MS = 240_000;
 
 /** Starts the demo on a free port (the console and the server must be built) and waits until it printed its sign-in link. */

@@ -12,6 +12,7 @@ import { dockerLifecycle, processLifecycle } from './lifecycle';
 import { printTable, type Row } from './results';
 import { startServers } from './servers';
 import { latencyP50, throughput, throughputRequests } from './throughput';
+import { demoSeeding } from './demo-seeding';
 import { replayFlood } from './replay-flood';
 import { signInFlood } from './sign-in-flood';
 import { createLogger } from '../../server/logger';
@@ -96,6 +97,8 @@ if (runs(4)) {
   } finally {
     await processServers.close();
   }
+  step('the demo');
+  rows.push(await demoSeeding());
 }
 const engine = dockerFromEnv(process.env.DOCKER_HOST);
 const engineResponds = await checkEngine(engine).then(

@@ -107,7 +107,7 @@ export async function seedDemo(
     sandboxIds.set(key, id);
     await reach(services, id, 'RUNNING');
     await cloneFromDemoRepositories(services, owner, id, repositoriesDir, sandboxHome(id));
-    await inParallel(group.conversations, 4, async (conversation) => {
+    await inParallel(group.conversations, 6, async (conversation) => {
       signal.throwIfAborted();
       await seedConversation(services, clock, owner, id, conversation);
     });

@@ -255,9 +255,14 @@ describe('starting a conversation', () => {
     const served = await repo({ 'octo/plain': { files: { 'a.txt': 'a\n' } } }, 'tok');
     const t = await app();
     await json(t, 'POST', '/api/add-git-providers', { provider_tokens: { gitlab: { token: 'tok', host: served.host } } });
+    const entered = vi.spyOn(t.services.sandboxes, 'exec');
     const done = await startAndWait(t, { selected_repository: 'octo/plain', selected_branch: 'new-work' });
     expect(done.status).toBe('READY');
+    const commands = entered.mock.calls.map(([, , command]) => command.slice(0, 2).join(' '));
     expect(await branchIn(t, done.sandbox_id!, `workspaces/${done.app_conversation_id}/plain`)).toBe('new-work');
+    // Each command is a process entered into the sandbox: the clone, the branch, and one look at
+    // what the later steps need (a setup script, a hook, skills, the path), not one per question.
+    expect(commands).toEqual(['git clone', 'sh -c', 'sh -c']);
   });
 
   it('waits for its new sandbox’s first response instead of asking for its status again and again', async () => {

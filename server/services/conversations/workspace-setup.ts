@@ -31,68 +31,116 @@ export class WorkspaceSetup {
     private readonly env: Record<string, string>,
   ) {}
 
+  #contents: Promise<WorkspaceContents> | undefined;
+
   #run(command: string[], timeoutMs: number, extraEnv: Record<string, string> = {}, cwd = this.workspace) {
     return this.exec(command, { cwd, env: { ...this.env, ...extraEnv }, timeoutMs });
   }
 
-  async #exists(file: string): Promise<boolean> {
-    return (await this.#run(['test', '-f', file], QUICK_MS)).exitCode === 0;
+  /**
+   * What the later steps look for, asked in one command (each command is a process entered into
+   * the sandbox): read once, and again only after the setup script, which may have changed it.
+   */
+  #look(): Promise<WorkspaceContents> {
+    this.#contents ??= this.#run(['sh', '-c', LOOK], QUICK_MS).then((result) => {
+      if (result.exitCode !== 0) throw new StepFailed('Could not find the workspace in the sandbox');
+      return parseLook(result.output);
+    });
+    return this.#contents;
   }
 
   /** An empty workspace (a git repository), or `repository` cloned into it with `branch` checked out (created when new). */
   async prepare(repository?: { name: string; source: CloneSource; branch: string | null }): Promise<void> {
-    const made = await this.#run(['mkdir', '-p', this.workspace], QUICK_MS, {}, '.');
-    if (made.exitCode !== 0) throw new StepFailed(`Could not create the workspace: ${lastLines(made.output, 3)}`);
     if (!repository) {
       // A repository of its own, so that its changes can be shown as for a cloned one (every file
-      // the agent writes is one); a workspace already in one keeps it.
-      await this.#run(['git', 'init', '--quiet'], QUICK_MS);
+      // the agent writes is one); a workspace already in one keeps it, and one without git is still made.
+      const made = await this.#run(
+        ['sh', '-c', 'mkdir -p -- "$1" && cd -- "$1" && { git init --quiet || true; }', 'sh', this.workspace],
+        QUICK_MS,
+        {},
+        '.',
+      );
+      if (made.exitCode !== 0) throw new StepFailed(`Could not create the workspace: ${lastLines(made.output, 3)}`);
       return;
     }
 
-    const clone = await this.#run(['git', 'clone', '--quiet', '--', repository.source.url, '.'], GIT_TIMEOUT_MS, repository.source.env);
+    // git makes the workspace's folders itself.
+    const clone = await this.#run(
+      ['git', 'clone', '--quiet', '--', repository.source.url, this.workspace],
+      GIT_TIMEOUT_MS,
+      repository.source.env,
+      '.',
+    );
     if (clone.exitCode !== 0) {
       throw new StepFailed(`Could not clone ${repository.name}: git ${howItEnded(clone, GIT_TIMEOUT_MS)}: ${lastLines(clone.output, 3)}`);
     }
     if (!repository.branch) return;
     const branch = repository.branch;
-    const existing = await this.#run(['git', 'checkout', '--quiet', branch, '--'], QUICK_MS);
-    if (existing.exitCode === 0) return;
-    const created = await this.#run(['git', 'checkout', '--quiet', '-b', branch, '--'], QUICK_MS);
-    if (created.exitCode !== 0) throw new StepFailed(`Could not check out branch ${branch}: ${lastLines(created.output, 3)}`);
+    // The branch as it is on the remote, or a new one where there is none.
+    const checkout = 'git checkout --quiet "$1" -- 2>/dev/null || git checkout --quiet -b "$1" --';
+    const checkedOut = await this.#run(['sh', '-c', checkout, 'sh', branch], QUICK_MS);
+    if (checkedOut.exitCode !== 0) throw new StepFailed(`Could not check out branch ${branch}: ${lastLines(checkedOut.output, 3)}`);
   }
 
   /** Runs `.openhands/setup.sh` when the repository has one. */
   async runSetupScript(timeoutMs: number): Promise<void> {
-    const script = '.openhands/setup.sh';
-    if (!(await this.#exists(script))) return;
-    const result = await this.#run(['sh', script], timeoutMs);
+    if (!(await this.#look()).setupScript) return;
+    const result = await this.#run(['sh', SETUP_SCRIPT], timeoutMs);
+    this.#contents = undefined;
     if (result.exitCode === 0) return;
     throw new StepFailed(
-      `The setup script ${script} ${howItEnded(result, timeoutMs)}. Its last lines:\n${lastLines(result.output, LAST_LINES)}`,
+      `The setup script ${SETUP_SCRIPT} ${howItEnded(result, timeoutMs)}. Its last lines:\n${lastLines(result.output, LAST_LINES)}`,
     );
   }
 
   /** `.openhands/pre-commit.sh` becomes the workspace's pre-commit hook. */
   async installGitHooks(): Promise<void> {
-    const hook = '.openhands/pre-commit.sh';
-    if (!(await this.#exists(hook)) || !(await this.#exists('.git/HEAD'))) return;
-    const install = 'mkdir -p .git/hooks && cp .openhands/pre-commit.sh .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit';
+    const { preCommitHook, gitRepository } = await this.#look();
+    if (!preCommitHook || !gitRepository) return;
+    const install = `mkdir -p .git/hooks && cp ${PRE_COMMIT_HOOK} .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`;
     const result = await this.#run(['sh', '-c', install], QUICK_MS);
     if (result.exitCode !== 0) throw new StepFailed(`Could not install the pre-commit hook: ${lastLines(result.output, 3)}`);
   }
 
   /** The names of the repository's skills: `.openhands/skills/*.md` and `.openhands/microagents/*.md`. */
   async skills(): Promise<string[]> {
-    const list = 'for f in .openhands/skills/*.md .openhands/microagents/*.md; do [ -f "$f" ] && basename "$f" .md; done; true';
-    const result = await this.#run(['sh', '-c', list], QUICK_MS);
-    return result.output.split('\n').filter(Boolean).sort();
+    return (await this.#look()).skills;
   }
 
   /** The workspace's absolute path as the sandbox sees it (what the agent server works in). */
   async absolutePath(): Promise<string> {
-    const result = await this.#run(['pwd'], QUICK_MS);
-    if (result.exitCode !== 0) throw new StepFailed('Could not find the workspace in the sandbox');
-    return result.output.trim();
+    return (await this.#look()).path;
   }
+}
+
+const SETUP_SCRIPT = '.openhands/setup.sh';
+const PRE_COMMIT_HOOK = '.openhands/pre-commit.sh';
+
+interface WorkspaceContents {
+  path: string;
+  setupScript: boolean;
+  preCommitHook: boolean;
+  gitRepository: boolean;
+  skills: string[];
+}
+
+/** Prints the workspace's path, then one line per thing found: `setup`, `hook`, `git`, `skill:<name>`. */
+const LOOK = [
+  'pwd || exit 1',
+  `[ -f ${SETUP_SCRIPT} ] && echo setup`,
+  `[ -f ${PRE_COMMIT_HOOK} ] && echo hook`,
+  '[ -f .git/HEAD ] && echo git',
+  'for f in .openhands/skills/*.md .openhands/microagents/*.md; do [ -f "$f" ] && echo "skill:$(basename "$f" .md)"; done',
+  'true',
+].join('\n');
+
+function parseLook(output: string): WorkspaceContents {
+  const [path = '', ...found] = output.split('\n');
+  return {
+    path: path.trim(),
+    setupScript: found.includes('setup'),
+    preCommitHook: found.includes('hook'),
+    gitRepository: found.includes('git'),
+    skills: found.flatMap((line) => (line.startsWith('skill:') ? [line.slice('skill:'.length)] : [])).sort(),
+  };
 }
