@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { cachedWhileUnchanged } from './cached-read';
 import type { Db } from './database';
 import type { ApiKeysTable } from './schema';
 
@@ -6,14 +7,21 @@ export type ApiKeyRecord = Selectable<ApiKeysTable>;
 
 /** Users' API keys, found by their hash. */
 export class ApiKeysStore {
-  constructor(private readonly db: Db) {}
+  readonly #byHash: (hash: string) => Promise<ApiKeyRecord | undefined>;
+
+  constructor(private readonly db: Db) {
+    // Every request with an API key reads its key: cached while nothing is written.
+    this.#byHash = cachedWhileUnchanged(db, (hash) =>
+      db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst(),
+    );
+  }
 
   async insert(key: Omit<ApiKeyRecord, 'id' | 'last_used_at'>): Promise<ApiKeyRecord> {
     return this.db.insertInto('api_keys').values(key).returningAll().executeTakeFirstOrThrow();
   }
 
   byHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    return this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
+    return this.#byHash(hash);
   }
 
   byId(id: number): Promise<ApiKeyRecord | undefined> {

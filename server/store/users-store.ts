@@ -1,4 +1,5 @@
 import { type Selectable, type SqlBool, sql } from 'kysely';
+import { cachedWhileUnchanged } from './cached-read';
 import type { Db } from './database';
 import { lockForUpdate } from './dialect';
 import type { UsersTable } from './schema';
@@ -11,10 +12,15 @@ const TEAM_LOCK = 'users:team';
 
 /** The team's users (see `UsersTable`). */
 export class UsersStore {
-  constructor(private readonly db: Db) {}
+  readonly #get: (id: string) => Promise<UserRecord | undefined>;
+
+  constructor(private readonly db: Db) {
+    // Every request signed in with a cookie or an API key reads its user: cached while nothing is written.
+    this.#get = cachedWhileUnchanged(db, (id) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst());
+  }
 
   get(id: string): Promise<UserRecord | undefined> {
-    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.#get(id);
   }
 
   byEmail(email: string): Promise<UserRecord | undefined> {
