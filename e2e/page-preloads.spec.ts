@@ -1,21 +1,8 @@
-import type { Locator, Page } from '@playwright/test';
-import { firstVisitModules, PAGE_NAMES, type PageName, pageUrl, PAGES } from '../src/app/pages';
+import type { Page } from '@playwright/test';
+import { SHOWN } from '../scripts/first-load';
+import { firstVisitModules, PAGE_NAMES, pageUrl } from '../src/app/pages';
 import { builtAssetPath } from './support/built-assets';
 import { expect, test } from './support/fixtures';
-
-/** What each page shows once its code has run (with the preloaded chunks). */
-const SHOWN: Record<PageName, (page: Page) => Locator> = {
-  settings: (page) => page.locator('input[name="llm_model"]'),
-  mcp: (page) => page.getByRole('heading', { name: PAGES.mcp.title }),
-  apiKeys: (page) => page.getByRole('heading', { name: PAGES.apiKeys.title }),
-  teamDefaults: (page) => page.getByRole('heading', { name: PAGES.teamDefaults.title }),
-  git: (page) => page.getByRole('heading', { name: PAGES.git.title, level: 1 }),
-  conversations: (page) => page.getByRole('heading', { name: PAGES.conversations.title, level: 1 }),
-  conversation: (page) => page.getByText('Conversation not found'),
-  sandboxes: (page) => page.getByRole('heading', { name: PAGES.sandboxes.title, level: 1 }),
-  specs: (page) => page.getByRole('heading', { name: PAGES.specs.title, level: 1 }),
-  users: (page) => page.getByRole('heading', { name: PAGES.users.title, level: 1 }),
-};
 
 for (const name of PAGE_NAMES) {
   const pagePath = pageUrl(name, { conversationId: '0123456789abcdef0123456789abcdef' });

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
+import { type Browser, type BrowserContext, chromium } from '@playwright/test';
 import { PAGE_NAMES, pageUrl, PAGES } from '../../src/app/pages';
+import { budgetOf, firstLoads, GZIP_ONLY, scriptsLoaded, SHOWN } from '../first-load';
 import type { Row } from './results';
 import type { BenchServers } from './servers';
 import { median } from './stats';
@@ -15,66 +16,42 @@ const LAUNCH = {
   args: ['--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--disable-background-networking', '--no-first-run'],
 };
 
+const DIST = path.resolve(import.meta.dirname, '../../dist');
+
 export function launchChromium(): Promise<Browser> {
   return chromium.launch(LAUNCH);
 }
 
-/** A first visit: a fresh context (empty cache), signed in through the link the server prints. */
-async function firstVisit<T>(browser: Browser, servers: BenchServers, pagePath: string, use: (page: Page) => Promise<T>): Promise<T> {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    await page.goto(`${servers.url}${pagePath}#key=${servers.key}`);
-    return await use(page);
-  } finally {
-    await context.close();
-  }
-}
-
-interface Transfer {
-  script: number;
-  total: number;
-}
-
 /**
- * What the page transferred (headers and bodies as sent) once no new resource came for a second
- * (not "network idle": the conversation and sandbox pages keep a live connection open).
+ * Each page's first load as the size check counts it (scripts/first-load.ts): the JavaScript
+ * Chromium loaded, in gzip, when the page first shows it is usable, beside the size check's
+ * count from the build, and against what OpenHands' client loads before its settings page is usable.
  */
-async function transferred(page: Page): Promise<Transfer> {
-  await page.waitForLoadState('load');
-  let count = -1;
-  for (let quiet = 0; quiet < 10;) {
-    await page.waitForTimeout(100);
-    const now = await page.evaluate(() => performance.getEntriesByType('resource').length);
-    quiet = now === count ? quiet + 1 : 0;
-    count = now;
-  }
-  return page.evaluate(() => {
-    const entries = [
-      ...performance.getEntriesByType('navigation'),
-      ...performance.getEntriesByType('resource'),
-    ] as PerformanceResourceTiming[];
-    const script = entries.filter((entry) => entry.name.endsWith('.js')).reduce((sum, entry) => sum + entry.transferSize, 0);
-    return { script, total: entries.reduce((sum, entry) => sum + entry.transferSize, 0) };
-  });
-}
-
 export async function bytesOnTheWire(browser: Browser, servers: BenchServers, conversationId: string): Promise<Row[]> {
+  const counted = new Map(firstLoads(DIST).map((load) => [load.name, load.bytes]));
   const rows: Row[] = [];
   for (const name of PAGE_NAMES) {
     const pagePath = pageUrl(name, { conversationId });
-    const transfer = await firstVisit(browser, servers, pagePath, transferred);
-    const ratio = transfer.script / OPENHANDS_JS_BYTES;
-    rows.push({
-      section: '1 bytes',
-      measure: PAGES[name].title,
-      value: `${transfer.script.toLocaleString('en')} B JS (${transfer.total.toLocaleString('en')} B in all)`,
-      baseline: `${OPENHANDS_JS_BYTES.toLocaleString('en')} B (OpenHands)`,
-      ratio,
-      goal: '',
-      met: null,
-      data: { path: pagePath, ...transfer },
-    });
+    const context = await browser.newContext({ extraHTTPHeaders: GZIP_ONLY });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${servers.url}${pagePath}#key=${servers.key}`);
+      await SHOWN[name](page).first().waitFor();
+      const { bytes } = await scriptsLoaded(page);
+      const check = counted.get(name)!;
+      rows.push({
+        section: '1 bytes',
+        measure: PAGES[name].title,
+        value: `${bytes.toLocaleString('en')} B JS gzip (the size check: ${check.toLocaleString('en')} B)`,
+        baseline: `${OPENHANDS_JS_BYTES.toLocaleString('en')} B (OpenHands)`,
+        ratio: bytes / OPENHANDS_JS_BYTES,
+        goal: name === 'settings' ? `≤ ${budgetOf(name).toLocaleString('en')} B` : '',
+        met: name === 'settings' ? bytes <= budgetOf(name) : null,
+        data: { path: pagePath, bytes, sizeCheck: check },
+      });
+    } finally {
+      await context.close();
+    }
   }
   return rows;
 }

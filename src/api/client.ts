@@ -1,7 +1,6 @@
 import type * as z from 'zod/mini';
 import { safeParse } from 'zod/mini';
 import { ApiError, errorFromResponse, isAbort } from './errors';
-import { JsonArraySplitter } from './json-array-stream';
 import { getSession, type Session } from './session';
 
 export interface RequestOptions<S extends z.ZodMiniType> {
@@ -15,7 +14,7 @@ export interface RequestOptions<S extends z.ZodMiniType> {
   session?: Session;
 }
 
-async function readBody(response: Response): Promise<unknown> {
+export async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();
   if (text === '') return undefined;
   try {
@@ -33,7 +32,10 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 }
 
 /** Sends a request with the session's base URL and key; a network failure as an ApiError that says where. */
-async function send(path: string, init: { method?: string; body?: unknown; accept: string; signal?: AbortSignal; session?: Session }) {
+export async function send(
+  path: string,
+  init: { method?: string; body?: unknown; accept: string; signal?: AbortSignal; session?: Session },
+) {
   const session = init.session ?? getSession();
   const headers: Record<string, string> = { accept: init.accept };
   // No key: the session cookie goes with the request (same origin only).
@@ -64,7 +66,8 @@ export async function apiRequest<S extends z.ZodMiniType>(path: string, options:
   return checked(path, options.schema, body, response.status);
 }
 
-function checked<S extends z.ZodMiniType>(path: string, schema: S, body: unknown, status: number): z.output<S> {
+/** `body` as `schema` reads it, or an ApiError that says where it differs. */
+export function checked<S extends z.ZodMiniType>(path: string, schema: S, body: unknown, status: number): z.output<S> {
   const parsed = safeParse(schema, body);
   if (!parsed.success) {
     throw new ApiError(
@@ -76,38 +79,6 @@ function checked<S extends z.ZodMiniType>(path: string, schema: S, body: unknown
     );
   }
   return parsed.data;
-}
-
-/**
- * A response that is a JSON array streamed an element at a time (OpenHands' `stream-start`):
- * each element as it arrives, checked against `options.schema` (the element's). An error status
- * throws before the first, as `apiRequest` does.
- */
-export async function* apiArrayStream<S extends z.ZodMiniType>(path: string, options: RequestOptions<S>): AsyncGenerator<z.output<S>> {
-  const response = await send(path, { ...options, accept: 'application/json' });
-  if (!response.ok || !response.body) throw errorFromResponse(response.status, response.statusText, await readBody(response));
-  const splitter = new JsonArraySplitter();
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read().catch((error: unknown) => {
-        if (isAbort(error)) throw error;
-        throw new ApiError(`The connection to the server broke while it answered ${path}`, 'network', 0);
-      });
-      if (done) return;
-      for (const element of splitter.push(value)) {
-        let body: unknown;
-        try {
-          body = JSON.parse(element);
-        } catch {
-          throw new ApiError(`The server's response to ${path} is not JSON`, 'invalid-response', response.status, [], element);
-        }
-        yield checked(path, options.schema, body, response.status);
-      }
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
 }
 
 /** A file the API sends as an attachment: its bytes, and its name from `content-disposition` (`fallbackName` without one). */

@@ -8,7 +8,8 @@ import {
   startTaskPageSchema,
   startTaskSchema,
 } from '../contract/conversations';
-import { apiArrayStream, apiRequest } from './client';
+import { apiRequest } from './client';
+import { apiArrayStream } from './json-array-stream';
 import { ApiError } from './errors';
 
 export interface ConversationFilters {

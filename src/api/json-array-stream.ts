@@ -1,3 +1,7 @@
+import type * as z from 'zod/mini';
+import { checked, readBody, type RequestOptions, send } from './client';
+import { ApiError, errorFromResponse, isAbort } from './errors';
+
 /**
  * Splits the text of a JSON array of objects, as it arrives, into each object's text the moment
  * its closing brace does: a streamed array (`[\n{…},\n{…}]`) gives its latest element without
@@ -40,5 +44,37 @@ export class JsonArraySplitter {
     if (this.#start >= 0) this.#start = 0;
     this.#scanned = this.#text.length;
     return elements;
+  }
+}
+
+/**
+ * A response that is a JSON array streamed an element at a time (OpenHands' `stream-start`):
+ * each element as it arrives, checked against `options.schema` (the element's). An error status
+ * throws before the first, as `apiRequest` does.
+ */
+export async function* apiArrayStream<S extends z.ZodMiniType>(path: string, options: RequestOptions<S>): AsyncGenerator<z.output<S>> {
+  const response = await send(path, { ...options, accept: 'application/json' });
+  if (!response.ok || !response.body) throw errorFromResponse(response.status, response.statusText, await readBody(response));
+  const splitter = new JsonArraySplitter();
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read().catch((error: unknown) => {
+        if (isAbort(error)) throw error;
+        throw new ApiError(`The connection to the server broke while it answered ${path}`, 'network', 0);
+      });
+      if (done) return;
+      for (const element of splitter.push(value)) {
+        let body: unknown;
+        try {
+          body = JSON.parse(element);
+        } catch {
+          throw new ApiError(`The server's response to ${path} is not JSON`, 'invalid-response', response.status, [], element);
+        }
+        yield checked(path, options.schema, body, response.status);
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
   }
 }
