@@ -97,16 +97,30 @@ export async function seedDemo(
   createRepositories(repositoriesDir);
   const plan = planConversations(now);
   let seeded = 0;
-  let histories = 0;
   const sandboxIds = new Map<string, string>();
-  for (const [key, group] of sandboxGroups(plan, now)) {
-    signal.throwIfAborted();
-    const owner = ownerOf(key, team, key.startsWith('history-') ? histories++ : 0);
+  let histories = 0;
+  const groups = [...sandboxGroups(plan, now)].map(([key, group]) => ({
+    key,
+    group,
+    owner: ownerOf(key, team, key.startsWith('history-') ? histories++ : 0),
+  }));
+  /** A group's sandbox, running, with the demo's repositories to clone from. */
+  const prepare = async ({ key, group, owner }: (typeof groups)[number]) => {
     const first = group.conversations[0]?.createdAt ?? new Date(now.getTime() - 2 * 60 * 60_000);
     const id = await startSandbox(services, clock, owner, group.spec, new Date(first.getTime() - 5 * 60_000));
     sandboxIds.set(key, id);
     await reach(services, id, 'RUNNING');
     await cloneFromDemoRepositories(services, owner, id, repositoriesDir, sandboxHome(id));
+    return id;
+  };
+  // The next group's sandbox starts while this group's conversations are seeded.
+  let next = groups[0] && prepare(groups[0]);
+  for (const [index, { group, owner }] of groups.entries()) {
+    signal.throwIfAborted();
+    const id = await next!;
+    next = groups[index + 1] && prepare(groups[index + 1]!);
+    // Awaited below; a failure meanwhile is reported there, not as an unhandled rejection.
+    next?.catch(() => undefined);
     await inParallel(group.conversations, 6, async (conversation) => {
       signal.throwIfAborted();
       await seedConversation(services, clock, owner, id, conversation);
@@ -120,11 +134,13 @@ export async function seedDemo(
   signal.throwIfAborted();
   // A database that cannot initialise, since yesterday; a nightly job that ended; a sandbox waiting for a GPU.
   // The members whose work is all history have a sandbox of their own, paused, to come back to.
-  for (const name of ['jonas', 'lena'] as const) {
-    const id = await startSandbox(services, clock, team[name], undefined, new Date(now.getTime() - 3 * DAY_MS));
-    await reach(services, id, 'RUNNING');
-    await services.sandboxes.pause(team[name], id);
-  }
+  await Promise.all(
+    (['jonas', 'lena'] as const).map(async (name) => {
+      const id = await startSandbox(services, clock, team[name], undefined, new Date(now.getTime() - 3 * DAY_MS));
+      await reach(services, id, 'RUNNING');
+      await services.sandboxes.pause(team[name], id);
+    }),
+  );
   await retireFromDemoTeam(services, team);
   const failed = await startSandbox(services, clock, sessionKeyCaller, SPEC.postgres, new Date(now.getTime() - DAY_MS));
   const ended = await startSandbox(services, clock, sessionKeyCaller, SPEC.nightly, new Date(now.getTime() - 6 * 60 * 60_000));

@@ -260,9 +260,9 @@ describe('starting a conversation', () => {
     expect(done.status).toBe('READY');
     const commands = entered.mock.calls.map(([, , command]) => command.slice(0, 2).join(' '));
     expect(await branchIn(t, done.sandbox_id!, `workspaces/${done.app_conversation_id}/plain`)).toBe('new-work');
-    // Each command is a process entered into the sandbox: the clone, the branch, and one look at
-    // what the later steps need (a setup script, a hook, skills, the path), not one per question.
-    expect(commands).toEqual(['git clone', 'sh -c', 'sh -c']);
+    // Each command is a process entered into the sandbox: the clone, then the branch and one look
+    // at what the later steps need (a setup script, a hook, skills, the path), not one per question.
+    expect(commands).toEqual(['git clone', 'sh -c']);
   });
 
   it('waits for its new sandbox’s first response instead of asking for its status again and again', async () => {

@@ -42,11 +42,19 @@ export class WorkspaceSetup {
    * the sandbox): read once, and again only after the setup script, which may have changed it.
    */
   #look(): Promise<WorkspaceContents> {
-    this.#contents ??= this.#run(['sh', '-c', LOOK], QUICK_MS).then((result) => {
-      if (result.exitCode !== 0) throw new StepFailed('Could not find the workspace in the sandbox');
-      return parseLook(result.output);
-    });
+    this.#contents ??= this.#runThenLook('', [], this.workspace, () => new StepFailed('Could not find the workspace in the sandbox'));
     return this.#contents;
+  }
+
+  /**
+   * Runs `script` (with `args` as `$1`…; a failure exits non-zero), then looks at the workspace
+   * it leaves the shell in, in the same command: one process entered into the sandbox, not two.
+   */
+  async #runThenLook(script: string, args: string[], cwd: string, failed: (output: string) => StepFailed): Promise<WorkspaceContents> {
+    const result = await this.#run(['sh', '-c', `${script}\nprintf '%s\\n' '${LOOKED_AT}'\n${LOOK}`, 'sh', ...args], QUICK_MS, {}, cwd);
+    const [before, after] = result.output.split(`${LOOKED_AT}\n`);
+    if (result.exitCode !== 0 || after === undefined) throw failed(before ?? '');
+    return parseLook(after);
   }
 
   /** An empty workspace (a git repository), or `repository` cloned into it with `branch` checked out (created when new). */
@@ -54,17 +62,18 @@ export class WorkspaceSetup {
     if (!repository) {
       // A repository of its own, so that its changes can be shown as for a cloned one (every file
       // the agent writes is one); a workspace already in one keeps it, and one without git is still made.
-      const made = await this.#run(
-        ['sh', '-c', 'mkdir -p -- "$1" && cd -- "$1" && { git init --quiet || true; }', 'sh', this.workspace],
-        QUICK_MS,
-        {},
+      const make = 'mkdir -p -- "$1" && cd -- "$1" || exit 1\ngit init --quiet || true';
+      this.#contents = this.#runThenLook(
+        make,
+        [this.workspace],
         '.',
+        (output) => new StepFailed(`Could not create the workspace: ${lastLines(output, 3)}`),
       );
-      if (made.exitCode !== 0) throw new StepFailed(`Could not create the workspace: ${lastLines(made.output, 3)}`);
+      await this.#contents;
       return;
     }
 
-    // git makes the workspace's folders itself.
+    // git makes the workspace's folders itself. Its credentials are in this command's environment only.
     const clone = await this.#run(
       ['git', 'clone', '--quiet', '--', repository.source.url, this.workspace],
       GIT_TIMEOUT_MS,
@@ -77,9 +86,14 @@ export class WorkspaceSetup {
     if (!repository.branch) return;
     const branch = repository.branch;
     // The branch as it is on the remote, or a new one where there is none.
-    const checkout = 'git checkout --quiet "$1" -- 2>/dev/null || git checkout --quiet -b "$1" --';
-    const checkedOut = await this.#run(['sh', '-c', checkout, 'sh', branch], QUICK_MS);
-    if (checkedOut.exitCode !== 0) throw new StepFailed(`Could not check out branch ${branch}: ${lastLines(checkedOut.output, 3)}`);
+    const checkout = 'git checkout --quiet "$1" -- 2>/dev/null || git checkout --quiet -b "$1" -- || exit 1';
+    this.#contents = this.#runThenLook(
+      checkout,
+      [branch],
+      this.workspace,
+      (output) => new StepFailed(`Could not check out branch ${branch}: ${lastLines(output, 3)}`),
+    );
+    await this.#contents;
   }
 
   /** Runs `.openhands/setup.sh` when the repository has one. */
@@ -123,6 +137,9 @@ interface WorkspaceContents {
   gitRepository: boolean;
   skills: string[];
 }
+
+/** The line between what a command did and what it found when it looked (see #runThenLook). */
+const LOOKED_AT = '--- looked at the workspace ---';
 
 /** Prints the workspace's path, then one line per thing found: `setup`, `hook`, `git`, `skill:<name>`. */
 const LOOK = [
