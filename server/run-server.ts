@@ -184,8 +184,8 @@ export async function openServer(
         // Sandboxes are handed loopback addresses, which are allowed already.
         allowedHosts: [config.host, ...config.allowedHosts],
         log,
+        afterClose: () => db.destroy(),
       });
-      app.addHook('onClose', async () => db.destroy());
       if (interrupted > 0) app.log.warn({ tasks: interrupted }, 'conversation starts were interrupted by the restart');
       if (leftSandboxes > 0)
         app.log.warn({ sandboxes: leftSandboxes }, 'deleted sandboxes a conversation start or delete left when the server stopped');

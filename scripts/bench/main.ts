@@ -18,6 +18,7 @@ import { signInFlood } from './sign-in-flood';
 import { createLogger } from '../../server/logger';
 import { checkEngine, dockerFromEnv } from '../../server/sandboxes/docker/engine';
 import { ensureDefaultImage } from '../../server/sandboxes/docker/sandbox-image';
+import { startPostgresCluster } from '../../server/testing/postgres';
 
 /** BENCH_SECTIONS=2,3 runs only those sections (while working on them); the table needs all. */
 const only = process.env.BENCH_SECTIONS?.split(',');
@@ -25,6 +26,14 @@ const runs = (section: number) => !only || only.includes(String(section));
 const rows: Row[] = [];
 const step = (what: string) => console.error(`bench: ${what}…`);
 const began = Date.now();
+
+// BENCH_DATABASE=postgres: each server on a new database of a throwaway PostgreSQL cluster.
+const postgres = process.env.BENCH_DATABASE === 'postgres' ? await startPostgresCluster() : undefined;
+if (postgres) {
+  process.env.BENCH_POSTGRES_ADMIN_URL = postgres.adminUrl;
+  process.on('exit', () => postgres.stop());
+}
+const database = postgres ? 'PostgreSQL' : 'SQLite';
 
 // Built here, not in the server's process: that one runs only what `npm start` runs.
 const floorDir = runs(5) ? await buildFloorPage() : undefined;
@@ -125,9 +134,10 @@ const machine = {
   cpuModel: os.cpus()[0]?.model,
   memoryGiB: Math.round(os.totalmem() / 2 ** 30),
   node: process.version,
+  database,
 };
 console.log(
-  `\n${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; ${Math.round((Date.now() - began) / 1000)} s`,
+  `\n${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, ${database}; ${Math.round((Date.now() - began) / 1000)} s`,
 );
 // BENCH_OUT: another file (scripts/bench/alternate.ts gives each run its own).
 const out = path.resolve(process.env.BENCH_OUT ?? path.join(import.meta.dirname, '../../bench/results.json'));

@@ -1,6 +1,7 @@
 /**
  * The servers under test, in a process of their own so the load generator does not share their
- * event loop: the real server on a temporary SQLite (with the built console), and a bare Fastify
+ * event loop: the real server on a temporary SQLite (with the built console), or on a new database
+ * of the PostgreSQL cluster `BENCH_POSTGRES_ADMIN_URL` names (see main.ts), and a bare Fastify
  * route responding with whatever JSON body it is given, on the same machine at the same time. Driven by
  * messages from scripts/bench/main.ts (see `Command`).
  */
@@ -22,6 +23,8 @@ import { AGENT_SERVER_SPEC_ID } from '../../server/sandboxes/specs';
 import { apiKeyHash } from '../../server/services/team/api-keys-service';
 import { builtServerScript } from '../../server/testing/built-server';
 import { openDatabase } from '../../server/startup';
+import { createDatabase } from '../../server/testing/postgres';
+import { sql } from 'kysely';
 import { RARE_WORD, WORDS } from './seed-words';
 
 export type Command =
@@ -65,11 +68,14 @@ function consoleCopy(): string {
 
 const consoleDir = consoleCopy();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-bench-'));
+const postgresAdminUrl = process.env.BENCH_POSTGRES_ADMIN_URL;
+const databaseUrl = postgresAdminUrl ? await createDatabase(postgresAdminUrl) : undefined;
 // The server as `npm start` runs it (built: `npm run bench` builds it first), on a data dir of its own.
 const { openServer } = (await import(builtServerScript('run-server'))) as { openServer: typeof OpenServer };
 const server = await openServer(
   configFromEnv({
     DATA_DIR: dataDir,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     CONSOLE_DIR: consoleDir,
     PORT: '0',
     SESSION_API_KEY: SESSION_KEY,
@@ -85,7 +91,12 @@ const server = await openServer(
 const { app } = await server.serve();
 const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 /** A connection of its own to the server's database, to arrange what the benchmark needs. */
-const db = await openDatabase(dataDir, new SecretBox(SECRETS_KEY));
+const db = await openDatabase(dataDir, new SecretBox(SECRETS_KEY), databaseUrl);
+
+/** After a bulk insert, PostgreSQL's planner is told what the tables hold now (autovacuum would, a while later). */
+async function analyze(): Promise<void> {
+  if (databaseUrl) await sql`ANALYZE`.execute(db);
+}
 
 /** An admin and a member, each with an API key; the member owns every third conversation seeded. */
 const ROLE_KEYS: Record<BenchRole, string> = { admin: `sk-oh-${'a'.repeat(32)}`, member: `sk-oh-${'m'.repeat(32)}` };
@@ -177,6 +188,7 @@ async function seedConversations(total: number): Promise<void> {
     }
   });
   conversationsSeeded = Math.max(conversationsSeeded, total);
+  await analyze();
 }
 
 /** A conversation with `count` events (user and agent messages), each of `textBytes` when given (a large history): its id. */
@@ -214,6 +226,7 @@ async function seedEvents(count: number, textBytes?: number): Promise<string> {
       await trx.insertInto('conversation_events').values(rows).execute();
     }
   });
+  await analyze();
   return conversation.id;
 }
 
@@ -252,8 +265,8 @@ async function close(): Promise<void> {
   for (const alive of aliveServers) alive.close();
   await bare.close();
   // Sandboxes the benchmark started are deleted by it; stand-ins are gone with their processes.
+  // Closing the app stops the server's watching of sandboxes too, before its database goes.
   await app.close();
-  server.services.sandboxes.close();
   await db.destroy();
   fs.rmSync(consoleDir, { recursive: true, force: true });
   fs.rmSync(dataDir, { recursive: true, force: true });

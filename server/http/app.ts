@@ -29,6 +29,8 @@ export interface AppOptions extends ApiOptions {
   cookieSecure?: boolean;
   /** Encode `builtToSchema` responses with their schema too and fail those that differ (tests). */
   checkBuiltResponses?: boolean;
+  /** Run last when the app closes, after the services stopped: what they still write to (the database). */
+  afterClose?: () => Promise<void>;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -97,6 +99,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await options.services.events.stopNotices();
     // Sandboxes outlive the server, like containers outlive their engine's client: only the watching stops.
     await options.services.sandboxes.close();
+    // Here, not in a hook of its own: Fastify runs a later hook first.
+    await options.afterClose?.();
   });
   await registerConsole(app, options.consoleDir, options.consoleContentSecurityPolicy);
   return app;
