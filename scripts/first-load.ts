@@ -35,16 +35,18 @@ export interface FirstLoad {
   bytes: number;
 }
 
+/** The gzip bytes (level 9, as the build's `.gz`) of `file` in the build in `dist`. */
+export const gzipBytes = (dist: string, file: string) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
+
 /** Each page's first load, from the build in `dist` (its manifest and files). */
 export function firstLoads(dist: string): FirstLoad[] {
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
-  const gzipBytes = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
   const entry = entryKey(manifest);
   return PAGE_NAMES.map((name) => {
     const chunks = new Set(staticClosure(manifest, entry));
     for (const module of firstVisitModules(name)) staticClosure(manifest, module, chunks);
     const files = [...chunks].map((key) => manifest[key]!.file);
-    return { name, files, bytes: files.reduce((sum, file) => sum + gzipBytes(file), 0) };
+    return { name, files, bytes: files.reduce((sum, file) => sum + gzipBytes(dist, file), 0) };
   });
 }
 

@@ -9,8 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
-import { budgetOf, firstLoads } from './first-load';
+import { budgetOf, firstLoads, gzipBytes } from './first-load';
 import { buildWithSourceMaps, composition } from './route-size-why';
 
 const KIB = 1024;
@@ -29,8 +28,7 @@ function report(dist: string): string[] {
     const verdict = over ? `OVER the ${kib(budget)} budget` : `within the ${kib(budget)} budget`;
     console.log(`  ${name.padEnd(20)} ${kib(bytes).padStart(10)}  in ${String(files.length).padStart(2)} files  ${verdict}`);
     if (why) {
-      const gzipSizeOfFile = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
-      for (const [group, groupBytes] of composition(dist, files, gzipSizeOfFile).filter(([, b]) => b >= KIB / 2)) {
+      for (const [group, groupBytes] of composition(dist, files, (file) => gzipBytes(dist, file)).filter(([, b]) => b >= KIB / 2)) {
         console.log(`      ${kib(groupBytes).padStart(10)}  ${group}`);
       }
     }

@@ -139,6 +139,9 @@ describe('startConversationMutation', () => {
     stream.end();
     await vi.waitFor(() => expect(queryClient.getQueryData(startTaskQuery('9').queryKey)).toMatchObject({ status: 'READY' }));
     expect(queryClient.getQueryData(tasksInFlightQuery('since').queryKey)).toEqual([]);
+    // A page that follows it only now (its stream already ended) finds it in the cache.
+    await vi.waitFor(() => expect(interval(startTaskQuery('9'), queryClient)).toBe(false));
+    expect(await queryClient.fetchQuery(startTaskQuery('9'))).toMatchObject({ status: 'READY' });
     expect(api.calls().filter((call) => call.startsWith('GET'))).toEqual([
       'GET /api/v1/app-conversations/start-tasks/search?created_at__gte=since&limit=100',
     ]);

@@ -105,8 +105,9 @@ export const startTaskQuery = (id: string) =>
   queryOptions({
     queryKey: conversationKeys.task(id),
     queryFn: async ({ signal }) => (await getStartTasks([id], signal))[0] ?? null,
-    // What a stream put here is as fresh as it gets: a page that starts following it reads nothing.
-    staleTime: () => (streamed.has(id) ? Infinity : 0),
+    // What a stream keeps here is as fresh as it gets, and a task that ended changes no more: a
+    // page that starts following either reads nothing.
+    staleTime: (query) => (query.state.data && !polled(query.state.data) ? Infinity : 0),
     refetchInterval: (query) => {
       const task = query.state.data;
       return (task ? polled(task) : !streamed.has(id)) ? POLL_MS : false;
