@@ -1,4 +1,10 @@
+import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+
+// Debian's old headless shell (`apt-get install chromium-headless-shell`, the same Blink and V8
+// without the full browser's window and compositor) when it is there: on two cores the browser is
+// most of an e2e run's work, and the shell does less of it. Debian's full Chromium otherwise.
+const DEBIAN_CHROMIUM = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => fs.existsSync(file));
 
 // E2e tests drive Debian's Chromium (never a downloaded browser) against the real server, built
 // once before them, which each test starts on a temporary data dir and a free port (see
@@ -6,7 +12,7 @@ import { defineConfig, devices } from '@playwright/test';
 const chromium = {
   ...devices['Desktop Chrome'],
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: process.env.CHROMIUM_PATH ?? DEBIAN_CHROMIUM,
     args: [
       '--disable-gpu',
       '--disable-dev-shm-usage',
