@@ -17,6 +17,11 @@ export class SecretBox {
     this.#key = Buffer.from(hkdfSync('sha256', keyMaterial, 'agent-console', 'secrets-at-rest/v1', 32));
   }
 
+  /** A key of its own for `purpose`, derived from this one: no other use shares the key secrets are sealed with. */
+  derive(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.#key, 'agent-console', purpose, 32));
+  }
+
   seal(plaintext: string): string {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv);

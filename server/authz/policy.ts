@@ -156,6 +156,8 @@ export const SYSTEM_TASKS = {
   'forget a deleted user': { settings: { delete: 'own' }, secrets: { delete: 'own' } },
   'end a user’s access': { api_key: { delete: 'own' }, sandbox: { read: 'own', pause: 'own' } },
   'choose the sandbox image': { settings: { read: 'own' }, team_defaults: { read: 'any' } },
+  // For a token the server issued to one conversation: that conversation, its owner's LLM settings.
+  'forward a conversation’s LLM calls': { conversation: { read: 'any' }, settings: { read: 'own' }, team_defaults: { read: 'any' } },
   'seal MCP env values stored in plain text': { settings: { read: 'own', update: 'own' } },
 } as const satisfies Record<string, Grants>;
 

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
@@ -14,6 +15,7 @@ import { healthRoutes } from '../routes/health';
 import { signInRoutes } from '../routes/sign-in';
 import { identityProviderSignInRoutes } from '../routes/identity-provider-sign-in';
 import { zodValidatorCompiler } from './validation';
+import { buildLlmProxyApp } from './llm-proxy-app';
 import { SETTINGS_NOT_USED_EXTENSION } from '../../src/contract/settings-not-used';
 
 export interface AppOptions extends ApiOptions {
@@ -92,7 +94,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       }),
     );
   }
+  // The LLM proxy on ports of its own: sandboxes reach that one route, not the API.
+  await options.services.llmProxy.serve(async (host) => {
+    const llmProxy = await buildLlmProxyApp(options.services.llmProxy, options.log);
+    await llmProxy.listen({ host, port: 0 });
+    return { port: (llmProxy.server.address() as AddressInfo).port, close: () => llmProxy.close() };
+  });
   app.addHook('onClose', async () => {
+    await options.services.llmProxy.close();
     await options.services.mcpTest.close();
     await options.services.startTasks.close();
     await options.services.collector.close();

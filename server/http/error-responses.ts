@@ -18,6 +18,15 @@ const legacyError =
 const message =
   (status: number): ErrorResponse =>
   (error) => ({ status, body: { message: error.message } });
+/** OpenAI's error body, which its clients (the agent's, on the LLM proxy) read. */
+const openAiError =
+  (status: number, type: string, code: string | null = null): ErrorResponse =>
+  (error) => ({ status, body: { error: { message: error.message, type, code } } });
+/** The LLM proxy's route: an LLM it cannot reach is a bad gateway, which OpenAI clients retry. */
+const llmProxy: Partial<ErrorResponses> = {
+  unauthenticated: openAiError(401, 'invalid_request_error', 'invalid_api_key'),
+  unavailable: openAiError(502, 'api_error'),
+};
 /** FastAPI's own 404 for a path parameter that names nothing. */
 const fastApiNotFound: ErrorResponse = () => ({ status: 404, body: { detail: 'Not Found' } });
 
@@ -83,6 +92,8 @@ const BY_ROUTE: Record<string, Partial<ErrorResponses>> = {
   'GET /api/v1/app-conversations/:conversation_id/workspace/diff': search,
   'GET /api/v1/app-conversations/:conversation_id/workspace/files': search,
   'GET /api/v1/app-conversations/:conversation_id/workspace/file': search,
+  // On the LLM proxy's own listener (server/http/llm-proxy-app.ts), not the API's.
+  'POST /v1/chat/completions': llmProxy,
 };
 
 /** The routes BY_ROUTE names, for a test that each is a route the server has. */

@@ -87,7 +87,7 @@ describe.each(runtimes)('sandboxes on the %s runtime', (runtime: RuntimeName) =>
   }
 
   it("stops its agent's run when the sandbox was paused under it, and says why", async () => {
-    const llm = await startOpenAiStub([{ hang: true }], await hostAddressFor(runtime));
+    const llm = await startOpenAiStub([{ hang: true }]); // on loopback: the server's LLM proxy calls it
     stubs.push(llm);
     const t = await app();
     const settings = { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-test' };
@@ -442,7 +442,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
   });
 
   it('follows a pause and an unpause behind its back, and notifies the agent server as after its own resume', async () => {
-    const llm = await startOpenAiStub([{ hang: true }], await hostAddressFor(runtime));
+    const llm = await startOpenAiStub([{ hang: true }]); // on loopback: the server's LLM proxy calls it
     stubs.push(llm);
     const t = await app();
     const settings = { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-test' };

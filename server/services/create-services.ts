@@ -33,6 +33,8 @@ import { GitUserService } from './git/git-user-service';
 import { DEFAULT_INSTANCE_TIMING, InstanceRegistry, type InstanceTiming } from './instances/instance-registry';
 import { OwnerClient } from './instances/owner-client';
 import { LlmTestService } from './settings/llm-test-service';
+import { LlmProxyService } from './llm-proxy/llm-proxy-service';
+import { LlmProxyTokens } from './llm-proxy/llm-proxy-tokens';
 import { McpTestService } from './settings/mcp-test-service';
 import { type SandboxLimits, SandboxService, type UserSandboxLimits } from './sandboxes/sandbox-service';
 import { OptionsService } from './settings/options-service';
@@ -72,6 +74,8 @@ export interface ApiServices {
   /** The users, their roles and invitations, and password sign-in. */
   team: TeamService;
   apiKeys: ApiKeysService;
+  /** The LLM as sandboxes reach it: their calls, passed on with the owner's key. */
+  llmProxy: LlmProxyService;
   /** Who an API key or a session cookie is. */
   identities: Identities;
   /** Sign-in with an identity provider, when OIDC_* set one up. */
@@ -196,7 +200,15 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const prices = options.llmPrices ?? new LlmPrices();
   // Containers and namespaced processes have a loopback of their own: the host's is reached by its name.
   const urlFromSandbox = docker || options.sandboxNamespaces ? reachableFromSandbox : undefined;
-  const startRequests = new AgentStartRequests(settings, secrets, prices, urlFromSandbox);
+  const llmProxy = new LlmProxyService(
+    data,
+    settings,
+    new LlmProxyTokens(box),
+    log.child({ component: 'llm-proxy' }),
+    urlFromSandbox,
+    docker?.engine,
+  );
+  const startRequests = new AgentStartRequests(settings, secrets, prices, llmProxy, urlFromSandbox);
   const startTasks = new StartTaskService(
     data,
     sandboxes,
@@ -257,6 +269,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     instances: instances.registry,
     team,
     apiKeys,
+    llmProxy,
     identities: new Identities(data, apiKeys),
     identityProvider: options.oidc && new IdentityProvider(options.oidc, team, log.child({ component: 'identity-provider' })),
   };

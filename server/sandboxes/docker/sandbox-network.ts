@@ -34,3 +34,12 @@ export async function ensureSandboxNetwork(docker: Docker): Promise<void> {
     );
   }
 }
+
+/** The host's address on the sandboxes' network: what a container reaches the host's listeners on it at. */
+export async function sandboxNetworkGateway(docker: Docker): Promise<string> {
+  await ensureSandboxNetwork(docker);
+  const network = await docker.getNetwork(SANDBOX_NETWORK_NAME).inspect();
+  const gateway = (network.IPAM?.Config as { Gateway?: string }[] | undefined)?.find((config) => config.Gateway)?.Gateway;
+  if (!gateway) throw new Error(`The Docker network ${SANDBOX_NETWORK_NAME} has no gateway address`);
+  return gateway;
+}

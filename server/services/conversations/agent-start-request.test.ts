@@ -27,10 +27,10 @@ const spec = {
   initialMessage: null,
 };
 const startRequest = (prices = new LlmPrices(), llmModel: string | null = null) =>
-  new AgentStartRequests(t.services.settings, t.services.secrets, prices).build({ ...spec, llmModel });
+  new AgentStartRequests(t.services.settings, t.services.secrets, prices, t.services.llmProxy).build({ ...spec, llmModel });
 
 describe('AgentStartRequests', () => {
-  it("sends the user's model with its price, budget, git identity, custom secrets and git token", async () => {
+  it("sends the user's model with its price (the LLM proxy's address and the conversation's token, never the key), budget, git identity, custom secrets and git token", async () => {
     await post('/api/settings', {
       llm_model: 'anthropic/claude-sonnet-4-5-20250929',
       llm_api_key: 'sk-llm-key',
@@ -48,10 +48,12 @@ describe('AgentStartRequests', () => {
 
     expect(body.agent.llm).toEqual({
       model: 'anthropic/claude-sonnet-4-5-20250929',
-      base_url: null,
-      api_key: 'sk-llm-key',
+      base_url: await t.services.llmProxy.baseUrlForSandbox(),
+      api_key: t.services.llmProxy.tokenFor(spec.conversationId),
       price: { input: 3, output: 15, cache_read: 0.3 },
     });
+    expect(body.agent.llm.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(JSON.stringify(body)).not.toContain('sk-llm-key');
     expect(body.secrets).toEqual({
       API_TOKEN: { kind: 'StaticSecret', value: 'custom-secret-value' },
       DB_PASSWORD: { kind: 'StaticSecret', value: 'hunter2' },
@@ -92,7 +94,7 @@ describe('AgentStartRequests', () => {
   it('has no price for an unknown model, and nothing else before any settings are saved', async () => {
     const body = await startRequest(new LlmPrices(), 'my-local-llama');
     expect(body).toMatchObject({
-      agent: { llm: { model: 'my-local-llama', api_key: null, price: null } },
+      agent: { llm: { model: 'my-local-llama', price: null } },
       secrets: {},
       max_budget_per_task: null,
       environment: {},
@@ -120,7 +122,7 @@ describe('AgentStartRequests', () => {
         ],
       },
     });
-    const requests = new AgentStartRequests(t.services.settings, t.services.secrets, new LlmPrices(), (url) =>
+    const requests = new AgentStartRequests(t.services.settings, t.services.secrets, new LlmPrices(), t.services.llmProxy, (url) =>
       url.replace('localhost', 'host.docker.internal'),
     );
     const body = await requests.build(spec);

@@ -7,6 +7,7 @@ import type { LlmPrices } from '../../llm-prices';
 import type { SecretsService } from '../secrets/secrets-service';
 import { LLM_SECURITY_ANALYZER } from '../settings/options-service';
 import type { SettingsService } from '../settings/settings-service';
+import type { LlmProxyService } from '../llm-proxy/llm-proxy-service';
 import { agentMcpConfig } from './agent-mcp-config';
 
 export interface AgentConversationSpec {
@@ -86,30 +87,32 @@ function confirmation(settings: Settings | undefined): Pick<AgentStartConversati
 
 /**
  * What the app server POSTs to a sandbox's agent server to create (or re-create) a
- * conversation: the user's LLM, key, MCP servers, limits, secrets and git identity from Settings, read at
- * that moment, and the model's price. Conversation starts and re-creations share it.
+ * conversation: the user's model (reached through the LLM proxy), MCP servers, limits, secrets and
+ * git identity from Settings, read at that moment, and the model's price. Conversation starts and re-creations share it.
  */
 export class AgentStartRequests {
   constructor(
     private readonly settings: SettingsService,
     private readonly secrets: SecretsService,
     private readonly prices: LlmPrices,
-    /** A URL on this machine (the LLM's, an MCP server's) as the sandbox reaches it (a container: the host's loopback by its name). */
+    /** The LLM as the sandbox reaches it: the agent gets its address and a token, never the key. */
+    private readonly llmProxy: LlmProxyService,
+    /** A URL on this machine (an MCP server's) as the sandbox reaches it (a container: the host's loopback by its name). */
     private readonly urlFromSandbox: (url: string) => string = (url) => url,
   ) {}
 
   async build(spec: AgentConversationSpec): Promise<AgentStartConversationInput & Pick<AgentStartConversation, 'agent'>> {
-    const [stored, secretsByName] = await Promise.all([
+    const [stored, secretsByName, llmUrl] = await Promise.all([
       this.settings.readWithSecrets(spec.owner),
       terminalSecrets(this.secrets, spec.owner),
+      this.llmProxy.baseUrlForSandbox(),
     ]);
     const model = spec.llmModel ?? stored?.llm_model ?? null;
     const budget = stored?.max_budget_per_task;
-    const baseUrl = stored?.llm_base_url ? this.urlFromSandbox(stored.llm_base_url) : null;
     return {
       conversation_id: spec.conversationId,
       agent: {
-        llm: { model, base_url: baseUrl, api_key: stored?.llm_api_key ?? null, price: this.prices.priceOf(model) },
+        llm: { model, base_url: llmUrl, api_key: this.llmProxy.tokenFor(spec.conversationId), price: this.prices.priceOf(model) },
         mcp_config: agentMcpConfig(stored?.mcp_config, this.urlFromSandbox),
         condenser: condenser(stored),
       },

@@ -225,15 +225,15 @@ describe.each(runtimes)('starting a conversation on the %s runtime', (runtime) =
 });
 
 describe.each(runtimes.filter((runtime) => runtime === 'docker'))('a conversation in a %s sandbox', (runtime) => {
-  it("clones the test repository into its container, and its agent reaches the test's stub LLM on the host", async () => {
+  it("clones the test repository into its container, and its agent reaches the test's stub LLM on the host's loopback through the LLM proxy", async () => {
     const address = await hostAddressFor(runtime);
     const token = 'ghp_docker_clone_token_5d2';
     const served = await repo({ 'octo/hello': { files: { 'README.md': '# hello from the host\n' } } }, token, address.host);
-    const llm = await startOpenAiStub([{ toolCalls: [{ name: 'terminal', arguments: { command: 'pwd; cat README.md' } }] }], address);
+    // On loopback, which no container reaches: the server's LLM proxy calls it.
+    const llm = await startOpenAiStub([{ toolCalls: [{ name: 'terminal', arguments: { command: 'pwd; cat README.md' } }] }]);
     stubs.push(llm);
     const t = await app({ sandboxRuntime: runtime });
     await json(t, 'POST', '/api/add-git-providers', { provider_tokens: { github: { token, host: served.host } } });
-    // named on localhost, as a user would: the server rewrites it for containers
     const settings = { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-docker-test' };
     expect((await t.postSettings(settings)).statusCode).toBe(200);
 

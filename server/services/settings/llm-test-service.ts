@@ -5,22 +5,12 @@ import { DEMO_MODEL } from '../../../src/contract/demo-model';
 import { LLM_TEST_SECONDS, type LlmTestRequest, type LlmTestResult } from '../../../src/contract/llm-test';
 import { wireModelName } from '../../agent-server/contract';
 import { Invalid } from '../domain-errors';
+import { llmEndpoint, rootCause, shownUrl } from '../../llm-endpoint';
 import type { Logger } from '../../logger';
 import type { SettingsService } from './settings-service';
 
 const PROMPT = 'Reply with one short sentence saying that you are ready.';
 const DEMO_REPLY = `Ready. I am the demo model (${DEMO_MODEL}): I reply without an LLM, so no key or network is needed.`;
-/** Where the `openai` client sends requests without a base URL. */
-const OPENAI_URL = 'https://api.openai.com/v1';
-
-/** The provider's own words for a refusal (the client prefixes its message with the status). */
-
-/** Why a connection failed, as deep as the cause goes (`fetch failed` → `connect ECONNREFUSED …`). */
-function rootCause(error: unknown): string {
-  let cause = error;
-  while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
-  return cause instanceof Error ? cause.message : String(cause);
-}
 
 function describeFailure(error: unknown, model: string, url: string): string {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return `No response from ${url} within ${LLM_TEST_SECONDS} seconds.`;
@@ -40,19 +30,6 @@ function describeFailure(error: unknown, model: string, url: string): string {
   return `The test request failed: ${rootCause(error)}.`;
 }
 
-/** The endpoint a base URL names, for comparing: no trailing slash, none for the provider's own. */
-const endpoint = (url: string | null | undefined) => (url ?? '').trim().replace(/\/+$/, '') || OPENAI_URL;
-
-/** A URL as it may be shown or logged: without user, password, query or fragment, which can hold keys. */
-function shownUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return '(an invalid URL)';
-  }
-}
-
 /** `text` with every occurrence of `secret` masked: providers sometimes quote the key they refuse. */
 const masked = (text: string, secret: string | null) => (secret ? text.replaceAll(secret, '***') : text);
 
@@ -70,13 +47,13 @@ export class LlmTestService {
 
   async test(caller: Caller, request: LlmTestRequest): Promise<LlmTestResult> {
     if (request.model === DEMO_MODEL) return { ok: true, model: DEMO_MODEL, reply: DEMO_REPLY };
-    const url = endpoint(request.base_url);
+    const url = llmEndpoint(request.base_url);
     let apiKey = request.api_key;
     if (apiKey === null) {
       const stored = await this.settings.readWithSecrets(caller);
       apiKey = stored?.llm_api_key ?? null;
       // Else anyone with the session key could send the stored key to a server of their choosing.
-      if (apiKey && endpoint(stored?.llm_base_url) !== url) {
+      if (apiKey && llmEndpoint(stored?.llm_base_url) !== url) {
         throw new Invalid(['api_key'], 'Type the key to test another base URL: the stored key only goes to the stored base URL');
       }
     }
