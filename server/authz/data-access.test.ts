@@ -12,6 +12,7 @@ import { UsersStore } from '../store/users-store';
 import { conversationRecord, sandboxRecord, startTaskRecord } from '../testing/conversation-records';
 import { databasesUnderTest, freshPostgresDatabase } from '../testing/databases';
 import { ApiKeyRecords } from './api-keys';
+import { LlmCallRecords } from './llm-calls';
 import { asSystem, type Caller, OWNER_ID, sessionKeyCaller, type Subject } from './caller';
 import { ConversationRecords } from './conversations';
 import { DataAccess, type SubjectData, type UserDataStores, userDataStores } from './data-access';
@@ -44,6 +45,7 @@ const LAYER: Record<keyof SubjectData, { prototype: object }> = {
   secrets: SecretRecords,
   users: UserRecords,
   apiKeys: ApiKeyRecords,
+  llmCalls: LlmCallRecords,
 };
 
 const methodsOf = (prototype: object) =>
@@ -585,6 +587,31 @@ describe.each(databasesUnderTest())('the data-access layer on %s', (database) =>
       await refused(() => as(admin).apiKeys.deleteAll('alice'), NotFound);
       await as(asSystem('end a user’s access', 'alice')).apiKeys.deleteAll('alice');
       expect(await as(alice).apiKeys.list('alice')).toEqual([]);
+    });
+  });
+
+  describe('LLM calls', () => {
+    const call = (user: string) => ({
+      user_id: user,
+      conversation_id: `c-${user}`,
+      model: 'gpt-4o',
+      status: 200,
+      prompt_tokens: 10,
+      completion_tokens: 2,
+      cache_read_tokens: 0,
+      cost: 0.00005,
+      created_at: new Date().toISOString(),
+    });
+
+    method('llmCalls.insert', async () => {
+      await as(asSystem('forward a conversation’s LLM calls', 'alice')).llmCalls.insert(call('alice'));
+      await refused(() => as(asSystem('forward a conversation’s LLM calls', 'alice')).llmCalls.insert(call('bob')), NotFound);
+      // No user records calls, not even their own: only the proxy, from what the LLM answered.
+      await refused(() => as(alice).llmCalls.insert(call('alice')));
+      await refused(() => as(owner).llmCalls.insert(call('alice')));
+      expect(await db.selectFrom('llm_calls').select(['user_id', 'conversation_id']).execute()).toEqual([
+        { user_id: 'alice', conversation_id: 'c-alice' },
+      ]);
     });
   });
 

@@ -2,6 +2,7 @@ import { ApiKeysStore } from '../store/api-keys-store';
 import { ConversationsStore } from '../store/conversations-store';
 import type { Db } from '../store/database';
 import { EventsStore } from '../store/events-store';
+import { LlmCallsStore } from '../store/llm-calls-store';
 import { SandboxesStore } from '../store/sandboxes-store';
 import { SecretsStore } from '../store/secrets-store';
 import { SettingsStore } from '../store/settings-store';
@@ -11,6 +12,7 @@ import { ApiKeyRecords } from './api-keys';
 import type { Subject } from './caller';
 import { ConversationRecords } from './conversations';
 import { EventRecords } from './events';
+import { LlmCallRecords } from './llm-calls';
 import { SandboxRecords } from './sandboxes';
 import { SecretRecords } from './secrets';
 import { SettingsDocuments } from './settings';
@@ -27,6 +29,7 @@ export interface UserDataStores {
   secrets: SecretsStore;
   users: UsersStore;
   apiKeys: ApiKeysStore;
+  llmCalls: LlmCallsStore;
 }
 
 /** The stores of users' data on `db`. */
@@ -39,6 +42,7 @@ export const userDataStores = (db: Db): UserDataStores => ({
   secrets: new SecretsStore(db),
   users: new UsersStore(db),
   apiKeys: new ApiKeysStore(db),
+  llmCalls: new LlmCallsStore(db),
 });
 
 /** Users' data as one subject may reach it: each store's methods, each checked against the policy (server/authz/policy.ts). */
@@ -51,6 +55,7 @@ export interface SubjectData {
   secrets: SecretRecords;
   users: UserRecords;
   apiKeys: ApiKeyRecords;
+  llmCalls: LlmCallRecords;
 }
 
 /**
@@ -77,6 +82,7 @@ class BoundData implements SubjectData {
   #secrets?: SecretRecords;
   #users?: UserRecords;
   #apiKeys?: ApiKeyRecords;
+  #llmCalls?: LlmCallRecords;
 
   constructor(
     private readonly stores: UserDataStores,
@@ -113,5 +119,9 @@ class BoundData implements SubjectData {
 
   get apiKeys() {
     return (this.#apiKeys ??= new ApiKeyRecords(this.stores.apiKeys, this.subject));
+  }
+
+  get llmCalls() {
+    return (this.#llmCalls ??= new LlmCallRecords(this.stores.llmCalls, this.subject));
   }
 }

@@ -17,6 +17,7 @@ export const ACTIONS = {
   api_key: ['read', 'create', 'update', 'delete'],
   user: ['read', 'invite', 'update', 'delete', 'account'],
   team_defaults: ['read', 'update'],
+  llm_call: ['create'],
 } as const;
 
 export type Resource = keyof typeof ACTIONS;
@@ -66,6 +67,7 @@ export const ACTION_MEANINGS: { [R in Resource]: { [A in Action<R>]: string } } 
     account: 'their own password, sessions and sign-ins',
   },
   team_defaults: { read: 'read them (into each user’s settings)', update: 'change them' },
+  llm_call: { create: 'record one an agent made through the LLM proxy' },
 };
 
 const MEMBER: Grants = {
@@ -157,7 +159,12 @@ export const SYSTEM_TASKS = {
   'end a user’s access': { api_key: { delete: 'own' }, sandbox: { read: 'own', pause: 'own' } },
   'choose the sandbox image': { settings: { read: 'own' }, team_defaults: { read: 'any' } },
   // For a token the server issued to one conversation: that conversation, its owner's LLM settings.
-  'forward a conversation’s LLM calls': { conversation: { read: 'any' }, settings: { read: 'own' }, team_defaults: { read: 'any' } },
+  'forward a conversation’s LLM calls': {
+    conversation: { read: 'any' },
+    settings: { read: 'own' },
+    team_defaults: { read: 'any' },
+    llm_call: { create: 'own' },
+  },
   'seal MCP env values stored in plain text': { settings: { read: 'own', update: 'own' } },
 } as const satisfies Record<string, Grants>;
 

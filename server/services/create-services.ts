@@ -1,7 +1,7 @@
 import { asSystem, OWNER_ID } from '../authz/caller';
 import { DataAccess, userDataStores } from '../authz/data-access';
 import type { SandboxSpec } from '../../src/contract/sandboxes';
-import type { Clock } from '../clock';
+import { type Clock, systemClock } from '../clock';
 import { verifyTokenOverHttp } from '../git-providers/token-verifier';
 import { LlmPrices } from '../llm-prices';
 import type { Logger } from '../logger';
@@ -204,6 +204,8 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     data,
     settings,
     new LlmProxyTokens(box),
+    prices,
+    clock ?? systemClock,
     log.child({ component: 'llm-proxy' }),
     urlFromSandbox,
     docker?.engine,

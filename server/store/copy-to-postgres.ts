@@ -13,6 +13,7 @@ const TABLES: (keyof Database)[] = [
   'server_meta',
   'users',
   'api_keys',
+  'llm_calls',
   'user_settings',
   'provider_tokens',
   'custom_secrets',
@@ -98,11 +99,14 @@ export async function copySqliteToPostgres(dataDir: string, url: string, secrets
         })
         .where('status', 'not in', ['READY', 'ERROR'])
         .execute();
-      // New events and keys are numbered after the copied ones.
+      // New events, keys and LLM calls are numbered after the copied ones.
       await sql`SELECT setval(pg_get_serial_sequence('conversation_events', 'seq'), COALESCE(MAX(seq), 0) + 1, false) FROM conversation_events`.execute(
         trx,
       );
-      await sql`SELECT setval(pg_get_serial_sequence('api_keys', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM api_keys`.execute(trx);
+      for (const table of ['api_keys', 'llm_calls'])
+        await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), COALESCE(MAX(id), 0) + 1, false) FROM ${sql.table(table)}`.execute(
+          trx,
+        );
       return counts;
     });
   } finally {

@@ -566,6 +566,31 @@ const migrations: Record<string, Migration> = {
         await db.schema.dropIndex(index).execute();
     },
   },
+  '0018_llm_calls': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('llm_calls')
+        .addColumn('id', isPostgres(db) ? 'serial' : 'integer', (col) =>
+          isPostgres(db) ? col.primaryKey() : col.primaryKey().autoIncrement(),
+        )
+        .addColumn('user_id', 'text', (col) => col.notNull())
+        .addColumn('conversation_id', 'text', (col) => col.notNull())
+        .addColumn('model', 'text')
+        .addColumn('status', 'integer', (col) => col.notNull())
+        .addColumn('prompt_tokens', 'integer', (col) => col.notNull())
+        .addColumn('completion_tokens', 'integer', (col) => col.notNull())
+        .addColumn('cache_read_tokens', 'integer', (col) => col.notNull())
+        .addColumn('cost', isPostgres(db) ? 'double precision' : 'real')
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .execute();
+      // Kept after its conversation and user are gone: what was spent stays spent.
+      await db.schema.createIndex('llm_calls_by_user').on('llm_calls').columns(['user_id', 'created_at']).execute();
+      await db.schema.createIndex('llm_calls_by_conversation').on('llm_calls').columns(['conversation_id', 'created_at']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('llm_calls').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -13,6 +13,7 @@ export interface Database {
   server_instances: ServerInstancesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
+  llm_calls: LlmCallsTable;
 }
 
 /** The server instances on this database (one with SQLite; several with PostgreSQL). */
@@ -192,4 +193,21 @@ export interface ApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;
+}
+
+/** One LLM call an agent made through the LLM proxy: whose, for which conversation, what it used. */
+export interface LlmCallsTable {
+  id: Generated<number>;
+  user_id: string;
+  conversation_id: string;
+  /** The model the request named, as sent. */
+  model: string | null;
+  /** The LLM's HTTP status. */
+  status: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cache_read_tokens: number;
+  /** Dollars at the model's price; `null` for a model without one. */
+  cost: number | null;
+  created_at: string;
 }

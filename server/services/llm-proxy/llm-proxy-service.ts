@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { finished, pipeline, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { request } from 'undici';
 import type { DataAccess } from '../../authz/data-access';
@@ -9,6 +9,10 @@ import type { Logger } from '../../logger';
 import { Unauthenticated, Unavailable } from '../domain-errors';
 import type { SettingsService } from '../settings/settings-service';
 import type { LlmProxyTokens } from './llm-proxy-tokens';
+import { callCost } from '../../agent-server/metrics';
+import type { LlmPrices } from '../../llm-prices';
+import type { Clock } from '../../clock';
+import { type CallUsage, UsageMeter } from './usage-meter';
 
 const TASK = 'forward a conversation’s LLM calls';
 const LOOPBACK = '127.0.0.1';
@@ -20,6 +24,16 @@ export interface ForwardedResponse {
   body: Readable;
 }
 
+/** The model a Chat Completions request names. */
+function modelOf(body: Buffer): string | null {
+  try {
+    const { model } = JSON.parse(body.toString('utf8')) as { model?: unknown };
+    return typeof model === 'string' ? model : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Starts a listener of the proxy's on `host` (a free port). */
 export type ProxyListen = (host: string) => Promise<{ port: number; close: () => Promise<void> }>;
 
@@ -27,7 +41,9 @@ export type ProxyListen = (host: string) => Promise<{ port: number; close: () =>
  * The LLM as sandboxes reach it: an agent server is given the proxy's address and its
  * conversation's token (never a key), and each Chat Completions request it sends is passed on to
  * the LLM its conversation's owner has in Settings (or the team's), with their key, read at that
- * moment. The response comes back as the LLM sends it, streamed.
+ * moment. The response comes back as the LLM sends it, streamed, and each call is recorded with
+ * what its response said it used (tokens, and the cost at the model's price) by user and
+ * conversation.
  */
 export class LlmProxyService {
   #listen: ProxyListen | undefined;
@@ -38,6 +54,8 @@ export class LlmProxyService {
     private readonly data: DataAccess,
     private readonly settings: SettingsService,
     private readonly tokens: LlmProxyTokens,
+    private readonly prices: LlmPrices,
+    private readonly clock: Clock,
     private readonly log: Logger,
     /** A URL on this machine's loopback as a process sandbox reaches it. */
     private readonly urlFromSandbox: (url: string) => string = (url) => url,
@@ -88,6 +106,24 @@ export class LlmProxyService {
     return (await listener).port;
   }
 
+  async #record(conversation: { id: string; user_id: string }, model: string | null, status: number, usage: CallUsage | undefined) {
+    const used = usage ?? { prompt_tokens: 0, completion_tokens: 0, cache_read_tokens: 0 };
+    const price = this.prices.priceOf(model);
+    try {
+      await this.data.as(asSystem(TASK, conversation.user_id)).llmCalls.insert({
+        user_id: conversation.user_id,
+        conversation_id: conversation.id,
+        model,
+        status,
+        ...used,
+        cost: price ? callCost({ ...used, reasoning_tokens: 0 }, price) : null,
+        created_at: this.clock().toISOString(),
+      });
+    } catch (error) {
+      this.log.warn({ err: error, conversationId: conversation.id }, 'an LLM call could not be recorded');
+    }
+  }
+
   /** Passes one Chat Completions request of the conversation `token` names on to its owner's LLM. */
   async chatCompletions(token: string | undefined, body: Buffer, signal: AbortSignal): Promise<ForwardedResponse> {
     const conversationId = this.tokens.conversationOf(token);
@@ -104,8 +140,11 @@ export class LlmProxyService {
         body,
         signal,
       });
-      const contentType = response.headers['content-type'];
-      return { status: response.statusCode, contentType: typeof contentType === 'string' ? contentType : null, body: response.body };
+      const contentType = typeof response.headers['content-type'] === 'string' ? response.headers['content-type'] : null;
+      const meter = new UsageMeter(contentType?.startsWith('text/event-stream') ?? false);
+      // Recorded however the response ends: whole, cut short, or refused.
+      finished(meter, () => void this.#record(conversation, modelOf(body), response.statusCode, meter.usage));
+      return { status: response.statusCode, contentType, body: pipeline(response.body, meter, () => undefined) };
     } catch (error) {
       if (signal.aborted) throw error;
       const reason = rootCause(error);

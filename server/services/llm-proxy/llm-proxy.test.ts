@@ -30,6 +30,16 @@ async function call(token: string | undefined, body: unknown = chat): Promise<Re
   });
 }
 
+async function settingsOf(key: string, settings: object): Promise<void> {
+  const saved = await t.request({
+    method: 'POST',
+    url: '/api/settings',
+    headers: { 'x-session-api-key': key, 'content-type': 'application/json' },
+    payload: JSON.stringify(settings),
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
+}
+
 const addConversation = (id: string, userId = 'default') =>
   new ConversationsStore(t.db).insert(conversationRecord({ id, user_id: userId }));
 const tokenOf = (id: string) => t.services.llmProxy.tokenFor(id);
@@ -37,13 +47,7 @@ const tokenOf = (id: string) => t.services.llmProxy.tokenFor(id);
 describe('the LLM proxy', () => {
   it("passes a conversation's call on to its owner's LLM with their key, and the LLM's answer back", async () => {
     const member = await addMember(t, 'mia@example.com', 'member');
-    const saved = await t.request({
-      method: 'POST',
-      url: '/api/settings',
-      headers: { 'x-session-api-key': member.key, 'content-type': 'application/json' },
-      payload: JSON.stringify({ llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-mia' }),
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
+    await settingsOf(member.key, { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-mia' });
     await addConversation('c-mia', member.userId);
     llm.enqueue({ text: 'Hi, Mia.' });
 
@@ -53,6 +57,60 @@ describe('the LLM proxy', () => {
     expect(((await response.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe('Hi, Mia.');
     expect(llm.requests.map((request) => request.authorization)).toEqual(['Bearer sk-mia']);
     expect(llm.requests[0]!.body).toEqual(chat);
+  });
+
+  it('records each call by user and conversation, with the tokens its answer reports and their cost, streamed or not', async () => {
+    const member = await addMember(t, 'mia@example.com', 'member');
+    await t.postSettings({ llm_model: 'openai/gpt-4o', llm_base_url: llm.baseUrl, llm_api_key: 'sk-owner' });
+    await settingsOf(member.key, { llm_model: 'openai/my-own-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-mia' });
+    await addConversation('c-1');
+    await addConversation('c-mia', member.userId);
+    llm.enqueue(
+      { text: 'One.', usage: { prompt_tokens: 1000, completion_tokens: 100 } },
+      { text: 'Two.', usage: { prompt_tokens: 2000, completion_tokens: 10 } },
+    );
+
+    await (await call(tokenOf('c-1'), { ...chat, model: 'gpt-4o' })).json();
+    const streamed = await call(tokenOf('c-1'), { ...chat, model: 'gpt-4o', stream: true, stream_options: { include_usage: true } });
+    expect(await streamed.text()).toContain('Two.');
+    await (await call(tokenOf('c-mia'), { ...chat, model: 'my-own-model' })).text(); // a model without a price
+    const calls = async () =>
+      t.db
+        .selectFrom('llm_calls')
+        .select(['user_id', 'conversation_id', 'model', 'status', 'prompt_tokens', 'completion_tokens', 'cost'])
+        .orderBy('id')
+        .execute();
+    await expect.poll(async () => (await calls()).length).toBe(3);
+
+    expect(await calls()).toEqual([
+      {
+        user_id: 'default',
+        conversation_id: 'c-1',
+        model: 'gpt-4o',
+        status: 200,
+        prompt_tokens: 1000,
+        completion_tokens: 100,
+        cost: 0.0035,
+      },
+      {
+        user_id: 'default',
+        conversation_id: 'c-1',
+        model: 'gpt-4o',
+        status: 200,
+        prompt_tokens: 2000,
+        completion_tokens: 10,
+        cost: 0.0051,
+      },
+      {
+        user_id: member.userId,
+        conversation_id: 'c-mia',
+        model: 'my-own-model',
+        status: 200,
+        prompt_tokens: 1000,
+        completion_tokens: 100,
+        cost: null,
+      },
+    ]);
   });
 
   it("uses the team's LLM for a member who set none", async () => {
