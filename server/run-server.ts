@@ -43,6 +43,11 @@ function processSandboxNamespaces(config: ServerConfig, users: boolean, log: Log
   const found = findNamespaceTools(users ? { uid: config.sandboxUidBase, gid: config.sandboxUidBase } : undefined);
   if (found.tools) {
     log.info('process sandboxes run in namespaces of their own');
+    if (found.unlimitedNetwork)
+      log.warn(
+        { reason: found.unlimitedNetwork },
+        "process sandboxes' networks are not limited: they reach private addresses (the Docker bridge, the LAN, cloud metadata). Install iptables (Debian: apt-get install iptables).",
+      );
     return found.tools;
   }
   if (config.sandboxNamespaces === 'on')

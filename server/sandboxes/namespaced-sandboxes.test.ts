@@ -17,6 +17,8 @@ import { MCP_TEST_MARKER } from '../services/settings/mcp-test-service';
 import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './specs';
 import { publishedUrl } from '../testing/published-url';
 import { closedPort, listensOn } from '../testing/closed-port';
+import { localEngine } from '../testing/docker-engine';
+import { sandboxNetworkGateway } from './docker/sandbox-network';
 
 /*
  * Process sandboxes in namespaces of their own (bubblewrap, slirp4netns): what sandbox code can no
@@ -27,6 +29,7 @@ import { closedPort, listensOn } from '../testing/closed-port';
 
 const found = findNamespaceTools(canSwitchUsers() ? { uid: 65534, gid: 65534 } : undefined);
 if (!found.tools && process.env.CI) throw new Error(`CI must run the namespaced sandbox tests: ${found.reason}`);
+if (found.tools && !found.tools.firewall && process.env.CI) throw new Error(`CI must limit sandboxes' networks: ${found.unlimitedNetwork}`);
 if (!found.tools) console.warn(`[namespaced sandboxes] not tested here: ${found.reason}`);
 const tools = found.tools as NamespaceTools;
 
@@ -55,6 +58,9 @@ async function logOf(t: TestApp, id: string): Promise<string> {
     { timeout: 15_000 },
   );
 }
+
+/** Whether an IPv4 address is in a private range (RFC 1918). */
+const isPrivate = (address: string) => /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(address);
 
 /** Node's fetch from inside the sandbox: prints the body, or FETCH-FAILED. */
 const fetchFrom = (url: string) =>
@@ -120,6 +126,39 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
       const log = await logOf(t, id);
       expect(log).toContain('data-dir: sandboxes\n');
       expect(log).toContain(`sandboxes: ${id}\n`);
+    }
+  });
+
+  it('reach the host at its alias, but none of its private addresses: not the Docker network, the LAN or cloud metadata', async () => {
+    const engine = await localEngine();
+    // The sandboxes' Docker network gives the host an address in a private range; a LAN may too.
+    const privateAddresses = new Set([
+      ...(engine ? [await sandboxNetworkGateway(engine)] : []),
+      ...Object.values(os.networkInterfaces())
+        .flat()
+        .filter((address) => address?.family === 'IPv4' && !address.internal && isPrivate(address.address))
+        .map((address) => address!.address),
+    ]);
+    if (privateAddresses.size === 0 && process.env.CI) throw new Error('CI must have a private address to try: a Docker engine');
+    const everywhere = http.createServer((_request, response) => response.end('the host answers'));
+    await new Promise<void>((resolve) => everywhere.listen(0, '0.0.0.0', resolve));
+    try {
+      const port = (everywhere.address() as AddressInfo).port;
+      const tries = [
+        `http://${HOST_ALIAS}:${port}/`,
+        ...[...privateAddresses].map((address) => `http://${address}:${port}/`),
+        'http://169.254.169.254/',
+      ];
+      const t = await app(`${tries.map((url) => `echo "$(${fetchFrom(url)}) from ${url}"`).join('; ')}; echo probed; sleep 600`);
+      const { id } = await startSandbox(t, 'probe');
+      const log = await logOf(t, id);
+      expect(log).toContain(`the host answers from ${tries[0]}`);
+      for (const url of tries.slice(1)) expect(log).toContain(`FETCH-FAILED from ${url}`);
+      // The host reaches its own private addresses: only the sandbox is refused.
+      for (const address of privateAddresses) expect(await (await fetch(`http://${address}:${port}/`)).text()).toBe('the host answers');
+    } finally {
+      everywhere.closeAllConnections();
+      await new Promise((resolve) => everywhere.close(resolve));
     }
   });
 

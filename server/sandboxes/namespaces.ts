@@ -33,7 +33,36 @@ export interface NamespaceTools {
   bwrap: string;
   slirp4netns: string;
   nsenter: string;
+  /** `iptables-restore` and `setpriv`: the sandbox network's limits (SANDBOX_NETWORK_RULES); without them, none. */
+  firewall?: { iptablesRestore: string; setpriv: string };
 }
+
+/**
+ * What a sandbox's network refuses, as iptables-restore reads it: the private, shared, link-local
+ * (cloud metadata) and other non-public ranges IPv4 has — the Docker bridges, the LAN, other
+ * hosts' services — but the host at its alias (its loopback: the LLM proxy, the API, a git host
+ * or MCP server there) and slirp4netns' DNS. The internet stays open; slirp4netns gives no IPv6.
+ */
+export const SANDBOX_NETWORK_RULES = [
+  '*filter',
+  ':OUTPUT ACCEPT [0:0]',
+  '-A OUTPUT -o lo -j ACCEPT',
+  '-A OUTPUT -d 10.0.2.2/32 -j ACCEPT',
+  '-A OUTPUT -d 10.0.2.3/32 -j ACCEPT',
+  ...[
+    '0.0.0.0/8',
+    '10.0.0.0/8',
+    '100.64.0.0/10',
+    '127.0.0.0/8',
+    '169.254.0.0/16',
+    '172.16.0.0/12',
+    '192.168.0.0/16',
+    '198.18.0.0/15',
+    '224.0.0.0/3',
+  ].map((range) => `-A OUTPUT -d ${range} -j REJECT`),
+  'COMMIT',
+  '',
+].join('\n');
 
 /** `name`'s path on `searchPath` (a path with a slash: itself), if it is there and executable. */
 export function onPath(name: string, searchPath = process.env.PATH ?? ''): string | undefined {
@@ -59,29 +88,62 @@ export function onPath(name: string, searchPath = process.env.PATH ?? ''): strin
 
 /**
  * The tools, when all are installed and the kernel lets `user` make namespaces (tried once with a
- * command that does nothing); `undefined` with the reason otherwise.
+ * command that does nothing); `undefined` with the reason otherwise. `unlimitedNetwork` says why
+ * sandboxes' networks cannot be limited (SANDBOX_NETWORK_RULES), when they cannot.
  */
-export function findNamespaceTools(user: ProcessUser | undefined): { tools: NamespaceTools } | { tools: undefined; reason: string } {
+export function findNamespaceTools(
+  user: ProcessUser | undefined,
+): { tools: NamespaceTools; unlimitedNetwork?: string } | { tools: undefined; reason: string } {
   const found = { unshare: onPath('unshare'), bwrap: onPath('bwrap'), slirp4netns: onPath('slirp4netns'), nsenter: onPath('nsenter') };
   const missing = Object.entries(found)
     .filter(([, file]) => !file)
     .map(([name]) => name);
   if (missing.length) return { tools: undefined, reason: `not installed: ${missing.join(', ')}` };
-  const tools = found as NamespaceTools;
-  const trial = spawnSync(tools.unshare, unshareArgs(tools, ['--ro-bind', '/', '/', '--', '/bin/true']), {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    timeout: 10_000,
-    ...user,
-  });
-  if (trial.status !== 0) {
-    return { tools: undefined, reason: `namespaces refused: ${trial.stderr?.toString().trim() || `exit ${trial.status}`}` };
-  }
-  return { tools };
+  const bare = found as NamespaceTools;
+  const refusal = (tools: NamespaceTools) => {
+    const trial = spawnSync(tools.unshare, unshareArgs(tools, ['--ro-bind', '/', '/', '--', '/bin/true']), {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 10_000,
+      ...user,
+    });
+    return trial.status === 0 ? undefined : trial.stderr?.toString().trim() || `exit ${trial.status}`;
+  };
+  const refused = refusal(bare);
+  if (refused) return { tools: undefined, reason: `namespaces refused: ${refused}` };
+  // iptables is often outside a user's PATH.
+  const systemPath = `${process.env.PATH ?? ''}:/usr/sbin:/sbin`;
+  const [iptablesRestore, setpriv] = [onPath('iptables-restore', systemPath), onPath('setpriv', systemPath)];
+  if (!iptablesRestore || !setpriv) return { tools: bare, unlimitedNetwork: 'iptables-restore and setpriv are not both installed' };
+  const tools = { ...bare, firewall: { iptablesRestore, setpriv } };
+  const firewallRefused = refusal(tools);
+  return firewallRefused ? { tools: bare, unlimitedNetwork: `its rules were refused: ${firewallRefused}` } : { tools };
 }
 
-/** `unshare` making the user and network namespaces, then `bwrap` with `bwrapArgs` in them. */
+/**
+ * `unshare` making the user and network namespaces, then `bwrap` with `bwrapArgs` in them. With
+ * a firewall, the network's rules go in first, with the capabilities the new user namespace
+ * grants (`--keep-caps`), which are dropped again before bwrap: the sandbox cannot change them.
+ */
 function unshareArgs(tools: NamespaceTools, bwrapArgs: string[]): string[] {
-  return ['--user', '--map-current-user', '--net', '--', tools.bwrap, ...bwrapArgs];
+  const namespaces = ['--user', '--map-current-user', '--net'];
+  if (!tools.firewall) return [...namespaces, '--', tools.bwrap, ...bwrapArgs];
+  const { iptablesRestore, setpriv } = tools.firewall;
+  return [
+    ...namespaces,
+    '--keep-caps',
+    '--',
+    '/bin/sh',
+    '-c',
+    'printf "%s" "$1" | "$2" && shift 2 && exec "$@"',
+    'sandbox-network',
+    SANDBOX_NETWORK_RULES,
+    iptablesRestore,
+    setpriv,
+    '--inh-caps=-all',
+    '--ambient-caps=-all',
+    tools.bwrap,
+    ...bwrapArgs,
+  ];
 }
 
 /** What every sandbox runs from: Node's directory and this project's (its agent server, its tools). */
