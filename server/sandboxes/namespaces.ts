@@ -43,12 +43,12 @@ export interface NamespaceTools {
  * hosts' services — but the host at its alias (its loopback: the LLM proxy, the API, a git host
  * or MCP server there) and slirp4netns' DNS. The internet stays open; slirp4netns gives no IPv6.
  */
-export const SANDBOX_NETWORK_RULES = [
+const SANDBOX_NETWORK_RULES = [
   '*filter',
   ':OUTPUT ACCEPT [0:0]',
   '-A OUTPUT -o lo -j ACCEPT',
-  '-A OUTPUT -d 10.0.2.2/32 -j ACCEPT',
-  '-A OUTPUT -d 10.0.2.3/32 -j ACCEPT',
+  `-A OUTPUT -d ${SANDBOX_NETWORK.gateway}/32 -j ACCEPT`,
+  `-A OUTPUT -d ${SANDBOX_NETWORK.dns}/32 -j ACCEPT`,
   ...[
     '0.0.0.0/8',
     '10.0.0.0/8',
