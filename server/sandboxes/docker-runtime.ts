@@ -115,7 +115,7 @@ export class DockerRuntime implements SandboxRuntime {
   /** Sandboxes this server prepared: never swept, whatever the registry said when the sweep began. */
   readonly #prepared = new Set<string>();
   /** The network sandboxes' containers are on (made once per run, when missing). */
-  #network: Promise<void> | undefined;
+  #network: Promise<string> | undefined;
   readonly #events: ContainerEvents;
   #outside: ((id: string, change: OutsideChange) => void) | undefined;
   /** The listing under way, if any, and the count of changes (made here, or received as events) when it began. */

@@ -18,7 +18,7 @@ import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './specs';
 import { publishedUrl } from '../testing/published-url';
 import { closedPort, listensOn } from '../testing/closed-port';
 import { localEngine } from '../testing/docker-engine';
-import { sandboxNetworkGateway } from './docker/sandbox-network';
+import { ensureSandboxNetwork } from './docker/sandbox-network';
 
 /*
  * Process sandboxes in namespaces of their own (bubblewrap, slirp4netns): what sandbox code can no
@@ -133,7 +133,7 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
     const engine = await localEngine();
     // The sandboxes' Docker network gives the host an address in a private range; a LAN may too.
     const privateAddresses = new Set([
-      ...(engine ? [await sandboxNetworkGateway(engine)] : []),
+      ...(engine ? [await ensureSandboxNetwork(engine)] : []),
       ...Object.values(os.networkInterfaces())
         .flat()
         .filter((address) => address?.family === 'IPv4' && !address.internal && isPrivate(address.address))

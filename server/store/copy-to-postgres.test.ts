@@ -30,6 +30,19 @@ const post = (t: TestApp, url: string, body: unknown) =>
 const migrate = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   promisify(execFile)(process.execPath, [builtServerScript('migrate-to-postgres'), ...args], { env: { ...process.env, ...env } });
 
+/** An LLM call of the copied conversation, as the LLM proxy records one. */
+const llmCall = (at: string) => ({
+  user_id: 'default',
+  conversation_id: 'a'.repeat(32),
+  model: 'gpt-4o',
+  status: 200,
+  prompt_tokens: 1000,
+  completion_tokens: 100,
+  cache_read_tokens: 0,
+  cost: 0.0035,
+  created_at: at,
+});
+
 /** The API key of the team member `sqliteDataDir` adds. */
 let memberKey = '';
 
@@ -63,6 +76,7 @@ async function sqliteDataDir(): Promise<string> {
       body: JSON.stringify({ id }),
     })),
   );
+  await t.db.insertInto('llm_calls').values(llmCall('2026-01-01T00:00:05.000Z')).execute();
   await t.close({ keepData: true });
   cleanUps.push(async () => fs.rmSync(t.dataDir, { recursive: true, force: true }));
   return t.dataDir;
@@ -105,6 +119,12 @@ describe('npm run migrate-to-postgres', () => {
     const asMember = await t.app.inject({ method: 'GET', url: '/api/keys', headers: { 'x-session-api-key': memberKey } });
     expect(asMember.json()).toEqual([expect.objectContaining({ id: 1, name: 'tests' })]);
     expect((await post(t, '/api/keys', { name: 'after the copy' })).json()).toMatchObject({ id: 2 });
+    // The LLM calls came along, and a new one is numbered after them.
+    await t.db.insertInto('llm_calls').values(llmCall('2026-01-01T00:00:10.000Z')).execute();
+    expect(await t.db.selectFrom('llm_calls').select(['id', 'created_at']).orderBy('id').execute()).toEqual([
+      { id: 1, created_at: '2026-01-01T00:00:05.000Z' },
+      { id: 2, created_at: '2026-01-01T00:00:10.000Z' },
+    ]);
 
     const second = migrate(['--from', dataDir, '--to', target.url], { SECRETS_KEY: TEST_SECRETS_KEY });
     await expect(second).rejects.toMatchObject({ stderr: expect.stringContaining('already holds data'), code: 1 });

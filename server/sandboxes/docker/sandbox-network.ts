@@ -9,8 +9,12 @@ export const SANDBOX_NETWORK_NAME = 'agent-console-sandboxes';
 
 const NO_TRAFFIC_BETWEEN_CONTAINERS = { 'com.docker.network.bridge.enable_icc': 'false' };
 
-/** Makes the network when the engine does not have it; refuses one of that name that lets containers reach each other. */
-export async function ensureSandboxNetwork(docker: Docker): Promise<void> {
+/**
+ * Makes the network when the engine does not have it; refuses one of that name that lets
+ * containers reach each other. Returns the host's address on it: what a container reaches the
+ * host's listeners on it at.
+ */
+export async function ensureSandboxNetwork(docker: Docker): Promise<string> {
   const [found] = await docker.listNetworks({ filters: JSON.stringify({ name: [`^${SANDBOX_NETWORK_NAME}$`] }) });
   if (!found) {
     try {
@@ -21,7 +25,6 @@ export async function ensureSandboxNetwork(docker: Docker): Promise<void> {
         Options: NO_TRAFFIC_BETWEEN_CONTAINERS,
         Labels: { 'agent-console.network': 'sandboxes' },
       });
-      return;
     } catch (error) {
       // Another server made it meanwhile: it is checked below.
       if ((error as { statusCode?: number }).statusCode !== 409) throw error;
@@ -33,12 +36,6 @@ export async function ensureSandboxNetwork(docker: Docker): Promise<void> {
       `The Docker network ${SANDBOX_NETWORK_NAME} lets containers reach each other (enable_icc is not false): remove it, and the server makes it again`,
     );
   }
-}
-
-/** The host's address on the sandboxes' network: what a container reaches the host's listeners on it at. */
-export async function sandboxNetworkGateway(docker: Docker): Promise<string> {
-  await ensureSandboxNetwork(docker);
-  const network = await docker.getNetwork(SANDBOX_NETWORK_NAME).inspect();
   const gateway = (network.IPAM?.Config as { Gateway?: string }[] | undefined)?.find((config) => config.Gateway)?.Gateway;
   if (!gateway) throw new Error(`The Docker network ${SANDBOX_NETWORK_NAME} has no gateway address`);
   return gateway;

@@ -4,7 +4,7 @@ import { request } from 'undici';
 import type { DataAccess } from '../../authz/data-access';
 import { asSystem } from '../../authz/caller';
 import { llmEndpoint, rootCause, shownUrl } from '../../llm-endpoint';
-import { sandboxNetworkGateway } from '../../sandboxes/docker/sandbox-network';
+import { ensureSandboxNetwork } from '../../sandboxes/docker/sandbox-network';
 import type { Logger } from '../../logger';
 import { Unauthenticated, Unavailable } from '../domain-errors';
 import type { SettingsService } from '../settings/settings-service';
@@ -79,7 +79,7 @@ export class LlmProxyService {
   async baseUrlForSandbox(): Promise<string> {
     if (this.docker) {
       const docker = this.docker;
-      this.#gateway ??= sandboxNetworkGateway(docker).catch((error: unknown) => {
+      this.#gateway ??= ensureSandboxNetwork(docker).catch((error: unknown) => {
         this.#gateway = undefined; // asked again at the next start
         throw error;
       });
