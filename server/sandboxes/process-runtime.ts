@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { SandboxIsolation } from '../../src/contract/sandboxes';
@@ -16,6 +15,7 @@ import type { ExecOptions, ExecResult, RuntimeHandle, RuntimeState, SandboxLaunc
 import { LeftoverRemoval } from './leftover-removal';
 import { appendLog, isOwnLine, openLogForAppend, tailLines } from './sandbox-log';
 import { SANDBOX_PUBLISHED_HOST } from './published-host';
+import { freeSandboxPort } from './sandbox-ports';
 import { storedWorkerPorts, workerEnv, type WorkerUrl } from './worker-ports';
 import type { SandboxUsers } from './sandbox-users';
 import {
@@ -37,18 +37,6 @@ export const SANDBOX_MARKER = 'AGENT_CONSOLE_SANDBOX_ID';
 
 /** What a sandbox gets of the server's environment: enough to run, none of the server's secrets. */
 const INHERITED_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ'];
-
-/** A free loopback port for a sandbox's agent server. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, SANDBOX_PUBLISHED_HOST, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** `relative` resolved inside `root`; `undefined` when it leads out of it. */
 function inside(root: string, relative: string): string | undefined {
@@ -158,7 +146,7 @@ export class ProcessRuntime implements SandboxRuntime {
     const user = await users?.allocate(this.#homes());
     await makeDirs(this.#homes(), path.join(id, 'tmp'), user);
     await fs.mkdir(path.dirname(this.#logFile(id)), { recursive: true, mode: 0o700 });
-    return { port: await freePort(), workerPorts: [await freePort(), await freePort()] };
+    return { port: await freeSandboxPort(), workerPorts: [await freeSandboxPort(), await freeSandboxPort()] };
   }
 
   async start({ id, command, workingDir, env, sessionKey, port, workerPorts, onExit }: SandboxLaunch): Promise<Started> {
