@@ -6,7 +6,7 @@ import type { Exit } from '../processes/exit';
 import { describeEnd, type StdioTransport } from './process-transport';
 import type { ContainerLimits } from '../sandboxes/docker-runtime';
 import { hardenedHostConfig } from '../sandboxes/docker/hardened-host-config';
-import { ensureSandboxNetwork } from '../sandboxes/docker/sandbox-network';
+import type { LimitedSandboxNetwork } from '../sandboxes/docker/network-limits';
 
 const STDERR_TAIL_BYTES = 2000;
 
@@ -21,6 +21,8 @@ export interface ContainerLauncher {
   limits: ContainerLimits;
   /** On every container it makes, so the server finds what a killed run left. */
   labels: Record<string, string>;
+  /** The sandboxes' network, which its containers are on. */
+  network: LimitedSandboxNetwork;
 }
 
 export interface ContainerParams {
@@ -53,8 +55,8 @@ export class ContainerTransport implements StdioTransport {
   ) {}
 
   async start(): Promise<void> {
-    const { docker, image, limits, labels } = this.launcher;
-    await ensureSandboxNetwork(docker);
+    const { docker, image, limits, labels, network } = this.launcher;
+    await network.ready();
     const container = await docker.createContainer({
       Image: image,
       Cmd: [this.params.command, ...this.params.args],

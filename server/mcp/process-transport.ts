@@ -33,6 +33,11 @@ export interface ProcessParams {
   env: Record<string, string>;
   /** Runs it as this user (the server must be root). */
   user?: ProcessUser;
+  /**
+   * For a command in namespaces of its own (`sandboxCommand`, which holds it back on fds 3 and 4):
+   * gives them their network and lets it run; resolves with what ends the network with it.
+   */
+  network?: (child: ChildProcess) => Promise<() => Promise<void>>;
 }
 
 /**
@@ -46,6 +51,7 @@ export class ProcessGroupTransport implements StdioTransport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   #child: ChildProcess | undefined;
+  #endNetwork: (() => Promise<void>) | undefined;
   #exit: Exit | undefined;
   #stderr = '';
   readonly #buffer = new ReadBuffer();
@@ -56,7 +62,7 @@ export class ProcessGroupTransport implements StdioTransport {
     return new Promise((resolve, reject) => {
       const child = spawnGroup(this.params.command, this.params.args, {
         env: { ...getDefaultEnvironment(), ...this.params.env },
-        stdio: ['pipe', 'pipe', 'pipe'],
+        stdio: this.params.network ? ['pipe', 'pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
         ...this.params.user,
       });
       this.#child = child;
@@ -64,7 +70,17 @@ export class ProcessGroupTransport implements StdioTransport {
         reject(error);
         this.onerror?.(error);
       });
-      child.once('spawn', () => resolve());
+      const { network } = this.params;
+      child.once('spawn', () => {
+        if (!network) return resolve();
+        network(child).then(
+          (end) => {
+            this.#endNetwork = end;
+            resolve();
+          },
+          (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))),
+        );
+      });
       // 'close' comes after stdout and stderr ended, so the stderr tail is complete by then.
       child.once('close', (code, signal) => {
         this.#exit = { code, signal };
@@ -105,5 +121,6 @@ export class ProcessGroupTransport implements StdioTransport {
     if (!child?.pid) return;
     this.#child = undefined;
     await endGroup(child.pid, GRACE_MS);
+    await this.#endNetwork?.();
   }
 }

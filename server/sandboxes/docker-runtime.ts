@@ -21,7 +21,7 @@ import type {
   SandboxRuntime,
   Started,
 } from './runtime';
-import { ensureSandboxNetwork } from './docker/sandbox-network';
+import type { LimitedSandboxNetwork } from './docker/network-limits';
 import { hardenedHostConfig } from './docker/hardened-host-config';
 
 /** On every container and volume of a sandbox: which one it is. */
@@ -47,6 +47,8 @@ export interface DockerRuntimeOptions {
   /** What sandboxes start from unless their launch names another image. */
   image: string;
   limits: ContainerLimits;
+  /** The network sandboxes' containers are on. */
+  network: LimitedSandboxNetwork;
   /** Settings' `remote_runtime_resource_factor` at a start: the memory and CPUs of `limits` times it. */
   resourceFactor?: () => Promise<number>;
   /** How long a removed container has to exit after SIGTERM before SIGKILL. */
@@ -114,8 +116,6 @@ export class DockerRuntime implements SandboxRuntime {
   readonly #own = new Map<string, number>();
   /** Sandboxes this server prepared: never swept, whatever the registry said when the sweep began. */
   readonly #prepared = new Set<string>();
-  /** The network sandboxes' containers are on (made once per run, when missing). */
-  #network: Promise<string> | undefined;
   readonly #events: ContainerEvents;
   #outside: ((id: string, change: OutsideChange) => void) | undefined;
   /** The listing under way, if any, and the count of changes (made here, or received as events) when it began. */
@@ -248,11 +248,7 @@ export class DockerRuntime implements SandboxRuntime {
 
   async prepare(id: string): Promise<{ port: number; workerPorts: number[] }> {
     this.#prepared.add(id);
-    this.#network ??= ensureSandboxNetwork(this.options.docker).catch((error: unknown) => {
-      this.#network = undefined; // tried again at the next start
-      throw error;
-    });
-    await this.#network;
+    await this.options.network.ready();
     await this.options.docker.createVolume({ Name: this.#volume(id), Labels: this.#labels(id) });
     return { port: AGENT_SERVER_CONTAINER_PORT, workerPorts: WORKER_CONTAINER_PORTS };
   }

@@ -66,6 +66,38 @@ const isPrivate = (address: string) => /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01]
 const fetchFrom = (url: string) =>
   `node -e 'fetch(process.argv[1]).then(r=>r.text()).then(t=>console.log(t),()=>console.log("FETCH-FAILED"))' ${url}`;
 
+/**
+ * Runs `probe` while the host answers on every address: the URLs a sandbox tries (the host at its
+ * alias first, then each of the host's private addresses and cloud metadata), those addresses, and
+ * the port.
+ */
+async function withHostListener(probe: (where: { tries: string[]; privateAddresses: Set<string>; port: number }) => Promise<void>) {
+  const engine = await localEngine();
+  // The sandboxes' Docker network gives the host an address in a private range; a LAN may too.
+  const privateAddresses = new Set([
+    ...(engine ? [(await ensureSandboxNetwork(engine)).gateway] : []),
+    ...Object.values(os.networkInterfaces())
+      .flat()
+      .filter((address) => address?.family === 'IPv4' && !address.internal && isPrivate(address.address))
+      .map((address) => address!.address),
+  ]);
+  if (privateAddresses.size === 0 && process.env.CI) throw new Error('CI must have a private address to try: a Docker engine');
+  const everywhere = http.createServer((_request, response) => response.end('the host answers'));
+  await new Promise<void>((resolve) => everywhere.listen(0, '0.0.0.0', resolve));
+  try {
+    const port = (everywhere.address() as AddressInfo).port;
+    const tries = [
+      `http://${HOST_ALIAS}:${port}/`,
+      ...[...privateAddresses].map((address) => `http://${address}:${port}/`),
+      'http://169.254.169.254/',
+    ];
+    await probe({ tries, privateAddresses, port });
+  } finally {
+    everywhere.closeAllConnections();
+    await new Promise((resolve) => everywhere.close(resolve));
+  }
+}
+
 describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', () => {
   /** An app whose spec `probe` runs `script`, with the server's pid in $SERVER_PID and its data dir in $D. */
   async function app(script: string) {
@@ -130,25 +162,7 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
   });
 
   it('reach the host at its alias, but none of its private addresses: not the Docker network, the LAN or cloud metadata', async () => {
-    const engine = await localEngine();
-    // The sandboxes' Docker network gives the host an address in a private range; a LAN may too.
-    const privateAddresses = new Set([
-      ...(engine ? [await ensureSandboxNetwork(engine)] : []),
-      ...Object.values(os.networkInterfaces())
-        .flat()
-        .filter((address) => address?.family === 'IPv4' && !address.internal && isPrivate(address.address))
-        .map((address) => address!.address),
-    ]);
-    if (privateAddresses.size === 0 && process.env.CI) throw new Error('CI must have a private address to try: a Docker engine');
-    const everywhere = http.createServer((_request, response) => response.end('the host answers'));
-    await new Promise<void>((resolve) => everywhere.listen(0, '0.0.0.0', resolve));
-    try {
-      const port = (everywhere.address() as AddressInfo).port;
-      const tries = [
-        `http://${HOST_ALIAS}:${port}/`,
-        ...[...privateAddresses].map((address) => `http://${address}:${port}/`),
-        'http://169.254.169.254/',
-      ];
+    await withHostListener(async ({ tries, privateAddresses, port }) => {
       const t = await app(`${tries.map((url) => `echo "$(${fetchFrom(url)}) from ${url}"`).join('; ')}; echo probed; sleep 600`);
       const { id } = await startSandbox(t, 'probe');
       const log = await logOf(t, id);
@@ -156,10 +170,7 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
       for (const url of tries.slice(1)) expect(log).toContain(`FETCH-FAILED from ${url}`);
       // The host reaches its own private addresses: only the sandbox is refused.
       for (const address of privateAddresses) expect(await (await fetch(`http://${address}:${port}/`)).text()).toBe('the host answers');
-    } finally {
-      everywhere.closeAllConnections();
-      await new Promise((resolve) => everywhere.close(resolve));
-    }
+    });
   });
 
   it('reach the host at its alias, and are reached at their forwarded port; pause, resume and delete take their network along', async () => {
@@ -275,6 +286,24 @@ describe.skipIf(!found.tools)('MCP stdio servers under test in namespaces of the
     expect(await mcpTest(t, { kind: 'stdio', name: 'missing', command: 'no-such-mcp-command' })).toEqual({
       ok: false,
       error: 'no-such-mcp-command: command not found',
+    });
+  });
+
+  it('reach the host at its alias and the internet, but none of its private addresses, as sandboxes do', async () => {
+    await withHostListener(async ({ tries }) => {
+      const t = await startTestApp({ sandboxNamespaces: tools });
+      apps.push(t);
+      // What it says goes to stderr on one line: a failed test's reason ends with it.
+      const probes = tries.map((url) => `echo "$(${fetchFrom(url)}) from ${url};"`).join('; ');
+      const result = await mcpTest(t, {
+        kind: 'stdio',
+        name: 'probe',
+        command: 'sh',
+        args: ['-c', `(${probes}) | tr "\\n" " " >&2; exit 3`],
+      });
+      expect(result.error).toContain(`the host answers from ${tries[0]};`);
+      for (const url of tries.slice(1)) expect(result.error).toContain(`FETCH-FAILED from ${url};`);
+      await vi.waitFor(() => expect(markedProcesses(MCP_TEST_MARKER, t.dataDir)).toEqual([]), { timeout: 5000 });
     });
   });
 });

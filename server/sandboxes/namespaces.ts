@@ -1,10 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { HOST_ALIAS } from './host-alias';
+import { NON_PUBLIC_IPV4_RANGES } from './non-public-ranges';
 import { SANDBOX_PUBLISHED_HOST } from './published-host';
 import { AGENT_SERVER_SCRIPT } from './specs';
 import type { ProcessUser } from '../processes/process-user';
@@ -38,10 +39,10 @@ export interface NamespaceTools {
 }
 
 /**
- * What a sandbox's network refuses, as iptables-restore reads it: the private, shared, link-local
- * (cloud metadata) and other non-public ranges IPv4 has — the Docker bridges, the LAN, other
- * hosts' services — but the host at its alias (its loopback: the LLM proxy, the API, a git host
- * or MCP server there) and slirp4netns' DNS. The internet stays open; slirp4netns gives no IPv6.
+ * What a sandbox's network refuses, as iptables-restore reads it: every non-public range IPv4
+ * has (the Docker bridges, the LAN, cloud metadata), but the host at its alias (its loopback: the
+ * LLM proxy, the API, a git host or MCP server there) and slirp4netns' DNS. The internet stays
+ * open; slirp4netns gives no IPv6.
  */
 const SANDBOX_NETWORK_RULES = [
   '*filter',
@@ -49,17 +50,7 @@ const SANDBOX_NETWORK_RULES = [
   '-A OUTPUT -o lo -j ACCEPT',
   `-A OUTPUT -d ${SANDBOX_NETWORK.gateway}/32 -j ACCEPT`,
   `-A OUTPUT -d ${SANDBOX_NETWORK.dns}/32 -j ACCEPT`,
-  ...[
-    '0.0.0.0/8',
-    '10.0.0.0/8',
-    '100.64.0.0/10',
-    '127.0.0.0/8',
-    '169.254.0.0/16',
-    '172.16.0.0/12',
-    '192.168.0.0/16',
-    '198.18.0.0/15',
-    '224.0.0.0/3',
-  ].map((range) => `-A OUTPUT -d ${range} -j REJECT`),
+  ...NON_PUBLIC_IPV4_RANGES.map((range) => `-A OUTPUT -d ${range} -j REJECT`),
   'COMMIT',
   '',
 ].join('\n');
@@ -219,10 +210,20 @@ function bwrapArgs({ home, hidden, shown = [], etc, cwd }: SandboxMounts): strin
 /**
  * A sandbox's main command, in new namespaces. bwrap tells on fd 3 (`--info-fd`) once they exist
  * and waits for a byte on fd 4 (`--block-fd`) before the command runs, so the command starts with
- * its network in place.
+ * its network in place (`connectNetwork`). With `dieWithParent`, it and all it started end with
+ * the process that started it (the server), as a test's command must.
  */
-export function sandboxCommand(tools: NamespaceTools, mounts: SandboxMounts, command: string[]): { file: string; args: string[] } {
-  return { file: tools.unshare, args: unshareArgs(tools, [...bwrapArgs(mounts), '--info-fd', '3', '--block-fd', '4', '--', ...command]) };
+export function sandboxCommand(
+  tools: NamespaceTools,
+  mounts: SandboxMounts,
+  command: string[],
+  { dieWithParent = false } = {},
+): { file: string; args: string[] } {
+  const ending = dieWithParent ? ['--die-with-parent'] : [];
+  return {
+    file: tools.unshare,
+    args: unshareArgs(tools, [...bwrapArgs(mounts), ...ending, '--info-fd', '3', '--block-fd', '4', '--', ...command]),
+  };
 }
 
 /**
@@ -239,15 +240,6 @@ export function commandInSandbox(
     file: tools.nsenter,
     args: ['--target', String(pid), '--user', '--net', '--preserve-credentials', '--', tools.bwrap, ...bwrapArgs(mounts), '--', ...command],
   };
-}
-
-/**
- * A command in namespaces of its own but on the host's network (an MCP server under test reaches
- * what the agent's would): the same view of the files as a sandbox, and it and everything it
- * starts end together, also when the server does.
- */
-export function commandOnHostNetwork(tools: NamespaceTools, mounts: SandboxMounts, command: string[]): { file: string; args: string[] } {
-  return { file: tools.bwrap, args: [...bwrapArgs(mounts), '--die-with-parent', '--', ...command] };
 }
 
 /** Writes the /etc/hosts (the host's, and HOST_ALIAS for the gateway) and /etc/resolv.conf every sandbox gets, in `dir`. */
@@ -270,28 +262,45 @@ export function writeNetworkFiles(dir: string): SandboxMounts['etc'] {
  * Resolves once bwrap said on its info fd that it made the namespaces: all of what it says, up to
  * its closing the fd (closed before, it would die of a broken pipe).
  */
-export function namespacesMade(info: Readable, timeoutMs: number): Promise<void> {
+function namespacesMade(info: Readable, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let text = '';
     const timer = setTimeout(() => finish(new Error('the namespaces were not made in time')), timeoutMs);
+    const onData = (chunk: Buffer) => (text += chunk.toString());
+    const onEnd = () => finish(/"child-pid":\s*\d+/.test(text) ? undefined : new Error('bwrap ended before it made the namespaces'));
     const finish = (error?: Error) => {
       clearTimeout(timer);
-      info.removeAllListeners();
+      // Only its own listeners: the child process counts its streams' ends with one of its own.
+      info.off('data', onData).off('error', finish).off('end', onEnd);
       info.destroy();
       if (error) reject(error);
       else resolve();
     };
-    info.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    info.on('error', (error) => finish(error));
-    info.on('end', () => {
-      finish(/"child-pid":\s*\d+/.test(text) ? undefined : new Error('bwrap ended before it made the namespaces'));
-    });
+    info.on('data', onData);
+    info.on('error', finish);
+    info.on('end', onEnd);
   });
 }
 
-/** Lets the command bwrap holds back run (a byte on its block fd). */
-export function release(block: Writable): void {
-  block.end('1');
+/** Lets the command bwrap holds back run (a byte on its block fd), and lets go of the fd: the child's streams all close when it ends. */
+function release(block: Writable): void {
+  block.end('1', () => block.destroy());
+}
+
+/** How long bwrap may take to make a sandbox's namespaces. */
+const NAMESPACES_TIMEOUT_MS = 10_000;
+
+/**
+ * Gives the namespaces of `child` (a `sandboxCommand`, spawned with pipes as fds 3 and 4) their
+ * network once bwrap made them, then lets its command run; resolves with the network helper's pid.
+ */
+export async function connectNetwork(tools: NamespaceTools, child: ChildProcess, request: Omit<NetworkRequest, 'pid'>): Promise<number> {
+  const [, , , info, block] = child.stdio;
+  await namespacesMade(info as Readable, NAMESPACES_TIMEOUT_MS);
+  // `unshare`'s namespaces (bwrap's nest inside them): the ones the network goes to.
+  const helper = await attachNetwork(tools, { ...request, pid: child.pid! });
+  release(block as Writable);
+  return helper;
 }
 
 /** The network namespace `pid` is in, e.g. `net:[4026532184]`; `undefined` when it is gone. */
@@ -323,9 +332,9 @@ export interface NetworkRequest {
 
 /**
  * Starts slirp4netns for the sandbox (in a process group of its own, marked as its network helper)
- * and forwards `ports`; resolves once they are forwarded.
+ * and forwards `ports`; resolves with its pid once they are forwarded. It runs until it is ended.
  */
-export async function attachNetwork(tools: NamespaceTools, request: NetworkRequest): Promise<void> {
+async function attachNetwork(tools: NamespaceTools, request: NetworkRequest): Promise<number> {
   const { pid, ports, controlDir, user, env } = request;
   // Never the host's own network namespace: slirp4netns would configure the host.
   if (!inNamespacesOfItsOwn(pid)) throw new Error('the sandbox has no network namespace of its own');
@@ -372,6 +381,7 @@ export async function attachNetwork(tools: NamespaceTools, request: NetworkReque
         arguments: { proto: 'tcp', host_addr: SANDBOX_PUBLISHED_HOST, host_port: port, guest_port: port },
       });
     }
+    return helper.pid!;
   } catch (error) {
     if (helper.pid) process.kill(helper.pid, 'SIGKILL');
     throw error;

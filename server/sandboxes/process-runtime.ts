@@ -1,7 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable, Writable } from 'node:stream';
 import type { SandboxIsolation } from '../../src/contract/sandboxes';
 import { Invalid } from '../services/domain-errors';
 import { describeExit, type Exit } from '../processes/exit';
@@ -19,13 +17,11 @@ import { freeSandboxPort } from './sandbox-ports';
 import { storedWorkerPorts, workerEnv, type WorkerUrl } from './worker-ports';
 import type { SandboxUsers } from './sandbox-users';
 import {
-  attachNetwork,
+  connectNetwork,
   commandInSandbox,
   inNamespacesOfItsOwn,
   NETWORK_HELPER_MARKER,
   type NamespaceTools,
-  namespacesMade,
-  release,
   sandboxCommand,
   type SandboxMounts,
   serverDirs,
@@ -80,9 +76,6 @@ async function makeDirs(root: string, relative: string, user: ProcessUser | unde
 
 /** How long a look at /proc stands for a sandbox's state (see ProcessRuntime.state). */
 const STATE_FRESH_MS = 100;
-
-/** How long making a sandbox's namespaces and network may take. */
-const NAMESPACES_TIMEOUT_MS = 10_000;
 
 /**
  * Sandboxes as process groups on this machine: each started in a home directory of its own, its
@@ -210,7 +203,12 @@ export class ProcessRuntime implements SandboxRuntime {
           if (!started) return resolve({ ok: false, error: 'The process ended before it could be recorded' });
           if (!namespaces) return resolve({ ok: true, handle: started });
           const handle = started;
-          this.#connect(namespaces, id, child, [port, ...workerPorts], user).then(
+          connectNetwork(namespaces, child, {
+            ports: [port, ...workerPorts],
+            controlDir: path.join(this.options.dataDir, 'sandbox-network', id),
+            user,
+            env: { [SANDBOX_MARKER]: id },
+          }).then(
             () => resolve({ ok: true, handle }),
             (error: unknown) => {
               const reason = `Its namespaces could not be set up: ${error instanceof Error ? error.message : String(error)}`;
@@ -234,21 +232,6 @@ export class ProcessRuntime implements SandboxRuntime {
     } finally {
       await log.close();
     }
-  }
-
-  /** Gives a namespaced sandbox its network once bwrap made its namespaces, then lets its command run. */
-  async #connect(tools: NamespaceTools, id: string, child: ChildProcess, ports: number[], user: ProcessUser | undefined): Promise<void> {
-    const [, , , info, block] = child.stdio;
-    await namespacesMade(info as Readable, NAMESPACES_TIMEOUT_MS);
-    await attachNetwork(tools, {
-      // `unshare`'s namespaces (bwrap's nest inside them): the ones the network goes to.
-      pid: child.pid!,
-      ports,
-      controlDir: path.join(this.options.dataDir, 'sandbox-network', id),
-      user,
-      env: { [SANDBOX_MARKER]: id },
-    });
-    release(block as Writable);
   }
 
   /** When the main process ends, the rest of its group goes with it (and its network helper); an unclean end says why, with its last words. */

@@ -10,7 +10,9 @@ import { DATA_DIR_LABEL, DockerRuntime, SANDBOX_LABEL } from './docker-runtime';
 import { CONTAINER_ACTIONS, type ContainerAction, ContainerEvents } from './docker/container-events';
 import { dockerFromEnv } from './docker/engine';
 import { SPEC_IMAGE_LABEL } from './docker/labelled-images';
+import { LimitedSandboxNetwork, unlimitSandboxNetwork } from './docker/network-limits';
 import { ensureDefaultImage } from './docker/sandbox-image';
+import { ensureSandboxNetwork } from './docker/sandbox-network';
 import { loadSandboxSpecs } from './specs';
 import {
   buildTestImage,
@@ -120,6 +122,13 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     return engine.getContainer(found!.Id);
   }
 
+  /** A command that connects to `host`:`port` and says how it went: CONNECTED, REFUSED <code> or TIMEOUT. */
+  const tryConnect = (host: string, port: number) =>
+    `node -e 'const s=require("net").connect(${port},"${host}",()=>{console.log("CONNECTED");process.exit(0)});s.on("error",e=>{console.log("REFUSED "+e.code);process.exit(0)});setTimeout(()=>{console.log("TIMEOUT");process.exit(0)},3000)'`;
+
+  const commandOutput = async (t: TestApp, id: string, command: string) =>
+    (await t.services.sandboxes.exec(sessionKeyCaller, id, ['sh', '-c', command], { timeoutMs: 10_000 })).output.trim();
+
   async function runningIdle(t: TestApp): Promise<string> {
     const id = await start(t);
     await expect
@@ -209,10 +218,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
       const info = await (await containerOf(id)).inspect();
       return Object.values(info.NetworkSettings.Networks)[0]!.IPAddress;
     };
-    const tryConnect = (host: string, port: number) =>
-      `node -e 'const s=require("net").connect(${port},"${host}",()=>{console.log("CONNECTED");process.exit(0)});s.on("error",e=>{console.log("REFUSED "+e.code);process.exit(0)});setTimeout(()=>{console.log("TIMEOUT");process.exit(0)},3000)'`;
-    const from = async (id: string, command: string) =>
-      (await t.services.sandboxes.exec(sessionKeyCaller, id, ['sh', '-c', command], { timeoutMs: 10_000 })).output.trim();
+    const from = (id: string, command: string) => commandOutput(t, id, command);
     // Its own agent server answers inside it; the other's does not from here.
     expect(await from(one, tryConnect('127.0.0.1', 8000))).toBe('CONNECTED');
     expect(await from(one, tryConnect(await addressOf(other), 8000))).not.toBe('CONNECTED');
@@ -225,6 +231,18 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     } finally {
       server.close();
     }
+  });
+
+  it('reaches no address beyond the host but the internet: not the LAN, cloud metadata or carrier NAT', async () => {
+    const engine = (await localEngine())!;
+    // The host keeps the rules an earlier server put in place: gone, the server must put them back.
+    await unlimitSandboxNetwork(engine, await defaultImage(engine), await ensureSandboxNetwork(engine));
+    const t = await app({ sandboxSpecs: [idle] });
+    const id = await runningIdle(t);
+    const beyond = ['169.254.169.254', '10.1.2.3', '172.31.0.1', '192.168.1.1', '100.64.0.1', '192.0.2.1', '198.51.100.1'];
+    const outcomes = await Promise.all(beyond.map(async (host) => `${host}: ${await commandOutput(t, id, tryConnect(host, 80))}`));
+    // Refused at once by the host's rules: not a timeout, not whatever answers there.
+    expect(outcomes).toEqual(beyond.map((host) => `${host}: REFUSED ECONNREFUSED`));
   });
 
   it("keeps the server's data dir, keys and environment out of reach", async () => {
@@ -487,6 +505,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
       dataDir: t.dataDir,
       image: 'unused',
       limits: { memoryBytes: 2 ** 29, cpus: 1, pids: 64 },
+      network: new LimitedSandboxNetwork(docker, 'unused', createLogger(false)),
       stopGraceMs: 1000,
       log: createLogger(false),
     });

@@ -9,6 +9,7 @@ import type Docker from 'dockerode';
 import { type ContainerLimits, DATA_DIR_LABEL, DockerRuntime } from '../sandboxes/docker-runtime';
 import { MCP_TEST_LABEL } from '../mcp/container-transport';
 import { ContainerSpecCatalog } from '../sandboxes/docker/container-specs';
+import { LimitedSandboxNetwork } from '../sandboxes/docker/network-limits';
 import { LabelledImageSpecs } from '../sandboxes/docker/labelled-images';
 import { reachableFromSandbox } from '../sandboxes/host-alias';
 import type { NamespaceTools } from '../sandboxes/namespaces';
@@ -139,12 +140,14 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const { stopGraceMs } = options.sandboxLimits;
   const { docker } = options;
   const agentEnv = { OH_ALLOW_CORS_ORIGINS: JSON.stringify(options.corsOrigins ?? []) };
-  const runtime: SandboxRuntime = docker
+  const sandboxNetwork = docker && new LimitedSandboxNetwork(docker.engine, docker.image, sandboxLog);
+  const runtime: SandboxRuntime = sandboxNetwork
     ? new DockerRuntime({
         docker: docker.engine,
         dataDir,
         image: docker.image,
         limits: docker.limits,
+        network: sandboxNetwork,
         resourceFactor: () => settings.resourceFactor(imageChoice),
         stopGraceMs,
         log: sandboxLog,
@@ -188,9 +191,10 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     log.child({ component: 'mcp-test' }),
     users?.mcpTestUser,
     options.sandboxNamespaces,
-    docker && {
+    sandboxNetwork && {
       docker: docker.engine,
       image: docker.image,
+      network: sandboxNetwork,
       limits: docker.limits,
       labels: { [DATA_DIR_LABEL]: dataDir, [MCP_TEST_LABEL]: 'stdio' },
     },

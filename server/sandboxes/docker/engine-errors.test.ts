@@ -6,17 +6,22 @@ import { sandboxRecord } from '../../testing/conversation-records';
 import { DockerRuntime } from '../docker-runtime';
 import { dockerFromEnv } from './engine';
 import { engineFailure, isGone } from './engine-errors';
+import { LimitedSandboxNetwork } from './network-limits';
 
 /** A runtime whose engine does not respond: every call fails as a real client's does. */
-const unreachable = () =>
-  new DockerRuntime({
-    docker: dockerFromEnv('unix:///nonexistent/docker.sock'),
+const unreachable = () => {
+  const docker = dockerFromEnv('unix:///nonexistent/docker.sock');
+  const log = createLogger(false);
+  return new DockerRuntime({
+    docker,
     dataDir: '/nonexistent/data',
     image: 'unused',
     limits: { memoryBytes: 2 ** 29, cpus: 1, pids: 64 },
+    network: new LimitedSandboxNetwork(docker, 'unused', log),
     stopGraceMs: 1000,
-    log: createLogger(false),
+    log,
   });
+};
 
 const record = sandboxRecord({
   id: 'a1b2',

@@ -9,12 +9,21 @@ export const SANDBOX_NETWORK_NAME = 'agent-console-sandboxes';
 
 const NO_TRAFFIC_BETWEEN_CONTAINERS = { 'com.docker.network.bridge.enable_icc': 'false' };
 
+/** The bridge interface of a network made here: a fixed name, so the host's rules for it (network-limits.ts) outlive the network. */
+const BRIDGE_NAME = 'agent-console0';
+
+export interface SandboxNetwork {
+  /** The host's address on it: where a container reaches the host's listeners (the LLM proxy's among them). */
+  gateway: string;
+  /** The host's interface of it, which the host's rules for its traffic name. */
+  bridge: string;
+}
+
 /**
  * Makes the network when the engine does not have it; refuses one of that name that lets
- * containers reach each other. Returns the host's address on it: what a container reaches the
- * host's listeners on it at.
+ * containers reach each other.
  */
-export async function ensureSandboxNetwork(docker: Docker): Promise<string> {
+export async function ensureSandboxNetwork(docker: Docker): Promise<SandboxNetwork> {
   const [found] = await docker.listNetworks({ filters: JSON.stringify({ name: [`^${SANDBOX_NETWORK_NAME}$`] }) });
   if (!found) {
     try {
@@ -22,7 +31,7 @@ export async function ensureSandboxNetwork(docker: Docker): Promise<string> {
         Name: SANDBOX_NETWORK_NAME,
         Driver: 'bridge',
         CheckDuplicate: true,
-        Options: NO_TRAFFIC_BETWEEN_CONTAINERS,
+        Options: { ...NO_TRAFFIC_BETWEEN_CONTAINERS, 'com.docker.network.bridge.name': BRIDGE_NAME },
         Labels: { 'agent-console.network': 'sandboxes' },
       });
     } catch (error) {
@@ -38,5 +47,6 @@ export async function ensureSandboxNetwork(docker: Docker): Promise<string> {
   }
   const gateway = (network.IPAM?.Config as { Gateway?: string }[] | undefined)?.find((config) => config.Gateway)?.Gateway;
   if (!gateway) throw new Error(`The Docker network ${SANDBOX_NETWORK_NAME} has no gateway address`);
-  return gateway;
+  // Docker names a bridge made without a name after the network's id.
+  return { gateway, bridge: network.Options?.['com.docker.network.bridge.name'] ?? `br-${String(network.Id).slice(0, 12)}` };
 }

@@ -79,10 +79,12 @@ export class LlmProxyService {
   async baseUrlForSandbox(): Promise<string> {
     if (this.docker) {
       const docker = this.docker;
-      this.#gateway ??= ensureSandboxNetwork(docker).catch((error: unknown) => {
-        this.#gateway = undefined; // asked again at the next start
-        throw error;
-      });
+      this.#gateway ??= ensureSandboxNetwork(docker)
+        .then(({ gateway }) => gateway)
+        .catch((error: unknown) => {
+          this.#gateway = undefined; // asked again at the next start
+          throw error;
+        });
       const gateway = await this.#gateway;
       return `http://${gateway}:${await this.#listenOn(gateway)}/v1`;
     }

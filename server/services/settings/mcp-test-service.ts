@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import type { Caller } from '../../authz/caller';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -8,10 +9,18 @@ import { type ContainerLauncher, ContainerTransport, removeLabelled } from '../.
 import { ProcessGroupTransport } from '../../mcp/process-transport';
 import { testMcpConnection } from '../../mcp/test-connection';
 import { Masker } from '../../agent-server/masking';
-import { signalGroup } from '../../processes/group';
 import { markedProcesses } from '../../processes/proc';
 import { pathForOtherUsers, type ProcessUser } from '../../processes/process-user';
-import { commandOnHostNetwork, type NamespaceTools, onPath, serverDirs } from '../../sandboxes/namespaces';
+import {
+  connectNetwork,
+  type NamespaceTools,
+  onPath,
+  sandboxCommand,
+  type SandboxMounts,
+  serverDirs,
+  writeNetworkFiles,
+} from '../../sandboxes/namespaces';
+import { endGroup, signalGroup } from '../../processes/group';
 import type { SettingsService } from './settings-service';
 
 /** More at once would let one client fill the machine with server processes. */
@@ -28,6 +37,7 @@ export const MCP_TEST_MARKER = 'AGENT_CONSOLE_MCP_TEST';
 export class McpTestService {
   readonly #shutdown = new AbortController();
   readonly #running = new Set<Promise<McpTestResult>>();
+  #etc: SandboxMounts['etc'];
 
   constructor(
     private readonly settings: SettingsService,
@@ -73,16 +83,44 @@ export class McpTestService {
     try {
       const env = { ...(home && { HOME: home, TMPDIR: home, PATH: searchPath }), ...request.env, [MCP_TEST_MARKER]: this.dataDir };
       let server: McpTestRequest = { ...request, env };
-      if (this.namespaces && home) {
-        const mounts = { home, hidden: [path.resolve(this.dataDir)], shown: serverDirs(), cwd: home };
-        const isolated = commandOnHostNetwork(this.namespaces, mounts, [command, ...request.args]);
+      const { namespaces, user } = this;
+      if (namespaces && home) {
+        const isolated = sandboxCommand(namespaces, this.#mounts(home), [command, ...request.args], { dieWithParent: true });
         server = { ...server, command: isolated.file, args: isolated.args };
       }
-      const user = this.user;
-      return await testMcpConnection(server, seconds, this.#shutdown.signal, (stdio) => new ProcessGroupTransport({ ...stdio, user }));
+      const network = namespaces && home ? this.#network(namespaces, home) : undefined;
+      return await testMcpConnection(
+        server,
+        seconds,
+        this.#shutdown.signal,
+        (stdio) => new ProcessGroupTransport({ ...stdio, user, network }),
+      );
     } finally {
       if (home) await fs.rm(home, { recursive: true, force: true }).catch(() => undefined);
     }
+  }
+
+  /** What a stdio server under test sees in its namespaces: a sandbox's view, its home this test's own. */
+  #mounts(home: string): SandboxMounts {
+    this.#etc ??= writeNetworkFiles(path.join(this.dataDir, 'mcp-test-network'));
+    return { home, hidden: [path.resolve(this.dataDir)], shown: serverDirs(), etc: this.#etc, cwd: home };
+  }
+
+  /**
+   * A sandbox's network for a stdio server under test (the same limits: the internet and the host
+   * at its alias, no private address), which ends with it; its helper carries the test's marker,
+   * so a later start ends it when this server could not.
+   */
+  #network(tools: NamespaceTools, home: string) {
+    return async (child: ChildProcess) => {
+      const helper = await connectNetwork(tools, child, {
+        ports: [],
+        controlDir: path.join(this.dataDir, 'mcp-test-network', `control-${path.basename(home)}`),
+        user: this.user,
+        env: { [MCP_TEST_MARKER]: this.dataDir },
+      });
+      return () => endGroup(helper, 0);
+    };
   }
 
   /** Ends the stdio servers under test an earlier run on this data dir left behind (process groups, containers); returns how many. */
