@@ -1,6 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { gitUserSchema, repositoriesQuerySchema, repositorySchema, suggestedTaskSchema } from '../../src/contract/git-user';
+import {
+  branchesQuerySchema,
+  branchSchema,
+  branchSearchQuerySchema,
+  gitUserSchema,
+  paginatedBranchesSchema,
+  repositoriesQuerySchema,
+  repositorySchema,
+  repositorySearchQuerySchema,
+  suggestedTaskSchema,
+} from '../../src/contract/git-user';
 import { detailErrorSchema } from '../../src/contract/errors';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { GitUserService } from '../services/git/git-user-service';
@@ -34,6 +44,46 @@ export function gitUserRoutes(gitUser: GitUserService): FastifyPluginAsyncZod {
         },
       },
       async (request) => gitUser.repositories(request.caller, request.query),
+    );
+
+    app.get(
+      '/user/search/repositories',
+      {
+        schema: {
+          summary:
+            "The user's repositories, and their organisations', whose name has the query in it; a repository's address finds it (empty without a token, or when the provider cannot be reached)",
+          tags,
+          querystring: repositorySearchQuerySchema,
+          response: { 200: z.array(repositorySchema), 409: detailErrorSchema, 422: validationErrorBodySchema },
+        },
+      },
+      async (request) => gitUser.searchRepositories(request.caller, request.query),
+    );
+
+    app.get(
+      '/user/repository/branches',
+      {
+        schema: {
+          summary: "A page of a repository's branches (none without a token, or when the provider cannot be reached)",
+          tags,
+          querystring: branchesQuerySchema,
+          response: { 200: paginatedBranchesSchema, 409: detailErrorSchema, 422: validationErrorBodySchema },
+        },
+      },
+      async (request) => gitUser.branches(request.caller, request.query),
+    );
+
+    app.get(
+      '/user/search/branches',
+      {
+        schema: {
+          summary: "A repository's branches whose name has the query in it (empty without a token, or when the provider cannot be reached)",
+          tags,
+          querystring: branchSearchQuerySchema,
+          response: { 200: z.array(branchSchema), 409: detailErrorSchema, 422: validationErrorBodySchema },
+        },
+      },
+      async (request) => gitUser.searchBranches(request.caller, request.query),
     );
 
     app.get(

@@ -53,3 +53,54 @@ export const repositoriesQuerySchema = z.object({
   installation_id: z.optional(z.string()),
 });
 export type RepositoriesQuery = z.output<typeof repositoriesQuerySchema>;
+
+export const branchSchema = z.object({
+  name: z.string(),
+  commit_sha: z.string(),
+  protected: z.boolean(),
+  /** When its last commit was committed (ISO 8601), where the provider says. */
+  last_push_date: z.nullable(z.string()),
+});
+export type Branch = z.output<typeof branchSchema>;
+
+export const paginatedBranchesSchema = z.object({
+  branches: z.array(branchSchema),
+  has_next_page: z.boolean(),
+  current_page: integer(),
+  per_page: integer(),
+  /** GitLab's count of them all; GitHub gives none. */
+  total_count: z.nullable(integer()),
+});
+export type PaginatedBranches = z.output<typeof paginatedBranchesSchema>;
+
+const perPage = (fallback: number) => z._default(z.coerce.number().check(z.multipleOf(1), z.gte(1), z.lte(100)), fallback);
+/** `owner/name` (GitHub) or `group/…/project` (GitLab). */
+const repositoryName = z.string().check(z.regex(/^[\w.-]+(\/[\w.-]+)+$/, 'Expected a repository as owner/name'));
+
+/** `GET /api/user/repository/branches?repository=owner/name&page=1&per_page=30`. */
+export const branchesQuerySchema = z.object({
+  repository: repositoryName,
+  selected_provider: z.optional(providerSchema),
+  page: z._default(z.coerce.number().check(z.multipleOf(1), z.gte(1), z.lte(1000)), 1),
+  per_page: perPage(30),
+});
+export type BranchesQuery = z.output<typeof branchesQuerySchema>;
+
+/** `GET /api/user/search/branches?repository=owner/name&query=fix&per_page=30`. */
+export const branchSearchQuerySchema = z.object({
+  repository: repositoryName,
+  query: z.string().check(z.maxLength(200)),
+  selected_provider: z.optional(providerSchema),
+  per_page: perPage(30),
+});
+export type BranchSearchQuery = z.output<typeof branchSearchQuerySchema>;
+
+/** `GET /api/user/search/repositories?query=engine&per_page=5`: by name among the user's own and their organisations'. */
+export const repositorySearchQuerySchema = z.object({
+  query: z.string().check(z.minLength(1), z.maxLength(200)),
+  selected_provider: z.optional(providerSchema),
+  per_page: perPage(5),
+  sort: z._default(z.enum(['stars', 'updated', 'forks']), 'stars'),
+  order: z._default(z.enum(['asc', 'desc']), 'desc'),
+});
+export type RepositorySearchQuery = z.output<typeof repositorySearchQuerySchema>;

@@ -1,16 +1,29 @@
 import type { Caller } from '../../authz/caller';
-import type { GitUser, RepositoriesQuery, Repository, SuggestedTask } from '../../../src/contract/git-user';
+import type {
+  Branch,
+  BranchesQuery,
+  BranchSearchQuery,
+  GitUser,
+  PaginatedBranches,
+  RepositoriesQuery,
+  Repository,
+  RepositorySearchQuery,
+  SuggestedTask,
+} from '../../../src/contract/git-user';
 import type { Provider } from '../../../src/contract/secrets';
 import { Conflict, NotFound, Unavailable } from '../domain-errors';
 import {
   API_PROVIDERS,
   type ApiProvider,
+  fetchBranches,
   fetchGitUser,
   fetchRepositories,
   fetchSuggestedTasks,
   type ProviderAccount,
   ProviderRefusedToken,
   ProviderUnreachable,
+  searchBranches,
+  searchRepositories,
 } from '../../git-providers/provider-api';
 import type { Logger } from '../../logger';
 import type { SecretsService } from '../secrets/secrets-service';
@@ -49,6 +62,32 @@ export class GitUserService {
     const account = await this.#account(caller, query.selected_provider);
     if (!account) return [];
     return this.#listOrEmpty(() => fetchRepositories(account, query));
+  }
+
+  async searchRepositories(caller: Caller, query: RepositorySearchQuery): Promise<Repository[]> {
+    const account = await this.#account(caller, query.selected_provider);
+    if (!account) return [];
+    return this.#listOrEmpty(() => searchRepositories(account, query));
+  }
+
+  /** A page of the repository's branches; none (one empty page) without a token, or when the provider cannot be reached. */
+  async branches(caller: Caller, query: BranchesQuery): Promise<PaginatedBranches> {
+    const none = { branches: [], has_next_page: false, current_page: query.page, per_page: query.per_page, total_count: 0 };
+    const account = await this.#account(caller, query.selected_provider);
+    if (!account) return none;
+    try {
+      return await fetchBranches(account, query);
+    } catch (error) {
+      if (!(error instanceof ProviderUnreachable)) throw this.#domainError(error);
+      this.log.warn({ reason: error.message }, 'git provider unreachable: returning no branches');
+      return none;
+    }
+  }
+
+  async searchBranches(caller: Caller, query: BranchSearchQuery): Promise<Branch[]> {
+    const account = await this.#account(caller, query.selected_provider);
+    if (!account) return [];
+    return this.#listOrEmpty(() => searchBranches(account, query));
   }
 
   async suggestedTasks(caller: Caller): Promise<SuggestedTask[]> {

@@ -29,6 +29,15 @@ describe('/api/user/* without a token', () => {
     expect(info.json()).toEqual({ detail: 'No GitHub or GitLab token is connected: add one under Settings → Git' });
     expect((await get('/api/user/repositories?selected_provider=github&sort=pushed&page=1&per_page=30')).json()).toEqual([]);
     expect((await get('/api/user/suggested-tasks')).json()).toEqual([]);
+    expect((await get('/api/user/search/repositories?query=engine')).json()).toEqual([]);
+    expect((await get('/api/user/search/branches?repository=ada/engine&query=main')).json()).toEqual([]);
+    expect((await get('/api/user/repository/branches?repository=ada/engine&page=2&per_page=10')).json()).toEqual({
+      branches: [],
+      has_next_page: false,
+      current_page: 2,
+      per_page: 10,
+      total_count: 0,
+    });
   });
 
   it('needs the session key like every /api route', async () => {
@@ -87,6 +96,56 @@ describe('/api/user/* with a GitHub token', () => {
       },
     ]);
     expect(api!.requests).toContain('/api/v3/user/repos?sort=pushed&page=1&per_page=30');
+  });
+
+  it("pages a repository's branches as OpenHands does, and searches them by a part of their name", async () => {
+    const first = await get('/api/user/repository/branches?repository=ada%2Fengine&page=1&per_page=2');
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({
+      branches: [
+        { name: 'main', commit_sha: 'e1', protected: true, last_push_date: null },
+        { name: 'feature/fast-engine', commit_sha: 'e2', protected: false, last_push_date: null },
+      ],
+      has_next_page: true,
+      current_page: 1,
+      per_page: 2,
+      total_count: null,
+    });
+    expect(api!.requests).toContain('/api/v3/repos/ada/engine/branches?page=1&per_page=2');
+    const last = (await get('/api/user/repository/branches?repository=ada/engine&page=2&per_page=2')).json();
+    expect(last).toMatchObject({ branches: [{ name: 'fix-bearings' }], has_next_page: false, current_page: 2 });
+    // A search reads the pages GitHub has (its REST API has no search by name), any case.
+    const search = (query: string) => get(`/api/user/search/branches?repository=ada/engine&query=${query}&selected_provider=github`);
+    expect((await (await search('FAST')).json()).map((branch: { name: string }) => branch.name)).toEqual(['feature/fast-engine']);
+    expect((await (await search('bear')).json()).map((branch: { name: string }) => branch.name)).toEqual(['fix-bearings']);
+    expect((await search('nothing-like-it')).json()).toEqual([]);
+    for (const bad of [
+      '/api/user/repository/branches?repository=engine',
+      '/api/user/search/branches?repository=ada/engine&per_page=500&query=x',
+    ]) {
+      const refused = await get(bad);
+      expect(refused.statusCode, bad).toBe(422);
+    }
+  });
+
+  it("finds repositories by name among the user's own and their organisations', by owner, or by address", async () => {
+    const names = async (query: string) =>
+      (
+        (await get(`/api/user/search/repositories?query=${encodeURIComponent(query)}&per_page=100&selected_provider=github`)).json() as {
+          full_name: string;
+        }[]
+      ).map((repo) => repo.full_name);
+    expect(await names('eng')).toEqual(['ada/engine']);
+    expect(api!.requests).toContain(
+      `/api/v3/search/repositories?q=${encodeURIComponent('in:name eng user:ada')}&sort=stars&order=desc&per_page=100`,
+    );
+    // An organisation the user is in is searched too.
+    expect(await names('not')).toEqual(['lovelace-org/notes']);
+    expect(api!.requests).toContain(
+      `/api/v3/search/repositories?q=${encodeURIComponent('in:name not org:lovelace-org')}&sort=stars&order=desc&per_page=100`,
+    );
+    expect(await names('lovelace-org/no')).toEqual(['lovelace-org/notes']);
+    expect((await get('/api/user/search/repositories?query=')).statusCode).toBe(422);
   });
 
   it("suggests the user's open pull requests and assigned issues", async () => {
@@ -152,6 +211,31 @@ describe('/api/user/* with a GitLab token', () => {
     ]);
     // No GitHub token: its repositories are an empty list, not GitLab's.
     expect((await get('/api/user/repositories?selected_provider=github')).json()).toEqual([]);
+  });
+
+  it("pages a project's branches with GitLab's count, and searches them with GitLab's search", async () => {
+    api = await startFakeProviderApi('glpat-good');
+    expect((await connect('gitlab', 'glpat-good', api.url)).statusCode).toBe(200);
+    expect((await get('/api/user/repository/branches?repository=navy/cobol&selected_provider=gitlab')).json()).toEqual({
+      branches: [
+        { name: 'master', commit_sha: 'c0b01', protected: true, last_push_date: '2025-11-21T09:00:00Z' },
+        { name: 'fix-relay', commit_sha: 'c0b02', protected: false, last_push_date: '2025-11-21T09:00:00Z' },
+        { name: 'moth-log', commit_sha: 'c0b03', protected: false, last_push_date: '2025-11-21T09:00:00Z' },
+      ],
+      has_next_page: false,
+      current_page: 1,
+      per_page: 30,
+      total_count: 3,
+    });
+    expect(api.requests).toContain('/api/v4/projects/navy%2Fcobol/repository/branches?page=1&per_page=30');
+    const found = (await get('/api/user/search/branches?repository=navy/cobol&query=relay')).json();
+    expect(found).toEqual([{ name: 'fix-relay', commit_sha: 'c0b02', protected: false, last_push_date: '2025-11-21T09:00:00Z' }]);
+    expect((await get('/api/user/search/repositories?query=cob')).json()).toMatchObject([
+      { full_name: 'navy/cobol', git_provider: 'gitlab' },
+    ]);
+    expect(api.requests).toContain(
+      '/api/v4/projects?membership=true&search=cob&search_namespaces=true&order_by=last_activity_at&sort=desc&per_page=5',
+    );
   });
 });
 
