@@ -231,4 +231,32 @@ describe("OpenHands' web client, replayed from its trace", () => {
       expect((await send('GET', '/api/conversations?limit=10')).json().results).toHaveLength(1);
     }
   }, 120_000);
+
+  it('lists and searches the branches of a repository picked on its home, as its git service asks (git-service.api.ts)', async () => {
+    provider = await startFakeProviderApi(TRACED_GITHUB_TOKEN);
+    const t = await startTestApp();
+    apps.push(t);
+    const send = browser(t, await signInWithForm(t));
+    const token = { provider_tokens: { github: { token: TRACED_GITHUB_TOKEN, host: provider.url } } };
+    expect((await send('POST', '/api/add-git-providers', token)).statusCode).toBe(200);
+
+    // Its repository picker searches by name (axios puts the params in this order).
+    const repositories = await send('GET', '/api/user/search/repositories?query=eng&per_page=100&selected_provider=github');
+    expect(repositories.statusCode).toBe(200);
+    expect(repositories.json()).toMatchObject([{ full_name: 'ada/engine', git_provider: 'github' }]);
+    // Then its branch list, page by page while `has_next_page`, the repository encoded as one value.
+    const first = await send('GET', `/api/user/repository/branches?repository=${encodeURIComponent('ada/engine')}&page=1&per_page=30`);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({
+      branches: [{ name: 'main' }, { name: 'feature/fast-engine' }],
+      has_next_page: true,
+      current_page: 1,
+    });
+    const second = await send('GET', `/api/user/repository/branches?repository=${encodeURIComponent('ada/engine')}&page=2&per_page=30`);
+    expect(second.json()).toMatchObject({ branches: [{ name: 'fix-bearings' }], has_next_page: false });
+    // And its branch search as someone types.
+    const search = await send('GET', '/api/user/search/branches?repository=ada%2Fengine&query=fast&per_page=30&selected_provider=github');
+    expect(search.statusCode).toBe(200);
+    expect(search.json()).toEqual([{ name: 'feature/fast-engine', commit_sha: 'e2', protected: false, last_push_date: null }]);
+  });
 });
