@@ -51,9 +51,11 @@ export function agentRoutes({ version, startedAt, conversations, owner }: AgentS
    * A path of a request, as a file of a workspace of this sandbox (see openHandsWorkspacePath),
    * its links resolved without leaving it (see resolveInWorkspace).
    */
-  const inWorkspace = (raw: string | undefined) => {
+  const inWorkspace = (raw: string | undefined, { orHome = false } = {}) => {
     const workspaces = conversations.all().map((conversation) => conversation.info.workspace.working_dir);
-    return resolveInWorkspace(openHandsWorkspacePath(files.absolute(raw ?? ''), workspaces.at(-1)), workspaces);
+    // A file moves in and out of the sandbox anywhere in its home too: `/workspace/<name>` in a container.
+    const roots = orHome && process.env.HOME ? [...workspaces, process.env.HOME] : workspaces;
+    return resolveInWorkspace(openHandsWorkspacePath(files.absolute(raw ?? ''), workspaces.at(-1)), roots);
   };
 
   return (
@@ -106,13 +108,15 @@ export function agentRoutes({ version, startedAt, conversations, owner }: AgentS
       .add('GET', '/api/git/diff/*path', ({ params }) =>
         workspaceResponse(async () => ({ body: await gitDiff(await inWorkspace(params.path)) })),
       )
-      .add('GET', '/api/file/download/*path', ({ params }) => workspaceResponse(async () => files.download(await inWorkspace(params.path))))
+      .add('GET', '/api/file/download/*path', ({ params }) =>
+        workspaceResponse(async () => files.download(await inWorkspace(params.path, { orHome: true }))),
+      )
       .add(
         'POST',
         '/api/file/upload/*path',
         ({ params, raw }) =>
           workspaceResponse(async () => {
-            await files.upload(await inWorkspace(params.path), raw);
+            await files.upload(await inWorkspace(params.path, { orHome: true }), raw);
             return SUCCESS;
           }),
         { rawBody: true },

@@ -149,6 +149,31 @@ describe('files', () => {
     expect(fs.existsSync(target)).toBe(false);
   });
 
+  it("takes OpenHands' uploads where it sends them: /workspace/<name>, and /workspace/project/<repository>/<name>", async () => {
+    const upload = (at: string, name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([`${name}\n`]), name);
+      // Its paperclip sends the absolute path encoded as one segment.
+      return fetch(`${server.base}/api/file/upload/${encodeURIComponent(at)}`, {
+        method: 'POST',
+        headers: { 'X-Session-API-Key': server.key },
+        body: form,
+      });
+    };
+    // No /workspace in a process sandbox: what OpenHands puts there goes into the newest conversation's workspace.
+    expect(fs.existsSync('/workspace')).toBe(false);
+    expect((await upload('/workspace/brief.md', 'brief.md')).status).toBe(200);
+    expect(fs.readFileSync(path.join(workspace, 'brief.md'), 'utf8')).toBe('brief.md\n');
+    // Its repository's directory is the workspace itself; a name that is not it stays a name of its own.
+    expect((await upload('/workspace/project/hello/docs/plan.md', 'plan.md')).status).toBe(200);
+    expect(fs.readFileSync(path.join(workspace, 'docs', 'plan.md'), 'utf8')).toBe('plan.md\n');
+    expect((await upload('/workspace/project/data.csv', 'data.csv')).status).toBe(200);
+    expect(fs.readFileSync(path.join(workspace, 'data.csv'), 'utf8')).toBe('data.csv\n');
+    // And back, where the client asks for them.
+    expect(await (await get(`/api/file/download/${encodeURIComponent('/workspace/brief.md')}`)).text()).toBe('brief.md\n');
+    for (const file of ['brief.md', 'docs', 'data.csv']) fs.rmSync(path.join(workspace, file), { recursive: true });
+  });
+
   it('lists a directory, directories first, and sends it whole as a gzipped tar', async () => {
     const listing = await server.call('GET', `/api/file/list/${encodeURIComponent(workspace)}`);
     expect(listing.status).toBe(200);
