@@ -267,7 +267,11 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     const stored = await server.events(id);
     expect(stored.some((event) => event.kind === 'StreamingDelta' || event.kind === 'ConversationStateUpdateEvent')).toBe(false);
     expect(ofKind(stored, 'MessageEvent').map((event) => event.source)).toEqual(['user', 'agent']);
-    expect(frames.some((frame) => frame.kind === 'ConversationStateUpdateEvent' && frame.key === 'metrics')).toBe(true);
+    // Metrics as the SDK's agent server sends them (OpenHands' web client reads the agent's cost there).
+    const stats = frames.find((frame) => frame.kind === 'ConversationStateUpdateEvent' && frame.key === 'stats') as { value: unknown };
+    expect(stats.value).toMatchObject({
+      usage_to_metrics: { agent: { model_name: expect.any(String), accumulated_cost: expect.any(Number), costs: [], token_usages: [] } },
+    });
   });
 
   it("sends a running command's output as it comes, masked, before its observation holds it whole", async () => {

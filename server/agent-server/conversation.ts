@@ -1,5 +1,5 @@
 import type { AgentConversationInfo, AgentStartConversation, LlmPrice, SecurityRisk } from './contract';
-import type { ExecutionStatus, Metrics, SendMessageRequest } from '../../src/contract/conversations';
+import { type ExecutionStatus, type Metrics, type SendMessageRequest, statsOf } from '../../src/contract/conversations';
 import { type AgentEvent, CONTINUED_IN_NEW_SANDBOX, DEMO_MODEL } from '../../src/contract/events';
 import type { ConversationFiles } from './conversation-files';
 import { demoModel } from './demo-model';
@@ -279,7 +279,8 @@ export class Conversation {
   setMetrics(metrics: Metrics): void {
     this.#info = { ...this.#info, metrics };
     this.#touch();
-    this.#broadcast(stateUpdate('metrics', metrics));
+    // As the SDK's agent server sends them, for OpenHands' web client as for the app server.
+    this.#broadcast(stateUpdate('stats', statsOf(metrics)));
   }
 
   setTitle(title: string): void {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { statsOf } from '../../src/contract/conversations';
 import type { PlannedConversation } from './conversation-plan';
 
 /*
@@ -300,8 +301,8 @@ function metricsFrame(model: string, calls: number) {
     id: randomUUID(),
     timestamp: new Date().toISOString(),
     source: 'environment',
-    key: 'metrics',
-    value: {
+    key: 'stats',
+    value: statsOf({
       model_name: name,
       accumulated_cost: Math.round(cost * 10_000) / 10_000,
       max_budget_per_task: 5,
@@ -317,7 +318,7 @@ function metricsFrame(model: string, calls: number) {
         response_id: '',
       },
       cost_known: true,
-    },
+    }),
   };
 }
 

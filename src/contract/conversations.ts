@@ -192,6 +192,19 @@ export const metricsSchema = z.object({
 });
 export type Metrics = z.output<typeof metricsSchema>;
 
+/**
+ * The SDK's `ConversationStats`, as its agent server sends it in a `stats` state update (and in
+ * `full_state`): each LLM's metrics by what it is used for, the agent's under `agent`. OpenHands'
+ * web client reads its cost and tokens there.
+ */
+export const statsOf = (metrics: Metrics) => ({
+  usage_to_metrics: { agent: { ...metrics, costs: [], response_latencies: [], token_usages: [] } },
+});
+
+/** The agent's metrics in a `ConversationStats` (`statsOf`), where there are any. */
+export const agentMetricsOf = (stats: unknown): unknown =>
+  (stats as { usage_to_metrics?: { agent?: unknown } } | null | undefined)?.usage_to_metrics?.agent;
+
 export const appConversationSchema = z.object({
   id: z.string(),
   created_by_user_id: z.nullable(z.string()),

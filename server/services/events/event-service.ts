@@ -1,4 +1,10 @@
-import { type ExecutionStatus, executionStatusSchema, type Metrics, metricsSchema } from '../../../src/contract/conversations';
+import {
+  agentMetricsOf,
+  type ExecutionStatus,
+  executionStatusSchema,
+  type Metrics,
+  metricsSchema,
+} from '../../../src/contract/conversations';
 import {
   type AgentEvent,
   type ConversationState,
@@ -258,10 +264,13 @@ export class EventService {
       const metrics = metricsSchema.safeParse(v);
       if (metrics.success && v !== null && v !== undefined) state.metrics = metrics.data;
     };
+    // The SDK's agent server sends its metrics as `stats`; ours did as `metrics`, which stored histories keep.
     if (key === 'full_state' && typeof value === 'object' && value !== null) {
-      readStatus((value as { execution_status?: unknown }).execution_status);
-      readMetrics((value as { metrics?: unknown }).metrics);
+      const full = value as { execution_status?: unknown; stats?: unknown; metrics?: unknown };
+      readStatus(full.execution_status);
+      readMetrics(agentMetricsOf(full.stats) ?? full.metrics);
     } else if (key === 'execution_status') readStatus(value);
+    else if (key === 'stats') readMetrics(agentMetricsOf(value));
     else if (key === 'metrics') readMetrics(value);
     else return;
     // No command runs in an agent that does not: what was kept of one that never ended goes.

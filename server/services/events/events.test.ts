@@ -283,12 +283,16 @@ describe.each(databasesUnderTest())('on %s', (database) => {
         max_budget_per_task: null,
         accumulated_token_usage: { model: 'demo/scripted', prompt_tokens: 120, completion_tokens: 30 },
       };
-      await push([stateUpdate('metrics', metrics)]);
-      const conversation = (await t.request({ method: 'GET', url: `/api/v1/app-conversations?ids=${conversationId}` })).json()[0];
-      expect(conversation.metrics).toMatchObject({
+      // As the SDK's agent server sends them (`stats`), and as ours did (`metrics`, which stored histories keep).
+      await push([stateUpdate('stats', { usage_to_metrics: { agent: metrics, condenser: { ...metrics, accumulated_cost: 9 } } })]);
+      const conversation = async () =>
+        (await t.request({ method: 'GET', url: `/api/v1/app-conversations?ids=${conversationId}` })).json()[0];
+      expect((await conversation()).metrics).toMatchObject({
         accumulated_cost: 0.25,
         accumulated_token_usage: { prompt_tokens: 120, completion_tokens: 30 },
       });
+      await push([stateUpdate('metrics', { ...metrics, accumulated_cost: 0.5 })]);
+      expect((await conversation()).metrics).toMatchObject({ accumulated_cost: 0.5 });
       expect((await t.request({ method: 'GET', url: '/api/v1/events/count' })).json()).toBe(0);
     });
   });
