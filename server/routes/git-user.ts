@@ -5,6 +5,7 @@ import {
   branchSchema,
   branchSearchQuerySchema,
   gitUserSchema,
+  installationsQuerySchema,
   paginatedBranchesSchema,
   repositoriesQuerySchema,
   repositorySchema,
@@ -84,6 +85,20 @@ export function gitUserRoutes(gitUser: GitUserService): FastifyPluginAsyncZod {
         },
       },
       async (request) => gitUser.searchBranches(request.caller, request.query),
+    );
+
+    app.get(
+      '/user/installations',
+      {
+        schema: {
+          summary:
+            'GitHub App installations or Bitbucket workspaces to list repositories by: none (a stored token reaches its repositories without them)',
+          tags,
+          querystring: installationsQuerySchema,
+          response: { 200: z.array(z.string()), 422: validationErrorBodySchema },
+        },
+      },
+      async () => gitUser.installations(),
     );
 
     app.get(

@@ -104,3 +104,6 @@ export const repositorySearchQuerySchema = z.object({
   order: z._default(z.enum(['asc', 'desc']), 'desc'),
 });
 export type RepositorySearchQuery = z.output<typeof repositorySearchQuerySchema>;
+
+/** `GET /api/user/installations?provider=bitbucket`. */
+export const installationsQuerySchema = z.object({ provider: providerSchema });

@@ -90,6 +90,15 @@ export class GitUserService {
     return this.#listOrEmpty(() => searchBranches(account, query));
   }
 
+  /**
+   * The GitHub App installations (Bitbucket workspaces) whose repositories OpenHands' web client
+   * lists one by one: none here. A stored token reaches its repositories without them, and
+   * Bitbucket's API is not read (its repositories are not listed).
+   */
+  installations(): string[] {
+    return [];
+  }
+
   async suggestedTasks(caller: Caller): Promise<SuggestedTask[]> {
     const account = await this.#account(caller);
     if (!account) return [];

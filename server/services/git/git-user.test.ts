@@ -30,6 +30,9 @@ describe('/api/user/* without a token', () => {
     expect((await get('/api/user/repositories?selected_provider=github&sort=pushed&page=1&per_page=30')).json()).toEqual([]);
     expect((await get('/api/user/suggested-tasks')).json()).toEqual([]);
     expect((await get('/api/user/search/repositories?query=engine')).json()).toEqual([]);
+    // OpenHands' client asks for Bitbucket's workspaces before its repositories: none, not a 404.
+    expect((await get('/api/user/installations?provider=bitbucket')).json()).toEqual([]);
+    expect((await get('/api/user/installations?provider=nowhere')).statusCode).toBe(422);
     expect((await get('/api/user/search/branches?repository=ada/engine&query=main')).json()).toEqual([]);
     expect((await get('/api/user/repository/branches?repository=ada/engine&page=2&per_page=10')).json()).toEqual({
       branches: [],
