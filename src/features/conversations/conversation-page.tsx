@@ -154,7 +154,12 @@ export function ConversationPage() {
               conversation={
                 <Stack>
                   <Suspense fallback={<LoadingSkeleton what="the events" height={320} />}>
-                    <EventTimeline items={agent.items} connection={agent.connection} history={agent.history} />
+                    <EventTimeline
+                      items={agent.items}
+                      connection={agent.connection}
+                      history={agent.history}
+                      canSend={whose.known && Boolean(agentControls) && othersName === undefined}
+                    />
                   </Suspense>
                   {!whose.known ? null : agentControls ? (
                     <AgentControls

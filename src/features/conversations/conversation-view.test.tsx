@@ -65,6 +65,12 @@ describe('ConversationView', () => {
     expect(screen.getByText('Idle').closest('[data-execution]')?.previousElementSibling).toHaveTextContent('Agent');
   });
 
+  it("names its sandbox by the short id, also an OpenHands sandbox's, whose ids all start alike", () => {
+    setup({ conversation: { ...conversation, sandbox_id: 'oh-agent-server-7Hq2xKp9Zt' } });
+    const link = screen.getByRole('link', { name: '7Hq2xKp9' });
+    expect(link).toHaveAttribute('href', `/sandboxes?logs=${encodeURIComponent('oh-agent-server-7Hq2xKp9Zt')}`);
+  });
+
   it('links its parent and its sub-conversations, by title once known', () => {
     const [parent, first, second] = ['c', 'd', 'e'].map((c) => c.repeat(32)) as [string, string, string];
     setup({

@@ -3,6 +3,7 @@ import { IconCheck, IconPencil, IconX } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router';
 import { CopyValue } from '../../components/copy-value';
+import { ShortId } from '../../components/short-id';
 import { RelativeTime } from '../../components/relative-time';
 import { SandboxStatusBadge } from '../../components/sandbox-status-badge';
 import type { AppConversation, Metrics } from '../../contract/conversations';
@@ -215,7 +216,7 @@ export function ConversationView({ conversation: c, ...props }: ConversationView
           <Field label="Sandbox">
             <Group gap="xs" wrap="nowrap">
               <Anchor component={Link} to={`/sandboxes?logs=${encodeURIComponent(c.sandbox_id)}`} size="sm" ff="monospace">
-                {c.sandbox_id.slice(0, 12)}
+                <ShortId id={c.sandbox_id} />
               </Anchor>
             </Group>
           </Field>

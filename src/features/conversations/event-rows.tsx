@@ -315,7 +315,7 @@ export function TimelineRow({ item, expanded, onToggle }: RowProps) {
     case 'condensation':
       return (
         <Stack gap={2} align="center" c="dimmed" role="note" aria-label="Earlier history summarised">
-          <Text size="sm">Earlier history summarised for the model ({item.forgotten} events)</Text>
+          <Text size="sm">Earlier history summarised for the model ({item.forgotten === 1 ? '1 event' : `${item.forgotten} events`})</Text>
           {item.summary && (
             <Fold id={item.key} label="Summary" expanded={expanded} onToggle={onToggle}>
               <Output text={item.summary} isError={false} />

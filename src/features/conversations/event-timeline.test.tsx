@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../api/errors';
@@ -200,6 +200,11 @@ describe('EventTimeline', () => {
   it('says when there is nothing yet', () => {
     setup({ items: [] });
     expect(screen.getByText('No events yet. A message starts the agent.')).toBeInTheDocument();
+    // Where no message can be sent from the page (an admin's view, OpenHands' server), it promises none.
+    cleanup();
+    setup({ items: [], canSend: false });
+    expect(screen.getByText('No events yet.')).toBeInTheDocument();
+    expect(screen.queryByText(/A message starts the agent/)).not.toBeInTheDocument();
   });
 
   it('puts only the rows in view in the page, however long the history', () => {

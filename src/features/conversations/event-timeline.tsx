@@ -12,6 +12,8 @@ export interface EventTimelineProps {
   connection: StreamConnection;
   /** Stored events received so far, and how many there are, while the history loads. */
   history: { received: number; total: number } | null;
+  /** Whether this page sends messages (an empty timeline says a message starts the agent); yes unless told. */
+  canSend?: boolean;
 }
 
 const GAP_PX = 12;
@@ -37,7 +39,7 @@ function ConnectionNote({ connection }: { connection: StreamConnection }) {
  * be long), each measured as it renders. It follows new events while scrolled to the end and
  * stays put when the reader has scrolled up.
  */
-export function EventTimeline({ items, connection, history }: EventTimelineProps) {
+export function EventTimeline({ items, connection, history, canSend = true }: EventTimelineProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   // The console does not use the React Compiler, so nothing memoizes what the virtualizer returns.
@@ -82,7 +84,7 @@ export function EventTimeline({ items, connection, history }: EventTimelineProps
       >
         {items.length === 0 && connection.state !== 'connecting' && (
           <Text c="dimmed" size="sm" ta="center">
-            No events yet. A message starts the agent.
+            {canSend ? 'No events yet. A message starts the agent.' : 'No events yet.'}
           </Text>
         )}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
