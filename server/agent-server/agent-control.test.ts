@@ -257,6 +257,9 @@ describe('the event socket', () => {
     await server.call('POST', `/api/conversations/${id}/events`, { content: [{ type: 'text', text: 'And now?' }], run: true });
     const seen = await done;
     expect(seen[0]).toMatchObject({ kind: 'ConversationStateUpdateEvent', key: 'full_state', value: { id, execution_status: 'finished' } });
+    // The metrics in the SDK's place too (OpenHands' web client reads the cost of a conversation it opens there).
+    const state = seen[0]!.value as { metrics: unknown; stats: { usage_to_metrics: { agent: unknown } } };
+    expect(state.stats.usage_to_metrics.agent).toMatchObject(state.metrics as object);
     const storedKinds = ['SystemPromptEvent', 'MessageEvent', 'ActionEvent', 'ObservationEvent'];
     const replayedAndLive = seen.filter((frame) => storedKinds.includes(String(frame.kind)) || frame.kind === 'PauseEvent');
     const after = await server.events(id);

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { conversationIdSchema, sendMessageRequestSchema } from '../../src/contract/conversations';
+import { conversationIdSchema, sendMessageRequestSchema, statsOf } from '../../src/contract/conversations';
 import { SESSION_KEY_HEADER } from '../session-key';
 import type { Conversations } from './conversations';
 import { stateUpdate } from './event-factory';
@@ -62,7 +62,9 @@ function follow(ws: WebSocket, conversation: NonNullable<ReturnType<Conversation
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
   };
   // One synchronous block: no event can land between the replay and the live frames.
-  send(stateUpdate('full_state', conversation.info));
+  // With the SDK's `stats` beside our `metrics`: OpenHands' web client reads the cost there.
+  const { info } = conversation;
+  send(stateUpdate('full_state', info.metrics ? { ...info, stats: statsOf(info.metrics) } : info));
   if (resendAll) for (const event of conversation.events()) send(event);
   const unsubscribe = conversation.subscribe(send);
   ws.on('close', unsubscribe);

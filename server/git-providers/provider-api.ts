@@ -170,10 +170,13 @@ export async function searchRepositories(account: ProviderAccount, search: Repos
     const organisations = asList((await getJson(account, '/user/orgs?per_page=100')).body)
       .map((org) => text(org.login))
       .filter((org) => org !== null);
-    const lists = await Promise.all([
-      searchFor(`in:name ${query} user:${login}`),
-      ...organisations.map((org) => searchFor(`in:name ${query} org:${org}`)),
-    ]);
+    // An organisation the token may not search (single sign-on not granted, a rate limit of its own) leaves out its repositories only.
+    const ofOrganisation = (org: string) =>
+      searchFor(`in:name ${query} org:${org}`).catch((error: unknown) => {
+        if (error instanceof ProviderRefusedToken || error instanceof ProviderUnreachable) return [];
+        throw error;
+      });
+    const lists = await Promise.all([searchFor(`in:name ${query} user:${login}`), ...organisations.map(ofOrganisation)]);
     found = lists.flat();
   }
   const unique = new Map(found.map((repo) => [String(repo.id), repo]));

@@ -51,7 +51,8 @@ export class ProcessGroupTransport implements StdioTransport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   #child: ChildProcess | undefined;
-  #endNetwork: (() => Promise<void>) | undefined;
+  /** Its network as it is being given (`params.network`): what ends it, once it is there. */
+  #network: Promise<(() => Promise<void>) | undefined> | undefined;
   #exit: Exit | undefined;
   #stderr = '';
   readonly #buffer = new ReadBuffer();
@@ -73,11 +74,10 @@ export class ProcessGroupTransport implements StdioTransport {
       const { network } = this.params;
       child.once('spawn', () => {
         if (!network) return resolve();
-        network(child).then(
-          (end) => {
-            this.#endNetwork = end;
-            resolve();
-          },
+        const given = network(child);
+        this.#network = given.catch(() => undefined);
+        given.then(
+          () => resolve(),
           (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))),
         );
       });
@@ -121,6 +121,9 @@ export class ProcessGroupTransport implements StdioTransport {
     if (!child?.pid) return;
     this.#child = undefined;
     await endGroup(child.pid, GRACE_MS);
-    await this.#endNetwork?.();
+    // Closed while its network was still being given (a test that timed out): ended once given.
+    await (
+      await this.#network
+    )?.();
   }
 }

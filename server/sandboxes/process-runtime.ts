@@ -13,7 +13,7 @@ import type { ExecOptions, ExecResult, RuntimeHandle, RuntimeState, SandboxLaunc
 import { LeftoverRemoval } from './leftover-removal';
 import { appendLog, isOwnLine, openLogForAppend, tailLines } from './sandbox-log';
 import { SANDBOX_PUBLISHED_HOST } from './published-host';
-import { freeSandboxPort } from './sandbox-ports';
+import { freeSandboxPorts, sandboxPortRange } from './sandbox-ports';
 import { storedWorkerPorts, workerEnv, type WorkerUrl } from './worker-ports';
 import type { SandboxUsers } from './sandbox-users';
 import {
@@ -139,7 +139,8 @@ export class ProcessRuntime implements SandboxRuntime {
     const user = await users?.allocate(this.#homes());
     await makeDirs(this.#homes(), path.join(id, 'tmp'), user);
     await fs.mkdir(path.dirname(this.#logFile(id)), { recursive: true, mode: 0o700 });
-    return { port: await freeSandboxPort(), workerPorts: [await freeSandboxPort(), await freeSandboxPort()] };
+    const [port, ...workerPorts] = await freeSandboxPorts(3, sandboxPortRange());
+    return { port: port!, workerPorts };
   }
 
   async start({ id, command, workingDir, env, sessionKey, port, workerPorts, onExit }: SandboxLaunch): Promise<Started> {

@@ -103,7 +103,8 @@ export interface ServiceOptions {
   /** Process sandboxes run in namespaces of their own with these tools (`findNamespaceTools`); absent: on the host's. */
   sandboxNamespaces?: NamespaceTools;
   /** Sandboxes run as containers on this engine, from `image` unless their spec or Settings name another; absent: as process groups. */
-  docker?: { engine: Docker; image: string; limits: ContainerLimits };
+  /** The Docker runtime: its engine, default image, limits, and the network (made at start when not given). */
+  docker?: { engine: Docker; image: string; limits: ContainerLimits; network?: LimitedSandboxNetwork };
   /** Stamps what services record (sandboxes, starts, conversations); the system's clock when absent. */
   clock?: Clock;
   /**
@@ -140,7 +141,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const { stopGraceMs } = options.sandboxLimits;
   const { docker } = options;
   const agentEnv = { OH_ALLOW_CORS_ORIGINS: JSON.stringify(options.corsOrigins ?? []) };
-  const sandboxNetwork = docker && new LimitedSandboxNetwork(docker.engine, docker.image, sandboxLog);
+  const sandboxNetwork = docker && (docker.network ?? new LimitedSandboxNetwork(docker.engine, docker.image, sandboxLog));
   const runtime: SandboxRuntime = sandboxNetwork
     ? new DockerRuntime({
         docker: docker.engine,

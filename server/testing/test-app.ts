@@ -22,6 +22,7 @@ import { openDatabase } from '../startup';
 import type { Db, QueryObserver } from '../store/database';
 import { type DatabaseName, freshPostgresDatabase } from './databases';
 import { defaultImage, localEngine, removeDockerLeftovers, type RuntimeName } from './docker-engine';
+import { LimitedSandboxNetwork } from '../sandboxes/docker/network-limits';
 import { ownSandboxUidBase } from './sandbox-uid-base';
 import type { NamespaceTools } from '../sandboxes/namespaces';
 import argon2 from 'argon2';
@@ -50,6 +51,11 @@ export interface TestAppOptions {
   sandboxNamespaces?: NamespaceTools;
   /** Where its sandboxes run: process groups (the default) or containers on the local engine. */
   sandboxRuntime?: RuntimeName;
+  /**
+   * On the Docker runtime, the sandboxes' network and its limits. By default one for every app of
+   * the test run's worker: the host's rules go in once, not once per app as once per server start.
+   */
+  sandboxNetwork?: LimitedSandboxNetwork;
   /** SQLite in the data dir (the default), or a fresh PostgreSQL database, dropped on close unless `keepData`. */
   database?: DatabaseName;
   /** This PostgreSQL database (another app's `databaseUrl`: a restart, or a second instance); never dropped by this app. */
@@ -78,11 +84,15 @@ export interface TestAppOptions {
 /** Argon2id at a cost tests can afford: the same code and queue, a thousandth of the memory and one pass. */
 export const CHEAP_ARGON2 = { type: argon2.argon2id, memoryCost: 1024, timeCost: 1 } as const;
 
-async function dockerSandboxes() {
+let sharedSandboxNetwork: LimitedSandboxNetwork | undefined;
+
+async function dockerSandboxes(network: LimitedSandboxNetwork | undefined) {
   const engine = await localEngine();
   if (!engine) throw new Error('sandboxRuntime docker: no Docker engine responds');
+  const image = await defaultImage(engine);
+  sharedSandboxNetwork ??= new LimitedSandboxNetwork(engine, image, createLogger(false));
   // small limits: tests start many at once on a small machine
-  return { engine, image: await defaultImage(engine), limits: { memoryBytes: 512 * 2 ** 20, cpus: 1, pids: 256 } };
+  return { engine, image, limits: { memoryBytes: 512 * 2 ** 20, cpus: 1, pids: 256 }, network: network ?? sharedSandboxNetwork };
 }
 
 /** Every stored row, as text, to look for plain-text secrets. */
@@ -107,7 +117,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
   const ownDatabase = options.database === 'postgres' && !options.databaseUrl ? await freshPostgresDatabase() : undefined;
   const databaseUrl = options.databaseUrl ?? ownDatabase?.url;
   const db = await openDatabase(dataDir, secrets, databaseUrl, log, options.observeQueries);
-  const docker = options.sandboxRuntime === 'docker' ? await dockerSandboxes() : undefined;
+  const docker = options.sandboxRuntime === 'docker' ? await dockerSandboxes(options.sandboxNetwork) : undefined;
   const services = createServices(db, secrets, {
     log,
     dataDir,

@@ -74,8 +74,11 @@ export const paginatedBranchesSchema = z.object({
 export type PaginatedBranches = z.output<typeof paginatedBranchesSchema>;
 
 const perPage = (fallback: number) => z._default(z.coerce.number().check(z.multipleOf(1), z.gte(1), z.lte(100)), fallback);
-/** `owner/name` (GitHub) or `group/…/project` (GitLab). */
-const repositoryName = z.string().check(z.regex(/^[\w.-]+(\/[\w.-]+)+$/, 'Expected a repository as owner/name'));
+/** `owner/name` (GitHub) or `group/…/project` (GitLab); no part `.` or `..`, which would lead elsewhere on the provider. */
+const repositoryName = z.string().check(
+  z.regex(/^[\w.-]+(\/[\w.-]+)+$/, 'Expected a repository as owner/name'),
+  z.refine((name) => !name.split('/').some((part) => /^\.{1,2}$/.test(part)), 'Expected a repository as owner/name'),
+);
 
 /** `GET /api/user/repository/branches?repository=owner/name&page=1&per_page=30`. */
 export const branchesQuerySchema = z.object({

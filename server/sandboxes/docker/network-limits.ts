@@ -9,9 +9,11 @@ import { ensureSandboxNetwork, type SandboxNetwork } from './sandbox-network';
  * non-public address (the LAN, cloud metadata, other Docker networks). The engine's host routes a
  * container's traffic to other machines through its FORWARD chain, whose DOCKER-USER chain Docker
  * keeps for rules of this kind; the host itself (its addresses, where the LLM proxy listens) is
- * not forwarded to, and stays reachable. The rules go in through the engine, from a container on
- * the host's network with the one capability they need, running the host's own iptables: it
- * works the same for a server that is not root and for an engine on another machine.
+ * not forwarded to, and stays reachable. The engine's DNS asks the host's name servers from the
+ * container's network, so those stay reachable on port 53 when they have private addresses. The
+ * rules go in through the engine, from a container on the host's network with the capabilities
+ * iptables needs, running the host's own iptables: it works the same for a server that is not
+ * root and for an engine on another machine.
  */
 
 /** The host's chain of the rules; DOCKER-USER sends the bridge's traffic to it. */
@@ -28,16 +30,25 @@ const RULES = [
   '',
 ].join('\n');
 
-/** The rules ($1), then the jump of the bridge ($2) to them, added once. */
+/**
+ * The rules ($1); then, first in the chain, DNS to the host's name servers (systemd-resolved's,
+ * whose stub Docker skips, and those of /etc/resolv.conf); then the jump of the bridge ($2) to
+ * the chain, added once. `-w` waits for the xtables lock Docker may hold.
+ */
 const SCRIPT = [
-  'printf "%s" "$1" | iptables-restore --noflush',
-  `iptables -C DOCKER-USER -i "$2" -j ${CHAIN} 2>/dev/null || iptables -I DOCKER-USER -i "$2" -j ${CHAIN}`,
+  'printf "%s" "$1" | iptables-restore -w --noflush',
+  'for file in /run/systemd/resolve/resolv.conf /etc/resolv.conf; do [ -f "$file" ] && cat "$file"; done |',
+  "  sed -n 's/^nameserver[[:space:]]*\\([0-9.]*\\)[[:space:]]*$/\\1/p' | sort -u | while read -r server; do",
+  `    for protocol in udp tcp; do iptables -w -I ${CHAIN} -d "$server" -p "$protocol" --dport 53 -j RETURN; done`,
+  '  done',
+  `iptables -w -C DOCKER-USER -i "$2" -j ${CHAIN} 2>/dev/null || iptables -w -I DOCKER-USER -i "$2" -j ${CHAIN}`,
 ].join('\n');
 
 /**
  * Runs `script` (sh, with `args` as $1…) as root with the host's root as its own, in a throwaway
  * container of `image` (the default sandbox image: it has `chroot`) on the host's network with
- * the capability to change its rules and nothing more; `undefined` when it succeeded, else why not.
+ * the capabilities to change its rules (and enter its root) and nothing more; `undefined` when it
+ * succeeded, else why not.
  */
 async function runOnHost(docker: Docker, image: string, script: string, args: string[]): Promise<string | undefined> {
   let container: Docker.Container | undefined;
@@ -51,7 +62,8 @@ async function runOnHost(docker: Docker, image: string, script: string, args: st
       HostConfig: {
         NetworkMode: 'host',
         CapDrop: ['ALL'],
-        CapAdd: ['NET_ADMIN', 'SYS_CHROOT'],
+        // NET_RAW: iptables-legacy talks to the kernel over a raw socket.
+        CapAdd: ['NET_ADMIN', 'NET_RAW', 'SYS_CHROOT'],
         SecurityOpt: ['no-new-privileges'],
         Binds: ['/:/host:ro'],
       },
@@ -69,20 +81,21 @@ async function runOnHost(docker: Docker, image: string, script: string, args: st
 }
 
 /** Puts the rules in place for `network`'s bridge; `undefined` when done, else why not. */
-export async function limitSandboxNetwork(docker: Docker, image: string, network: SandboxNetwork): Promise<string | undefined> {
+async function limitSandboxNetwork(docker: Docker, image: string, network: SandboxNetwork): Promise<string | undefined> {
   const refusal = await runOnHost(docker, image, SCRIPT, [RULES, network.bridge]);
   return refusal && `the host's iptables refused them (${refusal})`;
 }
 
 /** Takes the rules off `network`'s bridge (its jump to them): what `limitSandboxNetwork` puts back. */
 export const unlimitSandboxNetwork = (docker: Docker, image: string, network: SandboxNetwork) =>
-  runOnHost(docker, image, `iptables -D DOCKER-USER -i "$1" -j ${CHAIN} 2>/dev/null || true`, [network.bridge]);
+  runOnHost(docker, image, `iptables -w -D DOCKER-USER -i "$1" -j ${CHAIN} 2>/dev/null || true`, [network.bridge]);
 
 /**
  * The sandboxes' network as every container of user-supplied code starts on it: made when
- * missing, its limits put in place once per server start (the host's rules outlive the server,
- * and are put back where something removed them). When the limits cannot be put in place, one
- * warning says so, and containers start unlimited.
+ * missing, its limits put in place at the first container after the server starts (the host's
+ * rules outlive the server; a start puts back what a reboot or a flush of the host's rules
+ * removed). When the limits cannot be put in place, one warning says so, and containers start
+ * unlimited.
  */
 export class LimitedSandboxNetwork {
   #ready: Promise<SandboxNetwork> | undefined;

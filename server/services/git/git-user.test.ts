@@ -124,6 +124,8 @@ describe('/api/user/* with a GitHub token', () => {
     expect((await search('nothing-like-it')).json()).toEqual([]);
     for (const bad of [
       '/api/user/repository/branches?repository=engine',
+      '/api/user/repository/branches?repository=ada/../../user',
+      '/api/user/repository/branches?repository=ada%2F%2e%2e%2Fx',
       '/api/user/search/branches?repository=ada/engine&per_page=500&query=x',
     ]) {
       const refused = await get(bad);
