@@ -3,7 +3,8 @@ import { SseError, SSEClientTransport } from '@modelcontextprotocol/sdk/client/s
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpTestRequest, McpTestResult } from '../../src/contract/mcp';
-import type { StdioTransport } from './process-transport';
+import { CommandNotFound, type ThrowawayCommand, type ThrowawayProcess } from '../sandboxes/runtime';
+import { ThrowawayTransport } from './stdio-transport';
 
 const MAX_TOOL_PAGES = 20;
 
@@ -52,7 +53,8 @@ function networkCode(error: unknown): { code: string; address?: string } | undef
 function describeFailure(error: unknown, transport: Transport, server: McpTestRequest, seconds: number): string {
   if (error instanceof TestTimeout) return `timeout after ${seconds} s`;
   if (error instanceof TestCancelled) return 'cancelled: the server is shutting down';
-  const exited = 'exitDescription' in transport ? (transport as StdioTransport).exitDescription : undefined;
+  if (error instanceof CommandNotFound) return error.message;
+  const exited = transport instanceof ThrowawayTransport ? transport.exitDescription : undefined;
   if (exited) return exited;
   const network = server.kind !== 'stdio' && networkCode(error);
   if (network) return `${NETWORK_WORDS[network.code]} at ${network.address ?? new URL(server.url).host} (${network.code})`;
@@ -70,14 +72,14 @@ function describeFailure(error: unknown, transport: Transport, server: McpTestRe
   return error instanceof Error ? error.message : String(error);
 }
 
-/** How a stdio server under test is started: its command, arguments and environment, in isolation of some kind. */
-export type StdioLauncher = (server: McpTestRequest & { kind: 'stdio' }) => StdioTransport;
+/** Where a stdio server under test runs: a throwaway sandbox (SandboxRuntime.startThrowaway). */
+export type StdioLauncher = (command: ThrowawayCommand) => Promise<ThrowawayProcess>;
 
 function transportFor(server: McpTestRequest, stdio: StdioLauncher | undefined): Transport {
   if (server.kind === 'stdio') {
     // Never on the host by default: a stdio server is user-supplied code.
     if (!stdio) throw new Error('A stdio MCP server is tested only where the caller says it runs');
-    return stdio(server);
+    return new ThrowawayTransport(() => stdio({ command: server.command, args: server.args, env: server.env }));
   }
   const url = new URL(server.url);
   // A blank key means none, as it does when saving.
@@ -97,7 +99,7 @@ export async function testMcpConnection(
   server: McpTestRequest,
   seconds: number,
   signal?: AbortSignal,
-  /** Where a stdio server runs: a namespaced process, a container (see McpTestService). */
+  /** Where a stdio server runs. */
   stdio?: StdioLauncher,
 ): Promise<McpTestResult> {
   if (server.kind !== 'stdio' && /^wss?:/i.test(server.url)) {

@@ -20,7 +20,10 @@ import type {
   SandboxLaunch,
   SandboxRuntime,
   Started,
+  ThrowawayCommand,
+  ThrowawayProcess,
 } from './runtime';
+import { ContainerThrowaways, THROWAWAY_LABEL } from './docker/throwaway-containers';
 import type { LimitedSandboxNetwork } from './docker/network-limits';
 import { hardenedHostConfig } from './docker/hardened-host-config';
 
@@ -122,7 +125,12 @@ export class DockerRuntime implements SandboxRuntime {
   #listing: { changes: number; containers: Promise<Map<string, Docker.ContainerInfo>> } | undefined;
   #changes = 0;
 
+  readonly #throwaways: ContainerThrowaways;
+
   constructor(private readonly options: DockerRuntimeOptions) {
+    const { docker, image, limits, network, dataDir, log } = options;
+    const labels = { [DATA_DIR_LABEL]: dataDir, [THROWAWAY_LABEL]: 'yes' };
+    this.#throwaways = new ContainerThrowaways({ docker, image, limits, network, labels, log });
     this.#events = new ContainerEvents(
       options.docker,
       `${DATA_DIR_LABEL}=${options.dataDir}`,
@@ -443,6 +451,14 @@ export class DockerRuntime implements SandboxRuntime {
       log.info({ sandbox: id, volume: volume.Name }, 'removing the volume of a sandbox that is not in the registry');
       await this.#removeVolume(id, volume.Name);
     }
+  }
+
+  startThrowaway(command: ThrowawayCommand): Promise<ThrowawayProcess> {
+    return this.#throwaways.start(command);
+  }
+
+  endThrowawayLeftovers(): Promise<number> {
+    return this.#throwaways.endLeftovers();
   }
 
   close(): void {

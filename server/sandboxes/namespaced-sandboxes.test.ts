@@ -13,7 +13,7 @@ import { startTestApp, type TestApp } from '../testing/test-app';
 import { HOST_ALIAS } from './host-alias';
 import { findNamespaceTools, type NamespaceTools, serverDirs } from './namespaces';
 import { SANDBOX_MARKER } from './process-runtime';
-import { MCP_TEST_MARKER } from '../services/settings/mcp-test-service';
+import { THROWAWAY_MARKER } from './process-throwaway';
 import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './specs';
 import { publishedUrl } from '../testing/published-url';
 import { closedPort, listensOn } from '../testing/closed-port';
@@ -278,9 +278,9 @@ describe.skipIf(!found.tools)('MCP stdio servers under test in namespaces of the
     const script =
       'setsid sleep 977 < /dev/null > /dev/null 2>&1 & echo "$TOKEN" > "$HOME/token"; echo left > /tmp/left; echo "home $HOME" >&2; exit 3';
     const result = await mcpTest(t, { kind: 'stdio', name: 'fork', command: 'sh', args: ['-c', script], env: { TOKEN: 'tok-1' } });
-    expect(result.error).toMatch(/^process exited with code 3: home .*mcp-test-home\/[0-9a-f]{16}$/);
+    expect(result.error).toMatch(/^process exited with code 3: home .*throwaway-homes\/[0-9a-f]{16}$/);
     const home = /home (\S+)$/.exec(result.error)![1]!;
-    await vi.waitFor(() => expect(markedProcesses(MCP_TEST_MARKER, t.dataDir)).toEqual([]), { timeout: 5000 });
+    await vi.waitFor(() => expect(markedProcesses(THROWAWAY_MARKER, t.dataDir)).toEqual([]), { timeout: 5000 });
     expect(fs.existsSync(home)).toBe(false);
     expect(fs.existsSync('/tmp/left')).toBe(false);
     expect(await mcpTest(t, { kind: 'stdio', name: 'missing', command: 'no-such-mcp-command' })).toEqual({
@@ -303,7 +303,7 @@ describe.skipIf(!found.tools)('MCP stdio servers under test in namespaces of the
       });
       expect(result.error).toContain(`the host answers from ${tries[0]};`);
       for (const url of tries.slice(1)) expect(result.error).toContain(`FETCH-FAILED from ${url};`);
-      await vi.waitFor(() => expect(markedProcesses(MCP_TEST_MARKER, t.dataDir)).toEqual([]), { timeout: 5000 });
+      await vi.waitFor(() => expect(markedProcesses(THROWAWAY_MARKER, t.dataDir)).toEqual([]), { timeout: 5000 });
     });
   });
 });

@@ -9,7 +9,18 @@ import { pathForOtherUsers, type ProcessUser, unreadableByOthers } from '../proc
 import { runInGroup } from '../processes/run';
 import type { Logger } from '../logger';
 import type { SandboxRecord } from '../store/sandboxes-store';
-import type { ExecOptions, ExecResult, RuntimeHandle, RuntimeState, SandboxLaunch, SandboxRuntime, Started } from './runtime';
+import type {
+  ExecOptions,
+  ExecResult,
+  RuntimeHandle,
+  RuntimeState,
+  SandboxLaunch,
+  SandboxRuntime,
+  Started,
+  ThrowawayCommand,
+  ThrowawayProcess,
+} from './runtime';
+import { ProcessThrowaways } from './process-throwaway';
 import { LeftoverRemoval } from './leftover-removal';
 import { appendLog, isOwnLine, openLogForAppend, tailLines } from './sandbox-log';
 import { SANDBOX_PUBLISHED_HOST } from './published-host';
@@ -89,12 +100,20 @@ export class ProcessRuntime implements SandboxRuntime {
   readonly name = 'process';
   readonly isolation: SandboxIsolation;
   readonly #removal: LeftoverRemoval;
+  readonly #throwaways: ProcessThrowaways;
   /** The last look at each sandbox's processes (see `state`). */
   readonly #seen = new Map<string, { pid: number | null; start: string | null; at: number; state: RuntimeState }>();
 
   constructor(private readonly options: ProcessRuntimeOptions) {
     this.#removal = options.removal ?? new LeftoverRemoval(path.join(options.dataDir, 'sandboxes', '.trash'), options.log);
     this.isolation = options.namespaces ? 'namespaces' : options.users ? 'uids' : 'none';
+    this.#throwaways = new ProcessThrowaways({
+      dataDir: options.dataDir,
+      baseEnv: this.#inheritedEnv(),
+      log: options.log,
+      user: options.users?.throwawayUser,
+      namespaces: options.namespaces,
+    });
   }
 
   /** The /etc files every namespaced sandbox gets, written once. */
@@ -126,7 +145,12 @@ export class ProcessRuntime implements SandboxRuntime {
 
   /** The environment every process of the sandbox starts from. */
   #baseEnv(id: string): Record<string, string> {
-    const env: Record<string, string> = { HOME: this.#home(id), TMPDIR: path.join(this.#home(id), 'tmp') };
+    return { HOME: this.#home(id), TMPDIR: path.join(this.#home(id), 'tmp'), ...this.#inheritedEnv() };
+  }
+
+  /** What of the server's environment its sandboxes get. */
+  #inheritedEnv(): Record<string, string> {
+    const env: Record<string, string> = {};
     for (const name of INHERITED_ENV) if (process.env[name]) env[name] = process.env[name]!;
     if (this.options.users && env.PATH) env.PATH = pathForOtherUsers(env.PATH);
     return env;
@@ -350,6 +374,14 @@ export class ProcessRuntime implements SandboxRuntime {
 
   sweep(): Promise<void> {
     return this.#removal.sweep();
+  }
+
+  startThrowaway(command: ThrowawayCommand): Promise<ThrowawayProcess> {
+    return this.#throwaways.start(command);
+  }
+
+  endThrowawayLeftovers(): Promise<number> {
+    return this.#throwaways.endLeftovers();
   }
 
   close(): void {

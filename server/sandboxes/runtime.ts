@@ -1,3 +1,5 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Exit } from '../processes/exit';
 import type { SandboxIsolation, SandboxRuntimeName } from '../../src/contract/sandboxes';
 import type { SandboxRecord } from '../store/sandboxes-store';
 import type { WorkerUrl } from './worker-ports';
@@ -67,6 +69,32 @@ export interface ExecResult {
   timedOut: boolean;
 }
 
+/** A user-supplied command for a throwaway sandbox (an MCP stdio server under test). */
+export interface ThrowawayCommand {
+  command: string;
+  args: string[];
+  /** All of its environment beside what the sandbox sets (HOME, TMPDIR): none of the server's. */
+  env: Record<string, string>;
+}
+
+/** A command running in a throwaway sandbox, its standard streams piped to this server. */
+export interface ThrowawayProcess {
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** How it ended, once it did and its output was read to the end. */
+  readonly exited: Promise<Exit>;
+  /** Ends it, everything it started, and the sandbox made for it; resolves once they are gone. */
+  end(): Promise<void>;
+}
+
+/** The command of a throwaway sandbox is not there: nothing was started. */
+export class CommandNotFound extends Error {
+  constructor(readonly command: string) {
+    super(`${command}: command not found`);
+  }
+}
+
 export interface SandboxRuntime {
   /** Which one it is (SANDBOX_RUNTIME), for the console to show. */
   readonly name: SandboxRuntimeName;
@@ -124,4 +152,12 @@ export interface SandboxRuntime {
   workerUrls(record: SandboxRecord): Promise<WorkerUrl[]>;
   /** Runs `command` inside it, as its own processes run, and waits for the end. */
   exec(record: SandboxRecord, command: string[], options: ExecOptions): Promise<ExecResult>;
+  /**
+   * Starts a user-supplied command in a sandbox of its own, kept from the server as this runtime's
+   * sandboxes are (their user or namespaces and network, or a container of the sandbox image), with
+   * a home of its own; `end()` removes all of it. Rejects with `CommandNotFound` when the command is missing.
+   */
+  startThrowaway(command: ThrowawayCommand): Promise<ThrowawayProcess>;
+  /** Ends what throwaway sandboxes a killed server on this data dir left behind; returns how many. */
+  endThrowawayLeftovers(): Promise<number>;
 }

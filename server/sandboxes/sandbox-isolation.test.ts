@@ -158,7 +158,7 @@ describe(canSwitchUsers() ? 'as root, MCP test processes' : 'not as root, MCP te
     });
     const expected = canSwitchUsers() ? t.sandboxUidBase! - 1 : process.getuid?.();
     expect(response.json().error).toContain(`uid ${expected}`);
-    if (canSwitchUsers()) expect(response.json().error).toMatch(new RegExp(`home ${path.join(t.dataDir, 'mcp-test-home')}/[0-9a-f]{16}`));
+    if (canSwitchUsers()) expect(response.json().error).toMatch(new RegExp(`home ${path.join(t.dataDir, 'throwaway-homes')}/[0-9a-f]{16}`));
   });
 });
 

@@ -18,12 +18,12 @@ const NEXT_UID_FILE = '.next-uid';
 
 export class SandboxUsers {
   constructor(
-    /** First uid of the range; MCP connection tests run as `base - 1`. */
+    /** First uid of the range; throwaway sandboxes (MCP connection tests) run as `base - 1`. */
     readonly base: number,
   ) {}
 
-  /** The one uid (and gid) every MCP stdio server under test runs as. */
-  get mcpTestUser(): ProcessUser {
+  /** The one uid (and gid) every throwaway sandbox (an MCP stdio server under test) runs as. */
+  get throwawayUser(): ProcessUser {
     return { uid: this.base - 1, gid: this.base - 1 };
   }
 

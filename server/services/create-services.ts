@@ -6,8 +6,7 @@ import { verifyTokenOverHttp } from '../git-providers/token-verifier';
 import { LlmPrices } from '../llm-prices';
 import type { Logger } from '../logger';
 import type Docker from 'dockerode';
-import { type ContainerLimits, DATA_DIR_LABEL, DockerRuntime } from '../sandboxes/docker-runtime';
-import { MCP_TEST_LABEL } from '../mcp/container-transport';
+import { type ContainerLimits, DockerRuntime } from '../sandboxes/docker-runtime';
 import { ContainerSpecCatalog } from '../sandboxes/docker/container-specs';
 import { LimitedSandboxNetwork } from '../sandboxes/docker/network-limits';
 import { LabelledImageSpecs } from '../sandboxes/docker/labelled-images';
@@ -186,20 +185,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     // Called only once everything is built.
     (userId): Promise<UserSandboxLimits> => team.sandboxLimits(userId),
   );
-  const mcpTest = new McpTestService(
-    settings,
-    dataDir,
-    log.child({ component: 'mcp-test' }),
-    users?.mcpTestUser,
-    options.sandboxNamespaces,
-    sandboxNetwork && {
-      docker: docker.engine,
-      image: docker.image,
-      network: sandboxNetwork,
-      limits: docker.limits,
-      labels: { [DATA_DIR_LABEL]: dataDir, [MCP_TEST_LABEL]: 'stdio' },
-    },
-  );
+  const mcpTest = new McpTestService(settings, log.child({ component: 'mcp-test' }), runtime);
   const llmTest = new LlmTestService(settings, log.child({ component: 'llm-test' }));
   const conversationLog = log.child({ component: 'conversations' });
   const prices = options.llmPrices ?? new LlmPrices();

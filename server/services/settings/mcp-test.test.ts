@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it, vi } from 'vitest';
 import { type HttpMcpServer, startHttpMcpServer } from '../../../test-support/mcp/http-server';
 import { markedProcesses } from '../../processes/proc';
-import { MCP_TEST_MARKER } from './mcp-test-service';
+import { THROWAWAY_MARKER } from '../../sandboxes/process-throwaway';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 import { closedPort } from '../../testing/closed-port';
 
@@ -52,7 +52,7 @@ const commandLine = (pid: number) => {
  * make a test here fail.
  */
 const testProcesses = (pattern: RegExp, marker = t.dataDir) =>
-  markedProcesses(MCP_TEST_MARKER, marker).filter((p) => pattern.test(commandLine(p.pid)));
+  markedProcesses(THROWAWAY_MARKER, marker).filter((p) => pattern.test(commandLine(p.pid)));
 
 describe('POST /api/mcp/test', () => {
   it('lists the tools of a real stdio MCP server, and leaves no process behind', async () => {
@@ -208,7 +208,7 @@ describe('POST /api/mcp/test', () => {
   });
 
   it('marks the processes it starts with its data dir', async () => {
-    const script = 'echo "marker=$AGENT_CONSOLE_MCP_TEST" >&2; exit 3';
+    const script = 'echo "marker=$AGENT_CONSOLE_THROWAWAY" >&2; exit 3';
     const { body } = await test({ kind: 'stdio', name: 'marked', command: 'sh', args: ['-c', script] });
     expect(body.ok).toBe(false);
     expect(body.error).toContain(`marker=${t.dataDir}`);
@@ -216,7 +216,7 @@ describe('POST /api/mcp/test', () => {
 
   it('ends what a killed server on the same data dir left running, and nothing else', async () => {
     const orphan = (marker: string, script: string) =>
-      spawn('sh', ['-c', script], { detached: true, stdio: 'ignore', env: { ...process.env, AGENT_CONSOLE_MCP_TEST: marker } });
+      spawn('sh', ['-c', script], { detached: true, stdio: 'ignore', env: { ...process.env, AGENT_CONSOLE_THROWAWAY: marker } });
     const left = orphan(t.dataDir, 'sleep 961 & exec sleep 962');
     const otherDataDir = `${t.dataDir}-another-server`;
     const other = orphan(otherDataDir, 'exec sleep 963');
