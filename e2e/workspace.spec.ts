@@ -104,11 +104,19 @@ test('a conversation whose sandbox is gone goes on in a new one: the page says w
   expect((await api(`/api/v1/sandboxes/${conversation!.sandbox_id}`, { method: 'DELETE' })).status).toBe(200);
 
   await expect(page.getByText(/Its sandbox is gone/)).toBeVisible({ timeout: 20_000 });
+  // The new sandbox's start is followed through the server's stream, not by asking for its task again and again.
+  const asked = { streams: 0, taskReads: 0 };
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname === `/api/v1/app-conversations/${id}/continue-in-new-sandbox/stream`) asked.streams++;
+    if (pathname.startsWith('/api/v1/app-conversations/start-tasks')) asked.taskReads++;
+  });
   await page.getByRole('button', { name: 'Continue in a new sandbox' }).click();
   const log = page.getByRole('log', { name: 'Conversation events' });
   const note = log.getByRole('note', { name: 'Continued in a new sandbox' });
   await expect(note).toContainText('The workspace starts empty: the files of the old one did not carry over.', { timeout: 30_000 });
   await expect(page.locator('[data-status]').first()).toHaveText('Running');
+  expect(asked).toEqual({ streams: 1, taskReads: 0 });
   // The history is still there, once, and the agent in the new sandbox answers.
   await expect(log.getByRole('group', { name: 'Your message' })).toHaveCount(1);
   const composer = page.getByRole('textbox', { name: 'Message to the agent' });

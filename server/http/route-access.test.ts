@@ -132,6 +132,7 @@ const OWNER_OF_IT_ONLY = new Set([
   'POST /api/v1/app-conversations/:conversation_id/confirm',
   'POST /api/v1/app-conversations/:conversation_id/run',
   'POST /api/v1/app-conversations/:conversation_id/continue-in-new-sandbox',
+  'POST /api/v1/app-conversations/:conversation_id/continue-in-new-sandbox/stream',
   'GET /api/v1/app-conversations/:conversation_id/workspace/changes',
   'GET /api/v1/app-conversations/:conversation_id/workspace/diff',
   'GET /api/v1/app-conversations/:conversation_id/workspace/files',

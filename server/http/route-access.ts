@@ -41,6 +41,7 @@ const ROUTE_ACCESS: Record<string, RouteAccess> = {
   'POST /api/v1/app-conversations': 'signed-in',
   'GET /api/v1/app-conversations': 'signed-in',
   'POST /api/v1/app-conversations/:conversation_id/continue-in-new-sandbox': 'signed-in',
+  'POST /api/v1/app-conversations/:conversation_id/continue-in-new-sandbox/stream': 'signed-in',
   'POST /api/v1/app-conversations/stream-start': 'signed-in',
   'GET /api/v1/app-conversations/start-tasks': 'signed-in',
   'GET /api/v1/app-conversations/start-tasks/search': 'signed-in',

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { builtToSchema, storedResponse } from '../http/response-serializer';
 import * as z from 'zod/mini';
@@ -34,6 +35,21 @@ const listQuerySchema = z.extend(conversationSearchQuerySchema, { ids: z.optiona
 
 const isFinal = (task: StartTask) => task.status === 'READY' || task.status === 'ERROR';
 
+/**
+ * Responds with a JSON array streamed one state of a start task at a time, as OpenHands'
+ * `stream-start` does: the first state once `begin` has it, each later one as it is saved, up to
+ * READY or ERROR. A refusal before the first state is an ordinary error response.
+ */
+async function streamTaskStates(reply: FastifyReply, begin: (onUpdate: (task: StartTask) => void) => Promise<StartTask>) {
+  const stream = new PassThrough();
+  const first = await begin((task) => {
+    stream.write(`,\n${JSON.stringify(task)}`);
+    if (isFinal(task)) stream.end('\n]');
+  });
+  stream.write(`[\n${JSON.stringify(first)}`);
+  return reply.type('application/json; charset=utf-8').send(stream);
+}
+
 export function conversationRoutes(conversations: ConversationService, startTasks: StartTaskService): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
@@ -64,6 +80,21 @@ export function conversationRoutes(conversations: ConversationService, startTask
     );
 
     app.post(
+      '/v1/app-conversations/:conversation_id/continue-in-new-sandbox/stream',
+      {
+        schema: {
+          summary:
+            'Go on in a new sandbox, as POST …/continue-in-new-sandbox; the response is a JSON array of every state of its start task as it happens (ours)',
+          description: 'Streamed as `stream-start` streams a start. Refusals (403, 404, 409) as for POST …/continue-in-new-sandbox.',
+          tags,
+          params: conversationIdParamsSchema,
+        },
+      },
+      async (request, reply) =>
+        streamTaskStates(reply, (onUpdate) => startTasks.continueInNewSandbox(request.caller, request.params.conversation_id, onUpdate)),
+    );
+
+    app.post(
       '/v1/app-conversations/stream-start',
       {
         schema: {
@@ -74,15 +105,7 @@ export function conversationRoutes(conversations: ConversationService, startTask
           body: startRequestSchema,
         },
       },
-      async (request, reply) => {
-        const stream = new PassThrough();
-        const first = await startTasks.start(request.caller, request.body, (task) => {
-          stream.write(`,\n${JSON.stringify(task)}`);
-          if (isFinal(task)) stream.end('\n]');
-        });
-        stream.write(`[\n${JSON.stringify(first)}`);
-        return reply.type('application/json; charset=utf-8').send(stream);
-      },
+      async (request, reply) => streamTaskStates(reply, (onUpdate) => startTasks.start(request.caller, request.body, onUpdate)),
     );
 
     app.get(

@@ -60,9 +60,13 @@ export function streamStartConversation(request: StartRequestInput, signal?: Abo
   return apiArrayStream(`${BASE}/stream-start`, { method: 'POST', body: request, schema: startTaskSchema, signal });
 }
 
-/** Goes on with a conversation whose sandbox is gone or failed, in a new sandbox (ours): the start task that does it. */
-export function continueInNewSandbox(id: string) {
-  return apiRequest(`${BASE}/${encodeURIComponent(id)}/continue-in-new-sandbox`, { method: 'POST', schema: startTaskSchema });
+/** Goes on with a conversation whose sandbox is gone or failed, in a new sandbox (ours): each state of the start task that does it. */
+export function streamContinueInNewSandbox(id: string, signal?: AbortSignal) {
+  return apiArrayStream(`${BASE}/${encodeURIComponent(id)}/continue-in-new-sandbox/stream`, {
+    method: 'POST',
+    schema: startTaskSchema,
+    signal,
+  });
 }
 
 export function getStartTasks(ids: string[], signal?: AbortSignal) {

@@ -7,6 +7,7 @@ import {
   conversationKeys,
   conversationQuery,
   conversationsQuery,
+  continueInNewSandboxMutation,
   deleteConversationMutation,
   startConversationMutation,
   startTaskQuery,
@@ -161,6 +162,25 @@ describe('startConversationMutation', () => {
     const queryClient = testQueryClient();
     const observer = new MutationObserver(queryClient, startConversationMutation(queryClient));
     await expect(observer.mutate({})).rejects.toMatchObject({ status: 422, validation: detail });
+  });
+});
+
+describe('continueInNewSandboxMutation', () => {
+  it('goes on through the stream: each state reaches the cache as it arrives, and nothing polls for it', async () => {
+    const stream = streamedResponse();
+    const api = fakeApi({ 'POST /api/v1/app-conversations/c1/continue-in-new-sandbox/stream': () => stream.response });
+    const queryClient = testQueryClient();
+    const observer = new MutationObserver(queryClient, continueInNewSandboxMutation(queryClient));
+    stream.write('[\n' + JSON.stringify(task('7', 'WORKING')));
+    expect(await observer.mutate('c1')).toMatchObject({ id: '7', status: 'WORKING' });
+    const followed = startTaskQuery('7');
+    const interval = followed.refetchInterval as (query: unknown) => unknown;
+    expect(interval(queryClient.getQueryCache().find({ queryKey: followed.queryKey }))).toBe(false);
+
+    stream.write(',\n' + JSON.stringify(task('7', 'READY')) + ']');
+    stream.end();
+    await vi.waitFor(() => expect(queryClient.getQueryData(followed.queryKey)).toMatchObject({ status: 'READY' }));
+    expect(api.calls()).toEqual(['POST /api/v1/app-conversations/c1/continue-in-new-sandbox/stream']);
   });
 });
 

@@ -10,7 +10,7 @@ import {
   type ConversationFilters,
   countConversations,
   archiveConversation,
-  continueInNewSandbox,
+  streamContinueInNewSandbox,
   conversationsBySandbox,
   deleteConversation,
   getConversations,
@@ -144,20 +144,22 @@ async function follow(queryClient: QueryClient, first: StartTask, states: AsyncG
 }
 
 /**
- * Starts a conversation through the server's stream (`stream-start`): the mutation gives the
- * task's first state, and each later one reaches the cache the moment the server writes it.
+ * A start the server streams: its task's first state (what the mutation gives), then each later
+ * one into the cache the moment the server writes it.
  */
+async function startThroughStream(queryClient: QueryClient, states: AsyncGenerator<StartTask>): Promise<StartTask> {
+  const first = await states.next();
+  if (first.done) throw new ApiError('The server ended the start before it sent its start task', 'invalid-response', 200);
+  streamed.add(first.value.id);
+  storeTask(queryClient, first.value);
+  void follow(queryClient, first.value, states);
+  return first.value;
+}
+
+/** Starts a conversation through the server's stream (`stream-start`). */
 export const startConversationMutation = (queryClient: QueryClient) =>
   mutationOptions({
-    mutationFn: async (request: StartRequestInput) => {
-      const states = streamStartConversation(request);
-      const first = await states.next();
-      if (first.done) throw new ApiError('The server ended the start before it sent its start task', 'invalid-response', 200);
-      streamed.add(first.value.id);
-      storeTask(queryClient, first.value);
-      void follow(queryClient, first.value, states);
-      return first.value;
-    },
+    mutationFn: (request: StartRequestInput) => startThroughStream(queryClient, streamStartConversation(request)),
   });
 
 /** The conversations each of `sandboxIds` serves, by sandbox id; asked only of a server that `offered` the route. */
@@ -170,11 +172,10 @@ export const conversationsBySandboxQuery = (sandboxIds: readonly string[], offer
     placeholderData: keepPreviousData,
   });
 
-/** Going on in a new sandbox: the start task that makes it (follow it with `startTaskQuery`). */
+/** Going on in a new sandbox, through the server's stream: the start task that makes it (read it with `startTaskQuery`). */
 export const continueInNewSandboxMutation = (queryClient: QueryClient) =>
   mutationOptions({
-    mutationFn: (id: string) => continueInNewSandbox(id),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: conversationKeys.tasks() }),
+    mutationFn: (id: string) => startThroughStream(queryClient, streamContinueInNewSandbox(id)),
   });
 
 type Pages = InfiniteData<AppConversationPage, string | undefined>;

@@ -365,20 +365,16 @@ describe('a conversation, once started', () => {
 
     expect((await json(t, 'DELETE', `/api/v1/sandboxes/${oldSandbox}`)).statusCode).toBe(200);
     expect((await conversation(t, id)).sandbox_status).toBe('MISSING');
-    // Asked twice at once (a double click), it starts one sandbox.
-    const [asked, again] = await Promise.all([
-      json(t, 'POST', `/api/v1/app-conversations/${id}/continue-in-new-sandbox`),
-      json(t, 'POST', `/api/v1/app-conversations/${id}/continue-in-new-sandbox`),
-    ]);
-    expect([asked.statusCode, again.statusCode].sort()).toEqual([200, 409]);
-    const task = (asked.statusCode === 200 ? asked : again).json() as StartTask;
-    expect(task.status).toBe('WORKING');
-    const done = await vi.waitFor(async () => {
-      const current = await (async () =>
-        (await json(t, 'GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json()[0] as StartTask)();
-      expect(['READY', 'ERROR']).toContain(current.status);
-      return current;
-    }, WAIT);
+    // Asked twice at once (a double click), it starts one sandbox, whose states the response streams up to READY.
+    const [asked, again] = await Promise.all(
+      [1, 2].map(() => json(t, 'POST', `/api/v1/app-conversations/${id}/continue-in-new-sandbox/stream`)),
+    );
+    expect([asked!.statusCode, again!.statusCode].sort()).toEqual([200, 409]);
+    const states = JSON.parse((asked!.statusCode === 200 ? asked : again)!.body) as StartTask[];
+    expect(states[0]!.status).toBe('WORKING');
+    expect(states.map((state) => state.status)).toContain('WAITING_FOR_SANDBOX');
+    const done = states.at(-1)!;
+    expect(await task(t, done.id)).toMatchObject({ status: done.status });
     expect(done.status, done.detail ?? '').toBe('READY');
     expect(done.app_conversation_id).toBe(id);
 

@@ -175,9 +175,10 @@ export class StartTaskService {
   /**
    * Goes on with conversation `id`, whose sandbox is gone or failed, in a new sandbox: its
    * workspace made again as at its start (the repository cloned at its branch), its agent given
-   * its stored history. Returns the task that does it, in WORKING.
+   * its stored history. Returns the task that does it, in WORKING; `onUpdate` gets each later
+   * state as it is saved, up to READY or ERROR.
    */
-  async continueInNewSandbox(caller: Caller, id: string): Promise<StartTask> {
+  async continueInNewSandbox(caller: Caller, id: string, onUpdate?: (task: StartTask) => void): Promise<StartTask> {
     const hex = normaliseId(id);
     if (!hex) throw new NotFound(`Conversation ${id} not found`);
     // Held from the first look on: a second request meanwhile (a double click) starts no second sandbox.
@@ -201,7 +202,7 @@ export class StartTaskService {
         llm_model: record.llm_model,
         title: record.title,
       });
-      return await this.#begin(caller, request, record.id, record);
+      return await this.#begin(caller, request, record.id, record, onUpdate);
     } finally {
       this.#continuing.delete(hex);
     }

@@ -1,4 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, QueryObserver } from '@tanstack/react-query';
 import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -117,26 +117,35 @@ describe('useConversationEvents', () => {
     unmount();
   });
 
-  it('a read of the conversation sent before a state change does not bring back the status it replaced', async () => {
+  it('a read of the conversation sent before a state change does not bring back the status it replaced, and is asked again after it', async () => {
     const push = stubStream();
     const queryClient = streamingServerClient();
     const key = conversationKeys.detail('c1');
-    queryClient.setQueryData(key, { id: 'c1', execution_status: 'running', metrics: null } as AppConversation);
+    queryClient.setQueryData(key, { id: 'c1', execution_status: 'running', sandbox_id: 'old', metrics: null } as AppConversation);
     const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
     const { unmount } = renderHook(() => useConversationEvents('c1'), { wrapper });
 
-    // A periodic read goes out while the agent is still running, and is answered late.
+    // A read goes out while the agent is still running (here: as it goes on in a new sandbox), and is answered late.
     let answer!: (conversation: AppConversation) => void;
-    const read = queryClient.fetchQuery({
-      queryKey: key,
-      queryFn: () => new Promise<AppConversation>((resolve) => (answer = resolve)),
-      staleTime: 0,
-    });
+    const answers = [
+      new Promise<AppConversation>((resolve) => (answer = resolve)),
+      Promise.resolve({ id: 'c1', execution_status: 'finished', sandbox_id: 'new', metrics: null } as AppConversation),
+    ];
+    let reads = 0;
+    // Read by the page, as the conversation page reads it.
+    const page = new QueryObserver(queryClient, { queryKey: key, queryFn: () => answers[reads++]!, staleTime: Infinity });
+    const leave = page.subscribe(() => undefined);
+    const read = page.refetch();
     push(sse({ kind: 'ConversationState', conversation_id: 'c1', execution_status: 'finished', metrics: null }));
     await waitFor(() => expect(queryClient.getQueryData<AppConversation>(key)?.execution_status).toBe('finished'));
-    answer({ id: 'c1', execution_status: 'running', metrics: null } as AppConversation);
+    answer({ id: 'c1', execution_status: 'running', sandbox_id: 'new', metrics: null } as AppConversation);
     await read.catch(() => undefined);
-    expect(queryClient.getQueryData<AppConversation>(key)?.execution_status).toBe('finished');
+    // Asked again after the change: what else changed shows, the status stays the new one.
+    await waitFor(() =>
+      expect(queryClient.getQueryData<AppConversation>(key)).toMatchObject({ sandbox_id: 'new', execution_status: 'finished' }),
+    );
+    expect(reads).toBe(2);
+    leave();
     unmount();
   });
 });

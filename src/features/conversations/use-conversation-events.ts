@@ -110,16 +110,23 @@ export function useConversationEvents(conversationId: string) {
           const { execution_status, metrics } = frame.state;
           const key = conversationKeys.detail(conversationId);
           // A read of the conversation sent before this change would answer with what it replaced:
-          // it is cancelled (and settled) before the change is written, in the order changes came.
+          // it is cancelled (and settled) before the change is written, in the order changes came,
+          // and asked again after it, as what else it would have brought (a new sandbox) counts. The
+          // server holds a state before it sends it, so the new read has this one.
           stateWrites = stateWrites
-            .then(() => queryClient.cancelQueries({ queryKey: key }))
-            .then(() => {
+            .then(async () => {
+              const reading = queryClient.isFetching({ queryKey: key }) > 0;
+              await queryClient.cancelQueries({ queryKey: key });
+              return reading;
+            })
+            .then((reading) => {
               if (controller.signal.aborted) return;
               queryClient.setQueryData<AppConversation>(key, (current) =>
                 current
                   ? { ...current, execution_status: execution_status ?? current.execution_status, metrics: metrics ?? current.metrics }
                   : current,
               );
+              if (reading) void queryClient.invalidateQueries({ queryKey: key });
             });
           if (execution_status && execution_status !== 'running') {
             flush();
