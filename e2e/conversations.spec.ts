@@ -103,6 +103,7 @@ test('start a conversation: a failed start says why and Retry works once fixed; 
     await expect(confirm).toContainText('Parser refactor');
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect(page).toHaveURL(/\/conversations$/);
+    await expect(page.getByTestId('sandbox-capacity')).toHaveText('0 of 5 sandboxes running · 0 of 20 exist');
     expect((await api('/api/v1/app-conversations/count?archived=true')).json()).toBe(0);
     expect((await api('/api/v1/sandboxes/search')).json()).toMatchObject({ items: [] });
   } finally {

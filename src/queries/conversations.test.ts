@@ -1,4 +1,5 @@
-import { type InfiniteData, MutationObserver } from '@tanstack/react-query';
+import { type InfiniteData, MutationObserver, QueryObserver } from '@tanstack/react-query';
+import { sandboxCapacityQuery } from './sandboxes';
 import { describe, expect, it, vi } from 'vitest';
 import type { AppConversationPage, StartTask } from '../contract/conversations';
 import { appConversation, startTask } from '../testing/conversations';
@@ -251,5 +252,22 @@ describe('deleteConversationMutation', () => {
     held.resolve(json(500, { detail: 'Internal Server Error' }));
     await done;
     expect(titles(queryClient.getQueryData(list.queryKey))).toEqual(['A']);
+  });
+
+  it('reads the sandboxes’ capacity again once deleted: its sandbox may have gone with it', async () => {
+    const capacity = { running: 1, max_running: 5, sandboxes: 1, max_sandboxes: 20 };
+    const api = fakeApi({
+      'GET /api/v1/sandboxes/capacity': () => json(200, capacity),
+      'DELETE /api/conversations/a': () => json(200, true),
+    });
+    const queryClient = testQueryClient();
+    const observer = new QueryObserver(queryClient, sandboxCapacityQuery(true));
+    const leave = observer.subscribe(() => undefined);
+    await vi.waitFor(() => expect(api.calls()).toEqual(['GET /api/v1/sandboxes/capacity']));
+    await new MutationObserver(queryClient, deleteConversationMutation(queryClient)).mutate('a');
+    await vi.waitFor(() =>
+      expect(api.calls()).toEqual(['GET /api/v1/sandboxes/capacity', 'DELETE /api/conversations/a', 'GET /api/v1/sandboxes/capacity']),
+    );
+    leave();
   });
 });

@@ -21,6 +21,7 @@ import {
   streamStartConversation,
 } from '../api/conversations';
 import { ApiError } from '../api/errors';
+import { sandboxKeys } from './sandboxes';
 import type { AppConversation, AppConversationPage, StartRequestInput, StartTask } from '../contract/conversations';
 
 export const conversationKeys = {
@@ -258,5 +259,8 @@ export const deleteConversationMutation = (queryClient: QueryClient) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: conversationKeys.lists() }),
         queryClient.invalidateQueries({ queryKey: conversationKeys.counts() }),
+        // Its sandbox goes with it when its start made it: the capacity line and the sandbox lists follow at once.
+        queryClient.invalidateQueries({ queryKey: sandboxKeys.capacity() }),
+        queryClient.invalidateQueries({ queryKey: sandboxKeys.lists() }),
       ]),
   });
