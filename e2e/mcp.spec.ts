@@ -272,6 +272,16 @@ test('test connection works against real MCP servers and fails clearly otherwise
     await form.getByRole('button', { name: 'Test connection' }).click();
     await expect(form.getByRole('alert')).toContainText('no-such-mcp-command: command not found');
 
+    // a server that fails: the last lines it wrote, each on its own line
+    await input(form, 'Command').fill('sh');
+    await input(form, 'Argument 1').fill('-c');
+    await form.getByRole('button', { name: 'Add argument' }).click();
+    await input(form, 'Argument 2').fill('printf "starting\\nconfig.json missing\\ngiving up\\n" >&2; exit 3');
+    await form.getByRole('button', { name: 'Test connection' }).click();
+    const failed = form.getByRole('alert').filter({ hasText: 'process exited with code 3' });
+    await expect(failed).toBeVisible({ timeout: 15_000 });
+    expect(await failed.innerText()).toContain('process exited with code 3: starting\nconfig.json missing\ngiving up');
+
     // a real streamable-HTTP server, with its key
     await chooseKind(page, 'Streamable HTTP');
     await input(form, 'URL').fill(http.url);

@@ -6,10 +6,18 @@ import type { ThrowawayProcess } from '../sandboxes/runtime';
 
 const STDERR_TAIL_BYTES = 2000;
 
-/** How a stdio server's process ended (`exit`), with the last lines of `stderr`; undefined while it runs. */
+/** How many of the last lines a stdio server wrote to stderr its end is told with. */
+const STDERR_LINES = 5;
+
+/** How a stdio server's process ended (`exit`), with the last lines of `stderr`, one per line; undefined while it runs. */
 export function describeEnd(exit: Exit | undefined, stderr: string): string | undefined {
   if (!exit) return undefined;
-  const said = stderr.trim().split('\n').slice(-3).join(' ');
+  const said = stderr
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter(Boolean)
+    .slice(-STDERR_LINES)
+    .join('\n');
   // A clean exit before responding is most often a command that is not an MCP server (a CLI that printed its help).
   if (exit.code === 0 && !exit.signal)
     return `process exited with code 0 before responding — is this an MCP server?${said ? ` It wrote: ${said}` : ''}`;

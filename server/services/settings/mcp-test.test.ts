@@ -155,6 +155,12 @@ describe('POST /api/mcp/test', () => {
     expect(body).toEqual({ ok: false, error: `Connection refused at ${new URL(url).host} (ECONNREFUSED)` });
   });
 
+  it('tells how a failed server ended with the last five lines it wrote to stderr, one per line', async () => {
+    const script = 'for n in 1 2 3 4 5 6 7; do echo "line $n" >&2; done; echo >&2; exit 3';
+    const { body } = await test({ kind: 'stdio', name: 'chatty', command: 'sh', args: ['-c', script] });
+    expect(body).toEqual({ ok: false, error: 'process exited with code 3: line 3\nline 4\nline 5\nline 6\nline 7' });
+  });
+
   it('says a command that exits cleanly before responding may not be an MCP server', async () => {
     const { body } = await test({ kind: 'stdio', name: 'not-mcp', command: 'sh', args: ['-c', 'echo "usage: tool [options]" >&2'] });
     expect(body).toEqual({

@@ -43,7 +43,8 @@ function describeResult({ pending, result, error }: TestResultProps): ReactNode 
   if (!result.ok) {
     return (
       <Alert color="red" variant="light" title="Connection failed" icon={<IconPlugConnectedX />} role="alert">
-        <Text size="sm" style={{ wordBreak: 'break-word' }}>
+        {/* A server's last lines of stderr, each on its own line. */}
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {result.error}
         </Text>
       </Alert>
