@@ -1,4 +1,5 @@
 import { Text } from '@mantine/core';
+import { useEffect, useState } from 'react';
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
@@ -19,10 +20,20 @@ export function formatRelative(iso: string, now = Date.now()): string {
   return relative.format(Math.round(seconds / size), unit);
 }
 
+/** How often a time this many seconds away is shown again: its words change no faster. */
+const refreshMs = (seconds: number) => (seconds < 60 ? 1000 : seconds < 3600 ? 30_000 : 600_000);
+
+/** A moment as `formatRelative` says it, kept current while it is shown ("5 seconds ago", then "6 seconds ago"…). */
 export function RelativeTime({ iso, size = 'sm' }: { iso: string; size?: 'xs' | 'sm' }) {
+  const [now, setNow] = useState(() => Date.now());
+  const period = refreshMs(Math.abs(now - Date.parse(iso)) / 1000);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), period);
+    return () => clearInterval(timer);
+  }, [period]);
   return (
     <Text span size={size} title={exact.format(new Date(iso))}>
-      <time dateTime={iso}>{formatRelative(iso)}</time>
+      <time dateTime={iso}>{formatRelative(iso, now)}</time>
     </Text>
   );
 }
