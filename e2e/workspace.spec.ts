@@ -111,7 +111,13 @@ test('a conversation whose sandbox is gone goes on in a new one: the page says w
     if (pathname === `/api/v1/app-conversations/${id}/continue-in-new-sandbox/stream`) asked.streams++;
     if (pathname.startsWith('/api/v1/app-conversations/start-tasks')) asked.taskReads++;
   });
+  // The Changes tab cannot read a workspace that is gone: it offers to go on in a new sandbox too.
+  await page.getByRole('tab', { name: 'Changes' }).click();
+  await expect(page.getByText('Its sandbox is gone, and its workspace with it: the changes cannot be read.')).toBeVisible();
   await page.getByRole('button', { name: 'Continue in a new sandbox' }).click();
+  // Once it runs, the tab reads the new workspace (the old one's files did not carry over).
+  await expect(page.getByText('No changes in the workspace yet.')).toBeVisible({ timeout: 30_000 });
+  await page.getByRole('tab', { name: 'Conversation' }).click();
   const log = page.getByRole('log', { name: 'Conversation events' });
   const note = log.getByRole('note', { name: 'Continued in a new sandbox' });
   await expect(note).toContainText('The workspace starts empty: the files of the old one did not carry over.', { timeout: 30_000 });

@@ -3,12 +3,12 @@ import { IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { useState } from 'react';
 import { describeError } from '../../api/errors';
 import { ErrorAlert } from '../../components/error-alert';
-import type { ExecutionStatus, StartTask } from '../../contract/conversations';
+import type { ExecutionStatus } from '../../contract/conversations';
 import type { SandboxStatus } from '../../contract/sandboxes';
 import type { Confirmation as ConfirmationDecision } from '../../contract/events';
 import { Composer, type ComposerProps } from './composer';
 import { RiskBadge } from './risk-badge';
-import { TaskProgress } from './task-progress';
+import { type Continuation, type NoticeTexts, SandboxNotice } from './sandbox-notice';
 
 export type AgentRequest = 'pause' | 'run' | 'approve' | 'reject';
 
@@ -39,77 +39,13 @@ export interface AgentControlsProps {
   ownerName?: string;
 }
 
-export interface Continuation {
-  onContinue: () => void;
-  /** The start that makes the new sandbox, once asked for (until it is READY or dismissed). */
-  task: StartTask | null;
-  onDismiss: () => void;
-  /** The request for it is under way. */
-  asking: boolean;
-  /** Why the request was refused. */
-  error: unknown;
-}
-
-const CONTINUE_TEXT =
-  'A new sandbox starts, with the repository cloned again at its branch, and the agent goes on with this conversation as its history. What the old workspace held and was not pushed does not carry over.';
-
-function SandboxNotice({
-  status,
-  onResume,
-  resuming,
-  continuation,
-}: {
-  status: SandboxStatus;
-  onResume: () => void;
-  resuming: boolean;
-  continuation: Continuation | undefined;
-}) {
-  if (status === 'PAUSED')
-    return (
-      <Alert color="yellow" variant="light" title="Its sandbox is paused">
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">The agent can neither work nor read messages until its sandbox runs again.</Text>
-          <Button size="xs" onClick={onResume} loading={resuming}>
-            Resume sandbox
-          </Button>
-        </Stack>
-      </Alert>
-    );
-  const lost = status === 'ERROR' || status === 'MISSING';
-  if (lost && continuation?.task && continuation.task.status !== 'READY') {
-    return (
-      <TaskProgress
-        task={continuation.task}
-        onRetry={continuation.onContinue}
-        onDismiss={continuation.onDismiss}
-        retrying={continuation.asking}
-      />
-    );
-  }
-  const text: Record<Exclude<SandboxStatus, 'RUNNING' | 'PAUSED'>, string> = {
-    STARTING: 'Its sandbox is starting; you can write to the agent once it runs.',
-    ERROR: 'Its sandbox failed, so the agent cannot go on there. Its logs are on the Sandboxes page.',
-    MISSING: 'Its sandbox is gone, so the agent cannot go on there. Its events stay readable here.',
-  };
-  return (
-    <Alert color={status === 'STARTING' ? 'blue' : 'gray'} variant="light">
-      <Stack gap="xs" align="flex-start">
-        <Text size="sm">{text[status as keyof typeof text]}</Text>
-        {lost && continuation && (
-          <>
-            <Text size="sm" c="dimmed">
-              {CONTINUE_TEXT}
-            </Text>
-            {Boolean(continuation.error) && <ErrorAlert title="Not continued">{describeError(continuation.error)}</ErrorAlert>}
-            <Button size="xs" onClick={continuation.onContinue} loading={continuation.asking}>
-              Continue in a new sandbox
-            </Button>
-          </>
-        )}
-      </Stack>
-    </Alert>
-  );
-}
+/** What the conversation tab says of the agent while its sandbox does not run. */
+const AGENT_NOTICE: NoticeTexts = {
+  PAUSED: 'The agent can neither work nor read messages until its sandbox runs again.',
+  STARTING: 'Its sandbox is starting; you can write to the agent once it runs.',
+  ERROR: 'Its sandbox failed, so the agent cannot go on there. Its logs are on the Sandboxes page.',
+  MISSING: 'Its sandbox is gone, so the agent cannot go on there. Its events stay readable here.',
+};
 
 function Confirmation({
   waiting,
@@ -194,6 +130,7 @@ export function AgentControls(props: AgentControlsProps) {
     return (
       <SandboxNotice
         status={props.sandboxStatus}
+        says={AGENT_NOTICE}
         onResume={props.onResumeSandbox}
         resuming={props.resumingSandbox}
         continuation={props.continuation}

@@ -26,7 +26,8 @@ import { sandboxActionMutation } from '../../queries/sandboxes';
 import { ownersQuery } from '../../queries/team';
 import { ownerName } from '../../components/owners';
 import { useSignedInUser } from './use-signed-in-user';
-import { AgentControls, type AgentRequest, type Continuation } from './agent-controls';
+import { AgentControls, type AgentRequest } from './agent-controls';
+import type { Continuation } from './sandbox-notice';
 import { type ConversationTab, ConversationTabs } from './conversation-tabs';
 import { ConversationView } from './conversation-view';
 import { buildTimeline, summarizeAction, type TimelineItem, waitingActions } from './timeline';
@@ -92,7 +93,17 @@ export function ConversationPage() {
     const c = conversation.data;
     if (!features?.workspace || !c) return undefined;
     if (othersName !== undefined) return <OthersWorkspace ownerName={othersName} />;
-    return <Tab conversationId={c.id} running={c.sandbox_status === 'RUNNING'} />;
+    return (
+      <Tab
+        conversationId={c.id}
+        sandbox={{
+          status: c.sandbox_status,
+          onResume: () => sandbox.mutate({ action: 'resume', id: c.sandbox_id }, { onError: failed('resume its sandbox') }),
+          resuming: sandbox.isPending,
+          continuation,
+        }}
+      />
+    );
   };
   const [params, updateParams] = useUrlParams<'tab' | 'file' | 'diff' | 'dir' | 'open'>();
   const tab = TABS.find((candidate) => candidate === params.get('tab')) ?? 'conversation';

@@ -1,28 +1,23 @@
-import { Alert } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { DiffLayout } from '../../components/file-diff';
 import { LoadedContent, LoadingSkeleton, QueryContent } from '../../components/query-content';
 import { useUrlParams } from '../../components/use-url-params';
 import { workspaceChangesQuery, workspaceDiffQuery } from '../../queries/workspace';
+import { type WorkspaceSandbox, WorkspaceSandboxNotice } from './workspace-sandbox';
 import { ChangesView } from './changes-view';
 
 /**
  * A conversation's Changes tab: its workspace's changes against the start, read from its agent
  * server while the sandbox runs; the chosen file and the layout are in the URL.
  */
-export function WorkspaceChanges({ conversationId, running }: { conversationId: string; running: boolean }) {
+export function WorkspaceChanges({ conversationId, sandbox }: { conversationId: string; sandbox: WorkspaceSandbox }) {
   const [params, update] = useUrlParams<'file' | 'diff'>();
+  const running = sandbox.status === 'RUNNING';
   const selected = params.get('file') ?? undefined;
   const layout: DiffLayout = params.get('diff') === 'split' ? 'split' : 'unified';
   const changes = useQuery({ ...workspaceChangesQuery(conversationId), enabled: running });
   const diff = useQuery({ ...workspaceDiffQuery(conversationId, selected ?? ''), enabled: running && selected !== undefined });
-  if (!running) {
-    return (
-      <Alert color="gray" variant="light">
-        The workspace can be read while its sandbox runs: resume it to see the changes.
-      </Alert>
-    );
-  }
+  if (!running) return <WorkspaceSandboxNotice sandbox={sandbox} what="the changes" />;
   return (
     <QueryContent query={changes} what="the changes">
       {(list) => (

@@ -2,14 +2,22 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeApi, json, testQueryClient } from '../../testing/fake-api';
 import { MAX_SHOWN_BYTES } from '../../queries/workspace';
 import { WorkspaceFiles } from './workspace-files';
+import type { WorkspaceSandbox } from './workspace-sandbox';
 
 const FILES = '/api/v1/app-conversations/c1/workspace';
 
-function renderFiles(open: string) {
+const sandboxThat = (status: WorkspaceSandbox['status'], onContinue = () => undefined): WorkspaceSandbox => ({
+  status,
+  onResume: () => undefined,
+  resuming: false,
+  continuation: { onContinue, task: null, onDismiss: () => undefined, asking: false, error: null },
+});
+
+function renderFiles(open: string, sandbox = sandboxThat('RUNNING')) {
   const api = fakeApi({
     [`GET ${FILES}/files`]: () =>
       json(200, {
@@ -28,7 +36,7 @@ function renderFiles(open: string) {
     <MantineProvider env="test">
       <QueryClientProvider client={testQueryClient()}>
         <MemoryRouter initialEntries={[`/conversations/c1?tab=files&open=${open}`]}>
-          <WorkspaceFiles conversationId="c1" running />
+          <WorkspaceFiles conversationId="c1" sandbox={sandbox} />
         </MemoryRouter>
       </QueryClientProvider>
     </MantineProvider>,
@@ -55,5 +63,20 @@ describe('WorkspaceFiles', () => {
     expect(await screen.findByText(/Too large to show here/)).toBeInTheDocument();
     await waitFor(() => expect(api.calls()).toContain(`GET ${FILES}/files?path=`));
     expect(api.calls().some((call) => call.startsWith(`GET ${FILES}/file?`))).toBe(false);
+  });
+
+  it('offers to go on in a new sandbox when its own is gone, and reads nothing meanwhile', async () => {
+    const onContinue = vi.fn();
+    const api = renderFiles('notes.md', sandboxThat('MISSING', onContinue));
+    expect(screen.getByText('Its sandbox is gone, and its workspace with it: its files cannot be read.')).toBeInTheDocument();
+    screen.getByRole('button', { name: 'Continue in a new sandbox' }).click();
+    expect(onContinue).toHaveBeenCalledTimes(1);
+    expect(api.calls()).toEqual([]);
+  });
+
+  it('offers Resume for a paused sandbox', () => {
+    renderFiles('notes.md', sandboxThat('PAUSED'));
+    expect(screen.getByText('The workspace can be read while its sandbox runs: resume it to see its files.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Resume sandbox' })).toBeInTheDocument();
   });
 });

@@ -1,4 +1,3 @@
-import { Alert } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,11 +7,13 @@ import { LoadedContent, QueryContent } from '../../components/query-content';
 import { saveFile } from '../../components/save-file';
 import { useUrlParams } from '../../components/use-url-params';
 import { MAX_SHOWN_BYTES, workspaceFileQuery, workspaceFilesQuery } from '../../queries/workspace';
+import { type WorkspaceSandbox, WorkspaceSandboxNotice } from './workspace-sandbox';
 import { FilesView } from './files-view';
 
 /** A conversation's Files tab: the folder and the file shown are in the URL. */
-export function WorkspaceFiles({ conversationId, running }: { conversationId: string; running: boolean }) {
+export function WorkspaceFiles({ conversationId, sandbox }: { conversationId: string; sandbox: WorkspaceSandbox }) {
   const [params, update] = useUrlParams<'dir' | 'open'>();
+  const running = sandbox.status === 'RUNNING';
   const dir = params.get('dir') ?? '';
   const file = params.get('open') ?? undefined;
   const listing = useQuery({ ...workspaceFilesQuery(conversationId, dir), enabled: running });
@@ -24,13 +25,7 @@ export function WorkspaceFiles({ conversationId, running }: { conversationId: st
     enabled: running && file !== undefined && listing.data !== undefined && !tooLarge,
   });
   const [archiving, setArchiving] = useState(false);
-  if (!running) {
-    return (
-      <Alert color="gray" variant="light">
-        The workspace can be read while its sandbox runs: resume it to see its files.
-      </Alert>
-    );
-  }
+  if (!running) return <WorkspaceSandboxNotice sandbox={sandbox} what="its files" />;
   const failed = (what: string) => (error: unknown) =>
     notifications.show({ color: 'red', title: `Could not download ${what}`, message: describeError(error) });
   return (
