@@ -64,6 +64,16 @@ test('an invited member sets a password, signs in, sees only their own sandboxes
   // A member: no Users page.
   await expect(mia.getByRole('link', { name: 'Sandboxes' })).toBeVisible();
   await expect(mia.getByRole('link', { name: 'Users' })).toHaveCount(0);
+  // Typed in, an admin page says it is not for her role, and shows nothing of its own.
+  for (const [path, title] of [
+    ['/users', 'Users'],
+    ['/settings/team', 'Team defaults'],
+  ]) {
+    await mia.goto(onLocalhost(`${server.url}${path}`));
+    await expect(mia.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+    await expect(mia.getByText("This page is for the team's owner and admins: it is not for your role.")).toBeVisible();
+    await expect(mia.getByRole('alert')).toHaveCount(0);
+  }
 
   // The owner's sandbox is not hers to see; the one she starts is.
   await mia.getByRole('link', { name: 'Sandboxes' }).click();

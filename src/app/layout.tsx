@@ -7,9 +7,10 @@ import { useSessionState } from '../features/auth/use-session';
 import classes from './layout.module.css';
 import { NAVIGATION_PAGES, type NavigationPageName, PAGES } from './pages';
 import { PageSkeleton } from './page-skeleton';
+import { NotForYourRole } from './route-error';
 import { ServerBadge } from './server-badge';
 import { useShortcuts } from './shortcuts/use-shortcuts';
-import { useHiddenPages } from './use-hidden-pages';
+import { useHiddenPages, useRefusedPage } from './use-hidden-pages';
 
 /** Loaded when first opened: its table and switch are not part of any page's first download. */
 const ShortcutsDialog = lazy(async () => ({ default: (await import('./shortcuts/shortcuts-dialog')).ShortcutsDialog }));
@@ -36,6 +37,7 @@ export function Layout() {
   const { session, expired } = useSessionState();
   const baseUrl = (session ?? expired)?.baseUrl ?? '';
   const hidden = useHiddenPages();
+  const refused = useRefusedPage(pathname);
   const [shortcutsOn, setShortcutsOn] = useLocalStorage({
     key: 'agent-console:shortcuts',
     defaultValue: true,
@@ -117,9 +119,7 @@ export function Layout() {
       </nav>
 
       <main id={MAIN_ID} tabIndex={-1} className={classes.main}>
-        <Suspense fallback={<PageSkeleton />}>
-          <Outlet />
-        </Suspense>
+        <Suspense fallback={<PageSkeleton />}>{refused ? <NotForYourRole title={PAGES[refused].title} /> : <Outlet />}</Suspense>
       </main>
       {helpNeeded && (
         <Suspense fallback={null}>

@@ -83,3 +83,15 @@ export function NotFound() {
     </>
   );
 }
+
+/** An admin page a member reached by its address. */
+export function NotForYourRole({ title }: { title: string }) {
+  return (
+    <>
+      <PageHeader title={title} description="This page is for the team's owner and admins: it is not for your role." />
+      <Button component={Link} to={PAGES[HOME].path} variant="default">
+        Go to {PAGES[HOME].title}
+      </Button>
+    </>
+  );
+}

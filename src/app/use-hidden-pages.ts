@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { isAdminRole } from '../contract/roles';
 import { serverFeaturesQuery } from '../queries/server-capabilities';
 import { meQuery } from '../queries/me';
-import type { PageName } from './pages';
+import { type PageName, PAGES } from './pages';
 
 /**
  * The pages the signed-in user has no use for here: Users and Team defaults for members (and until the server says
@@ -19,4 +19,19 @@ export function useHiddenPages(): ReadonlySet<PageName> {
   }
   if (!features?.apiKeys) hidden.add('apiKeys');
   return hidden;
+}
+
+/** Pages only the team's owner and admins have a use for. */
+const ADMIN_PAGES: readonly PageName[] = ['users', 'teamDefaults'];
+
+/**
+ * The admin page at `pathname` when the signed-in user is known to be a member: it says it is not
+ * for their role, instead of a frame whose every request is refused.
+ */
+export function useRefusedPage(pathname: string): PageName | undefined {
+  const queryClient = useQueryClient();
+  const features = useQuery(serverFeaturesQuery()).data;
+  const me = useQuery({ ...meQuery(queryClient), enabled: features?.team === true }).data;
+  if (!features?.team || !me || isAdminRole(me.role)) return undefined;
+  return ADMIN_PAGES.find((name) => PAGES[name].path === pathname.replace(/\/+$/, ''));
 }
