@@ -199,6 +199,9 @@ test('an API key made on its page works for a script until it is deleted', async
   await dialog.getByRole('button', { name: 'Create key' }).click();
   const shown = page.getByRole('dialog', { name: 'Your new API key' });
   const key = (await shown.getByText(/^sk-oh-/).textContent())!;
+  // The headers to send it in, as code.
+  await expect(shown.locator('code')).toHaveText(['X-Session-API-Key', 'Authorization: Bearer']);
+  await expect(shown).not.toContainText('`');
   await shown.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('row', { name: /nightly report/ })).toContainText(key.slice(0, 10));
 

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -70,7 +70,9 @@ function CreateKeyDialog({ onClose }: { onClose: () => void }) {
     <Dialog opened onClose={onClose} title={created ? 'Your new API key' : 'Create an API key'}>
       {created ? (
         <Stack>
-          <Text size="sm">Copy it now: it is shown only this once. Send it as `X-Session-API-Key` or `Authorization: Bearer`.</Text>
+          <Text size="sm">
+            Copy it now: it is shown only this once. Send it as <Code>X-Session-API-Key</Code> or <Code>Authorization: Bearer</Code>.
+          </Text>
           <CopyValue value={created.key} label="the new API key" maxWidth={360} />
           <Group justify="flex-end">
             <Button onClick={onClose}>Done</Button>
