@@ -53,6 +53,8 @@ test('an invited member sets a password, signs in, sees only their own sandboxes
   const context = await browser.newContext();
   const mia = await context.newPage();
   await mia.goto(link);
+  // The page says which address she joins as.
+  await expect(mia.getByLabel('Email')).toHaveValue('mia@example.com');
   await mia.getByLabel('Your name').fill('Mia');
   await mia.getByLabel('Password', { exact: true }).fill('short');
   await mia.getByRole('button', { name: 'Set password and sign in' }).click();

@@ -2,7 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { browserSessionResultSchema, type SignInBody, signInBodySchema } from '../../src/contract/browser-session';
-import { acceptInvitationBodySchema, passwordChangeSchema } from '../../src/contract/team';
+import {
+  acceptInvitationBodySchema,
+  invitationLinkSchema,
+  invitationLookupBodySchema,
+  passwordChangeSchema,
+} from '../../src/contract/team';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import { detailErrorSchema } from '../../src/contract/errors';
 import type { BrowserSessions } from '../services/sessions/browser-sessions';
@@ -173,6 +178,25 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
           });
         reply.header('cache-control', 'no-store');
         return { success: true };
+      },
+    );
+
+    app.post(
+      '/invitation',
+      {
+        schema: {
+          summary:
+            "The invitation an invitation link's token is: the email the invited person joins as, and until when the link works (ours)",
+          description: 'A POST, so the token stays out of URLs and logs. A used, withdrawn or expired link 404.',
+          tags: ['Session'],
+          security: [],
+          body: invitationLookupBodySchema,
+          response: { 200: invitationLinkSchema, 404: detailErrorSchema, 422: validationErrorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return team.invitation(request.body.token);
       },
     );
 

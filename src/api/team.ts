@@ -5,6 +5,7 @@ import {
   type ApiKeyCreate,
   apiKeySchema,
   createdApiKeySchema,
+  invitationLinkSchema,
   type InvitationRequest,
   invitationResultSchema,
   renewedInvitationSchema,
@@ -88,6 +89,11 @@ export function deleteApiKey(id: number) {
 /** Changes the signed-in user's password; the server ends their other sessions and renews this browser's. */
 export function changePassword(body: PasswordChange) {
   return apiRequest('/change-password', { method: 'POST', body, schema: browserSessionResultSchema });
+}
+
+/** Who an invitation link's token invites (the email they join as); a link that no longer works is a 404. */
+export function invitationOfLink(token: string, signal?: AbortSignal) {
+  return apiRequest('/invitation', { method: 'POST', body: { token }, schema: invitationLinkSchema, session: OWN_SERVER, signal });
 }
 
 /** Sets the invited person's password; the server signs this browser in as them. */

@@ -102,6 +102,15 @@ export const passwordChangeSchema = z.strictObject({
 });
 export type PasswordChange = z.input<typeof passwordChangeSchema>;
 
+/** `POST /invitation` (ours, no key): the invitation a link's token is, before it is accepted. */
+export const invitationLookupBodySchema = z.strictObject({ token: z.string().check(z.minLength(1), z.maxLength(200)) });
+export const invitationLinkSchema = z.object({
+  /** The address the invited person joins as (and signs in with). */
+  email: z.string(),
+  expires_at: z.string(),
+});
+export type InvitationLink = z.output<typeof invitationLinkSchema>;
+
 /** `POST /accept-invitation` (ours, no key): the invited person's password and name; signs the browser in. */
 export const acceptInvitationBodySchema = z.strictObject({
   token: z.string().check(z.minLength(1), z.maxLength(200)),

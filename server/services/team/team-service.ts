@@ -174,14 +174,27 @@ export class TeamService {
     return { token, expires_at: expires };
   }
 
+  /** Who a valid invitation link's token invites, and until when; a used, withdrawn or expired one is not found. */
+  async invitation(token: string): Promise<{ email: string; expires_at: string }> {
+    const user = await this.#invited(token);
+    return { email: user.email, expires_at: user.invitation_expires_at };
+  }
+
+  /** The invited user a valid link's token names. */
+  async #invited(token: string) {
+    const user = await this.data.as(asSystem('accept an invitation')).users.byInvitation(tokenHash(token));
+    const expires = user?.invitation_expires_at;
+    if (!user?.email || user.status !== 'invited' || !expires || new Date(expires) <= this.clock()) {
+      throw new NotFound('This invitation link is not valid: it was used, withdrawn or is older than 7 days. Ask for a new one.');
+    }
+    return { ...user, email: user.email, invitation_expires_at: expires };
+  }
+
   /** Sets the invited person's password: their account is active from now. Returns their user id. */
   async acceptInvitation(token: string, password: string, name: string | undefined): Promise<string> {
     const users = this.data.as(asSystem('accept an invitation')).users;
-    const user = await users.byInvitation(tokenHash(token));
+    const user = await this.#invited(token);
     const now = this.clock();
-    if (!user || user.status !== 'invited' || !user.invitation_expires_at || new Date(user.invitation_expires_at) <= now) {
-      throw new NotFound('This invitation link is not valid: it was used, withdrawn or is older than 7 days. Ask for a new one.');
-    }
     await users.activate(user.id, {
       password_hash: await this.passwords.hash(password),
       name: name || null,

@@ -89,8 +89,20 @@ describe('invitations', () => {
     const again = await call(t, 'POST', `${members}/invite`, TEST_SESSION_KEY, { emails: ['late@example.com', 'y@example.com'] });
     expect(again.json()).toMatchObject({ failed: [{ email: 'late@example.com' }], successful: [{ email: 'y@example.com' }] });
 
+    // Before it is accepted, the link says whom it invites (a POST: the token stays out of URLs).
+    const lookUp = (link: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/invitation',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ token: token(link) }),
+      });
+    expect((await lookUp(soon!.link)).json()).toEqual({ email: 'x@example.com', expires_at: '2026-11-08T00:00:00.000Z' });
+    expect((await lookUp('http://x/join#token=not-a-token')).statusCode).toBe(404);
+
     const accepted = await accept(soon!.link);
     expect(accepted.statusCode).toBe(200);
+    expect((await lookUp(soon!.link)).statusCode).toBe(404); // used
     expect((await withCookie(t, cookieOf(accepted))).statusCode).toBe(200);
     expect((await accept(soon!.link)).statusCode).toBe(404); // used
     now = new Date('2026-11-08T00:00:01Z');

@@ -1,8 +1,8 @@
 import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { describeError, isApiError } from '../../api/errors';
 import { signIn } from '../../api/session';
-import { acceptInvitation } from '../../api/team';
+import { acceptInvitation, invitationOfLink } from '../../api/team';
 import { MIN_PASSWORD_LENGTH } from '../../contract/team';
 
 /** The invitation token in the link's fragment (`/join#token=…`): a fragment never reaches a server or its logs. */
@@ -21,6 +21,19 @@ export function JoinPage({ onJoined }: { onJoined: () => void }) {
   const [repeated, setRepeated] = useState('');
   const [problem, setProblem] = useState<{ field: 'password' | 'repeated' | 'link'; message: string } | null>(null);
   const [saving, setSaving] = useState(false);
+  // Whom the link invites: the address they join as, said before they choose a password.
+  const [email, setEmail] = useState<string | null>(null);
+  useEffect(() => {
+    if (!token) return;
+    const controller = new AbortController();
+    invitationOfLink(token, controller.signal).then(
+      (invitation) => setEmail(invitation.email),
+      (error: unknown) => {
+        if (!controller.signal.aborted) setProblem({ field: 'link', message: describeError(error) });
+      },
+    );
+    return () => controller.abort();
+  }, [token]);
 
   const submit = async () => {
     if (password.length < MIN_PASSWORD_LENGTH)
@@ -66,6 +79,15 @@ export function JoinPage({ onJoined }: { onJoined: () => void }) {
                 <Alert color="red" role="alert">
                   {problem.message}
                 </Alert>
+              )}
+              {email && (
+                <TextInput
+                  label="Email"
+                  description="You join as this address, and sign in with it."
+                  value={email}
+                  readOnly
+                  autoComplete="username"
+                />
               )}
               <TextInput label="Your name" value={name} onChange={(e) => setName(e.currentTarget.value)} autoComplete="name" autoFocus />
               <PasswordInput
