@@ -84,6 +84,8 @@ test('an invited member sets a password, signs in, sees only their own sandboxes
   await mia.reload();
   await expect(row(mia, hers)).toBeVisible();
   await expect(row(mia, owners.id)).toHaveCount(0);
+  // Her capacity is her own: the owner's running sandbox is not counted.
+  await expect(mia.getByTestId('sandbox-capacity')).toHaveText(/^You may run \d+ sandboxes at once: 1 running · you have 1 of \d+$/);
   expect(await mia.evaluate(async (id) => (await fetch(`/api/v1/sandboxes/${id}/pause`, { method: 'POST' })).status, owners.id)).toBe(404);
 
   // The owner sees both, and Mia as active.

@@ -1,3 +1,4 @@
+import { sessionKeyCaller } from './authz/caller';
 import { pino } from 'pino';
 import { ConfigError, configFromEnv, type ServerConfig } from './config';
 import { onStopSignal, openServer } from './run-server';
@@ -11,7 +12,7 @@ async function main(): Promise<void> {
   const { app, signInLink, cookieSignInPage } = await server.serve();
   onStopSignal(server.log, async () => {
     // Counted before the close ends the database.
-    const { running } = await server.services.sandboxes.capacity();
+    const { running } = await server.services.sandboxes.capacity(sessionKeyCaller);
     await app.close();
     if (running > 0) console.log(`\n${stopMessage({ running, runtime: config.sandboxRuntime, dataDir: config.dataDir })}`);
   });

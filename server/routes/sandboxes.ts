@@ -49,12 +49,13 @@ export function sandboxRoutes(sandboxes: SandboxService): FastifyPluginAsyncZod 
       '/v1/sandboxes/capacity',
       {
         schema: {
-          summary: 'How many sandboxes run and exist, against MAX_RUNNING_SANDBOXES and MAX_SANDBOXES (ours)',
+          summary:
+            "How many sandboxes run and exist, against MAX_RUNNING_SANDBOXES and MAX_SANDBOXES; a member's own, against their limits (ours)",
           tags,
           response: { 200: sandboxCapacitySchema },
         },
       },
-      async () => sandboxes.capacity(),
+      async (request) => sandboxes.capacity(request.caller),
     );
 
     app.get(

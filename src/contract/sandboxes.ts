@@ -105,6 +105,8 @@ export const sandboxCapacitySchema = z.object({
   max_sandboxes: integer(),
   runtime: z.optional(z.enum(SANDBOX_RUNTIMES)),
   isolation: z.optional(z.enum(SANDBOX_ISOLATIONS)),
+  /** Whose the counts are (ours): the server's (its owner and admins see those), or the caller's own, against their own limits (a member). */
+  scope: z.optional(z.enum(['server', 'user'])),
 });
 export type SandboxCapacity = z.output<typeof sandboxCapacitySchema>;
 

@@ -25,6 +25,7 @@ import { Locks } from './locks';
 import type { OwnerClient } from '../instances/owner-client';
 import { paginate } from '../paging';
 import { asSystem, type Caller, isSystem, type Subject } from '../../authz/caller';
+import { isAdminRole } from '../../../src/contract/roles';
 import type { DataAccess } from '../../authz/data-access';
 import type { SandboxRecords } from '../../authz/sandboxes';
 import type { WorkerUrl } from '../../sandboxes/worker-ports';
@@ -47,6 +48,9 @@ export interface UserSandboxLimits {
 }
 
 const NO_USER_LIMITS: UserSandboxLimits = { maxRunning: null, maxSandboxes: null };
+
+/** "1 sandbox", "3 sandboxes". */
+const sandboxCount = (count: number) => `${count} ${count === 1 ? 'sandbox' : 'sandboxes'}`;
 
 export interface ExecRequest {
   /** Relative to the sandbox's home; the spec's working directory when absent. */
@@ -428,15 +432,24 @@ export class SandboxService {
   }
 
   /** How many run and exist, against the caps (the console shows it, so a pause for the cap is no surprise). */
-  async capacity(): Promise<SandboxCapacity> {
-    const records = await this.#own(COUNT);
+  /**
+   * How many sandboxes run and exist against the limits: the server's for its owner and admins, a
+   * member's own against theirs (an admin's limit for them, or the server's when lower).
+   */
+  async capacity(caller: Caller): Promise<SandboxCapacity> {
+    const all = await this.#own(COUNT);
+    const member = !isAdminRole(caller.role);
+    const records = member ? all.filter((record) => record.created_by_user_id === caller.userId) : all;
+    const limits = member ? await this.userLimits(caller.userId) : NO_USER_LIMITS;
+    const lower = (own: number | null, server: number) => (own === null ? server : Math.min(own, server));
     return {
       running: (await this.#running(records)).length,
-      max_running: this.limits.maxRunning,
+      max_running: lower(limits.maxRunning, this.limits.maxRunning),
       sandboxes: records.length,
-      max_sandboxes: this.limits.maxSandboxes,
+      max_sandboxes: lower(limits.maxSandboxes, this.limits.maxSandboxes),
       runtime: this.runtime.name,
       isolation: this.isolation,
+      scope: member ? 'user' : 'server',
     };
   }
 
@@ -493,12 +506,12 @@ export class SandboxService {
     const limits = await this.userLimits(userId);
     const own = running.length - others;
     if (limits.maxRunning !== null && own >= limits.maxRunning) {
-      throw new Conflict(`You may run ${limits.maxRunning} sandboxes at once (a limit an admin set for you); pause one to run another`);
+      throw new Conflict(`You may run ${sandboxCount(limits.maxRunning)} at once (a limit an admin set for you); pause one to run another`);
     }
     if (starting && limits.maxSandboxes !== null) {
       const existing = (await this.data.as(COUNT).sandboxes.list()).filter((record) => record.created_by_user_id === userId).length;
       if (existing >= limits.maxSandboxes) {
-        throw new Conflict(`You may have ${limits.maxSandboxes} sandboxes (a limit an admin set for you); delete one to start another`);
+        throw new Conflict(`You may have ${sandboxCount(limits.maxSandboxes)} (a limit an admin set for you); delete one to start another`);
       }
     }
   }

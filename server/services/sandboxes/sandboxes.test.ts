@@ -222,6 +222,7 @@ describe.each(runtimes)('a sandbox on the %s runtime', (runtime) => {
       max_sandboxes: 7,
       runtime,
       isolation: runtime === 'docker' ? 'container' : canSwitchUsers() ? 'uids' : 'none',
+      scope: 'server',
     });
     const mute = (await start(t, 'mute')).json().id;
     expect((await statusBecomes(t, mute, 'ERROR', 5000)).status).toBe('ERROR');

@@ -330,9 +330,27 @@ describe('sandbox limits', () => {
     const { exposed_urls, session_api_key } = await running();
     const info = await fetch(`${exposed_urls[0]!.url}/server_info`, { headers: { 'x-session-api-key': session_api_key } });
     expect(await info.json()).toMatchObject({ owner: member.userId });
+    // The member's capacity is their own, against their limits; the owner's is the server's.
+    expect((await call(t, 'GET', '/api/v1/sandboxes/capacity', member.key)).json()).toMatchObject({
+      running: 1,
+      max_running: 1,
+      sandboxes: 1,
+      max_sandboxes: 2,
+      scope: 'user',
+    });
+    expect((await call(t, 'GET', '/api/v1/sandboxes/capacity', other.key)).json()).toMatchObject({
+      running: 0,
+      sandboxes: 0,
+      max_running: 2,
+    });
+    expect((await call(t, 'GET', '/api/v1/sandboxes/capacity', TEST_SESSION_KEY)).json()).toMatchObject({
+      running: 1,
+      max_running: 2,
+      scope: 'server',
+    });
     const second = await start(member.key);
     expect(second.statusCode).toBe(409);
-    expect(second.json().detail).toMatch(/You may run 1 sandboxes at once/);
+    expect(second.json().detail).toMatch(/You may run 1 sandbox at once/);
     await call(t, 'POST', `/api/v1/sandboxes/${first.id}/pause`, member.key);
     const again = (await start(member.key)).json() as { id: string };
     await call(t, 'POST', `/api/v1/sandboxes/${again.id}/pause`, member.key);
