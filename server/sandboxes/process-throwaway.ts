@@ -22,12 +22,15 @@ import { CommandNotFound, type ThrowawayCommand, type ThrowawayProcess } from '.
 /** In the environment of every process a throwaway sandbox runs: the data dir of the server that started it. */
 export const THROWAWAY_MARKER = 'AGENT_CONSOLE_THROWAWAY';
 
+/** Where throwaways' homes are, in the data dir. */
+const HOMES = 'throwaway-homes';
+
 /** How long a throwaway's processes have to exit after SIGTERM. */
 const GRACE_MS = 1000;
 
 export interface ProcessThrowawayOptions {
   dataDir: string;
-  /** What every throwaway's environment starts from (a sandbox's: PATH, LANG…). */
+  /** What every throwaway's environment starts from: a sandbox's (PATH, LANG, LC_ALL, TZ), as its commands would find it. */
   baseEnv: Record<string, string>;
   log: Logger;
   /** The user they run as when the server is root: never root, nor a sandbox's. */
@@ -37,9 +40,11 @@ export interface ProcessThrowawayOptions {
 }
 
 /**
- * Throwaway sandboxes of the process runtime: a process group in namespaces of its own (a
- * sandbox's view of the machine and network, gone with the server that started it), as `user`
- * when the server is root, with a home of its own that goes with it.
+ * Throwaway sandboxes of the process runtime: a process group in namespaces of its own when there
+ * are (a sandbox's view of the machine and network, gone with the server that started it), as
+ * `user` when the server is root, with a home of its own that goes with it. Without namespaces,
+ * on the host: as `user` (root), or as the server's user, which isolates nothing (that mode
+ * allows no second user).
  */
 export class ProcessThrowaways {
   #etc: SandboxMounts['etc'];
@@ -54,11 +59,11 @@ export class ProcessThrowaways {
     if (!found) throw new CommandNotFound(command);
     const home = await this.#ownHome();
     const fullEnv = { ...this.options.baseEnv, HOME: home, TMPDIR: home, PATH: searchPath, ...env, [THROWAWAY_MARKER]: dataDir };
-    const launch = namespaces
-      ? sandboxCommand(namespaces, this.#mounts(home), [found, ...args], { dieWithParent: true })
-      : { file: found, args };
     let child: ChildProcess;
     try {
+      const launch = namespaces
+        ? sandboxCommand(namespaces, this.#mounts(home), [found, ...args], { dieWithParent: true })
+        : { file: found, args };
       child = spawnGroup(launch.file, launch.args, {
         env: fullEnv,
         stdio: namespaces ? ['pipe', 'pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
@@ -98,7 +103,10 @@ export class ProcessThrowaways {
     return { stdin: child.stdin as Writable, stdout: child.stdout as Readable, stderr: child.stderr as Readable, exited, end };
   }
 
-  /** Ends the process groups (commands and network helpers) an earlier run on this data dir left behind; returns how many. */
+  /**
+   * Ends the process groups (commands and network helpers) an earlier run on this data dir left
+   * behind, and removes their homes (none runs yet: this is called at start); returns how many groups.
+   */
   async endLeftovers(): Promise<number> {
     const groups = new Set(markedProcesses(THROWAWAY_MARKER, this.options.dataDir).map((process) => process.pgrp));
     for (const group of groups) {
@@ -108,13 +116,14 @@ export class ProcessThrowaways {
         this.options.log.warn({ group, err: error }, 'could not end a throwaway process group an earlier run left behind');
       }
     }
+    await removeHome(path.join(this.options.dataDir, HOMES));
     return groups.size;
   }
 
   /** HOME and TMPDIR of one throwaway: a directory of its own, which `npx` and `uvx` can write to. */
   async #ownHome(): Promise<string> {
     const { dataDir, user } = this.options;
-    const home = path.join(dataDir, 'throwaway-homes', randomBytes(8).toString('hex'));
+    const home = path.join(dataDir, HOMES, randomBytes(8).toString('hex'));
     await fs.mkdir(home, { recursive: true, mode: 0o700 });
     if (user) {
       // The user passes through to its own home, without listing the others.

@@ -73,7 +73,7 @@ export interface ExecResult {
 export interface ThrowawayCommand {
   command: string;
   args: string[];
-  /** All of its environment beside what the sandbox sets (HOME, TMPDIR): none of the server's. */
+  /** Its environment, beside what the sandbox sets (HOME, TMPDIR, and on the process runtime a sandbox's PATH and locale). */
   env: Record<string, string>;
 }
 
@@ -155,7 +155,8 @@ export interface SandboxRuntime {
   /**
    * Starts a user-supplied command in a sandbox of its own, kept from the server as this runtime's
    * sandboxes are (their user or namespaces and network, or a container of the sandbox image), with
-   * a home of its own; `end()` removes all of it. Rejects with `CommandNotFound` when the command is missing.
+   * a home of its own; `end()` removes all of it. The process runtime rejects with `CommandNotFound`
+   * when the command is missing; in a container, that is how it exits (127, with the shell's words).
    */
   startThrowaway(command: ThrowawayCommand): Promise<ThrowawayProcess>;
   /** Ends what throwaway sandboxes a killed server on this data dir left behind; returns how many. */

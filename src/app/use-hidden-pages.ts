@@ -4,6 +4,9 @@ import { serverFeaturesQuery } from '../queries/server-capabilities';
 import { meQuery } from '../queries/me';
 import { type PageName, PAGES } from './pages';
 
+/** Pages only the team's owner and admins have a use for. */
+const ADMIN_PAGES: readonly PageName[] = ['users', 'teamDefaults'];
+
 /**
  * The pages the signed-in user has no use for here: Users and Team defaults for members (and until the server says
  * who they are), and pages the server does not offer (an OpenHands without teams or API keys; until it says).
@@ -13,16 +16,10 @@ export function useHiddenPages(): ReadonlySet<PageName> {
   const features = useQuery(serverFeaturesQuery()).data;
   const me = useQuery({ ...meQuery(queryClient), enabled: features?.team === true }).data;
   const hidden = new Set<PageName>();
-  if (!features?.team || !me || !isAdminRole(me.role)) {
-    hidden.add('users');
-    hidden.add('teamDefaults');
-  }
+  if (!features?.team || !me || !isAdminRole(me.role)) for (const page of ADMIN_PAGES) hidden.add(page);
   if (!features?.apiKeys) hidden.add('apiKeys');
   return hidden;
 }
-
-/** Pages only the team's owner and admins have a use for. */
-const ADMIN_PAGES: readonly PageName[] = ['users', 'teamDefaults'];
 
 /**
  * The admin page at `pathname` when the signed-in user is known to be a member: it says it is not

@@ -25,10 +25,12 @@ const refreshMs = (seconds: number) => (seconds < 60 ? 1000 : seconds < 3600 ? 3
 
 /** A moment as `formatRelative` says it, kept current while it is shown ("5 seconds ago", then "6 seconds ago"…). */
 export function RelativeTime({ iso, size = 'sm' }: { iso: string; size?: 'xs' | 'sm' }) {
-  const [now, setNow] = useState(() => Date.now());
+  // Said against the clock at each render (a new `iso` too); the timer only renders it again.
+  const [, rerender] = useState(0);
+  const now = Date.now();
   const period = refreshMs(Math.abs(now - Date.parse(iso)) / 1000);
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), period);
+    const timer = setInterval(() => rerender((count) => count + 1), period);
     return () => clearInterval(timer);
   }, [period]);
   return (

@@ -177,6 +177,8 @@ export const conversationsBySandboxQuery = (sandboxIds: readonly string[], offer
 export const continueInNewSandboxMutation = (queryClient: QueryClient) =>
   mutationOptions({
     mutationFn: (id: string) => startThroughStream(queryClient, streamContinueInNewSandbox(id)),
+    // Refused (a start of it is under way, from another tab say): the starts under way are read again.
+    onError: () => queryClient.invalidateQueries({ queryKey: conversationKeys.tasks() }),
   });
 
 type Pages = InfiniteData<AppConversationPage, string | undefined>;

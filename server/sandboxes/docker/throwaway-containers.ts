@@ -66,6 +66,8 @@ export class ContainerThrowaways {
       const stderr = new PassThrough();
       docker.modem.demuxStream(stream, stdout, stderr);
       const attached = stream;
+      // Its errors reach the transport once it listens (on stdin); until then, and after the end, they are nobody's.
+      attached.on('error', () => undefined);
       const outputEnded = new Promise<void>((resolve) => finished(attached, () => resolve()));
       await container.start();
       const exited = container.wait().then(
@@ -73,6 +75,8 @@ export class ContainerThrowaways {
           // What it wrote last is read before its end is told: the attached stream ends after the
           // container's output (or soon after its end, should the engine keep it open).
           await Promise.race([outputEnded, setTimeout(OUTPUT_GRACE_MS)]);
+          // Nothing more is taken in: output the engine sends later would be written after the end.
+          attached.destroy();
           stdout.end();
           stderr.end();
           return { code: StatusCode, signal: null };

@@ -22,7 +22,7 @@ export class McpTestService {
   constructor(
     private readonly settings: SettingsService,
     private readonly log: Logger,
-    /** Where stdio servers run: each in a throwaway sandbox, never on the host. */
+    /** Where stdio servers run: each in a throwaway sandbox of the runtime (see SandboxRuntime.startThrowaway). */
     private readonly sandboxes: Pick<SandboxRuntime, 'startThrowaway' | 'endThrowawayLeftovers'>,
   ) {}
 

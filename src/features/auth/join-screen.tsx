@@ -96,7 +96,7 @@ export function JoinPage({ onJoined }: { onJoined: () => void }) {
                 value={password}
                 onChange={(e) => {
                   setPassword(e.currentTarget.value);
-                  setProblem(null);
+                  setProblem((shown) => (shown?.field === 'link' ? shown : null));
                 }}
                 error={problem?.field === 'password' ? problem.message : undefined}
                 autoComplete="new-password"
@@ -106,7 +106,7 @@ export function JoinPage({ onJoined }: { onJoined: () => void }) {
                 value={repeated}
                 onChange={(e) => {
                   setRepeated(e.currentTarget.value);
-                  setProblem(null);
+                  setProblem((shown) => (shown?.field === 'link' ? shown : null));
                 }}
                 error={problem?.field === 'repeated' ? problem.message : undefined}
                 autoComplete="new-password"
