@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
@@ -20,22 +20,37 @@ export function formatRelative(iso: string, now = Date.now()): string {
   return relative.format(Math.round(seconds / size), unit);
 }
 
-/** How often a time this many seconds away is shown again: its words change no faster. */
-const refreshMs = (seconds: number) => (seconds < 60 ? 1000 : seconds < 3600 ? 30_000 : 600_000);
+/** The clock relative times are said against: read each second while any is shown. */
+let clockNow = Date.now();
+const clockListeners = new Set<() => void>();
+let clockTimer: ReturnType<typeof setInterval> | undefined;
 
-/** A moment as `formatRelative` says it, kept current while it is shown ("5 seconds ago", then "6 seconds ago"…). */
+/** The clock's time: as of its last tick while it runs, else now. */
+const clockTime = () => (clockTimer ? clockNow : Date.now());
+
+function subscribeToClock(listener: () => void): () => void {
+  clockListeners.add(listener);
+  if (!clockTimer) {
+    clockNow = Date.now();
+    clockTimer = setInterval(() => {
+      clockNow = Date.now();
+      for (const notify of clockListeners) notify();
+    }, 1000);
+  }
+  return () => {
+    clockListeners.delete(listener);
+    if (clockListeners.size > 0) return;
+    clearInterval(clockTimer);
+    clockTimer = undefined;
+  };
+}
+
+/** A moment as `formatRelative` says it, kept current while it is shown ("5 seconds ago", then "6 seconds ago"…); rendered again only when its words change. */
 export function RelativeTime({ iso, size = 'sm' }: { iso: string; size?: 'xs' | 'sm' }) {
-  // Said against the clock at each render (a new `iso` too); the timer only renders it again.
-  const [, rerender] = useState(0);
-  const now = Date.now();
-  const period = refreshMs(Math.abs(now - Date.parse(iso)) / 1000);
-  useEffect(() => {
-    const timer = setInterval(() => rerender((count) => count + 1), period);
-    return () => clearInterval(timer);
-  }, [period]);
+  const text = useSyncExternalStore(subscribeToClock, () => formatRelative(iso, clockTime()));
   return (
     <Text span size={size} title={exact.format(new Date(iso))}>
-      <time dateTime={iso}>{formatRelative(iso, now)}</time>
+      <time dateTime={iso}>{text}</time>
     </Text>
   );
 }
