@@ -75,9 +75,10 @@ export default defineConfig({
           ],
           // Each worker loads the server's modules once, not once per file: a file restores what it changes.
           isolate: false,
-          // Two cores, but these tests mostly wait on processes, sandboxes and sockets: three files at once.
+          // Two cores, but these tests mostly wait on processes, sandboxes and sockets: four files at once
+          // keep both cores busy (three left a quarter of them idle; five raced on the Docker engine).
           sequence: { groupOrder: 1 },
-          maxWorkers: 3,
+          maxWorkers: 4,
           testTimeout: 20_000,
           globalSetup: [
             './server/testing/build-global-setup.ts',

@@ -1,34 +1,32 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-interface Encoded {
-  json: string;
-  br: Buffer;
-  gzip: Buffer;
-}
+type Coding = 'br' | 'gzip' | 'identity';
+
+// Brotli at quality 5: a tenth of the time of its best (11), for a document about 15 % larger.
+const ENCODERS: Record<Coding, (json: string) => Buffer | string> = {
+  br: (json) => brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }),
+  gzip: (json) => gzipSync(json, { level: 9 }),
+  identity: (json) => json,
+};
 
 /**
- * Serves the OpenAPI document (over 100 KB, read by every console on its first visit), compressed
- * once on the first request rather than per request: the document does not change while the
- * server runs.
+ * Serves the OpenAPI document (over 100 KB, read by every console on its first visit), made and
+ * compressed once per coding on the first request that accepts it rather than per request: the
+ * document does not change while the server runs, and a coding no client asks for costs nothing.
  */
 export function openApiDocumentHandler(document: () => unknown) {
-  let encoded: Encoded | undefined;
+  let json: string | undefined;
+  const encoded = new Map<Coding, Buffer | string>();
   return (request: FastifyRequest, reply: FastifyReply) => {
-    encoded ??= encode(JSON.stringify(document()));
-    reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'accept-encoding');
     const accepted = acceptedEncodings(request.headers['accept-encoding']);
-    if (accepted.has('br')) return reply.header('content-encoding', 'br').send(encoded.br);
-    if (accepted.has('gzip')) return reply.header('content-encoding', 'gzip').send(encoded.gzip);
-    return reply.send(encoded.json);
-  };
-}
-
-function encode(json: string): Encoded {
-  return {
-    json,
-    br: brotliCompressSync(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-    gzip: gzipSync(json, { level: 9 }),
+    const coding: Coding = accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : 'identity';
+    json ??= JSON.stringify(document());
+    let body = encoded.get(coding);
+    if (body === undefined) encoded.set(coding, (body = ENCODERS[coding](json)));
+    reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'accept-encoding');
+    if (coding !== 'identity') reply.header('content-encoding', coding);
+    return reply.send(body);
   };
 }
 

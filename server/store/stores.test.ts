@@ -444,7 +444,7 @@ describe.each(onlyPostgres())('title order on a PostgreSQL database with an en-U
   beforeEach(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-store-'));
     // As production databases are made (en_US.UTF-8); this machine has no such libc locale, ICU has.
-    const fresh = await freshPostgresDatabase('en-US');
+    const fresh = await freshPostgresDatabase({ icuLocale: 'en-US' });
     [sqlite, postgres] = [openSqlite(dir), openPostgres(fresh.url)];
     cleanUp = async () => {
       await Promise.all([sqlite.destroy(), postgres.destroy()]);

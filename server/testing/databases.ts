@@ -17,13 +17,17 @@ export const databasesUnderTest = (): DatabaseName[] => (inject('postgresAdminUr
 export const onlyPostgres = (): DatabaseName[] => databasesUnderTest().filter((database) => database === 'postgres');
 
 /**
- * A fresh database on the run's PostgreSQL cluster (postgres-global-setup.ts), collating text
- * by ICU locale `icuLocale` if given; returns its URL and how to drop it.
+ * A fresh database on the run's PostgreSQL cluster (postgres-global-setup.ts): empty, collating
+ * text by ICU locale `icuLocale` if given, or with the schema up to date (`migrated`); returns its
+ * URL and how to drop it.
  */
-export async function freshPostgresDatabase(icuLocale?: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgresDatabase({ icuLocale, migrated = false }: { icuLocale?: string; migrated?: boolean } = {}): Promise<{
+  url: string;
+  drop: () => Promise<void>;
+}> {
   const adminUrl = inject('postgresAdminUrl');
   if (!adminUrl) throw new Error('This run has no PostgreSQL cluster: set TEST_POSTGRES=1 (npm test does)');
-  const url = await createDatabase(adminUrl, icuLocale);
+  const url = await createDatabase(adminUrl, { icuLocale, template: migrated ? inject('postgresMigratedTemplate') : undefined });
   return { url, drop: () => dropDatabase(adminUrl, url) };
 }
 

@@ -114,7 +114,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
   ensureDataDir(dataDir, { traversable: sandboxUidBase !== undefined });
   const secrets = new SecretBox(options.secretsKey ?? TEST_SECRETS_KEY);
   const log = createLogger(options.logStream ? 'debug' : false, options.logStream);
-  const ownDatabase = options.database === 'postgres' && !options.databaseUrl ? await freshPostgresDatabase() : undefined;
+  const ownDatabase = options.database === 'postgres' && !options.databaseUrl ? await freshPostgresDatabase({ migrated: true }) : undefined;
   const databaseUrl = options.databaseUrl ?? ownDatabase?.url;
   const db = await openDatabase(dataDir, secrets, databaseUrl, log, options.observeQueries);
   const docker = options.sandboxRuntime === 'docker' ? await dockerSandboxes(options.sandboxNetwork) : undefined;
