@@ -149,8 +149,23 @@ async function checkPages(page: Page, demo: DemoProcess): Promise<void> {
   await expect(waiting).toContainText('High risk');
   await expect(waiting.getByRole('button', { name: 'Approve' })).toBeVisible();
 
+  await page.setViewportSize({ width: 1400, height: 900 });
   await page.goto(`${demo.url}/sandboxes`);
   await expect(page.getByText('No space left on device')).toBeVisible();
+  // At 1,400 px, with an owner, conversations and failed sandboxes on it, the table fits its page,
+  // every row's last action in the window, and a spec's name and an age each read on one line.
+  const table = page.getByRole('table', { name: 'Sandboxes' });
+  expect(await table.evaluate((element) => element.scrollWidth <= element.parentElement!.clientWidth)).toBe(true);
+  for (const more of await table.getByRole('button', { name: /^More actions for / }).all()) {
+    const box = (await more.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(1400);
+  }
+  const linesOf = (element: Element) => element.getClientRects().length;
+  expect(await table.getByText('node-22-frontend', { exact: true }).first().evaluate(linesOf)).toBe(1);
+  expect(new Set(await table.locator('time').evaluateAll((times) => times.map((time) => time.getClientRects().length)))).toEqual(
+    new Set([1]),
+  );
+  await page.setViewportSize({ width: 1280, height: 720 });
   const statuses = {
     'node-22-frontend': 'Running',
     'python-3.12-data': 'Paused',

@@ -1,4 +1,4 @@
-import { Code, Text } from '@mantine/core';
+import { Code, Group, Stack, Text } from '@mantine/core';
 import { CopyValue } from '../../components/copy-value';
 import type { SandboxInfo } from '../../contract/sandboxes';
 
@@ -24,6 +24,27 @@ export function AgentServerUrl({ sandbox }: { sandbox: SandboxInfo }) {
 export function SessionKey({ sandbox }: { sandbox: SandboxInfo }) {
   if (!sandbox.session_api_key) return none;
   return <CopyValue value={sandbox.session_api_key} label={`session key of ${sandbox.id}`} masked />;
+}
+
+/**
+ * The agent server's URL with, for its owner, the session key under it: one table column for the
+ * two, so that the status and actions keep their room at common widths.
+ */
+export function AgentServerAccess({ sandbox }: { sandbox: SandboxInfo }) {
+  if (!agentServerUrl(sandbox) && !sandbox.session_api_key) return none;
+  return (
+    <Stack gap={2} align="flex-start">
+      <AgentServerUrl sandbox={sandbox} />
+      {sandbox.session_api_key && (
+        <Group gap={4} wrap="nowrap">
+          <Text size="xs" c="dimmed">
+            Key
+          </Text>
+          <SessionKey sandbox={sandbox} />
+        </Group>
+      )}
+    </Stack>
+  );
 }
 
 /** How to call an agent server, once under the list of sandboxes that have one. */

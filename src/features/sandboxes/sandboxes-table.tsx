@@ -4,12 +4,15 @@ import { RelativeTime } from '../../components/relative-time';
 import { RowActionsHeader } from '../../components/row-actions';
 import { rowSelection } from '../../components/row-selection';
 import { shortId } from '../../components/short-id';
-import { AgentServerUrl, SessionKey } from './agent-server';
+import { AgentServerAccess } from './agent-server';
 import { SandboxActions } from './sandbox-actions';
 import type { SandboxListProps } from './sandbox-list';
 import { SandboxStatus } from './sandbox-status';
 import { UsedBy } from './used-by';
 import { ownerName } from '../../components/owners';
+
+// A spec's name and an age read as one piece each; the id (with its conversations) and the status's reason wrap.
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
 export function SandboxesTable({
   items,
@@ -37,13 +40,12 @@ export function SandboxesTable({
             <Table.Th w={40}>
               <Checkbox aria-label="Select all sandboxes on this page" checked={all} indeterminate={some} onChange={toggleAll} />
             </Table.Th>
-            <Table.Th>ID</Table.Th>
+            <Table.Th miw={160}>ID</Table.Th>
             {owners && <Table.Th>Owner</Table.Th>}
             <Table.Th>Spec</Table.Th>
-            <Table.Th>Status</Table.Th>
+            <Table.Th miw={140}>Status</Table.Th>
             <Table.Th>Created</Table.Th>
             <Table.Th>Agent server</Table.Th>
-            <Table.Th>Session key</Table.Th>
             <RowActionsHeader />
           </Table.Tr>
         </Table.Thead>
@@ -68,20 +70,17 @@ export function SandboxesTable({
                     <Text size="sm">{ownerName(owners, sandbox.created_by_user_id)}</Text>
                   </Table.Td>
                 )}
-                <Table.Td>
+                <Table.Td style={NO_WRAP}>
                   <Text size="sm">{sandbox.sandbox_spec_id}</Text>
                 </Table.Td>
                 <Table.Td>
                   <SandboxStatus sandbox={sandbox} inFlight={busy} runtime={runtime} />
                 </Table.Td>
-                <Table.Td>
+                <Table.Td style={NO_WRAP}>
                   <RelativeTime iso={sandbox.created_at} />
                 </Table.Td>
                 <Table.Td>
-                  <AgentServerUrl sandbox={sandbox} />
-                </Table.Td>
-                <Table.Td>
-                  <SessionKey sandbox={sandbox} />
+                  <AgentServerAccess sandbox={sandbox} />
                 </Table.Td>
                 <Table.Td>
                   <SandboxActions
