@@ -243,7 +243,10 @@ test('bulk pause closes by itself when all went well; filters survive a reload; 
   await expect(status(page, ids[0]!)).toHaveText('Paused');
 });
 
-test('a sandbox names the conversations it serves, and pausing or deleting it says so first', async ({ page, server }) => {
+test('a sandbox names the conversations it serves, and pausing or deleting it, alone or in bulk, says so first', async ({
+  page,
+  server,
+}) => {
   const { id } = await api(server, 'POST', '/api/v1/sandboxes');
   const conversation = randomUUID().replaceAll('-', '');
   insertConversations(server.dataDir, [{ id: conversation, title: 'Fix the parser', sandbox_id: id }]);
@@ -258,6 +261,15 @@ test('a sandbox names the conversations it serves, and pausing or deleting it sa
   await expect(pause).toContainText('serves conversation “Fix the parser”: their agents stop');
   await pause.getByRole('button', { name: 'Pause' }).click();
   await expect(status(page, id)).toHaveText('Paused');
+
+  // A bulk Delete names them too, before anything is deleted.
+  await page.getByRole('checkbox', { name: `Select ${id}` }).check();
+  await page.getByRole('toolbar', { name: 'Selected sandboxes' }).getByRole('button', { name: 'Delete (1)' }).click();
+  const bulk = page.getByRole('dialog', { name: 'Delete 1 sandbox?' });
+  await expect(bulk).toContainText(`${short(id)} (agent-server), which serves conversation “Fix the parser”`);
+  await expect(bulk).toContainText('Their conversations keep their history and can continue in a new sandbox');
+  await bulk.getByRole('button', { name: 'Cancel' }).click();
+  await expect(bulk).toHaveCount(0);
 
   await page.getByRole('button', { name: `More actions for ${id}` }).click();
   await page.getByRole('menuitem', { name: 'Delete' }).click();

@@ -8,6 +8,14 @@ import { ShortId, shortId } from '../../components/short-id';
 import type { SandboxInfo } from '../../contract/sandboxes';
 import { sandboxActionMutation } from '../../queries/sandboxes';
 import { ACTION_LABEL, actionFailure, bulkDone, pausedNotice, planBulk } from './actions';
+import { namedConversations, type SandboxConversation } from './used-by';
+
+/** What becomes of the conversations the sandboxes serve, as the single action's confirmation says. */
+const SERVED_CONVERSATIONS: Record<SandboxAction, string | undefined> = {
+  delete: 'Their conversations keep their history and can continue in a new sandbox, without what the workspaces held and was not pushed.',
+  pause: 'Their agents stop, a running command is stopped with them, until the sandbox is resumed.',
+  resume: undefined,
+};
 
 interface Failure {
   id: string;
@@ -18,15 +26,18 @@ interface Failure {
  * One confirmation for an action on many sandboxes: it applies to the rows in a valid state,
  * says which it skips and shows "3 of 10" while it works. When all went well it closes by itself
  * with a notification; when something failed, or other sandboxes were paused to make room, it
- * stays open with the summary.
+ * stays open with the summary. As the single actions do, it names the conversations each serves.
  */
 export function BulkActionDialog({
   action,
   selected,
+  servedBy,
   onClose,
 }: {
   action: SandboxAction;
   selected: SandboxInfo[];
+  /** The conversations a sandbox serves (none when the server does not say). */
+  servedBy: (sandbox: SandboxInfo) => readonly SandboxConversation[];
   onClose: (finished: boolean) => void;
 }) {
   const [plan] = useState(() => planBulk(action, selected));
@@ -63,6 +74,7 @@ export function BulkActionDialog({
   };
 
   const noun = (n: number) => (n === 1 ? '1 sandbox' : `${n} sandboxes`);
+  const serving = plan.apply.some((sandbox) => servedBy(sandbox).length > 0);
   const running = done !== null && !finished;
   return (
     <Dialog
@@ -83,10 +95,12 @@ export function BulkActionDialog({
                 {plan.apply.map((sandbox) => (
                   <List.Item key={sandbox.id}>
                     <ShortId id={sandbox.id} /> ({sandbox.sandbox_spec_id})
+                    {servedBy(sandbox).length > 0 && `, which serves ${namedConversations(servedBy(sandbox))}`}
                   </List.Item>
                 ))}
               </List>
             </Text>
+            {serving && <Text size="sm">{SERVED_CONVERSATIONS[action]}</Text>}
             {plan.skip.length > 0 && (
               <Text size="sm" c="dimmed">
                 {noun(plan.skip.length)} of the selection {plan.skip.length === 1 ? 'is' : 'are'} left out:{' '}

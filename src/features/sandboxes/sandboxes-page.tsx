@@ -163,6 +163,7 @@ export function SandboxesPage() {
         <BulkActionDialog
           action={dialog.action}
           selected={selection}
+          servedBy={servedBy}
           onClose={(finished) => {
             if (finished) setSelected(new Set());
             setDialog(null);
