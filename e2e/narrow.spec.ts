@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
+import { addTeamMember } from './support/team';
 
 /*
  * Every page on a phone (375 px, light scheme), with data: nothing scrolls sideways and axe finds
@@ -80,6 +81,21 @@ test('Conversations and a conversation', async ({ page, signIn, api }) => {
   expect(await check(page)).toEqual(OK);
   await page.goto(`/conversations/${started.at(-1)!.app_conversation_id}`);
   await expect(page.getByRole('heading', { name: 'Fix the flaky login test', level: 1 })).toBeVisible();
+  expect(await check(page)).toEqual(OK);
+});
+
+test('Users: each a card with their status, role and actions in view', async ({ page, signIn, server, api }) => {
+  await addTeamMember(server, 'bob@example.com', 'member');
+  await api('/api/organizations/default/members/invite', { method: 'POST', body: { emails: ['new.hire@example.com'], role: 'member' } });
+  await signIn(page);
+  await open(page, 'Users');
+  const bob = page.getByRole('list', { name: 'Users' }).getByRole('listitem').filter({ hasText: 'bob@example.com' });
+  await expect(bob).toContainText('active');
+  await expect(bob.getByRole('combobox', { name: 'Role of bob@example.com' })).toBeInViewport();
+  await expect(bob.getByRole('button', { name: 'Delete bob@example.com' })).toBeInViewport();
+  const invited = page.getByRole('list', { name: 'Users' }).getByRole('listitem').filter({ hasText: 'new.hire@example.com' });
+  await expect(invited).toContainText('invited');
+  await expect(invited.getByRole('button', { name: 'New invitation link for new.hire@example.com' })).toBeInViewport();
   expect(await check(page)).toEqual(OK);
 });
 

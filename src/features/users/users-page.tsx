@@ -17,6 +17,7 @@ import { deleteMemberMutation, membersQuery, renewInvitationMutation, updateMemb
 import { InviteDialog } from './invite-dialog';
 import { LimitsDialog } from './limits-dialog';
 import { UsersView } from './users-view';
+import { useCardLayout } from '../../components/use-card-layout';
 
 const PAGE_SIZE = 100;
 
@@ -31,6 +32,8 @@ export function UsersPage() {
   const search = params.get('q') ?? '';
   const [debounced] = useDebouncedValue(search, 250);
   const me = useQuery(meQuery(queryClient));
+  // Below 960 px the table's columns no longer fit beside the navigation.
+  const layout = useCardLayout('59.99em');
   const members = useQuery(membersQuery(queryClient, 0, PAGE_SIZE, debounced));
   const [inviting, setInviting] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
@@ -71,6 +74,7 @@ export function UsersPage() {
           {({ me: caller, members: page }) => (
             <UsersView
               members={page.items}
+              layout={layout}
               myId={caller.user_id}
               myRole={caller.role}
               onInvite={() => setInviting(true)}

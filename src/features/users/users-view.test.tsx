@@ -80,4 +80,28 @@ describe('UsersView', () => {
     await user.click(screen.getByRole('button', { name: 'Invite people' }));
     expect(on.onInvite).toHaveBeenCalled();
   });
+
+  it('on a narrow screen, shows each user as a card with their status, role, sign-in, running sandboxes and actions', async () => {
+    const on = handlers();
+    const { user } = renderView(
+      <UsersView
+        layout="cards"
+        members={[member('me', { role: 'owner', name: 'Ada' }), member('bob', { name: 'Bob', running_sandboxes: 2, max_running_sandboxes: 3 })]}
+        myId="me"
+        myRole="owner"
+        {...on}
+      />,
+    );
+    expect(screen.queryByRole('table')).toBeNull();
+    const [mine, bobs] = within(screen.getByRole('list', { name: 'Users' })).getAllByRole('listitem');
+    expect(within(mine!).getByText('(you)')).toBeVisible();
+    expect(within(mine!).queryByRole('button')).toBeNull();
+    expect(bobs).toHaveTextContent('Bob');
+    expect(bobs).toHaveTextContent('active');
+    expect(bobs).toHaveTextContent('Last sign-in Never · Running sandboxes 2 of 3');
+    await user.selectOptions(within(bobs!).getByRole('combobox', { name: 'Role of Bob' }), 'admin');
+    expect(on.onRoleChange).toHaveBeenCalledWith(expect.objectContaining({ user_id: 'bob' }), 'admin');
+    await user.click(within(bobs!).getByRole('button', { name: 'Disable Bob' }));
+    expect(on.onStatusChange).toHaveBeenCalledWith(expect.objectContaining({ user_id: 'bob' }), 'disabled');
+  });
 });

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, NativeSelect, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconGauge, IconLink, IconPlayerPause, IconPlayerPlay, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { EmptyState } from '../../components/empty-state';
 import { RelativeTime } from '../../components/relative-time';
@@ -27,20 +27,117 @@ export interface UsersViewProps {
   onNewLink: (member: Member) => void;
   onLimits: (member: Member) => void;
   onDelete: (member: Member) => void;
+  /** Cards instead of a table, for narrow screens. */
+  layout?: 'table' | 'cards';
 }
 
+/** What a row or a card shows of one member, and what may be done to them. */
+interface MemberLine {
+  member: Member;
+  name: string;
+  you: boolean;
+  roles: Role[];
+  actions: RowActionItem[];
+}
+
+function memberLine(member: Member, { myId, myRole, onStatusChange, onNewLink, onLimits, onDelete }: UsersViewProps): MemberLine {
+  const name = member.name || member.email || member.user_id;
+  const roles = assignableRoles(myRole, myId, member);
+  const mayChange = roles.length > 0;
+  // An owner's invitation is an owner's to renew or withdraw, as inviting one is.
+  const invitedMayChange = member.status === 'invited' && (myRole === 'owner' || member.role !== 'owner');
+  const actions: RowActionItem[] = [];
+  if (invitedMayChange)
+    actions.push({
+      verb: 'New invitation link for',
+      title: 'New invitation link',
+      icon: <IconLink size={16} />,
+      onClick: () => onNewLink(member),
+    });
+  if (mayChange)
+    actions.push({
+      verb: 'Set sandbox limits for',
+      title: 'Sandbox limits',
+      icon: <IconGauge size={16} />,
+      onClick: () => onLimits(member),
+    });
+  if (mayChange && member.status === 'active')
+    actions.push({ verb: 'Disable', icon: <IconPlayerPause size={16} />, onClick: () => onStatusChange(member, 'disabled') });
+  if (mayChange && member.status === 'disabled')
+    actions.push({ verb: 'Enable', icon: <IconPlayerPlay size={16} />, onClick: () => onStatusChange(member, 'active') });
+  if (member.user_id !== myId && (mayChange || invitedMayChange))
+    actions.push({ verb: 'Delete', icon: <IconTrash size={16} />, danger: true, onClick: () => onDelete(member) });
+  return { member, name, you: member.user_id === myId, roles, actions };
+}
+
+function Who({ line: { member, name, you } }: { line: MemberLine }) {
+  return (
+    <div>
+      <Text size="sm" fw={500}>
+        {name}
+        {you && (
+          <Text span c="dimmed" size="sm">
+            {' '}
+            (you)
+          </Text>
+        )}
+      </Text>
+      {member.email && member.name && (
+        <Text size="xs" c="dimmed">
+          {member.email}
+        </Text>
+      )}
+    </div>
+  );
+}
+
+function RoleControl({ line: { member, name, roles }, onRoleChange }: { line: MemberLine; onRoleChange: UsersViewProps['onRoleChange'] }) {
+  if (roles.length === 0) return <Text size="sm">{ROLE_LABELS[member.role]}</Text>;
+  return (
+    <NativeSelect
+      aria-label={`Role of ${name}`}
+      size="xs"
+      w={120}
+      value={member.role}
+      data={roles.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
+      onChange={(event) => {
+        const role = event.currentTarget.value as Role;
+        if (role !== member.role) onRoleChange(member, role);
+      }}
+    />
+  );
+}
+
+const MemberStatus = ({ member }: { member: Member }) => (
+  <Badge variant="light" color={STATUS_COLORS[member.status]}>
+    {member.status}
+  </Badge>
+);
+
+const LastSignIn = ({ member }: { member: Member }) =>
+  member.last_sign_in_at ? (
+    <RelativeTime iso={member.last_sign_in_at} />
+  ) : (
+    <Text span size="sm" c="dimmed">
+      Never
+    </Text>
+  );
+
+const RunningSandboxes = ({ member }: { member: Member }) => (
+  <>
+    {member.running_sandboxes ?? '—'}
+    {member.max_running_sandboxes != null && (
+      <Text span c="dimmed" size="sm">
+        {' '}
+        of {member.max_running_sandboxes}
+      </Text>
+    )}
+  </>
+);
+
 /** The team: who they are, their role and status, when they last signed in, what runs of theirs. */
-export function UsersView({
-  members,
-  myId,
-  myRole,
-  onInvite,
-  onRoleChange,
-  onStatusChange,
-  onNewLink,
-  onLimits,
-  onDelete,
-}: UsersViewProps) {
+export function UsersView(props: UsersViewProps) {
+  const { members, onInvite, onRoleChange, layout = 'table' } = props;
   if (members.length === 0) {
     return (
       <EmptyState title="Nobody here yet" description="Invite the people who will use this server.">
@@ -48,6 +145,30 @@ export function UsersView({
           Invite people
         </Button>
       </EmptyState>
+    );
+  }
+  const lines = members.map((member) => memberLine(member, props));
+  if (layout === 'cards') {
+    return (
+      <Stack component="ul" aria-label="Users" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
+        {lines.map((line) => (
+          <Paper component="li" key={line.member.user_id} withBorder radius="md" p="sm">
+            <Stack gap={6}>
+              <Group justify="space-between" wrap="nowrap" align="flex-start">
+                <Who line={line} />
+                <MemberStatus member={line.member} />
+              </Group>
+              <Text size="sm" c="dimmed" component="div">
+                Last sign-in <LastSignIn member={line.member} /> · Running sandboxes <RunningSandboxes member={line.member} />
+              </Text>
+              <Group justify="space-between" wrap="nowrap">
+                <RoleControl line={line} onRoleChange={onRoleChange} />
+                <RowActions name={line.name} actions={line.actions} />
+              </Group>
+            </Stack>
+          </Paper>
+        ))}
+      </Stack>
     );
   }
   return (
@@ -64,99 +185,30 @@ export function UsersView({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {members.map((member) => {
-            const name = member.name || member.email || member.user_id;
-            const roles = assignableRoles(myRole, myId, member);
-            const mayChange = roles.length > 0;
-            // An owner's invitation is an owner's to renew or withdraw, as inviting one is.
-            const invitedMayChange = member.status === 'invited' && (myRole === 'owner' || member.role !== 'owner');
-            const actions: RowActionItem[] = [];
-            if (invitedMayChange)
-              actions.push({
-                verb: 'New invitation link for',
-                title: 'New invitation link',
-                icon: <IconLink size={16} />,
-                onClick: () => onNewLink(member),
-              });
-            if (mayChange)
-              actions.push({
-                verb: 'Set sandbox limits for',
-                title: 'Sandbox limits',
-                icon: <IconGauge size={16} />,
-                onClick: () => onLimits(member),
-              });
-            if (mayChange && member.status === 'active')
-              actions.push({ verb: 'Disable', icon: <IconPlayerPause size={16} />, onClick: () => onStatusChange(member, 'disabled') });
-            if (mayChange && member.status === 'disabled')
-              actions.push({ verb: 'Enable', icon: <IconPlayerPlay size={16} />, onClick: () => onStatusChange(member, 'active') });
-            if (member.user_id !== myId && (mayChange || invitedMayChange))
-              actions.push({ verb: 'Delete', icon: <IconTrash size={16} />, danger: true, onClick: () => onDelete(member) });
-            return (
-              <Table.Tr key={member.user_id}>
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {name}
-                    {member.user_id === myId && (
-                      <Text span c="dimmed" size="sm">
-                        {' '}
-                        (you)
-                      </Text>
-                    )}
-                  </Text>
-                  {member.email && member.name && (
-                    <Text size="xs" c="dimmed">
-                      {member.email}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  {mayChange ? (
-                    <NativeSelect
-                      aria-label={`Role of ${name}`}
-                      size="xs"
-                      w={120}
-                      value={member.role}
-                      data={roles.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
-                      onChange={(event) => {
-                        const role = event.currentTarget.value as Role;
-                        if (role !== member.role) onRoleChange(member, role);
-                      }}
-                    />
-                  ) : (
-                    <Text size="sm">{ROLE_LABELS[member.role]}</Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={STATUS_COLORS[member.status]}>
-                    {member.status}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  {member.last_sign_in_at ? (
-                    <RelativeTime iso={member.last_sign_in_at} />
-                  ) : (
-                    <Text size="sm" c="dimmed">
-                      Never
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  {member.running_sandboxes ?? '—'}
-                  {member.max_running_sandboxes != null && (
-                    <Text span c="dimmed" size="sm">
-                      {' '}
-                      of {member.max_running_sandboxes}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Group justify="flex-end">
-                    <RowActions name={name} actions={actions} />
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
+          {lines.map((line) => (
+            <Table.Tr key={line.member.user_id}>
+              <Table.Td>
+                <Who line={line} />
+              </Table.Td>
+              <Table.Td>
+                <RoleControl line={line} onRoleChange={onRoleChange} />
+              </Table.Td>
+              <Table.Td>
+                <MemberStatus member={line.member} />
+              </Table.Td>
+              <Table.Td>
+                <LastSignIn member={line.member} />
+              </Table.Td>
+              <Table.Td>
+                <RunningSandboxes member={line.member} />
+              </Table.Td>
+              <Table.Td>
+                <Group justify="flex-end">
+                  <RowActions name={line.name} actions={line.actions} />
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
