@@ -279,6 +279,34 @@ test('a sandbox names the conversations it serves, and pausing or deleting it, a
   await expect(row(page, id)).toHaveCount(0);
 });
 
+test('a sandbox shared by many conversations names a few and links the list of them all', async ({ page, server }) => {
+  const { id } = await api(server, 'POST', '/api/v1/sandboxes');
+  const titles = ['Fix the parser', 'Write docs', 'Bump deps', 'Triage alerts', 'Tidy the README'];
+  insertConversations(
+    server.dataDir,
+    titles.map((title, index) => ({
+      id: randomUUID().replaceAll('-', ''),
+      title,
+      sandbox_id: id,
+      created_at: new Date(Date.now() - (titles.length - index) * 60_000).toISOString(),
+    })),
+  );
+  const { id: other } = await api(server, 'POST', '/api/v1/sandboxes');
+  insertConversations(server.dataDir, [{ id: randomUUID().replaceAll('-', ''), title: 'Elsewhere', sandbox_id: other }]);
+  await page.goto(server.signInLink);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sandboxes' }).click();
+  const served = row(page, id).getByRole('group', { name: 'Conversations in this sandbox' });
+  await expect(served).toContainText('5 conversations');
+  await expect(served.getByRole('link')).toHaveText(['Fix the parser', 'Write docs', 'Bump deps', 'and 2 more']);
+  await served.getByRole('link', { name: 'and 2 more' }).click();
+  await expect(page).toHaveURL(new RegExp(`/conversations\\?sandbox=${id}$`));
+  await expect(page.getByRole('button', { name: `In sandbox ${id}: show every sandbox's` })).toBeVisible();
+  const list = page.getByRole('table', { name: 'Conversations' });
+  await expect(list.getByRole('link')).toHaveText([...titles].reverse());
+  await page.getByRole('button', { name: `In sandbox ${id}: show every sandbox's` }).click();
+  await expect(list.getByRole('link', { name: 'Elsewhere' })).toBeVisible();
+});
+
 test.describe('with one sandbox running at a time', () => {
   test.use({ serverEnv: { MAX_RUNNING_SANDBOXES: '1' } });
 

@@ -44,7 +44,7 @@ const TASK_WINDOW_MS = 60 * 60 * 1000;
 
 /** Filters and sort live in the URL, so a view can be shared and survives a reload. */
 function useListFilters() {
-  const [params, update] = useUrlParams<'q' | 'from' | 'to' | 'sort' | 'archived' | 'owner'>();
+  const [params, update] = useUrlParams<'q' | 'from' | 'to' | 'sort' | 'archived' | 'owner' | 'sandbox'>();
   const filters = listFiltersFrom(params);
   const change = (changes: Partial<ListFilters>) =>
     update((current) => {
@@ -56,6 +56,7 @@ function useListFilters() {
         sort: next.sort === 'CREATED_AT_DESC' ? undefined : next.sort,
         archived: next.archived ? 'true' : undefined,
         owner: next.owner || undefined,
+        sandbox: next.sandbox || undefined,
       };
     });
   return [filters, change] as const;

@@ -29,7 +29,7 @@ function setup(props: Partial<ConversationsViewProps> = {}) {
   const view = renderView(
     <MemoryRouter>
       <ConversationsView
-        filters={{ title: '', from: '', to: '', sort: 'CREATED_AT_DESC', archived: false, owner: '' }}
+        filters={{ title: '', from: '', to: '', sort: 'CREATED_AT_DESC', archived: false, owner: '', sandbox: '' }}
         titleInput=""
         items={[]}
         error={null}
@@ -113,6 +113,17 @@ describe('ConversationsView', () => {
     expect(onFiltersChange).toHaveBeenCalledWith({ sort: 'TITLE' });
     await user.click(screen.getByRole('switch', { name: 'Archived' }));
     expect(onFiltersChange).toHaveBeenCalledWith({ archived: true });
+  });
+
+  it('shows a filter to one sandbox, which can be removed alone or with the others', async () => {
+    const { user, onFiltersChange } = setup({
+      filters: { title: '', from: '', to: '', sort: 'CREATED_AT_DESC', archived: false, owner: '', sandbox: 'sb0123456789' },
+    });
+    await user.click(screen.getByRole('button', { name: "In sandbox sb0123456789: show every sandbox's" }));
+    expect(onFiltersChange).toHaveBeenLastCalledWith({ sandbox: '' });
+    // The one beside the filters (an empty list offers another).
+    await user.click(screen.getAllByRole('button', { name: 'Clear filters' })[0]!);
+    expect(onFiltersChange).toHaveBeenLastCalledWith({ title: '', from: '', to: '', owner: '', sandbox: '' });
   });
 
   it('acts on the selection', async () => {

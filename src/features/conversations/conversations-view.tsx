@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, NativeSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconPlus, IconSearch, IconX } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
@@ -9,6 +9,7 @@ import { LoadedContent } from '../../components/query-content';
 import { SelectionToolbar } from '../../components/selection-toolbar';
 import { OwnerSelect } from '../../components/owner-select';
 import { ownerName } from '../../components/owners';
+import { shortId } from '../../components/short-id';
 import type { Owner } from '../../contract/team';
 import type { AppConversation, ConversationSortOrder, StartTask } from '../../contract/conversations';
 import { DEMO_MODEL } from '../../contract/demo-model';
@@ -27,6 +28,8 @@ export interface ListFilters {
   archived: boolean;
   /** One user's conversations (an admin's filter); '' for everyone's. */
   owner: string;
+  /** The conversations one sandbox serves (from the Sandboxes page); '' for every sandbox's. */
+  sandbox: string;
 }
 
 export type BulkAction = 'archive' | 'unarchive' | 'delete';
@@ -71,7 +74,7 @@ export interface ConversationsViewProps {
   signedInUserId?: string | null;
 }
 
-const filtered = (filters: ListFilters) => Boolean(filters.title || filters.from || filters.to || filters.owner);
+const filtered = (filters: ListFilters) => Boolean(filters.title || filters.from || filters.to || filters.owner || filters.sandbox);
 
 function NoModelHint() {
   return (
@@ -97,7 +100,7 @@ export function ConversationsView(props: ConversationsViewProps) {
   );
   const clearFilters = () => {
     props.onTitleInput('');
-    props.onFiltersChange({ title: '', from: '', to: '', owner: '' });
+    props.onFiltersChange({ title: '', from: '', to: '', owner: '', sandbox: '' });
   };
 
   return (
@@ -166,6 +169,16 @@ export function ConversationsView(props: ConversationsViewProps) {
             onChange={(event) => props.onFiltersChange({ archived: event.currentTarget.checked })}
             mb={8}
           />
+        )}
+        {filters.sandbox && (
+          <Button
+            variant="light"
+            rightSection={<IconX size={14} />}
+            onClick={() => props.onFiltersChange({ sandbox: '' })}
+            aria-label={`In sandbox ${filters.sandbox}: show every sandbox's`}
+          >
+            In sandbox {shortId(filters.sandbox)}
+          </Button>
         )}
         {filtered(filters) && (
           <Button variant="subtle" onClick={clearFilters}>

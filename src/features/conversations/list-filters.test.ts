@@ -4,7 +4,7 @@ import { apiFiltersFrom, listFiltersFrom } from './list-filters';
 describe('list filters', () => {
   it('reads the defaults from an empty query string', () => {
     const filters = listFiltersFrom(new URLSearchParams());
-    expect(filters).toEqual({ title: '', from: '', to: '', sort: 'CREATED_AT_DESC', archived: false, owner: '' });
+    expect(filters).toEqual({ title: '', from: '', to: '', sort: 'CREATED_AT_DESC', archived: false, owner: '', sandbox: '' });
     expect(apiFiltersFrom(filters, true)).toEqual({
       title: undefined,
       createdFrom: undefined,
@@ -12,7 +12,12 @@ describe('list filters', () => {
       sort: 'CREATED_AT_DESC',
       archived: false,
       owner: undefined,
+      sandboxId: undefined,
     });
+  });
+
+  it('asks for the conversations of one sandbox when the URL names it', () => {
+    expect(apiFiltersFrom(listFiltersFrom(new URLSearchParams('sandbox=sb1')), true).sandboxId).toBe('sb1');
   });
 
   it('asks for one user’s conversations when an owner is chosen', () => {

@@ -22,6 +22,7 @@ export function listFiltersFrom(params: URLSearchParams): ListFilters {
     sort: isSort(sort) ? sort : 'CREATED_AT_DESC',
     archived: params.get('archived') === 'true',
     owner: params.get('owner') ?? '',
+    sandbox: params.get('sandbox') ?? '',
   };
 }
 
@@ -34,4 +35,5 @@ export const apiFiltersFrom = (filters: ListFilters, canArchive: boolean): Conve
   // `archived=true` in a URL means nothing to a server that cannot archive (OpenHands).
   archived: filters.archived && canArchive,
   owner: filters.owner || undefined,
+  sandboxId: filters.sandbox || undefined,
 });

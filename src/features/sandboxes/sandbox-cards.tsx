@@ -66,7 +66,7 @@ export function SandboxCards({
                   {sandbox.sandbox_spec_id} · <RelativeTime iso={sandbox.created_at} />
                 </Text>
                 <StatusReason sandbox={sandbox} inFlight={busy} runtime={runtime} />
-                <UsedBy conversations={usedBy?.get(sandbox.id)} />
+                <UsedBy sandboxId={sandbox.id} conversations={usedBy?.get(sandbox.id)} />
                 {agentServerUrl(sandbox) && (
                   <Group gap="md" wrap="wrap">
                     <Group gap={4} wrap="nowrap">

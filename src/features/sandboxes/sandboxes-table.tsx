@@ -63,7 +63,7 @@ export function SandboxesTable({
                 </Table.Td>
                 <Table.Td>
                   <CopyValue value={sandbox.id} display={shortId(sandbox.id)} label={`id of ${sandbox.id}`} />
-                  <UsedBy conversations={usedBy?.get(sandbox.id)} />
+                  <UsedBy sandboxId={sandbox.id} conversations={usedBy?.get(sandbox.id)} />
                 </Table.Td>
                 {owners && (
                   <Table.Td>

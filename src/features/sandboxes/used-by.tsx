@@ -6,19 +6,31 @@ export interface SandboxConversation {
   title: string;
 }
 
-/** The conversations a sandbox serves, each a link to its page; nothing for none. */
-export function UsedBy({ conversations }: { conversations: readonly SandboxConversation[] | undefined }) {
+/** How many of a sandbox's conversations its row names; the rest are a link to the list of them all. */
+const NAMED = 3;
+
+/**
+ * The conversations a sandbox serves, each a link to its page; nothing for none. A sandbox shared
+ * by many names the first few and links the list of all of them, so its row stays a row.
+ */
+export function UsedBy({ sandboxId, conversations }: { sandboxId: string; conversations: readonly SandboxConversation[] | undefined }) {
   if (!conversations || conversations.length === 0) return null;
+  const more = conversations.length > NAMED + 1 ? conversations.length - NAMED : 0;
   return (
     <Group gap={6} wrap="wrap" aria-label="Conversations in this sandbox" role="group">
       <Text size="xs" c="dimmed">
-        {conversations.length === 1 ? 'Conversation' : 'Conversations'}
+        {conversations.length === 1 ? 'Conversation' : `${conversations.length} conversations`}
       </Text>
-      {conversations.map((conversation) => (
+      {conversations.slice(0, more ? NAMED : undefined).map((conversation) => (
         <Anchor key={conversation.id} component={Link} to={`/conversations/${conversation.id}`} size="sm">
           {conversation.title}
         </Anchor>
       ))}
+      {more > 0 && (
+        <Anchor component={Link} to={`/conversations?sandbox=${encodeURIComponent(sandboxId)}`} size="sm" fs="italic">
+          and {more} more
+        </Anchor>
+      )}
     </Group>
   );
 }
