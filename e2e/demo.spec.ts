@@ -28,6 +28,7 @@ interface Member {
   email: string;
   role: string;
   status: string;
+  last_sign_in_at: string | null;
 }
 interface Conversation {
   id: string;
@@ -107,6 +108,10 @@ async function checkApi(demo: DemoProcess): Promise<Sandbox[]> {
   const count = (check: (member: Member) => boolean) => team.filter(check).length;
   expect([count((m) => m.role === 'owner'), count((m) => m.role === 'admin'), count((m) => m.role === 'member')]).toEqual([1, 2, 7]);
   expect([count((m) => m.status === 'disabled'), count((m) => m.status === 'invited')]).toEqual([1, 1]);
+  // Everyone who joined has signed in, the owner too, on days spread as their work is.
+  const lastSignIns = team.filter((m) => m.status !== 'invited').map((m) => m.last_sign_in_at);
+  expect(lastSignIns).not.toContain(null);
+  expect(new Set(lastSignIns.map((at) => at!.slice(0, 10))).size).toBeGreaterThanOrEqual(3);
   const mei = team.find((member) => member.email === 'mei@acme.example')!;
   const meis = await demo.get<number>(`/api/v1/app-conversations/count?created_by_user_id__eq=${mei.user_id}`);
   expect(meis).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { type Caller, sessionKeyCaller } from '../authz/caller';
-import { type DemoPersonName, type DemoTeam, retireFromDemoTeam, seedTeam } from './team';
+import { DEMO_PASSWORD, DEMO_PEOPLE, type DemoPersonName, type DemoTeam, retireFromDemoTeam, seedTeam } from './team';
 import type { SandboxStatus } from '../../src/contract/sandboxes';
 import { DEMO_MODEL } from '../../src/contract/demo-model';
 import { appSendMessageSchema, confirmationResponseSchema } from '../../src/contract/events';
@@ -75,6 +75,20 @@ async function startSandbox(services: ApiServices, clock: DemoClock, caller: Cal
   return sandbox.id;
 }
 
+/**
+ * Each member signed in shortly before their newest conversation (or two days ago, with none), the
+ * owner this morning: the Users page's "Last sign-in" spread as real use spreads it.
+ */
+async function signInAsTheyWorked(services: ApiServices, clock: DemoClock, team: DemoTeam, lastWork: Map<string, Date>, now: Date) {
+  for (const [name, caller] of Object.entries(team) as [DemoPersonName, Caller][]) {
+    const worked = lastWork.get(caller.userId) ?? new Date(now.getTime() - 2 * DAY_MS);
+    await clock.at(new Date(worked.getTime() - 10 * 60_000), () =>
+      services.team.signIn(DEMO_PEOPLE[name].email, DEMO_PASSWORD, '127.0.0.1'),
+    );
+  }
+  await clock.at(new Date(now.getTime() - 3 * 60 * 60_000), () => services.team.signedInWithKey(sessionKeyCaller.userId));
+}
+
 export interface SeedOptions {
   /** Where the demo's git repositories go. */
   repositoriesDir: string;
@@ -99,6 +113,8 @@ export async function seedDemo(
   let seeded = 0;
   const sandboxIds = new Map<string, string>();
   let histories = 0;
+  /** When each user started their newest conversation. */
+  const lastWork = new Map<string, Date>();
   const groups = [...sandboxGroups(plan, now)].map(([key, group]) => ({
     key,
     group,
@@ -128,8 +144,11 @@ export async function seedDemo(
     if (group.end === 'deleted') await services.sandboxes.delete(sessionKeyCaller, id);
     if (group.end === 'paused') await services.sandboxes.pause(sessionKeyCaller, id);
     seeded += group.conversations.length;
+    const last = group.conversations.at(-1);
+    if (last) lastWork.set(owner.userId, last.createdAt);
     if (group.conversations.length > 0) progress(`${seeded} of ${plan.length} conversations`);
   }
+  await signInAsTheyWorked(services, clock, team, lastWork, now);
 
   signal.throwIfAborted();
   // A database that cannot initialise, since yesterday; a nightly job that ended; a sandbox waiting for a GPU.

@@ -223,6 +223,11 @@ export class TeamService {
     return user.id;
   }
 
+  /** Notes that `userId` has just signed a browser in with a key (the session key or one of their API keys). */
+  async signedInWithKey(userId: string): Promise<void> {
+    await this.data.as(SIGN_IN).users.account(userId, { last_sign_in_at: this.clock().toISOString() });
+  }
+
   /**
    * The user an identity provider vouches for: by verified email. An invited one is active from
    * now (the provider proved the address); an unknown address becomes a member only when sign-ups

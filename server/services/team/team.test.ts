@@ -38,6 +38,17 @@ const cookieOf = (response: { headers: Record<string, unknown> }) => String(resp
 const withCookie = (t: TestApp, cookie: string, url = '/api/settings?absent=null') =>
   t.app.inject({ method: 'GET', url, headers: { cookie, host: 'localhost' } });
 
+/** Signs a browser in with `key`, as the console's sign-in page does; its cookie. */
+const signInWithKey = async (t: TestApp, key: string) =>
+  cookieOf(
+    await t.app.inject({
+      method: 'POST',
+      url: '/sign-in',
+      headers: { origin: ORIGIN, host: 'localhost', 'content-type': 'application/json' },
+      payload: JSON.stringify({ key }),
+    }),
+  );
+
 describe('roles', () => {
   it('keeps admins off owners, everyone off themselves, one active owner always, and the session key’s owner an owner', async () => {
     const t = await app();
@@ -256,17 +267,6 @@ describe('API keys', () => {
 });
 
 describe('what an API key signed in', () => {
-  /** Signs a browser in with `key`, as the console's sign-in page does; its cookie. */
-  const signInWithKey = async (t: TestApp, key: string) =>
-    cookieOf(
-      await t.app.inject({
-        method: 'POST',
-        url: '/sign-in',
-        headers: { origin: ORIGIN, host: 'localhost', 'content-type': 'application/json' },
-        payload: JSON.stringify({ key }),
-      }),
-    );
-
   it('ends with the key: deleted, or expired; a password changed in it does not free it', async () => {
     let now = new Date('2026-11-01T00:00:00Z');
     const t = await app({ clock: () => now });
@@ -311,6 +311,29 @@ describe('what an API key signed in', () => {
       payload: JSON.stringify({ name: 'from the browser' }),
     });
     expect(fromBrowser.json().expires_at).toBe('2026-11-02T00:00:00.000Z');
+  });
+});
+
+describe('last sign-in', () => {
+  it('is when a user last signed a browser in, with a password, the session key or an API key; a key used in a header is no sign-in', async () => {
+    let now = new Date('2026-11-01T00:00:00Z');
+    const t = await app({ clock: () => now });
+    const member = await addMember(t, 'm@example.com', 'member');
+    const lastSignIn = async (userId: string) =>
+      ((await call(t, 'GET', members, TEST_SESSION_KEY)).json().items as { user_id: string; last_sign_in_at: string | null }[]).find(
+        (user) => user.user_id === userId,
+      )?.last_sign_in_at;
+    expect(await lastSignIn(OWNER_ID)).toBeNull();
+    now = new Date('2026-11-02T00:00:00Z');
+    await call(t, 'GET', '/api/settings', member.key);
+    expect(await lastSignIn(member.userId)).not.toBe(now.toISOString());
+    for (const [userId, key] of [
+      [OWNER_ID, TEST_SESSION_KEY],
+      [member.userId, member.key],
+    ] as const) {
+      expect(await signInWithKey(t, key)).toContain('=');
+      expect(await lastSignIn(userId)).toBe(now.toISOString());
+    }
   });
 });
 
