@@ -76,7 +76,7 @@ export default defineConfig({
           // Each worker loads the server's modules once, not once per file: a file restores what it changes.
           isolate: false,
           // Two cores, but these tests mostly wait on processes, sandboxes and sockets: four files at once
-          // keep both cores busy (three left a quarter of them idle; five raced on the Docker engine).
+          // keep both cores busy (three left them idle at times; five raced on the Docker engine).
           sequence: { groupOrder: 1 },
           maxWorkers: 4,
           testTimeout: 20_000,

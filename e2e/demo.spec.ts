@@ -165,7 +165,12 @@ async function checkPages(page: Page, demo: DemoProcess): Promise<void> {
     const box = (await more.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(1400);
   }
-  const linesOf = (element: Element) => element.getClientRects().length;
+  // The line boxes its text takes (a block's own rects are one, however many lines it wraps to).
+  const linesOf = (element: Element) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    return range.getClientRects().length;
+  };
   expect(await table.getByText('node-22-frontend', { exact: true }).first().evaluate(linesOf)).toBe(1);
   expect(new Set(await table.locator('time').evaluateAll((times) => times.map((time) => time.getClientRects().length)))).toEqual(
     new Set([1]),

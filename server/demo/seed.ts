@@ -77,7 +77,7 @@ async function startSandbox(services: ApiServices, clock: DemoClock, caller: Cal
 
 /**
  * Each member signed in shortly before their newest conversation (or two days ago, with none), the
- * owner this morning: the Users page's "Last sign-in" spread as real use spreads it.
+ * owner three hours ago: the Users page's "Last sign-in" spread as real use spreads it.
  */
 async function signInAsTheyWorked(services: ApiServices, clock: DemoClock, team: DemoTeam, lastWork: Map<string, Date>, now: Date) {
   for (const [name, caller] of Object.entries(team) as [DemoPersonName, Caller][]) {
@@ -148,18 +148,21 @@ export async function seedDemo(
     if (last) lastWork.set(owner.userId, last.createdAt);
     if (group.conversations.length > 0) progress(`${seeded} of ${plan.length} conversations`);
   }
-  await signInAsTheyWorked(services, clock, team, lastWork, now);
 
   signal.throwIfAborted();
   // A database that cannot initialise, since yesterday; a nightly job that ended; a sandbox waiting for a GPU.
   // The members whose work is all history have a sandbox of their own, paused, to come back to.
   await Promise.all(
     (['jonas', 'lena'] as const).map(async (name) => {
-      const id = await startSandbox(services, clock, team[name], undefined, new Date(now.getTime() - 3 * DAY_MS));
+      const started = new Date(now.getTime() - 3 * DAY_MS);
+      lastWork.set(team[name].userId, started);
+      const id = await startSandbox(services, clock, team[name], undefined, started);
       await reach(services, id, 'RUNNING');
       await services.sandboxes.pause(team[name], id);
     }),
   );
+  // Before Dora leaves: a disabled member cannot sign in.
+  await signInAsTheyWorked(services, clock, team, lastWork, now);
   await retireFromDemoTeam(services, team);
   const failed = await startSandbox(services, clock, sessionKeyCaller, SPEC.postgres, new Date(now.getTime() - DAY_MS));
   const ended = await startSandbox(services, clock, sessionKeyCaller, SPEC.nightly, new Date(now.getTime() - 6 * 60 * 60_000));

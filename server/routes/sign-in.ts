@@ -115,8 +115,10 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
           return reply.status(401).send({ detail: holder?.message ?? 'Unauthorized' });
         }
         await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, holder);
-        // A password's sign-in noted it already; a key's is noted now that it made a session.
-        if (!('email' in request.body)) await team.signedInWithKey(holder.userId);
+        // A password's sign-in noted it already; a key's is noted once it made a session, and a note
+        // that cannot be written costs the sign-in nothing.
+        if (!('email' in request.body))
+          await team.signedInWithKey(holder.userId).catch((error: unknown) => request.log.warn({ err: error }, 'could not note a sign-in'));
         reply.header('cache-control', 'no-store');
         if (isForm(request)) return reply.redirect('/', 303);
         return { success: true };

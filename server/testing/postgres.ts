@@ -104,11 +104,12 @@ export interface NewDatabaseOptions {
 
 /**
  * A new database on the cluster, empty or a copy of `template`; returns its URL. Copied file by
- * file: for a small database, WAL-logging each block (PostgreSQL's default) costs twice as much.
+ * file: for a small database that is cheaper than WAL-logging each block (PostgreSQL's default).
  */
 export async function createDatabase(adminUrl: string, { icuLocale, template }: NewDatabaseOptions = {}): Promise<string> {
   const name = `test_${randomBytes(6).toString('hex')}`;
   const locale = icuLocale ? ` LOCALE_PROVIDER icu ICU_LOCALE '${icuLocale.replace(/[^\w-]/g, '')}'` : '';
+  if (icuLocale && template) throw new Error('A database copied from a template keeps its collation: give icuLocale or template, not both');
   const source = icuLocale ? 'template0' : (template ?? 'template1');
   await asAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${source} STRATEGY FILE_COPY${locale}`));
   const url = new URL(adminUrl);
@@ -119,13 +120,14 @@ export async function createDatabase(adminUrl: string, { icuLocale, template }: 
 /** How long a database's closed pools have to be gone before their connections are ended. */
 const CLOSE_WAIT_MS = 5_000;
 
-/** Waits (a while at most) until no session is connected to database `name`: a closed pool's connections take a moment to go. */
-async function untilNobodyConnected(client: pg.Client, name: string): Promise<void> {
+/** Waits (a while at most) until no session is connected to database `name`: a closed pool's connections take a moment to go. Whether they went. */
+async function untilNobodyConnected(client: pg.Client, name: string): Promise<boolean> {
   for (const deadline = Date.now() + CLOSE_WAIT_MS; Date.now() < deadline;) {
     const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [name]);
-    if (Number(rows[0]?.n) === 0) return;
+    if (Number(rows[0]?.n) === 0) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  return false;
 }
 
 /**
@@ -136,7 +138,9 @@ export async function createTemplateDatabase(adminUrl: string, prepare: (url: st
   const url = await createDatabase(adminUrl);
   await prepare(url);
   const name = new URL(url).pathname.slice(1);
-  await asAdmin(adminUrl, (client) => untilNobodyConnected(client, name));
+  // Said here, not as every copy's "source database is being accessed by other users".
+  if (!(await asAdmin(adminUrl, (client) => untilNobodyConnected(client, name))))
+    throw new Error(`The template database ${name} still has sessions: whatever prepared it must close them`);
   return name;
 }
 

@@ -31,7 +31,11 @@ function filterQuery({ title, createdFrom, createdBefore, archived, sandboxId, o
   if (createdFrom) query.set('created_at__gte', createdFrom);
   if (createdBefore) query.set('created_at__lt', createdBefore);
   if (archived) query.set('archived', 'true');
-  if (sandboxId) query.set('sandbox_id__eq', sandboxId);
+  if (sandboxId) {
+    query.set('sandbox_id__eq', sandboxId);
+    // Every conversation the sandbox serves, as its row counts them: those a conversation started run in its sandbox too.
+    query.set('include_sub_conversations', 'true');
+  }
   if (owner) query.set('created_by_user_id__eq', owner);
   return query;
 }

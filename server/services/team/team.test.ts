@@ -315,7 +315,7 @@ describe('what an API key signed in', () => {
 });
 
 describe('last sign-in', () => {
-  it('is when a user last signed a browser in, with a password, the session key or an API key; a key used in a header is no sign-in', async () => {
+  it('is also when a user signed a browser in with the session key or an API key; a key used in a header is no sign-in', async () => {
     let now = new Date('2026-11-01T00:00:00Z');
     const t = await app({ clock: () => now });
     const member = await addMember(t, 'm@example.com', 'member');

@@ -34,7 +34,7 @@ export function AgentServerAccess({ sandbox }: { sandbox: SandboxInfo }) {
   if (!agentServerUrl(sandbox) && !sandbox.session_api_key) return none;
   return (
     <Stack gap={2} align="flex-start">
-      <AgentServerUrl sandbox={sandbox} />
+      {agentServerUrl(sandbox) && <AgentServerUrl sandbox={sandbox} />}
       {sandbox.session_api_key && (
         <Group gap={4} wrap="nowrap">
           <Text size="xs" c="dimmed">

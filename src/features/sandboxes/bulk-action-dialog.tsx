@@ -100,7 +100,7 @@ export function BulkActionDialog({
                 ))}
               </List>
             </Text>
-            {serving && <Text size="sm">{SERVED_CONVERSATIONS[action]}</Text>}
+            {serving && SERVED_CONVERSATIONS[action] && <Text size="sm">{SERVED_CONVERSATIONS[action]}</Text>}
             {plan.skip.length > 0 && (
               <Text size="sm" c="dimmed">
                 {noun(plan.skip.length)} of the selection {plan.skip.length === 1 ? 'is' : 'are'} left out:{' '}

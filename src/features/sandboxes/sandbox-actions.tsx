@@ -2,7 +2,6 @@ import { ActionIcon, Button, Group } from '@mantine/core';
 import { IconDots, IconFileText, IconPlayerPause, IconPlayerPlay, IconRefresh, IconTrash } from '@tabler/icons-react';
 import type { SandboxAction } from '../../api/sandboxes';
 import { ActionMenu } from '../../components/action-menu';
-import { DeferredTooltip } from '../../components/deferred-tooltip';
 import type { SandboxInfo } from '../../contract/sandboxes';
 import { ACTION_LABEL, canApply, hasEnded } from './actions';
 
@@ -33,19 +32,17 @@ export function SandboxActions({ sandbox, busy, startingAgain, anyStartingAgain,
     <Group gap={4} wrap="nowrap" justify="flex-end">
       {ended ? (
         <>
-          {/* An icon, as Delete is in every other list: "Start again" next to it keeps the column narrow enough for the rest. */}
-          <DeferredTooltip label="Delete" events={{ hover: true, focus: true, touch: false }} openDelay={300} withinPortal>
-            <ActionIcon
-              size={26}
-              variant="light"
-              color="red"
-              disabled={busy}
-              onClick={() => onAction('delete', sandbox)}
-              aria-label={`Delete ${sandbox.id}`}
-            >
-              <IconTrash size={14} />
-            </ActionIcon>
-          </DeferredTooltip>
+          {/* An icon, as Delete is in the other lists: "Start again" beside it keeps the column narrow enough for the rest. */}
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            disabled={busy}
+            onClick={() => onAction('delete', sandbox)}
+            aria-label={`Delete ${sandbox.id}`}
+            title="Delete"
+          >
+            <IconTrash size={16} />
+          </ActionIcon>
           <Button
             size="compact-sm"
             variant="default"

@@ -14,10 +14,10 @@ import { useUrlParams } from '../../components/use-url-params';
 import type { Member } from '../../contract/team';
 import { meQuery } from '../../queries/me';
 import { deleteMemberMutation, membersQuery, renewInvitationMutation, updateMemberMutation } from '../../queries/team';
+import { useCardLayout } from '../../components/use-card-layout';
 import { InviteDialog } from './invite-dialog';
 import { LimitsDialog } from './limits-dialog';
 import { UsersView } from './users-view';
-import { useCardLayout } from '../../components/use-card-layout';
 
 const PAGE_SIZE = 100;
 

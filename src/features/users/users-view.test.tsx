@@ -86,7 +86,10 @@ describe('UsersView', () => {
     const { user } = renderView(
       <UsersView
         layout="cards"
-        members={[member('me', { role: 'owner', name: 'Ada' }), member('bob', { name: 'Bob', running_sandboxes: 2, max_running_sandboxes: 3 })]}
+        members={[
+          member('me', { role: 'owner', name: 'Ada' }),
+          member('bob', { name: 'Bob', running_sandboxes: 2, max_running_sandboxes: 3 }),
+        ]}
         myId="me"
         myRole="owner"
         {...on}

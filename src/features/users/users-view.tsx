@@ -72,7 +72,8 @@ function memberLine(member: Member, { myId, myRole, onStatusChange, onNewLink, o
 
 function Who({ line: { member, name, you } }: { line: MemberLine }) {
   return (
-    <div>
+    // A long address wraps rather than push the status off a narrow card.
+    <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
       <Text size="sm" fw={500}>
         {name}
         {you && (
