@@ -111,6 +111,20 @@ test('start a conversation: a failed start says why and Retry works once fixed; 
   }
 });
 
+test('a dismissed failed start stays dismissed after a reload and a server restart', async ({ page, signIn, api, server }) => {
+  await api('/api/v1/app-conversations', { method: 'POST', body: { title: 'Clone what is not there', selected_repository: 'octo/hello' } });
+  await signIn(page);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
+  const start = page.getByRole('group', { name: 'Start of Clone what is not there' });
+  await expect(start.getByRole('button', { name: 'Dismiss' })).toBeVisible();
+  await start.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(start).toHaveCount(0);
+  await server.restart();
+  await page.reload();
+  await expect(page.getByText('No conversations yet')).toBeVisible();
+  await expect(start).toHaveCount(0);
+});
+
 test('hundreds of conversations: only the rows in view are rendered, and Tab and scrolling reach every one', async ({
   page,
   signIn,

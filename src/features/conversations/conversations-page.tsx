@@ -22,6 +22,7 @@ import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { settingsQuery } from '../../queries/settings';
 import { sandboxCapacityQuery } from '../../queries/sandboxes';
 import { ownersQuery } from '../../queries/team';
+import { useDismissedStarts } from './use-dismissed-starts';
 import { useSignedInUser } from './use-signed-in-user';
 import { type BulkAction, ConversationsView, type ListFilters } from './conversations-view';
 import { apiFiltersFrom, listFiltersFrom } from './list-filters';
@@ -98,7 +99,7 @@ export function ConversationsPage() {
   // The table's columns fit down to a tablet's width.
   const layout = useCardLayout('47.99em');
   const capacity = useQuery(sandboxCapacityQuery(features?.sandboxCapacity === true));
-  const [dismissed, setDismissed] = useState<Set<string>>(new Set());
+  const [dismissed, dismiss] = useDismissedStarts(signedInUserId);
   const shownTasks = (tasks.data ?? []).filter((task) => !dismissed.has(task.id));
   // A start that has just left the tasks under way (READY, or failed) joins the list. Not on
   // mount: the list asked for before the first render is as fresh as it gets.
@@ -140,7 +141,7 @@ export function ConversationsPage() {
   const retryTask = (task: StartTask) =>
     retry.mutate(task.request, {
       onSuccess: (started) => {
-        setDismissed((current) => new Set(current).add(task.id));
+        dismiss(task.id);
         setFollowing(started.id);
       },
       onError: (error) => notifications.show({ color: 'red', title: 'Could not start it again', message: describeError(error) }),
@@ -204,7 +205,7 @@ export function ConversationsPage() {
         tasks={shownTasks}
         retryingTask={retry.isPending ? shownTasks.find((task) => task.request === retry.variables)?.id : undefined}
         onRetryTask={retryTask}
-        onDismissTask={(task) => setDismissed((current) => new Set(current).add(task.id))}
+        onDismissTask={(task) => dismiss(task.id)}
         selected={selected}
         onSelect={setSelected}
         onBulk={setBulk}
