@@ -118,7 +118,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
         // A password's sign-in noted it already; a key's is noted once it made a session, and a note
         // that cannot be written costs the sign-in nothing.
         if (!('email' in request.body))
-          await team.signedInWithKey(holder.userId).catch((error: unknown) => request.log.warn({ err: error }, 'could not note a sign-in'));
+          await team.signedIn(holder.userId).catch((error: unknown) => request.log.warn({ err: error }, 'could not note a sign-in'));
         reply.header('cache-control', 'no-store');
         if (isForm(request)) return reply.redirect('/', 303);
         return { success: true };

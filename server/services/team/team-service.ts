@@ -223,8 +223,8 @@ export class TeamService {
     return user.id;
   }
 
-  /** Notes that `userId` has just signed a browser in with a key (the session key or one of their API keys). */
-  async signedInWithKey(userId: string): Promise<void> {
+  /** Notes that `userId` has just signed in, where the sign-in did not note it itself (with a key, or in the demo's story). */
+  async signedIn(userId: string): Promise<void> {
     await this.data.as(SIGN_IN).users.account(userId, { last_sign_in_at: this.clock().toISOString() });
   }
 

@@ -21,6 +21,18 @@ export function AgentServerUrl({ sandbox }: { sandbox: SandboxInfo }) {
   return <CopyValue value={url} display={url.replace(/^https?:\/\//, '')} label={`agent server URL of ${sandbox.id}`} maxWidth={200} />;
 }
 
+/** The session key, labelled: under or beside the agent server's URL. */
+export function SessionKeyLine({ sandbox }: { sandbox: SandboxInfo }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Text size="xs" c="dimmed">
+        Key
+      </Text>
+      <SessionKey sandbox={sandbox} />
+    </Group>
+  );
+}
+
 export function SessionKey({ sandbox }: { sandbox: SandboxInfo }) {
   if (!sandbox.session_api_key) return none;
   return <CopyValue value={sandbox.session_api_key} label={`session key of ${sandbox.id}`} masked />;
@@ -35,14 +47,7 @@ export function AgentServerAccess({ sandbox }: { sandbox: SandboxInfo }) {
   return (
     <Stack gap={2} align="flex-start">
       {agentServerUrl(sandbox) && <AgentServerUrl sandbox={sandbox} />}
-      {sandbox.session_api_key && (
-        <Group gap={4} wrap="nowrap">
-          <Text size="xs" c="dimmed">
-            Key
-          </Text>
-          <SessionKey sandbox={sandbox} />
-        </Group>
-      )}
+      {sandbox.session_api_key && <SessionKeyLine sandbox={sandbox} />}
     </Stack>
   );
 }

@@ -3,7 +3,7 @@ import { CopyValue } from '../../components/copy-value';
 import { RelativeTime } from '../../components/relative-time';
 import { rowSelection } from '../../components/row-selection';
 import { shortId } from '../../components/short-id';
-import { AgentServerUrl, agentServerUrl, SessionKey } from './agent-server';
+import { AgentServerUrl, agentServerUrl, SessionKeyLine } from './agent-server';
 import { SandboxActions } from './sandbox-actions';
 import type { SandboxListProps } from './sandbox-list';
 import { ownerName } from '../../components/owners';
@@ -75,12 +75,7 @@ export function SandboxCards({
                       </Text>
                       <AgentServerUrl sandbox={sandbox} />
                     </Group>
-                    <Group gap={4} wrap="nowrap">
-                      <Text size="xs" c="dimmed">
-                        Key
-                      </Text>
-                      <SessionKey sandbox={sandbox} />
-                    </Group>
+                    <SessionKeyLine sandbox={sandbox} />
                   </Group>
                 )}
                 <SandboxActions
