@@ -67,12 +67,17 @@ export const SHOWN: Record<PageName, (page: Page) => Locator> = {
   users: (page) => page.getByRole('heading', { name: PAGES.users.title, level: 1 }),
 };
 
-/** The JavaScript `page` has loaded so far: each file's path and its bytes as sent (compressed). */
-export async function scriptsLoaded(page: Page): Promise<{ files: string[]; bytes: number }> {
+/**
+ * The JavaScript `page` has loaded so far, each file's path and its bytes as sent (compressed);
+ * with `files` (a first load's, relative to the build's folder), only those files.
+ */
+export async function scriptsLoaded(page: Page, files?: string[]): Promise<{ files: string[]; bytes: number }> {
   const scripts = await page.evaluate(() =>
     (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
       .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
       .map((entry) => ({ path: new URL(entry.name).pathname, bytes: entry.encodedBodySize })),
   );
-  return { files: scripts.map((script) => script.path), bytes: scripts.reduce((sum, script) => sum + script.bytes, 0) };
+  const wanted = files && new Set(files.map((file) => `/${file}`));
+  const counted = wanted ? scripts.filter((script) => wanted.has(script.path)) : scripts;
+  return { files: counted.map((script) => script.path), bytes: counted.reduce((sum, script) => sum + script.bytes, 0) };
 }

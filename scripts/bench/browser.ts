@@ -28,7 +28,7 @@ export function launchChromium(): Promise<Browser> {
  * count from the build, and against what OpenHands' client loads before its settings page is usable.
  */
 export async function bytesOnTheWire(browser: Browser, servers: BenchServers, conversationId: string): Promise<Row[]> {
-  const counted = new Map(firstLoads(DIST).map((load) => [load.name, load.bytes]));
+  const counted = new Map(firstLoads(DIST).map((load) => [load.name, load]));
   const rows: Row[] = [];
   for (const name of PAGE_NAMES) {
     const pagePath = pageUrl(name, { conversationId });
@@ -37,17 +37,18 @@ export async function bytesOnTheWire(browser: Browser, servers: BenchServers, co
       const page = await context.newPage();
       await page.goto(`${servers.url}${pagePath}#key=${servers.key}`);
       await SHOWN[name](page).first().waitFor();
-      const { bytes } = await scriptsLoaded(page);
       const check = counted.get(name)!;
+      // The first load's files as Chromium received them; what the page asks for once it runs is not counted.
+      const { bytes } = await scriptsLoaded(page, check.files);
       rows.push({
         section: '1 bytes',
         measure: PAGES[name].title,
-        value: `${bytes.toLocaleString('en')} B JS gzip (the size check: ${check.toLocaleString('en')} B)`,
+        value: `${bytes.toLocaleString('en')} B JS gzip (the size check: ${check.bytes.toLocaleString('en')} B)`,
         baseline: `${OPENHANDS_JS_BYTES.toLocaleString('en')} B (OpenHands)`,
         ratio: bytes / OPENHANDS_JS_BYTES,
         goal: name === 'settings' ? `≤ ${budgetOf(name).toLocaleString('en')} B` : '',
         met: name === 'settings' ? bytes <= budgetOf(name) : null,
-        data: { path: pagePath, bytes, sizeCheck: check },
+        data: { path: pagePath, bytes, sizeCheck: check.bytes },
       });
     } finally {
       await context.close();
