@@ -263,6 +263,38 @@ test('closing the secret dialog with something typed asks first', async ({ page,
   await expect(dialog).toBeHidden();
 });
 
+test('a click under way when the tooltips arrive is not lost: the control is wrapped only once the pointer has left', async ({
+  page,
+  signIn,
+  api,
+}) => {
+  await api('/api/secrets', { method: 'POST', body: { name: 'CLICKED', value: 'v' } });
+  const tooltipCode = `**${builtAssetPath('src/components/tooltip-loaded.ts')}`;
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(tooltipCode, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openSecrets(page, signIn);
+  const remove = page.getByRole('button', { name: 'Delete CLICKED' });
+  await remove.hover();
+  await page.mouse.down();
+  const arrived = page.waitForResponse(tooltipCode);
+  release();
+  await (await arrived).finished();
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+  await page.mouse.up();
+  const dialog = page.getByRole('dialog', { name: 'Delete CLICKED?' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  // Once the pointer has left, the control has its tooltip.
+  await page.mouse.move(0, 0);
+  await remove.hover();
+  await expect(page.getByRole('tooltip', { name: 'Delete' })).toBeVisible();
+});
+
 test('a delete that fails puts the secret back and says why', async ({ page, signIn, api }) => {
   await api('/api/secrets', { method: 'POST', body: { name: 'KEEP_ME', value: 'v' } });
   await openSecrets(page, signIn);

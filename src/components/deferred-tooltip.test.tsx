@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderView } from '../testing/render';
-import { DeferredTooltip } from './deferred-tooltip';
+import { DeferredTooltip, whenNotInUse } from './deferred-tooltip';
 
 describe('DeferredTooltip', () => {
   it('shows the control at once, and its tooltip on hover once the tooltip has loaded', async () => {
@@ -11,10 +11,43 @@ describe('DeferredTooltip', () => {
       </DeferredTooltip>,
     );
     expect(screen.getByRole('button', { name: 'Test docs' })).toBeInTheDocument();
-    // Hovering until the loaded tooltip responds: the control is replaced once when it arrives.
+    // Pointing at it until the loaded tooltip responds: the control is wrapped once it has arrived
+    // and the pointer has left.
     await waitFor(async () => {
+      await user.unhover(screen.getByRole('button', { name: 'Test docs' }));
       await user.hover(screen.getByRole('button', { name: 'Test docs' }));
       expect(screen.getByRole('tooltip')).toHaveTextContent('Test connection');
     });
+  });
+});
+
+describe('whenNotInUse', () => {
+  it('waits while the focus is in the control, and goes on once it has left', async () => {
+    const slot = document.createElement('span');
+    const control = document.createElement('button');
+    const elsewhere = document.createElement('button');
+    slot.append(control);
+    document.body.append(slot, elsewhere);
+    try {
+      control.focus();
+      let ready = 0;
+      whenNotInUse(slot, () => (ready += 1));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(ready).toBe(0);
+      elsewhere.focus();
+      await waitFor(() => expect(ready).toBe(1));
+    } finally {
+      slot.remove();
+      elsewhere.remove();
+    }
+  });
+
+  it('goes on at once when the control is not in use', () => {
+    const slot = document.createElement('span');
+    document.body.append(slot);
+    let ready = 0;
+    whenNotInUse(slot, () => (ready += 1));
+    expect(ready).toBe(1);
+    slot.remove();
   });
 });

@@ -1,5 +1,5 @@
 import type { TooltipProps } from '@mantine/core';
-import { type ComponentType, useEffect, useState } from 'react';
+import { type ComponentType, useEffect, useRef, useState } from 'react';
 
 type TooltipComponent = ComponentType<TooltipProps>;
 
@@ -15,20 +15,64 @@ function loadTooltip(): Promise<TooltipComponent | null> {
   return loading;
 }
 
+/** Whether the pointer is on the control or the focus in it. */
+const inUse = (slot: HTMLElement) => slot.matches(':hover') || slot.contains(document.activeElement);
+
+/**
+ * Calls `ready` once `slot` is not in use: at once, or after the pointer has left it and the focus
+ * gone. Returns what stops the wait.
+ */
+export function whenNotInUse(slot: HTMLElement, ready: () => void): () => void {
+  if (!inUse(slot)) {
+    ready();
+    return () => {};
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // The element's :hover and the document's focus are settled only after the event's dispatch.
+  const check = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (inUse(slot)) return;
+      stop();
+      ready();
+    });
+  };
+  const stop = () => {
+    clearTimeout(timer);
+    slot.removeEventListener('pointerout', check);
+    slot.removeEventListener('focusout', check);
+  };
+  slot.addEventListener('pointerout', check);
+  slot.addEventListener('focusout', check);
+  return stop;
+}
+
 /**
  * Mantine's Tooltip, fetched after the page has rendered: it brings a positioning library that
  * would otherwise be a large part of each list page's first download. Until it arrives (a moment
  * after the page shows) the control stands alone; it keeps its accessible name either way.
+ * Wrapping the control in the tooltip mounts it anew, so that happens only while the control is
+ * not pointed at or focused: a click under way or the keyboard's focus would be lost.
  */
 export function DeferredTooltip(props: TooltipProps) {
   const [Tooltip, setTooltip] = useState<TooltipComponent | null>(() => loaded);
+  const slot = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     if (Tooltip) return;
     let current = true;
-    void loadTooltip().then((component) => current && component && setTooltip(() => component));
+    let stopWaiting = () => {};
+    void loadTooltip().then((component) => {
+      if (!current || !component || !slot.current) return;
+      stopWaiting = whenNotInUse(slot.current, () => setTooltip(() => component));
+    });
     return () => {
       current = false;
+      stopWaiting();
     };
   }, [Tooltip]);
-  return Tooltip ? <Tooltip {...props} /> : props.children;
+  return (
+    <span ref={slot} style={{ display: 'contents' }}>
+      {Tooltip ? <Tooltip {...props} /> : props.children}
+    </span>
+  );
 }
