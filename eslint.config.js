@@ -118,6 +118,21 @@ export default tseslint.config(
     },
   },
   {
+    // A server's 422 reaches a form through useServerSubmit/applyServerErrors: at the input its `loc`
+    // names, in the console's words, with the rest in one alert. A feature does not pick at it.
+    files: ['src/features/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='validation']",
+          message: "Put a server's validation entries on the form with useServerSubmit or applyServerErrors (src/components/form).",
+        },
+      ],
+    },
+  },
+  {
     files: ['server/routes/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -1,4 +1,5 @@
 import { MantineProvider } from '@mantine/core';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
@@ -11,4 +12,9 @@ import type { ReactElement } from 'react';
 export function renderView(view: ReactElement) {
   const user = userEvent.setup();
   return { user, ...render(<MantineProvider env="test">{view}</MantineProvider>) };
+}
+
+/** `renderView` inside a query client (e.g. `testQueryClient()`), for a part that reads or saves through the queries. */
+export function renderWithQueries(view: ReactElement, client: QueryClient) {
+  return renderView(<QueryClientProvider client={client}>{view}</QueryClientProvider>);
 }

@@ -1,7 +1,7 @@
 import type { FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
 import { describeError, isApiError } from '../../api/errors';
 import type { Loc, ValidationErrorEntry } from '../../contract/validation-detail';
-import { type FieldFor, mapValidationErrors, nearestField } from './validation-errors';
+import { type FieldPlacement, fieldForOf, mapValidationErrors } from './validation-errors';
 
 /** What a failed save shows above the form: a sentence, and the 422 entries no input took. */
 export interface SaveProblem {
@@ -9,16 +9,7 @@ export interface SaveProblem {
   unmatched: ValidationErrorEntry[];
 }
 
-export type ServerErrorOptions<T extends FieldValues> = (
-  | {
-      /** Whether the form has an input at a dotted path; an error lands on the nearest enclosing one. */
-      isField: (path: string) => boolean;
-    }
-  | {
-      /** The form field for a dotted path, for forms whose fields are not named as the body is (rows). */
-      fieldFor: FieldFor;
-    }
-) & {
+export type ServerErrorOptions<T extends FieldValues> = FieldPlacement & {
   /** Where the form's values sit in a 422 `loc` (default `["body"]`); entries elsewhere are not the form's. */
   locPrefix?: Loc;
   /** Responses other than a 422 that belong to one field, by status: `{ 400: 'name' }`. */
@@ -56,7 +47,7 @@ export function applyServerErrors<T extends FieldValues>(
   }
 
   const prefix = options.locPrefix ?? ['body'];
-  const fieldFor = 'fieldFor' in options ? options.fieldFor : nearestField(options.isField);
+  const fieldFor = fieldForOf(options);
   const original = new Map<ValidationErrorEntry, ValidationErrorEntry>();
   const outside: ValidationErrorEntry[] = [];
   for (const entry of error.validation) {

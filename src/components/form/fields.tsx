@@ -16,6 +16,8 @@ interface FieldProps<T extends FieldValues> {
   required?: boolean;
   /** The field a dialog or drawer focuses when it opens (instead of its close button). */
   'data-autofocus'?: boolean;
+  /** The field a page focuses when it opens. */
+  autoFocus?: boolean;
 }
 
 export function TextField<T extends FieldValues>({

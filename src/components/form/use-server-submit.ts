@@ -19,14 +19,21 @@ export function useServerSubmit<T extends FieldValues, TSubmitted>(
   },
 ) {
   const [problem, setProblem] = useState<SaveProblem | null>(null);
-  const submit = form.handleSubmit(async (values) => {
-    setProblem(null);
-    try {
-      await save(values);
-    } catch (error) {
-      setProblem(applyServerErrors(form, error, serverErrors));
-    }
-  });
+  const submit = form.handleSubmit(
+    async (values) => {
+      setProblem(null);
+      try {
+        await save(values);
+      } catch (error) {
+        setProblem(applyServerErrors(form, error, serverErrors));
+      }
+    },
+    // A problem the form's check found at no input of its own.
+    (errors) => {
+      const message = errors.root?.message;
+      if (message) setProblem({ message: `${serverErrors.verdict ?? 'Nothing was saved'}: ${message}`, unmatched: [] });
+    },
+  );
   return {
     submit: (event?: BaseSyntheticEvent) => void submit(event),
     problem,

@@ -28,6 +28,20 @@ export const nearestField =
     return undefined;
   };
 
+/** Where a form's values sit: which dotted paths are its inputs, or the input each path belongs to. */
+export type FieldPlacement =
+  | {
+      /** Whether the form has an input at a dotted path; a problem lands on the nearest enclosing one. */
+      isField: (path: string) => boolean;
+    }
+  | {
+      /** The form field for a dotted path, for forms whose fields are not named as the body is (rows). */
+      fieldFor: FieldFor;
+    };
+
+export const fieldForOf = (placement: FieldPlacement): FieldFor =>
+  'fieldFor' in placement ? placement.fieldFor : nearestField(placement.isField);
+
 /**
  * Puts each entry of a 422 `detail` on the form field its `loc` names (a leading `"body"` is
  * dropped), in the console's words. Several messages for one field are joined.

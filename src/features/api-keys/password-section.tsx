@@ -1,71 +1,76 @@
 import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
-import { describeError, isApiError } from '../../api/errors';
+import { FormProvider, useController, useForm } from 'react-hook-form';
 import { changePassword } from '../../api/team';
-import { ErrorAlert } from '../../components/error-alert';
+import { contractResolver } from '../../components/form/contract-resolver';
+import { differentTwice } from '../../components/form/password-fields';
+import { SaveProblemAlert } from '../../components/form/save-problem-alert';
+import { useServerSubmit } from '../../components/form/use-server-submit';
 import { SectionHeader } from '../../components/section-header';
-import { MIN_PASSWORD_LENGTH, type PasswordChange } from '../../contract/team';
+import { MIN_PASSWORD_LENGTH, type PasswordChange, passwordChangeSchema } from '../../contract/team';
 
-type Field = 'current_password' | 'new_password' | 'repeated';
+interface PasswordFormValues {
+  current_password: string;
+  new_password: string;
+  repeated: string;
+}
+
+const EMPTY: PasswordFormValues = { current_password: '', new_password: '', repeated: '' };
+const FIELDS = new Set<string>(['current_password', 'new_password']);
+
+const toChange = ({ current_password, new_password }: PasswordFormValues): PasswordChange => ({ current_password, new_password });
+
+const PLACEMENT = { isField: (path: string) => FIELDS.has(path) };
+
+const resolver = contractResolver(toChange, passwordChangeSchema, {
+  ...PLACEMENT,
+  formProblems: (values) => ({ repeated: differentTwice(values.new_password, values.repeated) }),
+});
+
+function PasswordField({ name, label, autoComplete }: { name: keyof PasswordFormValues; label: string; autoComplete: string }) {
+  const { field, fieldState } = useController<PasswordFormValues>({ name });
+  return (
+    <PasswordInput
+      {...field}
+      label={label}
+      error={fieldState.error?.message}
+      autoComplete={autoComplete}
+      description={name === 'new_password' ? `At least ${MIN_PASSWORD_LENGTH} characters` : undefined}
+    />
+  );
+}
 
 /** One's own password: the current one, and the new one twice. Every other session ends; this one goes on. */
 export function PasswordSection() {
-  const [values, setValues] = useState<Record<Field, string>>({ current_password: '', new_password: '', repeated: '' });
-  const [mismatch, setMismatch] = useState(false);
+  const form = useForm<PasswordFormValues>({ defaultValues: EMPTY, resolver });
   const change = useMutation({ mutationFn: (body: PasswordChange) => changePassword(body) });
-  const fieldError = (field: Field) =>
-    (field === 'repeated' && mismatch ? 'The two new passwords differ' : undefined) ??
-    (isApiError(change.error) ? change.error.validation.find((entry) => entry.loc.includes(field))?.msg : undefined);
-  const general = change.error && !fieldError('current_password') && !fieldError('new_password') ? change.error : null;
-  const input = (field: Field, label: string, autoComplete: string) => (
-    <PasswordInput
-      label={label}
-      value={values[field]}
-      onChange={(event) => {
-        const value = event.currentTarget.value;
-        setValues((current) => ({ ...current, [field]: value }));
-        setMismatch(false);
-        change.reset();
-      }}
-      error={fieldError(field)}
-      autoComplete={autoComplete}
-      description={field === 'new_password' ? `At least ${MIN_PASSWORD_LENGTH} characters` : undefined}
-    />
-  );
+  const { submit, problem, dismissProblem } = useServerSubmit(form, {
+    save: async (values) => {
+      await change.mutateAsync(toChange(values));
+      form.reset(EMPTY);
+      notifications.show({ color: 'teal', message: 'Password changed' });
+    },
+    serverErrors: { ...PLACEMENT, verdict: 'The password was not changed' },
+  });
   return (
     <Stack mt="xl">
       <SectionHeader title="Password" description="Changing it signs you out everywhere else." />
-      <form
-        aria-label="Change password"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (values.new_password !== values.repeated) return setMismatch(true);
-          change.mutate(
-            { current_password: values.current_password, new_password: values.new_password },
-            {
-              onSuccess: () => {
-                setValues({ current_password: '', new_password: '', repeated: '' });
-                notifications.show({ color: 'teal', message: 'Password changed' });
-              },
-            },
-          );
-        }}
-      >
-        <Stack maw={420}>
-          {input('current_password', 'Current password', 'current-password')}
-          {input('new_password', 'New password', 'new-password')}
-          {input('repeated', 'New password again', 'new-password')}
-          {general && <ErrorAlert>{describeError(general)}</ErrorAlert>}
-          <Group>
-            <Button type="submit" loading={change.isPending}>
-              Change password
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+      <FormProvider {...form}>
+        <form aria-label="Change password" noValidate onSubmit={submit}>
+          <Stack maw={420}>
+            <PasswordField name="current_password" label="Current password" autoComplete="current-password" />
+            <PasswordField name="new_password" label="New password" autoComplete="new-password" />
+            <PasswordField name="repeated" label="New password again" autoComplete="new-password" />
+            {problem && <SaveProblemAlert problem={problem} onClose={dismissProblem} />}
+            <Group>
+              <Button type="submit" loading={form.formState.isSubmitting}>
+                Change password
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </FormProvider>
     </Stack>
   );
 }

@@ -1,13 +1,33 @@
 import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { describeError, isApiError } from '../../api/errors';
+import { FormProvider, useController, useForm } from 'react-hook-form';
+import { describeError } from '../../api/errors';
 import { signIn } from '../../api/session';
 import { acceptInvitation, invitationOfLink } from '../../api/team';
-import { MIN_PASSWORD_LENGTH } from '../../contract/team';
+import { contractResolver } from '../../components/form/contract-resolver';
+import { TextField } from '../../components/form/fields';
+import { differentTwice } from '../../components/form/password-fields';
+import { SaveProblemAlert } from '../../components/form/save-problem-alert';
+import { useServerSubmit } from '../../components/form/use-server-submit';
+import { type AcceptInvitationBody, acceptInvitationBodySchema, MIN_PASSWORD_LENGTH } from '../../contract/team';
 
 /** The invitation token in the link's fragment (`/join#token=…`): a fragment never reaches a server or its logs. */
 export function invitationToken(hash: string): string | null {
   return new URLSearchParams(hash.replace(/^#/, '')).get('token');
+}
+
+interface JoinFormValues {
+  name: string;
+  password: string;
+  repeated: string;
+}
+
+const FIELDS = new Set<string>(['name', 'password']);
+const PLACEMENT = { isField: (path: string) => FIELDS.has(path) };
+
+function PasswordField({ name, label, description }: { name: 'password' | 'repeated'; label: string; description?: string }) {
+  const { field, fieldState } = useController<JoinFormValues>({ name });
+  return <PasswordInput {...field} label={label} description={description} error={fieldState.error?.message} autoComplete="new-password" />;
 }
 
 /**
@@ -16,41 +36,41 @@ export function invitationToken(hash: string): string | null {
  */
 export function JoinPage({ onJoined }: { onJoined: () => void }) {
   const [token] = useState(() => invitationToken(window.location.hash));
-  const [name, setName] = useState('');
-  const [password, setPassword] = useState('');
-  const [repeated, setRepeated] = useState('');
-  const [problem, setProblem] = useState<{ field: 'password' | 'repeated' | 'link'; message: string } | null>(null);
-  const [saving, setSaving] = useState(false);
   // Whom the link invites: the address they join as, said before they choose a password.
   const [email, setEmail] = useState<string | null>(null);
+  const [linkProblem, setLinkProblem] = useState<string | null>(null);
   useEffect(() => {
     if (!token) return;
     const controller = new AbortController();
     invitationOfLink(token, controller.signal).then(
       (invitation) => setEmail(invitation.email),
       (error: unknown) => {
-        if (!controller.signal.aborted) setProblem({ field: 'link', message: describeError(error) });
+        if (!controller.signal.aborted) setLinkProblem(describeError(error));
       },
     );
     return () => controller.abort();
   }, [token]);
 
-  const submit = async () => {
-    if (password.length < MIN_PASSWORD_LENGTH)
-      return setProblem({ field: 'password', message: `Use at least ${MIN_PASSWORD_LENGTH} characters` });
-    if (password !== repeated) return setProblem({ field: 'repeated', message: 'The two passwords differ' });
-    setSaving(true);
-    try {
-      await acceptInvitation({ token: token ?? '', password, name: name.trim() || undefined });
+  const toBody = (values: JoinFormValues): AcceptInvitationBody => ({
+    token: token ?? '',
+    password: values.password,
+    name: values.name.trim() || undefined,
+  });
+  const form = useForm<JoinFormValues>({
+    defaultValues: { name: '', password: '', repeated: '' },
+    resolver: contractResolver(toBody, acceptInvitationBodySchema, {
+      ...PLACEMENT,
+      formProblems: (values) => ({ repeated: differentTwice(values.password, values.repeated) }),
+    }),
+  });
+  const { submit, problem } = useServerSubmit(form, {
+    save: async (values) => {
+      await acceptInvitation(toBody(values));
       signIn({ apiKey: '', baseUrl: '' });
       onJoined();
-    } catch (error) {
-      const field = isApiError(error) && error.status === 422 ? 'password' : 'link';
-      setProblem({ field, message: describeError(error) });
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+    serverErrors: { ...PLACEMENT, verdict: 'You have not joined yet' },
+  });
 
   return (
     <Center mih="100vh" p="md" component="main">
@@ -66,56 +86,33 @@ export function JoinPage({ onJoined }: { onJoined: () => void }) {
             This link has no invitation in it. Open the whole link you were given, or ask for a new one.
           </Alert>
         ) : (
-          <form
-            aria-label="Join the team"
-            noValidate
-            onSubmit={(event) => {
-              event.preventDefault();
-              void submit();
-            }}
-          >
-            <Stack>
-              {problem?.field === 'link' && (
-                <Alert color="red" role="alert">
-                  {problem.message}
-                </Alert>
-              )}
-              {email && (
-                <TextInput
-                  label="Email"
-                  description="You join as this address, and sign in with it."
-                  value={email}
-                  readOnly
-                  autoComplete="username"
-                />
-              )}
-              <TextInput label="Your name" value={name} onChange={(e) => setName(e.currentTarget.value)} autoComplete="name" autoFocus />
-              <PasswordInput
-                label="Password"
-                description={`At least ${MIN_PASSWORD_LENGTH} characters`}
-                value={password}
-                onChange={(e) => {
-                  setPassword(e.currentTarget.value);
-                  setProblem((shown) => (shown?.field === 'link' ? shown : null));
-                }}
-                error={problem?.field === 'password' ? problem.message : undefined}
-                autoComplete="new-password"
-              />
-              <PasswordInput
-                label="Password again"
-                value={repeated}
-                onChange={(e) => {
-                  setRepeated(e.currentTarget.value);
-                  setProblem((shown) => (shown?.field === 'link' ? shown : null));
-                }}
-                error={problem?.field === 'repeated' ? problem.message : undefined}
-                autoComplete="new-password"
-              />
-              <Button type="submit" loading={saving} fullWidth>
-                Set password and sign in
-              </Button>
-            </Stack>
-          </form>
+          <FormProvider {...form}>
+            <form aria-label="Join the team" noValidate onSubmit={submit}>
+              <Stack>
+                {linkProblem && (
+                  <Alert color="red" role="alert">
+                    {linkProblem}
+                  </Alert>
+                )}
+                {problem && <SaveProblemAlert problem={problem} />}
+                {email && (
+                  <TextInput
+                    label="Email"
+                    description="You join as this address, and sign in with it."
+                    value={email}
+                    readOnly
+                    autoComplete="username"
+                  />
+                )}
+                <TextField<JoinFormValues> name="name" label="Your name" autoComplete="name" autoFocus />
+                <PasswordField name="password" label="Password" description={`At least ${MIN_PASSWORD_LENGTH} characters`} />
+                <PasswordField name="repeated" label="Password again" />
+                <Button type="submit" loading={form.formState.isSubmitting} fullWidth>
+                  Set password and sign in
+                </Button>
+              </Stack>
+            </form>
+          </FormProvider>
         )}
       </Paper>
     </Center>

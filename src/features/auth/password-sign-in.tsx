@@ -1,65 +1,59 @@
-import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { Button, PasswordInput, Stack } from '@mantine/core';
+import { FormProvider, useController, useForm } from 'react-hook-form';
 import { signInWithPassword } from '../../api/auth';
-import { describeError, isApiError } from '../../api/errors';
 import { signIn } from '../../api/session';
+import { contractResolver } from '../../components/form/contract-resolver';
+import { TextField } from '../../components/form/fields';
+import { SaveProblemAlert } from '../../components/form/save-problem-alert';
+import { useServerSubmit } from '../../components/form/use-server-submit';
+import { passwordSignInSchema } from '../../contract/browser-session';
+
+interface SignInFormValues {
+  email: string;
+  password: string;
+}
+
+const PLACEMENT = { isField: (path: string) => path === 'email' || path === 'password' };
+
+const toBody = (values: SignInFormValues) => ({ email: values.email.trim(), password: values.password });
+
+const resolver = contractResolver(toBody, passwordSignInSchema, {
+  ...PLACEMENT,
+  formProblems: (values) => ({
+    email: values.email.trim() ? undefined : 'Enter your email',
+    password: values.password ? undefined : 'Enter your password',
+  }),
+});
+
+function PasswordField() {
+  const { field, fieldState } = useController<SignInFormValues, 'password'>({ name: 'password' });
+  return <PasswordInput {...field} label="Password" error={fieldState.error?.message} autoComplete="current-password" />;
+}
 
 /** A team member's email and password, for this console's own server: it signs the browser in with its session cookie. */
 export function PasswordSignIn() {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [checking, setChecking] = useState(false);
-
-  const submit = async () => {
-    if (!email.trim() || !password) return setError('Enter your email and password.');
-    setChecking(true);
-    try {
-      await signInWithPassword(email.trim(), password);
+  const form = useForm<SignInFormValues>({ defaultValues: { email: '', password: '' }, resolver });
+  const { submit, problem } = useServerSubmit(form, {
+    save: async (values) => {
+      const { email, password } = toBody(values);
+      await signInWithPassword(email, password);
       signIn({ apiKey: '', baseUrl: '' });
-    } catch (failure) {
-      setError(isApiError(failure) && failure.isUnauthorized ? failure.message : describeError(failure));
-    } finally {
-      setChecking(false);
-    }
-  };
-
+    },
+    // Refused (a wrong email or password, or too many tries): said above both, as it is about both.
+    serverErrors: { ...PLACEMENT, verdict: 'Not signed in' },
+  });
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-      noValidate
-      aria-label="Sign in"
-    >
-      <Stack>
-        <TextInput
-          label="Email"
-          type="email"
-          value={email}
-          onChange={(e) => {
-            setEmail(e.currentTarget.value);
-            setError(null);
-          }}
-          autoComplete="username"
-          data-autofocus
-          autoFocus
-        />
-        <PasswordInput
-          label="Password"
-          value={password}
-          onChange={(e) => {
-            setPassword(e.currentTarget.value);
-            setError(null);
-          }}
-          error={error}
-          autoComplete="current-password"
-        />
-        <Button type="submit" loading={checking} fullWidth>
-          Sign in
-        </Button>
-      </Stack>
-    </form>
+    <FormProvider {...form}>
+      <form onSubmit={submit} noValidate aria-label="Sign in">
+        <Stack>
+          {problem && <SaveProblemAlert problem={problem} />}
+          <TextField<SignInFormValues> name="email" label="Email" type="email" autoComplete="username" data-autofocus autoFocus />
+          <PasswordField />
+          <Button type="submit" loading={form.formState.isSubmitting} fullWidth>
+            Sign in
+          </Button>
+        </Stack>
+      </form>
+    </FormProvider>
   );
 }

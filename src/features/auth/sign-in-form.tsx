@@ -1,7 +1,6 @@
-import { Alert, Anchor, Button, Collapse, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Collapse, Loader, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useDisclosure, useLocalStorage } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
-import { PasswordSignIn } from './password-sign-in';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { startCookieSession, verifySession } from '../../api/auth';
 import { describeError, isApiError } from '../../api/errors';
 import { normaliseBaseUrl, type Session, signIn } from '../../api/session';
@@ -18,6 +17,9 @@ async function problemWith(session: Session): Promise<string | null> {
 }
 
 type Method = 'password' | 'key';
+
+/** Its form library is the pages' and stays out of the first download: a key sign-in needs none. */
+const PasswordSignIn = lazy(async () => ({ default: (await import('./password-sign-in')).PasswordSignIn }));
 
 /**
  * Whether this console's own server offers sign-in with an identity provider. Read here, not
@@ -95,7 +97,9 @@ export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string 
       )}
       {byPassword ? (
         <>
-          <PasswordSignIn />
+          <Suspense fallback={<Loader size="sm" aria-label="Loading the sign-in form" />}>
+            <PasswordSignIn />
+          </Suspense>
           {switchMethod}
         </>
       ) : (

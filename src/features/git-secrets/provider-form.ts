@@ -1,9 +1,7 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import * as z from 'zod/mini';
-import { consoleWordsResolver } from '../../components/form/console-words-resolver';
+import { contractResolver } from '../../components/form/contract-resolver';
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import { hostRequiredProblem, type Provider, providerTokenSchema } from '../../contract/secrets';
-import { issueMessage } from '../../contract/validation-message';
 
 /** One provider card's form: a write-only token and the host. */
 export interface ProviderFormValues {
@@ -15,17 +13,14 @@ export const toEntry = (values: ProviderFormValues) => ({ token: secretUpdate(va
 
 /** The contract's checks for one provider entry (a host where one is needed), plus: connecting needs a token. */
 export function resolverFor(provider: Provider, connected: boolean) {
-  const schema = z.pipe(
-    z.transform((values: ProviderFormValues): z.input<typeof providerTokenSchema> => toEntry(values)),
-    providerTokenSchema.check(
-      z.refine((entry) => connected || Boolean(entry.token), { message: 'Paste a token to connect', path: ['token'] }),
-      z.refine((entry) => !hostRequiredProblem(provider, entry.host), {
-        message: hostRequiredProblem(provider, null),
-        path: ['host'],
-      }),
-    ),
+  const schema = providerTokenSchema.check(
+    z.refine((entry) => connected || Boolean(entry.token), { message: 'Paste a token to connect', path: ['token'] }),
+    z.refine((entry) => !hostRequiredProblem(provider, entry.host), {
+      message: hostRequiredProblem(provider, null),
+      path: ['host'],
+    }),
   );
-  return consoleWordsResolver(zodResolver(schema, { error: issueMessage }, { raw: true }));
+  return contractResolver(toEntry, schema, { isField: (path) => path === 'token' || path === 'host' });
 }
 
 /** What a card's form starts from: an empty token (keep the stored one) and the stored host. */

@@ -1,17 +1,15 @@
 import { Button, Group, PasswordInput, Stack, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormProvider, useController, useForm } from 'react-hook-form';
-import * as z from 'zod/mini';
-import { consoleWordsResolver } from '../../components/form/console-words-resolver';
+import type * as z from 'zod/mini';
 import { Dialog } from '../../components/dialog';
+import { contractResolver } from '../../components/form/contract-resolver';
 import { TextField } from '../../components/form/fields';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { useServerSubmit } from '../../components/form/use-server-submit';
 import { useConfirmDiscard } from '../../components/use-confirm-discard';
 import { createSecretSchema, updateSecretSchema } from '../../contract/secrets';
-import { issueMessage } from '../../contract/validation-message';
 import { createSecretMutation, updateSecretMutation } from '../../queries/secrets';
 import { secretValueUpdateQuery } from '../../queries/server-capabilities';
 
@@ -24,6 +22,7 @@ interface SecretFormValues {
 type Existing = { name: string; description: string | null };
 
 const FIELDS = new Set(['name', 'value', 'description']);
+const PLACEMENT = { isField: (path: string) => FIELDS.has(path) };
 
 const createBody = (values: SecretFormValues) => ({
   name: values.name.trim(),
@@ -42,19 +41,12 @@ function updateBody(values: SecretFormValues) {
 
 /** Checks with the contract; an unchanged name is not checked (a secret made elsewhere may have any name). */
 function resolverFor(existing: Existing | null) {
-  const schema = existing
-    ? z.pipe(
-        z.transform((values: SecretFormValues): z.input<typeof updateSecretSchema> => {
-          const { name, ...rest } = updateBody(values);
-          return name === existing.name ? rest : { name, ...rest };
-        }),
-        updateSecretSchema,
-      )
-    : z.pipe(
-        z.transform((values: SecretFormValues): z.input<typeof createSecretSchema> => createBody(values)),
-        createSecretSchema,
-      );
-  return consoleWordsResolver(zodResolver(schema as z.ZodMiniType<unknown, SecretFormValues>, { error: issueMessage }, { raw: true }));
+  if (!existing) return contractResolver(createBody, createSecretSchema, PLACEMENT);
+  const toUpdate = (values: SecretFormValues): z.input<typeof updateSecretSchema> => {
+    const { name, ...rest } = updateBody(values);
+    return name === existing.name ? rest : { name, ...rest };
+  };
+  return contractResolver(toUpdate, updateSecretSchema, PLACEMENT);
 }
 
 function valueHelp(existing: Existing | null, inPlace: boolean): string {
@@ -101,7 +93,7 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
       onClose();
     },
     serverErrors: {
-      isField: (path) => FIELDS.has(path),
+      ...PLACEMENT,
       // A name that exists already: OpenHands and our server respond 400.
       statusField: { 400: 'name' },
       statusMessage: { 404: 'This secret was deleted meanwhile. Close this dialog to see the current list.' },

@@ -1,15 +1,69 @@
 import { Alert, Button, Group, NativeSelect, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { describeError, isApiError } from '../../api/errors';
+import { FormProvider, useController, useForm } from 'react-hook-form';
 import { CopyValue } from '../../components/copy-value';
 import { Dialog } from '../../components/dialog';
-import type { InvitationResult } from '../../contract/team';
+import { contractResolver } from '../../components/form/contract-resolver';
+import { SaveProblemAlert } from '../../components/form/save-problem-alert';
+import { useServerSubmit } from '../../components/form/use-server-submit';
+import { useConfirmDiscard } from '../../components/use-confirm-discard';
+import { emailProblem } from '../../contract/rules';
+import { type InvitationRequest, invitationRequestSchema, type InvitationResult } from '../../contract/team';
 import type { Role } from '../../contract/roles';
 import { inviteMutation } from '../../queries/team';
 
 /** The addresses typed, however they are separated (commas, spaces, lines). */
 export const addressesIn = (text: string) => text.split(/[\s,;]+/).filter(Boolean);
+
+interface InviteFormValues {
+  emails: string;
+  role: Role;
+}
+
+const toRequest = (values: InviteFormValues): InvitationRequest => ({ emails: addressesIn(values.emails), role: values.role });
+
+/** Every problem of the list (`emails.3`) is the one input's. */
+const PLACEMENT = { isField: (path: string) => path === 'emails' || path === 'role' };
+
+/** Which address is wrong, said by name: the contract's message would not say which of the list. */
+const addressProblems = (values: InviteFormValues) => {
+  const wrong = addressesIn(values.emails).filter((address) => emailProblem(address));
+  return { emails: wrong.length === 0 ? undefined : `Not an email address: ${wrong.join(', ')}` };
+};
+
+const resolver = contractResolver(toRequest, invitationRequestSchema, { ...PLACEMENT, formProblems: addressProblems });
+
+function EmailsField() {
+  const { field, fieldState } = useController<InviteFormValues, 'emails'>({ name: 'emails' });
+  return (
+    <Textarea
+      {...field}
+      label="Email addresses"
+      description="One or more, separated by commas or new lines"
+      error={fieldState.error?.message}
+      autosize
+      minRows={2}
+      data-autofocus
+    />
+  );
+}
+
+function RoleField({ myRole }: { myRole: Role }) {
+  const { field, fieldState } = useController<InviteFormValues, 'role'>({ name: 'role' });
+  return (
+    <NativeSelect
+      {...field}
+      label="Role"
+      error={fieldState.error?.message}
+      data={[
+        { value: 'member', label: 'Member: their own settings, conversations and sandboxes' },
+        { value: 'admin', label: 'Admin: also users, and everyone’s conversations and sandboxes' },
+        ...(myRole === 'owner' ? [{ value: 'owner', label: 'Owner: everything' }] : []),
+      ]}
+    />
+  );
+}
 
 /**
  * Invites people by email. Each gets a link to set their password, shown here once to hand over
@@ -18,14 +72,17 @@ export const addressesIn = (text: string) => text.split(/[\s,;]+/).filter(Boolea
 export function InviteDialog({ myRole, onClose }: { myRole: Role; onClose: () => void }) {
   const queryClient = useQueryClient();
   const invite = useMutation(inviteMutation(queryClient));
-  const [emails, setEmails] = useState('');
-  const [role, setRole] = useState<Role>('member');
   const [result, setResult] = useState<InvitationResult | null>(null);
-  const error = invite.error;
-  const fieldError = isApiError(error) && error.validation.length > 0 ? error.validation.map((entry) => entry.msg).join('; ') : undefined;
+  const form = useForm<InviteFormValues>({ defaultValues: { emails: '', role: 'member' }, resolver });
+  const { submit, problem } = useServerSubmit(form, {
+    save: async (values) => setResult(await invite.mutateAsync(toRequest(values))),
+    serverErrors: { ...PLACEMENT, verdict: 'Nobody was invited' },
+  });
+  const { requestClose, confirmation } = useConfirmDiscard(!result && form.formState.isDirty, onClose);
 
   return (
-    <Dialog opened onClose={onClose} title="Invite people" size="lg">
+    <Dialog opened onClose={requestClose} title="Invite people" size="lg">
+      {confirmation}
       {result ? (
         <Stack>
           {result.successful.length > 0 && (
@@ -47,45 +104,23 @@ export function InviteDialog({ myRole, onClose }: { myRole: Role; onClose: () =>
           </Group>
         </Stack>
       ) : (
-        <form
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            invite.mutate({ emails: addressesIn(emails), role }, { onSuccess: setResult });
-          }}
-        >
-          <Stack>
-            <Textarea
-              label="Email addresses"
-              description="One or more, separated by commas or new lines"
-              value={emails}
-              onChange={(e) => setEmails(e.currentTarget.value)}
-              error={fieldError}
-              autosize
-              minRows={2}
-              data-autofocus
-            />
-            <NativeSelect
-              label="Role"
-              value={role}
-              onChange={(event) => setRole(event.currentTarget.value as Role)}
-              data={[
-                { value: 'member', label: 'Member: their own settings, conversations and sandboxes' },
-                { value: 'admin', label: 'Admin: also users, and everyone’s conversations and sandboxes' },
-                ...(myRole === 'owner' ? [{ value: 'owner', label: 'Owner: everything' }] : []),
-              ]}
-            />
-            {error && !fieldError && <Alert color="red">{describeError(error)}</Alert>}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={invite.isPending}>
-                Invite
-              </Button>
-            </Group>
-          </Stack>
-        </form>
+        <FormProvider {...form}>
+          <form noValidate onSubmit={submit}>
+            <Stack>
+              {problem && <SaveProblemAlert problem={problem} />}
+              <EmailsField />
+              <RoleField myRole={myRole} />
+              <Group justify="flex-end">
+                <Button variant="default" onClick={requestClose}>
+                  Cancel
+                </Button>
+                <Button type="submit" loading={form.formState.isSubmitting}>
+                  Invite
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </FormProvider>
       )}
     </Dialog>
   );

@@ -1,64 +1,69 @@
-import { Alert, Button, Group, NumberInput, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { describeError, isApiError } from '../../api/errors';
+import { FormProvider, useForm } from 'react-hook-form';
 import { Dialog } from '../../components/dialog';
-import type { Member } from '../../contract/team';
+import { contractResolver } from '../../components/form/contract-resolver';
+import { NumberField } from '../../components/form/fields';
+import { SaveProblemAlert } from '../../components/form/save-problem-alert';
+import { useServerSubmit } from '../../components/form/use-server-submit';
+import { useConfirmDiscard } from '../../components/use-confirm-discard';
+import { type Member, memberPatchSchema } from '../../contract/team';
 import { updateMemberMutation } from '../../queries/team';
 
-type Limit = 'max_running_sandboxes' | 'max_sandboxes';
+/** Each limit as typed; empty means none of the user's own. */
+interface LimitsFormValues {
+  max_running_sandboxes: string;
+  max_sandboxes: string;
+}
+
+const FIELDS = new Set<string>(['max_running_sandboxes', 'max_sandboxes']);
+const PLACEMENT = { isField: (path: string) => FIELDS.has(path) };
+
+const limit = (typed: string) => (typed.trim() === '' ? null : Number(typed));
+const toPatch = (values: LimitsFormValues) => ({
+  max_running_sandboxes: limit(values.max_running_sandboxes),
+  max_sandboxes: limit(values.max_sandboxes),
+});
+const typed = (value: number | null | undefined) => (value == null ? '' : String(value));
 
 /** How many sandboxes of one user may run, and exist; empty means only the server's limits apply. */
 export function LimitsDialog({ member, onClose }: { member: Member; onClose: () => void }) {
   const queryClient = useQueryClient();
   const save = useMutation(updateMemberMutation(queryClient));
-  const [values, setValues] = useState<Record<Limit, number | ''>>({
-    max_running_sandboxes: member.max_running_sandboxes ?? '',
-    max_sandboxes: member.max_sandboxes ?? '',
+  const form = useForm<LimitsFormValues>({
+    defaultValues: { max_running_sandboxes: typed(member.max_running_sandboxes), max_sandboxes: typed(member.max_sandboxes) },
+    resolver: contractResolver(toPatch, memberPatchSchema, PLACEMENT),
   });
-  const fieldError = (field: Limit) =>
-    isApiError(save.error) ? save.error.validation.find((entry) => entry.loc.includes(field))?.msg : undefined;
-  const general = save.error && !fieldError('max_running_sandboxes') && !fieldError('max_sandboxes');
+  const { submit, problem } = useServerSubmit(form, {
+    save: async (values) => {
+      await save.mutateAsync({ userId: member.user_id, patch: toPatch(values) });
+      onClose();
+    },
+    serverErrors: { ...PLACEMENT, verdict: 'The limits were not saved' },
+  });
+  const { requestClose, confirmation } = useConfirmDiscard(form.formState.isDirty, onClose);
   const name = member.name || member.email || member.user_id;
-  const input = (field: Limit, label: string) => (
-    <NumberInput
-      label={label}
-      description="Empty: only the server’s limit"
-      min={0}
-      allowDecimal={false}
-      value={values[field]}
-      onChange={(value) => setValues((current) => ({ ...current, [field]: typeof value === 'number' ? value : '' }))}
-      error={fieldError(field)}
-    />
-  );
   return (
-    <Dialog opened onClose={onClose} title={`Sandbox limits for ${name}`}>
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          const patch = {
-            max_running_sandboxes: values.max_running_sandboxes === '' ? null : values.max_running_sandboxes,
-            max_sandboxes: values.max_sandboxes === '' ? null : values.max_sandboxes,
-          };
-          save.mutate({ userId: member.user_id, patch }, { onSuccess: onClose });
-        }}
-      >
-        <Stack>
-          <Text size="sm">A start over a limit is refused with a message that names it; nothing of theirs is paused or deleted.</Text>
-          {input('max_running_sandboxes', 'Running at once')}
-          {input('max_sandboxes', 'In all')}
-          {general && <Alert color="red">{describeError(save.error)}</Alert>}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              Save limits
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+    <Dialog opened onClose={requestClose} title={`Sandbox limits for ${name}`}>
+      {confirmation}
+      <FormProvider {...form}>
+        <form noValidate onSubmit={submit}>
+          <Stack>
+            <Text size="sm">A start over a limit is refused with a message that names it; nothing of theirs is paused or deleted.</Text>
+            {problem && <SaveProblemAlert problem={problem} />}
+            <NumberField<LimitsFormValues> name="max_running_sandboxes" label="Running at once" description="Empty: only the server’s limit" min={0} step={1} data-autofocus />
+            <NumberField<LimitsFormValues> name="max_sandboxes" label="In all" description="Empty: only the server’s limit" min={0} step={1} />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={requestClose}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={form.formState.isSubmitting}>
+                Save limits
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </FormProvider>
     </Dialog>
   );
 }
