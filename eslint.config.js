@@ -144,7 +144,7 @@ export default tseslint.config(
           patterns: [
             {
               group: ['fastify', '@fastify/*', '**/http/**', '**/routes/**'],
-              message: 'Below the routes there is no HTTP: throw a domain error (server/services/domain-errors.ts).',
+              message: 'Below the routes there is no HTTP: throw a domain error (server/domain-errors.ts).',
             },
             { regex: '^(\\.\\./)+src/(?!contract/)', message: 'The server shares only src/contract with the console.' },
           ],

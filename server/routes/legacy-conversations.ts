@@ -9,7 +9,7 @@ import {
   legacyConversationSchema,
 } from '../../src/contract/legacy-conversations';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
-import { Invalid } from '../services/domain-errors';
+import { Invalid } from '../domain-errors';
 import type { ConversationService } from '../services/conversations/conversation-service';
 import { toLegacyConversation } from '../services/conversations/legacy-conversations';
 

@@ -20,7 +20,7 @@ import {
 } from '../../src/contract/team';
 import { callerSchema, organizationPageSchema } from '../../src/contract/caller';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
-import { NotFound } from '../services/domain-errors';
+import { NotFound } from '../domain-errors';
 import { cookieFreeHostAlternative } from '../http/session-cookie';
 import type { ApiKeysService } from '../services/team/api-keys-service';
 import type { TeamService } from '../services/team/team-service';

@@ -11,7 +11,7 @@ import type {
   SuggestedTask,
 } from '../../../src/contract/git-user';
 import type { Provider } from '../../../src/contract/secrets';
-import { Conflict, NotFound, Unavailable } from '../domain-errors';
+import { Conflict, NotFound, Unavailable } from '../../domain-errors';
 import {
   API_PROVIDERS,
   type ApiProvider,
