@@ -7,7 +7,7 @@ import {
   legacyConversationPageSchema,
   legacyConversationQuerySchema,
   legacyConversationSchema,
-} from '../../src/contract/legacy-conversations';
+} from '../services/conversations/legacy-conversation-schemas';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import { Invalid } from '../domain-errors';
 import type { ConversationService } from '../services/conversations/conversation-service';
