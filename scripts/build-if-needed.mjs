@@ -35,7 +35,9 @@ const TARGETS = {
     inputs: [
       'server/agent-server',
       'server/session-key.ts',
-      'server/lax-input.ts',
+      'server/http/lax-input.ts',
+      'server/http/own-entry.ts',
+      'server/http/validation-detail.ts',
       'src/contract',
       'vite.agent-server.config.ts',
       'package-lock.json',

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { type LlmPrice, llmPriceSchema } from './agent-server/contract';
 import { DEMO_MODEL } from '../src/contract/events';
 import { rule } from '../src/contract/rules';
-import { toValidationDetail } from './validation-detail';
+import { toValidationDetail } from './http/validation-detail';
 import { readableMessage } from '../src/contract/validation-detail';
 import { ConfigError } from './config';
 

@@ -2,8 +2,8 @@ import type http from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type * as z from 'zod/mini';
-import { laxSafeParse } from '../lax-input';
-import { toValidationDetail } from '../validation-detail';
+import { laxSafeParse } from '../http/lax-input';
+import { toValidationDetail } from '../http/validation-detail';
 
 /*
  * A small router for the agent server: routes by method and path pattern (`:name` segments),

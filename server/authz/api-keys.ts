@@ -1,4 +1,4 @@
-import { NotFound } from '../services/domain-errors';
+import { NotFound } from '../domain-errors';
 import type { ApiKeyRecord, ApiKeysStore } from '../store/api-keys-store';
 import type { Subject } from './caller';
 import { authorize, requireEveryone } from './decide';

@@ -1,5 +1,5 @@
 import type { ConversationFilter, ConversationSortOrder } from '../../src/contract/conversations';
-import { NotFound } from '../services/domain-errors';
+import { NotFound } from '../domain-errors';
 import type { ConversationRecord, ConversationsStore, Cursor } from '../store/conversations-store';
 import type { UserScope } from '../store/user-scope';
 import type { Subject } from './caller';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Forbidden, NotFound } from '../services/domain-errors';
+import { Forbidden, NotFound } from '../domain-errors';
 import { ConversationsStore } from '../store/conversations-store';
 import { type Db, migrateToLatest, openPostgres, openSqlite } from '../store/database';
 import { EventsStore, type NewEvent } from '../store/events-store';

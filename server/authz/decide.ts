@@ -1,5 +1,5 @@
 import type { Role } from '../../src/contract/roles';
-import { Forbidden, type NotFound } from '../services/domain-errors';
+import { Forbidden, type NotFound } from '../domain-errors';
 import { EVERY_USER, type UserScope } from '../store/user-scope';
 import { isSystem, type Subject } from './caller';
 import { type Action, type Reach, refusalReason, type Resource, ROLE_GRANTS, SYSTEM_TASKS } from './policy';

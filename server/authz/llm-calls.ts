@@ -1,4 +1,4 @@
-import { NotFound } from '../services/domain-errors';
+import { NotFound } from '../domain-errors';
 import type { LlmCallsStore, NewLlmCall } from '../store/llm-calls-store';
 import type { Subject } from './caller';
 import { authorize } from './decide';

@@ -1,4 +1,4 @@
-import { NotFound } from '../services/domain-errors';
+import { NotFound } from '../domain-errors';
 import type { SandboxesStore, SandboxRecord } from '../store/sandboxes-store';
 import { EVERY_USER } from '../store/user-scope';
 import type { Subject } from './caller';

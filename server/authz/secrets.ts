@@ -1,4 +1,4 @@
-import { NotFound } from '../services/domain-errors';
+import { NotFound } from '../domain-errors';
 import type { SecretsStore, SecretUpdateOutcome, StoredCustomSecret, StoredProviderToken } from '../store/secrets-store';
 import type { Subject } from './caller';
 import { authorize } from './decide';

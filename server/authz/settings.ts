@@ -1,4 +1,4 @@
-import { NotFound } from '../services/domain-errors';
+import { NotFound } from '../domain-errors';
 import { type SettingsStore, TEAM_DEFAULTS_ROW } from '../store/settings-store';
 import type { Subject } from './caller';
 import { authorize, requireScope } from './decide';

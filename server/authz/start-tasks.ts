@@ -1,5 +1,5 @@
 import type { TaskFilter } from '../../src/contract/conversations';
-import { NotFound } from '../services/domain-errors';
+import { NotFound } from '../domain-errors';
 import type { StartTaskRecord, StartTasksStore, TaskSort } from '../store/start-tasks-store';
 import type { Subject } from './caller';
 import { authorize, requireEveryone, requireScope } from './decide';

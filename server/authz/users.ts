@@ -1,5 +1,5 @@
 import type { Role } from '../../src/contract/roles';
-import { Forbidden, NotFound } from '../services/domain-errors';
+import { Forbidden, NotFound } from '../domain-errors';
 import type { NewUser, UserRecord, UsersStore } from '../store/users-store';
 import { EVERY_USER } from '../store/user-scope';
 import { OWNER_ID, type Subject } from './caller';

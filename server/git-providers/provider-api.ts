@@ -8,7 +8,7 @@ import type {
   Repository,
   RepositorySearchQuery,
   SuggestedTask,
-} from '../../src/contract/git-user';
+} from './git-user-schemas';
 import { PROVIDER_NAMES } from '../../src/contract/secrets';
 import { restApiBase } from './token-verifier';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Conflict, Invalid, NotFound, Unavailable } from '../services/domain-errors';
+import { Conflict, Invalid, NotFound, Unavailable } from '../domain-errors';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../logger';
 import { responseFor, routesWithOwnResponses } from './error-responses';

@@ -1,5 +1,5 @@
 import type { ValidationErrorEntry } from '../../src/contract/validation-detail';
-import type { DomainError, DomainErrorKind, Invalid } from '../services/domain-errors';
+import type { DomainError, DomainErrorKind, Invalid } from '../domain-errors';
 
 /*
  * What each domain error becomes on the wire, by route. OpenHands (whose responses we reproduce) uses

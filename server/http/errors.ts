@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ValidationErrorEntry } from '../../src/contract/validation-detail';
-import { DomainError } from '../services/domain-errors';
+import { DomainError } from '../domain-errors';
 import { responseFor } from './error-responses';
 
 /*

@@ -2,7 +2,7 @@ import fastifyCookie, { type CookieSerializeOptions, sign, unsign } from '@fasti
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hostnameOf } from './host-check';
 import { isCookieFreeHost } from '../sandboxes/published-host';
-import { Conflict } from '../services/domain-errors';
+import { Conflict } from '../domain-errors';
 import { type BrowserSessions, SESSION_COOKIE_MAX_AGE_S, sessionLive } from '../services/sessions/browser-sessions';
 import { OWNER_ID } from '../authz/caller';
 

@@ -1,7 +1,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { $ZodType } from 'zod/v4/core';
-import { laxSafeParse } from '../lax-input';
-import { toValidationDetail } from '../validation-detail';
+import { laxSafeParse } from './lax-input';
+import { toValidationDetail } from './validation-detail';
 import { type ValidationErrorEntry } from '../../src/contract/validation-detail';
 import { MissingBodyError, RequestValidationError } from './errors';
 

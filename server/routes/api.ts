@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireCaller, SESSION_KEY_HEADER } from '../http/auth';
-import { NotFound } from '../services/domain-errors';
+import { NotFound } from '../domain-errors';
 import { originAllowed } from '../http/host-check';
 import type { ApiServices } from '../services/create-services';
 import { conversationAgentRoutes } from './conversation-agent';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { NotFound } from '../services/domain-errors';
+import { NotFound } from '../domain-errors';
 
 /** The policy for our own console (and the sign-in page); CONSOLE_CSP replaces it for another console. */
 export const STRICT_CONTENT_SECURITY_POLICY = [

@@ -11,7 +11,7 @@ import {
   repositorySchema,
   repositorySearchQuerySchema,
   suggestedTaskSchema,
-} from '../../src/contract/git-user';
+} from '../git-providers/git-user-schemas';
 import { detailErrorSchema } from '../../src/contract/errors';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { GitUserService } from '../services/git/git-user-service';

@@ -2,7 +2,7 @@ import { sign, unsign } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { cookieFreeHostAlternative, registerSessionCookie, setSessionCookie } from '../http/session-cookie';
-import { DomainError } from '../services/domain-errors';
+import { DomainError } from '../domain-errors';
 import type { BrowserSessions } from '../services/sessions/browser-sessions';
 import type { IdentityProvider, PendingSignIn } from '../services/team/identity-provider';
 

@@ -7,9 +7,9 @@ import {
   legacyConversationPageSchema,
   legacyConversationQuerySchema,
   legacyConversationSchema,
-} from '../../src/contract/legacy-conversations';
+} from '../services/conversations/legacy-conversation-schemas';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
-import { Invalid } from '../services/domain-errors';
+import { Invalid } from '../domain-errors';
 import type { ConversationService } from '../services/conversations/conversation-service';
 import { toLegacyConversation } from '../services/conversations/legacy-conversations';
 

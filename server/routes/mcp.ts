@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { mcpTestQuerySchema, mcpTestResultSchema } from '../../src/contract/mcp';
-import { mcpTestRequestSchema } from '../../src/contract/requests';
+import { mcpTestRequestSchema } from '../http/requests';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { McpTestService } from '../services/settings/mcp-test-service';
 

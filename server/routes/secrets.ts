@@ -9,7 +9,7 @@ import {
   tokenCheckSchema,
   updateSecretSchema,
 } from '../../src/contract/secrets';
-import { addGitProvidersRequestSchema } from '../../src/contract/requests';
+import { addGitProvidersRequestSchema } from '../http/requests';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { SecretsService } from '../services/secrets/secrets-service';
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { builtToSchema } from '../http/response-serializer';
 import { legacyErrorSchema, messageSchema } from '../../src/contract/errors';
 import { settingsReadQuerySchema, settingsResponseSchema } from '../../src/contract/settings';
-import { settingsUpdateRequestSchema } from '../../src/contract/requests';
+import { settingsUpdateRequestSchema } from '../http/requests';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { SettingsService } from '../services/settings/settings-service';
 

@@ -21,7 +21,7 @@ import {
 } from '../http/session-cookie';
 import { callerOf, keyHolder } from '../http/auth';
 import type { Identities } from '../services/team/identities';
-import { Unauthenticated } from '../services/domain-errors';
+import { Unauthenticated } from '../domain-errors';
 import type { TeamService } from '../services/team/team-service';
 import { STRICT_CONTENT_SECURITY_POLICY } from './console';
 import { type SignInPageState, signInPage } from './sign-in-page';

@@ -20,12 +20,13 @@ import {
 } from '../../src/contract/team';
 import { callerSchema, organizationPageSchema } from '../../src/contract/caller';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
-import { NotFound } from '../services/domain-errors';
+import { NotFound } from '../domain-errors';
 import { cookieFreeHostAlternative } from '../http/session-cookie';
 import type { ApiKeysService } from '../services/team/api-keys-service';
 import type { TeamService } from '../services/team/team-service';
 import type { SettingsService } from '../services/settings/settings-service';
-import { organizationDefaultsSchema, organizationDefaultsUpdateSchema } from '../../src/contract/organization-defaults';
+import { organizationDefaultsSchema } from '../../src/contract/organization-defaults';
+import { organizationDefaultsUpdateSchema } from '../http/requests';
 
 const errors = { 403: detailErrorSchema, 404: detailErrorSchema, 409: detailErrorSchema, 422: validationErrorBodySchema };
 

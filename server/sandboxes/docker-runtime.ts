@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import type Docker from 'dockerode';
-import { Invalid } from '../services/domain-errors';
+import { Invalid } from '../domain-errors';
 import type { Logger } from '../logger';
 import type { SandboxRecord } from '../store/sandboxes-store';
 import { AGENT_SERVER_CONTAINER_PORT, CONTAINER_HOME, WORKER_CONTAINER_PORTS } from './docker/sandbox-image';

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SandboxIsolation } from '../../src/contract/sandboxes';
-import { Invalid } from '../services/domain-errors';
+import { Invalid } from '../domain-errors';
 import { describeExit, type Exit } from '../processes/exit';
 import { endGroup, setGroupStopped, spawnGroup } from '../processes/group';
 import { isStopped, liveProcess, markedProcesses, processesOfUser, processGroup, readProcStat, environValue } from '../processes/proc';

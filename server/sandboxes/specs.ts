@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod/mini';
 import { declaredSandboxSpecSchema, type SandboxRuntimeName, type SandboxSpec } from '../../src/contract/sandboxes';
-import { toValidationDetail } from '../validation-detail';
+import { toValidationDetail } from '../http/validation-detail';
 import { readableMessage } from '../../src/contract/validation-detail';
 import { ConfigError } from '../config';
 

@@ -1,5 +1,5 @@
 import { MAX_PAGE_SIZE } from '../../src/contract/sandboxes';
-import { Invalid } from './domain-errors';
+import { Invalid } from '../domain-errors';
 
 const HEX_ID = /^[0-9a-f]{32}$/;
 

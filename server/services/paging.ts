@@ -1,4 +1,4 @@
-import { Invalid } from './domain-errors';
+import { Invalid } from '../domain-errors';
 
 /*
  * `page_id` of the /search endpoints is opaque to clients: an offset, wrapped so nobody builds

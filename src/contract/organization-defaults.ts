@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
-import { settingsUpdateRequestSchema } from './requests';
-import { type Settings, settingsResponseSchema } from './settings';
+import { type Settings, type SettingsUpdate, settingsResponseSchema } from './settings';
 
 /**
  * The fields an admin sets for the whole team (`/api/organizations/{org_id}/settings`, ours in
@@ -22,13 +21,15 @@ export const ORGANIZATION_DEFAULT_FIELDS = [
 export type OrganizationDefaultField = (typeof ORGANIZATION_DEFAULT_FIELDS)[number];
 
 /** Each default's shape in `shape` (a schema's), as one object's shape. */
-function pickDefaults<S extends Record<OrganizationDefaultField, z.ZodMiniType>>(shape: S): Pick<S, OrganizationDefaultField> {
+export function pickDefaults<S extends Record<OrganizationDefaultField, z.ZodMiniType>>(shape: S): Pick<S, OrganizationDefaultField> {
   return Object.fromEntries(ORGANIZATION_DEFAULT_FIELDS.map((field) => [field, shape[field]])) as Pick<S, OrganizationDefaultField>;
 }
 
-/** `PATCH /api/organizations/{org_id}/settings`: the defaults to change (a secret as in a settings POST). */
-export const organizationDefaultsUpdateSchema = z.strictObject(pickDefaults(settingsUpdateRequestSchema.shape));
-export type OrganizationDefaultsUpdate = z.output<typeof organizationDefaultsUpdateSchema>;
+/**
+ * `PATCH /api/organizations/{org_id}/settings`: the defaults to change (a secret as in a settings
+ * POST). The server's schema for it, which also takes OpenHands' MCP shorthands, is its own.
+ */
+export type OrganizationDefaultsUpdate = Pick<SettingsUpdate, OrganizationDefaultField>;
 
 /** `GET /api/organizations/{org_id}/settings`: the team's defaults, the key only as whether it is set. */
 export const organizationDefaultsSchema = z.object({ ...pickDefaults(settingsResponseSchema.shape), llm_api_key_set: z.boolean() });

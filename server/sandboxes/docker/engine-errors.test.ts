@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Unavailable } from '../../services/domain-errors';
+import { Unavailable } from '../../domain-errors';
 import { responseFor } from '../../http/error-responses';
 import { createLogger } from '../../logger';
 import { sandboxRecord } from '../../testing/conversation-records';

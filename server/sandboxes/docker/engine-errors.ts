@@ -1,4 +1,4 @@
-import { Unavailable } from '../../services/domain-errors';
+import { Unavailable } from '../../domain-errors';
 
 /** The HTTP status of the engine's response to a call; `undefined` when there was none (no socket). */
 export const statusCode = (error: unknown): number | undefined => (error as { statusCode?: number }).statusCode;

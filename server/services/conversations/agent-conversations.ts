@@ -1,6 +1,6 @@
 import type { ConfirmationResponse, AppSendMessage } from '../../../src/contract/events';
 import type { SandboxInfo } from '../../../src/contract/sandboxes';
-import { Conflict, NotFound, Unavailable } from '../domain-errors';
+import { Conflict, NotFound, Unavailable } from '../../domain-errors';
 import type { Logger } from '../../logger';
 import { SESSION_KEY_HEADER } from '../../session-key';
 import type { ConversationRecord } from '../../store/conversations-store';

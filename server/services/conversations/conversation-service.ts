@@ -9,7 +9,7 @@ import {
 import type { SandboxInfo } from '../../../src/contract/sandboxes';
 import { type Clock, systemClock } from '../../clock';
 import { StoredJsonList } from '../json-texts';
-import { NotFound } from '../domain-errors';
+import { NotFound } from '../../domain-errors';
 import type { Logger } from '../../logger';
 import type { ConversationRecord } from '../../store/conversations-store';
 import { normaliseId, refuseTooMany } from '../ids';

@@ -5,7 +5,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type * as z from 'zod/mini';
 import { directoryListingSchema, gitChangesSchema, gitDiffSchema } from '../../../src/contract/workspace';
 import { SESSION_KEY_HEADER } from '../../session-key';
-import { Conflict, Invalid, NotFound, Unavailable } from '../domain-errors';
+import { Conflict, Invalid, NotFound, Unavailable } from '../../domain-errors';
 import type { SandboxService } from '../sandboxes/sandbox-service';
 import { type AgentConversations, type AgentEndpoint, refusal } from './agent-conversations';
 

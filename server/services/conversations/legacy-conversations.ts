@@ -1,5 +1,5 @@
 import type { AppConversation, ExecutionStatus } from '../../../src/contract/conversations';
-import type { LegacyConversation } from '../../../src/contract/legacy-conversations';
+import type { LegacyConversation } from './legacy-conversation-schemas';
 import type { SandboxStatus } from '../../../src/contract/sandboxes';
 
 /** OpenHands' V1 shim: a conversation's status is its sandbox's. */

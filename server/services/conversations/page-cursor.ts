@@ -1,4 +1,4 @@
-import { Invalid } from '../domain-errors';
+import { Invalid } from '../../domain-errors';
 import type { Cursor } from '../../store/conversations-store';
 
 /*

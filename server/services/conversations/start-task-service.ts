@@ -11,7 +11,7 @@ import {
 } from '../../../src/contract/conversations';
 import { isProvider, type Provider, PROVIDER_NAMES } from '../../../src/contract/secrets';
 import { type Clock, systemClock } from '../../clock';
-import { Conflict, DomainError, NotFound } from '../domain-errors';
+import { Conflict, DomainError, NotFound } from '../../domain-errors';
 import { cloneSource, repositoryDirName } from '../../git-providers/clone';
 import type { Logger } from '../../logger';
 import { SESSION_KEY_HEADER } from '../../session-key';

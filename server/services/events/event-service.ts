@@ -20,7 +20,7 @@ import {
   terminalOutputSchema,
 } from '../../../src/contract/events';
 import { MAX_PAGE_SIZE } from '../../../src/contract/sandboxes';
-import { Invalid, NotFound } from '../domain-errors';
+import { Invalid, NotFound } from '../../domain-errors';
 import { StoredJsonList, type WithStoredLists } from '../json-texts';
 import type { Logger } from '../../logger';
 import type { EventNotices, LiveNotice } from '../../store/event-notices';

@@ -9,9 +9,9 @@ import type {
   Repository,
   RepositorySearchQuery,
   SuggestedTask,
-} from '../../../src/contract/git-user';
+} from '../../git-providers/git-user-schemas';
 import type { Provider } from '../../../src/contract/secrets';
-import { Conflict, NotFound, Unavailable } from '../domain-errors';
+import { Conflict, NotFound, Unavailable } from '../../domain-errors';
 import {
   API_PROVIDERS,
   type ApiProvider,

@@ -6,7 +6,7 @@ import { type Caller, OWNER_ID } from '../../authz/caller';
  * what they may see), not as the session key's owner. Taken only with the session key.
  */
 export const CALLER_HEADER = 'X-Agent-Console-Caller';
-import { Conflict, NotFound, Unavailable } from '../domain-errors';
+import { Conflict, NotFound, Unavailable } from '../../domain-errors';
 import type { Owner } from './instance-registry';
 
 const TIMEOUT_MS = 15_000;

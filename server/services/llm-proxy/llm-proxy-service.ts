@@ -6,7 +6,7 @@ import { asSystem } from '../../authz/caller';
 import { llmEndpoint, rootCause, shownUrl } from '../../llm-endpoint';
 import { ensureSandboxNetwork } from '../../sandboxes/docker/sandbox-network';
 import type { Logger } from '../../logger';
-import { Unauthenticated, Unavailable } from '../domain-errors';
+import { Unauthenticated, Unavailable } from '../../domain-errors';
 import type { SettingsService } from '../settings/settings-service';
 import type { LlmProxyTokens } from './llm-proxy-tokens';
 import { callCost } from '../../agent-server/metrics';

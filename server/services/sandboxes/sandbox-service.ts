@@ -11,7 +11,7 @@ import {
 import { OWNER_VARIABLE, SANDBOX_RESUMED_PATH } from '../../agent-server/contract';
 import { type Clock, systemClock } from '../../clock';
 import { memoised } from '../json-texts';
-import { Conflict, Invalid, NotFound, Unavailable } from '../domain-errors';
+import { Conflict, Invalid, NotFound, Unavailable } from '../../domain-errors';
 import type { Logger } from '../../logger';
 import { HealthMonitor } from '../../sandboxes/health-monitor';
 import type { ExecResult, OutsideChange, RuntimeState, SandboxRuntime } from '../../sandboxes/runtime';

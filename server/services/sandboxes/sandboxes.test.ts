@@ -1,7 +1,7 @@
 import { sessionKeyCaller } from '../../authz/caller';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadSandboxSpecs } from '../../sandboxes/specs';
-import { Conflict, Invalid, NotFound } from '../domain-errors';
+import { Conflict, Invalid, NotFound } from '../../domain-errors';
 import { processGroup, readProcStat } from '../../processes/proc';
 import { AGENT_SERVER_CONTAINER_PORT } from '../../sandboxes/docker/sandbox-image';
 import { databasesUnderTest } from '../../testing/databases';

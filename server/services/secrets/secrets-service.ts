@@ -12,7 +12,7 @@ import type { TokenVerifier } from '../../git-providers/token-verifier';
 import type { SecretBox } from '../../secret-box';
 import type { Subject } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
-import { Conflict, Invalid, NotFound } from '../domain-errors';
+import { Conflict, Invalid, NotFound } from '../../domain-errors';
 
 const secretExists = (name: string) => new Conflict(`Secret ${name} already exists`);
 const secretNotFound = (name: string) => new NotFound(`Secret with ID ${name} not found`);

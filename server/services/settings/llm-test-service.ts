@@ -4,7 +4,7 @@ import { providerWords } from '../../provider-words';
 import { DEMO_MODEL } from '../../../src/contract/demo-model';
 import { LLM_TEST_SECONDS, type LlmTestRequest, type LlmTestResult } from '../../../src/contract/llm-test';
 import { wireModelName } from '../../agent-server/contract';
-import { Invalid } from '../domain-errors';
+import { Invalid } from '../../domain-errors';
 import { llmEndpoint, rootCause, shownUrl } from '../../llm-endpoint';
 import type { Logger } from '../../logger';
 import type { SettingsService } from './settings-service';

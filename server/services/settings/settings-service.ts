@@ -7,7 +7,7 @@ import {
 } from '../../../src/contract/organization-defaults';
 import { withOrganizationDefaults } from './organization-defaults';
 import { memoised } from '../json-texts';
-import { Invalid, NotFound } from '../domain-errors';
+import { Invalid, NotFound } from '../../domain-errors';
 import type { Logger } from '../../logger';
 import type { SecretBox } from '../../secret-box';
 import type { Subject } from '../../authz/caller';

@@ -2,7 +2,7 @@ import { createHash, randomInt } from 'node:crypto';
 import type { ApiKey, ApiKeyCreate, CreatedApiKey } from '../../../src/contract/team';
 import { type Clock, systemClock } from '../../clock';
 import type { ApiKeyRecord } from '../../store/api-keys-store';
-import { Invalid, NotFound } from '../domain-errors';
+import { Invalid, NotFound } from '../../domain-errors';
 import { asSystem, type Caller } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
 

@@ -1,7 +1,7 @@
 import * as oidc from 'openid-client';
 import type { OidcConfig } from '../../config';
 import type { Logger } from '../../logger';
-import { Unauthenticated, Unavailable } from '../domain-errors';
+import { Unauthenticated, Unavailable } from '../../domain-errors';
 import type { TeamService } from './team-service';
 
 /** What a sign-in keeps between sending the browser to the provider and its coming back (in a signed cookie). */

@@ -1,7 +1,7 @@
 import argon2 from 'argon2';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHEAP_ARGON2 } from '../../testing/test-app';
-import { Unavailable } from '../domain-errors';
+import { Unavailable } from '../../domain-errors';
 import { Passwords } from './passwords';
 
 afterEach(() => {

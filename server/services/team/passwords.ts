@@ -1,6 +1,6 @@
 import argon2 from 'argon2';
 import pLimit from 'p-limit';
-import { Unavailable } from '../domain-errors';
+import { Unavailable } from '../../domain-errors';
 
 /** Argon2id with the library's defaults (64 MiB, 3 passes), as OWASP suggests for it. */
 const ARGON2_OPTIONS = { type: argon2.argon2id } as const;

@@ -1,6 +1,6 @@
 import { withEntry } from './own-entry';
-import { ENV_NAME_PATTERN } from './rules';
-import { ShlexError, shlexSplit } from './shlex-split';
+import { ENV_NAME_PATTERN } from '../../src/contract/rules';
+import { ShlexError, shlexSplit } from '../../src/contract/shlex-split';
 
 /*
  * The shorter forms OpenHands' MCP models accept in a request (`openhands/core/config/mcp_config.py`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { laxBoolean, laxInput, laxInteger, laxNumber } from './lax-input';
-import { integer } from '../src/contract/rules';
+import { integer } from '../../src/contract/rules';
 
 // Pydantic v2's conversion table and pydantic-core's str_as_int / str_as_float / str_as_bool.
 describe('lax conversions', () => {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { pageQuerySchema } from './sandboxes';
+import { pageQuerySchema } from '../../../src/contract/sandboxes';
 
 /*
  * OpenHands' legacy conversation routes (`GET /api/conversations`, `GET /api/conversations/{id}`),

@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
-import { mcpConfigOf, mcpShttpServerSchema, mcpSseServerSchema, mcpStdioServerSchema, mcpTestOf } from './mcp';
+import { mcpConfigOf, mcpShttpServerSchema, mcpSseServerSchema, mcpStdioServerSchema, mcpTestOf } from '../../src/contract/mcp';
 import { type Expanded, expandArgs, expandEnv, expandServer } from './mcp-shorthands';
-import { addGitProvidersSchema } from './secrets';
-import { settingsUpdateSchema } from './settings';
+import { pickDefaults } from '../../src/contract/organization-defaults';
+import { addGitProvidersSchema } from '../../src/contract/secrets';
+import { settingsUpdateSchema } from '../../src/contract/settings';
 
 /*
  * The bodies the server takes beyond what the console sends: OpenHands' MCP shorthands are
- * accepted too. Only the server (and the team defaults page, whose body takes them as a settings
- * save does) loads this: the console sends the full forms.
+ * accepted too. Only the server loads this: the console sends the full forms.
  */
 
 /** `schema` after `expand`, whose problem is a value error at that place. */
@@ -42,3 +42,6 @@ export const settingsUpdateRequestSchema = z.extend(settingsUpdateSchema, { mcp_
 
 /** What the server takes: also OpenHands' MCP shorthands in `mcp_config`. */
 export const addGitProvidersRequestSchema = z.extend(addGitProvidersSchema, { mcp_config: z.optional(z.nullable(mcpConfigRequestSchema)) });
+
+/** `PATCH /api/organizations/{org_id}/settings`: the defaults to change, MCP shorthands too, as a settings save takes them. */
+export const organizationDefaultsUpdateSchema = z.strictObject(pickDefaults(settingsUpdateRequestSchema.shape));

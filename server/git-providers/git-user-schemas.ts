@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { integer } from './rules';
-import { providerSchema } from './secrets';
+import { integer } from '../../src/contract/rules';
+import { providerSchema } from '../../src/contract/secrets';
 
 /*
  * `/api/user/*`: what the connected git provider says about its user, as OpenHands returns it

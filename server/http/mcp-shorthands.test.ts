@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { mcpConfigSchema } from './mcp';
+import { mcpConfigSchema } from '../../src/contract/mcp';
 import { mcpConfigRequestSchema, mcpTestRequestSchema } from './requests';
 import { expandArgs, expandEnv, expandServer } from './mcp-shorthands';
 

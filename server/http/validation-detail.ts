@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import { laxBoolean, laxInteger, laxNumber } from './lax-input';
-import { describeValues, INTEGER_EXPECTED } from '../src/contract/rules';
-import { type Loc, VALUE_ERROR_PREFIX, type ValidationErrorEntry } from '../src/contract/validation-detail';
+import { describeValues, INTEGER_EXPECTED } from '../../src/contract/rules';
+import { type Loc, VALUE_ERROR_PREFIX, type ValidationErrorEntry } from '../../src/contract/validation-detail';
 
 /** Pydantic's type and message for a value of the wrong type, by zod's `expected`. */
 const TYPE_NAMES: Record<string, string> = {

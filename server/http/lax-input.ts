@@ -1,5 +1,5 @@
 import { type $ZodIssue, type $ZodType, type output, safeParse } from 'zod/v4/core';
-import { withEntry } from '../src/contract/own-entry';
+import { withEntry } from './own-entry';
 
 /*
  * Pydantic's lax mode (what OpenHands' models accept), for a request about to be checked by a

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { integer } from '../src/contract/rules';
+import { integer } from '../../src/contract/rules';
 import { toValidationDetail } from './validation-detail';
 
 /** The entry for `value` checked by `schema` as it is, without the server's lax pre-pass (as a config file is). */
