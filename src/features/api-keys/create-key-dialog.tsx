@@ -51,7 +51,10 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
   const queryClient = useQueryClient();
   const create = useMutation(createApiKeyMutation(queryClient));
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  const form = useForm<KeyFormValues>({ defaultValues: { name: '', expiry: '90' }, resolver: contractResolver(toBody, apiKeyCreateSchema, PLACEMENT) });
+  const form = useForm<KeyFormValues>({
+    defaultValues: { name: '', expiry: '90' },
+    resolver: contractResolver(toBody, apiKeyCreateSchema, PLACEMENT),
+  });
   const { submit, problem } = useServerSubmit(form, {
     save: async (values) => setCreated(await create.mutateAsync(toBody(values))),
     serverErrors: { ...PLACEMENT, verdict: 'No key was made' },

@@ -31,7 +31,9 @@ describe('JoinPage', () => {
 
   it('says passwords typed differently at the second, and a link no longer valid above the form', async () => {
     window.history.replaceState(null, '', '/join#token=t-1');
-    const accept = json(404, { detail: 'This invitation link is not valid: it was used, withdrawn or is older than 7 days. Ask for a new one.' });
+    const accept = json(404, {
+      detail: 'This invitation link is not valid: it was used, withdrawn or is older than 7 days. Ask for a new one.',
+    });
     const api = fakeApi({
       'POST /invitation': () => json(200, { email: 'mia@example.com', expires_at: '2026-12-09T00:00:00Z' }),
       'POST /accept-invitation': () => accept,

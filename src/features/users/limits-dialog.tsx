@@ -51,8 +51,21 @@ export function LimitsDialog({ member, onClose }: { member: Member; onClose: () 
           <Stack>
             <Text size="sm">A start over a limit is refused with a message that names it; nothing of theirs is paused or deleted.</Text>
             {problem && <SaveProblemAlert problem={problem} />}
-            <NumberField<LimitsFormValues> name="max_running_sandboxes" label="Running at once" description="Empty: only the server’s limit" min={0} step={1} data-autofocus />
-            <NumberField<LimitsFormValues> name="max_sandboxes" label="In all" description="Empty: only the server’s limit" min={0} step={1} />
+            <NumberField<LimitsFormValues>
+              name="max_running_sandboxes"
+              label="Running at once"
+              description="Empty: only the server’s limit"
+              min={0}
+              step={1}
+              data-autofocus
+            />
+            <NumberField<LimitsFormValues>
+              name="max_sandboxes"
+              label="In all"
+              description="Empty: only the server’s limit"
+              min={0}
+              step={1}
+            />
             <Group justify="flex-end">
               <Button variant="default" onClick={requestClose}>
                 Cancel

@@ -63,7 +63,9 @@ describe('LimitsDialog', () => {
   });
 
   it('puts a 422 at its limit and a refusal above the form, keeping what was typed', async () => {
-    let answer = json(422, { detail: [{ type: 'less_than_equal', loc: ['body', 'max_sandboxes'], msg: 'Input should be less than or equal to 1000' }] });
+    let answer = json(422, {
+      detail: [{ type: 'less_than_equal', loc: ['body', 'max_sandboxes'], msg: 'Input should be less than or equal to 1000' }],
+    });
     const api = fakeApi({ [`PATCH ${MEMBERS}/u-mia`]: () => answer });
     const { user } = renderWithQueries(<LimitsDialog member={mia} onClose={() => undefined} />, clientInOrg());
     expect(await screen.findByLabelText('Running at once')).toHaveValue(2);
