@@ -255,6 +255,13 @@ test("the team's defaults reach a member's settings, marked as the team's, until
   await expect(model).not.toHaveAccessibleDescription(/Your team’s default/);
   await dee.reload();
   await expect(dee.getByLabel('LLM model')).toHaveValue('openai/my-own');
+
+  // The team's MCP server is on her MCP page, as the team's: hers to read, not to change.
+  await dee.getByRole('tab', { name: 'MCP servers' }).click();
+  await expect(dee.getByText('None of your own yet')).toBeVisible();
+  const teams = dee.getByRole('table', { name: 'Your team’s MCP servers' });
+  await expect(teams.getByRole('row', { name: /https:\/\/mcp\.team\.example\/sse/ })).toBeVisible();
+  await expect(teams.getByRole('button')).toHaveCount(0);
   await context.close();
 });
 

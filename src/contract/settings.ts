@@ -101,6 +101,12 @@ export const settingsResponseSchema = z.object({
   provider_tokens_set: z._default(providerTokensSetSchema, null),
   /** Ours: the fields whose value is the team's default (the user has none of their own). */
   inherited: z.optional(z.array(z.string())),
+  /**
+   * Ours: the team's MCP servers, which the agent gets beside the user's own (`mcp_config`, the
+   * list the user edits); only an admin changes them, in the team's defaults. No secret is in it:
+   * an API key as `api_key_set`, a stdio server's variables by name with empty values.
+   */
+  team_mcp_config: z.optional(mcpConfigResponseSchema),
 });
 export type SettingsResponse = z.output<typeof settingsResponseSchema>;
 

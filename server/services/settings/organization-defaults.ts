@@ -4,16 +4,29 @@ import { ORGANIZATION_DEFAULT_FIELDS } from '../../../src/contract/organization-
 
 const unset = (value: unknown) => value === null || value === undefined || value === '';
 
-/** The team's MCP servers added to a user's own (a server of theirs with the same name or URL stays theirs). */
-function sharedMcp(own: McpConfig | null, team: McpConfig | null): McpConfig | null {
-  if (!team) return own;
-  const mine = own ?? { sse_servers: [], stdio_servers: [], shttp_servers: [] };
+const NO_MCP: McpConfig = { sse_servers: [], stdio_servers: [], shttp_servers: [] };
+
+/** The team's MCP servers the agent gets beside a user's own: none that a server of theirs with the same name or URL stands for. */
+export function teamOnlyMcp(own: McpConfig | null, team: McpConfig): McpConfig {
+  const mine = own ?? NO_MCP;
   const urls = new Set([...mine.sse_servers, ...mine.shttp_servers].map((server) => server.url));
   const names = new Set(mine.stdio_servers.map((server) => server.name));
   return {
-    sse_servers: [...mine.sse_servers, ...team.sse_servers.filter((server) => !urls.has(server.url))],
-    shttp_servers: [...mine.shttp_servers, ...team.shttp_servers.filter((server) => !urls.has(server.url))],
-    stdio_servers: [...mine.stdio_servers, ...team.stdio_servers.filter((server) => !names.has(server.name))],
+    sse_servers: team.sse_servers.filter((server) => !urls.has(server.url)),
+    shttp_servers: team.shttp_servers.filter((server) => !urls.has(server.url)),
+    stdio_servers: team.stdio_servers.filter((server) => !names.has(server.name)),
+  };
+}
+
+/** The team's MCP servers added to a user's own. */
+function sharedMcp(own: McpConfig | null, team: McpConfig | null): McpConfig | null {
+  if (!team) return own;
+  const mine = own ?? NO_MCP;
+  const theirs = teamOnlyMcp(own, team);
+  return {
+    sse_servers: [...mine.sse_servers, ...theirs.sse_servers],
+    shttp_servers: [...mine.shttp_servers, ...theirs.shttp_servers],
+    stdio_servers: [...mine.stdio_servers, ...theirs.stdio_servers],
   };
 }
 

@@ -1,11 +1,11 @@
-import type { McpConfig } from '../../../src/contract/mcp';
+import type { McpConfig, McpConfigResponse } from '../../../src/contract/mcp';
 import { DEFAULT_SETTINGS, SECRET_FIELDS, type Settings, type SettingsResponse, type SettingsUpdate } from '../../../src/contract/settings';
 import {
   ORGANIZATION_DEFAULT_FIELDS,
   type OrganizationDefaults,
   type OrganizationDefaultsUpdate,
 } from '../../../src/contract/organization-defaults';
-import { withOrganizationDefaults } from './organization-defaults';
+import { teamOnlyMcp, withOrganizationDefaults } from './organization-defaults';
 import { memoised } from '../json-texts';
 import { Invalid, NotFound } from '../../domain-errors';
 import type { Logger } from '../../logger';
@@ -64,6 +64,26 @@ export function toResponse(settings: Settings, providerHosts: Record<string, str
   };
 }
 
+/**
+ * The team's MCP servers as a user's GET shows them beside their own: what the agent gets of them,
+ * with no secret (an API key as whether it is set, a variable's name without its value).
+ */
+function teamMcpResponse(own: McpConfig | null, team: McpConfig | null): McpConfigResponse | undefined {
+  if (!team) return undefined;
+  const theirs = teamOnlyMcp(own, team);
+  if (theirs.sse_servers.length + theirs.shttp_servers.length + theirs.stdio_servers.length === 0) return undefined;
+  return mapKeyedServers(
+    {
+      ...theirs,
+      stdio_servers: theirs.stdio_servers.map((server) => ({
+        ...server,
+        env: Object.fromEntries(Object.keys(server.env).map((name) => [name, ''])),
+      })),
+    },
+    (server) => ({ api_key: null, api_key_set: isSet(server.api_key) }),
+  );
+}
+
 /** The stored fields a POST body changes: present ones, except secrets that keep their value. */
 function changedFields(update: SettingsUpdate): (keyof Settings)[] {
   return (Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]).filter((field) =>
@@ -111,12 +131,11 @@ export class SettingsService {
     if (last && last.document === document && last.defaults === defaults && last.hosts === hostsKey) return last.response;
     // Only whether each secret is set is in the response: none is decrypted for it.
     const sealed = (text: string | undefined) => readStoredSettings(text, this.box, this.log, 'sealed').settings;
-    const { settings, inherited } = withOrganizationDefaults(
-      sealed(document),
-      defaults === undefined ? undefined : sealed(defaults),
-      false,
-    );
-    const response = memoised({ ...toResponse(settings, hosts), inherited });
+    const own = sealed(document);
+    const team = defaults === undefined ? undefined : sealed(defaults);
+    const { settings, inherited } = withOrganizationDefaults(own, team, false);
+    const teamMcp = teamMcpResponse(own.mcp_config, team?.mcp_config ?? null);
+    const response = memoised({ ...toResponse(settings, hosts), inherited, ...(teamMcp && { team_mcp_config: teamMcp }) });
     this.#lastResponse.set(userId, { document, defaults, hosts: hostsKey, response });
     return response;
   }

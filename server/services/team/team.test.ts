@@ -460,6 +460,40 @@ describe('organisation defaults', () => {
   });
 });
 
+describe('the team’s MCP servers', () => {
+  it('are in a member’s settings beside their own, without a secret, and not where a server of theirs stands for one', async () => {
+    const t = await app();
+    const member = await addMember(t, 'm@example.com', 'member');
+    await call(t, 'PATCH', '/api/organizations/default/settings', TEST_SESSION_KEY, {
+      mcp_config: {
+        sse_servers: [{ url: 'http://mcp.team.example/sse', api_key: 'team-mcp-key' }],
+        shttp_servers: [{ url: 'http://search.team.example/mcp' }],
+        stdio_servers: [{ name: 'tracker', command: 'npx', args: ['tracker-mcp'], env: { TRACKER_TOKEN: 'team-tracker-token' } }],
+      },
+    });
+    const read = async () => call(t, 'GET', '/api/settings', member.key);
+    const first = await read();
+    expect(first.body).not.toContain('team-mcp-key');
+    expect(first.body).not.toContain('team-tracker-token');
+    expect(first.json()).toMatchObject({
+      mcp_config: null,
+      team_mcp_config: {
+        sse_servers: [{ url: 'http://mcp.team.example/sse', api_key: null, api_key_set: true }],
+        shttp_servers: [{ url: 'http://search.team.example/mcp', api_key_set: false }],
+        stdio_servers: [{ name: 'tracker', command: 'npx', args: ['tracker-mcp'], env: { TRACKER_TOKEN: '' } }],
+      },
+    });
+
+    // Their own server at the team's URL is the one the agent gets: the team's is not listed.
+    await call(t, 'POST', '/api/settings', member.key, {
+      mcp_config: { sse_servers: [{ url: 'http://mcp.team.example/sse', api_key: 'their-key' }], stdio_servers: [], shttp_servers: [] },
+    });
+    const team = (await read()).json().team_mcp_config;
+    expect(team.sse_servers).toEqual([]);
+    expect(team.stdio_servers.map((server: { name: string }) => server.name)).toEqual(['tracker']);
+  });
+});
+
 describe('deleting a user', () => {
   it('removes their keys, settings and secrets; their sandboxes stay, paused, for admins', async () => {
     const t = await app();

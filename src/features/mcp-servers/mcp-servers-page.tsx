@@ -56,6 +56,8 @@ export function McpServersPage() {
   const layout = useCardLayout('47.99em');
   const config = settings.data?.mcp_config ?? null;
   const rows = useMemo(() => serverRows(config), [config]);
+  const teamConfig = settings.data?.team_mcp_config ?? null;
+  const teamRows = useMemo(() => serverRows(teamConfig), [teamConfig]);
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const close = () => setDialog(null);
 
@@ -97,7 +99,7 @@ export function McpServersPage() {
         {() =>
           rows.length === 0 ? (
             <EmptyState
-              title="No MCP servers yet"
+              title={teamRows.length > 0 ? 'None of your own yet' : 'No MCP servers yet'}
               description="Add one, or import the mcpServers block you already use with another tool."
             />
           ) : (
@@ -105,6 +107,17 @@ export function McpServersPage() {
           )
         }
       </QueryContent>
+
+      {teamRows.length > 0 && (
+        <Stack gap="sm" mt="xl">
+          <SectionHeader
+            title="Shared by your team"
+            size="h4"
+            description="The agent gets these beside yours; one of yours with the same name or URL stands for the team’s. Only an admin changes them, in the team’s defaults."
+          />
+          <ServerList rows={teamRows} canTest={false} layout={layout} label="Your team’s MCP servers" />
+        </Stack>
+      )}
 
       <Suspense fallback={null}>
         {dialog?.type === 'edit' && <McpServerDrawer key={dialog.row?.id ?? 'new'} row={dialog.row} config={config} onClose={close} />}

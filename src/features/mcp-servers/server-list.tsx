@@ -11,9 +11,12 @@ export type ServerAction = { type: 'edit' | 'delete' | 'test'; row: McpServerRow
 
 interface ServerListProps {
   rows: McpServerRow[];
-  onAction: (action: ServerAction) => void;
+  /** Without it the list is read-only: no actions (the team's servers, on a user's page). */
+  onAction?: (action: ServerAction) => void;
   /** The server can test MCP servers (OpenHands cannot). */
   canTest: boolean;
+  /** The list's accessible name. */
+  label?: string;
   /** Cards instead of a table, for narrow screens. */
   layout: 'table' | 'cards';
 }
@@ -44,7 +47,7 @@ export function ServerList(props: ServerListProps) {
   return props.layout === 'cards' ? <ServerCards {...props} /> : <ServersTable {...props} />;
 }
 
-function ServersTable({ rows, onAction, canTest }: ServerListProps) {
+function ServersTable({ rows, onAction, canTest, label = 'MCP servers' }: ServerListProps) {
   const {
     bodyRef,
     rows: shown,
@@ -53,14 +56,14 @@ function ServersTable({ rows, onAction, canTest }: ServerListProps) {
   } = useWindowRows(rows.length, { estimateSize: 53, getKey: (index) => rows[index]!.id });
   return (
     <Table.ScrollContainer minWidth={640} type="native" pos="relative">
-      <Table striped highlightOnHover aria-label="MCP servers" verticalSpacing="sm">
+      <Table striped highlightOnHover aria-label={label} verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Type</Table.Th>
             <Table.Th>Server</Table.Th>
             <Table.Th>Command or options</Table.Th>
             <Table.Th>API key</Table.Th>
-            <RowActionsHeader />
+            {onAction && <RowActionsHeader />}
           </Table.Tr>
         </Table.Thead>
         <WindowRowsBody bodyRef={bodyRef} spacers={spacers}>
@@ -82,9 +85,11 @@ function ServersTable({ rows, onAction, canTest }: ServerListProps) {
                   )}
                 </Table.Td>
                 <Table.Td>{keyState(row)}</Table.Td>
-                <Table.Td>
-                  <RowActions name={row.label} actions={actionsOf(row, canTest, onAction)} />
-                </Table.Td>
+                {onAction && (
+                  <Table.Td>
+                    <RowActions name={row.label} actions={actionsOf(row, canTest, onAction)} />
+                  </Table.Td>
+                )}
               </Table.Tr>
             );
           })}
@@ -94,7 +99,7 @@ function ServersTable({ rows, onAction, canTest }: ServerListProps) {
   );
 }
 
-function ServerCards({ rows, onAction, canTest }: ServerListProps) {
+function ServerCards({ rows, onAction, canTest, label = 'MCP servers' }: ServerListProps) {
   const {
     bodyRef,
     rows: shown,
@@ -102,7 +107,7 @@ function ServerCards({ rows, onAction, canTest }: ServerListProps) {
     spacers,
   } = useWindowRows<HTMLUListElement>(rows.length, { estimateSize: 110, getKey: (index) => rows[index]!.id });
   return (
-    <WindowCardsList bodyRef={bodyRef} spacers={spacers} label="MCP servers">
+    <WindowCardsList bodyRef={bodyRef} spacers={spacers} label={label}>
       {shown.map(({ index, key }) => {
         const row = rows[index]!;
         return (
@@ -120,7 +125,7 @@ function ServerCards({ rows, onAction, canTest }: ServerListProps) {
                   <Text size="xs" c="dimmed">
                     API key: {keyState(row)}
                   </Text>
-                  <RowActions name={row.label} actions={actionsOf(row, canTest, onAction)} />
+                  {onAction && <RowActions name={row.label} actions={actionsOf(row, canTest, onAction)} />}
                 </Group>
               </Stack>
             </Paper>
