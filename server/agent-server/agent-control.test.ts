@@ -351,7 +351,7 @@ describe('the demo model', () => {
     expect(events[6]).toMatchObject({ action: { kind: 'FileEditorAction', command: 'create', path: 'demo-notes.md' } });
     expect(fs.readFileSync(path.join(body.workspace.working_dir, 'demo-notes.md'), 'utf8')).toContain('demo model');
     expect(events[9]).toMatchObject({ observation: { kind: 'FinishObservation' } });
-    for (const event of events) expect(event.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    for (const event of events) expect(event.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     for (const event of events) expect(event.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect((await server.call('GET', `/api/conversations/${id}`)).body).toMatchObject({
       metrics: { model_name: DEMO_MODEL, cost_known: true, accumulated_cost: 0 },

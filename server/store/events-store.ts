@@ -65,6 +65,8 @@ export class EventsStore {
       // A conversation is updated when its agent works: its newest event moves its updated_at on.
       const newest = new Map<string, string>();
       for (const { conversation_id: id, timestamp } of inserted) if (timestamp > (newest.get(id) ?? '')) newest.set(id, timestamp);
+      // A conversation's times are to the millisecond, as every other time the API gives.
+      for (const [id, timestamp] of newest) newest.set(id, new Date(Date.parse(timestamp)).toISOString());
       for (const [id, timestamp] of newest) {
         await trx
           .updateTable('app_conversations')

@@ -36,6 +36,19 @@ export function eventTime(timestamp: string): number {
   return Date.parse(zoned);
 }
 
+/**
+ * An event time in UTC as ISO 8601 writes it with microseconds (`2026-12-01T10:00:00.123456Z`),
+ * as the agent servers stamp events: kept to the microsecond, events of one millisecond sort in
+ * the order they happened. `undefined` for a time that cannot be read.
+ */
+export function utcEventTime(timestamp: string): string | undefined {
+  const ms = eventTime(timestamp);
+  if (Number.isNaN(ms)) return undefined;
+  // A zone moves hours and minutes only: the fraction's digits past the millisecond stay as written.
+  const micros = /T[\d:]+\.\d{3}(\d{1,3})/.exec(timestamp)?.[1] ?? '';
+  return `${new Date(ms).toISOString().slice(0, -1)}${micros.padEnd(3, '0')}Z`;
+}
+
 export const textContentSchema = z.object({
   type: z.literal('text'),
   text: z.string(),
@@ -353,10 +366,10 @@ export const EVENT_KINDS = [
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-/** A date-time in a query, as an ISO time in UTC; one without a zone is UTC, as event times are. */
+/** A date-time in a query, as an event time is stored (`utcEventTime`); one without a zone is UTC, as event times are. */
 export const eventTimeQuery = z.pipe(
-  z.string().check(z.refine((value) => !Number.isNaN(eventTime(value)), { error: 'Input should be a valid datetime' })),
-  z.transform((value: string) => new Date(eventTime(value)).toISOString()),
+  z.string().check(z.refine((value) => utcEventTime(value) !== undefined, { error: 'Input should be a valid datetime' })),
+  z.transform((value: string) => utcEventTime(value)!),
 );
 
 /** The filters `/events/search` and `/events/count` share. Times without a zone are UTC, as event times are. */

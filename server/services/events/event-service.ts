@@ -12,7 +12,7 @@ import {
   type EventPage,
   type EventSearchQuery,
   eventSchema,
-  eventTime,
+  utcEventTime,
   stateUpdateEventSchema,
   type LiveText,
   streamingDeltaSchema,
@@ -68,11 +68,8 @@ const MAX_PENDING_FRAMES = 5000;
 const toEvent = (record: EventRecord): AgentEvent => JSON.parse(record.body) as AgentEvent;
 const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** A time as stored: UTC ISO; a time that cannot be read sorts as the moment it arrived. */
-function storedTime(timestamp: string): string {
-  const ms = eventTime(timestamp);
-  return new Date(Number.isNaN(ms) ? Date.now() : ms).toISOString();
-}
+/** A time as stored: UTC ISO to the microsecond; a time that cannot be read sorts as the moment it arrived. */
+const storedTime = (timestamp: string): string => utcEventTime(timestamp) ?? utcEventTime(new Date().toISOString())!;
 
 /**
  * Conversation events: stored once each (by id) in the order agent servers send them, searched

@@ -168,6 +168,28 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       expect(count.json()).toBe(230);
     });
 
+    it('sorts events of one millisecond by their microseconds, not the order they came, and a time filter takes them in', async () => {
+      const t = await app(database);
+      const { conversationId, push } = await setup(t);
+      // Parallel tool calls: stamped within one millisecond, sent in another order (naive and zoned).
+      const sent = [
+        message('third', '2025-05-01T10:00:00.123789'),
+        message('first', '2025-05-01T12:00:00.123004+02:00'),
+        message('second', '2025-05-01T10:00:00.123456Z'),
+      ];
+      await push(sent);
+      const texts = (page: { items: { llm_message: { content: { text: string }[] } }[] }) =>
+        page.items.map((event) => event.llm_message.content[0]!.text);
+      const search = async (query: string) =>
+        (await t.request({ method: 'GET', url: `/api/v1/events/search?conversation_id__eq=${conversationId}&${query}` })).json();
+      expect(texts(await search('limit=10'))).toEqual(['first', 'second', 'third']);
+      expect(texts(await search('sort_order=TIMESTAMP_DESC&limit=10'))).toEqual(['third', 'second', 'first']);
+      expect(texts(await search('timestamp__gte=2025-05-01T10:00:00.123Z&limit=10'))).toEqual(['first', 'second', 'third']);
+      expect(texts(await search('timestamp__gte=2025-05-01T10:00:00.1235&timestamp__lt=2025-05-01T10:00:00.124Z&limit=10'))).toEqual([
+        'third',
+      ]);
+    });
+
     it('filters by kind and time (naive times are UTC) and by conversation', async () => {
       const t = await app(database);
       const { sandboxId, conversationId, push } = await setup(t);

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useReducer } from 'react';
 import { pollEvents, type StreamConnection, type StreamFrame, streamEvents } from '../../api/events';
 import type { AppConversation } from '../../contract/conversations';
-import { eventTime } from '../../contract/events';
+import { utcEventTime } from '../../contract/events';
 import { keptOutput } from '../../contract/running-output';
 import { conversationKeys } from '../../queries/conversations';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
@@ -33,9 +33,10 @@ const initial: EventsState = { events: [], ids: new Set(), streaming: new Map(),
  * kind name, and an event read again after a page boundary comes late: each goes where its time says.
  */
 function insertByTime(events: ReceivedEvent[], received: ReceivedEvent) {
-  const time = eventTime(received.event.timestamp);
+  // In UTC to the microsecond, these compare as text: events of one millisecond keep their order too.
+  const time = utcEventTime(received.event.timestamp);
   let at = events.length;
-  while (at > 0 && time < eventTime(events[at - 1]!.event.timestamp)) at -= 1;
+  while (at > 0 && time !== undefined && time < (utcEventTime(events[at - 1]!.event.timestamp) ?? '')) at -= 1;
   events.splice(at, 0, received);
 }
 
