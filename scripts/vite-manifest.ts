@@ -23,6 +23,6 @@ export function entryKey(manifest: Manifest): string {
   return entry;
 }
 
-/** The pages the router loads on demand (`src/features/<name>/<page>-page.tsx`). */
+/** The pages the router loads on demand (`src/features/<name>/[<part>/]<page>-page.tsx`). */
 export const pageModules = (manifest: Manifest) =>
   Object.keys(manifest).filter((key) => manifest[key]!.isDynamicEntry && key.endsWith('-page.tsx'));

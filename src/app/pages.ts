@@ -65,8 +65,8 @@ export const PAGE_MODULES: Record<PageName, readonly [string, ...string[]]> = {
   teamDefaults: ['src/features/team-defaults/team-defaults-page.tsx'],
   git: ['src/features/git-secrets/git-secrets-page.tsx'],
   // Its first data's prefetch (router.tsx).
-  conversations: ['src/features/conversations/conversations-page.tsx', 'src/features/conversations/prefetch.ts'],
-  conversation: ['src/features/conversations/conversation-page.tsx', 'src/features/conversations/event-timeline.tsx'],
+  conversations: ['src/features/conversations/list/conversations-page.tsx', 'src/features/conversations/list/prefetch.ts'],
+  conversation: ['src/features/conversations/detail/conversation-page.tsx', 'src/features/conversations/detail/event-timeline.tsx'],
   sandboxes: ['src/features/sandboxes/sandboxes-page.tsx'],
   specs: ['src/features/sandboxes/specs-page.tsx'],
   users: ['src/features/users/users-page.tsx'],

@@ -35,8 +35,8 @@ const COMPONENTS: Record<PageName, () => Promise<ComponentType>> = {
   apiKeys: async () => (await import('../features/api-keys/api-keys-page')).ApiKeysPage,
   teamDefaults: async () => (await import('../features/team-defaults/team-defaults-page')).TeamDefaultsPage,
   git: async () => (await import('../features/git-secrets/git-secrets-page')).GitSecretsPage,
-  conversations: async () => (await import('../features/conversations/conversations-page')).ConversationsPage,
-  conversation: async () => (await import('../features/conversations/conversation-page')).ConversationPage,
+  conversations: async () => (await import('../features/conversations/list/conversations-page')).ConversationsPage,
+  conversation: async () => (await import('../features/conversations/detail/conversation-page')).ConversationPage,
   sandboxes: async () => (await import('../features/sandboxes/sandboxes-page')).SandboxesPage,
   specs: async () => (await import('../features/sandboxes/specs-page')).SandboxSpecsPage,
   users: async () => (await import('../features/users/users-page')).UsersPage,
@@ -52,7 +52,7 @@ const PREFETCH: Partial<Record<PageName, Prefetch>> = {
   // Its filters and queries would weigh on every page's entry: loaded beside the page's code.
   // Should it not load, the page's own import fails and says so.
   conversations: (client, url) =>
-    import('../features/conversations/prefetch').then(
+    import('../features/conversations/list/prefetch').then(
       (module) => module.prefetch(client, url),
       () => undefined,
     ),

@@ -1,0 +1,112 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useState } from 'react';
+import { unavailable } from '../../../components/unavailable-dialog';
+import { useCardLayout } from '../../../components/use-card-layout';
+import { serverFeaturesQuery } from '../../../queries/server-capabilities';
+import { settingsQuery } from '../../../queries/settings';
+import { sandboxCapacityQuery } from '../../../queries/sandboxes';
+import { ownersQuery } from '../../../queries/team';
+import { useSignedInUser } from '../shared/use-signed-in-user';
+import { BulkConfirmDialog } from './bulk-confirm-dialog';
+import { ConversationsView } from './conversations-view';
+import { useBulkActions } from './use-bulk-actions';
+import { useConversationList } from './use-conversation-list';
+import { useFollowStart } from './use-follow-start';
+import { useListFilters } from './use-list-filters';
+import { useRetryStart } from './use-retry-start';
+import { useStartsUnderWay } from './use-starts-under-way';
+import { useTitleSearch } from './use-title-search';
+
+/**
+ * The form (and react-hook-form with it) loads when first opened: most visits to the list start
+ * nothing. Should its code fail to load (the server was updated meanwhile), a dialog says so.
+ */
+const NewConversationDialog = lazy(() =>
+  import('./new-conversation-dialog').then(
+    (module) => ({ default: module.NewConversationDialog }),
+    () => unavailable('New conversation'),
+  ),
+);
+
+export function ConversationsPage() {
+  const queryClient = useQueryClient();
+  const [filters, changeFilters] = useListFilters();
+  const title = useTitleSearch(filters.title, (typed) => changeFilters({ title: typed }));
+  const owners = useQuery(ownersQuery(queryClient)).data ?? undefined;
+  const signedInUserId = useSignedInUser().userId;
+
+  const features = useQuery(serverFeaturesQuery()).data;
+  const canArchive = features?.conversationArchive === true;
+  const list = useConversationList(filters, canArchive);
+  // The table's columns fit down to a tablet's width.
+  const layout = useCardLayout('47.99em');
+  const capacity = useQuery(sandboxCapacityQuery(features?.sandboxCapacity === true));
+  // Asked only for the first conversation's sake: the empty list says how to get a model.
+  const noModel = useQuery({ ...settingsQuery(), select: (settings) => !settings?.llm_model, enabled: list.items?.length === 0 }).data;
+
+  const starts = useStartsUnderWay(signedInUserId);
+  const follow = useFollowStart();
+  const retry = useRetryStart(starts.tasks, (failed, started) => {
+    starts.dismiss(failed.id);
+    follow(started.id);
+  });
+  const bulk = useBulkActions(list.items);
+  const [newOpen, setNewOpen] = useState(false);
+
+  return (
+    <>
+      <ConversationsView
+        canArchive={canArchive}
+        canSort={features?.conversationSort === true}
+        filters={filters}
+        titleInput={title.input}
+        onTitleInput={title.onInput}
+        onTitleLeave={title.onLeave}
+        onFiltersChange={(changes) => {
+          bulk.setSelected(new Set()); // a selection belongs to the rows it was made on
+          changeFilters(changes);
+        }}
+        items={list.items}
+        noModel={noModel}
+        error={list.error}
+        onRetry={list.retry}
+        count={list.count}
+        hasMore={list.hasMore}
+        loadingMore={list.loadingMore}
+        onLoadMore={list.loadMore}
+        tasks={starts.tasks}
+        retryingTask={retry.retryingTask}
+        onRetryTask={retry.retry}
+        onDismissTask={(task) => starts.dismiss(task.id)}
+        selected={bulk.selected}
+        onSelect={bulk.setSelected}
+        onBulk={bulk.ask}
+        onNew={() => setNewOpen(true)}
+        layout={layout}
+        capacity={capacity.data}
+        owners={owners}
+        signedInUserId={signedInUserId}
+      />
+      {newOpen && (
+        <Suspense fallback={null}>
+          <NewConversationDialog
+            onClose={() => setNewOpen(false)}
+            onStarted={(task) => {
+              setNewOpen(false);
+              follow(task.id);
+            }}
+          />
+        </Suspense>
+      )}
+      {bulk.asked && (
+        <BulkConfirmDialog
+          action={bulk.asked}
+          selection={bulk.selection}
+          pending={bulk.running}
+          onClose={bulk.cancel}
+          onConfirm={bulk.confirm}
+        />
+      )}
+    </>
+  );
+}
