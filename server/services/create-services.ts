@@ -207,7 +207,6 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     data,
     sandboxes,
     secrets,
-    settings,
     {
       setupScriptTimeoutMs: options.setupScriptTimeoutMs,
       startRequests,
