@@ -36,7 +36,8 @@ import { LlmTestService } from './settings/llm-test-service';
 import { LlmProxyService } from './llm-proxy/llm-proxy-service';
 import { LlmProxyTokens } from './llm-proxy/llm-proxy-tokens';
 import { McpTestService } from './settings/mcp-test-service';
-import { type SandboxLimits, SandboxService, type UserSandboxLimits } from './sandboxes/sandbox-service';
+import type { SandboxLimits, UserSandboxLimits } from './sandboxes/sandbox-limits';
+import { SandboxService } from './sandboxes/sandbox-service';
 import { OptionsService } from './settings/options-service';
 import { SecretsService } from './secrets/secrets-service';
 import { SettingsService } from './settings/settings-service';
@@ -206,7 +207,6 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     data,
     sandboxes,
     secrets,
-    settings,
     {
       setupScriptTimeoutMs: options.setupScriptTimeoutMs,
       startRequests,

@@ -17,7 +17,7 @@ import type { SandboxSpec } from '../../src/contract/sandboxes';
 import { loadSandboxSpecs } from '../sandboxes/specs';
 import { createServices } from '../services/create-services';
 import type { InstanceTiming } from '../services/instances/instance-registry';
-import type { SandboxLimits } from '../services/sandboxes/sandbox-service';
+import type { SandboxLimits } from '../services/sandboxes/sandbox-limits';
 import { openDatabase } from '../startup';
 import type { Db, QueryObserver } from '../store/database';
 import { type DatabaseName, freshPostgresDatabase } from './databases';

@@ -7,7 +7,7 @@ import type { Logger } from '../../logger';
 import type { UserRecord } from '../../store/users-store';
 import type { UserChanges } from '../../authz/users';
 import { Conflict, Invalid, NotFound, Unauthenticated, Unavailable } from '../../domain-errors';
-import type { UserSandboxLimits } from '../sandboxes/sandbox-service';
+import type { UserSandboxLimits } from '../sandboxes/sandbox-limits';
 import { type Attempt, type AttemptLimit, AttemptLimiter } from './attempt-limiter';
 import { asSystem, type Caller, type Subject } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
