@@ -141,6 +141,8 @@ export const agentStartConversationSchema = z.object({
         history: z.array(eventSchema),
         /** Ours: how many events between the first message and the newest ones were left out of `history` (it is bounded). */
         left_out: z._default(z.number(), 0),
+        /** Ours: the conversation's cost and tokens so far, which the new agent's add to: its metrics are the conversation's. */
+        metrics: z._default(z.nullable(metricsSchema), null),
       }),
     ),
     null,

@@ -73,7 +73,7 @@ export class Conversations {
       workspace: request.workspace,
       confirmation_policy: request.confirmation_policy,
       max_iterations: request.max_iterations,
-      metrics: null,
+      metrics: request.continued_from?.metrics ?? null,
       created_at: at,
       updated_at: at,
     };

@@ -3,7 +3,6 @@ import {
   type ConversationFilter,
   type ConversationPatch,
   type ConversationSearchQuery,
-  metricsSchema,
   type SandboxConversations,
 } from '../../../src/contract/conversations';
 import type { SandboxInfo } from '../../../src/contract/sandboxes';
@@ -21,6 +20,7 @@ import type { SandboxService } from '../sandboxes/sandbox-service';
 import type { StartTaskService } from './start-task-service';
 import { asSystem, type Caller } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
+import { storedMetrics } from './stored-metrics';
 
 /** What an item has beside what is stored of it (see #liveFields). */
 type LiveFields = Pick<AppConversation, 'metrics' | 'sandbox_status' | 'execution_status' | 'conversation_url' | 'session_api_key'>;
@@ -62,10 +62,8 @@ export class ConversationService {
     const sandbox = sandboxes.get(record.sandbox_id);
     const running = sandbox?.status === 'RUNNING';
     const agentUrl = running ? sandbox.exposed_urls?.find((url) => url.name === 'AGENT_SERVER')?.url : undefined;
-    // Most rows have none: parsing null only to fail would cost an error object per row.
-    const metrics = record.metrics === null ? undefined : metricsSchema.safeParse(parseJson(record.metrics, null));
     return {
-      metrics: metrics?.success ? metrics.data : null,
+      metrics: storedMetrics(record.metrics),
       sandbox_status: sandbox?.status ?? 'MISSING',
       // What its agent server last said on the event socket (its full state comes first on every connection).
       execution_status: running ? (this.events.executionStatus(record.id) ?? null) : null,

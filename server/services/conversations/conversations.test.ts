@@ -356,6 +356,9 @@ describe('a conversation, once started', () => {
     );
     const before = await eventsOf();
     const { sandbox_id: oldSandbox } = await conversation(t, id);
+    const tokens = async () => (await conversation(t, id)).metrics?.accumulated_token_usage?.completion_tokens ?? 0;
+    await vi.waitFor(async () => expect(await tokens()).toBeGreaterThan(0), WAIT);
+    const spent = await tokens();
 
     // Its sandbox still runs: nothing to go on from.
     const refused = await json(t, 'POST', `/api/v1/app-conversations/${id}/continue-in-new-sandbox`);
@@ -396,6 +399,8 @@ describe('a conversation, once started', () => {
     const context = JSON.stringify(llm.requests[2]?.messages);
     expect(context).toContain('Write notes.');
     expect(context).toContain('Your sandbox was lost');
+    // Its tokens are the conversation's: the new agent's add to those of before, which it does not start over from.
+    await vi.waitFor(async () => expect(await tokens()).toBeGreaterThan(spent), WAIT);
   });
 
   it("shows its workspace through its agent server: changes, a diff, a listing, a file and the archive; OpenHands' config", async () => {

@@ -14,6 +14,7 @@ import type { SandboxService } from '../sandboxes/sandbox-service';
 import type { SecretsService } from '../secrets/secrets-service';
 import { type AgentStartRequests, CONVERSATION_CREATE_TIMEOUT_MS } from './agent-start-request';
 import { continuedHistory } from './continued-history';
+import { storedMetrics } from './stored-metrics';
 import type { StartTasks } from './start-tasks';
 import { StepFailed, WorkspaceSetup } from './workspace-setup';
 
@@ -123,6 +124,7 @@ export class StartSteps {
         repository: continuation.selected_repository,
         branch: continuation.selected_branch,
         ...(await continuedHistory((afterSeq, limit) => events.after(conversationId, afterSeq, limit))),
+        metrics: storedMetrics(continuation.metrics),
       };
       const llmModel = await this.#startAgentConversation(
         caller,
