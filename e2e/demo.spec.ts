@@ -86,6 +86,11 @@ async function checkApi(demo: DemoProcess): Promise<Sandbox[]> {
   expect(await demo.get<number>('/api/v1/events/count?kind__eq=ActionEvent')).toBeGreaterThan(100);
   // Every conversation opens with its history: each has its user's message (the one on the demo model too).
   expect(await demo.get<number>('/api/v1/events/count?kind__eq=MessageEvent')).toBeGreaterThanOrEqual(2 * 201);
+  // Each opens with its system prompt, as a live one does, though its history is dated days back.
+  for (const { id } of [oldest!, ...newest.slice(0, 5)]) {
+    const [first] = (await demo.get<Items<{ kind: string }>>(`/api/v1/events/search?conversation_id__eq=${id}&limit=1`)).items;
+    expect(first?.kind, `the first event of ${id}`).toBe('SystemPromptEvent');
+  }
   // Each kind of history is there: a summarised one, one continued in a new sandbox, an MCP call, edits with their diffs.
   expect(await demo.get<number>('/api/v1/events/count?kind__eq=Condensation')).toBeGreaterThanOrEqual(1);
   expect(await demo.get<number>('/api/v1/events/count?kind__eq=ContinuedInNewSandboxEvent')).toBe(1);

@@ -132,6 +132,11 @@ export const agentStartConversationSchema = z.object({
    * in, what its workspace was made from, and its events as they were stored (the agent's
    * history, the LLM's context).
    */
+  /**
+   * Ours: when the server dates the conversation's start, which its system prompt carries: the
+   * first event of a conversation the demo dates in the past stays first.
+   */
+  started_at: z.optional(z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)), 'Expected an ISO date and time'))),
   continued_from: z._default(
     z.nullable(
       z.object({

@@ -86,6 +86,7 @@ export class Conversations {
       newEvent('SystemPromptEvent', 'agent', {
         system_prompt: { type: 'text', text: systemPrompt(request.workspace.working_dir), cache_prompt: false },
         tools: conversation.tools.listed,
+        ...(request.started_at !== undefined && { timestamp: request.started_at }),
       }),
     );
     conversation.logLine(

@@ -4,6 +4,8 @@ import type { ApiServices } from '../services/create-services';
 import type { PlannedConversation } from './conversation-plan';
 import type { DemoClock } from './demo-clock';
 import { transcript } from './transcripts';
+import { eventTime } from '../../src/contract/events';
+import { StoredJsonList } from '../services/json-texts';
 import { constantBackoff, polls } from '../retry';
 
 const DAY_MS = 86_400_000;
@@ -68,10 +70,18 @@ export async function seedConversation(
     trigger: planned.trigger,
     pr_number: planned.prNumber,
   });
-  await until('a system prompt', async () =>
-    (await services.events.count(sessionKeyCaller, { conversation_id__eq: id, kind__eq: 'SystemPromptEvent' })) > 0 ? true : undefined,
-  );
-  await services.events.receiveFromSandbox(sandboxId, id, transcript(planned));
+  // The history goes on from the system prompt, as a live one would: it is dated when the start reached the agent.
+  const prompted = await until('a system prompt', async () => {
+    const { items } = await services.events.search(sessionKeyCaller, {
+      conversation_id__eq: id,
+      kind__eq: 'SystemPromptEvent',
+      sort_order: 'TIMESTAMP',
+      limit: 1,
+    });
+    const [prompt] = items instanceof StoredJsonList ? items.toJSON() : items;
+    return prompt && new Date(eventTime(prompt.timestamp));
+  });
+  await services.events.receiveFromSandbox(sandboxId, id, transcript({ ...planned, createdAt: prompted }));
   if (planned.archived) {
     await clock.at(new Date(planned.createdAt.getTime() + 3 * DAY_MS), () =>
       services.conversations.update(sessionKeyCaller, id, { archived: true }),

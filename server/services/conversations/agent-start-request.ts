@@ -22,6 +22,8 @@ export interface AgentConversationSpec {
   initialMessage: SendMessageRequest | null;
   /** When it goes on in a new sandbox: the one it was in, and its stored history. */
   continuedFrom?: AgentStartConversation['continued_from'];
+  /** When the server dates the start (the demo's clock dates starts in the past). */
+  startedAt?: string;
 }
 
 /**
@@ -125,6 +127,7 @@ export class AgentStartRequests {
       max_budget_per_task: budget !== null && budget !== undefined && budget > 0 ? budget : null,
       environment: gitIdentity(stored),
       continued_from: spec.continuedFrom ?? null,
+      ...(spec.startedAt !== undefined && { started_at: spec.startedAt }),
     };
   }
 }

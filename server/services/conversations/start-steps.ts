@@ -285,6 +285,7 @@ export class StartSteps {
       llmModel: request.llm_model,
       initialMessage: request.initial_message,
       continuedFrom,
+      startedAt: this.tasks.now(),
     });
     let response: Response;
     try {
