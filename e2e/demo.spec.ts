@@ -34,6 +34,7 @@ interface Conversation {
   id: string;
   title: string;
   created_at: string;
+  updated_at: string;
   selected_repository: string | null;
   llm_model: string | null;
   execution_status: string | null;
@@ -83,6 +84,8 @@ async function checkApi(demo: DemoProcess): Promise<Sandbox[]> {
   expect(age).toBeLessThan(92 * DAY_MS);
   const newest = (await demo.get<Items<Conversation>>('/api/v1/app-conversations/search?limit=100')).items;
   expect(new Set(newest.map((conversation) => conversation.selected_repository)).size).toBeGreaterThanOrEqual(5);
+  // Worked on over weeks, as real use would be, not all in the minute the demo seeded them.
+  expect(new Set(newest.map((conversation) => conversation.updated_at.slice(0, 10))).size).toBeGreaterThanOrEqual(10);
   expect(await demo.get<number>('/api/v1/events/count?kind__eq=ActionEvent')).toBeGreaterThan(100);
   // Every conversation opens with its history: each has its user's message (the one on the demo model too).
   expect(await demo.get<number>('/api/v1/events/count?kind__eq=MessageEvent')).toBeGreaterThanOrEqual(2 * 201);

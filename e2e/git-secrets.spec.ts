@@ -263,7 +263,7 @@ test('closing the secret dialog with something typed asks first', async ({ page,
   await expect(dialog).toBeHidden();
 });
 
-test('a click under way when the tooltips arrive is not lost: the control is wrapped only once the pointer has left', async ({
+test('a control pointed at when its tooltip arrives is not replaced, so a click on it is not lost; the tooltip comes once it is left', async ({
   page,
   signIn,
   api,
@@ -279,18 +279,21 @@ test('a click under way when the tooltips arrive is not lost: the control is wra
   await openSecrets(page, signIn);
   const remove = page.getByRole('button', { name: 'Delete CLICKED' });
   await remove.hover();
-  await page.mouse.down();
+  const pointedAt = await remove.elementHandle();
   const arrived = page.waitForResponse(tooltipCode);
   release();
   await (await arrived).finished();
   await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+  // Pointed at (not focused), it is the same control: a click pressed now ends on it.
+  expect(await pointedAt!.evaluate((element) => element.isConnected)).toBe(true);
+  await page.mouse.down();
   await page.mouse.up();
   const dialog = page.getByRole('dialog', { name: 'Delete CLICKED?' });
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
-  // Once the pointer has left, the control has its tooltip.
-  await page.mouse.move(0, 0);
+  // Once the pointer and the focus (given back by the dialog) have left, the control has its tooltip.
+  await page.getByRole('heading', { name: 'Git & secrets', level: 1 }).click();
   await remove.hover();
   await expect(page.getByRole('tooltip', { name: 'Delete' })).toBeVisible();
 });

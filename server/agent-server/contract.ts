@@ -128,15 +128,15 @@ export const agentStartConversationSchema = z.object({
   /** Ours: plain environment for the terminal (e.g. GIT_AUTHOR_NAME); not masked. */
   environment: z._default(z.record(z.string(), z.string()), {}),
   /**
-   * Ours: a conversation that goes on in a new sandbox after its own was lost: the sandbox it was
-   * in, what its workspace was made from, and its events as they were stored (the agent's
-   * history, the LLM's context).
-   */
-  /**
    * Ours: when the server dates the conversation's start, which its system prompt carries: the
    * first event of a conversation the demo dates in the past stays first.
    */
   started_at: z.optional(z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)), 'Expected an ISO date and time'))),
+  /**
+   * Ours: a conversation that goes on in a new sandbox after its own was lost: the sandbox it was
+   * in, what its workspace was made from, and its events as they were stored (the agent's
+   * history, the LLM's context).
+   */
   continued_from: z._default(
     z.nullable(
       z.object({

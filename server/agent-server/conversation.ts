@@ -109,7 +109,8 @@ export class Conversation {
         ...metrics,
         model_name: llm.model ?? 'default',
         max_budget_per_task: request.max_budget_per_task,
-        cost_known: this.price !== null,
+        // A cost carried from an agent whose model had no price stays unknown.
+        cost_known: metrics.cost_known && this.price !== null,
       },
     };
     this.#save();

@@ -86,7 +86,8 @@ export class Conversations {
       newEvent('SystemPromptEvent', 'agent', {
         system_prompt: { type: 'text', text: systemPrompt(request.workspace.working_dir), cache_prompt: false },
         tools: conversation.tools.listed,
-        ...(request.started_at !== undefined && { timestamp: request.started_at }),
+        // Never after what the agent stamps next, whatever the server's clock says.
+        ...(request.started_at !== undefined && Date.parse(request.started_at) < Date.now() && { timestamp: request.started_at }),
       }),
     );
     conversation.logLine(

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { type AgentEvent, EVENT_SORT_ORDERS, EVENT_SOURCES, type EventPage, eventTime, eventTimeQuery } from '../../src/contract/events';
+import { type AgentEvent, EVENT_SORT_ORDERS, EVENT_SOURCES, type EventPage, eventTimeQuery, utcEventTime } from '../../src/contract/events';
 import { integer } from '../../src/contract/rules';
 import { MAX_PAGE_SIZE } from '../../src/contract/sandboxes';
 
@@ -20,17 +20,18 @@ export type EventSearchQuery = z.output<typeof eventSearchQuerySchema>;
 /** One page of `events` (stored in order) that match `query`. */
 export function searchEvents(events: readonly AgentEvent[], query: EventSearchQuery): EventPage {
   const kind = query.kind?.split('.').at(-1);
-  const from = query.timestamp__gte === undefined ? undefined : eventTime(query.timestamp__gte);
-  const before = query.timestamp__lt === undefined ? undefined : eventTime(query.timestamp__lt);
+  // The query's times are in the form `utcEventTime` writes (eventTimeQuery): compared as text with the events'.
+  const from = query.timestamp__gte;
+  const before = query.timestamp__lt;
   const matching = events.filter((event) => {
     if (kind !== undefined && event.kind !== kind) return false;
     if (query.source !== undefined && event.source !== query.source) return false;
-    const time = eventTime(event.timestamp);
-    if (from !== undefined && !(time >= from)) return false;
-    if (before !== undefined && !(time < before)) return false;
+    const time = utcEventTime(event.timestamp);
+    if (from !== undefined && !(time !== undefined && time >= from)) return false;
+    if (before !== undefined && !(time !== undefined && time < before)) return false;
     return true;
   });
-  // Stored order is time order (several events may share a millisecond).
+  // Stored order is time order.
   if (query.sort_order === 'TIMESTAMP_DESC') matching.reverse();
   const start = query.page_id === undefined ? 0 : matching.findIndex((event) => event.id === query.page_id);
   if (start < 0) return { items: [], next_page_id: null };

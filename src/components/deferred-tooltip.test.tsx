@@ -42,6 +42,29 @@ describe('whenNotInUse', () => {
     }
   });
 
+  it('waits while a dialog is open, which may give the focus back to the control', async () => {
+    const slot = document.createElement('span');
+    const dialog = document.createElement('div');
+    dialog.setAttribute('aria-modal', 'true');
+    const inside = document.createElement('button');
+    dialog.append(inside);
+    document.body.append(slot, dialog);
+    try {
+      inside.focus();
+      let ready = 0;
+      whenNotInUse(slot, () => (ready += 1));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(ready).toBe(0);
+      dialog.remove();
+      inside.blur();
+      document.body.dispatchEvent(new FocusEvent('focusin'));
+      await waitFor(() => expect(ready).toBe(1));
+    } finally {
+      slot.remove();
+      dialog.remove();
+    }
+  });
+
   it('goes on at once when the control is not in use', () => {
     const slot = document.createElement('span');
     document.body.append(slot);

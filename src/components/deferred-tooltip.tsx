@@ -15,12 +15,18 @@ function loadTooltip(): Promise<TooltipComponent | null> {
   return loading;
 }
 
-/** Whether the pointer is on the control or the focus in it. */
-const inUse = (slot: HTMLElement) => slot.matches(':hover') || slot.contains(document.activeElement);
+/**
+ * Whether the control is in use: the pointer on it, the focus in it, or a dialog open that may
+ * give the focus back to it when it closes (one it opened).
+ */
+const inUse = (slot: HTMLElement) =>
+  slot.querySelector(':hover') !== null ||
+  slot.contains(document.activeElement) ||
+  document.querySelector('[aria-modal="true"], dialog[open]') !== null;
 
 /**
- * Calls `ready` once `slot` is not in use: at once, or after the pointer has left it and the focus
- * gone. Returns what stops the wait.
+ * Calls `ready` once `slot` is not in use (`inUse`): at once, or after the pointer or the focus
+ * has moved on. Returns what stops the wait.
  */
 export function whenNotInUse(slot: HTMLElement, ready: () => void): () => void {
   if (!inUse(slot)) {
@@ -37,13 +43,16 @@ export function whenNotInUse(slot: HTMLElement, ready: () => void): () => void {
       ready();
     });
   };
+  // Only while one control waits (the one in use as the tooltip arrived): the document's moves of pointer and focus.
   const stop = () => {
     clearTimeout(timer);
-    slot.removeEventListener('pointerout', check);
-    slot.removeEventListener('focusout', check);
+    document.removeEventListener('pointerover', check, true);
+    document.removeEventListener('focusin', check, true);
+    document.removeEventListener('focusout', check, true);
   };
-  slot.addEventListener('pointerout', check);
-  slot.addEventListener('focusout', check);
+  document.addEventListener('pointerover', check, true);
+  document.addEventListener('focusin', check, true);
+  document.addEventListener('focusout', check, true);
   return stop;
 }
 
@@ -52,7 +61,7 @@ export function whenNotInUse(slot: HTMLElement, ready: () => void): () => void {
  * would otherwise be a large part of each list page's first download. Until it arrives (a moment
  * after the page shows) the control stands alone; it keeps its accessible name either way.
  * Wrapping the control in the tooltip mounts it anew, so that happens only while the control is
- * not pointed at or focused: a click under way or the keyboard's focus would be lost.
+ * not in use: a click under way, the keyboard's focus, or the focus a dialog gives back would be lost.
  */
 export function DeferredTooltip(props: TooltipProps) {
   const [Tooltip, setTooltip] = useState<TooltipComponent | null>(() => loaded);

@@ -66,7 +66,8 @@ export function toResponse(settings: Settings, providerHosts: Record<string, str
 
 /**
  * The team's MCP servers as a user's GET shows them beside their own: what the agent gets of them,
- * with no secret (an API key as whether it is set, a variable's name without its value).
+ * with no secret (an API key as whether it is set, a variable's name without its value, a URL
+ * without user, password or query).
  */
 function teamMcpResponse(own: McpConfig | null, team: McpConfig | null): McpConfigResponse | undefined {
   if (!team) return undefined;
@@ -80,8 +81,22 @@ function teamMcpResponse(own: McpConfig | null, team: McpConfig | null): McpConf
         env: Object.fromEntries(Object.keys(server.env).map((name) => [name, ''])),
       })),
     },
-    (server) => ({ api_key: null, api_key_set: isSet(server.api_key) }),
+    (server) => ({ url: withoutCredentials(server.url), api_key: null, api_key_set: isSet(server.api_key) }),
   );
+}
+
+/** A URL without the parts that may hold a credential: user and password, query, fragment. */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    parsed.hash = '';
+    return parsed.toString();
+  } catch {
+    return '(not a URL)';
+  }
 }
 
 /** The stored fields a POST body changes: present ones, except secrets that keep their value. */

@@ -467,7 +467,7 @@ describe('the team’s MCP servers', () => {
     await call(t, 'PATCH', '/api/organizations/default/settings', TEST_SESSION_KEY, {
       mcp_config: {
         sse_servers: [{ url: 'http://mcp.team.example/sse', api_key: 'team-mcp-key' }],
-        shttp_servers: [{ url: 'http://search.team.example/mcp' }],
+        shttp_servers: [{ url: 'http://bot:team-url-password@search.team.example/mcp?token=team-url-token' }],
         stdio_servers: [{ name: 'tracker', command: 'npx', args: ['tracker-mcp'], env: { TRACKER_TOKEN: 'team-tracker-token' } }],
       },
     });
@@ -475,6 +475,8 @@ describe('the team’s MCP servers', () => {
     const first = await read();
     expect(first.body).not.toContain('team-mcp-key');
     expect(first.body).not.toContain('team-tracker-token');
+    expect(first.body).not.toContain('team-url-password');
+    expect(first.body).not.toContain('team-url-token');
     expect(first.json()).toMatchObject({
       mcp_config: null,
       team_mcp_config: {

@@ -31,7 +31,7 @@ export function useServerSubmit<T extends FieldValues, TSubmitted>(
     // A problem the form's check found at no input of its own.
     (errors) => {
       const message = errors.root?.message;
-      if (message) setProblem({ message: `${serverErrors.verdict ?? 'Nothing was saved'}: ${message}`, unmatched: [] });
+      setProblem(message ? { message: `${serverErrors.verdict ?? 'Nothing was saved'}: ${message}`, unmatched: [] } : null);
     },
   );
   return {

@@ -8,6 +8,7 @@ import { contractResolver } from '../../components/form/contract-resolver';
 import { TextField } from '../../components/form/fields';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { useServerSubmit } from '../../components/form/use-server-submit';
+import { useConfirmDiscard } from '../../components/use-confirm-discard';
 import { apiKeyCreateSchema, type ApiKeyCreate, type CreatedApiKey } from '../../contract/team';
 import { createApiKeyMutation } from '../../queries/team';
 
@@ -59,8 +60,10 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
     save: async (values) => setCreated(await create.mutateAsync(toBody(values))),
     serverErrors: { ...PLACEMENT, verdict: 'No key was made' },
   });
+  const { requestClose, confirmation } = useConfirmDiscard(!created && form.formState.isDirty, onClose);
   return (
-    <Dialog opened onClose={onClose} title={created ? 'Your new API key' : 'Create an API key'}>
+    <Dialog opened onClose={requestClose} title={created ? 'Your new API key' : 'Create an API key'}>
+      {confirmation}
       {created ? (
         <Stack>
           <Text size="sm">
@@ -79,7 +82,7 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
               <TextField<KeyFormValues> name="name" label="Name" description="What uses it, to tell keys apart" data-autofocus />
               <ExpiryField />
               <Group justify="flex-end">
-                <Button variant="default" onClick={onClose}>
+                <Button variant="default" onClick={requestClose}>
                   Cancel
                 </Button>
                 <Button type="submit" loading={form.formState.isSubmitting}>

@@ -18,8 +18,24 @@ async function problemWith(session: Session): Promise<string | null> {
 
 type Method = 'password' | 'key';
 
-/** Its form library is the pages' and stays out of the first download: a key sign-in needs none. */
-const PasswordSignIn = lazy(async () => ({ default: (await import('./password-sign-in')).PasswordSignIn }));
+/**
+ * Its form library is the pages' and stays out of the first download: a key sign-in needs none.
+ * Should its code not come (the server was updated), the form says so: a key still signs in here.
+ */
+const PasswordSignIn = lazy(() =>
+  import('./password-sign-in').then(
+    (module) => ({ default: module.PasswordSignIn }),
+    () => ({ default: PasswordSignInElsewhere }),
+  ),
+);
+
+function PasswordSignInElsewhere() {
+  return (
+    <Alert color="yellow" title="The password form could not be loaded">
+      The server may have been updated: reload the page, or sign in with a key.
+    </Alert>
+  );
+}
 
 /**
  * Whether this console's own server offers sign-in with an identity provider. Read here, not
