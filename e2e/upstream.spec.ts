@@ -177,6 +177,8 @@ test('conversations: events come from polling the search, rename and delete use 
   addMessage(openhands.state, conversation.id, 'agent', 'The parser is fixed');
   await expect(page.getByText('The parser is fixed')).toBeVisible();
   expect(openhands.requests.some((request) => request.includes('/events/stream'))).toBe(false);
+  // A look first counts what is stored from the newest second on, and reads only when there is more.
+  expect(openhands.requests.some((request) => request.includes('/api/v1/events/count'))).toBe(true);
   // A command, then its output 0.3 s later in the same second, after a look saw the command: the
   // next look asks from that whole second (OpenHands compares seconds), so the output comes.
   const command = addCommand(openhands.state, conversation.id, 'pytest -q');

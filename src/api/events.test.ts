@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fakeApi, json } from '../testing/fake-api';
-import { openHandsEventPage } from '../../test-support/fake-openhands/event-search';
+import { matchingEvents, openHandsEventPage } from '../../test-support/fake-openhands/event-search';
 import { countEvents, pollEvents, type StreamConnection, type StreamFrame, streamEvents } from './events';
 import { signIn } from './session';
 
@@ -163,6 +163,8 @@ describe('pollEvents', () => {
         });
         return json(200, page);
       },
+      'GET /api/v1/events/count': ({ url }: { url: string }) =>
+        json(200, matchingEvents(events, new URL(url, 'http://x').searchParams.get('timestamp__gte') ?? undefined).length),
       'GET /api/v1/events': ({ url }: { url: string }) => {
         const ids = new URL(url, 'http://x').searchParams.getAll('id');
         return json(
@@ -179,8 +181,9 @@ describe('pollEvents', () => {
     onTestFinished(() => void vi.useRealTimers());
     const events = stored.slice(0, 3);
     let failNext = false;
-    const { 'GET /api/v1/events/search': search } = openHandsEvents(events, 2);
+    const { 'GET /api/v1/events/search': search, 'GET /api/v1/events/count': count } = openHandsEvents(events, 2);
     const api = fakeApi({
+      'GET /api/v1/events/count': count,
       'GET /api/v1/events/search': (request) => {
         if (!failNext) return search(request);
         failNext = false;
@@ -246,6 +249,34 @@ describe('pollEvents', () => {
     controller.abort();
     await done;
     expect(api.requests.some(({ url }) => url.startsWith('/api/v1/events?id='))).toBe(true);
+  });
+
+  it('asks once per look while nothing is new, however many events the newest second holds', async () => {
+    const events = Array.from({ length: 130 }, (_, n) => at(n + 1, `2026-11-26T10:00:09.${String(n).padStart(6, '0')}`));
+    const api = fakeApi(openHandsEvents(events, 100));
+    const controller = new AbortController();
+    const seen = new Set<string>();
+    const done = pollEvents('c1', {
+      signal: controller.signal,
+      intervalMs: 5,
+      onFrame: (frame) => frame.type === 'event' && seen.add(frame.event.id),
+    });
+    await vi.waitFor(() => expect(seen.size).toBe(130));
+    const firstLook = api.requests.length;
+    await vi.waitFor(() => expect(api.requests.length).toBeGreaterThanOrEqual(firstLook + 3));
+    expect(
+      api
+        .calls()
+        .slice(firstLook)
+        .every((call) => call.startsWith('GET /api/v1/events/count?')),
+    ).toBe(true);
+
+    // Something new of that same second is read at the next look.
+    const late = at(131, '2026-11-26T10:00:09.999999', 'AgentErrorEvent');
+    events.push(late);
+    await vi.waitFor(() => expect(seen.has(late.id)).toBe(true));
+    controller.abort();
+    await done;
   });
 
   it('ends at once when aborted while it hands on events, not after the wait between two looks', async () => {

@@ -207,11 +207,24 @@ const eventsByIdSchema = z.array(z.nullable(eventSchema));
 export async function pollEvents(conversationId: string, options: PollOptions): Promise<void> {
   const { signal, onFrame, onConnection = () => {}, intervalMs = 3000 } = options;
   let since: string | undefined;
+  // The events seen of the newest second on, by id: when as many are stored from there, a look has
+  // nothing new to read, and asks once instead of reading that second again, page by page.
+  const recent = new Map<string, string>();
+  const seen = (frame: StreamFrame) => {
+    if (frame.type === 'event') recent.set(frame.event.id, wholeSecond(frame.event.timestamp));
+    onFrame(frame);
+  };
   let open = false;
   onConnection({ state: 'connecting' });
   while (!signal.aborted) {
     try {
-      since = await readEventsSince(conversationId, since, signal, onFrame);
+      const from = since === undefined ? undefined : wholeSecond(since);
+      const nothingNew = from !== undefined && (await countEvents({ conversationId, from }, signal)) === recent.size;
+      if (!nothingNew) {
+        since = await readEventsSince(conversationId, since, signal, seen);
+        const newest = since === undefined ? undefined : wholeSecond(since);
+        for (const [id, second] of recent) if (newest !== undefined && second < newest) recent.delete(id);
+      }
       // Said once per change, not at every look: each one would re-render the page.
       if (!open) onConnection({ state: 'open' });
       open = true;
