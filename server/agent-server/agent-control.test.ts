@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AgentConversationInfo, SANDBOX_RESUMED_PATH } from './contract';
 import { type AgentEvent, DEMO_MODEL, type EventPage } from '../../src/contract/events';
 import { type AgentServerProcess, startAgentServer } from '../testing/agent-server-process';
@@ -104,6 +104,35 @@ describe('pausing and running', () => {
     expect(llm.requests).toHaveLength(2);
     expect(llm.requests[1]?.messages).toEqual(llm.requests[0]?.messages);
     expect((await server.events(id)).filter((event) => event.kind === 'ConversationErrorEvent')).toEqual([]);
+  });
+
+  it('says paused last on the event socket when stopped mid-command or mid-call, as OpenHands’ client reads it', async () => {
+    for (const first of [terminal('sleep 5'), { hang: true }] as StubReply[]) {
+      llm = await startOpenAiStub([first, { text: 'Done.' }]);
+      const id = await start(startBody('openai/stub'));
+      const socket = server.socket(`/sockets/events/${id}`, { 'X-Session-API-Key': server.key });
+      await new Promise((resolve) => socket.once('open', resolve));
+      const received = frames(socket, () => false);
+      await llm.waitForRequests(1);
+      if ('toolCalls' in first) await vi.waitFor(async () => expect(kinds(await server.events(id))).toContain('ActionEvent'));
+      expect((await server.call('POST', `/api/conversations/${id}/pause`)).status).toBe(200);
+      await server.status(id, 'paused');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      socket.close();
+      // What the client sets its status from: a full state's execution_status, or an execution_status update.
+      const statuses = (await received)
+        .filter((frame) => frame.kind === 'ConversationStateUpdateEvent')
+        .flatMap((frame) =>
+          frame.key === 'execution_status'
+            ? [frame.value]
+            : frame.key === 'full_state'
+              ? [(frame.value as { execution_status: unknown }).execution_status]
+              : [],
+        );
+      expect(statuses.at(-1)).toBe('paused');
+      await llm.close();
+      llm = undefined;
+    }
   });
 
   it('comes back paused, saying why, when notified that its sandbox was paused mid-run', async () => {
