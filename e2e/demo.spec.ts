@@ -110,6 +110,13 @@ async function checkApi(demo: DemoProcess): Promise<Sandbox[]> {
   const [midRun] = (await demo.get<Items<Conversation>>('/api/v1/app-conversations/search?title__contains=tour%20of%20the%20storefront'))
     .items;
   expect(midRun).toMatchObject({ llm_model: 'demo/scripted', execution_status: 'waiting_for_confirmation' });
+  // Asked for a tour, it gave one: what is where in the storefront, and how to run it.
+  const finishes = (
+    await demo.get<Items<{ action: { message?: string } }>>(
+      `/api/v1/events/search?conversation_id__eq=${midRun!.id}&kind__eq=ActionEvent&limit=100`,
+    )
+  ).items.flatMap((event) => event.action.message ?? []);
+  expect(finishes.join('\n')).toMatch(/What is where:\n- `[^`]+`: [\s\S]*To run it: /);
 
   // The team: the owner, two admins, six members (one disabled) and a pending invitation; members' own work.
   const team = (await demo.get<Items<Member>>('/api/organizations/default/members?limit=100')).items;

@@ -357,6 +357,9 @@ describe('events/search', () => {
 describe('the demo model', () => {
   it('plays a scripted session that really runs in the workspace, and a scripted reply later', async () => {
     const body = startBody(DEMO_MODEL);
+    // A repository's files, which its finish tours.
+    fs.mkdirSync(path.join(body.workspace.working_dir, 'src'));
+    fs.writeFileSync(path.join(body.workspace.working_dir, 'package.json'), '{}');
     const id = await start(body);
     await server.status(id, 'finished');
     const events = await server.events(id);
@@ -379,6 +382,12 @@ describe('the demo model', () => {
     });
     expect(events[6]).toMatchObject({ action: { kind: 'FileEditorAction', command: 'create', path: 'demo-notes.md' } });
     expect(fs.readFileSync(path.join(body.workspace.working_dir, 'demo-notes.md'), 'utf8')).toContain('demo model');
+    expect(events[8]).toMatchObject({
+      action: {
+        kind: 'FinishAction',
+        message: expect.stringMatching(/What is where:\n- `package\.json`: .*\n- `src`: the code\nTo run it: `npm install`/),
+      },
+    });
     expect(events[9]).toMatchObject({ observation: { kind: 'FinishObservation' } });
     for (const event of events) expect(event.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     for (const event of events) expect(event.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

@@ -48,6 +48,56 @@ const terminal = (command: string) => call('terminal', { command, security_risk:
 /** A later message that asks to delete something: the demo deletes its note, a HIGH-risk command. */
 const ASKS_TO_DELETE = /\b(delete|remove|clean|rm)\b/i;
 
+/** What an entry of a workspace usually is, by its name: the tour the demo gives. */
+const PURPOSES: [RegExp, string][] = [
+  [/^(src|app|lib|pkg|cmd|internal)$/, 'the code'],
+  [/^(tests?|__tests__|e2e|spec)$/, 'the tests'],
+  [/^(public|static|assets)$/, 'files served as they are'],
+  [/^docs?$/, 'the documentation'],
+  [/^README(\.md)?$/i, 'where to start reading'],
+  [/^package\.json$/, 'the dependencies and the npm scripts'],
+  [/^(pyproject\.toml|requirements\.txt)$/, 'the Python dependencies'],
+  [/^go\.mod$/, 'the Go module and its dependencies'],
+  [/^(Dockerfile|compose\.ya?ml|docker-compose\.ya?ml)$/, 'the container setup'],
+  [/^\.github$/, 'the CI workflows'],
+  [/^(vite|next|webpack|vitest|jest|playwright)\.config\.\w+$/, 'a tool’s configuration'],
+  [/^tsconfig\.json$/, 'the TypeScript settings'],
+];
+
+/** How to run what the workspace holds, by the file that says so. */
+const HOW_TO_RUN: [string, string][] = [
+  ['package.json', '`npm install`, then `npm run dev` (its scripts name the rest, tests included)'],
+  ['pyproject.toml', '`uv sync`, then `uv run pytest`'],
+  ['go.mod', '`go run ./...`, and `go test ./...` for the tests'],
+  ['Makefile', '`make` (its targets name the rest)'],
+];
+
+/** A tour of the workspace from its `ls -la`: what is where, and how to run it. */
+export function tourOf(listing: string): string {
+  const names = listing
+    .split('\n')
+    .filter((line) => /^[-dl][rwx-]{9}/.test(line.trim()))
+    .map((line) =>
+      line
+        .trim()
+        .split(/\s+/)
+        .slice(8)
+        .join(' ')
+        .replace(/ -> .*$/, ''),
+    )
+    .filter((name) => name && name !== '.' && name !== '..');
+  const known = names.flatMap((name) => {
+    const purpose = PURPOSES.find(([pattern]) => pattern.test(name))?.[1];
+    return purpose ? [`- \`${name}\`: ${purpose}`] : [];
+  });
+  const run = HOW_TO_RUN.find(([file]) => names.includes(file))?.[1];
+  if (known.length === 0 && !run) return 'The workspace is empty so far: nothing to tour yet.';
+  return [...(known.length > 0 ? ['What is where:', ...known] : []), ...(run ? [`To run it: ${run}.`] : [])].join('\n');
+}
+
+/** The output of the first command of the session (its `ls -la`). */
+const firstOutput = (messages: ChatCompletionMessageParam[]) => textOf(messages.find((message) => message.role === 'tool'));
+
 /** The next scripted reply, from where the conversation is. */
 function nextReply(messages: ChatCompletionMessageParam[]): { text: string; toolCalls: ToolCall[] } {
   const userIndexes = messages.flatMap((message, i) => (message.role === 'user' ? [i] : []));
@@ -70,7 +120,7 @@ function nextReply(messages: ChatCompletionMessageParam[]): { text: string; tool
           text: '',
           toolCalls: [
             call('finish', {
-              message: `Demo done: I listed the workspace and wrote demo-notes.md. This was the demo model (${DEMO_MODEL}); choose an LLM in Settings › LLM for real work.`,
+              message: `Demo done: I listed the workspace and wrote demo-notes.md.\n\n${tourOf(firstOutput(messages))}\n\nThis was the demo model (${DEMO_MODEL}); choose an LLM in Settings › LLM for real work.`,
             }),
           ],
         };
