@@ -142,6 +142,15 @@ async function checkApi(demo: DemoProcess): Promise<Sandbox[]> {
   expect(await asMei.json()).toBe(meis);
   const meisSettings = (await (await fetch(`${origin}/api/settings`, { headers: { cookie } })).json()) as { inherited: string[] };
   expect(meisSettings.inherited).toContain('llm_model');
+  // Her work of today, its sandbox running: the changes its timeline tells are in its workspace.
+  const asMeiGet = async <T>(path: string) => (await (await fetch(`${origin}${path}`, { headers: { cookie } })).json()) as T;
+  const today = (await asMeiGet<Items<Conversation>>('/api/v1/app-conversations/search?limit=100')).items.filter(
+    (conversation) => conversation.selected_repository && Date.now() - Date.parse(conversation.created_at) < DAY_MS,
+  );
+  const changed = await Promise.all(
+    today.map(async (conversation) => (await asMeiGet<unknown[]>(`/api/v1/app-conversations/${conversation.id}/workspace/changes`)).length),
+  );
+  expect(changed.filter((count) => count > 0).length, `changes per conversation of today: ${changed.join(', ')}`).toBeGreaterThan(0);
   return sandboxes;
 }
 

@@ -59,6 +59,7 @@ export async function seedConversation(
   caller: Caller,
   sandboxId: string,
   planned: PlannedConversation,
+  { keepsRunning = false }: { keepsRunning?: boolean } = {},
 ): Promise<void> {
   const id = await startConversation(services, clock, caller, planned.createdAt, {
     sandbox_id: sandboxId,
@@ -81,7 +82,9 @@ export async function seedConversation(
     const [prompt] = items instanceof StoredJsonList ? items.toJSON() : items;
     return prompt && new Date(eventTime(prompt.timestamp));
   });
-  await services.events.receiveFromSandbox(sandboxId, id, transcript({ ...planned, createdAt: prompted }));
+  const history = transcript({ ...planned, createdAt: prompted });
+  await services.events.receiveFromSandbox(sandboxId, id, history);
+  if (keepsRunning) await editInWorkspace(services, caller, sandboxId, id, history);
   if (planned.archived) {
     await clock.at(new Date(planned.createdAt.getTime() + 3 * DAY_MS), () =>
       services.conversations.update(sessionKeyCaller, id, { archived: true }),
@@ -97,4 +100,43 @@ export async function inParallel<T>(items: T[], parallel: number, work: (item: T
       for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
     }),
   );
+}
+
+/** Each file's last content in a history's file edits, by its path in the workspace. */
+function editedFiles(history: object[]): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const event of history) {
+    const observation = (event as { observation?: { kind?: string; path?: string; new_content?: unknown } }).observation;
+    if (observation?.kind === 'FileEditorObservation' && observation.path && typeof observation.new_content === 'string') {
+      files.set(observation.path, observation.new_content);
+    }
+  }
+  return files;
+}
+
+/**
+ * A conversation whose sandbox stays running: its history's edits made in its workspace too, so
+ * that its Changes and Files tabs show the work its timeline tells.
+ */
+async function editInWorkspace(services: ApiServices, caller: Caller, sandboxId: string, id: string, history: object[]): Promise<void> {
+  const files = editedFiles(history);
+  if (files.size === 0) return;
+  // Its owner's view: the sandbox's key is shown to those who may use it.
+  const sandbox = await services.sandboxes.get(caller, sandboxId);
+  const agent = sandbox.exposed_urls?.find((url) => url.name === 'AGENT_SERVER')?.url;
+  if (!agent || !sandbox.session_api_key) throw new Error(`Sandbox ${sandboxId} runs no agent server`);
+  const response = await fetch(`${agent}/api/conversations/${id}`, { headers: { 'X-Session-API-Key': sandbox.session_api_key } });
+  const { workspace } = (await response.json()) as { workspace: { working_dir: string } };
+  for (const [file, content] of files) {
+    const write = [
+      'sh',
+      '-c',
+      'mkdir -p "$(dirname "$1")" && printf %s "$2" | base64 -d > "$1"',
+      'write',
+      file,
+      Buffer.from(content).toString('base64'),
+    ];
+    const result = await services.sandboxes.exec(caller, sandboxId, write, { cwd: workspace.working_dir, timeoutMs: 10_000 });
+    if (result.exitCode !== 0) throw new Error(`The demo could not write ${file} in its workspace: ${result.output}`);
+  }
 }

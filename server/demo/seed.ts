@@ -138,7 +138,7 @@ export async function seedDemo(
     next?.catch(() => undefined);
     await inParallel(group.conversations, 6, async (conversation) => {
       signal.throwIfAborted();
-      await seedConversation(services, clock, owner, id, conversation);
+      await seedConversation(services, clock, owner, id, conversation, { keepsRunning: group.end === 'running' });
     });
     if (group.end === 'deleted') await services.sandboxes.delete(sessionKeyCaller, id);
     if (group.end === 'paused') await services.sandboxes.pause(sessionKeyCaller, id);
