@@ -45,25 +45,15 @@ export function SuggestField<T extends FieldValues>({ name, suggestions, ...prop
 }
 
 /**
- * A number typed as text into the browser's own number input; the value stays a string so an
- * empty field means "not set" and the contract, not the widget, decides what is valid.
+ * A number as typed: a text input (with the number keyboard on phones) whose value stays the
+ * string typed, so an empty field means "not set" and the contract, not the widget, decides what
+ * is valid. The browser's own number input would report "5e" or "-" as empty, and a limit would be
+ * cleared where the person meant to set one.
  */
-export function NumberField<T extends FieldValues>({
-  name,
-  unit,
-  ...props
-}: FieldProps<T> & { min?: number; max?: number; step?: number | 'any'; unit?: string }) {
+export function NumberField<T extends FieldValues>({ name, unit, ...props }: FieldProps<T> & { unit?: string }) {
   const { field, fieldState } = useController<T>({ name });
   return (
-    <TextInput
-      {...props}
-      {...field}
-      type="number"
-      inputMode="decimal"
-      value={field.value ?? ''}
-      leftSection={unit}
-      error={fieldState.error?.message}
-    />
+    <TextInput {...props} {...field} inputMode="decimal" value={field.value ?? ''} leftSection={unit} error={fieldState.error?.message} />
   );
 }
 

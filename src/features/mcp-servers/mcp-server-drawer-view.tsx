@@ -118,9 +118,6 @@ export function McpServerDrawerView({ form, row, failed, test, onSubmit, onTest,
                       name="timeout"
                       label="Timeout"
                       description="Seconds per request, 1 to 3600 (60 when empty)"
-                      min={1}
-                      max={3600}
-                      step={1}
                     />
                   )}
                 </>

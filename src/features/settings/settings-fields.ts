@@ -34,7 +34,7 @@ export type FieldSpec = Common &
     | { kind: 'suggest'; placeholder?: string; suggestions: string[]; suggestionsFrom?: OptionKind }
     /** `placeholder` names the empty choice; `optionsFrom`: the choices are the server's list. */
     | { kind: 'select'; placeholder?: string; options: { value: string; label: string }[]; optionsFrom?: OptionKind }
-    | { kind: 'number'; min?: number; step?: number | 'any'; unit?: string }
+    | { kind: 'number'; unit?: string }
     | { kind: 'switch' }
     | { kind: 'secret' }
   );
@@ -66,8 +66,6 @@ export const SETTINGS_FIELDS = {
     section: 'llm',
     label: 'Max budget per task',
     help: 'In US dollars; empty for no limit',
-    min: 0,
-    step: 'any',
     unit: '$',
   },
   agent: { kind: 'select', section: 'agent', label: 'Agent', placeholder: 'Server default', options: [], optionsFrom: 'agents' },
@@ -76,8 +74,6 @@ export const SETTINGS_FIELDS = {
     section: 'agent',
     label: 'Max iterations',
     help: 'Steps before the agent stops; empty for the server default',
-    min: 1,
-    step: 1,
   },
   security_analyzer: {
     kind: 'select',
@@ -94,8 +90,6 @@ export const SETTINGS_FIELDS = {
     section: 'agent',
     label: 'Condenser max size',
     help: 'Events kept before the history is condensed (at least 20)',
-    min: 20,
-    step: 1,
   },
   confirmation_mode: { kind: 'switch', section: 'agent', label: 'Confirmation mode', help: 'Ask before the agent runs an action' },
   enable_default_condenser: {
@@ -124,9 +118,6 @@ export const SETTINGS_FIELDS = {
     section: 'sandbox',
     label: 'Remote runtime resource factor',
     help: "Multiplies each Docker sandbox's CPUs and memory",
-
-    min: 1,
-    step: 1,
   },
   sandbox_api_key: { kind: 'secret', section: 'sandbox', label: 'Sandbox API key' },
   git_user_name: { kind: 'text', section: 'git', label: 'Git user name', placeholder: 'openhands', autoComplete: 'name' },

@@ -131,7 +131,7 @@ describe('SettingsFormView', () => {
       expect(screen.getByRole('region', { name: title })).toBeInTheDocument();
     }
     expect(input('LLM model')).toHaveValue('openai/gpt-5');
-    expect(input('Max iterations')).toHaveValue(40);
+    expect(input('Max iterations')).toHaveValue('40');
     expect(screen.getByTestId('llm_api_key-status')).toHaveTextContent('Set');
     expect(screen.getByTestId('search_api_key-status')).toHaveTextContent('Not set');
   });

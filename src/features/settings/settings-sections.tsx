@@ -81,7 +81,7 @@ function SettingField({ name, stored, choices, unstorable, notUsed, inherited }:
       return <SelectField<SettingsFormValues> {...common} description={description} placeholder={spec.placeholder} options={options} />;
     }
     case 'number':
-      return <NumberField<SettingsFormValues> {...common} min={spec.min} step={spec.step} unit={spec.unit} />;
+      return <NumberField<SettingsFormValues> {...common} unit={spec.unit} />;
     case 'switch':
       return <SwitchField<SettingsFormValues> {...common} />;
     case 'secret':

@@ -140,7 +140,7 @@ function TeamDefaultsForm({ defaults }: { defaults: OrganizationDefaults }) {
               placeholder="None"
               options={analyzers.map((name) => ({ value: name, label: name }))}
             />
-            <NumberField<TeamDefaultsValues> name="max_budget_per_task" label="Budget per task" unit="$" min={0} step="any" />
+            <NumberField<TeamDefaultsValues> name="max_budget_per_task" label="Budget per task" unit="$" />
             <TextField<TeamDefaultsValues> name="sandbox_runtime_container_image" label="Sandbox runtime image" />
             <TextField<TeamDefaultsValues> name="sandbox_base_container_image" label="Sandbox base image" />
           </SimpleGrid>

@@ -55,17 +55,9 @@ export function LimitsDialog({ member, onClose }: { member: Member; onClose: () 
               name="max_running_sandboxes"
               label="Running at once"
               description="Empty: only the server’s limit"
-              min={0}
-              step={1}
               data-autofocus
             />
-            <NumberField<LimitsFormValues>
-              name="max_sandboxes"
-              label="In all"
-              description="Empty: only the server’s limit"
-              min={0}
-              step={1}
-            />
+            <NumberField<LimitsFormValues> name="max_sandboxes" label="In all" description="Empty: only the server’s limit" />
             <Group justify="flex-end">
               <Button variant="default" onClick={requestClose}>
                 Cancel

@@ -52,6 +52,17 @@ describe('InviteDialog', () => {
 });
 
 describe('LimitsDialog', () => {
+  it('refuses what is not a number, as typed, instead of reading it as no limit', async () => {
+    const api = fakeApi({});
+    const { user } = renderWithQueries(<LimitsDialog member={mia} onClose={() => undefined} />, clientInOrg());
+    await user.clear(await screen.findByLabelText('Running at once'));
+    await user.type(screen.getByLabelText('Running at once'), '5e');
+    await user.click(screen.getByRole('button', { name: 'Save limits' }));
+    expect(await screen.findByLabelText('Running at once')).toHaveAccessibleDescription(/Must be/);
+    expect(screen.getByLabelText('Running at once')).toHaveValue('5e');
+    expect(api.requests).toEqual([]);
+  });
+
   it('refuses a limit that is not a whole number before sending it', async () => {
     const api = fakeApi({});
     const { user } = renderWithQueries(<LimitsDialog member={mia} onClose={() => undefined} />, clientInOrg());
@@ -68,7 +79,7 @@ describe('LimitsDialog', () => {
     });
     const api = fakeApi({ [`PATCH ${MEMBERS}/u-mia`]: () => answer });
     const { user } = renderWithQueries(<LimitsDialog member={mia} onClose={() => undefined} />, clientInOrg());
-    expect(await screen.findByLabelText('Running at once')).toHaveValue(2);
+    expect(await screen.findByLabelText('Running at once')).toHaveValue('2');
     await user.type(screen.getByLabelText('In all'), '5');
     await user.click(screen.getByRole('button', { name: 'Save limits' }));
     expect(await screen.findByLabelText('In all')).toHaveAccessibleDescription(/Must be less than or equal to 1000/);
@@ -77,6 +88,6 @@ describe('LimitsDialog', () => {
     answer = json(409, { detail: 'At least one active owner must remain' });
     await user.click(screen.getByRole('button', { name: 'Save limits' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('The limits were not saved: At least one active owner must remain');
-    expect(screen.getByLabelText('In all')).toHaveValue(5);
+    expect(screen.getByLabelText('In all')).toHaveValue('5');
   });
 });
