@@ -57,11 +57,16 @@ export function NumberField<T extends FieldValues>({ name, unit, ...props }: Fie
   );
 }
 
+/**
+ * A choice among `options`, with an empty choice (its `placeholder`) first unless `oneOf`: then the
+ * value is always one of them.
+ */
 export function SelectField<T extends FieldValues>({
   name,
   options,
+  oneOf = false,
   ...props
-}: FieldProps<T> & { options: { value: string; label: string }[] }) {
+}: FieldProps<T> & { options: { value: string; label: string }[]; oneOf?: boolean }) {
   const { field, fieldState } = useController<T>({ name });
   const value: string = field.value ?? '';
   // A stored value the list doesn't know (set elsewhere) must still show, not vanish.
@@ -72,7 +77,7 @@ export function SelectField<T extends FieldValues>({
       {...rest}
       {...field}
       value={value}
-      data={[{ value: '', label: placeholder ?? 'Not set' }, ...data]}
+      data={oneOf ? data : [{ value: '', label: placeholder ?? 'Not set' }, ...data]}
       error={fieldState.error?.message}
     />
   );

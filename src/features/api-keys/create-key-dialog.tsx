@@ -1,11 +1,11 @@
-import { Button, Code, Group, NativeSelect, Stack, Text } from '@mantine/core';
+import { Button, Code, Group, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { FormProvider, useController, useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { CopyValue } from '../../components/copy-value';
 import { Dialog } from '../../components/dialog';
 import { contractResolver } from '../../components/form/contract-resolver';
-import { TextField } from '../../components/form/fields';
+import { SelectField, TextField } from '../../components/form/fields';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { useServerSubmit } from '../../components/form/use-server-submit';
 import { useConfirmDiscard } from '../../components/use-confirm-discard';
@@ -30,22 +30,12 @@ const toBody = (values: KeyFormValues): ApiKeyCreate => {
 const FIELD_OF: Record<string, keyof KeyFormValues> = { name: 'name', expires_at: 'expiry' };
 const PLACEMENT = { fieldFor: (path: string) => FIELD_OF[path] };
 
-function ExpiryField() {
-  const { field, fieldState } = useController<KeyFormValues, 'expiry'>({ name: 'expiry' });
-  return (
-    <NativeSelect
-      {...field}
-      label="Expires"
-      error={fieldState.error?.message}
-      data={[
-        { value: '30', label: 'In 30 days' },
-        { value: '90', label: 'In 90 days' },
-        { value: '365', label: 'In a year' },
-        { value: 'never', label: 'Never' },
-      ]}
-    />
-  );
-}
+const EXPIRY_CHOICES = [
+  { value: '30', label: 'In 30 days' },
+  { value: '90', label: 'In 90 days' },
+  { value: '365', label: 'In a year' },
+  { value: 'never', label: 'Never' },
+];
 
 /** Makes a key and shows it once, to copy. */
 export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
@@ -80,7 +70,7 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
             <Stack>
               {problem && <SaveProblemAlert problem={problem} />}
               <TextField<KeyFormValues> name="name" label="Name" description="What uses it, to tell keys apart" data-autofocus />
-              <ExpiryField />
+              <SelectField<KeyFormValues> name="expiry" label="Expires" options={EXPIRY_CHOICES} oneOf />
               <Group justify="flex-end">
                 <Button variant="default" onClick={requestClose}>
                   Cancel

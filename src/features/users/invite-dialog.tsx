@@ -1,10 +1,11 @@
-import { Alert, Button, Group, NativeSelect, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormProvider, useController, useForm } from 'react-hook-form';
 import { CopyValue } from '../../components/copy-value';
 import { Dialog } from '../../components/dialog';
 import { contractResolver } from '../../components/form/contract-resolver';
+import { SelectField } from '../../components/form/fields';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { useServerSubmit } from '../../components/form/use-server-submit';
 import { useConfirmDiscard } from '../../components/use-confirm-discard';
@@ -49,21 +50,12 @@ function EmailsField() {
   );
 }
 
-function RoleField({ myRole }: { myRole: Role }) {
-  const { field, fieldState } = useController<InviteFormValues, 'role'>({ name: 'role' });
-  return (
-    <NativeSelect
-      {...field}
-      label="Role"
-      error={fieldState.error?.message}
-      data={[
-        { value: 'member', label: 'Member: their own settings, conversations and sandboxes' },
-        { value: 'admin', label: 'Admin: also users, and everyone’s conversations and sandboxes' },
-        ...(myRole === 'owner' ? [{ value: 'owner', label: 'Owner: everything' }] : []),
-      ]}
-    />
-  );
-}
+/** The roles someone of `myRole` may give: an owner also makes owners. */
+const roleChoices = (myRole: Role) => [
+  { value: 'member', label: 'Member: their own settings, conversations and sandboxes' },
+  { value: 'admin', label: 'Admin: also users, and everyone’s conversations and sandboxes' },
+  ...(myRole === 'owner' ? [{ value: 'owner', label: 'Owner: everything' }] : []),
+];
 
 /**
  * Invites people by email. Each gets a link to set their password, shown here once to hand over
@@ -109,7 +101,7 @@ export function InviteDialog({ myRole, onClose }: { myRole: Role; onClose: () =>
             <Stack>
               {problem && <SaveProblemAlert problem={problem} />}
               <EmailsField />
-              <RoleField myRole={myRole} />
+              <SelectField<InviteFormValues> name="role" label="Role" options={roleChoices(myRole)} oneOf />
               <Group justify="flex-end">
                 <Button variant="default" onClick={requestClose}>
                   Cancel
