@@ -1,3 +1,5 @@
+import { lingui } from '@lingui/vite-plugin';
+import babel, { defineRolldownBabelPreset } from '@rolldown/plugin-babel';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { configDefaults } from 'vitest/config';
@@ -18,8 +20,17 @@ const POSTGRES_ONLY = [
   'server/store/postgres-connections.test.ts',
 ];
 
+/**
+ * Lingui's macros (`t`, `<Trans>`, `msg`) become catalog lookups; only files that import them go
+ * through Babel. In production the English text leaves the code: the catalogs carry it.
+ */
+const linguiMacros = defineRolldownBabelPreset({
+  preset: { plugins: ['@lingui/babel-plugin-lingui-macro'] },
+  rolldown: { filter: { code: /from ['"]@lingui\/(core|react)\/macro['"]/ } },
+});
+
 export default defineConfig({
-  plugins: [react(), tableWithoutScrollArea(), reactRouterProduction(), precompress(), pagePreloads()],
+  plugins: [react(), babel({ presets: [linguiMacros] }), lingui(), tableWithoutScrollArea(), reactRouterProduction(), precompress(), pagePreloads()],
   server: { proxy: { '/api': apiTarget, '/openapi.json': apiTarget, '/sign-in': apiTarget, '/sign-out': apiTarget } },
   build: {
     outDir: 'dist',

@@ -1,10 +1,17 @@
 import '@testing-library/jest-dom/vitest';
+import { i18n } from '@lingui/core';
+import { compileMessage } from '@lingui/message-utils/compileMessage';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 // findBy and waitFor wait longer than the default second: code loaded on demand (markdown, overlays)
 // can take more than that to import while other suites share the machine's cores.
 configure({ asyncUtilTimeout: 5000 });
+
+// Views render their English source text, compiled as they run: a test does not wait for
+// catalogs, and `npm run i18n:check` keeps the catalogs whole.
+i18n.setMessagesCompiler(compileMessage);
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 // Test files share one document (isolate: false): what a test wrote into the body
 // itself, beside what React rendered, must not outlive it.

@@ -11,6 +11,7 @@ import { NotForYourRole } from './route-error';
 import { ServerBadge } from './server-badge';
 import { useShortcuts } from './shortcuts/use-shortcuts';
 import { useHiddenPages, useRefusedPage } from './use-hidden-pages';
+import { useSettingsLanguage } from './use-settings-language';
 
 /** Loaded when first opened: its table and switch are not part of any page's first download. */
 const ShortcutsDialog = lazy(async () => ({ default: (await import('./shortcuts/shortcuts-dialog')).ShortcutsDialog }));
@@ -47,6 +48,7 @@ export function Layout() {
   const [helpNeeded, setHelpNeeded] = useState(false);
   if (helpOpen && !helpNeeded) setHelpNeeded(true);
   useShortcuts(shortcutsOn, help.open);
+  useSettingsLanguage();
   const burger = useRef<HTMLButtonElement>(null);
   // Escape closes the narrow screen's navigation, and the focus goes back to its button.
   useEffect(() => {

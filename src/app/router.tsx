@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type LoaderFunctionArgs, matchRoutes, Navigate, type RouteObject } from 'react-router';
 import { getSession } from '../api/session';
+import { type CatalogLoader, loadCatalog } from '../i18n/catalogs';
 import { SignOutRoute } from '../features/auth/sign-out-route';
 import { prefetch as prefetchSettings } from '../features/settings/prefetch';
 import { Layout } from './layout';
@@ -28,18 +29,54 @@ const prefetched = (queryClient: QueryClient, prefetch: Prefetch) => ({
   },
 });
 
-/** Each page's component, loaded on demand (its module in pages.ts). */
-const COMPONENTS: Record<PageName, () => Promise<ComponentType>> = {
-  settings: async () => (await import('../features/settings/settings-page')).SettingsPage,
-  mcp: async () => (await import('../features/mcp-servers/mcp-servers-page')).McpServersPage,
-  apiKeys: async () => (await import('../features/api-keys/api-keys-page')).ApiKeysPage,
-  teamDefaults: async () => (await import('../features/team-defaults/team-defaults-page')).TeamDefaultsPage,
-  git: async () => (await import('../features/git-secrets/git-secrets-page')).GitSecretsPage,
-  conversations: async () => (await import('../features/conversations/list/conversations-page')).ConversationsPage,
-  conversation: async () => (await import('../features/conversations/detail/conversation-page')).ConversationPage,
-  sandboxes: async () => (await import('../features/sandboxes/sandboxes-page')).SandboxesPage,
-  specs: async () => (await import('../features/sandboxes/specs-page')).SandboxSpecsPage,
-  users: async () => (await import('../features/users/users-page')).UsersPage,
+/** A page's component, and the catalog of its strings. */
+interface PageModule {
+  Component: ComponentType;
+  catalog: CatalogLoader;
+}
+
+/** Each page, loaded on demand (its module in pages.ts). */
+const COMPONENTS: Record<PageName, () => Promise<PageModule>> = {
+  settings: async () => {
+    const page = await import('../features/settings/settings-page');
+    return { Component: page.SettingsPage, catalog: page.catalog };
+  },
+  mcp: async () => {
+    const page = await import('../features/mcp-servers/mcp-servers-page');
+    return { Component: page.McpServersPage, catalog: page.catalog };
+  },
+  apiKeys: async () => {
+    const page = await import('../features/api-keys/api-keys-page');
+    return { Component: page.ApiKeysPage, catalog: page.catalog };
+  },
+  teamDefaults: async () => {
+    const page = await import('../features/team-defaults/team-defaults-page');
+    return { Component: page.TeamDefaultsPage, catalog: page.catalog };
+  },
+  git: async () => {
+    const page = await import('../features/git-secrets/git-secrets-page');
+    return { Component: page.GitSecretsPage, catalog: page.catalog };
+  },
+  conversations: async () => {
+    const page = await import('../features/conversations/list/conversations-page');
+    return { Component: page.ConversationsPage, catalog: page.catalog };
+  },
+  conversation: async () => {
+    const page = await import('../features/conversations/detail/conversation-page');
+    return { Component: page.ConversationPage, catalog: page.catalog };
+  },
+  sandboxes: async () => {
+    const page = await import('../features/sandboxes/sandboxes-page');
+    return { Component: page.SandboxesPage, catalog: page.catalog };
+  },
+  specs: async () => {
+    const page = await import('../features/sandboxes/specs-page');
+    return { Component: page.SandboxSpecsPage, catalog: page.catalog };
+  },
+  users: async () => {
+    const page = await import('../features/users/users-page');
+    return { Component: page.UsersPage, catalog: page.catalog };
+  },
 };
 
 const LAYOUT_COMPONENTS: Record<LayoutName, () => Promise<ComponentType>> = {
@@ -72,7 +109,11 @@ export function createRouter(queryClient: QueryClient): AppRouter {
     return {
       path: PAGES[name].path,
       ...(prefetch && prefetched(queryClient, prefetch)),
-      lazy: async () => ({ Component: await COMPONENTS[name]() }),
+      lazy: async () => {
+        const { Component, catalog } = await COMPONENTS[name]();
+        await loadCatalog(catalog);
+        return { Component };
+      },
     };
   };
   const routes: RouteObject[] = [

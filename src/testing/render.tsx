@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
 import { MantineProvider } from '@mantine/core';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
@@ -5,13 +7,17 @@ import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 
 /**
- * Renders a view as the app would (Mantine's theme), without a server or a router. Mantine's
+ * Renders a view as the app would (Mantine's theme, the strings in English), without a server or a router. Mantine's
  * test environment turns transitions off, so a menu or dialog is there at once, however busy the
  * machine is, instead of a moment later.
  */
 export function renderView(view: ReactElement) {
   const user = userEvent.setup();
-  return { user, ...render(<MantineProvider env="test">{view}</MantineProvider>) };
+  return { user, ...render(
+      <I18nProvider i18n={i18n}>
+        <MantineProvider env="test">{view}</MantineProvider>
+      </I18nProvider>,
+    ) };
 }
 
 /** `renderView` inside a query client (e.g. `testQueryClient()`), for a part that reads or saves through the queries. */

@@ -12,6 +12,9 @@ import { CreateKeyDialog } from './create-key-dialog';
 import { PasswordSection } from './password-section';
 import { meQuery } from '../../queries/me';
 
+/** The router loads this page's strings with it. */
+export { loadApiKeysCatalog as catalog } from './catalog';
+
 /** The caller's API keys: made here (shown once), used by scripts as `X-Session-API-Key` or `Authorization: Bearer`. */
 export function ApiKeysPage() {
   const queryClient = useQueryClient();

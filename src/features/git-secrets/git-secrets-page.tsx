@@ -18,6 +18,9 @@ import { deleteSecretMutation, secretsQuery } from '../../queries/secrets';
 import { ProviderCard } from './provider-card';
 import type { SecretDialog as SecretDialogLoaded } from './secret-dialog';
 
+/** The router loads this page's strings with it. */
+export { loadGitSecretsCatalog as catalog } from './catalog';
+
 /** Loaded when first opened: the secrets table shows without it. Should its code fail to load, a dialog says so. */
 const SecretDialog = lazy((): Promise<{ default: typeof SecretDialogLoaded }> =>
   import('./secret-dialog').then(

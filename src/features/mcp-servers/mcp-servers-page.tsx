@@ -20,6 +20,9 @@ import type { McpServerDrawer as McpServerDrawerLoaded } from './mcp-server-draw
 import { ServerList } from './server-list';
 import { TestResult } from './test-result';
 
+/** The router loads this page's strings with it. */
+export { loadMcpServersCatalog as catalog } from './catalog';
+
 // Loaded when first opened: the editor's form library and the import and export dialogs are not
 // needed to show the table. Should one's code fail to load (the server was updated), a dialog says so.
 const McpServerDrawer = lazy((): Promise<{ default: typeof McpServerDrawerLoaded }> =>

@@ -22,6 +22,9 @@ import { namedConversations } from './used-by';
 import { conversationsBySandboxQuery } from '../../queries/conversations';
 import { ownersQuery } from '../../queries/team';
 
+/** The router loads this page's strings with it. */
+export { loadSandboxesCatalog as catalog } from './catalog';
+
 /** The dialog or drawer open over the list. */
 type OpenDialog = { type: 'start' } | { type: 'delete' | 'pause'; sandbox: SandboxInfo } | { type: 'bulk'; action: SandboxAction };
 

@@ -14,6 +14,9 @@ import { SpecDetails } from './spec-details';
 import { SandboxSpecsList } from './specs-view';
 import { useCardLayout } from '../../components/use-card-layout';
 
+/** The router loads this page's strings with it. */
+export { loadSandboxesCatalog as catalog } from './catalog';
+
 export function SandboxSpecsPage() {
   const specs = useQuery(sandboxSpecsQuery());
   // The open spec is in the URL, so its details can be shared and survive a reload.

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Button, Group, Text } from '@mantine/core';
 import { DEMO_MODEL } from '../../contract/demo-model';
 
@@ -6,10 +7,12 @@ export function DemoModelOffer({ onUse }: { onUse: () => void }) {
   return (
     <Group gap="xs" wrap="nowrap" align="center">
       <Text size="sm" c="dimmed">
-        No LLM or key at hand? The demo model (<code>{DEMO_MODEL}</code>) plays a scripted session with no LLM and no key.
+        <Trans>
+          No LLM or key at hand? The demo model (<code>{DEMO_MODEL}</code>) plays a scripted session with no LLM and no key.
+        </Trans>
       </Text>
       <Button type="button" size="xs" variant="light" onClick={onUse} style={{ flex: 'none' }}>
-        Use the demo model
+        <Trans>Use the demo model</Trans>
       </Button>
     </Group>
   );

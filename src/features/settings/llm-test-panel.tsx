@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconCircleCheck, IconPlugConnected, IconPlugConnectedX } from '@tabler/icons-react';
 import { describeError } from '../../api/errors';
@@ -18,17 +19,20 @@ export interface LlmTest {
 const scrollIntoView = (node: HTMLElement | null) => node?.scrollIntoView({ block: 'nearest' });
 
 function Outcome({ test }: { test: LlmTest }) {
+  const { t } = useLingui();
   if (test.pending) {
     return (
       <Group gap="xs" role="status" ref={scrollIntoView}>
         <Loader size="xs" />
-        <Text size="sm">Asking the model…</Text>
+        <Text size="sm">
+          <Trans>Asking the model…</Trans>
+        </Text>
       </Group>
     );
   }
   if (test.error) {
     return (
-      <Alert color="red" variant="light" title="Could not run the test" icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
+      <Alert color="red" variant="light" title={t`Could not run the test`} icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
         {describeError(test.error)}
       </Alert>
     );
@@ -36,18 +40,19 @@ function Outcome({ test }: { test: LlmTest }) {
   if (!test.result) return null;
   if (!test.result.ok) {
     return (
-      <Alert color="red" variant="light" title="The LLM did not respond" icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
+      <Alert color="red" variant="light" title={t`The LLM did not respond`} icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
         <Text size="sm" style={{ wordBreak: 'break-word' }}>
           {test.result.error}
         </Text>
       </Alert>
     );
   }
+  const { model } = test.result;
   return (
     <Alert
       color="teal"
       variant="light"
-      title={`${test.result.model} responded`}
+      title={t`${model} responded`}
       icon={<IconCircleCheck />}
       role="status"
       ref={scrollIntoView}
@@ -85,10 +90,12 @@ export function LlmTestPanel({
           loading={test.pending}
           disabled={!canTest}
         >
-          Test LLM
+          <Trans>Test LLM</Trans>
         </Button>
         <Text size="xs" c="dimmed">
-          Sends one short message with the model, base URL and key above (the stored key when the field is empty); nothing is saved.
+          <Trans>
+            Sends one short message with the model, base URL and key above (the stored key when the field is empty); nothing is saved.
+          </Trans>
         </Text>
       </Group>
       {/* Below the button: the button stays where it was clicked. */}

@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
 import type { OptionKind } from '../../contract/options';
 import type { SECRET_FIELDS, Settings } from '../../contract/settings';
 import { LANGUAGES, LLM_MODEL_SUGGESTIONS } from './suggestions';
@@ -9,21 +11,21 @@ import { LANGUAGES, LLM_MODEL_SUGGESTIONS } from './suggestions';
  */
 
 export const SECTIONS = {
-  llm: { title: 'LLM', description: 'The model the agent thinks with and how to reach it.' },
-  agent: { title: 'Agent', description: 'How the agent works through a task.' },
-  sandbox: { title: 'Sandbox', description: "Where the agent's commands run." },
-  git: { title: 'Git identity', description: "The author of the agent's commits." },
-  search: { title: 'Search', description: 'Web search for the agent (Tavily).' },
-  preferences: { title: 'Preferences', description: undefined },
-  account: { title: 'Account', description: undefined },
-} as const satisfies Record<string, { title: string; description: string | undefined }>;
+  llm: { title: msg`LLM`, description: msg`The model the agent thinks with and how to reach it.` },
+  agent: { title: msg`Agent`, description: msg`How the agent works through a task.` },
+  sandbox: { title: msg`Sandbox`, description: msg`Where the agent's commands run.` },
+  git: { title: msg`Git identity`, description: msg`The author of the agent's commits.` },
+  search: { title: msg`Search`, description: msg`Web search for the agent (Tavily).` },
+  preferences: { title: msg`Preferences`, description: undefined },
+  account: { title: msg`Account`, description: undefined },
+} as const satisfies Record<string, { title: MessageDescriptor; description: MessageDescriptor | undefined }>;
 
 export type SectionId = keyof typeof SECTIONS;
 
 interface Common {
-  label: string;
+  label: MessageDescriptor;
   section: SectionId;
-  help?: string;
+  help?: MessageDescriptor;
 }
 
 /** The kinds of input a setting can have; each decides the form value and the wire value. */
@@ -33,7 +35,7 @@ export type FieldSpec = Common &
     /** `suggestionsFrom`: the server's list (`/api/options/<kind>`) adds to `suggestions`. */
     | { kind: 'suggest'; placeholder?: string; suggestions: string[]; suggestionsFrom?: OptionKind }
     /** `placeholder` names the empty choice; `optionsFrom`: the choices are the server's list. */
-    | { kind: 'select'; placeholder?: string; options: { value: string; label: string }[]; optionsFrom?: OptionKind }
+    | { kind: 'select'; placeholder?: MessageDescriptor; options: { value: string; label: string }[]; optionsFrom?: OptionKind }
     | { kind: 'number'; unit?: string }
     | { kind: 'switch' }
     | { kind: 'secret' }
@@ -46,8 +48,8 @@ export const SETTINGS_FIELDS = {
   llm_model: {
     kind: 'suggest',
     section: 'llm',
-    label: 'LLM model',
-    help: 'provider/model, as LiteLLM names it',
+    label: msg`LLM model`,
+    help: msg`provider/model, as LiteLLM names it`,
     placeholder: 'anthropic/claude-sonnet-4-5-20250929',
     suggestions: LLM_MODEL_SUGGESTIONS,
     suggestionsFrom: 'models',
@@ -55,32 +57,32 @@ export const SETTINGS_FIELDS = {
   llm_base_url: {
     kind: 'text',
     section: 'llm',
-    label: 'LLM base URL',
+    label: msg`LLM base URL`,
     type: 'url',
-    help: "Leave empty for the provider's own endpoint. Docker sandboxes reach localhost and 127.0.0.1 as host.docker.internal (the server rewrites it)",
+    help: msg`Leave empty for the provider's own endpoint. Docker sandboxes reach localhost and 127.0.0.1 as host.docker.internal (the server rewrites it)`,
     placeholder: 'https://api.example.com/v1',
   },
-  llm_api_key: { kind: 'secret', section: 'llm', label: 'LLM API key' },
+  llm_api_key: { kind: 'secret', section: 'llm', label: msg`LLM API key` },
   max_budget_per_task: {
     kind: 'number',
     section: 'llm',
-    label: 'Max budget per task',
-    help: 'In US dollars; empty for no limit',
+    label: msg`Max budget per task`,
+    help: msg`In US dollars; empty for no limit`,
     unit: '$',
   },
-  agent: { kind: 'select', section: 'agent', label: 'Agent', placeholder: 'Server default', options: [], optionsFrom: 'agents' },
+  agent: { kind: 'select', section: 'agent', label: msg`Agent`, placeholder: msg`Server default`, options: [], optionsFrom: 'agents' },
   max_iterations: {
     kind: 'number',
     section: 'agent',
-    label: 'Max iterations',
-    help: 'Steps before the agent stops; empty for the server default',
+    label: msg`Max iterations`,
+    help: msg`Steps before the agent stops; empty for the server default`,
   },
   security_analyzer: {
     kind: 'select',
     section: 'agent',
-    label: 'Security analyzer',
-    help: 'Rates risky actions when confirmation mode is on',
-    placeholder: 'None',
+    label: msg`Security analyzer`,
+    help: msg`Rates risky actions when confirmation mode is on`,
+    placeholder: msg`None`,
     options: [],
     optionsFrom: 'security-analyzers',
   },
@@ -88,75 +90,75 @@ export const SETTINGS_FIELDS = {
   condenser_max_size: {
     kind: 'number',
     section: 'agent',
-    label: 'Condenser max size',
-    help: 'Events kept before the history is condensed (at least 20)',
+    label: msg`Condenser max size`,
+    help: msg`Events kept before the history is condensed (at least 20)`,
   },
-  confirmation_mode: { kind: 'switch', section: 'agent', label: 'Confirmation mode', help: 'Ask before the agent runs an action' },
+  confirmation_mode: { kind: 'switch', section: 'agent', label: msg`Confirmation mode`, help: msg`Ask before the agent runs an action` },
   enable_default_condenser: {
     kind: 'switch',
     section: 'agent',
-    label: 'Default condenser',
-    help: 'Summarise long histories to stay within the context window',
+    label: msg`Default condenser`,
+    help: msg`Summarise long histories to stay within the context window`,
   },
-  v1_enabled: { kind: 'switch', section: 'agent', label: 'V1 conversations', help: 'Run new conversations on the V1 agent server' },
+  v1_enabled: { kind: 'switch', section: 'agent', label: msg`V1 conversations`, help: msg`Run new conversations on the V1 agent server` },
   sandbox_base_container_image: {
     kind: 'text',
     section: 'sandbox',
-    label: 'Sandbox base image',
-    help: 'What OpenHands builds its sandbox images from',
+    label: msg`Sandbox base image`,
+    help: msg`What OpenHands builds its sandbox images from`,
     placeholder: 'nikolaik/python-nodejs:python3.12-nodejs22',
   },
   sandbox_runtime_container_image: {
     kind: 'text',
     section: 'sandbox',
-    label: 'Sandbox runtime image',
-    help: 'New Docker sandboxes of the default spec start from it; it must run the agent server. Empty: the default image',
+    label: msg`Sandbox runtime image`,
+    help: msg`New Docker sandboxes of the default spec start from it; it must run the agent server. Empty: the default image`,
     placeholder: 'ghcr.io/openhands/runtime:latest',
   },
   remote_runtime_resource_factor: {
     kind: 'number',
     section: 'sandbox',
-    label: 'Remote runtime resource factor',
-    help: "Multiplies each Docker sandbox's CPUs and memory",
+    label: msg`Remote runtime resource factor`,
+    help: msg`Multiplies each Docker sandbox's CPUs and memory`,
   },
-  sandbox_api_key: { kind: 'secret', section: 'sandbox', label: 'Sandbox API key' },
-  git_user_name: { kind: 'text', section: 'git', label: 'Git user name', placeholder: 'openhands', autoComplete: 'name' },
+  sandbox_api_key: { kind: 'secret', section: 'sandbox', label: msg`Sandbox API key` },
+  git_user_name: { kind: 'text', section: 'git', label: msg`Git user name`, placeholder: 'openhands', autoComplete: 'name' },
   git_user_email: {
     kind: 'text',
     section: 'git',
-    label: 'Git user email',
+    label: msg`Git user email`,
     type: 'email',
     placeholder: 'openhands@all-hands.dev',
     autoComplete: 'email',
   },
-  search_api_key: { kind: 'secret', section: 'search', label: 'Search API key' },
-  language: { kind: 'select', section: 'preferences', label: 'Language', placeholder: 'Server default', options: LANGUAGES },
+  search_api_key: { kind: 'secret', section: 'search', label: msg`Search API key` },
+  language: { kind: 'select', section: 'preferences', label: msg`Language`, placeholder: msg`Server default`, options: LANGUAGES },
   enable_sound_notifications: {
     kind: 'switch',
     section: 'preferences',
-    label: 'Sound notifications',
-    help: 'Play a sound when the agent needs you',
+    label: msg`Sound notifications`,
+    help: msg`Play a sound when the agent needs you`,
   },
   enable_proactive_conversation_starters: {
     kind: 'switch',
     section: 'preferences',
-    label: 'Proactive conversation starters',
-    help: 'Suggest tasks for your repositories',
+    label: msg`Proactive conversation starters`,
+    help: msg`Suggest tasks for your repositories`,
   },
   enable_solvability_analysis: {
     kind: 'switch',
     section: 'preferences',
-    label: 'Solvability analysis',
-    help: 'Estimate whether an issue can be solved before starting',
+    label: msg`Solvability analysis`,
+    help: msg`Estimate whether an issue can be solved before starting`,
   },
   user_consents_to_analytics: {
     kind: 'switch',
     section: 'preferences',
-    label: 'Analytics consent',
-    help: 'Share anonymous usage data',
+    label: msg`Analytics consent`,
+    help: msg`Share anonymous usage data`,
   },
-  email: { kind: 'text', section: 'account', label: 'Email', type: 'email', autoComplete: 'email', placeholder: 'you@example.com' },
-  email_verified: { kind: 'switch', section: 'account', label: 'Email verified' },
+  email: { kind: 'text', section: 'account', label: msg`Email`, type: 'email', autoComplete: 'email', placeholder: 'you@example.com' },
+  email_verified: { kind: 'switch', section: 'account', label: msg`Email verified` },
 } as const satisfies Record<SettingsFormField, FieldSpec>;
 
 type Specs = typeof SETTINGS_FIELDS;

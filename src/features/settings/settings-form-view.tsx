@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { FormEvent } from 'react';
@@ -49,19 +50,20 @@ export function SettingsFormView({
   notUsed,
   inherited,
 }: SettingsFormViewProps) {
+  const { t } = useLingui();
   const { isDirty, isSubmitting } = form.formState;
   const [llm_model, llm_base_url, llm_api_key] = form.watch(['llm_model', 'llm_base_url', 'llm_api_key']);
   const llmRequest = llmTestRequest({ llm_model, llm_base_url, llm_api_key });
   return (
     <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label="Settings">
+      <form onSubmit={onSubmit} noValidate aria-label={t`Settings`}>
         <Stack gap="lg">
           {stored === null && (
-            <Alert color="blue" variant="light" icon={<IconInfoCircle />} title="Nothing stored yet">
-              These are the defaults. They are stored on the server with your first saved change.
+            <Alert color="blue" variant="light" icon={<IconInfoCircle />} title={t`Nothing stored yet`}>
+              <Trans>These are the defaults. They are stored on the server with your first saved change.</Trans>
             </Alert>
           )}
-          {problem && <SaveProblemAlert problem={problem} title="Settings not saved" onClose={onDismissProblem} />}
+          {problem && <SaveProblemAlert problem={problem} title={t`Settings not saved`} onClose={onDismissProblem} />}
           <SettingsSections
             stored={stored}
             choices={choices}
@@ -98,14 +100,14 @@ function SaveBar({ saving, onDiscard }: { saving: boolean; onDiscard: () => void
     <Paper withBorder shadow="md" p="sm" radius="md" pos="sticky" bottom={12} style={{ zIndex: 2 }} data-bottom-bar>
       <Group justify="space-between">
         <Text size="sm" role="status">
-          You have unsaved changes.
+          <Trans>You have unsaved changes.</Trans>
         </Text>
         <Group gap="xs">
           <Button variant="default" onClick={onDiscard} disabled={saving}>
-            Discard
+            <Trans>Discard</Trans>
           </Button>
           <Button type="submit" loading={saving}>
-            Save changes
+            <Trans>Save changes</Trans>
           </Button>
         </Group>
       </Group>

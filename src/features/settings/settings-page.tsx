@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Skeleton, Stack } from '@mantine/core';
 import { useHotkeys } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -26,18 +27,23 @@ import {
 import { SettingsFormView } from './settings-form-view';
 import type { SettingsChoices } from './settings-sections';
 
+/** The router loads this page's strings with it. */
+export { loadSettingsCatalog as catalog } from './catalog';
+
 export function SettingsPage() {
+  const { t } = useLingui();
   const stored = useQuery(settingsQuery());
   return (
-    <QueryContent query={stored} what="settings" skeleton={<SettingsSkeleton />}>
+    <QueryContent query={stored} what={t`settings`} skeleton={<SettingsSkeleton />}>
       {(data) => <SettingsForm settings={data} />}
     </QueryContent>
   );
 }
 
 function SettingsSkeleton() {
+  const { t } = useLingui();
   return (
-    <Stack role="status" aria-busy="true" aria-label="Loading settings">
+    <Stack role="status" aria-busy="true" aria-label={t`Loading settings`}>
       {[180, 240, 180].map((height, i) => (
         <Skeleton key={i} height={height} radius="md" />
       ))}
@@ -63,6 +69,7 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
     // that moves the button someone is about to click.
     mode: 'onSubmit',
   });
+  const { t } = useLingui();
   const save = useMutation(saveSettingsMutation(useQueryClient()));
   const { isDirty, isSubmitting } = form.formState;
   // `reset` would otherwise take `resetOptions` too and keep edited fields dirty.
@@ -74,13 +81,14 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
       const outcome = await save.mutateAsync(changes);
       if (outcome.reloaded) {
         resetTo(toFormValues(outcome.settings));
-        notifications.show({ color: 'teal', title: 'Settings saved', message: 'New conversations use them from now on.' });
+        notifications.show({ color: 'teal', title: t`Settings saved`, message: t`New conversations use them from now on.` });
       } else {
         resetTo(savedFormValues(form.getValues()));
+        const why = describeError(outcome.error);
         notifications.show({
           color: 'yellow',
-          title: 'Settings saved',
-          message: `They could not be read back (${describeError(outcome.error)}); reload to see them.`,
+          title: t`Settings saved`,
+          message: t`They could not be read back (${why}); reload to see them.`,
         });
       }
     },

@@ -1,3 +1,7 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { NumberField, SelectField, SuggestField, SwitchField, TextField } from '../../components/form/fields';
@@ -22,8 +26,6 @@ type StoredSecrets = Pick<SettingsResponse, `${FieldsOfKind<'secret'>}_set`> | n
 /** The server's lists (`/api/options/*`) each field may choose from; absent while loading or when the server has none. */
 export type SettingsChoices = Partial<Record<OptionKind, string[]>>;
 
-/** A placeholder that cannot be taken for a stored value. */
-const example = (placeholder: string | undefined) => placeholder && `e.g. ${placeholder}`;
 
 function SettingsSection({ id, title, description, children }: { id: string; title: string; description?: string; children: ReactNode }) {
   return (
@@ -47,17 +49,28 @@ interface FieldContext {
   inherited: readonly string[];
 }
 
-const NOT_USED = 'Not used by this server';
-const INHERITED = 'Your team’s default: set your own to use another, clear it to go back';
+const NOT_USED = msg`Not used by this server`;
+const INHERITED = msg`Your team’s default: set your own to use another, clear it to go back`;
+const NONE_OFFERED = msg`This server offers none`;
 
-/** A field's help, and what else is true of it: the server does not use it, or its value is the team's default. */
-const helpOf = (help: string | undefined, notUsed: boolean, inherited: boolean) =>
-  [help, notUsed ? NOT_USED : undefined, inherited ? INHERITED : undefined].filter(Boolean).join('. ') || undefined;
+/**
+ * A field's help, and what else is true of it: the server does not use it, its value is the
+ * team's default, the server offers no choice.
+ */
+const helpOf = (lines: (MessageDescriptor | false | undefined)[], translate: (line: MessageDescriptor) => string) =>
+  lines
+    .filter((line) => line !== undefined && line !== false)
+    .map(translate)
+    .join('. ') || undefined;
 
 /** The input for one field, as its entry in the table says. */
 function SettingField({ name, stored, choices, unstorable, notUsed, inherited }: FieldContext & { name: SettingsFormField }) {
+  const { i18n, _ } = useLingui();
   const spec: FieldSpec = SETTINGS_FIELDS[name];
-  const common = { name, label: spec.label, description: helpOf(spec.help, notUsed.includes(name), inherited.includes(name)) };
+  const facts = [spec.help, notUsed.includes(name) && NOT_USED, inherited.includes(name) && INHERITED];
+  const common = { name, label: _(spec.label), description: helpOf(facts, _) };
+  /** A placeholder that cannot be taken for a stored value. */
+  const example = (placeholder: string | undefined) => placeholder && i18n._(msg`e.g. ${placeholder}`);
   switch (spec.kind) {
     case 'text':
       return (
@@ -76,22 +89,24 @@ function SettingField({ name, stored, choices, unstorable, notUsed, inherited }:
     case 'select': {
       const offered = spec.optionsFrom ? choices[spec.optionsFrom] : undefined;
       const options = offered ? offered.map((value) => ({ value, label: value })) : spec.options;
-      const description =
-        offered?.length === 0 ? `${common.description ? `${common.description}. ` : ''}This server offers none` : common.description;
-      return <SelectField<SettingsFormValues> {...common} description={description} placeholder={spec.placeholder} options={options} />;
+      const description = helpOf([...facts, offered?.length === 0 && NONE_OFFERED], _);
+      const placeholder = spec.placeholder && _(spec.placeholder);
+      return <SelectField<SettingsFormValues> {...common} description={description} placeholder={placeholder} options={options} />;
     }
     case 'number':
       return <NumberField<SettingsFormValues> {...common} unit={spec.unit} />;
     case 'switch':
       return <SwitchField<SettingsFormValues> {...common} />;
-    case 'secret':
+    case 'secret': {
+      const { label } = common;
       if (unstorable.includes(name as FieldsOfKind<'secret'>))
         return (
           <Text size="sm" c="dimmed">
-            {spec.label}: this server (OpenHands) cannot store it.
+            <Trans>{label}: this server (OpenHands) cannot store it.</Trans>
           </Text>
         );
       return <SecretField<SettingsFormValues> {...common} isSet={stored ? stored[`${name as FieldsOfKind<'secret'>}_set`] : false} />;
+    }
   }
 }
 
@@ -100,9 +115,10 @@ function Section({ id, extra, ...context }: FieldContext & { id: SectionId; extr
   const fields = FIELD_NAMES.filter((name) => SETTINGS_FIELDS[name].section === id);
   const inputs = fields.filter((name) => SETTINGS_FIELDS[name].kind !== 'switch');
   const switches = fields.filter((name) => SETTINGS_FIELDS[name].kind === 'switch');
+  const { _ } = useLingui();
   const { title, description } = SECTIONS[id];
   return (
-    <SettingsSection id={id} title={title} description={description}>
+    <SettingsSection id={id} title={_(title)} description={description && _(description)}>
       {inputs.length > 0 && (
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" verticalSpacing="md">
           {inputs.map((name) => (

@@ -13,6 +13,9 @@ import { mcpConfigForUpdate } from '../../api/settings';
 import { optionsQuery } from '../../queries/options';
 import { organizationDefaultsQuery, updateOrganizationDefaultsMutation } from '../../queries/team';
 
+/** The router loads this page's strings with it. */
+export { loadTeamDefaultsCatalog as catalog } from './catalog';
+
 /** The form's values: text as typed ('' for "no default"), the key as a draft. */
 export interface TeamDefaultsValues {
   llm_model: string;

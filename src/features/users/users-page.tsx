@@ -19,6 +19,9 @@ import { InviteDialog } from './invite-dialog';
 import { LimitsDialog } from './limits-dialog';
 import { UsersView } from './users-view';
 
+/** The router loads this page's strings with it. */
+export { loadUsersCatalog as catalog } from './catalog';
+
 const PAGE_SIZE = 100;
 
 type Pending = { kind: 'delete' | 'disable' | 'limits'; member: Member } | { kind: 'link'; member: Member; link: string } | null;

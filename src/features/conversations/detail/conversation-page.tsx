@@ -35,6 +35,9 @@ import { useConversationEvents } from './use-conversation-events';
 import { useChimeWhenWaiting } from './use-chime-when-waiting';
 import type { OutgoingMessage } from '../../../api/agent';
 
+/** The router loads this page's strings with it. */
+export { loadConversationsCatalog as catalog } from '../catalog';
+
 /** The workspace's tabs load when one is opened: most visits are to follow the agent. */
 const WorkspaceChanges = lazy(() => import('../workspace/workspace-changes').then((module) => ({ default: module.WorkspaceChanges })));
 const WorkspaceFiles = lazy(() => import('../workspace/workspace-files').then((module) => ({ default: module.WorkspaceFiles })));

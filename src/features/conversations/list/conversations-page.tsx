@@ -17,6 +17,9 @@ import { useRetryStart } from './use-retry-start';
 import { useStartsUnderWay } from './use-starts-under-way';
 import { useTitleSearch } from './use-title-search';
 
+/** The router loads this page's strings with it. */
+export { loadConversationsCatalog as catalog } from '../catalog';
+
 /**
  * The form (and react-hook-form with it) loads when first opened: most visits to the list start
  * nothing. Should its code fail to load (the server was updated meanwhile), a dialog says so.

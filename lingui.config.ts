@@ -1,0 +1,29 @@
+import { defineConfig } from '@lingui/conf';
+import { formatter } from '@lingui/format-po';
+import { CONSOLE_LOCALES, SOURCE_LOCALE } from './src/i18n/locales';
+
+/** Features with a catalog of their own, loaded with their pages. */
+const FEATURES = ['api-keys', 'conversations', 'git-secrets', 'mcp-servers', 'sandboxes', 'settings', 'team-defaults', 'users'];
+
+/**
+ * One catalog per feature, so a page downloads its own strings in the user's language and no
+ * other page's; the shell's (layout, shared components, sign-in) comes with the entry.
+ */
+export default defineConfig({
+  sourceLocale: SOURCE_LOCALE,
+  locales: [...CONSOLE_LOCALES],
+  fallbackLocales: { default: SOURCE_LOCALE },
+  format: formatter({ lineNumbers: false }),
+  catalogs: [
+    ...FEATURES.map((feature) => ({
+      path: `<rootDir>/src/features/${feature}/locales/{locale}`,
+      include: [`<rootDir>/src/features/${feature}`],
+      exclude: ['**/*.test.*'],
+    })),
+    {
+      path: '<rootDir>/src/i18n/locales/{locale}',
+      include: ['<rootDir>/src/app', '<rootDir>/src/components', '<rootDir>/src/features/auth', '<rootDir>/src/api', '<rootDir>/src/queries'],
+      exclude: ['**/*.test.*'],
+    },
+  ],
+});
