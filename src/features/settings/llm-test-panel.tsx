@@ -49,14 +49,7 @@ function Outcome({ test }: { test: LlmTest }) {
   }
   const { model } = test.result;
   return (
-    <Alert
-      color="teal"
-      variant="light"
-      title={t`${model} responded`}
-      icon={<IconCircleCheck />}
-      role="status"
-      ref={scrollIntoView}
-    >
+    <Alert color="teal" variant="light" title={t`${model} responded`} icon={<IconCircleCheck />} role="status" ref={scrollIntoView}>
       <Text size="sm" style={{ wordBreak: 'break-word', whiteSpace: 'pre-wrap' }}>
         {test.result.reply}
       </Text>

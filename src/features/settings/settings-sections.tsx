@@ -26,7 +26,6 @@ type StoredSecrets = Pick<SettingsResponse, `${FieldsOfKind<'secret'>}_set`> | n
 /** The server's lists (`/api/options/*`) each field may choose from; absent while loading or when the server has none. */
 export type SettingsChoices = Partial<Record<OptionKind, string[]>>;
 
-
 function SettingsSection({ id, title, description, children }: { id: string; title: string; description?: string; children: ReactNode }) {
   return (
     <Paper component="section" withBorder p="lg" radius="md" aria-labelledby={`${id}-title`} id={id}>

@@ -15,7 +15,8 @@ export const LLM_MODEL_SUGGESTIONS = [
   DEMO_MODEL,
 ];
 
-/** The languages OpenHands' own console offers. */
+/** The languages OpenHands' own console offers, each named in itself: not translated. */
+/* eslint-disable lingui/no-unlocalized-strings */
 export const LANGUAGES = [
   { value: 'en', label: 'English' },
   { value: 'zh-CN', label: '简体中文' },
@@ -32,3 +33,4 @@ export const LANGUAGES = [
   { value: 'tr', label: 'Türkçe' },
   { value: 'uk', label: 'Українська' },
 ];
+/* eslint-enable lingui/no-unlocalized-strings */
