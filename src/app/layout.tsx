@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Burger, Button, Group, NavLink, Title } from '@mantine/core';
 import { useDisclosure, useLocalStorage } from '@mantine/hooks';
 import { IconBox, IconKey, IconKeyboard, IconLogout, IconMessages, IconSettings, IconStack2, IconUsers } from '@tabler/icons-react';
@@ -5,6 +6,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSessionState } from '../features/auth/use-session';
 import classes from './layout.module.css';
+import { PAGE_TITLES } from './page-labels';
 import { NAVIGATION_PAGES, type NavigationPageName, PAGES } from './pages';
 import { PageSkeleton } from './page-skeleton';
 import { NotForYourRole } from './route-error';
@@ -29,9 +31,10 @@ const ICONS: Record<NavigationPageName, typeof IconSettings> = {
   users: IconUsers,
 };
 
-const NAVIGATION = NAVIGATION_PAGES.map((name) => ({ name, to: PAGES[name].path, label: PAGES[name].title, icon: ICONS[name] }));
+const NAVIGATION = NAVIGATION_PAGES.map((name) => ({ name, to: PAGES[name].path, label: PAGE_TITLES[name], icon: ICONS[name] }));
 
 export function Layout() {
+  const { t, i18n } = useLingui();
   const [navOpen, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
   const navigate = useNavigate();
@@ -73,7 +76,7 @@ export function Layout() {
           document.getElementById(MAIN_ID)?.focus();
         }}
       >
-        Skip to content
+        <Trans>Skip to content</Trans>
       </a>
       {/* react-remove-scroll's class: while a dialog locks the page's scroll, the header keeps its place. */}
       <header className={`${classes.header} right-scroll-bar-position`}>
@@ -85,7 +88,7 @@ export function Layout() {
               onClick={toggle}
               hiddenFrom="sm"
               size="sm"
-              aria-label="Toggle navigation"
+              aria-label={t`Toggle navigation`}
               aria-expanded={navOpen}
               aria-controls={NAVIGATION_ID}
             />
@@ -96,23 +99,23 @@ export function Layout() {
           <Group gap="sm" wrap="nowrap">
             <ServerBadge baseUrl={baseUrl} />
             {/* The browser's own tooltip: Mantine's would bring its positioning library into every page's first download. */}
-            <ActionIcon variant="subtle" color="gray" onClick={help.open} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+            <ActionIcon variant="subtle" color="gray" onClick={help.open} aria-label={t`Keyboard shortcuts`} title={t`Keyboard shortcuts (?)`}>
               <IconKeyboard size={18} />
             </ActionIcon>
             <Button variant="subtle" size="compact-sm" leftSection={<IconLogout size={16} />} onClick={() => void navigate('/sign-out')}>
-              Sign out
+              <Trans>Sign out</Trans>
             </Button>
           </Group>
         </Group>
       </header>
 
-      <nav id={NAVIGATION_ID} className={classes.navbar} data-open={navOpen || undefined} aria-label="Main">
+      <nav id={NAVIGATION_ID} className={classes.navbar} data-open={navOpen || undefined} aria-label={t`Main`}>
         {NAVIGATION.filter(({ name }) => !hidden.has(name)).map(({ to, label, icon: Icon }) => (
           <NavLink
             key={to}
             component={RouterNavLink}
             to={to}
-            label={label}
+            label={i18n._(label)}
             leftSection={<Icon size={18} stroke={1.6} />}
             active={pathname === to || pathname.startsWith(`${to}/`)}
             onClick={close}
@@ -121,7 +124,7 @@ export function Layout() {
       </nav>
 
       <main id={MAIN_ID} tabIndex={-1} className={classes.main}>
-        <Suspense fallback={<PageSkeleton />}>{refused ? <NotForYourRole title={PAGES[refused].title} /> : <Outlet />}</Suspense>
+        <Suspense fallback={<PageSkeleton />}>{refused ? <NotForYourRole title={i18n._(PAGE_TITLES[refused])} /> : <Outlet />}</Suspense>
       </main>
       {helpNeeded && (
         <Suspense fallback={null}>

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { CloseButton, Paper, Text } from '@mantine/core';
 import { notifications as notificationsApi, useNotifications } from '@mantine/notifications';
 import { type ComponentType, lazy, Suspense, useState } from 'react';
@@ -35,6 +36,7 @@ export function NotificationsHost() {
 }
 
 function PlainNotifications() {
+  const { t } = useLingui();
   const { notifications } = useNotifications();
   return (
     <div style={{ position: 'fixed', bottom: 16, left: 8, zIndex: 1000, display: 'grid', gap: 8, width: PLACE.containerWidth }}>
@@ -46,7 +48,7 @@ function PlainNotifications() {
             </Text>
             <Text size="sm">{message}</Text>
           </div>
-          <CloseButton aria-label="Dismiss" onClick={() => id && notificationsApi.hide(id)} />
+          <CloseButton aria-label={t`Dismiss`} onClick={() => id && notificationsApi.hide(id)} />
         </Paper>
       ))}
     </div>

@@ -1,9 +1,16 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { Badge, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ServerKind } from '../api/server-capabilities';
 import { serverFeaturesQuery, upstreamQuery } from '../queries/server-capabilities';
 
-const KIND_NAME: Record<ServerKind, string> = { 'agent-console': 'Agent Console server', openhands: 'OpenHands', unknown: 'API server' };
+const KIND_NAME: Record<ServerKind, MessageDescriptor> = {
+  'agent-console': msg`Agent Console server`,
+  openhands: msg`OpenHands`,
+  unknown: msg`API server`,
+};
 
 const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : url);
 
@@ -12,19 +19,22 @@ const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : url);
  * where it is. Behind our server in upstream mode that is the OpenHands it forwards to.
  */
 export function ServerBadge({ baseUrl }: { baseUrl: string }) {
+  const { t, i18n } = useLingui();
   const features = useQuery(serverFeaturesQuery()).data;
   // Only the server that served the console can be forwarding for it.
   const upstream = useQuery({ ...upstreamQuery(), enabled: baseUrl === '' }).data;
   const where = upstream ? hostOf(upstream) : baseUrl ? hostOf(baseUrl) : window.location.host;
   if (!features) {
     return (
-      <Text size="sm" c="dimmed" visibleFrom="sm" title="The API server this console talks to">
+      <Text size="sm" c="dimmed" visibleFrom="sm" title={t`The API server this console talks to`}>
         {where}
       </Text>
     );
   }
-  const label = `${KIND_NAME[features.kind]} at ${where}`;
-  const via = upstream ? ` through this console's server (${window.location.host})` : '';
+  const kind = i18n._(KIND_NAME[features.kind]);
+  const label = t`${kind} at ${where}`;
+  const here = window.location.host;
+  const title = upstream ? t`The console talks to ${label} through this console's server (${here})` : t`The console talks to ${label}`;
   return (
     // The browser's own tooltip: Mantine's would bring its positioning library into every page's first download.
     <Badge
@@ -33,7 +43,7 @@ export function ServerBadge({ baseUrl }: { baseUrl: string }) {
       tt="none"
       visibleFrom="sm"
       data-testid="server-badge"
-      title={`The console talks to ${label}${via}`}
+      title={title}
     >
       {label}
     </Badge>

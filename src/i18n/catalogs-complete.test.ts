@@ -1,3 +1,4 @@
+/// <reference types="node" />
 import path from 'node:path';
 import { getCatalogs } from '@lingui/cli/api';
 import { getConfig } from '@lingui/conf';
@@ -9,12 +10,13 @@ import { CONSOLE_LOCALES, SOURCE_LOCALE } from './locales';
  * added without `npm run i18n:extract`, or left untranslated in one language, fails here.
  */
 
-const config = getConfig({ cwd: path.resolve(import.meta.dirname, '../..'), skipValidation: true });
+const root = path.resolve(import.meta.dirname, '../..');
+const config = getConfig({ cwd: root, skipValidation: true });
 const catalogs = await getCatalogs(config);
 type CatalogMessages = Record<string, { obsolete?: boolean; message?: string; translation?: string }> | undefined;
 const current = (messages: CatalogMessages) => Object.entries(messages ?? {}).filter(([, message]) => !message.obsolete);
 
-describe.each(catalogs.map((catalog) => [path.relative(config.rootDir, catalog.path), catalog] as const))('catalog %s', (_, catalog) => {
+describe.each(catalogs.map((catalog) => [path.relative(root, catalog.path), catalog] as const))('catalog %s', (_, catalog) => {
   it('holds what the code says, and nothing it no longer says', { timeout: 60_000 }, async () => {
     const extracted = await catalog.collect();
     const english = current(await catalog.read(SOURCE_LOCALE));

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Group, Kbd, Modal, Stack, Switch, Table, Text } from '@mantine/core';
 import { SHORTCUTS } from './shortcuts';
 
@@ -10,14 +11,19 @@ export interface ShortcutsDialogProps {
 
 /** The list of shortcuts, and the switch that turns them all off (WCAG 2.1.4: single-key shortcuts can be). */
 export function ShortcutsDialog({ opened, onClose, enabled, onEnabledChange }: ShortcutsDialogProps) {
+  const { t, i18n } = useLingui();
   return (
-    <Modal opened={opened} onClose={onClose} title="Keyboard shortcuts">
+    <Modal opened={opened} onClose={onClose} title={t`Keyboard shortcuts`}>
       <Stack gap="md">
-        <Table aria-label="Shortcuts">
+        <Table aria-label={t`Shortcuts`}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Keys</Table.Th>
-              <Table.Th>Does</Table.Th>
+              <Table.Th>
+                <Trans>Keys</Trans>
+              </Table.Th>
+              <Table.Th>
+                <Trans>Does</Trans>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -29,7 +35,7 @@ export function ShortcutsDialog({ opened, onClose, enabled, onEnabledChange }: S
                       <Group key={i} gap={4} wrap="nowrap">
                         {i > 0 && (
                           <Text span size="xs" c="dimmed">
-                            then
+                            <Trans>then</Trans>
                           </Text>
                         )}
                         <Kbd>{key}</Kbd>
@@ -37,17 +43,17 @@ export function ShortcutsDialog({ opened, onClose, enabled, onEnabledChange }: S
                     ))}
                   </Group>
                 </Table.Td>
-                <Table.Td>{description}</Table.Td>
+                <Table.Td>{i18n._(description)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
         <Text size="sm" c="dimmed">
-          They do nothing while you type in a field or a dialog is open, nor with Ctrl, Alt or ⌘.
+          <Trans>They do nothing while you type in a field or a dialog is open, nor with Ctrl, Alt or ⌘.</Trans>
         </Text>
         <Switch
-          label="Use these shortcuts"
-          description="Off: these keys do nothing (this list stays under the keyboard button at the top). Remembered in this browser."
+          label={t`Use these shortcuts`}
+          description={t`Off: these keys do nothing (this list stays under the keyboard button at the top). Remembered in this browser.`}
           checked={enabled}
           onChange={(event) => onEnabledChange(event.currentTarget.checked)}
         />

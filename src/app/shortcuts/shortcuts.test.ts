@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { describe, expect, it } from 'vitest';
 import { ignoredPress, SEQUENCE_PAUSE_MS, shortcutMatcher } from './shortcuts';
 
@@ -13,7 +14,10 @@ const press = (overrides: Partial<Parameters<typeof ignoredPress>[0]> = {}) => (
 /** Feeds `keys` 100 ms apart and returns what each completes. */
 function feed(keys: string[], start = 0) {
   const match = shortcutMatcher();
-  return keys.map((key, i) => match(key, start + i * 100)?.description);
+  return keys.map((key, i) => {
+    const description = match(key, start + i * 100)?.description;
+    return description && i18n._(description);
+  });
 }
 
 describe('shortcutMatcher', () => {
@@ -42,7 +46,8 @@ describe('shortcutMatcher', () => {
     expect(match('g', 0)).toBeUndefined();
     expect(match('s', SEQUENCE_PAUSE_MS + 1)).toBeUndefined();
     expect(match('g', SEQUENCE_PAUSE_MS + 2)).toBeUndefined();
-    expect(match('s', SEQUENCE_PAUSE_MS + 3)?.description).toBe('Go to Settings');
+    const description = match('s', SEQUENCE_PAUSE_MS + 3)?.description;
+    expect(description && i18n._(description)).toBe('Go to Settings');
   });
 });
 

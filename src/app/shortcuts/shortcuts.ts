@@ -4,6 +4,8 @@
  * without a browser; `use-shortcuts.ts` connects it to the page.
  */
 
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { PAGES } from '../pages';
 
 export type ShortcutAction = { kind: 'search' } | { kind: 'go'; to: string } | { kind: 'help' };
@@ -11,16 +13,16 @@ export type ShortcutAction = { kind: 'search' } | { kind: 'go'; to: string } | {
 export interface Shortcut {
   /** The keys, pressed one after the other (`KeyboardEvent.key` values). */
   keys: string[];
-  description: string;
+  description: MessageDescriptor;
   action: ShortcutAction;
 }
 
 export const SHORTCUTS: Shortcut[] = [
-  { keys: ['/'], description: "Focus the page's search", action: { kind: 'search' } },
-  { keys: ['g', 's'], description: 'Go to Settings', action: { kind: 'go', to: PAGES.settings.path } },
-  { keys: ['g', 'c'], description: 'Go to Conversations', action: { kind: 'go', to: PAGES.conversations.path } },
-  { keys: ['g', 'b'], description: 'Go to Sandboxes', action: { kind: 'go', to: PAGES.sandboxes.path } },
-  { keys: ['?'], description: 'Show the keyboard shortcuts', action: { kind: 'help' } },
+  { keys: ['/'], description: msg`Focus the page's search`, action: { kind: 'search' } },
+  { keys: ['g', 's'], description: msg`Go to Settings`, action: { kind: 'go', to: PAGES.settings.path } },
+  { keys: ['g', 'c'], description: msg`Go to Conversations`, action: { kind: 'go', to: PAGES.conversations.path } },
+  { keys: ['g', 'b'], description: msg`Go to Sandboxes`, action: { kind: 'go', to: PAGES.sandboxes.path } },
+  { keys: ['?'], description: msg`Show the keyboard shortcuts`, action: { kind: 'help' } },
 ];
 
 /** The longest pause between the keys of a sequence before it starts over. */
