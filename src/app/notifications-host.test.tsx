@@ -1,14 +1,15 @@
 import { MantineProvider } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { renderView } from '../testing/render';
 import { NotificationsHost } from './notifications-host';
 
 afterEach(() => act(() => notifications.clean()));
 
 describe('NotificationsHost', () => {
   it('mounts no container before the first notification', () => {
-    render(
+    renderView(
       <MantineProvider>
         <NotificationsHost />
       </MantineProvider>,
@@ -17,7 +18,7 @@ describe('NotificationsHost', () => {
   });
 
   it('shows a notification made before its container had loaded', async () => {
-    render(
+    renderView(
       <MantineProvider>
         <NotificationsHost />
       </MantineProvider>,

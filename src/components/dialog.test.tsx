@@ -1,8 +1,9 @@
 import { MantineProvider } from '@mantine/core';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
+import { renderView } from '../testing/render';
 import { Dialog } from './dialog';
 
 function Harness() {
@@ -19,7 +20,7 @@ function Harness() {
 
 describe('Dialog', () => {
   it('renders nothing until it opens, then the modal with its title and content', async () => {
-    render(<Harness />);
+    renderView(<Harness />);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: 'Open' }));
@@ -28,7 +29,7 @@ describe('Dialog', () => {
   });
 
   it('closes, and opens again', async () => {
-    render(<Harness />);
+    renderView(<Harness />);
     await userEvent.click(screen.getByRole('button', { name: 'Open' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

@@ -1,8 +1,9 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { renderView } from '../testing/render';
 import { QueryContent } from './query-content';
 
 /** A query whose results come from `results`, one per fetch: a value, or an Error to throw. */
@@ -28,7 +29,7 @@ function Harness({ results }: { results: (string | Error)[] }) {
 
 function setup(results: (string | Error)[]) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
+  renderView(
     <MantineProvider>
       <QueryClientProvider client={client}>
         <Harness results={results} />

@@ -1,7 +1,7 @@
+import { plural } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { Text } from '@mantine/core';
 import type { SandboxCapacity } from '../contract/sandboxes';
-
-const sandboxes = (count: number) => (count === 1 ? 'sandbox' : 'sandboxes');
 
 /**
  * "2 of 5 sandboxes running · 3 of 20 exist" (a member's own: "You may run 1 sandbox at once: 1
@@ -9,16 +9,19 @@ const sandboxes = (count: number) => (count === 1 ? 'sandbox' : 'sandboxes');
  * are in view where sandboxes are started. Nothing when the server does not say.
  */
 export function SandboxCapacityLine({ capacity }: { capacity: SandboxCapacity | undefined }) {
+  const { t } = useLingui();
   if (!capacity) return null;
-  const full = capacity.running >= capacity.max_running;
+  const { running, max_running: maxRunning, sandboxes, max_sandboxes: maxSandboxes } = capacity;
+  const full = running >= maxRunning;
   const own = capacity.scope === 'user';
   const counts = own
-    ? `You may run ${capacity.max_running} ${sandboxes(capacity.max_running)} at once: ${capacity.running} running · you have ${capacity.sandboxes} of ${capacity.max_sandboxes}`
-    : `${capacity.running} of ${capacity.max_running} ${sandboxes(capacity.max_running)} running · ${capacity.sandboxes} of ${capacity.max_sandboxes} exist`;
+    ? t`You may run ${plural(maxRunning, { one: '# sandbox', other: '# sandboxes' })} at once: ${running} running · you have ${sandboxes} of ${maxSandboxes}`
+    : t`${running} of ${plural(maxRunning, { one: '# sandbox', other: '# sandboxes' })} running · ${sandboxes} of ${maxSandboxes} exist`;
+  const whenFull = own ? t`starting another pauses your oldest running one` : t`starting another pauses the oldest running one`;
   return (
     <Text size="sm" c="dimmed" mt={-12} mb="md" data-testid="sandbox-capacity">
       {counts}
-      {full ? ` — starting another pauses ${own ? 'your' : 'the'} oldest running one` : ''}
+      {full ? ` — ${whenFull}` : ''}
     </Text>
   );
 }

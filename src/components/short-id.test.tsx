@@ -1,6 +1,7 @@
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
+import { renderView } from '../testing/render';
 import { ShortId, shortId } from './short-id';
 
 describe('shortId', () => {
@@ -14,7 +15,7 @@ describe('shortId', () => {
   });
 
   it('shows the full id on hover', () => {
-    render(
+    renderView(
       <MantineProvider env="test">
         <ShortId id="0123456789abcdef" />
       </MantineProvider>,

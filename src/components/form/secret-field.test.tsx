@@ -1,8 +1,9 @@
 import { MantineProvider } from '@mantine/core';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
+import { renderView } from '../../testing/render';
 import { KEEP_SECRET, type SecretDraft, SecretField, secretUpdate } from './secret-field';
 
 /** The field in a form, with the value it would send shown next to it. */
@@ -20,7 +21,7 @@ function Harness({ isSet }: { isSet: boolean | undefined }) {
 }
 
 function setup(isSet: boolean | undefined) {
-  render(<Harness isSet={isSet} />);
+  renderView(<Harness isSet={isSet} />);
   return { user: userEvent.setup(), wire: () => JSON.parse(screen.getByTestId('wire').textContent ?? '') as unknown };
 }
 

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Group, PasswordInput } from '@mantine/core';
 import { type FieldPath, type FieldValues, useController } from 'react-hook-form';
 
@@ -31,11 +34,11 @@ interface SecretFieldProps<T extends FieldValues> {
   showStatus?: boolean;
 }
 
-function status(draft: SecretDraft, isSet: boolean | undefined): { text: string; color: string } | null {
-  if (draft.clear) return { text: 'Will be cleared', color: 'orange' };
-  if (draft.value) return { text: isSet ? 'Will be replaced' : 'Will be set', color: 'blue' };
+function status(draft: SecretDraft, isSet: boolean | undefined): { text: MessageDescriptor; color: string } | null {
+  if (draft.clear) return { text: msg`Will be cleared`, color: 'orange' };
+  if (draft.value) return { text: isSet ? msg`Will be replaced` : msg`Will be set`, color: 'blue' };
   if (isSet === undefined) return null;
-  return isSet ? { text: 'Set', color: 'teal' } : { text: 'Not set', color: 'gray' };
+  return isSet ? { text: msg`Set`, color: 'teal' } : { text: msg`Not set`, color: 'gray' };
 }
 
 /**
@@ -48,9 +51,10 @@ export function SecretField<T extends FieldValues>({
   isSet,
   description,
   clearable = true,
-  placeholder: emptyPlaceholder = 'Not set',
+  placeholder: emptyPlaceholder,
   showStatus = true,
 }: SecretFieldProps<T>) {
+  const { t, i18n } = useLingui();
   const {
     field: { ref, value, onChange, onBlur },
     fieldState,
@@ -58,18 +62,18 @@ export function SecretField<T extends FieldValues>({
   const draft: SecretDraft = value ?? KEEP_SECRET;
   const badge = showStatus ? status(draft, isSet) : null;
   const placeholder = draft.clear
-    ? 'Will be removed when you save'
+    ? t`Will be removed when you save`
     : isSet
-      ? 'Stored — type to replace, leave empty to keep'
-      : emptyPlaceholder;
+      ? t`Stored — type to replace, leave empty to keep`
+      : (emptyPlaceholder ?? t`Not set`);
 
   const action = draft.clear ? (
-    <Button variant="default" onClick={() => onChange(KEEP_SECRET)} aria-label={`Undo clearing ${label}`}>
-      Undo
+    <Button variant="default" onClick={() => onChange(KEEP_SECRET)} aria-label={t`Undo clearing ${label}`}>
+      <Trans>Undo</Trans>
     </Button>
   ) : isSet && clearable ? (
-    <Button variant="default" color="red" onClick={() => onChange({ value: '', clear: true })} aria-label={`Clear ${label}`}>
-      Clear
+    <Button variant="default" color="red" onClick={() => onChange({ value: '', clear: true })} aria-label={t`Clear ${label}`}>
+      <Trans>Clear</Trans>
     </Button>
   ) : null;
 
@@ -85,7 +89,7 @@ export function SecretField<T extends FieldValues>({
           <Group gap={6} component="span">
             {badge && (
               <Badge component="span" size="xs" variant="light" color={badge.color} data-testid={`${name}-status`}>
-                {badge.text}
+                {i18n._(badge.text)}
               </Badge>
             )}
             {description}
