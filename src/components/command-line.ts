@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { ShlexError, shlexSplit } from '../contract/shlex-split';
 
 export type SplitResult = { ok: true; args: string[] } | { ok: false; error: string };
@@ -11,7 +12,7 @@ export function splitCommandLine(line: string): SplitResult {
     return { ok: true, args: shlexSplit(line) };
   } catch (error) {
     if (!(error instanceof ShlexError)) throw error;
-    return { ok: false, error: error.message === 'No closing quotation' ? 'A quote is not closed' : error.message };
+    return { ok: false, error: error.message === 'No closing quotation' ? t`A quote is not closed` : error.message };
   }
 }
 

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Button, Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { describeError } from '../api/errors';
@@ -23,12 +24,13 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
-  cancelLabel = 'Cancel',
+  cancelLabel,
   onConfirm,
   onClose,
   pending = false,
   error,
 }: ConfirmDialogProps) {
+  const { t } = useLingui();
   return (
     <Dialog opened onClose={onClose} title={title} centered>
       <Stack>
@@ -38,7 +40,7 @@ export function ConfirmDialog({
         {error ? <ErrorAlert>{describeError(error)}</ErrorAlert> : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} data-autofocus>
-            {cancelLabel}
+            {cancelLabel ?? t`Cancel`}
           </Button>
           <Button color="red" onClick={onConfirm} loading={pending}>
             {confirmLabel}

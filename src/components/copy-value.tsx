@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { ActionIcon, CopyButton, Group, Text } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 
@@ -19,6 +20,7 @@ export function CopyValue({
   display?: string;
   maxWidth?: number;
 }) {
+  const { t } = useLingui();
   return (
     <Group gap={4} wrap="nowrap">
       <Text
@@ -39,7 +41,7 @@ export function CopyValue({
             size="sm"
             color={copied ? 'teal' : 'gray'}
             onClick={copy}
-            aria-label={copied ? `${label} copied` : `Copy ${label}`}
+            aria-label={copied ? t`${label} copied` : t`Copy ${label}`}
           >
             {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
           </ActionIcon>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Text } from '@mantine/core';
 import { createTwoFilesPatch } from 'diff';
 import { useMemo } from 'react';
@@ -27,15 +28,16 @@ export default function FileDiff({ path, original, modified, layout }: FileDiffP
     const patch = createTwoFilesPatch(`a/${path}`, `b/${path}`, original, modified, '', '', { context: CONTEXT });
     return parseDiff(`diff --git a/${path} b/${path}\n${patch.split('\n').slice(1).join('\n')}`)[0];
   }, [path, original, modified]);
+  const { t } = useLingui();
   if (!file || file.hunks.length === 0) {
     return (
       <Text size="sm" c="dimmed">
-        No change in its text.
+        <Trans>No change in its text.</Trans>
       </Text>
     );
   }
   return (
-    <div className="file-diff" aria-label={`Diff of ${path}`} role="figure">
+    <div className="file-diff" aria-label={t`Diff of ${path}`} role="figure">
       <Diff viewType={layout} diffType={file.type} hunks={file.hunks}>
         {(hunks) => hunks.map((hunk) => <Hunk key={hunk.content} hunk={hunk} />)}
       </Diff>

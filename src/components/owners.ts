@@ -1,5 +1,9 @@
+import { t } from '@lingui/core/macro';
 import type { Owner } from '../contract/team';
 
 /** The owner's name in a list: a user deleted since is named by their id. */
-export const ownerName = (owners: readonly Owner[], id: string | null | undefined) =>
-  id ? (owners.find((owner) => owner.id === id)?.name ?? `Deleted user (${id.slice(0, 8)})`) : '—';
+export function ownerName(owners: readonly Owner[], id: string | null | undefined): string {
+  if (!id) return '—';
+  const shortId = id.slice(0, 8);
+  return owners.find((owner) => owner.id === id)?.name ?? t`Deleted user (${shortId})`;
+}

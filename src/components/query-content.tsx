@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Skeleton } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -18,7 +19,8 @@ interface LoadedContentProps<T> {
 
 /** A placeholder block announced as "Loading …" (a role, so its label is allowed and read). */
 export function LoadingSkeleton({ what, height = 160 }: { what: string; height?: number }) {
-  return <Skeleton height={height} radius="md" role="status" aria-label={`Loading ${what}`} />;
+  const { t } = useLingui();
+  return <Skeleton height={height} radius="md" role="status" aria-label={t`Loading ${what}`} />;
 }
 
 /**

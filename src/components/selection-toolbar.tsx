@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Paper, Text } from '@mantine/core';
 
 export interface SelectionAction {
@@ -22,14 +23,15 @@ export function SelectionToolbar({
   actions: SelectionAction[];
   onClear: () => void;
 }) {
+  const { t } = useLingui();
   if (count === 0) return null;
   return (
     <Paper withBorder p="xs" mb="sm" radius="md" role="toolbar" aria-label={label}>
       <Group justify="space-between">
-        <Text size="sm">{count} selected</Text>
+        <Text size="sm">{t`${count} selected`}</Text>
         <Group gap="xs">
           <Button size="xs" variant="subtle" onClick={onClear}>
-            Clear selection
+            <Trans>Clear selection</Trans>
           </Button>
           {actions.map((action) => (
             <Button

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { FieldPath, FieldValues, UseFormSetError } from 'react-hook-form';
 import { describeError, isApiError } from '../../api/errors';
 import type { Loc, ValidationErrorEntry } from '../../contract/validation-detail';
@@ -32,7 +33,7 @@ export function applyServerErrors<T extends FieldValues>(
   error: unknown,
   options: ServerErrorOptions<T>,
 ): SaveProblem | null {
-  const verdict = options.verdict ?? 'Nothing was saved';
+  const verdict = options.verdict ?? t`Nothing was saved`;
   if (!isApiError(error)) return { message: `${verdict}: ${describeError(error)}`, unmatched: [] };
   if (error.validation.length === 0) {
     // A 401 about the session key is not about any field: the sign-in dialog handles it.

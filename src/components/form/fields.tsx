@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { NativeSelect, Switch, TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { type FieldPath, type FieldValues, useController } from 'react-hook-form';
@@ -72,12 +73,13 @@ export function SelectField<T extends FieldValues>({
   // A stored value the list doesn't know (set elsewhere) must still show, not vanish.
   const data = value && !options.some((o) => o.value === value) ? [...options, { value, label: value }] : options;
   const { placeholder, ...rest } = props;
+  const { t } = useLingui();
   return (
     <NativeSelect
       {...rest}
       {...field}
       value={value}
-      data={oneOf ? data : [{ value: '', label: placeholder ?? 'Not set' }, ...data]}
+      data={oneOf ? data : [{ value: '', label: placeholder ?? t`Not set` }, ...data]}
       error={fieldState.error?.message}
     />
   );

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { type BaseSyntheticEvent, useState } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { applyServerErrors, type SaveProblem, type ServerErrorOptions } from './apply-server-errors';
@@ -31,7 +32,8 @@ export function useServerSubmit<T extends FieldValues, TSubmitted>(
     // A problem the form's check found at no input of its own.
     (errors) => {
       const message = errors.root?.message;
-      setProblem(message ? { message: `${serverErrors.verdict ?? 'Nothing was saved'}: ${message}`, unmatched: [] } : null);
+      const verdict = serverErrors.verdict ?? t`Nothing was saved`;
+      setProblem(message ? { message: `${verdict}: ${message}`, unmatched: [] } : null);
     },
   );
   return {
