@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { FormProvider, useController, useForm } from 'react-hook-form';
@@ -35,6 +36,7 @@ function PasswordField({ name, label, description }: { name: 'password' | 'repea
  * and is signed in. The link works once, for 7 days.
  */
 export function JoinPage({ onJoined }: { onJoined: () => void }) {
+  const { t } = useLingui();
   const [token] = useState(() => invitationToken(window.location.hash));
   // Whom the link invites: the address they join as, said before they choose a password.
   const [email, setEmail] = useState<string | null>(null);
@@ -69,25 +71,25 @@ export function JoinPage({ onJoined }: { onJoined: () => void }) {
       signIn({ apiKey: '', baseUrl: '' });
       onJoined();
     },
-    serverErrors: { ...PLACEMENT, verdict: 'You have not joined yet' },
+    serverErrors: { ...PLACEMENT, verdict: t`You have not joined yet` },
   });
 
   return (
     <Center mih="100vh" p="md" component="main">
       <Paper withBorder shadow="sm" p="xl" radius="md" w={420} maw="100%">
         <Title order={1} size="h3">
-          Join the team
+          <Trans>Join the team</Trans>
         </Title>
         <Text size="sm" c="dimmed" mt={4} mb="md">
-          Choose the password you will sign in with, along with the email address you were invited at.
+          <Trans>Choose the password you will sign in with, along with the email address you were invited at.</Trans>
         </Text>
         {!token ? (
           <Alert color="red" role="alert">
-            This link has no invitation in it. Open the whole link you were given, or ask for a new one.
+            <Trans>This link has no invitation in it. Open the whole link you were given, or ask for a new one.</Trans>
           </Alert>
         ) : (
           <FormProvider {...form}>
-            <form aria-label="Join the team" noValidate onSubmit={submit}>
+            <form aria-label={t`Join the team`} noValidate onSubmit={submit}>
               <Stack>
                 {linkProblem && (
                   <Alert color="red" role="alert">
@@ -97,18 +99,18 @@ export function JoinPage({ onJoined }: { onJoined: () => void }) {
                 {problem && <SaveProblemAlert problem={problem} />}
                 {email && (
                   <TextInput
-                    label="Email"
-                    description="You join as this address, and sign in with it."
+                    label={t`Email`}
+                    description={t`You join as this address, and sign in with it.`}
                     value={email}
                     readOnly
                     autoComplete="username"
                   />
                 )}
-                <TextField<JoinFormValues> name="name" label="Your name" autoComplete="name" autoFocus />
-                <PasswordField name="password" label="Password" description={`At least ${MIN_PASSWORD_LENGTH} characters`} />
-                <PasswordField name="repeated" label="Password again" />
+                <TextField<JoinFormValues> name="name" label={t`Your name`} autoComplete="name" autoFocus />
+                <PasswordField name="password" label={t`Password`} description={t`At least ${MIN_PASSWORD_LENGTH} characters`} />
+                <PasswordField name="repeated" label={t`Password again`} />
                 <Button type="submit" loading={form.formState.isSubmitting} fullWidth>
-                  Set password and sign in
+                  <Trans>Set password and sign in</Trans>
                 </Button>
               </Stack>
             </form>

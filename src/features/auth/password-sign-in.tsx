@@ -1,3 +1,5 @@
+import { t as translate } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, PasswordInput, Stack } from '@mantine/core';
 import { FormProvider, useController, useForm } from 'react-hook-form';
 import { signInWithPassword } from '../../api/auth';
@@ -20,18 +22,20 @@ const toBody = (values: SignInFormValues) => ({ email: values.email.trim(), pass
 const resolver = contractResolver(toBody, passwordSignInSchema, {
   ...PLACEMENT,
   formProblems: (values) => ({
-    email: values.email.trim() ? undefined : 'Enter your email',
-    password: values.password ? undefined : 'Enter your password',
+    email: values.email.trim() ? undefined : translate`Enter your email`,
+    password: values.password ? undefined : translate`Enter your password`,
   }),
 });
 
 function PasswordField() {
+  const { t } = useLingui();
   const { field, fieldState } = useController<SignInFormValues, 'password'>({ name: 'password' });
-  return <PasswordInput {...field} label="Password" error={fieldState.error?.message} autoComplete="current-password" />;
+  return <PasswordInput {...field} label={t`Password`} error={fieldState.error?.message} autoComplete="current-password" />;
 }
 
 /** A team member's email and password, for this console's own server: it signs the browser in with its session cookie. */
 export function PasswordSignIn() {
+  const { t } = useLingui();
   const form = useForm<SignInFormValues>({ defaultValues: { email: '', password: '' }, resolver });
   const { submit, problem } = useServerSubmit(form, {
     save: async (values) => {
@@ -40,17 +44,17 @@ export function PasswordSignIn() {
       signIn({ apiKey: '', baseUrl: '' });
     },
     // Refused (a wrong email or password, or too many tries): said above both, as it is about both.
-    serverErrors: { ...PLACEMENT, verdict: 'Not signed in' },
+    serverErrors: { ...PLACEMENT, verdict: t`Not signed in` },
   });
   return (
     <FormProvider {...form}>
-      <form onSubmit={submit} noValidate aria-label="Sign in">
+      <form onSubmit={submit} noValidate aria-label={t`Sign in`}>
         <Stack>
           {problem && <SaveProblemAlert problem={problem} />}
-          <TextField<SignInFormValues> name="email" label="Email" type="email" autoComplete="username" data-autofocus autoFocus />
+          <TextField<SignInFormValues> name="email" label={t`Email`} type="email" autoComplete="username" data-autofocus autoFocus />
           <PasswordField />
           <Button type="submit" loading={form.formState.isSubmitting} fullWidth>
-            Sign in
+            <Trans>Sign in</Trans>
           </Button>
         </Stack>
       </form>

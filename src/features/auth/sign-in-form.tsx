@@ -1,3 +1,5 @@
+import { t as translate } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Anchor, Button, Collapse, Loader, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useDisclosure, useLocalStorage } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useState } from 'react';
@@ -12,7 +14,7 @@ async function problemWith(session: Session): Promise<string | null> {
     await verifySession(session);
     return null;
   } catch (error) {
-    return isApiError(error) && error.isUnauthorized ? 'That key was not accepted. Check it and try again.' : describeError(error);
+    return isApiError(error) && error.isUnauthorized ? translate`That key was not accepted. Check it and try again.` : describeError(error);
   }
 }
 
@@ -30,9 +32,10 @@ const PasswordSignIn = lazy(() =>
 );
 
 function PasswordSignInElsewhere() {
+  const { t } = useLingui();
   return (
-    <Alert color="yellow" title="The password form could not be loaded">
-      The server may have been updated: reload the page, or sign in with a key.
+    <Alert color="yellow" title={t`The password form could not be loaded`}>
+      <Trans>The server may have been updated: reload the page, or sign in with a key.</Trans>
     </Alert>
   );
 }
@@ -60,6 +63,7 @@ function useIdentityProvider(): boolean {
  * cookie); or the identity provider, when the server has one.
  */
 export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string }) {
+  const { t } = useLingui();
   const [method, setMethod] = useLocalStorage<Method>({
     key: 'agent-console:sign-in-method',
     defaultValue: 'key',
@@ -76,7 +80,7 @@ export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string 
 
   const submitKey = async () => {
     const session = { apiKey: apiKey.trim(), baseUrl: otherServer ? normaliseBaseUrl(baseUrl) : '' };
-    if (!session.apiKey) return setError('Enter the session API key.');
+    if (!session.apiKey) return setError(t`Enter the session API key.`);
     setChecking(true);
     const problem = await problemWith(session);
     if (!problem) await startCookieSession(session);
@@ -95,25 +99,25 @@ export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string 
         setError(null);
       }}
     >
-      {byPassword ? 'Use a key instead' : 'Use an email and password instead'}
+      {byPassword ? t`Use a key instead` : t`Use an email and password instead`}
     </Anchor>
   );
 
   return (
     <Stack>
       {providerError && (
-        <Alert color="red" role="alert" title="Not signed in">
+        <Alert color="red" role="alert" title={t`Not signed in`}>
           {providerError}
         </Alert>
       )}
       {identityProvider && (
         <Button component="a" href="/sign-in/oidc" variant="default" fullWidth>
-          Use your identity provider
+          <Trans>Use your identity provider</Trans>
         </Button>
       )}
       {byPassword ? (
         <>
-          <Suspense fallback={<Loader size="sm" aria-label="Loading the sign-in form" />}>
+          <Suspense fallback={<Loader size="sm" aria-label={t`Loading the sign-in form`} />}>
             <PasswordSignIn />
           </Suspense>
           {switchMethod}
@@ -125,12 +129,12 @@ export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string 
             void submitKey();
           }}
           noValidate
-          aria-label="Sign in"
+          aria-label={t`Sign in`}
         >
           <Stack>
             <PasswordInput
-              label="Session API key"
-              description="The key the server printed, or an API key of yours"
+              label={t`Session API key`}
+              description={t`The key the server printed, or an API key of yours`}
               value={apiKey}
               onChange={(e) => {
                 setApiKey(e.currentTarget.value);
@@ -143,19 +147,19 @@ export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string 
             />
             {!otherServer && switchMethod}
             <Anchor component="button" type="button" size="sm" onClick={toggle} aria-expanded={otherServer}>
-              {otherServer ? 'Use this console’s own server' : 'Connect to another server'}
+              {otherServer ? t`Use this console’s own server` : t`Connect to another server`}
             </Anchor>
             <Collapse expanded={otherServer}>
               <TextInput
-                label="Server URL"
-                description="The API server, when it is not the one serving this page"
+                label={t`Server URL`}
+                description={t`The API server, when it is not the one serving this page`}
                 placeholder="http://127.0.0.1:3000"
                 value={baseUrl}
                 onChange={(e) => setBaseUrl(e.currentTarget.value)}
               />
             </Collapse>
             <Button type="submit" loading={checking} fullWidth>
-              Sign in
+              <Trans>Sign in</Trans>
             </Button>
           </Stack>
         </form>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Center, Paper, Text, Title } from '@mantine/core';
 import { Dialog } from '../../components/dialog';
 import { SignInForm } from './sign-in-form';
@@ -8,11 +9,13 @@ export function SignInPage() {
     <Center mih="100vh" p="md" component="main">
       <Paper withBorder shadow="sm" p="xl" radius="md" w={420} maw="100%">
         <Title order={1} size="h3">
-          Sign in to Agent Console
+          <Trans>Sign in to Agent Console</Trans>
         </Title>
         <Text size="sm" c="dimmed" mt={4} mb="md">
-          Members of a team sign in with their email and password. The owner uses the sign-in link the server printed when it started, or
-          its session API key.
+          <Trans>
+            Members of a team sign in with their email and password. The owner uses the sign-in link the server printed when it started,
+            or its session API key.
+          </Trans>
         </Text>
         <SignInForm />
       </Paper>
@@ -25,6 +28,7 @@ export function SignInPage() {
  * the page as it was, unsaved edits included.
  */
 export function SessionExpiredDialog({ baseUrl }: { baseUrl: string }) {
+  const { t } = useLingui();
   return (
     <Dialog
       opened
@@ -33,10 +37,10 @@ export function SessionExpiredDialog({ baseUrl }: { baseUrl: string }) {
       closeOnEscape={false}
       closeOnClickOutside={false}
       centered
-      title="Sign in to Agent Console"
+      title={t`Sign in to Agent Console`}
     >
       <Text size="sm" mb="md" role="status">
-        The server no longer accepts your session key. Sign in again to continue; unsaved changes on this page are kept.
+        <Trans>The server no longer accepts your session key. Sign in again to continue; unsaved changes on this page are kept.</Trans>
       </Text>
       <SignInForm baseUrl={baseUrl} />
     </Dialog>
