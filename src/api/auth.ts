@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import * as z from 'zod/mini';
 import { browserSessionResultSchema } from '../contract/browser-session';
 import { legacyErrorSchema } from '../contract/errors';
@@ -18,8 +19,12 @@ export async function verifySession(session: Session): Promise<void> {
     if (!isApiError(error)) throw error;
     if (error.status === 404 && legacyErrorSchema.safeParse(error.body).success) return;
     if (error.isUnauthorized || error.kind === 'network') throw error;
+    const { baseUrl } = session;
+    const why = error.message;
     throw new ApiError(
-      `${session.baseUrl || 'This server'} does not respond like an Agent Conversation Service (${error.message}).`,
+      baseUrl
+        ? t`${baseUrl} does not respond like an Agent Conversation Service (${why}).`
+        : t`This server does not respond like an Agent Conversation Service (${why}).`,
       error.kind,
       error.status,
     );

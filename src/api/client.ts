@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type * as z from 'zod/mini';
 import { safeParse } from 'zod/mini';
 import { ApiError, errorFromResponse, isAbort } from './errors';
@@ -50,8 +51,14 @@ export async function send(
     });
   } catch (error) {
     if (isAbort(error)) throw error;
-    const where = session?.baseUrl || 'the server';
-    throw new ApiError(`Cannot reach ${where}. Check that it is running and reachable.`, 'network', 0);
+    const where = session?.baseUrl;
+    throw new ApiError(
+      where
+        ? t`Cannot reach ${where}. Check that it is running and reachable.`
+        : t`Cannot reach the server. Check that it is running and reachable.`,
+      'network',
+      0,
+    );
   }
 }
 
@@ -70,13 +77,8 @@ export async function apiRequest<S extends z.ZodMiniType>(path: string, options:
 export function checked<S extends z.ZodMiniType>(path: string, schema: S, body: unknown, status: number): z.output<S> {
   const parsed = safeParse(schema, body);
   if (!parsed.success) {
-    throw new ApiError(
-      `The server's response to ${path} is not in the expected shape (${describeIssues(parsed.error.issues)})`,
-      'invalid-response',
-      status,
-      [],
-      body,
-    );
+    const issues = describeIssues(parsed.error.issues);
+    throw new ApiError(t`The server's response to ${path} is not in the expected shape (${issues})`, 'invalid-response', status, [], body);
   }
   return parsed.data;
 }

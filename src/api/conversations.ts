@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import * as z from 'zod/mini';
 import {
   appConversationPageSchema,
@@ -90,8 +91,8 @@ const conversationPath = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
 const legacyPath = (id: string) => `/api/conversations/${encodeURIComponent(id)}`;
 
 /** `false` from a legacy route: the server found nothing to change. */
-function mustSucceed(done: boolean, what: string): void {
-  if (!done) throw new ApiError(`The server did not ${what} the conversation`, 'http', 404);
+function mustSucceed(done: boolean, refusal: () => string): void {
+  if (!done) throw new ApiError(refusal(), 'http', 404);
 }
 
 /** Archives or unarchives (ours only: `PATCH /api/v1/app-conversations/{id}`). */
@@ -101,12 +102,18 @@ export function archiveConversation(id: string, archived: boolean) {
 
 /** Renames through the legacy route, which OpenHands and our server both have. */
 export async function renameConversation(id: string, title: string): Promise<void> {
-  mustSucceed(await apiRequest(legacyPath(id), { method: 'PATCH', body: { title }, schema: z.boolean() }), 'rename');
+  mustSucceed(
+    await apiRequest(legacyPath(id), { method: 'PATCH', body: { title }, schema: z.boolean() }),
+    () => t`The server did not rename the conversation`,
+  );
 }
 
 /** Deletes through the legacy route, which OpenHands and our server both have. */
 export async function deleteConversation(id: string): Promise<void> {
-  mustSucceed(await apiRequest(legacyPath(id), { method: 'DELETE', schema: z.boolean() }), 'delete');
+  mustSucceed(
+    await apiRequest(legacyPath(id), { method: 'DELETE', schema: z.boolean() }),
+    () => t`The server did not delete the conversation`,
+  );
 }
 
 /** The conversations each sandbox serves (ours), in the order of `sandboxIds`. */

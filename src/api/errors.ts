@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { validationErrorBodySchema, type ValidationErrorEntry } from '../contract/validation-detail';
 import { consoleMessage } from '../contract/validation-message';
 
@@ -44,8 +45,10 @@ function messageFromBody(status: number, statusText: string, body: unknown): str
     }
   }
   if (typeof body === 'string' && body.trim() && body.length < 300) return body.trim();
-  return `The server responded ${status}${statusText ? ` ${statusText}` : ''}`;
+  return statusText ? t`The server responded ${status} ${statusText}` : t`The server responded ${status}`;
 }
+
+const rejectedOne = (why: string) => t`The server rejected one value: ${why}`;
 
 export function errorFromResponse(status: number, statusText: string, body: unknown): ApiError {
   const parsed = validationErrorBodySchema.safeParse(body);
@@ -53,7 +56,7 @@ export function errorFromResponse(status: number, statusText: string, body: unkn
     const count = parsed.data.detail.length;
     return new ApiError(
       // One value: which, and why (a page that reads, with no form to show it at, says only this).
-      count === 1 ? `The server rejected one value: ${consoleMessage(parsed.data.detail[0]!)}` : `The server rejected ${count} values`,
+      count === 1 ? rejectedOne(consoleMessage(parsed.data.detail[0]!)) : t`The server rejected ${count} values`,
       'http',
       status,
       parsed.data.detail,
@@ -66,7 +69,7 @@ export function errorFromResponse(status: number, statusText: string, body: unkn
 /** A short explanation fit for a notification or an alert. */
 export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message;
-  return 'Something went wrong';
+  return t`Something went wrong`;
 }
 
 /** A request ended by its AbortSignal (a page left, a query cancelled): not a failure to show. */

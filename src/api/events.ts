@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import * as z from 'zod/mini';
 import {
   type AgentEvent,
@@ -132,10 +133,10 @@ export async function streamEvents(conversationId: string, options: StreamOption
       });
       if (signal.aborted) return;
       // The server ended the stream (a restart, a proxy's timeout): connect again.
-      throw new ApiError('The event stream ended', 'network', 0);
+      throw new ApiError(t`The event stream ended`, 'network', 0);
     } catch (error) {
       if (signal.aborted || isAbort(error)) return;
-      const failure = error instanceof ApiError ? error : new ApiError('The event stream broke off', 'network', 0);
+      const failure = error instanceof ApiError ? error : new ApiError(t`The event stream broke off`, 'network', 0);
       if (failure.kind === 'http' && failure.status === 404) {
         onConnection({ state: 'failed', error: failure });
         return;
@@ -233,7 +234,7 @@ export async function pollEvents(conversationId: string, options: PollOptions): 
       open = false;
       onConnection({
         state: 'retrying',
-        error: error instanceof ApiError ? error : new ApiError('Reading the events failed', 'network', 0),
+        error: error instanceof ApiError ? error : new ApiError(t`Reading the events failed`, 'network', 0),
       });
     }
     await wait(intervalMs, signal);
@@ -257,7 +258,8 @@ async function readOnce(
     response = await fetch(url, { headers, signal, cache: 'no-store' });
   } catch (error) {
     if (isAbort(error)) throw error;
-    throw new ApiError(`Cannot reach ${session?.baseUrl || 'the server'} for live events`, 'network', 0);
+    const where = session?.baseUrl;
+    throw new ApiError(where ? t`Cannot reach ${where} for live events` : t`Cannot reach the server for live events`, 'network', 0);
   }
   if (!response.ok) {
     const text = await response.text().catch(() => '');
@@ -269,7 +271,7 @@ async function readOnce(
     }
     throw errorFromResponse(response.status, response.statusText, body);
   }
-  if (!response.body) throw new ApiError('The event stream has no body', 'invalid-response', response.status);
+  if (!response.body) throw new ApiError(t`The event stream has no body`, 'invalid-response', response.status);
   onOpen();
   const reader = response.body.getReader();
   const decoder = new TextDecoder();

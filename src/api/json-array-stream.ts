@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type * as z from 'zod/mini';
 import { checked, readBody, type RequestOptions, send } from './client';
 import { ApiError, errorFromResponse, isAbort } from './errors';
@@ -61,7 +62,7 @@ export async function* apiArrayStream<S extends z.ZodMiniType>(path: string, opt
     for (;;) {
       const { done, value } = await reader.read().catch((error: unknown) => {
         if (isAbort(error)) throw error;
-        throw new ApiError(`The connection to the server broke while it answered ${path}`, 'network', 0);
+        throw new ApiError(t`The connection to the server broke while it answered ${path}`, 'network', 0);
       });
       if (done) return;
       for (const element of splitter.push(value)) {
@@ -69,7 +70,7 @@ export async function* apiArrayStream<S extends z.ZodMiniType>(path: string, opt
         try {
           body = JSON.parse(element);
         } catch {
-          throw new ApiError(`The server's response to ${path} is not JSON`, 'invalid-response', response.status, [], element);
+          throw new ApiError(t`The server's response to ${path} is not JSON`, 'invalid-response', response.status, [], element);
         }
         yield checked(path, options.schema, body, response.status);
       }

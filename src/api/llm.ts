@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { type LlmTestRequestInput, type LlmTestResult, llmTestResultSchema } from '../contract/llm-test';
 import { apiRequest } from './client';
 import { isApiError } from './errors';
@@ -11,7 +12,7 @@ export async function testLlm(request: LlmTestRequestInput): Promise<LlmTestResu
     return await apiRequest('/api/llm/test', { method: 'POST', body: request, schema: llmTestResultSchema });
   } catch (error) {
     if (isApiError(error) && error.kind === 'http' && error.status === 404) {
-      return { ok: false, error: 'This server cannot test LLM settings (it has no /api/llm/test)' };
+      return { ok: false, error: t`This server cannot test LLM settings (it has no /api/llm/test)` };
     }
     throw error;
   }

@@ -99,7 +99,13 @@ export function Layout() {
           <Group gap="sm" wrap="nowrap">
             <ServerBadge baseUrl={baseUrl} />
             {/* The browser's own tooltip: Mantine's would bring its positioning library into every page's first download. */}
-            <ActionIcon variant="subtle" color="gray" onClick={help.open} aria-label={t`Keyboard shortcuts`} title={t`Keyboard shortcuts (?)`}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              onClick={help.open}
+              aria-label={t`Keyboard shortcuts`}
+              title={t`Keyboard shortcuts (?)`}
+            >
               <IconKeyboard size={18} />
             </ActionIcon>
             <Button variant="subtle" size="compact-sm" leftSection={<IconLogout size={16} />} onClick={() => void navigate('/sign-out')}>

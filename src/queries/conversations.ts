@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import {
   infiniteQueryOptions,
   keepPreviousData,
@@ -64,7 +65,7 @@ export const conversationQuery = (id: string) =>
     queryKey: conversationKeys.detail(id),
     queryFn: async ({ signal }) => {
       const [conversation] = await getConversations([id], signal);
-      if (!conversation) throw new ApiError(`Conversation ${id} not found`, 'http', 404);
+      if (!conversation) throw new ApiError(t`Conversation ${id} not found`, 'http', 404);
       return conversation;
     },
     refetchInterval: LIVE_MS,
@@ -150,7 +151,7 @@ async function follow(queryClient: QueryClient, first: StartTask, states: AsyncG
  */
 async function startThroughStream(queryClient: QueryClient, states: AsyncGenerator<StartTask>): Promise<StartTask> {
   const first = await states.next();
-  if (first.done) throw new ApiError('The server ended the start before it sent its start task', 'invalid-response', 200);
+  if (first.done) throw new ApiError(t`The server ended the start before it sent its start task`, 'invalid-response', 200);
   streamed.add(first.value.id);
   storeTask(queryClient, first.value);
   void follow(queryClient, first.value, states);

@@ -4,20 +4,25 @@ import { MantineProvider } from '@mantine/core';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
+
+/** What the app puts around every view: its strings (in English here) and Mantine's theme. */
+function AppContext({ children }: { children: ReactNode }) {
+  return (
+    <I18nProvider i18n={i18n}>
+      <MantineProvider env="test">{children}</MantineProvider>
+    </I18nProvider>
+  );
+}
 
 /**
- * Renders a view as the app would (Mantine's theme, the strings in English), without a server or a router. Mantine's
- * test environment turns transitions off, so a menu or dialog is there at once, however busy the
- * machine is, instead of a moment later.
+ * Renders a view as the app would, without a server or a router; `rerender` keeps the same
+ * context. Mantine's test environment turns transitions off, so a menu or dialog is there at
+ * once, however busy the machine is, instead of a moment later.
  */
 export function renderView(view: ReactElement) {
   const user = userEvent.setup();
-  return { user, ...render(
-      <I18nProvider i18n={i18n}>
-        <MantineProvider env="test">{view}</MantineProvider>
-      </I18nProvider>,
-    ) };
+  return { user, ...render(view, { wrapper: AppContext }) };
 }
 
 /** `renderView` inside a query client (e.g. `testQueryClient()`), for a part that reads or saves through the queries. */

@@ -13,8 +13,8 @@ export function SignInPage() {
         </Title>
         <Text size="sm" c="dimmed" mt={4} mb="md">
           <Trans>
-            Members of a team sign in with their email and password. The owner uses the sign-in link the server printed when it started,
-            or its session API key.
+            Members of a team sign in with their email and password. The owner uses the sign-in link the server printed when it started, or
+            its session API key.
           </Trans>
         </Text>
         <SignInForm />

@@ -1,9 +1,10 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { renderView } from '../../../testing/render';
 import { appConversation } from '../../../testing/conversations';
 import { fakeApi, json, testQueryClient } from '../../../testing/fake-api';
 import { conversationKeys } from '../../../queries/conversations';
@@ -19,7 +20,7 @@ function renderPage() {
   });
   const queryClient = testQueryClient();
   queryClient.setQueryData(sandboxKeys.list({}), { items: [], next_page_id: null });
-  render(
+  renderView(
     <MantineProvider env="test">
       <QueryClientProvider client={queryClient}>
         <MemoryRouter initialEntries={['/conversations/c1']}>

@@ -1,8 +1,9 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
+import { renderView } from '../../../testing/render';
 import { fakeApi, json, testQueryClient } from '../../../testing/fake-api';
 import { MAX_SHOWN_BYTES } from '../../../queries/workspace';
 import { WorkspaceFiles } from './workspace-files';
@@ -32,7 +33,7 @@ function renderFiles(open: string, sandbox = sandboxThat('RUNNING')) {
     [`GET ${FILES}/file`]: () =>
       new Response('# hi\n', { status: 200, headers: { 'content-disposition': "attachment; filename*=UTF-8''notes.md" } }),
   });
-  render(
+  renderView(
     <MantineProvider env="test">
       <QueryClientProvider client={testQueryClient()}>
         <MemoryRouter initialEntries={[`/conversations/c1?tab=files&open=${open}`]}>
