@@ -3,11 +3,12 @@ import { formatter } from '@lingui/format-po';
 import { CONSOLE_LOCALES, SOURCE_LOCALE } from './src/i18n/locales';
 
 /** Features with a catalog of their own, loaded with their pages. */
-const FEATURES = ['api-keys', 'conversations', 'git-secrets', 'mcp-servers', 'sandboxes', 'settings', 'team-defaults', 'users'];
+const FEATURES = ['api-keys', 'auth', 'conversations', 'git-secrets', 'mcp-servers', 'sandboxes', 'settings', 'team-defaults', 'users'];
 
 /**
  * One catalog per feature, so a page downloads its own strings in the user's language and no
- * other page's; the shell's (layout, shared components, sign-in) comes with the entry.
+ * other page's (the sign-in screens' come with them); the shell's (layout, shared components)
+ * comes with the entry.
  */
 export default defineConfig({
   sourceLocale: SOURCE_LOCALE,
@@ -22,7 +23,7 @@ export default defineConfig({
     })),
     {
       path: '<rootDir>/src/i18n/locales/{locale}',
-      include: ['<rootDir>/src/app', '<rootDir>/src/components', '<rootDir>/src/features/auth', '<rootDir>/src/api', '<rootDir>/src/queries'],
+      include: ['<rootDir>/src/app', '<rootDir>/src/components', '<rootDir>/src/api', '<rootDir>/src/queries'],
       exclude: ['**/*.test.*'],
     },
   ],

@@ -1,8 +1,8 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { SessionExpiredDialog, SignInPage } from '../features/auth/sign-in-screen';
 import { RouterProvider } from 'react-router';
 import { useSessionState } from '../features/auth/use-session';
+import { withCatalog } from '../i18n/catalogs';
 import { AppProviders } from './providers';
 import type { AppRouter } from './router';
 
@@ -33,7 +33,23 @@ function useCacheFollowsSession(baseUrl: string | undefined, expired: boolean) {
 }
 
 /** Loaded when shown: only an invitation link leads there. */
-const JoinPage = lazy(async () => ({ default: (await import('../features/auth/join-screen')).JoinPage }));
+const JoinPage = lazy(async () => ({ default: (await withCatalog(import('../features/auth/join-screen'))).JoinPage }));
+
+/**
+ * The sign-in screens, loaded when shown. A signed-in tab fetches them once it is idle: should
+ * the session end after the server was updated (and their old files gone), they are at hand.
+ */
+const signInScreens = () => withCatalog(import('../features/auth/sign-in-screen'));
+const SignInPage = lazy(async () => ({ default: (await signInScreens()).SignInPage }));
+const SessionExpiredDialog = lazy(async () => ({ default: (await signInScreens()).SessionExpiredDialog }));
+
+function useSignInScreensAtHand(signedIn: boolean) {
+  useEffect(() => {
+    if (!signedIn) return;
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 1000));
+    idle(() => void signInScreens().catch(() => undefined));
+  }, [signedIn]);
+}
 
 /** Where an invitation link leads: shown signed in or not (whoever follows it becomes the invited person). */
 const JOIN_PATH = '/join';
@@ -42,6 +58,7 @@ function SessionGate({ router }: { router: AppRouter }) {
   const { session, expired } = useSessionState();
   const [joining, setJoining] = useState(() => window.location.pathname === JOIN_PATH);
   useCacheFollowsSession(session?.baseUrl, expired !== null);
+  useSignInScreensAtHand(session !== undefined);
 
   if (joining) {
     return (
@@ -55,12 +72,22 @@ function SessionGate({ router }: { router: AppRouter }) {
       </Suspense>
     );
   }
-  if (!session && !expired) return <SignInPage />;
+  if (!session && !expired) {
+    return (
+      <Suspense fallback={null}>
+        <SignInPage />
+      </Suspense>
+    );
+  }
   // One tree shape whether or not the dialog shows, so the page under it stays mounted.
   return (
     <>
       <RouterProvider router={router} />
-      {!session && expired && <SessionExpiredDialog baseUrl={expired.baseUrl} />}
+      {!session && expired && (
+        <Suspense fallback={null}>
+          <SessionExpiredDialog baseUrl={expired.baseUrl} />
+        </Suspense>
+      )}
     </>
   );
 }

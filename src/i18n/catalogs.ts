@@ -39,3 +39,10 @@ export async function switchLocale(locale: ConsoleLocale): Promise<void> {
 
 /** The language the console shows now. */
 export const activeLocale = (): ConsoleLocale => (i18n.locale || SOURCE_LOCALE) as ConsoleLocale;
+
+/** A module loaded on demand with the catalog it exports (`catalog`), ready to render. */
+export async function withCatalog<M extends { catalog: CatalogLoader }>(module: Promise<M>): Promise<M> {
+  const loaded = await module;
+  await loadCatalog(loaded.catalog);
+  return loaded;
+}

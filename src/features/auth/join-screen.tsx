@@ -12,6 +12,9 @@ import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { useServerSubmit } from '../../components/form/use-server-submit';
 import { type AcceptInvitationBody, acceptInvitationBodySchema, MIN_PASSWORD_LENGTH } from '../../contract/team';
 
+/** Loaded with its strings (withCatalog). */
+export { loadAuthCatalog as catalog } from './catalog';
+
 /** The invitation token in the link's fragment (`/join#token=…`): a fragment never reaches a server or its logs. */
 export function invitationToken(hash: string): string | null {
   return new URLSearchParams(hash.replace(/^#/, '')).get('token');

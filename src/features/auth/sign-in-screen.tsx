@@ -3,6 +3,9 @@ import { Center, Paper, Text, Title } from '@mantine/core';
 import { Dialog } from '../../components/dialog';
 import { SignInForm } from './sign-in-form';
 
+/** Loaded with its strings (withCatalog). */
+export { loadAuthCatalog as catalog } from './catalog';
+
 /** The whole screen, before the console is used. */
 export function SignInPage() {
   return (

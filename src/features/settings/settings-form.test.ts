@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { safeParse } from 'zod/mini';
 import { KEEP_SECRET } from '../../components/form/secret-field';
-import { issueMessage } from '../../contract/validation-message';
 import { DEFAULT_SETTINGS, type SettingsResponse } from '../../contract/settings';
-import {
-  changedSettings,
-  savedFormValues,
-  SETTINGS_FORM_FIELDS,
-  settingsFormSchema,
-  settingsResolver,
-  toFormValues,
-  toSettingsUpdate,
-} from './settings-form';
+import { changedSettings, savedFormValues, SETTINGS_FORM_FIELDS, settingsResolver, toFormValues, toSettingsUpdate } from './settings-form';
 
 const stored: SettingsResponse = {
   ...DEFAULT_SETTINGS,
@@ -107,31 +97,28 @@ describe('changedSettings', () => {
   });
 });
 
-describe('settingsFormSchema', () => {
+describe('settingsResolver', () => {
+  const resolverOptions = { fields: {}, shouldUseNativeValidation: false } as Parameters<ReturnType<typeof settingsResolver>>[2];
   const original = toFormValues(stored);
   const check = (patch: Partial<ReturnType<typeof toFormValues>>) =>
-    safeParse(settingsFormSchema(original), { ...original, ...patch }, { error: issueMessage });
+    settingsResolver(original)({ ...original, ...patch }, undefined, resolverOptions);
 
-  it('accepts the stored values unchanged, as an empty body', () => {
-    expect(check({})).toMatchObject({ success: true, data: {} });
+  it('submits nothing for the stored values unchanged', async () => {
+    expect(await check({})).toEqual({ values: {}, errors: {} });
   });
 
-  it('gives the changed fields as the body of the POST', () => {
-    expect(check({ max_iterations: '75', llm_model: ' x/y ' })).toMatchObject({
-      success: true,
-      data: { max_iterations: 75, llm_model: 'x/y' },
+  it('submits the changed fields as the body of the POST', async () => {
+    expect(await check({ max_iterations: '75', llm_model: ' x/y ' })).toEqual({
+      values: { max_iterations: 75, llm_model: 'x/y' },
+      errors: {},
     });
   });
 
-  it("gives the bounds in the console's words", () => {
-    const result = check({ max_iterations: '0', max_budget_per_task: '-1' });
-    const messages = (result.error?.issues ?? []).map((issue) => issue.message);
-    expect(messages).toEqual(['Must be greater than or equal to 1', 'Must be greater than 0']);
+  it('submits nothing while a field breaks a rule', async () => {
+    const result = await check({ max_iterations: '0', llm_model: 'x/y' });
+    expect(result.values).toEqual({});
+    expect(Object.keys(result.errors)).toEqual(['max_iterations']);
   });
-});
-
-describe('settingsResolver', () => {
-  const resolverOptions = { fields: {}, shouldUseNativeValidation: false } as Parameters<ReturnType<typeof settingsResolver>>[2];
 
   it('lets an untouched stored value that breaks a rule through, but reports it once changed', async () => {
     // e.g. a base URL another client stored without a scheme

@@ -1,7 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver } from 'react-hook-form';
-import * as z from 'zod/mini';
-import { consoleWordsResolver } from '../../components/form/console-words-resolver';
+import { contractBodyResolver } from '../../components/form/contract-resolver';
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import {
   DEFAULT_SETTINGS,
@@ -11,7 +9,6 @@ import {
   settingsUpdateSchema,
 } from '../../contract/settings';
 import type { LlmTestRequestInput } from '../../contract/llm-test';
-import { issueMessage } from '../../contract/validation-message';
 import { FIELD_NAMES, fieldsOfKind, type SETTINGS_FIELDS, type SettingsFormField } from './settings-fields';
 
 /**
@@ -83,14 +80,10 @@ export function changedSettings(values: SettingsFormValues, original: SettingsFo
  * fields only: a stored value today's rules refuse (set by another client, say) must not block
  * saving anything else. What it submits is those fields as the POST's body.
  */
-export const settingsFormSchema = (original: SettingsFormValues) =>
-  z.pipe(
-    z.transform((values: SettingsFormValues) => changedSettings(values, original)),
-    settingsUpdateSchema,
-  );
-
 export function settingsResolver(original: SettingsFormValues): Resolver<SettingsFormValues, unknown, SettingsUpdate> {
-  return consoleWordsResolver(zodResolver(settingsFormSchema(original), { error: issueMessage }));
+  return contractBodyResolver((values) => changedSettings(values, original), settingsUpdateSchema, {
+    isField: (path) => SETTINGS_FORM_FIELDS.has(path),
+  });
 }
 
 /** After a save: what was typed is now stored, and secret inputs go back to empty ("keep"). */
