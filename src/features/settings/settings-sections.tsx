@@ -2,7 +2,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
-import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Paper, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { NumberField, SelectField, SuggestField, SwitchField, TextField } from '../../components/form/fields';
 import { SecretField } from '../../components/form/secret-field';
@@ -19,6 +19,7 @@ import {
   type SettingsFormField,
 } from './settings-fields';
 import type { SettingsFormValues } from './settings-form';
+import classes from './settings-sections.module.css';
 
 /** What the page knows of the stored secrets: whether each one is set. */
 type StoredSecrets = Pick<SettingsResponse, `${FieldsOfKind<'secret'>}_set`> | null;
@@ -119,11 +120,11 @@ function Section({ id, extra, ...context }: FieldContext & { id: SectionId; extr
   return (
     <SettingsSection id={id} title={_(title)} description={description && _(description)}>
       {inputs.length > 0 && (
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" verticalSpacing="md">
+        <div className={classes.grid}>
           {inputs.map((name) => (
             <SettingField key={name} name={name} {...context} />
           ))}
-        </SimpleGrid>
+        </div>
       )}
       {switches.length > 0 && (
         <Stack gap="sm">
