@@ -106,7 +106,7 @@ test.describe('in the light and dark schemes, no serious accessibility violation
       body: { mcp_config: { stdio_servers: [{ name: 'files', command: 'npx', args: ['-y', 'server-files'], env: { ROOT: '/tmp' } }] } },
     });
     await signIn(page);
-    await page.getByRole('tab', { name: 'MCP servers' }).click();
+    await page.getByRole('link', { name: 'MCP servers' }).click();
     await expect(page.getByRole('cell', { name: 'files', exact: true })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Edit files' }).click();
@@ -141,10 +141,10 @@ test.describe('in the light and dark schemes, no serious accessibility violation
     expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await page.getByRole('link', { name: 'Settings' }).click();
-    await page.getByRole('tab', { name: 'Team defaults' }).click();
+    await page.getByRole('link', { name: 'Team defaults' }).click();
     await expect(page.getByRole('form', { name: 'Team defaults' })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
-    await page.getByRole('tab', { name: 'API keys' }).click();
+    await page.getByRole('link', { name: 'API keys' }).click();
     await expect(page.getByRole('row', { name: /nightly/ })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
   });

@@ -5,7 +5,7 @@ test('dialogs and drawers work from the keyboard and give the focus back to what
   await signIn(page);
 
   // A drawer: opened with Enter on its first field, closed with Escape.
-  await page.getByRole('tab', { name: 'MCP servers' }).click();
+  await page.getByRole('link', { name: 'MCP servers' }).click();
   const addServer = page.getByRole('button', { name: 'Add server' });
   await addServer.focus();
   await page.keyboard.press('Enter');

@@ -11,7 +11,7 @@ const input = (scope: Page | ReturnType<Page['getByRole']>, label: string) =>
 
 async function openMcp(page: Page, signIn: (page: Page) => Promise<void>) {
   await signIn(page);
-  await page.getByRole('tab', { name: 'MCP servers' }).click();
+  await page.getByRole('link', { name: 'MCP servers' }).click();
   await expect(page).toHaveURL(/\/settings\/mcp$/);
 }
 

@@ -41,7 +41,7 @@ test('Settings and MCP servers', async ({ page, signIn, api }) => {
   await signIn(page);
   await expect(page.getByLabel('LLM model', { exact: true })).toHaveValue('demo/scripted');
   expect(await check(page)).toEqual(OK);
-  await page.getByRole('tab', { name: 'MCP servers' }).click();
+  await page.getByRole('link', { name: 'MCP servers' }).click();
   // On a phone, each server is a card.
   await expect(page.getByRole('list', { name: 'MCP servers' }).getByRole('listitem').filter({ hasText: 'files' })).toBeVisible();
   expect(await check(page)).toEqual(OK);

@@ -109,7 +109,7 @@ test('an invited member sets a password, signs in, sees only their own sandboxes
   await signInWithPassword(mia, 'mia@example.com', 'correct horse battery');
 
   // She changes her password (Settings › API keys): this browser stays signed in, the new one works.
-  await mia.getByRole('tab', { name: 'API keys' }).click();
+  await mia.getByRole('link', { name: 'API keys' }).click();
   const change = mia.getByRole('form', { name: 'Change password' });
   await change.getByLabel('Current password').fill('not her password');
   await change.getByLabel('New password', { exact: true }).fill('a new horse battery');
@@ -195,7 +195,7 @@ test("an admin follows a member's conversation but is offered nothing that acts 
 
 test('an API key made on its page works for a script until it is deleted', async ({ page, server }) => {
   await page.goto(onLocalhost(server.signInLink));
-  await page.getByRole('tab', { name: 'API keys' }).click();
+  await page.getByRole('link', { name: 'API keys' }).click();
   await expect(page).toHaveURL(/\/settings\/api-keys$/);
   await page.getByRole('button', { name: 'Create an API key' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Create an API key' });
@@ -226,7 +226,7 @@ test('an API key made on its page works for a script until it is deleted', async
 test("the team's defaults reach a member's settings, marked as the team's, until they set their own", async ({ page, browser, server }) => {
   const member = await addTeamMember(server, 'dee@example.com', 'member');
   await page.goto(onLocalhost(server.signInLink));
-  await page.getByRole('tab', { name: 'Team defaults' }).click();
+  await page.getByRole('link', { name: 'Team defaults' }).click();
   // Its own form: until its code has come, the Settings form (with fields of the same names) still shows.
   const defaults = page.getByRole('form', { name: 'Team defaults' });
   await defaults.getByLabel('LLM model').fill('openai/team-model');
@@ -246,7 +246,7 @@ test("the team's defaults reach a member's settings, marked as the team's, until
   const context = await browser.newContext({ baseURL: onLocalhost(server.url) });
   const dee = await context.newPage();
   await signInWithPassword(dee, member.email, member.password);
-  await expect(dee.getByRole('tab', { name: 'Team defaults' })).toHaveCount(0);
+  await expect(dee.getByRole('link', { name: 'Team defaults' })).toHaveCount(0);
   const model = dee.getByLabel('LLM model');
   await expect(model).toHaveValue('openai/team-model');
   await expect(model).toHaveAccessibleDescription(/Your team’s default/);
@@ -257,7 +257,7 @@ test("the team's defaults reach a member's settings, marked as the team's, until
   await expect(dee.getByLabel('LLM model')).toHaveValue('openai/my-own');
 
   // The team's MCP server is on her MCP page, as the team's: hers to read, not to change.
-  await dee.getByRole('tab', { name: 'MCP servers' }).click();
+  await dee.getByRole('link', { name: 'MCP servers' }).click();
   await expect(dee.getByText('None of your own yet')).toBeVisible();
   const teams = dee.getByRole('table', { name: 'Your team’s MCP servers' });
   await expect(teams.getByRole('row', { name: /https:\/\/mcp\.team\.example\/sse/ })).toBeVisible();

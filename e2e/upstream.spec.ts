@@ -45,9 +45,9 @@ test('the header names the OpenHands behind the server; settings start from defa
   // OpenHands' 404 before anything is stored (it ignores absent=null): the defaults.
   await expect(page.getByText('Nothing stored yet')).toBeVisible();
   // This OpenHands has no organisations or API keys: their pages are not offered.
-  await expect(page.getByRole('tab', { name: 'MCP servers' })).toBeVisible();
-  await expect(page.getByRole('tab', { name: 'API keys' })).toHaveCount(0);
-  await expect(page.getByRole('tab', { name: 'Team defaults' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'MCP servers' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'API keys' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Team defaults' })).toHaveCount(0);
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' })).toHaveCount(0);
   // The key went through the forwarding to OpenHands, which checks it.
   expect(openhands.requests).toContain('GET /api/settings?absent=null');

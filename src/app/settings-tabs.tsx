@@ -1,8 +1,8 @@
-import { useLingui } from '@lingui/react';
-import { Tabs } from '@mantine/core';
-import { useLocation, useNavigate } from 'react-router';
+import { useLingui } from '@lingui/react/macro';
+import { NavLink } from 'react-router';
 import { PAGE_TITLES, TAB_LABELS } from './page-labels';
 import { PAGE_NAMES, PAGES } from './pages';
+import classes from './settings-tabs.module.css';
 import { useHiddenPages } from './use-hidden-pages';
 
 const TABS = PAGE_NAMES.flatMap((name) => {
@@ -10,22 +10,21 @@ const TABS = PAGE_NAMES.flatMap((name) => {
   return tab ? [{ name, label: TAB_LABELS[name] ?? PAGE_TITLES[name], to: path }] : [];
 });
 
-/** The Settings sub-pages; each has its own URL so it can be shared and reloaded. */
+/**
+ * The Settings sub-pages, as links drawn like Mantine's tabs: each has its own URL, to share and
+ * reload, and the browser's own link behaviour (open in a new tab, history).
+ */
 export function SettingsTabs() {
-  const { _ } = useLingui();
-  const navigate = useNavigate();
-  const { pathname } = useLocation();
+  const { t, i18n } = useLingui();
   const hidden = useHiddenPages();
-  const active = TABS.find((tab) => pathname.replace(/\/$/, '') === tab.to)?.to ?? PAGES.settings.path;
   return (
-    <Tabs value={active} onChange={(to) => void navigate(to ?? PAGES.settings.path)} mb="lg">
-      <Tabs.List>
-        {TABS.filter((tab) => !hidden.has(tab.name)).map((tab) => (
-          <Tabs.Tab key={tab.to} value={tab.to}>
-            {_(tab.label)}
-          </Tabs.Tab>
-        ))}
-      </Tabs.List>
-    </Tabs>
+    <nav aria-label={t`Settings pages`} className={classes.tabs}>
+      {TABS.filter((tab) => !hidden.has(tab.name)).map((tab) => (
+        // `end`: General (/settings) is not the current page on its sub-pages.
+        <NavLink key={tab.to} to={tab.to} end className={classes.tab}>
+          {i18n._(tab.label)}
+        </NavLink>
+      ))}
+    </nav>
   );
 }
