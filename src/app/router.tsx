@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type LoaderFunctionArgs, matchRoutes, Navigate, type RouteObject } from 'react-router';
 import { getSession } from '../api/session';
-import { type CatalogLoader, loadCatalog } from '../i18n/catalogs';
+import { type CatalogLoader, withCatalog } from '../i18n/catalogs';
 import { SignOutRoute } from '../features/auth/sign-out-route';
 import { prefetch as prefetchSettings } from '../features/settings/prefetch';
 import { Layout } from './layout';
@@ -29,54 +29,24 @@ const prefetched = (queryClient: QueryClient, prefetch: Prefetch) => ({
   },
 });
 
-/** A page's component, and the catalog of its strings. */
+/** A page's module: its component, and the catalog of its strings. */
 interface PageModule {
-  Component: ComponentType;
+  Page: ComponentType;
   catalog: CatalogLoader;
 }
 
 /** Each page, loaded on demand (its module in pages.ts). */
-const COMPONENTS: Record<PageName, () => Promise<PageModule>> = {
-  settings: async () => {
-    const page = await import('../features/settings/settings-page');
-    return { Component: page.SettingsPage, catalog: page.catalog };
-  },
-  mcp: async () => {
-    const page = await import('../features/mcp-servers/mcp-servers-page');
-    return { Component: page.McpServersPage, catalog: page.catalog };
-  },
-  apiKeys: async () => {
-    const page = await import('../features/api-keys/api-keys-page');
-    return { Component: page.ApiKeysPage, catalog: page.catalog };
-  },
-  teamDefaults: async () => {
-    const page = await import('../features/team-defaults/team-defaults-page');
-    return { Component: page.TeamDefaultsPage, catalog: page.catalog };
-  },
-  git: async () => {
-    const page = await import('../features/git-secrets/git-secrets-page');
-    return { Component: page.GitSecretsPage, catalog: page.catalog };
-  },
-  conversations: async () => {
-    const page = await import('../features/conversations/list/conversations-page');
-    return { Component: page.ConversationsPage, catalog: page.catalog };
-  },
-  conversation: async () => {
-    const page = await import('../features/conversations/detail/conversation-page');
-    return { Component: page.ConversationPage, catalog: page.catalog };
-  },
-  sandboxes: async () => {
-    const page = await import('../features/sandboxes/sandboxes-page');
-    return { Component: page.SandboxesPage, catalog: page.catalog };
-  },
-  specs: async () => {
-    const page = await import('../features/sandboxes/specs-page');
-    return { Component: page.SandboxSpecsPage, catalog: page.catalog };
-  },
-  users: async () => {
-    const page = await import('../features/users/users-page');
-    return { Component: page.UsersPage, catalog: page.catalog };
-  },
+const LOAD_PAGE: Record<PageName, () => Promise<PageModule>> = {
+  settings: () => import('../features/settings/settings-page'),
+  mcp: () => import('../features/mcp-servers/mcp-servers-page'),
+  apiKeys: () => import('../features/api-keys/api-keys-page'),
+  teamDefaults: () => import('../features/team-defaults/team-defaults-page'),
+  git: () => import('../features/git-secrets/git-secrets-page'),
+  conversations: () => import('../features/conversations/list/conversations-page'),
+  conversation: () => import('../features/conversations/detail/conversation-page'),
+  sandboxes: () => import('../features/sandboxes/sandboxes-page'),
+  specs: () => import('../features/sandboxes/specs-page'),
+  users: () => import('../features/users/users-page'),
 };
 
 const LAYOUT_COMPONENTS: Record<LayoutName, () => Promise<ComponentType>> = {
@@ -110,9 +80,8 @@ export function createRouter(queryClient: QueryClient): AppRouter {
       path: PAGES[name].path,
       ...(prefetch && prefetched(queryClient, prefetch)),
       lazy: async () => {
-        const { Component, catalog } = await COMPONENTS[name]();
-        await loadCatalog(catalog);
-        return { Component };
+        const { Page } = await withCatalog(LOAD_PAGE[name]());
+        return { Component: Page };
       },
     };
   };

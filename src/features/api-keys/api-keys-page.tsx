@@ -12,7 +12,8 @@ import { CreateKeyDialog } from './create-key-dialog';
 import { PasswordSection } from './password-section';
 import { meQuery } from '../../queries/me';
 
-/** The router loads this page's strings with it. */
+/** What the router loads: the page, and the catalog of its strings. */
+export { ApiKeysPage as Page };
 export { loadApiKeysCatalog as catalog } from './catalog';
 
 /** The caller's API keys: made here (shown once), used by scripts as `X-Session-API-Key` or `Authorization: Bearer`. */

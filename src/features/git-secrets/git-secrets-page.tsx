@@ -18,7 +18,8 @@ import { deleteSecretMutation, secretsQuery } from '../../queries/secrets';
 import { ProviderCard } from './provider-card';
 import type { SecretDialog as SecretDialogLoaded } from './secret-dialog';
 
-/** The router loads this page's strings with it. */
+/** What the router loads: the page, and the catalog of its strings. */
+export { GitSecretsPage as Page };
 export { loadGitSecretsCatalog as catalog } from './catalog';
 
 /** Loaded when first opened: the secrets table shows without it. Should its code fail to load, a dialog says so. */

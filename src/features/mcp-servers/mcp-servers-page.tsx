@@ -20,7 +20,8 @@ import type { McpServerDrawer as McpServerDrawerLoaded } from './mcp-server-draw
 import { ServerList } from './server-list';
 import { TestResult } from './test-result';
 
-/** The router loads this page's strings with it. */
+/** What the router loads: the page, and the catalog of its strings. */
+export { McpServersPage as Page };
 export { loadMcpServersCatalog as catalog } from './catalog';
 
 // Loaded when first opened: the editor's form library and the import and export dialogs are not

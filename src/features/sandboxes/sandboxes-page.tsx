@@ -22,7 +22,8 @@ import { namedConversations } from './used-by';
 import { conversationsBySandboxQuery } from '../../queries/conversations';
 import { ownersQuery } from '../../queries/team';
 
-/** The router loads this page's strings with it. */
+/** What the router loads: the page, and the catalog of its strings. */
+export { SandboxesPage as Page };
 export { loadSandboxesCatalog as catalog } from './catalog';
 
 /** The dialog or drawer open over the list. */

@@ -14,7 +14,8 @@ import { SpecDetails } from './spec-details';
 import { SandboxSpecsList } from './specs-view';
 import { useCardLayout } from '../../components/use-card-layout';
 
-/** The router loads this page's strings with it. */
+/** What the router loads: the page, and the catalog of its strings. */
+export { SandboxSpecsPage as Page };
 export { loadSandboxesCatalog as catalog } from './catalog';
 
 export function SandboxSpecsPage() {

@@ -27,7 +27,8 @@ import {
 import { SettingsFormView } from './settings-form-view';
 import type { SettingsChoices } from './settings-sections';
 
-/** The router loads this page's strings with it. */
+/** What the router loads: the page, and the catalog of its strings. */
+export { SettingsPage as Page };
 export { loadSettingsCatalog as catalog } from './catalog';
 
 export function SettingsPage() {

@@ -13,7 +13,8 @@ import { mcpConfigForUpdate } from '../../api/settings';
 import { optionsQuery } from '../../queries/options';
 import { organizationDefaultsQuery, updateOrganizationDefaultsMutation } from '../../queries/team';
 
-/** The router loads this page's strings with it. */
+/** What the router loads: the page, and the catalog of its strings. */
+export { TeamDefaultsPage as Page };
 export { loadTeamDefaultsCatalog as catalog } from './catalog';
 
 /** The form's values: text as typed ('' for "no default"), the key as a draft. */

@@ -19,7 +19,8 @@ import { InviteDialog } from './invite-dialog';
 import { LimitsDialog } from './limits-dialog';
 import { UsersView } from './users-view';
 
-/** The router loads this page's strings with it. */
+/** What the router loads: the page, and the catalog of its strings. */
+export { UsersPage as Page };
 export { loadUsersCatalog as catalog } from './catalog';
 
 const PAGE_SIZE = 100;

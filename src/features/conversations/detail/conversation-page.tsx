@@ -35,7 +35,8 @@ import { useConversationEvents } from './use-conversation-events';
 import { useChimeWhenWaiting } from './use-chime-when-waiting';
 import type { OutgoingMessage } from '../../../api/agent';
 
-/** The router loads this page's strings with it. */
+/** What the router loads: the page, and the catalog of its strings. */
+export { ConversationPage as Page };
 export { loadConversationsCatalog as catalog } from '../catalog';
 
 /** The workspace's tabs load when one is opened: most visits are to follow the agent. */

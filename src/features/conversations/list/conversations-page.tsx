@@ -17,7 +17,8 @@ import { useRetryStart } from './use-retry-start';
 import { useStartsUnderWay } from './use-starts-under-way';
 import { useTitleSearch } from './use-title-search';
 
-/** The router loads this page's strings with it. */
+/** What the router loads: the page, and the catalog of its strings. */
+export { ConversationsPage as Page };
 export { loadConversationsCatalog as catalog } from '../catalog';
 
 /**
