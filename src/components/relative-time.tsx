@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react';
 import { Text } from '@mantine/core';
 import { useSyncExternalStore } from 'react';
 
@@ -10,14 +11,26 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 1],
 ];
 
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-const exact = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+/** The formatters of each language shown so far: building one reads the locale's data. */
+const formatters = new Map<string, { relative: Intl.RelativeTimeFormat; exact: Intl.DateTimeFormat }>();
 
-/** "3 minutes ago" for a moment, with the exact time on hover. */
-export function formatRelative(iso: string, now = Date.now()): string {
+function formattersOf(locale: string) {
+  let made = formatters.get(locale);
+  if (!made) {
+    made = {
+      relative: new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }),
+      exact: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' }),
+    };
+    formatters.set(locale, made);
+  }
+  return made;
+}
+
+/** "3 minutes ago" for a moment, in the console's language (`locale`). */
+export function formatRelative(iso: string, now = Date.now(), locale = 'en'): string {
   const seconds = Math.round((Date.parse(iso) - now) / 1000);
   const [unit, size] = UNITS.find(([, s]) => Math.abs(seconds) >= s) ?? ['second', 1];
-  return relative.format(Math.round(seconds / size), unit);
+  return formattersOf(locale).relative.format(Math.round(seconds / size), unit);
 }
 
 /** The clock relative times are said against: read each second while any is shown. */
@@ -45,11 +58,12 @@ function subscribeToClock(listener: () => void): () => void {
   };
 }
 
-/** A moment as `formatRelative` says it, kept current while it is shown ("5 seconds ago", then "6 seconds ago"…); rendered again only when its words change. */
+/** A moment as `formatRelative` says it in the console's language, with the exact time on hover, kept current while it is shown ("5 seconds ago", then "6 seconds ago"…); rendered again only when its words change. */
 export function RelativeTime({ iso, size = 'sm' }: { iso: string; size?: 'xs' | 'sm' }) {
-  const text = useSyncExternalStore(subscribeToClock, () => formatRelative(iso, clockTime()));
+  const { locale } = useLingui().i18n;
+  const text = useSyncExternalStore(subscribeToClock, () => formatRelative(iso, clockTime(), locale));
   return (
-    <Text span size={size} title={exact.format(new Date(iso))}>
+    <Text span size={size} title={formattersOf(locale).exact.format(new Date(iso))}>
       <time dateTime={iso}>{text}</time>
     </Text>
   );

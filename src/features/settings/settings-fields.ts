@@ -132,7 +132,14 @@ export const SETTINGS_FIELDS = {
     autoComplete: 'email',
   },
   search_api_key: { kind: 'secret', section: 'search', label: msg`Search API key` },
-  language: { kind: 'select', section: 'preferences', label: msg`Language`, placeholder: msg`Server default`, options: LANGUAGES },
+  language: {
+    kind: 'select',
+    section: 'preferences',
+    label: msg`Language`,
+    help: msg`What the agent answers in, and the console’s own language (it has English, Deutsch, Español, Français, 日本語 and 简体中文; others show it in English)`,
+    placeholder: msg`Your browser’s`,
+    options: LANGUAGES,
+  },
   enable_sound_notifications: {
     kind: 'switch',
     section: 'preferences',
