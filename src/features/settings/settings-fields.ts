@@ -136,8 +136,8 @@ export const SETTINGS_FIELDS = {
     kind: 'select',
     section: 'preferences',
     label: msg`Language`,
-    help: msg`What the agent answers in, and the console’s own language (it has English, Deutsch, Español, Français, 日本語 and 简体中文; others show it in English)`,
-    placeholder: msg`Your browser’s`,
+    help: msg`What the agent answers in, and the console’s own language (it has English, Deutsch, Español, Français, 日本語 and 简体中文; others show it in English). Not set: the console follows your browser`,
+    placeholder: msg`Not set`,
     options: LANGUAGES,
   },
   enable_sound_notifications: {
