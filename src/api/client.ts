@@ -28,7 +28,11 @@ export async function readBody(response: Response): Promise<unknown> {
 function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
     .slice(0, 3)
-    .map((issue) => `${issue.path.join('.') || '(root)'}: expected ${'expected' in issue ? String(issue.expected) : 'a different value'}`)
+    .map((issue) => {
+      const where = issue.path.join('.') || '(root)';
+      const expected = 'expected' in issue ? String(issue.expected) : undefined;
+      return expected ? t`${where}: expected ${expected}` : t`${where}: expected a different value`;
+    })
     .join('; ');
 }
 

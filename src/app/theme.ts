@@ -1,23 +1,30 @@
 import { createTheme, type CSSVariablesResolver } from '@mantine/core';
 
-export const theme = createTheme({
-  primaryColor: 'blue',
-  // Shade 8 keeps white button text and links above WCAG AA contrast (shade 6 does not).
-  primaryShade: { light: 8, dark: 8 },
-  defaultRadius: 'md',
-  fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-  // The × of dialogs, drawers and notifications has no name of its own. (Plain objects, not
-  // Modal.extend(), so the theme does not pull the components into every page's first download.)
-  components: {
-    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
-    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
-    // Under a title, Mantine greys the message to 3.3:1 (gray 6 on white); "dimmed" keeps AA.
-    Notification: {
-      defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } },
-      styles: { description: { color: 'var(--mantine-color-dimmed)' } },
+/** The names of the × that closes a dialog or drawer, and of the one that dismisses a notification, in the console's language. */
+export interface CloseLabels {
+  closeDialog: string;
+  dismiss: string;
+}
+
+export const themeWith = (labels: CloseLabels) =>
+  createTheme({
+    primaryColor: 'blue',
+    // Shade 8 keeps white button text and links above WCAG AA contrast (shade 6 does not).
+    primaryShade: { light: 8, dark: 8 },
+    defaultRadius: 'md',
+    fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+    // The × of dialogs, drawers and notifications has no name of its own. (Plain objects, not
+    // Modal.extend(), so the theme does not pull the components into every page's first download.)
+    components: {
+      Modal: { defaultProps: { closeButtonProps: { 'aria-label': labels.closeDialog } } },
+      Drawer: { defaultProps: { closeButtonProps: { 'aria-label': labels.closeDialog } } },
+      // Under a title, Mantine greys the message to 3.3:1 (gray 6 on white); "dimmed" keeps AA.
+      Notification: {
+        defaultProps: { closeButtonProps: { 'aria-label': labels.dismiss } },
+        styles: { description: { color: 'var(--mantine-color-dimmed)' } },
+      },
     },
-  },
-});
+  });
 
 /**
  * Colours that keep text at WCAG AA (4.5:1) where Mantine's do not:

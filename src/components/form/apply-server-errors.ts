@@ -65,6 +65,7 @@ export function applyServerErrors<T extends FieldValues>(
   );
   const rest = [...unmatched.map((entry) => original.get(entry) ?? entry), ...outside];
   if (rest.length === 0) return null;
-  const marked = fieldErrors.length > 0 ? ' the values marked below, and' : '';
-  return { message: `${verdict}. The server rejected${marked} these:`, unmatched: rest };
+  const message =
+    fieldErrors.length > 0 ? t`${verdict}. The server rejected the values marked below, and these:` : t`${verdict}. The server rejected these:`;
+  return { message, unmatched: rest };
 }
