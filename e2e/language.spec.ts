@@ -1,0 +1,49 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+
+/** The Settings form's Language select (the label in whichever language the console shows). */
+const languageSelect = (page: Page, label: string) => page.locator('select').and(page.getByLabel(label, { exact: true }));
+
+test('the console shows in the language saved in Settings, at once and without a reload, and keeps it', async ({ page, signIn }) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  // A mark a reload would wipe: the switch happens in place.
+  await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+
+  await languageSelect(page, 'Language').selectOption('de');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+
+  // The shell, the page and its notification, all in German.
+  await expect(page.getByRole('heading', { name: 'Einstellungen', level: 1 })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Unterhaltungen' })).toBeVisible();
+  await expect(page.getByText('Einstellungen gespeichert')).toBeVisible();
+  await expect(languageSelect(page, 'Sprache')).toHaveValue('de');
+  await expect(page.getByRole('button', { name: 'Abmelden' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+  expect(await page.evaluate(() => 'notReloaded' in window)).toBe(true);
+
+  // Another page's strings come with it, in German.
+  await page.getByRole('link', { name: 'Unterhaltungen' }).click();
+  await expect(page.getByRole('heading', { name: 'Unterhaltungen', level: 1 })).toBeVisible();
+
+  // A new visit starts in German (remembered), before Settings are read again.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Unterhaltungen', level: 1 })).toBeVisible();
+
+  // And back to English.
+  await page.getByRole('link', { name: 'Einstellungen' }).click();
+  await languageSelect(page, 'Sprache').selectOption('en');
+  await page.getByRole('button', { name: 'Änderungen speichern' }).click();
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Conversations' })).toBeVisible();
+});
+
+test.describe('with a French browser', () => {
+  test.use({ locale: 'fr-FR' });
+
+  test('follows the browser while Settings name no language', async ({ page, signIn }) => {
+    await signIn(page);
+    await expect(page.getByRole('heading', { name: 'Paramètres', level: 1 })).toBeVisible();
+    await expect(languageSelect(page, 'Langue')).toHaveValue('');
+  });
+});
