@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Stack } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -18,6 +19,7 @@ export { loadApiKeysCatalog as catalog } from './catalog';
 
 /** The caller's API keys: made here (shown once), used by scripts as `X-Session-API-Key` or `Authorization: Bearer`. */
 export function ApiKeysPage() {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const keys = useQuery(apiKeysQuery());
   const [creating, setCreating] = useState(false);
@@ -25,32 +27,33 @@ export function ApiKeysPage() {
   const [now] = useState(Date.now);
   const remove = useMutation(deleteApiKeyMutation(queryClient));
   const me = useQuery(meQuery(queryClient)).data;
+  const deletingName = deleting?.name;
   return (
     <Stack>
       <SectionHeader
-        title="API keys"
-        description="For scripts: each key acts as you, with your role, until it expires or is deleted."
+        title={t`API keys`}
+        description={t`For scripts: each key acts as you, with your role, until it expires or is deleted.`}
         actions={
           <Button leftSection={<IconKey size={16} />} onClick={() => setCreating(true)}>
-            Create an API key
+            <Trans>Create an API key</Trans>
           </Button>
         }
       />
-      <QueryContent query={keys} what="API keys">
+      <QueryContent query={keys} what={t`API keys`}>
         {(list) => <ApiKeysView keys={list} now={now} onCreate={() => setCreating(true)} onDelete={setDeleting} />}
       </QueryContent>
       {me?.has_password && <PasswordSection />}
       {creating && <CreateKeyDialog onClose={() => setCreating(false)} />}
       {deleting && (
         <ConfirmDialog
-          title={`Delete ${deleting.name || 'this key'}?`}
-          confirmLabel="Delete key"
+          title={deletingName ? t`Delete ${deletingName}?` : t`Delete this key?`}
+          confirmLabel={t`Delete key`}
           pending={remove.isPending}
           error={remove.error}
           onClose={() => setDeleting(null)}
           onConfirm={() => remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) })}
         >
-          Scripts that use it are refused from the next request.
+          <Trans>Scripts that use it are refused from the next request.</Trans>
         </ConfirmDialog>
       )}
     </Stack>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Table, Text } from '@mantine/core';
 import { IconKey, IconTrash } from '@tabler/icons-react';
 import { EmptyState } from '../../components/empty-state';
@@ -13,29 +14,40 @@ export interface ApiKeysViewProps {
   now: number;
 }
 
-const keyName = (key: ApiKey) => key.name || `Key ${key.id}`;
-
 /** One's API keys: their names, how they begin, when made, last used and when they stop working. */
 export function ApiKeysView({ keys, onCreate, onDelete, now }: ApiKeysViewProps) {
+  const { t } = useLingui();
+  /** A key's name, or its number when it has none. */
+  const keyName = ({ name, id }: ApiKey) => name || t`Key ${id}`;
   if (keys.length === 0) {
     return (
-      <EmptyState title="No API keys" description="A key lets a script call this server as you, with your role.">
+      <EmptyState title={t`No API keys`} description={t`A key lets a script call this server as you, with your role.`}>
         <Button leftSection={<IconKey size={16} />} onClick={onCreate}>
-          Create an API key
+          <Trans>Create an API key</Trans>
         </Button>
       </EmptyState>
     );
   }
   return (
     <Table.ScrollContainer minWidth={640} type="native">
-      <Table verticalSpacing="sm" aria-label="API keys">
+      <Table verticalSpacing="sm" aria-label={t`API keys`}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Key</Table.Th>
-            <Table.Th>Created</Table.Th>
-            <Table.Th>Last used</Table.Th>
-            <Table.Th>Expires</Table.Th>
+            <Table.Th>
+              <Trans>Name</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Key</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Created</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Last used</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Expires</Trans>
+            </Table.Th>
             <RowActionsHeader />
           </Table.Tr>
         </Table.Thead>
@@ -56,7 +68,7 @@ export function ApiKeysView({ keys, onCreate, onDelete, now }: ApiKeysViewProps)
                   <RelativeTime iso={key.last_used_at} />
                 ) : (
                   <Text size="sm" c="dimmed">
-                    Never
+                    <Trans>Never</Trans>
                   </Text>
                 )}
               </Table.Td>
@@ -67,14 +79,14 @@ export function ApiKeysView({ keys, onCreate, onDelete, now }: ApiKeysViewProps)
                   </Text>
                 ) : (
                   <Text size="sm" c="dimmed">
-                    Never
+                    <Trans>Never</Trans>
                   </Text>
                 )}
               </Table.Td>
               <Table.Td>
                 <RowActions
                   name={keyName(key)}
-                  actions={[{ verb: 'Delete', icon: <IconTrash size={16} />, danger: true, onClick: () => onDelete(key) }]}
+                  actions={[{ verb: t`Delete`, icon: <IconTrash size={16} />, danger: true, onClick: () => onDelete(key) }]}
                 />
               </Table.Td>
             </Table.Tr>

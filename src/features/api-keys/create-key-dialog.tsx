@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Code, Group, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -31,14 +33,15 @@ const FIELD_OF: Record<string, keyof KeyFormValues> = { name: 'name', expires_at
 const PLACEMENT = { fieldFor: (path: string) => FIELD_OF[path] };
 
 const EXPIRY_CHOICES = [
-  { value: '30', label: 'In 30 days' },
-  { value: '90', label: 'In 90 days' },
-  { value: '365', label: 'In a year' },
-  { value: 'never', label: 'Never' },
+  { value: '30', label: msg`In 30 days` },
+  { value: '90', label: msg`In 90 days` },
+  { value: '365', label: msg`In a year` },
+  { value: 'never', label: msg`Never` },
 ];
 
 /** Makes a key and shows it once, to copy. */
 export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const create = useMutation(createApiKeyMutation(queryClient));
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
@@ -48,20 +51,24 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
   });
   const { submit, problem } = useServerSubmit(form, {
     save: async (values) => setCreated(await create.mutateAsync(toBody(values))),
-    serverErrors: { ...PLACEMENT, verdict: 'No key was made' },
+    serverErrors: { ...PLACEMENT, verdict: t`No key was made` },
   });
   const { requestClose, confirmation } = useConfirmDiscard(!created && form.formState.isDirty, onClose);
   return (
-    <Dialog opened onClose={requestClose} title={created ? 'Your new API key' : 'Create an API key'}>
+    <Dialog opened onClose={requestClose} title={created ? t`Your new API key` : t`Create an API key`}>
       {confirmation}
       {created ? (
         <Stack>
           <Text size="sm">
-            Copy it now: it is shown only this once. Send it as <Code>X-Session-API-Key</Code> or <Code>Authorization: Bearer</Code>.
+            <Trans>
+              Copy it now: it is shown only this once. Send it as <Code>X-Session-API-Key</Code> or <Code>Authorization: Bearer</Code>.
+            </Trans>
           </Text>
-          <CopyValue value={created.key} label="the new API key" maxWidth={360} />
+          <CopyValue value={created.key} label={t`the new API key`} maxWidth={360} />
           <Group justify="flex-end">
-            <Button onClick={onClose}>Done</Button>
+            <Button onClick={onClose}>
+              <Trans>Done</Trans>
+            </Button>
           </Group>
         </Stack>
       ) : (
@@ -69,14 +76,19 @@ export function CreateKeyDialog({ onClose }: { onClose: () => void }) {
           <form noValidate onSubmit={submit}>
             <Stack>
               {problem && <SaveProblemAlert problem={problem} />}
-              <TextField<KeyFormValues> name="name" label="Name" description="What uses it, to tell keys apart" data-autofocus />
-              <SelectField<KeyFormValues> name="expiry" label="Expires" options={EXPIRY_CHOICES} oneOf />
+              <TextField<KeyFormValues> name="name" label={t`Name`} description={t`What uses it, to tell keys apart`} data-autofocus />
+              <SelectField<KeyFormValues>
+                name="expiry"
+                label={t`Expires`}
+                options={EXPIRY_CHOICES.map(({ value, label }) => ({ value, label: t(label) }))}
+                oneOf
+              />
               <Group justify="flex-end">
                 <Button variant="default" onClick={requestClose}>
-                  Cancel
+                  <Trans>Cancel</Trans>
                 </Button>
                 <Button type="submit" loading={form.formState.isSubmitting}>
-                  Create key
+                  <Trans>Create key</Trans>
                 </Button>
               </Group>
             </Stack>

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
@@ -29,43 +31,46 @@ const resolver = contractResolver(toChange, passwordChangeSchema, {
 });
 
 function PasswordField({ name, label, autoComplete }: { name: keyof PasswordFormValues; label: string; autoComplete: string }) {
+  const { t } = useLingui();
   const { field, fieldState } = useController<PasswordFormValues>({ name });
+  const min = MIN_PASSWORD_LENGTH;
   return (
     <PasswordInput
       {...field}
       label={label}
       error={fieldState.error?.message}
       autoComplete={autoComplete}
-      description={name === 'new_password' ? `At least ${MIN_PASSWORD_LENGTH} characters` : undefined}
+      description={name === 'new_password' ? t`${plural(min, { one: 'At least # character', other: 'At least # characters' })}` : undefined}
     />
   );
 }
 
 /** One's own password: the current one, and the new one twice. Every other session ends; this one goes on. */
 export function PasswordSection() {
+  const { t } = useLingui();
   const form = useForm<PasswordFormValues>({ defaultValues: EMPTY, resolver });
   const change = useMutation({ mutationFn: (body: PasswordChange) => changePassword(body) });
   const { submit, problem, dismissProblem } = useServerSubmit(form, {
     save: async (values) => {
       await change.mutateAsync(toChange(values));
       form.reset(EMPTY);
-      notifications.show({ color: 'teal', message: 'Password changed' });
+      notifications.show({ color: 'teal', message: t`Password changed` });
     },
-    serverErrors: { ...PLACEMENT, verdict: 'The password was not changed' },
+    serverErrors: { ...PLACEMENT, verdict: t`The password was not changed` },
   });
   return (
     <Stack mt="xl">
-      <SectionHeader title="Password" description="Changing it signs you out everywhere else." />
+      <SectionHeader title={t`Password`} description={t`Changing it signs you out everywhere else.`} />
       <FormProvider {...form}>
-        <form aria-label="Change password" noValidate onSubmit={submit}>
+        <form aria-label={t`Change password`} noValidate onSubmit={submit}>
           <Stack maw={420}>
-            <PasswordField name="current_password" label="Current password" autoComplete="current-password" />
-            <PasswordField name="new_password" label="New password" autoComplete="new-password" />
-            <PasswordField name="repeated" label="New password again" autoComplete="new-password" />
+            <PasswordField name="current_password" label={t`Current password`} autoComplete="current-password" />
+            <PasswordField name="new_password" label={t`New password`} autoComplete="new-password" />
+            <PasswordField name="repeated" label={t`New password again`} autoComplete="new-password" />
             {problem && <SaveProblemAlert problem={problem} onClose={dismissProblem} />}
             <Group>
               <Button type="submit" loading={form.formState.isSubmitting}>
-                Change password
+                <Trans>Change password</Trans>
               </Button>
             </Group>
           </Stack>

@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, SimpleGrid, Table, Tabs, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
@@ -26,12 +28,13 @@ export { loadGitSecretsCatalog as catalog } from './catalog';
 const SecretDialog = lazy((): Promise<{ default: typeof SecretDialogLoaded }> =>
   import('./secret-dialog').then(
     (module) => ({ default: module.SecretDialog }),
-    () => unavailable('Secret'),
+    () => unavailable(msg`Secret`),
   ),
 );
 
 /** Tabs, so custom secrets are one click away, not below five provider cards; the tab is in the URL (`?tab=secrets`). */
 export function GitSecretsPage() {
+  const { t } = useLingui();
   const [params, update] = useUrlParams<'tab'>();
   const tab = params.get('tab') === 'secrets' ? 'secrets' : 'providers';
   const connected = useQuery(connectedProvidersQuery());
@@ -45,16 +48,16 @@ export function GitSecretsPage() {
   return (
     <>
       <PageHeader
-        title="Git & secrets"
-        description="Tokens the agent clones and pushes with, and secrets it gets as environment variables."
+        title={t`Git & secrets`}
+        description={t`Tokens the agent clones and pushes with, and secrets it gets as environment variables.`}
       />
       <Tabs value={tab} onChange={(next) => update({ tab: next === 'secrets' ? 'secrets' : undefined })}>
         <Tabs.List mb="lg">
           <Tabs.Tab value="providers" rightSection={count(connected.data && Object.keys(connected.data).length)}>
-            Git providers
+            <Trans>Git providers</Trans>
           </Tabs.Tab>
           <Tabs.Tab value="secrets" rightSection={count(secrets.data?.custom_secrets.length)}>
-            Custom secrets
+            <Trans>Custom secrets</Trans>
           </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="providers">
@@ -69,6 +72,7 @@ export function GitSecretsPage() {
 }
 
 function GitProviders() {
+  const { t } = useLingui();
   const connected = useQuery(connectedProvidersQuery());
   const statuses = useQuery(providerStatusesQuery());
   /** `undefined` while the server has not said (or cannot say: OpenHands keeps no verification). */
@@ -84,15 +88,15 @@ function GitProviders() {
     <section aria-labelledby="providers-title">
       <SectionHeader
         id="providers-title"
-        title="Git providers"
-        description="One token per provider. Self-hosted servers need their host."
+        title={t`Git providers`}
+        description={t`One token per provider. Self-hosted servers need their host.`}
         actions={
           <Button variant="default" color="red" disabled={!anyConnected} onClick={() => setConfirming(true)}>
-            Disconnect all
+            <Trans>Disconnect all</Trans>
           </Button>
         }
       />
-      <QueryContent query={connected} what="git providers" skeletonHeight={220}>
+      <QueryContent query={connected} what={t`git providers`} skeletonHeight={220}>
         {(hosts) => (
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             {PROVIDERS.map((provider) => (
@@ -108,8 +112,8 @@ function GitProviders() {
       </QueryContent>
       {confirming && (
         <ConfirmDialog
-          title="Disconnect all git providers?"
-          confirmLabel="Disconnect all"
+          title={t`Disconnect all git providers?`}
+          confirmLabel={t`Disconnect all`}
           pending={disconnectAll.isPending}
           error={disconnectAll.error}
           onClose={() => setConfirming(false)}
@@ -119,14 +123,14 @@ function GitProviders() {
                 setConfirming(false);
                 notifications.show({
                   color: 'teal',
-                  title: 'Git providers disconnected',
-                  message: 'All tokens were removed. Custom secrets stay.',
+                  title: t`Git providers disconnected`,
+                  message: t`All tokens were removed. Custom secrets stay.`,
                 });
               },
             })
           }
         >
-          Every git provider token is removed from the server. Custom secrets stay.
+          <Trans>Every git provider token is removed from the server. Custom secrets stay.</Trans>
         </ConfirmDialog>
       )}
     </section>
@@ -137,6 +141,7 @@ function GitProviders() {
 type OpenDialog = { type: 'edit'; secret: { name: string; description: string | null } | null } | { type: 'delete'; name: string };
 
 function CustomSecrets() {
+  const { t } = useLingui();
   const secrets = useQuery(secretsQuery());
   const remove = useMutation(deleteSecretMutation(useQueryClient()));
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
@@ -144,33 +149,42 @@ function CustomSecrets() {
   const confirmDelete = (name: string) => {
     setDialog(null);
     remove.mutate(name, {
-      onSuccess: () => notifications.show({ color: 'teal', title: 'Secret deleted', message: name }),
-      onError: (error) => notifications.show({ color: 'red', title: `${name} was not deleted`, message: describeError(error) }),
+      onSuccess: () => notifications.show({ color: 'teal', title: t`Secret deleted`, message: name }),
+      onError: (error) => notifications.show({ color: 'red', title: t`${name} was not deleted`, message: describeError(error) }),
     });
   };
+
+  const deleting = dialog?.type === 'delete' ? dialog.name : null;
 
   return (
     <section aria-labelledby="secrets-title">
       <SectionHeader
         id="secrets-title"
-        title="Custom secrets"
-        description="Values are stored encrypted and never shown again."
+        title={t`Custom secrets`}
+        description={t`Values are stored encrypted and never shown again.`}
         actions={
           <Button leftSection={<IconPlus size={16} />} onClick={() => setDialog({ type: 'edit', secret: null })}>
-            Add secret
+            <Trans>Add secret</Trans>
           </Button>
         }
       />
-      <QueryContent query={secrets} what="custom secrets">
+      <QueryContent query={secrets} what={t`custom secrets`}>
         {({ custom_secrets: list }) =>
           list.length === 0 ? (
-            <EmptyState title="No custom secrets yet" description="Add API keys and passwords the agent should have in its environment." />
+            <EmptyState
+              title={t`No custom secrets yet`}
+              description={t`Add API keys and passwords the agent should have in its environment.`}
+            />
           ) : (
-            <Table striped highlightOnHover aria-label="Custom secrets" verticalSpacing="sm">
+            <Table striped highlightOnHover aria-label={t`Custom secrets`} verticalSpacing="sm">
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Description</Table.Th>
+                  <Table.Th>
+                    <Trans>Name</Trans>
+                  </Table.Th>
+                  <Table.Th>
+                    <Trans>Description</Trans>
+                  </Table.Th>
                   <RowActionsHeader />
                 </Table.Tr>
               </Table.Thead>
@@ -186,9 +200,9 @@ function CustomSecrets() {
                       <RowActions
                         name={secret.name}
                         actions={[
-                          { verb: 'Edit', icon: <IconPencil size={18} />, onClick: () => setDialog({ type: 'edit', secret }) },
+                          { verb: t`Edit`, icon: <IconPencil size={18} />, onClick: () => setDialog({ type: 'edit', secret }) },
                           {
-                            verb: 'Delete',
+                            verb: t`Delete`,
                             icon: <IconTrash size={18} />,
                             danger: true,
                             onClick: () => setDialog({ type: 'delete', name: secret.name }),
@@ -208,14 +222,16 @@ function CustomSecrets() {
           <SecretDialog key={dialog.secret?.name ?? 'new'} existing={dialog.secret} onClose={() => setDialog(null)} />
         </Suspense>
       )}
-      {dialog?.type === 'delete' && (
+      {deleting !== null && (
         <ConfirmDialog
-          title={`Delete ${dialog.name}?`}
-          confirmLabel="Delete"
-          onConfirm={() => confirmDelete(dialog.name)}
+          title={t`Delete ${deleting}?`}
+          confirmLabel={t`Delete`}
+          onConfirm={() => confirmDelete(deleting)}
           onClose={() => setDialog(null)}
         >
-          The agent will no longer get <b>{dialog.name}</b> in its environment. This cannot be undone.
+          <Trans>
+            The agent will no longer get <b>{deleting}</b> in its environment. This cannot be undone.
+          </Trans>
         </ConfirmDialog>
       )}
     </section>

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconBrandAzure, IconBrandBitbucket, IconBrandGithub, IconBrandGitlab, IconLock } from '@tabler/icons-react';
 import type { FormEvent } from 'react';
@@ -41,10 +44,10 @@ export interface ProviderCardViewProps {
   verification: { onVerify: () => void; pending: boolean; result: TokenCheck | undefined; error: unknown };
 }
 
-function status(connected: boolean, checkedAt: string | null | undefined): { text: string; color: string } {
-  if (!connected) return { text: 'Not connected', color: 'gray' };
-  if (checkedAt) return { text: 'Verified', color: 'teal' };
-  return checkedAt === null ? { text: 'Saved, not verified', color: 'yellow' } : { text: 'Saved', color: 'blue' };
+function status(connected: boolean, checkedAt: string | null | undefined): { text: MessageDescriptor; color: string } {
+  if (!connected) return { text: msg`Not connected`, color: 'gray' };
+  if (checkedAt) return { text: msg`Verified`, color: 'teal' };
+  return checkedAt === null ? { text: msg`Saved, not verified`, color: 'yellow' } : { text: msg`Saved`, color: 'blue' };
 }
 
 /** One provider's card: its status, host, token, and connect, verify and disconnect. */
@@ -58,16 +61,18 @@ export function ProviderCardView({
   onDisconnect,
   verification,
 }: ProviderCardViewProps) {
+  const { t } = useLingui();
   const connected = connectedHost !== undefined;
   const name = PROVIDER_NAMES[provider];
   const Icon = ICONS[provider];
   const publicHost = PUBLIC_HOSTS[provider];
   const badge = status(connected, checkedAt);
   const { result, error } = verification;
+  const why = error ? describeError(error) : undefined;
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-label={name}>
       <FormProvider {...form}>
-        <form onSubmit={onSubmit} noValidate aria-label={`${name} token`}>
+        <form onSubmit={onSubmit} noValidate aria-label={t`${name} token`}>
           <Stack gap="sm">
             <Group justify="space-between" wrap="nowrap" align="flex-start">
               {/* may shrink: a long host wraps instead of pushing the status off a phone's screen */}
@@ -84,8 +89,10 @@ export function ProviderCardView({
                       {connectedHost ?? publicHost}
                       {checkedAt && (
                         <>
-                          {' · verified '}
-                          <RelativeTime iso={checkedAt} size="xs" />
+                          {' · '}
+                          <Trans>
+                            verified <RelativeTime iso={checkedAt} size="xs" />
+                          </Trans>
                         </>
                       )}
                     </Text>
@@ -93,7 +100,7 @@ export function ProviderCardView({
                 </div>
               </Group>
               <Badge variant="light" color={badge.color} data-testid={`${provider}-status`} style={{ flexShrink: 0 }}>
-                {badge.text}
+                {t(badge.text)}
               </Badge>
             </Group>
             {problem && <SaveProblemAlert problem={problem} />}
@@ -103,21 +110,21 @@ export function ProviderCardView({
                 {result.detail}
               </Alert>
             )}
-            {error ? <ErrorAlert>{`Could not verify: ${describeError(error)}`}</ErrorAlert> : null}
+            {why !== undefined ? <ErrorAlert>{t`Could not verify: ${why}`}</ErrorAlert> : null}
             <SecretField<ProviderFormValues>
               name="token"
-              label={`${name} token`}
+              label={t`${name} token`}
               isSet={connected}
               clearable={false}
               showStatus={false}
-              placeholder="Paste a token to connect"
+              placeholder={t`Paste a token to connect`}
             />
             <TextField<ProviderFormValues>
               name="host"
-              label={`${name} host`}
+              label={t`${name} host`}
               required={!publicHost}
               description={
-                publicHost ? `Empty for ${publicHost}; a domain or URL for a self-hosted server` : 'The domain or URL of your server'
+                publicHost ? t`Empty for ${publicHost}; a domain or URL for a self-hosted server` : t`The domain or URL of your server`
               }
               placeholder={publicHost ?? 'sso.example.com'}
             />
@@ -125,19 +132,19 @@ export function ProviderCardView({
               {connected ? (
                 <Group gap="xs">
                   <Button variant="subtle" color="red" onClick={onDisconnect}>
-                    Disconnect
+                    <Trans>Disconnect</Trans>
                   </Button>
                   <Button variant="default" onClick={verification.onVerify} loading={verification.pending}>
-                    Verify
+                    <Trans>Verify</Trans>
                   </Button>
                 </Group>
               ) : (
                 <Text size="xs" c="dimmed">
-                  Tokens are stored encrypted and never shown again.
+                  <Trans>Tokens are stored encrypted and never shown again.</Trans>
                 </Text>
               )}
               <Button type="submit" disabled={!form.formState.isDirty} loading={form.formState.isSubmitting}>
-                {connected ? 'Save' : 'Connect'}
+                {connected ? <Trans>Save</Trans> : <Trans>Connect</Trans>}
               </Button>
             </Group>
           </Stack>

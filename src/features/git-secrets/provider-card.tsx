@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -21,6 +22,7 @@ interface ProviderCardProps {
  * own, a check of the stored token with the provider, and a disconnect that removes just this provider.
  */
 export function ProviderCard({ provider, connectedHost, checkedAt }: ProviderCardProps) {
+  const { t, i18n } = useLingui();
   const connected = connectedHost !== undefined;
   const name = PROVIDER_NAMES[provider];
   const publicHost = PUBLIC_HOSTS[provider];
@@ -29,7 +31,7 @@ export function ProviderCard({ provider, connectedHost, checkedAt }: ProviderCar
     defaultValues: values,
     values,
     resetOptions: { keepDirtyValues: true },
-    resolver: resolverFor(provider, connected),
+    resolver: resolverFor(provider, connected, i18n),
     mode: 'onSubmit',
   });
   const queryClient = useQueryClient();
@@ -47,8 +49,8 @@ export function ProviderCard({ provider, connectedHost, checkedAt }: ProviderCar
       form.reset(providerFormValues(host), { keepDirtyValues: false });
       notifications.show({
         color: 'teal',
-        title: `${name} saved`,
-        message: host ? `Host ${host}` : `Using ${publicHost ?? 'the default host'}`,
+        title: t`${name} saved`,
+        message: host ? t`Host ${host}` : publicHost ? t`Using ${publicHost}` : t`Using the default host`,
       });
     },
     serverErrors: {
@@ -56,7 +58,7 @@ export function ProviderCard({ provider, connectedHost, checkedAt }: ProviderCar
       locPrefix: ['body', 'provider_tokens', provider],
       // OpenHands refuses a token the provider rejects with 401 {"error": "Invalid token…"}.
       statusField: { 401: 'token' },
-      verdict: 'Not saved',
+      verdict: t`Not saved`,
     },
   });
 
@@ -67,7 +69,7 @@ export function ProviderCard({ provider, connectedHost, checkedAt }: ProviderCar
         onSuccess: () => {
           setConfirming(false);
           verify.reset();
-          notifications.show({ color: 'teal', title: `${name} disconnected`, message: 'Its token was removed from the server.' });
+          notifications.show({ color: 'teal', title: t`${name} disconnected`, message: t`Its token was removed from the server.` });
         },
       },
     );
@@ -89,15 +91,22 @@ export function ProviderCard({ provider, connectedHost, checkedAt }: ProviderCar
       />
       {confirming && (
         <ConfirmDialog
-          title={`Disconnect ${name}?`}
-          confirmLabel="Disconnect"
+          title={t`Disconnect ${name}?`}
+          confirmLabel={t`Disconnect`}
           onConfirm={disconnect}
           onClose={() => setConfirming(false)}
           pending={disconnectProvider.isPending}
           error={disconnectProvider.error}
         >
-          The {name} token is removed from the server. The agent can no longer use {name}
-          {connectedHost ? ` at ${connectedHost}` : ''} until you connect it again.
+          {connectedHost ? (
+            <Trans>
+              The {name} token is removed from the server. The agent can no longer use {name} at {connectedHost} until you connect it again.
+            </Trans>
+          ) : (
+            <Trans>
+              The {name} token is removed from the server. The agent can no longer use {name} until you connect it again.
+            </Trans>
+          )}
         </ConfirmDialog>
       )}
     </>

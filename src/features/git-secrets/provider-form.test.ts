@@ -1,8 +1,9 @@
+import { i18n } from '@lingui/core';
 import { describe, expect, it } from 'vitest';
 import { providerFormValues, resolverFor } from './provider-form';
 
 const resolve = (provider: Parameters<typeof resolverFor>[0], connected: boolean, token: string, host: string) =>
-  resolverFor(provider, connected)({ ...providerFormValues(undefined), token: { value: token, clear: false }, host }, undefined, {
+  resolverFor(provider, connected, i18n)({ ...providerFormValues(undefined), token: { value: token, clear: false }, host }, undefined, {
     fields: {},
     shouldUseNativeValidation: false,
   });

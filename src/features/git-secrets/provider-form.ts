@@ -1,7 +1,9 @@
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import * as z from 'zod/mini';
 import { contractResolver } from '../../components/form/contract-resolver';
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
-import { hostRequiredProblem, type Provider, providerTokenSchema } from '../../contract/secrets';
+import { hostRequiredProblem, type Provider, PROVIDER_NAMES, providerTokenSchema } from '../../contract/secrets';
 
 /** One provider card's form: a write-only token and the host. */
 export interface ProviderFormValues {
@@ -11,12 +13,16 @@ export interface ProviderFormValues {
 
 export const toEntry = (values: ProviderFormValues) => ({ token: secretUpdate(values.token), host: values.host.trim() || null });
 
-/** The contract's checks for one provider entry (a host where one is needed), plus: connecting needs a token. */
-export function resolverFor(provider: Provider, connected: boolean) {
+/**
+ * The contract's checks for one provider entry (a host where one is needed), plus: connecting
+ * needs a token. Its messages are in `i18n`'s language (the contract's own are in English).
+ */
+export function resolverFor(provider: Provider, connected: boolean, i18n: I18n) {
+  const name = PROVIDER_NAMES[provider];
   const schema = providerTokenSchema.check(
-    z.refine((entry) => connected || Boolean(entry.token), { message: 'Paste a token to connect', path: ['token'] }),
+    z.refine((entry) => connected || Boolean(entry.token), { message: i18n._(msg`Paste a token to connect`), path: ['token'] }),
     z.refine((entry) => !hostRequiredProblem(provider, entry.host), {
-      message: hostRequiredProblem(provider, null),
+      message: i18n._(msg`${name} needs the host of your server`),
       path: ['host'],
     }),
   );

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, PasswordInput, Stack, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -49,19 +52,20 @@ function resolverFor(existing: Existing | null) {
   return contractResolver(toUpdate, updateSecretSchema, PLACEMENT);
 }
 
-function valueHelp(existing: Existing | null, inPlace: boolean): string {
-  if (!existing) return 'Stored encrypted; never shown again';
-  if (inPlace) return 'Leave empty to keep the stored value.';
-  return 'Leave empty to keep the stored value. This server cannot change values in place, so a new value replaces the secret (it is deleted and added again).';
+function valueHelp(existing: Existing | null, inPlace: boolean): MessageDescriptor {
+  if (!existing) return msg`Stored encrypted; never shown again`;
+  if (inPlace) return msg`Leave empty to keep the stored value.`;
+  return msg`Leave empty to keep the stored value. This server cannot change values in place, so a new value replaces the secret (it is deleted and added again).`;
 }
 
 function ValueField({ existing, inPlace }: { existing: Existing | null; inPlace: boolean }) {
+  const { t } = useLingui();
   const { field, fieldState } = useController<SecretFormValues, 'value'>({ name: 'value' });
   return (
     <PasswordInput
       {...field}
-      label={existing ? 'New value' : 'Value'}
-      description={valueHelp(existing, inPlace)}
+      label={existing ? t`New value` : t`Value`}
+      description={t(valueHelp(existing, inPlace))}
       autoComplete="new-password"
       error={fieldState.error?.message}
     />
@@ -69,12 +73,14 @@ function ValueField({ existing, inPlace }: { existing: Existing | null; inPlace:
 }
 
 function DescriptionField() {
+  const { t } = useLingui();
   const { field, fieldState } = useController<SecretFormValues, 'description'>({ name: 'description' });
-  return <Textarea {...field} label="Description" autosize minRows={2} error={fieldState.error?.message} />;
+  return <Textarea {...field} label={t`Description`} autosize minRows={2} error={fieldState.error?.message} />;
 }
 
 /** Create a secret, or rename, describe and re-value one. A failed save keeps what was typed. */
 export function SecretDialog({ existing, onClose }: { existing: Existing | null; onClose: () => void }) {
+  const { t } = useLingui();
   const form = useForm<SecretFormValues>({
     defaultValues: { name: existing?.name ?? '', value: '', description: existing?.description ?? '' },
     resolver: resolverFor(existing),
@@ -89,22 +95,23 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
     save: async (values) => {
       if (existing) await update.mutateAsync({ name: existing.name, changes: updateBody(values) });
       else await create.mutateAsync(createBody(values));
-      notifications.show({ color: 'teal', title: existing ? 'Secret saved' : 'Secret added', message: values.name.trim() });
+      notifications.show({ color: 'teal', title: existing ? t`Secret saved` : t`Secret added`, message: values.name.trim() });
       onClose();
     },
     serverErrors: {
       ...PLACEMENT,
       // A name that exists already: OpenHands and our server respond 400.
       statusField: { 400: 'name' },
-      statusMessage: { 404: 'This secret was deleted meanwhile. Close this dialog to see the current list.' },
-      verdict: 'Not saved',
+      statusMessage: { 404: t`This secret was deleted meanwhile. Close this dialog to see the current list.` },
+      verdict: t`Not saved`,
     },
   });
 
   const { requestClose, confirmation } = useConfirmDiscard(form.formState.isDirty, onClose);
+  const editing = existing?.name;
 
   return (
-    <Dialog opened onClose={requestClose} title={existing ? `Edit ${existing.name}` : 'Add secret'}>
+    <Dialog opened onClose={requestClose} title={editing !== undefined ? t`Edit ${editing}` : t`Add secret`}>
       {confirmation}
       <FormProvider {...form}>
         <form onSubmit={submit} noValidate>
@@ -112,8 +119,8 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
             {problem && <SaveProblemAlert problem={problem} />}
             <TextField<SecretFormValues>
               name="name"
-              label="Name"
-              description="Becomes an environment variable: letters, digits, _"
+              label={t`Name`}
+              description={t`Becomes an environment variable: letters, digits, _`}
               placeholder="API_TOKEN"
               data-autofocus
             />
@@ -121,10 +128,10 @@ export function SecretDialog({ existing, onClose }: { existing: Existing | null;
             <DescriptionField />
             <Group justify="flex-end">
               <Button variant="default" onClick={requestClose}>
-                Cancel
+                <Trans>Cancel</Trans>
               </Button>
               <Button type="submit" loading={form.formState.isSubmitting} disabled={existing !== null && !form.formState.isDirty}>
-                {existing ? 'Save' : 'Add secret'}
+                {existing ? <Trans>Save</Trans> : <Trans>Add secret</Trans>}
               </Button>
             </Group>
           </Stack>

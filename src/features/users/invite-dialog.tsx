@@ -1,6 +1,9 @@
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { FormProvider, useController, useForm } from 'react-hook-form';
 import { CopyValue } from '../../components/copy-value';
 import { Dialog } from '../../components/dialog';
@@ -27,21 +30,25 @@ const toRequest = (values: InviteFormValues): InvitationRequest => ({ emails: ad
 /** Every problem of the list (`emails.3`) is the one input's. */
 const PLACEMENT = { isField: (path: string) => path === 'emails' || path === 'role' };
 
-/** Which address is wrong, said by name: the contract's message would not say which of the list. */
-const addressProblems = (values: InviteFormValues) => {
-  const wrong = addressesIn(values.emails).filter((address) => emailProblem(address));
-  return { emails: wrong.length === 0 ? undefined : `Not an email address: ${wrong.join(', ')}` };
+/** Which address is wrong, said by name (in `i18n`'s language): the contract's message would not say which of the list. */
+const addressProblems = (i18n: I18n) => (values: InviteFormValues) => {
+  const wrong = addressesIn(values.emails)
+    .filter((address) => emailProblem(address))
+    .join(', ');
+  return { emails: wrong === '' ? undefined : i18n._(msg`Not an email address: ${wrong}`) };
 };
 
-const resolver = contractResolver(toRequest, invitationRequestSchema, { ...PLACEMENT, formProblems: addressProblems });
+const resolverIn = (i18n: I18n) =>
+  contractResolver(toRequest, invitationRequestSchema, { ...PLACEMENT, formProblems: addressProblems(i18n) });
 
 function EmailsField() {
+  const { t } = useLingui();
   const { field, fieldState } = useController<InviteFormValues, 'emails'>({ name: 'emails' });
   return (
     <Textarea
       {...field}
-      label="Email addresses"
-      description="One or more, separated by commas or new lines"
+      label={t`Email addresses`}
+      description={t`One or more, separated by commas or new lines`}
       error={fieldState.error?.message}
       autosize
       minRows={2}
@@ -51,10 +58,10 @@ function EmailsField() {
 }
 
 /** The roles someone of `myRole` may give: an owner also makes owners. */
-const roleChoices = (myRole: Role) => [
-  { value: 'member', label: 'Member: their own settings, conversations and sandboxes' },
-  { value: 'admin', label: 'Admin: also users, and everyone’s conversations and sandboxes' },
-  ...(myRole === 'owner' ? [{ value: 'owner', label: 'Owner: everything' }] : []),
+const roleChoices = (myRole: Role, i18n: I18n) => [
+  { value: 'member', label: i18n._(msg`Member: their own settings, conversations and sandboxes`) },
+  { value: 'admin', label: i18n._(msg`Admin: also users, and everyone’s conversations and sandboxes`) },
+  ...(myRole === 'owner' ? [{ value: 'owner', label: i18n._(msg`Owner: everything`) }] : []),
 ];
 
 /**
@@ -62,28 +69,32 @@ const roleChoices = (myRole: Role) => [
  * (the server sends no mail); it works for 7 days. What was typed stays when the server refuses it.
  */
 export function InviteDialog({ myRole, onClose }: { myRole: Role; onClose: () => void }) {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const invite = useMutation(inviteMutation(queryClient));
   const [result, setResult] = useState<InvitationResult | null>(null);
+  const resolver = useMemo(() => resolverIn(i18n), [i18n]);
   const form = useForm<InviteFormValues>({ defaultValues: { emails: '', role: 'member' }, resolver });
   const { submit, problem } = useServerSubmit(form, {
     save: async (values) => setResult(await invite.mutateAsync(toRequest(values))),
-    serverErrors: { ...PLACEMENT, verdict: 'Nobody was invited' },
+    serverErrors: { ...PLACEMENT, verdict: t`Nobody was invited` },
   });
   const { requestClose, confirmation } = useConfirmDiscard(!result && form.formState.isDirty, onClose);
 
   return (
-    <Dialog opened onClose={requestClose} title="Invite people" size="lg">
+    <Dialog opened onClose={requestClose} title={t`Invite people`} size="lg">
       {confirmation}
       {result ? (
         <Stack>
           {result.successful.length > 0 && (
-            <Text size="sm">Give each person their link: it is shown only now, and works once within 7 days.</Text>
+            <Text size="sm">
+              <Trans>Give each person their link: it is shown only now, and works once within 7 days.</Trans>
+            </Text>
           )}
-          {result.successful.map((invitation) => (
-            <Group key={invitation.id} justify="space-between" wrap="nowrap">
-              <Text size="sm">{invitation.email}</Text>
-              {invitation.link && <CopyValue value={invitation.link} label={`invitation link for ${invitation.email}`} maxWidth={320} />}
+          {result.successful.map(({ id, email, link }) => (
+            <Group key={id} justify="space-between" wrap="nowrap">
+              <Text size="sm">{email}</Text>
+              {link && <CopyValue value={link} label={t`invitation link for ${email}`} maxWidth={320} />}
             </Group>
           ))}
           {result.failed.map((failure) => (
@@ -92,7 +103,9 @@ export function InviteDialog({ myRole, onClose }: { myRole: Role; onClose: () =>
             </Alert>
           ))}
           <Group justify="flex-end">
-            <Button onClick={onClose}>Done</Button>
+            <Button onClick={onClose}>
+              <Trans>Done</Trans>
+            </Button>
           </Group>
         </Stack>
       ) : (
@@ -101,13 +114,13 @@ export function InviteDialog({ myRole, onClose }: { myRole: Role; onClose: () =>
             <Stack>
               {problem && <SaveProblemAlert problem={problem} />}
               <EmailsField />
-              <SelectField<InviteFormValues> name="role" label="Role" options={roleChoices(myRole)} oneOf />
+              <SelectField<InviteFormValues> name="role" label={t`Role`} options={roleChoices(myRole, i18n)} oneOf />
               <Group justify="flex-end">
                 <Button variant="default" onClick={requestClose}>
-                  Cancel
+                  <Trans>Cancel</Trans>
                 </Button>
                 <Button type="submit" loading={form.formState.isSubmitting}>
-                  Invite
+                  <Trans>Invite</Trans>
                 </Button>
               </Group>
             </Stack>

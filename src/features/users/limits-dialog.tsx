@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormProvider, useForm } from 'react-hook-form';
@@ -28,6 +29,7 @@ const typed = (value: number | null | undefined) => (value == null ? '' : String
 
 /** How many sandboxes of one user may run, and exist; empty means only the server's limits apply. */
 export function LimitsDialog({ member, onClose }: { member: Member; onClose: () => void }) {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const save = useMutation(updateMemberMutation(queryClient));
   const form = useForm<LimitsFormValues>({
@@ -39,31 +41,33 @@ export function LimitsDialog({ member, onClose }: { member: Member; onClose: () 
       await save.mutateAsync({ userId: member.user_id, patch: toPatch(values) });
       onClose();
     },
-    serverErrors: { ...PLACEMENT, verdict: 'The limits were not saved' },
+    serverErrors: { ...PLACEMENT, verdict: t`The limits were not saved` },
   });
   const { requestClose, confirmation } = useConfirmDiscard(form.formState.isDirty, onClose);
   const name = member.name || member.email || member.user_id;
   return (
-    <Dialog opened onClose={requestClose} title={`Sandbox limits for ${name}`}>
+    <Dialog opened onClose={requestClose} title={t`Sandbox limits for ${name}`}>
       {confirmation}
       <FormProvider {...form}>
         <form noValidate onSubmit={submit}>
           <Stack>
-            <Text size="sm">A start over a limit is refused with a message that names it; nothing of theirs is paused or deleted.</Text>
+            <Text size="sm">
+              <Trans>A start over a limit is refused with a message that names it; nothing of theirs is paused or deleted.</Trans>
+            </Text>
             {problem && <SaveProblemAlert problem={problem} />}
             <NumberField<LimitsFormValues>
               name="max_running_sandboxes"
-              label="Running at once"
-              description="Empty: only the server’s limit"
+              label={t`Running at once`}
+              description={t`Empty: only the server’s limit`}
               data-autofocus
             />
-            <NumberField<LimitsFormValues> name="max_sandboxes" label="In all" description="Empty: only the server’s limit" />
+            <NumberField<LimitsFormValues> name="max_sandboxes" label={t`In all`} description={t`Empty: only the server’s limit`} />
             <Group justify="flex-end">
               <Button variant="default" onClick={requestClose}>
-                Cancel
+                <Trans>Cancel</Trans>
               </Button>
               <Button type="submit" loading={form.formState.isSubmitting}>
-                Save limits
+                <Trans>Save limits</Trans>
               </Button>
             </Group>
           </Stack>

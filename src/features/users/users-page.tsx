@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -31,6 +32,7 @@ const nameOf = (member: Member) => member.name || member.email || member.user_id
 
 /** Owners and admins: the team, invitations, roles, disabling and deleting. The search is in the URL (`?q=`). */
 export function UsersPage() {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const [params, update] = useUrlParams<'q'>();
   const search = params.get('q') ?? '';
@@ -46,24 +48,26 @@ export function UsersPage() {
   const renew = useMutation(renewInvitationMutation(queryClient));
 
   const failed = (what: string) => (error: unknown) => notifications.show({ color: 'red', title: what, message: describeError(error) });
+  /** Whom the open confirmation or dialog is about. */
+  const who = pending ? nameOf(pending.member) : '';
 
   return (
     <>
       <PageHeader
-        title="Users"
-        description="Who signs in to this server, and what each may do."
+        title={t`Users`}
+        description={t`Who signs in to this server, and what each may do.`}
         actions={
           me.data && (
             <Button leftSection={<IconUserPlus size={16} />} onClick={() => setInviting(true)}>
-              Invite people
+              <Trans>Invite people</Trans>
             </Button>
           )
         }
       />
       <Stack>
         <TextInput
-          aria-label="Search users by email"
-          placeholder="Search by email"
+          aria-label={t`Search users by email`}
+          placeholder={t`Search by email`}
           leftSection={<IconSearch size={16} />}
           value={search}
           onChange={(event) => update({ q: event.currentTarget.value || undefined })}
@@ -73,7 +77,7 @@ export function UsersPage() {
           data={me.data && members.data ? { me: me.data, members: members.data } : undefined}
           error={me.error ?? members.error}
           onRetry={() => void Promise.all([me.refetch(), members.refetch()])}
-          what="users"
+          what={t`users`}
         >
           {({ me: caller, members: page }) => (
             <UsersView
@@ -82,18 +86,19 @@ export function UsersPage() {
               myId={caller.user_id}
               myRole={caller.role}
               onInvite={() => setInviting(true)}
-              onRoleChange={(member, role) =>
-                change.mutate({ userId: member.user_id, patch: { role } }, { onError: failed(`Could not change ${nameOf(member)}’s role`) })
-              }
-              onStatusChange={(member, status) =>
-                status === 'disabled'
-                  ? setPending({ kind: 'disable', member })
-                  : change.mutate({ userId: member.user_id, patch: { status } }, { onError: failed(`Could not enable ${nameOf(member)}`) })
-              }
+              onRoleChange={(member, role) => {
+                const name = nameOf(member);
+                change.mutate({ userId: member.user_id, patch: { role } }, { onError: failed(t`Could not change ${name}’s role`) });
+              }}
+              onStatusChange={(member, status) => {
+                const name = nameOf(member);
+                if (status === 'disabled') setPending({ kind: 'disable', member });
+                else change.mutate({ userId: member.user_id, patch: { status } }, { onError: failed(t`Could not enable ${name}`) });
+              }}
               onNewLink={(member) =>
                 renew.mutate(member.user_id, {
                   onSuccess: ({ link }) => link && setPending({ kind: 'link', member, link }),
-                  onError: failed('Could not make a new invitation link'),
+                  onError: failed(t`Could not make a new invitation link`),
                 })
               }
               onLimits={(member) => setPending({ kind: 'limits', member })}
@@ -105,8 +110,8 @@ export function UsersPage() {
       {inviting && me.data && <InviteDialog myRole={me.data.role} onClose={() => setInviting(false)} />}
       {pending?.kind === 'disable' && (
         <ConfirmDialog
-          title={`Disable ${nameOf(pending.member)}?`}
-          confirmLabel="Disable"
+          title={t`Disable ${who}?`}
+          confirmLabel={t`Disable`}
           pending={change.isPending}
           error={change.error}
           onClose={() => setPending(null)}
@@ -114,30 +119,38 @@ export function UsersPage() {
             change.mutate({ userId: pending.member.user_id, patch: { status: 'disabled' } }, { onSuccess: () => setPending(null) })
           }
         >
-          They are signed out everywhere at once, their API keys stop working and are deleted, and their running sandboxes are paused. Their
-          conversations stay. You can enable them again.
+          <Trans>
+            They are signed out everywhere at once, their API keys stop working and are deleted, and their running sandboxes are paused.
+            Their conversations stay. You can enable them again.
+          </Trans>
         </ConfirmDialog>
       )}
       {pending?.kind === 'delete' && (
         <ConfirmDialog
-          title={`Delete ${nameOf(pending.member)}?`}
-          confirmLabel="Delete user"
+          title={t`Delete ${who}?`}
+          confirmLabel={t`Delete user`}
           pending={remove.isPending}
           error={remove.error}
           onClose={() => setPending(null)}
           onConfirm={() => remove.mutate(pending.member.user_id, { onSuccess: () => setPending(null) })}
         >
-          Their settings, secrets, git tokens and API keys are deleted. Their conversations and sandboxes stay, paused, for admins to
-          continue or delete. This cannot be undone.
+          <Trans>
+            Their settings, secrets, git tokens and API keys are deleted. Their conversations and sandboxes stay, paused, for admins to
+            continue or delete. This cannot be undone.
+          </Trans>
         </ConfirmDialog>
       )}
       {pending?.kind === 'limits' && <LimitsDialog member={pending.member} onClose={() => setPending(null)} />}
       {pending?.kind === 'link' && (
-        <Dialog opened onClose={() => setPending(null)} title={`New invitation link for ${nameOf(pending.member)}`}>
+        <Dialog opened onClose={() => setPending(null)} title={t`New invitation link for ${who}`}>
           <Stack>
-            <Text size="sm">The old link no longer works. This one is shown only now, and works once within 7 days.</Text>
-            <CopyValue value={pending.link} label="invitation link" maxWidth={360} />
-            <Button onClick={() => setPending(null)}>Done</Button>
+            <Text size="sm">
+              <Trans>The old link no longer works. This one is shown only now, and works once within 7 days.</Trans>
+            </Text>
+            <CopyValue value={pending.link} label={t`invitation link`} maxWidth={360} />
+            <Button onClick={() => setPending(null)}>
+              <Trans>Done</Trans>
+            </Button>
           </Stack>
         </Dialog>
       )}

@@ -1,3 +1,6 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Group, NativeSelect, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconGauge, IconLink, IconPlayerPause, IconPlayerPlay, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { EmptyState } from '../../components/empty-state';
@@ -6,8 +9,14 @@ import { RowActions, RowActionsHeader, type RowActionItem } from '../../componen
 import type { Member } from '../../contract/team';
 import type { Role } from '../../contract/roles';
 
-const ROLE_LABELS: Record<Role, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
+const ROLE_LABELS: Record<Role, MessageDescriptor> = { owner: msg`Owner`, admin: msg`Admin`, member: msg`Member` };
 const STATUS_COLORS = { active: 'green', invited: 'blue', disabled: 'gray' } as const;
+/** A member's status, as its badge says it. */
+const STATUS_LABELS: Record<Member['status'], MessageDescriptor> = {
+  active: msg({ message: 'active', comment: "A user's status: may sign in" }),
+  invited: msg({ message: 'invited', comment: "A user's status: invited, has not set a password yet" }),
+  disabled: msg({ message: 'disabled', comment: "A user's status: may not sign in" }),
+};
 
 /** The roles `myRole` may give `member` (none: the role is shown, not chosen). Mirrors the server's rules. */
 export function assignableRoles(myRole: Role, myId: string, member: Member): Role[] {
@@ -40,7 +49,11 @@ interface MemberLine {
   actions: RowActionItem[];
 }
 
-function memberLine(member: Member, { myId, myRole, onStatusChange, onNewLink, onLimits, onDelete }: UsersViewProps): MemberLine {
+function memberLine(
+  member: Member,
+  { myId, myRole, onStatusChange, onNewLink, onLimits, onDelete }: UsersViewProps,
+  i18n: I18n,
+): MemberLine {
   const name = member.name || member.email || member.user_id;
   const roles = assignableRoles(myRole, myId, member);
   const mayChange = roles.length > 0;
@@ -49,24 +62,34 @@ function memberLine(member: Member, { myId, myRole, onStatusChange, onNewLink, o
   const actions: RowActionItem[] = [];
   if (invitedMayChange)
     actions.push({
-      verb: 'New invitation link for',
-      title: 'New invitation link',
+      verb: i18n._(
+        msg({
+          message: 'New invitation link for',
+          comment: "Before the user's name or email, as the button's accessible name: New invitation link for ada@example.com",
+        }),
+      ),
+      title: i18n._(msg`New invitation link`),
       icon: <IconLink size={16} />,
       onClick: () => onNewLink(member),
     });
   if (mayChange)
     actions.push({
-      verb: 'Set sandbox limits for',
-      title: 'Sandbox limits',
+      verb: i18n._(
+        msg({
+          message: 'Set sandbox limits for',
+          comment: "Before the user's name, as the button's accessible name: Set sandbox limits for Ada",
+        }),
+      ),
+      title: i18n._(msg`Sandbox limits`),
       icon: <IconGauge size={16} />,
       onClick: () => onLimits(member),
     });
   if (mayChange && member.status === 'active')
-    actions.push({ verb: 'Disable', icon: <IconPlayerPause size={16} />, onClick: () => onStatusChange(member, 'disabled') });
+    actions.push({ verb: i18n._(msg`Disable`), icon: <IconPlayerPause size={16} />, onClick: () => onStatusChange(member, 'disabled') });
   if (mayChange && member.status === 'disabled')
-    actions.push({ verb: 'Enable', icon: <IconPlayerPlay size={16} />, onClick: () => onStatusChange(member, 'active') });
+    actions.push({ verb: i18n._(msg`Enable`), icon: <IconPlayerPlay size={16} />, onClick: () => onStatusChange(member, 'active') });
   if (member.user_id !== myId && (mayChange || invitedMayChange))
-    actions.push({ verb: 'Delete', icon: <IconTrash size={16} />, danger: true, onClick: () => onDelete(member) });
+    actions.push({ verb: i18n._(msg`Delete`), icon: <IconTrash size={16} />, danger: true, onClick: () => onDelete(member) });
   return { member, name, you: member.user_id === myId, roles, actions };
 }
 
@@ -79,7 +102,7 @@ function Who({ line: { member, name, you } }: { line: MemberLine }) {
         {you && (
           <Text span c="dimmed" size="sm">
             {' '}
-            (you)
+            <Trans>(you)</Trans>
           </Text>
         )}
       </Text>
@@ -93,14 +116,15 @@ function Who({ line: { member, name, you } }: { line: MemberLine }) {
 }
 
 function RoleControl({ line: { member, name, roles }, onRoleChange }: { line: MemberLine; onRoleChange: UsersViewProps['onRoleChange'] }) {
-  if (roles.length === 0) return <Text size="sm">{ROLE_LABELS[member.role]}</Text>;
+  const { t } = useLingui();
+  if (roles.length === 0) return <Text size="sm">{t(ROLE_LABELS[member.role])}</Text>;
   return (
     <NativeSelect
-      aria-label={`Role of ${name}`}
+      aria-label={t`Role of ${name}`}
       size="xs"
       w={120}
       value={member.role}
-      data={roles.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
+      data={roles.map((role) => ({ value: role, label: t(ROLE_LABELS[role]) }))}
       onChange={(event) => {
         const role = event.currentTarget.value as Role;
         if (role !== member.role) onRoleChange(member, role);
@@ -109,49 +133,56 @@ function RoleControl({ line: { member, name, roles }, onRoleChange }: { line: Me
   );
 }
 
-const MemberStatus = ({ member }: { member: Member }) => (
-  <Badge variant="light" color={STATUS_COLORS[member.status]}>
-    {member.status}
-  </Badge>
-);
+function MemberStatus({ member }: { member: Member }) {
+  const { t } = useLingui();
+  return (
+    <Badge variant="light" color={STATUS_COLORS[member.status]}>
+      {t(STATUS_LABELS[member.status])}
+    </Badge>
+  );
+}
 
 const LastSignIn = ({ member }: { member: Member }) =>
   member.last_sign_in_at ? (
     <RelativeTime iso={member.last_sign_in_at} />
   ) : (
     <Text span size="sm" c="dimmed">
-      Never
+      <Trans>Never</Trans>
     </Text>
   );
 
-const RunningSandboxes = ({ member }: { member: Member }) => (
-  <>
-    {member.running_sandboxes ?? '—'}
-    {member.max_running_sandboxes != null && (
+/** How many of the member's sandboxes run, and of how many they may run at once when they have a limit of their own. */
+function RunningSandboxes({ member }: { member: Member }) {
+  const running = member.running_sandboxes ?? '—';
+  const max = member.max_running_sandboxes;
+  if (max == null) return <>{running}</>;
+  return (
+    <Trans>
+      {running}{' '}
       <Text span c="dimmed" size="sm">
-        {' '}
-        of {member.max_running_sandboxes}
+        of {max}
       </Text>
-    )}
-  </>
-);
+    </Trans>
+  );
+}
 
 /** The team: who they are, their role and status, when they last signed in, what runs of theirs. */
 export function UsersView(props: UsersViewProps) {
+  const { t, i18n } = useLingui();
   const { members, onInvite, onRoleChange, layout = 'table' } = props;
   if (members.length === 0) {
     return (
-      <EmptyState title="Nobody here yet" description="Invite the people who will use this server.">
+      <EmptyState title={t`Nobody here yet`} description={t`Invite the people who will use this server.`}>
         <Button leftSection={<IconUserPlus size={16} />} onClick={onInvite}>
-          Invite people
+          <Trans>Invite people</Trans>
         </Button>
       </EmptyState>
     );
   }
-  const lines = members.map((member) => memberLine(member, props));
+  const lines = members.map((member) => memberLine(member, props, i18n));
   if (layout === 'cards') {
     return (
-      <Stack component="ul" aria-label="Users" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
+      <Stack component="ul" aria-label={t`Users`} gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
         {lines.map((line) => (
           <Paper component="li" key={line.member.user_id} withBorder radius="md" p="sm">
             <Stack gap={6}>
@@ -160,7 +191,13 @@ export function UsersView(props: UsersViewProps) {
                 <MemberStatus member={line.member} />
               </Group>
               <Text size="sm" c="dimmed" component="div">
-                Last sign-in <LastSignIn member={line.member} /> · Running sandboxes <RunningSandboxes member={line.member} />
+                <Trans>
+                  Last sign-in <LastSignIn member={line.member} />
+                </Trans>
+                {' · '}
+                <Trans>
+                  Running sandboxes <RunningSandboxes member={line.member} />
+                </Trans>
               </Text>
               <Group justify="space-between" wrap="nowrap">
                 <RoleControl line={line} onRoleChange={onRoleChange} />
@@ -174,14 +211,24 @@ export function UsersView(props: UsersViewProps) {
   }
   return (
     <Table.ScrollContainer minWidth={720} type="native">
-      <Table verticalSpacing="sm" aria-label="Users">
+      <Table verticalSpacing="sm" aria-label={t`Users`}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>User</Table.Th>
-            <Table.Th>Role</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Last sign-in</Table.Th>
-            <Table.Th>Running sandboxes</Table.Th>
+            <Table.Th>
+              <Trans>User</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Role</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Status</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Last sign-in</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Running sandboxes</Trans>
+            </Table.Th>
             <RowActionsHeader />
           </Table.Tr>
         </Table.Thead>
