@@ -15,7 +15,7 @@ const features = fs.existsSync('src/features')
   : [];
 
 /** Folders whose every user-visible string is in a catalog (see lingui.config.ts); one day all of src. */
-const TRANSLATED = ['src/features/settings'];
+const TRANSLATED = ['src/features/settings', 'src/features/mcp-servers', 'src/features/team-defaults'];
 
 export default tseslint.config(
   { ignores: ['dist', 'build', 'node_modules', 'test-results', 'playwright-report', 'data'] },
