@@ -36,8 +36,9 @@ async function storedMcp(api: (path: string) => Promise<{ json: () => unknown }>
 test('add one server of each kind, reload, edit, change kind and delete', async ({ page, signIn, api }) => {
   await openMcp(page, signIn);
   await expect(page.getByText('No MCP servers yet')).toBeVisible();
-  // Another client changes a setting meanwhile: MCP saves must send it back untouched.
-  await api('/api/settings', { method: 'POST', body: { language: 'fr', llm_api_key: 'kept-llm-key' } });
+  // Another client changes a setting meanwhile: MCP saves must send it back untouched. (Not the
+  // language: the console would switch to it, and this test reads English.)
+  await api('/api/settings', { method: 'POST', body: { max_iterations: 42, llm_api_key: 'kept-llm-key' } });
 
   // stdio, with arguments pasted as one line, reordered, and an env variable
   await page.getByRole('button', { name: 'Add server' }).click();
@@ -133,7 +134,7 @@ test('add one server of each kind, reload, edit, change kind and delete', async 
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(table.getByRole('row', { name: /files/ })).toHaveCount(0);
 
-  expect((await api('/api/settings')).json()).toMatchObject({ language: 'fr', llm_api_key_set: true });
+  expect((await api('/api/settings')).json()).toMatchObject({ max_iterations: 42, llm_api_key_set: true });
   expect(await storedMcp(api)).toEqual({
     stdio_servers: [],
     sse_servers: [],

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useFieldArray, useFormContext } from 'react-hook-form';
@@ -12,6 +13,7 @@ export function ArgsEditor() {
   const [line, setLine] = useState('');
   const [lineError, setLineError] = useState<string | null>(null);
   const errors = formState.errors.args;
+  const { t } = useLingui();
 
   const splitLine = () => {
     const result = splitCommandLine(line);
@@ -25,29 +27,37 @@ export function ArgsEditor() {
 
   return (
     <RowEditor
-      label="Arguments"
-      description="One per row, in order"
-      noun="argument"
-      empty="No arguments."
+      label={t`Arguments`}
+      description={t`One per row, in order`}
+      empty={t`No arguments.`}
       keys={fields.map((field) => field.id)}
-      renderRow={(index) => (
-        <TextInput
-          style={{ flex: 1 }}
-          aria-label={`Argument ${index + 1}`}
-          {...register(`args.${index}.value`)}
-          error={errors?.[index]?.value?.message ?? errors?.[index]?.message}
-        />
-      )}
+      renderRow={(index) => {
+        const position = index + 1;
+        return (
+          <TextInput
+            style={{ flex: 1 }}
+            aria-label={t`Argument ${position}`}
+            {...register(`args.${index}.value`)}
+            error={errors?.[index]?.value?.message ?? errors?.[index]?.message}
+          />
+        );
+      }}
       onAdd={() => append({ value: '' })}
+      addLabel={t`Add argument`}
       onRemove={remove}
-      onMove={move}
+      removeLabel={(position) => t`Remove argument ${position}`}
+      move={{
+        onMove: move,
+        upLabel: (position) => t`Move argument ${position} up`,
+        downLabel: (position) => t`Move argument ${position} down`,
+      }}
       error={errors?.root?.message}
     >
       <Group gap="xs" align="flex-start" wrap="nowrap">
         <TextInput
           style={{ flex: 1 }}
           size="xs"
-          label="Paste as one line"
+          label={t`Paste as one line`}
           placeholder={`-y @modelcontextprotocol/server-filesystem "/my docs"`}
           value={line}
           error={lineError}
@@ -63,7 +73,7 @@ export function ArgsEditor() {
           }}
         />
         <Button size="xs" variant="default" mt={22} onClick={splitLine} disabled={line.trim() === ''}>
-          Split into arguments
+          <Trans>Split into arguments</Trans>
         </Button>
       </Group>
     </RowEditor>

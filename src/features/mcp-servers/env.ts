@@ -1,3 +1,5 @@
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { ENV_NAME_PATTERN, processTextProblem } from '../../contract/rules';
 
 export interface EnvRow {
@@ -16,9 +18,9 @@ export function rowsToEnv(rows: readonly EnvRow[]): Record<string, string> {
 
 /**
  * What is wrong with each row, by its field (`<index>.key`, `<index>.value`): bad names and
- * repeats (the later ones), values no process can be given.
+ * repeats (the later ones), values no process can be given; in `i18n`'s language.
  */
-export function envRowProblems(rows: readonly EnvRow[]): Map<`${number}.${keyof EnvRow}`, string> {
+export function envRowProblems(rows: readonly EnvRow[], i18n: I18n): Map<`${number}.${keyof EnvRow}`, string> {
   const problems = new Map<`${number}.${keyof EnvRow}`, string>();
   const seen = new Set<string>();
   rows.forEach((row, index) => {
@@ -26,13 +28,13 @@ export function envRowProblems(rows: readonly EnvRow[]): Map<`${number}.${keyof 
     if (valueProblem) problems.set(`${index}.value`, valueProblem);
     const key = row.key.trim();
     if (key === '') {
-      if (row.value !== '') problems.set(`${index}.key`, 'Give this variable a name');
+      if (row.value !== '') problems.set(`${index}.key`, i18n._(msg`Give this variable a name`));
       return;
     }
     if (!ENV_NAME_PATTERN.test(key)) {
-      problems.set(`${index}.key`, 'Use letters, digits and underscores, not starting with a digit');
+      problems.set(`${index}.key`, i18n._(msg`Use letters, digits and underscores, not starting with a digit`));
     } else if (seen.has(key)) {
-      problems.set(`${index}.key`, `${key} is already set above`);
+      problems.set(`${index}.key`, i18n._(msg`${key} is already set above`));
     }
     seen.add(key);
   });

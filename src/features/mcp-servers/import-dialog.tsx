@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Group, Stack, Table, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -29,26 +31,28 @@ function Status({ item, serverError }: { item: ImportItem; serverError: string |
   return (
     <Stack gap={2}>
       <Badge color="teal" variant="light" w="fit-content">
-        Will be added
+        <Trans>Will be added</Trans>
       </Badge>
-      {item.warning && (
-        <Text size="xs" c="var(--mantine-color-orange-light-color)">
-          {item.warning}
+      {item.warnings?.map((warning) => (
+        <Text key={warning} size="xs" c="var(--mantine-color-orange-light-color)">
+          {warning}
         </Text>
-      )}
+      ))}
     </Stack>
   );
 }
 
 /** Paste a `{"mcpServers": …}` block, see what each entry becomes, add the valid ones. */
 export function ImportDialog({ config, onClose }: { config: McpConfigResponse | null; onClose: () => void }) {
+  const { t, i18n } = useLingui();
   const [text, setText] = useState('');
   const [serverErrors, setServerErrors] = useState<Map<number, string>>(new Map());
   const [failure, setFailure] = useState<SaveProblem | null>(null);
   const save = useMutation(saveMcpConfigMutation(useQueryClient()));
-  const parsed = useMemo(() => (text.trim() ? parseMcpServersJson(text, config) : null), [text, config]);
+  const parsed = useMemo(() => (text.trim() ? parseMcpServersJson(text, config, i18n) : null), [text, config, i18n]);
   const items = parsed?.ok ? parsed.items : [];
   const addable = items.filter((item) => item.entry && !item.error);
+  const addableCount = addable.length;
 
   const add = async () => {
     setServerErrors(new Map());
@@ -61,7 +65,12 @@ export function ImportDialog({ config, onClose }: { config: McpConfigResponse | 
         positions = next.positions;
         return next.config;
       });
-      notifications.show({ color: 'teal', title: 'MCP servers imported', message: `${entries.length} added` });
+      const count = entries.length;
+      notifications.show({
+        color: 'teal',
+        title: t`MCP servers imported`,
+        message: t`${plural(count, { one: '# server added', other: '# servers added' })}`,
+      });
       onClose();
     } catch (error) {
       // Each rejected entry is shown at its row (the preview is the "form": its fields are
@@ -85,21 +94,21 @@ export function ImportDialog({ config, onClose }: { config: McpConfigResponse | 
             const row = rowFor(kindKey, Number(index));
             return row === -1 ? undefined : [row, ...rest].join('.');
           },
-          verdict: 'Nothing was added',
+          verdict: t`Nothing was added`,
         },
       );
       setServerErrors(byRow);
-      setFailure(problem ?? { message: 'Nothing was added. The server rejected the entries marked below.', unmatched: [] });
+      setFailure(problem ?? { message: t`Nothing was added. The server rejected the entries marked below.`, unmatched: [] });
     }
   };
 
   return (
-    <Dialog opened onClose={onClose} title="Import MCP servers" size="xl">
+    <Dialog opened onClose={onClose} title={t`Import MCP servers`} size="xl">
       <Stack>
         <Textarea
           label="JSON"
           data-autofocus
-          description="The mcpServers block from Claude Desktop, Cursor or VS Code"
+          description={t`The mcpServers block from Claude Desktop, Cursor or VS Code`}
           placeholder={EXAMPLE}
           autosize
           minRows={6}
@@ -115,12 +124,18 @@ export function ImportDialog({ config, onClose }: { config: McpConfigResponse | 
         />
         {failure && <SaveProblemAlert problem={failure} />}
         {items.length > 0 && (
-          <Table aria-label="Import preview" verticalSpacing="xs">
+          <Table aria-label={t`Import preview`} verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Type</Table.Th>
-                <Table.Th>Result</Table.Th>
+                <Table.Th>
+                  <Trans>Name</Trans>
+                </Table.Th>
+                <Table.Th>
+                  <Trans>Type</Trans>
+                </Table.Th>
+                <Table.Th>
+                  <Trans>Result</Trans>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -138,10 +153,10 @@ export function ImportDialog({ config, onClose }: { config: McpConfigResponse | 
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
-          <Button onClick={() => void add()} disabled={addable.length === 0} loading={save.isPending}>
-            {addable.length === 1 ? 'Add 1 server' : `Add ${addable.length} servers`}
+          <Button onClick={() => void add()} disabled={addableCount === 0} loading={save.isPending}>
+            {t`Add ${plural(addableCount, { one: '# server', other: '# servers' })}`}
           </Button>
         </Group>
       </Stack>

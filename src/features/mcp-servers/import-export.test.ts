@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { describe, expect, it } from 'vitest';
 import type { McpConfigResponse } from '../../contract/mcp';
 import { splitCommandLine } from '../../components/command-line';
@@ -36,14 +37,17 @@ describe('env rows', () => {
   });
 
   it('name bad keys, repeated keys, values without a key and values no process can hold', () => {
-    const problems = envRowProblems([
-      { key: 'TOKEN', value: 'a' },
-      { key: '1BAD', value: 'b' },
-      { key: 'TOKEN', value: 'c' },
-      { key: '', value: 'orphan' },
-      { key: '', value: '' },
-      { key: 'NUL', value: 'a\0b' },
-    ]);
+    const problems = envRowProblems(
+      [
+        { key: 'TOKEN', value: 'a' },
+        { key: '1BAD', value: 'b' },
+        { key: 'TOKEN', value: 'c' },
+        { key: '', value: 'orphan' },
+        { key: '', value: '' },
+        { key: 'NUL', value: 'a\0b' },
+      ],
+      i18n,
+    );
     expect([...problems]).toEqual([
       ['1.key', 'Use letters, digits and underscores, not starting with a digit'],
       ['2.key', 'TOKEN is already set above'],
@@ -62,7 +66,7 @@ describe('parseMcpServersJson', () => {
         docs: { type: 'http', url: 'https://docs.example/mcp' },
       },
     });
-    const result = parseMcpServersJson(text, existing);
+    const result = parseMcpServersJson(text, existing, i18n);
     expect(result).toEqual({
       ok: true,
       items: [
@@ -79,12 +83,12 @@ describe('parseMcpServersJson', () => {
         {
           name: 'linear',
           entry: { kind: 'sse', url: 'https://mcp.linear.app/sse', api_key: 'lin_123' },
-          warning: 'The name "linear" is not kept: remote servers are stored by their URL only',
+          warnings: ['The name "linear" is not kept: remote servers are stored by their URL only.'],
         },
         {
           name: 'docs',
           entry: { kind: 'shttp', url: 'https://docs.example/mcp', api_key: null },
-          warning: 'The name "docs" is not kept: remote servers are stored by their URL only',
+          warnings: ['The name "docs" is not kept: remote servers are stored by their URL only.'],
         },
       ],
     });
@@ -104,7 +108,7 @@ describe('parseMcpServersJson', () => {
         good: { command: 'uvx', args: ['mcp-good'] },
       },
     });
-    const result = parseMcpServersJson(text, existing);
+    const result = parseMcpServersJson(text, existing, i18n);
     if (!result.ok) throw new Error(result.error);
     const byName = Object.fromEntries(result.items.map((item) => [item.name, item]));
     expect(byName['my server']?.error).toBe('name: Server name can only contain letters, numbers, hyphens, and underscores');
@@ -113,20 +117,30 @@ describe('parseMcpServersJson', () => {
     expect(byName.remote?.error).toBe('url: Duplicate MCP server URLs are not allowed');
     expect(byName.odd?.error).toBe('Unsupported type "grpc"');
     expect(byName.nothing?.error).toBe('Expected "command" (a local server) or "url" (a remote one)');
-    expect(byName.keyed).toMatchObject({ entry: { kind: 'shttp', api_key: null }, warning: expect.stringContaining('X-Api-Key') });
+    expect(byName.keyed).toMatchObject({
+      entry: { kind: 'shttp', api_key: null },
+      warnings: [expect.anything(), expect.stringContaining('X-Api-Key')],
+    });
     expect(byName.ok?.error).toMatch(/^env: Invalid environment variable name '1BAD'/);
     expect(byName.good?.entry).toEqual({ kind: 'stdio', name: 'good', command: 'uvx', args: ['mcp-good'], env: {} });
   });
 
   it('refuses text that is not JSON or not in the format', () => {
-    expect(parseMcpServersJson('{"mcpServers": ', null)).toMatchObject({ ok: false, error: expect.stringMatching(/^Not valid JSON/) });
-    expect(parseMcpServersJson('[1]', null)).toEqual({ ok: false, error: 'Expected an object with "mcpServers": { "<name>": { … } }' });
+    expect(parseMcpServersJson('{"mcpServers": ', null, i18n)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^Not valid JSON/),
+    });
+    expect(parseMcpServersJson('[1]', null, i18n)).toEqual({
+      ok: false,
+      error: 'Expected an object with "mcpServers": { "<name>": { … } }',
+    });
   });
 
   it('reports a name used twice in the same paste', () => {
     const result = parseMcpServersJson(
       '{"mcpServers": {"a": {"url": "https://same.example/mcp"}, "b": {"url": "https://same.example/mcp"}}}',
       null,
+      i18n,
     );
     expect(result.ok && result.items.map((item) => item.error)).toEqual([undefined, 'url: Duplicate MCP server URLs are not allowed']);
   });
@@ -148,7 +162,7 @@ describe('toMcpServersJson', () => {
       },
     });
     expect(text).not.toContain('plain');
-    const back = parseMcpServersJson(text, null);
+    const back = parseMcpServersJson(text, null, i18n);
     expect(back.ok && back.items.map((item) => item.entry)).toEqual([
       { kind: 'stdio', name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'], env: { A: '1' } },
       { kind: 'sse', url: 'https://a.example/sse', api_key: null },

@@ -1,3 +1,5 @@
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { McpConfigResponse, McpTestRequestInput } from '../../contract/mcp';
 import { EMPTY_MCP_CONFIG, problemsAdding, serverRows, withServer } from './mcp-model';
 
@@ -13,8 +15,8 @@ export interface ImportItem {
   /** The server to add; absent when the entry can't be added. */
   entry?: McpTestRequestInput;
   error?: string;
-  /** What is left out on the way in: a remote server's name, unsupported headers. */
-  warning?: string;
+  /** What is left out on the way in: a remote server's name, unsupported headers; each a sentence. */
+  warnings?: string[];
 }
 
 export type ImportParse = { ok: true; items: ImportItem[] } | { ok: false; error: string };
@@ -30,23 +32,26 @@ function remoteKind(spec: Record<string, unknown>, url: string): 'sse' | 'shttp'
 }
 
 /** One pasted server as an entry of ours, or why it can't be one. */
-function toEntry(name: string, spec: unknown): ImportItem {
-  if (!isObject(spec)) return { name, error: 'Expected an object with "command" or "url"' };
+function toEntry(name: string, spec: unknown, i18n: I18n): ImportItem {
+  if (!isObject(spec)) return { name, error: i18n._(msg`Expected an object with "command" or "url"`) };
   if (typeof spec.url === 'string') {
     const kind = remoteKind(spec, spec.url);
-    if (!kind) return { name, error: `Unsupported type "${String(spec.type)}"` };
+    const type = String(spec.type);
+    if (!kind) return { name, error: i18n._(msg`Unsupported type "${type}"`) };
     const headers = isObject(spec.headers) ? spec.headers : {};
     const auth = Object.entries(headers).find(([header]) => header.toLowerCase() === 'authorization')?.[1];
     const bearer = typeof auth === 'string' ? /^Bearer\s+(.+)$/i.exec(auth)?.[1] : undefined;
-    const dropped = Object.keys(headers).filter((header) => header.toLowerCase() !== 'authorization' || !bearer);
+    const dropped = Object.keys(headers)
+      .filter((header) => header.toLowerCase() !== 'authorization' || !bearer)
+      .join(', ');
     // `timeout` is ours (seconds, streamable HTTP); other tools ignore it.
     const timeout = kind === 'shttp' && spec.timeout !== undefined ? { timeout: spec.timeout as number } : {};
     const warnings = [
       // OpenHands' mcp_config has no name for SSE and streamable HTTP servers: say so rather than drop it quietly.
-      `The name "${name}" is not kept: remote servers are stored by their URL only`,
-      ...(dropped.length ? [`Headers other than "Authorization: Bearer …" are not supported; left out: ${dropped.join(', ')}`] : []),
+      i18n._(msg`The name "${name}" is not kept: remote servers are stored by their URL only.`),
+      ...(dropped ? [i18n._(msg`Headers other than "Authorization: Bearer …" are not supported; left out: ${dropped}.`)] : []),
     ];
-    return { name, entry: { kind, url: spec.url, api_key: bearer ?? null, ...timeout }, warning: warnings.join('. ') };
+    return { name, entry: { kind, url: spec.url, api_key: bearer ?? null, ...timeout }, warnings };
   }
   if ('command' in spec) {
     return {
@@ -60,26 +65,31 @@ function toEntry(name: string, spec: unknown): ImportItem {
       },
     };
   }
-  return { name, error: 'Expected "command" (a local server) or "url" (a remote one)' };
+  return { name, error: i18n._(msg`Expected "command" (a local server) or "url" (a remote one)`) };
 }
 
 /**
  * Reads pasted JSON into servers to add, each checked with the contract together with the
- * servers already there (`existing`) and the earlier ones in the paste.
+ * servers already there (`existing`) and the earlier ones in the paste. What is wrong is said in
+ * `i18n`'s language (the contract's own words are English).
  */
-export function parseMcpServersJson(text: string, existing: McpConfigResponse | null): ImportParse {
+export function parseMcpServersJson(text: string, existing: McpConfigResponse | null, i18n: I18n): ImportParse {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: `Not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: i18n._(msg`Not valid JSON: ${reason}`) };
   }
   const servers = isObject(parsed) ? (parsed.mcpServers ?? parsed.servers) : undefined;
-  if (!isObject(servers)) return { ok: false, error: 'Expected an object with "mcpServers": { "<name>": { … } }' };
+  // The shape is code, and its braces would read as placeholders in a message.
+  // eslint-disable-next-line lingui/no-unlocalized-strings -- JSON, the same in every language
+  const shape = '"mcpServers": { "<name>": { … } }';
+  if (!isObject(servers)) return { ok: false, error: i18n._(msg`Expected an object with ${shape}`) };
 
   let accepted = existing ?? EMPTY_MCP_CONFIG;
   const items = Object.entries(servers).map(([name, spec]): ImportItem => {
-    const item = toEntry(name, spec);
+    const item = toEntry(name, spec, i18n);
     if (!item.entry) return item;
     const problems = problemsAdding(accepted, item.entry);
     if (problems.length > 0) return { name, error: problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)).join('; ') };

@@ -1,4 +1,5 @@
 import { toNestErrors } from '@hookform/resolvers';
+import type { I18n } from '@lingui/core';
 import type { FieldError, Resolver } from 'react-hook-form';
 import type { McpConfigResponse, McpTestRequestInput } from '../../contract/mcp';
 import { envRowProblems } from './env';
@@ -7,9 +8,9 @@ import { EMPTY_MCP_CONFIG, entryFor, formFieldFor, type McpServerFormValues, pro
 /**
  * Checks one server's form with the contract, on the config it would produce (so the same rules,
  * duplicates included, and the server's own words), plus each env row on its own. Every problem
- * is reported at its input, all at once.
+ * is reported at its input, all at once; the rows' problems in `i18n`'s language.
  */
-export function mcpServerResolver(config: McpConfigResponse | null, originalId: string | null): Resolver<McpServerFormValues> {
+export function mcpServerResolver(config: McpConfigResponse | null, originalId: string | null, i18n: I18n): Resolver<McpServerFormValues> {
   return async (values, _context, options) => {
     const errors: Record<string, FieldError> = {};
     const report = (field: string, message: string) => {
@@ -21,7 +22,7 @@ export function mcpServerResolver(config: McpConfigResponse | null, originalId: 
       if (path === 'env' || path.startsWith('env.')) continue; // the rows below say it per row
       report(formFieldFor(path, message, []), message);
     }
-    if (values.kind === 'stdio') for (const [field, message] of envRowProblems(values.env)) report(`env.${field}`, message);
+    if (values.kind === 'stdio') for (const [field, message] of envRowProblems(values.env, i18n)) report(`env.${field}`, message);
     return Object.keys(errors).length > 0 ? { values: {}, errors: toNestErrors(errors, options) } : { values, errors: {} };
   };
 }

@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { NUL_PROBLEM } from '../../contract/rules';
 import { describe, expect, it } from 'vitest';
 import type { McpConfigResponse } from '../../contract/mcp';
@@ -27,11 +28,11 @@ const config: McpConfigResponse = {
 
 describe('serverRows', () => {
   it('lists every server with a stable id, a label and details', () => {
-    expect(serverRows(config).map(({ id, label, details, keySet }) => ({ id, label, details, keySet }))).toEqual([
-      { id: 'stdio:fetch', label: 'fetch', details: 'uvx mcp-server-fetch', keySet: undefined },
-      { id: 'stdio:git', label: 'git', details: 'uvx mcp-server-git --repository .', keySet: undefined },
-      { id: 'sse:https://a.example/sse', label: 'https://a.example/sse', details: '', keySet: true },
-      { id: 'shttp:https://b.example/mcp', label: 'https://b.example/mcp', details: 'timeout 30 s', keySet: false },
+    expect(serverRows(config).map(({ id, label, details, timeout, keySet }) => ({ id, label, details, timeout, keySet }))).toEqual([
+      { id: 'stdio:fetch', label: 'fetch', details: 'uvx mcp-server-fetch', timeout: undefined, keySet: undefined },
+      { id: 'stdio:git', label: 'git', details: 'uvx mcp-server-git --repository .', timeout: undefined, keySet: undefined },
+      { id: 'sse:https://a.example/sse', label: 'https://a.example/sse', details: '', timeout: undefined, keySet: true },
+      { id: 'shttp:https://b.example/mcp', label: 'https://b.example/mcp', details: '', timeout: 30, keySet: false },
     ]);
   });
 
@@ -193,12 +194,12 @@ describe('placing a 422', () => {
 
 describe('describeLoc', () => {
   it('names the server a loc points at in the config that was sent', () => {
-    expect(describeLoc(['body', 'mcp_config', 'stdio_servers', 1, 'name'], config)).toBe('stdio server “git” › name');
-    expect(describeLoc(['body', 'mcp_config', 'shttp_servers', 0, 'timeout'], config)).toBe(
+    expect(describeLoc(['body', 'mcp_config', 'stdio_servers', 1, 'name'], config, i18n)).toBe('stdio server “git” › name');
+    expect(describeLoc(['body', 'mcp_config', 'shttp_servers', 0, 'timeout'], config, i18n)).toBe(
       'Streamable HTTP server “https://b.example/mcp” › timeout',
     );
-    expect(describeLoc(['body', 'mcp_config', 'sse_servers', 5, 'url'], config)).toBe('SSE server 6 › url');
-    expect(describeLoc(['body', 'mcp_config', 'foo'], config)).toBe('mcp_config.foo');
-    expect(describeLoc(['body', 'language'], null)).toBe('language');
+    expect(describeLoc(['body', 'mcp_config', 'sse_servers', 5, 'url'], config, i18n)).toBe('SSE server 6 › url');
+    expect(describeLoc(['body', 'mcp_config', 'foo'], config, i18n)).toBe('mcp_config.foo');
+    expect(describeLoc(['body', 'language'], null, i18n)).toBe('language');
   });
 });

@@ -1,3 +1,5 @@
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import { safeParse } from 'zod/mini';
 import { type McpConfigResponse, type McpKind, type McpTestRequestInput, mcpConfigSchema } from '../../contract/mcp';
@@ -16,6 +18,8 @@ export const KIND_KEY = { stdio: 'stdio_servers', sse: 'sse_servers', shttp: 'sh
   McpKind,
   keyof McpConfigResponse
 >;
+/** The transports as MCP's specification names them: the same in every language. */
+// eslint-disable-next-line lingui/no-unlocalized-strings -- protocol names, not translated
 export const KIND_LABEL: Record<McpKind, string> = { stdio: 'stdio', sse: 'SSE', shttp: 'Streamable HTTP' };
 
 type StdioServer = McpConfigResponse['stdio_servers'][number];
@@ -32,8 +36,10 @@ export interface McpServerRow {
   kind: McpKind;
   /** Name of a stdio server, URL of the others. */
   label: string;
-  /** The command line of a stdio server (quoted as a shell reads it), a remote server's timeout; '' when nothing more. */
+  /** The command line of a stdio server (quoted as a shell reads it); '' for the others. */
   details: string;
+  /** A streamable HTTP server's own timeout in seconds, when it has one. */
+  timeout: number | undefined;
   /** Whether an API key is stored; `undefined` for stdio servers, which have none. */
   keySet: boolean | undefined;
   value: McpServer;
@@ -57,17 +63,13 @@ export function serverRows(config: McpConfigResponse | null): McpServerRow[] {
     const count = (seen.get(base) ?? 0) + 1;
     seen.set(base, count);
     // The URL is the label of a remote server: not said twice.
-    const details =
-      item.kind === 'stdio'
-        ? joinCommandLine([item.server.command, ...item.server.args])
-        : item.kind === 'shttp' && item.server.timeout
-          ? `timeout ${item.server.timeout} s`
-          : '';
+    const details = item.kind === 'stdio' ? joinCommandLine([item.server.command, ...item.server.args]) : '';
     return {
       id: count === 1 ? base : `${base}#${count}`,
       kind: item.kind,
       label: identity(item),
       details,
+      timeout: (item.kind === 'shttp' && item.server.timeout) || undefined,
       keySet: item.kind === 'stdio' ? undefined : (item.server.api_key_set ?? Boolean(item.server.api_key)),
       value: item,
     };
@@ -240,16 +242,19 @@ export function problemsAdding(config: McpConfigResponse, entry: McpTestRequestI
   return errorsAt(detail, position).own;
 }
 
-/** A loc a person can read: "stdio server 2 › name" rather than `["body","mcp_config",…]`. */
-export function describeLoc(loc: ValidationErrorEntry['loc'], config: McpConfigResponse | null): string {
+/** A loc a person can read, in `i18n`'s language: "stdio server 2 › name" rather than `["body","mcp_config",…]`. */
+export function describeLoc(loc: ValidationErrorEntry['loc'], config: McpConfigResponse | null, i18n: I18n): string {
   const parts = loc[0] === 'body' ? loc.slice(1) : loc;
   const [configKey, kindKey, index, ...rest] = parts;
   if (configKey !== 'mcp_config') return parts.join('.');
   const kind = (Object.keys(KIND_KEY) as McpKind[]).find((k) => KIND_KEY[k] === kindKey);
   if (!kind || typeof index !== 'number') return parts.join('.');
   const item = listServers(config ?? EMPTY_MCP_CONFIG).filter((s) => s.kind === kind)[index];
-  const name = item ? ` “${identity(item)}”` : ` ${index + 1}`;
-  return [`${KIND_LABEL[kind]} server${name}`, ...rest].join(' › ');
+  const type = KIND_LABEL[kind];
+  const name = item && identity(item);
+  const position = index + 1;
+  const server = name ? i18n._(msg`${type} server “${name}”`) : i18n._(msg`${type} server ${position}`);
+  return [server, ...rest].join(' › ');
 }
 
 /**

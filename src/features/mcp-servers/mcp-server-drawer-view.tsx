@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Input, SegmentedControl, Stack } from '@mantine/core';
 import { IconAlertTriangle, IconPlugConnected } from '@tabler/icons-react';
 import type { FormEvent } from 'react';
@@ -55,17 +56,24 @@ export function McpServerDrawerView({ form, row, failed, test, onSubmit, onTest,
   const kind = values.kind;
   // A test result belongs to the entry that was tested; after any edit it no longer applies.
   const testApplies = test.entry === JSON.stringify(entryFor(values, row));
+  const { t, i18n } = useLingui();
+  const label = row?.label;
+  const title = label === undefined ? t`Add MCP server` : t`Edit ${label}`;
 
   return (
-    <SidePanel opened onClose={onClose} size="lg" title={row ? `Edit ${row.label}` : 'Add MCP server'}>
+    <SidePanel opened onClose={onClose} size="lg" title={title}>
       <FormProvider {...form}>
-        <form onSubmit={onSubmit} noValidate aria-label={row ? `Edit ${row.label}` : 'Add MCP server'}>
+        <form onSubmit={onSubmit} noValidate aria-label={title}>
           <fieldset disabled={form.formState.isSubmitting} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
             <Stack gap="md">
               {failed && (
-                <SaveProblemAlert problem={failed.problem} title="Server not saved" describeLoc={(loc) => describeLoc(loc, failed.sent)} />
+                <SaveProblemAlert
+                  problem={failed.problem}
+                  title={t`Server not saved`}
+                  describeLoc={(loc) => describeLoc(loc, failed.sent, i18n)}
+                />
               )}
-              <Input.Wrapper label="Type" error={form.formState.errors.root?.server?.message}>
+              <Input.Wrapper label={t`Type`} error={form.formState.errors.root?.server?.message}>
                 <SegmentedControl
                   fullWidth
                   mt={4}
@@ -78,15 +86,15 @@ export function McpServerDrawerView({ form, row, failed, test, onSubmit, onTest,
                 <>
                   <TextField<McpServerFormValues>
                     name="name"
-                    label="Name"
-                    description="Letters, digits, - and _"
+                    label={t`Name`}
+                    description={t`Letters, digits, - and _`}
                     placeholder="fetch"
                     data-autofocus
                   />
                   <TextField<McpServerFormValues>
                     name="command"
-                    label="Command"
-                    description="One executable; arguments go below"
+                    label={t`Command`}
+                    description={t`One executable; arguments go below`}
                     placeholder="uvx"
                   />
                   <ArgsEditor />
@@ -103,21 +111,24 @@ export function McpServerDrawerView({ form, row, failed, test, onSubmit, onTest,
                   />
                   <SecretField<McpServerFormValues>
                     name="api_key"
-                    label="API key"
-                    description="Sent as a bearer token"
+                    label={t`API key`}
+                    description={t`Sent as a bearer token`}
                     isSet={storedKeyApplies(values, row) ? row.keySet : false}
                   />
                   {dropsStoredKey(values, row) && (
                     <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} role="status">
-                      The stored API key belongs to the old {row?.kind === kind ? 'URL' : 'type'} and will not be kept. Enter it again to
-                      keep using one.
+                      {row?.kind === kind ? (
+                        <Trans>The stored API key belongs to the old URL and will not be kept. Enter it again to keep using one.</Trans>
+                      ) : (
+                        <Trans>The stored API key belongs to the old type and will not be kept. Enter it again to keep using one.</Trans>
+                      )}
                     </Alert>
                   )}
                   {kind === 'shttp' && (
                     <NumberField<McpServerFormValues>
                       name="timeout"
-                      label="Timeout"
-                      description="Seconds per request, 1 to 3600 (60 when empty)"
+                      label={t`Timeout`}
+                      description={t`Seconds per request, 1 to 3600 (60 when empty)`}
                     />
                   )}
                 </>
@@ -128,15 +139,15 @@ export function McpServerDrawerView({ form, row, failed, test, onSubmit, onTest,
               <Group justify={onTest ? 'space-between' : 'flex-end'}>
                 {onTest && (
                   <Button variant="default" leftSection={<IconPlugConnected size={16} />} onClick={onTest} loading={test.pending}>
-                    Test connection
+                    <Trans>Test connection</Trans>
                   </Button>
                 )}
                 <Group gap="xs">
                   <Button variant="default" onClick={onClose}>
-                    Cancel
+                    <Trans>Cancel</Trans>
                   </Button>
                   <Button type="submit" loading={form.formState.isSubmitting}>
-                    {row ? 'Save' : 'Add server'}
+                    {row ? <Trans>Save</Trans> : <Trans>Add server</Trans>}
                   </Button>
                 </Group>
               </Group>

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
@@ -32,9 +33,10 @@ interface Props {
 
 /** Add or edit one MCP server. Saving writes it at once; a failed save keeps everything typed. */
 export function McpServerDrawer({ row, config, onClose }: Props) {
+  const { t, i18n } = useLingui();
   const form = useForm<McpServerFormValues>({
     defaultValues: formValuesFor(row),
-    resolver: mcpServerResolver(config, row?.id ?? null),
+    resolver: mcpServerResolver(config, row?.id ?? null, i18n),
     // Errors appear on submit, then update as the user types: no layout shift on blur
     // that moves the button someone is about to click.
     mode: 'onSubmit',
@@ -61,7 +63,7 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
       });
       notifications.show({
         color: 'teal',
-        title: row ? 'MCP server saved' : 'MCP server added',
+        title: row ? t`MCP server saved` : t`MCP server added`,
         message: entry.kind === 'stdio' ? entry.name : entry.url,
       });
       onClose();

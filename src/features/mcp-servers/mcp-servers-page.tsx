@@ -1,3 +1,6 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconPlus, IconUpload } from '@tabler/icons-react';
@@ -25,23 +28,24 @@ export { McpServersPage as Page };
 export { loadMcpServersCatalog as catalog } from './catalog';
 
 // Loaded when first opened: the editor's form library and the import and export dialogs are not
-// needed to show the table. Should one's code fail to load (the server was updated), a dialog says so.
+// needed to show the table. Should one's code fail to load (the server was updated), a dialog says so,
+// titled in the language shown when it failed.
 const McpServerDrawer = lazy((): Promise<{ default: typeof McpServerDrawerLoaded }> =>
   import('./mcp-server-drawer').then(
     (module) => ({ default: module.McpServerDrawer }),
-    () => unavailable('MCP server'),
+    () => unavailable(i18n._(msg`MCP server`)),
   ),
 );
 const ImportDialog = lazy((): Promise<{ default: typeof ImportDialogLoaded }> =>
   import('./import-dialog').then(
     (module) => ({ default: module.ImportDialog }),
-    () => unavailable('Import MCP servers'),
+    () => unavailable(i18n._(msg`Import MCP servers`)),
   ),
 );
 const ExportDialog = lazy((): Promise<{ default: typeof ExportDialogLoaded }> =>
   import('./export-dialog').then(
     (module) => ({ default: module.ExportDialog }),
-    () => unavailable('Export MCP servers'),
+    () => unavailable(i18n._(msg`Export MCP servers`)),
   ),
 );
 
@@ -64,12 +68,13 @@ export function McpServersPage() {
   const teamRows = useMemo(() => serverRows(teamConfig), [teamConfig]);
   const [dialog, setDialog] = useState<OpenDialog | null>(null);
   const close = () => setDialog(null);
+  const { t } = useLingui();
 
   return (
     <>
       <SectionHeader
-        title="MCP servers"
-        description="Tools the agent can call: local servers it starts (stdio) and remote ones (SSE, streamable HTTP)."
+        title={t`MCP servers`}
+        description={t`Tools the agent can call: local servers it starts (stdio) and remote ones (SSE, streamable HTTP).`}
         actions={
           <>
             <Button
@@ -78,7 +83,7 @@ export function McpServersPage() {
               onClick={() => setDialog({ type: 'import' })}
               disabled={settings.data === undefined}
             >
-              Import
+              <Trans>Import</Trans>
             </Button>
             <Button
               variant="default"
@@ -86,25 +91,25 @@ export function McpServersPage() {
               onClick={() => setDialog({ type: 'export' })}
               disabled={rows.length === 0}
             >
-              Export
+              <Trans>Export</Trans>
             </Button>
             <Button
               leftSection={<IconPlus size={16} />}
               onClick={() => setDialog({ type: 'edit', row: null })}
               disabled={settings.data === undefined}
             >
-              Add server
+              <Trans>Add server</Trans>
             </Button>
           </>
         }
       />
 
-      <QueryContent query={settings} what="MCP servers">
+      <QueryContent query={settings} what={t`MCP servers`}>
         {() =>
           rows.length === 0 ? (
             <EmptyState
-              title={teamRows.length > 0 ? 'None of your own yet' : 'No MCP servers yet'}
-              description="Add one, or import the mcpServers block you already use with another tool."
+              title={teamRows.length > 0 ? t`None of your own yet` : t`No MCP servers yet`}
+              description={t`Add one, or import the mcpServers block you already use with another tool.`}
             />
           ) : (
             <ServerList rows={rows} onAction={setDialog} canTest={features?.mcpTest === true} layout={layout} />
@@ -115,11 +120,11 @@ export function McpServersPage() {
       {teamRows.length > 0 && (
         <Stack gap="sm" mt="xl">
           <SectionHeader
-            title="Shared by your team"
+            title={t`Shared by your team`}
             size="h4"
-            description="The agent gets these beside yours; one of yours with the same name or URL stands for the team’s. Only an admin changes them, in the team’s defaults."
+            description={t`The agent gets these beside yours; one of yours with the same name or URL stands for the team’s. Only an admin changes them, in the team’s defaults.`}
           />
-          <ServerList rows={teamRows} canTest={false} layout={layout} label="Your team’s MCP servers" />
+          <ServerList rows={teamRows} canTest={false} layout={layout} label={t`Your team’s MCP servers`} />
         </Stack>
       )}
 
@@ -135,40 +140,55 @@ export function McpServersPage() {
 }
 
 function DeleteDialog({ row, onClose }: { row: McpServerRow; onClose: () => void }) {
+  const { t } = useLingui();
   const save = useMutation(saveMcpConfigMutation(useQueryClient()));
   const remove = () =>
     save.mutate((fresh) => withoutServer(fresh ?? EMPTY_MCP_CONFIG, row.id), {
       onSuccess: () => {
-        notifications.show({ color: 'teal', title: 'MCP server deleted', message: row.label });
+        notifications.show({ color: 'teal', title: t`MCP server deleted`, message: row.label });
         onClose();
       },
     });
+  const { label } = row;
+  const type = KIND_LABEL[row.kind];
   return (
     <ConfirmDialog
-      title="Delete MCP server?"
-      confirmLabel="Delete"
+      title={t`Delete MCP server?`}
+      confirmLabel={t`Delete`}
+      cancelLabel={t`Cancel`}
       onConfirm={remove}
       onClose={onClose}
       pending={save.isPending}
       error={save.error}
     >
-      The agent will no longer be able to use <b>{row.label}</b> ({KIND_LABEL[row.kind]}).
-      {row.keySet ? ' Its stored API key is deleted with it.' : ''}
+      {row.keySet ? (
+        <Trans>
+          The agent will no longer be able to use <b>{label}</b> ({type}). Its stored API key is deleted with it.
+        </Trans>
+      ) : (
+        <Trans>
+          The agent will no longer be able to use <b>{label}</b> ({type}).
+        </Trans>
+      )}
     </ConfirmDialog>
   );
 }
 
 function TestDialog({ row, onClose }: { row: McpServerRow; onClose: () => void }) {
+  const { t } = useLingui();
   const test = useQuery(savedMcpServerTestQuery(useMemo(() => entryFor(formValuesFor(row), row), [row])));
+  const { label } = row;
   return (
-    <Dialog opened onClose={onClose} title={`Test connection: ${row.label}`} size="lg">
+    <Dialog opened onClose={onClose} title={t`Test connection: ${label}`} size="lg">
       <Stack>
         <TestResult pending={test.isFetching} result={test.isFetching ? undefined : test.data} error={test.error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={() => void test.refetch()} loading={test.isFetching}>
-            Test again
+            <Trans>Test again</Trans>
           </Button>
-          <Button onClick={onClose}>Close</Button>
+          <Button onClick={onClose}>
+            <Trans>Close</Trans>
+          </Button>
         </Group>
       </Stack>
     </Dialog>

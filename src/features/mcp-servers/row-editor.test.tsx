@@ -5,16 +5,23 @@ import { RowEditor } from './row-editor';
 
 function setup(keys: string[], ordered: boolean) {
   const callbacks = { onAdd: vi.fn(), onRemove: vi.fn(), onMove: vi.fn() };
+  const move = {
+    onMove: callbacks.onMove,
+    upLabel: (n: number) => `Move argument ${n} up`,
+    downLabel: (n: number) => `Move argument ${n} down`,
+  };
   const view = renderView(
     <RowEditor
       label="Arguments"
       description="One per row"
-      noun="argument"
       empty="No arguments."
       keys={keys}
       renderRow={(index) => <input aria-label={`Argument ${index + 1}`} />}
-      {...callbacks}
-      onMove={ordered ? callbacks.onMove : undefined}
+      onAdd={callbacks.onAdd}
+      addLabel="Add argument"
+      onRemove={callbacks.onRemove}
+      removeLabel={(n) => `Remove argument ${n}`}
+      move={ordered ? move : undefined}
       error="Too many"
     />,
   );

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Code, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconPencil, IconPlugConnected, IconTrash } from '@tabler/icons-react';
 import { type RowActionItem, RowActions, RowActionsHeader } from '../../components/row-actions';
@@ -21,15 +22,42 @@ interface ServerListProps {
   layout: 'table' | 'cards';
 }
 
-function actionsOf(row: McpServerRow, canTest: boolean, onAction: (action: ServerAction) => void): RowActionItem[] {
+/** The words of a row's actions and columns, in the language shown. */
+type Words = ReturnType<typeof useWords>;
+
+function useWords() {
+  const { t } = useLingui();
+  return {
+    test: t`Test`,
+    testConnection: t`Test connection`,
+    edit: t`Edit`,
+    delete: t`Delete`,
+    /** Whether a remote server's API key is stored; stdio servers have none. */
+    keyState: (row: McpServerRow) => (row.keySet === undefined ? '—' : row.keySet ? t`Set` : t`Not set`),
+    timeout: (seconds: number) => t`timeout ${seconds} s`,
+    servers: t`MCP servers`,
+  };
+}
+
+function actionsOf(row: McpServerRow, canTest: boolean, onAction: (action: ServerAction) => void, words: Words): RowActionItem[] {
   return [
     ...(canTest
-      ? [{ verb: 'Test', title: 'Test connection', icon: <IconPlugConnected size={18} />, onClick: () => onAction({ type: 'test', row }) }]
+      ? [
+          {
+            verb: words.test,
+            title: words.testConnection,
+            icon: <IconPlugConnected size={18} />,
+            onClick: () => onAction({ type: 'test', row }),
+          },
+        ]
       : []),
-    { verb: 'Edit', icon: <IconPencil size={18} />, onClick: () => onAction({ type: 'edit', row }) },
-    { verb: 'Delete', icon: <IconTrash size={18} />, danger: true, onClick: () => onAction({ type: 'delete', row }) },
+    { verb: words.edit, icon: <IconPencil size={18} />, onClick: () => onAction({ type: 'edit', row }) },
+    { verb: words.delete, icon: <IconTrash size={18} />, danger: true, onClick: () => onAction({ type: 'delete', row }) },
   ];
 }
+
+/** What a row says beyond its name: a stdio server's command line, a remote server's timeout. */
+const detailsOf = (row: McpServerRow, words: Words) => row.details || (row.timeout === undefined ? '' : words.timeout(row.timeout));
 
 function KindBadge({ row }: { row: McpServerRow }) {
   return (
@@ -40,14 +68,13 @@ function KindBadge({ row }: { row: McpServerRow }) {
   );
 }
 
-const keyState = (row: McpServerRow) => (row.keySet === undefined ? '—' : row.keySet ? 'Set' : 'Not set');
-
 /** The servers, a table or (narrow screens) cards; only those in view are rendered (a config can hold hundreds). */
 export function ServerList(props: ServerListProps) {
   return props.layout === 'cards' ? <ServerCards {...props} /> : <ServersTable {...props} />;
 }
 
-function ServersTable({ rows, onAction, canTest, label = 'MCP servers' }: ServerListProps) {
+function ServersTable({ rows, onAction, canTest, label }: ServerListProps) {
+  const words = useWords();
   const {
     bodyRef,
     rows: shown,
@@ -56,19 +83,28 @@ function ServersTable({ rows, onAction, canTest, label = 'MCP servers' }: Server
   } = useWindowRows(rows.length, { estimateSize: 53, getKey: (index) => rows[index]!.id });
   return (
     <Table.ScrollContainer minWidth={640} type="native" pos="relative">
-      <Table striped highlightOnHover aria-label={label} verticalSpacing="sm">
+      <Table striped highlightOnHover aria-label={label ?? words.servers} verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Server</Table.Th>
-            <Table.Th>Command or options</Table.Th>
-            <Table.Th>API key</Table.Th>
+            <Table.Th>
+              <Trans>Type</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Server</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Command or options</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>API key</Trans>
+            </Table.Th>
             {onAction && <RowActionsHeader />}
           </Table.Tr>
         </Table.Thead>
         <WindowRowsBody bodyRef={bodyRef} spacers={spacers}>
           {shown.map(({ index, key }) => {
             const row = rows[index]!;
+            const details = detailsOf(row, words);
             return (
               <Table.Tr key={key} data-server-id={row.id} data-index={index} ref={measureRow}>
                 <Table.Td style={{ width: '1%', whiteSpace: 'nowrap' }}>
@@ -76,18 +112,18 @@ function ServersTable({ rows, onAction, canTest, label = 'MCP servers' }: Server
                 </Table.Td>
                 <Table.Td style={{ wordBreak: 'break-all' }}>{row.label}</Table.Td>
                 <Table.Td>
-                  {row.details ? (
-                    <Code style={{ wordBreak: 'break-all' }}>{row.details}</Code>
+                  {details ? (
+                    <Code style={{ wordBreak: 'break-all' }}>{details}</Code>
                   ) : (
                     <Text size="sm" c="dimmed">
                       —
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>{keyState(row)}</Table.Td>
+                <Table.Td>{words.keyState(row)}</Table.Td>
                 {onAction && (
                   <Table.Td>
-                    <RowActions name={row.label} actions={actionsOf(row, canTest, onAction)} />
+                    <RowActions name={row.label} actions={actionsOf(row, canTest, onAction, words)} />
                   </Table.Td>
                 )}
               </Table.Tr>
@@ -99,7 +135,8 @@ function ServersTable({ rows, onAction, canTest, label = 'MCP servers' }: Server
   );
 }
 
-function ServerCards({ rows, onAction, canTest, label = 'MCP servers' }: ServerListProps) {
+function ServerCards({ rows, onAction, canTest, label }: ServerListProps) {
+  const words = useWords();
   const {
     bodyRef,
     rows: shown,
@@ -107,9 +144,11 @@ function ServerCards({ rows, onAction, canTest, label = 'MCP servers' }: ServerL
     spacers,
   } = useWindowRows<HTMLUListElement>(rows.length, { estimateSize: 110, getKey: (index) => rows[index]!.id });
   return (
-    <WindowCardsList bodyRef={bodyRef} spacers={spacers} label={label}>
+    <WindowCardsList bodyRef={bodyRef} spacers={spacers} label={label ?? words.servers}>
       {shown.map(({ index, key }) => {
         const row = rows[index]!;
+        const details = detailsOf(row, words);
+        const keyState = words.keyState(row);
         return (
           <li key={key} data-server-id={row.id} data-index={index} ref={measureRow} style={{ paddingBottom: 'var(--mantine-spacing-sm)' }}>
             <Paper withBorder radius="md" p="sm">
@@ -120,12 +159,12 @@ function ServerCards({ rows, onAction, canTest, label = 'MCP servers' }: ServerL
                   </Text>
                   <KindBadge row={row} />
                 </Group>
-                {row.details && <Code style={{ wordBreak: 'break-all' }}>{row.details}</Code>}
+                {details && <Code style={{ wordBreak: 'break-all' }}>{details}</Code>}
                 <Group justify="space-between" wrap="nowrap">
                   <Text size="xs" c="dimmed">
-                    API key: {keyState(row)}
+                    <Trans>API key: {keyState}</Trans>
                   </Text>
-                  {onAction && <RowActions name={row.label} actions={actionsOf(row, canTest, onAction)} />}
+                  {onAction && <RowActions name={row.label} actions={actionsOf(row, canTest, onAction, words)} />}
                 </Group>
               </Stack>
             </Paper>

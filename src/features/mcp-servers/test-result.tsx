@@ -1,5 +1,7 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, List, Loader, Group, Text } from '@mantine/core';
-import { type ReactNode, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { IconCircleCheck, IconPlugConnectedX } from '@tabler/icons-react';
 import { describeError } from '../../api/errors';
 import type { McpTestResult } from '../../contract/mcp';
@@ -18,23 +20,30 @@ export function TestResult(props: TestResultProps) {
     // jsdom has no scrollIntoView
     ref.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
   }, [pending, result, error]);
-  const content = describeResult(props);
-  return content && <div ref={ref}>{content}</div>;
+  if (!pending && !error && !result) return null;
+  return (
+    <div ref={ref}>
+      <ResultContent {...props} />
+    </div>
+  );
 }
 
 /** The tools, or why it failed, or that it is still running. */
-function describeResult({ pending, result, error }: TestResultProps): ReactNode {
+function ResultContent({ pending, result, error }: TestResultProps) {
+  const { t } = useLingui();
   if (pending) {
     return (
       <Group gap="xs" role="status">
         <Loader size="xs" />
-        <Text size="sm">Connecting…</Text>
+        <Text size="sm">
+          <Trans>Connecting…</Trans>
+        </Text>
       </Group>
     );
   }
   if (error) {
     return (
-      <Alert color="red" variant="light" title="Could not run the test" icon={<IconPlugConnectedX />} role="alert">
+      <Alert color="red" variant="light" title={t`Could not run the test`} icon={<IconPlugConnectedX />} role="alert">
         {describeError(error)}
       </Alert>
     );
@@ -42,7 +51,7 @@ function describeResult({ pending, result, error }: TestResultProps): ReactNode 
   if (!result) return null;
   if (!result.ok) {
     return (
-      <Alert color="red" variant="light" title="Connection failed" icon={<IconPlugConnectedX />} role="alert">
+      <Alert color="red" variant="light" title={t`Connection failed`} icon={<IconPlugConnectedX />} role="alert">
         {/* A server's last lines of stderr, each on its own line. */}
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {result.error}
@@ -50,16 +59,17 @@ function describeResult({ pending, result, error }: TestResultProps): ReactNode 
       </Alert>
     );
   }
+  const count = result.tools.length;
   return (
     <Alert
       color="teal"
       variant="light"
-      title={`Connected: ${result.tools.length} ${result.tools.length === 1 ? 'tool' : 'tools'}`}
+      title={t`Connected: ${plural(count, { one: '# tool', other: '# tools' })}`}
       icon={<IconCircleCheck />}
       role="status"
     >
       {result.tools.length > 0 && (
-        <List size="sm" aria-label="Tools">
+        <List size="sm" aria-label={t`Tools`}>
           {result.tools.map((tool) => (
             <List.Item key={tool.name}>
               <Text span fw={600} size="sm">

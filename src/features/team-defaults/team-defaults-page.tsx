@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, SimpleGrid, Stack, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -49,13 +51,13 @@ export const toValues = (defaults: OrganizationDefaults): TeamDefaultsValues => 
 
 const text = (value: string) => (value.trim() === '' ? null : value.trim());
 
-/** The shared servers typed, or why they are not JSON. */
-export function sharedServers(text: string): { value: unknown } | { problem: string } {
+/** The shared servers typed, or why they are not JSON (the parser's words). */
+export function sharedServers(text: string): { value: unknown } | { notJson: string } {
   if (text.trim() === '') return { value: null };
   try {
     return { value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { problem: `Not JSON: ${(error as Error).message}` };
+    return { notJson: (error as Error).message };
   }
 }
 
@@ -81,15 +83,16 @@ const FIELDS = new Set(Object.keys(toValues({} as OrganizationDefaults)));
  * the LLM key goes only with the default LLM URL; shared MCP servers join each user's own.
  */
 export function TeamDefaultsPage() {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const defaults = useQuery(organizationDefaultsQuery(queryClient));
   return (
     <Stack>
       <SectionHeader
-        title="Team defaults"
-        description="What each user's settings fall back to. A user's own value wins; clearing it brings the default back."
+        title={t`Team defaults`}
+        description={t`What each user's settings fall back to. A user's own value wins; clearing it brings the default back.`}
       />
-      <LoadedContent data={defaults.data} error={defaults.error} onRetry={() => void defaults.refetch()} what="team defaults">
+      <LoadedContent data={defaults.data} error={defaults.error} onRetry={() => void defaults.refetch()} what={t`team defaults`}>
         {(loaded) => <TeamDefaultsForm defaults={loaded} />}
       </LoadedContent>
     </Stack>
@@ -97,6 +100,7 @@ export function TeamDefaultsPage() {
 }
 
 function TeamDefaultsForm({ defaults }: { defaults: OrganizationDefaults }) {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const form = useForm<TeamDefaultsValues>({ defaultValues: toValues(defaults) });
   const save = useMutation(updateOrganizationDefaultsMutation(queryClient));
@@ -105,13 +109,14 @@ function TeamDefaultsForm({ defaults }: { defaults: OrganizationDefaults }) {
   const { submit, problem, dismissProblem } = useServerSubmit(form, {
     save: async (values) => {
       const servers = sharedServers(values.mcp_config);
-      if ('problem' in servers) {
-        form.setError('mcp_config', { message: servers.problem });
+      if ('notJson' in servers) {
+        const reason = servers.notJson;
+        form.setError('mcp_config', { message: t`Not JSON: ${reason}` });
         return;
       }
       const saved = await save.mutateAsync(toUpdate(values, servers.value));
       form.reset(toValues(saved));
-      notifications.show({ color: 'teal', message: 'Team defaults saved' });
+      notifications.show({ color: 'teal', message: t`Team defaults saved` });
     },
     // An error inside the shared servers (`mcp_config.sse_servers.0.url`) lands on their field.
     serverErrors: { isField: (path) => FIELDS.has(path) },
@@ -120,50 +125,50 @@ function TeamDefaultsForm({ defaults }: { defaults: OrganizationDefaults }) {
   const sharedCount = shared ? shared.sse_servers.length + shared.shttp_servers.length + shared.stdio_servers.length : 0;
   return (
     <FormProvider {...form}>
-      <form onSubmit={submit} noValidate aria-label="Team defaults">
+      <form onSubmit={submit} noValidate aria-label={t`Team defaults`}>
         <Stack>
-          {problem && <SaveProblemAlert problem={problem} title="Team defaults not saved" onClose={dismissProblem} />}
+          {problem && <SaveProblemAlert problem={problem} title={t`Team defaults not saved`} onClose={dismissProblem} />}
           <SimpleGrid cols={{ base: 1, md: 2 }}>
-            <SuggestField<TeamDefaultsValues> name="llm_model" label="LLM model" suggestions={[]} placeholder="No default" />
-            <TextField<TeamDefaultsValues> name="llm_base_url" label="LLM base URL" type="url" placeholder="The provider's own" />
+            <SuggestField<TeamDefaultsValues> name="llm_model" label={t`LLM model`} suggestions={[]} placeholder={t`No default`} />
+            <TextField<TeamDefaultsValues> name="llm_base_url" label={t`LLM base URL`} type="url" placeholder={t`The provider's own`} />
             <SecretField<TeamDefaultsValues>
               name="llm_api_key"
-              label="LLM API key"
+              label={t`LLM API key`}
               isSet={defaults.llm_api_key_set}
-              description="Used by everyone who has no key of their own, with the default base URL only"
+              description={t`Used by everyone who has no key of their own, with the default base URL only`}
             />
             <SelectField<TeamDefaultsValues>
               name="agent"
-              label="Agent"
-              placeholder="Server default"
+              label={t`Agent`}
+              placeholder={t`Server default`}
               options={agents.map((name) => ({ value: name, label: name }))}
             />
             <SelectField<TeamDefaultsValues>
               name="security_analyzer"
-              label="Security analyzer"
-              placeholder="None"
+              label={t`Security analyzer`}
+              placeholder={t`None`}
               options={analyzers.map((name) => ({ value: name, label: name }))}
             />
-            <NumberField<TeamDefaultsValues> name="max_budget_per_task" label="Budget per task" unit="$" />
-            <TextField<TeamDefaultsValues> name="sandbox_runtime_container_image" label="Sandbox runtime image" />
-            <TextField<TeamDefaultsValues> name="sandbox_base_container_image" label="Sandbox base image" />
+            <NumberField<TeamDefaultsValues> name="max_budget_per_task" label={t`Budget per task`} unit="$" />
+            <TextField<TeamDefaultsValues> name="sandbox_runtime_container_image" label={t`Sandbox runtime image`} />
+            <TextField<TeamDefaultsValues> name="sandbox_base_container_image" label={t`Sandbox base image`} />
           </SimpleGrid>
           <SwitchField<TeamDefaultsValues>
             name="confirmation_mode"
-            label="Confirmation mode"
-            description="The agent asks before it acts, for everyone who has not turned it off"
+            label={t`Confirmation mode`}
+            description={t`The agent asks before it acts, for everyone who has not turned it off`}
           />
           <JsonField
             name="mcp_config"
-            label={`Shared MCP servers (${sharedCount === 0 ? 'none' : sharedCount})`}
-            description="Every user's agent gets these beside their own, with their keys and environment: sse_servers, stdio_servers and shttp_servers as in Settings; a key left null stays as stored"
+            label={t`Shared MCP servers (${plural(sharedCount, { 0: 'none', other: '#' })})`}
+            description={t`Every user's agent gets these beside their own, with their keys and environment: sse_servers, stdio_servers and shttp_servers as in Settings; a key left null stays as stored`}
           />
           <Group justify="flex-end">
             <Button variant="default" disabled={!form.formState.isDirty} onClick={() => form.reset(toValues(defaults))}>
-              Discard
+              <Trans>Discard</Trans>
             </Button>
             <Button type="submit" loading={form.formState.isSubmitting} disabled={!form.formState.isDirty}>
-              Save team defaults
+              <Trans>Save team defaults</Trans>
             </Button>
           </Group>
         </Stack>
