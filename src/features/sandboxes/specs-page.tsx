@@ -30,8 +30,8 @@ export function SandboxSpecsPage() {
   const start = useMutation(startSandboxMutation(useQueryClient()));
   const navigate = useNavigate();
   // From a row or from the details alike: started (or why not), then the sandbox in its list.
-  const startFrom = (specId: string) =>
-    start.mutate(specId, {
+  const startFrom = (id: string) =>
+    start.mutate(id, {
       onSuccess: (sandbox) => {
         notifyStarted(i18n, sandbox);
         void navigate('/sandboxes');
