@@ -1,7 +1,9 @@
+import { i18n } from '@lingui/core';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors';
 import type { SandboxInfo, SandboxStatus } from '../../contract/sandboxes';
-import { actionFailure, bulkDone, canApply, hasEnded, pausedNotice, planBulk } from './actions';
+import { BULK_TEXT } from './action-text';
+import { actionFailure, canApply, hasEnded, pausedNotice, planBulk } from './actions';
 
 const sandbox = (id: string, status: SandboxStatus): SandboxInfo => ({
   id,
@@ -37,8 +39,10 @@ describe('actions by state', () => {
   });
 
   it('says what a bulk action did', () => {
-    expect(bulkDone('pause', 2)).toBe('Paused 2 sandboxes');
-    expect(bulkDone('delete', 1)).toBe('Deleted 1 sandbox');
+    expect(i18n._(BULK_TEXT.pause.done(2))).toBe('Paused 2 sandboxes');
+    expect(i18n._(BULK_TEXT.delete.done(1))).toBe('Deleted 1 sandbox');
+    expect(i18n._(BULK_TEXT.resume.question(3))).toBe('Resume 3 sandboxes?');
+    expect(i18n._(BULK_TEXT.pause.doing(2, 5))).toBe('Pausing… 2 of 5');
   });
 
   it('plans a bulk action on the rows in a valid state only', () => {
@@ -52,18 +56,20 @@ describe('actions by state', () => {
 describe('pausedNotice', () => {
   it('names the paused sandboxes, or says nothing', () => {
     expect(pausedNotice([])).toBeUndefined();
-    expect(pausedNotice(['0123456789abcdef'])).toBe(
+    expect(i18n._(pausedNotice(['0123456789abcdef'])!)).toBe(
       'Sandbox 01234567 was paused to stay within the number of sandboxes that may run at once.',
     );
-    expect(pausedNotice(['aaaaaaaa11', 'bbbbbbbb22'])).toMatch(/^Sandboxes aaaaaaaa, bbbbbbbb were paused/);
+    expect(i18n._(pausedNotice(['aaaaaaaa11', 'bbbbbbbb22'])!)).toMatch(/^Sandboxes aaaaaaaa, bbbbbbbb were paused/);
   });
 });
 
 describe('actionFailure', () => {
   it('says what a 404 means for each action, and passes other errors on as they are', () => {
     const notFound = new ApiError('Not Found', 'http', 404);
-    expect(actionFailure('resume', notFound)).toBe('Its processes have ended, so it cannot be resumed: delete it, or start a new one.');
-    expect(actionFailure('pause', notFound)).toBe('It no longer exists.');
-    expect(actionFailure('delete', new ApiError('Sandbox engine unavailable', 'http', 503))).toBe('Sandbox engine unavailable');
+    expect(actionFailure(i18n, 'resume', notFound)).toBe(
+      'Its processes have ended, so it cannot be resumed: delete it, or start a new one.',
+    );
+    expect(actionFailure(i18n, 'pause', notFound)).toBe('It no longer exists.');
+    expect(actionFailure(i18n, 'delete', new ApiError('Sandbox engine unavailable', 'http', 503))).toBe('Sandbox engine unavailable');
   });
 });

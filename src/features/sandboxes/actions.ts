@@ -1,3 +1,5 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
 import { describeError, isApiError } from '../../api/errors';
 import type { SandboxAction } from '../../api/sandboxes';
 import { shortId } from '../../components/short-id';
@@ -15,12 +17,6 @@ export function canApply(action: SandboxAction, status: SandboxStatus): boolean 
   return valid === 'any' || valid.includes(status);
 }
 
-export const ACTION_LABEL: Record<SandboxAction, { verb: string; doing: string; done: string }> = {
-  pause: { verb: 'Pause', doing: 'Pausing…', done: 'Paused' },
-  resume: { verb: 'Resume', doing: 'Resuming…', done: 'Resumed' },
-  delete: { verb: 'Delete', doing: 'Deleting…', done: 'Deleted' },
-};
-
 /** A bulk action on a selection: the sandboxes it applies to, and those it skips (wrong state). */
 export function planBulk(action: SandboxAction, selected: readonly SandboxInfo[]): { apply: SandboxInfo[]; skip: SandboxInfo[] } {
   const apply = selected.filter((sandbox) => canApply(action, sandbox.status));
@@ -28,12 +24,15 @@ export function planBulk(action: SandboxAction, selected: readonly SandboxInfo[]
 }
 
 /** The tell-the-user sentence when a start or resume paused other sandboxes to stay under the cap. */
-export function pausedNotice(pausedIds: readonly string[] | undefined): string | undefined {
+export function pausedNotice(pausedIds: readonly string[] | undefined): MessageDescriptor | undefined {
   if (!pausedIds?.length) return undefined;
+  // Ids, not words: a comma reads alike in every language.
   const names = pausedIds.map(shortId).join(', ');
-  return pausedIds.length === 1
-    ? `Sandbox ${names} was paused to stay within the number of sandboxes that may run at once.`
-    : `Sandboxes ${names} were paused to stay within the number of sandboxes that may run at once.`;
+  const count = pausedIds.length;
+  return msg`${plural(count, {
+    one: `Sandbox ${names} was paused to stay within the number of sandboxes that may run at once.`,
+    other: `Sandboxes ${names} were paused to stay within the number of sandboxes that may run at once.`,
+  })}`;
 }
 
 /** Gone or failed: nothing left to pause or resume, only to delete or start afresh. */
@@ -41,20 +40,17 @@ export function hasEnded(status: SandboxStatus): boolean {
   return status === 'ERROR' || status === 'MISSING';
 }
 
-/** What a bulk action did, e.g. "Paused 2 sandboxes". */
-export function bulkDone(action: SandboxAction, count: number): string {
-  return `${ACTION_LABEL[action].done} ${count === 1 ? '1 sandbox' : `${count} sandboxes`}`;
-}
-
 /**
  * Why an action on one sandbox failed. A 404 carries only FastAPI's "Not Found": for a resume it
  * means the sandbox's processes have ended (OpenHands answers so too), otherwise that it is gone.
  */
-export function actionFailure(action: SandboxAction, error: unknown): string {
+export function actionFailure(i18n: I18n, action: SandboxAction, error: unknown): string {
   if (isApiError(error) && error.kind === 'http' && error.status === 404) {
-    return action === 'resume'
-      ? 'Its processes have ended, so it cannot be resumed: delete it, or start a new one.'
-      : 'It no longer exists.';
+    return i18n._(
+      action === 'resume'
+        ? msg`Its processes have ended, so it cannot be resumed: delete it, or start a new one.`
+        : msg`It no longer exists.`,
+    );
   }
   return describeError(error);
 }

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Code, Group, Stack, Text } from '@mantine/core';
 import { CopyValue } from '../../components/copy-value';
 import type { SandboxInfo } from '../../contract/sandboxes';
@@ -16,9 +17,11 @@ const none = (
  * "Unauthorized", as it wants the session key in a header.
  */
 export function AgentServerUrl({ sandbox }: { sandbox: SandboxInfo }) {
+  const { t } = useLingui();
   const url = agentServerUrl(sandbox);
   if (!url) return none;
-  return <CopyValue value={url} display={url.replace(/^https?:\/\//, '')} label={`agent server URL of ${sandbox.id}`} maxWidth={200} />;
+  const { id } = sandbox;
+  return <CopyValue value={url} display={url.replace(/^https?:\/\//, '')} label={t`agent server URL of ${id}`} maxWidth={200} />;
 }
 
 /** The session key, labelled: under or beside the agent server's URL. */
@@ -26,7 +29,7 @@ export function SessionKeyLine({ sandbox }: { sandbox: SandboxInfo }) {
   return (
     <Group gap={4} wrap="nowrap">
       <Text size="xs" c="dimmed">
-        Key
+        <Trans>Key</Trans>
       </Text>
       <SessionKey sandbox={sandbox} />
     </Group>
@@ -34,8 +37,10 @@ export function SessionKeyLine({ sandbox }: { sandbox: SandboxInfo }) {
 }
 
 export function SessionKey({ sandbox }: { sandbox: SandboxInfo }) {
+  const { t } = useLingui();
   if (!sandbox.session_api_key) return none;
-  return <CopyValue value={sandbox.session_api_key} label={`session key of ${sandbox.id}`} masked />;
+  const { id } = sandbox;
+  return <CopyValue value={sandbox.session_api_key} label={t`session key of ${id}`} masked />;
 }
 
 /**
@@ -52,12 +57,16 @@ export function AgentServerAccess({ sandbox }: { sandbox: SandboxInfo }) {
   );
 }
 
+const SESSION_HEADER = 'X-Session-API-Key';
+const CURL_EXAMPLE = `curl -H "${SESSION_HEADER}: $KEY" $URL/server_info`;
+
 /** How to call an agent server, once under the list of sandboxes that have one. */
 export function AgentServerHint() {
   return (
     <Text size="xs" c="dimmed" mt="xs" data-testid="agent-server-hint">
-      Call an agent server with its session key in the <Code>X-Session-API-Key</Code> header, e.g.{' '}
-      <Code>curl -H &quot;X-Session-API-Key: $KEY&quot; $URL/server_info</Code>
+      <Trans>
+        Call an agent server with its session key in the <Code>{SESSION_HEADER}</Code> header, e.g. <Code>{CURL_EXAMPLE}</Code>
+      </Trans>
     </Text>
   );
 }

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, List, Progress, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -7,15 +10,31 @@ import { Dialog } from '../../components/dialog';
 import { ShortId, shortId } from '../../components/short-id';
 import type { SandboxInfo } from '../../contract/sandboxes';
 import { sandboxActionMutation } from '../../queries/sandboxes';
-import { ACTION_LABEL, actionFailure, bulkDone, pausedNotice, planBulk } from './actions';
+import { BULK_TEXT } from './action-text';
+import { actionFailure, pausedNotice, planBulk } from './actions';
 import { namedConversations, type SandboxConversation } from './used-by';
 
 /** What becomes of the conversations the sandboxes serve, as the single action's confirmation says. */
-const SERVED_CONVERSATIONS: Record<SandboxAction, string | undefined> = {
-  delete: 'Their conversations keep their history and can continue in a new sandbox, without what the workspaces held and was not pushed.',
-  pause: 'Their agents stop, a running command is stopped with them, until the sandbox is resumed.',
+const SERVED_CONVERSATIONS: Record<SandboxAction, MessageDescriptor | undefined> = {
+  delete: msg`Their conversations keep their history and can continue in a new sandbox, without what the workspaces held and was not pushed.`,
+  pause: msg`Their agents stop, a running command is stopped with them, until the sandbox is resumed.`,
   resume: undefined,
 };
+
+/** What the dialog lists the sandboxes under, before it starts. */
+const INTRO: Record<SandboxAction, MessageDescriptor> = {
+  delete: msg`These sandboxes and their files are deleted for good:`,
+  pause: msg`Pause:`,
+  resume: msg`Resume:`,
+};
+
+/** The selected sandboxes an action does not apply to, and why (delete applies to all). */
+const skipped = (action: SandboxAction, count: number) =>
+  action === 'resume'
+    ? msg`${plural(count, { one: '# sandbox of the selection is left out: not paused.', other: '# sandboxes of the selection are left out: not paused.' })}`
+    : msg`${plural(count, { one: '# sandbox of the selection is left out: not running.', other: '# sandboxes of the selection are left out: not running.' })}`;
+
+const failedTitle = (count: number) => msg`${plural(count, { one: '# sandbox failed', other: '# sandboxes failed' })}`;
 
 interface Failure {
   id: string;
@@ -40,12 +59,13 @@ export function BulkActionDialog({
   servedBy: (sandbox: SandboxInfo) => readonly SandboxConversation[];
   onClose: (finished: boolean) => void;
 }) {
+  const { t, i18n } = useLingui();
   const [plan] = useState(() => planBulk(action, selected));
   const run = useMutation(sandboxActionMutation(useQueryClient()));
   const [done, setDone] = useState<number | null>(null);
   const [failures, setFailures] = useState<Failure[]>([]);
   const [pausedOthers, setPausedOthers] = useState<string[]>([]);
-  const label = ACTION_LABEL[action];
+  const text = BULK_TEXT[action];
   const total = plan.apply.length;
   const finished = done === total;
 
@@ -62,25 +82,24 @@ export function BulkActionDialog({
         }
       } catch (error) {
         troubles++;
-        setFailures((list) => [...list, { id: sandbox.id, reason: actionFailure(action, error) }]);
+        setFailures((list) => [...list, { id: sandbox.id, reason: actionFailure(i18n, action, error) }]);
       }
       setDone(index + 1);
     }
     if (troubles === 0) {
       const ids = plan.apply.map((sandbox) => shortId(sandbox.id)).join(', ');
-      notifications.show({ color: 'teal', title: bulkDone(action, total), message: ids });
+      notifications.show({ color: 'teal', title: t(text.done(total)), message: ids });
       onClose(true);
     }
   };
 
-  const noun = (n: number) => (n === 1 ? '1 sandbox' : `${n} sandboxes`);
   const serving = plan.apply.some((sandbox) => servedBy(sandbox).length > 0);
   const running = done !== null && !finished;
   return (
     <Dialog
       opened
       onClose={() => onClose(finished)}
-      title={`${label.verb} ${noun(total)}?`}
+      title={t(text.question(total))}
       // Not while it works: the summary at the end is the point.
       closeOnClickOutside={!running}
       closeOnEscape={!running}
@@ -90,37 +109,35 @@ export function BulkActionDialog({
         {done === null ? (
           <>
             <Text size="sm" component="div">
-              {action === 'delete' ? 'These sandboxes and their files are deleted for good:' : `${label.verb}:`}
+              {t(INTRO[action])}
               <List size="sm" mt={4}>
                 {plan.apply.map((sandbox) => (
                   <List.Item key={sandbox.id}>
-                    <ShortId id={sandbox.id} /> ({sandbox.sandbox_spec_id})
-                    {servedBy(sandbox).length > 0 && `, which serves ${namedConversations(servedBy(sandbox))}`}
+                    <PlannedSandbox sandbox={sandbox} conversations={servedBy(sandbox)} />
                   </List.Item>
                 ))}
               </List>
             </Text>
-            {serving && SERVED_CONVERSATIONS[action] && <Text size="sm">{SERVED_CONVERSATIONS[action]}</Text>}
+            {serving && SERVED_CONVERSATIONS[action] && <Text size="sm">{t(SERVED_CONVERSATIONS[action])}</Text>}
             {plan.skip.length > 0 && (
               <Text size="sm" c="dimmed">
-                {noun(plan.skip.length)} of the selection {plan.skip.length === 1 ? 'is' : 'are'} left out:{' '}
-                {action === 'resume' ? 'not paused' : 'not running'}.
+                {t(skipped(action, plan.skip.length))}
               </Text>
             )}
           </>
         ) : (
           <>
-            <Progress value={total ? (done / total) * 100 : 100} aria-label="Progress" />
+            <Progress value={total ? (done / total) * 100 : 100} aria-label={t`Progress`} />
             <Text size="sm" role="status">
-              {finished ? `${bulkDone(action, total - failures.length)}.` : `${label.doing} ${done} of ${total}`}
+              {t(finished ? text.doneSentence(total - failures.length) : text.doing(done, total))}
             </Text>
             {finished && pausedOthers.length > 0 && (
               <Alert color="yellow" variant="light" role="status">
-                {pausedNotice([...new Set(pausedOthers)])}
+                {t(pausedNotice([...new Set(pausedOthers)])!)}
               </Alert>
             )}
             {finished && failures.length > 0 && (
-              <Alert color="red" variant="light" title={`${noun(failures.length)} failed`} role="alert">
+              <Alert color="red" variant="light" title={t(failedTitle(failures.length))} role="alert">
                 <List size="sm">
                   {failures.map((failure) => (
                     <List.Item key={failure.id}>
@@ -136,19 +153,38 @@ export function BulkActionDialog({
           {done === null ? (
             <>
               <Button variant="default" onClick={() => onClose(false)} data-autofocus>
-                Cancel
+                <Trans>Cancel</Trans>
               </Button>
               <Button color={action === 'delete' ? 'red' : undefined} onClick={() => void start()} disabled={total === 0}>
-                {label.verb} {noun(total)}
+                {t(text.confirm(total))}
               </Button>
             </>
           ) : (
             <Button onClick={() => onClose(true)} disabled={!finished}>
-              Close
+              <Trans>Close</Trans>
             </Button>
           )}
         </Group>
       </Stack>
     </Dialog>
+  );
+}
+
+/** A sandbox the action applies to: its id and spec, and the conversations it serves. */
+function PlannedSandbox({ sandbox, conversations }: { sandbox: SandboxInfo; conversations: readonly SandboxConversation[] }) {
+  const { i18n } = useLingui();
+  const specId = sandbox.sandbox_spec_id;
+  if (conversations.length === 0) {
+    return (
+      <>
+        <ShortId id={sandbox.id} /> ({specId})
+      </>
+    );
+  }
+  const served = namedConversations(i18n, conversations);
+  return (
+    <Trans>
+      <ShortId id={sandbox.id} /> ({specId}), which serves {served}
+    </Trans>
   );
 }

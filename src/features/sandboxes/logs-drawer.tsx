@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Code, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconArrowDown, IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -14,6 +15,7 @@ import { sandboxLogsQuery } from '../../queries/sandboxes';
  * newest line unless the reader scrolls up, and follows again once they scroll back down.
  */
 export function LogsDrawer({ sandboxId, onClose }: { sandboxId: string; onClose: () => void }) {
+  const { t } = useLingui();
   const logs = useQuery(sandboxLogsQuery(sandboxId));
   const area = useRef<HTMLPreElement>(null);
   const { atBottom, onScroll, scrollToBottom } = useFollowBottom(area, logs.dataUpdatedAt);
@@ -23,20 +25,20 @@ export function LogsDrawer({ sandboxId, onClose }: { sandboxId: string; onClose:
       onClose={onClose}
       size="xl"
       title={
-        <>
+        <Trans>
           Logs of <ShortId id={sandboxId} />
-        </>
+        </Trans>
       }
     >
       <Stack>
         <Group justify="space-between">
           <Text size="sm" c="dimmed">
-            The last 500 lines of its output, as they come.
+            <Trans>The last 500 lines of its output, as they come.</Trans>
           </Text>
           <Group gap="xs">
             {!atBottom && (
               <Button variant="light" size="xs" leftSection={<IconArrowDown size={14} />} onClick={scrollToBottom}>
-                Newest
+                <Trans>Newest</Trans>
               </Button>
             )}
             <Button
@@ -46,7 +48,7 @@ export function LogsDrawer({ sandboxId, onClose }: { sandboxId: string; onClose:
               onClick={() => void logs.refetch()}
               loading={logs.isFetching}
             >
-              Refresh
+              <Trans>Refresh</Trans>
             </Button>
           </Group>
         </Group>
@@ -55,7 +57,9 @@ export function LogsDrawer({ sandboxId, onClose }: { sandboxId: string; onClose:
         ) : logs.isError ? (
           <ErrorAlert>{describeError(logs.error)}</ErrorAlert>
         ) : logs.data.lines.length === 0 ? (
-          <Text c="dimmed">Nothing written yet.</Text>
+          <Text c="dimmed">
+            <Trans>Nothing written yet.</Trans>
+          </Text>
         ) : (
           <Code
             block
@@ -64,8 +68,9 @@ export function LogsDrawer({ sandboxId, onClose }: { sandboxId: string; onClose:
             // A log, scrollable from the keyboard; not announced: it is read again whole every 2 s.
             role="log"
             aria-live="off"
-            aria-label="Log lines"
+            aria-label={t`Log lines`}
             tabIndex={0}
+            // eslint-disable-next-line lingui/no-unlocalized-strings -- a CSS length, not words
             mah="calc(100dvh - 150px)"
             style={{ overflowY: 'auto', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
           >

@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { notifications } from '@mantine/notifications';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SandboxInfo } from '../../contract/sandboxes';
@@ -19,7 +20,7 @@ afterEach(() => vi.restoreAllMocks());
 describe('notifyStarted', () => {
   it('says a start that returned ERROR did not start, with the reason, and stays until closed', () => {
     const show = vi.spyOn(notifications, 'show').mockReturnValue('');
-    notifyStarted(sandbox('ERROR', 'The process exited with code 3: config file missing'));
+    notifyStarted(i18n, sandbox('ERROR', 'The process exited with code 3: config file missing'));
     expect(show).toHaveBeenCalledTimes(1);
     expect(show.mock.calls[0]![0]).toMatchObject({
       color: 'red',
@@ -31,7 +32,7 @@ describe('notifyStarted', () => {
 
   it('says a start that runs or starts did start', () => {
     const show = vi.spyOn(notifications, 'show').mockReturnValue('');
-    notifyStarted({ ...sandbox('STARTING'), paused_sandbox_ids: [] });
+    notifyStarted(i18n, { ...sandbox('STARTING'), paused_sandbox_ids: [] });
     expect(show.mock.calls.map(([data]) => data.title)).toEqual(['Sandbox started']);
   });
 });

@@ -1,15 +1,26 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { Text } from '@mantine/core';
 import type { SandboxIsolation, SandboxRuntimeName } from '../../contract/sandboxes';
 
-const RUNTIMES: Record<SandboxRuntimeName, string> = {
-  process: "Runtime: process — each sandbox is a group of processes on the server's machine",
-  docker: "Runtime: Docker — each sandbox is a container on the server's Docker engine",
-};
+const DOCKER = msg`Runtime: Docker — each sandbox is a container on the server's Docker engine.`;
 
-const ISOLATIONS: Record<Exclude<SandboxIsolation, 'none'>, string> = {
-  container: '.',
-  namespaces: ', in namespaces of its own.',
-  uids: ', as a user of its own.',
+/** Where sandboxes run and what keeps them apart, a whole sentence for each runtime and isolation. */
+const RUNTIME_LINES: Record<SandboxRuntimeName, Record<SandboxIsolation, MessageDescriptor>> = {
+  process: {
+    container: msg`Runtime: process — each sandbox is a group of processes on the server's machine.`,
+    namespaces: msg`Runtime: process — each sandbox is a group of processes on the server's machine, in namespaces of its own.`,
+    uids: msg`Runtime: process — each sandbox is a group of processes on the server's machine, as a user of its own.`,
+    none: msg`Runtime: process — each sandbox is a group of processes on the server's machine. Not isolated: sandboxes run as the server's user and can read its data directory (keys, database). Install bubblewrap and slirp4netns on the server, or use the Docker runtime, before running agents you do not trust.`,
+  },
+  // A container is its own isolation: the Docker runtime has no namespaces or uids of its own to tell.
+  docker: {
+    container: DOCKER,
+    namespaces: DOCKER,
+    uids: DOCKER,
+    none: msg`Runtime: Docker — each sandbox is a container on the server's Docker engine. Not isolated: sandboxes run as the server's user and can read its data directory (keys, database). Install bubblewrap and slirp4netns on the server, or use the Docker runtime, before running agents you do not trust.`,
+  },
 };
 
 /**
@@ -23,17 +34,19 @@ export function SandboxRuntimeLine({
   runtime: SandboxRuntimeName | undefined;
   isolation: SandboxIsolation | undefined;
 }) {
+  const { t } = useLingui();
   if (!runtime) return null;
+  const line = t(RUNTIME_LINES[runtime][isolation ?? 'container']);
   if (isolation === 'none') {
     return (
       <Text size="sm" c="orange.8" mt={-12} mb="md" data-testid="sandbox-runtime">
-        {`${RUNTIMES[runtime]}. Not isolated: sandboxes run as the server's user and can read its data directory (keys, database). Install bubblewrap and slirp4netns on the server, or use the Docker runtime, before running agents you do not trust.`}
+        {line}
       </Text>
     );
   }
   return (
     <Text size="sm" c="dimmed" mt={-12} mb="md" data-testid="sandbox-runtime">
-      {`${RUNTIMES[runtime]}${isolation ? ISOLATIONS[isolation] : '.'}`}
+      {line}
     </Text>
   );
 }

@@ -1,9 +1,11 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Button, Group } from '@mantine/core';
 import { IconDots, IconFileText, IconPlayerPause, IconPlayerPlay, IconRefresh, IconTrash } from '@tabler/icons-react';
 import type { SandboxAction } from '../../api/sandboxes';
 import { ActionMenu } from '../../components/action-menu';
 import type { SandboxInfo } from '../../contract/sandboxes';
-import { ACTION_LABEL, canApply, hasEnded } from './actions';
+import { ACTION_LABEL, ACTION_ON } from './action-text';
+import { canApply, hasEnded } from './actions';
 
 export interface SandboxActionsProps {
   sandbox: SandboxInfo;
@@ -25,6 +27,8 @@ export interface SandboxActionsProps {
  * Accessible names carry the full id, so each row's buttons have names of their own.
  */
 export function SandboxActions({ sandbox, busy, startingAgain, anyStartingAgain, onAction, onStartAgain, onLogs }: SandboxActionsProps) {
+  const { t } = useLingui();
+  const { id, sandbox_spec_id: specId } = sandbox;
   const ended = hasEnded(sandbox.status);
   const paused = sandbox.status === 'PAUSED';
   const primary: SandboxAction = paused ? 'resume' : 'pause';
@@ -38,8 +42,8 @@ export function SandboxActions({ sandbox, busy, startingAgain, anyStartingAgain,
             color="red"
             disabled={busy}
             onClick={() => onAction('delete', sandbox)}
-            aria-label={`Delete ${sandbox.id}`}
-            title="Delete"
+            aria-label={t(ACTION_ON.delete.named(id))}
+            title={t`Delete`}
           >
             <IconTrash size={16} />
           </ActionIcon>
@@ -50,10 +54,10 @@ export function SandboxActions({ sandbox, busy, startingAgain, anyStartingAgain,
             loading={startingAgain}
             disabled={anyStartingAgain && !startingAgain}
             onClick={() => onStartAgain(sandbox)}
-            aria-label={`Start again ${sandbox.id}`}
-            title={`Start a new sandbox from ${sandbox.sandbox_spec_id}`}
+            aria-label={t`Start again ${id}`}
+            title={t`Start a new sandbox from ${specId}`}
           >
-            Start again
+            <Trans>Start again</Trans>
           </Button>
         </>
       ) : (
@@ -63,25 +67,25 @@ export function SandboxActions({ sandbox, busy, startingAgain, anyStartingAgain,
           leftSection={paused ? <IconPlayerPlay size={14} /> : <IconPlayerPause size={14} />}
           disabled={busy || !canApply(primary, sandbox.status)}
           onClick={() => onAction(primary, sandbox)}
-          aria-label={`${ACTION_LABEL[primary].verb} ${sandbox.id}`}
+          aria-label={t(ACTION_ON[primary].named(id))}
         >
-          {ACTION_LABEL[primary].verb}
+          {t(ACTION_LABEL[primary].verb)}
         </Button>
       )}
       {(onLogs || !ended) && (
         <ActionMenu
           target={
-            <Button size="compact-sm" variant="subtle" aria-label={`More actions for ${sandbox.id}`} px={6}>
+            <Button size="compact-sm" variant="subtle" aria-label={t`More actions for ${id}`} px={6}>
               <IconDots size={16} />
             </Button>
           }
           items={[
-            ...(onLogs ? [{ label: 'Logs', icon: <IconFileText size={14} />, onClick: () => onLogs(sandbox.id) }] : []),
+            ...(onLogs ? [{ label: t`Logs`, icon: <IconFileText size={14} />, onClick: () => onLogs(id) }] : []),
             ...(ended
               ? []
               : [
                   {
-                    label: 'Delete',
+                    label: t`Delete`,
                     icon: <IconTrash size={14} />,
                     danger: true,
                     disabled: busy,

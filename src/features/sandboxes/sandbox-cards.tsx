@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Checkbox, Group, Paper, Stack, Text } from '@mantine/core';
 import { CopyValue } from '../../components/copy-value';
 import { RelativeTime } from '../../components/relative-time';
@@ -25,6 +26,7 @@ export function SandboxCards({
   usedBy,
   owners,
 }: SandboxListProps) {
+  const { t } = useLingui();
   const { all, some, toggle, toggleAll } = rowSelection(
     items.map((sandbox) => sandbox.id),
     selected,
@@ -33,16 +35,17 @@ export function SandboxCards({
   return (
     <Stack gap="xs">
       <Checkbox
-        label="Select all"
-        aria-label="Select all sandboxes on this page"
+        label={t`Select all`}
+        aria-label={t`Select all sandboxes on this page`}
         checked={all}
         indeterminate={some}
         onChange={toggleAll}
         ml="sm"
       />
-      <Stack component="ul" aria-label="Sandboxes" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
+      <Stack component="ul" aria-label={t`Sandboxes`} gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
         {items.map((sandbox) => {
           const busy = inFlight.get(sandbox.id);
+          const { id } = sandbox;
           return (
             <Paper
               component="li"
@@ -56,8 +59,8 @@ export function SandboxCards({
               <Stack gap={6}>
                 <Group justify="space-between" wrap="nowrap">
                   <Group gap="xs" wrap="nowrap">
-                    <Checkbox aria-label={`Select ${sandbox.id}`} checked={selected.has(sandbox.id)} onChange={() => toggle(sandbox.id)} />
-                    <CopyValue value={sandbox.id} display={shortId(sandbox.id)} label={`id of ${sandbox.id}`} />
+                    <Checkbox aria-label={t`Select ${id}`} checked={selected.has(sandbox.id)} onChange={() => toggle(sandbox.id)} />
+                    <CopyValue value={sandbox.id} display={shortId(sandbox.id)} label={t`id of ${id}`} />
                   </Group>
                   <StatusBadge status={sandbox.status} inFlight={busy} />
                 </Group>
@@ -71,7 +74,7 @@ export function SandboxCards({
                   <Group gap="md" wrap="wrap">
                     <Group gap={4} wrap="nowrap">
                       <Text size="xs" c="dimmed">
-                        Agent server
+                        <Trans>Agent server</Trans>
                       </Text>
                       <AgentServerUrl sandbox={sandbox} />
                     </Group>

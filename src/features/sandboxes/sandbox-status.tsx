@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Stack, Text } from '@mantine/core';
 import type { SandboxAction } from '../../api/sandboxes';
 import type { SandboxInfo, SandboxRuntimeName } from '../../contract/sandboxes';
@@ -15,7 +16,8 @@ interface SandboxStatusProps {
 
 /** Why the sandbox failed or is gone (nothing while an action on it is under way). */
 export function StatusReason({ sandbox, inFlight, runtime }: SandboxStatusProps) {
-  const reason = inFlight ? undefined : statusReason(sandbox, runtime);
+  const { i18n } = useLingui();
+  const reason = inFlight ? undefined : statusReason(i18n, sandbox, runtime);
   if (!reason) return null;
   return (
     <Text size="xs" style={{ color: REASON_COLOR }} data-testid="status-reason">

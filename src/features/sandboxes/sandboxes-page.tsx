@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -10,6 +11,7 @@ import { type SandboxInfo, type SandboxStatus, SANDBOX_STATUSES } from '../../co
 import { sandboxSpecsQuery } from '../../queries/sandbox-specs';
 import { serverFeaturesQuery } from '../../queries/server-capabilities';
 import { sandboxActionMutation, sandboxCapacityQuery, sandboxesQuery, startSandboxMutation } from '../../queries/sandboxes';
+import { ACTION_LABEL, ACTION_ON } from './action-text';
 import { actionFailure } from './actions';
 import { BulkActionDialog } from './bulk-action-dialog';
 import { LogsDrawer } from './logs-drawer';
@@ -18,7 +20,7 @@ import { type FilterChange, SandboxesView } from './sandboxes-view';
 import { StartSandboxDialog } from './start-sandbox-dialog';
 import { useActionsInFlight } from './use-actions-in-flight';
 import { useCardLayout } from '../../components/use-card-layout';
-import { namedConversations } from './used-by';
+import { namedConversations, type SandboxConversation } from './used-by';
 import { conversationsBySandboxQuery } from '../../queries/conversations';
 import { ownersQuery } from '../../queries/team';
 
@@ -49,6 +51,7 @@ function useViewParams() {
 }
 
 export function SandboxesPage() {
+  const { t, i18n } = useLingui();
   const { filters, logsId, update } = useViewParams();
   const inFlight = useActionsInFlight();
   const features = useQuery(serverFeaturesQuery()).data;
@@ -79,9 +82,13 @@ export function SandboxesPage() {
     act.mutate(
       { action, id: sandbox.id },
       {
-        onSuccess: (result) => notifyPausedOthers(result.paused_sandbox_ids),
+        onSuccess: (result) => notifyPausedOthers(i18n, result.paused_sandbox_ids),
         onError: (error) =>
-          notifications.show({ color: 'red', title: `Could not ${action} ${shortId(sandbox.id)}`, message: actionFailure(action, error) }),
+          notifications.show({
+            color: 'red',
+            title: t(ACTION_ON[action].failed(shortId(sandbox.id))),
+            message: actionFailure(i18n, action, error),
+          }),
       },
     );
 
@@ -89,8 +96,8 @@ export function SandboxesPage() {
   const startAgain = (sandbox: SandboxInfo) => {
     setStartingAgainId(sandbox.id);
     start.mutate(sandbox.sandbox_spec_id, {
-      onSuccess: notifyStarted,
-      onError: (error) => notifications.show({ color: 'red', title: 'Sandbox not started', message: describeError(error) }),
+      onSuccess: (started) => notifyStarted(i18n, started),
+      onError: (error) => notifications.show({ color: 'red', title: t`Sandbox not started`, message: describeError(error) }),
       onSettled: () => setStartingAgainId(undefined),
     });
   };
@@ -128,39 +135,28 @@ export function SandboxesPage() {
       {logsId && features?.sandboxLogs === true && <LogsDrawer sandboxId={logsId} onClose={() => update({ logs: undefined })} />}
       {dialog?.type === 'delete' && (
         <ConfirmDialog
-          title="Delete sandbox?"
-          confirmLabel="Delete"
+          title={t`Delete sandbox?`}
+          confirmLabel={t(ACTION_LABEL.delete.verb)}
           onClose={() => setDialog(null)}
           onConfirm={() => {
             perform('delete', dialog.sandbox);
             setDialog(null);
           }}
         >
-          Sandbox{' '}
-          <b>
-            <ShortId id={dialog.sandbox.id} />
-          </b>{' '}
-          ({dialog.sandbox.sandbox_spec_id}) is stopped and its files are deleted. This cannot be undone.
-          {servedBy(dialog.sandbox).length > 0 &&
-            ` It serves ${namedConversations(servedBy(dialog.sandbox))}: they keep their history and can continue in a new sandbox, without what this one's workspace held and was not pushed.`}
+          <DeleteWarning sandbox={dialog.sandbox} conversations={servedBy(dialog.sandbox)} />
         </ConfirmDialog>
       )}
       {dialog?.type === 'pause' && (
         <ConfirmDialog
-          title="Pause sandbox?"
-          confirmLabel="Pause"
+          title={t`Pause sandbox?`}
+          confirmLabel={t(ACTION_LABEL.pause.verb)}
           onClose={() => setDialog(null)}
           onConfirm={() => {
             perform('pause', dialog.sandbox);
             setDialog(null);
           }}
         >
-          Sandbox{' '}
-          <b>
-            <ShortId id={dialog.sandbox.id} />
-          </b>{' '}
-          serves {namedConversations(servedBy(dialog.sandbox))}: their agents stop, a running command is stopped with them, until it is
-          resumed.
+          <PauseWarning sandbox={dialog.sandbox} conversations={servedBy(dialog.sandbox)} />
         </ConfirmDialog>
       )}
       {dialog?.type === 'bulk' && (
@@ -175,5 +171,53 @@ export function SandboxesPage() {
         />
       )}
     </>
+  );
+}
+
+interface WarningProps {
+  sandbox: SandboxInfo;
+  /** The conversations it serves. */
+  conversations: readonly SandboxConversation[];
+}
+
+/** What deleting a sandbox does, and to the conversations it serves. */
+function DeleteWarning({ sandbox, conversations }: WarningProps) {
+  const { i18n } = useLingui();
+  const specId = sandbox.sandbox_spec_id;
+  const served = conversations.length > 0 ? namedConversations(i18n, conversations) : undefined;
+  return (
+    <>
+      <Trans>
+        Sandbox{' '}
+        <b>
+          <ShortId id={sandbox.id} />
+        </b>{' '}
+        ({specId}) is stopped and its files are deleted. This cannot be undone.
+      </Trans>
+      {served && (
+        <>
+          {' '}
+          <Trans>
+            It serves {served}: they keep their history and can continue in a new sandbox, without what this one's workspace held and was
+            not pushed.
+          </Trans>
+        </>
+      )}
+    </>
+  );
+}
+
+/** What pausing a sandbox does to the conversations it serves (asked only when it serves some). */
+function PauseWarning({ sandbox, conversations }: WarningProps) {
+  const { i18n } = useLingui();
+  const served = namedConversations(i18n, conversations);
+  return (
+    <Trans>
+      Sandbox{' '}
+      <b>
+        <ShortId id={sandbox.id} />
+      </b>{' '}
+      serves {served}: their agents stop, a running command is stopped with them, until it is resumed.
+    </Trans>
   );
 }

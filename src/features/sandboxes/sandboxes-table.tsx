@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Checkbox, Table, Text } from '@mantine/core';
 import { CopyValue } from '../../components/copy-value';
 import { RelativeTime } from '../../components/relative-time';
@@ -27,6 +28,7 @@ export function SandboxesTable({
   usedBy,
   owners,
 }: SandboxListProps) {
+  const { t } = useLingui();
   const { all, some, toggle, toggleAll } = rowSelection(
     items.map((sandbox) => sandbox.id),
     selected,
@@ -34,24 +36,37 @@ export function SandboxesTable({
   );
   return (
     <Table.ScrollContainer minWidth={900} type="native" pos="relative">
-      <Table highlightOnHover aria-label="Sandboxes" verticalSpacing="sm">
+      <Table highlightOnHover aria-label={t`Sandboxes`} verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={40}>
-              <Checkbox aria-label="Select all sandboxes on this page" checked={all} indeterminate={some} onChange={toggleAll} />
+              <Checkbox aria-label={t`Select all sandboxes on this page`} checked={all} indeterminate={some} onChange={toggleAll} />
             </Table.Th>
             <Table.Th miw={160}>ID</Table.Th>
-            {owners && <Table.Th>Owner</Table.Th>}
-            <Table.Th>Spec</Table.Th>
-            <Table.Th miw={140}>Status</Table.Th>
-            <Table.Th>Created</Table.Th>
-            <Table.Th>Agent server</Table.Th>
+            {owners && (
+              <Table.Th>
+                <Trans>Owner</Trans>
+              </Table.Th>
+            )}
+            <Table.Th>
+              <Trans>Spec</Trans>
+            </Table.Th>
+            <Table.Th miw={140}>
+              <Trans>Status</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Created</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Agent server</Trans>
+            </Table.Th>
             <RowActionsHeader />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {items.map((sandbox) => {
             const busy = inFlight.get(sandbox.id);
+            const { id } = sandbox;
             return (
               <Table.Tr
                 key={sandbox.id}
@@ -59,10 +74,10 @@ export function SandboxesTable({
                 bg={selected.has(sandbox.id) ? 'var(--mantine-primary-color-light)' : undefined}
               >
                 <Table.Td>
-                  <Checkbox aria-label={`Select ${sandbox.id}`} checked={selected.has(sandbox.id)} onChange={() => toggle(sandbox.id)} />
+                  <Checkbox aria-label={t`Select ${id}`} checked={selected.has(sandbox.id)} onChange={() => toggle(sandbox.id)} />
                 </Table.Td>
                 <Table.Td>
-                  <CopyValue value={sandbox.id} display={shortId(sandbox.id)} label={`id of ${sandbox.id}`} />
+                  <CopyValue value={sandbox.id} display={shortId(sandbox.id)} label={t`id of ${id}`} />
                   <UsedBy sandboxId={sandbox.id} conversations={usedBy?.get(sandbox.id)} />
                 </Table.Td>
                 {owners && (

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, NativeSelect, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { SandboxAction, SandboxFilters } from '../../api/sandboxes';
@@ -10,7 +11,8 @@ import { SelectionToolbar } from '../../components/selection-toolbar';
 import { OwnerSelect } from '../../components/owner-select';
 import type { Owner } from '../../contract/team';
 import type { SandboxCapacity, SandboxInfo, SandboxPage } from '../../contract/sandboxes';
-import { ACTION_LABEL, canApply } from './actions';
+import { ACTION_LABEL } from './action-text';
+import { canApply } from './actions';
 import { AgentServerHint, agentServerUrl } from './agent-server';
 import { SandboxRuntimeLine } from './runtime-line';
 import { SandboxCards } from './sandbox-cards';
@@ -78,6 +80,7 @@ export function SandboxesView({
   usedBy,
   owners,
 }: SandboxesViewProps) {
+  const { t } = useLingui();
   const items = page?.items ?? [];
   const List = layout === 'cards' ? SandboxCards : SandboxesTable;
   const selection = items.filter((sandbox) => selected.has(sandbox.id));
@@ -85,15 +88,15 @@ export function SandboxesView({
   const clearFilters = () => onFiltersChange({ status: undefined, spec: undefined, owner: undefined });
   const startButton = (
     <Button leftSection={<IconPlus size={16} />} onClick={onStart}>
-      Start sandbox
+      <Trans>Start sandbox</Trans>
     </Button>
   );
 
   return (
     <>
       <PageHeader
-        title="Sandboxes"
-        description="The environments conversations run in. Paused sandboxes keep their state and use no CPU."
+        title={t`Sandboxes`}
+        description={t`The environments conversations run in. Paused sandboxes keep their state and use no CPU.`}
         actions={startButton}
       />
       <SandboxCapacityLine capacity={capacity} />
@@ -101,15 +104,15 @@ export function SandboxesView({
       <Group mb="md" align="flex-end">
         <NativeSelect
           {...PAGE_SEARCH}
-          label="Status"
-          data={[{ value: '', label: 'All statuses' }, ...STATUS_OPTIONS]}
+          label={t`Status`}
+          data={[{ value: '', label: t`All statuses` }, ...STATUS_OPTIONS]}
           value={filters.status ?? ''}
           onChange={(event) => onFiltersChange({ status: event.currentTarget.value || undefined })}
         />
         <NativeSelect
-          label="Spec"
+          label={t`Spec`}
           data={[
-            { value: '', label: 'All specs' },
+            { value: '', label: t`All specs` },
             ...specIds.map((id) => ({ value: id, label: id })),
             ...(filters.specId && !specIds.includes(filters.specId) ? [{ value: filters.specId, label: filters.specId }] : []),
           ]}
@@ -121,23 +124,25 @@ export function SandboxesView({
         )}
         {filtered && (
           <Button variant="subtle" onClick={clearFilters}>
-            Clear filters
+            <Trans>Clear filters</Trans>
           </Button>
         )}
       </Group>
 
       {filtered && filtersOnClient && (
         <Text size="sm" c="dimmed" mb="sm">
-          This server ignores sandbox filters, so the console applies them to each page it loads: a page may show fewer sandboxes than it
-          holds.
+          <Trans>
+            This server ignores sandbox filters, so the console applies them to each page it loads: a page may show fewer sandboxes than it
+            holds.
+          </Trans>
         </Text>
       )}
 
       <SelectionToolbar
-        label="Selected sandboxes"
+        label={t`Selected sandboxes`}
         count={selection.length}
         actions={BULK_ACTIONS.map((action) => ({
-          label: ACTION_LABEL[action].verb,
+          label: t(ACTION_LABEL[action].verb),
           count: selection.filter((sandbox) => canApply(action, sandbox.status)).length,
           onClick: () => onBulk(action),
           destructive: action === 'delete',
@@ -145,13 +150,13 @@ export function SandboxesView({
         onClear={() => onSelect(new Set())}
       />
 
-      <LoadedContent data={page} error={error} onRetry={onRetry} what="sandboxes" skeletonHeight={180}>
+      <LoadedContent data={page} error={error} onRetry={onRetry} what={t`sandboxes`} skeletonHeight={180}>
         {() =>
           items.length === 0 ? (
-            <EmptyState title={filtered ? 'No sandboxes match these filters' : 'No sandboxes yet'}>
+            <EmptyState title={filtered ? t`No sandboxes match these filters` : t`No sandboxes yet`}>
               {filtered ? (
                 <Button variant="default" onClick={clearFilters}>
-                  Clear filters
+                  <Trans>Clear filters</Trans>
                 </Button>
               ) : (
                 startButton
@@ -181,7 +186,7 @@ export function SandboxesView({
       {(filters.pageId || page?.next_page_id) && (
         <Group justify="flex-end" mt="sm">
           <Button variant="default" size="xs" disabled={!filters.pageId} onClick={() => onFiltersChange({ page: undefined })}>
-            First page
+            <Trans>First page</Trans>
           </Button>
           <Button
             variant="default"
@@ -189,7 +194,7 @@ export function SandboxesView({
             disabled={!page?.next_page_id}
             onClick={() => onFiltersChange({ page: page?.next_page_id ?? undefined })}
           >
-            Next page
+            <Trans>Next page</Trans>
           </Button>
         </Group>
       )}

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Button, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconEye, IconEyeOff, IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -6,13 +7,14 @@ import { commandLine } from './command-line';
 
 /** Environment values may be secrets: hidden until asked for, one at a time. */
 function EnvValue({ name, value }: { name: string; value: string }) {
+  const { t } = useLingui();
   const [shown, setShown] = useState(false);
   return (
     <Group gap={4} wrap="nowrap">
       <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
         {shown ? value : '••••••••'}
       </Text>
-      <ActionIcon variant="subtle" size="sm" onClick={() => setShown(!shown)} aria-label={shown ? `Hide ${name}` : `Show ${name}`}>
+      <ActionIcon variant="subtle" size="sm" onClick={() => setShown(!shown)} aria-label={shown ? t`Hide ${name}` : t`Show ${name}`}>
         {shown ? <IconEyeOff size={14} /> : <IconEye size={14} />}
       </ActionIcon>
     </Group>
@@ -27,13 +29,14 @@ export interface SpecDetailsProps {
 
 /** One spec in full: its image, command, working directory and environment, and a start from it. */
 export function SpecDetails({ spec, onStart, starting }: SpecDetailsProps) {
+  const { t, i18n } = useLingui();
   const env = Object.entries(spec.initial_env);
   return (
     <Stack>
       {spec.image && (
         <div>
           <Title order={3} size="h5">
-            Image
+            <Trans>Image</Trans>
           </Title>
           <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
             {spec.image}
@@ -42,30 +45,30 @@ export function SpecDetails({ spec, onStart, starting }: SpecDetailsProps) {
       )}
       <div>
         <Title order={3} size="h5">
-          Command
+          <Trans>Command</Trans>
         </Title>
         <Code block mt={4} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-          {commandLine(spec) ?? '(none)'}
+          {commandLine(i18n, spec) ?? t`(none)`}
         </Code>
       </div>
       <div>
         <Title order={3} size="h5">
-          Working directory
+          <Trans>Working directory</Trans>
         </Title>
         <Text size="sm" ff="monospace">
-          {spec.working_dir || '(the sandbox directory itself)'}
+          {spec.working_dir || t`(the sandbox directory itself)`}
         </Text>
       </div>
       <div>
         <Title order={3} size="h5">
-          Environment
+          <Trans>Environment</Trans>
         </Title>
         {env.length === 0 ? (
           <Text size="sm" c="dimmed">
-            No variables besides SESSION_API_KEY and PORT (and HOST in a container), which every sandbox gets.
+            <Trans>No variables besides SESSION_API_KEY and PORT (and HOST in a container), which every sandbox gets.</Trans>
           </Text>
         ) : (
-          <Table aria-label="Environment">
+          <Table aria-label={t`Environment`}>
             <Table.Tbody>
               {env.map(([name, value]) => (
                 <Table.Tr key={name}>
@@ -81,7 +84,7 @@ export function SpecDetails({ spec, onStart, starting }: SpecDetailsProps) {
       </div>
       <Group>
         <Button leftSection={<IconPlayerPlay size={16} />} onClick={onStart} loading={starting}>
-          Start sandbox from this spec
+          <Trans>Start sandbox from this spec</Trans>
         </Button>
       </Group>
     </Stack>

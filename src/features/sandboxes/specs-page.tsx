@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -19,31 +20,33 @@ export { SandboxSpecsPage as Page };
 export { loadSandboxesCatalog as catalog } from './catalog';
 
 export function SandboxSpecsPage() {
+  const { t, i18n } = useLingui();
   const specs = useQuery(sandboxSpecsQuery());
   // The open spec is in the URL, so its details can be shared and survive a reload.
   const [params, update] = useUrlParams<'spec'>();
   const open = specs.data?.items.find((spec) => spec.id === params.get('spec'));
+  const specId = open?.id;
   const layout = useCardLayout();
   const start = useMutation(startSandboxMutation(useQueryClient()));
   const navigate = useNavigate();
   // From a row or from the details alike: started (or why not), then the sandbox in its list.
-  const startFrom = (specId: string) =>
-    start.mutate(specId, {
+  const startFrom = (id: string) =>
+    start.mutate(id, {
       onSuccess: (sandbox) => {
-        notifyStarted(sandbox);
+        notifyStarted(i18n, sandbox);
         void navigate('/sandboxes');
       },
-      onError: (error) => notifications.show({ color: 'red', title: 'Sandbox not started', message: describeError(error) }),
+      onError: (error) => notifications.show({ color: 'red', title: t`Sandbox not started`, message: describeError(error) }),
     });
   const startingId = start.isPending ? start.variables : undefined;
 
   return (
     <>
-      <PageHeader title="Sandbox specs" description="The templates sandboxes start from. The first is the default." />
-      <QueryContent query={specs} what="sandbox specs">
+      <PageHeader title={t`Sandbox specs`} description={t`The templates sandboxes start from. The first is the default.`} />
+      <QueryContent query={specs} what={t`sandbox specs`}>
         {({ items }) =>
           items.length === 0 ? (
-            <EmptyState title="The server offers no sandbox specs" />
+            <EmptyState title={t`The server offers no sandbox specs`} />
           ) : (
             <SandboxSpecsList
               specs={items}
@@ -56,7 +59,7 @@ export function SandboxSpecsPage() {
         }
       </QueryContent>
       {open && (
-        <SidePanel opened onClose={() => update({ spec: undefined })} size="lg" title={`Spec ${open.id}`}>
+        <SidePanel opened onClose={() => update({ spec: undefined })} size="lg" title={t`Spec ${specId}`}>
           <SpecDetails spec={open} onStart={() => startFrom(open.id)} starting={startingId === open.id} />
         </SidePanel>
       )}

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { RelativeTime } from '../../components/relative-time';
@@ -26,6 +27,8 @@ type ListProps = Omit<SandboxSpecsListProps, 'layout'>;
 
 /** Start and Details, named for their spec. */
 function SpecActions({ spec, onDetails, onStart, startingId }: Omit<ListProps, 'specs'> & { spec: SandboxSpec }) {
+  const { t } = useLingui();
+  const { id } = spec;
   return (
     <Group gap={4} wrap="nowrap" justify="flex-end">
       <Button
@@ -35,12 +38,12 @@ function SpecActions({ spec, onDetails, onStart, startingId }: Omit<ListProps, '
         loading={startingId === spec.id}
         disabled={startingId !== undefined && startingId !== spec.id}
         onClick={() => onStart(spec.id)}
-        aria-label={`Start a sandbox from ${spec.id}`}
+        aria-label={t`Start a sandbox from ${id}`}
       >
-        Start
+        <Trans>Start</Trans>
       </Button>
-      <Button size="compact-sm" variant="default" onClick={() => onDetails(spec.id)} aria-label={`Details of ${spec.id}`}>
-        Details
+      <Button size="compact-sm" variant="default" onClick={() => onDetails(spec.id)} aria-label={t`Details of ${id}`}>
+        <Trans>Details</Trans>
       </Button>
     </Group>
   );
@@ -48,21 +51,32 @@ function SpecActions({ spec, onDetails, onStart, startingId }: Omit<ListProps, '
 
 const DefaultMark = () => (
   <Text size="xs" c="dimmed">
-    default
+    <Trans>default</Trans>
   </Text>
 );
 
 function SpecsTable({ specs, ...actions }: ListProps) {
+  const { t, i18n } = useLingui();
   const withImages = specs.some((spec) => spec.image);
   return (
-    <Table highlightOnHover aria-label="Sandbox specs" verticalSpacing="sm">
+    <Table highlightOnHover aria-label={t`Sandbox specs`} verticalSpacing="sm">
       <Table.Thead>
         <Table.Tr>
           <Table.Th>ID</Table.Th>
-          {withImages && <Table.Th>Image</Table.Th>}
-          <Table.Th>Command</Table.Th>
-          <Table.Th>Working dir</Table.Th>
-          <Table.Th>Created</Table.Th>
+          {withImages && (
+            <Table.Th>
+              <Trans>Image</Trans>
+            </Table.Th>
+          )}
+          <Table.Th>
+            <Trans>Command</Trans>
+          </Table.Th>
+          <Table.Th>
+            <Trans>Working dir</Trans>
+          </Table.Th>
+          <Table.Th>
+            <Trans>Created</Trans>
+          </Table.Th>
           <RowActionsHeader />
         </Table.Tr>
       </Table.Thead>
@@ -83,13 +97,13 @@ function SpecsTable({ specs, ...actions }: ListProps) {
               </Table.Td>
             )}
             <Table.Td>
-              <Text size="sm" ff="monospace" maw={380} truncate="end" title={commandLine(spec)}>
-                {commandLine(spec) ?? '—'}
+              <Text size="sm" ff="monospace" maw={380} truncate="end" title={commandLine(i18n, spec)}>
+                {commandLine(i18n, spec) ?? '—'}
               </Text>
             </Table.Td>
             <Table.Td>
               <Text size="sm" ff="monospace">
-                {spec.working_dir || '(sandbox directory)'}
+                {spec.working_dir || t`(sandbox directory)`}
               </Text>
             </Table.Td>
             <Table.Td>
@@ -107,8 +121,9 @@ function SpecsTable({ specs, ...actions }: ListProps) {
 
 /** On a narrow screen: a card each, its command wrapped rather than cut, Start in view. */
 function SpecCards({ specs, ...actions }: ListProps) {
+  const { t, i18n } = useLingui();
   return (
-    <Stack component="ul" aria-label="Sandbox specs" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
+    <Stack component="ul" aria-label={t`Sandbox specs`} gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
       {specs.map((spec, index) => (
         <Paper component="li" key={spec.id} withBorder radius="md" p="sm" data-spec-id={spec.id}>
           <Stack gap={6}>
@@ -118,22 +133,26 @@ function SpecCards({ specs, ...actions }: ListProps) {
               </Text>
               {index === 0 && (
                 <Badge variant="light" color="gray" size="sm">
-                  default
+                  <Trans>default</Trans>
                 </Badge>
               )}
             </Group>
-            {spec.image && (
-              <Text size="xs" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }}>
-                Image: {spec.image}
-              </Text>
-            )}
-            <Text size="xs" ff="monospace" lineClamp={3} style={{ wordBreak: 'break-all' }} title={commandLine(spec)}>
-              {commandLine(spec) ?? '(no command)'}
+            {spec.image && <SpecImage image={spec.image} />}
+            <Text size="xs" ff="monospace" lineClamp={3} style={{ wordBreak: 'break-all' }} title={commandLine(i18n, spec)}>
+              {commandLine(i18n, spec) ?? t`(no command)`}
             </Text>
             <SpecActions spec={spec} {...actions} />
           </Stack>
         </Paper>
       ))}
     </Stack>
+  );
+}
+
+function SpecImage({ image }: { image: string }) {
+  return (
+    <Text size="xs" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }}>
+      <Trans>Image: {image}</Trans>
+    </Text>
   );
 }

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,6 +11,7 @@ import { startSandboxMutation } from '../../queries/sandboxes';
 
 /** Start a sandbox from a spec of the user's choice (the default spec first). */
 export function StartSandboxDialog({ onClose, initialSpec }: { onClose: () => void; initialSpec?: string }) {
+  const { t, i18n } = useLingui();
   const specs = useQuery(sandboxSpecsQuery());
   const start = useMutation(startSandboxMutation(useQueryClient()));
   const [specId, setSpecId] = useState(initialSpec ?? '');
@@ -19,37 +21,45 @@ export function StartSandboxDialog({ onClose, initialSpec }: { onClose: () => vo
   const submit = () =>
     start.mutate(chosen, {
       onSuccess: (sandbox) => {
-        notifyStarted(sandbox);
+        notifyStarted(i18n, sandbox);
         onClose();
       },
     });
 
   return (
-    <Dialog opened onClose={onClose} title="Start sandbox">
+    <Dialog opened onClose={onClose} title={t`Start sandbox`}>
       <Stack>
         <NativeSelect
-          label="Spec"
+          label={t`Spec`}
           data-autofocus
-          description="The template it starts from; the first is the default"
+          description={t`The template it starts from; the first is the default`}
           data={options}
           value={chosen ?? ''}
           onChange={(event) => setSpecId(event.currentTarget.value)}
           disabled={!specs.data}
           error={specs.isError ? describeError(specs.error) : undefined}
         />
-        {start.error ? <ErrorAlert>Not started: {describeError(start.error)}</ErrorAlert> : null}
+        {start.error ? <NotStarted reason={describeError(start.error)} /> : null}
         <Text size="xs" c="dimmed">
-          If too many sandboxes run already, the oldest running one is paused.
+          <Trans>If too many sandboxes run already, the oldest running one is paused.</Trans>
         </Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
           <Button onClick={submit} loading={start.isPending} disabled={!chosen}>
-            Start
+            <Trans>Start</Trans>
           </Button>
         </Group>
       </Stack>
     </Dialog>
+  );
+}
+
+function NotStarted({ reason }: { reason: string }) {
+  return (
+    <ErrorAlert>
+      <Trans>Not started: {reason}</Trans>
+    </ErrorAlert>
   );
 }

@@ -1,15 +1,17 @@
+import { useLingui } from '@lingui/react/macro';
 import { Badge, Loader } from '@mantine/core';
 import type { SandboxAction } from '../../api/sandboxes';
 import { SANDBOX_STATUS, SandboxStatusBadge } from '../../components/sandbox-status-badge';
 import type { SandboxStatus } from '../../contract/sandboxes';
-import { ACTION_LABEL } from './actions';
+import { ACTION_LABEL } from './action-text';
 
 /** Every status the server has, plus what is under way right now ("Pausing…"). */
 export function StatusBadge({ status, inFlight }: { status: SandboxStatus; inFlight?: SandboxAction }) {
+  const { t } = useLingui();
   if (!inFlight) return <SandboxStatusBadge status={status} />;
   return (
     <Badge variant="light" color="orange" leftSection={<Loader size={10} color="orange" />} data-status="in-flight">
-      {ACTION_LABEL[inFlight].doing}
+      {t(ACTION_LABEL[inFlight].doing)}
     </Badge>
   );
 }

@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -52,13 +53,13 @@ describe('UsedBy', () => {
   });
 
   it('names them in a sentence', () => {
-    expect(namedConversations([{ id: 'a', title: 'A' }])).toBe('conversation “A”');
+    expect(namedConversations(i18n, [{ id: 'a', title: 'A' }])).toBe('conversation “A”');
     expect(
-      namedConversations([
+      namedConversations(i18n, [
         { id: 'a', title: 'A' },
         { id: 'b', title: 'B' },
         { id: 'c', title: 'C' },
       ]),
-    ).toBe('conversations “A”, “B” and “C”');
+    ).toBe('conversations “A”, “B”, and “C”');
   });
 });

@@ -1,3 +1,6 @@
+import type { I18n } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Group, Text } from '@mantine/core';
 import { Link } from 'react-router';
 
@@ -14,12 +17,14 @@ const NAMED = 3;
  * by many names the first few and links the list of all of them, so its row stays a row.
  */
 export function UsedBy({ sandboxId, conversations }: { sandboxId: string; conversations: readonly SandboxConversation[] | undefined }) {
+  const { t } = useLingui();
   if (!conversations || conversations.length === 0) return null;
-  const more = conversations.length > NAMED + 1 ? conversations.length - NAMED : 0;
+  const count = conversations.length;
+  const more = count > NAMED + 1 ? count - NAMED : 0;
   return (
-    <Group gap={6} wrap="wrap" aria-label="Conversations in this sandbox" role="group">
+    <Group gap={6} wrap="wrap" aria-label={t`Conversations in this sandbox`} role="group">
       <Text size="xs" c="dimmed">
-        {conversations.length === 1 ? 'Conversation' : `${conversations.length} conversations`}
+        {t`${plural(count, { 1: 'Conversation', other: '# conversations' })}`}
       </Text>
       {conversations.slice(0, more ? NAMED : undefined).map((conversation) => (
         <Anchor key={conversation.id} component={Link} to={`/conversations/${conversation.id}`} size="sm">
@@ -28,16 +33,19 @@ export function UsedBy({ sandboxId, conversations }: { sandboxId: string; conver
       ))}
       {more > 0 && (
         <Anchor component={Link} to={`/conversations?sandbox=${encodeURIComponent(sandboxId)}`} size="sm" fs="italic">
-          and {more} more
+          <Trans>and {more} more</Trans>
         </Anchor>
       )}
     </Group>
   );
 }
 
-/** "conversation “A”" or "conversations “A” and “B”", for a confirmation. */
-export function namedConversations(conversations: readonly SandboxConversation[]): string {
-  const quoted = conversations.map((conversation) => `“${conversation.title}”`);
-  const list = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
-  return `${conversations.length === 1 ? 'conversation' : 'conversations'} ${list}`;
+/** "conversation “A”" or "conversations “A” and “B”", for a confirmation, in the language's list and quotes. */
+export function namedConversations(i18n: I18n, conversations: readonly SandboxConversation[]): string {
+  const quoted = conversations.map(({ title }) =>
+    i18n._(msg({ message: `“${title}”`, comment: "A conversation's title, quoted within a sentence" })),
+  );
+  const list = new Intl.ListFormat(i18n.locale, { type: 'conjunction' }).format(quoted);
+  const count = conversations.length;
+  return i18n._(msg`${plural(count, { one: `conversation ${list}`, other: `conversations ${list}` })}`);
 }
