@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { unavailable } from '../../../components/unavailable-dialog';
@@ -28,7 +29,8 @@ export { loadConversationsCatalog as catalog } from '../catalog';
 const NewConversationDialog = lazy(() =>
   import('./new-conversation-dialog').then(
     (module) => ({ default: module.NewConversationDialog }),
-    () => unavailable('New conversation'),
+    // Said when the import fails, in the language shown then.
+    () => unavailable(t`New conversation`),
   ),
 );
 
