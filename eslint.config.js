@@ -15,7 +15,15 @@ const features = fs.existsSync('src/features')
   : [];
 
 /** Folders whose every user-visible string is in a catalog (see lingui.config.ts); one day all of src. */
-const TRANSLATED = ['src/app', 'src/components', 'src/api', 'src/queries', 'src/features/auth', 'src/features/settings', 'src/features/conversations'];
+const TRANSLATED = [
+  'src/app',
+  'src/components',
+  'src/api',
+  'src/queries',
+  'src/features/auth',
+  'src/features/settings',
+  'src/features/conversations',
+];
 
 export default tseslint.config(
   { ignores: ['dist', 'build', 'node_modules', 'test-results', 'playwright-report', 'data'] },

@@ -1,4 +1,4 @@
-import { t } from '@lingui/core/macro';
+import { msg } from '@lingui/core/macro';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { unavailable } from '../../../components/unavailable-dialog';
@@ -29,8 +29,7 @@ export { loadConversationsCatalog as catalog } from '../catalog';
 const NewConversationDialog = lazy(() =>
   import('./new-conversation-dialog').then(
     (module) => ({ default: module.NewConversationDialog }),
-    // Said when the import fails, in the language shown then.
-    () => unavailable(t`New conversation`),
+    () => unavailable(msg`New conversation`),
   ),
 );
 
