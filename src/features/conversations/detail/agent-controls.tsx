@@ -1,3 +1,5 @@
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -41,10 +43,10 @@ export interface AgentControlsProps {
 
 /** What the conversation tab says of the agent while its sandbox does not run. */
 const AGENT_NOTICE: NoticeTexts = {
-  PAUSED: 'The agent can neither work nor read messages until its sandbox runs again.',
-  STARTING: 'Its sandbox is starting; you can write to the agent once it runs.',
-  ERROR: 'Its sandbox failed, so the agent cannot go on there. Its logs are on the Sandboxes page.',
-  MISSING: 'Its sandbox is gone, so the agent cannot go on there. Its events stay readable here.',
+  PAUSED: msg`The agent can neither work nor read messages until its sandbox runs again.`,
+  STARTING: msg`Its sandbox is starting; you can write to the agent once it runs.`,
+  ERROR: msg`Its sandbox failed, so the agent cannot go on there. Its logs are on the Sandboxes page.`,
+  MISSING: msg`Its sandbox is gone, so the agent cannot go on there. Its events stay readable here.`,
 };
 
 function Confirmation({
@@ -53,10 +55,20 @@ function Confirmation({
   pending,
   ownerName,
 }: Pick<AgentControlsProps, 'waiting' | 'onConfirm' | 'pending' | 'ownerName'>) {
+  const { t } = useLingui();
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
-  const count = waiting.length === 1 ? 'this action' : `these ${waiting.length} actions`;
-  const whose = ownerName === undefined ? 'your' : `${ownerName}’s`;
+  const count = waiting.length;
+  const asks =
+    ownerName === undefined
+      ? t`${plural(count, {
+          one: 'The agent waits for your approval to run this action:',
+          other: 'The agent waits for your approval to run these # actions:',
+        })}`
+      : t`${plural(count, {
+          one: `The agent waits for ${ownerName}’s approval to run this action:`,
+          other: `The agent waits for ${ownerName}’s approval to run these # actions:`,
+        })}`;
   return (
     <Paper
       withBorder
@@ -64,11 +76,11 @@ function Confirmation({
       p="sm"
       style={{ borderColor: 'var(--mantine-color-orange-5)' }}
       role="region"
-      aria-label="Waiting for approval"
+      aria-label={t`Waiting for approval`}
     >
       <Stack gap="xs">
         <Text size="sm" fw={600}>
-          The agent waits for {whose} approval to run {count}:
+          {asks}
         </Text>
         {waiting.map(({ text, risk }, index) => (
           <Group key={index} gap="xs" wrap="nowrap">
@@ -81,7 +93,7 @@ function Confirmation({
         {ownerName !== undefined ? null : rejecting ? (
           <Group align="flex-end">
             <TextInput
-              label="Why not? (optional, the agent reads it)"
+              label={t`Why not? (optional, the agent reads it)`}
               value={reason}
               onChange={(event) => setReason(event.currentTarget.value)}
               maxLength={2000}
@@ -93,10 +105,10 @@ function Confirmation({
               loading={pending === 'reject'}
               onClick={() => onConfirm({ accept: false, reason: reason.trim() || undefined })}
             >
-              Confirm rejection
+              <Trans>Confirm rejection</Trans>
             </Button>
             <Button variant="default" onClick={() => setRejecting(false)}>
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
           </Group>
         ) : (
@@ -107,10 +119,10 @@ function Confirmation({
               disabled={pending === 'reject'}
               onClick={() => onConfirm({ accept: true })}
             >
-              Approve
+              <Trans>Approve</Trans>
             </Button>
             <Button variant="default" color="red" disabled={pending === 'approve'} onClick={() => setRejecting(true)}>
-              Reject
+              <Trans>Reject</Trans>
             </Button>
           </Group>
         )}
@@ -125,6 +137,7 @@ function Confirmation({
  * offers to resume a paused one.
  */
 export function AgentControls(props: AgentControlsProps) {
+  const { t } = useLingui();
   const { executionStatus: status, pending } = props;
   if (props.sandboxStatus !== 'RUNNING') {
     return (
@@ -142,16 +155,18 @@ export function AgentControls(props: AgentControlsProps) {
   const theirs = ownerName !== undefined;
   return (
     <Stack gap="sm">
-      {Boolean(props.requestError) && <ErrorAlert title="Not done">{describeError(props.requestError)}</ErrorAlert>}
+      {Boolean(props.requestError) && <ErrorAlert title={t`Not done`}>{describeError(props.requestError)}</ErrorAlert>}
       {status === 'waiting_for_confirmation' && props.waiting.length > 0 && (
         <Confirmation waiting={props.waiting} onConfirm={props.onConfirm} pending={pending} ownerName={ownerName} />
       )}
       {status === 'stuck' && (
-        <Alert color="red" variant="light" title="The agent is stuck">
-          It kept repeating itself: the same step with the same result.{' '}
-          {theirs
-            ? `${ownerName} can tell it what to do differently.`
-            : 'Tell it below what to do differently; your message gets it going again.'}
+        <Alert color="red" variant="light" title={t`The agent is stuck`}>
+          <Trans>It kept repeating itself: the same step with the same result.</Trans>{' '}
+          {theirs ? (
+            <Trans>{ownerName} can tell it what to do differently.</Trans>
+          ) : (
+            <Trans>Tell it below what to do differently; your message gets it going again.</Trans>
+          )}
         </Alert>
       )}
       {(canStop || (status === 'paused' && !theirs)) && (
@@ -164,26 +179,33 @@ export function AgentControls(props: AgentControlsProps) {
               loading={pending === 'pause'}
               onClick={props.onPause}
             >
-              Stop
+              <Trans>Stop</Trans>
             </Button>
           ) : (
             <Button leftSection={<IconPlayerPlay size={16} />} loading={pending === 'run'} onClick={props.onRun}>
-              Continue
+              <Trans>Continue</Trans>
             </Button>
           )}
           <Text size="sm" c="dimmed">
             {!canStop
-              ? 'The agent is paused.'
+              ? t`The agent is paused.`
               : theirs
-                ? 'Stop pauses the agent.'
-                : 'Stop pauses the agent; Continue picks up where it stopped.'}
+                ? t`Stop pauses the agent.`
+                : t`Stop pauses the agent; Continue picks up where it stopped.`}
           </Text>
         </Group>
       )}
       {theirs ? (
-        <Alert color="gray" variant="light" title={`${ownerName}’s conversation`}>
-          Only {ownerName} can write to its agent, approve or reject its actions, let it continue or read its workspace: it runs with their
-          secrets. You can stop it{status === 'paused' ? ' (it is paused now)' : ''}, pause its sandbox or delete it.
+        <Alert color="gray" variant="light" title={t`${ownerName}’s conversation`}>
+          <Trans>
+            Only {ownerName} can write to its agent, approve or reject its actions, let it continue or read its workspace: it runs with
+            their secrets.
+          </Trans>{' '}
+          {status === 'paused' ? (
+            <Trans>You can stop it (it is paused now), pause its sandbox or delete it.</Trans>
+          ) : (
+            <Trans>You can stop it, pause its sandbox or delete it.</Trans>
+          )}
         </Alert>
       ) : (
         <Composer onSend={props.onSend} sending={props.sending} sendError={props.sendError} />

@@ -1,3 +1,6 @@
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Box, Button, FileButton, Group, Image, Stack, Text, Textarea } from '@mantine/core';
 import { IconPhoto, IconSend, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -15,15 +18,26 @@ interface Attachment {
   url: string;
 }
 
-const readAsDataUrl = (file: File) =>
+/** A file's content as a data URL; `failure` says why not when the browser does not. */
+const readAsDataUrl = (file: File, failure: string) =>
   new Promise<string>((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error ?? new Error(`Could not read ${file.name}`));
+    reader.onerror = () => reject(reader.error ?? new Error(failure));
     reader.readAsDataURL(file);
   });
 
-const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 1)} MiB`;
+const megabytes = (bytes: number, i18n: I18n) => {
+  const digits = bytes < 1024 * 1024 ? 2 : 1;
+  const amount = i18n.number(bytes / 1024 / 1024, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return i18n._(msg`${amount} MiB`);
+};
+
+function tooLargeText(bytes: number, i18n: I18n) {
+  const taken = megabytes(bytes, i18n);
+  const allowed = megabytes(MAX_MESSAGE_IMAGE_BYTES, i18n);
+  return i18n._(msg`The images take ${taken}; a message may carry ${allowed} of them. Remove one to send.`);
+}
 
 export interface ComposerProps {
   /** Resolves once the message is sent (the composer then empties); rejects when it is not. */
@@ -37,6 +51,7 @@ export interface ComposerProps {
  * ImageContent, for models that take images). Nothing is lost when a send fails.
  */
 export function Composer({ onSend, sending, sendError }: ComposerProps) {
+  const { t, i18n } = useLingui();
   const [draft, setDraft] = useState('');
   const [attachments, setAttachments] = useState<Attachment[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
@@ -45,9 +60,14 @@ export function Composer({ onSend, sending, sendError }: ComposerProps) {
 
   const attach = async (files: readonly File[]) => {
     const images = files.filter((file) => IMAGE_TYPES.includes(file.type));
-    setProblem(images.length < files.length ? 'Only PNG, JPEG, GIF and WebP images can be attached.' : null);
+    setProblem(images.length < files.length ? t`Only PNG, JPEG, GIF and WebP images can be attached.` : null);
     try {
-      const added = await Promise.all(images.map(async (file) => ({ name: file.name || 'pasted image', url: await readAsDataUrl(file) })));
+      const added = await Promise.all(
+        images.map(async (file) => {
+          const name = file.name || t`pasted image`;
+          return { name, url: await readAsDataUrl(file, t`Could not read ${name}`) };
+        }),
+      );
       setAttachments((current) => [...current, ...added]);
     } catch (error) {
       setProblem(describeError(error));
@@ -82,10 +102,10 @@ export function Composer({ onSend, sending, sendError }: ComposerProps) {
         void attach([...event.dataTransfer.files]);
       }}
     >
-      {Boolean(sendError) && <ErrorAlert title="Not sent">{describeError(sendError)}</ErrorAlert>}
+      {Boolean(sendError) && <ErrorAlert title={t`Not sent`}>{describeError(sendError)}</ErrorAlert>}
       <Textarea
-        aria-label="Message to the agent"
-        placeholder="Tell the agent what to do next (Ctrl+Enter or ⌘+Enter sends); paste or drop images"
+        aria-label={t`Message to the agent`}
+        placeholder={t`Tell the agent what to do next (Ctrl+Enter or ⌘+Enter sends); paste or drop images`}
         autosize
         minRows={2}
         maxRows={10}
@@ -105,10 +125,10 @@ export function Composer({ onSend, sending, sendError }: ComposerProps) {
         }}
       />
       {attachments.length > 0 && (
-        <Group gap="xs" role="list" aria-label="Attached images">
-          {attachments.map((attachment, index) => (
-            <Box key={`${index}-${attachment.name}`} pos="relative" role="listitem">
-              <Image src={attachment.url} alt={attachment.name} h={64} w={64} fit="cover" radius="sm" />
+        <Group gap="xs" role="list" aria-label={t`Attached images`}>
+          {attachments.map(({ name, url }, index) => (
+            <Box key={`${index}-${name}`} pos="relative" role="listitem">
+              <Image src={url} alt={name} h={64} w={64} fit="cover" radius="sm" />
               <ActionIcon
                 size="xs"
                 radius="xl"
@@ -117,7 +137,7 @@ export function Composer({ onSend, sending, sendError }: ComposerProps) {
                 pos="absolute"
                 top={2}
                 right={2}
-                aria-label={`Remove ${attachment.name}`}
+                aria-label={t`Remove ${name}`}
                 onClick={() => setAttachments((current) => current.filter((_, i) => i !== index))}
               >
                 <IconX size={12} />
@@ -128,16 +148,14 @@ export function Composer({ onSend, sending, sendError }: ComposerProps) {
       )}
       {(problem || tooLarge) && (
         <Text size="sm" c="red" role="alert">
-          {tooLarge
-            ? `The images take ${megabytes(bytes)}; a message may carry ${megabytes(MAX_MESSAGE_IMAGE_BYTES)} of them. Remove one to send.`
-            : problem}
+          {tooLarge ? tooLargeText(bytes, i18n) : problem}
         </Text>
       )}
       <Group justify="space-between">
         <FileButton onChange={(files) => void attach(files)} accept={IMAGE_TYPES.join(',')} multiple>
           {(props) => (
             <Button {...props} variant="subtle" size="xs" leftSection={<IconPhoto size={16} />}>
-              Attach images
+              <Trans>Attach images</Trans>
             </Button>
           )}
         </FileButton>
@@ -147,7 +165,7 @@ export function Composer({ onSend, sending, sendError }: ComposerProps) {
           loading={sending}
           disabled={(!draft.trim() && attachments.length === 0) || tooLarge}
         >
-          Send
+          <Trans>Send</Trans>
         </Button>
       </Group>
     </Stack>

@@ -1,3 +1,5 @@
+import { useLingui as useTranslate } from '@lingui/react';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -54,7 +56,7 @@ const EventTimeline = lazy(() =>
     () => ({
       default: () => (
         <Text c="red" size="sm">
-          The events could not be shown: reload the page.
+          <Trans>The events could not be shown: reload the page.</Trans>
         </Text>
       ),
     }),
@@ -65,6 +67,7 @@ const SANDBOX_ACTIONS = { RUNNING: 'pause', STARTING: 'pause', PAUSED: 'resume' 
 const TABS: ConversationTab[] = ['conversation', 'changes', 'files'];
 
 export function ConversationPage() {
+  const { t } = useLingui();
   const { conversationId = '' } = useParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -102,7 +105,7 @@ export function ConversationPage() {
         conversationId={c.id}
         sandbox={{
           status: c.sandbox_status,
-          onResume: () => sandbox.mutate({ action: 'resume', id: c.sandbox_id }, { onError: failed('resume its sandbox') }),
+          onResume: () => sandbox.mutate({ action: 'resume', id: c.sandbox_id }, { onError: failed(t`Could not resume its sandbox`) }),
           resuming: sandbox.isPending,
           continuation,
         }}
@@ -112,14 +115,13 @@ export function ConversationPage() {
   const [params, updateParams] = useUrlParams<'tab' | 'file' | 'diff' | 'dir' | 'open'>();
   const tab = TABS.find((candidate) => candidate === params.get('tab')) ?? 'conversation';
 
-  const failed = (what: string) => (error: unknown) =>
-    notifications.show({ color: 'red', title: `Could not ${what}`, message: describeError(error) });
+  const failed = (title: string) => (error: unknown) => notifications.show({ color: 'red', title, message: describeError(error) });
 
   if (isApiError(conversation.error) && conversation.error.status === 404 && !conversation.data) {
     return (
-      <EmptyState title="Conversation not found" description="It may have been deleted.">
+      <EmptyState title={t`Conversation not found`} description={t`It may have been deleted.`}>
         <Button component={Link} to="/conversations" variant="default">
-          All conversations
+          <Trans>All conversations</Trans>
         </Button>
       </EmptyState>
     );
@@ -127,12 +129,12 @@ export function ConversationPage() {
 
   return (
     <>
-      <QueryContent query={conversation} what="the conversation" skeletonHeight={240}>
+      <QueryContent query={conversation} what={t`the conversation`} skeletonHeight={240}>
         {(c) => (
           <ConversationView
             conversation={c}
             renaming={update.isPending && update.variables.title !== undefined}
-            onRename={(title) => update.mutate({ id: c.id, title }, { onError: failed('rename it') })}
+            onRename={(title) => update.mutate({ id: c.id, title }, { onError: failed(t`Could not rename it`) })}
             onArchive={
               canArchive
                 ? (archived) =>
@@ -140,8 +142,8 @@ export function ConversationPage() {
                       { id: c.id, archived },
                       {
                         onSuccess: () =>
-                          notifications.show({ color: 'teal', title: archived ? 'Archived' : 'Unarchived', message: c.title ?? c.id }),
-                        onError: failed(archived ? 'archive it' : 'unarchive it'),
+                          notifications.show({ color: 'teal', title: archived ? t`Archived` : t`Unarchived`, message: c.title ?? c.id }),
+                        onError: failed(archived ? t`Could not archive it` : t`Could not unarchive it`),
                       },
                     )
                 : undefined
@@ -150,7 +152,12 @@ export function ConversationPage() {
               c.sandbox_status in SANDBOX_ACTIONS ? SANDBOX_ACTIONS[c.sandbox_status as keyof typeof SANDBOX_ACTIONS] : undefined
             }
             sandboxActionPending={sandbox.isPending}
-            onSandboxAction={(action) => sandbox.mutate({ action, id: c.sandbox_id }, { onError: failed(`${action} its sandbox`) })}
+            onSandboxAction={(action) =>
+              sandbox.mutate(
+                { action, id: c.sandbox_id },
+                { onError: failed(action === 'pause' ? t`Could not pause its sandbox` : t`Could not resume its sandbox`) },
+              )
+            }
             onDelete={() => setConfirmDelete(true)}
             relatedTitles={relatedTitles}
             ownerName={othersName}
@@ -168,7 +175,7 @@ export function ConversationPage() {
               }
               conversation={
                 <Stack>
-                  <Suspense fallback={<LoadingSkeleton what="the events" height={320} />}>
+                  <Suspense fallback={<LoadingSkeleton what={t`the events`} height={320} />}>
                     <EventTimeline
                       items={agent.items}
                       connection={agent.connection}
@@ -182,7 +189,7 @@ export function ConversationPage() {
                       sandboxStatus={c.sandbox_status}
                       executionStatus={c.execution_status}
                       onResumeSandbox={() =>
-                        sandbox.mutate({ action: 'resume', id: c.sandbox_id }, { onError: failed('resume its sandbox') })
+                        sandbox.mutate({ action: 'resume', id: c.sandbox_id }, { onError: failed(t`Could not resume its sandbox`) })
                       }
                       resumingSandbox={sandbox.isPending}
                       continuation={othersName === undefined ? continuation : undefined}
@@ -190,8 +197,10 @@ export function ConversationPage() {
                     />
                   ) : (
                     <Alert color="gray" variant="light">
-                      This server has no routes to write to the agent from here (OpenHands&apos; own client talks to the sandbox directly):
-                      use it to send messages. New events still show here.
+                      <Trans>
+                        This server has no routes to write to the agent from here (OpenHands&apos; own client talks to the sandbox
+                        directly): use it to send messages. New events still show here.
+                      </Trans>
                     </Alert>
                   )}
                 </Stack>
@@ -204,8 +213,8 @@ export function ConversationPage() {
       </QueryContent>
       {confirmDelete && conversation.data && (
         <ConfirmDialog
-          title="Delete conversation?"
-          confirmLabel="Delete"
+          title={t`Delete conversation?`}
+          confirmLabel={t`Delete`}
           pending={remove.isPending}
           error={remove.error}
           onClose={() => setConfirmDelete(false)}
@@ -214,7 +223,7 @@ export function ConversationPage() {
               onSuccess: () => {
                 notifications.show({
                   color: 'teal',
-                  title: 'Conversation deleted',
+                  title: t`Conversation deleted`,
                   message: conversation.data.title ?? conversation.data.id,
                 });
                 void navigate('/conversations');
@@ -222,19 +231,28 @@ export function ConversationPage() {
             })
           }
         >
-          <b>{conversation.data.title}</b> is deleted with its start tasks, and with its sandbox when it started one that no other
-          conversation uses. This cannot be undone.
+          <DeleteWarning title={conversation.data.title} />
         </ConfirmDialog>
       )}
     </>
   );
 }
 
+function DeleteWarning({ title }: { title: string | null }) {
+  return (
+    <Trans>
+      <b>{title}</b> is deleted with its start tasks, and with its sandbox when it started one that no other conversation uses. This cannot
+      be undone.
+    </Trans>
+  );
+}
+
 /** A workspace is its owner's to read: it may hold their secrets (a setup script's files, say). */
 function OthersWorkspace({ ownerName }: { ownerName: string }) {
+  const { t } = useLingui();
   return (
-    <Alert color="gray" variant="light" title={`${ownerName}’s workspace`}>
-      Only {ownerName} can read this conversation&apos;s workspace: it may hold their secrets.
+    <Alert color="gray" variant="light" title={t`${ownerName}’s workspace`}>
+      <Trans>Only {ownerName} can read this conversation&apos;s workspace: it may hold their secrets.</Trans>
     </Alert>
   );
 }
@@ -244,12 +262,13 @@ function OthersWorkspace({ ownerName }: { ownerName: string }) {
  * user's (an admin looking at a member's); `known` is false until that is known.
  */
 function useWhose(userId: string | null | undefined): { known: boolean; othersName: string | undefined } {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const me = useSignedInUser();
   const others = Boolean(me.userId && userId && userId !== me.userId);
   const owners = useQuery({ ...ownersQuery(queryClient), enabled: others }).data;
   if (!others) return { known: me.known, othersName: undefined };
-  return { known: true, othersName: owners ? ownerName(owners, userId) : 'another user' };
+  return { known: true, othersName: owners ? ownerName(owners, userId) : t`another user` };
 }
 
 /**
@@ -282,6 +301,8 @@ function useContinuation(conversationId: string): Continuation {
 
 /** The agent's side of a conversation: its events, live, and what a person can ask of it. */
 function useAgent(conversationId: string, conversation: AppConversation | undefined) {
+  // A new `_` each time the language changes: the summaries follow.
+  const { _ } = useTranslate();
   const queryClient = useQueryClient();
   const events = useConversationEvents(conversationId);
   const count = useQuery(eventCountQuery({ conversationId }));
@@ -307,8 +328,9 @@ function useAgent(conversationId: string, conversation: AppConversation | undefi
     [stored, events.streaming, events.terminal],
   );
   const waiting = useMemo(
-    () => waitingActions(stored).map((item) => ({ text: summarizeAction(item.action, item.server).text, risk: item.action.security_risk })),
-    [stored],
+    () =>
+      waitingActions(stored).map((item) => ({ text: summarizeAction(item.action, _, item.server).text, risk: item.action.security_risk })),
+    [stored, _],
   );
 
   /** A new request clears what the last one said. */

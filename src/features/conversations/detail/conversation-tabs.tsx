@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Tabs } from '@mantine/core';
 import type { ReactNode } from 'react';
 
@@ -18,9 +19,19 @@ export function ConversationTabs({ tab, onTab, conversation, changes, files }: C
   return (
     <Tabs value={tab} onChange={(value) => onTab((value ?? 'conversation') as ConversationTab)} keepMounted={false}>
       <Tabs.List mb="md">
-        <Tabs.Tab value="conversation">Conversation</Tabs.Tab>
-        {changes && <Tabs.Tab value="changes">Changes</Tabs.Tab>}
-        {files && <Tabs.Tab value="files">Files</Tabs.Tab>}
+        <Tabs.Tab value="conversation">
+          <Trans>Conversation</Trans>
+        </Tabs.Tab>
+        {changes && (
+          <Tabs.Tab value="changes">
+            <Trans>Changes</Trans>
+          </Tabs.Tab>
+        )}
+        {files && (
+          <Tabs.Tab value="files">
+            <Trans>Files</Trans>
+          </Tabs.Tab>
+        )}
       </Tabs.List>
       <Tabs.Panel value="conversation">{conversation}</Tabs.Panel>
       {changes && <Tabs.Panel value="changes">{changes}</Tabs.Panel>}

@@ -1,3 +1,6 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Anchor, Badge, Box, Code, Group, Image, Loader, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
 import {
   IconAlertTriangle,
@@ -34,20 +37,22 @@ export interface RowProps {
   onToggle: () => void;
 }
 
-const STATUS: Record<ActionStatus, { label: string; color: string }> = {
-  waiting: { label: 'Waiting for approval', color: 'orange' },
-  running: { label: 'Running', color: 'blue' },
-  pending: { label: 'Not run yet', color: 'gray' },
-  done: { label: 'Done', color: 'teal' },
-  failed: { label: 'Failed', color: 'red' },
-  interrupted: { label: 'Interrupted', color: 'orange' },
-  rejected: { label: 'Rejected', color: 'gray' },
-  error: { label: 'Error', color: 'red' },
+const STATUS: Record<ActionStatus, { label: MessageDescriptor; color: string }> = {
+  waiting: { label: msg`Waiting for approval`, color: 'orange' },
+  running: { label: msg`Running`, color: 'blue' },
+  pending: { label: msg`Not run yet`, color: 'gray' },
+  done: { label: msg`Done`, color: 'teal' },
+  failed: { label: msg`Failed`, color: 'red' },
+  interrupted: { label: msg`Interrupted`, color: 'orange' },
+  rejected: { label: msg`Rejected`, color: 'gray' },
+  error: { label: msg`Error`, color: 'red' },
 };
 
-function statusLabel(status: ActionStatus, outcome: ActionOutcome | null) {
-  const { label } = STATUS[status];
-  return outcome?.kind === 'observation' && outcome.exitCode !== null ? `${label} · exit code ${outcome.exitCode}` : label;
+function statusLabel(status: ActionStatus, outcome: ActionOutcome | null, i18n: I18n) {
+  const label = i18n._(STATUS[status].label);
+  if (outcome?.kind !== 'observation' || outcome.exitCode === null) return label;
+  const { exitCode } = outcome;
+  return i18n._(msg`${label} · exit code ${exitCode}`);
 }
 
 function AgentBubble({ children, label }: { children: ReactNode; label: string }) {
@@ -63,19 +68,22 @@ function AgentBubble({ children, label }: { children: ReactNode; label: string }
 
 /** Images of a message, as thumbnails. */
 function MessageImages({ images }: { images: readonly string[] }) {
+  const { t } = useLingui();
   if (images.length === 0) return null;
   return (
     <Group gap="xs" mt={6}>
-      {images.map((url, index) => (
-        <Image key={index} src={url} alt={`Image ${index + 1} of the message`} h={120} w="auto" maw={240} fit="contain" radius="sm" />
-      ))}
+      {images.map((url, index) => {
+        const number = index + 1;
+        return <Image key={index} src={url} alt={t`Image ${number} of the message`} h={120} w="auto" maw={240} fit="contain" radius="sm" />;
+      })}
     </Group>
   );
 }
 
 function UserBubble({ text, images }: { text: string; images: readonly string[] }) {
+  const { t } = useLingui();
   return (
-    <Group justify="flex-end" role="group" aria-label="Your message">
+    <Group justify="flex-end" role="group" aria-label={t`Your message`}>
       <Paper radius="md" px="md" py="xs" maw="85%" bg="var(--mantine-color-blue-light)">
         {text && (
           <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
@@ -126,10 +134,11 @@ function Output({ text, isError }: { text: string; isError: boolean }) {
         overflow: 'auto',
         whiteSpace: 'pre-wrap',
         overflowWrap: 'anywhere',
+        // eslint-disable-next-line lingui/no-unlocalized-strings -- CSS
         border: isError ? '1px solid var(--mantine-color-red-6)' : undefined,
       }}
     >
-      {text || '(no output)'}
+      {text || <Trans>(no output)</Trans>}
     </Code>
   );
 }
@@ -145,12 +154,15 @@ function OutcomeDetail({
   expanded: boolean;
   onToggle: () => void;
 }) {
-  if (outcome.kind === 'rejected')
+  const { t } = useLingui();
+  if (outcome.kind === 'rejected') {
+    const { reason } = outcome;
     return (
       <Text size="sm" c="dimmed">
-        Rejected: {outcome.reason}
+        <Trans>Rejected: {reason}</Trans>
       </Text>
     );
+  }
   if (outcome.kind === 'error')
     return (
       <Text size="sm" c="red">
@@ -158,7 +170,7 @@ function OutcomeDetail({
       </Text>
     );
   const output = (
-    <Fold id={id} label={outcome.isError ? 'Output (error)' : 'Output'} expanded={expanded} onToggle={onToggle}>
+    <Fold id={id} label={outcome.isError ? t`Output (error)` : t`Output`} expanded={expanded} onToggle={onToggle}>
       <Output text={outcome.output} isError={outcome.isError} />
     </Fold>
   );
@@ -166,7 +178,7 @@ function OutcomeDetail({
   return (
     <Stack gap={6}>
       <Box mah={DIFF_MAX_HEIGHT} style={{ overflow: 'auto' }}>
-        <Suspense fallback={<Loader size="xs" aria-label="Loading the diff" />}>
+        <Suspense fallback={<Loader size="xs" aria-label={t`Loading the diff`} />}>
           <FileDiff {...outcome.edit} layout="unified" />
         </Suspense>
       </Box>
@@ -179,13 +191,17 @@ function OutcomeDetail({
 const LIVE_LINES = 20;
 
 function LiveOutput({ text }: { text: string }) {
+  const { t } = useLingui();
   const lines = text.replace(/\n$/, '').split('\n');
   const earlier = lines.length - LIVE_LINES;
   return (
-    <Stack gap={2} role="log" aria-label="Live output">
+    <Stack gap={2} role="log" aria-label={t`Live output`}>
       {earlier > 0 && (
         <Text size="xs" c="dimmed">
-          {earlier} earlier {earlier === 1 ? 'line' : 'lines'}: all of it shows once the command ends
+          {t`${plural(earlier, {
+            one: '# earlier line: all of it shows once the command ends',
+            other: '# earlier lines: all of it shows once the command ends',
+          })}`}
         </Text>
       )}
       <Output text={lines.slice(-LIVE_LINES).join('\n')} isError={false} />
@@ -194,10 +210,12 @@ function LiveOutput({ text }: { text: string }) {
 }
 
 const TOOL_ICONS = { terminal: IconTerminal2, file: IconFileText, mcp: IconPlug, other: IconTool };
-const TOOL_NAMES = { terminal: 'Terminal', file: 'File editor', mcp: 'MCP tool', other: 'Tool' };
+const TOOL_NAMES = { terminal: msg`Terminal`, file: msg`File editor`, mcp: msg`MCP tool`, other: msg`Tool` };
 
 function ActionRow({ item, expanded, onToggle }: RowProps & { item: Extract<TimelineItem, { type: 'action' }> }) {
-  const summary = summarizeAction(item.action, item.server);
+  const { t, i18n } = useLingui();
+  const summary = summarizeAction(item.action, (message) => i18n._(message), item.server);
+  const { text } = summary;
   const Icon = TOOL_ICONS[summary.tool];
   const thought = item.action.thought
     .map((part) => part.text)
@@ -205,16 +223,7 @@ function ActionRow({ item, expanded, onToggle }: RowProps & { item: Extract<Time
     .trim();
   const { color } = STATUS[item.status];
   return (
-    <Paper
-      withBorder
-      radius="md"
-      px="md"
-      py="xs"
-      ml={28}
-      role="group"
-      aria-label={`Action: ${summary.text}`}
-      data-action-status={item.status}
-    >
+    <Paper withBorder radius="md" px="md" py="xs" ml={28} role="group" aria-label={t`Action: ${text}`} data-action-status={item.status}>
       <Stack gap={6}>
         {thought && (
           <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
@@ -223,7 +232,7 @@ function ActionRow({ item, expanded, onToggle }: RowProps & { item: Extract<Time
         )}
         <Group justify="space-between" wrap="nowrap" gap="sm">
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-            <Icon size={18} aria-label={TOOL_NAMES[summary.tool]} style={{ flex: 'none' }} />
+            <Icon size={18} aria-label={i18n._(TOOL_NAMES[summary.tool])} style={{ flex: 'none' }} />
             <Text size="sm" ff="monospace" truncate="end" title={summary.text}>
               {summary.tool === 'terminal' ? `$ ${summary.text}` : summary.text}
             </Text>
@@ -231,7 +240,7 @@ function ActionRow({ item, expanded, onToggle }: RowProps & { item: Extract<Time
           <Group gap={6} wrap="nowrap" style={{ flex: 'none' }}>
             <RiskBadge risk={item.action.security_risk} />
             <Badge variant="light" color={color} leftSection={item.status === 'running' ? <Loader size={10} color={color} /> : undefined}>
-              {statusLabel(item.status, item.outcome)}
+              {statusLabel(item.status, item.outcome, i18n)}
             </Badge>
           </Group>
         </Group>
@@ -246,18 +255,19 @@ const SETTINGS_LLM = '/settings#llm';
 const NEEDS_SETTINGS = new Set(['LLM_AUTH', 'NO_MODEL']);
 
 export function TimelineRow({ item, expanded, onToggle }: RowProps) {
+  const { t, i18n } = useLingui();
   switch (item.type) {
     case 'message':
       return item.role === 'user' ? (
         <UserBubble text={item.text} images={item.images} />
       ) : (
-        <AgentBubble label="Agent's message">
+        <AgentBubble label={t`Agent's message`}>
           <MessageText text={item.text} />
         </AgentBubble>
       );
     case 'streaming':
       return (
-        <AgentBubble label="The agent is writing">
+        <AgentBubble label={t`The agent is writing`}>
           <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
             {item.text}
           </Text>
@@ -266,30 +276,39 @@ export function TimelineRow({ item, expanded, onToggle }: RowProps) {
       );
     case 'finish':
       return (
-        <AgentBubble label="Agent's final message">
+        <AgentBubble label={t`Agent's final message`}>
           <Badge variant="light" color="teal" size="sm" mb={6}>
-            Finished
+            <Trans>Finished</Trans>
           </Badge>
           <MessageText text={item.text} />
         </AgentBubble>
       );
     case 'action':
       return <ActionRow item={item} expanded={expanded} onToggle={onToggle} />;
-    case 'observation':
+    case 'observation': {
+      const { toolName } = item;
       return (
-        <Paper withBorder radius="md" px="md" py="xs" ml={28} role="group" aria-label={`Result of ${item.toolName}`}>
+        <Paper withBorder radius="md" px="md" py="xs" ml={28} role="group" aria-label={t`Result of ${toolName}`}>
           <OutcomeDetail id={item.key} outcome={item.outcome} expanded={expanded} onToggle={onToggle} />
         </Paper>
       );
+    }
     case 'error':
       return (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle />} title={item.title} role="alert" data-code={item.code ?? undefined}>
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlertTriangle />}
+          title={typeof item.title === 'string' ? item.title : i18n._(item.title)}
+          role="alert"
+          data-code={item.code ?? undefined}
+        >
           <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
             {item.detail}
           </Text>
           {item.code && NEEDS_SETTINGS.has(item.code) && (
             <Anchor component={Link} to={SETTINGS_LLM} size="sm">
-              Settings › LLM
+              <Trans>Settings › LLM</Trans>
             </Anchor>
           )}
         </Alert>
@@ -298,36 +317,47 @@ export function TimelineRow({ item, expanded, onToggle }: RowProps) {
       return (
         <Group justify="center" gap={6} c="dimmed" role="note">
           <IconPlayerPause size={16} aria-hidden />
-          <Text size="sm">{item.bySandbox ? 'Paused because its sandbox was paused' : 'Paused'}</Text>
+          <Text size="sm">{item.bySandbox ? t`Paused because its sandbox was paused` : t`Paused`}</Text>
         </Group>
       );
-    case 'system-prompt':
+    case 'system-prompt': {
+      const count = item.tools.length;
+      // Identifiers: listed as code lists them, in any language.
+      const tools = item.tools.map(({ name, server }) => (server ? t`${name} (MCP server ${server})` : name)).join(', ');
       return (
         <Box c="dimmed">
-          <Fold id={item.key} label={`System prompt · ${item.tools.length} tools`} expanded={expanded} onToggle={onToggle}>
+          <Fold
+            id={item.key}
+            label={t`System prompt · ${plural(count, { one: '# tool', other: '# tools' })}`}
+            expanded={expanded}
+            onToggle={onToggle}
+          >
             <Output text={item.text} isError={false} />
           </Fold>
           <Text size="xs">
-            Tools: {item.tools.map((tool) => (tool.server ? `${tool.name} (MCP server ${tool.server})` : tool.name)).join(', ')}
+            <Trans>Tools: {tools}</Trans>
           </Text>
         </Box>
       );
-    case 'condensation':
+    }
+    case 'condensation': {
+      const { forgotten } = item;
       return (
-        <Stack gap={2} align="center" c="dimmed" role="note" aria-label="Earlier history summarised">
-          <Text size="sm">Earlier history summarised for the model ({item.forgotten === 1 ? '1 event' : `${item.forgotten} events`})</Text>
+        <Stack gap={2} align="center" c="dimmed" role="note" aria-label={t`Earlier history summarised`}>
+          <Text size="sm">{t`Earlier history summarised for the model (${plural(forgotten, { one: '# event', other: '# events' })})`}</Text>
           {item.summary && (
-            <Fold id={item.key} label="Summary" expanded={expanded} onToggle={onToggle}>
+            <Fold id={item.key} label={t`Summary`} expanded={expanded} onToggle={onToggle}>
               <Output text={item.summary} isError={false} />
             </Fold>
           )}
         </Stack>
       );
+    }
     case 'continued':
       return (
-        <Stack gap={2} align="center" role="note" aria-label="Continued in a new sandbox">
+        <Stack gap={2} align="center" role="note" aria-label={t`Continued in a new sandbox`}>
           <Text size="sm" fw={600}>
-            Continued in a new sandbox
+            <Trans>Continued in a new sandbox</Trans>
           </Text>
           <Text size="sm" c="dimmed" ta="center" maw={560}>
             {item.detail}

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Button, Paper, Text } from '@mantine/core';
 import { IconArrowDown } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -19,19 +21,32 @@ export interface EventTimelineProps {
 const GAP_PX = 12;
 
 function ConnectionNote({ connection }: { connection: StreamConnection }) {
-  if (connection.state === 'retrying')
+  if (connection.state === 'retrying') {
+    const { message } = connection.error;
     return (
       <Text size="xs" c="orange" role="status">
-        Live updates interrupted ({connection.error.message}); reconnecting…
+        <Trans>Live updates interrupted ({message}); reconnecting…</Trans>
       </Text>
     );
-  if (connection.state === 'failed')
+  }
+  if (connection.state === 'failed') {
+    const { message } = connection.error;
     return (
       <Text size="xs" c="red" role="status">
-        No live updates: {connection.error.message}
+        <Trans>No live updates: {message}</Trans>
       </Text>
     );
+  }
   return null;
+}
+
+function HistoryProgress({ received, total }: { received: number; total: number }) {
+  const { t } = useLingui();
+  return (
+    <Text size="xs" c="dimmed" role="status">
+      {t`Loading the history: ${received} of ${plural(total, { one: '# event', other: '# events' })}`}
+    </Text>
+  );
 }
 
 /**
@@ -40,6 +55,7 @@ function ConnectionNote({ connection }: { connection: StreamConnection }) {
  * stays put when the reader has scrolled up.
  */
 export function EventTimeline({ items, connection, history, canSend = true }: EventTimelineProps) {
+  const { t } = useLingui();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   // The console does not use the React Compiler, so nothing memoizes what the virtualizer returns.
@@ -67,24 +83,20 @@ export function EventTimeline({ items, connection, history, canSend = true }: Ev
   return (
     <Paper withBorder radius="md" pos="relative">
       <Box px="md" pt="xs">
-        {history && history.received < history.total && (
-          <Text size="xs" c="dimmed" role="status">
-            Loading the history: {history.received} of {history.total} events
-          </Text>
-        )}
+        {history && history.received < history.total && <HistoryProgress {...history} />}
         <ConnectionNote connection={connection} />
       </Box>
       <div
         ref={scrollRef}
         onScroll={onScroll}
         role="log"
-        aria-label="Conversation events"
+        aria-label={t`Conversation events`}
         tabIndex={0}
         style={{ height: 'min(65vh, 900px)', overflowY: 'auto', padding: '0 var(--mantine-spacing-md)' }}
       >
         {items.length === 0 && connection.state !== 'connecting' && (
           <Text c="dimmed" size="sm" ta="center">
-            {canSend ? 'No events yet. A message starts the agent.' : 'No events yet.'}
+            {canSend ? t`No events yet. A message starts the agent.` : t`No events yet.`}
           </Text>
         )}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -122,7 +134,7 @@ export function EventTimeline({ items, connection, history, canSend = true }: Ev
           left="50%"
           style={{ transform: 'translateX(-50%)' }}
         >
-          Latest
+          <Trans>Latest</Trans>
         </Button>
       )}
     </Paper>

@@ -1,3 +1,4 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
 import { describe, expect, it } from 'vitest';
 import {
   agentError,
@@ -17,6 +18,9 @@ import {
   userMessage,
 } from '../../../testing/events';
 import { buildTimeline, receive, summarizeAction, waitingActions } from './timeline';
+
+/** The English source text, as the console shows it without a catalog. */
+const english = (message: MessageDescriptor) => i18n._(message);
 
 const build = (events: Parameters<typeof receive>[0][], status: Parameters<typeof buildTimeline>[1] = 'idle') =>
   buildTimeline(events.map(receive), status);
@@ -73,7 +77,8 @@ describe('buildTimeline', () => {
     expect(items[4]).toMatchObject({ outcome: { kind: 'observation', exitCode: 1, isError: true } });
     expect(items[7]).toMatchObject({ outcome: { kind: 'rejected', reason: 'Too risky' } });
     expect(items[9]).toMatchObject({ code: null, detail: 'Bad arguments' });
-    expect(items[10]).toMatchObject({ code: 'LLM_AUTH', title: 'The LLM rejected the key' });
+    expect(items[9]?.type === 'error' && english(items[9].title as MessageDescriptor)).toBe('The agent hit an error (terminal)');
+    expect(items[10]?.type === 'error' && english(items[10].title as MessageDescriptor)).toBe('The LLM rejected the key');
     expect(items.filter((item) => item.type === 'paused').map((item) => item.type === 'paused' && item.bySandbox)).toEqual([false, true]);
   });
 
@@ -119,12 +124,12 @@ describe('MCP tools', () => {
       server: 'tools',
       outcome: { output: "[Tool 'echo' executed.]\necho: hello" },
     });
-    expect(items[1]?.type === 'action' && summarizeAction(items[1].action, items[1].server)).toEqual({
+    expect(items[1]?.type === 'action' && summarizeAction(items[1].action, english, items[1].server)).toEqual({
       tool: 'mcp',
       text: 'tools › echo {"text":"hello"}',
     });
     // A tool the system prompt does not place (another server's events): its name and arguments alone.
-    expect(items[2]?.type === 'action' && summarizeAction(items[2].action, items[2].server)).toEqual({
+    expect(items[2]?.type === 'action' && summarizeAction(items[2].action, english, items[2].server)).toEqual({
       tool: 'mcp',
       text: 'other_server_tool {}',
     });
@@ -134,14 +139,24 @@ describe('MCP tools', () => {
 describe('summarizeAction', () => {
   it('names the command, the file and what is done to it, or the tool and its arguments', () => {
     const [terminal, file] = build([terminalAction('a', 'ls -la'), fileEditAction('b', 'str_replace', '/w/a.ts')]);
-    expect(terminal?.type === 'action' && summarizeAction(terminal.action)).toEqual({ tool: 'terminal', text: 'ls -la' });
-    expect(file?.type === 'action' && summarizeAction(file.action)).toEqual({ tool: 'file', text: 'Edit /w/a.ts' });
+    expect(terminal?.type === 'action' && summarizeAction(terminal.action, english)).toEqual({ tool: 'terminal', text: 'ls -la' });
+    expect(file?.type === 'action' && summarizeAction(file.action, english)).toEqual({ tool: 'file', text: 'Edit /w/a.ts' });
     const other = receive({
       ...terminalAction('c', 'x'),
       action: { kind: 'BrowseAction' },
       tool_name: 'browser',
       tool_call: { id: 'c', name: 'browser', arguments: '{"url":"x"}' },
     });
-    expect(other.known?.kind === 'ActionEvent' && summarizeAction(other.known)).toEqual({ tool: 'other', text: 'browser {"url":"x"}' });
+    expect(other.known?.kind === 'ActionEvent' && summarizeAction(other.known, english)).toEqual({
+      tool: 'other',
+      text: 'browser {"url":"x"}',
+    });
+  });
+
+  it("says what is done to a file in the reader's language, and a command as it is", () => {
+    const [terminal, file] = build([terminalAction('a', 'ls -la'), fileEditAction('b', 'create', '/w/b.ts')]);
+    const marked = (message: MessageDescriptor) => `«${english(message)}»`;
+    expect(terminal?.type === 'action' && summarizeAction(terminal.action, marked).text).toBe('ls -la');
+    expect(file?.type === 'action' && summarizeAction(file.action, marked).text).toBe('«Create /w/b.ts»');
   });
 });

@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { type ExecutionStatus, imageUrlsOf } from '../../../contract/conversations';
 import {
   type ActionEvent,
@@ -71,7 +73,8 @@ export type TimelineItem =
     }
   | { type: 'finish'; key: string; text: string; timestamp: string }
   | { type: 'observation'; key: string; toolName: string; outcome: ActionOutcome }
-  | { type: 'error'; key: string; code: string | null; title: string; detail: string; timestamp: string }
+  /** `title` is a code of no known meaning as it came, or what a known one means. */
+  | { type: 'error'; key: string; code: string | null; title: MessageDescriptor | string; detail: string; timestamp: string }
   | { type: 'paused'; key: string; bySandbox: boolean; timestamp: string }
   | { type: 'system-prompt'; key: string; text: string; tools: AgentTool[] }
   /** SDK `Condensation`: older events summarised for the LLM (they stay on the timeline). */
@@ -125,15 +128,15 @@ function statusOf(outcome: ActionOutcome | null, execution: ExecutionStatus | nu
 }
 
 /** What each `ConversationErrorEvent` code means to a person (the codes are in src/contract/events.ts). */
-export const ERROR_TITLES: Record<string, string> = {
-  LLM_AUTH: 'The LLM rejected the key',
-  LLM_UNAVAILABLE: 'The LLM is not responding',
-  LLM_CONTEXT: "The conversation outgrew the model's context",
-  LLM_ERROR: 'The LLM call failed',
-  NO_MODEL: 'No LLM model is set',
-  MAX_ITERATIONS: 'Stopped at the iteration limit',
-  BUDGET_EXCEEDED: 'Stopped: the budget is spent',
-  MCP_UNAVAILABLE: 'An MCP server is not available',
+export const ERROR_TITLES: Record<string, MessageDescriptor> = {
+  LLM_AUTH: msg`The LLM rejected the key`,
+  LLM_UNAVAILABLE: msg`The LLM is not responding`,
+  LLM_CONTEXT: msg`The conversation outgrew the model's context`,
+  LLM_ERROR: msg`The LLM call failed`,
+  NO_MODEL: msg`No LLM model is set`,
+  MAX_ITERATIONS: msg`Stopped at the iteration limit`,
+  BUDGET_EXCEEDED: msg`Stopped: the budget is spent`,
+  MCP_UNAVAILABLE: msg`An MCP server is not available`,
 };
 
 /** Observations, rejections and tool errors, by the action each responds to. */
@@ -149,6 +152,7 @@ function outcomesByAction(events: readonly ReceivedEvent[]) {
 }
 
 /** Bookkeeping a person need not see: a request to summarise, state updates a server stored. */
+// eslint-disable-next-line lingui/no-unlocalized-strings -- the SDK's event kinds
 const HIDDEN_KINDS = new Set(['CondensationRequest', 'ConversationStateUpdateEvent']);
 
 export function buildTimeline(events: readonly ReceivedEvent[], execution: ExecutionStatus | null): TimelineItem[] {
@@ -209,17 +213,19 @@ export function buildTimeline(events: readonly ReceivedEvent[], execution: Execu
             outcome: { kind: 'rejected', reason: known.rejection_reason },
           });
         break;
-      case 'AgentErrorEvent':
+      case 'AgentErrorEvent': {
+        const { tool_name: tool } = known;
         if (!toolCallIds.has(known.tool_call_id))
           items.push({
             type: 'error',
             key,
             code: null,
-            title: `The agent hit an error (${known.tool_name})`,
+            title: msg`The agent hit an error (${tool})`,
             detail: known.error,
             timestamp: known.timestamp,
           });
         break;
+      }
       case 'ConversationErrorEvent':
         items.push({
           type: 'error',
@@ -260,12 +266,13 @@ export function buildTimeline(events: readonly ReceivedEvent[], execution: Execu
 export const waitingActions = (items: readonly TimelineItem[]) =>
   items.filter((item): item is Extract<TimelineItem, { type: 'action' }> => item.type === 'action' && item.status === 'waiting');
 
-const FILE_VERBS: Record<string, string> = {
-  view: 'View',
-  create: 'Create',
-  str_replace: 'Edit',
-  insert: 'Insert into',
-  undo_edit: 'Undo the last edit of',
+/** What the file editor's command does to the file at `path`. */
+const FILE_EDITS: Record<string, (path: string) => MessageDescriptor> = {
+  view: (path) => msg`View ${path}`,
+  create: (path) => msg`Create ${path}`,
+  str_replace: (path) => msg`Edit ${path}`,
+  insert: (path) => msg`Insert into ${path}`,
+  undo_edit: (path) => msg`Undo the last edit of ${path}`,
 };
 
 export interface ActionSummary {
@@ -274,16 +281,23 @@ export interface ActionSummary {
   text: string;
 }
 
-/** One line that says what an action does; an MCP tool's with its server (`server`) when known. */
-export function summarizeAction({ action, tool_name, tool_call }: ActionEvent, server: string | null = null): ActionSummary {
+/** One line that says what an action does, in the words of `translate`; an MCP tool's with its server (`server`) when known. */
+export function summarizeAction(
+  { action, tool_name, tool_call }: ActionEvent,
+  translate: (message: MessageDescriptor) => string,
+  server: string | null = null,
+): ActionSummary {
   const fields = (action ?? {}) as Record<string, unknown>;
   if (action?.kind === 'MCPToolAction') {
     return { tool: 'mcp', text: `${server ? `${server} › ` : ''}${tool_name} ${JSON.stringify(fields.data ?? {})}` };
   }
   if (action?.kind === 'TerminalAction' && typeof fields.command === 'string') return { tool: 'terminal', text: fields.command };
   if (action?.kind === 'FileEditorAction' && typeof fields.path === 'string') {
-    const verb = typeof fields.command === 'string' ? (FILE_VERBS[fields.command] ?? fields.command) : 'Edit';
-    return { tool: 'file', text: `${verb} ${fields.path}` };
+    const { command } = fields;
+    const path = fields.path;
+    const edit = typeof command === 'string' ? FILE_EDITS[command] : FILE_EDITS.str_replace;
+    // A command of no known meaning is named as it came.
+    return { tool: 'file', text: edit ? translate(edit(path)) : `${String(command)} ${path}` };
   }
   return { tool: 'other', text: `${tool_name} ${tool_call.arguments}`.trim() };
 }

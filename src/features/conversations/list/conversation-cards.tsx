@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Checkbox, Group, Paper, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { RelativeTime } from '../../../components/relative-time';
@@ -21,6 +22,7 @@ interface ConversationCardsProps {
 
 /** The conversations as cards on a narrow screen: each with its title, both statuses and its times in view. */
 export function ConversationCards({ items, selected, onSelect, owners }: ConversationCardsProps) {
+  const { t } = useLingui();
   const { toggle } = rowSelection(
     items.map((item) => item.id),
     selected,
@@ -31,9 +33,11 @@ export function ConversationCards({ items, selected, onSelect, owners }: Convers
     getKey: (index) => items[index]!.id,
   });
   return (
-    <WindowCardsList bodyRef={bodyRef} spacers={spacers} label="Conversations">
+    <WindowCardsList bodyRef={bodyRef} spacers={spacers} label={t`Conversations`}>
       {rows.map(({ index, key }) => {
         const item = items[index]!;
+        const name = item.title ?? item.id;
+        const owner = owners && ownerName(owners, item.created_by_user_id);
         return (
           <li
             key={key}
@@ -45,26 +49,27 @@ export function ConversationCards({ items, selected, onSelect, owners }: Convers
             <Paper withBorder radius="md" p="sm" bg={selected.has(item.id) ? 'var(--mantine-primary-color-light)' : undefined}>
               <Stack gap={6}>
                 <Group gap="xs" wrap="nowrap" align="flex-start">
-                  <Checkbox
-                    aria-label={`Select ${item.title ?? item.id}`}
-                    checked={selected.has(item.id)}
-                    onChange={() => toggle(item.id)}
-                    mt={2}
-                  />
+                  <Checkbox aria-label={t`Select ${name}`} checked={selected.has(item.id)} onChange={() => toggle(item.id)} mt={2} />
                   <Anchor component={Link} to={`/conversations/${item.id}`} fw={500} style={{ overflowWrap: 'anywhere' }}>
                     {item.title ?? item.id}
                   </Anchor>
                 </Group>
                 <Text size="sm" c={item.selected_repository ? undefined : 'dimmed'}>
-                  {repositoryLabel(item) ?? 'No repository'}
+                  {repositoryLabel(item) ?? t`No repository`}
                 </Text>
-                {owners && <Text size="sm">Owner: {ownerName(owners, item.created_by_user_id)}</Text>}
+                {owner !== undefined && (
+                  <Text size="sm">
+                    <Trans>Owner: {owner}</Trans>
+                  </Text>
+                )}
                 <Group gap="xs">
                   <SandboxStatusBadge status={item.sandbox_status} />
                   <ExecutionBadge status={item.execution_status} />
                 </Group>
                 <Text size="xs" c="dimmed">
-                  Created <RelativeTime iso={item.created_at} /> · updated <RelativeTime iso={item.updated_at} />
+                  <Trans>
+                    Created <RelativeTime iso={item.created_at} /> · updated <RelativeTime iso={item.updated_at} />
+                  </Trans>
                 </Text>
               </Stack>
             </Paper>

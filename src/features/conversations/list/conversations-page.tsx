@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { unavailable } from '../../../components/unavailable-dialog';
@@ -28,7 +29,7 @@ export { loadConversationsCatalog as catalog } from '../catalog';
 const NewConversationDialog = lazy(() =>
   import('./new-conversation-dialog').then(
     (module) => ({ default: module.NewConversationDialog }),
-    () => unavailable('New conversation'),
+    () => unavailable(msg`New conversation`),
   ),
 );
 

@@ -1,4 +1,5 @@
 import { rowSelection } from '../../../components/row-selection';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Checkbox, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { RelativeTime } from '../../../components/relative-time';
@@ -21,6 +22,7 @@ interface ConversationsTableProps {
 
 /** Only the rows in view are rendered: "Load more" adds 50 at a time, up to thousands. */
 export function ConversationsTable({ items, selected, onSelect, owners }: ConversationsTableProps) {
+  const { t } = useLingui();
   const { all, some, toggle, toggleAll } = rowSelection(
     items.map((item) => item.id),
     selected,
@@ -29,32 +31,45 @@ export function ConversationsTable({ items, selected, onSelect, owners }: Conver
   const { bodyRef, rows, measureRow, spacers } = useWindowRows(items.length, { estimateSize: 45, getKey: (index) => items[index]!.id });
   return (
     <Table.ScrollContainer minWidth={720} type="native" pos="relative">
-      <Table aria-label="Conversations" highlightOnHover verticalSpacing="xs">
+      <Table aria-label={t`Conversations`} highlightOnHover verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={36}>
-              <Checkbox aria-label="Select all conversations" checked={all} indeterminate={some} onChange={toggleAll} />
+              <Checkbox aria-label={t`Select all conversations`} checked={all} indeterminate={some} onChange={toggleAll} />
             </Table.Th>
-            <Table.Th>Title</Table.Th>
-            {owners && <Table.Th>Owner</Table.Th>}
-            <Table.Th>Repository</Table.Th>
-            <Table.Th>Sandbox</Table.Th>
-            <Table.Th>Agent</Table.Th>
-            <Table.Th>Created</Table.Th>
-            <Table.Th>Updated</Table.Th>
+            <Table.Th>
+              <Trans>Title</Trans>
+            </Table.Th>
+            {owners && (
+              <Table.Th>
+                <Trans>Owner</Trans>
+              </Table.Th>
+            )}
+            <Table.Th>
+              <Trans>Repository</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Sandbox</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Agent</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Created</Trans>
+            </Table.Th>
+            <Table.Th>
+              <Trans>Updated</Trans>
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <WindowRowsBody bodyRef={bodyRef} spacers={spacers}>
           {rows.map(({ index, key }) => {
             const item = items[index]!;
+            const name = item.title ?? item.id;
             return (
               <Table.Tr key={key} data-conversation-id={item.id} data-index={index} ref={measureRow}>
                 <Table.Td>
-                  <Checkbox
-                    aria-label={`Select ${item.title ?? item.id}`}
-                    checked={selected.has(item.id)}
-                    onChange={() => toggle(item.id)}
-                  />
+                  <Checkbox aria-label={t`Select ${name}`} checked={selected.has(item.id)} onChange={() => toggle(item.id)} />
                 </Table.Td>
                 <Table.Td>
                   <Anchor component={Link} to={`/conversations/${item.id}`} fw={500}>
@@ -68,7 +83,7 @@ export function ConversationsTable({ items, selected, onSelect, owners }: Conver
                 )}
                 <Table.Td>
                   <Text size="sm" c={item.selected_repository ? undefined : 'dimmed'}>
-                    {repositoryLabel(item) ?? 'No repository'}
+                    {repositoryLabel(item) ?? t`No repository`}
                   </Text>
                 </Table.Td>
                 <Table.Td>

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Group, NativeSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconSearch, IconX } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -78,26 +80,29 @@ const filtered = (filters: ListFilters) => Boolean(filters.title || filters.from
 
 function NoModelHint() {
   return (
-    <>
+    <Trans>
       No LLM is set up yet: choose one in{' '}
       <Anchor component={Link} to="/settings#llm" size="sm" underline="always">
         Settings › LLM
       </Anchor>
       , or start with the demo model (<code>{DEMO_MODEL}</code>), a scripted session that needs no LLM and no key.
-    </>
+    </Trans>
   );
 }
 
 /** The conversations list as it looks: starts under way, filters, the table and "Load more". */
 export function ConversationsView(props: ConversationsViewProps) {
-  const { filters, items, selected, canArchive = true, canSort = true } = props;
+  const { t, i18n } = useLingui();
+  const { filters, items, selected, count, canArchive = true, canSort = true } = props;
   const ConversationList = props.layout === 'cards' ? ConversationCards : ConversationsTable;
   const selection = (items ?? []).filter((item) => selected.has(item.id));
   const newButton = (
     <Button leftSection={<IconPlus size={16} />} onClick={props.onNew}>
-      New conversation
+      <Trans>New conversation</Trans>
     </Button>
   );
+  const { sandbox } = filters;
+  const sandboxShortId = shortId(sandbox);
   const clearFilters = () => {
     props.onTitleInput('');
     props.onFiltersChange({ title: '', from: '', to: '', owner: '', sandbox: '' });
@@ -106,14 +111,14 @@ export function ConversationsView(props: ConversationsViewProps) {
   return (
     <>
       <PageHeader
-        title="Conversations"
-        description="Tasks for the agent, each in a sandbox of its own or a shared one."
+        title={t`Conversations`}
+        description={t`Tasks for the agent, each in a sandbox of its own or a shared one.`}
         actions={newButton}
       />
       <SandboxCapacityLine capacity={props.capacity} />
 
       {props.tasks.length > 0 && (
-        <Stack gap="xs" mb="md" aria-label="Starts under way">
+        <Stack gap="xs" mb="md" aria-label={t`Starts under way`}>
           {props.tasks.map((task) => (
             <TaskProgress
               key={task.id}
@@ -134,7 +139,7 @@ export function ConversationsView(props: ConversationsViewProps) {
       <Group mb="md" align="flex-end" wrap="wrap">
         <TextInput
           {...PAGE_SEARCH}
-          label="Search titles"
+          label={t`Search titles`}
           leftSection={<IconSearch size={16} />}
           value={props.titleInput}
           onChange={(event) => props.onTitleInput(event.currentTarget.value)}
@@ -142,13 +147,13 @@ export function ConversationsView(props: ConversationsViewProps) {
           w={260}
         />
         <TextInput
-          label="Created from"
+          label={t`Created from`}
           type="date"
           value={filters.from}
           onChange={(event) => props.onFiltersChange({ from: event.currentTarget.value })}
         />
         <TextInput
-          label="Created until"
+          label={t`Created until`}
           type="date"
           value={filters.to}
           onChange={(event) => props.onFiltersChange({ to: event.currentTarget.value })}
@@ -156,15 +161,15 @@ export function ConversationsView(props: ConversationsViewProps) {
         {props.owners && <OwnerSelect owners={props.owners} value={filters.owner} onChange={(owner) => props.onFiltersChange({ owner })} />}
         {canSort && (
           <NativeSelect
-            label="Sort"
-            data={SORT_OPTIONS}
+            label={t`Sort`}
+            data={SORT_OPTIONS.map(({ value, label }) => ({ value, label: i18n._(label) }))}
             value={filters.sort}
             onChange={(event) => props.onFiltersChange({ sort: event.currentTarget.value as ConversationSortOrder })}
           />
         )}
         {canArchive && (
           <Switch
-            label="Archived"
+            label={t`Archived`}
             checked={filters.archived}
             onChange={(event) => props.onFiltersChange({ archived: event.currentTarget.checked })}
             mb={8}
@@ -175,52 +180,52 @@ export function ConversationsView(props: ConversationsViewProps) {
             variant="light"
             rightSection={<IconX size={14} />}
             onClick={() => props.onFiltersChange({ sandbox: '' })}
-            aria-label={`In sandbox ${filters.sandbox}: show every sandbox's`}
+            aria-label={t`In sandbox ${sandbox}: show every sandbox's`}
           >
-            In sandbox {shortId(filters.sandbox)}
+            <Trans>In sandbox {sandboxShortId}</Trans>
           </Button>
         )}
         {filtered(filters) && (
           <Button variant="subtle" onClick={clearFilters}>
-            Clear filters
+            <Trans>Clear filters</Trans>
           </Button>
         )}
       </Group>
 
       <SelectionToolbar
-        label="Selected conversations"
+        label={t`Selected conversations`}
         count={selection.length}
         actions={[
           ...(canArchive
             ? [
                 {
-                  label: filters.archived ? 'Unarchive' : 'Archive',
+                  label: filters.archived ? t`Unarchive` : t`Archive`,
                   count: selection.length,
                   onClick: () => props.onBulk(filters.archived ? 'unarchive' : 'archive'),
                 },
               ]
             : []),
-          { label: 'Delete', count: selection.length, onClick: () => props.onBulk('delete'), destructive: true },
+          { label: t`Delete`, count: selection.length, onClick: () => props.onBulk('delete'), destructive: true },
         ]}
         onClear={() => props.onSelect(new Set())}
       />
 
-      <LoadedContent data={items} error={props.error} onRetry={props.onRetry} what="conversations" skeletonHeight={180}>
+      <LoadedContent data={items} error={props.error} onRetry={props.onRetry} what={t`conversations`} skeletonHeight={180}>
         {(rows) =>
           rows.length === 0 ? (
             <EmptyState
               title={
                 filtered(filters)
-                  ? 'No conversations match these filters'
+                  ? t`No conversations match these filters`
                   : filters.archived
-                    ? 'No archived conversations'
-                    : 'No conversations yet'
+                    ? t`No archived conversations`
+                    : t`No conversations yet`
               }
               description={!filtered(filters) && !filters.archived && props.noModel ? <NoModelHint /> : undefined}
             >
               {filtered(filters) ? (
                 <Button variant="default" onClick={clearFilters}>
-                  Clear filters
+                  <Trans>Clear filters</Trans>
                 </Button>
               ) : (
                 !filters.archived && newButton
@@ -234,11 +239,11 @@ export function ConversationsView(props: ConversationsViewProps) {
 
       <Group justify="space-between" mt="sm">
         <Text size="sm" c="dimmed" aria-live="polite">
-          {props.count === undefined ? '' : `${props.count} ${props.count === 1 ? 'conversation' : 'conversations'}`}
+          {count === undefined ? '' : t`${plural(count, { one: '# conversation', other: '# conversations' })}`}
         </Text>
         {props.hasMore && (
           <Button variant="default" size="xs" onClick={props.onLoadMore} loading={props.loadingMore}>
-            Load more
+            <Trans>Load more</Trans>
           </Button>
         )}
       </Group>

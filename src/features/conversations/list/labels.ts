@@ -1,13 +1,15 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { ConversationSortOrder } from '../../../contract/conversations';
 import { PROVIDER_NAMES, isProvider } from '../../../contract/secrets';
 
-export const SORT_OPTIONS: { value: ConversationSortOrder; label: string }[] = [
-  { value: 'CREATED_AT_DESC', label: 'Newest first' },
-  { value: 'CREATED_AT', label: 'Oldest first' },
-  { value: 'UPDATED_AT_DESC', label: 'Recently updated' },
-  { value: 'UPDATED_AT', label: 'Least recently updated' },
-  { value: 'TITLE', label: 'Title A–Z' },
-  { value: 'TITLE_DESC', label: 'Title Z–A' },
+export const SORT_OPTIONS: { value: ConversationSortOrder; label: MessageDescriptor }[] = [
+  { value: 'CREATED_AT_DESC', label: msg`Newest first` },
+  { value: 'CREATED_AT', label: msg`Oldest first` },
+  { value: 'UPDATED_AT_DESC', label: msg`Recently updated` },
+  { value: 'UPDATED_AT', label: msg`Least recently updated` },
+  { value: 'TITLE', label: msg`Title A–Z` },
+  { value: 'TITLE_DESC', label: msg`Title Z–A` },
 ];
 
 /** "octo/hello@main (GitHub)", or `null` without a repository. */

@@ -7,6 +7,7 @@ const isSort = (value: string | null): value is ConversationSortOrder => CONVERS
 /** `yyyy-mm-dd` (local) as the ISO moment it starts; `days` later for the end of a range. */
 const startOfDay = (date: string, days = 0) => {
   if (!date) return undefined;
+  // eslint-disable-next-line lingui/no-unlocalized-strings -- an ISO date-time, not words
   const moment = new Date(`${date}T00:00:00`);
   moment.setDate(moment.getDate() + days);
   return Number.isNaN(moment.getTime()) ? undefined : moment.toISOString();

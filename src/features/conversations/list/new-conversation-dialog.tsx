@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Anchor, Button, Group, NativeSelect, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -56,12 +57,13 @@ export function toStartRequest(values: NewConversationValues): StartRequestInput
 }
 
 function MessageField() {
+  const { t } = useLingui();
   const { field, fieldState } = useController<NewConversationValues, 'message'>({ name: 'message' });
   return (
     <Textarea
       {...field}
-      label="What should the agent do?"
-      placeholder="Fix the failing test in utils and open a pull request"
+      label={t`What should the agent do?`}
+      placeholder={t`Fix the failing test in utils and open a pull request`}
       autosize
       minRows={3}
       error={fieldState.error?.message}
@@ -72,28 +74,30 @@ function MessageField() {
 
 /** Without a model in Settings or in the form, the agent has nothing to think with: how to get one. */
 export function NoModelNotice({ onUseDemo }: { onUseDemo: () => void }) {
+  const { t } = useLingui();
   return (
-    <Alert color="yellow" variant="light" title="No LLM is set up">
+    <Alert color="yellow" variant="light" title={t`No LLM is set up`}>
       <Stack gap="xs" align="flex-start">
         <Text size="sm">
-          Set the model and its key in{' '}
-          <Anchor component={Link} to="/settings#llm" size="sm" c="inherit" underline="always" fw={600}>
-            Settings › LLM
-          </Anchor>
-          , name one below, or try the demo model: a scripted session that needs no LLM and no key.
+          <Trans>
+            Set the model and its key in{' '}
+            <Anchor component={Link} to="/settings#llm" size="sm" c="inherit" underline="always" fw={600}>
+              Settings › LLM
+            </Anchor>
+            , name one below, or try the demo model: a scripted session that needs no LLM and no key.
+          </Trans>
         </Text>
         <Button size="xs" variant="light" onClick={onUseDemo}>
-          Use the demo model
+          <Trans>Use the demo model</Trans>
         </Button>
       </Stack>
     </Alert>
   );
 }
 
-const DEMO_DESCRIPTION = 'The demo model: a scripted session, no LLM and no key';
-
 /** Starts a conversation; the list shows its start step by step. A refused start keeps the form. */
 export function NewConversationDialog({ onClose, onStarted }: { onClose: () => void; onStarted: (task: StartTask) => void }) {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const start = useMutation(startConversationMutation(queryClient));
   const settings = useQuery(settingsQuery());
@@ -113,12 +117,16 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
 
   const connected = Object.keys(providers.data ?? {}).filter(isProvider);
   const sandboxOptions = [
-    ...(specs.data?.items ?? []).map((spec) => ({ value: `new:${spec.id}`, label: `New sandbox from ${spec.id}` })),
+    ...(specs.data?.items ?? []).map(({ id: spec }) => ({ value: `new:${spec}`, label: t`New sandbox from ${spec}` })),
     ...(sandboxes.data?.items ?? [])
-      .filter((sandbox) => sandbox.status === 'RUNNING' || sandbox.status === 'PAUSED')
       .filter((sandbox) => !signedInUserId || sandbox.created_by_user_id === signedInUserId)
-      .map((sandbox) => ({ value: `existing:${sandbox.id}`, label: `${sandbox.id.slice(0, 8)} (${sandbox.status.toLowerCase()})` })),
+      .flatMap((sandbox) => {
+        const id = sandbox.id.slice(0, 8);
+        const label = sandbox.status === 'RUNNING' ? t`${id} (running)` : sandbox.status === 'PAUSED' ? t`${id} (paused)` : null;
+        return label === null ? [] : [{ value: `existing:${sandbox.id}`, label }];
+      }),
   ];
+  const onlyProvider = connected.length === 1 ? PROVIDER_NAMES[connected[0]!] : undefined;
 
   const { submit, problem } = useServerSubmit(form, {
     save: async (values) => {
@@ -126,21 +134,21 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
       notifications.show({
         id: startingNoticeId(task.id),
         color: 'teal',
-        title: 'Conversation starting',
-        message: 'It opens once it is ready.',
+        title: t`Conversation starting`,
+        message: t`It opens once it is ready.`,
       });
       onStarted(task);
     },
     serverErrors: {
       fieldFor: (path) => FIELDS[path.split('.', 1)[0] ?? ''],
       statusField: { 403: 'sandbox', 404: 'sandbox', 409: 'sandbox' },
-      verdict: 'Not started',
+      verdict: t`Not started`,
     },
   });
   const { requestClose, confirmation } = useConfirmDiscard(form.formState.isDirty, onClose);
 
   return (
-    <Dialog opened onClose={requestClose} title="New conversation" size="lg">
+    <Dialog opened onClose={requestClose} title={t`New conversation`} size="lg">
       {confirmation}
       <FormProvider {...form}>
         <form onSubmit={submit} noValidate>
@@ -149,30 +157,30 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
             {noModelInSettings && !model && <NoModelNotice onUseDemo={useDemo} />}
             <MessageField />
             <Group grow align="flex-start">
-              <TextField<NewConversationValues> name="repository" label="Repository" placeholder="owner/repo" />
-              <TextField<NewConversationValues> name="branch" label="Branch" placeholder="The default branch" />
+              <TextField<NewConversationValues> name="repository" label={t`Repository`} placeholder="owner/repo" />
+              <TextField<NewConversationValues> name="branch" label={t`Branch`} placeholder={t`The default branch`} />
             </Group>
             <Group grow align="flex-start">
               <SelectField<NewConversationValues>
                 name="provider"
-                label="Git provider"
-                placeholder={connected.length === 1 ? `${PROVIDER_NAMES[connected[0]!]} (the only one connected)` : 'Choose'}
+                label={t`Git provider`}
+                placeholder={onlyProvider === undefined ? t`Choose` : t`${onlyProvider} (the only one connected)`}
                 options={connected.map((provider) => ({ value: provider, label: PROVIDER_NAMES[provider] }))}
               />
               <TextField<NewConversationValues>
                 name="model"
-                label="LLM model"
-                placeholder={settings.data?.llm_model ?? 'The model in Settings'}
-                description={model === DEMO_MODEL ? DEMO_DESCRIPTION : undefined}
+                label={t`LLM model`}
+                placeholder={settings.data?.llm_model ?? t`The model in Settings`}
+                description={model === DEMO_MODEL ? t`The demo model: a scripted session, no LLM and no key` : undefined}
               />
             </Group>
             <SandboxField options={sandboxOptions} />
             <Group justify="flex-end">
               <Button variant="default" onClick={requestClose}>
-                Cancel
+                <Trans>Cancel</Trans>
               </Button>
               <Button type="submit" loading={form.formState.isSubmitting}>
-                Start
+                <Trans>Start</Trans>
               </Button>
             </Group>
           </Stack>
@@ -183,12 +191,13 @@ export function NewConversationDialog({ onClose, onStarted }: { onClose: () => v
 }
 
 function SandboxField({ options }: { options: { value: string; label: string }[] }) {
+  const { t } = useLingui();
   const { field, fieldState } = useController<NewConversationValues, 'sandbox'>({ name: 'sandbox' });
   return (
     <NativeSelect
       {...field}
-      label="Sandbox"
-      description="A new sandbox, or one that runs or is paused (a paused one is resumed)"
+      label={t`Sandbox`}
+      description={t`A new sandbox, or one that runs or is paused (a paused one is resumed)`}
       data={options}
       error={fieldState.error?.message}
     />

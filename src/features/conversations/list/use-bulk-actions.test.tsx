@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
 import { notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
@@ -19,7 +21,11 @@ const items = [
 function asked(action: 'archive' | 'delete') {
   const show = vi.spyOn(notifications, 'show').mockReturnValue('');
   const queryClient = testQueryClient();
-  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </I18nProvider>
+  );
   const hook = renderHook(() => useBulkActions(items), { wrapper });
   act(() => hook.result.current.setSelected(new Set(['a', 'b'])));
   act(() => hook.result.current.ask(action));

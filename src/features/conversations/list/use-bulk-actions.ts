@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,14 +8,13 @@ import type { AppConversation } from '../../../contract/conversations';
 import { deleteConversationMutation, updateConversationMutation } from '../../../queries/conversations';
 import type { BulkAction } from './conversations-view';
 
-const DONE: Record<BulkAction, string> = { archive: 'Archived', unarchive: 'Unarchived', delete: 'Deleted' };
-
 /**
  * The rows picked (`selected`, of `items` the ones in view: `selection`), the action asked for on
  * them (`asked`, until confirmed or cancelled), and running it once confirmed: one conversation at
  * a time, each failure named in one notice at the end.
  */
 export function useBulkActions(items: readonly AppConversation[] | undefined) {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const update = useMutation(updateConversationMutation(queryClient));
   const remove = useMutation(deleteConversationMutation(queryClient));
@@ -37,10 +38,25 @@ export function useBulkActions(items: readonly AppConversation[] | undefined) {
     setAsked(null);
     setSelected(new Set());
     const done = selection.length - failures.length;
+    const total = selection.length;
+    const titles = {
+      archive: {
+        all: t`Archived ${plural(done, { one: '# conversation', other: '# conversations' })}`,
+        some: t`Archived ${done} of ${total}`,
+      },
+      unarchive: {
+        all: t`Unarchived ${plural(done, { one: '# conversation', other: '# conversations' })}`,
+        some: t`Unarchived ${done} of ${total}`,
+      },
+      delete: {
+        all: t`Deleted ${plural(done, { one: '# conversation', other: '# conversations' })}`,
+        some: t`Deleted ${done} of ${total}`,
+      },
+    }[action];
     notifications.show(
       failures.length === 0
-        ? { color: 'teal', title: `${DONE[action]} ${done} ${done === 1 ? 'conversation' : 'conversations'}`, message: '' }
-        : { color: 'red', title: `${DONE[action]} ${done} of ${selection.length}`, message: failures.join('\n') },
+        ? { color: 'teal', title: titles.all, message: '' }
+        : { color: 'red', title: titles.some, message: failures.join('\n') },
     );
   };
 

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
 import { notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
@@ -21,9 +23,11 @@ function watch(first: StartTask) {
   const hide = vi.spyOn(notifications, 'hide').mockReturnValue('');
   const queryClient = testQueryClient();
   const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={['/conversations']}>{children}</MemoryRouter>
-    </QueryClientProvider>
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <MemoryRouter initialEntries={['/conversations']}>{children}</MemoryRouter>
+      </QueryClientProvider>
+    </I18nProvider>
   );
   const hook = renderHook(() => ({ follow: useFollowStart(), path: useLocation().pathname }), { wrapper });
   const setTask = async (next: StartTask) => {

@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { describeError } from '../../../api/errors';
 import { ErrorAlert } from '../../../components/error-alert';
@@ -16,11 +18,8 @@ export interface Continuation {
   error: unknown;
 }
 
-const CONTINUE_TEXT =
-  'A new sandbox starts, with the repository cloned again at its branch, and the agent goes on with this conversation as its history. What the old workspace held and was not pushed does not carry over.';
-
 /** What a place says while the sandbox does not run, by its status. */
-export type NoticeTexts = Record<Exclude<SandboxStatus, 'RUNNING'>, string>;
+export type NoticeTexts = Record<Exclude<SandboxStatus, 'RUNNING'>, MessageDescriptor>;
 
 /**
  * A conversation's sandbox that does not run, said where it matters (`says`): a paused one offers
@@ -39,13 +38,14 @@ export function SandboxNotice({
   resuming: boolean;
   continuation: Continuation | undefined;
 }) {
+  const { t, i18n } = useLingui();
   if (status === 'PAUSED')
     return (
-      <Alert color="yellow" variant="light" title="Its sandbox is paused">
+      <Alert color="yellow" variant="light" title={t`Its sandbox is paused`}>
         <Stack gap="xs" align="flex-start">
-          <Text size="sm">{says.PAUSED}</Text>
+          <Text size="sm">{i18n._(says.PAUSED)}</Text>
           <Button size="xs" onClick={onResume} loading={resuming}>
-            Resume sandbox
+            <Trans>Resume sandbox</Trans>
           </Button>
         </Stack>
       </Alert>
@@ -64,15 +64,18 @@ export function SandboxNotice({
   return (
     <Alert color={status === 'STARTING' ? 'blue' : 'gray'} variant="light">
       <Stack gap="xs" align="flex-start">
-        <Text size="sm">{says[status]}</Text>
+        <Text size="sm">{i18n._(says[status])}</Text>
         {lost && continuation && (
           <>
             <Text size="sm" c="dimmed">
-              {CONTINUE_TEXT}
+              <Trans>
+                A new sandbox starts, with the repository cloned again at its branch, and the agent goes on with this conversation as its
+                history. What the old workspace held and was not pushed does not carry over.
+              </Trans>
             </Text>
-            {Boolean(continuation.error) && <ErrorAlert title="Not continued">{describeError(continuation.error)}</ErrorAlert>}
+            {Boolean(continuation.error) && <ErrorAlert title={t`Not continued`}>{describeError(continuation.error)}</ErrorAlert>}
             <Button size="xs" onClick={continuation.onContinue} loading={continuation.asking}>
-              Continue in a new sandbox
+              <Trans>Continue in a new sandbox</Trans>
             </Button>
           </>
         )}

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Box, Group, NavLink, Paper, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { LoadingSkeleton } from '../../../components/query-content';
@@ -6,11 +9,11 @@ import type { GitChange, GitDiff } from '../../../contract/workspace';
 
 const FileDiff = lazy(() => import('../../../components/file-diff'));
 
-const STATUS: Record<GitChange['status'], { label: string; color: string }> = {
-  ADDED: { label: 'Added', color: 'teal' },
-  UPDATED: { label: 'Modified', color: 'blue' },
-  DELETED: { label: 'Deleted', color: 'red' },
-  MOVED: { label: 'Moved', color: 'grape' },
+const STATUS: Record<GitChange['status'], { label: MessageDescriptor; color: string }> = {
+  ADDED: { label: msg`Added`, color: 'teal' },
+  UPDATED: { label: msg`Modified`, color: 'blue' },
+  DELETED: { label: msg`Deleted`, color: 'red' },
+  MOVED: { label: msg`Moved`, color: 'grape' },
 };
 
 export interface ChangesViewProps {
@@ -28,16 +31,17 @@ export interface ChangesViewProps {
 
 /** The workspace's changes since the work started: the files, and the chosen one's diff, unified or split. */
 export function ChangesView({ changes, selected, onSelect, layout, onLayout, diff, diffState }: ChangesViewProps) {
+  const { t, i18n } = useLingui();
   if (changes.length === 0) {
     return (
       <Text c="dimmed" size="sm" py="md">
-        No changes in the workspace yet.
+        <Trans>No changes in the workspace yet.</Trans>
       </Text>
     );
   }
   return (
     <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
-      <Paper withBorder radius="md" p={4} component="nav" aria-label="Changed files">
+      <Paper withBorder radius="md" p={4} component="nav" aria-label={t`Changed files`}>
         <Box mah={520} style={{ overflow: 'auto' }}>
           {changes.map((change) => (
             <NavLink
@@ -52,7 +56,7 @@ export function ChangesView({ changes, selected, onSelect, layout, onLayout, dif
               }
               rightSection={
                 <Badge size="xs" variant="light" color={STATUS[change.status].color}>
-                  {STATUS[change.status].label}
+                  {i18n._(STATUS[change.status].label)}
                 </Badge>
               }
               aria-current={change.path === selected ? 'true' : undefined}
@@ -60,6 +64,7 @@ export function ChangesView({ changes, selected, onSelect, layout, onLayout, dif
           ))}
         </Box>
       </Paper>
+      {/* eslint-disable-next-line lingui/no-unlocalized-strings -- CSS */}
       <Stack style={{ gridColumn: 'span 2', minWidth: 0 }} gap="xs">
         {selected ? (
           <>
@@ -72,14 +77,14 @@ export function ChangesView({ changes, selected, onSelect, layout, onLayout, dif
                 value={layout}
                 onChange={(value) => onLayout(value as DiffLayout)}
                 data={[
-                  { value: 'unified', label: 'Unified' },
-                  { value: 'split', label: 'Split' },
+                  { value: 'unified', label: t`Unified` },
+                  { value: 'split', label: t`Split` },
                 ]}
-                aria-label="Diff layout"
+                aria-label={t`Diff layout`}
               />
             </Group>
             {diff ? (
-              <Suspense fallback={<LoadingSkeleton what="the diff" />}>
+              <Suspense fallback={<LoadingSkeleton what={t`the diff`} />}>
                 <FileDiff path={selected} original={diff.original} modified={diff.modified} layout={layout} />
               </Suspense>
             ) : (
@@ -88,7 +93,7 @@ export function ChangesView({ changes, selected, onSelect, layout, onLayout, dif
           </>
         ) : (
           <Text c="dimmed" size="sm">
-            Choose a file to see what changed in it.
+            <Trans>Choose a file to see what changed in it.</Trans>
           </Text>
         )}
       </Stack>

@@ -1,3 +1,6 @@
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Box, Breadcrumbs, Button, Code, Group, Paper, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconDownload, IconFile, IconFolder, IconLink } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -23,31 +26,52 @@ export interface FilesViewProps {
 
 const join = (dir: string, name: string) => (dir ? `${dir}/${name}` : name);
 
-function size(bytes: number | null): string {
+function size(bytes: number | null, i18n: I18n): string {
   if (bytes === null) return '';
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024) return i18n._(msg`${bytes} B`);
+  const tenths = { minimumFractionDigits: 1, maximumFractionDigits: 1 };
+  if (bytes < 1024 * 1024) {
+    const amount = i18n.number(bytes / 1024, tenths);
+    return i18n._(msg`${amount} KB`);
+  }
+  const amount = i18n.number(bytes / 1024 / 1024, tenths);
+  return i18n._(msg`${amount} MB`);
 }
 
 function EntryIcon({ type }: { type: DirectoryListing['entries'][number]['type'] }) {
-  if (type === 'directory') return <IconFolder size={16} aria-label="Folder" />;
+  const { t } = useLingui();
+  if (type === 'directory') return <IconFolder size={16} aria-label={t`Folder`} />;
   // A link is not followed: where it leads may be outside the workspace.
-  if (type === 'link') return <IconLink size={16} aria-label="Link (not followed)" />;
-  return <IconFile size={16} aria-label="File" />;
+  if (type === 'link') return <IconLink size={16} aria-label={t`Link (not followed)`} />;
+  return <IconFile size={16} aria-label={t`File`} />;
+}
+
+/** Why a file's content is not shown, and what to do instead. */
+function NotShown({ kind, size }: { kind: 'binary' | 'too-large'; size: string }) {
+  return (
+    <Text size="sm" c="dimmed">
+      {kind === 'binary' ? (
+        <Trans>Not a text file ({size}): download it to open it.</Trans>
+      ) : (
+        <Trans>Too large to show here ({size}): download it to open it.</Trans>
+      )}
+    </Text>
+  );
 }
 
 /** The workspace's files: a directory at a time, a text file shown, any file or the whole workspace downloaded. */
 export function FilesView(props: FilesViewProps) {
+  const { t, i18n } = useLingui();
   const { dir, listing, file } = props;
+  const listed = listing.entries.length;
   const segments = dir ? dir.split('/') : [];
   return (
     <Stack gap="sm">
       <Group justify="space-between">
-        <Box component="nav" aria-label="Folder">
+        <Box component="nav" aria-label={t`Folder`}>
           <Breadcrumbs>
             <Anchor component="button" type="button" size="sm" onClick={() => props.onOpenDir('')}>
-              workspace
+              <Trans>workspace</Trans>
             </Anchor>
             {segments.map((segment, i) => (
               <Anchor
@@ -69,17 +93,23 @@ export function FilesView(props: FilesViewProps) {
           loading={props.archiving}
           onClick={props.onDownloadArchive}
         >
-          Download workspace (.tar.gz)
+          <Trans>Download workspace (.tar.gz)</Trans>
         </Button>
       </Group>
       <Paper withBorder radius="md">
         <Box mah={420} style={{ overflow: 'auto' }}>
-          <Table aria-label="Files" highlightOnHover verticalSpacing={6}>
+          <Table aria-label={t`Files`} highlightOnHover verticalSpacing={6}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th w={100}>Size</Table.Th>
-                <Table.Th w={140}>Modified</Table.Th>
+                <Table.Th>
+                  <Trans>Name</Trans>
+                </Table.Th>
+                <Table.Th w={100}>
+                  <Trans>Size</Trans>
+                </Table.Th>
+                <Table.Th w={140}>
+                  <Trans context="when a file was last changed">Modified</Trans>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -87,7 +117,7 @@ export function FilesView(props: FilesViewProps) {
                 <Table.Tr>
                   <Table.Td colSpan={3}>
                     <Text size="sm" c="dimmed">
-                      This folder is empty.
+                      <Trans>This folder is empty.</Trans>
                     </Text>
                   </Table.Td>
                 </Table.Tr>
@@ -117,7 +147,7 @@ export function FilesView(props: FilesViewProps) {
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm" c="dimmed">
-                        {size(entry.size)}
+                        {size(entry.size, i18n)}
                       </Text>
                     </Table.Td>
                     <Table.Td>
@@ -132,21 +162,21 @@ export function FilesView(props: FilesViewProps) {
       </Paper>
       {listing.truncated && (
         <Text size="xs" c="dimmed">
-          Only the first {listing.entries.length} entries are listed.
+          <Trans>Only the first {listed} entries are listed.</Trans>
         </Text>
       )}
       {file && (
-        <Paper withBorder radius="md" p="sm" component="section" aria-label={`File ${file}`}>
+        <Paper withBorder radius="md" p="sm" component="section" aria-label={t`File ${file}`}>
           <Group justify="space-between" mb="xs" wrap="nowrap">
             <Text size="sm" ff="monospace" fw={600} style={{ overflowWrap: 'anywhere' }}>
               {file}
             </Text>
             <Group gap="xs" wrap="nowrap">
               <Button variant="default" size="xs" leftSection={<IconDownload size={14} />} onClick={() => props.onDownloadFile(file)}>
-                Download
+                <Trans>Download</Trans>
               </Button>
               <Button variant="subtle" size="xs" onClick={() => props.onOpenFile(undefined)}>
-                Close
+                <Trans>Close</Trans>
               </Button>
             </Group>
           </Group>
@@ -155,10 +185,7 @@ export function FilesView(props: FilesViewProps) {
               <Code block>{props.content.text}</Code>
             </Box>
           ) : props.content ? (
-            <Text size="sm" c="dimmed">
-              {props.content.kind === 'binary' ? 'Not a text file' : 'Too large to show here'} ({size(props.content.size)}): download it to
-              open it.
-            </Text>
+            <NotShown kind={props.content.kind} size={size(props.content.size, i18n)} />
           ) : (
             props.contentState
           )}

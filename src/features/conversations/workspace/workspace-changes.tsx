@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import type { DiffLayout } from '../../../components/file-diff';
 import { LoadedContent, LoadingSkeleton, QueryContent } from '../../../components/query-content';
@@ -11,15 +12,16 @@ import { ChangesView } from './changes-view';
  * server while the sandbox runs; the chosen file and the layout are in the URL.
  */
 export function WorkspaceChanges({ conversationId, sandbox }: { conversationId: string; sandbox: WorkspaceSandbox }) {
+  const { t } = useLingui();
   const [params, update] = useUrlParams<'file' | 'diff'>();
   const running = sandbox.status === 'RUNNING';
   const selected = params.get('file') ?? undefined;
   const layout: DiffLayout = params.get('diff') === 'split' ? 'split' : 'unified';
   const changes = useQuery({ ...workspaceChangesQuery(conversationId), enabled: running });
   const diff = useQuery({ ...workspaceDiffQuery(conversationId, selected ?? ''), enabled: running && selected !== undefined });
-  if (!running) return <WorkspaceSandboxNotice sandbox={sandbox} what="the changes" />;
+  if (!running) return <WorkspaceSandboxNotice sandbox={sandbox} tab="changes" />;
   return (
-    <QueryContent query={changes} what="the changes">
+    <QueryContent query={changes} what={t`the changes`}>
       {(list) => (
         <ChangesView
           changes={list}
@@ -33,8 +35,8 @@ export function WorkspaceChanges({ conversationId, sandbox }: { conversationId: 
               data={undefined}
               error={diff.error}
               onRetry={() => void diff.refetch()}
-              what="the diff"
-              skeleton={<LoadingSkeleton what="the diff" />}
+              what={t`the diff`}
+              skeleton={<LoadingSkeleton what={t`the diff`} />}
             >
               {() => null}
             </LoadedContent>

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,6 +13,7 @@ import { FilesView } from './files-view';
 
 /** A conversation's Files tab: the folder and the file shown are in the URL. */
 export function WorkspaceFiles({ conversationId, sandbox }: { conversationId: string; sandbox: WorkspaceSandbox }) {
+  const { t } = useLingui();
   const [params, update] = useUrlParams<'dir' | 'open'>();
   const running = sandbox.status === 'RUNNING';
   const dir = params.get('dir') ?? '';
@@ -25,11 +27,10 @@ export function WorkspaceFiles({ conversationId, sandbox }: { conversationId: st
     enabled: running && file !== undefined && listing.data !== undefined && !tooLarge,
   });
   const [archiving, setArchiving] = useState(false);
-  if (!running) return <WorkspaceSandboxNotice sandbox={sandbox} what="its files" />;
-  const failed = (what: string) => (error: unknown) =>
-    notifications.show({ color: 'red', title: `Could not download ${what}`, message: describeError(error) });
+  if (!running) return <WorkspaceSandboxNotice sandbox={sandbox} tab="files" />;
+  const failed = (title: string) => (error: unknown) => notifications.show({ color: 'red', title, message: describeError(error) });
   return (
-    <QueryContent query={listing} what="the files">
+    <QueryContent query={listing} what={t`the files`}>
       {(entries) => (
         <FilesView
           dir={dir}
@@ -39,15 +40,15 @@ export function WorkspaceFiles({ conversationId, sandbox }: { conversationId: st
           onOpenFile={(next) => update({ open: next })}
           content={tooLarge ? { kind: 'too-large', size } : content.data}
           contentState={
-            <LoadedContent data={undefined} error={content.error} onRetry={() => void content.refetch()} what="the file">
+            <LoadedContent data={undefined} error={content.error} onRetry={() => void content.refetch()} what={t`the file`}>
               {() => null}
             </LoadedContent>
           }
-          onDownloadFile={(path) => downloadWorkspaceFile(conversationId, path).then(saveFile, failed(path))}
+          onDownloadFile={(path) => downloadWorkspaceFile(conversationId, path).then(saveFile, failed(t`Could not download ${path}`))}
           onDownloadArchive={() => {
             setArchiving(true);
             downloadWorkspaceArchive(conversationId)
-              .then(saveFile, failed('the workspace'))
+              .then(saveFile, failed(t`Could not download the workspace`))
               .finally(() => setArchiving(false));
           }}
           archiving={archiving}

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { SandboxStatus } from '../../../contract/sandboxes';
 import { type Continuation, type NoticeTexts, SandboxNotice } from '../shared/sandbox-notice';
 
@@ -10,21 +11,29 @@ export interface WorkspaceSandbox {
   continuation: Continuation;
 }
 
-/** What a workspace tab says while its sandbox does not run: `what` is what it would show ("the changes"). */
-const workspaceNotice = (what: string): NoticeTexts => ({
-  PAUSED: `The workspace can be read while its sandbox runs: resume it to see ${what}.`,
-  STARTING: `Its sandbox is starting: ${what} show once it runs.`,
-  ERROR: `Its sandbox failed, and ${what} cannot be read from it. Its logs are on the Sandboxes page.`,
-  MISSING: `Its sandbox is gone, and its workspace with it: ${what} cannot be read.`,
-});
+/** What a workspace tab says while its sandbox does not run, by what the tab would show. */
+const WORKSPACE_NOTICES: Record<'changes' | 'files', NoticeTexts> = {
+  changes: {
+    PAUSED: msg`The workspace can be read while its sandbox runs: resume it to see the changes.`,
+    STARTING: msg`Its sandbox is starting: the changes show once it runs.`,
+    ERROR: msg`Its sandbox failed, and the changes cannot be read from it. Its logs are on the Sandboxes page.`,
+    MISSING: msg`Its sandbox is gone, and its workspace with it: the changes cannot be read.`,
+  },
+  files: {
+    PAUSED: msg`The workspace can be read while its sandbox runs: resume it to see its files.`,
+    STARTING: msg`Its sandbox is starting: its files show once it runs.`,
+    ERROR: msg`Its sandbox failed, and its files cannot be read from it. Its logs are on the Sandboxes page.`,
+    MISSING: msg`Its sandbox is gone, and its workspace with it: its files cannot be read.`,
+  },
+};
 
-/** A workspace tab's place while its sandbox does not run (nothing while it runs). */
-export function WorkspaceSandboxNotice({ sandbox, what }: { sandbox: WorkspaceSandbox; what: string }) {
+/** A workspace tab's place while its sandbox does not run (nothing while it runs); `tab` is which tab it is. */
+export function WorkspaceSandboxNotice({ sandbox, tab }: { sandbox: WorkspaceSandbox; tab: 'changes' | 'files' }) {
   if (sandbox.status === 'RUNNING') return null;
   return (
     <SandboxNotice
       status={sandbox.status}
-      says={workspaceNotice(what)}
+      says={WORKSPACE_NOTICES[tab]}
       onResume={sandbox.onResume}
       resuming={sandbox.resuming}
       continuation={sandbox.continuation}
