@@ -30,7 +30,15 @@ const linguiMacros = defineRolldownBabelPreset({
 });
 
 export default defineConfig({
-  plugins: [react(), babel({ presets: [linguiMacros] }), lingui(), tableWithoutScrollArea(), reactRouterProduction(), precompress(), pagePreloads()],
+  plugins: [
+    react(),
+    babel({ presets: [linguiMacros] }),
+    lingui(),
+    tableWithoutScrollArea(),
+    reactRouterProduction(),
+    precompress(),
+    pagePreloads(),
+  ],
   server: { proxy: { '/api': apiTarget, '/openapi.json': apiTarget, '/sign-in': apiTarget, '/sign-out': apiTarget } },
   build: {
     outDir: 'dist',

@@ -1,6 +1,7 @@
-import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconCircleCheck, IconPlugConnected, IconPlugConnectedX } from '@tabler/icons-react';
+import { Trans } from '@lingui/react/macro';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { IconPlugConnected } from '@tabler/icons-react';
+import { lazy, Suspense } from 'react';
 import { describeError } from '../../api/errors';
 import type { LlmTestResult } from '../../contract/llm-test';
 
@@ -13,49 +14,18 @@ export interface LlmTest {
 }
 
 /**
- * Each state of the outcome scrolls into view as it appears, below the button that asked for it:
- * the document's scroll padding keeps it clear of the save bar (src/app/layout.module.css).
+ * How the test went, loaded with the first test: most visits run none. Should its code not come
+ * (the server was updated meanwhile), the outcome is said in a line.
  */
-const scrollIntoView = (node: HTMLElement | null) => node?.scrollIntoView({ block: 'nearest' });
-
-function Outcome({ test }: { test: LlmTest }) {
-  const { t } = useLingui();
-  if (test.pending) {
-    return (
-      <Group gap="xs" role="status" ref={scrollIntoView}>
-        <Loader size="xs" />
-        <Text size="sm">
-          <Trans>Asking the model…</Trans>
-        </Text>
-      </Group>
-    );
-  }
-  if (test.error) {
-    return (
-      <Alert color="red" variant="light" title={t`Could not run the test`} icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
-        {describeError(test.error)}
-      </Alert>
-    );
-  }
-  if (!test.result) return null;
-  if (!test.result.ok) {
-    return (
-      <Alert color="red" variant="light" title={t`The LLM did not respond`} icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
-        <Text size="sm" style={{ wordBreak: 'break-word' }}>
-          {test.result.error}
-        </Text>
-      </Alert>
-    );
-  }
-  const { model } = test.result;
-  return (
-    <Alert color="teal" variant="light" title={t`${model} responded`} icon={<IconCircleCheck />} role="status" ref={scrollIntoView}>
-      <Text size="sm" style={{ wordBreak: 'break-word', whiteSpace: 'pre-wrap' }}>
-        {test.result.reply}
+const Outcome = lazy(() =>
+  import('./llm-test-outcome').catch(() => ({
+    default: ({ test }: { test: LlmTest }) => (
+      <Text size="sm" role="status">
+        {test.pending ? '…' : test.error ? describeError(test.error) : test.result?.ok ? test.result.reply : test.result?.error}
       </Text>
-    </Alert>
-  );
-}
+    ),
+  })),
+);
 
 /**
  * "Test LLM" and what the test found. A result is shown only while the fields still hold what
@@ -92,7 +62,11 @@ export function LlmTestPanel({
         </Text>
       </Group>
       {/* Below the button: the button stays where it was clicked. */}
-      {applies && <Outcome test={test} />}
+      {applies && (
+        <Suspense fallback={null}>
+          <Outcome test={test} />
+        </Suspense>
+      )}
     </Stack>
   );
 }

@@ -232,17 +232,18 @@ describe('SettingsFormView', () => {
     expect(screen.getByRole('button', { name: 'Test LLM' })).toBeDisabled();
   });
 
-  it("shows the model's reply", () => {
+  it("shows the model's reply", async () => {
     setup(stored, null, testOfStored({ ok: true, model: 'gpt-5', reply: 'Ready to help.' }));
     const llm = screen.getByRole('region', { name: 'LLM' });
-    expect(within(llm).getByRole('status')).toHaveTextContent('gpt-5 responded');
+    // The outcome's code comes with the first test.
+    expect(await within(llm).findByRole('status')).toHaveTextContent('gpt-5 responded');
     expect(within(llm).getByRole('status')).toHaveTextContent('Ready to help.');
   });
 
   it("shows the provider's refusal in words, until the tested fields change", async () => {
     const { user } = setup(stored, null, testOfStored({ ok: false, error: 'The provider rejected the API key (HTTP 401: bad key).' }));
     const llm = screen.getByRole('region', { name: 'LLM' });
-    expect(within(llm).getByRole('alert')).toHaveTextContent('The LLM did not respond');
+    expect(await within(llm).findByRole('alert')).toHaveTextContent('The LLM did not respond');
     expect(within(llm).getByRole('alert')).toHaveTextContent('The provider rejected the API key (HTTP 401: bad key).');
     await user.type(input('LLM base URL'), 'http://localhost:4000/v1');
     expect(within(llm).queryByRole('alert')).not.toBeInTheDocument();
