@@ -138,6 +138,7 @@ export async function openServer(
     verifyGitTokens: config.verifyGitTokens,
     setupScriptTimeoutMs: config.setupScriptTimeout * 1000,
     llmPrices,
+    tavilyApiUrl: config.tavilyApiUrl,
     sandboxUidBase: uidBase,
     sandboxNamespaces: namespaces,
     docker,

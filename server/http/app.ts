@@ -94,9 +94,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       }),
     );
   }
-  // The LLM proxy on ports of its own: sandboxes reach that one route, not the API.
+  // The LLM proxy on ports of its own: sandboxes reach its routes (the LLM, web search), not the API.
   await options.services.llmProxy.serve(async (host) => {
-    const llmProxy = await buildLlmProxyApp(options.services.llmProxy, options.log);
+    const llmProxy = await buildLlmProxyApp(options.services.llmProxy, options.services.webSearch, options.log);
     await llmProxy.listen({ host, port: 0 });
     return { port: (llmProxy.server.address() as AddressInfo).port, close: () => llmProxy.close() };
   });

@@ -79,6 +79,8 @@ export interface TestAppOptions {
   sandboxesShareNetwork?: boolean;
   /** How often event collection looks for conversations to connect to; half a second, as the server's, when absent. */
   eventCollectionRoundMs?: number;
+  /** Tavily's API as TAVILY_API_URL names it (a stand-in's, `startTavilyStandIn`); Tavily's own when absent. */
+  tavilyApiUrl?: string;
 }
 
 /** Argon2id at a cost tests can afford: the same code and queue, a thousandth of the memory and one pass. */
@@ -135,6 +137,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     passwords: options.passwords ?? new Passwords(CHEAP_ARGON2),
     sandboxesShareNetwork: options.sandboxesShareNetwork,
     eventCollectionRoundMs: options.eventCollectionRoundMs,
+    tavilyApiUrl: options.tavilyApiUrl,
   });
   // As in the server, its own starts are ended only once it holds its id (startMonitoring).
   await services.sandboxes.startMonitoring();
