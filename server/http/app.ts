@@ -52,7 +52,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler({ checked: options.checkBuiltResponses ?? false }));
-  // First, so every request is counted, those the host check refuses too.
+  // Before any route is registered, so every response is counted, the host check's refusals too.
   registerRequestMetrics(app, options.services.metrics.requests);
   registerHostCheck(app, options.allowedHosts ?? []);
   registerJsonBodyParser(app);
