@@ -63,6 +63,7 @@ describe('configFromEnv', () => {
       DATA_DIR: '/tmp/x',
       SESSION_API_KEY: ' k ',
       SECRETS_KEY: 's',
+      METRICS_TOKEN: ' m ',
       CORS_ORIGINS: 'https://a.example, https://b.example',
       ALLOWED_HOSTS: 'console.example, 10.0.0.5',
       LLM_PRICES_FILE: ' /etc/agent-console/prices.json ',
@@ -74,6 +75,7 @@ describe('configFromEnv', () => {
       dataDir: '/tmp/x',
       sessionApiKey: 'k',
       secretsKey: 's',
+      metricsToken: 'm',
       corsOrigins: ['https://a.example', 'https://b.example'],
       allowedHosts: ['console.example', '10.0.0.5'],
       llmPricesFile: '/etc/agent-console/prices.json',
@@ -90,6 +92,7 @@ describe('configFromEnv', () => {
 
   it('treats blank keys as unset, so a key is generated rather than accepting an empty one', () => {
     expect(configFromEnv({ SESSION_API_KEY: '  ' }).sessionApiKey).toBeUndefined();
+    expect(configFromEnv({ METRICS_TOKEN: '  ' }).metricsToken).toBeUndefined();
   });
 
   it.each(['0', '1000', 'x', '4294967295'])('refuses SANDBOX_UID_BASE=%s (system and people uids, or no room above)', (value) => {

@@ -19,6 +19,8 @@ export interface ServerConfig {
   consoleDir: string;
   /** Fixed session key; when absent one is generated and stored in the data dir. */
   sessionApiKey: string | undefined;
+  /** METRICS_TOKEN: a key that reads `GET /metrics` alone (Prometheus'); when absent only owners' and admins' keys do. */
+  metricsToken: string | undefined;
   /** Key material for secrets at rest; when absent one is generated and stored in the data dir. */
   secretsKey: string | undefined;
   /** Content-Security-Policy for the served console (CONSOLE_CSP), for a console of another make; the strict one when absent. */
@@ -219,6 +221,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     consoleDir: path.resolve(nonEmpty(env.CONSOLE_DIR) ?? 'dist'),
     consoleContentSecurityPolicy: nonEmpty(env.CONSOLE_CSP),
     sessionApiKey: nonEmpty(env.SESSION_API_KEY),
+    metricsToken: nonEmpty(env.METRICS_TOKEN),
     secretsKey: nonEmpty(env.SECRETS_KEY),
     databaseUrl: databaseUrl(env),
     instanceUrl: nonEmpty(env.INSTANCE_URL)?.replace(/\/+$/, ''),

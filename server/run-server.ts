@@ -187,6 +187,7 @@ export async function openServer(
         consoleContentSecurityPolicy: config.consoleContentSecurityPolicy,
         cookieSecure: config.cookieSecure,
         corsOrigins: config.corsOrigins,
+        metricsToken: config.metricsToken,
         // Sandboxes are handed loopback addresses, which are allowed already.
         allowedHosts: [config.host, ...config.allowedHosts],
         log,

@@ -12,6 +12,8 @@ import { openApiDocumentHandler } from './openapi-document';
 import { type ApiOptions, apiRoutes } from '../routes/api';
 import { registerConsole } from '../routes/console';
 import { healthRoutes } from '../routes/health';
+import { metricsRoutes } from '../routes/metrics';
+import { registerRequestMetrics } from './request-metrics';
 import { signInRoutes } from '../routes/sign-in';
 import { identityProviderSignInRoutes } from '../routes/identity-provider-sign-in';
 import { zodValidatorCompiler } from './validation';
@@ -31,6 +33,8 @@ export interface AppOptions extends ApiOptions {
   cookieSecure?: boolean;
   /** Encode `builtToSchema` responses with their schema too and fail those that differ (tests). */
   checkBuiltResponses?: boolean;
+  /** METRICS_TOKEN: a key that reads `GET /metrics` and nothing else; without it only owners' and admins' keys do. */
+  metricsToken?: string;
   /** Run last when the app closes, after the services stopped: what they still write to (the database). */
   afterClose?: () => Promise<void>;
 }
@@ -48,6 +52,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler({ checked: options.checkBuiltResponses ?? false }));
+  // Before any route is registered, so every response is counted, the host check's refusals too.
+  registerRequestMetrics(app, options.services.metrics.requests);
   registerHostCheck(app, options.allowedHosts ?? []);
   registerJsonBodyParser(app);
   registerErrorHandling(app);
@@ -74,6 +80,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await app.register(healthRoutes);
+  await app.register(
+    metricsRoutes({
+      metrics: options.services.metrics,
+      sessionKey: options.sessionKey,
+      identities: options.services.identities,
+      metricsToken: options.metricsToken,
+    }),
+  );
   await app.register(apiRoutes(options), { prefix: '/api' });
   await app.register(
     signInRoutes({

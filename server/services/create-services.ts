@@ -17,7 +17,8 @@ import type { SandboxRuntime } from '../sandboxes/runtime';
 import { fixedSpecCatalog } from '../sandboxes/spec-catalog';
 import { SandboxUsers } from '../sandboxes/sandbox-users';
 import type { SecretBox } from '../secret-box';
-import type { Db } from '../store/database';
+import { connectionPoolStats, type Db } from '../store/database';
+import { ServerMetrics } from '../metrics/server-metrics';
 import { EventNotices } from '../store/event-notices';
 import { MetaStore } from '../store/meta-store';
 import { InstancesStore } from '../store/instances-store';
@@ -88,6 +89,8 @@ export interface ApiServices {
   identities: Identities;
   /** Sign-in with an identity provider, when OIDC_* set one up. */
   identityProvider?: IdentityProvider;
+  /** What `GET /metrics` shows. */
+  metrics: ServerMetrics;
 }
 
 export interface ServiceOptions {
@@ -241,6 +244,15 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   });
   const conversations = new ConversationService(data, startTasks, sandboxes, events, agents, collector, conversationLog, clock);
   const apiKeys = new ApiKeysService(data, clock);
+  const metrics = new ServerMetrics({
+    instanceId: options.instance.id,
+    runtime: docker ? 'docker' : 'process',
+    sandboxes,
+    collector,
+    events,
+    llmProxy,
+    databasePool: () => connectionPoolStats(db),
+  });
   const team: TeamService = new TeamService(
     data,
     {
@@ -279,5 +291,6 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     webSearch,
     identities: new Identities(data, apiKeys),
     identityProvider: options.oidc && new IdentityProvider(options.oidc, team, log.child({ component: 'identity-provider' })),
+    metrics,
   };
 }

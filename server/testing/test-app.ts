@@ -35,6 +35,8 @@ export interface TestAppOptions {
   consoleDir?: string;
   consoleContentSecurityPolicy?: string;
   cookieSecure?: boolean;
+  /** METRICS_TOKEN. */
+  metricsToken?: string;
   dataDir?: string;
   secretsKey?: string;
   verifyGitTokens?: boolean;
@@ -150,6 +152,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     consoleDir: options.consoleDir ?? path.join(dataDir, 'console-not-built'),
     consoleContentSecurityPolicy: options.consoleContentSecurityPolicy,
     cookieSecure: options.cookieSecure,
+    metricsToken: options.metricsToken,
     log,
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,
