@@ -74,9 +74,8 @@ test('every section can be edited, saved and is there after a reload; secrets ne
   // Git identity
   await field(page, 'Git user name').fill('Ada Lovelace');
   await field(page, 'Git user email').fill('ada@example.com');
-  // Search: stored, and marked as not used by this server, as it says in its OpenAPI document.
-  await expect(field(page, 'Search API key')).toHaveAccessibleDescription(/Not used by this server/);
-  await expect(field(page, 'LLM model')).not.toHaveAccessibleDescription(/Not used/);
+  // Search: the agent's web search uses it.
+  await expect(field(page, 'Search API key')).not.toHaveAccessibleDescription(/Not used/);
   await field(page, 'Search API key').fill(SECRETS.search);
   // Preferences
   await field(page, 'Language').selectOption('de');
@@ -84,7 +83,9 @@ test('every section can be edited, saved and is there after a reload; secrets ne
   await page.getByRole('switch', { name: 'Proactive conversation starters' }).uncheck();
   await page.getByRole('switch', { name: 'Solvability analysis' }).uncheck();
   await page.getByRole('switch', { name: 'Analytics consent' }).check();
-  // Account
+  // Account: stored, and marked as not used by this server, as it says in its OpenAPI document.
+  await expect(field(page, 'Email')).toHaveAccessibleDescription(/Not used by this server/);
+  await expect(field(page, 'LLM model')).not.toHaveAccessibleDescription(/Not used/);
   await field(page, 'Email').fill('ada@analytical.engine');
   await page.getByRole('switch', { name: 'Email verified' }).check();
 

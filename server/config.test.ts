@@ -63,9 +63,11 @@ describe('configFromEnv', () => {
       DATA_DIR: '/tmp/x',
       SESSION_API_KEY: ' k ',
       SECRETS_KEY: 's',
+      METRICS_TOKEN: ' m ',
       CORS_ORIGINS: 'https://a.example, https://b.example',
       ALLOWED_HOSTS: 'console.example, 10.0.0.5',
       LLM_PRICES_FILE: ' /etc/agent-console/prices.json ',
+      TAVILY_API_URL: 'http://127.0.0.1:4010/tavily/',
     });
     expect(config).toMatchObject({
       host: '0.0.0.0',
@@ -73,14 +75,24 @@ describe('configFromEnv', () => {
       dataDir: '/tmp/x',
       sessionApiKey: 'k',
       secretsKey: 's',
+      metricsToken: 'm',
       corsOrigins: ['https://a.example', 'https://b.example'],
       allowedHosts: ['console.example', '10.0.0.5'],
       llmPricesFile: '/etc/agent-console/prices.json',
+      tavilyApiUrl: 'http://127.0.0.1:4010/tavily',
     });
+  });
+
+  it("searches the web through Tavily's API unless TAVILY_API_URL names another, which must be an http(s) base URL", () => {
+    expect(configFromEnv({}).tavilyApiUrl).toBe('https://api.tavily.com');
+    for (const bad of ['api.tavily.com', 'ftp://api.tavily.com', 'https://api.tavily.com/?key=x', 'https://user:pw@api.tavily.com']) {
+      expect(() => configFromEnv({ TAVILY_API_URL: bad }), bad).toThrow(/TAVILY_API_URL must be an http\(s\) base URL/);
+    }
   });
 
   it('treats blank keys as unset, so a key is generated rather than accepting an empty one', () => {
     expect(configFromEnv({ SESSION_API_KEY: '  ' }).sessionApiKey).toBeUndefined();
+    expect(configFromEnv({ METRICS_TOKEN: '  ' }).metricsToken).toBeUndefined();
   });
 
   it.each(['0', '1000', 'x', '4294967295'])('refuses SANDBOX_UID_BASE=%s (system and people uids, or no room above)', (value) => {

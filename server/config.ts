@@ -19,6 +19,8 @@ export interface ServerConfig {
   consoleDir: string;
   /** Fixed session key; when absent one is generated and stored in the data dir. */
   sessionApiKey: string | undefined;
+  /** METRICS_TOKEN: a key that reads `GET /metrics` alone (Prometheus'); when absent only owners' and admins' keys do. */
+  metricsToken: string | undefined;
   /** Key material for secrets at rest; when absent one is generated and stored in the data dir. */
   secretsKey: string | undefined;
   /** Content-Security-Policy for the served console (CONSOLE_CSP), for a console of another make; the strict one when absent. */
@@ -41,6 +43,8 @@ export interface ServerConfig {
   sandboxSpecsFile: string | undefined;
   /** Model prices replacing or adding to the shipped ones (LLM_PRICES_FILE, JSON). */
   llmPricesFile: string | undefined;
+  /** Tavily's API, which the agent's web search and the search key's test call (TAVILY_API_URL): its base URL, no trailing slash. */
+  tavilyApiUrl: string;
   maxSandboxes: number;
   maxRunningSandboxes: number;
   /** Seconds a sandbox may take to respond to its health check before it is in ERROR. */
@@ -145,6 +149,18 @@ function upstream(value: string | undefined): URL | undefined {
   return url;
 }
 
+export const TAVILY_API_URL = 'https://api.tavily.com';
+
+/** TAVILY_API_URL: an http(s) base URL without query or fragment, Tavily's own when unset. */
+function tavilyApiUrl(value: string | undefined): string {
+  const text = nonEmpty(value);
+  if (text === undefined) return TAVILY_API_URL;
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username || url.password)
+    throw new ConfigError(`TAVILY_API_URL must be an http(s) base URL such as ${TAVILY_API_URL}, got "${value}"`);
+  return url.href.replace(/\/+$/, '');
+}
+
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
@@ -205,6 +221,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     consoleDir: path.resolve(nonEmpty(env.CONSOLE_DIR) ?? 'dist'),
     consoleContentSecurityPolicy: nonEmpty(env.CONSOLE_CSP),
     sessionApiKey: nonEmpty(env.SESSION_API_KEY),
+    metricsToken: nonEmpty(env.METRICS_TOKEN),
     secretsKey: nonEmpty(env.SECRETS_KEY),
     databaseUrl: databaseUrl(env),
     instanceUrl: nonEmpty(env.INSTANCE_URL)?.replace(/\/+$/, ''),
@@ -215,6 +232,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     oidc: oidc(env),
     sandboxSpecsFile: nonEmpty(env.SANDBOX_SPECS_FILE),
     llmPricesFile: nonEmpty(env.LLM_PRICES_FILE),
+    tavilyApiUrl: tavilyApiUrl(env.TAVILY_API_URL),
     maxSandboxes: count('MAX_SANDBOXES', env.MAX_SANDBOXES, 20),
     maxRunningSandboxes: count('MAX_RUNNING_SANDBOXES', env.MAX_RUNNING_SANDBOXES, 5),
     sandboxStartTimeout: positive('SANDBOX_START_TIMEOUT', env.SANDBOX_START_TIMEOUT, 30),

@@ -138,6 +138,7 @@ export async function openServer(
     verifyGitTokens: config.verifyGitTokens,
     setupScriptTimeoutMs: config.setupScriptTimeout * 1000,
     llmPrices,
+    tavilyApiUrl: config.tavilyApiUrl,
     sandboxUidBase: uidBase,
     sandboxNamespaces: namespaces,
     docker,
@@ -186,6 +187,7 @@ export async function openServer(
         consoleContentSecurityPolicy: config.consoleContentSecurityPolicy,
         cookieSecure: config.cookieSecure,
         corsOrigins: config.corsOrigins,
+        metricsToken: config.metricsToken,
         // Sandboxes are handed loopback addresses, which are allowed already.
         allowedHosts: [config.host, ...config.allowedHosts],
         log,

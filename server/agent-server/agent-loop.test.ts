@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -35,14 +37,20 @@ async function start(
     price?: object | null;
     mcpServers?: Record<string, object>;
     condenser?: object | null;
+    webSearch?: object | null;
   } = {},
 ) {
   llm = await startOpenAiStub(script);
   const workspace = path.join(root, 'workspaces', `w${++counter}`);
   fs.mkdirSync(workspace, { recursive: true });
-  const { price = null, mcpServers = {}, condenser = null, ...rest } = overrides;
+  const { price = null, mcpServers = {}, condenser = null, webSearch = null, ...rest } = overrides;
   const created = await server.call('POST', '/api/conversations', {
-    agent: { llm: { model: 'openai/stub-model', base_url: llm.baseUrl, api_key: LLM_KEY, price }, mcp_config: { mcpServers }, condenser },
+    agent: {
+      llm: { model: 'openai/stub-model', base_url: llm.baseUrl, api_key: LLM_KEY, price },
+      mcp_config: { mcpServers },
+      condenser,
+      web_search: webSearch,
+    },
     workspace: { working_dir: workspace },
     initial_message: { content: [{ type: 'text', text: 'Please do the task.' }] },
     ...rest,
@@ -189,6 +197,77 @@ describe('MCP servers as tools', () => {
     expect(ofKind(await server.events(id), 'ObservationEvent')[0]).toMatchObject({
       observation: { kind: 'MCPToolObservation', content: [expect.anything(), expect.objectContaining({ text: 'echo: approved' })] },
     });
+  });
+});
+
+describe('web search through the app server', () => {
+  const TOKEN = 'acllm-search-token-3b9f0d';
+  let route: http.Server;
+  let url: string;
+  const searches: { authorization: string | undefined; body: unknown }[] = [];
+  beforeAll(async () => {
+    // The app server's search route as it answers when Tavily refuses the key (and, here, quotes the token).
+    route = http.createServer((request, response) => {
+      let raw = '';
+      request.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+      request.on('end', () => {
+        searches.push({ authorization: request.headers.authorization, body: JSON.parse(raw) });
+        response
+          .writeHead(502, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ detail: `Tavily refused the search API key (HTTP 401: not ${TOKEN}).` }));
+      });
+    });
+    await new Promise<void>((resolve) => route.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(route.address() as AddressInfo).port}/v1/web-search`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => route.close(resolve));
+  });
+
+  it("is a tavily tool that asks the app server with the conversation's token, says a refusal as a failed search, and goes when a re-sent start has none", async () => {
+    const { id, workspace } = await start(
+      [
+        { toolCalls: [{ name: 'web_search', arguments: { query: 'agent servers' } }] },
+        { text: 'Could not search.' },
+        { text: 'Still here.' },
+      ],
+      { webSearch: { url, api_key: TOKEN } },
+    );
+    await server.status(id, 'finished');
+
+    expect(llm!.requests[0]?.tools?.map((tool) => tool.function.name)).toEqual(['terminal', 'file_editor', 'finish', 'web_search']);
+    expect(searches).toEqual([{ authorization: `Bearer ${TOKEN}`, body: { query: 'agent servers' } }]);
+    const events = await server.events(id);
+    expect(ofKind(events, 'ActionEvent')[0]).toMatchObject({
+      tool_name: 'web_search',
+      action: { kind: 'MCPToolAction', data: { query: 'agent servers' } },
+    });
+    expect(ofKind(events, 'ObservationEvent')[0]).toMatchObject({
+      observation: {
+        kind: 'MCPToolObservation',
+        tool_name: 'web_search',
+        is_error: true,
+        content: [
+          expect.objectContaining({
+            text: 'Web search failed: Tavily refused the search API key (HTTP 401: not <secret:WEB_SEARCH_TOKEN>).',
+          }),
+        ],
+      },
+    });
+    expect(JSON.stringify(events)).not.toContain(TOKEN);
+
+    // Re-sent without it (the search key was removed, then the sandbox restarted): the model is offered it no more.
+    const again = await server.call('POST', '/api/conversations', {
+      conversation_id: id,
+      agent: { llm: { model: 'openai/stub-model', base_url: llm!.baseUrl, api_key: LLM_KEY }, web_search: null },
+      workspace: { working_dir: workspace },
+    });
+    expect(again.status).toBe(200);
+    expect(
+      (await server.call('POST', `/api/conversations/${id}/events`, { content: [{ type: 'text', text: 'Go on.' }], run: true })).status,
+    ).toBe(200);
+    await llm!.waitForRequests(3);
+    expect(llm!.requests[2]?.tools?.map((tool) => tool.function.name)).toEqual(['terminal', 'file_editor', 'finish']);
   });
 });
 

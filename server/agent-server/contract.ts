@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { conversationIdSchema, executionStatusSchema, metricsSchema, sendMessageRequestSchema } from '../../src/contract/conversations';
 import { eventSchema } from '../../src/contract/events';
 import { integer } from '../../src/contract/rules';
+import { webSearchToolSchema } from './web-search-contract';
 
 /*
  * The agent server's own API (what runs inside each sandbox), as far as the app server uses it:
@@ -112,6 +113,8 @@ export const agentStartConversationSchema = z.object({
     }),
     /** Its values (API keys, a stdio server's environment) are masked in every event, as secrets are. */
     mcp_config: z._default(mcpConfigSchema, { mcpServers: {} }),
+    /** Ours: the web search tool, through the app server (server/agent-server/web-search-contract.ts); `null`: none. */
+    web_search: z._default(z.nullable(webSearchToolSchema), null),
     /** `null`: the whole history goes to the LLM, however long. */
     condenser: z._default(z.nullable(condenserSchema), null),
   }),

@@ -12,6 +12,7 @@ import { initialMetrics } from './metrics';
 import type { Model } from './model';
 import { connectMcpServers, type McpFailure, mcpSecrets } from './tools/mcp';
 import { Tools } from './tools/tools';
+import { webSearchTool } from './tools/web-search';
 import { TOOL_RESULT_KINDS } from './history';
 import { keptOutput } from '../../src/contract/running-output';
 
@@ -91,10 +92,13 @@ export class Conversation {
     this.#settings = { max_budget_per_task: request.max_budget_per_task, environment: request.environment };
     this.#securityAnalyzer = request.security_analyzer;
     this.#condenser = request.agent.condenser;
+    const search = request.agent.web_search;
+    this.tools.setWebSearch(search && webSearchTool(search));
     this.#masker = new Masker({
       ...mcpSecrets(request.agent.mcp_config),
       ...this.#credentials.secrets,
       LLM_API_KEY: llm.api_key,
+      WEB_SEARCH_TOKEN: search?.api_key ?? null,
       SESSION_API_KEY: credentials.sessionKey,
     });
     this.#model = llm.model === null ? null : llm.model === DEMO_MODEL ? demoModel() : openAiModel({ ...llm, model: llm.model });

@@ -165,7 +165,15 @@ export const SYSTEM_TASKS = {
     team_defaults: { read: 'any' },
     llm_call: { create: 'own' },
   },
+  // The same token: that conversation, its owner's search key.
+  'search the web for a conversation': {
+    conversation: { read: 'any' },
+    settings: { read: 'own' },
+    team_defaults: { read: 'any' },
+  },
   'seal MCP env values stored in plain text': { settings: { read: 'own', update: 'own' } },
+  // Counts by status for GET /metrics: no sandbox's id or owner leaves it.
+  'report metrics': { sandbox: { read: 'any' } },
 } as const satisfies Record<string, Grants>;
 
 export type SystemTask = keyof typeof SYSTEM_TASKS;

@@ -12,6 +12,8 @@ import { openApiDocumentHandler } from './openapi-document';
 import { type ApiOptions, apiRoutes } from '../routes/api';
 import { registerConsole } from '../routes/console';
 import { healthRoutes } from '../routes/health';
+import { metricsRoutes } from '../routes/metrics';
+import { registerRequestMetrics } from './request-metrics';
 import { signInRoutes } from '../routes/sign-in';
 import { identityProviderSignInRoutes } from '../routes/identity-provider-sign-in';
 import { zodValidatorCompiler } from './validation';
@@ -31,6 +33,8 @@ export interface AppOptions extends ApiOptions {
   cookieSecure?: boolean;
   /** Encode `builtToSchema` responses with their schema too and fail those that differ (tests). */
   checkBuiltResponses?: boolean;
+  /** METRICS_TOKEN: a key that reads `GET /metrics` and nothing else; without it only owners' and admins' keys do. */
+  metricsToken?: string;
   /** Run last when the app closes, after the services stopped: what they still write to (the database). */
   afterClose?: () => Promise<void>;
 }
@@ -48,6 +52,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler({ checked: options.checkBuiltResponses ?? false }));
+  // Before any route is registered, so every response is counted, the host check's refusals too.
+  registerRequestMetrics(app, options.services.metrics.requests);
   registerHostCheck(app, options.allowedHosts ?? []);
   registerJsonBodyParser(app);
   registerErrorHandling(app);
@@ -74,6 +80,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await app.register(healthRoutes);
+  await app.register(
+    metricsRoutes({
+      metrics: options.services.metrics,
+      sessionKey: options.sessionKey,
+      identities: options.services.identities,
+      metricsToken: options.metricsToken,
+    }),
+  );
   await app.register(apiRoutes(options), { prefix: '/api' });
   await app.register(
     signInRoutes({
@@ -94,9 +108,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       }),
     );
   }
-  // The LLM proxy on ports of its own: sandboxes reach that one route, not the API.
+  // The LLM proxy on ports of its own: sandboxes reach its routes (the LLM, web search), not the API.
   await options.services.llmProxy.serve(async (host) => {
-    const llmProxy = await buildLlmProxyApp(options.services.llmProxy, options.log);
+    const llmProxy = await buildLlmProxyApp(options.services.llmProxy, options.services.webSearch, options.log);
     await llmProxy.listen({ host, port: 0 });
     return { port: (llmProxy.server.address() as AddressInfo).port, close: () => llmProxy.close() };
   });

@@ -18,7 +18,7 @@ declare module 'fastify' {
 }
 
 /** The key a request gives: `X-Session-API-Key`, else `Authorization: Bearer` (as OpenHands takes API keys); trimmed. */
-function givenKey(request: FastifyRequest): string | string[] | undefined {
+export function givenKey(request: FastifyRequest): string | string[] | undefined {
   const key = request.headers[SESSION_KEY_HEADER.toLowerCase()];
   if (key !== undefined) return typeof key === 'string' ? key.trim() : key;
   const authorization = request.headers.authorization;

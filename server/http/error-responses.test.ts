@@ -10,7 +10,7 @@ let t: TestApp;
 let llmProxyApp: FastifyInstance;
 beforeAll(async () => {
   t = await startTestApp();
-  llmProxyApp = await buildLlmProxyApp(t.services.llmProxy, t.app.log as Logger);
+  llmProxyApp = await buildLlmProxyApp(t.services.llmProxy, t.services.webSearch, t.app.log as Logger);
 });
 afterAll(async () => {
   await llmProxyApp.close();

@@ -27,6 +27,8 @@ const llmProxy: Partial<ErrorResponses> = {
   unauthenticated: openAiError(401, 'invalid_request_error', 'invalid_api_key'),
   unavailable: openAiError(502, 'api_error'),
 };
+/** The agent's web search, on the LLM proxy's listener: Tavily's refusal, or no answer, is a bad gateway. */
+const webSearchProxy: Partial<ErrorResponses> = { unavailable: detail(502) };
 /** FastAPI's own 404 for a path parameter that names nothing. */
 const fastApiNotFound: ErrorResponse = () => ({ status: 404, body: { detail: 'Not Found' } });
 
@@ -94,6 +96,7 @@ const BY_ROUTE: Record<string, Partial<ErrorResponses>> = {
   'GET /api/v1/app-conversations/:conversation_id/workspace/file': search,
   // On the LLM proxy's own listener (server/http/llm-proxy-app.ts), not the API's.
   'POST /v1/chat/completions': llmProxy,
+  'POST /v1/web-search': webSearchProxy,
 };
 
 /** The routes BY_ROUTE names, for a test that each is a route the server has. */

@@ -15,6 +15,7 @@ const ROUTE_ACCESS: Record<string, RouteAccess> = {
   'POST /api/settings': 'signed-in',
   'POST /api/llm/test': 'signed-in',
   'POST /api/mcp/test': 'signed-in',
+  'POST /api/search/test': 'signed-in',
   'GET /api/options/models': 'signed-in',
   'GET /api/options/agents': 'signed-in',
   'GET /api/options/security-analyzers': 'signed-in',

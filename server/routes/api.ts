@@ -13,6 +13,7 @@ import { llmRoutes } from './llm';
 import { mcpRoutes } from './mcp';
 import { optionsRoutes } from './options';
 import { sandboxRoutes } from './sandboxes';
+import { searchRoutes } from './search';
 import { secretsRoutes } from './secrets';
 import { settingsRoutes } from './settings';
 import { teamRoutes } from './team';
@@ -51,6 +52,7 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     await api.register(settingsRoutes(services.settings));
     await api.register(llmRoutes(services.llmTest));
     await api.register(mcpRoutes(services.mcpTest));
+    await api.register(searchRoutes(services.searchKeyTest));
     await api.register(optionsRoutes(services.options));
     await api.register(secretsRoutes(services.secrets));
     await api.register(sandboxRoutes(services.sandboxes));

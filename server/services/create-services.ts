@@ -17,7 +17,8 @@ import type { SandboxRuntime } from '../sandboxes/runtime';
 import { fixedSpecCatalog } from '../sandboxes/spec-catalog';
 import { SandboxUsers } from '../sandboxes/sandbox-users';
 import type { SecretBox } from '../secret-box';
-import type { Db } from '../store/database';
+import { connectionPoolStats, type Db } from '../store/database';
+import { ServerMetrics } from '../metrics/server-metrics';
 import { EventNotices } from '../store/event-notices';
 import { MetaStore } from '../store/meta-store';
 import { InstancesStore } from '../store/instances-store';
@@ -36,6 +37,9 @@ import { LlmTestService } from './settings/llm-test-service';
 import { LlmProxyService } from './llm-proxy/llm-proxy-service';
 import { LlmProxyTokens } from './llm-proxy/llm-proxy-tokens';
 import { McpTestService } from './settings/mcp-test-service';
+import { SearchKeyTestService } from './settings/search-key-test-service';
+import { TavilyApi } from './web-search/tavily-api';
+import { WebSearchService } from './web-search/web-search-service';
 import type { SandboxLimits, UserSandboxLimits } from './sandboxes/sandbox-limits';
 import { SandboxService } from './sandboxes/sandbox-service';
 import { OptionsService } from './settings/options-service';
@@ -45,7 +49,7 @@ import { StartTaskService } from './conversations/start-task-service';
 import { ApiKeysService } from './team/api-keys-service';
 import { Identities } from './team/identities';
 import { IdentityProvider } from './team/identity-provider';
-import type { OidcConfig } from '../config';
+import { type OidcConfig, TAVILY_API_URL } from '../config';
 import { TeamService } from './team/team-service';
 import type { Passwords } from './team/passwords';
 
@@ -54,6 +58,8 @@ export interface ApiServices {
   secrets: SecretsService;
   mcpTest: McpTestService;
   llmTest: LlmTestService;
+  /** Whether Tavily accepts a search API key (`/api/search/test`). */
+  searchKeyTest: SearchKeyTestService;
   /** What Settings may choose from (`/api/options/*`). */
   options: OptionsService;
   /** The connected git provider's view of its user (`/api/user/*`). */
@@ -77,10 +83,14 @@ export interface ApiServices {
   apiKeys: ApiKeysService;
   /** The LLM as sandboxes reach it: their calls, passed on with the owner's key. */
   llmProxy: LlmProxyService;
+  /** The agent's web search, on the LLM proxy's listener: its searches, passed on to Tavily with the owner's key. */
+  webSearch: WebSearchService;
   /** Who an API key or a session cookie is. */
   identities: Identities;
   /** Sign-in with an identity provider, when OIDC_* set one up. */
   identityProvider?: IdentityProvider;
+  /** What `GET /metrics` shows. */
+  metrics: ServerMetrics;
 }
 
 export interface ServiceOptions {
@@ -96,6 +106,8 @@ export interface ServiceOptions {
   setupScriptTimeoutMs: number;
   /** What models cost (`loadLlmPrices`); absent: the shipped prices. */
   llmPrices?: LlmPrices;
+  /** Tavily's API (TAVILY_API_URL), for web search and the search key's test; Tavily's own when absent. */
+  tavilyApiUrl?: string;
   /** Each service logs through a child of this one. */
   log: Logger;
   /** First uid of the users sandboxes run as (the server must be root); absent: they run as the server's user. */
@@ -192,17 +204,20 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const prices = options.llmPrices ?? new LlmPrices();
   // Containers and namespaced processes have a loopback of their own: the host's is reached by its name.
   const urlFromSandbox = docker || options.sandboxNamespaces ? reachableFromSandbox : undefined;
+  const proxyTokens = new LlmProxyTokens(box);
   const llmProxy = new LlmProxyService(
     data,
     settings,
-    new LlmProxyTokens(box),
+    proxyTokens,
     prices,
     clock ?? systemClock,
     log.child({ component: 'llm-proxy' }),
     urlFromSandbox,
     docker?.engine,
   );
-  const startRequests = new AgentStartRequests(settings, secrets, prices, llmProxy, urlFromSandbox);
+  const tavily = new TavilyApi(options.tavilyApiUrl ?? TAVILY_API_URL);
+  const webSearch = new WebSearchService(data, settings, proxyTokens, tavily, log.child({ component: 'web-search' }));
+  const startRequests = new AgentStartRequests(settings, secrets, prices, llmProxy, webSearch, urlFromSandbox);
   const startTasks = new StartTaskService(
     data,
     sandboxes,
@@ -229,6 +244,15 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   });
   const conversations = new ConversationService(data, startTasks, sandboxes, events, agents, collector, conversationLog, clock);
   const apiKeys = new ApiKeysService(data, clock);
+  const metrics = new ServerMetrics({
+    instanceId: options.instance.id,
+    runtime: docker ? 'docker' : 'process',
+    sandboxes,
+    collector,
+    events,
+    llmProxy,
+    databasePool: () => connectionPoolStats(db),
+  });
   const team: TeamService = new TeamService(
     data,
     {
@@ -249,6 +273,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     secrets,
     mcpTest,
     llmTest,
+    searchKeyTest: new SearchKeyTestService(settings, tavily, log.child({ component: 'search-key-test' })),
     options: new OptionsService(prices, docker ? 'docker' : 'process'),
     gitUser: new GitUserService(secrets, log.child({ component: 'git-user' })),
     sandboxes,
@@ -263,7 +288,9 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     team,
     apiKeys,
     llmProxy,
+    webSearch,
     identities: new Identities(data, apiKeys),
     identityProvider: options.oidc && new IdentityProvider(options.oidc, team, log.child({ component: 'identity-provider' })),
+    metrics,
   };
 }

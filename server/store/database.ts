@@ -10,6 +10,29 @@ import { QueuedSqliteDialect } from './sqlite-driver';
 
 export type Db = Kysely<Database>;
 
+/**
+ * The database's connections at a glance, for the metrics: how many are open, how many of them
+ * are idle, and how many queries wait for one. SQLite has one connection, whose queue is the
+ * server's own (see QueuedSqliteDialect).
+ */
+export interface ConnectionPoolStats {
+  dialect: 'sqlite' | 'postgres';
+  /** The most it opens. */
+  max: number;
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+const connectionPools = new WeakMap<Db, () => ConnectionPoolStats>();
+
+/** The connections of a database this module opened, now. */
+export function connectionPoolStats(db: Db): ConnectionPoolStats {
+  const stats = connectionPools.get(db);
+  if (!stats) throw new Error('A database not opened by openSqlite or openPostgres');
+  return stats();
+}
+
 /** Called with each query a database runs: a test counts its reads. */
 export type QueryObserver = (query: CompiledQuery) => void;
 
@@ -26,21 +49,26 @@ export function openSqlite(dataDir: string, observe?: QueryObserver): Db {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new QueuedSqliteDialect(sqlite), log: logQueries(observe) });
+  const dialect = new QueuedSqliteDialect(sqlite);
+  const db = new Kysely<Database>({ dialect, log: logQueries(observe) });
   countChanges(db, sqlite);
+  connectionPools.set(db, () => ({ dialect: 'sqlite', max: 1, ...dialect.connectionStats() }));
   return db;
 }
 
 /** A pool on the PostgreSQL database at `url` (postgres://…); nothing connects until the first query. */
 export function openPostgres(url: string, log?: Logger, observe?: QueryObserver): Db {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const max = 10;
+  const pool = new pg.Pool({ connectionString: url, max });
   /*
    * An idle connection that breaks (PostgreSQL restarted, its session was ended) is an 'error' on
    * the pool, which with no listener would end the process; the pool drops it and connects anew. The
    * message only: the error never carries the URL, but nothing of the connection is logged.
    */
   pool.on('error', (error) => log?.warn({ reason: error.message }, 'a database connection broke; a new one is opened when needed'));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: logQueries(observe) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: logQueries(observe) });
+  connectionPools.set(db, () => ({ dialect: 'postgres', max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
+  return db;
 }
 
 /** Brings the schema up to date; a failed migration stops the server before it listens. */

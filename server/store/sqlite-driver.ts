@@ -107,6 +107,11 @@ class QueuedSqliteDriver implements Driver {
 
   async init(): Promise<void> {}
 
+  /** The one connection, idle or not, and the queries waiting for it. */
+  stats(): { total: number; idle: number; waiting: number } {
+    return { total: 1, idle: this.#busy ? 0 : 1, waiting: this.#waiting.length };
+  }
+
   async acquireConnection(): Promise<DatabaseConnection> {
     if (this.#busy) await new Promise<void>((resolve) => this.#waiting.push(resolve));
     this.#busy = true;
@@ -139,11 +144,18 @@ class QueuedSqliteDriver implements Driver {
 
 /** Kysely's SQLite dialect (compiler, adapter, introspector) over the queued driver above. */
 export class QueuedSqliteDialect extends SqliteDialect {
+  #driver: QueuedSqliteDriver | undefined;
+
   constructor(private readonly sqlite: SQLite.Database) {
     super({ database: sqlite });
   }
 
   override createDriver(): Driver {
-    return new QueuedSqliteDriver(this.sqlite);
+    return (this.#driver = new QueuedSqliteDriver(this.sqlite));
+  }
+
+  /** Its connection's: see QueuedSqliteDriver.stats (one idle connection before Kysely made the driver). */
+  connectionStats(): { total: number; idle: number; waiting: number } {
+    return this.#driver?.stats() ?? { total: 1, idle: 1, waiting: 0 };
   }
 }

@@ -35,6 +35,8 @@ export interface TestAppOptions {
   consoleDir?: string;
   consoleContentSecurityPolicy?: string;
   cookieSecure?: boolean;
+  /** METRICS_TOKEN. */
+  metricsToken?: string;
   dataDir?: string;
   secretsKey?: string;
   verifyGitTokens?: boolean;
@@ -79,6 +81,8 @@ export interface TestAppOptions {
   sandboxesShareNetwork?: boolean;
   /** How often event collection looks for conversations to connect to; half a second, as the server's, when absent. */
   eventCollectionRoundMs?: number;
+  /** Tavily's API as TAVILY_API_URL names it (a stand-in's, `startTavilyStandIn`); Tavily's own when absent. */
+  tavilyApiUrl?: string;
 }
 
 /** Argon2id at a cost tests can afford: the same code and queue, a thousandth of the memory and one pass. */
@@ -135,6 +139,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     passwords: options.passwords ?? new Passwords(CHEAP_ARGON2),
     sandboxesShareNetwork: options.sandboxesShareNetwork,
     eventCollectionRoundMs: options.eventCollectionRoundMs,
+    tavilyApiUrl: options.tavilyApiUrl,
   });
   // As in the server, its own starts are ended only once it holds its id (startMonitoring).
   await services.sandboxes.startMonitoring();
@@ -147,6 +152,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     consoleDir: options.consoleDir ?? path.join(dataDir, 'console-not-built'),
     consoleContentSecurityPolicy: options.consoleContentSecurityPolicy,
     cookieSecure: options.cookieSecure,
+    metricsToken: options.metricsToken,
     log,
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,

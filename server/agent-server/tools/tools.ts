@@ -158,12 +158,30 @@ const isBuiltIn = (name: string): name is keyof typeof ACTION_SCHEMAS => Object.
 export class Tools {
   readonly #editor = new FileEditor();
   readonly #mcp = new Map<string, McpTool>();
+  /** Web search through the app server (tools/web-search.ts), an MCP tool of its own making; it keeps its name. */
+  #webSearch: McpTool | null = null;
 
   constructor(private readonly context: () => ToolContext) {}
 
   /** The MCP servers' tools join the built-in ones (which keep their names). */
   addMcpTools(tools: McpTool[]): void {
     for (const tool of tools) if (!isBuiltIn(tool.name)) this.#mcp.set(tool.name, tool);
+  }
+
+  /** Offers web search, or (`null`) no longer: a re-sent start request says which. */
+  setWebSearch(tool: McpTool | null): void {
+    this.#webSearch = tool;
+  }
+
+  /** The MCP tool called `name`: web search's before a server's of the same name. */
+  #mcpTool(name: string): McpTool | undefined {
+    return this.#webSearch?.name === name ? this.#webSearch : this.#mcp.get(name);
+  }
+
+  /** Every MCP tool offered, web search first; none twice by name. */
+  get #mcpTools(): McpTool[] {
+    const search = this.#webSearch;
+    return search ? [search, ...[...this.#mcp.values()].filter((tool) => tool.name !== search.name)] : [...this.#mcp.values()];
   }
 
   /** What the model is offered (as the SDK does, every tool that acts takes a `security_risk`). */
@@ -175,13 +193,13 @@ export class Tools {
   get listed(): (ChatCompletionFunctionTool & { mcp_server?: string })[] {
     return [
       ...TOOL_DEFINITIONS.map((definition) => withRiskParameter(definition, definition.function.name === 'finish')),
-      ...[...this.#mcp.values()].map((tool) => ({ ...withRiskParameter(tool.definition, tool.readOnly), mcp_server: tool.server })),
+      ...this.#mcpTools.map((tool) => ({ ...withRiskParameter(tool.definition, tool.readOnly), mcp_server: tool.server })),
     ];
   }
 
   /** The action a tool call asks for with the model's rating of it (`riskRequired`: it must give one), or why it cannot be run. */
   parse(name: string, args: string, riskRequired: boolean): Parsed {
-    const mcp = this.#mcp.get(name);
+    const mcp = this.#mcpTool(name);
     if (!isBuiltIn(name) && !mcp) {
       return { error: `There is no tool named ${name}; the tools are ${this.definitions.map((tool) => tool.function.name).join(', ')}.` };
     }
@@ -211,7 +229,7 @@ export class Tools {
       case 'FinishAction':
         return { kind: 'FinishObservation', content: text(action.message), is_error: false };
       case 'MCPToolAction': {
-        const tool = this.#mcp.get(toolName);
+        const tool = this.#mcpTool(toolName);
         if (!tool)
           return {
             kind: 'MCPToolObservation',

@@ -27,7 +27,10 @@ const spec = {
   initialMessage: null,
 };
 const startRequest = (prices = new LlmPrices(), llmModel: string | null = null) =>
-  new AgentStartRequests(t.services.settings, t.services.secrets, prices, t.services.llmProxy).build({ ...spec, llmModel });
+  new AgentStartRequests(t.services.settings, t.services.secrets, prices, t.services.llmProxy, t.services.webSearch).build({
+    ...spec,
+    llmModel,
+  });
 
 describe('AgentStartRequests', () => {
   it("sends the user's model with its price (the LLM proxy's address and the conversation's token, never the key), budget, git identity, custom secrets and git token", async () => {
@@ -122,8 +125,13 @@ describe('AgentStartRequests', () => {
         ],
       },
     });
-    const requests = new AgentStartRequests(t.services.settings, t.services.secrets, new LlmPrices(), t.services.llmProxy, (url) =>
-      url.replace('localhost', 'host.docker.internal'),
+    const requests = new AgentStartRequests(
+      t.services.settings,
+      t.services.secrets,
+      new LlmPrices(),
+      t.services.llmProxy,
+      t.services.webSearch,
+      (url) => url.replace('localhost', 'host.docker.internal'),
     );
     const body = await requests.build(spec);
     expect(body.agent.mcp_config).toEqual({
@@ -135,6 +143,20 @@ describe('AgentStartRequests', () => {
       },
     });
     expect(agentStartConversationSchema.safeParse(body).success).toBe(true);
+  });
+
+  it('offers web search only with a search key: the search route on the LLM proxy’s listener and the conversation’s token, never the key', async () => {
+    expect((await startRequest()).agent.web_search).toBeNull();
+    await post('/api/settings', { search_api_key: 'tvly-start-request-key' });
+
+    const body = await startRequest();
+
+    const proxy = await t.services.llmProxy.baseUrlForSandbox();
+    expect(body.agent.web_search).toEqual({ url: `${proxy}/web-search`, api_key: t.services.llmProxy.tokenFor(spec.conversationId) });
+    expect(JSON.stringify(body)).not.toContain('tvly-start-request-key');
+    expect(agentStartConversationSchema.safeParse(body).success).toBe(true);
+    await post('/api/settings', { search_api_key: '' });
+    expect((await startRequest()).agent.web_search).toBeNull();
   });
 
   it('sends no MCP server before any is set', async () => {

@@ -8,6 +8,7 @@ import type { SecretsService } from '../secrets/secrets-service';
 import { LLM_SECURITY_ANALYZER } from '../settings/options-service';
 import type { SettingsService } from '../settings/settings-service';
 import type { LlmProxyService } from '../llm-proxy/llm-proxy-service';
+import type { WebSearchService } from '../web-search/web-search-service';
 import { agentMcpConfig } from './agent-mcp-config';
 
 export interface AgentConversationSpec {
@@ -89,8 +90,9 @@ function confirmation(settings: Settings | undefined): Pick<AgentStartConversati
 
 /**
  * What the app server POSTs to a sandbox's agent server to create (or re-create) a
- * conversation: the user's model (reached through the LLM proxy), MCP servers, limits, secrets and
- * git identity from Settings, read at that moment, and the model's price. Conversation starts and re-creations share it.
+ * conversation: the user's model (reached through the LLM proxy), MCP servers, web search (with a
+ * search key; through this server too), limits, secrets and git identity from Settings, read at
+ * that moment, and the model's price. Conversation starts and re-creations share it.
  */
 export class AgentStartRequests {
   constructor(
@@ -99,6 +101,8 @@ export class AgentStartRequests {
     private readonly prices: LlmPrices,
     /** The LLM as the sandbox reaches it: the agent gets its address and a token, never the key. */
     private readonly llmProxy: LlmProxyService,
+    /** Web search as the sandbox reaches it: the agent gets the search route's address and a token, never the key. */
+    private readonly webSearch: WebSearchService,
     /** A URL on this machine (an MCP server's) as the sandbox reaches it (a container: the host's loopback by its name). */
     private readonly urlFromSandbox: (url: string) => string = (url) => url,
   ) {}
@@ -116,6 +120,7 @@ export class AgentStartRequests {
       agent: {
         llm: { model, base_url: llmUrl, api_key: this.llmProxy.tokenFor(spec.conversationId), price: this.prices.priceOf(model) },
         mcp_config: agentMcpConfig(stored?.mcp_config, this.urlFromSandbox),
+        web_search: this.webSearch.toolFor(spec.conversationId, stored?.search_api_key, llmUrl),
         condenser: condenser(stored),
       },
       workspace: { working_dir: spec.workingDir },

@@ -24,6 +24,18 @@ interface Connection {
   closed: Promise<void>;
   /** Let go on purpose (its conversation deleted): once closed, it is neither retried nor created again. */
   dropped: boolean;
+  /** When each frame received and not stored yet came (ms), oldest first. */
+  pending: number[];
+}
+
+/** How far behind collection is on this instance (see `EventCollector.progress`). */
+export interface CollectionProgress {
+  /** The conversations of this instance's running sandboxes, whose events it collects (as of its last round). */
+  conversations: string[];
+  /** The longest any of them has had events that may not be stored: 0 when each one's socket is open and all it sent is stored. */
+  lagMs: number;
+  /** When its last round ended without failing (ms); `undefined` before the first. */
+  lastRoundAt: number | undefined;
 }
 
 /** What keeps failing for a conversation: each kind is warned of once, then logged at debug. */
@@ -51,6 +63,15 @@ export class EventCollector {
   readonly #recreating = new Set<string>();
   /** The failure kinds already warned of, per conversation, since a connection last worked. */
   readonly #warned = new Map<string, Set<FailureKind>>();
+  /**
+   * Per conversation, since when (ms) what its agent server sends may not be stored: it had no
+   * working socket (none yet, or one that closed), or frames received were never stored. Cleared
+   * by the first frame of a new socket; what that socket sends is then `Connection.pending`.
+   */
+  readonly #uncollectedSince = new Map<string, number>();
+  /** The conversations the last round found in running sandboxes. */
+  #collecting: ReadonlySet<string> = new Set();
+  #lastRoundAt: number | undefined;
   #timer: NodeJS.Timeout | undefined;
   #sync: Promise<void> | undefined;
   /** The round asked for while one was under way: it runs after that one, once for every ask. */
@@ -101,6 +122,20 @@ export class EventCollector {
   #forget(conversationId: string): void {
     this.#retryAt.delete(conversationId);
     this.#warned.delete(conversationId);
+    this.#uncollectedSince.delete(conversationId);
+  }
+
+  /**
+   * How far behind collection is now: of the conversations the last round found in this
+   * instance's running sandboxes, the longest one has gone with events possibly not stored (no
+   * socket open and working, or frames received and not stored yet), and when a round last ended.
+   */
+  progress(now = Date.now()): CollectionProgress {
+    let oldest = now;
+    for (const id of this.#collecting) {
+      oldest = Math.min(oldest, this.#uncollectedSince.get(id) ?? now, this.#connections.get(id)?.pending[0] ?? now);
+    }
+    return { conversations: [...this.#collecting], lagMs: now - oldest, lastRoundAt: this.#lastRoundAt };
   }
 
   /** Looks at once for what changed (a conversation just started), instead of at the next round; nothing before `start`. */
@@ -133,8 +168,10 @@ export class EventCollector {
     const records = await this.data.as(COLLECT).conversations.inSandboxes([...endpoints.keys()]);
     if (this.#closed) return;
     const wanted = new Map(records.map((record) => [record.id, record]));
+    this.#collecting = new Set(wanted.keys());
     // Conversations deleted, or of sandboxes no longer running, start afresh if they come back.
-    for (const id of new Set([...this.#retryAt.keys(), ...this.#warned.keys()])) if (!wanted.has(id)) this.#forget(id);
+    for (const id of new Set([...this.#retryAt.keys(), ...this.#warned.keys(), ...this.#uncollectedSince.keys()]))
+      if (!wanted.has(id)) this.#forget(id);
     for (const [id, connection] of this.#connections) {
       const record = wanted.get(id);
       const endpoint = record && endpoints.get(record.sandbox_id);
@@ -147,6 +184,7 @@ export class EventCollector {
       if ((this.#retryAt.get(record.id)?.at ?? 0) > now) continue;
       this.#connect(record, endpoint);
     }
+    this.#lastRoundAt = Date.now();
   }
 
   /** The agent server of each RUNNING sandbox, by sandbox id. */
@@ -167,6 +205,7 @@ export class EventCollector {
 
   #connect(record: ConversationRecord, endpoint: AgentEndpoint): void {
     const id = record.id;
+    if (!this.#uncollectedSince.has(id)) this.#uncollectedSince.set(id, Date.now());
     const url = `${endpoint.url.replace(/^http/, 'ws')}/sockets/events/${id}?resend_all=true`;
     const socket = new WebSocket(url, { headers: { [SESSION_KEY_HEADER]: endpoint.key }, maxPayload: MAX_FRAME_BYTES });
     let unknown = false;
@@ -181,6 +220,8 @@ export class EventCollector {
         if (code === UNKNOWN_CONVERSATION) unknown = true;
         resolve();
         if (this.#closed || connection.dropped) return;
+        // What it sent and was not stored, and what it would have sent since, is behind from then on.
+        if (!this.#uncollectedSince.has(id)) this.#uncollectedSince.set(id, Math.min(Date.now(), connection.pending[0] ?? Infinity));
         if (unknown) void this.#recreate(record, endpoint);
         else this.#backOff(id, refusal);
       });
@@ -193,6 +234,7 @@ export class EventCollector {
         received = true;
         this.#retryAt.delete(id);
         this.#warned.delete(id);
+        this.#uncollectedSince.delete(id);
         this.log.debug({ conversation: id, sandbox: record.sandbox_id }, 'collecting the events of a conversation');
       }
       let frame: unknown;
@@ -202,10 +244,12 @@ export class EventCollector {
         this.log.warn({ conversation: id }, 'an agent server sent a frame that is not JSON');
         return;
       }
+      connection.pending.push(Date.now());
       storing = storing.then(async () => {
         if (storeFailed || connection.dropped) return;
         try {
           await this.events.receive(COLLECT, id, [frame]);
+          connection.pending.shift();
         } catch (error) {
           storeFailed = true;
           socket.terminate();
@@ -222,7 +266,7 @@ export class EventCollector {
       if (status === '404') unknown = true;
       else refusal = status ? `HTTP ${status}` : error.message;
     });
-    const connection: Connection = { socket, endpoint, closed, dropped: false };
+    const connection: Connection = { socket, endpoint, closed, dropped: false, pending: [] };
     this.#connections.set(id, connection);
   }
 

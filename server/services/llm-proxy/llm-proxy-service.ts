@@ -34,6 +34,14 @@ function modelOf(body: Buffer): string | null {
   }
 }
 
+/** One call passed on, as it is recorded: the model asked for, the LLM's status, the tokens it reported and their cost (null without a price). */
+export interface MeteredCall {
+  model: string | null;
+  status: number;
+  usage: CallUsage;
+  cost: number | null;
+}
+
 /** Starts a listener of the proxy's on `host` (a free port). */
 export type ProxyListen = (host: string) => Promise<{ port: number; close: () => Promise<void> }>;
 
@@ -49,6 +57,7 @@ export class LlmProxyService {
   #listen: ProxyListen | undefined;
   #listeners = new Map<string, ReturnType<ProxyListen>>();
   #gateway: Promise<string> | undefined;
+  readonly #meters: ((call: MeteredCall) => void)[] = [];
 
   constructor(
     private readonly data: DataAccess,
@@ -73,6 +82,11 @@ export class LlmProxyService {
     const listeners = [...this.#listeners.values()];
     this.#listeners.clear();
     await Promise.all(listeners.map(async (listener) => (await listener.catch(() => undefined))?.close()));
+  }
+
+  /** Calls `meter` with each call as it is recorded (the metrics count tokens and cost). */
+  onCallMetered(meter: (call: MeteredCall) => void): void {
+    this.#meters.push(meter);
   }
 
   /** The base URL an agent server's OpenAI client is given: the proxy as its sandbox reaches it. */
@@ -111,6 +125,8 @@ export class LlmProxyService {
   async #record(conversation: { id: string; user_id: string }, model: string | null, status: number, usage: CallUsage | undefined) {
     const used = usage ?? { prompt_tokens: 0, completion_tokens: 0, cache_read_tokens: 0 };
     const price = this.prices.priceOf(model);
+    const cost = price ? callCost({ ...used, reasoning_tokens: 0 }, price) : null;
+    for (const meter of this.#meters) meter({ model, status, usage: used, cost });
     try {
       await this.data.as(asSystem(TASK, conversation.user_id)).llmCalls.insert({
         user_id: conversation.user_id,
@@ -118,7 +134,7 @@ export class LlmProxyService {
         model,
         status,
         ...used,
-        cost: price ? callCost({ ...used, reasoning_tokens: 0 }, price) : null,
+        cost,
         created_at: this.clock().toISOString(),
       });
     } catch (error) {

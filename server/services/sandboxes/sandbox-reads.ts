@@ -1,4 +1,11 @@
-import { MAX_PAGE_SIZE, type SandboxInfo, type SandboxSearchQuery, type SandboxSpec } from '../../../src/contract/sandboxes';
+import {
+  MAX_PAGE_SIZE,
+  SANDBOX_STATUSES,
+  type SandboxInfo,
+  type SandboxSearchQuery,
+  type SandboxSpec,
+  type SandboxStatus,
+} from '../../../src/contract/sandboxes';
 import { asSystem, type Caller, type Subject } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
 import { Invalid } from '../../domain-errors';
@@ -68,6 +75,14 @@ export class SandboxReads {
         (!query.created_by_user_id__eq || info.created_by_user_id === query.created_by_user_id__eq),
     );
     return paginate(matching, query.page_id, query.limit);
+  }
+
+  /** How many of this instance's sandboxes are in each status (every status, 0 for none). */
+  async ownByStatus(subject: Subject): Promise<Map<SandboxStatus, number>> {
+    const counts = new Map(SANDBOX_STATUSES.map((status) => [status, 0]));
+    const infos = (await this.owners.own(subject)).map((record) => this.infos.now(record) ?? this.infos.of(record, subject));
+    for (const info of await Promise.all(infos)) counts.set(info.status, (counts.get(info.status) ?? 0) + 1);
+    return counts;
   }
 
   async ofConversations(caller: Caller, conversations: { sandbox_id: string }[]): Promise<Map<string, SandboxInfo>> {

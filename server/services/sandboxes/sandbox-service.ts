@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SandboxCapacity, SandboxIsolation, SandboxInfo, SandboxSearchQuery, SandboxSpec } from '../../../src/contract/sandboxes';
+import type {
+  SandboxCapacity,
+  SandboxIsolation,
+  SandboxInfo,
+  SandboxSearchQuery,
+  SandboxSpec,
+  SandboxStatus,
+} from '../../../src/contract/sandboxes';
 import { OWNER_VARIABLE } from '../../agent-server/contract';
 import { type Clock, systemClock } from '../../clock';
 import { Conflict, NotFound } from '../../domain-errors';
@@ -146,6 +153,11 @@ export class SandboxService {
   /** Only those this instance runs that the subject may see: what it does the per-sandbox work of (collecting events). */
   searchOwn(subject: Subject, query: SandboxSearchQuery) {
     return this.#reads.searchOwn(subject, query);
+  }
+
+  /** How many of the sandboxes this instance runs are in each status; summed over instances, each sandbox counts once. */
+  ownByStatus(subject: Subject): Promise<Map<SandboxStatus, number>> {
+    return this.#reads.ownByStatus(subject);
   }
 
   /** What keeps its sandboxes apart from the server and each other. */

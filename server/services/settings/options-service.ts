@@ -30,14 +30,13 @@ export class OptionsService {
 
   /**
    * The Settings fields this server stores but does not act on: OpenHands Cloud's (account,
-   * analytics, suggestions), web search (no search tool), the console's language (English only),
+   * analytics, suggestions), the console's language (English only),
    * V0 conversations, the remote runtime's key and base image, and on the process runtime the
    * container image and its resource factor.
    */
   settingsNotUsed(): (keyof Settings)[] {
     const always: (keyof Settings)[] = [
       'language',
-      'search_api_key',
       'sandbox_api_key',
       'sandbox_base_container_image',
       'enable_proactive_conversation_starters',

@@ -29,10 +29,10 @@ describe('GET /api/options/*', () => {
 
   it('names in its OpenAPI document the Settings it stores but does not act on; on Docker it uses the container image and resource factor', async () => {
     const notUsed = (await t.request({ method: 'GET', url: '/openapi.json' })).json().info['x-settings-not-used'];
-    expect(notUsed).toEqual(
-      expect.arrayContaining(['search_api_key', 'email', 'remote_runtime_resource_factor', 'sandbox_runtime_container_image']),
-    );
+    expect(notUsed).toEqual(expect.arrayContaining(['email', 'remote_runtime_resource_factor', 'sandbox_runtime_container_image']));
     expect(notUsed).not.toContain('llm_model');
+    // The agent searches the web with it.
+    expect(notUsed).not.toContain('search_api_key');
     expect(notUsed).not.toContain('enable_sound_notifications');
     expect(new OptionsService(new LlmPrices(), 'docker').settingsNotUsed()).not.toContain('remote_runtime_resource_factor');
   });

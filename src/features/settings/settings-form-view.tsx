@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import type { FormEvent } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { FormProvider, type UseFormReturn } from 'react-hook-form';
 import type { SaveProblem } from '../../components/form/apply-server-errors';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
@@ -33,6 +33,8 @@ export interface SettingsFormViewProps {
   notUsed?: readonly string[];
   /** Fields whose value is the team's default (the user has none of their own): each says so. */
   inherited?: readonly string[];
+  /** What the Search section shows under its key: its test, loaded on demand (settings-page.tsx). */
+  searchKeyTest?: ReactNode;
 }
 
 /** The Settings form as it looks: every section, the save problem, and the save bar. */
@@ -49,6 +51,7 @@ export function SettingsFormView({
   unstorable,
   notUsed,
   inherited,
+  searchKeyTest,
 }: SettingsFormViewProps) {
   const { t } = useLingui();
   const { isDirty, isSubmitting } = form.formState;
@@ -84,6 +87,7 @@ export function SettingsFormView({
                   />
                 </Stack>
               ),
+              search: searchKeyTest,
             }}
           />
           {/* Only when there is something to save: a bar that says "saved" costs a phone screen its bottom. */}

@@ -5,7 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { OPTION_KINDS } from '../../contract/options';
 import { optionsQuery } from '../../queries/options';
-import { useEffect, useMemo, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'react-router';
 import { describeError } from '../../api/errors';
@@ -30,6 +30,14 @@ import type { SettingsChoices } from './settings-sections';
 /** What the router loads: the page, and the catalog of its strings. */
 export { SettingsPage as Page };
 export { loadSettingsCatalog as catalog } from './catalog';
+
+/** Its code comes once the page has rendered, outside the page's first load; should it not come, the field stays without a test. */
+const SearchKeyTest = lazy((): Promise<{ default: ComponentType<{ keyStored: boolean }> }> =>
+  import('./search-key-test').then(
+    (module) => ({ default: module.SearchKeyTest }),
+    () => ({ default: () => null }),
+  ),
+);
 
 export function SettingsPage() {
   const { t } = useLingui();
@@ -135,6 +143,11 @@ function SettingsForm({ settings }: { settings: SettingsResponse | null }) {
         unstorable={features?.sandboxApiKeyStored === false ? ['sandbox_api_key'] : []}
         notUsed={features?.settingsNotUsed}
         inherited={settings?.inherited}
+        searchKeyTest={
+          <Suspense>
+            <SearchKeyTest keyStored={settings?.search_api_key_set ?? false} />
+          </Suspense>
+        }
       />
     </>
   );

@@ -1,0 +1,89 @@
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconCircleCheck, IconPlugConnected, IconPlugConnectedX } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
+import { describeError } from '../../api/errors';
+import type { SecretDraft } from '../../components/form/secret-field';
+import type { SearchKeyTestResult } from '../../contract/search-key-test';
+import { testSearchKeyMutation } from '../../queries/search';
+import type { SettingsFormValues } from './settings-form';
+
+/*
+ * "Test key" under the search API key, and what Tavily said. Loaded once the Settings page has
+ * rendered (settings-page.tsx): the first load stays within its budget.
+ */
+
+const scrollIntoView = (node: HTMLElement | null) => node?.scrollIntoView({ block: 'nearest' });
+
+/**
+ * Tests the key as typed (or the stored one, when the field is empty) through the server. A result
+ * is shown only while the field still holds what was tested.
+ */
+export function SearchKeyTest({ keyStored }: { keyStored: boolean }) {
+  // The field's draft (secret-field.tsx): what is typed, and whether the stored key is to be cleared.
+  const draft: SecretDraft = useWatch<SettingsFormValues, 'search_api_key'>({ name: 'search_api_key' }) ?? { value: '', clear: false };
+  const typed = draft.value.trim();
+  const test = useMutation(testSearchKeyMutation());
+  const [tested, setTested] = useState<string | null>(null);
+  const canTest = typed !== '' || (keyStored && !draft.clear);
+  const run = () => {
+    test.reset();
+    setTested(typed);
+    test.mutate({ api_key: typed === '' ? null : typed });
+  };
+  return (
+    <Stack gap="sm">
+      <Group>
+        <Button
+          type="button"
+          variant="default"
+          leftSection={<IconPlugConnected size={16} />}
+          onClick={run}
+          loading={test.isPending}
+          disabled={!canTest}
+        >
+          Test key
+        </Button>
+        <Text size="xs" c="dimmed">
+          Asks Tavily, through this server, whether it takes the key above (the stored key when the field is empty). Nothing is saved, no
+          search is spent.
+        </Text>
+      </Group>
+      {tested === typed && <Outcome pending={test.isPending} result={test.data} error={test.error} />}
+    </Stack>
+  );
+}
+
+function Outcome({ pending, result, error }: { pending: boolean; result: SearchKeyTestResult | undefined; error: unknown }) {
+  if (pending) {
+    return (
+      <Group gap="xs" role="status" ref={scrollIntoView}>
+        <Loader size="xs" />
+        <Text size="sm">Asking Tavily…</Text>
+      </Group>
+    );
+  }
+  if (error) {
+    return (
+      <Alert color="red" variant="light" title="Could not run the test" icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
+        {describeError(error)}
+      </Alert>
+    );
+  }
+  if (!result) return null;
+  if (!result.ok) {
+    return (
+      <Alert color="red" variant="light" title="The key did not work" icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
+        <Text size="sm" style={{ wordBreak: 'break-word' }}>
+          {result.error}
+        </Text>
+      </Alert>
+    );
+  }
+  return (
+    <Alert color="teal" variant="light" title="Tavily accepted the key" icon={<IconCircleCheck />} role="status" ref={scrollIntoView}>
+      <Text size="sm">The agent can search the web in conversations started from now on.</Text>
+    </Alert>
+  );
+}
