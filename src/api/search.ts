@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { type SearchKeyTestRequestInput, type SearchKeyTestResult, searchKeyTestResultSchema } from '../contract/search-key-test';
 import { apiRequest } from './client';
 import { isApiError } from './errors';
@@ -11,7 +12,7 @@ export async function testSearchKey(request: SearchKeyTestRequestInput): Promise
     return await apiRequest('/api/search/test', { method: 'POST', body: request, schema: searchKeyTestResultSchema });
   } catch (error) {
     if (isApiError(error) && error.kind === 'http' && error.status === 404) {
-      return { ok: false, error: 'This server cannot test search keys (it has no /api/search/test)' };
+      return { ok: false, error: t`This server cannot test search keys (it has no /api/search/test)` };
     }
     throw error;
   }

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconCircleCheck, IconPlugConnected, IconPlugConnectedX } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -43,11 +44,13 @@ export function SearchKeyTest({ keyStored }: { keyStored: boolean }) {
           loading={test.isPending}
           disabled={!canTest}
         >
-          Test key
+          <Trans>Test key</Trans>
         </Button>
         <Text size="xs" c="dimmed">
-          Asks Tavily, through this server, whether it takes the key above (the stored key when the field is empty). Nothing is saved, no
-          search is spent.
+          <Trans>
+            Asks Tavily, through this server, whether it takes the key above (the stored key when the field is empty). Nothing is saved, no
+            search is spent.
+          </Trans>
         </Text>
       </Group>
       {tested === typed && <Outcome pending={test.isPending} result={test.data} error={test.error} />}
@@ -56,17 +59,20 @@ export function SearchKeyTest({ keyStored }: { keyStored: boolean }) {
 }
 
 function Outcome({ pending, result, error }: { pending: boolean; result: SearchKeyTestResult | undefined; error: unknown }) {
+  const { t } = useLingui();
   if (pending) {
     return (
       <Group gap="xs" role="status" ref={scrollIntoView}>
         <Loader size="xs" />
-        <Text size="sm">Asking Tavily…</Text>
+        <Text size="sm">
+          <Trans>Asking Tavily…</Trans>
+        </Text>
       </Group>
     );
   }
   if (error) {
     return (
-      <Alert color="red" variant="light" title="Could not run the test" icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
+      <Alert color="red" variant="light" title={t`Could not run the test`} icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
         {describeError(error)}
       </Alert>
     );
@@ -74,7 +80,7 @@ function Outcome({ pending, result, error }: { pending: boolean; result: SearchK
   if (!result) return null;
   if (!result.ok) {
     return (
-      <Alert color="red" variant="light" title="The key did not work" icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
+      <Alert color="red" variant="light" title={t`The key did not work`} icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
         <Text size="sm" style={{ wordBreak: 'break-word' }}>
           {result.error}
         </Text>
@@ -82,8 +88,10 @@ function Outcome({ pending, result, error }: { pending: boolean; result: SearchK
     );
   }
   return (
-    <Alert color="teal" variant="light" title="Tavily accepted the key" icon={<IconCircleCheck />} role="status" ref={scrollIntoView}>
-      <Text size="sm">The agent can search the web in conversations started from now on.</Text>
+    <Alert color="teal" variant="light" title={t`Tavily accepted the key`} icon={<IconCircleCheck />} role="status" ref={scrollIntoView}>
+      <Text size="sm">
+        <Trans>The agent can search the web in conversations started from now on.</Trans>
+      </Text>
     </Alert>
   );
 }
