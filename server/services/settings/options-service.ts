@@ -41,7 +41,7 @@ export class OptionsService {
       sandbox_api_key: "it is the key of OpenHands' remote runtime; each sandbox here gets a key of its own",
       enable_proactive_conversation_starters: 'OpenHands Cloud suggests these tasks; this server does not',
       enable_solvability_analysis: 'OpenHands Cloud makes this estimate; this server does not',
-      user_consents_to_analytics: 'this server collects no analytics, and its console sends none',
+      user_consents_to_analytics: 'this server collects no analytics',
       v1_enabled: 'every conversation here runs on the V1 agent server; there are no V0 conversations',
     };
     if (this.runtime === 'docker') return always;
