@@ -201,9 +201,16 @@ export class SettingsService {
     });
   }
 
-  /** Settings' sandbox_runtime_container_image, `null` when blank: the image Docker sandboxes of the agent server spec start from. */
-  async sandboxRuntimeImage(subject: Subject): Promise<string | null> {
-    return (await this.readWithSecrets(subject))?.sandbox_runtime_container_image?.trim() || null;
+  /**
+   * Settings' sandbox images, each `null` when blank: the runtime image Docker sandboxes of the
+   * agent server spec start from, or else the base image theirs is built on.
+   */
+  async sandboxImages(subject: Subject): Promise<{ runtime: string | null; base: string | null }> {
+    const settings = await this.readWithSecrets(subject);
+    return {
+      runtime: settings?.sandbox_runtime_container_image?.trim() || null,
+      base: settings?.sandbox_base_container_image?.trim() || null,
+    };
   }
 
   /** Settings' remote_runtime_resource_factor, 1 when unset: what a Docker sandbox's memory and CPUs are multiplied by. */

@@ -106,7 +106,7 @@ export const SETTINGS_FIELDS = {
     kind: 'text',
     section: 'sandbox',
     label: 'Sandbox base image',
-    help: 'What OpenHands builds its sandbox images from',
+    help: 'New Docker sandboxes of the default spec run an image built on it (an image on the engine with /bin/sh, bash and git); the runtime image wins',
     placeholder: 'nikolaik/python-nodejs:python3.12-nodejs22',
   },
   sandbox_runtime_container_image: {

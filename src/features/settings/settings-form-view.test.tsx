@@ -167,7 +167,9 @@ describe('SettingsFormView', () => {
     expect(input('Sandbox runtime image')).toHaveAccessibleDescription(
       'New Docker sandboxes of the default spec start from it; it must run the agent server. Empty: the default image',
     );
-    expect(input('Sandbox base image')).toHaveAccessibleDescription('What OpenHands builds its sandbox images from');
+    expect(input('Sandbox base image')).toHaveAccessibleDescription(
+      'New Docker sandboxes of the default spec run an image built on it (an image on the engine with /bin/sh, bash and git); the runtime image wins',
+    );
     expect(input('LLM base URL')).toHaveAccessibleDescription(
       /Docker sandboxes reach localhost and 127\.0\.0\.1 as host\.docker\.internal/,
     );
