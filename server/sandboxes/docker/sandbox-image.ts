@@ -168,7 +168,11 @@ export class ImageBuildFailed extends Error {
 export async function buildImage(docker: Docker, entries: Entry[], tag: string, recipe: string): Promise<void> {
   const context = await stage(entries, recipe);
   try {
-    const stream = await docker.buildImage({ context, src: ['Dockerfile', 'rootfs', 'home'] }, { t: tag, rm: true, forcerm: true });
+    // No network for a step: one runs a base image's own shell (Settings' base image).
+    const stream = await docker.buildImage(
+      { context, src: ['Dockerfile', 'rootfs', 'home'] },
+      { t: tag, rm: true, forcerm: true, networkmode: 'none' },
+    );
     const output = await new Promise<{ error?: string; stream?: string }[]>((resolve, reject) =>
       docker.modem.followProgress(stream, (error: Error | null, result: { error?: string }[]) => (error ? reject(error) : resolve(result))),
     );
