@@ -41,8 +41,8 @@ interface FieldContext {
   choices: SettingsChoices;
   /** Secrets the server cannot store (OpenHands: the sandbox API key): a line says so instead of an input. */
   unstorable: readonly FieldsOfKind<'secret'>[];
-  /** Fields the server stores but does not act on: each says so. */
-  notUsed: readonly string[];
+  /** Fields the server stores but does not act on: each says so, with why when the server says. */
+  notUsed: Readonly<Record<string, string>>;
   /** Fields whose value is the team's default: each says so. */
   inherited: readonly string[];
 }
@@ -50,14 +50,17 @@ interface FieldContext {
 const NOT_USED = 'Not used by this server';
 const INHERITED = 'Your team’s default: set your own to use another, clear it to go back';
 
-/** A field's help, and what else is true of it: the server does not use it, or its value is the team's default. */
-const helpOf = (help: string | undefined, notUsed: boolean, inherited: boolean) =>
-  [help, notUsed ? NOT_USED : undefined, inherited ? INHERITED : undefined].filter(Boolean).join('. ') || undefined;
+/** What the page says of a field the server does not use: why, when the server says. */
+const notUsedLine = (reason: string | undefined) => (reason === undefined ? undefined : reason ? `${NOT_USED}: ${reason}` : NOT_USED);
+
+/** A field's help, and what else is true of it: the server does not use it (and why), or its value is the team's default. */
+const helpOf = (help: string | undefined, notUsed: string | undefined, inherited: boolean) =>
+  [help, notUsedLine(notUsed), inherited ? INHERITED : undefined].filter(Boolean).join('. ') || undefined;
 
 /** The input for one field, as its entry in the table says. */
 function SettingField({ name, stored, choices, unstorable, notUsed, inherited }: FieldContext & { name: SettingsFormField }) {
   const spec: FieldSpec = SETTINGS_FIELDS[name];
-  const common = { name, label: spec.label, description: helpOf(spec.help, notUsed.includes(name), inherited.includes(name)) };
+  const common = { name, label: spec.label, description: helpOf(spec.help, notUsed[name], inherited.includes(name)) };
   switch (spec.kind) {
     case 'text':
       return (
@@ -128,14 +131,14 @@ export function SettingsSections({
   choices = {},
   extras = {},
   unstorable = [],
-  notUsed = [],
+  notUsed = {},
   inherited = [],
 }: {
   stored: StoredSecrets;
   choices?: SettingsChoices;
   extras?: Partial<Record<SectionId, ReactNode>>;
   unstorable?: readonly FieldsOfKind<'secret'>[];
-  notUsed?: readonly string[];
+  notUsed?: Readonly<Record<string, string>>;
   inherited?: readonly string[];
 }) {
   return (Object.keys(SECTIONS) as SectionId[]).map((id) => (
