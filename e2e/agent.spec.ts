@@ -260,3 +260,30 @@ test('an image attached to a message shows on the timeline and reaches the model
     await llm.close();
   }
 });
+
+test("the agent answers in the user's language: once Settings › Language is saved as German, the model is told so", async ({
+  page,
+  signIn,
+  api,
+}) => {
+  test.setTimeout(120_000);
+  const llm = await startOpenAiStub([{ text: 'Hallo! Womit kann ich helfen?' }]);
+  try {
+    await api('/api/settings', onStub(llm, { confirmation_mode: false }));
+    await signIn(page);
+    await page
+      .locator('select')
+      .and(page.getByLabel('Language', { exact: true }))
+      .selectOption('de');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText('Settings saved')).toBeVisible();
+
+    await startConversation(page, 'Sag hallo', { useDemo: false });
+    await expect(page.getByText('Hallo! Womit kann ich helfen?')).toBeVisible({ timeout: 30_000 });
+    const [system] = llm.requests[0]?.messages ?? [];
+    expect(system?.role).toBe('system');
+    expect(JSON.stringify(system?.content)).toContain("The user's language is German (de): write your messages to the user");
+  } finally {
+    await llm.close();
+  }
+});

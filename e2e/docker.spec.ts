@@ -37,12 +37,15 @@ if (engineResponds) {
       signIn,
     }) => {
       await signIn(page);
-      // On Docker the runtime image and the resource factor are used; the base image is not.
+      // On Docker the images and the resource factor are used.
       const setting = (label: string) => page.locator('input').and(page.getByLabel(label, { exact: true }));
       await expect(setting('Sandbox runtime image')).toHaveAccessibleDescription(/^New Docker sandboxes of the default spec start from it/);
       await expect(setting('Sandbox runtime image')).not.toHaveAccessibleDescription(/Not used/);
       await expect(setting('Remote runtime resource factor')).not.toHaveAccessibleDescription(/Not used/);
-      await expect(setting('Sandbox base image')).toHaveAccessibleDescription(/Not used by this server/);
+      await expect(setting('Sandbox base image')).toHaveAccessibleDescription(
+        /^New Docker sandboxes of the default spec run an image built on it/,
+      );
+      await expect(setting('Sandbox base image')).not.toHaveAccessibleDescription(/Not used/);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.getByRole('link', { name: 'Sandboxes', exact: true }).click();
       await expect(page.getByTestId('sandbox-runtime')).toHaveText(

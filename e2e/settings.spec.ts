@@ -83,11 +83,13 @@ test('every section can be edited, saved and is there after a reload; secrets ne
   await page.getByRole('switch', { name: 'Proactive conversation starters' }).uncheck();
   await page.getByRole('switch', { name: 'Solvability analysis' }).uncheck();
   await page.getByRole('switch', { name: 'Analytics consent' }).check();
-  // Account: stored, and marked as not used by this server, as it says in its OpenAPI document.
-  await expect(field(page, 'Email')).toHaveAccessibleDescription(/Not used by this server/);
-  await expect(field(page, 'LLM model')).not.toHaveAccessibleDescription(/Not used/);
-  await field(page, 'Email').fill('ada@analytical.engine');
-  await page.getByRole('switch', { name: 'Email verified' }).check();
+  // What analytics would be, and that this server collects none.
+  await expect(page.getByRole('switch', { name: /Analytics consent/ })).toHaveAccessibleDescription(
+    /PostHog.*Not used by this server: this server collects no analytics/,
+  );
+  // Account: the account's, read-only (the owner who signs in with the key has no address).
+  await expect(field(page, 'Email')).toHaveAttribute('readonly');
+  await expect(field(page, 'Email')).toHaveValue('');
 
   await expect(page.getByText('You have unsaved changes.')).toBeVisible();
   await save(page);
@@ -113,8 +115,6 @@ test('every section can be edited, saved and is there after a reload; secrets ne
   await expect(page.getByRole('switch', { name: 'Proactive conversation starters' })).not.toBeChecked();
   await expect(page.getByRole('switch', { name: 'Solvability analysis' })).not.toBeChecked();
   await expect(page.getByRole('switch', { name: 'Analytics consent' })).toBeChecked();
-  await expect(field(page, 'Email')).toHaveValue('ada@analytical.engine');
-  await expect(page.getByRole('switch', { name: 'Email verified' })).toBeChecked();
 
   // Secrets: stored, shown as set, never filled in or present in the page.
   for (const [label, testId] of [

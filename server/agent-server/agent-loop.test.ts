@@ -315,6 +315,22 @@ describe('the agent loop on an OpenAI-compatible LLM', () => {
     expect(metrics?.accumulated_cost).toBeCloseTo(0.0024, 8);
   });
 
+  it("tells the model in its system prompt to answer in the user's language, unless it is English", async () => {
+    const systemOf = async (language: string | null) => {
+      const { id } = await start([{ text: 'Fertig.' }], { language });
+      await server.status(id, 'finished');
+      const [system] = llm!.requests[0]?.messages ?? [];
+      expect(system?.role).toBe('system');
+      return JSON.stringify(system?.content);
+    };
+    const german = await systemOf('de');
+    expect(german).toContain("The user's language is German (de): write your messages to the user");
+    expect(german).toContain('in German');
+    expect(await systemOf('zh-TW')).toContain('Chinese (Taiwan) (zh-TW)');
+    expect(await systemOf('en-GB')).not.toContain("The user's language");
+    expect(await systemOf(null)).not.toContain("The user's language");
+  });
+
   it('streams partial text on the socket and stores the whole message once', async () => {
     llm = await startOpenAiStub([{ text: 'A fairly long reply, streamed in small pieces.' }]);
     const workspace = fs.mkdtempSync(path.join(root, 'stream-'));

@@ -7,7 +7,7 @@ import { webSearchToolSchema } from './web-search-contract';
 /*
  * The agent server's own API (what runs inside each sandbox), as far as the app server uses it:
  * a subset of the agent SDK's (v1.3.0) `StartConversationRequest` and `ConversationInfo`, plus
- * our extensions (`price`, `max_budget_per_task`, `environment`). Its routes:
+ * our extensions (`price`, `max_budget_per_task`, `environment`, `language`). Its routes:
  *
  *   POST  /api/conversations                                start (or re-create after a restart)
  *   GET   /api/conversations?ids=…, /api/conversations/{id}  ConversationInfo
@@ -130,6 +130,8 @@ export const agentStartConversationSchema = z.object({
   max_budget_per_task: z._default(z.nullable(z.number().check(z.gt(0))), null),
   /** Ours: plain environment for the terminal (e.g. GIT_AUTHOR_NAME); not masked. */
   environment: z._default(z.record(z.string(), z.string()), {}),
+  /** Ours: the user's language (Settings' `language`, e.g. `de`): unless English, the system prompt asks the model to write to the user in it. */
+  language: z._default(z.nullable(z.string()), null),
   /**
    * Ours: when the server dates the conversation's start, which its system prompt carries: the
    * first event of a conversation the demo dates in the past stays first.

@@ -84,7 +84,7 @@ export class Conversations {
     this.#byId.set(id, conversation);
     conversation.append(
       newEvent('SystemPromptEvent', 'agent', {
-        system_prompt: { type: 'text', text: systemPrompt(request.workspace.working_dir), cache_prompt: false },
+        system_prompt: { type: 'text', text: systemPrompt(request.workspace.working_dir, request.language), cache_prompt: false },
         tools: conversation.tools.listed,
         // Never after what the agent stamps next, whatever the server's clock says.
         ...(request.started_at !== undefined && Date.parse(request.started_at) < Date.now() && { timestamp: request.started_at }),

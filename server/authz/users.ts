@@ -7,8 +7,8 @@ import { authorize, requireEveryone, requireScope } from './decide';
 
 const notFound = (id: string) => () => new NotFound(`User ${id} not found`);
 
-/** What a user's own account holds: the password, when their sessions began, their last sign-in. */
-export type AccountChanges = Partial<Pick<UserRecord, 'password_hash' | 'sessions_since' | 'last_sign_in_at'>>;
+/** What a user's own account holds: the password, when their sessions began, their last sign-in, whether a provider verified their email. */
+export type AccountChanges = Partial<Pick<UserRecord, 'password_hash' | 'sessions_since' | 'last_sign_in_at' | 'email_verified'>>;
 
 /** What administering a user changes. */
 export type UserChanges = Partial<Pick<UserRecord, 'role' | 'status' | 'max_running_sandboxes' | 'max_sandboxes' | 'sessions_since'>>;

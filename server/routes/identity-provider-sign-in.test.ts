@@ -100,6 +100,9 @@ describe('sign-in with an identity provider', () => {
     const me = await t.app.inject({ method: 'GET', url: '/api/organizations/default/me', headers: { host: HOST, cookie: session } });
     expect(me.json()).toMatchObject({ user_id: successful[0]!.id, email: 'mia@example.com', role: 'member', auth_type: 'cookie' });
     expect((await t.services.team.user({ userId: successful[0]!.id, role: 'member', authType: 'cookie' }))?.status).toBe('active');
+    // Settings show the account's address as the provider verified it (its `email_verified` claim).
+    const settings = await t.app.inject({ method: 'GET', url: '/api/settings', headers: { host: HOST, cookie: session } });
+    expect(settings.json()).toMatchObject({ email: 'mia@example.com', email_verified: true });
   });
 
   it('refuses an email the team does not know, unless sign-ups are allowed: then it is a new member', async () => {

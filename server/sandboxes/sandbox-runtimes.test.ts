@@ -10,6 +10,7 @@ import { createLogger } from '../logger';
 import { DATA_DIR_LABEL, DockerRuntime, SANDBOX_LABEL } from './docker-runtime';
 import { CONTAINER_ACTIONS, type ContainerAction, ContainerEvents } from './docker/container-events';
 import { dockerFromEnv } from './docker/engine';
+import { BASE_IMAGE_LABEL, BASE_NEEDS, BUILT_ON_LABEL } from './docker/image-on-base';
 import { SPEC_IMAGE_LABEL } from './docker/labelled-images';
 import { LimitedSandboxNetwork, unlimitSandboxNetwork } from './docker/network-limits';
 import { ensureDefaultImage } from './docker/sandbox-image';
@@ -209,6 +210,131 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
       status_detail: expect.stringMatching(/^Could not start: The image agent-console-test-absent:1 is not on the Docker engine/),
     });
   });
+
+  /** The images built on base image `base` (its id), removed once the test's apps and containers are gone. */
+  async function removeImagesOnBase(base: string): Promise<void> {
+    for (const t of apps.splice(0)) await t.close();
+    const engine = (await localEngine())!;
+    const { Id } = await engine.getImage(base).inspect();
+    for (const image of await engine.listImages({ filters: byLabel(BUILT_ON_LABEL, Id) })) await engine.getImage(image.Id).remove();
+  }
+
+  it(
+    'starts the agent server spec on an image built on the Settings base image, built once per base: the agent works there',
+    { timeout: 120_000 },
+    () =>
+      withTestImage('base', ['LABEL agent-console.test-base=1', 'USER root', 'WORKDIR /'], async (base) => {
+        const llm = await startOpenAiStub([
+          { toolCalls: [{ name: 'terminal', arguments: { command: 'echo "on the base as $(id -u) in $PWD"' } }] },
+          { text: 'Done.' },
+        ]);
+        stubs.push(llm);
+        try {
+          const logs: [string, string] = ['', ''];
+          const t = await app({ logStream: { write: (line: string) => void (logs[0] += line) } });
+          const settings = {
+            llm_model: 'openai/stub-model',
+            llm_base_url: llm.baseUrl,
+            llm_api_key: 'sk-test',
+            sandbox_base_container_image: base,
+          };
+          expect((await t.postSettings(settings)).statusCode).toBe(200);
+          const [spec] = (await call(t, 'GET', '/api/v1/sandbox-specs/search')).json().items;
+          expect(spec).toMatchObject({ id: 'agent-server', image: base, command: null });
+
+          const conversationId = await startConversation(t);
+          const { sandbox_id: sandbox } = await conversation(t, conversationId);
+          const built = (await imageOf(sandbox))!;
+          expect(built).toMatch(/^agent-console-sandbox-on-base:[0-9a-f]{16}$/);
+          expect((await (await localEngine())!.getImage(built).inspect()).Config.Labels).toMatchObject({ [BASE_IMAGE_LABEL]: base });
+          await llm.waitForRequests(2, 30_000);
+          expect(JSON.stringify(llm.requests[1]?.messages)).toMatch(/on the base as 1000 in \/workspace/);
+
+          const building = /building the sandbox image on the base image/g;
+          expect(logs[0].match(building)).toHaveLength(1);
+          // Another server on the same engine finds it built (by the base's id): the same image, not built again.
+          const again = await app({ logStream: { write: (line: string) => void (logs[1] += line) } });
+          expect((await again.postSettings({ sandbox_base_container_image: base })).statusCode).toBe(200);
+          const second = await start(again);
+          expect(await statusBecomes(again, second, 'RUNNING', 30_000)).toMatchObject({ status: 'RUNNING' });
+          expect(await imageOf(second)).toBe(built);
+          expect(logs[1]).not.toMatch(building);
+        } finally {
+          await removeImagesOnBase(base);
+        }
+      }),
+  );
+
+  /** Runs `test` with an image built `FROM scratch` of `files` (name → content or a host file to copy) and `lines`; removes it after. */
+  async function withScratchImage(
+    files: Record<string, { text: string } | { copy: string }>,
+    lines: string[],
+    test: (tag: string) => Promise<void>,
+  ) {
+    const engine = (await localEngine())!;
+    const tag = `agent-console-test-scratch:${Date.now().toString(36)}`;
+    const context = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-test-scratch-'));
+    try {
+      for (const [name, file] of Object.entries(files)) {
+        if ('text' in file) fs.writeFileSync(path.join(context, name), file.text);
+        else fs.copyFileSync(file.copy, path.join(context, name));
+        fs.chmodSync(path.join(context, name), 0o755);
+      }
+      fs.writeFileSync(
+        path.join(context, 'Dockerfile'),
+        ['FROM scratch', ...Object.keys(files).map((name) => `COPY ${name} /bin/${name}`), ...lines, ''].join('\n'),
+      );
+      const stream = await engine.buildImage({ context, src: ['Dockerfile', ...Object.keys(files)] }, { t: tag, rm: true, forcerm: true });
+      const output = await new Promise<{ error?: string }[]>((resolve, reject) =>
+        engine.modem.followProgress(stream, (error: Error | null, result: { error?: string }[]) =>
+          error ? reject(error) : resolve(result),
+        ),
+      );
+      expect(output.find((line) => line.error)).toBeUndefined();
+      await test(tag);
+    } finally {
+      for (const t of apps.splice(0)) await t.close();
+      await engine
+        .getImage(tag)
+        .remove()
+        .catch(() => undefined);
+      fs.rmSync(context, { recursive: true, force: true });
+    }
+  }
+
+  const startOnBase = async (base: string) => {
+    const t = await app();
+    expect((await t.postSettings({ sandbox_base_container_image: base })).statusCode).toBe(200);
+    return (await call(t, 'POST', '/api/v1/sandboxes')).json();
+  };
+
+  it('fails the start clearly when the base image is not on the engine (nothing is pulled)', async () => {
+    expect(await startOnBase('agent-console-test-absent-base:1')).toMatchObject({
+      status: 'ERROR',
+      status_detail:
+        'Could not start: The base image agent-console-test-absent-base:1 is not on the Docker engine (images are never pulled: build or load it there)',
+    });
+  });
+
+  it(
+    'fails the start clearly when the base image lacks what the agent server needs: saying what it lacks, and what a base must be',
+    { timeout: 60_000 },
+    async () => {
+      const busybox = ['/bin/busybox', '/usr/bin/busybox'].find((candidate) => fs.existsSync(candidate))!;
+      await withScratchImage({ busybox: { copy: busybox } }, ['RUN ["/bin/busybox", "--install", "-s", "/bin"]'], async (base) => {
+        expect(await startOnBase(base)).toMatchObject({
+          status: 'ERROR',
+          status_detail: `Could not start: The base image ${base} lacks bash, git: it must be ${BASE_NEEDS}`,
+        });
+      });
+      await withScratchImage({ hello: { text: 'no shell here\n' } }, [], async (base) => {
+        expect(await startOnBase(base)).toMatchObject({
+          status: 'ERROR',
+          status_detail: `Could not start: The base image ${base} has no /bin/sh: it must be ${BASE_NEEDS}`,
+        });
+      });
+    },
+  );
 
   it("cannot reach another sandbox's ports, only the host and beyond", async () => {
     const t = await app();

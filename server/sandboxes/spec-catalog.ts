@@ -7,6 +7,12 @@ import type { SandboxSpec } from '../../src/contract/sandboxes';
  */
 export interface SpecCatalog {
   list(): Promise<SandboxSpec[]>;
+  /**
+   * What a start of `spec` runs, made ready first (on Docker, the agent server's image built on
+   * Settings' base image), or why it cannot start (`problem`, with the spec as listed). Absent:
+   * every spec is ready as listed.
+   */
+  ready?(spec: SandboxSpec): Promise<{ spec: SandboxSpec; problem?: string }>;
 }
 
 /** Specs that do not change while the server runs (SANDBOX_SPECS_FILE, read at start). */

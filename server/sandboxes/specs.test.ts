@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { SandboxSpec } from '../../src/contract/sandboxes';
 import { ConfigError } from '../config';
 import { ContainerSpecCatalog } from './docker/container-specs';
+import { BaseImageUnusable } from './docker/image-on-base';
+import { createLogger } from '../logger';
 import { AGENT_SERVER_CONTAINER_COMMAND } from './docker/sandbox-image';
 import { fixedSpecCatalog } from './spec-catalog';
 import { AGENT_SERVER_SPEC_ID, loadSandboxSpecs } from './specs';
@@ -91,12 +93,22 @@ describe('ContainerSpecCatalog', () => {
     spec('python', { image: 'python:3.12', command: null }),
     spec('taken:1', { image: 'declared:1' }),
   ];
-  const catalog = (settingsImage: string | null, labelled: SandboxSpec[] = []) =>
+  /** Builds on a base by naming it, as ImagesOnBase would tag it; refuses `missing:…`. */
+  const onBase = {
+    imageOn: async (base: string) => {
+      if (base.startsWith('missing')) throw new BaseImageUnusable(`The base image ${base} is not on the Docker engine`);
+      if (base.startsWith('broken')) throw new Error('engine hiccup');
+      return `agent-console-sandbox-on-base:${base.replace(/\W/g, '')}`;
+    },
+  };
+  const catalog = (settingsImage: string | null, labelled: SandboxSpec[] = [], base: string | null = null) =>
     new ContainerSpecCatalog({
       declared,
       defaultImage: 'agent-console-sandbox:abc',
-      settingsImage: async () => settingsImage,
+      settingsImages: async () => ({ runtime: settingsImage, base }),
       labelled: fixedSpecCatalog(labelled),
+      onBase,
+      log: createLogger(false),
     });
 
   it("runs the agent server spec on the default image's agent server, specs without an image in the default image", async () => {
@@ -112,6 +124,34 @@ describe('ContainerSpecCatalog', () => {
     const specs = await catalog('my/agent:2').list();
     expect(specs[0]).toMatchObject({ id: AGENT_SERVER_SPEC_ID, image: 'my/agent:2', command: null });
     expect(specs[1]).toMatchObject({ id: 'shell', image: 'agent-console-sandbox:abc' });
+  });
+
+  it('runs the agent server spec on an image built on the Settings base image when a start needs it; the runtime image wins', async () => {
+    const onPython = catalog(null, [], 'python:3.12');
+    const [agentServer, shell] = await onPython.list();
+    expect(agentServer).toMatchObject({ id: AGENT_SERVER_SPEC_ID, image: 'python:3.12', command: null });
+    expect(await onPython.ready(agentServer!)).toEqual({ spec: { ...agentServer, image: 'agent-console-sandbox-on-base:python312' } });
+    // Other specs are ready as listed.
+    expect(await onPython.ready(shell!)).toEqual({ spec: shell });
+
+    const both = catalog('my/agent:2', [], 'python:3.12');
+    const [chosen] = await both.list();
+    expect(chosen).toMatchObject({ image: 'my/agent:2', command: null });
+    expect(await both.ready(chosen!)).toEqual({ spec: chosen });
+
+    const [plain] = await catalog(null).list();
+    expect(await catalog(null).ready(plain!)).toEqual({ spec: plain });
+  });
+
+  it('says why the agent server spec cannot start on a base image, naming the base', async () => {
+    const missing = catalog(null, [], 'missing:1');
+    const [agentServer] = await missing.list();
+    expect(await missing.ready(agentServer!)).toEqual({
+      spec: { ...agentServer, image: 'missing:1' },
+      problem: 'The base image missing:1 is not on the Docker engine',
+    });
+    const broken = catalog(null, [], 'broken:1');
+    expect((await broken.ready((await broken.list())[0]!)).problem).toBe('Building on the base image broken:1 failed: engine hiccup');
   });
 
   it('lists the labelled images after the others; an id already used keeps its meaning', async () => {

@@ -8,6 +8,7 @@ import type { Logger } from '../logger';
 import type Docker from 'dockerode';
 import { type ContainerLimits, DockerRuntime } from '../sandboxes/docker-runtime';
 import { ContainerSpecCatalog } from '../sandboxes/docker/container-specs';
+import { ImagesOnBase } from '../sandboxes/docker/image-on-base';
 import { LimitedSandboxNetwork } from '../sandboxes/docker/network-limits';
 import { LabelledImageSpecs } from '../sandboxes/docker/labelled-images';
 import { reachableFromSandbox } from '../sandboxes/host-alias';
@@ -171,8 +172,10 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     ? new ContainerSpecCatalog({
         declared: options.sandboxSpecs,
         defaultImage: docker.image,
-        settingsImage: () => settings.sandboxRuntimeImage(imageChoice),
+        settingsImages: () => settings.sandboxImages(imageChoice),
         labelled: new LabelledImageSpecs(docker.engine, sandboxLog),
+        onBase: new ImagesOnBase(docker.engine, sandboxLog),
+        log: sandboxLog,
       })
     : fixedSpecCatalog(options.sandboxSpecs);
   const instances = {

@@ -591,6 +591,18 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('llm_calls').execute();
     },
   },
+  '0019_user_email_verified': {
+    async up(db: Kysely<unknown>) {
+      // 1 once an identity provider said the address is the user's (OIDC `email_verified`).
+      await db.schema
+        .alterTable('users')
+        .addColumn('email_verified', 'integer', (col) => col.notNull().defaultTo(0))
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('users').dropColumn('email_verified').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

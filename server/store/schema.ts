@@ -180,6 +180,8 @@ export interface UsersTable {
   /** Per-user sandbox limits set by admins; null: only the server-wide ones. */
   max_running_sandboxes: number | null;
   max_sandboxes: number | null;
+  /** 1 once an identity provider vouched for `email` at a sign-in (OIDC `email_verified`); 0 otherwise. */
+  email_verified: Generated<number>;
 }
 
 /** API keys: only their SHA-256 is stored (they are random, so a fast hash is enough). */

@@ -83,7 +83,7 @@ describe('featuresFromDocument', () => {
       agentControls: false,
       sandboxApiKeyStored: false,
       partialSettingsUpdate: false,
-      settingsNotUsed: [],
+      settingsNotUsed: {},
       team: false,
       apiKeys: false,
       identityProvider: false,
@@ -93,7 +93,7 @@ describe('featuresFromDocument', () => {
   it('reads ours: every feature, and the Settings it does not use', () => {
     const document = {
       openapi: '3.1.0',
-      info: { title: 'ours', 'x-settings-not-used': ['email', 'search_api_key'] },
+      info: { title: 'ours', 'x-settings-not-used': { search_api_key: 'no search tool', v1_enabled: 'no V0', language: 3 } },
       paths: {
         '/api/v1/app-conversations/{conversation_id}/events/stream': { get: {} },
         '/api/v1/app-conversations/{conversation_id}': { patch: bodySchema({ $ref: '#/components/schemas/Patch' }) },
@@ -120,8 +120,13 @@ describe('featuresFromDocument', () => {
       kind: 'agent-console',
       identityProvider: true,
       partialSettingsUpdate: true,
-      settingsNotUsed: ['email', 'search_api_key'],
+      settingsNotUsed: { search_api_key: 'no search tool', v1_enabled: 'no V0' },
     });
+  });
+
+  it('reads the Settings an older server of ours does not use, named without a reason', () => {
+    const document = { openapi: '3.1.0', info: { 'x-settings-not-used': ['email', 'search_api_key', 7] }, paths: {} };
+    expect(featuresFromDocument(document).settingsNotUsed).toEqual({ email: '', search_api_key: '' });
   });
 
   it('reads a newer OpenHands: a PATCH without `archived` and send-message alone offer neither archiving nor agent controls', () => {

@@ -12,7 +12,12 @@ const member = (value: unknown, key: string): unknown =>
 
 const at = (value: unknown, ...keys: string[]): unknown => keys.reduce(member, value);
 
-const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item) => typeof item === 'string') : []);
+/** `{field: reason}`, or a list of names (an older server of ours), as names with their reasons ('' for none). */
+function reasonsByName(value: unknown): Record<string, string> {
+  if (Array.isArray(value)) return Object.fromEntries(value.filter((name) => typeof name === 'string').map((name) => [name, '']));
+  if (value === null || typeof value !== 'object') return {};
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
 
 /** Follows a local `$ref` (`#/components/schemas/…`) to the schema it names. */
 function resolve(document: unknown, schema: unknown): unknown {
@@ -79,8 +84,8 @@ export interface ServerFeatures {
    * the settings with the body, so a write to it carries every field, read right before.
    */
   partialSettingsUpdate: boolean;
-  /** Settings fields the server stores but does not act on (ours names them; OpenHands none). */
-  settingsNotUsed: readonly string[];
+  /** Settings fields the server stores but does not act on, each with why ('' when it gives none; ours names them, OpenHands none). */
+  settingsNotUsed: Readonly<Record<string, string>>;
   /** `/api/organizations/{org_id}/members…` (ours, and a newer OpenHands'): the Users page. */
   team: boolean;
   /** `/api/keys` (ours, and OpenHands' SaaS): the API keys page. */
@@ -108,7 +113,7 @@ export const ASSUMED: ServerFeatures = {
   agentControls: true,
   sandboxApiKeyStored: true,
   partialSettingsUpdate: false,
-  settingsNotUsed: [],
+  settingsNotUsed: {},
   team: true,
   apiKeys: true,
   identityProvider: false,
@@ -157,7 +162,7 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
     agentControls: AGENT_ACTIONS.every((action) => has(`/api/v1/app-conversations/{conversation_id}/${action}`, 'post')),
     sandboxApiKeyStored: ours,
     partialSettingsUpdate: ours,
-    settingsNotUsed: stringList(at(document, 'info', SETTINGS_NOT_USED_EXTENSION)),
+    settingsNotUsed: reasonsByName(at(document, 'info', SETTINGS_NOT_USED_EXTENSION)),
     team: has('/api/organizations/{org_id}/members', 'get'),
     apiKeys: has('/api/keys', 'get'),
     identityProvider: has('/sign-in/oidc', 'get'),

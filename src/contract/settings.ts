@@ -68,7 +68,6 @@ const settingsRules = {
   condenser_max_size: z.nullable(
     integer().check(rule((size: number) => (size < 20 ? 'condenser_max_size must be at least 20' : undefined))),
   ),
-  email: z.nullable(z.string().check(rule(emailProblem))),
   git_user_email: z.nullable(z.string().check(rule(emailProblem))),
   // The agent's commits are made with it (GIT_AUTHOR_NAME).
   git_user_name: z.nullable(processText()),
@@ -79,6 +78,7 @@ const settingsRules = {
 /**
  * Body of `POST /api/settings`. Unknown keys (including the read-only `*_set` fields a client
  * echoes back) are dropped. A secret that is `null` or absent keeps the stored one; `""` clears it.
+ * `email` and `email_verified` are taken and left as they are: they are the account's.
  */
 export const settingsUpdateSchema = z.partial(z.object({ ...settingsShape, ...settingsRules }));
 export type SettingsUpdate = z.output<typeof settingsUpdateSchema>;

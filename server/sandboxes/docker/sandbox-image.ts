@@ -29,14 +29,16 @@ export const WORKER_CONTAINER_PORTS = [8011, 8012];
 /** The sandbox's home, a volume of its own. */
 export const CONTAINER_HOME = '/workspace';
 /** The uid sandbox processes run as inside the container. */
-const SANDBOX_UID = 1000;
-const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
+export const SANDBOX_UID = 1000;
+/** The host's CA bundle, which sandboxes trust (the host may reach the internet through a proxy that signs with its own CA). */
+export const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
 const AGENT_SERVER_IN_IMAGE = '/opt/agent-server/main.js';
 
 /** The command the default image runs: its agent server. */
 export const AGENT_SERVER_CONTAINER_COMMAND = ['/usr/bin/node', AGENT_SERVER_IN_IMAGE];
 
-type Entry =
+/** A file of an image: a copy of one of this machine's, a text, a link or a directory, at `path` in the image. */
+export type Entry =
   | { path: string; file: string; mode?: number }
   | { path: string; text: string }
   | { path: string; link: string }
@@ -107,22 +109,27 @@ function fileHash(file: string): Promise<string> {
   });
 }
 
-/** `agent-console-sandbox:<hash of every input>`. */
-export async function defaultImageTag(entries: Entry[]): Promise<string> {
-  const hash = createHash('sha256').update(dockerfile(''));
+/** A hash of what an image is built from: its Dockerfile (`recipe`) and every entry's path, mode and content. */
+export async function entriesHash(entries: Entry[], recipe: string): Promise<string> {
+  const hash = createHash('sha256').update(recipe);
   for (const entry of entries) {
     const content =
       'file' in entry ? await fileHash(entry.file) : 'text' in entry ? entry.text : 'link' in entry ? `-> ${entry.link}` : 'dir';
     hash.update(`${entry.path}\0${'mode' in entry ? entry.mode : ''}\0${content}\n`);
   }
-  return `${IMAGE_REPOSITORY}:${hash.digest('hex').slice(0, 16)}`;
+  return hash.digest('hex');
+}
+
+/** `agent-console-sandbox:<hash of every input>`. */
+export async function defaultImageTag(entries: Entry[]): Promise<string> {
+  return `${IMAGE_REPOSITORY}:${(await entriesHash(entries, dockerfile(''))).slice(0, 16)}`;
 }
 
 /**
  * The build context: `rootfs/`, an empty `home/` and the Dockerfile, in a new temp dir. The
  * sandbox's home and /tmp come from `home/` so they belong to its uid (its only user).
  */
-async function stage(entries: Entry[], tag: string): Promise<string> {
+async function stage(entries: Entry[], recipe: string): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-console-image-'));
   const root = path.join(dir, 'rootfs');
   await fs.mkdir(path.join(dir, 'home'));
@@ -139,20 +146,38 @@ async function stage(entries: Entry[], tag: string): Promise<string> {
       await fs.chmod(target, entry.mode);
     }
   }
-  await fs.writeFile(path.join(dir, 'Dockerfile'), dockerfile(tag));
+  await fs.writeFile(path.join(dir, 'Dockerfile'), recipe);
   return dir;
 }
 
-/** Builds `tag` from `entries` through the Engine API (the legacy builder: no BuildKit, no registry). */
-async function build(docker: Docker, entries: Entry[], tag: string): Promise<void> {
-  const context = await stage(entries, tag);
+/** A build the engine refused: its error, and what its steps wrote (a RUN step's output is there). */
+export class ImageBuildFailed extends Error {
+  constructor(
+    readonly tag: string,
+    readonly engineError: string,
+    readonly output: string,
+  ) {
+    super(`Building ${tag} failed: ${engineError}`);
+  }
+}
+
+/**
+ * Builds `tag` from `entries` (in `rootfs/`) and the Dockerfile `recipe` through the Engine API
+ * (the legacy builder: no BuildKit, no registry).
+ */
+export async function buildImage(docker: Docker, entries: Entry[], tag: string, recipe: string): Promise<void> {
+  const context = await stage(entries, recipe);
   try {
-    const stream = await docker.buildImage({ context, src: ['Dockerfile', 'rootfs', 'home'] }, { t: tag, rm: true, forcerm: true });
+    // No network for a step: one runs a base image's own shell (Settings' base image).
+    const stream = await docker.buildImage(
+      { context, src: ['Dockerfile', 'rootfs', 'home'] },
+      { t: tag, rm: true, forcerm: true, networkmode: 'none' },
+    );
     const output = await new Promise<{ error?: string; stream?: string }[]>((resolve, reject) =>
       docker.modem.followProgress(stream, (error: Error | null, result: { error?: string }[]) => (error ? reject(error) : resolve(result))),
     );
     const failed = output.find((line) => line.error);
-    if (failed) throw new Error(`Building ${tag} failed: ${failed.error}`);
+    if (failed) throw new ImageBuildFailed(tag, failed.error!, output.map((line) => line.stream ?? '').join(''));
   } finally {
     await fs.rm(context, { recursive: true, force: true });
   }
@@ -198,7 +223,7 @@ export async function ensureDefaultImage(docker: Docker, log: Logger): Promise<s
   } catch (error) {
     if (statusCode(error) !== 404) throw error;
     log.info({ image: tag }, 'building the default sandbox image');
-    await build(docker, entries, tag);
+    await buildImage(docker, entries, tag, dockerfile(tag));
     log.info({ image: tag }, 'built the default sandbox image');
   }
   await removeOlder(docker, tag, log);

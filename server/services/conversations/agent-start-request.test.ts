@@ -94,6 +94,12 @@ describe('AgentStartRequests', () => {
     expect(agentStartConversationSchema.safeParse(body).success).toBe(true);
   });
 
+  it("sends the user's language, for the agent to answer in; none when Settings name none", async () => {
+    expect((await startRequest()).language).toBeNull();
+    await post('/api/settings', { language: ' de ' });
+    expect((await startRequest()).language).toBe('de');
+  });
+
   it('has no price for an unknown model, and nothing else before any settings are saved', async () => {
     const body = await startRequest(new LlmPrices(), 'my-local-llama');
     expect(body).toMatchObject({
@@ -102,6 +108,7 @@ describe('AgentStartRequests', () => {
       max_budget_per_task: null,
       environment: {},
       max_iterations: 500,
+      language: null,
     });
     expect(agentStartConversationSchema.safeParse(body).success).toBe(true);
   });

@@ -91,8 +91,8 @@ function confirmation(settings: Settings | undefined): Pick<AgentStartConversati
 /**
  * What the app server POSTs to a sandbox's agent server to create (or re-create) a
  * conversation: the user's model (reached through the LLM proxy), MCP servers, web search (with a
- * search key; through this server too), limits, secrets and git identity from Settings, read at
- * that moment, and the model's price. Conversation starts and re-creations share it.
+ * search key; through this server too), limits, secrets, git identity and language from Settings,
+ * read at that moment, and the model's price. Conversation starts and re-creations share it.
  */
 export class AgentStartRequests {
   constructor(
@@ -131,6 +131,7 @@ export class AgentStartRequests {
       // Stored settings are read without the write's rules: a budget not above 0 means none.
       max_budget_per_task: budget !== null && budget !== undefined && budget > 0 ? budget : null,
       environment: gitIdentity(stored),
+      language: stored?.language?.trim() || null,
       continued_from: spec.continuedFrom ?? null,
       ...(spec.startedAt !== undefined && { started_at: spec.startedAt }),
     };

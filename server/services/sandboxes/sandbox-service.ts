@@ -188,14 +188,16 @@ export class SandboxService {
   }
 
   /** Starts a sandbox from spec `specId` (the default one when absent); `forConversation`: the conversation whose start makes it. */
-  start(
+  async start(
     caller: Caller,
     specId: string | undefined,
     { forConversation }: { forConversation?: string } = {},
   ): Promise<{ sandbox: SandboxInfo; pausedIds: string[] }> {
+    const listed = await this.spec(specId);
+    if (!listed) throw new NotFound(`Sandbox spec ${specId ?? '(default)'} not found`);
+    // Before the cap's lock: making a spec ready may build an image, which other starts need not wait for.
+    const { spec, problem } = (await this.specs.ready?.(listed)) ?? { spec: listed };
     return this.#locks.run(CAP, async () => {
-      const spec = await this.spec(specId);
-      if (!spec) throw new NotFound(`Sandbox spec ${specId ?? '(default)'} not found`);
       await this.#caps.refuseToStart(caller.userId);
 
       const id = sandboxId();
@@ -221,6 +223,12 @@ export class SandboxService {
         worker_ports: JSON.stringify(workerPorts),
         created_by_user_id: caller.userId,
       });
+
+      // Recorded as a start that failed, as a missing image is: the sandbox says why.
+      if (problem !== undefined) {
+        await sandboxes.update(id, { exit_detail: `Could not start: ${problem}` });
+        return { sandbox: await this.get(caller, id), pausedIds: [] };
+      }
 
       let exited: Promise<void> | undefined;
       let noticeExit = () => {};

@@ -29,24 +29,27 @@ export class OptionsService {
   ) {}
 
   /**
-   * The Settings fields this server stores but does not act on: OpenHands Cloud's (account,
-   * analytics, suggestions), the console's language (English only),
-   * V0 conversations, the remote runtime's key and base image, and on the process runtime the
-   * container image and its resource factor.
+   * The Settings fields this server stores but does not act on, each with why (a clause the
+   * Settings page shows after "Not used by this server: "): OpenHands Cloud's (analytics,
+   * suggestions), the console's language, V0 conversations, the remote
+   * runtime's key, and on the process runtime what only containers have.
    */
-  settingsNotUsed(): (keyof Settings)[] {
-    const always: (keyof Settings)[] = [
-      'language',
-      'sandbox_api_key',
-      'sandbox_base_container_image',
-      'enable_proactive_conversation_starters',
-      'enable_solvability_analysis',
-      'user_consents_to_analytics',
-      'email',
-      'email_verified',
-      'v1_enabled',
-    ];
-    return this.runtime === 'docker' ? always : [...always, 'sandbox_runtime_container_image', 'remote_runtime_resource_factor'];
+  settingsNotUsed(): Partial<Record<keyof Settings, string>> {
+    const always: Partial<Record<keyof Settings, string>> = {
+      language: "the console's own language: coming (the agent already answers in it)",
+      sandbox_api_key: "it is the key of OpenHands' remote runtime; each sandbox here gets a key of its own",
+      enable_proactive_conversation_starters: 'OpenHands Cloud suggests these tasks; this server does not',
+      enable_solvability_analysis: 'OpenHands Cloud makes this estimate; this server does not',
+      user_consents_to_analytics: 'this server collects no analytics',
+      v1_enabled: 'every conversation here runs on the V1 agent server; there are no V0 conversations',
+    };
+    if (this.runtime === 'docker') return always;
+    return {
+      ...always,
+      sandbox_base_container_image: 'process sandboxes run on this machine, not in an image (Docker sandboxes build one on it)',
+      sandbox_runtime_container_image: 'process sandboxes run on this machine, not in an image (Docker sandboxes start from it)',
+      remote_runtime_resource_factor: 'process sandboxes have no memory or CPU limit to multiply (Docker sandboxes do)',
+    };
   }
 
   config(): ServerConfig {

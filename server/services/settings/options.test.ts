@@ -27,14 +27,35 @@ describe('GET /api/options/*', () => {
     expect((await t.request({ method: 'GET', url: '/api/options/security-analyzers' })).json()).toEqual(['llm']);
   });
 
-  it('names in its OpenAPI document the Settings it stores but does not act on; on Docker it uses the container image and resource factor', async () => {
-    const notUsed = (await t.request({ method: 'GET', url: '/openapi.json' })).json().info['x-settings-not-used'];
-    expect(notUsed).toEqual(expect.arrayContaining(['email', 'remote_runtime_resource_factor', 'sandbox_runtime_container_image']));
-    expect(notUsed).not.toContain('llm_model');
+  it('names in its OpenAPI document the Settings it stores but does not act on, each with why; on Docker it uses the images and resource factor', async () => {
+    const notUsed: Record<string, string> = (await t.request({ method: 'GET', url: '/openapi.json' })).json().info['x-settings-not-used'];
+    expect(Object.keys(notUsed)).toEqual(
+      expect.arrayContaining([
+        'language',
+        'sandbox_api_key',
+        'user_consents_to_analytics',
+        'v1_enabled',
+        'remote_runtime_resource_factor',
+        'sandbox_runtime_container_image',
+        'sandbox_base_container_image',
+      ]),
+    );
+    // Clauses the page puts after "Not used by this server: ".
+    for (const reason of Object.values(notUsed)) expect(reason).toMatch(/^\S.{10,}[^.]$/);
+    expect(notUsed.language).toMatch(/^the console's own language: coming/);
+    expect(notUsed.user_consents_to_analytics).toMatch(/collects no analytics/);
+    expect(notUsed.sandbox_base_container_image).toMatch(/process sandboxes/);
     // The agent searches the web with it.
-    expect(notUsed).not.toContain('search_api_key');
-    expect(notUsed).not.toContain('enable_sound_notifications');
-    expect(new OptionsService(new LlmPrices(), 'docker').settingsNotUsed()).not.toContain('remote_runtime_resource_factor');
+    expect(notUsed).not.toHaveProperty('search_api_key');
+    // The account's email is the signed-in user's: used.
+    expect(notUsed).not.toHaveProperty('email');
+    expect(notUsed).not.toHaveProperty('email_verified');
+    expect(notUsed).not.toHaveProperty('llm_model');
+    expect(notUsed).not.toHaveProperty('enable_sound_notifications');
+    const onDocker = new OptionsService(new LlmPrices(), 'docker').settingsNotUsed();
+    for (const used of ['remote_runtime_resource_factor', 'sandbox_runtime_container_image', 'sandbox_base_container_image'])
+      expect(onDocker).not.toHaveProperty(used);
+    expect(onDocker).toHaveProperty('v1_enabled');
   });
 
   it("returns the config OpenHands' web client reads first: oss mode, no client ids or keys, every feature flag off", async () => {

@@ -13,6 +13,7 @@ import type { SecretBox } from '../../secret-box';
 import type { Subject } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
 import type { SecretsService } from '../secrets/secrets-service';
+import type { UserRecord } from '../../store/users-store';
 import { mapKeyedServers } from './mcp-keys';
 import { hasPlainMcpEnv, isSecretField, readStoredSettings, type StoredSettings, writeStoredSettings } from './stored-settings';
 
@@ -99,6 +100,15 @@ function withoutCredentials(url: string): string {
   }
 }
 
+/**
+ * The account's address in Settings' words: `email_verified` says whether an identity provider
+ * vouched for it (`false` for one only invited by it); both `null` for a user without one (the
+ * owner who holds the session key).
+ */
+function accountEmail(user: Pick<UserRecord, 'email' | 'email_verified'> | undefined): Pick<Settings, 'email' | 'email_verified'> {
+  return user?.email ? { email: user.email, email_verified: user.email_verified === 1 } : { email: null, email_verified: null };
+}
+
 /** The stored fields a POST body changes: present ones, except secrets that keep their value. */
 function changedFields(update: SettingsUpdate): (keyof Settings)[] {
   return (Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]).filter((field) =>
@@ -110,7 +120,7 @@ export class SettingsService {
   /** Each user's last response of `read` and what it was made from: the console asks often, and the document rarely changes. */
   readonly #lastResponse = new Map<
     string,
-    { document: string | undefined; defaults: string | undefined; hosts: string; response: SettingsResponse }
+    { document: string | undefined; defaults: string | undefined; hosts: string; account: string; response: SettingsResponse }
   >();
 
   constructor(
@@ -129,29 +139,37 @@ export class SettingsService {
 
   /**
    * The stored settings with secrets hidden, or `null` before anything was stored. Git providers
-   * connected before the first settings save count as stored: the response then has the default
-   * settings, so a client still learns about them.
+   * connected before the first settings save count as stored, and so does the account's email
+   * (as OpenHands Cloud's account gives every user settings): the response then has the default
+   * settings, so a client still learns about them. `email` and `email_verified` are the
+   * account's, as OpenHands Cloud fills them from the signed-in user's token: what a POST sent
+   * for them is stored (as OpenHands takes it) but never shown.
    */
   async readIfStored(subject: Subject): Promise<SettingsResponse | null> {
     const { userId } = subject;
-    const documents = this.data.as(subject).settings;
-    const [document, hosts, defaults] = await Promise.all([
+    const data = this.data.as(subject);
+    const documents = data.settings;
+    const [document, hosts, defaults, user] = await Promise.all([
       documents.load(userId),
       this.secrets.providerHosts(subject),
       documents.loadTeamDefaults(),
+      data.users.get(userId),
     ]);
-    if (document === undefined && defaults === undefined && Object.keys(hosts).length === 0) return null;
+    const account = accountEmail(user);
+    if (document === undefined && defaults === undefined && Object.keys(hosts).length === 0 && account.email === null) return null;
     const hostsKey = JSON.stringify(hosts);
+    const accountKey = JSON.stringify(account);
     const last = this.#lastResponse.get(userId);
-    if (last && last.document === document && last.defaults === defaults && last.hosts === hostsKey) return last.response;
+    if (last && last.document === document && last.defaults === defaults && last.hosts === hostsKey && last.account === accountKey)
+      return last.response;
     // Only whether each secret is set is in the response: none is decrypted for it.
     const sealed = (text: string | undefined) => readStoredSettings(text, this.box, this.log, 'sealed').settings;
     const own = sealed(document);
     const team = defaults === undefined ? undefined : sealed(defaults);
     const { settings, inherited } = withOrganizationDefaults(own, team, false);
     const teamMcp = teamMcpResponse(own.mcp_config, team?.mcp_config ?? null);
-    const response = memoised({ ...toResponse(settings, hosts), inherited, ...(teamMcp && { team_mcp_config: teamMcp }) });
-    this.#lastResponse.set(userId, { document, defaults, hosts: hostsKey, response });
+    const response = memoised({ ...toResponse(settings, hosts), ...account, inherited, ...(teamMcp && { team_mcp_config: teamMcp }) });
+    this.#lastResponse.set(userId, { document, defaults, hosts: hostsKey, account: accountKey, response });
     return response;
   }
 
@@ -183,9 +201,16 @@ export class SettingsService {
     });
   }
 
-  /** Settings' sandbox_runtime_container_image, `null` when blank: the image Docker sandboxes of the agent server spec start from. */
-  async sandboxRuntimeImage(subject: Subject): Promise<string | null> {
-    return (await this.readWithSecrets(subject))?.sandbox_runtime_container_image?.trim() || null;
+  /**
+   * Settings' sandbox images, each `null` when blank: the runtime image Docker sandboxes of the
+   * agent server spec start from, or else the base image theirs is built on.
+   */
+  async sandboxImages(subject: Subject): Promise<{ runtime: string | null; base: string | null }> {
+    const settings = await this.readWithSecrets(subject);
+    return {
+      runtime: settings?.sandbox_runtime_container_image?.trim() || null,
+      base: settings?.sandbox_base_container_image?.trim() || null,
+    };
   }
 
   /** Settings' remote_runtime_resource_factor, 1 when unset: what a Docker sandbox's memory and CPUs are multiplied by. */

@@ -1,6 +1,7 @@
 import { sessionKeyCaller } from '../../authz/caller';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databasesUnderTest } from '../../testing/databases';
+import { addMember, type TestMember } from '../../testing/team-members';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
 describe.each(databasesUnderTest())('on %s', (database) => {
@@ -239,6 +240,36 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       await store({ language: 'en' });
       expect((await t.postSettings({ language: 'fr', max_iterations: 'many' })).statusCode).toBe(422);
       expect(await settings()).toMatchObject({ language: 'en', max_iterations: null });
+    });
+  });
+
+  describe("the account's email", () => {
+    const asMember = (member: TestMember, method: 'GET' | 'POST', body?: unknown) =>
+      t.request({ method, url: '/api/settings', headers: { 'x-session-api-key': member.key }, ...(body ? { payload: body } : {}) });
+
+    it("is the signed-in user's address, verified once an identity provider vouched for it at a sign-in; a POST changes neither", async () => {
+      const member = await addMember(t, 'Ada@Example.com', 'member');
+      // Nothing stored yet, but the account has an address: the settings are there, with it.
+      expect((await asMember(member, 'GET')).json()).toMatchObject({ email: 'ada@example.com', email_verified: false, llm_model: null });
+
+      const stored = await asMember(member, 'POST', { email: 'mallory@example.com', email_verified: true, language: 'de' });
+      expect(stored.statusCode, stored.body).toBe(200);
+      expect((await asMember(member, 'GET')).json()).toMatchObject({ email: 'ada@example.com', email_verified: false, language: 'de' });
+
+      await t.services.team.userForIdentity({ email: 'ada@example.com', verified: true, name: 'Ada' }, false);
+      expect((await asMember(member, 'GET')).json()).toMatchObject({ email: 'ada@example.com', email_verified: true, language: 'de' });
+    });
+
+    it('is null for the owner who signs in with the key (no address), whatever a POST says, and makes no settings of its own', async () => {
+      expect((await t.getSettings()).statusCode).toBe(404);
+      await store({ email: 'owner@example.com', email_verified: true });
+      expect(await settings()).toMatchObject({ email: null, email_verified: null });
+    });
+
+    it('a signed-up member is verified from the first sign-in', async () => {
+      const userId = await t.services.team.userForIdentity({ email: 'new@example.com', verified: true, name: null }, true);
+      const member = { userId, role: 'member', authType: 'api_key' } as const;
+      expect(await t.services.settings.readIfStored(member)).toMatchObject({ email: 'new@example.com', email_verified: true });
     });
   });
 

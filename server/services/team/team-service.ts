@@ -240,8 +240,10 @@ export class TeamService {
     const users = this.data.as(asSystem('sign in through the identity provider')).users;
     const user = await users.byEmail(email);
     if (user?.status === 'disabled') throw new Unauthenticated('This account is disabled: ask an admin');
-    if (user?.status === 'invited') await users.activate(user.id, { last_sign_in_at: now, name: user.name ?? identity.name });
-    else if (user) await users.account(user.id, { last_sign_in_at: now });
+    // The provider vouched for the address (an unverified one was refused above): Settings show it as verified.
+    if (user?.status === 'invited')
+      await users.activate(user.id, { last_sign_in_at: now, email_verified: 1, name: user.name ?? identity.name });
+    else if (user) await users.account(user.id, { last_sign_in_at: now, email_verified: 1 });
     if (user) return user.id;
     if (!allowSignups) throw new Unauthenticated(`${email} is not on this team: ask an admin for an invitation`);
     const id = randomUUID();
@@ -259,7 +261,7 @@ export class TeamService {
     });
     // Two first sign-ins at once: the other made the user.
     if (!added) return this.userForIdentity(identity, false);
-    await users.account(id, { last_sign_in_at: now });
+    await users.account(id, { last_sign_in_at: now, email_verified: 1 });
     this.log.info({ userId: id }, 'member signed up through the identity provider');
     return id;
   }

@@ -41,8 +41,11 @@ export type FieldSpec = Common &
     | { kind: 'secret' }
   );
 
-/** Every setting the form edits: all but the MCP servers, which have their own page. */
-export type SettingsFormField = Exclude<keyof Settings, 'mcp_config'>;
+/**
+ * Every setting the form edits: all but the MCP servers, which have their own page, and the
+ * account's email, which the page shows as the server says it (`account-email.tsx`).
+ */
+export type SettingsFormField = Exclude<keyof Settings, 'mcp_config' | 'email' | 'email_verified'>;
 
 export const SETTINGS_FIELDS = {
   llm_model: {
@@ -105,7 +108,7 @@ export const SETTINGS_FIELDS = {
     kind: 'text',
     section: 'sandbox',
     label: msg`Sandbox base image`,
-    help: msg`What OpenHands builds its sandbox images from`,
+    help: msg`New Docker sandboxes of the default spec run an image built on it (an image on the engine with /bin/sh, bash and git); the runtime image wins`,
     placeholder: 'nikolaik/python-nodejs:python3.12-nodejs22',
   },
   sandbox_runtime_container_image: {
@@ -162,10 +165,8 @@ export const SETTINGS_FIELDS = {
     kind: 'switch',
     section: 'preferences',
     label: msg`Analytics consent`,
-    help: msg`Share anonymous usage data`,
+    help: msg`Lets OpenHands' own web client send product analytics (PostHog); this console sends none`,
   },
-  email: { kind: 'text', section: 'account', label: msg`Email`, type: 'email', autoComplete: 'email', placeholder: 'you@example.com' },
-  email_verified: { kind: 'switch', section: 'account', label: msg`Email verified` },
 } as const satisfies Record<SettingsFormField, FieldSpec>;
 
 type Specs = typeof SETTINGS_FIELDS;

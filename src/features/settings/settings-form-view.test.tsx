@@ -36,7 +36,7 @@ function Harness({
   callbacks: Callbacks;
   choices?: SettingsChoices;
   unstorable?: 'sandbox_api_key'[];
-  notUsed?: string[];
+  notUsed?: Record<string, string>;
   inherited?: string[];
 }) {
   const form = useForm<SettingsFormValues, unknown, SettingsUpdate>({ defaultValues: toFormValues(settings) });
@@ -167,7 +167,9 @@ describe('SettingsFormView', () => {
     expect(input('Sandbox runtime image')).toHaveAccessibleDescription(
       'New Docker sandboxes of the default spec start from it; it must run the agent server. Empty: the default image',
     );
-    expect(input('Sandbox base image')).toHaveAccessibleDescription('What OpenHands builds its sandbox images from');
+    expect(input('Sandbox base image')).toHaveAccessibleDescription(
+      'New Docker sandboxes of the default spec run an image built on it (an image on the engine with /bin/sh, bash and git); the runtime image wins',
+    );
     expect(input('LLM base URL')).toHaveAccessibleDescription(
       /Docker sandboxes reach localhost and 127\.0\.0\.1 as host\.docker\.internal/,
     );
@@ -182,7 +184,7 @@ describe('SettingsFormView', () => {
     expect(screen.getAllByText(/Your team’s default/)).toHaveLength(2);
   });
 
-  it('marks the fields the server says it does not use, and no other', () => {
+  it('marks the fields the server says it does not use, with why when it says, and no other', () => {
     const callbacks = { onSubmit: vi.fn(), onDiscard: vi.fn(), onDismissProblem: vi.fn(), onTestLlm: vi.fn() };
     renderView(
       <Harness
@@ -190,14 +192,43 @@ describe('SettingsFormView', () => {
         problem={null}
         llmTest={NO_TEST}
         callbacks={callbacks}
-        notUsed={['sandbox_base_container_image', 'email_verified']}
+        notUsed={{ remote_runtime_resource_factor: 'process sandboxes have no limit to multiply', git_user_name: '' }}
       />,
     );
-    expect(input('Sandbox base image')).toHaveAccessibleDescription(
-      'What OpenHands builds its sandbox images from. Not used by this server',
+    expect(input('Remote runtime resource factor')).toHaveAccessibleDescription(
+      "Multiplies each Docker sandbox's CPUs and memory. Not used by this server: process sandboxes have no limit to multiply",
     );
+    // A server of ours that names the fields alone (an older one) gives no reason.
+    expect(input('Git user name')).toHaveAccessibleDescription('Not used by this server');
     expect(screen.getAllByText(/Not used by this server/)).toHaveLength(2);
     expect(input('Sandbox runtime image')).not.toHaveAccessibleDescription(/Not used/);
+  });
+
+  it("shows the account's email and whether a provider verified it, read-only, and never sends them", async () => {
+    const { user, onSubmit } = setup({ ...stored, email: 'ada@example.com', email_verified: true });
+    const account = within(screen.getByRole('region', { name: 'Account' }));
+    expect(account.getByRole('textbox', { name: 'Email' })).toHaveValue('ada@example.com');
+    expect(account.getByRole('textbox', { name: 'Email' })).toHaveAttribute('readonly');
+    expect(account.getByRole('textbox', { name: 'Email' })).toHaveAccessibleDescription(/The address you sign in with/);
+    expect(account.getByRole('textbox', { name: 'Email verified' })).toHaveValue('Yes');
+    expect(account.getByRole('textbox', { name: 'Email verified' })).toHaveAccessibleDescription(/an identity provider said/);
+    await user.type(account.getByRole('textbox', { name: 'Email' }), 'x');
+    expect(account.getByRole('textbox', { name: 'Email' })).toHaveValue('ada@example.com');
+    expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument();
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('says an account has no email, and not whether it is verified, when the server knows none', () => {
+    setup({ ...stored, email: null, email_verified: null });
+    const account = within(screen.getByRole('region', { name: 'Account' }));
+    expect(account.getByRole('textbox', { name: 'Email' })).toHaveValue('');
+    expect(account.getByRole('textbox', { name: 'Email' })).toHaveAttribute('placeholder', 'None on this account');
+    expect(account.getByRole('textbox', { name: 'Email verified' })).toHaveValue('');
+  });
+
+  it('says a settings value of false for email_verified as No', () => {
+    setup({ ...stored, email: 'bo@example.com', email_verified: false });
+    expect(within(screen.getByRole('region', { name: 'Account' })).getByRole('textbox', { name: 'Email verified' })).toHaveValue('No');
   });
 
   it('offers to save and discard only once something changed', async () => {

@@ -7,6 +7,7 @@ import type { SaveProblem } from '../../components/form/apply-server-errors';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { DEMO_MODEL } from '../../contract/demo-model';
 import type { SettingsResponse, SettingsUpdate } from '../../contract/settings';
+import { AccountEmail } from './account-email';
 import { DemoModelOffer } from './demo-model-offer';
 import { llmTestRequest, type SettingsFormValues } from './settings-form';
 import { type LlmTest, LlmTestPanel } from './llm-test-panel';
@@ -29,8 +30,8 @@ export interface SettingsFormViewProps {
   choices?: SettingsChoices;
   /** Secrets the server cannot store (OpenHands: the sandbox API key), shown as a line instead of an input. */
   unstorable?: readonly FieldsOfKind<'secret'>[];
-  /** Fields the server stores but does not act on (it says which): each says so. */
-  notUsed?: readonly string[];
+  /** Fields the server stores but does not act on (it says which, and why): each says so. */
+  notUsed?: Readonly<Record<string, string>>;
   /** Fields whose value is the team's default (the user has none of their own): each says so. */
   inherited?: readonly string[];
   /** What the Search section shows under its key: its test, loaded on demand (settings-page.tsx). */
@@ -88,6 +89,7 @@ export function SettingsFormView({
                 </Stack>
               ),
               search: searchKeyTest,
+              account: <AccountEmail email={stored?.email ?? null} verified={stored?.email_verified ?? null} />,
             }}
           />
           {/* Only when there is something to save: a bar that says "saved" costs a phone screen its bottom. */}

@@ -37,8 +37,8 @@ describe('toFormValues', () => {
     });
   });
 
-  it('has an input for every settings field except MCP, secrets_store and the read-only ones', () => {
-    const editable = Object.keys(DEFAULT_SETTINGS).filter((key) => key !== 'mcp_config');
+  it("has an input for every settings field except MCP, secrets_store and the account's email, which is read-only", () => {
+    const editable = Object.keys(DEFAULT_SETTINGS).filter((key) => !['mcp_config', 'email', 'email_verified'].includes(key));
     expect([...SETTINGS_FORM_FIELDS].sort()).toEqual(editable.sort());
   });
 });

@@ -1,4 +1,3 @@
-import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import { Trans } from '@lingui/react/macro';
@@ -43,8 +42,8 @@ interface FieldContext {
   choices: SettingsChoices;
   /** Secrets the server cannot store (OpenHands: the sandbox API key): a line says so instead of an input. */
   unstorable: readonly FieldsOfKind<'secret'>[];
-  /** Fields the server stores but does not act on: each says so. */
-  notUsed: readonly string[];
+  /** Fields the server stores but does not act on: each says so, with why when the server says. */
+  notUsed: Readonly<Record<string, string>>;
   /** Fields whose value is the team's default: each says so. */
   inherited: readonly string[];
 }
@@ -53,22 +52,19 @@ const NOT_USED = msg`Not used by this server`;
 const INHERITED = msg`Your team’s default: set your own to use another, clear it to go back`;
 const NONE_OFFERED = msg`This server offers none`;
 
-/**
- * A field's help, and what else is true of it: the server does not use it, its value is the
- * team's default, the server offers no choice.
- */
-const helpOf = (lines: (MessageDescriptor | false | undefined)[], translate: (line: MessageDescriptor) => string) =>
-  lines
-    .filter((line) => line !== undefined && line !== false)
-    .map(translate)
-    .join('. ') || undefined;
+/** A field's help, and what else is true of it (each already in the console's language), in one description. */
+const helpOf = (lines: (string | false | undefined)[]) =>
+  lines.filter((line) => typeof line === 'string' && line !== '').join('. ') || undefined;
 
 /** The input for one field, as its entry in the table says. */
 function SettingField({ name, stored, choices, unstorable, notUsed, inherited }: FieldContext & { name: SettingsFormField }) {
   const { i18n, _ } = useLingui();
   const spec: FieldSpec = SETTINGS_FIELDS[name];
-  const facts = [spec.help, notUsed.includes(name) && NOT_USED, inherited.includes(name) && INHERITED];
-  const common = { name, label: _(spec.label), description: helpOf(facts, _) };
+  const reason = notUsed[name];
+  // The server's reason is its own words (in English).
+  const notUsedLine = reason === undefined ? undefined : reason ? i18n._(msg`Not used by this server: ${reason}`) : _(NOT_USED);
+  const facts = [spec.help && _(spec.help), notUsedLine, inherited.includes(name) && _(INHERITED)];
+  const common = { name, label: _(spec.label), description: helpOf(facts) };
   /** A placeholder that cannot be taken for a stored value. */
   const example = (placeholder: string | undefined) => placeholder && i18n._(msg`e.g. ${placeholder}`);
   switch (spec.kind) {
@@ -89,7 +85,7 @@ function SettingField({ name, stored, choices, unstorable, notUsed, inherited }:
     case 'select': {
       const offered = spec.optionsFrom ? choices[spec.optionsFrom] : undefined;
       const options = offered ? offered.map((value) => ({ value, label: value })) : spec.options;
-      const description = helpOf([...facts, offered?.length === 0 && NONE_OFFERED], _);
+      const description = helpOf([...facts, offered?.length === 0 && _(NONE_OFFERED)]);
       const placeholder = spec.placeholder && _(spec.placeholder);
       return <SelectField<SettingsFormValues> {...common} description={description} placeholder={placeholder} options={options} />;
     }
@@ -144,14 +140,14 @@ export function SettingsSections({
   choices = {},
   extras = {},
   unstorable = [],
-  notUsed = [],
+  notUsed = {},
   inherited = [],
 }: {
   stored: StoredSecrets;
   choices?: SettingsChoices;
   extras?: Partial<Record<SectionId, ReactNode>>;
   unstorable?: readonly FieldsOfKind<'secret'>[];
-  notUsed?: readonly string[];
+  notUsed?: Readonly<Record<string, string>>;
   inherited?: readonly string[];
 }) {
   return (Object.keys(SECTIONS) as SectionId[]).map((id) => (

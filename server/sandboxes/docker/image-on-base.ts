@@ -1,0 +1,240 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type Docker from 'dockerode';
+import type { Logger } from '../../logger';
+import { AGENT_SERVER_SCRIPT } from '../specs';
+import { statusCode } from './engine-errors';
+import { firstExisting, sharedLibraries } from './host-files';
+import {
+  AGENT_SERVER_CONTAINER_PORT,
+  buildImage,
+  CA_BUNDLE,
+  CONTAINER_HOME,
+  type Entry,
+  entriesHash,
+  ImageBuildFailed,
+  SANDBOX_UID,
+} from './sandbox-image';
+
+/*
+ * Settings' sandbox base image on the Docker runtime. As OpenHands builds its runtime image on a
+ * base image, the agent server's image is built on it here: the base's files, with our agent
+ * server added under /opt/agent-console, run by a node of its own with the libraries it loads and
+ * their loader (so the base's C library, or lack of one, does not matter to it). Nothing is
+ * installed: the base must already have what the agent's terminal and the workspace steps run.
+ * One image per base image id and agent server, built when a sandbox first needs it; images are
+ * never pulled.
+ */
+
+const ON_BASE_REPOSITORY = 'agent-console-sandbox-on-base';
+/** On each image built on a base: the base's image id (older builds on the same base are removed). */
+export const BUILT_ON_LABEL = 'agent-console.built-on';
+/** And the base as Settings named it. */
+export const BASE_IMAGE_LABEL = 'agent-console.base-image';
+
+const HOME = '/opt/agent-console';
+const NODE = `${HOME}/bin/node`;
+const LIBRARIES = `${HOME}/lib`;
+const AGENT_SERVER = `${HOME}/agent-server.js`;
+const CERTIFICATES = `${HOME}/ca-certificates.crt`;
+
+/**
+ * What the agent's terminal, the workspace steps (clone, setup script, hooks, downloads) and
+ * ending a command that ran too long run, besides `/bin/sh`: the base must have each on its PATH.
+ */
+const COMMANDS_THE_BASE_NEEDS = ['sh', 'bash', 'git', 'tar', 'mkdir', 'cp', 'chmod', 'basename', 'grep', 'tr'];
+
+/** What a base image must be, in words. */
+export const BASE_NEEDS = `a Linux image for this machine's architecture with /bin/sh and ${COMMANDS_THE_BASE_NEEDS.slice(1).join(', ')} on its PATH`;
+
+const MISSING = 'agent-console: missing:';
+const NODE_FAILED = 'agent-console: the agent server cannot run here:';
+
+/** Docker's names for the architectures node runs on. */
+const ENGINE_ARCHITECTURES: Partial<Record<NodeJS.Architecture, string>> = {
+  x64: 'amd64',
+  arm64: 'arm64',
+  arm: 'arm',
+  s390x: 's390x',
+  ppc64: 'ppc64le',
+};
+
+/** Why a base image cannot be used, in words for the sandbox's status. */
+export class BaseImageUnusable extends Error {}
+
+/** Node at NODE, its libraries and loader in LIBRARIES; the command that runs `script` with it. */
+async function nodeEntries(): Promise<{ entries: Entry[]; command: (script: string) => string[] }> {
+  const node = await fs.realpath(process.execPath);
+  const libraries = await sharedLibraries(node);
+  const loader = libraries.find((library) => path.basename(library).startsWith('ld-'));
+  const entries: Entry[] = [
+    { path: NODE, file: node, mode: 0o755 },
+    ...libraries.map((library) => ({ path: `${LIBRARIES}/${path.basename(library)}`, file: library, mode: 0o755 })),
+  ];
+  // Through our loader, with our libraries only: the paths node was linked with are the base's.
+  const command = (script: string) =>
+    loader ? [`${LIBRARIES}/${path.basename(loader)}`, '--library-path', LIBRARIES, NODE, script] : [NODE, script];
+  return { entries, command };
+}
+
+/** The script that checks, as root in the base, that it has what the agent server needs. */
+const checkCommands = [
+  'missing=',
+  `for c in ${COMMANDS_THE_BASE_NEEDS.join(' ')}; do command -v "$c" >/dev/null 2>&1 || missing="$missing $c"; done`,
+  `if [ -n "$missing" ]; then echo "${MISSING}$missing"; exit 3; fi`,
+].join('\n');
+
+/** The script that checks our node runs there, then makes the sandbox's user (a name for its uid, unless the base has one) and home. */
+function prepare(nodeCheck: string[]): string {
+  const quoted = nodeCheck.map((part) => `'${part}'`).join(' ');
+  return [
+    `out=$(${quoted} 2>&1) || { echo "${NODE_FAILED} $out"; exit 4; }`,
+    `grep -q '^[^:]*:[^:]*:${SANDBOX_UID}:' /etc/passwd 2>/dev/null || echo 'sandbox:x:${SANDBOX_UID}:${SANDBOX_UID}:sandbox:${CONTAINER_HOME}:/bin/sh' >> /etc/passwd`,
+    `grep -q '^[^:]*:[^:]*:${SANDBOX_UID}:' /etc/group 2>/dev/null || echo 'sandbox:x:${SANDBOX_UID}:' >> /etc/group`,
+    `mkdir -p ${CONTAINER_HOME} /tmp && chown ${SANDBOX_UID}:${SANDBOX_UID} ${CONTAINER_HOME} && chmod 1777 /tmp`,
+  ].join('\n');
+}
+
+/**
+ * The Dockerfile of the image on base image `baseId`. The commands are checked before anything is
+ * copied: a base that lacks one leaves no layer of ours behind. Root by number: a base may have
+ * no /etc/passwd.
+ */
+function recipe(baseId: string, base: string, command: (script: string) => string[]): string {
+  const nodeCheck = [...command(AGENT_SERVER).slice(0, -1), '-e', ''];
+  return `FROM ${baseId}
+USER 0:0
+RUN ${JSON.stringify(['/bin/sh', '-c', checkCommands])}
+COPY rootfs/ /
+COPY --chown=${SANDBOX_UID}:${SANDBOX_UID} home/ ${CONTAINER_HOME}/
+RUN ${JSON.stringify(['/bin/sh', '-c', prepare(nodeCheck)])}
+ENV HOME=${CONTAINER_HOME} NODE_EXTRA_CA_CERTS=${CERTIFICATES} GIT_SSL_CAINFO=${CERTIFICATES} SSL_CERT_FILE=${CERTIFICATES}
+USER ${SANDBOX_UID}:${SANDBOX_UID}
+WORKDIR ${CONTAINER_HOME}
+EXPOSE ${AGENT_SERVER_CONTAINER_PORT}
+HEALTHCHECK NONE
+LABEL ${BUILT_ON_LABEL}=${JSON.stringify(baseId)} ${BASE_IMAGE_LABEL}=${JSON.stringify(base)}
+ENTRYPOINT []
+CMD ${JSON.stringify(command(AGENT_SERVER))}
+`;
+}
+
+/** The build's refusal in words a person can act on. */
+function whyNot(base: string, failure: ImageBuildFailed): string {
+  // What the check printed, on a line of its own (the step's own line, also in the output, quotes the script).
+  const said = (marker: string) => new RegExp(`^${marker}(.*)$`, 'm').exec(failure.output)?.[1]?.trim();
+  const missing = said(MISSING);
+  if (missing) return `The base image ${base} lacks ${missing.split(/\s+/).join(', ')}: it must be ${BASE_NEEDS}`;
+  const node = said(NODE_FAILED);
+  if (node !== undefined) return `The agent server cannot run on the base image ${base} (${node}): it must be ${BASE_NEEDS}`;
+  if (/\/bin\/sh/.test(failure.engineError)) return `The base image ${base} has no /bin/sh: it must be ${BASE_NEEDS}`;
+  return `Building on the base image ${base} failed: ${failure.engineError.trim()}`;
+}
+
+/** Builds and finds the agent server's images on base images (see above). */
+export class ImagesOnBase {
+  #ours: Promise<{ entries: Entry[]; command: (script: string) => string[] }> | undefined;
+  /** Builds under way, by tag: starts that need the same image at once wait for one build. */
+  readonly #building = new Map<string, Promise<string>>();
+
+  constructor(
+    private readonly docker: Docker,
+    private readonly log: Logger,
+    private readonly agentServerScript = AGENT_SERVER_SCRIPT,
+  ) {}
+
+  /** Our files: node and the agent server, read once (the bundle a running server serves does not change). */
+  #ourFiles() {
+    this.#ours ??= (async () => {
+      const { entries, command } = await nodeEntries();
+      const certificates = firstExisting('CA bundle', [CA_BUNDLE]);
+      return {
+        entries: [...entries, { path: AGENT_SERVER, file: this.agentServerScript }, { path: CERTIFICATES, file: certificates }],
+        command,
+      };
+    })();
+    this.#ours.catch(() => (this.#ours = undefined));
+    return this.#ours;
+  }
+
+  /** The base's image id, when it is on the engine and for this machine; else why not. */
+  async #base(base: string): Promise<string> {
+    let info: Docker.ImageInspectInfo;
+    try {
+      info = await this.docker.getImage(base).inspect();
+    } catch (error) {
+      if (statusCode(error) === 404)
+        throw new BaseImageUnusable(`The base image ${base} is not on the Docker engine (images are never pulled: build or load it there)`);
+      throw error;
+    }
+    const architecture = ENGINE_ARCHITECTURES[process.arch] ?? process.arch;
+    if (info.Os !== 'linux' || info.Architecture !== architecture)
+      throw new BaseImageUnusable(`The base image ${base} is for ${info.Os}/${info.Architecture}; this machine runs linux/${architecture}`);
+    return info.Id;
+  }
+
+  /**
+   * The image the agent server runs in on base image `base` (as Settings name it), built first
+   * when the engine lacks it; `BaseImageUnusable` says why it cannot be.
+   */
+  async imageOn(base: string): Promise<string> {
+    const baseId = await this.#base(base);
+    const ours = await this.#ourFiles();
+    const built = recipe(baseId, base, ours.command);
+    const tag = `${ON_BASE_REPOSITORY}:${(await entriesHash(ours.entries, built)).slice(0, 16)}`;
+    let building = this.#building.get(tag);
+    if (!building) {
+      building = this.#ensure(tag, base, baseId, ours.entries, built).finally(() => this.#building.delete(tag));
+      this.#building.set(tag, building);
+    }
+    return building;
+  }
+
+  async #ensure(tag: string, base: string, baseId: string, entries: Entry[], built: string): Promise<string> {
+    try {
+      await this.docker.getImage(tag).inspect();
+      return tag;
+    } catch (error) {
+      if (statusCode(error) !== 404) throw error;
+    }
+    this.log.info({ image: tag, base }, 'building the sandbox image on the base image Settings name');
+    try {
+      await buildImage(this.docker, entries, tag, built);
+    } catch (error) {
+      if (!(error instanceof ImageBuildFailed)) throw error;
+      await this.#removeSteps(error.output, baseId);
+      throw new BaseImageUnusable(whyNot(base, error));
+    }
+    this.log.info({ image: tag, base }, 'built the sandbox image on the base image');
+    await this.#removeOlder(baseId, tag);
+    return tag;
+  }
+
+  /**
+   * The steps a failed build committed (` ---> <id>` in its output), which nothing tags: removing
+   * the last removes the others with it, down to the base, which stays.
+   */
+  async #removeSteps(output: string, baseId: string): Promise<void> {
+    const steps = [...output.matchAll(/---> ([0-9a-f]{12})\b/g)].map((match) => match[1]!);
+    const last = steps.at(-1);
+    if (!last || baseId.replace(/^sha256:/, '').startsWith(last)) return;
+    await this.docker
+      .getImage(last)
+      .remove()
+      .catch((error: unknown) => this.log.info({ image: last, err: error }, 'could not remove what a failed build left'));
+  }
+
+  /** Images built on the same base before (for another agent server); one a container still uses stays. */
+  async #removeOlder(baseId: string, keep: string): Promise<void> {
+    const images = await this.docker.listImages({ filters: JSON.stringify({ label: [`${BUILT_ON_LABEL}=${baseId}`] }) });
+    for (const image of images) {
+      if ((image.RepoTags ?? []).includes(keep)) continue;
+      await this.docker
+        .getImage(image.Id)
+        .remove()
+        .catch((error: unknown) =>
+          this.log.info({ image: image.RepoTags ?? image.Id, err: error }, 'an older image on a base image stays'),
+        );
+    }
+  }
+}
