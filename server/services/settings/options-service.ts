@@ -31,12 +31,11 @@ export class OptionsService {
   /**
    * The Settings fields this server stores but does not act on, each with why (a clause the
    * Settings page shows after "Not used by this server: "): OpenHands Cloud's (analytics,
-   * suggestions), the console's language, V0 conversations, the remote
+   * suggestions), V0 conversations, the remote
    * runtime's key, and on the process runtime what only containers have.
    */
   settingsNotUsed(): Partial<Record<keyof Settings, string>> {
     const always: Partial<Record<keyof Settings, string>> = {
-      language: "the console's own language: coming (the agent already answers in it)",
       sandbox_api_key: "it is the key of OpenHands' remote runtime; each sandbox here gets a key of its own",
       enable_proactive_conversation_starters: 'OpenHands Cloud suggests these tasks; this server does not',
       enable_solvability_analysis: 'OpenHands Cloud makes this estimate; this server does not',
