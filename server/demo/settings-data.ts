@@ -1,7 +1,7 @@
 import { sessionKeyCaller } from '../authz/caller';
 import { DEMO_MODEL } from '../../src/contract/demo-model';
 import { addGitProvidersSchema, createSecretSchema } from '../../src/contract/secrets';
-import { settingsUpdateSchema } from '../../src/contract/settings';
+import { settingsUpdateSchema } from '../../src/contract/settings-update';
 import type { ApiServices } from '../services/create-services';
 
 /*

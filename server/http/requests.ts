@@ -3,7 +3,7 @@ import { mcpConfigOf, mcpShttpServerSchema, mcpSseServerSchema, mcpStdioServerSc
 import { type Expanded, expandArgs, expandEnv, expandServer } from './mcp-shorthands';
 import { pickDefaults } from '../../src/contract/organization-defaults';
 import { addGitProvidersSchema } from '../../src/contract/secrets';
-import { settingsUpdateSchema } from '../../src/contract/settings';
+import { settingsUpdateSchema } from '../../src/contract/settings-update';
 
 /*
  * The bodies the server takes beyond what the console sends: OpenHands' MCP shorthands are

@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { mcpConfigResponseSchema, mcpConfigSchema, mcpConfigStoredSchema } from './mcp';
-import { secretsStoreSchema } from './secrets';
+import { type mcpConfigSchema, mcpConfigResponseSchema, mcpConfigStoredSchema } from './mcp';
 import { emailProblem, httpUrlProblem, integer, processText, rule } from './rules';
 
 /*
  * Settings (`/api/settings`), in three views of one shape:
  *   - `settingsResponseSchema`: what `GET /api/settings` returns, read leniently;
- *   - `settingsUpdateSchema`: the body of `POST /api/settings`, every field optional, with rules;
+ *   - `settingsUpdateSchema` (settings-update.ts): the body of `POST /api/settings`, every field
+ *     optional, with rules; `settingsFieldsUpdateSchema` its fields but the MCP servers and secrets;
  *   - `Settings`: a complete settings object (what is stored, what a form starts from).
  * The write-only secrets are `SECRET_FIELDS`; a GET never carries their values.
  */
@@ -71,18 +71,15 @@ const settingsRules = {
   git_user_email: z.nullable(z.string().check(rule(emailProblem))),
   // The agent's commits are made with it (GIT_AUTHOR_NAME).
   git_user_name: z.nullable(processText()),
-  mcp_config: z.nullable(mcpConfigSchema),
-  secrets_store: secretsStoreSchema,
 };
 
 /**
- * Body of `POST /api/settings`. Unknown keys (including the read-only `*_set` fields a client
- * echoes back) are dropped. A secret that is `null` or absent keeps the stored one; `""` clears it.
- * `email` and `email_verified` are taken and left as they are: they are the account's.
+ * The fields of `POST /api/settings` a person edits in the Settings form: all but `mcp_config`
+ * and `secrets_store` (settings-update.ts), whose schemas the Settings page need not download.
  */
-export const settingsUpdateSchema = z.partial(z.object({ ...settingsShape, ...settingsRules }));
-export type SettingsUpdate = z.output<typeof settingsUpdateSchema>;
-export type SettingsUpdateInput = z.input<typeof settingsUpdateSchema>;
+export const settingsFieldsUpdateSchema = z.partial(z.object({ ...settingsShape, ...settingsRules }));
+export type SettingsFieldsUpdate = z.output<typeof settingsFieldsUpdateSchema>;
+export type { SettingsUpdate, SettingsUpdateInput } from './settings-update';
 
 /** `{provider: host | null}` for each provider with a stored token. */
 const providerTokensSetSchema = z.nullable(z.record(z.string(), z.nullable(z.string())));

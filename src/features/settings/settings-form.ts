@@ -4,9 +4,9 @@ import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/fo
 import {
   DEFAULT_SETTINGS,
   type SettingsResponse,
-  type SettingsUpdate,
+  type SettingsFieldsUpdate,
+  settingsFieldsUpdateSchema,
   type SettingsUpdateInput,
-  settingsUpdateSchema,
 } from '../../contract/settings';
 import type { LlmTestRequestInput } from '../../contract/llm-test';
 import { FIELD_NAMES, fieldsOfKind, type SETTINGS_FIELDS, type SettingsFormField } from './settings-fields';
@@ -80,8 +80,8 @@ export function changedSettings(values: SettingsFormValues, original: SettingsFo
  * fields only: a stored value today's rules refuse (set by another client, say) must not block
  * saving anything else. What it submits is those fields as the POST's body.
  */
-export function settingsResolver(original: SettingsFormValues): Resolver<SettingsFormValues, unknown, SettingsUpdate> {
-  return contractBodyResolver((values) => changedSettings(values, original), settingsUpdateSchema, {
+export function settingsResolver(original: SettingsFormValues): Resolver<SettingsFormValues, unknown, SettingsFieldsUpdate> {
+  return contractBodyResolver((values) => changedSettings(values, original), settingsFieldsUpdateSchema, {
     isField: (path) => SETTINGS_FORM_FIELDS.has(path),
   });
 }
