@@ -17,12 +17,13 @@ const KIB = 1024;
 
 /**
  * Budgets in gzip bytes (see docs/performance.md): the Settings page's; a conversation's, which
- * loads its event timeline on a first visit too; every other page's.
+ * loads its event timeline on a first visit too; every other page's. The last two grew by 10 KiB
+ * with the translated console: each page carries its strings' catalog and the i18n runtime.
  */
 const BUDGETS: Partial<Record<PageName, number>> & { default: number } = {
   settings: 195 * KIB,
-  conversation: 210 * KIB,
-  default: 200 * KIB,
+  conversation: 220 * KIB,
+  default: 210 * KIB,
 };
 
 export const budgetOf = (name: PageName) => BUDGETS[name] ?? BUDGETS.default;
