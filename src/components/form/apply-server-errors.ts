@@ -66,6 +66,8 @@ export function applyServerErrors<T extends FieldValues>(
   const rest = [...unmatched.map((entry) => original.get(entry) ?? entry), ...outside];
   if (rest.length === 0) return null;
   const message =
-    fieldErrors.length > 0 ? t`${verdict}. The server rejected the values marked below, and these:` : t`${verdict}. The server rejected these:`;
+    fieldErrors.length > 0
+      ? t`${verdict}. The server rejected the values marked below, and these:`
+      : t`${verdict}. The server rejected these:`;
   return { message, unmatched: rest };
 }
