@@ -276,9 +276,14 @@ test("the agent answers in the user's language: once Settings › Language is sa
       .and(page.getByLabel('Language', { exact: true }))
       .selectOption('de');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await expect(page.getByText('Settings saved')).toBeVisible();
+    // The console is in German from then on.
+    await expect(page.getByRole('heading', { name: 'Einstellungen', level: 1 })).toBeVisible();
 
-    await startConversation(page, 'Sag hallo', { useDemo: false });
+    await page.getByRole('link', { name: 'Unterhaltungen' }).click();
+    await page.getByRole('button', { name: 'Neue Unterhaltung' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Neue Unterhaltung' });
+    await dialog.getByLabel('Was soll der Agent tun?').fill('Sag hallo');
+    await dialog.getByRole('button', { name: 'Starten', exact: true }).click();
     await expect(page.getByText('Hallo! Womit kann ich helfen?')).toBeVisible({ timeout: 30_000 });
     const [system] = llm.requests[0]?.messages ?? [];
     expect(system?.role).toBe('system');

@@ -117,7 +117,7 @@ test('the navigation leaves the Tab order while closed, Escape closes it, and a 
   // Tab from the header's last button skips the closed navigation.
   await page.getByRole('button', { name: 'Sign out' }).focus();
   await page.keyboard.press('Tab');
-  await expect(page.locator('nav a:focus')).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: 'Main' }).locator('a:focus')).toHaveCount(0);
 
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
