@@ -29,8 +29,8 @@ export class OptionsService {
   ) {}
 
   /**
-   * The Settings fields this server stores but does not act on: OpenHands Cloud's (account,
-   * analytics, suggestions), web search (no search tool), the console's language (English only),
+   * The Settings fields this server stores but does not act on: OpenHands Cloud's account
+   * and analytics, web search (no search tool), the console's language (English only),
    * V0 conversations, the remote runtime's key and base image, and on the process runtime the
    * container image and its resource factor.
    */
@@ -40,8 +40,6 @@ export class OptionsService {
       'search_api_key',
       'sandbox_api_key',
       'sandbox_base_container_image',
-      'enable_proactive_conversation_starters',
-      'enable_solvability_analysis',
       'user_consents_to_analytics',
       'email',
       'email_verified',

@@ -34,6 +34,8 @@ describe('GET /api/options/*', () => {
     );
     expect(notUsed).not.toContain('llm_model');
     expect(notUsed).not.toContain('enable_sound_notifications');
+    expect(notUsed).not.toContain('enable_proactive_conversation_starters');
+    expect(notUsed).not.toContain('enable_solvability_analysis');
     expect(new OptionsService(new LlmPrices(), 'docker').settingsNotUsed()).not.toContain('remote_runtime_resource_factor');
   });
 
