@@ -38,7 +38,7 @@ export type TaskProvider = (typeof TASK_PROVIDERS)[number];
  */
 export const solvabilityRequestSchema = z.object({
   issue_url: z.optional(z.nullable(z.string().check(z.trim(), z.maxLength(2000)))),
-  git_provider: z.optional(z.nullable(z.enum(TASK_PROVIDERS))),
+  git_provider: z.optional(z.nullable(providerSchema)),
   repo: z.optional(
     z.nullable(
       z.string().check(

@@ -134,6 +134,9 @@ export class SolvabilityService {
         })),
       );
     }
+    if (!isTaskProvider(request.git_provider)) {
+      throw new Invalid(['git_provider'], 'Issues are read from GitHub, GitLab and Bitbucket only', request.git_provider);
+    }
     const account = accounts.find((a) => a.provider === request.git_provider);
     if (!account) {
       throw new Invalid(
