@@ -9,7 +9,8 @@ import { graphqlUrl } from './token-verifier';
  * or unresolved review comments, in that order of precedence, and the open issues assigned to
  * them. A pull request that needs none of these is not suggested. GitHub is asked through its
  * GraphQL API, GitLab through its GraphQL (merge requests) and REST (issues) APIs, as OpenHands
- * does; Bitbucket, for which OpenHands suggests nothing yet, through its REST API.
+ * does; Bitbucket, for which OpenHands suggests nothing yet, through its REST API, workspace by
+ * workspace.
  */
 
 /** How many pull requests, repositories and projects are looked into at most, each with a few requests of its own. */
@@ -183,6 +184,16 @@ async function gitlabTasks(account: ProviderAccount<'gitlab'>): Promise<Found[]>
   return fromParts([mergeRequests(), issues()]);
 }
 
+/** The diffstat statuses Bitbucket gives the files of a pull request that cannot merge. */
+const BITBUCKET_CONFLICTS = [
+  'merge conflict',
+  'rename conflict',
+  'rename/delete conflict',
+  'subrepo conflict',
+  'local deleted',
+  'remote deleted',
+];
+
 /** Bitbucket's paged list: its `values`. */
 const values = (body: unknown) => asList(asObject(body).values);
 const bitbucketRepo = (name: string) => `/repositories/${name.split('/').map(encodeURIComponent).join('/')}`;
@@ -190,15 +201,25 @@ const bitbucketRepo = (name: string) => `/repositories/${name.split('/').map(enc
 async function bitbucketTasks(account: ProviderAccount<'bitbucket'>): Promise<Found[]> {
   const uuid = text(asObject((await getJson(account, '/user')).body).uuid);
   if (!uuid) throw new ProviderUnreachable('Bitbucket did not say who the token belongs to');
+  // Bitbucket lists pull requests and repositories per workspace (its lists across workspaces are gone): the user's workspaces first.
+  const workspaces = values((await getJson(account, '/user/workspaces?pagelen=100')).body)
+    .flatMap((membership) => text(asObject(membership.workspace).slug) ?? [])
+    .slice(0, MAX_LOOKED_INTO);
+  const inEachWorkspace = async (path: (workspace: string) => string) =>
+    (
+      await Promise.all(workspaces.map(async (workspace) => values((await getJson(account, path(encodeURIComponent(workspace)))).body)))
+    ).flat();
   const pullRequests = async (): Promise<Found[]> => {
-    const authored = values((await getJson(account, `/pullrequests/${encodeURIComponent(uuid)}?state=OPEN&pagelen=50`)).body);
+    const authored = await inEachWorkspace(
+      (workspace) => `/workspaces/${workspace}/pullrequests/${encodeURIComponent(uuid)}?state=OPEN&pagelen=50`,
+    );
     return Promise.all(
       authored.slice(0, MAX_LOOKED_INTO).map(async (pr): Promise<Found> => {
         const repo = text(asObject(asObject(pr.destination).repository).full_name);
         const id = count(pr.id);
         const base = repo && id !== null ? `${bitbucketRepo(repo)}/pullrequests/${id}` : null;
         const list = async (path: string) => (base ? values((await getJson(account, `${base}${path}`)).body) : []);
-        // A pull request's diffstat redirects to the repository's, whose files say "merge conflict".
+        // A pull request's diffstat redirects to the repository's, whose files say which conflict.
         const [statuses, diffstat, comments] = await Promise.all([
           list('/statuses?pagelen=50'),
           list('/diffstat'),
@@ -218,7 +239,7 @@ async function bitbucketTasks(account: ProviderAccount<'bitbucket'>): Promise<Fo
           );
         return {
           type: pullRequestType(
-            diffstat.some((file) => file.status === 'merge conflict'),
+            diffstat.some((file) => BITBUCKET_CONFLICTS.includes(String(file.status))),
             statuses.some((status) => status.state === 'FAILED'),
             unresolved,
           ),
@@ -233,7 +254,7 @@ async function bitbucketTasks(account: ProviderAccount<'bitbucket'>): Promise<Fo
   };
   const issues = async (): Promise<Found[]> => {
     // Bitbucket's issue trackers are per repository: those of the repositories the user is a member of.
-    const repositories = values((await getJson(account, '/repositories?role=member&sort=-updated_on&pagelen=50')).body)
+    const repositories = (await inEachWorkspace((workspace) => `/repositories/${workspace}?role=member&sort=-updated_on&pagelen=100`))
       .filter((repository) => repository.has_issues === true)
       .slice(0, MAX_LOOKED_INTO);
     const query = encodeURIComponent(`assignee.uuid="${uuid}" AND (state="new" OR state="open")`);

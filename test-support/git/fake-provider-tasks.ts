@@ -255,7 +255,17 @@ export function bitbucketRoutes(base: string): Routes {
   const repo = '/2.0/repositories/turing/bombe';
   const routes: Routes = {
     '/2.0/user': { body: { type: 'user', uuid: BITBUCKET_UUID, account_id: '5f00:alan', nickname: 'alan', display_name: 'Alan T' } },
-    [`/2.0/pullrequests/${encodeURIComponent(BITBUCKET_UUID)}`]: (url) => ({
+    // Bitbucket's lists across workspaces are gone (HTTP 410): pull requests and repositories are listed per workspace.
+    '/2.0/user/workspaces': {
+      body: bitbucketPage([
+        {
+          type: 'workspace_access',
+          administrator: false,
+          workspace: { type: 'workspace', slug: 'turing', uuid: '{7ur1n9}', name: 'Turing' },
+        },
+      ]),
+    },
+    [`/2.0/workspaces/turing/pullrequests/${encodeURIComponent(BITBUCKET_UUID)}`]: (url) => ({
       body: bitbucketPage(
         url.searchParams.get('state') === 'OPEN'
           ? BITBUCKET_PULL_REQUESTS.map((pr) => ({
@@ -273,7 +283,9 @@ export function bitbucketRoutes(base: string): Routes {
           : [],
       ),
     }),
-    '/2.0/repositories': (url) => ({
+    [`/2.0/pullrequests/${encodeURIComponent(BITBUCKET_UUID)}`]: { status: 410, body: { type: 'error', error: { message: 'Gone' } } },
+    '/2.0/repositories': { status: 410, body: { type: 'error', error: { message: 'Gone' } } },
+    '/2.0/repositories/turing': (url) => ({
       body: bitbucketPage(
         url.searchParams.get('role') === 'member'
           ? [

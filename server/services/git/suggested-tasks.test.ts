@@ -122,7 +122,8 @@ describe('suggested tasks from Bitbucket, over its REST API', () => {
       url: `${api.url}/turing/bombe/issues/7/drum-wiring-drifts`,
       prompt: expect.stringContaining('Use the Bitbucket API with the BITBUCKET_TOKEN environment variable'),
     });
-    expect(api.requests).toContain(`/2.0/pullrequests/${encodeURIComponent(BITBUCKET_UUID)}?state=OPEN&pagelen=50`);
+    expect(api.requests).toContain(`/2.0/workspaces/turing/pullrequests/${encodeURIComponent(BITBUCKET_UUID)}?state=OPEN&pagelen=50`);
+    expect(api.requests).toContain('/2.0/repositories/turing?role=member&sort=-updated_on&pagelen=100');
     // The diffstat's redirect to the repository's was followed, on the API's own origin.
     expect(api.requests.some((path) => path.startsWith('/2.0/repositories/turing/bombe/diffstat/'))).toBe(true);
     expect(api.requests.some((path) => path.startsWith('/2.0/repositories/turing/enigma/issues'))).toBe(false);
