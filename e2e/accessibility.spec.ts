@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { startOpenAiStub } from '../server/testing/openai-stub';
+import { startFakeProviderApi } from '../test-support/git/fake-provider-api';
 import { expect, test } from './support/fixtures';
 
 /** Axe's serious and critical findings of a scan, as readable lines. */
@@ -166,6 +168,40 @@ test.describe('in the light and dark schemes, no serious accessibility violation
     await page.goto(`/conversations/${started.at(-1)!.app_conversation_id}`);
     await expect(page.getByRole('heading', { name: 'Ready one', level: 1 })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test("the Conversations page's suggested tasks and an issue's solvability estimate", async ({ page, signIn, api }) => {
+    const provider = await startFakeProviderApi('ghp_axe');
+    const llm = await startOpenAiStub([
+      {
+        toolCalls: [
+          {
+            name: 'solvability_estimate',
+            arguments: { score: 0.8, summary: 'Clear steps.', actionable_feedback: ['Attach a card'], positive_feedback: ['Steps'] },
+          },
+        ],
+      },
+    ]);
+    try {
+      await api('/api/add-git-providers', {
+        method: 'POST',
+        body: { provider_tokens: { github: { token: 'ghp_axe', host: provider.url } } },
+      });
+      await api('/api/settings', { method: 'POST', body: { llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl } });
+      await signIn(page);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Conversations' }).click();
+      const suggestions = page.getByRole('region', { name: 'Suggested tasks' });
+      await expect(suggestions.getByRole('button', { name: /^Fix issue: Punch cards/ })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await suggestions.getByRole('button', { name: /^Fix issue: Punch cards/ }).click();
+      await expect(
+        page.getByRole('dialog', { name: 'Start from an issue' }).getByRole('region', { name: 'Solvability estimate' }),
+      ).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await provider.close();
+      await llm.close();
+    }
   });
 
   test.describe('with sandboxes running, paused and failed', () => {

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { startFakeProviderApi } from '../test-support/git/fake-provider-api';
 import { expect, test } from './support/fixtures';
 import { addTeamMember } from './support/team';
 
@@ -65,6 +66,23 @@ test('Git & secrets, both tabs', async ({ page, signIn, api }) => {
   await page.getByRole('tab', { name: /Custom secrets/ }).click();
   await expect(page.getByRole('table', { name: 'Custom secrets' })).toBeVisible();
   expect(await check(page)).toEqual(OK);
+});
+
+test("Conversations' suggested tasks and the issue form", async ({ page, signIn, api }) => {
+  const provider = await startFakeProviderApi('ghp_narrow');
+  try {
+    await api('/api/add-git-providers', {
+      method: 'POST',
+      body: { provider_tokens: { github: { token: 'ghp_narrow', host: provider.url } } },
+    });
+    await signIn(page);
+    await open(page, 'Conversations');
+    await expect(page.getByRole('region', { name: 'Suggested tasks' }).getByRole('button', { name: /^Fix failing checks/ })).toBeVisible();
+    await expect(page.getByRole('form', { name: 'Start from an issue' })).toBeVisible();
+    expect(await check(page)).toEqual(OK);
+  } finally {
+    await provider.close();
+  }
 });
 
 test('Conversations and a conversation', async ({ page, signIn, api }) => {

@@ -29,6 +29,9 @@ const settings = settingsUpdateSchema.parse({
   git_user_email: 'agent@acme.example',
   search_api_key: 'tvly-demo-0000000000000000',
   sandbox_api_key: 'sbx-demo-0000000000000000',
+  // Its git tokens are made up: no provider would suggest a task or show an issue.
+  enable_proactive_conversation_starters: false,
+  enable_solvability_analysis: false,
 });
 
 /** Its MCP servers: made up, so a conversation started with them says each is not available. */

@@ -31,17 +31,6 @@ export const repositorySchema = z.object({
 });
 export type Repository = z.output<typeof repositorySchema>;
 
-export const SUGGESTED_TASK_TYPES = ['MERGE_CONFLICTS', 'FAILING_CHECKS', 'UNRESOLVED_COMMENTS', 'OPEN_ISSUE', 'OPEN_PR'] as const;
-
-export const suggestedTaskSchema = z.object({
-  git_provider: providerSchema,
-  task_type: z.enum(SUGGESTED_TASK_TYPES),
-  repo: z.string(),
-  issue_number: integer(),
-  title: z.string(),
-});
-export type SuggestedTask = z.output<typeof suggestedTaskSchema>;
-
 const pageNumber = z.optional(z.coerce.number().check(z.multipleOf(1), z.gte(1), z.lte(1000)));
 
 /** `GET /api/user/repositories?selected_provider=github&sort=pushed&page=1&per_page=30`. */

@@ -29,12 +29,31 @@ function customBase(provider: Provider, host: string | null): string | undefined
   return host && (!publicHost || bareHost(host) !== publicHost) ? baseUrl(host) : undefined;
 }
 
-/** Where the REST API of GitHub or GitLab is served, at its public address or at `host`. */
-export function restApiBase(provider: 'github' | 'gitlab', host: string | null): string {
+/** Where the REST API of GitHub, GitLab or Bitbucket is served, at its public address or at `host`. */
+export function restApiBase(provider: 'github' | 'gitlab' | 'bitbucket', host: string | null): string {
   const custom = customBase(provider, host);
   if (provider === 'github') return custom ? `${custom}/api/v3` : 'https://api.github.com';
-  return `${custom ?? 'https://gitlab.com'}/api/v4`;
+  if (provider === 'gitlab') return `${custom ?? 'https://gitlab.com'}/api/v4`;
+  if (!custom) return 'https://api.bitbucket.org/2.0';
+  // A URL is the API's own address; a bare domain serves its API at `api.` before it, as bitbucket.org does.
+  return /^https?:\/\//i.test(host ?? '') ? `${custom}/2.0` : `https://api.${bareHost(host ?? '')}/2.0`;
 }
+
+/** Where the GraphQL API of GitHub or GitLab is served (GitHub Enterprise's and GitLab's beside their REST API's `/api`). */
+export function graphqlUrl(provider: 'github' | 'gitlab', host: string | null): string {
+  const custom = customBase(provider, host);
+  if (provider === 'github') return custom ? `${custom}/api/graphql` : 'https://api.github.com/graphql';
+  return `${custom ?? 'https://gitlab.com'}/api/graphql`;
+}
+
+/** The provider's web address (where its repositories, pull requests and issues have their pages). */
+export function webBase(provider: 'github' | 'gitlab' | 'bitbucket', host: string | null): string {
+  return customBase(provider, host) ?? `https://${PUBLIC_HOSTS[provider]}`;
+}
+
+/** How a request carries `token`: Bitbucket's app passwords come as "username:password" (Basic); every other token is a bearer token. */
+export const authorizationOf = (provider: Provider, token: string) =>
+  provider === 'bitbucket' && token.includes(':') ? basic(token) : `Bearer ${token}`;
 
 /** The "who am I" request of each provider's API, at its public address or at `host`. */
 export function identityRequest(
@@ -47,16 +66,8 @@ export function identityRequest(
     case 'github':
     case 'gitlab':
       return { url: `${restApiBase(provider, host)}/user`, authorization: `Bearer ${token}` };
-    case 'bitbucket': {
-      // App passwords come as "username:password" (Basic); other tokens are bearer tokens.
-      const authorization = token.includes(':') ? basic(token) : `Bearer ${token}`;
-      const url = custom
-        ? /^https?:\/\//i.test(host ?? '')
-          ? `${custom}/2.0/user`
-          : `https://api.${host}/2.0/user`
-        : 'https://api.bitbucket.org/2.0/user';
-      return { url, authorization };
-    }
+    case 'bitbucket':
+      return { url: `${restApiBase(provider, host)}/user`, authorization: authorizationOf(provider, token) };
     case 'azure_devops':
       return {
         url: custom ? `${custom}/_apis/connectionData` : 'https://app.vssps.visualstudio.com/_apis/profile/profiles/me?api-version=7.1',

@@ -65,6 +65,7 @@ const ROUTE_ACCESS: Record<string, RouteAccess> = {
   'GET /api/user/search/branches': 'signed-in',
   'GET /api/user/installations': 'signed-in',
   'GET /api/user/suggested-tasks': 'signed-in',
+  'POST /api/user/solvability': 'signed-in',
   'POST /api/v1/app-conversations/:conversation_id/send-message': 'signed-in',
   'POST /api/v1/app-conversations/:conversation_id/pause': 'signed-in',
   'POST /api/v1/app-conversations/:conversation_id/run': 'signed-in',

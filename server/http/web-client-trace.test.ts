@@ -141,9 +141,14 @@ function expectWhatTheClientNeeds(request: TraceRequest, response: LightMyReques
       return;
     case 'GET /api/user/suggested-tasks':
       expect(response.statusCode, what).toBe(200);
-      expect(json(), what).toEqual([
-        { git_provider: 'github', task_type: 'OPEN_PR', repo: 'ada/engine', issue_number: 12, title: 'Faster engine' },
-      ]);
+      // OpenHands' fields, with ours beside them.
+      expect(json()[0], what).toMatchObject({
+        git_provider: 'github',
+        task_type: 'FAILING_CHECKS',
+        repo: 'ada/engine',
+        issue_number: 12,
+        title: 'Faster engine',
+      });
       return;
     case 'POST /api/conversations':
       // Its V0 start: refused with where to go instead.
@@ -162,9 +167,7 @@ function expectWhatTheClientNeeds(request: TraceRequest, response: LightMyReques
 
 describe("OpenHands' web client, replayed from its trace", () => {
   it('gets every response it needs, signed in with the session cookie only', async () => {
-    provider = await startFakeProviderApi(TRACED_GITHUB_TOKEN, {
-      prs: [{ number: 12, title: 'Faster engine', repository_url: 'https://api.github.com/repos/ada/engine', pull_request: {} }],
-    });
+    provider = await startFakeProviderApi(TRACED_GITHUB_TOKEN);
     // Run D had a data dir of its own; B, B2 and B3 went on with one (B2 edits what B made).
     const runs = [trace.requests.filter((r) => r.run === 'D'), trace.requests.filter((r) => r.run !== 'D')];
     for (const requests of runs) {

@@ -16,6 +16,7 @@ import { sandboxRoutes } from './sandboxes';
 import { searchRoutes } from './search';
 import { secretsRoutes } from './secrets';
 import { settingsRoutes } from './settings';
+import { solvabilityRoutes } from './solvability';
 import { teamRoutes } from './team';
 import { workspaceRoutes } from './workspace';
 
@@ -59,6 +60,7 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     await api.register(conversationRoutes(services.conversations, services.startTasks));
     await api.register(legacyConversationRoutes(services.conversations));
     await api.register(gitUserRoutes(services.gitUser));
+    await api.register(solvabilityRoutes(services.solvability));
     await api.register(conversationAgentRoutes(services.agents, services.events));
     await api.register(workspaceRoutes(services.workspaces));
     await api.register(eventRoutes(services.events, services.sandboxes));

@@ -10,8 +10,8 @@ import {
   repositoriesQuerySchema,
   repositorySchema,
   repositorySearchQuerySchema,
-  suggestedTaskSchema,
 } from '../git-providers/git-user-schemas';
+import { suggestedTasksSchema } from '../../src/contract/suggested-tasks';
 import { detailErrorSchema } from '../../src/contract/errors';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import type { GitUserService } from '../services/git/git-user-service';
@@ -105,9 +105,12 @@ export function gitUserRoutes(gitUser: GitUserService): FastifyPluginAsyncZod {
       '/user/suggested-tasks',
       {
         schema: {
-          summary: "The user's open pull requests and assigned issues (empty without a token, or when the provider cannot be reached)",
+          summary:
+            "Tasks from the user's GitHub, GitLab and Bitbucket: their open pull requests with merge conflicts, failing checks or unresolved review comments, and the open issues assigned to them (empty without a token, or when the provider cannot be reached)",
+          description:
+            "Ours beside OpenHands' fields: `branch` (the pull request's head branch, or the repository's default branch for an issue), `url` (its page on the provider) and `prompt` (the first message of a conversation that does the task).",
           tags,
-          response: { 200: z.array(suggestedTaskSchema), 409: detailErrorSchema },
+          response: { 200: suggestedTasksSchema, 409: detailErrorSchema },
         },
       },
       async (request) => gitUser.suggestedTasks(request.caller),

@@ -32,6 +32,7 @@ import { ConversationService } from './conversations/conversation-service';
 import { EventCollector } from './events/event-collector';
 import { EventService } from './events/event-service';
 import { GitUserService } from './git/git-user-service';
+import { SolvabilityService } from './git/solvability-service';
 import { DEFAULT_INSTANCE_TIMING, InstanceRegistry, type InstanceTiming } from './instances/instance-registry';
 import { OwnerClient } from './instances/owner-client';
 import { LlmTestService } from './settings/llm-test-service';
@@ -65,6 +66,7 @@ export interface ApiServices {
   options: OptionsService;
   /** The connected git provider's view of its user (`/api/user/*`). */
   gitUser: GitUserService;
+  solvability: SolvabilityService;
   sandboxes: SandboxService;
   startTasks: StartTaskService;
   conversations: ConversationService;
@@ -279,6 +281,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     searchKeyTest: new SearchKeyTestService(settings, tavily, log.child({ component: 'search-key-test' })),
     options: new OptionsService(prices, docker ? 'docker' : 'process'),
     gitUser: new GitUserService(secrets, log.child({ component: 'git-user' })),
+    solvability: new SolvabilityService(settings, secrets, log.child({ component: 'solvability' })),
     sandboxes,
     startTasks,
     conversations,

@@ -87,6 +87,7 @@ describe('featuresFromDocument', () => {
       team: false,
       apiKeys: false,
       identityProvider: false,
+      taskStarters: false,
     });
   });
 
@@ -112,6 +113,7 @@ describe('featuresFromDocument', () => {
         '/api/organizations/{org_id}/members': { get: {} },
         '/api/keys': { get: {} },
         '/sign-in/oidc': { get: {} },
+        '/api/user/solvability': { post: {} },
       },
       components: { schemas: { Patch: { properties: { archived: { type: 'boolean' } } } } },
     };

@@ -92,6 +92,11 @@ export interface ServerFeatures {
   apiKeys: boolean;
   /** `GET /sign-in/oidc` (ours, when OIDC_* set it up): sign-in with an identity provider. */
   identityProvider: boolean;
+  /**
+   * Suggested tasks come with the prompt that starts them, and `POST /api/user/solvability`
+   * estimates an issue (ours): the Conversations page offers them to start from.
+   */
+  taskStarters: boolean;
 }
 
 /**
@@ -117,6 +122,7 @@ export const ASSUMED: ServerFeatures = {
   team: true,
   apiKeys: true,
   identityProvider: false,
+  taskStarters: true,
 };
 
 const OUR_STREAM = '/api/v1/app-conversations/{conversation_id}/events/stream';
@@ -166,5 +172,6 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
     team: has('/api/organizations/{org_id}/members', 'get'),
     apiKeys: has('/api/keys', 'get'),
     identityProvider: has('/sign-in/oidc', 'get'),
+    taskStarters: has('/api/user/solvability', 'post'),
   };
 }

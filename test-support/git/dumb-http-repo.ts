@@ -61,45 +61,68 @@ function bareRepository(root: string, owner: string, name: string, content: Repo
   fs.rmSync(work, { recursive: true, force: true });
 }
 
+/** Serves bare repositories made for a test over git's dumb HTTP protocol, from a request handler of some server. */
+export interface DumbHttpFiles {
+  /** Responds to a request for a file of a repository. */
+  handle: (request: http.IncomingMessage, response: http.ServerResponse) => void;
+  /** Every Authorization header it received. */
+  authorizations: string[];
+  /** Removes the repositories. */
+  remove: () => void;
+}
+
 /**
- * Git's dumb HTTP protocol from bare repositories made for the test: plain files, served only
- * to a request that carries `token` as HTTP Basic (to anyone when `token` is null). It listens on
- * `address` (loopback; a container reaches the host on its bridge's gateway).
+ * The files of bare repositories made for the test, served only to a request that carries
+ * `token` as HTTP Basic (to anyone when `token` is null): repositories are at `/<owner>/<name>.git`.
  */
-export async function startDumbHttpRepo(
-  repos: Record<string, RepoFiles>,
-  token: string | null,
-  address = '127.0.0.1',
-): Promise<DumbHttpRepo> {
+export function dumbHttpFiles(repos: Record<string, RepoFiles>, token: string | null): DumbHttpFiles {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'dumb-http-'));
   for (const [fullName, content] of Object.entries(repos)) {
     const [owner, name] = fullName.split('/') as [string, string];
     bareRepository(root, owner, name, content);
   }
   const authorizations: string[] = [];
-  const server = http.createServer((request, response) => {
-    const authorization = request.headers.authorization ?? '';
-    authorizations.push(authorization);
-    const credentials = Buffer.from(authorization.replace(/^Basic /, ''), 'base64').toString();
-    if (token !== null && !credentials.endsWith(`:${token}`)) {
-      response.writeHead(401, { 'www-authenticate': 'Basic realm="test"' }).end();
-      return;
-    }
-    const file = path.join(root, decodeURIComponent((request.url ?? '/').split('?', 1)[0] ?? '/'));
-    if (!file.startsWith(root) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      response.writeHead(404).end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(fs.readFileSync(file));
-  });
+  return {
+    authorizations,
+    handle: (request, response) => {
+      const authorization = request.headers.authorization ?? '';
+      authorizations.push(authorization);
+      const credentials = Buffer.from(authorization.replace(/^Basic /, ''), 'base64').toString();
+      if (token !== null && !credentials.endsWith(`:${token}`)) {
+        response.writeHead(401, { 'www-authenticate': 'Basic realm="test"' }).end();
+        return;
+      }
+      const file = path.join(root, decodeURIComponent((request.url ?? '/').split('?', 1)[0] ?? '/'));
+      if (!file.startsWith(root) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+        response.writeHead(404).end();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(fs.readFileSync(file));
+    },
+    remove: () => fs.rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Git's dumb HTTP protocol from bare repositories made for the test (`dumbHttpFiles`), on a
+ * server of its own. It listens on `address` (loopback; a container reaches the host on its
+ * bridge's gateway).
+ */
+export async function startDumbHttpRepo(
+  repos: Record<string, RepoFiles>,
+  token: string | null,
+  address = '127.0.0.1',
+): Promise<DumbHttpRepo> {
+  const files = dumbHttpFiles(repos, token);
+  const server = http.createServer(files.handle);
   await new Promise<void>((resolve) => server.listen(0, address, resolve));
   const { port } = server.address() as net.AddressInfo;
   return {
     host: `http://${address}:${port}`,
-    authorizations,
+    authorizations: files.authorizations,
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
-      fs.rmSync(root, { recursive: true, force: true });
+      files.remove();
     },
   };
 }

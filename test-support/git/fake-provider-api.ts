@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dumbHttpFiles, type RepoFiles } from './dumb-http-repo';
+import { bitbucketRoutes, githubIssueRoutes, gitlabIssueRoutes, graphqlRoute } from './fake-provider-tasks';
 
 export interface FakeProviderApi {
   /** Base URL to use as a provider host, e.g. http://127.0.0.1:40123 */
@@ -11,13 +13,15 @@ export interface FakeProviderApi {
   close: () => Promise<void>;
 }
 
-interface Reply {
+export interface Reply {
   body: unknown;
+  /** 200 unless said. */
+  status?: number;
   link?: string;
   headers?: Record<string, string>;
 }
-/** A fixed reply, or one made from the request's URL (its query: a page, a search). */
-type Routes = Record<string, Reply | ((url: URL) => Reply)>;
+/** A fixed reply, or one made from the request (its query: a page, a search; its JSON body; its method). */
+export type Routes = Record<string, Reply | ((url: URL, body: unknown, method: string) => Reply)>;
 
 const githubBranch = (name: string, sha: string, isProtected = false) => ({
   name,
@@ -52,7 +56,6 @@ function githubRoutes(base: string): Routes {
       ],
       link: `<${base}/api/v3/user/repos?page=2&per_page=30>; rel="next"`,
     },
-    '/api/v3/search/issues': { body: { total_count: 0, items: [] } },
     '/api/v3/user/orgs': { body: [{ login: 'lovelace-org' }] },
     // Repositories by name, among ada's (`user:ada`) or an organisation's (`org:lovelace-org`).
     '/api/v3/search/repositories': (url) => {
@@ -102,8 +105,6 @@ const gitlabRoutes: Routes = {
       },
     ],
   },
-  '/api/v4/merge_requests': { body: [{ iid: 5, title: 'Add compiler', references: { full: 'navy/cobol!5' } }] },
-  '/api/v4/issues': { body: [{ iid: 3, title: 'Moth in relay', references: { full: 'navy/cobol#3' } }] },
   // GitLab pages with X-Total, and searches branches by a part of their name.
   '/api/v4/projects/navy%2Fcobol/repository/branches': (url) => {
     const search = url.searchParams.get('search');
@@ -112,22 +113,27 @@ const gitlabRoutes: Routes = {
   },
 };
 
+export interface FakeProviderOptions {
+  /** Repositories served over git's dumb HTTP protocol at `/<owner>/<name>.git`, as a provider serves clones beside its API. */
+  repos?: Record<string, RepoFiles>;
+}
+
 /**
- * A local HTTP server that plays the GitHub and GitLab REST APIs for one user each: it responds
- * for `goodToken` (as a bearer token), the provider's 401 for any other, and
- * `searchResults` for GitHub's issue search (by whether the query is about PRs).
+ * A local HTTP server that plays GitHub (REST under /api/v3 and GraphQL, as GitHub Enterprise
+ * serves them), GitLab (REST and GraphQL) and Bitbucket Cloud (REST 2.0) for one user each:
+ * ada, grace and alan. It responds for `goodToken` (as a bearer token), the provider's 401 for any
+ * other. Their pull requests and issues are in `fake-provider-tasks.ts`.
  */
-export async function startFakeProviderApi(
-  goodToken: string,
-  searchResults: { prs?: unknown[]; issues?: unknown[] } = {},
-): Promise<FakeProviderApi> {
+export async function startFakeProviderApi(goodToken: string, options: FakeProviderOptions = {}): Promise<FakeProviderApi> {
   const requests: string[] = [];
   let routes: Routes = {};
   let rateLimitStatus: 403 | 429 | undefined;
+  const files = options.repos && dumbHttpFiles(options.repos, goodToken);
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     requests.push(url);
     const path = url.split('?')[0] ?? '/';
+    if (files && /^\/[^/]+\/[^/]+\.git\//.test(path)) return files.handle(req, res);
     const route = routes[path];
     if (rateLimitStatus)
       return res
@@ -136,25 +142,44 @@ export async function startFakeProviderApi(
     if (!route) return res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
     if (req.headers.authorization !== `Bearer ${goodToken}`)
       return res.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"Bad credentials"}');
-    const reply = typeof route === 'function' ? route(new URL(url, 'http://x')) : route;
-    let body = reply.body;
-    if (path === '/api/v3/search/issues') {
-      const query = new URL(url, 'http://x').searchParams.get('q') ?? '';
-      body = { items: (query.includes('is:pr') ? searchResults.prs : searchResults.issues) ?? [] };
-    }
-    res
-      .writeHead(200, { 'content-type': 'application/json', ...(reply.link ? { link: reply.link } : {}), ...reply.headers })
-      .end(JSON.stringify(body));
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    req.on('end', () => {
+      let body: unknown;
+      try {
+        body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        return res.writeHead(400, { 'content-type': 'application/json' }).end('{"message":"Problems parsing JSON"}');
+      }
+      const reply = typeof route === 'function' ? route(new URL(url, 'http://x'), body, req.method ?? 'GET') : route;
+      res
+        .writeHead(reply.status ?? 200, {
+          'content-type': 'application/json',
+          ...(reply.link ? { link: reply.link } : {}),
+          ...reply.headers,
+        })
+        .end(JSON.stringify(reply.body));
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  routes = { ...githubRoutes(base), ...gitlabRoutes };
+  routes = {
+    ...githubRoutes(base),
+    ...githubIssueRoutes(base),
+    ...gitlabRoutes,
+    ...gitlabIssueRoutes(base),
+    ...bitbucketRoutes(base),
+    '/api/graphql': graphqlRoute(base),
+  };
   return {
     url: base,
     requests,
     rateLimit: (status) => {
       rateLimitStatus = status;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      files?.remove();
+    },
   };
 }

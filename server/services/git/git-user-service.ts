@@ -8,27 +8,24 @@ import type {
   RepositoriesQuery,
   Repository,
   RepositorySearchQuery,
-  SuggestedTask,
 } from '../../git-providers/git-user-schemas';
 import type { Provider } from '../../../src/contract/secrets';
+import { type SuggestedTask, TASK_PROVIDERS, type TaskProvider } from '../../../src/contract/suggested-tasks';
 import { Conflict, NotFound, Unavailable } from '../../domain-errors';
+import { fetchBranches, fetchGitUser, fetchRepositories, searchBranches, searchRepositories } from '../../git-providers/provider-api';
 import {
   API_PROVIDERS,
   type ApiProvider,
-  fetchBranches,
-  fetchGitUser,
-  fetchRepositories,
-  fetchSuggestedTasks,
   type ProviderAccount,
   ProviderRefusedToken,
   ProviderUnreachable,
-  searchBranches,
-  searchRepositories,
-} from '../../git-providers/provider-api';
+} from '../../git-providers/provider-http';
+import { fetchSuggestedTasks } from '../../git-providers/suggested-tasks';
 import type { Logger } from '../../logger';
 import type { SecretsService } from '../secrets/secrets-service';
 
 const isApiProvider = (provider: string): provider is ApiProvider => (API_PROVIDERS as readonly string[]).includes(provider);
+const isTaskProvider = (provider: string): provider is TaskProvider => (TASK_PROVIDERS as readonly string[]).includes(provider);
 
 /**
  * `/api/user/*`: the connected provider's view of its user, for OpenHands' web client. No
@@ -99,10 +96,26 @@ export class GitUserService {
     return [];
   }
 
+  /**
+   * The tasks each connected GitHub, GitLab and Bitbucket suggests, one provider after another (as
+   * OpenHands gathers them). A provider that cannot be reached is left out; a refused token is a
+   * 409 only when no provider answered.
+   */
   async suggestedTasks(caller: Caller): Promise<SuggestedTask[]> {
-    const account = await this.#account(caller);
-    if (!account) return [];
-    return this.#listOrEmpty(async () => fetchSuggestedTasks(account, (await fetchGitUser(account)).login));
+    const tokens = await this.secrets.readProviderTokens(caller);
+    const accounts = tokens.flatMap((t) => (isTaskProvider(t.provider) ? [{ provider: t.provider, token: t.token, host: t.host }] : []));
+    const lists = await Promise.allSettled(accounts.map((account) => fetchSuggestedTasks(account)));
+    const refused = lists.find((list) => list.status === 'rejected' && list.reason instanceof ProviderRefusedToken);
+    if (refused && lists.every((list) => list.status === 'rejected')) throw this.#domainError((refused as PromiseRejectedResult).reason);
+    return lists.flatMap((list, index) => {
+      if (list.status === 'fulfilled') return list.value;
+      if (!(list.reason instanceof ProviderUnreachable || list.reason instanceof ProviderRefusedToken)) throw list.reason;
+      this.log.warn(
+        { provider: accounts[index]!.provider, reason: (list.reason as Error).message },
+        'no suggested tasks from a git provider',
+      );
+      return [];
+    });
   }
 
   async #listOrEmpty<T>(read: () => Promise<T[]>): Promise<T[]> {

@@ -50,10 +50,7 @@ describe('/api/user/* without a token', () => {
 
 describe('/api/user/* with a GitHub token', () => {
   beforeEach(async () => {
-    api = await startFakeProviderApi('ghp_good', {
-      prs: [{ number: 12, title: 'Faster engine', repository_url: 'https://api.github.com/repos/ada/engine', pull_request: {} }],
-      issues: [{ number: 4, title: 'Notes on note G', repository_url: 'https://api.github.com/repos/lovelace-org/notes' }],
-    });
+    api = await startFakeProviderApi('ghp_good');
     expect((await connect('github', 'ghp_good', api.url)).statusCode).toBe(200);
   });
 
@@ -153,16 +150,6 @@ describe('/api/user/* with a GitHub token', () => {
     expect((await get('/api/user/search/repositories?query=')).statusCode).toBe(422);
   });
 
-  it("suggests the user's open pull requests and assigned issues", async () => {
-    const response = await get('/api/user/suggested-tasks');
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual([
-      { git_provider: 'github', task_type: 'OPEN_PR', repo: 'ada/engine', issue_number: 12, title: 'Faster engine' },
-      { git_provider: 'github', task_type: 'OPEN_ISSUE', repo: 'lovelace-org/notes', issue_number: 4, title: 'Notes on note G' },
-    ]);
-    expect(api!.requests).toContain(`/api/v3/search/issues?q=${encodeURIComponent('is:open is:pr author:ada')}&per_page=30`);
-  });
-
   it('returns 409 saying to connect a new token when the provider refuses it', async () => {
     expect((await connect('github', 'ghp_revoked', api!.url)).statusCode).toBe(200);
     for (const url of ['/api/user/info', '/api/user/repositories', '/api/user/suggested-tasks']) {
@@ -186,7 +173,7 @@ describe('/api/user/* with a GitHub token', () => {
 });
 
 describe('/api/user/* with a GitLab token', () => {
-  it("reads the user, projects, merge requests and issues from GitLab's API", async () => {
+  it("reads the user and projects from GitLab's API", async () => {
     api = await startFakeProviderApi('glpat-good');
     expect((await connect('gitlab', 'glpat-good', api.url)).statusCode).toBe(200);
     expect((await get('/api/user/info')).json()).toEqual({
@@ -209,10 +196,6 @@ describe('/api/user/* with a GitLab token', () => {
         owner_type: 'organization',
         main_branch: 'master',
       },
-    ]);
-    expect((await get('/api/user/suggested-tasks')).json()).toEqual([
-      { git_provider: 'gitlab', task_type: 'OPEN_PR', repo: 'navy/cobol', issue_number: 5, title: 'Add compiler' },
-      { git_provider: 'gitlab', task_type: 'OPEN_ISSUE', repo: 'navy/cobol', issue_number: 3, title: 'Moth in relay' },
     ]);
     // No GitHub token: its repositories are an empty list, not GitLab's.
     expect((await get('/api/user/repositories?selected_provider=github')).json()).toEqual([]);

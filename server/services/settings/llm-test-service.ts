@@ -12,8 +12,9 @@ import type { SettingsService } from './settings-service';
 const PROMPT = 'Reply with one short sentence saying that you are ready.';
 const DEMO_REPLY = `Ready. I am the demo model (${DEMO_MODEL}): I reply without an LLM, so no key or network is needed.`;
 
-function describeFailure(error: unknown, model: string, url: string): string {
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return `No response from ${url} within ${LLM_TEST_SECONDS} seconds.`;
+/** Why a request to the LLM failed, in words (the model's URL as it may be shown). */
+export function describeLlmFailure(error: unknown, model: string, url: string, seconds = LLM_TEST_SECONDS): string {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return `No response from ${url} within ${seconds} seconds.`;
   if (error instanceof OpenAI.APIConnectionError) return `Cannot reach ${url} (${rootCause(error)}). Check the base URL.`;
   if (error instanceof OpenAI.APIError) {
     const status = error.status ?? 0;
@@ -31,7 +32,7 @@ function describeFailure(error: unknown, model: string, url: string): string {
 }
 
 /** `text` with every occurrence of `secret` masked: providers sometimes quote the key they refuse. */
-const masked = (text: string, secret: string | null) => (secret ? text.replaceAll(secret, '***') : text);
+export const masked = (text: string, secret: string | null) => (secret ? text.replaceAll(secret, '***') : text);
 
 /**
  * Sends one tiny chat request with LLM settings as typed in the form, the stored key standing in
@@ -83,7 +84,7 @@ export class LlmTestService {
       return { ok: true, model: completion.model || model, reply: masked(reply, apiKey) };
     } catch (error) {
       // Client errors quote the URL they were given, credentials and query included.
-      const words = describeFailure(error, model, shownUrl(url)).replace(/https?:\/\/[^\s)]+/g, shownUrl);
+      const words = describeLlmFailure(error, model, shownUrl(url)).replace(/https?:\/\/[^\s)]+/g, shownUrl);
       return { ok: false, error: masked(words, apiKey) };
     }
   }

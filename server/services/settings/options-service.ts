@@ -30,15 +30,12 @@ export class OptionsService {
 
   /**
    * The Settings fields this server stores but does not act on, each with why (a clause the
-   * Settings page shows after "Not used by this server: "): OpenHands Cloud's (analytics,
-   * suggestions), V0 conversations, the remote
-   * runtime's key, and on the process runtime what only containers have.
+   * Settings page shows after "Not used by this server: "): analytics, V0 conversations, the
+   * remote runtime's key, and on the process runtime what only containers have.
    */
   settingsNotUsed(): Partial<Record<keyof Settings, string>> {
     const always: Partial<Record<keyof Settings, string>> = {
       sandbox_api_key: "it is the key of OpenHands' remote runtime; each sandbox here gets a key of its own",
-      enable_proactive_conversation_starters: 'OpenHands Cloud suggests these tasks; this server does not',
-      enable_solvability_analysis: 'OpenHands Cloud makes this estimate; this server does not',
       user_consents_to_analytics: 'this server collects no analytics',
       v1_enabled: 'every conversation here runs on the V1 agent server; there are no V0 conversations',
     };

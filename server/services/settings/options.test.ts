@@ -52,6 +52,9 @@ describe('GET /api/options/*', () => {
     expect(notUsed).not.toHaveProperty('email_verified');
     expect(notUsed).not.toHaveProperty('llm_model');
     expect(notUsed).not.toHaveProperty('enable_sound_notifications');
+    // Conversations suggests tasks, and estimates an issue's solvability before a start.
+    expect(notUsed).not.toHaveProperty('enable_proactive_conversation_starters');
+    expect(notUsed).not.toHaveProperty('enable_solvability_analysis');
     const onDocker = new OptionsService(new LlmPrices(), 'docker').settingsNotUsed();
     for (const used of ['remote_runtime_resource_factor', 'sandbox_runtime_container_image', 'sandbox_base_container_image'])
       expect(onDocker).not.toHaveProperty(used);

@@ -1,8 +1,10 @@
 import { msg } from '@lingui/core/macro';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { unavailable } from '../../../components/unavailable-dialog';
 import { useCardLayout } from '../../../components/use-card-layout';
+import type { SettingsResponse } from '../../../contract/settings';
+import type { StartersSectionProps } from './starters/starters-section';
 import { serverFeaturesQuery } from '../../../queries/server-capabilities';
 import { settingsQuery } from '../../../queries/settings';
 import { sandboxCapacityQuery } from '../../../queries/sandboxes';
@@ -33,6 +35,26 @@ const NewConversationDialog = lazy(() =>
   ),
 );
 
+/**
+ * Suggested tasks and issues to start from, loaded only when a setting asks for them: most of the
+ * list's visits need neither. Should their code fail to load, the list shows without them.
+ */
+const StartersSection = lazy((): Promise<{ default: ComponentType<StartersSectionProps> }> =>
+  import('./starters/starters-section').then(
+    (module) => ({ default: module.StartersSection }),
+    () => ({ default: () => null }),
+  ),
+);
+
+/** What the settings offer to start from: both need a connected GitHub, GitLab or Bitbucket. */
+function startersOf(settings: SettingsResponse | null) {
+  const connected = Object.keys(settings?.provider_tokens_set ?? {}).some((p) => p === 'github' || p === 'gitlab' || p === 'bitbucket');
+  return {
+    suggestions: connected && settings?.enable_proactive_conversation_starters === true,
+    solvability: connected && settings?.enable_solvability_analysis === true,
+  };
+}
+
 export function ConversationsPage() {
   const queryClient = useQueryClient();
   const [filters, changeFilters] = useListFilters();
@@ -48,6 +70,7 @@ export function ConversationsPage() {
   const capacity = useQuery(sandboxCapacityQuery(features?.sandboxCapacity === true));
   // Asked only for the first conversation's sake: the empty list says how to get a model.
   const noModel = useQuery({ ...settingsQuery(), select: (settings) => !settings?.llm_model, enabled: list.items?.length === 0 }).data;
+  const starters = useQuery({ ...settingsQuery(), select: startersOf, enabled: features?.taskStarters === true }).data;
 
   const starts = useStartsUnderWay(signedInUserId);
   const follow = useFollowStart();
@@ -91,6 +114,13 @@ export function ConversationsPage() {
         capacity={capacity.data}
         owners={owners}
         signedInUserId={signedInUserId}
+        starters={
+          starters && (starters.suggestions || starters.solvability) ? (
+            <Suspense fallback={null}>
+              <StartersSection {...starters} onStarted={(task) => follow(task.id)} />
+            </Suspense>
+          ) : undefined
+        }
       />
       {newOpen && (
         <Suspense fallback={null}>

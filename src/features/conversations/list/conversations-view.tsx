@@ -2,6 +2,7 @@ import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Group, NativeSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconSearch, IconX } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/empty-state';
 import { PageHeader } from '../../../components/page-header';
@@ -74,6 +75,8 @@ export interface ConversationsViewProps {
   owners?: readonly Owner[];
   /** Who is signed in (`null` on a server without teams): another user's failed start names them and cannot be retried here. */
   signedInUserId?: string | null;
+  /** What else a conversation can start from (suggested tasks, an issue), above the list. */
+  starters?: ReactNode;
 }
 
 const filtered = (filters: ListFilters) => Boolean(filters.title || filters.from || filters.to || filters.owner || filters.sandbox);
@@ -135,6 +138,7 @@ export function ConversationsView(props: ConversationsViewProps) {
           ))}
         </Stack>
       )}
+      {props.starters}
 
       <Group mb="md" align="flex-end" wrap="wrap">
         <TextInput
