@@ -31,6 +31,12 @@ test('the console shows in the language saved in Settings, at once and without a
 
   // And back to English.
   await page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Einstellungen' }).click();
+  // A value refused says why in German, in the words the server's 422 for it would be shown in.
+  const maxIterations = page.locator('input').and(page.getByLabel('Max. Iterationen', { exact: true }));
+  await maxIterations.fill('0');
+  await page.getByRole('button', { name: 'Änderungen speichern' }).click();
+  await expect(maxIterations).toHaveAccessibleDescription(/Muss größer oder gleich 1 sein/);
+  await maxIterations.fill('');
   await languageSelect(page, 'Sprache').selectOption('en');
   await page.getByRole('button', { name: 'Änderungen speichern' }).click();
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();

@@ -109,8 +109,9 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
         return [{ type, loc, msg: `Input should be ${words} ${limit}`, input, ctx: { [key]: limit } }];
       }
       const unit = issue.origin === 'string' ? 'characters' : 'items';
-      const [type, words] = issue.code === 'too_small' ? ['too_short', 'at least'] : ['too_long', 'at most'];
-      return [{ type: issue.origin === 'string' ? `string_${type}` : type, loc, msg: `Should have ${words} ${limit} ${unit}`, input }];
+      const [type, words, key] = issue.code === 'too_small' ? ['too_short', 'at least', 'min_length'] : ['too_long', 'at most', 'max_length'];
+      const msg = `Should have ${words} ${limit} ${unit}`;
+      return [{ type: issue.origin === 'string' ? `string_${type}` : type, loc, msg, input, ctx: { [key]: limit } }];
     }
     case 'unrecognized_keys': {
       const parent = (input ?? {}) as Record<string, unknown>;
@@ -155,7 +156,8 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
     case 'invalid_format':
       return [{ type: 'string_pattern_mismatch', loc, msg: `Input should be a valid ${issue.format}`, input }];
     case 'not_multiple_of':
-      return [{ type: 'multiple_of', loc, msg: `Input should be a multiple of ${String(issue.divisor)}`, input }];
+      const step = Number(issue.divisor);
+      return [{ type: 'multiple_of', loc, msg: `Input should be a multiple of ${step}`, input, ctx: { multiple_of: step } }];
   }
 }
 

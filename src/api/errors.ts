@@ -1,6 +1,6 @@
 import { t } from '@lingui/core/macro';
 import { validationErrorBodySchema, type ValidationErrorEntry } from '../contract/validation-detail';
-import { consoleMessage } from '../contract/validation-message';
+import { validationWords } from './validation-words';
 
 export type ApiErrorKind = 'http' | 'network' | 'invalid-response';
 
@@ -56,7 +56,7 @@ export function errorFromResponse(status: number, statusText: string, body: unkn
     const count = parsed.data.detail.length;
     return new ApiError(
       // One value: which, and why (a page that reads, with no form to show it at, says only this).
-      count === 1 ? rejectedOne(consoleMessage(parsed.data.detail[0]!)) : t`The server rejected ${count} values`,
+      count === 1 ? rejectedOne(validationWords(parsed.data.detail[0]!)) : t`The server rejected ${count} values`,
       'http',
       status,
       parsed.data.detail,

@@ -23,7 +23,7 @@ describe('contractResolver', () => {
 
   it('puts the contract’s problems at the form’s fields, in the console’s words, the form’s own first', async () => {
     const { errors } = await resolve({ title: ' ', copies: '0.5' }, undefined, options);
-    expect(errors.title?.message).toBe('Must have at least 1 characters');
+    expect(errors.title?.message).toBe('Must have at least 1 character');
     expect(errors.copies?.message).toMatch(/integer/);
     expect((await resolve({ title: 'a', copies: '13' }, undefined, options)).errors.copies?.message).toBe('Not that one');
   });

@@ -1,6 +1,6 @@
 import type { FieldError, FieldErrors, FieldPath, FieldValues, Resolver } from 'react-hook-form';
 import * as z from 'zod/mini';
-import { issueMessage } from '../../contract/validation-message';
+import { issueWords, ownCheckMessage } from '../../api/validation-words';
 import { type FieldPlacement, fieldForOf, mapValidationErrors } from './validation-errors';
 
 /** Problems of a form's own, which no request body holds (a password typed twice), by field. */
@@ -17,11 +17,11 @@ function check<T extends FieldValues, S extends z.ZodMiniType>(
   for (const [field, message] of Object.entries(options.formProblems?.(values) ?? {})) {
     if (typeof message === 'string') errors[field] = { type: 'form', message };
   }
-  const parsed = z.safeParse(schema, toBody(values), { error: issueMessage });
+  const parsed = z.safeParse(schema, toBody(values), { error: issueWords });
   const entries = (parsed.error?.issues ?? []).map((issue) => ({
     type: 'value_error',
     loc: issue.path.map((part) => (typeof part === 'number' ? part : String(part))),
-    msg: issue.message,
+    msg: ownCheckMessage(issue),
   }));
   const { fieldErrors, unmatched } = mapValidationErrors(entries, fieldForOf(options));
   for (const { field, message } of fieldErrors) errors[field] ??= { type: 'contract', message };

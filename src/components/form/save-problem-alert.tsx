@@ -1,6 +1,6 @@
 import { List, Text } from '@mantine/core';
 import type { Loc } from '../../contract/validation-detail';
-import { consoleMessage } from '../../contract/validation-message';
+import { validationWords } from '../../api/validation-words';
 import { ErrorAlert } from '../error-alert';
 import type { SaveProblem } from './apply-server-errors';
 
@@ -29,7 +29,7 @@ export function SaveProblemAlert({
               <Text span fw={600}>
                 {describeLoc(entry.loc)}
               </Text>
-              : {consoleMessage(entry)}
+              : {validationWords(entry)}
             </List.Item>
           ))}
         </List>

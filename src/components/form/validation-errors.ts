@@ -1,5 +1,5 @@
 import type { ValidationErrorEntry } from '../../contract/validation-detail';
-import { consoleMessage } from '../../contract/validation-message';
+import { validationWords } from '../../api/validation-words';
 
 export interface FieldError {
   /** Dotted form path, e.g. `mcp_config.stdio_servers.0.name`. */
@@ -53,7 +53,7 @@ export function mapValidationErrors(detail: readonly ValidationErrorEntry[], fie
     const loc = entry.loc[0] === 'body' ? entry.loc.slice(1) : entry.loc;
     const field = fieldFor(loc.join('.'), entry);
     if (field === undefined) unmatched.push(entry);
-    else messages.set(field, [...(messages.get(field) ?? []), consoleMessage(entry)]);
+    else messages.set(field, [...(messages.get(field) ?? []), validationWords(entry)]);
   }
   return {
     fieldErrors: [...messages].map(([field, list]) => ({ field, message: [...new Set(list)].join(' ') })),

@@ -2,10 +2,10 @@ import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { KEEP_SECRET, type SecretDraft, secretUpdate } from '../../components/form/secret-field';
 import { safeParse } from 'zod/mini';
+import { issueWords, ownCheckMessage, validationWords } from '../../api/validation-words';
 import { type McpConfigResponse, type McpKind, type McpTestRequestInput, mcpConfigSchema } from '../../contract/mcp';
 import { NUL_PROBLEM } from '../../contract/rules';
 import type { ValidationErrorEntry } from '../../contract/validation-detail';
-import { consoleMessage, issueMessage } from '../../contract/validation-message';
 import { joinCommandLine } from '../../components/command-line';
 import { type EnvRow, envToRows, rowsToEnv } from './env';
 
@@ -218,7 +218,7 @@ export function errorsAt(
     const loc = entry.loc[0] === 'body' ? entry.loc.slice(1) : entry.loc;
     const [config, kindKey, index, ...rest] = loc;
     if (config === 'mcp_config' && kindKey === KIND_KEY[position.kind] && index === position.index) {
-      own.push({ path: rest.join('.'), message: consoleMessage(entry) });
+      own.push({ path: rest.join('.'), message: validationWords(entry) });
     } else {
       others.push(entry);
     }
@@ -232,12 +232,12 @@ export function errorsAt(
  */
 export function problemsAdding(config: McpConfigResponse, entry: McpTestRequestInput): ServerError[] {
   const { config: next, position } = withServer(config, null, entry);
-  const result = safeParse(mcpConfigSchema, next, { error: issueMessage });
+  const result = safeParse(mcpConfigSchema, next, { error: issueWords });
   if (result.success) return [];
   const detail = result.error.issues.map((issue) => ({
     type: issue.code,
     loc: ['mcp_config', ...issue.path.filter((part) => typeof part !== 'symbol')],
-    msg: issue.message,
+    msg: ownCheckMessage(issue),
   }));
   return errorsAt(detail, position).own;
 }
