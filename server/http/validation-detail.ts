@@ -109,7 +109,8 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
         return [{ type, loc, msg: `Input should be ${words} ${limit}`, input, ctx: { [key]: limit } }];
       }
       const unit = issue.origin === 'string' ? 'characters' : 'items';
-      const [type, words, key] = issue.code === 'too_small' ? ['too_short', 'at least', 'min_length'] : ['too_long', 'at most', 'max_length'];
+      const [type, words, key] =
+        issue.code === 'too_small' ? ['too_short', 'at least', 'min_length'] : ['too_long', 'at most', 'max_length'];
       const msg = `Should have ${words} ${limit} ${unit}`;
       return [{ type: issue.origin === 'string' ? `string_${type}` : type, loc, msg, input, ctx: { [key]: limit } }];
     }

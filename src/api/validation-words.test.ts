@@ -13,7 +13,12 @@ function inLanguage(locale: 'de' | 'fr') {
   i18n.activate(locale);
 }
 
-const entry = (type: string, ctx?: Record<string, unknown>, msg = 'Pydantic’s own words'): ValidationErrorEntry => ({ type, loc: ['body', 'x'], msg, ctx });
+const entry = (type: string, ctx?: Record<string, unknown>, msg = 'Pydantic’s own words'): ValidationErrorEntry => ({
+  type,
+  loc: ['body', 'x'],
+  msg,
+  ctx,
+});
 
 /** What the console's own check says for `value` against `schema`. */
 const ownCheck = (schema: z.ZodMiniType, value: unknown) => z.safeParse(schema, value, { error: issueWords }).error?.issues[0]?.message;
