@@ -102,7 +102,6 @@ export default tseslint.config(
                   '^(className|key|href|to|id|name|type|variant|color|size|c|fw|ff|fontFamily|flex|gap|p|px|py|m|mt|mb|radius|justify|align|wrap|component|role|autoComplete|inputMode|mode|method|path|placeholder|position|data-.*|aria-(controls|describedby|labelledby|hidden|live|current))$',
               },
             },
-            { regex: { pattern: '^[A-Z0-9_]+$' } },
           ],
           ignoreFunctions: [
             'Error',

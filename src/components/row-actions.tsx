@@ -1,4 +1,4 @@
-import { Trans } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Group, Table, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { DeferredTooltip } from './deferred-tooltip';
@@ -18,11 +18,15 @@ export interface RowActionItem {
  * tooltip on hover and on keyboard focus (an icon alone says too little).
  */
 export function RowActions({ name, actions }: { name: string; actions: RowActionItem[] }) {
+  const { t } = useLingui();
+  // A language may put the row's name first ("fetch を削除").
+  // eslint-disable-next-line lingui/no-single-variables-to-translate
+  const named = (verb: string) => t`${verb} ${name}`;
   return (
     <Group gap={4} justify="flex-end" wrap="nowrap">
       {actions.map(({ verb, title, icon, danger = false, onClick }) => (
         <DeferredTooltip key={verb} label={title ?? verb} events={{ hover: true, focus: true, touch: false }} openDelay={300} withinPortal>
-          <ActionIcon variant="subtle" color={danger ? 'red' : undefined} aria-label={`${verb} ${name}`} onClick={onClick}>
+          <ActionIcon variant="subtle" color={danger ? 'red' : undefined} aria-label={named(verb)} onClick={onClick}>
             {icon}
           </ActionIcon>
         </DeferredTooltip>

@@ -12,6 +12,7 @@ import { saveMcpConfigMutation } from '../../queries/settings';
 import { type ImportItem, parseMcpServersJson } from './import-export';
 import { EMPTY_MCP_CONFIG, KIND_KEY, KIND_LABEL, type Position, withServers } from './mcp-model';
 
+// eslint-disable-next-line lingui/no-unlocalized-strings -- JSON, the same in every language
 const EXAMPLE = `{
   "mcpServers": {
     "fetch": { "command": "uvx", "args": ["mcp-server-fetch"] },

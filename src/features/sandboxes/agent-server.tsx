@@ -57,7 +57,9 @@ export function AgentServerAccess({ sandbox }: { sandbox: SandboxInfo }) {
   );
 }
 
+// eslint-disable-next-line lingui/no-unlocalized-strings -- an HTTP header's name
 const SESSION_HEADER = 'X-Session-API-Key';
+// eslint-disable-next-line lingui/no-unlocalized-strings -- a command line
 const CURL_EXAMPLE = `curl -H "${SESSION_HEADER}: $KEY" $URL/server_info`;
 
 /** How to call an agent server, once under the list of sandboxes that have one. */

@@ -17,7 +17,7 @@ import { AgentServerHint, agentServerUrl } from './agent-server';
 import { SandboxRuntimeLine } from './runtime-line';
 import { SandboxCards } from './sandbox-cards';
 import { SandboxesTable } from './sandboxes-table';
-import { STATUS_OPTIONS } from './status-badge';
+import { statusOptions } from './status-badge';
 import type { SandboxConversation } from './used-by';
 
 const BULK_ACTIONS = ['pause', 'resume', 'delete'] as const;
@@ -105,7 +105,7 @@ export function SandboxesView({
         <NativeSelect
           {...PAGE_SEARCH}
           label={t`Status`}
-          data={[{ value: '', label: t`All statuses` }, ...STATUS_OPTIONS]}
+          data={[{ value: '', label: t`All statuses` }, ...statusOptions(t)]}
           value={filters.status ?? ''}
           onChange={(event) => onFiltersChange({ status: event.currentTarget.value || undefined })}
         />

@@ -1,3 +1,4 @@
+import type { MessageDescriptor } from '@lingui/core';
 import { useLingui } from '@lingui/react/macro';
 import { Badge, Loader } from '@mantine/core';
 import type { SandboxAction } from '../../api/sandboxes';
@@ -16,7 +17,6 @@ export function StatusBadge({ status, inFlight }: { status: SandboxStatus; inFli
   );
 }
 
-export const STATUS_OPTIONS = (Object.keys(SANDBOX_STATUS) as SandboxStatus[]).map((status) => ({
-  value: status,
-  label: SANDBOX_STATUS[status].label,
-}));
+/** The status filter's choices, in the console's language. */
+export const statusOptions = (translate: (label: MessageDescriptor) => string) =>
+  (Object.keys(SANDBOX_STATUS) as SandboxStatus[]).map((status) => ({ value: status, label: translate(SANDBOX_STATUS[status].label) }));
