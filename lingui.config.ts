@@ -3,7 +3,7 @@ import { formatter } from '@lingui/format-po';
 import { CONSOLE_LOCALES, SOURCE_LOCALE } from './src/i18n/locales';
 
 /** Features with a catalog of their own, loaded with their pages. */
-const FEATURES = ['api-keys', 'auth', 'conversations', 'git-secrets', 'mcp-servers', 'sandboxes', 'settings', 'team-defaults', 'users'];
+const FEATURES = ['api-keys', 'auth', 'git-secrets', 'mcp-servers', 'sandboxes', 'settings', 'team-defaults', 'users'];
 
 /**
  * One catalog per feature, so a page downloads its own strings in the user's language and no
@@ -21,10 +21,31 @@ export default defineConfig({
       include: [`<rootDir>/src/features/${feature}`],
       exclude: ['**/*.test.*'],
     })),
+    // The conversations list and a conversation each download their own part (and what both show).
+    {
+      path: '<rootDir>/src/features/conversations/list/locales/{locale}',
+      include: ['<rootDir>/src/features/conversations/list', '<rootDir>/src/features/conversations/shared'],
+      exclude: ['**/*.test.*'],
+    },
+    {
+      path: '<rootDir>/src/features/conversations/detail/locales/{locale}',
+      include: [
+        '<rootDir>/src/features/conversations/detail',
+        '<rootDir>/src/features/conversations/workspace',
+        '<rootDir>/src/features/conversations/shared',
+      ],
+      exclude: ['**/*.test.*'],
+    },
+    // The keyboard shortcuts' dialog, loaded when first opened, brings its own.
+    {
+      path: '<rootDir>/src/app/shortcuts/locales/{locale}',
+      include: ['<rootDir>/src/app/shortcuts'],
+      exclude: ['**/*.test.*'],
+    },
     {
       path: '<rootDir>/src/i18n/locales/{locale}',
       include: ['<rootDir>/src/app', '<rootDir>/src/components', '<rootDir>/src/api', '<rootDir>/src/queries'],
-      exclude: ['**/*.test.*'],
+      exclude: ['**/*.test.*', '<rootDir>/src/app/shortcuts/**'],
     },
   ],
 });

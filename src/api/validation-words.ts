@@ -1,9 +1,9 @@
-import { i18n } from '@lingui/core';
-import { plural, t } from '@lingui/core/macro';
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import type * as z from 'zod/mini';
 import type { ValidationErrorEntry } from '../contract/validation-detail';
 import { INTEGER_EXPECTED } from '../contract/rules';
-import { consoleMessage, issueMessage } from '../contract/validation-message';
+import { consoleMessage } from '../contract/validation-message';
 
 /*
  * What a person reads for a validation problem, in the console's language. Pydantic's `type` and
@@ -14,70 +14,59 @@ import { consoleMessage, issueMessage } from '../contract/validation-message';
 
 type Ctx = Record<string, unknown>;
 
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
-const bound = (value: unknown): string | undefined =>
-  typeof value === 'number' || typeof value === 'string' ? i18n.number(Number(value)) : undefined;
-
-/** The words for each kind of problem the console knows; `undefined` when its `ctx` lacks what they need. */
-const WORDS: Record<string, (ctx: Ctx) => string | undefined> = {
-  missing: () => t`Required`,
-  extra_forbidden: () => t`Unknown field`,
-  int_type: () => t`Must be a valid integer`,
-  int_parsing: () => t`Must be a valid integer`,
-  int_from_float: () => t`Must be a valid integer`,
-  float_type: () => t`Must be a valid number`,
-  float_parsing: () => t`Must be a valid number`,
-  finite_number: () => t`Must be a finite number`,
-  bool_type: () => t`Must be a valid boolean`,
-  bool_parsing: () => t`Must be a valid boolean`,
-  string_type: () => t`Must be a valid string`,
-  list_type: () => t`Must be a valid list`,
-  dict_type: () => t`Must be a valid dictionary`,
-  greater_than: ({ gt }) => {
-    const limit = bound(gt);
-    return limit === undefined ? undefined : t`Must be greater than ${limit}`;
-  },
-  greater_than_equal: ({ ge }) => {
-    const limit = bound(ge);
-    return limit === undefined ? undefined : t`Must be greater than or equal to ${limit}`;
-  },
-  less_than: ({ lt }) => {
-    const limit = bound(lt);
-    return limit === undefined ? undefined : t`Must be less than ${limit}`;
-  },
-  less_than_equal: ({ le }) => {
-    const limit = bound(le);
-    return limit === undefined ? undefined : t`Must be less than or equal to ${limit}`;
-  },
-  multiple_of: ({ multiple_of }) => {
-    const step = bound(multiple_of);
-    return step === undefined ? undefined : t`Must be a multiple of ${step}`;
-  },
-  string_too_short: ({ min_length }) => {
-    const least = count(min_length);
-    return least === undefined
-      ? undefined
-      : plural(least, { one: 'Must have at least # character', other: 'Must have at least # characters' });
-  },
-  string_too_long: ({ max_length }) => {
-    const most = count(max_length);
-    return most === undefined ? undefined : plural(most, { one: 'Must have at most # character', other: 'Must have at most # characters' });
-  },
-  too_short: ({ min_length }) => {
-    const least = count(min_length);
-    return least === undefined ? undefined : plural(least, { one: 'Must have at least # item', other: 'Must have at least # items' });
-  },
-  too_long: ({ max_length }) => {
-    const most = count(max_length);
-    return most === undefined ? undefined : plural(most, { one: 'Must have at most # item', other: 'Must have at most # items' });
-  },
-  enum: ({ expected }) => (typeof expected === 'string' ? t`Must be ${expected}` : undefined),
-  literal_error: ({ expected }) => (typeof expected === 'string' ? t`Must be ${expected}` : undefined),
+/*
+ * The words for each kind of problem the console knows, and the `ctx` key of the number (or the
+ * choices) they name as `{limit}`: a table of descriptors, filled in when shown.
+ */
+const WORDS: Record<string, [MessageDescriptor, string?]> = {
+  missing: [msg`Required`],
+  extra_forbidden: [msg`Unknown field`],
+  int_type: [msg`Must be a valid integer`],
+  float_type: [msg`Must be a valid number`],
+  finite_number: [msg`Must be a finite number`],
+  bool_type: [msg`Must be a valid boolean`],
+  string_type: [msg`Must be a valid string`],
+  list_type: [msg`Must be a valid list`],
+  dict_type: [msg`Must be a valid dictionary`],
+  string_pattern_mismatch: [msg`Not in the expected format`],
+  greater_than: [msg`Must be greater than {limit}`, 'gt'],
+  greater_than_equal: [msg`Must be greater than or equal to {limit}`, 'ge'],
+  less_than: [msg`Must be less than {limit}`, 'lt'],
+  less_than_equal: [msg`Must be less than or equal to {limit}`, 'le'],
+  multiple_of: [msg`Must be a multiple of {limit}`, 'multiple_of'],
+  string_too_short: [msg`{limit, plural, one {Must have at least # character} other {Must have at least # characters}}`, 'min_length'],
+  string_too_long: [msg`{limit, plural, one {Must have at most # character} other {Must have at most # characters}}`, 'max_length'],
+  too_short: [msg`{limit, plural, one {Must have at least # item} other {Must have at least # items}}`, 'min_length'],
+  too_long: [msg`{limit, plural, one {Must have at most # item} other {Must have at most # items}}`, 'max_length'],
+  enum: [msg`Must be {limit}`, 'expected'],
 };
+/** Kinds worded as another is. */
+const ALIASES: Record<string, string> = {
+  int_parsing: 'int_type',
+  int_from_float: 'int_type',
+  float_parsing: 'float_type',
+  bool_parsing: 'bool_type',
+  literal_error: 'enum',
+};
+
+/** A descriptor's words with its `{limit}` filled in (its message is the fallback where no catalog is loaded, as in tests). */
+const filledIn = ({ id, message }: MessageDescriptor, limit: number | string) => i18n._(id, { limit }, { message });
+
+/** The words for a kind of problem, or `undefined` when it is not known here or its `ctx` lacks what they name. */
+function wordsFor(type: string, ctx: Ctx): string | undefined {
+  const known = WORDS[ALIASES[type] ?? type];
+  if (!known) return undefined;
+  const [message, key] = known;
+  if (!key) return i18n._(message);
+  const limit = ctx[key];
+  // A plural counts the number itself; elsewhere it reads as the language writes numbers.
+  if (typeof limit === 'number' && Number.isFinite(limit)) return filledIn(message, key.endsWith('_length') ? limit : i18n.number(limit));
+  return typeof limit === 'string' ? filledIn(message, limit) : undefined;
+}
 
 /** What a person reads for one entry of a 422's `detail`, whichever server sent it. */
 export function validationWords(entry: ValidationErrorEntry): string {
-  return WORDS[entry.type]?.(entry.ctx ?? {}) ?? consoleMessage(entry);
+  return wordsFor(entry.type, entry.ctx ?? {}) ?? consoleMessage(entry);
 }
 
 /** `'a', 'b' or 'c'` in the console's language. */
@@ -114,6 +103,8 @@ function entryOf(issue: z.core.$ZodRawIssue): Pick<ValidationErrorEntry, 'type' 
       return { type: 'extra_forbidden' };
     case 'not_multiple_of':
       return { type: 'multiple_of', ctx: { multiple_of: Number(issue.divisor) } };
+    case 'invalid_format':
+      return { type: 'string_pattern_mismatch' };
     default:
       return undefined;
   }
@@ -125,7 +116,7 @@ function entryOf(issue: z.core.$ZodRawIssue): Pick<ValidationErrorEntry, 'type' 
  */
 export function issueWords(issue: z.core.$ZodRawIssue): string | undefined {
   const entry = entryOf(issue);
-  return (entry && WORDS[entry.type]?.(entry.ctx ?? {})) ?? issueMessage(issue);
+  return (entry && wordsFor(entry.type, entry.ctx ?? {})) ?? t`Not a value this field takes`;
 }
 
 /**

@@ -15,9 +15,10 @@ import { useShortcuts } from './shortcuts/use-shortcuts';
 import { useHiddenPages, useRefusedPage } from './use-hidden-pages';
 import { useSettingsLanguage } from './use-settings-language';
 import { useStoredFlag } from './use-stored-flag';
+import { withCatalog } from '../i18n/catalogs';
 
 /** Loaded when first opened: its table and switch are not part of any page's first download. */
-const ShortcutsDialog = lazy(async () => ({ default: (await import('./shortcuts/shortcuts-dialog')).ShortcutsDialog }));
+const ShortcutsDialog = lazy(async () => ({ default: (await withCatalog(import('./shortcuts/shortcuts-dialog'))).ShortcutsDialog }));
 
 const NAVIGATION_ID = 'main-navigation';
 const MAIN_ID = 'main-content';

@@ -1,58 +1,13 @@
-import type * as z from 'zod/mini';
-import { describeValues } from './rules';
 import { readableMessage, type ValidationErrorEntry } from './validation-detail';
 
 /*
- * What a person reads for a validation problem: the console's words, one style, whether a server
- * (Pydantic's words on the wire, as OpenHands sends them) or the console's own check found it.
+ * A server's validation message (Pydantic's words on the wire, as OpenHands sends them) in the
+ * console's style: what the console shows for a problem it has no words of its own for
+ * (`src/api/validation-words.ts`).
  */
 
 /** What Pydantic words in a way of its own, by `type`. */
 const BY_TYPE: Record<string, string> = { missing: 'Required', extra_forbidden: 'Unknown field' };
-
-/** What a value of the wrong type should have been, by zod's `expected`, as Pydantic names it. */
-const KINDS: Record<string, string> = {
-  int: 'a valid integer',
-  number: 'a valid number',
-  boolean: 'a valid boolean',
-  string: 'a valid string',
-  array: 'a valid list',
-  object: 'a valid dictionary',
-  record: 'a valid dictionary',
-};
-
-/**
- * The message for one zod issue in the console's words, as a server's 422 for the same problem
- * reads (`consoleMessage`). Pass it as the parse `error` option (zod/mini carries no message
- * texts of its own); schema-level messages win.
- */
-export function issueMessage(issue: z.core.$ZodRawIssue): string | undefined {
-  if (issue.input === undefined && ['invalid_type', 'invalid_value', 'invalid_union'].includes(issue.code ?? '')) return BY_TYPE.missing;
-  switch (issue.code) {
-    case 'invalid_type':
-      if (typeof issue.input === 'number' && !Number.isFinite(issue.input)) return 'Must be a finite number';
-      return `Must be ${KINDS[issue.expected] ?? `a valid ${issue.expected}`}`;
-    case 'too_small':
-    case 'too_big': {
-      const small = issue.code === 'too_small';
-      const limit = String(small ? issue.minimum : issue.maximum);
-      if (issue.origin === 'number' || issue.origin === 'int') {
-        return `Must be ${small ? 'greater' : 'less'} than ${issue.inclusive ? 'or equal to ' : ''}${limit}`;
-      }
-      return `Must have ${small ? 'at least' : 'at most'} ${limit} ${issue.origin === 'string' ? 'characters' : 'items'}`;
-    }
-    case 'invalid_value':
-      return `Must be ${describeValues(issue.values)}`;
-    case 'unrecognized_keys':
-      return BY_TYPE.extra_forbidden;
-    case 'invalid_format':
-      return `Must be a valid ${issue.format}`;
-    case 'not_multiple_of':
-      return `Must be a multiple of ${String(issue.divisor)}`;
-    default:
-      return undefined;
-  }
-}
 
 /**
  * A message in the console's words: Pydantic's phrasing (`Input should be …`, `String should

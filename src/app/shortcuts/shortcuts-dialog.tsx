@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Group, Kbd, Modal, Stack, Switch, Table, Text } from '@mantine/core';
 import { SHORTCUTS } from './shortcuts';
+export { loadCatalog as catalog } from './catalog';
 
 export interface ShortcutsDialogProps {
   opened: boolean;

@@ -9,8 +9,10 @@ import { AgentControls } from './detail/agent-controls';
 import { TimelineRow } from './detail/event-rows';
 import { buildTimeline, receive } from './detail/timeline';
 import { ConversationsView } from './list/conversations-view';
-import { messages as german } from './locales/de.po';
-import { messages as japanese } from './locales/ja.po';
+import { messages as germanConversation } from './detail/locales/de.po';
+import { messages as japaneseConversation } from './detail/locales/ja.po';
+import { messages as germanList } from './list/locales/de.po';
+import { messages as japaneseList } from './list/locales/ja.po';
 
 /*
  * The pages in another language, from the catalogs as the build compiles them: a message whose
@@ -20,7 +22,7 @@ import { messages as japanese } from './locales/ja.po';
 afterEach(() => i18n.activate('en'));
 
 function inLanguage(locale: 'de' | 'ja') {
-  i18n.load(locale, locale === 'de' ? german : japanese);
+  i18n.load(locale, locale === 'de' ? { ...germanList, ...germanConversation } : { ...japaneseList, ...japaneseConversation });
   i18n.activate(locale);
 }
 

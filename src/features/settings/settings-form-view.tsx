@@ -1,18 +1,33 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import type { FormEvent, ReactNode } from 'react';
+import { type ComponentType, type FormEvent, lazy, type ReactNode, Suspense } from 'react';
 import { FormProvider, type UseFormReturn } from 'react-hook-form';
 import type { SaveProblem } from '../../components/form/apply-server-errors';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { DEMO_MODEL } from '../../contract/demo-model';
 import type { SettingsResponse, SettingsUpdate } from '../../contract/settings';
-import { AccountEmail } from './account-email';
-import { DemoModelOffer } from './demo-model-offer';
 import { llmTestRequest, type SettingsFormValues } from './settings-form';
 import { type LlmTest, LlmTestPanel } from './llm-test-panel';
 import type { FieldsOfKind } from './settings-fields';
 import { type SettingsChoices, SettingsSections } from './settings-sections';
+
+/*
+ * Parts below the first screen, or shown only at times: their code comes after the page's first
+ * load (an empty space should it not come).
+ */
+const AccountEmail = lazy((): Promise<{ default: ComponentType<{ email: string | null; verified: boolean | null }> }> =>
+  import('./account-email').then(
+    (module) => ({ default: module.AccountEmail }),
+    () => ({ default: () => null }),
+  ),
+);
+const DemoModelOffer = lazy((): Promise<{ default: ComponentType<{ onUse: () => void }> }> =>
+  import('./demo-model-offer').then(
+    (module) => ({ default: module.DemoModelOffer }),
+    () => ({ default: () => null }),
+  ),
+);
 
 export interface SettingsFormViewProps {
   form: UseFormReturn<SettingsFormValues, unknown, SettingsUpdate>;
@@ -78,7 +93,9 @@ export function SettingsFormView({
               llm: (
                 <Stack gap="sm">
                   {llm_model !== DEMO_MODEL && (
-                    <DemoModelOffer onUse={() => form.setValue('llm_model', DEMO_MODEL, { shouldDirty: true, shouldValidate: true })} />
+                    <Suspense>
+                      <DemoModelOffer onUse={() => form.setValue('llm_model', DEMO_MODEL, { shouldDirty: true, shouldValidate: true })} />
+                    </Suspense>
                   )}
                   <LlmTestPanel
                     test={llmTest}
@@ -89,7 +106,11 @@ export function SettingsFormView({
                 </Stack>
               ),
               search: searchKeyTest,
-              account: <AccountEmail email={stored?.email ?? null} verified={stored?.email_verified ?? null} />,
+              account: (
+                <Suspense>
+                  <AccountEmail email={stored?.email ?? null} verified={stored?.email_verified ?? null} />
+                </Suspense>
+              ),
             }}
           />
           {/* Only when there is something to save: a bar that says "saved" costs a phone screen its bottom. */}

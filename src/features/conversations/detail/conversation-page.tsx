@@ -39,7 +39,7 @@ import type { OutgoingMessage } from '../../../api/agent';
 
 /** What the router loads: the page, and the catalog of its strings. */
 export { ConversationPage as Page };
-export { loadConversationsCatalog as catalog } from '../catalog';
+export { loadCatalog as catalog } from './catalog';
 
 /** The workspace's tabs load when one is opened: most visits are to follow the agent. */
 const WorkspaceChanges = lazy(() => import('../workspace/workspace-changes').then((module) => ({ default: module.WorkspaceChanges })));

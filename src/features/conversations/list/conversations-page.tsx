@@ -22,7 +22,7 @@ import { useTitleSearch } from './use-title-search';
 
 /** What the router loads: the page, and the catalog of its strings. */
 export { ConversationsPage as Page };
-export { loadConversationsCatalog as catalog } from '../catalog';
+export { loadCatalog as catalog } from './catalog';
 
 /**
  * The form (and react-hook-form with it) loads when first opened: most visits to the list start
