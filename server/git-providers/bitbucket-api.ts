@@ -26,6 +26,8 @@ const MAX_WORKSPACES = 20;
 /** Bitbucket's paged list: its `values`, and the address of the next page when there is one. */
 const values = (body: unknown) => asList(asObject(body).values);
 const repositoryPath = (name: string) => `/repositories/${name.split('/').map(encodeURIComponent).join('/')}`;
+/** A workspace's or repository's slug, never `.` or `..` (which would lead elsewhere on the API). */
+const isSlug = (part: string | undefined): part is string => part !== undefined && /^[\w.-]+$/.test(part) && !/^\.{1,2}$/.test(part);
 /** A BBQL string: its quotes and backslashes escaped. */
 const bbqlString = (value: string) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 
@@ -89,7 +91,7 @@ async function workspaceRepositories(
 
 /** A page of the repositories of the workspace `installation_id` names; none without one, as from OpenHands. */
 export async function fetchBitbucketRepositories(account: Bitbucket, query: RepositoriesQuery): Promise<Repository[]> {
-  if (!query.installation_id) return [];
+  if (!isSlug(query.installation_id)) return [];
   return workspaceRepositories(account, query.installation_id, query.page ?? 1, query.per_page ?? 30, SORTS[query.sort]);
 }
 
@@ -106,11 +108,14 @@ export async function searchBitbucketRepositories(
   const perPage = search.per_page;
   if (named) {
     const [workspace, slug] = named.split('/');
+    if (!isSlug(workspace) || !isSlug(slug)) return [];
     return [bitbucketRepository(asObject((await getJson(account, repositoryPath(`${workspace}/${slug}`))).body), null)];
   }
   const slash = search.query.indexOf('/');
-  if (slash > 0)
-    return workspaceRepositories(account, search.query.slice(0, slash), 1, perPage, SORTS.updated, search.query.slice(slash + 1));
+  if (slash > 0) {
+    const workspace = search.query.slice(0, slash);
+    return isSlug(workspace) ? workspaceRepositories(account, workspace, 1, perPage, SORTS.updated, search.query.slice(slash + 1)) : [];
+  }
   const workspaces = (await fetchBitbucketWorkspaces(account)).slice(0, MAX_WORKSPACES);
   const lists = await Promise.all([
     ...workspaces.filter((w) => w.includes(search.query)).map((w) => workspaceRepositories(account, w, 1, perPage, SORTS.updated)),

@@ -296,6 +296,10 @@ describe('/api/user/* with a Bitbucket token', () => {
     expect(await names('turi')).toEqual(['turing/bombe', 'turing/enigma', 'turing/colossus']);
     expect(await names('turing/enig')).toEqual(['turing/enigma']);
     expect(await names('https://bitbucket.org/turing/bombe/src/main')).toEqual(['turing/bombe']);
+    // No way elsewhere on Bitbucket's API.
+    expect(await names('../user')).toEqual([]);
+    expect(await names('https://bitbucket.org/turing/..')).toEqual([]);
+    expect(api!.requests.filter((path) => !/^\/2\.0\/(repositories\/turing\b|user\/workspaces\?)/.test(path))).toEqual([]);
     // A quote in the query stays inside Bitbucket's string.
     expect(await names('a"b')).toEqual([]);
     expect(api!.requests).toContain(`/2.0/repositories/turing?pagelen=100&page=1&sort=-updated_on&q=${encodeURIComponent('name~"a\\"b"')}`);
