@@ -26,7 +26,7 @@ export function gitUserRoutes(gitUser: GitUserService): FastifyPluginAsyncZod {
       '/user/info',
       {
         schema: {
-          summary: 'Who the connected GitHub or GitLab token belongs to (404 when none is connected)',
+          summary: 'Who the connected GitHub, GitLab or Bitbucket token belongs to (404 when none is connected)',
           tags,
           response: { 200: gitUserSchema, 404: detailErrorSchema, ...refusals },
         },
