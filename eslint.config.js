@@ -79,8 +79,8 @@ export default tseslint.config(
   {
     // What a person reads goes through Lingui (`t`, `<Trans>`, `msg`), so every language has it.
     files: TRANSLATED.map((folder) => `${folder}/**/*.{ts,tsx}`),
-    // pages.ts is the build scripts' English list (the console shows page-labels.ts).
-    ignores: ['**/*.test.{ts,tsx}', 'src/app/pages.ts'],
+    // pages.ts is the build scripts' English list (the console shows page-labels.ts); fixtures are tests' data.
+    ignores: ['**/*.test.{ts,tsx}', '**/fixtures.ts', 'src/app/pages.ts'],
     plugins: { lingui: pluginLingui },
     rules: {
       ...pluginLingui.configs['flat/recommended'].rules,
@@ -99,7 +99,7 @@ export default tseslint.config(
             {
               regex: {
                 pattern:
-                  '^(className|key|href|to|id|name|type|variant|color|size|c|fw|ff|fontFamily|gap|p|px|py|m|mt|mb|radius|justify|align|wrap|component|role|autoComplete|inputMode|mode|method|path|placeholder|position|data-.*|aria-(controls|describedby|labelledby|hidden|live|current))$',
+                  '^(className|key|href|to|id|name|type|variant|color|size|c|fw|ff|fontFamily|flex|gap|p|px|py|m|mt|mb|radius|justify|align|wrap|component|role|autoComplete|inputMode|mode|method|path|placeholder|position|data-.*|aria-(controls|describedby|labelledby|hidden|live|current))$',
               },
             },
             { regex: { pattern: '^[A-Z0-9_]+$' } },

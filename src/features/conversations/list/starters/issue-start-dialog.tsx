@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { Dialog } from '../../../../components/dialog';
 import type { SolvabilityRequestInput, SuggestedTask } from '../../../../contract/suggested-tasks';
@@ -26,9 +27,10 @@ export function IssueStartDialog({
   starting: boolean;
   startError?: unknown;
 }) {
+  const { t } = useLingui();
   const estimate = useQuery(solvabilityQuery(requestFor(asked)));
   return (
-    <Dialog opened onClose={onClose} title="Start from an issue" size="lg">
+    <Dialog opened onClose={onClose} title={t`Start from an issue`} size="lg">
       <SolvabilityView
         task={'task' in asked ? asked.task : undefined}
         issueUrl={'url' in asked ? asked.url : undefined}

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Paper, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 
@@ -5,18 +7,19 @@ const EXAMPLE = 'https://github.com/owner/repo/issues/1';
 
 /** An address that can be an issue's page: the server says whether it is one of a connected provider. */
 function addressProblem(typed: string): string | undefined {
-  if (typed === '') return "Paste an issue's address";
+  if (typed === '') return t`Paste an issue's address`;
   try {
     const url = new URL(typed);
     if (url.protocol === 'https:' || url.protocol === 'http:') return undefined;
   } catch {
     // not an address
   }
-  return `Paste an issue's address, such as ${EXAMPLE}`;
+  return t`Paste an issue's address, such as ${EXAMPLE}`;
 }
 
 /** Starting from an issue by its address: its solvability is estimated first (`onCheck`). */
 export function IssueUrlForm({ onCheck }: { onCheck: (url: string) => void }) {
+  const { t } = useLingui();
   const [typed, setTyped] = useState('');
   const [problem, setProblem] = useState<string>();
   const submit = (event: FormEvent) => {
@@ -27,12 +30,12 @@ export function IssueUrlForm({ onCheck }: { onCheck: (url: string) => void }) {
     if (!found) onCheck(url);
   };
   return (
-    <Paper withBorder p="md" radius="md" component="form" onSubmit={submit} noValidate aria-label="Start from an issue">
+    <Paper withBorder p="md" radius="md" component="form" onSubmit={submit} noValidate aria-label={t`Start from an issue`}>
       <Group align="flex-start" wrap="wrap">
         <TextInput
           flex="1 1 20rem"
-          label="Start from an issue"
-          description="Paste its address: your LLM estimates whether the agent can solve it before you start"
+          label={t`Start from an issue`}
+          description={t`Paste its address: your LLM estimates whether the agent can solve it before you start`}
           placeholder={EXAMPLE}
           value={typed}
           onChange={(event) => {
@@ -43,7 +46,7 @@ export function IssueUrlForm({ onCheck }: { onCheck: (url: string) => void }) {
         />
         {/* Level with the input, below its label and description. */}
         <Button type="submit" variant="light" mt={{ base: 0, xs: 44 }}>
-          Check solvability
+          <Trans>Check solvability</Trans>
         </Button>
       </Group>
     </Paper>

@@ -1,13 +1,16 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Badge, Button, Group, List, Loader, Stack, Text } from '@mantine/core';
 import { describeError } from '../../../../api/errors';
 import { ErrorAlert } from '../../../../components/error-alert';
 import type { Difficulty, SolvabilityEstimate, SuggestedTask } from '../../../../contract/suggested-tasks';
 
 /** OpenHands' difficulty levels, in words. */
-const VERDICTS: Record<Difficulty, { words: string; color: string }> = {
-  EASY: { words: 'Likely solvable', color: 'green' },
-  MEDIUM: { words: 'May be solvable', color: 'yellow' },
-  HARD: { words: 'Hard to solve', color: 'red' },
+const VERDICTS: Record<Difficulty, { words: MessageDescriptor; color: string }> = {
+  EASY: { words: msg`Likely solvable`, color: 'green' },
+  MEDIUM: { words: msg`May be solvable`, color: 'yellow' },
+  HARD: { words: msg`Hard to solve`, color: 'red' },
 };
 
 export interface SolvabilityViewProps {
@@ -43,35 +46,43 @@ function FeedbackList({ title, lines }: { title: string; lines: string[] }) {
 
 /** The estimate of an issue, then the choice to start on it or not. */
 export function SolvabilityView({ task, issueUrl, estimate, error, onStart, onCancel, starting, startError }: SolvabilityViewProps) {
+  const { t, i18n } = useLingui();
   const issue = estimate?.task ?? task;
+  const branch = issue?.branch;
   let verdict;
   if (estimate) {
     const { words, color } = VERDICTS[estimate.difficulty];
+    const { difficulty, model } = estimate;
+    const score = i18n.number(estimate.score, { style: 'percent' });
     verdict = (
-      <Stack gap="sm" aria-label="Solvability estimate" role="region">
+      <Stack gap="sm" aria-label={t`Solvability estimate`} role="region">
         <Group gap="xs">
           <Badge color={color} variant="light" size="lg">
-            {words}
+            {i18n._(words)}
           </Badge>
           <Text size="sm" c="dimmed">
-            Solvability {estimate.difficulty} · {Math.round(estimate.score * 100)}%
+            <Trans>
+              Solvability {difficulty} · {score}
+            </Trans>
           </Text>
         </Group>
         <Text size="sm">{estimate.summary}</Text>
-        <FeedbackList title="What would make it easier" lines={estimate.actionable_feedback} />
-        <FeedbackList title="What already helps" lines={estimate.positive_feedback} />
+        <FeedbackList title={t`What would make it easier`} lines={estimate.actionable_feedback} />
+        <FeedbackList title={t`What already helps`} lines={estimate.positive_feedback} />
         <Text size="xs" c="dimmed">
-          Estimated by {estimate.model} from the issue's text; the agent may do better or worse.
+          <Trans>Estimated by {model} from the issue's text; the agent may do better or worse.</Trans>
         </Text>
       </Stack>
     );
   } else if (error) {
-    verdict = <ErrorAlert title="Could not estimate solvability">{describeError(error)}</ErrorAlert>;
+    verdict = <ErrorAlert title={t`Could not estimate solvability`}>{describeError(error)}</ErrorAlert>;
   } else {
     verdict = (
       <Group gap="xs" role="status">
         <Loader size="sm" />
-        <Text size="sm">Your LLM is reading the issue…</Text>
+        <Text size="sm">
+          <Trans>Your LLM is reading the issue…</Trans>
+        </Text>
       </Group>
     );
   }
@@ -90,7 +101,7 @@ export function SolvabilityView({ task, issueUrl, estimate, error, onStart, onCa
           </Text>
           <Text size="sm" c="dimmed">
             {issue.repo}
-            {issue.branch ? ` · starts on ${issue.branch}` : ''}
+            {branch ? t` · starts on ${branch}` : ''}
           </Text>
         </Stack>
       ) : (
@@ -99,13 +110,13 @@ export function SolvabilityView({ task, issueUrl, estimate, error, onStart, onCa
         </Text>
       )}
       {verdict}
-      {startError !== undefined && <ErrorAlert title="Not started">{describeError(startError)}</ErrorAlert>}
+      {startError !== undefined && <ErrorAlert title={t`Not started`}>{describeError(startError)}</ErrorAlert>}
       <Group justify="flex-end">
         <Button variant="default" onClick={onCancel} data-autofocus>
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
         <Button onClick={() => issue && onStart(issue)} disabled={!issue} loading={starting}>
-          Start conversation
+          <Trans>Start conversation</Trans>
         </Button>
       </Group>
     </Stack>

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -27,6 +28,7 @@ export interface StartersSectionProps {
  * user's git providers suggest, and an issue, estimated first. Loaded only when a setting asks for it.
  */
 export function StartersSection({ suggestions, solvability, onStarted }: StartersSectionProps) {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const tasks = useQuery({ ...suggestedTasksQuery(), enabled: suggestions });
   const start = useMutation(startConversationMutation(queryClient));
@@ -42,8 +44,8 @@ export function StartersSection({ suggestions, solvability, onStarted }: Starter
       notifications.show({
         id: startingNoticeId(started.id),
         color: 'teal',
-        title: 'Conversation starting',
-        message: 'It opens once it is ready.',
+        title: t`Conversation starting`,
+        message: t`It opens once it is ready.`,
       });
       setAsked(undefined);
       onStarted(started);
@@ -57,6 +59,7 @@ export function StartersSection({ suggestions, solvability, onStarted }: Starter
     setFailed(undefined);
     setAsked(issue);
   };
+  const failedTitle = failed ? taskTitle(failed.task) : '';
   const choose = (task: SuggestedTask) => {
     if (solvability && task.task_type === 'OPEN_ISSUE') ask({ task });
     else void begin(task);
@@ -65,7 +68,7 @@ export function StartersSection({ suggestions, solvability, onStarted }: Starter
   return (
     <Stack gap="sm" mb="md">
       {failed && !asked && (
-        <ErrorAlert title={`Not started: ${taskTitle(failed.task)}`} onClose={() => setFailed(undefined)}>
+        <ErrorAlert title={t`Not started: ${failedTitle}`} onClose={() => setFailed(undefined)}>
           <Text size="sm">{describeError(failed.error)}</Text>
         </ErrorAlert>
       )}

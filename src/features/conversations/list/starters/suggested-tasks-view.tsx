@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -41,8 +42,11 @@ function TaskRow({
   starting?: string;
   estimate: boolean;
 }) {
+  const { t, i18n } = useLingui();
   const key = taskKey(task);
-  const where = [`#${task.issue_number}`, task.branch && `on ${task.branch}`].filter(Boolean).join(' · ');
+  const provider = PROVIDER_NAMES[task.git_provider];
+  const { issue_number: number, branch } = task;
+  const where = branch ? t`#${number} · on ${branch}` : `#${number}`;
   return (
     <Group component="li" gap="xs" wrap="nowrap" align="center">
       <Button
@@ -59,7 +63,7 @@ function TaskRow({
       >
         <Stack gap={0} component="span">
           <Text component="span" size="sm" fw={600}>
-            {TASK_LABELS[task.task_type]}: {task.title}
+            {i18n._(TASK_LABELS[task.task_type])}: {task.title}
           </Text>
           <Text component="span" size="xs" c="dimmed">
             {where}
@@ -74,7 +78,7 @@ function TaskRow({
           rel="noreferrer"
           variant="subtle"
           color="gray"
-          aria-label={`Open #${task.issue_number} on ${PROVIDER_NAMES[task.git_provider]}`}
+          aria-label={t`Open #${number} on ${provider}`}
         >
           <IconExternalLink size={16} />
         </ActionIcon>
@@ -85,23 +89,27 @@ function TaskRow({
 
 /** Tasks from the user's repositories, grouped by repository: one click starts a conversation that does one. */
 export function SuggestedTasksView({ tasks, error, onRetry, onStart, starting, estimateIssues = false }: SuggestedTasksViewProps) {
+  const { t } = useLingui();
   const [showAll, setShowAll] = useState(false);
   let content;
   if (tasks === undefined) {
     content = error ? (
-      <LoadError what="suggested tasks" error={error} onRetry={onRetry} />
+      <LoadError what={t`suggested tasks`} error={error} onRetry={onRetry} />
     ) : (
-      <LoadingSkeleton what="suggested tasks" height={72} />
+      <LoadingSkeleton what={t`suggested tasks`} height={72} />
     );
   } else if (tasks.length === 0) {
     content = (
       <Text size="sm" c="dimmed">
-        Nothing needs you now: none of your open pull requests has merge conflicts, failing checks or unresolved comments, and no open issue
-        is assigned to you.
+        <Trans>
+          Nothing needs you now: none of your open pull requests has merge conflicts, failing checks or unresolved comments, and no open
+          issue is assigned to you.
+        </Trans>
       </Text>
     );
   } else {
     const shown = showAll ? tasks : tasks.slice(0, SHOWN_AT_FIRST);
+    const count = tasks.length;
     content = (
       <Stack gap="sm">
         {byRepository(shown).map(([repo, group]) => (
@@ -119,7 +127,7 @@ export function SuggestedTasksView({ tasks, error, onRetry, onStart, starting, e
         {tasks.length > SHOWN_AT_FIRST && (
           <Group>
             <Button variant="subtle" size="xs" onClick={() => setShowAll(!showAll)} aria-expanded={showAll}>
-              {showAll ? 'Show fewer' : `Show all ${tasks.length} tasks`}
+              {showAll ? t`Show fewer` : t`Show all ${count} tasks`}
             </Button>
           </Group>
         )}
@@ -130,8 +138,8 @@ export function SuggestedTasksView({ tasks, error, onRetry, onStart, starting, e
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="suggested-tasks-heading">
       <SectionHeader
         id="suggested-tasks-heading"
-        title="Suggested tasks"
-        description="From your repositories: pull requests that need work and issues assigned to you. One click starts a conversation."
+        title={t`Suggested tasks`}
+        description={t`From your repositories: pull requests that need work and issues assigned to you. One click starts a conversation.`}
         size="h4"
       />
       {content}

@@ -1,20 +1,27 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+import { i18n } from '@lingui/core';
 import type { StartRequestInput } from '../../../../contract/conversations';
 import type { SuggestedTask, SuggestedTaskType } from '../../../../contract/suggested-tasks';
 
 /** What each task asks of the agent, as OpenHands' home names it. */
-export const TASK_LABELS: Record<SuggestedTaskType, string> = {
-  FAILING_CHECKS: 'Fix failing checks',
-  MERGE_CONFLICTS: 'Resolve merge conflicts',
-  UNRESOLVED_COMMENTS: 'Resolve review comments',
-  OPEN_ISSUE: 'Fix issue',
-  OPEN_PR: 'Pull request',
+export const TASK_LABELS: Record<SuggestedTaskType, MessageDescriptor> = {
+  FAILING_CHECKS: msg`Fix failing checks`,
+  MERGE_CONFLICTS: msg`Resolve merge conflicts`,
+  UNRESOLVED_COMMENTS: msg`Resolve review comments`,
+  OPEN_ISSUE: msg`Fix issue`,
+  OPEN_PR: msg`Pull request`,
 };
 
 /** One task among the others, for a key and for "which one is starting". */
 export const taskKey = (task: SuggestedTask) => `${task.git_provider}:${task.repo}:${task.task_type}:${task.issue_number}`;
 
 /** The conversation's title: what to do, then the pull request's or issue's own. */
-export const taskTitle = (task: SuggestedTask) => `${TASK_LABELS[task.task_type]}: ${task.title}`.slice(0, 200);
+export const taskTitle = (task: SuggestedTask) => {
+  const label = i18n._(TASK_LABELS[task.task_type]);
+  const { title } = task;
+  return t`${label}: ${title}`.slice(0, 200);
+};
 
 /**
  * The start of a conversation that does the task: its prompt as the first message, on the task's
