@@ -89,8 +89,10 @@ export class GitUserService {
     return (await this.#firstAnswer(caller, query.selected_provider, (account) => fetchBranches(account, query))) ?? none;
   }
 
+  /** As the branches, but a selected provider is the only one asked (as OpenHands searches). */
   async searchBranches(caller: Caller, query: BranchSearchQuery): Promise<Branch[]> {
-    return (await this.#firstAnswer(caller, query.selected_provider, (account) => searchBranches(account, query))) ?? [];
+    const search = (account: ProviderAccount) => searchBranches(account, query);
+    return (await this.#firstAnswer(caller, query.selected_provider, search, { selectedOnly: true })) ?? [];
   }
 
   /**
@@ -143,9 +145,11 @@ export class GitUserService {
     caller: Caller,
     provider: Provider | undefined,
     read: (account: ProviderAccount) => Promise<T>,
+    { selectedOnly = false } = {},
   ): Promise<T | undefined> {
     let refused: ProviderRefusedToken | undefined;
-    for (const account of await this.#accounts(caller, provider)) {
+    const accounts = await this.#accounts(caller, provider);
+    for (const account of selectedOnly && provider ? accounts.filter((a) => a.provider === provider) : accounts) {
       try {
         return await read(account);
       } catch (error) {

@@ -343,6 +343,8 @@ describe('/api/user/* with a Bitbucket token', () => {
     expect(github).toMatchObject({ branches: [{ name: 'fix-bearings' }] });
     expect(api!.requests).toContain('/2.0/repositories/ada/engine/refs/branches?pagelen=30&page=2&sort=-target.date');
     expect((await get('/api/user/search/branches?repository=turing/bombe&query=menu')).json()).toMatchObject([{ name: 'menus' }]);
+    // A search on a selected provider asks that one only.
+    expect((await get('/api/user/search/branches?repository=turing/bombe&query=menu&selected_provider=github')).json()).toEqual([]);
   });
 });
 
