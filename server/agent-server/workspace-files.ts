@@ -62,7 +62,8 @@ export async function upload(file: string, request: http.IncomingMessage): Promi
   } catch {
     throw new WorkspaceRefusal(400, 'Expected a multipart/form-data body with a file field');
   }
-  const partial = path.join(path.dirname(target), `.${path.basename(target)}.${randomUUID()}.upload`);
+  // Named apart from the file's own name, so that any name that fits the file system fits it too.
+  const partial = path.join(path.dirname(target), `.${randomUUID()}.upload`);
   const written = new Promise<void>((resolve, reject) => {
     let received = false;
     parser.on('file', (name, stream) => {
@@ -89,7 +90,8 @@ export async function upload(file: string, request: http.IncomingMessage): Promi
   try {
     await written;
   } finally {
-    await fs.rm(partial, { force: true });
+    // Where its directory could not be made there is none to remove (ENOTDIR).
+    await fs.rm(partial, { force: true }).catch(() => undefined);
   }
 }
 

@@ -19,7 +19,7 @@ function inside(file: string, dir: string): boolean {
  * `file` (absolute, normalised) with its links resolved, when it is in one of `roots` and stays
  * there once resolved; a part of it that does not exist yet (an upload's new directories) is
  * kept as it is. Refused: outside every root (404), a link out of its root (422), a part that
- * cannot be read (422).
+ * cannot be read or a name too long (422).
  */
 export async function resolveInWorkspace(file: string, roots: readonly string[]): Promise<string> {
   const root = roots.find((dir) => inside(file, dir));
@@ -40,6 +40,7 @@ export async function resolveInWorkspace(file: string, roots: readonly string[])
       }
       if (code === 'EACCES' || code === 'EPERM') throw new WorkspaceRefusal(422, `${shown(existing)} cannot be read: permission denied`);
       if (code === 'ELOOP') throw new WorkspaceRefusal(422, `${shown(existing)} is a loop of links`);
+      if (code === 'ENAMETOOLONG') throw new WorkspaceRefusal(422, 'The name is too long for the file system');
       throw new WorkspaceRefusal(404, `File not found: ${file}`);
     }
     if (!inside(real, realRoot)) {

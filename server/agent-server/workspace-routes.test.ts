@@ -174,6 +174,38 @@ describe('files', () => {
     for (const file of ['brief.md', 'docs', 'data.csv']) fs.rmSync(path.join(workspace, file), { recursive: true });
   });
 
+  it('refuses an upload to a path that cannot be a file with a 4xx saying why, never a 500', async () => {
+    const upload = async (at: string) => {
+      const form = new FormData();
+      form.append('file', new Blob(['x']), 'x.txt');
+      const response = await fetch(`${server.base}/api/file/upload/${encodeURIComponent(at)}`, {
+        method: 'POST',
+        headers: { 'X-Session-API-Key': server.key },
+        body: form,
+      });
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    expect(await upload(path.join(workspace, 'src'))).toEqual({
+      status: 422,
+      body: { detail: 'src is a directory: it cannot be written as a file' },
+    });
+    // The repository's directory OpenHands' client names is the workspace itself.
+    expect(await upload('/workspace/project/hello')).toEqual({
+      status: 422,
+      body: { detail: 'hello is a directory: it cannot be written as a file' },
+    });
+    expect(await upload(path.join(workspace, 'same.txt', 'x.txt'))).toEqual({
+      status: 422,
+      body: { detail: 'x.txt cannot be written: a part of its path is a file, not a directory' },
+    });
+    expect(await upload(path.join(workspace, `${'n'.repeat(300)}.txt`))).toEqual({
+      status: 422,
+      body: { detail: 'The name is too long for the file system' },
+    });
+    expect(await upload('relative/x.txt')).toEqual({ status: 400, body: { detail: 'Path must be absolute' } });
+    expect(fs.readFileSync(path.join(workspace, 'same.txt'), 'utf8')).toBe('same\n');
+  });
+
   it('lists a directory, directories first, and sends it whole as a gzipped tar', async () => {
     const listing = await server.call('GET', `/api/file/list/${encodeURIComponent(workspace)}`);
     expect(listing.status).toBe(200);

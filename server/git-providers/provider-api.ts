@@ -20,15 +20,26 @@ import {
   ProviderUnreachable,
   text,
 } from './provider-http';
+import {
+  fetchBitbucketBranches,
+  fetchBitbucketRepositories,
+  fetchBitbucketUser,
+  fetchBitbucketWorkspaces,
+  searchBitbucketBranches,
+  searchBitbucketRepositories,
+} from './bitbucket-api';
 
 /*
  * What OpenHands' web client asks the connected provider through `/api/user/*`: who the user
- * is, their repositories (listed and searched) and a repository's branches. GitHub and GitLab
- * only, over their REST APIs (OpenHands uses GitHub's GraphQL for the branch search). The
- * suggested tasks are in `suggested-tasks.ts`.
+ * is, their repositories (listed and searched) and a repository's branches, over the REST APIs
+ * of GitHub and GitLab here, of Bitbucket in `bitbucket-api.ts` (OpenHands uses GitHub's GraphQL
+ * for the branch search). The suggested tasks are in `suggested-tasks.ts`.
  */
 
+const isBitbucket = (account: ProviderAccount): account is ProviderAccount<'bitbucket'> => account.provider === 'bitbucket';
+
 export async function fetchGitUser(account: ProviderAccount): Promise<GitUser> {
+  if (isBitbucket(account)) return fetchBitbucketUser(account);
   const user = asObject((await getJson(account, '/user')).body);
   const login = text(account.provider === 'github' ? user.login : user.username);
   if (!login) throw new ProviderUnreachable(`${PROVIDER_NAMES[account.provider]} did not say who the token belongs to`);
@@ -69,9 +80,29 @@ const gitlabRepository = (project: Json, link: string | null): Repository => ({
   main_branch: text(project.default_branch),
 });
 
+/**
+ * Where OpenHands' client lists repositories installation by installation: the ids of the GitHub
+ * App installations the token may use (none for a token of a user's own), or the user's Bitbucket
+ * workspaces.
+ */
+export async function fetchInstallations(account: ProviderAccount<'github' | 'bitbucket'>): Promise<string[]> {
+  if (isBitbucket(account)) return fetchBitbucketWorkspaces(account);
+  const installations = asList(asObject((await getJson(account, '/user/installations?per_page=100')).body).installations);
+  return installations.flatMap((installation) => (installation.id === undefined ? [] : [String(installation.id)]));
+}
+
 export async function fetchRepositories(account: ProviderAccount, query: RepositoriesQuery): Promise<Repository[]> {
+  if (isBitbucket(account)) return fetchBitbucketRepositories(account, query);
   const page = query.page ?? 1;
   const perPage = query.per_page ?? 30;
+  if (account.provider === 'github' && query.installation_id) {
+    // One installation's repositories, as OpenHands lists them in its SaaS mode.
+    const { body, link } = await getJson(
+      account,
+      `/user/installations/${encodeURIComponent(query.installation_id)}/repositories?page=${page}&per_page=${perPage}`,
+    );
+    return asList(asObject(body).repositories).map((repo, index) => githubRepository(repo, index === 0 ? link : null));
+  }
   if (account.provider === 'github') {
     const { body, link } = await getJson(account, `/user/repos?sort=${GITHUB_SORTS[query.sort]}&page=${page}&per_page=${perPage}`);
     return asList(body).map((repo, index) => githubRepository(repo, index === 0 ? link : null));
@@ -95,6 +126,7 @@ const repositoryOfUrl = (query: string) => /^https?:\/\/[^/]+\/([\w.-]+(?:\/[\w.
 export async function searchRepositories(account: ProviderAccount, search: RepositorySearchQuery): Promise<Repository[]> {
   const { query, per_page: perPage } = search;
   const named = repositoryOfUrl(query);
+  if (isBitbucket(account)) return searchBitbucketRepositories(account, search, named);
   if (account.provider === 'gitlab') {
     if (named) return [gitlabRepository(asObject((await getJson(account, `/projects/${encodeURIComponent(named)}`)).body), null)];
     const { body } = await getJson(
@@ -159,6 +191,7 @@ const branchesPath = (account: ProviderAccount, repository: string) =>
 
 /** A page of the repository's branches, in the provider's order. */
 export async function fetchBranches(account: ProviderAccount, query: BranchesQuery): Promise<PaginatedBranches> {
+  if (isBitbucket(account)) return fetchBitbucketBranches(account, query);
   const { body, link, total } = await getJson(
     account,
     `${branchesPath(account, query.repository)}?page=${query.page}&per_page=${query.per_page}`,
@@ -178,6 +211,7 @@ const GITHUB_BRANCH_PAGES = 5;
 /** The repository's branches whose name has `query` in it (any case), at most `per_page`. */
 export async function searchBranches(account: ProviderAccount, search: BranchSearchQuery): Promise<Branch[]> {
   if (search.query === '') return [];
+  if (isBitbucket(account)) return searchBitbucketBranches(account, search);
   const path = branchesPath(account, search.repository);
   if (account.provider === 'gitlab') {
     const { body } = await getJson(account, `${path}?search=${encodeURIComponent(search.query)}&per_page=${search.per_page}`);

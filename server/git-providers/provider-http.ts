@@ -8,8 +8,8 @@ import { authorizationOf, restApiBase } from './token-verifier';
  */
 
 /** Providers whose repositories and branches this server reads. */
-export type ApiProvider = 'github' | 'gitlab';
-export const API_PROVIDERS: readonly ApiProvider[] = ['github', 'gitlab'];
+export type ApiProvider = 'github' | 'gitlab' | 'bitbucket';
+export const API_PROVIDERS: readonly ApiProvider[] = ['github', 'gitlab', 'bitbucket'];
 
 export interface ProviderAccount<P extends TaskProvider = ApiProvider> {
   provider: P;

@@ -75,6 +75,7 @@ const BY_ROUTE: Record<string, Partial<ErrorResponses>> = {
   'PUT /api/secrets/:name': { conflict: message(400), not_found: legacyError(404) },
   'DELETE /api/secrets/:name': { not_found: legacyError(404) },
   'GET /api/v1/sandboxes/search': search,
+  'GET /api/user/installations': search,
   'GET /api/v1/sandboxes': batch,
   'POST /api/v1/sandboxes/:sandbox_id/pause': sandboxAction,
   'POST /api/v1/sandboxes/:sandbox_id/resume': sandboxAction,

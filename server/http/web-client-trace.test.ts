@@ -262,4 +262,35 @@ describe("OpenHands' web client, replayed from its trace", () => {
     expect(search.statusCode).toBe(200);
     expect(search.json()).toEqual([{ name: 'feature/fast-engine', commit_sha: 'e2', protected: false, last_push_date: null }]);
   });
+
+  it("lists a Bitbucket user's repositories workspace by workspace, as its home does in OSS mode (use-git-repositories.ts)", async () => {
+    provider = await startFakeProviderApi(TRACED_GITHUB_TOKEN);
+    const t = await startTestApp();
+    apps.push(t);
+    const send = browser(t, await signInWithForm(t));
+    const token = { provider_tokens: { bitbucket: { token: TRACED_GITHUB_TOKEN, host: provider.url } } };
+    expect((await send('POST', '/api/add-git-providers', token)).statusCode).toBe(200);
+
+    // Bitbucket's repositories come installation by installation (shouldUseInstallationRepos): its workspaces first.
+    const installations = await send('GET', '/api/user/installations?provider=bitbucket');
+    expect(installations.statusCode).toBe(200);
+    expect(installations.json()).toEqual(['turing']);
+    const repositories = await send(
+      'GET',
+      '/api/user/repositories?selected_provider=bitbucket&sort=pushed&page=1&per_page=30&installation_id=turing',
+    );
+    expect(repositories.statusCode).toBe(200);
+    expect(repositories.json()).toMatchObject([{ full_name: 'turing/bombe', git_provider: 'bitbucket', link_header: null }, {}, {}]);
+    // A picked repository's branches: the client names no provider.
+    const branches = await send('GET', `/api/user/repository/branches?repository=${encodeURIComponent('turing/bombe')}&page=1&per_page=30`);
+    expect(branches.json()).toMatchObject({
+      branches: [{ name: 'faster-drums' }, { name: 'menus' }, { name: 'main' }],
+      has_next_page: false,
+    });
+    const search = await send(
+      'GET',
+      '/api/user/search/branches?repository=turing%2Fbombe&query=menu&per_page=30&selected_provider=bitbucket',
+    );
+    expect(search.json()).toMatchObject([{ name: 'menus', commit_sha: 'b0b022' }]);
+  });
 });

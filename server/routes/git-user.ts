@@ -26,7 +26,7 @@ export function gitUserRoutes(gitUser: GitUserService): FastifyPluginAsyncZod {
       '/user/info',
       {
         schema: {
-          summary: 'Who the connected GitHub or GitLab token belongs to (404 when none is connected)',
+          summary: 'Who the connected GitHub, GitLab or Bitbucket token belongs to (404 when none is connected)',
           tags,
           response: { 200: gitUserSchema, 404: detailErrorSchema, ...refusals },
         },
@@ -92,13 +92,13 @@ export function gitUserRoutes(gitUser: GitUserService): FastifyPluginAsyncZod {
       {
         schema: {
           summary:
-            'GitHub App installations or Bitbucket workspaces to list repositories by: none (a stored token reaches its repositories without them)',
+            'The GitHub App installations the stored token may use, or the Bitbucket workspaces of its user, to list repositories by (empty without a token, or when the provider cannot be reached)',
           tags,
           querystring: installationsQuerySchema,
           response: { 200: z.array(z.string()), 422: validationErrorBodySchema },
         },
       },
-      async () => gitUser.installations(),
+      async (request) => gitUser.installations(request.caller, request.query.provider),
     );
 
     app.get(

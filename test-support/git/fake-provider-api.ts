@@ -57,6 +57,16 @@ function githubRoutes(base: string): Routes {
       link: `<${base}/api/v3/user/repos?page=2&per_page=30>; rel="next"`,
     },
     '/api/v3/user/orgs': { body: [{ login: 'lovelace-org' }] },
+    // The GitHub App installations the token may use (a user-to-server token's), and one's repositories.
+    '/api/v3/user/installations': { body: { total_count: 1, installations: [{ id: 314, account: { login: 'lovelace-org' } }] } },
+    '/api/v3/user/installations/314/repositories': {
+      body: {
+        total_count: 1,
+        repositories: [
+          { id: 8, full_name: 'lovelace-org/notes', private: true, stargazers_count: 0, pushed_at: null, owner: { type: 'Organization' } },
+        ],
+      },
+    },
     // Repositories by name, among ada's (`user:ada`) or an organisation's (`org:lovelace-org`).
     '/api/v3/search/repositories': (url) => {
       const q = url.searchParams.get('q') ?? '';

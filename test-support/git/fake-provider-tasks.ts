@@ -1,4 +1,5 @@
 import type { Routes } from './fake-provider-api';
+import { BITBUCKET_BRANCHES, BITBUCKET_REPOSITORIES, bitbucketListPage } from './fake-bitbucket-lists';
 
 /*
  * The fake provider's pull requests and issues, as GitHub's GraphQL and REST APIs, GitLab's
@@ -254,7 +255,17 @@ const BITBUCKET_PULL_REQUESTS: BitbucketPullRequest[] = [
 export function bitbucketRoutes(base: string): Routes {
   const repo = '/2.0/repositories/turing/bombe';
   const routes: Routes = {
-    '/2.0/user': { body: { type: 'user', uuid: BITBUCKET_UUID, account_id: '5f00:alan', nickname: 'alan', display_name: 'Alan T' } },
+    '/2.0/user': {
+      body: {
+        type: 'user',
+        uuid: BITBUCKET_UUID,
+        account_id: '5f00:alan',
+        username: 'alan-turing',
+        nickname: 'alan',
+        display_name: 'Alan T',
+        links: { avatar: { href: 'https://bitbucket.example/alan.png' } },
+      },
+    },
     // Bitbucket's lists across workspaces are gone (HTTP 410): pull requests and repositories are listed per workspace.
     '/2.0/user/workspaces': {
       body: bitbucketPage([
@@ -285,17 +296,10 @@ export function bitbucketRoutes(base: string): Routes {
     }),
     [`/2.0/pullrequests/${encodeURIComponent(BITBUCKET_UUID)}`]: { status: 410, body: { type: 'error', error: { message: 'Gone' } } },
     '/2.0/repositories': { status: 410, body: { type: 'error', error: { message: 'Gone' } } },
-    '/2.0/repositories/turing': (url) => ({
-      body: bitbucketPage(
-        url.searchParams.get('role') === 'member'
-          ? [
-              { type: 'repository', full_name: 'turing/bombe', has_issues: true, mainbranch: { type: 'branch', name: 'main' } },
-              { type: 'repository', full_name: 'turing/enigma', has_issues: false, mainbranch: { type: 'branch', name: 'trunk' } },
-            ]
-          : [],
-      ),
-    }),
-    [repo]: { body: { type: 'repository', full_name: 'turing/bombe', has_issues: true, mainbranch: { type: 'branch', name: 'main' } } },
+    // Alan is a member of every repository of his workspace (`role=member` lists the same ones).
+    '/2.0/repositories/turing': (url) => bitbucketListPage(url, BITBUCKET_REPOSITORIES),
+    [repo]: { body: BITBUCKET_REPOSITORIES[0] },
+    [`${repo}/refs/branches`]: (url) => bitbucketListPage(url, BITBUCKET_BRANCHES),
     [`${repo}/issues`]: (url) => {
       const q = url.searchParams.get('q') ?? '';
       const assigned = q.includes(`assignee.uuid="${BITBUCKET_UUID}"`) && q.includes('state="open"');

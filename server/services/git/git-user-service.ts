@@ -9,10 +9,17 @@ import type {
   Repository,
   RepositorySearchQuery,
 } from '../../git-providers/git-user-schemas';
-import type { Provider } from '../../../src/contract/secrets';
+import { PROVIDER_NAMES, type Provider } from '../../../src/contract/secrets';
 import { type SuggestedTask, TASK_PROVIDERS, type TaskProvider } from '../../../src/contract/suggested-tasks';
-import { Conflict, NotFound, Unavailable } from '../../domain-errors';
-import { fetchBranches, fetchGitUser, fetchRepositories, searchBranches, searchRepositories } from '../../git-providers/provider-api';
+import { Conflict, Invalid, NotFound, Unavailable } from '../../domain-errors';
+import {
+  fetchBranches,
+  fetchGitUser,
+  fetchInstallations,
+  fetchRepositories,
+  searchBranches,
+  searchRepositories,
+} from '../../git-providers/provider-api';
 import {
   API_PROVIDERS,
   type ApiProvider,
@@ -40,14 +47,19 @@ export class GitUserService {
 
   /** The stored token of `provider`, or of the first provider this server can ask. */
   async #account(caller: Caller, provider?: Provider): Promise<ProviderAccount | undefined> {
+    return (await this.#accounts(caller, provider)).find((account) => provider === undefined || account.provider === provider);
+  }
+
+  /** The stored tokens this server can ask, `provider`'s first. */
+  async #accounts(caller: Caller, provider?: Provider): Promise<ProviderAccount[]> {
     const tokens = await this.secrets.readProviderTokens(caller);
-    const found = tokens.find((t) => isApiProvider(t.provider) && (provider === undefined || t.provider === provider));
-    return found && { provider: found.provider as ApiProvider, token: found.token, host: found.host };
+    const accounts = tokens.flatMap((t) => (isApiProvider(t.provider) ? [{ provider: t.provider, token: t.token, host: t.host }] : []));
+    return [...accounts.filter((a) => a.provider === provider), ...accounts.filter((a) => a.provider !== provider)];
   }
 
   async user(caller: Caller): Promise<GitUser> {
     const account = await this.#account(caller);
-    if (!account) throw new NotFound('No GitHub or GitLab token is connected: add one under Settings → Git');
+    if (!account) throw new NotFound('No GitHub, GitLab or Bitbucket token is connected: add one under Settings → Git');
     try {
       return await fetchGitUser(account);
     } catch (error) {
@@ -67,33 +79,40 @@ export class GitUserService {
     return this.#listOrEmpty(() => searchRepositories(account, query));
   }
 
-  /** A page of the repository's branches; none (one empty page) without a token, or when the provider cannot be reached. */
+  /**
+   * A page of the repository's branches; none (one empty page) without a token, or when the
+   * provider cannot be reached. OpenHands' client names no provider: each connected one is asked
+   * in turn (the selected one first) until one has the repository, as OpenHands does.
+   */
   async branches(caller: Caller, query: BranchesQuery): Promise<PaginatedBranches> {
     const none = { branches: [], has_next_page: false, current_page: query.page, per_page: query.per_page, total_count: 0 };
-    const account = await this.#account(caller, query.selected_provider);
-    if (!account) return none;
-    try {
-      return await fetchBranches(account, query);
-    } catch (error) {
-      if (!(error instanceof ProviderUnreachable)) throw this.#domainError(error);
-      this.log.warn({ reason: error.message }, 'git provider unreachable: returning no branches');
-      return none;
-    }
+    return (await this.#firstAnswer(caller, query.selected_provider, (account) => fetchBranches(account, query))) ?? none;
   }
 
+  /** As the branches, but a selected provider is the only one asked (as OpenHands searches). */
   async searchBranches(caller: Caller, query: BranchSearchQuery): Promise<Branch[]> {
-    const account = await this.#account(caller, query.selected_provider);
-    if (!account) return [];
-    return this.#listOrEmpty(() => searchBranches(account, query));
+    const search = (account: ProviderAccount) => searchBranches(account, query);
+    return (await this.#firstAnswer(caller, query.selected_provider, search, { selectedOnly: true })) ?? [];
   }
 
   /**
-   * The GitHub App installations (Bitbucket workspaces) whose repositories OpenHands' web client
-   * lists one by one: none here. A stored token reaches its repositories without them, and
-   * Bitbucket's API is not read (its repositories are not listed).
+   * Where OpenHands' web client lists repositories one installation at a time (Bitbucket's in
+   * its OSS mode): the GitHub App installations the token may use, or the Bitbucket workspaces
+   * of its user. None without a token, or when the provider cannot be reached or refuses, as
+   * from OpenHands; GitLab has none (OpenHands refuses the question).
    */
-  installations(): string[] {
-    return [];
+  async installations(caller: Caller, provider: Provider): Promise<string[]> {
+    if (provider !== 'github' && provider !== 'bitbucket')
+      throw new Invalid(['provider'], `${PROVIDER_NAMES[provider]} has no installations: ask for github or bitbucket`, provider);
+    const account = await this.#account(caller, provider);
+    if (!account) return [];
+    try {
+      return await fetchInstallations({ ...account, provider });
+    } catch (error) {
+      if (!(error instanceof ProviderUnreachable || error instanceof ProviderRefusedToken)) throw error;
+      this.log.warn({ provider, reason: error.message }, 'no installations from a git provider');
+      return [];
+    }
   }
 
   /**
@@ -116,6 +135,32 @@ export class GitUserService {
       );
       return [];
     });
+  }
+
+  /**
+   * What the first connected provider that has the repository answers; `undefined` when none has
+   * it or none can be reached. A refused token is a 409 when no provider answered.
+   */
+  async #firstAnswer<T>(
+    caller: Caller,
+    provider: Provider | undefined,
+    read: (account: ProviderAccount) => Promise<T>,
+    { selectedOnly = false } = {},
+  ): Promise<T | undefined> {
+    let refused: ProviderRefusedToken | undefined;
+    const accounts = await this.#accounts(caller, provider);
+    for (const account of selectedOnly && provider ? accounts.filter((a) => a.provider === provider) : accounts) {
+      try {
+        return await read(account);
+      } catch (error) {
+        if (error instanceof ProviderRefusedToken) refused ??= error;
+        else if (error instanceof ProviderUnreachable)
+          this.log.warn({ provider: account.provider, reason: error.message }, 'git provider did not answer');
+        else throw error;
+      }
+    }
+    if (refused) throw this.#domainError(refused);
+    return undefined;
   }
 
   async #listOrEmpty<T>(read: () => Promise<T[]>): Promise<T[]> {

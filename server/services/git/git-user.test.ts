@@ -26,13 +26,20 @@ describe('/api/user/* without a token', () => {
   it('returns 404 with a sentence for the user, and empty lists', async () => {
     const info = await get('/api/user/info');
     expect(info.statusCode).toBe(404);
-    expect(info.json()).toEqual({ detail: 'No GitHub or GitLab token is connected: add one under Settings → Git' });
+    expect(info.json()).toEqual({ detail: 'No GitHub, GitLab or Bitbucket token is connected: add one under Settings → Git' });
     expect((await get('/api/user/repositories?selected_provider=github&sort=pushed&page=1&per_page=30')).json()).toEqual([]);
     expect((await get('/api/user/suggested-tasks')).json()).toEqual([]);
     expect((await get('/api/user/search/repositories?query=engine')).json()).toEqual([]);
     // OpenHands' client asks for Bitbucket's workspaces before its repositories: none, not a 404.
     expect((await get('/api/user/installations?provider=bitbucket')).json()).toEqual([]);
+    expect((await get('/api/user/installations?provider=github')).json()).toEqual([]);
     expect((await get('/api/user/installations?provider=nowhere')).statusCode).toBe(422);
+    // OpenHands refuses the question for GitLab, which has no installations.
+    const gitlab = await get('/api/user/installations?provider=gitlab');
+    expect(gitlab.statusCode).toBe(422);
+    expect(gitlab.json().detail).toMatchObject([
+      { loc: ['query', 'provider'], msg: 'Value error, GitLab has no installations: ask for github or bitbucket' },
+    ]);
     expect((await get('/api/user/search/branches?repository=ada/engine&query=main')).json()).toEqual([]);
     expect((await get('/api/user/repository/branches?repository=ada/engine&page=2&per_page=10')).json()).toEqual({
       branches: [],
@@ -150,6 +157,15 @@ describe('/api/user/* with a GitHub token', () => {
     expect((await get('/api/user/search/repositories?query=')).statusCode).toBe(422);
   });
 
+  it("lists the GitHub App installations the token may use, and one installation's repositories", async () => {
+    expect((await get('/api/user/installations?provider=github')).json()).toEqual(['314']);
+    // No Bitbucket token: no workspaces, and GitHub is not asked for them.
+    expect((await get('/api/user/installations?provider=bitbucket')).json()).toEqual([]);
+    const repositories = await get('/api/user/repositories?selected_provider=github&sort=pushed&page=1&per_page=30&installation_id=314');
+    expect(repositories.json()).toMatchObject([{ id: '8', full_name: 'lovelace-org/notes', git_provider: 'github' }]);
+    expect(api!.requests).toContain('/api/v3/user/installations/314/repositories?page=1&per_page=30');
+  });
+
   it('returns 409 saying to connect a new token when the provider refuses it', async () => {
     expect((await connect('github', 'ghp_revoked', api!.url)).statusCode).toBe(200);
     for (const url of ['/api/user/info', '/api/user/repositories', '/api/user/suggested-tasks']) {
@@ -224,6 +240,111 @@ describe('/api/user/* with a GitLab token', () => {
     expect(api.requests).toContain(
       '/api/v4/projects?membership=true&search=cob&search_namespaces=true&order_by=last_activity_at&sort=desc&per_page=5',
     );
+  });
+});
+
+describe('/api/user/* with a Bitbucket token', () => {
+  beforeEach(async () => {
+    api = await startFakeProviderApi('bb-good');
+    expect((await connect('bitbucket', 'bb-good', api.url)).statusCode).toBe(200);
+  });
+
+  it('reads the user, and lists repositories workspace by workspace as OpenHands does', async () => {
+    expect((await get('/api/user/info')).json()).toEqual({
+      id: '5f00:alan',
+      login: 'alan-turing',
+      avatar_url: 'https://bitbucket.example/alan.png',
+      company: null,
+      name: 'Alan T',
+      email: null,
+    });
+    // OpenHands' client asks for the workspaces, then each one's repositories, page by page.
+    expect((await get('/api/user/installations?provider=bitbucket')).json()).toEqual(['turing']);
+    const first = await get('/api/user/repositories?selected_provider=bitbucket&sort=pushed&page=1&per_page=2&installation_id=turing');
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual([
+      {
+        id: '{bombe-0000-4000-8000-000000000000}',
+        full_name: 'turing/bombe',
+        git_provider: 'bitbucket',
+        is_public: false,
+        stargazers_count: null,
+        link_header: `<${api!.url}/2.0/repositories/turing?page=2>; rel="next"`,
+        pushed_at: '2025-11-22T08:00:00+00:00',
+        owner_type: 'organization',
+        main_branch: 'main',
+      },
+      expect.objectContaining({ full_name: 'turing/enigma', is_public: true, link_header: null, main_branch: 'trunk' }),
+    ]);
+    expect(api!.requests).toContain('/2.0/repositories/turing?pagelen=2&page=1&sort=-updated_on');
+    const second = await get('/api/user/repositories?selected_provider=bitbucket&sort=pushed&page=2&per_page=2&installation_id=turing');
+    expect(second.json()).toMatchObject([{ full_name: 'turing/colossus', link_header: null }]);
+    // Without a workspace, none (as from OpenHands, whose client always names one).
+    expect((await get('/api/user/repositories?selected_provider=bitbucket')).json()).toEqual([]);
+  });
+
+  it('searches repositories by name, by workspace, or by address', async () => {
+    const names = async (query: string) =>
+      (
+        (await get(`/api/user/search/repositories?query=${encodeURIComponent(query)}&per_page=100&selected_provider=bitbucket`)).json() as {
+          full_name: string;
+        }[]
+      ).map((repo) => repo.full_name);
+    expect(await names('COL')).toEqual(['turing/colossus']);
+    expect(api!.requests).toContain(`/2.0/repositories/turing?pagelen=100&page=1&sort=-updated_on&q=${encodeURIComponent('name~"COL"')}`);
+    // A workspace's name finds its repositories.
+    expect(await names('turi')).toEqual(['turing/bombe', 'turing/enigma', 'turing/colossus']);
+    expect(await names('turing/enig')).toEqual(['turing/enigma']);
+    expect(await names('https://bitbucket.org/turing/bombe/src/main')).toEqual(['turing/bombe']);
+    // No way elsewhere on Bitbucket's API.
+    expect(await names('../user')).toEqual([]);
+    expect(await names('https://bitbucket.org/turing/..')).toEqual([]);
+    expect(api!.requests.filter((path) => !/^\/2\.0\/(repositories\/turing\b|user\/workspaces\?)/.test(path))).toEqual([]);
+    // A quote in the query stays inside Bitbucket's string.
+    expect(await names('a"b')).toEqual([]);
+    expect(api!.requests).toContain(`/2.0/repositories/turing?pagelen=100&page=1&sort=-updated_on&q=${encodeURIComponent('name~"a\\"b"')}`);
+  });
+
+  it("pages a repository's branches with Bitbucket's count, and searches them with Bitbucket's query", async () => {
+    const first = await get('/api/user/repository/branches?repository=turing%2Fbombe&page=1&per_page=2');
+    expect(first.json()).toEqual({
+      branches: [
+        { name: 'faster-drums', commit_sha: 'b0b021', protected: false, last_push_date: '2025-11-22T08:00:00+00:00' },
+        { name: 'menus', commit_sha: 'b0b022', protected: false, last_push_date: '2025-11-21T08:00:00+00:00' },
+      ],
+      has_next_page: true,
+      current_page: 1,
+      per_page: 2,
+      total_count: 3,
+    });
+    expect(api!.requests).toContain('/2.0/repositories/turing/bombe/refs/branches?pagelen=2&page=1&sort=-target.date');
+    expect((await get('/api/user/repository/branches?repository=turing/bombe&page=2&per_page=2')).json()).toMatchObject({
+      branches: [{ name: 'main' }],
+      has_next_page: false,
+      current_page: 2,
+    });
+    const found = (await get('/api/user/search/branches?repository=turing/bombe&query=DRUM&selected_provider=bitbucket')).json();
+    expect(found).toMatchObject([{ name: 'faster-drums', commit_sha: 'b0b021' }]);
+  });
+
+  it('asks each connected provider in turn for branches when the client names none, as OpenHands does', async () => {
+    const both = { github: { token: 'bb-good', host: api!.url }, bitbucket: { token: 'bb-good', host: api!.url } };
+    const stored = await t.request({
+      method: 'POST',
+      url: '/api/add-git-providers',
+      payload: JSON.stringify({ provider_tokens: both }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(stored.statusCode).toBe(200);
+    const bitbucket = (await get('/api/user/repository/branches?repository=turing/bombe&page=1&per_page=30')).json();
+    expect(bitbucket).toMatchObject({ branches: [{ name: 'faster-drums' }, { name: 'menus' }, { name: 'main' }], total_count: 3 });
+    // Bitbucket has no ada/engine (404): GitHub's branches are the answer.
+    const github = (await get('/api/user/repository/branches?repository=ada/engine&page=2&per_page=30')).json();
+    expect(github).toMatchObject({ branches: [{ name: 'fix-bearings' }] });
+    expect(api!.requests).toContain('/2.0/repositories/ada/engine/refs/branches?pagelen=30&page=2&sort=-target.date');
+    expect((await get('/api/user/search/branches?repository=turing/bombe&query=menu')).json()).toMatchObject([{ name: 'menus' }]);
+    // A search on a selected provider asks that one only.
+    expect((await get('/api/user/search/branches?repository=turing/bombe&query=menu&selected_provider=github')).json()).toEqual([]);
   });
 });
 
