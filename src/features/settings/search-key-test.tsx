@@ -1,21 +1,19 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconCircleCheck, IconPlugConnected, IconPlugConnectedX } from '@tabler/icons-react';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { IconPlugConnected } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import { describeError } from '../../api/errors';
 import type { SecretDraft } from '../../components/form/secret-field';
 import type { SearchKeyTestResult } from '../../contract/search-key-test';
 import { testSearchKeyMutation } from '../../queries/search';
+import { CredentialTestOutcome, type CredentialVerdict } from './credential-test-outcome';
 import type { SettingsFormValues } from './settings-form';
 
 /*
  * "Test key" under the search API key, and what Tavily said. Loaded once the Settings page has
  * rendered (settings-page.tsx): the first load stays within its budget.
  */
-
-const scrollIntoView = (node: HTMLElement | null) => node?.scrollIntoView({ block: 'nearest' });
 
 /**
  * Tests the key as typed (or the stored one, when the field is empty) through the server. A result
@@ -60,38 +58,19 @@ export function SearchKeyTest({ keyStored }: { keyStored: boolean }) {
 
 function Outcome({ pending, result, error }: { pending: boolean; result: SearchKeyTestResult | undefined; error: unknown }) {
   const { t } = useLingui();
-  if (pending) {
-    return (
-      <Group gap="xs" role="status" ref={scrollIntoView}>
-        <Loader size="xs" />
+  let verdict: CredentialVerdict | undefined;
+  if (result?.ok) {
+    verdict = {
+      ok: true,
+      title: t`Tavily accepted the key`,
+      body: (
         <Text size="sm">
-          <Trans>Asking Tavily…</Trans>
+          <Trans>The agent can search the web in conversations started from now on.</Trans>
         </Text>
-      </Group>
-    );
+      ),
+    };
+  } else if (result) {
+    verdict = { ok: false, title: t`The key did not work`, reason: result.error };
   }
-  if (error) {
-    return (
-      <Alert color="red" variant="light" title={t`Could not run the test`} icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
-        {describeError(error)}
-      </Alert>
-    );
-  }
-  if (!result) return null;
-  if (!result.ok) {
-    return (
-      <Alert color="red" variant="light" title={t`The key did not work`} icon={<IconPlugConnectedX />} role="alert" ref={scrollIntoView}>
-        <Text size="sm" style={{ wordBreak: 'break-word' }}>
-          {result.error}
-        </Text>
-      </Alert>
-    );
-  }
-  return (
-    <Alert color="teal" variant="light" title={t`Tavily accepted the key`} icon={<IconCircleCheck />} role="status" ref={scrollIntoView}>
-      <Text size="sm">
-        <Trans>The agent can search the web in conversations started from now on.</Trans>
-      </Text>
-    </Alert>
-  );
+  return <CredentialTestOutcome pending={pending} waiting={t`Asking Tavily…`} error={error} verdict={verdict} />;
 }
