@@ -3,7 +3,7 @@ import { formatter } from '@lingui/format-po';
 import { CONSOLE_LOCALES, SOURCE_LOCALE } from './src/i18n/locales';
 
 /** Features with a catalog of their own, loaded with their pages. */
-const FEATURES = ['api-keys', 'auth', 'git-secrets', 'mcp-servers', 'sandboxes', 'settings', 'team-defaults', 'users'];
+const FEATURES = ['api-keys', 'auth', 'git-secrets', 'mcp-servers', 'sandboxes', 'team-defaults', 'users'];
 
 /**
  * One catalog per feature, so a page downloads its own strings in the user's language and no
@@ -21,6 +21,17 @@ export default defineConfig({
       include: [`<rootDir>/src/features/${feature}`],
       exclude: ['**/*.test.*'],
     })),
+    // The Settings page, and its parts loaded after it with their own strings.
+    {
+      path: '<rootDir>/src/features/settings/locales/{locale}',
+      include: ['<rootDir>/src/features/settings'],
+      exclude: ['**/*.test.*', '<rootDir>/src/features/settings/deferred/**'],
+    },
+    {
+      path: '<rootDir>/src/features/settings/deferred/locales/{locale}',
+      include: ['<rootDir>/src/features/settings/deferred'],
+      exclude: ['**/*.test.*'],
+    },
     // The conversations list and a conversation each download their own part (and what both show).
     {
       path: '<rootDir>/src/features/conversations/list/locales/{locale}',

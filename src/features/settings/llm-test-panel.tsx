@@ -4,6 +4,7 @@ import { IconPlugConnected } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
 import { describeError } from '../../api/errors';
 import type { LlmTestResult } from '../../contract/llm-test';
+import { withCatalog } from '../../i18n/catalogs';
 
 /** The last LLM test: of which request (as JSON), and how it went. */
 export interface LlmTest {
@@ -18,7 +19,7 @@ export interface LlmTest {
  * (the server was updated meanwhile), the outcome is said in a line.
  */
 const Outcome = lazy(() =>
-  import('./llm-test-outcome').catch(() => ({
+  withCatalog(import('./deferred/llm-test-outcome')).catch(() => ({
     default: ({ test }: { test: LlmTest }) => (
       <Text size="sm" role="status">
         {test.pending ? '…' : test.error ? describeError(test.error) : test.result?.ok ? test.result.reply : test.result?.error}

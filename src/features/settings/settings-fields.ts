@@ -43,7 +43,7 @@ export type FieldSpec = Common &
 
 /**
  * Every setting the form edits: all but the MCP servers, which have their own page, and the
- * account's email, which the page shows as the server says it (`account-email.tsx`).
+ * account's email, which the page shows as the server says it (`deferred/account-email.tsx`).
  */
 export type SettingsFormField = Exclude<keyof Settings, 'mcp_config' | 'email' | 'email_verified'>;
 

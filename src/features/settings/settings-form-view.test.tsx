@@ -207,7 +207,8 @@ describe('SettingsFormView', () => {
   it("shows the account's email and whether a provider verified it, read-only, and never sends them", async () => {
     const { user, onSubmit } = setup({ ...stored, email: 'ada@example.com', email_verified: true });
     const account = within(screen.getByRole('region', { name: 'Account' }));
-    expect(account.getByRole('textbox', { name: 'Email' })).toHaveValue('ada@example.com');
+    // Its code comes after the page's.
+    expect(await account.findByRole('textbox', { name: 'Email' })).toHaveValue('ada@example.com');
     expect(account.getByRole('textbox', { name: 'Email' })).toHaveAttribute('readonly');
     expect(account.getByRole('textbox', { name: 'Email' })).toHaveAccessibleDescription(/The address you sign in with/);
     expect(account.getByRole('textbox', { name: 'Email verified' })).toHaveValue('Yes');
@@ -218,17 +219,19 @@ describe('SettingsFormView', () => {
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
-  it('says an account has no email, and not whether it is verified, when the server knows none', () => {
+  it('says an account has no email, and not whether it is verified, when the server knows none', async () => {
     setup({ ...stored, email: null, email_verified: null });
     const account = within(screen.getByRole('region', { name: 'Account' }));
-    expect(account.getByRole('textbox', { name: 'Email' })).toHaveValue('');
+    expect(await account.findByRole('textbox', { name: 'Email' })).toHaveValue('');
     expect(account.getByRole('textbox', { name: 'Email' })).toHaveAttribute('placeholder', 'None on this account');
     expect(account.getByRole('textbox', { name: 'Email verified' })).toHaveValue('');
   });
 
-  it('says a settings value of false for email_verified as No', () => {
+  it('says a settings value of false for email_verified as No', async () => {
     setup({ ...stored, email: 'bo@example.com', email_verified: false });
-    expect(within(screen.getByRole('region', { name: 'Account' })).getByRole('textbox', { name: 'Email verified' })).toHaveValue('No');
+    expect(await within(screen.getByRole('region', { name: 'Account' })).findByRole('textbox', { name: 'Email verified' })).toHaveValue(
+      'No',
+    );
   });
 
   it('offers to save and discard only once something changed', async () => {

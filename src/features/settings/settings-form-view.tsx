@@ -7,6 +7,7 @@ import type { SaveProblem } from '../../components/form/apply-server-errors';
 import { SaveProblemAlert } from '../../components/form/save-problem-alert';
 import { DEMO_MODEL } from '../../contract/demo-model';
 import type { SettingsResponse, SettingsUpdate } from '../../contract/settings';
+import { withCatalog } from '../../i18n/catalogs';
 import { llmTestRequest, type SettingsFormValues } from './settings-form';
 import { type LlmTest, LlmTestPanel } from './llm-test-panel';
 import type { FieldsOfKind } from './settings-fields';
@@ -17,13 +18,13 @@ import { type SettingsChoices, SettingsSections } from './settings-sections';
  * load (an empty space should it not come).
  */
 const AccountEmail = lazy((): Promise<{ default: ComponentType<{ email: string | null; verified: boolean | null }> }> =>
-  import('./account-email').then(
+  withCatalog(import('./deferred/account-email')).then(
     (module) => ({ default: module.AccountEmail }),
     () => ({ default: () => null }),
   ),
 );
 const DemoModelOffer = lazy((): Promise<{ default: ComponentType<{ onUse: () => void }> }> =>
-  import('./demo-model-offer').then(
+  withCatalog(import('./deferred/demo-model-offer')).then(
     (module) => ({ default: module.DemoModelOffer }),
     () => ({ default: () => null }),
   ),

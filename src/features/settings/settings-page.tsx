@@ -24,6 +24,7 @@ import {
   settingsResolver,
   toFormValues,
 } from './settings-form';
+import { withCatalog } from '../../i18n/catalogs';
 import { SettingsFormView } from './settings-form-view';
 import type { SettingsChoices } from './settings-sections';
 
@@ -33,7 +34,7 @@ export { loadSettingsCatalog as catalog } from './catalog';
 
 /** Its code comes once the page has rendered, outside the page's first load; should it not come, the field stays without a test. */
 const SearchKeyTest = lazy((): Promise<{ default: ComponentType<{ keyStored: boolean }> }> =>
-  import('./search-key-test').then(
+  withCatalog(import('./deferred/search-key-test')).then(
     (module) => ({ default: module.SearchKeyTest }),
     () => ({ default: () => null }),
   ),

@@ -2,7 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import { Alert, Group, Loader, Text } from '@mantine/core';
 import { IconCircleCheck, IconPlugConnectedX } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { describeError } from '../../api/errors';
+import { describeError } from '../../../api/errors';
 
 /** What the service tested said: that it took the credential, or why not. */
 export type CredentialVerdict = { ok: true; title: string; body: ReactNode } | { ok: false; title: string; reason: string };

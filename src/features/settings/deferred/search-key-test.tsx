@@ -4,11 +4,11 @@ import { IconPlugConnected } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import type { SecretDraft } from '../../components/form/secret-field';
-import type { SearchKeyTestResult } from '../../contract/search-key-test';
-import { testSearchKeyMutation } from '../../queries/search';
+import type { SecretDraft } from '../../../components/form/secret-field';
+import type { SearchKeyTestResult } from '../../../contract/search-key-test';
+import { testSearchKeyMutation } from '../../../queries/search';
 import { CredentialTestOutcome, type CredentialVerdict } from './credential-test-outcome';
-import type { SettingsFormValues } from './settings-form';
+import type { SettingsFormValues } from '../settings-form';
 
 /*
  * "Test key" under the search API key, and what Tavily said. Loaded once the Settings page has
@@ -74,3 +74,4 @@ function Outcome({ pending, result, error }: { pending: boolean; result: SearchK
   }
   return <CredentialTestOutcome pending={pending} waiting={t`Asking Tavily…`} error={error} verdict={verdict} />;
 }
+export { loadCatalog as catalog } from './catalog';

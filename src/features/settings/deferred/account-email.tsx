@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { TextInput } from '@mantine/core';
-import classes from './settings-sections.module.css';
+import classes from '../settings-sections.module.css';
 
 /**
  * The account's email as the server says it, read-only: it is the address the user signs in
@@ -26,3 +26,4 @@ export function AccountEmail({ email, verified }: { email: string | null; verifi
     </div>
   );
 }
+export { loadCatalog as catalog } from './catalog';

@@ -1,11 +1,11 @@
 import { screen } from '@testing-library/react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
-import { SecretField } from '../../components/form/secret-field';
-import { fakeApi, json, testQueryClient } from '../../testing/fake-api';
-import { renderWithQueries } from '../../testing/render';
+import { SecretField } from '../../../components/form/secret-field';
+import { fakeApi, json, testQueryClient } from '../../../testing/fake-api';
+import { renderWithQueries } from '../../../testing/render';
 import { SearchKeyTest } from './search-key-test';
-import { type SettingsFormValues, toFormValues } from './settings-form';
+import { type SettingsFormValues, toFormValues } from '../settings-form';
 
 /** The search key's field and its test, in a form as the Settings page has them. */
 function Harness({ keyStored }: { keyStored: boolean }) {

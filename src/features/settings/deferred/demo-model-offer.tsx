@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import { Button, Group, Text } from '@mantine/core';
-import { DEMO_MODEL } from '../../contract/demo-model';
+import { DEMO_MODEL } from '../../../contract/demo-model';
 
 /** For someone without an LLM or its key at hand: the demo model, one click away. */
 export function DemoModelOffer({ onUse }: { onUse: () => void }) {
@@ -17,3 +17,4 @@ export function DemoModelOffer({ onUse }: { onUse: () => void }) {
     </Group>
   );
 }
+export { loadCatalog as catalog } from './catalog';

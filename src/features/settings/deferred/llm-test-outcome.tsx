@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { Text } from '@mantine/core';
 import { CredentialTestOutcome, type CredentialVerdict } from './credential-test-outcome';
-import type { LlmTest } from './llm-test-panel';
+import type { LlmTest } from '../llm-test-panel';
 
 export default function LlmTestOutcome({ test }: { test: LlmTest }) {
   const { t } = useLingui();
@@ -23,3 +23,4 @@ export default function LlmTestOutcome({ test }: { test: LlmTest }) {
   }
   return <CredentialTestOutcome pending={test.pending} waiting={t`Asking the model…`} error={test.error} verdict={verdict} />;
 }
+export { loadCatalog as catalog } from './catalog';
