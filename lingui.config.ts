@@ -7,8 +7,8 @@ const FEATURES = ['api-keys', 'auth', 'conversations', 'git-secrets', 'mcp-serve
 
 /**
  * One catalog per feature, so a page downloads its own strings in the user's language and no
- * other page's (the sign-in screens' come with them); the shell's (layout, shared components)
- * comes with the entry.
+ * other page's (the sign-in screens' come with them); the shell's (layout, shared components,
+ * the contract's checks) comes with the entry. The server has one of its own.
  */
 export default defineConfig({
   sourceLocale: SOURCE_LOCALE,
@@ -23,8 +23,15 @@ export default defineConfig({
     })),
     {
       path: '<rootDir>/src/i18n/locales/{locale}',
-      include: ['<rootDir>/src/app', '<rootDir>/src/components', '<rootDir>/src/api', '<rootDir>/src/queries'],
+      include: ['<rootDir>/src/app', '<rootDir>/src/components', '<rootDir>/src/api', '<rootDir>/src/queries', '<rootDir>/src/contract'],
       exclude: ['**/*.test.*'],
+    },
+    {
+      // The server's own words (its refusals, the contract's checks), loaded once when it starts;
+      // not the agent server's (which speaks to the agent) nor its test helpers'.
+      path: '<rootDir>/server/locales/{locale}',
+      include: ['<rootDir>/server', '<rootDir>/src/contract'],
+      exclude: ['**/*.test.*', '<rootDir>/server/agent-server', '<rootDir>/server/testing', '<rootDir>/server/reliability'],
     },
   ],
 });

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { Role } from '../../src/contract/roles';
 import { Forbidden, NotFound } from '../domain-errors';
 import type { NewUser, UserRecord, UsersStore } from '../store/users-store';
@@ -5,7 +6,7 @@ import { EVERY_USER } from '../store/user-scope';
 import { OWNER_ID, type Subject } from './caller';
 import { authorize, requireEveryone, requireScope } from './decide';
 
-const notFound = (id: string) => () => new NotFound(`User ${id} not found`);
+const notFound = (id: string) => () => new NotFound(msg`User ${id} not found`);
 
 /** What a user's own account holds: the password, when their sessions began, their last sign-in, whether a provider verified their email. */
 export type AccountChanges = Partial<Pick<UserRecord, 'password_hash' | 'sessions_since' | 'last_sign_in_at' | 'email_verified'>>;
@@ -101,8 +102,8 @@ export class UserRecords {
   }
 
   #mayAdminister(user: UserRecord, action: 'update' | 'delete', verb: string): void {
-    if (user.id === this.subject.userId) throw new Forbidden(`You cannot ${verb} yourself`);
-    if (user.id === OWNER_ID) throw new Forbidden('The owner who holds the session key cannot be given another role, disabled or deleted');
+    if (user.id === this.subject.userId) throw new Forbidden(msg`You cannot ${verb} yourself`);
+    if (user.id === OWNER_ID) throw new Forbidden(msg`The owner who holds the session key cannot be given another role, disabled or deleted`);
     authorize(this.subject, 'user', action, { ownerId: user.id, role: user.role as Role }, notFound(user.id));
   }
 }

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
@@ -512,7 +513,7 @@ export class DockerRuntime implements SandboxRuntime {
 
   async exec(record: SandboxRecord, command: string[], { cwd, env, timeoutMs, signal }: ExecOptions): Promise<ExecResult> {
     const directory = inHome(cwd);
-    if (!directory) throw new Invalid(['cwd'], `${cwd} is outside the sandbox`);
+    if (!directory) throw new Invalid(['cwd'], msg`${cwd} is outside the sandbox`);
     const container = this.options.docker.getContainer(record.process_start ?? '');
     // Marks the command's processes, so a timeout can end all of them (the engine cannot stop an exec).
     const marker = `AGENT_CONSOLE_EXEC=${randomUUID()}`;

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { Caller } from '../../authz/caller';
 import type {
   Branch,
@@ -11,7 +12,7 @@ import type {
 } from '../../git-providers/git-user-schemas';
 import type { Provider } from '../../../src/contract/secrets';
 import { type SuggestedTask, TASK_PROVIDERS, type TaskProvider } from '../../../src/contract/suggested-tasks';
-import { Conflict, NotFound, Unavailable } from '../../domain-errors';
+import { Conflict, NotFound, Unavailable, verbatim } from '../../domain-errors';
 import { fetchBranches, fetchGitUser, fetchRepositories, searchBranches, searchRepositories } from '../../git-providers/provider-api';
 import {
   API_PROVIDERS,
@@ -47,7 +48,7 @@ export class GitUserService {
 
   async user(caller: Caller): Promise<GitUser> {
     const account = await this.#account(caller);
-    if (!account) throw new NotFound('No GitHub or GitLab token is connected: add one under Settings → Git');
+    if (!account) throw new NotFound(msg`No GitHub or GitLab token is connected: add one under Settings → Git`);
     try {
       return await fetchGitUser(account);
     } catch (error) {
@@ -129,8 +130,8 @@ export class GitUserService {
   }
 
   #domainError(error: unknown): Error {
-    if (error instanceof ProviderRefusedToken) return new Conflict(error.message);
-    if (error instanceof ProviderUnreachable) return new Unavailable(error.message);
+    if (error instanceof ProviderRefusedToken) return new Conflict(verbatim(error.message));
+    if (error instanceof ProviderUnreachable) return new Unavailable(verbatim(error.message));
     return error instanceof Error ? error : new Error(String(error));
   }
 }
