@@ -85,7 +85,7 @@ export class UserRecords {
    */
   async manage(id: string, change: (user: UserRecord, activeOwners: number) => UserChanges): Promise<UserRecord | undefined> {
     return this.store.changeUnderTeamLock(id, (user, activeOwners) => {
-      this.#mayAdminister(user, 'update', 'change');
+      this.#mayAdminister(user, 'update');
       const changes = change(user, activeOwners);
       if (changes.role !== undefined) authorize(this.subject, 'user', 'update', { ownerId: id, role: changes.role as Role }, notFound(id));
       return changes;
@@ -95,14 +95,16 @@ export class UserRecords {
   /** Deletes user `id` under the team lock once `check` passes (it throws otherwise); the user deleted, `undefined` when none. */
   async remove(id: string, check: (user: UserRecord, activeOwners: number) => void): Promise<UserRecord | undefined> {
     return this.store.changeUnderTeamLock(id, (user, activeOwners) => {
-      this.#mayAdminister(user, 'delete', 'delete');
+      this.#mayAdminister(user, 'delete');
       check(user, activeOwners);
       return 'delete';
     });
   }
 
-  #mayAdminister(user: UserRecord, action: 'update' | 'delete', verb: string): void {
-    if (user.id === this.subject.userId) throw new Forbidden(msg`You cannot ${verb} yourself`);
+  #mayAdminister(user: UserRecord, action: 'update' | 'delete'): void {
+    if (user.id === this.subject.userId) {
+      throw new Forbidden(action === 'update' ? msg`You cannot change yourself` : msg`You cannot delete yourself`);
+    }
     if (user.id === OWNER_ID) throw new Forbidden(msg`The owner who holds the session key cannot be given another role, disabled or deleted`);
     authorize(this.subject, 'user', action, { ownerId: user.id, role: user.role as Role }, notFound(user.id));
   }

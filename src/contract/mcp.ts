@@ -51,6 +51,10 @@ const timeout = integer().check(
   }),
 );
 
+/** OpenHands' words; the name comes quoted, as the console finds the row by it (ICU would read '{' quoted). */
+const invalidEnvName = (name: string) =>
+  msg`Invalid environment variable name ${name}. Must start with letter or underscore, contain only alphanumeric characters and underscores`;
+
 /** OpenHands validates env keys only in its `K=V` string form; we check the object form too. */
 const env = z.record(z.string(), z.string()).check(
   z.superRefine((vars, ctx) => {
@@ -67,7 +71,7 @@ const env = z.record(z.string(), z.string()).check(
             ? msg`Environment variable names have at most ${MAX_NAME_LENGTH} characters`
             : ENV_NAME_PATTERN.test(key)
               ? undefined
-              : msg`Invalid environment variable name '${key}'. Must start with letter or underscore, contain only alphanumeric characters and underscores`;
+              : invalidEnvName(`'${key}'`);
       if (problem) ctx.addIssue(customIssue(problem, { input: vars }));
       // The same words as NUL_PROBLEM's after the key: the console finds the value's row by them.
       if (processTextProblem(vars[key]!)) {
@@ -134,8 +138,8 @@ const noDuplicates = z.superRefine(
     const names = new Set<string>();
     config.stdio_servers.forEach((server, index) => {
       if (names.has(server.name)) {
-        const name = server.name;
-        ctx.addIssue(customIssue(msg`Duplicate MCP server name '${name}'`, { input: name, path: ['stdio_servers', index, 'name'] }));
+        const quoted = `'${server.name}'`;
+        ctx.addIssue(customIssue(msg`Duplicate MCP server name ${quoted}`, { input: server.name, path: ['stdio_servers', index, 'name'] }));
       }
       names.add(server.name);
     });

@@ -111,7 +111,13 @@ export class StartTaskService {
       const record = await this.data.as(caller).conversations.authorize('continue', hex);
       const sandbox = (await this.sandboxes.ofConversations(caller, [record])).get(record.sandbox_id);
       if (sandbox && sandbox.status !== 'ERROR' && sandbox.status !== 'MISSING') {
-        throw new Conflict(msg`Conversation ${record.id}'s sandbox ${sandbox.id} is ${sandbox.status.toLowerCase()}: it goes on there${sandbox.status === 'PAUSED' ? ' once resumed' : ''}`,
+        const [conversationId, sandboxId] = [record.id, sandbox.id];
+        throw new Conflict(
+          sandbox.status === 'PAUSED'
+            ? msg`Conversation ${conversationId}'s sandbox ${sandboxId} is paused: it goes on there once resumed`
+            : sandbox.status === 'STARTING'
+              ? msg`Conversation ${conversationId}'s sandbox ${sandboxId} is starting: it goes on there`
+              : msg`Conversation ${conversationId}'s sandbox ${sandboxId} is running: it goes on there`,
         );
       }
       const request = startRequestSchema.parse({
