@@ -1,4 +1,3 @@
-import { lingui } from '@lingui/vite-plugin';
 import babel from '@rolldown/plugin-babel';
 import { defineConfig } from 'vite';
 import { linguiMacros } from './scripts/lingui-macros.ts';

@@ -1,5 +1,4 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
 import { inEnglish } from './i18n/english';
 
 /*
@@ -24,8 +23,11 @@ export abstract class DomainError extends Error {
   }
 }
 
-/** Words from elsewhere (another server's answer, a provider's error), passed on as they are. */
-export const verbatim = (text: string): MessageDescriptor => msg`${text}`;
+/**
+ * Words from elsewhere (another server's answer, a provider's error), passed on as they are in
+ * every language: no catalog has the id, so each renders the message itself, the text.
+ */
+export const verbatim = (text: string): MessageDescriptor => ({ id: 'verbatim', message: '{text}', values: { text } });
 
 /** The thing asked for does not exist. */
 export class NotFound extends DomainError {

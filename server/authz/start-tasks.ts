@@ -13,7 +13,13 @@ export class StartTaskRecords {
   ) {}
 
   async insert(record: StartTaskRecord): Promise<void> {
-    authorize(this.subject, 'start_task', 'create', { ownerId: record.user_id }, () => new NotFound(msg`Start task ${record.id} not found`));
+    authorize(
+      this.subject,
+      'start_task',
+      'create',
+      { ownerId: record.user_id },
+      () => new NotFound(msg`Start task ${record.id} not found`),
+    );
     await this.store.insert(record);
   }
 

@@ -105,7 +105,8 @@ export class UserRecords {
     if (user.id === this.subject.userId) {
       throw new Forbidden(action === 'update' ? msg`You cannot change yourself` : msg`You cannot delete yourself`);
     }
-    if (user.id === OWNER_ID) throw new Forbidden(msg`The owner who holds the session key cannot be given another role, disabled or deleted`);
+    if (user.id === OWNER_ID)
+      throw new Forbidden(msg`The owner who holds the session key cannot be given another role, disabled or deleted`);
     authorize(this.subject, 'user', action, { ownerId: user.id, role: user.role as Role }, notFound(user.id));
   }
 }

@@ -32,8 +32,14 @@ describe('the table of error responses', () => {
       status: 404,
       body: { detail: 'Thing 7 not found' },
     });
-    expect(responseFor('POST /api/elsewhere', new Conflict(verbatim('Taken')), english)).toEqual({ status: 409, body: { detail: 'Taken' } });
-    expect(responseFor('POST /api/elsewhere', new Unavailable(verbatim('Later')), english)).toEqual({ status: 503, body: { detail: 'Later' } });
+    expect(responseFor('POST /api/elsewhere', new Conflict(verbatim('Taken')), english)).toEqual({
+      status: 409,
+      body: { detail: 'Taken' },
+    });
+    expect(responseFor('POST /api/elsewhere', new Unavailable(verbatim('Later')), english)).toEqual({
+      status: 503,
+      body: { detail: 'Later' },
+    });
     expect(responseFor('POST /api/elsewhere', new Invalid(['a', 0], verbatim('Bad'), 'x'), english)).toEqual({
       status: 422,
       body: { detail: [{ type: 'value_error', loc: ['body', 'a', 0], msg: 'Value error, Bad', input: 'x', ctx: { error: {} } }] },

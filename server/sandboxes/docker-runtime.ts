@@ -27,11 +27,9 @@ import type {
 import { ContainerThrowaways, THROWAWAY_LABEL } from './docker/throwaway-containers';
 import type { LimitedSandboxNetwork } from './docker/network-limits';
 import { hardenedHostConfig } from './docker/hardened-host-config';
+import { DATA_DIR_LABEL, SANDBOX_LABEL } from './docker/labels';
 
-/** On every container and volume of a sandbox: which one it is. */
-export const SANDBOX_LABEL = 'agent-console.sandbox';
-/** And whose: the data dir of the server that made it (another server never touches it). */
-export const DATA_DIR_LABEL = 'agent-console.data-dir';
+export { DATA_DIR_LABEL, SANDBOX_LABEL } from './docker/labels';
 
 const PORT_KEY = `${AGENT_SERVER_CONTAINER_PORT}/tcp`;
 const PUBLISHED_PORT_KEYS = [PORT_KEY, ...WORKER_CONTAINER_PORTS.map((port) => `${port}/tcp`)];

@@ -75,7 +75,9 @@ const env = z.record(z.string(), z.string()).check(
       if (problem) ctx.addIssue(customIssue(problem, { input: vars }));
       // The same words as NUL_PROBLEM's after the key: the console finds the value's row by them.
       if (processTextProblem(vars[key]!)) {
-        ctx.addIssue(customIssue(msg`${key}: Must not contain a NUL character (\\0): no process can be given one`, { path: [key], input: null }));
+        ctx.addIssue(
+          customIssue(msg`${key}: Must not contain a NUL character (\\0): no process can be given one`, { path: [key], input: null }),
+        );
       }
     }
   }),

@@ -225,7 +225,8 @@ export class AgentConversations {
       initialMessage: null,
     });
     const response = await this.#post(endpoint, '/api/conversations', body, CONVERSATION_CREATE_TIMEOUT_MS);
-    if (!response.ok) throw await refusal(response, (detail) => msg`The sandbox's agent server refused conversation ${record.id}'s settings: ${detail}`);
+    if (!response.ok)
+      throw await refusal(response, (detail) => msg`The sandbox's agent server refused conversation ${record.id}'s settings: ${detail}`);
     await response.body?.cancel();
   }
 

@@ -55,7 +55,8 @@ export class ConversationWorkspaces {
       };
     }
     const endpoint = await conversation.endpoint();
-    if (!record.working_dir) throw new Conflict(msg`Conversation ${record.id}'s workspace is not recorded: it started before workspaces were`);
+    if (!record.working_dir)
+      throw new Conflict(msg`Conversation ${record.id}'s workspace is not recorded: it started before workspaces were`);
     return fetchAgent(endpoint, `${route}/${encodeURIComponent(path.posix.join(record.working_dir, relative))}`);
   }
 

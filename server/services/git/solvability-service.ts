@@ -149,11 +149,7 @@ export class SolvabilityService {
     const account = accounts.find((a) => a.provider === request.git_provider);
     if (!account) {
       const provider = PROVIDER_NAMES[request.git_provider];
-      throw new Invalid(
-        ['git_provider'],
-        msg`No ${provider} token is connected: add one under Settings → Git`,
-        request.git_provider,
-      );
+      throw new Invalid(['git_provider'], msg`No ${provider} token is connected: add one under Settings → Git`, request.git_provider);
     }
     return { account, ref: { repo: request.repo, number: request.issue_number } };
   }
@@ -164,7 +160,8 @@ export class SolvabilityService {
       return await fetchIssue(account, ref);
     } catch (error) {
       const { number, repo } = ref;
-      if (error instanceof ProviderNotFound) throw new NotFound(msg`${name} has no issue #${number} in ${repo} that the connected token may see`);
+      if (error instanceof ProviderNotFound)
+        throw new NotFound(msg`${name} has no issue #${number} in ${repo} that the connected token may see`);
       if (error instanceof ProviderRefusedToken) throw new Conflict(verbatim(error.message));
       if (error instanceof ProviderUnreachable) throw new Unavailable(verbatim(error.message));
       throw error;

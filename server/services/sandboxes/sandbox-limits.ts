@@ -73,7 +73,9 @@ export class SandboxCaps {
     const others = running.filter((record) => record.created_by_user_id !== userId).length;
     if (others >= this.limits.maxRunning) {
       const { maxRunning } = this.limits;
-      throw new Conflict(msg`All ${maxRunning} sandboxes that may run at once (MAX_RUNNING_SANDBOXES) are other users'; ask an admin to pause one`);
+      throw new Conflict(
+        msg`All ${maxRunning} sandboxes that may run at once (MAX_RUNNING_SANDBOXES) are other users'; ask an admin to pause one`,
+      );
     }
     const limits = await this.userLimits(userId);
     const own = running.length - others;
