@@ -6,6 +6,19 @@ import { CONSOLE_LOCALES, SOURCE_LOCALE } from './src/i18n/locales';
 const FEATURES = ['api-keys', 'auth', 'conversations', 'git-secrets', 'mcp-servers', 'sandboxes', 'settings', 'team-defaults', 'users'];
 
 /**
+ * The contract's checks whose messages only these features show, in their catalogs; the rest
+ * (`rules.ts`, the settings' own) are the shell's.
+ */
+const CONTRACT_CHECKS: Record<string, string[]> = {
+  'api-keys': ['team.ts'],
+  conversations: ['conversations.ts', 'suggested-tasks.ts'],
+  'git-secrets': ['secrets.ts'],
+  'mcp-servers': ['mcp.ts'],
+  users: ['team.ts'],
+};
+const SHOWN_BY_FEATURES = [...new Set(Object.values(CONTRACT_CHECKS).flat())].map((file) => `<rootDir>/src/contract/${file}`);
+
+/**
  * One catalog per feature, so a page downloads its own strings in the user's language and no
  * other page's (the sign-in screens' come with them); the shell's (layout, shared components,
  * the contract's checks) comes with the entry. The server has one of its own.
@@ -18,13 +31,13 @@ export default defineConfig({
   catalogs: [
     ...FEATURES.map((feature) => ({
       path: `<rootDir>/src/features/${feature}/locales/{locale}`,
-      include: [`<rootDir>/src/features/${feature}`],
+      include: [`<rootDir>/src/features/${feature}`, ...(CONTRACT_CHECKS[feature] ?? []).map((file) => `<rootDir>/src/contract/${file}`)],
       exclude: ['**/*.test.*'],
     })),
     {
       path: '<rootDir>/src/i18n/locales/{locale}',
       include: ['<rootDir>/src/app', '<rootDir>/src/components', '<rootDir>/src/api', '<rootDir>/src/queries', '<rootDir>/src/contract'],
-      exclude: ['**/*.test.*'],
+      exclude: ['**/*.test.*', ...SHOWN_BY_FEATURES],
     },
     {
       // The server's own words (its refusals, the contract's checks), loaded once when it starts;
