@@ -52,7 +52,7 @@ test("the server's own words come in the console's language", async ({ page, sig
   await signIn(page);
   await api('/api/settings', { method: 'POST', body: { language: 'de' } });
   await page.reload();
-  await page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Git & Secrets' }).click();
+  await page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Git & Geheimnisse' }).click();
   await page.getByRole('tab', { name: /Benutzerdefinierte Secrets/ }).click();
 
   await page.getByRole('button', { name: 'Secret hinzufügen' }).click();
