@@ -159,8 +159,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+src/(?!contract/)',
-              message: 'The server shares only src/contract with the console.',
+              regex: '^(\\.\\./)+src/(?!contract/|i18n/locales$)',
+              message: 'The server shares only src/contract (and the list of languages, src/i18n/locales) with the console.',
             },
           ],
         },
@@ -193,7 +193,10 @@ export default tseslint.config(
               group: ['kysely', 'better-sqlite3', 'pg', '../store/**', '../processes/**', '../sandboxes/**', 'node:child_process'],
               message: 'Routes validate and call a service: no SQL or process calls here.',
             },
-            { regex: '^(\\.\\./)+src/(?!contract/)', message: 'The server shares only src/contract with the console.' },
+            {
+              regex: '^(\\.\\./)+src/(?!contract/|i18n/locales$)',
+              message: 'The server shares only src/contract (and the list of languages, src/i18n/locales) with the console.',
+            },
           ],
         },
       ],
@@ -212,7 +215,10 @@ export default tseslint.config(
               group: ['fastify', '@fastify/*', '**/http/**', '!**/http/validation-detail', '**/routes/**'],
               message: 'Below the routes there is no HTTP: throw a domain error (server/domain-errors.ts).',
             },
-            { regex: '^(\\.\\./)+src/(?!contract/)', message: 'The server shares only src/contract with the console.' },
+            {
+              regex: '^(\\.\\./)+src/(?!contract/|i18n/locales$)',
+              message: 'The server shares only src/contract (and the list of languages, src/i18n/locales) with the console.',
+            },
           ],
         },
       ],

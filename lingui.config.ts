@@ -6,9 +6,23 @@ import { CONSOLE_LOCALES, SOURCE_LOCALE } from './src/i18n/locales';
 const FEATURES = ['api-keys', 'auth', 'git-secrets', 'mcp-servers', 'sandboxes', 'team-defaults', 'users'];
 
 /**
+ * The contract's checks whose messages only these features show, in their catalogs; the rest
+ * (`rules.ts`, the settings' own) are the shell's.
+ */
+const CONTRACT_CHECKS: Record<string, string[]> = {
+  'api-keys': ['team.ts'],
+  conversations: ['conversations.ts', 'suggested-tasks.ts'],
+  'git-secrets': ['secrets.ts'],
+  'mcp-servers': ['mcp.ts'],
+  users: ['team.ts'],
+};
+const SHOWN_BY_FEATURES = [...new Set(Object.values(CONTRACT_CHECKS).flat())].map((file) => `<rootDir>/src/contract/${file}`);
+const contractChecksOf = (feature: string) => (CONTRACT_CHECKS[feature] ?? []).map((file) => `<rootDir>/src/contract/${file}`);
+
+/**
  * One catalog per feature, so a page downloads its own strings in the user's language and no
- * other page's (the sign-in screens' come with them); the shell's (layout, shared components)
- * comes with the entry.
+ * other page's (the sign-in screens' come with them); the shell's (layout, shared components,
+ * the contract's checks) comes with the entry. The server has one of its own.
  */
 export default defineConfig({
   sourceLocale: SOURCE_LOCALE,
@@ -18,7 +32,7 @@ export default defineConfig({
   catalogs: [
     ...FEATURES.map((feature) => ({
       path: `<rootDir>/src/features/${feature}/locales/{locale}`,
-      include: [`<rootDir>/src/features/${feature}`],
+      include: [`<rootDir>/src/features/${feature}`, ...contractChecksOf(feature)],
       exclude: ['**/*.test.*'],
     })),
     // The Settings page, and its parts loaded after it with their own strings.
@@ -35,7 +49,7 @@ export default defineConfig({
     // The conversations list and a conversation each download their own part (and what both show).
     {
       path: '<rootDir>/src/features/conversations/list/locales/{locale}',
-      include: ['<rootDir>/src/features/conversations/list', '<rootDir>/src/features/conversations/shared'],
+      include: ['<rootDir>/src/features/conversations/list', '<rootDir>/src/features/conversations/shared', ...contractChecksOf('conversations')],
       exclude: ['**/*.test.*'],
     },
     {
@@ -44,6 +58,7 @@ export default defineConfig({
         '<rootDir>/src/features/conversations/detail',
         '<rootDir>/src/features/conversations/workspace',
         '<rootDir>/src/features/conversations/shared',
+        ...contractChecksOf('conversations'),
       ],
       exclude: ['**/*.test.*'],
     },
@@ -55,8 +70,15 @@ export default defineConfig({
     },
     {
       path: '<rootDir>/src/i18n/locales/{locale}',
-      include: ['<rootDir>/src/app', '<rootDir>/src/components', '<rootDir>/src/api', '<rootDir>/src/queries'],
-      exclude: ['**/*.test.*', '<rootDir>/src/app/shortcuts/**'],
+      include: ['<rootDir>/src/app', '<rootDir>/src/components', '<rootDir>/src/api', '<rootDir>/src/queries', '<rootDir>/src/contract'],
+      exclude: ['**/*.test.*', '<rootDir>/src/app/shortcuts/**', ...SHOWN_BY_FEATURES],
+    },
+    {
+      // The server's own words (its refusals, the contract's checks), loaded once when it starts;
+      // not the agent server's (which speaks to the agent) nor its test helpers'.
+      path: '<rootDir>/server/locales/{locale}',
+      include: ['<rootDir>/server', '<rootDir>/src/contract'],
+      exclude: ['**/*.test.*', '<rootDir>/server/agent-server', '<rootDir>/server/testing', '<rootDir>/server/reliability'],
     },
   ],
 });

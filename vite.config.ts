@@ -1,8 +1,9 @@
 import { lingui } from '@lingui/vite-plugin';
-import babel, { defineRolldownBabelPreset } from '@rolldown/plugin-babel';
+import babel from '@rolldown/plugin-babel';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { configDefaults } from 'vitest/config';
+import { linguiMacros } from './scripts/lingui-macros.ts';
 import { pagePreloads } from './scripts/page-preloads.ts';
 import { precompress } from './scripts/precompress.ts';
 import { reactRouterProduction } from './scripts/react-router-production.ts';
@@ -20,19 +21,10 @@ const POSTGRES_ONLY = [
   'server/store/postgres-connections.test.ts',
 ];
 
-/**
- * Lingui's macros (`t`, `<Trans>`, `msg`) become catalog lookups; only files that import them go
- * through Babel. In production the English text leaves the code: the catalogs carry it.
- */
-const linguiMacros = defineRolldownBabelPreset({
-  preset: { plugins: ['@lingui/babel-plugin-lingui-macro'] },
-  rolldown: { filter: { code: /from ['"]@lingui\/(core|react)\/macro['"]/ } },
-});
-
 export default defineConfig({
   plugins: [
     react(),
-    babel({ presets: [linguiMacros] }),
+    babel({ presets: [linguiMacros()] }),
     lingui(),
     tableWithoutScrollArea(),
     reactRouterProduction(),
@@ -81,6 +73,8 @@ export default defineConfig({
         },
       },
       {
+        // The server's own words (refusals, value errors) are Lingui messages too, with their catalogs.
+        plugins: [babel({ presets: [linguiMacros({ keepMessages: true })] }), lingui()],
         test: {
           name: 'server',
           environment: 'node',
@@ -108,6 +102,7 @@ export default defineConfig({
       },
       {
         // `npm run soak` only: the long suites (load), next to the full runs of the server's reliability suites.
+        plugins: [babel({ presets: [linguiMacros({ keepMessages: true })] }), lingui()],
         test: {
           name: 'soak',
           environment: 'node',

@@ -1,4 +1,7 @@
+import { lingui } from '@lingui/vite-plugin';
+import babel from '@rolldown/plugin-babel';
 import { defineConfig } from 'vite';
+import { linguiMacros } from './scripts/lingui-macros.ts';
 
 // The reference server as `npm start`, `npm run demo`, `npm run migrate-to-postgres` and
 // `npm run sandbox-image` run it: plain ESM for Node in build/server/. Its dependencies are
@@ -7,6 +10,7 @@ import { defineConfig } from 'vite';
 // as they are. `run-server` is for the bench, which drives the server in a process of its own.
 export default defineConfig({
   publicDir: false,
+  plugins: [babel({ presets: [linguiMacros({ keepMessages: true })] }), lingui()],
   ssr: { noExternal: true, external: ['argon2', 'better-sqlite3', 'dockerode', 'pg'], target: 'node' },
   build: {
     ssr: true,

@@ -1,5 +1,5 @@
 import type Docker from 'dockerode';
-import { DATA_DIR_LABEL } from '../server/sandboxes/docker-runtime';
+import { DATA_DIR_LABEL } from '../server/sandboxes/docker/labels';
 import { checkEngine, dockerFromEnv } from '../server/sandboxes/docker/engine';
 import { expect, test } from './support/fixtures';
 

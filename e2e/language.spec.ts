@@ -52,3 +52,26 @@ test.describe('with a French browser', () => {
     await expect(languageSelect(page, 'Langue')).toHaveValue('');
   });
 });
+
+test("the server's own words come in the console's language", async ({ page, signIn, api }) => {
+  await api('/api/secrets', { method: 'POST', body: { name: 'API_TOKEN', value: 'first-secret-value' } });
+  await signIn(page);
+  await api('/api/settings', { method: 'POST', body: { language: 'de' } });
+  await page.reload();
+  await page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Git & Geheimnisse' }).click();
+  await page.getByRole('tab', { name: /Benutzerdefinierte Secrets/ }).click();
+
+  await page.getByRole('button', { name: 'Secret hinzufügen' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Secret hinzufügen' });
+  const field = (label: string) => dialog.locator('input, textarea').and(dialog.getByLabel(label, { exact: true }));
+  // The contract's own check, run by the console before sending.
+  await field('Name').fill('MY-TOKEN');
+  await field('Wert').fill('another');
+  await dialog.getByRole('button', { name: 'Secret hinzufügen' }).click();
+  await expect(dialog.getByText('Namen von Secrets werden zu Umgebungsvariablen')).toBeVisible();
+  // The server's refusal, at the name it refuses.
+  await field('Name').fill('API_TOKEN');
+  await dialog.getByRole('button', { name: 'Secret hinzufügen' }).click();
+  await expect(dialog.getByText('Das Secret API_TOKEN existiert bereits')).toBeVisible();
+  await expect(field('Name')).toHaveAttribute('aria-invalid', 'true');
+});

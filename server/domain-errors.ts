@@ -1,5 +1,9 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { inEnglish } from './i18n/english';
+
 /*
- * What services throw when they refuse: the kind of refusal and a sentence for a person, never
+ * What services throw when they refuse: the kind of refusal and a sentence for a person (a Lingui
+ * message, so it reads in the request's language; `message` holds it in English), never
  * an HTTP status. Which status and body each kind becomes is decided per route in one table
  * (`server/http/error-responses.ts`), since OpenHands responds to the same refusal differently on different routes.
  */
@@ -8,7 +12,22 @@ export type DomainErrorKind = 'not_found' | 'conflict' | 'invalid' | 'unavailabl
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
+
+  constructor(readonly description: MessageDescriptor) {
+    super(inEnglish(description));
+  }
+
+  /** The sentence in `i18n`'s language. */
+  messageIn(i18n: I18n): string {
+    return i18n._(this.description);
+  }
 }
+
+/**
+ * Words from elsewhere (another server's answer, a provider's error), passed on as they are in
+ * every language: no catalog has the id, so each renders the message itself, the text.
+ */
+export const verbatim = (text: string): MessageDescriptor => ({ id: 'verbatim', message: '{text}', values: { text } });
 
 /** The thing asked for does not exist. */
 export class NotFound extends DomainError {
@@ -23,7 +42,7 @@ export class Conflict extends DomainError {
 /** One value the service refused, at `loc` within the input it was given (not the HTTP request). */
 export interface Problem {
   loc: (string | number)[];
-  msg: string;
+  msg: MessageDescriptor;
   /** The refused value, when it may be shown back (never a secret). */
   input?: unknown;
 }
@@ -34,11 +53,15 @@ export class Invalid extends DomainError {
   readonly problems: Problem[];
 
   constructor(problems: Problem[]);
-  constructor(loc: (string | number)[], msg: string, input?: unknown);
-  constructor(first: Problem[] | (string | number)[], msg?: string, input?: unknown) {
+  constructor(loc: (string | number)[], msg: MessageDescriptor, input?: unknown);
+  constructor(first: Problem[] | (string | number)[], msg?: MessageDescriptor, input?: unknown) {
     const problems = msg === undefined ? (first as Problem[]) : [{ loc: first as (string | number)[], msg, input }];
-    super(problems.map((p) => p.msg).join('; '));
+    super(verbatim(problems.map((p) => inEnglish(p.msg)).join('; ')));
     this.problems = problems;
+  }
+
+  override messageIn(i18n: I18n): string {
+    return this.problems.map((p) => i18n._(p.msg)).join('; ');
   }
 
   /** The same problems, found in a part of a larger input: their locs start with `prefix`. */

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import fs from 'node:fs';
 import * as z from 'zod/mini';
 import { type LlmPrice, llmPriceSchema } from './agent-server/contract';
@@ -96,7 +97,7 @@ export class LlmPrices {
   }
 }
 
-const modelName = z.string().check(rule((name: string) => (name.trim() ? undefined : 'A model name must not be empty')));
+const modelName = z.string().check(rule((name: string) => (name.trim() ? undefined : msg`A model name must not be empty`)));
 const pricesFileSchema = z.record(modelName, llmPriceSchema);
 
 /** The shipped prices, overridden by LLM_PRICES_FILE (`{"<model>": {input, output, cache_read?}}`) when set. */

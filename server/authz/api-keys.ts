@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { NotFound } from '../domain-errors';
 import type { ApiKeyRecord, ApiKeysStore } from '../store/api-keys-store';
 import type { Subject } from './caller';
@@ -12,7 +13,7 @@ export class ApiKeyRecords {
   ) {}
 
   #authorize(action: Action<'api_key'>, userId: string): void {
-    authorize(this.subject, 'api_key', action, { ownerId: userId }, () => new NotFound('API key not found'));
+    authorize(this.subject, 'api_key', action, { ownerId: userId }, () => new NotFound(msg`API key not found`));
   }
 
   async insert(key: Parameters<ApiKeysStore['insert']>[0]): Promise<ApiKeyRecord> {

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { ConversationFilter, ConversationSortOrder } from '../../src/contract/conversations';
 import { NotFound } from '../domain-errors';
 import type { ConversationRecord, ConversationsStore, Cursor } from '../store/conversations-store';
@@ -6,7 +7,7 @@ import type { Subject } from './caller';
 import { authorize, requireScope } from './decide';
 import type { Action } from './policy';
 
-const notFound = (id: string) => () => new NotFound(`Conversation ${id} not found`);
+const notFound = (id: string) => () => new NotFound(msg`Conversation ${id} not found`);
 
 /** App conversations as `subject` may reach them (see server/authz/policy.ts). */
 export class ConversationRecords {

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { NotFound } from '../domain-errors';
 import type { LlmCallsStore, NewLlmCall } from '../store/llm-calls-store';
 import type { Subject } from './caller';
@@ -16,7 +17,7 @@ export class LlmCallRecords {
       'llm_call',
       'create',
       { ownerId: call.user_id },
-      () => new NotFound(`Conversation ${call.conversation_id} not found`),
+      () => new NotFound(msg`Conversation ${call.conversation_id} not found`),
     );
     await this.store.insert(call);
   }

@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { Role } from '../../src/contract/roles';
 
 /*
@@ -179,20 +181,20 @@ export const SYSTEM_TASKS = {
 export type SystemTask = keyof typeof SYSTEM_TASKS;
 
 /** Why one who may see a thing may still not do this to it: what the refusal says (as Forbidden). */
-const REFUSALS: { [R in Resource]?: { [A in Action<R>]?: string } } = {
+const REFUSALS: { [R in Resource]?: { [A in Action<R>]?: MessageDescriptor } } = {
   conversation: {
-    message: "Only the conversation's owner can send its agent a message: the agent runs with their secrets",
-    approve: "Only the conversation's owner can approve or reject its agent's actions: they run with their secrets",
-    run: "Only the conversation's owner can let its agent continue: it runs with their secrets",
-    continue: "Only the conversation's owner can continue it, in a new sandbox or with a sub-conversation: it runs with their secrets",
-    workspace: "Only the conversation's owner can read its workspace: it may hold their secrets",
+    message: msg`Only the conversation's owner can send its agent a message: the agent runs with their secrets`,
+    approve: msg`Only the conversation's owner can approve or reject its agent's actions: they run with their secrets`,
+    run: msg`Only the conversation's owner can let its agent continue: it runs with their secrets`,
+    continue: msg`Only the conversation's owner can continue it, in a new sandbox or with a sub-conversation: it runs with their secrets`,
+    workspace: msg`Only the conversation's owner can read its workspace: it may hold their secrets`,
   },
-  sandbox: { use: "Only the sandbox's owner can start conversations or run commands in it: it holds their secrets" },
+  sandbox: { use: msg`Only the sandbox's owner can start conversations or run commands in it: it holds their secrets` },
   user: {
-    invite: 'Only an owner can invite an owner',
-    update: 'Only an owner can change an owner, or make someone one',
-    delete: 'Only an owner can delete an owner',
-    account: 'Only the user themselves can change their password or end their sessions',
+    invite: msg`Only an owner can invite an owner`,
+    update: msg`Only an owner can change an owner, or make someone one`,
+    delete: msg`Only an owner can delete an owner`,
+    account: msg`Only the user themselves can change their password or end their sessions`,
   },
 };
 
@@ -200,8 +202,10 @@ const REFUSALS: { [R in Resource]?: { [A in Action<R>]?: string } } = {
  * What a refusal of `action` on `resource` says: why, for a person; for one of the server's own
  * tasks (a grant its code lacks, a mistake), which task and what it was refused.
  */
-export function refusalReason<R extends Resource>(resource: R, action: Action<R>, task?: SystemTask): string {
-  if (task !== undefined) return `The server's task "${task}" may not ${action} ${resource} rows`;
-  const reason = (REFUSALS[resource] as Partial<Record<string, string>> | undefined)?.[action];
-  return reason ?? `You may not ${action} this ${resource.replace('_', ' ')}`;
+export function refusalReason<R extends Resource>(resource: R, action: Action<R>, task?: SystemTask): MessageDescriptor {
+  // Said of the server's own code, in its own words (the action and table names are the code's).
+  if (task !== undefined) return msg`The server's task "${task}" may not ${action} ${resource} rows`;
+  const reason = (REFUSALS[resource] as Partial<Record<string, MessageDescriptor>> | undefined)?.[action];
+  const thing = resource.replace('_', ' ');
+  return reason ?? msg`You may not ${action} this ${thing}`;
 }

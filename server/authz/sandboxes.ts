@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { NotFound } from '../domain-errors';
 import type { SandboxesStore, SandboxRecord } from '../store/sandboxes-store';
 import { EVERY_USER } from '../store/user-scope';
@@ -5,7 +6,7 @@ import type { Subject } from './caller';
 import { allows, authorize, requireEveryone, requireScope } from './decide';
 import type { Action } from './policy';
 
-const notFound = (id: string) => () => new NotFound(`Sandbox ${id} not found`);
+const notFound = (id: string) => () => new NotFound(msg`Sandbox ${id} not found`);
 
 /** The sandbox registry as `subject` may reach it (see server/authz/policy.ts). */
 export class SandboxRecords {

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { NotFound } from '../domain-errors';
 import type { SecretsStore, SecretUpdateOutcome, StoredCustomSecret, StoredProviderToken } from '../store/secrets-store';
 import type { Subject } from './caller';
@@ -12,7 +13,7 @@ export class SecretRecords {
   ) {}
 
   #authorize(action: Action<'secrets'>, userId: string): void {
-    authorize(this.subject, 'secrets', action, { ownerId: userId }, () => new NotFound('Secrets not found'));
+    authorize(this.subject, 'secrets', action, { ownerId: userId }, () => new NotFound(msg`Secrets not found`));
   }
 
   async listProviderTokens(userId: string): Promise<readonly StoredProviderToken[]> {

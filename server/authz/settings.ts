@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { NotFound } from '../domain-errors';
 import { type SettingsStore, TEAM_DEFAULTS_ROW } from '../store/settings-store';
 import type { Subject } from './caller';
@@ -12,7 +13,7 @@ export class SettingsDocuments {
   ) {}
 
   #authorize(action: Action<'settings'>, userId: string): void {
-    authorize(this.subject, 'settings', action, { ownerId: userId }, () => new NotFound('Settings not found'));
+    authorize(this.subject, 'settings', action, { ownerId: userId }, () => new NotFound(msg`Settings not found`));
   }
 
   async load(userId: string): Promise<string | undefined> {

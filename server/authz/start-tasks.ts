@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { TaskFilter } from '../../src/contract/conversations';
 import { NotFound } from '../domain-errors';
 import type { StartTaskRecord, StartTasksStore, TaskSort } from '../store/start-tasks-store';
@@ -12,7 +13,13 @@ export class StartTaskRecords {
   ) {}
 
   async insert(record: StartTaskRecord): Promise<void> {
-    authorize(this.subject, 'start_task', 'create', { ownerId: record.user_id }, () => new NotFound(`Start task ${record.id} not found`));
+    authorize(
+      this.subject,
+      'start_task',
+      'create',
+      { ownerId: record.user_id },
+      () => new NotFound(msg`Start task ${record.id} not found`),
+    );
     await this.store.insert(record);
   }
 

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { Role } from '../../src/contract/roles';
 import { Forbidden, NotFound } from '../domain-errors';
 import type { NewUser, UserRecord, UsersStore } from '../store/users-store';
@@ -5,7 +6,7 @@ import { EVERY_USER } from '../store/user-scope';
 import { OWNER_ID, type Subject } from './caller';
 import { authorize, requireEveryone, requireScope } from './decide';
 
-const notFound = (id: string) => () => new NotFound(`User ${id} not found`);
+const notFound = (id: string) => () => new NotFound(msg`User ${id} not found`);
 
 /** What a user's own account holds: the password, when their sessions began, their last sign-in, whether a provider verified their email. */
 export type AccountChanges = Partial<Pick<UserRecord, 'password_hash' | 'sessions_since' | 'last_sign_in_at' | 'email_verified'>>;
@@ -84,7 +85,7 @@ export class UserRecords {
    */
   async manage(id: string, change: (user: UserRecord, activeOwners: number) => UserChanges): Promise<UserRecord | undefined> {
     return this.store.changeUnderTeamLock(id, (user, activeOwners) => {
-      this.#mayAdminister(user, 'update', 'change');
+      this.#mayAdminister(user, 'update');
       const changes = change(user, activeOwners);
       if (changes.role !== undefined) authorize(this.subject, 'user', 'update', { ownerId: id, role: changes.role as Role }, notFound(id));
       return changes;
@@ -94,15 +95,18 @@ export class UserRecords {
   /** Deletes user `id` under the team lock once `check` passes (it throws otherwise); the user deleted, `undefined` when none. */
   async remove(id: string, check: (user: UserRecord, activeOwners: number) => void): Promise<UserRecord | undefined> {
     return this.store.changeUnderTeamLock(id, (user, activeOwners) => {
-      this.#mayAdminister(user, 'delete', 'delete');
+      this.#mayAdminister(user, 'delete');
       check(user, activeOwners);
       return 'delete';
     });
   }
 
-  #mayAdminister(user: UserRecord, action: 'update' | 'delete', verb: string): void {
-    if (user.id === this.subject.userId) throw new Forbidden(`You cannot ${verb} yourself`);
-    if (user.id === OWNER_ID) throw new Forbidden('The owner who holds the session key cannot be given another role, disabled or deleted');
+  #mayAdminister(user: UserRecord, action: 'update' | 'delete'): void {
+    if (user.id === this.subject.userId) {
+      throw new Forbidden(action === 'update' ? msg`You cannot change yourself` : msg`You cannot delete yourself`);
+    }
+    if (user.id === OWNER_ID)
+      throw new Forbidden(msg`The owner who holds the session key cannot be given another role, disabled or deleted`);
     authorize(this.subject, 'user', action, { ownerId: user.id, role: user.role as Role }, notFound(user.id));
   }
 }

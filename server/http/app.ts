@@ -76,7 +76,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get(
     '/openapi.json',
     { schema: { hide: true } },
-    openApiDocumentHandler(() => app.swagger()),
+    openApiDocumentHandler((i18n) => {
+      const document = app.swagger();
+      const notUsed = options.services.options.settingsNotUsed(i18n);
+      return { ...document, info: { ...document.info, [SETTINGS_NOT_USED_EXTENSION]: notUsed } };
+    }),
   );
 
   await app.register(healthRoutes);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Conflict, Invalid, NotFound, Unavailable } from '../domain-errors';
+import { Conflict, Invalid, NotFound, Unavailable, verbatim } from '../domain-errors';
+import { english } from '../i18n/english';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../logger';
 import { responseFor, routesWithOwnResponses } from './error-responses';
@@ -27,28 +28,34 @@ describe('the table of error responses', () => {
   });
 
   it('responds in FastAPI shapes by default', () => {
-    expect(responseFor('GET /api/elsewhere', new NotFound('Thing 7 not found'))).toEqual({
+    expect(responseFor('GET /api/elsewhere', new NotFound(verbatim('Thing 7 not found')), english)).toEqual({
       status: 404,
       body: { detail: 'Thing 7 not found' },
     });
-    expect(responseFor('POST /api/elsewhere', new Conflict('Taken'))).toEqual({ status: 409, body: { detail: 'Taken' } });
-    expect(responseFor('POST /api/elsewhere', new Unavailable('Later'))).toEqual({ status: 503, body: { detail: 'Later' } });
-    expect(responseFor('POST /api/elsewhere', new Invalid(['a', 0], 'Bad', 'x'))).toEqual({
+    expect(responseFor('POST /api/elsewhere', new Conflict(verbatim('Taken')), english)).toEqual({
+      status: 409,
+      body: { detail: 'Taken' },
+    });
+    expect(responseFor('POST /api/elsewhere', new Unavailable(verbatim('Later')), english)).toEqual({
+      status: 503,
+      body: { detail: 'Later' },
+    });
+    expect(responseFor('POST /api/elsewhere', new Invalid(['a', 0], verbatim('Bad'), 'x'), english)).toEqual({
       status: 422,
       body: { detail: [{ type: 'value_error', loc: ['body', 'a', 0], msg: 'Value error, Bad', input: 'x', ctx: { error: {} } }] },
     });
   });
 
   it('responds as OpenHands does where it differs', () => {
-    expect(responseFor('PUT /api/secrets/:name', new Conflict('Secret A already exists'))).toEqual({
+    expect(responseFor('PUT /api/secrets/:name', new Conflict(verbatim('Secret A already exists')), english)).toEqual({
       status: 400,
       body: { message: 'Secret A already exists' },
     });
-    expect(responseFor('DELETE /api/secrets/:name', new NotFound('Secret with ID A not found'))).toEqual({
+    expect(responseFor('DELETE /api/secrets/:name', new NotFound(verbatim('Secret with ID A not found')), english)).toEqual({
       status: 404,
       body: { error: 'Secret with ID A not found' },
     });
-    expect(responseFor('POST /api/v1/sandboxes/:sandbox_id/pause', new NotFound('Sandbox x not found'))).toEqual({
+    expect(responseFor('POST /api/v1/sandboxes/:sandbox_id/pause', new NotFound(verbatim('Sandbox x not found')), english)).toEqual({
       status: 404,
       body: { detail: 'Not Found' },
     });

@@ -1,3 +1,5 @@
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { ValidationErrorEntry } from '../../src/contract/validation-detail';
 import type { DomainError, DomainErrorKind, Invalid } from '../domain-errors';
 
@@ -7,21 +9,22 @@ import type { DomainError, DomainErrorKind, Invalid } from '../domain-errors';
  * secrets routes — and not always the same status for the same refusal.
  */
 
-type ErrorResponse = (error: DomainError) => { status: number; body: Record<string, unknown> };
+/** The response for `error`, its words in `i18n`'s language (the request's). */
+type ErrorResponse = (error: DomainError, i18n: I18n) => { status: number; body: Record<string, unknown> };
 
 const detail =
   (status: number): ErrorResponse =>
-  (error) => ({ status, body: { detail: error.message } });
+  (error, i18n) => ({ status, body: { detail: error.messageIn(i18n) } });
 const legacyError =
   (status: number): ErrorResponse =>
-  (error) => ({ status, body: { error: error.message } });
+  (error, i18n) => ({ status, body: { error: error.messageIn(i18n) } });
 const message =
   (status: number): ErrorResponse =>
-  (error) => ({ status, body: { message: error.message } });
+  (error, i18n) => ({ status, body: { message: error.messageIn(i18n) } });
 /** OpenAI's error body, which its clients (the agent's, on the LLM proxy) read. */
 const openAiError =
   (status: number, type: string, code: string | null = null): ErrorResponse =>
-  (error) => ({ status, body: { error: { message: error.message, type, code } } });
+  (error, i18n) => ({ status, body: { error: { message: error.messageIn(i18n), type, code } } });
 /** The LLM proxy's route: an LLM it cannot reach is a bad gateway, which OpenAI clients retry. */
 const llmProxy: Partial<ErrorResponses> = {
   unauthenticated: openAiError(401, 'invalid_request_error', 'invalid_api_key'),
@@ -30,18 +33,18 @@ const llmProxy: Partial<ErrorResponses> = {
 /** The agent's web search, on the LLM proxy's listener: Tavily's refusal, or no answer, is a bad gateway. */
 const webSearchProxy: Partial<ErrorResponses> = { unavailable: detail(502) };
 /** FastAPI's own 404 for a path parameter that names nothing. */
-const fastApiNotFound: ErrorResponse = () => ({ status: 404, body: { detail: 'Not Found' } });
+const fastApiNotFound: ErrorResponse = (_, i18n) => ({ status: 404, body: { detail: i18n._(msg`Not Found`) } });
 
 /** FastAPI's 422 for values refused in request part `part` (`body`, `query`, `path`). */
 const validation =
   (part: string): ErrorResponse =>
-  (error) => ({
+  (error, i18n) => ({
     status: 422,
     body: {
       detail: (error as Invalid).problems.map(({ loc, msg, input }): ValidationErrorEntry => ({
         type: 'value_error',
         loc: [part, ...loc],
-        msg: `Value error, ${msg}`,
+        msg: `Value error, ${i18n._(msg)}`,
         input: input ?? null,
         ctx: { error: {} },
       })),
@@ -65,7 +68,7 @@ const batch = { invalid: detail(400) };
 const search = { invalid: validation('query') };
 /** A route that is a batch get with `ids` and a search without. */
 const batchOrSearch: Partial<ErrorResponses> = {
-  invalid: (error) => ((error as Invalid).problems.some((p) => p.loc[0] === 'ids') ? batch : search).invalid(error),
+  invalid: (error, i18n) => ((error as Invalid).problems.some((p) => p.loc[0] === 'ids') ? batch : search).invalid(error, i18n),
 };
 
 /** Where a route responds otherwise than DEFAULT, keyed "METHOD /path" as the route is declared. */
@@ -103,7 +106,7 @@ const BY_ROUTE: Record<string, Partial<ErrorResponses>> = {
 /** The routes BY_ROUTE names, for a test that each is a route the server has. */
 export const routesWithOwnResponses = (): string[] => Object.keys(BY_ROUTE);
 
-export function responseFor(route: string, error: DomainError): { status: number; body: Record<string, unknown> } {
+export function responseFor(route: string, error: DomainError, i18n: I18n): { status: number; body: Record<string, unknown> } {
   const respond = BY_ROUTE[route]?.[error.kind] ?? DEFAULT[error.kind];
-  return respond(error);
+  return respond(error, i18n);
 }

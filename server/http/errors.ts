@@ -1,7 +1,9 @@
+import type { I18n } from '@lingui/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ValidationErrorEntry } from '../../src/contract/validation-detail';
 import { DomainError } from '../domain-errors';
 import { responseFor } from './error-responses';
+import { i18nOf } from '../i18n/server-i18n';
 
 /*
  * Errors of the HTTP layer itself (a body that is not JSON, a request the contract refuses), and
@@ -19,9 +21,15 @@ export class HttpError extends Error {
   }
 }
 
-/** FastAPI's 422: `{"detail": [{type, loc, msg, input}]}`. */
+/**
+ * FastAPI's 422: `{"detail": [{type, loc, msg, input}]}`; `detailIn` words it in a request's
+ * language where it has words of the server's own (the contract's checks).
+ */
 export class RequestValidationError extends HttpError {
-  constructor(readonly detail: ValidationErrorEntry[]) {
+  constructor(
+    readonly detail: ValidationErrorEntry[],
+    readonly detailIn: (i18n: I18n) => ValidationErrorEntry[] = () => detail,
+  ) {
     super(422, { detail });
   }
 }
@@ -63,9 +71,10 @@ function routeOf(request: FastifyRequest): string {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof DomainError) {
-      const { status, body } = responseFor(routeOf(request), error);
+      const { status, body } = responseFor(routeOf(request), error, i18nOf(request));
       return reply.status(status).send(body);
     }
+    if (error instanceof RequestValidationError) return reply.status(422).send({ detail: error.detailIn(i18nOf(request)) });
     const known = error instanceof HttpError ? error : fromFastify(error);
     if (known) return reply.status(known.statusCode).send(known.body);
     request.log.error({ err: error }, 'request failed');

@@ -1,5 +1,8 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { I18n } from '@lingui/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { i18nIn } from '../i18n/server-i18n';
+import { localeOf } from '../i18n/request-locale';
 
 type Coding = 'br' | 'gzip' | 'identity';
 
@@ -12,19 +15,19 @@ const ENCODERS: Record<Coding, (json: string) => Buffer | string> = {
 
 /**
  * Serves the OpenAPI document (over 100 KB, read by every console on its first visit), made and
- * compressed once per coding on the first request that accepts it rather than per request: the
- * document does not change while the server runs, and a coding no client asks for costs nothing.
+ * compressed once per language and coding on the first request that asks for them rather than per
+ * request: the document does not change while the server runs (its words for a person are in the
+ * request's language), and a coding or language no client asks for costs nothing.
  */
-export function openApiDocumentHandler(document: () => unknown) {
-  let json: string | undefined;
-  const encoded = new Map<Coding, Buffer | string>();
+export function openApiDocumentHandler(document: (i18n: I18n) => unknown) {
+  const encoded = new Map<string, Buffer | string>();
   return (request: FastifyRequest, reply: FastifyReply) => {
     const accepted = acceptedEncodings(request.headers['accept-encoding']);
     const coding: Coding = accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : 'identity';
-    json ??= JSON.stringify(document());
-    let body = encoded.get(coding);
-    if (body === undefined) encoded.set(coding, (body = ENCODERS[coding](json)));
-    reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'accept-encoding');
+    const locale = localeOf(request.headers['accept-language']);
+    let body = encoded.get(`${locale} ${coding}`);
+    if (body === undefined) encoded.set(`${locale} ${coding}`, (body = ENCODERS[coding](JSON.stringify(document(i18nIn(locale))))));
+    reply.header('content-type', 'application/json; charset=utf-8').header('vary', 'accept-encoding, accept-language');
     if (coding !== 'identity') reply.header('content-encoding', coding);
     return reply.send(body);
   };

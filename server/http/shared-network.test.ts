@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SHARED_NETWORK_REFUSAL } from '../services/sessions/browser-sessions';
+import { inEnglish } from '../i18n/english';
+import { SHARED_NETWORK_REFUSAL } from '../services/sessions/shared-network-refusal';
 import { startTestApp, TEST_SESSION_KEY, type TestApp } from '../testing/test-app';
+
+/** The refusal as a client without a language reads it. */
+const REFUSAL = inEnglish(SHARED_NETWORK_REFUSAL);
 
 /*
  * Process sandboxes without namespaces share the server's network: a page one serves on any of
@@ -45,7 +49,7 @@ describe('a server whose sandboxes share its network', () => {
     ] as const) {
       const refused = await page(t, url, body);
       expect(refused.statusCode, url).toBe(409);
-      expect(refused.json(), url).toEqual({ detail: SHARED_NETWORK_REFUSAL });
+      expect(refused.json(), url).toEqual({ detail: REFUSAL });
       expect(refused.headers['set-cookie'], url).toBeUndefined();
     }
     const form = await t.app.inject({
@@ -63,7 +67,7 @@ describe('a server whose sandboxes share its network', () => {
       payload: { emails: ['mia@example.com'], role: 'member' },
     });
     expect(invite.statusCode).toBe(409);
-    expect(invite.json().detail).toBe(SHARED_NETWORK_REFUSAL);
+    expect(invite.json().detail).toBe(REFUSAL);
     const { items } = (await t.request({ method: 'GET', url: '/api/organizations/default/members' })).json() as {
       items: { email: string }[];
     };

@@ -1,3 +1,4 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
 import type * as z from 'zod/mini';
 import { laxBoolean, laxInteger, laxNumber } from './lax-input';
 import { describeValues, INTEGER_EXPECTED } from '../../src/contract/rules';
@@ -59,7 +60,13 @@ function pathToLoc(path: readonly PropertyKey[]): Loc {
   return path.filter((p): p is string | number => typeof p !== 'symbol');
 }
 
-function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[] {
+/** A contract check's own message (see `rule`), in `i18n`'s language; zod's English without one. */
+function customMessage(issue: z.core.$ZodIssueCustom, i18n: I18n | undefined): string {
+  const description = issue.params?.description as MessageDescriptor | undefined;
+  return description && i18n ? i18n._(description) : issue.message;
+}
+
+function fromIssue(issue: z.core.$ZodIssue, prefix: Loc, i18n?: I18n): ValidationErrorEntry[] {
   const loc = [...prefix, ...pathToLoc(issue.path)];
   const input = issue.input;
   // An absent required field, whatever it should have been (a union of shapes, a choice of values).
@@ -130,7 +137,7 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
       ];
     }
     case 'custom':
-      return [{ type: 'value_error', loc, msg: `${VALUE_ERROR_PREFIX}${issue.message}`, input, ctx: { error: {} } }];
+      return [{ type: 'value_error', loc, msg: `${VALUE_ERROR_PREFIX}${customMessage(issue, i18n)}`, input, ctx: { error: {} } }];
     case 'invalid_union': {
       // A discriminated union's tag is wrong: name the values it takes (Pydantic's union_tag_invalid, worded as an enum error).
       const tagged = issue as typeof issue & { discriminator?: string; options?: unknown[] };
@@ -151,22 +158,24 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
     }
     case 'invalid_key':
       // Pydantic names a map key's own problem at `[…, key, "[key]"]`.
-      return issue.issues.flatMap((inner) => fromIssue({ ...inner, path: [] } as z.core.$ZodIssue, [...loc, '[key]']));
+      return issue.issues.flatMap((inner) => fromIssue({ ...inner, path: [] } as z.core.$ZodIssue, [...loc, '[key]'], i18n));
     case 'invalid_element':
-      return issue.issues.flatMap((inner) => fromIssue({ ...inner, path: [] } as z.core.$ZodIssue, loc));
+      return issue.issues.flatMap((inner) => fromIssue({ ...inner, path: [] } as z.core.$ZodIssue, loc, i18n));
     case 'invalid_format':
       return [{ type: 'string_pattern_mismatch', loc, msg: `Input should be a valid ${issue.format}`, input }];
-    case 'not_multiple_of':
+    case 'not_multiple_of': {
       const step = Number(issue.divisor);
       return [{ type: 'multiple_of', loc, msg: `Input should be a multiple of ${step}`, input, ctx: { multiple_of: step } }];
+    }
   }
 }
 
 /**
  * Turns zod issues into Pydantic-style entries (types and messages as FastAPI would send them), so
  * the server responds like OpenHands and the console shows the same words for its own checks.
- * `prefix` is where the validated value sits, e.g. `["body"]`.
+ * `prefix` is where the validated value sits, e.g. `["body"]`. The contract's own checks are worded
+ * in `i18n`'s language (a request's), in English without it.
  */
-export function toValidationDetail(issues: readonly z.core.$ZodIssue[], prefix: Loc = []): ValidationErrorEntry[] {
-  return issues.flatMap((issue) => fromIssue(issue, prefix));
+export function toValidationDetail(issues: readonly z.core.$ZodIssue[], prefix: Loc = [], i18n?: I18n): ValidationErrorEntry[] {
+  return issues.flatMap((issue) => fromIssue(issue, prefix, i18n));
 }

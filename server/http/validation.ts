@@ -1,3 +1,4 @@
+import type { I18n } from '@lingui/core';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { $ZodType } from 'zod/v4/core';
 import { laxSafeParse } from './lax-input';
@@ -50,7 +51,10 @@ export const zodValidatorCompiler: FastifySchemaCompiler<$ZodType> =
     const result = laxSafeParse(schema, data);
     if (result.success) return { value: result.data };
     const root = LOC_ROOT[httpPart ?? 'body'] ?? 'body';
-    const detail = withoutSecretInputs(toValidationDetail(result.issues, [root]));
     const secretBody = root === 'body' && SECRET_BODY_ROUTES.has(url);
-    return { error: new RequestValidationError(secretBody ? detail.map((entry) => ({ ...entry, input: null })) : detail) };
+    const detailIn = (i18n?: I18n) => {
+      const detail = withoutSecretInputs(toValidationDetail(result.issues, [root], i18n));
+      return secretBody ? detail.map((entry) => ({ ...entry, input: null })) : detail;
+    };
+    return { error: new RequestValidationError(detailIn(), detailIn) };
   };

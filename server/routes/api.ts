@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import cors from '@fastify/cors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireCaller, SESSION_KEY_HEADER } from '../http/auth';
@@ -48,7 +49,7 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
       done();
     });
     api.setNotFoundHandler(() => {
-      throw new NotFound('Not Found');
+      throw new NotFound(msg`Not Found`);
     });
     await api.register(settingsRoutes(services.settings));
     await api.register(llmRoutes(services.llmTest));

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -90,8 +91,8 @@ export async function registerConsole(
   }
 
   app.setNotFoundHandler(async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') throw new NotFound('Not Found');
-    if (isAsset(request.url)) throw new NotFound('Not Found');
+    if (request.method !== 'GET' && request.method !== 'HEAD') throw new NotFound(msg`Not Found`);
+    if (isAsset(request.url)) throw new NotFound(msg`Not Found`);
     if (!built) {
       return reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does it for you).');
     }

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdentityProvider, type TestIdentityProvider } from '../../test-support/oidc/identity-provider';
 import { sessionKeyCaller } from '../authz/caller';
-import { SHARED_NETWORK_REFUSAL } from '../services/sessions/browser-sessions';
+import { inEnglish } from '../i18n/english';
+import { SHARED_NETWORK_REFUSAL } from '../services/sessions/shared-network-refusal';
 import { startTestApp, TEST_SESSION_KEY, type TestApp } from '../testing/test-app';
+
+/** The refusal as a client without a language reads it. */
+const REFUSAL = inEnglish(SHARED_NETWORK_REFUSAL);
 
 /*
  * Sign-in with an identity provider, against a real OpenID Connect provider on loopback: the
@@ -80,7 +84,7 @@ describe('sign-in with an identity provider', () => {
     for (const url of ['/sign-in/oidc', '/sign-in/oidc/callback?code=x&state=y']) {
       const refused = await t.app.inject({ method: 'GET', url, headers: { host: HOST } });
       expect(refused.statusCode, url).toBe(303);
-      expect(consoleHash(refused), url).toBe(`/#sign-in-error=${SHARED_NETWORK_REFUSAL}`);
+      expect(consoleHash(refused), url).toBe(`/#sign-in-error=${REFUSAL}`);
       expect(
         cookiesOf(refused.headers['set-cookie']).filter((cookie) => cookie.startsWith('agent_console_session=')),
         url,

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { cookieFreeHostAlternative, registerSessionCookie, setSessionCookie } from '../http/session-cookie';
 import { DomainError } from '../domain-errors';
+import { i18nOf } from '../i18n/server-i18n';
 import type { BrowserSessions } from '../services/sessions/browser-sessions';
 import type { IdentityProvider, PendingSignIn } from '../services/team/identity-provider';
 
@@ -60,7 +61,7 @@ export function identityProviderSignInRoutes({
       '/sign-in/oidc',
       { schema: { summary: `Sign in with the identity provider (${provider.name}): a redirect there`, tags: ['Session'], security: [] } },
       async (request, reply) => {
-        if (browserSessions.refusedBecause) return toConsole(reply, browserSessions.refusedBecause);
+        if (browserSessions.refusedBecause) return toConsole(reply, i18nOf(request)._(browserSessions.refusedBecause));
         const elsewhere = cookieFreeHostAlternative(request);
         if (elsewhere) return reply.redirect(`${elsewhere}${PENDING_PATH}`, 303);
         try {
@@ -70,7 +71,7 @@ export function identityProviderSignInRoutes({
           reply.header('cache-control', 'no-store');
           return reply.redirect(url, 303);
         } catch (error) {
-          if (error instanceof DomainError) return toConsole(reply, error.message);
+          if (error instanceof DomainError) return toConsole(reply, error.messageIn(i18nOf(request)));
           throw error;
         }
       },
@@ -90,14 +91,14 @@ export function identityProviderSignInRoutes({
         reply.clearCookie(PENDING_COOKIE, pendingAttributes(request));
         reply.header('cache-control', 'no-store');
         // Before the provider's answer is taken: it would make or activate a user no session can follow.
-        if (browserSessions.refusedBecause) return toConsole(reply, browserSessions.refusedBecause);
+        if (browserSessions.refusedBecause) return toConsole(reply, i18nOf(request)._(browserSessions.refusedBecause));
         if (!pending) return toConsole(reply, 'The sign-in took too long or was started elsewhere; try again');
         try {
           const userId = await provider.finish(new URL(request.url, originOf(request)), pending);
           await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, { userId });
           return toConsole(reply);
         } catch (error) {
-          if (error instanceof DomainError) return toConsole(reply, error.message);
+          if (error instanceof DomainError) return toConsole(reply, error.messageIn(i18nOf(request)));
           throw error;
         }
       },

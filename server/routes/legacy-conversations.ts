@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { conversationIdParamsSchema } from '../../src/contract/conversations';
@@ -51,7 +52,7 @@ export function legacyConversationRoutes(conversations: ConversationService): Fa
       async () => {
         throw new Invalid(
           [],
-          "This server starts conversations with POST /api/v1/app-conversations (V1) only. In OpenHands' web client, turn that on: localStorage FEATURE_USE_V1_CONVERSATION_API = 'true'",
+          msg`This server starts conversations with POST /api/v1/app-conversations (V1) only. In OpenHands' web client, turn that on: localStorage FEATURE_USE_V1_CONVERSATION_API = 'true'`,
         );
       },
     );

@@ -22,6 +22,7 @@ import {
 import { callerOf, keyHolder } from '../http/auth';
 import type { Identities } from '../services/team/identities';
 import { Unauthenticated } from '../domain-errors';
+import { i18nOf } from '../i18n/server-i18n';
 import type { TeamService } from '../services/team/team-service';
 import { STRICT_CONTENT_SECURITY_POLICY } from './console';
 import { type SignInPageState, signInPage } from './sign-in-page';
@@ -97,7 +98,10 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
         if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Sign-in is accepted only from pages of this server' });
         // Said before a password is checked: no hashing for a sign-in that cannot end in a session.
         const refused = browserSessions.refusedBecause;
-        if (refused) return isForm(request) ? sendPage(reply, 409, { error: refused }) : reply.status(409).send({ detail: refused });
+        if (refused) {
+          const detail = i18nOf(request)._(refused);
+          return isForm(request) ? sendPage(reply, 409, { error: detail }) : reply.status(409).send({ detail });
+        }
         const elsewhere = cookieFreeHostAlternative(request);
         if (elsewhere) {
           if (isForm(request)) return sendPage(reply, 409, { elsewhere });
@@ -112,7 +116,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
         if (holder === undefined || holder instanceof Unauthenticated) {
           if (holder === undefined) await sleep(WRONG_KEY_DELAY_MS);
           if (isForm(request)) return sendPage(reply, 401, { error: 'That key was not accepted. Check it and try again.' });
-          return reply.status(401).send({ detail: holder?.message ?? 'Unauthorized' });
+          return reply.status(401).send({ detail: holder?.messageIn(i18nOf(request)) ?? 'Unauthorized' });
         }
         await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, holder);
         // A password's sign-in noted it already; a key's is noted once it made a session, and a note
@@ -224,7 +228,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
       },
       async (request, reply) => {
         if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Invitations are accepted only from pages of this server' });
-        if (browserSessions.refusedBecause) return reply.status(409).send({ detail: browserSessions.refusedBecause });
+        if (browserSessions.refusedBecause) return reply.status(409).send({ detail: i18nOf(request)._(browserSessions.refusedBecause) });
         const { token, password, name } = request.body;
         const userId = await team.acceptInvitation(token, password, name);
         if (!cookieFreeHostAlternative(request)) await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, { userId });

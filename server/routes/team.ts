@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
@@ -21,6 +22,7 @@ import {
 import { callerSchema, organizationPageSchema } from '../../src/contract/caller';
 import { validationErrorBodySchema } from '../../src/contract/validation-detail';
 import { NotFound } from '../domain-errors';
+import { i18nOf } from '../i18n/server-i18n';
 import { cookieFreeHostAlternative } from '../http/session-cookie';
 import type { ApiKeysService } from '../services/team/api-keys-service';
 import type { TeamService } from '../services/team/team-service';
@@ -45,7 +47,7 @@ export function teamRoutes(team: TeamService, keys: ApiKeysService, settings: Se
   return async (app) => {
     const tags = ['Team'];
     const ourOrg = (orgId: string) => {
-      if (orgId !== team.orgId) throw new NotFound(`Organization with id "${orgId}" not found`);
+      if (orgId !== team.orgId) throw new NotFound(msg`Organization with id "${orgId}" not found`);
     };
 
     app.get(
@@ -137,7 +139,9 @@ export function teamRoutes(team: TeamService, keys: ApiKeysService, settings: Se
           const token = tokens.get(invitation.id);
           return token ? { ...invitation, link: invitationLink(request, token) } : invitation;
         });
-        return reply.status(201).send({ ...result, successful });
+        const i18n = i18nOf(request);
+        const failed = result.failed.map(({ email, error }) => ({ email, error: i18n._(error) }));
+        return reply.status(201).send({ ...result, successful, failed });
       },
     );
 

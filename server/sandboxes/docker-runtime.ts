@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
@@ -26,11 +27,9 @@ import type {
 import { ContainerThrowaways, THROWAWAY_LABEL } from './docker/throwaway-containers';
 import type { LimitedSandboxNetwork } from './docker/network-limits';
 import { hardenedHostConfig } from './docker/hardened-host-config';
+import { DATA_DIR_LABEL, SANDBOX_LABEL } from './docker/labels';
 
-/** On every container and volume of a sandbox: which one it is. */
-export const SANDBOX_LABEL = 'agent-console.sandbox';
-/** And whose: the data dir of the server that made it (another server never touches it). */
-export const DATA_DIR_LABEL = 'agent-console.data-dir';
+export { DATA_DIR_LABEL, SANDBOX_LABEL } from './docker/labels';
 
 const PORT_KEY = `${AGENT_SERVER_CONTAINER_PORT}/tcp`;
 const PUBLISHED_PORT_KEYS = [PORT_KEY, ...WORKER_CONTAINER_PORTS.map((port) => `${port}/tcp`)];
@@ -512,7 +511,7 @@ export class DockerRuntime implements SandboxRuntime {
 
   async exec(record: SandboxRecord, command: string[], { cwd, env, timeoutMs, signal }: ExecOptions): Promise<ExecResult> {
     const directory = inHome(cwd);
-    if (!directory) throw new Invalid(['cwd'], `${cwd} is outside the sandbox`);
+    if (!directory) throw new Invalid(['cwd'], msg`${cwd} is outside the sandbox`);
     const container = this.options.docker.getContainer(record.process_start ?? '');
     // Marks the command's processes, so a timeout can end all of them (the engine cannot stop an exec).
     const marker = `AGENT_CONSOLE_EXEC=${randomUUID()}`;

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SandboxIsolation } from '../../src/contract/sandboxes';
@@ -411,7 +412,7 @@ export class ProcessRuntime implements SandboxRuntime {
 
   async exec(record: SandboxRecord, command: string[], { cwd, env, timeoutMs, signal }: ExecOptions): Promise<ExecResult> {
     const directory = inside(this.#home(record.id), cwd);
-    if (!directory) throw new Invalid(['cwd'], `${cwd} is outside the sandbox`);
+    if (!directory) throw new Invalid(['cwd'], msg`${cwd} is outside the sandbox`);
     const { namespaces } = this.options;
     // A sandbox started before namespaces were on runs its commands where it runs.
     if (namespaces && record.pid !== null && inNamespacesOfItsOwn(record.pid)) {

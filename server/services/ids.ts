@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { MAX_PAGE_SIZE } from '../../src/contract/sandboxes';
 import { Invalid } from '../domain-errors';
 
@@ -12,5 +13,5 @@ export function normaliseId(id: string): string | undefined {
 /** Batch gets take at most a page's worth of ids (OpenHands responds to more with a 500). */
 export function refuseTooMany(ids: string[], what: string): void {
   if (ids.length > MAX_PAGE_SIZE)
-    throw new Invalid(['ids'], `Cannot request more than ${MAX_PAGE_SIZE} ${what} at once, got ${ids.length}`);
+    throw new Invalid(['ids'], msg`Cannot request more than ${MAX_PAGE_SIZE} ${what} at once, got ${ids.length}`);
 }

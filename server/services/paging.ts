@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { Invalid } from '../domain-errors';
 
 /*
@@ -11,7 +12,7 @@ function decodePageId(pageId: string | undefined): number {
   if (pageId === undefined || pageId === '') return 0;
   const match = /^offset:(\d+)$/.exec(Buffer.from(pageId, 'base64url').toString());
   if (!match) {
-    throw new Invalid(['page_id'], 'Not a page id this server gave out', pageId);
+    throw new Invalid(['page_id'], msg`Not a page id this server gave out`, pageId);
   }
   return Number(match[1]);
 }

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { browserSessionResultSchema } from '../contract/browser-session';
 import { legacyErrorSchema } from '../contract/errors';
 import { SETTINGS_READ_PATH, settingsResponseSchema } from '../contract/settings';
-import { apiRequest } from './client';
+import { acceptLanguage, apiRequest } from './client';
 import { ApiError, isApiError } from './errors';
 import type { Session } from './session';
 
@@ -56,7 +56,7 @@ export async function startCookieSession(session: Session, hostname = window.loc
 /** Removes this origin's session cookie (sign-out), whichever server the console talked to. */
 export async function endCookieSession(): Promise<void> {
   try {
-    await fetch('/sign-out', { method: 'POST', headers: { accept: 'application/json' } });
+    await fetch('/sign-out', { method: 'POST', headers: { accept: 'application/json', 'accept-language': acceptLanguage() } });
   } catch {
     // Nothing to remove when the server is gone.
   }

@@ -1,5 +1,7 @@
+import { i18n } from '@lingui/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
+import { signInWithPassword } from './auth';
 import { apiRequest } from './client';
 import { ApiError } from './errors';
 import { signIn } from './session';
@@ -26,6 +28,22 @@ describe('apiRequest', () => {
     expect(url).toBe('http://api.example:3000/api/thing');
     expect(init?.headers).toMatchObject({ 'X-Session-API-Key': 'the-key', 'content-type': 'application/json' });
     expect(init?.body).toBe('{"a":1}');
+  });
+
+  it("asks for the console's language, so our server answers in it (English before one is chosen)", async () => {
+    fetchMock.mockImplementation(() => Promise.resolve(json(200, { success: true })));
+    await apiRequest('/api/thing', { schema: z.unknown() });
+    expect(fetchMock.mock.calls[0]![1]?.headers).toMatchObject({ 'accept-language': 'en' });
+    i18n.loadAndActivate({ locale: 'de', messages: {} });
+    try {
+      await apiRequest('/api/thing', { schema: z.unknown() });
+      await signInWithPassword('ada@example.com', 'a password');
+    } finally {
+      i18n.activate('en');
+    }
+    expect(fetchMock.mock.calls[1]![1]?.headers).toMatchObject({ 'accept-language': 'de' });
+    expect(fetchMock.mock.calls[2]![0]).toBe('/sign-in');
+    expect(fetchMock.mock.calls[2]![1]?.headers).toMatchObject({ 'accept-language': 'de' });
   });
 
   it('carries a 422 detail as validation entries', async () => {

@@ -1,8 +1,10 @@
+import { i18n } from '@lingui/core';
 import { t } from '@lingui/core/macro';
 import type * as z from 'zod/mini';
 import { safeParse } from 'zod/mini';
 import { ApiError, errorFromResponse, isAbort } from './errors';
 import { getSession, type Session } from './session';
+import { SOURCE_LOCALE } from '../i18n/locales';
 
 export interface RequestOptions<S extends z.ZodMiniType> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -36,13 +38,16 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
     .join('; ');
 }
 
+/** The console's language, which a server of ours answers in (its refusals, its checks' messages). */
+export const acceptLanguage = (): string => i18n.locale || SOURCE_LOCALE;
+
 /** Sends a request with the session's base URL and key; a network failure as an ApiError that says where. */
 export async function send(
   path: string,
   init: { method?: string; body?: unknown; accept: string; signal?: AbortSignal; session?: Session },
 ) {
   const session = init.session ?? getSession();
-  const headers: Record<string, string> = { accept: init.accept };
+  const headers: Record<string, string> = { accept: init.accept, 'accept-language': acceptLanguage() };
   // No key: the session cookie goes with the request (same origin only).
   if (session?.apiKey) headers['X-Session-API-Key'] = session.apiKey;
   if (init.body !== undefined) headers['content-type'] = 'application/json';

@@ -11,7 +11,7 @@ import {
   type TerminalOutput,
   terminalOutputSchema,
 } from '../contract/events';
-import { apiRequest } from './client';
+import { acceptLanguage, apiRequest } from './client';
 import { ApiError, errorFromResponse, isAbort } from './errors';
 import { getSession } from './session';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
@@ -249,7 +249,7 @@ async function readOnce(
   onOpen: () => void,
 ): Promise<void> {
   const session = getSession();
-  const headers: Record<string, string> = { accept: 'text/event-stream' };
+  const headers: Record<string, string> = { accept: 'text/event-stream', 'accept-language': acceptLanguage() };
   if (session?.apiKey) headers['X-Session-API-Key'] = session.apiKey;
   if (lastEventId) headers['Last-Event-ID'] = lastEventId;
   const url = `${session?.baseUrl ?? ''}/api/v1/app-conversations/${encodeURIComponent(conversationId)}/events/stream`;

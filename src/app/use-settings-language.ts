@@ -4,6 +4,7 @@ import { useSessionState } from '../features/auth/use-session';
 import { activeLocale, switchLocale } from '../i18n/catalogs';
 import { browserLocale, rememberLocale } from '../i18n/chosen-locale';
 import { type ConsoleLocale, consoleLocaleOf, SOURCE_LOCALE } from '../i18n/locales';
+import { serverCapabilityKeys } from '../queries/server-capabilities';
 
 /**
  * The console's language for a Settings `language`: itself; the browser's when none is chosen;
@@ -30,7 +31,9 @@ export function useSettingsLanguage(): void {
     const follow = (language: string | null | undefined) => {
       const locale = localeForSettings(language);
       rememberLocale(locale);
-      if (locale !== activeLocale()) void switchLocale(locale);
+      if (locale === activeLocale()) return;
+      // The server's document words its reasons (a field not used) in the language asked for.
+      void switchLocale(locale).then(() => queryClient.invalidateQueries({ queryKey: serverCapabilityKeys.features() }));
     };
     void import('../queries/settings').then(({ settingsQuery }) => {
       if (cancelled) return;

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import * as z from 'zod/mini';
 import { integer, rule } from './rules';
 import { pageQuerySchema, repeatedQueryParam, sandboxStatusSchema } from './sandboxes';
@@ -114,13 +115,13 @@ const CONTROL_CHARACTER = /\p{Cc}/u;
 /** A repository as `owner/name`: no control characters (a NUL would end the name on its way to git). */
 const repositoryName = z
   .string()
-  .check(rule((name: string) => (CONTROL_CHARACTER.test(name) ? 'A repository name cannot contain control characters' : undefined)));
+  .check(rule((name: string) => (CONTROL_CHARACTER.test(name) ? msg`A repository name cannot contain control characters` : undefined)));
 
 /** A branch git takes as a name: one starting with `-` would be read as an option of git's. */
 const branchName = z.string().check(
   rule((name: string) => {
-    if (name.startsWith('-')) return 'A branch name cannot start with -';
-    if (CONTROL_CHARACTER.test(name)) return 'A branch name cannot contain control characters';
+    if (name.startsWith('-')) return msg`A branch name cannot start with -`;
+    if (CONTROL_CHARACTER.test(name)) return msg`A branch name cannot contain control characters`;
     return undefined;
   }),
 );

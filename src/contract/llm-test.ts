@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import * as z from 'zod/mini';
 import { httpUrlProblem, rule } from './rules';
 
@@ -12,7 +13,7 @@ export const llmTestRequestSchema = z.object({
   model: z.string().check(
     z.trim(),
     z.maxLength(200),
-    rule((model: string) => (model === '' ? 'Choose a model to test' : undefined)),
+    rule((model: string) => (model === '' ? msg`Choose a model to test` : undefined)),
   ),
   /** `null`: the provider's own endpoint. */
   base_url: z._default(z.nullable(z.string().check(z.trim(), z.maxLength(2000), rule(httpUrlProblem))), null),

@@ -1,5 +1,7 @@
+import { msg } from '@lingui/core/macro';
 import * as z from 'zod/mini';
 import {
+  customIssue,
   ENV_NAME_PATTERN,
   integer,
   MAX_ARGS,
@@ -26,8 +28,8 @@ const serverName = z.string().check(
   z.trim(),
   z.maxLength(MAX_NAME_LENGTH),
   rule((name: string) => {
-    if (name === '') return 'Server name cannot be empty';
-    if (!SERVER_NAME.test(name)) return 'Server name can only contain letters, numbers, hyphens, and underscores';
+    if (name === '') return msg`Server name cannot be empty`;
+    if (!SERVER_NAME.test(name)) return msg`Server name can only contain letters, numbers, hyphens, and underscores`;
     return undefined;
   }),
 );
@@ -35,40 +37,48 @@ const serverName = z.string().check(
 const command = z.string().check(
   z.trim(),
   rule((cmd: string) => {
-    if (cmd === '') return 'Command cannot be empty';
-    if (cmd.includes(' ')) return 'Command should be a single executable without spaces (use arguments field for parameters)';
+    if (cmd === '') return msg`Command cannot be empty`;
+    if (cmd.includes(' ')) return msg`Command should be a single executable without spaces (use arguments field for parameters)`;
     return processTextProblem(cmd);
   }),
 );
 
 const timeout = integer().check(
   rule((seconds: number) => {
-    if (seconds <= 0) return 'Timeout must be positive';
-    if (seconds > 3600) return 'Timeout cannot exceed 3600 seconds';
+    if (seconds <= 0) return msg`Timeout must be positive`;
+    if (seconds > 3600) return msg`Timeout cannot exceed 3600 seconds`;
     return undefined;
   }),
 );
+
+/** OpenHands' words; the name comes quoted, as the console finds the row by it (ICU would read '{' quoted). */
+const invalidEnvName = (name: string) =>
+  msg`Invalid environment variable name ${name}. Must start with letter or underscore, contain only alphanumeric characters and underscores`;
 
 /** OpenHands validates env keys only in its `K=V` string form; we check the object form too. */
 const env = z.record(z.string(), z.string()).check(
   z.superRefine((vars, ctx) => {
     const keys = Object.keys(vars);
     if (keys.length > MAX_ENV_ENTRIES) {
-      ctx.addIssue({ code: 'custom', message: `At most ${MAX_ENV_ENTRIES} environment variables`, input: null });
+      ctx.addIssue(customIssue(msg`At most ${MAX_ENV_ENTRIES} environment variables`, { input: null }));
       return;
     }
     for (const key of keys) {
-      const message =
+      const problem =
         key === ''
-          ? 'Environment variable key cannot be empty'
+          ? msg`Environment variable key cannot be empty`
           : key.length > MAX_NAME_LENGTH
-            ? `Environment variable names have at most ${MAX_NAME_LENGTH} characters`
+            ? msg`Environment variable names have at most ${MAX_NAME_LENGTH} characters`
             : ENV_NAME_PATTERN.test(key)
               ? undefined
-              : `Invalid environment variable name '${key}'. Must start with letter or underscore, contain only alphanumeric characters and underscores`;
-      if (message) ctx.addIssue({ code: 'custom', message, input: vars });
-      const valueProblem = processTextProblem(vars[key]!);
-      if (valueProblem) ctx.addIssue({ code: 'custom', message: `${key}: ${valueProblem}`, path: [key], input: null });
+              : invalidEnvName(`'${key}'`);
+      if (problem) ctx.addIssue(customIssue(problem, { input: vars }));
+      // The same words as NUL_PROBLEM's after the key: the console finds the value's row by them.
+      if (processTextProblem(vars[key]!)) {
+        ctx.addIssue(
+          customIssue(msg`${key}: Must not contain a NUL character (\\0): no process can be given one`, { path: [key], input: null }),
+        );
+      }
     }
   }),
 );
@@ -130,12 +140,8 @@ const noDuplicates = z.superRefine(
     const names = new Set<string>();
     config.stdio_servers.forEach((server, index) => {
       if (names.has(server.name)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `Duplicate MCP server name '${server.name}'`,
-          input: server.name,
-          path: ['stdio_servers', index, 'name'],
-        });
+        const quoted = `'${server.name}'`;
+        ctx.addIssue(customIssue(msg`Duplicate MCP server name ${quoted}`, { input: server.name, path: ['stdio_servers', index, 'name'] }));
       }
       names.add(server.name);
     });
@@ -143,12 +149,7 @@ const noDuplicates = z.superRefine(
     for (const kind of ['sse_servers', 'shttp_servers'] as const) {
       config[kind].forEach((server, index) => {
         if (urls.has(server.url)) {
-          ctx.addIssue({
-            code: 'custom',
-            message: 'Duplicate MCP server URLs are not allowed',
-            input: server.url,
-            path: [kind, index, 'url'],
-          });
+          ctx.addIssue(customIssue(msg`Duplicate MCP server URLs are not allowed`, { input: server.url, path: [kind, index, 'url'] }));
         }
         urls.add(server.url);
       });

@@ -1,13 +1,25 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import * as z from 'zod/mini';
 
 /**
- * A check that runs `problem` on the value and reports its message as a custom issue (a
- * Pydantic `value_error` on the wire). `undefined` means the value is fine.
+ * A check's problem as a custom issue (a Pydantic `value_error` on the wire): its `message` in the
+ * language Lingui's shared instance speaks (the console's; English on the server), and the
+ * message itself as `params.description`, which the server words in each request's language.
  */
-export function rule<T>(problem: (value: T) => string | undefined) {
+export function customIssue(description: MessageDescriptor, where: { input: unknown; path?: PropertyKey[] }) {
+  const message = i18n.locale ? i18n._(description) : (description.message ?? description.id);
+  return { code: 'custom' as const, message, params: { description }, ...where };
+}
+
+/**
+ * A check that runs `problem` on the value and reports its message as a custom issue.
+ * `undefined` means the value is fine.
+ */
+export function rule<T>(problem: (value: T) => MessageDescriptor | undefined) {
   return z.superRefine<T>((value, ctx) => {
-    const message = problem(value);
-    if (message !== undefined) ctx.addIssue({ code: 'custom', message, input: value });
+    const description = problem(value);
+    if (description !== undefined) ctx.addIssue(customIssue(description, { input: value }));
   });
 }
 
@@ -47,10 +59,10 @@ export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * What a value that becomes part of a process (an environment variable, an argument, a command)
  * cannot hold: the NUL byte ends a C string, so no process could be started with it.
  */
-export function processTextProblem(value: string): string | undefined {
+export function processTextProblem(value: string): MessageDescriptor | undefined {
   return value.includes('\0') ? NUL_PROBLEM : undefined;
 }
-export const NUL_PROBLEM = 'Must not contain a NUL character (\\0): no process can be given one';
+export const NUL_PROBLEM = msg`Must not contain a NUL character (\\0): no process can be given one`;
 
 /** A string that becomes part of a process: see processTextProblem. */
 export const processText = () => z.string().check(rule(processTextProblem));
@@ -70,30 +82,31 @@ function splitUrl(url: string): { scheme: string; netloc: string } {
  * OpenHands' `_validate_mcp_url` checks, in its order and with its messages. The value is already
  * trimmed.
  */
-export function mcpUrlProblem(url: string): string | undefined {
-  if (url === '') return 'URL cannot be empty';
+export function mcpUrlProblem(url: string): MessageDescriptor | undefined {
+  if (url === '') return msg`URL cannot be empty`;
   const { scheme, netloc } = splitUrl(url);
-  if (!scheme) return 'URL must include a scheme (http:// or https://)';
-  if (!netloc) return 'URL must include a valid domain/host';
-  if (!['http', 'https', 'ws', 'wss'].includes(scheme)) return 'URL scheme must be http, https, ws, or wss';
+  if (!scheme) return msg`URL must include a scheme (http:// or https://)`;
+  if (!netloc) return msg`URL must include a valid domain/host`;
+  if (!['http', 'https', 'ws', 'wss'].includes(scheme)) return msg`URL scheme must be http, https, ws, or wss`;
   try {
     new URL(url);
   } catch (error) {
-    return `Invalid URL format: ${error instanceof Error ? error.message : String(error)}`;
+    const reason = error instanceof Error ? error.message : String(error);
+    return msg`Invalid URL format: ${reason}`;
   }
   return undefined;
 }
 
 /** An http(s) base URL such as an LLM endpoint; empty is allowed (it means "not set"). */
-export function httpUrlProblem(url: string): string | undefined {
+export function httpUrlProblem(url: string): MessageDescriptor | undefined {
   if (url.trim() === '') return undefined;
   const { scheme, netloc } = splitUrl(url.trim());
-  if (scheme !== 'http' && scheme !== 'https') return 'URL must start with http:// or https://';
-  if (!netloc) return 'URL must include a valid domain/host';
+  if (scheme !== 'http' && scheme !== 'https') return msg`URL must start with http:// or https://`;
+  if (!netloc) return msg`URL must include a valid domain/host`;
   try {
     new URL(url.trim());
   } catch {
-    return 'URL is not valid';
+    return msg`URL is not valid`;
   }
   return undefined;
 }
@@ -102,7 +115,7 @@ export function httpUrlProblem(url: string): string | undefined {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Empty is allowed (it means "not set"). */
-export function emailProblem(email: string): string | undefined {
+export function emailProblem(email: string): MessageDescriptor | undefined {
   if (email.trim() === '' || EMAIL.test(email.trim())) return undefined;
-  return 'Enter an email address such as name@example.com';
+  return msg`Enter an email address such as name@example.com`;
 }

@@ -1,6 +1,9 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import * as z from 'zod/mini';
 import { mcpConfigSchema } from './mcp';
 import {
+  customIssue,
   description,
   describeValues,
   ENV_NAME_PATTERN,
@@ -40,28 +43,29 @@ export const PUBLIC_HOSTS: Record<Provider, string | null> = {
 const DOMAIN = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?$/;
 
 /** A bare domain (`gitlab.example.com`, optionally `:port`) or an http(s) base URL; empty means the public service. */
-export function hostProblem(host: string): string | undefined {
+export function hostProblem(host: string): MessageDescriptor | undefined {
   if (host === '' || DOMAIN.test(host)) return undefined;
   try {
     const url = new URL(host);
-    if (url.username || url.password) return 'Host must not contain a user name or password; the token is the credential';
+    if (url.username || url.password) return msg`Host must not contain a user name or password; the token is the credential`;
     if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname && !url.search && !url.hash) return undefined;
   } catch {
     // not a URL either
   }
-  return 'Host must be a domain such as gitlab.example.com (optionally with :port) or an http(s) URL';
+  return msg`Host must be a domain such as gitlab.example.com (optionally with :port) or an http(s) URL`;
 }
 
 const token = z
   .string()
-  .check(rule((value: string) => (/\s/.test(value) ? 'Token must not contain spaces or line breaks' : processTextProblem(value))));
+  .check(rule((value: string) => (/\s/.test(value) ? msg`Token must not contain spaces or line breaks` : processTextProblem(value))));
 const host = z.string().check(z.trim(), rule(hostProblem));
 
 /** A provider without a public host (Enterprise SSO): a token for it means nothing without one. */
-export const hostRequiredProblem = (provider: string, host: string | null | undefined): string | undefined =>
-  isProvider(provider) && PUBLIC_HOSTS[provider] === null && !host?.trim()
-    ? `${PROVIDER_NAMES[provider]} needs the host of your server`
-    : undefined;
+export const hostRequiredProblem = (provider: string, host: string | null | undefined): MessageDescriptor | undefined => {
+  if (!isProvider(provider) || PUBLIC_HOSTS[provider] !== null || host?.trim()) return undefined;
+  const name = PROVIDER_NAMES[provider];
+  return msg`${name} needs the host of your server`;
+};
 
 export const providerTokenSchema = z.object({
   token: z.optional(z.nullable(token)),
@@ -70,17 +74,18 @@ export const providerTokenSchema = z.object({
 });
 
 export const isProvider = (key: string): key is Provider => (PROVIDERS as readonly string[]).includes(key);
+const PROVIDER_LIST = describeValues(PROVIDERS);
 
 // A plain string key with its own check (not an enum key), so an unknown provider is reported at
 // `[…, "<key>", "[key]"]` naming the providers, as Pydantic does.
-const providerKey = z.string().check(rule((key: string) => (isProvider(key) ? undefined : `Input should be ${describeValues(PROVIDERS)}`)));
+const providerKey = z.string().check(rule((key: string) => (isProvider(key) ? undefined : msg`Input should be ${PROVIDER_LIST}`)));
 
 /** `{<provider>: {token, host}}` for any of the providers. */
 export const providerTokensSchema = z.record(providerKey, providerTokenSchema).check(
   z.superRefine((tokens, ctx) => {
     for (const [provider, entry] of Object.entries(tokens)) {
       const problem = hostRequiredProblem(provider, entry.host);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [provider, 'host'], input: entry.host ?? null });
+      if (problem) ctx.addIssue(customIssue(problem, { path: [provider, 'host'], input: entry.host ?? null }));
     }
   }),
 );
@@ -98,7 +103,7 @@ const secretName = z.string().check(
   rule((name: string) =>
     ENV_NAME_PATTERN.test(name)
       ? undefined
-      : 'Secret names become environment variables: use letters, digits and underscores, not starting with a digit',
+      : msg`Secret names become environment variables: use letters, digits and underscores, not starting with a digit`,
   ),
 );
 
@@ -133,7 +138,7 @@ export const secretsStoreSchema = z.object({
       .record(secretName, z.object({ secret: z.optional(z.nullable(processText())), description: z.optional(z.nullable(description())) }))
       .check(
         rule((secrets: Record<string, unknown>) =>
-          Object.keys(secrets).length > MAX_CUSTOM_SECRETS ? `At most ${MAX_CUSTOM_SECRETS} custom secrets at once` : undefined,
+          Object.keys(secrets).length > MAX_CUSTOM_SECRETS ? msg`At most ${MAX_CUSTOM_SECRETS} custom secrets at once` : undefined,
         ),
       ),
   ),

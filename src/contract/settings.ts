@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import * as z from 'zod/mini';
 import { type mcpConfigSchema, mcpConfigResponseSchema, mcpConfigStoredSchema } from './mcp';
 import { emailProblem, httpUrlProblem, integer, processText, rule } from './rules';
@@ -66,7 +67,7 @@ const settingsRules = {
   remote_runtime_resource_factor: positiveInt,
   max_budget_per_task: z.nullable(z.number().check(z.gt(0))),
   condenser_max_size: z.nullable(
-    integer().check(rule((size: number) => (size < 20 ? 'condenser_max_size must be at least 20' : undefined))),
+    integer().check(rule((size: number) => (size < 20 ? msg`condenser_max_size must be at least 20` : undefined))),
   ),
   git_user_email: z.nullable(z.string().check(rule(emailProblem))),
   // The agent's commits are made with it (GIT_AUTHOR_NAME).

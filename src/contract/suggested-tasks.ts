@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import * as z from 'zod/mini';
 import { integer, rule } from './rules';
 import { providerSchema } from './secrets';
@@ -44,7 +45,7 @@ export const solvabilityRequestSchema = z.object({
       z.string().check(
         z.regex(/^[\w.-]+(\/[\w.-]+)+$/, 'Expected a repository as owner/name'),
         rule((name: string) =>
-          name.split('/').some((part) => /^\.{1,2}$/.test(part)) ? 'Expected a repository as owner/name' : undefined,
+          name.split('/').some((part) => /^\.{1,2}$/.test(part)) ? msg`Expected a repository as owner/name` : undefined,
         ),
       ),
     ),

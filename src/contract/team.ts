@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import * as z from 'zod/mini';
 import { emailProblem, integer, rule } from './rules';
 
@@ -5,7 +6,7 @@ import { emailProblem, integer, rule } from './rules';
 const dateTimeProblem = (value: string) =>
   /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value))
     ? undefined
-    : 'Enter a date and time such as 2026-12-01T00:00:00Z';
+    : msg`Enter a date and time such as 2026-12-01T00:00:00Z`;
 import { roleSchema } from './caller';
 
 /*

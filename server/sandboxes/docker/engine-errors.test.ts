@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { english } from '../../i18n/english';
 import { Unavailable } from '../../domain-errors';
 import { responseFor } from '../../http/error-responses';
 import { createLogger } from '../../logger';
@@ -40,7 +41,7 @@ describe("the Docker engine's failures", () => {
     });
     const failure = engineFailure('pause sandbox a1b2', refused);
     expect(failure).toBeInstanceOf(Unavailable);
-    expect(responseFor('POST /api/v1/sandboxes/:sandbox_id/pause', failure)).toEqual({
+    expect(responseFor('POST /api/v1/sandboxes/:sandbox_id/pause', failure, english)).toEqual({
       status: 503,
       body: { detail: 'The Docker engine could not pause sandbox a1b2: cannot pause container c0ffee: freezer not available' },
     });

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { Unavailable } from '../../domain-errors';
 
 /** The HTTP status of the engine's response to a call; `undefined` when there was none (no socket). */
@@ -15,4 +16,4 @@ export const isGone = (error: unknown): boolean => statusCode(error) === 404 || 
  * stack): what could not be done, in the engine's own words. `doing` completes "could not …".
  */
 export const engineFailure = (doing: string, error: unknown): Unavailable =>
-  new Unavailable(`The Docker engine could not ${doing}: ${engineMessage(error)}`);
+  new Unavailable(msg`The Docker engine could not ${doing}: ${engineMessage(error)}`);

@@ -1,6 +1,8 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { ConfirmationResponse, AppSendMessage } from '../../../src/contract/events';
 import type { SandboxInfo } from '../../../src/contract/sandboxes';
-import { Conflict, NotFound, Unavailable } from '../../domain-errors';
+import { Conflict, NotFound, Unavailable, verbatim } from '../../domain-errors';
 import type { Logger } from '../../logger';
 import { SESSION_KEY_HEADER } from '../../session-key';
 import type { ConversationRecord } from '../../store/conversations-store';
@@ -50,27 +52,35 @@ async function agentDetail(response: Response): Promise<string> {
 }
 
 /** An agent server's refusal as our response; its refusal of the sandbox's key is never a 401 of ours. */
-export async function refusal(response: Response, what: string): Promise<Conflict | Unavailable> {
+export async function refusal(response: Response, failed: (detail: string) => MessageDescriptor): Promise<Conflict | Unavailable> {
   const detail = await agentDetail(response);
-  if (response.status === 409 || response.status === 400) return new Conflict(detail);
+  if (response.status === 409 || response.status === 400) return new Conflict(verbatim(detail));
   if (response.status === 401 || response.status === 403) {
-    return new Unavailable(`The sandbox's agent server refused the sandbox's key (HTTP ${response.status}); restart the sandbox`);
+    return new Unavailable(msg`The sandbox's agent server refused the sandbox's key (HTTP ${response.status}); restart the sandbox`);
   }
-  return new Unavailable(`The sandbox's agent server ${what}: ${detail}`);
+  return new Unavailable(failed(detail));
 }
 
 /** Why a sandbox that is not RUNNING cannot take a conversation's action, and what to do. */
 function notRunning(conversationId: string, sandbox: SandboxInfo | null): Conflict {
-  const of = `Conversation ${conversationId}'s sandbox${sandbox ? ` ${sandbox.id}` : ''}`;
-  switch (sandbox?.status) {
+  if (!sandbox) return new Conflict(msg`Conversation ${conversationId}'s sandbox no longer exists; start a new conversation`);
+  const sandboxId = sandbox.id;
+  const reason = sandbox.status_detail;
+  switch (sandbox.status) {
     case 'PAUSED':
-      return new Conflict(`${of} is paused; resume its sandbox first (POST /api/v1/sandboxes/${sandbox.id}/resume)`);
+      return new Conflict(
+        msg`Conversation ${conversationId}'s sandbox ${sandboxId} is paused; resume its sandbox first (POST /api/v1/sandboxes/${sandboxId}/resume)`,
+      );
     case 'STARTING':
-      return new Conflict(`${of} is still starting; try again once it is RUNNING`);
+      return new Conflict(msg`Conversation ${conversationId}'s sandbox ${sandboxId} is still starting; try again once it is RUNNING`);
     case 'ERROR':
-      return new Conflict(`${of} is in error${sandbox.status_detail ? ` (${sandbox.status_detail})` : ''}; start a new conversation`);
+      return new Conflict(
+        reason
+          ? msg`Conversation ${conversationId}'s sandbox ${sandboxId} is in error (${reason}); start a new conversation`
+          : msg`Conversation ${conversationId}'s sandbox ${sandboxId} is in error; start a new conversation`,
+      );
     default:
-      return new Conflict(`${of} no longer exists; start a new conversation`);
+      return new Conflict(msg`Conversation ${conversationId}'s sandbox ${sandboxId} no longer exists; start a new conversation`);
   }
 }
 
@@ -108,7 +118,7 @@ export class AgentConversations {
    */
   async allowed(caller: Caller, id: string, action: Action<'conversation'>): Promise<AllowedConversation> {
     const hex = normaliseId(id);
-    if (!hex) throw new NotFound(`Conversation ${id} not found`);
+    if (!hex) throw new NotFound(msg`Conversation ${id} not found`);
     const record = await this.data.as(caller).conversations.authorize(action, hex);
     return {
       record,
@@ -131,7 +141,7 @@ export class AgentConversations {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      throw new Unavailable(`The sandbox's agent server did not respond: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Unavailable(msg`The sandbox's agent server did not respond: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -162,7 +172,7 @@ export class AgentConversations {
       await this.recreate(record, endpoint);
       response = await this.#post(endpoint, path, body);
     }
-    if (!response.ok) throw await refusal(response, 'could not do it');
+    if (!response.ok) throw await refusal(response, (detail) => msg`The sandbox's agent server could not do it: ${detail}`);
     await response.body?.cancel();
   }
 
@@ -215,7 +225,8 @@ export class AgentConversations {
       initialMessage: null,
     });
     const response = await this.#post(endpoint, '/api/conversations', body, CONVERSATION_CREATE_TIMEOUT_MS);
-    if (!response.ok) throw await refusal(response, `refused conversation ${record.id}'s settings`);
+    if (!response.ok)
+      throw await refusal(response, (detail) => msg`The sandbox's agent server refused conversation ${record.id}'s settings: ${detail}`);
     await response.body?.cancel();
   }
 
@@ -225,7 +236,7 @@ export class AgentConversations {
    * stored here stay.
    */
   async recreate(record: ConversationRecord, endpoint: AgentEndpoint): Promise<void> {
-    if (!record.working_dir) throw new Unavailable(`Conversation ${record.id} cannot be created again: its workspace was not recorded`);
+    if (!record.working_dir) throw new Unavailable(msg`Conversation ${record.id} cannot be created again: its workspace was not recorded`);
     const owner = asSystem('create a conversation again in its restarted agent server', record.user_id);
     await this.#create(owner, record, record.working_dir, endpoint);
     this.log.info({ conversation: record.id, sandbox: record.sandbox_id }, 'created a conversation again in its restarted agent server');

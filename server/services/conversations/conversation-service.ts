@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import {
   type AppConversation,
   type ConversationFilter,
@@ -139,7 +140,7 @@ export class ConversationService {
 
   async get(caller: Caller, id: string): Promise<AppConversation> {
     const [conversation] = await this.getMany(caller, [id]);
-    if (!conversation) throw new NotFound(`Conversation ${id} not found`);
+    if (!conversation) throw new NotFound(msg`Conversation ${id} not found`);
     return conversation;
   }
 
@@ -151,7 +152,7 @@ export class ConversationService {
       ...(patch.archived === undefined ? {} : { archived: patch.archived ? 1 : 0 }),
       updated_at: this.clock().toISOString(),
     };
-    if (!hex || !(await this.data.as(caller).conversations.update(hex, changes))) throw new NotFound(`Conversation ${id} not found`);
+    if (!hex || !(await this.data.as(caller).conversations.update(hex, changes))) throw new NotFound(msg`Conversation ${id} not found`);
     return this.get(caller, hex);
   }
 
@@ -187,7 +188,7 @@ export class ConversationService {
    */
   async delete(caller: Caller, id: string): Promise<void> {
     const hex = normaliseId(id);
-    if (!hex) throw new NotFound(`Conversation ${id} not found`);
+    if (!hex) throw new NotFound(msg`Conversation ${id} not found`);
     const data = this.data.as(caller);
     const cancelled = await this.startTasks.cancelFor(caller, hex);
     // A start cancelled before its conversation was stored leaves none to delete.

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { Caller } from '../../authz/caller';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -5,7 +6,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type * as z from 'zod/mini';
 import { directoryListingSchema, gitChangesSchema, gitDiffSchema } from '../../../src/contract/workspace';
 import { SESSION_KEY_HEADER } from '../../session-key';
-import { Conflict, Invalid, NotFound, Unavailable } from '../../domain-errors';
+import { Conflict, Invalid, NotFound, Unavailable, verbatim } from '../../domain-errors';
 import type { SandboxService } from '../sandboxes/sandbox-service';
 import { type AgentConversations, type AgentEndpoint, refusal } from './agent-conversations';
 
@@ -46,7 +47,7 @@ export class ConversationWorkspaces {
     const { record } = conversation;
     const instance = await conversation.elsewhere();
     if (instance && ourRoute === undefined) {
-      throw new Unavailable("This conversation's sandbox runs on another server instance: download from that one");
+      throw new Unavailable(msg`This conversation's sandbox runs on another server instance: download from that one`);
     }
     if (instance) {
       return {
@@ -54,7 +55,8 @@ export class ConversationWorkspaces {
       };
     }
     const endpoint = await conversation.endpoint();
-    if (!record.working_dir) throw new Conflict(`Conversation ${record.id}'s workspace is not recorded: it started before workspaces were`);
+    if (!record.working_dir)
+      throw new Conflict(msg`Conversation ${record.id}'s workspace is not recorded: it started before workspaces were`);
     return fetchAgent(endpoint, `${route}/${encodeURIComponent(path.posix.join(record.working_dir, relative))}`);
   }
 
@@ -70,7 +72,7 @@ export class ConversationWorkspaces {
     if (!(response instanceof Response)) return schema.parse(response.forwarded);
     await refuseFailure(response, relative !== '');
     const parsed = schema.safeParse(await boundedJson(response));
-    if (!parsed.success) throw new Unavailable("The sandbox's agent server sent the workspace in a shape it does not have");
+    if (!parsed.success) throw new Unavailable(msg`The sandbox's agent server sent the workspace in a shape it does not have`);
     return parsed.data;
   }
 
@@ -128,7 +130,7 @@ async function fetchAgent(endpoint: AgentEndpoint, agentPath: string): Promise<R
     return await fetch(`${endpoint.url}${agentPath}`, { headers: { [SESSION_KEY_HEADER]: endpoint.key }, signal: controller.signal });
   } catch (error) {
     const reason = controller.signal.aborted ? controller.signal.reason : error;
-    throw new Unavailable(`The sandbox's agent server did not respond: ${reason instanceof Error ? reason.message : String(reason)}`);
+    throw new Unavailable(msg`The sandbox's agent server did not respond: ${reason instanceof Error ? reason.message : String(reason)}`);
   } finally {
     clearTimeout(timer);
   }
@@ -142,14 +144,14 @@ async function boundedJson(response: Response): Promise<unknown> {
     size += chunk.length;
     if (size > MAX_JSON_BYTES) {
       await response.body?.cancel();
-      throw new Unavailable(`The sandbox's agent server sent more than ${MAX_JSON_BYTES} bytes for the workspace`);
+      throw new Unavailable(msg`The sandbox's agent server sent more than ${MAX_JSON_BYTES} bytes for the workspace`);
     }
     chunks.push(chunk);
   }
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    throw new Unavailable("The sandbox's agent server sent no JSON for the workspace");
+    throw new Unavailable(msg`The sandbox's agent server sent no JSON for the workspace`);
   }
 }
 
@@ -163,9 +165,10 @@ async function refuseFailure(response: Response, pathAsked: boolean): Promise<vo
   if (response.status === 404 || response.status === 422) {
     const body = (await boundedJson(response).catch(() => ({}))) as { detail?: unknown };
     const detail = typeof body.detail === 'string' ? body.detail : undefined;
-    if (response.status === 422 && pathAsked) throw new Invalid(['path'], detail ?? 'This path of the workspace cannot be read');
-    if (response.status === 422) throw new Conflict(detail ?? 'The workspace cannot be read');
-    throw new NotFound(detail ?? 'Not found in the workspace');
+    const theirs = detail === undefined ? undefined : verbatim(detail);
+    if (response.status === 422 && pathAsked) throw new Invalid(['path'], theirs ?? msg`This path of the workspace cannot be read`);
+    if (response.status === 422) throw new Conflict(theirs ?? msg`The workspace cannot be read`);
+    throw new NotFound(theirs ?? msg`Not found in the workspace`);
   }
-  throw await refusal(response, 'could not read the workspace');
+  throw await refusal(response, (detail) => msg`The sandbox's agent server could not read the workspace: ${detail}`);
 }

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { Invalid } from '../../domain-errors';
 import type { Cursor } from '../../store/conversations-store';
 
@@ -21,5 +22,5 @@ export function decodeCursor(sort: string, pageId: string | undefined): Cursor |
   } catch {
     // refused below
   }
-  throw new Invalid(['page_id'], 'Not a page id this server gave out for this sort order', pageId);
+  throw new Invalid(['page_id'], msg`Not a page id this server gave out for this sort order`, pageId);
 }

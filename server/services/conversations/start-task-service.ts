@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { randomUUID } from 'node:crypto';
 import {
   type StartRequest,
@@ -89,7 +90,7 @@ export class StartTaskService {
     // Anyone's: ids are one table's keys.
     const taken = this.data.as(asSystem('check a new conversation id is free')).conversations;
     if (this.#running.has(conversationId) || (await taken.get(conversationId))) {
-      throw new Conflict(`Conversation ${conversationId} already exists`);
+      throw new Conflict(msg`Conversation ${conversationId} already exists`);
     }
     return this.#begin(caller, request, conversationId, undefined, onUpdate);
   }
@@ -102,16 +103,21 @@ export class StartTaskService {
    */
   async continueInNewSandbox(caller: Caller, id: string, onUpdate?: (task: StartTask) => void): Promise<StartTask> {
     const hex = normaliseId(id);
-    if (!hex) throw new NotFound(`Conversation ${id} not found`);
+    if (!hex) throw new NotFound(msg`Conversation ${id} not found`);
     // Held from the first look on: a second request meanwhile (a double click) starts no second sandbox.
-    if (this.#running.has(hex) || this.#continuing.has(hex)) throw new Conflict(`Conversation ${hex} is starting already`);
+    if (this.#running.has(hex) || this.#continuing.has(hex)) throw new Conflict(msg`Conversation ${hex} is starting already`);
     this.#continuing.add(hex);
     try {
       const record = await this.data.as(caller).conversations.authorize('continue', hex);
       const sandbox = (await this.sandboxes.ofConversations(caller, [record])).get(record.sandbox_id);
       if (sandbox && sandbox.status !== 'ERROR' && sandbox.status !== 'MISSING') {
+        const [conversationId, sandboxId] = [record.id, sandbox.id];
         throw new Conflict(
-          `Conversation ${record.id}'s sandbox ${sandbox.id} is ${sandbox.status.toLowerCase()}: it goes on there${sandbox.status === 'PAUSED' ? ' once resumed' : ''}`,
+          sandbox.status === 'PAUSED'
+            ? msg`Conversation ${conversationId}'s sandbox ${sandboxId} is paused: it goes on there once resumed`
+            : sandbox.status === 'STARTING'
+              ? msg`Conversation ${conversationId}'s sandbox ${sandboxId} is starting: it goes on there`
+              : msg`Conversation ${conversationId}'s sandbox ${sandboxId} is running: it goes on there`,
         );
       }
       const request = startRequestSchema.parse({
@@ -167,7 +173,8 @@ export class StartTaskService {
       .as(caller)
       .conversations.authorize('continue', request.parent_conversation_id)
       .catch((error: unknown) => {
-        throw error instanceof NotFound ? new NotFound(`Parent conversation ${request.parent_conversation_id} not found`) : error;
+        const parentId = String(request.parent_conversation_id);
+        throw error instanceof NotFound ? new NotFound(msg`Parent conversation ${parentId} not found`) : error;
       });
     return {
       ...request,

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import {
   agentMetricsOf,
   type ExecutionStatus,
@@ -355,7 +356,7 @@ export class EventService {
   /** The stored id of a conversation the caller may see; NotFound otherwise. */
   async ensureConversation(caller: Caller, id: string): Promise<string> {
     const hex = normaliseId(id);
-    if (!hex || !(await this.data.as(caller).conversations.get(hex))) throw new NotFound(`Conversation ${id} not found`);
+    if (!hex || !(await this.data.as(caller).conversations.get(hex))) throw new NotFound(msg`Conversation ${id} not found`);
     return hex;
   }
 
@@ -440,7 +441,7 @@ export class EventService {
     const descending = query.sort_order === 'TIMESTAMP_DESC';
     const decoded = decodeCursor(query.sort_order, query.page_id);
     const seq = decoded ? Number(decoded.id) : undefined;
-    if (decoded && !Number.isSafeInteger(seq)) throw new Invalid(['page_id'], 'Not a page id this server gave out', query.page_id);
+    if (decoded && !Number.isSafeInteger(seq)) throw new Invalid(['page_id'], msg`Not a page id this server gave out`, query.page_id);
     const cursor = decoded && seq !== undefined ? { timestamp: decoded.value, seq } : undefined;
     const { rows, more } = await this.data.as(caller).events.search(query, descending, cursor, query.limit);
     const last = rows.at(-1);
@@ -457,7 +458,7 @@ export class EventService {
   /** In request order, `null` for an id that is not stored. */
   async getMany(caller: Caller, ids: string[]): Promise<(AgentEvent | null)[]> {
     if (ids.length > MAX_PAGE_SIZE)
-      throw new Invalid(['id'], `Cannot request more than ${MAX_PAGE_SIZE} events at once, got ${ids.length}`);
+      throw new Invalid(['id'], msg`Cannot request more than ${MAX_PAGE_SIZE} events at once, got ${ids.length}`);
     const byId = new Map<string, AgentEvent>();
     for (const record of await this.data.as(caller).events.getMany([...new Set(ids)])) {
       if (!byId.has(record.event_id)) byId.set(record.event_id, toEvent(record));
@@ -470,7 +471,7 @@ export class EventService {
     const hex = normaliseId(conversationId);
     const record = hex ? await this.data.as(RECEIVE).conversations.get(hex) : undefined;
     if (!hex || !record || record.sandbox_id !== sandboxId) {
-      throw new NotFound(`Conversation ${conversationId} not found in sandbox ${sandboxId}`);
+      throw new NotFound(msg`Conversation ${conversationId} not found in sandbox ${sandboxId}`);
     }
     await this.receive(RECEIVE, hex, events);
   }

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { Caller } from '../../authz/caller';
 import type {
   Branch,
@@ -11,7 +12,7 @@ import type {
 } from '../../git-providers/git-user-schemas';
 import { PROVIDER_NAMES, type Provider } from '../../../src/contract/secrets';
 import { type SuggestedTask, TASK_PROVIDERS, type TaskProvider } from '../../../src/contract/suggested-tasks';
-import { Conflict, Invalid, NotFound, Unavailable } from '../../domain-errors';
+import { Conflict, Invalid, NotFound, Unavailable, verbatim } from '../../domain-errors';
 import {
   fetchBranches,
   fetchGitUser,
@@ -59,7 +60,7 @@ export class GitUserService {
 
   async user(caller: Caller): Promise<GitUser> {
     const account = await this.#account(caller);
-    if (!account) throw new NotFound('No GitHub, GitLab or Bitbucket token is connected: add one under Settings → Git');
+    if (!account) throw new NotFound(msg`No GitHub, GitLab or Bitbucket token is connected: add one under Settings → Git`);
     try {
       return await fetchGitUser(account);
     } catch (error) {
@@ -102,8 +103,10 @@ export class GitUserService {
    * from OpenHands; GitLab has none (OpenHands refuses the question).
    */
   async installations(caller: Caller, provider: Provider): Promise<string[]> {
-    if (provider !== 'github' && provider !== 'bitbucket')
-      throw new Invalid(['provider'], `${PROVIDER_NAMES[provider]} has no installations: ask for github or bitbucket`, provider);
+    if (provider !== 'github' && provider !== 'bitbucket') {
+      const name = PROVIDER_NAMES[provider];
+      throw new Invalid(['provider'], msg`${name} has no installations: ask for github or bitbucket`, provider);
+    }
     const account = await this.#account(caller, provider);
     if (!account) return [];
     try {
@@ -174,8 +177,8 @@ export class GitUserService {
   }
 
   #domainError(error: unknown): Error {
-    if (error instanceof ProviderRefusedToken) return new Conflict(error.message);
-    if (error instanceof ProviderUnreachable) return new Unavailable(error.message);
+    if (error instanceof ProviderRefusedToken) return new Conflict(verbatim(error.message));
+    if (error instanceof ProviderUnreachable) return new Unavailable(verbatim(error.message));
     return error instanceof Error ? error : new Error(String(error));
   }
 }

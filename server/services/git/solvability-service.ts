@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { Caller } from '../../authz/caller';
 import { DEMO_MODEL } from '../../../src/contract/demo-model';
 import { PROVIDER_NAMES } from '../../../src/contract/secrets';
@@ -8,7 +9,7 @@ import {
   TASK_PROVIDERS,
   type TaskProvider,
 } from '../../../src/contract/suggested-tasks';
-import { Conflict, Invalid, NotFound, Unavailable } from '../../domain-errors';
+import { Conflict, Invalid, NotFound, Unavailable, verbatim } from '../../domain-errors';
 import { fetchIssue, type Issue, type IssueRef, issueOfUrl, issueUrl } from '../../git-providers/issues';
 import { type ProviderAccount, ProviderNotFound, ProviderRefusedToken, ProviderUnreachable } from '../../git-providers/provider-http';
 import { promptForTask } from '../../git-providers/suggested-task-prompts';
@@ -47,14 +48,14 @@ export class SolvabilityService {
 
     const settings = await this.settings.readWithSecrets(caller);
     if (settings && !settings.enable_solvability_analysis) {
-      throw new Conflict('Solvability analysis is off: turn it on under Settings › Preferences');
+      throw new Conflict(msg`Solvability analysis is off: turn it on under Settings › Preferences`);
     }
     const model = settings?.llm_model?.trim();
     if (!model || model === DEMO_MODEL) {
       throw new Conflict(
         model === DEMO_MODEL
-          ? 'The demo model cannot read an issue: choose an LLM and its key under Settings › LLM to estimate solvability'
-          : 'No LLM is set up: choose a model and its key under Settings › LLM to estimate solvability',
+          ? msg`The demo model cannot read an issue: choose an LLM and its key under Settings › LLM to estimate solvability`
+          : msg`No LLM is set up: choose a model and its key under Settings › LLM to estimate solvability`,
       );
     }
 
@@ -72,7 +73,8 @@ export class SolvabilityService {
             ? `${model} did not answer with an estimate: try again, or choose another model under Settings › LLM.`
             : `The estimate failed: ${rootCause(error)}.`;
       this.log.warn({ model, url: shownUrl(url), reason: masked(reason, apiKey) }, 'solvability estimate failed');
-      throw new Unavailable(masked(`The LLM could not estimate solvability. ${reason}`, apiKey));
+      const shownReason = masked(reason, apiKey);
+      throw new Unavailable(msg`The LLM could not estimate solvability. ${shownReason}`);
     }
     this.log.info(
       { model, provider: account.provider, repo: issue.repo, issue: issue.number, score: answer.score },
@@ -108,20 +110,27 @@ export class SolvabilityService {
       try {
         url = new URL(request.issue_url);
       } catch {
-        throw new Invalid(['issue_url'], `Expected an issue's address, such as ${ISSUE_URL_EXAMPLE}`, request.issue_url);
+        throw new Invalid(['issue_url'], msg`Expected an issue's address, such as ${ISSUE_URL_EXAMPLE}`, request.issue_url);
       }
       if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new Invalid(['issue_url'], `Expected an issue's address, such as ${ISSUE_URL_EXAMPLE}`, request.issue_url);
+        throw new Invalid(['issue_url'], msg`Expected an issue's address, such as ${ISSUE_URL_EXAMPLE}`, request.issue_url);
       }
       for (const account of accounts) {
         const ref = issueOfUrl(account.provider, account.host, url);
         if (ref) return { account, ref };
       }
+      if (accounts.length === 0) {
+        throw new Invalid(
+          ['issue_url'],
+          msg`No GitHub, GitLab or Bitbucket is connected: connect the one with the issue under Settings → Git`,
+          request.issue_url,
+        );
+      }
+      const providers = accounts.map((a) => PROVIDER_NAMES[a.provider]).join(' or ');
+      const example = issueUrl(accounts[0]!.provider, accounts[0]!.host, { repo: 'owner/repo', number: 1 });
       throw new Invalid(
         ['issue_url'],
-        accounts.length === 0
-          ? 'No GitHub, GitLab or Bitbucket is connected: connect the one with the issue under Settings → Git'
-          : `Expected the address of an issue on ${accounts.map((a) => PROVIDER_NAMES[a.provider]).join(' or ')} as connected under Settings → Git, such as ${issueUrl(accounts[0]!.provider, accounts[0]!.host, { repo: 'owner/repo', number: 1 })}`,
+        msg`Expected the address of an issue on ${providers} as connected under Settings → Git, such as ${example}`,
         request.issue_url,
       );
     }
@@ -130,20 +139,17 @@ export class SolvabilityService {
       throw new Invalid(
         missing.map((field) => ({
           loc: [field],
-          msg: 'Name the issue: its address (issue_url), or its git_provider, repo and issue_number',
+          msg: msg`Name the issue: its address (issue_url), or its git_provider, repo and issue_number`,
         })),
       );
     }
     if (!isTaskProvider(request.git_provider)) {
-      throw new Invalid(['git_provider'], 'Issues are read from GitHub, GitLab and Bitbucket only', request.git_provider);
+      throw new Invalid(['git_provider'], msg`Issues are read from GitHub, GitLab and Bitbucket only`, request.git_provider);
     }
     const account = accounts.find((a) => a.provider === request.git_provider);
     if (!account) {
-      throw new Invalid(
-        ['git_provider'],
-        `No ${PROVIDER_NAMES[request.git_provider]} token is connected: add one under Settings → Git`,
-        request.git_provider,
-      );
+      const provider = PROVIDER_NAMES[request.git_provider];
+      throw new Invalid(['git_provider'], msg`No ${provider} token is connected: add one under Settings → Git`, request.git_provider);
     }
     return { account, ref: { repo: request.repo, number: request.issue_number } };
   }
@@ -153,10 +159,11 @@ export class SolvabilityService {
     try {
       return await fetchIssue(account, ref);
     } catch (error) {
+      const { number, repo } = ref;
       if (error instanceof ProviderNotFound)
-        throw new NotFound(`${name} has no issue #${ref.number} in ${ref.repo} that the connected token may see`);
-      if (error instanceof ProviderRefusedToken) throw new Conflict(error.message);
-      if (error instanceof ProviderUnreachable) throw new Unavailable(error.message);
+        throw new NotFound(msg`${name} has no issue #${number} in ${repo} that the connected token may see`);
+      if (error instanceof ProviderRefusedToken) throw new Conflict(verbatim(error.message));
+      if (error instanceof ProviderUnreachable) throw new Unavailable(verbatim(error.message));
       throw error;
     }
   }

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { SESSION_KEY_HEADER } from '../../session-key';
 import { type Caller, OWNER_ID } from '../../authz/caller';
 
@@ -6,7 +7,7 @@ import { type Caller, OWNER_ID } from '../../authz/caller';
  * what they may see), not as the session key's owner. Taken only with the session key.
  */
 export const CALLER_HEADER = 'X-Agent-Console-Caller';
-import { Conflict, NotFound, Unavailable } from '../../domain-errors';
+import { Conflict, NotFound, Unavailable, verbatim } from '../../domain-errors';
 import type { Owner } from './instance-registry';
 
 const TIMEOUT_MS = 15_000;
@@ -41,13 +42,14 @@ export class OwnerClient {
         redirect: 'error',
       });
     } catch (error) {
-      throw new Unavailable(`Its server instance ${owner.id} at ${owner.address} does not respond: ${(error as Error).message}`);
+      const reason = (error as Error).message;
+      throw new Unavailable(msg`Its server instance ${owner.id} at ${owner.address} does not respond: ${reason}`);
     }
     const payload = (await response.json().catch(() => null)) as { detail?: unknown } | null;
     if (response.ok) return payload as T;
     const detail = typeof payload?.detail === 'string' ? payload.detail : `HTTP ${response.status}`;
-    if (response.status === 404) throw new NotFound(detail);
-    if (response.status === 409) throw new Conflict(detail);
-    throw new Unavailable(`Its server instance ${owner.id} responded: ${detail}`);
+    if (response.status === 404) throw new NotFound(verbatim(detail));
+    if (response.status === 409) throw new Conflict(verbatim(detail));
+    throw new Unavailable(msg`Its server instance ${owner.id} responded: ${detail}`);
   }
 }

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { finished, pipeline, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { request } from 'undici';
@@ -111,7 +112,7 @@ export class LlmProxyService {
   }
 
   async #listenOn(host: string): Promise<number> {
-    if (!this.#listen) throw new Unavailable('The LLM proxy is not listening');
+    if (!this.#listen) throw new Unavailable(msg`The LLM proxy is not listening`);
     let listener = this.#listeners.get(host);
     if (!listener) {
       listener = this.#listen(host);
@@ -146,7 +147,7 @@ export class LlmProxyService {
   async chatCompletions(token: string | undefined, body: Buffer, signal: AbortSignal): Promise<ForwardedResponse> {
     const conversationId = this.tokens.conversationOf(token);
     const conversation = conversationId === undefined ? undefined : await this.data.as(asSystem(TASK)).conversations.get(conversationId);
-    if (!conversation) throw new Unauthenticated('Not a token of a conversation this server has');
+    if (!conversation) throw new Unauthenticated(msg`Not a token of a conversation this server has`);
     const llm = await this.settings.readWithSecrets(asSystem(TASK, conversation.user_id));
     const url = `${llmEndpoint(llm?.llm_base_url)}/chat/completions`;
     const key = llm?.llm_api_key;
@@ -167,7 +168,7 @@ export class LlmProxyService {
       if (signal.aborted) throw error;
       const reason = rootCause(error);
       this.log.warn({ conversationId, url: shownUrl(url), reason }, 'the LLM could not be reached');
-      throw new Unavailable(`The LLM at ${shownUrl(url)} could not be reached (${reason}). Check its base URL in Settings › LLM.`);
+      throw new Unavailable(msg`The LLM at ${shownUrl(url)} could not be reached (${reason}). Check its base URL in Settings › LLM.`);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { msg, plural } from '@lingui/core/macro';
 import type { SandboxCapacity } from '../../../src/contract/sandboxes';
 import { isAdminRole } from '../../../src/contract/roles';
 import { asSystem, type Caller } from '../../authz/caller';
@@ -29,7 +30,6 @@ export interface UserSandboxLimits {
 export const NO_USER_LIMITS: UserSandboxLimits = { maxRunning: null, maxSandboxes: null };
 
 /** "1 sandbox", "3 sandboxes". */
-const sandboxCount = (count: number) => `${count} ${count === 1 ? 'sandbox' : 'sandboxes'}`;
 
 /** What the caps count: every user's sandboxes. */
 const COUNT = asSystem('count sandboxes against the limits');
@@ -53,7 +53,7 @@ export class SandboxCaps {
   /** Refuses a new sandbox of `userId` when one more would exist than MAX_SANDBOXES, or run or exist than their limits. */
   async refuseToStart(userId: string): Promise<void> {
     if ((await this.data.as(COUNT).sandboxes.count()) >= this.limits.maxSandboxes) {
-      throw new Conflict(`At most ${this.limits.maxSandboxes} sandboxes may exist at once (MAX_SANDBOXES); delete one to start another`);
+      throw new Conflict(msg`At most ${this.limits.maxSandboxes} sandboxes may exist at once (MAX_SANDBOXES); delete one to start another`);
     }
     await this.#refuseOverLimits(userId, undefined, true);
   }
@@ -72,19 +72,24 @@ export class SandboxCaps {
     const running = await this.#running((await this.owners.own(COUNT)).filter((record) => record.id !== except));
     const others = running.filter((record) => record.created_by_user_id !== userId).length;
     if (others >= this.limits.maxRunning) {
+      const { maxRunning } = this.limits;
       throw new Conflict(
-        `All ${this.limits.maxRunning} sandboxes that may run at once (MAX_RUNNING_SANDBOXES) are other users'; ask an admin to pause one`,
+        msg`All ${maxRunning} sandboxes that may run at once (MAX_RUNNING_SANDBOXES) are other users'; ask an admin to pause one`,
       );
     }
     const limits = await this.userLimits(userId);
     const own = running.length - others;
     if (limits.maxRunning !== null && own >= limits.maxRunning) {
-      throw new Conflict(`You may run ${sandboxCount(limits.maxRunning)} at once (a limit an admin set for you); pause one to run another`);
+      throw new Conflict(
+        msg`You may run ${plural(limits.maxRunning, { one: '# sandbox', other: '# sandboxes' })} at once (a limit an admin set for you); pause one to run another`,
+      );
     }
     if (starting && limits.maxSandboxes !== null) {
       const existing = (await this.data.as(COUNT).sandboxes.list()).filter((record) => record.created_by_user_id === userId).length;
       if (existing >= limits.maxSandboxes) {
-        throw new Conflict(`You may have ${sandboxCount(limits.maxSandboxes)} (a limit an admin set for you); delete one to start another`);
+        throw new Conflict(
+          msg`You may have ${plural(limits.maxSandboxes, { one: '# sandbox', other: '# sandboxes' })} (a limit an admin set for you); delete one to start another`,
+        );
       }
     }
   }

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { SandboxInfo } from '../../../src/contract/sandboxes';
 import { isSystem, type Subject } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
@@ -58,7 +59,7 @@ export class SandboxOwners {
   /** The instance that runs `record`, reachable, or the refusal that says why it is not. */
   async reachableOwner(record: SandboxRecord): Promise<ReachableOwner> {
     const owner = await this.instances!.registry.owner(record.owner_instance);
-    if (!owner.reachable) throw new Unavailable(`Sandbox ${record.id} runs on another server instance. ${owner.detail}.`);
+    if (!owner.reachable) throw new Unavailable(msg`Sandbox ${record.id} runs on another server instance. ${owner.detail}.`);
     return owner;
   }
 

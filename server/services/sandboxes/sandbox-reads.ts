@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import {
   MAX_PAGE_SIZE,
   SANDBOX_STATUSES,
@@ -19,7 +20,8 @@ import type { SandboxOwners } from './sandbox-owners';
 const CONVERSATIONS_SANDBOXES = asSystem('show the sandboxes of conversations');
 
 function refuseTooMany(ids: string[], what: string): void {
-  if (ids.length > MAX_PAGE_SIZE) throw new Invalid(['id'], `Cannot request more than ${MAX_PAGE_SIZE} ${what} at once, got ${ids.length}`);
+  if (ids.length > MAX_PAGE_SIZE)
+    throw new Invalid(['id'], msg`Cannot request more than ${MAX_PAGE_SIZE} ${what} at once, got ${ids.length}`);
 }
 
 /** The reads of sandboxes and their specs, each as whoever it is for may see them (see SandboxService). */

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
@@ -194,7 +195,7 @@ export class SandboxService {
     { forConversation }: { forConversation?: string } = {},
   ): Promise<{ sandbox: SandboxInfo; pausedIds: string[] }> {
     const listed = await this.spec(specId);
-    if (!listed) throw new NotFound(`Sandbox spec ${specId ?? '(default)'} not found`);
+    if (!listed) throw new NotFound(msg`Sandbox spec ${specId ?? '(default)'} not found`);
     // Before the cap's lock: making a spec ready may build an image, which other starts need not wait for.
     const { spec, problem } = (await this.specs.ready?.(listed)) ?? { spec: listed };
     return this.#locks.run(CAP, async () => {
@@ -308,7 +309,7 @@ export class SandboxService {
         const state = await this.runtime.state(record);
         // As OpenHands' process sandboxes: one whose processes are gone is not found to resume
         // (a bare 404 on the wire; the console says what it means).
-        if (state === 'missing') throw new NotFound(`Sandbox ${id} has no processes to resume`);
+        if (state === 'missing') throw new NotFound(msg`Sandbox ${id} has no processes to resume`);
         if (state !== 'paused') return { pausedIds: [] }; // running already, or starting: nothing to resume
         await this.#caps.refuseToResume(record.created_by_user_id, id);
         const pausedIds = await this.#caps.makeRoom(id, record.created_by_user_id);
@@ -369,10 +370,11 @@ export class SandboxService {
   async exec(caller: Caller, id: string, command: string[], { cwd, env, timeoutMs, signal }: ExecRequest): Promise<ExecResult> {
     const record = await this.data.as(caller).sandboxes.authorize('use', id);
     // A start into another instance's sandbox runs on that instance (StartTaskService): not here.
-    if (!this.#owners.mine(record)) throw new Conflict(`Sandbox ${id} runs on another server instance (${record.owner_instance})`);
+    const instance = String(record.owner_instance);
+    if (!this.#owners.mine(record)) throw new Conflict(msg`Sandbox ${id} runs on another server instance (${instance})`);
     const state = await this.runtime.state(record);
-    if (state === 'paused') throw new Conflict(`Sandbox ${id} is paused; resume it first`);
-    if (state !== 'running') throw new Conflict(`Sandbox ${id} is not running`);
+    if (state === 'paused') throw new Conflict(msg`Sandbox ${id} is paused; resume it first`);
+    if (state !== 'running') throw new Conflict(msg`Sandbox ${id} is not running`);
     const spec = (await this.specs.list()).find((s) => s.id === record.spec_id);
     return this.runtime.exec(record, command, {
       cwd: cwd ?? spec?.working_dir ?? '',

@@ -1,7 +1,7 @@
 import { sessionKeyCaller } from '../../authz/caller';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadSandboxSpecs } from '../../sandboxes/specs';
-import { Conflict, Invalid, NotFound } from '../../domain-errors';
+import { NotFound } from '../../domain-errors';
 import { processGroup, readProcStat } from '../../processes/proc';
 import { AGENT_SERVER_CONTAINER_PORT } from '../../sandboxes/docker/sandbox-image';
 import { databasesUnderTest } from '../../testing/databases';
@@ -359,10 +359,14 @@ describe.each(runtimes)('running a command inside a sandbox on the %s runtime (e
 
   it('refuses a paused or unknown sandbox and a directory outside the sandbox, saying what to do', async () => {
     const run = (sandbox: string, cwd?: string) => exec(sandbox, ['true'], { cwd });
-    await expect(run(idle, '../..')).rejects.toEqual(new Invalid(['cwd'], '../.. is outside the sandbox'));
+    await expect(run(idle, '../..')).rejects.toMatchObject({
+      kind: 'invalid',
+      problems: [{ loc: ['cwd'] }],
+      message: '../.. is outside the sandbox',
+    });
     await expect(run('nope')).rejects.toBeInstanceOf(NotFound);
     await t.services.sandboxes.pause(sessionKeyCaller, idle);
-    await expect(run(idle)).rejects.toEqual(new Conflict(`Sandbox ${idle} is paused; resume it first`));
+    await expect(run(idle)).rejects.toMatchObject({ kind: 'conflict', message: `Sandbox ${idle} is paused; resume it first` });
   });
 });
 

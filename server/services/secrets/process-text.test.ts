@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NUL_PROBLEM } from '../../../src/contract/rules';
+import { inEnglish } from '../../i18n/english';
 import { sessionKeyCaller } from '../../authz/caller';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
@@ -72,7 +73,7 @@ describe('a NUL character is refused at its field, and nothing is stored', () =>
     const response = await send(method as 'POST' | 'PUT', url, payload);
     expect(response.statusCode).toBe(422);
     const detail = response.json().detail as { loc: unknown[]; msg: string; input: unknown }[];
-    expect(detail).toContainEqual(expect.objectContaining({ loc, msg: expect.stringContaining(NUL_PROBLEM) }));
+    expect(detail).toContainEqual(expect.objectContaining({ loc, msg: expect.stringContaining(inEnglish(NUL_PROBLEM)) }));
     // A secret's value is never sent back, even a refused one.
     expect(JSON.stringify(detail)).not.toContain('a\\u0000b');
     expect(await stored()).toEqual(before);

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import {
   type CustomSecrets,
   type GitProviderStatus,
@@ -12,10 +13,10 @@ import type { TokenVerifier } from '../../git-providers/token-verifier';
 import type { SecretBox } from '../../secret-box';
 import type { Subject } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
-import { Conflict, Invalid, NotFound } from '../../domain-errors';
+import { Conflict, Invalid, NotFound, verbatim } from '../../domain-errors';
 
-const secretExists = (name: string) => new Conflict(`Secret ${name} already exists`);
-const secretNotFound = (name: string) => new NotFound(`Secret with ID ${name} not found`);
+const secretExists = (name: string) => new Conflict(msg`Secret ${name} already exists`);
+const secretNotFound = (name: string) => new NotFound(msg`Secret with ID ${name} not found`);
 
 /**
  * Git provider tokens and custom secrets: sealed at rest, never returned. Tokens are checked
@@ -49,7 +50,7 @@ export class SecretsService {
   /** Asks the provider about its stored token now, and remembers an acceptance (or forgets one on a refusal). */
   async checkProviderToken(subject: Subject, provider: Provider): Promise<TokenCheck> {
     const stored = (await this.#records(subject).listProviderTokens(subject.userId)).find((t) => t.provider === provider);
-    if (!stored) throw new NotFound(`${PROVIDER_NAMES[provider]} is not connected`);
+    if (!stored) throw new NotFound(msg`${PROVIDER_NAMES[provider]} is not connected`);
     const verdict = await this.verify(provider, this.box.open(stored.token), stored.host);
     let checkedAt = stored.checked_at;
     if (verdict.outcome === 'accepted' || verdict.outcome === 'refused') {
@@ -126,7 +127,7 @@ export class SecretsService {
       // Nothing to ask (Enterprise SSO) is no reason to refuse.
       return verdict.outcome === 'accepted' || verdict.outcome === 'uncheckable'
         ? []
-        : [{ loc: ['provider_tokens', c.provider, c.field], msg: verdict.reason }];
+        : [{ loc: ['provider_tokens', c.provider, c.field], msg: verbatim(verdict.reason) }];
     });
     if (problems.length > 0) throw new Invalid(problems);
     return new Set(checks.filter((_, i) => verdicts[i]!.outcome === 'accepted').map((c) => c.provider));
@@ -187,7 +188,7 @@ export class SecretsService {
     const existing = new Set((await this.#records(subject).listCustomSecrets(subject.userId)).map((s) => s.name));
     const missing = secrets.filter(([name, s]) => !existing.has(name) && !s.secret);
     if (missing.length > 0) {
-      throw new Invalid(missing.map(([name]) => ({ loc: ['custom_secrets', name, 'secret'], msg: 'A new secret needs a value' })));
+      throw new Invalid(missing.map(([name]) => ({ loc: ['custom_secrets', name, 'secret'], msg: msg`A new secret needs a value` })));
     }
     if (update.provider_tokens) await this.mergeProviderTokens(subject, update.provider_tokens);
     await this.#records(subject).upsertCustomSecrets(

@@ -1,3 +1,4 @@
+import type { MessageDescriptor } from '@lingui/core';
 import { createHmac, randomBytes } from 'node:crypto';
 import type { MetaStore } from '../../store/meta-store';
 
@@ -39,7 +40,7 @@ export class BrowserSessions {
    */
   constructor(
     private readonly meta: MetaStore,
-    readonly refusedBecause?: string,
+    readonly refusedBecause?: MessageDescriptor,
   ) {}
 
   /** The key a session cookie under `sessionKey` is signed and checked with now. */
@@ -48,7 +49,3 @@ export class BrowserSessions {
     return signingKey(secret, sessionKey);
   }
 }
-
-/** Why browser sessions and a team need sandboxes with a network of their own, and what to install. */
-export const SHARED_NETWORK_REFUSAL =
-  "This server's sandboxes share its network (they run without namespaces), so a page one of them serves on this machine would be sent a browser's session cookie: sign in with the session key or an API key. Install bubblewrap and slirp4netns (Debian: apt-get install bubblewrap slirp4netns) and restart the server to sign in with a password or an identity provider, or to invite others; or use SANDBOX_RUNTIME=docker.";

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { Caller } from '../../authz/caller';
 import OpenAI from 'openai';
 import { providerWords } from '../../provider-words';
@@ -55,7 +56,7 @@ export class LlmTestService {
       apiKey = stored?.llm_api_key ?? null;
       // Else anyone with the session key could send the stored key to a server of their choosing.
       if (apiKey && llmEndpoint(stored?.llm_base_url) !== url) {
-        throw new Invalid(['api_key'], 'Type the key to test another base URL: the stored key only goes to the stored base URL');
+        throw new Invalid(['api_key'], msg`Type the key to test another base URL: the stored key only goes to the stored base URL`);
       }
     }
     const result = await this.#send(request.model, url, apiKey || null);

@@ -1,6 +1,9 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { OptionKind, ServerConfig } from '../../../src/contract/options';
 import type { LlmPrices } from '../../llm-prices';
 import type { Settings } from '../../../src/contract/settings';
+import { english } from '../../i18n/english';
 
 /** The agent our agent server runs (it has no other). */
 const AGENT_NAME = 'CodeActAgent';
@@ -31,21 +34,24 @@ export class OptionsService {
   /**
    * The Settings fields this server stores but does not act on, each with why (a clause the
    * Settings page shows after "Not used by this server: "): analytics, V0 conversations, the
-   * remote runtime's key, and on the process runtime what only containers have.
+   * remote runtime's key, and on the process runtime what only containers have. In `i18n`'s language.
    */
-  settingsNotUsed(): Partial<Record<keyof Settings, string>> {
-    const always: Partial<Record<keyof Settings, string>> = {
-      sandbox_api_key: "it is the key of OpenHands' remote runtime; each sandbox here gets a key of its own",
-      user_consents_to_analytics: 'this server collects no analytics',
-      v1_enabled: 'every conversation here runs on the V1 agent server; there are no V0 conversations',
+  settingsNotUsed(i18n: I18n = english): Partial<Record<keyof Settings, string>> {
+    const always: Partial<Record<keyof Settings, MessageDescriptor>> = {
+      sandbox_api_key: msg`it is the key of OpenHands' remote runtime; each sandbox here gets a key of its own`,
+      user_consents_to_analytics: msg`this server collects no analytics`,
+      v1_enabled: msg`every conversation here runs on the V1 agent server; there are no V0 conversations`,
     };
-    if (this.runtime === 'docker') return always;
-    return {
-      ...always,
-      sandbox_base_container_image: 'process sandboxes run on this machine, not in an image (Docker sandboxes build one on it)',
-      sandbox_runtime_container_image: 'process sandboxes run on this machine, not in an image (Docker sandboxes start from it)',
-      remote_runtime_resource_factor: 'process sandboxes have no memory or CPU limit to multiply (Docker sandboxes do)',
-    };
+    const reasons: typeof always =
+      this.runtime === 'docker'
+        ? always
+        : {
+            ...always,
+            sandbox_base_container_image: msg`process sandboxes run on this machine, not in an image (Docker sandboxes build one on it)`,
+            sandbox_runtime_container_image: msg`process sandboxes run on this machine, not in an image (Docker sandboxes start from it)`,
+            remote_runtime_resource_factor: msg`process sandboxes have no memory or CPU limit to multiply (Docker sandboxes do)`,
+          };
+    return Object.fromEntries(Object.entries(reasons).map(([field, reason]) => [field, i18n._(reason)]));
   }
 
   config(): ServerConfig {

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type { McpConfig, McpConfigResponse } from '../../../src/contract/mcp';
 import { DEFAULT_SETTINGS, SECRET_FIELDS, type Settings, type SettingsResponse, type SettingsUpdate } from '../../../src/contract/settings';
 import {
@@ -133,7 +134,7 @@ export class SettingsService {
   /** The stored settings with secrets hidden (see `readIfStored`). Before anything was stored: NotFound. */
   async read(subject: Subject): Promise<SettingsResponse> {
     const response = await this.readIfStored(subject);
-    if (response === null) throw new NotFound('Settings not found');
+    if (response === null) throw new NotFound(msg`Settings not found`);
     return response;
   }
 

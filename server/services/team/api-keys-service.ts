@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import { createHash, randomInt } from 'node:crypto';
 import type { ApiKey, ApiKeyCreate, CreatedApiKey } from '../../../src/contract/team';
 import { type Clock, systemClock } from '../../clock';
@@ -48,11 +49,11 @@ export class ApiKeysService {
     const now = this.clock();
     const bound = caller.expiresAt ? new Date(caller.expiresAt) : null;
     const expires = request.expires_at ? new Date(request.expires_at) : bound;
-    if (expires && expires <= now) throw new Invalid(['expires_at'], 'Expiration date cannot be in the past', request.expires_at);
+    if (expires && expires <= now) throw new Invalid(['expires_at'], msg`Expiration date cannot be in the past`, request.expires_at);
     if (bound && expires && expires > bound) {
       throw new Invalid(
         ['expires_at'],
-        `The key you signed in with expires ${bound.toISOString()}: a key it makes cannot outlive it`,
+        msg`The key you signed in with expires ${bound.toISOString()}: a key it makes cannot outlive it`,
         request.expires_at,
       );
     }
@@ -69,7 +70,7 @@ export class ApiKeysService {
   }
 
   async delete(caller: Caller, id: number): Promise<void> {
-    if (!(await this.data.as(caller).apiKeys.delete(caller.userId, id))) throw new NotFound('API key not found');
+    if (!(await this.data.as(caller).apiKeys.delete(caller.userId, id))) throw new NotFound(msg`API key not found`);
   }
 
   #live(record: ApiKeyRecord | undefined): record is ApiKeyRecord {

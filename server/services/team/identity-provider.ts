@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import * as oidc from 'openid-client';
 import type { OidcConfig } from '../../config';
 import type { Logger } from '../../logger';
@@ -39,7 +40,7 @@ export class IdentityProvider {
       .catch((error: unknown) => {
         this.#configuration = undefined;
         this.log.warn({ err: error, issuer: this.config.issuer }, 'the identity provider could not be reached');
-        throw new Unavailable(`The identity provider at ${this.config.issuer} cannot be reached; try again, or sign in with a password`);
+        throw new Unavailable(msg`The identity provider at ${this.config.issuer} cannot be reached; try again, or sign in with a password`);
       });
     return this.#configuration;
   }
@@ -72,10 +73,10 @@ export class IdentityProvider {
       claims = tokens.claims();
     } catch (error) {
       this.log.info({ err: error }, 'an identity provider sign-in was refused');
-      throw new Unauthenticated('The identity provider did not sign you in; try again');
+      throw new Unauthenticated(msg`The identity provider did not sign you in; try again`);
     }
     const email = typeof claims?.email === 'string' ? claims.email : undefined;
-    if (!email) throw new Unauthenticated('The identity provider did not say your email address (the "email" scope)');
+    if (!email) throw new Unauthenticated(msg`The identity provider did not say your email address (the "email" scope)`);
     const name = typeof claims?.name === 'string' ? claims.name : null;
     return this.team.userForIdentity({ email, verified: claims?.email_verified === true, name }, this.config.allowSignups);
   }

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import argon2 from 'argon2';
 import pLimit from 'p-limit';
 import { Unavailable } from '../../domain-errors';
@@ -23,7 +24,7 @@ export class Passwords {
 
   #queued<T>(work: () => Promise<T>): Promise<T> {
     if (this.#limit.pendingCount >= HASHES_WAITING) {
-      return Promise.reject(new Unavailable('Too many sign-ins at once: try again in a moment'));
+      return Promise.reject(new Unavailable(msg`Too many sign-ins at once: try again in a moment`));
     }
     return this.#limit(work);
   }

@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Invitation, InvitationResult, Member, MemberPage, MemberPatch } from '../../../src/contract/team';
 import type { Role } from '../../../src/contract/roles';
@@ -45,10 +47,16 @@ export interface TeamHooks {
   /** Removes a user's settings, secrets and tokens (deleted), as the server at that task for them. */
   forgetUserData(subject: Subject): Promise<void>;
   /** Why nobody may be invited on this server (its sandboxes share its network), if so. */
-  invitationsRefusedBecause?: string;
+  invitationsRefusedBecause?: MessageDescriptor;
 }
 
-const NOT_SIGNED_IN = 'Email or password not accepted';
+/** What `invite` made: the invitations, their tokens, and the addresses it could not invite, with why. */
+export type InvitationsMade = Omit<InvitationResult, 'failed'> & {
+  failed: { email: string; error: MessageDescriptor }[];
+  tokens: Map<string, string>;
+};
+
+const NOT_SIGNED_IN = msg`Email or password not accepted`;
 
 /**
  * The team: who may sign in, with which role, and changing that. Who may change whom is the
@@ -117,15 +125,15 @@ export class TeamService {
     };
   }
 
-  /** Invites each address; each gets a one-time link (the token is in the result only). */
-  async invite(caller: Caller, emails: string[], role: Role): Promise<InvitationResult & { tokens: Map<string, string> }> {
+  /** Invites each address; each gets a one-time link (the token is in the result only). Why one failed is for a person to read. */
+  async invite(caller: Caller, emails: string[], role: Role): Promise<InvitationsMade> {
     if (this.hooks.invitationsRefusedBecause) throw new Conflict(this.hooks.invitationsRefusedBecause);
     const users = this.data.as(caller).users;
     const inviter = await users.get(caller.userId);
     const now = this.clock();
     const expires = new Date(now.getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000);
     const successful: Invitation[] = [];
-    const failed: InvitationResult['failed'] = [];
+    const failed: InvitationsMade['failed'] = [];
     const tokens = new Map<string, string>();
     for (const email of [...new Set(emails.map((typed) => typed.trim().toLowerCase()))]) {
       const token = randomBytes(24).toString('base64url');
@@ -143,7 +151,7 @@ export class TeamService {
         invitation_expires_at: expires.toISOString(),
       });
       if (!added) {
-        failed.push({ email, error: 'A user with this email exists already' });
+        failed.push({ email, error: msg`A user with this email exists already` });
         continue;
       }
       tokens.set(id, token);
@@ -167,7 +175,7 @@ export class TeamService {
     const token = randomBytes(24).toString('base64url');
     const expires = new Date(this.clock().getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000).toISOString();
     await this.data.as(caller).users.renewInvitation(userId, (user) => {
-      if (user.status !== 'invited') throw new Conflict('This user has accepted their invitation already');
+      if (user.status !== 'invited') throw new Conflict(msg`This user has accepted their invitation already`);
       return { invitation_hash: tokenHash(token), invitation_expires_at: expires };
     });
     this.log.info({ userId, by: caller.userId }, 'invitation renewed');
@@ -185,7 +193,7 @@ export class TeamService {
     const user = await this.data.as(asSystem('accept an invitation')).users.byInvitation(tokenHash(token));
     const expires = user?.invitation_expires_at;
     if (!user?.email || user.status !== 'invited' || !expires || new Date(expires) <= this.clock()) {
-      throw new NotFound('This invitation link is not valid: it was used, withdrawn or is older than 7 days. Ask for a new one.');
+      throw new NotFound(msg`This invitation link is not valid: it was used, withdrawn or is older than 7 days. Ask for a new one.`);
     }
     return { ...user, email: user.email, invitation_expires_at: expires };
   }
@@ -213,7 +221,7 @@ export class TeamService {
     const limits = signInLimits(email, address);
     // Counted before the hash: sign-ins at once cannot all slip under the limit.
     const attempt = this.#attempts.take(limits);
-    if (!attempt) throw new Unauthenticated('Too many failed sign-ins: wait a few minutes and try again');
+    if (!attempt) throw new Unauthenticated(msg`Too many failed sign-ins: wait a few minutes and try again`);
     const users = this.data.as(SIGN_IN).users;
     const user = await users.byEmail(email);
     const matches = await this.#checked(attempt, () => this.passwords.matches(user?.password_hash, password));
@@ -234,18 +242,18 @@ export class TeamService {
    * are allowed. Disabled users stay out.
    */
   async userForIdentity(identity: { email: string; verified: boolean; name: string | null }, allowSignups: boolean): Promise<string> {
-    if (!identity.verified) throw new Unauthenticated('The identity provider has not verified this email address');
+    if (!identity.verified) throw new Unauthenticated(msg`The identity provider has not verified this email address`);
     const email = identity.email.trim().toLowerCase();
     const now = this.clock().toISOString();
     const users = this.data.as(asSystem('sign in through the identity provider')).users;
     const user = await users.byEmail(email);
-    if (user?.status === 'disabled') throw new Unauthenticated('This account is disabled: ask an admin');
+    if (user?.status === 'disabled') throw new Unauthenticated(msg`This account is disabled: ask an admin`);
     // The provider vouched for the address (an unverified one was refused above): Settings show it as verified.
     if (user?.status === 'invited')
       await users.activate(user.id, { last_sign_in_at: now, email_verified: 1, name: user.name ?? identity.name });
     else if (user) await users.account(user.id, { last_sign_in_at: now, email_verified: 1 });
     if (user) return user.id;
-    if (!allowSignups) throw new Unauthenticated(`${email} is not on this team: ask an admin for an invitation`);
+    if (!allowSignups) throw new Unauthenticated(msg`${email} is not on this team: ask an admin for an invitation`);
     const id = randomUUID();
     const added = await users.invite({
       id,
@@ -278,11 +286,11 @@ export class TeamService {
   async changePassword(caller: Caller, current: string, next: string, address: string): Promise<void> {
     const users = this.data.as(caller).users;
     const user = await users.get(caller.userId);
-    if (!user?.password_hash) throw new Conflict('You sign in with a key or an identity provider: there is no password to change');
+    if (!user?.password_hash) throw new Conflict(msg`You sign in with a key or an identity provider: there is no password to change`);
     const attempt = this.#attempts.take(signInLimits(user.email ?? user.id, address));
-    if (!attempt) throw new Invalid(['current_password'], 'Too many wrong passwords: wait a few minutes');
+    if (!attempt) throw new Invalid(['current_password'], msg`Too many wrong passwords: wait a few minutes`);
     if (!(await this.#checked(attempt, () => this.passwords.matches(user.password_hash, current)))) {
-      throw new Invalid(['current_password'], 'This is not your current password');
+      throw new Invalid(['current_password'], msg`This is not your current password`);
     }
     this.#attempts.forgive(attempt);
     await users.account(user.id, { password_hash: await this.passwords.hash(next), sessions_since: this.clock().toISOString() });
@@ -297,7 +305,7 @@ export class TeamService {
         user.role === 'owner' &&
         user.status === 'active' &&
         ((patch.role !== undefined && patch.role !== 'owner') || patch.status === 'disabled');
-      if (losesOwner && activeOwners <= 1) throw new Conflict('At least one active owner must remain');
+      if (losesOwner && activeOwners <= 1) throw new Conflict(msg`At least one active owner must remain`);
       if (patch.role !== undefined && patch.role !== user.role) {
         changes.role = patch.role;
         changes.sessions_since = now;
@@ -305,13 +313,13 @@ export class TeamService {
       if (patch.max_running_sandboxes !== undefined) changes.max_running_sandboxes = patch.max_running_sandboxes;
       if (patch.max_sandboxes !== undefined) changes.max_sandboxes = patch.max_sandboxes;
       if (patch.status !== undefined && patch.status !== user.status) {
-        if (user.status === 'invited') throw new Conflict('An invited user becomes active by accepting the invitation');
+        if (user.status === 'invited') throw new Conflict(msg`An invited user becomes active by accepting the invitation`);
         changes.status = patch.status;
         changes.sessions_since = now;
       }
       return changes;
     });
-    if (!changed) throw new NotFound(`User ${userId} not found`);
+    if (!changed) throw new NotFound(msg`User ${userId} not found`);
     if (patch.status === 'disabled') {
       await this.data.as(asSystem('end a user’s access', userId)).apiKeys.deleteAll(userId);
       await this.hooks.pauseSandboxesOf(userId);
@@ -325,9 +333,9 @@ export class TeamService {
   async deleteMember(caller: Caller, userId: string): Promise<void> {
     const deleted = await this.data.as(caller).users.remove(userId, (user, activeOwners) => {
       if (user.role === 'owner' && user.status === 'active' && activeOwners <= 1)
-        throw new Conflict('At least one active owner must remain');
+        throw new Conflict(msg`At least one active owner must remain`);
     });
-    if (!deleted) throw new NotFound(`User ${userId} not found`);
+    if (!deleted) throw new NotFound(msg`User ${userId} not found`);
     await this.hooks.pauseSandboxesOf(userId);
     await this.hooks.forgetUserData(asSystem('forget a deleted user', userId));
     this.log.info({ userId, by: caller.userId }, 'user deleted');

@@ -1,6 +1,7 @@
+import { msg } from '@lingui/core/macro';
 import type { DataAccess } from '../../authz/data-access';
 import { asSystem } from '../../authz/caller';
-import { Conflict, Unauthenticated, Unavailable } from '../../domain-errors';
+import { Conflict, Unauthenticated, Unavailable, verbatim } from '../../domain-errors';
 import type { Logger } from '../../logger';
 import type { WebSearchRequest, WebSearchResults, WebSearchTool } from '../../agent-server/web-search-contract';
 import type { LlmProxyTokens } from '../llm-proxy/llm-proxy-tokens';
@@ -46,7 +47,7 @@ export class WebSearchService {
   async conversationOf(token: string | undefined): Promise<SearchingConversation> {
     const conversationId = this.tokens.conversationOf(token);
     const conversation = conversationId === undefined ? undefined : await this.data.as(asSystem(TASK)).conversations.get(conversationId);
-    if (!conversation) throw new Unauthenticated('Not a token of a conversation this server has');
+    if (!conversation) throw new Unauthenticated(msg`Not a token of a conversation this server has`);
     return { id: conversation.id, user_id: conversation.user_id };
   }
 
@@ -54,7 +55,7 @@ export class WebSearchService {
   async search(conversation: SearchingConversation, search: WebSearchRequest, signal?: AbortSignal): Promise<WebSearchResults> {
     const stored = await this.settings.readWithSecrets(asSystem(TASK, conversation.user_id));
     const key = stored?.search_api_key;
-    if (!key) throw new Conflict('There is no search API key in Settings any more: web search is off until one is set again.');
+    if (!key) throw new Conflict(msg`There is no search API key in Settings any more: web search is off until one is set again.`);
     const outcome = await this.tavily.search(key, search, signal);
     this.log.info(
       {
@@ -64,7 +65,7 @@ export class WebSearchService {
       },
       'web search done',
     );
-    if (!outcome.ok) throw new Unavailable(outcome.error);
+    if (!outcome.ok) throw new Unavailable(verbatim(outcome.error));
     return outcome.value;
   }
 }

@@ -25,7 +25,7 @@ export function envRowProblems(rows: readonly EnvRow[], i18n: I18n): Map<`${numb
   const seen = new Set<string>();
   rows.forEach((row, index) => {
     const valueProblem = processTextProblem(row.value);
-    if (valueProblem) problems.set(`${index}.value`, valueProblem);
+    if (valueProblem) problems.set(`${index}.value`, i18n._(valueProblem));
     const key = row.key.trim();
     if (key === '') {
       if (row.value !== '') problems.set(`${index}.key`, i18n._(msg`Give this variable a name`));

@@ -52,7 +52,7 @@ describe('env rows', () => {
       ['1.key', 'Use letters, digits and underscores, not starting with a digit'],
       ['2.key', 'TOKEN is already set above'],
       ['3.key', 'Give this variable a name'],
-      ['5.value', NUL_PROBLEM],
+      ['5.value', i18n._(NUL_PROBLEM)],
     ]);
   });
 });

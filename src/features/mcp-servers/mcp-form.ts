@@ -20,7 +20,7 @@ export function mcpServerResolver(config: McpConfigResponse | null, originalId: 
     const entry: McpTestRequestInput = entryFor(values, null);
     for (const { path, message } of problemsAdding(others, entry)) {
       if (path === 'env' || path.startsWith('env.')) continue; // the rows below say it per row
-      report(formFieldFor(path, message, []), message);
+      report(formFieldFor(path, message, [], i18n), message);
     }
     if (values.kind === 'stdio') for (const [field, message] of envRowProblems(values.env, i18n)) report(`env.${field}`, message);
     return Object.keys(errors).length > 0 ? { values: {}, errors: toNestErrors(errors, options) } : { values, errors: {} };

@@ -172,23 +172,23 @@ describe('placing a 422', () => {
   });
 
   it('puts an argument error on the row at that index (rows are locked while saving)', () => {
-    expect(formFieldFor('args.1', 'bad arg', [])).toBe('args.1.value');
-    expect(formFieldFor('args', 'Input should be a valid list', [])).toBe('args.root');
+    expect(formFieldFor('args.1', 'bad arg', [], i18n)).toBe('args.1.value');
+    expect(formFieldFor('args', 'Input should be a valid list', [], i18n)).toBe('args.root');
   });
 
   it('finds the env row by key, from the loc or the message', () => {
-    expect(formFieldFor('env.B', 'x', ['A', 'B'])).toBe('env.1.key');
-    expect(formFieldFor('env', "Invalid environment variable name 'B-AD'.", ['OK', 'B-AD'])).toBe('env.1.key');
-    expect(formFieldFor('env', 'Input should be a valid dictionary', ['A'])).toBe('env.root');
+    expect(formFieldFor('env.B', 'x', ['A', 'B'], i18n)).toBe('env.1.key');
+    expect(formFieldFor('env', "Invalid environment variable name 'B-AD'.", ['OK', 'B-AD'], i18n)).toBe('env.1.key');
+    expect(formFieldFor('env', 'Input should be a valid dictionary', ['A'], i18n)).toBe('env.root');
   });
 
   it("puts a value no process can hold at that row's value", () => {
-    expect(formFieldFor('env.B', `B: ${NUL_PROBLEM}`, ['A', 'B'])).toBe('env.1.value');
+    expect(formFieldFor('env.B', `B: ${i18n._(NUL_PROBLEM)}`, ['A', 'B'], i18n)).toBe('env.1.value');
   });
 
   it('keeps other fields as they are, and the entry itself as a form error', () => {
-    expect(formFieldFor('url', 'x', [])).toBe('url');
-    expect(formFieldFor('', 'x', [])).toBe('root.server');
+    expect(formFieldFor('url', 'x', [], i18n)).toBe('url');
+    expect(formFieldFor('', 'x', [], i18n)).toBe('root.server');
   });
 });
 

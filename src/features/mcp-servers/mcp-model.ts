@@ -262,13 +262,13 @@ export function describeLoc(loc: ValidationErrorEntry['loc'], config: McpConfigR
  * still those that were sent). Env errors find their row by key, from the loc or the message.
  * Anything else without an input of its own lands on the list (`args.root`, `env.root`) or the form.
  */
-export function formFieldFor(path: string, message: string, envKeys: readonly string[]): string {
+export function formFieldFor(path: string, message: string, envKeys: readonly string[], i18n: I18n): string {
   const [field, item] = path.split('.', 2);
   if (field === 'args') return item === undefined ? 'args.root' : `args.${item}.value`;
   if (field === 'env') {
     const key = item ?? /'([^']+)'/.exec(message)?.[1];
     const row = key === undefined ? -1 : envKeys.indexOf(key);
-    return row === -1 ? 'env.root' : `env.${row}.${message.endsWith(NUL_PROBLEM) ? 'value' : 'key'}`;
+    return row === -1 ? 'env.root' : `env.${row}.${message.endsWith(i18n._(NUL_PROBLEM)) ? 'value' : 'key'}`;
   }
   return field || 'root.server';
 }

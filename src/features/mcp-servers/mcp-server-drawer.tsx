@@ -76,7 +76,7 @@ export function McpServerDrawer({ row, config, onClose }: Props) {
         const at = position && `${KIND_KEY[position.kind]}.${position.index}`;
         if (!at || (path !== at && !path.startsWith(`${at}.`))) return undefined;
         const envKeys = form.getValues('env').map((env) => env.key.trim());
-        return formFieldFor(path.slice(at.length + 1), msg, envKeys);
+        return formFieldFor(path.slice(at.length + 1), msg, envKeys, i18n);
       },
     },
   });
