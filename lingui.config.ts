@@ -49,7 +49,11 @@ export default defineConfig({
     // The conversations list and a conversation each download their own part (and what both show).
     {
       path: '<rootDir>/src/features/conversations/list/locales/{locale}',
-      include: ['<rootDir>/src/features/conversations/list', '<rootDir>/src/features/conversations/shared', ...contractChecksOf('conversations')],
+      include: [
+        '<rootDir>/src/features/conversations/list',
+        '<rootDir>/src/features/conversations/shared',
+        ...contractChecksOf('conversations'),
+      ],
       exclude: ['**/*.test.*'],
     },
     {
