@@ -6,5 +6,5 @@ import path from 'node:path';
  */
 export const STDIO_MCP_SERVER = {
   command: process.execPath,
-  args: [path.resolve(import.meta.dirname, '../../build/test-support/stdio-server.js')],
+  args: [path.resolve(import.meta.dirname, '../../build/test-support/stdio-server.js')] as [script: string],
 };
