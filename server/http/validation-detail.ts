@@ -156,9 +156,10 @@ function fromIssue(issue: z.core.$ZodIssue, prefix: Loc): ValidationErrorEntry[]
       return issue.issues.flatMap((inner) => fromIssue({ ...inner, path: [] } as z.core.$ZodIssue, loc));
     case 'invalid_format':
       return [{ type: 'string_pattern_mismatch', loc, msg: `Input should be a valid ${issue.format}`, input }];
-    case 'not_multiple_of':
+    case 'not_multiple_of': {
       const step = Number(issue.divisor);
       return [{ type: 'multiple_of', loc, msg: `Input should be a multiple of ${step}`, input, ctx: { multiple_of: step } }];
+    }
   }
 }
 
