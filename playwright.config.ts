@@ -28,7 +28,9 @@ const chromium = {
 export default defineConfig({
   testDir: './e2e',
   globalSetup: './e2e/support/build.ts',
-  workers: 2, // two cores: a test mostly waits (for its page, its server, its sandboxes), so two at once
+  // Three on two cores: a test mostly waits (for its page, its server, its sandboxes); with two at
+  // once the run used about half of both cores.
+  workers: 3,
   fullyParallel: false,
   forbidOnly: true,
   retries: 0,

@@ -64,8 +64,8 @@ export default defineConfig({
           // One jsdom and one module graph per worker, not per file: setting them up again for
           // each file took most of the suite's time. The setup file cleans up after each test.
           isolate: false,
-          // All its files in one worker, before the server's: a worker given files one by one
-          // sets up jsdom again for each.
+          // All its files in one worker (a worker given files one by one sets up jsdom again for
+          // each); `npm run test:unit` runs it in a process of its own, beside the server's.
           sequence: { groupOrder: 0 },
           maxWorkers: 1,
           // Typing into forms in jsdom is slow on a busy machine.

@@ -1,5 +1,5 @@
-import path from 'node:path';
 import { type OpenAiStub, startOpenAiStub } from '../server/testing/openai-stub';
+import { STDIO_MCP_SERVER } from '../server/testing/stdio-mcp-server';
 import { action, startConversation } from './support/conversations';
 import { expect, test } from './support/fixtures';
 
@@ -188,8 +188,7 @@ test("an MCP server from Settings is one of the agent's tools: its call and resu
   try {
     const stdio = {
       name: 'tools',
-      command: path.resolve('node_modules/.bin/tsx'),
-      args: [path.resolve('test-support/mcp/stdio-server.ts')],
+      ...STDIO_MCP_SERVER,
       env: {},
     };
     await api('/api/settings', onStub(llm, { mcp_config: { stdio_servers: [stdio], sse_servers: [], shttp_servers: [] } }));

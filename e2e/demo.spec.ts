@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import { type DemoProcess, startDemo } from '../scripts/demo-process';
 import { screenshotFiles } from '../scripts/screenshot-pages';
+import { CHEAP_PASSWORD_HASHES } from './support/server';
 
 // `npm run demo` as a person runs it: its own process on a temporary data dir, seeded, then
 // Ctrl+C. One test: seeding takes half a minute, and every check reads the same demo.
@@ -221,7 +222,7 @@ test('npm run demo: every page shows the seeded team, npm run screenshots shoots
   page,
 }) => {
   test.setTimeout(360_000);
-  const demo = await startDemo();
+  const demo = await startDemo(CHEAP_PASSWORD_HASHES);
   let sandboxes: Sandbox[] = [];
   try {
     await test.step('the API the pages read has the seeded data', async () => {

@@ -1,10 +1,12 @@
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startHttpMcpServer } from '../test-support/mcp/http-server';
+import { STDIO_MCP_SERVER } from '../server/testing/stdio-mcp-server';
 import { expect, test } from './support/fixtures';
 
-const TSX = path.resolve('node_modules/.bin/tsx');
-const STDIO_SERVER = path.resolve('test-support/mcp/stdio-server.ts');
+const {
+  command: NODE,
+  args: [STDIO_SERVER],
+} = STDIO_MCP_SERVER;
 
 const input = (scope: Page | ReturnType<Page['getByRole']>, label: string) =>
   scope.locator('input, textarea, select').and(scope.getByLabel(label, { exact: true }));
@@ -261,7 +263,7 @@ test('test connection works against real MCP servers and fails clearly otherwise
     await page.getByRole('button', { name: 'Add server' }).click();
     const form = drawer(page);
     await input(form, 'Name').fill('tools');
-    await input(form, 'Command').fill(TSX);
+    await input(form, 'Command').fill(NODE);
     await form.getByRole('button', { name: 'Add argument' }).click();
     await input(form, 'Argument 1').fill(STDIO_SERVER);
     await form.getByRole('button', { name: 'Test connection' }).click();

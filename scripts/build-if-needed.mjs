@@ -1,8 +1,8 @@
 // Builds the console (into dist/), the agent server (into build/agent-server/) and the server
 // (into build/server/) unless each is newer than every source it is built from, so `npm start` on
 // a fresh clone just works, the test suites build what they run once, and later starts don't
-// rebuild for nothing. `node scripts/build-if-needed.mjs [console] [agent-server] [server]`
-// builds the ones named (all when none is).
+// rebuild for nothing. `node scripts/build-if-needed.mjs [console] [agent-server] [server] [test-support]`
+// builds the ones named (all that `npm start` needs when none is).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -52,6 +52,14 @@ const TARGETS = {
     ignore: /\.test\.ts$|\.soak\.ts$|^server\/testing\//,
     config: 'vite.server.config.ts',
   },
+  // What the tests start as processes; built only when named.
+  'test-support': {
+    name: 'the test support processes',
+    output: 'build/test-support/stdio-server.js',
+    inputs: ['test-support/mcp', 'vite.test-support.config.ts', 'package-lock.json'],
+    config: 'vite.test-support.config.ts',
+    onlyWhenNamed: true,
+  },
 };
 
 /** The newest modification time in `input` (a file or a directory, relative to the root), `ignore`d paths left out. */
@@ -72,7 +80,7 @@ for (const name of names) {
   }
 }
 
-for (const name of names.length > 0 ? names : Object.keys(TARGETS)) {
+for (const name of names.length > 0 ? names : Object.keys(TARGETS).filter((target) => !TARGETS[target].onlyWhenNamed)) {
   const target = TARGETS[name];
   const output = path.join(root, target.output);
   const builtAt = fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0;

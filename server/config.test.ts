@@ -16,6 +16,16 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ SANDBOX_MEMORY: '1m' })).toThrow(/6m or more/);
   });
 
+  it('hashes passwords with Argon2id at 64 MiB and 3 passes unless told a cost, never below 1 MiB', () => {
+    expect(configFromEnv({}).passwordHashCost).toEqual({ memoryCost: 65_536, timeCost: 3 });
+    expect(configFromEnv({ ARGON2_MEMORY_COST: '1024', ARGON2_TIME_COST: '1' }).passwordHashCost).toEqual({
+      memoryCost: 1024,
+      timeCost: 1,
+    });
+    expect(() => configFromEnv({ ARGON2_MEMORY_COST: '512' })).toThrow('ARGON2_MEMORY_COST is in KiB and at least 1024, got "512"');
+    expect(() => configFromEnv({ ARGON2_TIME_COST: '0' })).toThrow(/ARGON2_TIME_COST must be a positive number/);
+  });
+
   it('takes DATABASE_URL only with both keys fixed, and says why', () => {
     const url = 'postgres://console@db.example:5432/console';
     expect(configFromEnv({}).databaseUrl).toBeUndefined();

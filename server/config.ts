@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_PASSWORD_HASH_COST, type PasswordHashCost } from './services/team/password-hash-cost';
 
 /** Everything the server reads from its environment, in one place. */
 /** An OpenID Connect provider people sign in with (authorization code with PKCE). */
@@ -45,6 +46,11 @@ export interface ServerConfig {
   llmPricesFile: string | undefined;
   /** Tavily's API, which the agent's web search and the search key's test call (TAVILY_API_URL): its base URL, no trailing slash. */
   tavilyApiUrl: string;
+  /**
+   * ARGON2_MEMORY_COST (KiB) and ARGON2_TIME_COST (passes): what hashing a password costs; 64 MiB and
+   * 3 passes by default. Lower only where passwords guard nothing (tests, a demo on a small machine).
+   */
+  passwordHashCost: PasswordHashCost;
   maxSandboxes: number;
   maxRunningSandboxes: number;
   /** Seconds a sandbox may take to respond to its health check before it is in ERROR. */
@@ -95,6 +101,17 @@ function count(name: string, value: string | undefined, fallback: number): numbe
   const n = positive(name, value, fallback);
   if (!Number.isInteger(n)) throw new ConfigError(`${name} must be a whole number, got "${value}"`);
   return n;
+}
+
+/** Argon2id's own floor is 8 KiB per lane (it uses four): 1 MiB keeps the memory cost meaningful. */
+const LEAST_ARGON2_MEMORY_KIB = 1024;
+
+function passwordHashCost(env: NodeJS.ProcessEnv): PasswordHashCost {
+  const memoryCost = count('ARGON2_MEMORY_COST', env.ARGON2_MEMORY_COST, DEFAULT_PASSWORD_HASH_COST.memoryCost);
+  if (memoryCost < LEAST_ARGON2_MEMORY_KIB) {
+    throw new ConfigError(`ARGON2_MEMORY_COST is in KiB and at least ${LEAST_ARGON2_MEMORY_KIB}, got "${env.ARGON2_MEMORY_COST}"`);
+  }
+  return { memoryCost, timeCost: count('ARGON2_TIME_COST', env.ARGON2_TIME_COST, DEFAULT_PASSWORD_HASH_COST.timeCost) };
 }
 
 /** Sandboxes take uids from here up; MCP tests the one below. Low uids belong to the system and to people. */
@@ -233,6 +250,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     sandboxSpecsFile: nonEmpty(env.SANDBOX_SPECS_FILE),
     llmPricesFile: nonEmpty(env.LLM_PRICES_FILE),
     tavilyApiUrl: tavilyApiUrl(env.TAVILY_API_URL),
+    passwordHashCost: passwordHashCost(env),
     maxSandboxes: count('MAX_SANDBOXES', env.MAX_SANDBOXES, 20),
     maxRunningSandboxes: count('MAX_RUNNING_SANDBOXES', env.MAX_RUNNING_SANDBOXES, 5),
     sandboxStartTimeout: positive('SANDBOX_START_TIMEOUT', env.SANDBOX_START_TIMEOUT, 30),

@@ -11,6 +11,7 @@ import { loadLlmPrices } from './llm-prices';
 import { createLogger, type Logger } from './logger';
 import { SecretBox } from './secret-box';
 import { type ApiServices, createServices } from './services/create-services';
+import { Passwords } from './services/team/passwords';
 import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './sandboxes/specs';
 import { findNamespaceTools, type NamespaceTools } from './sandboxes/namespaces';
 import { claimUidBlock } from './sandboxes/uid-blocks';
@@ -147,6 +148,7 @@ export async function openServer(
     instance: { id: loadOrCreateKeyFile(config.dataDir, 'instance-id'), sessionKey },
     databaseUrl: config.databaseUrl,
     oidc: config.oidc,
+    passwords: new Passwords(config.passwordHashCost),
     sandboxesShareNetwork: !docker && namespaces === undefined,
   });
   // MCP env values stored before they were sealed at rest (by the one user there was then) are sealed now.

@@ -22,6 +22,9 @@ export interface RunningServer {
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
+/** Passwords hashed at a test's cost (Argon2id, 1 MiB, one pass): the same code, not the production cost at every sign-in. */
+export const CHEAP_PASSWORD_HASHES = { ARGON2_MEMORY_COST: '1024', ARGON2_TIME_COST: '1' };
+
 interface Process {
   child: ChildProcess;
   link: string;
@@ -40,6 +43,7 @@ async function spawnServer(dataDir: string, port: number, env: Record<string, st
       PRINT_SIGN_IN_LINK: '1',
       // Two workers run servers side by side; as root, each ends what runs as its sandboxes' uids.
       SANDBOX_UID_BASE: String(ownSandboxUidBase()),
+      ...CHEAP_PASSWORD_HASHES,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

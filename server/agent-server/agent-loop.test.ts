@@ -9,6 +9,7 @@ import type { AgentEvent } from '../../src/contract/events';
 import { type AgentServerProcess, startAgentServer } from '../testing/agent-server-process';
 import { contextOverflow, type OpenAiStub, startOpenAiStub, type StubReply } from '../testing/openai-stub';
 import { type HttpMcpServer, startHttpMcpServer } from '../../test-support/mcp/http-server';
+import { STDIO_MCP_SERVER } from '../testing/stdio-mcp-server';
 
 const LLM_KEY = 'sk-loop-test-llm-key-7f3a9c';
 const SECRET = 'tok-custom-secret-5b8e1d';
@@ -73,8 +74,7 @@ const running = (command: string) =>
   });
 const errorOf = (events: AgentEvent[]) => ofKind(events, 'ConversationErrorEvent').at(-1) as { code: string; detail: string } | undefined;
 
-const TSX = path.resolve('node_modules/.bin/tsx');
-const STDIO_SERVER = { command: TSX, args: [path.resolve('test-support/mcp/stdio-server.ts')] };
+const STDIO_SERVER = STDIO_MCP_SERVER;
 const mcpCall = (name: string, args: object): StubReply => ({ toolCalls: [{ name, arguments: args }] });
 
 describe('history condensing', () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MODEL } from '../../src/contract/events';
 import { AGENT_SERVER_SCRIPT } from '../sandboxes/specs';
 import { type AgentServerProcess, startAgentServer } from '../testing/agent-server-process';
+import { STDIO_MCP_SERVER } from '../testing/stdio-mcp-server';
 
 const LLM_KEY = 'sk-agent-server-test-llm-key';
 let server: AgentServerProcess;
@@ -82,7 +83,7 @@ describe('the agent server', () => {
           llm: { model: DEMO_MODEL },
           mcp_config: {
             mcpServers: {
-              tools: { command: path.resolve('node_modules/.bin/tsx'), args: [path.resolve('test-support/mcp/stdio-server.ts')] },
+              tools: STDIO_MCP_SERVER,
             },
           },
         },

@@ -18,6 +18,7 @@ import { AGENT_SERVER_SCRIPT, loadSandboxSpecs } from './specs';
 import { publishedUrl } from '../testing/published-url';
 import { closedPort, listensOn } from '../testing/closed-port';
 import { localEngine } from '../testing/docker-engine';
+import { STDIO_MCP_SERVER } from '../testing/stdio-mcp-server';
 import { ensureSandboxNetwork } from './docker/sandbox-network';
 
 /*
@@ -255,8 +256,6 @@ describe.skipIf(!found.tools)('process sandboxes in namespaces of their own', ()
 });
 
 describe.skipIf(!found.tools)('MCP stdio servers under test in namespaces of their own', () => {
-  const TSX = path.resolve('node_modules/.bin/tsx');
-  const STDIO_SERVER = path.resolve('test-support/mcp/stdio-server.ts');
   const mcpTest = async (t: TestApp, body: unknown) =>
     (
       await t.request({
@@ -270,7 +269,7 @@ describe.skipIf(!found.tools)('MCP stdio servers under test in namespaces of the
   it('work as before, and end with the test: forks that left the group, and the files they wrote', async () => {
     const t = await startTestApp({ sandboxNamespaces: tools });
     apps.push(t);
-    expect(await mcpTest(t, { kind: 'stdio', name: 'tools', command: TSX, args: [STDIO_SERVER] })).toMatchObject({
+    expect(await mcpTest(t, { kind: 'stdio', name: 'tools', ...STDIO_MCP_SERVER })).toMatchObject({
       ok: true,
       tools: [{ name: 'echo' }, { name: 'clock' }],
     });

@@ -5,10 +5,11 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
  * The server tests run what `npm start` runs: the built server (the suites that start it as a
- * process) and the built agent server (every sandbox). Built here when out of date, once per run.
+ * process) and the built agent server (every sandbox); and the stdio MCP server they start. Built
+ * here when out of date, once per run.
  */
 export default function setup(): void {
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-if-needed.mjs'), 'agent-server', 'server'], {
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-if-needed.mjs'), 'agent-server', 'server', 'test-support'], {
     cwd: ROOT,
     stdio: 'inherit',
   });

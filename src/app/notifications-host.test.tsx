@@ -1,10 +1,12 @@
 import { MantineProvider } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { act, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderView } from '../testing/render';
 import { NotificationsHost } from './notifications-host';
 
+// Mantine's store outlives a test file (isolate: false): what another file showed must not count here.
+beforeEach(() => act(() => notifications.clean()));
 afterEach(() => act(() => notifications.clean()));
 
 describe('NotificationsHost', () => {

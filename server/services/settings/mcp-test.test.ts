@@ -2,16 +2,18 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it, vi } from 'vitest';
 import { type HttpMcpServer, startHttpMcpServer } from '../../../test-support/mcp/http-server';
 import { markedProcesses } from '../../processes/proc';
 import { THROWAWAY_MARKER } from '../../sandboxes/process-throwaway';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 import { closedPort } from '../../testing/closed-port';
+import { STDIO_MCP_SERVER } from '../../testing/stdio-mcp-server';
 
-const TSX = path.resolve('node_modules/.bin/tsx');
-const STDIO_SERVER = path.resolve('test-support/mcp/stdio-server.ts');
+const {
+  command: NODE,
+  args: [STDIO_SERVER],
+} = STDIO_MCP_SERVER;
 
 let t: TestApp;
 let http: HttpMcpServer;
@@ -56,7 +58,7 @@ const testProcesses = (pattern: RegExp, marker = t.dataDir) =>
 
 describe('POST /api/mcp/test', () => {
   it('lists the tools of a real stdio MCP server, and leaves no process behind', async () => {
-    const { status, body } = await test({ kind: 'stdio', name: 'tools', command: TSX, args: [STDIO_SERVER] });
+    const { status, body } = await test({ kind: 'stdio', name: 'tools', command: NODE, args: [STDIO_SERVER] });
     expect(status).toBe(200);
     expect(body).toEqual({
       ok: true,
@@ -74,7 +76,7 @@ describe('POST /api/mcp/test', () => {
       kind: 'stdio',
       name: 'env',
       command: 'sh',
-      args: ['-c', script, TSX, STDIO_SERVER],
+      args: ['-c', script, NODE, STDIO_SERVER],
       env: { GREETING: 'hello' },
     });
     expect(good.body.ok).toBe(true);
@@ -82,7 +84,7 @@ describe('POST /api/mcp/test', () => {
       kind: 'stdio',
       name: 'env',
       command: 'sh',
-      args: ['-c', script, TSX, STDIO_SERVER],
+      args: ['-c', script, NODE, STDIO_SERVER],
       env: { GREETING: 'bye' },
     });
     expect(bad.body).toEqual({ ok: false, error: 'process exited with code 3: GREETING=bye' });

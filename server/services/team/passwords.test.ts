@@ -32,6 +32,16 @@ describe('Passwords', () => {
     expect(await passwords.matches(hash, 'the right password')).toBe(true);
   });
 
+  it('hashes at 64 MiB and 3 passes unless given a cost, and checks a hash made at another cost', async () => {
+    const hashed = vi.spyOn(argon2, 'hash').mockResolvedValue('a hash');
+    await new Passwords().hash('a password');
+    expect(hashed).toHaveBeenCalledWith('a password', { type: argon2.argon2id, memoryCost: 65_536, timeCost: 3 });
+    hashed.mockRestore();
+    const cheap = await new Passwords(CHEAP_ARGON2).hash('a password');
+    expect(cheap).toMatch(/^\$argon2id\$v=19\$m=1024,p=4,t=1\$/);
+    expect(await new Passwords().matches(cheap, 'a password')).toBe(true);
+  });
+
   it('does the same work for no hash as for a wrong password, and says no', async () => {
     const verified = vi.spyOn(argon2, 'verify');
     const passwords = new Passwords(CHEAP_ARGON2);

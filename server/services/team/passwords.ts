@@ -2,9 +2,7 @@ import { msg } from '@lingui/core/macro';
 import argon2 from 'argon2';
 import pLimit from 'p-limit';
 import { Unavailable } from '../../domain-errors';
-
-/** Argon2id with the library's defaults (64 MiB, 3 passes), as OWASP suggests for it. */
-const ARGON2_OPTIONS = { type: argon2.argon2id } as const;
+import { DEFAULT_PASSWORD_HASH_COST, type PasswordHashCost } from './password-hash-cost';
 
 /**
  * How many hashes run at once: each takes a thread of libuv's pool (four by default, shared with
@@ -20,7 +18,12 @@ export class Passwords {
   /** A hash no password matches, checked when there is no user: an unknown email takes as long as a wrong password. */
   #standIn: Promise<string> | undefined;
 
-  constructor(private readonly options: argon2.HashOptions = ARGON2_OPTIONS) {}
+  readonly #options: argon2.HashOptions;
+
+  /** Hashes at `cost`; a hash names its own cost, so one made at another cost still verifies. */
+  constructor(cost: PasswordHashCost = DEFAULT_PASSWORD_HASH_COST) {
+    this.#options = { type: argon2.argon2id, ...cost };
+  }
 
   #queued<T>(work: () => Promise<T>): Promise<T> {
     if (this.#limit.pendingCount >= HASHES_WAITING) {
@@ -30,7 +33,7 @@ export class Passwords {
   }
 
   hash(password: string): Promise<string> {
-    return this.#queued(() => argon2.hash(password, this.options));
+    return this.#queued(() => argon2.hash(password, this.#options));
   }
 
   /** Whether `password` matches `hash`; with no hash, the same work is done and the answer is no. */
