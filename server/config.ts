@@ -73,6 +73,8 @@ export interface ServerConfig {
   sandboxPids: number;
   /** A real OpenHands to forward `/api/**` to (UPSTREAM_URL); then nothing is stored here. */
   upstreamUrl: URL | undefined;
+  /** Days audit log entries are kept (AUDIT_RETENTION_DAYS); 0: for ever. */
+  auditRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -95,6 +97,12 @@ function count(name: string, value: string | undefined, fallback: number): numbe
   const n = positive(name, value, fallback);
   if (!Number.isInteger(n)) throw new ConfigError(`${name} must be a whole number, got "${value}"`);
   return n;
+}
+
+/** A whole number of days, 0 meaning for ever. */
+function days(name: string, value: string | undefined, fallback: number): number {
+  if (value?.trim() === '0') return 0;
+  return count(name, value, fallback);
 }
 
 /** Sandboxes take uids from here up; MCP tests the one below. Low uids belong to the system and to people. */
@@ -248,5 +256,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     sandboxCpus: positive('SANDBOX_CPUS', env.SANDBOX_CPUS, 1),
     sandboxPids: count('SANDBOX_PIDS', env.SANDBOX_PIDS, 512),
     upstreamUrl: upstream(env.UPSTREAM_URL),
+    auditRetentionDays: days('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 365),
   };
 }

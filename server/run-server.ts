@@ -148,6 +148,7 @@ export async function openServer(
     databaseUrl: config.databaseUrl,
     oidc: config.oidc,
     sandboxesShareNetwork: !docker && namespaces === undefined,
+    auditRetentionDays: config.auditRetentionDays,
   });
   // MCP env values stored before they were sealed at rest (by the one user there was then) are sealed now.
   await services.settings.sealPlainMcpEnv(asSystem('seal MCP env values stored in plain text', OWNER_ID));
@@ -174,6 +175,7 @@ export async function openServer(
     await services.events.listenForNotices();
     try {
       await services.collector.start();
+      services.audit.startRetention();
       // Conversation starts an earlier run left mid-way do not go on: they say so.
       const interrupted = await services.startTasks.markInterrupted();
       const leftSandboxes = await services.conversations.removeLeftoverSandboxes();

@@ -93,7 +93,7 @@ export function identityProviderSignInRoutes({
         if (browserSessions.refusedBecause) return toConsole(reply, browserSessions.refusedBecause);
         if (!pending) return toConsole(reply, 'The sign-in took too long or was started elsewhere; try again');
         try {
-          const userId = await provider.finish(new URL(request.url, originOf(request)), pending);
+          const userId = await provider.finish(new URL(request.url, originOf(request)), pending, request.ip);
           await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, { userId });
           return toConsole(reply);
         } catch (error) {

@@ -54,6 +54,8 @@ import { IdentityProvider } from './team/identity-provider';
 import { type OidcConfig, TAVILY_API_URL } from '../config';
 import { TeamService } from './team/team-service';
 import type { Passwords } from './team/passwords';
+import { AuditService } from './audit/audit-service';
+import { AuditLogStore } from '../store/audit-log-store';
 
 export interface ApiServices {
   settings: SettingsService;
@@ -94,6 +96,8 @@ export interface ApiServices {
   identityProvider?: IdentityProvider;
   /** What `GET /metrics` shows. */
   metrics: ServerMetrics;
+  /** The audit log: what the services record, read by owners and admins, its chain and retention. */
+  audit: AuditService;
 }
 
 export interface ServiceOptions {
@@ -140,11 +144,19 @@ export interface ServiceOptions {
   sandboxesShareNetwork?: boolean;
   /** How often event collection looks for conversations to connect to (see EventCollector). */
   eventCollectionRoundMs?: number;
+  /** Days audit log entries are kept (AUDIT_RETENTION_DAYS); 0 or absent: for ever. */
+  auditRetentionDays?: number;
 }
 
 /** Wires each service to the data-access layer over the stores; the one place where the object graph is built. */
 export function createServices(db: Db, box: SecretBox, options: ServiceOptions): ApiServices {
   const { log, clock } = options;
+  const audit = new AuditService(
+    new AuditLogStore(db, clock ?? systemClock),
+    log.child({ component: 'audit' }),
+    options.auditRetentionDays ?? 0,
+    clock ?? systemClock,
+  );
   const data = new DataAccess(userDataStores(db));
   const secrets = new SecretsService(data, box, verifyTokenOverHttp, options.verifyGitTokens ?? false);
   const settings = new SettingsService(data, box, secrets, log.child({ component: 'settings' }));
@@ -248,7 +260,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     if (task.status === 'READY') collector.lookNow();
   });
   const conversations = new ConversationService(data, startTasks, sandboxes, events, agents, collector, conversationLog, clock);
-  const apiKeys = new ApiKeysService(data, clock);
+  const apiKeys = new ApiKeysService(data, clock, audit);
   const metrics = new ServerMetrics({
     instanceId: options.instance.id,
     runtime: docker ? 'docker' : 'process',
@@ -272,6 +284,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     log.child({ component: 'team' }),
     clock,
     options.passwords,
+    audit,
   );
   return {
     settings,
@@ -298,5 +311,6 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     identities: new Identities(data, apiKeys),
     identityProvider: options.oidc && new IdentityProvider(options.oidc, team, log.child({ component: 'identity-provider' })),
     metrics,
+    audit,
   };
 }
