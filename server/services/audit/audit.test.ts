@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { builtServerScript } from '../../testing/built-server';
 import { sql } from 'kysely';
 import type { AuditLog, AuditLogPage, AuditVerification } from '../../../src/contract/audit';
 import { sessionKeyCaller } from '../../authz/caller';
@@ -184,6 +187,29 @@ describe.each(databasesUnderTest())('audit log on %s', (database) => {
       ),
     );
     expect(await verify(t)).toMatchObject({ ok: true, checked: 40 });
+  });
+});
+
+/** `npm run audit:verify` as built, on the app's database: its exit code and what it printed. */
+async function verifyCommand(t: TestApp): Promise<{ code: number; output: string }> {
+  const env = { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.databaseUrl ?? '' };
+  return promisify(execFile)(process.execPath, [builtServerScript('audit-verify')], { env }).then(
+    ({ stdout }) => ({ code: 0, output: stdout }),
+    (error: { code: number; stdout: string }) => ({ code: error.code, output: error.stdout }),
+  );
+}
+
+describe.each(databasesUnderTest())('npm run audit:verify on %s', (database) => {
+  it('says the chain holds, or which entry does not (exit 1)', async () => {
+    const t = await app({ database });
+    for (const email of ['a@example.com', 'b@example.com']) await signIn(t, email, 'not a password at all');
+    expect(await verifyCommand(t)).toEqual({ code: 0, output: 'The audit log holds: 2 entries checked.\n' });
+    const { id } = await t.db.selectFrom('audit_log').select('id').where('seq', '=', 2).executeTakeFirstOrThrow();
+    await t.db.updateTable('audit_log').set({ ip: '192.0.2.1' }).where('seq', '=', 2).execute();
+    expect(await verifyCommand(t)).toEqual({
+      code: 1,
+      output: `The audit log does not hold: entry 2 (${id}) was changed; 1 entries before it hold.\n`,
+    });
   });
 });
 
