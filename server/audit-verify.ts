@@ -26,7 +26,9 @@ async function main(): Promise<number> {
     }
     const at = result.broken_at!;
     const how = { changed: 'was changed', unlinked: 'does not link to the entry before it', missing: 'is missing' }[at.problem];
-    console.log(`The audit log does not hold: entry ${at.seq}${at.id ? ` (${at.id})` : ''} ${how}; ${result.checked} entries before it hold${start}.`);
+    console.log(
+      `The audit log does not hold: entry ${at.seq}${at.id ? ` (${at.id})` : ''} ${how}; ${result.checked} entries before it hold${start}.`,
+    );
     return 1;
   } finally {
     await db.destroy();

@@ -49,7 +49,11 @@ export function auditRoutes(audit: AuditService): FastifyPluginAsyncZod {
         reply.header('cache-control', 'no-store');
         reply.header('content-disposition', `attachment; filename="audit-log.${csv ? 'csv' : 'json'}"`);
         // The CSV text goes out as it is: its own serializer, not the JSON schema's.
-        if (csv) return reply.type('text/csv; charset=utf-8').serializer(String).send(auditCsv(entries) as never);
+        if (csv)
+          return reply
+            .type('text/csv; charset=utf-8')
+            .serializer(String)
+            .send(auditCsv(entries) as never);
         return entries;
       },
     );

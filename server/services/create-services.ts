@@ -158,8 +158,8 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     clock ?? systemClock,
   );
   const data = new DataAccess(userDataStores(db));
-  const secrets = new SecretsService(data, box, verifyTokenOverHttp, options.verifyGitTokens ?? false);
-  const settings = new SettingsService(data, box, secrets, log.child({ component: 'settings' }));
+  const secrets = new SecretsService(data, box, verifyTokenOverHttp, options.verifyGitTokens ?? false, audit);
+  const settings = new SettingsService(data, box, secrets, log.child({ component: 'settings' }), audit);
   // The owner's Settings (or the team's defaults) choose the images and sizes of Docker sandboxes.
   const imageChoice = asSystem('choose the sandbox image', OWNER_ID);
   const sandboxLog = log.child({ component: 'sandboxes' });

@@ -74,7 +74,13 @@ export class AuditLogStore {
 
   /** Entries matching `query`, newest first. */
   async page(query: AuditLogQuery, offset: number, limit: number): Promise<AuditLogRecord[]> {
-    const rows = await this.#filtered(query).selectAll().orderBy('time', 'desc').orderBy('seq', 'desc').offset(offset).limit(limit).execute();
+    const rows = await this.#filtered(query)
+      .selectAll()
+      .orderBy('time', 'desc')
+      .orderBy('seq', 'desc')
+      .offset(offset)
+      .limit(limit)
+      .execute();
     return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
   }
 

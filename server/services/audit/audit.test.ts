@@ -23,7 +23,8 @@ async function app(options: TestAppOptions = {}) {
   return t;
 }
 
-const get = (t: TestApp, url: string, key = TEST_SESSION_KEY) => t.app.inject({ method: 'GET', url, headers: { 'x-session-api-key': key } });
+const get = (t: TestApp, url: string, key = TEST_SESSION_KEY) =>
+  t.app.inject({ method: 'GET', url, headers: { 'x-session-api-key': key } });
 const entries = async (t: TestApp, q = '') =>
   (await get(t, `/api/audit-logs?limit=500&q=${encodeURIComponent(q)}`)).json<AuditLogPage>().audit_logs;
 const verify = async (t: TestApp) => (await get(t, '/api/audit-logs/verify')).json<AuditVerification>();
@@ -96,6 +97,55 @@ describe.each(databasesUnderTest())('audit log on %s', (database) => {
     expect(await t.databaseText()).not.toContain(key);
   });
 
+  it('records settings, MCP servers, git tokens and custom secrets with secrets by name only', async () => {
+    const t = await app({ database });
+    const json = { 'content-type': 'application/json' };
+    await t.postSettings({ llm_model: 'openai/gpt-4o', llm_api_key: 'sk-the-llm-key-value' });
+    await t.postSettings({
+      llm_model: 'anthropic/claude-sonnet-4-5-20250929',
+      mcp_config: {
+        sse_servers: [],
+        shttp_servers: [],
+        stdio_servers: [{ name: 'files', command: 'npx', args: [], env: { TOKEN: 'env-secret-value' } }],
+      },
+    });
+    await t.request({
+      method: 'POST',
+      url: '/api/secrets',
+      headers: json,
+      payload: JSON.stringify({ name: 'DEPLOY', value: 'custom-secret-value' }),
+    });
+    await t.request({
+      method: 'POST',
+      url: '/api/add-git-providers',
+      headers: json,
+      payload: JSON.stringify({ provider_tokens: { github: { token: 'ghp_token_value', host: null } } }),
+    });
+
+    const all = await entries(t);
+    expect(all.map((e) => [e.action, e.resource_type, e.resource_target])).toEqual([
+      ['write', 'git_token', null],
+      ['create', 'secret', 'DEPLOY'],
+      ['write', 'mcp_server', null],
+      ['write', 'settings', null],
+      ['write', 'settings', null],
+    ]);
+    expect(all[4]!.diff).toMatchObject({
+      llm_model: { old: null, new: 'openai/gpt-4o', secret: false },
+      llm_api_key: { old: null, new: null, secret: true },
+    });
+    expect(all[3]!.diff).toEqual({ llm_model: { old: 'openai/gpt-4o', new: 'anthropic/claude-sonnet-4-5-20250929', secret: false } });
+    expect(all[2]!.diff).toEqual({ 'stdio files': { old: null, new: 'stdio files', secret: false } });
+    expect(all[1]!.diff).toMatchObject({ value: { old: null, new: null, secret: true } });
+    expect(all[0]!.diff).toEqual({
+      'github.host': { old: null, new: '(public)', secret: false },
+      'github.token': { old: null, new: null, secret: true },
+    });
+    const text = JSON.stringify(all);
+    for (const value of ['sk-the-llm-key-value', 'env-secret-value', 'custom-secret-value', 'ghp_token_value'])
+      expect(text).not.toContain(value);
+  });
+
   it('finds the entry someone changed or removed in the database', async () => {
     const t = await app({ database });
     for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) await signIn(t, email, 'not a password at all');
@@ -107,7 +157,11 @@ describe.each(databasesUnderTest())('audit log on %s', (database) => {
     // Changed with its hash made anew: the next entry no longer links to it.
     const row = await t.db.selectFrom('audit_log').selectAll().where('seq', '=', 2).executeTakeFirstOrThrow();
     const { entryHash } = await import('../../store/audit-chain');
-    await t.db.updateTable('audit_log').set({ hash: entryHash(row) }).where('seq', '=', 2).execute();
+    await t.db
+      .updateTable('audit_log')
+      .set({ hash: entryHash(row) })
+      .where('seq', '=', 2)
+      .execute();
     expect(await verify(t)).toMatchObject({ ok: false, checked: 2, broken_at: { seq: 3, problem: 'unlinked' } });
 
     await t.db.deleteFrom('audit_log').where('seq', '=', 2).execute();
@@ -175,7 +229,11 @@ describe.each(databasesUnderTest())('audit log on %s', (database) => {
     });
     expect(await verify(t)).toEqual({ ok: true, checked: 2, broken_at: null, anchor_seq: 2 });
     // The anchor is part of what is checked: an entry written in place of a pruned one does not fit.
-    await t.db.updateTable('audit_log').set({ prev_hash: '0'.repeat(64) }).where('seq', '=', 3).execute();
+    await t.db
+      .updateTable('audit_log')
+      .set({ prev_hash: '0'.repeat(64) })
+      .where('seq', '=', 3)
+      .execute();
     expect(await verify(t)).toMatchObject({ ok: false, broken_at: { seq: 3, problem: 'unlinked' } });
   });
 
