@@ -157,7 +157,8 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     options.auditRetentionDays ?? 0,
     clock ?? systemClock,
   );
-  const data = new DataAccess(userDataStores(db));
+  // Every refusal of the policy is in the audit log: who tried what of whose.
+  const data = new DataAccess(userDataStores(db), (subject, refusal, error) => audit.recordRefusal(subject, refusal, error));
   const secrets = new SecretsService(data, box, verifyTokenOverHttp, options.verifyGitTokens ?? false, audit);
   const settings = new SettingsService(data, box, secrets, log.child({ component: 'settings' }), audit);
   // The owner's Settings (or the team's defaults) choose the images and sizes of Docker sandboxes.
@@ -214,6 +215,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     options.databaseUrl ? instances : undefined,
     // Called only once everything is built.
     (userId): Promise<UserSandboxLimits> => team.sandboxLimits(userId),
+    audit,
   );
   const mcpTest = new McpTestService(settings, log.child({ component: 'mcp-test' }), runtime);
   const llmTest = new LlmTestService(settings, log.child({ component: 'llm-test' }));
@@ -247,6 +249,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
       urlFromSandbox,
     },
     conversationLog,
+    audit,
   );
   instances.registry.addGlobalWork((quietSince) => startTasks.interruptTasksOfGoneInstances(quietSince));
   const eventLog = log.child({ component: 'events' });
@@ -259,7 +262,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   startTasks.onUpdate((task) => {
     if (task.status === 'READY') collector.lookNow();
   });
-  const conversations = new ConversationService(data, startTasks, sandboxes, events, agents, collector, conversationLog, clock);
+  const conversations = new ConversationService(data, startTasks, sandboxes, events, agents, collector, conversationLog, clock, audit);
   const apiKeys = new ApiKeysService(data, clock, audit);
   const metrics = new ServerMetrics({
     instanceId: options.instance.id,

@@ -9,6 +9,7 @@ import { integer } from './rules';
  */
 
 export const AUDIT_ACTIONS = [
+  'read',
   'login',
   'logout',
   'create',

@@ -11,6 +11,8 @@ import {
   parseAuditQuery,
 } from '../../../src/contract/audit';
 import { type Caller, isSystem, type Subject } from '../../authz/caller';
+import type { Refusal } from '../../authz/decide';
+import type { Resource } from '../../authz/policy';
 import { Forbidden, Invalid } from '../../domain-errors';
 import type { Logger } from '../../logger';
 import { chainProblem } from '../../store/audit-chain';
@@ -45,6 +47,29 @@ const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
 const isActor = (who: Subject | AuditActor): who is AuditActor => 'method' in who;
+
+/** The policy's resources in the audit log's words. */
+const REFUSED_RESOURCES: Record<Resource, AuditResourceType> = {
+  sandbox: 'sandbox',
+  conversation: 'conversation',
+  start_task: 'conversation',
+  event: 'conversation',
+  settings: 'settings',
+  secrets: 'secret',
+  api_key: 'api_key',
+  user: 'user',
+  team_defaults: 'team_defaults',
+  llm_call: 'conversation',
+};
+/** The policy's actions that have a word of their own in the log; the rest (messages, runs…) are writes. */
+const REFUSED_ACTIONS: Partial<Record<string, AuditAction>> = {
+  read: 'read',
+  create: 'create',
+  invite: 'create',
+  delete: 'delete',
+  pause: 'pause',
+  resume: 'resume',
+};
 
 /**
  * The audit log: what services record (`record`, never failing what was recorded), what owners
@@ -89,6 +114,17 @@ export class AuditService {
     } catch (error) {
       this.log.error({ err: error, action: event.action, resource: event.resourceType }, 'could not write an audit log entry');
     }
+  }
+
+  /** Records a refusal of the policy: who tried what on whose row, and what they were told. */
+  async recordRefusal(subject: Subject, refusal: Refusal & { id: string | null }, error: Error): Promise<void> {
+    await this.record(subject, {
+      action: REFUSED_ACTIONS[refusal.action] ?? 'write',
+      resourceType: REFUSED_RESOURCES[refusal.resource],
+      resourceId: refusal.id,
+      result: 'refused',
+      reason: `${refusal.resource} ${refusal.action} of user ${refusal.ownerId}'s: ${error.message}`,
+    });
   }
 
   #allow(caller: Caller): void {

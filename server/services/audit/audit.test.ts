@@ -9,6 +9,7 @@ import { createLogger } from '../../logger';
 import { AuditLogStore } from '../../store/audit-log-store';
 import { databasesUnderTest, onlyPostgres } from '../../testing/databases';
 import { addMember } from '../../testing/team-members';
+import { conversationRecord } from '../../testing/conversation-records';
 import { startTestApp, TEST_SESSION_KEY, type TestApp, type TestAppOptions } from '../../testing/test-app';
 import { AuditService } from './audit-service';
 
@@ -178,6 +179,41 @@ describe.each(databasesUnderTest())('audit log on %s', (database) => {
     }
     // Below the routes too.
     await expect(t.services.audit.page(member.caller, undefined)).rejects.toThrow('Only owners and admins');
+  });
+
+  it('records what the policy refused: an admin changing an owner, or messaging a member’s agent', async () => {
+    const t = await app({ database });
+    const owner = await addMember(t, 'o@example.com', 'owner');
+    const admin = await addMember(t, 'a@example.com', 'admin');
+    const member = await addMember(t, 'm@example.com', 'member');
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/organizations/default/members/${owner.userId}`,
+      headers: { 'x-session-api-key': admin.key, 'content-type': 'application/json' },
+      payload: JSON.stringify({ role: 'member' }),
+    });
+    expect(patch.statusCode).toBe(403);
+    await t.db
+      .insertInto('app_conversations')
+      .values(conversationRecord({ id: 'c0ffee00c0ffee00c0ffee00c0ffee00', user_id: member.userId, title: 'theirs' }))
+      .execute();
+    const message = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/app-conversations/c0ffee00c0ffee00c0ffee00c0ffee00/send-message',
+      headers: { 'x-session-api-key': admin.key, 'content-type': 'application/json' },
+      payload: JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'printenv' }] }),
+    });
+    expect(message.statusCode).toBe(403);
+
+    const refused = await entries(t, 'result:refused');
+    expect(refused.map((e) => [e.user_id, e.action, e.resource_type, e.resource_id])).toEqual([
+      [admin.userId, 'write', 'conversation', 'c0ffee00c0ffee00c0ffee00c0ffee00'],
+      [admin.userId, 'write', 'user', owner.userId],
+    ]);
+    expect(refused[1]!.reason).toContain('Only an owner can change an owner');
+    expect(refused[0]!.reason).toBe(
+      `conversation message of user ${member.userId}'s: Only the conversation's owner can send its agent a message: the agent runs with their secrets`,
+    );
   });
 
   it('pages with a count, filters by q (422 for a filter it does not know), and exports as JSON and CSV', async () => {
