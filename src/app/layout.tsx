@@ -1,7 +1,17 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Burger, Button, Group, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconBox, IconHistory, IconKey, IconKeyboard, IconLogout, IconMessages, IconSettings, IconStack2, IconUsers } from '@tabler/icons-react';
+import {
+  IconBox,
+  IconHistory,
+  IconKey,
+  IconKeyboard,
+  IconLogout,
+  IconMessages,
+  IconSettings,
+  IconStack2,
+  IconUsers,
+} from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSessionState } from '../features/auth/use-session';
