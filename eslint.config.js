@@ -251,6 +251,7 @@ export default tseslint.config(
       'server/main.ts',
       'server/demo/main.ts',
       'server/migrate-to-postgres.ts',
+      'server/audit-verify.ts',
       'server/agent-server/**',
       'scripts/**',
       'test-support/**',

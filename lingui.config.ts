@@ -3,7 +3,7 @@ import { formatter } from '@lingui/format-po';
 import { CONSOLE_LOCALES, SOURCE_LOCALE } from './src/i18n/locales';
 
 /** Features with a catalog of their own, loaded with their pages. */
-const FEATURES = ['api-keys', 'auth', 'git-secrets', 'mcp-servers', 'sandboxes', 'team-defaults', 'users'];
+const FEATURES = ['api-keys', 'audit', 'auth', 'git-secrets', 'mcp-servers', 'sandboxes', 'team-defaults', 'users'];
 
 /**
  * The contract's checks whose messages only these features show, in their catalogs; the rest

@@ -3,7 +3,7 @@ import babel from '@rolldown/plugin-babel';
 import { defineConfig } from 'vite';
 import { linguiMacros } from './scripts/lingui-macros.ts';
 
-// The reference server as `npm start`, `npm run demo`, `npm run migrate-to-postgres` and
+// The reference server as `npm start`, `npm run demo`, `npm run migrate-to-postgres`, `npm run audit:verify` and
 // `npm run sandbox-image` run it: plain ESM for Node in build/server/. Its dependencies are
 // bundled in too (Node resolving and parsing a few thousand files of node_modules was most of a
 // start's time), all but those with native or optional native parts, imported from node_modules
@@ -22,6 +22,7 @@ export default defineConfig({
         main: 'server/main.ts',
         demo: 'server/demo/main.ts',
         'migrate-to-postgres': 'server/migrate-to-postgres.ts',
+        'audit-verify': 'server/audit-verify.ts',
         'sandbox-image': 'server/sandboxes/docker/build-default-image.ts',
         'run-server': 'server/run-server.ts',
       },

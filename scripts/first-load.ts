@@ -23,6 +23,7 @@ const KIB = 1024;
 const BUDGETS: Partial<Record<PageName, number>> & { default: number } = {
   settings: 195 * KIB,
   conversation: 220 * KIB,
+  audit: 210 * KIB,
   default: 210 * KIB,
 };
 
@@ -66,6 +67,7 @@ export const SHOWN: Record<PageName, (page: Page) => Locator> = {
   sandboxes: (page) => page.getByRole('heading', { name: PAGES.sandboxes.title, level: 1 }),
   specs: (page) => page.getByRole('heading', { name: PAGES.specs.title, level: 1 }),
   users: (page) => page.getByRole('heading', { name: PAGES.users.title, level: 1 }),
+  audit: (page) => page.getByRole('heading', { name: PAGES.audit.title, level: 1 }),
 };
 
 /**

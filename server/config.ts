@@ -79,6 +79,8 @@ export interface ServerConfig {
   sandboxPids: number;
   /** A real OpenHands to forward `/api/**` to (UPSTREAM_URL); then nothing is stored here. */
   upstreamUrl: URL | undefined;
+  /** Days audit log entries are kept (AUDIT_RETENTION_DAYS); 0: for ever. */
+  auditRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -112,6 +114,12 @@ function passwordHashCost(env: NodeJS.ProcessEnv): PasswordHashCost {
     throw new ConfigError(`ARGON2_MEMORY_COST is in KiB and at least ${LEAST_ARGON2_MEMORY_KIB}, got "${env.ARGON2_MEMORY_COST}"`);
   }
   return { memoryCost, timeCost: count('ARGON2_TIME_COST', env.ARGON2_TIME_COST, DEFAULT_PASSWORD_HASH_COST.timeCost) };
+}
+
+/** A whole number of days, 0 meaning for ever. */
+function days(name: string, value: string | undefined, fallback: number): number {
+  if (value?.trim() === '0') return 0;
+  return count(name, value, fallback);
 }
 
 /** Sandboxes take uids from here up; MCP tests the one below. Low uids belong to the system and to people. */
@@ -266,5 +274,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     sandboxCpus: positive('SANDBOX_CPUS', env.SANDBOX_CPUS, 1),
     sandboxPids: count('SANDBOX_PIDS', env.SANDBOX_PIDS, 512),
     upstreamUrl: upstream(env.UPSTREAM_URL),
+    auditRetentionDays: days('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 365),
   };
 }

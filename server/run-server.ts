@@ -150,6 +150,7 @@ export async function openServer(
     oidc: config.oidc,
     passwords: new Passwords(config.passwordHashCost),
     sandboxesShareNetwork: !docker && namespaces === undefined,
+    auditRetentionDays: config.auditRetentionDays,
   });
   // MCP env values stored before they were sealed at rest (by the one user there was then) are sealed now.
   await services.settings.sealPlainMcpEnv(asSystem('seal MCP env values stored in plain text', OWNER_ID));
@@ -176,6 +177,7 @@ export async function openServer(
     await services.events.listenForNotices();
     try {
       await services.collector.start();
+      services.audit.startRetention();
       // Conversation starts an earlier run left mid-way do not go on: they say so.
       const interrupted = await services.startTasks.markInterrupted();
       const leftSandboxes = await services.conversations.removeLeftoverSandboxes();

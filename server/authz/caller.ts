@@ -21,6 +21,8 @@ export interface Caller {
   expiresAt?: string | null;
   /** The API key its browser session was signed in with (`authType` cookie): the session lives no longer than the key. */
   signedInWithKey?: number;
+  /** The client's address (as the HTTP layer sees it), for the audit log. */
+  address?: string;
 }
 
 /** The session key's holder: scripts, and every request before there was a team. */

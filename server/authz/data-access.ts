@@ -10,6 +10,7 @@ import { StartTasksStore } from '../store/start-tasks-store';
 import { UsersStore } from '../store/users-store';
 import { ApiKeyRecords } from './api-keys';
 import type { Subject } from './caller';
+import { type Refusal, refusalOf } from './decide';
 import { ConversationRecords } from './conversations';
 import { EventRecords } from './events';
 import { LlmCallRecords } from './llm-calls';
@@ -65,11 +66,58 @@ export interface SubjectData {
  * may touch. A lint rule keeps the stores themselves out of services and routes.
  */
 export class DataAccess {
-  constructor(private readonly stores: UserDataStores) {}
+  constructor(
+    private readonly stores: UserDataStores,
+    /** Told of each refusal of the policy (with the error it is), e.g. to record it in the audit log. */
+    private readonly onRefused?: RefusalListener,
+  ) {}
 
   as(subject: Subject): SubjectData {
-    return new BoundData(this.stores, subject);
+    const bound = new BoundData(this.stores, subject);
+    return this.onRefused ? reportingRefusals(bound, subject, this.onRefused) : bound;
   }
+}
+
+/** Told of a refusal: who was refused, what, of which row (the call's last text argument, its id, when it has one), and why. */
+export type RefusalListener = (subject: Subject, refusal: Refusal & { id: string | null }, error: Error) => Promise<void>;
+
+/** `bound`'s records, each method's refusals reported to `listener` before they are thrown on. */
+function reportingRefusals(bound: SubjectData, subject: Subject, listener: RefusalListener): SubjectData {
+  /** Reported before the refusal goes on, when the call is async (it is heard of once its answer is given). */
+  const report = (error: unknown, args: unknown[]): Promise<never> | never => {
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    const id = args.findLast((arg): arg is string => typeof arg === 'string') ?? null;
+    const reported = listener(subject, { ...refusal, id }, error as Error);
+    return reported.then(() => Promise.reject(error as Error));
+  };
+  const wrap = <T extends object>(records: T): T =>
+    new Proxy(records, {
+      get(target, key) {
+        const value: unknown = Reflect.get(target, key, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          try {
+            const result: unknown = value.apply(target, args);
+            return result instanceof Promise ? result.catch((error: unknown) => report(error, args)) : result;
+          } catch (error) {
+            // A synchronous refusal stays synchronous; its report is written meanwhile.
+            void report(error, args).catch(() => undefined);
+            throw error;
+          }
+        };
+      },
+    });
+  const cache = new Map<keyof SubjectData, object>();
+  return new Proxy(bound, {
+    get(target, key) {
+      const records: unknown = Reflect.get(target, key, target);
+      if (typeof records !== 'object' || records === null) return records;
+      const name = key as keyof SubjectData;
+      if (!cache.has(name)) cache.set(name, wrap(records));
+      return cache.get(name);
+    },
+  });
 }
 
 /** The stores bound to one subject, each made when first used (most calls use one or two). */

@@ -1,5 +1,5 @@
 import type { Role } from '../../src/contract/roles';
-import { Forbidden, type NotFound } from '../domain-errors';
+import { type DomainError, Forbidden, type NotFound } from '../domain-errors';
 import { EVERY_USER, type UserScope } from '../store/user-scope';
 import { isSystem, type Subject } from './caller';
 import { type Action, type Reach, refusalReason, type Resource, ROLE_GRANTS, SYSTEM_TASKS } from './policy';
@@ -33,6 +33,19 @@ export function allows<R extends Resource>(subject: Subject, resource: R, action
   return false;
 }
 
+/** What the policy refused, kept on the error it throws: the data-access layer reports it (the audit log). */
+export interface Refusal {
+  resource: Resource;
+  action: string;
+  /** Whose row it was. */
+  ownerId: string;
+}
+
+const refusals = new WeakMap<DomainError, Refusal>();
+
+/** The policy's refusal `error` stands for, if it is one (a row that merely does not exist is not). */
+export const refusalOf = (error: unknown): Refusal | undefined => (error instanceof Error ? refusals.get(error as DomainError) : undefined);
+
 /**
  * Refuses `action` on a row the subject may not do it to: Forbidden, saying why, when it has no
  * grant for the action at all or may see the row but not do this; NotFound (as if the row did not
@@ -47,8 +60,9 @@ export function authorize<R extends Resource>(
 ): void {
   if (allows(subject, resource, action, target)) return;
   const seen = action !== 'read' && allows(subject, resource, 'read' as Action<R>, target);
-  if (seen || reachOf(subject, resource, action) === undefined) throw refused(subject, resource, action);
-  throw notFound();
+  const error = seen || reachOf(subject, resource, action) === undefined ? refused(subject, resource, action) : notFound();
+  refusals.set(error, { resource, action, ownerId: target.ownerId });
+  throw error;
 }
 
 /** Forbidden, saying why (see `refusalReason`). */

@@ -83,9 +83,9 @@ async function signInAsTheyWorked(services: ApiServices, clock: DemoClock, team:
   for (const caller of Object.values(team)) {
     const worked = lastWork.get(caller.userId) ?? new Date(now.getTime() - 2 * DAY_MS);
     // Noted, not signed in with a password: a password's hash at its real cost, eight times, is seconds of the demo's start.
-    await clock.at(new Date(worked.getTime() - 10 * 60_000), () => services.team.signedIn(caller.userId));
+    await clock.at(new Date(worked.getTime() - 10 * 60_000), () => services.team.signedIn(caller));
   }
-  await clock.at(new Date(now.getTime() - 3 * 60 * 60_000), () => services.team.signedIn(sessionKeyCaller.userId));
+  await clock.at(new Date(now.getTime() - 3 * 60 * 60_000), () => services.team.signedIn(sessionKeyCaller));
 }
 
 export interface SeedOptions {

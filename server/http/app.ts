@@ -119,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return { port: (llmProxy.server.address() as AddressInfo).port, close: () => llmProxy.close() };
   });
   app.addHook('onClose', async () => {
+    options.services.audit.close();
     await options.services.llmProxy.close();
     await options.services.mcpTest.close();
     await options.services.startTasks.close();

@@ -84,7 +84,7 @@ export function requireCaller(sessionKey: string, browserSessions: BrowserSessio
     if (access === undefined) return void reply.status(403).send({ detail: 'This route has no access rule' });
     if (access === 'admin' && !isAdminRole(caller.role))
       return void reply.status(403).send({ detail: 'Only owners and admins can do this' });
-    request.caller = caller;
+    request.caller = { ...caller, address: request.ip };
     done();
   };
   // A hook with a callback, not a promise: the session key (scripts, the console) is decided at once, without a turn of the event loop's queue.

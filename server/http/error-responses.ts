@@ -98,6 +98,8 @@ const BY_ROUTE: Record<string, Partial<ErrorResponses>> = {
   'GET /api/v1/app-conversations/:conversation_id/workspace/diff': search,
   'GET /api/v1/app-conversations/:conversation_id/workspace/files': search,
   'GET /api/v1/app-conversations/:conversation_id/workspace/file': search,
+  'GET /api/audit-logs': search,
+  'GET /api/audit-logs/export': search,
   // On the LLM proxy's own listener (server/http/llm-proxy-app.ts), not the API's.
   'POST /v1/chat/completions': llmProxy,
   'POST /v1/web-search': webSearchProxy,

@@ -95,6 +95,9 @@ const ROUTE_ACCESS: Record<string, RouteAccess> = {
   // Shared MCP servers' env values are in it, which only admins edit.
   'GET /api/organizations/:org_id/settings': 'admin',
   'PATCH /api/organizations/:org_id/settings': 'admin',
+  'GET /api/audit-logs': 'admin',
+  'GET /api/audit-logs/export': 'admin',
+  'GET /api/audit-logs/verify': 'admin',
 };
 
 /**

@@ -20,6 +20,7 @@ import { settingsRoutes } from './settings';
 import { solvabilityRoutes } from './solvability';
 import { teamRoutes } from './team';
 import { workspaceRoutes } from './workspace';
+import { auditRoutes } from './audit';
 
 export interface ApiOptions {
   sessionKey: string;
@@ -66,5 +67,6 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     await api.register(workspaceRoutes(services.workspaces));
     await api.register(eventRoutes(services.events, services.sandboxes));
     await api.register(teamRoutes(services.team, services.apiKeys, services.settings));
+    await api.register(auditRoutes(services.audit));
   };
 }

@@ -94,7 +94,7 @@ export function identityProviderSignInRoutes({
         if (browserSessions.refusedBecause) return toConsole(reply, i18nOf(request)._(browserSessions.refusedBecause));
         if (!pending) return toConsole(reply, 'The sign-in took too long or was started elsewhere; try again');
         try {
-          const userId = await provider.finish(new URL(request.url, originOf(request)), pending);
+          const userId = await provider.finish(new URL(request.url, originOf(request)), pending, request.ip);
           await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, { userId });
           return toConsole(reply);
         } catch (error) {

@@ -21,6 +21,7 @@ import {
 } from '../http/session-cookie';
 import { callerOf, keyHolder } from '../http/auth';
 import type { Identities } from '../services/team/identities';
+import type { Caller } from '../authz/caller';
 import { Unauthenticated } from '../domain-errors';
 import { i18nOf } from '../i18n/server-i18n';
 import type { TeamService } from '../services/team/team-service';
@@ -60,10 +61,14 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
   const find = callerOf(sessionKey, browserSessions, identities);
   const byKey = keyHolder(sessionKey, identities);
   /** Whose session a sign-in body proves: the session key's owner, an API key's user (with the key), or an email and password's. */
-  const holderOf = async (body: SignInBody, address: string): Promise<SessionHolder | undefined> => {
+  const holderOf = async (body: SignInBody, address: string): Promise<(SessionHolder & { caller?: Caller }) | undefined> => {
     if ('email' in body) return { userId: await team.signIn(body.email, body.password, address) };
     const caller = await byKey(body.key.trim());
-    return caller === 'wrong key' ? undefined : { userId: caller.userId, keyId: caller.apiKeyId };
+    if (caller === 'wrong key') {
+      await team.keySignInRefused(address);
+      return undefined;
+    }
+    return { userId: caller.userId, keyId: caller.apiKeyId, caller: { ...caller, address } };
   };
   return async (app) => {
     await registerSessionCookie(app);
@@ -121,8 +126,8 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
         await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, holder);
         // A password's sign-in noted it already; a key's is noted once it made a session, and a note
         // that cannot be written costs the sign-in nothing.
-        if (!('email' in request.body))
-          await team.signedIn(holder.userId).catch((error: unknown) => request.log.warn({ err: error }, 'could not note a sign-in'));
+        if (holder.caller)
+          await team.signedIn(holder.caller).catch((error: unknown) => request.log.warn({ err: error }, 'could not note a sign-in'));
         reply.header('cache-control', 'no-store');
         if (isForm(request)) return reply.redirect('/', 303);
         return { success: true };
@@ -149,7 +154,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
           if (isForm(request)) return reply.redirect('/sign-in', 303);
           return reply.status(401).send({ detail: 'Not signed in: no session to end' });
         }
-        await team.endSessions(caller);
+        await team.endSessions({ ...caller, address: request.ip });
         if (isForm(request)) return reply.redirect('/sign-in', 303);
         return { success: true };
       },
@@ -177,7 +182,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
         if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Passwords are changed only from pages of this server' });
         const caller = await find(request);
         if (typeof caller === 'string') return reply.status(401).send({ detail: 'Unauthorized' });
-        await team.changePassword(caller, request.body.current_password, request.body.new_password, request.ip);
+        await team.changePassword({ ...caller, address: request.ip }, request.body.current_password, request.body.new_password, request.ip);
         // Its new cookie is bound to the key the old one was signed in with, if any.
         if (caller.authType === 'cookie')
           await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, {
@@ -230,7 +235,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
         if (!fromOwnOrigin(request)) return reply.status(403).send({ detail: 'Invitations are accepted only from pages of this server' });
         if (browserSessions.refusedBecause) return reply.status(409).send({ detail: i18nOf(request)._(browserSessions.refusedBecause) });
         const { token, password, name } = request.body;
-        const userId = await team.acceptInvitation(token, password, name);
+        const userId = await team.acceptInvitation(token, password, name, request.ip);
         if (!cookieFreeHostAlternative(request)) await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, { userId });
         reply.header('cache-control', 'no-store');
         return { success: true };

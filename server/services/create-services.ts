@@ -55,6 +55,8 @@ import { IdentityProvider } from './team/identity-provider';
 import { type OidcConfig, TAVILY_API_URL } from '../config';
 import { TeamService } from './team/team-service';
 import type { Passwords } from './team/passwords';
+import { AuditService } from './audit/audit-service';
+import { AuditLogStore } from '../store/audit-log-store';
 
 export interface ApiServices {
   settings: SettingsService;
@@ -95,6 +97,8 @@ export interface ApiServices {
   identityProvider?: IdentityProvider;
   /** What `GET /metrics` shows. */
   metrics: ServerMetrics;
+  /** The audit log: what the services record, read by owners and admins, its chain and retention. */
+  audit: AuditService;
 }
 
 export interface ServiceOptions {
@@ -141,14 +145,23 @@ export interface ServiceOptions {
   sandboxesShareNetwork?: boolean;
   /** How often event collection looks for conversations to connect to (see EventCollector). */
   eventCollectionRoundMs?: number;
+  /** Days audit log entries are kept (AUDIT_RETENTION_DAYS); 0 or absent: for ever. */
+  auditRetentionDays?: number;
 }
 
 /** Wires each service to the data-access layer over the stores; the one place where the object graph is built. */
 export function createServices(db: Db, box: SecretBox, options: ServiceOptions): ApiServices {
   const { log, clock } = options;
-  const data = new DataAccess(userDataStores(db));
-  const secrets = new SecretsService(data, box, verifyTokenOverHttp, options.verifyGitTokens ?? false);
-  const settings = new SettingsService(data, box, secrets, log.child({ component: 'settings' }));
+  const audit = new AuditService(
+    new AuditLogStore(db, clock ?? systemClock),
+    log.child({ component: 'audit' }),
+    options.auditRetentionDays ?? 0,
+    clock ?? systemClock,
+  );
+  // Every refusal of the policy is in the audit log: who tried what of whose.
+  const data = new DataAccess(userDataStores(db), (subject, refusal, error) => audit.recordRefusal(subject, refusal, error));
+  const secrets = new SecretsService(data, box, verifyTokenOverHttp, options.verifyGitTokens ?? false, audit);
+  const settings = new SettingsService(data, box, secrets, log.child({ component: 'settings' }), audit);
   // The owner's Settings (or the team's defaults) choose the images and sizes of Docker sandboxes.
   const imageChoice = asSystem('choose the sandbox image', OWNER_ID);
   const sandboxLog = log.child({ component: 'sandboxes' });
@@ -203,6 +216,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     options.databaseUrl ? instances : undefined,
     // Called only once everything is built.
     (userId): Promise<UserSandboxLimits> => team.sandboxLimits(userId),
+    audit,
   );
   const mcpTest = new McpTestService(settings, log.child({ component: 'mcp-test' }), runtime);
   const llmTest = new LlmTestService(settings, log.child({ component: 'llm-test' }));
@@ -236,6 +250,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
       urlFromSandbox,
     },
     conversationLog,
+    audit,
   );
   instances.registry.addGlobalWork((quietSince) => startTasks.interruptTasksOfGoneInstances(quietSince));
   const eventLog = log.child({ component: 'events' });
@@ -248,8 +263,8 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   startTasks.onUpdate((task) => {
     if (task.status === 'READY') collector.lookNow();
   });
-  const conversations = new ConversationService(data, startTasks, sandboxes, events, agents, collector, conversationLog, clock);
-  const apiKeys = new ApiKeysService(data, clock);
+  const conversations = new ConversationService(data, startTasks, sandboxes, events, agents, collector, conversationLog, clock, audit);
+  const apiKeys = new ApiKeysService(data, clock, audit);
   const metrics = new ServerMetrics({
     instanceId: options.instance.id,
     runtime: docker ? 'docker' : 'process',
@@ -273,6 +288,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     log.child({ component: 'team' }),
     clock,
     options.passwords,
+    audit,
   );
   return {
     settings,
@@ -299,5 +315,6 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     identities: new Identities(data, apiKeys),
     identityProvider: options.oidc && new IdentityProvider(options.oidc, team, log.child({ component: 'identity-provider' })),
     metrics,
+    audit,
   };
 }

@@ -14,6 +14,7 @@ const TABLES: (keyof Database)[] = [
   'users',
   'api_keys',
   'llm_calls',
+  'audit_log',
   'user_settings',
   'provider_tokens',
   'custom_secrets',

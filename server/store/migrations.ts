@@ -603,6 +603,36 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('users').dropColumn('email_verified').execute();
     },
   },
+  '0020_audit_log': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('seq', 'integer', (col) => col.primaryKey())
+        .addColumn('id', 'text', (col) => col.notNull().unique())
+        .addColumn('time', 'text', (col) => col.notNull())
+        .addColumn('user_id', 'text')
+        .addColumn('user_name', 'text')
+        .addColumn('auth_method', 'text')
+        .addColumn('api_key_name', 'text')
+        .addColumn('ip', 'text')
+        .addColumn('action', 'text', (col) => col.notNull())
+        .addColumn('resource_type', 'text', (col) => col.notNull())
+        .addColumn('resource_id', 'text')
+        .addColumn('resource_target', 'text')
+        .addColumn('result', 'text', (col) => col.notNull())
+        .addColumn('reason', 'text')
+        .addColumn('diff', 'text', (col) => col.notNull())
+        .addColumn('prev_hash', 'text', (col) => col.notNull())
+        .addColumn('hash', 'text', (col) => col.notNull())
+        .execute();
+      // Pages are newest first, by time within a filter; retention removes by time.
+      await db.schema.createIndex('audit_log_by_time').on('audit_log').columns(['time', 'seq']).execute();
+      await db.schema.createIndex('audit_log_by_user').on('audit_log').columns(['user_id', 'time']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('audit_log').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -14,6 +14,7 @@ export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
   llm_calls: LlmCallsTable;
+  audit_log: AuditLogTable;
 }
 
 /** The server instances on this database (one with SQLite; several with PostgreSQL). */
@@ -212,4 +213,31 @@ export interface LlmCallsTable {
   /** Dollars at the model's price; `null` for a model without one. */
   cost: number | null;
   created_at: string;
+}
+
+/**
+ * The audit log: append-only, one chain. Each entry's `hash` is SHA-256 over its canonical form
+ * and `prev_hash` (the entry before it's `hash`), so a changed, removed or inserted row shows.
+ */
+export interface AuditLogTable {
+  /** 1, 2, 3… in the order written: the chain's order. */
+  seq: number;
+  id: string;
+  time: string;
+  user_id: string | null;
+  user_name: string | null;
+  auth_method: string | null;
+  api_key_name: string | null;
+  ip: string | null;
+  action: string;
+  resource_type: string;
+  resource_id: string | null;
+  resource_target: string | null;
+  /** 'done' | 'refused' | 'failed' */
+  result: string;
+  reason: string | null;
+  /** JSON `{field: {old, new, secret}}`; a secret's values are never written. */
+  diff: string;
+  prev_hash: string;
+  hash: string;
 }

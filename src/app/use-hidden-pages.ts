@@ -5,10 +5,10 @@ import { meQuery } from '../queries/me';
 import { type PageName, PAGES } from './pages';
 
 /** Pages only the team's owner and admins have a use for. */
-const ADMIN_PAGES: readonly PageName[] = ['users', 'teamDefaults'];
+const ADMIN_PAGES: readonly PageName[] = ['users', 'teamDefaults', 'audit'];
 
 /**
- * The pages the signed-in user has no use for here: Users and Team defaults for members (and until the server says
+ * The pages the signed-in user has no use for here: Users, Team defaults and the Audit log for members (and until the server says
  * who they are), and pages the server does not offer (an OpenHands without teams or API keys; until it says).
  */
 export function useHiddenPages(): ReadonlySet<PageName> {

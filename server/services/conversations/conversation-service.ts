@@ -22,6 +22,8 @@ import type { StartTaskService } from './start-task-service';
 import { asSystem, type Caller } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
 import { storedMetrics } from './stored-metrics';
+import { type AuditRecorder, NO_AUDIT } from '../audit/audit-recorder';
+import { changesOf } from '../audit/audit-diff';
 
 /** What an item has beside what is stored of it (see #liveFields). */
 type LiveFields = Pick<AppConversation, 'metrics' | 'sandbox_status' | 'execution_status' | 'conversation_url' | 'session_api_key'>;
@@ -56,6 +58,7 @@ export class ConversationService {
     private readonly collector: EventCollector,
     private readonly log: Logger,
     private readonly clock: Clock = systemClock,
+    private readonly audit: AuditRecorder = NO_AUDIT,
   ) {}
 
   /** What an item has beside its stored fields: its metrics, read through their schema, and its live state. */
@@ -152,8 +155,22 @@ export class ConversationService {
       ...(patch.archived === undefined ? {} : { archived: patch.archived ? 1 : 0 }),
       updated_at: this.clock().toISOString(),
     };
-    if (!hex || !(await this.data.as(caller).conversations.update(hex, changes))) throw new NotFound(msg`Conversation ${id} not found`);
-    return this.get(caller, hex);
+    const conversations = this.data.as(caller).conversations;
+    const before = hex ? await conversations.get(hex) : undefined;
+    if (!hex || !(await conversations.update(hex, changes))) throw new NotFound(msg`Conversation ${id} not found`);
+    const after = await this.get(caller, hex);
+    const archiving = patch.archived !== undefined && Boolean(before?.archived) !== patch.archived;
+    await this.audit.record(caller, {
+      action: archiving ? 'archive' : 'write',
+      resourceType: 'conversation',
+      resourceId: hex,
+      resourceTarget: after.title,
+      diff: changesOf(
+        { title: before?.title ?? null, archived: Boolean(before?.archived) },
+        { title: after.title, archived: Boolean(after.archived) },
+      ),
+    });
+    return after;
   }
 
   /**
@@ -200,6 +217,12 @@ export class ConversationService {
     if (conversation) {
       await this.agents.pauseForDelete(caller, conversation);
       await data.conversations.delete(hex); // its events go with it (foreign key)
+      await this.audit.record(caller, {
+        action: 'delete',
+        resourceType: 'conversation',
+        resourceId: hex,
+        resourceTarget: conversation.record.title,
+      });
     }
     // At once: events that come now have no conversation to be stored in.
     this.collector.drop(hex);

@@ -1,5 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { randomUUID } from 'node:crypto';
+import { type AuditRecorder, NO_AUDIT } from '../audit/audit-recorder';
+import { changesOf } from '../audit/audit-diff';
 import {
   type StartRequest,
   type StartTask,
@@ -53,6 +55,7 @@ export class StartTaskService {
     secrets: SecretsService,
     options: StartTaskOptions,
     log: Logger,
+    private readonly audit: AuditRecorder = NO_AUDIT,
   ) {
     this.#tasks = new StartTasks(data, options.instanceId, options.clock ?? systemClock, log);
     this.#steps = new StartSteps(data, sandboxes, secrets, this.#tasks, options, log);
@@ -92,7 +95,23 @@ export class StartTaskService {
     if (this.#running.has(conversationId) || (await taken.get(conversationId))) {
       throw new Conflict(msg`Conversation ${conversationId} already exists`);
     }
-    return this.#begin(caller, request, conversationId, undefined, onUpdate);
+    const task = await this.#begin(caller, request, conversationId, undefined, onUpdate);
+    await this.audit.record(caller, {
+      action: 'create',
+      resourceType: 'conversation',
+      resourceId: conversationId,
+      resourceTarget: request.title ?? null,
+      diff: changesOf(
+        {},
+        {
+          selected_repository: request.selected_repository ?? null,
+          selected_branch: request.selected_branch ?? null,
+          llm_model: request.llm_model ?? null,
+          sandbox_id: request.sandbox_id ?? null,
+        },
+      ),
+    });
+    return task;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import { randomBytes } from 'node:crypto';
+import { type AuditRecorder, NO_AUDIT } from '../audit/audit-recorder';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   SandboxCapacity,
@@ -73,6 +74,7 @@ export class SandboxService {
     private readonly clock: Clock = systemClock,
     instances?: Instances,
     userLimits: (userId: string) => Promise<UserSandboxLimits> = async () => NO_USER_LIMITS,
+    private readonly audit: AuditRecorder = NO_AUDIT,
   ) {
     this.#owners = new SandboxOwners(data, instances);
     this.#watch = new SandboxWatch(data, box, runtime, this.#owners, this.#locks, limits.startTimeoutMs, log);
@@ -274,6 +276,15 @@ export class SandboxService {
       }
       // Room is made only for a sandbox that really started.
       const pausedIds = exited ? [] : await this.#caps.makeRoom(id, caller.userId);
+      await this.audit.record(caller, {
+        action: 'start',
+        resourceType: 'sandbox',
+        resourceId: id,
+        resourceTarget: spec.id,
+        result: exited ? 'failed' : 'done',
+        reason: exited ? (sandbox?.status ?? null) : null,
+      });
+      await this.#recordMadeRoom(caller.userId, pausedIds, id);
       return { sandbox, pausedIds };
     });
   }
@@ -288,7 +299,19 @@ export class SandboxService {
       }
       await this.runtime.pause(record);
       this.#watch.forget(id);
+      await this.audit.record(subject, { action: 'pause', resourceType: 'sandbox', resourceId: id });
     });
+  }
+
+  /** Records the sandboxes the server paused for sandbox `forId`, whose user `userId` is. */
+  async #recordMadeRoom(userId: string, pausedIds: string[], forId: string): Promise<void> {
+    for (const paused of pausedIds)
+      await this.audit.record(asSystem('make room for a sandbox', userId), {
+        action: 'pause',
+        resourceType: 'sandbox',
+        resourceId: paused,
+        reason: `Paused to make room for sandbox ${forId} (MAX_RUNNING_SANDBOXES or the user's limit)`,
+      });
   }
 
   /** Resumes it, after making room; returns which sandboxes were paused for it. */
@@ -320,6 +343,8 @@ export class SandboxService {
         await sandboxes.update(id, { started_at: new Date().toISOString(), exit_detail: null });
         void this.#watch.watchStarting(id);
         await this.#watch.notifyResumed(record);
+        await this.audit.record(caller, { action: 'resume', resourceType: 'sandbox', resourceId: id });
+        await this.#recordMadeRoom(record.created_by_user_id, pausedIds, id);
         return { pausedIds };
       }),
     );
@@ -337,6 +362,7 @@ export class SandboxService {
       await this.runtime.remove(record);
       await sandboxes.delete(id);
       this.#watch.forget(id);
+      await this.audit.record(subject, { action: 'delete', resourceType: 'sandbox', resourceId: id });
     });
   }
 

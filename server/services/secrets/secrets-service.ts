@@ -14,6 +14,8 @@ import type { SecretBox } from '../../secret-box';
 import type { Subject } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
 import { Conflict, Invalid, NotFound, verbatim } from '../../domain-errors';
+import { type AuditRecorder, NO_AUDIT } from '../audit/audit-recorder';
+import { changesOf, secretNames } from '../audit/audit-diff';
 
 const secretExists = (name: string) => new Conflict(msg`Secret ${name} already exists`);
 const secretNotFound = (name: string) => new NotFound(msg`Secret with ID ${name} not found`);
@@ -29,7 +31,28 @@ export class SecretsService {
     private readonly box: SecretBox,
     private readonly verify: TokenVerifier,
     private readonly checkOnSave: boolean,
+    private readonly audit: AuditRecorder = NO_AUDIT,
   ) {}
+
+  /** Records a change of the git tokens: each provider's host as it was and is, the token by name only. */
+  async #recordTokens(subject: Subject, before: { provider: string; host: string | null; token: string }[], after: typeof before) {
+    const hosts = (tokens: typeof before) => Object.fromEntries(tokens.map((t) => [`${t.provider}.host`, t.host ?? '(public)']));
+    const diff = {
+      ...changesOf(hosts(before), hosts(after)),
+      ...secretNames(
+        before.map((t) => `${t.provider}.token`),
+        after.map((t) => `${t.provider}.token`),
+        after.filter((t) => before.some((b) => b.provider === t.provider && b.token !== t.token)).map((t) => `${t.provider}.token`),
+      ),
+    };
+    if (Object.keys(diff).length > 0)
+      await this.audit.record(subject, { action: 'write', resourceType: 'git_token', resourceId: subject.userId, diff });
+  }
+
+  /** Records a custom secret's change, by its name. */
+  async #recordSecret(subject: Subject, action: 'create' | 'write' | 'delete', name: string, diff = {}) {
+    await this.audit.record(subject, { action, resourceType: 'secret', resourceId: subject.userId, resourceTarget: name, diff });
+  }
 
   #records(subject: Subject) {
     return this.data.as(subject).secrets;
@@ -75,7 +98,12 @@ export class SecretsService {
   }
 
   async unsetProviderTokens(subject: Subject): Promise<void> {
-    await this.#records(subject).updateProviderTokens(subject.userId, () => []);
+    let before: { provider: string; host: string | null; token: string }[] = [];
+    await this.#records(subject).updateProviderTokens(subject.userId, (current) => {
+      before = current;
+      return [];
+    });
+    await this.#recordTokens(subject, before, []);
   }
 
   async #applyTokens(subject: Subject, incoming: ProviderTokens, keepOthers: boolean): Promise<void> {
@@ -89,6 +117,10 @@ export class SecretsService {
     // Applied to the set as it is when written, so nothing done meanwhile (a disconnect) is undone.
     const sealed = new Map(changes.map((c) => [c.provider, c.token ? this.box.seal(c.token) : undefined]));
     const checkedNow = new Date().toISOString();
+    let written: { before: { provider: string; host: string | null; token: string }[]; after: typeof written.before } = {
+      before: [],
+      after: [],
+    };
     await this.#records(subject).updateProviderTokens(subject.userId, (current) => {
       const stored = new Map(current.map((t) => [t.provider, t]));
       const next = new Map(keepOthers ? stored : []);
@@ -101,8 +133,11 @@ export class SecretsService {
         if (token) next.set(change.provider, { provider: change.provider, token, host: change.host, checked_at });
         else next.delete(change.provider); // nothing to keep: OpenHands drops entries without a token
       }
-      return [...next.values()];
+      const after = [...next.values()];
+      written = { before: current, after };
+      return after;
     });
+    await this.#recordTokens(subject, written.before, written.after);
   }
 
   /**
@@ -154,6 +189,10 @@ export class SecretsService {
       description: input.description ?? '',
     });
     if (!created) throw secretExists(input.name);
+    await this.#recordSecret(subject, 'create', input.name, {
+      ...changesOf({}, { description: input.description ?? '' }),
+      ...secretNames([], ['value']),
+    });
   }
 
   async updateCustomSecret(
@@ -168,10 +207,16 @@ export class SecretsService {
     });
     if (outcome === 'not-found') throw secretNotFound(name);
     if (outcome === 'name-taken') throw secretExists(input.name ?? name);
+    await this.#recordSecret(subject, 'write', name, {
+      ...(input.name === undefined || input.name === name ? {} : changesOf({ name }, { name: input.name })),
+      ...(input.description === undefined ? {} : { description: { old: null, new: input.description ?? '', secret: false } }),
+      ...(input.value === undefined ? {} : secretNames([], [], ['value'])),
+    });
   }
 
   async deleteCustomSecret(subject: Subject, name: string): Promise<void> {
     if (!(await this.#records(subject).deleteCustomSecret(subject.userId, name))) throw secretNotFound(name);
+    await this.#recordSecret(subject, 'delete', name);
   }
 
   /** Custom secret values, for the server's own use (a sandbox's environment); never return them. */
@@ -199,6 +244,8 @@ export class SecretsService {
         ...(s.description === undefined ? {} : { description: s.description ?? '' }),
       })),
     );
+    for (const [name, s] of secrets)
+      await this.#recordSecret(subject, existing.has(name) ? 'write' : 'create', name, s.secret ? secretNames([], [], ['value']) : {});
   }
 
   /** Removes a user's tokens and custom secrets (the user was deleted). */

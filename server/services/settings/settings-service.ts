@@ -13,6 +13,8 @@ import type { Logger } from '../../logger';
 import type { SecretBox } from '../../secret-box';
 import type { Subject } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
+import { type AuditRecorder, NO_AUDIT } from '../audit/audit-recorder';
+import { settingsChanges } from '../audit/settings-changes';
 import type { SecretsService } from '../secrets/secrets-service';
 import type { UserRecord } from '../../store/users-store';
 import { mapKeyedServers } from './mcp-keys';
@@ -129,7 +131,23 @@ export class SettingsService {
     private readonly box: SecretBox,
     private readonly secrets: SecretsService,
     private readonly log: Logger,
+    private readonly audit: AuditRecorder = NO_AUDIT,
   ) {}
+
+  /** Records a save's changes: the settings' fields, and the MCP servers apart (each only when something changed). */
+  async #recordChanges(subject: Subject, resourceType: 'settings' | 'team_defaults', before: Settings, after: Settings) {
+    const { settings, mcp } = settingsChanges(before, after);
+    const resourceId = resourceType === 'settings' ? subject.userId : null;
+    if (Object.keys(settings).length > 0) await this.audit.record(subject, { action: 'write', resourceType, resourceId, diff: settings });
+    if (Object.keys(mcp).length > 0)
+      await this.audit.record(subject, {
+        action: 'write',
+        resourceType: 'mcp_server',
+        resourceId,
+        resourceTarget: resourceType === 'team_defaults' ? 'team' : null,
+        diff: mcp,
+      });
+  }
 
   /** The stored settings with secrets hidden (see `readIfStored`). Before anything was stored: NotFound. */
   async read(subject: Subject): Promise<SettingsResponse> {
@@ -196,10 +214,14 @@ export class SettingsService {
 
   /** Changes the team's defaults as a settings POST changes a user's (their key and MCP servers' keys kept alike). */
   async updateOrganizationDefaults(subject: Subject, update: OrganizationDefaultsUpdate): Promise<void> {
+    let change: [Settings, Settings] | undefined;
     await this.data.as(subject).settings.updateTeamDefaults((document) => {
       const stored = this.#read(document);
-      return writeStoredSettings(stored, applyUpdate(stored.settings, update), changedFields(update), this.box);
+      const next = applyUpdate(stored.settings, update);
+      change = [stored.settings, next];
+      return writeStoredSettings(stored, next, changedFields(update), this.box);
     });
+    if (change) await this.#recordChanges(subject, 'team_defaults', ...change);
   }
 
   /**
@@ -237,10 +259,14 @@ export class SettingsService {
         throw error instanceof Invalid ? error.within('secrets_store') : error;
       });
     }
+    let change: [Settings, Settings] | undefined;
     await this.data.as(subject).settings.update(subject.userId, (document) => {
       const stored = this.#read(document);
-      return writeStoredSettings(stored, applyUpdate(stored.settings, update), changedFields(update), this.box);
+      const next = applyUpdate(stored.settings, update);
+      change = [stored.settings, next];
+      return writeStoredSettings(stored, next, changedFields(update), this.box);
     });
+    if (change) await this.#recordChanges(subject, 'settings', ...change);
   }
 
   /**

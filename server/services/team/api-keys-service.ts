@@ -6,6 +6,8 @@ import type { ApiKeyRecord } from '../../store/api-keys-store';
 import { Invalid, NotFound } from '../../domain-errors';
 import { asSystem, type Caller } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
+import { type AuditRecorder, NO_AUDIT } from '../audit/audit-recorder';
+import { changesOf } from '../audit/audit-diff';
 
 /** What every key starts with (as OpenHands' do), so a leaked one is recognisable to secret scanners. */
 export const API_KEY_PREFIX = 'sk-oh-';
@@ -35,6 +37,7 @@ export class ApiKeysService {
   constructor(
     private readonly data: DataAccess,
     private readonly clock: Clock = systemClock,
+    private readonly audit: AuditRecorder = NO_AUDIT,
   ) {}
 
   async list(caller: Caller): Promise<ApiKey[]> {
@@ -66,11 +69,27 @@ export class ApiKeysService {
       created_at: now.toISOString(),
       expires_at: expires?.toISOString() ?? null,
     });
+    await this.audit.record(caller, {
+      action: 'create',
+      resourceType: 'api_key',
+      resourceId: String(record.id),
+      resourceTarget: record.name ?? record.prefix,
+      diff: changesOf({}, { name: record.name, prefix: record.prefix, expires_at: record.expires_at }),
+    });
     return { ...toApiKey(record), key };
   }
 
   async delete(caller: Caller, id: number): Promise<void> {
-    if (!(await this.data.as(caller).apiKeys.delete(caller.userId, id))) throw new NotFound(msg`API key not found`);
+    const keys = this.data.as(caller).apiKeys;
+    const record = (await keys.list(caller.userId)).find((key) => key.id === id);
+    if (!(await keys.delete(caller.userId, id))) throw new NotFound(msg`API key not found`);
+    await this.audit.record(caller, {
+      action: 'delete',
+      resourceType: 'api_key',
+      resourceId: String(id),
+      resourceTarget: record?.name ?? record?.prefix ?? null,
+      diff: changesOf({ name: record?.name ?? null, prefix: record?.prefix ?? null }, {}),
+    });
   }
 
   #live(record: ApiKeyRecord | undefined): record is ApiKeyRecord {

@@ -61,7 +61,7 @@ export class IdentityProvider {
   }
 
   /** The user the provider's answer (`callbackUrl`, as the browser came back) proves, made a member when allowed. */
-  async finish(callbackUrl: URL, pending: PendingSignIn): Promise<string> {
+  async finish(callbackUrl: URL, pending: PendingSignIn, address?: string): Promise<string> {
     const configuration = await this.#discovered();
     let claims: oidc.IDToken | undefined;
     try {
@@ -73,11 +73,15 @@ export class IdentityProvider {
       claims = tokens.claims();
     } catch (error) {
       this.log.info({ err: error }, 'an identity provider sign-in was refused');
+      await this.team.identitySignInRefused('The identity provider did not sign the user in', address);
       throw new Unauthenticated(msg`The identity provider did not sign you in; try again`);
     }
     const email = typeof claims?.email === 'string' ? claims.email : undefined;
-    if (!email) throw new Unauthenticated(msg`The identity provider did not say your email address (the "email" scope)`);
+    if (!email) {
+      await this.team.identitySignInRefused('The identity provider did not say the email address', address);
+      throw new Unauthenticated(msg`The identity provider did not say your email address (the "email" scope)`);
+    }
     const name = typeof claims?.name === 'string' ? claims.name : null;
-    return this.team.userForIdentity({ email, verified: claims?.email_verified === true, name }, this.config.allowSignups);
+    return this.team.userForIdentity({ email, verified: claims?.email_verified === true, name }, this.config.allowSignups, address);
   }
 }

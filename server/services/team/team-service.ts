@@ -14,6 +14,8 @@ import { type Attempt, type AttemptLimit, AttemptLimiter } from './attempt-limit
 import { asSystem, type Caller, type Subject } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
 import { Passwords } from './passwords';
+import { type AuditRecorder, NO_AUDIT } from '../audit/audit-recorder';
+import { changesOf } from '../audit/audit-diff';
 
 /** How long an invitation link works. */
 export const INVITATION_DAYS = 7;
@@ -72,6 +74,7 @@ export class TeamService {
     private readonly log: Logger,
     private readonly clock: Clock = systemClock,
     private readonly passwords = new Passwords(),
+    private readonly audit: AuditRecorder = NO_AUDIT,
   ) {
     this.#attempts = new AttemptLimiter(SIGN_IN_WINDOW_MS, () => this.clock().getTime());
   }
@@ -152,6 +155,13 @@ export class TeamService {
       });
       if (!added) {
         failed.push({ email, error: msg`A user with this email exists already` });
+        await this.audit.record(caller, {
+          action: 'create',
+          resourceType: 'invitation',
+          resourceTarget: email,
+          result: 'refused',
+          reason: 'A user with this email exists already',
+        });
         continue;
       }
       tokens.set(id, token);
@@ -165,6 +175,13 @@ export class TeamService {
         inviter_email: inviter?.email ?? null,
       });
       this.log.info({ userId: id, role, by: caller.userId }, 'user invited');
+      await this.audit.record(caller, {
+        action: 'create',
+        resourceType: 'invitation',
+        resourceId: id,
+        resourceTarget: email,
+        diff: changesOf({}, { email, role, expires_at: expires.toISOString() }),
+      });
     }
     return { successful, failed, tokens };
   }
@@ -174,11 +191,22 @@ export class TeamService {
     if (this.hooks.invitationsRefusedBecause) throw new Conflict(this.hooks.invitationsRefusedBecause);
     const token = randomBytes(24).toString('base64url');
     const expires = new Date(this.clock().getTime() + INVITATION_DAYS * 24 * 60 * 60 * 1000).toISOString();
+    let before: string | null = null;
+    let email: string | null = null;
     await this.data.as(caller).users.renewInvitation(userId, (user) => {
       if (user.status !== 'invited') throw new Conflict(msg`This user has accepted their invitation already`);
+      before = user.invitation_expires_at;
+      email = user.email;
       return { invitation_hash: tokenHash(token), invitation_expires_at: expires };
     });
     this.log.info({ userId, by: caller.userId }, 'invitation renewed');
+    await this.audit.record(caller, {
+      action: 'renew',
+      resourceType: 'invitation',
+      resourceId: userId,
+      resourceTarget: email,
+      diff: changesOf({ expires_at: before }, { expires_at: expires }),
+    });
     return { token, expires_at: expires };
   }
 
@@ -199,7 +227,7 @@ export class TeamService {
   }
 
   /** Sets the invited person's password: their account is active from now. Returns their user id. */
-  async acceptInvitation(token: string, password: string, name: string | undefined): Promise<string> {
+  async acceptInvitation(token: string, password: string, name: string | undefined, address?: string): Promise<string> {
     const users = this.data.as(asSystem('accept an invitation')).users;
     const user = await this.#invited(token);
     const now = this.clock();
@@ -209,6 +237,16 @@ export class TeamService {
       last_sign_in_at: now.toISOString(),
     });
     this.log.info({ userId: user.id }, 'invitation accepted');
+    await this.audit.record(
+      { userId: user.id, userName: user.email, method: 'password', address },
+      {
+        action: 'register',
+        resourceType: 'invitation',
+        resourceId: user.id,
+        resourceTarget: user.email,
+        diff: changesOf({ status: 'invited', name: user.name }, { status: 'active', name: name || null }),
+      },
+    );
     return user.id;
   }
 
@@ -220,20 +258,58 @@ export class TeamService {
     const email = typed.trim().toLowerCase();
     const limits = signInLimits(email, address);
     // Counted before the hash: sign-ins at once cannot all slip under the limit.
+    const refused = async (userId: string | null, reason: string) => {
+      await this.audit.record(
+        { userId, userName: email, method: 'password', address },
+        { action: 'login', resourceType: 'session', resourceId: userId, resourceTarget: email, result: 'refused', reason },
+      );
+    };
     const attempt = this.#attempts.take(limits);
-    if (!attempt) throw new Unauthenticated(msg`Too many failed sign-ins: wait a few minutes and try again`);
+    if (!attempt) {
+      await refused(null, 'Too many failed sign-ins');
+      throw new Unauthenticated(msg`Too many failed sign-ins: wait a few minutes and try again`);
+    }
     const users = this.data.as(SIGN_IN).users;
     const user = await users.byEmail(email);
     const matches = await this.#checked(attempt, () => this.passwords.matches(user?.password_hash, password));
-    if (!user || !matches || user.status !== 'active') throw new Unauthenticated(NOT_SIGNED_IN);
+    if (!user || !matches || user.status !== 'active') {
+      // The log says why; the answer stays the same for every case.
+      await refused(
+        user?.id ?? null,
+        !user
+          ? 'No user with this email'
+          : user.status === 'disabled'
+            ? 'The account is disabled'
+            : user.status === 'invited'
+              ? 'The invitation was not accepted yet'
+              : 'Wrong password',
+      );
+      throw new Unauthenticated(NOT_SIGNED_IN);
+    }
     this.#attempts.forgive(attempt, [limits[1]!.key]);
     await users.account(user.id, { last_sign_in_at: this.clock().toISOString() });
+    await this.audit.record(
+      { userId: user.id, method: 'password', address },
+      { action: 'login', resourceType: 'session', resourceId: user.id, resourceTarget: email },
+    );
     return user.id;
   }
 
-  /** Notes that `userId` has just signed in, where the sign-in did not note it itself (with a key, or in the demo's story). */
-  async signedIn(userId: string): Promise<void> {
-    await this.data.as(SIGN_IN).users.account(userId, { last_sign_in_at: this.clock().toISOString() });
+  /**
+   * Notes that `caller` has just signed a browser in, where the sign-in did not note it itself
+   * (with a key, or in the demo's story).
+   */
+  async signedIn(caller: Caller): Promise<void> {
+    await this.data.as(SIGN_IN).users.account(caller.userId, { last_sign_in_at: this.clock().toISOString() });
+    await this.audit.record(caller, { action: 'login', resourceType: 'session', resourceId: caller.userId });
+  }
+
+  /** Notes a sign-in refused for a key that proves nobody (the key itself is never written). */
+  async keySignInRefused(address: string): Promise<void> {
+    await this.audit.record(
+      { userId: null, method: 'api_key', address },
+      { action: 'login', resourceType: 'session', result: 'refused', reason: 'The key was not accepted' },
+    );
   }
 
   /**
@@ -241,7 +317,39 @@ export class TeamService {
    * now (the provider proved the address); an unknown address becomes a member only when sign-ups
    * are allowed. Disabled users stay out.
    */
-  async userForIdentity(identity: { email: string; verified: boolean; name: string | null }, allowSignups: boolean): Promise<string> {
+  async userForIdentity(
+    identity: { email: string; verified: boolean; name: string | null },
+    allowSignups: boolean,
+    address?: string,
+  ): Promise<string> {
+    const email = identity.email.trim().toLowerCase();
+    const actor = (userId: string | null) => ({ userId, userName: email, method: 'identity_provider' as const, address });
+    try {
+      const userId = await this.#userForIdentity(identity, allowSignups);
+      await this.audit.record(actor(userId), { action: 'login', resourceType: 'session', resourceId: userId, resourceTarget: email });
+      return userId;
+    } catch (error) {
+      if (error instanceof Unauthenticated)
+        await this.audit.record(actor(null), {
+          action: 'login',
+          resourceType: 'session',
+          resourceTarget: email,
+          result: 'refused',
+          reason: error.message,
+        });
+      throw error;
+    }
+  }
+
+  /** Notes a sign-in the identity provider did not complete. */
+  async identitySignInRefused(reason: string, address?: string): Promise<void> {
+    await this.audit.record(
+      { userId: null, method: 'identity_provider', address },
+      { action: 'login', resourceType: 'session', result: 'refused', reason },
+    );
+  }
+
+  async #userForIdentity(identity: { email: string; verified: boolean; name: string | null }, allowSignups: boolean): Promise<string> {
     if (!identity.verified) throw new Unauthenticated(msg`The identity provider has not verified this email address`);
     const email = identity.email.trim().toLowerCase();
     const now = this.clock().toISOString();
@@ -268,7 +376,7 @@ export class TeamService {
       invitation_expires_at: null,
     });
     // Two first sign-ins at once: the other made the user.
-    if (!added) return this.userForIdentity(identity, false);
+    if (!added) return this.#userForIdentity(identity, false);
     await users.account(id, { last_sign_in_at: now, email_verified: 1 });
     this.log.info({ userId: id }, 'member signed up through the identity provider');
     return id;
@@ -277,6 +385,7 @@ export class TeamService {
   /** Ends every session cookie of the caller's issued until now. */
   async endSessions(caller: Caller): Promise<void> {
     await this.data.as(caller).users.account(caller.userId, { sessions_since: this.clock().toISOString() });
+    await this.audit.record(caller, { action: 'logout', resourceType: 'session', resourceId: caller.userId });
   }
 
   /**
@@ -295,11 +404,20 @@ export class TeamService {
     this.#attempts.forgive(attempt);
     await users.account(user.id, { password_hash: await this.passwords.hash(next), sessions_since: this.clock().toISOString() });
     this.log.info({ userId: user.id }, 'password changed');
+    await this.audit.record(caller, {
+      action: 'write',
+      resourceType: 'user',
+      resourceId: user.id,
+      resourceTarget: user.email,
+      diff: changesOf({ password: 'x' }, { password: 'y' }, ['password']),
+    });
   }
 
   async patchMember(caller: Caller, userId: string, patch: MemberPatch): Promise<Member> {
     const now = this.clock().toISOString();
+    let before: UserRecord | undefined;
     const changed = await this.data.as(caller).users.manage(userId, (user, activeOwners) => {
+      before = user;
       const changes: UserChanges = {};
       const losesOwner =
         user.role === 'owner' &&
@@ -320,6 +438,15 @@ export class TeamService {
       return changes;
     });
     if (!changed) throw new NotFound(msg`User ${userId} not found`);
+    const fields = ['role', 'status', 'max_running_sandboxes', 'max_sandboxes'] as const;
+    const pick = (user: UserRecord | undefined) => Object.fromEntries(fields.map((field) => [field, user?.[field] ?? null]));
+    await this.audit.record(caller, {
+      action: 'write',
+      resourceType: 'user',
+      resourceId: userId,
+      resourceTarget: changed.email,
+      diff: changesOf(pick(before), pick(changed)),
+    });
     if (patch.status === 'disabled') {
       await this.data.as(asSystem('end a user’s access', userId)).apiKeys.deleteAll(userId);
       await this.hooks.pauseSandboxesOf(userId);
@@ -331,7 +458,9 @@ export class TeamService {
 
   /** Deletes a user: their keys, settings, secrets and tokens go; their conversations and sandboxes stay (paused) for admins. */
   async deleteMember(caller: Caller, userId: string): Promise<void> {
+    let email: string | null = null;
     const deleted = await this.data.as(caller).users.remove(userId, (user, activeOwners) => {
+      email = user.email;
       if (user.role === 'owner' && user.status === 'active' && activeOwners <= 1)
         throw new Conflict(msg`At least one active owner must remain`);
     });
@@ -339,5 +468,6 @@ export class TeamService {
     await this.hooks.pauseSandboxesOf(userId);
     await this.hooks.forgetUserData(asSystem('forget a deleted user', userId));
     this.log.info({ userId, by: caller.userId }, 'user deleted');
+    await this.audit.record(caller, { action: 'delete', resourceType: 'user', resourceId: userId, resourceTarget: email });
   }
 }
