@@ -17,6 +17,7 @@ import { searchRoutes } from './search';
 import { secretsRoutes } from './secrets';
 import { settingsRoutes } from './settings';
 import { teamRoutes } from './team';
+import { usageRoutes } from './usage';
 import { workspaceRoutes } from './workspace';
 
 export interface ApiOptions {
@@ -63,5 +64,6 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     await api.register(workspaceRoutes(services.workspaces));
     await api.register(eventRoutes(services.events, services.sandboxes));
     await api.register(teamRoutes(services.team, services.apiKeys, services.settings));
+    await api.register(usageRoutes(services.usage, services.sandboxResources));
   };
 }

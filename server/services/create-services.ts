@@ -92,6 +92,10 @@ export interface ApiServices {
   identityProvider?: IdentityProvider;
   /** What `GET /metrics` shows. */
   metrics: ServerMetrics;
+  /** Usage and cost (`/api/usage`), and the monthly budgets a conversation start is held to. */
+  usage: UsageService;
+  /** What running sandboxes use (`/api/v1/sandboxes/…/resources`). */
+  sandboxResources: SandboxResourcesService;
 }
 
 export interface ServiceOptions {
@@ -138,8 +142,13 @@ export interface ServiceOptions {
   sandboxesShareNetwork?: boolean;
   /** How often event collection looks for conversations to connect to (see EventCollector). */
   eventCollectionRoundMs?: number;
+  /** How often the sandbox meter looks (tests look more often). */
+  meterTiming?: MeterTiming;
 }
 
+import { SandboxMeter, type MeterTiming } from './usage/sandbox-meter';
+import { SandboxResourcesService } from './usage/sandbox-resources';
+import { UsageService } from './usage/usage-service';
 /** Wires each service to the data-access layer over the stores; the one place where the object graph is built. */
 export function createServices(db: Db, box: SecretBox, options: ServiceOptions): ApiServices {
   const { log, clock } = options;
@@ -201,6 +210,9 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     // Called only once everything is built.
     (userId): Promise<UserSandboxLimits> => team.sandboxLimits(userId),
   );
+  const meter = new SandboxMeter(data, runtime, sandboxLog, clock, options.meterTiming);
+  sandboxes.reportStatusTo(meter);
+  const usage = new UsageService(data, clock);
   const mcpTest = new McpTestService(settings, log.child({ component: 'mcp-test' }), runtime);
   const llmTest = new LlmTestService(settings, log.child({ component: 'llm-test' }));
   const conversationLog = log.child({ component: 'conversations' });
@@ -231,6 +243,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
       clock,
       instanceId: options.instance.id,
       urlFromSandbox,
+      usage,
     },
     conversationLog,
   );
@@ -295,5 +308,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     identities: new Identities(data, apiKeys),
     identityProvider: options.oidc && new IdentityProvider(options.oidc, team, log.child({ component: 'identity-provider' })),
     metrics,
+    usage,
+    sandboxResources: new SandboxResourcesService(sandboxes, meter),
   };
 }
