@@ -3,7 +3,18 @@ import { formatter } from '@lingui/format-po';
 import { CONSOLE_LOCALES, SOURCE_LOCALE } from './src/i18n/locales';
 
 /** Features with a catalog of their own, loaded with their pages. */
-const FEATURES = ['api-keys', 'auth', 'conversations', 'git-secrets', 'mcp-servers', 'sandboxes', 'settings', 'team-defaults', 'users'];
+const FEATURES = [
+  'api-keys',
+  'auth',
+  'conversations',
+  'git-secrets',
+  'mcp-servers',
+  'sandboxes',
+  'settings',
+  'team-defaults',
+  'usage',
+  'users',
+];
 
 /**
  * One catalog per feature, so a page downloads its own strings in the user's language and no

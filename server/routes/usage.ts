@@ -40,7 +40,10 @@ export function usageRoutes(usage: UsageService, resources: SandboxResourcesServ
       async (request, reply) => {
         const csv = await usage.csv(request.caller, request.query);
         const name = `usage-${request.query.from ?? 'last-30-days'}${request.query.to ? `-${request.query.to}` : ''}.csv`;
-        return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(csv);
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`)
+          .send(csv);
       },
     );
 

@@ -87,6 +87,8 @@ describe('featuresFromDocument', () => {
       team: false,
       apiKeys: false,
       identityProvider: false,
+      usage: false,
+      sandboxResources: false,
     });
   });
 
@@ -112,6 +114,8 @@ describe('featuresFromDocument', () => {
         '/api/organizations/{org_id}/members': { get: {} },
         '/api/keys': { get: {} },
         '/sign-in/oidc': { get: {} },
+        '/api/usage': { get: {} },
+        '/api/v1/sandboxes/{sandbox_id}/resources': { get: {} },
       },
       components: { schemas: { Patch: { properties: { archived: { type: 'boolean' } } } } },
     };

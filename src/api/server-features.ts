@@ -92,6 +92,10 @@ export interface ServerFeatures {
   apiKeys: boolean;
   /** `GET /sign-in/oidc` (ours, when OIDC_* set it up): sign-in with an identity provider. */
   identityProvider: boolean;
+  /** `GET /api/usage` (ours): the Usage page. */
+  usage: boolean;
+  /** `GET /api/v1/sandboxes/{id}/resources` (ours): what each sandbox uses. */
+  sandboxResources: boolean;
 }
 
 /**
@@ -117,6 +121,8 @@ export const ASSUMED: ServerFeatures = {
   team: true,
   apiKeys: true,
   identityProvider: false,
+  usage: true,
+  sandboxResources: true,
 };
 
 const OUR_STREAM = '/api/v1/app-conversations/{conversation_id}/events/stream';
@@ -166,5 +172,7 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
     team: has('/api/organizations/{org_id}/members', 'get'),
     apiKeys: has('/api/keys', 'get'),
     identityProvider: has('/sign-in/oidc', 'get'),
+    usage: has('/api/usage', 'get'),
+    sandboxResources: has('/api/v1/sandboxes/{sandbox_id}/resources', 'get'),
   };
 }

@@ -1,7 +1,17 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ActionIcon, Burger, Button, Group, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconBox, IconKey, IconKeyboard, IconLogout, IconMessages, IconSettings, IconStack2, IconUsers } from '@tabler/icons-react';
+import {
+  IconBox,
+  IconChartBar,
+  IconKey,
+  IconKeyboard,
+  IconLogout,
+  IconMessages,
+  IconSettings,
+  IconStack2,
+  IconUsers,
+} from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSessionState } from '../features/auth/use-session';
@@ -30,6 +40,7 @@ const ICONS: Record<NavigationPageName, typeof IconSettings> = {
   sandboxes: IconBox,
   specs: IconStack2,
   users: IconUsers,
+  usage: IconChartBar,
 };
 
 const NAVIGATION = NAVIGATION_PAGES.map((name) => ({ name, to: PAGES[name].path, label: PAGE_TITLES[name], icon: ICONS[name] }));

@@ -17,6 +17,7 @@ export const PAGE_TITLES: Record<PageName, MessageDescriptor> = {
   sandboxes: msg`Sandboxes`,
   specs: msg`Sandbox specs`,
   users: msg`Users`,
+  usage: msg`Usage`,
 };
 
 /** A Settings sub-page's tab, where it differs from its title. */

@@ -32,6 +32,7 @@ const pages = {
   sandboxes: { path: '/sandboxes', title: 'Sandboxes', inNavigation: true },
   specs: { path: '/sandbox-specs', title: 'Sandbox specs', inNavigation: true },
   users: { path: '/users', title: 'Users', inNavigation: true },
+  usage: { path: '/usage', title: 'Usage', inNavigation: true },
 } as const satisfies Record<string, ConsolePage>;
 
 export type PageName = keyof typeof pages;
@@ -70,6 +71,7 @@ export const PAGE_MODULES: Record<PageName, readonly [string, ...string[]]> = {
   sandboxes: ['src/features/sandboxes/sandboxes-page.tsx'],
   specs: ['src/features/sandboxes/specs-page.tsx'],
   users: ['src/features/users/users-page.tsx'],
+  usage: ['src/features/usage/usage-page.tsx'],
 };
 
 export const LAYOUT_MODULES: Record<LayoutName, string> = { settings: 'src/app/settings-layout.tsx' };

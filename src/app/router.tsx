@@ -47,6 +47,7 @@ const LOAD_PAGE: Record<PageName, () => Promise<PageModule>> = {
   sandboxes: () => import('../features/sandboxes/sandboxes-page'),
   specs: () => import('../features/sandboxes/specs-page'),
   users: () => import('../features/users/users-page'),
+  usage: () => import('../features/usage/usage-page'),
 };
 
 const LAYOUT_COMPONENTS: Record<LayoutName, () => Promise<ComponentType>> = {

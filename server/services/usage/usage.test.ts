@@ -179,7 +179,9 @@ describe.each(databasesUnderTest())('usage and cost on %s', (database) => {
     const response = await get(t, '/api/usage/csv?from=2026-03-01&to=2026-03-03', admin.key);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/csv/);
-    expect(response.headers['content-disposition']).toBe('attachment; filename="usage-2026-03-01-2026-03-03.csv"');
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="usage-2026-03-01-2026-03-03.csv"; filename*=UTF-8''usage-2026-03-01-2026-03-03.csv`,
+    );
     expect(response.body.endsWith('\r\n')).toBe(true);
     const [header, ...rows] = response.body.trimEnd().split('\r\n');
     expect(header).toBe('day,user_id,email,calls,prompt_tokens,completion_tokens,cache_read_tokens,cost_usd,sandbox_hours,conversations');
