@@ -120,7 +120,7 @@ export function UsageView({ usage, everyone, userId, onRange, onUser, onExport, 
         <Title order={2} size="h4">
           {everyone ? <Trans>By user</Trans> : <Trans>Your usage</Trans>}
         </Title>
-        <Table.ScrollContainer minWidth={720}>
+        <Table.ScrollContainer minWidth={720} type="native">
           <Table striped aria-label={t`Usage by user`}>
             <Table.Thead>
               <Table.Tr>
@@ -165,7 +165,7 @@ export function UsageView({ usage, everyone, userId, onRange, onUser, onExport, 
         <Title order={2} size="h4">
           <Trans>By model</Trans>
         </Title>
-        <Table.ScrollContainer minWidth={560}>
+        <Table.ScrollContainer minWidth={560} type="native">
           <Table striped aria-label={t`Usage by model`}>
             <Table.Thead>
               <Table.Tr>
