@@ -3,7 +3,7 @@ import { formatter } from '@lingui/format-po';
 import { CONSOLE_LOCALES, SOURCE_LOCALE } from './src/i18n/locales';
 
 /** Features with a catalog of their own, loaded with their pages. */
-const FEATURES = ['api-keys', 'audit', 'auth', 'git-secrets', 'mcp-servers', 'sandboxes', 'team-defaults', 'users'];
+const FEATURES = ['api-keys', 'audit', 'auth', 'git-secrets', 'mcp-servers', 'sandboxes', 'team-defaults', 'usage', 'users'];
 
 /**
  * The contract's checks whose messages only these features show, in their catalogs; the rest
@@ -14,6 +14,7 @@ const CONTRACT_CHECKS: Record<string, string[]> = {
   conversations: ['conversations.ts', 'suggested-tasks.ts'],
   'git-secrets': ['secrets.ts'],
   'mcp-servers': ['mcp.ts'],
+  usage: ['usage.ts'],
   users: ['team.ts'],
 };
 const SHOWN_BY_FEATURES = [...new Set(Object.values(CONTRACT_CHECKS).flat())].map((file) => `<rootDir>/src/contract/${file}`);

@@ -8,7 +8,7 @@ import { inEnglish } from './i18n/english';
  * (`server/http/error-responses.ts`), since OpenHands responds to the same refusal differently on different routes.
  */
 
-export type DomainErrorKind = 'not_found' | 'conflict' | 'invalid' | 'unavailable' | 'forbidden' | 'unauthenticated';
+export type DomainErrorKind = 'not_found' | 'conflict' | 'invalid' | 'unavailable' | 'forbidden' | 'unauthenticated' | 'over_budget';
 
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
@@ -83,4 +83,9 @@ export class Forbidden extends DomainError {
 /** The credentials given prove nobody (a wrong password, an unknown email: the same answer for both). */
 export class Unauthenticated extends DomainError {
   readonly kind = 'unauthenticated';
+}
+
+/** The user spent what an admin allows them this month (a monthly cost limit): nothing new that costs is started. */
+export class OverBudget extends DomainError {
+  readonly kind = 'over_budget';
 }

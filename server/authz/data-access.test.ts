@@ -21,6 +21,7 @@ import { SandboxRecords } from './sandboxes';
 import { SecretRecords } from './secrets';
 import { SettingsDocuments } from './settings';
 import { StartTaskRecords } from './start-tasks';
+import { UsageRecords } from './usage';
 import { UserRecords } from './users';
 
 /*
@@ -46,6 +47,7 @@ const LAYER: Record<keyof SubjectData, { prototype: object }> = {
   users: UserRecords,
   apiKeys: ApiKeyRecords,
   llmCalls: LlmCallRecords,
+  usage: UsageRecords,
 };
 
 const methodsOf = (prototype: object) =>
@@ -612,6 +614,81 @@ describe.each(databasesUnderTest())('the data-access layer on %s', (database) =>
       expect(await db.selectFrom('llm_calls').select(['user_id', 'conversation_id']).execute()).toEqual([
         { user_id: 'alice', conversation_id: 'c-alice' },
       ]);
+    });
+  });
+
+  describe('usage', () => {
+    const FROM = '2000-01-01T00:00:00.000Z';
+    const TO = '2100-01-01T00:00:00.000Z';
+    const meter = () => as(asSystem('meter sandbox running time'));
+    const usersOf = (rows: { user_id: string }[]) => [...new Set(rows.map((row) => row.user_id))].sort();
+
+    method('usage.recordStart', async () => {
+      const start = (user: string) => ({ user_id: user, conversation_id: `c-${user}`, created_at: new Date().toISOString() });
+      await as(asSystem('record a conversation start', 'alice')).usage.recordStart(start('alice'));
+      await as(asSystem('record a conversation start', 'bob')).usage.recordStart(start('bob'));
+      await refused(() => as(asSystem('record a conversation start', 'alice')).usage.recordStart(start('bob')), NotFound);
+      await refused(() => as(alice).usage.recordStart(start('alice')));
+      await refused(() => as(owner).usage.recordStart(start('alice')));
+    });
+
+    method('usage.running', async () => {
+      const run = (user: string) => ({ sandbox_id: `s-${user}`, user_id: user, runtime: 'process' });
+      await meter().usage.running(run('alice'), '2026-01-01T00:00:00.000Z');
+      await meter().usage.running(run('bob'), '2026-01-01T00:00:00.000Z');
+      await refused(() => as(alice).usage.running(run('alice'), '2026-01-01T00:00:00.000Z'));
+      await refused(() => as(admin).usage.running(run('alice'), '2026-01-01T00:00:00.000Z'));
+    });
+
+    method('usage.stopped', async () => {
+      await meter().usage.stopped('s-none', '2026-01-01T00:00:00.000Z');
+      await refused(() => as(alice).usage.stopped('s-alice', '2026-01-01T00:00:00.000Z'));
+      await refused(() => as(owner).usage.stopped('s-alice', '2026-01-01T00:00:00.000Z'));
+    });
+
+    method('usage.lastSeenStopped', async () => {
+      await meter().usage.lastSeenStopped('s-none');
+      await refused(() => as(alice).usage.lastSeenStopped('s-alice'));
+    });
+
+    method('usage.whose', async () => {
+      expect(as(admin).usage.whose()).toBe(null);
+      expect(as(admin).usage.whose('bob')).toBe('bob');
+      expect(as(alice).usage.whose()).toBe('alice');
+      expect(() => as(alice).usage.whose('bob')).toThrow(NotFound);
+      expect(() => as(asSystem('watch sandboxes')).usage.whose()).toThrow(Forbidden);
+    });
+
+    method('usage.sandboxRuns', async () => {
+      expect(usersOf(await as(alice).usage.sandboxRuns(undefined, FROM, TO))).toEqual(['alice']);
+      expect(usersOf(await as(admin).usage.sandboxRuns(undefined, FROM, TO))).toEqual(['alice', 'bob']);
+      expect(usersOf(await as(owner).usage.sandboxRuns('bob', FROM, TO))).toEqual(['bob']);
+      await refused(() => as(alice).usage.sandboxRuns('bob', FROM, TO), NotFound);
+    });
+
+    method('usage.startsByDay', async () => {
+      expect(usersOf(await as(bob).usage.startsByDay(undefined, FROM, TO))).toEqual(['bob']);
+      expect(usersOf(await as(admin).usage.startsByDay(undefined, FROM, TO))).toEqual(['alice', 'bob']);
+      await refused(() => as(bob).usage.startsByDay('alice', FROM, TO), NotFound);
+    });
+
+    method('usage.llmByDay', async () => {
+      // The LLM calls recorded above: alice's only.
+      expect(usersOf(await as(alice).usage.llmByDay(undefined, FROM, TO))).toEqual(['alice']);
+      expect(await as(bob).usage.llmByDay(undefined, FROM, TO)).toEqual([]);
+      expect(usersOf(await as(admin).usage.llmByDay(undefined, FROM, TO))).toEqual(['alice']);
+      await refused(() => as(bob).usage.llmByDay('alice', FROM, TO), NotFound);
+    });
+
+    method('usage.costSince', async () => {
+      expect([...(await as(alice).usage.costSince(undefined, FROM)).keys()]).toEqual(['alice']);
+      expect([...(await as(bob).usage.costSince(undefined, FROM)).keys()]).toEqual([]);
+      const budget = as(asSystem('check a start against the budget', 'bob')).usage;
+      expect([...(await budget.costSince('bob', FROM)).keys()]).toEqual([]);
+      await refused(() => budget.costSince('alice', FROM), NotFound);
+      await refused(() =>
+        budget.costSince(undefined, FROM).then(() => budget.running({ sandbox_id: 's', user_id: 'bob', runtime: 'process' }, FROM)),
+      );
     });
   });
 

@@ -7,6 +7,7 @@ import { SandboxesStore } from '../store/sandboxes-store';
 import { SecretsStore } from '../store/secrets-store';
 import { SettingsStore } from '../store/settings-store';
 import { StartTasksStore } from '../store/start-tasks-store';
+import { UsageStore } from '../store/usage-store';
 import { UsersStore } from '../store/users-store';
 import { ApiKeyRecords } from './api-keys';
 import type { Subject } from './caller';
@@ -18,6 +19,7 @@ import { SandboxRecords } from './sandboxes';
 import { SecretRecords } from './secrets';
 import { SettingsDocuments } from './settings';
 import { StartTaskRecords } from './start-tasks';
+import { UsageRecords } from './usage';
 import { UserRecords } from './users';
 
 /** The stores of users' data: reached only through `DataAccess`. */
@@ -31,6 +33,7 @@ export interface UserDataStores {
   users: UsersStore;
   apiKeys: ApiKeysStore;
   llmCalls: LlmCallsStore;
+  usage: UsageStore;
 }
 
 /** The stores of users' data on `db`. */
@@ -44,6 +47,7 @@ export const userDataStores = (db: Db): UserDataStores => ({
   users: new UsersStore(db),
   apiKeys: new ApiKeysStore(db),
   llmCalls: new LlmCallsStore(db),
+  usage: new UsageStore(db),
 });
 
 /** Users' data as one subject may reach it: each store's methods, each checked against the policy (server/authz/policy.ts). */
@@ -57,6 +61,7 @@ export interface SubjectData {
   users: UserRecords;
   apiKeys: ApiKeyRecords;
   llmCalls: LlmCallRecords;
+  usage: UsageRecords;
 }
 
 /**
@@ -131,6 +136,7 @@ class BoundData implements SubjectData {
   #users?: UserRecords;
   #apiKeys?: ApiKeyRecords;
   #llmCalls?: LlmCallRecords;
+  #usage?: UsageRecords;
 
   constructor(
     private readonly stores: UserDataStores,
@@ -171,5 +177,9 @@ class BoundData implements SubjectData {
 
   get llmCalls() {
     return (this.#llmCalls ??= new LlmCallRecords(this.stores.llmCalls, this.subject));
+  }
+
+  get usage() {
+    return (this.#usage ??= new UsageRecords(this.stores.usage, this.subject));
   }
 }

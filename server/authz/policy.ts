@@ -20,6 +20,7 @@ export const ACTIONS = {
   user: ['read', 'invite', 'update', 'delete', 'account'],
   team_defaults: ['read', 'update'],
   llm_call: ['create'],
+  usage: ['read', 'record'],
 } as const;
 
 export type Resource = keyof typeof ACTIONS;
@@ -64,12 +65,13 @@ export const ACTION_MEANINGS: { [R in Resource]: { [A in Action<R>]: string } } 
   user: {
     read: 'see the user',
     invite: 'invite someone (or renew an invitation) with a role',
-    update: 'change a role, status or sandbox limits',
+    update: 'change a role, status, sandbox limits or monthly budget',
     delete: 'delete the user',
     account: 'their own password, sessions and sign-ins',
   },
   team_defaults: { read: 'read them (into each user’s settings)', update: 'change them' },
   llm_call: { create: 'record one an agent made through the LLM proxy' },
+  usage: { read: 'see LLM calls, tokens, costs, sandbox time and conversations started', record: 'record sandbox time and starts' },
 };
 
 const MEMBER: Grants = {
@@ -93,6 +95,7 @@ const MEMBER: Grants = {
   api_key: { read: 'own', create: 'own', delete: 'own' },
   user: { read: 'own', account: 'own' },
   team_defaults: { read: 'any' },
+  usage: { read: 'own' },
 };
 
 /**
@@ -110,6 +113,7 @@ const ADMIN: Grants = {
   api_key: MEMBER.api_key,
   user: { read: 'any', invite: 'non-owner', update: 'non-owner', delete: 'non-owner', account: 'own' },
   team_defaults: { read: 'any', update: 'any' },
+  usage: { read: 'any' },
 };
 
 /** An owner is an admin who may also make, change and remove owners. */
@@ -174,6 +178,10 @@ export const SYSTEM_TASKS = {
     team_defaults: { read: 'any' },
   },
   'seal MCP env values stored in plain text': { settings: { read: 'own', update: 'own' } },
+  'meter sandbox running time': { usage: { record: 'any' }, sandbox: { read: 'any' } },
+  'record a conversation start': { usage: { record: 'own' } },
+  // A start is refused once the month's LLM costs reach the limit an admin set.
+  'check a start against the budget': { usage: { read: 'own' }, user: { read: 'own' } },
   // Counts by status for GET /metrics: no sandbox's id or owner leaves it.
   'report metrics': { sandbox: { read: 'any' } },
 } as const satisfies Record<string, Grants>;

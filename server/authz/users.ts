@@ -12,7 +12,9 @@ const notFound = (id: string) => () => new NotFound(msg`User ${id} not found`);
 export type AccountChanges = Partial<Pick<UserRecord, 'password_hash' | 'sessions_since' | 'last_sign_in_at' | 'email_verified'>>;
 
 /** What administering a user changes. */
-export type UserChanges = Partial<Pick<UserRecord, 'role' | 'status' | 'max_running_sandboxes' | 'max_sandboxes' | 'sessions_since'>>;
+export type UserChanges = Partial<
+  Pick<UserRecord, 'role' | 'status' | 'max_running_sandboxes' | 'max_sandboxes' | 'monthly_cost_limit' | 'sessions_since'>
+>;
 
 /**
  * The team's users as `subject` may reach them (see server/authz/policy.ts). Besides the grants,

@@ -60,6 +60,8 @@ const DEFAULT: ErrorResponses = {
   unavailable: detail(503),
   forbidden: detail(403),
   unauthenticated: detail(401),
+  // Payment Required: what OpenHands' clients read as a spent budget.
+  over_budget: detail(402),
 };
 
 const sandboxAction = { not_found: fastApiNotFound };
@@ -85,6 +87,9 @@ const BY_ROUTE: Record<string, Partial<ErrorResponses>> = {
   'DELETE /api/v1/sandboxes/:sandbox_id': sandboxAction,
   'DELETE /api/v1/sandboxes': sandboxAction,
   'GET /api/v1/sandboxes/:sandbox_id/logs': sandboxAction,
+  'GET /api/v1/sandboxes/resources': batch,
+  'GET /api/usage': search,
+  'GET /api/usage/csv': search,
   'GET /api/v1/sandbox-specs/search': search,
   'GET /api/v1/sandbox-specs': batch,
   'GET /api/conversations': search,

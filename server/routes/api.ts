@@ -19,6 +19,7 @@ import { secretsRoutes } from './secrets';
 import { settingsRoutes } from './settings';
 import { solvabilityRoutes } from './solvability';
 import { teamRoutes } from './team';
+import { usageRoutes } from './usage';
 import { workspaceRoutes } from './workspace';
 import { auditRoutes } from './audit';
 
@@ -68,5 +69,6 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     await api.register(eventRoutes(services.events, services.sandboxes));
     await api.register(teamRoutes(services.team, services.apiKeys, services.settings));
     await api.register(auditRoutes(services.audit));
+    await api.register(usageRoutes(services.usage, services.sandboxResources));
   };
 }

@@ -1,5 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { text } from 'node:stream/consumers';
@@ -16,6 +17,7 @@ import type {
   ExecOptions,
   ExecResult,
   OutsideChange,
+  ResourceUse,
   RuntimeHandle,
   RuntimeState,
   SandboxLaunch,
@@ -323,6 +325,32 @@ export class DockerRuntime implements SandboxRuntime {
     if (ExitCode === 0 || ExitCode === STOPPED_BY_SIGTERM) return null;
     const tail = (await this.#logLines(containerId, 4, false)).join(' ');
     return `The process exited with code ${ExitCode}${tail ? `: ${tail}` : ''}`;
+  }
+
+  /** The engine's stats of its container (CPU time, memory less the page cache) and, with `disk`, `du` of its home inside it. */
+  async resourceUse(record: SandboxRecord, { disk }: { disk: boolean }): Promise<ResourceUse | undefined> {
+    const containerId = record.process_start ?? '';
+    const info = await this.#inspect(containerId, record.id);
+    if (!info?.State.Running || info.State.Paused) return undefined;
+    const stats = await this.options.docker.getContainer(containerId).stats({ stream: false, 'one-shot': true });
+    const memory = stats.memory_stats;
+    const cache = memory.stats?.inactive_file ?? memory.stats?.total_inactive_file ?? 0;
+    let diskBytes: number | undefined;
+    if (disk) {
+      const du = await this.exec(record, ['du', '-sk', '.'], { cwd: '.', env: {}, timeoutMs: 30_000 });
+      const kib = du.exitCode === 0 ? Number.parseInt(du.output, 10) : Number.NaN;
+      diskBytes = Number.isFinite(kib) ? kib * 1024 : undefined;
+    }
+    return {
+      cpuSeconds: (stats.cpu_stats.cpu_usage.total_usage ?? 0) / 1e9,
+      memoryBytes: Math.max(0, (memory.usage ?? 0) - cache),
+      ...(diskBytes === undefined ? {} : { diskBytes }),
+      limits: {
+        cpus: info.HostConfig.NanoCpus ? info.HostConfig.NanoCpus / 1e9 : os.availableParallelism(),
+        memoryBytes: info.HostConfig.Memory || null,
+        diskBytes: null,
+      },
+    };
   }
 
   async adopt(id: string): Promise<RuntimeHandle | undefined> {

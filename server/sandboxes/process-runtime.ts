@@ -1,5 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { SandboxIsolation } from '../../src/contract/sandboxes';
 import { Invalid } from '../domain-errors';
@@ -13,6 +14,7 @@ import type { SandboxRecord } from '../store/sandboxes-store';
 import type {
   ExecOptions,
   ExecResult,
+  ResourceUse,
   RuntimeHandle,
   RuntimeState,
   SandboxLaunch,
@@ -21,6 +23,7 @@ import type {
   ThrowawayCommand,
   ThrowawayProcess,
 } from './runtime';
+import { directorySize, filesystemSize, processUse } from './process-resources';
 import { ProcessThrowaways } from './process-throwaway';
 import { LeftoverRemoval } from './leftover-removal';
 import { appendLog, isOwnLine, openLogForAppend, tailLines } from './sandbox-log';
@@ -341,6 +344,26 @@ export class ProcessRuntime implements SandboxRuntime {
 
   resume(record: SandboxRecord): Promise<boolean> {
     return this.#setStopped(record, false);
+  }
+
+  /** Its process groups' CPU time and memory from /proc; with `disk`, the size of its home. Limits: the machine's. */
+  async resourceUse(record: SandboxRecord, { disk }: { disk: boolean }): Promise<ResourceUse | undefined> {
+    if (this.#state(record) !== 'running') return undefined;
+    const pids = new Set(this.#groups(record).flatMap((group) => processGroup(group).map((stat) => stat.pid)));
+    let cpuSeconds = 0;
+    let memoryBytes = 0;
+    for (const pid of pids) {
+      const use = processUse(pid);
+      cpuSeconds += use?.cpuSeconds ?? 0;
+      memoryBytes += use?.memoryBytes ?? 0;
+    }
+    const home = this.#home(record.id);
+    return {
+      cpuSeconds,
+      memoryBytes,
+      ...(disk ? { diskBytes: await directorySize(home) } : {}),
+      limits: { cpus: os.availableParallelism(), memoryBytes: os.totalmem(), diskBytes: await filesystemSize(home) },
+    };
   }
 
   /** Ends its processes, then moves its files out of the way; removing them happens in the background and never fails the delete. */

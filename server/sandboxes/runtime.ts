@@ -95,6 +95,23 @@ export class CommandNotFound extends Error {
   }
 }
 
+/** What a sandbox may use: its CPUs, memory and disk (`null`: no limit of its own, the machine's). */
+export interface ResourceLimits {
+  cpus: number;
+  memoryBytes: number | null;
+  diskBytes: number | null;
+}
+
+/** What a sandbox uses at one moment. */
+export interface ResourceUse {
+  /** CPU time its processes used so far, in seconds: a counter, whose rate is the use. */
+  cpuSeconds: number;
+  memoryBytes: number;
+  /** Its workspace (its home) on disk; absent when not measured this time. */
+  diskBytes?: number;
+  limits: ResourceLimits;
+}
+
 export interface SandboxRuntime {
   /** Which one it is (SANDBOX_RUNTIME), for the console to show. */
   readonly name: SandboxRuntimeName;
@@ -141,6 +158,11 @@ export interface SandboxRuntime {
   sweep?(registered: ReadonlySet<string>): Promise<void>;
   /** Stops background work (at shutdown). */
   close?(): void;
+  /**
+   * What it uses now: its processes' CPU time and memory and, with `disk`, its workspace's size
+   * (a walk of its files: asked for less often); `undefined` when it does not run.
+   */
+  resourceUse?(record: SandboxRecord, options: { disk: boolean }): Promise<ResourceUse | undefined>;
   /** The last `tail` lines of its output. */
   logs(record: SandboxRecord, tail: number): Promise<string[]>;
   /**

@@ -108,6 +108,31 @@ describe.each(runtimes)('sandboxes on the %s runtime', (runtime: RuntimeName) =>
   });
 });
 
+describe.each(runtimes)('what sandboxes use, on the %s runtime', (runtime: RuntimeName) => {
+  it('shows a sandbox running a CPU loop busy, its memory and its workspace on disk, within its limits', async () => {
+    const t = await startTestApp({
+      sandboxRuntime: runtime,
+      sandboxSpecs: [shellSpec('busy', 'head -c 3000000 /dev/zero > blob && while :; do :; done')],
+      meterTiming: { sampleEveryMs: 200, writeEveryMs: 60_000, diskEveryMs: 200 },
+    });
+    apps.push(t);
+    const id = await start(t, 'busy');
+    const resources = async () => (await call(t, 'GET', `/api/v1/sandboxes/${id}/resources`)).json();
+    const latest = async () => (await resources()).samples.at(-1) ?? {};
+    await expect.poll(async () => (await latest()).cpu_percent ?? 0, { timeout: 30_000 }).toBeGreaterThan(10);
+    await expect.poll(async () => (await latest()).disk_bytes ?? 0, { timeout: 30_000 }).toBeGreaterThanOrEqual(3_000_000);
+    const { limits } = await resources();
+    expect((await latest()).memory_bytes).toBeGreaterThan(0);
+    expect(limits.cpus).toBeGreaterThan(0);
+    expect(limits.memory_bytes).toBeGreaterThan((await latest()).memory_bytes);
+
+    const listed = (await call(t, 'GET', `/api/v1/sandboxes/resources?id=${id}&id=unknown`)).json();
+    expect(listed[0]).toMatchObject({ sandbox_id: id, latest: { cpu_percent: expect.any(Number) } });
+    expect(listed[1]).toEqual({ sandbox_id: 'unknown', latest: null, limits: null });
+    expect((await call(t, 'GET', '/api/v1/sandboxes/unknown/resources')).statusCode).toBe(404);
+  });
+});
+
 describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containers (%s)', (runtime) => {
   async function app(options: TestAppOptions = {}) {
     const t = await startTestApp({ sandboxRuntime: runtime, ...options });

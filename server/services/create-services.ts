@@ -57,6 +57,9 @@ import { TeamService } from './team/team-service';
 import type { Passwords } from './team/passwords';
 import { AuditService } from './audit/audit-service';
 import { AuditLogStore } from '../store/audit-log-store';
+import { SandboxMeter, type MeterTiming } from './usage/sandbox-meter';
+import { SandboxResourcesService } from './usage/sandbox-resources';
+import { UsageService } from './usage/usage-service';
 
 export interface ApiServices {
   settings: SettingsService;
@@ -99,6 +102,10 @@ export interface ApiServices {
   metrics: ServerMetrics;
   /** The audit log: what the services record, read by owners and admins, its chain and retention. */
   audit: AuditService;
+  /** Usage and cost (`/api/usage`), and the monthly budgets a conversation start is held to. */
+  usage: UsageService;
+  /** What running sandboxes use (`/api/v1/sandboxes/…/resources`). */
+  sandboxResources: SandboxResourcesService;
 }
 
 export interface ServiceOptions {
@@ -147,6 +154,8 @@ export interface ServiceOptions {
   eventCollectionRoundMs?: number;
   /** Days audit log entries are kept (AUDIT_RETENTION_DAYS); 0 or absent: for ever. */
   auditRetentionDays?: number;
+  /** How often the sandbox meter looks (tests look more often). */
+  meterTiming?: MeterTiming;
 }
 
 /** Wires each service to the data-access layer over the stores; the one place where the object graph is built. */
@@ -218,6 +227,9 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     (userId): Promise<UserSandboxLimits> => team.sandboxLimits(userId),
     audit,
   );
+  const meter = new SandboxMeter(data, runtime, sandboxLog, clock, options.meterTiming);
+  sandboxes.reportStatusTo(meter);
+  const usage = new UsageService(data, clock);
   const mcpTest = new McpTestService(settings, log.child({ component: 'mcp-test' }), runtime);
   const llmTest = new LlmTestService(settings, log.child({ component: 'llm-test' }));
   const conversationLog = log.child({ component: 'conversations' });
@@ -248,6 +260,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
       clock,
       instanceId: options.instance.id,
       urlFromSandbox,
+      usage,
     },
     conversationLog,
     audit,
@@ -316,5 +329,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     identityProvider: options.oidc && new IdentityProvider(options.oidc, team, log.child({ component: 'identity-provider' })),
     metrics,
     audit,
+    usage,
+    sandboxResources: new SandboxResourcesService(sandboxes, meter),
   };
 }

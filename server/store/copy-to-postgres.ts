@@ -15,6 +15,8 @@ const TABLES: (keyof Database)[] = [
   'api_keys',
   'llm_calls',
   'audit_log',
+  'sandbox_runs',
+  'conversation_starts',
   'user_settings',
   'provider_tokens',
   'custom_secrets',
@@ -100,11 +102,11 @@ export async function copySqliteToPostgres(dataDir: string, url: string, secrets
         })
         .where('status', 'not in', ['READY', 'ERROR'])
         .execute();
-      // New events, keys and LLM calls are numbered after the copied ones.
+      // New events, keys, LLM calls and usage rows are numbered after the copied ones.
       await sql`SELECT setval(pg_get_serial_sequence('conversation_events', 'seq'), COALESCE(MAX(seq), 0) + 1, false) FROM conversation_events`.execute(
         trx,
       );
-      for (const table of ['api_keys', 'llm_calls'])
+      for (const table of ['api_keys', 'llm_calls', 'sandbox_runs', 'conversation_starts'])
         await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), COALESCE(MAX(id), 0) + 1, false) FROM ${sql.table(table)}`.execute(
           trx,
         );

@@ -633,6 +633,50 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('audit_log').execute();
     },
   },
+  '0021_usage': {
+    async up(db: Kysely<unknown>) {
+      const id = (table: string) =>
+        db.schema
+          .createTable(table)
+          .addColumn('id', isPostgres(db) ? 'serial' : 'integer', (col) =>
+            isPostgres(db) ? col.primaryKey() : col.primaryKey().autoIncrement(),
+          );
+      // A sandbox's running time, written as it runs: opened at a start or resume, `ended_at` moved
+      // on while it runs (so a crash loses little), closed when it stops. Kept after the sandbox goes.
+      await id('sandbox_runs')
+        .addColumn('sandbox_id', 'text', (col) => col.notNull())
+        .addColumn('user_id', 'text', (col) => col.notNull())
+        .addColumn('runtime', 'text', (col) => col.notNull())
+        .addColumn('started_at', 'text', (col) => col.notNull())
+        .addColumn('ended_at', 'text', (col) => col.notNull())
+        .addColumn('open', 'integer', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('sandbox_runs_of_sandbox').on('sandbox_runs').columns(['sandbox_id', 'open']).execute();
+      await db.schema.createIndex('sandbox_runs_by_user').on('sandbox_runs').columns(['user_id', 'ended_at']).execute();
+      await db.schema.createIndex('sandbox_runs_by_time').on('sandbox_runs').columns(['ended_at']).execute();
+      // Each conversation started, kept after it is deleted: the usage page counts them per day.
+      await id('conversation_starts')
+        .addColumn('user_id', 'text', (col) => col.notNull())
+        .addColumn('conversation_id', 'text', (col) => col.notNull())
+        .addColumn('created_at', 'text', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('conversation_starts_by_user').on('conversation_starts').columns(['user_id', 'created_at']).execute();
+      await db.schema.createIndex('conversation_starts_by_time').on('conversation_starts').columns(['created_at']).execute();
+      // Everyone's calls over a range (an admin's usage page).
+      await db.schema.createIndex('llm_calls_by_time').on('llm_calls').columns(['created_at']).execute();
+      // Dollars a month of LLM calls an admin allows a user; null: no limit.
+      await db.schema
+        .alterTable('users')
+        .addColumn('monthly_cost_limit', isPostgres(db) ? 'double precision' : 'real')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('users').dropColumn('monthly_cost_limit').execute();
+      await db.schema.dropIndex('llm_calls_by_time').execute();
+      await db.schema.dropTable('conversation_starts').execute();
+      await db.schema.dropTable('sandbox_runs').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -14,6 +14,7 @@ import { isPostgres } from './dialect';
 import { EventsStore } from './events-store';
 import { StartTasksStore } from './start-tasks-store';
 import { EVERY_USER, type UserScope } from './user-scope';
+import { UsageStore } from './usage-store';
 import { UsersStore } from './users-store';
 
 /*
@@ -59,6 +60,28 @@ async function seed(db: Db): Promise<void> {
       }),
     );
     await tasks.insert(startTaskRecord({ id: `t${n}`, user_id: user, app_conversation_id: id, created_at: at(n), updated_at: at(n + 1) }));
+    await db
+      .insertInto('llm_calls')
+      .values({
+        ...{ user_id: user, conversation_id: id, model: n % 2 ? 'gpt-4o' : 'claude', status: 200 },
+        ...{ prompt_tokens: 100, completion_tokens: 10, cache_read_tokens: 0, cost: 0.01, created_at: at(n) },
+      })
+      .execute();
+    await db
+      .insertInto('conversation_starts')
+      .values({ user_id: user, conversation_id: id, created_at: at(n) })
+      .execute();
+    await db
+      .insertInto('sandbox_runs')
+      .values({
+        sandbox_id: `s${n % 40}`,
+        user_id: user,
+        runtime: 'process',
+        started_at: at(n),
+        ended_at: at(n + 3),
+        open: n >= 200 ? 1 : 0,
+      })
+      .execute();
     if (n % 8 === 0)
       await events.insertNew(
         [0, 1, 2].map((i) => ({
@@ -166,6 +189,23 @@ describe.each(databasesUnderTest())('query plans on %s', (database) => {
         await expectIndexed(`${what}, ${sort}`, (db) => new StartTasksStore(db).search(scope, filter, sort, 0, 20), sortAllowed);
       await expectIndexed(`${what}, count`, (db) => new StartTasksStore(db).count(scope, filter), true);
     });
+  });
+
+  describe.each(SCOPES)('usage as %s', (_, scope) => {
+    // Grouped by day, user and model: the rows of the range come from an index, then are grouped.
+    it.each<[string, (store: UsageStore) => Promise<unknown>]>([
+      ['LLM calls per day, user and model', (store) => store.llmByDay(scope, at(10), at(200))],
+      ['costs since a time', (store) => store.costSince(scope, at(100))],
+      ['sandbox running time', (store) => store.sandboxRuns(scope, at(10), at(200))],
+      ['conversations started per day', (store) => store.startsByDay(scope, at(10), at(200))],
+    ])('%s over a range', async (what, read) => {
+      await expectIndexed(what, (db) => read(new UsageStore(db)), true);
+    });
+  });
+
+  it('usage: a sandbox’s open stretch found by its id', async () => {
+    await expectIndexed('running', (db) => new UsageStore(db).running({ sandbox_id: 's3', user_id: 'alice', runtime: 'process' }, at(300)));
+    await expectIndexed('stopped', (db) => new UsageStore(db).stopped('s3', at(301)));
   });
 
   it('team members: listed in the order they joined', async () => {

@@ -15,6 +15,8 @@ export interface Database {
   api_keys: ApiKeysTable;
   llm_calls: LlmCallsTable;
   audit_log: AuditLogTable;
+  sandbox_runs: SandboxRunsTable;
+  conversation_starts: ConversationStartsTable;
 }
 
 /** The server instances on this database (one with SQLite; several with PostgreSQL). */
@@ -183,6 +185,8 @@ export interface UsersTable {
   max_sandboxes: number | null;
   /** 1 once an identity provider vouched for `email` at a sign-in (OIDC `email_verified`); 0 otherwise. */
   email_verified: Generated<number>;
+  /** Dollars of LLM calls a calendar month (UTC) an admin allows them; null: no limit. */
+  monthly_cost_limit: number | null;
 }
 
 /** API keys: only their SHA-256 is stored (they are random, so a fast hash is enough). */
@@ -240,4 +244,27 @@ export interface AuditLogTable {
   diff: string;
   prev_hash: string;
   hash: string;
+}
+
+/** A stretch of time one sandbox ran (see migration 0021). */
+export interface SandboxRunsTable {
+  id: Generated<number>;
+  sandbox_id: string;
+  /** Whose sandbox it is. */
+  user_id: string;
+  /** `process` or `docker`. */
+  runtime: string;
+  started_at: string;
+  /** When it stopped; while `open`, when it was last seen running. */
+  ended_at: string;
+  /** 1 while it runs. */
+  open: number;
+}
+
+/** A conversation started (its start task begun), kept after the conversation goes. */
+export interface ConversationStartsTable {
+  id: Generated<number>;
+  user_id: string;
+  conversation_id: string;
+  created_at: string;
 }

@@ -5,7 +5,10 @@ import { lockForUpdate } from './dialect';
 import type { UsersTable } from './schema';
 
 export type UserRecord = Selectable<UsersTable>;
-export type NewUser = Omit<UserRecord, 'sessions_since' | 'last_sign_in_at' | 'max_running_sandboxes' | 'max_sandboxes' | 'email_verified'>;
+export type NewUser = Omit<
+  UserRecord,
+  'sessions_since' | 'last_sign_in_at' | 'max_running_sandboxes' | 'max_sandboxes' | 'email_verified' | 'monthly_cost_limit'
+>;
 
 /** The key every change to roles and statuses takes, so "one owner always remains" holds across instances. */
 const TEAM_LOCK = 'users:team';

@@ -18,6 +18,7 @@ import { loadSandboxSpecs } from '../sandboxes/specs';
 import { createServices } from '../services/create-services';
 import type { InstanceTiming } from '../services/instances/instance-registry';
 import type { SandboxLimits } from '../services/sandboxes/sandbox-limits';
+import type { MeterTiming } from '../services/usage/sandbox-meter';
 import { openDatabase } from '../startup';
 import type { Db, QueryObserver } from '../store/database';
 import { type DatabaseName, freshPostgresDatabase } from './databases';
@@ -82,6 +83,8 @@ export interface TestAppOptions {
   eventCollectionRoundMs?: number;
   /** Tavily's API as TAVILY_API_URL names it (a stand-in's, `startTavilyStandIn`); Tavily's own when absent. */
   tavilyApiUrl?: string;
+  /** How often the sandbox meter looks (CPU, memory, disk, running time); the server's when absent. */
+  meterTiming?: MeterTiming;
 }
 
 /** Argon2id at a cost tests can afford: the same code and queue, a sixty-fourth of the memory and one pass. */
@@ -139,6 +142,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     sandboxesShareNetwork: options.sandboxesShareNetwork,
     eventCollectionRoundMs: options.eventCollectionRoundMs,
     tavilyApiUrl: options.tavilyApiUrl,
+    meterTiming: options.meterTiming,
   });
   // As in the server, its own starts are ended only once it holds its id (startMonitoring).
   await services.sandboxes.startMonitoring();

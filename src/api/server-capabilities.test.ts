@@ -88,6 +88,8 @@ describe('featuresFromDocument', () => {
       apiKeys: false,
       identityProvider: false,
       taskStarters: false,
+      usage: false,
+      sandboxResources: false,
     });
   });
 
@@ -114,6 +116,8 @@ describe('featuresFromDocument', () => {
         '/api/keys': { get: {} },
         '/sign-in/oidc': { get: {} },
         '/api/user/solvability': { post: {} },
+        '/api/usage': { get: {} },
+        '/api/v1/sandboxes/{sandbox_id}/resources': { get: {} },
       },
       components: { schemas: { Patch: { properties: { archived: { type: 'boolean' } } } } },
     };

@@ -97,6 +97,10 @@ export interface ServerFeatures {
    * estimates an issue (ours): the Conversations page offers them to start from.
    */
   taskStarters: boolean;
+  /** `GET /api/usage` (ours): the Usage page. */
+  usage: boolean;
+  /** `GET /api/v1/sandboxes/{id}/resources` (ours): what each sandbox uses. */
+  sandboxResources: boolean;
 }
 
 /**
@@ -123,6 +127,8 @@ export const ASSUMED: ServerFeatures = {
   apiKeys: true,
   identityProvider: false,
   taskStarters: true,
+  usage: true,
+  sandboxResources: true,
 };
 
 const OUR_STREAM = '/api/v1/app-conversations/{conversation_id}/events/stream';
@@ -173,5 +179,7 @@ export function featuresFromDocument(document: unknown): ServerFeatures {
     apiKeys: has('/api/keys', 'get'),
     identityProvider: has('/sign-in/oidc', 'get'),
     taskStarters: has('/api/user/solvability', 'post'),
+    usage: has('/api/usage', 'get'),
+    sandboxResources: has('/api/v1/sandboxes/{sandbox_id}/resources', 'get'),
   };
 }

@@ -4,6 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import {
   IconBox,
   IconHistory,
+  IconChartBar,
   IconKey,
   IconKeyboard,
   IconLogout,
@@ -42,6 +43,7 @@ const ICONS: Record<NavigationPageName, typeof IconSettings> = {
   specs: IconStack2,
   users: IconUsers,
   audit: IconHistory,
+  usage: IconChartBar,
 };
 
 const NAVIGATION = NAVIGATION_PAGES.map((name) => ({ name, to: PAGES[name].path, label: PAGE_TITLES[name], icon: ICONS[name] }));

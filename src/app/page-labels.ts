@@ -18,6 +18,7 @@ export const PAGE_TITLES: Record<PageName, MessageDescriptor> = {
   specs: msg`Sandbox specs`,
   users: msg`Users`,
   audit: msg`Audit log`,
+  usage: msg`Usage`,
 };
 
 /** A Settings sub-page's tab, where it differs from its title. */

@@ -33,6 +33,7 @@ const pages = {
   specs: { path: '/sandbox-specs', title: 'Sandbox specs', inNavigation: true },
   users: { path: '/users', title: 'Users', inNavigation: true },
   audit: { path: '/audit', title: 'Audit log', inNavigation: true },
+  usage: { path: '/usage', title: 'Usage', inNavigation: true },
 } as const satisfies Record<string, ConsolePage>;
 
 export type PageName = keyof typeof pages;
@@ -72,6 +73,7 @@ export const PAGE_MODULES: Record<PageName, readonly [string, ...string[]]> = {
   specs: ['src/features/sandboxes/specs-page.tsx'],
   users: ['src/features/users/users-page.tsx'],
   audit: ['src/features/audit/audit-page.tsx'],
+  usage: ['src/features/usage/usage-page.tsx'],
 };
 
 export const LAYOUT_MODULES: Record<LayoutName, string> = { settings: 'src/app/settings-layout.tsx' };

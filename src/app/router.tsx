@@ -48,6 +48,7 @@ const LOAD_PAGE: Record<PageName, () => Promise<PageModule>> = {
   specs: () => import('../features/sandboxes/specs-page'),
   users: () => import('../features/users/users-page'),
   audit: () => import('../features/audit/audit-page'),
+  usage: () => import('../features/usage/usage-page'),
 };
 
 const LAYOUT_COMPONENTS: Record<LayoutName, () => Promise<ComponentType>> = {

@@ -18,6 +18,7 @@ export function useHiddenPages(): ReadonlySet<PageName> {
   const hidden = new Set<PageName>();
   if (!features?.team || !me || !isAdminRole(me.role)) for (const page of ADMIN_PAGES) hidden.add(page);
   if (!features?.apiKeys) hidden.add('apiKeys');
+  if (!features?.usage) hidden.add('usage');
   return hidden;
 }
 

@@ -35,6 +35,8 @@ export const memberSchema = z.object({
   /** Ours: limits an admin set for this user (null: only the server's). */
   max_running_sandboxes: z.optional(z.nullable(integer())),
   max_sandboxes: z.optional(z.nullable(integer())),
+  /** Ours: dollars of LLM calls a month (UTC) an admin allows this user (null: no limit). */
+  monthly_cost_limit: z.optional(z.nullable(z.number())),
 });
 export type Member = z.output<typeof memberSchema>;
 
@@ -60,6 +62,8 @@ export const memberPatchSchema = z.strictObject({
   /** Ours: how many sandboxes of theirs may run, and exist, at once (null: no limit of their own). */
   max_running_sandboxes: z.optional(z.nullable(integer().check(z.gte(0), z.lte(1000)))),
   max_sandboxes: z.optional(z.nullable(integer().check(z.gte(0), z.lte(1000)))),
+  /** Ours: dollars of LLM calls a month (UTC) they may spend; a conversation start over it is refused (null: no limit). */
+  monthly_cost_limit: z.optional(z.nullable(z.number().check(z.gte(0), z.lte(1_000_000)))),
 });
 export type MemberPatch = z.output<typeof memberPatchSchema>;
 

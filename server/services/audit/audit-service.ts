@@ -58,6 +58,7 @@ const REFUSED_RESOURCES: Record<Resource, AuditResourceType> = {
   settings: 'settings',
   secrets: 'secret',
   api_key: 'api_key',
+  usage: 'user',
   user: 'user',
   team_defaults: 'team_defaults',
   llm_call: 'conversation',

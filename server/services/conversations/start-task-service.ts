@@ -27,6 +27,14 @@ export interface StartTaskOptions extends StartStepOptions {
   clock?: Clock;
   /** The server instance that runs the starts asked of it (see `server_instances`). */
   instanceId: string;
+  /** Holds starts to the users' monthly budgets, and counts them (the usage page). */
+  usage?: StartUsage;
+}
+
+/** What a start has to do with usage: refused over a user's budget, counted once begun. */
+export interface StartUsage {
+  refuseOverBudget(userId: string): Promise<void>;
+  recordStart(userId: string, conversationId: string): Promise<void>;
 }
 
 /** What a cancelled start had got as far as. */
@@ -48,15 +56,17 @@ export class StartTaskService {
   readonly #continuing = new Set<string>();
   readonly #tasks: StartTasks;
   readonly #steps: StartSteps;
+  readonly #usage: StartUsage | undefined;
 
   constructor(
     private readonly data: DataAccess,
     private readonly sandboxes: SandboxService,
     secrets: SecretsService,
     options: StartTaskOptions,
-    log: Logger,
+    private readonly log: Logger,
     private readonly audit: AuditRecorder = NO_AUDIT,
   ) {
+    this.#usage = options.usage;
     this.#tasks = new StartTasks(data, options.instanceId, options.clock ?? systemClock, log);
     this.#steps = new StartSteps(data, sandboxes, secrets, this.#tasks, options, log);
   }
@@ -77,6 +87,8 @@ export class StartTaskService {
    */
   async start(caller: Caller, input: StartRequest, onUpdate?: (task: StartTask) => void): Promise<StartTask> {
     const request = await this.#withParent(caller, input);
+    // Before any work, wherever it would run: a spent budget starts nothing.
+    await this.#usage?.refuseOverBudget(caller.userId);
     // Never into a sandbox another user owns (it holds their secrets): refused before any work. One
     // the caller cannot see fails in its task, as one that does not exist does.
     const sandboxes = this.data.as(caller).sandboxes;
@@ -128,6 +140,7 @@ export class StartTaskService {
     this.#continuing.add(hex);
     try {
       const record = await this.data.as(caller).conversations.authorize('continue', hex);
+      await this.#usage?.refuseOverBudget(caller.userId);
       const sandbox = (await this.sandboxes.ofConversations(caller, [record])).get(record.sandbox_id);
       if (sandbox && sandbox.status !== 'ERROR' && sandbox.status !== 'MISSING') {
         const [conversationId, sandboxId] = [record.id, sandbox.id];
@@ -164,6 +177,10 @@ export class StartTaskService {
     onUpdate?: (task: StartTask) => void,
   ): Promise<StartTask> {
     const record = await this.#tasks.create(caller, request);
+    if (!continuation)
+      await this.#usage?.recordStart(caller.userId, conversationId).catch((error: unknown) => {
+        this.log.warn({ conversation: conversationId, err: error }, 'could not count a conversation start');
+      });
     const running: Running = {
       taskId: record.id,
       controller: new AbortController(),

@@ -14,7 +14,8 @@ import { OWNER_VARIABLE } from '../../agent-server/contract';
 import { type Clock, systemClock } from '../../clock';
 import { Conflict, NotFound } from '../../domain-errors';
 import type { Logger } from '../../logger';
-import type { ExecResult, SandboxRuntime } from '../../sandboxes/runtime';
+import type { ExecResult, RuntimeState, SandboxRuntime } from '../../sandboxes/runtime';
+import type { SandboxRecord } from '../../store/sandboxes-store';
 import type { SpecCatalog } from '../../sandboxes/spec-catalog';
 import type { SecretBox } from '../../secret-box';
 import { Locks } from './locks';
@@ -46,6 +47,16 @@ const sessionKey = () => randomBytes(32).toString('base64url');
 /** Starts and resumes take this too: the running cap is about all sandboxes at once. */
 const CAP = '*cap*';
 
+/** Told when a sandbox of this instance starts or stops running (the sandbox meter). */
+export interface SandboxStatusHooks {
+  /** Starts looking at `own`'s sandboxes on its own too (once they are found again after a restart). */
+  start(own: { ownStates: SandboxService['ownStates'] }): Promise<void>;
+  stop(): void;
+  running(sandbox: Pick<SandboxRecord, 'id' | 'created_by_user_id'>): Promise<void>;
+  stopped(id: string): Promise<void>;
+}
+const IGNORED_STATUS: SandboxStatusHooks = { start: async () => {}, stop: () => {}, running: async () => {}, stopped: async () => {} };
+
 /**
  * Sandboxes: the registry (in the database, so they outlive a server restart and are found
  * again), the caps (SandboxCaps), the instance that runs each one (SandboxOwners), a health check
@@ -62,6 +73,7 @@ export class SandboxService {
   readonly #infos: SandboxInfos;
   readonly #reads: SandboxReads;
   readonly #caps: SandboxCaps;
+  #status: SandboxStatusHooks = IGNORED_STATUS;
 
   constructor(
     private readonly data: DataAccess,
@@ -109,12 +121,25 @@ export class SandboxService {
    * removing what unregistered ones left, and starts watching their health; resolves after the
    * first round of checks, so the first responses already have the right status.
    */
-  startMonitoring(): Promise<void> {
-    return this.#watch.start();
+  async startMonitoring(): Promise<void> {
+    await this.#watch.start();
+    await this.#status.start(this);
+  }
+
+  /** Tells `hooks` when one of this instance's sandboxes starts or stops running (the sandbox meter). */
+  reportStatusTo(hooks: SandboxStatusHooks): void {
+    this.#status = hooks;
+  }
+
+  /** This instance's sandboxes, each with what the runtime sees of it now (for the sandbox meter). */
+  async ownStates(): Promise<{ record: SandboxRecord; state: RuntimeState }[]> {
+    const records = await this.#owners.own(asSystem('meter sandbox running time'));
+    return Promise.all(records.map(async (record) => ({ record, state: await this.runtime.state(record) })));
   }
 
   /** Stops watching (and says so in the instance registry); the sandboxes themselves keep running. */
   close(): Promise<void> {
+    this.#status.stop();
     return this.#watch.close();
   }
 
@@ -247,6 +272,7 @@ export class SandboxService {
         port,
         workerPorts,
         onExit: (failure) => {
+          void this.#status.stopped(id);
           exited = this.#watch.exited(id, failure);
           noticeExit();
         },
@@ -257,6 +283,7 @@ export class SandboxService {
       }
       try {
         await sandboxes.update(id, started.handle);
+        await this.#status.running({ id, created_by_user_id: caller.userId });
       } catch (error) {
         await this.runtime.remove({ ...(await sandboxes.authorize('delete', id)), ...started.handle }); // never a sandbox that is not in the registry
         throw error;
@@ -298,6 +325,7 @@ export class SandboxService {
         return;
       }
       await this.runtime.pause(record);
+      await this.#status.stopped(id);
       this.#watch.forget(id);
       await this.audit.record(subject, { action: 'pause', resourceType: 'sandbox', resourceId: id });
     });
@@ -341,6 +369,7 @@ export class SandboxService {
         await this.runtime.resume(record);
         // A stopped container starts again: how it stopped is history then.
         await sandboxes.update(id, { started_at: new Date().toISOString(), exit_detail: null });
+        await this.#status.running(record);
         void this.#watch.watchStarting(id);
         await this.#watch.notifyResumed(record);
         await this.audit.record(caller, { action: 'resume', resourceType: 'sandbox', resourceId: id });
@@ -360,6 +389,7 @@ export class SandboxService {
         return;
       }
       await this.runtime.remove(record);
+      await this.#status.stopped(id);
       await sandboxes.delete(id);
       this.#watch.forget(id);
       await this.audit.record(subject, { action: 'delete', resourceType: 'sandbox', resourceId: id });

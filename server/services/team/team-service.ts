@@ -125,6 +125,7 @@ export class TeamService {
       created_at: row.created_at,
       max_running_sandboxes: row.max_running_sandboxes,
       max_sandboxes: row.max_sandboxes,
+      monthly_cost_limit: row.monthly_cost_limit,
     };
   }
 
@@ -430,6 +431,7 @@ export class TeamService {
       }
       if (patch.max_running_sandboxes !== undefined) changes.max_running_sandboxes = patch.max_running_sandboxes;
       if (patch.max_sandboxes !== undefined) changes.max_sandboxes = patch.max_sandboxes;
+      if (patch.monthly_cost_limit !== undefined) changes.monthly_cost_limit = patch.monthly_cost_limit;
       if (patch.status !== undefined && patch.status !== user.status) {
         if (user.status === 'invited') throw new Conflict(msg`An invited user becomes active by accepting the invitation`);
         changes.status = patch.status;

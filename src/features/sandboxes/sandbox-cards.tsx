@@ -5,6 +5,7 @@ import { RelativeTime } from '../../components/relative-time';
 import { rowSelection } from '../../components/row-selection';
 import { shortId } from '../../components/short-id';
 import { AgentServerUrl, agentServerUrl, SessionKeyLine } from './agent-server';
+import { ResourceUse } from './resource-use';
 import { SandboxActions } from './sandbox-actions';
 import type { SandboxListProps } from './sandbox-list';
 import { ownerName } from '../../components/owners';
@@ -25,6 +26,8 @@ export function SandboxCards({
   onLogs,
   usedBy,
   owners,
+  resources,
+  onResources,
 }: SandboxListProps) {
   const { t } = useLingui();
   const { all, some, toggle, toggleAll } = rowSelection(
@@ -70,6 +73,9 @@ export function SandboxCards({
                 </Text>
                 <StatusReason sandbox={sandbox} inFlight={busy} runtime={runtime} />
                 <UsedBy sandboxId={sandbox.id} conversations={usedBy?.get(sandbox.id)} />
+                {resources?.get(id)?.latest && (
+                  <ResourceUse look={resources.get(id)} sandboxId={id} onOpen={onResources && (() => onResources(id))} />
+                )}
                 {agentServerUrl(sandbox) && (
                   <Group gap="md" wrap="wrap">
                     <Group gap={4} wrap="nowrap">

@@ -2,6 +2,7 @@ import type { SandboxAction } from '../../api/sandboxes';
 import type { SandboxInfo, SandboxRuntimeName } from '../../contract/sandboxes';
 import type { SandboxConversation } from './used-by';
 import type { Owner } from '../../contract/team';
+import type { ResourceLook } from './resource-use';
 
 /** What the table and the cards (narrow screens) both show and do. */
 export interface SandboxListProps {
@@ -21,4 +22,8 @@ export interface SandboxListProps {
   usedBy?: ReadonlyMap<string, readonly SandboxConversation[]>;
   /** The team, for an admin: whose each sandbox is. */
   owners?: readonly Owner[];
+  /** Each running sandbox's last look at what it uses, by its id, when the server says (a Resources column). */
+  resources?: ReadonlyMap<string, ResourceLook>;
+  /** Opens a sandbox's last hour of resource use. */
+  onResources?: (id: string) => void;
 }

@@ -15,6 +15,8 @@ import { ACTION_LABEL, ACTION_ON } from './action-text';
 import { actionFailure } from './actions';
 import { BulkActionDialog } from './bulk-action-dialog';
 import { LogsDrawer } from './logs-drawer';
+import { ResourcesDrawer } from './resources-drawer';
+import { latestResourcesQuery } from '../../queries/usage';
 import { notifyPausedOthers, notifyStarted } from './notices';
 import { type FilterChange, SandboxesView } from './sandboxes-view';
 import { StartSandboxDialog } from './start-sandbox-dialog';
@@ -38,7 +40,7 @@ const isStatus = (value: string | null): value is SandboxStatus => SANDBOX_STATU
  * shared and survives a reload.
  */
 function useViewParams() {
-  const [params, update] = useUrlParams<'status' | 'spec' | 'owner' | 'page' | 'logs'>();
+  const [params, update] = useUrlParams<'status' | 'spec' | 'owner' | 'page' | 'logs' | 'resources'>();
   const status = params.get('status');
   const filters = {
     status: isStatus(status) ? status : undefined,
@@ -47,12 +49,13 @@ function useViewParams() {
     pageId: params.get('page') ?? undefined,
   };
   const logsId = params.get('logs') ?? undefined;
-  return { filters, logsId, update };
+  const resourcesId = params.get('resources') ?? undefined;
+  return { filters, logsId, resourcesId, update };
 }
 
 export function SandboxesPage() {
   const { t, i18n } = useLingui();
-  const { filters, logsId, update } = useViewParams();
+  const { filters, logsId, resourcesId, update } = useViewParams();
   const inFlight = useActionsInFlight();
   const features = useQuery(serverFeaturesQuery()).data;
   const filtersOnClient = features?.sandboxFilters === false;
@@ -71,6 +74,15 @@ export function SandboxesPage() {
   const ids = useMemo(() => items.map((sandbox) => sandbox.id), [items]);
   const usedBy = useQuery(conversationsBySandboxQuery(ids, features?.conversationsBySandbox === true)).data;
   const servedBy = (sandbox: SandboxInfo) => usedBy?.get(sandbox.id) ?? [];
+  const runningIds = useMemo(() => items.filter((sandbox) => sandbox.status === 'RUNNING').map((sandbox) => sandbox.id), [items]);
+  const looks = useQuery({
+    ...latestResourcesQuery(runningIds),
+    enabled: features?.sandboxResources === true && runningIds.length > 0,
+  }).data;
+  const resources = useMemo(
+    () => (features?.sandboxResources === true ? new Map((looks ?? []).map((look) => [look.sandbox_id, look])) : undefined),
+    [features?.sandboxResources, looks],
+  );
   const selection = items.filter((sandbox) => selected.has(sandbox.id));
 
   const changeFilters = (changes: FilterChange) => {
@@ -129,10 +141,15 @@ export function SandboxesPage() {
         capacity={capacity.data}
         usedBy={usedBy}
         owners={owners}
+        resources={resources}
+        onResources={(id) => update({ resources: id })}
       />
 
       {dialog?.type === 'start' && <StartSandboxDialog onClose={() => setDialog(null)} initialSpec={filters.specId} />}
       {logsId && features?.sandboxLogs === true && <LogsDrawer sandboxId={logsId} onClose={() => update({ logs: undefined })} />}
+      {resourcesId && features?.sandboxResources === true && (
+        <ResourcesDrawer sandboxId={resourcesId} onClose={() => update({ resources: undefined })} />
+      )}
       {dialog?.type === 'delete' && (
         <ConfirmDialog
           title={t`Delete sandbox?`}

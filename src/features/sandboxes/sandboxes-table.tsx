@@ -6,6 +6,7 @@ import { RowActionsHeader } from '../../components/row-actions';
 import { rowSelection } from '../../components/row-selection';
 import { shortId } from '../../components/short-id';
 import { AgentServerAccess } from './agent-server';
+import { ResourceUse } from './resource-use';
 import { SandboxActions } from './sandbox-actions';
 import type { SandboxListProps } from './sandbox-list';
 import { SandboxStatus } from './sandbox-status';
@@ -27,6 +28,8 @@ export function SandboxesTable({
   onLogs,
   usedBy,
   owners,
+  resources,
+  onResources,
 }: SandboxListProps) {
   const { t } = useLingui();
   const { all, some, toggle, toggleAll } = rowSelection(
@@ -54,6 +57,11 @@ export function SandboxesTable({
             <Table.Th miw={140}>
               <Trans>Status</Trans>
             </Table.Th>
+            {resources && (
+              <Table.Th>
+                <Trans>Resources</Trans>
+              </Table.Th>
+            )}
             <Table.Th>
               <Trans>Created</Trans>
             </Table.Th>
@@ -91,6 +99,11 @@ export function SandboxesTable({
                 <Table.Td>
                   <SandboxStatus sandbox={sandbox} inFlight={busy} runtime={runtime} />
                 </Table.Td>
+                {resources && (
+                  <Table.Td>
+                    <ResourceUse look={resources.get(id)} sandboxId={id} onOpen={onResources && (() => onResources(id))} />
+                  </Table.Td>
+                )}
                 <Table.Td style={NO_WRAP}>
                   <RelativeTime iso={sandbox.created_at} />
                 </Table.Td>

@@ -18,6 +18,7 @@ import { SandboxRuntimeLine } from './runtime-line';
 import { SandboxCards } from './sandbox-cards';
 import { SandboxesTable } from './sandboxes-table';
 import { statusOptions } from './status-badge';
+import type { SandboxListProps } from './sandbox-list';
 import type { SandboxConversation } from './used-by';
 
 const BULK_ACTIONS = ['pause', 'resume', 'delete'] as const;
@@ -55,6 +56,9 @@ export interface SandboxesViewProps {
   usedBy?: ReadonlyMap<string, readonly SandboxConversation[]>;
   /** The team, for an admin: an Owner column and filter show. */
   owners?: readonly Owner[];
+  /** Each running sandbox's last look at what it uses (a Resources column), when the server says. */
+  resources?: SandboxListProps['resources'];
+  onResources?: (id: string) => void;
 }
 
 /** The sandboxes list as it looks: filters, the selection's actions, the table and the pages. */
@@ -79,6 +83,8 @@ export function SandboxesView({
   layout = 'table',
   usedBy,
   owners,
+  resources,
+  onResources,
 }: SandboxesViewProps) {
   const { t } = useLingui();
   const items = page?.items ?? [];
@@ -175,6 +181,8 @@ export function SandboxesView({
                 onStartAgain={onStartAgain}
                 onLogs={onLogs}
                 usedBy={usedBy}
+                resources={resources}
+                onResources={onResources}
                 owners={owners}
               />
               {items.some(agentServerUrl) && <AgentServerHint />}

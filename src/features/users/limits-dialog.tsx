@@ -15,15 +15,17 @@ import { updateMemberMutation } from '../../queries/team';
 interface LimitsFormValues {
   max_running_sandboxes: string;
   max_sandboxes: string;
+  monthly_cost_limit: string;
 }
 
-const FIELDS = new Set<string>(['max_running_sandboxes', 'max_sandboxes']);
+const FIELDS = new Set<string>(['max_running_sandboxes', 'max_sandboxes', 'monthly_cost_limit']);
 const PLACEMENT = { isField: (path: string) => FIELDS.has(path) };
 
 const limit = (typed: string) => (typed.trim() === '' ? null : Number(typed));
 const toPatch = (values: LimitsFormValues) => ({
   max_running_sandboxes: limit(values.max_running_sandboxes),
   max_sandboxes: limit(values.max_sandboxes),
+  monthly_cost_limit: limit(values.monthly_cost_limit),
 });
 const typed = (value: number | null | undefined) => (value == null ? '' : String(value));
 
@@ -33,7 +35,11 @@ export function LimitsDialog({ member, onClose }: { member: Member; onClose: () 
   const queryClient = useQueryClient();
   const save = useMutation(updateMemberMutation(queryClient));
   const form = useForm<LimitsFormValues>({
-    defaultValues: { max_running_sandboxes: typed(member.max_running_sandboxes), max_sandboxes: typed(member.max_sandboxes) },
+    defaultValues: {
+      max_running_sandboxes: typed(member.max_running_sandboxes),
+      max_sandboxes: typed(member.max_sandboxes),
+      monthly_cost_limit: typed(member.monthly_cost_limit),
+    },
     resolver: contractResolver(toPatch, memberPatchSchema, PLACEMENT),
   });
   const { submit, problem } = useServerSubmit(form, {
@@ -62,6 +68,12 @@ export function LimitsDialog({ member, onClose }: { member: Member; onClose: () 
               data-autofocus
             />
             <NumberField<LimitsFormValues> name="max_sandboxes" label={t`In all`} description={t`Empty: only the server’s limit`} />
+            <NumberField<LimitsFormValues>
+              name="monthly_cost_limit"
+              label={t`Monthly budget`}
+              unit="$"
+              description={t`LLM costs a calendar month (UTC). Once reached, their new conversations are refused until the next month. Empty: no limit`}
+            />
             <Group justify="flex-end">
               <Button variant="default" onClick={requestClose}>
                 <Trans>Cancel</Trans>

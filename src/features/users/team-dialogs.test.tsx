@@ -83,7 +83,7 @@ describe('LimitsDialog', () => {
     await user.type(screen.getByLabelText('In all'), '5');
     await user.click(screen.getByRole('button', { name: 'Save limits' }));
     expect(await screen.findByLabelText('In all')).toHaveAccessibleDescription(/Must be less than or equal to 1000/);
-    expect(api.requests.at(-1)?.body).toEqual({ max_running_sandboxes: 2, max_sandboxes: 5 });
+    expect(api.requests.at(-1)?.body).toEqual({ max_running_sandboxes: 2, max_sandboxes: 5, monthly_cost_limit: null });
 
     answer = json(409, { detail: 'At least one active owner must remain' });
     await user.click(screen.getByRole('button', { name: 'Save limits' }));
