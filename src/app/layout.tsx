@@ -22,13 +22,13 @@ import { NAVIGATION_PAGES, type NavigationPageName, PAGES } from './pages';
 import { PageSkeleton } from './page-skeleton';
 import { NotForYourRole } from './route-error';
 import { ServerBadge } from './server-badge';
-import { useShortcuts } from './shortcuts/use-shortcuts';
 import { useHiddenPages, useRefusedPage } from './use-hidden-pages';
 import { useSettingsLanguage } from './use-settings-language';
 import { useStoredFlag } from './use-stored-flag';
 import { withCatalog } from '../i18n/catalogs';
 
 /** Loaded when first opened: its table and switch are not part of any page's first download. */
+const ShortcutsListener = lazy(() => import('./shortcuts/shortcuts-listener'));
 const ShortcutsDialog = lazy(async () => ({ default: (await withCatalog(import('./shortcuts/shortcuts-dialog'))).ShortcutsDialog }));
 
 const NAVIGATION_ID = 'main-navigation';
@@ -61,7 +61,6 @@ export function Layout() {
   const [helpOpen, help] = useDisclosure(false);
   const [helpNeeded, setHelpNeeded] = useState(false);
   if (helpOpen && !helpNeeded) setHelpNeeded(true);
-  useShortcuts(shortcutsOn, help.open);
   useSettingsLanguage();
   const burger = useRef<HTMLButtonElement>(null);
   // Escape closes the narrow screen's navigation, and the focus goes back to its button.
@@ -139,6 +138,9 @@ export function Layout() {
       <main id={MAIN_ID} tabIndex={-1} className={classes.main}>
         <Suspense fallback={<PageSkeleton />}>{refused ? <NotForYourRole title={i18n._(PAGE_TITLES[refused])} /> : <Outlet />}</Suspense>
       </main>
+      <Suspense fallback={null}>
+        <ShortcutsListener enabled={shortcutsOn} onHelp={help.open} />
+      </Suspense>
       {helpNeeded && (
         <Suspense fallback={null}>
           <ShortcutsDialog opened={helpOpen} onClose={help.close} enabled={shortcutsOn} onEnabledChange={setShortcutsOn} />

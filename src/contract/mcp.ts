@@ -13,6 +13,9 @@ import {
   processTextProblem,
   rule,
 } from './rules';
+import { sseServerShape, shttpServerShape, stdioServerShape } from './mcp-response';
+
+export { type McpConfigResponse, mcpConfigResponseSchema, mcpConfigStoredSchema } from './mcp-response';
 
 /*
  * MCP server configuration, `mcp_config` of the settings (OpenHands `MCPConfig`). Two layers:
@@ -82,37 +85,6 @@ const env = z.record(z.string(), z.string()).check(
     }
   }),
 );
-
-// --- wire shapes (GET) ---
-
-const sseServerShape = { url: z.string(), api_key: z.optional(z.nullable(z.string())) };
-const shttpServerShape = { ...sseServerShape, timeout: z.optional(z.nullable(integer())) };
-const stdioServerShape = {
-  name: z.string(),
-  command: z.string(),
-  args: z.array(z.string()),
-  env: z.record(z.string(), z.string()),
-};
-
-/** Our server returns `api_key: null` plus `api_key_set`; a real OpenHands server sends the key. */
-const writeOnlyKey = { api_key_set: z.optional(z.boolean()) };
-
-export const mcpConfigResponseSchema = z.object({
-  sse_servers: z._default(z.array(z.object({ ...sseServerShape, ...writeOnlyKey })), []),
-  stdio_servers: z._default(z.array(z.object(stdioServerShape)), []),
-  shttp_servers: z._default(z.array(z.object({ ...shttpServerShape, ...writeOnlyKey })), []),
-});
-export type McpConfigResponse = z.output<typeof mcpConfigResponseSchema>;
-
-/** `mcp_config` as our server stores it: the wire shapes without OpenHands' rules, so older or looser data still reads. */
-export const mcpConfigStoredSchema = z.object({
-  sse_servers: z._default(z.array(z.object(sseServerShape)), []),
-  stdio_servers: z._default(
-    z.array(z.object({ ...stdioServerShape, args: z._default(stdioServerShape.args, []), env: z._default(stdioServerShape.env, {}) })),
-    [],
-  ),
-  shttp_servers: z._default(z.array(z.object({ ...shttpServerShape, timeout: z._default(z.nullable(integer()), 60) })), []),
-});
 
 // --- request schemas (POST), with OpenHands' rules ---
 

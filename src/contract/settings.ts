@@ -1,6 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import * as z from 'zod/mini';
-import { type mcpConfigSchema, mcpConfigResponseSchema, mcpConfigStoredSchema } from './mcp';
+import type { mcpConfigSchema } from './mcp';
+import { mcpConfigResponseSchema, mcpConfigStoredSchema } from './mcp-response';
 import { emailProblem, httpUrlProblem, integer, processText, rule } from './rules';
 
 /*
