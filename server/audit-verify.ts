@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { configFromEnv, ConfigError } from './config';
+import { ConfigError, databaseLocation } from './config';
 import { DATABASE_FILE } from './data-dir';
 import { createLogger } from './logger';
 import { AuditService } from './services/audit/audit-service';
@@ -13,7 +13,8 @@ import { openPostgres, openSqlite } from './store/database';
  */
 
 async function main(): Promise<number> {
-  const config = configFromEnv();
+  // Only the database: a check of the log needs neither the session key nor the secrets key.
+  const config = databaseLocation(process.env);
   if (!config.databaseUrl && !fs.existsSync(path.join(config.dataDir, DATABASE_FILE)))
     throw new ConfigError(`No ${DATABASE_FILE} in ${config.dataDir}: set DATA_DIR (or DATABASE_URL) as the server has it.`);
   const db = config.databaseUrl ? openPostgres(config.databaseUrl) : openSqlite(config.dataDir);

@@ -205,10 +205,8 @@ const flag = (value: string | undefined) => ['1', 'true', 'yes'].includes((value
  * database must accept the same session key and open what another sealed.
  */
 function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
-  const url = nonEmpty(env.DATABASE_URL);
+  const url = databaseLocation(env).databaseUrl;
   if (url === undefined) return undefined;
-  if (!/^postgres(ql)?:\/\//.test(url))
-    throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset to use SQLite in DATA_DIR)');
   const missing = ['SESSION_API_KEY', 'SECRETS_KEY'].filter((name) => nonEmpty(env[name]) === undefined);
   if (missing.length > 0) {
     throw new ConfigError(
@@ -216,6 +214,14 @@ function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
     );
   }
   return url;
+}
+
+/** Where the server's database is (DATA_DIR's SQLite, or DATABASE_URL), for a tool that only reads it and needs no keys. */
+export function databaseLocation(env: NodeJS.ProcessEnv): { dataDir: string; databaseUrl?: string } {
+  const url = nonEmpty(env.DATABASE_URL);
+  if (url !== undefined && !/^postgres(ql)?:\/\//.test(url))
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset to use SQLite in DATA_DIR)');
+  return { dataDir: path.resolve(nonEmpty(env.DATA_DIR) ?? 'data'), ...(url === undefined ? {} : { databaseUrl: url }) };
 }
 
 /** OIDC_*, checked: all three or none, an https issuer (http only on loopback, for a provider on this machine). */

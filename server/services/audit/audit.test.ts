@@ -289,7 +289,7 @@ async function verifyCommand(t: TestApp): Promise<{ code: number; output: string
   const env = { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.databaseUrl ?? '' };
   return promisify(execFile)(process.execPath, [builtServerScript('audit-verify')], { env }).then(
     ({ stdout }) => ({ code: 0, output: stdout }),
-    (error: { code: number; stdout: string }) => ({ code: error.code, output: error.stdout }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout || error.stderr }),
   );
 }
 
