@@ -110,7 +110,8 @@ function busySpecFile(): string {
 }
 
 test.describe('a busy sandbox', () => {
-  test.use({ serverEnv: { SANDBOX_SPECS_FILE: busySpecFile() } });
+  // The Resources column shows in a wide window.
+  test.use({ serverEnv: { SANDBOX_SPECS_FILE: busySpecFile() }, viewport: { width: 1600, height: 900 } });
 
   test('shows its CPU in the Resources column, and its last hour against its limits', async ({ page, signIn, api }) => {
     test.setTimeout(90_000);

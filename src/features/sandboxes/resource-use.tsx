@@ -3,7 +3,8 @@ import { UnstyledButton, Text } from '@mantine/core';
 import type { LatestResources } from '../../contract/sandbox-resources';
 import { formatBytes, formatCpu } from './resource-figures';
 
-const DOTTED = { whiteSpace: 'nowrap', textDecorationLine: 'underline', textDecorationStyle: 'dotted' } as const;
+// It may wrap: the Sandboxes table keeps every column in view at 1400 px.
+const DOTTED = { textDecorationLine: 'underline', textDecorationStyle: 'dotted' } as const;
 
 export type ResourceLook = LatestResources[number];
 

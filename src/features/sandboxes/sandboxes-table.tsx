@@ -57,8 +57,9 @@ export function SandboxesTable({
             <Table.Th miw={140}>
               <Trans>Status</Trans>
             </Table.Th>
+            {/* Only in a wide window: below it every other column, and the actions, stay in view. */}
             {resources && (
-              <Table.Th>
+              <Table.Th visibleFrom="xl">
                 <Trans>Resources</Trans>
               </Table.Th>
             )}
@@ -100,7 +101,7 @@ export function SandboxesTable({
                   <SandboxStatus sandbox={sandbox} inFlight={busy} runtime={runtime} />
                 </Table.Td>
                 {resources && (
-                  <Table.Td>
+                  <Table.Td visibleFrom="xl">
                     <ResourceUse look={resources.get(id)} sandboxId={id} onOpen={onResources && (() => onResources(id))} />
                   </Table.Td>
                 )}
