@@ -187,6 +187,8 @@ async function checkPages(page: Page, demo: DemoProcess): Promise<void> {
   const table = page.getByRole('table', { name: 'Sandboxes' });
   expect(await table.evaluate((element) => element.scrollWidth <= element.parentElement!.clientWidth)).toBe(true);
   for (const more of await table.getByRole('button', { name: /^More actions for / }).all()) {
+    // Visible first: the rows' figures refresh as sandboxes run, and a box is read between renders.
+    await expect(more).toBeVisible();
     const box = (await more.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(1400);
   }
