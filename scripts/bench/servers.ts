@@ -16,7 +16,7 @@ export interface BenchServers extends Ready {
 /** `floorDir`: the floor page's build, served beside the console (see floor-page/). */
 export async function startServers(runtime: 'process' | 'docker' = 'process', floorDir?: string): Promise<BenchServers> {
   const child: ChildProcess = fork(path.join(import.meta.dirname, 'server-process.ts'), floorDir ? [runtime, floorDir] : [runtime], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', '--import', path.join(import.meta.dirname, '../lingui-macros.mjs')],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise<Ready>((resolve, reject) => {
