@@ -36,9 +36,12 @@ async function poll(done: () => boolean, everyMs: number, waits: number): Promis
  * every member stopped or running: signals arrive asynchronously, and the response to a pause must
  * not still read as running. Returns whether the signal was sent.
  */
-export async function setGroupStopped(pgrp: number, stop: boolean): Promise<boolean> {
-  // Its members are found once (a look at every process); then only theirs are read, every millisecond.
-  const members = processGroup(pgrp).map((member) => member.pid);
+export async function setGroupStopped(
+  pgrp: number,
+  stop: boolean,
+  // Its members are found once (a look at every process, unless the caller took one); then only theirs are read, every millisecond.
+  members: number[] = processGroup(pgrp).map((member) => member.pid),
+): Promise<boolean> {
   if (!signalGroup(pgrp, stop ? 'SIGSTOP' : 'SIGCONT')) return false;
   const inWantedState = (pid: number) => {
     const stat = readProcStat(pid);

@@ -43,8 +43,8 @@ export function liveProcess(pid: number | null, startTime: string | null): ProcS
 /** Stopped by a signal (T) or by a tracer (t). */
 export const isStopped = (stat: ProcStat) => stat.state === 'T' || stat.state === 't';
 
-/** Every live process, read from /proc. */
-function liveProcesses(): ProcStat[] {
+/** Every live process, read from /proc: one look that several questions about them can share. */
+export function liveProcesses(): ProcStat[] {
   return fs
     .readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
@@ -67,11 +67,29 @@ export function environValue(pid: number, name: string): string | undefined {
 }
 
 /**
- * Every live process whose environment has `name=value`. The server marks what it starts this
- * way, so it finds its processes again even when it stopped before recording them.
+ * Whether process `pid`'s environment has `name=value`, looked for in its bytes: every process's
+ * environment is read when a sandbox's processes are sought, and decoding them all would cost more.
  */
-export const markedProcesses = (name: string, value: string): ProcStat[] =>
-  liveProcesses().filter((stat) => environValue(stat.pid, name) === value);
+export function hasEnvironEntry(pid: number, name: string, value: string): boolean {
+  let environ: Buffer;
+  try {
+    environ = fs.readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    return false;
+  }
+  // Each entry ends with a NUL: a match is one at the start or right after another's end.
+  const entry = Buffer.from(`${name}=${value}\0`);
+  for (let at = environ.indexOf(entry); at !== -1; at = environ.indexOf(entry, at + 1)) if (at === 0 || environ[at - 1] === 0) return true;
+  return false;
+}
+
+/**
+ * Every live process (of `among`, a look already taken) whose environment has `name=value`. The
+ * server marks what it starts this way, so it finds its processes again even when it stopped
+ * before recording them.
+ */
+export const markedProcesses = (name: string, value: string, among: ProcStat[] = liveProcesses()): ProcStat[] =>
+  among.filter((stat) => hasEnvironEntry(stat.pid, name, value));
 
 /** The real uid a process runs as; `undefined` when it is gone. */
 function uidOf(pid: number): number | undefined {

@@ -6,7 +6,7 @@ import type { SandboxIsolation } from '../../src/contract/sandboxes';
 import { Invalid } from '../domain-errors';
 import { describeExit, type Exit } from '../processes/exit';
 import { endGroup, setGroupStopped, spawnGroup } from '../processes/group';
-import { isStopped, liveProcess, markedProcesses, processesOfUser, processGroup, readProcStat, environValue } from '../processes/proc';
+import { environValue, isStopped, liveProcess, liveProcesses, markedProcesses, type ProcStat, processesOfUser, readProcStat } from '../processes/proc';
 import { pathForOtherUsers, type ProcessUser, unreadableByOthers } from '../processes/process-user';
 import { runInGroup } from '../processes/run';
 import type { Logger } from '../logger';
@@ -100,6 +100,9 @@ const STATE_FRESH_MS = 100;
  * a uid of its own; with neither, they are no security boundary. They are not tied to the server:
  * they keep running when it stops.
  */
+/** The pids of group `pgrp`'s members in a look at /proc. */
+const membersOf = (pgrp: number, all: ProcStat[]) => all.filter((p) => p.pgrp === pgrp).map((p) => p.pid);
+
 export class ProcessRuntime implements SandboxRuntime {
   readonly name = 'process';
   readonly isolation: SandboxIsolation;
@@ -266,7 +269,7 @@ export class ProcessRuntime implements SandboxRuntime {
   /** When the main process ends, the rest of its group goes with it (and its network helper); an unclean end says why, with its last words. */
   async #exited(id: string, exit: Exit): Promise<string | null> {
     // Its own group is among them while every member of it carries its marker.
-    await Promise.all(this.#markedGroups(id).map((group) => endGroup(group, 0)));
+    await Promise.all([...this.#markedGroups(id).keys()].map((group) => endGroup(group, 0)));
     if (exit.code === 0) return null;
     const tail = (await tailLines(this.#logFile(id), 4)).filter((line) => !isOwnLine(line));
     return `The process ${describeExit(exit)}${tail.length ? `: ${tail.join(' ')}` : ''}`;
@@ -307,33 +310,41 @@ export class ProcessRuntime implements SandboxRuntime {
     return isStopped(leader) ? 'paused' : 'running';
   }
 
-  /** Every process of group `pgrp` carries the sandbox's marker (a leader that is gone can't vouch for it). */
-  #isOwnGroup(pgrp: number, id: string): boolean {
-    return pgrp > 1 && processGroup(pgrp).every((member) => environValue(member.pid, SANDBOX_MARKER) === id);
+  /**
+   * Every process group of the sandbox with its members, from one look at /proc: its main group
+   * while its leader is the recorded process (a reused pid is never signalled), and groups made
+   * only of processes carrying its marker (commands run in it, or a main process that was never recorded).
+   */
+  #groups(record: SandboxRecord): Map<number, number[]> {
+    const all = liveProcesses();
+    const groups = this.#markedGroups(record.id, all, record.process_start);
+    if (record.pid !== null && all.some((p) => p.pid === record.pid && p.startTime === record.process_start)) {
+      groups.set(record.pid, membersOf(record.pid, all));
+    }
+    return groups;
   }
 
   /**
-   * Every process group of the sandbox: its main group while its leader is the recorded process
-   * (a reused pid is never signalled), and groups made only of processes carrying its marker
-   * (commands run in it, or a main process that was never recorded).
+   * The process groups made only of processes carrying the sandbox's marker (a leader that is gone
+   * can't vouch for its group), with their members. Only processes started with or after its main
+   * one (`since`, when known) can carry it: the others' environments are not read.
    */
-  #groups(record: SandboxRecord): number[] {
-    const groups = new Set<number>();
-    if (record.pid !== null && liveProcess(record.pid, record.process_start)) groups.add(record.pid);
-    for (const pgrp of this.#markedGroups(record.id)) groups.add(pgrp);
-    return [...groups];
-  }
-
-  /** The process groups made only of processes carrying the sandbox's marker. */
-  #markedGroups(id: string): number[] {
-    const groups = new Set(markedProcesses(SANDBOX_MARKER, id).map((stat) => stat.pgrp));
-    return [...groups].filter((pgrp) => this.#isOwnGroup(pgrp, id));
+  #markedGroups(id: string, all = liveProcesses(), since: string | null = null): Map<number, number[]> {
+    const born = since === null ? 0 : Number(since);
+    const marked = new Set(markedProcesses(SANDBOX_MARKER, id, all.filter((p) => Number(p.startTime) >= born)).map((p) => p.pid));
+    const groups = new Map<number, number[]>();
+    for (const pgrp of new Set(all.filter((p) => marked.has(p.pid)).map((p) => p.pgrp))) {
+      const members = membersOf(pgrp, all);
+      if (pgrp > 1 && members.every((pid) => marked.has(pid))) groups.set(pgrp, members);
+    }
+    return groups;
   }
 
   async #setStopped(record: SandboxRecord, stop: boolean): Promise<boolean> {
     this.#seen.delete(record.id);
     if (this.#state(record) !== (stop ? 'running' : 'paused')) return false;
-    const results = await Promise.all(this.#groups(record).map((group) => setGroupStopped(group, stop)));
+    const groups = [...this.#groups(record)];
+    const results = await Promise.all(groups.map(([group, members]) => setGroupStopped(group, stop, members)));
     this.#seen.delete(record.id); // a look taken while the signals went out
     return results.some(Boolean);
   }
@@ -349,7 +360,7 @@ export class ProcessRuntime implements SandboxRuntime {
   /** Its process groups' CPU time and memory from /proc; with `disk`, the size of its home. Limits: the machine's. */
   async resourceUse(record: SandboxRecord, { disk }: { disk: boolean }): Promise<ResourceUse | undefined> {
     if (this.#state(record) !== 'running') return undefined;
-    const pids = new Set(this.#groups(record).flatMap((group) => processGroup(group).map((stat) => stat.pid)));
+    const pids = [...this.#groups(record).values()].flat();
     let cpuSeconds = 0;
     let memoryBytes = 0;
     for (const pid of pids) {
@@ -369,7 +380,7 @@ export class ProcessRuntime implements SandboxRuntime {
   /** Ends its processes, then moves its files out of the way; removing them happens in the background and never fails the delete. */
   async remove(record: SandboxRecord): Promise<void> {
     this.#seen.delete(record.id);
-    await Promise.all(this.#groups(record).map((group) => endGroup(group, this.options.stopGraceMs)));
+    await Promise.all([...this.#groups(record).keys()].map((group) => endGroup(group, this.options.stopGraceMs)));
     await this.#endUserProcesses(record.id);
     await this.#removal.remove(this.#home(record.id));
     await this.#removal.remove(this.#logFile(record.id));
