@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasEnvironEntry, liveProcesses, markedProcesses } from './proc';
+import { environValue, liveProcesses, markedProcesses } from './proc';
 
 const children: ReturnType<typeof spawn>[] = [];
 afterEach(() => children.splice(0).forEach((child) => child.kill('SIGKILL')));
@@ -13,13 +13,13 @@ function sleeper(env: Record<string, string>): number {
 }
 
 describe('a process environment entry', () => {
-  it('is found whole: not in a longer value, nor at the end of a longer name', () => {
+  it('is found by its whole name: not at the end of a longer one, nor in another entry’s value', () => {
     const pid = sleeper({ PREFIX_MARK: 'box-1', MARK: 'box-2', OTHER: 'MARK=box-3' });
-    expect(hasEnvironEntry(pid, 'MARK', 'box-2')).toBe(true);
-    expect(hasEnvironEntry(pid, 'MARK', 'box')).toBe(false);
-    expect(hasEnvironEntry(pid, 'MARK', 'box-1')).toBe(false);
-    expect(hasEnvironEntry(pid, 'MARK', 'box-3')).toBe(false);
-    expect(hasEnvironEntry(pid, 'PREFIX_MARK', 'box-1')).toBe(true);
+    expect(environValue(pid, 'MARK')).toBe('box-2');
+    expect(environValue(pid, 'PREFIX_MARK')).toBe('box-1');
+    expect(environValue(pid, 'OTHER')).toBe('MARK=box-3');
+    expect(environValue(pid, 'MAR')).toBeUndefined();
+    expect(markedProcesses('MARK', 'box').map((p) => p.pid)).toEqual([]);
   });
 
   it('is sought among a look already taken, or all live processes', () => {
@@ -32,6 +32,6 @@ describe('a process environment entry', () => {
   });
 
   it('is not found for a process that is gone', () => {
-    expect(hasEnvironEntry(2 ** 22 + 1, 'MARK', 'x')).toBe(false);
+    expect(environValue(2 ** 22 + 1, 'MARK')).toBeUndefined();
   });
 });

@@ -55,32 +55,26 @@ export function liveProcesses(): ProcStat[] {
 /** Every live process in process group `pgrp`. */
 export const processGroup = (pgrp: number): ProcStat[] => liveProcesses().filter((stat) => stat.pgrp === pgrp);
 
-/** The value of variable `name` in a process's environment, if it has it (and we may read it). */
-export function environValue(pid: number, name: string): string | undefined {
-  try {
-    const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8');
-    const entry = environ.split('\0').find((item) => item.startsWith(`${name}=`));
-    return entry?.slice(name.length + 1);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * Whether process `pid`'s environment has `name=value`, looked for in its bytes: every process's
- * environment is read when a sandbox's processes are sought, and decoding them all would cost more.
+ * The value of variable `name` in a process's environment, if it has it (and we may read it).
+ * Sought in its bytes, only the value decoded: every process's environment is read when a
+ * sandbox's processes are looked for.
  */
-export function hasEnvironEntry(pid: number, name: string, value: string): boolean {
+export function environValue(pid: number, name: string): string | undefined {
   let environ: Buffer;
   try {
     environ = fs.readFileSync(`/proc/${pid}/environ`);
   } catch {
-    return false;
+    return undefined;
   }
-  // Each entry ends with a NUL: a match is one at the start or right after another's end.
-  const entry = Buffer.from(`${name}=${value}\0`);
-  for (let at = environ.indexOf(entry); at !== -1; at = environ.indexOf(entry, at + 1)) if (at === 0 || environ[at - 1] === 0) return true;
-  return false;
+  // Each entry ends with a NUL: an entry of `name` starts the environment or follows a NUL.
+  const key = Buffer.from(`${name}=`);
+  for (let at = environ.indexOf(key); at !== -1; at = environ.indexOf(key, at + 1)) {
+    if (at > 0 && environ[at - 1] !== 0) continue;
+    const end = environ.indexOf(0, at);
+    return environ.toString('utf8', at + key.length, end === -1 ? environ.length : end);
+  }
+  return undefined;
 }
 
 /**
@@ -89,7 +83,7 @@ export function hasEnvironEntry(pid: number, name: string, value: string): boole
  * before recording them.
  */
 export const markedProcesses = (name: string, value: string, among: ProcStat[] = liveProcesses()): ProcStat[] =>
-  among.filter((stat) => hasEnvironEntry(stat.pid, name, value));
+  among.filter((stat) => environValue(stat.pid, name) === value);
 
 /** The real uid a process runs as; `undefined` when it is gone. */
 function uidOf(pid: number): number | undefined {

@@ -92,6 +92,29 @@ async function makeDirs(root: string, relative: string, user: ProcessUser | unde
 /** How long a look at /proc stands for a sandbox's state (see ProcessRuntime.state). */
 const STATE_FRESH_MS = 100;
 
+/** Every live process, and each one's sandbox marker, read when first asked. */
+interface ProcessLook {
+  all: ProcStat[];
+  markerOf(pid: number): string | undefined;
+  membersOf(pgrp: number): number[];
+}
+
+function processLook(): ProcessLook {
+  const all = liveProcesses();
+  const markers = new Map<number, string | undefined>();
+  return {
+    all,
+    markerOf(pid) {
+      if (!markers.has(pid)) markers.set(pid, environValue(pid, SANDBOX_MARKER));
+      return markers.get(pid);
+    },
+    membersOf: (pgrp) => all.filter((p) => p.pgrp === pgrp).map((p) => p.pid),
+  };
+}
+
+/** How old a look at /proc the resource-use readings may share. */
+const SHARED_LOOK_MS = 1000;
+
 /**
  * Sandboxes as process groups on this machine: each started in a home directory of its own, its
  * output in `sandbox-logs/<id>.log` (where only the server writes), paused with SIGSTOP, resumed
@@ -100,9 +123,6 @@ const STATE_FRESH_MS = 100;
  * a uid of its own; with neither, they are no security boundary. They are not tied to the server:
  * they keep running when it stops.
  */
-/** The pids of group `pgrp`'s members in a look at /proc. */
-const membersOf = (pgrp: number, all: ProcStat[]) => all.filter((p) => p.pgrp === pgrp).map((p) => p.pid);
-
 export class ProcessRuntime implements SandboxRuntime {
   readonly name = 'process';
   readonly isolation: SandboxIsolation;
@@ -110,6 +130,7 @@ export class ProcessRuntime implements SandboxRuntime {
   readonly #throwaways: ProcessThrowaways;
   /** The last look at each sandbox's processes (see `state`). */
   readonly #seen = new Map<string, { pid: number | null; start: string | null; at: number; state: RuntimeState }>();
+  #shared: { at: number; look: ProcessLook } | undefined;
 
   constructor(private readonly options: ProcessRuntimeOptions) {
     this.#removal = options.removal ?? new LeftoverRemoval(path.join(options.dataDir, 'sandboxes', '.trash'), options.log);
@@ -311,15 +332,15 @@ export class ProcessRuntime implements SandboxRuntime {
   }
 
   /**
-   * Every process group of the sandbox with its members, from one look at /proc: its main group
-   * while its leader is the recorded process (a reused pid is never signalled), and groups made
-   * only of processes carrying its marker (commands run in it, or a main process that was never recorded).
+   * Every process group of the sandbox with its members, in one look at /proc (a fresh one unless
+   * given): its main group while its leader is the recorded process (a reused pid is never
+   * signalled), and groups made only of processes carrying its marker (commands run in it, or a
+   * main process that was never recorded).
    */
-  #groups(record: SandboxRecord): Map<number, number[]> {
-    const all = liveProcesses();
-    const groups = this.#markedGroups(record.id, all, record.process_start);
-    if (record.pid !== null && all.some((p) => p.pid === record.pid && p.startTime === record.process_start)) {
-      groups.set(record.pid, membersOf(record.pid, all));
+  #groups(record: SandboxRecord, look = processLook()): Map<number, number[]> {
+    const groups = this.#markedGroups(record.id, look, record.process_start);
+    if (record.pid !== null && look.all.some((p) => p.pid === record.pid && p.startTime === record.process_start)) {
+      groups.set(record.pid, look.membersOf(record.pid));
     }
     return groups;
   }
@@ -329,15 +350,22 @@ export class ProcessRuntime implements SandboxRuntime {
    * can't vouch for its group), with their members. Only processes started with or after its main
    * one (`since`, when known) can carry it: the others' environments are not read.
    */
-  #markedGroups(id: string, all = liveProcesses(), since: string | null = null): Map<number, number[]> {
+  #markedGroups(id: string, look = processLook(), since: string | null = null): Map<number, number[]> {
     const born = since === null ? 0 : Number(since);
-    const marked = new Set(markedProcesses(SANDBOX_MARKER, id, all.filter((p) => Number(p.startTime) >= born)).map((p) => p.pid));
+    const isMarked = (p: ProcStat) => Number(p.startTime) >= born && look.markerOf(p.pid) === id;
     const groups = new Map<number, number[]>();
-    for (const pgrp of new Set(all.filter((p) => marked.has(p.pid)).map((p) => p.pgrp))) {
-      const members = membersOf(pgrp, all);
-      if (pgrp > 1 && members.every((pid) => marked.has(pid))) groups.set(pgrp, members);
+    for (const pgrp of new Set(look.all.filter(isMarked).map((p) => p.pgrp))) {
+      const members = look.all.filter((p) => p.pgrp === pgrp);
+      if (pgrp > 1 && members.every(isMarked)) groups.set(pgrp, members.map((p) => p.pid));
     }
     return groups;
+  }
+
+  /** A look at /proc shared by the resource-use readings of a round: those may be a second old. */
+  #recentLook(): ProcessLook {
+    const now = performance.now();
+    if (!this.#shared || now - this.#shared.at > SHARED_LOOK_MS) this.#shared = { at: now, look: processLook() };
+    return this.#shared.look;
   }
 
   async #setStopped(record: SandboxRecord, stop: boolean): Promise<boolean> {
@@ -360,7 +388,7 @@ export class ProcessRuntime implements SandboxRuntime {
   /** Its process groups' CPU time and memory from /proc; with `disk`, the size of its home. Limits: the machine's. */
   async resourceUse(record: SandboxRecord, { disk }: { disk: boolean }): Promise<ResourceUse | undefined> {
     if (this.#state(record) !== 'running') return undefined;
-    const pids = [...this.#groups(record).values()].flat();
+    const pids = [...this.#groups(record, this.#recentLook()).values()].flat();
     let cpuSeconds = 0;
     let memoryBytes = 0;
     for (const pid of pids) {
