@@ -361,10 +361,15 @@ export class ProcessRuntime implements SandboxRuntime {
     return groups;
   }
 
-  /** A look at /proc shared by the resource-use readings of a round: those may be a second old. */
-  #recentLook(): ProcessLook {
+  /**
+   * A look at /proc shared by the resource-use readings of a round: those may be a second old,
+   * unless the sandbox's main process is younger than the look.
+   */
+  #recentLook(record: SandboxRecord): ProcessLook {
     const now = performance.now();
-    if (!this.#shared || now - this.#shared.at > SHARED_LOOK_MS) this.#shared = { at: now, look: processLook() };
+    const shared = this.#shared;
+    if (shared && now - shared.at <= SHARED_LOOK_MS && shared.look.all.some((p) => p.pid === record.pid)) return shared.look;
+    this.#shared = { at: now, look: processLook() };
     return this.#shared.look;
   }
 
@@ -388,7 +393,7 @@ export class ProcessRuntime implements SandboxRuntime {
   /** Its process groups' CPU time and memory from /proc; with `disk`, the size of its home. Limits: the machine's. */
   async resourceUse(record: SandboxRecord, { disk }: { disk: boolean }): Promise<ResourceUse | undefined> {
     if (this.#state(record) !== 'running') return undefined;
-    const pids = [...this.#groups(record, this.#recentLook()).values()].flat();
+    const pids = [...this.#groups(record, this.#recentLook(record)).values()].flat();
     let cpuSeconds = 0;
     let memoryBytes = 0;
     for (const pid of pids) {
