@@ -2,11 +2,12 @@ import type SQLite from 'better-sqlite3';
 import type { Db } from './database';
 
 /*
- * Cached reads on SQLite's change counters: for what most requests read and writes seldom change
- * (the settings document, the provider tokens, the sandbox list). See docs/performance.md.
+ * Cached reads on the database's change counters (SQLite's, PostgreSQL's snapshot): for what most
+ * requests read and writes seldom change (the settings document, the provider tokens, the sandbox
+ * list). See docs/performance.md.
  */
 
-/** The change count of each SQLite database (see countChanges); PostgreSQL has none. */
+/** The change count of each database (see countChanges and countCommits). */
 const changeCounts = new WeakMap<Db, () => Promise<string | undefined>>();
 
 /**
@@ -43,7 +44,30 @@ export function countChanges(db: Db, sqlite: SQLite.Database): void {
   );
 }
 
-/** Whether reads of `db` are cached (SQLite): where they are not (PostgreSQL), every call reads. */
+/**
+ * Counts the commits that `db`, a pool on PostgreSQL, may see, by the text of the current
+ * snapshot (`xmin:xmax:in-progress ids`): it changes when a transaction that wrote (any
+ * instance's, or another database's of the cluster: then a read again, never a stale one) takes
+ * an id, and again when its commit becomes visible, which is what a read can see. (The
+ * write-ahead log's position would move at the commit's record, before other sessions see it.)
+ * One query per turn of the event loop, sent when the turn ends: by then everyone who asked in it
+ * has asked, so a commit any of them saw is in the count.
+ */
+export function countCommits(db: Db, query: (text: string) => Promise<{ rows: { at: string }[] }>): void {
+  let next: Promise<string | undefined> | undefined;
+  changeCounts.set(
+    db,
+    () =>
+      (next ??= new Promise((resolve, reject) =>
+        setImmediate(() => {
+          next = undefined;
+          query('SELECT pg_current_snapshot()::text AS at').then(({ rows }) => resolve(rows[0]?.at), reject);
+        }),
+      )),
+  );
+}
+
+/** Whether reads of `db` are cached: a transaction's are not. */
 export const readsAreCached = (db: Db): boolean => changeCounts.has(db);
 
 /** `value` and, for a list, each of its rows frozen: a cached read may be returned again, so nobody may change it. */
@@ -57,12 +81,12 @@ const KEYS_KEPT = 256;
 
 /**
  * `read`, cached for each key while the database's change count (see countChanges) stays what it
- * was before the reads (the oldest key goes once KEYS_KEPT are kept). On PostgreSQL, where other
- * instances write unseen, every call reads. What it returns is frozen.
+ * was before the reads (the oldest key goes once KEYS_KEPT are kept); in a transaction, every call
+ * reads. What it returns is frozen.
  */
 export function cachedWhileUnchanged<T>(db: Db, read: (key: string) => Promise<T>): (key: string) => Promise<T> {
   const changeCount = changeCounts.get(db);
-  // Frozen there too, so both databases return alike.
+  // A transaction has no count of its own: its reads are frozen too, so they return alike.
   if (!changeCount) return (key) => read(key).then(frozen);
   let cached = { at: '', values: new Map<string, Promise<T>>() };
   return async (key) => {

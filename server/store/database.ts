@@ -5,7 +5,7 @@ import pg from 'pg';
 import type { Logger } from '../logger';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
-import { countChanges } from './cached-read';
+import { countChanges, countCommits } from './cached-read';
 import { QueuedSqliteDialect } from './sqlite-driver';
 
 export type Db = Kysely<Database>;
@@ -67,6 +67,7 @@ export function openPostgres(url: string, log?: Logger, observe?: QueryObserver)
    */
   pool.on('error', (error) => log?.warn({ reason: error.message }, 'a database connection broke; a new one is opened when needed'));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: logQueries(observe) });
+  countCommits(db, (text) => pool.query<{ at: string }>(text));
   connectionPools.set(db, () => ({ dialect: 'postgres', max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
   return db;
 }
