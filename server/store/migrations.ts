@@ -677,6 +677,26 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('sandbox_runs').execute();
     },
   },
+  '0022_title_trigrams_on_postgres': {
+    /*
+     * PostgreSQL: a title search (`ILIKE '%term%'`) from a trigram index (pg_trgm, trusted: the
+     * database's owner may add it), not the date index walked through every title until a page is
+     * full. A database whose user may not add the extension goes on without the index.
+     */
+    async up(db: Kysely<unknown>) {
+      if (!isPostgres(db)) return;
+      const { rows } = await sql<{ possible: boolean }>`
+        SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm')
+          OR (EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'pg_trgm')
+            AND has_database_privilege(current_database(), 'CREATE')) AS possible`.execute(db);
+      if (!rows[0]?.possible) return;
+      await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
+      await sql`CREATE INDEX app_conversations_title_trigrams ON app_conversations USING gin (title gin_trgm_ops)`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      if (isPostgres(db)) await sql`DROP INDEX IF EXISTS app_conversations_title_trigrams`.execute(db);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {
