@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { type Db, openSqlite } from '../store/database';
-import { createDatabase, dropDatabase } from './postgres';
+import { createDatabase, dropDatabase, startPostgresCluster } from './postgres';
 
 export type DatabaseName = 'sqlite' | 'postgres';
 
@@ -41,4 +41,15 @@ export async function onOwnSqlite(test: (db: Db, dir: string) => Promise<void>):
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * For a test that counts reads: nothing (SQLite in the app's data dir), or on PostgreSQL a database
+ * on a cluster of its own. Cached reads there stand while the cluster's snapshot does, which the
+ * run's other tests, writing to their databases on the shared cluster, would keep moving.
+ */
+export async function databaseForCountedReads(database: DatabaseName): Promise<{ databaseUrl?: string; stop: () => void }> {
+  if (database === 'sqlite') return { stop: () => {} };
+  const cluster = await startPostgresCluster();
+  return { databaseUrl: await createDatabase(cluster.adminUrl), stop: cluster.stop };
 }

@@ -1,18 +1,21 @@
 import type { CompiledQuery } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { databaseForCountedReads, databasesUnderTest } from '../../testing/databases';
 import { addMember } from '../../testing/team-members';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
 /*
- * Most requests read the settings, and they change seldom: on SQLite repeated reads are answered
+ * Most requests read the settings, and they change seldom: repeated reads are answered
  * from the cache (see store/cached-read.ts) until something is written. Counted, not timed: the
  * queries the database runs.
  */
-describe('settings reads on sqlite', () => {
+describe.each(databasesUnderTest())('settings reads on %s', (database) => {
   let t: TestApp;
+  let stopDatabase = () => {};
   let queries: CompiledQuery[] = [];
   afterEach(async () => {
     await t.close();
+    stopDatabase();
   });
 
   /** The queries that read settings documents (a user's or the team's defaults) while `run` ran. */
@@ -30,7 +33,13 @@ describe('settings reads on sqlite', () => {
   it('are read once for the owner, a member with team defaults and two users in turn, and again after a write', async () => {
     // No heartbeat during the test: any write, its own too, makes the next read read (as it must).
     const instanceTiming = { heartbeatMs: 600_000, quietMs: 1_200_000 };
-    t = await startTestApp({ observeQueries: (query) => queries.push(query), instanceTiming });
+    const { databaseUrl, stop } = await databaseForCountedReads(database);
+    stopDatabase = stop;
+    t = await startTestApp({
+      databaseUrl,
+      observeQueries: (query) => queries.push(query),
+      instanceTiming,
+    });
     expect((await t.postSettings({ llm_model: 'openai/gpt-4o' })).statusCode).toBe(200);
     const defaults = await t.request({
       method: 'PATCH',

@@ -1,23 +1,29 @@
 import type { CompiledQuery } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { databaseForCountedReads, databasesUnderTest } from '../../testing/databases';
 import { addMember } from '../../testing/team-members';
 import { startTestApp, type TestApp } from '../../testing/test-app';
 
 /*
- * Every request signed in with an API key reads its key and its user. On SQLite, repeated
+ * Every request signed in with an API key reads its key and its user. Repeated
  * requests find both in the cache (store/cached-read.ts) until something is written. Counted,
  * not timed: the queries the database runs.
  */
-describe('identity reads on sqlite', () => {
+describe.each(databasesUnderTest())('identity reads on %s', (database) => {
   let t: TestApp;
+  let stopDatabase = () => {};
   afterEach(async () => {
     await t.close();
+    stopDatabase();
   });
 
   it('read a member’s key and user once, not per request, and again after a write', async () => {
     const queries: CompiledQuery[] = [];
     // No heartbeat during the test: any write makes the next read read (as it must).
+    const { databaseUrl, stop } = await databaseForCountedReads(database);
+    stopDatabase = stop;
     t = await startTestApp({
+      databaseUrl,
       observeQueries: (query) => queries.push(query),
       instanceTiming: { heartbeatMs: 600_000, quietMs: 1_200_000 },
     });
