@@ -93,4 +93,14 @@ describe('UsageView', () => {
     expect(screen.queryByLabelText('User')).toBeNull();
     expect(screen.getByRole('heading', { name: 'Your usage' })).toBeInTheDocument();
   });
+
+  it('says what each chart shows in words', async () => {
+    view();
+    expect(await screen.findByRole('figure', { name: 'Cost per day' })).toHaveAccessibleDescription('Total: $1.50. Highest on Mar 1: $1.50.');
+    expect(screen.getByRole('figure', { name: 'Tokens per day' })).toHaveAccessibleDescription(
+      'Total: Input tokens: 1,000, Output tokens: 200. Highest on Mar 1: 1,200.',
+    );
+    expect(screen.getByRole('figure', { name: 'Cost per day by user' })).toHaveAccessibleDescription('Total: $1.50. Highest on Mar 1: $1.50.');
+    expect(screen.getByRole('figure', { name: 'Sandbox hours per day' })).toHaveAccessibleDescription('Total: 2. Highest on Mar 1: 2.');
+  });
 });
