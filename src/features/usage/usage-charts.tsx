@@ -1,7 +1,7 @@
 import '@mantine/charts/styles.css';
 import { useLingui } from '@lingui/react/macro';
 import { AreaChart, BarChart } from '@mantine/charts';
-import { SimpleGrid, Text } from '@mantine/core';
+import { SimpleGrid } from '@mantine/core';
 import { ChartFigure } from '../../components/chart-figure';
 import type { Usage } from '../../contract/usage';
 import { formatCost, formatCount, formatHours, userLabel } from './figures';
@@ -98,6 +98,7 @@ export default function UsageCharts({ usage, everyone }: { usage: Usage; everyon
   const hourSeries = [{ name: 'hours', label: t`Sandbox hours`, color: 'grape.6' }];
   const userSeries = colored(byUser.keys);
   const modelSeries = colored(byModel.keys);
+  const noCalls = t`No LLM calls in this range.`;
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xl">
       <ChartFigure title={t`Cost per day`} summary={summary(daily, costSeries, cost)}>
@@ -107,20 +108,15 @@ export default function UsageCharts({ usage, everyone }: { usage: Usage; everyon
         <BarChart {...common} type="stacked" series={tokenSeries} valueFormatter={count} />
       </ChartFigure>
       {everyone && (
-        <ChartFigure title={t`Cost per day by user`} summary={summary(byUser.data, userSeries, cost)}>
-          {byUser.keys.length === 0 ? (
-            <Text c="dimmed">{t`No LLM calls in this range.`}</Text>
-          ) : (
-            <BarChart {...common} data={byUser.data} type="stacked" series={userSeries} valueFormatter={cost} />
-          )}
+        <ChartFigure title={t`Cost per day by user`} summary={byUser.keys.length === 0 ? noCalls : summary(byUser.data, userSeries, cost)}>
+          {byUser.keys.length > 0 && <BarChart {...common} data={byUser.data} type="stacked" series={userSeries} valueFormatter={cost} />}
         </ChartFigure>
       )}
-      <ChartFigure title={t`Cost per day by model`} summary={summary(byModel.data, modelSeries, cost)}>
-        {byModel.keys.length === 0 ? (
-          <Text c="dimmed">{t`No LLM calls in this range.`}</Text>
-        ) : (
-          <BarChart {...common} data={byModel.data} type="stacked" series={modelSeries} valueFormatter={cost} />
-        )}
+      <ChartFigure
+        title={t`Cost per day by model`}
+        summary={byModel.keys.length === 0 ? noCalls : summary(byModel.data, modelSeries, cost)}
+      >
+        {byModel.keys.length > 0 && <BarChart {...common} data={byModel.data} type="stacked" series={modelSeries} valueFormatter={cost} />}
       </ChartFigure>
       <ChartFigure title={t`Sandbox hours per day`} summary={summary(daily, hourSeries, hours)}>
         <BarChart {...common} series={hourSeries} valueFormatter={hours} />

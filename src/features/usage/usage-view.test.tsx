@@ -96,11 +96,23 @@ describe('UsageView', () => {
 
   it('says what each chart shows in words', async () => {
     view();
-    expect(await screen.findByRole('figure', { name: 'Cost per day' })).toHaveAccessibleDescription('Total: $1.50. Highest on Mar 1: $1.50.');
+    expect(await screen.findByRole('figure', { name: 'Cost per day' })).toHaveAccessibleDescription(
+      'Total: $1.50. Highest on Mar 1: $1.50.',
+    );
     expect(screen.getByRole('figure', { name: 'Tokens per day' })).toHaveAccessibleDescription(
       'Total: Input tokens: 1,000, Output tokens: 200. Highest on Mar 1: 1,200.',
     );
-    expect(screen.getByRole('figure', { name: 'Cost per day by user' })).toHaveAccessibleDescription('Total: $1.50. Highest on Mar 1: $1.50.');
+    expect(screen.getByRole('figure', { name: 'Cost per day by user' })).toHaveAccessibleDescription(
+      'Total: $1.50. Highest on Mar 1: $1.50.',
+    );
     expect(screen.getByRole('figure', { name: 'Sandbox hours per day' })).toHaveAccessibleDescription('Total: 2. Highest on Mar 1: 2.');
+  });
+
+  it('says so where no LLM was called, in place of a chart', async () => {
+    view({ usage: { ...usage, by_model_day: [] } });
+    const byModel = await screen.findByRole('figure', { name: 'Cost per day by model' });
+    expect(byModel).toHaveAccessibleDescription('No LLM calls in this range.');
+    // Its title and that sentence, no chart.
+    expect(byModel.children).toHaveLength(2);
   });
 });
