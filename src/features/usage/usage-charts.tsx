@@ -20,9 +20,12 @@ function useSummary() {
     const byDay = data.map(sum);
     const peak = Math.max(0, ...byDay);
     if (peak === 0) return t`Nothing in this range.`;
-    const totals = series.map(({ name, label = name }) => {
-      const value = format(data.reduce((total, point) => total + Number(point[name] ?? 0), 0));
-      return series.length === 1 ? value : t`${label}: ${value}`;
+    // A series with nothing in the range (a user who called no LLM) is left out.
+    const totals = series.flatMap(({ name, label = name }) => {
+      const sum = data.reduce((total, point) => total + Number(point[name] ?? 0), 0);
+      const value = format(sum);
+      if (series.length === 1) return [value];
+      return sum > 0 ? [t`${label}: ${value}`] : [];
     });
     const all = new Intl.ListFormat(i18n.locale, { type: 'unit', style: 'short' }).format(totals);
     // eslint-disable-next-line lingui/no-unlocalized-strings -- the day's start in ISO 8601, not words
