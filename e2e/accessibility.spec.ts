@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startOpenAiStub } from '../server/testing/openai-stub';
 import { startFakeProviderApi } from '../test-support/git/fake-provider-api';
+import { insertLlmCalls } from './support/database';
 import { expect, test } from './support/fixtures';
 
 /** Axe's serious and critical findings of a scan, as readable lines. */
@@ -204,6 +205,38 @@ test.describe('in the light and dark schemes, no serious accessibility violation
     }
   });
 
+  test('the Usage page with its figures and charts, and the audit log with an entry’s details', async ({ page, signIn, api, server }) => {
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString();
+    const call = { user_id: 'default', conversation_id: 'c1', completion_tokens: 2_000 };
+    insertLlmCalls(server.dataDir, [
+      { ...call, model: 'anthropic/claude-sonnet-4-5', prompt_tokens: 40_000, cost: 0.15, created_at: day(2) },
+      { ...call, model: 'openai/gpt-5', prompt_tokens: 25_000, cost: 0.05, created_at: day(1) },
+      { ...call, model: 'anthropic/claude-sonnet-4-5', prompt_tokens: 60_000, cost: 0.21, created_at: day(0) },
+    ]);
+    await api('/api/settings', { method: 'POST', body: { confirmation_mode: true } });
+    await signIn(page);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage' }).click();
+    await expect(page.getByLabel('Cost', { exact: true })).toHaveText('$0.41');
+    for (const chart of ['Cost per day', 'Tokens per day', 'Cost per day by user', 'Cost per day by model', 'Sandbox hours per day'])
+      await expect(page.getByRole('figure', { name: chart }).locator('.recharts-surface').first()).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit log' }).click();
+    const log = page.getByRole('table', { name: 'Audit log' });
+    await expect(log.getByRole('row').filter({ hasText: 'settings' }).first()).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    // An entry opens with Enter, and Escape gives the focus back to it.
+    const entry = log.getByRole('button', { name: /^Entry \d+$/ }).first();
+    await entry.focus();
+    await page.keyboard.press('Enter');
+    const detail = page.getByRole('dialog', { name: 'Audit log entry' });
+    await expect(detail.getByRole('table', { name: 'Changes' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(detail).toBeHidden();
+    await expect(entry).toBeFocused();
+  });
+
   test.describe('with sandboxes running, paused and failed', () => {
     test.use({ serverEnv: { SANDBOX_SPECS_FILE: failingSpecFile() } });
 
@@ -240,6 +273,16 @@ test.describe('in the light and dark schemes, no serious accessibility violation
       await dialog.getByRole('button', { name: 'Start' }).click();
       await expect(page.getByText('Sandbox started')).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
+
+      // The running one's last hour, once the meter has looked at it; Escape closes it.
+      await page.goto(`/sandboxes?resources=${running}`);
+      const resources = page.getByRole('dialog', { name: /Resource use of/ });
+      await expect(resources.getByRole('figure', { name: 'CPU over the last hour' }).locator('.recharts-surface')).toBeVisible({
+        timeout: 15_000,
+      });
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(resources).toBeHidden();
     });
 
     test('the Sandboxes page: selected rows, the bulk dialog, an action under way and the logs', async ({ page, signIn, api }) => {

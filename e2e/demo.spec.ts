@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import { type DemoProcess, startDemo } from '../scripts/demo-process';
 import { screenshotFiles } from '../scripts/screenshot-pages';
+import type { Usage } from '../src/contract/usage';
 import { CHEAP_PASSWORD_HASHES } from './support/server';
 
 // `npm run demo` as a person runs it: its own process on a temporary data dir, seeded, then
@@ -74,6 +75,15 @@ async function checkApi(demo: DemoProcess): Promise<Sandbox[]> {
   const sandboxes = (await demo.get<Items<Sandbox>>('/api/v1/sandboxes/search?limit=100')).items;
   expect(new Set(sandboxes.map((sandbox) => sandbox.status))).toEqual(new Set(['RUNNING', 'PAUSED', 'STARTING', 'ERROR', 'MISSING']));
   expect(sandboxes.find((sandbox) => sandbox.status === 'ERROR')?.status_detail).toContain('No space left on device');
+
+  // The Usage page's last 30 days: the conversations' LLM calls, by model and by user; the time
+  // sandboxes ran ends with their work, not today (not all of them running all the time).
+  const usage = await demo.get<Usage>('/api/usage');
+  expect(usage.totals.calls).toBeGreaterThan(100);
+  expect(usage.totals.cost).toBeGreaterThan(1);
+  expect(usage.models.length).toBeGreaterThanOrEqual(2);
+  expect(usage.users.filter((user) => user.cost > 0).length).toBeGreaterThanOrEqual(3);
+  expect(usage.totals.sandbox_seconds).toBeLessThan((usage.days.length * 1.5 * DAY_MS) / 1000);
 
   const active = await demo.get<number>('/api/v1/app-conversations/count');
   const archived = await demo.get<number>('/api/v1/app-conversations/count?archived=true');

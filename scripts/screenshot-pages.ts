@@ -19,6 +19,21 @@ interface Shot {
 const visible = (page: Page, text: string) => page.getByText(text).first().waitFor();
 const inTable = (page: Page, text: string) => page.getByRole('cell').filter({ hasText: text }).first().waitFor();
 
+/** The Usage page once each of its charts is drawn. */
+async function chartsDrawn(page: Page): Promise<void> {
+  for (const chart of ['Cost per day', 'Tokens per day', 'Cost per day by user', 'Cost per day by model', 'Sandbox hours per day'])
+    await page.getByRole('figure', { name: chart }).locator('.recharts-surface').first().waitFor();
+  await page.getByRole('table', { name: 'Usage by model' }).waitFor();
+}
+
+/** The audit log with the seed's last change open: who changed the MCP servers, and each server before and after. */
+async function entryOpen(page: Page): Promise<void> {
+  // Not the newest entry: a sign-in since the seed (the demo's e2e signs in as a member) changes nothing.
+  const change = page.getByRole('table', { name: 'Audit log' }).getByRole('row').filter({ hasText: 'MCP server' }).first();
+  await change.getByRole('button', { name: /^Entry \d+$/ }).click();
+  await page.getByRole('dialog', { name: 'Audit log entry' }).getByRole('table', { name: 'Changes' }).waitFor();
+}
+
 /** The pages the README's tour shows, in its order; `conversation` is the one on the demo model. */
 export function shots(conversationId: string): Shot[] {
   return [
@@ -34,6 +49,8 @@ export function shots(conversationId: string): Shot[] {
     { name: 'conversation', path: pageUrl('conversation', { conversationId }), ready: (page) => visible(page, 'I am the demo model') },
     { name: 'sandboxes', path: pageUrl('sandboxes'), ready: (page) => visible(page, 'No space left on device') },
     { name: 'sandbox-specs', path: pageUrl('specs'), ready: (page) => inTable(page, 'gpu-training') },
+    { name: 'usage', path: pageUrl('usage'), ready: chartsDrawn, fullPage: true },
+    { name: 'audit', path: pageUrl('audit'), ready: entryOpen },
   ];
 }
 

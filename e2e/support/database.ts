@@ -22,3 +22,30 @@ export function insertConversations(dataDir: string, conversations: Conversation
     database.close();
   }
 }
+
+/** An LLM call as the LLM proxy records it. */
+export interface LlmCallFields {
+  user_id: string;
+  conversation_id: string;
+  model: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost: number;
+  created_at: string;
+}
+
+/** LLM calls written straight into a server's (SQLite) database: usage to show without an LLM to call. */
+export function insertLlmCalls(dataDir: string, calls: LlmCallFields[]) {
+  const database = new SQLite(path.join(dataDir, 'agent-console.db'));
+  try {
+    const insert = database.prepare(
+      `INSERT INTO llm_calls (user_id, conversation_id, model, status, prompt_tokens, completion_tokens, cache_read_tokens, cost, created_at)
+       VALUES (@user_id, @conversation_id, @model, 200, @prompt_tokens, @completion_tokens, 0, @cost, @created_at)`,
+    );
+    database.transaction(() => {
+      for (const call of calls) insert.run(call);
+    })();
+  } finally {
+    database.close();
+  }
+}

@@ -3,6 +3,7 @@ import { type StartRequestInput, type StartTask, startRequestSchema } from '../.
 import type { ApiServices } from '../services/create-services';
 import type { PlannedConversation } from './conversation-plan';
 import type { DemoClock } from './demo-clock';
+import { recordLlmCalls } from './llm-calls';
 import { transcript } from './transcripts';
 import { eventTime } from '../../src/contract/events';
 import { StoredJsonList } from '../services/json-texts';
@@ -84,6 +85,7 @@ export async function seedConversation(
   });
   const history = transcript({ ...planned, createdAt: prompted });
   await services.events.receiveFromSandbox(sandboxId, id, history);
+  await recordLlmCalls(services, clock, { id, user_id: caller.userId }, planned.llmModel, history, prompted);
   if (keepsRunning) await editInWorkspace(services, caller, sandboxId, id, history);
   if (planned.archived) {
     await clock.at(new Date(planned.createdAt.getTime() + 3 * DAY_MS), () =>

@@ -19,6 +19,7 @@ import { seedMcpServers, seedSettings } from './settings-data';
  */
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 const FRONTEND = new Set(['acme/storefront', 'acme/mobile-app', 'acme/design-system']);
 
 /** Conversations that shared a sandbox, and what became of it. */
@@ -140,10 +141,15 @@ export async function seedDemo(
       signal.throwIfAborted();
       await seedConversation(services, clock, owner, id, conversation, { keepsRunning: group.end === 'running' });
     });
-    if (group.end === 'deleted') await services.sandboxes.delete(sessionKeyCaller, id);
-    if (group.end === 'paused') await services.sandboxes.pause(sessionKeyCaller, id);
-    seeded += group.conversations.length;
     const last = group.conversations.at(-1);
+    if (group.end !== 'running') {
+      // Paused (and deleted) an hour after its last conversation, as of then: the Usage page's
+      // sandbox hours are the time it ran, not the time since.
+      const stopped = new Date((last?.createdAt ?? now).getTime() + HOUR_MS);
+      await clock.at(stopped, () => services.sandboxes.pause(sessionKeyCaller, id));
+      if (group.end === 'deleted') await clock.at(stopped, () => services.sandboxes.delete(sessionKeyCaller, id));
+    }
+    seeded += group.conversations.length;
     if (last) lastWork.set(owner.userId, last.createdAt);
     if (group.conversations.length > 0) progress(`${seeded} of ${plan.length} conversations`);
   }
@@ -157,7 +163,7 @@ export async function seedDemo(
       lastWork.set(team[name].userId, started);
       const id = await startSandbox(services, clock, team[name], undefined, started);
       await reach(services, id, 'RUNNING');
-      await services.sandboxes.pause(team[name], id);
+      await clock.at(new Date(started.getTime() + 2 * HOUR_MS), () => services.sandboxes.pause(team[name], id));
     }),
   );
   // Before Dora leaves: a disabled member cannot sign in.

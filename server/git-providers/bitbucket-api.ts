@@ -1,13 +1,4 @@
-import type {
-  Branch,
-  BranchesQuery,
-  BranchSearchQuery,
-  GitUser,
-  PaginatedBranches,
-  RepositoriesQuery,
-  Repository,
-  RepositorySearchQuery,
-} from './git-user-schemas';
+import type { Branch, GitUserApi, Repository } from './git-user-schemas';
 import { asList, asObject, count, getJson, type Json, type ProviderAccount, ProviderUnreachable, text } from './provider-http';
 import { restApiBase } from './token-verifier';
 
@@ -33,7 +24,7 @@ const bbqlString = (value: string) => `"${value.replace(/[\\"]/g, (c) => `\\${c}
 
 const SORTS = { pushed: '-updated_on', updated: '-updated_on', created: '-created_on', full_name: 'name' } as const;
 
-export async function fetchBitbucketUser(account: Bitbucket): Promise<GitUser> {
+async function fetchUser(account: Bitbucket) {
   const user = asObject((await getJson(account, '/user')).body);
   const login = text(user.username) ?? text(user.nickname);
   if (!login) throw new ProviderUnreachable('Bitbucket did not say who the token belongs to');
@@ -49,7 +40,7 @@ export async function fetchBitbucketUser(account: Bitbucket): Promise<GitUser> {
 }
 
 /** The slugs of the user's workspaces, which OpenHands' client lists repositories by. */
-export async function fetchBitbucketWorkspaces(account: Bitbucket): Promise<string[]> {
+async function fetchWorkspaces(account: Bitbucket) {
   return values((await getJson(account, '/user/workspaces?pagelen=100')).body).flatMap(
     (membership) => text(asObject(membership.workspace).slug) ?? [],
   );
@@ -90,21 +81,17 @@ async function workspaceRepositories(
 }
 
 /** A page of the repositories of the workspace `installation_id` names; none without one, as from OpenHands. */
-export async function fetchBitbucketRepositories(account: Bitbucket, query: RepositoriesQuery): Promise<Repository[]> {
+const fetchRepositories: GitUserApi<'bitbucket'>['repositories'] = async (account, query) => {
   if (!isSlug(query.installation_id)) return [];
   return workspaceRepositories(account, query.installation_id, query.page ?? 1, query.per_page ?? 30, SORTS[query.sort]);
-}
+};
 
 /**
  * Repositories by `query`: a repository's address finds it; `workspace/part` searches that
  * workspace by name; else the repositories of the workspaces whose slug has the query in it, then
  * those of every workspace whose name has it.
  */
-export async function searchBitbucketRepositories(
-  account: Bitbucket,
-  search: RepositorySearchQuery,
-  named?: string,
-): Promise<Repository[]> {
+const searchRepositories: GitUserApi<'bitbucket'>['searchRepositories'] = async (account, search, named) => {
   const perPage = search.per_page;
   if (named) {
     const [workspace, slug] = named.split('/');
@@ -116,14 +103,14 @@ export async function searchBitbucketRepositories(
     const workspace = search.query.slice(0, slash);
     return isSlug(workspace) ? workspaceRepositories(account, workspace, 1, perPage, SORTS.updated, search.query.slice(slash + 1)) : [];
   }
-  const workspaces = (await fetchBitbucketWorkspaces(account)).slice(0, MAX_WORKSPACES);
+  const workspaces = (await fetchWorkspaces(account)).slice(0, MAX_WORKSPACES);
   const lists = await Promise.all([
     ...workspaces.filter((w) => w.includes(search.query)).map((w) => workspaceRepositories(account, w, 1, perPage, SORTS.updated)),
     ...workspaces.map((w) => workspaceRepositories(account, w, 1, perPage, SORTS.updated, search.query)),
   ]);
   const unique = new Map(lists.flat().map((repo) => [repo.id, repo]));
   return [...unique.values()].slice(0, perPage);
-}
+};
 
 const bitbucketBranch = (branch: Json): Branch => {
   const target = asObject(branch.target);
@@ -139,7 +126,7 @@ const bitbucketBranch = (branch: Json): Branch => {
 const branchesPath = (repository: string) => `${repositoryPath(repository)}/refs/branches`;
 
 /** A page of the repository's branches, the newest commit first, with Bitbucket's count of them all. */
-export async function fetchBitbucketBranches(account: Bitbucket, query: BranchesQuery): Promise<PaginatedBranches> {
+const fetchBranches: GitUserApi<'bitbucket'>['branches'] = async (account, query) => {
   const { body } = await getJson(
     account,
     `${branchesPath(query.repository)}?pagelen=${query.per_page}&page=${query.page}&sort=-target.date`,
@@ -151,11 +138,20 @@ export async function fetchBitbucketBranches(account: Bitbucket, query: Branches
     per_page: query.per_page,
     total_count: count(asObject(body).size),
   };
-}
+};
 
 /** The repository's branches whose name has `query` in it (Bitbucket's `~` is any case). */
-export async function searchBitbucketBranches(account: Bitbucket, search: BranchSearchQuery): Promise<Branch[]> {
+const searchBranches: GitUserApi<'bitbucket'>['searchBranches'] = async (account, search) => {
   const q = encodeURIComponent(`name~${bbqlString(search.query)}`);
   const { body } = await getJson(account, `${branchesPath(search.repository)}?pagelen=${search.per_page}&q=${q}&sort=-target.date`);
   return values(body).map(bitbucketBranch);
-}
+};
+
+export const bitbucketApi: GitUserApi<'bitbucket'> = {
+  user: fetchUser,
+  installations: fetchWorkspaces,
+  repositories: fetchRepositories,
+  searchRepositories,
+  branches: fetchBranches,
+  searchBranches,
+};

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { integer } from '../../src/contract/rules';
 import { providerSchema } from '../../src/contract/secrets';
+import type { ApiProvider, ProviderAccount } from './provider-http';
 
 /*
  * `/api/user/*`: what the connected git provider says about its user, as OpenHands returns it
@@ -99,3 +100,17 @@ export type RepositorySearchQuery = z.output<typeof repositorySearchQuerySchema>
 
 /** `GET /api/user/installations?provider=bitbucket`. */
 export const installationsQuerySchema = z.object({ provider: providerSchema });
+
+/**
+ * What `/api/user/*` asks one provider's API with an account of `P`: who the user is, their
+ * installations (Bitbucket's workspaces), repositories listed and searched, a repository's branches.
+ */
+export interface GitUserApi<P extends ApiProvider> {
+  user(account: ProviderAccount<P>): Promise<GitUser>;
+  installations(account: ProviderAccount<P>): Promise<string[]>;
+  repositories(account: ProviderAccount<P>, query: RepositoriesQuery): Promise<Repository[]>;
+  /** `named`: the repository the query names by its address, when it does. */
+  searchRepositories(account: ProviderAccount<P>, search: RepositorySearchQuery, named?: string): Promise<Repository[]>;
+  branches(account: ProviderAccount<P>, query: BranchesQuery): Promise<PaginatedBranches>;
+  searchBranches(account: ProviderAccount<P>, search: BranchSearchQuery): Promise<Branch[]>;
+}

@@ -20,14 +20,7 @@ import {
   ProviderUnreachable,
   text,
 } from './provider-http';
-import {
-  fetchBitbucketBranches,
-  fetchBitbucketRepositories,
-  fetchBitbucketUser,
-  fetchBitbucketWorkspaces,
-  searchBitbucketBranches,
-  searchBitbucketRepositories,
-} from './bitbucket-api';
+import { bitbucketApi } from './bitbucket-api';
 
 /*
  * What OpenHands' web client asks the connected provider through `/api/user/*`: who the user
@@ -39,7 +32,7 @@ import {
 const isBitbucket = (account: ProviderAccount): account is ProviderAccount<'bitbucket'> => account.provider === 'bitbucket';
 
 export async function fetchGitUser(account: ProviderAccount): Promise<GitUser> {
-  if (isBitbucket(account)) return fetchBitbucketUser(account);
+  if (isBitbucket(account)) return bitbucketApi.user(account);
   const user = asObject((await getJson(account, '/user')).body);
   const login = text(account.provider === 'github' ? user.login : user.username);
   if (!login) throw new ProviderUnreachable(`${PROVIDER_NAMES[account.provider]} did not say who the token belongs to`);
@@ -86,13 +79,13 @@ const gitlabRepository = (project: Json, link: string | null): Repository => ({
  * workspaces.
  */
 export async function fetchInstallations(account: ProviderAccount<'github' | 'bitbucket'>): Promise<string[]> {
-  if (isBitbucket(account)) return fetchBitbucketWorkspaces(account);
+  if (isBitbucket(account)) return bitbucketApi.installations(account);
   const installations = asList(asObject((await getJson(account, '/user/installations?per_page=100')).body).installations);
   return installations.flatMap((installation) => (installation.id === undefined ? [] : [String(installation.id)]));
 }
 
 export async function fetchRepositories(account: ProviderAccount, query: RepositoriesQuery): Promise<Repository[]> {
-  if (isBitbucket(account)) return fetchBitbucketRepositories(account, query);
+  if (isBitbucket(account)) return bitbucketApi.repositories(account, query);
   const page = query.page ?? 1;
   const perPage = query.per_page ?? 30;
   if (account.provider === 'github' && query.installation_id) {
@@ -126,7 +119,7 @@ const repositoryOfUrl = (query: string) => /^https?:\/\/[^/]+\/([\w.-]+(?:\/[\w.
 export async function searchRepositories(account: ProviderAccount, search: RepositorySearchQuery): Promise<Repository[]> {
   const { query, per_page: perPage } = search;
   const named = repositoryOfUrl(query);
-  if (isBitbucket(account)) return searchBitbucketRepositories(account, search, named);
+  if (isBitbucket(account)) return bitbucketApi.searchRepositories(account, search, named);
   if (account.provider === 'gitlab') {
     if (named) return [gitlabRepository(asObject((await getJson(account, `/projects/${encodeURIComponent(named)}`)).body), null)];
     const { body } = await getJson(
@@ -191,7 +184,7 @@ const branchesPath = (account: ProviderAccount, repository: string) =>
 
 /** A page of the repository's branches, in the provider's order. */
 export async function fetchBranches(account: ProviderAccount, query: BranchesQuery): Promise<PaginatedBranches> {
-  if (isBitbucket(account)) return fetchBitbucketBranches(account, query);
+  if (isBitbucket(account)) return bitbucketApi.branches(account, query);
   const { body, link, total } = await getJson(
     account,
     `${branchesPath(account, query.repository)}?page=${query.page}&per_page=${query.per_page}`,
@@ -211,7 +204,7 @@ const GITHUB_BRANCH_PAGES = 5;
 /** The repository's branches whose name has `query` in it (any case), at most `per_page`. */
 export async function searchBranches(account: ProviderAccount, search: BranchSearchQuery): Promise<Branch[]> {
   if (search.query === '') return [];
-  if (isBitbucket(account)) return searchBitbucketBranches(account, search);
+  if (isBitbucket(account)) return bitbucketApi.searchBranches(account, search);
   const path = branchesPath(account, search.repository);
   if (account.provider === 'gitlab') {
     const { body } = await getJson(account, `${path}?search=${encodeURIComponent(search.query)}&per_page=${search.per_page}`);

@@ -123,7 +123,8 @@ export class LlmProxyService {
     return (await listener).port;
   }
 
-  async #record(conversation: { id: string; user_id: string }, model: string | null, status: number, usage: CallUsage | undefined) {
+  /** One call of the conversation's, as the Usage page counts it: its tokens, and their cost at the model's price (the demo records its history's calls with it). */
+  async record(conversation: { id: string; user_id: string }, model: string | null, status: number, usage: CallUsage | undefined) {
     const used = usage ?? { prompt_tokens: 0, completion_tokens: 0, cache_read_tokens: 0 };
     const price = this.prices.priceOf(model);
     const cost = price ? callCost({ ...used, reasoning_tokens: 0 }, price) : null;
@@ -162,7 +163,7 @@ export class LlmProxyService {
       const contentType = typeof response.headers['content-type'] === 'string' ? response.headers['content-type'] : null;
       const meter = new UsageMeter(contentType?.startsWith('text/event-stream') ?? false);
       // Recorded however the response ends: whole, cut short, or refused.
-      finished(meter, () => void this.#record(conversation, modelOf(body), response.statusCode, meter.usage));
+      finished(meter, () => void this.record(conversation, modelOf(body), response.statusCode, meter.usage));
       return { status: response.statusCode, contentType, body: pipeline(response.body, meter, () => undefined) };
     } catch (error) {
       if (signal.aborted) throw error;

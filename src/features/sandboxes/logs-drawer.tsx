@@ -6,24 +6,22 @@ import { useRef } from 'react';
 import { describeError } from '../../api/errors';
 import { ErrorAlert } from '../../components/error-alert';
 import { ShortId } from '../../components/short-id';
-import { SidePanel } from '../../components/side-panel';
 import { useFollowBottom } from '../../components/use-follow-bottom';
 import { sandboxLogsQuery } from '../../queries/sandboxes';
+import { type SandboxPanelProps, SandboxPanel } from './sandbox-panel';
 
 /**
  * The end of a sandbox's stdout and stderr, read again every 2 s while open. It stays at the
  * newest line unless the reader scrolls up, and follows again once they scroll back down.
  */
-export function LogsDrawer({ sandboxId, onClose }: { sandboxId: string; onClose: () => void }) {
+export function LogsDrawer({ sandboxId, onClose }: SandboxPanelProps) {
   const { t } = useLingui();
   const logs = useQuery(sandboxLogsQuery(sandboxId));
   const area = useRef<HTMLPreElement>(null);
   const { atBottom, onScroll, scrollToBottom } = useFollowBottom(area, logs.dataUpdatedAt);
   return (
-    <SidePanel
-      opened
+    <SandboxPanel
       onClose={onClose}
-      size="xl"
       title={
         <Trans>
           Logs of <ShortId id={sandboxId} />
@@ -78,6 +76,6 @@ export function LogsDrawer({ sandboxId, onClose }: { sandboxId: string; onClose:
           </Code>
         )}
       </Stack>
-    </SidePanel>
+    </SandboxPanel>
   );
 }

@@ -4,21 +4,19 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { LoadingSkeleton, QueryContent } from '../../components/query-content';
 import { ShortId } from '../../components/short-id';
-import { SidePanel } from '../../components/side-panel';
 import { sandboxResourcesQuery } from '../../queries/usage';
 import { formatBytes } from './resource-figures';
+import { type SandboxPanelProps, SandboxPanel } from './sandbox-panel';
 
 const ResourcesChart = lazy(() => import('./resources-chart'));
 
 /** What a sandbox used over the last hour, against its limits; read again every few seconds while open. */
-export function ResourcesDrawer({ sandboxId, onClose }: { sandboxId: string; onClose: () => void }) {
+export function ResourcesDrawer({ sandboxId, onClose }: SandboxPanelProps) {
   const { t, i18n } = useLingui();
   const resources = useQuery(sandboxResourcesQuery(sandboxId));
   return (
-    <SidePanel
-      opened
+    <SandboxPanel
       onClose={onClose}
-      size="xl"
       title={
         <Trans>
           Resource use of <ShortId id={sandboxId} />
@@ -48,6 +46,6 @@ export function ResourcesDrawer({ sandboxId, onClose }: { sandboxId: string; onC
           );
         }}
       </QueryContent>
-    </SidePanel>
+    </SandboxPanel>
   );
 }

@@ -1,8 +1,8 @@
 import '@mantine/charts/styles.css';
 import { useLingui } from '@lingui/react/macro';
 import { AreaChart, BarChart } from '@mantine/charts';
-import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { SimpleGrid } from '@mantine/core';
+import { ChartFigure } from '../../components/chart-figure';
 import type { Usage } from '../../contract/usage';
 import { formatCost, formatCount, formatHours, userLabel } from './figures';
 
@@ -10,15 +10,29 @@ const COLORS = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'cyan.6', 'l
 /** Beyond this many users or models, the rest are one series. */
 const MAX_SERIES = 8;
 
-function Chart({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Stack gap="xs" role="figure" aria-label={title}>
-      <Title order={3} size="h5">
-        {title}
-      </Title>
-      {children}
-    </Stack>
-  );
+type Point = Record<string, string | number>;
+
+/** A chart's figures in a sentence: each series' total, and the day with the most. */
+function useSummary() {
+  const { t, i18n } = useLingui();
+  return (data: Point[], series: { name: string; label?: string }[], format: (value: number) => string) => {
+    const sum = (point: Point) => series.reduce((total, { name }) => total + Number(point[name] ?? 0), 0);
+    const byDay = data.map(sum);
+    const peak = Math.max(0, ...byDay);
+    if (peak === 0) return t`Nothing in this range.`;
+    // A series with nothing in the range (a user who called no LLM) is left out.
+    const totals = series.flatMap(({ name, label = name }) => {
+      const sum = data.reduce((total, point) => total + Number(point[name] ?? 0), 0);
+      const value = format(sum);
+      if (series.length === 1) return [value];
+      return sum > 0 ? [t`${label}: ${value}`] : [];
+    });
+    const all = new Intl.ListFormat(i18n.locale, { type: 'unit', style: 'short' }).format(totals);
+    // eslint-disable-next-line lingui/no-unlocalized-strings -- the day's start in ISO 8601, not words
+    const day = i18n.date(`${data[byDay.indexOf(peak)]!.day}T00:00:00Z`, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+    const most = format(peak);
+    return t`Total: ${all}. Highest on ${day}: ${most}.`;
+  };
 }
 
 /** Per day, one series per key (`by`), the largest first and the rest as `others`. */
@@ -54,6 +68,7 @@ export default function UsageCharts({ usage, everyone }: { usage: Usage; everyon
   const count = (value: number) => formatCount(i18n, value);
   const names = new Map(usage.users.map((user) => [user.user_id, userLabel(user)]));
   const others = t`Others`;
+  const summary = useSummary();
   const daily = usage.days.map((day) => ({
     day: day.day,
     cost: day.cost,
@@ -76,46 +91,39 @@ export default function UsageCharts({ usage, everyone }: { usage: Usage; everyon
     others,
   );
   const colored = (keys: string[]) => keys.map((name, at) => ({ name, color: COLORS[at % COLORS.length]! }));
+  const hours = (value: number) => formatHours(i18n, value * 3600);
   const common = { h: 220, data: daily, dataKey: 'day', withLegend: true, tickLine: 'y' as const };
+  const costSeries = [{ name: 'cost', label: t`Cost`, color: 'blue.6' }];
+  const tokenSeries = [
+    { name: 'input', label: t`Input tokens`, color: 'teal.6' },
+    { name: 'output', label: t`Output tokens`, color: 'orange.6' },
+  ];
+  const hourSeries = [{ name: 'hours', label: t`Sandbox hours`, color: 'grape.6' }];
+  const userSeries = colored(byUser.keys);
+  const modelSeries = colored(byModel.keys);
+  const noCalls = t`No LLM calls in this range.`;
   return (
     <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xl">
-      <Chart title={t`Cost per day`}>
-        <AreaChart {...common} series={[{ name: 'cost', label: t`Cost`, color: 'blue.6' }]} valueFormatter={cost} />
-      </Chart>
-      <Chart title={t`Tokens per day`}>
-        <BarChart
-          {...common}
-          type="stacked"
-          series={[
-            { name: 'input', label: t`Input tokens`, color: 'teal.6' },
-            { name: 'output', label: t`Output tokens`, color: 'orange.6' },
-          ]}
-          valueFormatter={count}
-        />
-      </Chart>
+      <ChartFigure title={t`Cost per day`} summary={summary(daily, costSeries, cost)}>
+        <AreaChart {...common} series={costSeries} valueFormatter={cost} />
+      </ChartFigure>
+      <ChartFigure title={t`Tokens per day`} summary={summary(daily, tokenSeries, count)}>
+        <BarChart {...common} type="stacked" series={tokenSeries} valueFormatter={count} />
+      </ChartFigure>
       {everyone && (
-        <Chart title={t`Cost per day by user`}>
-          {byUser.keys.length === 0 ? (
-            <Text c="dimmed">{t`No LLM calls in this range.`}</Text>
-          ) : (
-            <BarChart {...common} data={byUser.data} type="stacked" series={colored(byUser.keys)} valueFormatter={cost} />
-          )}
-        </Chart>
+        <ChartFigure title={t`Cost per day by user`} summary={byUser.keys.length === 0 ? noCalls : summary(byUser.data, userSeries, cost)}>
+          {byUser.keys.length > 0 && <BarChart {...common} data={byUser.data} type="stacked" series={userSeries} valueFormatter={cost} />}
+        </ChartFigure>
       )}
-      <Chart title={t`Cost per day by model`}>
-        {byModel.keys.length === 0 ? (
-          <Text c="dimmed">{t`No LLM calls in this range.`}</Text>
-        ) : (
-          <BarChart {...common} data={byModel.data} type="stacked" series={colored(byModel.keys)} valueFormatter={cost} />
-        )}
-      </Chart>
-      <Chart title={t`Sandbox hours per day`}>
-        <BarChart
-          {...common}
-          series={[{ name: 'hours', label: t`Sandbox hours`, color: 'grape.6' }]}
-          valueFormatter={(hours) => formatHours(i18n, hours * 3600)}
-        />
-      </Chart>
+      <ChartFigure
+        title={t`Cost per day by model`}
+        summary={byModel.keys.length === 0 ? noCalls : summary(byModel.data, modelSeries, cost)}
+      >
+        {byModel.keys.length > 0 && <BarChart {...common} data={byModel.data} type="stacked" series={modelSeries} valueFormatter={cost} />}
+      </ChartFigure>
+      <ChartFigure title={t`Sandbox hours per day`} summary={summary(daily, hourSeries, hours)}>
+        <BarChart {...common} series={hourSeries} valueFormatter={hours} />
+      </ChartFigure>
     </SimpleGrid>
   );
 }

@@ -43,7 +43,10 @@ const usage: Usage = {
   ],
   models: [{ model: 'gpt-4o', calls: 2, prompt_tokens: 1000, completion_tokens: 200, cache_read_tokens: 0, cost: 1.5 }],
   runtimes: [{ runtime: 'process', sandbox_seconds: 7200 }],
-  by_user_day: [{ day: '2026-03-01', user_id: 'u1', cost: 1.5, tokens: 1200, sandbox_seconds: 7200 }],
+  by_user_day: [
+    { day: '2026-03-01', user_id: 'u1', cost: 1.5, tokens: 1200, sandbox_seconds: 7200 },
+    { day: '2026-03-02', user_id: 'u2', cost: 0, tokens: 0, sandbox_seconds: 60 },
+  ],
   by_model_day: [{ day: '2026-03-01', model: 'gpt-4o', cost: 1.5, tokens: 1200 }],
 };
 
@@ -92,5 +95,28 @@ describe('UsageView', () => {
     view({ everyone: false });
     expect(screen.queryByLabelText('User')).toBeNull();
     expect(screen.getByRole('heading', { name: 'Your usage' })).toBeInTheDocument();
+  });
+
+  it('says what each chart shows in words', async () => {
+    view();
+    expect(await screen.findByRole('figure', { name: 'Cost per day' })).toHaveAccessibleDescription(
+      'Total: $1.50. Highest on Mar 1: $1.50.',
+    );
+    expect(screen.getByRole('figure', { name: 'Tokens per day' })).toHaveAccessibleDescription(
+      'Total: Input tokens: 1,000, Output tokens: 200. Highest on Mar 1: 1,200.',
+    );
+    // Bo called no LLM: not named.
+    expect(screen.getByRole('figure', { name: 'Cost per day by user' })).toHaveAccessibleDescription(
+      'Total: Ada: $1.50. Highest on Mar 1: $1.50.',
+    );
+    expect(screen.getByRole('figure', { name: 'Sandbox hours per day' })).toHaveAccessibleDescription('Total: 2. Highest on Mar 1: 2.');
+  });
+
+  it('says so where no LLM was called, in place of a chart', async () => {
+    view({ usage: { ...usage, by_model_day: [] } });
+    const byModel = await screen.findByRole('figure', { name: 'Cost per day by model' });
+    expect(byModel).toHaveAccessibleDescription('No LLM calls in this range.');
+    // Its title and that sentence, no chart.
+    expect(byModel.children).toHaveLength(2);
   });
 });

@@ -1,10 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Button, Group, Paper, Progress, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, Progress, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { lazy, Suspense } from 'react';
 import { LoadingSkeleton } from '../../components/query-content';
 import type { Usage, UsageUser } from '../../contract/usage';
 import { formatCost, formatCount, formatHours, shiftDay, userLabel } from './figures';
+import { UsageTable } from './usage-table';
 
 const UsageCharts = lazy(() => import('./usage-charts'));
 
@@ -116,89 +117,41 @@ export function UsageView({ usage, everyone, userId, onRange, onUser, onExport, 
         <UsageCharts usage={usage} everyone={everyone && userId === undefined} />
       </Suspense>
 
-      <Stack gap="xs">
-        <Title order={2} size="h4">
-          {everyone ? <Trans>By user</Trans> : <Trans>Your usage</Trans>}
-        </Title>
-        <Table.ScrollContainer minWidth={720} type="native">
-          <Table striped aria-label={t`Usage by user`}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t`User`}</Table.Th>
-                <Table.Th ta="right">{t`Cost`}</Table.Th>
-                <Table.Th ta="right">{t`Input tokens`}</Table.Th>
-                <Table.Th ta="right">{t`Output tokens`}</Table.Th>
-                <Table.Th ta="right">{t`LLM calls`}</Table.Th>
-                <Table.Th ta="right">{t`Sandbox hours`}</Table.Th>
-                <Table.Th ta="right">{t`Conversations`}</Table.Th>
-                <Table.Th>{t`Monthly budget`}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {usage.users.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={8}>
-                    <Text c="dimmed">{t`Nothing was used in this range.`}</Text>
-                  </Table.Td>
-                </Table.Tr>
-              )}
-              {usage.users.map((user) => (
-                <Table.Tr key={user.user_id}>
-                  <Table.Td>{userLabel(user)}</Table.Td>
-                  <Table.Td ta="right">{cost(user.cost)}</Table.Td>
-                  <Table.Td ta="right">{count(user.prompt_tokens)}</Table.Td>
-                  <Table.Td ta="right">{count(user.completion_tokens)}</Table.Td>
-                  <Table.Td ta="right">{count(user.calls)}</Table.Td>
-                  <Table.Td ta="right">{formatHours(i18n, user.sandbox_seconds)}</Table.Td>
-                  <Table.Td ta="right">{count(user.conversations)}</Table.Td>
-                  <Table.Td miw={180}>
-                    <Budget user={user} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Stack>
+      <UsageTable
+        heading={everyone ? <Trans>By user</Trans> : <Trans>Your usage</Trans>}
+        label={t`Usage by user`}
+        minWidth={720}
+        rows={usage.users}
+        rowKey={(user) => user.user_id}
+        empty={t`Nothing was used in this range.`}
+        columns={[
+          { header: t`User`, cell: userLabel },
+          { header: t`Cost`, figure: true, cell: (user) => cost(user.cost) },
+          { header: t`Input tokens`, figure: true, cell: (user) => count(user.prompt_tokens) },
+          { header: t`Output tokens`, figure: true, cell: (user) => count(user.completion_tokens) },
+          { header: t`LLM calls`, figure: true, cell: (user) => count(user.calls) },
+          { header: t`Sandbox hours`, figure: true, cell: (user) => formatHours(i18n, user.sandbox_seconds) },
+          { header: t`Conversations`, figure: true, cell: (user) => count(user.conversations) },
+          { header: t`Monthly budget`, minWidth: 180, cell: (user) => <Budget user={user} /> },
+        ]}
+      />
 
-      <Stack gap="xs">
-        <Title order={2} size="h4">
-          <Trans>By model</Trans>
-        </Title>
-        <Table.ScrollContainer minWidth={560} type="native">
-          <Table striped aria-label={t`Usage by model`}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t`Model`}</Table.Th>
-                <Table.Th ta="right">{t`Cost`}</Table.Th>
-                <Table.Th ta="right">{t`Input tokens`}</Table.Th>
-                <Table.Th ta="right">{t`Output tokens`}</Table.Th>
-                <Table.Th ta="right">{t`Cache reads`}</Table.Th>
-                <Table.Th ta="right">{t`LLM calls`}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {usage.models.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={6}>
-                    <Text c="dimmed">{t`No LLM calls in this range.`}</Text>
-                  </Table.Td>
-                </Table.Tr>
-              )}
-              {usage.models.map((model) => (
-                <Table.Tr key={model.model}>
-                  <Table.Td>{model.model === 'unknown' ? t`(not named)` : model.model}</Table.Td>
-                  <Table.Td ta="right">{cost(model.cost)}</Table.Td>
-                  <Table.Td ta="right">{count(model.prompt_tokens)}</Table.Td>
-                  <Table.Td ta="right">{count(model.completion_tokens)}</Table.Td>
-                  <Table.Td ta="right">{count(model.cache_read_tokens)}</Table.Td>
-                  <Table.Td ta="right">{count(model.calls)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Stack>
+      <UsageTable
+        heading={<Trans>By model</Trans>}
+        label={t`Usage by model`}
+        minWidth={560}
+        rows={usage.models}
+        rowKey={(model) => model.model}
+        empty={t`No LLM calls in this range.`}
+        columns={[
+          { header: t`Model`, cell: (model) => (model.model === 'unknown' ? t`(not named)` : model.model) },
+          { header: t`Cost`, figure: true, cell: (model) => cost(model.cost) },
+          { header: t`Input tokens`, figure: true, cell: (model) => count(model.prompt_tokens) },
+          { header: t`Output tokens`, figure: true, cell: (model) => count(model.completion_tokens) },
+          { header: t`Cache reads`, figure: true, cell: (model) => count(model.cache_read_tokens) },
+          { header: t`LLM calls`, figure: true, cell: (model) => count(model.calls) },
+        ]}
+      />
     </Stack>
   );
 }
