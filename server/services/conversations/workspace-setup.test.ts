@@ -82,4 +82,14 @@ describe("a conversation's workspace", () => {
       /^Could not clone acme\/app: git did not finish within 120 s without output$/,
     );
   });
+
+  it('says how the look at the workspace ended when it wrote nothing', async () => {
+    const { dir, url } = home();
+    const look = (command: string[]) => command[0] === 'sh' && !isCheckout(command);
+    const setup = new WorkspaceSetup(execIn(dir, look), 'ws', {});
+    await setup.prepare({ name: 'acme/app', source: { url, env: {} }, branch: null });
+    await expect(setup.skills()).rejects.toThrow(
+      /^Could not find the workspace in the sandbox: the look at it did not finish within 60 s without output$/,
+    );
+  });
 });

@@ -7,7 +7,8 @@ export class StepFailed extends Error {}
 export type Exec = (command: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs: number }) => Promise<ExecResult>;
 
 const GIT_TIMEOUT_MS = 120_000;
-const QUICK_MS = 15_000;
+/** A command that takes a moment, on a machine at rest; entering a sandbox on a busy one can take many seconds. */
+const QUICK_MS = 60_000;
 const LAST_LINES = 20;
 
 const lastLines = (output: string, count: number) => output.trimEnd().split('\n').slice(-count).join('\n');
@@ -54,7 +55,7 @@ export class WorkspaceSetup {
       [],
       this.workspace,
       QUICK_MS,
-      () => new StepFailed('Could not find the workspace in the sandbox'),
+      (happened) => new StepFailed(`Could not find the workspace in the sandbox: the look at it ${happened}`),
     );
     return this.#contents;
   }
@@ -136,7 +137,7 @@ export class WorkspaceSetup {
     if (!preCommitHook || !gitRepository) return;
     const install = `mkdir -p .git/hooks && cp ${PRE_COMMIT_HOOK} .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`;
     const result = await this.#run(['sh', '-c', install], QUICK_MS);
-    if (result.exitCode !== 0) throw new StepFailed(`Could not install the pre-commit hook: ${lastLines(result.output, 3)}`);
+    if (result.exitCode !== 0) throw new StepFailed(`Could not install the pre-commit hook: it ${whatHappened(result, QUICK_MS, 3)}`);
   }
 
   /** The names of the repository's skills: `.openhands/skills/*.md` and `.openhands/microagents/*.md`. */
