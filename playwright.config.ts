@@ -31,7 +31,9 @@ export default defineConfig({
   // Three on two cores: a test mostly waits (for its page, its server, its sandboxes); with two at
   // once the run used about half of both cores.
   workers: 3,
-  fullyParallel: false,
+  // Each test starts its own server, so a file's tests need not share a worker: dealt out one by
+  // one, the workers end together instead of one finishing a long file (accessibility's) alone.
+  fullyParallel: true,
   forbidOnly: true,
   retries: 0,
   timeout: 30_000,

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Provider } from '../../src/contract/secrets';
 import type { ApiServices } from '../services/create-services';
+import type { PlannedConversation } from './conversation-plan';
 import { GITLAB_HOST } from './settings-data';
 
 /*
@@ -94,9 +95,10 @@ export const REPOSITORIES: DemoRepository[] = [
 
 const HOSTS: Partial<Record<Provider, string>> = { github: 'github.com', gitlab: GITLAB_HOST };
 
-const git = (cwd: string, ...args: string[]) =>
+const git = (cwd: string, args: string[], input?: string) =>
   execFileSync('git', args, {
     cwd,
+    input,
     stdio: 'pipe',
     env: {
       PATH: process.env.PATH,
@@ -108,21 +110,37 @@ const git = (cwd: string, ...args: string[]) =>
     },
   });
 
-/** Makes each repository under `root` (`<host>/<owner>/<name>.git`), readable by the sandboxes' users. */
-export function createRepositories(root: string): void {
+/** The branches of the pull requests that `plan`'s conversations work on, by repository: they exist before anyone checks them out. */
+export function pullRequestBranches(plan: readonly PlannedConversation[]): Map<string, string[]> {
+  const branches = new Map<string, string[]>();
+  for (const { repository, branch, prNumber } of plan) {
+    if (!repository || !branch || prNumber.length === 0) continue;
+    branches.set(repository.name, [...(branches.get(repository.name) ?? []), branch]);
+  }
+  return branches;
+}
+
+/**
+ * Makes each repository under `root` (`<host>/<owner>/<name>.git`), readable by the sandboxes'
+ * users: `main`, and the `branches` named for it (see pullRequestBranches).
+ */
+export function createRepositories(root: string, branches: ReadonlyMap<string, readonly string[]> = new Map()): void {
   for (const repository of REPOSITORIES) {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-demo-repo-'));
     try {
-      git(work, 'init', '--quiet', '--initial-branch=main');
+      git(work, ['init', '--quiet', '--initial-branch=main']);
       for (const [file, content] of Object.entries(repository.files)) {
         fs.mkdirSync(path.dirname(path.join(work, file)), { recursive: true });
         fs.writeFileSync(path.join(work, file), content);
       }
-      git(work, 'add', '-A');
-      git(work, 'commit', '--quiet', '-m', 'Initial import');
+      git(work, ['add', '-A']);
+      git(work, ['commit', '--quiet', '-m', 'Initial import']);
+      // All in one git process: a pull request's branch starts where main is.
+      const created = [...new Set(branches.get(repository.name))].map((branch) => `create refs/heads/${branch} HEAD\n`).join('');
+      if (created) git(work, ['update-ref', '--stdin'], created);
       const bare = path.join(root, HOSTS[repository.provider]!, `${repository.name}.git`);
       fs.mkdirSync(path.dirname(bare), { recursive: true, mode: 0o755 });
-      git(root, 'clone', '--quiet', '--bare', work, bare);
+      git(root, ['clone', '--quiet', '--bare', work, bare]);
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
     }

@@ -6,7 +6,7 @@ import { appSendMessageSchema, confirmationResponseSchema } from '../../src/cont
 import type { ApiServices } from '../services/create-services';
 import { type PlannedConversation, planConversations } from './conversation-plan';
 import type { DemoClock } from './demo-clock';
-import { cloneFromDemoRepositories, createRepositories } from './repositories';
+import { cloneFromDemoRepositories, createRepositories, pullRequestBranches } from './repositories';
 import { SPEC } from './sandbox-specs';
 import { inParallel, seedConversation, startConversation, until } from './seed-conversations';
 import { seedMcpServers, seedSettings } from './settings-data';
@@ -108,8 +108,8 @@ export async function seedDemo(
 ) {
   await seedSettings(services);
   const team = await seedTeam(services);
-  createRepositories(repositoriesDir);
   const plan = planConversations(now);
+  createRepositories(repositoriesDir, pullRequestBranches(plan));
   let seeded = 0;
   const sandboxIds = new Map<string, string>();
   let histories = 0;

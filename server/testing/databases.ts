@@ -27,8 +27,31 @@ export async function freshPostgresDatabase({ icuLocale, migrated = false }: { i
 }> {
   const adminUrl = inject('postgresAdminUrl');
   if (!adminUrl) throw new Error('This run has no PostgreSQL cluster: set TEST_POSTGRES=1 (npm test does)');
-  const url = await createDatabase(adminUrl, { icuLocale, template: migrated ? inject('postgresMigratedTemplate') : undefined });
+  const template = migrated ? inject('postgresMigratedTemplate') : undefined;
+  const url = await (icuLocale ? createDatabase(adminUrl, { icuLocale }) : copyMadeAhead(adminUrl, template));
   return { url, drop: () => dropDatabase(adminUrl, url) };
+}
+
+/** How many copies of a template each worker keeps made ahead. */
+const COPIES_AHEAD = 2;
+/** Copies of each template (by name; `''` for PostgreSQL's own) on their way, per worker process. */
+const copiesAhead = new Map<string, Promise<string>[]>();
+
+/**
+ * A new copy of `template` (of template1 when absent), made while earlier tests ran: CREATE
+ * DATABASE waits for two checkpoints, half a second on a busy machine, which a test would
+ * otherwise wait for each time. Each copy is still used once, by one test.
+ */
+function copyMadeAhead(adminUrl: string, template: string | undefined): Promise<string> {
+  const queue = copiesAhead.get(template ?? '') ?? [];
+  copiesAhead.set(template ?? '', queue);
+  while (queue.length <= COPIES_AHEAD) {
+    const copy = createDatabase(adminUrl, { template });
+    // A failure is reported to the test that takes this copy, not as an unhandled rejection meanwhile.
+    copy.catch(() => undefined);
+    queue.push(copy);
+  }
+  return queue.shift()!;
 }
 
 /** Runs `test` on a SQLite database of its own (in `dir`), removed afterwards. */

@@ -7,14 +7,22 @@ export class StepFailed extends Error {}
 export type Exec = (command: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs: number }) => Promise<ExecResult>;
 
 const GIT_TIMEOUT_MS = 120_000;
-const QUICK_MS = 15_000;
+/** A command that takes a moment, on a machine at rest; entering a sandbox on a busy one can take many seconds. */
+const QUICK_MS = 60_000;
 const LAST_LINES = 20;
 
 const lastLines = (output: string, count: number) => output.trimEnd().split('\n').slice(-count).join('\n');
 
-/** "exited with code 2" or "did not finish within 300 s". */
+/** "exited with code 2", "did not finish within 300 s" or "was ended by a signal". */
 function howItEnded(result: ExecResult, timeoutMs: number): string {
-  return result.timedOut ? `did not finish within ${Math.round(timeoutMs / 1000)} s` : `exited with code ${result.exitCode}`;
+  if (result.timedOut) return `did not finish within ${Math.round(timeoutMs / 1000)} s`;
+  return result.exitCode === null ? 'was ended by a signal' : `exited with code ${result.exitCode}`;
+}
+
+/** How a command ended and its last lines: never empty, even when it wrote nothing. */
+function whatHappened(result: ExecResult, timeoutMs: number, lines: number): string {
+  const said = lastLines(result.output, lines);
+  return said ? `${howItEnded(result, timeoutMs)}: ${said}` : `${howItEnded(result, timeoutMs)} without output`;
 }
 
 /**
@@ -42,18 +50,32 @@ export class WorkspaceSetup {
    * the sandbox): read once, and again only after the setup script, which may have changed it.
    */
   #look(): Promise<WorkspaceContents> {
-    this.#contents ??= this.#runThenLook('', [], this.workspace, () => new StepFailed('Could not find the workspace in the sandbox'));
+    this.#contents ??= this.#runThenLook(
+      '',
+      [],
+      this.workspace,
+      QUICK_MS,
+      (happened) => new StepFailed(`Could not find the workspace in the sandbox: the look at it ${happened}`),
+    );
     return this.#contents;
   }
 
   /**
    * Runs `script` (with `args` as `$1`…; a failure exits non-zero), then looks at the workspace
    * it leaves the shell in, in the same command: one process entered into the sandbox, not two.
+   * `failed` is told how the command ended and what it wrote last.
    */
-  async #runThenLook(script: string, args: string[], cwd: string, failed: (output: string) => StepFailed): Promise<WorkspaceContents> {
-    const result = await this.#run(['sh', '-c', `${script}\nprintf '%s\\n' '${LOOKED_AT}'\n${LOOK}`, 'sh', ...args], QUICK_MS, {}, cwd);
-    const [before, after] = result.output.split(`${LOOKED_AT}\n`);
-    if (result.exitCode !== 0 || after === undefined) throw failed(before ?? '');
+  async #runThenLook(
+    script: string,
+    args: string[],
+    cwd: string,
+    timeoutMs: number,
+    failed: (happened: string) => StepFailed,
+  ): Promise<WorkspaceContents> {
+    const result = await this.#run(['sh', '-c', `${script}\nprintf '%s\\n' '${LOOKED_AT}'\n${LOOK}`, 'sh', ...args], timeoutMs, {}, cwd);
+    const [before = '', after] = result.output.split(`${LOOKED_AT}\n`);
+    if (result.exitCode !== 0) throw failed(whatHappened({ ...result, output: before }, timeoutMs, 3));
+    if (after === undefined) throw failed(`its output ended before the look at the workspace: ${lastLines(before, 3) || 'none'}`);
     return parseLook(after);
   }
 
@@ -67,7 +89,8 @@ export class WorkspaceSetup {
         make,
         [this.workspace],
         '.',
-        (output) => new StepFailed(`Could not create the workspace: ${lastLines(output, 3)}`),
+        QUICK_MS,
+        (happened) => new StepFailed(`Could not create the workspace: it ${happened}`),
       );
       await this.#contents;
       return;
@@ -81,17 +104,18 @@ export class WorkspaceSetup {
       '.',
     );
     if (clone.exitCode !== 0) {
-      throw new StepFailed(`Could not clone ${repository.name}: git ${howItEnded(clone, GIT_TIMEOUT_MS)}: ${lastLines(clone.output, 3)}`);
+      throw new StepFailed(`Could not clone ${repository.name}: git ${whatHappened(clone, GIT_TIMEOUT_MS, 3)}`);
     }
     if (!repository.branch) return;
     const branch = repository.branch;
-    // The branch as it is on the remote, or a new one where there is none.
+    // The branch as it is on the remote, or a new one where there is none. A git command: as long as the clone may take.
     const checkout = 'git checkout --quiet "$1" -- 2>/dev/null || git checkout --quiet -b "$1" -- || exit 1';
     this.#contents = this.#runThenLook(
       checkout,
       [branch],
       this.workspace,
-      (output) => new StepFailed(`Could not check out branch ${branch}: ${lastLines(output, 3)}`),
+      GIT_TIMEOUT_MS,
+      (happened) => new StepFailed(`Could not check out branch ${branch}: git ${happened}`),
     );
     await this.#contents;
   }
@@ -113,7 +137,7 @@ export class WorkspaceSetup {
     if (!preCommitHook || !gitRepository) return;
     const install = `mkdir -p .git/hooks && cp ${PRE_COMMIT_HOOK} .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`;
     const result = await this.#run(['sh', '-c', install], QUICK_MS);
-    if (result.exitCode !== 0) throw new StepFailed(`Could not install the pre-commit hook: ${lastLines(result.output, 3)}`);
+    if (result.exitCode !== 0) throw new StepFailed(`Could not install the pre-commit hook: it ${whatHappened(result, QUICK_MS, 3)}`);
   }
 
   /** The names of the repository's skills: `.openhands/skills/*.md` and `.openhands/microagents/*.md`. */
