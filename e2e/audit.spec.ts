@@ -6,7 +6,8 @@ import { addTeamMember, asMember, onLocalhost } from './support/team';
 
 /*
  * The audit log as an owner reads it: a refused sign-in and a role change are there with who,
- * why and before/after; an entry changed in the database is found by the chain's check.
+ * why and before/after, and the session the role change ended; an entry changed in the database
+ * is found by the chain's check.
  */
 const test = onLoopbackAddress.extend({ baseURL: async ({ server }, use) => use(onLocalhost(server.url)) });
 
@@ -64,6 +65,16 @@ test('a failed sign-in and a role change appear with their details, and a row ch
   const csv = fs.readFileSync((await (await download).path())!, 'utf8');
   expect(csv.split('\r\n')[0]).toMatch(/^time,seq,id,user_id,user_name,/);
   expect(csv).toContain('"{""role"":{""old"":""member"",""new"":""admin"",""secret"":false}}"');
+
+  // The role change ended the browser session Bo's invitation gave: by whom, and why.
+  await page.getByLabel('Resource').selectOption('session');
+  await page.getByLabel('Action').selectOption('end');
+  await expect(page).toHaveURL(/action=end/);
+  const ended = log.getByRole('row').filter({ hasText: 'bo@example.com' });
+  await expect(ended).toHaveCount(1);
+  await ended.getByRole('button', { name: /^Entry \d+$/ }).click();
+  await expect(detail.getByRole('row', { name: /Reason/ })).toContainText('Their role changed');
+  await page.keyboard.press('Escape');
 
   await page.getByRole('button', { name: 'Check the chain' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'The audit log holds' })).toBeVisible();

@@ -178,6 +178,7 @@ export async function openServer(
     try {
       await services.collector.start();
       services.audit.startRetention();
+      services.browserSessions.startSweeping();
       // Conversation starts an earlier run left mid-way do not go on: they say so.
       const interrupted = await services.startTasks.markInterrupted();
       const leftSandboxes = await services.conversations.removeLeftoverSandboxes();

@@ -50,4 +50,9 @@ export class ApiKeyRecords {
     requireEveryone(this.subject, 'api_key', 'update');
     return this.store.touch(id, at);
   }
+
+  async touchFirst(id: number, at: string): Promise<boolean> {
+    requireEveryone(this.subject, 'api_key', 'update');
+    return this.store.touchFirst(id, at);
+  }
 }

@@ -579,6 +579,11 @@ describe.each(databasesUnderTest())('the data-access layer on %s', (database) =>
       await refused(() => as(alice).apiKeys.touch(aliceKey, new Date().toISOString()));
     });
 
+    method('apiKeys.touchFirst', async () => {
+      await refused(() => as(alice).apiKeys.touchFirst(aliceKey, new Date().toISOString()));
+      expect(await as(asSystem('identify a request')).apiKeys.touchFirst(aliceKey, new Date().toISOString())).toBe(false);
+    });
+
     method('apiKeys.delete', async () => {
       await refused(() => as(bob).apiKeys.delete('alice', aliceKey), NotFound);
       expect(await as(alice).apiKeys.delete('alice', aliceKey)).toBe(true);

@@ -120,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => {
     options.services.audit.close();
+    options.services.browserSessions.close();
     await options.services.llmProxy.close();
     await options.services.mcpTest.close();
     await options.services.startTasks.close();

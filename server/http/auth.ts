@@ -25,13 +25,13 @@ export function givenKey(request: FastifyRequest): string | string[] | undefined
   return authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length).trim() : undefined;
 }
 
-/** Who a key is: the session key's holder (at once), or an API key's user (asked of the database). */
+/** Who a key is: the session key's holder (at once), or an API key's user (asked of the database); `address`: the client's. */
 export function keyHolder(sessionKey: string, identities: Identities) {
   const matches = sessionKeyCheck(sessionKey);
-  return (key: string | string[]): Caller | 'wrong key' | Promise<Caller | 'wrong key'> => {
+  return (key: string | string[], address?: string): Caller | 'wrong key' | Promise<Caller | 'wrong key'> => {
     if (matches(key)) return sessionKeyCaller;
     if (typeof key !== 'string' || !Identities.isApiKey(key)) return 'wrong key';
-    return identities.byApiKey(key).then((caller) => caller ?? 'wrong key');
+    return identities.byApiKey(key, address).then((caller) => caller ?? 'wrong key');
   };
 }
 
@@ -54,7 +54,7 @@ export function callerOf(sessionKey: string, browserSessions: BrowserSessions, i
   return (request: FastifyRequest): Caller | 'wrong key' | Promise<Caller | 'wrong key' | 'none'> => {
     const key = givenKey(request);
     if (key === undefined) return cookieCaller(request);
-    const holder = byKey(key);
+    const holder = byKey(key, request.ip);
     // Another instance, asking for one of its callers: only the session key may say so.
     const forUser = request.headers[CALLER_HEADER.toLowerCase()];
     if (holder === sessionKeyCaller && typeof forUser === 'string')

@@ -23,7 +23,7 @@ export function requireMetricsReader(sessionKey: string, identities: Identities,
     const key = givenKey(request);
     if (key === undefined) return void reply.status(401).send({ detail: 'Unauthorized' });
     if (isMetricsToken(key)) return done();
-    const holder = holderOf(key);
+    const holder = holderOf(key, request.ip);
     if (!(holder instanceof Promise)) return admit(reply, done, holder);
     holder.then((found) => admit(reply, done, found), done);
   };

@@ -116,16 +116,22 @@ const attributes = (request: FastifyRequest, alwaysSecure: boolean): CookieSeria
   secure: alwaysSecure || request.headers.origin?.startsWith('https:') === true,
 });
 
-/** Signs the browser in as `holder`: a new session cookie under `sessionKey`. */
+/**
+ * Signs the browser in as `holder`: a new session cookie under `sessionKey`. `keyExpiresAt`: when
+ * the key it signed in with expires (the session ends then, if sooner).
+ */
 export async function setSessionCookie(
   reply: FastifyReply,
   sessionKey: string,
   sessions: BrowserSessions,
   alwaysSecure: boolean,
   holder: SessionHolder,
+  keyExpiresAt?: string | null,
 ) {
   if (sessions.refusedBecause !== undefined) throw new Conflict(sessions.refusedBecause);
-  const value = cookieValue(await sessions.signingKey(sessionKey), holder, Date.now());
+  const issuedAtMs = Date.now();
+  const value = cookieValue(await sessions.signingKey(sessionKey), holder, issuedAtMs);
+  await sessions.issued(holder, issuedAtMs, keyExpiresAt);
   reply.setCookie(SESSION_COOKIE, value, { ...attributes(reply.request, alwaysSecure), maxAge: SESSION_COOKIE_MAX_AGE_S });
 }
 

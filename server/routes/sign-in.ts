@@ -63,7 +63,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
   /** Whose session a sign-in body proves: the session key's owner, an API key's user (with the key), or an email and password's. */
   const holderOf = async (body: SignInBody, address: string): Promise<(SessionHolder & { caller?: Caller }) | undefined> => {
     if ('email' in body) return { userId: await team.signIn(body.email, body.password, address) };
-    const caller = await byKey(body.key.trim());
+    const caller = await byKey(body.key.trim(), address);
     if (caller === 'wrong key') {
       await team.keySignInRefused(address);
       return undefined;
@@ -123,7 +123,7 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
           if (isForm(request)) return sendPage(reply, 401, { error: 'That key was not accepted. Check it and try again.' });
           return reply.status(401).send({ detail: holder?.messageIn(i18nOf(request)) ?? 'Unauthorized' });
         }
-        await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, holder);
+        await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, holder, holder.caller?.expiresAt);
         // A password's sign-in noted it already; a key's is noted once it made a session, and a note
         // that cannot be written costs the sign-in nothing.
         if (holder.caller)
@@ -185,10 +185,14 @@ export function signInRoutes({ sessionKey, browserSessions, cookieSecure, team, 
         await team.changePassword({ ...caller, address: request.ip }, request.body.current_password, request.body.new_password, request.ip);
         // Its new cookie is bound to the key the old one was signed in with, if any.
         if (caller.authType === 'cookie')
-          await setSessionCookie(reply, sessionKey, browserSessions, cookieSecure, {
-            userId: caller.userId,
-            keyId: caller.signedInWithKey,
-          });
+          await setSessionCookie(
+            reply,
+            sessionKey,
+            browserSessions,
+            cookieSecure,
+            { userId: caller.userId, keyId: caller.signedInWithKey },
+            caller.expiresAt,
+          );
         reply.header('cache-control', 'no-store');
         return { success: true };
       },

@@ -277,6 +277,8 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
 
           const building = /building the sandbox image on the base image/g;
           expect(logs[0].match(building)).toHaveLength(1);
+          // The audit log says who built it, on what.
+          expect(await specBuilds(t)).toEqual([['done', 'agent-server', base, null, built]]);
           // Another server on the same engine finds it built (by the base's id): the same image, not built again.
           const again = await app({ logStream: { write: (line: string) => void (logs[1] += line) } });
           expect((await again.postSettings({ sandbox_base_container_image: base })).statusCode).toBe(200);
@@ -284,6 +286,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
           expect(await statusBecomes(again, second, 'RUNNING', 30_000)).toMatchObject({ status: 'RUNNING' });
           expect(await imageOf(second)).toBe(built);
           expect(logs[1]).not.toMatch(building);
+          expect(await specBuilds(again)).toEqual([]);
         } finally {
           await removeImagesOnBase(base);
         }
@@ -327,17 +330,31 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     }
   }
 
+  /** The builds on a base image the audit log has: result, spec, base, why it failed, the image. */
+  const specBuilds = async (t: TestApp) =>
+    (await t.services.audit.page(sessionKeyCaller, 'resource_type:sandbox_spec')).audit_logs.map((e) => [
+      e.result,
+      e.resource_id,
+      e.resource_target,
+      e.reason,
+      e.diff.image?.new,
+    ]);
+
   const startOnBase = async (base: string) => {
     const t = await app();
     expect((await t.postSettings({ sandbox_base_container_image: base })).statusCode).toBe(200);
-    return (await call(t, 'POST', '/api/v1/sandboxes')).json();
+    return { sandbox: (await call(t, 'POST', '/api/v1/sandboxes')).json(), builds: await specBuilds(t) };
   };
 
   it('fails the start clearly when the base image is not on the engine (nothing is pulled)', async () => {
     expect(await startOnBase('agent-console-test-absent-base:1')).toMatchObject({
-      status: 'ERROR',
-      status_detail:
-        'Could not start: The base image agent-console-test-absent-base:1 is not on the Docker engine (images are never pulled: build or load it there)',
+      sandbox: {
+        status: 'ERROR',
+        status_detail:
+          'Could not start: The base image agent-console-test-absent-base:1 is not on the Docker engine (images are never pulled: build or load it there)',
+      },
+      // Nothing was built.
+      builds: [],
     });
   });
 
@@ -347,15 +364,15 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     async () => {
       const busybox = ['/bin/busybox', '/usr/bin/busybox'].find((candidate) => fs.existsSync(candidate))!;
       await withScratchImage({ busybox: { copy: busybox } }, ['RUN ["/bin/busybox", "--install", "-s", "/bin"]'], async (base) => {
+        const why = `The base image ${base} lacks bash, git: it must be ${BASE_NEEDS}`;
         expect(await startOnBase(base)).toMatchObject({
-          status: 'ERROR',
-          status_detail: `Could not start: The base image ${base} lacks bash, git: it must be ${BASE_NEEDS}`,
+          sandbox: { status: 'ERROR', status_detail: `Could not start: ${why}` },
+          builds: [['failed', 'agent-server', base, why, expect.stringMatching(/^agent-console-sandbox-on-base:/)]],
         });
       });
       await withScratchImage({ hello: { text: 'no shell here\n' } }, [], async (base) => {
         expect(await startOnBase(base)).toMatchObject({
-          status: 'ERROR',
-          status_detail: `Could not start: The base image ${base} has no /bin/sh: it must be ${BASE_NEEDS}`,
+          sandbox: { status: 'ERROR', status_detail: `Could not start: The base image ${base} has no /bin/sh: it must be ${BASE_NEEDS}` },
         });
       });
     },

@@ -1,4 +1,5 @@
 import type { SandboxSpec } from '../../src/contract/sandboxes';
+import type { OnBaseImageBuild } from './docker/image-on-base';
 
 /**
  * The specs sandboxes start from, the default first. Process sandboxes have a fixed list; on
@@ -10,9 +11,9 @@ export interface SpecCatalog {
   /**
    * What a start of `spec` runs, made ready first (on Docker, the agent server's image built on
    * Settings' base image), or why it cannot start (`problem`, with the spec as listed). Absent:
-   * every spec is ready as listed.
+   * every spec is ready as listed. `onBuild` is told of an image this start built.
    */
-  ready?(spec: SandboxSpec): Promise<{ spec: SandboxSpec; problem?: string }>;
+  ready?(spec: SandboxSpec, onBuild?: OnBaseImageBuild): Promise<{ spec: SandboxSpec; problem?: string }>;
 }
 
 /** Specs that do not change while the server runs (SANDBOX_SPECS_FILE, read at start). */

@@ -57,6 +57,7 @@ import { TeamService } from './team/team-service';
 import type { Passwords } from './team/passwords';
 import { AuditService } from './audit/audit-service';
 import { AuditLogStore } from '../store/audit-log-store';
+import { BrowserSessionsStore } from '../store/browser-sessions-store';
 import { SandboxMeter, type MeterTiming } from './usage/sandbox-meter';
 import { SandboxResourcesService } from './usage/sandbox-resources';
 import { UsageService } from './usage/usage-service';
@@ -269,7 +270,14 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
   const eventLog = log.child({ component: 'events' });
   const notices = options.databaseUrl ? new EventNotices(options.databaseUrl, eventLog) : undefined;
   const events = new EventService(data, eventLog, notices);
-  const agents = new AgentConversations(data, sandboxes, startRequests, conversationLog);
+  const agents = new AgentConversations(
+    data,
+    sandboxes,
+    startRequests,
+    conversationLog,
+    (conversationId) => events.executionStatus(conversationId),
+    audit,
+  );
   const workspaces = new ConversationWorkspaces(agents, sandboxes);
   const collector = new EventCollector(sandboxes, data, events, agents, eventLog, options.eventCollectionRoundMs);
   // A conversation just started has its events collected from its first one, not from the next round.
@@ -277,7 +285,15 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     if (task.status === 'READY') collector.lookNow();
   });
   const conversations = new ConversationService(data, startTasks, sandboxes, events, agents, collector, conversationLog, clock, audit);
-  const apiKeys = new ApiKeysService(data, clock, audit);
+  const browserSessions = new BrowserSessions(
+    new MetaStore(db),
+    new BrowserSessionsStore(db),
+    audit,
+    log.child({ component: 'sessions' }),
+    clock,
+    options.sandboxesShareNetwork ? SHARED_NETWORK_REFUSAL : undefined,
+  );
+  const apiKeys = new ApiKeysService(data, clock, audit, browserSessions);
   const metrics = new ServerMetrics({
     instanceId: options.instance.id,
     runtime: docker ? 'docker' : 'process',
@@ -296,6 +312,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
         await settings.forget(subject);
         await secrets.forget(subject);
       },
+      endBrowserSessions: (who, which, reason, email) => browserSessions.end(who, which, reason, email),
       invitationsRefusedBecause: options.sandboxesShareNetwork ? SHARED_NETWORK_REFUSAL : undefined,
     },
     log.child({ component: 'team' }),
@@ -319,7 +336,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
     agents,
     workspaces,
     collector,
-    browserSessions: new BrowserSessions(new MetaStore(db), options.sandboxesShareNetwork ? SHARED_NETWORK_REFUSAL : undefined),
+    browserSessions,
     instances: instances.registry,
     team,
     apiKeys,

@@ -44,4 +44,15 @@ export class ApiKeysStore {
   async touch(id: number, at: string): Promise<void> {
     await this.db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
   }
+
+  /** Notes a key's first use; false when another request noted it first. */
+  async touchFirst(id: number, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('api_keys')
+      .set({ last_used_at: at })
+      .where('id', '=', id)
+      .where('last_used_at', 'is', null)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
 }

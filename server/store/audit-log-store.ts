@@ -119,9 +119,12 @@ export class AuditLogStore {
   /**
    * Removes the entries written before `before` (the chain's oldest end, up to the last of them)
    * and keeps the last removed one's seq and hash as the anchor the chain then starts after.
-   * Returns how many went and the anchor, or undefined when none was that old.
+   * Returns how many went, from which seq and over which times, and the anchor; or undefined when
+   * none was that old.
    */
-  async prune(before: string): Promise<{ removed: number; anchor: ChainAnchor } | undefined> {
+  async prune(
+    before: string,
+  ): Promise<{ removed: number; fromSeq: number; oldest: string; newest: string; anchor: ChainAnchor } | undefined> {
     return this.db.transaction().execute(async (trx) => {
       await lockForUpdate(trx, CHAIN_LOCK);
       const last = await trx
@@ -133,6 +136,11 @@ export class AuditLogStore {
         .executeTakeFirst();
       if (!last) return undefined;
       const anchor = { seq: Number(last.seq), hash: last.hash };
+      const range = await trx
+        .selectFrom('audit_log')
+        .select((eb) => [eb.fn.min('seq').as('fromSeq'), eb.fn.min('time').as('oldest'), eb.fn.max('time').as('newest')])
+        .where('seq', '<=', anchor.seq)
+        .executeTakeFirstOrThrow();
       const result = await trx.deleteFrom('audit_log').where('seq', '<=', anchor.seq).executeTakeFirst();
       const value = JSON.stringify(anchor);
       await trx
@@ -140,7 +148,13 @@ export class AuditLogStore {
         .values({ key: ANCHOR_KEY, value })
         .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
         .execute();
-      return { removed: Number(result.numDeletedRows), anchor };
+      return {
+        removed: Number(result.numDeletedRows),
+        fromSeq: Number(range.fromSeq),
+        oldest: String(range.oldest),
+        newest: String(range.newest),
+        anchor,
+      };
     });
   }
 }

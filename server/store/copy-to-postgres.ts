@@ -17,6 +17,7 @@ const TABLES: (keyof Database)[] = [
   'audit_log',
   'sandbox_runs',
   'conversation_starts',
+  'browser_sessions',
   'user_settings',
   'provider_tokens',
   'custom_secrets',

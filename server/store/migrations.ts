@@ -677,7 +677,26 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('sandbox_runs').execute();
     },
   },
-  '0022_title_trigrams_on_postgres': {
+  '0022_browser_sessions': {
+    async up(db: Kysely<unknown>) {
+      // No foreign key to users: a deleted user's sessions are ended (and recorded) by the delete, not cascaded away unseen.
+      await db.schema
+        .createTable('browser_sessions')
+        .addColumn('id', 'text', (col) => col.primaryKey())
+        .addColumn('user_id', 'text', (col) => col.notNull())
+        .addColumn('key_id', 'integer')
+        .addColumn('issued_at', 'text', (col) => col.notNull())
+        .addColumn('expires_at', 'text', (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex('browser_sessions_by_user').on('browser_sessions').columns(['user_id', 'issued_at']).execute();
+      await db.schema.createIndex('browser_sessions_by_key').on('browser_sessions').column('key_id').execute();
+      await db.schema.createIndex('browser_sessions_by_expiry').on('browser_sessions').column('expires_at').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('browser_sessions').execute();
+    },
+  },
+  '0023_title_trigrams_on_postgres': {
     /*
      * PostgreSQL: a title search (`ILIKE '%term%'`) from a trigram index (pg_trgm, trusted: the
      * database's owner may add it), not the date index walked through every title until a page is

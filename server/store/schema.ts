@@ -17,6 +17,7 @@ export interface Database {
   audit_log: AuditLogTable;
   sandbox_runs: SandboxRunsTable;
   conversation_starts: ConversationStartsTable;
+  browser_sessions: BrowserSessionsTable;
 }
 
 /** The server instances on this database (one with SQLite; several with PostgreSQL). */
@@ -267,4 +268,20 @@ export interface ConversationStartsTable {
   user_id: string;
   conversation_id: string;
   created_at: string;
+}
+
+/**
+ * The browser sessions (cookies) given and not yet ended, for the audit log alone: a cookie is
+ * checked on its own signature and its user's `sessions_since`, never against this table. A row
+ * goes when its session ends (expired, signed out, revoked), and its end is recorded then.
+ */
+export interface BrowserSessionsTable {
+  id: string;
+  user_id: string;
+  /** The API key the browser signed in with, if it did (the session ends with it). */
+  key_id: number | null;
+  /** When its cookie was issued (the cookie's own time). */
+  issued_at: string;
+  /** When it ends unless ended before: its cookie's Max-Age, or its key's expiry if sooner. */
+  expires_at: string;
 }

@@ -12,6 +12,8 @@ export const AUDIT_ACTIONS = [
   'read',
   'login',
   'logout',
+  /** A browser session ended without its browser signing out: expired, or ended by a sign-out elsewhere, a password or role change, a disabled or deleted user, its API key deleted. */
+  'end',
   'create',
   'write',
   'delete',
@@ -21,6 +23,8 @@ export const AUDIT_ACTIONS = [
   'pause',
   'resume',
   'archive',
+  /** An API key used for the first time (its later uses show as its last use). */
+  'first_use',
   'prune',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -36,6 +40,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'git_token',
   'secret',
   'sandbox',
+  /** The Docker runtime's image of the agent server built on Settings' base image. */
+  'sandbox_spec',
   'conversation',
   'audit_log',
 ] as const;

@@ -2,7 +2,7 @@ import type { SandboxSpec } from '../../../src/contract/sandboxes';
 import type { Logger } from '../../logger';
 import type { SpecCatalog } from '../spec-catalog';
 import { AGENT_SERVER_SPEC_ID } from '../specs';
-import { BaseImageUnusable, type ImagesOnBase } from './image-on-base';
+import { BaseImageUnusable, type ImagesOnBase, type OnBaseImageBuild } from './image-on-base';
 import { AGENT_SERVER_CONTAINER_COMMAND } from './sandbox-image';
 
 /** Settings' sandbox images, read on use: `null` when not set. */
@@ -49,13 +49,13 @@ export class ContainerSpecCatalog implements SpecCatalog {
     return [...specs, ...images.filter((spec) => !taken.has(spec.id))];
   }
 
-  /** The agent server spec on a base image runs the image built on it, which is built first when missing. */
-  async ready(spec: SandboxSpec): Promise<{ spec: SandboxSpec; problem?: string }> {
+  /** The agent server spec on a base image runs the image built on it, which is built first when missing (`onBuild` told). */
+  async ready(spec: SandboxSpec, onBuild?: OnBaseImageBuild): Promise<{ spec: SandboxSpec; problem?: string }> {
     if (spec.id !== AGENT_SERVER_SPEC_ID) return { spec };
     const { runtime, base } = await this.sources.settingsImages();
     if (runtime || !base) return { spec };
     try {
-      return { spec: { ...spec, command: null, image: await this.sources.onBase.imageOn(base) } };
+      return { spec: { ...spec, command: null, image: await this.sources.onBase.imageOn(base, onBuild) } };
     } catch (error) {
       if (error instanceof BaseImageUnusable) return { spec: { ...spec, command: null, image: base }, problem: error.message };
       this.sources.log.warn({ err: error, base }, 'could not build the sandbox image on the base image');

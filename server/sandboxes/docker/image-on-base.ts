@@ -62,6 +62,16 @@ const ENGINE_ARCHITECTURES: Partial<Record<NodeJS.Architecture, string>> = {
 /** Why a base image cannot be used, in words for the sandbox's status. */
 export class BaseImageUnusable extends Error {}
 
+/** A build of the agent server's image on a base image, as it ended: the image, or why it failed. */
+export interface BaseImageBuild {
+  base: string;
+  image: string;
+  failure?: string;
+}
+
+/** Told of a build that ran for the start that asked for it (one that waited for another's build is not). */
+export type OnBaseImageBuild = (build: BaseImageBuild) => Promise<void>;
+
 /** Node at NODE, its libraries and loader in LIBRARIES; the command that runs `script` with it. */
 async function nodeEntries(): Promise<{ entries: Entry[]; command: (script: string) => string[] }> {
   const node = await fs.realpath(process.execPath);
@@ -175,22 +185,22 @@ export class ImagesOnBase {
 
   /**
    * The image the agent server runs in on base image `base` (as Settings name it), built first
-   * when the engine lacks it; `BaseImageUnusable` says why it cannot be.
+   * when the engine lacks it (`onBuild` is told how that went); `BaseImageUnusable` says why it cannot be.
    */
-  async imageOn(base: string): Promise<string> {
+  async imageOn(base: string, onBuild?: OnBaseImageBuild): Promise<string> {
     const baseId = await this.#base(base);
     const ours = await this.#ourFiles();
     const built = recipe(baseId, base, ours.command);
     const tag = `${ON_BASE_REPOSITORY}:${(await entriesHash(ours.entries, built)).slice(0, 16)}`;
     let building = this.#building.get(tag);
     if (!building) {
-      building = this.#ensure(tag, base, baseId, ours.entries, built).finally(() => this.#building.delete(tag));
+      building = this.#ensure(tag, base, baseId, ours.entries, built, onBuild).finally(() => this.#building.delete(tag));
       this.#building.set(tag, building);
     }
     return building;
   }
 
-  async #ensure(tag: string, base: string, baseId: string, entries: Entry[], built: string): Promise<string> {
+  async #ensure(tag: string, base: string, baseId: string, entries: Entry[], built: string, onBuild?: OnBaseImageBuild): Promise<string> {
     try {
       await this.docker.getImage(tag).inspect();
       return tag;
@@ -201,11 +211,13 @@ export class ImagesOnBase {
     try {
       await buildImage(this.docker, entries, tag, built);
     } catch (error) {
-      if (!(error instanceof ImageBuildFailed)) throw error;
-      await this.#removeSteps(error.output, baseId);
-      throw new BaseImageUnusable(whyNot(base, error));
+      const unusable = error instanceof ImageBuildFailed ? new BaseImageUnusable(whyNot(base, error)) : undefined;
+      if (error instanceof ImageBuildFailed) await this.#removeSteps(error.output, baseId);
+      await onBuild?.({ base, image: tag, failure: unusable?.message ?? (error instanceof Error ? error.message : String(error)) });
+      throw unusable ?? error;
     }
     this.log.info({ image: tag, base }, 'built the sandbox image on the base image');
+    await onBuild?.({ base, image: tag });
     await this.#removeOlder(baseId, tag);
     return tag;
   }

@@ -201,6 +201,10 @@ export class AuditService {
         reason: `Entries older than ${this.retentionDays} days (AUDIT_RETENTION_DAYS)`,
         diff: {
           removed_entries: { old: pruned.removed, new: null, secret: false },
+          // What went: seqs from this one to the anchor's, written over these times.
+          removed_from_seq: { old: pruned.fromSeq, new: null, secret: false },
+          removed_oldest_time: { old: pruned.oldest, new: null, secret: false },
+          removed_newest_time: { old: pruned.newest, new: null, secret: false },
           chain_starts_after_seq: { old: null, new: pruned.anchor.seq, secret: false },
           anchor_hash: { old: null, new: pruned.anchor.hash, secret: false },
         },

@@ -1,12 +1,16 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { builtServerScript } from '../../testing/built-server';
 import { sql } from 'kysely';
 import type { AuditLog, AuditLogPage, AuditVerification } from '../../../src/contract/audit';
 import { sessionKeyCaller } from '../../authz/caller';
 import { createLogger } from '../../logger';
 import { AuditLogStore } from '../../store/audit-log-store';
+import { BrowserSessionsStore } from '../../store/browser-sessions-store';
+import { MetaStore } from '../../store/meta-store';
+import { startOpenAiStub, type OpenAiStub } from '../../testing/openai-stub';
+import { BrowserSessions } from '../sessions/browser-sessions';
 import { databasesUnderTest, onlyPostgres } from '../../testing/databases';
 import { addMember } from '../../testing/team-members';
 import { conversationRecord } from '../../testing/conversation-records';
@@ -14,8 +18,10 @@ import { startTestApp, TEST_SESSION_KEY, type TestApp, type TestAppOptions } fro
 import { AuditService } from './audit-service';
 
 const apps: TestApp[] = [];
+const stubs: OpenAiStub[] = [];
 afterEach(async () => {
   for (const t of apps.splice(0).reverse()) await t.close();
+  for (const stub of stubs.splice(0)) await stub.close();
 });
 
 async function app(options: TestAppOptions = {}) {
@@ -38,6 +44,38 @@ const signIn = (t: TestApp, email: string, password: string) =>
     headers: { origin: 'http://localhost', host: 'localhost', 'content-type': 'application/json' },
     payload: JSON.stringify({ email, password }),
   });
+
+/** A browser's request with `cookie`, from a page of the server. */
+const asBrowser = (t: TestApp, cookie: string, method: 'GET' | 'POST', url: string, body?: unknown) =>
+  t.app.inject({
+    method,
+    url,
+    headers: {
+      cookie,
+      origin: 'http://localhost',
+      host: 'localhost',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+
+/** The session cookie a sign-in's response sets, as a browser sends it back. */
+function cookieOf(response: { statusCode: number; body: string; headers: Record<string, unknown> }): string {
+  expect(response.statusCode, response.body).toBe(200);
+  return String(response.headers['set-cookie']).split(';')[0]!;
+}
+
+const signInWithKey = (t: TestApp, key: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/sign-in',
+    headers: { origin: 'http://localhost', host: 'localhost', 'content-type': 'application/json' },
+    payload: JSON.stringify({ key }),
+  });
+
+/** The browser sessions of `t`'s database as another instance would end them, at `now`. */
+const sessionsAt = (t: TestApp, now: Date) =>
+  new BrowserSessions(new MetaStore(t.db), new BrowserSessionsStore(t.db), t.services.audit, createLogger(false), () => now);
 
 describe.each(databasesUnderTest())('audit log on %s', (database) => {
   it('records sign-ins with who, how, from where and why a refused one was, and role changes with before and after', async () => {
@@ -77,7 +115,11 @@ describe.each(databasesUnderTest())('audit log on %s', (database) => {
     expect(await entries(t, 'resource_type:api_key')).toMatchObject([
       { action: 'create', resource_target: 'tests', diff: { name: { old: null, new: 'tests' } } },
     ]);
-    expect(await verify(t)).toEqual({ ok: true, checked: 7, broken_at: null, anchor_seq: null });
+    // The role change ended the session the sign-in gave.
+    expect(await entries(t, 'action:end')).toMatchObject([
+      { resource_id: member.userId, user_id: 'default', reason: 'Their role changed' },
+    ]);
+    expect(await verify(t)).toEqual({ ok: true, checked: 8, broken_at: null, anchor_seq: null });
   });
 
   it('names the API key a request came with, and keeps secrets to their names', async () => {
@@ -92,9 +134,10 @@ describe.each(databasesUnderTest())('audit log on %s', (database) => {
     const { id, key } = made.json<{ id: number; key: string }>();
     const deleted = await t.app.inject({ method: 'DELETE', url: `/api/keys/${id}`, headers: { 'x-session-api-key': member.key } });
     expect(deleted.statusCode).toBe(200);
-    const [removed, created] = await entries(t, 'resource_type:api_key username:k@example.com');
+    const [removed, created, firstUse] = await entries(t, 'resource_type:api_key username:k@example.com');
     expect(removed).toMatchObject({ action: 'delete', resource_id: String(id), resource_target: 'second', api_key_name: 'tests' });
     expect(created).toMatchObject({ action: 'create', auth_method: 'api_key', api_key_name: 'tests' });
+    expect(firstUse).toMatchObject({ action: 'first_use', resource_target: 'tests' });
     expect(await t.databaseText()).not.toContain(key);
   });
 
@@ -145,6 +188,166 @@ describe.each(databasesUnderTest())('audit log on %s', (database) => {
     const text = JSON.stringify(all);
     for (const value of ['sk-the-llm-key-value', 'env-secret-value', 'custom-secret-value', 'ghp_token_value'])
       expect(text).not.toContain(value);
+  });
+
+  it("records an API key's first use once, with where it came from; later uses are its last use", async () => {
+    const t = await app({ database });
+    const member = await addMember(t, 'k@example.com', 'member');
+    const use = () =>
+      t.app.inject({ method: 'GET', url: '/api/keys', remoteAddress: '10.9.8.7', headers: { 'x-session-api-key': member.key } });
+    // Several at once, then again: one entry.
+    for (const response of await Promise.all([use(), use(), use(), use()])) expect(response.statusCode).toBe(200);
+    expect((await use()).statusCode).toBe(200);
+    const used = await entries(t, 'action:first_use');
+    expect(used).toHaveLength(1);
+    expect(used[0]).toMatchObject({
+      user_id: member.userId,
+      user_name: 'k@example.com',
+      auth_method: 'api_key',
+      api_key_name: 'tests',
+      ip: '10.9.8.7',
+      resource_type: 'api_key',
+      resource_target: 'tests',
+      result: 'done',
+      diff: { last_used_at: { old: null, secret: false } },
+    });
+    const lastUsed = (await use()).json<{ last_used_at: string }[]>()[0]!.last_used_at;
+    expect(used[0]!.diff.last_used_at!.new).toBe(lastUsed);
+  });
+
+  it('records the end of each browser session once: by whoever ended it, and why', async () => {
+    const t = await app({ database });
+    const member = await addMember(t, 'm@example.com', 'member', 'the right password');
+    const [laptop, phone] = [
+      cookieOf(await signIn(t, 'm@example.com', 'the right password')),
+      cookieOf(await signIn(t, 'm@example.com', 'the right password')),
+    ];
+    // Signing out on one signs both out.
+    expect((await asBrowser(t, laptop, 'POST', '/sign-out')).statusCode).toBe(200);
+    // The ended cookie, sent again and again, ends nothing more.
+    for (let i = 0; i < 3; i++) expect((await asBrowser(t, phone, 'GET', '/api/keys')).statusCode).toBe(401);
+
+    const desk = cookieOf(await signIn(t, 'm@example.com', 'the right password'));
+    const changed = await asBrowser(t, desk, 'POST', '/change-password', {
+      current_password: 'the right password',
+      new_password: 'another long password',
+    });
+    // Its browser gets a new session; the role change ends it.
+    const newDesk = cookieOf(changed);
+    expect((await asBrowser(t, newDesk, 'GET', '/api/keys')).statusCode).toBe(200);
+    const patch = (body: unknown) =>
+      t.request({
+        method: 'PATCH',
+        url: `/api/organizations/default/members/${member.userId}`,
+        payload: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
+    expect((await patch({ role: 'admin' })).statusCode).toBe(200);
+    cookieOf(await signIn(t, 'm@example.com', 'another long password'));
+    expect((await patch({ status: 'disabled' })).statusCode).toBe(200);
+    expect((await patch({ status: 'active' })).statusCode).toBe(200);
+    cookieOf(await signIn(t, 'm@example.com', 'another long password'));
+    expect((await t.request({ method: 'DELETE', url: `/api/organizations/default/members/${member.userId}` })).statusCode).toBe(200);
+
+    const ends = (await entries(t, 'action:end resource_type:session')).reverse();
+    expect(ends.map((e) => [e.user_id, e.resource_id, e.resource_target, e.reason])).toEqual([
+      [member.userId, member.userId, 'm@example.com', 'Signed out'],
+      [member.userId, member.userId, 'm@example.com', 'Signed out'],
+      [member.userId, member.userId, 'm@example.com', 'The password was changed'],
+      ['default', member.userId, 'm@example.com', 'Their role changed'],
+      ['default', member.userId, 'm@example.com', 'The user was disabled'],
+      ['default', member.userId, 'm@example.com', 'The user was deleted'],
+    ]);
+    expect(ends[0]!.diff).toMatchObject({ issued_at: { old: expect.any(String), new: null }, expires_at: { new: null } });
+    expect(await t.db.selectFrom('browser_sessions').selectAll().execute()).toEqual([]);
+    expect(await verify(t)).toMatchObject({ ok: true });
+  });
+
+  it('records a session ended with the API key it was signed in with, and sessions ended by their time, once', async () => {
+    const t = await app({ database });
+    const member = await addMember(t, 'k@example.com', 'member', 'the right password');
+    const makeKey = async (body: object) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/keys',
+          headers: { 'x-session-api-key': member.key, 'content-type': 'application/json' },
+          payload: JSON.stringify(body),
+        })
+      ).json<{ id: number; key: string }>();
+    const lasting = await makeKey({ name: 'lasting' });
+    const brief = await makeKey({ name: 'brief', expires_at: new Date(Date.now() + 60 * 60 * 1000).toISOString() });
+    cookieOf(await signInWithKey(t, lasting.key));
+    cookieOf(await signInWithKey(t, brief.key));
+    cookieOf(await signIn(t, 'k@example.com', 'the right password'));
+    const deleted = await t.app.inject({ method: 'DELETE', url: `/api/keys/${lasting.id}`, headers: { 'x-session-api-key': member.key } });
+    expect(deleted.statusCode).toBe(200);
+
+    // An hour and a half on, the brief key's session is over; twelve hours on, the password's.
+    const hours = (n: number) => new Date(Date.now() + n * 60 * 60 * 1000);
+    expect(await sessionsAt(t, hours(1.5)).endExpired()).toBe(1);
+    expect(await sessionsAt(t, hours(1.5)).endExpired()).toBe(0);
+    // Two instances at once: one of them records it.
+    expect(await Promise.all([sessionsAt(t, hours(13)).endExpired(), sessionsAt(t, hours(13)).endExpired()])).toEqual(
+      expect.arrayContaining([0, 1]),
+    );
+
+    const ends = (await entries(t, 'action:end')).reverse();
+    expect(ends.map((e) => [e.user_id, e.auth_method, e.resource_id, e.resource_target, e.reason])).toEqual([
+      [member.userId, 'api_key', member.userId, 'k@example.com', 'The API key it was signed in with was deleted'],
+      [null, 'server', member.userId, 'k@example.com', 'The API key it was signed in with expired'],
+      [null, 'server', member.userId, 'k@example.com', 'Expired'],
+    ]);
+    expect(await t.db.selectFrom('browser_sessions').selectAll().execute()).toEqual([]);
+  });
+
+  it('records a conversation continued: a message to its finished agent, and in a new sandbox; and its delete', async () => {
+    const llm = await startOpenAiStub([{ text: 'Done.' }, { text: 'Done again.' }]);
+    stubs.push(llm);
+    const t = await app({ database });
+    expect((await t.postSettings({ llm_model: 'openai/stub-model', llm_base_url: llm.baseUrl, llm_api_key: 'sk-test' })).statusCode).toBe(
+      200,
+    );
+    const json = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) =>
+      t.request({
+        method,
+        url,
+        ...(body === undefined ? {} : { payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      });
+    const message = (text: string) => ({ role: 'user', content: [{ type: 'text', text }], run: true });
+    const ready = async (taskId: string) =>
+      vi.waitFor(
+        async () => {
+          const [task] = (await json('GET', `/api/v1/app-conversations/start-tasks?ids=${taskId}`)).json<
+            { status: string; app_conversation_id: string }[]
+          >();
+          expect(task!.status).toBe('READY');
+          return task!;
+        },
+        { timeout: 20_000 },
+      );
+    const conversation = async (id: string) =>
+      (await json('GET', `/api/v1/app-conversations?ids=${id}`)).json<{ execution_status: string; sandbox_id: string }[]>()[0]!;
+    const started = await json('POST', '/api/v1/app-conversations', { title: 'Notes', initial_message: message('Write notes.') });
+    const id = (await ready(started.json<{ id: string }>().id)).app_conversation_id;
+    await vi.waitFor(async () => expect((await conversation(id)).execution_status).toBe('finished'), { timeout: 20_000 });
+
+    expect((await json('POST', `/api/v1/app-conversations/${id}/send-message`, message('Go on.'))).statusCode).toBe(200);
+    await vi.waitFor(() => expect(llm.requests).toHaveLength(2), { timeout: 20_000 });
+    expect((await json('DELETE', `/api/v1/sandboxes/${(await conversation(id)).sandbox_id}`)).statusCode).toBe(200);
+    const continued = await json('POST', `/api/v1/app-conversations/${id}/continue-in-new-sandbox`);
+    expect(continued.statusCode, continued.body).toBe(200);
+    await ready(continued.json<{ id: string }>().id);
+    expect((await json('DELETE', `/api/v1/app-conversations/${id}`)).statusCode).toBe(200);
+
+    const recorded = (await entries(t, 'resource_type:conversation')).reverse();
+    expect(recorded.map((e) => [e.action, e.result, e.resource_id, e.resource_target, e.reason])).toEqual([
+      ['create', 'done', id, 'Notes', null],
+      ['resume', 'done', id, 'Notes', 'A message to its stopped agent'],
+      ['resume', 'done', id, 'Notes', expect.stringMatching(/^In a new sandbox: its own \(\w+\) was gone or failed$/)],
+      ['delete', 'done', id, 'Notes', null],
+    ]);
+    expect(recorded[1]!.diff).toEqual({ execution_status: { old: 'finished', new: 'running', secret: false } });
   });
 
   it('finds the entry someone changed or removed in the database', async () => {
@@ -261,7 +464,13 @@ describe.each(databasesUnderTest())('audit log on %s', (database) => {
     ]);
     expect(left[0]).toMatchObject({
       auth_method: 'server',
-      diff: { removed_entries: { old: 2, new: null }, chain_starts_after_seq: { old: null, new: 2 } },
+      diff: {
+        removed_entries: { old: 2, new: null },
+        removed_from_seq: { old: 1, new: null },
+        removed_oldest_time: { old: '2026-01-01T00:00:00.000Z', new: null },
+        removed_newest_time: { old: '2026-01-01T00:00:00.000Z', new: null },
+        chain_starts_after_seq: { old: null, new: 2 },
+      },
     });
     expect(await verify(t)).toEqual({ ok: true, checked: 2, broken_at: null, anchor_seq: 2 });
     // The anchor is part of what is checked: an entry written in place of a pruned one does not fit.

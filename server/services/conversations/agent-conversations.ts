@@ -1,6 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { ConfirmationResponse, AppSendMessage } from '../../../src/contract/events';
+import type { ExecutionStatus } from '../../../src/contract/conversations';
 import type { SandboxInfo } from '../../../src/contract/sandboxes';
 import { Conflict, NotFound, Unavailable, verbatim } from '../../domain-errors';
 import type { Logger } from '../../logger';
@@ -13,6 +14,8 @@ import { normaliseId } from '../ids';
 import type { SandboxService } from '../sandboxes/sandbox-service';
 import type { Owner } from '../instances/instance-registry';
 import { asSystem, type Caller, type Subject } from '../../authz/caller';
+import { type AuditRecorder, NO_AUDIT } from '../audit/audit-recorder';
+import { changesOf } from '../audit/audit-diff';
 
 /** A sandbox's agent server: where it listens and the key it takes. */
 export interface AgentEndpoint {
@@ -95,6 +98,11 @@ const ACTIONS = {
   confirm: { agentPath: '/events/respond_to_confirmation', route: 'confirm', authz: 'approve' },
 } as const satisfies Record<string, { agentPath: string; route: string; authz: Action<'conversation'> }>;
 
+/** Where an agent had stopped: a message that runs it, or a run, continues the conversation (an idle one has not begun). */
+const STOPPED: ReadonlySet<ExecutionStatus | undefined> = new Set(['paused', 'finished', 'error', 'stuck']);
+/** Where a run changes nothing. */
+const GOING: ReadonlySet<ExecutionStatus | undefined> = new Set(['running', 'waiting_for_confirmation']);
+
 /** Reaching the agent server of a conversation once the caller was allowed the action: its address and key. */
 const REACH_AGENT = asSystem('reach the agent server of a conversation');
 
@@ -110,6 +118,9 @@ export class AgentConversations {
     private readonly sandboxes: SandboxService,
     private readonly startRequests: AgentStartRequests,
     private readonly log: Logger,
+    /** A conversation's live execution status as this instance follows it (no database read). */
+    private readonly executionStatus: (conversationId: string) => ExecutionStatus | undefined = () => undefined,
+    private readonly audit: AuditRecorder = NO_AUDIT,
   ) {}
 
   /**
@@ -162,6 +173,8 @@ export class AgentConversations {
       return;
     }
     const endpoint = await conversation.endpoint();
+    const status = this.executionStatus(record.id);
+    const continues = action === 'run' ? !GOING.has(status) : action === 'message' && (body as AppSendMessage).run && STOPPED.has(status);
     // A conversation from before its workspace was recorded cannot be sent again: it keeps what it has.
     if (withSettings && record.working_dir) await this.#create(caller, record, record.working_dir, endpoint);
     const path = `/api/conversations/${record.id}${agentPath}`;
@@ -174,6 +187,15 @@ export class AgentConversations {
     }
     if (!response.ok) throw await refusal(response, (detail) => msg`The sandbox's agent server could not do it: ${detail}`);
     await response.body?.cancel();
+    if (continues)
+      await this.audit.record(caller, {
+        action: 'resume',
+        resourceType: 'conversation',
+        resourceId: record.id,
+        resourceTarget: record.title,
+        reason: action === 'run' ? 'Its agent told to continue' : 'A message to its stopped agent',
+        diff: changesOf({ execution_status: status ?? null }, { execution_status: 'running' }),
+      });
   }
 
   sendMessage(caller: Caller, id: string, message: AppSendMessage): Promise<void> {

@@ -162,7 +162,15 @@ export class StartTaskService {
         llm_model: record.llm_model,
         title: record.title,
       });
-      return await this.#begin(caller, request, record.id, record, onUpdate);
+      const task = await this.#begin(caller, request, record.id, record, onUpdate);
+      await this.audit.record(caller, {
+        action: 'resume',
+        resourceType: 'conversation',
+        resourceId: record.id,
+        resourceTarget: record.title,
+        reason: `In a new sandbox: its own (${record.sandbox_id}) was gone or failed`,
+      });
+      return task;
     } finally {
       this.#continuing.delete(hex);
     }

@@ -17,6 +17,8 @@ import type { Logger } from '../../logger';
 import type { ExecResult, RuntimeState, SandboxRuntime } from '../../sandboxes/runtime';
 import type { SandboxRecord } from '../../store/sandboxes-store';
 import type { SpecCatalog } from '../../sandboxes/spec-catalog';
+import type { BaseImageBuild } from '../../sandboxes/docker/image-on-base';
+import { changesOf } from '../audit/audit-diff';
 import type { SecretBox } from '../../secret-box';
 import { Locks } from './locks';
 import { asSystem, type Caller, type Subject } from '../../authz/caller';
@@ -224,7 +226,9 @@ export class SandboxService {
     const listed = await this.spec(specId);
     if (!listed) throw new NotFound(msg`Sandbox spec ${specId ?? '(default)'} not found`);
     // Before the cap's lock: making a spec ready may build an image, which other starts need not wait for.
-    const { spec, problem } = (await this.specs.ready?.(listed)) ?? { spec: listed };
+    const { spec, problem } = (await this.specs.ready?.(listed, (build) => this.#recordBuild(caller, listed.id, build))) ?? {
+      spec: listed,
+    };
     return this.#locks.run(CAP, async () => {
       await this.#caps.refuseToStart(caller.userId);
 
@@ -328,6 +332,19 @@ export class SandboxService {
       await this.#status.stopped(id);
       this.#watch.forget(id);
       await this.audit.record(subject, { action: 'pause', resourceType: 'sandbox', resourceId: id });
+    });
+  }
+
+  /** Records the image a start of spec `specId` built on Settings' base image, or why that failed. */
+  async #recordBuild(caller: Caller, specId: string, build: BaseImageBuild): Promise<void> {
+    await this.audit.record(caller, {
+      action: 'create',
+      resourceType: 'sandbox_spec',
+      resourceId: specId,
+      resourceTarget: build.base,
+      result: build.failure === undefined ? 'done' : 'failed',
+      reason: build.failure ?? null,
+      diff: changesOf({}, { base_image: build.base, image: build.image }),
     });
   }
 

@@ -1,12 +1,25 @@
 import type { MessageDescriptor } from '@lingui/core';
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import type { Subject } from '../../authz/caller';
+import { type Clock, systemClock } from '../../clock';
+import type { Logger } from '../../logger';
+import type { BrowserSessionsStore, EndedSession, SessionSelection } from '../../store/browser-sessions-store';
 import type { MetaStore } from '../../store/meta-store';
+import { changesOf } from '../audit/audit-diff';
+import type { AuditRecorder } from '../audit/audit-recorder';
+import type { AuditActor } from '../audit/audit-service';
 
 /** How long a signed-in browser stays in (seconds): in the cookie's Max-Age and checked on its value. */
 export const SESSION_COOKIE_MAX_AGE_S = 12 * 60 * 60;
 
 /** A clock a little ahead on another instance sharing the database is no reason to refuse. */
 const CLOCK_SKEW_S = 60;
+
+/** How often sessions that ended by their time are looked for (each one's end is recorded then). */
+const EXPIRY_SWEEP_MS = 5 * 60 * 1000;
+
+/** The server, ending a session at its time. */
+const SERVER: AuditActor = { userId: null, method: 'server' };
 
 /** The meta store's name for the secret session cookies are signed with. */
 const SECRET_NAME = 'session_cookie_secret';
@@ -31,8 +44,14 @@ export const sessionLive = (issuedAt: number, now = nowSeconds()) =>
  * sharing one accept each other's cookies; it is read on each use for that reason. A user's
  * sign-out ends their cookies through the user's record (`sessions_since`), on every instance.
  * Signing and the cookie itself are HTTP's (server/http/session-cookie.ts).
+ *
+ * For the audit log, each session given is also kept as a row until it ends: its end is recorded
+ * once, when the row goes (by whoever ended it, or by the server when its time is up). No request
+ * reads the rows.
  */
 export class BrowserSessions {
+  #timer: NodeJS.Timeout | undefined;
+
   /**
    * `refusedBecause`: why this server gives no browser sessions (its sandboxes share its network,
    * so any page one serves on this machine's names would be sent the cookie); then none it gave
@@ -40,6 +59,10 @@ export class BrowserSessions {
    */
   constructor(
     private readonly meta: MetaStore,
+    private readonly store: BrowserSessionsStore,
+    private readonly audit: AuditRecorder,
+    private readonly log: Logger,
+    private readonly clock: Clock = systemClock,
     readonly refusedBecause?: MessageDescriptor,
   ) {}
 
@@ -47,5 +70,71 @@ export class BrowserSessions {
   async signingKey(sessionKey: string): Promise<string> {
     const secret = (await this.meta.get(SECRET_NAME)) ?? (await this.meta.getOrSet(SECRET_NAME, newSecret()));
     return signingKey(secret, sessionKey);
+  }
+
+  /**
+   * Notes the session a cookie issued at `issuedAtMs` gives `holder`; it ends at the cookie's
+   * Max-Age, or when `keyExpiresAt` (the key it was signed in with expires) if sooner. A note that
+   * cannot be written costs the sign-in nothing.
+   */
+  async issued(holder: { userId: string; keyId?: number }, issuedAtMs: number, keyExpiresAt?: string | null): Promise<void> {
+    const ends = issuedAtMs + SESSION_COOKIE_MAX_AGE_S * 1000;
+    const expires = keyExpiresAt ? Math.min(ends, new Date(keyExpiresAt).getTime()) : ends;
+    await this.store
+      .insert({
+        id: randomUUID(),
+        user_id: holder.userId,
+        key_id: holder.keyId ?? null,
+        issued_at: new Date(issuedAtMs).toISOString(),
+        expires_at: new Date(expires).toISOString(),
+      })
+      .catch((error: unknown) => this.log.warn({ err: error, userId: holder.userId }, 'could not note a browser session'));
+  }
+
+  /**
+   * Ends the sessions `which` selects, recording each as ended by `who` for `reason`; `email`: the
+   * user's, when their record is gone already.
+   */
+  async end(who: Subject | AuditActor, which: SessionSelection, reason: string, email?: string | null): Promise<void> {
+    const ended = await this.store.end(which).catch((error: unknown) => {
+      this.log.error({ err: error, userId: which.userId }, 'could not record the end of browser sessions');
+      return [];
+    });
+    for (const session of ended) await this.#recordEnd(who, { ...session, email: session.email ?? email ?? null }, reason);
+  }
+
+  /** Ends the sessions whose time is up, recording each; returns how many. */
+  async endExpired(): Promise<number> {
+    const ended = await this.store.endExpired(this.clock().toISOString());
+    for (const session of ended) {
+      const byKey =
+        session.key_id !== null && Date.parse(session.expires_at) < Date.parse(session.issued_at) + SESSION_COOKIE_MAX_AGE_S * 1000;
+      await this.#recordEnd(SERVER, session, byKey ? 'The API key it was signed in with expired' : 'Expired');
+    }
+    return ended.length;
+  }
+
+  async #recordEnd(who: Subject | AuditActor, session: EndedSession, reason: string): Promise<void> {
+    await this.audit.record(who, {
+      action: 'end',
+      resourceType: 'session',
+      resourceId: session.user_id,
+      resourceTarget: session.email,
+      reason,
+      diff: changesOf({ issued_at: session.issued_at, expires_at: session.expires_at }, {}),
+    });
+  }
+
+  /** Ends expired sessions now and every few minutes until `close` (any instance may: a session is ended once). */
+  startSweeping(): void {
+    if (this.#timer) return;
+    const run = () => void this.endExpired().catch((error: unknown) => this.log.warn({ err: error }, 'could not end expired sessions'));
+    run();
+    this.#timer = setInterval(run, EXPIRY_SWEEP_MS).unref();
+  }
+
+  close(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
   }
 }

@@ -8,6 +8,7 @@ import { asSystem, type Caller } from '../../authz/caller';
 import type { DataAccess } from '../../authz/data-access';
 import { type AuditRecorder, NO_AUDIT } from '../audit/audit-recorder';
 import { changesOf } from '../audit/audit-diff';
+import type { BrowserSessions } from '../sessions/browser-sessions';
 
 /** What every key starts with (as OpenHands' do), so a leaked one is recognisable to secret scanners. */
 export const API_KEY_PREFIX = 'sk-oh-';
@@ -38,6 +39,8 @@ export class ApiKeysService {
     private readonly data: DataAccess,
     private readonly clock: Clock = systemClock,
     private readonly audit: AuditRecorder = NO_AUDIT,
+    /** The browser sessions signed in with a key end with it. */
+    private readonly sessions?: Pick<BrowserSessions, 'end'>,
   ) {}
 
   async list(caller: Caller): Promise<ApiKey[]> {
@@ -90,21 +93,35 @@ export class ApiKeysService {
       resourceTarget: record?.name ?? record?.prefix ?? null,
       diff: changesOf({ name: record?.name ?? null, prefix: record?.prefix ?? null }, {}),
     });
+    await this.sessions?.end(caller, { userId: caller.userId, keyId: id }, 'The API key it was signed in with was deleted');
   }
 
   #live(record: ApiKeyRecord | undefined): record is ApiKeyRecord {
     return record !== undefined && !(record.expires_at && new Date(record.expires_at) <= this.clock());
   }
 
-  /** The key's record when it is live (not expired); its use is noted. */
-  async use(key: string): Promise<ApiKeyRecord | undefined> {
+  /**
+   * The key's record when it is live (not expired); its use is noted, and its first use (from
+   * `address`) is in the audit log: the write that notes it, one key's first only, says so.
+   */
+  async use(key: string, address?: string): Promise<ApiKeyRecord | undefined> {
     const keys = this.data.as(IDENTIFY).apiKeys;
     const record = await keys.byHash(apiKeyHash(key));
     if (!this.#live(record)) return undefined;
-    const now = this.clock();
-    if (!record.last_used_at || now.getTime() - new Date(record.last_used_at).getTime() > TOUCH_EVERY_MS) {
-      await keys.touch(record.id, now.toISOString());
-    }
+    const now = this.clock().toISOString();
+    if (!record.last_used_at) {
+      if (await keys.touchFirst(record.id, now))
+        await this.audit.record(
+          { userId: record.user_id, method: 'api_key', apiKeyId: record.id, address },
+          {
+            action: 'first_use',
+            resourceType: 'api_key',
+            resourceId: String(record.id),
+            resourceTarget: record.name ?? record.prefix,
+            diff: changesOf({ last_used_at: null }, { last_used_at: now }),
+          },
+        );
+    } else if (Date.parse(now) - Date.parse(record.last_used_at) > TOUCH_EVERY_MS) await keys.touch(record.id, now);
     return record;
   }
 

@@ -23,8 +23,9 @@ export class Identities {
     return user?.status === 'active' ? user : undefined;
   }
 
-  async byApiKey(key: string): Promise<Caller | undefined> {
-    const record = await this.keys.use(key);
+  /** `address`: where the request came from (a key's first use is recorded with it). */
+  async byApiKey(key: string, address?: string): Promise<Caller | undefined> {
+    const record = await this.keys.use(key, address);
     const user = record && (await this.#activeUser(record.user_id));
     if (!record || !user) return undefined;
     return { userId: user.id, role: user.role as Role, authType: 'api_key', apiKeyId: record.id, expiresAt: record.expires_at };

@@ -16,6 +16,7 @@ import type { DataAccess } from '../../authz/data-access';
 import { Passwords } from './passwords';
 import { type AuditRecorder, NO_AUDIT } from '../audit/audit-recorder';
 import { changesOf } from '../audit/audit-diff';
+import type { SessionSelection } from '../../store/browser-sessions-store';
 
 /** How long an invitation link works. */
 export const INVITATION_DAYS = 7;
@@ -48,6 +49,11 @@ export interface TeamHooks {
   pauseSandboxesOf(userId: string): Promise<void>;
   /** Removes a user's settings, secrets and tokens (deleted), as the server at that task for them. */
   forgetUserData(subject: Subject): Promise<void>;
+  /**
+   * Ends the browser sessions `which` selects (their cookies no longer count already), recording
+   * each as ended by `who` for `reason`; `email`: the user's, when their record is gone.
+   */
+  endBrowserSessions(who: Subject, which: SessionSelection, reason: string, email?: string | null): Promise<void>;
   /** Why nobody may be invited on this server (its sandboxes share its network), if so. */
   invitationsRefusedBecause?: MessageDescriptor;
 }
@@ -385,8 +391,10 @@ export class TeamService {
 
   /** Ends every session cookie of the caller's issued until now. */
   async endSessions(caller: Caller): Promise<void> {
-    await this.data.as(caller).users.account(caller.userId, { sessions_since: this.clock().toISOString() });
+    const now = this.clock().toISOString();
+    await this.data.as(caller).users.account(caller.userId, { sessions_since: now });
     await this.audit.record(caller, { action: 'logout', resourceType: 'session', resourceId: caller.userId });
+    await this.hooks.endBrowserSessions(caller, { userId: caller.userId, issuedBefore: now }, 'Signed out');
   }
 
   /**
@@ -403,7 +411,8 @@ export class TeamService {
       throw new Invalid(['current_password'], msg`This is not your current password`);
     }
     this.#attempts.forgive(attempt);
-    await users.account(user.id, { password_hash: await this.passwords.hash(next), sessions_since: this.clock().toISOString() });
+    const now = this.clock().toISOString();
+    await users.account(user.id, { password_hash: await this.passwords.hash(next), sessions_since: now });
     this.log.info({ userId: user.id }, 'password changed');
     await this.audit.record(caller, {
       action: 'write',
@@ -412,11 +421,13 @@ export class TeamService {
       resourceTarget: user.email,
       diff: changesOf({ password: 'x' }, { password: 'y' }, ['password']),
     });
+    await this.hooks.endBrowserSessions(caller, { userId: user.id, issuedBefore: now }, 'The password was changed');
   }
 
   async patchMember(caller: Caller, userId: string, patch: MemberPatch): Promise<Member> {
     const now = this.clock().toISOString();
     let before: UserRecord | undefined;
+    let endsSessions = false;
     const changed = await this.data.as(caller).users.manage(userId, (user, activeOwners) => {
       before = user;
       const changes: UserChanges = {};
@@ -437,6 +448,7 @@ export class TeamService {
         changes.status = patch.status;
         changes.sessions_since = now;
       }
+      endsSessions = changes.sessions_since !== undefined;
       return changes;
     });
     if (!changed) throw new NotFound(msg`User ${userId} not found`);
@@ -449,6 +461,15 @@ export class TeamService {
       resourceTarget: changed.email,
       diff: changesOf(pick(before), pick(changed)),
     });
+    if (endsSessions) {
+      const reason =
+        changed.status === 'disabled'
+          ? 'The user was disabled'
+          : changed.role !== before?.role
+            ? 'Their role changed'
+            : 'Their status changed';
+      await this.hooks.endBrowserSessions(caller, { userId, issuedBefore: now }, reason);
+    }
     if (patch.status === 'disabled') {
       await this.data.as(asSystem('end a user’s access', userId)).apiKeys.deleteAll(userId);
       await this.hooks.pauseSandboxesOf(userId);
@@ -471,5 +492,6 @@ export class TeamService {
     await this.hooks.forgetUserData(asSystem('forget a deleted user', userId));
     this.log.info({ userId, by: caller.userId }, 'user deleted');
     await this.audit.record(caller, { action: 'delete', resourceType: 'user', resourceId: userId, resourceTarget: email });
+    await this.hooks.endBrowserSessions(caller, { userId }, 'The user was deleted', email);
   }
 }

@@ -8,6 +8,7 @@ export const ACTION_LABELS: Record<AuditAction, MessageDescriptor> = {
   read: msg({ message: 'read', comment: 'Audit log action: looked at something' }),
   login: msg({ message: 'sign in', comment: 'Audit log action' }),
   logout: msg({ message: 'sign out', comment: 'Audit log action' }),
+  end: msg({ message: 'end', comment: 'Audit log action: a browser session ended (expired, or ended by a sign-out, a password change…)' }),
   create: msg({ message: 'create', comment: 'Audit log action' }),
   write: msg({ message: 'change', comment: 'Audit log action' }),
   delete: msg({ message: 'delete', comment: 'Audit log action' }),
@@ -15,8 +16,9 @@ export const ACTION_LABELS: Record<AuditAction, MessageDescriptor> = {
   renew: msg({ message: 'renew', comment: 'Audit log action: a new invitation link' }),
   start: msg({ message: 'start', comment: 'Audit log action: a sandbox' }),
   pause: msg({ message: 'pause', comment: 'Audit log action: a sandbox' }),
-  resume: msg({ message: 'resume', comment: 'Audit log action: a sandbox' }),
+  resume: msg({ message: 'resume', comment: 'Audit log action: a sandbox, or a conversation continued' }),
   archive: msg({ message: 'archive', comment: 'Audit log action: a conversation' }),
+  first_use: msg({ message: 'first use', comment: 'Audit log action: an API key used for the first time' }),
   prune: msg({ message: 'prune', comment: 'Audit log action: old entries removed' }),
 };
 
@@ -31,6 +33,7 @@ export const RESOURCE_LABELS: Record<AuditResourceType, MessageDescriptor> = {
   git_token: msg`git token`,
   secret: msg`secret`,
   sandbox: msg`sandbox`,
+  sandbox_spec: msg({ message: 'sandbox spec', comment: 'Audit log resource: its image built on the base image Settings name' }),
   conversation: msg`conversation`,
   audit_log: msg`audit log`,
 };
