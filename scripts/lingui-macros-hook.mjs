@@ -7,7 +7,6 @@ import { transformAsync } from '@babel/core';
 const MACRO_IMPORT = /from\s*['"]@lingui\/(core|react)\/macro['"]/;
 
 export async function load(url, context, nextLoad) {
-
   const loaded = await nextLoad(url, context);
   if (!url.startsWith('file:') || url.includes('/node_modules/') || loaded.source == null) return loaded;
   const code = typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source).toString('utf8');

@@ -28,7 +28,13 @@ describe('a process environment entry', () => {
     const all = liveProcesses();
     expect(markedProcesses('MARK', 'box-4').map((p) => p.pid)).toEqual([marked]);
     expect(markedProcesses('MARK', 'box-44', all).map((p) => p.pid)).toEqual([other]);
-    expect(markedProcesses('MARK', 'box-4', all.filter((p) => p.pid !== marked))).toEqual([]);
+    expect(
+      markedProcesses(
+        'MARK',
+        'box-4',
+        all.filter((p) => p.pid !== marked),
+      ),
+    ).toEqual([]);
   });
 
   it('is not found for a process that is gone', () => {

@@ -6,7 +6,16 @@ import type { SandboxIsolation } from '../../src/contract/sandboxes';
 import { Invalid } from '../domain-errors';
 import { describeExit, type Exit } from '../processes/exit';
 import { endGroup, setGroupStopped, spawnGroup } from '../processes/group';
-import { environValue, isStopped, liveProcess, liveProcesses, markedProcesses, type ProcStat, processesOfUser, readProcStat } from '../processes/proc';
+import {
+  environValue,
+  isStopped,
+  liveProcess,
+  liveProcesses,
+  markedProcesses,
+  type ProcStat,
+  processesOfUser,
+  readProcStat,
+} from '../processes/proc';
 import { pathForOtherUsers, type ProcessUser, unreadableByOthers } from '../processes/process-user';
 import { runInGroup } from '../processes/run';
 import type { Logger } from '../logger';
@@ -356,7 +365,11 @@ export class ProcessRuntime implements SandboxRuntime {
     const groups = new Map<number, number[]>();
     for (const pgrp of new Set(look.all.filter(isMarked).map((p) => p.pgrp))) {
       const members = look.all.filter((p) => p.pgrp === pgrp);
-      if (pgrp > 1 && members.every(isMarked)) groups.set(pgrp, members.map((p) => p.pid));
+      if (pgrp > 1 && members.every(isMarked))
+        groups.set(
+          pgrp,
+          members.map((p) => p.pid),
+        );
     }
     return groups;
   }
