@@ -9,8 +9,11 @@ const blur = (page: Page) => page.evaluate(() => (document.activeElement as HTML
 test('keyboard shortcuts go to pages and focus the search, never while typing, and can be switched off', async ({ page, signIn }) => {
   await signIn(page);
 
-  await page.keyboard.type('gc');
-  await expect(heading(page, 'Conversations')).toBeVisible();
+  // The shortcuts' listener loads after the page: keys typed before it is there do nothing.
+  await expect(async () => {
+    await page.keyboard.type('gc');
+    await expect(heading(page, 'Conversations')).toBeVisible({ timeout: 1000 });
+  }).toPass();
   await page.keyboard.press('/');
   const search = page.getByLabel('Search titles');
   await expect(search).toBeFocused();
@@ -38,6 +41,8 @@ test('keyboard shortcuts go to pages and focus the search, never while typing, a
   await expect(dialog).toBeHidden();
   await page.reload();
   await expect(heading(page, 'Settings')).toBeVisible();
+  // Switched off, not merely not loaded yet: the listener's code came once the network is quiet.
+  await page.waitForLoadState('networkidle');
   await page.keyboard.type('gc');
   await page.keyboard.press('?');
   await expect(dialog).toBeHidden();
