@@ -27,21 +27,7 @@ export function countChanges(db: Db, sqlite: SQLite.Database): void {
   const ownChanges = sqlite.prepare('SELECT total_changes()').pluck();
   const othersCommits = sqlite.prepare('PRAGMA data_version').pluck();
   const look = () => (sqlite.inTransaction ? undefined : `${ownChanges.get() as number}:${othersCommits.get() as number}`);
-  let next: Promise<string | undefined> | undefined;
-  changeCounts.set(
-    db,
-    () =>
-      (next ??= new Promise((resolve, reject) =>
-        setImmediate(() => {
-          next = undefined;
-          try {
-            resolve(look());
-          } catch (error) {
-            reject(error as Error);
-          }
-        }),
-      )),
-  );
+  changeCounts.set(db, oncePerTurn(look));
 }
 
 /**
@@ -54,17 +40,29 @@ export function countChanges(db: Db, sqlite: SQLite.Database): void {
  * has asked, so a commit any of them saw is in the count.
  */
 export function countCommits(db: Db, query: (text: string) => Promise<{ rows: { at: string }[] }>): void {
-  let next: Promise<string | undefined> | undefined;
   changeCounts.set(
     db,
-    () =>
-      (next ??= new Promise((resolve, reject) =>
-        setImmediate(() => {
-          next = undefined;
-          query('SELECT pg_current_snapshot()::text AS at').then(({ rows }) => resolve(rows[0]?.at), reject);
-        }),
-      )),
+    oncePerTurn(() => query('SELECT pg_current_snapshot()::text AS at').then(({ rows }) => rows[0]?.at)),
   );
+}
+
+/**
+ * `look` taken in the event loop's next check phase (setImmediate), once for everyone who asked
+ * since the last one: by then every request that asked has been received.
+ */
+function oncePerTurn(look: () => string | undefined | Promise<string | undefined>): () => Promise<string | undefined> {
+  let next: Promise<string | undefined> | undefined;
+  return () =>
+    (next ??= new Promise((resolve, reject) =>
+      setImmediate(() => {
+        next = undefined;
+        try {
+          Promise.resolve(look()).then(resolve, reject);
+        } catch (error) {
+          reject(error as Error);
+        }
+      }),
+    ));
 }
 
 /** Whether reads of `db` are cached: a transaction's are not. */
