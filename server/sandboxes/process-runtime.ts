@@ -365,11 +365,7 @@ export class ProcessRuntime implements SandboxRuntime {
     const groups = new Map<number, number[]>();
     for (const pgrp of new Set(look.all.filter(isMarked).map((p) => p.pgrp))) {
       const members = look.all.filter((p) => p.pgrp === pgrp);
-      if (pgrp > 1 && members.every(isMarked))
-        groups.set(
-          pgrp,
-          members.map((p) => p.pid),
-        );
+      if (pgrp > 1 && members.every(isMarked)) groups.set(pgrp, look.membersOf(pgrp));
     }
     return groups;
   }
