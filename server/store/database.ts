@@ -66,6 +66,10 @@ export function openPostgres(url: string, log?: Logger, observe?: QueryObserver)
    * message only: the error never carries the URL, but nothing of the connection is logged.
    */
   pool.on('error', (error) => log?.warn({ reason: error.message }, 'a database connection broke; a new one is opened when needed'));
+  // One that breaks while a query holds it errors on its client too, where no one else listens
+  // (the pool stops listening while it is lent): the query's own failure says so, and the pool
+  // drops the client when it is given back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: logQueries(observe) });
   countCommits(db, (text) => pool.query<{ at: string }>(text));
   connectionPools.set(db, () => ({ dialect: 'postgres', max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));

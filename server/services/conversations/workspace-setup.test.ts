@@ -39,18 +39,16 @@ function home(): { dir: string; url: string } {
 }
 
 /**
- * Runs commands in `dir` as a sandbox runs them in its home; those `ended` picks out end before
- * they run (as a timeout or an abort ends them): told so, with nothing written.
+ * Runs commands in `dir` as a sandbox runs them in its home; those `ended` picks out are not run
+ * but answered as a command the time limit ended before it wrote anything (a real abort races the
+ * command: a quick one may finish first).
  */
 const execIn =
   (dir: string, ended: (command: string[]) => boolean = () => false): Exec =>
   (command, { cwd, env, timeoutMs }) =>
-    runInGroup(command, {
-      cwd: path.join(dir, cwd ?? '.'),
-      env: { PATH: process.env.PATH!, HOME: dir, ...env },
-      timeoutMs,
-      signal: ended(command) ? AbortSignal.abort() : undefined,
-    });
+    ended(command)
+      ? Promise.resolve({ exitCode: null, output: '', timedOut: true })
+      : runInGroup(command, { cwd: path.join(dir, cwd ?? '.'), env: { PATH: process.env.PATH!, HOME: dir, ...env }, timeoutMs });
 
 const isCheckout = (command: string[]) => command.some((word) => word.includes('git checkout'));
 
