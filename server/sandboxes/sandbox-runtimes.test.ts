@@ -105,7 +105,8 @@ describe.each(runtimes)('sandboxes on the %s runtime', (runtime: RuntimeName) =>
     await expect.poll(() => latestPauseEvent(t, id), { timeout: 20_000 }).toMatchObject({ reason: 'sandbox_paused' });
     // The status follows the event on the stream, and the sandbox's own status settles after resume.
     await expect.poll(async () => (await conversation(t, id)).execution_status, { timeout: 20_000 }).toBe('paused');
-  });
+    // As long as its waits may take together: a container's start and its agent's first call are slow on a busy engine.
+  }, 90_000);
 });
 
 describe.each(runtimes)('what sandboxes use, on the %s runtime', (runtime: RuntimeName) => {
