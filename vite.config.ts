@@ -65,7 +65,8 @@ export default defineConfig({
           // each file took most of the suite's time. The setup file cleans up after each test.
           isolate: false,
           // All its files in one worker (a worker given files one by one sets up jsdom again for
-          // each); `npm run test:unit` runs it in a process of its own, beside the server's.
+          // each). `npm run test:unit` runs it in a Vitest of its own beside the server's, so both
+          // cores work from the start; in one Vitest a group has one worker count, so it goes first.
           sequence: { groupOrder: 0 },
           maxWorkers: 1,
           // Typing into forms in jsdom is slow on a busy machine.

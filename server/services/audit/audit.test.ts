@@ -301,6 +301,7 @@ describe.each(databasesUnderTest())('audit log on %s', (database) => {
     expect(await t.db.selectFrom('browser_sessions').selectAll().execute()).toEqual([]);
   });
 
+  // Two sandboxes started and two agent runs awaited, each within a wait of its own: on a busy machine, over 20 s together.
   it('records a conversation continued: a message to its finished agent, and in a new sandbox; and its delete', async () => {
     const llm = await startOpenAiStub([{ text: 'Done.' }, { text: 'Done again.' }]);
     stubs.push(llm);
@@ -348,7 +349,7 @@ describe.each(databasesUnderTest())('audit log on %s', (database) => {
       ['delete', 'done', id, 'Notes', null],
     ]);
     expect(recorded[1]!.diff).toEqual({ execution_status: { old: 'finished', new: 'running', secret: false } });
-  });
+  }, 90_000);
 
   it('finds the entry someone changed or removed in the database', async () => {
     const t = await app({ database });

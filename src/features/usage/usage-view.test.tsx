@@ -1,5 +1,5 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Usage } from '../../contract/usage';
 import { renderView } from '../../testing/render';
 import { UsageView, type UsageViewProps } from './usage-view';
@@ -66,6 +66,9 @@ const view = (props: Partial<UsageViewProps> = {}) =>
   );
 
 describe('UsageView', () => {
+  // The charts are loaded on demand: loaded once here, so no test waits on a busy machine's import.
+  beforeAll(() => import('./usage-charts'));
+
   it('shows the totals, each user with their budget, and each model', () => {
     view();
     expect(screen.getByLabelText('Cost')).toHaveTextContent('$1.50');
