@@ -50,8 +50,8 @@ afterEach(async () => {
 const call = (t: TestApp, method: 'GET' | 'POST' | 'DELETE', url: string) => t.request({ method, url });
 const conversation = async (t: TestApp, id: string) => (await call(t, 'GET', `/api/v1/app-conversations?ids=${id}`)).json()[0];
 
-/** Starts a conversation whose agent runs at once; returns its id once it is READY. */
-async function startConversation(t: TestApp): Promise<string> {
+/** Starts a conversation whose agent runs at once; returns its id once it is READY (within `timeout` ms). */
+async function startConversation(t: TestApp, timeout = 30_000): Promise<string> {
   const started = await t.request({
     method: 'POST',
     url: '/api/v1/app-conversations',
@@ -65,7 +65,7 @@ async function startConversation(t: TestApp): Promise<string> {
       expect(['READY', 'ERROR']).toContain(current.status);
       return current;
     },
-    { timeout: 30_000 },
+    { timeout },
   );
   expect(task.status, task.detail ?? '').toBe('READY');
   return task.app_conversation_id;
@@ -268,7 +268,8 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
           const [spec] = (await call(t, 'GET', '/api/v1/sandbox-specs/search')).json().items;
           expect(spec).toMatchObject({ id: 'agent-server', image: base, command: null });
 
-          const conversationId = await startConversation(t);
+          // Its start builds the image first: on a busy engine, over 30 s.
+          const conversationId = await startConversation(t, 90_000);
           const { sandbox_id: sandbox } = await conversation(t, conversationId);
           const built = (await imageOf(sandbox))!;
           expect(built).toMatch(/^agent-console-sandbox-on-base:[0-9a-f]{16}$/);
