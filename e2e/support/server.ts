@@ -73,11 +73,21 @@ async function spawnServer(dataDir: string, port: number, env: Record<string, st
   return { child, link };
 }
 
-async function stopProcess({ child }: Process): Promise<void> {
+/** How long a server has to exit after SIGTERM: its shutdown ends its own work, not the browser's connections. */
+const EXIT_WAIT_MS = 15_000;
+
+async function stopProcess({ child }: Process, output: () => string): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), EXIT_WAIT_MS)));
+  const ended = await Promise.race([exited, late]);
+  clearTimeout(timer);
+  if (ended !== 'late') return;
+  child.kill('SIGKILL');
   await exited;
+  throw new Error(`the server did not exit within ${EXIT_WAIT_MS / 1000} s of SIGTERM; its output:\n${output().slice(-4000)}`);
 }
 
 async function deleteAllSandboxes({ url, key }: { url: string; key: string }): Promise<void> {
@@ -103,15 +113,18 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     dataDir,
     output: () => output,
     restart: async (extraEnv = {}) => {
-      await stopProcess(current);
+      await stopProcess(current, () => output);
       current = await spawnServer(dataDir, Number(new URL(server.url).port), { ...env, ...extraEnv }, log);
       describe(current.link);
     },
     stop: async () => {
       // Sandboxes outlive their server by design: delete them first, so no test leaves processes behind.
       await deleteAllSandboxes(server).catch(() => undefined);
-      await stopProcess(current);
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      try {
+        await stopProcess(current, () => output);
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
   const describe = (link: string) => {

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import * as z from 'zod/mini';
 import { wireModelName } from '../../agent-server/contract';
 import type { Issue } from '../../git-providers/issues';
@@ -111,6 +111,8 @@ export interface ModelSettings {
 
 /** Asks the model for its estimate of `issue`. */
 export async function askForEstimate(settings: ModelSettings, issue: Issue): Promise<SolvabilityAnswer & { model: string }> {
+  // Loaded at the first estimate, not at every server start.
+  const { default: OpenAI } = await import('openai');
   const client = new OpenAI({
     // Endpoints without keys (a local model server) still get a header; the client wants one.
     apiKey: settings.apiKey ?? 'no-key',

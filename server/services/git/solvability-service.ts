@@ -68,7 +68,7 @@ export class SolvabilityService {
     } catch (error) {
       const reason =
         error instanceof ModelCallFailed
-          ? describeLlmFailure(error.error, model, shownUrl(url), this.timeoutMs / 1000).replace(/https?:\/\/[^\s)]+/g, shownUrl)
+          ? (await describeLlmFailure(error.error, model, shownUrl(url), this.timeoutMs / 1000)).replace(/https?:\/\/[^\s)]+/g, shownUrl)
           : error instanceof NoEstimate
             ? `${model} did not answer with an estimate: try again, or choose another model under Settings › LLM.`
             : `The estimate failed: ${rootCause(error)}.`;

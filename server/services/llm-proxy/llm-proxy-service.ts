@@ -1,7 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import { finished, pipeline, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import { request } from 'undici';
 import type { DataAccess } from '../../authz/data-access';
 import { asSystem } from '../../authz/caller';
 import { llmEndpoint, rootCause, shownUrl } from '../../llm-endpoint';
@@ -154,6 +153,8 @@ export class LlmProxyService {
     const key = llm?.llm_api_key;
     try {
       // undici's request, not fetch: fetch refuses ports browsers block, where an LLM may listen.
+      // Loaded at the first call, not at every server start.
+      const { request } = await import('undici');
       const response = await request(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },

@@ -1,6 +1,5 @@
 import { msg } from '@lingui/core/macro';
 import type { Caller } from '../../authz/caller';
-import OpenAI from 'openai';
 import { providerWords } from '../../provider-words';
 import { DEMO_MODEL } from '../../../src/contract/demo-model';
 import { LLM_TEST_SECONDS, type LlmTestRequest, type LlmTestResult } from '../../../src/contract/llm-test';
@@ -13,8 +12,12 @@ import type { SettingsService } from './settings-service';
 const PROMPT = 'Reply with one short sentence saying that you are ready.';
 const DEMO_REPLY = `Ready. I am the demo model (${DEMO_MODEL}): I reply without an LLM, so no key or network is needed.`;
 
+/** The OpenAI client, loaded at the first call that needs it, not at every server start. */
+const openAi = async () => (await import('openai')).default;
+
 /** Why a request to the LLM failed, in words (the model's URL as it may be shown). */
-export function describeLlmFailure(error: unknown, model: string, url: string, seconds = LLM_TEST_SECONDS): string {
+export async function describeLlmFailure(error: unknown, model: string, url: string, seconds = LLM_TEST_SECONDS): Promise<string> {
+  const OpenAI = await openAi();
   if (error instanceof OpenAI.APIConnectionTimeoutError) return `No response from ${url} within ${seconds} seconds.`;
   if (error instanceof OpenAI.APIConnectionError) return `Cannot reach ${url} (${rootCause(error)}). Check the base URL.`;
   if (error instanceof OpenAI.APIError) {
@@ -68,6 +71,7 @@ export class LlmTestService {
   }
 
   async #send(model: string, url: string, apiKey: string | null): Promise<LlmTestResult> {
+    const OpenAI = await openAi();
     const client = new OpenAI({
       // Endpoints without keys (a local model server) still get a header; the client wants one.
       apiKey: apiKey ?? 'no-key',
@@ -85,7 +89,7 @@ export class LlmTestService {
       return { ok: true, model: completion.model || model, reply: masked(reply, apiKey) };
     } catch (error) {
       // Client errors quote the URL they were given, credentials and query included.
-      const words = describeLlmFailure(error, model, shownUrl(url)).replace(/https?:\/\/[^\s)]+/g, shownUrl);
+      const words = (await describeLlmFailure(error, model, shownUrl(url))).replace(/https?:\/\/[^\s)]+/g, shownUrl);
       return { ok: false, error: masked(words, apiKey) };
     }
   }

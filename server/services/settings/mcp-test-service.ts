@@ -2,7 +2,6 @@ import type { Caller } from '../../authz/caller';
 import { randomBytes } from 'node:crypto';
 import type { McpTestRequest, McpTestResult } from '../../../src/contract/mcp';
 import type { Logger } from '../../logger';
-import { testMcpConnection } from '../../mcp/test-connection';
 import { Masker } from '../../agent-server/masking';
 import type { SandboxRuntime } from '../../sandboxes/runtime';
 import type { SettingsService } from './settings-service';
@@ -51,6 +50,8 @@ export class McpTestService {
   }
 
   async #run(caller: Caller, request: McpTestRequest, seconds: number, log: Logger): Promise<McpTestResult> {
+    // The MCP client is loaded at the first test, not at every server start.
+    const { testMcpConnection } = await import('../../mcp/test-connection');
     if (request.kind === 'stdio') {
       return testMcpConnection(request, seconds, this.#shutdown.signal, (command) => this.sandboxes.startThrowaway(command));
     }

@@ -1,4 +1,3 @@
-import { request } from 'undici';
 import { type WebSearchRequest, type WebSearchResults, webSearchResultsSchema } from '../../agent-server/web-search-contract';
 import { rootCause, shownUrl } from '../../llm-endpoint';
 import { providerWords } from '../../provider-words';
@@ -73,6 +72,8 @@ export class TavilyApi {
     const timeout = AbortSignal.timeout(timeoutMs);
     try {
       // undici's request, not fetch: fetch refuses ports browsers block, where a stand-in may listen.
+      // Loaded at the first call, not at every server start.
+      const { request } = await import('undici');
       const response = await request(url, {
         method,
         headers: {
