@@ -73,7 +73,7 @@ async function spawnServer(dataDir: string, port: number, env: Record<string, st
   return { child, link };
 }
 
-/** How long a server has to exit after SIGTERM: its shutdown ends its own work, not the browser's connections. */
+/** How long a server may take to exit after SIGTERM: longer, its test fails saying so, rather than only timing out. */
 const EXIT_WAIT_MS = 15_000;
 
 async function stopProcess({ child }: Process, output: () => string): Promise<void> {
