@@ -16,6 +16,7 @@ import type { Refusal } from '../../authz/decide';
 import type { Resource } from '../../authz/policy';
 import { Forbidden, Invalid, verbatim } from '../../domain-errors';
 import type { Logger } from '../../logger';
+import { repeatFromNow } from '../../repeat-from-now';
 import { chainProblem } from '../../store/audit-chain';
 import type { AuditLogQuery, AuditLogRecord, AuditLogStore } from '../../store/audit-log-store';
 
@@ -78,7 +79,7 @@ const REFUSED_ACTIONS: Partial<Record<string, AuditAction>> = {
  * and admins read and export, whether the chain holds, and its retention.
  */
 export class AuditService {
-  #timer: NodeJS.Timeout | undefined;
+  #stopRetention: (() => void) | undefined;
 
   constructor(
     private readonly store: AuditLogStore,
@@ -216,15 +217,17 @@ export class AuditService {
 
   /** Prunes now and every hour until `close` (any instance may: prunes are serialised and idempotent). */
   startRetention(): void {
-    if (this.retentionDays <= 0 || this.#timer) return;
-    const run = () => void this.prune().catch((error: unknown) => this.log.warn({ err: error }, 'could not prune the audit log'));
-    run();
-    this.#timer = setInterval(run, HOUR_MS).unref();
+    if (this.retentionDays <= 0 || this.#stopRetention) return;
+    this.#stopRetention = repeatFromNow(
+      HOUR_MS,
+      () => this.prune(),
+      (error) => this.log.warn({ err: error }, 'could not prune the audit log'),
+    );
   }
 
   close(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#stopRetention?.();
+    this.#stopRetention = undefined;
   }
 }
 

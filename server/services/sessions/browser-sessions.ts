@@ -3,6 +3,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Subject } from '../../authz/caller';
 import { type Clock, systemClock } from '../../clock';
 import type { Logger } from '../../logger';
+import { repeatFromNow } from '../../repeat-from-now';
 import type { BrowserSessionsStore, EndedSession, SessionSelection } from '../../store/browser-sessions-store';
 import type { MetaStore } from '../../store/meta-store';
 import { changesOf } from '../audit/audit-diff';
@@ -50,7 +51,7 @@ export const sessionLive = (issuedAt: number, now = nowSeconds()) =>
  * reads the rows.
  */
 export class BrowserSessions {
-  #timer: NodeJS.Timeout | undefined;
+  #stopSweeping: (() => void) | undefined;
 
   /**
    * `refusedBecause`: why this server gives no browser sessions (its sandboxes share its network,
@@ -127,14 +128,16 @@ export class BrowserSessions {
 
   /** Ends expired sessions now and every few minutes until `close` (any instance may: a session is ended once). */
   startSweeping(): void {
-    if (this.#timer) return;
-    const run = () => void this.endExpired().catch((error: unknown) => this.log.warn({ err: error }, 'could not end expired sessions'));
-    run();
-    this.#timer = setInterval(run, EXPIRY_SWEEP_MS).unref();
+    if (this.#stopSweeping) return;
+    this.#stopSweeping = repeatFromNow(
+      EXPIRY_SWEEP_MS,
+      () => this.endExpired(),
+      (error) => this.log.warn({ err: error }, 'could not end expired sessions'),
+    );
   }
 
   close(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#stopSweeping?.();
+    this.#stopSweeping = undefined;
   }
 }
