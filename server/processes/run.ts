@@ -73,7 +73,9 @@ export function runInGroup(command: readonly string[], options: RunOptions): Pro
         resolve({ exitCode, signal, output: kept.toString('utf8'), timedOut });
       };
       // 'close' follows once the pipes are drained, unless a background process still holds them.
-      const drain = setTimeout(finish, DRAIN_MS);
+      // After a turn that kept the event loop busy past the wait, its timer fires before the loop
+      // reads output the command wrote before it exited: finished after the next read instead.
+      const drain = setTimeout(() => setImmediate(finish), DRAIN_MS);
       child.once('close', finish);
     });
   });
