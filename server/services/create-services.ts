@@ -200,7 +200,7 @@ export function createServices(db: Db, box: SecretBox, options: ServiceOptions):
         defaultImage: docker.image,
         settingsImages: () => settings.sandboxImages(imageChoice),
         labelled: new LabelledImageSpecs(docker.engine, sandboxLog),
-        onBase: new ImagesOnBase(docker.engine, sandboxLog),
+        onBase: new ImagesOnBase(docker.engine, docker.image, sandboxLog),
         log: sandboxLog,
       })
     : fixedSpecCatalog(options.sandboxSpecs);

@@ -1,18 +1,20 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { type Duplex, finished } from 'node:stream';
+import { setTimeout } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import type { Logger } from '../../logger';
-import { AGENT_SERVER_SCRIPT } from '../specs';
 import { statusCode } from './engine-errors';
-import { firstExisting, sharedLibraries } from './host-files';
+import { sharedLibraries } from './host-files';
 import {
   AGENT_SERVER_CONTAINER_PORT,
+  AGENT_SERVER_IN_IMAGE,
   buildImage,
   CA_BUNDLE,
   CONTAINER_HOME,
-  type Entry,
-  entriesHash,
   ImageBuildFailed,
+  NODE_IN_IMAGE,
   SANDBOX_UID,
 } from './sandbox-image';
 
@@ -20,10 +22,11 @@ import {
  * Settings' sandbox base image on the Docker runtime. As OpenHands builds its runtime image on a
  * base image, the agent server's image is built on it here: the base's files, with our agent
  * server added under /opt/agent-console, run by a node of its own with the libraries it loads and
- * their loader (so the base's C library, or lack of one, does not matter to it). Nothing is
- * installed: the base must already have what the agent's terminal and the workspace steps run.
- * One image per base image id and agent server, built when a sandbox first needs it; images are
- * never pulled.
+ * their loader (so the base's C library, or lack of one, does not matter to it). Those files are
+ * copied from the default image, which holds them already: the build sends the engine no files.
+ * Nothing is installed: the base must already have what the agent's terminal and the workspace
+ * steps run, which a container of the base checks before anything is built. One image per base
+ * image id and default image, built when a sandbox first needs it; images are never pulled.
  */
 
 const ON_BASE_REPOSITORY = 'agent-console-sandbox-on-base';
@@ -49,6 +52,10 @@ export const BASE_NEEDS = `a Linux image for this machine's architecture with /b
 
 const MISSING = 'agent-console: missing:';
 const NODE_FAILED = 'agent-console: the agent server cannot run here:';
+/** How long after the check's end its output may still come in. */
+const OUTPUT_GRACE_MS = 1000;
+/** Enough for a shell's `command -v`. */
+const CHECK_MEMORY_BYTES = 64 * 1024 * 1024;
 
 /** Docker's names for the architectures node runs on. */
 const ENGINE_ARCHITECTURES: Partial<Record<NodeJS.Architecture, string>> = {
@@ -72,19 +79,10 @@ export interface BaseImageBuild {
 /** Told of a build that ran for the start that asked for it (one that waited for another's build is not). */
 export type OnBaseImageBuild = (build: BaseImageBuild) => Promise<void>;
 
-/** Node at NODE, its libraries and loader in LIBRARIES; the command that runs `script` with it. */
-async function nodeEntries(): Promise<{ entries: Entry[]; command: (script: string) => string[] }> {
-  const node = await fs.realpath(process.execPath);
-  const libraries = await sharedLibraries(node);
+/** The command that runs `script` with our node: through our loader, with our libraries only (the paths node was linked with are the base's). */
+function nodeCommand(libraries: string[]): (script: string) => string[] {
   const loader = libraries.find((library) => path.basename(library).startsWith('ld-'));
-  const entries: Entry[] = [
-    { path: NODE, file: node, mode: 0o755 },
-    ...libraries.map((library) => ({ path: `${LIBRARIES}/${path.basename(library)}`, file: library, mode: 0o755 })),
-  ];
-  // Through our loader, with our libraries only: the paths node was linked with are the base's.
-  const command = (script: string) =>
-    loader ? [`${LIBRARIES}/${path.basename(loader)}`, '--library-path', LIBRARIES, NODE, script] : [NODE, script];
-  return { entries, command };
+  return (script) => (loader ? [`${LIBRARIES}/${path.basename(loader)}`, '--library-path', LIBRARIES, NODE, script] : [NODE, script]);
 }
 
 /** The script that checks, as root in the base, that it has what the agent server needs. */
@@ -106,17 +104,21 @@ function prepare(nodeCheck: string[]): string {
 }
 
 /**
- * The Dockerfile of the image on base image `baseId`. The commands are checked before anything is
- * copied: a base that lacks one leaves no layer of ours behind. Root by number: a base may have
- * no /etc/passwd.
+ * The Dockerfile of the image on base image `baseId`: node, its libraries, the agent server and
+ * the CA bundle from `ours` (the default image, where they sit at the host's paths). Root by
+ * number: a base may have no /etc/passwd.
  */
-function recipe(baseId: string, base: string, command: (script: string) => string[]): string {
+function recipe(baseId: string, base: string, ours: string, libraries: string[]): string {
+  const command = nodeCommand(libraries);
   const nodeCheck = [...command(AGENT_SERVER).slice(0, -1), '-e', ''];
-  return `FROM ${baseId}
+  const copy = (from: string[], to: string) => `COPY --from=ours ${JSON.stringify([...from, to])}`;
+  return `FROM ${ours} AS ours
+FROM ${baseId}
 USER 0:0
-RUN ${JSON.stringify(['/bin/sh', '-c', checkCommands])}
-COPY rootfs/ /
-COPY --chown=${SANDBOX_UID}:${SANDBOX_UID} home/ ${CONTAINER_HOME}/
+${copy([AGENT_SERVER_IN_IMAGE], AGENT_SERVER)}
+${copy([NODE_IN_IMAGE], NODE)}
+${libraries.length > 0 ? copy(libraries, `${LIBRARIES}/`) : ''}
+${copy([CA_BUNDLE], CERTIFICATES)}
 RUN ${JSON.stringify(['/bin/sh', '-c', prepare(nodeCheck)])}
 ENV HOME=${CONTAINER_HOME} NODE_EXTRA_CA_CERTS=${CERTIFICATES} GIT_SSL_CAINFO=${CERTIFICATES} SSL_CERT_FILE=${CERTIFICATES}
 USER ${SANDBOX_UID}:${SANDBOX_UID}
@@ -131,40 +133,30 @@ CMD ${JSON.stringify(command(AGENT_SERVER))}
 
 /** The build's refusal in words a person can act on. */
 function whyNot(base: string, failure: ImageBuildFailed): string {
-  // What the check printed, on a line of its own (the step's own line, also in the output, quotes the script).
-  const said = (marker: string) => new RegExp(`^${marker}(.*)$`, 'm').exec(failure.output)?.[1]?.trim();
-  const missing = said(MISSING);
-  if (missing) return `The base image ${base} lacks ${missing.split(/\s+/).join(', ')}: it must be ${BASE_NEEDS}`;
-  const node = said(NODE_FAILED);
+  // What the node check printed, on a line of its own (the step's own line, also in the output, quotes the script).
+  const node = new RegExp(`^${NODE_FAILED}(.*)$`, 'm').exec(failure.output)?.[1]?.trim();
   if (node !== undefined) return `The agent server cannot run on the base image ${base} (${node}): it must be ${BASE_NEEDS}`;
-  if (/\/bin\/sh/.test(failure.engineError)) return `The base image ${base} has no /bin/sh: it must be ${BASE_NEEDS}`;
   return `Building on the base image ${base} failed: ${failure.engineError.trim()}`;
 }
 
 /** Builds and finds the agent server's images on base images (see above). */
 export class ImagesOnBase {
-  #ours: Promise<{ entries: Entry[]; command: (script: string) => string[] }> | undefined;
+  #libraries: Promise<string[]> | undefined;
   /** Builds under way, by tag: starts that need the same image at once wait for one build. */
   readonly #building = new Map<string, Promise<string>>();
 
+  /** `ours`: the default image, whose node, libraries, agent server and CA bundle the images on bases copy. */
   constructor(
     private readonly docker: Docker,
+    private readonly ours: string,
     private readonly log: Logger,
-    private readonly agentServerScript = AGENT_SERVER_SCRIPT,
   ) {}
 
-  /** Our files: node and the agent server, read once (the bundle a running server serves does not change). */
-  #ourFiles() {
-    this.#ours ??= (async () => {
-      const { entries, command } = await nodeEntries();
-      const certificates = firstExisting('CA bundle', [CA_BUNDLE]);
-      return {
-        entries: [...entries, { path: AGENT_SERVER, file: this.agentServerScript }, { path: CERTIFICATES, file: certificates }],
-        command,
-      };
-    })();
-    this.#ours.catch(() => (this.#ours = undefined));
-    return this.#ours;
+  /** The libraries this machine's node loads, as the default image holds them: asked of `ldd` once. */
+  #nodeLibraries(): Promise<string[]> {
+    this.#libraries ??= fs.realpath(process.execPath).then(sharedLibraries);
+    this.#libraries.catch(() => (this.#libraries = undefined));
+    return this.#libraries;
   }
 
   /** The base's image id, when it is on the engine and for this machine; else why not. */
@@ -189,18 +181,18 @@ export class ImagesOnBase {
    */
   async imageOn(base: string, onBuild?: OnBaseImageBuild): Promise<string> {
     const baseId = await this.#base(base);
-    const ours = await this.#ourFiles();
-    const built = recipe(baseId, base, ours.command);
-    const tag = `${ON_BASE_REPOSITORY}:${(await entriesHash(ours.entries, built)).slice(0, 16)}`;
+    // The default image's tag is a hash of what it holds, so the recipe names everything the image is made of.
+    const built = recipe(baseId, base, this.ours, await this.#nodeLibraries());
+    const tag = `${ON_BASE_REPOSITORY}:${createHash('sha256').update(built).digest('hex').slice(0, 16)}`;
     let building = this.#building.get(tag);
     if (!building) {
-      building = this.#ensure(tag, base, baseId, ours.entries, built, onBuild).finally(() => this.#building.delete(tag));
+      building = this.#ensure(tag, base, baseId, built, onBuild).finally(() => this.#building.delete(tag));
       this.#building.set(tag, building);
     }
     return building;
   }
 
-  async #ensure(tag: string, base: string, baseId: string, entries: Entry[], built: string, onBuild?: OnBaseImageBuild): Promise<string> {
+  async #ensure(tag: string, base: string, baseId: string, built: string, onBuild?: OnBaseImageBuild): Promise<string> {
     try {
       await this.docker.getImage(tag).inspect();
       return tag;
@@ -209,9 +201,15 @@ export class ImagesOnBase {
     }
     this.log.info({ image: tag, base }, 'building the sandbox image on the base image Settings name');
     try {
-      await buildImage(this.docker, entries, tag, built);
+      await this.#check(base, baseId);
+      await buildImage(this.docker, [], tag, built);
     } catch (error) {
-      const unusable = error instanceof ImageBuildFailed ? new BaseImageUnusable(whyNot(base, error)) : undefined;
+      const unusable =
+        error instanceof ImageBuildFailed
+          ? new BaseImageUnusable(whyNot(base, error))
+          : error instanceof BaseImageUnusable
+            ? error
+            : undefined;
       if (error instanceof ImageBuildFailed) await this.#removeSteps(error.output, baseId);
       await onBuild?.({ base, image: tag, failure: unusable?.message ?? (error instanceof Error ? error.message : String(error)) });
       throw unusable ?? error;
@@ -220,6 +218,53 @@ export class ImagesOnBase {
     await onBuild?.({ base, image: tag });
     await this.#removeOlder(baseId, tag);
     return tag;
+  }
+
+  /**
+   * Whether the base has what the agent server needs, asked of a container of it (as root, with
+   * no capabilities and no network) in a moment, before a build that copies our files into it.
+   */
+  async #check(base: string, baseId: string): Promise<void> {
+    const container = await this.docker.createContainer({
+      Image: baseId,
+      Entrypoint: ['/bin/sh', '-c', checkCommands],
+      Cmd: [],
+      User: '0:0',
+      Tty: true,
+      NetworkDisabled: true,
+      HostConfig: {
+        NetworkMode: 'none',
+        CapDrop: ['ALL'],
+        SecurityOpt: ['no-new-privileges'],
+        Memory: CHECK_MEMORY_BYTES,
+        MemorySwap: CHECK_MEMORY_BYTES,
+        PidsLimit: 64,
+      },
+    });
+    try {
+      const output = (await container.attach({ stream: true, stdout: true, stderr: true })) as Duplex;
+      const ended = new Promise<void>((resolve) => finished(output, () => resolve()));
+      let said = '';
+      output.on('data', (chunk: Buffer) => (said += chunk.toString()));
+      try {
+        await container.start();
+      } catch (error) {
+        // The engine cannot start a container whose command is missing.
+        if (/\/bin\/sh/.test(String((error as Error).message)))
+          throw new BaseImageUnusable(`The base image ${base} has no /bin/sh: it must be ${BASE_NEEDS}`);
+        throw error;
+      }
+      const { StatusCode } = (await container.wait()) as { StatusCode: number };
+      // Its output is read to the end (the engine ends the stream once the container has).
+      await Promise.race([ended, setTimeout(OUTPUT_GRACE_MS)]);
+      output.destroy();
+      const missing = new RegExp(`^${MISSING}(.*)$`, 'm').exec(said)?.[1]?.trim();
+      if (missing) throw new BaseImageUnusable(`The base image ${base} lacks ${missing.split(/\s+/).join(', ')}: it must be ${BASE_NEEDS}`);
+      if (StatusCode !== 0)
+        throw new BaseImageUnusable(`The base image ${base} could not run its shell (exit status ${StatusCode}): it must be ${BASE_NEEDS}`);
+    } finally {
+      await container.remove({ force: true }).catch(() => undefined);
+    }
   }
 
   /**

@@ -32,10 +32,12 @@ export const CONTAINER_HOME = '/workspace';
 export const SANDBOX_UID = 1000;
 /** The host's CA bundle, which sandboxes trust (the host may reach the internet through a proxy that signs with its own CA). */
 export const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
-const AGENT_SERVER_IN_IMAGE = '/opt/agent-server/main.js';
+/** Where the default image holds the agent server and node (its libraries are at the host's paths). */
+export const AGENT_SERVER_IN_IMAGE = '/opt/agent-server/main.js';
+export const NODE_IN_IMAGE = '/usr/bin/node';
 
 /** The command the default image runs: its agent server. */
-export const AGENT_SERVER_CONTAINER_COMMAND = ['/usr/bin/node', AGENT_SERVER_IN_IMAGE];
+export const AGENT_SERVER_CONTAINER_COMMAND = [NODE_IN_IMAGE, AGENT_SERVER_IN_IMAGE];
 
 /** A file of an image: a copy of one of this machine's, a text, a link or a directory, at `path` in the image. */
 export type Entry =
@@ -71,7 +73,7 @@ export async function imageEntries(): Promise<Entry[]> {
   const git = firstExisting('git', ['/usr/bin/git']);
   const gitCore = path.dirname(firstExisting('git-remote-http', ['/usr/lib/git-core/git-remote-http']));
   const entries: Entry[] = [
-    ...(await binaryWithLibraries(await fs.realpath(process.execPath), '/usr/bin/node')),
+    ...(await binaryWithLibraries(await fs.realpath(process.execPath), NODE_IN_IMAGE)),
     ...(await binaryWithLibraries(firstExisting('bash', ['/bin/bash', '/usr/bin/bash']), '/bin/bash')),
     ...(await binaryWithLibraries(git, '/usr/bin/git')),
     ...(await binaryWithLibraries(path.join(gitCore, 'git-remote-http'), '/usr/lib/git-core/git-remote-http')),
@@ -132,6 +134,7 @@ export async function defaultImageTag(entries: Entry[]): Promise<string> {
 async function stage(entries: Entry[], recipe: string): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-console-image-'));
   const root = path.join(dir, 'rootfs');
+  await fs.mkdir(root);
   await fs.mkdir(path.join(dir, 'home'));
   for (const entry of entries) {
     const target = path.join(root, entry.path);
