@@ -8,7 +8,7 @@ import { registerHostCheck } from './host-check';
 import { registerErrorHandling } from './errors';
 import type { Logger } from '../logger';
 import { registerJsonBodyParser } from './json-body';
-import { openApiDocumentHandler } from './openapi-document';
+import { keptBesideTheBuild, openApiDocumentHandler } from './openapi-document';
 import { type ApiOptions, apiRoutes } from '../routes/api';
 import { registerConsole } from '../routes/console';
 import { healthRoutes } from '../routes/health';
@@ -58,6 +58,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerJsonBodyParser(app);
   registerErrorHandling(app);
 
+  // What the OpenAPI document is made of besides the code: the routes registered.
+  const routes: string[] = [];
+  app.addHook('onRoute', (route) => void routes.push(`${[route.method].flat().join(',')} ${route.url}`));
+  const swaggerDocument = keptBesideTheBuild(
+    () => app.swagger(),
+    () => routes,
+  );
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -77,7 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     '/openapi.json',
     { schema: { hide: true } },
     openApiDocumentHandler((i18n) => {
-      const document = app.swagger();
+      const document = swaggerDocument();
       const notUsed = options.services.options.settingsNotUsed(i18n);
       return { ...document, info: { ...document.info, [SETTINGS_NOT_USED_EXTENSION]: notUsed } };
     }),

@@ -1,5 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtServerScript } from '../testing/built-server';
+import { startServerProcess } from '../testing/server-process';
 import { startTestApp, type TestApp } from '../testing/test-app';
 
 let t: TestApp;
@@ -66,5 +71,36 @@ describe('GET /openapi.json compressed', () => {
     const gzip = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'gzip, br;q=0' } });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(gunzipSync(gzip.rawPayload).toString())).toEqual(plain.json());
+  });
+});
+
+describe('the built server', () => {
+  it('keeps the document it made beside the build, where the next start of the same build reads it', async () => {
+    const build = path.dirname(builtServerScript('main'));
+    const kept = () => fs.readdirSync(build).filter((name) => /^openapi-[\w-]{8}-[0-9a-f]{16}\.json$/.test(name));
+    // This test's first server makes the document: none is kept before it.
+    for (const name of kept()) fs.rmSync(path.join(build, name), { force: true });
+    const documentOf = async () => {
+      const server = await startServerProcess({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-openapi-')) });
+      try {
+        return JSON.parse((await server.call('GET', '/openapi.json')).body) as { paths: Record<string, unknown> };
+      } finally {
+        await server.stop();
+      }
+    };
+    const made = await documentOf();
+    // Its own: servers of other tests, with other routes, may keep theirs beside it meanwhile.
+    const read = (name: string) => JSON.parse(fs.readFileSync(path.join(build, name), 'utf8')) as { paths: Record<string, unknown> };
+    const name = kept().find((candidate) => JSON.stringify(read(candidate).paths) === JSON.stringify(made.paths));
+    expect(name).toBeDefined();
+    const file = path.join(build, name!);
+    const inFile = read(name!);
+    // The next start serves what the file holds.
+    fs.writeFileSync(file, JSON.stringify({ ...inFile, paths: { ...inFile.paths, '/kept': {} } }));
+    try {
+      expect(Object.keys((await documentOf()).paths)).toContain('/kept');
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
   });
 });
