@@ -8,6 +8,7 @@ import { registerHostCheck } from './host-check';
 import { registerErrorHandling } from './errors';
 import type { Logger } from '../logger';
 import { registerJsonBodyParser } from './json-body';
+import { endConnectionsAfterClose } from './close-connections';
 import { keptBesideTheBuild, openApiDocumentHandler } from './openapi-document';
 import { type ApiOptions, apiRoutes } from '../routes/api';
 import { registerConsole } from '../routes/console';
@@ -57,6 +58,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerHostCheck(app, options.allowedHosts ?? []);
   registerJsonBodyParser(app);
   registerErrorHandling(app);
+  endConnectionsAfterClose(app);
 
   // What the OpenAPI document is made of besides the code: the routes registered.
   const routes: string[] = [];

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, configFromEnv } from '../config';
 import { createLogger } from '../logger';
+import { closeDuringRequest, requestLog } from '../testing/close-during-request';
 import { buildUpstreamApp } from './upstream-app';
 
 interface Seen {
@@ -79,7 +80,7 @@ async function setUp(path = '', log = createLogger(false)) {
   closers.push(() => app.close());
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
-  return { upstream, origin: `http://127.0.0.1:${port}` };
+  return { upstream, app, origin: `http://127.0.0.1:${port}` };
 }
 
 describe('upstream mode', () => {
@@ -164,6 +165,14 @@ describe('upstream mode', () => {
     expect(await response.json()).toEqual({ detail: `OpenHands at ${upstream.url} cannot be reached: ECONNREFUSED` });
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
     expect(lines.filter((line) => line.level === 30 && line.msg !== 'Server listening at ' + origin)).toEqual([]);
+  });
+
+  it('closes without waiting for the browser: a request in flight when the close begins is answered, then its connection ends', async () => {
+    const { destination, received } = requestLog();
+    const { upstream, app, origin } = await setUp('', createLogger('debug', destination));
+    const status = await closeDuringRequest({ url: `${origin}/api/settings`, body: '{}', received, close: () => app.close() });
+    expect(status).toBe(200);
+    expect(upstream.seen.map(({ url }) => url)).toEqual(['/api/settings']);
   });
 
   it('passes a streamed response on as it comes, not once it ends', async () => {

@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { IncomingHttpHeaders } from 'node:http';
 import { registerHostCheck } from '../http/host-check';
 import { registerErrorHandling } from '../http/errors';
+import { endConnectionsAfterClose } from '../http/close-connections';
 import type { Logger } from '../logger';
 import { registerConsole } from '../routes/console';
 
@@ -86,6 +87,7 @@ export async function buildUpstreamApp(options: UpstreamAppOptions): Promise<Fas
   const app = Fastify({ loggerInstance, logController: new LogController({ disableRequestLogging }) });
   registerHostCheck(app, options.allowedHosts ?? []);
   registerErrorHandling(app);
+  endConnectionsAfterClose(app);
 
   const upstream = options.upstreamUrl.origin;
   const base = basePath(options.upstreamUrl);
