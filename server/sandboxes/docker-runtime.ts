@@ -26,6 +26,7 @@ import type {
   ThrowawayCommand,
   ThrowawayProcess,
 } from './runtime';
+import { ExecStarts } from './docker/exec-starts';
 import { ContainerThrowaways, THROWAWAY_LABEL } from './docker/throwaway-containers';
 import type { LimitedSandboxNetwork } from './docker/network-limits';
 import { hardenedHostConfig } from './docker/hardened-host-config';
@@ -100,7 +101,8 @@ const KILL_MARKED = `for d in /proc/[0-9]*; do if tr '\\0' '\\n' < "$d/environ" 
  * agent server's port is published on 127.0.0.1 on a host port the engine picks, read again on
  * every use (it changes when the container starts again). Every capability dropped, no new
  * privileges, limits on memory, CPU and processes; nothing of the server (its environment, its
- * data dir) is inside. Pause is the engine's (the cgroup freezer stops every process in it).
+ * data dir) is inside. Pause is the engine's (the cgroup freezer stops every process in it),
+ * once the commands starting in it have started (`ExecStarts`).
  *
  * One stream of the engine's events for all of this server's containers says how each ended
  * (who stopped it: a `kill` before its `die` is a stop, not a crash) and what was done to them
@@ -127,6 +129,7 @@ export class DockerRuntime implements SandboxRuntime {
   #changes = 0;
 
   readonly #throwaways: ContainerThrowaways;
+  readonly #execStarts = new ExecStarts();
 
   constructor(private readonly options: DockerRuntimeOptions) {
     const { docker, image, limits, network, dataDir, log } = options;
@@ -387,7 +390,8 @@ export class DockerRuntime implements SandboxRuntime {
     const listed = await this.#listedContainer(record);
     if (listed?.State !== 'running') return false;
     try {
-      await this.#change(listed.Id, undefined, () => this.options.docker.getContainer(listed.Id).pause());
+      const container = this.options.docker.getContainer(listed.Id);
+      await this.#execStarts.pause(listed.Id, () => this.#change(listed.Id, undefined, () => container.pause()));
     } catch (error) {
       // It may have ended or gone since it was listed: then there is nothing to pause.
       if (isGone(error)) return false;
@@ -540,25 +544,47 @@ export class DockerRuntime implements SandboxRuntime {
   async exec(record: SandboxRecord, command: string[], { cwd, env, timeoutMs, signal }: ExecOptions): Promise<ExecResult> {
     const directory = inHome(cwd);
     if (!directory) throw new Invalid(['cwd'], msg`${cwd} is outside the sandbox`);
-    const container = this.options.docker.getContainer(record.process_start ?? '');
+    const containerId = record.process_start ?? '';
+    const container = this.options.docker.getContainer(containerId);
     // Marks the command's processes, so a timeout can end all of them (the engine cannot stop an exec).
     const marker = `AGENT_CONSOLE_EXEC=${randomUUID()}`;
-    const exec = await container.exec({
-      Cmd: command,
-      Env: [...Object.entries(env).map(([name, value]) => `${name}=${value}`), marker],
-      WorkingDir: directory,
-      AttachStdout: true,
-      AttachStderr: true,
+    return this.#execStarts.run(containerId, async (made) => {
+      const exec = await container.exec({
+        Cmd: command,
+        Env: [...Object.entries(env).map(([name, value]) => `${name}=${value}`), marker],
+        WorkingDir: directory,
+        AttachStdout: true,
+        AttachStderr: true,
+      });
+      made(exec);
+      return this.#outputOf(record, container, exec, marker, { timeoutMs, signal });
     });
+  }
+
+  /** Starts `exec` and reads its output until it ends, or until `timeoutMs` or `signal` ends the processes marked with `marker`. */
+  async #outputOf(
+    record: SandboxRecord,
+    container: Docker.Container,
+    exec: Docker.Exec,
+    marker: string,
+    { timeoutMs, signal }: Pick<ExecOptions, 'timeoutMs' | 'signal'>,
+  ): Promise<ExecResult> {
     const stream = await exec.start({ hijack: true, stdin: false });
     const output = new OutputTail();
     this.options.docker.modem.demuxStream(stream, output, output);
     let timedOut = false;
     const kill = () => {
       timedOut = true;
-      void container
-        .exec({ Cmd: ['sh', '-c', KILL_MARKED, 'kill-marked', marker], AttachStdout: false, AttachStderr: false })
-        .then((killer) => killer.start({ Detach: true }))
+      void this.#execStarts
+        .run(container.id, async (made) => {
+          const killer = await container.exec({
+            Cmd: ['sh', '-c', KILL_MARKED, 'kill-marked', marker],
+            AttachStdout: false,
+            AttachStderr: false,
+          });
+          made(killer);
+          await killer.start({ Detach: true });
+        })
         .catch((error: unknown) => this.options.log.warn({ sandbox: record.id, err: error }, 'could not end a command that ran too long'));
     };
     const timer = setTimeout(kill, timeoutMs);

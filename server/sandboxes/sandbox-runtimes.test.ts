@@ -476,6 +476,32 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     expect((await engine.listVolumes({ filters: JSON.stringify({ label: [`agent-console.sandbox=${id}`] }) })).Volumes ?? []).toEqual([]);
   });
 
+  it('pauses while a command is starting in the container, and resumes: the pause waits for it, so the engine never keeps the container locked', async () => {
+    const t = await app({ sandboxSpecs: [idle] });
+    const id = await runningIdle(t);
+    const container = await containerOf(id);
+    const thaw = () => fs.writeFileSync(`/sys/fs/cgroup/freezer/docker/${container.id}/freezer.state`, 'THAWED');
+    // A command that joins the container as it freezes can lock it in the engine for good: the
+    // pause follows the command by one of several delays, to meet its start. A command the pause
+    // gets ahead of is refused: the container is paused.
+    for (const delayMs of [0, 10, 20, 30, 40, 60, 80, 120]) {
+      const command = t.services.sandboxes.exec(sessionKeyCaller, id, ['true'], { timeoutMs: 10_000 }).then(
+        ({ exitCode }) => exitCode,
+        () => 'refused',
+      );
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await t.services.sandboxes.pause(sessionKeyCaller, id);
+      const resumed = await Promise.race([
+        t.services.sandboxes.resume(sessionKeyCaller, id).then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 15_000)),
+      ]);
+      // Thawed by hand when it failed, so the containers of later tests can still be removed.
+      if (!resumed) thaw();
+      expect(resumed, `the resume after a pause ${delayMs} ms after a command`).toBe(true);
+      expect([0, 'refused']).toContain(await command);
+    }
+  });
+
   it("gives a container Settings' resource factor times the memory and CPUs", async () => {
     const t = await app({ sandboxSpecs: [idle] });
     expect((await t.postSettings({ remote_runtime_resource_factor: 2 })).statusCode).toBe(200);
