@@ -31,10 +31,10 @@ export async function closeDuringRequest({
     await received;
     const closed = close();
     request.end(body);
-    const { statusCode } = await response;
-    (await response).resume();
+    const answer = await response;
+    answer.resume();
     await Promise.all([closed, ended]);
-    return statusCode ?? 0;
+    return answer.statusCode ?? 0;
   } finally {
     agent.destroy();
   }
