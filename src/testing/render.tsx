@@ -2,7 +2,7 @@ import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { MantineProvider } from '@mantine/core';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement, ReactNode } from 'react';
 
@@ -28,4 +28,14 @@ export function renderView(view: ReactElement) {
 /** `renderView` inside a query client (e.g. `testQueryClient()`), for a part that reads or saves through the queries. */
 export function renderWithQueries(view: ReactElement, client: QueryClient) {
   return renderView(<QueryClientProvider client={client}>{view}</QueryClientProvider>);
+}
+
+/**
+ * Waits until the icon buttons' tooltips have arrived (`DeferredTooltip`): each button is drawn
+ * anew inside its tooltip then, and a click under way as that happens is lost.
+ */
+export async function tooltipsArrived(): Promise<void> {
+  await act(async () => {
+    await import('../components/tooltip-loaded');
+  });
 }
