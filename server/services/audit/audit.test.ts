@@ -331,7 +331,20 @@ describe.each(databasesUnderTest())('audit log on %s', (database) => {
       (await json('GET', `/api/v1/app-conversations?ids=${id}`)).json<{ execution_status: string; sandbox_id: string }[]>()[0]!;
     const started = await json('POST', '/api/v1/app-conversations', { title: 'Notes', initial_message: message('Write notes.') });
     const id = (await ready(started.json<{ id: string }>().id)).app_conversation_id;
-    await vi.waitFor(async () => expect((await conversation(id)).execution_status).toBe('finished'), { timeout: 20_000 });
+    // Should the agent stop on an error instead, the failure says which.
+    const errors = async () =>
+      JSON.stringify(
+        (await json('GET', `/api/v1/events/search?conversation_id__eq=${id}&limit=100`))
+          .json<{ items: { kind: string }[] }>()
+          .items.filter((event) => event.kind === 'ConversationErrorEvent'),
+      );
+    await vi.waitFor(
+      async () => {
+        const status = (await conversation(id)).execution_status;
+        expect(status, status === 'error' ? await errors() : undefined).toBe('finished');
+      },
+      { timeout: 20_000 },
+    );
 
     expect((await json('POST', `/api/v1/app-conversations/${id}/send-message`, message('Go on.'))).statusCode).toBe(200);
     await vi.waitFor(() => expect(llm.requests).toHaveLength(2), { timeout: 20_000 });
