@@ -165,7 +165,8 @@ describe('two instances on one PostgreSQL database', () => {
 
   it('a sandbox whose instance stopped or went quiet is MISSING on the other, with the reason', async () => {
     const a = await startTestApp({ databaseUrl: database.url, listen: true, sandboxSpecs: [CHATTY] });
-    const b = await instance({ instanceTiming: { heartbeatMs: 60_000, quietMs: 2_000 } });
+    // a writes its heartbeat every 5 s: b judges it quiet only once that is 30 s old, however busy the machine.
+    const b = await instance({ instanceTiming: { heartbeatMs: 60_000, quietMs: 30_000 } });
     const { id } = await startSandbox(a, 'chatty');
     expect((await sandboxInfo(b, id))?.status).not.toBe('MISSING');
 
@@ -404,7 +405,7 @@ describe('two instances on one PostgreSQL database', () => {
 
   it('what an instance that went quiet left mid-way is ended by the one holding the global lock', async () => {
     const a = await instance();
-    const b = await instance({ instanceTiming: { heartbeatMs: 100, quietMs: 1_000 } });
+    const b = await instance({ instanceTiming: { heartbeatMs: 100, quietMs: 30_000 } });
     const task = (id: string, owner: string) => startTaskRecord({ id, status: 'PREPARING_REPOSITORY', owner_instance: owner });
     await a.db
       .insertInto('start_tasks')
