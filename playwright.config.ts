@@ -21,6 +21,9 @@ const chromium = {
       '--disable-component-update',
       '--no-first-run',
       '--disable-sync',
+      // V8's interpreter only: a test's page lives seconds, too short for what the baseline and
+      // optimizing compilers make to pay back their compiling.
+      '--js-flags=--no-sparkplug --no-maglev --no-opt',
     ],
   },
 };
