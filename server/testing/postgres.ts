@@ -59,7 +59,10 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     execFileSync(user ? 'runuser' : command, user ? ['-u', user, '--', command, ...args] : args, { stdio: 'pipe', cwd: root });
   const data = path.join(root, 'data');
   const port = await freePort();
+  const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const stop = () => {
+    // Not waited for: the immediate stop below ends those sessions anyway.
+    void endAdminSessions(adminUrl);
     try {
       run(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
     } catch {
@@ -82,17 +85,41 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     stop();
     throw new Error(`PostgreSQL did not start: ${output}\n${log}`, { cause: error });
   }
-  return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+  return { adminUrl, stop };
 }
 
-async function asAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
+/**
+ * Each cluster's superuser sessions, kept open for the worker's tests: every session PostgreSQL
+ * starts is a process of its own, and a test made and dropped its database in two new ones.
+ */
+const adminPools = new Map<string, pg.Pool>();
+
+function adminPool(adminUrl: string): pg.Pool {
+  let pool = adminPools.get(adminUrl);
+  if (!pool) {
+    // Two: a test's drop need not wait behind the copies made ahead for the next tests.
+    pool = new pg.Pool({ connectionString: adminUrl, max: 2, idleTimeoutMillis: 0, allowExitOnIdle: true });
+    // A session the cluster ended (its stop) is an error of the idle pool, not of any test.
+    pool.on('error', () => undefined);
+    adminPools.set(adminUrl, pool);
+  }
+  return pool;
+}
+
+async function asAdmin<T>(adminUrl: string, work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
+  const client = await adminPool(adminUrl).connect();
   try {
     return await work(client);
   } finally {
-    await client.end();
+    client.release();
   }
+}
+
+/** Ends the sessions `asAdmin` keeps open to a cluster, before the cluster stops. */
+async function endAdminSessions(adminUrl: string): Promise<void> {
+  const pool = adminPools.get(adminUrl);
+  adminPools.delete(adminUrl);
+  await pool?.end();
 }
 
 export interface NewDatabaseOptions {
@@ -121,7 +148,7 @@ export async function createDatabase(adminUrl: string, { icuLocale, template }: 
 const CLOSE_WAIT_MS = 5_000;
 
 /** Waits (a while at most) until no session is connected to database `name`: a closed pool's connections take a moment to go. Whether they went. */
-async function untilNobodyConnected(client: pg.Client, name: string): Promise<boolean> {
+async function untilNobodyConnected(client: pg.ClientBase, name: string): Promise<boolean> {
   for (const deadline = Date.now() + CLOSE_WAIT_MS; Date.now() < deadline;) {
     const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [name]);
     if (Number(rows[0]?.n) === 0) return true;
