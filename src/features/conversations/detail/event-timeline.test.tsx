@@ -1,6 +1,6 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../api/errors';
 import {
   agentError,
@@ -23,6 +23,10 @@ import {
 import { renderView } from '../../../testing/render';
 import { EventTimeline, type EventTimelineProps } from './event-timeline';
 import { buildTimeline, receive, type TimelineItem } from './timeline';
+
+// The agent's markdown renders from code loaded on first use: loaded before the tests, so that what
+// their findBy waits for is the render, not this worker's first transform of it on a busy machine.
+beforeAll(() => import('../../../components/markdown'), 60_000);
 
 // jsdom lays nothing out: the scroll area gets a height, so the virtualizer has rows to show.
 beforeEach(() => {
