@@ -165,7 +165,9 @@ export async function cloneFromDemoRepositories(
   fs.cpSync(root, copy, { recursive: true });
   const config = (...args: string[]) =>
     services.sandboxes.exec(owner, sandboxId, ['git', 'config', '--global', ...args], { cwd: '.', timeoutMs: 10_000 });
-  for (const host of Object.values(HOSTS)) await config('--add', `url.file://${copy}/${host}/.insteadOf`, `https://${host}/`);
+  // A path, not a file:// URL: git then clones by copying the files, not in the two processes of
+  // its transport, which packed and unpacked every object again for each of the demo's clones.
+  for (const host of Object.values(HOSTS)) await config('--add', `url.${copy}/${host}/.insteadOf`, `https://${host}/`);
   // The repositories belong to the demo's user, not the sandbox's.
   await config('--add', 'safe.directory', '*');
 }
