@@ -2,7 +2,23 @@ import type { Page } from '@playwright/test';
 import { SHOWN } from '../scripts/first-load';
 import { firstVisitModules, PAGE_NAMES, pageUrl } from '../src/app/pages';
 import { builtAssetPath } from './support/built-assets';
-import { expect, test } from './support/fixtures';
+import { expect, test as base } from './support/fixtures';
+import { type RunningServer, startServer } from './support/server';
+
+// Each test is a first visit, in a browser context of its own, to a server none of them changes:
+// a worker's tests share one server instead of starting one each.
+const test = base.extend<object, { unchangedServer: RunningServer }>({
+  unchangedServer: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
+    async ({}, use) => {
+      const server = await startServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker' },
+  ],
+  server: async ({ unchangedServer }, use) => use(unchangedServer),
+});
 
 for (const name of PAGE_NAMES) {
   const pagePath = pageUrl(name, { conversationId: '0123456789abcdef0123456789abcdef' });
