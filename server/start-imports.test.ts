@@ -17,6 +17,12 @@ function staticallyLoaded(entry: string): Set<string> {
   return loaded;
 }
 
+/** The packages left out of the bundle that a chunk imports statically (`import … from "pg"`), Node's own aside. */
+const externalImportsOf = (file: string) =>
+  [...fs.readFileSync(file, 'utf8').matchAll(/^(?:import|export)\b[^;]*?\bfrom "([^".][^"]*)";/gm)]
+    .map(([, name]) => name!)
+    .filter((name) => !name.startsWith('node:'));
+
 /** The packages whose code a chunk carries, as the bundler marks each module (`// node_modules/<package>/…`). */
 const packagesIn = (file: string) =>
   new Set([...fs.readFileSync(file, 'utf8').matchAll(/^\/\/ node_modules\/((?:@[^/]+\/)?[^/]+)\//gm)].map(([, name]) => name!));
@@ -29,5 +35,13 @@ describe('a server start', () => {
     expect(loaded).not.toContain('undici');
     expect(loaded).not.toContain('openai');
     expect(loaded).not.toContain('@modelcontextprotocol/sdk');
+  });
+
+  it('imports no driver it needs only later: PostgreSQL (on SQLite, the default) and Docker (for a container sandbox)', () => {
+    const imported = [...staticallyLoaded(builtServerScript('main'))].flatMap(externalImportsOf);
+    // Seen at all: SQLite's driver is imported at the start.
+    expect(imported).toContain('better-sqlite3');
+    expect(imported).not.toContain('pg');
+    expect(imported).not.toContain('dockerode');
   });
 });

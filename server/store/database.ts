@@ -1,11 +1,12 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { type CompiledQuery, Kysely, type LogEvent, Migrator, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from '../logger';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
 import { countChanges, countCommits } from './cached-read';
+import { postgresClient } from './postgres-client';
 import { QueuedSqliteDialect } from './sqlite-driver';
 
 export type Db = Kysely<Database>;
@@ -56,23 +57,35 @@ export function openSqlite(dataDir: string, observe?: QueryObserver): Db {
   return db;
 }
 
-/** A pool on the PostgreSQL database at `url` (postgres://…); nothing connects until the first query. */
+/** A pool on the PostgreSQL database at `url` (postgres://…); nothing connects (or loads the client library) until the first query. */
 export function openPostgres(url: string, log?: Logger, observe?: QueryObserver): Db {
   const max = 10;
-  const pool = new pg.Pool({ connectionString: url, max });
-  /*
-   * An idle connection that breaks (PostgreSQL restarted, its session was ended) is an 'error' on
-   * the pool, which with no listener would end the process; the pool drops it and connects anew. The
-   * message only: the error never carries the URL, but nothing of the connection is logged.
-   */
-  pool.on('error', (error) => log?.warn({ reason: error.message }, 'a database connection broke; a new one is opened when needed'));
-  // One that breaks while a query holds it errors on its client too, where no one else listens
-  // (the pool stops listening while it is lent): the query's own failure says so, and the pool
-  // drops the client when it is given back.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  let opened: pg.Pool | undefined;
+  let opening: Promise<pg.Pool> | undefined;
+  const pool = () =>
+    (opening ??= postgresClient().then((client) => {
+      opened = new client.Pool({ connectionString: url, max });
+      /*
+       * An idle connection that breaks (PostgreSQL restarted, its session was ended) is an 'error' on
+       * the pool, which with no listener would end the process; the pool drops it and connects anew. The
+       * message only: the error never carries the URL, but nothing of the connection is logged.
+       */
+      opened.on('error', (error) => log?.warn({ reason: error.message }, 'a database connection broke; a new one is opened when needed'));
+      // One that breaks while a query holds it errors on its client too, where no one else listens
+      // (the pool stops listening while it is lent): the query's own failure says so, and the pool
+      // drops the client when it is given back.
+      opened.on('connect', (connection) => connection.on('error', () => {}));
+      return opened;
+    }));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: logQueries(observe) });
-  countCommits(db, (text) => pool.query<{ at: string }>(text));
-  connectionPools.set(db, () => ({ dialect: 'postgres', max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
+  countCommits(db, async (text) => (await pool()).query<{ at: string }>(text));
+  connectionPools.set(db, () => ({
+    dialect: 'postgres',
+    max,
+    total: opened?.totalCount ?? 0,
+    idle: opened?.idleCount ?? 0,
+    waiting: opened?.waitingCount ?? 0,
+  }));
   return db;
 }
 

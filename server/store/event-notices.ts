@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import * as z from 'zod/mini';
 import {
   type ConversationState,
@@ -11,6 +11,7 @@ import {
 } from '../../src/contract/events';
 import type { Logger } from '../logger';
 import { constantBackoff, retry } from '../retry';
+import { postgresClient } from './postgres-client';
 
 /** The PostgreSQL channel on which a stored event is announced (its payload: the conversation id). */
 export const EVENTS_CHANNEL = 'conversation_events';
@@ -253,7 +254,7 @@ export class EventNotices {
       } catch (error) {
         failure = error;
         // PostgreSQL refused this payload: the next may go. Anything else (a timeout) is the connection's.
-        if (!(error instanceof pg.DatabaseError) || error.code === QUERY_CANCELED) break;
+        if (!(error instanceof (await postgresClient()).DatabaseError) || error.code === QUERY_CANCELED) break;
       }
     }
     if (failure === undefined) {
@@ -281,7 +282,7 @@ export class EventNotices {
   /** A connection that LISTENs; none is left open when that fails or `close` came meanwhile. */
   async #connect(onNotice: OnNotice, onLive: OnLive): Promise<pg.Client> {
     if (this.#closed) throw new Error('Event notices are closed');
-    const client = new pg.Client({
+    const client = new (await postgresClient()).Client({
       connectionString: this.url,
       application_name: SESSION_NAME,
       keepAlive: true,

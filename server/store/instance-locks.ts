@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from '../logger';
+import { postgresClient } from './postgres-client';
 
 /** Advisory lock keys (the two-integer space): one per instance id, and one for the global work. */
 export const INSTANCE_ID_LOCKS = 0x4163_0001;
@@ -56,7 +57,7 @@ export class InstanceLocks {
     const name = `${SESSION_NAME}${id}`;
     if (name.length > NAME_LIMIT)
       throw new Error(`The instance id ${id} is too long: at most ${NAME_LIMIT - SESSION_NAME.length} characters`);
-    const client = new pg.Client({
+    const client = new (await postgresClient()).Client({
       connectionString: this.url,
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
