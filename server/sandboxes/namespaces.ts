@@ -99,15 +99,21 @@ export function findNamespaceTools(
     });
     return trial.status === 0 ? undefined : trial.stderr?.toString().trim() || `exit ${trial.status}`;
   };
-  const refused = refusal(bare);
-  if (refused) return { tools: undefined, reason: `namespaces refused: ${refused}` };
   // iptables is often outside a user's PATH.
   const systemPath = `${process.env.PATH ?? ''}:/usr/sbin:/sbin`;
   const [iptablesRestore, setpriv] = [onPath('iptables-restore', systemPath), onPath('setpriv', systemPath)];
-  if (!iptablesRestore || !setpriv) return { tools: bare, unlimitedNetwork: 'iptables-restore and setpriv are not both installed' };
-  const tools = { ...bare, firewall: { iptablesRestore, setpriv } };
-  const firewallRefused = refusal(tools);
-  return firewallRefused ? { tools: bare, unlimitedNetwork: `its rules were refused: ${firewallRefused}` } : { tools };
+  const tools = iptablesRestore && setpriv ? { ...bare, firewall: { iptablesRestore, setpriv } } : undefined;
+  // With the firewall first: where it works (the usual case), that one trial shows the namespaces work too.
+  const firewallRefused = tools && refusal(tools);
+  if (tools && !firewallRefused) return { tools };
+  const refused = refusal(bare);
+  if (refused) return { tools: undefined, reason: `namespaces refused: ${refused}` };
+  return {
+    tools: bare,
+    unlimitedNetwork: firewallRefused
+      ? `its rules were refused: ${firewallRefused}`
+      : 'iptables-restore and setpriv are not both installed',
+  };
 }
 
 /**
