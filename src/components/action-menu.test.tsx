@@ -35,6 +35,9 @@ async function codeArrives() {
     await import('./action-menu-loaded').catch(() => {});
     await new Promise((resolve) => setTimeout(resolve, 0));
   });
+  // The menu it brings is rendered once the component's own import resolved too, which on a busy
+  // worker can take more than the turn above.
+  if (!arrival.fail) await waitFor(() => expect(document.querySelector('[aria-haspopup="menu"]')).not.toBeNull());
 }
 
 describe('ActionMenu', () => {
