@@ -190,15 +190,18 @@ const statusCode = (error: unknown) => (error as { statusCode?: number }).status
 
 /**
  * Removes default images other than `keep`; one a container still uses stays. An image someone
- * built `FROM` a default one (a spec image) carries its labels too, but not under the tag they name: it stays.
+ * built `FROM` a default one (a spec image) carries its labels too, but not under the tag they
+ * name: it stays. So does an untagged one: a step of such a build under way, whose removal would
+ * fail the build's next step.
  */
 async function removeOlder(docker: Docker, keep: string, log: Logger): Promise<void> {
   const images = await docker.listImages({ filters: JSON.stringify({ label: [`${DEFAULT_IMAGE_LABEL}=1`] }) });
   for (const image of images) {
     const tags = (image.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>');
     const builtAs = image.Labels[IMAGE_TAG_LABEL];
-    const derived = tags.length > 0 && builtAs !== undefined && !tags.includes(builtAs);
-    if (tags.includes(keep) || derived) continue;
+    // Images built before the tag was labelled are known by their tag alone.
+    const olderDefault = builtAs === undefined ? tags.length > 0 : tags.includes(builtAs);
+    if (tags.includes(keep) || !olderDefault) continue;
     try {
       await docker.getImage(image.Id).remove();
       log.info({ image: image.RepoTags ?? image.Id }, 'removed an older default sandbox image');
