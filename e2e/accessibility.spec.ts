@@ -1,18 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startOpenAiStub } from '../server/testing/openai-stub';
 import { startFakeProviderApi } from '../test-support/git/fake-provider-api';
+import { axeScan, seriousFindings } from './support/axe';
 import { insertLlmCalls } from './support/database';
 import { expect, test } from './support/fixtures';
-
-/** Axe's serious and critical findings of a scan, as readable lines. */
-const serious = (scan: Awaited<ReturnType<AxeBuilder['analyze']>>) =>
-  scan.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target} ${n.failureSummary}`).join(', ')}`);
 
 /** Axe's rules whose outcome depends on colours: the only ones the dark scheme can change. */
 const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
@@ -23,15 +17,11 @@ const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
  * page serves both; in the dark scheme only the colour rules run, the others cannot differ.
  */
 async function seriousViolations(page: Page): Promise<string[]> {
-  // Only violations are gathered in full: passes and incomplete checks are what make a scan slow.
-  // Legacy mode: axe.run in the page itself. The default finishes each scan in a new blank page, with axe
-  // injected again there; the console has no frames for it to gather from.
-  const scan = () => new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).setLegacyMode();
   // A drawer or dialog still sliding or fading in has colours no one reads: scanned once it is there.
   await transitionsDone(page);
-  const light = serious(await scan().analyze());
+  const light = seriousFindings(await axeScan(page).analyze());
   await showScheme(page, 'dark');
-  const dark = serious(await scan().withRules(COLOUR_RULES).analyze()).map((line) => `dark: ${line}`);
+  const dark = seriousFindings(await axeScan(page).withRules(COLOUR_RULES).analyze()).map((line) => `dark: ${line}`);
   await showScheme(page, 'light');
   return [...light, ...dark];
 }

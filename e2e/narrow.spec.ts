@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startFakeProviderApi } from '../test-support/git/fake-provider-api';
+import { axeScan, seriousFindings } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { addTeamMember } from './support/team';
 
@@ -13,10 +13,7 @@ test.use({ viewport: { width: 375, height: 740 }, colorScheme: 'light' });
 
 /** Axe's serious and critical findings, and how far the page scrolls sideways. */
 async function check(page: Page): Promise<{ overflow: number; violations: string[] }> {
-  const scan = await new AxeBuilder({ page }).analyze();
-  const violations = scan.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`);
+  const violations = seriousFindings(await axeScan(page).analyze());
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   return { overflow, violations };
 }
