@@ -65,22 +65,35 @@ async function demoConversationId(demo: DemoConnection): Promise<string> {
   return id;
 }
 
+/** Shows the page in `scheme`, as the console follows the system's scheme when it changes. */
+async function showScheme(page: Page, scheme: (typeof SCHEMES)[number]): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.locator(`html[data-mantine-color-scheme="${scheme}"]`).waitFor({ state: 'attached' });
+}
+
 export async function takeScreenshots(browser: Browser, demo: DemoConnection, outDir: string): Promise<string[]> {
   fs.mkdirSync(outDir, { recursive: true });
   const written: string[] = [];
   const conversationId = await demoConversationId(demo);
-  for (const scheme of SCHEMES) {
-    const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1440, height: 900 }, baseURL: demo.url });
+  const context = await browser.newContext({ colorScheme: SCHEMES[0], viewport: { width: 1440, height: 900 }, baseURL: demo.url });
+  try {
     const page = await context.newPage();
     await page.goto(demo.signInLink);
     await page.getByRole('heading', { name: PAGES[HOME].title, level: 1 }).waitFor();
+    // Each page loaded once, and shot in each scheme: a load costs the browser more than the shot.
     for (const shot of shots(conversationId)) {
+      await page.emulateMedia({ colorScheme: SCHEMES[0] });
       await page.goto(shot.path);
       await shot.ready(page);
-      const file = path.join(outDir, `${shot.name}-${scheme}.png`);
-      await page.screenshot({ path: file, animations: 'disabled', fullPage: shot.fullPage });
-      written.push(file);
+      for (const scheme of SCHEMES) {
+        await showScheme(page, scheme);
+        const file = path.join(outDir, `${shot.name}-${scheme}.png`);
+        // Transitions under way, the scheme's colours among them, end at once for the shot.
+        await page.screenshot({ path: file, animations: 'disabled', fullPage: shot.fullPage });
+        written.push(file);
+      }
     }
+  } finally {
     await context.close();
   }
   return written;
