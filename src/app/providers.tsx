@@ -1,9 +1,8 @@
-import { i18n } from '@lingui/core';
-import { I18nProvider } from '@lingui/react';
 import { useLingui } from '@lingui/react/macro';
 import { MantineProvider } from '@mantine/core';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
+import { LocaleProvider } from '../i18n/locale-provider';
 import { NotificationsHost } from './notifications-host';
 import { cssVariablesResolver, themeWith } from './theme';
 
@@ -20,11 +19,11 @@ function ThemeProvider({ children }: { children: ReactNode }) {
 
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
-    <I18nProvider i18n={i18n}>
+    <LocaleProvider>
       <ThemeProvider>
         <NotificationsHost />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </ThemeProvider>
-    </I18nProvider>
+    </LocaleProvider>
   );
 }

@@ -1,17 +1,16 @@
-import { i18n } from '@lingui/core';
-import { I18nProvider } from '@lingui/react';
 import { MantineProvider } from '@mantine/core';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement, ReactNode } from 'react';
+import { LocaleProvider } from '../i18n/locale-provider';
 
 /** What the app puts around every view: its strings (in English here) and Mantine's theme. */
 function AppContext({ children }: { children: ReactNode }) {
   return (
-    <I18nProvider i18n={i18n}>
+    <LocaleProvider>
       <MantineProvider env="test">{children}</MantineProvider>
-    </I18nProvider>
+    </LocaleProvider>
   );
 }
 
