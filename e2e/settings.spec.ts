@@ -262,6 +262,26 @@ test('saving never resets fields changed elsewhere meanwhile (OpenHands #14749, 
   await expect(field(page, 'Agent')).toHaveValue('BrowsingAgent');
 });
 
+test('a refresh in the background shows what changed elsewhere in the fields not touched, and keeps what was typed', async ({
+  page,
+  signIn,
+  api,
+}) => {
+  await api('/api/settings', { method: 'POST', body: { git_user_name: 'Ada', llm_model: 'demo/scripted' } });
+  await page.clock.install();
+  await signIn(page);
+  await field(page, 'LLM model').fill('anthropic/claude-sonnet-4-5-20250929');
+
+  // Another client changes settings; the page asks again once its copy is old and the window is back in view.
+  await api('/api/settings', { method: 'POST', body: { git_user_name: 'Grace', git_user_email: 'grace@example.com' } });
+  await page.clock.fastForward('00:20');
+  await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+
+  await expect(field(page, 'Git user name')).toHaveValue('Grace');
+  await expect(field(page, 'Git user email')).toHaveValue('grace@example.com');
+  await expect(field(page, 'LLM model')).toHaveValue('anthropic/claude-sonnet-4-5-20250929');
+});
+
 test('leaving with unsaved changes asks first', async ({ page, signIn }) => {
   await signIn(page);
   await field(page, 'Git user name').fill('unsaved');
