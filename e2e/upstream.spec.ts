@@ -124,8 +124,9 @@ test('sandboxes: filters OpenHands ignores apply on the page, and say so; no log
   await expect(row(page, running.id)).toHaveCount(0);
   await expect(row(page, other.id)).toHaveCount(0);
   await expect(page.getByText('This server ignores sandbox filters')).toBeVisible();
-  // The filter went to OpenHands (which ignored it): the console filtered.
-  expect(openhands.requests.some((request) => request.includes('status__eq=PAUSED'))).toBe(true);
+  // The filter went to OpenHands (which ignored it): the console filtered, the page it had already
+  // loaded too, so the request may still be on its way.
+  await expect.poll(() => openhands.requests.some((request) => request.includes('status__eq=PAUSED'))).toBe(true);
 
   await page.getByLabel('Status').selectOption('');
   await page.getByLabel('Spec').selectOption(OTHER_SPEC_ID);

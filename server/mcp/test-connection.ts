@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SseError, SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { Agent, fetch as undiciFetch } from 'undici';
 import type { McpTestRequest, McpTestResult } from '../../src/contract/mcp';
 import { CommandNotFound, type ThrowawayCommand, type ThrowawayProcess } from '../sandboxes/runtime';
 import { ThrowawayTransport } from './stdio-transport';
@@ -75,7 +76,7 @@ function describeFailure(error: unknown, transport: Transport, server: McpTestRe
 /** Where a stdio server under test runs: a throwaway sandbox (SandboxRuntime.startThrowaway). */
 export type StdioLauncher = (command: ThrowawayCommand) => Promise<ThrowawayProcess>;
 
-function transportFor(server: McpTestRequest, stdio: StdioLauncher | undefined): Transport {
+function transportFor(server: McpTestRequest, stdio: StdioLauncher | undefined, connections: Agent): Transport {
   if (server.kind === 'stdio') {
     // Never on the host by default: a stdio server is user-supplied code.
     if (!stdio) throw new Error('A stdio MCP server is tested only where the caller says it runs');
@@ -84,10 +85,15 @@ function transportFor(server: McpTestRequest, stdio: StdioLauncher | undefined):
   const url = new URL(server.url);
   // A blank key means none, as it does when saving.
   const headers: Record<string, string> = server.api_key?.trim() ? { Authorization: `Bearer ${server.api_key}` } : {};
+  // A test's own connections: one an earlier test left open would prove nothing, and the server
+  // may have closed it meanwhile, which fails the request with "other side closed".
+  // Node's fetch types and undici's differ only in their iterators' helpers.
+  type UndiciInit = NonNullable<Parameters<typeof undiciFetch>[1]>;
+  const fetch: FetchLike = (input, init) => undiciFetch(input, { ...(init as UndiciInit), dispatcher: connections });
   // The SDK sends `requestInit.headers` on the SSE event stream and on every POST alike.
   return server.kind === 'sse'
-    ? new SSEClientTransport(url, { requestInit: { headers } })
-    : new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    ? new SSEClientTransport(url, { requestInit: { headers }, fetch })
+    : new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
 }
 
 /**
@@ -105,7 +111,8 @@ export async function testMcpConnection(
   if (server.kind !== 'stdio' && /^wss?:/i.test(server.url)) {
     return { ok: false, error: 'WebSocket (ws://, wss://) servers cannot be tested here' };
   }
-  const transport = transportFor(server, stdio);
+  const connections = new Agent();
+  const transport = transportFor(server, stdio, connections);
   const client = new Client({ name: 'agent-console', version: '0.1.0' });
   const timeoutMs = seconds * 1000;
   let timer: NodeJS.Timeout | undefined;
@@ -137,5 +144,6 @@ export async function testMcpConnection(
     await client.close().catch(() => undefined);
     // Idempotent; covers a connect that failed before the client took the transport over.
     await transport.close().catch(() => undefined);
+    await connections.destroy().catch(() => undefined);
   }
 }

@@ -11,6 +11,8 @@ export interface HttpMcpServer {
   sseUrl: string;
   /** Authorization headers the server received, in order. */
   authorizations: (string | undefined)[];
+  /** For each request, in order, the number of the TCP connection it came on (1 for the first accepted). */
+  connections: number[];
   close: () => Promise<void>;
 }
 
@@ -21,9 +23,13 @@ export interface HttpMcpServer {
  */
 export async function startHttpMcpServer(options: { token?: string } = {}): Promise<HttpMcpServer> {
   const authorizations: (string | undefined)[] = [];
+  const connections: number[] = [];
+  const connectionNumbers = new WeakMap<object, number>();
+  let accepted = 0;
   const sseSessions = new Map<string, SSEServerTransport>();
   const server = http.createServer(async (req, res) => {
     authorizations.push(req.headers.authorization);
+    connections.push(connectionNumbers.get(req.socket) ?? 0);
     if (options.token && req.headers.authorization !== `Bearer ${options.token}`) {
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
       return;
@@ -55,12 +61,14 @@ export async function startHttpMcpServer(options: { token?: string } = {}): Prom
     await mcp.connect(transport);
     await transport.handleRequest(req, res);
   });
+  server.on('connection', (socket) => connectionNumbers.set(socket, ++accepted));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     sseUrl: `http://127.0.0.1:${port}/sse`,
     authorizations,
+    connections,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -130,6 +130,17 @@ describe('POST /api/mcp/test', () => {
     expect(new Set(sent)).toEqual(new Set(['Bearer right-token']));
   });
 
+  it('connects anew for each test: a connection an earlier test left open proves nothing, and may be closed meanwhile', async () => {
+    const start = http.connections.length;
+    expect((await test({ kind: 'shttp', url: http.url, api_key: 'right-token' })).body.ok).toBe(true);
+    const middle = http.connections.length;
+    expect((await test({ kind: 'shttp', url: http.url, api_key: 'right-token' })).body.ok).toBe(true);
+    const first = new Set(http.connections.slice(start, middle));
+    const second = http.connections.slice(middle);
+    expect(second.length).toBeGreaterThan(0);
+    expect(second.filter((connection) => first.has(connection))).toEqual([]);
+  });
+
   it('reports the HTTP status a server refuses with', async () => {
     const { body } = await test({ kind: 'shttp', url: http.url, api_key: 'wrong-token' });
     expect(body.ok).toBe(false);
