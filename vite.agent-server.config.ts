@@ -13,5 +13,7 @@ export default defineConfig({
     outDir: 'build/agent-server',
     emptyOutDir: true,
     target: 'node20',
+    // One file still: the clients loaded at their first use (import()) come inlined, evaluated only then.
+    rollupOptions: { output: { codeSplitting: false } },
   },
 });

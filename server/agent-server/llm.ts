@@ -1,19 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { wireModelName } from './contract';
 import { type Model, ModelAborted, ModelFailure, type ModelReply, type ToolCall } from './model';
 
 const CONTEXT_OVERFLOW = /context_length_exceeded|maximum context length|context window|too many tokens/i;
 
-function failureOf(error: unknown, signal: AbortSignal): Error {
-  if (signal.aborted || error instanceof OpenAI.APIUserAbortError) return new ModelAborted('aborted');
-  if (error instanceof OpenAI.APIConnectionError) {
+/** The `openai` client's module, loaded at the first LLM call: a sandbox's agent server starts without it. */
+let openAiModule: Promise<{ default: typeof OpenAI }> | undefined;
+const loadOpenAi = async () => (await (openAiModule ??= import('openai'))).default;
+
+function failureOf(OpenAIClass: typeof OpenAI, error: unknown, signal: AbortSignal): Error {
+  if (signal.aborted || error instanceof OpenAIClass.APIUserAbortError) return new ModelAborted('aborted');
+  if (error instanceof OpenAIClass.APIConnectionError) {
     return new ModelFailure(
       'LLM_UNAVAILABLE',
       `The LLM could not be reached after 3 retries (${error.message}). Check its base URL in Settings › LLM, or try again later.`,
     );
   }
-  if (error instanceof OpenAI.APIError) {
+  if (error instanceof OpenAIClass.APIError) {
     const status = error.status ?? 0;
     const message = error.message;
     if (status === 401 || status === 403) {
@@ -45,14 +49,7 @@ function failureOf(error: unknown, signal: AbortSignal): Error {
  * object only.
  */
 export function openAiModel(llm: { model: string; base_url: string | null; api_key: string | null }): Model {
-  const client = new OpenAI({
-    apiKey: llm.api_key ?? 'no-key',
-    baseURL: llm.base_url ?? undefined,
-    maxRetries: 3,
-    timeout: 10 * 60 * 1000,
-    // The client's own log could carry request details: this server logs none.
-    logLevel: 'off',
-  });
+  let client: OpenAI | undefined;
   const model = wireModelName(llm.model);
   return {
     async complete({ messages, tools }, onText, signal): Promise<ModelReply> {
@@ -62,6 +59,15 @@ export function openAiModel(llm: { model: string; base_url: string | null; api_k
       let text = '';
       const calls: ToolCall[] = [];
       let usage = { prompt_tokens: 0, completion_tokens: 0, cache_read_tokens: 0, reasoning_tokens: 0 };
+      const OpenAIClass = await loadOpenAi();
+      client ??= new OpenAIClass({
+        apiKey: llm.api_key ?? 'no-key',
+        baseURL: llm.base_url ?? undefined,
+        maxRetries: 3,
+        timeout: 10 * 60 * 1000,
+        // The client's own log could carry request details: this server logs none.
+        logLevel: 'off',
+      });
       try {
         const stream = await client.chat.completions.create(
           // No tools (a summary): none sent, as APIs refuse an empty list.
@@ -91,7 +97,7 @@ export function openAiModel(llm: { model: string; base_url: string | null; api_k
           }
         }
       } catch (error) {
-        throw failureOf(error, signal);
+        throw failureOf(OpenAIClass, error, signal);
       }
       const toolCalls = calls.filter(Boolean).map((call, i) => ({ ...call, id: call.id || `call_${responseId}_${i}` }));
       return { responseId: responseId || fallbackId, text, toolCalls, usage };

@@ -1,7 +1,3 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import type { McpConfig, McpServerConfig } from '../contract';
@@ -39,7 +35,23 @@ export interface McpFailure {
   reason: string;
 }
 
-function transportFor(config: McpServerConfig, cwd: string): Transport {
+/** The MCP SDK's client, loaded when a conversation has MCP servers: a sandbox's agent server starts without it. */
+const loadSdk = async () => {
+  const [{ Client }, { SSEClientTransport }, { StdioClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
+  return { Client, SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport };
+};
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+
+function transportFor(
+  { SSEClientTransport, StdioClientTransport, StreamableHTTPClientTransport }: Sdk,
+  config: McpServerConfig,
+  cwd: string,
+): Transport {
   if ('command' in config)
     return new StdioClientTransport({ command: config.command, args: config.args, env: config.env, cwd, stderr: 'ignore' });
   const requestInit = { headers: config.headers };
@@ -63,9 +75,9 @@ const observation = (toolName: string, blocks: string[], isError: boolean): Obse
 });
 
 /** Connects and lists the tools, all within CONNECT_TIMEOUT_MS (a transport's start has no timeout of its own); on failure nothing of it is left running. */
-async function connectOne(config: McpServerConfig, cwd: string) {
-  const client = new Client({ name: 'agent-console-agent', version: '0.1.0' });
-  const transport = transportFor(config, cwd);
+async function connectOne(sdk: Sdk, config: McpServerConfig, cwd: string) {
+  const client = new sdk.Client({ name: 'agent-console-agent', version: '0.1.0' });
+  const transport = transportFor(sdk, config, cwd);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
@@ -96,8 +108,10 @@ async function connectOne(config: McpServerConfig, cwd: string) {
 /** Every server's tools; those that failed are named with why, and left out. */
 export async function connectMcpServers(config: McpConfig, cwd: string): Promise<{ tools: McpTool[]; failures: McpFailure[] }> {
   const entries = Object.entries(config.mcpServers);
+  if (entries.length === 0) return { tools: [], failures: [] };
   const prefixed = entries.length > 1;
-  const settled = await Promise.allSettled(entries.map(([, server]) => connectOne(server, cwd)));
+  const sdk = await loadSdk();
+  const settled = await Promise.allSettled(entries.map(([, server]) => connectOne(sdk, server, cwd)));
   const tools: McpTool[] = [];
   const failures: McpFailure[] = [];
   settled.forEach((outcome, index) => {
