@@ -28,6 +28,8 @@ export interface ApiOptions {
   services: ApiServices;
   /** Browser origins besides http(s) loopback ones that may call the API. */
   corsOrigins?: string[];
+  /** The most an event stream holds for a client that reads slower than its frames come: MAX_BUFFERED_BYTES but in tests. */
+  eventStreamBufferBytes?: number;
 }
 
 /**
@@ -35,7 +37,7 @@ export interface ApiOptions {
  * every request in this scope, unknown paths included, before the body is read. Only CORS preflights (which browsers send without
  * custom headers) get their response before that, from the CORS hook registered first.
  */
-export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions): FastifyPluginAsyncZod {
+export function apiRoutes({ sessionKey, services, corsOrigins = [], eventStreamBufferBytes }: ApiOptions): FastifyPluginAsyncZod {
   return async (api) => {
     const isAllowed = originAllowed(corsOrigins);
     await api.register(cors, {
@@ -64,7 +66,7 @@ export function apiRoutes({ sessionKey, services, corsOrigins = [] }: ApiOptions
     await api.register(legacyConversationRoutes(services.conversations));
     await api.register(gitUserRoutes(services.gitUser));
     await api.register(solvabilityRoutes(services.solvability));
-    await api.register(conversationAgentRoutes(services.agents, services.events));
+    await api.register(conversationAgentRoutes(services.agents, services.events, eventStreamBufferBytes));
     await api.register(workspaceRoutes(services.workspaces));
     await api.register(eventRoutes(services.events, services.sandboxes));
     await api.register(teamRoutes(services.team, services.apiKeys, services.settings));

@@ -17,11 +17,15 @@ const MESSAGE_BODY_LIMIT = MAX_MESSAGE_IMAGE_BYTES + 1024 * 1024;
 const refusals = { 403: detailErrorSchema, 404: detailErrorSchema, 409: detailErrorSchema, 503: detailErrorSchema };
 
 /** What a person does with a conversation's agent (ours), forwarded to its agent server, and its live event stream. */
-export function conversationAgentRoutes(agents: AgentConversations, events: EventService): FastifyPluginAsyncZod {
+export function conversationAgentRoutes(
+  agents: AgentConversations,
+  events: EventService,
+  eventStreamBufferBytes?: number,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['Conversations'];
     const params = conversationIdParamsSchema;
-    const streams = new EventStreams();
+    const streams = new EventStreams(eventStreamBufferBytes);
     app.addHook('preClose', async () => streams.endAll());
 
     app.post(

@@ -9,7 +9,7 @@ const HEARTBEAT_MS = 15_000;
  * the stream is dropped, freeing what it held; the client comes back with Last-Event-ID and
  * misses nothing.
  */
-export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 
 /** One frame in `text/event-stream`: a stored event with its id (so a client can resume), a transient one without. */
 export function sseFrame(frame: LiveFrame): string {
@@ -23,7 +23,7 @@ const oneLine = (text: string) => text.replace(/[\r\n]/g, '');
 /** Stored JSON is written on one line; text that is not is written again on one. */
 const oneLineJson = (json: string) => (/[\r\n]/.test(json) ? JSON.stringify(JSON.parse(json)) : json);
 
-/** Below this much unsent, a replay goes on (see `drained`). */
+/** Below this much unsent, a replay goes on (see `drained`); half the stream's limit when that is less. */
 const REPLAY_LOW_WATER_BYTES = 1024 * 1024;
 
 /**
@@ -32,6 +32,12 @@ const REPLAY_LOW_WATER_BYTES = 1024 * 1024;
  */
 export class EventStreams {
   readonly #open = new Set<() => void>();
+  readonly #lowWaterBytes: number;
+
+  /** `maxBufferedBytes`: MAX_BUFFERED_BYTES but in tests, where a history past it is pushed quicker when it is smaller. */
+  constructor(private readonly maxBufferedBytes = MAX_BUFFERED_BYTES) {
+    this.#lowWaterBytes = Math.min(REPLAY_LOW_WATER_BYTES, maxBufferedBytes / 2);
+  }
 
   /**
    * Takes over `reply` as an event stream: headers now (those hooks set so far, such as CORS,
@@ -63,7 +69,7 @@ export class EventStreams {
       write: (text) => {
         if (!this.#open.has(end)) return;
         raw.write(text);
-        if (raw.writableLength > MAX_BUFFERED_BYTES) {
+        if (raw.writableLength > this.maxBufferedBytes) {
           end();
           raw.destroy();
         }
@@ -71,7 +77,7 @@ export class EventStreams {
       end,
       /** Resolves once the client has taken most of what was written: `true`, or `false` when the stream ended. */
       drained: () =>
-        raw.writableLength <= REPLAY_LOW_WATER_BYTES || !this.#open.has(end)
+        raw.writableLength <= this.#lowWaterBytes || !this.#open.has(end)
           ? Promise.resolve(this.#open.has(end))
           : new Promise<boolean>((resolve) => {
               const done = () => {

@@ -47,6 +47,8 @@ export interface TestAppOptions {
   logStream?: DestinationStream;
   allowedHosts?: string[];
   corsOrigins?: string[];
+  /** The most an event stream holds for a slow client (see server/routes/event-stream.ts). */
+  eventStreamBufferBytes?: number;
   /** First uid of the sandboxes' users; `null` runs them as the test's own user. Default: isolated when root, as the server does. */
   sandboxUidBase?: number | null;
   /** Process sandboxes in namespaces of their own, with these tools (see server/sandboxes/namespaces.ts). */
@@ -159,6 +161,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     log,
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,
+    eventStreamBufferBytes: options.eventStreamBufferBytes,
     checkBuiltResponses: true,
   });
 

@@ -1,5 +1,6 @@
 import { asSystem } from '../../authz/caller';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stateUpdate } from '../../agent-server/event-factory';
@@ -8,7 +9,6 @@ import { type DatabaseName, databasesUnderTest } from '../../testing/databases';
 import { shellSpec, startSandbox, statusBecomes } from '../../testing/sandbox-helpers';
 import { startTestApp, TEST_SECRETS_KEY, TEST_SESSION_KEY, type TestApp } from '../../testing/test-app';
 import { MAX_EVENT_BYTES } from './event-size';
-import { MAX_BUFFERED_BYTES } from '../../routes/event-stream';
 import { MAX_MESSAGE_IMAGE_BYTES } from '../../../src/contract/conversations';
 
 /*
@@ -24,8 +24,8 @@ afterEach(async () => {
   for (const t of apps.splice(0)) await t.close();
 });
 
-async function app(database?: DatabaseName) {
-  const t = await startTestApp({ sandboxSpecs: [IDLE], database });
+async function app(database?: DatabaseName, eventStreamBufferBytes?: number) {
+  const t = await startTestApp({ sandboxSpecs: [IDLE], database, eventStreamBufferBytes });
   apps.push(t);
   return t;
 }
@@ -370,14 +370,33 @@ describe.each(databasesUnderTest())('on %s', (database) => {
   }
 
   describe('the live event stream', () => {
-    /** Pushes a history of texts within what the contract takes, together far more than a stream may hold; how many events. */
+    /** What a stream holds here before it is dropped: small, so that a history past it is quick to push. */
+    const STREAM_BUFFER_BYTES = 2 * 1024 * 1024;
+    /** A slow reader's pause after each chunk it reads. */
+    const READER_PAUSE_MS = 5;
+
+    /**
+     * More than the kernel holds between the server and a reader that reads nothing: the sender's
+     * send buffer (up to tcp_wmem's largest) and the reader's receive buffer (tcp_rmem's default;
+     * it grows only as the reader reads), twice over.
+     */
+    function kernelBufferBytes(): number {
+      const sizes = (name: string) => fs.readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/).map(Number);
+      return 2 * (sizes('tcp_wmem')[2]! + sizes('tcp_rmem')[1]!);
+    }
+
+    /**
+     * Pushes a history of texts within what the contract takes, together more than a stream holds
+     * and the kernel's buffers besides: a server that did not wait for the reader would overflow
+     * the stream. How many events.
+     */
     async function pushLargeHistory(push: (events: unknown[]) => Promise<unknown>): Promise<number> {
       const big = () => {
         const event = message('');
         event.llm_message.content = Array.from({ length: 3 }, () => ({ type: 'text', text: 'x'.repeat(60_000) }));
         return event;
       };
-      const rounds = Math.ceil((2 * MAX_BUFFERED_BYTES) / (5 * 180_000));
+      const rounds = Math.ceil((STREAM_BUFFER_BYTES + kernelBufferBytes()) / (5 * 180_000));
       for (let round = 0; round < rounds; round++) await push(Array.from({ length: 5 }, big));
       return rounds * 5;
     }
@@ -395,7 +414,7 @@ describe.each(databasesUnderTest())('on %s', (database) => {
     }
 
     it('drops a reader that stops reading once it holds too much, instead of buffering without end', async () => {
-      const t = await app(database);
+      const t = await app(database, STREAM_BUFFER_BYTES);
       const base = new URL(await listen(t));
       const { conversationId, push } = await setup(t);
       // A client that asks for the stream, then never reads a byte while the history grows.
@@ -413,11 +432,13 @@ describe.each(databasesUnderTest())('on %s', (database) => {
     });
 
     it('replays a history larger than a stream may hold whole, as fast as the reader takes it', async () => {
-      const t = await app(database);
+      const t = await app(database, STREAM_BUFFER_BYTES);
       const base = new URL(await listen(t));
       const { conversationId, push } = await setup(t);
       const pushed = await pushLargeHistory(push);
-      // A reader that takes its time: the history waits for it rather than piling up in the server.
+      // A reader that takes its time, a pause after each chunk: slower than the server could
+      // write, so the history waits for it rather than piling up in the server (past the stream's
+      // limit, which would drop it).
       const socket = await pausedReader(base, conversationId);
       // Frames counted by their `id:` lines, one of which may be cut between two chunks.
       socket.setEncoding('utf8');
@@ -427,6 +448,8 @@ describe.each(databasesUnderTest())('on %s', (database) => {
       socket.on('data', (chunk: string) => {
         frames += idLines(carry + chunk) - idLines(carry);
         carry = (carry + chunk).slice(-8);
+        socket.pause();
+        setTimeout(() => socket.resume(), READER_PAUSE_MS);
       });
       let dropped = false;
       socket.once('close', () => (dropped = true));
