@@ -5,9 +5,8 @@ import { type Model, ModelAborted, ModelFailure, type ModelReply, type ToolCall 
 
 const CONTEXT_OVERFLOW = /context_length_exceeded|maximum context length|context window|too many tokens/i;
 
-/** The `openai` client's module, loaded at the first LLM call: a sandbox's agent server starts without it. */
-let openAiModule: Promise<{ default: typeof OpenAI }> | undefined;
-const loadOpenAi = async () => (await (openAiModule ??= import('openai'))).default;
+/** The `openai` client's class, loaded at the first LLM call (then from the module cache): a sandbox's agent server starts without it. */
+const loadOpenAi = async () => (await import('openai')).default;
 
 function failureOf(OpenAIClass: typeof OpenAI, error: unknown, signal: AbortSignal): Error {
   if (signal.aborted || error instanceof OpenAIClass.APIUserAbortError) return new ModelAborted('aborted');
