@@ -354,3 +354,16 @@ test.describe('at 375 px, in the light and dark schemes, no serious accessibilit
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
+
+// The scan itself: axe is put in a document once, so a second scan of it must see what changed.
+test('a scan finds serious violations, and the next scan of the same document finds those added since', async ({ browser }) => {
+  const page = await browser.newPage();
+  await page.setContent('<html lang="en"><head><title>Scanned</title></head><body><main><h1>Scanned</h1></main></body></html>');
+  expect(seriousFindings(await axeScan(page).analyze())).toEqual([]);
+  await page.evaluate(() => {
+    document.querySelector('main')!.insertAdjacentHTML('beforeend', '<button></button><p style="color:#bbb;background:#fff">faint</p>');
+  });
+  const found = seriousFindings(await axeScan(page).analyze()).map((line) => line.split(':')[0]);
+  expect(found.sort()).toEqual(['button-name', 'color-contrast']);
+  await page.close();
+});
