@@ -276,10 +276,14 @@ test.describe('in the light and dark schemes, no serious accessibility violation
     });
 
     test('the Sandboxes page: selected rows, the bulk dialog, an action under way and the logs', async ({ page, signIn, api }) => {
-      const [running, , failed] = await startSandboxes(api);
+      const [running, paused, failed] = await startSandboxes(api);
       await signIn(page);
       await page.goto('/sandboxes');
+      // Every row in its last state first: a row that changes grows or shrinks, moving those below
+      // it between a click's press and its release, which then selects nothing.
       await expect(status(page, running)).toHaveText('Running', { timeout: 10_000 });
+      await expect(status(page, paused)).toHaveText('Paused');
+      await expect(status(page, failed)).toHaveText('Error');
       await page.getByRole('checkbox', { name: `Select ${running}` }).check();
       await page.getByRole('checkbox', { name: `Select ${failed}` }).check();
       await expect(page.getByRole('toolbar', { name: 'Selected sandboxes' })).toBeVisible();
