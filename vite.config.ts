@@ -69,8 +69,9 @@ export default defineConfig({
           // cores work from the start; in one Vitest a group has one worker count, so it goes first.
           sequence: { groupOrder: 0 },
           maxWorkers: 1,
-          // Typing into forms in jsdom is slow on a busy machine.
-          testTimeout: 15_000,
+          // A limit that catches a hang, not a measure of speed: typing into forms in jsdom is slow
+          // on a busy machine, and a test that fails only there proves nothing.
+          testTimeout: 30_000,
         },
       },
       {
@@ -93,7 +94,10 @@ export default defineConfig({
           // keep both cores busy (three left them idle at times; five raced on the Docker engine).
           sequence: { groupOrder: 1 },
           maxWorkers: 4,
-          testTimeout: 20_000,
+          // Limits that catch a hang, not measures of speed: a test with containers, or a hook that
+          // starts an app, takes several times as long on a loaded machine, and would fail there only.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           globalSetup: [
             './server/testing/build-global-setup.ts',
             './server/testing/docker-global-setup.ts',

@@ -54,7 +54,7 @@ beforeAll(async () => {
       body: JSON.stringify({ id: ofA.event, kind: 'MessageEvent', source: 'user', timestamp: new Date().toISOString() }),
     },
   ]);
-}, 60_000);
+});
 
 afterAll(() => t.close());
 

@@ -58,7 +58,7 @@ beforeAll(async () => {
     })
     .execute();
   snapshot = await stored();
-}, 30_000);
+});
 afterAll(async () => {
   await t.close();
   report('fuzz', { requests, refused });

@@ -175,7 +175,7 @@ describe.each(setups)(
       if (engine) await removeDockerLeftovers(engine, dataDir);
       fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 2 });
       fs.rmSync(`${dataDir}-specs.json`, { force: true });
-    }, 60_000);
+    });
 
     it("cannot reach another sandbox's agent server, and a request that is no URL does not end it", async () => {
       const port = Number(new URL(urlOf(victim, 'AGENT_SERVER')).port);

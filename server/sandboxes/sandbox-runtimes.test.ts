@@ -363,25 +363,21 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     });
   });
 
-  it(
-    'fails the start clearly when the base image lacks what the agent server needs: saying what it lacks, and what a base must be',
-    { timeout: 60_000 },
-    async () => {
-      const busybox = ['/bin/busybox', '/usr/bin/busybox'].find((candidate) => fs.existsSync(candidate))!;
-      await withScratchImage({ busybox: { copy: busybox } }, ['RUN ["/bin/busybox", "--install", "-s", "/bin"]'], async (base) => {
-        const why = `The base image ${base} lacks bash, git: it must be ${BASE_NEEDS}`;
-        expect(await startOnBase(base)).toMatchObject({
-          sandbox: { status: 'ERROR', status_detail: `Could not start: ${why}` },
-          builds: [['failed', 'agent-server', base, why, expect.stringMatching(/^agent-console-sandbox-on-base:/)]],
-        });
+  it('fails the start clearly when the base image lacks what the agent server needs: saying what it lacks, and what a base must be', async () => {
+    const busybox = ['/bin/busybox', '/usr/bin/busybox'].find((candidate) => fs.existsSync(candidate))!;
+    await withScratchImage({ busybox: { copy: busybox } }, ['RUN ["/bin/busybox", "--install", "-s", "/bin"]'], async (base) => {
+      const why = `The base image ${base} lacks bash, git: it must be ${BASE_NEEDS}`;
+      expect(await startOnBase(base)).toMatchObject({
+        sandbox: { status: 'ERROR', status_detail: `Could not start: ${why}` },
+        builds: [['failed', 'agent-server', base, why, expect.stringMatching(/^agent-console-sandbox-on-base:/)]],
       });
-      await withScratchImage({ hello: { text: 'no shell here\n' } }, [], async (base) => {
-        expect(await startOnBase(base)).toMatchObject({
-          sandbox: { status: 'ERROR', status_detail: `Could not start: The base image ${base} has no /bin/sh: it must be ${BASE_NEEDS}` },
-        });
+    });
+    await withScratchImage({ hello: { text: 'no shell here\n' } }, [], async (base) => {
+      expect(await startOnBase(base)).toMatchObject({
+        sandbox: { status: 'ERROR', status_detail: `Could not start: The base image ${base} has no /bin/sh: it must be ${BASE_NEEDS}` },
       });
-    },
-  );
+    });
+  });
 
   it("cannot reach another sandbox's ports, only the host and beyond", async () => {
     const t = await app();
@@ -560,8 +556,7 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     expect((await engine.listVolumes({ filters: label })).Volumes ?? []).toEqual([]);
   });
 
-  // Two server processes and two containers: a loaded machine takes more than the default.
-  it('adopts its running and paused containers after a SIGKILL of the server', { timeout: 60_000 }, async () => {
+  it('adopts its running and paused containers after a SIGKILL of the server', async () => {
     const engine = (await localEngine())!;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-docker-kill-'));
     const servers: ServerProcess[] = [];
@@ -601,83 +596,73 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containe
     }
   });
 
-  // Several containers started, stopped and started again: a loaded machine takes more than the default.
-  it(
-    'tells why a container ended while the server was down, one that ends after its restart, and one that failed, was started again and failed again',
-    { timeout: 60_000 },
-    async () => {
-      const waitForEnd = 'until [ -f end ]; do sleep 0.1; done';
-      const specs = [
-        shellSpec('soon', 'echo "gone soon" >&2; exit 3'),
-        shellSpec('later', `${waitForEnd}; echo "gone later" >&2; exit 4`),
-        shellSpec(
-          'again',
-          `if [ -f ran ]; then ${waitForEnd}; echo "failed again" >&2; exit 5; fi; touch ran; echo "failed once" >&2; exit 6`,
-        ),
-      ];
-      const first = await app({ sandboxSpecs: specs });
-      const soon = await start(first, 'soon');
-      const later = await start(first, 'later');
-      const again = await start(first, 'again');
-      expect(await statusBecomes(first, again, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 6: failed once' });
-      apps.splice(apps.indexOf(first), 1);
-      await first.close({ keepData: true });
-      const ended = await containerOf(soon);
-      await expect.poll(async () => (await ended.inspect()).State.Running, { timeout: 10_000 }).toBe(false);
-      // started again behind the back of a server that is down
-      await (await containerOf(again)).start();
+  it('tells why a container ended while the server was down, one that ends after its restart, and one that failed, was started again and failed again', async () => {
+    const waitForEnd = 'until [ -f end ]; do sleep 0.1; done';
+    const specs = [
+      shellSpec('soon', 'echo "gone soon" >&2; exit 3'),
+      shellSpec('later', `${waitForEnd}; echo "gone later" >&2; exit 4`),
+      shellSpec(
+        'again',
+        `if [ -f ran ]; then ${waitForEnd}; echo "failed again" >&2; exit 5; fi; touch ran; echo "failed once" >&2; exit 6`,
+      ),
+    ];
+    const first = await app({ sandboxSpecs: specs });
+    const soon = await start(first, 'soon');
+    const later = await start(first, 'later');
+    const again = await start(first, 'again');
+    expect(await statusBecomes(first, again, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 6: failed once' });
+    apps.splice(apps.indexOf(first), 1);
+    await first.close({ keepData: true });
+    const ended = await containerOf(soon);
+    await expect.poll(async () => (await ended.inspect()).State.Running, { timeout: 10_000 }).toBe(false);
+    // started again behind the back of a server that is down
+    await (await containerOf(again)).start();
 
-      const second = await app({ dataDir: first.dataDir, sandboxSpecs: specs });
-      expect(await statusBecomes(second, soon, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 3: gone soon' });
-      // it runs again: how it failed before is history
-      expect(await statusBecomes(second, again, 'STARTING')).toMatchObject({ status_detail: null });
-      for (const id of [later, again]) await second.services.sandboxes.exec(sessionKeyCaller, id, ['touch', 'end'], { timeoutMs: 10_000 });
-      expect(await statusBecomes(second, later, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 4: gone later' });
-      const failedAgain = await statusBecomes(second, again, 'ERROR');
-      expect(failedAgain.status_detail).toMatch(/^The process exited with code 5: .*failed again$/);
-    },
-  );
+    const second = await app({ dataDir: first.dataDir, sandboxSpecs: specs });
+    expect(await statusBecomes(second, soon, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 3: gone soon' });
+    // it runs again: how it failed before is history
+    expect(await statusBecomes(second, again, 'STARTING')).toMatchObject({ status_detail: null });
+    for (const id of [later, again]) await second.services.sandboxes.exec(sessionKeyCaller, id, ['touch', 'end'], { timeoutMs: 10_000 });
+    expect(await statusBecomes(second, later, 'ERROR')).toMatchObject({ status_detail: 'The process exited with code 4: gone later' });
+    const failedAgain = await statusBecomes(second, again, 'ERROR');
+    expect(failedAgain.status_detail).toMatch(/^The process exited with code 5: .*failed again$/);
+  });
 
-  // Two containers each stopped and started twice: as above.
-  it(
-    'takes a container stopped or killed behind its back for a stop it can resume, and a crash on its own for an error',
-    { timeout: 60_000 },
-    async () => {
-      const crash = shellSpec('crash', 'until [ -f crash-now ]; do sleep 0.1; done; rm crash-now; echo "boom" >&2; exit 5');
-      const t = await app({ sandboxSpecs: [idle, crash] });
-      const stopped = await runningIdle(t);
-      const crashing = await start(t, 'crash');
-      const container = await containerOf(stopped);
-      const crasher = await containerOf(crashing);
-      /** Crashes the other sandbox: its end comes after what was done before on the engine's event stream, so once it shows, that was taken in. */
-      const crashAfterwards = async () => {
-        await t.services.sandboxes.exec(sessionKeyCaller, crashing, ['touch', 'crash-now'], { timeoutMs: 10_000 });
-        const crashed = await statusBecomes(t, crashing, 'ERROR');
-        expect(crashed.status_detail).toMatch(/^The process exited with code 5: .*boom$/);
-      };
+  it('takes a container stopped or killed behind its back for a stop it can resume, and a crash on its own for an error', async () => {
+    const crash = shellSpec('crash', 'until [ -f crash-now ]; do sleep 0.1; done; rm crash-now; echo "boom" >&2; exit 5');
+    const t = await app({ sandboxSpecs: [idle, crash] });
+    const stopped = await runningIdle(t);
+    const crashing = await start(t, 'crash');
+    const container = await containerOf(stopped);
+    const crasher = await containerOf(crashing);
+    /** Crashes the other sandbox: its end comes after what was done before on the engine's event stream, so once it shows, that was taken in. */
+    const crashAfterwards = async () => {
+      await t.services.sandboxes.exec(sessionKeyCaller, crashing, ['touch', 'crash-now'], { timeoutMs: 10_000 });
+      const crashed = await statusBecomes(t, crashing, 'ERROR');
+      expect(crashed.status_detail).toMatch(/^The process exited with code 5: .*boom$/);
+    };
 
-      await container.stop({ t: 5 });
-      expect((await container.inspect()).State).toMatchObject({ ExitCode: 143, OOMKilled: false, Error: '' });
-      await crashAfterwards();
-      expect(await sandboxInfo(t, stopped)).toMatchObject({ status: 'PAUSED', status_detail: null, exposed_urls: null });
+    await container.stop({ t: 5 });
+    expect((await container.inspect()).State).toMatchObject({ ExitCode: 143, OOMKilled: false, Error: '' });
+    await crashAfterwards();
+    expect(await sandboxInfo(t, stopped)).toMatchObject({ status: 'PAUSED', status_detail: null, exposed_urls: null });
 
-      // started again behind its back, it runs (its spec has no agent server: STARTING, not failed)
-      await container.start();
-      expect(await statusBecomes(t, stopped, 'STARTING')).toMatchObject({ status_detail: null });
-      expect((await t.services.sandboxes.exec(sessionKeyCaller, stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
+    // started again behind its back, it runs (its spec has no agent server: STARTING, not failed)
+    await container.start();
+    expect(await statusBecomes(t, stopped, 'STARTING')).toMatchObject({ status_detail: null });
+    expect((await t.services.sandboxes.exec(sessionKeyCaller, stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
 
-      await container.kill();
-      expect((await container.inspect()).State).toMatchObject({ ExitCode: 137, OOMKilled: false });
-      await crasher.start();
-      expect(await statusBecomes(t, crashing, 'STARTING')).toMatchObject({ status_detail: null });
-      await crashAfterwards();
-      expect(await sandboxInfo(t, stopped)).toMatchObject({ status: 'PAUSED', status_detail: null });
+    await container.kill();
+    expect((await container.inspect()).State).toMatchObject({ ExitCode: 137, OOMKilled: false });
+    await crasher.start();
+    expect(await statusBecomes(t, crashing, 'STARTING')).toMatchObject({ status_detail: null });
+    await crashAfterwards();
+    expect(await sandboxInfo(t, stopped)).toMatchObject({ status: 'PAUSED', status_detail: null });
 
-      expect((await call(t, 'POST', `/api/v1/sandboxes/${stopped}/resume`)).json()).toEqual({ success: true, paused_sandbox_ids: [] });
-      expect(await statusBecomes(t, stopped, 'STARTING')).toMatchObject({ status_detail: null });
-      expect((await t.services.sandboxes.exec(sessionKeyCaller, stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
-    },
-  );
+    expect((await call(t, 'POST', `/api/v1/sandboxes/${stopped}/resume`)).json()).toEqual({ success: true, paused_sandbox_ids: [] });
+    expect(await statusBecomes(t, stopped, 'STARTING')).toMatchObject({ status_detail: null });
+    expect((await t.services.sandboxes.exec(sessionKeyCaller, stopped, ['true'], { timeoutMs: 10_000 })).exitCode).toBe(0);
+  });
 
   it('follows a pause and an unpause behind its back, and notifies the agent server as after its own resume', async () => {
     const llm = await startOpenAiStub([{ hang: true }]); // on loopback: the server's LLM proxy calls it

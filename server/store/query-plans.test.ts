@@ -114,7 +114,7 @@ describe.each(databasesUnderTest())('query plans on %s', (database) => {
     }
     await migrateToLatest(db);
     await seed(db);
-  }, 60_000);
+  });
   afterAll(async () => {
     await db.destroy();
     await cleanUp();

@@ -43,7 +43,7 @@ beforeAll(async () => {
   const task = (await call(alice.key, 'POST', '/api/v1/app-conversations', { title: 'Alice’s work' })).json() as StartTask;
   for (let tries = 0; !/READY|ERROR/.test((started = await taskOf(alice.key, task.id)).status) && tries < 200; tries++) await sleep(100);
   if (started.status !== 'READY') throw new Error(`Alice's conversation did not start: ${started.detail}`);
-}, 60_000);
+});
 
 afterAll(() => t.close());
 

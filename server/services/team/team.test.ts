@@ -392,7 +392,7 @@ describe('sandbox limits', () => {
     const resumed = await call(t, 'POST', `/api/v1/sandboxes/${first.id}/resume`, member.key);
     expect(resumed.statusCode).toBe(409);
     expect(resumed.json().detail).toMatch(/are other users'/);
-  }, 60_000);
+  });
 });
 
 describe('an admin’s owner filter', () => {

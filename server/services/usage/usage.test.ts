@@ -87,7 +87,7 @@ describe.each(databasesUnderTest())('usage and cost on %s', (database) => {
         { user_id: bob.userId, conversation_id: 'c3', created_at: '2026-03-02T11:00:00.000Z' },
       ])
       .execute();
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
   });
@@ -249,7 +249,7 @@ describe('sandbox running time', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
-  }, 60_000);
+  });
   afterAll(async () => {
     await t?.close();
   });
