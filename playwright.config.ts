@@ -39,8 +39,8 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: true,
   retries: 0,
-  // A limit that catches a hang, not a measure of speed: on a loaded machine a test takes about
-  // twice as long, and one that fails only there proves nothing.
+  // A limit that catches a hang, not a measure of speed: a test that fails only on a loaded
+  // machine proves nothing.
   timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
