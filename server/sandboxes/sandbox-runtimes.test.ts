@@ -135,11 +135,8 @@ describe.each(runtimes)('what sandboxes use, on the %s runtime', (runtime: Runti
 });
 
 describe.each(runtimes.filter((runtime) => runtime === 'docker'))('only containers (%s)', (runtime) => {
-  // Shell specs never answer /alive: a start timeout within a slow test's length would turn the
-  // exit a test waits for into a timeout. A test about the timeout sets its own.
   async function app(options: TestAppOptions = {}) {
-    const sandboxLimits = { startTimeoutMs: 10 * 60_000, ...options.sandboxLimits };
-    const t = await startTestApp({ sandboxRuntime: runtime, ...options, sandboxLimits });
+    const t = await startTestApp({ sandboxRuntime: runtime, ...options });
     apps.push(t);
     return t;
   }

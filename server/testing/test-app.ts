@@ -130,7 +130,10 @@ export async function startTestApp(options: TestAppOptions = {}) {
     log,
     dataDir,
     sandboxSpecs: options.sandboxSpecs ?? loadSandboxSpecs(undefined),
-    sandboxLimits: { maxSandboxes: 20, maxRunning: 5, startTimeoutMs: 15_000, stopGraceMs: 2000, ...options.sandboxLimits },
+    // No start timeout within a test's length: a test's shell specs never answer /alive, and a
+    // timeout that came first on a slow machine would stand for the exit the test waits for. A
+    // test about the timeout sets its own.
+    sandboxLimits: { maxSandboxes: 20, maxRunning: 5, startTimeoutMs: 10 * 60_000, stopGraceMs: 2000, ...options.sandboxLimits },
     verifyGitTokens: options.verifyGitTokens ?? false,
     setupScriptTimeoutMs: options.setupScriptTimeoutMs ?? 30_000,
     sandboxUidBase,
