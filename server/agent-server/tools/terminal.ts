@@ -23,8 +23,8 @@ export function capOutput(output: string): string {
   return `${output.slice(0, half)}\n[… output cut: ${cut} characters left out of ${output.length} …]\n${output.slice(-half)}`;
 }
 
-/** Every process below `pid` (Linux /proc), so a timed-out command's children go too. */
-function descendants(pid: number): number[] {
+/** The children of each process (Linux /proc), by the parent's id. */
+function childrenByParent(): Map<number, number[]> {
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -36,20 +36,10 @@ function descendants(pid: number): number[] {
       // The process ended meanwhile.
     }
   }
-  const found: number[] = [];
-  const visit = (id: number) => {
-    for (const child of children.get(id) ?? []) {
-      found.push(child);
-      visit(child);
-    }
-  };
-  visit(pid);
-  return found;
+  return children;
 }
 
-const treeOf = (pid: number) => [pid, ...descendants(pid)];
-
-function signalAll(pids: number[], signal: NodeJS.Signals): void {
+function signalAll(pids: Iterable<number>, signal: NodeJS.Signals): void {
   for (const id of pids) {
     try {
       process.kill(id, signal);
@@ -57,6 +47,26 @@ function signalAll(pids: number[], signal: NodeJS.Signals): void {
       // Already gone.
     }
   }
+}
+
+/**
+ * Sends `signal` to `roots` and every process below them, and returns them all. They are stopped
+ * first, round by round until a reading of /proc finds no new one: a process forked while the
+ * tree was read would otherwise miss the signal and outlive a shell that ends on it. A stopped
+ * process cannot fork, and a fork under way when the stop comes is either seen or undone.
+ */
+function signalTree(roots: number[], signal: NodeJS.Signals): number[] {
+  const stopped = new Set<number>();
+  for (let fresh = roots; fresh.length > 0; ) {
+    signalAll(fresh, 'SIGSTOP');
+    for (const id of fresh) stopped.add(id);
+    const children = childrenByParent();
+    const below = (id: number): number[] => (children.get(id) ?? []).flatMap((child) => [child, ...below(child)]);
+    fresh = [...stopped].flatMap(below).filter((id) => !stopped.has(id));
+  }
+  signalAll(stopped, signal);
+  signalAll(stopped, 'SIGCONT');
+  return [...stopped];
 }
 
 /** How long an interrupted command has to end on SIGINT before it is killed. */
@@ -103,18 +113,17 @@ export function runTerminal(
     child.stderr.setEncoding('utf8').on('data', collect);
     const timer = setTimeout(() => {
       timedOut = true;
-      if (child.pid) signalAll(treeOf(child.pid), 'SIGKILL');
+      if (child.pid) signalTree([child.pid], 'SIGKILL');
     }, seconds * 1000);
     // Stop: an interrupt, as Ctrl+C would send, then a kill for what ignores it.
     let interrupted = false;
     const interrupt = () => {
       if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
       interrupted = true;
-      // The processes of the command as it is now: the shell may end on the interrupt and leave
-      // a background process (which ignores SIGINT) behind; that one is killed all the same.
-      const tree = treeOf(child.pid);
-      signalAll(tree, 'SIGINT');
-      setTimeout(() => signalAll(tree, 'SIGKILL'), INTERRUPT_GRACE_MS).unref();
+      // The shell may end on the interrupt and leave a background process (which ignores
+      // SIGINT) behind; the processes the interrupt reached are killed all the same.
+      const reached = signalTree([child.pid], 'SIGINT');
+      setTimeout(() => signalTree(reached, 'SIGKILL'), INTERRUPT_GRACE_MS).unref();
     };
     if (signal?.aborted) interrupt();
     else signal?.addEventListener('abort', interrupt, { once: true });
