@@ -57,7 +57,7 @@ function signalAll(pids: Iterable<number>, signal: NodeJS.Signals): void {
  */
 function signalTree(roots: number[], signal: NodeJS.Signals): number[] {
   const stopped = new Set<number>();
-  for (let fresh = roots; fresh.length > 0; ) {
+  for (let fresh = roots; fresh.length > 0;) {
     signalAll(fresh, 'SIGSTOP');
     for (const id of fresh) stopped.add(id);
     const children = childrenByParent();
