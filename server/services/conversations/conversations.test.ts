@@ -251,8 +251,8 @@ describe.each(runtimes.filter((runtime) => runtime === 'docker'))('a conversatio
 
 // What the runtime does not change: the registry, the caps, validation; run once, on processes.
 describe('starting a conversation', () => {
-  it('creates the branch when the repository does not have it', async () => {
-    const served = await repo({ 'octo/plain': { files: { 'a.txt': 'a\n' } } }, 'tok');
+  it('creates the branch when the repository does not have it, entering the sandbox once for the clone and once for the setup script', async () => {
+    const served = await repo({ 'octo/plain': { files: { 'a.txt': 'a\n', '.openhands/setup.sh': 'touch set-up\n' } } }, 'tok');
     const t = await app();
     await json(t, 'POST', '/api/add-git-providers', { provider_tokens: { gitlab: { token: 'tok', host: served.host } } });
     const entered = vi.spyOn(t.services.sandboxes, 'exec');
@@ -260,9 +260,11 @@ describe('starting a conversation', () => {
     expect(done.status).toBe('READY');
     const commands = entered.mock.calls.map(([, , command]) => command.slice(0, 2).join(' '));
     expect(await branchIn(t, done.sandbox_id!, `workspaces/${done.app_conversation_id}/plain`)).toBe('new-work');
-    // Each command is a process entered into the sandbox: the clone, then the branch and one look
-    // at what the later steps need (a setup script, a hook, skills, the path), not one per question.
-    expect(commands).toEqual(['git clone', 'sh -c']);
+    expect((await runIn(t, done.sandbox_id!, `workspaces/${done.app_conversation_id}/plain`, ['ls', 'set-up'])).exitCode).toBe(0);
+    // Each command is a process entered into the sandbox: the clone, the branch and a look at what
+    // the later steps need (a setup script, a hook, skills, the path) in one; the setup script and
+    // a look at what it changed in another. Not one per question.
+    expect(commands).toEqual(['sh -c', 'sh -c']);
   });
 
   it('waits for its new sandbox’s first response instead of asking for its status again and again', async () => {

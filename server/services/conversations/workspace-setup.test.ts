@@ -38,19 +38,27 @@ function home(): { dir: string; url: string } {
   return { dir, url: `file://${path.join(dir, 'remote.git')}` };
 }
 
-/**
- * Runs commands in `dir` as a sandbox runs them in its home; those `ended` picks out are not run
- * but answered as a command the time limit ended before it wrote anything (a real abort races the
- * command: a quick one may finish first).
- */
+/** Runs commands in `dir` as a sandbox runs them in its home. */
 const execIn =
-  (dir: string, ended: (command: string[]) => boolean = () => false): Exec =>
+  (dir: string, extraEnv: Record<string, string> = {}, realTimeoutMs?: number): Exec =>
   (command, { cwd, env, timeoutMs }) =>
-    ended(command)
-      ? Promise.resolve({ exitCode: null, output: '', timedOut: true })
-      : runInGroup(command, { cwd: path.join(dir, cwd ?? '.'), env: { PATH: process.env.PATH!, HOME: dir, ...env }, timeoutMs });
+    runInGroup(command, {
+      cwd: path.join(dir, cwd ?? '.'),
+      env: { PATH: process.env.PATH!, HOME: dir, ...env, ...extraEnv },
+      timeoutMs: realTimeoutMs ?? timeoutMs,
+    });
 
-const isCheckout = (command: string[]) => command.some((word) => word.includes('git checkout'));
+/**
+ * Runs commands as `execIn` does, with a git whose `subcommand` never ends and writes nothing,
+ * and a real time limit of a few seconds (what a step says is its own limit, not this one).
+ */
+function execWithHangingGit(dir: string, subcommand: string): Exec {
+  const bin = path.join(dir, 'bin');
+  fs.mkdirSync(bin);
+  const git = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+  fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\n[ "$1" = ${subcommand} ] && exec sleep 60\nexec ${git} "$@"\n`, { mode: 0o755 });
+  return execIn(dir, { PATH: `${bin}:${process.env.PATH}` }, 5000);
+}
 
 describe("a conversation's workspace", () => {
   it("checks out a pull request's branch as it is on the remote, and makes a new branch where there is none", async () => {
@@ -63,31 +71,55 @@ describe("a conversation's workspace", () => {
 
   it('says how a checkout ended when git wrote nothing: it gets as long as the clone', async () => {
     const { dir, url } = home();
-    const setup = new WorkspaceSetup(execIn(dir, isCheckout), 'ws', {});
+    const setup = new WorkspaceSetup(execWithHangingGit(dir, 'checkout'), 'ws', {});
     const failed = setup.prepare({ name: 'acme/app', source: { url, env: {} }, branch: 'pr-7' });
     await expect(failed).rejects.toThrow(StepFailed);
     await expect(failed).rejects.toThrow(/^Could not check out branch pr-7: git did not finish within 120 s without output$/);
+    // The clone was done: the checkout is what failed.
+    expect(fs.existsSync(path.join(dir, 'ws', '.git'))).toBe(true);
   });
 
   it('says how the clone ended when git wrote nothing', async () => {
     const { dir, url } = home();
-    const setup = new WorkspaceSetup(
-      execIn(dir, (command) => command.includes('clone')),
-      'ws',
-      {},
-    );
+    const setup = new WorkspaceSetup(execWithHangingGit(dir, 'clone'), 'ws', {});
     await expect(setup.prepare({ name: 'acme/app', source: { url, env: {} }, branch: null })).rejects.toThrow(
       /^Could not clone acme\/app: git did not finish within 120 s without output$/,
     );
   });
 
+  it('says what the clone wrote when it failed', async () => {
+    const { dir } = home();
+    const setup = new WorkspaceSetup(execIn(dir), 'ws', {});
+    await expect(setup.prepare({ name: 'acme/app', source: { url: `file://${dir}/none.git`, env: {} }, branch: 'pr-7' })).rejects.toThrow(
+      /^Could not clone acme\/app: git exited with code 128: .*and the repository exists\.$/s,
+    );
+  });
+
   it('says how the look at the workspace ended when it wrote nothing', async () => {
-    const { dir, url } = home();
-    const look = (command: string[]) => command[0] === 'sh' && !isCheckout(command);
-    const setup = new WorkspaceSetup(execIn(dir, look), 'ws', {});
-    await setup.prepare({ name: 'acme/app', source: { url, env: {} }, branch: null });
+    // Every command answered as one its time limit ended before it wrote anything: a sandbox that stopped answering.
+    const setup = new WorkspaceSetup(() => Promise.resolve({ exitCode: null, output: '', timedOut: true }), 'ws', {});
     await expect(setup.skills()).rejects.toThrow(
       /^Could not find the workspace in the sandbox: the look at it did not finish within 60 s without output$/,
+    );
+  });
+
+  it('runs the setup script, then sees what it changed; a failed one says how it ended, with its last lines', async () => {
+    const { dir, url } = home();
+    const upstream = path.join(dir, 'upstream');
+    fs.mkdirSync(path.join(upstream, '.openhands'));
+    fs.writeFileSync(path.join(upstream, '.openhands', 'setup.sh'), 'mkdir -p .openhands/skills && touch .openhands/skills/made.md\n');
+    git(upstream, 'add', '.');
+    git(upstream, 'commit', '--quiet', '-m', 'setup');
+    git(upstream, 'push', '--quiet', url, 'main');
+    const setup = new WorkspaceSetup(execIn(dir), 'ws', {});
+    await setup.prepare({ name: 'acme/app', source: { url, env: {} }, branch: null });
+    expect(await setup.skills()).toEqual([]);
+    await setup.runSetupScript(60_000);
+    expect(await setup.skills()).toEqual(['made']);
+
+    fs.writeFileSync(path.join(dir, 'ws', '.openhands', 'setup.sh'), 'echo one\necho two\nexit 3\n');
+    await expect(new WorkspaceSetup(execIn(dir), 'ws', {}).runSetupScript(60_000)).rejects.toThrow(
+      /^The setup script \.openhands\/setup\.sh exited with code 3\. Its last lines:\none\ntwo$/,
     );
   });
 });

@@ -47,15 +47,15 @@ export class WorkspaceSetup {
 
   /**
    * What the later steps look for, asked in one command (each command is a process entered into
-   * the sandbox): read once, and again only after the setup script, which may have changed it.
+   * the sandbox). A step that changes the workspace looks at it in its own command; this is for
+   * when none did.
    */
   #look(): Promise<WorkspaceContents> {
     this.#contents ??= this.#runThenLook(
       '',
       [],
-      this.workspace,
-      QUICK_MS,
-      (happened) => new StepFailed(`Could not find the workspace in the sandbox: the look at it ${happened}`),
+      { cwd: this.workspace, timeoutMs: QUICK_MS },
+      (ended) => new StepFailed(`Could not find the workspace in the sandbox: the look at it ${whatHappened(ended, QUICK_MS, 3)}`),
     );
     return this.#contents;
   }
@@ -63,19 +63,20 @@ export class WorkspaceSetup {
   /**
    * Runs `script` (with `args` as `$1`…; a failure exits non-zero), then looks at the workspace
    * it leaves the shell in, in the same command: one process entered into the sandbox, not two.
-   * `failed` is told how the command ended and what it wrote last.
+   * `failed` is told how the command ended, with what it wrote before the look.
    */
   async #runThenLook(
     script: string,
     args: string[],
-    cwd: string,
-    timeoutMs: number,
-    failed: (happened: string) => StepFailed,
+    { cwd, timeoutMs, env = {} }: { cwd: string; timeoutMs: number; env?: Record<string, string> },
+    failed: (ended: ExecResult) => StepFailed,
   ): Promise<WorkspaceContents> {
-    const result = await this.#run(['sh', '-c', `${script}\nprintf '%s\\n' '${LOOKED_AT}'\n${LOOK}`, 'sh', ...args], timeoutMs, {}, cwd);
+    const result = await this.#run(['sh', '-c', `${script}\nprintf '%s\\n' '${LOOKED_AT}'\n${LOOK}`, 'sh', ...args], timeoutMs, env, cwd);
     const [before = '', after] = result.output.split(`${LOOKED_AT}\n`);
-    if (result.exitCode !== 0) throw failed(whatHappened({ ...result, output: before }, timeoutMs, 3));
-    if (after === undefined) throw failed(`its output ended before the look at the workspace: ${lastLines(before, 3) || 'none'}`);
+    if (result.exitCode !== 0) throw failed({ ...result, output: before });
+    if (after === undefined) {
+      throw new StepFailed(`Could not look at the workspace: the command's output ended before it: ${lastLines(before, 3) || 'none'}`);
+    }
     return parseLook(after);
   }
 
@@ -88,47 +89,54 @@ export class WorkspaceSetup {
       this.#contents = this.#runThenLook(
         make,
         [this.workspace],
-        '.',
-        QUICK_MS,
-        (happened) => new StepFailed(`Could not create the workspace: it ${happened}`),
+        { cwd: '.', timeoutMs: QUICK_MS },
+        (ended) => new StepFailed(`Could not create the workspace: it ${whatHappened(ended, QUICK_MS, 3)}`),
       );
       await this.#contents;
       return;
     }
 
-    // git makes the workspace's folders itself. Its credentials are in this command's environment only.
-    const clone = await this.#run(
-      ['git', 'clone', '--quiet', '--', repository.source.url, this.workspace],
-      GIT_TIMEOUT_MS,
-      repository.source.env,
-      '.',
-    );
-    if (clone.exitCode !== 0) {
-      throw new StepFailed(`Could not clone ${repository.name}: git ${whatHappened(clone, GIT_TIMEOUT_MS, 3)}`);
-    }
-    if (!repository.branch) return;
-    const branch = repository.branch;
-    // The branch as it is on the remote, or a new one where there is none. A git command: as long as the clone may take.
-    const checkout = 'git checkout --quiet "$1" -- 2>/dev/null || git checkout --quiet -b "$1" -- || exit 1';
+    // The clone, the branch as it is on the remote (or a new one where there is none) and the
+    // look, in one command; a line after the clone tells which part failed. git makes the
+    // workspace's folders itself. Its credentials are in this command's environment only.
+    const { name, source, branch } = repository;
+    const script = [
+      'git clone --quiet -- "$1" "$2" || exit',
+      `printf '%s\\n' '${CLONED}'`,
+      'cd -- "$2" || exit',
+      ...(branch ? ['git checkout --quiet "$3" -- 2>/dev/null || git checkout --quiet -b "$3" -- || exit'] : []),
+    ].join('\n');
     this.#contents = this.#runThenLook(
-      checkout,
-      [branch],
-      this.workspace,
-      GIT_TIMEOUT_MS,
-      (happened) => new StepFailed(`Could not check out branch ${branch}: git ${happened}`),
+      script,
+      [source.url, this.workspace, ...(branch ? [branch] : [])],
+      { cwd: '.', timeoutMs: GIT_TIMEOUT_MS, env: source.env },
+      (ended) => {
+        const [, afterClone] = ended.output.split(`${CLONED}\n`);
+        if (afterClone === undefined) return new StepFailed(`Could not clone ${name}: git ${whatHappened(ended, GIT_TIMEOUT_MS, 3)}`);
+        const happened = whatHappened({ ...ended, output: afterClone }, GIT_TIMEOUT_MS, 3);
+        return new StepFailed(
+          branch
+            ? `Could not check out branch ${branch}: git ${happened}`
+            : `Could not find the workspace in the sandbox: the look at it ${happened}`,
+        );
+      },
     );
     await this.#contents;
   }
 
-  /** Runs `.openhands/setup.sh` when the repository has one. */
+  /** Runs `.openhands/setup.sh` when the repository has one, then looks at what it changed. */
   async runSetupScript(timeoutMs: number): Promise<void> {
     if (!(await this.#look()).setupScript) return;
-    const result = await this.#run(['sh', SETUP_SCRIPT], timeoutMs);
-    this.#contents = undefined;
-    if (result.exitCode === 0) return;
-    throw new StepFailed(
-      `The setup script ${SETUP_SCRIPT} ${howItEnded(result, timeoutMs)}. Its last lines:\n${lastLines(result.output, LAST_LINES)}`,
+    this.#contents = this.#runThenLook(
+      `sh ${SETUP_SCRIPT} || exit`,
+      [],
+      { cwd: this.workspace, timeoutMs },
+      (ended) =>
+        new StepFailed(
+          `The setup script ${SETUP_SCRIPT} ${howItEnded(ended, timeoutMs)}. Its last lines:\n${lastLines(ended.output, LAST_LINES)}`,
+        ),
     );
+    await this.#contents;
   }
 
   /** `.openhands/pre-commit.sh` becomes the workspace's pre-commit hook. */
@@ -162,6 +170,9 @@ interface WorkspaceContents {
   skills: string[];
 }
 
+/** The line a workspace's start writes once its clone is done (see prepare). */
+const CLONED = '--- cloned ---';
+
 /** The line between what a command did and what it found when it looked (see #runThenLook). */
 const LOOKED_AT = '--- looked at the workspace ---';
 
@@ -171,7 +182,8 @@ const LOOK = [
   `[ -f ${SETUP_SCRIPT} ] && echo setup`,
   `[ -f ${PRE_COMMIT_HOOK} ] && echo hook`,
   '[ -f .git/HEAD ] && echo git',
-  'for f in .openhands/skills/*.md .openhands/microagents/*.md; do [ -f "$f" ] && echo "skill:$(basename "$f" .md)"; done',
+  // The name by the shell's own expansions: `basename` would be a process for each skill.
+  'for f in .openhands/skills/*.md .openhands/microagents/*.md; do [ -f "$f" ] && name=${f##*/} && echo "skill:${name%.md}"; done',
   'true',
 ].join('\n');
 
