@@ -372,10 +372,12 @@ test.describe('on a 375 px wide screen', () => {
     await signIn(page);
     await page.goto('/sandboxes');
     await expect(status(page, paused)).toHaveText('Running', { timeout: 10_000 });
-    await page.getByRole('button', { name: `Pause ${paused}` }).click();
     await expect(status(page, running)).toHaveText('Running', { timeout: 10_000 });
-    await expect(status(page, paused)).toHaveText('Paused');
+    // The failed sandbox, the top card, grows a line with its reason as it turns to Error, which
+    // moves the cards below it: a click begun before that can end beside its button.
     await expect(status(page, failed)).toHaveText('Error');
+    await page.getByRole('button', { name: `Pause ${paused}` }).click();
+    await expect(status(page, paused)).toHaveText('Paused');
     await expect.poll(() => pageWidth(page)).toBeLessThanOrEqual(375);
     for (const [id, main] of [
       [running, 'Pause'],

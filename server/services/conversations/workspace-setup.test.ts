@@ -40,24 +40,34 @@ function home(): { dir: string; url: string } {
 
 /** Runs commands in `dir` as a sandbox runs them in its home. */
 const execIn =
-  (dir: string, extraEnv: Record<string, string> = {}, realTimeoutMs?: number): Exec =>
+  (dir: string): Exec =>
   (command, { cwd, env, timeoutMs }) =>
-    runInGroup(command, {
-      cwd: path.join(dir, cwd ?? '.'),
-      env: { PATH: process.env.PATH!, HOME: dir, ...env, ...extraEnv },
-      timeoutMs: realTimeoutMs ?? timeoutMs,
-    });
+    runInGroup(command, { cwd: path.join(dir, cwd ?? '.'), env: { PATH: process.env.PATH!, HOME: dir, ...env }, timeoutMs });
 
 /**
- * Runs commands as `execIn` does, with a git whose `subcommand` never ends and writes nothing,
- * and a real time limit of a few seconds (what a step says is its own limit, not this one).
+ * Runs commands as `execIn` does, with a git whose `subcommand` never ends and writes nothing.
+ * Once it has begun, the command is ended as its time limit would end it: the step then says
+ * its own limit, however long the rest took on a busy machine.
  */
 function execWithHangingGit(dir: string, subcommand: string): Exec {
   const bin = path.join(dir, 'bin');
+  const hanging = path.join(dir, 'hanging');
   fs.mkdirSync(bin);
   const git = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\n[ "$1" = ${subcommand} ] && exec sleep 60\nexec ${git} "$@"\n`, { mode: 0o755 });
-  return execIn(dir, { PATH: `${bin}:${process.env.PATH}` }, 5000);
+  const wrapper = `#!/bin/sh\nif [ "$1" = ${subcommand} ]; then : > '${hanging}'; exec sleep 60; fi\nexec ${git} "$@"\n`;
+  fs.writeFileSync(path.join(bin, 'git'), wrapper, { mode: 0o755 });
+  return async (command, { cwd, env, timeoutMs }) => {
+    const timeUp = new AbortController();
+    const watch = setInterval(() => fs.existsSync(hanging) && timeUp.abort(), 20);
+    try {
+      return await runInGroup(command, {
+        ...{ cwd: path.join(dir, cwd ?? '.'), timeoutMs, signal: timeUp.signal },
+        env: { PATH: `${bin}:${process.env.PATH}`, HOME: dir, ...env },
+      });
+    } finally {
+      clearInterval(watch);
+    }
+  };
 }
 
 describe("a conversation's workspace", () => {
