@@ -10,6 +10,7 @@ import { type AgentServerProcess, startAgentServer } from '../testing/agent-serv
 import { contextOverflow, type OpenAiStub, startOpenAiStub, type StubReply } from '../testing/openai-stub';
 import { type HttpMcpServer, startHttpMcpServer } from '../../test-support/mcp/http-server';
 import { STDIO_MCP_SERVER } from '../testing/stdio-mcp-server';
+import { running } from '../testing/running-commands';
 
 const LLM_KEY = 'sk-loop-test-llm-key-7f3a9c';
 const SECRET = 'tok-custom-secret-5b8e1d';
@@ -64,14 +65,6 @@ const info = async (id: string) => (await server.call('GET', `/api/conversations
 const ofKind = (events: AgentEvent[], kind: string) => events.filter((event) => event.kind === kind);
 const terminal = (command: string): StubReply => ({ toolCalls: [{ name: 'terminal', arguments: { command } }] });
 /** Processes whose command line is `command`. */
-const running = (command: string) =>
-  fs.readdirSync('/proc').filter((pid) => {
-    try {
-      return /^\d+$/.test(pid) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() === command;
-    } catch {
-      return false;
-    }
-  });
 const errorOf = (events: AgentEvent[]) => ofKind(events, 'ConversationErrorEvent').at(-1) as { code: string; detail: string } | undefined;
 
 const STDIO_SERVER = STDIO_MCP_SERVER;

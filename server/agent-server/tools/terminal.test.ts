@@ -1,17 +1,7 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runTerminal } from './terminal';
-
-/** The processes whose command line is `command`. */
-const running = (command: string) =>
-  fs.readdirSync('/proc').filter((pid) => {
-    try {
-      return /^\d+$/.test(pid) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() === command;
-    } catch {
-      return false;
-    }
-  });
+import { running } from '../../testing/running-commands';
 
 const context = { workingDir: os.tmpdir(), env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, mask: (text: string) => text };
 
