@@ -14,6 +14,8 @@ import { CHEAP_PASSWORD_HASHES } from './support/server';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DAY_MS = 86_400_000;
+/** npm run screenshots' own limit: past what it takes on a busy machine, short of the test's. */
+const SCREENSHOTS_TIMEOUT_MS = 150_000;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 interface Items<T> {
@@ -233,7 +235,7 @@ async function checkPages(page: Page, demo: DemoProcess): Promise<void> {
 test('npm run demo: every page shows the seeded team, npm run screenshots shoots each, Ctrl+C removes its sandboxes and data dir', async ({
   page,
 }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(480_000);
   const demo = await startDemo(CHEAP_PASSWORD_HASHES);
   let sandboxes: Sandbox[] = [];
   try {
@@ -244,9 +246,14 @@ test('npm run demo: every page shows the seeded team, npm run screenshots shoots
     await test.step('npm run screenshots writes each page in both schemes', async () => {
       const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-screenshots-'));
       try {
+        // A limit of its own, and what it printed (a line per page) when it fails: a hang says where.
         await promisify(execFile)(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/screenshots.ts', outDir], {
           cwd: ROOT,
           env: { ...process.env, DEMO_SIGN_IN_LINK: demo.signInLink },
+          timeout: SCREENSHOTS_TIMEOUT_MS,
+        }).catch((error: Error & { killed?: boolean; stdout?: string; stderr?: string }) => {
+          const killed = error.killed ? ` (ended after ${SCREENSHOTS_TIMEOUT_MS / 1000} s)` : '';
+          throw new Error(`npm run screenshots failed${killed}:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
         });
         expect(fs.readdirSync(outDir).sort()).toEqual(screenshotFiles().sort());
         for (const file of fs.readdirSync(outDir)) {

@@ -71,7 +71,13 @@ async function showScheme(page: Page, scheme: (typeof SCHEMES)[number]): Promise
   await page.locator(`html[data-mantine-color-scheme="${scheme}"]`).waitFor({ state: 'attached' });
 }
 
-export async function takeScreenshots(browser: Browser, demo: DemoConnection, outDir: string): Promise<string[]> {
+/** Writes each page's shots into `outDir`; `log` hears of each page as it begins, so a hang says where. */
+export async function takeScreenshots(
+  browser: Browser,
+  demo: DemoConnection,
+  outDir: string,
+  log: (line: string) => void = () => {},
+): Promise<string[]> {
   fs.mkdirSync(outDir, { recursive: true });
   const written: string[] = [];
   const conversationId = await demoConversationId(demo);
@@ -82,6 +88,7 @@ export async function takeScreenshots(browser: Browser, demo: DemoConnection, ou
     await page.getByRole('heading', { name: PAGES[HOME].title, level: 1 }).waitFor();
     // Each page loaded once, and shot in each scheme: a load costs the browser more than the shot.
     for (const shot of shots(conversationId)) {
+      log(`Shooting ${shot.name} (${shot.path})`);
       await page.emulateMedia({ colorScheme: SCHEMES[0] });
       await page.goto(shot.path);
       await shot.ready(page);

@@ -11,7 +11,7 @@ async function shoot(demo: DemoConnection, outDir: string): Promise<string[]> {
   // Debian's Chromium, as the e2e suite launches it.
   const browser = await chromium.launch(config.projects?.[0]?.use?.launchOptions);
   try {
-    return await takeScreenshots(browser, demo, outDir);
+    return await takeScreenshots(browser, demo, outDir, (line) => console.log(line));
   } finally {
     await browser.close();
   }

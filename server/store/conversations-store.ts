@@ -51,22 +51,14 @@ const likeContains = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c
 type ConversationQuery = SelectQueryBuilder<Database, 'app_conversations', object>;
 
 /**
- * An item's stored fields as one JSON object text, written by the database, not made into
- * JavaScript values and objects and then into JSON again. SQLite keeps it in a column, rewritten
- * by triggers when a field it holds changes (migrations 0011 and 0013; building it per query is
- * slower); PostgreSQL builds it as that migration does. Stored JSON (pr_number, skills) goes in as
- * it is; `archived` is a boolean. The service's lookup by id builds the same object from the
- * columns (a test holds them alike). See docs/performance.md.
+ * An item's stored fields as one JSON object text, written by the database when the row is, not
+ * made into JavaScript values and objects and then into JSON again: SQLite's triggers keep it
+ * (migrations 0011 and 0013), PostgreSQL's generated column (migration 0024); building it per
+ * search is slower on both. Stored JSON (pr_number, skills) goes in as it is; `archived` is a
+ * boolean. The service's lookup by id builds the same object from the columns (a test holds them
+ * alike). See docs/performance.md.
  */
-function storedFieldsJson(postgres: boolean) {
-  return postgres
-    ? sql<string>`json_build_object('id', id, 'created_by_user_id', user_id, 'sandbox_id', sandbox_id,
-        'selected_repository', selected_repository, 'selected_branch', selected_branch, 'git_provider', git_provider,
-        'title', title, 'trigger', trigger, 'pr_number', pr_number::json, 'llm_model', llm_model,
-        'parent_conversation_id', parent_conversation_id, 'sub_conversation_ids', json_build_array(),
-        'created_at', created_at, 'updated_at', updated_at, 'archived', archived = 1, 'skills', skills::json)::text`
-    : sql<string>`stored_fields_json`;
-}
+const storedFieldsJson = sql<string>`stored_fields_json`;
 
 /** Rows after `cursor` in an order by `first`, then `second`. Spelled with OR instead, SQLite walked the index from the first row. */
 const pastCursor = (first: Expression<unknown>, second: Expression<unknown>, cursor: Cursor, descending: boolean) =>
@@ -229,13 +221,7 @@ export class ConversationsStore {
   #searchQuery(scope: UserScope, filter: ConversationFilter, sort: ConversationSortOrder, cursor: Cursor | undefined, limit: number) {
     const filtered = applyFilter(this.db.selectFrom('app_conversations'), scope, filter, this.#postgres, sortColumn(sort));
     return inOrder(filtered, sort, cursor, this.#postgres)
-      .select([
-        'id',
-        'sandbox_id',
-        'metrics',
-        sql.ref<string>(sortColumn(sort)).as('sort_value'),
-        storedFieldsJson(this.#postgres).as('fields'),
-      ])
+      .select(['id', 'sandbox_id', 'metrics', sql.ref<string>(sortColumn(sort)).as('sort_value'), storedFieldsJson.as('fields')])
       .limit(limit + 1);
   }
 

@@ -22,7 +22,7 @@ const jsonList0011 = (column: string) => `CASE WHEN json_valid(${column}) THEN j
 
 /**
  * SQLite: a conversation's stored fields as the JSON object a search item has them (read by
- * ConversationsStore.search, beside PostgreSQL's `storedFieldsJson` there and the service's
+ * ConversationsStore.search, beside PostgreSQL's generated column of 0024 and the service's
  * `GET ?ids=` response), of row `row` (`new` in a trigger). Migration 0011's own (0013 renames its
  * column): a change of the item's fields is a new migration that makes the column and triggers
  * again, never an edit here.
@@ -714,6 +714,40 @@ const migrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       if (isPostgres(db)) await sql`DROP INDEX IF EXISTS app_conversations_title_trigrams`.execute(db);
+    },
+  },
+  '0024_stored_fields_json_on_postgres': {
+    /*
+     * PostgreSQL: a conversation's search fields as one JSON text in a generated column, as
+     * SQLite's triggers keep one, not built by every search for each row of its page. The
+     * functions are immutable, as a generated column needs: their inputs are texts and an integer.
+     * A stored list that is not JSON is `[]`, as SQLite's column and the service have it.
+     */
+    async up(db: Kysely<unknown>) {
+      if (!isPostgres(db)) return;
+      await sql`CREATE FUNCTION app_conversation_json_list(list text) RETURNS json LANGUAGE plpgsql IMMUTABLE AS $$
+        BEGIN RETURN coalesce(list::json, '[]'::json); EXCEPTION WHEN invalid_text_representation THEN RETURN '[]'::json; END $$`.execute(
+        db,
+      );
+      await sql`CREATE FUNCTION app_conversation_stored_fields(id text, user_id text, sandbox_id text, selected_repository text,
+          selected_branch text, git_provider text, title text, trigger text, pr_number text, llm_model text,
+          parent_conversation_id text, created_at text, updated_at text, archived integer, skills text)
+        RETURNS text LANGUAGE sql IMMUTABLE AS $$
+          SELECT json_build_object('id', id, 'created_by_user_id', user_id, 'sandbox_id', sandbox_id,
+            'selected_repository', selected_repository, 'selected_branch', selected_branch, 'git_provider', git_provider,
+            'title', title, 'trigger', trigger, 'pr_number', app_conversation_json_list(pr_number), 'llm_model', llm_model,
+            'parent_conversation_id', parent_conversation_id, 'sub_conversation_ids', json_build_array(),
+            'created_at', created_at, 'updated_at', updated_at, 'archived', archived = 1, 'skills', app_conversation_json_list(skills))::text
+        $$`.execute(db);
+      await sql`ALTER TABLE app_conversations ADD COLUMN stored_fields_json text GENERATED ALWAYS AS (app_conversation_stored_fields(id,
+        user_id, sandbox_id, selected_repository, selected_branch, git_provider, title, trigger, pr_number, llm_model,
+        parent_conversation_id, created_at, updated_at, archived, skills)) STORED`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      if (!isPostgres(db)) return;
+      await sql`ALTER TABLE app_conversations DROP COLUMN stored_fields_json`.execute(db);
+      await sql`DROP FUNCTION app_conversation_stored_fields`.execute(db);
+      await sql`DROP FUNCTION app_conversation_json_list`.execute(db);
     },
   },
 };

@@ -721,11 +721,64 @@ describe.each(onlyPostgres())('stored fields column renamed (0013) on postgres',
         ).rows.map((row) => row.name);
       expect((await migrator.migrateTo('0012_conversation_rowids_by_creation')).error).toBeUndefined();
       const before = await columns();
-      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect((await migrator.migrateTo('0013_conversation_stored_fields_json')).error).toBeUndefined();
       expect(await columns()).toEqual(before);
       expect(before).not.toContain('stored_fields_json');
       expect((await migrator.migrateTo('0012_conversation_rowids_by_creation')).error).toBeUndefined();
       expect(await columns()).toEqual(before);
+    } finally {
+      await db.destroy();
+      await drop();
+    }
+  });
+});
+
+describe.each(onlyPostgres())('stored fields column (0024) on postgres', () => {
+  it("holds each row's fields as its search item has them, written again on update, a list that is not JSON as []; and goes on the way down", async () => {
+    const { url, drop } = await freshPostgresDatabase();
+    const db = openPostgres(url);
+    const storedFields = async (id: string) => {
+      const { rows } = await sql<{ fields: string }>`SELECT stored_fields_json AS fields FROM app_conversations WHERE id = ${id}`.execute(
+        db,
+      );
+      return JSON.parse(rows[0]!.fields) as Record<string, unknown>;
+    };
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo('0023_title_trigrams_on_postgres')).error).toBeUndefined();
+      const store = new ConversationsStore(db);
+      await store.insert(conversationRecord({ id: 'a', title: 'Before', pr_number: '[7]', skills: 'not JSON' }));
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      // Rows there before the column have it too.
+      expect(await storedFields('a')).toEqual({
+        id: 'a',
+        created_by_user_id: 'default',
+        sandbox_id: expect.any(String),
+        selected_repository: null,
+        selected_branch: null,
+        git_provider: null,
+        title: 'Before',
+        trigger: null,
+        pr_number: [7],
+        llm_model: null,
+        parent_conversation_id: null,
+        sub_conversation_ids: [],
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+        archived: false,
+        skills: [],
+      });
+      await store.insert(conversationRecord({ id: 'b', title: 'Inserted', skills: '["review"]' }));
+      expect(await store.update('default', 'a', { title: 'Updated', archived: 1 })).toBe(true);
+      expect(await storedFields('b')).toMatchObject({ title: 'Inserted', skills: ['review'], archived: false });
+      expect(await storedFields('a')).toMatchObject({ title: 'Updated', archived: true });
+      const { rows } = await store.search('default', { archived: false }, 'TITLE', undefined, 10);
+      expect(rows.map((row) => JSON.parse(row.fields))).toEqual([await storedFields('b')]);
+
+      expect((await migrator.migrateTo('0023_title_trigrams_on_postgres')).error).toBeUndefined();
+      await expect(storedFields('a')).rejects.toThrow(/stored_fields_json/);
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect(await storedFields('a')).toMatchObject({ title: 'Updated' });
     } finally {
       await db.destroy();
       await drop();
