@@ -82,6 +82,25 @@ async function hasConversationColumn(db: Kysely<unknown>, name: string): Promise
   return columns.rows.some((column) => column.name === name);
 }
 
+/** A string or a number as JSON.stringify writes them in a list. */
+const JSON_SCALAR_0024 = String.raw`("([^"\\[:cntrl:]]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"|-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?)`;
+
+/**
+ * PostgreSQL, migration 0024: a stored list as JSON, `[]` when it is not JSON. What the service
+ * writes (a list of strings or numbers) is read without the exception block, which would start a
+ * subtransaction for each row written (too many in one transaction slow every session's snapshots).
+ */
+const JSON_LIST_FUNCTION_0024 = `CREATE FUNCTION app_conversation_json_list(list text) RETURNS json LANGUAGE plpgsql IMMUTABLE AS $$
+  BEGIN
+    IF list IS NULL THEN RETURN '[]'::json; END IF;
+    IF list ~ '^\\[(${JSON_SCALAR_0024}(,${JSON_SCALAR_0024})*)?\\]$' THEN RETURN list::json; END IF;
+    BEGIN
+      RETURN list::json;
+    EXCEPTION WHEN invalid_text_representation THEN
+      RETURN '[]'::json;
+    END;
+  END $$`;
+
 /**
  * Every migration, in order. Kept in code (not read from a folder) so the server runs the same
  * way from TypeScript sources and from a bundle. Never edit one that has shipped: add another.
@@ -725,10 +744,7 @@ const migrations: Record<string, Migration> = {
      */
     async up(db: Kysely<unknown>) {
       if (!isPostgres(db)) return;
-      await sql`CREATE FUNCTION app_conversation_json_list(list text) RETURNS json LANGUAGE plpgsql IMMUTABLE AS $$
-        BEGIN RETURN coalesce(list::json, '[]'::json); EXCEPTION WHEN invalid_text_representation THEN RETURN '[]'::json; END $$`.execute(
-        db,
-      );
+      await sql.raw(JSON_LIST_FUNCTION_0024).execute(db);
       await sql`CREATE FUNCTION app_conversation_stored_fields(id text, user_id text, sandbox_id text, selected_repository text,
           selected_branch text, git_provider text, title text, trigger text, pr_number text, llm_model text,
           parent_conversation_id text, created_at text, updated_at text, archived integer, skills text)

@@ -768,9 +768,13 @@ describe.each(onlyPostgres())('stored fields column (0024) on postgres', () => {
         archived: false,
         skills: [],
       });
-      await store.insert(conversationRecord({ id: 'b', title: 'Inserted', skills: '["review"]' }));
+      const skills = ['review', 'say "hi"', 'back\\slash', 'tab\tand\u0001', 'café ☕'];
+      await store.insert(conversationRecord({ id: 'b', title: 'Inserted', skills: JSON.stringify(skills), pr_number: '[12,3.5e2]' }));
+      await store.insert(conversationRecord({ id: 'c', title: 'Spaced', skills: ' [ "a" , 1 ] ', pr_number: '["unclosed' }));
       expect(await store.update('default', 'a', { title: 'Updated', archived: 1 })).toBe(true);
-      expect(await storedFields('b')).toMatchObject({ title: 'Inserted', skills: ['review'], archived: false });
+      expect(await storedFields('b')).toMatchObject({ title: 'Inserted', skills, pr_number: [12, 350], archived: false });
+      expect(await storedFields('c')).toMatchObject({ skills: ['a', 1], pr_number: [] });
+      await store.delete('default', 'c');
       expect(await storedFields('a')).toMatchObject({ title: 'Updated', archived: true });
       const { rows } = await store.search('default', { archived: false }, 'TITLE', undefined, 10);
       expect(rows.map((row) => JSON.parse(row.fields))).toEqual([await storedFields('b')]);
