@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONVERSATION_SORT_ORDERS, type ConversationFilter, TASK_SORT_ORDERS, type TaskFilter } from '../../src/contract/conversations';
 import type { EventFilter } from '../../src/contract/events';
 import { conversationRecord, startTaskRecord } from '../testing/conversation-records';
-import { databasesUnderTest, freshPostgresDatabase } from '../testing/databases';
+import { databasesUnderTest, freshPostgresDatabase, onlyPostgres } from '../testing/databases';
 import { fullScans, planOf, recordingQueries, sorts } from '../testing/query-plans';
 import { ConversationsStore } from './conversations-store';
 import { type Db, migrateToLatest, openPostgres, openSqlite } from './database';
@@ -210,5 +210,49 @@ describe.each(databasesUnderTest())('query plans on %s', (database) => {
 
   it('team members: listed in the order they joined', async () => {
     await expectIndexed('members', (db) => new UsersStore(db).list(0, 20));
+  });
+});
+
+describe.each(onlyPostgres())('title search plans on a larger table, on %s', () => {
+  it("reads a rare term's matches from the trigram index at every ANALYZE, for a member and for everyone", async () => {
+    const fresh = await freshPostgresDatabase();
+    const db = openPostgres(fresh.url);
+    try {
+      await migrateToLatest(db);
+      await db
+        .insertInto('users')
+        .values({ id: 'alice', email: 'alice@example.com', role: 'member', status: 'active', created_at: at(0) })
+        .execute();
+      // 100,000 conversations (at fewer a table scan is cheaper), a third of them a member's; one in a hundred has the term.
+      await sql`INSERT INTO app_conversations (id, user_id, sandbox_id, sandbox_created, title, pr_number, skills, archived, created_at, updated_at)
+        SELECT 'c' || n, CASE WHEN n % 3 = 2 THEN 'alice' ELSE 'default' END, 's' || (n % 100), 0,
+          (ARRAY['Fix', 'Flaky', 'Deploy', 'Review', 'Docs', 'Login', 'Update', 'Wombat'])[1 + n % 8] || ' ' ||
+            (ARRAY['tests', 'build', 'page', 'cache', 'search', 'form', 'api', 'notes'])[1 + (n * 7) % 8] || ' #' || n ||
+            CASE WHEN n % 100 = 0 THEN ' quokka' ELSE '' END,
+          '[]', '[]', 0, to_char(timestamp '2025-01-01' + n * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+          to_char(timestamp '2025-01-01' + n * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+        FROM generate_series(1, 100000) n`.execute(db);
+      // ANALYZE samples anew each time: the planner's choice must not depend on the sample.
+      for (let round = 0; round < 5; round++) {
+        await sql`ANALYZE app_conversations`.execute(db);
+        for (const scope of ['alice', EVERY_USER] as const) {
+          const recording = recordingQueries(db);
+          await new ConversationsStore(recording.db).search(
+            scope,
+            { archived: false, title__contains: 'quokka' },
+            'CREATED_AT_DESC',
+            undefined,
+            100,
+          );
+          const [query] = recording.queries;
+          const plan = await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${query!.sql}`, [...query!.parameters]));
+          const steps = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+          expect(steps, `round ${round + 1}, ${String(scope)}`).toContain('app_conversations_title_trigrams');
+        }
+      }
+    } finally {
+      await db.destroy();
+      await fresh.drop();
+    }
   });
 });
