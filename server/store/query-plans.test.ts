@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONVERSATION_SORT_ORDERS, type ConversationFilter, TASK_SORT_ORDERS, type TaskFilter } from '../../src/contract/conversations';
 import type { EventFilter } from '../../src/contract/events';
@@ -244,10 +244,8 @@ describe.each(onlyPostgres())('title search plans on a larger table, on %s', () 
             undefined,
             100,
           );
-          const [query] = recording.queries;
-          const plan = await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${query!.sql}`, [...query!.parameters]));
-          const steps = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
-          expect(steps, `round ${round + 1}, ${String(scope)}`).toContain('app_conversations_title_trigrams');
+          const plan = await planOf(db, recording.queries[0]!, { asCosted: true });
+          expect(plan.join('\n'), `round ${round + 1}, ${String(scope)}`).toContain('app_conversations_title_trigrams');
         }
       }
     } finally {

@@ -29,16 +29,20 @@ export function recordingQueries(db: Db): { db: Db; queries: CompiledQuery[] } {
 /**
  * The plan the database chooses for `query`, a line per step. PostgreSQL is told to avoid table
  * scans and sorts wherever it can: one left in its plan means no index serves the query, whatever
- * the table's size (at a test's size, a scan and a sort would be cheaper, and chosen).
+ * the table's size (at a test's size, a scan and a sort would be cheaper, and chosen). With
+ * `asCosted`, PostgreSQL plans by its costs alone, as it does for the server (a test on a table
+ * large enough for them to decide).
  */
-export async function planOf(db: Db, query: CompiledQuery): Promise<string[]> {
+export async function planOf(db: Db, query: CompiledQuery, { asCosted = false } = {}): Promise<string[]> {
   if (!isPostgres(db)) {
     const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query.sql}`, [...query.parameters]));
     return plan.rows.map((row) => row.detail);
   }
   return db.transaction().execute(async (trx) => {
-    await sql`SET LOCAL enable_seqscan = off`.execute(trx);
-    await sql`SET LOCAL enable_sort = off`.execute(trx);
+    if (!asCosted) {
+      await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+      await sql`SET LOCAL enable_sort = off`.execute(trx);
+    }
     const plan = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${query.sql}`, [...query.parameters]));
     return plan.rows.map((row) => row['QUERY PLAN'].trim());
   });
