@@ -1,9 +1,47 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
+import { Suspense } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeApi, json } from '../../testing/fake-api';
 import { renderView } from '../../testing/render';
 import { JoinPage } from './join-screen';
 import { PasswordSignIn } from './password-sign-in';
+import { SignInForm } from './sign-in-form';
+import { signInErrorToShow, signInFromLink } from './sign-in-link';
+
+describe('SignInForm', () => {
+  afterEach(() => window.history.replaceState(null, '', '/'));
+
+  it("says why the identity provider's sign-in failed, also when its first render was dropped, and once", async () => {
+    fakeApi({});
+    window.history.replaceState(null, '', '/#sign-in-error=Not%20on%20this%20team');
+    signInFromLink();
+    // Beside the form, something that suspends until it is resolved: React drops the form's first render and renders it again.
+    let resolve = () => {};
+    let resolved = false;
+    const later = new Promise<void>((done) => (resolve = done)).then(() => {
+      resolved = true;
+    });
+    function SuspendsOnce() {
+      if (!resolved) throw later;
+      return null;
+    }
+    const { unmount } = renderView(
+      <Suspense fallback={<p>Loading</p>}>
+        <SignInForm />
+        <SuspendsOnce />
+      </Suspense>,
+    );
+    expect(await screen.findByText('Loading')).toBeInTheDocument();
+    await act(async () => resolve());
+    expect(await screen.findByRole('alert')).toHaveTextContent('Not on this team');
+    expect(signInErrorToShow()).toBeNull();
+    unmount();
+
+    renderView(<SignInForm />);
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
 
 describe('PasswordSignIn', () => {
   it('asks for what is missing at its input before anything is sent', async () => {

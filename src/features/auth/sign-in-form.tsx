@@ -7,7 +7,7 @@ import { startCookieSession, verifySession } from '../../api/auth';
 import { describeError, isApiError } from '../../api/errors';
 import { normaliseBaseUrl, type Session, signIn } from '../../api/session';
 import { readServerFeatures } from '../../api/server-capabilities';
-import { takeSignInError } from './sign-in-link';
+import { forgetSignInError, signInErrorToShow } from './sign-in-link';
 
 async function problemWith(session: Session): Promise<string | null> {
   try {
@@ -75,7 +75,10 @@ export function SignInForm({ baseUrl: initialBaseUrl = '' }: { baseUrl?: string 
   const [checking, setChecking] = useState(false);
   const [otherServer, { toggle }] = useDisclosure(initialBaseUrl !== '');
   const byPassword = method === 'password' && !otherServer;
-  const [providerError] = useState(takeSignInError);
+  // Read while rendering, forgotten once on the page: a first render React drops and starts again
+  // (an update came meanwhile, or something beside it suspended) reads the same.
+  const [providerError] = useState(signInErrorToShow);
+  useEffect(forgetSignInError, []);
   const identityProvider = useIdentityProvider() && !otherServer;
 
   const submitKey = async () => {

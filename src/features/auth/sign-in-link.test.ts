@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { getSession, signIn } from '../../api/session';
-import { signInFromLink, takeSignInError } from './sign-in-link';
+import { forgetSignInError, signInErrorToShow, signInFromLink } from './sign-in-link';
 
 function fakeLocation(url: string): Location {
   const u = new URL(url);
@@ -28,14 +28,16 @@ describe('signInFromLink', () => {
     expect(history.replaceState).toHaveBeenCalledWith(null, '', '/#tab=mcp');
   });
 
-  it('takes the session cookie the server set as the sign-in, and keeps a sign-in error for the form once', () => {
+  it('takes the session cookie the server set as the sign-in, and keeps a sign-in error for the form until it is forgotten', () => {
     const history = { state: null, replaceState: vi.fn() } as unknown as History;
     expect(signInFromLink(fakeLocation('http://h/#session=cookie'), history)).toBe(true);
     expect(getSession()).toEqual({ apiKey: '', baseUrl: '' });
     expect(signInFromLink(fakeLocation('http://h/#sign-in-error=Not%20on%20this%20team'), history)).toBe(false);
     expect(history.replaceState).toHaveBeenLastCalledWith(null, '', '/');
-    expect(takeSignInError()).toBe('Not on this team');
-    expect(takeSignInError()).toBeNull();
+    expect(signInErrorToShow()).toBe('Not on this team');
+    expect(signInErrorToShow()).toBe('Not on this team');
+    forgetSignInError();
+    expect(signInErrorToShow()).toBeNull();
   });
 
   it('does nothing without a key', () => {
