@@ -782,6 +782,26 @@ const migrations: Record<string, Migration> = {
       if (isPostgres(db)) await sql`ALTER TABLE app_conversations ALTER COLUMN title SET STATISTICS -1`.execute(db);
     },
   },
+  '0026_title_trigrams_without_pending_list': {
+    /*
+     * PostgreSQL: a GIN index keeps new entries in a pending list until a vacuum merges them, and
+     * every search reads that whole list: after many new conversations a title search read a few
+     * hundred of its pages, and a handful of the index's own. Conversations are searched far more
+     * often than written: their titles go into the index at once, and what is pending goes in now.
+     */
+    async up(db: Kysely<unknown>) {
+      if (!isPostgres(db)) return;
+      const { rows } = await sql<{ index: string | null }>`SELECT to_regclass('app_conversations_title_trigrams')::text AS index`.execute(
+        db,
+      );
+      if (!rows[0]?.index) return; // made without pg_trgm (0023)
+      await sql`ALTER INDEX app_conversations_title_trigrams SET (fastupdate = off)`.execute(db);
+      await sql`SELECT gin_clean_pending_list('app_conversations_title_trigrams'::regclass)`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      if (isPostgres(db)) await sql`ALTER INDEX IF EXISTS app_conversations_title_trigrams SET (fastupdate = on)`.execute(db);
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

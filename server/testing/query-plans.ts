@@ -31,9 +31,10 @@ export function recordingQueries(db: Db): { db: Db; queries: CompiledQuery[] } {
  * scans and sorts wherever it can: one left in its plan means no index serves the query, whatever
  * the table's size (at a test's size, a scan and a sort would be cheaper, and chosen). With
  * `asCosted`, PostgreSQL plans by its costs alone, as it does for the server (a test on a table
- * large enough for them to decide).
+ * large enough for them to decide). With `run` too, PostgreSQL runs the query and says under each
+ * step how many pages it read (`pagesRead`).
  */
-export async function planOf(db: Db, query: CompiledQuery, { asCosted = false } = {}): Promise<string[]> {
+export async function planOf(db: Db, query: CompiledQuery, { asCosted = false, run = false } = {}): Promise<string[]> {
   if (!isPostgres(db)) {
     const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query.sql}`, [...query.parameters]));
     return plan.rows.map((row) => row.detail);
@@ -43,9 +44,18 @@ export async function planOf(db: Db, query: CompiledQuery, { asCosted = false } 
       await sql`SET LOCAL enable_seqscan = off`.execute(trx);
       await sql`SET LOCAL enable_sort = off`.execute(trx);
     }
-    const plan = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${query.sql}`, [...query.parameters]));
+    const explain = run ? 'EXPLAIN (ANALYZE, BUFFERS)' : 'EXPLAIN';
+    const plan = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`${explain} ${query.sql}`, [...query.parameters]));
     return plan.rows.map((row) => row['QUERY PLAN'].trim());
   });
+}
+
+/** The pages (in memory or not) the first step of a run `plan` (`planOf` with `run`) naming `what` read, itself and through the steps under it. */
+export function pagesRead(plan: string[], what: string): number {
+  const step = plan.findIndex((line) => line.includes(what));
+  const buffers = step < 0 ? undefined : plan.slice(step + 1).find((line) => line.startsWith('Buffers:'));
+  if (!buffers) throw new Error(`no step naming ${what}, with the pages it read, in:\n${plan.join('\n')}`);
+  return [...buffers.matchAll(/(?:hit|read)=(\d+)/g)].reduce((sum, [, pages]) => sum + Number(pages), 0);
 }
 
 /** The steps of `plan` that read a whole table: SQLite's `SCAN t` without an index, PostgreSQL's `Seq Scan`. */
