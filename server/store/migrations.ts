@@ -785,9 +785,9 @@ const migrations: Record<string, Migration> = {
   '0026_title_trigrams_without_pending_list': {
     /*
      * PostgreSQL: a GIN index keeps new entries in a pending list until a vacuum merges them, and
-     * every search reads that whole list: after many new conversations a title search read a few
-     * hundred of its pages, and a handful of the index's own. Conversations are searched far more
-     * often than written: their titles go into the index at once, and what is pending goes in now.
+     * every search reads that whole list: after many new conversations, far more pages of it than of
+     * the index itself. Conversations are searched far more often than written: their titles go
+     * into the index at once, and what is pending goes in now.
      */
     async up(db: Kysely<unknown>) {
       if (!isPostgres(db)) return;
