@@ -72,10 +72,10 @@ describe('the agent server', () => {
     expect((await call('GET', '/api/conversations?ids=not-an-id')).status).toBe(422);
   });
 
-  it("is one file that runs without node_modules: openai, ws, zod and the MCP SDK's client are bundled in", async () => {
+  it("is one directory that runs without node_modules: openai, ws, zod and the MCP SDK's client are bundled in", async () => {
     const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-server-alone-'));
-    const copy = path.join(alone, 'agent-server.js');
-    fs.copyFileSync(AGENT_SERVER_SCRIPT, copy);
+    fs.cpSync(path.dirname(AGENT_SERVER_SCRIPT), path.join(alone, 'agent-server'), { recursive: true });
+    const copy = path.join(alone, 'agent-server', path.basename(AGENT_SERVER_SCRIPT));
     const lonely = await startAgentServer(alone, 'alone-key-0123456789', copy);
     try {
       const created = await lonely.call('POST', '/api/conversations', {

@@ -1,6 +1,6 @@
 // The agent server: what runs inside each sandbox. It responds to health checks, holds the sandbox's
-// conversations and runs their agent. Built to one plain JavaScript file with its dependencies
-// (`npm run build:agent`) so a sandbox starts in milliseconds, without node_modules.
+// conversations and runs their agent. Built to plain JavaScript files with its dependencies
+// (`npm run build:agent`, build/agent-server/) so a sandbox starts in milliseconds, without node_modules.
 import http from 'node:http';
 import { SESSION_KEY_HEADER, sessionKeyCheck } from '../session-key';
 import { OWNER_VARIABLE } from './contract';

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENT_SERVER_SCRIPT } from '../specs';
 
@@ -24,12 +25,26 @@ function specifiers(source: string): string[] {
 
 const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builtinModules.includes(specifier);
 
-// The default sandbox image has node and this one file, no node_modules (`npm run build:agent` first).
+/** The build's own files: main.js and those it loads at first use, by paths relative to each other. */
+const isOwnFile = (specifier: string) => specifier.startsWith('./') || specifier.startsWith('../');
+
+// The default sandbox image has node and these files, no node_modules (`npm run build:agent` first).
 describe('the agent server bundle', () => {
-  it('loads nothing but Node built-ins', () => {
-    const found = specifiers(fs.readFileSync(AGENT_SERVER_SCRIPT, 'utf8'));
-    expect(found.length).toBeGreaterThan(0);
-    expect(found.filter((specifier) => !isBuiltin(specifier))).toEqual([]);
+  it('loads nothing but Node built-ins and its own files', () => {
+    const built = path.dirname(AGENT_SERVER_SCRIPT);
+    const files = fs.readdirSync(built, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
+    expect(files).toContain('main.js');
+    // The clients a conversation loads at first use are files of their own.
+    expect(files.length).toBeGreaterThan(1);
+    for (const file of files) {
+      const found = specifiers(fs.readFileSync(path.join(built, file), 'utf8'));
+      expect(
+        found.filter((specifier) => !isBuiltin(specifier) && !isOwnFile(specifier)),
+        file,
+      ).toEqual([]);
+      for (const own of found.filter(isOwnFile))
+        expect(fs.existsSync(path.resolve(built, path.dirname(file), own)), `${file}: ${own}`).toBe(true);
+    }
   });
 
   it('finds the bare imports of a bundle that has them', () => {

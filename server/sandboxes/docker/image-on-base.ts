@@ -9,6 +9,7 @@ import { statusCode } from './engine-errors';
 import { sharedLibraries } from './host-files';
 import {
   AGENT_SERVER_CONTAINER_PORT,
+  AGENT_SERVER_DIR_IN_IMAGE,
   AGENT_SERVER_IN_IMAGE,
   buildImage,
   CA_BUNDLE,
@@ -38,7 +39,8 @@ export const BASE_IMAGE_LABEL = 'agent-console.base-image';
 const HOME = '/opt/agent-console';
 const NODE = `${HOME}/bin/node`;
 const LIBRARIES = `${HOME}/lib`;
-const AGENT_SERVER = `${HOME}/agent-server.js`;
+const AGENT_SERVER_DIR = `${HOME}/agent-server`;
+const AGENT_SERVER = `${AGENT_SERVER_DIR}/${path.posix.basename(AGENT_SERVER_IN_IMAGE)}`;
 const CERTIFICATES = `${HOME}/ca-certificates.crt`;
 
 /**
@@ -115,7 +117,7 @@ function recipe(baseId: string, base: string, ours: string, libraries: string[])
   return `FROM ${ours} AS ours
 FROM ${baseId}
 USER 0:0
-${copy([AGENT_SERVER_IN_IMAGE], AGENT_SERVER)}
+${copy([`${AGENT_SERVER_DIR_IN_IMAGE}/`], `${AGENT_SERVER_DIR}/`)}
 ${copy([NODE_IN_IMAGE], NODE)}
 ${libraries.length > 0 ? copy(libraries, `${LIBRARIES}/`) : ''}
 ${copy([CA_BUNDLE], CERTIFICATES)}

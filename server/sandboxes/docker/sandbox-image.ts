@@ -14,7 +14,7 @@ import { firstExisting, sharedLibraries } from './host-files';
  * The default sandbox image, built from files on this machine (no registry is reachable): the
  * host's node, bash (the agent's terminal runs `bash -c`), busybox for sh and the usual
  * commands, git with its https helper, each with the libraries `ldd` lists, the host's CA bundle,
- * and the agent server bundle. Its tag is a hash of all of that, so any change gives a new image.
+ * and the agent server's build. Its tag is a hash of all of that, so any change gives a new image.
  */
 
 export const IMAGE_REPOSITORY = 'agent-console-sandbox';
@@ -32,8 +32,9 @@ export const CONTAINER_HOME = '/workspace';
 export const SANDBOX_UID = 1000;
 /** The host's CA bundle, which sandboxes trust (the host may reach the internet through a proxy that signs with its own CA). */
 export const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
-/** Where the default image holds the agent server and node (its libraries are at the host's paths). */
-export const AGENT_SERVER_IN_IMAGE = '/opt/agent-server/main.js';
+/** Where the default image holds the agent server's build (its entry, main.js, and the files it loads later) and node (its libraries are at the host's paths). */
+export const AGENT_SERVER_DIR_IN_IMAGE = '/opt/agent-server';
+export const AGENT_SERVER_IN_IMAGE = `${AGENT_SERVER_DIR_IN_IMAGE}/${path.basename(AGENT_SERVER_SCRIPT)}`;
 export const NODE_IN_IMAGE = '/usr/bin/node';
 
 /** The command the default image runs: its agent server. */
@@ -66,6 +67,16 @@ async function binaryWithLibraries(host: string, inImage: string): Promise<Entry
   return [{ path: inImage, file: host, mode: 0o755 }, ...libraries.map((library) => ({ path: library, file: library, mode: 0o755 }))];
 }
 
+/** Every file of the agent server's build, at its place under AGENT_SERVER_DIR_IN_IMAGE. */
+async function agentServerEntries(): Promise<Entry[]> {
+  const built = path.dirname(AGENT_SERVER_SCRIPT);
+  const files = (await fs.readdir(built, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
+  return files.map((file) => {
+    const relative = path.relative(built, path.join(file.parentPath, file.name));
+    return { path: path.posix.join(AGENT_SERVER_DIR_IN_IMAGE, ...relative.split(path.sep)), file: path.join(built, relative) };
+  });
+}
+
 /** Everything the image holds. */
 export async function imageEntries(): Promise<Entry[]> {
   const busybox = firstExisting('static busybox (apt-get install busybox-static)', ['/bin/busybox', '/usr/bin/busybox']);
@@ -81,7 +92,7 @@ export async function imageEntries(): Promise<Entry[]> {
     { path: '/usr/lib/git-core/git', link: '/usr/bin/git' },
     { path: '/bin/busybox', file: busybox, mode: 0o755 },
     { path: CA_BUNDLE, file: firstExisting('CA bundle', [CA_BUNDLE]) },
-    { path: AGENT_SERVER_IN_IMAGE, file: AGENT_SERVER_SCRIPT },
+    ...(await agentServerEntries()),
     {
       path: '/etc/passwd',
       text: `root:x:0:0:root:/root:/bin/sh\nsandbox:x:${SANDBOX_UID}:${SANDBOX_UID}:sandbox:${CONTAINER_HOME}:/bin/bash\n`,
