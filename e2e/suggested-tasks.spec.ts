@@ -65,7 +65,10 @@ test("suggested tasks from the user's GitHub show on Conversations; one click st
   await expect(log.getByRole('group', { name: 'Your message' }).first()).toContainText(
     'You are working on Pull Request #12 in repository ada/engine. You need to fix the failing CI checks.',
   );
-  expect(JSON.stringify(llm.requests[0]?.messages)).toContain('Use the GitHub API with the GITHUB_TOKEN environment variable');
+  // The agent asks the LLM after the message is shown: its request may be on its way still.
+  await expect
+    .poll(() => JSON.stringify(llm.requests[0]?.messages ?? null))
+    .toContain('Use the GitHub API with the GITHUB_TOKEN environment variable');
   // On the pull request's branch: its file is in the workspace.
   expect(await opened(api, page.url())).toMatchObject({
     selected_repository: 'ada/engine',
