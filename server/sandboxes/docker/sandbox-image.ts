@@ -32,8 +32,9 @@ export const CONTAINER_HOME = '/workspace';
 export const SANDBOX_UID = 1000;
 /** The host's CA bundle, which sandboxes trust (the host may reach the internet through a proxy that signs with its own CA). */
 export const CA_BUNDLE = '/etc/ssl/certs/ca-certificates.crt';
-/** Where the default image holds the agent server's build (its entry, main.js, and the files it loads later) and node (its libraries are at the host's paths). */
+/** Where the default image holds the agent server's build: its entry, and the files it loads at first use. */
 export const AGENT_SERVER_DIR_IN_IMAGE = '/opt/agent-server';
+/** Where it holds the agent server's entry, and node (its libraries are at the host's paths). */
 export const AGENT_SERVER_IN_IMAGE = `${AGENT_SERVER_DIR_IN_IMAGE}/${path.basename(AGENT_SERVER_SCRIPT)}`;
 export const NODE_IN_IMAGE = '/usr/bin/node';
 
