@@ -36,6 +36,8 @@ describe('the agent server bundle', () => {
     expect(files).toContain('main.js');
     // The clients a conversation loads at first use are files of their own.
     expect(files.length).toBeGreaterThan(1);
+    // CommonJS, wherever the directory is copied: Node starts it with less work than an ES module.
+    expect(JSON.parse(fs.readFileSync(path.join(built, 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
     for (const file of files) {
       const found = specifiers(fs.readFileSync(path.join(built, file), 'utf8'));
       expect(
