@@ -249,6 +249,7 @@ export default tseslint.config(
   {
     files: [
       'server/main.ts',
+      'server/start.ts',
       'server/demo/main.ts',
       'server/migrate-to-postgres.ts',
       'server/audit-verify.ts',

@@ -1,17 +1,7 @@
 import babel from '@rolldown/plugin-babel';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig } from 'vite';
+import { commonJsPackage } from './scripts/commonjs-package.ts';
 import { linguiMacros } from './scripts/lingui-macros.ts';
-
-/**
- * A package.json that makes the build's `.js` files CommonJS wherever the directory is copied
- * (the repository's own says `module`; a sandbox image has none).
- */
-const commonJsPackage = (): Plugin => ({
-  name: 'agent-server-commonjs-package',
-  generateBundle() {
-    this.emitFile({ type: 'asset', fileName: 'package.json', source: `${JSON.stringify({ type: 'commonjs' })}\n` });
-  },
-});
 
 // The agent server that runs inside each sandbox, bundled with its dependencies (openai, ws, zod, the MCP SDK's client)
 // into plain JavaScript files for Node in one directory, so a sandbox needs no node_modules.

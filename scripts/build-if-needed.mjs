@@ -40,6 +40,7 @@ const TARGETS = {
       'server/http/validation-detail.ts',
       'src/contract',
       'vite.agent-server.config.ts',
+      'scripts/commonjs-package.ts',
       'package-lock.json',
     ],
     config: 'vite.agent-server.config.ts',
@@ -47,7 +48,7 @@ const TARGETS = {
   server: {
     name: 'the server',
     output: 'build/server/main.js',
-    inputs: ['server', 'src/contract', 'vite.server.config.ts', 'package-lock.json'],
+    inputs: ['server', 'src/contract', 'vite.server.config.ts', 'scripts/commonjs-package.ts', 'package-lock.json'],
     // What the server never imports: editing a test does not rebuild it.
     ignore: /\.test\.ts$|\.soak\.ts$|^server\/testing\//,
     config: 'vite.server.config.ts',

@@ -1,35 +1,12 @@
-import { sessionKeyCaller } from './authz/caller';
-import { pino } from 'pino';
-import { ConfigError, configFromEnv, type ServerConfig } from './config';
-import { onStopSignal, openServer } from './run-server';
-import { keyLocation, signInMessage, stopMessage } from './start-messages';
+// `npm start`. Its modules load after the code cache is in place, so each compiles with the code
+// V8 made for it at an earlier start.
+import { installCodeCache } from './code-cache';
 
-async function main(): Promise<void> {
-  const config = configFromEnv();
-  if (config.upstreamUrl) return mainUpstream({ ...config, upstreamUrl: config.upstreamUrl });
-  // Log lines written at once, as console.log's are: the sign-in link comes after the start's, not among them.
-  const server = await openServer(config, { logDestination: pino.destination({ dest: process.stdout.fd, sync: true }) });
-  const { app, signInLink, cookieSignInPage } = await server.serve();
-  onStopSignal(server.log, async () => {
-    // Counted before the close ends the database.
-    const { running } = await server.services.sandboxes.capacity(sessionKeyCaller);
-    await app.close();
-    if (running > 0) console.log(`\n${stopMessage({ running, runtime: config.sandboxRuntime, dataDir: config.dataDir })}`);
-  });
-  const heading = 'Agent Console is running.';
-  console.log(signInMessage({ heading, notes: server.sandboxNotes, signInLink, cookieSignInPage, keyIsIn: keyLocation(config) }));
-}
-
-async function mainUpstream(config: ServerConfig & { upstreamUrl: URL }): Promise<void> {
-  // Loaded in this mode only: the proxy is a good part of a start's time.
-  const { serveUpstream } = await import('./upstream/run-upstream');
-  const { app, log, signInLink } = await serveUpstream(config);
-  const keyHint = config.sessionApiKey ? '' : "\nSign in with OpenHands' session key (any key if it has none).\n";
-  console.log(`\nAgent Console is running in front of OpenHands at ${config.upstreamUrl.href}. Open:\n\n    ${signInLink}\n${keyHint}`);
-  onStopSignal(log, () => app.close());
-}
-
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error);
-  process.exit(1);
-});
+const codeCache = installCodeCache(import.meta.dirname);
+import('./start').then(
+  ({ start, failedToStart }) => start(codeCache.save).catch(failedToStart),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

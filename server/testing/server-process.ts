@@ -24,13 +24,21 @@ export interface ServerProcessOptions {
   asUser?: number;
   /** With `asUser`, these supplementary groups (the Docker socket's); none otherwise. */
   groups?: number[];
+  /** The entry to run: build/server/main.js unless a copy of it. */
+  script?: string;
 }
 
 const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
-export async function startServerProcess({ dataDir, env = {}, asUser, groups = [] }: ServerProcessOptions): Promise<ServerProcess> {
-  const node = [process.execPath, builtServerScript('main')];
+export async function startServerProcess({
+  dataDir,
+  env = {},
+  asUser,
+  groups = [],
+  script = builtServerScript('main'),
+}: ServerProcessOptions): Promise<ServerProcess> {
+  const node = [process.execPath, script];
   const groupOption = groups.length ? `--groups=${groups.join(',')}` : '--clear-groups';
   const command = asUser === undefined ? node : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, groupOption, ...node];
   const child = spawn(command[0]!, command.slice(1), {

@@ -5,11 +5,13 @@ import { createLogger } from '../../logger';
 import { checkEngine, dockerFromEnv } from './engine';
 import { ensureDefaultImage } from './sandbox-image';
 
-try {
+async function buildDefaultImage(): Promise<void> {
   const docker = dockerFromEnv(process.env.DOCKER_HOST);
   await checkEngine(docker);
   process.stdout.write(`${await ensureDefaultImage(docker, createLogger('info'))}\n`);
-} catch (error) {
+}
+
+buildDefaultImage().catch((error: unknown) => {
   console.error(error instanceof ConfigError ? error.message : error);
   process.exitCode = 1;
-}
+});
