@@ -17,8 +17,8 @@ export interface CodeCache {
 /**
  * Compiles the built chunks in `dir` with the code V8 made for them at an earlier start, kept in
  * `dir/code-cache/`, and `save()` keeps it once the start has run: the cache then holds every
- * function the start compiled, which one made at compile time (v8-compile-cache, Node 22's
- * compile cache) would not, and most of a start's compiling is of those. A build empties `dir`,
+ * function the start compiled, which one made at compile time (as v8-compile-cache makes it)
+ * would not, and most of a start's compiling is of those. A build empties `dir`,
  * the cache with it: V8 checks a cache against its source's length, not its content. Where the
  * directory cannot be written (a read-only install), each start compiles as Node does.
  *
