@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
 import { type DemoProcess, startDemo } from '../scripts/demo-process';
 import { screenshotFiles } from '../scripts/screenshot-pages';
@@ -55,6 +54,36 @@ function sandboxProcesses(sandboxIds: string[]): number[] {
     } catch {
       return []; // gone meanwhile, or not ours to read
     }
+  });
+}
+
+/**
+ * `npm run screenshots` against the running demo, with a limit of its own: past it, it ends with
+ * what it started (tsx's Node, its browser), and the test fails with what it printed (a line per
+ * page), so a hang says where instead of waiting for the test's own limit.
+ */
+function runScreenshots(outDir: string, signInLink: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/screenshots.ts', outDir], {
+      cwd: ROOT,
+      env: { ...process.env, DEMO_SIGN_IN_LINK: signInLink },
+      // A process group of its own, ended whole.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    let ended = false;
+    const timer = setTimeout(() => {
+      ended = true;
+      process.kill(-child.pid!, 'SIGKILL');
+    }, SCREENSHOTS_TIMEOUT_MS);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`npm run screenshots failed${ended ? ` (ended after ${SCREENSHOTS_TIMEOUT_MS / 1000} s)` : ''}:\n${output}`));
+    });
   });
 }
 
@@ -246,15 +275,7 @@ test('npm run demo: every page shows the seeded team, npm run screenshots shoots
     await test.step('npm run screenshots writes each page in both schemes', async () => {
       const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-console-screenshots-'));
       try {
-        // A limit of its own, and what it printed (a line per page) when it fails: a hang says where.
-        await promisify(execFile)(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/screenshots.ts', outDir], {
-          cwd: ROOT,
-          env: { ...process.env, DEMO_SIGN_IN_LINK: demo.signInLink },
-          timeout: SCREENSHOTS_TIMEOUT_MS,
-        }).catch((error: Error & { killed?: boolean; stdout?: string; stderr?: string }) => {
-          const killed = error.killed ? ` (ended after ${SCREENSHOTS_TIMEOUT_MS / 1000} s)` : '';
-          throw new Error(`npm run screenshots failed${killed}:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-        });
+        await runScreenshots(outDir, demo.signInLink);
         expect(fs.readdirSync(outDir).sort()).toEqual(screenshotFiles().sort());
         for (const file of fs.readdirSync(outDir)) {
           expect(fs.readFileSync(path.join(outDir, file)).subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
