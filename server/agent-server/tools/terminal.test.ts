@@ -17,7 +17,7 @@ async function stopWhileRunning(command: string) {
 describe('Stop on a command that keeps forking', () => {
   // Each test's background processes have their own command line, so one test's leftovers
   // never count in another's.
-  const leftovers = ['sleep 611', 'sleep 612'];
+  const leftovers = ['sleep 611', 'sleep 612', 'sleep 613'];
   afterEach(() => {
     for (const command of leftovers) for (const pid of running(command)) process.kill(Number(pid), 'SIGKILL');
   });
@@ -27,6 +27,12 @@ describe('Stop on a command that keeps forking', () => {
     expect(observation).toMatchObject({ exit_code: 130, is_error: true });
     // The background ones ignore SIGINT (a non-interactive shell's `&`): the kill after the grace ends them.
     await expect.poll(() => running('sleep 611'), { timeout: 10_000 }).toEqual([]);
+  });
+
+  it('reaches what the command forks as it handles the interrupt, once its shell has ended and left it', async () => {
+    const observation = await stopWhileRunning('trap "sleep 613 & exit 130" INT; while :; do sleep 0.05; done');
+    expect(observation).toMatchObject({ exit_code: 130, is_error: true });
+    await expect.poll(() => running('sleep 613'), { timeout: 10_000 }).toEqual([]);
   });
 
   it('kills a loop that ignores the interrupt, with all it forked', async () => {

@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
+import { isStopped, liveProcess, markedProcesses, type ProcStat, readProcStat } from '../../processes/proc';
+import { constantBackoff, polls } from '../../retry';
 import { type Observation, text, type ToolContext } from './observation';
 
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -49,25 +52,42 @@ function signalAll(pids: Iterable<number>, signal: NodeJS.Signals): void {
   }
 }
 
+/** Whether a process has taken its SIGSTOP, or ended: either way it forks no more. */
+function settled(id: number): boolean {
+  const stat = readProcStat(id);
+  return !stat || isStopped(stat) || stat.state === 'Z' || stat.state === 'X';
+}
+
 /**
- * Sends `signal` to `roots` and every process below them, and returns them all. They are stopped
- * first, round by round until a reading of /proc finds no new one: a process forked while the
- * tree was read would otherwise miss the signal and outlive a shell that ends on it. A stopped
- * process cannot fork, and a fork under way when the stop comes is either seen or undone.
+ * Sends `signal` to `roots` and every process below them, and resolves to them all (as they were
+ * while stopped, so that a pid freed since can be told from another process's). They are
+ * stopped first, round by round until a reading of /proc finds no new one: a process forked while
+ * the tree was read would otherwise miss the signal and outlive a shell that ends on it. Each
+ * round waits until its processes have stopped before it reads: a SIGSTOP takes effect only once
+ * a fork under way has finished, and only then is the child in /proc.
  */
-function signalTree(roots: number[], signal: NodeJS.Signals): number[] {
+async function signalTree(roots: number[], signal: NodeJS.Signals): Promise<ProcStat[]> {
   const stopped = new Set<number>();
   for (let fresh = roots; fresh.length > 0;) {
     signalAll(fresh, 'SIGSTOP');
     for (const id of fresh) stopped.add(id);
+    // A second at most: a process in an uninterruptible wait stops when it leaves it.
+    for await (const _ of polls(constantBackoff(1, 1000))) if (fresh.every(settled)) break;
     const children = childrenByParent();
     const below = (id: number): number[] => (children.get(id) ?? []).flatMap((child) => [child, ...below(child)]);
     fresh = [...stopped].flatMap(below).filter((id) => !stopped.has(id));
   }
+  const reached = [...stopped].map(readProcStat).filter((stat) => stat !== undefined);
   signalAll(stopped, signal);
   signalAll(stopped, 'SIGCONT');
-  return [...stopped];
+  return reached;
 }
+
+/**
+ * Marks, in their environment, the processes of one command: those it forks while it handles the
+ * interrupt, after the tree was read, are found by it once their shell has ended and left them.
+ */
+const COMMAND_MARKER = 'AGENT_CONSOLE_COMMAND_ID';
 
 /** How long an interrupted command has to end on SIGINT before it is killed. */
 const INTERRUPT_GRACE_MS = 2000;
@@ -100,7 +120,12 @@ export function runTerminal(
   return new Promise((resolve) => {
     let output = '';
     let timedOut = false;
-    const child = spawn('bash', ['-c', action.command], { cwd: context.workingDir, env: context.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const mark = randomUUID();
+    const child = spawn('bash', ['-c', action.command], {
+      cwd: context.workingDir,
+      env: { ...context.env, [COMMAND_MARKER]: mark },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const collect = (chunk: string) => {
       onOutput?.(chunk);
       output += chunk;
@@ -113,17 +138,24 @@ export function runTerminal(
     child.stderr.setEncoding('utf8').on('data', collect);
     const timer = setTimeout(() => {
       timedOut = true;
-      if (child.pid) signalTree([child.pid], 'SIGKILL');
+      if (child.pid) void signalTree([child.pid], 'SIGKILL');
     }, seconds * 1000);
     // Stop: an interrupt, as Ctrl+C would send, then a kill for what ignores it.
     let interrupted = false;
     const interrupt = () => {
       if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
       interrupted = true;
-      // The shell may end on the interrupt and leave a background process (which ignores
-      // SIGINT) behind; the processes the interrupt reached are killed all the same.
-      const reached = signalTree([child.pid], 'SIGINT');
-      setTimeout(() => signalTree(reached, 'SIGKILL'), INTERRUPT_GRACE_MS).unref();
+      // The shell may end on the interrupt and leave background processes (which ignore
+      // SIGINT) behind, some forked as it handled it: the kill reaches those it marked, and those
+      // the interrupt reached that still are what they were (an ended one's pid may be another's).
+      void signalTree([child.pid], 'SIGINT').then((reached) => {
+        const kill = () => {
+          const alive = reached.filter((stat) => liveProcess(stat.pid, stat.startTime));
+          const marked = markedProcesses(COMMAND_MARKER, mark);
+          void signalTree([...new Set([...alive, ...marked].map((stat) => stat.pid))], 'SIGKILL');
+        };
+        setTimeout(kill, INTERRUPT_GRACE_MS).unref();
+      });
     };
     if (signal?.aborted) interrupt();
     else signal?.addEventListener('abort', interrupt, { once: true });
