@@ -31,7 +31,8 @@ export function readProcStat(pid: number): ProcStat | undefined {
   return { pid, state, pgrp: Number(pgrp), startTime };
 }
 
-const isGone = (stat: ProcStat) => stat.state === 'Z' || stat.state === 'X';
+/** Exited, and not yet reaped (Z) or being reaped (X). */
+export const isGone = (stat: ProcStat) => stat.state === 'Z' || stat.state === 'X';
 
 /** The process `pid` if it still is the one that started at `startTime` (pids get reused) and has not exited. */
 export function liveProcess(pid: number | null, startTime: string | null): ProcStat | undefined {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import { isStopped, liveProcess, markedProcesses, type ProcStat, readProcStat } from '../../processes/proc';
+import { isGone, isStopped, liveProcess, markedProcesses, type ProcStat, readProcStat } from '../../processes/proc';
 import { constantBackoff, polls } from '../../retry';
 import { type Observation, text, type ToolContext } from './observation';
 
@@ -55,7 +55,7 @@ function signalAll(pids: Iterable<number>, signal: NodeJS.Signals): void {
 /** Whether a process has taken its SIGSTOP, or ended: either way it forks no more. */
 function settled(id: number): boolean {
   const stat = readProcStat(id);
-  return !stat || isStopped(stat) || stat.state === 'Z' || stat.state === 'X';
+  return !stat || isStopped(stat) || isGone(stat);
 }
 
 /**
